@@ -1,0 +1,174 @@
+package design
+
+import . "goa.design/goa/v3/dsl"
+
+var ConfigOptionResult = ResultType("application/vnd.streamcart.config-option", "ConfigOptionResult", func() {
+	Attributes(func() {
+		Attribute("id", Int, "Config option id (2 extra connections, 4 proxy protection)")
+		Attribute("name", String)
+		Attribute("type", String, func() { Enum("quantity", "yesno") })
+		Attribute("maxQty", Int, "Largest quantity for quantity options")
+		Attribute("pricing", MapOf(String, Money), "Price per unit by billing cycle, in the requested currency")
+		Required("id", "name", "type", "maxQty", "pricing")
+	})
+})
+
+var CustomFieldResult = Type("CustomFieldResult", func() {
+	Attribute("id", Int)
+	Attribute("name", String)
+	Attribute("type", String)
+	Attribute("description", String)
+	Attribute("required", Boolean)
+	Required("id", "name", "type", "required")
+})
+
+var ProductResult = ResultType("application/vnd.streamcart.product", "ProductResult", func() {
+	Attributes(func() {
+		Attribute("pid", Int, "Product id")
+		Attribute("group", String, func() { Enum("plan", "reseller") })
+		Attribute("name", String)
+		Attribute("description", String)
+		Attribute("features", ArrayOf(String))
+		Attribute("trial", Boolean, "A free trial: no payment, no card")
+		Attribute("cycles", ArrayOf(String), "Enabled billing cycles, shortest first")
+		Attribute("pricing", MapOf(String, Money), "Price by billing cycle in the requested currency")
+		Attribute("currency", String, "Currency of every amount in this product")
+		Attribute("configOptions", CollectionOf(ConfigOptionResult))
+		Attribute("customFields", ArrayOf(CustomFieldResult))
+		Attribute("saveBadge", String, "Badge such as \"Save 20%\"; empty when none")
+		Attribute("soldBadge", String, "Badge such as \"Best seller\"; empty when none")
+		Attribute("guarantee", String, "Guarantee text; empty when none")
+		Attribute("credits", Int, "Reseller credits granted (reseller plans)")
+		Required("pid", "group", "name", "description", "features", "trial", "cycles", "pricing", "currency",
+			"configOptions", "customFields", "saveBadge", "soldBadge", "guarantee", "credits")
+	})
+})
+
+var ProductList = Type("ProductList", func() {
+	Attribute("products", CollectionOf(ProductResult))
+	Required("products")
+})
+
+var CurrencyResult = Type("CurrencyResult", func() {
+	Attribute("code", String, func() { Example("EUR") })
+	Attribute("rate", String, "Decimal rate relative to the default currency", func() { Example("1") })
+	Attribute("prefix", String, func() { Example("€") })
+	Attribute("suffix", String)
+	Required("code", "rate", "prefix", "suffix")
+})
+
+var GatewayResult = Type("GatewayResult", func() {
+	Attribute("module", String, func() { Example("sandbox") })
+	Attribute("displayName", String)
+	Required("module", "displayName")
+})
+
+var AppResult = Type("AppResult", func() {
+	Attribute("name", String)
+	Attribute("platform", String)
+	Attribute("url", String)
+	Attribute("icon", String)
+	Required("name", "platform", "url", "icon")
+})
+
+var CardResult = Type("CardResult", func() {
+	Attribute("title", String)
+	Attribute("text", String)
+	Attribute("url", String)
+	Attribute("icon", String)
+	Required("title", "text", "url", "icon")
+})
+
+func currencyParam() {
+	Attribute("currency", String, "Currency of the prices (default currency when absent)", func() {
+		Pattern("^[A-Za-z]{3}$")
+	})
+}
+
+var _ = Service("catalog", func() {
+	Description("What is for sale, in which currencies, paid through which gateways.")
+	Error("not_found")
+	Error("bad_request")
+
+	Method("listProducts", func() {
+		Description("The plans for sale (the first three).")
+		Payload(func() { currencyParam() })
+		Result(ProductList)
+		HTTP(func() {
+			GET("/products")
+			Param("currency")
+		})
+	})
+	Method("getProduct", func() {
+		Description("One product by id.")
+		Payload(func() {
+			Attribute("pid", Int)
+			currencyParam()
+			Required("pid")
+		})
+		Result(ProductResult)
+		HTTP(func() {
+			GET("/products/{pid}")
+			Param("currency")
+		})
+	})
+	Method("listResellerProducts", func() {
+		Description("The reseller credit plans.")
+		Payload(func() { currencyParam() })
+		Result(ProductList)
+		HTTP(func() {
+			GET("/resellers/products")
+			Param("currency")
+		})
+	})
+	Method("listCurrencies", func() {
+		Result(func() {
+			Attribute("currencies", ArrayOf(CurrencyResult))
+			Attribute("default", String)
+			Required("currencies", "default")
+		})
+		HTTP(func() { GET("/currencies") })
+	})
+	Method("convert", func() {
+		Description("Converts an amount between currencies with the catalog's rates.")
+		Payload(func() {
+			Attribute("amount", Int64, "Amount in minor units of the source currency")
+			Attribute("from", String)
+			Attribute("to", String)
+			Required("amount", "from", "to")
+		})
+		Result(func() {
+			Attribute("amount", Int64, "Amount in minor units of the target currency")
+			Attribute("currency", String)
+			Attribute("rate", String, "Effective decimal rate from → to")
+			Required("amount", "currency", "rate")
+		})
+		HTTP(func() {
+			GET("/convert")
+			Param("amount")
+			Param("from")
+			Param("to")
+		})
+	})
+	Method("listGateways", func() {
+		Result(func() {
+			Attribute("gateways", ArrayOf(GatewayResult))
+			Attribute("default", String)
+			Required("gateways", "default")
+		})
+		HTTP(func() { GET("/gateways") })
+	})
+	Method("storefront", func() {
+		Description("Storefront settings and the success page's app buttons and utility cards.")
+		Result(func() {
+			Attribute("name", String)
+			Attribute("defaultCurrency", String)
+			Attribute("dashboardUrl", String)
+			Attribute("supportUrl", String)
+			Attribute("apps", ArrayOf(AppResult))
+			Attribute("cards", ArrayOf(CardResult))
+			Required("name", "defaultCurrency", "dashboardUrl", "supportUrl", "apps", "cards")
+		})
+		HTTP(func() { GET("/storefront") })
+	})
+})

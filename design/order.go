@@ -1,0 +1,93 @@
+package design
+
+import . "goa.design/goa/v3/dsl"
+
+var OrderStatuses = []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed"}
+
+var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", func() {
+	Attributes(func() {
+		Attribute("orderId", String)
+		Attribute("invoiceId", String)
+		Attribute("status", String, func() { Enum(OrderStatuses...) })
+		Attribute("fraud", Boolean, "The order is held by the fraud check and will not be provisioned")
+		Attribute("serviceIds", ArrayOf(String))
+		Attribute("total", Money)
+		Attribute("paymentUrl", String, "Where the buyer pays; empty when nothing is due")
+		Attribute("paymentDeadline", String, "RFC 3339; empty when nothing is due")
+		Attribute("createdAt", String, "RFC 3339")
+		Attribute("quote", QuoteResult, "The priced selection")
+		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote")
+	})
+})
+
+var PriceChanged = Type("PriceChanged", func() {
+	Description("The expected total differs from the server's price; nothing was stored.")
+	ErrorName("name", String, "price_changed")
+	Attribute("message", String)
+	Attribute("quote", QuoteResult, "The fresh quote to show the buyer")
+	Required("name", "message", "quote")
+})
+
+var _ = Service("order", func() {
+	Description("Orders: priced by the server, idempotent, owned by the session's client.")
+	Security(SessionAuth)
+	Error("not_found")
+	Error("bad_request")
+	Error("unauthorized")
+	Error("conflict")
+	Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
+	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
+	HTTP(func() {
+		Response("not_applicable", StatusUnprocessableEntity)
+		Response("idempotency_mismatch", StatusUnprocessableEntity)
+	})
+
+	Method("create", func() {
+		Payload(func() {
+			tokenAttr()
+			Extend(QuoteRequest)
+			Attribute("idempotencyKey", String, func() { MinLength(1); MaxLength(255) })
+			Attribute("gateway", String, "Payment gateway module; the default when absent")
+			Attribute("expectedTotal", Money, "The total the buyer saw; a different server total answers price_changed")
+			Attribute("affiliateId", String, func() { MaxLength(64) })
+			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() {
+				MaxLength(2048)
+			})
+			Required("token")
+		})
+		Result(OrderResult)
+		Error("price_changed", PriceChanged)
+		HTTP(func() {
+			POST("/orders")
+			bearer()
+			Header("idempotencyKey:Idempotency-Key")
+			Response(StatusCreated)
+			Response("price_changed", StatusConflict)
+		})
+	})
+	Method("get", func() {
+		Payload(func() {
+			tokenAttr()
+			Attribute("orderId", String)
+			Required("token", "orderId")
+		})
+		Result(OrderResult)
+		HTTP(func() {
+			GET("/orders/{orderId}")
+			bearer()
+		})
+	})
+	Method("cancel", func() {
+		Description("Cancels a pending order.")
+		Payload(func() {
+			tokenAttr()
+			Attribute("orderId", String)
+			Required("token", "orderId")
+		})
+		Result(OrderResult)
+		HTTP(func() {
+			POST("/orders/{orderId}/cancel")
+			bearer()
+		})
+	})
+})
