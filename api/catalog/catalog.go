@@ -1,0 +1,376 @@
+// Package catalog reads, validates and queries the seller's catalog file:
+// currencies, products with per-cycle prices, config options, custom fields,
+// promotions, payment gateways and the success page's apps and cards.
+//
+// The file is YAML (JSON is accepted too, being a subset). Parse checks the
+// whole file and reports every problem with its line number, so a seller
+// fixes a catalog in one pass instead of one error at a time.
+package catalog
+
+import (
+	_ "embed"
+	"fmt"
+	"math/big"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Cycle is a WHMCS billing cycle.
+type Cycle string
+
+// The billing cycles, in display order.
+const (
+	Monthly      Cycle = "monthly"
+	Quarterly    Cycle = "quarterly"
+	Semiannually Cycle = "semiannually"
+	Annually     Cycle = "annually"
+	Biennially   Cycle = "biennially"
+	Triennially  Cycle = "triennially"
+	OneTime      Cycle = "onetime"
+)
+
+// Cycles lists every billing cycle in display order.
+var Cycles = []Cycle{Monthly, Quarterly, Semiannually, Annually, Biennially, Triennially, OneTime}
+
+// Valid reports whether c is one of Cycles.
+func (c Cycle) Valid() bool { return slices.Contains(Cycles, c) }
+
+// Label is the English display name of the cycle ("Semi-Annually", "One Time").
+func (c Cycle) Label() string {
+	switch c {
+	case Monthly:
+		return "Monthly"
+	case Quarterly:
+		return "Quarterly"
+	case Semiannually:
+		return "Semi-Annually"
+	case Annually:
+		return "Annually"
+	case Biennially:
+		return "Biennially"
+	case Triennially:
+		return "Triennially"
+	case OneTime:
+		return "One Time"
+	}
+	return string(c)
+}
+
+// Months is the length of the cycle in months; 0 for onetime.
+func (c Cycle) Months() int {
+	switch c {
+	case Monthly:
+		return 1
+	case Quarterly:
+		return 3
+	case Semiannually:
+		return 6
+	case Annually:
+		return 12
+	case Biennially:
+		return 24
+	case Triennially:
+		return 36
+	}
+	return 0
+}
+
+// Currency is a selling currency. Rate is a decimal relative to the default
+// currency, whose rate is "1".
+type Currency struct {
+	Code   string `json:"code"`
+	Rate   string `json:"rate"`
+	Prefix string `json:"prefix"`
+	Suffix string `json:"suffix"`
+}
+
+// RateValue returns Rate as an exact rational (validated by Parse).
+func (c Currency) RateValue() *big.Rat {
+	r, ok := new(big.Rat).SetString(c.Rate)
+	if !ok {
+		return new(big.Rat)
+	}
+	return r
+}
+
+// Price maps a currency code to an amount in minor units. Only explicit
+// prices appear; a missing currency is converted from the default one, whose
+// price is always present.
+type Price map[string]int64
+
+// Config option ids the storefront relies on (spec §9).
+const (
+	ExtraConnectionsOption = 2
+	ProxyProtectionOption  = 4
+)
+
+// Option types.
+const (
+	OptionQuantity = "quantity"
+	OptionYesNo    = "yesno"
+)
+
+// ConfigOption is an add-on sold with a product. Pricing is per unit and per
+// cycle; a cycle without pricing means the option is not offered with it.
+type ConfigOption struct {
+	ID      int
+	Name    string
+	Type    string // "quantity" | "yesno"
+	MinQty  int
+	MaxQty  int
+	Pricing map[Cycle]Price
+}
+
+// CustomField is a per-product form field (WHMCS custom field).
+type CustomField struct {
+	ID          int
+	Name        string
+	Type        string // text | password | textarea | dropdown | tickbox | link
+	Description string
+	Required    bool
+}
+
+// Product groups.
+const (
+	GroupPlan     = "plan"
+	GroupReseller = "reseller"
+)
+
+// Product is a plan or a reseller credit plan.
+type Product struct {
+	PID           int
+	Group         string // "plan" | "reseller"
+	Name          string
+	Description   string
+	Features      []string
+	Trial         bool
+	Cycles        map[Cycle]Price // enabled cycles only
+	SaveBadge     string
+	SoldBadge     string
+	Guarantee     string
+	ConfigOptions []ConfigOption
+	CustomFields  []CustomField
+	Bouquets      []int
+	Hidden        bool
+	// ResellerCredits is the number of credits a reseller plan grants.
+	ResellerCredits int
+}
+
+// EnabledCycles returns the product's cycles in Cycles order.
+func (p Product) EnabledCycles() []Cycle {
+	var out []Cycle
+	for _, c := range Cycles {
+		if _, ok := p.Cycles[c]; ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Option returns the config option with the given id, if the product has it.
+func (p Product) Option(id int) (ConfigOption, bool) {
+	for _, o := range p.ConfigOptions {
+		if o.ID == id {
+			return o, true
+		}
+	}
+	return ConfigOption{}, false
+}
+
+// Promotion types.
+const (
+	PromoPercentage = "Percentage"
+	PromoFixed      = "Fixed Amount"
+)
+
+// NoDate is the WHMCS "no limit" date.
+const NoDate = "0000-00-00"
+
+// Promotion is a promo code. Value is a decimal: a percent for Percentage, an
+// amount in the default currency for Fixed Amount.
+type Promotion struct {
+	Code           string
+	Type           string // "Percentage" | "Fixed Amount"
+	Value          string
+	AppliesTo      []int
+	StartDate      string // YYYY-MM-DD, "0000-00-00" = none
+	ExpirationDate string // YYYY-MM-DD, "0000-00-00" = none
+	MaxUses        int    // 0 = unlimited
+}
+
+// Gateway is an enabled payment gateway.
+type Gateway struct {
+	Module      string `json:"module"`
+	DisplayName string `json:"displayName"`
+}
+
+// App is an app-download button on the success page.
+type App struct {
+	Name     string `json:"name"`
+	Platform string `json:"platform"`
+	URL      string `json:"url"`
+	Icon     string `json:"icon"`
+}
+
+// Card is a utility card on the success page.
+type Card struct {
+	Title string `json:"title"`
+	Text  string `json:"text"`
+	URL   string `json:"url"`
+	Icon  string `json:"icon"`
+}
+
+// Catalog is a parsed, validated catalog. Treat it as read-only.
+type Catalog struct {
+	DefaultCurrency string
+	Currencies      []Currency
+	Products        []Product
+	Promotions      []Promotion
+	Gateways        []Gateway // enabled order; the first is the default
+	// GatewayNames maps any module, enabled or not, to its display name, so
+	// a deployment that picks its gateways by configuration keeps the names.
+	GatewayNames map[string]string
+	Apps         []App
+	Cards        []Card
+}
+
+// Load reads and parses the catalog file at path.
+func Load(path string) (*Catalog, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: load: %w", err)
+	}
+	return Parse(path, data)
+}
+
+//go:embed demo.yaml
+var demoYAML []byte
+
+var demo = sync.OnceValue(func() *Catalog {
+	c, err := Parse("demo.yaml", demoYAML)
+	if err != nil {
+		// The demo file is part of the binary and covered by tests.
+		panic(err)
+	}
+	return c
+})
+
+// Demo returns the embedded demo catalog, parsed once and shared: callers
+// must not modify it.
+func Demo() *Catalog { return demo() }
+
+// DemoYAML returns a copy of the embedded demo catalog file.
+func DemoYAML() []byte { return slices.Clone(demoYAML) }
+
+// Product returns the product with the given pid, hidden or not.
+func (c *Catalog) Product(pid int) (Product, bool) {
+	for _, p := range c.Products {
+		if p.PID == pid {
+			return p, true
+		}
+	}
+	return Product{}, false
+}
+
+// PlanListLimit is how many plans the storefront lists (spec §9).
+const PlanListLimit = 3
+
+// Plans returns the plans for sale: group plan, not hidden, in file order,
+// only the first three (spec §9).
+func (c *Catalog) Plans() []Product {
+	var out []Product
+	for _, p := range c.Products {
+		if p.Group == GroupPlan && !p.Hidden {
+			out = append(out, p)
+			if len(out) == PlanListLimit {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Resellers returns the reseller plans that are not hidden, in file order.
+func (c *Catalog) Resellers() []Product {
+	var out []Product
+	for _, p := range c.Products {
+		if p.Group == GroupReseller && !p.Hidden {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Currency finds a currency by code, ignoring case.
+func (c *Catalog) Currency(code string) (Currency, bool) {
+	for _, cur := range c.Currencies {
+		if strings.EqualFold(cur.Code, code) {
+			return cur, true
+		}
+	}
+	return Currency{}, false
+}
+
+// Default returns the default currency.
+func (c *Catalog) Default() Currency {
+	cur, _ := c.Currency(c.DefaultCurrency)
+	return cur
+}
+
+// Promotion finds a promotion by code, ignoring case.
+func (c *Catalog) Promotion(code string) (Promotion, bool) {
+	for _, p := range c.Promotions {
+		if strings.EqualFold(p.Code, code) {
+			return p, true
+		}
+	}
+	return Promotion{}, false
+}
+
+// Gateway finds an enabled gateway by module name.
+func (c *Catalog) Gateway(module string) (Gateway, bool) {
+	for _, g := range c.Gateways {
+		if g.Module == module {
+			return g, true
+		}
+	}
+	return Gateway{}, false
+}
+
+// GatewaysFor builds the gateway list for the given modules, in order,
+// naming each from GatewayNames (the module name when it has none).
+func (c *Catalog) GatewaysFor(modules []string) []Gateway {
+	out := make([]Gateway, 0, len(modules))
+	for _, m := range modules {
+		name := c.GatewayNames[m]
+		if name == "" {
+			name = m
+		}
+		out = append(out, Gateway{Module: m, DisplayName: name})
+	}
+	return out
+}
+
+// DefaultGateway returns the first enabled gateway.
+func (c *Catalog) DefaultGateway() Gateway {
+	if len(c.Gateways) == 0 {
+		return Gateway{}
+	}
+	return c.Gateways[0]
+}
+
+// ParseGatewayList splits the spec's hyphen-separated gateway setting
+// ("sandbox-stripe") into module names, trimming blanks and dropping empty
+// and repeated entries; order is kept, so the first is the default.
+func ParseGatewayList(s string) []string {
+	var out []string
+	for _, m := range strings.Split(s, "-") {
+		m = strings.TrimSpace(m)
+		if m != "" && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}

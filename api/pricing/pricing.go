@@ -1,0 +1,322 @@
+// Package pricing computes quotes from a catalog: plan price, extra
+// connections, proxy protection, promotions and currency conversion. Every
+// function is pure (no I/O, the clock is a parameter) and works in integer
+// minor units; exact rationals (math/big.Rat) carry intermediate values and
+// round exactly once, in roundMinor.
+package pricing
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/catalog"
+)
+
+// Errors returned (wrapped) by this package.
+var (
+	ErrUnknownProduct   = errors.New("pricing: unknown product")
+	ErrCycleUnavailable = errors.New("pricing: billing cycle not available for this product")
+	ErrUnknownCurrency  = errors.New("pricing: unknown currency")
+	// ErrPromoNotFound covers a code that is unknown, not started yet,
+	// expired or used up: the buyer cannot tell these apart (spec §5).
+	ErrPromoNotFound = errors.New("pricing: promotion not found")
+	// ErrPromoNotApplicable: the code exists and is valid, but not for this
+	// product ("This Coupon is not available for this product.").
+	ErrPromoNotApplicable = errors.New("pricing: promotion not applicable to this product")
+	// ErrInvalidExtras: negative or above the option's maximum, or the option
+	// is not offered with this product and cycle.
+	ErrInvalidExtras = errors.New("pricing: invalid extras")
+)
+
+// Money is an amount in minor units of a currency.
+type Money struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// Request describes what the buyer wants priced.
+type Request struct {
+	PID int
+	// Cycle defaults to the product's first enabled cycle when empty.
+	Cycle catalog.Cycle
+	// Currency defaults to the catalog's default currency when empty;
+	// matched case-insensitively.
+	Currency string
+	// ExtraConnections is the number of EXTRA connections (option 2) on top
+	// of the one every plan includes: 0 means none, negative is invalid. A
+	// storefront holding the spec's connection count converts it with
+	// ExtraFromCount.
+	ExtraConnections int
+	ProxyProtection  bool
+	PromoCode        string
+	// PromoUses is how many times the promotion has been used so far, as
+	// counted by the store; it is checked against the promotion's maxUses.
+	PromoUses int
+}
+
+// Line keys.
+const (
+	LinePlan             = "plan"
+	LineExtraConnections = "extraConnections"
+	LineProxyProtection  = "proxyProtection"
+)
+
+// Line is one priced item of a quote. Key is stable (for translations),
+// Label is English.
+type Line struct {
+	Key    string `json:"key"`
+	Label  string `json:"label"`
+	Amount Money  `json:"amount"`
+}
+
+// Discount is the promotion applied to a quote; Amount is what it takes off
+// (positive, never more than the subtotal).
+type Discount struct {
+	Code   string `json:"code"`
+	Type   string `json:"type"`
+	Value  string `json:"value"`
+	Amount Money  `json:"amount"`
+}
+
+// Quote is the server's price for a Request.
+type Quote struct {
+	PID              int           `json:"pid"`
+	Cycle            catalog.Cycle `json:"billingCycle"`
+	Currency         string        `json:"currency"`
+	Lines            []Line        `json:"lines"`
+	Subtotal         Money         `json:"subtotal"`
+	Discount         *Discount     `json:"discount"`
+	Total            Money         `json:"total"`
+	ExtraConnections int           `json:"extraConnections"`
+	ProxyProtection  bool          `json:"proxyProtection"`
+}
+
+// ExtraFromCount turns the storefront's connection count into the extra
+// connections quantity the spec sends (§9): a count of 1 or less is sent as
+// 0, any larger count is sent unchanged. It does not subtract the included
+// connection because the original storefront did not; callers that hold a
+// total connection count and want "total − 1" must do that themselves.
+func ExtraFromCount(count int) int {
+	if count <= 1 {
+		return 0
+	}
+	return count
+}
+
+// roundMinor is the only place where money is rounded: a rational amount in
+// minor units becomes an integer, half away from zero (e.g. 1234.5 → 1235,
+// i.e. 12.345 → 12.35). Every conversion and percentage goes through it.
+func roundMinor(r *big.Rat) int64 {
+	num := new(big.Int).Abs(r.Num())
+	den := r.Denom()
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	if m.Lsh(m, 1).Cmp(den) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if r.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q.Int64()
+}
+
+func currency(c *catalog.Catalog, code string) (catalog.Currency, error) {
+	if code == "" {
+		code = c.DefaultCurrency
+	}
+	cur, ok := c.Currency(code)
+	if !ok {
+		return catalog.Currency{}, fmt.Errorf("%w: %q", ErrUnknownCurrency, code)
+	}
+	return cur, nil
+}
+
+// convertRat converts minor units between currencies without rounding:
+// amount / rate_from * rate_to.
+func convertRat(amount int64, from, to catalog.Currency) *big.Rat {
+	r := new(big.Rat).SetInt64(amount)
+	r.Quo(r, from.RateValue())
+	return r.Mul(r, to.RateValue())
+}
+
+// Convert converts amount (minor units of from) into to, and returns the
+// effective rate (rate_to / rate_from) as a decimal string with at most 6
+// decimals ("1.08", "0.796296").
+func Convert(c *catalog.Catalog, amount int64, from, to string) (Money, string, error) {
+	f, err := currency(c, from)
+	if err != nil {
+		return Money{}, "", fmt.Errorf("convert: %w", err)
+	}
+	t, err := currency(c, to)
+	if err != nil {
+		return Money{}, "", fmt.Errorf("convert: %w", err)
+	}
+	rate := new(big.Rat).Quo(t.RateValue(), f.RateValue())
+	return Money{Amount: roundMinor(convertRat(amount, f, t)), Currency: t.Code}, decimal(rate), nil
+}
+
+// decimal renders a rate with up to 6 decimals, trailing zeros trimmed.
+func decimal(r *big.Rat) string {
+	s := r.FloatString(6)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// PriceIn returns p in currency: the explicit price when the catalog gives
+// one, otherwise the default-currency price converted by rate.
+func PriceIn(c *catalog.Catalog, p catalog.Price, currencyCode string) (int64, error) {
+	cur, err := currency(c, currencyCode)
+	if err != nil {
+		return 0, fmt.Errorf("price: %w", err)
+	}
+	if a, ok := p[cur.Code]; ok {
+		return a, nil
+	}
+	base, ok := p[c.DefaultCurrency]
+	if !ok {
+		return 0, fmt.Errorf("price: no %s price to convert from: %w", c.DefaultCurrency, ErrCycleUnavailable)
+	}
+	return roundMinor(convertRat(base, c.Default(), cur)), nil
+}
+
+// CheckPromotion finds code and checks it against spec §5 at time now:
+// started, not expired, not used up (uses so far < maxUses unless 0), then
+// applicable to pid. Dates are whole UTC days, both inclusive: a promotion
+// starting 2025-01-01 and expiring 2025-01-31 is valid from 2025-01-01T00:00Z
+// to 2025-01-31T23:59:59Z. A pid of 0 or less skips the product check.
+func CheckPromotion(c *catalog.Catalog, code string, pid int, uses int, now time.Time) (catalog.Promotion, error) {
+	code = strings.TrimSpace(code)
+	p, ok := c.Promotion(code)
+	if !ok {
+		return catalog.Promotion{}, fmt.Errorf("promotion %q: unknown: %w", code, ErrPromoNotFound)
+	}
+	today := now.UTC().Format(time.DateOnly)
+	// YYYY-MM-DD strings compare in date order.
+	if p.StartDate != catalog.NoDate && today < p.StartDate {
+		return catalog.Promotion{}, fmt.Errorf("promotion %q: starts %s: %w", p.Code, p.StartDate, ErrPromoNotFound)
+	}
+	if p.ExpirationDate != catalog.NoDate && today > p.ExpirationDate {
+		return catalog.Promotion{}, fmt.Errorf("promotion %q: expired %s: %w", p.Code, p.ExpirationDate, ErrPromoNotFound)
+	}
+	if p.MaxUses > 0 && uses >= p.MaxUses {
+		return catalog.Promotion{}, fmt.Errorf("promotion %q: used up: %w", p.Code, ErrPromoNotFound)
+	}
+	if pid > 0 && !slices.Contains(p.AppliesTo, pid) {
+		return catalog.Promotion{}, fmt.Errorf("promotion %q: pid %d: %w", p.Code, pid, ErrPromoNotApplicable)
+	}
+	return p, nil
+}
+
+// QuoteFor prices r against the catalog at time now (for promotion dates).
+// A trial product quotes 0 and takes no extras.
+func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
+	prod, ok := c.Product(r.PID)
+	if !ok {
+		return Quote{}, fmt.Errorf("quote: pid %d: %w", r.PID, ErrUnknownProduct)
+	}
+	cur, err := currency(c, r.Currency)
+	if err != nil {
+		return Quote{}, fmt.Errorf("quote: %w", err)
+	}
+	cycle := r.Cycle
+	if cycle == "" {
+		if cycles := prod.EnabledCycles(); len(cycles) > 0 {
+			cycle = cycles[0]
+		}
+	}
+	price, ok := prod.Cycles[cycle]
+	if !ok {
+		return Quote{}, fmt.Errorf("quote: pid %d cycle %q: %w", r.PID, cycle, ErrCycleUnavailable)
+	}
+	q := Quote{PID: prod.PID, Cycle: cycle, Currency: cur.Code,
+		ExtraConnections: r.ExtraConnections, ProxyProtection: r.ProxyProtection}
+	money := func(a int64) Money { return Money{Amount: a, Currency: cur.Code} }
+
+	planAmount, err := PriceIn(c, price, cur.Code)
+	if err != nil {
+		return Quote{}, fmt.Errorf("quote: %w", err)
+	}
+	if prod.Trial {
+		planAmount = 0
+	}
+	q.Lines = append(q.Lines, Line{Key: LinePlan, Label: prod.Name + " — " + cycle.Label(), Amount: money(planAmount)})
+
+	if r.ExtraConnections < 0 {
+		return Quote{}, fmt.Errorf("quote: %d extra connections: %w", r.ExtraConnections, ErrInvalidExtras)
+	}
+	if r.ExtraConnections > 0 {
+		unit, err := optionPrice(c, prod, catalog.ExtraConnectionsOption, cycle, cur.Code)
+		if err != nil {
+			return Quote{}, fmt.Errorf("quote: extra connections: %w", err)
+		}
+		o, _ := prod.Option(catalog.ExtraConnectionsOption)
+		if r.ExtraConnections > o.MaxQty || r.ExtraConnections < o.MinQty {
+			return Quote{}, fmt.Errorf("quote: %d extra connections, allowed %d to %d: %w",
+				r.ExtraConnections, o.MinQty, o.MaxQty, ErrInvalidExtras)
+		}
+		label := fmt.Sprintf("%d extra connections", r.ExtraConnections)
+		if r.ExtraConnections == 1 {
+			label = "1 extra connection"
+		}
+		q.Lines = append(q.Lines, Line{Key: LineExtraConnections, Label: label, Amount: money(unit * int64(r.ExtraConnections))})
+	}
+	if r.ProxyProtection {
+		a, err := optionPrice(c, prod, catalog.ProxyProtectionOption, cycle, cur.Code)
+		if err != nil {
+			return Quote{}, fmt.Errorf("quote: proxy protection: %w", err)
+		}
+		q.Lines = append(q.Lines, Line{Key: LineProxyProtection, Label: "Proxy protection", Amount: money(a)})
+	}
+
+	var subtotal int64
+	for _, l := range q.Lines {
+		subtotal += l.Amount.Amount
+	}
+	q.Subtotal = money(subtotal)
+	q.Total = money(subtotal)
+
+	if strings.TrimSpace(r.PromoCode) != "" {
+		p, err := CheckPromotion(c, r.PromoCode, prod.PID, r.PromoUses, now)
+		if err != nil {
+			return Quote{}, fmt.Errorf("quote: %w", err)
+		}
+		off := discount(c, p, subtotal, cur)
+		q.Discount = &Discount{Code: p.Code, Type: p.Type, Value: p.Value, Amount: money(off)}
+		q.Total = money(subtotal - off)
+	}
+	return q, nil
+}
+
+func optionPrice(c *catalog.Catalog, prod catalog.Product, id int, cycle catalog.Cycle, cur string) (int64, error) {
+	o, ok := prod.Option(id)
+	if !ok {
+		return 0, fmt.Errorf("option %d not offered with pid %d: %w", id, prod.PID, ErrInvalidExtras)
+	}
+	p, ok := o.Pricing[cycle]
+	if !ok {
+		return 0, fmt.Errorf("option %d not offered with cycle %s: %w", id, cycle, ErrInvalidExtras)
+	}
+	return PriceIn(c, p, cur)
+}
+
+// discount is what promotion p takes off subtotal (minor units of cur):
+// a percentage of the subtotal, or the fixed default-currency value
+// converted to cur; never more than the subtotal, so totals stay ≥ 0.
+func discount(c *catalog.Catalog, p catalog.Promotion, subtotal int64, cur catalog.Currency) int64 {
+	var off int64
+	switch p.Type {
+	case catalog.PromoPercentage:
+		pct, _ := new(big.Rat).SetString(p.Value)
+		r := new(big.Rat).SetInt64(subtotal)
+		r.Mul(r, pct)
+		r.Quo(r, big.NewRat(100, 1))
+		off = roundMinor(r)
+	case catalog.PromoFixed:
+		v, _ := catalog.ParseAmount(p.Value)
+		off = roundMinor(convertRat(v, c.Default(), cur))
+	}
+	return min(max(off, 0), subtotal)
+}
