@@ -273,9 +273,11 @@ func (p *parser) strings(dst *[]string) func(*yaml.Node, string) {
 func (p *parser) ints(dst *[]int) func(*yaml.Node, string) {
 	return func(n *yaml.Node, path string) {
 		p.list(n, path, func(_ int, item *yaml.Node, path string) {
-			v := 0
+			v, before := 0, len(p.problems)
 			p.integer(&v)(item, path)
-			*dst = append(*dst, v)
+			if len(p.problems) == before {
+				*dst = append(*dst, v)
+			}
 		})
 	}
 }
@@ -419,16 +421,25 @@ func (p *parser) cyclePrices(n *yaml.Node, path string) map[Cycle]Price {
 		if isNull(v) {
 			return
 		}
-		if deref(v).Kind == yaml.ScalarNode {
+		switch deref(v).Kind {
+		case yaml.MappingNode:
+		case yaml.ScalarNode:
 			if !disabledRe.MatchString(strings.TrimSpace(deref(v).Value)) {
 				p.bad(v, path, "must be a mapping of currency to price, or -1 to disable the cycle")
 			}
+			return
+		default:
+			p.bad(v, path, "must be a mapping")
 			return
 		}
 		price := Price{}
 		disabled, ok := false, true
 		p.pairs(v, path, func(ck, cv *yaml.Node, path string) {
 			cur, known := p.cat.Currency(ck.Value)
+			if !known && len(p.cat.Currencies) == 0 {
+				ok = false // already reported: no currencies at all
+				return
+			}
 			if !known {
 				p.bad(ck, path, "unknown currency %q", ck.Value)
 				ok = false
@@ -497,14 +508,14 @@ func (p *parser) configOption(_ int, n *yaml.Node, path string) {
 		default:
 			p.bad(typeNode, join(path, "type"), "option type %q must be quantity or yesno", o.Type)
 		}
-		if o.ID == ExtraConnectionsOption && o.Type != OptionQuantity {
+		if o.ID == ExtraConnectionsOption && o.Type == OptionYesNo {
 			p.bad(typeNode, join(path, "type"), "option %d (extra connections) must be of type quantity", o.ID)
 		}
-		if o.ID == ProxyProtectionOption && o.Type != OptionYesNo {
+		if o.ID == ProxyProtectionOption && o.Type == OptionQuantity {
 			p.bad(typeNode, join(path, "type"), "option %d (proxy protection) must be of type yesno", o.ID)
 		}
 	}
-	if pricingNode != nil && len(o.Pricing) == 0 && !hasProblemUnder(p.problems, join(path, "pricing")) {
+	if pricingNode != nil && len(o.Pricing) == 0 && len(p.cat.Currencies) > 0 && !hasProblemUnder(p.problems, join(path, "pricing")) {
 		p.bad(pricingNode, join(path, "pricing"), "at least one cycle must be priced")
 	}
 	if o.ID > 0 {
@@ -570,7 +581,7 @@ func (p *parser) product(_ int, n *yaml.Node, path string) {
 	if groupNode != nil && pr.Group != GroupPlan && pr.Group != GroupReseller {
 		p.bad(groupNode, join(path, "group"), "group %q must be plan or reseller", pr.Group)
 	}
-	if cyclesNode != nil && len(pr.Cycles) == 0 && !hasProblemUnder(p.problems, join(path, "cycles")) {
+	if cyclesNode != nil && len(pr.Cycles) == 0 && len(p.cat.Currencies) > 0 && !hasProblemUnder(p.problems, join(path, "cycles")) {
 		p.bad(cyclesNode, join(path, "cycles"), "at least one billing cycle must be enabled")
 	}
 	if pr.Trial {

@@ -1,0 +1,347 @@
+package catalog_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/streamcart/streamcart/api/catalog"
+)
+
+// head is the valid start of every case: lines 1-4.
+const head = `defaultCurrency: EUR
+currencies:
+  - {code: EUR, rate: "1"}
+  - {code: GBP, rate: "0.86"}
+`
+
+// plan is a valid products section at lines 5-10 (after head).
+const plan = `products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles:
+      monthly: {EUR: "9.99"}
+`
+
+func TestParseValid(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		check func(t *testing.T, c *catalog.Catalog)
+	}{
+		{"minimal", head + plan + "gateways: sandbox\n", func(t *testing.T, c *catalog.Catalog) {
+			if len(c.Products) != 1 || len(c.Gateways) != 1 || c.Gateways[0].DisplayName != "sandbox" {
+				t.Errorf("catalog = %+v", c)
+			}
+		}},
+		{"disabled cycles and converted currencies", head + `products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles:
+      monthly: {EUR: 9.9, GBP: -1}
+      quarterly: -1
+      semiannually: ~
+      annually: {EUR: "-1.00", GBP: "80"}
+      onetime: {eur: 10}
+gateways: sandbox-stripe
+`, func(t *testing.T, c *catalog.Catalog) {
+			want := map[catalog.Cycle]catalog.Price{catalog.Monthly: {"EUR": 990}, catalog.OneTime: {"EUR": 1000}}
+			if !reflect.DeepEqual(c.Products[0].Cycles, want) {
+				t.Errorf("cycles = %v, want %v", c.Products[0].Cycles, want)
+			}
+		}},
+		{"promotion defaults", head + plan + `promotions:
+  - {code: X1, type: Fixed Amount, value: 2.5, appliesTo: [1]}
+gateways: [sandbox]
+`, func(t *testing.T, c *catalog.Catalog) {
+			p := c.Promotions[0]
+			if p.StartDate != catalog.NoDate || p.ExpirationDate != catalog.NoDate || p.MaxUses != 0 || p.Value != "2.5" {
+				t.Errorf("promotion = %+v", p)
+			}
+		}},
+		{"yesno option gets 0..1, anchors resolve", head + `configOptions:
+  - id: 4
+    name: Proxy
+    type: yesno
+    pricing: {monthly: &p {EUR: 1}}
+  - id: 9
+    name: Other
+    type: quantity
+    maxQty: 2
+    pricing: {monthly: *p}
+products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles: {monthly: {EUR: 5}}
+    configOptions: [4, 9]
+gateways: sandbox
+`, func(t *testing.T, c *catalog.Catalog) {
+			o, _ := c.Products[0].Option(4)
+			if o.MinQty != 0 || o.MaxQty != 1 {
+				t.Errorf("yesno option = %+v", o)
+			}
+			o9, _ := c.Products[0].Option(9)
+			if o9.Pricing[catalog.Monthly]["EUR"] != 100 {
+				t.Errorf("aliased pricing = %+v", o9)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := catalog.Parse("catalog.yaml", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+func TestParseProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"empty", "", []string{"catalog.yaml: catalog is empty"}},
+		{"syntax error", "defaultCurrency: EUR\ncurrencies: [\n", []string{
+			"catalog.yaml:2: did not find expected node content"}},
+		{"not a mapping", "- 1\n", []string{"catalog.yaml:1: must be a mapping"}},
+		{"missing sections and unknown field", "color: red\n", []string{
+			`catalog.yaml:1: unknown field "color"`,
+			`catalog.yaml:1: missing required field "defaultCurrency"`,
+			`catalog.yaml:1: missing required field "currencies"`,
+			`catalog.yaml:1: missing required field "products"`,
+			`catalog.yaml:1: missing required field "gateways"`,
+		}},
+		{"bad price, with line and path", head + `products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles:
+      monthly: {EUR: "9.99"}
+  - pid: 2
+    group: plan
+    name: Plus
+    cycles:
+      monthly: {EUR: "9.9x"}
+      annually: {EUR: 99.999}
+gateways: sandbox
+`, []string{
+			`catalog.yaml:15: products[1].cycles.monthly.EUR: price "9.9x" is not a decimal amount`,
+			`catalog.yaml:16: products[1].cycles.annually.EUR: price "99.999" has more than 2 decimals`,
+		}},
+		{"currency problems", `defaultCurrency: USD
+currencies:
+  - {code: EUR, rate: "1"}
+  - {code: gbp, rate: "-2"}
+  - {code: EUR, rate: "abc"}
+  - {code: USD, rate: "1.08", symbol: "$"}
+  - {rate: "0"}
+` + plan + "gateways: sandbox\n", []string{
+			`catalog.yaml:1: defaultCurrency: default currency USD must have rate 1, not "1.08"`,
+			`catalog.yaml:4: currencies[1].code: currency code "gbp" must be 3 upper-case letters`,
+			`catalog.yaml:4: currencies[1].rate: rate "-2" is not a positive decimal`,
+			`catalog.yaml:5: currencies[2].code: currency "EUR" defined twice`,
+			`catalog.yaml:5: currencies[2].rate: rate "abc" is not a positive decimal`,
+			`catalog.yaml:6: currencies[3]: unknown field "symbol"`,
+			`catalog.yaml:7: currencies[4]: missing required field "code"`,
+			`catalog.yaml:7: currencies[4].rate: rate "0" is not a positive decimal`,
+			`catalog.yaml:13: products[0].cycles.monthly: missing price in default currency USD`,
+		}},
+		{"default currency unknown", "defaultCurrency: CHF\n" + head[len("defaultCurrency: EUR\n"):] + plan + "gateways: sandbox\n", []string{
+			`catalog.yaml:1: defaultCurrency: currency "CHF" is not among currencies`,
+		}},
+		{"no currencies", "defaultCurrency: EUR\ncurrencies: []\n" + plan + "gateways: sandbox\n", []string{
+			`catalog.yaml:1: defaultCurrency: currency "EUR" is not among currencies`,
+			`catalog.yaml:2: currencies: at least one currency is required`,
+		}},
+		{"cycle problems", head + `products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles:
+      weekly: {EUR: 1}
+      monthly: {GBP: 1}
+      quarterly: {EUR: 1, JPY: 2}
+      annually: 5
+      biennially: [1]
+  - pid: 2
+    group: plan
+    name: Off
+    cycles: {monthly: -1}
+gateways: sandbox
+`, []string{
+			`catalog.yaml:10: products[0].cycles.weekly: unknown billing cycle "weekly" (want one of monthly, quarterly, semiannually, annually, biennially, triennially, onetime)`,
+			`catalog.yaml:11: products[0].cycles.monthly: missing price in default currency EUR`,
+			`catalog.yaml:12: products[0].cycles.quarterly.JPY: unknown currency "JPY"`,
+			`catalog.yaml:13: products[0].cycles.annually: must be a mapping of currency to price, or -1 to disable the cycle`,
+			`catalog.yaml:14: products[0].cycles.biennially: must be a mapping`,
+			`catalog.yaml:18: products[1].cycles: at least one billing cycle must be enabled`,
+		}},
+		{"product problems", head + `products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles: {monthly: {EUR: 1}}
+    credits: 5
+    hidden: maybe
+  - pid: 1
+    group: vip
+    name: Dup
+    cycles: {monthly: {EUR: 1}}
+    configOptions: [7]
+    customFields: [3]
+    bouquets: [0, x]
+  - pid: -3
+    group: reseller
+    name: Res
+    cycles: {annually: {EUR: 1}}
+  - pid: 5
+    group: plan
+    name: Trial
+    trial: true
+    cycles: {onetime: {EUR: 1, GBP: 0}}
+  - group: plan
+    cycles: {monthly: {EUR: 1}}
+gateways: sandbox
+`, []string{
+			`catalog.yaml:10: products[0].credits: credits only apply to reseller plans`,
+			`catalog.yaml:11: products[0].hidden: "maybe" is not true or false`,
+			`catalog.yaml:12: products[1].pid: pid 1 defined twice`,
+			`catalog.yaml:13: products[1].group: group "vip" must be plan or reseller`,
+			`catalog.yaml:16: products[1].configOptions[0]: unknown config option 7`,
+			`catalog.yaml:17: products[1].customFields[0]: unknown custom field 3`,
+			`catalog.yaml:18: products[1].bouquets[1]: "x" is not an integer`,
+			`catalog.yaml:18: products[1].bouquets[0]: bouquet id must be positive`,
+			`catalog.yaml:19: products[2].pid: pid must be positive`,
+			`catalog.yaml:19: products[2]: a reseller plan needs positive credits`,
+			`catalog.yaml:22: products[2].cycles: a reseller plan needs a monthly price (spec §9)`,
+			`catalog.yaml:27: products[3].cycles.onetime.EUR: a trial product must be free`,
+			`catalog.yaml:28: products[4]: missing required field "pid"`,
+			`catalog.yaml:28: products[4]: missing required field "name"`,
+		}},
+		{"option and field problems", head + `configOptions:
+  - {id: 2, name: Extra, type: yesno, pricing: {monthly: {EUR: 1}}}
+  - {id: 4, name: Proxy, type: quantity, maxQty: 1, pricing: {monthly: {EUR: 1}}}
+  - {id: 4, name: Again, type: slider, pricing: {monthly: {EUR: 1}}}
+  - {id: 5, name: Q, type: quantity, minQty: 3, maxQty: 2, pricing: {monthly: -1}}
+  - {id: 6, name: Y, type: yesno, maxQty: 2, pricing: {monthly: {EUR: 1}}}
+customFields:
+  - {id: 1, name: MAC}
+  - {id: 1, name: Again, type: color, required: "yes please"}
+products:
+  - pid: 1
+    group: plan
+    name: Basic
+    trial: true
+    cycles: {onetime: {EUR: 0}}
+    configOptions: [5, 5]
+    customFields: [1, 1]
+gateways: sandbox
+`, []string{
+			`catalog.yaml:6: configOptions[0].type: option 2 (extra connections) must be of type quantity`,
+			`catalog.yaml:7: configOptions[1].type: option 4 (proxy protection) must be of type yesno`,
+			`catalog.yaml:8: configOptions[2].id: option id 4 defined twice`,
+			`catalog.yaml:8: configOptions[2].type: option type "slider" must be quantity or yesno`,
+			`catalog.yaml:9: configOptions[3]: a quantity option needs 0 <= minQty <= maxQty and maxQty >= 1`,
+			`catalog.yaml:9: configOptions[3].pricing: at least one cycle must be priced`,
+			`catalog.yaml:10: configOptions[4]: a yesno option takes no minQty or maxQty`,
+			`catalog.yaml:13: customFields[1].required: "yes please" is not true or false`,
+			`catalog.yaml:13: customFields[1].id: custom field id 1 defined twice`,
+			`catalog.yaml:13: customFields[1].type: custom field type "color" must be one of text, password, textarea, dropdown, tickbox, link`,
+			`catalog.yaml:20: products[0].configOptions: a trial product takes no config options`,
+			`catalog.yaml:20: products[0].configOptions[1]: config option 5 listed twice`,
+			`catalog.yaml:21: products[0].customFields[1]: custom field 1 listed twice`,
+		}},
+		{"promotion problems", head + plan + `promotions:
+  - {code: OK, type: Percentage, value: "10", appliesTo: [1]}
+  - {code: ok, type: Discount, value: "ten", appliesTo: [2]}
+  - {code: "BAD CODE", type: Percentage, value: "150", appliesTo: []}
+  - {code: DATES, type: Fixed Amount, value: "0", appliesTo: [1], startDate: "2025-02-30", expirationDate: "31/12/2025", maxUses: -1}
+  - {code: ORDER, type: Fixed Amount, value: "1.005", appliesTo: [1], startDate: "2025-03-01", expirationDate: "2025-02-28"}
+  - {code: NOCODE}
+gateways: sandbox
+`, []string{
+			`catalog.yaml:13: promotions[1].code: promotion code "ok" defined twice`,
+			`catalog.yaml:13: promotions[1].type: promotion type "Discount" must be "Percentage" or "Fixed Amount"`,
+			`catalog.yaml:13: promotions[1].value: value "ten" is not a decimal with at most 2 decimals`,
+			`catalog.yaml:13: promotions[1].appliesTo[0]: unknown pid 2`,
+			`catalog.yaml:14: promotions[2].code: promotion code "BAD CODE" must be letters, digits, - or _`,
+			`catalog.yaml:14: promotions[2].value: a percentage cannot exceed 100`,
+			`catalog.yaml:14: promotions[2].appliesTo: list at least one pid`,
+			`catalog.yaml:15: promotions[3].value: value must be positive`,
+			`catalog.yaml:15: promotions[3].startDate: date "2025-02-30" must be YYYY-MM-DD or 0000-00-00`,
+			`catalog.yaml:15: promotions[3].expirationDate: date "31/12/2025" must be YYYY-MM-DD or 0000-00-00`,
+			`catalog.yaml:15: promotions[3].maxUses: maxUses must be 0 (unlimited) or more`,
+			`catalog.yaml:16: promotions[4].value: value "1.005" is not a decimal with at most 2 decimals`,
+			`catalog.yaml:16: promotions[4].expirationDate: expires (2025-02-28) before it starts (2025-03-01)`,
+			`catalog.yaml:17: promotions[5]: missing required field "type"`,
+			`catalog.yaml:17: promotions[5]: missing required field "value"`,
+			`catalog.yaml:17: promotions[5]: missing required field "appliesTo"`,
+		}},
+		{"no gateway", head + plan + "gateways: \"-\"\n", []string{
+			`catalog.yaml:11: gateways: at least one gateway is required`,
+		}},
+		{"gateway problems", head + plan + `gateways: sandbox-Stripe-sandbox
+gatewayNames:
+  sandbox: Card
+  Bad-Name: X
+apps:
+  - {name: VLC, url: "ftp://x"}
+  - {platform: iOS}
+cards:
+  - {title: Help, url: "javascript:alert(1)"}
+  - {text: no title}
+`, []string{
+			`catalog.yaml:11: gateways[1]: gateway module "Stripe" must be lower-case letters, digits or _`,
+			`catalog.yaml:14: gatewayNames.Bad-Name: gateway module "Bad-Name" must be lower-case letters, digits or _`,
+			`catalog.yaml:16: apps[0].url: url "ftp://x" must start with https://, http://, mailto: or /`,
+			`catalog.yaml:17: apps[1]: missing required field "name"`,
+			`catalog.yaml:17: apps[1]: missing required field "url"`,
+			`catalog.yaml:19: cards[0].url: url "javascript:alert(1)" must start with https://, http://, mailto: or /`,
+			`catalog.yaml:20: cards[1]: missing required field "title"`,
+		}},
+		{"repeated keys", head + plan + "gateways: sandbox\ngateways: stripe\n", []string{
+			`catalog.yaml:12: field "gateways" repeated`,
+		}},
+		{"wrong shapes", `defaultCurrency: [EUR]
+currencies: {EUR: 1}
+products: plan
+gateways: {a: b}
+apps: 3
+`, []string{
+			`catalog.yaml:1: defaultCurrency: must be a string`,
+			`catalog.yaml:1: defaultCurrency: currency "" is not among currencies`,
+			`catalog.yaml:2: currencies: must be a list`,
+			`catalog.yaml:2: currencies: at least one currency is required`,
+			`catalog.yaml:3: products: must be a list`,
+			`catalog.yaml:3: products: at least one product is required`,
+			`catalog.yaml:4: gateways: must be a hyphen-separated string or a list`,
+			`catalog.yaml:5: apps: must be a list`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := catalog.Parse("catalog.yaml", []byte(tt.src))
+			if err == nil {
+				t.Fatalf("Parse succeeded: %+v", c)
+			}
+			if !errors.Is(err, catalog.ErrInvalid) {
+				t.Errorf("error %v is not ErrInvalid", err)
+			}
+			var ve *catalog.ValidationError
+			if !errors.As(err, &ve) || len(ve.Problems) != len(tt.want) {
+				t.Errorf("got %d problems, want %d", len(ve.Problems), len(tt.want))
+			}
+			got := strings.Split(err.Error(), "\n")
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
