@@ -257,6 +257,13 @@ var demo = sync.OnceValue(func() *Catalog {
 	return c
 })
 
+//go:embed catalog.schema.json
+var schemaJSON []byte
+
+// SchemaJSON returns a copy of the catalog's JSON schema (documentation and
+// editor support; Parse itself enforces the same rules and more).
+func SchemaJSON() []byte { return slices.Clone(schemaJSON) }
+
 // Demo returns the embedded demo catalog, parsed once and shared: callers
 // must not modify it.
 func Demo() *Catalog { return demo() }

@@ -27,8 +27,8 @@ const plan = `products:
 
 func TestParseValid(t *testing.T) {
 	tests := []struct {
-		name string
-		src  string
+		name  string
+		src   string
 		check func(t *testing.T, c *catalog.Catalog)
 	}{
 		{"minimal", head + plan + "gateways: sandbox\n", func(t *testing.T, c *catalog.Catalog) {
