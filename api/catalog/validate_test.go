@@ -53,6 +53,15 @@ gateways: sandbox-stripe
 				t.Errorf("cycles = %v, want %v", c.Products[0].Cycles, want)
 			}
 		}},
+		{"unquoted dates keep their text", head + plan + `promotions:
+  - {code: D, type: Percentage, value: 5, appliesTo: [1], startDate: 2025-01-01, expirationDate: 0000-00-00}
+gateways: sandbox
+`, func(t *testing.T, c *catalog.Catalog) {
+			p := c.Promotions[0]
+			if p.StartDate != "2025-01-01" || p.ExpirationDate != catalog.NoDate || p.Value != "5" {
+				t.Errorf("promotion = %+v", p)
+			}
+		}},
 		{"promotion defaults", head + plan + `promotions:
   - {code: X1, type: Fixed Amount, value: 2.5, appliesTo: [1]}
 gateways: [sandbox]
