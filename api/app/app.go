@@ -1,0 +1,241 @@
+// Package app assembles a Streamcart shop from its configuration: store, catalog, accounts,
+// orders, payments, panel, job worker and HTTP handlers. cmd/streamcart only parses flags.
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/geo"
+	"github.com/streamcart/streamcart/api/httpapi"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/provision"
+	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/web"
+)
+
+// Config is every setting of a shop. Each has a STREAMCART_* environment variable (see cmd).
+type Config struct {
+	Addr            string
+	DB              string
+	CatalogFile     string // imported at start when set
+	GeoDB           string // MMDB country database; empty: country lookups answer XX
+	PublicURL       string // absolute base for payment and return links; empty: same-origin paths
+	SecretKey       string // base64 HMAC key for session tokens; empty: generated and stored once
+	ServerHostname  string // the built-in panel's streaming host
+	UsernamePrefix  string
+	DashboardURL    string
+	SupportURL      string
+	StoreName       string
+	TrustProxy      bool
+	FraudMaxPerIP   int
+	FraudBanned     []string
+	JobLease        time.Duration
+	JobPoll         time.Duration
+	ShutdownTimeout time.Duration
+}
+
+// App is an assembled shop.
+type App struct {
+	cfg     Config
+	log     *slog.Logger
+	store   *store.SQLite
+	catalog atomic.Pointer[catalog.Catalog]
+	geo     *geo.Lookup
+	worker  *job.Worker
+	handler http.Handler
+}
+
+// settingCatalog and settingKey name the settings rows.
+const (
+	settingCatalog = "catalog"
+	settingKey     = "session_hmac_key"
+)
+
+// Open builds the shop: it migrates the database, loads (or seeds) the catalog and the signing key.
+func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
+	st, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{cfg: cfg, log: log, store: st}
+	if err := a.loadCatalog(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	key, err := a.signingKey(ctx)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	signer, err := authz.NewSigner(key)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("signing key: %w", err)
+	}
+	authorizer, err := authz.NewAuthorizer()
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if cfg.GeoDB != "" {
+		if a.geo, err = geo.Open(cfg.GeoDB); err != nil {
+			log.Warn("country database unavailable: lookups answer XX", "path", cfg.GeoDB, "err", err)
+		}
+	}
+	cat := a.Catalog
+	accounts := account.New(st, signer)
+	builtin := panel.NewBuiltin(st, cfg.ServerHostname)
+	var worker *job.Worker
+	returnOrigins := []string{}
+	if cfg.PublicURL != "" {
+		returnOrigins = append(returnOrigins, cfg.PublicURL)
+	}
+	orders := order.New(st, cat, []order.Gateway{payment.Sandbox{PublicURL: cfg.PublicURL}}, authorizer, order.Config{
+		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
+		ReturnOrigins: returnOrigins,
+		OnPaid:        func() { worker.Notify() },
+	}, log)
+	prov := provision.New(st, builtin, cat, cfg.UsernamePrefix, log)
+	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle}, job.Options{
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log,
+	})
+	a.worker = worker
+
+	api := httpapi.New(httpapi.Deps{
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: builtin, Geo: a.geo, TrustProxy: cfg.TrustProxy, Logger: log,
+		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
+	})
+	mux := http.NewServeMux()
+	mux.Handle("/checkout/api/", api)
+	mux.Handle("/checkout/", web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log}))
+	mux.Handle("/widget/", web.NewWidget())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if err := st.Ping(r.Context()); err != nil {
+			http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ready\n"))
+	})
+	mux.Handle("GET /{$}", http.RedirectHandler("/checkout/", http.StatusFound))
+	a.handler = mux
+	return a, nil
+}
+
+// Catalog is the catalog in force.
+func (a *App) Catalog() *catalog.Catalog { return a.catalog.Load() }
+
+// Handler serves the whole site.
+func (a *App) Handler() http.Handler { return a.handler }
+
+// Worker is the job worker (tests drive it).
+func (a *App) Worker() *job.Worker { return a.worker }
+
+// Store is the database (tests inspect it).
+func (a *App) Store() *store.SQLite { return a.store }
+
+// Close releases the database and the country database.
+func (a *App) Close() error {
+	return errors.Join(a.store.Close(), a.geo.Close())
+}
+
+func (a *App) loadCatalog(ctx context.Context) error {
+	if a.cfg.CatalogFile != "" {
+		if _, err := ImportCatalog(ctx, a.store, a.cfg.CatalogFile); err != nil {
+			return err
+		}
+	}
+	raw, err := a.store.Setting(ctx, settingCatalog)
+	if errors.Is(err, store.ErrNotFound) {
+		// First start: the demo catalog makes the shop work with zero configuration.
+		raw, err = a.store.SettingOnce(ctx, settingCatalog, catalog.DemoYAML())
+		a.log.Info("demo catalog loaded")
+	}
+	if err != nil {
+		return fmt.Errorf("load catalog: %w", err)
+	}
+	c, err := catalog.Parse("catalog (database)", raw)
+	if err != nil {
+		return fmt.Errorf("load catalog: %w", err)
+	}
+	a.catalog.Store(c)
+	return nil
+}
+
+// ImportCatalog validates a catalog file and makes it the shop's catalog.
+func ImportCatalog(ctx context.Context, st *store.SQLite, path string) (*catalog.Catalog, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("import catalog: %w", err)
+	}
+	c, err := catalog.Parse(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.PutSetting(ctx, settingCatalog, raw); err != nil {
+		return nil, fmt.Errorf("import catalog: %w", err)
+	}
+	return c, nil
+}
+
+func (a *App) signingKey(ctx context.Context) ([]byte, error) {
+	if a.cfg.SecretKey != "" {
+		key, err := base64.StdEncoding.DecodeString(a.cfg.SecretKey)
+		if err != nil || len(key) < authz.KeySize {
+			return nil, fmt.Errorf("STREAMCART_SECRET_KEY must be base64 of at least %d bytes", authz.KeySize)
+		}
+		return key, nil
+	}
+	fresh, err := authz.NewKey()
+	if err != nil {
+		return nil, err
+	}
+	return a.store.SettingOnce(ctx, settingKey, fresh)
+}
+
+// Run serves HTTP and runs the job worker until ctx is cancelled, then shuts both down gracefully.
+func (a *App) Run(ctx context.Context) error {
+	srv := &http.Server{
+		Addr: a.cfg.Addr, Handler: a.handler,
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+	}
+	workerCtx, stopWorker := context.WithCancel(context.Background())
+	workerDone := make(chan error, 1)
+	go func() { workerDone <- a.worker.Run(workerCtx) }()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.ListenAndServe() }()
+	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", "http://"+a.cfg.Addr+"/checkout/")
+
+	var err error
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		a.log.Info("shutting down")
+		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+		err = srv.Shutdown(sctx)
+		cancel()
+	}
+	stopWorker()
+	if werr := <-workerDone; werr != nil && !errors.Is(werr, context.Canceled) {
+		err = errors.Join(err, werr)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}

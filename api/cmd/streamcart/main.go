@@ -1,0 +1,180 @@
+// Command streamcart runs the Streamcart shop: `serve`, `migrate` and `catalog import FILE`.
+// Every flag has a STREAMCART_* environment variable; a flag given on the command line wins.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/store"
+)
+
+const usage = `Usage:
+  streamcart serve [flags]            start the shop (http://127.0.0.1:8080/checkout/)
+  streamcart migrate [--db PATH]      apply database migrations
+  streamcart catalog import FILE      validate a catalog file and make it the shop's catalog
+  streamcart catalog check FILE       validate a catalog file only
+
+Run "streamcart serve -h" for the flags.
+`
+
+func main() {
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if err := run(os.Args[1:], log); err != nil {
+		fmt.Fprintln(os.Stderr, "streamcart:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, log *slog.Logger) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return errors.New("no command")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch args[0] {
+	case "serve":
+		cfg, err := parseConfig("serve", args[1:])
+		if err != nil {
+			return err
+		}
+		a, err := app.Open(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return a.Run(ctx)
+	case "migrate":
+		cfg, err := parseConfig("migrate", args[1:])
+		if err != nil {
+			return err
+		}
+		st, err := store.Open(ctx, cfg.DB)
+		if err != nil {
+			return err
+		}
+		fmt.Println("migrations applied to", cfg.DB)
+		return st.Close()
+	case "catalog":
+		if len(args) < 2 {
+			return errors.New("catalog: want import FILE or check FILE")
+		}
+		cfg, err := parseConfig("catalog "+args[1], args[2:])
+		if err != nil {
+			return err
+		}
+		return catalogCommand(ctx, args[1], cfg)
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
+	if cfg.CatalogFile == "" {
+		return fmt.Errorf("catalog %s: missing FILE", sub)
+	}
+	switch sub {
+	case "check":
+		c, err := catalog.Load(cfg.CatalogFile)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s: valid (%d products, %d currencies, %d promotions)\n", cfg.CatalogFile, len(c.Products), len(c.Currencies), len(c.Promotions))
+		return nil
+	case "import":
+		st, err := store.Open(ctx, cfg.DB)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		c, err := app.ImportCatalog(ctx, st, cfg.CatalogFile)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s imported into %s (%d products); running shops pick it up on restart\n", cfg.CatalogFile, cfg.DB, len(c.Products))
+		return nil
+	}
+	return fmt.Errorf("catalog: unknown subcommand %q", sub)
+}
+
+// parseConfig reads flags over STREAMCART_* environment variables over defaults. A trailing
+// positional argument is the catalog file (catalog import FILE).
+func parseConfig(name string, args []string) (app.Config, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	env := func(key, def string) string {
+		if v, ok := os.LookupEnv("STREAMCART_" + key); ok {
+			return v
+		}
+		return def
+	}
+	envInt := func(key string, def int) int {
+		n, err := strconv.Atoi(env(key, strconv.Itoa(def)))
+		if err != nil {
+			return def
+		}
+		return n
+	}
+	envDur := func(key string, def time.Duration) time.Duration {
+		d, err := time.ParseDuration(env(key, def.String()))
+		if err != nil {
+			return def
+		}
+		return d
+	}
+	var cfg app.Config
+	var banned string
+	fs.StringVar(&cfg.Addr, "addr", env("ADDR", "127.0.0.1:8080"), "listen address (STREAMCART_ADDR)")
+	fs.StringVar(&cfg.DB, "db", env("DB", "./data/streamcart.db"), "SQLite database file (STREAMCART_DB)")
+	fs.StringVar(&cfg.CatalogFile, "catalog", env("CATALOG", ""), "catalog file to import at start (STREAMCART_CATALOG)")
+	fs.StringVar(&cfg.GeoDB, "geo-db", env("GEO_DB", defaultGeoDB()), "MMDB country database (STREAMCART_GEO_DB)")
+	fs.StringVar(&cfg.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the shop, e.g. https://shop.example (STREAMCART_PUBLIC_URL)")
+	fs.StringVar(&cfg.ServerHostname, "server-hostname", env("SERVER_HOSTNAME", "line.streamcart.local:8000"), "streaming host of the built-in panel (STREAMCART_SERVER_HOSTNAME)")
+	fs.StringVar(&cfg.UsernamePrefix, "username-prefix", env("USERNAME_PREFIX", "sc"), "prefix of generated line usernames (STREAMCART_USERNAME_PREFIX)")
+	fs.StringVar(&cfg.DashboardURL, "dashboard-url", env("DASHBOARD_URL", "/checkout/"), "external account dashboard behind \"Login\" (STREAMCART_DASHBOARD_URL)")
+	fs.StringVar(&cfg.SupportURL, "support-url", env("SUPPORT_URL", ""), "support site linked from the footer (STREAMCART_SUPPORT_URL)")
+	fs.StringVar(&cfg.StoreName, "store-name", env("STORE_NAME", "Streamcart"), "shop name (STREAMCART_STORE_NAME)")
+	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", env("TRUST_PROXY", "") == "true", "take client IPs from X-Forwarded-For (STREAMCART_TRUST_PROXY)")
+	fs.IntVar(&cfg.FraudMaxPerIP, "fraud-max-orders-per-ip", envInt("FRAUD_MAX_ORDERS_PER_IP", fraud.DefaultMaxOrdersPerIP), "orders per IP per 24 h before orders are held (STREAMCART_FRAUD_MAX_ORDERS_PER_IP)")
+	fs.StringVar(&banned, "fraud-banned-email-domains", env("FRAUD_BANNED_EMAIL_DOMAINS", ""), "comma list of email domains whose orders are held (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS)")
+	fs.DurationVar(&cfg.JobLease, "job-lease", envDur("JOB_LEASE", 30*time.Second), "how long a job claim lasts before another worker may take it over (STREAMCART_JOB_LEASE)")
+	fs.DurationVar(&cfg.JobPoll, "job-poll", envDur("JOB_POLL", 500*time.Millisecond), "job queue poll interval (STREAMCART_JOB_POLL)")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", envDur("SHUTDOWN_TIMEOUT", 15*time.Second), "graceful shutdown limit (STREAMCART_SHUTDOWN_TIMEOUT)")
+	cfg.SecretKey = env("SECRET_KEY", "")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		cfg.CatalogFile = rest[0]
+	}
+	cfg.FraudBanned = fraud.ParseDomains(banned)
+	cfg.DB = strings.TrimPrefix(cfg.DB, "sqlite://")
+	return cfg, nil
+}
+
+// defaultGeoDB finds the country database installed by `make` (npm package), if any.
+func defaultGeoDB() string {
+	for _, p := range []string{
+		"./data/geo-whois-asn-country.mmdb",
+		"./node_modules/@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb",
+	} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}

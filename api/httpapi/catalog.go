@@ -1,0 +1,204 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/pricing"
+	gencatalog "github.com/streamcart/streamcart/gen/catalog"
+)
+
+// catalogService serves what is for sale. Product lists are built once per catalog and currency:
+// the read path never touches the database.
+type catalogService struct {
+	catalog   func() *catalog.Catalog
+	storefont Storefront
+	mu        sync.Mutex
+	cachedFor *catalog.Catalog
+	cache     map[string]*gencatalog.ProductList
+}
+
+// Storefront is the shop-wide settings the storefront endpoint adds to the catalog.
+type Storefront struct {
+	Name         string
+	DashboardURL string
+	SupportURL   string
+}
+
+// NewCatalog returns the catalog service.
+func NewCatalog(cat func() *catalog.Catalog, sf Storefront) gencatalog.Service {
+	return &catalogService{catalog: cat, storefont: sf}
+}
+
+func (s *catalogService) currency(cat *catalog.Catalog, code *string) (string, error) {
+	if code == nil || *code == "" {
+		return cat.DefaultCurrency, nil
+	}
+	c, ok := cat.Currency(*code)
+	if !ok {
+		return "", gencatalog.MakeBadRequest(errors.New("Unknown currency " + strings.ToUpper(*code) + "."))
+	}
+	return c.Code, nil
+}
+
+func (s *catalogService) list(code *string, reseller bool) (*gencatalog.ProductList, error) {
+	cat := s.catalog()
+	cur, err := s.currency(cat, code)
+	if err != nil {
+		return nil, err
+	}
+	key := cur
+	if reseller {
+		key = "reseller:" + cur
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cachedFor != cat {
+		s.cachedFor, s.cache = cat, map[string]*gencatalog.ProductList{}
+	}
+	if l, ok := s.cache[key]; ok {
+		return l, nil
+	}
+	products := cat.Plans()
+	if reseller {
+		products = cat.Resellers()
+	}
+	l := &gencatalog.ProductList{Products: make(gencatalog.ProductResultCollection, 0, len(products))}
+	for _, p := range products {
+		pr, err := productResult(cat, p, cur)
+		if err != nil {
+			return nil, err
+		}
+		l.Products = append(l.Products, pr)
+	}
+	s.cache[key] = l
+	return l, nil
+}
+
+// ListProducts returns the plans for sale (the first three).
+func (s *catalogService) ListProducts(_ context.Context, p *gencatalog.ListProductsPayload) (*gencatalog.ProductList, error) {
+	return s.list(p.Currency, false)
+}
+
+// ListResellerProducts returns the reseller credit plans.
+func (s *catalogService) ListResellerProducts(_ context.Context, p *gencatalog.ListResellerProductsPayload) (*gencatalog.ProductList, error) {
+	return s.list(p.Currency, true)
+}
+
+// GetProduct returns one product.
+func (s *catalogService) GetProduct(_ context.Context, p *gencatalog.GetProductPayload) (*gencatalog.ProductResult, error) {
+	cat := s.catalog()
+	cur, err := s.currency(cat, p.Currency)
+	if err != nil {
+		return nil, err
+	}
+	prod, ok := cat.Product(p.Pid)
+	if !ok || prod.Hidden {
+		return nil, gencatalog.MakeNotFound(errors.New("Product not found."))
+	}
+	return productResult(cat, prod, cur)
+}
+
+func productResult(cat *catalog.Catalog, p catalog.Product, cur string) (*gencatalog.ProductResult, error) {
+	money := func(price catalog.Price) (*gencatalog.Money, error) {
+		amount, err := pricing.PriceIn(cat, price, cur)
+		if err != nil {
+			return nil, gencatalog.MakeBadRequest(errors.New("This product has no price in " + cur + "."))
+		}
+		return &gencatalog.Money{Amount: amount, Currency: cur}, nil
+	}
+	r := &gencatalog.ProductResult{
+		Pid: p.PID, Group: p.Group, Name: p.Name, Description: p.Description, Features: nonNil(p.Features), Trial: p.Trial,
+		Cycles: []string{}, Pricing: map[string]*gencatalog.Money{}, Currency: cur,
+		ConfigOptions: gencatalog.ConfigOptionResultCollection{}, CustomFields: []*gencatalog.CustomFieldResult{},
+		SaveBadge: p.SaveBadge, SoldBadge: p.SoldBadge, Guarantee: p.Guarantee, Credits: p.ResellerCredits,
+	}
+	for _, c := range p.EnabledCycles() {
+		m, err := money(p.Cycles[c])
+		if err != nil {
+			return nil, err
+		}
+		r.Cycles = append(r.Cycles, string(c))
+		r.Pricing[string(c)] = m
+	}
+	for _, o := range p.ConfigOptions {
+		co := &gencatalog.ConfigOptionResult{ID: o.ID, Name: o.Name, Type: o.Type, MaxQty: o.MaxQty, Pricing: map[string]*gencatalog.Money{}}
+		for c, price := range o.Pricing {
+			m, err := money(price)
+			if err != nil {
+				return nil, err
+			}
+			co.Pricing[string(c)] = m
+		}
+		r.ConfigOptions = append(r.ConfigOptions, co)
+	}
+	for _, f := range p.CustomFields {
+		r.CustomFields = append(r.CustomFields, &gencatalog.CustomFieldResult{ID: f.ID, Name: f.Name, Type: f.Type, Description: strPtr(f.Description), Required: f.Required})
+	}
+	return r, nil
+}
+
+// ListCurrencies returns the selling currencies.
+func (s *catalogService) ListCurrencies(context.Context) (*gencatalog.ListCurrenciesResult, error) {
+	cat := s.catalog()
+	res := &gencatalog.ListCurrenciesResult{Default: cat.DefaultCurrency}
+	for _, c := range cat.Currencies {
+		res.Currencies = append(res.Currencies, &gencatalog.CurrencyResult{Code: c.Code, Rate: c.Rate, Prefix: c.Prefix, Suffix: c.Suffix})
+	}
+	return res, nil
+}
+
+// Convert converts an amount with the catalog's rates.
+func (s *catalogService) Convert(_ context.Context, p *gencatalog.ConvertPayload) (*gencatalog.ConvertResult, error) {
+	m, rate, err := pricing.Convert(s.catalog(), p.Amount, p.From, p.To)
+	if errors.Is(err, pricing.ErrUnknownCurrency) {
+		return nil, gencatalog.MakeBadRequest(errors.New("Currency conversion failed: unknown currency."))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &gencatalog.ConvertResult{Amount: m.Amount, Currency: m.Currency, Rate: rate}, nil
+}
+
+// ListGateways returns the enabled payment gateways; the first is the default.
+func (s *catalogService) ListGateways(context.Context) (*gencatalog.ListGatewaysResult, error) {
+	cat := s.catalog()
+	res := &gencatalog.ListGatewaysResult{Gateways: []*gencatalog.GatewayResult{}, Default: cat.DefaultGateway().Module}
+	for _, g := range cat.Gateways {
+		res.Gateways = append(res.Gateways, &gencatalog.GatewayResult{Module: g.Module, DisplayName: g.DisplayName})
+	}
+	return res, nil
+}
+
+// Storefront returns the storefront settings and the success page's lists.
+func (s *catalogService) Storefront(context.Context) (*gencatalog.StorefrontResult, error) {
+	cat := s.catalog()
+	res := &gencatalog.StorefrontResult{
+		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,
+		SupportURL: s.storefont.SupportURL, Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
+	}
+	for _, a := range cat.Apps {
+		res.Apps = append(res.Apps, &gencatalog.AppResult{Name: a.Name, Platform: a.Platform, URL: a.URL, Icon: a.Icon})
+	}
+	for _, c := range cat.Cards {
+		res.Cards = append(res.Cards, &gencatalog.CardResult{Title: c.Title, Text: c.Text, URL: c.URL, Icon: c.Icon})
+	}
+	return res, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -1,0 +1,129 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	goa "goa.design/goa/v3/pkg"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+	genorder "github.com/streamcart/streamcart/gen/order"
+)
+
+type orderService struct {
+	authenticator
+	orders *order.Orders
+}
+
+// NewOrder returns the order service.
+func NewOrder(accounts *account.Service, orders *order.Orders) genorder.Service {
+	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders}
+}
+
+func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {
+	return func(err error) error { return f(err) }
+}
+
+// Create places an order priced by the server.
+func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*genorder.OrderResult, error) {
+	r := order.Request{
+		Quote: quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
+		IP:    clientIP(ctx).String(),
+	}
+	if p.IdempotencyKey != nil {
+		r.IdempotencyKey = *p.IdempotencyKey
+	}
+	if p.Gateway != nil {
+		r.Gateway = *p.Gateway
+	}
+	if p.AffiliateID != nil {
+		r.AffiliateID = *p.AffiliateID
+	}
+	if p.ReturnURL != nil {
+		r.ReturnURL = *p.ReturnURL
+	}
+	if m := p.ExpectedTotal; m != nil {
+		r.ExpectedTotal = &pricing.Money{Amount: m.Amount, Currency: m.Currency}
+	}
+	o, err := s.orders.Create(ctx, claimsFrom(ctx), r)
+	var changed *order.PriceChangedError
+	switch {
+	case err == nil:
+		return orderResult(o), nil
+	case errors.As(err, &changed):
+		return nil, &genorder.PriceChanged{
+			Name:    "price_changed",
+			Message: "The price has changed. Please review the new total before paying.",
+			Quote:   orderQuote(changed.Quote),
+		}
+	case errors.Is(err, order.ErrIdempotencyMismatch):
+		return nil, genorder.MakeIdempotencyMismatch(errors.New("This Idempotency-Key was already used for a different order."))
+	case errors.Is(err, order.ErrUnknownGateway):
+		return nil, genorder.MakeBadRequest(errors.New("This payment method is not available."))
+	case errors.Is(err, order.ErrBadReturnURL):
+		return nil, genorder.MakeBadRequest(errors.New("The return URL must be a path or a URL on this site."))
+	case errors.Is(err, order.ErrGatewayUnavailable):
+		return nil, &goa.ServiceError{Name: "unavailable", ID: goa.NewErrorID(), Message: "The payment provider is unavailable. Please try again.", Temporary: true}
+	}
+	return nil, pricingError(err, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
+}
+
+// Get reads an order of the session.
+func (s *orderService) Get(ctx context.Context, p *genorder.GetPayload) (*genorder.OrderResult, error) {
+	o, err := s.orders.Get(ctx, claimsFrom(ctx), p.OrderID)
+	if errors.Is(err, order.ErrNotFound) {
+		return nil, genorder.MakeNotFound(errors.New("Order not found."))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return orderResult(o), nil
+}
+
+// Cancel cancels a pending order.
+func (s *orderService) Cancel(ctx context.Context, p *genorder.CancelPayload) (*genorder.OrderResult, error) {
+	o, err := s.orders.Cancel(ctx, claimsFrom(ctx), p.OrderID)
+	switch {
+	case errors.Is(err, order.ErrNotFound):
+		return nil, genorder.MakeNotFound(errors.New("Order not found."))
+	case errors.Is(err, order.ErrNotPending):
+		return nil, genorder.MakeConflict(errors.New("Only a pending order can be cancelled."))
+	case err != nil:
+		return nil, err
+	}
+	return orderResult(o), nil
+}
+
+func orderResult(o order.Order) *genorder.OrderResult {
+	r := &genorder.OrderResult{
+		OrderID: o.ID, InvoiceID: o.Invoice.ID, Status: string(o.Status), Fraud: o.Fraud, ServiceIds: o.ServiceIDs,
+		Total: &genorder.Money{Amount: o.Quote.Total.Amount, Currency: o.Quote.Total.Currency}, CreatedAt: o.CreatedAt.Format(time.RFC3339),
+		Quote: orderQuote(o.Quote),
+	}
+	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
+		r.PaymentURL = o.Invoice.PaymentURL
+		r.PaymentDeadline = o.Invoice.Deadline.Format(time.RFC3339)
+	}
+	if r.ServiceIds == nil {
+		r.ServiceIds = []string{}
+	}
+	return r
+}
+
+func orderQuote(q pricing.Quote) *genorder.QuoteResult {
+	money := func(m pricing.Money) *genorder.Money { return &genorder.Money{Amount: m.Amount, Currency: m.Currency} }
+	r := &genorder.QuoteResult{
+		Pid: q.PID, BillingCycle: string(q.Cycle), Currency: q.Currency, ExtraConnections: q.ExtraConnections,
+		ProxyProtection: q.ProxyProtection, Subtotal: money(q.Subtotal), Total: money(q.Total), Lines: []*genorder.QuoteLine{},
+	}
+	for _, l := range q.Lines {
+		r.Lines = append(r.Lines, &genorder.QuoteLine{Key: l.Key, Label: l.Label, Amount: money(l.Amount)})
+	}
+	if d := q.Discount; d != nil {
+		r.Discount = &genorder.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: money(d.Amount)}
+	}
+	return r
+}

@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/pricing"
+	genpromotion "github.com/streamcart/streamcart/gen/promotion"
+)
+
+// Messages shared with the widget: spec §5 gives the exact text of the not-applicable answer.
+const (
+	msgPromoNotApplicable = "This Coupon is not available for this product."
+	msgPromoNotFound      = "This promo code does not exist or has expired."
+)
+
+// PromoUses counts how often a promotion was used.
+type PromoUses interface {
+	PromoUses(ctx context.Context, code string) (int, error)
+}
+
+type promotionService struct {
+	catalog func() *catalog.Catalog
+	uses    PromoUses
+	now     func() time.Time
+}
+
+// NewPromotion returns the promotion service.
+func NewPromotion(cat func() *catalog.Catalog, uses PromoUses) genpromotion.Service {
+	return &promotionService{catalog: cat, uses: uses, now: time.Now}
+}
+
+// Get looks a promo code up.
+func (s *promotionService) Get(ctx context.Context, p *genpromotion.GetPayload) (*genpromotion.PromotionResult, error) {
+	cat := s.catalog()
+	promo, ok := cat.Promotion(p.Code)
+	if !ok {
+		return nil, genpromotion.MakeNotFound(errors.New(msgPromoNotFound))
+	}
+	uses := 0
+	if promo.MaxUses > 0 {
+		n, err := s.uses.PromoUses(ctx, promo.Code)
+		if err != nil {
+			return nil, err
+		}
+		uses = n
+	}
+	pid := 0
+	if p.Pid != nil {
+		pid = *p.Pid
+	}
+	promo, err := pricing.CheckPromotion(cat, p.Code, pid, uses, s.now())
+	switch {
+	case errors.Is(err, pricing.ErrPromoNotApplicable):
+		return nil, genpromotion.MakeNotApplicable(errors.New(msgPromoNotApplicable))
+	case errors.Is(err, pricing.ErrPromoNotFound):
+		return nil, genpromotion.MakeNotFound(errors.New(msgPromoNotFound))
+	case err != nil:
+		return nil, err
+	}
+	return &genpromotion.PromotionResult{
+		Code: promo.Code, Type: promo.Type, Value: promo.Value, AppliesTo: nonNilInts(promo.AppliesTo),
+		StartDate: promo.StartDate, ExpirationDate: promo.ExpirationDate,
+	}, nil
+}
+
+func nonNilInts(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}

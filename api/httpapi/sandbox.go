@@ -1,0 +1,132 @@
+package httpapi
+
+import (
+	"errors"
+	"html/template"
+	"log/slog"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
+)
+
+// sandboxPage is the built-in gateway's hosted payment page: self-contained, no script.
+var sandboxPage = template.Must(template.New("sandbox").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>Sandbox payment</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#0f1629;color:#1b2136;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{background:#fff;border-radius:16px;padding:32px;width:min(420px,calc(100vw - 32px));box-shadow:0 20px 60px rgba(0,0,0,.35)}
+h1{margin:0 0 4px;font-size:1.3rem}.tag{display:inline-block;background:#fff4d6;color:#7a5200;border-radius:999px;padding:2px 10px;font-size:.8rem;font-weight:600}
+dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:20px 0}dt{color:#5b6275}dd{margin:0;text-align:right;font-weight:600}
+.total{font-size:1.6rem;color:#405db1}.row{display:flex;gap:12px}button{flex:1;border:0;border-radius:10px;padding:14px;font:inherit;font-weight:700;cursor:pointer}
+button:focus-visible{outline:3px solid #9db0ec;outline-offset:2px}.pay{background:#405db1;color:#fff}.fail{background:#f1f2f6;color:#8a1c1c}
+p.note{color:#5b6275;font-size:.85rem}a{color:#405db1}
+</style></head><body><main>
+<span class="tag">Sandbox — no real money</span>
+<h1>{{.Title}}</h1>
+{{if .Done}}<p>{{.Done}}</p><p><a href="{{.Return}}">Continue</a></p>{{else}}
+<dl><dt>Invoice</dt><dd>{{.Invoice}}</dd><dt>Product</dt><dd>{{.Product}}</dd><dt>Total</dt><dd class="total">{{.Total}}</dd></dl>
+<form method="post"><div class="row">
+<button class="pay" name="action" value="pay" type="submit" data-testid="sandbox-pay">Pay</button>
+<button class="fail" name="action" value="fail" type="submit" data-testid="sandbox-fail">Fail</button>
+</div></form>
+<p class="note">This page stands in for a card payment. “Pay” settles the invoice, “Fail” declines it.</p>{{end}}
+</main></body></html>`))
+
+// sandboxHandler serves GET (the page) and POST (settle or fail) of /checkout/api/payments/sandbox/{invoiceId}.
+type sandboxHandler struct {
+	orders *order.Orders
+	log    *slog.Logger
+}
+
+func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	invoiceID := strings.TrimPrefix(r.URL.Path, payment.SandboxPath)
+	o, err := h.orders.InvoiceOrder(r.Context(), invoiceID)
+	if errors.Is(err, order.ErrNotFound) || strings.Contains(invoiceID, "/") {
+		http.Error(w, "Invoice not found.", http.StatusNotFound)
+		return
+	}
+	if err != nil {
+		h.log.Error("sandbox: read invoice", "invoice", invoiceID, "err", err)
+		http.Error(w, "Something went wrong. Please try again.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Frame-Options", "DENY")
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		h.render(w, o, "")
+	case http.MethodPost:
+		switch r.PostFormValue("action") {
+		case "pay":
+			_, err = h.orders.Settle(r.Context(), invoiceID, account.NewID("sbx_"))
+		case "fail":
+			_, err = h.orders.Fail(r.Context(), invoiceID)
+		default:
+			http.Error(w, `Unknown action: choose "pay" or "fail".`, http.StatusBadRequest)
+			return
+		}
+		if errors.Is(err, order.ErrAlreadySettled) {
+			w.WriteHeader(http.StatusConflict)
+			h.render(w, o, "This invoice was already settled. Nothing was charged twice.")
+			return
+		}
+		if err != nil {
+			h.log.Error("sandbox: settle", "invoice", invoiceID, "err", err)
+			http.Error(w, "Something went wrong. Please try again.", http.StatusInternalServerError)
+			return
+		}
+		http.Redirect(w, r, returnURL(o), http.StatusSeeOther)
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		http.Error(w, "Method not allowed.", http.StatusMethodNotAllowed)
+	}
+}
+
+func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string) {
+	if done == "" && o.Invoice.Status != order.InvoiceUnpaid {
+		done = "This invoice is " + string(o.Invoice.Status) + "."
+	}
+	title := "Pay your order"
+	if done != "" {
+		title = "Nothing to pay"
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	err := sandboxPage.Execute(w, map[string]string{
+		"Title": title, "Done": done, "Return": returnURL(o), "Invoice": o.Invoice.ID,
+		"Product": o.Quote.Lines[0].Label, "Total": formatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency),
+	})
+	if err != nil {
+		h.log.Error("sandbox: render", "err", err)
+	}
+}
+
+// returnURL is where the buyer goes after paying: the order's return URL with the order id filled
+// in ({orderId}), or added as the "order" query parameter.
+func returnURL(o order.Order) string {
+	raw := o.ReturnURL
+	for _, ph := range []string{"{orderId}", "%7BorderId%7D"} {
+		if strings.Contains(raw, ph) {
+			return strings.ReplaceAll(raw, ph, url.QueryEscape(o.ID))
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "/checkout/waiting?order=" + url.QueryEscape(o.ID)
+	}
+	q := u.Query()
+	if q.Get("order") == "" {
+		q.Set("order", o.ID)
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+func formatMoney(minor int64, currency string) string {
+	return new(big.Rat).SetFrac64(minor, 100).FloatString(2) + " " + currency
+}

@@ -1,0 +1,133 @@
+// Package httpapi implements the Goa-designed HTTP API under /checkout/api: each generated service
+// interface by a small adapter over the domain packages, with domain errors mapped to design errors.
+package httpapi
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/geo"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/payment"
+	gencatalog "github.com/streamcart/streamcart/gen/catalog"
+	gengeo "github.com/streamcart/streamcart/gen/geo"
+	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
+	geosrv "github.com/streamcart/streamcart/gen/http/geo/server"
+	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
+	pricingsrv "github.com/streamcart/streamcart/gen/http/pricing/server"
+	promotionsrv "github.com/streamcart/streamcart/gen/http/promotion/server"
+	servicessrv "github.com/streamcart/streamcart/gen/http/services/server"
+	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
+	genorder "github.com/streamcart/streamcart/gen/order"
+	genpricing "github.com/streamcart/streamcart/gen/pricing"
+	genpromotion "github.com/streamcart/streamcart/gen/promotion"
+	genservices "github.com/streamcart/streamcart/gen/services"
+	gensession "github.com/streamcart/streamcart/gen/session"
+)
+
+// OpenAPI is the generated OpenAPI 3 document (a copy of gen/http/openapi3.json kept in step by
+// `make gen` and checked by a test).
+//
+//go:embed openapi3.json
+var OpenAPI []byte
+
+// Deps is what the API is built from.
+type Deps struct {
+	Catalog    func() *catalog.Catalog
+	Accounts   *account.Service
+	Orders     *order.Orders
+	Panel      panel.Panel
+	Geo        *geo.Lookup
+	Storefront Storefront
+	TrustProxy bool // take the client IP from X-Forwarded-For (behind a load balancer)
+	Logger     *slog.Logger
+}
+
+// New returns the handler of everything under /checkout/api.
+func New(d Deps) http.Handler {
+	mux := goahttp.NewMuxer()
+	dec, enc := requestDecoder, goahttp.ResponseEncoder
+	errh := func(ctx context.Context, w http.ResponseWriter, err error) {
+		d.Logger.ErrorContext(ctx, "encode response", "err", err)
+	}
+	hide := hideInternal(d.Logger)
+
+	ce := gencatalog.NewEndpoints(NewCatalog(d.Catalog, d.Storefront))
+	ce.Use(hide)
+	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, nil))
+
+	pe := genpromotion.NewEndpoints(NewPromotion(d.Catalog, d.Orders))
+	pe.Use(hide)
+	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, nil))
+
+	qe := genpricing.NewEndpoints(NewPricing(d.Orders))
+	qe.Use(hide)
+	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, nil))
+
+	se := gensession.NewEndpoints(NewSession(d.Accounts))
+	se.Use(hide)
+	sessionsrv.Mount(mux, sessionsrv.New(se, mux, dec, enc, errh, nil))
+
+	ge := gengeo.NewEndpoints(NewGeo(d.Geo))
+	ge.Use(hide)
+	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, nil))
+
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders))
+	oe.Use(hide)
+	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, nil))
+
+	ve := genservices.NewEndpoints(NewServices(d.Accounts, d.Orders, d.Panel))
+	ve.Use(hide)
+	servicessrv.Mount(mux, servicessrv.New(ve, mux, dec, enc, errh, nil))
+
+	sandbox := sandboxHandler{orders: d.Orders, log: d.Logger}
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		mux.Handle(m, payment.SandboxPath+"{invoiceId}", sandbox.ServeHTTP)
+	}
+	mux.Handle(http.MethodGet, "/checkout/api/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		w.Write(OpenAPI)
+	})
+	return withClientIP(mux, d.TrustProxy)
+}
+
+// requestDecoder reads JSON bodies; a body sent without a JSON content type (curl -d sends a form
+// type) is read as JSON too, so the API is easy to try by hand.
+func requestDecoder(r *http.Request) goahttp.Decoder {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" || strings.HasPrefix(ct, "application/x-www-form-urlencoded") || strings.HasPrefix(ct, "text/plain") {
+		return json.NewDecoder(r.Body)
+	}
+	return goahttp.RequestDecoder(r)
+}
+
+// hideInternal turns any error that is not a design error into a logged, opaque 500: internals
+// never reach a client.
+func hideInternal(log *slog.Logger) func(goa.Endpoint) goa.Endpoint {
+	return func(next goa.Endpoint) goa.Endpoint {
+		return func(ctx context.Context, req any) (any, error) {
+			res, err := next(ctx, req)
+			if err == nil {
+				return res, nil
+			}
+			if _, ok := err.(interface{ GoaErrorName() string }); ok {
+				return res, err
+			}
+			f := goa.Fault("Something went wrong on our side. Please try again.")
+			log.ErrorContext(ctx, "internal error", "err", err, "errorId", f.ID,
+				"service", ctx.Value(goa.ServiceKey), "method", ctx.Value(goa.MethodKey))
+			return nil, f
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	genservices "github.com/streamcart/streamcart/gen/services"
+)
+
+type servicesService struct {
+	authenticator
+	orders *order.Orders
+	panel  panel.Panel
+}
+
+// NewServices returns the service (IPTV line) service.
+func NewServices(accounts *account.Service, orders *order.Orders, p panel.Panel) genservices.Service {
+	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)}, orders: orders, panel: p}
+}
+
+func (s *servicesService) service(ctx context.Context, id string) (order.Service, error) {
+	svc, err := s.orders.GetService(ctx, claimsFrom(ctx), id)
+	if errors.Is(err, order.ErrNotFound) {
+		return order.Service{}, genservices.MakeNotFound(errors.New("Service not found."))
+	}
+	return svc, err
+}
+
+// Get reads a service with its credentials.
+func (s *servicesService) Get(ctx context.Context, p *genservices.GetPayload) (*genservices.ServiceResult, error) {
+	svc, err := s.service(ctx, p.ServiceID)
+	if err != nil {
+		return nil, err
+	}
+	r := &genservices.ServiceResult{
+		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: svc.Name, Status: string(svc.Status),
+		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
+		MaxConnections: svc.MaxConnections, MacAddress: svc.MACAddress, BillingCycle: svc.BillingCycle, Trial: svc.Trial,
+	}
+	if svc.Status != order.ServiceActive {
+		// Credentials are stored before the panel confirms them: show them only once they work.
+		r.Username, r.Password = "", ""
+	}
+	if !svc.NextDueDate.IsZero() {
+		r.NextDueDate = svc.NextDueDate.Format(time.DateOnly)
+	}
+	if !svc.ExpiresAt.IsZero() {
+		r.ExpiresAt = svc.ExpiresAt.Format(time.RFC3339)
+	}
+	if svc.Status == order.ServiceActive && svc.ServerHostname != "" {
+		r.PlaylistURL = "http://" + svc.ServerHostname + "/get.php?username=" + svc.Username + "&password=" + svc.Password + "&type=m3u_plus&output=ts"
+	}
+	return r, nil
+}
+
+// Playlist returns the service's m3u_plus playlist.
+func (s *servicesService) Playlist(ctx context.Context, p *genservices.PlaylistPayload) (*genservices.PlaylistResult, io.ReadCloser, error) {
+	svc, err := s.service(ctx, p.ServiceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if svc.Status != order.ServiceActive {
+		return nil, nil, genservices.MakeNotFound(errors.New("This service is not active yet."))
+	}
+	body, err := s.panel.Playlist(ctx, panel.Line{Ref: svc.ID, Username: svc.Username, Password: svc.Password, MaxConnections: svc.MaxConnections})
+	if err != nil {
+		return nil, nil, err
+	}
+	return &genservices.PlaylistResult{
+		ContentType:        "audio/x-mpegurl; charset=utf-8",
+		ContentDisposition: `attachment; filename="` + svc.Username + `.m3u"`,
+	}, io.NopCloser(bytes.NewReader(body)), nil
+}

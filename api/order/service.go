@@ -1,0 +1,407 @@
+package order
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+// PaymentDeadline is how long an invoice stays payable (spec §9).
+const PaymentDeadline = 24 * time.Hour
+
+// JobProvision is the job kind that turns a paid order into working lines.
+const JobProvision = "provision"
+
+// Store is the persistence the order service needs.
+type Store interface {
+	// WithTx runs fn in one serialisable write transaction.
+	WithTx(ctx context.Context, fn func(Tx) error) error
+	Order(ctx context.Context, id string) (Order, error)
+	Service(ctx context.Context, id string) (Service, error)
+	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
+	PromoUses(ctx context.Context, code string) (int, error)
+	SetPaymentURL(ctx context.Context, invoiceID, url string) error
+}
+
+// Tx is the unit of work of an order write.
+type Tx interface {
+	OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (Order, error)
+	Order(ctx context.Context, id string) (Order, error)
+	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
+	PromoUses(ctx context.Context, code string) (int, error)
+	OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error)
+	InsertOrder(ctx context.Context, o Order, services []Service) error
+	// SetOrderStatus moves the order to status when it is in one of from; reports whether it moved.
+	SetOrderStatus(ctx context.Context, id string, to Status, from ...Status) (bool, error)
+	// SetInvoiceStatus moves the invoice when it is unpaid; txn (unique) and paidAt are recorded for paid.
+	SetInvoiceStatus(ctx context.Context, id string, to InvoiceStatus, txn string, at time.Time) (bool, error)
+	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
+}
+
+// Gateway creates the link where a buyer pays an invoice.
+type Gateway interface {
+	Module() string
+	Checkout(ctx context.Context, o Order) (paymentURL string, err error)
+}
+
+// Authorizer decides who may do what to whose resource.
+type Authorizer interface {
+	Allowed(c authz.Claims, action string, r authz.Resource) bool
+}
+
+// Config holds the order service's settings.
+type Config struct {
+	Fraud fraud.Rules
+	// ReturnOrigins are the absolute origins a returnUrl may point to (besides a plain path).
+	ReturnOrigins []string
+	// OnPaid is called after a settlement commits, to wake the job worker.
+	OnPaid func()
+}
+
+// Orders creates and settles orders.
+type Orders struct {
+	store    Store
+	catalog  func() *catalog.Catalog
+	gateways map[string]Gateway
+	authz    Authorizer
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+// NewService returns the order service.
+func New(store Store, cat func() *catalog.Catalog, gateways []Gateway, az Authorizer, cfg Config, log *slog.Logger) *Orders {
+	gw := make(map[string]Gateway, len(gateways))
+	for _, g := range gateways {
+		gw[g.Module()] = g
+	}
+	if cfg.OnPaid == nil {
+		cfg.OnPaid = func() {}
+	}
+	return &Orders{store: store, catalog: cat, gateways: gw, authz: az, cfg: cfg, log: log, now: time.Now}
+}
+
+// SetClock replaces the clock (tests).
+func (s *Orders) SetClock(now func() time.Time) { s.now = now }
+
+// Request is an order to place.
+type Request struct {
+	Quote          pricing.Request
+	IdempotencyKey string
+	Gateway        string
+	ExpectedTotal  *pricing.Money
+	AffiliateID    string
+	ReturnURL      string
+	IP             string
+}
+
+func (r Request) hash() string {
+	b, _ := json.Marshal(struct {
+		PID      int
+		Cycle    catalog.Cycle
+		Currency string
+		Extra    int
+		Proxy    bool
+		Promo    string
+		Gateway  string
+		Expected *pricing.Money
+		Aff      string
+		Return   string
+	}{r.Quote.PID, r.Quote.Cycle, strings.ToUpper(r.Quote.Currency), r.Quote.ExtraConnections, r.Quote.ProxyProtection,
+		strings.ToUpper(r.Quote.PromoCode), r.Gateway, r.ExpectedTotal, r.AffiliateID, r.ReturnURL})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Quote prices a selection, counting the promotion's uses from the store.
+func (s *Orders) Quote(ctx context.Context, r pricing.Request) (pricing.Quote, error) {
+	return s.quote(ctx, s.store, r)
+}
+
+// promoCounter counts a promotion's uses, inside or outside a transaction.
+type promoCounter interface {
+	PromoUses(ctx context.Context, code string) (int, error)
+}
+
+func (s *Orders) quote(ctx context.Context, uses promoCounter, r pricing.Request) (pricing.Quote, error) {
+	cat := s.catalog()
+	// Only a promotion with a use limit costs a count.
+	if p, ok := cat.Promotion(r.PromoCode); ok && p.MaxUses > 0 {
+		uses, err := uses.PromoUses(ctx, r.PromoCode)
+		if err != nil {
+			return pricing.Quote{}, fmt.Errorf("quote: %w", err)
+		}
+		r.PromoUses = uses
+	}
+	return pricing.QuoteFor(cat, r, s.now())
+}
+
+// Create places an order for the session in claims. The same idempotency key and request give back
+// the same order; the price is the server's, and an expected total that differs stores nothing.
+func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Order, error) {
+	cat := s.catalog()
+	if r.Gateway == "" {
+		r.Gateway = cat.DefaultGateway().Module
+	}
+	if _, ok := s.gateways[r.Gateway]; !ok {
+		return Order{}, ErrUnknownGateway
+	}
+	if _, ok := cat.Gateway(r.Gateway); !ok {
+		return Order{}, ErrUnknownGateway
+	}
+	if err := s.checkReturnURL(r.ReturnURL); err != nil {
+		return Order{}, err
+	}
+	hash := r.hash()
+	now := s.now().UTC()
+	var o Order
+	replay := false
+	err := s.store.WithTx(ctx, func(tx Tx) error {
+		if r.IdempotencyKey != "" {
+			prev, err := tx.OrderByIdempotencyKey(ctx, claims.ClientID, r.IdempotencyKey)
+			switch {
+			case err == nil:
+				if prev.RequestHash != hash {
+					return ErrIdempotencyMismatch
+				}
+				o, replay = prev, true
+				return nil
+			case !errors.Is(err, ErrNotFound):
+				return err
+			}
+		}
+		q, err := s.quote(ctx, tx, r.Quote)
+		if err != nil {
+			return err
+		}
+		if r.ExpectedTotal != nil && (r.ExpectedTotal.Amount != q.Total.Amount || !strings.EqualFold(r.ExpectedTotal.Currency, q.Total.Currency)) {
+			return &PriceChangedError{Quote: q}
+		}
+		recent, err := tx.OrdersFromIP(ctx, r.IP, now.Add(-24*time.Hour))
+		if err != nil {
+			return err
+		}
+		verdict := s.cfg.Fraud.Check(claims.Email, recent)
+		o = s.newOrder(claims, r, q, hash, now, verdict)
+		product, _ := cat.Product(q.PID)
+		services := []Service{{
+			ID: account.NewID("svc_"), OrderID: o.ID, ClientID: claims.ClientID, SessionID: claims.SessionID,
+			PID: product.PID, Name: product.Name, BillingCycle: string(q.Cycle), Status: ServicePending,
+			Trial: product.Trial, MaxConnections: 1 + q.ExtraConnections, CreatedAt: now,
+		}}
+		o.ServiceIDs = []string{services[0].ID}
+		if err := tx.InsertOrder(ctx, o, services); err != nil {
+			return err
+		}
+		if verdict.Fraud {
+			s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", r.IP)
+		}
+		if o.Status == StatusPaid { // nothing to pay: straight to provisioning
+			return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, now)
+		}
+		return nil
+	})
+	if err != nil {
+		return Order{}, fmt.Errorf("create order: %w", err)
+	}
+	if o.Status == StatusPaid && !replay {
+		s.cfg.OnPaid()
+	}
+	if o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid && o.Invoice.PaymentURL == "" {
+		// Outside the transaction: a real gateway is a network call. A replay retries a failed one.
+		url, err := s.gateways[o.Gateway].Checkout(ctx, o)
+		if err != nil {
+			s.log.Error("payment link failed", "order", o.ID, "gateway", o.Gateway, "err", err)
+			return Order{}, fmt.Errorf("create order: payment link: %w", ErrGatewayUnavailable)
+		}
+		if err := s.store.SetPaymentURL(ctx, o.Invoice.ID, url); err != nil {
+			return Order{}, fmt.Errorf("create order: %w", err)
+		}
+		o.Invoice.PaymentURL = url
+	}
+	return o, nil
+}
+
+// ErrGatewayUnavailable means the payment provider could not create a payment link.
+var ErrGatewayUnavailable = errors.New("payment gateway unavailable")
+
+func (s *Orders) newOrder(claims authz.Claims, r Request, q pricing.Quote, hash string, now time.Time, v fraud.Verdict) Order {
+	o := Order{
+		ID: account.NewID("ord_"), ClientID: claims.ClientID, SessionID: claims.SessionID, Email: claims.Email,
+		Quote: q, Status: StatusPending, Fraud: v.Fraud, IP: r.IP, Gateway: r.Gateway, AffiliateID: r.AffiliateID,
+		PromoCode: "", IdempotencyKey: r.IdempotencyKey, RequestHash: hash, CreatedAt: now, UpdatedAt: now,
+	}
+	if q.Discount != nil {
+		o.PromoCode = strings.ToUpper(q.Discount.Code)
+	}
+	o.ReturnURL = r.ReturnURL
+	if o.ReturnURL == "" {
+		o.ReturnURL = "/checkout/waiting?order=" + o.ID
+	}
+	o.Invoice = Invoice{
+		ID: account.NewID("inv_"), OrderID: o.ID, ClientID: claims.ClientID, Amount: q.Total,
+		Status: InvoiceUnpaid, Gateway: r.Gateway, Deadline: now.Add(PaymentDeadline),
+	}
+	switch {
+	case v.Fraud:
+		o.Status, o.Invoice.Status, o.Invoice.Deadline = StatusFraud, InvoiceCancelled, time.Time{}
+	case q.Total.Amount == 0:
+		o.Status, o.Invoice.Status, o.Invoice.Deadline = StatusPaid, InvoicePaid, time.Time{}
+		o.Invoice.TransactionID, o.Invoice.PaidAt = "free:"+o.Invoice.ID, now
+	}
+	return o
+}
+
+func (s *Orders) checkReturnURL(raw string) error {
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ErrBadReturnURL
+	}
+	if u.Scheme == "" && u.Host == "" && strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(raw, "//") && !strings.Contains(raw, `\`) {
+		return nil
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return ErrBadReturnURL
+	}
+	origin := u.Scheme + "://" + u.Host
+	for _, o := range s.cfg.ReturnOrigins {
+		if strings.EqualFold(strings.TrimRight(o, "/"), origin) {
+			return nil
+		}
+	}
+	return ErrBadReturnURL
+}
+
+// Get reads an order the session may see; a foreign order is ErrNotFound, like an unknown one.
+func (s *Orders) Get(ctx context.Context, claims authz.Claims, id string) (Order, error) {
+	o, err := s.store.Order(ctx, id)
+	if err != nil {
+		return Order{}, err
+	}
+	if !s.authz.Allowed(claims, authz.ActionRead, resource(o)) {
+		return Order{}, ErrNotFound
+	}
+	return o, nil
+}
+
+// GetService reads a service the session may see.
+func (s *Orders) GetService(ctx context.Context, claims authz.Claims, id string) (Service, error) {
+	svc, err := s.store.Service(ctx, id)
+	if err != nil {
+		return Service{}, err
+	}
+	r := authz.Resource{Kind: "service", ID: svc.ID, ClientID: svc.ClientID, SessionID: svc.SessionID}
+	if !s.authz.Allowed(claims, authz.ActionRead, r) {
+		return Service{}, ErrNotFound
+	}
+	return svc, nil
+}
+
+func resource(o Order) authz.Resource {
+	return authz.Resource{Kind: "order", ID: o.ID, ClientID: o.ClientID, SessionID: o.SessionID}
+}
+
+// Cancel cancels a pending order and its invoice.
+func (s *Orders) Cancel(ctx context.Context, claims authz.Claims, id string) (Order, error) {
+	o, err := s.store.Order(ctx, id)
+	if err != nil {
+		return Order{}, err
+	}
+	if !s.authz.Allowed(claims, authz.ActionCancel, resource(o)) {
+		return Order{}, ErrNotFound
+	}
+	err = s.store.WithTx(ctx, func(tx Tx) error {
+		moved, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending)
+		if err != nil {
+			return err
+		}
+		if !moved {
+			return ErrNotPending
+		}
+		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
+		return err
+	})
+	if err != nil {
+		return Order{}, fmt.Errorf("cancel order: %w", err)
+	}
+	return s.store.Order(ctx, id)
+}
+
+// Settle records the payment of an invoice by a gateway. It acts once: a second settlement of the
+// same invoice, or a reused transaction id, changes nothing and returns ErrAlreadySettled.
+func (s *Orders) Settle(ctx context.Context, invoiceID, txn string) (Order, error) {
+	var o Order
+	err := s.store.WithTx(ctx, func(tx Tx) error {
+		var err error
+		if o, err = tx.InvoiceOrder(ctx, invoiceID); err != nil {
+			return err
+		}
+		moved, err := tx.SetInvoiceStatus(ctx, invoiceID, InvoicePaid, txn, s.now())
+		if err != nil {
+			return err
+		}
+		if !moved {
+			return ErrAlreadySettled
+		}
+		if _, err := tx.SetOrderStatus(ctx, o.ID, StatusPaid, StatusPending); err != nil {
+			return err
+		}
+		return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, s.now())
+	})
+	if err != nil {
+		return Order{}, fmt.Errorf("settle %s: %w", invoiceID, err)
+	}
+	s.cfg.OnPaid()
+	return s.store.Order(ctx, o.ID)
+}
+
+// Fail records a declined payment: the invoice and its pending order fail.
+func (s *Orders) Fail(ctx context.Context, invoiceID string) (Order, error) {
+	var o Order
+	err := s.store.WithTx(ctx, func(tx Tx) error {
+		var err error
+		if o, err = tx.InvoiceOrder(ctx, invoiceID); err != nil {
+			return err
+		}
+		moved, err := tx.SetInvoiceStatus(ctx, invoiceID, InvoiceFailed, "", s.now())
+		if err != nil {
+			return err
+		}
+		if !moved {
+			return ErrAlreadySettled
+		}
+		_, err = tx.SetOrderStatus(ctx, o.ID, StatusFailed, StatusPending)
+		return err
+	})
+	if err != nil {
+		return Order{}, fmt.Errorf("fail %s: %w", invoiceID, err)
+	}
+	return s.store.Order(ctx, o.ID)
+}
+
+// InvoiceOrder reads the order of an invoice without an ownership check: the payment page is reached by
+// the unguessable invoice id alone, like a hosted payment link.
+func (s *Orders) InvoiceOrder(ctx context.Context, invoiceID string) (Order, error) {
+	return s.store.InvoiceOrder(ctx, invoiceID)
+}
+
+// PromoUses counts a promotion's uses by orders that were not cancelled or failed.
+func (s *Orders) PromoUses(ctx context.Context, code string) (int, error) {
+	return s.store.PromoUses(ctx, code)
+}

@@ -1,0 +1,27 @@
+// Package payment holds the payment gateways. The sandbox gateway is the embedded default: its
+// hosted page settles or fails an invoice, so a fresh shop takes a buyer to "paid" with no account.
+package payment
+
+import (
+	"context"
+	"strings"
+
+	"github.com/streamcart/streamcart/api/order"
+)
+
+// SandboxPath is where the sandbox payment page lives, followed by the invoice id.
+const SandboxPath = "/checkout/api/payments/sandbox/"
+
+// Sandbox is the built-in test gateway.
+type Sandbox struct {
+	// PublicURL is the shop's public base URL; empty means links relative to the shop's origin.
+	PublicURL string
+}
+
+// Module names the gateway as in the catalog's gateway list.
+func (Sandbox) Module() string { return "sandbox" }
+
+// Checkout returns the sandbox page of the order's invoice.
+func (s Sandbox) Checkout(_ context.Context, o order.Order) (string, error) {
+	return strings.TrimRight(s.PublicURL, "/") + SandboxPath + o.Invoice.ID, nil
+}

@@ -1,0 +1,129 @@
+// Package provision turns a paid order into working lines on the panel. It runs as a durable job:
+// every step is safe to repeat, so a crash or a panel outage between any two steps only delays it.
+package provision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+)
+
+// TrialLength is how long a free-trial line works.
+const TrialLength = 24 * time.Hour
+
+// Store is what provisioning reads and writes.
+type Store interface {
+	Order(ctx context.Context, id string) (order.Order, error)
+	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	UpdateService(ctx context.Context, s order.Service) error
+	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+}
+
+// Provisioner is the handler of order.JobProvision jobs.
+type Provisioner struct {
+	store   Store
+	panel   panel.Panel
+	catalog func() *catalog.Catalog
+	prefix  string
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// New returns a provisioner creating lines with usernames starting with prefix.
+func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, log *slog.Logger) *Provisioner {
+	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, log: log, now: time.Now}
+}
+
+// Handle provisions the order named by the job.
+func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
+	o, err := p.store.Order(ctx, j.Ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return job.Permanent(fmt.Errorf("provision: order %s: %w", j.Ref, err))
+	}
+	if err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	switch o.Status {
+	case order.StatusActive:
+		return nil
+	case order.StatusPaid, order.StatusProvisioning:
+	default:
+		// Fraud, cancelled or failed orders are never provisioned.
+		p.log.Warn("provision skipped", "order", o.ID, "status", o.Status)
+		return nil
+	}
+	if _, err := p.store.SetOrderStatus(ctx, o.ID, order.StatusProvisioning, order.StatusPaid); err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	services, err := p.store.OrderServices(ctx, o.ID)
+	if err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	for _, svc := range services {
+		if err := p.line(ctx, o, svc); err != nil {
+			return fmt.Errorf("provision %s: %w", svc.ID, err)
+		}
+	}
+	if _, err := p.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	p.log.Info("order active", "order", o.ID, "services", len(services))
+	return nil
+}
+
+// line creates one service's line. Credentials are stored before the panel is called, and the
+// panel call is idempotent by the service id, so a repeat never makes a second line.
+func (p *Provisioner) line(ctx context.Context, o order.Order, svc order.Service) error {
+	if svc.Status == order.ServiceActive {
+		return nil
+	}
+	if svc.Username == "" {
+		now := p.now().UTC()
+		svc.Username, svc.Password = panel.NewUsername(p.prefix), panel.NewPassword()
+		svc.ExpiresAt, svc.NextDueDate = term(svc, now)
+		if err := p.store.UpdateService(ctx, svc); err != nil {
+			return err
+		}
+	}
+	product, _ := p.catalog().Product(svc.PID)
+	line, err := p.panel.CreateLine(ctx, panel.Line{
+		Ref: svc.ID, Username: svc.Username, Password: svc.Password, MaxConnections: svc.MaxConnections,
+		ExpiresAt: svc.ExpiresAt, Trial: svc.Trial, Bouquets: product.Bouquets, Enabled: true,
+	})
+	if errors.Is(err, panel.ErrUsernameTaken) {
+		// Forget the taken name; the retry draws a new one.
+		svc.Username, svc.Password = "", ""
+		if err := p.store.UpdateService(ctx, svc); err != nil {
+			return err
+		}
+		return fmt.Errorf("username taken, retrying: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	svc.Username, svc.Password, svc.MaxConnections = line.Username, line.Password, line.MaxConnections
+	svc.ServerHostname = p.panel.ServerHostname()
+	svc.Status = order.ServiceActive
+	return p.store.UpdateService(ctx, svc)
+}
+
+// term is when a new line expires and when its next payment is due: the billing cycle's length,
+// a day for a trial, never for a one-time purchase.
+func term(svc order.Service, now time.Time) (expires, due time.Time) {
+	if svc.Trial {
+		return now.Add(TrialLength), time.Time{}
+	}
+	months := catalog.Cycle(svc.BillingCycle).Months()
+	if months == 0 {
+		return time.Time{}, time.Time{}
+	}
+	end := now.AddDate(0, months, 0)
+	return end, end
+}

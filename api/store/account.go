@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/authz"
+)
+
+// EnsureClient returns the client with email, creating it (with passwordHash) when absent.
+func (s *SQLite) EnsureClient(ctx context.Context, email, passwordHash string) (account.Client, bool, error) {
+	var c account.Client
+	created := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT id, email, password_hash FROM clients WHERE email = ?`, email).Scan(&c.ID, &c.Email, &c.PasswordHash)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO clients (email, password_hash, created_at) VALUES (?, ?, ?)`, email, passwordHash, fmtTime(s.now()))
+		if err != nil {
+			return err
+		}
+		c = account.Client{Email: email, PasswordHash: passwordHash}
+		c.ID, err = res.LastInsertId()
+		created = true
+		return err
+	})
+	if err != nil {
+		return account.Client{}, false, fmt.Errorf("ensure client: %w", err)
+	}
+	return c, created, nil
+}
+
+// CreateSession records a session.
+func (s *SQLite) CreateSession(ctx context.Context, ses account.Session) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO sessions (id, client_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+		ses.ID, ses.ClientID, string(ses.Scope), fmtTime(ses.CreatedAt), fmtTime(ses.ExpiresAt))
+	if err != nil {
+		return fmt.Errorf("create session: %w", err)
+	}
+	return nil
+}
+
+// Session reads a session.
+func (s *SQLite) Session(ctx context.Context, id string) (account.Session, error) {
+	var ses account.Session
+	var scope, created, expires string
+	var revoked sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT id, client_id, scope, created_at, expires_at, revoked_at FROM sessions WHERE id = ?`, id).
+		Scan(&ses.ID, &ses.ClientID, &scope, &created, &expires, &revoked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return account.Session{}, ErrNotFound
+	}
+	if err != nil {
+		return account.Session{}, fmt.Errorf("read session: %w", err)
+	}
+	ses.Scope = authz.Scope(scope)
+	ses.CreatedAt, ses.ExpiresAt, ses.RevokedAt = parseTime(created), parseTime(expires), parseTime(revoked.String)
+	return ses, nil
+}
+
+// RevokeSession signs a session out.
+func (s *SQLite) RevokeSession(ctx context.Context, id string, at time.Time) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, fmtTime(at), id)
+	if err != nil {
+		return fmt.Errorf("revoke session: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,285 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+// querier is what both a pool and a transaction offer.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// orderTx is order.Tx over one SQLite write transaction.
+type orderTx struct {
+	tx  *sql.Tx
+	now func() time.Time
+}
+
+// WithTx runs fn in a write transaction.
+func (s *SQLite) WithTx(ctx context.Context, fn func(order.Tx) error) error {
+	return s.tx(ctx, func(tx *sql.Tx) error { return fn(&orderTx{tx: tx, now: s.now}) })
+}
+
+const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
+	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at,
+	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at`
+
+func readOrder(ctx context.Context, q querier, where string, args ...any) (order.Order, error) {
+	var o order.Order
+	var quote, status, invStatus, created, updated, deadline, paidAt string
+	err := q.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders o JOIN invoices i ON i.order_id = o.id WHERE `+where, args...).Scan(
+		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
+		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated,
+		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
+		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return order.Order{}, order.ErrNotFound
+	}
+	if err != nil {
+		return order.Order{}, fmt.Errorf("read order: %w", err)
+	}
+	if err := json.Unmarshal([]byte(quote), &o.Quote); err != nil {
+		return order.Order{}, fmt.Errorf("read order %s quote: %w", o.ID, err)
+	}
+	o.Status, o.Invoice.Status = order.Status(status), order.InvoiceStatus(invStatus)
+	o.CreatedAt, o.UpdatedAt = parseTime(created), parseTime(updated)
+	o.Invoice.OrderID, o.Invoice.ClientID = o.ID, o.ClientID
+	o.Invoice.Deadline, o.Invoice.PaidAt = parseTime(deadline), parseTime(paidAt)
+	rows, err := q.QueryContext(ctx, `SELECT id FROM services WHERE order_id = ? ORDER BY rowid`, o.ID)
+	if err != nil {
+		return order.Order{}, fmt.Errorf("read order services: %w", err)
+	}
+	defer rows.Close()
+	o.ServiceIDs = []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return order.Order{}, fmt.Errorf("read order services: %w", err)
+		}
+		o.ServiceIDs = append(o.ServiceIDs, id)
+	}
+	return o, rows.Err()
+}
+
+// Order reads an order with its invoice and service ids.
+func (s *SQLite) Order(ctx context.Context, id string) (order.Order, error) {
+	return readOrder(ctx, s.r, `o.id = ?`, id)
+}
+
+// InvoiceOrder reads the order an invoice belongs to.
+func (s *SQLite) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error) {
+	return readOrder(ctx, s.r, `i.id = ?`, invoiceID)
+}
+
+// PromoUses counts the orders that used a promotion and were not cancelled or failed.
+func (s *SQLite) PromoUses(ctx context.Context, code string) (int, error) {
+	return promoUses(ctx, s.r, code)
+}
+
+func promoUses(ctx context.Context, q querier, code string) (int, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed')`,
+		strings.ToUpper(code)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count promo uses: %w", err)
+	}
+	return n, nil
+}
+
+// SetPaymentURL records where an invoice is paid.
+func (s *SQLite) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
+	if _, err := s.w.ExecContext(ctx, `UPDATE invoices SET payment_url = ? WHERE id = ?`, url, invoiceID); err != nil {
+		return fmt.Errorf("set payment url: %w", err)
+	}
+	return nil
+}
+
+const serviceColumns = `id, order_id, client_id, session_id, pid, name, billing_cycle, status, trial, username, password,
+	server_hostname, max_connections, mac_address, expires_at, next_due_date, created_at`
+
+func scanService(row interface{ Scan(...any) error }) (order.Service, error) {
+	var v order.Service
+	var status, expires, due, created string
+	err := row.Scan(&v.ID, &v.OrderID, &v.ClientID, &v.SessionID, &v.PID, &v.Name, &v.BillingCycle, &status, &v.Trial,
+		&v.Username, &v.Password, &v.ServerHostname, &v.MaxConnections, &v.MACAddress, &expires, &due, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return order.Service{}, order.ErrNotFound
+	}
+	if err != nil {
+		return order.Service{}, fmt.Errorf("read service: %w", err)
+	}
+	v.Status = order.ServiceStatus(status)
+	v.ExpiresAt, v.NextDueDate, v.CreatedAt = parseTime(expires), parseTime(due), parseTime(created)
+	return v, nil
+}
+
+// Service reads one service.
+func (s *SQLite) Service(ctx context.Context, id string) (order.Service, error) {
+	return scanService(s.r.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id))
+}
+
+// OrderServices reads an order's services.
+func (s *SQLite) OrderServices(ctx context.Context, orderID string) ([]order.Service, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE order_id = ? ORDER BY rowid`, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("read services: %w", err)
+	}
+	defer rows.Close()
+	var out []order.Service
+	for rows.Next() {
+		v, err := scanService(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// UpdateService writes a service's provisioning fields.
+func (s *SQLite) UpdateService(ctx context.Context, v order.Service) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE services SET status = ?, username = ?, password = ?, server_hostname = ?,
+		max_connections = ?, mac_address = ?, expires_at = ?, next_due_date = ? WHERE id = ?`,
+		string(v.Status), v.Username, v.Password, v.ServerHostname, v.MaxConnections, v.MACAddress,
+		fmtTime(v.ExpiresAt), fmtTime(v.NextDueDate), v.ID)
+	if err != nil {
+		return fmt.Errorf("update service %s: %w", v.ID, err)
+	}
+	return nil
+}
+
+// SetOrderStatus moves an order outside any other transaction.
+func (s *SQLite) SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error) {
+	var moved bool
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		moved, err = setOrderStatus(ctx, tx, s.now(), id, to, from...)
+		return err
+	})
+	return moved, err
+}
+
+func (t *orderTx) OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
+	return readOrder(ctx, t.tx, `o.client_id = ? AND o.idempotency_key = ?`, clientID, key)
+}
+
+func (t *orderTx) Order(ctx context.Context, id string) (order.Order, error) {
+	return readOrder(ctx, t.tx, `o.id = ?`, id)
+}
+
+func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error) {
+	return readOrder(ctx, t.tx, `i.id = ?`, invoiceID)
+}
+
+func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
+	return promoUses(ctx, t.tx, code)
+}
+
+func (t *orderTx) OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error) {
+	var n int
+	if err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`, ip, fmtTime(since)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count orders from ip: %w", err)
+	}
+	return n, nil
+}
+
+func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []order.Service) error {
+	quote, err := json.Marshal(o.Quote)
+	if err != nil {
+		return fmt.Errorf("insert order: %w", err)
+	}
+	var key any
+	if o.IdempotencyKey != "" {
+		key = o.IdempotencyKey
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
+		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		o.ID, o.ClientID, o.SessionID, o.Email, string(quote), o.Quote.Total.Amount, o.Quote.Total.Currency, string(o.Status), o.Fraud,
+		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("insert order: %w", err)
+	}
+	inv := o.Invoice
+	var txn any
+	if inv.TransactionID != "" {
+		txn = inv.TransactionID
+	}
+	_, err = t.tx.ExecContext(ctx, `INSERT INTO invoices (id, order_id, client_id, amount, currency, status, gateway, payment_url,
+		deadline, transaction_id, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		inv.ID, o.ID, o.ClientID, inv.Amount.Amount, inv.Amount.Currency, string(inv.Status), inv.Gateway, inv.PaymentURL,
+		fmtTime(inv.Deadline), txn, fmtTime(inv.PaidAt))
+	if err != nil {
+		return fmt.Errorf("insert invoice: %w", err)
+	}
+	for _, v := range services {
+		_, err = t.tx.ExecContext(ctx, `INSERT INTO services (id, order_id, client_id, session_id, pid, name, billing_cycle, status,
+			trial, max_connections, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			v.ID, o.ID, v.ClientID, v.SessionID, v.PID, v.Name, v.BillingCycle, string(v.Status), v.Trial, v.MaxConnections, fmtTime(v.CreatedAt))
+		if err != nil {
+			return fmt.Errorf("insert service: %w", err)
+		}
+	}
+	return nil
+}
+
+func (t *orderTx) SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error) {
+	return setOrderStatus(ctx, t.tx, t.now(), id, to, from...)
+}
+
+func setOrderStatus(ctx context.Context, q querier, now time.Time, id string, to order.Status, from ...order.Status) (bool, error) {
+	args := []any{string(to), fmtTime(now), id}
+	marks := make([]string, len(from))
+	for i, f := range from {
+		marks[i] = "?"
+		args = append(args, string(f))
+	}
+	res, err := q.ExecContext(ctx, `UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return false, fmt.Errorf("set order status: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (t *orderTx) SetInvoiceStatus(ctx context.Context, id string, to order.InvoiceStatus, txn string, at time.Time) (bool, error) {
+	var txnArg any
+	var paidAt string
+	if to == order.InvoicePaid {
+		txnArg, paidAt = txn, fmtTime(at)
+		var n int
+		if err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM invoices WHERE transaction_id = ?`, txn).Scan(&n); err != nil {
+			return false, fmt.Errorf("set invoice status: %w", err)
+		}
+		if n > 0 { // the same provider transaction never settles twice
+			return false, nil
+		}
+	}
+	res, err := t.tx.ExecContext(ctx, `UPDATE invoices SET status = ?, transaction_id = COALESCE(?, transaction_id), paid_at = ?
+		WHERE id = ? AND status = 'unpaid'`, string(to), txnArg, paidAt, id)
+	if err != nil {
+		return false, fmt.Errorf("set invoice status: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func (t *orderTx) Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error {
+	return enqueue(ctx, t.tx, t.now(), kind, ref, uniqueKey, runAt)
+}
+
+// moneyOf is a small helper for tests and adapters reading totals.
+func moneyOf(amount int64, currency string) pricing.Money {
+	return pricing.Money{Amount: amount, Currency: currency}
+}
