@@ -35,6 +35,7 @@ var _ = Service("order", func() {
 	Error("bad_request")
 	Error("unauthorized")
 	Error("conflict")
+	Error("unavailable")
 	Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
 	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 	HTTP(func() {

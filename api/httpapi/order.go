@@ -66,7 +66,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	case errors.Is(err, order.ErrBadReturnURL):
 		return nil, genorder.MakeBadRequest(errors.New("The return URL must be a path or a URL on this site."))
 	case errors.Is(err, order.ErrGatewayUnavailable):
-		return nil, &goa.ServiceError{Name: "unavailable", ID: goa.NewErrorID(), Message: "The payment provider is unavailable. Please try again.", Temporary: true}
+		return nil, genorder.MakeUnavailable(errors.New("The payment provider is unavailable. Please try again."))
 	}
 	return nil, pricingError(err, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
 }

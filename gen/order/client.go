@@ -36,6 +36,7 @@ func NewClient(create, get, cancel goa.Endpoint) *Client {
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
 //   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
@@ -54,6 +55,7 @@ func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *OrderResult
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
 //   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
@@ -72,6 +74,7 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *OrderResult, err 
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
 //   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error

@@ -184,6 +184,11 @@ func MakeConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "conflict", false, false, false)
 }
 
+// MakeUnavailable builds a goa.ServiceError from an error.
+func MakeUnavailable(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "unavailable", false, false, false)
+}
+
 // MakeNotApplicable builds a goa.ServiceError from an error.
 func MakeNotApplicable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "not_applicable", false, false, false)

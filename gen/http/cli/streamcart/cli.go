@@ -45,7 +45,7 @@ func UsageExamples() string {
 		os.Args[0] + " " + "geo lookup" + "\n" +
 		os.Args[0] + " " + "promotion get --code \"d\" --pid 3059796886457080821" + "\n" +
 		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"ia5\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xyx\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 82,\n      \"gateway\": \"Nisi voluptatem velit tempore.\",\n      \"pid\": 2,\n      \"promoCode\": \"rit\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"eax\"\n   }' --token \"Non voluptatem.\" --idempotency-key \"h\"" + "\n" +
-		os.Args[0] + " " + "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eaA\",\n      \"extraConnections\": 60,\n      \"pid\": 2,\n      \"promoCode\": \"kyv\",\n      \"proxyProtection\": false\n   }'" + "\n" +
+		os.Args[0] + " " + "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"WPE\",\n      \"extraConnections\": 1,\n      \"pid\": 2,\n      \"promoCode\": \"lry\",\n      \"proxyProtection\": false\n   }'" + "\n" +
 		""
 }
 
@@ -638,7 +638,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Delectus error.\" --token \"Sequi rerum sequi nihil est consequuntur libero.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Error vitae sequi rerum sequi.\" --token \"Est consequuntur libero provident id impedit.\"")
 }
 
 func orderCancelUsage() {
@@ -658,7 +658,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Sed magni repellat.\" --token \"Ipsam quasi sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Sint nesciunt recusandae eveniet.\" --token \"Et excepturi magnam quia velit.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -686,7 +686,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eaA\",\n      \"extraConnections\": 60,\n      \"pid\": 2,\n      \"promoCode\": \"kyv\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"WPE\",\n      \"extraConnections\": 1,\n      \"pid\": 2,\n      \"promoCode\": \"lry\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -766,7 +766,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"byl\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"2gc\"\n   }'")
 }
 
 func sessionDeleteUsage() {

@@ -72,6 +72,7 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "price_changed" (type *order.PriceChanged): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
@@ -184,6 +185,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
 			}
+		case http.StatusServiceUnavailable:
+			var (
+				body CreateUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "create", err)
+			}
+			err = ValidateCreateUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "create", err)
+			}
+			return nil, NewCreateUnavailable(&body)
 		case http.StatusUnprocessableEntity:
 			en := resp.Header.Get("goa-error")
 			switch en {
@@ -279,6 +294,7 @@ func EncodeGetRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
@@ -370,6 +386,20 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 				return nil, goahttp.ErrValidationError("order", "get", err)
 			}
 			return nil, NewGetConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body GetUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "get", err)
+			}
+			err = ValidateGetUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "get", err)
+			}
+			return nil, NewGetUnavailable(&body)
 		case http.StatusUnprocessableEntity:
 			en := resp.Header.Get("goa-error")
 			switch en {
@@ -465,6 +495,7 @@ func EncodeCancelRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
@@ -556,6 +587,20 @@ func DecodeCancelResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "cancel", err)
 			}
 			return nil, NewCancelConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body CancelUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "cancel", err)
+			}
+			err = ValidateCancelUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "cancel", err)
+			}
+			return nil, NewCancelUnavailable(&body)
 		case http.StatusUnprocessableEntity:
 			en := resp.Header.Get("goa-error")
 			switch en {

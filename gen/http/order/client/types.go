@@ -176,6 +176,24 @@ type CreatePriceChangedResponseBody struct {
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
 }
 
+// CreateUnavailableResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "unavailable" error.
+type CreateUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CreateNotApplicableResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "not_applicable" error.
 type CreateNotApplicableResponseBody struct {
@@ -284,6 +302,24 @@ type GetConflictResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// GetUnavailableResponseBody is the type of the "order" service "get" endpoint
+// HTTP response body for the "unavailable" error.
+type GetUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // GetNotApplicableResponseBody is the type of the "order" service "get"
 // endpoint HTTP response body for the "not_applicable" error.
 type GetNotApplicableResponseBody struct {
@@ -377,6 +413,24 @@ type CancelUnauthorizedResponseBody struct {
 // CancelConflictResponseBody is the type of the "order" service "cancel"
 // endpoint HTTP response body for the "conflict" error.
 type CancelConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CancelUnavailableResponseBody is the type of the "order" service "cancel"
+// endpoint HTTP response body for the "unavailable" error.
+type CancelUnavailableResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -598,6 +652,21 @@ func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceCha
 	return v
 }
 
+// NewCreateUnavailable builds a order service create endpoint unavailable
+// error.
+func NewCreateUnavailable(body *CreateUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewCreateNotApplicable builds a order service create endpoint not_applicable
 // error.
 func NewCreateNotApplicable(body *CreateNotApplicableResponseBody) *goa.ServiceError {
@@ -706,6 +775,20 @@ func NewGetConflict(body *GetConflictResponseBody) *goa.ServiceError {
 	return v
 }
 
+// NewGetUnavailable builds a order service get endpoint unavailable error.
+func NewGetUnavailable(body *GetUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewGetNotApplicable builds a order service get endpoint not_applicable error.
 func NewGetNotApplicable(body *GetNotApplicableResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
@@ -802,6 +885,21 @@ func NewCancelUnauthorized(body *CancelUnauthorizedResponseBody) *goa.ServiceErr
 
 // NewCancelConflict builds a order service cancel endpoint conflict error.
 func NewCancelConflict(body *CancelConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCancelUnavailable builds a order service cancel endpoint unavailable
+// error.
+func NewCancelUnavailable(body *CancelUnavailableResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -960,6 +1058,30 @@ func ValidateCreatePriceChangedResponseBody(body *CreatePriceChangedResponseBody
 	return
 }
 
+// ValidateCreateUnavailableResponseBody runs the validations defined on
+// create_unavailable_response_body
+func ValidateCreateUnavailableResponseBody(body *CreateUnavailableResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateCreateNotApplicableResponseBody runs the validations defined on
 // create_not_applicable_response_body
 func ValidateCreateNotApplicableResponseBody(body *CreateNotApplicableResponseBody) (err error) {
@@ -1104,6 +1226,30 @@ func ValidateGetConflictResponseBody(body *GetConflictResponseBody) (err error) 
 	return
 }
 
+// ValidateGetUnavailableResponseBody runs the validations defined on
+// get_unavailable_response_body
+func ValidateGetUnavailableResponseBody(body *GetUnavailableResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateGetNotApplicableResponseBody runs the validations defined on
 // get_not_applicable_response_body
 func ValidateGetNotApplicableResponseBody(body *GetNotApplicableResponseBody) (err error) {
@@ -1227,6 +1373,30 @@ func ValidateCancelUnauthorizedResponseBody(body *CancelUnauthorizedResponseBody
 // ValidateCancelConflictResponseBody runs the validations defined on
 // cancel_conflict_response_body
 func ValidateCancelConflictResponseBody(body *CancelConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCancelUnavailableResponseBody runs the validations defined on
+// cancel_unavailable_response_body
+func ValidateCancelUnavailableResponseBody(body *CancelUnavailableResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -178,6 +178,24 @@ type CreatePriceChangedResponseBody struct {
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
 }
 
+// CreateUnavailableResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "unavailable" error.
+type CreateUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CreateNotApplicableResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "not_applicable" error.
 type CreateNotApplicableResponseBody struct {
@@ -286,6 +304,24 @@ type GetConflictResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// GetUnavailableResponseBody is the type of the "order" service "get" endpoint
+// HTTP response body for the "unavailable" error.
+type GetUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // GetNotApplicableResponseBody is the type of the "order" service "get"
 // endpoint HTTP response body for the "not_applicable" error.
 type GetNotApplicableResponseBody struct {
@@ -379,6 +415,24 @@ type CancelUnauthorizedResponseBody struct {
 // CancelConflictResponseBody is the type of the "order" service "cancel"
 // endpoint HTTP response body for the "conflict" error.
 type CancelConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelUnavailableResponseBody is the type of the "order" service "cancel"
+// endpoint HTTP response body for the "unavailable" error.
+type CancelUnavailableResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -632,6 +686,20 @@ func NewCreatePriceChangedResponseBody(res *order.PriceChanged) *CreatePriceChan
 	return body
 }
 
+// NewCreateUnavailableResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "order" service.
+func NewCreateUnavailableResponseBody(res *goa.ServiceError) *CreateUnavailableResponseBody {
+	body := &CreateUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewCreateNotApplicableResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "order" service.
 func NewCreateNotApplicableResponseBody(res *goa.ServiceError) *CreateNotApplicableResponseBody {
@@ -716,6 +784,20 @@ func NewGetConflictResponseBody(res *goa.ServiceError) *GetConflictResponseBody 
 	return body
 }
 
+// NewGetUnavailableResponseBody builds the HTTP response body from the result
+// of the "get" endpoint of the "order" service.
+func NewGetUnavailableResponseBody(res *goa.ServiceError) *GetUnavailableResponseBody {
+	body := &GetUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewGetNotApplicableResponseBody builds the HTTP response body from the
 // result of the "get" endpoint of the "order" service.
 func NewGetNotApplicableResponseBody(res *goa.ServiceError) *GetNotApplicableResponseBody {
@@ -790,6 +872,20 @@ func NewCancelUnauthorizedResponseBody(res *goa.ServiceError) *CancelUnauthorize
 // of the "cancel" endpoint of the "order" service.
 func NewCancelConflictResponseBody(res *goa.ServiceError) *CancelConflictResponseBody {
 	body := &CancelConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelUnavailableResponseBody builds the HTTP response body from the
+// result of the "cancel" endpoint of the "order" service.
+func NewCancelUnavailableResponseBody(res *goa.ServiceError) *CancelUnavailableResponseBody {
+	body := &CancelUnavailableResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -24,7 +24,7 @@ func BuildCreatePayload(sessionCreateBody string) (*session.CreatePayload, error
 	{
 		err = json.Unmarshal([]byte(sessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"byl\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"2gc\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))
