@@ -1,0 +1,73 @@
+// Package panel talks to the IPTV panel that serves the lines Streamcart sells. The built-in panel
+// (the embedded default) keeps lines in Streamcart's own database; an Xtream-compatible HTTP panel
+// can replace it through configuration.
+package panel
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"time"
+)
+
+// Line is one subscriber line on the panel.
+type Line struct {
+	Ref            string // our service id: the idempotency key of CreateLine
+	Username       string
+	Password       string
+	MaxConnections int
+	ExpiresAt      time.Time // zero means never
+	Trial          bool
+	Bouquets       []int
+	Enabled        bool
+	MAC            string
+}
+
+// Panel creates and reads lines.
+type Panel interface {
+	// CreateLine creates l. It is idempotent by Ref: creating an existing ref returns the stored
+	// line unchanged. ErrUsernameTaken when another line has the username: the caller retries
+	// with a new one (NewUsername), keeping the same Ref.
+	CreateLine(ctx context.Context, l Line) (Line, error)
+	// Line reads the line created for ref; ErrNotFound when none.
+	Line(ctx context.Context, ref string) (Line, error)
+	// ServerHostname is the host players connect to.
+	ServerHostname() string
+	// Playlist is the line's m3u_plus playlist.
+	Playlist(ctx context.Context, l Line) ([]byte, error)
+}
+
+var (
+	// ErrNotFound means the panel has no such line.
+	ErrNotFound = errors.New("panel: line not found")
+	// ErrUsernameTaken means another line already uses the username.
+	ErrUsernameTaken = errors.New("panel: username taken")
+	// ErrUnavailable means the panel could not be reached; the call may succeed later.
+	ErrUnavailable = errors.New("panel: unavailable")
+	// ErrInvalidLine means a line lacks a field the panel requires.
+	ErrInvalidLine = errors.New("panel: invalid line")
+	// ErrDisabled means the line exists but is switched off.
+	ErrDisabled = errors.New("panel: line disabled")
+)
+
+// NewUsername returns prefix followed by 8 random digits.
+func NewUsername(prefix string) string { return prefix + digits(8) }
+
+// NewPassword returns 12 random digits.
+func NewPassword() string { return digits(12) }
+
+// digits draws n uniformly random decimal digits from crypto/rand.
+func digits(n int) string {
+	out := make([]byte, 0, n)
+	buf := make([]byte, n+8)
+	for len(out) < n {
+		rand.Read(buf) // never fails since Go 1.24
+		for _, b := range buf {
+			// 250 is the largest multiple of 10 within a byte: rejecting above keeps digits uniform.
+			if b < 250 && len(out) < n {
+				out = append(out, '0'+b%10)
+			}
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/streamcart/streamcart/api/panel"
+)
+
+var _ panel.LineStore = (*SQLite)(nil)
+
+const lineColumns = `ref, username, password, max_connections, expires_at, trial, enabled, bouquets, mac`
+
+func scanLine(row interface{ Scan(...any) error }) (panel.Line, error) {
+	var l panel.Line
+	var expires, bouquets string
+	err := row.Scan(&l.Ref, &l.Username, &l.Password, &l.MaxConnections, &expires, &l.Trial, &l.Enabled, &bouquets, &l.MAC)
+	if errors.Is(err, sql.ErrNoRows) {
+		return panel.Line{}, panel.ErrNotFound
+	}
+	if err != nil {
+		return panel.Line{}, err
+	}
+	l.ExpiresAt = parseTime(expires)
+	if err := json.Unmarshal([]byte(bouquets), &l.Bouquets); err != nil {
+		return panel.Line{}, fmt.Errorf("line %s bouquets: %w", l.Ref, err)
+	}
+	if len(l.Bouquets) == 0 {
+		l.Bouquets = nil // a line stored without bouquets reads back as it was given
+	}
+	return l, nil
+}
+
+// InsertLine stores a built-in panel line unless its ref exists, and returns the stored line.
+// The ref is checked inside the write transaction, so concurrent repeats store one line; a
+// username already used by another ref trips the unique index and answers panel.ErrUsernameTaken.
+func (s *SQLite) InsertLine(ctx context.Context, l panel.Line, createdAt time.Time) (panel.Line, bool, error) {
+	bouquets, err := json.Marshal(l.Bouquets)
+	if err != nil {
+		return panel.Line{}, false, fmt.Errorf("insert line %s: %w", l.Ref, err)
+	}
+	if l.Bouquets == nil {
+		bouquets = []byte("[]")
+	}
+	var stored panel.Line
+	var created bool
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		stored, err = scanLine(tx.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, l.Ref))
+		if !errors.Is(err, panel.ErrNotFound) {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO panel_lines (`+lineColumns+`, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			l.Ref, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, string(bouquets), l.MAC,
+			fmtTime(createdAt))
+		if isUnique(err) {
+			return panel.ErrUsernameTaken
+		}
+		if err != nil {
+			return err
+		}
+		stored, err = scanLine(tx.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, l.Ref))
+		created = err == nil
+		return err
+	})
+	if err != nil {
+		return panel.Line{}, false, fmt.Errorf("insert line %s: %w", l.Ref, err)
+	}
+	return stored, created, nil
+}
+
+// LineByRef reads a built-in panel line; panel.ErrNotFound when none.
+func (s *SQLite) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
+	l, err := scanLine(s.r.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, ref))
+	if err != nil {
+		return panel.Line{}, fmt.Errorf("read line %s: %w", ref, err)
+	}
+	return l, nil
+}
+
+// isUnique reports a UNIQUE index violation (the ref is the primary key, so on panel_lines this
+// can only be the username).
+func isUnique(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
+}
