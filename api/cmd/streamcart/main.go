@@ -19,6 +19,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/web"
 )
 
 const usage = `Usage:
@@ -26,6 +27,7 @@ const usage = `Usage:
   streamcart migrate [--db PATH]      apply database migrations
   streamcart catalog import FILE      validate a catalog file and make it the shop's catalog
   streamcart catalog check FILE       validate a catalog file only
+  streamcart version                  print the embedded widget's version and SRI hash
 
 Run "streamcart serve -h" for the flags.
 `
@@ -77,6 +79,10 @@ func run(args []string, log *slog.Logger) error {
 			return err
 		}
 		return catalogCommand(ctx, args[1], cfg)
+	case "version":
+		fmt.Println("widget", web.WidgetVersion())
+		fmt.Println("integrity", web.WidgetIntegrity())
+		return nil
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return nil

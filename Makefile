@@ -1,0 +1,58 @@
+# Streamcart: `make run` starts the shop, `make test` runs every test.
+SHELL := /bin/bash
+GO ?= go
+NPM ?= npm
+GOA := $(GO) run goa.design/goa/v3/cmd/goa
+WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
+
+.PHONY: all deps build run test test-go test-widget test-e2e gen check-gen widget size bench clean
+
+all: build
+
+# npm ci only when the lockfile or a manifest changed since the last install.
+node_modules/.installed: package-lock.json package.json widget/package.json examples/checkout/package.json
+	$(NPM) ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.installed
+	$(GO) mod download
+
+widget/dist/streamcart.js: node_modules/.installed $(WIDGET_SRC)
+	$(NPM) run build -w widget
+
+widget: widget/dist/streamcart.js
+
+# The binary embeds the widget bundle and the /checkout host, so the widget is built first.
+build: widget
+	$(GO) build -o bin/streamcart ./api/cmd/streamcart
+	@echo "widget integrity: $$(./bin/streamcart version 2>/dev/null | sed -n 's/^integrity //p')"
+
+run: build
+	./bin/streamcart serve
+
+gen:
+	$(GOA) gen github.com/streamcart/streamcart/design
+	cp gen/http/openapi3.json api/httpapi/openapi3.json
+
+# CI fails when the committed gen/ is not what `goa gen` makes of design/.
+check-gen: gen
+	@git diff --exit-code --stat -- gen api/httpapi/openapi3.json
+	@test -z "$$(git status --porcelain -- gen)" || { git status --porcelain -- gen; echo "gen/ is stale: run make gen and commit"; exit 1; }
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+test-widget: node_modules/.installed
+	$(NPM) test -w widget
+
+test-e2e: build
+	$(NPM) run e2e -w examples/checkout
+
+test: deps check-gen test-go test-widget test-e2e
+
+size: widget
+	$(NPM) run size -w widget
+
+clean:
+	rm -rf bin widget/dist/*.js widget/dist/*.map widget/dist/assets node_modules/.installed
