@@ -1,0 +1,282 @@
+// Package job runs durable jobs stored as leased rows. A worker claims the oldest due row, which
+// sets a lease; the row stays in the database until its handler succeeds or fails for good, so a
+// crash at any point only delays a job: when the lease runs out another worker takes it over.
+// Handlers must therefore be idempotent (a job may run again after a crash).
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// Job is one claimed job. Attempts counts claims, this one included.
+type Job struct {
+	ID       int64
+	Kind     string
+	Ref      string
+	Attempts int
+}
+
+// Store keeps the jobs. The SQLite store implements it; a PostgreSQL one claims with
+// FOR UPDATE SKIP LOCKED and keeps the same semantics.
+type Store interface {
+	// ClaimJob leases the oldest due job: queued with run_at <= now, or running with
+	// lease_until < now (its worker died). It sets state running, lease_until = now+lease and
+	// attempts+1 atomically; false when nothing is due.
+	ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (Job, bool, error)
+	// CompleteJob marks a job done.
+	CompleteJob(ctx context.Context, id int64) error
+	// RetryJob queues a running job again at runAt, recording why it failed.
+	RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr string) error
+	// BuryJob marks a running job dead: it failed for good and is kept for inspection.
+	BuryJob(ctx context.Context, id int64, lastErr string) error
+	// ExtendLease pushes a running job's lease to until (heartbeat of a long job).
+	ExtendLease(ctx context.Context, id int64, until time.Time) error
+}
+
+// Handler runs one job. A nil error completes it, Permanent(err) buries it, any other error
+// (or a panic) retries it later.
+type Handler func(ctx context.Context, j Job) error
+
+// ErrUnknownKind buries a job no handler is registered for.
+var ErrUnknownKind = errors.New("job: no handler for kind")
+
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string { return e.err.Error() }
+func (e permanentError) Unwrap() error { return e.err }
+
+// Permanent marks err as final: the job is buried instead of retried. Use it only when no retry
+// can ever succeed (the referenced row is gone, the input is invalid).
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return permanentError{err}
+}
+
+// IsPermanent reports whether err, or an error it wraps, was made by Permanent.
+func IsPermanent(err error) bool {
+	var p permanentError
+	return errors.As(err, &p)
+}
+
+// Options tune a worker; zero values take the defaults.
+type Options struct {
+	Lease       time.Duration    // how long a claim lasts without a heartbeat; 30s
+	Poll        time.Duration    // idle wait between claims when not notified; 500ms
+	MinBackoff  time.Duration    // first retry delay; 1s
+	MaxBackoff  time.Duration    // retry delay cap; 10m
+	Concurrency int              // jobs run at once by one worker; 2
+	Grace       time.Duration    // on shutdown, how long in-flight jobs may finish; 10s
+	Logger      *slog.Logger     // slog.Default()
+	Now         func() time.Time // clock for run_at and leases; time.Now
+}
+
+func (o Options) withDefaults() Options {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.Lease, 30*time.Second)
+	def(&o.Poll, 500*time.Millisecond)
+	def(&o.MinBackoff, time.Second)
+	def(&o.MaxBackoff, 10*time.Minute)
+	def(&o.Grace, 10*time.Second)
+	if o.MaxBackoff < o.MinBackoff {
+		o.MaxBackoff = o.MinBackoff
+	}
+	if o.Concurrency <= 0 {
+		o.Concurrency = 2
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Worker claims jobs from a Store and runs their handlers.
+type Worker struct {
+	store    Store
+	handlers map[string]Handler
+	o        Options
+	wake     chan struct{}
+}
+
+// NewWorker returns a worker running handlers by job kind.
+func NewWorker(s Store, handlers map[string]Handler, o Options) *Worker {
+	hs := make(map[string]Handler, len(handlers))
+	for k, h := range handlers {
+		hs[k] = h
+	}
+	return &Worker{store: s, handlers: hs, o: o.withDefaults(), wake: make(chan struct{}, 1)}
+}
+
+// Notify wakes an idle worker now, typically right after a job was enqueued. It never blocks.
+func (w *Worker) Notify() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run claims and runs jobs until ctx is done. On shutdown it stops claiming and gives in-flight
+// jobs Options.Grace to finish; then their context is cancelled and a job interrupted that way
+// keeps its lease, so it runs again once the lease expires. Run never abandons a job's row.
+func (w *Worker) Run(ctx context.Context) error {
+	// Handlers get a context that outlives ctx by the grace period.
+	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer hcancel()
+	var wg sync.WaitGroup
+	for range w.o.Concurrency {
+		wg.Go(func() { w.loop(ctx, hctx) })
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(w.o.Grace)
+	defer grace.Stop()
+	select {
+	case <-done:
+		return nil
+	case <-grace.C:
+	}
+	w.o.Logger.Warn("job: shutdown grace over, interrupting running jobs", "grace", w.o.Grace)
+	hcancel()
+	<-done
+	return nil
+}
+
+// loop is one slot of Run: claim, run, and when idle wait for a notification or the poll tick.
+func (w *Worker) loop(ctx, hctx context.Context) {
+	idle := time.NewTimer(w.o.Poll)
+	defer idle.Stop()
+	for ctx.Err() == nil {
+		ran, err := w.runOne(ctx, hctx)
+		if err != nil && ctx.Err() == nil {
+			w.o.Logger.Error("job: store", "err", err)
+		}
+		if ran && err == nil {
+			// More may be due: let an idle sibling look too, and look again at once.
+			w.Notify()
+			continue
+		}
+		idle.Reset(w.o.Poll) // timers are synchronous since Go 1.23: no stale tick to drain
+		select {
+		case <-ctx.Done():
+		case <-w.wake:
+		case <-idle.C:
+		}
+	}
+}
+
+// RunOnce claims one due job and runs it with ctx. ran is false when nothing was due; err reports
+// a store failure only (a handler's failure is recorded on the job).
+func (w *Worker) RunOnce(ctx context.Context) (ran bool, err error) {
+	return w.runOne(ctx, ctx)
+}
+
+// runOne claims with ctx and runs the handler with hctx.
+func (w *Worker) runOne(ctx, hctx context.Context) (bool, error) {
+	j, ok, err := w.store.ClaimJob(ctx, w.o.Now(), w.o.Lease)
+	if err != nil {
+		return false, fmt.Errorf("claim job: %w", err)
+	}
+	if !ok {
+		return false, nil
+	}
+	log := w.o.Logger.With("job", j.ID, "kind", j.Kind, "ref", j.Ref, "attempt", j.Attempts)
+	herr := w.run(hctx, j)
+	// Book-keeping must land even when shutdown cancelled the caller's context.
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(hctx), 10*time.Second)
+	defer cancel()
+	switch {
+	case herr == nil:
+		err = w.store.CompleteJob(bctx, j.ID)
+	case hctx.Err() != nil:
+		// Interrupted by shutdown: keep the lease; the job runs again after it expires.
+		log.Warn("job interrupted, will run again after its lease", "err", herr)
+		return true, nil
+	case IsPermanent(herr):
+		log.Error("job failed for good", "err", herr)
+		err = w.store.BuryJob(bctx, j.ID, herr.Error())
+	default:
+		delay := Backoff(j.Attempts, w.o.MinBackoff, w.o.MaxBackoff)
+		log.Warn("job failed, retrying", "err", herr, "in", delay)
+		err = w.store.RetryJob(bctx, j.ID, w.o.Now().Add(delay), herr.Error())
+	}
+	if err != nil {
+		return true, fmt.Errorf("record job %d: %w", j.ID, err)
+	}
+	return true, nil
+}
+
+// run calls the job's handler, turning a panic into an ordinary (retried) error and keeping the
+// lease alive while the handler works.
+func (w *Worker) run(ctx context.Context, j Job) (err error) {
+	h, ok := w.handlers[j.Kind]
+	if !ok {
+		return Permanent(fmt.Errorf("%w %q", ErrUnknownKind, j.Kind))
+	}
+	stop := w.heartbeat(ctx, j)
+	defer stop()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("job: handler panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return h(ctx, j)
+}
+
+// heartbeat extends the job's lease every third of it until stop is called, so only a dead
+// worker's job is ever taken over.
+func (w *Worker) heartbeat(ctx context.Context, j Job) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(w.o.Lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := w.store.ExtendLease(ctx, j.ID, w.o.Now().Add(w.o.Lease)); err != nil {
+					w.o.Logger.Warn("job: extend lease", "job", j.ID, "err", err)
+				}
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
+}
+
+// Backoff is the delay before retry number attempts (1 for the first failure): min doubled per
+// attempt, capped at max, with jitter drawn from its upper half so retries of many jobs failing
+// together spread out.
+func Backoff(attempts int, min, max time.Duration) time.Duration {
+	d := min
+	for i := 1; i < attempts && d < max; i++ {
+		d *= 2
+	}
+	if d > max || d <= 0 {
+		d = max
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
