@@ -1,0 +1,183 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// asset is one static file held in memory with its validators and, for text
+// types worth it, a gzip copy made once at start-up.
+type asset struct {
+	name  string
+	ctype string
+	body  []byte
+	gz    []byte
+	etag  string
+}
+
+// minGzip is the size under which compressing costs more than it saves.
+const minGzip = 512
+
+func newAsset(name string, body []byte) *asset {
+	a := &asset{name: name, ctype: contentType(name), body: body}
+	sum := sha256.Sum256(body)
+	a.etag = `"` + hex.EncodeToString(sum[:8]) + `"`
+	if compressible(a.ctype) && len(body) >= minGzip {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(body)
+		zw.Close()
+		if buf.Len() < len(body) {
+			a.gz = buf.Bytes()
+		}
+	}
+	return a
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".js", ".mjs":
+		return "text/javascript; charset=utf-8"
+	case ".json", ".map":
+		return "application/json; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".html":
+		return "text/html; charset=utf-8"
+	}
+	if t := mime.TypeByExtension(path.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+func compressible(ctype string) bool {
+	return strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "json") ||
+		strings.Contains(ctype, "javascript") || strings.Contains(ctype, "svg")
+}
+
+// serve writes the asset with the given Cache-Control, answering
+// If-None-Match with 304 and HEAD without a body.
+func (a *asset) serve(w http.ResponseWriter, r *http.Request, cacheControl string) {
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("Cache-Control", cacheControl)
+	h.Set("X-Content-Type-Options", "nosniff")
+	body, etag := a.body, a.etag
+	if a.gz != nil {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			body, etag = a.gz, strings.TrimSuffix(a.etag, `"`)+`-gz"`
+			h.Set("Content-Encoding", "gzip")
+		}
+	}
+	h.Set("ETag", etag)
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		h.Del("Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeBody(w, r, http.StatusOK, body)
+}
+
+// writeBody sets Content-Length and writes body unless the request is HEAD.
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+func etagMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsGzip reads Accept-Encoding, honouring q=0 refusals.
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if coding != "gzip" && coding != "*" {
+			continue
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// gzipBytes compresses a dynamic body (rendered pages).
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// loadAssets reads every regular file under root (dot files skipped) and
+// returns them by slash path relative to root, plus a content hash of the set.
+func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
+	files := map[string]*asset{}
+	var names []string
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && p != root {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		body, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		rel := p
+		if root != "." {
+			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		}
+		files[rel] = newAsset(rel, body)
+		names = append(names, rel)
+		return nil
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("load assets: %w", err)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n].body))
+		h.Write(files[n].body)
+	}
+	return files, hex.EncodeToString(h.Sum(nil))[:16], nil
+}

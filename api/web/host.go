@@ -1,0 +1,362 @@
+// Package web serves the browser-facing parts of the binary: the /checkout/
+// reference storefront (pages rendered from examples/checkout, its assets and
+// service worker) and the embeddable widget bundle under /widget/.
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/streamcart/streamcart/examples/checkout"
+)
+
+// Base is the path the storefront lives under (spec §2).
+const Base = "/checkout/"
+
+// HostConfig configures the /checkout/ reference host.
+type HostConfig struct {
+	// DashboardURL is the external account dashboard behind "Login".
+	DashboardURL string
+	// APIBase is the widget's API base; default "/checkout/api".
+	APIBase string
+	// Logger receives render failures; default slog.Default().
+	Logger *slog.Logger
+	// SupportURL is where the footer's support and legal links point
+	// (with #help, #contact, #faq, #terms, #privacy, #dmca); default
+	// DashboardURL. The storefront's supportUrl from the API replaces it
+	// in the browser when set.
+	SupportURL string
+	// WidgetFS overrides the embedded widget build (rooted at the build
+	// directory) the pages load; nil means the embedded one.
+	WidgetFS fs.FS
+	// Files overrides the embedded host files (examples/checkout); nil
+	// means the embedded ones.
+	Files fs.FS
+}
+
+// host is the http.Handler returned by NewHost.
+type host struct {
+	cfg     HostConfig
+	log     *slog.Logger
+	tmpl    *template.Template
+	cat     *catalog
+	assets  map[string]*asset
+	sw      *asset
+	version string
+	widget  *bundle
+	csp     string
+}
+
+// NewHost returns the handler for everything under /checkout/ except the
+// API (mount /checkout/api/ separately on the same mux): the storefront
+// routes of spec §2 with and without a locale prefix, the static assets,
+// /checkout/sw.js, and a 404 page for any other path. It panics when the
+// embedded host files are broken, which a test of this package catches.
+func NewHost(cfg HostConfig) http.Handler {
+	h, err := newHost(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return h
+}
+
+func newHost(cfg HostConfig) (*host, error) {
+	if cfg.APIBase == "" {
+		cfg.APIBase = "/checkout/api"
+	}
+	if cfg.SupportURL == "" {
+		cfg.SupportURL = cfg.DashboardURL
+	}
+	files := cfg.Files
+	if files == nil {
+		files = checkout.Files
+	}
+	h := &host{cfg: cfg, log: cfg.Logger}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	if cfg.WidgetFS != nil {
+		h.widget = loadBundle(cfg.WidgetFS)
+	} else {
+		h.widget = embedded()
+	}
+	var err error
+	if h.assets, h.version, err = loadAssets(files, "assets"); err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
+	}
+	sw, err := fs.ReadFile(files, "sw.js")
+	if err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
+	}
+	h.sw = newAsset("sw.js", sw)
+	if h.cat, err = loadCatalog(files, "assets/i18n.json"); err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
+	}
+	h.tmpl, err = template.New("host").Funcs(template.FuncMap{
+		"asset": h.assetURL,
+		"flag":  func(code string) string { return h.assetURL("flags/" + code + ".svg") },
+	}).ParseFS(files, "partials.html", "index.html", "error.html")
+	if err != nil {
+		return nil, fmt.Errorf("new host: %w", err)
+	}
+	h.csp = contentSecurityPolicy(cfg.APIBase)
+	return h, nil
+}
+
+// assetURL versions an asset URL so browsers may keep it for a year.
+func (h *host) assetURL(name string) string {
+	return Base + "assets/" + name + "?v=" + h.version
+}
+
+func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			h.log.Error("checkout host panic", "path", r.URL.Path, "panic", v)
+			h.serveError(w, r, http.StatusInternalServerError, "")
+		}
+	}()
+	rest, ok := strings.CutPrefix(r.URL.Path, Base)
+	if !ok {
+		if r.URL.Path+"/" == Base {
+			http.Redirect(w, r, Base, http.StatusMovedPermanently)
+			return
+		}
+		h.serveNotFound(w, r, "")
+		return
+	}
+	if rest == "sw.js" {
+		if !allowRead(w, r) {
+			return
+		}
+		w.Header().Set("Service-Worker-Allowed", Base)
+		h.sw.serve(w, r, "no-cache")
+		return
+	}
+	if name, ok := strings.CutPrefix(rest, "assets/"); ok {
+		if a, found := h.assets[name]; found {
+			if !allowRead(w, r) {
+				return
+			}
+			cache := "no-cache"
+			if r.URL.Query().Get("v") == h.version {
+				cache = "public, max-age=31536000, immutable"
+			}
+			a.serve(w, r, cache)
+			return
+		}
+	}
+	prefix, route, ok := splitRoute(rest)
+	if !ok {
+		h.serveNotFound(w, r, prefix)
+		return
+	}
+	if !allowRead(w, r) {
+		return
+	}
+	p := h.page(r, prefix, route)
+	h.render(w, r, http.StatusOK, "index.html", p)
+}
+
+// allowRead answers 405 for anything but GET and HEAD.
+func allowRead(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		return true
+	}
+	w.Header().Set("Allow", "GET, HEAD")
+	http.Error(w, http.StatusText(http.StatusMethodNotAllowed), http.StatusMethodNotAllowed)
+	return false
+}
+
+// option is one language-switcher entry.
+type option struct {
+	Code    string // data-code: the spec's code ("en-en", "de-de", …)
+	Value   string // the widget's code passed to setLocale ("en", "de-de", …)
+	ISO     string
+	Name    string
+	Flag    string
+	Href    string // same route and query under the option's prefix
+	Current bool
+}
+
+// page is the data every template gets.
+type page struct {
+	Locale    string
+	Current   option
+	Options   []option
+	T         map[string]template.HTML // trusted catalog text, pre-escaped
+	Base      string
+	Home      string
+	API       string
+	Dashboard string
+	Support   string
+	Version   string
+
+	WidgetSrc       string
+	WidgetIntegrity template.HTMLAttr // integrity="…" or empty
+
+	NotFound bool
+	Status   int
+	Message  string
+}
+
+func (h *host) page(r *http.Request, prefix, route string) page {
+	code := h.cat.resolve(r, prefix)
+	info, _ := h.cat.info(code)
+	query := ""
+	if r.URL.RawQuery != "" {
+		query = "?" + r.URL.RawQuery
+	}
+	p := page{
+		Locale:    code,
+		T:         h.cat.html[code],
+		Base:      Base,
+		Home:      localePath(Base, prefix, ""),
+		API:       h.cfg.APIBase,
+		Dashboard: h.cfg.DashboardURL,
+		Support:   h.cfg.SupportURL,
+		Version:   h.version,
+		WidgetSrc: h.widget.src(widgetPrefix),
+	}
+	if h.widget.integrity != "" {
+		// Built from a base64 digest only, so it is safe verbatim; it keeps
+		// the raw page readable (no &#43; for every '+').
+		p.WidgetIntegrity = template.HTMLAttr(`integrity="` + h.widget.integrity + `"`)
+	}
+	p.Current = option{Code: info.SwitcherCode, Value: info.Code, ISO: info.ISO, Name: info.Name, Flag: info.Flag}
+	for _, l := range h.cat.Locales {
+		if !l.Listed {
+			continue
+		}
+		optPrefix := l.Code
+		if optPrefix == h.cat.Default {
+			optPrefix = ""
+		}
+		p.Options = append(p.Options, option{
+			Code: l.SwitcherCode, Value: l.Code, ISO: l.ISO, Name: l.Name, Flag: l.Flag,
+			Href:    localePath(Base, optPrefix, route) + query,
+			Current: l.Code == code,
+		})
+	}
+	return p
+}
+
+func (h *host) serveNotFound(w http.ResponseWriter, r *http.Request, prefix string) {
+	rest := strings.TrimPrefix(r.URL.Path, Base)
+	if prefix != "" {
+		rest = strings.TrimPrefix(rest, prefix+"/")
+	}
+	p := h.page(r, prefix, rest)
+	p.NotFound, p.Status = true, http.StatusNotFound
+	h.render(w, r, http.StatusNotFound, "error.html", p)
+}
+
+// serveError shows the generic error page: message default "Error" in the
+// visitor's language, status default 500 (spec §8).
+func (h *host) serveError(w http.ResponseWriter, r *http.Request, status int, message string) {
+	if status < 400 || status > 599 {
+		status = http.StatusInternalServerError
+	}
+	prefix, _, _ := splitRoute(strings.TrimPrefix(r.URL.Path, Base))
+	p := h.page(r, prefix, "")
+	if message == "" {
+		message = h.cat.Messages[p.Locale]["error"]
+	}
+	p.Status, p.Message = status, message
+	p.NotFound = status == http.StatusNotFound
+	h.render(w, r, status, "error.html", p)
+}
+
+// render executes a page into memory first, so a template failure can still
+// become a clean error page instead of half a document.
+func (h *host) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	var buf bytes.Buffer
+	err := h.tmpl.ExecuteTemplate(&buf, name, p)
+	if err != nil {
+		h.log.Error("checkout host render", "template", name, "path", r.URL.Path, "err", err)
+		if name != "error.html" {
+			h.serveError(w, r, http.StatusInternalServerError, "")
+			return
+		}
+		h.writeErrorFallback(w, r, p)
+		return
+	}
+	h.writeHTML(w, r, status, buf.Bytes())
+}
+
+// writeErrorFallback is the page of last resort when the error page itself
+// fails (spec §8): plain markup, no template.
+func (h *host) writeErrorFallback(w http.ResponseWriter, r *http.Request, p page) {
+	msg := func(k string) string {
+		if s := h.cat.Messages[p.Locale][k]; s != "" {
+			return template.HTMLEscapeString(s)
+		}
+		return template.HTMLEscapeString(h.cat.Messages[h.cat.Default][k])
+	}
+	lang := p.Current.ISO
+	if lang == "" {
+		lang = "en"
+	}
+	body := fmt.Sprintf(`<!doctype html><html lang="%s"><head><meta charset="utf-8">`+
+		`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="theme-color" content="#405db1">`+
+		`<title>%s</title></head><body><main data-testid="error-page-failed"><h1>%s</h1><p><a href="%s">%s</a></p></main></body></html>`,
+		template.HTMLEscapeString(lang), msg("errorPageFailed"), msg("errorPageFailed"),
+		template.HTMLEscapeString(Base), msg("goHome"))
+	h.writeHTML(w, r, http.StatusInternalServerError, []byte(body))
+}
+
+func (h *host) writeHTML(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	hd := w.Header()
+	setSecurityHeaders(hd, h.csp)
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Cache-Control", "no-cache")
+	// The page is rendered in the visitor's language.
+	hd.Set("Vary", "Accept-Encoding, Accept-Language, Cookie")
+	if len(body) >= minGzip && acceptsGzip(r) {
+		body = gzipBytes(body)
+		hd.Set("Content-Encoding", "gzip")
+	}
+	writeBody(w, r, status, body)
+}
+
+// setSecurityHeaders adds the headers every storefront page carries.
+func setSecurityHeaders(h http.Header, csp string) {
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	h.Set("X-Frame-Options", "SAMEORIGIN")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=()")
+}
+
+// contentSecurityPolicy allows only same-origin code. No 'unsafe-inline'
+// for styles: the widget adopts constructed style sheets into its shadow
+// root, which CSP does not gate. Images may come from https (app icons from
+// the catalog). A cross-origin API base is added to connect-src.
+func contentSecurityPolicy(apiBase string) string {
+	connect := "'self'"
+	if u, err := url.Parse(apiBase); err == nil && u.Scheme != "" && u.Host != "" {
+		connect += " " + u.Scheme + "://" + u.Host
+	}
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src 'self'",
+		"style-src 'self'",
+		"img-src 'self' data: blob: https:",
+		"font-src 'self'",
+		"connect-src " + connect,
+		"worker-src 'self'",
+		"manifest-src 'self'",
+		"object-src 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"frame-ancestors 'self'",
+	}, "; ")
+}

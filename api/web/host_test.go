@@ -1,0 +1,453 @@
+package web_test
+
+import (
+	"compress/gzip"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/streamcart/streamcart/api/web"
+	"github.com/streamcart/streamcart/examples/checkout"
+)
+
+const dashboard = "https://dashboard.example.test/login"
+
+func newHost(t *testing.T, mod func(*web.HostConfig)) http.Handler {
+	t.Helper()
+	cfg := web.HostConfig{DashboardURL: dashboard, WidgetFS: builtWidget(), Logger: slog.New(slog.DiscardHandler)}
+	if mod != nil {
+		mod(&cfg)
+	}
+	return web.NewHost(cfg)
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+func get(t *testing.T, h http.Handler, target string, headers ...string) response {
+	t.Helper()
+	return do(t, h, http.MethodGet, target, headers...)
+}
+
+func do(t *testing.T, h http.Handler, method, target string, headers ...string) response {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	res := rec.Result()
+	var r io.Reader = res.Body
+	if res.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(res.Body)
+		if err != nil {
+			t.Fatalf("%s %s: gzip: %v", method, target, err)
+		}
+		r = zr
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s %s: read: %v", method, target, err)
+	}
+	return response{res.StatusCode, res.Header, string(b)}
+}
+
+func TestHostServesEveryRouteUnderEveryPrefix(t *testing.T) {
+	h := newHost(t, nil)
+	prefixes := append([]string{""}, web.Prefixes...)
+	for _, prefix := range prefixes {
+		for _, route := range web.Routes {
+			p := "/checkout/"
+			if prefix != "" {
+				p += prefix + "/"
+			}
+			p += route
+			targets := []string{p}
+			if !strings.HasSuffix(p, "/") {
+				targets = append(targets, p+"/")
+			} else if p != "/checkout/" {
+				targets = append(targets, strings.TrimSuffix(p, "/"))
+			}
+			for _, target := range targets {
+				t.Run(target, func(t *testing.T) {
+					res := get(t, h, target)
+					if res.status != http.StatusOK {
+						t.Fatalf("status = %d, want 200", res.status)
+					}
+					if ct := res.header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+						t.Errorf("Content-Type = %q", ct)
+					}
+					for _, want := range []string{
+						`<streamcart-checkout api="/checkout/api" routing="history" base="/checkout/">`,
+						`<meta name="theme-color" content="#405db1">`,
+						`<meta name="viewport"`,
+						`<meta name="streamcart:api" content="/checkout/api">`,
+						`<meta name="streamcart:dashboard" content="` + dashboard + `">`,
+						`data-testid="language-switcher"`,
+						`data-testid="currency-select"`,
+						`data-testid="signout-button"`,
+						`href="` + dashboard + `"`,
+					} {
+						if !strings.Contains(res.body, want) {
+							t.Errorf("body lacks %s", want)
+						}
+					}
+					if strings.Contains(res.body, `data-testid="not-found"`) {
+						t.Error("index page carries the not-found marker")
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestHostAnswers404ForUnknownPaths(t *testing.T) {
+	h := newHost(t, nil)
+	for _, target := range []string{
+		"/checkout/nope",
+		"/checkout/does/not/exist",
+		"/checkout/de-de/nope",
+		"/checkout/en-en/",
+		"/checkout/fr-fr/success",
+		"/checkout/Success",
+		"/checkout/resellers/upsell",
+		"/checkout/success/extra",
+		"/checkout/assets/missing.js",
+		"/checkout/index.html",
+		"/checkout/partials.html",
+	} {
+		t.Run(target, func(t *testing.T) {
+			res := get(t, h, target, "Accept-Language", "en-US,en;q=0.9")
+			if res.status != http.StatusNotFound {
+				t.Fatalf("status = %d, want 404", res.status)
+			}
+			if !strings.Contains(res.header.Get("Content-Type"), "text/html") {
+				t.Errorf("Content-Type = %q", res.header.Get("Content-Type"))
+			}
+			if target == "/checkout/de-de/nope" {
+				for _, want := range []string{`data-testid="not-found"`, "Diese Seite wurde nicht gefunden", `href="/checkout/de-de/"`, "Zurück zur Startseite"} {
+					if !strings.Contains(res.body, want) {
+						t.Errorf("body lacks %q", want)
+					}
+				}
+				return
+			}
+			for _, want := range []string{`data-testid="not-found"`, "This page could not be found", "Back to the home page", `href="/checkout/"`, "Premium IPTV Experience"} {
+				if !strings.Contains(res.body, want) {
+					t.Errorf("body lacks %q", want)
+				}
+			}
+			if strings.Contains(res.body, "<streamcart-checkout") {
+				t.Error("404 page embeds the widget")
+			}
+		})
+	}
+}
+
+func TestHostRedirectsBareBase(t *testing.T) {
+	res := get(t, newHost(t, nil), "/checkout")
+	if res.status != http.StatusMovedPermanently || res.header.Get("Location") != "/checkout/" {
+		t.Fatalf("got %d Location %q", res.status, res.header.Get("Location"))
+	}
+}
+
+func TestHostPageSecurityHeaders(t *testing.T) {
+	h := newHost(t, nil)
+	for _, target := range []string{"/checkout/", "/checkout/nope"} {
+		res := get(t, h, target)
+		csp := res.header.Get("Content-Security-Policy")
+		for _, want := range []string{"default-src 'self'", "script-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", target, csp, want)
+			}
+		}
+		for _, bad := range []string{"unsafe-inline", "unsafe-eval"} {
+			if strings.Contains(csp, bad) {
+				t.Errorf("%s: CSP allows %s", target, bad)
+			}
+		}
+		if res.header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options = %q", target, res.header.Get("X-Content-Type-Options"))
+		}
+		if res.header.Get("Referrer-Policy") == "" {
+			t.Errorf("%s: no Referrer-Policy", target)
+		}
+		// A strict CSP only works when the page has no inline code.
+		if m := regexp.MustCompile(`<script(?:[^>]*)>`).FindAllString(res.body, -1); len(m) == 0 {
+			t.Errorf("%s: no script tags", target)
+		} else {
+			for _, tag := range m {
+				if !strings.Contains(tag, "src=") {
+					t.Errorf("%s: inline script %s", target, tag)
+				}
+			}
+		}
+		if regexp.MustCompile(`\sstyle="|<style`).MatchString(res.body) {
+			t.Errorf("%s: inline styles in page", target)
+		}
+		if regexp.MustCompile(`\son[a-z]+="`).MatchString(res.body) {
+			t.Errorf("%s: inline event handler in page", target)
+		}
+	}
+}
+
+func TestHostCSPAllowsCrossOriginAPI(t *testing.T) {
+	h := newHost(t, func(c *web.HostConfig) { c.APIBase = "https://api.example.test/checkout/api" })
+	res := get(t, h, "/checkout/")
+	if !strings.Contains(res.header.Get("Content-Security-Policy"), "connect-src 'self' https://api.example.test") {
+		t.Errorf("CSP = %q", res.header.Get("Content-Security-Policy"))
+	}
+	if !strings.Contains(res.body, `api="https://api.example.test/checkout/api"`) {
+		t.Error("widget api attribute not set from APIBase")
+	}
+}
+
+func TestHostServiceWorker(t *testing.T) {
+	h := newHost(t, nil)
+	res := get(t, h, "/checkout/sw.js")
+	if res.status != http.StatusOK {
+		t.Fatalf("status = %d", res.status)
+	}
+	for k, want := range map[string]string{
+		"Service-Worker-Allowed": "/checkout/",
+		"Cache-Control":          "no-cache",
+		"Content-Type":           "text/javascript; charset=utf-8",
+	} {
+		if got := res.header.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if !strings.Contains(res.body, "addEventListener('fetch'") {
+		t.Error("sw.js body is not the service worker")
+	}
+	etag := res.header.Get("ETag")
+	again := get(t, h, "/checkout/sw.js", "If-None-Match", etag)
+	if again.status != http.StatusNotModified {
+		t.Errorf("revalidation status = %d, want 304", again.status)
+	}
+}
+
+func TestHostAssets(t *testing.T) {
+	h := newHost(t, nil)
+	page := get(t, h, "/checkout/")
+	m := regexp.MustCompile(`href="(/checkout/assets/host\.css\?v=([0-9a-f]+))"`).FindStringSubmatch(page.body)
+	if m == nil {
+		t.Fatal("page does not link a versioned host.css")
+	}
+	cases := []struct {
+		target, ctype, cache string
+	}{
+		{m[1], "text/css; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"/checkout/assets/host.css", "text/css; charset=utf-8", "no-cache"},
+		{"/checkout/assets/host.js?v=" + m[2], "text/javascript; charset=utf-8", "public, max-age=31536000, immutable"},
+		{"/checkout/assets/policy.js", "text/javascript; charset=utf-8", "no-cache"},
+		{"/checkout/assets/i18n.json", "application/json; charset=utf-8", "no-cache"},
+		{"/checkout/assets/flags/de.svg", "image/svg+xml", "no-cache"},
+		{"/checkout/assets/host.css?v=stale", "text/css; charset=utf-8", "no-cache"},
+	}
+	for _, c := range cases {
+		t.Run(c.target, func(t *testing.T) {
+			res := get(t, h, c.target, "Accept-Encoding", "gzip, br")
+			if res.status != http.StatusOK {
+				t.Fatalf("status = %d", res.status)
+			}
+			if got := res.header.Get("Content-Type"); got != c.ctype {
+				t.Errorf("Content-Type = %q, want %q", got, c.ctype)
+			}
+			if got := res.header.Get("Cache-Control"); got != c.cache {
+				t.Errorf("Cache-Control = %q, want %q", got, c.cache)
+			}
+			if len(res.body) == 0 {
+				t.Error("empty body")
+			}
+		})
+	}
+	zipped := get(t, h, "/checkout/assets/host.css", "Accept-Encoding", "gzip")
+	if zipped.header.Get("Content-Encoding") != "gzip" || !strings.Contains(zipped.body, "prefers-reduced-motion") {
+		t.Errorf("host.css not served gzipped: %q", zipped.header.Get("Content-Encoding"))
+	}
+	plain := get(t, h, "/checkout/assets/host.css", "Accept-Encoding", "gzip;q=0")
+	if plain.header.Get("Content-Encoding") != "" || plain.body != zipped.body {
+		t.Error("gzip;q=0 still got gzip, or bodies differ")
+	}
+}
+
+func TestHostRejectsWrites(t *testing.T) {
+	h := newHost(t, nil)
+	for _, target := range []string{"/checkout/", "/checkout/de-de/success", "/checkout/sw.js"} {
+		if res := do(t, h, http.MethodPost, target); res.status != http.StatusMethodNotAllowed {
+			t.Errorf("POST %s = %d, want 405", target, res.status)
+		}
+	}
+	if res := do(t, h, http.MethodHead, "/checkout/waiting"); res.status != http.StatusOK || res.body != "" {
+		t.Errorf("HEAD = %d with %d bytes", res.status, len(res.body))
+	}
+}
+
+func TestHostLocale(t *testing.T) {
+	h := newHost(t, nil)
+	cases := []struct {
+		name, target string
+		headers      []string
+		lang, want   string
+	}{
+		{"default", "/checkout/", nil, "en", "Already have an account?"},
+		{"prefix", "/checkout/de-de/success", nil, "de-DE", "Sie haben bereits ein Konto?"},
+		{"prefix beats header", "/checkout/nl-nl/", []string{"Accept-Language", "de-DE"}, "nl-NL", "Heb je al een account?"},
+		{"cookie", "/checkout/waiting", []string{"Cookie", "browserLang=es-es", "Accept-Language", "de"}, "es-ES", "¿Ya tienes una cuenta?"},
+		{"cookie en-en", "/checkout/", []string{"Cookie", "browserLang=en-en", "Accept-Language", "de"}, "en", "Login"},
+		{"accept-language", "/checkout/", []string{"Accept-Language", "fr-FR;q=0.9, pt-BR;q=0.8"}, "pt-PT", "Já tem uma conta?"},
+		{"accept-language q order", "/checkout/", []string{"Accept-Language", "de;q=0.2, en-GB;q=0.9"}, "en-GB", "Login"},
+		{"unknown everything", "/checkout/", []string{"Accept-Language", "fr-FR", "Cookie", "browserLang=zz"}, "en", "Login"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := get(t, h, c.target, c.headers...)
+			if !strings.Contains(res.body, `<html lang="`+c.lang+`"`) {
+				t.Errorf("html lang is not %q", c.lang)
+			}
+			if !strings.Contains(res.body, c.want) {
+				t.Errorf("body lacks %q", c.want)
+			}
+		})
+	}
+}
+
+func TestHostGermanPageHasNoEnglish(t *testing.T) {
+	res := get(t, newHost(t, nil), "/checkout/de-de/")
+	for _, english := range []string{
+		"Already have an account?", ">Login<", "Sign out", "Premium IPTV Experience", "Quick Links",
+		"Help Center", "Contact Us", "Terms of Service", "Privacy Policy", "All rights reserved",
+		"Free trial", "No credit card required", "24/7 support", "Loading the checkout",
+	} {
+		if strings.Contains(res.body, english) {
+			t.Errorf("German page contains %q", english)
+		}
+	}
+}
+
+func TestHostFooterAndClaims(t *testing.T) {
+	res := get(t, newHost(t, nil), "/checkout/")
+	for _, want := range []string{
+		"Premium IPTV Experience", "Quick Links", ">Home<", ">Features<", ">Support<",
+		"Help Center", "Contact Us", ">FAQ<", ">Legal<", "Terms of Service", "Privacy Policy", ">DMCA<",
+		"© 2025", "Free trial", "10,000+ channels", "No credit card required", "24/7 support",
+	} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+func TestHostLanguageSwitcherKeepsRouteAndQuery(t *testing.T) {
+	res := get(t, newHost(t, nil), "/checkout/de-de/resellers/waiting?serviceid=7&aff_id=3")
+	opts := regexp.MustCompile(`data-testid="language-option" data-code="([a-z-]+)" data-locale="[a-z-]+" href="([^"]+)"`).FindAllStringSubmatch(res.body, -1)
+	want := map[string]string{
+		"en-en": "/checkout/resellers/waiting?serviceid=7&amp;aff_id=3",
+		"es-es": "/checkout/es-es/resellers/waiting?serviceid=7&amp;aff_id=3",
+		"de-de": "/checkout/de-de/resellers/waiting?serviceid=7&amp;aff_id=3",
+		"pt-pt": "/checkout/pt-pt/resellers/waiting?serviceid=7&amp;aff_id=3",
+		"nl-nl": "/checkout/nl-nl/resellers/waiting?serviceid=7&amp;aff_id=3",
+	}
+	if len(opts) != len(want) {
+		t.Fatalf("got %d options, want %d", len(opts), len(want))
+	}
+	order := []string{"en-en", "es-es", "de-de", "pt-pt", "nl-nl"}
+	for i, o := range opts {
+		if o[1] != order[i] {
+			t.Errorf("option %d = %s, want %s", i, o[1], order[i])
+		}
+		if o[2] != want[o[1]] {
+			t.Errorf("%s href = %s, want %s", o[1], o[2], want[o[1]])
+		}
+	}
+	for _, name := range []string{"English", "Español", "Deutsch", "Português", "Nederlands"} {
+		if !strings.Contains(res.body, "<span>"+name+"</span>") {
+			t.Errorf("switcher lacks %s", name)
+		}
+	}
+}
+
+func TestHostGzipsPages(t *testing.T) {
+	res := get(t, newHost(t, nil), "/checkout/", "Accept-Encoding", "gzip")
+	if res.header.Get("Content-Encoding") != "gzip" || !strings.Contains(res.body, "<streamcart-checkout") {
+		t.Fatalf("page not gzipped (%q)", res.header.Get("Content-Encoding"))
+	}
+	if !strings.Contains(res.header.Get("Vary"), "Accept-Language") {
+		t.Errorf("Vary = %q", res.header.Get("Vary"))
+	}
+}
+
+// hostFiles copies the embedded host files so a test can break one.
+func hostFiles(t *testing.T, replace map[string]string) fstest.MapFS {
+	t.Helper()
+	m := fstest.MapFS{}
+	err := fs.WalkDir(checkout.Files, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(checkout.Files, p)
+		m[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range replace {
+		m[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	return m
+}
+
+func TestHostErrorPages(t *testing.T) {
+	// index.html fails while executing: the generic error page shows the
+	// default message and status 500.
+	broken := hostFiles(t, map[string]string{"index.html": `{{template "nowhere" .}}`})
+	h := newHost(t, func(c *web.HostConfig) { c.Files = broken })
+	res := get(t, h, "/checkout/")
+	if res.status != http.StatusInternalServerError {
+		t.Fatalf("status = %d, want 500", res.status)
+	}
+	for _, want := range []string{`data-testid="error-page"`, `<h1 class="error-title">Error</h1>`, ">500<", "Back to the home page"} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("error page lacks %q", want)
+		}
+	}
+
+	// error.html fails too: the last-resort text of spec §8.
+	worse := hostFiles(t, map[string]string{"error.html": `{{template "nowhere" .}}`})
+	h = newHost(t, func(c *web.HostConfig) { c.Files = worse })
+	res = get(t, h, "/checkout/missing")
+	if res.status != http.StatusInternalServerError {
+		t.Fatalf("status = %d, want 500", res.status)
+	}
+	for _, want := range []string{"An error occurred while showing the error page", "Go back to home", `href="/checkout/"`} {
+		if !strings.Contains(res.body, want) {
+			t.Errorf("fallback page lacks %q", want)
+		}
+	}
+	res = get(t, h, "/checkout/de-de/missing")
+	if !strings.Contains(res.body, "Beim Anzeigen der Fehlerseite ist ein Fehler aufgetreten") {
+		t.Error("fallback page not translated")
+	}
+}
+
+func TestNewHostRejectsIncompleteCatalog(t *testing.T) {
+	files := hostFiles(t, map[string]string{"assets/i18n.json": `{"default":"en","locales":[{"code":"en"},{"code":"de-de"}],"messages":{"en":{"a":"A","b":"B"},"de-de":{"a":"A"}}}`})
+	defer func() {
+		if recover() == nil {
+			t.Error("NewHost accepted a catalog where de-de lacks a key")
+		}
+	}()
+	web.NewHost(web.HostConfig{Files: files})
+}

@@ -1,0 +1,326 @@
+// The /checkout/ reference host. It drives <streamcart-checkout> only through
+// the embed contract: attributes, the methods open/signOut/setLocale/
+// setCurrency and the streamcart:* events. Configuration arrives in
+// <meta name="streamcart:*"> tags rendered by the Go server (no inline script).
+import i18n from './i18n.json' with { type: 'json' };
+import {
+  RELOAD_KEY, MOBILE_QUERY, REDUCED_MOTION_QUERY, shouldReload, isChunkLoadError, canPrefetch,
+  particleCount, normalizeLocale, localeHref, currencyLabel, parseCurrencies, safeHttpURL,
+} from './policy.js';
+import { renderRows } from './posters.js';
+
+const PREFIXES = ['de-de', 'en-gb', 'en-us', 'es-es', 'nl-nl', 'pt-pt'];
+const LANG_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+// 1. One reload on a failed chunk load, never twice within 60 s. Installed
+//    first so a widget failure is caught whatever happens below.
+function reloadOnce(why) {
+  try {
+    if (!shouldReload(Date.now(), sessionStorage.getItem(RELOAD_KEY))) return false;
+    sessionStorage.setItem(RELOAD_KEY, String(Date.now()));
+  } catch {
+    return false; // without storage we could loop: better no reload at all
+  }
+  console.warn('streamcart host: reloading after a failed module load', why);
+  location.reload();
+  return true;
+}
+window.addEventListener('vite:preloadError', (e) => {
+  if (reloadOnce(e.payload)) e.preventDefault();
+});
+window.addEventListener('unhandledrejection', (e) => {
+  if (isChunkLoadError(e.reason)) reloadOnce(e.reason);
+});
+window.addEventListener('error', (e) => {
+  const t = e.target;
+  if (t instanceof HTMLScriptElement && t.type === 'module') reloadOnce(t.src);
+  else if (isChunkLoadError(e.error ?? e.message)) reloadOnce(e.message);
+}, true);
+
+const meta = (name) => document.querySelector(`meta[name="streamcart:${name}"]`)?.getAttribute('content') ?? '';
+const config = {
+  base: meta('base') || '/checkout/',
+  api: (meta('api') || '/checkout/api').replace(/\/$/, ''),
+  dashboard: meta('dashboard'),
+  support: meta('support'),
+  version: meta('version'),
+};
+const state = { locale: normalizeLocale(meta('locale') || i18n.default), currency: '', currencies: null };
+
+const widget = () => {
+  const el = document.querySelector('streamcart-checkout');
+  return el && customElements.get('streamcart-checkout') && el instanceof customElements.get('streamcart-checkout') ? el : null;
+};
+const call = (method, ...args) => {
+  const el = widget();
+  if (!el || typeof el[method] !== 'function') return false;
+  el[method](...args);
+  return true;
+};
+const messages = (code) => i18n.messages[code] ?? i18n.messages[i18n.default];
+const t = (key) => messages(state.locale)[key] ?? i18n.messages[i18n.default][key] ?? key;
+const flagURL = (flag) => `${config.base}assets/flags/${flag}.svg${config.version ? `?v=${config.version}` : ''}`;
+
+// 2. The host's own strings follow the locale the widget reports.
+function applyLocale(code) {
+  const norm = normalizeLocale(code);
+  if (!norm) return;
+  state.locale = norm;
+  const info = i18n.locales.find((l) => l.code === norm);
+  const m = messages(info ? norm : i18n.default);
+  document.querySelectorAll('[data-i18n]').forEach((node) => {
+    const s = m[node.dataset.i18n];
+    if (s && node.textContent !== s) node.textContent = s;
+  });
+  document.querySelectorAll('[data-i18n-aria-label]').forEach((node) => node.setAttribute('aria-label', m[node.dataset.i18nAriaLabel] ?? ''));
+  document.querySelectorAll('[data-i18n-title]').forEach((node) => node.setAttribute('title', m[node.dataset.i18nTitle] ?? ''));
+  document.documentElement.lang = info?.iso ?? norm;
+  document.documentElement.dataset.locale = norm;
+  renderSwitcherCurrent(info, norm);
+}
+
+// 3. Language switcher (spec §2): a <details> so it works before the script,
+//    closed by Escape or a click outside; choosing keeps route and query.
+const switcher = document.querySelector('[data-testid="language-switcher"]');
+
+function renderSwitcherCurrent(info, code) {
+  if (!switcher) return;
+  const flag = switcher.querySelector('[data-lang-flag]');
+  const name = switcher.querySelector('[data-lang-name]');
+  // An unknown locale shows a globe and its raw code.
+  flag?.setAttribute('src', flagURL(info ? info.flag : 'globe'));
+  if (name) {
+    name.textContent = info ? info.name : code;
+    name.setAttribute('lang', info ? info.iso : code);
+  }
+  switcher.dataset.locale = code;
+  switcher.querySelectorAll('[data-testid="language-option"]').forEach((a) => {
+    a.setAttribute('aria-checked', String(a.dataset.locale === code));
+  });
+}
+
+function refreshOptionLinks() {
+  switcher?.querySelectorAll('[data-testid="language-option"]').forEach((a) => {
+    a.setAttribute('href', localeHref(location, config.base, PREFIXES, a.dataset.locale));
+  });
+}
+
+function closeSwitcher(focus) {
+  if (!switcher?.open) return;
+  switcher.open = false;
+  if (focus) switcher.querySelector('summary')?.focus();
+}
+
+function writeLangCookie(code) {
+  document.cookie = `browserLang=${encodeURIComponent(code)}; Max-Age=${LANG_COOKIE_MAX_AGE}; Path=/; SameSite=Lax`;
+}
+
+if (switcher) {
+  switcher.addEventListener('toggle', () => {
+    if (!switcher.open) return;
+    refreshOptionLinks();
+    (switcher.querySelector('[aria-checked="true"]') ?? switcher.querySelector('[data-testid="language-option"]'))?.focus({ preventScroll: true });
+  });
+  document.addEventListener('pointerdown', (e) => {
+    if (switcher.open && !e.composedPath().includes(switcher)) closeSwitcher(false);
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && switcher.open) {
+      e.preventDefault();
+      closeSwitcher(true);
+    }
+  });
+  switcher.addEventListener('keydown', (e) => {
+    if (!switcher.open || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp')) return;
+    const items = [...switcher.querySelectorAll('[data-testid="language-option"]')];
+    const i = items.indexOf(document.activeElement);
+    const next = items[(i + (e.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length];
+    e.preventDefault();
+    next?.focus();
+  });
+  switcher.addEventListener('click', (e) => {
+    const a = e.target.closest('[data-testid="language-option"]');
+    if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const code = a.dataset.locale;
+    closeSwitcher(false);
+    let handled = false;
+    try {
+      handled = call('setLocale', code);
+    } catch (err) {
+      // Spec §8: a failed language change is logged and the dropdown closes.
+      console.error('streamcart host: setLocale failed', err);
+      e.preventDefault();
+      return;
+    }
+    if (handled) {
+      e.preventDefault();
+      applyLocale(code);
+    } else {
+      // No widget on this page (error pages): remember the choice the way
+      // the widget does, then follow the link to the same path.
+      writeLangCookie(code);
+      a.setAttribute('href', localeHref(location, config.base, PREFIXES, code));
+    }
+  });
+}
+
+// 4. Currency (GET /currencies → <select>, change → setCurrency).
+const currencySelect = document.querySelector('[data-testid="currency-select"]');
+
+function showCurrency(code) {
+  if (!code) return;
+  state.currency = code;
+  if (!currencySelect) return;
+  if (![...currencySelect.options].some((o) => o.value === code)) currencySelect.add(new Option(code, code));
+  currencySelect.value = code;
+}
+
+async function loadCurrencies() {
+  if (!currencySelect) return;
+  try {
+    const res = await fetch(`${config.api}/currencies`, { headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const { currencies, default: def } = parseCurrencies(await res.json());
+    state.currencies = currencies;
+    const selected = state.currency || def;
+    currencySelect.replaceChildren(...currencies.map((c) => new Option(currencyLabel(c), c.code, false, c.code === selected)));
+    showCurrency(selected);
+    delete currencySelect.dataset.error;
+  } catch (err) {
+    console.error(`streamcart host: ${i18n.messages[i18n.default].currencyError}`, err);
+    currencySelect.dataset.error = 'true';
+    currencySelect.setAttribute('title', t('currencyError'));
+  }
+}
+
+currencySelect?.addEventListener('change', () => {
+  state.currency = currencySelect.value;
+  call('setCurrency', currencySelect.value);
+});
+
+// 5. Session: sign-out only for signed-in visitors.
+const signOutButton = document.querySelector('[data-testid="signout-button"]');
+function showSession(detail) {
+  if (signOutButton) signOutButton.hidden = !detail?.signedIn;
+}
+signOutButton?.addEventListener('click', () => {
+  call('signOut');
+});
+
+// 6. Widget events (bubbling, composed).
+document.addEventListener('streamcart:ready', (e) => {
+  const d = e.detail ?? {};
+  if (d.locale) applyLocale(d.locale);
+  if (d.currency) showCurrency(d.currency);
+  showSession(d);
+});
+document.addEventListener('streamcart:session-changed', (e) => showSession(e.detail));
+document.addEventListener('streamcart:locale-changed', (e) => e.detail?.locale && applyLocale(e.detail.locale));
+document.addEventListener('streamcart:currency-changed', (e) => e.detail?.currency && showCurrency(e.detail.currency));
+
+// The logo and "Home" go to the index through the widget, keeping its state.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest?.('a[data-home-link]');
+  if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  if (call('open')) e.preventDefault();
+});
+
+// 7. Link prefetch on intent, never on 2g or with data saver (spec §9).
+const prefetched = new Set();
+function prefetch(a) {
+  const href = safeHttpURL(a.href);
+  if (!href || prefetched.has(href) || !canPrefetch(navigator.connection)) return;
+  const url = new URL(href);
+  if (url.origin === location.origin && url.pathname === location.pathname) return;
+  prefetched.add(href);
+  const link = document.createElement('link');
+  link.rel = 'prefetch';
+  link.href = href;
+  document.head.append(link);
+}
+for (const type of ['pointerenter', 'focusin']) {
+  document.addEventListener(type, (e) => {
+    const a = e.target.closest?.('a[data-prefetch]');
+    if (a) prefetch(a);
+  }, true);
+}
+
+// 8. Storefront links from the catalog (support, dashboard), when set.
+async function loadStorefront() {
+  try {
+    const res = await fetch(`${config.api}/storefront`, { headers: { Accept: 'application/json' } });
+    if (!res.ok) return;
+    const data = await res.json();
+    const support = safeHttpURL(data?.supportUrl);
+    if (support) {
+      document.querySelectorAll('a[data-support-link]').forEach((a) => {
+        const frag = a.dataset.supportLink;
+        a.href = frag ? `${support.split('#')[0]}#${frag}` : support;
+      });
+    }
+    const dashboard = safeHttpURL(data?.dashboardUrl);
+    if (dashboard && !config.dashboard) document.querySelectorAll('a[data-dashboard-link]').forEach((a) => { a.href = dashboard; });
+  } catch (err) {
+    console.error('streamcart host: storefront', err);
+  }
+}
+
+// 9. Scroll: top on a new page, the saved position on back/forward (spec §2).
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+const positions = new Map();
+if (window.navigation) {
+  navigation.addEventListener('navigate', (e) => {
+    if (!e.destination.sameDocument || e.hashChange || e.downloadRequest) return;
+    const from = navigation.currentEntry?.key;
+    if (from) positions.set(from, window.scrollY);
+    const type = e.navigationType;
+    if (type === 'replace' || type === 'reload') return;
+    const to = e.destination.key;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      window.scrollTo({ top: type === 'traverse' ? positions.get(to) ?? 0 : 0, behavior: 'instant' });
+    }));
+  });
+} else {
+  window.addEventListener('popstate', () => window.scrollTo({ top: 0, behavior: 'instant' }));
+}
+
+// 10. Background: posters and particles; CSS stops all motion under reduced motion.
+function renderParticles() {
+  const box = document.querySelector('.particles');
+  if (!box) return;
+  const n = particleCount(matchMedia(MOBILE_QUERY).matches);
+  if (box.childElementCount === n) return;
+  const nodes = [];
+  for (let i = 0; i < n; i++) {
+    const p = document.createElement('span');
+    p.className = 'particle';
+    // CSSOM custom properties, not style attributes: allowed under the CSP.
+    p.style.setProperty('--x', `${((i * 53) % 100) + (i % 3) * 0.7}%`);
+    p.style.setProperty('--y', `${((i * 37) % 90) + 5}%`);
+    p.style.setProperty('--size', `${3 + (i % 4) * 2}px`);
+    p.style.setProperty('--dur', `${14 + (i * 7) % 16}s`);
+    p.style.setProperty('--delay', `${-((i * 3.7) % 20).toFixed(1)}s`);
+    p.style.setProperty('--drift', `${(i % 2 ? 1 : -1) * (10 + (i * 11) % 40)}px`);
+    nodes.push(p);
+  }
+  box.replaceChildren(...nodes);
+}
+
+function start() {
+  renderRows(document);
+  renderParticles();
+  matchMedia(MOBILE_QUERY).addEventListener('change', renderParticles);
+  document.documentElement.classList.toggle('reduced-motion', matchMedia(REDUCED_MOTION_QUERY).matches);
+  matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (e) => document.documentElement.classList.toggle('reduced-motion', e.matches));
+  applyLocale(state.locale);
+  loadCurrencies();
+  loadStorefront();
+  // Service worker: registered where supported, silently skipped elsewhere.
+  if ('serviceWorker' in navigator) {
+    const register = () => navigator.serviceWorker.register(`${config.base}sw.js`, { scope: config.base }).catch(() => undefined);
+    if (document.readyState === 'complete') register();
+    else window.addEventListener('load', register, { once: true });
+  }
+}
+
+start();
