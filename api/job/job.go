@@ -132,7 +132,8 @@ func (w *Worker) Notify() {
 
 // Run claims and runs jobs until ctx is done. On shutdown it stops claiming and gives in-flight
 // jobs Options.Grace to finish; then their context is cancelled and a job interrupted that way
-// keeps its lease, so it runs again once the lease expires. Run never abandons a job's row.
+// keeps its lease, so it runs again once the lease expires. A handler that ignores its context
+// gets one more grace period before Run returns without it; no job's row is ever dropped.
 func (w *Worker) Run(ctx context.Context) error {
 	// Handlers get a context that outlives ctx by the grace period.
 	hctx, hcancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -157,7 +158,13 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 	w.o.Logger.Warn("job: shutdown grace over, interrupting running jobs", "grace", w.o.Grace)
 	hcancel()
-	<-done
+	grace.Reset(w.o.Grace)
+	select {
+	case <-done:
+	case <-grace.C:
+		// A handler ignoring its context: leave it; its job keeps its lease and runs again later.
+		w.o.Logger.Error("job: handlers still running after interruption, abandoning them")
+	}
 	return nil
 }
 
