@@ -1,14 +1,18 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/pricing"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
+	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
 )
 
 // catalogService serves what is for sale. Product lists are built once per catalog and currency:
@@ -19,6 +23,7 @@ type catalogService struct {
 	mu        sync.Mutex
 	cachedFor *catalog.Catalog
 	cache     map[string]*gencatalog.ProductList
+	encoded   map[string][]byte
 }
 
 // Storefront is the shop-wide settings the storefront endpoint adds to the catalog.
@@ -30,6 +35,10 @@ type Storefront struct {
 
 // NewCatalog returns the catalog service.
 func NewCatalog(cat func() *catalog.Catalog, sf Storefront) gencatalog.Service {
+	return newCatalog(cat, sf)
+}
+
+func newCatalog(cat func() *catalog.Catalog, sf Storefront) *catalogService {
 	return &catalogService{catalog: cat, storefont: sf}
 }
 
@@ -57,7 +66,7 @@ func (s *catalogService) list(code *string, reseller bool) (*gencatalog.ProductL
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cachedFor != cat {
-		s.cachedFor, s.cache = cat, map[string]*gencatalog.ProductList{}
+		s.cachedFor, s.cache, s.encoded = cat, map[string]*gencatalog.ProductList{}, map[string][]byte{}
 	}
 	if l, ok := s.cache[key]; ok {
 		return l, nil
@@ -76,6 +85,53 @@ func (s *catalogService) list(code *string, reseller bool) (*gencatalog.ProductL
 	}
 	s.cache[key] = l
 	return l, nil
+}
+
+// productsJSON is GET /products as Goa encodes it (same generated body type, same JSON encoder),
+// built once per catalog and currency: the hottest read serves bytes, not a fresh encoding.
+func (s *catalogService) productsJSON(currency *string) ([]byte, error) {
+	list, err := s.list(currency, false)
+	if err != nil {
+		return nil, err
+	}
+	cur := s.catalog().DefaultCurrency
+	if len(list.Products) > 0 {
+		cur = list.Products[0].Currency
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.encoded[cur]; ok {
+		return b, nil
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(catalogsrv.NewListProductsResponseBody(list)); err != nil {
+		return nil, err
+	}
+	s.encoded[cur] = buf.Bytes()
+	return buf.Bytes(), nil
+}
+
+// productsHandler answers GET /checkout/api/products from productsJSON, and leaves every other
+// case (errors, non-JSON Accept) to the Goa handler next.
+func (s *catalogService) productsHandler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if accept := r.Header.Get("Accept"); accept != "" && !strings.Contains(accept, "json") && !strings.Contains(accept, "*/*") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		var currency *string
+		if q := r.URL.Query(); q.Has("currency") {
+			c := q.Get("currency")
+			currency = &c
+		}
+		body, err := s.productsJSON(currency)
+		if err != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	})
 }
 
 // ListProducts returns the plans for sale (the first three).

@@ -62,7 +62,8 @@ func New(d Deps) http.Handler {
 	}
 	hide := hideInternal(d.Logger)
 
-	ce := gencatalog.NewEndpoints(NewCatalog(d.Catalog, d.Storefront))
+	cs := newCatalog(d.Catalog, d.Storefront)
+	ce := gencatalog.NewEndpoints(cs)
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, nil))
 
@@ -99,7 +100,10 @@ func New(d Deps) http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		w.Write(OpenAPI)
 	})
-	return withClientIP(mux, d.TrustProxy)
+	root := http.NewServeMux()
+	root.Handle("GET /checkout/api/products", cs.productsHandler(mux))
+	root.Handle("/", mux)
+	return withClientIP(root, d.TrustProxy)
 }
 
 // requestDecoder reads JSON bodies; a body sent without a JSON content type (curl -d sends a form
