@@ -18,6 +18,7 @@ type ctxKey int
 const (
 	claimsKey ctxKey = iota
 	clientIPKey
+	originKey
 )
 
 // authenticator is the JWTAuth of every secured service: it verifies the Bearer token and puts
@@ -44,12 +45,30 @@ func claimsFrom(ctx context.Context) authz.Claims {
 // withClientIP records the caller's address for the fraud check and the geo lookup.
 func withClientIP(next http.Handler, trustProxy bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := geo.ClientIP(r, trustProxy)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), clientIPKey, ip)))
+		ctx := context.WithValue(r.Context(), clientIPKey, geo.ClientIP(r, trustProxy))
+		ctx = context.WithValue(ctx, originKey, requestOrigin(r, trustProxy))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
 func clientIP(ctx context.Context) netip.Addr {
 	ip, _ := ctx.Value(clientIPKey).(netip.Addr)
 	return ip
+}
+
+// requestOrigin is the origin the request was sent to, e.g. "http://localhost:8080".
+func requestOrigin(r *http.Request, trustProxy bool) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); trustProxy && (p == "http" || p == "https") {
+		scheme = p
+	}
+	return scheme + "://" + r.Host
+}
+
+func origin(ctx context.Context) string {
+	o, _ := ctx.Value(originKey).(string)
+	return o
 }

@@ -30,8 +30,9 @@ func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {
 // Create places an order priced by the server.
 func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*genorder.OrderResult, error) {
 	r := order.Request{
-		Quote: quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
-		IP:    clientIP(ctx).String(),
+		Quote:  quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
+		IP:     clientIP(ctx).String(),
+		Origin: origin(ctx),
 	}
 	if p.IdempotencyKey != nil {
 		r.IdempotencyKey = *p.IdempotencyKey

@@ -106,6 +106,8 @@ type Request struct {
 	AffiliateID    string
 	ReturnURL      string
 	IP             string
+	// Origin is the origin the request reached (scheme://host); a return URL may point there.
+	Origin string
 }
 
 func (r Request) hash() string {
@@ -162,7 +164,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if _, ok := cat.Gateway(r.Gateway); !ok {
 		return Order{}, ErrUnknownGateway
 	}
-	if err := s.checkReturnURL(r.ReturnURL); err != nil {
+	if err := s.checkReturnURL(r.ReturnURL, r.Origin); err != nil {
 		return Order{}, err
 	}
 	hash := r.hash()
@@ -265,7 +267,7 @@ func (s *Orders) newOrder(claims authz.Claims, r Request, q pricing.Quote, hash 
 	return o
 }
 
-func (s *Orders) checkReturnURL(raw string) error {
+func (s *Orders) checkReturnURL(raw, requestOrigin string) error {
 	if raw == "" {
 		return nil
 	}
@@ -280,7 +282,7 @@ func (s *Orders) checkReturnURL(raw string) error {
 		return ErrBadReturnURL
 	}
 	origin := u.Scheme + "://" + u.Host
-	for _, o := range s.cfg.ReturnOrigins {
+	for _, o := range append([]string{requestOrigin}, s.cfg.ReturnOrigins...) {
 		if strings.EqualFold(strings.TrimRight(o, "/"), origin) {
 			return nil
 		}
