@@ -1,0 +1,215 @@
+// Typed fetch client for /checkout/api. Every response body is parsed with its valibot schema; an
+// answer that does not match becomes an ApiError named "malformed", never an exception elsewhere.
+import * as v from 'valibot';
+import {
+  CurrencyListSchema,
+  ErrorBodySchema,
+  GatewayListSchema,
+  GeoSchema,
+  OrderSchema,
+  ProductListSchema,
+  ProductSchema,
+  PromotionSchema,
+  QuoteSchema,
+  ServiceSchema,
+  SessionSchema,
+  StorefrontSchema,
+  type Cycle,
+  type Money,
+  type Quote,
+} from './schemas';
+
+export const TIMEOUT_MS = 30_000;
+
+/** An API failure with the stable error name of the contract (also a translation key). */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  /** The fresh quote carried by a 409 price_changed answer. */
+  readonly quote: Quote | null;
+
+  constructor(code: string, status: number, message: string, quote: Quote | null = null) {
+    super(message || code);
+    this.code = code;
+    this.status = status;
+    this.quote = quote;
+  }
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+export interface ClientOptions {
+  /** API base, absolute or relative to the page ("/checkout/api"). */
+  base: string;
+  /** Publishable storefront key, sent as Streamcart-Store. */
+  store?: string | null;
+  /** Current session token, if any. */
+  token?: () => string | null;
+  /** Accept-Language value for server-side texts. */
+  language?: () => string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export interface QuoteBody {
+  pid: number;
+  billingCycle: Cycle;
+  currency: string;
+  extraConnections: number;
+  proxyProtection: boolean;
+  promoCode?: string;
+}
+
+export interface OrderBody extends QuoteBody {
+  gateway: string;
+  expectedTotal?: Money;
+  affiliateId?: number;
+  returnUrl?: string;
+  emailSubscription?: boolean;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+interface RequestInit2 {
+  query?: Query;
+  body?: unknown;
+  auth?: boolean;
+  headers?: Record<string, string>;
+}
+
+function statusCode(status: number): string {
+  switch (status) {
+    case 400:
+      return 'bad_request';
+    case 401:
+    case 403:
+      return 'unauthorized';
+    case 404:
+      return 'not_found';
+    case 409:
+      return 'conflict';
+    case 503:
+      return 'unavailable';
+    default:
+      return status >= 500 ? 'internal' : 'bad_request';
+  }
+}
+
+export function absoluteUrl(base: string): URL {
+  const origin = typeof location !== 'undefined' ? location.href : 'http://localhost/';
+  return new URL(base.endsWith('/') ? base : `${base}/`, origin);
+}
+
+export function createClient(opts: ClientOptions) {
+  const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const timeoutMs = opts.timeoutMs ?? TIMEOUT_MS;
+
+  function url(path: string, query?: Query): string {
+    const u = new URL(path.replace(/^\//, ''), absoluteUrl(opts.base));
+    for (const [k, val] of Object.entries(query ?? {})) if (val !== undefined && val !== '') u.searchParams.set(k, String(val));
+    return u.toString();
+  }
+
+  async function send(method: string, path: string, init: RequestInit2 = {}): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (opts.store) headers['Streamcart-Store'] = opts.store;
+    const lang = opts.language?.();
+    if (lang) headers['Accept-Language'] = lang;
+    if (init.auth) {
+      const token = opts.token?.();
+      if (!token) throw new ApiError('unauthorized', 401, 'No session');
+      headers.Authorization = `Bearer ${token}`;
+    }
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let res: Response;
+    try {
+      res = await doFetch(url(path, init.query), {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: controller.signal,
+        credentials: 'omit',
+      });
+    } catch (e) {
+      throw new ApiError(timedOut ? 'timeout' : 'network', 0, e instanceof Error ? e.message : String(e));
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok) throw await toError(res);
+    return res;
+  }
+
+  async function toError(res: Response): Promise<ApiError> {
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      // Not JSON (a proxy's HTML page, say): fall back to the status.
+    }
+    const parsed = v.safeParse(ErrorBodySchema, body);
+    if (!parsed.success) return new ApiError(statusCode(res.status), res.status, '');
+    const { name, message, quote } = parsed.output;
+    const q = quote === undefined ? null : v.safeParse(QuoteSchema, quote);
+    return new ApiError(name, res.status, message, q && q.success ? q.output : null);
+  }
+
+  async function json<S extends v.GenericSchema>(schema: S, method: string, path: string, init?: RequestInit2): Promise<v.InferOutput<S>> {
+    const res = await send(method, path, init);
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw new ApiError('malformed', res.status, `${method} ${path}: body is not JSON`);
+    }
+    const parsed = v.safeParse(schema, body);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      const where = issue ? v.getDotPath(issue) : null;
+      throw new ApiError('malformed', res.status, `${method} ${path}: ${where ?? 'body'}: ${issue?.message ?? 'invalid'}`);
+    }
+    return parsed.output;
+  }
+
+  return {
+    products: (currency: string) => json(ProductListSchema, 'GET', '/products', { query: { currency } }),
+    product: (pid: number, currency: string) => json(ProductSchema, 'GET', `/products/${pid}`, { query: { currency } }),
+    resellerProducts: (currency: string) => json(ProductListSchema, 'GET', '/resellers/products', { query: { currency } }),
+    currencies: () => json(CurrencyListSchema, 'GET', '/currencies'),
+    gateways: () => json(GatewayListSchema, 'GET', '/gateways'),
+    storefront: () => json(StorefrontSchema, 'GET', '/storefront'),
+    geo: () => json(GeoSchema, 'GET', '/geo'),
+    promotion: (code: string, pid: number) =>
+      json(PromotionSchema, 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } }),
+    quote: (body: QuoteBody) => json(QuoteSchema, 'POST', '/quote', { body }),
+    createSession: (email: string) => json(SessionSchema, 'POST', '/session', { body: { email } }),
+    deleteSession: async () => {
+      await send('DELETE', '/session', { auth: true });
+    },
+    createOrder: (body: OrderBody, idempotencyKey: string) =>
+      json(OrderSchema, 'POST', '/orders', { body, auth: true, headers: { 'Idempotency-Key': idempotencyKey } }),
+    order: (orderId: string) => json(OrderSchema, 'GET', `/orders/${encodeURIComponent(orderId)}`, { auth: true }),
+    service: (serviceId: string) => json(ServiceSchema, 'GET', `/services/${encodeURIComponent(serviceId)}`, { auth: true }),
+    playlist: async (serviceId: string): Promise<Blob> => {
+      const res = await send('GET', `/services/${encodeURIComponent(serviceId)}/playlist.m3u`, {
+        auth: true,
+        headers: { Accept: 'audio/x-mpegurl, text/plain, */*' },
+      });
+      const text = await res.text();
+      // A playlist always starts with #EXTM3U; anything else is not one.
+      if (!text.trimStart().startsWith('#EXTM3U')) throw new ApiError('malformed', res.status, 'playlist: not an M3U file');
+      return new Blob([text], { type: 'audio/x-mpegurl' });
+    },
+    /** Resolves a URL the API returned (a payment link) against the API's origin. */
+    resolve: (href: string) => new URL(href, absoluteUrl(opts.base)).toString(),
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

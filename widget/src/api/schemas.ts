@@ -1,0 +1,158 @@
+// valibot schemas for every response of the API contract. Unknown fields are dropped; fields the
+// widget can live without get defaults so that an older or newer server still works.
+import * as v from 'valibot';
+
+export const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially', 'onetime'] as const;
+export type Cycle = (typeof CYCLES)[number];
+
+const int = v.pipe(v.number(), v.integer());
+
+export const MoneySchema = v.object({
+  amount: int,
+  currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/)),
+});
+
+export function isCycle(c: string): c is Cycle {
+  return (CYCLES as readonly string[]).includes(c);
+}
+
+// A cycle this widget does not know is left out rather than failing the whole catalog.
+const CyclesSchema = v.pipe(
+  v.array(v.string()),
+  v.transform((cycles) => cycles.filter(isCycle)),
+);
+const PricingSchema = v.record(v.string(), MoneySchema);
+
+export const ConfigOptionSchema = v.object({
+  id: int,
+  name: v.string(),
+  type: v.string(),
+  maxQty: v.optional(int, 0),
+  pricing: PricingSchema,
+});
+
+export const CustomFieldSchema = v.object({
+  id: int,
+  name: v.string(),
+  type: v.optional(v.string(), 'text'),
+  required: v.optional(v.boolean(), false),
+});
+
+export const ProductSchema = v.object({
+  pid: int,
+  name: v.string(),
+  description: v.optional(v.string(), ''),
+  features: v.optional(v.array(v.string()), []),
+  trial: v.optional(v.boolean(), false),
+  group: v.optional(v.string(), 'plan'),
+  cycles: CyclesSchema,
+  pricing: PricingSchema,
+  configOptions: v.optional(v.array(ConfigOptionSchema), []),
+  customFields: v.optional(v.array(CustomFieldSchema), []),
+  saveBadge: v.optional(v.string(), ''),
+  soldBadge: v.optional(v.string(), ''),
+  guarantee: v.optional(v.string(), ''),
+  credits: v.optional(int, 0),
+});
+
+export const ProductListSchema = v.object({ products: v.array(ProductSchema) });
+
+export const CurrencySchema = v.object({
+  code: v.string(),
+  rate: v.string(),
+  prefix: v.optional(v.string(), ''),
+  suffix: v.optional(v.string(), ''),
+});
+
+export const CurrencyListSchema = v.object({
+  currencies: v.array(CurrencySchema),
+  default: v.string(),
+});
+
+export const GatewayListSchema = v.object({
+  gateways: v.array(v.object({ module: v.string(), displayName: v.string() })),
+  default: v.string(),
+});
+
+export const PromotionSchema = v.object({
+  code: v.string(),
+  type: v.string(),
+  value: v.union([v.string(), v.number()]),
+  appliesTo: v.optional(v.array(int), []),
+});
+
+export const QuoteSchema = v.object({
+  lines: v.array(v.object({ key: v.optional(v.string(), ''), label: v.string(), amount: MoneySchema })),
+  subtotal: v.optional(MoneySchema),
+  discount: v.nullish(
+    v.object({ code: v.string(), type: v.string(), value: v.union([v.string(), v.number()]), amount: MoneySchema }),
+  ),
+  total: MoneySchema,
+});
+
+export const SessionSchema = v.object({
+  token: v.pipe(v.string(), v.minLength(1)),
+  userId: v.union([v.string(), v.pipe(v.number(), v.transform(String))]),
+  email: v.string(),
+  scope: v.optional(v.string(), 'email'),
+});
+
+export const GeoSchema = v.object({ ip: v.string(), country: v.string() });
+
+export const StorefrontSchema = v.object({
+  name: v.optional(v.string(), ''),
+  defaultCurrency: v.optional(v.string(), 'EUR'),
+  apps: v.optional(v.array(v.object({ name: v.string(), platform: v.string(), url: v.string(), icon: v.optional(v.string(), '') })), []),
+  cards: v.optional(v.array(v.object({ title: v.string(), text: v.string(), url: v.string(), icon: v.optional(v.string(), '') })), []),
+  dashboardUrl: v.optional(v.string(), ''),
+  supportUrl: v.optional(v.string(), ''),
+});
+
+export const ORDER_STATUSES = ['pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+const id = v.union([v.string(), v.pipe(v.number(), v.transform(String))]);
+
+export const OrderSchema = v.object({
+  orderId: id,
+  invoiceId: v.optional(id, ''),
+  status: v.picklist(ORDER_STATUSES),
+  fraud: v.optional(v.boolean(), false),
+  serviceIds: v.optional(v.array(id), []),
+  total: MoneySchema,
+  paymentUrl: v.optional(v.string(), ''),
+  paymentDeadline: v.optional(v.string(), ''),
+});
+
+export const ServiceSchema = v.object({
+  serviceId: id,
+  name: v.string(),
+  status: v.string(),
+  username: v.optional(v.string(), ''),
+  password: v.optional(v.string(), ''),
+  serverHostname: v.optional(v.string(), ''),
+  maxConnections: v.optional(int, 1),
+  billingCycle: v.optional(v.string(), ''),
+  nextDueDate: v.optional(v.string(), ''),
+  playlistUrl: v.optional(v.string(), ''),
+});
+
+export const ErrorBodySchema = v.object({
+  name: v.string(),
+  message: v.optional(v.string(), ''),
+  quote: v.optional(v.unknown()),
+});
+
+export type Money = v.InferOutput<typeof MoneySchema>;
+export type Product = v.InferOutput<typeof ProductSchema>;
+export type ConfigOption = v.InferOutput<typeof ConfigOptionSchema>;
+export type Currency = v.InferOutput<typeof CurrencySchema>;
+export type CurrencyList = v.InferOutput<typeof CurrencyListSchema>;
+export type GatewayList = v.InferOutput<typeof GatewayListSchema>;
+export type Promotion = v.InferOutput<typeof PromotionSchema>;
+export type Quote = v.InferOutput<typeof QuoteSchema>;
+export type Session = v.InferOutput<typeof SessionSchema>;
+export type Geo = v.InferOutput<typeof GeoSchema>;
+export type Storefront = v.InferOutput<typeof StorefrontSchema>;
+export type Order = v.InferOutput<typeof OrderSchema>;
+export type Service = v.InferOutput<typeof ServiceSchema>;

@@ -1,0 +1,119 @@
+// <streamcart-checkout>: attributes → props, methods, CustomEvents; React inside an open shadow root.
+import { useCallback, useMemo } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import root from 'react-shadow';
+import { App } from '../flow/App';
+import { normalizeLocale } from '../i18n/locale';
+import { writeBrowserLang } from '../state/cookie';
+import { Controller } from '../state/controller';
+import { loadPersisted, savePersisted, signedOut } from '../state/persisted';
+import { ATTRIBUTES, readConfig, type AttributeName } from './attributes';
+import { sharedSheet, widgetCss } from './styles';
+
+export const TAG = 'streamcart-checkout';
+
+const ShadowDiv = root.div!;
+
+function Shell({ host, controller }: { host: HTMLElement; controller: Controller }) {
+  const sheet = sharedSheet();
+  const sheets = useMemo(() => (sheet ? [sheet] : []), [sheet]);
+  // react-shadow attaches the shadow root to the element it renders. Redirecting that one call to
+  // the custom element makes <streamcart-checkout> itself the open shadow host (el.shadowRoot),
+  // while react-shadow still portals the tree and adopts the style sheets there. The React root
+  // lives in a detached fragment, so the element has no light-DOM children at all.
+  const redirect = useCallback(
+    (node: HTMLElement | null) => {
+      if (node) node.attachShadow = (init: ShadowRootInit) => host.shadowRoot ?? HTMLElement.prototype.attachShadow.call(host, init);
+    },
+    [host],
+  );
+  return (
+    <ShadowDiv ref={redirect} mode="open" styleSheets={sheets}>
+      {!sheet && <style>{widgetCss}</style>}
+      <App controller={controller} />
+    </ShadowDiv>
+  );
+}
+
+export class StreamcartCheckoutElement extends HTMLElement {
+  static get observedAttributes(): readonly string[] {
+    return ATTRIBUTES;
+  }
+
+  #controller: Controller | null = null;
+  #root: Root | null = null;
+  #unmount: ReturnType<typeof setTimeout> | null = null;
+
+  connectedCallback(): void {
+    if (this.#unmount !== null) {
+      // Moved within the page: keep the running widget.
+      clearTimeout(this.#unmount);
+      this.#unmount = null;
+    }
+    if (this.#root) return;
+    this.#controller = new Controller(this, readConfig(this));
+    this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
+    this.#root.render(<Shell host={this} controller={this.#controller} />);
+  }
+
+  disconnectedCallback(): void {
+    this.#unmount = setTimeout(() => {
+      this.#unmount = null;
+      this.#root?.unmount();
+      this.#root = null;
+      this.#controller = null;
+    });
+  }
+
+  attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
+    if (old !== value) this.#controller?.configure(readConfig(this));
+  }
+
+  /** Goes to the plan choice, with plan `pid` selected when given. */
+  open(pid?: number): void {
+    if (this.#controller) this.#controller.open(pid);
+    else if (pid) this.setAttribute('plan', String(pid));
+  }
+
+  /** Ends the session (DELETE /session) and clears what spec §4 lists, then shows the plans. */
+  async signOut(): Promise<void> {
+    if (this.#controller) return this.#controller.signOut();
+    savePersisted(signedOut(loadPersisted()));
+  }
+
+  /** Switches the language (and in history routing the URL prefix); remembered for 365 days. */
+  setLocale(code: string): void {
+    if (this.#controller) this.#controller.setLocale(code);
+    else {
+      const locale = normalizeLocale(code);
+      if (locale) writeBrowserLang(locale);
+    }
+  }
+
+  setCurrency(code: string): void {
+    if (this.#controller) this.#controller.setCurrency(code);
+    else this.setAttribute('currency', code);
+  }
+}
+
+// Attribute-reflecting properties, so frameworks that set properties instead of attributes work.
+for (const name of ATTRIBUTES) {
+  Object.defineProperty(StreamcartCheckoutElement.prototype, name, {
+    configurable: true,
+    enumerable: true,
+    get(this: HTMLElement) {
+      return this.getAttribute(name);
+    },
+    set(this: HTMLElement, value: unknown) {
+      if (value === null || value === undefined || value === false) this.removeAttribute(name);
+      else this.setAttribute(name, String(value));
+    },
+  });
+}
+
+export interface StreamcartCheckoutElement extends Record<AttributeName, string | null> {}
+
+export function define(tag = TAG): void {
+  if (typeof customElements === 'undefined' || customElements.get(tag)) return;
+  customElements.define(tag, tag === TAG ? StreamcartCheckoutElement : class extends StreamcartCheckoutElement {});
+}

@@ -1,0 +1,23 @@
+// The CustomEvents of the embed contract. Details never carry a secret (no token, no password).
+import type { Money } from '../api/schemas';
+import type { LocaleCode } from '../i18n/locale';
+
+export interface StreamcartEventMap {
+  'streamcart:ready': { locale: LocaleCode; currency: string; signedIn: boolean; email?: string };
+  'streamcart:plan-selected': { pid: number; billingCycle: string };
+  'streamcart:order-created': { orderId: string; invoiceId: string; status: string; total: Money };
+  'streamcart:payment-started': { orderId: string; gateway: string; paymentUrl: string };
+  'streamcart:order-paid': { orderId: string };
+  'streamcart:service-ready': { orderId: string; serviceIds: string[] };
+  'streamcart:session-changed': { signedIn: boolean; email?: string };
+  'streamcart:locale-changed': { locale: LocaleCode };
+  'streamcart:currency-changed': { currency: string };
+  'streamcart:error': { name: string; message: string };
+}
+
+export type StreamcartEventName = keyof StreamcartEventMap;
+export type StreamcartEvent<K extends StreamcartEventName> = CustomEvent<StreamcartEventMap[K]>;
+
+export function emit<K extends StreamcartEventName>(target: EventTarget, name: K, detail: StreamcartEventMap[K]): void {
+  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+}

@@ -1,0 +1,83 @@
+import { Component, useEffect, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
+import { bcp47 } from '../i18n/locale';
+import type { Controller } from '../state/controller';
+import { ControllerContext, useCheckout, useController } from './context';
+import { isValidEmail } from './EmailField';
+import { IndexPage } from './IndexPage';
+import { autoOrder, ensureSession } from './order';
+import { Success } from './Success';
+import { CreatingOrder, ErrorView, NotFound, Upsell } from './Views';
+import { Waiting } from './Waiting';
+
+/** A render error anywhere in the flow becomes the generic error view, never a blank widget. */
+class Boundary extends Component<{ controller: Controller; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: Error, _info: ErrorInfo) {
+    this.props.controller.fail({ name: 'internal', message: error.message });
+    this.setState({ failed: false });
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+function Routes() {
+  const route = useCheckout((s) => s.route.name);
+  const fatal = useCheckout((s) => s.fatal);
+  if (fatal) return <ErrorView />;
+  switch (route) {
+    case '':
+      return <IndexPage group="plan" />;
+    case 'resellers':
+      return <IndexPage group="reseller" />;
+    case 'creatingOrder':
+      return <CreatingOrder />;
+    case 'waiting':
+      return <Waiting />;
+    case 'resellers/waiting':
+      return <Waiting reseller />;
+    case 'success':
+    case 'resellers/success':
+      return <Success />;
+    case 'upsell':
+      return <Upsell />;
+    default:
+      return <NotFound />;
+  }
+}
+
+/** Entry effects run once per element: ready event, popstate, auto-login, automatic order. */
+function Lifecycle() {
+  const c = useController();
+  useEffect(() => {
+    c.emit('streamcart:ready', c.readyDetail());
+    window.addEventListener('popstate', c.syncFromLocation);
+    const { email, pid, autoRedirect } = c.landing;
+    const p = c.getState().persisted;
+    if (email && pid && autoRedirect && c.getState().route.name === '') {
+      void autoOrder(c);
+    } else if (email && isValidEmail(email) && !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())) {
+      // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as them.
+      ensureSession(c, email).catch(() => undefined);
+    }
+    return () => window.removeEventListener('popstate', c.syncFromLocation);
+  }, [c]);
+  return null;
+}
+
+export function App({ controller }: { controller: Controller }) {
+  const locale = bcp47(useSyncExternalStore(controller.subscribe, () => controller.getState().locale));
+  return (
+    <ControllerContext.Provider value={controller}>
+      <div className="sc-root" lang={locale}>
+        <Lifecycle />
+        <Boundary controller={controller}>
+          <Routes />
+        </Boundary>
+      </div>
+    </ControllerContext.Provider>
+  );
+}

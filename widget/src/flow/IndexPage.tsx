@@ -1,0 +1,417 @@
+import { useEffect, useRef, useState } from 'react';
+import { isApiError, type QuoteBody } from '../api/client';
+import type { Cycle, Product } from '../api/schemas';
+import { useCheckout, useController, useI18n, useResource } from './context';
+import { EmailField, isValidEmail } from './EmailField';
+import { Icon } from './icons';
+import { extraConnectionsFor, findOption, maxConnections, optionPrice } from './options';
+import { placeOrder, type Group } from './order';
+import { cardCycle, PlanGrid } from './PlanGrid';
+import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
+import { Summary } from './Summary';
+import { useQuote } from './useQuote';
+
+/** Plans pre-select the first paid plan; reseller plans their second one (spec §9). */
+function defaultProduct(list: Product[], group: Group): Product {
+  if (group === 'reseller') return list[1] ?? list[0]!;
+  return list.find((p) => !p.trial) ?? list[0]!;
+}
+
+export function IndexPage({ group }: { group: Group }) {
+  const c = useController();
+  const { t, locale, money } = useI18n();
+  const promoValue = usePromoValue();
+  const currency = useCheckout((s) => s.currency);
+  const selection = useCheckout((s) => s.selection);
+  const draft = useCheckout((s) => s.draft);
+  const attempt = useCheckout((s) => s.attempt);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const [forced, setForced] = useState(0);
+  const [promoMessage, setPromoMessage] = useState<PromoMessage>(null);
+  const [promoChecking, setPromoChecking] = useState(false);
+
+  const productsKey = `products:${group}:${currency}`;
+  const products = useResource(productsKey, () =>
+    c.cached(productsKey, () => (group === 'plan' ? c.client.products(currency) : c.client.resellerProducts(currency))),
+  );
+  const gateways = useResource('gateways', () => c.cached('gateways', () => c.client.gateways()));
+  const currencies = useResource('currencies', () => c.cached('currencies', () => c.client.currencies()));
+
+  // Spec §9: only the first three products are listed.
+  const list = (products.data?.products ?? []).slice(0, 3);
+  const product = list.find((p) => p.pid === selection?.pid) ?? null;
+  const cycle: Cycle | null = product ? cardCycle(product, selection?.cycle ?? null) : null;
+  const extraOption = product ? findOption(product, 'extra') : undefined;
+  const proxyOption = product ? findOption(product, 'proxy') : undefined;
+  const extra = extraOption ? extraConnectionsFor(draft.extra, draft.connections) : 0;
+  const defaultCurrency = currencies.data?.default ?? 'EUR';
+
+  // Keep a valid selection: the requested plan when listed, else the default one.
+  useEffect(() => {
+    if (!list.length) return;
+    const target = list.find((p) => p.pid === selection?.pid) ?? defaultProduct(list, group);
+    const cy = cardCycle(target, selection?.cycle ?? null);
+    if (target.pid !== selection?.pid || cy !== selection?.cycle) c.select({ pid: target.pid, cycle: cy });
+  });
+
+  // Spec §8 "no products returned: catalogue marked not found".
+  useEffect(() => {
+    if (products.status !== 'ok') return;
+    const notFound = products.data.products.length === 0;
+    if (c.getState().persisted.products.notFound !== notFound) c.update((p) => ({ ...p, products: { ...p.products, notFound } }));
+  }, [products.status, products.data, c]);
+
+  const body: QuoteBody | null =
+    product && cycle
+      ? {
+          pid: product.pid,
+          billingCycle: cycle,
+          currency,
+          extraConnections: extra,
+          proxyProtection: !!proxyOption && draft.proxy,
+          ...(draft.promo ? { promoCode: draft.promo.code } : {}),
+        }
+      : null;
+  const q = useQuote(body);
+  const shownQuote = attempt.status === 'priceChanged' ? attempt.quote : q.quote;
+  const free = !!shownQuote && shownQuote.total.amount === 0;
+
+  // A new choice makes an old price-change prompt or order error moot.
+  const lastKey = useRef(q.key);
+  useEffect(() => {
+    if (lastKey.current === q.key) return;
+    lastKey.current = q.key;
+    if (attempt.status === 'priceChanged' || attempt.status === 'failed') c.setAttempt({ status: 'idle' });
+  }, [q.key, attempt.status, c]);
+
+  // Remember the price and total shown (spec §3 products.price / products.totalPrice).
+  useEffect(() => {
+    if (!q.quote) return;
+    const price = q.quote.lines.find((l) => l.key === 'plan')?.amount ?? q.quote.subtotal ?? q.quote.total;
+    const cur = c.getState().persisted.products;
+    if (cur.price?.amount === price.amount && cur.price.currency === price.currency && cur.totalPrice?.amount === q.quote.total.amount && cur.totalPrice.currency === q.quote.total.currency) return;
+    c.update((p) => ({ ...p, products: { ...p.products, price, totalPrice: q.quote!.total } }));
+  }, [q.quote, c]);
+
+  // A promo the server refuses for this choice is dropped, with its message.
+  useEffect(() => {
+    if (isApiError(q.error) && (q.error.code === 'not_applicable' || (q.error.code === 'not_found' && draft.promo))) {
+      setPromoMessage({ kind: 'error', text: promoError(q.error) });
+      c.setDraft({ promo: null });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [q.error]);
+
+  function promoError(err: unknown): string {
+    if (!isApiError(err)) return t.errors.internal;
+    if (err.code === 'not_applicable') return t.errors.not_applicable;
+    // Spec §5: otherwise the server's message. It is English, so other locales use the translation.
+    const translated = (t.errors as Record<string, string>)[err.code];
+    if (locale.startsWith('en') && err.message) return err.message;
+    return translated ?? err.message;
+  }
+
+  async function applyPromo(code = draft.promoInput, pid = product?.pid) {
+    const value = code.trim().toUpperCase();
+    if (!value || !pid) return;
+    setPromoChecking(true);
+    try {
+      const promo = await c.client.promotion(value, pid);
+      // Spec §4: the discount is set only when the code applies to the chosen product.
+      if (promo.appliesTo.length && !promo.appliesTo.includes(pid)) {
+        c.setDraft({ promo: null });
+        setPromoMessage({ kind: 'error', text: t.errors.not_applicable });
+      } else {
+        c.setDraft({ promo, promoInput: promo.code.toUpperCase() });
+        setPromoMessage({ kind: 'applied', text: t.promoApplied(promo.code.toUpperCase(), promoValue(promo, defaultCurrency)) });
+      }
+    } catch (e) {
+      if (isApiError(e) && e.code === 'malformed') c.fail(e);
+      c.setDraft({ promo: null });
+      setPromoMessage({ kind: 'error', text: promoError(e) });
+    } finally {
+      setPromoChecking(false);
+    }
+  }
+
+  // A code from the landing URL or the promocode attribute is applied once a plan is known; an
+  // applied code is checked again when the plan changes.
+  const promoFor = useRef<number | null>(null);
+  useEffect(() => {
+    if (!product || promoChecking) return;
+    const code = draft.promo?.code ?? (promoFor.current === null ? draft.promoInput : '');
+    if (promoFor.current === product.pid) return;
+    promoFor.current = product.pid;
+    if (code) void applyPromo(code, product.pid);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [product?.pid]);
+
+  // Keep the promo message in the current language.
+  useEffect(() => {
+    if (draft.promo && promoMessage?.kind === 'applied') {
+      setPromoMessage({ kind: 'applied', text: t.promoApplied(draft.promo.code.toUpperCase(), promoValue(draft.promo, defaultCurrency)) });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [locale]);
+
+  const gatewayList = gateways.data?.gateways ?? [];
+  const gateway = draft.gateway && gatewayList.some((g) => g.module === draft.gateway) ? draft.gateway : gateways.data?.default || gatewayList[0]?.module || null;
+
+  const quoteReady = !!q.quote && q.forKey === q.key && !q.loading;
+  const canPay = quoteReady && !!body && (free || !!gateway);
+
+  function pay(expected = q.quote?.total) {
+    const email = draft.email.trim();
+    if (!email || !isValidEmail(email)) {
+      setForced((n) => n + 1);
+      emailRef.current?.focus();
+      return;
+    }
+    if (!body || !expected) return;
+    // Spec: a free trial has no payment step; the API still records which gateway would have been used.
+    const gw = gateway ?? gateways.data?.default ?? '';
+    void placeOrder(c, { body, gateway: gw, expectedTotal: expected, email, subscribe: draft.subscribe, group });
+  }
+
+  if (products.status === 'error' && !products.data) {
+    return <LoadError onRetry={products.reload} />;
+  }
+
+  return (
+    <div className="sc-page sc-index">
+      <section className="sc-section" aria-labelledby="sc-plans-title">
+        <header className="sc-section-head">
+          <h2 className="sc-title" id="sc-plans-title">
+            {group === 'reseller' ? t.resellerTitle : t.choosePlan}
+          </h2>
+          <p className="sc-lead">{group === 'reseller' ? t.resellerLead : t.choosePlanLead}</p>
+        </header>
+        {products.status === 'loading' && !products.data ? (
+          <div className="sc-grid" aria-busy="true" aria-label={t.loading}>
+            {[0, 1, 2].map((i) => (
+              <div className="sc-plan sc-skeleton" key={i} />
+            ))}
+          </div>
+        ) : list.length === 0 ? (
+          <p className="sc-empty">{t.noPlans}</p>
+        ) : (
+          <PlanGrid
+            products={list}
+            selectedPid={product?.pid ?? null}
+            cycle={cycle}
+            busy={products.status === 'loading'}
+            onSelect={(pid) => {
+              const p = list.find((x) => x.pid === pid);
+              if (p) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
+            }}
+          />
+        )}
+      </section>
+
+      {product && (
+        <div className="sc-checkout">
+          <div className="sc-form">
+            <section className="sc-card" aria-labelledby="sc-options-title">
+              <h2 className="sc-card-title" id="sc-options-title">
+                {t.customize}
+              </h2>
+              <div className="sc-field">
+                <label className="sc-label" htmlFor="sc-cycle">
+                  {t.billingCycle}
+                </label>
+                <select
+                  id="sc-cycle"
+                  className="sc-input sc-select"
+                  value={cycle ?? ''}
+                  data-testid="billing-cycle"
+                  onChange={(e) => c.select({ pid: product.pid, cycle: e.target.value as Cycle }, { emit: true })}
+                >
+                  {product.cycles.map((cy) => {
+                    const price = product.pricing[cy];
+                    return (
+                      <option key={cy} value={cy}>
+                        {t.cycles[cy]}
+                        {price ? ` · ${price.amount === 0 ? t.free : money(price)}` : ''}
+                      </option>
+                    );
+                  })}
+                </select>
+              </div>
+
+              {extraOption && (
+                <div className="sc-option">
+                  <label className="sc-switch">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={draft.extra}
+                      data-testid="extra-connections-toggle"
+                      aria-describedby="sc-extra-hint"
+                      onChange={(e) =>
+                        // Switching on starts at 2 connections (1 included + 1 extra) so the switch
+                        // always changes the order; the count can still go down to 1.
+                        c.setDraft({ extra: e.target.checked, connections: e.target.checked ? Math.max(2, draft.connections) : draft.connections })
+                      }
+                    />
+                    <span className="sc-switch-label">{t.extraConnections}</span>
+                  </label>
+                  <p className="sc-hint" id="sc-extra-hint">
+                    {t.extraConnectionsHint(money(optionPrice(extraOption, cycle) ?? { amount: 0, currency }))}
+                  </p>
+                  {draft.extra && (
+                    <ConnectionCount
+                      value={draft.connections}
+                      max={maxConnections(extraOption)}
+                      onChange={(n) => c.setDraft({ connections: n })}
+                    />
+                  )}
+                </div>
+              )}
+
+              {proxyOption && (
+                <div className="sc-option">
+                  <label className="sc-switch">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={draft.proxy}
+                      data-testid="proxy-protection-toggle"
+                      aria-describedby="sc-proxy-hint"
+                      onChange={(e) => c.setDraft({ proxy: e.target.checked })}
+                    />
+                    <span className="sc-switch-label">{t.proxyProtection}</span>
+                  </label>
+                  <p className="sc-hint" id="sc-proxy-hint">
+                    {t.proxyProtectionHint(money(optionPrice(proxyOption, cycle) ?? { amount: 0, currency }))}
+                  </p>
+                </div>
+              )}
+            </section>
+
+            <section className="sc-card" aria-labelledby="sc-details-title">
+              <h2 className="sc-card-title" id="sc-details-title">
+                {t.yourDetails}
+              </h2>
+              <EmailField ref={emailRef} value={draft.email} forced={forced} onChange={(email) => c.setDraft({ email })} />
+              <PromoField
+                value={draft.promoInput}
+                applied={draft.promo}
+                checking={promoChecking}
+                message={promoMessage}
+                onChange={(promoInput) => {
+                  c.setDraft({ promoInput });
+                  if (promoMessage?.kind === 'error') setPromoMessage(null);
+                }}
+                onApply={() => void applyPromo()}
+                onRemove={() => {
+                  c.setDraft({ promo: null, promoInput: '' });
+                  setPromoMessage(null);
+                }}
+              />
+            </section>
+
+            {!free && gatewayList.length > 0 && (
+              <section className="sc-card" aria-labelledby="sc-gateway-title">
+                <h2 className="sc-card-title" id="sc-gateway-title">
+                  {t.paymentMethod}
+                </h2>
+                <div className="sc-gateways" role="radiogroup" aria-labelledby="sc-gateway-title">
+                  {gatewayList.map((g) => (
+                    <label
+                      key={g.module}
+                      className={`sc-gateway${g.module === gateway ? ' is-selected' : ''}`}
+                      data-testid="gateway-option"
+                      data-module={g.module}
+                    >
+                      <input
+                        type="radio"
+                        name="sc-gateway"
+                        value={g.module}
+                        checked={g.module === gateway}
+                        onChange={() => c.setDraft({ gateway: g.module })}
+                      />
+                      <span>{g.displayName}</span>
+                    </label>
+                  ))}
+                </div>
+              </section>
+            )}
+          </div>
+
+          <Summary
+            product={product}
+            cycle={cycle}
+            extra={extra}
+            quote={shownQuote}
+            quoteLoading={q.loading}
+            quoteError={q.error}
+            currencies={currencies.data}
+            attempt={attempt}
+            subscribe={draft.subscribe}
+            onSubscribe={(subscribe) => c.setDraft({ subscribe })}
+            canPay={canPay}
+            onPay={() => pay()}
+            onConfirmPrice={() => attempt.status === 'priceChanged' && pay(attempt.quote.total)}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function ConnectionCount({ value, max, onChange }: { value: number; max: number; onChange: (n: number) => void }) {
+  const { t } = useI18n();
+  const clamp = (n: number) => Math.min(max, Math.max(1, Math.floor(n)));
+  const [text, setText] = useState(String(value));
+  useEffect(() => setText(String(value)), [value]);
+  return (
+    <div className="sc-count">
+      <label className="sc-label" htmlFor="sc-connections">
+        {t.connections}
+      </label>
+      <div className="sc-stepper">
+        <button type="button" className="sc-step" aria-label={t.fewerConnections} disabled={value <= 1} onClick={() => onChange(clamp(value - 1))}>
+          −
+        </button>
+        <input
+          id="sc-connections"
+          className="sc-input sc-count-input"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={max}
+          step={1}
+          value={text}
+          data-testid="extra-connections-count"
+          aria-describedby="sc-connections-hint"
+          onChange={(e) => {
+            setText(e.target.value);
+            const n = Number(e.target.value);
+            if (e.target.value !== '' && Number.isFinite(n)) onChange(clamp(n));
+          }}
+          onBlur={() => setText(String(value))}
+        />
+        <button type="button" className="sc-step" aria-label={t.moreConnections} disabled={value >= max} onClick={() => onChange(clamp(value + 1))}>
+          +
+        </button>
+      </div>
+      <p className="sc-hint" id="sc-connections-hint">
+        {t.connectionsHint(Math.max(0, value - 1))}
+      </p>
+    </div>
+  );
+}
+
+function LoadError({ onRetry }: { onRetry: () => void }) {
+  const { t } = useI18n();
+  return (
+    <div className="sc-page sc-center" role="alert">
+      <Icon name="alert" className="sc-hero-icon is-error" />
+      <h2 className="sc-title">{t.errorTitle}</h2>
+      <p className="sc-lead">{t.errorText}</p>
+      <button type="button" className="sc-btn sc-btn-primary" onClick={onRetry}>
+        {t.tryAgain}
+      </button>
+    </div>
+  );
+}

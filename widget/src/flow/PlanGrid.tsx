@@ -1,0 +1,112 @@
+import { useRef, type KeyboardEvent } from 'react';
+import type { Cycle, Product } from '../api/schemas';
+import { useI18n } from './context';
+import { Icon } from './icons';
+
+interface Props {
+  products: Product[];
+  selectedPid: number | null;
+  cycle: Cycle | null;
+  onSelect: (pid: number) => void;
+  busy?: boolean;
+}
+
+/** The cycle a card shows: the chosen one when the plan offers it, else the plan's first. */
+export function cardCycle(product: Product, cycle: Cycle | null): Cycle | null {
+  if (cycle && product.cycles.includes(cycle)) return cycle;
+  return product.cycles[0] ?? null;
+}
+
+/** Three plan cards as one radio group (arrow keys move the choice, as with native radios). */
+export function PlanGrid({ products, selectedPid, cycle, onSelect, busy }: Props) {
+  const { t, money } = useI18n();
+  const refs = useRef<(HTMLDivElement | null)[]>([]);
+
+  function onKeyDown(e: KeyboardEvent<HTMLDivElement>, index: number) {
+    let next = -1;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = (index + 1) % products.length;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = (index - 1 + products.length) % products.length;
+    else if (e.key === ' ' || e.key === 'Enter') {
+      e.preventDefault();
+      onSelect(products[index]!.pid);
+      return;
+    }
+    if (next < 0) return;
+    e.preventDefault();
+    onSelect(products[next]!.pid);
+    refs.current[next]?.focus();
+  }
+
+  const selectedIndex = Math.max(0, products.findIndex((p) => p.pid === selectedPid));
+
+  return (
+    <div className="sc-grid" role="radiogroup" aria-label={t.plansLabel} aria-busy={busy || undefined}>
+      {products.map((p, i) => {
+        const selected = p.pid === selectedPid;
+        const cy = cardCycle(p, cycle);
+        const price = cy ? p.pricing[cy] : undefined;
+        const isFree = p.trial || (price?.amount ?? 0) === 0;
+        return (
+          <div
+            key={p.pid}
+            ref={(el) => {
+              refs.current[i] = el;
+            }}
+            className={`sc-plan${selected ? ' is-selected' : ''}${p.soldBadge ? ' has-ribbon' : ''}`}
+            part={selected ? 'plan-card plan-card-selected' : 'plan-card'}
+            role="radio"
+            aria-checked={selected}
+            tabIndex={i === selectedIndex ? 0 : -1}
+            data-testid="plan-card"
+            data-pid={p.pid}
+            onClick={() => onSelect(p.pid)}
+            onKeyDown={(e) => onKeyDown(e, i)}
+          >
+            {p.soldBadge && <span className="sc-ribbon">{p.soldBadge}</span>}
+            <div className="sc-plan-head">
+              <h3 className="sc-plan-name">{p.name}</h3>
+              {p.saveBadge && <span className="sc-badge sc-badge-save">{p.saveBadge}</span>}
+              {p.trial && <span className="sc-badge sc-badge-trial">{t.freeTrial}</span>}
+            </div>
+            <div className="sc-plan-price">
+              <span className="sc-price">{isFree ? t.free : price ? money(price) : '—'}</span>
+              {cy && !isFree && <span className="sc-cycle">{t.perCycle[cy]}</span>}
+            </div>
+            {isFree ? (
+              <p className="sc-plan-cycle">{t.noCreditCard}</p>
+            ) : (
+              cy && <p className="sc-plan-cycle">{t.cycles[cy]}</p>
+            )}
+            {p.description && <p className="sc-plan-desc">{p.description}</p>}
+            {p.features.length > 0 && (
+              <ul className="sc-features">
+                {p.features.map((f) => (
+                  <li key={f}>
+                    <Icon name="check" />
+                    <span>{f}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {p.credits > 0 && <p className="sc-plan-credits">{t.credits(p.credits)}</p>}
+            {p.guarantee && (
+              <p className="sc-guarantee">
+                <Icon name="shield" />
+                <span>{p.guarantee}</span>
+              </p>
+            )}
+            <span className="sc-plan-select" aria-hidden="true">
+              {selected ? (
+                <>
+                  <Icon name="check" /> {t.selected}
+                </>
+              ) : (
+                t.select
+              )}
+            </span>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import type { Promotion } from '../api/schemas';
+import { formatMoney, formatPercent } from '../i18n/format';
+import { useI18n } from './context';
+import { Icon } from './icons';
+
+export type PromoMessage = { kind: 'applied' | 'error'; text: string } | null;
+
+interface Props {
+  value: string;
+  applied: Promotion | null;
+  checking: boolean;
+  message: PromoMessage;
+  onChange: (value: string) => void;
+  onApply: () => void;
+  onRemove: () => void;
+}
+
+export function usePromoValue() {
+  const { locale } = useI18n();
+  return (p: Promotion, defaultCurrency: string): string => {
+    const value = Number(p.value);
+    if (!Number.isFinite(value)) return String(p.value);
+    if (p.type.toLowerCase().startsWith('percent')) return formatPercent(value, locale);
+    // Fixed amounts are in the catalog's default currency (WHMCS model).
+    return formatMoney({ amount: Math.round(value * 100), currency: defaultCurrency }, locale);
+  };
+}
+
+/** Promo code: shown uppercase; the message (applied or not) sits above the field like any field error. */
+export function PromoField({ value, applied, checking, message, onChange, onApply, onRemove }: Props) {
+  const { t } = useI18n();
+  return (
+    <div className="sc-field">
+      <label className="sc-label" htmlFor="sc-promo">
+        {t.promoCode}
+      </label>
+      <div aria-live="polite">
+        {message && (
+          <p
+            className={message.kind === 'applied' ? 'sc-field-ok' : 'sc-field-error'}
+            id="sc-promo-message"
+            role={message.kind === 'error' ? 'alert' : 'status'}
+            data-testid="promo-message"
+          >
+            {message.kind === 'applied' && <Icon name="tag" />}
+            {message.text}
+          </p>
+        )}
+      </div>
+      <div className="sc-inline">
+        <input
+          id="sc-promo"
+          className={`sc-input sc-upper${applied ? ' is-applied' : ''}`}
+          type="text"
+          name="promocode"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={64}
+          placeholder={t.promoPlaceholder}
+          value={value}
+          readOnly={!!applied}
+          aria-describedby={message ? 'sc-promo-message' : undefined}
+          aria-invalid={message?.kind === 'error' ? true : undefined}
+          data-testid="promo-input"
+          onChange={(e) => onChange(e.target.value.toUpperCase())}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              if (!applied && value.trim()) onApply();
+            }
+          }}
+        />
+        {applied ? (
+          <button type="button" className="sc-btn sc-btn-ghost" onClick={onRemove} data-testid="promo-remove">
+            {t.remove}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="sc-btn sc-btn-secondary"
+            onClick={onApply}
+            disabled={checking || !value.trim()}
+            aria-busy={checking || undefined}
+            data-testid="promo-apply"
+          >
+            {checking ? <Icon name="spinner" className="sc-spin" /> : null}
+            {t.apply}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

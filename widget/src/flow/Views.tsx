@@ -1,0 +1,116 @@
+// Small views: creating order, not found, generic error, upsell.
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
+import { useCheckout, useController, useI18n, useResource } from './context';
+import { Icon, type IconName } from './icons';
+
+export function Centered({ icon, tone, title, children, testId }: { icon: IconName; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string }) {
+  return (
+    <div className="sc-page sc-center" data-testid={testId}>
+      <div className={`sc-hero-icon${tone ? ` is-${tone}` : ''}`}>
+        <Icon name={icon} className={tone === 'busy' ? 'sc-spin' : undefined} />
+      </div>
+      <h2 className="sc-title">{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+/** Link to the checkout's first page: a real href in history mode, in-widget navigation always. */
+export function HomeLink({ children, className = 'sc-btn sc-btn-primary' }: { children: ReactNode; className?: string }) {
+  const c = useController();
+  const href = useCheckout(() => c.homeHref());
+  return (
+    <a
+      className={className}
+      href={href}
+      onClick={(e: MouseEvent) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        c.navigate('');
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+export function CreatingOrder() {
+  const c = useController();
+  const { t } = useI18n();
+  const attempt = useCheckout((s) => s.attempt);
+
+  // Reached by reload or the back button with no order under way: back to the plans.
+  useEffect(() => {
+    if (attempt.status === 'idle' || attempt.status === 'failed' || attempt.status === 'priceChanged') c.navigate('', {}, { replace: true });
+  }, [attempt.status, c]);
+
+  if (attempt.status === 'redirecting') {
+    return (
+      <Centered icon="spinner" tone="busy" title={t.redirecting}>
+        <p className="sc-lead" role="status">
+          <a className="sc-link" href={attempt.paymentUrl}>
+            {t.completePayment}
+          </a>
+        </p>
+      </Centered>
+    );
+  }
+  return (
+    <Centered icon="spinner" tone="busy" title={t.creatingOrder}>
+      <p className="sc-lead" role="status">
+        {t.creatingOrderHint}
+      </p>
+    </Centered>
+  );
+}
+
+export function NotFound() {
+  const { t } = useI18n();
+  return (
+    <Centered icon="help" title={t.notFound} testId="not-found">
+      <p className="sc-status-code" aria-hidden="true">
+        404
+      </p>
+      <HomeLink>{t.backHome}</HomeLink>
+    </Centered>
+  );
+}
+
+export function ErrorView() {
+  const c = useController();
+  const { t } = useI18n();
+  const fatal = useCheckout((s) => s.fatal);
+  const known = fatal ? (t.errors as Record<string, string>)[fatal.name] : undefined;
+  return (
+    <div role="alert">
+      <Centered icon="alert" tone="error" title={t.errorTitle} testId="error-view">
+        <p className="sc-lead">{known ?? t.errorText}</p>
+        <div className="sc-actions">
+          <button type="button" className="sc-btn sc-btn-primary" onClick={() => c.recover()}>
+            {t.tryAgain}
+          </button>
+          <HomeLink className="sc-btn sc-btn-ghost">{t.backHome}</HomeLink>
+        </div>
+      </Centered>
+    </div>
+  );
+}
+
+export function Upsell() {
+  const c = useController();
+  const { t } = useI18n();
+  const storefront = useResource('storefront', () => c.cached('storefront', () => c.client.storefront()));
+  return (
+    <Centered icon="sparkle" title={t.upsellTitle}>
+      <p className="sc-lead">{t.upsellText}</p>
+      <div className="sc-actions">
+        {storefront.data?.dashboardUrl && (
+          <a className="sc-btn sc-btn-primary" href={storefront.data.dashboardUrl} target="_blank" rel="noopener">
+            {t.dashboard}
+          </a>
+        )}
+        <HomeLink className="sc-btn sc-btn-ghost">{t.backToPlans}</HomeLink>
+      </div>
+    </Centered>
+  );
+}

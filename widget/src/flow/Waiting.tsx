@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import { isApiError } from '../api/client';
+import type { Order } from '../api/schemas';
+import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
+import { Icon } from './icons';
+import { timing } from './timing';
+import { Centered, HomeLink } from './Views';
+
+/** The order id from the route (?order=) or, failing that, the one remembered in the cookie. */
+export function orderIdFrom(query: Record<string, string>, remembered: string): string {
+  const q = query.order ?? '';
+  // "{orderId}" comes back untouched from an API that does not fill in the return URL.
+  return q && !q.includes('{') ? q : remembered;
+}
+
+const PAID = new Set(['paid', 'provisioning', 'active']);
+
+/** Polls GET /orders/{id} every 2 s until the order is active (→ success), held or ended. */
+export function Waiting({ reseller }: { reseller?: boolean }) {
+  const c = useController();
+  const { t, money } = useI18n();
+  const errorText = useErrorText();
+  const route = useCheckout((s) => s.route);
+  const persisted = useCheckout((s) => s.persisted);
+  const orderId = orderIdFrom(route.query, persisted.order.orderid);
+  const [order, setOrder] = useState<Order | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    if (!orderId) return;
+    const p = c.getState().persisted;
+    if (!p.waiting.lastDate || p.order.orderid !== orderId) {
+      c.update((s) => ({ ...s, waiting: { lastDate: new Date().toISOString(), duration: 0 } }));
+    }
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const poll = async () => {
+      try {
+        const o = await c.client.order(orderId);
+        if (!live) return;
+        setOrder(o);
+        setError(null);
+        c.update((s) => ({
+          ...s,
+          order: { orderid: o.orderId, invoiceid: o.invoiceId || s.order.invoiceid, serviceid: o.serviceIds, fraud: o.fraud || o.status === 'fraud' },
+          waiting: { lastDate: s.waiting.lastDate, duration: s.waiting.lastDate ? Date.now() - Date.parse(s.waiting.lastDate) : 0 },
+        }));
+        if (PAID.has(o.status)) c.emitOnce(`paid:${o.orderId}`, 'streamcart:order-paid', { orderId: o.orderId });
+        if (o.status === 'active') {
+          c.emitOnce(`ready:${o.orderId}`, 'streamcart:service-ready', { orderId: o.orderId, serviceIds: o.serviceIds });
+          c.navigate(reseller ? 'resellers/success' : 'success', { order: o.orderId }, { replace: true });
+          return;
+        }
+        if (o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed') return;
+      } catch (e) {
+        if (!live) return;
+        if (isApiError(e) && e.code === 'malformed') {
+          c.fail(e);
+          return;
+        }
+        setError(e);
+        // Not ours, or no longer signed in: polling again will not change that.
+        if (isApiError(e) && (e.code === 'not_found' || e.code === 'unauthorized')) return;
+      }
+      timer = setTimeout(poll, timing.pollMs);
+    };
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [orderId, reseller, c]);
+
+  if (!orderId) {
+    return (
+      <Centered icon="help" title={t.errors.not_found}>
+        <HomeLink>{t.backToPlans}</HomeLink>
+      </Centered>
+    );
+  }
+
+  if (order && (order.status === 'fraud' || order.fraud)) return <FraudView orderId={order.orderId} />;
+
+  if (isApiError(error) && (error.code === 'not_found' || error.code === 'unauthorized')) {
+    return (
+      <Centered icon="alert" tone="error" title={t.errorTitle}>
+        <p className="sc-lead" role="alert">
+          {errorText(error)}
+        </p>
+        <HomeLink>{t.backToPlans}</HomeLink>
+      </Centered>
+    );
+  }
+
+  const ended = order && (order.status === 'cancelled' || order.status === 'failed');
+  const status = !order
+    ? t.loading
+    : order.status === 'pending'
+      ? t.statusPending
+      : order.status === 'paid'
+        ? t.statusPaid
+        : order.status === 'provisioning'
+          ? t.statusProvisioning
+          : order.status === 'active'
+            ? t.statusActive
+            : order.status === 'cancelled'
+              ? t.statusCancelled
+              : t.statusFailed;
+  const paymentUrl = order?.paymentUrl ? c.client.resolve(order.paymentUrl) : persisted.payment.url;
+
+  return (
+    <Centered icon={ended ? 'alert' : 'spinner'} tone={ended ? 'error' : 'busy'} title={ended ? status : t.waitingTitle}>
+      {!ended && (
+        <p className="sc-lead" role="status" aria-live="polite" data-testid="waiting-status" data-status={order?.status ?? 'loading'}>
+          {status}
+        </p>
+      )}
+      {ended && (
+        <p className="sc-lead" data-testid="waiting-status" data-status={order.status}>
+          {status}
+        </p>
+      )}
+      <p className="sc-muted">
+        {t.orderNumber(orderId)}
+        {order ? ` · ${money(order.total)}` : ''}
+      </p>
+      {!ended && <p className="sc-hint">{t.waitingHint}</p>}
+      {error !== null && !ended && (
+        <p className="sc-alert" role="alert">
+          <Icon name="alert" />
+          {errorText(error)}
+        </p>
+      )}
+      <div className="sc-actions">
+        {order?.status === 'pending' && paymentUrl && (
+          <a className="sc-btn sc-btn-primary" href={paymentUrl}>
+            {t.completePayment}
+          </a>
+        )}
+        {ended && <HomeLink>{t.backToPlans}</HomeLink>}
+      </div>
+    </Centered>
+  );
+}
+
+export function FraudView({ orderId }: { orderId: string }) {
+  const c = useController();
+  const { t } = useI18n();
+  const storefront = useResource('storefront', () => c.cached('storefront', () => c.client.storefront()));
+  return (
+    <div role="alert" data-testid="fraud-error">
+      <Centered icon="shield" tone="error" title={t.fraudTitle}>
+        <p className="sc-lead">{t.fraudText}</p>
+        <p className="sc-muted">{t.orderNumber(orderId)}</p>
+        <div className="sc-actions">
+          {storefront.data?.supportUrl && (
+            <a className="sc-btn sc-btn-primary" href={storefront.data.supportUrl} target="_blank" rel="noopener">
+              {t.contactSupport}
+            </a>
+          )}
+          <HomeLink className="sc-btn sc-btn-ghost">{t.backHome}</HomeLink>
+        </div>
+      </Centered>
+    </div>
+  );
+}

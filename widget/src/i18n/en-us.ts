@@ -1,0 +1,14 @@
+import { en, type Messages } from './en';
+
+/** US English: en with American spelling. */
+export const enUS: Messages = {
+  ...en,
+  customize: 'Customize your plan',
+  statusCancelled: 'This order was canceled.',
+  statuses: { ...en.statuses, Cancelled: 'Canceled' },
+  setupSteps: [
+    en.setupSteps[0],
+    en.setupSteps[1],
+    'Choose a channel and enjoy. Our favorite tip: add channels to your favorites for quick access.',
+  ],
+};

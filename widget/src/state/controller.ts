@@ -1,0 +1,388 @@
+// The widget's shared state outside React: the element's methods, the router and the persisted
+// cookie all go through here; React subscribes with useSyncExternalStore.
+import { createClient, type Client } from '../api/client';
+import type { Cycle, Promotion, Quote } from '../api/schemas';
+import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
+import { normalizeLocale, resolveLocale, type LocaleCode } from '../i18n/locale';
+import { browser } from './browser';
+import { readBrowserLang, readCookie, writeBrowserLang, writeCookie } from './cookie';
+import { readLanding, type Landing } from './landing';
+import { loadPersisted, savePersisted, signedOut, type Persisted } from './persisted';
+import { formatLocation, isPrefix, normalizeBase, parseLocation, queryOf, type Prefix, type Route, type RouteName } from './router';
+
+export interface Config {
+  api: string;
+  store: string | null;
+  locale: string | null;
+  currency: string | null;
+  plan: number | null;
+  promocode: string | null;
+  routing: 'memory' | 'history';
+  base: string;
+}
+
+export interface Selection {
+  pid: number;
+  cycle: Cycle | null;
+}
+
+/** What the buyer filled in; kept here so it survives the trip through the creating-order view. */
+export interface Draft {
+  extra: boolean;
+  /** Total connections (1 included); see flow/options.ts for why the count is a total. */
+  connections: number;
+  proxy: boolean;
+  email: string;
+  promoInput: string;
+  promo: Promotion | null;
+  gateway: string | null;
+  subscribe: boolean;
+}
+
+export type Attempt =
+  | { status: 'idle' }
+  | { status: 'creating' }
+  | { status: 'redirecting'; paymentUrl: string }
+  | { status: 'priceChanged'; quote: Quote }
+  | { status: 'failed'; code: string; message: string };
+
+export interface Fatal {
+  name: string;
+  message: string;
+}
+
+export interface State {
+  locale: LocaleCode;
+  currency: string;
+  route: Route;
+  prefix: Prefix | null;
+  selection: Selection | null;
+  draft: Draft;
+  attempt: Attempt;
+  persisted: Persisted;
+  fatal: Fatal | null;
+  /** Bumped by open() so the flow re-applies a selection even when it did not change. */
+  openCount: number;
+}
+
+export const AFFILIATE_COOKIE = 'aff_id';
+const AFFILIATE_MAX_AGE = 7_776_000; // 90 days
+
+function languages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+export class Controller {
+  readonly host: HTMLElement;
+  readonly landing: Landing;
+  config: Config;
+  client: Client;
+  private state: State;
+  private listeners = new Set<() => void>();
+  private emitted = new Set<string>();
+
+  constructor(host: HTMLElement, config: Config) {
+    this.host = host;
+    this.config = config;
+    this.landing = readLanding(location.search);
+    const { route, prefix } = this.readRoute();
+    this.state = {
+      locale: resolveLocale({ attribute: config.locale, cookie: readBrowserLang(), prefix, languages: languages() }),
+      currency: (config.currency ?? 'EUR').toUpperCase(),
+      route,
+      prefix,
+      selection: null,
+      draft: {
+        extra: (this.landing.connections ?? 1) > 1,
+        connections: Math.max(1, this.landing.connections ?? 1),
+        proxy: this.landing.proxyProtection,
+        email: this.landing.email ?? '',
+        promoInput: (config.promocode ?? this.landing.promocode ?? '').toUpperCase(),
+        promo: null,
+        gateway: null,
+        subscribe: false,
+      },
+      attempt: { status: 'idle' },
+      persisted: loadPersisted(),
+      fatal: null,
+      openCount: 0,
+    };
+    const plan = config.plan ?? this.landing.pid;
+    if (plan) this.state.selection = { pid: plan, cycle: null };
+    if (!this.state.draft.email && this.state.persisted.user.email) {
+      this.state.draft = { ...this.state.draft, email: this.state.persisted.user.email };
+    }
+    this.client = this.makeClient();
+    this.rememberAffiliate();
+  }
+
+  private idempotency: { body: string; key: string } | null = null;
+  private cache = new Map<string, Promise<unknown>>();
+
+  /** Memoised GET for data that does not change while the page is open; failures are retried. */
+  cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let p = this.cache.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = load();
+      this.cache.set(key, p);
+      p.catch(() => this.cache.delete(key));
+    }
+    return p;
+  }
+
+  setDraft(patch: Partial<Draft>): void {
+    this.set({ draft: { ...this.state.draft, ...patch } });
+  }
+
+  setAttempt(attempt: Attempt): void {
+    this.set({ attempt });
+  }
+
+  /** One Idempotency-Key per order attempt: the same body retried keeps it, a new body gets a new one. */
+  idempotencyKey(body: string): string {
+    if (this.idempotency?.body !== body) this.idempotency = { body, key: browser.uuid() };
+    return this.idempotency.key;
+  }
+
+  forgetIdempotencyKey(): void {
+    this.idempotency = null;
+  }
+
+  // ---- store ---------------------------------------------------------------------------------
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  getState = (): State => this.state;
+
+  private set(patch: Partial<State>): void {
+    this.state = { ...this.state, ...patch };
+    for (const fn of this.listeners) fn();
+  }
+
+  emit<K extends StreamcartEventName>(name: K, detail: StreamcartEventMap[K]): void {
+    emit(this.host, name, detail);
+  }
+
+  /** Emits an event once per key (an order is paid once, however often the page polls). */
+  emitOnce<K extends StreamcartEventName>(key: string, name: K, detail: StreamcartEventMap[K]): void {
+    if (this.emitted.has(key)) return;
+    this.emitted.add(key);
+    this.emit(name, detail);
+  }
+
+  private makeClient(): Client {
+    return createClient({
+      base: this.config.api,
+      store: this.config.store,
+      token: () => this.state.persisted.token || null,
+      language: () => this.state.locale,
+    });
+  }
+
+  // ---- configuration (attributes) -------------------------------------------------------------
+
+  configure(next: Config): void {
+    const prev = this.config;
+    this.config = next;
+    if (prev.api !== next.api || prev.store !== next.store) {
+      this.client = this.makeClient();
+      this.cache.clear();
+    }
+    const patch: Partial<State> = {};
+    if (next.locale !== prev.locale) {
+      const locale = normalizeLocale(next.locale);
+      if (locale && locale !== this.state.locale) {
+        patch.locale = locale;
+        queueMicrotask(() => this.emit('streamcart:locale-changed', { locale }));
+      }
+    }
+    if (next.currency !== prev.currency && next.currency) this.applyCurrency(next.currency, patch);
+    if (next.plan !== prev.plan && next.plan) patch.selection = { pid: next.plan, cycle: null };
+    if (next.promocode !== prev.promocode && next.promocode) {
+      patch.draft = { ...this.state.draft, promoInput: next.promocode.toUpperCase(), promo: null };
+    }
+    if (next.routing !== prev.routing || next.base !== prev.base) Object.assign(patch, this.readRoute());
+    if (Object.keys(patch).length) this.set(patch);
+  }
+
+  private readRoute(): { route: Route; prefix: Prefix | null } {
+    if (this.config.routing === 'history') return parseLocation(location.pathname, location.search, this.config.base);
+    // Memory routing: the payment provider sends the buyer back to this page with ?sc_order=<id>.
+    const q = queryOf(location.search);
+    if (q.sc_order) return { route: { name: 'waiting', query: { order: q.sc_order } }, prefix: null };
+    return { route: { name: '', query: {} }, prefix: null };
+  }
+
+  /** popstate: the browser's back/forward buttons in history mode. */
+  syncFromLocation = (): void => {
+    if (this.config.routing !== 'history') return;
+    this.set(this.readRoute());
+  };
+
+  // ---- navigation -----------------------------------------------------------------------------
+
+  navigate(name: RouteName, query: Record<string, string> = {}, opts: { replace?: boolean } = {}): void {
+    if (this.config.routing === 'history') {
+      const url = formatLocation(this.config.base, this.state.prefix, name, query);
+      if (opts.replace) history.replaceState(history.state, '', url);
+      else history.pushState(null, '', url);
+      browser.scrollToTop();
+    } else if (this.host.getBoundingClientRect().top < 0) {
+      this.host.scrollIntoView?.({ block: 'start' });
+    }
+    this.set({ route: { name, query }, fatal: null });
+  }
+
+  /** The URL the payment provider sends the buyer back to. `{orderId}` is filled in by the API. */
+  returnUrl(waiting: 'waiting' | 'resellers/waiting' = 'waiting'): string {
+    if (this.config.routing === 'history') {
+      return formatLocation(this.config.base, this.state.prefix, waiting, {}) + '?order={orderId}';
+    }
+    const u = new URL(location.href);
+    for (const k of ['auto_redirect', 'sc_order']) u.searchParams.delete(k);
+    u.hash = '';
+    const sep = u.search ? '&' : '?';
+    return `${u.toString()}${sep}sc_order={orderId}`;
+  }
+
+  homeHref(): string {
+    if (this.config.routing === 'history') return formatLocation(this.config.base, this.state.prefix, '');
+    return '#';
+  }
+
+  // ---- selection, locale, currency ------------------------------------------------------------
+
+  /** Set by open(): the selection the flow settles on next is announced like a click. */
+  private announceNextSelection = false;
+
+  select(selection: Selection, opts: { emit?: boolean } = {}): void {
+    const prev = this.state.selection;
+    if (prev && prev.pid === selection.pid && prev.cycle === selection.cycle) return;
+    this.set({ selection });
+    if ((opts.emit || this.announceNextSelection) && selection.cycle) {
+      this.announceNextSelection = false;
+      this.emit('streamcart:plan-selected', { pid: selection.pid, billingCycle: selection.cycle });
+    }
+  }
+
+  open(pid?: number): void {
+    const selection = pid && Number.isInteger(pid) && pid > 0 ? { pid, cycle: null } : this.state.selection;
+    this.announceNextSelection = selection !== this.state.selection;
+    this.set({ selection, openCount: this.state.openCount + 1 });
+    this.navigate('');
+  }
+
+  setLocale(code: string): void {
+    const locale = normalizeLocale(code);
+    if (!locale) {
+      this.emit('streamcart:error', { name: 'unknown_locale', message: `Unknown locale ${code}` });
+      return;
+    }
+    writeBrowserLang(locale);
+    const patch: Partial<State> = { locale };
+    if (this.config.routing === 'history') {
+      // Same route, params and query; only the prefix changes ("en" has none).
+      const prefix = isPrefix(locale) ? locale : null;
+      const { route } = parseLocation(location.pathname, location.search, this.config.base);
+      const path = route.name === 'notFound' ? location.pathname : formatLocation(this.config.base, prefix, route.name);
+      history.replaceState(history.state, '', `${path}${location.search}${location.hash}`);
+      patch.prefix = prefix;
+    }
+    const changed = locale !== this.state.locale;
+    this.set(patch);
+    if (changed) this.emit('streamcart:locale-changed', { locale });
+  }
+
+  setCurrency(code: string): void {
+    const patch: Partial<State> = {};
+    this.applyCurrency(code, patch);
+    if (Object.keys(patch).length) this.set(patch);
+  }
+
+  private applyCurrency(code: string, patch: Partial<State>): void {
+    const currency = code.trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) {
+      queueMicrotask(() => this.emit('streamcart:error', { name: 'unknown_currency', message: `Unknown currency ${code}` }));
+      return;
+    }
+    if (currency === this.state.currency) return;
+    patch.currency = currency;
+    queueMicrotask(() => this.emit('streamcart:currency-changed', { currency }));
+  }
+
+  // ---- persisted state and session ------------------------------------------------------------
+
+  update(fn: (p: Persisted) => Persisted): void {
+    const persisted = fn(this.state.persisted);
+    savePersisted(persisted);
+    this.set({ persisted });
+  }
+
+  signedIn(): boolean {
+    return this.state.persisted.auth.loggedIn && !!this.state.persisted.token;
+  }
+
+  setSession(session: { token: string; userId: string; email: string }): void {
+    this.update((p) => ({
+      ...p,
+      auth: { loggedIn: true, user: { userid: session.userId } },
+      user: { email: session.email },
+      token: session.token,
+    }));
+    this.emit('streamcart:session-changed', { signedIn: true, email: session.email });
+  }
+
+  async signOut(): Promise<void> {
+    const hadToken = !!this.state.persisted.token;
+    if (hadToken) {
+      try {
+        await this.client.deleteSession();
+      } catch {
+        // Signing out locally must work even when the API cannot be reached (spec §8: logged only).
+      }
+    }
+    this.update(signedOut);
+    this.set({ draft: { ...this.state.draft, email: '' }, attempt: { status: 'idle' } });
+    this.emit('streamcart:session-changed', { signedIn: false });
+    this.navigate('');
+  }
+
+  fail(err: { code?: string; name?: string; message?: string }): void {
+    const fatal = { name: err.code ?? err.name ?? 'internal', message: err.message ?? '' };
+    this.set({ fatal });
+    this.emit('streamcart:error', fatal);
+  }
+
+  recover(): void {
+    this.set({ fatal: null });
+  }
+
+  readyDetail(): StreamcartEventMap['streamcart:ready'] {
+    const email = this.state.persisted.user.email;
+    return {
+      locale: this.state.locale,
+      currency: this.state.currency,
+      signedIn: this.signedIn(),
+      ...(this.signedIn() && email ? { email } : {}),
+    };
+  }
+
+  affiliateId(): number | null {
+    const n = Number(readCookie(AFFILIATE_COOKIE));
+    return this.landing.affiliateId ?? (Number.isInteger(n) && n > 0 ? n : null);
+  }
+
+  private rememberAffiliate(): void {
+    const id = this.landing.affiliateId;
+    // Spec §4: acts only when aff_id is present and differs from the stored cookie.
+    if (id && readCookie(AFFILIATE_COOKIE) !== String(id)) {
+      writeCookie(AFFILIATE_COOKIE, String(id), { maxAge: AFFILIATE_MAX_AGE, path: '/', sameSite: 'Lax' });
+    }
+  }
+}
+
+export { normalizeBase };

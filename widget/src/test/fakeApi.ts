@@ -1,0 +1,253 @@
+// An in-memory stand-in for /checkout/api that follows the API contract, installed as fetch.
+import { vi } from 'vitest';
+
+type Json = Record<string, unknown>;
+const money = (amount: number, currency = 'EUR') => ({ amount, currency });
+
+export function product(pid: number, over: Json = {}): Json {
+  return {
+    pid,
+    name: `Plan ${pid}`,
+    description: 'All channels in HD',
+    features: ['10,000+ channels', 'HD and 4K'],
+    trial: false,
+    group: 'plan',
+    cycles: ['monthly', 'annually'],
+    pricing: { monthly: money(1299), annually: money(9999) },
+    currency: 'EUR',
+    configOptions: [
+      { id: 2, name: 'Extra connections', type: 'quantity', maxQty: 4, pricing: { monthly: money(300), annually: money(2400) } },
+      { id: 4, name: 'Proxy protection', type: 'yesno', maxQty: 1, pricing: { monthly: money(200), annually: money(1500) } },
+    ],
+    customFields: [],
+    saveBadge: '',
+    soldBadge: '',
+    guarantee: '',
+    credits: 0,
+    ...over,
+  };
+}
+
+export const catalog = (): Json[] => [
+  product(1, {
+    name: 'Free Trial',
+    trial: true,
+    cycles: ['monthly'],
+    pricing: { monthly: money(0) },
+    configOptions: [],
+    guarantee: '',
+  }),
+  product(2, { name: 'Premium', saveBadge: 'Save 20%', soldBadge: 'Best seller', guarantee: '30-day money-back guarantee' }),
+  product(3, { name: 'Family', pricing: { monthly: money(1999), annually: money(14999) } }),
+  product(4, { name: 'Hidden fourth' }),
+];
+
+export interface Call {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: Json | null;
+}
+
+type Handler = (call: Call) => Response | Json | Promise<Response | Json>;
+
+export interface FakeApi {
+  calls: Call[];
+  /** Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). */
+  on(route: string, handler: Handler): void;
+  orderStatuses: string[];
+  fetch: ReturnType<typeof vi.fn>;
+  callsTo(route: string): Call[];
+}
+
+export function json(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+export function apiError(status: number, name: string, message: string, extra: Json = {}): Response {
+  return json(status, { name, message, id: 'x', temporary: false, timeout: false, fault: false, ...extra });
+}
+
+const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
+
+function quoteFor(body: Json): Response | Json {
+  const p = catalog().find((x) => x.pid === body.pid) as Json | undefined;
+  if (!p) return apiError(404, 'not_found', 'Product not found');
+  const cycle = String(body.billingCycle);
+  const cur = String(body.currency ?? 'EUR');
+  const rate = RATES[cur];
+  if (!rate) return apiError(400, 'unknown_currency', 'Unknown currency');
+  const conv = (n: number) => Math.round(n * rate);
+  const pricing = p.pricing as Record<string, { amount: number }>;
+  if (!pricing[cycle]) return apiError(400, 'bad_request', 'Unknown billing cycle');
+  const lines = [{ key: 'plan', label: `${p.name} (${cycle})`, amount: money(conv(pricing[cycle]!.amount), cur) }];
+  const opts = p.configOptions as { id: number; pricing: Record<string, { amount: number }> }[];
+  const extra = Number(body.extraConnections ?? 0);
+  if (extra > 0) lines.push({ key: 'extraConnections', label: `${extra} extra connections`, amount: money(conv(opts[0]!.pricing[cycle]!.amount * extra), cur) });
+  if (body.proxyProtection) lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(conv(opts[1]!.pricing[cycle]!.amount), cur) });
+  const subtotal = lines.reduce((s, l) => s + l.amount.amount, 0);
+  let discount: Json | null = null;
+  if (body.promoCode) {
+    const code = String(body.promoCode);
+    if (code !== 'SAVE10' && code !== 'PREMIUM5') return apiError(404, 'not_found', 'Promotion not found');
+    if (code === 'PREMIUM5' && body.pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
+    const off = code === 'SAVE10' ? Math.round(subtotal / 10) : conv(500);
+    discount = { code, type: code === 'SAVE10' ? 'Percentage' : 'Fixed Amount', value: code === 'SAVE10' ? '10' : '5.00', amount: money(off, cur) };
+  }
+  const total = Math.max(0, subtotal - (discount ? (discount.amount as { amount: number }).amount : 0));
+  return { lines, subtotal: money(subtotal, cur), discount, total: money(total, cur) };
+}
+
+export function installFakeApi(): FakeApi {
+  const handlers = new Map<string, Handler>();
+  const calls: Call[] = [];
+  const orders = new Map<string, Json>();
+  let nextOrder = 1;
+  const api: FakeApi = {
+    calls,
+    orderStatuses: ['pending', 'paid', 'active'],
+    on: (route, handler) => handlers.set(route, handler),
+    fetch: vi.fn(),
+    callsTo: (route) => calls.filter((c) => `${c.method} ${c.path}` === route),
+  };
+
+  const defaults: Record<string, Handler> = {
+    'GET /products': (c) => ({ products: catalog().slice(0, 3).map((p) => convertProduct(p, c.query.get('currency') ?? 'EUR')) }),
+    'GET /resellers/products': () => ({ products: [product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }), product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] })] }),
+    'GET /currencies': () => ({
+      currencies: [
+        { code: 'EUR', rate: '1', prefix: '€', suffix: '' },
+        { code: 'USD', rate: '1.08', prefix: '$', suffix: '' },
+        { code: 'GBP', rate: '0.85', prefix: '£', suffix: '' },
+      ],
+      default: 'EUR',
+    }),
+    'GET /gateways': () => ({ gateways: [{ module: 'sandbox', displayName: 'Card (sandbox)' }, { module: 'coinbase', displayName: 'Crypto' }], default: 'sandbox' }),
+    'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
+    'GET /storefront': () => ({
+      name: 'Demo',
+      defaultCurrency: 'EUR',
+      apps: [{ name: 'Streamcart Player', platform: 'Android TV', url: 'https://apps.example/player', icon: 'tv' }],
+      cards: [{ title: 'Setup guide', text: 'Step by step for every device', url: 'https://help.example/setup', icon: 'book' }],
+      dashboardUrl: 'https://my.example/',
+      supportUrl: 'https://help.example/',
+    }),
+    'POST /quote': (c) => quoteFor(c.body ?? {}),
+    'POST /session': (c) => {
+      const email = String(c.body?.email ?? '');
+      if (!/^\S+@\S+\.\S+$/.test(email)) return apiError(400, 'invalid_email', 'Please enter a Valid Email.');
+      return json(201, { token: `tok-${email}`, userId: 'u-7', email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' });
+    },
+    'DELETE /session': () => new Response(null, { status: 204 }),
+  };
+
+  function convertProduct(p: Json, cur: string): Json {
+    const rate = RATES[cur] ?? 1;
+    const conv = (m: { amount: number }) => money(Math.round(m.amount * rate), cur);
+    const pricing = Object.fromEntries(Object.entries(p.pricing as Record<string, { amount: number }>).map(([k, m]) => [k, conv(m)]));
+    const configOptions = (p.configOptions as Json[]).map((o) => ({
+      ...o,
+      pricing: Object.fromEntries(Object.entries(o.pricing as Record<string, { amount: number }>).map(([k, m]) => [k, conv(m)])),
+    }));
+    return { ...p, pricing, configOptions, currency: cur };
+  }
+
+  function dynamic(call: Call): Handler | undefined {
+    const { method, path } = call;
+    let m: RegExpMatchArray | null;
+    if (method === 'GET' && (m = path.match(/^\/products\/(\d+)$/))) {
+      const p = catalog().find((x) => x.pid === Number(m![1]));
+      return () => (p ? convertProduct(p, call.query.get('currency') ?? 'EUR') : apiError(404, 'not_found', 'Product not found'));
+    }
+    if (method === 'GET' && (m = path.match(/^\/promotions\/([^/]+)$/))) {
+      const code = decodeURIComponent(m[1]!);
+      const pid = Number(call.query.get('pid'));
+      return () => {
+        if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [] };
+        if (code === 'PREMIUM5') {
+          if (pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
+          return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2] };
+        }
+        return apiError(404, 'not_found', 'Promotion code not found or expired.');
+      };
+    }
+    if (method === 'POST' && path === '/orders') {
+      return (c) => {
+        if (!c.headers.authorization?.startsWith('Bearer ')) return apiError(401, 'unauthorized', 'Missing token');
+        const q = quoteFor(c.body ?? {});
+        if (q instanceof Response) return q;
+        const total = q.total as { amount: number; currency: string };
+        const expected = c.body?.expectedTotal as { amount: number } | undefined;
+        if (expected && expected.amount !== total.amount) return apiError(409, 'price_changed', 'The price has changed.', { quote: q });
+        const id = `o-${nextOrder++}`;
+        const free = total.amount === 0;
+        const order = {
+          orderId: id,
+          invoiceId: `i-${id}`,
+          serviceIds: [`s-${id}`],
+          fraud: false,
+          status: free ? 'provisioning' : 'pending',
+          total,
+          paymentUrl: free ? '' : `/checkout/api/payments/sandbox/i-${id}`,
+          paymentDeadline: free ? '' : '2030-01-02T00:00:00Z',
+        };
+        orders.set(id, order);
+        return json(201, order);
+      };
+    }
+    if (method === 'GET' && (m = path.match(/^\/orders\/([^/]+)$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return () => {
+        const o = orders.get(id) ?? { orderId: id, invoiceId: `i-${id}`, serviceIds: [`s-${id}`], fraud: false, total: money(1299), paymentUrl: '', paymentDeadline: '' };
+        const status = api.orderStatuses.length > 1 ? api.orderStatuses.shift()! : api.orderStatuses[0]!;
+        return { ...o, status, fraud: status === 'fraud' };
+      };
+    }
+    if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)\/playlist\.m3u$/))) {
+      return () => new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', { status: 200, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+    }
+    if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return () => ({
+        serviceId: id,
+        name: 'Premium',
+        status: 'Active',
+        username: 'sc12345678',
+        password: '123456789012',
+        serverHostname: 'http://tv.example:8080',
+        maxConnections: 2,
+        macAddress: '',
+        billingCycle: 'monthly',
+        nextDueDate: '2030-02-01',
+        playlistUrl: '',
+      });
+    }
+    return undefined;
+  }
+
+  api.fetch.mockImplementation(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const path = url.pathname.replace(/^\/checkout\/api/, '');
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries((init.headers ?? {}) as Record<string, string>)) headers[k.toLowerCase()] = v;
+    const call: Call = {
+      method: init.method ?? 'GET',
+      path,
+      query: url.searchParams,
+      headers,
+      body: init.body ? (JSON.parse(String(init.body)) as Json) : null,
+    };
+    calls.push(call);
+    const route = `${call.method} ${path}`;
+    const handler = handlers.get(route) ?? defaults[route] ?? dynamic(call);
+    if (!handler) return apiError(404, 'not_found', `No route ${route}`);
+    const out = await handler(call);
+    return out instanceof Response ? out : json(call.method === 'POST' && path === '/session' ? 201 : 200, out);
+  });
+  vi.stubGlobal('fetch', api.fetch);
+  return api;
+}

@@ -1,0 +1,38 @@
+import { expect } from 'vitest';
+import { waitFor, within } from '@testing-library/dom';
+import '../index';
+import type { StreamcartCheckoutElement } from '../element/element';
+
+export function mount(attrs: Record<string, string> = {}) {
+  const el = document.createElement('streamcart-checkout') as StreamcartCheckoutElement;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  const events: { type: string; detail: unknown }[] = [];
+  for (const type of [
+    'ready',
+    'plan-selected',
+    'order-created',
+    'payment-started',
+    'order-paid',
+    'service-ready',
+    'session-changed',
+    'locale-changed',
+    'currency-changed',
+    'error',
+  ]) {
+    el.addEventListener(`streamcart:${type}`, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
+  }
+  document.body.appendChild(el);
+  const ui = () => {
+    if (!el.shadowRoot) throw new Error('no shadow root yet');
+    return within(el.shadowRoot as unknown as HTMLElement);
+  };
+  return { el, ui, events, of: (type: string) => events.filter((e) => e.type === type).map((e) => e.detail) };
+}
+
+/** Mounts the element and waits for the plan cards. */
+export async function mountIndex(attrs: Record<string, string> = {}) {
+  const m = mount(attrs);
+  await waitFor(() => expect(m.el.shadowRoot).not.toBeNull());
+  await m.ui().findAllByTestId('plan-card');
+  return m;
+}

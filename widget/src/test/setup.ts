@@ -1,0 +1,24 @@
+import { afterEach, beforeEach } from 'vitest';
+import { timing } from '../flow/timing';
+
+const defaults = { ...timing };
+
+beforeEach(() => {
+  // Shorter waits instead of sleeping through 2 s polls; the real values are asserted in timing.test.ts.
+  timing.pollMs = 5;
+  timing.copiedMs = 30;
+  timing.quoteDelayMs = 0;
+  timing.emailDelayMs = 0;
+  window.scrollTo = () => undefined;
+  Element.prototype.scrollIntoView = () => undefined;
+});
+
+afterEach(() => {
+  Object.assign(timing, defaults);
+  document.body.innerHTML = '';
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; Max-Age=0; Path=/`;
+  }
+  history.replaceState(null, '', '/');
+});

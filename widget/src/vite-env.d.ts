@@ -1,0 +1,4 @@
+declare module '*?inline' {
+  const css: string;
+  export default css;
+}
