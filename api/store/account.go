@@ -12,10 +12,13 @@ import (
 )
 
 // EnsureClient returns the client with email, creating it (with passwordHash) when absent.
-func (s *SQLite) EnsureClient(ctx context.Context, email, passwordHash string) (account.Client, bool, error) {
+func (s *db) EnsureClient(ctx context.Context, email, passwordHash string) (account.Client, bool, error) {
 	var c account.Client
 	created := false
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "client:"+email); err != nil {
+			return err
+		}
 		err := tx.QueryRowContext(ctx, `SELECT id, email, password_hash FROM clients WHERE email = ?`, email).Scan(&c.ID, &c.Email, &c.PasswordHash)
 		if err == nil {
 			return nil
@@ -23,14 +26,10 @@ func (s *SQLite) EnsureClient(ctx context.Context, email, passwordHash string) (
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO clients (email, password_hash, created_at) VALUES (?, ?, ?)`, email, passwordHash, fmtTime(s.now()))
-		if err != nil {
-			return err
-		}
 		c = account.Client{Email: email, PasswordHash: passwordHash}
-		c.ID, err = res.LastInsertId()
 		created = true
-		return err
+		return tx.QueryRowContext(ctx, `INSERT INTO clients (email, password_hash, created_at) VALUES (?, ?, ?) RETURNING id`,
+			email, passwordHash, fmtTime(s.now())).Scan(&c.ID)
 	})
 	if err != nil {
 		return account.Client{}, false, fmt.Errorf("ensure client: %w", err)
@@ -39,7 +38,7 @@ func (s *SQLite) EnsureClient(ctx context.Context, email, passwordHash string) (
 }
 
 // CreateSession records a session.
-func (s *SQLite) CreateSession(ctx context.Context, ses account.Session) error {
+func (s *db) CreateSession(ctx context.Context, ses account.Session) error {
 	_, err := s.w.ExecContext(ctx, `INSERT INTO sessions (id, client_id, scope, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
 		ses.ID, ses.ClientID, string(ses.Scope), fmtTime(ses.CreatedAt), fmtTime(ses.ExpiresAt))
 	if err != nil {
@@ -49,7 +48,7 @@ func (s *SQLite) CreateSession(ctx context.Context, ses account.Session) error {
 }
 
 // Session reads a session.
-func (s *SQLite) Session(ctx context.Context, id string) (account.Session, error) {
+func (s *db) Session(ctx context.Context, id string) (account.Session, error) {
 	var ses account.Session
 	var scope, created, expires string
 	var revoked sql.NullString
@@ -67,7 +66,7 @@ func (s *SQLite) Session(ctx context.Context, id string) (account.Session, error
 }
 
 // RevokeSession signs a session out.
-func (s *SQLite) RevokeSession(ctx context.Context, id string, at time.Time) error {
+func (s *db) RevokeSession(ctx context.Context, id string, at time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, fmtTime(at), id)
 	if err != nil {
 		return fmt.Errorf("revoke session: %w", err)

@@ -35,21 +35,22 @@ func enqueue(ctx context.Context, q querier, now time.Time, kind, ref, uniqueKey
 }
 
 // Enqueue adds a job due at runAt, unless a job with the same unique key was ever enqueued.
-func (s *SQLite) Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error {
+func (s *db) Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error {
 	return enqueue(ctx, s.w, s.now(), kind, ref, uniqueKey, runAt)
 }
 
 // ClaimJob leases the oldest due job: a queued one whose run_at has come, or a running one whose
 // lease expired (its worker died). One statement picks and updates the row, so two workers never
-// claim the same lease; on SQLite the single writer connection serialises it, and the PostgreSQL
-// port adds FOR UPDATE SKIP LOCKED to the inner SELECT for the same effect without blocking.
-func (s *SQLite) ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (job.Job, bool, error) {
+// claim the same lease; on SQLite the single writer connection serialises it, and PostgreSQL
+// adds FOR UPDATE SKIP LOCKED to the inner SELECT for the same effect without blocking: a row
+// another replica is claiming is skipped, and one whose claim committed no longer matches.
+func (s *db) ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (job.Job, bool, error) {
 	var j job.Job
 	at := fmtTime(now)
 	err := s.w.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
 		WHERE id = (SELECT id FROM jobs
 			WHERE (state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_until < ?)
-			ORDER BY run_at, id LIMIT 1)
+			ORDER BY run_at, id LIMIT 1`+s.d.skipLocked+`)
 		RETURNING id, kind, ref, attempts`,
 		fmtTime(now.Add(lease)), fmtTime(s.now()), at, at).Scan(&j.ID, &j.Kind, &j.Ref, &j.Attempts)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -63,7 +64,7 @@ func (s *SQLite) ClaimJob(ctx context.Context, now time.Time, lease time.Duratio
 
 // CompleteJob marks a job done, whatever its state: success wins even over a stale worker's
 // earlier verdict. ErrNotFound for an unknown id.
-func (s *SQLite) CompleteJob(ctx context.Context, id int64) error {
+func (s *db) CompleteJob(ctx context.Context, id int64) error {
 	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'done', lease_until = '', updated_at = ? WHERE id = ?`,
 		fmtTime(s.now()), id)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *SQLite) CompleteJob(ctx context.Context, id int64) error {
 
 // RetryJob queues a running job again at runAt. A job no longer running (completed or taken over
 // and finished by another worker) is left as it is.
-func (s *SQLite) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr string) error {
+func (s *db) RetryJob(ctx context.Context, id int64, runAt time.Time, lastErr string) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', run_at = ?, lease_until = '', last_error = ?, updated_at = ?
 		WHERE id = ? AND state = 'running'`, fmtTime(runAt), clip(lastErr), fmtTime(s.now()), id)
 	if err != nil {
@@ -87,7 +88,7 @@ func (s *SQLite) RetryJob(ctx context.Context, id int64, runAt time.Time, lastEr
 }
 
 // BuryJob marks a running job dead.
-func (s *SQLite) BuryJob(ctx context.Context, id int64, lastErr string) error {
+func (s *db) BuryJob(ctx context.Context, id int64, lastErr string) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'dead', lease_until = '', last_error = ?, updated_at = ?
 		WHERE id = ? AND state = 'running'`, clip(lastErr), fmtTime(s.now()), id)
 	if err != nil {
@@ -97,7 +98,7 @@ func (s *SQLite) BuryJob(ctx context.Context, id int64, lastErr string) error {
 }
 
 // ExtendLease moves a running job's lease to until.
-func (s *SQLite) ExtendLease(ctx context.Context, id int64, until time.Time) error {
+func (s *db) ExtendLease(ctx context.Context, id int64, until time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE jobs SET lease_until = ?, updated_at = ? WHERE id = ? AND state = 'running'`,
 		fmtTime(until), fmtTime(s.now()), id)
 	if err != nil {
@@ -117,7 +118,7 @@ type JobInfo struct {
 }
 
 // JobByKey reads the job enqueued under uniqueKey; ErrNotFound when none.
-func (s *SQLite) JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error) {
+func (s *db) JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error) {
 	var j JobInfo
 	var runAt, lease string
 	err := s.r.QueryRowContext(ctx, `SELECT id, kind, ref, attempts, unique_key, state, run_at, lease_until, last_error
@@ -134,7 +135,7 @@ func (s *SQLite) JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error
 }
 
 // JobCounts counts jobs by state (for health and metrics).
-func (s *SQLite) JobCounts(ctx context.Context) (map[string]int, error) {
+func (s *db) JobCounts(ctx context.Context) (map[string]int, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT state, COUNT(*) FROM jobs GROUP BY state`)
 	if err != nil {
 		return nil, fmt.Errorf("count jobs: %w", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,22 +14,19 @@ import (
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
-// querier is what both a pool and a transaction offer.
-type querier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// orderTx is order.Tx over one SQLite write transaction.
+// orderTx is order.Tx over one write transaction. Each check that a later write depends on
+// (idempotency key, promotion uses, orders per IP, transaction id) first takes the dialect's lock
+// on what it counts, so on PostgreSQL concurrent orders queue up per key exactly as SQLite's
+// single writer queues every transaction.
 type orderTx struct {
-	tx  *sql.Tx
+	tx  querier
+	d   *dialect
 	now func() time.Time
 }
 
 // WithTx runs fn in a write transaction.
-func (s *SQLite) WithTx(ctx context.Context, fn func(order.Tx) error) error {
-	return s.tx(ctx, func(tx *sql.Tx) error { return fn(&orderTx{tx: tx, now: s.now}) })
+func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
+	return s.tx(ctx, func(tx querier) error { return fn(&orderTx{tx: tx, d: s.d, now: s.now}) })
 }
 
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
@@ -73,17 +71,17 @@ func readOrder(ctx context.Context, q querier, where string, args ...any) (order
 }
 
 // Order reads an order with its invoice and service ids.
-func (s *SQLite) Order(ctx context.Context, id string) (order.Order, error) {
+func (s *db) Order(ctx context.Context, id string) (order.Order, error) {
 	return readOrder(ctx, s.r, `o.id = ?`, id)
 }
 
 // InvoiceOrder reads the order an invoice belongs to.
-func (s *SQLite) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error) {
+func (s *db) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error) {
 	return readOrder(ctx, s.r, `i.id = ?`, invoiceID)
 }
 
 // PromoUses counts the orders that used a promotion and were not cancelled or failed.
-func (s *SQLite) PromoUses(ctx context.Context, code string) (int, error) {
+func (s *db) PromoUses(ctx context.Context, code string) (int, error) {
 	return promoUses(ctx, s.r, code)
 }
 
@@ -98,7 +96,7 @@ func promoUses(ctx context.Context, q querier, code string) (int, error) {
 }
 
 // SetPaymentURL records where an invoice is paid.
-func (s *SQLite) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
+func (s *db) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
 	if _, err := s.w.ExecContext(ctx, `UPDATE invoices SET payment_url = ? WHERE id = ?`, url, invoiceID); err != nil {
 		return fmt.Errorf("set payment url: %w", err)
 	}
@@ -125,12 +123,12 @@ func scanService(row interface{ Scan(...any) error }) (order.Service, error) {
 }
 
 // Service reads one service.
-func (s *SQLite) Service(ctx context.Context, id string) (order.Service, error) {
+func (s *db) Service(ctx context.Context, id string) (order.Service, error) {
 	return scanService(s.r.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id))
 }
 
 // OrderServices reads an order's services.
-func (s *SQLite) OrderServices(ctx context.Context, orderID string) ([]order.Service, error) {
+func (s *db) OrderServices(ctx context.Context, orderID string) ([]order.Service, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE order_id = ? ORDER BY rowid`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("read services: %w", err)
@@ -148,7 +146,7 @@ func (s *SQLite) OrderServices(ctx context.Context, orderID string) ([]order.Ser
 }
 
 // UpdateService writes a service's provisioning fields.
-func (s *SQLite) UpdateService(ctx context.Context, v order.Service) error {
+func (s *db) UpdateService(ctx context.Context, v order.Service) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE services SET status = ?, username = ?, password = ?, server_hostname = ?,
 		max_connections = ?, mac_address = ?, expires_at = ?, next_due_date = ? WHERE id = ?`,
 		string(v.Status), v.Username, v.Password, v.ServerHostname, v.MaxConnections, v.MACAddress,
@@ -160,9 +158,9 @@ func (s *SQLite) UpdateService(ctx context.Context, v order.Service) error {
 }
 
 // SetOrderStatus moves an order outside any other transaction.
-func (s *SQLite) SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error) {
+func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error) {
 	var moved bool
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx querier) error {
 		var err error
 		moved, err = setOrderStatus(ctx, tx, s.now(), id, to, from...)
 		return err
@@ -171,6 +169,9 @@ func (s *SQLite) SetOrderStatus(ctx context.Context, id string, to order.Status,
 }
 
 func (t *orderTx) OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
+	if err := t.d.lock(ctx, t.tx, "order-key:"+strconv.FormatInt(clientID, 10)+":"+key); err != nil {
+		return order.Order{}, fmt.Errorf("read order by idempotency key: %w", err)
+	}
 	return readOrder(ctx, t.tx, `o.client_id = ? AND o.idempotency_key = ?`, clientID, key)
 }
 
@@ -183,10 +184,16 @@ func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Ord
 }
 
 func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
+	if err := t.d.lock(ctx, t.tx, "promo:"+strings.ToUpper(code)); err != nil {
+		return 0, fmt.Errorf("count promo uses: %w", err)
+	}
 	return promoUses(ctx, t.tx, code)
 }
 
 func (t *orderTx) OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error) {
+	if err := t.d.lock(ctx, t.tx, "ip:"+ip); err != nil {
+		return 0, fmt.Errorf("count orders from ip: %w", err)
+	}
 	var n int
 	if err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`, ip, fmtTime(since)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count orders from ip: %w", err)
@@ -239,6 +246,9 @@ func (t *orderTx) SetOrderStatus(ctx context.Context, id string, to order.Status
 }
 
 func setOrderStatus(ctx context.Context, q querier, now time.Time, id string, to order.Status, from ...order.Status) (bool, error) {
+	if len(from) == 0 { // no state to move from: nothing moves (and "IN ()" is not portable SQL)
+		return false, nil
+	}
 	args := []any{string(to), fmtTime(now), id}
 	marks := make([]string, len(from))
 	for i, f := range from {
@@ -258,6 +268,9 @@ func (t *orderTx) SetInvoiceStatus(ctx context.Context, id string, to order.Invo
 	var paidAt string
 	if to == order.InvoicePaid {
 		txnArg, paidAt = txn, fmtTime(at)
+		if err := t.d.lock(ctx, t.tx, "txn:"+txn); err != nil {
+			return false, fmt.Errorf("set invoice status: %w", err)
+		}
 		var n int
 		if err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM invoices WHERE transaction_id = ?`, txn).Scan(&n); err != nil {
 			return false, fmt.Errorf("set invoice status: %w", err)

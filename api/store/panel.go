@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"github.com/streamcart/streamcart/api/panel"
 )
 
@@ -39,9 +36,10 @@ func scanLine(row interface{ Scan(...any) error }) (panel.Line, error) {
 }
 
 // InsertLine stores a built-in panel line unless its ref exists, and returns the stored line.
-// The ref is checked inside the write transaction, so concurrent repeats store one line; a
-// username already used by another ref trips the unique index and answers panel.ErrUsernameTaken.
-func (s *SQLite) InsertLine(ctx context.Context, l panel.Line, createdAt time.Time) (panel.Line, bool, error) {
+// The ref is checked inside the write transaction under a lock on the ref, so concurrent repeats
+// store one line; a username already used by another ref trips the unique index (the ref is the
+// primary key, so on panel_lines it can only be the username) and answers panel.ErrUsernameTaken.
+func (s *db) InsertLine(ctx context.Context, l panel.Line, createdAt time.Time) (panel.Line, bool, error) {
 	bouquets, err := json.Marshal(l.Bouquets)
 	if err != nil {
 		return panel.Line{}, false, fmt.Errorf("insert line %s: %w", l.Ref, err)
@@ -51,7 +49,10 @@ func (s *SQLite) InsertLine(ctx context.Context, l panel.Line, createdAt time.Ti
 	}
 	var stored panel.Line
 	var created bool
-	err = s.tx(ctx, func(tx *sql.Tx) error {
+	err = s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "line:"+l.Ref); err != nil {
+			return err
+		}
 		stored, err = scanLine(tx.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, l.Ref))
 		if !errors.Is(err, panel.ErrNotFound) {
 			return err
@@ -59,7 +60,7 @@ func (s *SQLite) InsertLine(ctx context.Context, l panel.Line, createdAt time.Ti
 		_, err = tx.ExecContext(ctx, `INSERT INTO panel_lines (`+lineColumns+`, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			l.Ref, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, string(bouquets), l.MAC,
 			fmtTime(createdAt))
-		if isUnique(err) {
+		if s.d.isUnique(err) {
 			return panel.ErrUsernameTaken
 		}
 		if err != nil {
@@ -76,7 +77,7 @@ func (s *SQLite) InsertLine(ctx context.Context, l panel.Line, createdAt time.Ti
 }
 
 // LineByRef reads a built-in panel line; panel.ErrNotFound when none.
-func (s *SQLite) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
+func (s *db) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
 	l, err := scanLine(s.r.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, ref))
 	if err != nil {
 		return panel.Line{}, fmt.Errorf("read line %s: %w", ref, err)
@@ -84,9 +85,3 @@ func (s *SQLite) LineByRef(ctx context.Context, ref string) (panel.Line, error) 
 	return l, nil
 }
 
-// isUnique reports a UNIQUE index violation (the ref is the primary key, so on panel_lines this
-// can only be the username).
-func isUnique(err error) bool {
-	var e *sqlite.Error
-	return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
-}
