@@ -86,7 +86,7 @@ var sqliteDialect = dialect{
 }
 
 // postgresDialect: 64-bit integers, real booleans and bytea. Timestamps stay the same fixed-width
-// UTC text as on SQLite ('' meaning none), so both back ends compare, order and round-trip them
+// UTC text as on SQLite (empty for none), so both back ends compare, order and round-trip them
 // identically and every query is shared. {{rowid}} adds an identity column named rowid, which
 // keeps "ORDER BY rowid" (insertion order) valid on both.
 var postgresDialect = dialect{

@@ -84,4 +84,3 @@ func (s *db) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
 	}
 	return l, nil
 }
-

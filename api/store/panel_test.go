@@ -11,16 +11,6 @@ import (
 	"github.com/streamcart/streamcart/api/store"
 )
 
-func newLineDB(t *testing.T) *store.SQLite {
-	t.Helper()
-	s, err := store.Open(t.Context(), t.TempDir()+"/s.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func TestInsertLineRoundTrips(t *testing.T) {
 	created := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
@@ -35,84 +25,88 @@ func TestInsertLineRoundTrips(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newLineDB(t)
-			got, isNew, err := s.InsertLine(t.Context(), tt.line, created)
-			if err != nil || !isNew {
-				t.Fatalf("InsertLine = %v, %v", isNew, err)
-			}
-			if !reflect.DeepEqual(got, tt.line) {
-				t.Fatalf("inserted\n got %+v\nwant %+v", got, tt.line)
-			}
-			read, err := s.LineByRef(t.Context(), tt.line.Ref)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(read, tt.line) {
-				t.Fatalf("read back\n got %+v\nwant %+v", read, tt.line)
-			}
+			forEachBackend(t, func(t *testing.T, s store.Backend) {
+				got, isNew, err := s.InsertLine(t.Context(), tt.line, created)
+				if err != nil || !isNew {
+					t.Fatalf("InsertLine = %v, %v", isNew, err)
+				}
+				if !reflect.DeepEqual(got, tt.line) {
+					t.Fatalf("inserted\n got %+v\nwant %+v", got, tt.line)
+				}
+				read, err := s.LineByRef(t.Context(), tt.line.Ref)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(read, tt.line) {
+					t.Fatalf("read back\n got %+v\nwant %+v", read, tt.line)
+				}
+			})
 		})
 	}
 }
 
 func TestInsertLineIsIdempotentByRef(t *testing.T) {
-	s := newLineDB(t)
-	first := panel.Line{Ref: "svc_1", Username: "sc11111111", Password: "111111111111", MaxConnections: 1, Enabled: true}
-	if _, _, err := s.InsertLine(t.Context(), first, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	again := panel.Line{Ref: "svc_1", Username: "sc22222222", Password: "222222222222", MaxConnections: 5}
-	got, isNew, err := s.InsertLine(t.Context(), again, time.Now())
-	if err != nil || isNew {
-		t.Fatalf("repeat InsertLine = %v, %v; want the stored line, not created", isNew, err)
-	}
-	if !reflect.DeepEqual(got, first) {
-		t.Fatalf("repeat returned %+v, want the first line %+v", got, first)
-	}
-	// The repeat's username was not reserved.
-	other := panel.Line{Ref: "svc_2", Username: "sc22222222", Password: "3", MaxConnections: 1}
-	if _, _, err := s.InsertLine(t.Context(), other, time.Now()); err != nil {
-		t.Fatalf("username of an ignored repeat is taken: %v", err)
-	}
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		first := panel.Line{Ref: "svc_1", Username: "sc11111111", Password: "111111111111", MaxConnections: 1, Enabled: true}
+		if _, _, err := s.InsertLine(t.Context(), first, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		again := panel.Line{Ref: "svc_1", Username: "sc22222222", Password: "222222222222", MaxConnections: 5}
+		got, isNew, err := s.InsertLine(t.Context(), again, time.Now())
+		if err != nil || isNew {
+			t.Fatalf("repeat InsertLine = %v, %v; want the stored line, not created", isNew, err)
+		}
+		if !reflect.DeepEqual(got, first) {
+			t.Fatalf("repeat returned %+v, want the first line %+v", got, first)
+		}
+		// The repeat's username was not reserved.
+		other := panel.Line{Ref: "svc_2", Username: "sc22222222", Password: "3", MaxConnections: 1}
+		if _, _, err := s.InsertLine(t.Context(), other, time.Now()); err != nil {
+			t.Fatalf("username of an ignored repeat is taken: %v", err)
+		}
+	})
 }
 
 func TestInsertLineUsernameTaken(t *testing.T) {
-	s := newLineDB(t)
-	a := panel.Line{Ref: "svc_a", Username: "sc12345678", Password: "1", MaxConnections: 1}
-	if _, _, err := s.InsertLine(t.Context(), a, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	b := panel.Line{Ref: "svc_b", Username: "sc12345678", Password: "2", MaxConnections: 1}
-	if _, _, err := s.InsertLine(t.Context(), b, time.Now()); !errors.Is(err, panel.ErrUsernameTaken) {
-		t.Fatalf("err = %v, want ErrUsernameTaken", err)
-	}
-	if _, err := s.LineByRef(t.Context(), "svc_b"); !errors.Is(err, panel.ErrNotFound) {
-		t.Fatalf("LineByRef(svc_b) err = %v, want ErrNotFound", err)
-	}
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		a := panel.Line{Ref: "svc_a", Username: "sc12345678", Password: "1", MaxConnections: 1}
+		if _, _, err := s.InsertLine(t.Context(), a, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		b := panel.Line{Ref: "svc_b", Username: "sc12345678", Password: "2", MaxConnections: 1}
+		if _, _, err := s.InsertLine(t.Context(), b, time.Now()); !errors.Is(err, panel.ErrUsernameTaken) {
+			t.Fatalf("err = %v, want ErrUsernameTaken", err)
+		}
+		if _, err := s.LineByRef(t.Context(), "svc_b"); !errors.Is(err, panel.ErrNotFound) {
+			t.Fatalf("LineByRef(svc_b) err = %v, want ErrNotFound", err)
+		}
+	})
 }
 
 func TestInsertLineConcurrentRepeatsStoreOne(t *testing.T) {
-	s := newLineDB(t)
-	const n = 16
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var created int
-	for i := range n {
-		wg.Go(func() {
-			l := panel.Line{Ref: "svc_1", Username: panel.NewUsername("sc"), Password: "p", MaxConnections: i + 1}
-			_, isNew, err := s.InsertLine(t.Context(), l, time.Now())
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if isNew {
-				mu.Lock()
-				created++
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if created != 1 {
-		t.Fatalf("%d inserts created a line, want 1", created)
-	}
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		const n = 16
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var created int
+		for i := range n {
+			wg.Go(func() {
+				l := panel.Line{Ref: "svc_1", Username: panel.NewUsername("sc"), Password: "p", MaxConnections: i + 1}
+				_, isNew, err := s.InsertLine(t.Context(), l, time.Now())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if isNew {
+					mu.Lock()
+					created++
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if created != 1 {
+			t.Fatalf("%d inserts created a line, want 1", created)
+		}
+	})
 }
