@@ -305,6 +305,8 @@ func TestHostLocale(t *testing.T) {
 		{"prefix", "/checkout/de-de/success", nil, "de-DE", "Sie haben bereits ein Konto?"},
 		{"prefix beats header", "/checkout/nl-nl/", []string{"Accept-Language", "de-DE"}, "nl-NL", "Heb je al een account?"},
 		{"cookie", "/checkout/waiting", []string{"Cookie", "browserLang=es-es", "Accept-Language", "de"}, "es-ES", "¿Ya tienes una cuenta?"},
+		{"cookie beats prefix", "/checkout/de-de/waiting", []string{"Cookie", "browserLang=nl-nl"}, "nl-NL", "Heb je al een account?"},
+		{"inexact cookie ignored", "/checkout/de-de/", []string{"Cookie", "browserLang=es"}, "de-DE", "Sie haben bereits ein Konto?"},
 		{"cookie en-en", "/checkout/", []string{"Cookie", "browserLang=en-en", "Accept-Language", "de"}, "en", "Login"},
 		{"accept-language", "/checkout/", []string{"Accept-Language", "fr-FR;q=0.9, pt-BR;q=0.8"}, "pt-PT", "Já tem uma conta?"},
 		{"accept-language q order", "/checkout/", []string{"Accept-Language", "de;q=0.2, en-GB;q=0.9"}, "en-GB", "Login"},

@@ -106,18 +106,18 @@ func (c *catalog) known(tag string) (string, bool) {
 	return "", false
 }
 
-// resolve picks the locale the host renders its own strings in: the URL
-// prefix (the page the visitor asked for), then the browserLang cookie the
-// widget writes, then Accept-Language, then the default. The widget reports
-// its own choice in streamcart:ready and the host script follows it.
+// resolve picks the locale the host renders its own strings in, in the
+// widget's order so the page does not switch language once the widget
+// reports its choice: the browserLang cookie (an explicit choice), then the
+// URL prefix, then Accept-Language (navigator.languages), then the default.
 func (c *catalog) resolve(r *http.Request, prefix string) string {
-	if prefix != "" {
-		if code, ok := c.known(prefix); ok {
+	if ck, err := r.Cookie("browserLang"); err == nil {
+		if code, ok := c.exact(ck.Value); ok {
 			return code
 		}
 	}
-	if ck, err := r.Cookie("browserLang"); err == nil {
-		if code, ok := c.known(ck.Value); ok {
+	if prefix != "" {
+		if code, ok := c.exact(prefix); ok {
 			return code
 		}
 	}
@@ -127,6 +127,16 @@ func (c *catalog) resolve(r *http.Request, prefix string) string {
 		}
 	}
 	return c.Default
+}
+
+// exact accepts only a catalog code ("en-en" standing for "en").
+func (c *catalog) exact(code string) (string, bool) {
+	code = strings.ToLower(strings.TrimSpace(code))
+	if code == "en-en" {
+		code = "en"
+	}
+	_, ok := c.info(code)
+	return code, ok
 }
 
 // acceptLanguages returns the tags of an Accept-Language header, best first.

@@ -112,7 +112,8 @@ function closeSwitcher(focus) {
 }
 
 function writeLangCookie(code) {
-  document.cookie = `browserLang=${encodeURIComponent(code)}; Max-Age=${LANG_COOKIE_MAX_AGE}; Path=/; SameSite=Lax`;
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `browserLang=${encodeURIComponent(code)}; Max-Age=${LANG_COOKIE_MAX_AGE}; Path=/; SameSite=Lax${secure}`;
 }
 
 if (switcher) {

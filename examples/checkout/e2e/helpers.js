@@ -1,0 +1,130 @@
+// Shared end-to-end helpers: a real `streamcart serve` on a free port with a
+// fresh SQLite file, and the system Chromium driven by playwright-core.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = resolve(here, '../../..');
+export const BIN = process.env.STREAMCART_BIN ?? join(repoRoot, 'bin/streamcart');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const SHOTS = process.env.E2E_SCREENSHOTS ?? '';
+
+/** freePort asks the kernel for an unused TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/**
+ * startServer runs `bin/streamcart serve --addr 127.0.0.1:<port> --db <tmp>/s.db`
+ * and resolves once /readyz answers 200. STREAMCART_URL points the tests at a
+ * server that is already running instead.
+ */
+export async function startServer({ env = {} } = {}) {
+  if (process.env.STREAMCART_URL) {
+    return { url: process.env.STREAMCART_URL.replace(/\/$/, ''), stop: async () => {}, log: () => '' };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'streamcart-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', join(dir, 's.db')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (b) => { output += b; });
+  child.stderr.on('data', (b) => { output += b; });
+  const exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
+
+  let ready = false;
+  const deadline = Date.now() + 30_000;
+  while (!ready && Date.now() < deadline) {
+    const gone = await Promise.race([exited, new Promise((ok) => setTimeout(() => ok(null), 100))]);
+    if (gone) throw new Error(`streamcart exited before it was ready (${JSON.stringify(gone)}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      ready = res.ok;
+    } catch {
+      // not listening yet
+    }
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`streamcart did not become ready on ${url}:\n${output}`);
+  }
+  return {
+    url,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** launchBrowser starts the system Chromium headless with a fresh profile. */
+export function launchBrowser() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+    ],
+  });
+}
+
+/**
+ * newPage opens a page in its own context (own cookies, storage and service
+ * workers). Console errors and CSP violations are collected in page.problems.
+ */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.problems.push(msg.text());
+  });
+  page.on('pageerror', (err) => page.problems.push(`pageerror: ${err.message}`));
+  return page;
+}
+
+/** shot saves a full-page screenshot when E2E_SCREENSHOTS names a directory. */
+export async function shot(page, name) {
+  if (!SHOTS) return;
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** widget returns a locator scoped to the widget's open shadow root (Playwright pierces it). */
+export function widget(page) {
+  return page.locator('streamcart-checkout');
+}
+
+/** whenWidgetReady resolves with the detail of streamcart:ready (or the current state when already fired). */
+export async function gotoReady(page, url) {
+  await page.addInitScript(() => {
+    window.__streamcartReady = new Promise((ok) => {
+      document.addEventListener('streamcart:ready', (e) => ok(e.detail), { once: true });
+    });
+  });
+  const res = await page.goto(url);
+  const detail = await page.evaluate(() => window.__streamcartReady);
+  return { res, detail };
+}
