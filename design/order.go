@@ -54,7 +54,6 @@ var _ = Service("order", func() {
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() {
 				MaxLength(2048)
 			})
-			Required("token")
 		})
 		Result(OrderResult)
 		Error("price_changed", PriceChanged)
@@ -70,7 +69,7 @@ var _ = Service("order", func() {
 		Payload(func() {
 			tokenAttr()
 			Attribute("orderId", String)
-			Required("token", "orderId")
+			Required("orderId")
 		})
 		Result(OrderResult)
 		HTTP(func() {
@@ -83,7 +82,7 @@ var _ = Service("order", func() {
 		Payload(func() {
 			tokenAttr()
 			Attribute("orderId", String)
-			Required("token", "orderId")
+			Required("orderId")
 		})
 		Result(OrderResult)
 		HTTP(func() {

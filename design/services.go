@@ -34,7 +34,7 @@ var _ = Service("services", func() {
 		Payload(func() {
 			tokenAttr()
 			Attribute("serviceId", String)
-			Required("token", "serviceId")
+			Required("serviceId")
 		})
 		Result(ServiceResult)
 		HTTP(func() {
@@ -47,7 +47,7 @@ var _ = Service("services", func() {
 		Payload(func() {
 			tokenAttr()
 			Attribute("serviceId", String)
-			Required("token", "serviceId")
+			Required("serviceId")
 		})
 		Result(func() {
 			Attribute("contentType", String)

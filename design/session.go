@@ -41,7 +41,6 @@ var _ = Service("session", func() {
 		Security(SessionAuth)
 		Payload(func() {
 			tokenAttr()
-			Required("token")
 		})
 		HTTP(func() {
 			DELETE("/session")

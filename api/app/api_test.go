@@ -439,7 +439,7 @@ func TestPromotionMaxUses(t *testing.T) {
 	_, err = s.pricing.Quote(t.Context(), &genpricing.QuoteRequest{Pid: 2, BillingCycle: "monthly", PromoCode: ptr("ONCE")})
 	wantErr(t, err, "not_found", "")
 	p := withPromo
-	p.Token = s.identify("twice@example.com", "").Token
+	p.Token = ptr(s.identify("twice@example.com", "").Token)
 	_, err = s.order.Create(t.Context(), &p)
 	wantErr(t, err, "not_found", "")
 	if n := s.count(`SELECT COUNT(*) FROM orders`); n != 1 {
@@ -447,7 +447,7 @@ func TestPromotionMaxUses(t *testing.T) {
 	}
 
 	// A cancelled order gives its use back.
-	if _, err := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: buyer.Token, OrderID: first.OrderID}); err != nil {
+	if _, err := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(buyer.Token), OrderID: first.OrderID}); err != nil {
 		t.Fatal(err)
 	}
 	if err := lookup(); err != nil {
@@ -546,16 +546,16 @@ func TestSession(t *testing.T) {
 	t.Run("sign out", func(t *testing.T) {
 		a := s.identify("leaving@example.com", "")
 		o := s.buy(a.Token, standard())
-		if err := s.session.Delete(t.Context(), &gensession.DeletePayload{Token: a.Token}); err != nil {
+		if err := s.session.Delete(t.Context(), &gensession.DeletePayload{Token: ptr(a.Token)}); err != nil {
 			t.Fatalf("DELETE /session: %v", err)
 		}
-		_, err := s.order.Get(t.Context(), &genorder.GetPayload{Token: a.Token, OrderID: o.OrderID})
+		_, err := s.order.Get(t.Context(), &genorder.GetPayload{Token: ptr(a.Token), OrderID: o.OrderID})
 		wantErr(t, err, "unauthorized", "")
 		p := standard()
-		p.Token = a.Token
+		p.Token = ptr(a.Token)
 		_, err = s.order.Create(t.Context(), &p)
 		wantErr(t, err, "unauthorized", "")
-		wantErr(t, s.session.Delete(t.Context(), &gensession.DeletePayload{Token: a.Token}), "unauthorized", "")
+		wantErr(t, s.session.Delete(t.Context(), &gensession.DeletePayload{Token: ptr(a.Token)}), "unauthorized", "")
 		if status, _, body := s.raw(http.MethodGet, "/checkout/api/orders/"+o.OrderID, a.Token, nil); status != http.StatusUnauthorized {
 			t.Fatalf("GET order with a signed-out token = %d %s, want 401", status, body)
 		}
@@ -567,7 +567,7 @@ func TestSession(t *testing.T) {
 			"garbage":  "not-a-token",
 			"tampered": a.Token[:len(a.Token)-2] + flip(a.Token[len(a.Token)-2:]),
 		} {
-			_, err := s.order.Get(t.Context(), &genorder.GetPayload{Token: token, OrderID: "ord_x"})
+			_, err := s.order.Get(t.Context(), &genorder.GetPayload{Token: ptr(token), OrderID: "ord_x"})
 			if err == nil {
 				t.Fatalf("%s token accepted", name)
 			}

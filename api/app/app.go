@@ -111,7 +111,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		OnPaid:        func() { worker.Notify() },
 	}, log)
 	prov := provision.New(st, builtin, cat, cfg.UsernamePrefix, log)
-	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle}, job.Options{
+	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
+	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle, order.JobExpire: expire}, job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log,
 	})
 	a.worker = worker

@@ -208,7 +208,7 @@ func (s *shop) identify(email, password string) *gensession.SessionResult {
 // buy places an order with token.
 func (s *shop) buy(token string, p genorder.CreatePayload) *genorder.OrderResult {
 	s.t.Helper()
-	p.Token = token
+	p.Token = ptr(token)
 	res, err := s.order.Create(s.t.Context(), &p)
 	if err != nil {
 		s.t.Fatalf("POST /orders %+v: %v", p, err)
@@ -229,7 +229,7 @@ func trial() genorder.CreatePayload {
 // getOrder reads an order that must be readable.
 func (s *shop) getOrder(token, id string) *genorder.OrderResult {
 	s.t.Helper()
-	res, err := s.order.Get(s.t.Context(), &genorder.GetPayload{Token: token, OrderID: id})
+	res, err := s.order.Get(s.t.Context(), &genorder.GetPayload{Token: ptr(token), OrderID: id})
 	if err != nil {
 		s.t.Fatalf("GET /orders/%s: %v", id, err)
 	}
@@ -239,7 +239,7 @@ func (s *shop) getOrder(token, id string) *genorder.OrderResult {
 // getService reads a service that must be readable.
 func (s *shop) getService(token, id string) *genservices.ServiceResult {
 	s.t.Helper()
-	res, err := s.services.Get(s.t.Context(), &genservices.GetPayload{Token: token, ServiceID: id})
+	res, err := s.services.Get(s.t.Context(), &genservices.GetPayload{Token: ptr(token), ServiceID: id})
 	if err != nil {
 		s.t.Fatalf("GET /services/%s: %v", id, err)
 	}

@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"net"
 	"net/http"
 	"net/url"
@@ -35,7 +36,7 @@ func TestCrashBetweenPaymentAndProvisioning(t *testing.T) {
 	if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("pay = %d", resp.StatusCode)
 	}
-	if n := s.count(`SELECT COUNT(*) FROM jobs WHERE state = 'queued'`); n != 1 {
+	if n := s.count(`SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = 'provision'`); n != 1 {
 		t.Fatalf("queued jobs before the crash = %d, want 1", n)
 	}
 	s.close()
@@ -120,11 +121,11 @@ func TestProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: buyer.Token, Pid: 2, BillingCycle: "monthly"})
+	o, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 2, BillingCycle: "monthly"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	trialOrder, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: buyer.Token, Pid: 1, BillingCycle: "onetime"})
+	trialOrder, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 1, BillingCycle: "onetime"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,14 +145,14 @@ func TestProcess(t *testing.T) {
 	p2 := startServe(t, bin, dir, db, "STREAMCART_JOB_POLL=100ms")
 	for _, id := range []string{o.OrderID, trialOrder.OrderID} {
 		eventually(t, "order "+id+" to become active after the restart", func() bool {
-			got, err := p2.order.Get(t.Context(), &genorder.GetPayload{Token: buyer.Token, OrderID: id})
+			got, err := p2.order.Get(t.Context(), &genorder.GetPayload{Token: ptr(buyer.Token), OrderID: id})
 			if err != nil {
 				t.Fatalf("GET order after restart: %v", err)
 			}
 			return got.Status == "active"
 		})
 	}
-	svc, err := p2.services.Get(t.Context(), &genservices.GetPayload{Token: buyer.Token, ServiceID: o.ServiceIds[0]})
+	svc, err := p2.services.Get(t.Context(), &genservices.GetPayload{Token: ptr(buyer.Token), ServiceID: o.ServiceIds[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,4 +283,44 @@ func freeAddr(t *testing.T) string {
 	}
 	defer l.Close()
 	return l.Addr().String()
+}
+
+// An invoice not paid by its deadline expires: the expire job cancels the order and its invoice,
+// and a late payment on the sandbox page is refused with 410 Gone.
+func TestUnpaidOrderExpiresAtDeadline(t *testing.T) {
+	s := newShop(t)
+	buyer := s.identify("late@example.com", "")
+	o := s.buy(buyer.Token, standard())
+	if n := s.count(`SELECT COUNT(*) FROM jobs WHERE kind = 'expire' AND ref = ?`, o.OrderID); n != 1 {
+		t.Fatalf("expire jobs = %d, want 1", n)
+	}
+	if ran := s.drain(); ran != 0 {
+		t.Fatalf("%d jobs ran before the deadline, want 0", ran)
+	}
+	if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "pending" {
+		t.Fatalf("before the deadline: %s, want pending", got.Status)
+	}
+
+	// Move the deadline (and the job's run time) into the past, as if a day went by.
+	db, err := sql.Open("sqlite", "file:"+s.cfg.DB+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	past := "2000-01-01T00:00:00.000000Z"
+	for _, q := range []string{`UPDATE invoices SET deadline = ? WHERE order_id = ?`, `UPDATE jobs SET run_at = ? WHERE ref = ?`} {
+		if _, err := db.ExecContext(t.Context(), q, past, o.OrderID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+
+	if ran := s.drain(); ran != 1 {
+		t.Fatalf("%d jobs ran after the deadline, want 1", ran)
+	}
+	if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "cancelled" || got.PaymentURL != "" {
+		t.Fatalf("after the deadline: status %s, paymentUrl %q; want cancelled and none", got.Status, got.PaymentURL)
+	}
+	if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("late payment = %d, want 409 (the invoice is cancelled)", resp.StatusCode)
+	}
 }

@@ -83,7 +83,7 @@ func TestCreateOrder(t *testing.T) {
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.p
-			p.Token = buyer.Token
+			p.Token = ptr(buyer.Token)
 			_, err := s.order.Create(t.Context(), &p)
 			wantErr(t, err, tc.err, "")
 		})
@@ -100,7 +100,7 @@ func TestIdempotency(t *testing.T) {
 	s := newShop(t)
 	buyer := s.identify("retry@example.com", "")
 	p := standard()
-	p.Token = buyer.Token
+	p.Token = ptr(buyer.Token)
 	p.IdempotencyKey = ptr("checkout-7f3a")
 
 	const n = 20
@@ -165,8 +165,8 @@ func TestIdempotency(t *testing.T) {
 
 	// Keys belong to a client: another buyer's same key is another order.
 	other := p
-	other.Token = s.identify("someone-else@example.com", "").Token
-	if res := s.buy(other.Token, other); res.OrderID == ids[0] {
+	other.Token = ptr(s.identify("someone-else@example.com", "").Token)
+	if res := s.buy(*other.Token, other); res.OrderID == ids[0] {
 		t.Fatal("another client's order answered with the first client's order")
 	}
 }
@@ -185,7 +185,7 @@ func TestExpectedTotal(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := standard()
-			p.Token, p.ExpectedTotal, p.IdempotencyKey = buyer.Token, &tc.expected, ptr("k-"+tc.name)
+			p.Token, p.ExpectedTotal, p.IdempotencyKey = ptr(buyer.Token), &tc.expected, ptr("k-"+tc.name)
 			_, err := s.order.Create(t.Context(), &p)
 			var changed *genorder.PriceChanged
 			if !errors.As(err, &changed) {
@@ -212,7 +212,7 @@ func TestExpectedTotal(t *testing.T) {
 
 	// The right total goes through, and the same key may then be used (nothing was stored under it).
 	p := standard()
-	p.Token, p.ExpectedTotal, p.IdempotencyKey = buyer.Token, &genorder.Money{Amount: 1299, Currency: "eur"}, ptr("k-lower amount")
+	p.Token, p.ExpectedTotal, p.IdempotencyKey = ptr(buyer.Token), &genorder.Money{Amount: 1299, Currency: "eur"}, ptr("k-lower amount")
 	if o := s.buy(buyer.Token, p); o.Total.Amount != 1299 {
 		t.Fatalf("order total = %+v", o.Total)
 	}
@@ -244,7 +244,7 @@ func TestTrialOrder(t *testing.T) {
 		t.Fatalf("trial line expires in %v, want about a day", left)
 	}
 	// Nothing to pay: cancelling is refused, the sandbox page has nothing to settle.
-	_, err = s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: buyer.Token, OrderID: o.OrderID})
+	_, err = s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(buyer.Token), OrderID: o.OrderID})
 	wantErr(t, err, "conflict", "")
 }
 
@@ -264,7 +264,7 @@ func TestCancelOrder(t *testing.T) {
 	s := newShop(t)
 	buyer := s.identify("cancel@example.com", "")
 	o := s.buy(buyer.Token, standard())
-	res, err := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: buyer.Token, OrderID: o.OrderID})
+	res, err := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(buyer.Token), OrderID: o.OrderID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestCancelOrder(t *testing.T) {
 	if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "cancelled" {
 		t.Fatalf("status = %s", got.Status)
 	}
-	_, err = s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: buyer.Token, OrderID: o.OrderID})
+	_, err = s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(buyer.Token), OrderID: o.OrderID})
 	wantErr(t, err, "conflict", "")
 	if status, _, _ := s.raw(http.MethodPost, "/checkout/api/orders/"+o.OrderID+"/cancel", buyer.Token, nil); status != http.StatusConflict {
 		t.Fatalf("second cancel = %d, want 409", status)
@@ -292,7 +292,7 @@ func TestCancelOrder(t *testing.T) {
 	if resp := s.sandbox(paid.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("pay = %d", resp.StatusCode)
 	}
-	_, err = s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: buyer.Token, OrderID: paid.OrderID})
+	_, err = s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(buyer.Token), OrderID: paid.OrderID})
 	wantErr(t, err, "conflict", "")
 }
 
@@ -340,9 +340,9 @@ func TestOwnership(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			o, oerr := s.order.Get(t.Context(), &genorder.GetPayload{Token: tc.token, OrderID: tc.order})
-			svc, serr := s.services.Get(t.Context(), &genservices.GetPayload{Token: tc.token, ServiceID: tc.service})
-			_, pbody, perr := s.services.Playlist(t.Context(), &genservices.PlaylistPayload{Token: tc.token, ServiceID: tc.service})
+			o, oerr := s.order.Get(t.Context(), &genorder.GetPayload{Token: ptr(tc.token), OrderID: tc.order})
+			svc, serr := s.services.Get(t.Context(), &genservices.GetPayload{Token: ptr(tc.token), ServiceID: tc.service})
+			_, pbody, perr := s.services.Playlist(t.Context(), &genservices.PlaylistPayload{Token: ptr(tc.token), ServiceID: tc.service})
 			if pbody != nil {
 				pbody.Close()
 			}
@@ -359,7 +359,7 @@ func TestOwnership(t *testing.T) {
 			wantErr(t, oerr, "not_found", "Order not found.")
 			wantErr(t, serr, "not_found", "Service not found.")
 			wantErr(t, perr, "not_found", "")
-			_, cerr := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: tc.token, OrderID: tc.order})
+			_, cerr := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(tc.token), OrderID: tc.order})
 			wantErr(t, cerr, "not_found", "Order not found.")
 		})
 	}
@@ -455,7 +455,7 @@ func TestSandboxPayment(t *testing.T) {
 	if n := s.count(`SELECT COUNT(*) FROM invoices WHERE status = 'paid' AND transaction_id <> ''`); n != 1 {
 		t.Fatalf("paid invoices = %d, want 1", n)
 	}
-	_, body2, err := s.services.Playlist(t.Context(), &genservices.PlaylistPayload{Token: buyer.Token, ServiceID: svc.ServiceID})
+	_, body2, err := s.services.Playlist(t.Context(), &genservices.PlaylistPayload{Token: ptr(buyer.Token), ServiceID: svc.ServiceID})
 	if err != nil {
 		t.Fatal(err)
 	}

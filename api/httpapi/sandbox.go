@@ -76,6 +76,11 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.render(w, o, "This invoice was already settled. Nothing was charged twice.")
 			return
 		}
+		if errors.Is(err, order.ErrExpired) {
+			w.WriteHeader(http.StatusGone)
+			h.render(w, o, "This invoice has expired. Please place a new order.")
+			return
+		}
 		if err != nil {
 			h.log.Error("sandbox: settle", "invoice", invoiceID, "err", err)
 			http.Error(w, "Something went wrong. Please try again.", http.StatusInternalServerError)

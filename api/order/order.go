@@ -106,6 +106,7 @@ var (
 	ErrIdempotencyMismatch = errors.New("idempotency key reused with a different request")
 	ErrNotPending          = errors.New("order is not pending")
 	ErrAlreadySettled      = errors.New("invoice already settled")
+	ErrExpired             = errors.New("invoice expired")
 	ErrUnknownGateway      = errors.New("unknown gateway")
 	ErrBadReturnURL        = errors.New("return URL must be a path or a URL on this site")
 )

@@ -22,8 +22,12 @@ import (
 // PaymentDeadline is how long an invoice stays payable (spec §9).
 const PaymentDeadline = 24 * time.Hour
 
-// JobProvision is the job kind that turns a paid order into working lines.
-const JobProvision = "provision"
+// Job kinds: JobProvision turns a paid order into working lines; JobExpire cancels an order whose
+// invoice was not paid by its deadline.
+const (
+	JobProvision = "provision"
+	JobExpire    = "expire"
+)
 
 // Store is the persistence the order service needs.
 type Store interface {
@@ -211,8 +215,11 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 		if verdict.Fraud {
 			s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", r.IP)
 		}
-		if o.Status == StatusPaid { // nothing to pay: straight to provisioning
+		switch o.Status {
+		case StatusPaid: // nothing to pay: straight to provisioning
 			return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, now)
+		case StatusPending:
+			return tx.Enqueue(ctx, JobExpire, o.ID, JobExpire+":"+o.ID, o.Invoice.Deadline)
 		}
 		return nil
 	})
@@ -354,6 +361,9 @@ func (s *Orders) Settle(ctx context.Context, invoiceID, txn string) (Order, erro
 		if o, err = tx.InvoiceOrder(ctx, invoiceID); err != nil {
 			return err
 		}
+		if o.Invoice.Status == InvoiceUnpaid && !o.Invoice.Deadline.IsZero() && s.now().After(o.Invoice.Deadline) {
+			return ErrExpired
+		}
 		moved, err := tx.SetInvoiceStatus(ctx, invoiceID, InvoicePaid, txn, s.now())
 		if err != nil {
 			return err
@@ -371,6 +381,32 @@ func (s *Orders) Settle(ctx context.Context, invoiceID, txn string) (Order, erro
 	}
 	s.cfg.OnPaid()
 	return s.store.Order(ctx, o.ID)
+}
+
+// Expire cancels an order still pending at its payment deadline, with its invoice. An order paid,
+// cancelled or failed meanwhile is left alone.
+func (s *Orders) Expire(ctx context.Context, id string) error {
+	err := s.store.WithTx(ctx, func(tx Tx) error {
+		o, err := tx.Order(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if o.Status != StatusPending || s.now().Before(o.Invoice.Deadline) {
+			return nil
+		}
+		if _, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending); err != nil {
+			return err
+		}
+		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("expire order %s: %w", id, err)
+	}
+	return nil
 }
 
 // Fail records a declined payment: the invoice and its pending order fail.

@@ -50,14 +50,14 @@ var MethodNames = [3]string{"create", "get", "cancel"}
 // CancelPayload is the payload type of the order service cancel method.
 type CancelPayload struct {
 	// Session token
-	Token   string
+	Token   *string
 	OrderID string
 }
 
 // CreatePayload is the payload type of the order service create method.
 type CreatePayload struct {
 	// Session token
-	Token          string
+	Token          *string
 	IdempotencyKey *string
 	// Payment gateway module; the default when absent
 	Gateway *string
@@ -88,7 +88,7 @@ type DiscountResult struct {
 // GetPayload is the payload type of the order service get method.
 type GetPayload struct {
 	// Session token
-	Token   string
+	Token   *string
 	OrderID string
 }
 

@@ -57,7 +57,11 @@ func NewGetEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
 			Scopes:         []string{},
 			RequiredScopes: []string{},
 		}
-		ctx, err = authJWTFn(ctx, p.Token, &sc)
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +85,11 @@ func NewPlaylistEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint
 			Scopes:         []string{},
 			RequiredScopes: []string{},
 		}
-		ctx, err = authJWTFn(ctx, p.Token, &sc)
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
 		if err != nil {
 			return nil, err
 		}

@@ -53,14 +53,14 @@ var MethodNames = [2]string{"get", "playlist"}
 // GetPayload is the payload type of the services service get method.
 type GetPayload struct {
 	// Session token
-	Token     string
+	Token     *string
 	ServiceID string
 }
 
 // PlaylistPayload is the payload type of the services service playlist method.
 type PlaylistPayload struct {
 	// Session token
-	Token     string
+	Token     *string
 	ServiceID string
 }
 

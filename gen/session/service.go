@@ -53,7 +53,7 @@ type CreatePayload struct {
 // DeletePayload is the payload type of the session service delete method.
 type DeletePayload struct {
 	// Session token
-	Token string
+	Token *string
 }
 
 // SessionResult is the result type of the session service create method.

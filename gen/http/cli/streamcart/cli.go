@@ -96,16 +96,16 @@ func ParseEndpoint(
 
 		orderCreateFlags              = flag.NewFlagSet("create", flag.ExitOnError)
 		orderCreateBodyFlag           = orderCreateFlags.String("body", "REQUIRED", "")
-		orderCreateTokenFlag          = orderCreateFlags.String("token", "REQUIRED", "")
+		orderCreateTokenFlag          = orderCreateFlags.String("token", "", "")
 		orderCreateIdempotencyKeyFlag = orderCreateFlags.String("idempotency-key", "", "")
 
 		orderGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
 		orderGetOrderIDFlag = orderGetFlags.String("order-id", "REQUIRED", "")
-		orderGetTokenFlag   = orderGetFlags.String("token", "REQUIRED", "")
+		orderGetTokenFlag   = orderGetFlags.String("token", "", "")
 
 		orderCancelFlags       = flag.NewFlagSet("cancel", flag.ExitOnError)
 		orderCancelOrderIDFlag = orderCancelFlags.String("order-id", "REQUIRED", "")
-		orderCancelTokenFlag   = orderCancelFlags.String("token", "REQUIRED", "")
+		orderCancelTokenFlag   = orderCancelFlags.String("token", "", "")
 
 		pricingFlags = flag.NewFlagSet("pricing", flag.ContinueOnError)
 
@@ -116,11 +116,11 @@ func ParseEndpoint(
 
 		servicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
 		servicesGetServiceIDFlag = servicesGetFlags.String("service-id", "REQUIRED", "")
-		servicesGetTokenFlag     = servicesGetFlags.String("token", "REQUIRED", "")
+		servicesGetTokenFlag     = servicesGetFlags.String("token", "", "")
 
 		servicesPlaylistFlags         = flag.NewFlagSet("playlist", flag.ExitOnError)
 		servicesPlaylistServiceIDFlag = servicesPlaylistFlags.String("service-id", "REQUIRED", "")
-		servicesPlaylistTokenFlag     = servicesPlaylistFlags.String("token", "REQUIRED", "")
+		servicesPlaylistTokenFlag     = servicesPlaylistFlags.String("token", "", "")
 
 		sessionFlags = flag.NewFlagSet("session", flag.ContinueOnError)
 
@@ -128,7 +128,7 @@ func ParseEndpoint(
 		sessionCreateBodyFlag = sessionCreateFlags.String("body", "REQUIRED", "")
 
 		sessionDeleteFlags     = flag.NewFlagSet("delete", flag.ExitOnError)
-		sessionDeleteTokenFlag = sessionDeleteFlags.String("token", "REQUIRED", "")
+		sessionDeleteTokenFlag = sessionDeleteFlags.String("token", "", "")
 	)
 	catalogFlags.Usage = catalogUsage
 	catalogListProductsFlags.Usage = catalogListProductsUsage

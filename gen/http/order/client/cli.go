@@ -57,9 +57,11 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 			return nil, err
 		}
 	}
-	var token string
+	var token *string
 	{
-		token = orderCreateToken
+		if orderCreateToken != "" {
+			token = &orderCreateToken
+		}
 	}
 	var idempotencyKey *string
 	{
@@ -114,9 +116,11 @@ func BuildGetPayload(orderGetOrderID string, orderGetToken string) (*order.GetPa
 	{
 		orderID = orderGetOrderID
 	}
-	var token string
+	var token *string
 	{
-		token = orderGetToken
+		if orderGetToken != "" {
+			token = &orderGetToken
+		}
 	}
 	v := &order.GetPayload{}
 	v.OrderID = orderID
@@ -132,9 +136,11 @@ func BuildCancelPayload(orderCancelOrderID string, orderCancelToken string) (*or
 	{
 		orderID = orderCancelOrderID
 	}
-	var token string
+	var token *string
 	{
-		token = orderCancelToken
+		if orderCancelToken != "" {
+			token = &orderCancelToken
+		}
 	}
 	v := &order.CancelPayload{}
 	v.OrderID = orderID

@@ -925,7 +925,7 @@ func NewCancelIdempotencyMismatchResponseBody(res *goa.ServiceError) *CancelIdem
 }
 
 // NewCreatePayload builds a order service create endpoint payload.
-func NewCreatePayload(body *CreateRequestBody, token string, idempotencyKey *string) *order.CreatePayload {
+func NewCreatePayload(body *CreateRequestBody, token *string, idempotencyKey *string) *order.CreatePayload {
 	v := &order.CreatePayload{
 		Gateway:      body.Gateway,
 		AffiliateID:  body.AffiliateID,
@@ -957,7 +957,7 @@ func NewCreatePayload(body *CreateRequestBody, token string, idempotencyKey *str
 }
 
 // NewGetPayload builds a order service get endpoint payload.
-func NewGetPayload(orderID string, token string) *order.GetPayload {
+func NewGetPayload(orderID string, token *string) *order.GetPayload {
 	v := &order.GetPayload{}
 	v.OrderID = orderID
 	v.Token = token
@@ -966,7 +966,7 @@ func NewGetPayload(orderID string, token string) *order.GetPayload {
 }
 
 // NewCancelPayload builds a order service cancel endpoint payload.
-func NewCancelPayload(orderID string, token string) *order.CancelPayload {
+func NewCancelPayload(orderID string, token *string) *order.CancelPayload {
 	v := &order.CancelPayload{}
 	v.OrderID = orderID
 	v.Token = token

@@ -18,9 +18,11 @@ func BuildGetPayload(servicesGetServiceID string, servicesGetToken string) (*ser
 	{
 		serviceID = servicesGetServiceID
 	}
-	var token string
+	var token *string
 	{
-		token = servicesGetToken
+		if servicesGetToken != "" {
+			token = &servicesGetToken
+		}
 	}
 	v := &services.GetPayload{}
 	v.ServiceID = serviceID
@@ -36,9 +38,11 @@ func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistToke
 	{
 		serviceID = servicesPlaylistServiceID
 	}
-	var token string
+	var token *string
 	{
-		token = servicesPlaylistToken
+		if servicesPlaylistToken != "" {
+			token = &servicesPlaylistToken
+		}
 	}
 	v := &services.PlaylistPayload{}
 	v.ServiceID = serviceID

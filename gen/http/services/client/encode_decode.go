@@ -54,8 +54,8 @@ func EncodeGetRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 		if !ok {
 			return goahttp.ErrInvalidType("services", "get", "*services.GetPayload", v)
 		}
-		{
-			head := p.Token
+		if p.Token != nil {
+			head := *p.Token
 			if !strings.Contains(head, " ") {
 				req.Header.Set("Authorization", "Bearer "+head)
 			} else {
@@ -173,8 +173,8 @@ func EncodePlaylistRequest(encoder func(*http.Request) goahttp.Encoder) func(*ht
 		if !ok {
 			return goahttp.ErrInvalidType("services", "playlist", "*services.PlaylistPayload", v)
 		}
-		{
-			head := p.Token
+		if p.Token != nil {
+			head := *p.Token
 			if !strings.Contains(head, " ") {
 				req.Header.Set("Authorization", "Bearer "+head)
 			} else {

@@ -190,7 +190,7 @@ func NewPlaylistUnauthorizedResponseBody(res *goa.ServiceError) *PlaylistUnautho
 }
 
 // NewGetPayload builds a services service get endpoint payload.
-func NewGetPayload(serviceID string, token string) *services.GetPayload {
+func NewGetPayload(serviceID string, token *string) *services.GetPayload {
 	v := &services.GetPayload{}
 	v.ServiceID = serviceID
 	v.Token = token
@@ -199,7 +199,7 @@ func NewGetPayload(serviceID string, token string) *services.GetPayload {
 }
 
 // NewPlaylistPayload builds a services service playlist endpoint payload.
-func NewPlaylistPayload(serviceID string, token string) *services.PlaylistPayload {
+func NewPlaylistPayload(serviceID string, token *string) *services.PlaylistPayload {
 	v := &services.PlaylistPayload{}
 	v.ServiceID = serviceID
 	v.Token = token

@@ -49,9 +49,11 @@ func BuildCreatePayload(sessionCreateBody string) (*session.CreatePayload, error
 // BuildDeletePayload builds the payload for the session delete endpoint from
 // CLI flags.
 func BuildDeletePayload(sessionDeleteToken string) (*session.DeletePayload, error) {
-	var token string
+	var token *string
 	{
-		token = sessionDeleteToken
+		if sessionDeleteToken != "" {
+			token = &sessionDeleteToken
+		}
 	}
 	v := &session.DeletePayload{}
 	v.Token = token

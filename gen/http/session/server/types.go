@@ -315,7 +315,7 @@ func NewCreatePayload(body *CreateRequestBody) *session.CreatePayload {
 }
 
 // NewDeletePayload builds a session service delete endpoint payload.
-func NewDeletePayload(token string) *session.DeletePayload {
+func NewDeletePayload(token *string) *session.DeletePayload {
 	v := &session.DeletePayload{}
 	v.Token = token
 
