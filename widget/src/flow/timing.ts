@@ -1,5 +1,5 @@
-// Spec §4 and §9 constants. A mutable object so tests can shorten the waits instead of sleeping.
-export const timing = {
+// Spec §4 and §9 constants. `timing` is mutable so tests can shorten the waits instead of sleeping.
+export const SPEC_TIMING = Object.freeze({
   /** Waiting view: GET /orders/{id} every 2 s. */
   pollMs: 2000,
   /** Copy buttons show "Copied!" for 2.5 s. */
@@ -8,4 +8,6 @@ export const timing = {
   quoteDelayMs: 200,
   /** The email rule is checked this long after typing stops (and at once on blur or submit). */
   emailDelayMs: 500,
-};
+});
+
+export const timing: { -readonly [K in keyof typeof SPEC_TIMING]: number } = { ...SPEC_TIMING };

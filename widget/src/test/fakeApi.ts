@@ -43,6 +43,7 @@ export const catalog = (): Json[] => [
 ];
 
 export interface Call {
+  url: string;
   method: string;
   path: string;
   query: URLSearchParams;
@@ -235,6 +236,7 @@ export function installFakeApi(): FakeApi {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries((init.headers ?? {}) as Record<string, string>)) headers[k.toLowerCase()] = v;
     const call: Call = {
+      url: url.toString(),
       method: init.method ?? 'GET',
       path,
       query: url.searchParams,

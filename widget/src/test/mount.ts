@@ -23,8 +23,11 @@ export function mount(attrs: Record<string, string> = {}) {
   }
   document.body.appendChild(el);
   const ui = () => {
-    if (!el.shadowRoot) throw new Error('no shadow root yet');
-    return within(el.shadowRoot as unknown as HTMLElement);
+    // Queries run inside the open shadow root. Its top element is used as the container because
+    // Testing Library's waiting queries (findBy*) refuse a ShadowRoot as their container.
+    const top = el.shadowRoot?.querySelector<HTMLElement>('.sc-root');
+    if (!top) throw new Error('no shadow root content yet');
+    return within(top);
   };
   return { el, ui, events, of: (type: string) => events.filter((e) => e.type === type).map((e) => e.detail) };
 }
@@ -32,7 +35,8 @@ export function mount(attrs: Record<string, string> = {}) {
 /** Mounts the element and waits for the plan cards. */
 export async function mountIndex(attrs: Record<string, string> = {}) {
   const m = mount(attrs);
-  await waitFor(() => expect(m.el.shadowRoot).not.toBeNull());
+  await waitFor(() => expect(m.el.shadowRoot?.querySelector('.sc-root')).toBeTruthy());
   await m.ui().findAllByTestId('plan-card');
+  await m.ui().findByTestId('pay-button');
   return m;
 }
