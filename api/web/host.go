@@ -190,6 +190,7 @@ type option struct {
 // page is the data every template gets.
 type page struct {
 	Locale    string
+	Route     string // "index", "success", "resellers/waiting", …
 	Current   option
 	Options   []option
 	T         map[string]template.HTML // trusted catalog text, pre-escaped
@@ -215,8 +216,13 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 	if r.URL.RawQuery != "" {
 		query = "?" + r.URL.RawQuery
 	}
+	hrefRoute := route
+	if route == "" {
+		route = "index"
+	}
 	p := page{
 		Locale:    code,
+		Route:     route,
 		T:         h.cat.html[code],
 		Base:      Base,
 		Home:      localePath(Base, prefix, ""),
@@ -242,7 +248,7 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 		}
 		p.Options = append(p.Options, option{
 			Code: l.SwitcherCode, Value: l.Code, ISO: l.ISO, Name: l.Name, Flag: l.Flag,
-			Href:    localePath(Base, optPrefix, route) + query,
+			Href:    localePath(Base, optPrefix, hrefRoute) + query,
 			Current: l.Code == code,
 		})
 	}

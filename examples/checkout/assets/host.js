@@ -54,7 +54,9 @@ const widget = () => {
 const call = (method, ...args) => {
   const el = widget();
   if (!el || typeof el[method] !== 'function') return false;
-  el[method](...args);
+  const result = el[method](...args);
+  // signOut is async; its failure is the widget's to report, the host only logs it.
+  if (result && typeof result.catch === 'function') result.catch((err) => console.error(`streamcart host: ${method} failed`, err));
   return true;
 };
 const messages = (code) => i18n.messages[code] ?? i18n.messages[i18n.default];
@@ -285,6 +287,16 @@ if (window.navigation) {
   window.addEventListener('popstate', () => window.scrollTo({ top: 0, behavior: 'instant' }));
 }
 
+// The page marks its route so the marketing hero shows on landing pages only.
+function markRoute() {
+  let rest = location.pathname.startsWith(config.base) ? location.pathname.slice(config.base.length) : '';
+  const prefix = PREFIXES.find((p) => rest === p || rest.startsWith(p + '/'));
+  if (prefix) rest = rest.slice(prefix.length + 1);
+  document.documentElement.dataset.route = rest.replace(/\/$/, '') || 'index';
+}
+if (window.navigation) navigation.addEventListener('currententrychange', markRoute);
+window.addEventListener('popstate', markRoute);
+
 // 10. Background: posters and particles; CSS stops all motion under reduced motion.
 function renderParticles() {
   const box = document.querySelector('.particles');
@@ -314,6 +326,7 @@ function start() {
   document.documentElement.classList.toggle('reduced-motion', matchMedia(REDUCED_MOTION_QUERY).matches);
   matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (e) => document.documentElement.classList.toggle('reduced-motion', e.matches));
   applyLocale(state.locale);
+  markRoute();
   loadCurrencies();
   loadStorefront();
   // Service worker: registered where supported, silently skipped elsewhere.

@@ -128,3 +128,59 @@ export async function gotoReady(page, url) {
   const detail = await page.evaluate(() => window.__streamcartReady);
   return { res, detail };
 }
+
+export const EVENTS = [
+  'streamcart:ready', 'streamcart:plan-selected', 'streamcart:order-created', 'streamcart:payment-started',
+  'streamcart:order-paid', 'streamcart:service-ready', 'streamcart:session-changed', 'streamcart:locale-changed',
+  'streamcart:currency-changed', 'streamcart:error',
+];
+
+/**
+ * recordEvents keeps every streamcart:* event of every page load of this
+ * page in sessionStorage (the flow leaves for the payment page and back).
+ */
+export async function recordEvents(page) {
+  await page.addInitScript((names) => {
+    for (const name of names) {
+      document.addEventListener(name, (e) => {
+        const list = JSON.parse(sessionStorage.getItem('e2e:events') ?? '[]');
+        list.push({ type: e.type, detail: e.detail, path: location.pathname });
+        sessionStorage.setItem('e2e:events', JSON.stringify(list));
+      });
+    }
+  }, EVENTS);
+}
+
+export function events(page) {
+  return page.evaluate(() => JSON.parse(sessionStorage.getItem('e2e:events') ?? '[]'));
+}
+
+/** persisted reads the widget's `checkout` cookie (JSON, URI-encoded). */
+export async function persisted(page) {
+  const c = (await page.context().cookies()).find((x) => x.name === 'checkout');
+  return c ? JSON.parse(decodeURIComponent(c.value)) : null;
+}
+
+/** api calls the shop's API from the test process. */
+export async function api(server, path, { token, method = 'GET', body } = {}) {
+  const res = await fetch(`${server.url}/checkout/api${path}`, {
+    method,
+    headers: {
+      Accept: 'application/json',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, json, text };
+}
+
+let emailCounter = 0;
+/** uniqueEmail gives every purchase its own customer. */
+export function uniqueEmail(tag) {
+  emailCounter += 1;
+  return `${tag}-${process.pid}-${Date.now().toString(36)}-${emailCounter}@example.com`;
+}
