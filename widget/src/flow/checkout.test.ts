@@ -4,7 +4,7 @@ import { browser } from '../state/browser';
 import { apiError, installFakeApi, json } from '../test/fakeApi';
 import { mountIndex } from '../test/mount';
 
-const selected = (ui: ReturnType<Awaited<ReturnType<typeof mountIndex>>['ui']>) =>
+const selected = (ui: Awaited<ReturnType<typeof mountIndex>>['ui']) =>
   ui()
     .getAllByTestId('plan-card')
     .find((c) => c.getAttribute('aria-checked') === 'true');
