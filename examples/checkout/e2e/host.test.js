@@ -115,6 +115,26 @@ test('a locale prefix renders that language and the switcher keeps route and que
   await page.context().close();
 });
 
+test('the currency select drives the widget through setCurrency', async () => {
+  const page = await newPage(browser);
+  await page.goto(`${server.url}/checkout/`);
+  const select = page.locator('[data-testid="currency-select"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="currency-select"]').options.length > 1);
+  const total = page.locator('streamcart-checkout [data-testid="price-total"]');
+  await page.waitForFunction(() => /€/.test(document.querySelector('streamcart-checkout')
+    .shadowRoot?.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
+  const changed = page.evaluate(() => new Promise((ok) => {
+    document.addEventListener('streamcart:currency-changed', (e) => ok(e.detail), { once: true });
+  }));
+  await select.selectOption('USD');
+  assert.deepEqual(await changed, { currency: 'USD' });
+  await page.waitForFunction(() => /\$/.test(document.querySelector('streamcart-checkout')
+    .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
+  assert.match(await total.innerText(), /\$/);
+  assert.equal(await select.inputValue(), 'USD');
+  await page.context().close();
+});
+
 test('the switcher on a 404 page keeps the path', async () => {
   const page = await newPage(browser);
   await page.goto(`${server.url}/checkout/nl-nl/gone?x=1`);
