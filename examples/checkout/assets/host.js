@@ -204,7 +204,9 @@ currencySelect?.addEventListener('change', () => {
 // 5. Session: sign-out only for signed-in visitors.
 const signOutButton = document.querySelector('[data-testid="signout-button"]');
 function showSession(detail) {
-  if (signOutButton) signOutButton.hidden = !detail?.signedIn;
+  const signedIn = !!detail?.signedIn;
+  if (signOutButton) signOutButton.hidden = !signedIn;
+  document.documentElement.dataset.signedIn = String(signedIn);
 }
 signOutButton?.addEventListener('click', () => {
   call('signOut');
