@@ -104,8 +104,9 @@ var postgresDialect = dialect{
 	skipLocked: " FOR UPDATE SKIP LOCKED",
 	lock: func(ctx context.Context, q querier, key string) error {
 		// Advisory locks are keyed by a 64-bit hash: a collision only makes two keys queue
-		// behind each other, never lets two writers of one key through.
-		_, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, key)
+		// behind each other, never lets two writers of one key through. The schema is part of
+		// the key, so shops sharing a database in separate schemas never wait on each other.
+		_, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || $1, 0))`, key)
 		return err
 	},
 	isUnique: func(err error) bool { return pgCode(err) == "23505" },

@@ -87,7 +87,7 @@ func (s *db) PromoUses(ctx context.Context, code string) (int, error) {
 
 func promoUses(ctx context.Context, q querier, code string) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed')`,
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed', 'fraud')`,
 		strings.ToUpper(code)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
@@ -249,6 +249,9 @@ func setOrderStatus(ctx context.Context, q querier, now time.Time, id string, to
 	if len(from) == 0 { // no state to move from: nothing moves (and "IN ()" is not portable SQL)
 		return false, nil
 	}
+	if err := q.d.lock(ctx, q, orderLock(id)); err != nil {
+		return false, fmt.Errorf("set order status: %w", err)
+	}
 	args := []any{string(to), fmtTime(now), id}
 	marks := make([]string, len(from))
 	for i, f := range from {
@@ -263,7 +266,23 @@ func setOrderStatus(ctx context.Context, q querier, now time.Time, id string, to
 	return n == 1, err
 }
 
+// orderLock names the lock an order's status and its invoice's status are changed under.
+// Cancel moves the order then the invoice, a settlement the invoice then the order: taking the
+// order's lock first makes them queue instead of deadlocking on each other's rows.
+func orderLock(orderID string) string { return "order:" + orderID }
+
 func (t *orderTx) SetInvoiceStatus(ctx context.Context, id string, to order.InvoiceStatus, txn string, at time.Time) (bool, error) {
+	var orderID string
+	err := t.tx.QueryRowContext(ctx, `SELECT order_id FROM invoices WHERE id = ?`, id).Scan(&orderID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("set invoice status: %w", err)
+	}
+	if err := t.d.lock(ctx, t.tx, orderLock(orderID)); err != nil {
+		return false, fmt.Errorf("set invoice status: %w", err)
+	}
 	var txnArg any
 	var paidAt string
 	if to == order.InvoicePaid {
