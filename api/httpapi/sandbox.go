@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math/big"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -111,26 +110,8 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 	}
 }
 
-// returnURL is where the buyer goes after paying: the order's return URL with the order id filled
-// in ({orderId}), or added as the "order" query parameter.
-func returnURL(o order.Order) string {
-	raw := o.ReturnURL
-	for _, ph := range []string{"{orderId}", "%7BorderId%7D"} {
-		if strings.Contains(raw, ph) {
-			return strings.ReplaceAll(raw, ph, url.QueryEscape(o.ID))
-		}
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "/checkout/waiting?order=" + url.QueryEscape(o.ID)
-	}
-	q := u.Query()
-	if q.Get("order") == "" {
-		q.Set("order", o.ID)
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
-}
+// returnURL is where the buyer goes after paying (shared with the real gateways).
+func returnURL(o order.Order) string { return o.PaymentReturnURL() }
 
 func formatMoney(minor int64, currency string) string {
 	return new(big.Rat).SetFrac64(minor, 100).FloatString(2) + " " + currency

@@ -383,6 +383,73 @@ func (s *Orders) Settle(ctx context.Context, invoiceID, txn string) (Order, erro
 	return s.store.Order(ctx, o.ID)
 }
 
+// ErrAmountMismatch means a provider reported a payment whose amount or currency differs from the
+// invoice's: the order is held for review (status fraud) instead of being provisioned.
+var ErrAmountMismatch = errors.New("paid amount differs from the invoice")
+
+// SettleVerified settles an invoice a payment provider reported paid, after checking that the
+// provider charged exactly the invoice's amount in its currency. A mismatch settles nothing and
+// holds the order for review (Hold); a person decides what the money buys.
+func (s *Orders) SettleVerified(ctx context.Context, invoiceID, txn string, paid pricing.Money) (Order, error) {
+	o, err := s.store.InvoiceOrder(ctx, invoiceID)
+	if err != nil {
+		return Order{}, fmt.Errorf("settle %s: %w", invoiceID, err)
+	}
+	if paid.Amount != o.Invoice.Amount.Amount || !strings.EqualFold(paid.Currency, o.Invoice.Amount.Currency) {
+		reason := fmt.Sprintf("amount mismatch: paid %d %s, invoice %d %s", paid.Amount, strings.ToUpper(paid.Currency),
+			o.Invoice.Amount.Amount, o.Invoice.Amount.Currency)
+		if o, err = s.Hold(ctx, invoiceID, reason); err != nil {
+			return Order{}, err
+		}
+		return o, fmt.Errorf("settle %s: %w", invoiceID, ErrAmountMismatch)
+	}
+	return s.Settle(ctx, invoiceID, txn)
+}
+
+// Hold sets a pending order aside for review: status fraud, never provisioned, and left alone by
+// the expiry job. The invoice stays unpaid; reason goes to the log. Holding a settled, cancelled
+// or already held order changes nothing.
+func (s *Orders) Hold(ctx context.Context, invoiceID, reason string) (Order, error) {
+	var o Order
+	moved := false
+	err := s.store.WithTx(ctx, func(tx Tx) error {
+		var err error
+		if o, err = tx.InvoiceOrder(ctx, invoiceID); err != nil {
+			return err
+		}
+		moved, err = tx.SetOrderStatus(ctx, o.ID, StatusFraud, StatusPending)
+		return err
+	})
+	if err != nil {
+		return Order{}, fmt.Errorf("hold %s: %w", invoiceID, err)
+	}
+	if moved {
+		s.log.Warn("order held for review", "order", o.ID, "invoice", invoiceID, "reason", reason)
+	}
+	return s.store.Order(ctx, o.ID)
+}
+
+// PaymentReturnURL is where the buyer goes after paying: the order's return URL with the order id
+// filled in ({orderId}), or added as the "order" query parameter. It may be a path.
+func (o Order) PaymentReturnURL() string {
+	raw := o.ReturnURL
+	for _, ph := range []string{"{orderId}", "%7BorderId%7D"} {
+		if strings.Contains(raw, ph) {
+			return strings.ReplaceAll(raw, ph, url.QueryEscape(o.ID))
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return "/checkout/waiting?order=" + url.QueryEscape(o.ID)
+	}
+	q := u.Query()
+	if q.Get("order") == "" {
+		q.Set("order", o.ID)
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
 // Expire cancels an order still pending at its payment deadline, with its invoice. An order paid,
 // cancelled or failed meanwhile is left alone.
 func (s *Orders) Expire(ctx context.Context, id string) error {

@@ -1,0 +1,190 @@
+package payment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/stripe/stripe-go/v85"
+	"github.com/stripe/stripe-go/v85/webhook"
+
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+// StripeTolerance is how old a signed Stripe webhook may be.
+const StripeTolerance = 300 * time.Second
+
+// Refs records what a provider calls our invoices (store.PutRef / Ref).
+type Refs interface {
+	PutRef(ctx context.Context, scope, key, ref string) error
+	Ref(ctx context.Context, scope, key string) (string, error)
+}
+
+// StripeConfig configures card payments through Stripe Checkout.
+type StripeConfig struct {
+	SecretKey     string // sk_live_… / sk_test_…
+	WebhookSecret string // whsec_…
+	APIURL        string // empty: Stripe's; stripe-mock in tests
+	PublicURL     string // the shop's public base URL: success and cancel URLs are built on it
+	HTTPClient    *http.Client
+}
+
+// Stripe is the card gateway through Stripe Checkout Sessions.
+type Stripe struct {
+	cfg  StripeConfig
+	sc   *stripe.Client
+	refs Refs
+	now  func() time.Time
+}
+
+var (
+	_ order.Gateway = (*Stripe)(nil)
+	_ Provider      = (*Stripe)(nil)
+	_ Inquirer      = (*Stripe)(nil)
+)
+
+// NewStripe returns the Stripe gateway; refs keeps each invoice's Checkout Session id.
+func NewStripe(cfg StripeConfig, refs Refs) *Stripe {
+	bc := &stripe.BackendConfig{
+		HTTPClient:    cfg.HTTPClient,
+		LeveledLogger: &stripe.LeveledLogger{Level: stripe.LevelNull}, // errors are ours to log, without secrets
+	}
+	if cfg.HTTPClient == nil {
+		bc.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	if cfg.APIURL != "" {
+		bc.URL = stripe.String(strings.TrimRight(cfg.APIURL, "/"))
+	}
+	sc := stripe.NewClient(cfg.SecretKey, stripe.WithBackends(stripe.NewBackendsWithConfig(bc)))
+	return &Stripe{cfg: cfg, sc: sc, refs: refs, now: time.Now}
+}
+
+// Module names the gateway.
+func (*Stripe) Module() string { return "stripe" }
+
+// Checkout creates a Checkout Session for the invoice and returns its hosted page. The
+// idempotency key makes a retried call return the same session.
+func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
+	back := absURL(s.cfg.PublicURL, o.PaymentReturnURL())
+	label := "Order " + o.ID
+	if len(o.Quote.Lines) > 0 {
+		label = o.Quote.Lines[0].Label
+	}
+	p := &stripe.CheckoutSessionCreateParams{
+		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
+		ClientReferenceID: stripe.String(o.Invoice.ID),
+		SuccessURL:        stripe.String(back),
+		CancelURL:         stripe.String(back),
+		CustomerEmail:     stripe.String(o.Email),
+		Metadata:          map[string]string{"invoice_id": o.Invoice.ID, "order_id": o.ID},
+		LineItems: []*stripe.CheckoutSessionCreateLineItemParams{{
+			Quantity: stripe.Int64(1),
+			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+				Currency:    stripe.String(strings.ToLower(o.Invoice.Amount.Currency)),
+				UnitAmount:  stripe.Int64(o.Invoice.Amount.Amount),
+				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(label)},
+			},
+		}},
+		PaymentIntentData: &stripe.CheckoutSessionCreatePaymentIntentDataParams{
+			Metadata: map[string]string{"invoice_id": o.Invoice.ID, "order_id": o.ID},
+		},
+	}
+	// Stripe lets a session live 30 minutes to 24 hours: end it with our deadline when it can.
+	if left := o.Invoice.Deadline.Sub(s.now()); left >= 31*time.Minute && left <= 24*time.Hour {
+		p.ExpiresAt = stripe.Int64(o.Invoice.Deadline.Unix())
+	}
+	p.SetIdempotencyKey("streamcart-checkout-" + o.Invoice.ID)
+	sess, err := s.sc.V1CheckoutSessions.Create(ctx, p)
+	if err != nil {
+		return "", fmt.Errorf("stripe checkout %s: %w: %s", o.Invoice.ID, ErrUnavailable, stripeReason(err))
+	}
+	if err := s.refs.PutRef(ctx, s.Module(), o.Invoice.ID, sess.ID); err != nil {
+		return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
+	}
+	return sess.URL, nil
+}
+
+// stripeReason keeps what a Stripe error says without the request details.
+func stripeReason(err error) string {
+	var se *stripe.Error
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%d %s %s", se.HTTPStatusCode, se.Type, se.Msg)
+	}
+	return err.Error()
+}
+
+// Verify checks the Stripe-Signature header with the library (timestamp within 300 s). The
+// API version of the event is not checked: the dashboard's endpoint version may differ from the
+// library's, and we read only fields every version has.
+func (s *Stripe) Verify(h http.Header, body []byte) error {
+	_, err := webhook.ConstructEventWithOptions(body, h.Get("Stripe-Signature"), s.cfg.WebhookSecret,
+		webhook.ConstructEventOptions{Tolerance: StripeTolerance, IgnoreAPIVersionMismatch: true})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrBadSignature, err)
+	}
+	return nil
+}
+
+// Parse reads a Checkout Session event.
+func (s *Stripe) Parse(body []byte) (Event, error) {
+	var e stripe.Event
+	if err := json.Unmarshal(body, &e); err != nil {
+		return Event{}, fmt.Errorf("%w: %v", ErrBadPayload, err)
+	}
+	ev := Event{Provider: s.Module(), ID: e.ID, Type: string(e.Type), Kind: KindIgnored}
+	if !strings.HasPrefix(ev.Type, "checkout.session.") || e.Data == nil {
+		return ev, nil
+	}
+	var sess stripe.CheckoutSession
+	if err := json.Unmarshal(e.Data.Raw, &sess); err != nil {
+		return Event{}, fmt.Errorf("%w: %v", ErrBadPayload, err)
+	}
+	ev = s.sessionEvent(ev, &sess)
+	switch e.Type {
+	case "checkout.session.completed":
+		if sess.PaymentStatus != stripe.CheckoutSessionPaymentStatusPaid {
+			ev.Kind = KindPending // an async method (SEPA, …) settles later
+		}
+	case "checkout.session.async_payment_succeeded":
+		ev.Kind = KindPaid
+	case "checkout.session.async_payment_failed":
+		ev.Kind = KindFailed
+	default:
+		ev.Kind = KindIgnored // expired sessions: our own deadline cancels the order
+	}
+	return ev, nil
+}
+
+func (s *Stripe) sessionEvent(ev Event, sess *stripe.CheckoutSession) Event {
+	ev.Kind = KindPaid
+	ev.InvoiceID = sess.ClientReferenceID
+	if ev.InvoiceID == "" {
+		ev.InvoiceID = sess.Metadata["invoice_id"]
+	}
+	// One session pays one invoice: its id is the transaction, whichever path reports it.
+	ev.TransactionID = sess.ID
+	ev.Amount = pricing.Money{Amount: sess.AmountTotal, Currency: strings.ToUpper(string(sess.Currency))}
+	return ev
+}
+
+// Inquire retrieves the invoice's Checkout Session.
+func (s *Stripe) Inquire(ctx context.Context, o order.Order) (Event, error) {
+	id, err := s.refs.Ref(ctx, s.Module(), o.Invoice.ID)
+	if err != nil {
+		return Event{}, err
+	}
+	sess, err := s.sc.V1CheckoutSessions.Retrieve(ctx, id, nil)
+	if err != nil {
+		return Event{}, fmt.Errorf("stripe session %s: %w: %s", id, ErrUnavailable, stripeReason(err))
+	}
+	ev := s.sessionEvent(Event{Provider: s.Module(), ID: "inquiry:" + id, Type: "session " + string(sess.Status) + "/" + string(sess.PaymentStatus)}, sess)
+	if sess.PaymentStatus != stripe.CheckoutSessionPaymentStatusPaid {
+		ev.Kind = KindPending
+	}
+	return ev, nil
+}

@@ -1,0 +1,253 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+// JobWebhook processes one stored webhook; its ref is the webhook's id.
+const JobWebhook = "webhook"
+
+// WebhookPath is where provider module's webhooks arrive.
+func WebhookPath(module string) string { return "/checkout/api/payments/" + module + "/webhook" }
+
+// maxWebhookBody bounds a webhook body: providers send a few kilobytes.
+const maxWebhookBody = 1 << 20
+
+var (
+	// ErrBadSignature means a webhook's signature does not verify (or is stale).
+	ErrBadSignature = errors.New("payment: bad webhook signature")
+	// ErrBadPayload means a verified body is not an event we can read.
+	ErrBadPayload = errors.New("payment: malformed webhook payload")
+	// ErrNotFound means no such row (webhook, reference).
+	ErrNotFound = errors.New("payment: not found")
+	// ErrUnavailable means the provider could not be reached or answered an error; retry later.
+	ErrUnavailable = errors.New("payment: provider unavailable")
+)
+
+// Kind is what an event means for the invoice.
+type Kind string
+
+const (
+	KindPaid        Kind = "paid"         // settle
+	KindWrongAmount Kind = "wrong_amount" // the buyer paid another amount: hold for review
+	KindFailed      Kind = "failed"       // the payment failed for good
+	KindPending     Kind = "pending"      // nothing final yet
+	KindIgnored     Kind = "ignored"      // an event type we do not act on
+)
+
+// Event is a provider's event as Streamcart reads it.
+type Event struct {
+	Provider      string
+	ID            string // the provider's event id: the inbox's deduplication key
+	Type          string // the provider's event type or status, for the log
+	Kind          Kind
+	InvoiceID     string        // ours, as we gave it to the provider
+	TransactionID string        // unique per payment: a reused one never settles twice
+	Amount        pricing.Money // the invoice amount the provider charged
+}
+
+// Provider is the webhook side of a gateway.
+type Provider interface {
+	Module() string
+	// Verify checks the signature of a raw webhook body the way the provider signs it.
+	Verify(h http.Header, body []byte) error
+	// Parse reads the event of a verified body.
+	Parse(body []byte) (Event, error)
+}
+
+// Inquirer asks a provider where an invoice stands (reconciliation of lost webhooks).
+type Inquirer interface {
+	Module() string
+	// Inquire answers the invoice's state at the provider as an event (Kind pending when unpaid).
+	Inquire(ctx context.Context, o order.Order) (Event, error)
+}
+
+// Webhook is a stored, verified webhook.
+type Webhook struct {
+	ID          int64
+	Provider    string
+	EventID     string
+	Body        []byte
+	ReceivedAt  time.Time
+	ProcessedAt time.Time // zero until processed
+	Outcome     string
+}
+
+// Inbox keeps verified webhooks.
+type Inbox interface {
+	// InsertWebhook stores w unless (provider, event id) is stored, and in the same transaction
+	// queues its JobWebhook; it returns the stored row and whether this call stored it.
+	InsertWebhook(ctx context.Context, w Webhook) (Webhook, bool, error)
+	// Webhook reads a stored webhook; ErrNotFound when none.
+	Webhook(ctx context.Context, id int64) (Webhook, error)
+	// FinishWebhook records what processing did.
+	FinishWebhook(ctx context.Context, id int64, outcome string, at time.Time) error
+}
+
+// Orders is what a payment event does to orders (order.Orders).
+type Orders interface {
+	SettleVerified(ctx context.Context, invoiceID, txn string, paid pricing.Money) (order.Order, error)
+	Fail(ctx context.Context, invoiceID string) (order.Order, error)
+	Hold(ctx context.Context, invoiceID, reason string) (order.Order, error)
+	InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error)
+}
+
+// Webhooks receives, stores and processes provider webhooks.
+type Webhooks struct {
+	providers map[string]Provider
+	inbox     Inbox
+	orders    Orders
+	notify    func()
+	log       *slog.Logger
+	now       func() time.Time
+}
+
+// NewWebhooks returns the webhook receiver of providers. notify wakes the job worker once a
+// webhook is stored.
+func NewWebhooks(inbox Inbox, orders Orders, providers []Provider, notify func(), log *slog.Logger) *Webhooks {
+	m := make(map[string]Provider, len(providers))
+	for _, p := range providers {
+		m[p.Module()] = p
+	}
+	if notify == nil {
+		notify = func() {}
+	}
+	return &Webhooks{providers: m, inbox: inbox, orders: orders, notify: notify, log: log, now: time.Now}
+}
+
+// Modules lists the providers that receive webhooks.
+func (w *Webhooks) Modules() []string {
+	out := make([]string, 0, len(w.providers))
+	for m := range w.providers {
+		out = append(out, m)
+	}
+	return out
+}
+
+// Handler serves POST WebhookPath(module): verify the raw body, store it, answer 2xx. Nothing
+// acts on the event before it is stored; a duplicate is answered 200 and stored once.
+func (w *Webhooks) Handler(module string) http.HandlerFunc {
+	p := w.providers[module]
+	return func(rw http.ResponseWriter, r *http.Request) {
+		if p == nil {
+			http.Error(rw, "Unknown payment provider.", http.StatusNotFound)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, maxWebhookBody))
+		if err != nil {
+			http.Error(rw, "Body too large or unreadable.", http.StatusBadRequest)
+			return
+		}
+		if err := p.Verify(r.Header, body); err != nil {
+			w.log.Warn("webhook refused", "provider", module, "err", err)
+			http.Error(rw, "Invalid signature.", http.StatusBadRequest)
+			return
+		}
+		ev, err := p.Parse(body)
+		if err != nil || ev.ID == "" {
+			w.log.Warn("webhook unreadable", "provider", module, "err", err)
+			http.Error(rw, "Unreadable event.", http.StatusBadRequest)
+			return
+		}
+		stored, created, err := w.inbox.InsertWebhook(r.Context(), Webhook{Provider: module, EventID: ev.ID, Body: body, ReceivedAt: w.now().UTC()})
+		if err != nil {
+			// No 2xx: the provider retries, and nothing was acted on.
+			w.log.Error("webhook not stored", "provider", module, "event", ev.ID, "err", err)
+			http.Error(rw, "Try again later.", http.StatusServiceUnavailable)
+			return
+		}
+		if created {
+			w.log.Info("webhook stored", "provider", module, "event", ev.ID, "type", ev.Type, "webhook", stored.ID)
+			w.notify()
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		rw.Write([]byte(`{"received":true}`))
+	}
+}
+
+// Handle is the JobWebhook handler: it acts on a stored webhook. Acting is idempotent (a
+// settlement happens once per invoice and per transaction id), so a rerun after a crash is safe.
+func (w *Webhooks) Handle(ctx context.Context, j job.Job) error {
+	id, err := strconv.ParseInt(j.Ref, 10, 64)
+	if err != nil {
+		return job.Permanent(fmt.Errorf("webhook job %q: %w", j.Ref, err))
+	}
+	hook, err := w.inbox.Webhook(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return job.Permanent(fmt.Errorf("webhook %d: %w", id, err))
+	}
+	if err != nil {
+		return fmt.Errorf("webhook %d: %w", id, err)
+	}
+	p := w.providers[hook.Provider]
+	if p == nil {
+		return fmt.Errorf("webhook %d: provider %s not configured", id, hook.Provider)
+	}
+	ev, err := p.Parse(hook.Body)
+	if err != nil {
+		return job.Permanent(fmt.Errorf("webhook %d: %w", id, err))
+	}
+	outcome, err := w.Apply(ctx, ev)
+	if err != nil {
+		return fmt.Errorf("webhook %d: %w", id, err)
+	}
+	w.log.Info("webhook processed", "provider", hook.Provider, "event", ev.ID, "type", ev.Type, "invoice", ev.InvoiceID, "outcome", outcome)
+	return w.inbox.FinishWebhook(ctx, id, outcome, w.now().UTC())
+}
+
+// Apply does what an event means to its invoice and describes the outcome. Only a transient
+// failure (the database) is an error; every final answer is an outcome.
+func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
+	if ev.Kind == KindPending || ev.Kind == KindIgnored || ev.Kind == "" {
+		return "ignored: " + ev.Type, nil
+	}
+	if ev.InvoiceID == "" {
+		return "ignored: no invoice", nil
+	}
+	var err error
+	switch ev.Kind {
+	case KindPaid:
+		_, err = w.orders.SettleVerified(ctx, ev.InvoiceID, ev.Provider+":"+ev.TransactionID, ev.Amount)
+	case KindWrongAmount:
+		_, err = w.orders.Hold(ctx, ev.InvoiceID, ev.Provider+" reported "+ev.Type)
+		if err == nil {
+			return "held: " + ev.Type, nil
+		}
+	case KindFailed:
+		_, err = w.orders.Fail(ctx, ev.InvoiceID)
+	}
+	switch {
+	case err == nil:
+		return string(ev.Kind), nil
+	case errors.Is(err, order.ErrNotFound):
+		return "ignored: unknown invoice", nil
+	case errors.Is(err, order.ErrAlreadySettled):
+		return "ignored: invoice already settled", nil
+	case errors.Is(err, order.ErrAmountMismatch):
+		return "held: amount mismatch", nil
+	case errors.Is(err, order.ErrExpired):
+		w.log.Warn("late payment refused", "provider", ev.Provider, "invoice", ev.InvoiceID, "transaction", ev.TransactionID)
+		return "refused: invoice expired", nil
+	}
+	return "", err
+}
+
+// absURL makes a path absolute on the shop's public base URL; an absolute URL stays as it is.
+func absURL(publicURL, path string) string {
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		return path
+	}
+	return strings.TrimRight(publicURL, "/") + path
+}
