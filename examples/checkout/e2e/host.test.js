@@ -3,7 +3,7 @@
 // service worker, chunk-failure reload and prefetch policy.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot } from './helpers.js';
+import { startServer, launchBrowser, newPage, shot, gotoReady } from './helpers.js';
 
 let server;
 let browser;
@@ -132,6 +132,20 @@ test('the currency select drives the widget through setCurrency', async () => {
     .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
   assert.match(await total.innerText(), /\$/);
   assert.equal(await select.inputValue(), 'USD');
+  await page.context().close();
+});
+
+test('an unknown locale shows a globe and the raw code', async () => {
+  const page = await newPage(browser);
+  // After the widget's own ready event, so it cannot overwrite the test's locale.
+  await gotoReady(page, `${server.url}/checkout/de-de/`);
+  const switcher = page.locator('[data-testid="language-switcher"]');
+  await page.evaluate(() => document.dispatchEvent(new CustomEvent('streamcart:locale-changed', { detail: { locale: 'fr-fr' } })));
+  assert.match(await switcher.locator('summary img.flag').getAttribute('src'), /\/flags\/globe\.svg/);
+  assert.equal((await switcher.locator('[data-lang-name]').textContent()).trim(), 'fr-fr');
+  // Host strings fall back to the default locale; no option is marked current.
+  assert.match(await page.locator('footer.site-footer').innerText(), /Premium IPTV Experience/);
+  assert.equal(await switcher.locator('[aria-checked="true"]').count(), 0);
   await page.context().close();
 });
 
