@@ -46,6 +46,9 @@ export async function startServer({ env = {} } = {}) {
   child.stdout.on('data', (b) => { output += b; });
   child.stderr.on('data', (b) => { output += b; });
   const exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
+  // Never leave a server behind, even when a test run dies half-way.
+  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  process.once('exit', reap);
 
   let ready = false;
   const deadline = Date.now() + 30_000;
@@ -73,6 +76,7 @@ export async function startServer({ env = {} } = {}) {
         await exited;
         clearTimeout(timer);
       }
+      process.off('exit', reap);
       await rm(dir, { recursive: true, force: true });
     },
   };
