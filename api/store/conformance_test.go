@@ -52,7 +52,7 @@ func forEachBackend(t *testing.T, test func(t *testing.T, s store.Backend)) {
 	}
 }
 
-func openSQLite(t *testing.T) *store.SQLite {
+func openSQLite(t testing.TB) *store.SQLite {
 	t.Helper()
 	s, err := store.Open(t.Context(), t.TempDir()+"/s.db")
 	if err != nil {
@@ -65,7 +65,7 @@ func openSQLite(t *testing.T) *store.SQLite {
 // newPostgresDB makes an empty schema for t in the admin database, dropped at cleanup, and
 // returns a URL whose search_path is that schema: a database of the test's own, as far as the
 // store can tell, at a fraction of the cost of CREATE DATABASE.
-func newPostgresDB(t *testing.T) string {
+func newPostgresDB(t testing.TB) string {
 	t.Helper()
 	admin, err := sql.Open("pgx", adminURL())
 	if err != nil {
@@ -88,7 +88,7 @@ func newPostgresDB(t *testing.T) string {
 	return withParam(t, adminURL(), "search_path", name)
 }
 
-func withParam(t *testing.T, rawURL, key, value string) string {
+func withParam(t testing.TB, rawURL, key, value string) string {
 	t.Helper()
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -100,7 +100,7 @@ func withParam(t *testing.T, rawURL, key, value string) string {
 	return u.String()
 }
 
-func openPostgres(t *testing.T) *store.Postgres {
+func openPostgres(t testing.TB) *store.Postgres {
 	t.Helper()
 	s, err := store.OpenPostgres(t.Context(), newPostgresDB(t))
 	if err != nil {

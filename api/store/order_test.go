@@ -24,7 +24,7 @@ import (
 // The order tests drive the real order service over each back end: what matters is that its
 // guarantees (one order per key, promotion limits, one settlement) hold on both.
 
-func newOrders(t *testing.T, s store.Backend, cat *catalog.Catalog, rules fraud.Rules) *order.Orders {
+func newOrders(t testing.TB, s store.Backend, cat *catalog.Catalog, rules fraud.Rules) *order.Orders {
 	t.Helper()
 	az, err := authz.NewAuthorizer()
 	if err != nil {
@@ -35,7 +35,7 @@ func newOrders(t *testing.T, s store.Backend, cat *catalog.Catalog, rules fraud.
 }
 
 // buyer signs email in with an email-only session.
-func buyer(t *testing.T, s store.Backend, email string) authz.Claims {
+func buyer(t testing.TB, s store.Backend, email string) authz.Claims {
 	t.Helper()
 	c, _, err := s.EnsureClient(t.Context(), email, "")
 	if err != nil {
@@ -50,7 +50,7 @@ func buyer(t *testing.T, s store.Backend, email string) authz.Claims {
 }
 
 // limitedCatalog is the demo catalog with WELCOME10 limited to uses orders.
-func limitedCatalog(t *testing.T, uses int) *catalog.Catalog {
+func limitedCatalog(t testing.TB, uses int) *catalog.Catalog {
 	t.Helper()
 	raw := catalog.DemoYAML()
 	limited := bytes.Replace(raw, []byte("    maxUses: 0"), fmt.Appendf(nil, "    maxUses: %d", uses), 1)
@@ -582,4 +582,96 @@ func TestEnqueueInsideAnOrderTransactionRollsBack(t *testing.T) {
 		}
 		mustJob(t, s, "kept")
 	})
+}
+
+func TestReplicasShareIdempotencyAndJobs(t *testing.T) {
+	// Two processes on one PostgreSQL database: each has its own pool and order service, as
+	// two `streamcart serve` replicas behind a load balancer would.
+	t.Parallel()
+	db := newPostgresDB(t)
+	replicas := make([]store.Backend, 2)
+	for i := range replicas {
+		s, err := store.OpenPostgres(t.Context(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		replicas[i] = s
+	}
+	claims := buyer(t, replicas[0], "ana@example.com")
+	services := []*order.Orders{
+		newOrders(t, replicas[0], catalog.Demo(), fraud.Rules{}),
+		newOrders(t, replicas[1], catalog.Demo(), fraud.Rules{}),
+	}
+	req := standardMonthly("192.0.2.200")
+	req.IdempotencyKey = "shared"
+	const n = 20
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			o, err := services[i%2].Create(context.Background(), claims, req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids[i] = o.ID
+		})
+	}
+	wg.Wait()
+	for i, id := range ids {
+		if id == "" || id != ids[0] {
+			t.Fatalf("request %d got order %q, request 0 got %q: want one order across replicas", i, id, ids[0])
+		}
+	}
+	if got := ordersFrom(t, replicas[1], req.IP); got != 1 {
+		t.Fatalf("%d orders stored, want 1", got)
+	}
+
+	const jobs = 60
+	for i := range jobs {
+		mustEnqueue(t, replicas[i%2], "k", fmt.Sprint(i), fmt.Sprintf("replica-job-%d", i), jobT0)
+	}
+	var mu sync.Mutex
+	seen := map[int64]int{}
+	for w := range 8 {
+		wg.Go(func() {
+			for {
+				j, ok, err := replicas[w%2].ClaimJob(context.Background(), jobT0, time.Hour)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !ok {
+					return
+				}
+				if j.Kind != "k" {
+					continue // the order's own jobs
+				}
+				mu.Lock()
+				seen[j.ID]++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != jobs {
+		t.Fatalf("claimed %d distinct jobs across replicas, want %d", len(seen), jobs)
+	}
+	for id, c := range seen {
+		if c != 1 {
+			t.Fatalf("job %d claimed %d times", id, c)
+		}
+	}
+	// A replica that dies holding a lease loses it to the other once it expires.
+	mustEnqueue(t, replicas[0], "k", "orphan", "orphan", jobT0)
+	dead, ok, err := replicas[0].ClaimJob(t.Context(), jobT0, time.Minute)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	replicas[0].Close()
+	j, ok, err := replicas[1].ClaimJob(t.Context(), jobT0.Add(time.Minute+time.Microsecond), time.Minute)
+	if err != nil || !ok || j.ID != dead.ID || j.Attempts != 2 {
+		t.Fatalf("takeover by the other replica = %+v, %v, %v; want job %d attempt 2", j, ok, err, dead.ID)
+	}
 }
