@@ -79,6 +79,15 @@ var CardResult = Type("CardResult", func() {
 	Required("title", "text", "url", "icon")
 })
 
+// Locales are the storefront's languages; catalog texts fall back to the catalog's own language.
+var Locales = []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}
+
+func localeParam() {
+	Attribute("locale", String, "Language of the catalog texts (names, descriptions, badges); the catalog's own when absent or untranslated", func() {
+		Enum(Locales...)
+	})
+}
+
 func currencyParam() {
 	Attribute("currency", String, "Currency of the prices (default currency when absent)", func() {
 		Pattern("^[A-Za-z]{3}$")
@@ -92,11 +101,15 @@ var _ = Service("catalog", func() {
 
 	Method("listProducts", func() {
 		Description("The plans for sale (the first three).")
-		Payload(func() { currencyParam() })
+		Payload(func() {
+			currencyParam()
+			localeParam()
+		})
 		Result(ProductList)
 		HTTP(func() {
 			GET("/products")
 			Param("currency")
+			Param("locale")
 		})
 	})
 	Method("getProduct", func() {
@@ -104,21 +117,27 @@ var _ = Service("catalog", func() {
 		Payload(func() {
 			Attribute("pid", Int)
 			currencyParam()
+			localeParam()
 			Required("pid")
 		})
 		Result(ProductResult)
 		HTTP(func() {
 			GET("/products/{pid}")
 			Param("currency")
+			Param("locale")
 		})
 	})
 	Method("listResellerProducts", func() {
 		Description("The reseller credit plans.")
-		Payload(func() { currencyParam() })
+		Payload(func() {
+			currencyParam()
+			localeParam()
+		})
 		Result(ProductList)
 		HTTP(func() {
 			GET("/resellers/products")
 			Param("currency")
+			Param("locale")
 		})
 	})
 	Method("listCurrencies", func() {
@@ -160,6 +179,7 @@ var _ = Service("catalog", func() {
 	})
 	Method("storefront", func() {
 		Description("Storefront settings and the success page's app buttons and utility cards.")
+		Payload(func() { localeParam() })
 		Result(func() {
 			Attribute("name", String)
 			Attribute("defaultCurrency", String)
@@ -169,6 +189,9 @@ var _ = Service("catalog", func() {
 			Attribute("cards", ArrayOf(CardResult))
 			Required("name", "defaultCurrency", "dashboardUrl", "supportUrl", "apps", "cards")
 		})
-		HTTP(func() { GET("/storefront") })
+		HTTP(func() {
+			GET("/storefront")
+			Param("locale")
+		})
 	})
 })

@@ -230,7 +230,7 @@ func (s *catalogService) ListGateways(context.Context) (*gencatalog.ListGateways
 }
 
 // Storefront returns the storefront settings and the success page's lists.
-func (s *catalogService) Storefront(context.Context) (*gencatalog.StorefrontResult, error) {
+func (s *catalogService) Storefront(_ context.Context, _ *gencatalog.StorefrontPayload) (*gencatalog.StorefrontResult, error) {
 	cat := s.catalog()
 	res := &gencatalog.StorefrontResult{
 		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,

@@ -19,9 +19,9 @@ var sandboxPage = template.Must(template.New("sandbox").Parse(`<!doctype html>
 <meta name="robots" content="noindex"><title>Sandbox payment</title>
 <style>
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#0f1629;color:#1b2136;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{background:#fff;border-radius:16px;padding:32px;width:min(420px,calc(100vw - 32px));box-shadow:0 20px 60px rgba(0,0,0,.35)}
+main{box-sizing:border-box;background:#fff;border-radius:16px;padding:clamp(20px,6vw,32px);width:min(420px,calc(100vw - 32px));box-shadow:0 20px 60px rgba(0,0,0,.35)}
 h1{margin:0 0 4px;font-size:1.3rem}.tag{display:inline-block;background:#fff4d6;color:#7a5200;border-radius:999px;padding:2px 10px;font-size:.8rem;font-weight:600}
-dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:20px 0}dt{color:#5b6275}dd{margin:0;text-align:right;font-weight:600}
+dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:6px 16px;margin:20px 0}dt{color:#5b6275}dd{margin:0;text-align:right;font-weight:600;overflow-wrap:anywhere}
 .total{font-size:1.6rem;color:#405db1}.row{display:flex;gap:12px}button{flex:1;border:0;border-radius:10px;padding:14px;font:inherit;font-weight:700;cursor:pointer}
 button:focus-visible{outline:3px solid #9db0ec;outline-offset:2px}.pay{background:#405db1;color:#fff}.fail{background:#f1f2f6;color:#8a1c1c}
 p.note{color:#5b6275;font-size:.85rem}a{color:#405db1}

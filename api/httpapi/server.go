@@ -48,6 +48,7 @@ type Deps struct {
 	Orders     *order.Orders
 	Panel      panel.Panel
 	Geo        *geo.Lookup
+	Webhooks   *payment.Webhooks // providers' webhooks, served raw; nil: none
 	Storefront Storefront
 	TrustProxy bool // take the client IP from X-Forwarded-For (behind a load balancer)
 	Logger     *slog.Logger
@@ -94,6 +95,12 @@ func New(d Deps) http.Handler {
 	sandbox := sandboxHandler{orders: d.Orders, log: d.Logger}
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
 		mux.Handle(m, payment.SandboxPath+"{invoiceId}", sandbox.ServeHTTP)
+	}
+	if d.Webhooks != nil {
+		// Plain handlers: the signature covers the raw body, which no decoder may touch first.
+		for _, m := range d.Webhooks.Modules() {
+			mux.Handle(http.MethodPost, payment.WebhookPath(m), d.Webhooks.Handler(m))
+		}
 	}
 	mux.Handle(http.MethodGet, "/checkout/api/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

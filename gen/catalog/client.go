@@ -127,9 +127,9 @@ func (c *Client) ListGateways(ctx context.Context) (res *ListGatewaysResult, err
 //   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
-func (c *Client) Storefront(ctx context.Context) (res *StorefrontResult, err error) {
+func (c *Client) Storefront(ctx context.Context, p *StorefrontPayload) (res *StorefrontResult, err error) {
 	var ires any
-	ires, err = c.StorefrontEndpoint(ctx, nil)
+	ires, err = c.StorefrontEndpoint(ctx, p)
 	if err != nil {
 		return
 	}

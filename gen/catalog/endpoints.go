@@ -109,6 +109,7 @@ func NewListGatewaysEndpoint(s Service) goa.Endpoint {
 // "storefront" of service "catalog".
 func NewStorefrontEndpoint(s Service) goa.Endpoint {
 	return func(ctx context.Context, req any) (any, error) {
-		return s.Storefront(ctx)
+		p := req.(*StorefrontPayload)
+		return s.Storefront(ctx, p)
 	}
 }

@@ -29,7 +29,7 @@ type Service interface {
 	// ListGateways implements listGateways.
 	ListGateways(context.Context) (res *ListGatewaysResult, err error)
 	// Storefront settings and the success page's app buttons and utility cards.
-	Storefront(context.Context) (res *StorefrontResult, err error)
+	Storefront(context.Context, *StorefrontPayload) (res *StorefrontResult, err error)
 }
 
 // APIName is the name of the API as defined in the design.
@@ -119,6 +119,9 @@ type GetProductPayload struct {
 	Pid int
 	// Currency of the prices (default currency when absent)
 	Currency *string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // ListCurrenciesResult is the result type of the catalog service
@@ -140,6 +143,9 @@ type ListGatewaysResult struct {
 type ListProductsPayload struct {
 	// Currency of the prices (default currency when absent)
 	Currency *string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // ListResellerProductsPayload is the payload type of the catalog service
@@ -147,6 +153,9 @@ type ListProductsPayload struct {
 type ListResellerProductsPayload struct {
 	// Currency of the prices (default currency when absent)
 	Currency *string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 type Money struct {
@@ -190,6 +199,14 @@ type ProductResult struct {
 }
 
 type ProductResultCollection []*ProductResult
+
+// StorefrontPayload is the payload type of the catalog service storefront
+// method.
+type StorefrontPayload struct {
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
+}
 
 // StorefrontResult is the result type of the catalog service storefront method.
 type StorefrontResult struct {

@@ -17,7 +17,7 @@ import (
 
 // BuildListProductsPayload builds the payload for the catalog listProducts
 // endpoint from CLI flags.
-func BuildListProductsPayload(catalogListProductsCurrency string) (*catalog.ListProductsPayload, error) {
+func BuildListProductsPayload(catalogListProductsCurrency string, catalogListProductsLocale string) (*catalog.ListProductsPayload, error) {
 	var err error
 	var currency *string
 	{
@@ -29,15 +29,28 @@ func BuildListProductsPayload(catalogListProductsCurrency string) (*catalog.List
 			}
 		}
 	}
+	var locale *string
+	{
+		if catalogListProductsLocale != "" {
+			locale = &catalogListProductsLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	v := &catalog.ListProductsPayload{}
 	v.Currency = currency
+	v.Locale = locale
 
 	return v, nil
 }
 
 // BuildGetProductPayload builds the payload for the catalog getProduct
 // endpoint from CLI flags.
-func BuildGetProductPayload(catalogGetProductPid string, catalogGetProductCurrency string) (*catalog.GetProductPayload, error) {
+func BuildGetProductPayload(catalogGetProductPid string, catalogGetProductCurrency string, catalogGetProductLocale string) (*catalog.GetProductPayload, error) {
 	var err error
 	var pid int
 	{
@@ -58,16 +71,29 @@ func BuildGetProductPayload(catalogGetProductPid string, catalogGetProductCurren
 			}
 		}
 	}
+	var locale *string
+	{
+		if catalogGetProductLocale != "" {
+			locale = &catalogGetProductLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	v := &catalog.GetProductPayload{}
 	v.Pid = pid
 	v.Currency = currency
+	v.Locale = locale
 
 	return v, nil
 }
 
 // BuildListResellerProductsPayload builds the payload for the catalog
 // listResellerProducts endpoint from CLI flags.
-func BuildListResellerProductsPayload(catalogListResellerProductsCurrency string) (*catalog.ListResellerProductsPayload, error) {
+func BuildListResellerProductsPayload(catalogListResellerProductsCurrency string, catalogListResellerProductsLocale string) (*catalog.ListResellerProductsPayload, error) {
 	var err error
 	var currency *string
 	{
@@ -79,8 +105,21 @@ func BuildListResellerProductsPayload(catalogListResellerProductsCurrency string
 			}
 		}
 	}
+	var locale *string
+	{
+		if catalogListResellerProductsLocale != "" {
+			locale = &catalogListResellerProductsLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	v := &catalog.ListResellerProductsPayload{}
 	v.Currency = currency
+	v.Locale = locale
 
 	return v, nil
 }
@@ -108,6 +147,28 @@ func BuildConvertPayload(catalogConvertAmount string, catalogConvertFrom string,
 	v.Amount = amount
 	v.From = from
 	v.To = to
+
+	return v, nil
+}
+
+// BuildStorefrontPayload builds the payload for the catalog storefront
+// endpoint from CLI flags.
+func BuildStorefrontPayload(catalogStorefrontLocale string) (*catalog.StorefrontPayload, error) {
+	var err error
+	var locale *string
+	{
+		if catalogStorefrontLocale != "" {
+			locale = &catalogStorefrontLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &catalog.StorefrontPayload{}
+	v.Locale = locale
 
 	return v, nil
 }

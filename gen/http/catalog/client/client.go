@@ -218,10 +218,15 @@ func (c *Client) ListGateways() goa.Endpoint {
 // service storefront server.
 func (c *Client) Storefront() goa.Endpoint {
 	var (
+		encodeRequest  = EncodeStorefrontRequest(c.encoder)
 		decodeResponse = DecodeStorefrontResponse(c.decoder, c.RestoreResponseBody)
 	)
 	return func(ctx context.Context, v any) (any, error) {
 		req, err := c.BuildStorefrontRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
 		if err != nil {
 			return nil, err
 		}

@@ -47,6 +47,9 @@ func EncodeListProductsRequest(encoder func(*http.Request) goahttp.Encoder) func
 		if p.Currency != nil {
 			values.Add("currency", *p.Currency)
 		}
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
 		req.URL.RawQuery = values.Encode()
 		return nil
 	}
@@ -161,6 +164,9 @@ func EncodeGetProductRequest(encoder func(*http.Request) goahttp.Encoder) func(*
 		if p.Currency != nil {
 			values.Add("currency", *p.Currency)
 		}
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
 		req.URL.RawQuery = values.Encode()
 		return nil
 	}
@@ -267,6 +273,9 @@ func EncodeListResellerProductsRequest(encoder func(*http.Request) goahttp.Encod
 		values := req.URL.Query()
 		if p.Currency != nil {
 			values.Add("currency", *p.Currency)
+		}
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
 		}
 		req.URL.RawQuery = values.Encode()
 		return nil
@@ -636,6 +645,23 @@ func (c *Client) BuildStorefrontRequest(ctx context.Context, v any) (*http.Reque
 	}
 
 	return req, nil
+}
+
+// EncodeStorefrontRequest returns an encoder for requests sent to the catalog
+// storefront server.
+func EncodeStorefrontRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*catalog.StorefrontPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("catalog", "storefront", "*catalog.StorefrontPayload", v)
+		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
 }
 
 // DecodeStorefrontResponse returns a decoder for responses returned by the

@@ -38,19 +38,30 @@ func DecodeListProductsRequest(mux goahttp.Muxer, decoder func(*http.Request) go
 		var payload *catalog.ListProductsPayload
 		var (
 			currency *string
+			locale   *string
 			err      error
 		)
-		currencyRaw := r.URL.Query().Get("currency")
+		qp := r.URL.Query()
+		currencyRaw := qp.Get("currency")
 		if currencyRaw != "" {
 			currency = &currencyRaw
 		}
 		if currency != nil {
 			err = goa.MergeErrors(err, goa.ValidatePattern("currency", *currency, "^[A-Za-z]{3}$"))
 		}
+		localeRaw := qp.Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		if err != nil {
 			return payload, err
 		}
-		payload = NewListProductsPayload(currency)
+		payload = NewListProductsPayload(currency, locale)
 
 		return payload, nil
 	}
@@ -118,6 +129,7 @@ func DecodeGetProductRequest(mux goahttp.Muxer, decoder func(*http.Request) goah
 		var (
 			pid      int
 			currency *string
+			locale   *string
 			err      error
 
 			params = mux.Vars(r)
@@ -130,17 +142,27 @@ func DecodeGetProductRequest(mux goahttp.Muxer, decoder func(*http.Request) goah
 			}
 			pid = int(v)
 		}
-		currencyRaw := r.URL.Query().Get("currency")
+		qp := r.URL.Query()
+		currencyRaw := qp.Get("currency")
 		if currencyRaw != "" {
 			currency = &currencyRaw
 		}
 		if currency != nil {
 			err = goa.MergeErrors(err, goa.ValidatePattern("currency", *currency, "^[A-Za-z]{3}$"))
 		}
+		localeRaw := qp.Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		if err != nil {
 			return payload, err
 		}
-		payload = NewGetProductPayload(pid, currency)
+		payload = NewGetProductPayload(pid, currency, locale)
 
 		return payload, nil
 	}
@@ -207,19 +229,30 @@ func DecodeListResellerProductsRequest(mux goahttp.Muxer, decoder func(*http.Req
 		var payload *catalog.ListResellerProductsPayload
 		var (
 			currency *string
+			locale   *string
 			err      error
 		)
-		currencyRaw := r.URL.Query().Get("currency")
+		qp := r.URL.Query()
+		currencyRaw := qp.Get("currency")
 		if currencyRaw != "" {
 			currency = &currencyRaw
 		}
 		if currency != nil {
 			err = goa.MergeErrors(err, goa.ValidatePattern("currency", *currency, "^[A-Za-z]{3}$"))
 		}
+		localeRaw := qp.Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		if err != nil {
 			return payload, err
 		}
-		payload = NewListResellerProductsPayload(currency)
+		payload = NewListResellerProductsPayload(currency, locale)
 
 		return payload, nil
 	}
@@ -478,6 +511,33 @@ func EncodeStorefrontResponse(encoder func(context.Context, http.ResponseWriter)
 		body := NewStorefrontResponseBody(res)
 		w.WriteHeader(http.StatusOK)
 		return enc.Encode(body)
+	}
+}
+
+// DecodeStorefrontRequest returns a decoder for requests sent to the catalog
+// storefront endpoint.
+func DecodeStorefrontRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*catalog.StorefrontPayload, error) {
+	return func(r *http.Request) (*catalog.StorefrontPayload, error) {
+		var payload *catalog.StorefrontPayload
+		var (
+			locale *string
+			err    error
+		)
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewStorefrontPayload(locale)
+
+		return payload, nil
 	}
 }
 

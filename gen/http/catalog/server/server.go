@@ -433,6 +433,7 @@ func NewStorefrontHandler(
 	formatter func(ctx context.Context, err error) goahttp.Statuser,
 ) http.Handler {
 	var (
+		decodeRequest  = DecodeStorefrontRequest(mux, decoder)
 		encodeResponse = EncodeStorefrontResponse(encoder)
 		encodeError    = EncodeStorefrontError(encoder, formatter)
 	)
@@ -440,8 +441,14 @@ func NewStorefrontHandler(
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "storefront")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "catalog")
-		var err error
-		res, err := endpoint(ctx, nil)
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
 		if err != nil {
 			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
 				errhandler(ctx, w, err)

@@ -841,27 +841,30 @@ func NewStorefrontBadRequestResponseBody(res *goa.ServiceError) *StorefrontBadRe
 
 // NewListProductsPayload builds a catalog service listProducts endpoint
 // payload.
-func NewListProductsPayload(currency *string) *catalog.ListProductsPayload {
+func NewListProductsPayload(currency *string, locale *string) *catalog.ListProductsPayload {
 	v := &catalog.ListProductsPayload{}
 	v.Currency = currency
+	v.Locale = locale
 
 	return v
 }
 
 // NewGetProductPayload builds a catalog service getProduct endpoint payload.
-func NewGetProductPayload(pid int, currency *string) *catalog.GetProductPayload {
+func NewGetProductPayload(pid int, currency *string, locale *string) *catalog.GetProductPayload {
 	v := &catalog.GetProductPayload{}
 	v.Pid = pid
 	v.Currency = currency
+	v.Locale = locale
 
 	return v
 }
 
 // NewListResellerProductsPayload builds a catalog service listResellerProducts
 // endpoint payload.
-func NewListResellerProductsPayload(currency *string) *catalog.ListResellerProductsPayload {
+func NewListResellerProductsPayload(currency *string, locale *string) *catalog.ListResellerProductsPayload {
 	v := &catalog.ListResellerProductsPayload{}
 	v.Currency = currency
+	v.Locale = locale
 
 	return v
 }
@@ -872,6 +875,14 @@ func NewConvertPayload(amount int64, from string, to string) *catalog.ConvertPay
 	v.Amount = amount
 	v.From = from
 	v.To = to
+
+	return v
+}
+
+// NewStorefrontPayload builds a catalog service storefront endpoint payload.
+func NewStorefrontPayload(locale *string) *catalog.StorefrontPayload {
+	v := &catalog.StorefrontPayload{}
+	v.Locale = locale
 
 	return v
 }

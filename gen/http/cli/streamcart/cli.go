@@ -41,7 +41,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "catalog list-products --currency \"QWA\"" + "\n" +
+	return os.Args[0] + " " + "catalog list-products --currency \"QWA\" --locale \"en-gb\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
 		os.Args[0] + " " + "promotion get --code \"d\" --pid 3059796886457080821" + "\n" +
 		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"ia5\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xyx\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 82,\n      \"gateway\": \"Nisi voluptatem velit tempore.\",\n      \"pid\": 2,\n      \"promoCode\": \"rit\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"eax\"\n   }' --token \"Non voluptatem.\" --idempotency-key \"h\"" + "\n" +
@@ -63,13 +63,16 @@ func ParseEndpoint(
 
 		catalogListProductsFlags        = flag.NewFlagSet("list-products", flag.ExitOnError)
 		catalogListProductsCurrencyFlag = catalogListProductsFlags.String("currency", "", "")
+		catalogListProductsLocaleFlag   = catalogListProductsFlags.String("locale", "", "")
 
 		catalogGetProductFlags        = flag.NewFlagSet("get-product", flag.ExitOnError)
 		catalogGetProductPidFlag      = catalogGetProductFlags.String("pid", "REQUIRED", "")
 		catalogGetProductCurrencyFlag = catalogGetProductFlags.String("currency", "", "")
+		catalogGetProductLocaleFlag   = catalogGetProductFlags.String("locale", "", "")
 
 		catalogListResellerProductsFlags        = flag.NewFlagSet("list-reseller-products", flag.ExitOnError)
 		catalogListResellerProductsCurrencyFlag = catalogListResellerProductsFlags.String("currency", "", "")
+		catalogListResellerProductsLocaleFlag   = catalogListResellerProductsFlags.String("locale", "", "")
 
 		catalogListCurrenciesFlags = flag.NewFlagSet("list-currencies", flag.ExitOnError)
 
@@ -80,7 +83,8 @@ func ParseEndpoint(
 
 		catalogListGatewaysFlags = flag.NewFlagSet("list-gateways", flag.ExitOnError)
 
-		catalogStorefrontFlags = flag.NewFlagSet("storefront", flag.ExitOnError)
+		catalogStorefrontFlags      = flag.NewFlagSet("storefront", flag.ExitOnError)
+		catalogStorefrontLocaleFlag = catalogStorefrontFlags.String("locale", "", "")
 
 		geoFlags = flag.NewFlagSet("geo", flag.ContinueOnError)
 
@@ -309,13 +313,13 @@ func ParseEndpoint(
 			switch epn {
 			case "list-products":
 				endpoint = c.ListProducts()
-				data, err = catalogc.BuildListProductsPayload(*catalogListProductsCurrencyFlag)
+				data, err = catalogc.BuildListProductsPayload(*catalogListProductsCurrencyFlag, *catalogListProductsLocaleFlag)
 			case "get-product":
 				endpoint = c.GetProduct()
-				data, err = catalogc.BuildGetProductPayload(*catalogGetProductPidFlag, *catalogGetProductCurrencyFlag)
+				data, err = catalogc.BuildGetProductPayload(*catalogGetProductPidFlag, *catalogGetProductCurrencyFlag, *catalogGetProductLocaleFlag)
 			case "list-reseller-products":
 				endpoint = c.ListResellerProducts()
-				data, err = catalogc.BuildListResellerProductsPayload(*catalogListResellerProductsCurrencyFlag)
+				data, err = catalogc.BuildListResellerProductsPayload(*catalogListResellerProductsCurrencyFlag, *catalogListResellerProductsLocaleFlag)
 			case "list-currencies":
 				endpoint = c.ListCurrencies()
 			case "convert":
@@ -325,6 +329,7 @@ func ParseEndpoint(
 				endpoint = c.ListGateways()
 			case "storefront":
 				endpoint = c.Storefront()
+				data, err = catalogc.BuildStorefrontPayload(*catalogStorefrontLocaleFlag)
 			}
 		case "geo":
 			c := geoc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -408,6 +413,7 @@ func catalogListProductsUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] catalog list-products", os.Args[0])
 	fmt.Fprint(os.Stderr, " -currency STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -416,10 +422,11 @@ func catalogListProductsUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -currency STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"QWA\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"QWA\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -427,6 +434,7 @@ func catalogGetProductUsage() {
 	fmt.Fprintf(os.Stderr, "%s [flags] catalog get-product", os.Args[0])
 	fmt.Fprint(os.Stderr, " -pid INT")
 	fmt.Fprint(os.Stderr, " -currency STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -436,16 +444,18 @@ func catalogGetProductUsage() {
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -pid INT: `)
 	fmt.Fprintln(os.Stderr, `    -currency STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8639111072547816826 --currency \"TYW\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 5116817368163846940 --currency \"Eie\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] catalog list-reseller-products", os.Args[0])
 	fmt.Fprint(os.Stderr, " -currency STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -454,10 +464,11 @@ func catalogListResellerProductsUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -currency STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"dvl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"dvl\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -495,7 +506,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3885611493242861592 --from \"Debitis doloribus sit impedit aut.\" --to \"Magnam est sapiente aut dolorem aut earum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3638458557505377536 --from \"Doloribus sit impedit aut.\" --to \"Magnam est sapiente aut dolorem aut earum.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -517,6 +528,7 @@ func catalogListGatewaysUsage() {
 func catalogStorefrontUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] catalog storefront", os.Args[0])
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -524,10 +536,11 @@ func catalogStorefrontUsage() {
 	fmt.Fprintln(os.Stderr, `Storefront settings and the success page's app buttons and utility cards.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -717,7 +730,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Voluptatem consequatur temporibus.\" --token \"Quod ratione omnis aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Sint dolor sit aut.\" --token \"Voluptatem consequatur temporibus.\"")
 }
 
 func servicesPlaylistUsage() {
