@@ -47,6 +47,10 @@ type Config struct {
 	JobLease        time.Duration
 	JobPoll         time.Duration
 	ShutdownTimeout time.Duration
+	// Payments: Payment.Modules (STREAMCART_GATEWAYS) overrides the catalog's gateway list.
+	Payment payment.Config
+	// Panel: "builtin" (default), "xui" or "xtream" at PanelURL with PanelAPIKey.
+	Panel, PanelURL, PanelAPIKey string
 }
 
 // App is an assembled shop.
@@ -97,6 +101,17 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 			log.Warn("country database unavailable: lookups answer XX", "path", cfg.GeoDB, "err", err)
 		}
 	}
+	if len(cfg.Payment.Modules) == 0 {
+		for _, g := range a.Catalog().Gateways {
+			cfg.Payment.Modules = append(cfg.Payment.Modules, g.Module)
+		}
+	}
+	cfg.Payment.PublicURL = cfg.PublicURL
+	gateways, err := payment.Build(cfg.Payment, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	cat := a.Catalog
 	accounts := account.New(st, signer)
 	builtin := panel.NewBuiltin(st, cfg.ServerHostname)
@@ -105,20 +120,29 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	if cfg.PublicURL != "" {
 		returnOrigins = append(returnOrigins, cfg.PublicURL)
 	}
-	orders := order.New(st, cat, []order.Gateway{payment.Sandbox{PublicURL: cfg.PublicURL}}, authorizer, order.Config{
+	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: returnOrigins,
 		OnPaid:        func() { worker.Notify() },
 	}, log)
 	prov := provision.New(st, builtin, cat, cfg.UsernamePrefix, log)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
-	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle, order.JobExpire: expire}, job.Options{
+	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
+	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
+	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle, order.JobExpire: expire,
+		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle}, job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log,
 	})
 	a.worker = worker
+	if reconciler.Enabled() {
+		if err := reconciler.Start(ctx); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
 
 	api := httpapi.New(httpapi.Deps{
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: builtin, Geo: a.geo, TrustProxy: cfg.TrustProxy, Logger: log,
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: builtin, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 	})
 	mux := http.NewServeMux()
@@ -173,6 +197,9 @@ func (a *App) loadCatalog(ctx context.Context) error {
 	c, err := catalog.Parse("catalog (database)", raw)
 	if err != nil {
 		return fmt.Errorf("load catalog: %w", err)
+	}
+	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
+		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
 	}
 	a.catalog.Store(c)
 	return nil

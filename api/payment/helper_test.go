@@ -25,14 +25,15 @@ import (
 // env is a shop without its HTTP API: store, orders with the given gateways, the webhook
 // receiver served by srv, and a job worker the test drains by hand.
 type env struct {
-	t        *testing.T
-	st       *store.SQLite
-	orders   *order.Orders
-	webhooks *payment.Webhooks
-	worker   *job.Worker
-	claims   authz.Claims
-	srv      *httptest.Server
-	log      *slog.Logger
+	t         *testing.T
+	st        *store.SQLite
+	orders    *order.Orders
+	webhooks  *payment.Webhooks
+	worker    *job.Worker
+	claims    authz.Claims
+	srv       *httptest.Server
+	log       *slog.Logger
+	provision job.Handler
 }
 
 // gatewayFactory builds a gateway over the env's store (for its references).
@@ -78,6 +79,7 @@ func newEnv(t *testing.T, factories ...gatewayFactory) *env {
 	e.orders = order.New(st, catFn, gws, az, order.Config{}, log)
 	e.webhooks = payment.NewWebhooks(st, e.orders, providers, nil, log)
 	prov := provision.New(st, panel.NewBuiltin(st, "line.test:8000"), catFn, "tst", log)
+	e.provision = prov.Handle
 	e.worker = job.NewWorker(st, map[string]job.Handler{
 		payment.JobWebhook: e.webhooks.Handle, order.JobProvision: prov.Handle,
 	}, job.Options{Logger: log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond})

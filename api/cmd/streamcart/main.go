@@ -161,15 +161,59 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.DurationVar(&cfg.JobPoll, "job-poll", envDur("JOB_POLL", 500*time.Millisecond), "job queue poll interval (STREAMCART_JOB_POLL)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", envDur("SHUTDOWN_TIMEOUT", 15*time.Second), "graceful shutdown limit (STREAMCART_SHUTDOWN_TIMEOUT)")
 	cfg.SecretKey = env("SECRET_KEY", "")
+	var gateways string
+	fs.StringVar(&gateways, "gateways", env("GATEWAYS", ""), "enabled payment gateways, hyphen list, first is the default, e.g. stripe-coinbase-cryptomus; empty: the catalog's (STREAMCART_GATEWAYS)")
+	fs.StringVar(&cfg.Payment.StripeAPIURL, "stripe-api-url", env("STRIPE_API_URL", ""), "Stripe API base URL override, e.g. a stripe-mock (STREAMCART_STRIPE_API_URL)")
+	fs.StringVar(&cfg.Payment.CoinbaseAPIURL, "coinbase-api-url", env("COINBASE_API_URL", ""), "Coinbase Commerce API base URL override (STREAMCART_COINBASE_API_URL)")
+	fs.BoolVar(&cfg.Payment.CoinbaseSettleOnPending, "coinbase-settle-on-pending", env("COINBASE_SETTLE_ON_PENDING", "") == "true", "settle Coinbase charges on charge:pending instead of charge:confirmed (STREAMCART_COINBASE_SETTLE_ON_PENDING)")
+	fs.StringVar(&cfg.Payment.CryptomusAPIURL, "cryptomus-api-url", env("CRYPTOMUS_API_URL", ""), "Cryptomus API base URL override (STREAMCART_CRYPTOMUS_API_URL)")
+	fs.StringVar(&cfg.Panel, "panel", env("PANEL", "builtin"), "IPTV panel: builtin, xui or xtream (STREAMCART_PANEL)")
+	fs.StringVar(&cfg.PanelURL, "panel-url", env("PANEL_URL", ""), "panel API base URL; for xui including the access code (STREAMCART_PANEL_URL)")
+	// Secrets come only from the environment or a file (STREAMCART_X_FILE): never flags, which
+	// other users can read in the process list.
+	secrets := []struct {
+		key string
+		dst *string
+	}{
+		{"STRIPE_SECRET_KEY", &cfg.Payment.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", &cfg.Payment.StripeWebhookSecret},
+		{"COINBASE_API_KEY", &cfg.Payment.CoinbaseAPIKey}, {"COINBASE_WEBHOOK_SECRET", &cfg.Payment.CoinbaseWebhookSecret},
+		{"CRYPTOMUS_MERCHANT", &cfg.Payment.CryptomusMerchant}, {"CRYPTOMUS_API_KEY", &cfg.Payment.CryptomusAPIKey},
+		{"PANEL_API_KEY", &cfg.PanelAPIKey},
+	}
+	for _, sec := range secrets {
+		v, err := secret(sec.key)
+		if err != nil {
+			return cfg, err
+		}
+		*sec.dst = v
+	}
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.Payment.Modules = catalog.ParseGatewayList(gateways)
 	if rest := fs.Args(); len(rest) > 0 {
 		cfg.CatalogFile = rest[0]
 	}
 	cfg.FraudBanned = fraud.ParseDomains(banned)
 	cfg.DB = strings.TrimPrefix(cfg.DB, "sqlite://")
 	return cfg, nil
+}
+
+// secret reads STREAMCART_<key>, or the file named by STREAMCART_<key>_FILE (trailing newline
+// dropped). The error names the setting, never its value.
+func secret(key string) (string, error) {
+	if v := os.Getenv("STREAMCART_" + key); v != "" {
+		return v, nil
+	}
+	path := os.Getenv("STREAMCART_" + key + "_FILE")
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("STREAMCART_%s_FILE: %w", key, err)
+	}
+	return strings.TrimRight(string(b), "\r\n"), nil
 }
 
 // defaultGeoDB finds the country database installed by `make` (npm package), if any.

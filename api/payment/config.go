@@ -1,0 +1,202 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+)
+
+// Config is every gateway's settings; Modules are the enabled ones, the first the default.
+type Config struct {
+	Modules   []string
+	PublicURL string
+
+	StripeSecretKey, StripeWebhookSecret, StripeAPIURL string
+
+	CoinbaseAPIKey, CoinbaseWebhookSecret, CoinbaseAPIURL string
+	CoinbaseSettleOnPending                               bool
+
+	CryptomusMerchant, CryptomusAPIKey, CryptomusAPIURL string
+
+	HTTPClient *http.Client // tests; nil: a client with a 30 s timeout
+}
+
+// ErrNotConfigured means an enabled gateway lacks a setting; the message names it.
+var ErrNotConfigured = errors.New("payment gateway not configured")
+
+// Build returns the enabled gateways. A gateway listed without its settings is an error
+// naming the missing STREAMCART_* setting; an unknown module is an error too.
+func Build(cfg Config, refs Refs) ([]order.Gateway, error) {
+	var out []order.Gateway
+	for _, m := range cfg.Modules {
+		missing := func(pairs ...string) error {
+			for i := 0; i < len(pairs); i += 2 {
+				if pairs[i+1] == "" {
+					return fmt.Errorf("%w: gateway %s is enabled (STREAMCART_GATEWAYS) but %s is not set", ErrNotConfigured, m, pairs[i])
+				}
+			}
+			return nil
+		}
+		switch m {
+		case "sandbox":
+			out = append(out, Sandbox{PublicURL: cfg.PublicURL})
+		case "stripe":
+			if err := missing("STREAMCART_STRIPE_SECRET_KEY", cfg.StripeSecretKey, "STREAMCART_STRIPE_WEBHOOK_SECRET", cfg.StripeWebhookSecret,
+				"STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
+				return nil, err
+			}
+			out = append(out, NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
+				APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL, HTTPClient: cfg.HTTPClient}, refs))
+		case "coinbase":
+			if err := missing("STREAMCART_COINBASE_API_KEY", cfg.CoinbaseAPIKey, "STREAMCART_COINBASE_WEBHOOK_SECRET", cfg.CoinbaseWebhookSecret,
+				"STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
+				return nil, err
+			}
+			out = append(out, NewCoinbase(CoinbaseConfig{APIKey: cfg.CoinbaseAPIKey, WebhookSecret: cfg.CoinbaseWebhookSecret,
+				APIURL: cfg.CoinbaseAPIURL, PublicURL: cfg.PublicURL, SettleOnPending: cfg.CoinbaseSettleOnPending, HTTPClient: cfg.HTTPClient}, refs))
+		case "cryptomus":
+			if err := missing("STREAMCART_CRYPTOMUS_MERCHANT", cfg.CryptomusMerchant, "STREAMCART_CRYPTOMUS_API_KEY", cfg.CryptomusAPIKey,
+				"STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
+				return nil, err
+			}
+			out = append(out, NewCryptomus(CryptomusConfig{Merchant: cfg.CryptomusMerchant, APIKey: cfg.CryptomusAPIKey,
+				APIURL: cfg.CryptomusAPIURL, PublicURL: cfg.PublicURL, HTTPClient: cfg.HTTPClient}))
+		default:
+			return nil, fmt.Errorf("%w: unknown gateway %q in STREAMCART_GATEWAYS (known: sandbox, stripe, coinbase, cryptomus)", ErrNotConfigured, m)
+		}
+	}
+	return out, nil
+}
+
+// Providers are the gateways that receive webhooks.
+func Providers(gws []order.Gateway) []Provider {
+	var out []Provider
+	for _, g := range gws {
+		if p, ok := g.(Provider); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// JobReconcile sweeps invoices near their deadline; each run queues the next.
+const JobReconcile = "reconcile"
+
+// ReconcileEvery is how often the sweep runs; ReconcileLead is how close to its deadline an
+// unpaid invoice must be to be asked about.
+const (
+	ReconcileEvery = 5 * time.Minute
+	ReconcileLead  = 30 * time.Minute
+)
+
+// ReconcileStore is what reconciliation reads and queues.
+type ReconcileStore interface {
+	PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error)
+	InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error)
+	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
+}
+
+// Reconciler asks providers about unpaid invoices near their deadline, so a lost webhook
+// never loses a sale: a paid answer settles exactly as the webhook would have.
+type Reconciler struct {
+	store     ReconcileStore
+	inquirers map[string]Inquirer
+	apply     *Webhooks
+	log       *slog.Logger
+	now       func() time.Time
+}
+
+// NewReconciler returns the reconciler of the gateways that can be asked.
+func NewReconciler(st ReconcileStore, gws []order.Gateway, apply *Webhooks, log *slog.Logger) *Reconciler {
+	m := map[string]Inquirer{}
+	for _, g := range gws {
+		if q, ok := g.(Inquirer); ok {
+			m[q.Module()] = q
+		}
+	}
+	return &Reconciler{store: st, inquirers: m, apply: apply, log: log, now: time.Now}
+}
+
+// SetClock replaces the clock (tests).
+func (r *Reconciler) SetClock(now func() time.Time) { r.now = now }
+
+// Enabled reports whether any gateway can be asked.
+func (r *Reconciler) Enabled() bool { return len(r.inquirers) > 0 }
+
+// Start queues the sweep of the current period (once per period, whatever the replicas).
+func (r *Reconciler) Start(ctx context.Context) error {
+	return r.queue(ctx, r.now())
+}
+
+func (r *Reconciler) queue(ctx context.Context, at time.Time) error {
+	slot := at.UTC().Truncate(ReconcileEvery)
+	return r.store.Enqueue(ctx, JobReconcile, "", JobReconcile+":"+slot.Format(time.RFC3339), at)
+}
+
+// Handle is the JobReconcile handler: it asks about every pending invoice due within
+// ReconcileLead and queues the next sweep. A provider that cannot answer fails the job, so it is
+// retried with backoff.
+func (r *Reconciler) Handle(ctx context.Context, _ job.Job) error {
+	if err := r.Sweep(ctx); err != nil {
+		return err
+	}
+	return r.queue(ctx, r.now().Add(ReconcileEvery))
+}
+
+// Sweep asks once about each pending invoice due within ReconcileLead.
+func (r *Reconciler) Sweep(ctx context.Context) error {
+	modules := make([]string, 0, len(r.inquirers))
+	for m := range r.inquirers {
+		modules = append(modules, m)
+	}
+	ids, err := r.store.PendingInvoices(ctx, r.now().Add(ReconcileLead), modules, 500)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		if err := r.Check(ctx, id); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Check asks the invoice's provider where it stands and applies a final answer.
+func (r *Reconciler) Check(ctx context.Context, invoiceID string) error {
+	o, err := r.store.InvoiceOrder(ctx, invoiceID)
+	if err != nil {
+		return fmt.Errorf("reconcile %s: %w", invoiceID, err)
+	}
+	q := r.inquirers[o.Invoice.Gateway]
+	if q == nil || o.Status != order.StatusPending {
+		return nil
+	}
+	ev, err := q.Inquire(ctx, o)
+	if errors.Is(err, ErrNotFound) {
+		return nil // no payment link was ever made: nothing to ask about
+	}
+	if err != nil {
+		return fmt.Errorf("reconcile %s: %w", invoiceID, err)
+	}
+	if ev.InvoiceID == "" {
+		ev.InvoiceID = invoiceID
+	}
+	if ev.InvoiceID != invoiceID {
+		return fmt.Errorf("reconcile %s: provider answered for invoice %s", invoiceID, ev.InvoiceID)
+	}
+	outcome, err := r.apply.Apply(ctx, ev)
+	if err != nil {
+		return fmt.Errorf("reconcile %s: %w", invoiceID, err)
+	}
+	if ev.Kind != KindPending {
+		r.log.Info("reconciled", "provider", ev.Provider, "invoice", invoiceID, "status", ev.Type, "outcome", outcome)
+	}
+	return nil
+}
