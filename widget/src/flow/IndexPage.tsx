@@ -49,9 +49,11 @@ export function IndexPage({ group }: { group: Group }) {
   // Keep a valid selection: the requested plan when listed, else the default one.
   useEffect(() => {
     if (!list.length) return;
-    const target = list.find((p) => p.pid === selection?.pid) ?? defaultProduct(list, group);
-    const cy = cardCycle(target, selection?.cycle ?? null);
-    if (target.pid !== selection?.pid || cy !== selection?.cycle) c.select({ pid: target.pid, cycle: cy });
+    // Read the live selection, not this render's: open() may have changed it since.
+    const current = c.getState().selection;
+    const target = list.find((p) => p.pid === current?.pid) ?? defaultProduct(list, group);
+    const cy = cardCycle(target, current?.cycle ?? null);
+    if (target.pid !== current?.pid || cy !== current?.cycle) c.select({ pid: target.pid, cycle: cy });
   });
 
   // Spec §8 "no products returned: catalogue marked not found".

@@ -56,6 +56,8 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, busy }: Props
             part={selected ? 'plan-card plan-card-selected' : 'plan-card'}
             role="radio"
             aria-checked={selected}
+            aria-labelledby={`sc-plan-${p.pid}-name`}
+            aria-describedby={`sc-plan-${p.pid}-price`}
             tabIndex={i === selectedIndex ? 0 : -1}
             data-testid="plan-card"
             data-pid={p.pid}
@@ -64,11 +66,13 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, busy }: Props
           >
             {p.soldBadge && <span className="sc-ribbon">{p.soldBadge}</span>}
             <div className="sc-plan-head">
-              <h3 className="sc-plan-name">{p.name}</h3>
+              <h3 className="sc-plan-name" id={`sc-plan-${p.pid}-name`}>
+                {p.name}
+              </h3>
               {p.saveBadge && <span className="sc-badge sc-badge-save">{p.saveBadge}</span>}
               {p.trial && <span className="sc-badge sc-badge-trial">{t.freeTrial}</span>}
             </div>
-            <div className="sc-plan-price">
+            <div className="sc-plan-price" id={`sc-plan-${p.pid}-price`}>
               <span className="sc-price">{isFree ? t.free : price ? money(price) : '—'}</span>
               {cy && !isFree && <span className="sc-cycle">{t.perCycle[cy]}</span>}
             </div>
@@ -89,7 +93,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, busy }: Props
               </ul>
             )}
             {p.credits > 0 && <p className="sc-plan-credits">{t.credits(p.credits)}</p>}
-            {p.guarantee && (
+            {p.guarantee && !(isFree && p.guarantee.trim().toLowerCase() === t.noCreditCard.toLowerCase()) && (
               <p className="sc-guarantee">
                 <Icon name="shield" />
                 <span>{p.guarantee}</span>

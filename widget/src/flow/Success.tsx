@@ -4,7 +4,7 @@ import type { Service } from '../api/schemas';
 import { clearedForSuccess } from '../state/persisted';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
 import { CopyButton } from './CopyButton';
-import { Icon, iconForPlatform } from './icons';
+import { Icon, iconForCard, iconForPlatform } from './icons';
 import { Centered, HomeLink } from './Views';
 import { orderIdFrom } from './Waiting';
 
@@ -116,13 +116,25 @@ export function Success() {
             {t.resources}
           </h3>
           <div className="sc-cards">
-            {sf.cards.map((card) => (
-              <a key={card.title} className="sc-card sc-util" href={card.url} target="_blank" rel="noopener" data-testid="utility-card">
-                {isUrl(card.icon) ? <img src={card.icon} alt="" width={32} height={32} loading="lazy" /> : <Icon name="link" />}
-                <strong>{card.title}</strong>
-                <span>{card.text}</span>
-              </a>
-            ))}
+            {sf.cards.map((card) => {
+              const body = (
+                <>
+                  {isUrl(card.icon) ? <img src={card.icon} alt="" width={32} height={32} loading="lazy" /> : <Icon name={iconForCard(card.icon)} />}
+                  <strong>{card.title}</strong>
+                  <span>{card.text}</span>
+                </>
+              );
+              // A card without a link is information only, not a link to this page.
+              return card.url ? (
+                <a key={card.title} className="sc-card sc-util is-link" href={card.url} target={card.url.startsWith('mailto:') ? undefined : '_blank'} rel="noopener" data-testid="utility-card">
+                  {body}
+                </a>
+              ) : (
+                <div key={card.title} className="sc-card sc-util" data-testid="utility-card">
+                  {body}
+                </div>
+              );
+            })}
           </div>
         </section>
       )}

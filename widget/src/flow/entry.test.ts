@@ -64,7 +64,7 @@ describe('history routing', () => {
     const { ui } = mount({ routing: 'history', base: '/checkout/' });
     await waitFor(() => expect(ui().getByTestId('not-found')).toBeTruthy());
     // The prefix sets the language when nothing else chose one.
-    expect(ui().getByTestId('not-found').textContent).toContain('Diese Seite konnte nicht gefunden werden');
+    expect(ui().getByTestId('not-found').textContent).toContain('Diese Seite wurde nicht gefunden');
     fireEvent.click(ui().getByText('Zurück zur Startseite'));
     await waitFor(() => expect(location.pathname).toBe('/checkout/de-de/'));
     expect(await ui().findAllByTestId('plan-card')).toHaveLength(3);

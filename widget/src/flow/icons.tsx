@@ -19,6 +19,9 @@ const paths: Record<string, ReactElement> = {
   home: <path d="M3 11l9-7 9 7 M6 9.5V20h12V9.5" />,
   sparkle: <path d="M12 3v5 M12 16v5 M3 12h5 M16 12h5 M6 6l3 3 M15 15l3 3 M18 6l-3 3 M9 15l-3 3" />,
   clock: <path d="M12 21a9 9 0 100-18 9 9 0 000 18z M12 7v5l3 2" />,
+  book: <path d="M4 5a2 2 0 012-2h13v16H6a2 2 0 00-2 2V5z M4 19a2 2 0 012-2h13" />,
+  gauge: <path d="M4 16a8 8 0 1116 0 M12 16l4-5" />,
+  devices: <path d="M2 5h14v9H2z M6 18h6 M9 14v4 M18 9h4v11h-4z" />,
 };
 
 export type IconName = keyof typeof paths;
@@ -39,6 +42,16 @@ export function Icon({ name, className }: { name: IconName; className?: string }
       {paths[name]}
     </svg>
   );
+}
+
+/** Icon for a utility card: the catalog names one; unknown names get a link icon. */
+export function iconForCard(icon: string): IconName {
+  const i = icon.toLowerCase();
+  if (/(book|guide|doc)/.test(i)) return 'book';
+  if (/(support|help|chat|mail)/.test(i)) return 'help';
+  if (/(speed|fast|gauge)/.test(i)) return 'gauge';
+  if (/(device|screen|tv)/.test(i)) return 'devices';
+  return 'link';
 }
 
 export function iconForPlatform(platform: string): IconName {

@@ -128,7 +128,7 @@ export const deDE: Messages = {
   credentialsPending: 'Ihre Zugangsdaten werden gerade vorbereitet. Bitte laden Sie die Seite gleich neu.',
 
   loading: 'Wird geladen …',
-  notFound: 'Diese Seite konnte nicht gefunden werden',
+  notFound: 'Diese Seite wurde nicht gefunden',
   backHome: 'Zurück zur Startseite',
   errorTitle: 'Etwas ist schiefgelaufen',
   errorText: 'Dieser Teil des Bestellvorgangs konnte nicht geladen werden. Bitte versuchen Sie es erneut.',
