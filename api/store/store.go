@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
 )
 
@@ -58,6 +59,13 @@ type Backend interface {
 	job.Store
 	panel.LineStore
 	provision.Store
+	payment.Inbox
+	payment.Refs
+
+	// PendingInvoices lists unpaid invoices of gateways due before before (reconciliation).
+	PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error)
+	WebhookByEvent(ctx context.Context, provider, eventID string) (payment.Webhook, error)
+	CountWebhooks(ctx context.Context, provider string) (int, error)
 
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error)
