@@ -197,7 +197,7 @@ func TestGatewaysAndStorefront(t *testing.T) {
 	if gw.Default != "sandbox" || len(gw.Gateways) != 1 || gw.Gateways[0].Module != "sandbox" || gw.Gateways[0].DisplayName != "Card (sandbox)" {
 		t.Fatalf("gateways = %+v default %q", gw.Gateways, gw.Default)
 	}
-	sf, err := s.catalog.Storefront(t.Context())
+	sf, err := s.catalog.Storefront(t.Context(), &gencatalog.StorefrontPayload{})
 	if err != nil {
 		t.Fatal(err)
 	}

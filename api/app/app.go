@@ -57,7 +57,7 @@ type Config struct {
 type App struct {
 	cfg     Config
 	log     *slog.Logger
-	store   *store.SQLite
+	store   store.Backend
 	catalog atomic.Pointer[catalog.Catalog]
 	geo     *geo.Lookup
 	worker  *job.Worker
@@ -72,7 +72,7 @@ const (
 
 // Open builds the shop: it migrates the database, loads (or seeds) the catalog and the signing key.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
-	st, err := store.Open(ctx, cfg.DB)
+	st, err := store.OpenURL(ctx, cfg.DB)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (a *App) Handler() http.Handler { return a.handler }
 func (a *App) Worker() *job.Worker { return a.worker }
 
 // Store is the database (tests inspect it).
-func (a *App) Store() *store.SQLite { return a.store }
+func (a *App) Store() store.Backend { return a.store }
 
 // Close releases the database and the country database.
 func (a *App) Close() error {
@@ -206,7 +206,7 @@ func (a *App) loadCatalog(ctx context.Context) error {
 }
 
 // ImportCatalog validates a catalog file and makes it the shop's catalog.
-func ImportCatalog(ctx context.Context, st *store.SQLite, path string) (*catalog.Catalog, error) {
+func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog.Catalog, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("import catalog: %w", err)

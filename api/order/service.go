@@ -196,9 +196,11 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 		if r.ExpectedTotal != nil && (r.ExpectedTotal.Amount != q.Total.Amount || !strings.EqualFold(r.ExpectedTotal.Currency, q.Total.Currency)) {
 			return &PriceChangedError{Quote: q}
 		}
-		recent, err := tx.OrdersFromIP(ctx, r.IP, now.Add(-24*time.Hour))
-		if err != nil {
-			return err
+		recent := 0
+		if s.cfg.Fraud.MaxOrdersPerIP > 0 { // the count serialises orders from one IP: only when it is used
+			if recent, err = tx.OrdersFromIP(ctx, r.IP, now.Add(-24*time.Hour)); err != nil {
+				return err
+			}
 		}
 		verdict := s.cfg.Fraud.Check(claims.Email, recent)
 		o = s.newOrder(claims, r, q, hash, now, verdict)

@@ -64,7 +64,7 @@ func run(args []string, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
-		st, err := store.Open(ctx, cfg.DB)
+		st, err := store.OpenURL(ctx, cfg.DB)
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
 		fmt.Printf("%s: valid (%d products, %d currencies, %d promotions)\n", cfg.CatalogFile, len(c.Products), len(c.Currencies), len(c.Promotions))
 		return nil
 	case "import":
-		st, err := store.Open(ctx, cfg.DB)
+		st, err := store.OpenURL(ctx, cfg.DB)
 		if err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	var cfg app.Config
 	var banned string
 	fs.StringVar(&cfg.Addr, "addr", env("ADDR", "127.0.0.1:8080"), "listen address (STREAMCART_ADDR)")
-	fs.StringVar(&cfg.DB, "db", env("DB", "./data/streamcart.db"), "SQLite database file (STREAMCART_DB)")
+	fs.StringVar(&cfg.DB, "db", env("DB", "./data/streamcart.db"), "SQLite database file, or a postgres:// URL (STREAMCART_DB)")
 	fs.StringVar(&cfg.CatalogFile, "catalog", env("CATALOG", ""), "catalog file to import at start (STREAMCART_CATALOG)")
 	fs.StringVar(&cfg.GeoDB, "geo-db", env("GEO_DB", defaultGeoDB()), "MMDB country database (STREAMCART_GEO_DB)")
 	fs.StringVar(&cfg.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the shop, e.g. https://shop.example (STREAMCART_PUBLIC_URL)")
