@@ -25,7 +25,9 @@ export default defineConfig(({ mode }) => ({
     },
     rolldownOptions: {
       // Vite leaves an ES library unminified by default (whitespace kept); we ship it to browsers as is.
-      output: { minify: true },
+      // charset ascii: a classic <script> without a charset is decoded with the host page's encoding
+      // (windows-1252 on a page without <meta charset>); escaped text survives any encoding.
+      output: { minify: true, charset: 'ascii' },
     },
   },
   test: {
