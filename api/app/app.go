@@ -3,6 +3,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -47,6 +49,9 @@ type Config struct {
 	JobLease        time.Duration
 	JobPoll         time.Duration
 	ShutdownTimeout time.Duration
+	// CatalogPoll is how often a running shop checks the database for a catalog imported through
+	// another process (replica or CLI); zero means DefaultCatalogPoll.
+	CatalogPoll time.Duration
 	// Payments: Payment.Modules (STREAMCART_GATEWAYS) overrides the catalog's gateway list.
 	Payment payment.Config
 	// Panel: "builtin" (default), "xui" or "xtream" at PanelURL with PanelAPIKey.
@@ -59,10 +64,17 @@ type App struct {
 	log     *slog.Logger
 	store   store.Backend
 	catalog atomic.Pointer[catalog.Catalog]
+	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from.
+	catalogMu  sync.Mutex
+	catalogRaw []byte
 	geo     *geo.Lookup
 	worker  *job.Worker
 	handler http.Handler
 }
+
+// DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
+// elsewhere: one poll interval plus one database read.
+const DefaultCatalogPoll = 2 * time.Second
 
 // settingCatalog and settingKey name the settings rows.
 const (
@@ -114,7 +126,20 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	}
 	cat := a.Catalog
 	accounts := account.New(st, signer)
-	builtin := panel.NewBuiltin(st, cfg.ServerHostname)
+	var lines panel.Panel = panel.NewBuiltin(st, cfg.ServerHostname)
+	switch cfg.Panel {
+	case "", "builtin":
+	case panel.FlavorXUI, panel.FlavorXtream:
+		x, err := panel.NewXtream(panel.XtreamConfig{Flavor: cfg.Panel, URL: cfg.PanelURL, APIKey: cfg.PanelAPIKey, Hostname: cfg.ServerHostname}, st)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		lines = x
+	default:
+		st.Close()
+		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
+	}
 	var worker *job.Worker
 	returnOrigins := []string{}
 	if cfg.PublicURL != "" {
@@ -125,7 +150,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		ReturnOrigins: returnOrigins,
 		OnPaid:        func() { worker.Notify() },
 	}, log)
-	prov := provision.New(st, builtin, cat, cfg.UsernamePrefix, log)
+	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
@@ -142,7 +167,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	}
 
 	api := httpapi.New(httpapi.Deps{
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: builtin, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 	})
 	mux := http.NewServeMux()
@@ -185,6 +210,15 @@ func (a *App) loadCatalog(ctx context.Context) error {
 			return err
 		}
 	}
+	_, err := a.RefreshCatalog(ctx)
+	return err
+}
+
+// RefreshCatalog loads the catalog stored in the database when it differs from the one in
+// force, and reports whether it changed. Replicas call it every CatalogPoll, so an import made
+// through one process reaches the others' in-memory catalog (and their cached product lists,
+// keyed by the catalog) without a restart.
+func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	raw, err := a.store.Setting(ctx, settingCatalog)
 	if errors.Is(err, store.ErrNotFound) {
 		// First start: the demo catalog makes the shop work with zero configuration.
@@ -192,17 +226,48 @@ func (a *App) loadCatalog(ctx context.Context) error {
 		a.log.Info("demo catalog loaded")
 	}
 	if err != nil {
-		return fmt.Errorf("load catalog: %w", err)
+		return false, fmt.Errorf("load catalog: %w", err)
+	}
+	a.catalogMu.Lock()
+	defer a.catalogMu.Unlock()
+	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) {
+		return false, nil
 	}
 	c, err := catalog.Parse("catalog (database)", raw)
 	if err != nil {
-		return fmt.Errorf("load catalog: %w", err)
+		return false, fmt.Errorf("load catalog: %w", err)
 	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
 	}
 	a.catalog.Store(c)
-	return nil
+	a.catalogRaw = raw
+	return true, nil
+}
+
+// watchCatalog refreshes the catalog every CatalogPoll until ctx ends. A failed check keeps the
+// catalog in force (the import validated it; a database blip must not empty the shop).
+func (a *App) watchCatalog(ctx context.Context) {
+	every := a.cfg.CatalogPoll
+	if every <= 0 {
+		every = DefaultCatalogPoll
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		changed, err := a.RefreshCatalog(ctx)
+		if err != nil && ctx.Err() == nil {
+			a.log.Warn("catalog check failed; keeping the catalog in force", "err", err)
+		}
+		if changed {
+			a.log.Info("catalog changed in the database: reloaded")
+		}
+	}
 }
 
 // ImportCatalog validates a catalog file and makes it the shop's catalog.
@@ -245,6 +310,7 @@ func (a *App) Run(ctx context.Context) error {
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- a.worker.Run(workerCtx) }()
+	go a.watchCatalog(workerCtx)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.ListenAndServe() }()
 	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", "http://"+a.cfg.Addr+"/checkout/")

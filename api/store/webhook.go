@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
 )
 
@@ -116,7 +117,8 @@ func (s *db) Ref(ctx context.Context, scope, key string) (string, error) {
 	var ref string
 	err := s.r.QueryRowContext(ctx, `SELECT ref FROM external_refs WHERE scope = ? AND key = ?`, scope, key).Scan(&ref)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("ref %s/%s: %w", scope, key, payment.ErrNotFound)
+		// Refs serve both the gateways and the remote panels: each tests its own sentinel.
+		return "", fmt.Errorf("ref %s/%s: %w (%w)", scope, key, payment.ErrNotFound, panel.ErrNotFound)
 	}
 	if err != nil {
 		return "", fmt.Errorf("ref %s/%s: %w", scope, key, err)
