@@ -121,6 +121,7 @@ type ConfigOption struct {
 	MinQty  int
 	MaxQty  int
 	Pricing map[Cycle]Price
+	I18n    map[string]OptionText // by locale; see Localized
 }
 
 // CustomField is a per-product form field (WHMCS custom field).
@@ -130,6 +131,7 @@ type CustomField struct {
 	Type        string // text | password | textarea | dropdown | tickbox | link
 	Description string
 	Required    bool
+	I18n        map[string]FieldText // by locale; see Localized
 }
 
 // Product groups.
@@ -156,6 +158,7 @@ type Product struct {
 	Hidden        bool
 	// ResellerCredits is the number of credits a reseller plan grants.
 	ResellerCredits int
+	I18n            map[string]ProductText // by locale; see Localized
 }
 
 // EnabledCycles returns the product's cycles in Cycles order.
@@ -212,6 +215,8 @@ type App struct {
 	Platform string `json:"platform"`
 	URL      string `json:"url"`
 	Icon     string `json:"icon"`
+	// I18n holds the translations by locale; see Localized.
+	I18n map[string]AppText `json:"-"`
 }
 
 // Card is a utility card on the success page.
@@ -220,6 +225,8 @@ type Card struct {
 	Text  string `json:"text"`
 	URL   string `json:"url"`
 	Icon  string `json:"icon"`
+	// I18n holds the translations by locale; see Localized.
+	I18n map[string]CardText `json:"-"`
 }
 
 // Catalog is a parsed, validated catalog. Treat it as read-only.
@@ -232,8 +239,10 @@ type Catalog struct {
 	// GatewayNames maps any module, enabled or not, to its display name, so
 	// a deployment that picks its gateways by configuration keeps the names.
 	GatewayNames map[string]string
-	Apps         []App
-	Cards        []Card
+	// GatewayNamesI18n translates GatewayNames: locale → module → name.
+	GatewayNamesI18n map[string]map[string]string
+	Apps             []App
+	Cards            []Card
 }
 
 // Load reads and parses the catalog file at path.

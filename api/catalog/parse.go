@@ -89,6 +89,8 @@ type parser struct {
 	cat      *Catalog
 	options  map[int]ConfigOption
 	fields   map[int]CustomField
+	// later holds checks that need the whole file read (translations).
+	later []func()
 }
 
 func (p *parser) err() error {
@@ -294,7 +296,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 		return func(n *yaml.Node, _ string) { nodes[key] = n }
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
-		"promotions", "gateways", "gatewayNames", "apps", "cards"}
+		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -327,6 +329,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	if n := nodes["gatewayNames"]; n != nil {
 		p.gatewayNames(n)
 	}
+	if n := nodes["gatewayNamesI18n"]; n != nil {
+		p.gatewayNamesI18n(n)
+	}
 	if n := nodes["gateways"]; n != nil {
 		p.gateways(n)
 	}
@@ -335,6 +340,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["cards"]; n != nil {
 		p.list(n, "cards", p.card)
+	}
+	for _, check := range p.later {
+		check()
 	}
 	return c
 }
@@ -486,6 +494,11 @@ func (p *parser) configOption(_ int, n *yaml.Node, path string) {
 		{"minQty", false, func(n *yaml.Node, path string) { minSet = true; p.integer(&o.MinQty)(n, path) }},
 		{"maxQty", false, func(n *yaml.Node, path string) { maxSet = true; p.integer(&o.MaxQty)(n, path) }},
 		{"pricing", true, func(n *yaml.Node, path string) { pricingNode = n; o.Pricing = p.cyclePrices(n, path) }},
+		{"i18n", false, func(n *yaml.Node, path string) {
+			o.I18n = translations(p, n, path, func(t *OptionText, tr *translator) []field {
+				return []field{tr.text("name", &o.Name, &t.Name)}
+			})
+		}},
 	})
 	if idNode != nil {
 		if o.ID <= 0 {
@@ -534,6 +547,11 @@ func (p *parser) customField(_ int, n *yaml.Node, path string) {
 		{"type", false, func(n *yaml.Node, path string) { typeNode = n; p.str(&f.Type)(n, path) }},
 		{"description", false, p.str(&f.Description)},
 		{"required", false, p.boolean(&f.Required)},
+		{"i18n", false, func(n *yaml.Node, path string) {
+			f.I18n = translations(p, n, path, func(t *FieldText, tr *translator) []field {
+				return []field{tr.text("name", &f.Name, &t.Name), tr.text("description", &f.Description, &t.Description)}
+			})
+		}},
 	})
 	if idNode != nil {
 		if f.ID <= 0 {
@@ -570,6 +588,18 @@ func (p *parser) product(_ int, n *yaml.Node, path string) {
 		{"bouquets", false, func(n *yaml.Node, path string) { bouquetsNode = n; p.ints(&pr.Bouquets)(n, path) }},
 		{"hidden", false, p.boolean(&pr.Hidden)},
 		{"credits", false, func(n *yaml.Node, path string) { creditsNode = n; p.integer(&pr.ResellerCredits)(n, path) }},
+		{"i18n", false, func(n *yaml.Node, path string) {
+			pr.I18n = translations(p, n, path, func(t *ProductText, tr *translator) []field {
+				return []field{
+					tr.text("name", &pr.Name, &t.Name),
+					tr.text("description", &pr.Description, &t.Description),
+					tr.list("features", &pr.Features, &t.Features),
+					tr.text("saveBadge", &pr.SaveBadge, &t.SaveBadge),
+					tr.text("soldBadge", &pr.SoldBadge, &t.SoldBadge),
+					tr.text("guarantee", &pr.Guarantee, &t.Guarantee),
+				}
+			})
+		}},
 	})
 	if pidNode != nil {
 		if pr.PID <= 0 {
@@ -773,6 +803,11 @@ func (p *parser) app(_ int, n *yaml.Node, path string) {
 		{"platform", false, p.str(&a.Platform)},
 		{"url", true, func(n *yaml.Node, path string) { urlNode = n; p.str(&a.URL)(n, path) }},
 		{"icon", false, p.str(&a.Icon)},
+		{"i18n", false, func(n *yaml.Node, path string) {
+			a.I18n = translations(p, n, path, func(t *AppText, tr *translator) []field {
+				return []field{tr.text("name", &a.Name, &t.Name), tr.text("platform", &a.Platform, &t.Platform)}
+			})
+		}},
 	})
 	if urlNode != nil && !validURL(a.URL) {
 		p.bad(urlNode, join(path, "url"), "url %q must start with https://, http://, mailto: or /", a.URL)
@@ -788,9 +823,85 @@ func (p *parser) card(_ int, n *yaml.Node, path string) {
 		{"text", false, p.str(&c.Text)},
 		{"url", false, func(n *yaml.Node, path string) { urlNode = n; p.str(&c.URL)(n, path) }},
 		{"icon", false, p.str(&c.Icon)},
+		{"i18n", false, func(n *yaml.Node, path string) {
+			c.I18n = translations(p, n, path, func(t *CardText, tr *translator) []field {
+				return []field{tr.text("title", &c.Title, &t.Title), tr.text("text", &c.Text, &t.Text)}
+			})
+		}},
 	})
 	if urlNode != nil && c.URL != "" && !validURL(c.URL) {
 		p.bad(urlNode, join(path, "url"), "url %q must start with https://, http://, mailto: or /", c.URL)
 	}
 	p.cat.Cards = append(p.cat.Cards, c)
+}
+
+// translator builds the fields of one locale's translation block.
+type translator struct{ p *parser }
+
+// text decodes a translated string into dst. Translating a text the base
+// leaves empty is refused: that badge or line would show in one language
+// only. The check waits for the end of the file, as i18n may come before
+// the base field.
+func (tr *translator) text(key string, base, dst *string) field {
+	return field{key, false, func(n *yaml.Node, path string) {
+		tr.p.str(dst)(n, path)
+		tr.p.later = append(tr.p.later, func() {
+			if *base == "" && *dst != "" {
+				tr.p.bad(n, path, "translates %s, which the base text leaves empty", key)
+			}
+		})
+	}}
+}
+
+// list decodes a translated string list; its length may differ from the
+// base list's.
+func (tr *translator) list(key string, base, dst *[]string) field {
+	return field{key, false, func(n *yaml.Node, path string) {
+		tr.p.strings(dst)(n, path)
+		tr.p.later = append(tr.p.later, func() {
+			if len(*base) == 0 && len(*dst) > 0 {
+				tr.p.bad(n, path, "translates %s, which the base text leaves empty", key)
+			}
+		})
+	}}
+}
+
+// translations decodes "i18n: {locale: {field: text}}" into a map by
+// locale; fields lists the translatable fields of one block.
+func translations[T any](p *parser, n *yaml.Node, path string, fields func(t *T, tr *translator) []field) map[string]T {
+	out := map[string]T{}
+	p.pairs(n, path, func(k, v *yaml.Node, path string) {
+		if !slices.Contains(Locales, k.Value) {
+			p.bad(k, path, "unknown locale %q (want one of %s)", k.Value, strings.Join(Locales, ", "))
+			return
+		}
+		t := new(T)
+		if p.object(v, path, fields(t, &translator{p})) {
+			out[k.Value] = *t
+		}
+	})
+	return out
+}
+
+// gatewayNamesI18n decodes "locale: {module: name}"; a module needs a base
+// name in gatewayNames first.
+func (p *parser) gatewayNamesI18n(n *yaml.Node) {
+	p.cat.GatewayNamesI18n = map[string]map[string]string{}
+	p.pairs(n, "gatewayNamesI18n", func(k, v *yaml.Node, path string) {
+		if !slices.Contains(Locales, k.Value) {
+			p.bad(k, path, "unknown locale %q (want one of %s)", k.Value, strings.Join(Locales, ", "))
+			return
+		}
+		names := map[string]string{}
+		p.pairs(v, path, func(mk, mv *yaml.Node, path string) {
+			if _, ok := p.cat.GatewayNames[mk.Value]; !ok {
+				p.bad(mk, path, "gateway module %q has no base name in gatewayNames", mk.Value)
+				return
+			}
+			var name string
+			p.str(&name)(mv, path)
+			names[mk.Value] = name
+		})
+		p.cat.GatewayNamesI18n[k.Value] = names
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,8 +16,8 @@ import (
 	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
 )
 
-// catalogService serves what is for sale. Product lists are built once per catalog and currency:
-// the read path never touches the database.
+// catalogService serves what is for sale. Product lists are built once per catalog, currency and
+// locale: the read path never touches the database.
 type catalogService struct {
 	catalog   func() *catalog.Catalog
 	storefont Storefront
@@ -53,15 +54,23 @@ func (s *catalogService) currency(cat *catalog.Catalog, code *string) (string, e
 	return c.Code, nil
 }
 
-func (s *catalogService) list(code *string, reseller bool) (*gencatalog.ProductList, error) {
+// locale is the requested locale, "" for none (Goa has checked it against the enum).
+func locale(l *string) string {
+	if l == nil {
+		return ""
+	}
+	return *l
+}
+
+func (s *catalogService) list(code, loc *string, reseller bool) (*gencatalog.ProductList, error) {
 	cat := s.catalog()
 	cur, err := s.currency(cat, code)
 	if err != nil {
 		return nil, err
 	}
-	key := cur
+	key := cur + "|" + locale(loc)
 	if reseller {
-		key = "reseller:" + cur
+		key = "reseller:" + key
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -77,7 +86,7 @@ func (s *catalogService) list(code *string, reseller bool) (*gencatalog.ProductL
 	}
 	l := &gencatalog.ProductList{Products: make(gencatalog.ProductResultCollection, 0, len(products))}
 	for _, p := range products {
-		pr, err := productResult(cat, p, cur)
+		pr, err := productResult(cat, p.Localized(locale(loc)), cur)
 		if err != nil {
 			return nil, err
 		}
@@ -88,9 +97,9 @@ func (s *catalogService) list(code *string, reseller bool) (*gencatalog.ProductL
 }
 
 // productsJSON is GET /products as Goa encodes it (same generated body type, same JSON encoder),
-// built once per catalog and currency: the hottest read serves bytes, not a fresh encoding.
-func (s *catalogService) productsJSON(currency *string) ([]byte, error) {
-	list, err := s.list(currency, false)
+// built once per catalog, currency and locale: the hottest read serves bytes, not a fresh encoding.
+func (s *catalogService) productsJSON(currency, loc *string) ([]byte, error) {
+	list, err := s.list(currency, loc, false)
 	if err != nil {
 		return nil, err
 	}
@@ -98,33 +107,43 @@ func (s *catalogService) productsJSON(currency *string) ([]byte, error) {
 	if len(list.Products) > 0 {
 		cur = list.Products[0].Currency
 	}
+	key := cur + "|" + locale(loc)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if b, ok := s.encoded[cur]; ok {
+	if b, ok := s.encoded[key]; ok {
 		return b, nil
 	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(catalogsrv.NewListProductsResponseBody(list)); err != nil {
 		return nil, err
 	}
-	s.encoded[cur] = buf.Bytes()
+	s.encoded[key] = buf.Bytes()
 	return buf.Bytes(), nil
 }
 
 // productsHandler answers GET /checkout/api/products from productsJSON, and leaves every other
-// case (errors, non-JSON Accept) to the Goa handler next.
+// case (errors, a locale outside the enum, non-JSON Accept) to the Goa handler next.
 func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if accept := r.Header.Get("Accept"); accept != "" && !strings.Contains(accept, "json") && !strings.Contains(accept, "*/*") {
 			next.ServeHTTP(w, r)
 			return
 		}
-		var currency *string
-		if q := r.URL.Query(); q.Has("currency") {
+		q := r.URL.Query()
+		var currency, loc *string
+		if q.Has("currency") {
 			c := q.Get("currency")
 			currency = &c
 		}
-		body, err := s.productsJSON(currency)
+		// Goa reads an empty locale as absent and answers 400 for one outside its enum.
+		if l := q.Get("locale"); l != "" {
+			if !slices.Contains(catalog.Locales, l) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			loc = &l
+		}
+		body, err := s.productsJSON(currency, loc)
 		if err != nil {
 			next.ServeHTTP(w, r)
 			return
@@ -136,12 +155,12 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 
 // ListProducts returns the plans for sale (the first three).
 func (s *catalogService) ListProducts(_ context.Context, p *gencatalog.ListProductsPayload) (*gencatalog.ProductList, error) {
-	return s.list(p.Currency, false)
+	return s.list(p.Currency, p.Locale, false)
 }
 
 // ListResellerProducts returns the reseller credit plans.
 func (s *catalogService) ListResellerProducts(_ context.Context, p *gencatalog.ListResellerProductsPayload) (*gencatalog.ProductList, error) {
-	return s.list(p.Currency, true)
+	return s.list(p.Currency, p.Locale, true)
 }
 
 // GetProduct returns one product.
@@ -155,7 +174,7 @@ func (s *catalogService) GetProduct(_ context.Context, p *gencatalog.GetProductP
 	if !ok || prod.Hidden {
 		return nil, gencatalog.MakeNotFound(errors.New("Product not found."))
 	}
-	return productResult(cat, prod, cur)
+	return productResult(cat, prod.Localized(locale(p.Locale)), cur)
 }
 
 func productResult(cat *catalog.Catalog, p catalog.Product, cur string) (*gencatalog.ProductResult, error) {
@@ -230,16 +249,19 @@ func (s *catalogService) ListGateways(context.Context) (*gencatalog.ListGateways
 }
 
 // Storefront returns the storefront settings and the success page's lists.
-func (s *catalogService) Storefront(_ context.Context, _ *gencatalog.StorefrontPayload) (*gencatalog.StorefrontResult, error) {
+func (s *catalogService) Storefront(_ context.Context, p *gencatalog.StorefrontPayload) (*gencatalog.StorefrontResult, error) {
 	cat := s.catalog()
+	loc := locale(p.Locale)
 	res := &gencatalog.StorefrontResult{
 		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,
 		SupportURL: s.storefont.SupportURL, Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
 	}
 	for _, a := range cat.Apps {
+		a = a.Localized(loc)
 		res.Apps = append(res.Apps, &gencatalog.AppResult{Name: a.Name, Platform: a.Platform, URL: a.URL, Icon: a.Icon})
 	}
 	for _, c := range cat.Cards {
+		c = c.Localized(loc)
 		res.Cards = append(res.Cards, &gencatalog.CardResult{Title: c.Title, Text: c.Text, URL: c.URL, Icon: c.Icon})
 	}
 	return res, nil

@@ -24,7 +24,11 @@ func TestProductsFastPathMatchesGoa(t *testing.T) {
 	e := gencatalog.NewEndpoints(httpapi.NewCatalog(cat, httpapi.Storefront{}))
 	catalogsrv.Mount(mux, catalogsrv.New(e, mux, goahttp.RequestDecoder, goahttp.ResponseEncoder, nil, nil))
 
-	for _, query := range []string{"", "?currency=USD", "?currency=gbp", "?currency=XYZ", "?currency=e"} {
+	for _, query := range []string{
+		"", "?currency=USD", "?currency=gbp", "?currency=XYZ", "?currency=e",
+		"?locale=de-de", "?currency=GBP&locale=pt-pt", "?locale=en-us", "?locale=en", "?locale=",
+		"?locale=de-de&currency=GBP", "?currency=USD&locale=nl-nl", "?locale=fr-fr", "?locale=DE-DE", "?locale=xx&currency=XYZ",
+	} {
 		t.Run(query, func(t *testing.T) {
 			get := func(h http.Handler) (int, string, string) {
 				rec := httptest.NewRecorder()
@@ -39,6 +43,10 @@ func TestProductsFastPathMatchesGoa(t *testing.T) {
 			}
 			if gc == http.StatusOK && fb != gb {
 				t.Fatalf("bodies differ:\nfast %s\ngoa  %s", fb, gb)
+			}
+			// A second request is served from the cache and must not differ either.
+			if _, _, again := get(fast); gc == http.StatusOK && again != fb {
+				t.Fatalf("cached answer differs:\nfirst  %s\nsecond %s", fb, again)
 			}
 		})
 	}
