@@ -170,12 +170,16 @@ var _ = Service("catalog", func() {
 		})
 	})
 	Method("listGateways", func() {
+		Payload(func() { localeParam() })
 		Result(func() {
 			Attribute("gateways", ArrayOf(GatewayResult))
 			Attribute("default", String)
 			Required("gateways", "default")
 		})
-		HTTP(func() { GET("/gateways") })
+		HTTP(func() {
+			GET("/gateways")
+			Param("locale")
+		})
 	})
 	Method("storefront", func() {
 		Description("Storefront settings and the success page's app buttons and utility cards.")

@@ -190,7 +190,7 @@ func TestCurrenciesAndConvert(t *testing.T) {
 
 func TestGatewaysAndStorefront(t *testing.T) {
 	s := newShop(t)
-	gw, err := s.catalog.ListGateways(t.Context())
+	gw, err := s.catalog.ListGateways(t.Context(), &gencatalog.ListGatewaysPayload{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -239,11 +239,12 @@ func (s *catalogService) Convert(_ context.Context, p *gencatalog.ConvertPayload
 }
 
 // ListGateways returns the enabled payment gateways; the first is the default.
-func (s *catalogService) ListGateways(context.Context) (*gencatalog.ListGatewaysResult, error) {
+func (s *catalogService) ListGateways(_ context.Context, p *gencatalog.ListGatewaysPayload) (*gencatalog.ListGatewaysResult, error) {
 	cat := s.catalog()
+	loc := locale(p.Locale)
 	res := &gencatalog.ListGatewaysResult{Gateways: []*gencatalog.GatewayResult{}, Default: cat.DefaultGateway().Module}
 	for _, g := range cat.Gateways {
-		res.Gateways = append(res.Gateways, &gencatalog.GatewayResult{Module: g.Module, DisplayName: g.DisplayName})
+		res.Gateways = append(res.Gateways, &gencatalog.GatewayResult{Module: g.Module, DisplayName: cat.GatewayName(g.Module, loc)})
 	}
 	return res, nil
 }

@@ -113,9 +113,9 @@ func (c *Client) Convert(ctx context.Context, p *ConvertPayload) (res *ConvertRe
 //   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
-func (c *Client) ListGateways(ctx context.Context) (res *ListGatewaysResult, err error) {
+func (c *Client) ListGateways(ctx context.Context, p *ListGatewaysPayload) (res *ListGatewaysResult, err error) {
 	var ires any
-	ires, err = c.ListGatewaysEndpoint(ctx, nil)
+	ires, err = c.ListGatewaysEndpoint(ctx, p)
 	if err != nil {
 		return
 	}

@@ -101,7 +101,8 @@ func NewConvertEndpoint(s Service) goa.Endpoint {
 // "listGateways" of service "catalog".
 func NewListGatewaysEndpoint(s Service) goa.Endpoint {
 	return func(ctx context.Context, req any) (any, error) {
-		return s.ListGateways(ctx)
+		p := req.(*ListGatewaysPayload)
+		return s.ListGateways(ctx, p)
 	}
 }
 

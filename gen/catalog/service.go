@@ -27,7 +27,7 @@ type Service interface {
 	// Converts an amount between currencies with the catalog's rates.
 	Convert(context.Context, *ConvertPayload) (res *ConvertResult, err error)
 	// ListGateways implements listGateways.
-	ListGateways(context.Context) (res *ListGatewaysResult, err error)
+	ListGateways(context.Context, *ListGatewaysPayload) (res *ListGatewaysResult, err error)
 	// Storefront settings and the success page's app buttons and utility cards.
 	Storefront(context.Context, *StorefrontPayload) (res *StorefrontResult, err error)
 }
@@ -129,6 +129,14 @@ type GetProductPayload struct {
 type ListCurrenciesResult struct {
 	Currencies []*CurrencyResult
 	Default    string
+}
+
+// ListGatewaysPayload is the payload type of the catalog service listGateways
+// method.
+type ListGatewaysPayload struct {
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // ListGatewaysResult is the result type of the catalog service listGateways

@@ -151,6 +151,28 @@ func BuildConvertPayload(catalogConvertAmount string, catalogConvertFrom string,
 	return v, nil
 }
 
+// BuildListGatewaysPayload builds the payload for the catalog listGateways
+// endpoint from CLI flags.
+func BuildListGatewaysPayload(catalogListGatewaysLocale string) (*catalog.ListGatewaysPayload, error) {
+	var err error
+	var locale *string
+	{
+		if catalogListGatewaysLocale != "" {
+			locale = &catalogListGatewaysLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &catalog.ListGatewaysPayload{}
+	v.Locale = locale
+
+	return v, nil
+}
+
 // BuildStorefrontPayload builds the payload for the catalog storefront
 // endpoint from CLI flags.
 func BuildStorefrontPayload(catalogStorefrontLocale string) (*catalog.StorefrontPayload, error) {

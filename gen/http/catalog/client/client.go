@@ -199,10 +199,15 @@ func (c *Client) Convert() goa.Endpoint {
 // service listGateways server.
 func (c *Client) ListGateways() goa.Endpoint {
 	var (
+		encodeRequest  = EncodeListGatewaysRequest(c.encoder)
 		decodeResponse = DecodeListGatewaysResponse(c.decoder, c.RestoreResponseBody)
 	)
 	return func(ctx context.Context, v any) (any, error) {
 		req, err := c.BuildListGatewaysRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
 		if err != nil {
 			return nil, err
 		}

@@ -560,6 +560,23 @@ func (c *Client) BuildListGatewaysRequest(ctx context.Context, v any) (*http.Req
 	return req, nil
 }
 
+// EncodeListGatewaysRequest returns an encoder for requests sent to the
+// catalog listGateways server.
+func EncodeListGatewaysRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*catalog.ListGatewaysPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("catalog", "listGateways", "*catalog.ListGatewaysPayload", v)
+		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
 // DecodeListGatewaysResponse returns a decoder for responses returned by the
 // catalog listGateways endpoint. restoreBody controls whether the response
 // body should be restored after having been read.

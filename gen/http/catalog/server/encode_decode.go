@@ -460,6 +460,33 @@ func EncodeListGatewaysResponse(encoder func(context.Context, http.ResponseWrite
 	}
 }
 
+// DecodeListGatewaysRequest returns a decoder for requests sent to the catalog
+// listGateways endpoint.
+func DecodeListGatewaysRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*catalog.ListGatewaysPayload, error) {
+	return func(r *http.Request) (*catalog.ListGatewaysPayload, error) {
+		var payload *catalog.ListGatewaysPayload
+		var (
+			locale *string
+			err    error
+		)
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewListGatewaysPayload(locale)
+
+		return payload, nil
+	}
+}
+
 // EncodeListGatewaysError returns an encoder for errors returned by the
 // listGateways catalog endpoint.
 func EncodeListGatewaysError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {

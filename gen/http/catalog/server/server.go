@@ -387,6 +387,7 @@ func NewListGatewaysHandler(
 	formatter func(ctx context.Context, err error) goahttp.Statuser,
 ) http.Handler {
 	var (
+		decodeRequest  = DecodeListGatewaysRequest(mux, decoder)
 		encodeResponse = EncodeListGatewaysResponse(encoder)
 		encodeError    = EncodeListGatewaysError(encoder, formatter)
 	)
@@ -394,8 +395,14 @@ func NewListGatewaysHandler(
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "listGateways")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "catalog")
-		var err error
-		res, err := endpoint(ctx, nil)
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
 		if err != nil {
 			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
 				errhandler(ctx, w, err)

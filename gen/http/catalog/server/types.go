@@ -879,6 +879,15 @@ func NewConvertPayload(amount int64, from string, to string) *catalog.ConvertPay
 	return v
 }
 
+// NewListGatewaysPayload builds a catalog service listGateways endpoint
+// payload.
+func NewListGatewaysPayload(locale *string) *catalog.ListGatewaysPayload {
+	v := &catalog.ListGatewaysPayload{}
+	v.Locale = locale
+
+	return v
+}
+
 // NewStorefrontPayload builds a catalog service storefront endpoint payload.
 func NewStorefrontPayload(locale *string) *catalog.StorefrontPayload {
 	v := &catalog.StorefrontPayload{}

@@ -81,7 +81,8 @@ func ParseEndpoint(
 		catalogConvertFromFlag   = catalogConvertFlags.String("from", "REQUIRED", "")
 		catalogConvertToFlag     = catalogConvertFlags.String("to", "REQUIRED", "")
 
-		catalogListGatewaysFlags = flag.NewFlagSet("list-gateways", flag.ExitOnError)
+		catalogListGatewaysFlags      = flag.NewFlagSet("list-gateways", flag.ExitOnError)
+		catalogListGatewaysLocaleFlag = catalogListGatewaysFlags.String("locale", "", "")
 
 		catalogStorefrontFlags      = flag.NewFlagSet("storefront", flag.ExitOnError)
 		catalogStorefrontLocaleFlag = catalogStorefrontFlags.String("locale", "", "")
@@ -327,6 +328,7 @@ func ParseEndpoint(
 				data, err = catalogc.BuildConvertPayload(*catalogConvertAmountFlag, *catalogConvertFromFlag, *catalogConvertToFlag)
 			case "list-gateways":
 				endpoint = c.ListGateways()
+				data, err = catalogc.BuildListGatewaysPayload(*catalogListGatewaysLocaleFlag)
 			case "storefront":
 				endpoint = c.Storefront()
 				data, err = catalogc.BuildStorefrontPayload(*catalogStorefrontLocaleFlag)
@@ -512,6 +514,7 @@ func catalogConvertUsage() {
 func catalogListGatewaysUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] catalog list-gateways", os.Args[0])
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -519,10 +522,11 @@ func catalogListGatewaysUsage() {
 	fmt.Fprintln(os.Stderr, `ListGateways implements listGateways.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
 }
 
 func catalogStorefrontUsage() {
