@@ -1,41 +1,83 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 
-const stub = new URL('./src/stubs/react-dom-server.ts', import.meta.url).pathname;
+const file = (p: string) => new URL(p, import.meta.url).pathname;
 
-export default defineConfig(({ mode }) => ({
-  plugins: [react()],
-  // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
-  define: mode === 'test' ? {} : { 'process.env.NODE_ENV': '"production"' },
-  resolve: {
-    alias: mode === 'test' ? [] : [{ find: /^react-dom\/server$/, replacement: stub }],
+const LAZY_LOCALES = ['de-de', 'es-es', 'nl-nl', 'pt-pt'] as const;
+
+// In the library build the translated tables are not bundled: messages.ts gets load.lazy.ts, which
+// imports dist/locales/<code>.js on demand (built by `vite build --mode locales`).
+const lazyLocales: Plugin = {
+  name: 'streamcart-lazy-locales',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './load' && importer?.endsWith('/src/i18n/messages.ts')) return file('./src/i18n/load.lazy.ts');
+    return null;
   },
-  build: {
-    outDir: 'dist',
-    // dist/.gitkeep is tracked: never wipe the folder.
-    emptyOutDir: false,
-    target: 'es2020',
-    minify: 'oxc',
-    sourcemap: false,
-    lib: {
-      entry: 'src/index.ts',
-      name: 'Streamcart',
-      formats: ['es', 'iife'],
-      fileName: (format) => (format === 'es' ? 'streamcart.js' : 'streamcart.iife.js'),
+};
+
+// Both builds: minified, ASCII only. A classic <script> without a charset is decoded with the host
+// page's encoding (windows-1252 on a page without <meta charset>); escaped text survives any.
+// Vite leaves an ES library unminified by default (whitespace kept); we ship it to browsers as is.
+const output = { minify: true, charset: 'ascii' as const };
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'locales') {
+    return {
+      build: {
+        outDir: 'dist/locales',
+        emptyOutDir: false,
+        target: 'es2020',
+        minify: 'oxc',
+        lib: {
+          entry: Object.fromEntries(LAZY_LOCALES.map((code) => [code, `src/i18n/${code}.ts`])),
+          formats: ['es'],
+          fileName: (_format, name) => `${name}.js`,
+        },
+        rolldownOptions: { output },
+      },
+    };
+  }
+  const test = mode === 'test';
+  return {
+    plugins: test ? [react()] : [react(), lazyLocales],
+    // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
+    define: test ? {} : { 'process.env.NODE_ENV': '"production"' },
+    resolve: {
+      // react-shadow imports react-dom/server for its unused `ssr` prop; the stub keeps it out.
+      alias: test ? [] : [{ find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') }],
     },
-    rolldownOptions: {
-      // Vite leaves an ES library unminified by default (whitespace kept); we ship it to browsers as is.
-      // charset ascii: a classic <script> without a charset is decoded with the host page's encoding
-      // (windows-1252 on a page without <meta charset>); escaped text survives any encoding.
-      output: { minify: true, charset: 'ascii' },
+    build: {
+      outDir: 'dist',
+      // dist/.gitkeep is tracked: never wipe the folder.
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: 'oxc',
+      sourcemap: false,
+      lib: {
+        entry: 'src/index.ts',
+        name: 'Streamcart',
+        formats: ['es', 'iife'],
+        fileName: (format) => (format === 'es' ? 'streamcart.js' : 'streamcart.iife.js'),
+      },
+      rolldownOptions: {
+        output,
+        onwarn(warning, warn) {
+          // load.lazy.ts reads import.meta.url and falls back to document.currentScript in the
+          // classic build, where import.meta is an empty object on purpose.
+          if (warning.code === 'EMPTY_IMPORT_META') return;
+          warn(warning);
+        },
+      },
     },
-  },
-  test: {
-    environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['src/test/setup.ts'],
-    restoreMocks: true,
-    // The widget's CSS is part of what is tested (it must land in the shadow root).
-    css: { include: [/widget\.css/] },
-  },
-}));
+    test: {
+      environment: 'jsdom',
+      include: ['src/**/*.test.{ts,tsx}'],
+      setupFiles: ['src/test/setup.ts'],
+      restoreMocks: true,
+      // The widget's CSS is part of what is tested (it must land in the shadow root).
+      css: { include: [/widget\.css/] },
+    },
+  };
+});

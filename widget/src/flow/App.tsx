@@ -1,7 +1,9 @@
-import { Component, useEffect, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
-import { bcp47 } from '../i18n/locale';
+import { Component, useEffect, useState, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
+import { bcp47, type LocaleCode } from '../i18n/locale';
+import { isLoaded, loadMessages } from '../i18n/messages';
+import { Icon } from './icons';
 import type { Controller } from '../state/controller';
-import { ControllerContext, useCheckout, useController } from './context';
+import { ControllerContext, LocaleContext, useCheckout, useController } from './context';
 import { isValidEmail } from './EmailField';
 import { IndexPage } from './IndexPage';
 import { autoOrder, ensureSession } from './order';
@@ -68,16 +70,49 @@ function Lifecycle() {
   return null;
 }
 
+/**
+ * Shows a locale once its table is loaded: the first paint waits (no flash of English on a German
+ * page); a later switch keeps the current language on screen until the new table is there.
+ */
+function useShownLocale(c: Controller): LocaleCode | null {
+  const wanted = useSyncExternalStore(c.subscribe, () => c.getState().locale);
+  const [shown, setShown] = useState<LocaleCode | null>(isLoaded(wanted) ? wanted : null);
+  useEffect(() => {
+    let live = true;
+    if (isLoaded(wanted)) setShown(wanted);
+    else
+      void loadMessages(wanted).then(() => {
+        if (live) setShown(wanted);
+      });
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return shown;
+}
+
 export function App({ controller }: { controller: Controller }) {
-  const locale = bcp47(useSyncExternalStore(controller.subscribe, () => controller.getState().locale));
+  const locale = useShownLocale(controller);
   return (
     <ControllerContext.Provider value={controller}>
-      <div className="sc-root" lang={locale}>
-        <Lifecycle />
-        <Boundary controller={controller}>
-          <Routes />
-        </Boundary>
-      </div>
+      {locale === null ? (
+        <div className="sc-root" aria-busy="true">
+          <div className="sc-page sc-center">
+            <div className="sc-hero-icon">
+              <Icon name="spinner" className="sc-spin" />
+            </div>
+          </div>
+        </div>
+      ) : (
+        <LocaleContext.Provider value={locale}>
+          <div className="sc-root" lang={bcp47(locale)}>
+            <Lifecycle />
+            <Boundary controller={controller}>
+              <Routes />
+            </Boundary>
+          </div>
+        </LocaleContext.Provider>
+      )}
     </ControllerContext.Provider>
   );
 }

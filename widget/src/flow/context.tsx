@@ -2,10 +2,14 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, us
 import { isApiError } from '../api/client';
 import type { Money } from '../api/schemas';
 import { formatDate, formatMoney } from '../i18n/format';
+import type { LocaleCode } from '../i18n/locale';
 import { messagesFor } from '../i18n/messages';
 import type { Controller, State } from '../state/controller';
 
 export const ControllerContext = createContext<Controller | null>(null);
+
+/** The locale whose table is loaded and shown (it trails State.locale while a table loads). */
+export const LocaleContext = createContext<LocaleCode>('en');
 
 export function useController(): Controller {
   const c = useContext(ControllerContext);
@@ -19,7 +23,7 @@ export function useCheckout<T>(select: (s: State) => T): T {
 }
 
 export function useI18n() {
-  const locale = useCheckout((s) => s.locale);
+  const locale = useContext(LocaleContext);
   const t = messagesFor(locale);
   const money = useCallback((m: Money) => formatMoney(m, locale), [locale]);
   const date = useCallback((d: string) => formatDate(d, locale), [locale]);

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { en } from './en';
 import { formatDate, formatMoney, toDefaultCurrency } from './format';
 import { LOCALES, matchBrowserLanguage, normalizeLocale, resolveLocale } from './locale';
-import { MESSAGES } from './messages';
+import { enGB } from './en-gb';
+import { enUS } from './en-us';
+import { TABLES } from './load';
+import type { Messages } from './en';
+
+const MESSAGES: Record<(typeof LOCALES)[number], Messages> = { en, 'en-us': enUS, 'en-gb': enGB, ...TABLES };
 
 type Tree = { [k: string]: unknown };
 

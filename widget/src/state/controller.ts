@@ -4,6 +4,7 @@ import { createClient, type Client } from '../api/client';
 import type { Cycle, Promotion, Quote } from '../api/schemas';
 import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
 import { normalizeLocale, resolveLocale, type LocaleCode } from '../i18n/locale';
+import { loadMessages } from '../i18n/messages';
 import { browser } from './browser';
 import { readBrowserLang, readCookie, writeBrowserLang, writeCookie } from './cookie';
 import { readLanding, type Landing } from './landing';
@@ -115,6 +116,8 @@ export class Controller {
     }
     this.client = this.makeClient();
     this.rememberAffiliate();
+    // Start fetching the table now; the first paint waits for it.
+    void loadMessages(this.state.locale);
   }
 
   private idempotency: { body: string; key: string } | null = null;

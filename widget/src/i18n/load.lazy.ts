@@ -1,0 +1,26 @@
+// Build-time replacement for load.ts: each translated table is its own small ES module next to the
+// bundle (dist/locales/de-de.js …), fetched when that locale is first needed. English ships inline.
+import type { Messages } from './en';
+import type { LazyLocale } from './load';
+
+function scriptBase(): string {
+  // The ES build knows its own URL. In the classic-script build import.meta is an empty object,
+  // and document.currentScript names the script while it first runs (this line runs then).
+  const url = (import.meta as { url?: string }).url;
+  if (url) return url;
+  const script = typeof document !== 'undefined' ? document.currentScript : null;
+  return script instanceof HTMLScriptElement && script.src ? script.src : location.href;
+}
+
+const BASE = scriptBase();
+
+const EXPORTS: Record<LazyLocale, string> = { 'de-de': 'deDE', 'es-es': 'esES', 'nl-nl': 'nlNL', 'pt-pt': 'ptPT' };
+
+export function loadTable(code: LazyLocale): Promise<Messages> {
+  const url = new URL(`locales/${code}.js`, BASE).href;
+  return import(/* @vite-ignore */ url).then((m: Record<string, Messages>) => {
+    const table = m[EXPORTS[code]];
+    if (!table) throw new Error(`locale module ${url} has no table`);
+    return table;
+  });
+}
