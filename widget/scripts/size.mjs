@@ -1,25 +1,39 @@
-// Prints raw, gzip and brotli sizes of the built bundles (node zlib, maximum compression).
-import { readFileSync, existsSync } from 'node:fs';
-import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+// Prints raw, gzip and brotli sizes of the built bundles and locale tables (node zlib, maximum
+// compression), and checks that every file is pure ASCII (a classic script is decoded with the host
+// page's charset).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-const files = ['dist/streamcart.js', 'dist/streamcart.iife.js'];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-let missing = false;
-console.log(`${'file'.padEnd(26)}${'raw'.padStart(11)}${'gzip'.padStart(11)}${'brotli'.padStart(11)}`);
-for (const f of files) {
-  if (!existsSync(f)) {
-    console.log(`${f.padEnd(26)} missing: run npm run build -w widget`);
-    missing = true;
-    continue;
-  }
+const bundles = ['dist/streamcart.js', 'dist/streamcart.iife.js'];
+const locales = existsSync('dist/locales') ? readdirSync('dist/locales').filter((f) => f.endsWith('.js')).sort().map((f) => `dist/locales/${f}`) : [];
+let failed = false;
+let largestLocale = 0;
+
+function measure(f) {
   const buf = readFileSync(f);
   const gz = gzipSync(buf, { level: 9 }).length;
   const br = brotliCompressSync(buf, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length },
   }).length;
-  // A classic script is decoded with the host page's charset: the bundle must be pure ASCII.
   const nonAscii = buf.filter((b) => b > 0x7f).length;
-  console.log(`${f.padEnd(26)}${kb(buf.length).padStart(11)}${kb(gz).padStart(11)}${kb(br).padStart(11)}${nonAscii ? `  ${nonAscii} non-ASCII bytes!` : ''}`);
-  if (nonAscii) missing = true;
+  if (nonAscii) failed = true;
+  console.log(`${f.padEnd(28)}${kb(buf.length).padStart(10)}${kb(gz).padStart(10)}${kb(br).padStart(10)}${nonAscii ? `  ${nonAscii} non-ASCII bytes!` : ''}`);
+  return gz;
 }
-process.exitCode = missing ? 1 : 0;
+
+console.log(`${'file'.padEnd(28)}${'raw'.padStart(10)}${'gzip'.padStart(10)}${'brotli'.padStart(10)}`);
+const sizes = {};
+for (const f of bundles) {
+  if (!existsSync(f)) {
+    console.log(`${f.padEnd(28)} missing: run npm run build -w widget`);
+    failed = true;
+    continue;
+  }
+  sizes[f] = measure(f);
+}
+for (const f of locales) largestLocale = Math.max(largestLocale, measure(f));
+if (sizes['dist/streamcart.iife.js']) {
+  console.log(`script-tag page, English: ${kb(sizes['dist/streamcart.iife.js'])} gzip; other locales add at most ${kb(largestLocale)}`);
+}
+process.exitCode = failed ? 1 : 0;

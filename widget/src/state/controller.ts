@@ -62,8 +62,6 @@ export interface State {
   attempt: Attempt;
   persisted: Persisted;
   fatal: Fatal | null;
-  /** Bumped by open() so the flow re-applies a selection even when it did not change. */
-  openCount: number;
 }
 
 export const AFFILIATE_COOKIE = 'aff_id';
@@ -107,7 +105,6 @@ export class Controller {
       attempt: { status: 'idle' },
       persisted: loadPersisted(),
       fatal: null,
-      openCount: 0,
     };
     const plan = config.plan ?? this.landing.pid;
     if (plan) this.state.selection = { pid: plan, cycle: null };
@@ -275,7 +272,7 @@ export class Controller {
   open(pid?: number): void {
     const selection = pid && Number.isInteger(pid) && pid > 0 ? { pid, cycle: null } : this.state.selection;
     this.announceNextSelection = selection !== this.state.selection;
-    this.set({ selection, openCount: this.state.openCount + 1 });
+    this.set({ selection });
     this.navigate('');
   }
 
