@@ -118,7 +118,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
       )}
       {ended && (
         <p className="sc-lead" data-testid="waiting-status" data-status={order.status}>
-          {status}
+          {t.endedHint}
         </p>
       )}
       <p className="sc-muted">

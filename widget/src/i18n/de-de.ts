@@ -85,6 +85,7 @@ export const deDE: Messages = {
   statusActive: 'Ihr Abonnement ist bereit.',
   statusCancelled: 'Diese Bestellung wurde storniert.',
   statusFailed: 'Die Zahlung ist nicht durchgegangen.',
+  endedHint: 'Es wurde nichts abgebucht. Sie können ein Paket wählen und es erneut versuchen.',
   waitingHint: 'Diese Seite aktualisiert sich von selbst. Das dauert meist weniger als eine Minute.',
   completePayment: 'Zahlung abschließen',
   orderNumber: (id) => `Bestellung ${id}`,

@@ -92,6 +92,7 @@ export const en = {
   statusActive: 'Your subscription is ready.',
   statusCancelled: 'This order was cancelled.',
   statusFailed: 'The payment did not go through.',
+  endedHint: 'Nothing has been charged. You can choose a plan and try again.',
   waitingHint: 'This page updates by itself. It usually takes less than a minute.',
   completePayment: 'Complete your payment',
   orderNumber: (id: string) => `Order ${id}`,

@@ -85,6 +85,7 @@ export const esES: Messages = {
   statusActive: 'Tu suscripción está lista.',
   statusCancelled: 'Este pedido se ha cancelado.',
   statusFailed: 'El pago no se ha completado.',
+  endedHint: 'No se ha cobrado nada. Puedes elegir un plan y volver a intentarlo.',
   waitingHint: 'Esta página se actualiza sola. Normalmente tarda menos de un minuto.',
   completePayment: 'Completar el pago',
   orderNumber: (id) => `Pedido ${id}`,

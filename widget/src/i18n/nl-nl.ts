@@ -85,6 +85,7 @@ export const nlNL: Messages = {
   statusActive: 'Je abonnement staat klaar.',
   statusCancelled: 'Deze bestelling is geannuleerd.',
   statusFailed: 'De betaling is niet gelukt.',
+  endedHint: 'Er is niets afgeschreven. Je kunt een abonnement kiezen en het opnieuw proberen.',
   waitingHint: 'Deze pagina werkt zichzelf bij. Meestal duurt het minder dan een minuut.',
   completePayment: 'Betaling afronden',
   orderNumber: (id) => `Bestelling ${id}`,

@@ -85,6 +85,7 @@ export const ptPT: Messages = {
   statusActive: 'A sua subscrição está pronta.',
   statusCancelled: 'Esta encomenda foi cancelada.',
   statusFailed: 'O pagamento não foi concluído.',
+  endedHint: 'Não foi cobrado nada. Pode escolher um plano e tentar novamente.',
   waitingHint: 'Esta página atualiza-se sozinha. Normalmente demora menos de um minuto.',
   completePayment: 'Concluir o pagamento',
   orderNumber: (id) => `Encomenda ${id}`,
