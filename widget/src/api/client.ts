@@ -179,12 +179,15 @@ export function createClient(opts: ClientOptions) {
   }
 
   return {
-    products: (currency: string) => json(ProductListSchema, 'GET', '/products', { query: { currency } }),
-    product: (pid: number, currency: string) => json(ProductSchema, 'GET', `/products/${pid}`, { query: { currency } }),
-    resellerProducts: (currency: string) => json(ProductListSchema, 'GET', '/resellers/products', { query: { currency } }),
+    // `locale` asks for the catalog's texts (names, badges, app lines) in the shown language.
+    products: (currency: string, locale?: string) => json(ProductListSchema, 'GET', '/products', { query: { currency, locale } }),
+    product: (pid: number, currency: string, locale?: string) =>
+      json(ProductSchema, 'GET', `/products/${pid}`, { query: { currency, locale } }),
+    resellerProducts: (currency: string, locale?: string) =>
+      json(ProductListSchema, 'GET', '/resellers/products', { query: { currency, locale } }),
     currencies: () => json(CurrencyListSchema, 'GET', '/currencies'),
-    gateways: () => json(GatewayListSchema, 'GET', '/gateways'),
-    storefront: () => json(StorefrontSchema, 'GET', '/storefront'),
+    gateways: (locale?: string) => json(GatewayListSchema, 'GET', '/gateways', { query: { locale } }),
+    storefront: (locale?: string) => json(StorefrontSchema, 'GET', '/storefront', { query: { locale } }),
     geo: () => json(GeoSchema, 'GET', '/geo'),
     promotion: (code: string, pid: number) =>
       json(PromotionSchema, 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } }),

@@ -46,11 +46,14 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('setLocale switches language, writes browserLang and emits locale-changed', async () => {
-    installFakeApi();
+    const api = installFakeApi();
     const { el, ui, of } = await mountIndex();
     expect(ui().getByText('Choose your plan')).toBeTruthy();
     el.setLocale('de-de');
     await ui().findByText('Wählen Sie Ihr Paket');
+    // The catalog's own texts are asked for in the new language too.
+    await waitFor(() => expect(api.callsTo('GET /products').at(-1)!.query.get('locale')).toBe('de-de'));
+    expect(api.callsTo('GET /gateways').at(-1)!.query.get('locale')).toBe('de-de');
     expect(document.cookie).toContain('browserLang=de-de');
     expect(of('locale-changed')).toEqual([{ locale: 'de-de' }]);
     el.setLocale('xx-yy');

@@ -30,11 +30,11 @@ export function IndexPage({ group }: { group: Group }) {
   const [promoMessage, setPromoMessage] = useState<PromoMessage>(null);
   const [promoChecking, setPromoChecking] = useState(false);
 
-  const productsKey = `products:${group}:${currency}`;
+  const productsKey = `products:${group}:${currency}:${locale}`;
   const products = useResource(productsKey, () =>
-    c.cached(productsKey, () => (group === 'plan' ? c.client.products(currency) : c.client.resellerProducts(currency))),
+    c.cached(productsKey, () => (group === 'plan' ? c.client.products(currency, locale) : c.client.resellerProducts(currency, locale))),
   );
-  const gateways = useResource('gateways', () => c.cached('gateways', () => c.client.gateways()));
+  const gateways = useResource(`gateways:${locale}`, () => c.cached(`gateways:${locale}`, () => c.client.gateways(locale)));
   const currencies = useResource('currencies', () => c.cached('currencies', () => c.client.currencies()));
 
   // Spec §9: only the first three products are listed.

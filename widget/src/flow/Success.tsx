@@ -15,7 +15,7 @@ function isUrl(s: string): boolean {
 /** Setup details, credentials with copy buttons, the M3U download, apps and help cards. */
 export function Success() {
   const c = useController();
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const errorText = useErrorText();
   const route = useCheckout((s) => s.route);
   const [initial] = useState(() => c.getState().persisted.order);
@@ -25,7 +25,7 @@ export function Success() {
     const ids = orderId ? (await c.client.order(orderId)).serviceIds : initial.serviceid;
     return Promise.all(ids.map((id) => c.client.service(id)));
   });
-  const storefront = useResource('storefront', () => c.cached('storefront', () => c.client.storefront()));
+  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
 
   // Spec §4: success clears the order and invoice ids; the client product is remembered.
   useEffect(() => {

@@ -98,8 +98,8 @@ export function ErrorView() {
 
 export function Upsell() {
   const c = useController();
-  const { t } = useI18n();
-  const storefront = useResource('storefront', () => c.cached('storefront', () => c.client.storefront()));
+  const { t, locale } = useI18n();
+  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
   return (
     <Centered icon="sparkle" title={t.upsellTitle}>
       <p className="sc-lead">{t.upsellText}</p>

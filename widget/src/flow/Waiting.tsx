@@ -146,8 +146,8 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
 
 export function FraudView({ orderId }: { orderId: string }) {
   const c = useController();
-  const { t } = useI18n();
-  const storefront = useResource('storefront', () => c.cached('storefront', () => c.client.storefront()));
+  const { t, locale } = useI18n();
+  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
   return (
     <div role="alert" data-testid="fraud-error">
       <Centered icon="shield" tone="error" title={t.fraudTitle}>
