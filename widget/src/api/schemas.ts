@@ -82,6 +82,7 @@ export const PromotionSchema = v.object({
 });
 
 export const QuoteSchema = v.object({
+  extraConnections: v.optional(int),
   lines: v.array(v.object({ key: v.optional(v.string(), ''), label: v.string(), amount: MoneySchema })),
   subtotal: v.optional(MoneySchema),
   discount: v.nullish(

@@ -65,7 +65,19 @@ function Lifecycle() {
       // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as them.
       ensureSession(c, email).catch(() => undefined);
     }
-    return () => window.removeEventListener('popstate', c.syncFromLocation);
+    // Back from the payment page into a page restored from the back/forward cache: the redirect
+    // view would wait forever, so show the order's waiting view (it offers to complete the payment).
+    const onPageShow = (e: PageTransitionEvent) => {
+      const s = c.getState();
+      if (!e.persisted || s.attempt.status !== 'redirecting') return;
+      c.setAttempt({ status: 'idle' });
+      c.navigate('waiting', { order: s.persisted.order.orderid }, { replace: true });
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => {
+      window.removeEventListener('popstate', c.syncFromLocation);
+      window.removeEventListener('pageshow', onPageShow);
+    };
   }, [c]);
   return null;
 }

@@ -32,7 +32,8 @@ export function Summary(props: Props) {
       case 'plan':
         return product ? (cycle ? `${product.name} · ${t.cycles[cycle]}` : product.name) : line.label;
       case 'extraConnections':
-        return t.lineExtraConnections(extra || 1);
+        // The count the quote was made for (the choice may have moved on while a new one loads).
+        return t.lineExtraConnections(quote?.extraConnections || extra || 1);
       case 'proxyProtection':
         return t.lineProxy;
       default:

@@ -234,6 +234,23 @@ describe('paying', () => {
     expect(cookie.payment.url).toContain('/payments/sandbox/i-o-1');
   });
 
+  it('shows the waiting view when the page comes back from the back/forward cache after the redirect', async () => {
+    const api = installFakeApi();
+    api.orderStatuses = ['pending'];
+    vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { ui } = await mountIndex();
+    fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
+    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(ui().getByTestId('pay-button'));
+    await ui().findByText('Taking you to the secure payment page…');
+    const e = new Event('pageshow') as Event & { persisted: boolean };
+    Object.defineProperty(e, 'persisted', { value: true });
+    window.dispatchEvent(e);
+    const status = await ui().findByTestId('waiting-status');
+    await waitFor(() => expect(status.textContent).toBe('Waiting for your payment to be confirmed…'));
+    expect(ui().getByText('Complete your payment').getAttribute('href')).toBe('http://localhost:3000/checkout/api/payments/sandbox/i-o-1');
+  });
+
   it('asks to confirm a changed price and orders at the fresh total', async () => {
     const api = installFakeApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
