@@ -1,7 +1,11 @@
+import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach } from 'vitest';
 import { timing } from '../flow/timing';
 
 const defaults = { ...timing };
+
+// CI shares two cores with the Go tests: give waiting queries room (they return as soon as they pass).
+configure({ asyncUtilTimeout: 5000 });
 
 beforeEach(() => {
   // Shorter waits instead of sleeping through 2 s polls; the real values are asserted in timing.test.ts.
