@@ -52,13 +52,16 @@ describe('waiting', () => {
     api.orderStatuses = ['pending', 'fraud'];
     signedInAs('buyer@example.com');
     history.replaceState(null, '', '/?sc_order=o-7');
+    timing.pollMs = 7; // a delay nothing else uses, to recognise the poll timers
+    const timers = vi.spyOn(window, 'setTimeout');
     const { ui } = mount();
     const fraud = await ui_(ui).findByTestId('fraud-error');
     expect(fraud.textContent).toContain('We could not complete your order');
     expect(fraud.textContent).toContain('Order o-7');
-    const n = api.callsTo('GET /orders/o-7').length;
-    await new Promise((r) => setTimeout(r, timing.pollMs * 4));
-    expect(api.callsTo('GET /orders/o-7').length).toBe(n);
+    // Every answer but the last (fraud) scheduled the next poll: polling has stopped.
+    const polls = api.callsTo('GET /orders/o-7').length;
+    expect(polls).toBe(2);
+    expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(polls - 1);
     const cookie = JSON.parse(decodeURIComponent(document.cookie.match(/checkout=([^;]+)/)![1]!));
     expect(cookie.order.fraud).toBe(true);
   });
