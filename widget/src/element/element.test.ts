@@ -1,4 +1,4 @@
-import { waitFor } from '@testing-library/dom';
+import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
 import { installFakeApi } from '../test/fakeApi';
 import { mount, mountIndex } from '../test/mount';
@@ -84,6 +84,17 @@ describe('<streamcart-checkout>', () => {
     const { el, ui } = await mountIndex();
     el.setAttribute('locale', 'es-es');
     await ui().findByText('Elige tu plan');
+  });
+
+  it('keeps running when moved within the page', async () => {
+    installFakeApi();
+    const { el, ui } = await mountIndex();
+    fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'moved@example.com' } });
+    const box = document.createElement('section');
+    document.body.appendChild(box);
+    box.appendChild(el);
+    await Promise.resolve();
+    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('moved@example.com');
   });
 
   it('unmounts when removed from the page', async () => {

@@ -42,14 +42,12 @@ export class StreamcartCheckoutElement extends HTMLElement {
 
   #controller: Controller | null = null;
   #root: Root | null = null;
-  #unmount: ReturnType<typeof setTimeout> | null = null;
+  /** Set while an unmount is scheduled; a reconnect in the same task (a DOM move) cancels it. */
+  #leaving = false;
 
   connectedCallback(): void {
-    if (this.#unmount !== null) {
-      // Moved within the page: keep the running widget.
-      clearTimeout(this.#unmount);
-      this.#unmount = null;
-    }
+    // Moved within the page (disconnected and connected again at once): keep the running widget.
+    this.#leaving = false;
     if (this.#root) return;
     this.#controller = new Controller(this, readConfig(this));
     this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
@@ -57,8 +55,11 @@ export class StreamcartCheckoutElement extends HTMLElement {
   }
 
   disconnectedCallback(): void {
-    this.#unmount = setTimeout(() => {
-      this.#unmount = null;
+    this.#leaving = true;
+    queueMicrotask(() => {
+      if (!this.#leaving) return;
+      this.#leaving = false;
+      // Stops polls and timers with the tree; the shadow root stays for a later reconnect.
       this.#root?.unmount();
       this.#root = null;
       this.#controller = null;

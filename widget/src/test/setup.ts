@@ -17,9 +17,11 @@ beforeEach(() => {
   Element.prototype.scrollIntoView = () => undefined;
 });
 
-afterEach(() => {
+afterEach(async () => {
   Object.assign(timing, defaults);
   document.body.innerHTML = '';
+  // Widgets unmount in a microtask after leaving the page; let that happen before the next test.
+  await Promise.resolve();
   for (const part of document.cookie.split(';')) {
     const name = part.split('=')[0]?.trim();
     if (name) document.cookie = `${name}=; Max-Age=0; Path=/`;
