@@ -24,18 +24,40 @@ var ServiceResult = ResultType("application/vnd.streamcart.service", "ServiceRes
 	})
 })
 
+// serviceIDPayload is the payload of an action on one service.
+func serviceIDPayload() {
+	tokenAttr()
+	Attribute("serviceId", String)
+	Required("serviceId")
+}
+
 var _ = Service("services", func() {
-	Description("A buyer's services (IPTV lines).")
+	Description("A buyer's services (IPTV lines): read them, and with a proven session manage them through the panel.")
 	Security(SessionAuth)
 	Error("not_found")
 	Error("unauthorized")
+	Error("bad_request")
+	Error("conflict")
+	Error("unavailable")
+	Error("invalid_mac", ErrorResult, "The MAC address is not six hex pairs separated by ':' or '-'.")
+	HTTP(func() {
+		Response("invalid_mac", StatusBadRequest)
+	})
 
-	Method("get", func() {
-		Payload(func() {
-			tokenAttr()
-			Attribute("serviceId", String)
-			Required("serviceId")
+	Method("list", func() {
+		Description("The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.")
+		Payload(func() { tokenAttr() })
+		Result(func() {
+			Attribute("services", CollectionOf(ServiceResult))
+			Required("services")
 		})
+		HTTP(func() {
+			GET("/services")
+			bearer()
+		})
+	})
+	Method("get", func() {
+		Payload(serviceIDPayload)
 		Result(ServiceResult)
 		HTTP(func() {
 			GET("/services/{serviceId}")
@@ -44,11 +66,7 @@ var _ = Service("services", func() {
 	})
 	Method("playlist", func() {
 		Description("The service's m3u_plus playlist file.")
-		Payload(func() {
-			tokenAttr()
-			Attribute("serviceId", String)
-			Required("serviceId")
-		})
+		Payload(serviceIDPayload)
 		Result(func() {
 			Attribute("contentType", String)
 			Attribute("contentDisposition", String)
@@ -62,6 +80,49 @@ var _ = Service("services", func() {
 				Header("contentType:Content-Type")
 				Header("contentDisposition:Content-Disposition")
 			})
+		})
+	})
+	Method("restart", func() {
+		Description("Restarts the line on the panel (drops its open connections). Proven sessions only.")
+		Payload(serviceIDPayload)
+		Result(ServiceResult)
+		HTTP(func() {
+			POST("/services/{serviceId}/restart")
+			bearer()
+		})
+	})
+	Method("recreate", func() {
+		Description("Builds the line again on the panel with the same credentials and limits. Proven sessions only.")
+		Payload(serviceIDPayload)
+		Result(ServiceResult)
+		HTTP(func() {
+			POST("/services/{serviceId}/recreate")
+			bearer()
+		})
+	})
+	Method("terminate", func() {
+		Description("Deletes the line from the panel for good; the body must confirm it. Proven sessions only.")
+		Payload(func() {
+			serviceIDPayload()
+			Attribute("confirm", Boolean, "Must be true")
+		})
+		Result(ServiceResult)
+		HTTP(func() {
+			POST("/services/{serviceId}/terminate")
+			bearer()
+		})
+	})
+	Method("setMac", func() {
+		Description("Changes the device MAC address: six hex pairs separated by ':' or '-', stored upper-case with ':'. Proven sessions only.")
+		Payload(func() {
+			serviceIDPayload()
+			Attribute("macAddress", String, func() { MaxLength(64); Example("00:1A:79:12:34:56") })
+			Required("macAddress")
+		})
+		Result(ServiceResult)
+		HTTP(func() {
+			PUT("/services/{serviceId}/mac")
+			bearer()
 		})
 	})
 })

@@ -14,17 +14,24 @@ var SessionResult = Type("SessionResult", func() {
 })
 
 var _ = Service("session", func() {
-	Description("Identifies a buyer by email (and optionally proves it with a password).")
+	Description("Identifies a buyer by email, and proves it with a password or a one-time sign-in link.")
 	Error("bad_request")
 	Error("unauthorized")
 	Error("invalid_email", ErrorResult, "The email does not look like an email address.")
 	Error("invalid_credentials", ErrorResult, "Wrong email or password.")
+	Error("invalid_link", ErrorResult, "The sign-in link is unknown, used or expired.")
+	Error("too_many_attempts", ErrorResult, "Too many failed sign-ins for this email or address; wait and retry.")
+	Error("weak_password", ErrorResult, "The password is too short.")
 	HTTP(func() {
 		Response("invalid_email", StatusBadRequest)
 		Response("invalid_credentials", StatusUnauthorized)
+		Response("invalid_link", StatusUnauthorized)
+		Response("too_many_attempts", StatusTooManyRequests)
+		Response("weak_password", StatusBadRequest)
 	})
 
 	Method("create", func() {
+		Description("Opens a session. With the client's password the session is proven; failed passwords are throttled per email and per address.")
 		Payload(func() {
 			Attribute("email", String, func() { MaxLength(254); Example("buyer@example.com") })
 			Attribute("password", String, func() { MaxLength(256) })
@@ -44,6 +51,46 @@ var _ = Service("session", func() {
 		})
 		HTTP(func() {
 			DELETE("/session")
+			bearer()
+			Response(StatusNoContent)
+		})
+	})
+	Method("requestLink", func() {
+		Description("Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.")
+		Payload(func() {
+			Attribute("email", String, func() { MaxLength(254); Example("buyer@example.com") })
+			Attribute("returnUrl", String, "Page the link opens, with ?signin=<token> added: a path or a URL on this site; /checkout/ when absent", func() {
+				MaxLength(2048)
+			})
+			Required("email")
+		})
+		HTTP(func() {
+			POST("/session/link")
+			Response(StatusAccepted)
+		})
+	})
+	Method("redeemLink", func() {
+		Description("Trades a sign-in link's token for a proven session. A token works once.")
+		Payload(func() {
+			Attribute("token", String, "The signin parameter of the emailed link", func() { MaxLength(256) })
+			Required("token")
+		})
+		Result(SessionResult)
+		HTTP(func() {
+			POST("/session/link/{token}")
+			Response(StatusCreated)
+		})
+	})
+	Method("setPassword", func() {
+		Description("Sets the client's password; only a proven session may.")
+		Security(SessionAuth)
+		Payload(func() {
+			tokenAttr()
+			Attribute("password", String, "At least 8 characters", func() { MaxLength(256) })
+			Required("password")
+		})
+		HTTP(func() {
+			PUT("/session/password")
 			bearer()
 			Response(StatusNoContent)
 		})

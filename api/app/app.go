@@ -22,6 +22,7 @@ import (
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
@@ -56,6 +57,11 @@ type Config struct {
 	Payment payment.Config
 	// Panel: "builtin" (default), "xui" or "xtream" at PanelURL with PanelAPIKey.
 	Panel, PanelURL, PanelAPIKey string
+	// SMTPURL (smtp://user:pass@host:587?from=shop@example.com) delivers mail; empty keeps it in
+	// the database outbox (streamcart mail list).
+	SMTPURL string
+	// NewResellerPID is the product a new reseller buys with the first plan; 0: none.
+	NewResellerPID int
 }
 
 // App is an assembled shop.
@@ -151,10 +157,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		OnPaid:        func() { worker.Notify() },
 	}, log)
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
+	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
-	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle, order.JobExpire: expire,
+	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle}, job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log,
 	})
@@ -169,6 +180,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	api := httpapi.New(httpapi.Deps{
 		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
+		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 	})
 	mux := http.NewServeMux()
 	mux.Handle("/checkout/api/", api)

@@ -53,6 +53,7 @@ type shop struct {
 	order     *genorder.Client
 	services  *genservices.Client
 	geo       *gengeo.Client
+	after     afterClients
 }
 
 // testConfig is the configuration every shop starts from: fraud limits off, so tests that place
@@ -113,13 +114,14 @@ func (s *shop) clients(doer goahttp.Doer) {
 	qc := pricingcli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.pricing = genpricing.NewClient(qc.Quote())
 	sc := sessioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	s.session = gensession.NewClient(sc.Create(), sc.Delete())
+	s.session = gensession.NewClient(sc.Create(), sc.Delete(), sc.RequestLink(), sc.RedeemLink(), sc.SetPassword())
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.order = genorder.NewClient(oc.Create(), oc.Get(), oc.Cancel())
 	vc := servicescli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	s.services = genservices.NewClient(vc.Get(), vc.Playlist())
+	s.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac())
 	gc := geocli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.geo = gengeo.NewClient(gc.Lookup())
+	s.after = newAfterClients(u, doer)
 }
 
 // close stops the server and closes the app; safe to call twice (a test may "crash" it early).

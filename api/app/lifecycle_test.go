@@ -250,11 +250,11 @@ func startServe(t *testing.T, bin, dir, db string, env ...string) *process {
 	u, _ := url.Parse(p.base)
 	doer, enc, dec := http.DefaultClient, goahttp.RequestEncoder, goahttp.ResponseDecoder
 	sc := sessioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	p.session = gensession.NewClient(sc.Create(), sc.Delete())
+	p.session = gensession.NewClient(sc.Create(), sc.Delete(), sc.RequestLink(), sc.RedeemLink(), sc.SetPassword())
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	p.order = genorder.NewClient(oc.Create(), oc.Get(), oc.Cancel())
 	vc := servicescli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	p.services = genservices.NewClient(vc.Get(), vc.Playlist())
+	p.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac())
 	return p
 }
 

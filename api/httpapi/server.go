@@ -14,25 +14,36 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/geo"
+	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/reseller"
+	"github.com/streamcart/streamcart/api/signin"
+	"github.com/streamcart/streamcart/api/upsell"
+	genaffiliates "github.com/streamcart/streamcart/gen/affiliates"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 	gengeo "github.com/streamcart/streamcart/gen/geo"
+	affiliatessrv "github.com/streamcart/streamcart/gen/http/affiliates/server"
 	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
 	geosrv "github.com/streamcart/streamcart/gen/http/geo/server"
 	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
 	pricingsrv "github.com/streamcart/streamcart/gen/http/pricing/server"
 	promotionsrv "github.com/streamcart/streamcart/gen/http/promotion/server"
+	resellerssrv "github.com/streamcart/streamcart/gen/http/resellers/server"
 	servicessrv "github.com/streamcart/streamcart/gen/http/services/server"
 	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
+	upsellsrv "github.com/streamcart/streamcart/gen/http/upsell/server"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genpromotion "github.com/streamcart/streamcart/gen/promotion"
+	genresellers "github.com/streamcart/streamcart/gen/resellers"
 	genservices "github.com/streamcart/streamcart/gen/services"
 	gensession "github.com/streamcart/streamcart/gen/session"
+	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
 
 // OpenAPI is the generated OpenAPI 3 document (a copy of gen/http/openapi3.json kept in step by
@@ -52,6 +63,13 @@ type Deps struct {
 	Storefront Storefront
 	TrustProxy bool // take the client IP from X-Forwarded-For (behind a load balancer)
 	Logger     *slog.Logger
+
+	// After the sale (sign-in links, service management, upsell, resellers, affiliates).
+	Signin     *signin.Service
+	Manage     *manage.Services
+	Upsells    *upsell.Upsells
+	Resellers  *reseller.Resellers
+	Affiliates *affiliate.Affiliates
 }
 
 // New returns the handler of everything under /checkout/api.
@@ -76,7 +94,7 @@ func New(d Deps) http.Handler {
 	qe.Use(hide)
 	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, nil))
 
-	se := gensession.NewEndpoints(NewSession(d.Accounts))
+	se := gensession.NewEndpoints(NewSession(d.Accounts, d.Signin))
 	se.Use(hide)
 	sessionsrv.Mount(mux, sessionsrv.New(se, mux, dec, enc, errh, nil))
 
@@ -88,9 +106,21 @@ func New(d Deps) http.Handler {
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, nil))
 
-	ve := genservices.NewEndpoints(NewServices(d.Accounts, d.Orders, d.Panel))
+	ve := genservices.NewEndpoints(NewServices(d.Accounts, d.Orders, d.Panel, d.Manage))
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, dec, enc, errh, nil))
+
+	ue := genupsell.NewEndpoints(NewUpsell(d.Accounts, d.Upsells))
+	ue.Use(hide)
+	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, nil))
+
+	re := genresellers.NewEndpoints(NewResellers(d.Accounts, d.Resellers, d.Signin))
+	re.Use(hide)
+	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, nil))
+
+	ae := genaffiliates.NewEndpoints(NewAffiliates(d.Affiliates))
+	ae.Use(hide)
+	affiliatessrv.Mount(mux, affiliatessrv.New(ae, mux, dec, enc, errh, nil))
 
 	sandbox := sandboxHandler{orders: d.Orders, log: d.Logger}
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {

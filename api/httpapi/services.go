@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	genservices "github.com/streamcart/streamcart/gen/services"
@@ -17,11 +18,12 @@ type servicesService struct {
 	authenticator
 	orders *order.Orders
 	panel  panel.Panel
+	manage *manage.Services
 }
 
 // NewServices returns the service (IPTV line) service.
-func NewServices(accounts *account.Service, orders *order.Orders, p panel.Panel) genservices.Service {
-	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)}, orders: orders, panel: p}
+func NewServices(accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services) genservices.Service {
+	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)}, orders: orders, panel: p, manage: m}
 }
 
 func (s *servicesService) service(ctx context.Context, id string) (order.Service, error) {
@@ -38,6 +40,11 @@ func (s *servicesService) Get(ctx context.Context, p *genservices.GetPayload) (*
 	if err != nil {
 		return nil, err
 	}
+	return serviceResult(svc), nil
+}
+
+// serviceResult shows a service to a session allowed to read it.
+func serviceResult(svc order.Service) *genservices.ServiceResult {
 	r := &genservices.ServiceResult{
 		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: svc.Name, Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
@@ -56,7 +63,7 @@ func (s *servicesService) Get(ctx context.Context, p *genservices.GetPayload) (*
 	if svc.Status == order.ServiceActive && svc.ServerHostname != "" {
 		r.PlaylistURL = "http://" + svc.ServerHostname + "/get.php?username=" + svc.Username + "&password=" + svc.Password + "&type=m3u_plus&output=ts"
 	}
-	return r, nil
+	return r
 }
 
 // Playlist returns the service's m3u_plus playlist.

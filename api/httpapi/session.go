@@ -7,44 +7,97 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/signin"
 	gensession "github.com/streamcart/streamcart/gen/session"
 )
 
-// msgInvalidEmail is the spec's exact message (§5).
-const msgInvalidEmail = "Please enter a Valid Email."
+// Buyer-facing messages of the session service.
+const (
+	// msgInvalidEmail is the spec's exact message (§5).
+	msgInvalidEmail    = "Please enter a Valid Email."
+	msgBadCredentials  = "Wrong email or password."
+	msgInvalidLink     = "This sign-in link is invalid, expired or already used. Please ask for a new one."
+	msgTooManyAttempts = "Too many failed sign-in attempts. Please wait 15 minutes and try again."
+	msgWeakPassword    = "Please choose a password of at least 8 characters."
+	msgNotProven       = "Please sign in with your password or an emailed link first."
+	msgBadReturnURL    = "The return URL must be a path or a URL on this site."
+)
 
 type sessionService struct {
 	authenticator
 	accounts *account.Service
+	signin   *signin.Service
 }
 
 // NewSession returns the session service.
-func NewSession(accounts *account.Service) gensession.Service {
-	return &sessionService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(gensession.MakeUnauthorized)}, accounts: accounts}
+func NewSession(accounts *account.Service, si *signin.Service) gensession.Service {
+	return &sessionService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(gensession.MakeUnauthorized)}, accounts: accounts, signin: si}
 }
 
-// Create identifies a buyer by email, and proves it with a password when given.
+// Create identifies a buyer by email, and proves it with a password when given (throttled).
 func (s *sessionService) Create(ctx context.Context, p *gensession.CreatePayload) (*gensession.SessionResult, error) {
 	password := ""
 	if p.Password != nil {
 		password = *p.Password
 	}
-	id, err := s.accounts.Identify(ctx, p.Email, password)
+	id, err := s.signin.Password(ctx, p.Email, password, clientIP(ctx).String())
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	return sessionResult(id), nil
+}
+
+func sessionError(err error) error {
 	switch {
 	case errors.Is(err, account.ErrInvalidEmail):
-		return nil, gensession.MakeInvalidEmail(errors.New(msgInvalidEmail))
-	case errors.Is(err, account.ErrInvalidCredentials):
-		return nil, gensession.MakeInvalidCredentials(errors.New("Wrong email or password."))
-	case err != nil:
-		return nil, err
+		return gensession.MakeInvalidEmail(errors.New(msgInvalidEmail))
+	case errors.Is(err, account.ErrInvalidCredentials), errors.Is(err, signin.ErrInvalidCredentials):
+		return gensession.MakeInvalidCredentials(errors.New(msgBadCredentials))
+	case errors.Is(err, signin.ErrTooManyAttempts):
+		return gensession.MakeTooManyAttempts(errors.New(msgTooManyAttempts))
+	case errors.Is(err, signin.ErrInvalidLink):
+		return gensession.MakeInvalidLink(errors.New(msgInvalidLink))
+	case errors.Is(err, signin.ErrWeakPassword):
+		return gensession.MakeWeakPassword(errors.New(msgWeakPassword))
+	case errors.Is(err, signin.ErrNotProven):
+		return gensession.MakeUnauthorized(errors.New(msgNotProven))
+	case errors.Is(err, signin.ErrBadReturnURL):
+		return gensession.MakeBadRequest(errors.New(msgBadReturnURL))
 	}
+	return err
+}
+
+func sessionResult(id account.Identified) *gensession.SessionResult {
 	return &gensession.SessionResult{
 		Token: id.Token, UserID: strconv.FormatInt(id.Claims.ClientID, 10), Email: id.Claims.Email,
 		Scope: string(id.Claims.Scope), ExpiresAt: id.Claims.ExpiresAt.Format(time.RFC3339),
-	}, nil
+	}
 }
 
 // Delete signs the session out.
 func (s *sessionService) Delete(ctx context.Context, _ *gensession.DeletePayload) error {
 	return s.accounts.SignOut(ctx, claimsFrom(ctx))
+}
+
+// RequestLink emails a sign-in link; the answer is the same whether or not the email is known.
+func (s *sessionService) RequestLink(ctx context.Context, p *gensession.RequestLinkPayload) error {
+	r := signin.LinkRequest{Email: p.Email, IP: clientIP(ctx).String(), Origin: origin(ctx)}
+	if p.ReturnURL != nil {
+		r.ReturnURL = *p.ReturnURL
+	}
+	return sessionError(s.signin.RequestLink(ctx, r))
+}
+
+// RedeemLink trades a link's token for a proven session.
+func (s *sessionService) RedeemLink(ctx context.Context, p *gensession.RedeemLinkPayload) (*gensession.SessionResult, error) {
+	id, err := s.signin.RedeemLink(ctx, p.Token)
+	if err != nil {
+		return nil, sessionError(err)
+	}
+	return sessionResult(id), nil
+}
+
+// SetPassword sets the client's password (proven sessions only).
+func (s *sessionService) SetPassword(ctx context.Context, p *gensession.SetPasswordPayload) error {
+	return sessionError(s.signin.SetPassword(ctx, claimsFrom(ctx), p.Password))
 }

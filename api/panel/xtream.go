@@ -467,3 +467,18 @@ func (x *Xtream) Playlist(ctx context.Context, l Line) ([]byte, error) {
 	}
 	return body, nil
 }
+
+// SetMAC changes the MAC address of a MAG device created by CreateMAG (XUI edit_mag, Xtream UI
+// stb/edit): the ref names the device the same way it names a line.
+func (x *Xtream) SetMAC(ctx context.Context, ref, mac string) error {
+	id, err := x.id(ctx, ref)
+	if err != nil {
+		return err
+	}
+	if x.cfg.Flavor == FlavorXUI {
+		return x.xuiOK(ctx, "edit_mag", url.Values{"id": {id}, "mac": {mac}})
+	}
+	return x.xtreamOK(ctx, "stb", "edit", url.Values{"user_id": {id}, "user_data[mac]": {mac}})
+}
+
+var _ Manager = (*Xtream)(nil)

@@ -61,6 +61,7 @@ type Backend interface {
 	provision.Store
 	payment.Inbox
 	payment.Refs
+	AfterSale
 
 	// PendingInvoices lists unpaid invoices of gateways due before before (reconciliation).
 	PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error)

@@ -16,22 +16,54 @@ import (
 
 // Client is the "services" service client.
 type Client struct {
-	GetEndpoint      goa.Endpoint
-	PlaylistEndpoint goa.Endpoint
+	ListEndpoint      goa.Endpoint
+	GetEndpoint       goa.Endpoint
+	PlaylistEndpoint  goa.Endpoint
+	RestartEndpoint   goa.Endpoint
+	RecreateEndpoint  goa.Endpoint
+	TerminateEndpoint goa.Endpoint
+	SetMacEndpoint    goa.Endpoint
 }
 
 // NewClient initializes a "services" service client given the endpoints.
-func NewClient(get, playlist goa.Endpoint) *Client {
+func NewClient(list, get, playlist, restart, recreate, terminate, setMac goa.Endpoint) *Client {
 	return &Client{
-		GetEndpoint:      get,
-		PlaylistEndpoint: playlist,
+		ListEndpoint:      list,
+		GetEndpoint:       get,
+		PlaylistEndpoint:  playlist,
+		RestartEndpoint:   restart,
+		RecreateEndpoint:  recreate,
+		TerminateEndpoint: terminate,
+		SetMacEndpoint:    setMac,
 	}
+}
+
+// List calls the "list" endpoint of the "services" service.
+// List may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - error: internal error
+func (c *Client) List(ctx context.Context, p *ListPayload) (res *ListResult, err error) {
+	var ires any
+	ires, err = c.ListEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ListResult), nil
 }
 
 // Get calls the "get" endpoint of the "services" service.
 // Get may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
 //   - error: internal error
 func (c *Client) Get(ctx context.Context, p *GetPayload) (res *ServiceResult, err error) {
 	var ires any
@@ -46,6 +78,10 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *ServiceResult, er
 // Playlist may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
 //   - error: internal error
 func (c *Client) Playlist(ctx context.Context, p *PlaylistPayload) (res *PlaylistResult, resp io.ReadCloser, err error) {
 	var ires any
@@ -55,4 +91,76 @@ func (c *Client) Playlist(ctx context.Context, p *PlaylistPayload) (res *Playlis
 	}
 	o := ires.(*PlaylistResponseData)
 	return o.Result, o.Body, nil
+}
+
+// Restart calls the "restart" endpoint of the "services" service.
+// Restart may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - error: internal error
+func (c *Client) Restart(ctx context.Context, p *RestartPayload) (res *ServiceResult, err error) {
+	var ires any
+	ires, err = c.RestartEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ServiceResult), nil
+}
+
+// Recreate calls the "recreate" endpoint of the "services" service.
+// Recreate may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - error: internal error
+func (c *Client) Recreate(ctx context.Context, p *RecreatePayload) (res *ServiceResult, err error) {
+	var ires any
+	ires, err = c.RecreateEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ServiceResult), nil
+}
+
+// Terminate calls the "terminate" endpoint of the "services" service.
+// Terminate may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - error: internal error
+func (c *Client) Terminate(ctx context.Context, p *TerminatePayload) (res *ServiceResult, err error) {
+	var ires any
+	ires, err = c.TerminateEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ServiceResult), nil
+}
+
+// SetMac calls the "setMac" endpoint of the "services" service.
+// SetMac may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - error: internal error
+func (c *Client) SetMac(ctx context.Context, p *SetMacPayload) (res *ServiceResult, err error) {
+	var ires any
+	ires, err = c.SetMacEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ServiceResult), nil
 }

@@ -17,8 +17,13 @@ import (
 
 // Endpoints wraps the "services" service endpoints.
 type Endpoints struct {
-	Get      goa.Endpoint
-	Playlist goa.Endpoint
+	List      goa.Endpoint
+	Get       goa.Endpoint
+	Playlist  goa.Endpoint
+	Restart   goa.Endpoint
+	Recreate  goa.Endpoint
+	Terminate goa.Endpoint
+	SetMac    goa.Endpoint
 }
 
 // PlaylistResponseData holds both the result and the HTTP response body reader
@@ -35,15 +40,48 @@ func NewEndpoints(s Service) *Endpoints {
 	// Casting service to Auther interface
 	a := s.(Auther)
 	return &Endpoints{
-		Get:      NewGetEndpoint(s, a.JWTAuth),
-		Playlist: NewPlaylistEndpoint(s, a.JWTAuth),
+		List:      NewListEndpoint(s, a.JWTAuth),
+		Get:       NewGetEndpoint(s, a.JWTAuth),
+		Playlist:  NewPlaylistEndpoint(s, a.JWTAuth),
+		Restart:   NewRestartEndpoint(s, a.JWTAuth),
+		Recreate:  NewRecreateEndpoint(s, a.JWTAuth),
+		Terminate: NewTerminateEndpoint(s, a.JWTAuth),
+		SetMac:    NewSetMacEndpoint(s, a.JWTAuth),
 	}
 }
 
 // Use applies the given middleware to all the "services" service endpoints.
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
+	e.List = m(e.List)
 	e.Get = m(e.Get)
 	e.Playlist = m(e.Playlist)
+	e.Restart = m(e.Restart)
+	e.Recreate = m(e.Recreate)
+	e.Terminate = m(e.Terminate)
+	e.SetMac = m(e.SetMac)
+}
+
+// NewListEndpoint returns an endpoint function that calls the method "list" of
+// service "services".
+func NewListEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ListPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		return s.List(ctx, p)
+	}
 }
 
 // NewGetEndpoint returns an endpoint function that calls the method "get" of
@@ -98,5 +136,117 @@ func NewPlaylistEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint
 			return nil, err
 		}
 		return &PlaylistResponseData{Result: res, Body: body}, nil
+	}
+}
+
+// NewRestartEndpoint returns an endpoint function that calls the method
+// "restart" of service "services".
+func NewRestartEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*RestartPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.Restart(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedServiceResult(res, "default")
+		return vres, nil
+	}
+}
+
+// NewRecreateEndpoint returns an endpoint function that calls the method
+// "recreate" of service "services".
+func NewRecreateEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*RecreatePayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.Recreate(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedServiceResult(res, "default")
+		return vres, nil
+	}
+}
+
+// NewTerminateEndpoint returns an endpoint function that calls the method
+// "terminate" of service "services".
+func NewTerminateEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*TerminatePayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.Terminate(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedServiceResult(res, "default")
+		return vres, nil
+	}
+}
+
+// NewSetMacEndpoint returns an endpoint function that calls the method
+// "setMac" of service "services".
+func NewSetMacEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*SetMacPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.SetMac(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedServiceResult(res, "default")
+		return vres, nil
 	}
 }

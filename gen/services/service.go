@@ -16,8 +16,12 @@ import (
 	"goa.design/goa/v3/security"
 )
 
-// A buyer's services (IPTV lines).
+// A buyer's services (IPTV lines): read them, and with a proven session manage
+// them through the panel.
 type Service interface {
+	// The services the session may read: a proven session's are all of its
+	// client's, an email-only session's those it bought.
+	List(context.Context, *ListPayload) (res *ListResult, err error)
 	// Get implements get.
 	Get(context.Context, *GetPayload) (res *ServiceResult, err error)
 	// The service's m3u_plus playlist file.
@@ -26,6 +30,18 @@ type Service interface {
 	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
 	// implementations.
 	Playlist(context.Context, *PlaylistPayload) (res *PlaylistResult, body io.ReadCloser, err error)
+	// Restarts the line on the panel (drops its open connections). Proven sessions
+	// only.
+	Restart(context.Context, *RestartPayload) (res *ServiceResult, err error)
+	// Builds the line again on the panel with the same credentials and limits.
+	// Proven sessions only.
+	Recreate(context.Context, *RecreatePayload) (res *ServiceResult, err error)
+	// Deletes the line from the panel for good; the body must confirm it. Proven
+	// sessions only.
+	Terminate(context.Context, *TerminatePayload) (res *ServiceResult, err error)
+	// Changes the device MAC address: six hex pairs separated by ':' or '-',
+	// stored upper-case with ':'. Proven sessions only.
+	SetMac(context.Context, *SetMacPayload) (res *ServiceResult, err error)
 }
 
 // Auther defines the authorization functions to be implemented by the service.
@@ -48,13 +64,24 @@ const ServiceName = "services"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [2]string{"get", "playlist"}
+var MethodNames = [7]string{"list", "get", "playlist", "restart", "recreate", "terminate", "setMac"}
 
 // GetPayload is the payload type of the services service get method.
 type GetPayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+}
+
+// ListPayload is the payload type of the services service list method.
+type ListPayload struct {
+	// Session token
+	Token *string
+}
+
+// ListResult is the result type of the services service list method.
+type ListResult struct {
+	Services ServiceResultCollection
 }
 
 // PlaylistPayload is the payload type of the services service playlist method.
@@ -68,6 +95,20 @@ type PlaylistPayload struct {
 type PlaylistResult struct {
 	ContentType        string
 	ContentDisposition string
+}
+
+// RecreatePayload is the payload type of the services service recreate method.
+type RecreatePayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
+}
+
+// RestartPayload is the payload type of the services service restart method.
+type RestartPayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
 }
 
 // ServiceResult is the result type of the services service get method.
@@ -94,6 +135,26 @@ type ServiceResult struct {
 	PlaylistURL string
 }
 
+type ServiceResultCollection []*ServiceResult
+
+// SetMacPayload is the payload type of the services service setMac method.
+type SetMacPayload struct {
+	// Session token
+	Token      *string
+	ServiceID  string
+	MacAddress string
+}
+
+// TerminatePayload is the payload type of the services service terminate
+// method.
+type TerminatePayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
+	// Must be true
+	Confirm *bool
+}
+
 // MakeNotFound builds a goa.ServiceError from an error.
 func MakeNotFound(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "not_found", false, false, false)
@@ -102,6 +163,26 @@ func MakeNotFound(err error) *goa.ServiceError {
 // MakeUnauthorized builds a goa.ServiceError from an error.
 func MakeUnauthorized(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "unauthorized", false, false, false)
+}
+
+// MakeBadRequest builds a goa.ServiceError from an error.
+func MakeBadRequest(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "bad_request", false, false, false)
+}
+
+// MakeConflict builds a goa.ServiceError from an error.
+func MakeConflict(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "conflict", false, false, false)
+}
+
+// MakeUnavailable builds a goa.ServiceError from an error.
+func MakeUnavailable(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "unavailable", false, false, false)
+}
+
+// MakeInvalidMac builds a goa.ServiceError from an error.
+func MakeInvalidMac(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_mac", false, false, false)
 }
 
 // NewServiceResult initializes result type ServiceResult from viewed result
@@ -115,6 +196,26 @@ func NewServiceResult(vres *servicesviews.ServiceResult) *ServiceResult {
 func NewViewedServiceResult(res *ServiceResult, view string) *servicesviews.ServiceResult {
 	p := newServiceResultView(res)
 	return &servicesviews.ServiceResult{Projected: p, View: "default"}
+}
+
+// newServiceResultCollection converts projected type ServiceResultCollection
+// to service type ServiceResultCollection.
+func newServiceResultCollection(vres servicesviews.ServiceResultCollectionView) ServiceResultCollection {
+	res := make(ServiceResultCollection, len(vres))
+	for i, n := range vres {
+		res[i] = newServiceResult(n)
+	}
+	return res
+}
+
+// newServiceResultCollectionView projects result type ServiceResultCollection
+// to projected type ServiceResultCollectionView using the "default" view.
+func newServiceResultCollectionView(res ServiceResultCollection) servicesviews.ServiceResultCollectionView {
+	vres := make(servicesviews.ServiceResultCollectionView, len(res))
+	for i, n := range res {
+		vres[i] = newServiceResultView(n)
+	}
+	return vres
 }
 
 // newServiceResult converts projected type ServiceResult to service type

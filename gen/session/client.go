@@ -15,15 +15,21 @@ import (
 
 // Client is the "session" service client.
 type Client struct {
-	CreateEndpoint goa.Endpoint
-	DeleteEndpoint goa.Endpoint
+	CreateEndpoint      goa.Endpoint
+	DeleteEndpoint      goa.Endpoint
+	RequestLinkEndpoint goa.Endpoint
+	RedeemLinkEndpoint  goa.Endpoint
+	SetPasswordEndpoint goa.Endpoint
 }
 
 // NewClient initializes a "session" service client given the endpoints.
-func NewClient(create, delete_ goa.Endpoint) *Client {
+func NewClient(create, delete_, requestLink, redeemLink, setPassword goa.Endpoint) *Client {
 	return &Client{
-		CreateEndpoint: create,
-		DeleteEndpoint: delete_,
+		CreateEndpoint:      create,
+		DeleteEndpoint:      delete_,
+		RequestLinkEndpoint: requestLink,
+		RedeemLinkEndpoint:  redeemLink,
+		SetPasswordEndpoint: setPassword,
 	}
 }
 
@@ -33,6 +39,9 @@ func NewClient(create, delete_ goa.Endpoint) *Client {
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
+//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
+//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResult, err error) {
 	var ires any
@@ -49,8 +58,60 @@ func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResu
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
+//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
+//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) Delete(ctx context.Context, p *DeletePayload) (err error) {
 	_, err = c.DeleteEndpoint(ctx, p)
+	return
+}
+
+// RequestLink calls the "requestLink" endpoint of the "session" service.
+// RequestLink may return the following errors:
+//   - "bad_request" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
+//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
+//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
+//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - error: internal error
+func (c *Client) RequestLink(ctx context.Context, p *RequestLinkPayload) (err error) {
+	_, err = c.RequestLinkEndpoint(ctx, p)
+	return
+}
+
+// RedeemLink calls the "redeemLink" endpoint of the "session" service.
+// RedeemLink may return the following errors:
+//   - "bad_request" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
+//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
+//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
+//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - error: internal error
+func (c *Client) RedeemLink(ctx context.Context, p *RedeemLinkPayload) (res *SessionResult, err error) {
+	var ires any
+	ires, err = c.RedeemLinkEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*SessionResult), nil
+}
+
+// SetPassword calls the "setPassword" endpoint of the "session" service.
+// SetPassword may return the following errors:
+//   - "bad_request" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
+//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
+//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
+//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - error: internal error
+func (c *Client) SetPassword(ctx context.Context, p *SetPasswordPayload) (err error) {
+	_, err = c.SetPasswordEndpoint(ctx, p)
 	return
 }

@@ -16,8 +16,11 @@ import (
 
 // Endpoints wraps the "session" service endpoints.
 type Endpoints struct {
-	Create goa.Endpoint
-	Delete goa.Endpoint
+	Create      goa.Endpoint
+	Delete      goa.Endpoint
+	RequestLink goa.Endpoint
+	RedeemLink  goa.Endpoint
+	SetPassword goa.Endpoint
 }
 
 // NewEndpoints wraps the methods of the "session" service with endpoints.
@@ -25,8 +28,11 @@ func NewEndpoints(s Service) *Endpoints {
 	// Casting service to Auther interface
 	a := s.(Auther)
 	return &Endpoints{
-		Create: NewCreateEndpoint(s),
-		Delete: NewDeleteEndpoint(s, a.JWTAuth),
+		Create:      NewCreateEndpoint(s),
+		Delete:      NewDeleteEndpoint(s, a.JWTAuth),
+		RequestLink: NewRequestLinkEndpoint(s),
+		RedeemLink:  NewRedeemLinkEndpoint(s),
+		SetPassword: NewSetPasswordEndpoint(s, a.JWTAuth),
 	}
 }
 
@@ -34,6 +40,9 @@ func NewEndpoints(s Service) *Endpoints {
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Create = m(e.Create)
 	e.Delete = m(e.Delete)
+	e.RequestLink = m(e.RequestLink)
+	e.RedeemLink = m(e.RedeemLink)
+	e.SetPassword = m(e.SetPassword)
 }
 
 // NewCreateEndpoint returns an endpoint function that calls the method
@@ -65,5 +74,46 @@ func NewDeleteEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
 			return nil, err
 		}
 		return nil, s.Delete(ctx, p)
+	}
+}
+
+// NewRequestLinkEndpoint returns an endpoint function that calls the method
+// "requestLink" of service "session".
+func NewRequestLinkEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*RequestLinkPayload)
+		return nil, s.RequestLink(ctx, p)
+	}
+}
+
+// NewRedeemLinkEndpoint returns an endpoint function that calls the method
+// "redeemLink" of service "session".
+func NewRedeemLinkEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*RedeemLinkPayload)
+		return s.RedeemLink(ctx, p)
+	}
+}
+
+// NewSetPasswordEndpoint returns an endpoint function that calls the method
+// "setPassword" of service "session".
+func NewSetPasswordEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*SetPasswordPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		return nil, s.SetPassword(ctx, p)
 	}
 }

@@ -14,12 +14,22 @@ import (
 	"goa.design/goa/v3/security"
 )
 
-// Identifies a buyer by email (and optionally proves it with a password).
+// Identifies a buyer by email, and proves it with a password or a one-time
+// sign-in link.
 type Service interface {
-	// Create implements create.
+	// Opens a session. With the client's password the session is proven; failed
+	// passwords are throttled per email and per address.
 	Create(context.Context, *CreatePayload) (res *SessionResult, err error)
 	// Signs out: the token stops working.
 	Delete(context.Context, *DeletePayload) (err error)
+	// Emails a one-time sign-in link (15 minutes) to a known client. Always
+	// answers 202, known email or not, and silently sends nothing when asked too
+	// often.
+	RequestLink(context.Context, *RequestLinkPayload) (err error)
+	// Trades a sign-in link's token for a proven session. A token works once.
+	RedeemLink(context.Context, *RedeemLinkPayload) (res *SessionResult, err error)
+	// Sets the client's password; only a proven session may.
+	SetPassword(context.Context, *SetPasswordPayload) (err error)
 }
 
 // Auther defines the authorization functions to be implemented by the service.
@@ -42,7 +52,7 @@ const ServiceName = "session"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [2]string{"create", "delete"}
+var MethodNames = [5]string{"create", "delete", "requestLink", "redeemLink", "setPassword"}
 
 // CreatePayload is the payload type of the session service create method.
 type CreatePayload struct {
@@ -56,6 +66,22 @@ type DeletePayload struct {
 	Token *string
 }
 
+// RedeemLinkPayload is the payload type of the session service redeemLink
+// method.
+type RedeemLinkPayload struct {
+	// The signin parameter of the emailed link
+	Token string
+}
+
+// RequestLinkPayload is the payload type of the session service requestLink
+// method.
+type RequestLinkPayload struct {
+	Email string
+	// Page the link opens, with ?signin=<token> added: a path or a URL on this
+	// site; /checkout/ when absent
+	ReturnURL *string
+}
+
 // SessionResult is the result type of the session service create method.
 type SessionResult struct {
 	// Bearer token
@@ -67,6 +93,15 @@ type SessionResult struct {
 	Scope string
 	// RFC 3339
 	ExpiresAt string
+}
+
+// SetPasswordPayload is the payload type of the session service setPassword
+// method.
+type SetPasswordPayload struct {
+	// Session token
+	Token *string
+	// At least 8 characters
+	Password string
 }
 
 // MakeBadRequest builds a goa.ServiceError from an error.
@@ -87,4 +122,19 @@ func MakeInvalidEmail(err error) *goa.ServiceError {
 // MakeInvalidCredentials builds a goa.ServiceError from an error.
 func MakeInvalidCredentials(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "invalid_credentials", false, false, false)
+}
+
+// MakeInvalidLink builds a goa.ServiceError from an error.
+func MakeInvalidLink(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_link", false, false, false)
+}
+
+// MakeTooManyAttempts builds a goa.ServiceError from an error.
+func MakeTooManyAttempts(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "too_many_attempts", false, false, false)
+}
+
+// MakeWeakPassword builds a goa.ServiceError from an error.
+func MakeWeakPassword(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "weak_password", false, false, false)
 }

@@ -19,6 +19,10 @@ type ServiceResult struct {
 	View string
 }
 
+// ServiceResultCollectionView is a type that runs validations on a projected
+// type.
+type ServiceResultCollectionView []*ServiceResultView
+
 // ServiceResultView is a type that runs validations on a projected type.
 type ServiceResultView struct {
 	ServiceID *string
@@ -65,6 +69,27 @@ var (
 			"playlistUrl",
 		},
 	}
+	// ServiceResultCollectionMap is a map indexing the attribute names of
+	// ServiceResultCollection by view name.
+	ServiceResultCollectionMap = map[string][]string{
+		"default": {
+			"serviceId",
+			"orderId",
+			"pid",
+			"name",
+			"status",
+			"username",
+			"password",
+			"serverHostname",
+			"maxConnections",
+			"macAddress",
+			"billingCycle",
+			"nextDueDate",
+			"expiresAt",
+			"trial",
+			"playlistUrl",
+		},
+	}
 )
 
 // ValidateServiceResult runs the validations defined on the viewed result type
@@ -75,6 +100,17 @@ func ValidateServiceResult(result *ServiceResult) (err error) {
 		err = ValidateServiceResultView(result.Projected)
 	default:
 		err = goa.InvalidEnumValueError("view", result.View, []any{"default"})
+	}
+	return
+}
+
+// ValidateServiceResultCollectionView runs the validations defined on
+// ServiceResultCollectionView using the "default" view.
+func ValidateServiceResultCollectionView(result ServiceResultCollectionView) (err error) {
+	for _, item := range result {
+		if err2 := ValidateServiceResultView(item); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
 	}
 	return
 }

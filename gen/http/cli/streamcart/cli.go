@@ -13,13 +13,16 @@ import (
 	"net/http"
 	"os"
 
+	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
 	catalogc "github.com/streamcart/streamcart/gen/http/catalog/client"
 	geoc "github.com/streamcart/streamcart/gen/http/geo/client"
 	orderc "github.com/streamcart/streamcart/gen/http/order/client"
 	pricingc "github.com/streamcart/streamcart/gen/http/pricing/client"
 	promotionc "github.com/streamcart/streamcart/gen/http/promotion/client"
+	resellersc "github.com/streamcart/streamcart/gen/http/resellers/client"
 	servicesc "github.com/streamcart/streamcart/gen/http/services/client"
 	sessionc "github.com/streamcart/streamcart/gen/http/session/client"
+	upsellc "github.com/streamcart/streamcart/gen/http/upsell/client"
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 )
@@ -29,23 +32,26 @@ import (
 //	command (subcommand1|subcommand2|...)
 func UsageCommands() []string {
 	return []string{
+		"affiliates click",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
 		"promotion get",
 		"order (create|get|cancel)",
 		"pricing quote",
-		"services (get|playlist)",
-		"session (create|delete)",
+		"services (list|get|playlist|restart|recreate|terminate|set-mac)",
+		"resellers (me|order|get-service)",
+		"session (create|delete|request-link|redeem-link|set-password)",
+		"upsell (offers|quote|order)",
 	}
 }
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "catalog list-products --currency \"QWA\" --locale \"en-gb\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jf3\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"hLq\" --locale \"es-es\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"d\" --pid 3059796886457080821" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"ia5\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xyx\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 82,\n      \"gateway\": \"Nisi voluptatem velit tempore.\",\n      \"pid\": 2,\n      \"promoCode\": \"rit\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"eax\"\n   }' --token \"Non voluptatem.\" --idempotency-key \"h\"" + "\n" +
-		os.Args[0] + " " + "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"WPE\",\n      \"extraConnections\": 1,\n      \"pid\": 2,\n      \"promoCode\": \"lry\",\n      \"proxyProtection\": false\n   }'" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"2i\" --pid 3036589738221649779" + "\n" +
+		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"u99\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cjv\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 48,\n      \"gateway\": \"Ipsam quasi sint.\",\n      \"pid\": 2,\n      \"promoCode\": \"y0u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"vgv\"\n   }' --token \"Eaque maiores.\" --idempotency-key \"u6\"" + "\n" +
 		""
 }
 
@@ -59,6 +65,11 @@ func ParseEndpoint(
 	restore bool,
 ) (goa.Endpoint, any, error) {
 	var (
+		affiliatesFlags = flag.NewFlagSet("affiliates", flag.ContinueOnError)
+
+		affiliatesClickFlags    = flag.NewFlagSet("click", flag.ExitOnError)
+		affiliatesClickBodyFlag = affiliatesClickFlags.String("body", "REQUIRED", "")
+
 		catalogFlags = flag.NewFlagSet("catalog", flag.ContinueOnError)
 
 		catalogListProductsFlags        = flag.NewFlagSet("list-products", flag.ExitOnError)
@@ -119,6 +130,9 @@ func ParseEndpoint(
 
 		servicesFlags = flag.NewFlagSet("services", flag.ContinueOnError)
 
+		servicesListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
+		servicesListTokenFlag = servicesListFlags.String("token", "", "")
+
 		servicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
 		servicesGetServiceIDFlag = servicesGetFlags.String("service-id", "REQUIRED", "")
 		servicesGetTokenFlag     = servicesGetFlags.String("token", "", "")
@@ -127,6 +141,37 @@ func ParseEndpoint(
 		servicesPlaylistServiceIDFlag = servicesPlaylistFlags.String("service-id", "REQUIRED", "")
 		servicesPlaylistTokenFlag     = servicesPlaylistFlags.String("token", "", "")
 
+		servicesRestartFlags         = flag.NewFlagSet("restart", flag.ExitOnError)
+		servicesRestartServiceIDFlag = servicesRestartFlags.String("service-id", "REQUIRED", "")
+		servicesRestartTokenFlag     = servicesRestartFlags.String("token", "", "")
+
+		servicesRecreateFlags         = flag.NewFlagSet("recreate", flag.ExitOnError)
+		servicesRecreateServiceIDFlag = servicesRecreateFlags.String("service-id", "REQUIRED", "")
+		servicesRecreateTokenFlag     = servicesRecreateFlags.String("token", "", "")
+
+		servicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
+		servicesTerminateBodyFlag      = servicesTerminateFlags.String("body", "REQUIRED", "")
+		servicesTerminateServiceIDFlag = servicesTerminateFlags.String("service-id", "REQUIRED", "")
+		servicesTerminateTokenFlag     = servicesTerminateFlags.String("token", "", "")
+
+		servicesSetMacFlags         = flag.NewFlagSet("set-mac", flag.ExitOnError)
+		servicesSetMacBodyFlag      = servicesSetMacFlags.String("body", "REQUIRED", "")
+		servicesSetMacServiceIDFlag = servicesSetMacFlags.String("service-id", "REQUIRED", "")
+		servicesSetMacTokenFlag     = servicesSetMacFlags.String("token", "", "")
+
+		resellersFlags = flag.NewFlagSet("resellers", flag.ContinueOnError)
+
+		resellersMeFlags     = flag.NewFlagSet("me", flag.ExitOnError)
+		resellersMeTokenFlag = resellersMeFlags.String("token", "", "")
+
+		resellersOrderFlags     = flag.NewFlagSet("order", flag.ExitOnError)
+		resellersOrderBodyFlag  = resellersOrderFlags.String("body", "REQUIRED", "")
+		resellersOrderTokenFlag = resellersOrderFlags.String("token", "", "")
+
+		resellersGetServiceFlags         = flag.NewFlagSet("get-service", flag.ExitOnError)
+		resellersGetServiceServiceIDFlag = resellersGetServiceFlags.String("service-id", "REQUIRED", "")
+		resellersGetServiceTokenFlag     = resellersGetServiceFlags.String("token", "", "")
+
 		sessionFlags = flag.NewFlagSet("session", flag.ContinueOnError)
 
 		sessionCreateFlags    = flag.NewFlagSet("create", flag.ExitOnError)
@@ -134,7 +179,34 @@ func ParseEndpoint(
 
 		sessionDeleteFlags     = flag.NewFlagSet("delete", flag.ExitOnError)
 		sessionDeleteTokenFlag = sessionDeleteFlags.String("token", "", "")
+
+		sessionRequestLinkFlags    = flag.NewFlagSet("request-link", flag.ExitOnError)
+		sessionRequestLinkBodyFlag = sessionRequestLinkFlags.String("body", "REQUIRED", "")
+
+		sessionRedeemLinkFlags     = flag.NewFlagSet("redeem-link", flag.ExitOnError)
+		sessionRedeemLinkTokenFlag = sessionRedeemLinkFlags.String("token", "REQUIRED", "The signin parameter of the emailed link")
+
+		sessionSetPasswordFlags     = flag.NewFlagSet("set-password", flag.ExitOnError)
+		sessionSetPasswordBodyFlag  = sessionSetPasswordFlags.String("body", "REQUIRED", "")
+		sessionSetPasswordTokenFlag = sessionSetPasswordFlags.String("token", "", "")
+
+		upsellFlags = flag.NewFlagSet("upsell", flag.ContinueOnError)
+
+		upsellOffersFlags        = flag.NewFlagSet("offers", flag.ExitOnError)
+		upsellOffersCurrencyFlag = upsellOffersFlags.String("currency", "", "")
+		upsellOffersTokenFlag    = upsellOffersFlags.String("token", "", "")
+
+		upsellQuoteFlags     = flag.NewFlagSet("quote", flag.ExitOnError)
+		upsellQuoteBodyFlag  = upsellQuoteFlags.String("body", "REQUIRED", "")
+		upsellQuoteTokenFlag = upsellQuoteFlags.String("token", "", "")
+
+		upsellOrderFlags     = flag.NewFlagSet("order", flag.ExitOnError)
+		upsellOrderBodyFlag  = upsellOrderFlags.String("body", "REQUIRED", "")
+		upsellOrderTokenFlag = upsellOrderFlags.String("token", "", "")
 	)
+	affiliatesFlags.Usage = affiliatesUsage
+	affiliatesClickFlags.Usage = affiliatesClickUsage
+
 	catalogFlags.Usage = catalogUsage
 	catalogListProductsFlags.Usage = catalogListProductsUsage
 	catalogGetProductFlags.Usage = catalogGetProductUsage
@@ -159,12 +231,30 @@ func ParseEndpoint(
 	pricingQuoteFlags.Usage = pricingQuoteUsage
 
 	servicesFlags.Usage = servicesUsage
+	servicesListFlags.Usage = servicesListUsage
 	servicesGetFlags.Usage = servicesGetUsage
 	servicesPlaylistFlags.Usage = servicesPlaylistUsage
+	servicesRestartFlags.Usage = servicesRestartUsage
+	servicesRecreateFlags.Usage = servicesRecreateUsage
+	servicesTerminateFlags.Usage = servicesTerminateUsage
+	servicesSetMacFlags.Usage = servicesSetMacUsage
+
+	resellersFlags.Usage = resellersUsage
+	resellersMeFlags.Usage = resellersMeUsage
+	resellersOrderFlags.Usage = resellersOrderUsage
+	resellersGetServiceFlags.Usage = resellersGetServiceUsage
 
 	sessionFlags.Usage = sessionUsage
 	sessionCreateFlags.Usage = sessionCreateUsage
 	sessionDeleteFlags.Usage = sessionDeleteUsage
+	sessionRequestLinkFlags.Usage = sessionRequestLinkUsage
+	sessionRedeemLinkFlags.Usage = sessionRedeemLinkUsage
+	sessionSetPasswordFlags.Usage = sessionSetPasswordUsage
+
+	upsellFlags.Usage = upsellUsage
+	upsellOffersFlags.Usage = upsellOffersUsage
+	upsellQuoteFlags.Usage = upsellQuoteUsage
+	upsellOrderFlags.Usage = upsellOrderUsage
 
 	if err := flag.CommandLine.Parse(os.Args[1:]); err != nil {
 		return nil, nil, err
@@ -181,6 +271,8 @@ func ParseEndpoint(
 	{
 		svcn = flag.Arg(0)
 		switch svcn {
+		case "affiliates":
+			svcf = affiliatesFlags
 		case "catalog":
 			svcf = catalogFlags
 		case "geo":
@@ -193,8 +285,12 @@ func ParseEndpoint(
 			svcf = pricingFlags
 		case "services":
 			svcf = servicesFlags
+		case "resellers":
+			svcf = resellersFlags
 		case "session":
 			svcf = sessionFlags
+		case "upsell":
+			svcf = upsellFlags
 		default:
 			return nil, nil, fmt.Errorf("unknown service %q", svcn)
 		}
@@ -210,6 +306,13 @@ func ParseEndpoint(
 	{
 		epn = svcf.Arg(0)
 		switch svcn {
+		case "affiliates":
+			switch epn {
+			case "click":
+				epf = affiliatesClickFlags
+
+			}
+
 		case "catalog":
 			switch epn {
 			case "list-products":
@@ -271,11 +374,39 @@ func ParseEndpoint(
 
 		case "services":
 			switch epn {
+			case "list":
+				epf = servicesListFlags
+
 			case "get":
 				epf = servicesGetFlags
 
 			case "playlist":
 				epf = servicesPlaylistFlags
+
+			case "restart":
+				epf = servicesRestartFlags
+
+			case "recreate":
+				epf = servicesRecreateFlags
+
+			case "terminate":
+				epf = servicesTerminateFlags
+
+			case "set-mac":
+				epf = servicesSetMacFlags
+
+			}
+
+		case "resellers":
+			switch epn {
+			case "me":
+				epf = resellersMeFlags
+
+			case "order":
+				epf = resellersOrderFlags
+
+			case "get-service":
+				epf = resellersGetServiceFlags
 
 			}
 
@@ -286,6 +417,28 @@ func ParseEndpoint(
 
 			case "delete":
 				epf = sessionDeleteFlags
+
+			case "request-link":
+				epf = sessionRequestLinkFlags
+
+			case "redeem-link":
+				epf = sessionRedeemLinkFlags
+
+			case "set-password":
+				epf = sessionSetPasswordFlags
+
+			}
+
+		case "upsell":
+			switch epn {
+			case "offers":
+				epf = upsellOffersFlags
+
+			case "quote":
+				epf = upsellQuoteFlags
+
+			case "order":
+				epf = upsellOrderFlags
 
 			}
 
@@ -309,6 +462,13 @@ func ParseEndpoint(
 	)
 	{
 		switch svcn {
+		case "affiliates":
+			c := affiliatesc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "click":
+				endpoint = c.Click()
+				data, err = affiliatesc.BuildClickPayload(*affiliatesClickBodyFlag)
+			}
 		case "catalog":
 			c := catalogc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -369,12 +529,40 @@ func ParseEndpoint(
 		case "services":
 			c := servicesc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = servicesc.BuildListPayload(*servicesListTokenFlag)
 			case "get":
 				endpoint = c.Get()
 				data, err = servicesc.BuildGetPayload(*servicesGetServiceIDFlag, *servicesGetTokenFlag)
 			case "playlist":
 				endpoint = c.Playlist()
 				data, err = servicesc.BuildPlaylistPayload(*servicesPlaylistServiceIDFlag, *servicesPlaylistTokenFlag)
+			case "restart":
+				endpoint = c.Restart()
+				data, err = servicesc.BuildRestartPayload(*servicesRestartServiceIDFlag, *servicesRestartTokenFlag)
+			case "recreate":
+				endpoint = c.Recreate()
+				data, err = servicesc.BuildRecreatePayload(*servicesRecreateServiceIDFlag, *servicesRecreateTokenFlag)
+			case "terminate":
+				endpoint = c.Terminate()
+				data, err = servicesc.BuildTerminatePayload(*servicesTerminateBodyFlag, *servicesTerminateServiceIDFlag, *servicesTerminateTokenFlag)
+			case "set-mac":
+				endpoint = c.SetMac()
+				data, err = servicesc.BuildSetMacPayload(*servicesSetMacBodyFlag, *servicesSetMacServiceIDFlag, *servicesSetMacTokenFlag)
+			}
+		case "resellers":
+			c := resellersc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "me":
+				endpoint = c.Me()
+				data, err = resellersc.BuildMePayload(*resellersMeTokenFlag)
+			case "order":
+				endpoint = c.Order()
+				data, err = resellersc.BuildOrderPayload(*resellersOrderBodyFlag, *resellersOrderTokenFlag)
+			case "get-service":
+				endpoint = c.GetService()
+				data, err = resellersc.BuildGetServicePayload(*resellersGetServiceServiceIDFlag, *resellersGetServiceTokenFlag)
 			}
 		case "session":
 			c := sessionc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -385,6 +573,28 @@ func ParseEndpoint(
 			case "delete":
 				endpoint = c.Delete()
 				data, err = sessionc.BuildDeletePayload(*sessionDeleteTokenFlag)
+			case "request-link":
+				endpoint = c.RequestLink()
+				data, err = sessionc.BuildRequestLinkPayload(*sessionRequestLinkBodyFlag)
+			case "redeem-link":
+				endpoint = c.RedeemLink()
+				data, err = sessionc.BuildRedeemLinkPayload(*sessionRedeemLinkTokenFlag)
+			case "set-password":
+				endpoint = c.SetPassword()
+				data, err = sessionc.BuildSetPasswordPayload(*sessionSetPasswordBodyFlag, *sessionSetPasswordTokenFlag)
+			}
+		case "upsell":
+			c := upsellc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "offers":
+				endpoint = c.Offers()
+				data, err = upsellc.BuildOffersPayload(*upsellOffersCurrencyFlag, *upsellOffersTokenFlag)
+			case "quote":
+				endpoint = c.Quote()
+				data, err = upsellc.BuildQuotePayload(*upsellQuoteBodyFlag, *upsellQuoteTokenFlag)
+			case "order":
+				endpoint = c.Order()
+				data, err = upsellc.BuildOrderPayload(*upsellOrderBodyFlag, *upsellOrderTokenFlag)
 			}
 		}
 	}
@@ -393,6 +603,35 @@ func ParseEndpoint(
 	}
 
 	return endpoint, data, nil
+}
+
+// affiliatesUsage displays the usage of the affiliates command and its
+// subcommands.
+func affiliatesUsage() {
+	fmt.Fprintln(os.Stderr, `Affiliate clicks; orders carry the affiliate id (affiliateId on POST /orders).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] affiliates COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    click: Click implements click.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s affiliates COMMAND --help\n", os.Args[0])
+}
+func affiliatesClickUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] affiliates click", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Click implements click.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jf3\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -428,7 +667,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"QWA\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"hLq\" --locale \"es-es\"")
 }
 
 func catalogGetProductUsage() {
@@ -450,7 +689,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 5116817368163846940 --currency \"Eie\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6117857907960849409 --currency \"xRf\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -470,7 +709,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"dvl\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"roI\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -508,7 +747,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3638458557505377536 --from \"Doloribus sit impedit aut.\" --to \"Magnam est sapiente aut dolorem aut earum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3712604979833533647 --from \"Sit molestiae repellat vitae omnis.\" --to \"Et autem harum quas illo.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -526,7 +765,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -544,7 +783,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -601,7 +840,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"d\" --pid 3059796886457080821")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"2i\" --pid 3036589738221649779")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -635,7 +874,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"ia5\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xyx\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 82,\n      \"gateway\": \"Nisi voluptatem velit tempore.\",\n      \"pid\": 2,\n      \"promoCode\": \"rit\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"eax\"\n   }' --token \"Non voluptatem.\" --idempotency-key \"h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"u99\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cjv\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 48,\n      \"gateway\": \"Ipsam quasi sint.\",\n      \"pid\": 2,\n      \"promoCode\": \"y0u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"vgv\"\n   }' --token \"Eaque maiores.\" --idempotency-key \"u6\"")
 }
 
 func orderGetUsage() {
@@ -655,7 +894,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Error vitae sequi rerum sequi.\" --token \"Est consequuntur libero provident id impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Dolorem omnis.\" --token \"Totam neque ipsum qui.\"")
 }
 
 func orderCancelUsage() {
@@ -675,7 +914,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Sint nesciunt recusandae eveniet.\" --token \"Et excepturi magnam quia velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Rerum aut nostrum.\" --token \"Illum perspiciatis velit.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -703,20 +942,43 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"WPE\",\n      \"extraConnections\": 1,\n      \"pid\": 2,\n      \"promoCode\": \"lry\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"ZXR\",\n      \"extraConnections\": 23,\n      \"pid\": 2,\n      \"promoCode\": \"28a\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
 func servicesUsage() {
-	fmt.Fprintln(os.Stderr, `A buyer's services (IPTV lines).`)
+	fmt.Fprintln(os.Stderr, `A buyer's services (IPTV lines): read them, and with a proven session manage them through the panel.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] services COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
 	fmt.Fprintln(os.Stderr, `    playlist: The service's m3u_plus playlist file.`)
+	fmt.Fprintln(os.Stderr, `    restart: Restarts the line on the panel (drops its open connections). Proven sessions only.`)
+	fmt.Fprintln(os.Stderr, `    recreate: Builds the line again on the panel with the same credentials and limits. Proven sessions only.`)
+	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the body must confirm it. Proven sessions only.`)
+	fmt.Fprintln(os.Stderr, `    set-mac: Changes the device MAC address: six hex pairs separated by ':' or '-', stored upper-case with ':'. Proven sessions only.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s services COMMAND --help\n", os.Args[0])
 }
+func servicesListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --token \"Repellat vero recusandae.\"")
+}
+
 func servicesGetUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] services get", os.Args[0])
@@ -734,7 +996,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Sint dolor sit aut.\" --token \"Voluptatem consequatur temporibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Deserunt voluptas et explicabo velit rerum aut.\" --token \"Recusandae sed vel eveniet.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -754,16 +1016,174 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Architecto iure.\" --token \"Assumenda suscipit beatae odio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Voluptatem consequatur temporibus.\" --token \"Quod ratione omnis aperiam.\"")
+}
+
+func servicesRestartUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services restart", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Restarts the line on the panel (drops its open connections). Proven sessions only.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Corporis nulla.\" --token \"Aut occaecati quia aut.\"")
+}
+
+func servicesRecreateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services recreate", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Builds the line again on the panel with the same credentials and limits. Proven sessions only.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Sed quia.\" --token \"Officiis sed dolore.\"")
+}
+
+func servicesTerminateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services terminate", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Deletes the line from the panel for good; the body must confirm it. Proven sessions only.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Omnis magnam eligendi.\" --token \"Velit deleniti molestias.\"")
+}
+
+func servicesSetMacUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services set-mac", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Changes the device MAC address: six hex pairs separated by ':' or '-', stored upper-case with ':'. Proven sessions only.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Aut et molestias.\" --token \"Sed hic.\"")
+}
+
+// resellersUsage displays the usage of the resellers command and its
+// subcommands.
+func resellersUsage() {
+	fmt.Fprintln(os.Stderr, `Reseller credit plans: buy one, and the panel's reseller account is created or credited once paid.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] resellers COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    me: Me implements me.`)
+	fmt.Fprintln(os.Stderr, `    order: Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password becomes the client's (or must be it, when one is set).`)
+	fmt.Fprintln(os.Stderr, `    get-service: A reseller plan's service, with the reseller account's credits.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s resellers COMMAND --help\n", os.Args[0])
+}
+func resellersMeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] resellers me", os.Args[0])
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Me implements me.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Rerum provident dolores voluptas et.\"")
+}
+
+func resellersOrderUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] resellers order", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password becomes the client's (or must be it, when one is set).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"q3o\",\n      \"currency\": \"wh\",\n      \"existingReseller\": false,\n      \"gateway\": \"Sed esse dolor dolor repellat voluptatem.\",\n      \"password\": \"gon\",\n      \"pid\": 6232179446570695106,\n      \"returnUrl\": \"ac6\"\n   }' --token \"Debitis et odio perspiciatis velit et sed.\"")
+}
+
+func resellersGetServiceUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] resellers get-service", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A reseller plan's service, with the reseller account's credits.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Quis sunt.\" --token \"Ex ducimus ut illum illum qui qui.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
 func sessionUsage() {
-	fmt.Fprintln(os.Stderr, `Identifies a buyer by email (and optionally proves it with a password).`)
+	fmt.Fprintln(os.Stderr, `Identifies a buyer by email, and proves it with a password or a one-time sign-in link.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] session COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    create: Create implements create.`)
+	fmt.Fprintln(os.Stderr, `    create: Opens a session. With the client's password the session is proven; failed passwords are throttled per email and per address.`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs out: the token stops working.`)
+	fmt.Fprintln(os.Stderr, `    request-link: Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
+	fmt.Fprintln(os.Stderr, `    redeem-link: Trades a sign-in link's token for a proven session. A token works once.`)
+	fmt.Fprintln(os.Stderr, `    set-password: Sets the client's password; only a proven session may.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s session COMMAND --help\n", os.Args[0])
@@ -776,14 +1196,14 @@ func sessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Create implements create.`)
+	fmt.Fprintln(os.Stderr, `Opens a session. With the client's password the session is proven; failed passwords are throttled per email and per address.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"2gc\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"533\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -801,5 +1221,133 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Perferendis nisi temporibus accusantium tempora.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"A omnis molestias eos nisi blanditiis fugit.\"")
+}
+
+func sessionRequestLinkUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] session request-link", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"bte\"\n   }'")
+}
+
+func sessionRedeemLinkUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] session redeem-link", os.Args[0])
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Trades a sign-in link's token for a proven session. A token works once.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -token STRING: The signin parameter of the emailed link`)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"6bh\"")
+}
+
+func sessionSetPasswordUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] session set-password", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Sets the client's password; only a proven session may.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"n16\"\n   }' --token \"Odio recusandae aut.\"")
+}
+
+// upsellUsage displays the usage of the upsell command and its subcommands.
+func upsellUsage() {
+	fmt.Fprintln(os.Stderr, `Extra connections for an active service, priced by the server for the service's billing cycle; proven sessions only.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] upsell COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    offers: Offers implements offers.`)
+	fmt.Fprintln(os.Stderr, `    quote: Quote implements quote.`)
+	fmt.Fprintln(os.Stderr, `    order: An order for extra connections with its own invoice; once paid, a job raises the line's max connections exactly once.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s upsell COMMAND --help\n", os.Args[0])
+}
+func upsellOffersUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] upsell offers", os.Args[0])
+	fmt.Fprint(os.Stderr, " -currency STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Offers implements offers.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -currency STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"9as\" --token \"Unde ea corporis.\"")
+}
+
+func upsellQuoteUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] upsell quote", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Quote implements quote.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"dp\",\n      \"extraQuantity\": 7599825210900702077,\n      \"serviceId\": \"ugl\"\n   }' --token \"Et blanditiis.\"")
+}
+
+func upsellOrderUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] upsell order", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `An order for extra connections with its own invoice; once paid, a job raises the line's max connections exactly once.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"k9\",\n      \"extraQuantity\": 4732695964192352074,\n      \"gateway\": \"Iusto tenetur dolorem.\",\n      \"returnUrl\": \"2ca\",\n      \"serviceId\": \"27a\"\n   }' --token \"Debitis et et dolores consequatur.\"")
 }

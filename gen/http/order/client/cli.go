@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"ia5\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"xyx\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 82,\n      \"gateway\": \"Nisi voluptatem velit tempore.\",\n      \"pid\": 2,\n      \"promoCode\": \"rit\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"eax\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"u99\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cjv\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 48,\n      \"gateway\": \"Ipsam quasi sint.\",\n      \"pid\": 2,\n      \"promoCode\": \"y0u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"vgv\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {

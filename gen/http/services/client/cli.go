@@ -8,8 +8,28 @@
 package client
 
 import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
 	services "github.com/streamcart/streamcart/gen/services"
+	goa "goa.design/goa/v3/pkg"
 )
+
+// BuildListPayload builds the payload for the services list endpoint from CLI
+// flags.
+func BuildListPayload(servicesListToken string) (*services.ListPayload, error) {
+	var token *string
+	{
+		if servicesListToken != "" {
+			token = &servicesListToken
+		}
+	}
+	v := &services.ListPayload{}
+	v.Token = token
+
+	return v, nil
+}
 
 // BuildGetPayload builds the payload for the services get endpoint from CLI
 // flags.
@@ -45,6 +65,112 @@ func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistToke
 		}
 	}
 	v := &services.PlaylistPayload{}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildRestartPayload builds the payload for the services restart endpoint
+// from CLI flags.
+func BuildRestartPayload(servicesRestartServiceID string, servicesRestartToken string) (*services.RestartPayload, error) {
+	var serviceID string
+	{
+		serviceID = servicesRestartServiceID
+	}
+	var token *string
+	{
+		if servicesRestartToken != "" {
+			token = &servicesRestartToken
+		}
+	}
+	v := &services.RestartPayload{}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildRecreatePayload builds the payload for the services recreate endpoint
+// from CLI flags.
+func BuildRecreatePayload(servicesRecreateServiceID string, servicesRecreateToken string) (*services.RecreatePayload, error) {
+	var serviceID string
+	{
+		serviceID = servicesRecreateServiceID
+	}
+	var token *string
+	{
+		if servicesRecreateToken != "" {
+			token = &servicesRecreateToken
+		}
+	}
+	v := &services.RecreatePayload{}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildTerminatePayload builds the payload for the services terminate endpoint
+// from CLI flags.
+func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServiceID string, servicesTerminateToken string) (*services.TerminatePayload, error) {
+	var err error
+	var body TerminateRequestBody
+	{
+		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
+		}
+	}
+	var serviceID string
+	{
+		serviceID = servicesTerminateServiceID
+	}
+	var token *string
+	{
+		if servicesTerminateToken != "" {
+			token = &servicesTerminateToken
+		}
+	}
+	v := &services.TerminatePayload{
+		Confirm: body.Confirm,
+	}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildSetMacPayload builds the payload for the services setMac endpoint from
+// CLI flags.
+func BuildSetMacPayload(servicesSetMacBody string, servicesSetMacServiceID string, servicesSetMacToken string) (*services.SetMacPayload, error) {
+	var err error
+	var body SetMacRequestBody
+	{
+		err = json.Unmarshal([]byte(servicesSetMacBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }'")
+		}
+		if utf8.RuneCountInString(body.MacAddress) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.macAddress", body.MacAddress, utf8.RuneCountInString(body.MacAddress), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var serviceID string
+	{
+		serviceID = servicesSetMacServiceID
+	}
+	var token *string
+	{
+		if servicesSetMacToken != "" {
+			token = &servicesSetMacToken
+		}
+	}
+	v := &services.SetMacPayload{
+		MacAddress: body.MacAddress,
+	}
 	v.ServiceID = serviceID
 	v.Token = token
 

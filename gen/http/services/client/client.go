@@ -18,12 +18,30 @@ import (
 
 // Client lists the services service endpoint HTTP clients.
 type Client struct {
+	// List Doer is the HTTP client used to make requests to the list endpoint.
+	ListDoer goahttp.Doer
+
 	// Get Doer is the HTTP client used to make requests to the get endpoint.
 	GetDoer goahttp.Doer
 
 	// Playlist Doer is the HTTP client used to make requests to the playlist
 	// endpoint.
 	PlaylistDoer goahttp.Doer
+
+	// Restart Doer is the HTTP client used to make requests to the restart
+	// endpoint.
+	RestartDoer goahttp.Doer
+
+	// Recreate Doer is the HTTP client used to make requests to the recreate
+	// endpoint.
+	RecreateDoer goahttp.Doer
+
+	// Terminate Doer is the HTTP client used to make requests to the terminate
+	// endpoint.
+	TerminateDoer goahttp.Doer
+
+	// SetMac Doer is the HTTP client used to make requests to the setMac endpoint.
+	SetMacDoer goahttp.Doer
 
 	// RestoreResponseBody controls whether the response bodies are reset after
 	// decoding so they can be read again.
@@ -45,13 +63,42 @@ func NewClient(
 	restoreBody bool,
 ) *Client {
 	return &Client{
+		ListDoer:            doer,
 		GetDoer:             doer,
 		PlaylistDoer:        doer,
+		RestartDoer:         doer,
+		RecreateDoer:        doer,
+		TerminateDoer:       doer,
+		SetMacDoer:          doer,
 		RestoreResponseBody: restoreBody,
 		scheme:              scheme,
 		host:                host,
 		decoder:             dec,
 		encoder:             enc,
+	}
+}
+
+// List returns an endpoint that makes HTTP requests to the services service
+// list server.
+func (c *Client) List() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeListRequest(c.encoder)
+		decodeResponse = DecodeListResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildListRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ListDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "list", err)
+		}
+		return decodeResponse(resp)
 	}
 }
 
@@ -105,5 +152,101 @@ func (c *Client) Playlist() goa.Endpoint {
 			return nil, err
 		}
 		return &services.PlaylistResponseData{Result: res.(*services.PlaylistResult), Body: resp.Body}, nil
+	}
+}
+
+// Restart returns an endpoint that makes HTTP requests to the services service
+// restart server.
+func (c *Client) Restart() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeRestartRequest(c.encoder)
+		decodeResponse = DecodeRestartResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildRestartRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.RestartDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "restart", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Recreate returns an endpoint that makes HTTP requests to the services
+// service recreate server.
+func (c *Client) Recreate() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeRecreateRequest(c.encoder)
+		decodeResponse = DecodeRecreateResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildRecreateRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.RecreateDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "recreate", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Terminate returns an endpoint that makes HTTP requests to the services
+// service terminate server.
+func (c *Client) Terminate() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeTerminateRequest(c.encoder)
+		decodeResponse = DecodeTerminateResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildTerminateRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.TerminateDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "terminate", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// SetMac returns an endpoint that makes HTTP requests to the services service
+// setMac server.
+func (c *Client) SetMac() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeSetMacRequest(c.encoder)
+		decodeResponse = DecodeSetMacResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildSetMacRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.SetMacDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "setMac", err)
+		}
+		return decodeResponse(resp)
 	}
 }

@@ -21,6 +21,180 @@ import (
 	goa "goa.design/goa/v3/pkg"
 )
 
+// BuildListRequest instantiates a HTTP request object with method and path set
+// to call the "services" service "list" endpoint
+func (c *Client) BuildListRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ListServicesPath()}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "list", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeListRequest returns an encoder for requests sent to the services list
+// server.
+func EncodeListRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.ListPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "list", "*services.ListPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		return nil
+	}
+}
+
+// DecodeListResponse returns a decoder for responses returned by the services
+// list endpoint. restoreBody controls whether the response body should be
+// restored after having been read.
+// DecodeListResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeListResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body ListResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "list", err)
+			}
+			err = ValidateListResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "list", err)
+			}
+			res := NewListResultOK(&body)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body ListNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "list", err)
+			}
+			err = ValidateListNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "list", err)
+			}
+			return nil, NewListNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body ListUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "list", err)
+			}
+			err = ValidateListUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "list", err)
+			}
+			return nil, NewListUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body ListBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "list", err)
+				}
+				err = ValidateListBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "list", err)
+				}
+				return nil, NewListBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body ListInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "list", err)
+				}
+				err = ValidateListInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "list", err)
+				}
+				return nil, NewListInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "list", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body ListConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "list", err)
+			}
+			err = ValidateListConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "list", err)
+			}
+			return nil, NewListConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body ListUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "list", err)
+			}
+			err = ValidateListUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "list", err)
+			}
+			return nil, NewListUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "list", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // BuildGetRequest instantiates a HTTP request object with method and path set
 // to call the "services" service "get" endpoint
 func (c *Client) BuildGetRequest(ctx context.Context, v any) (*http.Request, error) {
@@ -72,6 +246,10 @@ func EncodeGetRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 // DecodeGetResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - error: internal error
 func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -133,6 +311,69 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 				return nil, goahttp.ErrValidationError("services", "get", err)
 			}
 			return nil, NewGetUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body GetBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "get", err)
+				}
+				err = ValidateGetBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "get", err)
+				}
+				return nil, NewGetBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body GetInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "get", err)
+				}
+				err = ValidateGetInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "get", err)
+				}
+				return nil, NewGetInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "get", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body GetConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "get", err)
+			}
+			err = ValidateGetConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "get", err)
+			}
+			return nil, NewGetConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body GetUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "get", err)
+			}
+			err = ValidateGetUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "get", err)
+			}
+			return nil, NewGetUnavailable(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "get", resp.StatusCode, string(body))
@@ -191,6 +432,10 @@ func EncodePlaylistRequest(encoder func(*http.Request) goahttp.Encoder) func(*ht
 // DecodePlaylistResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - error: internal error
 func DecodePlaylistResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -254,9 +499,848 @@ func DecodePlaylistResponse(decoder func(*http.Response) goahttp.Decoder, restor
 				return nil, goahttp.ErrValidationError("services", "playlist", err)
 			}
 			return nil, NewPlaylistUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body PlaylistBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "playlist", err)
+				}
+				err = ValidatePlaylistBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "playlist", err)
+				}
+				return nil, NewPlaylistBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body PlaylistInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "playlist", err)
+				}
+				err = ValidatePlaylistInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "playlist", err)
+				}
+				return nil, NewPlaylistInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "playlist", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body PlaylistConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "playlist", err)
+			}
+			err = ValidatePlaylistConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "playlist", err)
+			}
+			return nil, NewPlaylistConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body PlaylistUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "playlist", err)
+			}
+			err = ValidatePlaylistUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "playlist", err)
+			}
+			return nil, NewPlaylistUnavailable(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "playlist", resp.StatusCode, string(body))
 		}
 	}
+}
+
+// BuildRestartRequest instantiates a HTTP request object with method and path
+// set to call the "services" service "restart" endpoint
+func (c *Client) BuildRestartRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.RestartPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "restart", "*services.RestartPayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: RestartServicesPath(serviceID)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "restart", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeRestartRequest returns an encoder for requests sent to the services
+// restart server.
+func EncodeRestartRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.RestartPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "restart", "*services.RestartPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		return nil
+	}
+}
+
+// DecodeRestartResponse returns a decoder for responses returned by the
+// services restart endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeRestartResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeRestartResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body RestartResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "restart", err)
+			}
+			p := NewRestartServiceResultOK(&body)
+			view := "default"
+			vres := &servicesviews.ServiceResult{Projected: p, View: view}
+			if err = servicesviews.ValidateServiceResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "restart", err)
+			}
+			res := services.NewServiceResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body RestartNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "restart", err)
+			}
+			err = ValidateRestartNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "restart", err)
+			}
+			return nil, NewRestartNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body RestartUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "restart", err)
+			}
+			err = ValidateRestartUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "restart", err)
+			}
+			return nil, NewRestartUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body RestartBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "restart", err)
+				}
+				err = ValidateRestartBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "restart", err)
+				}
+				return nil, NewRestartBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body RestartInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "restart", err)
+				}
+				err = ValidateRestartInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "restart", err)
+				}
+				return nil, NewRestartInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "restart", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body RestartConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "restart", err)
+			}
+			err = ValidateRestartConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "restart", err)
+			}
+			return nil, NewRestartConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body RestartUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "restart", err)
+			}
+			err = ValidateRestartUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "restart", err)
+			}
+			return nil, NewRestartUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "restart", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildRecreateRequest instantiates a HTTP request object with method and path
+// set to call the "services" service "recreate" endpoint
+func (c *Client) BuildRecreateRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.RecreatePayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "recreate", "*services.RecreatePayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: RecreateServicesPath(serviceID)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "recreate", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeRecreateRequest returns an encoder for requests sent to the services
+// recreate server.
+func EncodeRecreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.RecreatePayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "recreate", "*services.RecreatePayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		return nil
+	}
+}
+
+// DecodeRecreateResponse returns a decoder for responses returned by the
+// services recreate endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeRecreateResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeRecreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body RecreateResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "recreate", err)
+			}
+			p := NewRecreateServiceResultOK(&body)
+			view := "default"
+			vres := &servicesviews.ServiceResult{Projected: p, View: view}
+			if err = servicesviews.ValidateServiceResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "recreate", err)
+			}
+			res := services.NewServiceResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body RecreateNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "recreate", err)
+			}
+			err = ValidateRecreateNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "recreate", err)
+			}
+			return nil, NewRecreateNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body RecreateUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "recreate", err)
+			}
+			err = ValidateRecreateUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "recreate", err)
+			}
+			return nil, NewRecreateUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body RecreateBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "recreate", err)
+				}
+				err = ValidateRecreateBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "recreate", err)
+				}
+				return nil, NewRecreateBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body RecreateInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "recreate", err)
+				}
+				err = ValidateRecreateInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "recreate", err)
+				}
+				return nil, NewRecreateInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "recreate", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body RecreateConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "recreate", err)
+			}
+			err = ValidateRecreateConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "recreate", err)
+			}
+			return nil, NewRecreateConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body RecreateUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "recreate", err)
+			}
+			err = ValidateRecreateUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "recreate", err)
+			}
+			return nil, NewRecreateUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "recreate", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildTerminateRequest instantiates a HTTP request object with method and
+// path set to call the "services" service "terminate" endpoint
+func (c *Client) BuildTerminateRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.TerminatePayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "terminate", "*services.TerminatePayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: TerminateServicesPath(serviceID)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "terminate", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeTerminateRequest returns an encoder for requests sent to the services
+// terminate server.
+func EncodeTerminateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.TerminatePayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "terminate", "*services.TerminatePayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		body := NewTerminateRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("services", "terminate", err)
+		}
+		return nil
+	}
+}
+
+// DecodeTerminateResponse returns a decoder for responses returned by the
+// services terminate endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeTerminateResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeTerminateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body TerminateResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			p := NewTerminateServiceResultOK(&body)
+			view := "default"
+			vres := &servicesviews.ServiceResult{Projected: p, View: view}
+			if err = servicesviews.ValidateServiceResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			res := services.NewServiceResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body TerminateNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			err = ValidateTerminateNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			return nil, NewTerminateNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body TerminateUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			err = ValidateTerminateUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			return nil, NewTerminateUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body TerminateBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "terminate", err)
+				}
+				err = ValidateTerminateBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "terminate", err)
+				}
+				return nil, NewTerminateBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body TerminateInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "terminate", err)
+				}
+				err = ValidateTerminateInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "terminate", err)
+				}
+				return nil, NewTerminateInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "terminate", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body TerminateConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			err = ValidateTerminateConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			return nil, NewTerminateConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body TerminateUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			err = ValidateTerminateUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			return nil, NewTerminateUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "terminate", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildSetMacRequest instantiates a HTTP request object with method and path
+// set to call the "services" service "setMac" endpoint
+func (c *Client) BuildSetMacRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.SetMacPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "setMac", "*services.SetMacPayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: SetMacServicesPath(serviceID)}
+	req, err := http.NewRequest("PUT", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "setMac", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeSetMacRequest returns an encoder for requests sent to the services
+// setMac server.
+func EncodeSetMacRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.SetMacPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "setMac", "*services.SetMacPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		body := NewSetMacRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("services", "setMac", err)
+		}
+		return nil
+	}
+}
+
+// DecodeSetMacResponse returns a decoder for responses returned by the
+// services setMac endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeSetMacResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeSetMacResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body SetMacResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			p := NewSetMacServiceResultOK(&body)
+			view := "default"
+			vres := &servicesviews.ServiceResult{Projected: p, View: view}
+			if err = servicesviews.ValidateServiceResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			res := services.NewServiceResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body SetMacNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			err = ValidateSetMacNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			return nil, NewSetMacNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body SetMacUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			err = ValidateSetMacUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			return nil, NewSetMacUnauthorized(&body)
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body SetMacBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "setMac", err)
+				}
+				err = ValidateSetMacBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "setMac", err)
+				}
+				return nil, NewSetMacBadRequest(&body)
+			case "invalid_mac":
+				var (
+					body SetMacInvalidMacResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "setMac", err)
+				}
+				err = ValidateSetMacInvalidMacResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "setMac", err)
+				}
+				return nil, NewSetMacInvalidMac(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "setMac", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			var (
+				body SetMacConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			err = ValidateSetMacConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			return nil, NewSetMacConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body SetMacUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			err = ValidateSetMacUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			return nil, NewSetMacUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "setMac", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// unmarshalServiceResultResponseBodyToServicesServiceResult builds a value of
+// type *services.ServiceResult from a value of type *ServiceResultResponseBody.
+func unmarshalServiceResultResponseBodyToServicesServiceResult(v *ServiceResultResponseBody) *services.ServiceResult {
+	res := &services.ServiceResult{
+		ServiceID:      *v.ServiceID,
+		OrderID:        *v.OrderID,
+		Pid:            *v.Pid,
+		Name:           *v.Name,
+		Status:         *v.Status,
+		Username:       *v.Username,
+		Password:       *v.Password,
+		ServerHostname: *v.ServerHostname,
+		MaxConnections: *v.MaxConnections,
+		MacAddress:     *v.MacAddress,
+		BillingCycle:   *v.BillingCycle,
+		NextDueDate:    *v.NextDueDate,
+		ExpiresAt:      *v.ExpiresAt,
+		Trial:          *v.Trial,
+		PlaylistURL:    *v.PlaylistURL,
+	}
+
+	return res
 }

@@ -11,6 +11,11 @@ import (
 	"fmt"
 )
 
+// ListServicesPath returns the URL path to the services service list HTTP endpoint.
+func ListServicesPath() string {
+	return "/checkout/api/services"
+}
+
 // GetServicesPath returns the URL path to the services service get HTTP endpoint.
 func GetServicesPath(serviceID string) string {
 	return fmt.Sprintf("/checkout/api/services/%v", serviceID)
@@ -19,4 +24,24 @@ func GetServicesPath(serviceID string) string {
 // PlaylistServicesPath returns the URL path to the services service playlist HTTP endpoint.
 func PlaylistServicesPath(serviceID string) string {
 	return fmt.Sprintf("/checkout/api/services/%v/playlist.m3u", serviceID)
+}
+
+// RestartServicesPath returns the URL path to the services service restart HTTP endpoint.
+func RestartServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/restart", serviceID)
+}
+
+// RecreateServicesPath returns the URL path to the services service recreate HTTP endpoint.
+func RecreateServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/recreate", serviceID)
+}
+
+// TerminateServicesPath returns the URL path to the services service terminate HTTP endpoint.
+func TerminateServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/terminate", serviceID)
+}
+
+// SetMacServicesPath returns the URL path to the services service setMac HTTP endpoint.
+func SetMacServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/mac", serviceID)
 }

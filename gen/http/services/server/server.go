@@ -20,9 +20,14 @@ import (
 
 // Server lists the services service endpoint HTTP handlers.
 type Server struct {
-	Mounts   []*MountPoint
-	Get      http.Handler
-	Playlist http.Handler
+	Mounts    []*MountPoint
+	List      http.Handler
+	Get       http.Handler
+	Playlist  http.Handler
+	Restart   http.Handler
+	Recreate  http.Handler
+	Terminate http.Handler
+	SetMac    http.Handler
 }
 
 // MountPoint holds information about the mounted endpoints.
@@ -52,11 +57,21 @@ func New(
 ) *Server {
 	return &Server{
 		Mounts: []*MountPoint{
+			{"List", "GET", "/checkout/api/services"},
 			{"Get", "GET", "/checkout/api/services/{serviceId}"},
 			{"Playlist", "GET", "/checkout/api/services/{serviceId}/playlist.m3u"},
+			{"Restart", "POST", "/checkout/api/services/{serviceId}/restart"},
+			{"Recreate", "POST", "/checkout/api/services/{serviceId}/recreate"},
+			{"Terminate", "POST", "/checkout/api/services/{serviceId}/terminate"},
+			{"SetMac", "PUT", "/checkout/api/services/{serviceId}/mac"},
 		},
-		Get:      NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
-		Playlist: NewPlaylistHandler(e.Playlist, mux, decoder, encoder, errhandler, formatter),
+		List:      NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
+		Get:       NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
+		Playlist:  NewPlaylistHandler(e.Playlist, mux, decoder, encoder, errhandler, formatter),
+		Restart:   NewRestartHandler(e.Restart, mux, decoder, encoder, errhandler, formatter),
+		Recreate:  NewRecreateHandler(e.Recreate, mux, decoder, encoder, errhandler, formatter),
+		Terminate: NewTerminateHandler(e.Terminate, mux, decoder, encoder, errhandler, formatter),
+		SetMac:    NewSetMacHandler(e.SetMac, mux, decoder, encoder, errhandler, formatter),
 	}
 }
 
@@ -65,8 +80,13 @@ func (s *Server) Service() string { return "services" }
 
 // Use wraps the server handlers with the given middleware.
 func (s *Server) Use(m func(http.Handler) http.Handler) {
+	s.List = m(s.List)
 	s.Get = m(s.Get)
 	s.Playlist = m(s.Playlist)
+	s.Restart = m(s.Restart)
+	s.Recreate = m(s.Recreate)
+	s.Terminate = m(s.Terminate)
+	s.SetMac = m(s.SetMac)
 }
 
 // MethodNames returns the methods served.
@@ -74,13 +94,71 @@ func (s *Server) MethodNames() []string { return services.MethodNames[:] }
 
 // Mount configures the mux to serve the services endpoints.
 func Mount(mux goahttp.Muxer, h *Server) {
+	MountListHandler(mux, h.List)
 	MountGetHandler(mux, h.Get)
 	MountPlaylistHandler(mux, h.Playlist)
+	MountRestartHandler(mux, h.Restart)
+	MountRecreateHandler(mux, h.Recreate)
+	MountTerminateHandler(mux, h.Terminate)
+	MountSetMacHandler(mux, h.SetMac)
 }
 
 // Mount configures the mux to serve the services endpoints.
 func (s *Server) Mount(mux goahttp.Muxer) {
 	Mount(mux, s)
+}
+
+// MountListHandler configures the mux to serve the "services" service "list"
+// endpoint.
+func MountListHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/services", f)
+}
+
+// NewListHandler creates a HTTP handler which loads the HTTP request and calls
+// the "services" service "list" endpoint.
+func NewListHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeListRequest(mux, decoder)
+		encodeResponse = EncodeListResponse(encoder)
+		encodeError    = EncodeListError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "list")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
 }
 
 // MountGetHandler configures the mux to serve the "services" service "get"
@@ -220,6 +298,218 @@ func NewPlaylistHandler(
 		if _, err := io.Copy(w, buf); err != nil {
 			http.NewResponseController(w).Flush()
 			panic(http.ErrAbortHandler) // too late to write an error
+		}
+	})
+}
+
+// MountRestartHandler configures the mux to serve the "services" service
+// "restart" endpoint.
+func MountRestartHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/services/{serviceId}/restart", f)
+}
+
+// NewRestartHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "restart" endpoint.
+func NewRestartHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeRestartRequest(mux, decoder)
+		encodeResponse = EncodeRestartResponse(encoder)
+		encodeError    = EncodeRestartError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "restart")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountRecreateHandler configures the mux to serve the "services" service
+// "recreate" endpoint.
+func MountRecreateHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/services/{serviceId}/recreate", f)
+}
+
+// NewRecreateHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "recreate" endpoint.
+func NewRecreateHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeRecreateRequest(mux, decoder)
+		encodeResponse = EncodeRecreateResponse(encoder)
+		encodeError    = EncodeRecreateError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "recreate")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountTerminateHandler configures the mux to serve the "services" service
+// "terminate" endpoint.
+func MountTerminateHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/services/{serviceId}/terminate", f)
+}
+
+// NewTerminateHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "terminate" endpoint.
+func NewTerminateHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeTerminateRequest(mux, decoder)
+		encodeResponse = EncodeTerminateResponse(encoder)
+		encodeError    = EncodeTerminateError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "terminate")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountSetMacHandler configures the mux to serve the "services" service
+// "setMac" endpoint.
+func MountSetMacHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("PUT", "/checkout/api/services/{serviceId}/mac", f)
+}
+
+// NewSetMacHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "setMac" endpoint.
+func NewSetMacHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeSetMacRequest(mux, decoder)
+		encodeResponse = EncodeSetMacResponse(encoder)
+		encodeError    = EncodeSetMacError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "setMac")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
 		}
 	})
 }

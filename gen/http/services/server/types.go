@@ -8,10 +8,31 @@
 package server
 
 import (
+	"unicode/utf8"
+
 	services "github.com/streamcart/streamcart/gen/services"
 	servicesviews "github.com/streamcart/streamcart/gen/services/views"
 	goa "goa.design/goa/v3/pkg"
 )
+
+// TerminateRequestBody is the type of the "services" service "terminate"
+// endpoint HTTP request body.
+type TerminateRequestBody struct {
+	// Must be true
+	Confirm *bool `form:"confirm,omitempty" json:"confirm,omitempty" xml:"confirm,omitempty"`
+}
+
+// SetMacRequestBody is the type of the "services" service "setMac" endpoint
+// HTTP request body.
+type SetMacRequestBody struct {
+	MacAddress *string `form:"macAddress,omitempty" json:"macAddress,omitempty" xml:"macAddress,omitempty"`
+}
+
+// ListResponseBody is the type of the "services" service "list" endpoint HTTP
+// response body.
+type ListResponseBody struct {
+	Services ServiceResultCollectionResponseBody `form:"services" json:"services" xml:"services"`
+}
 
 // GetResponseBody is the type of the "services" service "get" endpoint HTTP
 // response body.
@@ -38,6 +59,214 @@ type GetResponseBody struct {
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
 }
 
+// RestartResponseBody is the type of the "services" service "restart" endpoint
+// HTTP response body.
+type RestartResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	Name      string `form:"name" json:"name" xml:"name"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+}
+
+// RecreateResponseBody is the type of the "services" service "recreate"
+// endpoint HTTP response body.
+type RecreateResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	Name      string `form:"name" json:"name" xml:"name"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+}
+
+// TerminateResponseBody is the type of the "services" service "terminate"
+// endpoint HTTP response body.
+type TerminateResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	Name      string `form:"name" json:"name" xml:"name"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+}
+
+// SetMacResponseBody is the type of the "services" service "setMac" endpoint
+// HTTP response body.
+type SetMacResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	Name      string `form:"name" json:"name" xml:"name"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+}
+
+// ListNotFoundResponseBody is the type of the "services" service "list"
+// endpoint HTTP response body for the "not_found" error.
+type ListNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListUnauthorizedResponseBody is the type of the "services" service "list"
+// endpoint HTTP response body for the "unauthorized" error.
+type ListUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListBadRequestResponseBody is the type of the "services" service "list"
+// endpoint HTTP response body for the "bad_request" error.
+type ListBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListInvalidMacResponseBody is the type of the "services" service "list"
+// endpoint HTTP response body for the "invalid_mac" error.
+type ListInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListConflictResponseBody is the type of the "services" service "list"
+// endpoint HTTP response body for the "conflict" error.
+type ListConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListUnavailableResponseBody is the type of the "services" service "list"
+// endpoint HTTP response body for the "unavailable" error.
+type ListUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // GetNotFoundResponseBody is the type of the "services" service "get" endpoint
 // HTTP response body for the "not_found" error.
 type GetNotFoundResponseBody struct {
@@ -59,6 +288,78 @@ type GetNotFoundResponseBody struct {
 // GetUnauthorizedResponseBody is the type of the "services" service "get"
 // endpoint HTTP response body for the "unauthorized" error.
 type GetUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// GetBadRequestResponseBody is the type of the "services" service "get"
+// endpoint HTTP response body for the "bad_request" error.
+type GetBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// GetInvalidMacResponseBody is the type of the "services" service "get"
+// endpoint HTTP response body for the "invalid_mac" error.
+type GetInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// GetConflictResponseBody is the type of the "services" service "get" endpoint
+// HTTP response body for the "conflict" error.
+type GetConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// GetUnavailableResponseBody is the type of the "services" service "get"
+// endpoint HTTP response body for the "unavailable" error.
+type GetUnavailableResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -110,6 +411,557 @@ type PlaylistUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// PlaylistBadRequestResponseBody is the type of the "services" service
+// "playlist" endpoint HTTP response body for the "bad_request" error.
+type PlaylistBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// PlaylistInvalidMacResponseBody is the type of the "services" service
+// "playlist" endpoint HTTP response body for the "invalid_mac" error.
+type PlaylistInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// PlaylistConflictResponseBody is the type of the "services" service
+// "playlist" endpoint HTTP response body for the "conflict" error.
+type PlaylistConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// PlaylistUnavailableResponseBody is the type of the "services" service
+// "playlist" endpoint HTTP response body for the "unavailable" error.
+type PlaylistUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RestartNotFoundResponseBody is the type of the "services" service "restart"
+// endpoint HTTP response body for the "not_found" error.
+type RestartNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RestartUnauthorizedResponseBody is the type of the "services" service
+// "restart" endpoint HTTP response body for the "unauthorized" error.
+type RestartUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RestartBadRequestResponseBody is the type of the "services" service
+// "restart" endpoint HTTP response body for the "bad_request" error.
+type RestartBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RestartInvalidMacResponseBody is the type of the "services" service
+// "restart" endpoint HTTP response body for the "invalid_mac" error.
+type RestartInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RestartConflictResponseBody is the type of the "services" service "restart"
+// endpoint HTTP response body for the "conflict" error.
+type RestartConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RestartUnavailableResponseBody is the type of the "services" service
+// "restart" endpoint HTTP response body for the "unavailable" error.
+type RestartUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RecreateNotFoundResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "not_found" error.
+type RecreateNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RecreateUnauthorizedResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "unauthorized" error.
+type RecreateUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RecreateBadRequestResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "bad_request" error.
+type RecreateBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RecreateInvalidMacResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "invalid_mac" error.
+type RecreateInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RecreateConflictResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "conflict" error.
+type RecreateConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RecreateUnavailableResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "unavailable" error.
+type RecreateUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// TerminateNotFoundResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "not_found" error.
+type TerminateNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// TerminateUnauthorizedResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "unauthorized" error.
+type TerminateUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// TerminateBadRequestResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "bad_request" error.
+type TerminateBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// TerminateInvalidMacResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "invalid_mac" error.
+type TerminateInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// TerminateConflictResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "conflict" error.
+type TerminateConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// TerminateUnavailableResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "unavailable" error.
+type TerminateUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacNotFoundResponseBody is the type of the "services" service "setMac"
+// endpoint HTTP response body for the "not_found" error.
+type SetMacNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacUnauthorizedResponseBody is the type of the "services" service
+// "setMac" endpoint HTTP response body for the "unauthorized" error.
+type SetMacUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacBadRequestResponseBody is the type of the "services" service "setMac"
+// endpoint HTTP response body for the "bad_request" error.
+type SetMacBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacInvalidMacResponseBody is the type of the "services" service "setMac"
+// endpoint HTTP response body for the "invalid_mac" error.
+type SetMacInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacConflictResponseBody is the type of the "services" service "setMac"
+// endpoint HTTP response body for the "conflict" error.
+type SetMacConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacUnavailableResponseBody is the type of the "services" service "setMac"
+// endpoint HTTP response body for the "unavailable" error.
+type SetMacUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ServiceResultCollectionResponseBody is used to define fields on response
+// body types.
+type ServiceResultCollectionResponseBody []*ServiceResultResponseBody
+
+// ServiceResultResponseBody is used to define fields on response body types.
+type ServiceResultResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	Name      string `form:"name" json:"name" xml:"name"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+}
+
+// NewListResponseBody builds the HTTP response body from the result of the
+// "list" endpoint of the "services" service.
+func NewListResponseBody(res *services.ListResult) *ListResponseBody {
+	body := &ListResponseBody{}
+	if res.Services != nil {
+		body.Services = make([]*ServiceResultResponseBody, len(res.Services))
+		for i, val := range res.Services {
+			if val == nil {
+				body.Services[i] = nil
+				continue
+			}
+			body.Services[i] = marshalServicesServiceResultToServiceResultResponseBody(val)
+		}
+	} else {
+		body.Services = []*ServiceResultResponseBody{}
+	}
+	return body
+}
+
 // NewGetResponseBody builds the HTTP response body from the result of the
 // "get" endpoint of the "services" service.
 func NewGetResponseBody(res *servicesviews.ServiceResultView) *GetResponseBody {
@@ -133,6 +985,182 @@ func NewGetResponseBody(res *servicesviews.ServiceResultView) *GetResponseBody {
 	return body
 }
 
+// NewRestartResponseBody builds the HTTP response body from the result of the
+// "restart" endpoint of the "services" service.
+func NewRestartResponseBody(res *servicesviews.ServiceResultView) *RestartResponseBody {
+	body := &RestartResponseBody{
+		ServiceID:      *res.ServiceID,
+		OrderID:        *res.OrderID,
+		Pid:            *res.Pid,
+		Name:           *res.Name,
+		Status:         *res.Status,
+		Username:       *res.Username,
+		Password:       *res.Password,
+		ServerHostname: *res.ServerHostname,
+		MaxConnections: *res.MaxConnections,
+		MacAddress:     *res.MacAddress,
+		BillingCycle:   *res.BillingCycle,
+		NextDueDate:    *res.NextDueDate,
+		ExpiresAt:      *res.ExpiresAt,
+		Trial:          *res.Trial,
+		PlaylistURL:    *res.PlaylistURL,
+	}
+	return body
+}
+
+// NewRecreateResponseBody builds the HTTP response body from the result of the
+// "recreate" endpoint of the "services" service.
+func NewRecreateResponseBody(res *servicesviews.ServiceResultView) *RecreateResponseBody {
+	body := &RecreateResponseBody{
+		ServiceID:      *res.ServiceID,
+		OrderID:        *res.OrderID,
+		Pid:            *res.Pid,
+		Name:           *res.Name,
+		Status:         *res.Status,
+		Username:       *res.Username,
+		Password:       *res.Password,
+		ServerHostname: *res.ServerHostname,
+		MaxConnections: *res.MaxConnections,
+		MacAddress:     *res.MacAddress,
+		BillingCycle:   *res.BillingCycle,
+		NextDueDate:    *res.NextDueDate,
+		ExpiresAt:      *res.ExpiresAt,
+		Trial:          *res.Trial,
+		PlaylistURL:    *res.PlaylistURL,
+	}
+	return body
+}
+
+// NewTerminateResponseBody builds the HTTP response body from the result of
+// the "terminate" endpoint of the "services" service.
+func NewTerminateResponseBody(res *servicesviews.ServiceResultView) *TerminateResponseBody {
+	body := &TerminateResponseBody{
+		ServiceID:      *res.ServiceID,
+		OrderID:        *res.OrderID,
+		Pid:            *res.Pid,
+		Name:           *res.Name,
+		Status:         *res.Status,
+		Username:       *res.Username,
+		Password:       *res.Password,
+		ServerHostname: *res.ServerHostname,
+		MaxConnections: *res.MaxConnections,
+		MacAddress:     *res.MacAddress,
+		BillingCycle:   *res.BillingCycle,
+		NextDueDate:    *res.NextDueDate,
+		ExpiresAt:      *res.ExpiresAt,
+		Trial:          *res.Trial,
+		PlaylistURL:    *res.PlaylistURL,
+	}
+	return body
+}
+
+// NewSetMacResponseBody builds the HTTP response body from the result of the
+// "setMac" endpoint of the "services" service.
+func NewSetMacResponseBody(res *servicesviews.ServiceResultView) *SetMacResponseBody {
+	body := &SetMacResponseBody{
+		ServiceID:      *res.ServiceID,
+		OrderID:        *res.OrderID,
+		Pid:            *res.Pid,
+		Name:           *res.Name,
+		Status:         *res.Status,
+		Username:       *res.Username,
+		Password:       *res.Password,
+		ServerHostname: *res.ServerHostname,
+		MaxConnections: *res.MaxConnections,
+		MacAddress:     *res.MacAddress,
+		BillingCycle:   *res.BillingCycle,
+		NextDueDate:    *res.NextDueDate,
+		ExpiresAt:      *res.ExpiresAt,
+		Trial:          *res.Trial,
+		PlaylistURL:    *res.PlaylistURL,
+	}
+	return body
+}
+
+// NewListNotFoundResponseBody builds the HTTP response body from the result of
+// the "list" endpoint of the "services" service.
+func NewListNotFoundResponseBody(res *goa.ServiceError) *ListNotFoundResponseBody {
+	body := &ListNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "list" endpoint of the "services" service.
+func NewListUnauthorizedResponseBody(res *goa.ServiceError) *ListUnauthorizedResponseBody {
+	body := &ListUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListBadRequestResponseBody builds the HTTP response body from the result
+// of the "list" endpoint of the "services" service.
+func NewListBadRequestResponseBody(res *goa.ServiceError) *ListBadRequestResponseBody {
+	body := &ListBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListInvalidMacResponseBody builds the HTTP response body from the result
+// of the "list" endpoint of the "services" service.
+func NewListInvalidMacResponseBody(res *goa.ServiceError) *ListInvalidMacResponseBody {
+	body := &ListInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListConflictResponseBody builds the HTTP response body from the result of
+// the "list" endpoint of the "services" service.
+func NewListConflictResponseBody(res *goa.ServiceError) *ListConflictResponseBody {
+	body := &ListConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListUnavailableResponseBody builds the HTTP response body from the result
+// of the "list" endpoint of the "services" service.
+func NewListUnavailableResponseBody(res *goa.ServiceError) *ListUnavailableResponseBody {
+	body := &ListUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewGetNotFoundResponseBody builds the HTTP response body from the result of
 // the "get" endpoint of the "services" service.
 func NewGetNotFoundResponseBody(res *goa.ServiceError) *GetNotFoundResponseBody {
@@ -151,6 +1179,62 @@ func NewGetNotFoundResponseBody(res *goa.ServiceError) *GetNotFoundResponseBody 
 // of the "get" endpoint of the "services" service.
 func NewGetUnauthorizedResponseBody(res *goa.ServiceError) *GetUnauthorizedResponseBody {
 	body := &GetUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewGetBadRequestResponseBody builds the HTTP response body from the result
+// of the "get" endpoint of the "services" service.
+func NewGetBadRequestResponseBody(res *goa.ServiceError) *GetBadRequestResponseBody {
+	body := &GetBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewGetInvalidMacResponseBody builds the HTTP response body from the result
+// of the "get" endpoint of the "services" service.
+func NewGetInvalidMacResponseBody(res *goa.ServiceError) *GetInvalidMacResponseBody {
+	body := &GetInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewGetConflictResponseBody builds the HTTP response body from the result of
+// the "get" endpoint of the "services" service.
+func NewGetConflictResponseBody(res *goa.ServiceError) *GetConflictResponseBody {
+	body := &GetConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewGetUnavailableResponseBody builds the HTTP response body from the result
+// of the "get" endpoint of the "services" service.
+func NewGetUnavailableResponseBody(res *goa.ServiceError) *GetUnavailableResponseBody {
+	body := &GetUnavailableResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -189,6 +1273,406 @@ func NewPlaylistUnauthorizedResponseBody(res *goa.ServiceError) *PlaylistUnautho
 	return body
 }
 
+// NewPlaylistBadRequestResponseBody builds the HTTP response body from the
+// result of the "playlist" endpoint of the "services" service.
+func NewPlaylistBadRequestResponseBody(res *goa.ServiceError) *PlaylistBadRequestResponseBody {
+	body := &PlaylistBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewPlaylistInvalidMacResponseBody builds the HTTP response body from the
+// result of the "playlist" endpoint of the "services" service.
+func NewPlaylistInvalidMacResponseBody(res *goa.ServiceError) *PlaylistInvalidMacResponseBody {
+	body := &PlaylistInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewPlaylistConflictResponseBody builds the HTTP response body from the
+// result of the "playlist" endpoint of the "services" service.
+func NewPlaylistConflictResponseBody(res *goa.ServiceError) *PlaylistConflictResponseBody {
+	body := &PlaylistConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewPlaylistUnavailableResponseBody builds the HTTP response body from the
+// result of the "playlist" endpoint of the "services" service.
+func NewPlaylistUnavailableResponseBody(res *goa.ServiceError) *PlaylistUnavailableResponseBody {
+	body := &PlaylistUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRestartNotFoundResponseBody builds the HTTP response body from the result
+// of the "restart" endpoint of the "services" service.
+func NewRestartNotFoundResponseBody(res *goa.ServiceError) *RestartNotFoundResponseBody {
+	body := &RestartNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRestartUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "restart" endpoint of the "services" service.
+func NewRestartUnauthorizedResponseBody(res *goa.ServiceError) *RestartUnauthorizedResponseBody {
+	body := &RestartUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRestartBadRequestResponseBody builds the HTTP response body from the
+// result of the "restart" endpoint of the "services" service.
+func NewRestartBadRequestResponseBody(res *goa.ServiceError) *RestartBadRequestResponseBody {
+	body := &RestartBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRestartInvalidMacResponseBody builds the HTTP response body from the
+// result of the "restart" endpoint of the "services" service.
+func NewRestartInvalidMacResponseBody(res *goa.ServiceError) *RestartInvalidMacResponseBody {
+	body := &RestartInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRestartConflictResponseBody builds the HTTP response body from the result
+// of the "restart" endpoint of the "services" service.
+func NewRestartConflictResponseBody(res *goa.ServiceError) *RestartConflictResponseBody {
+	body := &RestartConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRestartUnavailableResponseBody builds the HTTP response body from the
+// result of the "restart" endpoint of the "services" service.
+func NewRestartUnavailableResponseBody(res *goa.ServiceError) *RestartUnavailableResponseBody {
+	body := &RestartUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRecreateNotFoundResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateNotFoundResponseBody(res *goa.ServiceError) *RecreateNotFoundResponseBody {
+	body := &RecreateNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRecreateUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateUnauthorizedResponseBody(res *goa.ServiceError) *RecreateUnauthorizedResponseBody {
+	body := &RecreateUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRecreateBadRequestResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateBadRequestResponseBody(res *goa.ServiceError) *RecreateBadRequestResponseBody {
+	body := &RecreateBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRecreateInvalidMacResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateInvalidMacResponseBody(res *goa.ServiceError) *RecreateInvalidMacResponseBody {
+	body := &RecreateInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRecreateConflictResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateConflictResponseBody(res *goa.ServiceError) *RecreateConflictResponseBody {
+	body := &RecreateConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRecreateUnavailableResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateUnavailableResponseBody(res *goa.ServiceError) *RecreateUnavailableResponseBody {
+	body := &RecreateUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewTerminateNotFoundResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateNotFoundResponseBody(res *goa.ServiceError) *TerminateNotFoundResponseBody {
+	body := &TerminateNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewTerminateUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateUnauthorizedResponseBody(res *goa.ServiceError) *TerminateUnauthorizedResponseBody {
+	body := &TerminateUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewTerminateBadRequestResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateBadRequestResponseBody(res *goa.ServiceError) *TerminateBadRequestResponseBody {
+	body := &TerminateBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewTerminateInvalidMacResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateInvalidMacResponseBody(res *goa.ServiceError) *TerminateInvalidMacResponseBody {
+	body := &TerminateInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewTerminateConflictResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateConflictResponseBody(res *goa.ServiceError) *TerminateConflictResponseBody {
+	body := &TerminateConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewTerminateUnavailableResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateUnavailableResponseBody(res *goa.ServiceError) *TerminateUnavailableResponseBody {
+	body := &TerminateUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacNotFoundResponseBody builds the HTTP response body from the result
+// of the "setMac" endpoint of the "services" service.
+func NewSetMacNotFoundResponseBody(res *goa.ServiceError) *SetMacNotFoundResponseBody {
+	body := &SetMacNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "setMac" endpoint of the "services" service.
+func NewSetMacUnauthorizedResponseBody(res *goa.ServiceError) *SetMacUnauthorizedResponseBody {
+	body := &SetMacUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacBadRequestResponseBody builds the HTTP response body from the
+// result of the "setMac" endpoint of the "services" service.
+func NewSetMacBadRequestResponseBody(res *goa.ServiceError) *SetMacBadRequestResponseBody {
+	body := &SetMacBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacInvalidMacResponseBody builds the HTTP response body from the
+// result of the "setMac" endpoint of the "services" service.
+func NewSetMacInvalidMacResponseBody(res *goa.ServiceError) *SetMacInvalidMacResponseBody {
+	body := &SetMacInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacConflictResponseBody builds the HTTP response body from the result
+// of the "setMac" endpoint of the "services" service.
+func NewSetMacConflictResponseBody(res *goa.ServiceError) *SetMacConflictResponseBody {
+	body := &SetMacConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacUnavailableResponseBody builds the HTTP response body from the
+// result of the "setMac" endpoint of the "services" service.
+func NewSetMacUnavailableResponseBody(res *goa.ServiceError) *SetMacUnavailableResponseBody {
+	body := &SetMacUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListPayload builds a services service list endpoint payload.
+func NewListPayload(token *string) *services.ListPayload {
+	v := &services.ListPayload{}
+	v.Token = token
+
+	return v
+}
+
 // NewGetPayload builds a services service get endpoint payload.
 func NewGetPayload(serviceID string, token *string) *services.GetPayload {
 	v := &services.GetPayload{}
@@ -205,4 +1689,57 @@ func NewPlaylistPayload(serviceID string, token *string) *services.PlaylistPaylo
 	v.Token = token
 
 	return v
+}
+
+// NewRestartPayload builds a services service restart endpoint payload.
+func NewRestartPayload(serviceID string, token *string) *services.RestartPayload {
+	v := &services.RestartPayload{}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v
+}
+
+// NewRecreatePayload builds a services service recreate endpoint payload.
+func NewRecreatePayload(serviceID string, token *string) *services.RecreatePayload {
+	v := &services.RecreatePayload{}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v
+}
+
+// NewTerminatePayload builds a services service terminate endpoint payload.
+func NewTerminatePayload(body *TerminateRequestBody, serviceID string, token *string) *services.TerminatePayload {
+	v := &services.TerminatePayload{
+		Confirm: body.Confirm,
+	}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v
+}
+
+// NewSetMacPayload builds a services service setMac endpoint payload.
+func NewSetMacPayload(body *SetMacRequestBody, serviceID string, token *string) *services.SetMacPayload {
+	v := &services.SetMacPayload{
+		MacAddress: *body.MacAddress,
+	}
+	v.ServiceID = serviceID
+	v.Token = token
+
+	return v
+}
+
+// ValidateSetMacRequestBody runs the validations defined on SetMacRequestBody
+func ValidateSetMacRequestBody(body *SetMacRequestBody) (err error) {
+	if body.MacAddress == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("macAddress", "body"))
+	}
+	if body.MacAddress != nil {
+		if utf8.RuneCountInString(*body.MacAddress) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.macAddress", *body.MacAddress, utf8.RuneCountInString(*body.MacAddress), 64, false))
+		}
+	}
+	return
 }

@@ -24,7 +24,7 @@ func BuildCreatePayload(sessionCreateBody string) (*session.CreatePayload, error
 	{
 		err = json.Unmarshal([]byte(sessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"2gc\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"533\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))
@@ -56,6 +56,87 @@ func BuildDeletePayload(sessionDeleteToken string) (*session.DeletePayload, erro
 		}
 	}
 	v := &session.DeletePayload{}
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildRequestLinkPayload builds the payload for the session requestLink
+// endpoint from CLI flags.
+func BuildRequestLinkPayload(sessionRequestLinkBody string) (*session.RequestLinkPayload, error) {
+	var err error
+	var body RequestLinkRequestBody
+	{
+		err = json.Unmarshal([]byte(sessionRequestLinkBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"bte\"\n   }'")
+		}
+		if utf8.RuneCountInString(body.Email) > 254 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))
+		}
+		if body.ReturnURL != nil {
+			if utf8.RuneCountInString(*body.ReturnURL) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.returnUrl", *body.ReturnURL, utf8.RuneCountInString(*body.ReturnURL), 2048, false))
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	v := &session.RequestLinkPayload{
+		Email:     body.Email,
+		ReturnURL: body.ReturnURL,
+	}
+
+	return v, nil
+}
+
+// BuildRedeemLinkPayload builds the payload for the session redeemLink
+// endpoint from CLI flags.
+func BuildRedeemLinkPayload(sessionRedeemLinkToken string) (*session.RedeemLinkPayload, error) {
+	var err error
+	var token string
+	{
+		token = sessionRedeemLinkToken
+		if utf8.RuneCountInString(token) > 256 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("token", token, utf8.RuneCountInString(token), 256, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	v := &session.RedeemLinkPayload{}
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildSetPasswordPayload builds the payload for the session setPassword
+// endpoint from CLI flags.
+func BuildSetPasswordPayload(sessionSetPasswordBody string, sessionSetPasswordToken string) (*session.SetPasswordPayload, error) {
+	var err error
+	var body SetPasswordRequestBody
+	{
+		err = json.Unmarshal([]byte(sessionSetPasswordBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"n16\"\n   }'")
+		}
+		if utf8.RuneCountInString(body.Password) > 256 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var token *string
+	{
+		if sessionSetPasswordToken != "" {
+			token = &sessionSetPasswordToken
+		}
+	}
+	v := &session.SetPasswordPayload{
+		Password: body.Password,
+	}
 	v.Token = token
 
 	return v, nil

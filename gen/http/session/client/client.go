@@ -23,6 +23,18 @@ type Client struct {
 	// Delete Doer is the HTTP client used to make requests to the delete endpoint.
 	DeleteDoer goahttp.Doer
 
+	// RequestLink Doer is the HTTP client used to make requests to the requestLink
+	// endpoint.
+	RequestLinkDoer goahttp.Doer
+
+	// RedeemLink Doer is the HTTP client used to make requests to the redeemLink
+	// endpoint.
+	RedeemLinkDoer goahttp.Doer
+
+	// SetPassword Doer is the HTTP client used to make requests to the setPassword
+	// endpoint.
+	SetPasswordDoer goahttp.Doer
+
 	// RestoreResponseBody controls whether the response bodies are reset after
 	// decoding so they can be read again.
 	RestoreResponseBody bool
@@ -45,6 +57,9 @@ func NewClient(
 	return &Client{
 		CreateDoer:          doer,
 		DeleteDoer:          doer,
+		RequestLinkDoer:     doer,
+		RedeemLinkDoer:      doer,
+		SetPasswordDoer:     doer,
 		RestoreResponseBody: restoreBody,
 		scheme:              scheme,
 		host:                host,
@@ -96,6 +111,73 @@ func (c *Client) Delete() goa.Endpoint {
 		resp, err := c.DeleteDoer.Do(req)
 		if err != nil {
 			return nil, goahttp.ErrRequestError("session", "delete", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// RequestLink returns an endpoint that makes HTTP requests to the session
+// service requestLink server.
+func (c *Client) RequestLink() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeRequestLinkRequest(c.encoder)
+		decodeResponse = DecodeRequestLinkResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildRequestLinkRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.RequestLinkDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("session", "requestLink", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// RedeemLink returns an endpoint that makes HTTP requests to the session
+// service redeemLink server.
+func (c *Client) RedeemLink() goa.Endpoint {
+	var (
+		decodeResponse = DecodeRedeemLinkResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildRedeemLinkRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.RedeemLinkDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("session", "redeemLink", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// SetPassword returns an endpoint that makes HTTP requests to the session
+// service setPassword server.
+func (c *Client) SetPassword() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeSetPasswordRequest(c.encoder)
+		decodeResponse = DecodeSetPasswordResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildSetPasswordRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.SetPasswordDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("session", "setPassword", err)
 		}
 		return decodeResponse(resp)
 	}

@@ -56,8 +56,11 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // DecodeCreateResponse may return the following errors:
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
+//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -120,6 +123,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("session", "create", err)
 				}
 				return nil, NewCreateInvalidEmail(&body)
+			case "weak_password":
+				var (
+					body CreateWeakPasswordResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "create", err)
+				}
+				err = ValidateCreateWeakPasswordResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "create", err)
+				}
+				return nil, NewCreateWeakPassword(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "create", resp.StatusCode, string(body))
@@ -155,10 +172,38 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("session", "create", err)
 				}
 				return nil, NewCreateInvalidCredentials(&body)
+			case "invalid_link":
+				var (
+					body CreateInvalidLinkResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "create", err)
+				}
+				err = ValidateCreateInvalidLinkResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "create", err)
+				}
+				return nil, NewCreateInvalidLink(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "create", resp.StatusCode, string(body))
 			}
+		case http.StatusTooManyRequests:
+			var (
+				body CreateTooManyAttemptsResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "create", err)
+			}
+			err = ValidateCreateTooManyAttemptsResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "create", err)
+			}
+			return nil, NewCreateTooManyAttempts(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "create", resp.StatusCode, string(body))
@@ -207,8 +252,11 @@ func EncodeDeleteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // DecodeDeleteResponse may return the following errors:
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
+//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -258,6 +306,20 @@ func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("session", "delete", err)
 				}
 				return nil, NewDeleteInvalidEmail(&body)
+			case "weak_password":
+				var (
+					body DeleteWeakPasswordResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "delete", err)
+				}
+				err = ValidateDeleteWeakPasswordResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "delete", err)
+				}
+				return nil, NewDeleteWeakPassword(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
@@ -293,13 +355,593 @@ func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("session", "delete", err)
 				}
 				return nil, NewDeleteInvalidCredentials(&body)
+			case "invalid_link":
+				var (
+					body DeleteInvalidLinkResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "delete", err)
+				}
+				err = ValidateDeleteInvalidLinkResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "delete", err)
+				}
+				return nil, NewDeleteInvalidLink(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
 			}
+		case http.StatusTooManyRequests:
+			var (
+				body DeleteTooManyAttemptsResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "delete", err)
+			}
+			err = ValidateDeleteTooManyAttemptsResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "delete", err)
+			}
+			return nil, NewDeleteTooManyAttempts(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildRequestLinkRequest instantiates a HTTP request object with method and
+// path set to call the "session" service "requestLink" endpoint
+func (c *Client) BuildRequestLinkRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: RequestLinkSessionPath()}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("session", "requestLink", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeRequestLinkRequest returns an encoder for requests sent to the session
+// requestLink server.
+func EncodeRequestLinkRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*session.RequestLinkPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("session", "requestLink", "*session.RequestLinkPayload", v)
+		}
+		body := NewRequestLinkRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("session", "requestLink", err)
+		}
+		return nil
+	}
+}
+
+// DecodeRequestLinkResponse returns a decoder for responses returned by the
+// session requestLink endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeRequestLinkResponse may return the following errors:
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
+//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - error: internal error
+func DecodeRequestLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusAccepted:
+			return nil, nil
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body RequestLinkBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+				}
+				err = ValidateRequestLinkBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "requestLink", err)
+				}
+				return nil, NewRequestLinkBadRequest(&body)
+			case "invalid_email":
+				var (
+					body RequestLinkInvalidEmailResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+				}
+				err = ValidateRequestLinkInvalidEmailResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "requestLink", err)
+				}
+				return nil, NewRequestLinkInvalidEmail(&body)
+			case "weak_password":
+				var (
+					body RequestLinkWeakPasswordResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+				}
+				err = ValidateRequestLinkWeakPasswordResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "requestLink", err)
+				}
+				return nil, NewRequestLinkWeakPassword(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "unauthorized":
+				var (
+					body RequestLinkUnauthorizedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+				}
+				err = ValidateRequestLinkUnauthorizedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "requestLink", err)
+				}
+				return nil, NewRequestLinkUnauthorized(&body)
+			case "invalid_credentials":
+				var (
+					body RequestLinkInvalidCredentialsResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+				}
+				err = ValidateRequestLinkInvalidCredentialsResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "requestLink", err)
+				}
+				return nil, NewRequestLinkInvalidCredentials(&body)
+			case "invalid_link":
+				var (
+					body RequestLinkInvalidLinkResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+				}
+				err = ValidateRequestLinkInvalidLinkResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "requestLink", err)
+				}
+				return nil, NewRequestLinkInvalidLink(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
+			}
+		case http.StatusTooManyRequests:
+			var (
+				body RequestLinkTooManyAttemptsResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "requestLink", err)
+			}
+			err = ValidateRequestLinkTooManyAttemptsResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "requestLink", err)
+			}
+			return nil, NewRequestLinkTooManyAttempts(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildRedeemLinkRequest instantiates a HTTP request object with method and
+// path set to call the "session" service "redeemLink" endpoint
+func (c *Client) BuildRedeemLinkRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		token string
+	)
+	{
+		p, ok := v.(*session.RedeemLinkPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("session", "redeemLink", "*session.RedeemLinkPayload", v)
+		}
+		token = p.Token
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: RedeemLinkSessionPath(token)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("session", "redeemLink", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// DecodeRedeemLinkResponse returns a decoder for responses returned by the
+// session redeemLink endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeRedeemLinkResponse may return the following errors:
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
+//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - error: internal error
+func DecodeRedeemLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusCreated:
+			var (
+				body RedeemLinkResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+			}
+			err = ValidateRedeemLinkResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+			}
+			res := NewRedeemLinkSessionResultCreated(&body)
+			return res, nil
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body RedeemLinkBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+				}
+				err = ValidateRedeemLinkBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+				}
+				return nil, NewRedeemLinkBadRequest(&body)
+			case "invalid_email":
+				var (
+					body RedeemLinkInvalidEmailResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+				}
+				err = ValidateRedeemLinkInvalidEmailResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+				}
+				return nil, NewRedeemLinkInvalidEmail(&body)
+			case "weak_password":
+				var (
+					body RedeemLinkWeakPasswordResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+				}
+				err = ValidateRedeemLinkWeakPasswordResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+				}
+				return nil, NewRedeemLinkWeakPassword(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "unauthorized":
+				var (
+					body RedeemLinkUnauthorizedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+				}
+				err = ValidateRedeemLinkUnauthorizedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+				}
+				return nil, NewRedeemLinkUnauthorized(&body)
+			case "invalid_credentials":
+				var (
+					body RedeemLinkInvalidCredentialsResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+				}
+				err = ValidateRedeemLinkInvalidCredentialsResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+				}
+				return nil, NewRedeemLinkInvalidCredentials(&body)
+			case "invalid_link":
+				var (
+					body RedeemLinkInvalidLinkResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+				}
+				err = ValidateRedeemLinkInvalidLinkResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+				}
+				return nil, NewRedeemLinkInvalidLink(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
+			}
+		case http.StatusTooManyRequests:
+			var (
+				body RedeemLinkTooManyAttemptsResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
+			}
+			err = ValidateRedeemLinkTooManyAttemptsResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+			}
+			return nil, NewRedeemLinkTooManyAttempts(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildSetPasswordRequest instantiates a HTTP request object with method and
+// path set to call the "session" service "setPassword" endpoint
+func (c *Client) BuildSetPasswordRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: SetPasswordSessionPath()}
+	req, err := http.NewRequest("PUT", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("session", "setPassword", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeSetPasswordRequest returns an encoder for requests sent to the session
+// setPassword server.
+func EncodeSetPasswordRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*session.SetPasswordPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("session", "setPassword", "*session.SetPasswordPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		body := NewSetPasswordRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("session", "setPassword", err)
+		}
+		return nil
+	}
+}
+
+// DecodeSetPasswordResponse returns a decoder for responses returned by the
+// session setPassword endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeSetPasswordResponse may return the following errors:
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
+//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - error: internal error
+func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusNoContent:
+			return nil, nil
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body SetPasswordBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordBadRequest(&body)
+			case "invalid_email":
+				var (
+					body SetPasswordInvalidEmailResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordInvalidEmailResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordInvalidEmail(&body)
+			case "weak_password":
+				var (
+					body SetPasswordWeakPasswordResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordWeakPasswordResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordWeakPassword(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "unauthorized":
+				var (
+					body SetPasswordUnauthorizedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordUnauthorizedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordUnauthorized(&body)
+			case "invalid_credentials":
+				var (
+					body SetPasswordInvalidCredentialsResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordInvalidCredentialsResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordInvalidCredentials(&body)
+			case "invalid_link":
+				var (
+					body SetPasswordInvalidLinkResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordInvalidLinkResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordInvalidLink(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))
+			}
+		case http.StatusTooManyRequests:
+			var (
+				body SetPasswordTooManyAttemptsResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+			}
+			err = ValidateSetPasswordTooManyAttemptsResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "setPassword", err)
+			}
+			return nil, NewSetPasswordTooManyAttempts(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))
 		}
 	}
 }

@@ -7,6 +7,10 @@
 
 package client
 
+import (
+	"fmt"
+)
+
 // CreateSessionPath returns the URL path to the session service create HTTP endpoint.
 func CreateSessionPath() string {
 	return "/checkout/api/session"
@@ -15,4 +19,19 @@ func CreateSessionPath() string {
 // DeleteSessionPath returns the URL path to the session service delete HTTP endpoint.
 func DeleteSessionPath() string {
 	return "/checkout/api/session"
+}
+
+// RequestLinkSessionPath returns the URL path to the session service requestLink HTTP endpoint.
+func RequestLinkSessionPath() string {
+	return "/checkout/api/session/link"
+}
+
+// RedeemLinkSessionPath returns the URL path to the session service redeemLink HTTP endpoint.
+func RedeemLinkSessionPath(token string) string {
+	return fmt.Sprintf("/checkout/api/session/link/%v", token)
+}
+
+// SetPasswordSessionPath returns the URL path to the session service setPassword HTTP endpoint.
+func SetPasswordSessionPath() string {
+	return "/checkout/api/session/password"
 }

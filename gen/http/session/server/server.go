@@ -18,9 +18,12 @@ import (
 
 // Server lists the session service endpoint HTTP handlers.
 type Server struct {
-	Mounts []*MountPoint
-	Create http.Handler
-	Delete http.Handler
+	Mounts      []*MountPoint
+	Create      http.Handler
+	Delete      http.Handler
+	RequestLink http.Handler
+	RedeemLink  http.Handler
+	SetPassword http.Handler
 }
 
 // MountPoint holds information about the mounted endpoints.
@@ -52,9 +55,15 @@ func New(
 		Mounts: []*MountPoint{
 			{"Create", "POST", "/checkout/api/session"},
 			{"Delete", "DELETE", "/checkout/api/session"},
+			{"RequestLink", "POST", "/checkout/api/session/link"},
+			{"RedeemLink", "POST", "/checkout/api/session/link/{token}"},
+			{"SetPassword", "PUT", "/checkout/api/session/password"},
 		},
-		Create: NewCreateHandler(e.Create, mux, decoder, encoder, errhandler, formatter),
-		Delete: NewDeleteHandler(e.Delete, mux, decoder, encoder, errhandler, formatter),
+		Create:      NewCreateHandler(e.Create, mux, decoder, encoder, errhandler, formatter),
+		Delete:      NewDeleteHandler(e.Delete, mux, decoder, encoder, errhandler, formatter),
+		RequestLink: NewRequestLinkHandler(e.RequestLink, mux, decoder, encoder, errhandler, formatter),
+		RedeemLink:  NewRedeemLinkHandler(e.RedeemLink, mux, decoder, encoder, errhandler, formatter),
+		SetPassword: NewSetPasswordHandler(e.SetPassword, mux, decoder, encoder, errhandler, formatter),
 	}
 }
 
@@ -65,6 +74,9 @@ func (s *Server) Service() string { return "session" }
 func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Create = m(s.Create)
 	s.Delete = m(s.Delete)
+	s.RequestLink = m(s.RequestLink)
+	s.RedeemLink = m(s.RedeemLink)
+	s.SetPassword = m(s.SetPassword)
 }
 
 // MethodNames returns the methods served.
@@ -74,6 +86,9 @@ func (s *Server) MethodNames() []string { return session.MethodNames[:] }
 func Mount(mux goahttp.Muxer, h *Server) {
 	MountCreateHandler(mux, h.Create)
 	MountDeleteHandler(mux, h.Delete)
+	MountRequestLinkHandler(mux, h.RequestLink)
+	MountRedeemLinkHandler(mux, h.RedeemLink)
+	MountSetPasswordHandler(mux, h.SetPassword)
 }
 
 // Mount configures the mux to serve the session endpoints.
@@ -164,6 +179,165 @@ func NewDeleteHandler(
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "delete")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "session")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountRequestLinkHandler configures the mux to serve the "session" service
+// "requestLink" endpoint.
+func MountRequestLinkHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/session/link", f)
+}
+
+// NewRequestLinkHandler creates a HTTP handler which loads the HTTP request
+// and calls the "session" service "requestLink" endpoint.
+func NewRequestLinkHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeRequestLinkRequest(mux, decoder)
+		encodeResponse = EncodeRequestLinkResponse(encoder)
+		encodeError    = EncodeRequestLinkError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "requestLink")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "session")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountRedeemLinkHandler configures the mux to serve the "session" service
+// "redeemLink" endpoint.
+func MountRedeemLinkHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/session/link/{token}", f)
+}
+
+// NewRedeemLinkHandler creates a HTTP handler which loads the HTTP request and
+// calls the "session" service "redeemLink" endpoint.
+func NewRedeemLinkHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeRedeemLinkRequest(mux, decoder)
+		encodeResponse = EncodeRedeemLinkResponse(encoder)
+		encodeError    = EncodeRedeemLinkError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "redeemLink")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "session")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountSetPasswordHandler configures the mux to serve the "session" service
+// "setPassword" endpoint.
+func MountSetPasswordHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("PUT", "/checkout/api/session/password", f)
+}
+
+// NewSetPasswordHandler creates a HTTP handler which loads the HTTP request
+// and calls the "session" service "setPassword" endpoint.
+func NewSetPasswordHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeSetPasswordRequest(mux, decoder)
+		encodeResponse = EncodeSetPasswordResponse(encoder)
+		encodeError    = EncodeSetPasswordError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "setPassword")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "session")
 		payload, err := decodeRequest(r)
 		if err != nil {

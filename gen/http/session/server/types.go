@@ -21,9 +21,39 @@ type CreateRequestBody struct {
 	Password *string `form:"password,omitempty" json:"password,omitempty" xml:"password,omitempty"`
 }
 
+// RequestLinkRequestBody is the type of the "session" service "requestLink"
+// endpoint HTTP request body.
+type RequestLinkRequestBody struct {
+	Email *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
+	// Page the link opens, with ?signin=<token> added: a path or a URL on this
+	// site; /checkout/ when absent
+	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+}
+
+// SetPasswordRequestBody is the type of the "session" service "setPassword"
+// endpoint HTTP request body.
+type SetPasswordRequestBody struct {
+	// At least 8 characters
+	Password *string `form:"password,omitempty" json:"password,omitempty" xml:"password,omitempty"`
+}
+
 // CreateResponseBody is the type of the "session" service "create" endpoint
 // HTTP response body.
 type CreateResponseBody struct {
+	// Bearer token
+	Token string `form:"token" json:"token" xml:"token"`
+	// Client id
+	UserID string `form:"userId" json:"userId" xml:"userId"`
+	Email  string `form:"email" json:"email" xml:"email"`
+	// email: may buy and read this session's purchases; proven: all of the client's
+	Scope string `form:"scope" json:"scope" xml:"scope"`
+	// RFC 3339
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+}
+
+// RedeemLinkResponseBody is the type of the "session" service "redeemLink"
+// endpoint HTTP response body.
+type RedeemLinkResponseBody struct {
 	// Bearer token
 	Token string `form:"token" json:"token" xml:"token"`
 	// Client id
@@ -56,6 +86,24 @@ type CreateBadRequestResponseBody struct {
 // CreateInvalidEmailResponseBody is the type of the "session" service "create"
 // endpoint HTTP response body for the "invalid_email" error.
 type CreateInvalidEmailResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreateWeakPasswordResponseBody is the type of the "session" service "create"
+// endpoint HTTP response body for the "weak_password" error.
+type CreateWeakPasswordResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -107,6 +155,42 @@ type CreateInvalidCredentialsResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// CreateInvalidLinkResponseBody is the type of the "session" service "create"
+// endpoint HTTP response body for the "invalid_link" error.
+type CreateInvalidLinkResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreateTooManyAttemptsResponseBody is the type of the "session" service
+// "create" endpoint HTTP response body for the "too_many_attempts" error.
+type CreateTooManyAttemptsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // DeleteBadRequestResponseBody is the type of the "session" service "delete"
 // endpoint HTTP response body for the "bad_request" error.
 type DeleteBadRequestResponseBody struct {
@@ -128,6 +212,24 @@ type DeleteBadRequestResponseBody struct {
 // DeleteInvalidEmailResponseBody is the type of the "session" service "delete"
 // endpoint HTTP response body for the "invalid_email" error.
 type DeleteInvalidEmailResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// DeleteWeakPasswordResponseBody is the type of the "session" service "delete"
+// endpoint HTTP response body for the "weak_password" error.
+type DeleteWeakPasswordResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -179,10 +281,440 @@ type DeleteInvalidCredentialsResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// DeleteInvalidLinkResponseBody is the type of the "session" service "delete"
+// endpoint HTTP response body for the "invalid_link" error.
+type DeleteInvalidLinkResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// DeleteTooManyAttemptsResponseBody is the type of the "session" service
+// "delete" endpoint HTTP response body for the "too_many_attempts" error.
+type DeleteTooManyAttemptsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkBadRequestResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "bad_request" error.
+type RequestLinkBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkInvalidEmailResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "invalid_email" error.
+type RequestLinkInvalidEmailResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkWeakPasswordResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "weak_password" error.
+type RequestLinkWeakPasswordResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkUnauthorizedResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "unauthorized" error.
+type RequestLinkUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkInvalidCredentialsResponseBody is the type of the "session"
+// service "requestLink" endpoint HTTP response body for the
+// "invalid_credentials" error.
+type RequestLinkInvalidCredentialsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkInvalidLinkResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "invalid_link" error.
+type RequestLinkInvalidLinkResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RequestLinkTooManyAttemptsResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "too_many_attempts" error.
+type RequestLinkTooManyAttemptsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkBadRequestResponseBody is the type of the "session" service
+// "redeemLink" endpoint HTTP response body for the "bad_request" error.
+type RedeemLinkBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkInvalidEmailResponseBody is the type of the "session" service
+// "redeemLink" endpoint HTTP response body for the "invalid_email" error.
+type RedeemLinkInvalidEmailResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkWeakPasswordResponseBody is the type of the "session" service
+// "redeemLink" endpoint HTTP response body for the "weak_password" error.
+type RedeemLinkWeakPasswordResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkUnauthorizedResponseBody is the type of the "session" service
+// "redeemLink" endpoint HTTP response body for the "unauthorized" error.
+type RedeemLinkUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkInvalidCredentialsResponseBody is the type of the "session"
+// service "redeemLink" endpoint HTTP response body for the
+// "invalid_credentials" error.
+type RedeemLinkInvalidCredentialsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkInvalidLinkResponseBody is the type of the "session" service
+// "redeemLink" endpoint HTTP response body for the "invalid_link" error.
+type RedeemLinkInvalidLinkResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RedeemLinkTooManyAttemptsResponseBody is the type of the "session" service
+// "redeemLink" endpoint HTTP response body for the "too_many_attempts" error.
+type RedeemLinkTooManyAttemptsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordBadRequestResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "bad_request" error.
+type SetPasswordBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordInvalidEmailResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "invalid_email" error.
+type SetPasswordInvalidEmailResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordWeakPasswordResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "weak_password" error.
+type SetPasswordWeakPasswordResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordUnauthorizedResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "unauthorized" error.
+type SetPasswordUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordInvalidCredentialsResponseBody is the type of the "session"
+// service "setPassword" endpoint HTTP response body for the
+// "invalid_credentials" error.
+type SetPasswordInvalidCredentialsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordInvalidLinkResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "invalid_link" error.
+type SetPasswordInvalidLinkResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetPasswordTooManyAttemptsResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "too_many_attempts" error.
+type SetPasswordTooManyAttemptsResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // NewCreateResponseBody builds the HTTP response body from the result of the
 // "create" endpoint of the "session" service.
 func NewCreateResponseBody(res *session.SessionResult) *CreateResponseBody {
 	body := &CreateResponseBody{
+		Token:     res.Token,
+		UserID:    res.UserID,
+		Email:     res.Email,
+		Scope:     res.Scope,
+		ExpiresAt: res.ExpiresAt,
+	}
+	return body
+}
+
+// NewRedeemLinkResponseBody builds the HTTP response body from the result of
+// the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkResponseBody(res *session.SessionResult) *RedeemLinkResponseBody {
+	body := &RedeemLinkResponseBody{
 		Token:     res.Token,
 		UserID:    res.UserID,
 		Email:     res.Email,
@@ -210,6 +742,20 @@ func NewCreateBadRequestResponseBody(res *goa.ServiceError) *CreateBadRequestRes
 // result of the "create" endpoint of the "session" service.
 func NewCreateInvalidEmailResponseBody(res *goa.ServiceError) *CreateInvalidEmailResponseBody {
 	body := &CreateInvalidEmailResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateWeakPasswordResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "session" service.
+func NewCreateWeakPasswordResponseBody(res *goa.ServiceError) *CreateWeakPasswordResponseBody {
+	body := &CreateWeakPasswordResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -248,6 +794,34 @@ func NewCreateInvalidCredentialsResponseBody(res *goa.ServiceError) *CreateInval
 	return body
 }
 
+// NewCreateInvalidLinkResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "session" service.
+func NewCreateInvalidLinkResponseBody(res *goa.ServiceError) *CreateInvalidLinkResponseBody {
+	body := &CreateInvalidLinkResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateTooManyAttemptsResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "session" service.
+func NewCreateTooManyAttemptsResponseBody(res *goa.ServiceError) *CreateTooManyAttemptsResponseBody {
+	body := &CreateTooManyAttemptsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewDeleteBadRequestResponseBody builds the HTTP response body from the
 // result of the "delete" endpoint of the "session" service.
 func NewDeleteBadRequestResponseBody(res *goa.ServiceError) *DeleteBadRequestResponseBody {
@@ -266,6 +840,20 @@ func NewDeleteBadRequestResponseBody(res *goa.ServiceError) *DeleteBadRequestRes
 // result of the "delete" endpoint of the "session" service.
 func NewDeleteInvalidEmailResponseBody(res *goa.ServiceError) *DeleteInvalidEmailResponseBody {
 	body := &DeleteInvalidEmailResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewDeleteWeakPasswordResponseBody builds the HTTP response body from the
+// result of the "delete" endpoint of the "session" service.
+func NewDeleteWeakPasswordResponseBody(res *goa.ServiceError) *DeleteWeakPasswordResponseBody {
+	body := &DeleteWeakPasswordResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -304,6 +892,328 @@ func NewDeleteInvalidCredentialsResponseBody(res *goa.ServiceError) *DeleteInval
 	return body
 }
 
+// NewDeleteInvalidLinkResponseBody builds the HTTP response body from the
+// result of the "delete" endpoint of the "session" service.
+func NewDeleteInvalidLinkResponseBody(res *goa.ServiceError) *DeleteInvalidLinkResponseBody {
+	body := &DeleteInvalidLinkResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewDeleteTooManyAttemptsResponseBody builds the HTTP response body from the
+// result of the "delete" endpoint of the "session" service.
+func NewDeleteTooManyAttemptsResponseBody(res *goa.ServiceError) *DeleteTooManyAttemptsResponseBody {
+	body := &DeleteTooManyAttemptsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkBadRequestResponseBody builds the HTTP response body from the
+// result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkBadRequestResponseBody(res *goa.ServiceError) *RequestLinkBadRequestResponseBody {
+	body := &RequestLinkBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkInvalidEmailResponseBody builds the HTTP response body from
+// the result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkInvalidEmailResponseBody(res *goa.ServiceError) *RequestLinkInvalidEmailResponseBody {
+	body := &RequestLinkInvalidEmailResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkWeakPasswordResponseBody builds the HTTP response body from
+// the result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkWeakPasswordResponseBody(res *goa.ServiceError) *RequestLinkWeakPasswordResponseBody {
+	body := &RequestLinkWeakPasswordResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkUnauthorizedResponseBody builds the HTTP response body from
+// the result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkUnauthorizedResponseBody(res *goa.ServiceError) *RequestLinkUnauthorizedResponseBody {
+	body := &RequestLinkUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkInvalidCredentialsResponseBody builds the HTTP response body
+// from the result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkInvalidCredentialsResponseBody(res *goa.ServiceError) *RequestLinkInvalidCredentialsResponseBody {
+	body := &RequestLinkInvalidCredentialsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkInvalidLinkResponseBody builds the HTTP response body from the
+// result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkInvalidLinkResponseBody(res *goa.ServiceError) *RequestLinkInvalidLinkResponseBody {
+	body := &RequestLinkInvalidLinkResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRequestLinkTooManyAttemptsResponseBody builds the HTTP response body from
+// the result of the "requestLink" endpoint of the "session" service.
+func NewRequestLinkTooManyAttemptsResponseBody(res *goa.ServiceError) *RequestLinkTooManyAttemptsResponseBody {
+	body := &RequestLinkTooManyAttemptsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkBadRequestResponseBody builds the HTTP response body from the
+// result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkBadRequestResponseBody(res *goa.ServiceError) *RedeemLinkBadRequestResponseBody {
+	body := &RedeemLinkBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkInvalidEmailResponseBody builds the HTTP response body from the
+// result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkInvalidEmailResponseBody(res *goa.ServiceError) *RedeemLinkInvalidEmailResponseBody {
+	body := &RedeemLinkInvalidEmailResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkWeakPasswordResponseBody builds the HTTP response body from the
+// result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkWeakPasswordResponseBody(res *goa.ServiceError) *RedeemLinkWeakPasswordResponseBody {
+	body := &RedeemLinkWeakPasswordResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkUnauthorizedResponseBody(res *goa.ServiceError) *RedeemLinkUnauthorizedResponseBody {
+	body := &RedeemLinkUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkInvalidCredentialsResponseBody builds the HTTP response body
+// from the result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkInvalidCredentialsResponseBody(res *goa.ServiceError) *RedeemLinkInvalidCredentialsResponseBody {
+	body := &RedeemLinkInvalidCredentialsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkInvalidLinkResponseBody builds the HTTP response body from the
+// result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkInvalidLinkResponseBody(res *goa.ServiceError) *RedeemLinkInvalidLinkResponseBody {
+	body := &RedeemLinkInvalidLinkResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRedeemLinkTooManyAttemptsResponseBody builds the HTTP response body from
+// the result of the "redeemLink" endpoint of the "session" service.
+func NewRedeemLinkTooManyAttemptsResponseBody(res *goa.ServiceError) *RedeemLinkTooManyAttemptsResponseBody {
+	body := &RedeemLinkTooManyAttemptsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordBadRequestResponseBody builds the HTTP response body from the
+// result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordBadRequestResponseBody(res *goa.ServiceError) *SetPasswordBadRequestResponseBody {
+	body := &SetPasswordBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordInvalidEmailResponseBody builds the HTTP response body from
+// the result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordInvalidEmailResponseBody(res *goa.ServiceError) *SetPasswordInvalidEmailResponseBody {
+	body := &SetPasswordInvalidEmailResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordWeakPasswordResponseBody builds the HTTP response body from
+// the result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordWeakPasswordResponseBody(res *goa.ServiceError) *SetPasswordWeakPasswordResponseBody {
+	body := &SetPasswordWeakPasswordResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordUnauthorizedResponseBody builds the HTTP response body from
+// the result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordUnauthorizedResponseBody(res *goa.ServiceError) *SetPasswordUnauthorizedResponseBody {
+	body := &SetPasswordUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordInvalidCredentialsResponseBody builds the HTTP response body
+// from the result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordInvalidCredentialsResponseBody(res *goa.ServiceError) *SetPasswordInvalidCredentialsResponseBody {
+	body := &SetPasswordInvalidCredentialsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordInvalidLinkResponseBody builds the HTTP response body from the
+// result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordInvalidLinkResponseBody(res *goa.ServiceError) *SetPasswordInvalidLinkResponseBody {
+	body := &SetPasswordInvalidLinkResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetPasswordTooManyAttemptsResponseBody builds the HTTP response body from
+// the result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordTooManyAttemptsResponseBody(res *goa.ServiceError) *SetPasswordTooManyAttemptsResponseBody {
+	body := &SetPasswordTooManyAttemptsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewCreatePayload builds a session service create endpoint payload.
 func NewCreatePayload(body *CreateRequestBody) *session.CreatePayload {
 	v := &session.CreatePayload{
@@ -322,6 +1232,34 @@ func NewDeletePayload(token *string) *session.DeletePayload {
 	return v
 }
 
+// NewRequestLinkPayload builds a session service requestLink endpoint payload.
+func NewRequestLinkPayload(body *RequestLinkRequestBody) *session.RequestLinkPayload {
+	v := &session.RequestLinkPayload{
+		Email:     *body.Email,
+		ReturnURL: body.ReturnURL,
+	}
+
+	return v
+}
+
+// NewRedeemLinkPayload builds a session service redeemLink endpoint payload.
+func NewRedeemLinkPayload(token string) *session.RedeemLinkPayload {
+	v := &session.RedeemLinkPayload{}
+	v.Token = token
+
+	return v
+}
+
+// NewSetPasswordPayload builds a session service setPassword endpoint payload.
+func NewSetPasswordPayload(body *SetPasswordRequestBody, token *string) *session.SetPasswordPayload {
+	v := &session.SetPasswordPayload{
+		Password: *body.Password,
+	}
+	v.Token = token
+
+	return v
+}
+
 // ValidateCreateRequestBody runs the validations defined on CreateRequestBody
 func ValidateCreateRequestBody(body *CreateRequestBody) (err error) {
 	if body.Email == nil {
@@ -331,6 +1269,39 @@ func ValidateCreateRequestBody(body *CreateRequestBody) (err error) {
 		if utf8.RuneCountInString(*body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", *body.Email, utf8.RuneCountInString(*body.Email), 254, false))
 		}
+	}
+	if body.Password != nil {
+		if utf8.RuneCountInString(*body.Password) > 256 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", *body.Password, utf8.RuneCountInString(*body.Password), 256, false))
+		}
+	}
+	return
+}
+
+// ValidateRequestLinkRequestBody runs the validations defined on
+// RequestLinkRequestBody
+func ValidateRequestLinkRequestBody(body *RequestLinkRequestBody) (err error) {
+	if body.Email == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("email", "body"))
+	}
+	if body.Email != nil {
+		if utf8.RuneCountInString(*body.Email) > 254 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", *body.Email, utf8.RuneCountInString(*body.Email), 254, false))
+		}
+	}
+	if body.ReturnURL != nil {
+		if utf8.RuneCountInString(*body.ReturnURL) > 2048 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.returnUrl", *body.ReturnURL, utf8.RuneCountInString(*body.ReturnURL), 2048, false))
+		}
+	}
+	return
+}
+
+// ValidateSetPasswordRequestBody runs the validations defined on
+// SetPasswordRequestBody
+func ValidateSetPasswordRequestBody(body *SetPasswordRequestBody) (err error) {
+	if body.Password == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("password", "body"))
 	}
 	if body.Password != nil {
 		if utf8.RuneCountInString(*body.Password) > 256 {

@@ -1,0 +1,66 @@
+// Package audit records who did what to a service, when, and how it went.
+package audit
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/streamcart/streamcart/api/authz"
+)
+
+// Results.
+const (
+	ResultOK     = "ok"
+	ResultFailed = "failed"
+)
+
+// Entry is one recorded action.
+type Entry struct {
+	ID        int64
+	ClientID  int64
+	SessionID string
+	Action    string // restart, recreate, terminate, mac, upsell, reseller-credit, …
+	Target    string // the service id
+	Result    string // ResultOK or ResultFailed
+	Detail    string // the new value, or why it failed
+	At        time.Time
+}
+
+// Store keeps the log.
+type Store interface {
+	InsertAudit(ctx context.Context, e Entry) error
+	// ListAudit returns the newest entries first, for target when it is not empty.
+	ListAudit(ctx context.Context, target string, limit int) ([]Entry, error)
+}
+
+// Log writes entries.
+type Log struct {
+	store Store
+	log   *slog.Logger
+	now   func() time.Time
+}
+
+// New returns the audit log.
+func New(store Store, log *slog.Logger) *Log {
+	return &Log{store: store, log: log, now: time.Now}
+}
+
+// Record writes what claims' session did to target: err nil is a success, anything else a failure
+// whose text is kept (the log is for the shop, never shown to buyers). A write failure is logged:
+// the action already happened and must not be reported as failed.
+func (l *Log) Record(ctx context.Context, claims authz.Claims, action, target, detail string, err error) {
+	e := Entry{ClientID: claims.ClientID, SessionID: claims.SessionID, Action: action, Target: target,
+		Result: ResultOK, Detail: detail, At: l.now().UTC()}
+	if err != nil {
+		e.Result, e.Detail = ResultFailed, err.Error()
+	}
+	if werr := l.store.InsertAudit(context.WithoutCancel(ctx), e); werr != nil {
+		l.log.Error("audit write failed", "action", action, "target", target, "err", werr)
+	}
+}
+
+// List returns the newest entries first.
+func (l *Log) List(ctx context.Context, target string, limit int) ([]Entry, error) {
+	return l.store.ListAudit(ctx, target, limit)
+}

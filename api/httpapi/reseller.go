@@ -1,0 +1,108 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/reseller"
+	"github.com/streamcart/streamcart/api/signin"
+	genresellers "github.com/streamcart/streamcart/gen/resellers"
+)
+
+// msgPasswordMismatch is the spec's exact message (§5).
+const msgPasswordMismatch = "Not the same password"
+
+type resellersService struct {
+	authenticator
+	resellers *reseller.Resellers
+	signin    *signin.Service
+}
+
+// NewResellers returns the reseller service.
+func NewResellers(accounts *account.Service, r *reseller.Resellers, si *signin.Service) genresellers.Service {
+	return &resellersService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genresellers.MakeUnauthorized)}, resellers: r, signin: si}
+}
+
+// Me says whether the session's client is a reseller.
+func (s *resellersService) Me(ctx context.Context, _ *genresellers.MePayload) (*genresellers.MeResult, error) {
+	ok, balance, err := s.resellers.IsReseller(ctx, claimsFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	return &genresellers.MeResult{IsReseller: ok, Balance: balance}, nil
+}
+
+func resellerError(err error) error {
+	switch {
+	case errors.Is(err, order.ErrNotFound):
+		return genresellers.MakeNotFound(errors.New(msgServiceNotFound))
+	case errors.Is(err, reseller.ErrNotReseller), errors.Is(err, pricing.ErrUnknownProduct):
+		return genresellers.MakeNotFound(errors.New("Product not found."))
+	case errors.Is(err, pricing.ErrUnknownCurrency):
+		return genresellers.MakeBadRequest(errors.New("Unknown currency."))
+	case errors.Is(err, pricing.ErrCycleUnavailable):
+		return genresellers.MakeBadRequest(errors.New("This plan has no monthly price."))
+	case errors.Is(err, order.ErrUnknownGateway):
+		return genresellers.MakeBadRequest(errors.New("This payment method is not available."))
+	case errors.Is(err, order.ErrBadReturnURL):
+		return genresellers.MakeBadRequest(errors.New(msgBadReturnURL))
+	case errors.Is(err, order.ErrGatewayUnavailable):
+		return genresellers.MakeUnavailable(errors.New("The payment provider is unavailable. Please try again."))
+	case errors.Is(err, signin.ErrInvalidCredentials):
+		return genresellers.MakeInvalidCredentials(errors.New(msgBadCredentials))
+	case errors.Is(err, signin.ErrWeakPassword):
+		return genresellers.MakeWeakPassword(errors.New(msgWeakPassword))
+	case errors.Is(err, signin.ErrTooManyAttempts):
+		// Throttled like POST /session; the reseller service answers it as wrong credentials
+		// with the waiting advice.
+		return genresellers.MakeInvalidCredentials(errors.New(msgTooManyAttempts))
+	}
+	return err
+}
+
+// Order places a reseller order; the password proves (or sets) the client's password first.
+func (s *resellersService) Order(ctx context.Context, p *genresellers.OrderPayload) (*genresellers.ResellerOrderResult, error) {
+	if p.Password != p.ConfirmPassword {
+		return nil, genresellers.MakePasswordMismatch(errors.New(msgPasswordMismatch))
+	}
+	id, err := s.signin.Claim(ctx, claimsFrom(ctx), p.Password, clientIP(ctx).String())
+	if err != nil {
+		return nil, resellerError(err)
+	}
+	o, err := s.resellers.Order(ctx, id.Claims, reseller.Request{
+		PID: p.Pid, ExistingReseller: p.ExistingReseller, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
+		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx),
+	})
+	if err != nil {
+		return nil, resellerError(err)
+	}
+	ses := sessionResult(id)
+	r := &genresellers.ResellerOrderResult{
+		OrderID: o.ID, InvoiceID: o.Invoice.ID, ServiceIds: o.ServiceIDs, Status: string(o.Status), Fraud: o.Fraud,
+		Total:   &genresellers.Money{Amount: o.Quote.Total.Amount, Currency: o.Quote.Total.Currency},
+		Session: &genresellers.SessionResult{Token: ses.Token, UserID: ses.UserID, Email: ses.Email, Scope: ses.Scope, ExpiresAt: ses.ExpiresAt},
+	}
+	if len(o.ServiceIDs) > 0 {
+		r.ServiceID = o.ServiceIDs[0]
+	}
+	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
+		r.PaymentURL, r.PaymentDeadline = o.Invoice.PaymentURL, o.Invoice.Deadline.Format(time.RFC3339)
+	}
+	return r, nil
+}
+
+// GetService reads a reseller plan's service.
+func (s *resellersService) GetService(ctx context.Context, p *genresellers.GetServicePayload) (*genresellers.ResellerServiceResult, error) {
+	v, err := s.resellers.Service(ctx, claimsFrom(ctx), p.ServiceID)
+	if err != nil {
+		return nil, resellerError(err)
+	}
+	return &genresellers.ResellerServiceResult{
+		ServiceID: v.ID, OrderID: v.OrderID, Pid: v.PID, Name: v.Name, Status: string(v.Status),
+		Credits: v.Credits, Balance: v.Account.Credits, Account: v.Account.Account,
+	}, nil
+}

@@ -1,0 +1,106 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/upsell"
+	genupsell "github.com/streamcart/streamcart/gen/upsell"
+)
+
+type upsellService struct {
+	authenticator
+	upsells *upsell.Upsells
+}
+
+// NewUpsell returns the extra-connection upsell service.
+func NewUpsell(accounts *account.Service, u *upsell.Upsells) genupsell.Service {
+	return &upsellService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genupsell.MakeUnauthorized)}, upsells: u}
+}
+
+func upsellMoney(m pricing.Money) *genupsell.Money {
+	return &genupsell.Money{Amount: m.Amount, Currency: m.Currency}
+}
+
+func upsellOffer(o upsell.Offer) *genupsell.UpsellOffer {
+	return &genupsell.UpsellOffer{
+		ServiceID: o.Service.ID, Name: o.Service.Name, Pid: o.Service.PID, BillingCycle: o.Service.BillingCycle,
+		PricingCycle: string(o.PricingCycle), MaxConnections: o.Service.MaxConnections, MaxExtra: o.MaxExtra, UnitPrice: upsellMoney(o.UnitPrice),
+	}
+}
+
+func upsellError(err error) error {
+	switch {
+	case errors.Is(err, order.ErrNotFound):
+		return genupsell.MakeNotFound(errors.New(msgServiceNotFound))
+	case errors.Is(err, upsell.ErrNotEligible):
+		return genupsell.MakeConflict(errors.New("This service cannot take more connections."))
+	case errors.Is(err, upsell.ErrQuantity):
+		return genupsell.MakeBadRequest(errors.New("This number of extra connections is not available for this service."))
+	case errors.Is(err, pricing.ErrUnknownCurrency):
+		return genupsell.MakeBadRequest(errors.New("Unknown currency."))
+	case errors.Is(err, order.ErrUnknownGateway):
+		return genupsell.MakeBadRequest(errors.New("This payment method is not available."))
+	case errors.Is(err, order.ErrBadReturnURL):
+		return genupsell.MakeBadRequest(errors.New(msgBadReturnURL))
+	case errors.Is(err, order.ErrGatewayUnavailable):
+		return genupsell.MakeUnavailable(errors.New("The payment provider is unavailable. Please try again."))
+	}
+	return err
+}
+
+// Offers lists the session's services that can take more connections.
+func (s *upsellService) Offers(ctx context.Context, p *genupsell.OffersPayload) (*genupsell.OffersResult, error) {
+	offers, err := s.upsells.Offers(ctx, claimsFrom(ctx), deref(p.Currency))
+	if err != nil {
+		return nil, upsellError(err)
+	}
+	out := &genupsell.OffersResult{Offers: []*genupsell.UpsellOffer{}}
+	for _, o := range offers {
+		out.Offers = append(out.Offers, upsellOffer(o))
+	}
+	return out, nil
+}
+
+// Quote prices extra connections.
+func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*genupsell.UpsellQuote, error) {
+	q, err := s.upsells.Quote(ctx, claimsFrom(ctx), p.ServiceID, p.ExtraQuantity, deref(p.Currency))
+	if err != nil {
+		return nil, upsellError(err)
+	}
+	return &genupsell.UpsellQuote{
+		ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity, PricingCycle: string(q.PricingCycle),
+		UnitPrice: upsellMoney(q.UnitPrice), Total: upsellMoney(q.Total), MaxConnections: q.Service.MaxConnections + q.ExtraQuantity,
+	}, nil
+}
+
+// Order places an upsell order.
+func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*genupsell.UpsellOrderResult, error) {
+	o, q, err := s.upsells.Order(ctx, claimsFrom(ctx), upsell.Request{
+		ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
+		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx),
+	})
+	if err != nil {
+		return nil, upsellError(err)
+	}
+	r := &genupsell.UpsellOrderResult{
+		OrderID: o.ID, InvoiceID: o.Invoice.ID, ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity,
+		Status: string(o.Status), Fraud: o.Fraud, Total: upsellMoney(o.Quote.Total),
+	}
+	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
+		r.PaymentURL, r.PaymentDeadline = o.Invoice.PaymentURL, o.Invoice.Deadline.Format(time.RFC3339)
+	}
+	return r, nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

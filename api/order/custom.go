@@ -1,0 +1,114 @@
+package order
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+// Custom is an order priced by another package (an upsell, a reseller plan): its quote is given,
+// not computed from a pricing request. It is paid, settled and expired like any order; the job
+// that runs once it is paid (JobProvision) tells it apart by the caller's own records of ID.
+type Custom struct {
+	// ID names the order; the caller records what the order is for under it before creating it,
+	// so a paid order never lacks its purpose. account.NewID("ord_") when empty.
+	ID        string
+	Quote     pricing.Quote
+	Services  []Service // created with the order (IDs, order, client and session are filled in)
+	Gateway   string
+	ReturnURL string
+	IP        string
+	Origin    string
+}
+
+// NewOrderID returns a fresh order id for Custom.ID.
+func NewOrderID() string { return account.NewID("ord_") }
+
+// CreateCustom places a Custom order for claims' session, with its invoice and payment link. The
+// fraud rules apply as to any order.
+func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom) (Order, error) {
+	cat := s.catalog()
+	if c.Gateway == "" {
+		c.Gateway = cat.DefaultGateway().Module
+	}
+	if _, ok := s.gateways[c.Gateway]; !ok {
+		return Order{}, ErrUnknownGateway
+	}
+	if _, ok := cat.Gateway(c.Gateway); !ok {
+		return Order{}, ErrUnknownGateway
+	}
+	if err := s.checkReturnURL(c.ReturnURL, c.Origin); err != nil {
+		return Order{}, err
+	}
+	now := s.now().UTC()
+	r := Request{Gateway: c.Gateway, ReturnURL: c.ReturnURL, IP: c.IP}
+	var o Order
+	err := s.store.WithTx(ctx, func(tx Tx) error {
+		recent := 0
+		if s.cfg.Fraud.MaxOrdersPerIP > 0 {
+			var err error
+			if recent, err = tx.OrdersFromIP(ctx, c.IP, now.Add(-24*time.Hour)); err != nil {
+				return err
+			}
+		}
+		verdict := s.cfg.Fraud.Check(claims.Email, recent)
+		o = s.newOrder(claims, r, c.Quote, "custom:"+c.ID, now, verdict)
+		if c.ID != "" {
+			o.ID, o.Invoice.OrderID = c.ID, c.ID
+			if c.ReturnURL == "" {
+				o.ReturnURL = "/checkout/waiting?order=" + o.ID
+			}
+		}
+		services := make([]Service, len(c.Services))
+		o.ServiceIDs = []string{}
+		for i, v := range c.Services {
+			if v.ID == "" {
+				v.ID = account.NewID("svc_")
+			}
+			v.OrderID, v.ClientID, v.SessionID, v.CreatedAt = o.ID, claims.ClientID, claims.SessionID, now
+			if v.Status == "" {
+				v.Status = ServicePending
+			}
+			services[i] = v
+			o.ServiceIDs = append(o.ServiceIDs, v.ID)
+		}
+		if err := tx.InsertOrder(ctx, o, services); err != nil {
+			return err
+		}
+		if verdict.Fraud {
+			s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", c.IP)
+		}
+		switch o.Status {
+		case StatusPaid:
+			return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, now)
+		case StatusPending:
+			return tx.Enqueue(ctx, JobExpire, o.ID, JobExpire+":"+o.ID, o.Invoice.Deadline)
+		}
+		return nil
+	})
+	if err != nil {
+		return Order{}, fmt.Errorf("create order: %w", err)
+	}
+	if o.Status == StatusPaid {
+		s.cfg.OnPaid()
+	}
+	if o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid {
+		url, err := s.gateways[o.Gateway].Checkout(ctx, o)
+		if err != nil {
+			s.log.Error("payment link failed", "order", o.ID, "gateway", o.Gateway, "err", err)
+			return Order{}, fmt.Errorf("create order: payment link: %w", ErrGatewayUnavailable)
+		}
+		if err := s.store.SetPaymentURL(ctx, o.Invoice.ID, url); err != nil {
+			return Order{}, fmt.Errorf("create order: %w", err)
+		}
+		o.Invoice.PaymentURL = url
+	}
+	return o, nil
+}
+
+// NewServiceID returns a fresh service id for a Custom order's service.
+func NewServiceID() string { return account.NewID("svc_") }

@@ -1,0 +1,54 @@
+package panel
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Manager changes lines after they were created: self-service actions, the extra-connection
+// upsell, renewals. Every method is keyed by the line's Ref and is safe to repeat: each sets a
+// state rather than stepping one, so a retried job converges instead of applying twice.
+type Manager interface {
+	// Extend sets when the line expires.
+	Extend(ctx context.Context, ref string, until time.Time) error
+	// SetMaxConnections sets how many streams the line may play at once.
+	SetMaxConnections(ctx context.Context, ref string, n int) error
+	// SetEnabled switches the line on or off.
+	SetEnabled(ctx context.Context, ref string, enabled bool) error
+	// SetMAC sets the MAC address of the device bound to the line.
+	SetMAC(ctx context.Context, ref, mac string) error
+	// Delete removes the line; deleting a line the panel no longer has succeeds.
+	Delete(ctx context.Context, ref string) error
+	// Recreate builds the line again with l's settings and returns it.
+	Recreate(ctx context.Context, l Line) (Line, error)
+}
+
+// Restart drops a line's open connections: neither panel has a restart, so the line is
+// switched off and on again.
+func Restart(ctx context.Context, m Manager, ref string) error {
+	if err := m.SetEnabled(ctx, ref, false); err != nil {
+		return fmt.Errorf("restart %s: %w", ref, err)
+	}
+	if err := m.SetEnabled(ctx, ref, true); err != nil {
+		return fmt.Errorf("restart %s: %w", ref, err)
+	}
+	return nil
+}
+
+// ResellerAccount is a reseller's credit account on the panel.
+type ResellerAccount struct {
+	Account   string // our name for it: the client's email
+	Credits   int
+	CreatedAt time.Time
+}
+
+// Resellers keeps reseller credit accounts.
+type Resellers interface {
+	// CreditReseller adds credits to account, creating the account when absent. It is
+	// idempotent by ref (our order id): crediting the same ref again changes nothing and returns
+	// the account as it is.
+	CreditReseller(ctx context.Context, ref, account string, credits int) (ResellerAccount, error)
+	// ResellerAccount reads an account; ErrNotFound when none.
+	ResellerAccount(ctx context.Context, account string) (ResellerAccount, error)
+}

@@ -1,0 +1,259 @@
+// Package reseller sells reseller credit plans: an order priced at the plan's monthly price (plus
+// the new-reseller product for a new reseller), and once paid, a durable job creates or credits
+// the client's reseller account on the panel exactly once.
+package reseller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+var (
+	// ErrNotReseller means the pid is not a reseller plan.
+	ErrNotReseller = errors.New("reseller: not a reseller plan")
+	// ErrNotFound is what Store answers when an order or service is no reseller purchase.
+	ErrNotFound = errors.New("reseller: not found")
+)
+
+// Purchase is the purpose of a reseller order.
+type Purchase struct {
+	OrderID    string
+	ServiceID  string
+	ClientID   int64
+	SessionID  string
+	PID        int
+	Credits    int
+	NewAccount bool
+	Account    string // the panel account, once credited
+	CreatedAt  time.Time
+	CreditedAt time.Time
+}
+
+// Store is what reseller purchases persist.
+type Store interface {
+	InsertPurchase(ctx context.Context, p Purchase) error
+	// Purchase reads the reseller purchase of an order; ErrNotFound when none.
+	Purchase(ctx context.Context, orderID string) (Purchase, error)
+	// ServicePurchase reads the reseller purchase of a service; ErrNotFound when none.
+	ServicePurchase(ctx context.Context, serviceID string) (Purchase, error)
+	// SessionCredited reports whether a purchase made by the session was credited.
+	SessionCredited(ctx context.Context, sessionID string) (bool, error)
+	MarkCredited(ctx context.Context, orderID, account string, at time.Time) error
+	Order(ctx context.Context, id string) (order.Order, error)
+	Service(ctx context.Context, id string) (order.Service, error)
+	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	UpdateService(ctx context.Context, s order.Service) error
+	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+}
+
+// Authorizer decides who may do what.
+type Authorizer interface {
+	Allowed(c authz.Claims, action string, r authz.Resource) bool
+}
+
+// Config holds reseller settings.
+type Config struct {
+	// NewResellerPID is the product a new reseller buys with the first plan (the spec's
+	// newReselPid: an account set-up fee); 0 when the shop has none.
+	NewResellerPID int
+}
+
+// Resellers sells reseller plans.
+type Resellers struct {
+	store    Store
+	catalog  func() *catalog.Catalog
+	orders   *order.Orders
+	accounts panel.Resellers
+	authz    Authorizer
+	audit    *audit.Log
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+// New returns the reseller service.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts panel.Resellers, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
+	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: time.Now}
+}
+
+// IsReseller reports whether claims' client has a reseller account. An email-only session only
+// learns about purchases it made itself: an email alone reveals nothing about its client.
+func (r *Resellers) IsReseller(ctx context.Context, claims authz.Claims) (bool, int, error) {
+	if claims.Scope != authz.ScopeProven {
+		ok, err := r.store.SessionCredited(ctx, claims.SessionID)
+		if err != nil || !ok {
+			return false, 0, err
+		}
+	}
+	a, err := r.accounts.ResellerAccount(ctx, claims.Email)
+	if errors.Is(err, panel.ErrNotFound) {
+		return false, 0, nil
+	}
+	if err != nil {
+		return false, 0, fmt.Errorf("is reseller: %w", err)
+	}
+	return true, a.Credits, nil
+}
+
+// Request is a reseller order to place.
+type Request struct {
+	PID              int
+	ExistingReseller bool
+	Currency         string
+	Gateway          string
+	ReturnURL        string
+	IP, Origin       string
+}
+
+// Order places a reseller order for claims' session: the plan at its monthly price, plus the
+// new-reseller product unless the buyer says they are a reseller already or has an account.
+func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request) (order.Order, error) {
+	cat := r.catalog()
+	plan, ok := cat.Product(req.PID)
+	if !ok || plan.Group != catalog.GroupReseller {
+		return order.Order{}, ErrNotReseller
+	}
+	cur := req.Currency
+	if cur == "" {
+		cur = cat.DefaultCurrency
+	}
+	planQuote, err := pricing.QuoteFor(cat, pricing.Request{PID: plan.PID, Cycle: catalog.Monthly, Currency: cur}, r.now())
+	if err != nil {
+		return order.Order{}, fmt.Errorf("reseller order: %w", err)
+	}
+	q := planQuote
+	newAccount := false
+	if !req.ExistingReseller && r.cfg.NewResellerPID > 0 {
+		has, _, err := r.IsReseller(ctx, claims)
+		if err != nil {
+			return order.Order{}, err
+		}
+		if !has {
+			fee, err := pricing.QuoteFor(cat, pricing.Request{PID: r.cfg.NewResellerPID, Cycle: catalog.Monthly, Currency: cur}, r.now())
+			if err != nil {
+				return order.Order{}, fmt.Errorf("reseller order: new-reseller product: %w", err)
+			}
+			q.Lines = append(q.Lines, fee.Lines...)
+			q.Subtotal.Amount += fee.Subtotal.Amount
+			q.Total.Amount += fee.Total.Amount
+			newAccount = true
+		}
+	}
+	id := order.NewOrderID()
+	svc := order.Service{ID: order.NewServiceID(), PID: plan.PID, Name: plan.Name, BillingCycle: string(catalog.Monthly), MaxConnections: 1}
+	err = r.store.InsertPurchase(ctx, Purchase{OrderID: id, ServiceID: svc.ID, ClientID: claims.ClientID, SessionID: claims.SessionID,
+		PID: plan.PID, Credits: plan.ResellerCredits, NewAccount: newAccount, CreatedAt: r.now().UTC()})
+	if err != nil {
+		return order.Order{}, fmt.Errorf("reseller order: %w", err)
+	}
+	ret := req.ReturnURL
+	if ret == "" {
+		ret = "/checkout/resellers/waiting?order={orderId}&serviceid=" + svc.ID
+	}
+	return r.orders.CreateCustom(ctx, claims, order.Custom{
+		ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
+	})
+}
+
+// Service is a reseller plan's service with its account.
+type Service struct {
+	order.Service
+	Credits int // granted by the plan
+	Account panel.ResellerAccount
+}
+
+// Service reads a reseller plan's service claims may read; order.ErrNotFound for a foreign one,
+// one that is no reseller plan, or an unknown one.
+func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string) (Service, error) {
+	svc, err := r.store.Service(ctx, id)
+	if err != nil {
+		return Service{}, err
+	}
+	res := authz.Resource{Kind: authz.KindService, ID: svc.ID, ClientID: svc.ClientID, SessionID: svc.SessionID}
+	if !r.authz.Allowed(claims, authz.ActionRead, res) {
+		return Service{}, order.ErrNotFound
+	}
+	p, err := r.store.ServicePurchase(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return Service{}, order.ErrNotFound
+	}
+	if err != nil {
+		return Service{}, fmt.Errorf("reseller service: %w", err)
+	}
+	out := Service{Service: svc, Credits: p.Credits}
+	if p.Account != "" {
+		a, err := r.accounts.ResellerAccount(ctx, p.Account)
+		if err != nil && !errors.Is(err, panel.ErrNotFound) {
+			return Service{}, fmt.Errorf("reseller service: %w", err)
+		}
+		out.Account = a
+	}
+	return out, nil
+}
+
+// Handle credits the reseller account of a paid reseller order named by a provisioning job;
+// handled is false when the order is no reseller purchase. The panel credits once per order id,
+// so a repeat changes nothing.
+func (r *Resellers) Handle(ctx context.Context, j job.Job) (handled bool, err error) {
+	p, err := r.store.Purchase(ctx, j.Ref)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
+	}
+	o, err := r.store.Order(ctx, j.Ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return true, job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
+	}
+	if err != nil {
+		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
+	}
+	switch o.Status {
+	case order.StatusActive:
+		return true, nil
+	case order.StatusPaid, order.StatusProvisioning:
+	default:
+		r.log.Warn("reseller credit skipped", "order", o.ID, "status", o.Status)
+		return true, nil
+	}
+	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusProvisioning, order.StatusPaid); err != nil {
+		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+	}
+	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.Credits)
+	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
+	r.audit.Record(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits), err)
+	if err != nil {
+		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+	}
+	if err := r.store.MarkCredited(ctx, o.ID, a.Account, r.now().UTC()); err != nil {
+		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+	}
+	services, err := r.store.OrderServices(ctx, o.ID)
+	if err != nil {
+		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+	}
+	for _, s := range services {
+		if s.Status != order.ServiceActive {
+			s.Status = order.ServiceActive
+			if err := r.store.UpdateService(ctx, s); err != nil {
+				return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+			}
+		}
+	}
+	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+	}
+	return true, nil
+}

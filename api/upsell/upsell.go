@@ -1,0 +1,274 @@
+// Package upsell sells extra connections on an active service: priced by the server for the
+// service's billing cycle, paid through its own invoice, and applied once paid by a durable job
+// that raises the line's max connections exactly once.
+package upsell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+var (
+	// ErrNotEligible means the service is not active or its plan sells no extra connections.
+	ErrNotEligible = errors.New("upsell: service cannot take more connections")
+	// ErrQuantity means the extra quantity is below 1 or above what the plan allows.
+	ErrQuantity = errors.New("upsell: extra quantity out of range")
+	// ErrNotFound is what Store answers when an order is no upsell.
+	ErrNotFound = errors.New("upsell: not found")
+)
+
+// Upsell is the purpose of an upsell order.
+type Upsell struct {
+	OrderID       string
+	ServiceID     string
+	ExtraQuantity int
+	CreatedAt     time.Time
+	AppliedAt     time.Time // zero until the connections were added to the service
+}
+
+// Store is what upsells persist.
+type Store interface {
+	Service(ctx context.Context, id string) (order.Service, error)
+	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
+	Order(ctx context.Context, id string) (order.Order, error)
+	InsertUpsell(ctx context.Context, u Upsell) error
+	// Upsell reads the upsell of an order; ErrNotFound when the order is no upsell.
+	Upsell(ctx context.Context, orderID string) (Upsell, error)
+	// ApplyUpsell adds the upsell's extra quantity to its service's max connections unless it was
+	// added already, in one transaction with marking it applied; it returns the service after.
+	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
+	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+}
+
+// Authorizer decides who may do what.
+type Authorizer interface {
+	Allowed(c authz.Claims, action string, r authz.Resource) bool
+}
+
+// Upsells sells extra connections.
+type Upsells struct {
+	store   Store
+	catalog func() *catalog.Catalog
+	orders  *order.Orders
+	lines   panel.Manager
+	authz   Authorizer
+	audit   *audit.Log
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// New returns the upsell service.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger) *Upsells {
+	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: time.Now}
+}
+
+// PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
+// §4): One Time maps to monthly; any other is lower-cased with hyphens and spaces removed.
+func PricingCycle(billingCycle string) catalog.Cycle {
+	c := strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(billingCycle))
+	if c == "onetime" || c == "" {
+		return catalog.Monthly
+	}
+	return catalog.Cycle(c)
+}
+
+// Offer is a service that can take more connections.
+type Offer struct {
+	Service      order.Service
+	PricingCycle catalog.Cycle
+	MaxExtra     int
+	UnitPrice    pricing.Money
+}
+
+// Quote is the server's price for extra connections.
+type Quote struct {
+	Offer
+	ExtraQuantity int
+	Total         pricing.Money
+}
+
+// Offers lists the services of claims' client that can take more connections; an email-only
+// session has none (buying extra connections needs a proven session).
+func (u *Upsells) Offers(ctx context.Context, claims authz.Claims, currency string) ([]Offer, error) {
+	all, err := u.store.ClientServices(ctx, claims.ClientID)
+	if err != nil {
+		return nil, fmt.Errorf("upsell offers: %w", err)
+	}
+	out := []Offer{}
+	for _, s := range all {
+		if !u.authz.Allowed(claims, authz.ActionManage, resource(s)) {
+			continue
+		}
+		o, err := u.offer(ctx, s, currency)
+		if errors.Is(err, ErrNotEligible) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+func resource(s order.Service) authz.Resource {
+	return authz.Resource{Kind: authz.KindService, ID: s.ID, ClientID: s.ClientID, SessionID: s.SessionID}
+}
+
+// offer prices one more connection on s in currency (the service's order currency when empty).
+func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (Offer, error) {
+	if s.Status != order.ServiceActive || s.Trial {
+		return Offer{}, ErrNotEligible
+	}
+	cat := u.catalog()
+	product, ok := cat.Product(s.PID)
+	if !ok {
+		return Offer{}, ErrNotEligible
+	}
+	opt, ok := product.Option(catalog.ExtraConnectionsOption)
+	if !ok {
+		return Offer{}, ErrNotEligible
+	}
+	cycle := PricingCycle(s.BillingCycle)
+	price, ok := opt.Pricing[cycle]
+	if !ok {
+		return Offer{}, ErrNotEligible
+	}
+	// The plan allows MaxQty extra connections on top of the one every line includes.
+	maxExtra := opt.MaxQty - (s.MaxConnections - 1)
+	if maxExtra < 1 {
+		return Offer{}, ErrNotEligible
+	}
+	if currency == "" {
+		o, err := u.store.Order(ctx, s.OrderID)
+		if err != nil {
+			return Offer{}, fmt.Errorf("upsell: %w", err)
+		}
+		currency = o.Quote.Currency
+	}
+	amount, err := pricing.PriceIn(cat, price, currency)
+	if err != nil {
+		return Offer{}, fmt.Errorf("upsell: %w", err)
+	}
+	cur, _ := cat.Currency(currency)
+	return Offer{Service: s, PricingCycle: cycle, MaxExtra: maxExtra, UnitPrice: pricing.Money{Amount: amount, Currency: cur.Code}}, nil
+}
+
+// Quote prices extra connections on a service claims may manage (order.ErrNotFound otherwise).
+func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, serviceID string, extra int, currency string) (Quote, error) {
+	s, err := u.store.Service(ctx, serviceID)
+	if err != nil {
+		return Quote{}, err
+	}
+	if !u.authz.Allowed(claims, authz.ActionManage, resource(s)) {
+		return Quote{}, order.ErrNotFound
+	}
+	o, err := u.offer(ctx, s, currency)
+	if err != nil {
+		return Quote{}, err
+	}
+	if extra < 1 || extra > o.MaxExtra {
+		return Quote{Offer: o}, fmt.Errorf("%d extra connections, allowed 1 to %d: %w", extra, o.MaxExtra, ErrQuantity)
+	}
+	return Quote{Offer: o, ExtraQuantity: extra, Total: pricing.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}, nil
+}
+
+// Request is an upsell order to place.
+type Request struct {
+	ServiceID     string
+	ExtraQuantity int
+	Currency      string
+	Gateway       string
+	ReturnURL     string
+	IP, Origin    string
+}
+
+// Order places an upsell order with its own invoice and payment link.
+func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (order.Order, Quote, error) {
+	q, err := u.Quote(ctx, claims, r.ServiceID, r.ExtraQuantity, r.Currency)
+	if err != nil {
+		return order.Order{}, q, err
+	}
+	label := fmt.Sprintf("%d extra connections", q.ExtraQuantity)
+	if q.ExtraQuantity == 1 {
+		label = "1 extra connection"
+	}
+	pq := pricing.Quote{
+		PID: q.Service.PID, Cycle: q.PricingCycle, Currency: q.Total.Currency, ExtraConnections: q.ExtraQuantity,
+		Lines:    []pricing.Line{{Key: pricing.LineExtraConnections, Label: label + " — " + q.Service.Name, Amount: q.Total}},
+		Subtotal: q.Total, Total: q.Total,
+	}
+	id := order.NewOrderID()
+	if err := u.store.InsertUpsell(ctx, Upsell{OrderID: id, ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity, CreatedAt: u.now().UTC()}); err != nil {
+		return order.Order{}, q, fmt.Errorf("upsell order: %w", err)
+	}
+	ret := r.ReturnURL
+	if ret == "" {
+		ret = "/checkout/waiting?order={orderId}&upsell=1"
+	}
+	o, err := u.orders.CreateCustom(ctx, claims, order.Custom{
+		ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin,
+	})
+	if err != nil {
+		return order.Order{}, q, err
+	}
+	return o, q, nil
+}
+
+// Handle applies a paid upsell order named by a provisioning job; handled is false when the
+// order is no upsell. The connections are added to the service once (ApplyUpsell); the panel is
+// then set to the service's total, which is safe to repeat, so a retry or a second run after a
+// duplicate settlement never raises twice.
+func (u *Upsells) Handle(ctx context.Context, j job.Job) (handled bool, err error) {
+	up, err := u.store.Upsell(ctx, j.Ref)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("upsell %s: %w", j.Ref, err)
+	}
+	o, err := u.store.Order(ctx, j.Ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return true, job.Permanent(fmt.Errorf("upsell %s: %w", j.Ref, err))
+	}
+	if err != nil {
+		return true, fmt.Errorf("upsell %s: %w", j.Ref, err)
+	}
+	switch o.Status {
+	case order.StatusActive:
+		return true, nil
+	case order.StatusPaid, order.StatusProvisioning:
+	default:
+		u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
+		return true, nil
+	}
+	if _, err := u.store.SetOrderStatus(ctx, o.ID, order.StatusProvisioning, order.StatusPaid); err != nil {
+		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+	}
+	svc, err := u.store.ApplyUpsell(ctx, o.ID, u.now().UTC())
+	if err != nil {
+		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+	}
+	err = u.lines.SetMaxConnections(ctx, svc.ID, svc.MaxConnections)
+	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
+	u.audit.Record(ctx, who, "upsell", svc.ID, fmt.Sprintf("order %s: +%d, max connections %d", o.ID, up.ExtraQuantity, svc.MaxConnections), err)
+	if err != nil {
+		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+	}
+	if _, err := u.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+	}
+	return true, nil
+}

@@ -1,0 +1,88 @@
+package design
+
+import . "goa.design/goa/v3/dsl"
+
+var ResellerOrderResult = Type("ResellerOrderResult", func() {
+	Attribute("orderId", String)
+	Attribute("invoiceId", String)
+	Attribute("serviceId", String, "The reseller plan's service: GET /resellers/services/{serviceId}")
+	Attribute("serviceIds", ArrayOf(String))
+	Attribute("status", String, func() { Enum(OrderStatuses...) })
+	Attribute("fraud", Boolean)
+	Attribute("total", Money)
+	Attribute("paymentUrl", String, "Where the buyer pays; empty when nothing is due")
+	Attribute("paymentDeadline", String, "RFC 3339; empty when nothing is due")
+	Attribute("session", SessionResult, "A proven session: the password proved the client")
+	Required("orderId", "invoiceId", "serviceId", "serviceIds", "status", "fraud", "total", "paymentUrl", "paymentDeadline", "session")
+})
+
+var ResellerServiceResult = Type("ResellerServiceResult", func() {
+	Attribute("serviceId", String)
+	Attribute("orderId", String)
+	Attribute("pid", Int)
+	Attribute("name", String)
+	Attribute("status", String, func() { Enum("Pending", "Active", "Suspended", "Cancelled", "Terminated") })
+	Attribute("credits", Int, "Credits this plan grants")
+	Attribute("balance", Int, "The reseller account's credits now; 0 until paid")
+	Attribute("account", String, "The reseller account on the panel; empty until paid")
+	Required("serviceId", "orderId", "pid", "name", "status", "credits", "balance", "account")
+})
+
+var _ = Service("resellers", func() {
+	Description("Reseller credit plans: buy one, and the panel's reseller account is created or credited once paid.")
+	Security(SessionAuth)
+	Error("not_found")
+	Error("unauthorized")
+	Error("bad_request")
+	Error("unavailable")
+	Error("invalid_credentials", ErrorResult, "The password is not the client's.")
+	Error("password_mismatch", ErrorResult, "The password and its confirmation differ.")
+	Error("weak_password", ErrorResult, "The password is too short.")
+	HTTP(func() {
+		Response("invalid_credentials", StatusUnauthorized)
+		Response("password_mismatch", StatusUnprocessableEntity)
+		Response("weak_password", StatusBadRequest)
+	})
+
+	Method("me", func() {
+		Payload(func() { tokenAttr() })
+		Result(func() {
+			Attribute("isReseller", Boolean)
+			Attribute("balance", Int, "Credits of the reseller account; 0 when none")
+			Required("isReseller", "balance")
+		})
+		HTTP(func() {
+			GET("/resellers/me")
+			bearer()
+		})
+	})
+	Method("order", func() {
+		Description("Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password becomes the client's (or must be it, when one is set).")
+		Payload(func() {
+			tokenAttr()
+			Attribute("pid", Int, "A reseller plan")
+			Attribute("gateway", String, "Payment gateway module; the default when absent")
+			Attribute("existingReseller", Boolean, func() { Default(false) })
+			Attribute("password", String, func() { MaxLength(256) })
+			Attribute("confirmPassword", String, func() { MaxLength(256) })
+			Attribute("currency", String, func() { MaxLength(3) })
+			Attribute("returnUrl", String, "Where the payment page sends the buyer back; /checkout/resellers/waiting?order={orderId} when absent", func() { MaxLength(2048) })
+			Required("pid", "password", "confirmPassword")
+		})
+		Result(ResellerOrderResult)
+		HTTP(func() {
+			POST("/resellers/orders")
+			bearer()
+			Response(StatusCreated)
+		})
+	})
+	Method("getService", func() {
+		Description("A reseller plan's service, with the reseller account's credits.")
+		Payload(serviceIDPayload)
+		Result(ResellerServiceResult)
+		HTTP(func() {
+			GET("/resellers/services/{serviceId}")
+			bearer()
+		})
+	})
+})
