@@ -1,0 +1,34 @@
+// Where the browser supports constructable style sheets, the CSS is adopted into the shadow root
+// (no <style> element). jsdom lacks adoptedStyleSheets, so this file gives ShadowRoot one before the
+// widget is loaded.
+import { waitFor } from '@testing-library/dom';
+import { describe, expect, it } from 'vitest';
+import { installFakeApi } from '../test/fakeApi';
+
+const adopted = new WeakMap<ShadowRoot, CSSStyleSheet[]>();
+Object.defineProperty(ShadowRoot.prototype, 'adoptedStyleSheets', {
+  configurable: true,
+  get(this: ShadowRoot) {
+    return adopted.get(this) ?? [];
+  },
+  set(this: ShadowRoot, sheets: CSSStyleSheet[]) {
+    adopted.set(this, sheets);
+  },
+});
+
+describe('adopted style sheets', () => {
+  it('adopts one shared sheet into each widget and adds no <style>', async () => {
+    installFakeApi();
+    await import('../index');
+    const a = document.createElement('streamcart-checkout');
+    const b = document.createElement('streamcart-checkout');
+    document.body.append(a, b);
+    await waitFor(() => expect(a.shadowRoot?.adoptedStyleSheets).toHaveLength(1));
+    await waitFor(() => expect(b.shadowRoot?.adoptedStyleSheets).toHaveLength(1));
+    expect(a.shadowRoot!.adoptedStyleSheets[0]).toBe(b.shadowRoot!.adoptedStyleSheets[0]);
+    expect(a.shadowRoot!.querySelector('style')).toBeNull();
+    const rules = Array.from(a.shadowRoot!.adoptedStyleSheets[0]!.cssRules).map((r) => r.cssText).join('\n');
+    expect(rules).toContain('.sc-plan');
+    expect(document.adoptedStyleSheets ?? []).toHaveLength(0);
+  });
+});
