@@ -40,6 +40,7 @@ export default defineConfig(({ mode }) => {
     };
   }
   const test = mode === 'test';
+  const classic = mode === 'classic';
   return {
     plugins: test ? [react()] : [react(), lazyLocales],
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
@@ -55,12 +56,11 @@ export default defineConfig(({ mode }) => {
       target: 'es2020',
       minify: 'oxc',
       sourcemap: false,
-      lib: {
-        entry: 'src/index.ts',
-        name: 'Streamcart',
-        formats: ['es', 'iife'],
-        fileName: (format) => (format === 'es' ? 'streamcart.js' : 'streamcart.iife.js'),
-      },
+      // Two passes: the ES module (with the public exports), then `--mode classic`: the IIFE from an
+      // entry without exports, so a plain <script> adds no global to the page.
+      lib: classic
+        ? { entry: 'src/classic.ts', name: 'Streamcart', formats: ['iife'], fileName: () => 'streamcart.iife.js' }
+        : { entry: 'src/index.ts', formats: ['es'], fileName: () => 'streamcart.js' },
       rolldownOptions: {
         output,
         onwarn(warning, warn) {
