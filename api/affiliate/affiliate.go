@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/pricing"
@@ -111,4 +113,26 @@ func (a *Affiliates) Report(ctx context.Context, since time.Time) ([]Row, error)
 		return out[i].AffID < out[j].AffID
 	})
 	return out, nil
+}
+
+// Print writes rows as a table: affiliate, clicks, orders, paid orders and revenue per currency,
+// amounts rendered by format (minor units to decimal text).
+func Print(w io.Writer, rows []Row, format func(minor int64) string) error {
+	if _, err := fmt.Fprintln(w, "AFFILIATE\tCLICKS\tORDERS\tPAID\tREVENUE"); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		rev := "-"
+		if len(r.Revenue) > 0 {
+			parts := make([]string, len(r.Revenue))
+			for i, m := range r.Revenue {
+				parts[i] = format(m.Amount) + " " + m.Currency
+			}
+			rev = strings.Join(parts, ", ")
+		}
+		if _, err := fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%s\n", r.AffID, r.Clicks, r.Orders, r.PaidOrders, rev); err != nil {
+			return err
+		}
+	}
+	return nil
 }

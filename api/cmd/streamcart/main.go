@@ -28,6 +28,10 @@ const usage = `Usage:
   streamcart catalog import FILE      validate a catalog file and make it the shop's catalog
   streamcart catalog check FILE       validate a catalog file only
   streamcart version                  print the embedded widget's version and SRI hash
+  streamcart mail list                list outgoing mail (the outbox), newest first
+  streamcart mail show ID             print one message (sign-in links are in there)
+  streamcart audit list [--service ID] list service actions (who, what, when, result)
+  streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
 
 Run "streamcart serve -h" for the flags.
 `
@@ -79,6 +83,8 @@ func run(args []string, log *slog.Logger) error {
 			return err
 		}
 		return catalogCommand(ctx, args[1], cfg)
+	case "mail", "audit", "affiliates":
+		return afterSaleCommand(ctx, args)
 	case "version":
 		fmt.Println("widget", web.WidgetVersion())
 		fmt.Println("integrity", web.WidgetIntegrity())
@@ -168,6 +174,8 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.BoolVar(&cfg.Payment.CoinbaseSettleOnPending, "coinbase-settle-on-pending", env("COINBASE_SETTLE_ON_PENDING", "") == "true", "settle Coinbase charges on charge:pending instead of charge:confirmed (STREAMCART_COINBASE_SETTLE_ON_PENDING)")
 	fs.StringVar(&cfg.Payment.CryptomusAPIURL, "cryptomus-api-url", env("CRYPTOMUS_API_URL", ""), "Cryptomus API base URL override (STREAMCART_CRYPTOMUS_API_URL)")
 	fs.StringVar(&cfg.Panel, "panel", env("PANEL", "builtin"), "IPTV panel: builtin, xui or xtream (STREAMCART_PANEL)")
+	fs.StringVar(&cfg.SMTPURL, "smtp-url", env("SMTP_URL", ""), "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty keeps mail in the database (STREAMCART_SMTP_URL)")
+	fs.IntVar(&cfg.NewResellerPID, "new-reseller-pid", envInt("NEW_RESELLER_PID", 0), "product a new reseller buys with the first reseller plan; 0: none (STREAMCART_NEW_RESELLER_PID)")
 	fs.StringVar(&cfg.PanelURL, "panel-url", env("PANEL_URL", ""), "panel API base URL; for xui including the access code (STREAMCART_PANEL_URL)")
 	// Secrets come only from the environment or a file (STREAMCART_X_FILE): never flags, which
 	// other users can read in the process list.
