@@ -5,7 +5,7 @@ NPM ?= npm
 GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-e2e gen check-gen widget size bench clean
+.PHONY: all deps build run test test-go test-widget test-e2e gen check-gen widget size bench soak clean
 
 all: build
 
@@ -56,6 +56,13 @@ test-e2e: build
 	$(NPM) run e2e -w examples/checkout
 
 test: deps check-gen test-go test-widget test-e2e
+
+# The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
+# database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and
+# half-written orders, or fails. (A short version runs in test-go.)
+SOAK ?= 3m
+soak:
+	set -o pipefail; STREAMCART_SOAK=$(SOAK) $(GO) test -count=1 -v -timeout 0 -run '^TestKillReplicasDuringOrders$$' ./api/faulttest/ | grep -E '^(soak:|--- |ok|FAIL|panic)|_test.go'
 
 size: widget
 	$(NPM) run size -w widget

@@ -70,12 +70,13 @@ type App struct {
 	log     *slog.Logger
 	store   store.Backend
 	catalog atomic.Pointer[catalog.Catalog]
-	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from.
-	catalogMu  sync.Mutex
-	catalogRaw []byte
 	geo     *geo.Lookup
 	worker  *job.Worker
 	handler http.Handler
+
+	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from.
+	catalogMu  sync.Mutex
+	catalogRaw []byte
 }
 
 // DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
