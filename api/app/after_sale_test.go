@@ -255,6 +255,10 @@ func TestServiceActions(t *testing.T) {
 	wantErr(t, err, "bad_request", "Please confirm that you want to terminate this service: send {\"confirm\": true}.")
 	_, err = s.services.Terminate(t.Context(), &genservices.TerminatePayload{Token: ptr(owner.Token), ServiceID: svcID, Confirm: ptr(false)})
 	wantErr(t, err, "bad_request", "")
+	if status, _, body := s.raw(http.MethodPost, "/checkout/api/services/"+svcID+"/terminate", owner.Token, nil); status != http.StatusBadRequest ||
+		!strings.Contains(string(body), `"name":"bad_request"`) {
+		t.Fatalf("terminate without a body: %d %s, want 400 bad_request", status, body)
+	}
 	res, err := s.services.Terminate(t.Context(), &genservices.TerminatePayload{Token: ptr(owner.Token), ServiceID: svcID, Confirm: ptr(true)})
 	if err != nil || res.Status != "Terminated" {
 		t.Fatalf("terminate: %+v %v", res, err)
@@ -352,6 +356,9 @@ func TestAfterSaleOwnership(t *testing.T) {
 		status, _, _ := s.raw(http.MethodPost, "/checkout/api/services/"+svcID+"/restart", tok, nil)
 		if status != http.StatusNotFound {
 			t.Fatalf("restart: status %d, want 404", status)
+		}
+		if status, _, _ := s.raw(http.MethodPost, "/checkout/api/services/"+svcID+"/terminate", tok, nil); status != http.StatusNotFound {
+			t.Fatalf("terminate without a body: status %d, want 404", status)
 		}
 	}
 	// Lists hold only what the session may read.

@@ -108,7 +108,7 @@ func New(d Deps) http.Handler {
 
 	ve := genservices.NewEndpoints(NewServices(d.Accounts, d.Orders, d.Panel, d.Manage))
 	ve.Use(hide)
-	servicessrv.Mount(mux, servicessrv.New(ve, mux, dec, enc, errh, nil))
+	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, nil))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Accounts, d.Upsells))
 	ue.Use(hide)

@@ -3,6 +3,11 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	goahttp "goa.design/goa/v3/http"
 
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
@@ -83,4 +88,16 @@ func (s *servicesService) Terminate(ctx context.Context, p *genservices.Terminat
 // SetMac changes the device MAC address.
 func (s *servicesService) SetMac(ctx context.Context, p *genservices.SetMacPayload) (*genservices.ServiceResult, error) {
 	return s.managed(s.manage.SetMAC(ctx, claimsFrom(ctx), p.ServiceID, p.MacAddress))
+}
+
+// emptyAsObject reads an empty request body as {}: POST /services/{id}/terminate without a body
+// then reaches the service, which answers the ownership check (404) or asks for the confirmation
+// (400 bad_request), instead of a decoder's missing_payload.
+func emptyAsObject(next func(*http.Request) goahttp.Decoder) func(*http.Request) goahttp.Decoder {
+	return func(r *http.Request) goahttp.Decoder {
+		if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+			r.Body = io.NopCloser(strings.NewReader("{}"))
+		}
+		return next(r)
+	}
 }

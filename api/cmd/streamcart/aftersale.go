@@ -29,8 +29,16 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 	since := fs.String("since", "", "only what happened from this day on (YYYY-MM-DD, UTC)")
 	service := fs.String("service", "", "only this service's actions")
 	limit := fs.Int("limit", 50, "how many rows at most")
-	if err := fs.Parse(args[2:]); err != nil {
-		return err
+	// Flags may come before or after the positional argument (mail show ID --db …).
+	var pos []string
+	for rest := args[2:]; ; {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
 	st, err := store.OpenURL(ctx, strings.TrimPrefix(*db, "sqlite://"))
 	if err != nil {
@@ -51,12 +59,12 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		}
 		return nil
 	case "mail show":
-		if fs.NArg() != 1 {
+		if len(pos) != 1 {
 			return errors.New("mail show: want one message ID")
 		}
-		id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
+		id, err := strconv.ParseInt(pos[0], 10, 64)
 		if err != nil {
-			return fmt.Errorf("mail show: bad ID %q", fs.Arg(0))
+			return fmt.Errorf("mail show: bad ID %q", pos[0])
 		}
 		m, err := mail.NewOutbox(st, nil, nil).Get(ctx, id)
 		if err != nil {
