@@ -28,11 +28,12 @@ serve() {
   until curl -sf "http://127.0.0.1:$1/readyz" >/dev/null; do sleep 0.1; done
 }
 stop() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
+# newdb NAME: creates a fresh database and sets db to its URL (no subshell: dbs must remember it).
 newdb() {
   local d="streamcart_bench_$$_$1"
   dbs+=("$d")
   psql -q "$pg/postgres" -c "CREATE DATABASE $d" >/dev/null
-  echo "$pg/$d?sslmode=disable"
+  db="$pg/$d?sslmode=disable"
 }
 key=$(head -c 32 /dev/urandom | base64)
 run() { "$tmp/orders" --clients "$clients" --duration "${secs}s" --targets "$1"; }
@@ -41,9 +42,9 @@ echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg), $clients clients, $
 serve 18089 "$tmp/s.db"
 echo -n "SQLite, 1 process:          "; run http://127.0.0.1:18089
 stop
-db=$(newdb one); serve 18089 "$db"
+newdb one; serve 18089 "$db"
 echo -n "PostgreSQL, 1 replica:      "; run http://127.0.0.1:18089
 stop
-db=$(newdb two); serve 18089 "$db"; serve 18092 "$db"
+newdb two; serve 18089 "$db"; serve 18092 "$db"
 echo -n "PostgreSQL, 2 replicas:     "; run http://127.0.0.1:18089,http://127.0.0.1:18092
 stop
