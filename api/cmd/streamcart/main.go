@@ -118,7 +118,7 @@ func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%s imported into %s (%d products); running shops pick it up on restart\n", cfg.CatalogFile, cfg.DB, len(c.Products))
+		fmt.Printf("%s imported into %s (%d products); running shops pick it up within their catalog poll interval (STREAMCART_CATALOG_POLL, default %s)\n", cfg.CatalogFile, cfg.DB, len(c.Products), app.DefaultCatalogPoll)
 		return nil
 	}
 	return fmt.Errorf("catalog: unknown subcommand %q", sub)
@@ -163,6 +163,7 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", env("TRUST_PROXY", "") == "true", "take client IPs from X-Forwarded-For (STREAMCART_TRUST_PROXY)")
 	fs.IntVar(&cfg.FraudMaxPerIP, "fraud-max-orders-per-ip", envInt("FRAUD_MAX_ORDERS_PER_IP", fraud.DefaultMaxOrdersPerIP), "orders per IP per 24 h before orders are held (STREAMCART_FRAUD_MAX_ORDERS_PER_IP)")
 	fs.StringVar(&banned, "fraud-banned-email-domains", env("FRAUD_BANNED_EMAIL_DOMAINS", ""), "comma list of email domains whose orders are held (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS)")
+	fs.DurationVar(&cfg.CatalogPoll, "catalog-poll", envDur("CATALOG_POLL", app.DefaultCatalogPoll), "how often a running shop checks for a catalog imported elsewhere (STREAMCART_CATALOG_POLL)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", envDur("JOB_LEASE", 30*time.Second), "how long a job claim lasts before another worker may take it over (STREAMCART_JOB_LEASE)")
 	fs.DurationVar(&cfg.JobPoll, "job-poll", envDur("JOB_POLL", 500*time.Millisecond), "job queue poll interval (STREAMCART_JOB_POLL)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", envDur("SHUTDOWN_TIMEOUT", 15*time.Second), "graceful shutdown limit (STREAMCART_SHUTDOWN_TIMEOUT)")
