@@ -13,6 +13,7 @@ const lazyLocales: Plugin = {
   enforce: 'pre',
   resolveId(source, importer) {
     if (source === './load' && importer?.endsWith('/src/i18n/messages.ts')) return file('./src/i18n/load.lazy.ts');
+    if (source === './afterSaleLoad' && importer?.endsWith('/src/flow/AfterSale.tsx')) return file('./src/flow/afterSaleLoad.lazy.ts');
     return null;
   },
 };
@@ -22,7 +23,37 @@ const lazyLocales: Plugin = {
 // Vite leaves an ES library unminified by default (whitespace kept); we ship it to browsers as is.
 const output = { minify: true, charset: 'ascii' as const };
 
+// dist/aftersale.js gets the page's React and the main bundle's shared modules at load time (see
+// src/aftersale/entry.ts): 'react', its JSX runtime and ./shared resolve to live-binding shims.
+const afterSaleShims: Plugin = {
+  name: 'streamcart-aftersale-shims',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === 'react') return file('./src/aftersale/shim/react.ts');
+    if (source === 'react/jsx-runtime') return file('./src/aftersale/shim/jsx-runtime.ts');
+    if (/^\.{1,2}\/(\.\.\/)*shared$/.test(source) && importer?.includes('/src/aftersale/')) return file('./src/aftersale/shared.remote.ts');
+    if (importer?.includes('/src/aftersale/') && /\/(flow|element)\//.test(source)) {
+      this.error(`${importer} imports ${source}: the after-sale module may only reach the main bundle through ./shared`);
+    }
+    return null;
+  },
+};
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'aftersale') {
+    return {
+      plugins: [react(), afterSaleShims],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'es2020',
+        minify: 'oxc',
+        lib: { entry: 'src/aftersale/entry.ts', formats: ['es'], fileName: () => 'aftersale.js' },
+        rolldownOptions: { output },
+      },
+    };
+  }
   if (mode === 'locales') {
     return {
       build: {

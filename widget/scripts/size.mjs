@@ -33,6 +33,13 @@ for (const f of bundles) {
   sizes[f] = measure(f);
 }
 for (const f of locales) largestLocale = Math.max(largestLocale, measure(f));
+// The after-sale screens (sign-in, services, upsell, resellers): loaded on first use only.
+const afterSale = 'dist/aftersale.js';
+if (existsSync(afterSale)) measure(afterSale);
+else {
+  console.log(`${afterSale.padEnd(28)} missing: run npm run build -w widget`);
+  failed = true;
+}
 if (sizes['dist/streamcart.iife.js']) {
   console.log(`script-tag page, English: ${kb(sizes['dist/streamcart.iife.js'])} gzip; other locales add at most ${kb(largestLocale)}`);
 }

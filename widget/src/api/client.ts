@@ -65,14 +65,15 @@ export interface QuoteBody {
 export interface OrderBody extends QuoteBody {
   gateway: string;
   expectedTotal?: Money;
-  affiliateId?: number;
+  /** The affiliate id (aff_id digits), sent as a string as the contract types it. */
+  affiliateId?: string;
   returnUrl?: string;
   emailSubscription?: boolean;
 }
 
 type Query = Record<string, string | number | undefined>;
 
-interface RequestInit2 {
+export interface RequestInit2 {
   query?: Query;
   body?: unknown;
   auth?: boolean;
@@ -210,6 +211,13 @@ export function createClient(opts: ClientOptions) {
       if (!text.trimStart().startsWith('#EXTM3U')) throw new ApiError('malformed', res.status, 'playlist: not an M3U file');
       return new Blob([text], { type: 'audio/x-mpegurl' });
     },
+    cancelOrder: (orderId: string) => json(OrderSchema, 'POST', `/orders/${encodeURIComponent(orderId)}/cancel`, { auth: true }),
+    affiliateClick: async (affId: string, referer: string) => {
+      await send('POST', '/affiliates/clicks', { body: { affId, referer } });
+    },
+    /** Any other call of the contract: the after-sale screens bring their own schemas. */
+    request: json,
+    send,
     /** Resolves a URL the API returned (a payment link) against the API's origin. */
     resolve: (href: string) => new URL(href, absoluteUrl(opts.base)).toString(),
   };

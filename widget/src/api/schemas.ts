@@ -136,6 +136,9 @@ export const ServiceSchema = v.object({
   billingCycle: v.optional(v.string(), ''),
   nextDueDate: v.optional(v.string(), ''),
   playlistUrl: v.optional(v.string(), ''),
+  macAddress: v.optional(v.string(), ''),
+  expiresAt: v.optional(v.string(), ''),
+  trial: v.optional(v.boolean(), false),
 });
 
 export const ErrorBodySchema = v.object({

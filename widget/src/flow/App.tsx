@@ -8,7 +8,8 @@ import { isValidEmail } from './EmailField';
 import { IndexPage } from './IndexPage';
 import { autoOrder, ensureSession } from './order';
 import { Success } from './Success';
-import { CreatingOrder, ErrorView, NotFound, Upsell } from './Views';
+import { AfterSale } from './AfterSale';
+import { CreatingOrder, ErrorView, NotFound } from './Views';
 import { Waiting } from './Waiting';
 
 /** A render error anywhere in the flow becomes the generic error view, never a blank widget. */
@@ -28,13 +29,17 @@ class Boundary extends Component<{ controller: Controller; children: ReactNode }
 
 function Routes() {
   const route = useCheckout((s) => s.route.name);
+  // The services view lives on the index route (?view=services) so the routes stay those of spec §2;
+  // a sign-in link (?signin=) lands there too.
+  const services = useCheckout((s) => s.route.query.view === 'services' || (s.route.name === '' && !!s.route.query.signin));
+  const upsellDone = useCheckout((s) => !!s.route.query.upsell);
   const fatal = useCheckout((s) => s.fatal);
   if (fatal) return <ErrorView />;
   switch (route) {
     case '':
-      return <IndexPage group="plan" />;
+      return services ? <AfterSale screen="services" /> : <IndexPage group="plan" />;
     case 'resellers':
-      return <IndexPage group="reseller" />;
+      return <AfterSale screen="resellers" />;
     case 'creatingOrder':
       return <CreatingOrder />;
     case 'waiting':
@@ -42,10 +47,11 @@ function Routes() {
     case 'resellers/waiting':
       return <Waiting reseller />;
     case 'success':
+      return upsellDone ? <AfterSale screen="upsellSuccess" /> : <Success />;
     case 'resellers/success':
-      return <Success />;
+      return <AfterSale screen="resellerSuccess" />;
     case 'upsell':
-      return <Upsell />;
+      return <AfterSale screen="upsell" />;
     default:
       return <NotFound />;
   }
@@ -59,7 +65,10 @@ function Lifecycle() {
     window.addEventListener('popstate', c.syncFromLocation);
     const { email, pid, autoRedirect } = c.landing;
     const p = c.getState().persisted;
-    if (email && pid && autoRedirect && c.getState().route.name === '') {
+    const signingIn = !!c.getState().route.query.signin;
+    if (signingIn) {
+      // A sign-in link proves who the visitor is; the email parameter must not replace that session.
+    } else if (email && pid && autoRedirect && c.getState().route.name === '') {
       void autoOrder(c);
     } else if (email && isValidEmail(email) && !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())) {
       // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as them.

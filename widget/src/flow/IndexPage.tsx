@@ -10,6 +10,7 @@ import { cardCycle, PlanGrid } from './PlanGrid';
 import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
 import { Summary } from './Summary';
 import { useQuote } from './useQuote';
+import { ManageLink } from './Views';
 
 /** Plans pre-select the first paid plan; reseller plans their second one (spec §9). */
 function defaultProduct(list: Product[], group: Group): Product {
@@ -181,6 +182,7 @@ export function IndexPage({ group }: { group: Group }) {
 
   return (
     <div className="sc-page sc-index">
+      {group === 'plan' && <ManageLink />}
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">
           <h2 className="sc-title" id="sc-plans-title">

@@ -5,7 +5,7 @@ import { clearedForSuccess } from '../state/persisted';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
 import { CopyButton } from './CopyButton';
 import { Icon, iconForCard, iconForPlatform } from './icons';
-import { Centered, HomeLink } from './Views';
+import { Centered, HomeLink, ManageLink } from './Views';
 import { orderIdFrom } from './Waiting';
 
 function isUrl(s: string): boolean {
@@ -139,6 +139,7 @@ export function Success() {
         </section>
       )}
 
+      <ManageLink lead={false} />
       {sf?.dashboardUrl && (
         <p className="sc-center-row">
           <a className="sc-btn sc-btn-primary" href={sf.dashboardUrl} target="_blank" rel="noopener">

@@ -1,6 +1,6 @@
-// Small views: creating order, not found, generic error, upsell.
+// Small views: creating order, not found, generic error.
 import { useEffect, type MouseEvent, type ReactNode } from 'react';
-import { useCheckout, useController, useI18n, useResource } from './context';
+import { useCheckout, useController, useI18n } from './context';
 import { Icon, type IconName } from './icons';
 
 export function Centered({ icon, tone, title, children, testId }: { icon: IconName; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string }) {
@@ -96,21 +96,26 @@ export function ErrorView() {
   );
 }
 
-export function Upsell() {
+/** "Manage my services": the after-sale services view (index route, ?view=services). */
+export function ManageLink({ lead = true }: { lead?: boolean }) {
   const c = useController();
-  const { t, locale } = useI18n();
-  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
+  const { t } = useI18n();
+  const href = useCheckout(() => c.servicesHref());
   return (
-    <Centered icon="sparkle" title={t.upsellTitle}>
-      <p className="sc-lead">{t.upsellText}</p>
-      <div className="sc-actions">
-        {storefront.data?.dashboardUrl && (
-          <a className="sc-btn sc-btn-primary" href={storefront.data.dashboardUrl} target="_blank" rel="noopener">
-            {t.dashboard}
-          </a>
-        )}
-        <HomeLink className="sc-btn sc-btn-ghost">{t.backToPlans}</HomeLink>
-      </div>
-    </Centered>
+    <p className="sc-head-link">
+      {lead && `${t.alreadyCustomer} `}
+      <a
+        className="sc-link"
+        href={href}
+        data-testid="manage-services"
+        onClick={(e: MouseEvent) => {
+          if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+          e.preventDefault();
+          c.navigate('', { view: 'services' });
+        }}
+      >
+        {t.manageServices}
+      </a>
+    </p>
   );
 }

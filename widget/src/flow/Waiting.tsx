@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../api/client';
 import type { Order } from '../api/schemas';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
@@ -25,6 +25,10 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   const orderId = orderIdFrom(route.query, persisted.order.orderid);
   const [order, setOrder] = useState<Order | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  // Set once the buyer cancelled: a poll under way must not show the order as pending again.
+  const cancelled = useRef(false);
 
   useEffect(() => {
     if (!orderId) return;
@@ -38,7 +42,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
     const poll = async () => {
       try {
         const o = await c.client.order(orderId);
-        if (!live) return;
+        if (!live || cancelled.current) return;
         setOrder(o);
         setError(null);
         c.update((s) => ({
@@ -49,7 +53,11 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         if (PAID.has(o.status)) c.emitOnce(`paid:${o.orderId}`, 'streamcart:order-paid', { orderId: o.orderId });
         if (o.status === 'active') {
           c.emitOnce(`ready:${o.orderId}`, 'streamcart:service-ready', { orderId: o.orderId, serviceIds: o.serviceIds });
-          c.navigate(reseller ? 'resellers/success' : 'success', { order: o.orderId }, { replace: true });
+          // The reseller success page reads the plan's service (spec §4 guard: ?serviceid=); an
+          // extra-connection order shows its service's new connections (?upsell=).
+          const upsell = c.getState().route.query.upsell;
+          if (reseller) c.navigate('resellers/success', { serviceid: o.serviceIds[0] ?? '' }, { replace: true });
+          else c.navigate('success', { order: o.orderId, ...(upsell ? { upsell } : {}) }, { replace: true });
           return;
         }
         if (o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed') return;
@@ -109,6 +117,24 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
               : t.statusFailed;
   const paymentUrl = order?.paymentUrl ? c.client.resolve(order.paymentUrl) : persisted.payment.url;
 
+  // Spec §4: cancelling resets the order ids and the fraud flag. The API lets only the owner cancel.
+  async function cancel() {
+    setCancelling(true);
+    try {
+      const o = await c.client.cancelOrder(orderId);
+      cancelled.current = true;
+      setOrder(o);
+      setError(null);
+      c.update((p) => ({ ...p, order: { ...p.order, orderid: '', invoiceid: '', fraud: false }, payment: { gateway: '', url: '', deadline: '' } }));
+    } catch (e) {
+      if (isApiError(e) && e.code === 'malformed') c.fail(e);
+      else setError(e);
+    } finally {
+      setCancelling(false);
+      setConfirming(false);
+    }
+  }
+
   return (
     <Centered icon={ended ? 'alert' : 'spinner'} tone={ended ? 'error' : 'busy'} title={ended ? status : t.waitingTitle}>
       {!ended && (
@@ -138,8 +164,26 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
             {t.completePayment}
           </a>
         )}
+        {order?.status === 'pending' && !confirming && (
+          <button type="button" className="sc-btn sc-btn-ghost" data-testid="cancel-order" onClick={() => setConfirming(true)}>
+            {t.cancelOrder}
+          </button>
+        )}
         {ended && <HomeLink>{t.backToPlans}</HomeLink>}
       </div>
+      {order?.status === 'pending' && confirming && (
+        <div className="sc-confirm" role="alertdialog" aria-labelledby="sc-cancel-q" data-testid="cancel-order-confirm">
+          <p id="sc-cancel-q">{t.cancelConfirm}</p>
+          <div className="sc-actions">
+            <button type="button" className="sc-btn sc-btn-danger" data-testid="cancel-order-yes" disabled={cancelling} aria-busy={cancelling || undefined} onClick={() => void cancel()}>
+              {cancelling ? t.processing : t.cancelYes}
+            </button>
+            <button type="button" className="sc-btn sc-btn-ghost" disabled={cancelling} onClick={() => setConfirming(false)}>
+              {t.cancelNo}
+            </button>
+          </div>
+        </div>
+      )}
     </Centered>
   );
 }

@@ -100,7 +100,7 @@ describe('history routing', () => {
     const { ui } = await mountIndex({ routing: 'history', base: '/checkout/' });
     history.pushState(null, '', '/checkout/upsell');
     window.dispatchEvent(new PopStateEvent('popstate'));
-    expect(await ui().findByText('Upgrade your subscription')).toBeTruthy();
+    expect(await ui().findByTestId('signin-form')).toBeTruthy();
     history.pushState(null, '', '/checkout/');
     window.dispatchEvent(new PopStateEvent('popstate'));
     expect(await ui().findAllByTestId('plan-card')).toHaveLength(3);

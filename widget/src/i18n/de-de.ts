@@ -140,6 +140,14 @@ export const deDE: Messages = {
   resellerLead: 'Kaufen Sie Guthaben, um Abonnements für Ihre eigenen Kunden anzulegen und zu verwalten.',
   credits: (n) => `${n} Credits`,
 
+  // After the sale (the screens themselves load with their own tables)
+  manageServices: 'Meine Dienste verwalten',
+  alreadyCustomer: 'Bereits Kunde?',
+  cancelOrder: 'Bestellung stornieren',
+  cancelConfirm: 'Diese Bestellung stornieren? Dafür wurde nichts berechnet.',
+  cancelYes: 'Ja, stornieren',
+  cancelNo: 'Bestellung behalten',
+
   errors: {
     not_found: 'Das Gesuchte konnte nicht gefunden werden.',
     not_applicable: 'Dieser Gutschein gilt nicht für dieses Produkt.',

@@ -148,6 +148,14 @@ export const en = {
   resellerLead: 'Buy credits to create and manage subscriptions for your own customers.',
   credits: (n: number) => `${n} credits`,
 
+  // After the sale (the screens themselves load with their own tables)
+  manageServices: 'Manage my services',
+  alreadyCustomer: 'Already a customer?',
+  cancelOrder: 'Cancel order',
+  cancelConfirm: 'Cancel this order? Nothing has been charged for it.',
+  cancelYes: 'Yes, cancel it',
+  cancelNo: 'Keep the order',
+
   // API error names double as keys.
   errors: {
     not_found: 'We could not find what you were looking for.',

@@ -140,6 +140,14 @@ export const esES: Messages = {
   resellerLead: 'Compra créditos para crear y gestionar suscripciones para tus propios clientes.',
   credits: (n) => `${n} créditos`,
 
+  // After the sale (the screens themselves load with their own tables)
+  manageServices: 'Gestionar mis servicios',
+  alreadyCustomer: '¿Ya eres cliente?',
+  cancelOrder: 'Cancelar el pedido',
+  cancelConfirm: '¿Cancelar este pedido? No se te ha cobrado nada por él.',
+  cancelYes: 'Sí, cancelarlo',
+  cancelNo: 'Mantener el pedido',
+
   errors: {
     not_found: 'No hemos encontrado lo que buscabas.',
     not_applicable: 'Este cupón no está disponible para este producto.',

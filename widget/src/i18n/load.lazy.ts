@@ -2,17 +2,9 @@
 // bundle (dist/locales/de-de.js …), fetched when that locale is first needed. English ships inline.
 import type { Messages } from './en';
 import type { LazyLocale } from './load';
+import { SCRIPT_BASE } from '../state/scriptBase';
 
-function scriptBase(): string {
-  // The ES build knows its own URL. In the classic-script build import.meta is an empty object,
-  // and document.currentScript names the script while it first runs (this line runs then).
-  const url = (import.meta as { url?: string }).url;
-  if (url) return url;
-  const script = typeof document !== 'undefined' ? document.currentScript : null;
-  return script instanceof HTMLScriptElement && script.src ? script.src : location.href;
-}
-
-const BASE = scriptBase();
+const BASE = SCRIPT_BASE;
 
 const EXPORTS: Record<LazyLocale, string> = { 'de-de': 'deDE', 'es-es': 'esES', 'nl-nl': 'nlNL', 'pt-pt': 'ptPT' };
 

@@ -140,6 +140,14 @@ export const nlNL: Messages = {
   resellerLead: 'Koop tegoed om abonnementen voor je eigen klanten aan te maken en te beheren.',
   credits: (n) => `${n} credits`,
 
+  // After the sale (the screens themselves load with their own tables)
+  manageServices: 'Mijn diensten beheren',
+  alreadyCustomer: 'Al klant?',
+  cancelOrder: 'Bestelling annuleren',
+  cancelConfirm: 'Deze bestelling annuleren? Er is niets voor in rekening gebracht.',
+  cancelYes: 'Ja, annuleren',
+  cancelNo: 'Bestelling behouden',
+
   errors: {
     not_found: 'We konden niet vinden wat je zoekt.',
     not_applicable: 'Deze kortingscode geldt niet voor dit product.',

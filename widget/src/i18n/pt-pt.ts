@@ -140,6 +140,14 @@ export const ptPT: Messages = {
   resellerLead: 'Compre créditos para criar e gerir subscrições para os seus próprios clientes.',
   credits: (n) => `${n} créditos`,
 
+  // After the sale (the screens themselves load with their own tables)
+  manageServices: 'Gerir os meus serviços',
+  alreadyCustomer: 'Já é cliente?',
+  cancelOrder: 'Cancelar encomenda',
+  cancelConfirm: 'Cancelar esta encomenda? Não lhe foi cobrado nada.',
+  cancelYes: 'Sim, cancelar',
+  cancelNo: 'Manter a encomenda',
+
   errors: {
     not_found: 'Não encontrámos o que procura.',
     not_applicable: 'Este cupão não está disponível para este produto.',

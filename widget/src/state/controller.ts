@@ -213,7 +213,14 @@ export class Controller {
     if (this.config.routing === 'history') return parseLocation(location.pathname, location.search, this.config.base);
     // Memory routing: the payment provider sends the buyer back to this page with ?sc_order=<id>.
     const q = queryOf(location.search);
-    if (q.sc_order) return { route: { name: 'waiting', query: { order: q.sc_order } }, prefix: null };
+    if (q.sc_order) return { route: { name: 'waiting', query: { order: q.sc_order, ...(q.sc_upsell ? { upsell: q.sc_upsell } : {}) } }, prefix: null };
+    // A sign-in link (?signin=) or a page of the after-sale screens (?sc_view=services|upsell).
+    if (q.signin || q.sc_view) {
+      const name: RouteName = q.sc_view === 'upsell' ? 'upsell' : q.sc_view === 'resellers' ? 'resellers' : '';
+      const query: Record<string, string> = name === '' ? { view: 'services' } : {};
+      if (q.signin) query.signin = q.signin;
+      return { route: { name, query }, prefix: null };
+    }
     return { route: { name: '', query: {} }, prefix: null };
   }
 
@@ -237,16 +244,56 @@ export class Controller {
     this.set({ route: { name, query }, fatal: null });
   }
 
-  /** The URL the payment provider sends the buyer back to. `{orderId}` is filled in by the API. */
-  returnUrl(waiting: 'waiting' | 'resellers/waiting' = 'waiting'): string {
+  /**
+   * The URL the payment provider sends the buyer back to. `{orderId}` is filled in by the API;
+   * `upsell` names the service an extra-connection order is for.
+   */
+  returnUrl(waiting: 'waiting' | 'resellers/waiting' = 'waiting', upsell?: string): string {
+    const extra = upsell ? `&${new URLSearchParams(this.config.routing === 'history' ? { upsell } : { sc_upsell: upsell })}` : '';
     if (this.config.routing === 'history') {
-      return formatLocation(this.config.base, this.state.prefix, waiting, {}) + '?order={orderId}';
+      return formatLocation(this.config.base, this.state.prefix, waiting, {}) + '?order={orderId}' + extra;
+    }
+    return `${this.pageUrl()}sc_order={orderId}${extra}`;
+  }
+
+  /** This page without the widget's own parameters, ending in "?" or "&" for more. */
+  private pageUrl(): string {
+    const u = new URL(location.href);
+    for (const k of ['auto_redirect', 'sc_order', 'sc_upsell', 'sc_view', 'signin']) u.searchParams.delete(k);
+    u.hash = '';
+    return `${u.toString()}${u.search ? '&' : '?'}`;
+  }
+
+  /** The address of an after-sale page (a sign-in link's return URL; the API adds ?signin=). */
+  viewUrl(view: 'services' | 'upsell'): string {
+    if (this.config.routing === 'history') {
+      return view === 'upsell'
+        ? formatLocation(this.config.base, this.state.prefix, 'upsell')
+        : formatLocation(this.config.base, this.state.prefix, '', { view: 'services' });
+    }
+    return `${this.pageUrl()}sc_view=${view}`;
+  }
+
+  /** Link target for the services view: a real href in history routing. */
+  servicesHref(): string {
+    return this.config.routing === 'history' ? this.viewUrl('services') : '#';
+  }
+
+  /** Drops a used sign-in token from the address bar (it works once; a reload must not reuse it). */
+  forgetSigninParam(): void {
+    const { route } = this.state;
+    if (!route.query.signin) return;
+    const { signin: _used, ...rest } = route.query;
+    // A link to the index lands on the services view; keep it there.
+    const query = route.name === '' ? { ...rest, view: 'services' } : rest;
+    if (this.config.routing === 'history') {
+      this.navigate(route.name, query, { replace: true });
+      return;
     }
     const u = new URL(location.href);
-    for (const k of ['auto_redirect', 'sc_order']) u.searchParams.delete(k);
-    u.hash = '';
-    const sep = u.search ? '&' : '?';
-    return `${u.toString()}${sep}sc_order={orderId}`;
+    u.searchParams.delete('signin');
+    history.replaceState(history.state, '', u.toString());
+    this.set({ route: { name: route.name, query } });
   }
 
   homeHref(): string {
@@ -371,17 +418,26 @@ export class Controller {
     };
   }
 
-  affiliateId(): number | null {
-    const n = Number(readCookie(AFFILIATE_COOKIE));
-    return this.landing.affiliateId ?? (Number.isInteger(n) && n > 0 ? n : null);
+  /** The affiliate to credit: the landing aff_id, else the remembered one (digits, as a string). */
+  affiliateId(): string | null {
+    if (this.landing.affiliateId) return String(this.landing.affiliateId);
+    const stored = readCookie(AFFILIATE_COOKIE) ?? '';
+    return /^[1-9][0-9]{0,17}$/.test(stored) ? stored : null;
   }
+
+  /** Resolves once the landing's affiliate click is recorded (or was not needed). */
+  affiliateClick: Promise<void> = Promise.resolve();
 
   private rememberAffiliate(): void {
     const id = this.landing.affiliateId;
-    // Spec §4: acts only when aff_id is present and differs from the stored cookie.
-    if (id && readCookie(AFFILIATE_COOKIE) !== String(id)) {
-      writeCookie(AFFILIATE_COOKIE, String(id), { maxAge: AFFILIATE_MAX_AGE, path: '/', sameSite: 'Lax' });
-    }
+    // Spec §4: acts only when aff_id is present and differs from the stored cookie. The click is
+    // recorded first, then the cookie set; a failed call is not retried on every page (spec §8).
+    if (!id || readCookie(AFFILIATE_COOKIE) === String(id)) return;
+    const referer = typeof document !== 'undefined' ? document.referrer : '';
+    this.affiliateClick = this.client
+      .affiliateClick(String(id), referer)
+      .catch(() => undefined)
+      .then(() => writeCookie(AFFILIATE_COOKIE, String(id), { maxAge: AFFILIATE_MAX_AGE, path: '/', sameSite: 'Lax' }));
   }
 }
 

@@ -42,6 +42,37 @@ export const catalog = (): Json[] => [
   product(4, { name: 'Hidden fourth' }),
 ];
 
+/** A token in the API's format (base64url claims . signature) with the given scope. */
+export function sessionToken(email: string, scope: 'email' | 'proven' = 'proven'): string {
+  const claims = { cid: 7, sid: `ses_${scope}`, scp: scope, eml: email, iat: 1_700_000_000, exp: 1_900_000_000 };
+  const body = btoa(JSON.stringify(claims)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return `${body}.c2ln`;
+}
+
+export const PASSWORD = 'correct-horse';
+
+/** A service as GET /services answers it. */
+export function service(id: string, over: Json = {}): Json {
+  return {
+    serviceId: id,
+    orderId: `o-${id}`,
+    pid: 2,
+    name: 'Premium',
+    status: 'Active',
+    username: 'sc12345678',
+    password: '123456789012',
+    serverHostname: 'http://tv.example:8080',
+    maxConnections: 1,
+    macAddress: '',
+    billingCycle: 'monthly',
+    nextDueDate: '2030-02-01',
+    expiresAt: '2030-02-01T00:00:00Z',
+    trial: false,
+    playlistUrl: '',
+    ...over,
+  };
+}
+
 export interface Call {
   url: string;
   method: string;
@@ -141,8 +172,43 @@ export function installFakeApi(): FakeApi {
     'POST /session': (c) => {
       const email = String(c.body?.email ?? '');
       if (!/^\S+@\S+\.\S+$/.test(email)) return apiError(400, 'invalid_email', 'Please enter a Valid Email.');
+      if (c.body?.password !== undefined) {
+        if (email === 'throttled@example.com') return apiError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
+        if (c.body.password !== PASSWORD) return apiError(401, 'invalid_credentials', 'Wrong email or password.');
+        return json(201, { token: sessionToken(email), userId: 'u-7', email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' });
+      }
       return json(201, { token: `tok-${email}`, userId: 'u-7', email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' });
     },
+    // Always 202, known email or not (no account oracle).
+    'POST /session/link': () => new Response(null, { status: 202 }),
+    'GET /services': () => ({ services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2 })] }),
+    'GET /upsell/offers': (c) => {
+      const cur = c.query.get('currency') ?? 'EUR';
+      return { offers: [{ serviceId: 's-1', name: 'Premium', pid: 2, billingCycle: 'monthly', pricingCycle: 'monthly', maxConnections: 1, maxExtra: 4, unitPrice: money(300, cur) }] };
+    },
+    'POST /upsell/quote': (c) => {
+      const n = Number(c.body?.extraQuantity);
+      if (!(n >= 1 && n <= 4)) return apiError(400, 'bad_request', 'This number of extra connections is not available for this service.');
+      return { serviceId: c.body?.serviceId, extraQuantity: n, pricingCycle: 'monthly', unitPrice: money(300), total: money(300 * n), maxConnections: 1 + n };
+    },
+    'POST /upsell/orders': (c) => {
+      const n = Number(c.body?.extraQuantity);
+      return json(201, {
+        orderId: 'o-up', invoiceId: 'i-up', serviceId: c.body?.serviceId, extraQuantity: n, status: 'pending', fraud: false,
+        total: money(300 * n), paymentUrl: '/checkout/api/payments/sandbox/i-up', paymentDeadline: '2030-01-02T00:00:00Z',
+      });
+    },
+    'GET /resellers/me': () => ({ isReseller: false, balance: 0 }),
+    'POST /resellers/orders': (c) => {
+      if (c.body?.password !== c.body?.confirmPassword) return apiError(422, 'password_mismatch', 'Not the same password');
+      const email = String(c.headers.authorization ?? '').replace(/^Bearer tok-/, '');
+      return json(201, {
+        orderId: 'o-res', invoiceId: 'i-res', serviceId: 's-res', serviceIds: ['s-res'], status: 'pending', fraud: false,
+        total: money(5000), paymentUrl: '/checkout/api/payments/sandbox/i-res', paymentDeadline: '2030-01-02T00:00:00Z',
+        session: { token: sessionToken(email), userId: 'u-7', email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' },
+      });
+    },
+    'POST /affiliates/clicks': () => new Response(null, { status: 204 }),
     'DELETE /session': () => new Response(null, { status: 204 }),
   };
 
@@ -207,6 +273,37 @@ export function installFakeApi(): FakeApi {
         const status = api.orderStatuses.length > 1 ? api.orderStatuses.shift()! : api.orderStatuses[0]!;
         return { ...o, status, fraud: status === 'fraud' };
       };
+    }
+    if (method === 'POST' && (m = path.match(/^\/session\/link\/([^/]+)$/))) {
+      const token = decodeURIComponent(m[1]!);
+      return () =>
+        token === 'good-link'
+          ? json(201, { token: sessionToken('buyer@example.com'), userId: 'u-7', email: 'buyer@example.com', scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' })
+          : apiError(401, 'invalid_link', 'This sign-in link is invalid, expired or already used. Please ask for a new one.');
+    }
+    if (method === 'POST' && (m = path.match(/^\/services\/([^/]+)\/(restart|recreate|terminate)$/))) {
+      const id = decodeURIComponent(m[1]!);
+      const action = m[2]!;
+      return (c) => {
+        if (action === 'terminate' && c.body?.confirm !== true) return apiError(400, 'bad_request', 'Please confirm.');
+        return service(id, action === 'terminate' ? { status: 'Terminated' } : {});
+      };
+    }
+    if (method === 'PUT' && (m = path.match(/^\/services\/([^/]+)\/mac$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return (c) => {
+        const raw = String(c.body?.macAddress ?? '').trim();
+        if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(raw)) return apiError(400, 'invalid_mac', 'Please enter a valid MAC address.');
+        return service(id, { macAddress: raw.replace(/-/g, ':').toUpperCase() });
+      };
+    }
+    if (method === 'GET' && (m = path.match(/^\/resellers\/services\/([^/]+)$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return () => ({ serviceId: id, orderId: 'o-res', pid: 11, name: 'Reseller 500', status: 'Active', credits: 500, balance: 500, account: 'res_buyer' });
+    }
+    if (method === 'POST' && (m = path.match(/^\/orders\/([^/]+)\/cancel$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return () => ({ orderId: id, invoiceId: `i-${id}`, serviceIds: [], fraud: false, status: 'cancelled', total: money(1299), paymentUrl: '', paymentDeadline: '' });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)\/playlist\.m3u$/))) {
       return () => new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', { status: 200, headers: { 'Content-Type': 'audio/x-mpegurl' } });

@@ -1,0 +1,118 @@
+// The after-sale calls of the contract (issue 4), each answer parsed with its valibot schema
+// through the main client's request(): a malformed answer is an ApiError "malformed".
+import * as v from 'valibot';
+import type { Client } from '../api/client';
+import { MoneySchema, OrderSchema, ServiceSchema, SessionSchema } from '../api/schemas';
+
+const int = v.pipe(v.number(), v.integer());
+const id = v.union([v.string(), v.pipe(v.number(), v.transform(String))]);
+
+export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
+
+export const OfferSchema = v.object({
+  serviceId: id,
+  name: v.string(),
+  pid: v.optional(int, 0),
+  billingCycle: v.optional(v.string(), ''),
+  pricingCycle: v.string(),
+  maxConnections: int,
+  maxExtra: v.pipe(int, v.minValue(0)),
+  unitPrice: MoneySchema,
+});
+export const OfferListSchema = v.object({ offers: v.array(OfferSchema) });
+
+export const UpsellQuoteSchema = v.object({
+  serviceId: id,
+  extraQuantity: int,
+  pricingCycle: v.optional(v.string(), ''),
+  unitPrice: MoneySchema,
+  total: MoneySchema,
+  maxConnections: int,
+});
+
+export const UpsellOrderSchema = v.object({
+  orderId: id,
+  invoiceId: v.optional(id, ''),
+  serviceId: id,
+  extraQuantity: int,
+  status: OrderSchema.entries.status,
+  fraud: v.optional(v.boolean(), false),
+  total: MoneySchema,
+  paymentUrl: v.optional(v.string(), ''),
+  paymentDeadline: v.optional(v.string(), ''),
+});
+
+export const ResellerMeSchema = v.object({ isReseller: v.boolean(), balance: v.optional(int, 0) });
+
+export const ResellerOrderSchema = v.object({
+  orderId: id,
+  invoiceId: v.optional(id, ''),
+  serviceId: v.optional(id, ''),
+  serviceIds: v.optional(v.array(id), []),
+  status: OrderSchema.entries.status,
+  fraud: v.optional(v.boolean(), false),
+  total: MoneySchema,
+  paymentUrl: v.optional(v.string(), ''),
+  paymentDeadline: v.optional(v.string(), ''),
+  session: v.optional(SessionSchema),
+});
+
+export const ResellerServiceSchema = v.object({
+  serviceId: id,
+  orderId: v.optional(id, ''),
+  pid: v.optional(int, 0),
+  name: v.string(),
+  status: v.string(),
+  credits: v.optional(int, 0),
+  balance: v.optional(int, 0),
+  account: v.optional(v.string(), ''),
+});
+
+export type Offer = v.InferOutput<typeof OfferSchema>;
+export type UpsellQuote = v.InferOutput<typeof UpsellQuoteSchema>;
+export type ResellerService = v.InferOutput<typeof ResellerServiceSchema>;
+
+const path = (s: string) => encodeURIComponent(s);
+
+export function afterSaleApi(client: Client) {
+  const { request, send } = client;
+  return {
+    requestLink: async (email: string, returnUrl: string) => {
+      await send('POST', '/session/link', { body: { email, returnUrl } });
+    },
+    redeemLink: (token: string) => request(SessionSchema, 'POST', `/session/link/${path(token)}`),
+    signIn: (email: string, password: string) => request(SessionSchema, 'POST', '/session', { body: { email, password } }),
+    services: () => request(ServiceListSchema, 'GET', '/services', { auth: true }),
+    restart: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/restart`, { auth: true }),
+    recreate: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/recreate`, { auth: true }),
+    terminate: (serviceId: string) =>
+      request(ServiceSchema, 'POST', `/services/${path(serviceId)}/terminate`, { auth: true, body: { confirm: true } }),
+    setMac: (serviceId: string, macAddress: string) =>
+      request(ServiceSchema, 'PUT', `/services/${path(serviceId)}/mac`, { auth: true, body: { macAddress } }),
+    offers: (currency: string) => request(OfferListSchema, 'GET', '/upsell/offers', { auth: true, query: { currency } }),
+    quote: (body: { serviceId: string; extraQuantity: number; currency: string }) =>
+      request(UpsellQuoteSchema, 'POST', '/upsell/quote', { auth: true, body }),
+    upsellOrder: (body: { serviceId: string; extraQuantity: number; currency: string; gateway: string; returnUrl: string }) =>
+      request(UpsellOrderSchema, 'POST', '/upsell/orders', { auth: true, body }),
+    resellerMe: () => request(ResellerMeSchema, 'GET', '/resellers/me', { auth: true }),
+    resellerOrder: (body: {
+      pid: number;
+      gateway: string;
+      existingReseller: boolean;
+      password: string;
+      confirmPassword: string;
+      currency: string;
+      returnUrl: string;
+    }) => request(ResellerOrderSchema, 'POST', '/resellers/orders', { auth: true, body }),
+    resellerService: (serviceId: string) => request(ResellerServiceSchema, 'GET', `/resellers/services/${path(serviceId)}`, { auth: true }),
+  };
+}
+
+export type AfterSaleApi = ReturnType<typeof afterSaleApi>;
+
+/** Mirrors the server's rule: six hex pairs separated by ':' or '-'; stored upper-case with ':'. */
+export function normalizeMac(raw: string): string | null {
+  const s = raw.trim();
+  if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(s)) return null;
+  return s.replace(/-/g, ':').toUpperCase();
+}

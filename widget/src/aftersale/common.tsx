@@ -1,0 +1,232 @@
+// Pieces every after-sale screen uses: the API, the session's proof, sign-in (link or password).
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { tokenScope } from '../state/session';
+import { afterSaleApi } from './api';
+import { useTexts } from './i18n';
+import { Centered, EmailField, Icon, isApiError, isValidEmail, useCheckout, useController, useErrorText } from './shared';
+
+export function useApi() {
+  const c = useController();
+  const client = useCheckout(() => c.client);
+  return useMemo(() => afterSaleApi(client), [client]);
+}
+
+/** Signed in with a password or a link (the scope the token carries); the server has the last word. */
+export function useProven(): boolean {
+  return useCheckout((s) => s.persisted.auth.loggedIn && tokenScope(s.persisted.token) === 'proven');
+}
+
+/** Error text: this module's names first, then the main table's, then the server's message. */
+export function useAfterSaleError() {
+  const { a } = useTexts();
+  const main = useErrorText();
+  return (e: unknown): string => {
+    if (isApiError(e)) {
+      const own = (a.errors as Record<string, string>)[e.code];
+      if (own) return own;
+    }
+    return main(e);
+  };
+}
+
+const redeemed = new Map<string, Promise<unknown>>();
+
+/**
+ * A sign-in link lands with ?signin=<token>: trade it for a proven session (once per token), then
+ * drop it from the address. Returns true while redeeming, and the failure if any.
+ */
+export function useSigninLanding(): { busy: boolean; error: unknown } {
+  const c = useController();
+  const api = useApi();
+  const token = useCheckout((s) => s.route.query.signin ?? '');
+  const [state, setState] = useState<{ busy: boolean; error: unknown }>({ busy: !!token, error: null });
+
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    setState({ busy: true, error: null });
+    let p = redeemed.get(token);
+    if (!p) {
+      p = api.redeemLink(token).then((session) => c.setSession(session));
+      redeemed.set(token, p);
+    }
+    p.then(
+      () => live && setState({ busy: false, error: null }),
+      (error: unknown) => live && setState({ busy: false, error }),
+    ).finally(() => c.forgetSigninParam());
+    return () => {
+      live = false;
+    };
+  }, [token, api, c]);
+
+  return state;
+}
+
+export function SigningIn() {
+  const { a } = useTexts();
+  return <Centered icon="spinner" tone="busy" title={a.signingIn} />;
+}
+
+/** Sign-in by an emailed link (always the same answer: no account oracle) or by password. */
+export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; lead?: string; notice?: string | null }) {
+  const c = useController();
+  const api = useApi();
+  const { a, t } = useTexts();
+  const errText = useAfterSaleError();
+  const remembered = useCheckout((s) => s.persisted.user.email);
+  const [mode, setMode] = useState<'link' | 'password'>('link');
+  const [email, setEmail] = useState(remembered);
+  const [password, setPassword] = useState('');
+  const [forced, setForced] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const value = email.trim();
+    setError(null);
+    if (!value || !isValidEmail(value)) {
+      setForced((n) => n + 1);
+      emailRef.current?.focus();
+      return;
+    }
+    if (mode === 'password' && !password) {
+      setError(a.passwordRequired);
+      passwordRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      if (mode === 'link') {
+        await api.requestLink(value, c.viewUrl(view));
+        setSent(true);
+      } else {
+        const session = await api.signIn(value, password);
+        setPassword('');
+        c.setSession(session);
+      }
+    } catch (err) {
+      setError(errText(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const tab = (m: 'link' | 'password', label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={mode === m}
+      data-testid={`signin-mode-${m}`}
+      onClick={() => {
+        setMode(m);
+        setError(null);
+        setSent(false);
+      }}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <div className="sc-page sc-narrow">
+      <header className="sc-section-head">
+        <h2 className="sc-title">{a.signInTitle}</h2>
+        <p className="sc-lead">{lead ?? a.signInLead}</p>
+      </header>
+      {notice && (
+        <p className="sc-alert sc-alert-warn" role="alert">
+          <Icon name="alert" />
+          {notice}
+        </p>
+      )}
+      <form className="sc-card" data-testid="signin-form" noValidate onSubmit={submit} aria-busy={busy || undefined}>
+        <div className="sc-tabs" role="tablist">
+          {tab('link', a.byLink)}
+          {tab('password', a.byPassword)}
+        </div>
+        <EmailField ref={emailRef} value={email} forced={forced} onChange={(v) => { setEmail(v); setSent(false); }} />
+        {mode === 'password' && (
+          <div className="sc-field">
+            <label className="sc-label" htmlFor="sc-signin-password">
+              {a.password}
+            </label>
+            <input
+              ref={passwordRef}
+              id="sc-signin-password"
+              className="sc-input"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              data-testid="signin-password"
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+        )}
+        {error && (
+          <p className="sc-alert" role="alert" data-testid="signin-error">
+            <Icon name="alert" />
+            {error}
+          </p>
+        )}
+        {sent && mode === 'link' && (
+          <p className="sc-note" role="status" data-testid="signin-sent">
+            {a.linkSent}
+          </p>
+        )}
+        <div className="sc-actions">
+          <button type="submit" className="sc-btn sc-btn-primary" disabled={busy} data-testid={mode === 'link' ? 'signin-send' : 'signin-submit'}>
+            {busy ? t.processing : mode === 'link' ? a.sendLink : a.signIn}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+/** The gateway list and the chosen one (the default until the buyer picks). */
+export function useGateways() {
+  const c = useController();
+  const { locale } = useTexts();
+  const [list, setList] = useState<{ module: string; displayName: string }[]>([]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [fallback, setFallback] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    c.cached(`gateways:${locale}`, () => c.client.gateways(locale)).then(
+      (g) => {
+        if (!live) return;
+        setList(g.gateways);
+        setFallback(g.default || g.gateways[0]?.module || null);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [c, locale]);
+  const gateway = chosen && list.some((g) => g.module === chosen) ? chosen : fallback;
+  return { list, gateway, choose: setChosen };
+}
+
+export function GatewayChoice({ list, gateway, choose, title }: { list: { module: string; displayName: string }[]; gateway: string | null; choose: (m: string) => void; title: string }) {
+  if (!list.length) return null;
+  return (
+    <section className="sc-card" aria-labelledby="sc-as-gateway-title">
+      <h3 className="sc-card-title" id="sc-as-gateway-title">
+        {title}
+      </h3>
+      <div className="sc-gateways" role="radiogroup" aria-labelledby="sc-as-gateway-title">
+        {list.map((g) => (
+          <label key={g.module} className={`sc-gateway${g.module === gateway ? ' is-selected' : ''}`} data-testid="gateway-option" data-module={g.module}>
+            <input type="radio" name="sc-as-gateway" value={g.module} checked={g.module === gateway} onChange={() => choose(g.module)} />
+            <span>{g.displayName}</span>
+          </label>
+        ))}
+      </div>
+    </section>
+  );
+}

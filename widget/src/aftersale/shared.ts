@@ -1,0 +1,13 @@
+// What the after-sale screens take from the main bundle. In the tests (and to the type checker)
+// these are the modules themselves; the built screens (dist/aftersale.js) get the very same
+// objects handed over at load time (shared.remote.ts), so contexts, the ApiError class and React
+// are shared, never copied.
+export { useCheckout, useController, useErrorText, useI18n, useResource } from '../flow/context';
+export { Centered, HomeLink } from '../flow/Views';
+export { CopyButton } from '../flow/CopyButton';
+export { Icon } from '../flow/icons';
+export { EmailField, isValidEmail } from '../flow/EmailField';
+export { PlanGrid } from '../flow/PlanGrid';
+export { ensureSession } from '../flow/order';
+export { isApiError, ApiError } from '../api/client';
+export { browser } from '../state/browser';
