@@ -61,6 +61,13 @@ type Gateway interface {
 	Checkout(ctx context.Context, o Order) (paymentURL string, err error)
 }
 
+// LocalLinker is a Gateway whose payment link is derived from the order alone, with no network
+// call (the sandbox's). Create stores that link with the order, in its one write transaction,
+// instead of recording it in a second one after Checkout.
+type LocalLinker interface {
+	Link(o Order) string
+}
+
 // Authorizer decides who may do what to whose resource.
 type Authorizer interface {
 	Allowed(c authz.Claims, action string, r authz.Resource) bool
@@ -173,6 +180,18 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	}
 	hash := r.hash()
 	now := s.now().UTC()
+	// The quote is pure unless the promotion has a use limit (its count is read under the
+	// transaction's lock): price it before taking the writer, so the lock covers only the SQL.
+	// Its outcome is used only after the idempotency check, exactly as if priced inside.
+	var pre pricing.Quote
+	var preErr error
+	limited := false
+	if p, ok := cat.Promotion(r.Quote.PromoCode); ok && p.MaxUses > 0 {
+		limited = true
+	} else {
+		pre, preErr = pricing.QuoteFor(cat, r.Quote, s.now())
+	}
+	linker, _ := s.gateways[r.Gateway].(LocalLinker)
 	var o Order
 	replay := false
 	err := s.store.WithTx(ctx, func(tx Tx) error {
@@ -189,7 +208,10 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 				return err
 			}
 		}
-		q, err := s.quote(ctx, tx, r.Quote)
+		q, err := pre, preErr
+		if limited {
+			q, err = s.quote(ctx, tx, r.Quote)
+		}
 		if err != nil {
 			return err
 		}
@@ -211,6 +233,9 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 			Trial: product.Trial, MaxConnections: 1 + q.ExtraConnections, CreatedAt: now,
 		}}
 		o.ServiceIDs = []string{services[0].ID}
+		if linker != nil && o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid {
+			o.Invoice.PaymentURL = linker.Link(o)
+		}
 		if err := tx.InsertOrder(ctx, o, services); err != nil {
 			return err
 		}

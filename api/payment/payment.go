@@ -23,5 +23,13 @@ func (Sandbox) Module() string { return "sandbox" }
 
 // Checkout returns the sandbox page of the order's invoice.
 func (s Sandbox) Checkout(_ context.Context, o order.Order) (string, error) {
-	return strings.TrimRight(s.PublicURL, "/") + SandboxPath + o.Invoice.ID, nil
+	return s.Link(o), nil
 }
+
+// Link is the sandbox page of the order's invoice: derived from the invoice id, so the order is
+// stored with it (order.LocalLinker) and no second write records it.
+func (s Sandbox) Link(o order.Order) string {
+	return strings.TrimRight(s.PublicURL, "/") + SandboxPath + o.Invoice.ID
+}
+
+var _ order.LocalLinker = Sandbox{}

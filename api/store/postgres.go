@@ -52,7 +52,7 @@ func OpenPostgres(ctx context.Context, rawURL string) (*Postgres, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres %s@%s:%d/%s: %w", cfg.User, cfg.Host, cfg.Port, cfg.Database, err)
 	}
-	s := &Postgres{newDB(pool, pool, &postgresDialect)}
+	s := &Postgres{newDB(pool, pool, &postgresDialect, false)}
 	if err := s.Migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -41,7 +41,7 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
 	r.SetMaxOpenConns(8)
-	s := &SQLite{newDB(w, r, &sqliteDialect)}
+	s := &SQLite{newDB(w, r, &sqliteDialect, true)}
 	if err := s.Migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -113,18 +114,157 @@ type rawQuerier interface {
 type querier struct {
 	q rawQuerier
 	d *dialect
+	// st, when set, keeps the prepared statements of q's pool, so a query is parsed once per
+	// connection instead of on every call (SQLite; pgx caches its own). tx is set when q is a
+	// transaction of that pool.
+	st *stmtCache
+	tx *sql.Tx
 }
 
 func (q querier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return q.q.ExecContext(ctx, q.d.rebind(query), args...)
+	query = q.d.rebind(query)
+	if st := q.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return q.q.ExecContext(ctx, query, args...)
 }
 
 func (q querier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return q.q.QueryContext(ctx, q.d.rebind(query), args...)
+	query = q.d.rebind(query)
+	if st := q.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return q.q.QueryContext(ctx, query, args...)
 }
 
 func (q querier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return q.q.QueryRowContext(ctx, q.d.rebind(query), args...)
+	query = q.d.rebind(query)
+	if st := q.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return q.q.QueryRowContext(ctx, query, args...)
+}
+
+// stmt is the prepared statement for query, nil to run it unprepared.
+func (q querier) stmt(ctx context.Context, query string) *sql.Stmt {
+	if q.st == nil {
+		return nil
+	}
+	if q.tx == nil {
+		return q.st.get(ctx, query)
+	}
+	st := q.st.lookup(query)
+	if st == nil {
+		// Preparing on the pool now could wait for the very connection this transaction
+		// holds (SQLite has one writer): note the query, prepared once the transaction ends.
+		q.st.miss(query)
+		return nil
+	}
+	return q.tx.StmtContext(ctx, st)
+}
+
+// maxStmts bounds the cache; the queries are a fixed set of strings, far fewer.
+const maxStmts = 256
+
+// stmtCache holds one prepared statement per query text for one pool. database/sql prepares
+// it on each connection the first time it runs there and reuses it afterwards.
+type stmtCache struct {
+	db      *sql.DB
+	mu      sync.Mutex
+	m       map[string]*sql.Stmt
+	pending map[string]bool
+}
+
+func newStmtCache(db *sql.DB) *stmtCache {
+	return &stmtCache{db: db, m: map[string]*sql.Stmt{}, pending: map[string]bool{}}
+}
+
+func (c *stmtCache) lookup(query string) *sql.Stmt {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[query]
+}
+
+// cacheable leaves out the migrations' scripts (several statements, run once) and anything
+// that is not a plain statement.
+func cacheable(query string) bool {
+	q := strings.TrimLeft(query, " \t\n")
+	for _, verb := range []string{"SELECT", "INSERT", "UPDATE", "DELETE", "WITH"} {
+		if len(q) >= len(verb) && strings.EqualFold(q[:len(verb)], verb) {
+			return !strings.Contains(strings.TrimRight(q, " \t\n;"), ";")
+		}
+	}
+	return false
+}
+
+// get returns query's statement, preparing it on the pool first; nil when it cannot be cached.
+func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
+	if st := c.lookup(query); st != nil {
+		return st
+	}
+	if !cacheable(query) {
+		return nil
+	}
+	c.mu.Lock()
+	full := len(c.m) >= maxStmts
+	c.mu.Unlock()
+	if full {
+		return nil
+	}
+	st, err := c.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil // run unprepared: the error, if any, surfaces from the query itself
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if prev, ok := c.m[query]; ok {
+		st.Close()
+		return prev
+	}
+	c.m[query] = st
+	delete(c.pending, query)
+	return st
+}
+
+func (c *stmtCache) miss(query string) {
+	if !cacheable(query) {
+		return
+	}
+	c.mu.Lock()
+	c.pending[query] = true
+	c.mu.Unlock()
+}
+
+// preparePending prepares the queries transactions ran unprepared; called with no connection held.
+func (c *stmtCache) preparePending(ctx context.Context) {
+	c.mu.Lock()
+	if len(c.pending) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	queries := make([]string, 0, len(c.pending))
+	for q := range c.pending {
+		queries = append(queries, q)
+	}
+	clear(c.pending)
+	c.mu.Unlock()
+	for _, q := range queries {
+		c.get(ctx, q)
+	}
+}
+
+func (c *stmtCache) close() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for _, st := range c.m {
+		errs = append(errs, st.Close())
+	}
+	clear(c.m)
+	return errors.Join(errs...)
 }
 
 // maxTxAttempts bounds the reruns of a transaction the database aborted to keep it consistent.
@@ -138,8 +278,14 @@ type db struct {
 	now      func() time.Time
 }
 
-func newDB(w, r *sql.DB, d *dialect) *db {
-	return &db{wdb: w, rdb: r, w: querier{w, d}, r: querier{r, d}, d: d, now: time.Now}
+// newDB wires the pools; prepare keeps prepared statements per pool (SQLite: its driver parses
+// a query on every call otherwise).
+func newDB(w, r *sql.DB, d *dialect, prepare bool) *db {
+	s := &db{wdb: w, rdb: r, w: querier{q: w, d: d}, r: querier{q: r, d: d}, d: d, now: time.Now}
+	if prepare {
+		s.w.st, s.r.st = newStmtCache(w), newStmtCache(r)
+	}
+	return s
 }
 
 // Dialect names the back end.
@@ -147,10 +293,11 @@ func (s *db) Dialect() string { return s.d.name }
 
 // Close closes the pools.
 func (s *db) Close() error {
+	stErr := errors.Join(s.w.st.close(), s.r.st.close())
 	if s.wdb == s.rdb {
-		return s.wdb.Close()
+		return errors.Join(stErr, s.wdb.Close())
 	}
-	return errors.Join(s.wdb.Close(), s.rdb.Close())
+	return errors.Join(stErr, s.wdb.Close(), s.rdb.Close())
 }
 
 // Ping checks that the database answers (readiness).
@@ -175,11 +322,20 @@ func (s *db) tx1(ctx context.Context, fn func(querier) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(querier{tx, s.d}); err != nil {
-		tx.Rollback()
-		return err
+	q := querier{q: tx, d: s.d}
+	if s.w.st != nil {
+		q.st, q.tx = s.w.st, tx
 	}
-	return tx.Commit()
+	err = fn(q)
+	if err != nil {
+		tx.Rollback()
+	} else {
+		err = tx.Commit()
+	}
+	if s.w.st != nil { // the connection is back in the pool: prepare what ran unprepared
+		s.w.st.preparePending(context.WithoutCancel(ctx))
+	}
+	return err
 }
 
 // Migrate applies the embedded migrations not yet recorded, each in its own transaction. A
