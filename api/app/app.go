@@ -28,6 +28,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/storefront"
 	"github.com/streamcart/streamcart/api/web"
 )
 
@@ -184,7 +185,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/checkout/api/", api)
+	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
+	mux.Handle("/checkout/api/", storefront.Middleware(a.Catalog, api))
 	mux.Handle("/checkout/", web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log}))
 	mux.Handle("/widget/", web.NewWidget())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
@@ -297,6 +299,18 @@ func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog
 		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	return c, nil
+}
+
+// StoredCatalog is the catalog a shop on st serves: the one imported, else the demo catalog.
+func StoredCatalog(ctx context.Context, st store.Backend) (*catalog.Catalog, error) {
+	raw, err := st.Setting(ctx, settingCatalog)
+	if errors.Is(err, store.ErrNotFound) {
+		return catalog.Parse("demo.yaml", catalog.DemoYAML())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	return catalog.Parse("catalog (database)", raw)
 }
 
 func (a *App) signingKey(ctx context.Context) ([]byte, error) {

@@ -243,6 +243,8 @@ type Catalog struct {
 	GatewayNamesI18n map[string]map[string]string
 	Apps             []App
 	Cards            []Card
+	// Storefronts are the sites the checkout is embedded in, by publishable key.
+	Storefronts []Storefront
 }
 
 // Load reads and parses the catalog file at path.

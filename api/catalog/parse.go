@@ -296,7 +296,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 		return func(n *yaml.Node, _ string) { nodes[key] = n }
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
-		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards"}
+		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -340,6 +340,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["cards"]; n != nil {
 		p.list(n, "cards", p.card)
+	}
+	if n := nodes["storefronts"]; n != nil {
+		p.list(n, "storefronts", p.storefront)
 	}
 	for _, check := range p.later {
 		check()

@@ -10,6 +10,7 @@ import (
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/storefront"
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
 
@@ -45,6 +46,14 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	}
 	if p.ReturnURL != nil {
 		r.ReturnURL = *p.ReturnURL
+	}
+	if sf, ok := storefront.FromContext(ctx); ok {
+		// A storefront's sites are where its buyers come back to, and its affiliate is credited
+		// when the order names none.
+		r.ReturnOrigins = sf.AllowedOrigins
+		if r.AffiliateID == "" {
+			r.AffiliateID = sf.AffiliateID
+		}
 	}
 	if m := p.ExpectedTotal; m != nil {
 		r.ExpectedTotal = &pricing.Money{Amount: m.Amount, Currency: m.Currency}

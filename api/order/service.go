@@ -119,6 +119,9 @@ type Request struct {
 	IP             string
 	// Origin is the origin the request reached (scheme://host); a return URL may point there.
 	Origin string
+	// ReturnOrigins are further origins a return URL may point to: the allowed origins of the
+	// storefront the order is placed through.
+	ReturnOrigins []string
 }
 
 func (r Request) hash() string {
@@ -175,7 +178,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if _, ok := cat.Gateway(r.Gateway); !ok {
 		return Order{}, ErrUnknownGateway
 	}
-	if err := s.checkReturnURL(r.ReturnURL, r.Origin); err != nil {
+	if err := s.checkReturnURL(r.ReturnURL, append([]string{r.Origin}, r.ReturnOrigins...)...); err != nil {
 		return Order{}, err
 	}
 	hash := r.hash()
@@ -301,7 +304,9 @@ func (s *Orders) newOrder(claims authz.Claims, r Request, q pricing.Quote, hash 
 	return o
 }
 
-func (s *Orders) checkReturnURL(raw, requestOrigin string) error {
+// checkReturnURL accepts a plain path, or an absolute URL on one of origins (the request's own
+// and its storefront's) or the configured ReturnOrigins.
+func (s *Orders) checkReturnURL(raw string, origins ...string) error {
 	if raw == "" {
 		return nil
 	}
@@ -316,7 +321,7 @@ func (s *Orders) checkReturnURL(raw, requestOrigin string) error {
 		return ErrBadReturnURL
 	}
 	origin := u.Scheme + "://" + u.Host
-	for _, o := range append([]string{requestOrigin}, s.cfg.ReturnOrigins...) {
+	for _, o := range append(origins, s.cfg.ReturnOrigins...) {
 		if strings.EqualFold(strings.TrimRight(o, "/"), origin) {
 			return nil
 		}

@@ -27,6 +27,7 @@ const usage = `Usage:
   streamcart migrate [--db PATH]      apply database migrations
   streamcart catalog import FILE      validate a catalog file and make it the shop's catalog
   streamcart catalog check FILE       validate a catalog file only
+  streamcart storefront list [--catalog FILE]  storefront keys, names and allowed origins
   streamcart version                  print the embedded widget's version and SRI hash
   streamcart mail list                list outgoing mail (the outbox), newest first
   streamcart mail show ID             print one message (sign-in links are in there)
@@ -85,6 +86,8 @@ func run(args []string, log *slog.Logger) error {
 		return catalogCommand(ctx, args[1], cfg)
 	case "mail", "audit", "affiliates":
 		return afterSaleCommand(ctx, args)
+	case "storefront":
+		return storefrontCommand(ctx, args)
 	case "version":
 		fmt.Println("widget", web.WidgetVersion())
 		fmt.Println("integrity", web.WidgetIntegrity())

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/store"
+)
+
+// storefrontCommand runs `storefront list`: the storefronts of a catalog file, or of the catalog
+// the shop's database serves.
+func storefrontCommand(ctx context.Context, args []string) error {
+	if len(args) < 2 || args[1] != "list" {
+		return fmt.Errorf("storefront: want list\n%s", usage)
+	}
+	fs := flag.NewFlagSet("storefront list", flag.ContinueOnError)
+	db := fs.String("db", envOr("STREAMCART_DB", "./data/streamcart.db"), "SQLite database file, or a postgres:// URL (STREAMCART_DB)")
+	file := fs.String("catalog", "", "list a catalog file's storefronts instead of the shop's")
+	if err := fs.Parse(args[2:]); err != nil {
+		return err
+	}
+	var c *catalog.Catalog
+	var err error
+	if *file != "" {
+		c, err = catalog.Load(*file)
+	} else {
+		var st store.Backend
+		if st, err = store.OpenURL(ctx, strings.TrimPrefix(*db, "sqlite://")); err != nil {
+			return err
+		}
+		defer st.Close()
+		c, err = app.StoredCatalog(ctx, st)
+	}
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	defer w.Flush()
+	fmt.Fprintln(w, "KEY\tNAME\tDEFAULT\tALLOWED ORIGINS\tPLANS\tAFFILIATE")
+	for _, s := range c.Storefronts {
+		origins := strings.Join(s.AllowedOrigins, ",")
+		if s.Default && origins == "" {
+			origins = "(same origin)"
+		}
+		plans := make([]string, len(s.Plans))
+		for i, p := range s.Plans {
+			plans[i] = strconv.Itoa(p)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%t\t%s\t%s\t%s\n", s.Key, s.Name, s.Default, or(origins, "-"), or(strings.Join(plans, ","), "all"), or(s.AffiliateID, "-"))
+	}
+	return nil
+}
+
+func or(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
