@@ -1,0 +1,186 @@
+// The checkout embedded elsewhere: examples/plain-html (one script tag, served by the binary)
+// and examples/reseller-site (its own server on another origin, its own key and theme, buying
+// through CORS), plus the storefront key rules: unknown key 401, foreign origin refused.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  startServer, launchBrowser, newPage, shot, gotoReady, recordEvents, events, persisted, api, uniqueEmail, freePort, repoRoot,
+} from './helpers.js';
+
+let server;
+let browser;
+let reseller;
+let dir;
+before(async () => {
+  // The demo catalog with pk_test_reseller allowed on this run's reseller port.
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  dir = await mkdtemp(join(tmpdir(), 'streamcart-embed-'));
+  const demo = await readFile(join(repoRoot, 'api/catalog/demo.yaml'), 'utf8');
+  const catalog = join(dir, 'catalog.yaml');
+  assert.ok(demo.includes('      - http://127.0.0.1:8081\n'), 'demo catalog allows the default reseller origin');
+  await writeFile(catalog, demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`)
+    + `  - key: pk_test_elsewhere\n    name: Elsewhere\n    allowedOrigins: [http://127.0.0.1:1]\n`);
+  server = await startServer({ env: { STREAMCART_CATALOG: catalog } });
+  reseller = await startReseller(port, server.url);
+  reseller.origin = origin;
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await reseller?.stop();
+  await server?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** startReseller runs examples/reseller-site/server.mjs and resolves once it listens. */
+async function startReseller(port, apiOrigin) {
+  const child = spawn(process.execPath, [join(repoRoot, 'examples/reseller-site/server.mjs'), '--port', String(port), '--api-origin', apiOrigin], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (b) => { output += b; });
+  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  process.once('exit', reap);
+  await new Promise((ok, fail) => {
+    child.stdout.on('data', (b) => { output += b; if (output.includes('reseller site on')) ok(); });
+    child.once('exit', (code) => fail(new Error(`reseller site exited (${code}):\n${output}`)));
+  });
+  return {
+    async stop() {
+      if (child.exitCode === null) {
+        const gone = new Promise((ok) => child.once('exit', ok));
+        child.kill('SIGTERM');
+        await gone;
+      }
+      process.off('exit', reap);
+    },
+  };
+}
+
+const W = (page, id) => page.locator(`streamcart-checkout [data-testid="${id}"]`);
+
+async function buyTrial(page, label) {
+  await W(page, 'plan-card').first().waitFor();
+  await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="1"]').click();
+  await W(page, 'email-input').fill(uniqueEmail(label));
+  await W(page, 'email-input').blur();
+  await page.waitForFunction(() => {
+    const b = document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]');
+    return b && !b.disabled;
+  });
+  await W(page, 'pay-button').click();
+  await W(page, 'credential-username').waitFor({ timeout: 60_000 });
+  const username = (await W(page, 'credential-username').innerText()).trim();
+  assert.ok(username, `${label}: credentials shown`);
+  return username;
+}
+
+test('plain-html: one script tag, the free trial end to end', async () => {
+  const page = await newPage(browser);
+  await recordEvents(page);
+  const { res, detail } = await gotoReady(page, `${server.url}/examples/plain-html/`);
+  assert.equal(res.status(), 200);
+  assert.equal(detail.signedIn, false);
+  const html = await (await fetch(`${server.url}/examples/plain-html/`)).text();
+  assert.equal((html.match(/<script\b/g) ?? []).length, 1, 'one script tag');
+  await shot(page, 'embed-plain-1-plans');
+  await buyTrial(page, 'plain');
+  const state = await persisted(page);
+  const svc = await api(server, `/services/${state.order.serviceid[0]}`, { token: state.token });
+  assert.equal(svc.json.status, 'Active');
+  const types = (await events(page)).map((e) => e.type);
+  assert.ok(types.includes('streamcart:order-created') && types.includes('streamcart:service-ready'), `events ${types}`);
+  assert.deepEqual(page.problems, []);
+  await shot(page, 'embed-plain-2-success');
+  await page.context().close();
+});
+
+test('reseller-site: another origin, its own key and theme, a paid plan through CORS and the sandbox', async () => {
+  const page = await newPage(browser);
+  const apiCalls = [];
+  // The widget's own calls (fetch), not the navigation to the sandbox page.
+  page.on('request', (r) => { if (r.resourceType() === 'fetch' && r.url().startsWith(`${server.url}/checkout/api/`)) apiCalls.push(r); });
+  const missing = [];
+  page.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+  await gotoReady(page, `${reseller.origin}/`);
+  await W(page, 'plan-card').first().waitFor();
+  // The reseller's theme reaches into the shadow root through the custom properties.
+  const primary = await page.evaluate(() => getComputedStyle(document.querySelector('streamcart-checkout')).getPropertyValue('--sc-primary').trim());
+  assert.equal(primary, '#0f766e');
+  await shot(page, 'embed-reseller-1-plans');
+
+  await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="2"]').click();
+  await W(page, 'email-input').fill(uniqueEmail('reseller-site'));
+  await W(page, 'email-input').blur();
+  await page.locator('streamcart-checkout [data-testid="gateway-option"][data-module="sandbox"]').click();
+  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await W(page, 'pay-button').click();
+
+  // The shop's sandbox page, then back to the reseller's own origin.
+  await page.waitForURL((u) => u.href.startsWith(`${server.url}/checkout/api/payments/sandbox/`));
+  await page.locator('[data-testid="sandbox-pay"]').click();
+  await page.waitForURL((u) => u.href.startsWith(`${reseller.origin}/`), { timeout: 60_000 });
+  await W(page, 'credential-username').waitFor({ timeout: 60_000 });
+  await shot(page, 'embed-reseller-2-success');
+
+  // Every API call carried the key and got CORS for this origin.
+  const calls = apiCalls.filter((r) => r.method() !== 'OPTIONS');
+  assert.ok(calls.length > 0);
+  for (const r of calls) {
+    assert.equal((await r.allHeaders())['streamcart-store'], 'pk_test_reseller', r.url());
+    const resp = await r.response();
+    if (resp) assert.equal((await resp.allHeaders())['access-control-allow-origin'], reseller.origin, r.url());
+  }
+  // The shop's sandbox page has no favicon; nothing else may be missing.
+  assert.deepEqual(missing.filter((u) => !u.endsWith('/favicon.ico')), []);
+  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
+  await page.context().close();
+});
+
+test('an unknown storefront key is refused with 401 unknown_store', async () => {
+  const res = await fetch(`${server.url}/checkout/api/products`, { headers: { 'Streamcart-Store': 'pk_nope', Origin: reseller.origin } });
+  assert.equal(res.status, 401);
+  const body = await res.json();
+  assert.equal(body.name, 'unknown_store');
+  assert.equal(body.message, 'Unknown storefront key.');
+  assert.equal(res.headers.get('access-control-allow-origin'), null);
+});
+
+test('an origin the key does not allow gets no CORS headers, and 403 on writes', async () => {
+  const origin = reseller.origin;
+  const headers = { 'Streamcart-Store': 'pk_test_elsewhere', Origin: origin, 'Content-Type': 'application/json' };
+  const read = await fetch(`${server.url}/checkout/api/products`, { headers });
+  assert.equal(read.status, 200);
+  assert.equal(read.headers.get('access-control-allow-origin'), null);
+  const write = await fetch(`${server.url}/checkout/api/quote`, {
+    method: 'POST', headers, body: JSON.stringify({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
+  });
+  assert.equal(write.status, 403);
+  assert.equal((await write.json()).name, 'origin_not_allowed');
+  assert.equal(write.headers.get('access-control-allow-origin'), null);
+
+  // And in a browser: the reseller's page with a key for another site cannot load the plans.
+  const page = await newPage(browser);
+  await page.goto(`${origin}/`);
+  const failed = await page.evaluate(async ([api]) => {
+    try {
+      await fetch(`${api}/checkout/api/products`, { headers: { 'Streamcart-Store': 'pk_test_elsewhere' } });
+      return false;
+    } catch {
+      return true;
+    }
+  }, [server.url]);
+  assert.equal(failed, true, 'the browser blocks the response');
+  await page.context().close();
+
+  // The preflight answers the storefront origins only.
+  const pre = await fetch(`${server.url}/checkout/api/orders`, {
+    method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'streamcart-store' },
+  });
+  assert.equal(pre.headers.get('access-control-allow-origin'), null);
+});
