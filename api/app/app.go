@@ -31,6 +31,7 @@ import (
 	"github.com/streamcart/streamcart/api/storefront"
 	"github.com/streamcart/streamcart/api/web"
 	plainhtml "github.com/streamcart/streamcart/examples/plain-html"
+	strictcsp "github.com/streamcart/streamcart/examples/strict-csp"
 )
 
 // Config is every setting of a shop. Each has a STREAMCART_* environment variable (see cmd).
@@ -191,6 +192,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	mux.Handle("/checkout/", web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log}))
 	mux.Handle("/widget/", web.NewWidget())
 	mux.Handle("GET /examples/plain-html/", http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)))
+	mux.Handle("GET /examples/strict-csp/", http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		if err := st.Ping(r.Context()); err != nil {

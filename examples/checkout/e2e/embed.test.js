@@ -1,5 +1,5 @@
-// The checkout embedded elsewhere: examples/plain-html (one script tag, served by the binary)
-// and examples/reseller-site (its own server on another origin, its own key and theme, buying
+// The checkout embedded elsewhere: examples/plain-html (one script tag, served by the binary),
+// examples/strict-csp (no unsafe-inline, no unsafe-eval) and examples/reseller-site (its own server on another origin, its own key and theme, buying
 // through CORS), plus the storefront key rules: unknown key 401, foreign origin refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -97,6 +97,33 @@ test('plain-html: one script tag, the free trial end to end', async () => {
   assert.ok(types.includes('streamcart:order-created') && types.includes('streamcart:service-ready'), `events ${types}`);
   assert.deepEqual(page.problems, []);
   await shot(page, 'embed-plain-2-success');
+  await page.context().close();
+});
+
+test('strict-csp: no unsafe-inline or unsafe-eval, the free trial end to end without a violation', async () => {
+  const page = await newPage(browser);
+  await page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const { res } = await gotoReady(page, `${server.url}/examples/strict-csp/`);
+  const csp = res.headers()['content-security-policy'];
+  assert.match(csp, /script-src 'self'/);
+  assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+  await buyTrial(page, 'csp');
+  await shot(page, 'embed-csp-success');
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(page.problems, []);
+  // The policy is really enforced: an inline script is blocked and reported.
+  const blocked = await page.evaluate(async () => {
+    const reported = new Promise((ok) => document.addEventListener('securitypolicyviolation', ok, { once: true }));
+    const s = document.createElement('script');
+    s.textContent = 'window.__inlineRan = true';
+    document.body.append(s);
+    await reported;
+    return { ran: window.__inlineRan === true, violations: window.__violations.length };
+  });
+  assert.deepEqual(blocked, { ran: false, violations: 1 });
   await page.context().close();
 });
 
