@@ -24,10 +24,10 @@ func (d storeDoer) Do(r *http.Request) (*http.Response, error) {
 }
 
 // TestStorefrontOrders: a storefront's origins are valid return origins for its orders, and its
-// affiliate is credited on orders that name none.
+// affiliate is credited on orders that name none, and it sells its plans only.
 func TestStorefrontOrders(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "catalog.yaml")
-	partner := "  - {key: pk_test_partner, name: Partner, allowedOrigins: [\"https://partner.test\"], affiliateId: \"77\"}\n"
+	partner := "  - {key: pk_test_partner, name: Partner, allowedOrigins: [\"https://partner.test\"], affiliateId: \"77\", plans: [2, 3]}\n"
 	if err := os.WriteFile(file, append(catalog.DemoYAML(), partner...), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,8 @@ func TestStorefrontOrders(t *testing.T) {
 		{name: "partner return URL with the key", shop: &keyed, p: genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", ReturnURL: ptr(back)}, wantAffi: "77"},
 		{name: "the order's own affiliate wins", shop: &keyed, p: genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", AffiliateID: ptr("5")}, wantAffi: "5"},
 		{name: "partner return URL without the key", shop: s, p: genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", ReturnURL: ptr(back)}, err: "bad_request"},
+		{name: "a plan the storefront does not sell", shop: &keyed, p: trial(), err: "not_found"},
+		{name: "no key, every plan", shop: s, p: trial(), wantAffi: ""},
 		{name: "no key, no affiliate", shop: s, p: genorder.CreatePayload{Pid: 2, BillingCycle: "monthly"}, wantAffi: ""},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	goa "goa.design/goa/v3/pkg"
@@ -48,6 +49,10 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		r.ReturnURL = *p.ReturnURL
 	}
 	if sf, ok := storefront.FromContext(ctx); ok {
+		// A storefront sells its plans only: another pid is as unknown there as a missing one.
+		if len(sf.Plans) > 0 && !slices.Contains(sf.Plans, p.Pid) {
+			return nil, pricingError(pricing.ErrUnknownProduct, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
+		}
 		// A storefront's sites are where its buyers come back to, and its affiliate is credited
 		// when the order names none.
 		r.ReturnOrigins = sf.AllowedOrigins
