@@ -42,6 +42,7 @@ func TestMiddleware(t *testing.T) {
 		wantStore   string // storefront key seen by the handler; "" when not reached or none
 	}{
 		{name: "no key, same origin", method: "POST", origin: "http://shop.test", wantStatus: 200, wantStore: "pk_test_default"},
+		{name: "no key, same host on another port", method: "POST", origin: "http://shop.test:8081", wantStatus: 403, wantError: "origin_not_allowed"},
 		{name: "no key, no origin", method: "GET", wantStatus: 200, wantStore: "pk_test_default"},
 		{name: "no key, foreign read gets no CORS", method: "GET", origin: "http://reseller.test", wantStatus: 200, wantStore: "pk_test_default"},
 		{name: "no key, foreign write", method: "POST", origin: "http://reseller.test", wantStatus: 403, wantError: "origin_not_allowed"},
