@@ -3,6 +3,7 @@ module github.com/streamcart/streamcart
 go 1.26.8
 
 require (
+	github.com/go-chi/cors v1.2.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/maxmind/mmdbwriter v1.2.0
 	github.com/ory/ladon v1.3.0
@@ -19,7 +20,6 @@ require (
 	github.com/dlclark/regexp2 v1.2.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/go-chi/chi/v5 v5.2.4 // indirect
-	github.com/go-chi/cors v1.2.2 // indirect
 	github.com/gohugoio/hashstructure v0.6.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gorilla/websocket v1.5.3 // indirect
