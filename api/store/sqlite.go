@@ -25,7 +25,12 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 		}
 	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(ON)"} {
+	// wal_autocheckpoint: the writer copies the WAL back into the database every 8,000 pages
+	// (about 32 MB) instead of SQLite's 1,000. An order rewrites the same few b-tree pages, and
+	// a checkpoint copies each page once however often it changed, so checkpointing less often
+	// cuts the work the single writer does in its commits (measured in docs/benchmarks.md).
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(ON)",
+		"wal_autocheckpoint(8000)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
