@@ -93,29 +93,30 @@ const (
 )
 
 // Open builds the shop: it migrates the database, loads (or seeds) the catalog and the signing key.
-func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
+func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
 	st, err := store.OpenURL(ctx, cfg.DB)
 	if err != nil {
 		return nil, err
 	}
 	a := &App{cfg: cfg, log: log, store: st}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
 	if err := a.loadCatalog(ctx); err != nil {
-		st.Close()
 		return nil, err
 	}
 	key, err := a.signingKey(ctx)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	signer, err := authz.NewSigner(key)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("signing key: %w", err)
 	}
 	authorizer, err := authz.NewAuthorizer()
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	if cfg.GeoDB != "" {
@@ -131,7 +132,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	cfg.Payment.PublicURL = cfg.PublicURL
 	gateways, err := payment.Build(cfg.Payment, st)
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	cat := a.Catalog
@@ -142,12 +142,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	case panel.FlavorXUI, panel.FlavorXtream:
 		x, err := panel.NewXtream(panel.XtreamConfig{Flavor: cfg.Panel, URL: cfg.PanelURL, APIKey: cfg.PanelAPIKey, Hostname: cfg.ServerHostname}, st)
 		if err != nil {
-			st.Close()
 			return nil, err
 		}
 		lines = x
 	default:
-		st.Close()
 		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
 	}
 	var worker *job.Worker
@@ -163,7 +161,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
 	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
@@ -176,7 +173,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (*App, error) {
 	a.worker = worker
 	if reconciler.Enabled() {
 		if err := reconciler.Start(ctx); err != nil {
-			st.Close()
 			return nil, err
 		}
 	}
