@@ -77,11 +77,11 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	case errors.Is(err, order.ErrIdempotencyMismatch):
 		return nil, genorder.MakeIdempotencyMismatch(errors.New("This Idempotency-Key was already used for a different order."))
 	case errors.Is(err, order.ErrUnknownGateway):
-		return nil, genorder.MakeBadRequest(errors.New("This payment method is not available."))
+		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrBadReturnURL):
 		return nil, genorder.MakeBadRequest(errors.New("The return URL must be a path or a URL on this site."))
 	case errors.Is(err, order.ErrGatewayUnavailable):
-		return nil, genorder.MakeUnavailable(errors.New("The payment provider is unavailable. Please try again."))
+		return nil, genorder.MakeUnavailable(errors.New(msgGatewayUnavailable))
 	}
 	return nil, pricingError(err, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
 }

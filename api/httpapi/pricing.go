@@ -64,7 +64,7 @@ func pricingError(err error, notFound, badRequest, notApplicable func(error) *go
 	case errors.Is(err, pricing.ErrCycleUnavailable):
 		return pick(badRequest, "This billing cycle is not available for this product.")
 	case errors.Is(err, pricing.ErrUnknownCurrency):
-		return pick(badRequest, "Unknown currency.")
+		return pick(badRequest, msgUnknownCurrency)
 	case errors.Is(err, pricing.ErrInvalidExtras):
 		return pick(badRequest, "These extras are not available for this product.")
 	case errors.Is(err, pricing.ErrPromoNotApplicable):

@@ -43,15 +43,15 @@ func resellerError(err error) error {
 	case errors.Is(err, reseller.ErrNotReseller), errors.Is(err, pricing.ErrUnknownProduct):
 		return genresellers.MakeNotFound(errors.New("Product not found."))
 	case errors.Is(err, pricing.ErrUnknownCurrency):
-		return genresellers.MakeBadRequest(errors.New("Unknown currency."))
+		return genresellers.MakeBadRequest(errors.New(msgUnknownCurrency))
 	case errors.Is(err, pricing.ErrCycleUnavailable):
 		return genresellers.MakeBadRequest(errors.New("This plan has no monthly price."))
 	case errors.Is(err, order.ErrUnknownGateway):
-		return genresellers.MakeBadRequest(errors.New("This payment method is not available."))
+		return genresellers.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrBadReturnURL):
 		return genresellers.MakeBadRequest(errors.New(msgBadReturnURL))
 	case errors.Is(err, order.ErrGatewayUnavailable):
-		return genresellers.MakeUnavailable(errors.New("The payment provider is unavailable. Please try again."))
+		return genresellers.MakeUnavailable(errors.New(msgGatewayUnavailable))
 	case errors.Is(err, signin.ErrInvalidCredentials):
 		return genresellers.MakeInvalidCredentials(errors.New(msgBadCredentials))
 	case errors.Is(err, signin.ErrWeakPassword):

@@ -21,6 +21,11 @@ const (
 	msgWeakPassword    = "Please choose a password of at least 8 characters."
 	msgNotProven       = "Please sign in with your password or an emailed link first."
 	msgBadReturnURL    = "The return URL must be a path or a URL on this site."
+
+	// Order-placing messages shared by orders, upsells and reseller orders.
+	msgUnknownGateway     = "This payment method is not available."
+	msgGatewayUnavailable = "The payment provider is unavailable. Please try again."
+	msgUnknownCurrency    = "Unknown currency."
 )
 
 type sessionService struct {

@@ -42,13 +42,13 @@ func upsellError(err error) error {
 	case errors.Is(err, upsell.ErrQuantity):
 		return genupsell.MakeBadRequest(errors.New("This number of extra connections is not available for this service."))
 	case errors.Is(err, pricing.ErrUnknownCurrency):
-		return genupsell.MakeBadRequest(errors.New("Unknown currency."))
+		return genupsell.MakeBadRequest(errors.New(msgUnknownCurrency))
 	case errors.Is(err, order.ErrUnknownGateway):
-		return genupsell.MakeBadRequest(errors.New("This payment method is not available."))
+		return genupsell.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrBadReturnURL):
 		return genupsell.MakeBadRequest(errors.New(msgBadReturnURL))
 	case errors.Is(err, order.ErrGatewayUnavailable):
-		return genupsell.MakeUnavailable(errors.New("The payment provider is unavailable. Please try again."))
+		return genupsell.MakeUnavailable(errors.New(msgGatewayUnavailable))
 	}
 	return err
 }

@@ -43,24 +43,18 @@ func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string,
 
 // Handle provisions the order named by the job.
 func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
-	o, err := p.store.Order(ctx, j.Ref)
+	o, ok, err := order.StartFulfilment(ctx, p.store, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
 		return job.Permanent(fmt.Errorf("provision: order %s: %w", j.Ref, err))
 	}
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
-	switch o.Status {
-	case order.StatusActive:
+	if !ok {
+		if o.Status != order.StatusActive { // fraud, cancelled or failed: never provisioned
+			p.log.Warn("provision skipped", "order", o.ID, "status", o.Status)
+		}
 		return nil
-	case order.StatusPaid, order.StatusProvisioning:
-	default:
-		// Fraud, cancelled or failed orders are never provisioned.
-		p.log.Warn("provision skipped", "order", o.ID, "status", o.Status)
-		return nil
-	}
-	if _, err := p.store.SetOrderStatus(ctx, o.ID, order.StatusProvisioning, order.StatusPaid); err != nil {
-		return fmt.Errorf("provision: %w", err)
 	}
 	services, err := p.store.OrderServices(ctx, o.ID)
 	if err != nil {

@@ -213,23 +213,18 @@ func (r *Resellers) Handle(ctx context.Context, j job.Job) (handled bool, err er
 	if err != nil {
 		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
-	o, err := r.store.Order(ctx, j.Ref)
+	o, ok, err := order.StartFulfilment(ctx, r.store, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
 		return true, job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
 	}
 	if err != nil {
 		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
-	switch o.Status {
-	case order.StatusActive:
+	if !ok {
+		if o.Status != order.StatusActive {
+			r.log.Warn("reseller credit skipped", "order", o.ID, "status", o.Status)
+		}
 		return true, nil
-	case order.StatusPaid, order.StatusProvisioning:
-	default:
-		r.log.Warn("reseller credit skipped", "order", o.ID, "status", o.Status)
-		return true, nil
-	}
-	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusProvisioning, order.StatusPaid); err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}

@@ -239,23 +239,18 @@ func (u *Upsells) Handle(ctx context.Context, j job.Job) (handled bool, err erro
 	if err != nil {
 		return true, fmt.Errorf("upsell %s: %w", j.Ref, err)
 	}
-	o, err := u.store.Order(ctx, j.Ref)
+	o, ok, err := order.StartFulfilment(ctx, u.store, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
 		return true, job.Permanent(fmt.Errorf("upsell %s: %w", j.Ref, err))
 	}
 	if err != nil {
 		return true, fmt.Errorf("upsell %s: %w", j.Ref, err)
 	}
-	switch o.Status {
-	case order.StatusActive:
+	if !ok {
+		if o.Status != order.StatusActive {
+			u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
+		}
 		return true, nil
-	case order.StatusPaid, order.StatusProvisioning:
-	default:
-		u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
-		return true, nil
-	}
-	if _, err := u.store.SetOrderStatus(ctx, o.ID, order.StatusProvisioning, order.StatusPaid); err != nil {
-		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
 	svc, err := u.store.ApplyUpsell(ctx, o.ID, u.now().UTC())
 	if err != nil {
