@@ -10,7 +10,7 @@ WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts
 all: build
 
 # npm ci only when the lockfile or a manifest changed since the last install.
-node_modules/.installed: package-lock.json package.json widget/package.json examples/checkout/package.json
+node_modules/.installed: package-lock.json package.json widget/package.json examples/checkout/package.json examples/react-host/package.json storybook/package.json
 	$(NPM) ci --no-audit --no-fund
 	@touch $@
 
