@@ -1,60 +1,28 @@
 package store_test
 
 // The conformance suite: every test of this package runs once per back end through
-// forEachBackend, each run on a database of its own — a fresh SQLite file, or a fresh schema
-// created in the PostgreSQL database at STREAMCART_TEST_POSTGRES (default
-// postgres://postgres@127.0.0.1:5432/test) and dropped when the test ends. PostgreSQL is part
-// of every machine and of CI, so an unreachable server fails the suite instead of skipping it.
+// forEachBackend, each run on a database of its own (see storetest): a fresh SQLite file, or a
+// fresh schema in the PostgreSQL database at STREAMCART_TEST_POSTGRES, dropped when the test
+// ends. An unreachable PostgreSQL fails the suite instead of skipping it.
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"testing"
-	"time"
-
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver for the admin connection
 
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
-// adminURL is a database the tests may connect to and create databases from.
-func adminURL() string {
-	if u := os.Getenv("STREAMCART_TEST_POSTGRES"); u != "" {
-		return u
-	}
-	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-}
-
-type backend struct {
-	name string
-	open func(t *testing.T) store.Backend
-}
-
-var backends = []backend{
-	{"sqlite", func(t *testing.T) store.Backend { return openSQLite(t) }},
-	{"postgres", func(t *testing.T) store.Backend { return openPostgres(t) }},
-}
-
-// forEachBackend runs test against each back end, each on a fresh database. Every test owns its
-// databases, so t and both runs go parallel: call it first thing in a test.
+// forEachBackend runs test against each back end, each on a fresh database, in parallel: call
+// it first thing in a test.
 func forEachBackend(t *testing.T, test func(t *testing.T, s store.Backend)) {
 	t.Helper()
-	t.Parallel()
-	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) {
-			t.Parallel()
-			test(t, b.open(t))
-		})
-	}
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) { test(t, b.Open(t)) })
 }
 
 func openSQLite(t testing.TB) *store.SQLite {
 	t.Helper()
-	s, err := store.Open(t.Context(), t.TempDir()+"/s.db")
+	s, err := store.Open(t.Context(), storetest.SQLiteDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,47 +30,9 @@ func openSQLite(t testing.TB) *store.SQLite {
 	return s
 }
 
-// newPostgresDB makes an empty schema for t in the admin database, dropped at cleanup, and
-// returns a URL whose search_path is that schema: a database of the test's own, as far as the
-// store can tell, at a fraction of the cost of CREATE DATABASE.
-func newPostgresDB(t testing.TB) string {
-	t.Helper()
-	admin, err := sql.Open("pgx", adminURL())
-	if err != nil {
-		t.Fatalf("postgres admin %s: %v", adminURL(), err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	var b [6]byte
-	rand.Read(b[:])
-	name := "streamcart_test_" + hex.EncodeToString(b[:])
-	if _, err := admin.ExecContext(t.Context(), `CREATE SCHEMA `+name); err != nil {
-		t.Fatalf("PostgreSQL is required (STREAMCART_TEST_POSTGRES=%s): %v", adminURL(), err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, `DROP SCHEMA `+name+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", name, err)
-		}
-	})
-	return withParam(t, adminURL(), "search_path", name)
-}
-
-func withParam(t testing.TB, rawURL, key, value string) string {
-	t.Helper()
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set(key, value)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
 func openPostgres(t testing.TB) *store.Postgres {
 	t.Helper()
-	s, err := store.OpenPostgres(t.Context(), newPostgresDB(t))
+	s, err := store.OpenPostgres(t.Context(), storetest.PostgresDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +47,7 @@ func TestOpenURLChoosesTheBackend(t *testing.T) {
 		want     string
 	}{
 		{"file path", t.TempDir() + "/a/b.db", "sqlite"},
-		{"postgres URL", newPostgresDB(t), "postgres"},
+		{"postgres URL", storetest.PostgresDB(t), "postgres"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,13 +68,13 @@ func TestOpenURLChoosesTheBackend(t *testing.T) {
 
 func TestOpenPostgresPoolSizeParameter(t *testing.T) {
 	t.Parallel()
-	db := newPostgresDB(t)
-	s, err := store.OpenPostgres(t.Context(), withParam(t, db, "pool_max_conns", "2"))
+	db := storetest.PostgresDB(t)
+	s, err := store.OpenPostgres(t.Context(), storetest.WithParam(t, db, "pool_max_conns", "2"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := store.OpenPostgres(t.Context(), withParam(t, db, "pool_max_conns", "zero")); err == nil {
+	if _, err := store.OpenPostgres(t.Context(), storetest.WithParam(t, db, "pool_max_conns", "zero")); err == nil {
 		t.Fatal("a bad pool_max_conns was accepted")
 	}
 }
@@ -178,7 +108,7 @@ func TestReplicasMigrateOneDatabaseTogether(t *testing.T) {
 	t.Parallel()
 	// Two processes starting at once against one PostgreSQL database each migrate; the lock
 	// makes one apply the schema and the other find it applied.
-	db := newPostgresDB(t)
+	db := storetest.PostgresDB(t)
 	errs := make(chan error, 3)
 	for range 3 {
 		go func() {

@@ -19,6 +19,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 // The order tests drive the real order service over each back end: what matters is that its
@@ -588,7 +589,7 @@ func TestReplicasShareIdempotencyAndJobs(t *testing.T) {
 	// Two processes on one PostgreSQL database: each has its own pool and order service, as
 	// two `streamcart serve` replicas behind a load balancer would.
 	t.Parallel()
-	db := newPostgresDB(t)
+	db := storetest.PostgresDB(t)
 	replicas := make([]store.Backend, 2)
 	for i := range replicas {
 		s, err := store.OpenPostgres(t.Context(), db)
