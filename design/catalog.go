@@ -100,7 +100,7 @@ var _ = Service("catalog", func() {
 	Error("bad_request")
 
 	Method("listProducts", func() {
-		Description("The plans for sale (the first three).")
+		Description("The plans for sale on the request's storefront (all plans when it names none), priced in the storefront's default currency when none is asked.")
 		Payload(func() {
 			currencyParam()
 			localeParam()
@@ -182,16 +182,21 @@ var _ = Service("catalog", func() {
 		})
 	})
 	Method("storefront", func() {
-		Description("Storefront settings and the success page's app buttons and utility cards.")
+		Description("Storefront settings (the Streamcart-Store key's name, logo, theme, defaults and plans) and the success page's app buttons and utility cards.")
 		Payload(func() { localeParam() })
 		Result(func() {
-			Attribute("name", String)
+			Attribute("name", String, "Display name of the storefront the request's key (or the default storefront) names")
+			Attribute("key", String, "Publishable key of that storefront; empty when the catalog defines none")
+			Attribute("logo", String, "URL of the storefront's logo; empty when none")
+			Attribute("theme", MapOf(String, String), "Colour name → CSS value, applied by the widget as --sc-<name>")
+			Attribute("defaultLocale", String, "Locale the widget starts in when the page sets none; empty: the buyer's browser language")
 			Attribute("defaultCurrency", String)
+			Attribute("plans", ArrayOf(Int), "Plans (pids) this storefront sells; empty: every plan")
 			Attribute("dashboardUrl", String)
 			Attribute("supportUrl", String)
 			Attribute("apps", ArrayOf(AppResult))
 			Attribute("cards", ArrayOf(CardResult))
-			Required("name", "defaultCurrency", "dashboardUrl", "supportUrl", "apps", "cards")
+			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards")
 		})
 		HTTP(func() {
 			GET("/storefront")

@@ -11,6 +11,7 @@ import (
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/geo"
+	"github.com/streamcart/streamcart/api/storefront"
 )
 
 type ctxKey int
@@ -71,4 +72,10 @@ func requestOrigin(r *http.Request, trustProxy bool) string {
 func origin(ctx context.Context) string {
 	o, _ := ctx.Value(originKey).(string)
 	return o
+}
+
+// storefrontOrigins are the sites of the request's storefront: buyers may be sent back to them.
+func storefrontOrigins(ctx context.Context) []string {
+	sf, _ := storefront.FromContext(ctx)
+	return sf.AllowedOrigins
 }

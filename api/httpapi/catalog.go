@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/storefront"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
 )
@@ -62,15 +64,35 @@ func locale(l *string) string {
 	return *l
 }
 
-func (s *catalogService) list(code, loc *string, reseller bool) (*gencatalog.ProductList, error) {
+// sells reports whether the request's storefront sells plan pid (a storefront without a plan list
+// sells every plan).
+func sells(ctx context.Context, pid int) bool {
+	sf, ok := storefront.FromContext(ctx)
+	return !ok || len(sf.Plans) == 0 || slices.Contains(sf.Plans, pid)
+}
+
+// storefrontCurrency is the currency asked for, else the request's storefront's default currency.
+func storefrontCurrency(ctx context.Context, code *string) *string {
+	if code != nil && *code != "" {
+		return code
+	}
+	if sf, ok := storefront.FromContext(ctx); ok && sf.DefaultCurrency != "" {
+		return &sf.DefaultCurrency
+	}
+	return code
+}
+
+func (s *catalogService) list(ctx context.Context, code, loc *string, reseller bool) (*gencatalog.ProductList, error) {
 	cat := s.catalog()
-	cur, err := s.currency(cat, code)
+	cur, err := s.currency(cat, storefrontCurrency(ctx, code))
 	if err != nil {
 		return nil, err
 	}
 	key := cur + "|" + locale(loc)
 	if reseller {
 		key = "reseller:" + key
+	} else if sf, ok := storefront.FromContext(ctx); ok && len(sf.Plans) > 0 {
+		key = sf.Key + ":" + key
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -86,6 +108,9 @@ func (s *catalogService) list(code, loc *string, reseller bool) (*gencatalog.Pro
 	}
 	l := &gencatalog.ProductList{Products: make(gencatalog.ProductResultCollection, 0, len(products))}
 	for _, p := range products {
+		if !reseller && !sells(ctx, p.PID) {
+			continue
+		}
 		pr, err := productResult(cat, p.Localized(locale(loc)), cur)
 		if err != nil {
 			return nil, err
@@ -98,8 +123,8 @@ func (s *catalogService) list(code, loc *string, reseller bool) (*gencatalog.Pro
 
 // productsJSON is GET /products as Goa encodes it (same generated body type, same JSON encoder),
 // built once per catalog, currency and locale: the hottest read serves bytes, not a fresh encoding.
-func (s *catalogService) productsJSON(currency, loc *string) ([]byte, error) {
-	list, err := s.list(currency, loc, false)
+func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string) ([]byte, error) {
+	list, err := s.list(ctx, currency, loc, false)
 	if err != nil {
 		return nil, err
 	}
@@ -108,6 +133,9 @@ func (s *catalogService) productsJSON(currency, loc *string) ([]byte, error) {
 		cur = list.Products[0].Currency
 	}
 	key := cur + "|" + locale(loc)
+	if sf, ok := storefront.FromContext(ctx); ok && len(sf.Plans) > 0 {
+		key = sf.Key + ":" + key
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if b, ok := s.encoded[key]; ok {
@@ -143,7 +171,7 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			}
 			loc = &l
 		}
-		body, err := s.productsJSON(currency, loc)
+		body, err := s.productsJSON(r.Context(), currency, loc)
 		if err != nil {
 			next.ServeHTTP(w, r)
 			return
@@ -154,24 +182,25 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 }
 
 // ListProducts returns the plans for sale (the first three).
-func (s *catalogService) ListProducts(_ context.Context, p *gencatalog.ListProductsPayload) (*gencatalog.ProductList, error) {
-	return s.list(p.Currency, p.Locale, false)
+func (s *catalogService) ListProducts(ctx context.Context, p *gencatalog.ListProductsPayload) (*gencatalog.ProductList, error) {
+	return s.list(ctx, p.Currency, p.Locale, false)
 }
 
 // ListResellerProducts returns the reseller credit plans.
-func (s *catalogService) ListResellerProducts(_ context.Context, p *gencatalog.ListResellerProductsPayload) (*gencatalog.ProductList, error) {
-	return s.list(p.Currency, p.Locale, true)
+func (s *catalogService) ListResellerProducts(ctx context.Context, p *gencatalog.ListResellerProductsPayload) (*gencatalog.ProductList, error) {
+	return s.list(ctx, p.Currency, p.Locale, true)
 }
 
 // GetProduct returns one product.
-func (s *catalogService) GetProduct(_ context.Context, p *gencatalog.GetProductPayload) (*gencatalog.ProductResult, error) {
+func (s *catalogService) GetProduct(ctx context.Context, p *gencatalog.GetProductPayload) (*gencatalog.ProductResult, error) {
 	cat := s.catalog()
-	cur, err := s.currency(cat, p.Currency)
+	cur, err := s.currency(cat, storefrontCurrency(ctx, p.Currency))
 	if err != nil {
 		return nil, err
 	}
 	prod, ok := cat.Product(p.Pid)
-	if !ok || prod.Hidden {
+	// A plan the storefront does not sell is as unknown there as a missing one.
+	if !ok || prod.Hidden || (prod.Group == catalog.GroupPlan && !sells(ctx, prod.PID)) {
 		return nil, gencatalog.MakeNotFound(errors.New("Product not found."))
 	}
 	return productResult(cat, prod.Localized(locale(p.Locale)), cur)
@@ -250,12 +279,24 @@ func (s *catalogService) ListGateways(_ context.Context, p *gencatalog.ListGatew
 }
 
 // Storefront returns the storefront settings and the success page's lists.
-func (s *catalogService) Storefront(_ context.Context, p *gencatalog.StorefrontPayload) (*gencatalog.StorefrontResult, error) {
+func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.StorefrontPayload) (*gencatalog.StorefrontResult, error) {
 	cat := s.catalog()
 	loc := locale(p.Locale)
 	res := &gencatalog.StorefrontResult{
 		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,
-		SupportURL: s.storefont.SupportURL, Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
+		SupportURL: s.storefont.SupportURL, Theme: map[string]string{}, Plans: []int{},
+		Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
+	}
+	if sf, ok := storefront.FromContext(ctx); ok {
+		res.Key, res.Logo, res.DefaultLocale = sf.Key, sf.Logo, strings.ToLower(sf.DefaultLocale)
+		if sf.Name != "" {
+			res.Name = sf.Name
+		}
+		if sf.DefaultCurrency != "" {
+			res.DefaultCurrency = sf.DefaultCurrency
+		}
+		maps.Copy(res.Theme, sf.Theme)
+		res.Plans = append(res.Plans, sf.Plans...)
 	}
 	for _, a := range cat.Apps {
 		a = a.Localized(loc)

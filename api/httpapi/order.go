@@ -55,7 +55,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		}
 		// A storefront's sites are where its buyers come back to, and its affiliate is credited
 		// when the order names none.
-		r.ReturnOrigins = sf.AllowedOrigins
+		r.ReturnOrigins = storefrontOrigins(ctx)
 		if r.AffiliateID == "" {
 			r.AffiliateID = sf.AffiliateID
 		}

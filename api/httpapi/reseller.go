@@ -75,7 +75,7 @@ func (s *resellersService) Order(ctx context.Context, p *genresellers.OrderPaylo
 	}
 	o, err := s.resellers.Order(ctx, id.Claims, reseller.Request{
 		PID: p.Pid, ExistingReseller: p.ExistingReseller, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
-		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx),
+		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
 	})
 	if err != nil {
 		return nil, resellerError(err)

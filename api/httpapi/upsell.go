@@ -82,7 +82,7 @@ func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*
 func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*genupsell.UpsellOrderResult, error) {
 	o, q, err := s.upsells.Order(ctx, claimsFrom(ctx), upsell.Request{
 		ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
-		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx),
+		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
 	})
 	if err != nil {
 		return nil, upsellError(err)

@@ -23,6 +23,8 @@ type Custom struct {
 	ReturnURL string
 	IP        string
 	Origin    string
+	// ReturnOrigins are further sites ReturnURL may point to: the request's storefront's own.
+	ReturnOrigins []string
 }
 
 // NewOrderID returns a fresh order id for Custom.ID.
@@ -41,7 +43,7 @@ func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom
 	if _, ok := cat.Gateway(c.Gateway); !ok {
 		return Order{}, ErrUnknownGateway
 	}
-	if err := s.checkReturnURL(c.ReturnURL, c.Origin); err != nil {
+	if err := s.checkReturnURL(c.ReturnURL, append([]string{c.Origin}, c.ReturnOrigins...)...); err != nil {
 		return Order{}, err
 	}
 	now := s.now().UTC()

@@ -114,6 +114,7 @@ type Request struct {
 	Gateway          string
 	ReturnURL        string
 	IP, Origin       string
+	ReturnOrigins    []string // further sites ReturnURL may point to: the request's storefront's own
 }
 
 // Order places a reseller order for claims' session: the plan at its monthly price, plus the
@@ -163,6 +164,7 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	}
 	return r.orders.CreateCustom(ctx, claims, order.Custom{
 		ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
+		ReturnOrigins: req.ReturnOrigins,
 	})
 }
 

@@ -104,6 +104,8 @@ type LinkRequest struct {
 	ReturnURL string // path or same-origin URL; /checkout/ when empty
 	IP        string
 	Origin    string // scheme://host the request reached
+	// ReturnOrigins are further sites the link may open: the request's storefront's own.
+	ReturnOrigins []string
 }
 
 // RequestLink emails a sign-in link when the email is a client's and no limit is reached. Unknown
@@ -114,7 +116,7 @@ func (s *Service) RequestLink(ctx context.Context, r LinkRequest) error {
 	if !account.ValidEmail(email) {
 		return account.ErrInvalidEmail
 	}
-	target, err := s.linkBase(r.ReturnURL, r.Origin)
+	target, err := s.linkBase(r.ReturnURL, r.Origin, r.ReturnOrigins)
 	if err != nil {
 		return err
 	}
@@ -164,7 +166,7 @@ func (s *Service) RequestLink(ctx context.Context, r LinkRequest) error {
 }
 
 // linkBase is the absolute URL the link opens.
-func (s *Service) linkBase(raw, origin string) (*url.URL, error) {
+func (s *Service) linkBase(raw, origin string, others []string) (*url.URL, error) {
 	if raw == "" {
 		raw = "/checkout/"
 	}
@@ -185,9 +187,10 @@ func (s *Service) linkBase(raw, origin string) (*url.URL, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, ErrBadReturnURL
 	}
-	// The token must never travel to another site: only this shop's origins are allowed.
+	// The token must never travel to another site: only this shop's origins and the sites of the
+	// storefront that asked (listed in the catalog) are allowed.
 	got := u.Scheme + "://" + u.Host
-	for _, o := range []string{origin, s.cfg.PublicURL} {
+	for _, o := range append([]string{origin, s.cfg.PublicURL}, others...) {
 		if o != "" && strings.EqualFold(strings.TrimRight(o, "/"), got) {
 			return u, nil
 		}

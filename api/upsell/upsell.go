@@ -193,6 +193,7 @@ type Request struct {
 	Gateway       string
 	ReturnURL     string
 	IP, Origin    string
+	ReturnOrigins []string // further sites ReturnURL may point to: the request's storefront's own
 }
 
 // Order places an upsell order with its own invoice and payment link.
@@ -219,7 +220,7 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		ret = "/checkout/waiting?order={orderId}&upsell=1"
 	}
 	o, err := u.orders.CreateCustom(ctx, claims, order.Custom{
-		ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin,
+		ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
 	})
 	if err != nil {
 		return order.Order{}, q, err

@@ -16,7 +16,8 @@ import (
 
 // What is for sale, in which currencies, paid through which gateways.
 type Service interface {
-	// The plans for sale (the first three).
+	// The plans for sale on the request's storefront (all plans when it names
+	// none), priced in the storefront's default currency when none is asked.
 	ListProducts(context.Context, *ListProductsPayload) (res *ProductList, err error)
 	// One product by id.
 	GetProduct(context.Context, *GetProductPayload) (res *ProductResult, err error)
@@ -28,7 +29,8 @@ type Service interface {
 	Convert(context.Context, *ConvertPayload) (res *ConvertResult, err error)
 	// ListGateways implements listGateways.
 	ListGateways(context.Context, *ListGatewaysPayload) (res *ListGatewaysResult, err error)
-	// Storefront settings and the success page's app buttons and utility cards.
+	// Storefront settings (the Streamcart-Store key's name, logo, theme, defaults
+	// and plans) and the success page's app buttons and utility cards.
 	Storefront(context.Context, *StorefrontPayload) (res *StorefrontResult, err error)
 }
 
@@ -218,12 +220,25 @@ type StorefrontPayload struct {
 
 // StorefrontResult is the result type of the catalog service storefront method.
 type StorefrontResult struct {
-	Name            string
+	// Display name of the storefront the request's key (or the default storefront)
+	// names
+	Name string
+	// Publishable key of that storefront; empty when the catalog defines none
+	Key string
+	// URL of the storefront's logo; empty when none
+	Logo string
+	// Colour name → CSS value, applied by the widget as --sc-<name>
+	Theme map[string]string
+	// Locale the widget starts in when the page sets none; empty: the buyer's
+	// browser language
+	DefaultLocale   string
 	DefaultCurrency string
-	DashboardURL    string
-	SupportURL      string
-	Apps            []*AppResult
-	Cards           []*CardResult
+	// Plans (pids) this storefront sells; empty: every plan
+	Plans        []int
+	DashboardURL string
+	SupportURL   string
+	Apps         []*AppResult
+	Cards        []*CardResult
 }
 
 // MakeNotFound builds a goa.ServiceError from an error.

@@ -81,12 +81,25 @@ type ListGatewaysResponseBody struct {
 // StorefrontResponseBody is the type of the "catalog" service "storefront"
 // endpoint HTTP response body.
 type StorefrontResponseBody struct {
-	Name            *string                   `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	DefaultCurrency *string                   `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
-	DashboardURL    *string                   `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
-	SupportURL      *string                   `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
-	Apps            []*AppResultResponseBody  `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
-	Cards           []*CardResultResponseBody `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
+	// Display name of the storefront the request's key (or the default storefront)
+	// names
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Publishable key of that storefront; empty when the catalog defines none
+	Key *string `form:"key,omitempty" json:"key,omitempty" xml:"key,omitempty"`
+	// URL of the storefront's logo; empty when none
+	Logo *string `form:"logo,omitempty" json:"logo,omitempty" xml:"logo,omitempty"`
+	// Colour name → CSS value, applied by the widget as --sc-<name>
+	Theme map[string]string `form:"theme,omitempty" json:"theme,omitempty" xml:"theme,omitempty"`
+	// Locale the widget starts in when the page sets none; empty: the buyer's
+	// browser language
+	DefaultLocale   *string `form:"defaultLocale,omitempty" json:"defaultLocale,omitempty" xml:"defaultLocale,omitempty"`
+	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
+	// Plans (pids) this storefront sells; empty: every plan
+	Plans        []int                     `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
+	DashboardURL *string                   `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
+	SupportURL   *string                   `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
+	Apps         []*AppResultResponseBody  `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
+	Cards        []*CardResultResponseBody `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
 }
 
 // ListProductsNotFoundResponseBody is the type of the "catalog" service
@@ -757,9 +770,22 @@ func NewListGatewaysBadRequest(body *ListGatewaysBadRequestResponseBody) *goa.Se
 func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResult {
 	v := &catalog.StorefrontResult{
 		Name:            *body.Name,
+		Key:             *body.Key,
+		Logo:            *body.Logo,
+		DefaultLocale:   *body.DefaultLocale,
 		DefaultCurrency: *body.DefaultCurrency,
 		DashboardURL:    *body.DashboardURL,
 		SupportURL:      *body.SupportURL,
+	}
+	v.Theme = make(map[string]string, len(body.Theme))
+	for key, val := range body.Theme {
+		tk := key
+		tv := val
+		v.Theme[tk] = tv
+	}
+	v.Plans = make([]int, len(body.Plans))
+	for i, val := range body.Plans {
+		v.Plans[i] = val
 	}
 	v.Apps = make([]*catalog.AppResult, len(body.Apps))
 	for i, val := range body.Apps {
@@ -898,8 +924,23 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
+	if body.Key == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("key", "body"))
+	}
+	if body.Logo == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("logo", "body"))
+	}
+	if body.Theme == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("theme", "body"))
+	}
+	if body.DefaultLocale == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultLocale", "body"))
+	}
 	if body.DefaultCurrency == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("defaultCurrency", "body"))
+	}
+	if body.Plans == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("plans", "body"))
 	}
 	if body.DashboardURL == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("dashboardUrl", "body"))

@@ -81,12 +81,25 @@ type ListGatewaysResponseBody struct {
 // StorefrontResponseBody is the type of the "catalog" service "storefront"
 // endpoint HTTP response body.
 type StorefrontResponseBody struct {
-	Name            string                    `form:"name" json:"name" xml:"name"`
-	DefaultCurrency string                    `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
-	DashboardURL    string                    `form:"dashboardUrl" json:"dashboardUrl" xml:"dashboardUrl"`
-	SupportURL      string                    `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
-	Apps            []*AppResultResponseBody  `form:"apps" json:"apps" xml:"apps"`
-	Cards           []*CardResultResponseBody `form:"cards" json:"cards" xml:"cards"`
+	// Display name of the storefront the request's key (or the default storefront)
+	// names
+	Name string `form:"name" json:"name" xml:"name"`
+	// Publishable key of that storefront; empty when the catalog defines none
+	Key string `form:"key" json:"key" xml:"key"`
+	// URL of the storefront's logo; empty when none
+	Logo string `form:"logo" json:"logo" xml:"logo"`
+	// Colour name → CSS value, applied by the widget as --sc-<name>
+	Theme map[string]string `form:"theme" json:"theme" xml:"theme"`
+	// Locale the widget starts in when the page sets none; empty: the buyer's
+	// browser language
+	DefaultLocale   string `form:"defaultLocale" json:"defaultLocale" xml:"defaultLocale"`
+	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
+	// Plans (pids) this storefront sells; empty: every plan
+	Plans        []int                     `form:"plans" json:"plans" xml:"plans"`
+	DashboardURL string                    `form:"dashboardUrl" json:"dashboardUrl" xml:"dashboardUrl"`
+	SupportURL   string                    `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
+	Apps         []*AppResultResponseBody  `form:"apps" json:"apps" xml:"apps"`
+	Cards        []*CardResultResponseBody `form:"cards" json:"cards" xml:"cards"`
 }
 
 // ListProductsNotFoundResponseBody is the type of the "catalog" service
@@ -610,9 +623,28 @@ func NewListGatewaysResponseBody(res *catalog.ListGatewaysResult) *ListGatewaysR
 func NewStorefrontResponseBody(res *catalog.StorefrontResult) *StorefrontResponseBody {
 	body := &StorefrontResponseBody{
 		Name:            res.Name,
+		Key:             res.Key,
+		Logo:            res.Logo,
+		DefaultLocale:   res.DefaultLocale,
 		DefaultCurrency: res.DefaultCurrency,
 		DashboardURL:    res.DashboardURL,
 		SupportURL:      res.SupportURL,
+	}
+	if res.Theme != nil {
+		body.Theme = make(map[string]string, len(res.Theme))
+		for key, val := range res.Theme {
+			tk := key
+			tv := val
+			body.Theme[tk] = tv
+		}
+	}
+	if res.Plans != nil {
+		body.Plans = make([]int, len(res.Plans))
+		for i, val := range res.Plans {
+			body.Plans[i] = val
+		}
+	} else {
+		body.Plans = []int{}
 	}
 	if res.Apps != nil {
 		body.Apps = make([]*AppResultResponseBody, len(res.Apps))

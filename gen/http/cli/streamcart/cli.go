@@ -47,11 +47,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jf3\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"hLq\" --locale \"es-es\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"5jg\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"Vxs\" --locale \"en\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"2i\" --pid 3036589738221649779" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"u99\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cjv\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 48,\n      \"gateway\": \"Ipsam quasi sint.\",\n      \"pid\": 2,\n      \"promoCode\": \"y0u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"vgv\"\n   }' --token \"Eaque maiores.\" --idempotency-key \"u6\"" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"y\" --pid 4989340329689171952" + "\n" +
+		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"yvg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fiE\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 37,\n      \"gateway\": \"Ut quis et sit minus nihil id.\",\n      \"pid\": 2,\n      \"promoCode\": \"k7z\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"j1l\"\n   }' --token \"Accusantium similique.\" --idempotency-key \"2\"" + "\n" +
 		""
 }
 
@@ -631,7 +631,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jf3\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"5jg\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -639,13 +639,13 @@ func catalogUsage() {
 	fmt.Fprintln(os.Stderr, `What is for sale, in which currencies, paid through which gateways.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] catalog COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list-products: The plans for sale (the first three).`)
+	fmt.Fprintln(os.Stderr, `    list-products: The plans for sale on the request's storefront (all plans when it names none), priced in the storefront's default currency when none is asked.`)
 	fmt.Fprintln(os.Stderr, `    get-product: One product by id.`)
 	fmt.Fprintln(os.Stderr, `    list-reseller-products: The reseller credit plans.`)
 	fmt.Fprintln(os.Stderr, `    list-currencies: ListCurrencies implements listCurrencies.`)
 	fmt.Fprintln(os.Stderr, `    convert: Converts an amount between currencies with the catalog's rates.`)
 	fmt.Fprintln(os.Stderr, `    list-gateways: ListGateways implements listGateways.`)
-	fmt.Fprintln(os.Stderr, `    storefront: Storefront settings and the success page's app buttons and utility cards.`)
+	fmt.Fprintln(os.Stderr, `    storefront: Storefront settings (the Streamcart-Store key's name, logo, theme, defaults and plans) and the success page's app buttons and utility cards.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s catalog COMMAND --help\n", os.Args[0])
@@ -659,7 +659,7 @@ func catalogListProductsUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `The plans for sale (the first three).`)
+	fmt.Fprintln(os.Stderr, `The plans for sale on the request's storefront (all plans when it names none), priced in the storefront's default currency when none is asked.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -currency STRING: `)
@@ -667,7 +667,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"hLq\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Vxs\" --locale \"en\"")
 }
 
 func catalogGetProductUsage() {
@@ -689,7 +689,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6117857907960849409 --currency \"xRf\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1758593699837629868 --currency \"cFe\" --locale \"en\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -709,7 +709,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"roI\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"cdy\" --locale \"en-us\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -747,7 +747,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3712604979833533647 --from \"Sit molestiae repellat vitae omnis.\" --to \"Et autem harum quas illo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5492868843877882624 --from \"Deleniti provident aut natus.\" --to \"Rerum quos et pariatur autem.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -765,7 +765,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
 }
 
 func catalogStorefrontUsage() {
@@ -776,14 +776,14 @@ func catalogStorefrontUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Storefront settings and the success page's app buttons and utility cards.`)
+	fmt.Fprintln(os.Stderr, `Storefront settings (the Streamcart-Store key's name, logo, theme, defaults and plans) and the success page's app buttons and utility cards.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -840,7 +840,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"2i\" --pid 3036589738221649779")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"y\" --pid 4989340329689171952")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -874,7 +874,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"u99\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cjv\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 48,\n      \"gateway\": \"Ipsam quasi sint.\",\n      \"pid\": 2,\n      \"promoCode\": \"y0u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"vgv\"\n   }' --token \"Eaque maiores.\" --idempotency-key \"u6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"yvg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fiE\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 37,\n      \"gateway\": \"Ut quis et sit minus nihil id.\",\n      \"pid\": 2,\n      \"promoCode\": \"k7z\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"j1l\"\n   }' --token \"Accusantium similique.\" --idempotency-key \"2\"")
 }
 
 func orderGetUsage() {
@@ -894,7 +894,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Dolorem omnis.\" --token \"Totam neque ipsum qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quod rerum aut nostrum cupiditate illum.\" --token \"Velit sunt veniam autem necessitatibus.\"")
 }
 
 func orderCancelUsage() {
@@ -914,7 +914,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Rerum aut nostrum.\" --token \"Illum perspiciatis velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Officia rerum aperiam aut ex.\" --token \"Non consequatur quaerat ut non necessitatibus expedita.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -942,7 +942,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"ZXR\",\n      \"extraConnections\": 23,\n      \"pid\": 2,\n      \"promoCode\": \"28a\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"hgM\",\n      \"extraConnections\": 37,\n      \"pid\": 2,\n      \"promoCode\": \"nen\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -976,7 +976,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --token \"Repellat vero recusandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --token \"Quo dolorum voluptatem voluptatibus quisquam repellat maxime.\"")
 }
 
 func servicesGetUsage() {
@@ -996,7 +996,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Deserunt voluptas et explicabo velit rerum aut.\" --token \"Recusandae sed vel eveniet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Necessitatibus ipsa omnis ipsam.\" --token \"Reiciendis aut.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1016,7 +1016,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Voluptatem consequatur temporibus.\" --token \"Quod ratione omnis aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Dolorum sed.\" --token \"Et est laborum voluptas.\"")
 }
 
 func servicesRestartUsage() {
@@ -1036,7 +1036,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Corporis nulla.\" --token \"Aut occaecati quia aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Animi assumenda suscipit beatae odio.\" --token \"Officia repudiandae.\"")
 }
 
 func servicesRecreateUsage() {
@@ -1056,7 +1056,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Sed quia.\" --token \"Officiis sed dolore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et corrupti voluptatem dolores.\" --token \"Repudiandae omnis qui id ab magni occaecati.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1078,7 +1078,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Omnis magnam eligendi.\" --token \"Velit deleniti molestias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Nihil aut itaque vero facere eos.\" --token \"Velit autem et velit possimus esse impedit.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1100,7 +1100,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Aut et molestias.\" --token \"Sed hic.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Alias consectetur veniam beatae amet vel.\" --token \"Laboriosam totam autem ut ut debitis et.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1131,7 +1131,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Rerum provident dolores voluptas et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Et et et illo.\"")
 }
 
 func resellersOrderUsage() {
@@ -1151,7 +1151,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"q3o\",\n      \"currency\": \"wh\",\n      \"existingReseller\": false,\n      \"gateway\": \"Sed esse dolor dolor repellat voluptatem.\",\n      \"password\": \"gon\",\n      \"pid\": 6232179446570695106,\n      \"returnUrl\": \"ac6\"\n   }' --token \"Debitis et odio perspiciatis velit et sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"o7m\",\n      \"currency\": \"j\",\n      \"existingReseller\": true,\n      \"gateway\": \"Tenetur corporis quo quas voluptatem natus maiores.\",\n      \"password\": \"k3t\",\n      \"pid\": 1653603592876077546,\n      \"returnUrl\": \"j1g\"\n   }' --token \"Iste voluptas quo.\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1171,7 +1171,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Quis sunt.\" --token \"Ex ducimus ut illum illum qui qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ut aliquam doloremque voluptas pariatur et repudiandae.\" --token \"Et commodi consequatur vel dolores.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1203,7 +1203,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"533\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"lkr\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1221,7 +1221,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"A omnis molestias eos nisi blanditiis fugit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Et corrupti.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1239,7 +1239,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"bte\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"0b6\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1257,7 +1257,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"6bh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"02o\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1277,7 +1277,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"n16\"\n   }' --token \"Odio recusandae aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"z6k\"\n   }' --token \"Saepe quia perferendis ex excepturi ipsam.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1309,7 +1309,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"9as\" --token \"Unde ea corporis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0\" --token \"Aut porro.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1329,7 +1329,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"dp\",\n      \"extraQuantity\": 7599825210900702077,\n      \"serviceId\": \"ugl\"\n   }' --token \"Et blanditiis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"59\",\n      \"extraQuantity\": 466883036287730155,\n      \"serviceId\": \"bra\"\n   }' --token \"Tempore velit.\"")
 }
 
 func upsellOrderUsage() {
@@ -1349,5 +1349,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"k9\",\n      \"extraQuantity\": 4732695964192352074,\n      \"gateway\": \"Iusto tenetur dolorem.\",\n      \"returnUrl\": \"2ca\",\n      \"serviceId\": \"27a\"\n   }' --token \"Debitis et et dolores consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"yn\",\n      \"extraQuantity\": 195342296531645680,\n      \"gateway\": \"Culpa ipsa et cupiditate.\",\n      \"returnUrl\": \"v5m\",\n      \"serviceId\": \"49g\"\n   }' --token \"Accusamus dicta eum quis esse atque.\"")
 }

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string) (*
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"q3o\",\n      \"currency\": \"wh\",\n      \"existingReseller\": false,\n      \"gateway\": \"Sed esse dolor dolor repellat voluptatem.\",\n      \"password\": \"gon\",\n      \"pid\": 6232179446570695106,\n      \"returnUrl\": \"ac6\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"o7m\",\n      \"currency\": \"j\",\n      \"existingReseller\": true,\n      \"gateway\": \"Tenetur corporis quo quas voluptatem natus maiores.\",\n      \"password\": \"k3t\",\n      \"pid\": 1653603592876077546,\n      \"returnUrl\": \"j1g\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

@@ -119,7 +119,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": true\n   }'")
 		}
 	}
 	var serviceID string

@@ -53,7 +53,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"dp\",\n      \"extraQuantity\": 7599825210900702077,\n      \"serviceId\": \"ugl\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"59\",\n      \"extraQuantity\": 466883036287730155,\n      \"serviceId\": \"bra\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -94,7 +94,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"k9\",\n      \"extraQuantity\": 4732695964192352074,\n      \"gateway\": \"Iusto tenetur dolorem.\",\n      \"returnUrl\": \"2ca\",\n      \"serviceId\": \"27a\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"yn\",\n      \"extraQuantity\": 195342296531645680,\n      \"gateway\": \"Culpa ipsa et cupiditate.\",\n      \"returnUrl\": \"v5m\",\n      \"serviceId\": \"49g\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
