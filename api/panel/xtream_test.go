@@ -22,6 +22,7 @@ import (
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 const xuiKey = "xui-api-key"
@@ -186,13 +187,9 @@ func (f *fakePanel) xtream(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func newXtream(t *testing.T, f *fakePanel, flavor string) (*panel.Xtream, *store.SQLite) {
+func newXtream(t *testing.T, b storetest.Backend, f *fakePanel, flavor string) (*panel.Xtream, store.Backend) {
 	t.Helper()
-	st, err := store.Open(t.Context(), t.TempDir()+"/s.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := b.Open(t)
 	base := f.srv.URL
 	if flavor == panel.FlavorXUI {
 		base += "/ACCESS"
@@ -206,97 +203,103 @@ func newXtream(t *testing.T, f *fakePanel, flavor string) (*panel.Xtream, *store
 }
 
 func TestXtreamLineLifecycle(t *testing.T) {
-	for _, flavor := range []string{panel.FlavorXUI, panel.FlavorXtream} {
-		t.Run(flavor, func(t *testing.T) {
-			f := newFakePanel(t)
-			x, st := newXtream(t, f, flavor)
-			ctx := t.Context()
-			exp := time.Date(2027, 1, 2, 3, 4, 5, 0, time.UTC)
-			in := panel.Line{Ref: "svc_1", Username: "sc12345678", Password: "123456789012", MaxConnections: 2,
-				ExpiresAt: exp, Trial: true, Bouquets: []int{1, 3}, Enabled: true}
-			got, err := x.CreateLine(ctx, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Username != in.Username || got.Password != in.Password || got.MaxConnections != 2 || !got.ExpiresAt.Equal(exp) || !got.Trial || !got.Enabled {
-				t.Fatalf("created %+v", got)
-			}
-			id, _ := st.Ref(ctx, "panel:"+flavor, "svc_1")
-			fields := f.line(id)
-			wantBouquets := map[string]string{panel.FlavorXUI: "1,3", panel.FlavorXtream: "[1,3]"}[flavor]
-			if fields["bouquets"]+fields["bouquet"] != wantBouquets {
-				t.Fatalf("bouquets sent = %q, want %q", fields["bouquets"]+fields["bouquet"], wantBouquets)
-			}
-			// Idempotent by ref: a repeat creates nothing.
-			if _, err := x.CreateLine(ctx, in); err != nil || len(f.lines) != 1 {
-				t.Fatalf("repeat: %v, %d lines", err, len(f.lines))
-			}
-			// Another ref with the same username: the provisioner must draw another name.
-			if _, err := x.CreateLine(ctx, panel.Line{Ref: "svc_2", Username: in.Username, Password: "x", MaxConnections: 1}); !errors.Is(err, panel.ErrUsernameTaken) {
-				t.Fatalf("taken username: %v", err)
-			}
-			later := exp.AddDate(0, 1, 0)
-			if err := x.Extend(ctx, "svc_1", later); err != nil {
-				t.Fatal(err)
-			}
-			if err := x.SetMaxConnections(ctx, "svc_1", 4); err != nil {
-				t.Fatal(err)
-			}
-			if err := x.SetEnabled(ctx, "svc_1", false); err != nil {
-				t.Fatal(err)
-			}
-			got, _ = x.Line(ctx, "svc_1")
-			if !got.ExpiresAt.Equal(later) || got.MaxConnections != 4 || got.Enabled {
-				t.Fatalf("after edits %+v", got)
-			}
-			if _, err := x.Playlist(ctx, got); !errors.Is(err, panel.ErrDisabled) {
-				t.Fatalf("playlist of a disabled line: %v", err)
-			}
-			if err := x.SetEnabled(ctx, "svc_1", true); err != nil {
-				t.Fatal(err)
-			}
-			if pl, err := x.Playlist(ctx, got); err != nil || !strings.HasPrefix(string(pl), "#EXTM3U") {
-				t.Fatalf("playlist: %v %q", err, pl)
-			}
-			if err := x.Delete(ctx, "svc_1"); err != nil || len(f.lines) != 0 {
-				t.Fatalf("delete: %v, %d lines", err, len(f.lines))
-			}
-			if _, err := x.Line(ctx, "svc_1"); !errors.Is(err, panel.ErrNotFound) {
-				t.Fatalf("deleted line: %v", err)
-			}
-			if _, err := x.Line(ctx, "svc_unknown"); !errors.Is(err, panel.ErrNotFound) {
-				t.Fatalf("unknown ref: %v", err)
-			}
-		})
-	}
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		for _, flavor := range []string{panel.FlavorXUI, panel.FlavorXtream} {
+			t.Run(flavor, func(t *testing.T) {
+				f := newFakePanel(t)
+				x, st := newXtream(t, b, f, flavor)
+				ctx := t.Context()
+				exp := time.Date(2027, 1, 2, 3, 4, 5, 0, time.UTC)
+				in := panel.Line{Ref: "svc_1", Username: "sc12345678", Password: "123456789012", MaxConnections: 2,
+					ExpiresAt: exp, Trial: true, Bouquets: []int{1, 3}, Enabled: true}
+				got, err := x.CreateLine(ctx, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Username != in.Username || got.Password != in.Password || got.MaxConnections != 2 || !got.ExpiresAt.Equal(exp) || !got.Trial || !got.Enabled {
+					t.Fatalf("created %+v", got)
+				}
+				id, _ := st.Ref(ctx, "panel:"+flavor, "svc_1")
+				fields := f.line(id)
+				wantBouquets := map[string]string{panel.FlavorXUI: "1,3", panel.FlavorXtream: "[1,3]"}[flavor]
+				if fields["bouquets"]+fields["bouquet"] != wantBouquets {
+					t.Fatalf("bouquets sent = %q, want %q", fields["bouquets"]+fields["bouquet"], wantBouquets)
+				}
+				// Idempotent by ref: a repeat creates nothing.
+				if _, err := x.CreateLine(ctx, in); err != nil || len(f.lines) != 1 {
+					t.Fatalf("repeat: %v, %d lines", err, len(f.lines))
+				}
+				// Another ref with the same username: the provisioner must draw another name.
+				if _, err := x.CreateLine(ctx, panel.Line{Ref: "svc_2", Username: in.Username, Password: "x", MaxConnections: 1}); !errors.Is(err, panel.ErrUsernameTaken) {
+					t.Fatalf("taken username: %v", err)
+				}
+				later := exp.AddDate(0, 1, 0)
+				if err := x.Extend(ctx, "svc_1", later); err != nil {
+					t.Fatal(err)
+				}
+				if err := x.SetMaxConnections(ctx, "svc_1", 4); err != nil {
+					t.Fatal(err)
+				}
+				if err := x.SetEnabled(ctx, "svc_1", false); err != nil {
+					t.Fatal(err)
+				}
+				got, _ = x.Line(ctx, "svc_1")
+				if !got.ExpiresAt.Equal(later) || got.MaxConnections != 4 || got.Enabled {
+					t.Fatalf("after edits %+v", got)
+				}
+				if _, err := x.Playlist(ctx, got); !errors.Is(err, panel.ErrDisabled) {
+					t.Fatalf("playlist of a disabled line: %v", err)
+				}
+				if err := x.SetEnabled(ctx, "svc_1", true); err != nil {
+					t.Fatal(err)
+				}
+				if pl, err := x.Playlist(ctx, got); err != nil || !strings.HasPrefix(string(pl), "#EXTM3U") {
+					t.Fatalf("playlist: %v %q", err, pl)
+				}
+				if err := x.Delete(ctx, "svc_1"); err != nil || len(f.lines) != 0 {
+					t.Fatalf("delete: %v, %d lines", err, len(f.lines))
+				}
+				if _, err := x.Line(ctx, "svc_1"); !errors.Is(err, panel.ErrNotFound) {
+					t.Fatalf("deleted line: %v", err)
+				}
+				if _, err := x.Line(ctx, "svc_unknown"); !errors.Is(err, panel.ErrNotFound) {
+					t.Fatalf("unknown ref: %v", err)
+				}
+			})
+		}
+	})
 }
 
 func TestXtreamMAG(t *testing.T) {
-	f := newFakePanel(t)
-	x, _ := newXtream(t, f, panel.FlavorXUI)
-	got, err := x.CreateMAG(t.Context(), panel.Line{Ref: "svc_m", Username: "mag1", Password: "p", MaxConnections: 1, MAC: "00:1A:79:12:34:56"})
-	if err != nil || got.MAC != "00:1A:79:12:34:56" {
-		t.Fatalf("create mag: %+v %v", got, err)
-	}
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakePanel(t)
+		x, _ := newXtream(t, b, f, panel.FlavorXUI)
+		got, err := x.CreateMAG(t.Context(), panel.Line{Ref: "svc_m", Username: "mag1", Password: "p", MaxConnections: 1, MAC: "00:1A:79:12:34:56"})
+		if err != nil || got.MAC != "00:1A:79:12:34:56" {
+			t.Fatalf("create mag: %+v %v", got, err)
+		}
+	})
 }
 
 func TestXtreamPanelDownIsRetryable(t *testing.T) {
-	f := newFakePanel(t)
-	x, _ := newXtream(t, f, panel.FlavorXUI)
-	f.setDown(true)
-	in := panel.Line{Ref: "svc_1", Username: "sc1", Password: "p", MaxConnections: 1}
-	if _, err := x.CreateLine(t.Context(), in); !errors.Is(err, panel.ErrUnavailable) {
-		t.Fatalf("panel down: %v, want ErrUnavailable", err)
-	}
-	f.setDown(false)
-	if _, err := x.CreateLine(t.Context(), in); err != nil {
-		t.Fatal(err)
-	}
-	f.srv.Close() // gone entirely: a transport error, without the api_key in it
-	_, err := x.Line(t.Context(), "svc_1")
-	if !errors.Is(err, panel.ErrUnavailable) || strings.Contains(err.Error(), xuiKey) {
-		t.Fatalf("panel gone: %v", err)
-	}
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakePanel(t)
+		x, _ := newXtream(t, b, f, panel.FlavorXUI)
+		f.setDown(true)
+		in := panel.Line{Ref: "svc_1", Username: "sc1", Password: "p", MaxConnections: 1}
+		if _, err := x.CreateLine(t.Context(), in); !errors.Is(err, panel.ErrUnavailable) {
+			t.Fatalf("panel down: %v, want ErrUnavailable", err)
+		}
+		f.setDown(false)
+		if _, err := x.CreateLine(t.Context(), in); err != nil {
+			t.Fatal(err)
+		}
+		f.srv.Close() // gone entirely: a transport error, without the api_key in it
+		_, err := x.Line(t.Context(), "svc_1")
+		if !errors.Is(err, panel.ErrUnavailable) || strings.Contains(err.Error(), xuiKey) {
+			t.Fatalf("panel gone: %v", err)
+		}
+	})
 }
 
 func TestNewXtreamRefusesIncompleteConfig(t *testing.T) {
@@ -315,44 +318,46 @@ func TestNewXtreamRefusesIncompleteConfig(t *testing.T) {
 // A paid order whose panel is down stays queued: the provisioning job fails, is retried, and
 // completes once the panel is back — the order is never lost.
 func TestXtreamProvisioningRetriesUntilPanelIsBack(t *testing.T) {
-	f := newFakePanel(t)
-	x, st := newXtream(t, f, panel.FlavorXtream)
-	ctx := t.Context()
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelError}))
-	cat := catalog.Demo()
-	catFn := func() *catalog.Catalog { return cat }
-	az, _ := authz.NewAuthorizer()
-	key, _ := authz.NewKey()
-	signer, _ := authz.NewSigner(key)
-	id, err := account.New(st, signer).Identify(ctx, "trial@example.com", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	orders := order.New(st, catFn, []order.Gateway{payment.Sandbox{}}, az, order.Config{}, log)
-	trial := cat.Plans()[0] // the free trial: paid at once, provisioning queued
-	o, err := orders.Create(ctx, id.Claims, order.Request{Quote: pricing.Request{PID: trial.PID}, Gateway: "sandbox", IP: "203.0.113.9"})
-	if err != nil || o.Status != order.StatusPaid {
-		t.Fatalf("trial order: %v %s", err, o.Status)
-	}
-	prov := provision.New(st, x, catFn, "sc", log)
-	w := job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle},
-		job.Options{Logger: log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond})
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakePanel(t)
+		x, st := newXtream(t, b, f, panel.FlavorXtream)
+		ctx := t.Context()
+		log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelError}))
+		cat := catalog.Demo()
+		catFn := func() *catalog.Catalog { return cat }
+		az, _ := authz.NewAuthorizer()
+		key, _ := authz.NewKey()
+		signer, _ := authz.NewSigner(key)
+		id, err := account.New(st, signer).Identify(ctx, "trial@example.com", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		orders := order.New(st, catFn, []order.Gateway{payment.Sandbox{}}, az, order.Config{}, log)
+		trial := cat.Plans()[0] // the free trial: paid at once, provisioning queued
+		o, err := orders.Create(ctx, id.Claims, order.Request{Quote: pricing.Request{PID: trial.PID}, Gateway: "sandbox", IP: "203.0.113.9"})
+		if err != nil || o.Status != order.StatusPaid {
+			t.Fatalf("trial order: %v %s", err, o.Status)
+		}
+		prov := provision.New(st, x, catFn, "sc", log)
+		w := job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle},
+			job.Options{Logger: log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond})
 
-	f.setDown(true)
-	if ran, err := w.RunOnce(ctx); !ran || err != nil {
-		t.Fatalf("run while down: %v %v", ran, err)
-	}
-	info, _ := st.JobByKey(ctx, order.JobProvision+":"+o.ID)
-	if info.State != store.JobQueued || !strings.Contains(info.LastError, "unavailable") {
-		t.Fatalf("job after outage = %s %q, want queued for retry", info.State, info.LastError)
-	}
-	f.setDown(false)
-	if ran, err := w.RunOnce(ctx); !ran || err != nil {
-		t.Fatalf("run after outage: %v %v", ran, err)
-	}
-	got, _ := st.Order(ctx, o.ID)
-	svc, _ := st.Service(ctx, got.ServiceIDs[0])
-	if got.Status != order.StatusActive || svc.Username == "" || len(f.lines) != 1 {
-		t.Fatalf("order %s, service %+v, panel lines %d", got.Status, svc, len(f.lines))
-	}
+		f.setDown(true)
+		if ran, err := w.RunOnce(ctx); !ran || err != nil {
+			t.Fatalf("run while down: %v %v", ran, err)
+		}
+		info, _ := st.JobByKey(ctx, order.JobProvision+":"+o.ID)
+		if info.State != store.JobQueued || !strings.Contains(info.LastError, "unavailable") {
+			t.Fatalf("job after outage = %s %q, want queued for retry", info.State, info.LastError)
+		}
+		f.setDown(false)
+		if ran, err := w.RunOnce(ctx); !ran || err != nil {
+			t.Fatalf("run after outage: %v %v", ran, err)
+		}
+		got, _ := st.Order(ctx, o.ID)
+		svc, _ := st.Service(ctx, got.ServiceIDs[0])
+		if got.Status != order.StatusActive || svc.Username == "" || len(f.lines) != 1 {
+			t.Fatalf("order %s, service %+v, panel lines %d", got.Status, svc, len(f.lines))
+		}
+	})
 }
