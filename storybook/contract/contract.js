@@ -1,0 +1,117 @@
+// The API contract as zod schemas, derived at load time from Goa's OpenAPI 3 document
+// (api/httpapi/openapi3.json): nothing is copied by hand, so a fixture or a mocked answer that
+// drifts from the design fails validation. Plain JavaScript: node:test and the Storybook bundle
+// both import it.
+import { z } from 'zod';
+
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * Rewrites OpenAPI's component refs to the JSON Schema `definitions` zod resolves, and closes every
+ * object that lists its properties: Goa's bodies carry exactly those, so an unknown key in a
+ * fixture (a renamed or removed field) is drift, not noise.
+ */
+function normalize(node) {
+  if (Array.isArray(node)) return node.map(normalize);
+  if (!node || typeof node !== 'object') return node;
+  const out = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'example' || k === 'examples') continue;
+    if (k === '$ref' && typeof v === 'string' && v.startsWith(COMPONENTS)) out.$ref = `#/definitions/${v.slice(COMPONENTS.length)}`;
+    else out[k] = normalize(v);
+  }
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  return out;
+}
+
+/** "catalog#listProducts" → "catalog.listProducts" (the fixture folder name). */
+export function operationKey(operationId) {
+  return operationId.replace('#', '.');
+}
+
+/**
+ * loadContract turns the OpenAPI document into operations, each with a zod schema per response
+ * status and one for the request body, and a matcher from method + URL path to operation.
+ */
+export function loadContract(doc) {
+  const definitions = normalize(doc.components.schemas);
+  const registry = z.registry();
+  const compile = (schema) =>
+    z.fromJSONSchema({ definitions, ...normalize(schema) }, { defaultTarget: 'openapi-3.0', registry });
+
+  const operations = new Map();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    // /checkout/api/orders/{orderId} → ^/checkout/api/orders/([^/]+)$
+    const pattern = new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
+    const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const [method, op] of Object.entries(item)) {
+      const key = operationKey(op.operationId);
+      const responses = new Map();
+      for (const [status, res] of Object.entries(op.responses ?? {})) {
+        const content = Object.entries(res.content ?? {})[0];
+        responses.set(Number(status), {
+          description: res.description ?? '',
+          contentType: content?.[0] ?? null,
+          // Compiled on first use: most stories touch a handful of operations.
+          schema: content ? lazy(() => compile(content[1].schema)) : null,
+        });
+      }
+      const body = op.requestBody?.content?.['application/json']?.schema;
+      operations.set(key, {
+        key,
+        method: method.toUpperCase(),
+        path,
+        pattern,
+        params,
+        responses,
+        request: body ? lazy(() => compile(body)) : null,
+      });
+    }
+  }
+
+  return {
+    operations,
+    /** The operation a request goes to, with its path parameters, or null. */
+    match(method, pathname) {
+      for (const op of operations.values()) {
+        if (op.method !== method.toUpperCase()) continue;
+        const m = op.pattern.exec(pathname);
+        if (m) return { op, params: Object.fromEntries(op.params.map((p, i) => [p, decodeURIComponent(m[i + 1])])) };
+      }
+      return null;
+    },
+    /** Problems of a response body for operation `key` and `status` (empty when it conforms). */
+    checkResponse(key, status, body) {
+      const op = operations.get(key);
+      if (!op) return [`unknown operation ${key}`];
+      const res = op.responses.get(status);
+      if (!res) return [`${key} declares no ${status} response (it has ${[...op.responses.keys()].join(', ')})`];
+      if (!res.schema) return body === undefined || body === null ? [] : [`${key} ${status} has no body in the contract`];
+      if (res.contentType !== 'application/json' && res.contentType !== 'application/vnd.goa.error') return [];
+      return issues(res.schema().safeParse(body));
+    },
+    /** Problems of a request body the widget sent to `key`. */
+    checkRequest(key, body) {
+      const op = operations.get(key);
+      if (!op) return [`unknown operation ${key}`];
+      if (!op.request) return body === undefined || body === null ? [] : [`${key} takes no body`];
+      return issues(op.request().safeParse(body));
+    },
+  };
+}
+
+function lazy(make) {
+  let value;
+  return () => (value ??= make());
+}
+
+function issues(result) {
+  if (result.success) return [];
+  return result.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`);
+}
+
+/** "200.empty.json" → { status: 200, variant: "empty" }; null for another name. */
+export function parseFixtureName(file) {
+  const m = /^(\d{3})(?:\.([a-z0-9-]+))?\.json$/.exec(file);
+  return m ? { status: Number(m[1]), variant: m[2] ?? '' } : null;
+}

@@ -1,0 +1,379 @@
+// /checkout/api mocked at the network boundary: window.fetch answers from the JSON fixtures. A
+// story picks fixtures per operation (parameters.api); the rest get the defaults below, which
+// derive what a server computes (prices in another currency, quotes, promo checks) from the
+// catalog fixtures. Every request body and every answer is checked against the contract: a
+// mismatch is logged with console.error, which fails the smoke test.
+import openapi from '../../api/httpapi/openapi3.json';
+import { loadContract } from '../contract/contract.js';
+import { body, fixture, localized, FIXTURES } from './fixtures';
+
+export const contract = loadContract(openapi);
+
+const API_PREFIX = '/checkout/api';
+
+type Json = Record<string, unknown>;
+interface Money {
+  amount: number;
+  currency: string;
+}
+interface Option {
+  id: number;
+  name: string;
+  pricing: Record<string, Money>;
+}
+interface Product {
+  pid: number;
+  name: string;
+  cycles: string[];
+  pricing: Record<string, Money>;
+  currency: string;
+  configOptions: Option[];
+  [k: string]: unknown;
+}
+
+export interface MockRequest {
+  op: string;
+  method: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: Headers;
+  body: Json | null;
+}
+
+/** An answer built in code; `offContract` marks one that breaks the contract on purpose. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  text?: string;
+  offContract?: boolean;
+}
+
+/**
+ * How a story answers an operation: a fixture name ("200.fraud"), "never" (stays loading),
+ * "network" (the request fails like an unreachable server), a list answered in turn (the last
+ * one repeats), or a function of the request.
+ */
+export type Answer = string | Answer[] | ((req: MockRequest) => Reply | Promise<Reply>);
+export type ApiScenario = Record<string, Answer>;
+
+// ---- what a server derives from the catalog --------------------------------------------------
+
+const currencies = () =>
+  body<{ currencies: { code: string; rate: string }[]; default: string }>('catalog.listCurrencies', '200');
+
+function rate(code: string): number | null {
+  const c = currencies().currencies.find((x) => x.code === code.toUpperCase());
+  return c ? Number(c.rate) : null;
+}
+
+/** Minor units of the default currency in `to`, rounded half away from zero like the server. */
+function convert(m: Money, to: string): Money {
+  const from = rate(m.currency) ?? 1;
+  const r = (rate(to) ?? 1) / from;
+  return { amount: Math.round(m.amount * r), currency: to.toUpperCase() };
+}
+
+function convertProduct(p: Product, to: string): Product {
+  const prices = (pricing: Record<string, Money>) => Object.fromEntries(Object.entries(pricing).map(([k, m]) => [k, convert(m, to)]));
+  return {
+    ...p,
+    currency: to.toUpperCase(),
+    pricing: prices(p.pricing),
+    configOptions: p.configOptions.map((o) => ({ ...o, pricing: prices(o.pricing) })),
+  };
+}
+
+function unknownCurrency(op: string, code: string): Reply {
+  const b = body<Json>(op, '400.unknown-currency');
+  return { status: 400, body: { ...b, message: op === 'pricing.quote' ? b.message : `Unknown currency ${code.toUpperCase()}.` } };
+}
+
+function catalogList(op: 'catalog.listProducts' | 'catalog.listResellerProducts', req: MockRequest): Reply {
+  const cur = req.query.get('currency') || currencies().default;
+  if (rate(cur) === null) return unknownCurrency('catalog.listProducts', cur);
+  const f = localized(op, 200, req.query.get('locale'));
+  const list = structuredClone(f.body) as { products: Product[] };
+  return { status: 200, body: { products: list.products.map((p) => convertProduct(p, cur)) } };
+}
+
+function allProducts(): Product[] {
+  return [
+    ...body<{ products: Product[] }>('catalog.listProducts', '200').products,
+    ...body<{ products: Product[] }>('catalog.listResellerProducts', '200').products,
+  ];
+}
+
+interface Promotion {
+  code: string;
+  type: string;
+  value: string;
+  appliesTo: number[];
+}
+
+function promotions(): Promotion[] {
+  return [...FIXTURES.values()].filter((f) => f.op === 'promotion.get' && f.status === 200).map((f) => f.body as Promotion);
+}
+
+/** Spec §5: the code must exist and apply to the product. */
+function checkPromotion(code: string, pid: number): Promotion | 'not_found' | 'not_applicable' {
+  const p = promotions().find((x) => x.code === code.trim().toUpperCase());
+  if (!p) return 'not_found';
+  if (pid > 0 && p.appliesTo.length > 0 && !p.appliesTo.includes(pid)) return 'not_applicable';
+  return p;
+}
+
+const CYCLE_LABELS: Record<string, string> = {
+  monthly: 'Monthly',
+  quarterly: 'Quarterly',
+  semiannually: 'Semi-Annually',
+  annually: 'Annually',
+  biennially: 'Biennially',
+  triennially: 'Triennially',
+  onetime: 'One Time',
+};
+
+/** POST /quote as the server prices it: plan, extra connections (option 2), proxy (option 4), promo. */
+function quote(b: Json): Reply {
+  const cur = String(b.currency ?? currencies().default);
+  if (rate(cur) === null) return unknownCurrency('pricing.quote', cur);
+  const product = allProducts().find((p) => p.pid === b.pid);
+  if (!product) return { status: 404, body: body('pricing.quote', '404.product') };
+  const cycle = String(b.billingCycle ?? product.cycles[0]);
+  const price = product.pricing[cycle];
+  if (!price) return { status: 400, body: body('pricing.quote', '400.cycle') };
+  const extra = Number(b.extraConnections ?? 0);
+  const extraOption = product.configOptions.find((o) => o.id === 2);
+  const proxyOption = product.configOptions.find((o) => o.id === 4);
+  if (extra < 0 || (extra > 0 && !extraOption?.pricing[cycle]) || (b.proxyProtection && !proxyOption?.pricing[cycle])) {
+    return { status: 400, body: body('pricing.quote', '400.extras') };
+  }
+  const money = (m: Money) => convert(m, cur);
+  const lines = [{ key: 'plan', label: `${product.name} — ${CYCLE_LABELS[cycle] ?? cycle}`, amount: money(price) }];
+  if (extra > 0 && extraOption) {
+    const unit = money(extraOption.pricing[cycle]!);
+    lines.push({ key: 'extraConnections', label: extra === 1 ? '1 extra connection' : `${extra} extra connections`, amount: { ...unit, amount: unit.amount * extra } });
+  }
+  if (b.proxyProtection && proxyOption) lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(proxyOption.pricing[cycle]!) });
+  const subtotal = { amount: lines.reduce((s, l) => s + l.amount.amount, 0), currency: cur.toUpperCase() };
+  const result: Json = {
+    pid: product.pid,
+    billingCycle: cycle,
+    currency: cur.toUpperCase(),
+    extraConnections: extra,
+    proxyProtection: !!b.proxyProtection,
+    lines,
+    subtotal,
+    total: subtotal,
+  };
+  if (b.promoCode) {
+    const promo = checkPromotion(String(b.promoCode), product.pid);
+    if (promo === 'not_found') return { status: 404, body: body('pricing.quote', '404.promotion') };
+    if (promo === 'not_applicable') return { status: 422, body: body('pricing.quote', '422') };
+    const off =
+      promo.type === 'Percentage'
+        ? Math.round((subtotal.amount * Number(promo.value)) / 100)
+        : convert({ amount: Math.round(Number(promo.value) * 100), currency: currencies().default }, cur).amount;
+    const amount = { amount: Math.min(off, subtotal.amount), currency: subtotal.currency };
+    result.discount = { code: promo.code, type: promo.type, value: promo.value, amount };
+    result.total = { amount: subtotal.amount - amount.amount, currency: subtotal.currency };
+  }
+  return { status: 200, body: result };
+}
+
+function services(): Json[] {
+  return body<{ services: Json[] }>('services.list', '200').services;
+}
+
+function service(id: string, patch: Json = {}): Reply {
+  const s = services().find((x) => x.serviceId === id) ?? { ...body('services.get', '200'), serviceId: id };
+  return { status: 200, body: { ...s, ...patch } };
+}
+
+const MAC = /^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/;
+const EMAIL = /^\S+@\S+\.\S+$/;
+
+const fromFixture = (op: string, name: string): Reply => {
+  const f = fixture(op, name);
+  return { status: f.status, body: structuredClone(f.body) };
+};
+
+/** What every operation answers unless the story says otherwise. */
+const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
+  'catalog.listProducts': (r) => catalogList('catalog.listProducts', r),
+  'catalog.listResellerProducts': (r) => catalogList('catalog.listResellerProducts', r),
+  'catalog.listCurrencies': () => fromFixture('catalog.listCurrencies', '200'),
+  'catalog.listGateways': (r) => ({ status: 200, body: localized('catalog.listGateways', 200, r.query.get('locale')).body }),
+  'catalog.storefront': (r) => ({ status: 200, body: localized('catalog.storefront', 200, r.query.get('locale')).body }),
+  'geo.lookup': () => fromFixture('geo.lookup', '200'),
+  'affiliates.click': () => ({ status: 204 }),
+  'promotion.get': (r) => {
+    const p = checkPromotion(r.params.code ?? '', Number(r.query.get('pid') ?? 0));
+    if (p === 'not_found') return fromFixture('promotion.get', '404');
+    if (p === 'not_applicable') return fromFixture('promotion.get', '422');
+    return { status: 200, body: promotions().find((x) => x.code === p.code) };
+  },
+  'pricing.quote': (r) => quote(r.body ?? {}),
+  'session.create': (r) => {
+    const email = String(r.body?.email ?? '');
+    if (!EMAIL.test(email)) return fromFixture('session.create', '400.invalid-email');
+    const s = fromFixture('session.create', r.body?.password === undefined ? '201' : '201.proven');
+    return { ...s, body: { ...(s.body as Json), email } };
+  },
+  'session.delete': () => ({ status: 204 }),
+  'session.requestLink': () => ({ status: 202 }),
+  'session.redeemLink': () => fromFixture('session.redeemLink', '201'),
+  'order.create': (r) => {
+    const q = quote(r.body ?? {});
+    if (q.status !== 200) return q;
+    const total = (q.body as Json).total as Money;
+    const expected = r.body?.expectedTotal as Money | undefined;
+    if (expected && (expected.amount !== total.amount || expected.currency !== total.currency)) {
+      return { status: 409, body: { ...body('order.create', '409.price-changed'), quote: q.body } };
+    }
+    const o = fromFixture('order.create', total.amount === 0 ? '201.trial' : '201');
+    return { ...o, body: { ...(o.body as Json), total, quote: q.body } };
+  },
+  'order.get': () => fromFixture('order.get', '200.pending'),
+  'order.cancel': (r) => {
+    const o = fromFixture('order.cancel', '200');
+    return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
+  },
+  'services.list': () => fromFixture('services.list', '200'),
+  'services.get': (r) => service(r.params.serviceId!),
+  'services.restart': (r) => service(r.params.serviceId!),
+  'services.recreate': (r) => service(r.params.serviceId!),
+  'services.terminate': (r) => service(r.params.serviceId!, { status: 'Terminated' }),
+  'services.setMac': (r) => {
+    const mac = String(r.body?.macAddress ?? '').trim();
+    if (!MAC.test(mac)) return fromFixture('services.setMac', '400');
+    return service(r.params.serviceId!, { macAddress: mac.replace(/-/g, ':').toUpperCase() });
+  },
+  'services.playlist': (r) => ({
+    status: 200,
+    text: `#EXTM3U\n#EXTINF:-1 tvg-id="news" group-title="News",News 1\nhttp://line.streamcart.local:8000/live/${r.params.serviceId}/1.ts\n`,
+  }),
+  'upsell.offers': (r) => {
+    const cur = r.query.get('currency') || currencies().default;
+    const o = body<{ offers: { unitPrice: Money }[] }>('upsell.offers', '200');
+    return { status: 200, body: { offers: o.offers.map((x) => ({ ...x, unitPrice: convert(x.unitPrice, cur) })) } };
+  },
+  'upsell.quote': (r) => {
+    const cur = String(r.body?.currency ?? currencies().default);
+    const n = Number(r.body?.extraQuantity);
+    const offer = body<{ offers: { serviceId: string; pricingCycle: string; maxConnections: number; maxExtra: number; unitPrice: Money }[] }>(
+      'upsell.offers',
+      '200',
+    ).offers.find((o) => o.serviceId === r.body?.serviceId);
+    if (!offer) return fromFixture('upsell.quote', '404');
+    if (!(Number.isInteger(n) && n >= 1 && n <= offer.maxExtra)) return fromFixture('upsell.quote', '400');
+    const unit = convert(offer.unitPrice, cur);
+    return {
+      status: 200,
+      body: {
+        serviceId: offer.serviceId,
+        extraQuantity: n,
+        pricingCycle: offer.pricingCycle,
+        unitPrice: unit,
+        total: { ...unit, amount: unit.amount * n },
+        maxConnections: offer.maxConnections + n,
+      },
+    };
+  },
+  'upsell.order': () => fromFixture('upsell.order', '201'),
+  'resellers.me': () => fromFixture('resellers.me', '200'),
+  'resellers.order': (r) => {
+    if (String(r.body?.password ?? '').length < 8) return fromFixture('resellers.order', '400.weak-password');
+    if (r.body?.password !== r.body?.confirmPassword) return fromFixture('resellers.order', '422');
+    const product = allProducts().find((p) => p.pid === r.body?.pid);
+    const o = fromFixture('resellers.order', '201');
+    const total = product?.pricing.monthly ? convert(product.pricing.monthly, String(r.body?.currency ?? 'EUR')) : undefined;
+    return { ...o, body: { ...(o.body as Json), ...(total ? { total } : {}) } };
+  },
+  'resellers.getService': (r) => {
+    const s = fromFixture('resellers.getService', '200');
+    return { ...s, body: { ...(s.body as Json), serviceId: r.params.serviceId } };
+  },
+};
+
+// ---- the fetch replacement ---------------------------------------------------------------------
+
+const NEVER = new Promise<never>(() => undefined);
+
+export interface MockApi {
+  /** Every request the widget made, in order ("GET catalog.listProducts"). */
+  calls: MockRequest[];
+  uninstall(): void;
+}
+
+/** Replaces window.fetch for /checkout/api/…; other URLs (Storybook's own) go to the network. */
+export function installMockApi(scenario: ApiScenario = {}): MockApi {
+  const original = window.fetch;
+  const calls: MockRequest[] = [];
+  const turns = new Map<string, number>();
+
+  // Fixture names in the scenario are checked now, so a typo fails the story at once.
+  const check = (op: string, a: Answer) => {
+    if (!contract.operations.has(op)) throw new Error(`parameters.api: no operation ${op} in the contract`);
+    if (typeof a === 'string' && a !== 'never' && a !== 'network') fixture(op, a);
+    if (Array.isArray(a)) a.forEach((x) => check(op, x));
+  };
+  for (const [op, a] of Object.entries(scenario)) check(op, a);
+
+  async function answer(req: MockRequest): Promise<Response> {
+    let a: Answer | undefined = scenario[req.op];
+    if (Array.isArray(a)) {
+      const n = turns.get(req.op) ?? 0;
+      turns.set(req.op, n + 1);
+      a = a[Math.min(n, a.length - 1)];
+    }
+    if (a === 'never') return NEVER;
+    if (a === 'network') throw new TypeError('Failed to fetch');
+    const reply: Reply =
+      typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : DEFAULTS[req.op]?.(req) ?? notMocked(req);
+    if (!reply.offContract) {
+      const problems = reply.text !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
+      if (problems.length) console.error(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
+    }
+    if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+    if (reply.body === undefined) return new Response(null, { status: reply.status });
+    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'Content-Type': 'application/json' } });
+  }
+
+  const mocked = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+    if (url.origin !== location.origin || !url.pathname.startsWith(`${API_PREFIX}/`)) return original(input, init);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const found = contract.match(method, url.pathname);
+    if (!found) {
+      console.error(`[mock api] ${method} ${url.pathname} is not an operation of the contract`);
+      return new Response(JSON.stringify({ name: 'not_found', message: 'No such route' }), { status: 404 });
+    }
+    const reqBody = typeof init.body === 'string' ? (JSON.parse(init.body) as Json) : null;
+    const req: MockRequest = { op: found.op.key, method, params: found.params, query: url.searchParams, headers: new Headers(init.headers), body: reqBody };
+    const problems = contract.checkRequest(req.op, reqBody);
+    if (problems.length) console.error(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${problems.join('\n  ')}`);
+    calls.push(req);
+    // An aborted request (the widget's 30 s timeout) rejects like a real one.
+    const signal = init.signal;
+    const result = answer(req);
+    if (!signal) return result;
+    return Promise.race([
+      result,
+      new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(new DOMException('aborted', 'AbortError'));
+        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true });
+      }),
+    ]);
+  };
+  window.fetch = mocked as typeof fetch;
+  return {
+    calls,
+    uninstall: () => {
+      if (window.fetch === mocked) window.fetch = original;
+    },
+  };
+}
+
+function notMocked(req: MockRequest): Reply {
+  throw new Error(`[mock api] no default answer for ${req.op}; give the story one in parameters.api`);
+}

@@ -1,0 +1,231 @@
+// Smoke test of the built Storybook (storybook-static/, from `npm run build`): every story of
+// index.json is opened in the system Chromium and must render the widget without a page error, a
+// console error (the API mock logs one for any answer or request that breaks the contract) or
+// Storybook's error display, and must finish its play function. Key stories must show the exact
+// texts of the spec and of the contract's error messages.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const STATIC = fileURLToPath(new URL('../storybook-static/', import.meta.url));
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const STORY_TIMEOUT_MS = 20_000;
+const PARALLEL = Number(process.env.SMOKE_PARALLEL ?? 3);
+
+/** Texts a story must show (inside the widget's shadow root), by story id. */
+const EXPECT = {
+  'checkout-plans--default': ['Choose your plan', 'Standard', 'Premium', 'Free Trial', 'Pay €12.99', 'Card (sandbox)'],
+  'checkout-plans--empty-catalog': ['No plans are available right now. Please check back soon.'],
+  'checkout-plans--free-trial': ['Start free trial', 'No credit card required'],
+  'checkout-plans--extras-selected': ['2 extra connections', 'Proxy protection', 'Pay €23.99'],
+  'checkout-plans--promo-applied': ['Code WELCOME10 applied: 10% off.', 'Discount (WELCOME10)', 'Pay €11.69'],
+  // Spec §5, exact.
+  'checkout-plans--promo-not-applicable': ['This Coupon is not available for this product.'],
+  // Spec §5: otherwise the server's message.
+  'checkout-plans--promo-unknown': ['This promo code does not exist or has expired.'],
+  'checkout-plans--signed-in': ['buyer@example.com'],
+  'checkout-payment--gateway-stripe': ['Card (Stripe)'],
+  'checkout-payment--gateway-coinbase': ['Crypto (Coinbase Commerce)'],
+  'checkout-payment--gateway-cryptomus': ['Crypto (Cryptomus)'],
+  'checkout-payment--creating-order': ['Creating your order…'],
+  'checkout-payment--redirecting-to-payment': ['Taking you to the secure payment page…', 'Complete your payment'],
+  'checkout-payment--price-changed': ['The price has changed to €14.99. Please confirm the new price to continue.', 'Confirm new price'],
+  'checkout-payment--order-failed-unavailable': ['The service is busy right now. Please try again in a moment.'],
+  'checkout-payment--order-failed-gateway': ['This option is not available. Please change your selection.'],
+  'checkout-payment--order-failed-not-found': ['We could not find what you were looking for.'],
+  'checkout-payment--order-failed-idempotency': ['This order was already submitted with different details. Please try again.'],
+  'checkout-payment--order-failed-network': ['We could not reach the server. Please check your connection.'],
+  'checkout-payment--order-held-for-review': ['We could not complete your order', 'Order ord_storybook01'],
+  'checkout-errors--network-error-catalog': ['We could not load this part of the checkout. Please try again.', 'Try again'],
+  'checkout-errors--network-error-price': ['We could not reach the server. Please check your connection.'],
+  'checkout-errors--unknown-currency': ['We could not load this part of the checkout. Please try again.'],
+  'checkout-errors--unknown-currency-price': ['This option is not available. Please change your selection.'],
+  // Spec §5, exact.
+  'checkout-errors--invalid-email': ['Please enter a Valid Email.'],
+  'checkout-errors--invalid-email-typed': ['Please enter a Valid Email.'],
+  'checkout-errors--email-required': ['Please enter your email address.'],
+  'checkout-errors--email-rejected-by-server': ['Please enter a Valid Email.'],
+  'checkout-errors--malformed-answer': ['Something went wrong', 'We received an unexpected answer from the server.'],
+  // Spec §2 and §8, exact.
+  'checkout-errors--not-found': ['This page could not be found', 'Back to the home page', '404'],
+  'checkout-after-payment--waiting-for-payment': ['Waiting for your payment to be confirmed…', 'Complete your payment', 'Cancel order'],
+  'checkout-after-payment--waiting-paid': ['Payment received. Setting up your subscription…'],
+  'checkout-after-payment--waiting-provisioning': ['Setting up your subscription…'],
+  'checkout-after-payment--order-cancelled': ['This order was cancelled.', 'Back to plans'],
+  'checkout-after-payment--payment-failed': ['The payment did not go through.'],
+  'checkout-after-payment--cancel-question': ['Cancel this order? Nothing has been charged for it.'],
+  'checkout-after-payment--fraud': ['We could not complete your order', 'held for a manual review', 'Contact support'],
+  'checkout-after-payment--order-not-found': ['We could not find what you were looking for.'],
+  'checkout-after-payment--signed-out': ['Your session has expired. Please try again.'],
+  'checkout-after-payment--polling-network-error': ['We could not reach the server. Please check your connection.'],
+  'checkout-after-payment--success': ['Welcome aboard!', 'sc91692420', '865762160918', 'Download M3U playlist', 'TiviMate', 'Speed test'],
+  'checkout-after-payment--success-trial': ['Welcome aboard!', 'Free Trial', 'sc55012384'],
+  'checkout-after-payment--success-credentials-pending': ['Your login details are being prepared. Please refresh in a moment.'],
+  'account-services--sign-in': ['Sign in to manage your services', 'Send sign-in link'],
+  'account-services--sign-in-link-sent': ['If this email belongs to an account, a sign-in link is on its way.'],
+  'account-services--sign-in-wrong-password': ['Wrong email or password.'],
+  'account-services--sign-in-throttled': ['Too many failed sign-in attempts. Please wait 15 minutes and try again.'],
+  'account-services--sign-in-link-invalid': ['This sign-in link is invalid, expired or already used. Please ask for a new one.'],
+  'account-services--services': ['My services', 'Standard', 'Premium', 'Free Trial', '00:1A:79:12:34:56', 'Add connections'],
+  'account-services--services-empty': ['There are no services on this account yet.'],
+  'account-services--services-unavailable': ['The service is busy right now. Please try again in a moment.'],
+  'account-services--session-expired': ['Please sign in again to continue.'],
+  'account-services--service-restarted': ['The service was restarted.'],
+  'account-services--terminate-question': ['Terminate Standard for good? It stops working at once and cannot be restored.'],
+  'account-services--mac-invalid': ['Please enter a valid MAC address'],
+  'account-services--mac-saved': ['The MAC address is now 00:1A:79:AB:CD:EF.'],
+  'account-upsell--offer': ['Add connections', '2 connections after payment', 'Pay €3.00'],
+  'account-upsell--three-connections': ['4 connections after payment', 'Pay €9.00'],
+  'account-upsell--sign-in-first': ['Sign in to add connections to your subscription.'],
+  'account-upsell--no-offers': ['None of your active services can take more connections right now.'],
+  'account-upsell--payment-failed': ['The service is busy right now. Please try again in a moment.'],
+  'account-upsell--success': ['Connections added', 'Your subscription now allows 3 connections at the same time.'],
+  'resellers--plans': ['Reseller plans', 'Reseller Pro', 'Are you already one of our resellers?', '€599.00'],
+  'resellers--existing-reseller': ['You are a reseller. Your balance: 240 credits.'],
+  // Spec §5 default message, exact.
+  'resellers--password-mismatch': ['Not the same password'],
+  'resellers--weak-password': ['Please choose a password of at least 8 characters.'],
+  'resellers--waiting': ['Payment received. Setting up your subscription…'],
+  'resellers--success': ['Your reseller plan is active', '500 credits have been added to your reseller account.', 'res_buyer'],
+};
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
+};
+
+let server;
+let base;
+let browser;
+let index;
+
+before(async () => {
+  await stat(join(STATIC, 'index.json')).catch(() => {
+    throw new Error('storybook-static/ is missing: run `npm run build -w storybook` first');
+  });
+  server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(STATIC, path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      const data = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(data);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+  index = JSON.parse(await readFile(join(STATIC, 'index.json'), 'utf8'));
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+function stories() {
+  return Object.values(index.entries).filter((e) => e.type === 'story');
+}
+
+async function newPage() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.problems.push(`console.error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+  return page;
+}
+
+/**
+ * Opens one story and returns what is wrong with it (empty when nothing is). The story is done
+ * when Storybook's render reaches "finished" (after the play function).
+ */
+async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {}) {
+  page.problems = [];
+  const problems = page.problems;
+  await page.goto(`${base}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story${globals ? `&globals=${globals}` : ''}`);
+  const phase = await page
+    .waitForFunction(
+      () => {
+        const p = window.__STORYBOOK_PREVIEW__?.currentRender?.phase;
+        return p === 'finished' || p === 'errored' || p === 'aborted' ? p : false;
+      },
+      null,
+      { timeout: STORY_TIMEOUT_MS, polling: 100 },
+    )
+    .then((h) => h.jsonValue())
+    .catch(() => 'timed out');
+  if (phase !== 'finished') problems.push(`render ${phase}`);
+  const shown = await page.evaluate(() => {
+    const error = document.body.classList.contains('sb-show-errordisplay') ? document.querySelector('#error-message')?.textContent ?? 'error display' : null;
+    const root = document.querySelector('#storybook-root streamcart-checkout')?.shadowRoot?.querySelector('.sc-root');
+    const box = root?.getBoundingClientRect();
+    return { error, rendered: !!root && !!box && box.height > 0 && (root.textContent ?? '').trim().length > 0 };
+  });
+  if (shown.error) problems.push(`Storybook error display: ${shown.error.trim().slice(0, 300)}`);
+  if (!shown.rendered) problems.push('the widget rendered nothing');
+  for (const text of expect) {
+    // Text locators pierce the widget's open shadow root.
+    const visible = await page
+      .getByText(text, { exact: false })
+      .first()
+      .waitFor({ state: 'visible', timeout: 5000 })
+      .then(() => true, () => false);
+    if (!visible) problems.push(`does not show "${text}"`);
+  }
+  return problems.map((p) => `${id}: ${p}`);
+}
+
+test('index.json lists every story the checks expect', () => {
+  const ids = new Set(stories().map((s) => s.id));
+  assert.ok(ids.size >= 60, `only ${ids.size} stories`);
+  assert.deepEqual(Object.keys(EXPECT).filter((id) => !ids.has(id)), []);
+});
+
+test('every story renders the widget without errors and shows its key texts', async () => {
+  const queue = stories().map((s) => s.id);
+  const failures = [];
+  await Promise.all(
+    Array.from({ length: PARALLEL }, async () => {
+      const page = await newPage();
+      for (let id = queue.shift(); id; id = queue.shift()) failures.push(...(await check(page, id)));
+      await page.context().close();
+    }),
+  );
+  assert.deepEqual(failures, []);
+});
+
+test('the toolbar globals switch locale and currency for a story', async () => {
+  const page = await newPage();
+  try {
+    assert.deepEqual(await check(page, 'checkout-plans--default', { globals: 'locale:de-de;currency:USD', expect: ['Wählen Sie Ihr Paket', 'Standard', '$'] }), []);
+    const lang = await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root').lang);
+    assert.equal(lang, 'de-DE');
+    // Every locale of the toolbar renders the plans in that language.
+    for (const [code, tag] of [['en', 'en'], ['en-us', 'en-US'], ['en-gb', 'en-GB'], ['es-es', 'es-ES'], ['nl-nl', 'nl-NL'], ['pt-pt', 'pt-PT']]) {
+      assert.deepEqual(await check(page, 'checkout-plans--default', { globals: `locale:${code};currency:GBP`, expect: ['£'] }), []);
+      assert.equal(await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root').lang), tag);
+    }
+  } finally {
+    await page.context().close();
+  }
+});
