@@ -82,6 +82,7 @@ var _ = Service("resellers", func() {
 		Result(ResellerServiceResult)
 		HTTP(func() {
 			GET("/resellers/services/{serviceId}")
+			Param("locale")
 			bearer()
 		})
 	})

@@ -7,7 +7,7 @@ var ServiceResult = ResultType("application/vnd.streamcart.service", "ServiceRes
 		Attribute("serviceId", String)
 		Attribute("orderId", String)
 		Attribute("pid", Int)
-		Attribute("name", String)
+		Attribute("name", String, "Plan name, in the requested locale when the catalog has it translated")
 		Attribute("status", String, func() { Enum("Pending", "Active", "Suspended", "Cancelled", "Terminated") })
 		Attribute("username", String, "Line username; empty until provisioned")
 		Attribute("password", String, "Line password; empty until provisioned")
@@ -28,6 +28,7 @@ var ServiceResult = ResultType("application/vnd.streamcart.service", "ServiceRes
 func serviceIDPayload() {
 	tokenAttr()
 	Attribute("serviceId", String)
+	localeParam()
 	Required("serviceId")
 }
 
@@ -46,13 +47,17 @@ var _ = Service("services", func() {
 
 	Method("list", func() {
 		Description("The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.")
-		Payload(func() { tokenAttr() })
+		Payload(func() {
+			tokenAttr()
+			localeParam()
+		})
 		Result(func() {
 			Attribute("services", CollectionOf(ServiceResult))
 			Required("services")
 		})
 		HTTP(func() {
 			GET("/services")
+			Param("locale")
 			bearer()
 		})
 	})
@@ -61,6 +66,7 @@ var _ = Service("services", func() {
 		Result(ServiceResult)
 		HTTP(func() {
 			GET("/services/{serviceId}")
+			Param("locale")
 			bearer()
 		})
 	})
@@ -74,6 +80,7 @@ var _ = Service("services", func() {
 		})
 		HTTP(func() {
 			GET("/services/{serviceId}/playlist.m3u")
+			Param("locale")
 			bearer()
 			SkipResponseBodyEncodeDecode()
 			Response(StatusOK, func() {
@@ -88,6 +95,7 @@ var _ = Service("services", func() {
 		Result(ServiceResult)
 		HTTP(func() {
 			POST("/services/{serviceId}/restart")
+			Param("locale")
 			bearer()
 		})
 	})
@@ -97,6 +105,7 @@ var _ = Service("services", func() {
 		Result(ServiceResult)
 		HTTP(func() {
 			POST("/services/{serviceId}/recreate")
+			Param("locale")
 			bearer()
 		})
 	})
@@ -109,6 +118,7 @@ var _ = Service("services", func() {
 		Result(ServiceResult)
 		HTTP(func() {
 			POST("/services/{serviceId}/terminate")
+			Param("locale")
 			bearer()
 		})
 	})
@@ -122,6 +132,7 @@ var _ = Service("services", func() {
 		Result(ServiceResult)
 		HTTP(func() {
 			PUT("/services/{serviceId}/mac")
+			Param("locale")
 			bearer()
 		})
 	})

@@ -60,6 +60,7 @@ var _ = Service("upsell", func() {
 		Payload(func() {
 			tokenAttr()
 			Attribute("currency", String, func() { MaxLength(3) })
+			localeParam()
 		})
 		Result(func() {
 			Attribute("offers", ArrayOf(UpsellOffer))
@@ -69,6 +70,7 @@ var _ = Service("upsell", func() {
 			GET("/upsell/offers")
 			bearer()
 			Param("currency")
+			Param("locale")
 		})
 	})
 	Method("quote", func() {

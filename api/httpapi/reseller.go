@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/reseller"
@@ -18,13 +19,15 @@ const msgPasswordMismatch = "Not the same password"
 
 type resellersService struct {
 	authenticator
+	catalog   func() *catalog.Catalog
 	resellers *reseller.Resellers
 	signin    *signin.Service
 }
 
 // NewResellers returns the reseller service.
-func NewResellers(accounts *account.Service, r *reseller.Resellers, si *signin.Service) genresellers.Service {
-	return &resellersService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genresellers.MakeUnauthorized)}, resellers: r, signin: si}
+func NewResellers(cat func() *catalog.Catalog, accounts *account.Service, r *reseller.Resellers, si *signin.Service) genresellers.Service {
+	return &resellersService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genresellers.MakeUnauthorized)},
+		catalog: cat, resellers: r, signin: si}
 }
 
 // Me says whether the session's client is a reseller.
@@ -102,7 +105,7 @@ func (s *resellersService) GetService(ctx context.Context, p *genresellers.GetSe
 		return nil, resellerError(err)
 	}
 	return &genresellers.ResellerServiceResult{
-		ServiceID: v.ID, OrderID: v.OrderID, Pid: v.PID, Name: v.Name, Status: string(v.Status),
+		ServiceID: v.ID, OrderID: v.OrderID, Pid: v.PID, Name: serviceName(s.catalog(), v.PID, v.Name, p.Locale), Status: string(v.Status),
 		Credits: v.Credits, Balance: v.Account.Credits, Account: v.Account.Account,
 	}, nil
 }

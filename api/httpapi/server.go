@@ -106,15 +106,15 @@ func New(d Deps) http.Handler {
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, nil))
 
-	ve := genservices.NewEndpoints(NewServices(d.Accounts, d.Orders, d.Panel, d.Manage))
+	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage))
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, nil))
 
-	ue := genupsell.NewEndpoints(NewUpsell(d.Accounts, d.Upsells))
+	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, nil))
 
-	re := genresellers.NewEndpoints(NewResellers(d.Accounts, d.Resellers, d.Signin))
+	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers, d.Signin))
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, nil))
 

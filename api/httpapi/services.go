@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
@@ -16,14 +17,16 @@ import (
 
 type servicesService struct {
 	authenticator
-	orders *order.Orders
-	panel  panel.Panel
-	manage *manage.Services
+	catalog func() *catalog.Catalog
+	orders  *order.Orders
+	panel   panel.Panel
+	manage  *manage.Services
 }
 
 // NewServices returns the service (IPTV line) service.
-func NewServices(accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services) genservices.Service {
-	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)}, orders: orders, panel: p, manage: m}
+func NewServices(cat func() *catalog.Catalog, accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services) genservices.Service {
+	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)},
+		catalog: cat, orders: orders, panel: p, manage: m}
 }
 
 func (s *servicesService) service(ctx context.Context, id string) (order.Service, error) {
@@ -40,13 +43,24 @@ func (s *servicesService) Get(ctx context.Context, p *genservices.GetPayload) (*
 	if err != nil {
 		return nil, err
 	}
-	return serviceResult(svc), nil
+	return s.result(svc, p.Locale), nil
 }
 
-// serviceResult shows a service to a session allowed to read it.
-func serviceResult(svc order.Service) *genservices.ServiceResult {
+// serviceName is a service's name in loc: the stored name is the plan's at purchase, in the
+// catalog's language; a translation of the plan's name replaces it.
+func serviceName(cat *catalog.Catalog, pid int, stored string, loc *string) string {
+	if p, ok := cat.Product(pid); ok && locale(loc) != "" {
+		if tr := p.Localized(locale(loc)).Name; tr != p.Name {
+			return tr
+		}
+	}
+	return stored
+}
+
+// result shows a service to a session allowed to read it.
+func (s *servicesService) result(svc order.Service, loc *string) *genservices.ServiceResult {
 	r := &genservices.ServiceResult{
-		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: svc.Name, Status: string(svc.Status),
+		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: serviceName(s.catalog(), svc.PID, svc.Name, loc), Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
 		MaxConnections: svc.MaxConnections, MacAddress: svc.MACAddress, BillingCycle: svc.BillingCycle, Trial: svc.Trial,
 	}

@@ -26,14 +26,14 @@ const (
 )
 
 // List returns the services the session may read.
-func (s *servicesService) List(ctx context.Context, _ *genservices.ListPayload) (*genservices.ListResult, error) {
+func (s *servicesService) List(ctx context.Context, p *genservices.ListPayload) (*genservices.ListResult, error) {
 	all, err := s.manage.List(ctx, claimsFrom(ctx))
 	if err != nil {
 		return nil, err
 	}
 	out := &genservices.ListResult{Services: genservices.ServiceResultCollection{}}
 	for _, v := range all {
-		out.Services = append(out.Services, serviceResult(v))
+		out.Services = append(out.Services, s.result(v, p.Locale))
 	}
 	return out, nil
 }
@@ -56,21 +56,24 @@ func manageError(err error) error {
 	return err
 }
 
-func (s *servicesService) managed(svc order.Service, err error) (*genservices.ServiceResult, error) {
-	if err != nil {
-		return nil, manageError(err)
+// managed answers a service action in the requested locale: s.managed(p.Locale)(action(…)).
+func (s *servicesService) managed(loc *string) func(order.Service, error) (*genservices.ServiceResult, error) {
+	return func(svc order.Service, err error) (*genservices.ServiceResult, error) {
+		if err != nil {
+			return nil, manageError(err)
+		}
+		return s.result(svc, loc), nil
 	}
-	return serviceResult(svc), nil
 }
 
 // Restart restarts the line.
 func (s *servicesService) Restart(ctx context.Context, p *genservices.RestartPayload) (*genservices.ServiceResult, error) {
-	return s.managed(s.manage.Restart(ctx, claimsFrom(ctx), p.ServiceID))
+	return s.managed(p.Locale)(s.manage.Restart(ctx, claimsFrom(ctx), p.ServiceID))
 }
 
 // Recreate builds the line again.
 func (s *servicesService) Recreate(ctx context.Context, p *genservices.RecreatePayload) (*genservices.ServiceResult, error) {
-	return s.managed(s.manage.Recreate(ctx, claimsFrom(ctx), p.ServiceID))
+	return s.managed(p.Locale)(s.manage.Recreate(ctx, claimsFrom(ctx), p.ServiceID))
 }
 
 // Terminate deletes the line once confirmed.
@@ -82,12 +85,12 @@ func (s *servicesService) Terminate(ctx context.Context, p *genservices.Terminat
 		}
 		return nil, genservices.MakeBadRequest(errors.New(msgConfirmTerminate))
 	}
-	return s.managed(s.manage.Terminate(ctx, claimsFrom(ctx), p.ServiceID))
+	return s.managed(p.Locale)(s.manage.Terminate(ctx, claimsFrom(ctx), p.ServiceID))
 }
 
 // SetMac changes the device MAC address.
 func (s *servicesService) SetMac(ctx context.Context, p *genservices.SetMacPayload) (*genservices.ServiceResult, error) {
-	return s.managed(s.manage.SetMAC(ctx, claimsFrom(ctx), p.ServiceID, p.MacAddress))
+	return s.managed(p.Locale)(s.manage.SetMAC(ctx, claimsFrom(ctx), p.ServiceID, p.MacAddress))
 }
 
 // emptyAsObject reads an empty request body as {}: POST /services/{id}/terminate without a body

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -14,21 +15,23 @@ import (
 
 type upsellService struct {
 	authenticator
+	catalog func() *catalog.Catalog
 	upsells *upsell.Upsells
 }
 
 // NewUpsell returns the extra-connection upsell service.
-func NewUpsell(accounts *account.Service, u *upsell.Upsells) genupsell.Service {
-	return &upsellService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genupsell.MakeUnauthorized)}, upsells: u}
+func NewUpsell(cat func() *catalog.Catalog, accounts *account.Service, u *upsell.Upsells) genupsell.Service {
+	return &upsellService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genupsell.MakeUnauthorized)},
+		catalog: cat, upsells: u}
 }
 
 func upsellMoney(m pricing.Money) *genupsell.Money {
 	return &genupsell.Money{Amount: m.Amount, Currency: m.Currency}
 }
 
-func upsellOffer(o upsell.Offer) *genupsell.UpsellOffer {
+func upsellOffer(o upsell.Offer, name string) *genupsell.UpsellOffer {
 	return &genupsell.UpsellOffer{
-		ServiceID: o.Service.ID, Name: o.Service.Name, Pid: o.Service.PID, BillingCycle: o.Service.BillingCycle,
+		ServiceID: o.Service.ID, Name: name, Pid: o.Service.PID, BillingCycle: o.Service.BillingCycle,
 		PricingCycle: string(o.PricingCycle), MaxConnections: o.Service.MaxConnections, MaxExtra: o.MaxExtra, UnitPrice: upsellMoney(o.UnitPrice),
 	}
 }
@@ -61,7 +64,7 @@ func (s *upsellService) Offers(ctx context.Context, p *genupsell.OffersPayload) 
 	}
 	out := &genupsell.OffersResult{Offers: []*genupsell.UpsellOffer{}}
 	for _, o := range offers {
-		out.Offers = append(out.Offers, upsellOffer(o))
+		out.Offers = append(out.Offers, upsellOffer(o, serviceName(s.catalog(), o.Service.PID, o.Service.Name, p.Locale)))
 	}
 	return out, nil
 }

@@ -55,6 +55,9 @@ type GetServicePayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // MePayload is the payload type of the resellers service me method.

@@ -71,12 +71,18 @@ type GetPayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // ListPayload is the payload type of the services service list method.
 type ListPayload struct {
 	// Session token
 	Token *string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // ListResult is the result type of the services service list method.
@@ -89,6 +95,9 @@ type PlaylistPayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // PlaylistResult is the result type of the services service playlist method.
@@ -102,6 +111,9 @@ type RecreatePayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // RestartPayload is the payload type of the services service restart method.
@@ -109,6 +121,9 @@ type RestartPayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // ServiceResult is the result type of the services service get method.
@@ -116,8 +131,9 @@ type ServiceResult struct {
 	ServiceID string
 	OrderID   string
 	Pid       int
-	Name      string
-	Status    string
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string
+	Status string
 	// Line username; empty until provisioned
 	Username string
 	// Line password; empty until provisioned
@@ -140,8 +156,11 @@ type ServiceResultCollection []*ServiceResult
 // SetMacPayload is the payload type of the services service setMac method.
 type SetMacPayload struct {
 	// Session token
-	Token      *string
-	ServiceID  string
+	Token     *string
+	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale     *string
 	MacAddress string
 }
 
@@ -151,6 +170,9 @@ type TerminatePayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 	// Must be true
 	Confirm *bool
 }

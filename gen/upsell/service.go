@@ -60,6 +60,9 @@ type OffersPayload struct {
 	// Session token
 	Token    *string
 	Currency *string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
 }
 
 // OffersResult is the result type of the upsell service offers method.

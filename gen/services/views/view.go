@@ -28,8 +28,9 @@ type ServiceResultView struct {
 	ServiceID *string
 	OrderID   *string
 	Pid       *int
-	Name      *string
-	Status    *string
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string
+	Status *string
 	// Line username; empty until provisioned
 	Username *string
 	// Line password; empty until provisioned

@@ -74,22 +74,24 @@ export type ResellerService = v.InferOutput<typeof ResellerServiceSchema>;
 
 const path = (s: string) => encodeURIComponent(s);
 
-export function afterSaleApi(client: Client) {
+/** The after-sale calls; service names come back in `locale` where the catalog translates them. */
+export function afterSaleApi(client: Client, locale?: string) {
   const { request, send } = client;
+  const query = { locale };
   return {
     requestLink: async (email: string, returnUrl: string) => {
       await send('POST', '/session/link', { body: { email, returnUrl } });
     },
     redeemLink: (token: string) => request(SessionSchema, 'POST', `/session/link/${path(token)}`),
     signIn: (email: string, password: string) => request(SessionSchema, 'POST', '/session', { body: { email, password } }),
-    services: () => request(ServiceListSchema, 'GET', '/services', { auth: true }),
-    restart: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/restart`, { auth: true }),
-    recreate: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/recreate`, { auth: true }),
+    services: () => request(ServiceListSchema, 'GET', '/services', { auth: true, query }),
+    restart: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/restart`, { auth: true, query }),
+    recreate: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/recreate`, { auth: true, query }),
     terminate: (serviceId: string) =>
-      request(ServiceSchema, 'POST', `/services/${path(serviceId)}/terminate`, { auth: true, body: { confirm: true } }),
+      request(ServiceSchema, 'POST', `/services/${path(serviceId)}/terminate`, { auth: true, query, body: { confirm: true } }),
     setMac: (serviceId: string, macAddress: string) =>
-      request(ServiceSchema, 'PUT', `/services/${path(serviceId)}/mac`, { auth: true, body: { macAddress } }),
-    offers: (currency: string) => request(OfferListSchema, 'GET', '/upsell/offers', { auth: true, query: { currency } }),
+      request(ServiceSchema, 'PUT', `/services/${path(serviceId)}/mac`, { auth: true, query, body: { macAddress } }),
+    offers: (currency: string) => request(OfferListSchema, 'GET', '/upsell/offers', { auth: true, query: { currency, locale } }),
     quote: (body: { serviceId: string; extraQuantity: number; currency: string }) =>
       request(UpsellQuoteSchema, 'POST', '/upsell/quote', { auth: true, body }),
     upsellOrder: (body: { serviceId: string; extraQuantity: number; currency: string; gateway: string; returnUrl: string }) =>
@@ -104,7 +106,8 @@ export function afterSaleApi(client: Client) {
       currency: string;
       returnUrl: string;
     }) => request(ResellerOrderSchema, 'POST', '/resellers/orders', { auth: true, body }),
-    resellerService: (serviceId: string) => request(ResellerServiceSchema, 'GET', `/resellers/services/${path(serviceId)}`, { auth: true }),
+    resellerService: (serviceId: string) =>
+      request(ResellerServiceSchema, 'GET', `/resellers/services/${path(serviceId)}`, { auth: true, query }),
   };
 }
 

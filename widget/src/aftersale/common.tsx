@@ -1,14 +1,15 @@
 // Pieces every after-sale screen uses: the API, the session's proof, sign-in (link or password).
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { tokenScope } from '../state/session';
 import { afterSaleApi } from './api';
 import { useTexts } from './i18n';
-import { Centered, EmailField, Icon, isApiError, isValidEmail, useCheckout, useController, useErrorText } from './shared';
+import { Centered, EmailField, Icon, isApiError, isValidEmail, useCheckout, useController, useErrorText, useI18n, useStepFocus } from './shared';
 
 export function useApi() {
   const c = useController();
   const client = useCheckout(() => c.client);
-  return useMemo(() => afterSaleApi(client), [client]);
+  const { locale } = useI18n();
+  return useMemo(() => afterSaleApi(client, locale), [client, locale]);
 }
 
 /** Signed in with a password or a link (the scope the token carries); the server has the last word. */
@@ -81,11 +82,15 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [passwordMissing, setPasswordMissing] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
+  const tabRefs = useRef<Record<'link' | 'password', HTMLButtonElement | null>>({ link: null, password: null });
+  const heading = useStepFocus<HTMLHeadingElement>();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (busy) return;
     const value = email.trim();
     setError(null);
     if (!value || !isValidEmail(value)) {
@@ -94,7 +99,7 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
       return;
     }
     if (mode === 'password' && !password) {
-      setError(a.passwordRequired);
+      setPasswordMissing(true);
       passwordRef.current?.focus();
       return;
     }
@@ -115,17 +120,34 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
     }
   }
 
+  const choose = (m: 'link' | 'password') => {
+    setMode(m);
+    setError(null);
+    setSent(false);
+    setPasswordMissing(false);
+  };
+  // Tabs pattern: one tab stop; arrows, Home and End move between the two ways and choose.
+  const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    const next = e.key === 'ArrowLeft' || e.key === 'Home' ? 'link' : e.key === 'ArrowRight' || e.key === 'End' ? 'password' : null;
+    if (!next) return;
+    e.preventDefault();
+    choose(next);
+    tabRefs.current[next]?.focus();
+  };
   const tab = (m: 'link' | 'password', label: string) => (
     <button
+      ref={(el) => {
+        tabRefs.current[m] = el;
+      }}
       type="button"
       role="tab"
+      id={`sc-signin-tab-${m}`}
       aria-selected={mode === m}
+      aria-controls="sc-signin-panel"
+      tabIndex={mode === m ? 0 : -1}
       data-testid={`signin-mode-${m}`}
-      onClick={() => {
-        setMode(m);
-        setError(null);
-        setSent(false);
-      }}
+      onClick={() => choose(m)}
+      onKeyDown={onTabKey}
     >
       {label}
     </button>
@@ -134,7 +156,9 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
   return (
     <div className="sc-page sc-narrow">
       <header className="sc-section-head">
-        <h2 className="sc-title">{a.signInTitle}</h2>
+        <h2 className="sc-title" ref={heading} tabIndex={-1}>
+          {a.signInTitle}
+        </h2>
         <p className="sc-lead">{lead ?? a.signInLead}</p>
       </header>
       {notice && (
@@ -144,43 +168,61 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
         </p>
       )}
       <form className="sc-card" data-testid="signin-form" noValidate onSubmit={submit} aria-busy={busy || undefined}>
-        <div className="sc-tabs" role="tablist">
+        <div className="sc-tabs" role="tablist" aria-label={a.signInTitle}>
           {tab('link', a.byLink)}
           {tab('password', a.byPassword)}
         </div>
-        <EmailField ref={emailRef} value={email} forced={forced} onChange={(v) => { setEmail(v); setSent(false); }} />
-        {mode === 'password' && (
-          <div className="sc-field">
-            <label className="sc-label" htmlFor="sc-signin-password">
-              {a.password}
-            </label>
-            <input
-              ref={passwordRef}
-              id="sc-signin-password"
-              className="sc-input"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              data-testid="signin-password"
-              onChange={(e) => setPassword(e.target.value)}
-            />
+        <div role="tabpanel" id="sc-signin-panel" aria-labelledby={`sc-signin-tab-${mode}`}>
+          <EmailField ref={emailRef} value={email} forced={forced} onChange={(v) => { setEmail(v); setSent(false); }} />
+          {mode === 'password' && (
+            <div className="sc-field">
+              <label className="sc-label" htmlFor="sc-signin-password">
+                {a.password}
+              </label>
+              {passwordMissing && !password && (
+                <p className="sc-field-error" id="sc-signin-password-error" role="alert" data-testid="signin-password-error">
+                  {a.passwordRequired}
+                </p>
+              )}
+              <input
+                ref={passwordRef}
+                id="sc-signin-password"
+                className="sc-input"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                data-testid="signin-password"
+                aria-invalid={passwordMissing && !password ? true : undefined}
+                aria-describedby={passwordMissing && !password ? 'sc-signin-password-error' : undefined}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </div>
+          )}
+          {error && (
+            <p className="sc-alert" role="alert" data-testid="signin-error">
+              <Icon name="alert" />
+              {error}
+            </p>
+          )}
+          {/* Always there, so screen readers hear the confirmation when it appears. */}
+          <div role="status">
+            {sent && mode === 'link' && (
+              <p className="sc-note" data-testid="signin-sent">
+                {a.linkSent}
+              </p>
+            )}
           </div>
-        )}
-        {error && (
-          <p className="sc-alert" role="alert" data-testid="signin-error">
-            <Icon name="alert" />
-            {error}
-          </p>
-        )}
-        {sent && mode === 'link' && (
-          <p className="sc-note" role="status" data-testid="signin-sent">
-            {a.linkSent}
-          </p>
-        )}
-        <div className="sc-actions">
-          <button type="submit" className="sc-btn sc-btn-primary" disabled={busy} data-testid={mode === 'link' ? 'signin-send' : 'signin-submit'}>
-            {busy ? t.processing : mode === 'link' ? a.sendLink : a.signIn}
-          </button>
+          <div className="sc-actions">
+            <button
+              type="submit"
+              className="sc-btn sc-btn-primary"
+              aria-disabled={busy || undefined}
+              aria-busy={busy || undefined}
+              data-testid={mode === 'link' ? 'signin-send' : 'signin-submit'}
+            >
+              {busy ? t.processing : mode === 'link' ? a.sendLink : a.signIn}
+            </button>
+          </div>
         </div>
       </form>
     </div>

@@ -47,11 +47,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"5jg\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"Vxs\" --locale \"en\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"elv\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"Grr\" --locale \"nl-nl\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"y\" --pid 4989340329689171952" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"yvg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fiE\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 37,\n      \"gateway\": \"Ut quis et sit minus nihil id.\",\n      \"pid\": 2,\n      \"promoCode\": \"k7z\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"j1l\"\n   }' --token \"Accusantium similique.\" --idempotency-key \"2\"" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"nyi\" --pid 608009765528358388" + "\n" +
+		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }' --token \"Illo ipsa est perferendis nisi temporibus.\" --idempotency-key \"rcn\"" + "\n" +
 		""
 }
 
@@ -130,33 +130,40 @@ func ParseEndpoint(
 
 		servicesFlags = flag.NewFlagSet("services", flag.ContinueOnError)
 
-		servicesListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
-		servicesListTokenFlag = servicesListFlags.String("token", "", "")
+		servicesListFlags      = flag.NewFlagSet("list", flag.ExitOnError)
+		servicesListLocaleFlag = servicesListFlags.String("locale", "", "")
+		servicesListTokenFlag  = servicesListFlags.String("token", "", "")
 
 		servicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
 		servicesGetServiceIDFlag = servicesGetFlags.String("service-id", "REQUIRED", "")
+		servicesGetLocaleFlag    = servicesGetFlags.String("locale", "", "")
 		servicesGetTokenFlag     = servicesGetFlags.String("token", "", "")
 
 		servicesPlaylistFlags         = flag.NewFlagSet("playlist", flag.ExitOnError)
 		servicesPlaylistServiceIDFlag = servicesPlaylistFlags.String("service-id", "REQUIRED", "")
+		servicesPlaylistLocaleFlag    = servicesPlaylistFlags.String("locale", "", "")
 		servicesPlaylistTokenFlag     = servicesPlaylistFlags.String("token", "", "")
 
 		servicesRestartFlags         = flag.NewFlagSet("restart", flag.ExitOnError)
 		servicesRestartServiceIDFlag = servicesRestartFlags.String("service-id", "REQUIRED", "")
+		servicesRestartLocaleFlag    = servicesRestartFlags.String("locale", "", "")
 		servicesRestartTokenFlag     = servicesRestartFlags.String("token", "", "")
 
 		servicesRecreateFlags         = flag.NewFlagSet("recreate", flag.ExitOnError)
 		servicesRecreateServiceIDFlag = servicesRecreateFlags.String("service-id", "REQUIRED", "")
+		servicesRecreateLocaleFlag    = servicesRecreateFlags.String("locale", "", "")
 		servicesRecreateTokenFlag     = servicesRecreateFlags.String("token", "", "")
 
 		servicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
 		servicesTerminateBodyFlag      = servicesTerminateFlags.String("body", "REQUIRED", "")
 		servicesTerminateServiceIDFlag = servicesTerminateFlags.String("service-id", "REQUIRED", "")
+		servicesTerminateLocaleFlag    = servicesTerminateFlags.String("locale", "", "")
 		servicesTerminateTokenFlag     = servicesTerminateFlags.String("token", "", "")
 
 		servicesSetMacFlags         = flag.NewFlagSet("set-mac", flag.ExitOnError)
 		servicesSetMacBodyFlag      = servicesSetMacFlags.String("body", "REQUIRED", "")
 		servicesSetMacServiceIDFlag = servicesSetMacFlags.String("service-id", "REQUIRED", "")
+		servicesSetMacLocaleFlag    = servicesSetMacFlags.String("locale", "", "")
 		servicesSetMacTokenFlag     = servicesSetMacFlags.String("token", "", "")
 
 		resellersFlags = flag.NewFlagSet("resellers", flag.ContinueOnError)
@@ -170,6 +177,7 @@ func ParseEndpoint(
 
 		resellersGetServiceFlags         = flag.NewFlagSet("get-service", flag.ExitOnError)
 		resellersGetServiceServiceIDFlag = resellersGetServiceFlags.String("service-id", "REQUIRED", "")
+		resellersGetServiceLocaleFlag    = resellersGetServiceFlags.String("locale", "", "")
 		resellersGetServiceTokenFlag     = resellersGetServiceFlags.String("token", "", "")
 
 		sessionFlags = flag.NewFlagSet("session", flag.ContinueOnError)
@@ -194,6 +202,7 @@ func ParseEndpoint(
 
 		upsellOffersFlags        = flag.NewFlagSet("offers", flag.ExitOnError)
 		upsellOffersCurrencyFlag = upsellOffersFlags.String("currency", "", "")
+		upsellOffersLocaleFlag   = upsellOffersFlags.String("locale", "", "")
 		upsellOffersTokenFlag    = upsellOffersFlags.String("token", "", "")
 
 		upsellQuoteFlags     = flag.NewFlagSet("quote", flag.ExitOnError)
@@ -531,25 +540,25 @@ func ParseEndpoint(
 			switch epn {
 			case "list":
 				endpoint = c.List()
-				data, err = servicesc.BuildListPayload(*servicesListTokenFlag)
+				data, err = servicesc.BuildListPayload(*servicesListLocaleFlag, *servicesListTokenFlag)
 			case "get":
 				endpoint = c.Get()
-				data, err = servicesc.BuildGetPayload(*servicesGetServiceIDFlag, *servicesGetTokenFlag)
+				data, err = servicesc.BuildGetPayload(*servicesGetServiceIDFlag, *servicesGetLocaleFlag, *servicesGetTokenFlag)
 			case "playlist":
 				endpoint = c.Playlist()
-				data, err = servicesc.BuildPlaylistPayload(*servicesPlaylistServiceIDFlag, *servicesPlaylistTokenFlag)
+				data, err = servicesc.BuildPlaylistPayload(*servicesPlaylistServiceIDFlag, *servicesPlaylistLocaleFlag, *servicesPlaylistTokenFlag)
 			case "restart":
 				endpoint = c.Restart()
-				data, err = servicesc.BuildRestartPayload(*servicesRestartServiceIDFlag, *servicesRestartTokenFlag)
+				data, err = servicesc.BuildRestartPayload(*servicesRestartServiceIDFlag, *servicesRestartLocaleFlag, *servicesRestartTokenFlag)
 			case "recreate":
 				endpoint = c.Recreate()
-				data, err = servicesc.BuildRecreatePayload(*servicesRecreateServiceIDFlag, *servicesRecreateTokenFlag)
+				data, err = servicesc.BuildRecreatePayload(*servicesRecreateServiceIDFlag, *servicesRecreateLocaleFlag, *servicesRecreateTokenFlag)
 			case "terminate":
 				endpoint = c.Terminate()
-				data, err = servicesc.BuildTerminatePayload(*servicesTerminateBodyFlag, *servicesTerminateServiceIDFlag, *servicesTerminateTokenFlag)
+				data, err = servicesc.BuildTerminatePayload(*servicesTerminateBodyFlag, *servicesTerminateServiceIDFlag, *servicesTerminateLocaleFlag, *servicesTerminateTokenFlag)
 			case "set-mac":
 				endpoint = c.SetMac()
-				data, err = servicesc.BuildSetMacPayload(*servicesSetMacBodyFlag, *servicesSetMacServiceIDFlag, *servicesSetMacTokenFlag)
+				data, err = servicesc.BuildSetMacPayload(*servicesSetMacBodyFlag, *servicesSetMacServiceIDFlag, *servicesSetMacLocaleFlag, *servicesSetMacTokenFlag)
 			}
 		case "resellers":
 			c := resellersc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -562,7 +571,7 @@ func ParseEndpoint(
 				data, err = resellersc.BuildOrderPayload(*resellersOrderBodyFlag, *resellersOrderTokenFlag)
 			case "get-service":
 				endpoint = c.GetService()
-				data, err = resellersc.BuildGetServicePayload(*resellersGetServiceServiceIDFlag, *resellersGetServiceTokenFlag)
+				data, err = resellersc.BuildGetServicePayload(*resellersGetServiceServiceIDFlag, *resellersGetServiceLocaleFlag, *resellersGetServiceTokenFlag)
 			}
 		case "session":
 			c := sessionc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -588,7 +597,7 @@ func ParseEndpoint(
 			switch epn {
 			case "offers":
 				endpoint = c.Offers()
-				data, err = upsellc.BuildOffersPayload(*upsellOffersCurrencyFlag, *upsellOffersTokenFlag)
+				data, err = upsellc.BuildOffersPayload(*upsellOffersCurrencyFlag, *upsellOffersLocaleFlag, *upsellOffersTokenFlag)
 			case "quote":
 				endpoint = c.Quote()
 				data, err = upsellc.BuildQuotePayload(*upsellQuoteBodyFlag, *upsellQuoteTokenFlag)
@@ -631,7 +640,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"5jg\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"elv\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -667,7 +676,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Vxs\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Grr\" --locale \"nl-nl\"")
 }
 
 func catalogGetProductUsage() {
@@ -689,7 +698,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1758593699837629868 --currency \"cFe\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2060759221182964566 --currency \"MlF\" --locale \"en-us\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -709,7 +718,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"cdy\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"iZd\" --locale \"en-us\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -747,7 +756,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5492868843877882624 --from \"Deleniti provident aut natus.\" --to \"Rerum quos et pariatur autem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5908836552221878965 --from \"Rerum placeat accusamus aut ullam.\" --to \"Rerum molestiae ut ab et.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -765,7 +774,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-gb\"")
 }
 
 func catalogStorefrontUsage() {
@@ -783,7 +792,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -840,7 +849,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"y\" --pid 4989340329689171952")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"nyi\" --pid 608009765528358388")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -874,7 +883,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"yvg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fiE\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 37,\n      \"gateway\": \"Ut quis et sit minus nihil id.\",\n      \"pid\": 2,\n      \"promoCode\": \"k7z\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"j1l\"\n   }' --token \"Accusantium similique.\" --idempotency-key \"2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }' --token \"Illo ipsa est perferendis nisi temporibus.\" --idempotency-key \"rcn\"")
 }
 
 func orderGetUsage() {
@@ -894,7 +903,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quod rerum aut nostrum cupiditate illum.\" --token \"Velit sunt veniam autem necessitatibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Et ratione dicta ducimus eligendi voluptates voluptatibus.\" --token \"Nemo dolor et animi et fugit aliquid.\"")
 }
 
 func orderCancelUsage() {
@@ -914,7 +923,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Officia rerum aperiam aut ex.\" --token \"Non consequatur quaerat ut non necessitatibus expedita.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Esse blanditiis magnam autem.\" --token \"Et itaque ducimus.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -942,7 +951,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"hgM\",\n      \"extraConnections\": 37,\n      \"pid\": 2,\n      \"promoCode\": \"nen\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"lLT\",\n      \"extraConnections\": 0,\n      \"pid\": 2,\n      \"promoCode\": \"81u\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -964,6 +973,7 @@ func servicesUsage() {
 func servicesListUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] services list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -972,17 +982,19 @@ func servicesListUsage() {
 	fmt.Fprintln(os.Stderr, `The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --token \"Quo dolorum voluptatem voluptatibus quisquam repellat maxime.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Nihil debitis.\"")
 }
 
 func servicesGetUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] services get", os.Args[0])
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -992,17 +1004,19 @@ func servicesGetUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Necessitatibus ipsa omnis ipsam.\" --token \"Reiciendis aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eligendi ut atque pariatur.\" --locale \"nl-nl\" --token \"Sint maxime.\"")
 }
 
 func servicesPlaylistUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] services playlist", os.Args[0])
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1012,17 +1026,19 @@ func servicesPlaylistUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Dolorum sed.\" --token \"Et est laborum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Officiis consequatur voluptatem totam quidem.\" --locale \"en\" --token \"Neque incidunt ducimus a veritatis.\"")
 }
 
 func servicesRestartUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] services restart", os.Args[0])
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1032,17 +1048,19 @@ func servicesRestartUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Animi assumenda suscipit beatae odio.\" --token \"Officia repudiandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Aut deserunt.\" --locale \"en\" --token \"Mollitia quo et repellat.\"")
 }
 
 func servicesRecreateUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] services recreate", os.Args[0])
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1052,11 +1070,12 @@ func servicesRecreateUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et corrupti voluptatem dolores.\" --token \"Repudiandae omnis qui id ab magni occaecati.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et reprehenderit commodi.\" --locale \"en-us\" --token \"Optio in nihil.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1064,6 +1083,7 @@ func servicesTerminateUsage() {
 	fmt.Fprintf(os.Stderr, "%s [flags] services terminate", os.Args[0])
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1074,11 +1094,12 @@ func servicesTerminateUsage() {
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Nihil aut itaque vero facere eos.\" --token \"Velit autem et velit possimus esse impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Beatae dolores voluptatem aut in corrupti.\" --locale \"pt-pt\" --token \"Laboriosam sed sint quisquam.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1086,6 +1107,7 @@ func servicesSetMacUsage() {
 	fmt.Fprintf(os.Stderr, "%s [flags] services set-mac", os.Args[0])
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1096,11 +1118,12 @@ func servicesSetMacUsage() {
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Alias consectetur veniam beatae amet vel.\" --token \"Laboriosam totam autem ut ut debitis et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Et quia dolores maxime sint repellendus porro.\" --locale \"pt-pt\" --token \"Dolorem veniam quia culpa.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1131,7 +1154,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Et et et illo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Illum qui qui repellendus.\"")
 }
 
 func resellersOrderUsage() {
@@ -1151,13 +1174,14 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"o7m\",\n      \"currency\": \"j\",\n      \"existingReseller\": true,\n      \"gateway\": \"Tenetur corporis quo quas voluptatem natus maiores.\",\n      \"password\": \"k3t\",\n      \"pid\": 1653603592876077546,\n      \"returnUrl\": \"j1g\"\n   }' --token \"Iste voluptas quo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }' --token \"Quo aliquam quod reiciendis ut.\"")
 }
 
 func resellersGetServiceUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] resellers get-service", os.Args[0])
 	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1167,11 +1191,12 @@ func resellersGetServiceUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ut aliquam doloremque voluptas pariatur et repudiandae.\" --token \"Et commodi consequatur vel dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Consequatur repellendus dolores soluta alias rerum eius.\" --locale \"en-us\" --token \"Omnis explicabo.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1203,7 +1228,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"lkr\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ry3\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1221,7 +1246,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Et corrupti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Est esse quia unde rem cupiditate.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1239,7 +1264,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"0b6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"ooq\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1257,7 +1282,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"02o\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ydv\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1277,7 +1302,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"z6k\"\n   }' --token \"Saepe quia perferendis ex excepturi ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"xup\"\n   }' --token \"Est distinctio dolorem a voluptatum quis iure.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1296,6 +1321,7 @@ func upsellOffersUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] upsell offers", os.Args[0])
 	fmt.Fprint(os.Stderr, " -currency STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
 	fmt.Fprint(os.Stderr, " -token STRING")
 	fmt.Fprintln(os.Stderr)
 
@@ -1305,11 +1331,12 @@ func upsellOffersUsage() {
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -currency STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0\" --token \"Aut porro.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"jtz\" --locale \"de-de\" --token \"Ab temporibus alias cumque mollitia et.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1329,7 +1356,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"59\",\n      \"extraQuantity\": 466883036287730155,\n      \"serviceId\": \"bra\"\n   }' --token \"Tempore velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"w3\",\n      \"extraQuantity\": 4823971387591173077,\n      \"serviceId\": \"mxz\"\n   }' --token \"Eos quod.\"")
 }
 
 func upsellOrderUsage() {
@@ -1349,5 +1376,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"yn\",\n      \"extraQuantity\": 195342296531645680,\n      \"gateway\": \"Culpa ipsa et cupiditate.\",\n      \"returnUrl\": \"v5m\",\n      \"serviceId\": \"49g\"\n   }' --token \"Accusamus dicta eum quis esse atque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"3b\",\n      \"extraQuantity\": 3414895347486509489,\n      \"gateway\": \"Aliquid quod qui earum sapiente cumque.\",\n      \"returnUrl\": \"fcj\",\n      \"serviceId\": \"sp3\"\n   }' --token \"Qui labore exercitationem voluptas porro.\"")
 }

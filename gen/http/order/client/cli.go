@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"yvg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fiE\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 37,\n      \"gateway\": \"Ut quis et sit minus nihil id.\",\n      \"pid\": 2,\n      \"promoCode\": \"k7z\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"j1l\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string) (*
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"o7m\",\n      \"currency\": \"j\",\n      \"existingReseller\": true,\n      \"gateway\": \"Tenetur corporis quo quas voluptatem natus maiores.\",\n      \"password\": \"k3t\",\n      \"pid\": 1653603592876077546,\n      \"returnUrl\": \"j1g\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
@@ -89,10 +89,23 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string) (*
 
 // BuildGetServicePayload builds the payload for the resellers getService
 // endpoint from CLI flags.
-func BuildGetServicePayload(resellersGetServiceServiceID string, resellersGetServiceToken string) (*resellers.GetServicePayload, error) {
+func BuildGetServicePayload(resellersGetServiceServiceID string, resellersGetServiceLocale string, resellersGetServiceToken string) (*resellers.GetServicePayload, error) {
+	var err error
 	var serviceID string
 	{
 		serviceID = resellersGetServiceServiceID
+	}
+	var locale *string
+	{
+		if resellersGetServiceLocale != "" {
+			locale = &resellersGetServiceLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	var token *string
 	{
@@ -102,6 +115,7 @@ func BuildGetServicePayload(resellersGetServiceServiceID string, resellersGetSer
 	}
 	v := &resellers.GetServicePayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil

@@ -456,6 +456,11 @@ func EncodeGetServiceRequest(encoder func(*http.Request) goahttp.Encoder) func(*
 				req.Header.Set("Authorization", head)
 			}
 		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
 		return nil
 	}
 }

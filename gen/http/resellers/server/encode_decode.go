@@ -346,16 +346,30 @@ func DecodeGetServiceRequest(mux goahttp.Muxer, decoder func(*http.Request) goah
 		var payload *resellers.GetServicePayload
 		var (
 			serviceID string
+			locale    *string
 			token     *string
+			err       error
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewGetServicePayload(serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewGetServicePayload(serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")

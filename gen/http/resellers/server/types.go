@@ -853,9 +853,10 @@ func NewOrderPayload(body *OrderRequestBody, token *string) *resellers.OrderPayl
 }
 
 // NewGetServicePayload builds a resellers service getService endpoint payload.
-func NewGetServicePayload(serviceID string, token *string) *resellers.GetServicePayload {
+func NewGetServicePayload(serviceID string, locale *string, token *string) *resellers.GetServicePayload {
 	v := &resellers.GetServicePayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v

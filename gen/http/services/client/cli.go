@@ -18,7 +18,20 @@ import (
 
 // BuildListPayload builds the payload for the services list endpoint from CLI
 // flags.
-func BuildListPayload(servicesListToken string) (*services.ListPayload, error) {
+func BuildListPayload(servicesListLocale string, servicesListToken string) (*services.ListPayload, error) {
+	var err error
+	var locale *string
+	{
+		if servicesListLocale != "" {
+			locale = &servicesListLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	var token *string
 	{
 		if servicesListToken != "" {
@@ -26,6 +39,7 @@ func BuildListPayload(servicesListToken string) (*services.ListPayload, error) {
 		}
 	}
 	v := &services.ListPayload{}
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -33,10 +47,23 @@ func BuildListPayload(servicesListToken string) (*services.ListPayload, error) {
 
 // BuildGetPayload builds the payload for the services get endpoint from CLI
 // flags.
-func BuildGetPayload(servicesGetServiceID string, servicesGetToken string) (*services.GetPayload, error) {
+func BuildGetPayload(servicesGetServiceID string, servicesGetLocale string, servicesGetToken string) (*services.GetPayload, error) {
+	var err error
 	var serviceID string
 	{
 		serviceID = servicesGetServiceID
+	}
+	var locale *string
+	{
+		if servicesGetLocale != "" {
+			locale = &servicesGetLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	var token *string
 	{
@@ -46,6 +73,7 @@ func BuildGetPayload(servicesGetServiceID string, servicesGetToken string) (*ser
 	}
 	v := &services.GetPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -53,10 +81,23 @@ func BuildGetPayload(servicesGetServiceID string, servicesGetToken string) (*ser
 
 // BuildPlaylistPayload builds the payload for the services playlist endpoint
 // from CLI flags.
-func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistToken string) (*services.PlaylistPayload, error) {
+func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistLocale string, servicesPlaylistToken string) (*services.PlaylistPayload, error) {
+	var err error
 	var serviceID string
 	{
 		serviceID = servicesPlaylistServiceID
+	}
+	var locale *string
+	{
+		if servicesPlaylistLocale != "" {
+			locale = &servicesPlaylistLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	var token *string
 	{
@@ -66,6 +107,7 @@ func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistToke
 	}
 	v := &services.PlaylistPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -73,10 +115,23 @@ func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistToke
 
 // BuildRestartPayload builds the payload for the services restart endpoint
 // from CLI flags.
-func BuildRestartPayload(servicesRestartServiceID string, servicesRestartToken string) (*services.RestartPayload, error) {
+func BuildRestartPayload(servicesRestartServiceID string, servicesRestartLocale string, servicesRestartToken string) (*services.RestartPayload, error) {
+	var err error
 	var serviceID string
 	{
 		serviceID = servicesRestartServiceID
+	}
+	var locale *string
+	{
+		if servicesRestartLocale != "" {
+			locale = &servicesRestartLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	var token *string
 	{
@@ -86,6 +141,7 @@ func BuildRestartPayload(servicesRestartServiceID string, servicesRestartToken s
 	}
 	v := &services.RestartPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -93,10 +149,23 @@ func BuildRestartPayload(servicesRestartServiceID string, servicesRestartToken s
 
 // BuildRecreatePayload builds the payload for the services recreate endpoint
 // from CLI flags.
-func BuildRecreatePayload(servicesRecreateServiceID string, servicesRecreateToken string) (*services.RecreatePayload, error) {
+func BuildRecreatePayload(servicesRecreateServiceID string, servicesRecreateLocale string, servicesRecreateToken string) (*services.RecreatePayload, error) {
+	var err error
 	var serviceID string
 	{
 		serviceID = servicesRecreateServiceID
+	}
+	var locale *string
+	{
+		if servicesRecreateLocale != "" {
+			locale = &servicesRecreateLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 	}
 	var token *string
 	{
@@ -106,6 +175,7 @@ func BuildRecreatePayload(servicesRecreateServiceID string, servicesRecreateToke
 	}
 	v := &services.RecreatePayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -113,7 +183,7 @@ func BuildRecreatePayload(servicesRecreateServiceID string, servicesRecreateToke
 
 // BuildTerminatePayload builds the payload for the services terminate endpoint
 // from CLI flags.
-func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServiceID string, servicesTerminateToken string) (*services.TerminatePayload, error) {
+func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServiceID string, servicesTerminateLocale string, servicesTerminateToken string) (*services.TerminatePayload, error) {
 	var err error
 	var body TerminateRequestBody
 	{
@@ -126,6 +196,18 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		serviceID = servicesTerminateServiceID
 	}
+	var locale *string
+	{
+		if servicesTerminateLocale != "" {
+			locale = &servicesTerminateLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	var token *string
 	{
 		if servicesTerminateToken != "" {
@@ -136,6 +218,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 		Confirm: body.Confirm,
 	}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -143,7 +226,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 
 // BuildSetMacPayload builds the payload for the services setMac endpoint from
 // CLI flags.
-func BuildSetMacPayload(servicesSetMacBody string, servicesSetMacServiceID string, servicesSetMacToken string) (*services.SetMacPayload, error) {
+func BuildSetMacPayload(servicesSetMacBody string, servicesSetMacServiceID string, servicesSetMacLocale string, servicesSetMacToken string) (*services.SetMacPayload, error) {
 	var err error
 	var body SetMacRequestBody
 	{
@@ -162,6 +245,18 @@ func BuildSetMacPayload(servicesSetMacBody string, servicesSetMacServiceID strin
 	{
 		serviceID = servicesSetMacServiceID
 	}
+	var locale *string
+	{
+		if servicesSetMacLocale != "" {
+			locale = &servicesSetMacLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	var token *string
 	{
 		if servicesSetMacToken != "" {
@@ -172,6 +267,7 @@ func BuildSetMacPayload(servicesSetMacBody string, servicesSetMacServiceID strin
 		MacAddress: body.MacAddress,
 	}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil

@@ -38,8 +38,9 @@ type GetResponseBody struct {
 	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
 	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
 	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
-	Name      *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	// Line username; empty until provisioned
 	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
 	// Line password; empty until provisioned
@@ -63,8 +64,9 @@ type RestartResponseBody struct {
 	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
 	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
 	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
-	Name      *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	// Line username; empty until provisioned
 	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
 	// Line password; empty until provisioned
@@ -88,8 +90,9 @@ type RecreateResponseBody struct {
 	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
 	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
 	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
-	Name      *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	// Line username; empty until provisioned
 	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
 	// Line password; empty until provisioned
@@ -113,8 +116,9 @@ type TerminateResponseBody struct {
 	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
 	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
 	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
-	Name      *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	// Line username; empty until provisioned
 	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
 	// Line password; empty until provisioned
@@ -138,8 +142,9 @@ type SetMacResponseBody struct {
 	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
 	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
 	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
-	Name      *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	// Line username; empty until provisioned
 	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
 	// Line password; empty until provisioned
@@ -922,8 +927,9 @@ type ServiceResultResponseBody struct {
 	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
 	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
 	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
-	Name      *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	// Line username; empty until provisioned
 	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
 	// Line password; empty until provisioned

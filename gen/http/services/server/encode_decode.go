@@ -38,13 +38,27 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 	return func(r *http.Request) (*services.ListPayload, error) {
 		var payload *services.ListPayload
 		var (
-			token *string
+			locale *string
+			token  *string
+			err    error
 		)
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewListPayload(token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewListPayload(locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -170,16 +184,30 @@ func DecodeGetRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Dec
 		var payload *services.GetPayload
 		var (
 			serviceID string
+			locale    *string
 			token     *string
+			err       error
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewGetPayload(serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewGetPayload(serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -305,16 +333,30 @@ func DecodePlaylistRequest(mux goahttp.Muxer, decoder func(*http.Request) goahtt
 		var payload *services.PlaylistPayload
 		var (
 			serviceID string
+			locale    *string
 			token     *string
+			err       error
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewPlaylistPayload(serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewPlaylistPayload(serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -440,16 +482,30 @@ func DecodeRestartRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp
 		var payload *services.RestartPayload
 		var (
 			serviceID string
+			locale    *string
 			token     *string
+			err       error
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewRestartPayload(serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewRestartPayload(serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -575,16 +631,30 @@ func DecodeRecreateRequest(mux goahttp.Muxer, decoder func(*http.Request) goahtt
 		var payload *services.RecreatePayload
 		var (
 			serviceID string
+			locale    *string
 			token     *string
+			err       error
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewRecreatePayload(serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewRecreatePayload(serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -726,16 +796,29 @@ func DecodeTerminateRequest(mux goahttp.Muxer, decoder func(*http.Request) goaht
 
 		var (
 			serviceID string
+			locale    *string
 			token     *string
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewTerminatePayload(&body, serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewTerminatePayload(&body, serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -881,16 +964,29 @@ func DecodeSetMacRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.
 
 		var (
 			serviceID string
+			locale    *string
 			token     *string
 
 			params = mux.Vars(r)
 		)
 		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewSetMacPayload(&body, serviceID, token)
+		if err != nil {
+			return payload, err
+		}
+		payload = NewSetMacPayload(&body, serviceID, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")

@@ -40,8 +40,9 @@ type GetResponseBody struct {
 	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
 	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
 	Pid       int    `form:"pid" json:"pid" xml:"pid"`
-	Name      string `form:"name" json:"name" xml:"name"`
-	Status    string `form:"status" json:"status" xml:"status"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
 	// Line username; empty until provisioned
 	Username string `form:"username" json:"username" xml:"username"`
 	// Line password; empty until provisioned
@@ -65,8 +66,9 @@ type RestartResponseBody struct {
 	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
 	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
 	Pid       int    `form:"pid" json:"pid" xml:"pid"`
-	Name      string `form:"name" json:"name" xml:"name"`
-	Status    string `form:"status" json:"status" xml:"status"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
 	// Line username; empty until provisioned
 	Username string `form:"username" json:"username" xml:"username"`
 	// Line password; empty until provisioned
@@ -90,8 +92,9 @@ type RecreateResponseBody struct {
 	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
 	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
 	Pid       int    `form:"pid" json:"pid" xml:"pid"`
-	Name      string `form:"name" json:"name" xml:"name"`
-	Status    string `form:"status" json:"status" xml:"status"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
 	// Line username; empty until provisioned
 	Username string `form:"username" json:"username" xml:"username"`
 	// Line password; empty until provisioned
@@ -115,8 +118,9 @@ type TerminateResponseBody struct {
 	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
 	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
 	Pid       int    `form:"pid" json:"pid" xml:"pid"`
-	Name      string `form:"name" json:"name" xml:"name"`
-	Status    string `form:"status" json:"status" xml:"status"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
 	// Line username; empty until provisioned
 	Username string `form:"username" json:"username" xml:"username"`
 	// Line password; empty until provisioned
@@ -140,8 +144,9 @@ type SetMacResponseBody struct {
 	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
 	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
 	Pid       int    `form:"pid" json:"pid" xml:"pid"`
-	Name      string `form:"name" json:"name" xml:"name"`
-	Status    string `form:"status" json:"status" xml:"status"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
 	// Line username; empty until provisioned
 	Username string `form:"username" json:"username" xml:"username"`
 	// Line password; empty until provisioned
@@ -924,8 +929,9 @@ type ServiceResultResponseBody struct {
 	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
 	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
 	Pid       int    `form:"pid" json:"pid" xml:"pid"`
-	Name      string `form:"name" json:"name" xml:"name"`
-	Status    string `form:"status" json:"status" xml:"status"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
 	// Line username; empty until provisioned
 	Username string `form:"username" json:"username" xml:"username"`
 	// Line password; empty until provisioned
@@ -1666,66 +1672,73 @@ func NewSetMacUnavailableResponseBody(res *goa.ServiceError) *SetMacUnavailableR
 }
 
 // NewListPayload builds a services service list endpoint payload.
-func NewListPayload(token *string) *services.ListPayload {
+func NewListPayload(locale *string, token *string) *services.ListPayload {
 	v := &services.ListPayload{}
+	v.Locale = locale
 	v.Token = token
 
 	return v
 }
 
 // NewGetPayload builds a services service get endpoint payload.
-func NewGetPayload(serviceID string, token *string) *services.GetPayload {
+func NewGetPayload(serviceID string, locale *string, token *string) *services.GetPayload {
 	v := &services.GetPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v
 }
 
 // NewPlaylistPayload builds a services service playlist endpoint payload.
-func NewPlaylistPayload(serviceID string, token *string) *services.PlaylistPayload {
+func NewPlaylistPayload(serviceID string, locale *string, token *string) *services.PlaylistPayload {
 	v := &services.PlaylistPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v
 }
 
 // NewRestartPayload builds a services service restart endpoint payload.
-func NewRestartPayload(serviceID string, token *string) *services.RestartPayload {
+func NewRestartPayload(serviceID string, locale *string, token *string) *services.RestartPayload {
 	v := &services.RestartPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v
 }
 
 // NewRecreatePayload builds a services service recreate endpoint payload.
-func NewRecreatePayload(serviceID string, token *string) *services.RecreatePayload {
+func NewRecreatePayload(serviceID string, locale *string, token *string) *services.RecreatePayload {
 	v := &services.RecreatePayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v
 }
 
 // NewTerminatePayload builds a services service terminate endpoint payload.
-func NewTerminatePayload(body *TerminateRequestBody, serviceID string, token *string) *services.TerminatePayload {
+func NewTerminatePayload(body *TerminateRequestBody, serviceID string, locale *string, token *string) *services.TerminatePayload {
 	v := &services.TerminatePayload{
 		Confirm: body.Confirm,
 	}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v
 }
 
 // NewSetMacPayload builds a services service setMac endpoint payload.
-func NewSetMacPayload(body *SetMacRequestBody, serviceID string, token *string) *services.SetMacPayload {
+func NewSetMacPayload(body *SetMacRequestBody, serviceID string, locale *string, token *string) *services.SetMacPayload {
 	v := &services.SetMacPayload{
 		MacAddress: *body.MacAddress,
 	}
 	v.ServiceID = serviceID
+	v.Locale = locale
 	v.Token = token
 
 	return v

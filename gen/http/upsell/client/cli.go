@@ -18,7 +18,7 @@ import (
 
 // BuildOffersPayload builds the payload for the upsell offers endpoint from
 // CLI flags.
-func BuildOffersPayload(upsellOffersCurrency string, upsellOffersToken string) (*upsell.OffersPayload, error) {
+func BuildOffersPayload(upsellOffersCurrency string, upsellOffersLocale string, upsellOffersToken string) (*upsell.OffersPayload, error) {
 	var err error
 	var currency *string
 	{
@@ -26,6 +26,18 @@ func BuildOffersPayload(upsellOffersCurrency string, upsellOffersToken string) (
 			currency = &upsellOffersCurrency
 			if utf8.RuneCountInString(*currency) > 3 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("currency", *currency, utf8.RuneCountInString(*currency), 3, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var locale *string
+	{
+		if upsellOffersLocale != "" {
+			locale = &upsellOffersLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
 			}
 			if err != nil {
 				return nil, err
@@ -40,6 +52,7 @@ func BuildOffersPayload(upsellOffersCurrency string, upsellOffersToken string) (
 	}
 	v := &upsell.OffersPayload{}
 	v.Currency = currency
+	v.Locale = locale
 	v.Token = token
 
 	return v, nil
@@ -53,7 +66,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"59\",\n      \"extraQuantity\": 466883036287730155,\n      \"serviceId\": \"bra\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"w3\",\n      \"extraQuantity\": 4823971387591173077,\n      \"serviceId\": \"mxz\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -94,7 +107,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"yn\",\n      \"extraQuantity\": 195342296531645680,\n      \"gateway\": \"Culpa ipsa et cupiditate.\",\n      \"returnUrl\": \"v5m\",\n      \"serviceId\": \"49g\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"3b\",\n      \"extraQuantity\": 3414895347486509489,\n      \"gateway\": \"Aliquid quod qui earum sapiente cumque.\",\n      \"returnUrl\": \"fcj\",\n      \"serviceId\": \"sp3\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))

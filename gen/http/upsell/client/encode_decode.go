@@ -54,6 +54,9 @@ func EncodeOffersRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 		if p.Currency != nil {
 			values.Add("currency", *p.Currency)
 		}
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
 		req.URL.RawQuery = values.Encode()
 		return nil
 	}

@@ -39,16 +39,27 @@ func DecodeOffersRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.
 		var payload *upsell.OffersPayload
 		var (
 			currency *string
+			locale   *string
 			token    *string
 			err      error
 		)
-		currencyRaw := r.URL.Query().Get("currency")
+		qp := r.URL.Query()
+		currencyRaw := qp.Get("currency")
 		if currencyRaw != "" {
 			currency = &currencyRaw
 		}
 		if currency != nil {
 			if utf8.RuneCountInString(*currency) > 3 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("currency", *currency, utf8.RuneCountInString(*currency), 3, false))
+			}
+		}
+		localeRaw := qp.Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
 			}
 		}
 		tokenRaw := r.Header.Get("Authorization")
@@ -58,7 +69,7 @@ func DecodeOffersRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.
 		if err != nil {
 			return payload, err
 		}
-		payload = NewOffersPayload(currency, token)
+		payload = NewOffersPayload(currency, locale, token)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")

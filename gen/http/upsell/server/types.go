@@ -634,9 +634,10 @@ func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableRes
 }
 
 // NewOffersPayload builds a upsell service offers endpoint payload.
-func NewOffersPayload(currency *string, token *string) *upsell.OffersPayload {
+func NewOffersPayload(currency *string, locale *string, token *string) *upsell.OffersPayload {
 	v := &upsell.OffersPayload{}
 	v.Currency = currency
+	v.Locale = locale
 	v.Token = token
 
 	return v
