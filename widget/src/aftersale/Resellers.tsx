@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { GatewayChoice, useAfterSaleError, useApi, useGateways } from './common';
 import { useTexts } from './i18n';
-import { browser, Centered, EmailField, ensureSession, HomeLink, Icon, isApiError, isValidEmail, PlanGrid, useCheckout, useController, useResource } from './shared';
+import { browser, Centered, EmailField, ensureSession, HomeLink, Icon, isApiError, isValidEmail, PlanGrid, useCheckout, useController, useResource, useStepFocus } from './shared';
 
 export function ResellersPage() {
   const c = useController();
@@ -28,9 +28,12 @@ export function ResellersPage() {
   const [serverMismatch, setServerMismatch] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [weak, setWeak] = useState(false);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
+  const existingRef = useRef<HTMLDivElement>(null);
+  const heading = useStepFocus<HTMLHeadingElement>();
 
   const list = (products.data?.products ?? []).slice(0, 3);
   // Spec §9: the reseller list pre-selects its second product.
@@ -41,10 +44,11 @@ export function ResellersPage() {
   const mismatch = serverMismatch || ((confirmTouched || confirm.length >= password.length) && confirm !== '' && confirm !== password);
 
   useEffect(() => setServerMismatch(false), [password, confirm]);
+  useEffect(() => setWeak(false), [password]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!product) return;
+    if (!product || busy) return;
     setError(null);
     const value = email.trim();
     if (!signedIn && (!value || !isValidEmail(value))) {
@@ -53,7 +57,7 @@ export function ResellersPage() {
       return;
     }
     if (password.length < 8) {
-      setError(a.errors.weak_password);
+      setWeak(true);
       passwordRef.current?.focus();
       return;
     }
@@ -96,8 +100,13 @@ export function ResellersPage() {
       c.navigate('resellers/waiting', { order: o.orderId });
     } catch (err) {
       if (isApiError(err) && err.code === 'malformed') c.fail(err);
-      if (isApiError(err) && err.code === 'password_mismatch') setServerMismatch(true);
-      else setError(errText(err));
+      if (isApiError(err) && err.code === 'password_mismatch') {
+        setServerMismatch(true);
+        confirmRef.current?.focus();
+      } else if (isApiError(err) && err.code === 'weak_password') {
+        setWeak(true);
+        passwordRef.current?.focus();
+      } else setError(errText(err));
       setBusy(false);
     }
   }
@@ -126,7 +135,7 @@ export function ResellersPage() {
     <div className="sc-page sc-index" data-testid="resellers-view">
       <section className="sc-section" aria-labelledby="sc-resellers-title">
         <header className="sc-section-head">
-          <h2 className="sc-title" id="sc-resellers-title">
+          <h2 className="sc-title" id="sc-resellers-title" ref={heading} tabIndex={-1}>
             {t.resellerTitle}
           </h2>
           <p className="sc-lead">{t.resellerLead}</p>
@@ -140,7 +149,13 @@ export function ResellersPage() {
         ) : list.length === 0 ? (
           <p className="sc-empty">{t.noPlans}</p>
         ) : (
-          <PlanGrid products={list} selectedPid={product?.pid ?? null} cycle="monthly" onSelect={setPid} />
+          <PlanGrid
+            products={list}
+            selectedPid={product?.pid ?? null}
+            cycle="monthly"
+            onSelect={setPid}
+            onContinue={() => existingRef.current?.querySelector<HTMLInputElement>('input:checked')?.focus()}
+          />
         )}
       </section>
 
@@ -156,7 +171,7 @@ export function ResellersPage() {
                   {a.isReseller(me.status === 'ok' ? me.data.balance : 0)}
                 </p>
               )}
-              <div className="sc-choice" role="radiogroup" aria-labelledby="sc-existing-title">
+              <div className="sc-choice" role="radiogroup" aria-labelledby="sc-existing-title" ref={existingRef}>
                 {yesNo(true, a.yes)}
                 {yesNo(false, a.no)}
               </div>
@@ -172,6 +187,11 @@ export function ResellersPage() {
                 <label className="sc-label" htmlFor="sc-reseller-password">
                   {a.resellerPassword}
                 </label>
+                {weak && (
+                  <p className="sc-field-error" id="sc-reseller-password-error" role="alert" data-testid="reseller-password-error">
+                    {a.errors.weak_password}
+                  </p>
+                )}
                 <input
                   ref={passwordRef}
                   id="sc-reseller-password"
@@ -180,7 +200,8 @@ export function ResellersPage() {
                   autoComplete="new-password"
                   value={password}
                   data-testid="reseller-password"
-                  aria-describedby="sc-reseller-password-hint"
+                  aria-invalid={weak || undefined}
+                  aria-describedby={weak ? 'sc-reseller-password-error sc-reseller-password-hint' : 'sc-reseller-password-hint'}
                   onChange={(e) => setPassword(e.target.value)}
                 />
                 <p className="sc-hint" id="sc-reseller-password-hint">
@@ -232,7 +253,7 @@ export function ResellersPage() {
                 {error}
               </p>
             )}
-            <button type="submit" className="sc-btn sc-btn-primary sc-pay" part="pay-button" data-testid="pay-button" disabled={busy} aria-busy={busy || undefined}>
+            <button type="submit" className="sc-btn sc-btn-primary sc-pay" part="pay-button" data-testid="pay-button" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
               {busy ? t.processing : a.payNow}
             </button>
             <p className="sc-secure">{t.secure}</p>
@@ -254,6 +275,7 @@ export function ResellerSuccess() {
   const serviceId = useCheckout((s) => s.route.query.serviceid ?? '');
   const service = useResource(serviceId ? `reseller-service:${serviceId}` : null, () => api.resellerService(serviceId));
   const bad = !serviceId || service.status === 'error' || (service.status === 'ok' && service.data.status !== 'Active');
+  const doneHeading = useStepFocus<HTMLHeadingElement>(service.status === 'ok' && !bad);
 
   useEffect(() => {
     if (bad) c.navigate('resellers', {}, { replace: true });
@@ -267,7 +289,9 @@ export function ResellerSuccess() {
         <div className="sc-hero-icon is-ok">
           <Icon name="check" />
         </div>
-        <h2 className="sc-title">{a.resellerDoneTitle}</h2>
+        <h2 className="sc-title" ref={doneHeading} tabIndex={-1}>
+          {a.resellerDoneTitle}
+        </h2>
         <p className="sc-lead">{a.resellerDoneLead(s.credits)}</p>
       </header>
       <section className="sc-card">

@@ -1,11 +1,11 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address and
 // the panel actions (restart, recreate, terminate after a confirmation).
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Service } from '../api/schemas';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
 import { useTexts } from './i18n';
-import { Centered, CopyButton, HomeLink, Icon, isApiError, useCheckout, useController, useResource } from './shared';
+import { Centered, CopyButton, HomeLink, Icon, isApiError, refocus, useCheckout, useController, useResource, useStepFocus } from './shared';
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -24,6 +24,7 @@ function ServiceList() {
   const token = useCheckout((s) => s.persisted.token);
   const email = useCheckout((s) => s.persisted.user.email);
   const list = useResource(`services:${token}`, () => api.services());
+  const heading = useStepFocus<HTMLHeadingElement>(!!list.data);
 
   if (list.status === 'error' && isApiError(list.error) && list.error.code === 'unauthorized') {
     return <SignIn view="services" notice={a.sessionExpired} />;
@@ -49,7 +50,9 @@ function ServiceList() {
   return (
     <div className="sc-page" data-testid="services-view">
       <header className="sc-section-head">
-        <h2 className="sc-title">{a.servicesTitle}</h2>
+        <h2 className="sc-title" ref={heading} tabIndex={-1}>
+          {a.servicesTitle}
+        </h2>
         <p className="sc-lead">{a.servicesLead}</p>
         {email && <p className="sc-muted">{a.signedInAs(email)}</p>}
       </header>
@@ -101,7 +104,26 @@ function ServiceCard({ initial }: { initial: Service }) {
   const [confirming, setConfirming] = useState(false);
   const [mac, setMac] = useState(initial.macAddress);
   const [macError, setMacError] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const terminateRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const macRef = useRef<HTMLInputElement>(null);
   useEffect(() => setService(initial), [initial]);
+
+  // The terminate question replaces the action buttons: focus goes to its safe answer, back to
+  // Terminate when it closes, and to the card's name when the service ended and the buttons went.
+  const asked = useRef(false);
+  const acted = useRef(false);
+  useEffect(() => {
+    if (confirming) keepRef.current?.focus();
+    else if (asked.current) refocus(c.host, terminateRef.current ?? headingRef.current);
+    asked.current = confirming;
+  }, [confirming, c]);
+  useEffect(() => {
+    if (busy !== null || !acted.current) return;
+    acted.current = false;
+    refocus(c.host, terminateRef.current ?? headingRef.current);
+  }, [busy, c]);
 
   const active = s.status === 'Active';
   const status = (t.statuses as Record<string, string>)[s.status] ?? s.status;
@@ -109,6 +131,7 @@ function ServiceCard({ initial }: { initial: Service }) {
   const idBase = `sc-svc-${s.serviceId}`;
 
   async function run(action: Action, call: () => Promise<Service>, done: (next: Service) => string) {
+    acted.current = true;
     setBusy(action);
     setMessage(null);
     setError(null);
@@ -135,8 +158,10 @@ function ServiceCard({ initial }: { initial: Service }) {
     const normal = normalizeMac(mac);
     if (!normal) {
       setMacError(a.errors.invalid_mac);
+      macRef.current?.focus();
       return;
     }
+    if (busy !== null) return;
     setMacError(null);
     void run('mac', () => api.setMac(s.serviceId, mac.trim()), (next) => {
       setMac(next.macAddress);
@@ -145,6 +170,7 @@ function ServiceCard({ initial }: { initial: Service }) {
   }
 
   async function download() {
+    if (busy !== null) return;
     setBusy('playlist');
     setError(null);
     try {
@@ -168,7 +194,7 @@ function ServiceCard({ initial }: { initial: Service }) {
   return (
     <section className="sc-card sc-credentials" data-testid="service-card" data-service-id={s.serviceId} aria-labelledby={`${idBase}-name`}>
       <div className="sc-cred-head">
-        <h3 className="sc-card-title" id={`${idBase}-name`}>
+        <h3 className="sc-card-title" id={`${idBase}-name`} ref={headingRef} tabIndex={-1}>
           {s.name}
         </h3>
         <span className={`sc-status sc-status-${s.status.toLowerCase()}`} data-testid="service-status" data-status={s.status}>
@@ -209,7 +235,14 @@ function ServiceCard({ initial }: { initial: Service }) {
       )}
 
       {ready && active && (
-        <button type="button" className="sc-btn sc-btn-secondary sc-download" data-testid="m3u-download" onClick={download} disabled={busy !== null} aria-busy={busy === 'playlist' || undefined}>
+        <button
+          type="button"
+          className="sc-btn sc-btn-secondary sc-download"
+          data-testid="m3u-download"
+          onClick={() => void download()}
+          aria-disabled={busy !== null || undefined}
+          aria-busy={busy === 'playlist' || undefined}
+        >
           <Icon name={busy === 'playlist' ? 'spinner' : 'download'} className={busy === 'playlist' ? 'sc-spin' : undefined} />
           {busy === 'playlist' ? t.downloading : t.downloadM3u}
         </button>
@@ -227,6 +260,7 @@ function ServiceCard({ initial }: { initial: Service }) {
           )}
           <div className="sc-mac-row">
             <input
+              ref={macRef}
               id={`${idBase}-mac`}
               className="sc-input"
               value={mac}
@@ -242,7 +276,7 @@ function ServiceCard({ initial }: { initial: Service }) {
                 setMacError(null);
               }}
             />
-            <button type="submit" className="sc-btn sc-btn-secondary" data-testid="mac-save" disabled={busy !== null}>
+            <button type="submit" className="sc-btn sc-btn-secondary" data-testid="mac-save" aria-disabled={busy !== null || undefined} aria-busy={busy === 'mac' || undefined}>
               {busy === 'mac' ? a.working : a.saveMac}
             </button>
           </div>
@@ -254,13 +288,34 @@ function ServiceCard({ initial }: { initial: Service }) {
 
       {active && !confirming && (
         <div className="sc-service-actions">
-          <button type="button" className="sc-btn sc-btn-ghost sc-btn-small" data-testid="service-restart" disabled={busy !== null} onClick={() => void run('restart', () => api.restart(s.serviceId), () => a.restarted)}>
+          <button
+            type="button"
+            className="sc-btn sc-btn-ghost sc-btn-small"
+            data-testid="service-restart"
+            aria-disabled={busy !== null || undefined}
+            aria-busy={busy === 'restart' || undefined}
+            onClick={() => busy === null && void run('restart', () => api.restart(s.serviceId), () => a.restarted)}
+          >
             {busy === 'restart' ? a.working : a.restart}
           </button>
-          <button type="button" className="sc-btn sc-btn-ghost sc-btn-small" data-testid="service-recreate" disabled={busy !== null} onClick={() => void run('recreate', () => api.recreate(s.serviceId), () => a.recreated)}>
+          <button
+            type="button"
+            className="sc-btn sc-btn-ghost sc-btn-small"
+            data-testid="service-recreate"
+            aria-disabled={busy !== null || undefined}
+            aria-busy={busy === 'recreate' || undefined}
+            onClick={() => busy === null && void run('recreate', () => api.recreate(s.serviceId), () => a.recreated)}
+          >
             {busy === 'recreate' ? a.working : a.recreate}
           </button>
-          <button type="button" className="sc-btn sc-btn-ghost sc-btn-small" data-testid="service-terminate" disabled={busy !== null} onClick={() => setConfirming(true)}>
+          <button
+            ref={terminateRef}
+            type="button"
+            className="sc-btn sc-btn-ghost sc-btn-small"
+            data-testid="service-terminate"
+            aria-disabled={busy !== null || undefined}
+            onClick={() => busy === null && setConfirming(true)}
+          >
             {a.terminate}
           </button>
         </div>
@@ -269,21 +324,30 @@ function ServiceCard({ initial }: { initial: Service }) {
         <div className="sc-confirm" role="alertdialog" aria-labelledby={`${idBase}-terminate-q`} data-testid="terminate-confirm">
           <p id={`${idBase}-terminate-q`}>{a.terminateConfirm(s.name)}</p>
           <div className="sc-actions">
-            <button type="button" className="sc-btn sc-btn-danger" data-testid="terminate-yes" disabled={busy !== null} onClick={() => void run('terminate', () => api.terminate(s.serviceId), () => a.terminated)}>
+            <button
+              type="button"
+              className="sc-btn sc-btn-danger"
+              data-testid="terminate-yes"
+              aria-disabled={busy !== null || undefined}
+              aria-busy={busy === 'terminate' || undefined}
+              onClick={() => busy === null && void run('terminate', () => api.terminate(s.serviceId), () => a.terminated)}
+            >
               {busy === 'terminate' ? a.working : a.terminateYes}
             </button>
-            <button type="button" className="sc-btn sc-btn-ghost" data-testid="terminate-no" disabled={busy !== null} onClick={() => setConfirming(false)}>
+            <button ref={keepRef} type="button" className="sc-btn sc-btn-ghost" data-testid="terminate-no" aria-disabled={busy !== null || undefined} onClick={() => busy === null && setConfirming(false)}>
               {a.keep}
             </button>
           </div>
         </div>
       )}
 
-      {message && (
-        <p className="sc-note" role="status" data-testid="service-message">
-          {message}
-        </p>
-      )}
+      <div role="status">
+        {message && (
+          <p className="sc-note" data-testid="service-message">
+            {message}
+          </p>
+        )}
+      </div>
       {error && (
         <p className="sc-alert" role="alert" data-testid="service-error">
           <Icon name="alert" />

@@ -5,7 +5,7 @@ import type { Cycle } from '../api/schemas';
 import type { UpsellQuote } from './api';
 import { GatewayChoice, SignIn, SigningIn, useAfterSaleError, useApi, useGateways, useProven, useSigninLanding } from './common';
 import { useTexts } from './i18n';
-import { browser, Centered, HomeLink, Icon, isApiError, useCheckout, useController, useResource } from './shared';
+import { browser, Centered, HomeLink, Icon, isApiError, useCheckout, useController, useResource, useStepFocus } from './shared';
 
 export function UpsellPage() {
   const landing = useSigninLanding();
@@ -32,6 +32,7 @@ function UpsellOffers() {
   const [paying, setPaying] = useState(false);
   const [payError, setPayError] = useState<string | null>(null);
   const gateways = useGateways();
+  const heading = useStepFocus<HTMLHeadingElement>(!!offers.data?.offers.length);
 
   const list = offers.data?.offers ?? [];
   const offer = list.find((o) => o.serviceId === serviceId) ?? list[0] ?? null;
@@ -91,7 +92,7 @@ function UpsellOffers() {
   const cycleText = (t.perCycle as Record<string, string>)[offer.pricingCycle as Cycle] ?? offer.pricingCycle;
 
   async function pay() {
-    if (!offer || !shown) return;
+    if (!offer || !shown || paying) return;
     setPaying(true);
     setPayError(null);
     try {
@@ -127,7 +128,9 @@ function UpsellOffers() {
   return (
     <div className="sc-page sc-narrow" data-testid="upsell-view">
       <header className="sc-section-head">
-        <h2 className="sc-title">{a.upsellTitle}</h2>
+        <h2 className="sc-title" ref={heading} tabIndex={-1}>
+          {a.upsellTitle}
+        </h2>
         <p className="sc-lead">{a.upsellLead}</p>
       </header>
 
@@ -185,10 +188,10 @@ function UpsellOffers() {
 
       <GatewayChoice {...gateways} title={t.paymentMethod} />
 
-      <section className="sc-card sc-summary" aria-live="polite">
+      <section className="sc-card sc-summary" aria-label={t.summary}>
         <div className="sc-line sc-total">
           <span>{t.total}</span>
-          <strong data-testid="upsell-total">{shown ? money(shown.total) : '…'}</strong>
+          <strong data-testid="upsell-total" aria-live="polite">{shown ? money(shown.total) : '…'}</strong>
         </div>
         {shown && (
           <p className="sc-hint" data-testid="upsell-after">
@@ -207,7 +210,15 @@ function UpsellOffers() {
             {payError}
           </p>
         )}
-        <button type="button" className="sc-btn sc-btn-primary sc-pay" data-testid="pay-button" disabled={!shown || paying} aria-busy={paying || undefined} onClick={() => void pay()}>
+        <button
+          type="button"
+          className="sc-btn sc-btn-primary sc-pay"
+          data-testid="pay-button"
+          disabled={!shown && !paying}
+          aria-disabled={paying || undefined}
+          aria-busy={paying || undefined}
+          onClick={() => void pay()}
+        >
           {paying ? t.processing : shown ? t.pay(money(shown.total)) : t.updatingPrice}
         </button>
       </section>

@@ -77,7 +77,7 @@ describe('sign-in for management', () => {
     fireEvent.click(ui().getByTestId('signin-mode-password'));
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
     fireEvent.click(ui().getByTestId('signin-submit'));
-    expect((await ui().findByTestId('signin-error')).textContent).toBe(en.passwordRequired);
+    expect((await ui().findByTestId('signin-password-error')).textContent).toBe(en.passwordRequired);
 
     fireEvent.input(ui().getByTestId('signin-password'), { target: { value: 'wrong' } });
     fireEvent.click(ui().getByTestId('signin-submit'));

@@ -9,6 +9,8 @@ export let useI18n: typeof S.useI18n;
 export let useResource: typeof S.useResource;
 export let Centered: typeof S.Centered;
 export let HomeLink: typeof S.HomeLink;
+export let refocus: typeof S.refocus;
+export let useStepFocus: typeof S.useStepFocus;
 export let CopyButton: typeof S.CopyButton;
 export let Icon: typeof S.Icon;
 export let EmailField: typeof S.EmailField;
@@ -20,5 +22,5 @@ export let ApiError: typeof S.ApiError;
 export let browser: typeof S.browser;
 
 export function provide(kit: typeof S): void {
-  ({ useCheckout, useController, useErrorText, useI18n, useResource, Centered, HomeLink, CopyButton, Icon, EmailField, isValidEmail, PlanGrid, ensureSession, isApiError, ApiError, browser } = kit);
+  ({ useCheckout, useController, useErrorText, useI18n, useResource, Centered, HomeLink, refocus, useStepFocus, CopyButton, Icon, EmailField, isValidEmail, PlanGrid, ensureSession, isApiError, ApiError, browser } = kit);
 }

@@ -4,6 +4,7 @@
 // are shared, never copied.
 export { useCheckout, useController, useErrorText, useI18n, useResource } from '../flow/context';
 export { Centered, HomeLink } from '../flow/Views';
+export { refocus, useStepFocus } from '../flow/focus';
 export { CopyButton } from '../flow/CopyButton';
 export { Icon } from '../flow/icons';
 export { EmailField, isValidEmail } from '../flow/EmailField';

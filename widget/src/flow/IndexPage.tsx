@@ -3,6 +3,7 @@ import { isApiError, type QuoteBody } from '../api/client';
 import type { Cycle, Product } from '../api/schemas';
 import { useCheckout, useController, useI18n, useResource } from './context';
 import { EmailField, isValidEmail } from './EmailField';
+import { useStepFocus } from './focus';
 import { Icon } from './icons';
 import { extraConnectionsFor, findOption, maxConnections, optionPrice } from './options';
 import { placeOrder, type Group } from './order';
@@ -27,6 +28,9 @@ export function IndexPage({ group }: { group: Group }) {
   const draft = useCheckout((s) => s.draft);
   const attempt = useCheckout((s) => s.attempt);
   const emailRef = useRef<HTMLInputElement>(null);
+  const cycleRef = useRef<HTMLSelectElement>(null);
+  // Back from a failed or re-priced order attempt, the summary's message is what to read first.
+  const heading = useStepFocus<HTMLHeadingElement>(null, () => c.host.shadowRoot?.querySelector<HTMLElement>('[data-step-focus]') ?? null);
   const [forced, setForced] = useState(0);
   const [promoMessage, setPromoMessage] = useState<PromoMessage>(null);
   const [promoChecking, setPromoChecking] = useState(false);
@@ -185,7 +189,7 @@ export function IndexPage({ group }: { group: Group }) {
       {group === 'plan' && <ManageLink />}
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">
-          <h2 className="sc-title" id="sc-plans-title">
+          <h2 className="sc-title" id="sc-plans-title" ref={heading} tabIndex={-1}>
             {group === 'reseller' ? t.resellerTitle : t.choosePlan}
           </h2>
           <p className="sc-lead">{group === 'reseller' ? t.resellerLead : t.choosePlanLead}</p>
@@ -208,6 +212,7 @@ export function IndexPage({ group }: { group: Group }) {
               const p = list.find((x) => x.pid === pid);
               if (p) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
             }}
+            onContinue={() => cycleRef.current?.focus()}
           />
         )}
       </section>
@@ -224,6 +229,7 @@ export function IndexPage({ group }: { group: Group }) {
                   {t.billingCycle}
                 </label>
                 <select
+                  ref={cycleRef}
                   id="sc-cycle"
                   className="sc-input sc-select"
                   value={cycle ?? ''}
@@ -367,17 +373,25 @@ function ConnectionCount({ value, max, onChange }: { value: number; max: number;
   const { t } = useI18n();
   const clamp = (n: number) => Math.min(max, Math.max(1, Math.floor(n)));
   const [text, setText] = useState(String(value));
+  const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => setText(String(value)), [value]);
+  // A step button that reaches its end is disabled, which would drop focus: hand it to the field.
+  const step = (n: number) => {
+    const next = clamp(n);
+    onChange(next);
+    if (next <= 1 || next >= max) inputRef.current?.focus();
+  };
   return (
     <div className="sc-count">
       <label className="sc-label" htmlFor="sc-connections">
         {t.connections}
       </label>
       <div className="sc-stepper">
-        <button type="button" className="sc-step" aria-label={t.fewerConnections} disabled={value <= 1} onClick={() => onChange(clamp(value - 1))}>
+        <button type="button" className="sc-step" aria-label={t.fewerConnections} disabled={value <= 1} onClick={() => step(value - 1)}>
           −
         </button>
         <input
+          ref={inputRef}
           id="sc-connections"
           className="sc-input sc-count-input"
           type="number"
@@ -395,7 +409,7 @@ function ConnectionCount({ value, max, onChange }: { value: number; max: number;
           }}
           onBlur={() => setText(String(value))}
         />
-        <button type="button" className="sc-step" aria-label={t.moreConnections} disabled={value >= max} onClick={() => onChange(clamp(value + 1))}>
+        <button type="button" className="sc-step" aria-label={t.moreConnections} disabled={value >= max} onClick={() => step(value + 1)}>
           +
         </button>
       </div>
@@ -408,10 +422,13 @@ function ConnectionCount({ value, max, onChange }: { value: number; max: number;
 
 function LoadError({ onRetry }: { onRetry: () => void }) {
   const { t } = useI18n();
+  const heading = useStepFocus<HTMLHeadingElement>();
   return (
     <div className="sc-page sc-center" role="alert">
       <Icon name="alert" className="sc-hero-icon is-error" />
-      <h2 className="sc-title">{t.errorTitle}</h2>
+      <h2 className="sc-title" ref={heading} tabIndex={-1}>
+        {t.errorTitle}
+      </h2>
       <p className="sc-lead">{t.errorText}</p>
       <button type="button" className="sc-btn sc-btn-primary" onClick={onRetry}>
         {t.tryAgain}

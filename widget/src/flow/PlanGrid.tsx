@@ -8,6 +8,8 @@ interface Props {
   selectedPid: number | null;
   cycle: Cycle | null;
   onSelect: (pid: number) => void;
+  /** Enter on a card: chosen, on to the checkout form (Space only chooses, as on a radio). */
+  onContinue?: () => void;
   busy?: boolean;
 }
 
@@ -18,7 +20,7 @@ export function cardCycle(product: Product, cycle: Cycle | null): Cycle | null {
 }
 
 /** Three plan cards as one radio group (arrow keys move the choice, as with native radios). */
-export function PlanGrid({ products, selectedPid, cycle, onSelect, busy }: Props) {
+export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, busy }: Props) {
   const { t, money } = useI18n();
   const refs = useRef<(HTMLDivElement | null)[]>([]);
 
@@ -29,6 +31,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, busy }: Props
     else if (e.key === ' ' || e.key === 'Enter') {
       e.preventDefault();
       onSelect(products[index]!.pid);
+      if (e.key === 'Enter') onContinue?.();
       return;
     }
     if (next < 0) return;

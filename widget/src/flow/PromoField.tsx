@@ -1,6 +1,8 @@
+import { useEffect, useRef } from 'react';
 import type { Promotion } from '../api/schemas';
 import { formatMoney, formatPercent } from '../i18n/format';
-import { useI18n } from './context';
+import { useController, useI18n } from './context';
+import { refocus } from './focus';
 import { Icon } from './icons';
 
 export type PromoMessage = { kind: 'applied' | 'error'; text: string } | null;
@@ -29,6 +31,17 @@ export function usePromoValue() {
 /** Promo code: shown uppercase; the message (applied or not) sits above the field like any field error. */
 export function PromoField({ value, applied, checking, message, onChange, onApply, onRemove }: Props) {
   const { t } = useI18n();
+  const c = useController();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  // Apply and Remove replace each other: once the check is over, focus goes from the pressed one
+  // (gone) to the one in its place, or to the field when the code was removed.
+  const pressed = useRef(false);
+  useEffect(() => {
+    if (!pressed.current || checking) return;
+    pressed.current = false;
+    refocus(c.host, applied ? buttonRef.current : inputRef.current);
+  });
   return (
     <div className="sc-field">
       <label className="sc-label" htmlFor="sc-promo">
@@ -49,6 +62,7 @@ export function PromoField({ value, applied, checking, message, onChange, onAppl
       </div>
       <div className="sc-inline">
         <input
+          ref={inputRef}
           id="sc-promo"
           className={`sc-input sc-upper${applied ? ' is-applied' : ''}`}
           type="text"
@@ -72,15 +86,31 @@ export function PromoField({ value, applied, checking, message, onChange, onAppl
           }}
         />
         {applied ? (
-          <button type="button" className="sc-btn sc-btn-ghost" onClick={onRemove} data-testid="promo-remove">
+          <button
+            ref={buttonRef}
+            type="button"
+            className="sc-btn sc-btn-ghost"
+            onClick={() => {
+              pressed.current = true;
+              onRemove();
+            }}
+            data-testid="promo-remove"
+          >
             {t.remove}
           </button>
         ) : (
           <button
+            ref={buttonRef}
             type="button"
             className="sc-btn sc-btn-secondary"
-            onClick={onApply}
-            disabled={checking || !value.trim()}
+            onClick={() => {
+              if (checking) return;
+              pressed.current = true;
+              onApply();
+            }}
+            // Busy, not disabled: a disabled button would drop the keyboard focus.
+            disabled={!value.trim()}
+            aria-disabled={checking || undefined}
             aria-busy={checking || undefined}
             data-testid="promo-apply"
           >

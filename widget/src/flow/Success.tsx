@@ -4,6 +4,7 @@ import type { Service } from '../api/schemas';
 import { clearedForSuccess } from '../state/persisted';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
 import { CopyButton } from './CopyButton';
+import { useStepFocus } from './focus';
 import { Icon, iconForCard, iconForPlatform } from './icons';
 import { Centered, HomeLink, ManageLink } from './Views';
 import { orderIdFrom } from './Waiting';
@@ -26,6 +27,8 @@ export function Success() {
     return Promise.all(ids.map((id) => c.client.service(id)));
   });
   const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
+  const shown = services.status === 'ok' && services.data.length > 0;
+  const heading = useStepFocus<HTMLHeadingElement>(shown);
 
   // Spec §4: success clears the order and invoice ids; the client product is remembered.
   useEffect(() => {
@@ -72,7 +75,9 @@ export function Success() {
         <div className="sc-hero-icon is-ok">
           <Icon name="check" />
         </div>
-        <h2 className="sc-title">{t.successTitle}</h2>
+        <h2 className="sc-title" ref={heading} tabIndex={-1}>
+          {t.successTitle}
+        </h2>
         <p className="sc-lead">{t.successLead}</p>
       </header>
 
@@ -224,7 +229,14 @@ function ServiceCard({ service: s }: { service: Service }) {
         <p className="sc-muted">{t.credentialsPending}</p>
       )}
       {ready && (
-        <button type="button" className="sc-btn sc-btn-secondary sc-download" data-testid="m3u-download" onClick={download} disabled={downloading} aria-busy={downloading || undefined}>
+        <button
+          type="button"
+          className="sc-btn sc-btn-secondary sc-download"
+          data-testid="m3u-download"
+          onClick={() => !downloading && void download()}
+          aria-disabled={downloading || undefined}
+          aria-busy={downloading || undefined}
+        >
           <Icon name={downloading ? 'spinner' : 'download'} className={downloading ? 'sc-spin' : undefined} />
           {downloading ? t.downloading : t.downloadM3u}
         </button>

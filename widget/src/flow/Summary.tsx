@@ -112,13 +112,13 @@ export function Summary(props: Props) {
       {attempt.status === 'priceChanged' && (
         <div className="sc-alert sc-alert-warn" role="alert">
           <p>{t.priceChanged(money(attempt.quote.total))}</p>
-          <button type="button" className="sc-btn sc-btn-secondary" onClick={props.onConfirmPrice} data-testid="confirm-price">
+          <button type="button" className="sc-btn sc-btn-secondary" onClick={props.onConfirmPrice} data-testid="confirm-price" data-step-focus>
             {t.confirmPrice}
           </button>
         </div>
       )}
       {attempt.status === 'failed' && (
-        <p className="sc-alert" role="alert">
+        <p className="sc-alert" role="alert" tabIndex={-1} data-step-focus>
           <Icon name="alert" />
           {(t.errors as Record<string, string>)[attempt.code] ?? (attempt.message || t.errors.internal)}
         </p>

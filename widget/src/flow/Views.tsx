@@ -1,15 +1,20 @@
 // Small views: creating order, not found, generic error.
 import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { useCheckout, useController, useI18n } from './context';
+import { useStepFocus } from './focus';
 import { Icon, type IconName } from './icons';
 
-export function Centered({ icon, tone, title, children, testId }: { icon: IconName; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string }) {
+/** A one-message step; its heading takes focus when the step replaces another (or `focusKey` changes). */
+export function Centered({ icon, tone, title, children, testId, focusKey }: { icon: IconName; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string; focusKey?: string }) {
+  const heading = useStepFocus<HTMLHeadingElement>(focusKey);
   return (
     <div className="sc-page sc-center" data-testid={testId}>
       <div className={`sc-hero-icon${tone ? ` is-${tone}` : ''}`}>
         <Icon name={icon} className={tone === 'busy' ? 'sc-spin' : undefined} />
       </div>
-      <h2 className="sc-title">{title}</h2>
+      <h2 className="sc-title" ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
       {children}
     </div>
   );

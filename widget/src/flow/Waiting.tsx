@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { isApiError } from '../api/client';
 import type { Order } from '../api/schemas';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
+import { refocus } from './focus';
 import { Icon } from './icons';
 import { timing } from './timing';
 import { Centered, HomeLink } from './Views';
@@ -29,6 +30,16 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   const [cancelling, setCancelling] = useState(false);
   // Set once the buyer cancelled: a poll under way must not show the order as pending again.
   const cancelled = useRef(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+
+  // The cancel question replaces its button: focus goes to the safe answer, and back when it closes.
+  const asked = useRef(false);
+  useEffect(() => {
+    if (confirming) keepRef.current?.focus();
+    else if (asked.current) refocus(c.host, cancelRef.current);
+    asked.current = confirming;
+  }, [confirming, c]);
 
   useEffect(() => {
     if (!orderId) return;
@@ -136,7 +147,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   }
 
   return (
-    <Centered icon={ended ? 'alert' : 'spinner'} tone={ended ? 'error' : 'busy'} title={ended ? status : t.waitingTitle}>
+    <Centered icon={ended ? 'alert' : 'spinner'} tone={ended ? 'error' : 'busy'} title={ended ? status : t.waitingTitle} focusKey={ended ? 'ended' : 'waiting'}>
       {!ended && (
         <p className="sc-lead" role="status" aria-live="polite" data-testid="waiting-status" data-status={order?.status ?? 'loading'}>
           {status}
@@ -165,7 +176,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
           </a>
         )}
         {order?.status === 'pending' && !confirming && (
-          <button type="button" className="sc-btn sc-btn-ghost" data-testid="cancel-order" onClick={() => setConfirming(true)}>
+          <button ref={cancelRef} type="button" className="sc-btn sc-btn-ghost" data-testid="cancel-order" onClick={() => setConfirming(true)}>
             {t.cancelOrder}
           </button>
         )}
@@ -175,10 +186,17 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         <div className="sc-confirm" role="alertdialog" aria-labelledby="sc-cancel-q" data-testid="cancel-order-confirm">
           <p id="sc-cancel-q">{t.cancelConfirm}</p>
           <div className="sc-actions">
-            <button type="button" className="sc-btn sc-btn-danger" data-testid="cancel-order-yes" disabled={cancelling} aria-busy={cancelling || undefined} onClick={() => void cancel()}>
+            <button
+              type="button"
+              className="sc-btn sc-btn-danger"
+              data-testid="cancel-order-yes"
+              aria-disabled={cancelling || undefined}
+              aria-busy={cancelling || undefined}
+              onClick={() => !cancelling && void cancel()}
+            >
               {cancelling ? t.processing : t.cancelYes}
             </button>
-            <button type="button" className="sc-btn sc-btn-ghost" disabled={cancelling} onClick={() => setConfirming(false)}>
+            <button ref={keepRef} type="button" className="sc-btn sc-btn-ghost" aria-disabled={cancelling || undefined} onClick={() => !cancelling && setConfirming(false)}>
               {t.cancelNo}
             </button>
           </div>
