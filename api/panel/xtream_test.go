@@ -136,6 +136,13 @@ func (f *fakePanel) xui(w http.ResponseWriter, r *http.Request) {
 	case "delete_line":
 		delete(f.lines, r.FormValue("id"))
 		ok(nil)
+	case "edit_mag":
+		if l == nil || l["mac"] == "" {
+			fail("Device not found")
+			return
+		}
+		l["mac"] = r.PostForm.Get("mac")
+		ok(nil)
 	default:
 		fail("unknown action")
 	}
@@ -181,6 +188,13 @@ func (f *fakePanel) xtream(w http.ResponseWriter, r *http.Request) {
 		answer(map[string]any{"result": true})
 	case "user/delete":
 		delete(f.lines, r.FormValue("user_id"))
+		answer(map[string]any{"result": true})
+	case "stb/edit":
+		if l == nil || l["mac"] == "" {
+			answer(map[string]any{"result": false, "error": "NOT_FOUND"})
+			return
+		}
+		l["mac"] = r.PostForm.Get("user_data[mac]")
 		answer(map[string]any{"result": true})
 	default:
 		answer(map[string]any{"result": false, "error": "unknown"})
@@ -270,13 +284,36 @@ func TestXtreamLineLifecycle(t *testing.T) {
 	})
 }
 
+// TestXtreamMAG: a MAG device is created with its MAC and moved to another one, on both panels;
+// a ref the panel does not know is an error, not a silent success.
 func TestXtreamMAG(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		f := newFakePanel(t)
-		x, _ := newXtream(t, b, f, panel.FlavorXUI)
-		got, err := x.CreateMAG(t.Context(), panel.Line{Ref: "svc_m", Username: "mag1", Password: "p", MaxConnections: 1, MAC: "00:1A:79:12:34:56"})
-		if err != nil || got.MAC != "00:1A:79:12:34:56" {
-			t.Fatalf("create mag: %+v %v", got, err)
+		for _, flavor := range []string{panel.FlavorXUI, panel.FlavorXtream} {
+			t.Run(flavor, func(t *testing.T) {
+				f := newFakePanel(t)
+				x, _ := newXtream(t, b, f, flavor)
+				got, err := x.CreateMAG(t.Context(), panel.Line{Ref: "svc_m", Username: "mag1", Password: "p", MaxConnections: 1, MAC: "00:1A:79:12:34:56"})
+				if err != nil || got.MAC != "00:1A:79:12:34:56" {
+					t.Fatalf("create mag: %+v %v", got, err)
+				}
+				if err := x.SetMAC(t.Context(), "svc_m", "00:1A:79:AB:CD:EF"); err != nil {
+					t.Fatalf("set mac: %v", err)
+				}
+				id := ""
+				f.mu.Lock()
+				for k, l := range f.lines {
+					if l["username"] == "mag1" {
+						id = k
+					}
+				}
+				f.mu.Unlock()
+				if mac := f.line(id)["mac"]; mac != "00:1A:79:AB:CD:EF" {
+					t.Errorf("panel holds MAC %q after SetMAC", mac)
+				}
+				if err := x.SetMAC(t.Context(), "svc_unknown", "00:1A:79:AB:CD:EF"); err == nil {
+					t.Error("SetMAC of an unknown ref succeeded")
+				}
+			})
 		}
 	})
 }
