@@ -90,12 +90,21 @@ export function loadContract(doc) {
       if (res.contentType !== 'application/json' && res.contentType !== 'application/vnd.goa.error') return [];
       return issues(res.schema().safeParse(body));
     },
-    /** Problems of a request body the widget sent to `key`. */
+    /**
+     * Problems of a request body sent to `key`: `errors` the server would refuse, `unknown` fields
+     * the contract does not declare (Goa's decoder drops them, so they reach nobody).
+     */
     checkRequest(key, body) {
       const op = operations.get(key);
-      if (!op) return [`unknown operation ${key}`];
-      if (!op.request) return body === undefined || body === null ? [] : [`${key} takes no body`];
-      return issues(op.request().safeParse(body));
+      if (!op) return { errors: [`unknown operation ${key}`], unknown: [] };
+      if (!op.request) return { errors: body === undefined || body === null ? [] : [`${key} takes no body`], unknown: [] };
+      const result = op.request().safeParse(body);
+      if (result.success) return { errors: [], unknown: [] };
+      const unknown = result.error.issues.filter((i) => i.code === 'unrecognized_keys');
+      return {
+        errors: issues({ success: false, error: { issues: result.error.issues.filter((i) => i.code !== 'unrecognized_keys') } }),
+        unknown: unknown.flatMap((i) => i.keys.map((k) => [...i.path, k].join('.'))),
+      };
     },
   };
 }

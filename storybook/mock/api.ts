@@ -350,8 +350,11 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
     }
     const reqBody = typeof init.body === 'string' ? (JSON.parse(init.body) as Json) : null;
     const req: MockRequest = { op: found.op.key, method, params: found.params, query: url.searchParams, headers: new Headers(init.headers), body: reqBody };
-    const problems = contract.checkRequest(req.op, reqBody);
-    if (problems.length) console.error(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${problems.join('\n  ')}`);
+    // A field the contract does not declare is dropped by the server's decoder (a warning: the
+    // widget sends something nobody reads); anything else would be refused (an error).
+    const { errors, unknown } = contract.checkRequest(req.op, reqBody);
+    if (errors.length) console.error(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${errors.join('\n  ')}`);
+    if (unknown.length) console.warn(`[mock api] the widget sent ${method} ${req.op} fields the contract does not declare: ${unknown.join(', ')}`);
     calls.push(req);
     // An aborted request (the widget's 30 s timeout) rejects like a real one.
     const signal = init.signal;

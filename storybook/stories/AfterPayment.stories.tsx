@@ -52,7 +52,7 @@ export const OrderNotFound: Story = {
 
 /** Back without a session (another browser): the order cannot be read. */
 export const SignedOut: Story = {
-  parameters: { checkout: { session: undefined } },
+  parameters: { checkout: { session: null } },
 };
 
 /** The API cannot be reached while polling: the last status stays with a notice. */

@@ -21,8 +21,8 @@ export interface CheckoutStory {
   api?: ApiScenario;
   /** Query parameters of the page when the widget starts. */
   url?: Record<string, string>;
-  /** A signed-in visitor: identified by email only, or proven by a password or an emailed link. */
-  session?: 'email' | 'proven';
+  /** A signed-in visitor: identified by email only, or proven by a password or an emailed link; null: none. */
+  session?: 'email' | 'proven' | null;
   /** Element attributes; locale and currency here win over the toolbar. */
   attrs?: Record<string, string>;
 }

@@ -65,4 +65,7 @@ export const PromoUnknown: Story = {
 /** Signed in: the email comes from the session. */
 export const SignedIn: Story = {
   parameters: { checkout: { session: 'email' } },
+  play: async ({ canvasElement }) => {
+    await find<HTMLInputElement>(await widget(canvasElement), 'email-input', (el) => el.value === 'buyer@example.com');
+  },
 };

@@ -41,7 +41,7 @@ export const WeakPassword: Story = {
     await type(root, 'email-input', 'reseller@example.com');
     await type(root, 'reseller-password', 'short');
     await pay(root);
-    await find(root, 'reseller-error');
+    await find(root, '[role="alert"]');
   },
 };
 

@@ -28,7 +28,7 @@ export const ThreeConnections: Story = {
 
 /** Not signed in: sign in first. */
 export const SignInFirst: Story = {
-  parameters: { checkout: { session: undefined } },
+  parameters: { checkout: { session: null } },
 };
 
 /** No active service can take more connections. */

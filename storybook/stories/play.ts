@@ -38,10 +38,21 @@ export async function click(root: ShadowRoot, what: string, ok?: (el: HTMLElemen
   await userEvent.click(await find(root, what, ok ?? enabled));
 }
 
+/**
+ * Fills a field like a paste, then leaves it. user-event cannot type here: it checks focus against
+ * document.activeElement, which is the shadow host, never the input inside it.
+ */
 export async function type(root: ShadowRoot, what: string, text: string) {
   const input = await find<HTMLInputElement>(root, what);
-  await userEvent.clear(input);
-  await userEvent.type(input, text);
+  input.focus();
+  setValue(input, text);
+  input.blur();
+}
+
+function setValue(input: HTMLInputElement, value: string) {
+  // React tracks the value it last rendered; the native setter makes the change visible to it.
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
 /** The pay button once the price is known (it stays disabled while the quote loads). */
@@ -51,9 +62,7 @@ export async function pay(root: ShadowRoot) {
 
 /** Sets a range input the way a drag does (user-event cannot drag a slider). */
 export async function slide(root: ShadowRoot, what: string, value: number) {
-  const input = await find<HTMLInputElement>(root, what);
-  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, String(value));
-  input.dispatchEvent(new Event('input', { bubbles: true }));
+  setValue(await find<HTMLInputElement>(root, what), String(value));
 }
 
 /** Waits until the widget shows `text` somewhere in its shadow root. */

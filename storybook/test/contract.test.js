@@ -72,6 +72,8 @@ test('requests are matched to operations by method and path', () => {
   assert.equal(contract.match('POST', '/checkout/api/orders/ord_1/cancel')?.op.key, 'order.cancel');
   assert.equal(contract.match('GET', '/checkout/api/services/s%201/playlist.m3u')?.params.serviceId, 's 1');
   assert.equal(contract.match('DELETE', '/checkout/api/products'), null);
-  assert.deepEqual(contract.checkRequest('pricing.quote', { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false }), []);
-  assert.notDeepEqual(contract.checkRequest('pricing.quote', { pid: 'two' }), []);
+  const quote = { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false };
+  assert.deepEqual(contract.checkRequest('pricing.quote', quote), { errors: [], unknown: [] });
+  assert.notDeepEqual(contract.checkRequest('pricing.quote', { ...quote, pid: 'two' }).errors, []);
+  assert.deepEqual(contract.checkRequest('pricing.quote', { ...quote, gift: true }), { errors: [], unknown: ['gift'] });
 });
