@@ -17,6 +17,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 const coinbaseKey, coinbaseSecret = "cb-api-key", "cb-shared-secret"
@@ -88,7 +89,7 @@ func (f *fakeCoinbase) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func coinbaseGateway(f *fakeCoinbase, onPending bool) gatewayFactory {
-	return func(st *store.SQLite) order.Gateway {
+	return func(st store.Backend) order.Gateway {
 		return payment.NewCoinbase(payment.CoinbaseConfig{APIKey: coinbaseKey, WebhookSecret: coinbaseSecret, APIURL: f.srv.URL,
 			PublicURL: "https://shop.example", SettleOnPending: onPending}, st)
 	}
@@ -108,91 +109,95 @@ func coinbaseEvent(eventID, typ string, o order.Order, amount, currency string) 
 }
 
 func TestCoinbaseWebhook(t *testing.T) {
-	cases := []struct {
-		name       string
-		typ        string
-		onPending  bool
-		amount     string
-		forge      bool
-		wantStatus int
-		wantOrder  order.Status
-	}{
-		{"confirmed settles", "charge:confirmed", false, "15.99", false, 200, order.StatusActive},
-		{"pending waits by default", "charge:pending", false, "15.99", false, 200, order.StatusPending},
-		{"pending settles when configured", "charge:pending", true, "15.99", false, 200, order.StatusActive},
-		{"failed fails the order", "charge:failed", false, "15.99", false, 200, order.StatusFailed},
-		{"underpaid charge is held", "charge:confirmed", false, "10.00", false, 200, order.StatusFraud},
-		{"forged signature refused", "charge:confirmed", false, "15.99", true, 400, order.StatusPending},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeCoinbase(t)
-			e := newEnv(t, coinbaseGateway(f, tc.onPending))
-			o := e.mustBuy("coinbase", 3, "EUR")
-			if !strings.HasPrefix(o.Invoice.PaymentURL, "https://commerce.coinbase.com/charges/") {
-				t.Fatalf("payment URL = %q", o.Invoice.PaymentURL)
-			}
-			body, h := coinbaseEvent("evt-"+tc.typ, tc.typ, o, tc.amount, "EUR")
-			if tc.forge {
-				h["X-CC-Webhook-Signature"] = strings.Repeat("0", 64)
-			}
-			for range 2 { // a redelivery is acknowledged and stored once
-				if got := e.post("coinbase", body, h); got != tc.wantStatus {
-					t.Fatalf("status = %d, want %d", got, tc.wantStatus)
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		cases := []struct {
+			name       string
+			typ        string
+			onPending  bool
+			amount     string
+			forge      bool
+			wantStatus int
+			wantOrder  order.Status
+		}{
+			{"confirmed settles", "charge:confirmed", false, "15.99", false, 200, order.StatusActive},
+			{"pending waits by default", "charge:pending", false, "15.99", false, 200, order.StatusPending},
+			{"pending settles when configured", "charge:pending", true, "15.99", false, 200, order.StatusActive},
+			{"failed fails the order", "charge:failed", false, "15.99", false, 200, order.StatusFailed},
+			{"underpaid charge is held", "charge:confirmed", false, "10.00", false, 200, order.StatusFraud},
+			{"forged signature refused", "charge:confirmed", false, "15.99", true, 400, order.StatusPending},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				f := newFakeCoinbase(t)
+				e := newEnv(t, b, coinbaseGateway(f, tc.onPending))
+				o := e.mustBuy("coinbase", 3, "EUR")
+				if !strings.HasPrefix(o.Invoice.PaymentURL, "https://commerce.coinbase.com/charges/") {
+					t.Fatalf("payment URL = %q", o.Invoice.PaymentURL)
 				}
-			}
-			if want := map[bool]int{true: 0, false: 1}[tc.forge]; e.webhookCount("coinbase") != want {
-				t.Fatalf("stored = %d, want %d", e.webhookCount("coinbase"), want)
-			}
-			e.drain()
-			if got := e.order(o.ID).Status; got != tc.wantOrder {
-				t.Fatalf("order = %s, want %s", got, tc.wantOrder)
-			}
-		})
-	}
+				body, h := coinbaseEvent("evt-"+tc.typ, tc.typ, o, tc.amount, "EUR")
+				if tc.forge {
+					h["X-CC-Webhook-Signature"] = strings.Repeat("0", 64)
+				}
+				for range 2 { // a redelivery is acknowledged and stored once
+					if got := e.post("coinbase", body, h); got != tc.wantStatus {
+						t.Fatalf("status = %d, want %d", got, tc.wantStatus)
+					}
+				}
+				if want := map[bool]int{true: 0, false: 1}[tc.forge]; e.webhookCount("coinbase") != want {
+					t.Fatalf("stored = %d, want %d", e.webhookCount("coinbase"), want)
+				}
+				e.drain()
+				if got := e.order(o.ID).Status; got != tc.wantOrder {
+					t.Fatalf("order = %s, want %s", got, tc.wantOrder)
+				}
+			})
+		}
+	})
 }
 
 func TestCoinbaseDownThenBack(t *testing.T) {
-	f := newFakeCoinbase(t)
-	e := newEnv(t, coinbaseGateway(f, false))
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeCoinbase(t)
+		e := newEnv(t, b, coinbaseGateway(f, false))
 
-	// Down while ordering: no payment link, an error the buyer can retry with the same key.
-	f.set(true, "NEW")
-	req := order.Request{Gateway: "coinbase", IdempotencyKey: "k1", IP: "203.0.113.7"}
-	req.Quote.PID, req.Quote.Cycle, req.Quote.Currency = 3, "monthly", "EUR"
-	if _, err := e.orders.Create(t.Context(), e.claims, req); !errors.Is(err, order.ErrGatewayUnavailable) {
-		t.Fatalf("create while down: %v, want ErrGatewayUnavailable", err)
-	}
-	f.set(false, "NEW")
-	o, err := e.orders.Create(t.Context(), e.claims, req)
-	if err != nil || o.Invoice.PaymentURL == "" {
-		t.Fatalf("retry: %v, url %q", err, o.Invoice.PaymentURL)
-	}
+		// Down while ordering: no payment link, an error the buyer can retry with the same key.
+		f.set(true, "NEW")
+		req := order.Request{Gateway: "coinbase", IdempotencyKey: "k1", IP: "203.0.113.7"}
+		req.Quote.PID, req.Quote.Cycle, req.Quote.Currency = 3, "monthly", "EUR"
+		if _, err := e.orders.Create(t.Context(), e.claims, req); !errors.Is(err, order.ErrGatewayUnavailable) {
+			t.Fatalf("create while down: %v, want ErrGatewayUnavailable", err)
+		}
+		f.set(false, "NEW")
+		o, err := e.orders.Create(t.Context(), e.claims, req)
+		if err != nil || o.Invoice.PaymentURL == "" {
+			t.Fatalf("retry: %v, url %q", err, o.Invoice.PaymentURL)
+		}
 
-	// The buyer pays, the webhook is lost, and the provider is down when the reconciliation job
-	// asks near the deadline: the job fails and is retried; once the provider is back it settles.
-	rec := payment.NewReconciler(e.st, []order.Gateway{coinbaseGateway(f, false)(e.st)}, e.webhooks, e.log)
-	nearDeadline := func() time.Time { return o.Invoice.Deadline.Add(-10 * time.Minute) }
-	rec.SetClock(nearDeadline)
-	worker := job.NewWorker(e.st, map[string]job.Handler{payment.JobReconcile: rec.Handle, order.JobProvision: e.provision},
-		job.Options{Logger: e.log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond, Now: nearDeadline})
-	if err := rec.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	f.set(true, "COMPLETED")
-	if ran, err := worker.RunOnce(t.Context()); !ran || err != nil {
-		t.Fatalf("reconcile while down: ran %v, %v", ran, err)
-	}
-	if got := e.order(o.ID).Status; got != order.StatusPending {
-		t.Fatalf("order = %s while the provider is down", got)
-	}
-	f.set(false, "COMPLETED")
-	for range 3 { // the retried sweep, then provisioning
-		if _, err := worker.RunOnce(t.Context()); err != nil {
+		// The buyer pays, the webhook is lost, and the provider is down when the reconciliation job
+		// asks near the deadline: the job fails and is retried; once the provider is back it settles.
+		rec := payment.NewReconciler(e.st, []order.Gateway{coinbaseGateway(f, false)(e.st)}, e.webhooks, e.log)
+		nearDeadline := func() time.Time { return o.Invoice.Deadline.Add(-10 * time.Minute) }
+		rec.SetClock(nearDeadline)
+		worker := job.NewWorker(e.st, map[string]job.Handler{payment.JobReconcile: rec.Handle, order.JobProvision: e.provision},
+			job.Options{Logger: e.log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond, Now: nearDeadline})
+		if err := rec.Start(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if got := e.order(o.ID); got.Status != order.StatusActive || got.Invoice.TransactionID != "coinbase:CODEA" {
-		t.Fatalf("order = %s txn %q, want active coinbase:CODEA", got.Status, got.Invoice.TransactionID)
-	}
+		f.set(true, "COMPLETED")
+		if ran, err := worker.RunOnce(t.Context()); !ran || err != nil {
+			t.Fatalf("reconcile while down: ran %v, %v", ran, err)
+		}
+		if got := e.order(o.ID).Status; got != order.StatusPending {
+			t.Fatalf("order = %s while the provider is down", got)
+		}
+		f.set(false, "COMPLETED")
+		for range 3 { // the retried sweep, then provisioning
+			if _, err := worker.RunOnce(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := e.order(o.ID); got.Status != order.StatusActive || got.Invoice.TransactionID != "coinbase:CODEA" {
+			t.Fatalf("order = %s txn %q, want active coinbase:CODEA", got.Status, got.Invoice.TransactionID)
+		}
+	})
 }

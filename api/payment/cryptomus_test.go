@@ -13,6 +13,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 const cryptomusMerchant, cryptomusKey = "8b03432e-385b-4670-8d06-064591096795", "cryptomus-payment-key"
@@ -70,7 +71,7 @@ func (f *fakeCryptomus) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 func cryptomusGateway(f *fakeCryptomus) gatewayFactory {
-	return func(*store.SQLite) order.Gateway {
+	return func(store.Backend) order.Gateway {
 		return payment.NewCryptomus(payment.CryptomusConfig{Merchant: cryptomusMerchant, APIKey: cryptomusKey, APIURL: f.srv.URL,
 			PublicURL: "https://shop.example"})
 	}
@@ -119,91 +120,97 @@ func TestCryptomusPHPEncoding(t *testing.T) {
 }
 
 func TestCryptomusCheckout(t *testing.T) {
-	f := newFakeCryptomus(t)
-	e := newEnv(t, cryptomusGateway(f))
-	o := e.mustBuy("cryptomus", 3, "EUR")
-	if o.Invoice.PaymentURL != "https://pay.cryptomus.com/pay/26109ba0" {
-		t.Fatalf("payment URL = %q", o.Invoice.PaymentURL)
-	}
-	req := f.requests[0]
-	want := map[string]any{
-		"order_id": o.Invoice.ID, "amount": "15.99", "currency": "EUR", "lifetime": float64(43200),
-		"url_callback": "https://shop.example/checkout/api/payments/cryptomus/webhook",
-		"url_return":   "https://shop.example/checkout/waiting?order=" + o.ID,
-	}
-	for k, v := range want {
-		if req[k] != v {
-			t.Errorf("%s = %v, want %v", k, req[k], v)
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeCryptomus(t)
+		e := newEnv(t, b, cryptomusGateway(f))
+		o := e.mustBuy("cryptomus", 3, "EUR")
+		if o.Invoice.PaymentURL != "https://pay.cryptomus.com/pay/26109ba0" {
+			t.Fatalf("payment URL = %q", o.Invoice.PaymentURL)
 		}
-	}
+		req := f.requests[0]
+		want := map[string]any{
+			"order_id": o.Invoice.ID, "amount": "15.99", "currency": "EUR", "lifetime": float64(43200),
+			"url_callback": "https://shop.example/checkout/api/payments/cryptomus/webhook",
+			"url_return":   "https://shop.example/checkout/waiting?order=" + o.ID,
+		}
+		for k, v := range want {
+			if req[k] != v {
+				t.Errorf("%s = %v, want %v", k, req[k], v)
+			}
+		}
+	})
 }
 
 func TestCryptomusWebhook(t *testing.T) {
-	cases := []struct {
-		name       string
-		status     string
-		amount     string
-		tamper     func([]byte) []byte
-		wantStatus int
-		wantOrder  order.Status
-	}{
-		{"paid settles", "paid", "15.99", nil, 200, order.StatusActive},
-		{"paid over settles", "paid_over", "15.99", nil, 200, order.StatusActive},
-		{"wrong amount is held", "wrong_amount", "15.99", nil, 200, order.StatusFraud},
-		{"paid for another amount is held", "paid", "9.99", nil, 200, order.StatusFraud},
-		{"still checking waits", "check", "15.99", nil, 200, order.StatusPending},
-		{"failed fails", "fail", "15.99", nil, 200, order.StatusFailed},
-		{"unescaped slashes still verify", "paid", "15.99", func(b []byte) []byte {
-			return []byte(strings.ReplaceAll(string(b), `\/`, `/`))
-		}, 200, order.StatusActive},
-		{"changed field refused", "paid", "1.00", func(b []byte) []byte {
-			return []byte(strings.Replace(string(b), `"amount":"1.00"`, `"amount":"15.99"`, 1))
-		}, 400, order.StatusPending},
-		{"reordered keys refused", "paid", "15.99", func(b []byte) []byte {
-			moved := strings.Replace(string(b), `{"type":"payment",`, `{`, 1)
-			return []byte(strings.Replace(moved, `,"sign":`, `,"type":"payment","sign":`, 1))
-		}, 400, order.StatusPending},
-		{"missing sign refused", "paid", "15.99", func(b []byte) []byte {
-			return []byte(string(b[:strings.LastIndex(string(b), `,"sign"`)]) + "}")
-		}, 400, order.StatusPending},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeCryptomus(t)
-			e := newEnv(t, cryptomusGateway(f))
-			o := e.mustBuy("cryptomus", 3, "EUR")
-			body := cryptomusWebhook(t, o, tc.status, tc.amount)
-			if tc.tamper != nil {
-				body = tc.tamper(body)
-			}
-			for range 2 {
-				if got := e.post("cryptomus", body, nil); got != tc.wantStatus {
-					t.Fatalf("status = %d, want %d\n%s", got, tc.wantStatus, body)
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		cases := []struct {
+			name       string
+			status     string
+			amount     string
+			tamper     func([]byte) []byte
+			wantStatus int
+			wantOrder  order.Status
+		}{
+			{"paid settles", "paid", "15.99", nil, 200, order.StatusActive},
+			{"paid over settles", "paid_over", "15.99", nil, 200, order.StatusActive},
+			{"wrong amount is held", "wrong_amount", "15.99", nil, 200, order.StatusFraud},
+			{"paid for another amount is held", "paid", "9.99", nil, 200, order.StatusFraud},
+			{"still checking waits", "check", "15.99", nil, 200, order.StatusPending},
+			{"failed fails", "fail", "15.99", nil, 200, order.StatusFailed},
+			{"unescaped slashes still verify", "paid", "15.99", func(b []byte) []byte {
+				return []byte(strings.ReplaceAll(string(b), `\/`, `/`))
+			}, 200, order.StatusActive},
+			{"changed field refused", "paid", "1.00", func(b []byte) []byte {
+				return []byte(strings.Replace(string(b), `"amount":"1.00"`, `"amount":"15.99"`, 1))
+			}, 400, order.StatusPending},
+			{"reordered keys refused", "paid", "15.99", func(b []byte) []byte {
+				moved := strings.Replace(string(b), `{"type":"payment",`, `{`, 1)
+				return []byte(strings.Replace(moved, `,"sign":`, `,"type":"payment","sign":`, 1))
+			}, 400, order.StatusPending},
+			{"missing sign refused", "paid", "15.99", func(b []byte) []byte {
+				return []byte(string(b[:strings.LastIndex(string(b), `,"sign"`)]) + "}")
+			}, 400, order.StatusPending},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				f := newFakeCryptomus(t)
+				e := newEnv(t, b, cryptomusGateway(f))
+				o := e.mustBuy("cryptomus", 3, "EUR")
+				body := cryptomusWebhook(t, o, tc.status, tc.amount)
+				if tc.tamper != nil {
+					body = tc.tamper(body)
 				}
-			}
-			e.drain()
-			if got := e.order(o.ID).Status; got != tc.wantOrder {
-				t.Fatalf("order = %s, want %s", got, tc.wantOrder)
-			}
-		})
-	}
+				for range 2 {
+					if got := e.post("cryptomus", body, nil); got != tc.wantStatus {
+						t.Fatalf("status = %d, want %d\n%s", got, tc.wantStatus, body)
+					}
+				}
+				e.drain()
+				if got := e.order(o.ID).Status; got != tc.wantOrder {
+					t.Fatalf("order = %s, want %s", got, tc.wantOrder)
+				}
+			})
+		}
+	})
 }
 
 func TestCryptomusReconcileAfterOutage(t *testing.T) {
-	f := newFakeCryptomus(t)
-	e := newEnv(t, cryptomusGateway(f))
-	o := e.mustBuy("cryptomus", 3, "EUR")
-	rec := payment.NewReconciler(e.st, []order.Gateway{cryptomusGateway(f)(e.st)}, e.webhooks, e.log)
-	f.set(true, "paid")
-	if err := rec.Check(t.Context(), o.Invoice.ID); !errors.Is(err, payment.ErrUnavailable) {
-		t.Fatalf("check while down: %v", err)
-	}
-	f.set(false, "paid")
-	if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
-		t.Fatal(err)
-	}
-	e.drain()
-	if got := e.order(o.ID); got.Status != order.StatusActive {
-		t.Fatalf("order = %s, want active", got.Status)
-	}
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeCryptomus(t)
+		e := newEnv(t, b, cryptomusGateway(f))
+		o := e.mustBuy("cryptomus", 3, "EUR")
+		rec := payment.NewReconciler(e.st, []order.Gateway{cryptomusGateway(f)(e.st)}, e.webhooks, e.log)
+		f.set(true, "paid")
+		if err := rec.Check(t.Context(), o.Invoice.ID); !errors.Is(err, payment.ErrUnavailable) {
+			t.Fatalf("check while down: %v", err)
+		}
+		f.set(false, "paid")
+		if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
+			t.Fatal(err)
+		}
+		e.drain()
+		if got := e.order(o.ID); got.Status != order.StatusActive {
+			t.Fatalf("order = %s, want active", got.Status)
+		}
+	})
 }

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,13 +19,14 @@ import (
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 // env is a shop without its HTTP API: store, orders with the given gateways, the webhook
 // receiver served by srv, and a job worker the test drains by hand.
 type env struct {
 	t         *testing.T
-	st        *store.SQLite
+	st        store.Backend
 	orders    *order.Orders
 	webhooks  *payment.Webhooks
 	worker    *job.Worker
@@ -37,16 +37,12 @@ type env struct {
 }
 
 // gatewayFactory builds a gateway over the env's store (for its references).
-type gatewayFactory func(st *store.SQLite) order.Gateway
+type gatewayFactory func(st store.Backend) order.Gateway
 
-func newEnv(t *testing.T, factories ...gatewayFactory) *env {
+func newEnv(t *testing.T, b storetest.Backend, factories ...gatewayFactory) *env {
 	t.Helper()
 	ctx := t.Context()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := b.Open(t)
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	var gws []order.Gateway
 	var providers []payment.Provider
@@ -59,7 +55,11 @@ func newEnv(t *testing.T, factories ...gatewayFactory) *env {
 			providers = append(providers, p)
 		}
 	}
-	cat := catalog.Demo()
+	// A catalog of the env's own: catalog.Demo is shared, and tests in parallel enable other gateways.
+	cat, err := catalog.Parse("demo.yaml", catalog.DemoYAML())
+	if err != nil {
+		t.Fatal(err)
+	}
 	cat.Gateways = cat.GatewaysFor(modules)
 	catFn := func() *catalog.Catalog { return cat }
 	az, err := authz.NewAuthorizer()

@@ -12,13 +12,14 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 const stripeWebhookSecret = "whsec_test_streamcart"
 
 func stripeGateway(t *testing.T) gatewayFactory {
 	client := stripeMockClient(t)
-	return func(st *store.SQLite) order.Gateway {
+	return func(st store.Backend) order.Gateway {
 		return payment.NewStripe(payment.StripeConfig{
 			SecretKey: "sk_test_123", WebhookSecret: stripeWebhookSecret, APIURL: "http://stripe-mock",
 			PublicURL: "https://shop.example", HTTPClient: client,
@@ -47,152 +48,158 @@ func signed(body []byte, secret string, at time.Time) map[string]string {
 }
 
 func TestStripeCheckoutAgainstStripeMock(t *testing.T) {
-	e := newEnv(t, stripeGateway(t))
-	o := e.mustBuy("stripe", 3, "EUR")
-	if o.Invoice.PaymentURL == "" || !strings.HasPrefix(o.Invoice.PaymentURL, "https://") {
-		t.Fatalf("payment URL = %q, want Stripe's hosted page", o.Invoice.PaymentURL)
-	}
-	ref, err := e.st.Ref(t.Context(), "stripe", o.Invoice.ID)
-	if err != nil || !strings.HasPrefix(ref, "cs_") {
-		t.Fatalf("session ref = %q, %v; want a cs_ id", ref, err)
-	}
-	// Reconciliation asks stripe-mock about the session; its fixture is an unpaid session.
-	ev, err := payment.NewStripe(payment.StripeConfig{SecretKey: "sk_test_123", APIURL: "http://stripe-mock", HTTPClient: stripeMockClient(t)}, e.st).
-		Inquire(t.Context(), o)
-	if err != nil {
-		t.Fatalf("inquire: %v", err)
-	}
-	if ev.Kind != payment.KindPending || ev.TransactionID != ref {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		e := newEnv(t, b, stripeGateway(t))
+		o := e.mustBuy("stripe", 3, "EUR")
+		if o.Invoice.PaymentURL == "" || !strings.HasPrefix(o.Invoice.PaymentURL, "https://") {
+			t.Fatalf("payment URL = %q, want Stripe's hosted page", o.Invoice.PaymentURL)
+		}
+		ref, err := e.st.Ref(t.Context(), "stripe", o.Invoice.ID)
+		if err != nil || !strings.HasPrefix(ref, "cs_") {
+			t.Fatalf("session ref = %q, %v; want a cs_ id", ref, err)
+		}
+		// Reconciliation asks stripe-mock about the session; its fixture is an unpaid session.
+		ev, err := payment.NewStripe(payment.StripeConfig{SecretKey: "sk_test_123", APIURL: "http://stripe-mock", HTTPClient: stripeMockClient(t)}, e.st).
+			Inquire(t.Context(), o)
+		if err != nil {
+			t.Fatalf("inquire: %v", err)
+		}
+		if ev.Kind != payment.KindPending || ev.TransactionID != ref {
 
-		t.Fatalf("inquiry = %+v", ev)
-	}
+			t.Fatalf("inquiry = %+v", ev)
+		}
+	})
 }
 
 func TestStripeWebhook(t *testing.T) {
-	now := time.Now()
-	cases := []struct {
-		name       string
-		body       func(o order.Order) []byte
-		header     func(body []byte) map[string]string
-		wantStatus int
-		wantStored int
-		wantOrder  order.Status
-	}{
-		{
-			name: "paid session settles and provisions",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_paid", "checkout.session.completed", "cs_1", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		now := time.Now()
+		cases := []struct {
+			name       string
+			body       func(o order.Order) []byte
+			header     func(body []byte) map[string]string
+			wantStatus int
+			wantStored int
+			wantOrder  order.Status
+		}{
+			{
+				name: "paid session settles and provisions",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_paid", "checkout.session.completed", "cs_1", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
+				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
 			},
-			header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
-			wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
-		},
-		{
-			name: "async payment succeeded settles",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_async", "checkout.session.async_payment_succeeded", "cs_2", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+			{
+				name: "async payment succeeded settles",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_async", "checkout.session.async_payment_succeeded", "cs_2", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
+				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
 			},
-			header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
-			wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
-		},
-		{
-			name: "completed but unpaid waits",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_unpaid", "checkout.session.completed", "cs_3", o.Invoice.ID, "unpaid", o.Invoice.Amount.Amount, "eur")
+			{
+				name: "completed but unpaid waits",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_unpaid", "checkout.session.completed", "cs_3", o.Invoice.ID, "unpaid", o.Invoice.Amount.Amount, "eur")
+				},
+				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
+				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusPending,
 			},
-			header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
-			wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusPending,
-		},
-		{
-			name: "bad signature is refused and not stored",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_forged", "checkout.session.completed", "cs_4", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+			{
+				name: "bad signature is refused and not stored",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_forged", "checkout.session.completed", "cs_4", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header:     func(b []byte) map[string]string { return signed(b, "whsec_someone_else", now) },
+				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
 			},
-			header:     func(b []byte) map[string]string { return signed(b, "whsec_someone_else", now) },
-			wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
-		},
-		{
-			name: "missing signature is refused",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_bare", "checkout.session.completed", "cs_5", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+			{
+				name: "missing signature is refused",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_bare", "checkout.session.completed", "cs_5", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header:     func([]byte) map[string]string { return nil },
+				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
 			},
-			header:     func([]byte) map[string]string { return nil },
-			wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
-		},
-		{
-			name: "stale timestamp is refused",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_stale", "checkout.session.completed", "cs_6", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+			{
+				name: "stale timestamp is refused",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_stale", "checkout.session.completed", "cs_6", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header: func(b []byte) map[string]string {
+					return signed(b, stripeWebhookSecret, now.Add(-payment.StripeTolerance-time.Minute))
+				},
+				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
 			},
-			header: func(b []byte) map[string]string {
-				return signed(b, stripeWebhookSecret, now.Add(-payment.StripeTolerance-time.Minute))
+			{
+				name: "amount mismatch holds the order",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_short", "checkout.session.completed", "cs_7", o.Invoice.ID, "paid", o.Invoice.Amount.Amount-100, "eur")
+				},
+				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
+				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusFraud,
 			},
-			wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
-		},
-		{
-			name: "amount mismatch holds the order",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_short", "checkout.session.completed", "cs_7", o.Invoice.ID, "paid", o.Invoice.Amount.Amount-100, "eur")
+			{
+				name: "currency mismatch holds the order",
+				body: func(o order.Order) []byte {
+					return stripeEvent("evt_usd", "checkout.session.completed", "cs_8", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "usd")
+				},
+				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
+				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusFraud,
 			},
-			header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
-			wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusFraud,
-		},
-		{
-			name: "currency mismatch holds the order",
-			body: func(o order.Order) []byte {
-				return stripeEvent("evt_usd", "checkout.session.completed", "cs_8", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "usd")
-			},
-			header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
-			wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusFraud,
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			e := newEnv(t, stripeGateway(t))
-			o := e.mustBuy("stripe", 3, "EUR")
-			body := tc.body(o)
-			if got := e.post("stripe", body, tc.header(body)); got != tc.wantStatus {
-				t.Fatalf("status = %d, want %d", got, tc.wantStatus)
-			}
-			if got := e.webhookCount("stripe"); got != tc.wantStored {
-				t.Fatalf("stored webhooks = %d, want %d", got, tc.wantStored)
-			}
-			e.drain()
-			if got := e.order(o.ID).Status; got != tc.wantOrder {
-				t.Fatalf("order status = %s, want %s", got, tc.wantOrder)
-			}
-			if tc.wantOrder != order.StatusActive && e.provisionJobs(o.ID) != 0 {
-				t.Fatal("an order that is not paid was queued for provisioning")
-			}
-		})
-	}
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				e := newEnv(t, b, stripeGateway(t))
+				o := e.mustBuy("stripe", 3, "EUR")
+				body := tc.body(o)
+				if got := e.post("stripe", body, tc.header(body)); got != tc.wantStatus {
+					t.Fatalf("status = %d, want %d", got, tc.wantStatus)
+				}
+				if got := e.webhookCount("stripe"); got != tc.wantStored {
+					t.Fatalf("stored webhooks = %d, want %d", got, tc.wantStored)
+				}
+				e.drain()
+				if got := e.order(o.ID).Status; got != tc.wantOrder {
+					t.Fatalf("order status = %s, want %s", got, tc.wantOrder)
+				}
+				if tc.wantOrder != order.StatusActive && e.provisionJobs(o.ID) != 0 {
+					t.Fatal("an order that is not paid was queued for provisioning")
+				}
+			})
+		}
+	})
 }
 
 func TestStripeSameEventTwiceSettlesOnce(t *testing.T) {
-	e := newEnv(t, stripeGateway(t))
-	o := e.mustBuy("stripe", 3, "EUR")
-	body := stripeEvent("evt_twice", "checkout.session.completed", "cs_twice", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
-	for range 2 {
-		if got := e.post("stripe", body, signed(body, stripeWebhookSecret, time.Now())); got != http.StatusOK {
-			t.Fatalf("status = %d, want 200 (a provider's retry is acknowledged)", got)
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		e := newEnv(t, b, stripeGateway(t))
+		o := e.mustBuy("stripe", 3, "EUR")
+		body := stripeEvent("evt_twice", "checkout.session.completed", "cs_twice", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+		for range 2 {
+			if got := e.post("stripe", body, signed(body, stripeWebhookSecret, time.Now())); got != http.StatusOK {
+				t.Fatalf("status = %d, want 200 (a provider's retry is acknowledged)", got)
+			}
 		}
-	}
-	if got := e.webhookCount("stripe"); got != 1 {
-		t.Fatalf("stored webhooks = %d, want 1", got)
-	}
-	// Another event for the same session (completed, then async succeeded) settles nothing more.
-	again := stripeEvent("evt_other", "checkout.session.async_payment_succeeded", "cs_twice", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
-	if got := e.post("stripe", again, signed(again, stripeWebhookSecret, time.Now())); got != http.StatusOK {
-		t.Fatalf("status = %d", got)
-	}
-	e.drain()
-	got := e.order(o.ID)
-	if got.Status != order.StatusActive || got.Invoice.TransactionID != "stripe:cs_twice" {
-		t.Fatalf("order = %s, txn %q; want active, stripe:cs_twice", got.Status, got.Invoice.TransactionID)
-	}
-	if out := e.outcome("stripe", "evt_other"); out != "ignored: invoice already settled" {
-		t.Fatalf("second event outcome = %q", out)
-	}
-	if e.provisionJobs(o.ID) != 1 {
-		t.Fatal("want exactly one provisioning job")
-	}
+		if got := e.webhookCount("stripe"); got != 1 {
+			t.Fatalf("stored webhooks = %d, want 1", got)
+		}
+		// Another event for the same session (completed, then async succeeded) settles nothing more.
+		again := stripeEvent("evt_other", "checkout.session.async_payment_succeeded", "cs_twice", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+		if got := e.post("stripe", again, signed(again, stripeWebhookSecret, time.Now())); got != http.StatusOK {
+			t.Fatalf("status = %d", got)
+		}
+		e.drain()
+		got := e.order(o.ID)
+		if got.Status != order.StatusActive || got.Invoice.TransactionID != "stripe:cs_twice" {
+			t.Fatalf("order = %s, txn %q; want active, stripe:cs_twice", got.Status, got.Invoice.TransactionID)
+		}
+		if out := e.outcome("stripe", "evt_other"); out != "ignored: invoice already settled" {
+			t.Fatalf("second event outcome = %q", out)
+		}
+		if e.provisionJobs(o.ID) != 1 {
+			t.Fatal("want exactly one provisioning job")
+		}
+	})
 }
