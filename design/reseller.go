@@ -38,7 +38,9 @@ var _ = Service("resellers", func() {
 	Error("invalid_credentials", ErrorResult, "The password is not the client's.")
 	Error("password_mismatch", ErrorResult, "The password and its confirmation differ.")
 	Error("weak_password", ErrorResult, "The password is too short.")
+	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 	HTTP(func() {
+		Response("idempotency_mismatch", StatusUnprocessableEntity)
 		Response("invalid_credentials", StatusUnauthorized)
 		Response("password_mismatch", StatusUnprocessableEntity)
 		Response("weak_password", StatusBadRequest)
@@ -61,6 +63,7 @@ var _ = Service("resellers", func() {
 		Payload(func() {
 			tokenAttr()
 			Attribute("pid", Int, "A reseller plan")
+			Attribute("idempotencyKey", String, "The same key and body give back the same order", func() { MinLength(1); MaxLength(255) })
 			Attribute("gateway", String, "Payment gateway module; the default when absent")
 			Attribute("existingReseller", Boolean, func() { Default(false) })
 			Attribute("password", String, func() { MaxLength(256) })
@@ -73,6 +76,7 @@ var _ = Service("resellers", func() {
 		HTTP(func() {
 			POST("/resellers/orders")
 			bearer()
+			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
 		})
 	})

@@ -55,6 +55,10 @@ var _ = Service("upsell", func() {
 	Error("bad_request")
 	Error("conflict")
 	Error("unavailable")
+	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
+	HTTP(func() {
+		Response("idempotency_mismatch", StatusUnprocessableEntity)
+	})
 
 	Method("offers", func() {
 		Payload(func() {
@@ -85,6 +89,7 @@ var _ = Service("upsell", func() {
 		Description("An order for extra connections with its own invoice; once paid, a job raises the line's max connections exactly once.")
 		Payload(func() {
 			upsellRequest()
+			Attribute("idempotencyKey", String, "The same key and body give back the same order", func() { MinLength(1); MaxLength(255) })
 			Attribute("gateway", String, "Payment gateway module; the default when absent")
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() { MaxLength(2048) })
 		})
@@ -92,6 +97,7 @@ var _ = Service("upsell", func() {
 		HTTP(func() {
 			POST("/upsell/orders")
 			bearer()
+			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
 		})
 	})

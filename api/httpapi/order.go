@@ -75,7 +75,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 			Quote:   orderQuote(changed.Quote),
 		}
 	case errors.Is(err, order.ErrIdempotencyMismatch):
-		return nil, genorder.MakeIdempotencyMismatch(errors.New("This Idempotency-Key was already used for a different order."))
+		return nil, genorder.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
 	case errors.Is(err, order.ErrUnknownGateway):
 		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrBadReturnURL):

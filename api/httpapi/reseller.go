@@ -57,6 +57,8 @@ func resellerError(err error) error {
 		return genresellers.MakeUnavailable(errors.New(msgGatewayUnavailable))
 	case errors.Is(err, signin.ErrInvalidCredentials):
 		return genresellers.MakeInvalidCredentials(errors.New(msgBadCredentials))
+	case errors.Is(err, order.ErrIdempotencyMismatch):
+		return genresellers.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
 	case errors.Is(err, signin.ErrWeakPassword):
 		return genresellers.MakeWeakPassword(errors.New(msgWeakPassword))
 	case errors.Is(err, signin.ErrTooManyAttempts):
@@ -79,6 +81,7 @@ func (s *resellersService) Order(ctx context.Context, p *genresellers.OrderPaylo
 	o, err := s.resellers.Order(ctx, id.Claims, reseller.Request{
 		PID: p.Pid, ExistingReseller: p.ExistingReseller, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
 		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
+		IdempotencyKey: deref(p.IdempotencyKey),
 	})
 	if err != nil {
 		return nil, resellerError(err)

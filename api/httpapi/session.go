@@ -23,9 +23,10 @@ const (
 	msgBadReturnURL    = "The return URL must be a path or a URL on this site."
 
 	// Order-placing messages shared by orders, upsells and reseller orders.
-	msgUnknownGateway     = "This payment method is not available."
-	msgGatewayUnavailable = "The payment provider is unavailable. Please try again."
-	msgUnknownCurrency    = "Unknown currency."
+	msgUnknownGateway      = "This payment method is not available."
+	msgGatewayUnavailable  = "The payment provider is unavailable. Please try again."
+	msgUnknownCurrency     = "Unknown currency."
+	msgIdempotencyMismatch = "This Idempotency-Key was already used for a different order."
 )
 
 type sessionService struct {

@@ -52,6 +52,8 @@ func upsellError(err error) error {
 		return genupsell.MakeBadRequest(errors.New(msgBadReturnURL))
 	case errors.Is(err, order.ErrGatewayUnavailable):
 		return genupsell.MakeUnavailable(errors.New(msgGatewayUnavailable))
+	case errors.Is(err, order.ErrIdempotencyMismatch):
+		return genupsell.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
 	}
 	return err
 }
@@ -86,6 +88,7 @@ func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*
 	o, q, err := s.upsells.Order(ctx, claimsFrom(ctx), upsell.Request{
 		ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
 		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
+		IdempotencyKey: deref(p.IdempotencyKey),
 	})
 	if err != nil {
 		return nil, upsellError(err)

@@ -2,6 +2,10 @@ package order
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,6 +29,47 @@ type Custom struct {
 	Origin    string
 	// ReturnOrigins are further sites ReturnURL may point to: the request's storefront's own.
 	ReturnOrigins []string
+	// IdempotencyKey, when set, makes the order once per client and key: the same key with the
+	// same RequestHash (the caller's digest of what was asked) gives back the first order.
+	IdempotencyKey string
+	RequestHash    string
+}
+
+// CustomHash is a digest of what a Custom order's caller was asked, for Custom.RequestHash.
+func CustomHash(kind string, parts ...any) string {
+	b, _ := json.Marshal(append([]any{kind}, parts...))
+	sum := sha256.Sum256(b)
+	return "custom:" + hex.EncodeToString(sum[:])
+}
+
+// Replayed finds the order a Custom request with this idempotency key already placed: ok is false
+// when there is none, ErrIdempotencyMismatch when the key was used for another request. Callers
+// ask before recording the order's purpose, so a retry records nothing twice.
+func (s *Orders) Replayed(ctx context.Context, claims authz.Claims, key, hash string) (o Order, ok bool, err error) {
+	if key == "" {
+		return Order{}, false, nil
+	}
+	err = s.store.WithTx(ctx, func(tx Tx) error {
+		o, ok, err = replayed(ctx, tx, claims, key, hash)
+		return err
+	})
+	if err != nil {
+		return Order{}, false, fmt.Errorf("replay order: %w", err)
+	}
+	return o, ok, nil
+}
+
+func replayed(ctx context.Context, tx Tx, claims authz.Claims, key, hash string) (Order, bool, error) {
+	prev, err := tx.OrderByIdempotencyKey(ctx, claims.ClientID, key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return Order{}, false, nil
+	case err != nil:
+		return Order{}, false, err
+	case prev.RequestHash != hash:
+		return Order{}, false, ErrIdempotencyMismatch
+	}
+	return prev, true, nil
 }
 
 // NewOrderID returns a fresh order id for Custom.ID.
@@ -47,9 +92,21 @@ func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom
 		return Order{}, err
 	}
 	now := s.now().UTC()
-	r := Request{Gateway: c.Gateway, ReturnURL: c.ReturnURL, IP: c.IP}
+	r := Request{Gateway: c.Gateway, ReturnURL: c.ReturnURL, IP: c.IP, IdempotencyKey: c.IdempotencyKey}
+	hash := "custom:" + c.ID
+	if c.IdempotencyKey != "" {
+		hash = c.RequestHash
+	}
 	var o Order
+	replay := false
 	err := s.store.WithTx(ctx, func(tx Tx) error {
+		if c.IdempotencyKey != "" {
+			// A concurrent retry that got past Replayed: the first order wins.
+			var err error
+			if o, replay, err = replayed(ctx, tx, claims, c.IdempotencyKey, hash); err != nil || replay {
+				return err
+			}
+		}
 		recent := 0
 		if s.cfg.Fraud.MaxOrdersPerIP > 0 {
 			var err error
@@ -58,7 +115,7 @@ func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom
 			}
 		}
 		verdict := s.cfg.Fraud.Check(claims.Email, recent)
-		o = s.newOrder(claims, r, c.Quote, "custom:"+c.ID, now, verdict)
+		o = s.newOrder(claims, r, c.Quote, hash, now, verdict)
 		if c.ID != "" {
 			o.ID, o.Invoice.OrderID = c.ID, c.ID
 			if c.ReturnURL == "" {
@@ -95,10 +152,11 @@ func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom
 	if err != nil {
 		return Order{}, fmt.Errorf("create order: %w", err)
 	}
-	if o.Status == StatusPaid {
+	if o.Status == StatusPaid && !replay {
 		s.cfg.OnPaid()
 	}
-	if o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid {
+	if o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid && o.Invoice.PaymentURL == "" {
+		// A replay retries a payment link that failed the first time.
 		url, err := s.gateways[o.Gateway].Checkout(ctx, o)
 		if err != nil {
 			s.log.Error("payment link failed", "order", o.ID, "gateway", o.Gateway, "err", err)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/audit"
@@ -115,11 +116,18 @@ type Request struct {
 	ReturnURL        string
 	IP, Origin       string
 	ReturnOrigins    []string // further sites ReturnURL may point to: the request's storefront's own
+	// IdempotencyKey: the same key and request give back the first order (see order.Custom).
+	IdempotencyKey string
 }
 
 // Order places a reseller order for claims' session: the plan at its monthly price, plus the
 // new-reseller product unless the buyer says they are a reseller already or has an account.
 func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request) (order.Order, error) {
+	// The password is proven before this call and is no part of what was ordered.
+	hash := order.CustomHash("reseller", req.PID, req.ExistingReseller, strings.ToUpper(req.Currency), req.Gateway, req.ReturnURL)
+	if prev, ok, err := r.orders.Replayed(ctx, claims, req.IdempotencyKey, hash); err != nil || ok {
+		return prev, err
+	}
 	cat := r.catalog()
 	plan, ok := cat.Product(req.PID)
 	if !ok || plan.Group != catalog.GroupReseller {
@@ -164,7 +172,7 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	}
 	return r.orders.CreateCustom(ctx, claims, order.Custom{
 		ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
-		ReturnOrigins: req.ReturnOrigins,
+		ReturnOrigins: req.ReturnOrigins, IdempotencyKey: req.IdempotencyKey, RequestHash: hash,
 	})
 }
 

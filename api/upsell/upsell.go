@@ -194,10 +194,25 @@ type Request struct {
 	ReturnURL     string
 	IP, Origin    string
 	ReturnOrigins []string // further sites ReturnURL may point to: the request's storefront's own
+	// IdempotencyKey: the same key and request give back the first order (see order.Custom).
+	IdempotencyKey string
 }
 
 // Order places an upsell order with its own invoice and payment link.
 func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (order.Order, Quote, error) {
+	hash := order.CustomHash("upsell", r.ServiceID, r.ExtraQuantity, strings.ToUpper(r.Currency), r.Gateway, r.ReturnURL)
+	// A retry is answered before quoting: the first order may have raised the service's
+	// connections already, and must come back as it was placed.
+	if prev, ok, err := u.orders.Replayed(ctx, claims, r.IdempotencyKey, hash); err != nil || ok {
+		if err != nil {
+			return order.Order{}, Quote{}, err
+		}
+		up, err := u.store.Upsell(ctx, prev.ID)
+		if err != nil {
+			return order.Order{}, Quote{}, fmt.Errorf("upsell order: replay: %w", err)
+		}
+		return prev, Quote{Offer: Offer{Service: order.Service{ID: up.ServiceID}}, ExtraQuantity: up.ExtraQuantity, Total: prev.Quote.Total}, nil
+	}
 	q, err := u.Quote(ctx, claims, r.ServiceID, r.ExtraQuantity, r.Currency)
 	if err != nil {
 		return order.Order{}, q, err
@@ -221,6 +236,7 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	}
 	o, err := u.orders.CreateCustom(ctx, claims, order.Custom{
 		ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
+		IdempotencyKey: r.IdempotencyKey, RequestHash: hash,
 	})
 	if err != nil {
 		return order.Order{}, q, err

@@ -38,6 +38,7 @@ func NewClient(me, order, getService goa.Endpoint) *Client {
 //   - "invalid_credentials" (type *goa.ServiceError): The password is not the client's.
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Me(ctx context.Context, p *MePayload) (res *MeResult, err error) {
 	var ires any
@@ -57,6 +58,7 @@ func (c *Client) Me(ctx context.Context, p *MePayload) (res *MeResult, err error
 //   - "invalid_credentials" (type *goa.ServiceError): The password is not the client's.
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *ResellerOrderResult, err error) {
 	var ires any
@@ -76,6 +78,7 @@ func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *ResellerOrder
 //   - "invalid_credentials" (type *goa.ServiceError): The password is not the client's.
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) GetService(ctx context.Context, p *GetServicePayload) (res *ResellerServiceResult, err error) {
 	var ires any

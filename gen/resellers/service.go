@@ -86,6 +86,8 @@ type OrderPayload struct {
 	Token *string
 	// A reseller plan
 	Pid int
+	// The same key and body give back the same order
+	IdempotencyKey *string
 	// Payment gateway module; the default when absent
 	Gateway          *string
 	ExistingReseller bool
@@ -176,4 +178,9 @@ func MakePasswordMismatch(err error) *goa.ServiceError {
 // MakeWeakPassword builds a goa.ServiceError from an error.
 func MakeWeakPassword(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "weak_password", false, false, false)
+}
+
+// MakeIdempotencyMismatch builds a goa.ServiceError from an error.
+func MakeIdempotencyMismatch(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "idempotency_mismatch", false, false, false)
 }

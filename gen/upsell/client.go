@@ -36,6 +36,7 @@ func NewClient(offers, quote, order goa.Endpoint) *Client {
 //   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Offers(ctx context.Context, p *OffersPayload) (res *OffersResult, err error) {
 	var ires any
@@ -53,6 +54,7 @@ func (c *Client) Offers(ctx context.Context, p *OffersPayload) (res *OffersResul
 //   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Quote(ctx context.Context, p *QuotePayload) (res *UpsellQuote, err error) {
 	var ires any
@@ -70,6 +72,7 @@ func (c *Client) Quote(ctx context.Context, p *QuotePayload) (res *UpsellQuote, 
 //   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *UpsellOrderResult, err error) {
 	var ires any

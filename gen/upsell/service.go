@@ -79,6 +79,8 @@ type OrderPayload struct {
 	ExtraQuantity int
 	// ISO code; the currency the service was bought in when absent
 	Currency *string
+	// The same key and body give back the same order
+	IdempotencyKey *string
 	// Payment gateway module; the default when absent
 	Gateway *string
 	// Where the payment page sends the buyer back: a path or a same-origin URL
@@ -162,4 +164,9 @@ func MakeConflict(err error) *goa.ServiceError {
 // MakeUnavailable builds a goa.ServiceError from an error.
 func MakeUnavailable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "unavailable", false, false, false)
+}
+
+// MakeIdempotencyMismatch builds a goa.ServiceError from an error.
+func MakeIdempotencyMismatch(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "idempotency_mismatch", false, false, false)
 }

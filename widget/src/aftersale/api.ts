@@ -3,6 +3,7 @@
 import * as v from 'valibot';
 import type { Client } from '../api/client';
 import { MoneySchema, OrderSchema, ServiceSchema, SessionSchema } from '../api/schemas';
+import { browser } from './shared';
 
 const int = v.pipe(v.number(), v.integer());
 const id = v.union([v.string(), v.pipe(v.number(), v.transform(String))]);
@@ -78,6 +79,17 @@ const path = (s: string) => encodeURIComponent(s);
 export function afterSaleApi(client: Client, locale?: string) {
   const { request, send } = client;
   const query = { locale };
+  // One Idempotency-Key per order body until it succeeds: a retry after a lost answer gets the
+  // first order back, while the same purchase made again later is a new order.
+  const keys = new Map<string, string>();
+  async function once<T>(body: object, place: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    const b = JSON.stringify(body);
+    const key = keys.get(b) ?? browser.uuid();
+    keys.set(b, key);
+    const res = await place({ 'Idempotency-Key': key });
+    keys.delete(b);
+    return res;
+  }
   return {
     requestLink: async (email: string, returnUrl: string) => {
       await send('POST', '/session/link', { body: { email, returnUrl } });
@@ -95,7 +107,7 @@ export function afterSaleApi(client: Client, locale?: string) {
     quote: (body: { serviceId: string; extraQuantity: number; currency: string }) =>
       request(UpsellQuoteSchema, 'POST', '/upsell/quote', { auth: true, body }),
     upsellOrder: (body: { serviceId: string; extraQuantity: number; currency: string; gateway: string; returnUrl: string }) =>
-      request(UpsellOrderSchema, 'POST', '/upsell/orders', { auth: true, body }),
+      once(body, (headers) => request(UpsellOrderSchema, 'POST', '/upsell/orders', { auth: true, body, headers })),
     resellerMe: () => request(ResellerMeSchema, 'GET', '/resellers/me', { auth: true }),
     resellerOrder: (body: {
       pid: number;
@@ -105,7 +117,7 @@ export function afterSaleApi(client: Client, locale?: string) {
       confirmPassword: string;
       currency: string;
       returnUrl: string;
-    }) => request(ResellerOrderSchema, 'POST', '/resellers/orders', { auth: true, body }),
+    }) => once(body, (headers) => request(ResellerOrderSchema, 'POST', '/resellers/orders', { auth: true, body, headers })),
     resellerService: (serviceId: string) =>
       request(ResellerServiceSchema, 'GET', `/resellers/services/${path(serviceId)}`, { auth: true, query }),
   };

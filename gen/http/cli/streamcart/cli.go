@@ -47,10 +47,10 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"elv\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"Grr\" --locale \"nl-nl\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"hp3\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"kwq\" --locale \"de-de\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"nyi\" --pid 608009765528358388" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"v\" --pid 6692133864779185334" + "\n" +
 		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }' --token \"Illo ipsa est perferendis nisi temporibus.\" --idempotency-key \"rcn\"" + "\n" +
 		""
 }
@@ -171,9 +171,10 @@ func ParseEndpoint(
 		resellersMeFlags     = flag.NewFlagSet("me", flag.ExitOnError)
 		resellersMeTokenFlag = resellersMeFlags.String("token", "", "")
 
-		resellersOrderFlags     = flag.NewFlagSet("order", flag.ExitOnError)
-		resellersOrderBodyFlag  = resellersOrderFlags.String("body", "REQUIRED", "")
-		resellersOrderTokenFlag = resellersOrderFlags.String("token", "", "")
+		resellersOrderFlags              = flag.NewFlagSet("order", flag.ExitOnError)
+		resellersOrderBodyFlag           = resellersOrderFlags.String("body", "REQUIRED", "")
+		resellersOrderTokenFlag          = resellersOrderFlags.String("token", "", "")
+		resellersOrderIdempotencyKeyFlag = resellersOrderFlags.String("idempotency-key", "", "")
 
 		resellersGetServiceFlags         = flag.NewFlagSet("get-service", flag.ExitOnError)
 		resellersGetServiceServiceIDFlag = resellersGetServiceFlags.String("service-id", "REQUIRED", "")
@@ -209,9 +210,10 @@ func ParseEndpoint(
 		upsellQuoteBodyFlag  = upsellQuoteFlags.String("body", "REQUIRED", "")
 		upsellQuoteTokenFlag = upsellQuoteFlags.String("token", "", "")
 
-		upsellOrderFlags     = flag.NewFlagSet("order", flag.ExitOnError)
-		upsellOrderBodyFlag  = upsellOrderFlags.String("body", "REQUIRED", "")
-		upsellOrderTokenFlag = upsellOrderFlags.String("token", "", "")
+		upsellOrderFlags              = flag.NewFlagSet("order", flag.ExitOnError)
+		upsellOrderBodyFlag           = upsellOrderFlags.String("body", "REQUIRED", "")
+		upsellOrderTokenFlag          = upsellOrderFlags.String("token", "", "")
+		upsellOrderIdempotencyKeyFlag = upsellOrderFlags.String("idempotency-key", "", "")
 	)
 	affiliatesFlags.Usage = affiliatesUsage
 	affiliatesClickFlags.Usage = affiliatesClickUsage
@@ -568,7 +570,7 @@ func ParseEndpoint(
 				data, err = resellersc.BuildMePayload(*resellersMeTokenFlag)
 			case "order":
 				endpoint = c.Order()
-				data, err = resellersc.BuildOrderPayload(*resellersOrderBodyFlag, *resellersOrderTokenFlag)
+				data, err = resellersc.BuildOrderPayload(*resellersOrderBodyFlag, *resellersOrderTokenFlag, *resellersOrderIdempotencyKeyFlag)
 			case "get-service":
 				endpoint = c.GetService()
 				data, err = resellersc.BuildGetServicePayload(*resellersGetServiceServiceIDFlag, *resellersGetServiceLocaleFlag, *resellersGetServiceTokenFlag)
@@ -603,7 +605,7 @@ func ParseEndpoint(
 				data, err = upsellc.BuildQuotePayload(*upsellQuoteBodyFlag, *upsellQuoteTokenFlag)
 			case "order":
 				endpoint = c.Order()
-				data, err = upsellc.BuildOrderPayload(*upsellOrderBodyFlag, *upsellOrderTokenFlag)
+				data, err = upsellc.BuildOrderPayload(*upsellOrderBodyFlag, *upsellOrderTokenFlag, *upsellOrderIdempotencyKeyFlag)
 			}
 		}
 	}
@@ -640,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"elv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"hp3\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -676,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Grr\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"kwq\" --locale \"de-de\"")
 }
 
 func catalogGetProductUsage() {
@@ -698,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2060759221182964566 --currency \"MlF\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8812899065829295406 --currency \"prj\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -718,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"iZd\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"cjC\" --locale \"en-us\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -756,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5908836552221878965 --from \"Rerum placeat accusamus aut ullam.\" --to \"Rerum molestiae ut ab et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1888759512656372129 --from \"Voluptas aliquam nisi.\" --to \"Maiores facilis.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -774,7 +776,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-us\"")
 }
 
 func catalogStorefrontUsage() {
@@ -792,7 +794,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -849,7 +851,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"nyi\" --pid 608009765528358388")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"v\" --pid 6692133864779185334")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -1162,6 +1164,7 @@ func resellersOrderUsage() {
 	fmt.Fprintf(os.Stderr, "%s [flags] resellers order", os.Args[0])
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -1171,10 +1174,11 @@ func resellersOrderUsage() {
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }' --token \"Quo aliquam quod reiciendis ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ing\",\n      \"currency\": \"b\",\n      \"existingReseller\": true,\n      \"gateway\": \"Exercitationem illum.\",\n      \"password\": \"dj7\",\n      \"pid\": 8054621698009129636,\n      \"returnUrl\": \"jfb\"\n   }' --token \"Quod reiciendis.\" --idempotency-key \"33k\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1196,7 +1200,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Consequatur repellendus dolores soluta alias rerum eius.\" --locale \"en-us\" --token \"Omnis explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Rerum eius velit est omnis.\" --locale \"en-us\" --token \"Sunt consequatur quos.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1228,7 +1232,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ry3\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"knx\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1246,7 +1250,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Est esse quia unde rem cupiditate.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Voluptas cum aut beatae dolorum.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1264,7 +1268,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"ooq\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"6m0\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1282,7 +1286,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ydv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"9o5\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1302,7 +1306,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"xup\"\n   }' --token \"Est distinctio dolorem a voluptatum quis iure.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"190\"\n   }' --token \"Quos aut eum molestiae molestiae eveniet dicta.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1336,7 +1340,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"jtz\" --locale \"de-de\" --token \"Ab temporibus alias cumque mollitia et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"i0k\" --locale \"en-us\" --token \"Aut at beatae beatae at.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1356,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"w3\",\n      \"extraQuantity\": 4823971387591173077,\n      \"serviceId\": \"mxz\"\n   }' --token \"Eos quod.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"un\",\n      \"extraQuantity\": 7906595521617843106,\n      \"serviceId\": \"g9b\"\n   }' --token \"Molestiae possimus repudiandae quaerat assumenda aut.\"")
 }
 
 func upsellOrderUsage() {
@@ -1364,6 +1368,7 @@ func upsellOrderUsage() {
 	fmt.Fprintf(os.Stderr, "%s [flags] upsell order", os.Args[0])
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
@@ -1373,8 +1378,9 @@ func upsellOrderUsage() {
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"3b\",\n      \"extraQuantity\": 3414895347486509489,\n      \"gateway\": \"Aliquid quod qui earum sapiente cumque.\",\n      \"returnUrl\": \"fcj\",\n      \"serviceId\": \"sp3\"\n   }' --token \"Qui labore exercitationem voluptas porro.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"b\",\n      \"extraQuantity\": 818106052775854941,\n      \"gateway\": \"Asperiores quas eos voluptates aut.\",\n      \"returnUrl\": \"2si\",\n      \"serviceId\": \"unf\"\n   }' --token \"Amet voluptas quam deserunt necessitatibus.\" --idempotency-key \"ggx\"")
 }

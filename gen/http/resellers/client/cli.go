@@ -33,13 +33,13 @@ func BuildMePayload(resellersMeToken string) (*resellers.MePayload, error) {
 
 // BuildOrderPayload builds the payload for the resellers order endpoint from
 // CLI flags.
-func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string) (*resellers.OrderPayload, error) {
+func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, resellersOrderIdempotencyKey string) (*resellers.OrderPayload, error) {
 	var err error
 	var body OrderRequestBody
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"ing\",\n      \"currency\": \"b\",\n      \"existingReseller\": true,\n      \"gateway\": \"Exercitationem illum.\",\n      \"password\": \"dj7\",\n      \"pid\": 8054621698009129636,\n      \"returnUrl\": \"jfb\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
@@ -67,6 +67,21 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string) (*
 			token = &resellersOrderToken
 		}
 	}
+	var idempotencyKey *string
+	{
+		if resellersOrderIdempotencyKey != "" {
+			idempotencyKey = &resellersOrderIdempotencyKey
+			if utf8.RuneCountInString(*idempotencyKey) < 1 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 1, true))
+			}
+			if utf8.RuneCountInString(*idempotencyKey) > 255 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 255, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	v := &resellers.OrderPayload{
 		Pid:              body.Pid,
 		Gateway:          body.Gateway,
@@ -83,6 +98,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string) (*
 		}
 	}
 	v.Token = token
+	v.IdempotencyKey = idempotencyKey
 
 	return v, nil
 }

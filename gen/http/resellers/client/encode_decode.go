@@ -65,6 +65,7 @@ func EncodeMeRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Req
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeMeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -195,19 +196,40 @@ func DecodeMeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody 
 			}
 			return nil, NewMeUnavailable(&body)
 		case http.StatusUnprocessableEntity:
-			var (
-				body MePasswordMismatchResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "me", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "password_mismatch":
+				var (
+					body MePasswordMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "me", err)
+				}
+				err = ValidateMePasswordMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "me", err)
+				}
+				return nil, NewMePasswordMismatch(&body)
+			case "idempotency_mismatch":
+				var (
+					body MeIdempotencyMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "me", err)
+				}
+				err = ValidateMeIdempotencyMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "me", err)
+				}
+				return nil, NewMeIdempotencyMismatch(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("resellers", "me", resp.StatusCode, string(body))
 			}
-			err = ValidateMePasswordMismatchResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "me", err)
-			}
-			return nil, NewMePasswordMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "me", resp.StatusCode, string(body))
@@ -246,6 +268,10 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 				req.Header.Set("Authorization", head)
 			}
 		}
+		if p.IdempotencyKey != nil {
+			head := *p.IdempotencyKey
+			req.Header.Set("Idempotency-Key", head)
+		}
 		body := NewOrderRequestBody(p)
 		if err := encoder(req).Encode(&body); err != nil {
 			return goahttp.ErrEncodingError("resellers", "order", err)
@@ -265,6 +291,7 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -395,19 +422,40 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			return nil, NewOrderUnavailable(&body)
 		case http.StatusUnprocessableEntity:
-			var (
-				body OrderPasswordMismatchResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "order", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "password_mismatch":
+				var (
+					body OrderPasswordMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "order", err)
+				}
+				err = ValidateOrderPasswordMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "order", err)
+				}
+				return nil, NewOrderPasswordMismatch(&body)
+			case "idempotency_mismatch":
+				var (
+					body OrderIdempotencyMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "order", err)
+				}
+				err = ValidateOrderIdempotencyMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "order", err)
+				}
+				return nil, NewOrderIdempotencyMismatch(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
 			}
-			err = ValidateOrderPasswordMismatchResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "order", err)
-			}
-			return nil, NewOrderPasswordMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
@@ -476,6 +524,7 @@ func EncodeGetServiceRequest(encoder func(*http.Request) goahttp.Encoder) func(*
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeGetServiceResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -606,19 +655,40 @@ func DecodeGetServiceResponse(decoder func(*http.Response) goahttp.Decoder, rest
 			}
 			return nil, NewGetServiceUnavailable(&body)
 		case http.StatusUnprocessableEntity:
-			var (
-				body GetServicePasswordMismatchResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "getService", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "password_mismatch":
+				var (
+					body GetServicePasswordMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
+				}
+				err = ValidateGetServicePasswordMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "getService", err)
+				}
+				return nil, NewGetServicePasswordMismatch(&body)
+			case "idempotency_mismatch":
+				var (
+					body GetServiceIdempotencyMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
+				}
+				err = ValidateGetServiceIdempotencyMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "getService", err)
+				}
+				return nil, NewGetServiceIdempotencyMismatch(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("resellers", "getService", resp.StatusCode, string(body))
 			}
-			err = ValidateGetServicePasswordMismatchResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "getService", err)
-			}
-			return nil, NewGetServicePasswordMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "getService", resp.StatusCode, string(body))

@@ -197,6 +197,24 @@ type MePasswordMismatchResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// MeIdempotencyMismatchResponseBody is the type of the "resellers" service
+// "me" endpoint HTTP response body for the "idempotency_mismatch" error.
+type MeIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // OrderNotFoundResponseBody is the type of the "resellers" service "order"
 // endpoint HTTP response body for the "not_found" error.
 type OrderNotFoundResponseBody struct {
@@ -308,6 +326,24 @@ type OrderUnavailableResponseBody struct {
 // OrderPasswordMismatchResponseBody is the type of the "resellers" service
 // "order" endpoint HTTP response body for the "password_mismatch" error.
 type OrderPasswordMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// OrderIdempotencyMismatchResponseBody is the type of the "resellers" service
+// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OrderIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -436,6 +472,25 @@ type GetServiceUnavailableResponseBody struct {
 // service "getService" endpoint HTTP response body for the "password_mismatch"
 // error.
 type GetServicePasswordMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// GetServiceIdempotencyMismatchResponseBody is the type of the "resellers"
+// service "getService" endpoint HTTP response body for the
+// "idempotency_mismatch" error.
+type GetServiceIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -604,6 +659,21 @@ func NewMePasswordMismatch(body *MePasswordMismatchResponseBody) *goa.ServiceErr
 	return v
 }
 
+// NewMeIdempotencyMismatch builds a resellers service me endpoint
+// idempotency_mismatch error.
+func NewMeIdempotencyMismatch(body *MeIdempotencyMismatchResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewOrderResellerOrderResultCreated builds a "resellers" service "order"
 // endpoint result from a HTTP "Created" response.
 func NewOrderResellerOrderResultCreated(body *OrderResponseBody) *resellers.ResellerOrderResult {
@@ -730,6 +800,21 @@ func NewOrderPasswordMismatch(body *OrderPasswordMismatchResponseBody) *goa.Serv
 	return v
 }
 
+// NewOrderIdempotencyMismatch builds a resellers service order endpoint
+// idempotency_mismatch error.
+func NewOrderIdempotencyMismatch(body *OrderIdempotencyMismatchResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewGetServiceResellerServiceResultOK builds a "resellers" service
 // "getService" endpoint result from a HTTP "OK" response.
 func NewGetServiceResellerServiceResultOK(body *GetServiceResponseBody) *resellers.ResellerServiceResult {
@@ -840,6 +925,21 @@ func NewGetServiceUnavailable(body *GetServiceUnavailableResponseBody) *goa.Serv
 // NewGetServicePasswordMismatch builds a resellers service getService endpoint
 // password_mismatch error.
 func NewGetServicePasswordMismatch(body *GetServicePasswordMismatchResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewGetServiceIdempotencyMismatch builds a resellers service getService
+// endpoint idempotency_mismatch error.
+func NewGetServiceIdempotencyMismatch(body *GetServiceIdempotencyMismatchResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -1116,6 +1216,30 @@ func ValidateMePasswordMismatchResponseBody(body *MePasswordMismatchResponseBody
 	return
 }
 
+// ValidateMeIdempotencyMismatchResponseBody runs the validations defined on
+// me_idempotency_mismatch_response_body
+func ValidateMeIdempotencyMismatchResponseBody(body *MeIdempotencyMismatchResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateOrderNotFoundResponseBody runs the validations defined on
 // order_not_found_response_body
 func ValidateOrderNotFoundResponseBody(body *OrderNotFoundResponseBody) (err error) {
@@ -1284,6 +1408,30 @@ func ValidateOrderPasswordMismatchResponseBody(body *OrderPasswordMismatchRespon
 	return
 }
 
+// ValidateOrderIdempotencyMismatchResponseBody runs the validations defined on
+// order_idempotency_mismatch_response_body
+func ValidateOrderIdempotencyMismatchResponseBody(body *OrderIdempotencyMismatchResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateGetServiceNotFoundResponseBody runs the validations defined on
 // getService_not_found_response_body
 func ValidateGetServiceNotFoundResponseBody(body *GetServiceNotFoundResponseBody) (err error) {
@@ -1431,6 +1579,30 @@ func ValidateGetServiceUnavailableResponseBody(body *GetServiceUnavailableRespon
 // ValidateGetServicePasswordMismatchResponseBody runs the validations defined
 // on getService_password_mismatch_response_body
 func ValidateGetServicePasswordMismatchResponseBody(body *GetServicePasswordMismatchResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateGetServiceIdempotencyMismatchResponseBody runs the validations
+// defined on getService_idempotency_mismatch_response_body
+func ValidateGetServiceIdempotencyMismatchResponseBody(body *GetServiceIdempotencyMismatchResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	resellers "github.com/streamcart/streamcart/gen/resellers"
 	goahttp "goa.design/goa/v3/http"
@@ -157,6 +158,19 @@ func EncodeMeError(encoder func(context.Context, http.ResponseWriter) goahttp.En
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusUnprocessableEntity)
 			return enc.Encode(body)
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewMeIdempotencyMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)
 		}
@@ -201,13 +215,31 @@ func DecodeOrderRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.D
 		}
 
 		var (
-			token *string
+			token          *string
+			idempotencyKey *string
 		)
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewOrderPayload(&body, token)
+		idempotencyKeyRaw := r.Header.Get("Idempotency-Key")
+		if idempotencyKeyRaw != "" {
+			idempotencyKey = &idempotencyKeyRaw
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) < 1 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 1, true))
+			}
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) > 255 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 255, false))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewOrderPayload(&body, token, idempotencyKey)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -317,6 +349,19 @@ func EncodeOrderError(encoder func(context.Context, http.ResponseWriter) goahttp
 				body = formatter(ctx, res)
 			} else {
 				body = NewOrderPasswordMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return enc.Encode(body)
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewOrderIdempotencyMismatchResponseBody(res)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusUnprocessableEntity)
@@ -479,6 +524,19 @@ func EncodeGetServiceError(encoder func(context.Context, http.ResponseWriter) go
 				body = formatter(ctx, res)
 			} else {
 				body = NewGetServicePasswordMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return enc.Encode(body)
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewGetServiceIdempotencyMismatchResponseBody(res)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusUnprocessableEntity)

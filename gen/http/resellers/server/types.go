@@ -199,6 +199,24 @@ type MePasswordMismatchResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// MeIdempotencyMismatchResponseBody is the type of the "resellers" service
+// "me" endpoint HTTP response body for the "idempotency_mismatch" error.
+type MeIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // OrderNotFoundResponseBody is the type of the "resellers" service "order"
 // endpoint HTTP response body for the "not_found" error.
 type OrderNotFoundResponseBody struct {
@@ -310,6 +328,24 @@ type OrderUnavailableResponseBody struct {
 // OrderPasswordMismatchResponseBody is the type of the "resellers" service
 // "order" endpoint HTTP response body for the "password_mismatch" error.
 type OrderPasswordMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderIdempotencyMismatchResponseBody is the type of the "resellers" service
+// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OrderIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -438,6 +474,25 @@ type GetServiceUnavailableResponseBody struct {
 // service "getService" endpoint HTTP response body for the "password_mismatch"
 // error.
 type GetServicePasswordMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// GetServiceIdempotencyMismatchResponseBody is the type of the "resellers"
+// service "getService" endpoint HTTP response body for the
+// "idempotency_mismatch" error.
+type GetServiceIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -627,6 +682,20 @@ func NewMePasswordMismatchResponseBody(res *goa.ServiceError) *MePasswordMismatc
 	return body
 }
 
+// NewMeIdempotencyMismatchResponseBody builds the HTTP response body from the
+// result of the "me" endpoint of the "resellers" service.
+func NewMeIdempotencyMismatchResponseBody(res *goa.ServiceError) *MeIdempotencyMismatchResponseBody {
+	body := &MeIdempotencyMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewOrderNotFoundResponseBody builds the HTTP response body from the result
 // of the "order" endpoint of the "resellers" service.
 func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseBody {
@@ -715,6 +784,20 @@ func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableRes
 // result of the "order" endpoint of the "resellers" service.
 func NewOrderPasswordMismatchResponseBody(res *goa.ServiceError) *OrderPasswordMismatchResponseBody {
 	body := &OrderPasswordMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "order" endpoint of the "resellers" service.
+func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempotencyMismatchResponseBody {
+	body := &OrderIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -823,6 +906,20 @@ func NewGetServicePasswordMismatchResponseBody(res *goa.ServiceError) *GetServic
 	return body
 }
 
+// NewGetServiceIdempotencyMismatchResponseBody builds the HTTP response body
+// from the result of the "getService" endpoint of the "resellers" service.
+func NewGetServiceIdempotencyMismatchResponseBody(res *goa.ServiceError) *GetServiceIdempotencyMismatchResponseBody {
+	body := &GetServiceIdempotencyMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewMePayload builds a resellers service me endpoint payload.
 func NewMePayload(token *string) *resellers.MePayload {
 	v := &resellers.MePayload{}
@@ -832,7 +929,7 @@ func NewMePayload(token *string) *resellers.MePayload {
 }
 
 // NewOrderPayload builds a resellers service order endpoint payload.
-func NewOrderPayload(body *OrderRequestBody, token *string) *resellers.OrderPayload {
+func NewOrderPayload(body *OrderRequestBody, token *string, idempotencyKey *string) *resellers.OrderPayload {
 	v := &resellers.OrderPayload{
 		Pid:             *body.Pid,
 		Gateway:         body.Gateway,
@@ -848,6 +945,7 @@ func NewOrderPayload(body *OrderRequestBody, token *string) *resellers.OrderPayl
 		v.ExistingReseller = false
 	}
 	v.Token = token
+	v.IdempotencyKey = idempotencyKey
 
 	return v
 }

@@ -66,7 +66,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"w3\",\n      \"extraQuantity\": 4823971387591173077,\n      \"serviceId\": \"mxz\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"un\",\n      \"extraQuantity\": 7906595521617843106,\n      \"serviceId\": \"g9b\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -101,13 +101,13 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 
 // BuildOrderPayload builds the payload for the upsell order endpoint from CLI
 // flags.
-func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string) (*upsell.OrderPayload, error) {
+func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string, upsellOrderIdempotencyKey string) (*upsell.OrderPayload, error) {
 	var err error
 	var body OrderRequestBody
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"3b\",\n      \"extraQuantity\": 3414895347486509489,\n      \"gateway\": \"Aliquid quod qui earum sapiente cumque.\",\n      \"returnUrl\": \"fcj\",\n      \"serviceId\": \"sp3\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"b\",\n      \"extraQuantity\": 818106052775854941,\n      \"gateway\": \"Asperiores quas eos voluptates aut.\",\n      \"returnUrl\": \"2si\",\n      \"serviceId\": \"unf\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -135,6 +135,21 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string) (*upsell
 			token = &upsellOrderToken
 		}
 	}
+	var idempotencyKey *string
+	{
+		if upsellOrderIdempotencyKey != "" {
+			idempotencyKey = &upsellOrderIdempotencyKey
+			if utf8.RuneCountInString(*idempotencyKey) < 1 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 1, true))
+			}
+			if utf8.RuneCountInString(*idempotencyKey) > 255 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 255, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	v := &upsell.OrderPayload{
 		ServiceID:     body.ServiceID,
 		ExtraQuantity: body.ExtraQuantity,
@@ -143,6 +158,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string) (*upsell
 		ReturnURL:     body.ReturnURL,
 	}
 	v.Token = token
+	v.IdempotencyKey = idempotencyKey
 
 	return v, nil
 }

@@ -71,6 +71,7 @@ func EncodeOffersRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeOffersResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -172,6 +173,20 @@ func DecodeOffersResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("upsell", "offers", err)
 			}
 			return nil, NewOffersUnavailable(&body)
+		case http.StatusUnprocessableEntity:
+			var (
+				body OffersIdempotencyMismatchResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("upsell", "offers", err)
+			}
+			err = ValidateOffersIdempotencyMismatchResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("upsell", "offers", err)
+			}
+			return nil, NewOffersIdempotencyMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("upsell", "offers", resp.StatusCode, string(body))
@@ -227,6 +242,7 @@ func EncodeQuoteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -328,6 +344,20 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "quote", err)
 			}
 			return nil, NewQuoteUnavailable(&body)
+		case http.StatusUnprocessableEntity:
+			var (
+				body QuoteIdempotencyMismatchResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+			}
+			err = ValidateQuoteIdempotencyMismatchResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("upsell", "quote", err)
+			}
+			return nil, NewQuoteIdempotencyMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("upsell", "quote", resp.StatusCode, string(body))
@@ -366,6 +396,10 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 				req.Header.Set("Authorization", head)
 			}
 		}
+		if p.IdempotencyKey != nil {
+			head := *p.IdempotencyKey
+			req.Header.Set("Idempotency-Key", head)
+		}
 		body := NewOrderRequestBody(p)
 		if err := encoder(req).Encode(&body); err != nil {
 			return goahttp.ErrEncodingError("upsell", "order", err)
@@ -383,6 +417,7 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -484,6 +519,20 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "order", err)
 			}
 			return nil, NewOrderUnavailable(&body)
+		case http.StatusUnprocessableEntity:
+			var (
+				body OrderIdempotencyMismatchResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("upsell", "order", err)
+			}
+			err = ValidateOrderIdempotencyMismatchResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("upsell", "order", err)
+			}
+			return nil, NewOrderIdempotencyMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("upsell", "order", resp.StatusCode, string(body))

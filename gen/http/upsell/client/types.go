@@ -160,6 +160,24 @@ type OffersUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// OffersIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "offers" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OffersIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // QuoteNotFoundResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "not_found" error.
 type QuoteNotFoundResponseBody struct {
@@ -250,6 +268,24 @@ type QuoteUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// QuoteIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "idempotency_mismatch" error.
+type QuoteIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // OrderNotFoundResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "not_found" error.
 type OrderNotFoundResponseBody struct {
@@ -325,6 +361,24 @@ type OrderConflictResponseBody struct {
 // OrderUnavailableResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "unavailable" error.
 type OrderUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// OrderIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OrderIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -478,6 +532,21 @@ func NewOffersUnavailable(body *OffersUnavailableResponseBody) *goa.ServiceError
 	return v
 }
 
+// NewOffersIdempotencyMismatch builds a upsell service offers endpoint
+// idempotency_mismatch error.
+func NewOffersIdempotencyMismatch(body *OffersIdempotencyMismatchResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewQuoteUpsellQuoteOK builds a "upsell" service "quote" endpoint result from
 // a HTTP "OK" response.
 func NewQuoteUpsellQuoteOK(body *QuoteResponseBody) *upsell.UpsellQuote {
@@ -552,6 +621,21 @@ func NewQuoteConflict(body *QuoteConflictResponseBody) *goa.ServiceError {
 
 // NewQuoteUnavailable builds a upsell service quote endpoint unavailable error.
 func NewQuoteUnavailable(body *QuoteUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewQuoteIdempotencyMismatch builds a upsell service quote endpoint
+// idempotency_mismatch error.
+func NewQuoteIdempotencyMismatch(body *QuoteIdempotencyMismatchResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -641,6 +725,21 @@ func NewOrderConflict(body *OrderConflictResponseBody) *goa.ServiceError {
 
 // NewOrderUnavailable builds a upsell service order endpoint unavailable error.
 func NewOrderUnavailable(body *OrderUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewOrderIdempotencyMismatch builds a upsell service order endpoint
+// idempotency_mismatch error.
+func NewOrderIdempotencyMismatch(body *OrderIdempotencyMismatchResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -863,6 +962,30 @@ func ValidateOffersUnavailableResponseBody(body *OffersUnavailableResponseBody) 
 	return
 }
 
+// ValidateOffersIdempotencyMismatchResponseBody runs the validations defined
+// on offers_idempotency_mismatch_response_body
+func ValidateOffersIdempotencyMismatchResponseBody(body *OffersIdempotencyMismatchResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateQuoteNotFoundResponseBody runs the validations defined on
 // quote_not_found_response_body
 func ValidateQuoteNotFoundResponseBody(body *QuoteNotFoundResponseBody) (err error) {
@@ -983,6 +1106,30 @@ func ValidateQuoteUnavailableResponseBody(body *QuoteUnavailableResponseBody) (e
 	return
 }
 
+// ValidateQuoteIdempotencyMismatchResponseBody runs the validations defined on
+// quote_idempotency_mismatch_response_body
+func ValidateQuoteIdempotencyMismatchResponseBody(body *QuoteIdempotencyMismatchResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateOrderNotFoundResponseBody runs the validations defined on
 // order_not_found_response_body
 func ValidateOrderNotFoundResponseBody(body *OrderNotFoundResponseBody) (err error) {
@@ -1082,6 +1229,30 @@ func ValidateOrderConflictResponseBody(body *OrderConflictResponseBody) (err err
 // ValidateOrderUnavailableResponseBody runs the validations defined on
 // order_unavailable_response_body
 func ValidateOrderUnavailableResponseBody(body *OrderUnavailableResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateOrderIdempotencyMismatchResponseBody runs the validations defined on
+// order_idempotency_mismatch_response_body
+func ValidateOrderIdempotencyMismatchResponseBody(body *OrderIdempotencyMismatchResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

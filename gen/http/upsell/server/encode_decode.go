@@ -157,6 +157,19 @@ func EncodeOffersError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return enc.Encode(body)
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewOffersIdempotencyMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)
 		}
@@ -295,6 +308,19 @@ func EncodeQuoteError(encoder func(context.Context, http.ResponseWriter) goahttp
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusServiceUnavailable)
 			return enc.Encode(body)
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewQuoteIdempotencyMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)
 		}
@@ -339,13 +365,31 @@ func DecodeOrderRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.D
 		}
 
 		var (
-			token *string
+			token          *string
+			idempotencyKey *string
 		)
 		tokenRaw := r.Header.Get("Authorization")
 		if tokenRaw != "" {
 			token = &tokenRaw
 		}
-		payload = NewOrderPayload(&body, token)
+		idempotencyKeyRaw := r.Header.Get("Idempotency-Key")
+		if idempotencyKeyRaw != "" {
+			idempotencyKey = &idempotencyKeyRaw
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) < 1 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 1, true))
+			}
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) > 255 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 255, false))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewOrderPayload(&body, token, idempotencyKey)
 		if payload.Token != nil {
 			if strings.Contains(*payload.Token, " ") {
 				// Remove authorization scheme prefix (e.g. "Bearer")
@@ -432,6 +476,19 @@ func EncodeOrderError(encoder func(context.Context, http.ResponseWriter) goahttp
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusServiceUnavailable)
+			return enc.Encode(body)
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewOrderIdempotencyMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
 			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)

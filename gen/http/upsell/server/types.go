@@ -162,6 +162,24 @@ type OffersUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// OffersIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "offers" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OffersIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // QuoteNotFoundResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "not_found" error.
 type QuoteNotFoundResponseBody struct {
@@ -252,6 +270,24 @@ type QuoteUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// QuoteIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "idempotency_mismatch" error.
+type QuoteIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // OrderNotFoundResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "not_found" error.
 type OrderNotFoundResponseBody struct {
@@ -327,6 +363,24 @@ type OrderConflictResponseBody struct {
 // OrderUnavailableResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "unavailable" error.
 type OrderUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OrderIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -493,6 +547,20 @@ func NewOffersUnavailableResponseBody(res *goa.ServiceError) *OffersUnavailableR
 	return body
 }
 
+// NewOffersIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "offers" endpoint of the "upsell" service.
+func NewOffersIdempotencyMismatchResponseBody(res *goa.ServiceError) *OffersIdempotencyMismatchResponseBody {
+	body := &OffersIdempotencyMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewQuoteNotFoundResponseBody builds the HTTP response body from the result
 // of the "quote" endpoint of the "upsell" service.
 func NewQuoteNotFoundResponseBody(res *goa.ServiceError) *QuoteNotFoundResponseBody {
@@ -553,6 +621,20 @@ func NewQuoteConflictResponseBody(res *goa.ServiceError) *QuoteConflictResponseB
 // result of the "quote" endpoint of the "upsell" service.
 func NewQuoteUnavailableResponseBody(res *goa.ServiceError) *QuoteUnavailableResponseBody {
 	body := &QuoteUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewQuoteIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "quote" endpoint of the "upsell" service.
+func NewQuoteIdempotencyMismatchResponseBody(res *goa.ServiceError) *QuoteIdempotencyMismatchResponseBody {
+	body := &QuoteIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -633,6 +715,20 @@ func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableRes
 	return body
 }
 
+// NewOrderIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "order" endpoint of the "upsell" service.
+func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempotencyMismatchResponseBody {
+	body := &OrderIdempotencyMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewOffersPayload builds a upsell service offers endpoint payload.
 func NewOffersPayload(currency *string, locale *string, token *string) *upsell.OffersPayload {
 	v := &upsell.OffersPayload{}
@@ -656,7 +752,7 @@ func NewQuotePayload(body *QuoteRequestBody, token *string) *upsell.QuotePayload
 }
 
 // NewOrderPayload builds a upsell service order endpoint payload.
-func NewOrderPayload(body *OrderRequestBody, token *string) *upsell.OrderPayload {
+func NewOrderPayload(body *OrderRequestBody, token *string, idempotencyKey *string) *upsell.OrderPayload {
 	v := &upsell.OrderPayload{
 		ServiceID:     *body.ServiceID,
 		ExtraQuantity: *body.ExtraQuantity,
@@ -665,6 +761,7 @@ func NewOrderPayload(body *OrderRequestBody, token *string) *upsell.OrderPayload
 		ReturnURL:     body.ReturnURL,
 	}
 	v.Token = token
+	v.IdempotencyKey = idempotencyKey
 
 	return v
 }
