@@ -185,7 +185,7 @@ function services(): Json[] {
 }
 
 function service(id: string, patch: Json = {}): Reply {
-  const s = services().find((x) => x.serviceId === id) ?? { ...body('services.get', '200'), serviceId: id };
+  const s = services().find((x) => x.serviceId === id) ?? { ...body<Json>('services.get', '200'), serviceId: id };
   return { status: 200, body: { ...s, ...patch } };
 }
 
@@ -228,7 +228,7 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const total = (q.body as Json).total as Money;
     const expected = r.body?.expectedTotal as Money | undefined;
     if (expected && (expected.amount !== total.amount || expected.currency !== total.currency)) {
-      return { status: 409, body: { ...body('order.create', '409.price-changed'), quote: q.body } };
+      return { status: 409, body: { ...body<Json>('order.create', '409.price-changed'), quote: q.body } };
     }
     const o = fromFixture('order.create', total.amount === 0 ? '201.trial' : '201');
     return { ...o, body: { ...(o.body as Json), total, quote: q.body } };
