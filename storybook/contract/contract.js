@@ -102,7 +102,7 @@ export function loadContract(doc) {
       if (result.success) return { errors: [], unknown: [] };
       const unknown = result.error.issues.filter((i) => i.code === 'unrecognized_keys');
       return {
-        errors: issues({ success: false, error: { issues: result.error.issues.filter((i) => i.code !== 'unrecognized_keys') } }),
+        errors: describe(result.error.issues.filter((i) => i.code !== 'unrecognized_keys')),
         unknown: unknown.flatMap((i) => i.keys.map((k) => [...i.path, k].join('.'))),
       };
     },
@@ -115,8 +115,11 @@ function lazy(make) {
 }
 
 function issues(result) {
-  if (result.success) return [];
-  return result.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`);
+  return result.success ? [] : describe(result.error.issues);
+}
+
+function describe(list) {
+  return list.map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`);
 }
 
 /** "200.empty.json" → { status: 200, variant: "empty" }; null for another name. */

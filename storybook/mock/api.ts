@@ -201,6 +201,12 @@ const fromFixture = (op: string, name: string): Reply => {
 const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'catalog.listProducts': (r) => catalogList('catalog.listProducts', r),
   'catalog.listResellerProducts': (r) => catalogList('catalog.listResellerProducts', r),
+  'catalog.getProduct': (r) => {
+    const cur = r.query.get('currency') || currencies().default;
+    if (rate(cur) === null) return unknownCurrency('catalog.listProducts', cur);
+    const p = allProducts().find((x) => x.pid === Number(r.params.pid));
+    return p ? { status: 200, body: convertProduct(p, cur) } : fromFixture('catalog.getProduct', '404');
+  },
   'catalog.listCurrencies': () => fromFixture('catalog.listCurrencies', '200'),
   'catalog.listGateways': (r) => ({ status: 200, body: localized('catalog.listGateways', 200, r.query.get('locale')).body }),
   'catalog.storefront': (r) => ({ status: 200, body: localized('catalog.storefront', 200, r.query.get('locale')).body }),

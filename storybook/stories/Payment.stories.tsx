@@ -84,3 +84,14 @@ export const OrderHeldForReview: Story = {
     await find(root, 'fraud-error');
   },
 };
+
+/**
+ * The automatic order of spec §4 (?email=…&pid=2&auto_redirect=true): session, product, quote and
+ * order without a click, then the payment page. The country lookup fails here, so EUR is used.
+ */
+export const AutomaticOrder: Story = {
+  parameters: { checkout: { url: { email: 'buyer@example.com', pid: '2', auto_redirect: 'true' }, api: { 'geo.lookup': 'network' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), 'a.sc-link');
+  },
+};

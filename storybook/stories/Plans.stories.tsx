@@ -69,3 +69,19 @@ export const SignedIn: Story = {
     await find<HTMLInputElement>(await widget(canvasElement), 'email-input', (el) => el.value === 'buyer@example.com');
   },
 };
+
+/** Prices in another currency than the catalog's default: the total with its conversion line. */
+export const OtherCurrency: Story = {
+  parameters: { checkout: { attrs: { currency: 'USD' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), '.sc-conversion');
+  },
+};
+
+/** GET /currencies fails: prices still show, without the conversion line. */
+export const CurrenciesUnavailable: Story = {
+  parameters: { checkout: { attrs: { currency: 'USD' }, api: { 'catalog.listCurrencies': 'network' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), 'pay-button', (b) => !(b as HTMLButtonElement).disabled);
+  },
+};

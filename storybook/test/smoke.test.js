@@ -27,6 +27,9 @@ const EXPECT = {
   'checkout-plans--promo-not-applicable': ['This Coupon is not available for this product.'],
   // Spec §5: otherwise the server's message.
   'checkout-plans--promo-unknown': ['This promo code does not exist or has expired.'],
+  'checkout-plans--other-currency': ['Pay $14.03', '≈ €12.99 · 1 EUR = 1.08 USD'],
+  'checkout-plans--currencies-unavailable': ['Pay $14.03'],
+  'checkout-payment--automatic-order': ['Taking you to the secure payment page…'],
   'checkout-payment--gateway-stripe': ['Card (Stripe)'],
   'checkout-payment--gateway-coinbase': ['Crypto (Coinbase Commerce)'],
   'checkout-payment--gateway-cryptomus': ['Crypto (Cryptomus)'],

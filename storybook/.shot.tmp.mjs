@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+const STATIC='/work/main/storybook/storybook-static';
+const srv=createServer(async (req,res)=>{try{const p=new URL(req.url,'http://x').pathname;const d=await readFile(STATIC+(p.endsWith('/')?p+'index.html':p));res.writeHead(200,{'Content-Type':p.endsWith('.js')?'text/javascript':p.endsWith('.css')?'text/css':p.endsWith('.json')?'application/json':'text/html'});res.end(d)}catch{res.writeHead(404).end()}});
+await new Promise(r=>srv.listen(0,r));
+const b=await chromium.launch({executablePath:'/usr/bin/chromium',args:['--no-sandbox','--disable-gpu']});
+const page=await b.newPage({viewport:{width:1280,height:900}});
+page.on('console',m=>console.log('console',m.type(),m.text().slice(0,300)));
+page.on('response',r=>{if(r.status()>=400)console.log('HTTP',r.status(),r.url())});
+const id=process.argv[2];
+await page.goto(`http://127.0.0.1:${srv.address().port}/iframe.html?id=${id}&viewMode=story${process.argv[4]?'&globals='+process.argv[4]:''}`);
+await page.waitForTimeout(Number(process.argv[3]||4000));
+await page.screenshot({path:`/tmp/sbfix/${id}.png`,fullPage:true});
+console.log(await page.evaluate(()=>document.querySelector('streamcart-checkout')?.shadowRoot?.textContent?.slice(0,1500)));
+await b.close(); srv.close();
