@@ -29,8 +29,10 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 	// (about 32 MB) instead of SQLite's 1,000. An order rewrites the same few b-tree pages, and
 	// a checkpoint copies each page once however often it changed, so checkpointing less often
 	// cuts the work the single writer does in its commits (measured in docs/benchmarks.md).
+	// temp_store(MEMORY): the statement journal of each group commit member's savepoint (see
+	// groupCommit) stays in memory instead of spilling to a temporary file past 64 KB.
 	for _, p := range []string{"journal_mode(WAL)", "synchronous(NORMAL)", "busy_timeout(10000)", "foreign_keys(ON)",
-		"wal_autocheckpoint(8000)"} {
+		"wal_autocheckpoint(8000)", "temp_store(MEMORY)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
@@ -47,6 +49,7 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 	}
 	r.SetMaxOpenConns(8)
 	s := &SQLite{newDB(w, r, &sqliteDialect, true)}
+	s.group = newGroupCommit(w, s.d, s.w.st)
 	if err := s.Migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -119,9 +119,13 @@ type querier struct {
 	// transaction of that pool.
 	st *stmtCache
 	tx *sql.Tx
+	// detached runs statements without the caller's cancellation (a member of a group commit:
+	// see groupCommit).
+	detached bool
 }
 
 func (q querier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = q.context(ctx)
 	query = q.d.rebind(query)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -130,6 +134,7 @@ func (q querier) ExecContext(ctx context.Context, query string, args ...any) (sq
 }
 
 func (q querier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = q.context(ctx)
 	query = q.d.rebind(query)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -138,11 +143,19 @@ func (q querier) QueryContext(ctx context.Context, query string, args ...any) (*
 }
 
 func (q querier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = q.context(ctx)
 	query = q.d.rebind(query)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
 	return q.q.QueryRowContext(ctx, query, args...)
+}
+
+func (q querier) context(ctx context.Context) context.Context {
+	if q.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 // stmt is the prepared statement for query, nil to run it unprepared.
@@ -276,6 +289,8 @@ type db struct {
 	w, r     querier // writes, reads (the same pool on PostgreSQL)
 	d        *dialect
 	now      func() time.Time
+	// group, on SQLite, runs the write transactions (see groupCommit).
+	group *groupCommit
 }
 
 // newDB wires the pools; prepare keeps prepared statements per pool (SQLite: its driver parses
@@ -293,6 +308,9 @@ func (s *db) Dialect() string { return s.d.name }
 
 // Close closes the pools.
 func (s *db) Close() error {
+	if s.group != nil {
+		s.group.close()
+	}
 	stErr := errors.Join(s.w.st.close(), s.r.st.close())
 	if s.wdb == s.rdb {
 		return errors.Join(stErr, s.wdb.Close())
@@ -306,9 +324,13 @@ func (s *db) Ping(ctx context.Context) error {
 }
 
 // tx runs fn in a write transaction, committing when it returns nil. On PostgreSQL a
-// transaction aborted by a deadlock or serialization failure runs again, so fn must only
-// depend on what it reads (every caller's does).
+// transaction aborted by a deadlock or serialization failure runs again, and on SQLite fn runs
+// as a member of a group commit (group.go), which runs it again alone if its group fails; so fn
+// must only depend on what it reads (every caller's does) and use only the querier it is given.
 func (s *db) tx(ctx context.Context, fn func(querier) error) error {
+	if s.group != nil {
+		return s.group.do(ctx, fn)
+	}
 	for attempt := 1; ; attempt++ {
 		err := s.tx1(ctx, fn)
 		if err == nil || attempt == maxTxAttempts || !s.d.retry(err) || ctx.Err() != nil {
@@ -322,20 +344,11 @@ func (s *db) tx1(ctx context.Context, fn func(querier) error) error {
 	if err != nil {
 		return err
 	}
-	q := querier{q: tx, d: s.d}
-	if s.w.st != nil {
-		q.st, q.tx = s.w.st, tx
-	}
-	err = fn(q)
-	if err != nil {
+	if err := fn(querier{q: tx, d: s.d}); err != nil {
 		tx.Rollback()
-	} else {
-		err = tx.Commit()
+		return err
 	}
-	if s.w.st != nil { // the connection is back in the pool: prepare what ran unprepared
-		s.w.st.preparePending(context.WithoutCancel(ctx))
-	}
-	return err
+	return tx.Commit()
 }
 
 // Migrate applies the embedded migrations not yet recorded, each in its own transaction. A
