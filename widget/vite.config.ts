@@ -1,27 +1,33 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
+import { checkoutChunk, checkoutKit, cssSplit } from './scripts/checkout-split.ts';
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
 
 const LAZY_LOCALES = ['de-de', 'es-es', 'nl-nl', 'pt-pt'] as const;
 
-// In the library build the translated tables are not bundled: messages.ts gets load.lazy.ts, which
-// imports dist/locales/<code>.js on demand (built by `vite build --mode locales`).
-const lazyLocales: Plugin = {
-  name: 'streamcart-lazy-locales',
+// In the script-tag builds the translated tables are not bundled: messages.ts gets load.lazy.ts,
+// which imports dist/locales/<code>.js on demand (built by `vite build --mode locales`). The same
+// way, the after-sale screens come from dist/aftersale.js, and the checkout after the plan cards
+// from dist/checkout.js (`--mode checkout`, see scripts/checkout-split.ts): App's parts.ts gets
+// parts.lazy.tsx.
+const lazyModules: Plugin = {
+  name: 'streamcart-lazy-modules',
   enforce: 'pre',
   resolveId(source, importer) {
     if (source === './load' && importer?.endsWith('/src/i18n/messages.ts')) return file('./src/i18n/load.lazy.ts');
     if (source === './afterSaleLoad' && importer?.endsWith('/src/flow/AfterSale.tsx')) return file('./src/flow/afterSaleLoad.lazy.ts');
+    if (source === '../checkout/parts' && importer?.endsWith('/src/flow/App.tsx')) return file('./src/checkout/parts.lazy.tsx');
     return null;
   },
 };
 
-// Both builds: minified, ASCII only. A classic <script> without a charset is decoded with the host
+// All builds: minified, ASCII only. A classic <script> without a charset is decoded with the host
 // page's encoding (windows-1252 on a page without <meta charset>); escaped text survives any.
-// Vite leaves an ES library unminified by default (whitespace kept); we ship it to browsers as is.
-const output = { minify: true, charset: 'ascii' as const };
+// Vite leaves an ES library unminified by default (whitespace kept); we ship it to browsers as is,
+// so the ES builds also drop the /* @__PURE__ */ marks a library keeps for its users' bundlers.
+const output = { minify: true, charset: 'ascii' as const, comments: false };
 
 // dist/aftersale.js gets the page's React and the main bundle's shared modules at load time (see
 // src/aftersale/entry.ts): 'react', its JSX runtime and ./shared resolve to live-binding shims.
@@ -54,6 +60,21 @@ export default defineConfig(({ mode }) => {
       },
     };
   }
+  if (mode === 'checkout') {
+    return {
+      plugins: [react(), checkoutChunk(), cssSplit('chunk')],
+      define: { 'process.env.NODE_ENV': '"production"' },
+      build: {
+        outDir: 'dist',
+        emptyOutDir: false,
+        target: 'es2020',
+        minify: 'oxc',
+        lib: { entry: 'src/checkout/entry.ts', formats: ['es'], fileName: () => 'checkout.js' },
+        // One file: install()'s import('./checkout') stays a lazily run part of it (see entry.ts).
+        rolldownOptions: { output: { ...output, codeSplitting: false } },
+      },
+    };
+  }
   if (mode === 'locales') {
     return {
       build: {
@@ -73,13 +94,9 @@ export default defineConfig(({ mode }) => {
   const test = mode === 'test';
   const classic = mode === 'classic';
   return {
-    plugins: test ? [react()] : [react(), lazyLocales],
+    plugins: test ? [react()] : [react(), lazyModules, checkoutKit(), cssSplit('first')],
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
     define: test ? {} : { 'process.env.NODE_ENV': '"production"' },
-    resolve: {
-      // react-shadow imports react-dom/server for its unused `ssr` prop; the stub keeps it out.
-      alias: test ? [] : [{ find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') }],
-    },
     build: {
       outDir: 'dist',
       // dist/.gitkeep is tracked: never wipe the folder.

@@ -1,38 +1,20 @@
 // <streamcart-checkout>: attributes → props, methods, CustomEvents; React inside an open shadow root.
-import { useCallback, useMemo } from 'react';
+import { useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import root from 'react-shadow';
 import { App } from '../flow/App';
 import { normalizeLocale } from '../i18n/locale';
 import { writeBrowserLang } from '../state/cookie';
 import { Controller } from '../state/controller';
 import { loadPersisted, savePersisted, signedOut } from '../state/persisted';
 import { ATTRIBUTES, readConfig, type AttributeName } from './attributes';
-import { sharedSheet, widgetCss } from './styles';
+import { sharedSheet, subscribeCss, widgetCss } from './styles';
 
 export const TAG = 'streamcart-checkout';
 
-const ShadowDiv = root.div!;
-
-function Shell({ host, controller }: { host: HTMLElement; controller: Controller }) {
-  const sheet = sharedSheet();
-  const sheets = useMemo(() => (sheet ? [sheet] : []), [sheet]);
-  // react-shadow attaches the shadow root to the element it renders. Redirecting that one call to
-  // the custom element makes <streamcart-checkout> itself the open shadow host (el.shadowRoot),
-  // while react-shadow still portals the tree and adopts the style sheets there. The React root
-  // lives in a detached fragment, so the element has no light-DOM children at all.
-  const redirect = useCallback(
-    (node: HTMLElement | null) => {
-      if (node) node.attachShadow = (init: ShadowRootInit) => host.shadowRoot ?? HTMLElement.prototype.attachShadow.call(host, init);
-    },
-    [host],
-  );
-  return (
-    <ShadowDiv ref={redirect} mode="open" styleSheets={sheets}>
-      {!sheet && <style>{widgetCss}</style>}
-      <App controller={controller} />
-    </ShadowDiv>
-  );
+/** Where constructable sheets are missing, the CSS is a <style> in the tree (it grows with the checkout chunk). */
+function InlineStyle() {
+  const css = useSyncExternalStore(subscribeCss, widgetCss);
+  return <style>{css}</style>;
 }
 
 export class StreamcartCheckoutElement extends HTMLElement {
@@ -40,51 +22,64 @@ export class StreamcartCheckoutElement extends HTMLElement {
     return ATTRIBUTES;
   }
 
-  #controller: Controller | null = null;
-  #root: Root | null = null;
+  private controller: Controller | null = null;
+  private root: Root | null = null;
   /** Set while an unmount is scheduled; a reconnect in the same task (a DOM move) cancels it. */
-  #leaving = false;
+  private leaving = false;
 
   connectedCallback(): void {
     // Moved within the page (disconnected and connected again at once): keep the running widget.
-    this.#leaving = false;
-    if (this.#root) return;
-    this.#controller = new Controller(this, readConfig(this));
-    this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
-    this.#root.render(<Shell host={this} controller={this.#controller} />);
+    this.leaving = false;
+    if (this.root) return;
+    const controller = new Controller(this, readConfig(this));
+    this.controller = controller;
+    // The catalog requests start now, while React starts up, not after its first render.
+    controller.prefetch();
+    // The element itself is the open shadow host; React renders straight into the shadow root, so
+    // the light DOM stays empty. The root survives an unmount and serves a later reconnect.
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    const sheet = sharedSheet();
+    if (sheet) shadow.adoptedStyleSheets = [sheet];
+    this.root = createRoot(shadow);
+    this.root.render(
+      <>
+        {!sheet && <InlineStyle />}
+        <App controller={controller} />
+      </>,
+    );
   }
 
   disconnectedCallback(): void {
-    this.#leaving = true;
+    this.leaving = true;
     queueMicrotask(() => {
-      if (!this.#leaving) return;
-      this.#leaving = false;
+      if (!this.leaving) return;
+      this.leaving = false;
       // Stops polls and timers with the tree; the shadow root stays for a later reconnect.
-      this.#root?.unmount();
-      this.#root = null;
-      this.#controller = null;
+      this.root?.unmount();
+      this.root = null;
+      this.controller = null;
     });
   }
 
   attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
-    if (old !== value) this.#controller?.configure(readConfig(this));
+    if (old !== value) this.controller?.configure(readConfig(this));
   }
 
   /** Goes to the plan choice, with plan `pid` selected when given. */
   open(pid?: number): void {
-    if (this.#controller) this.#controller.open(pid);
+    if (this.controller) this.controller.open(pid);
     else if (pid) this.setAttribute('plan', String(pid));
   }
 
   /** Ends the session (DELETE /session) and clears what spec §4 lists, then shows the plans. */
   async signOut(): Promise<void> {
-    if (this.#controller) return this.#controller.signOut();
+    if (this.controller) return this.controller.signOut();
     savePersisted(signedOut(loadPersisted()));
   }
 
   /** Switches the language (and in history routing the URL prefix); remembered for 365 days. */
   setLocale(code: string): void {
-    if (this.#controller) this.#controller.setLocale(code);
+    if (this.controller) this.controller.setLocale(code);
     else {
       const locale = normalizeLocale(code);
       if (locale) writeBrowserLang(locale);
@@ -92,7 +87,7 @@ export class StreamcartCheckoutElement extends HTMLElement {
   }
 
   setCurrency(code: string): void {
-    if (this.#controller) this.#controller.setCurrency(code);
+    if (this.controller) this.controller.setCurrency(code);
     else this.setAttribute('currency', code);
   }
 }

@@ -1,10 +1,37 @@
 // The widget's CSS, adopted into its shadow root (a <style> element where adoptedStyleSheets is
 // missing). Nothing is added to the host document.
+//
+// In the script-tag builds the sheet comes in two halves (scripts/checkout-split.ts): this bundle
+// has the rules the plan cards need, dist/checkout.js the rest. Each half is a list of parts joined by
+// an empty comment; the chunk's parts go between this bundle's, which restores the original order.
 import css from '../styles/widget.css?inline';
 
-export const widgetCss: string = css;
+const SEPARATOR = '/**/';
+const parts = css.split(SEPARATOR);
+let current = parts.join('');
+const listeners = new Set<() => void>();
 
 let shared: CSSStyleSheet | null | undefined;
+
+/** The CSS the widget has so far: the plan cards' rules until completeCss() adds the rest. */
+export function widgetCss(): string {
+  return current;
+}
+
+export function subscribeCss(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Adds dist/checkout.js's rules, each part where it stood in the original sheet. */
+export function completeCss(rest: string): void {
+  if (!rest) return;
+  const more = rest.split(SEPARATOR);
+  if (more.length !== parts.length - 1) throw new Error('the widget CSS does not match this bundle (another build?)');
+  current = parts.map((p, i) => p + (more[i] ?? '')).join('');
+  shared?.replaceSync(current);
+  for (const fn of listeners) fn();
+}
 
 export function supportsAdoptedSheets(): boolean {
   return (
@@ -22,7 +49,7 @@ export function sharedSheet(): CSSStyleSheet | null {
   if (supportsAdoptedSheets()) {
     try {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(css);
+      sheet.replaceSync(current);
       shared = sheet;
     } catch {
       shared = null;

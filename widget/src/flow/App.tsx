@@ -1,16 +1,12 @@
 import { Component, useEffect, useState, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
+import { IndexPage, runLanding, Success, Waiting } from '../checkout/parts';
 import { bcp47, type LocaleCode } from '../i18n/locale';
 import { isLoaded, loadMessages } from '../i18n/messages';
 import { Icon } from './icons';
 import type { Controller } from '../state/controller';
 import { ControllerContext, LocaleContext, useCheckout, useController } from './context';
-import { isValidEmail } from './EmailField';
-import { IndexPage } from './IndexPage';
-import { autoOrder, ensureSession } from './order';
-import { Success } from './Success';
 import { AfterSale } from './AfterSale';
 import { CreatingOrder, ErrorView, NotFound } from './Views';
-import { Waiting } from './Waiting';
 
 /** A render error anywhere in the flow becomes the generic error view, never a blank widget. */
 class Boundary extends Component<{ controller: Controller; children: ReactNode }, { failed: boolean }> {
@@ -63,17 +59,7 @@ function Lifecycle() {
   useEffect(() => {
     c.emit('streamcart:ready', c.readyDetail());
     window.addEventListener('popstate', c.syncFromLocation);
-    const { email, pid, autoRedirect } = c.landing;
-    const p = c.getState().persisted;
-    const signingIn = !!c.getState().route.query.signin;
-    if (signingIn) {
-      // A sign-in link proves who the visitor is; the email parameter must not replace that session.
-    } else if (email && pid && autoRedirect && c.getState().route.name === '') {
-      void autoOrder(c);
-    } else if (email && isValidEmail(email) && !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())) {
-      // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as them.
-      ensureSession(c, email).catch(() => undefined);
-    }
+    runLanding(c);
     // Back from the payment page into a page restored from the back/forward cache: the redirect
     // view would wait forever, so show the order's waiting view (it offers to complete the payment).
     const onPageShow = (e: PageTransitionEvent) => {

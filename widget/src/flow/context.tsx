@@ -50,14 +50,16 @@ export type Resource<T> =
 
 /**
  * Loads data for `key`; keeps the previous data while a new key loads (no flicker on a currency
- * switch). A malformed answer switches the whole widget to the generic error view.
+ * switch). A key that names an answer Controller.cached already has (the catalog reads use the same
+ * keys for both) starts from that answer: no loading state. A malformed answer switches the whole
+ * widget to the generic error view.
  */
 export function useResource<T>(key: string | null, load: () => Promise<T>): Resource<T> {
   const c = useController();
   const [n, setN] = useState(0);
-  const [state, setState] = useState<{ key: string | null; status: 'loading' | 'ok' | 'error'; data?: T; error?: unknown }>({
-    key,
-    status: 'loading',
+  const [state, setState] = useState<{ key: string | null; status: 'loading' | 'ok' | 'error'; data?: T; error?: unknown }>(() => {
+    const hit = key === null ? undefined : c.peek(key);
+    return hit ? { key, status: 'ok', data: hit.value as T } : { key, status: 'loading' };
   });
   const loadRef = useRef(load);
   loadRef.current = load;
@@ -65,6 +67,11 @@ export function useResource<T>(key: string | null, load: () => Promise<T>): Reso
 
   useEffect(() => {
     if (key === null) return;
+    const hit = c.peek(key);
+    if (hit) {
+      setState((s) => (s.key === key && s.status === 'ok' && s.data === hit.value ? s : { key, status: 'ok', data: hit.value as T }));
+      return;
+    }
     let live = true;
     setState((s) => ({ key, status: 'loading', data: s.data }));
     loadRef.current().then(
@@ -82,8 +89,17 @@ export function useResource<T>(key: string | null, load: () => Promise<T>): Reso
     };
   }, [key, n, c]);
 
-  const status = state.key === key ? state.status : 'loading';
-  if (status === 'ok') return { status, data: state.data as T, error: null, reload };
+  let status = state.key === key ? state.status : 'loading';
+  let data = state.data;
+  if (status === 'loading' && key !== null) {
+    // A new key whose answer is already cached renders it at once (the effect confirms it).
+    const hit = c.peek(key);
+    if (hit) {
+      status = 'ok';
+      data = hit.value as T;
+    }
+  }
+  if (status === 'ok') return { status, data: data as T, error: null, reload };
   if (status === 'error') return { status, data: state.data, error: state.error, reload };
   return { status: 'loading', data: state.data, error: null, reload };
 }

@@ -64,6 +64,13 @@ export interface State {
   fatal: Fatal | null;
 }
 
+/** Keys of the catalog reads in Controller.cached (the plan page, flow/IndexPage.tsx, uses the same). */
+export const catalogKey = {
+  products: (group: 'plan' | 'reseller', currency: string, locale: LocaleCode) => `products:${group}:${currency}:${locale}`,
+  gateways: (locale: LocaleCode) => `gateways:${locale}`,
+  currencies: 'currencies',
+};
+
 export const AFFILIATE_COOKIE = 'aff_id';
 const AFFILIATE_MAX_AGE = 7_776_000; // 90 days
 
@@ -119,16 +126,44 @@ export class Controller {
 
   private idempotency: { body: string; key: string } | null = null;
   private cache = new Map<string, Promise<unknown>>();
+  /** The answers of `cache` that have arrived, for a first render without a loading state. */
+  private settled = new Map<string, unknown>();
 
   /** Memoised GET for data that does not change while the page is open; failures are retried. */
   cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     let p = this.cache.get(key) as Promise<T> | undefined;
     if (!p) {
-      p = load();
-      this.cache.set(key, p);
-      p.catch(() => this.cache.delete(key));
+      const cache = this.cache;
+      const loading = load();
+      p = loading;
+      cache.set(key, loading);
+      loading.then(
+        (value) => {
+          if (this.cache === cache && cache.get(key) === loading) this.settled.set(key, value);
+        },
+        () => {
+          if (cache.get(key) === loading) cache.delete(key);
+        },
+      );
     }
     return p;
+  }
+
+  /** The answer cached under `key` when it has already arrived. */
+  peek(key: string): { value: unknown } | undefined {
+    return this.settled.has(key) ? { value: this.settled.get(key) } : undefined;
+  }
+
+  /**
+   * Starts the plan page's catalog reads (products, gateways, currencies) when the element connects,
+   * under the keys the page reads them with, so the network overlaps React's start-up.
+   */
+  prefetch(): void {
+    const { route, locale, currency } = this.state;
+    if (route.name !== '' || route.query.view || route.query.signin) return;
+    void this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
+    void this.cached(catalogKey.gateways(locale), () => this.client.gateways(locale));
+    void this.cached(catalogKey.currencies, () => this.client.currencies());
   }
 
   setDraft(patch: Partial<Draft>): void {
@@ -190,7 +225,8 @@ export class Controller {
     this.config = next;
     if (prev.api !== next.api || prev.store !== next.store) {
       this.client = this.makeClient();
-      this.cache.clear();
+      this.cache = new Map();
+      this.settled.clear();
     }
     const patch: Partial<State> = {};
     if (next.locale !== prev.locale) {

@@ -38,5 +38,8 @@ export async function mountIndex(attrs: Record<string, string> = {}) {
   await waitFor(() => expect(m.el.shadowRoot?.querySelector('.sc-root')).toBeTruthy());
   await m.ui().findAllByTestId('plan-card');
   await m.ui().findByTestId('pay-button');
+  // The catalog may already be there for the first render (the element prefetches it): let React
+  // run that render's effects (store subscriptions) before the test acts, as any real click does.
+  await new Promise((resolve) => setTimeout(resolve));
   return m;
 }
