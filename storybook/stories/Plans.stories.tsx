@@ -85,3 +85,8 @@ export const CurrenciesUnavailable: Story = {
     await find(await widget(canvasElement), 'pay-button', (b) => !(b as HTMLButtonElement).disabled);
   },
 };
+
+/** The price of the current choice is being asked for (POST /quote under way). */
+export const PriceLoading: Story = {
+  parameters: { checkout: { api: { 'pricing.quote': 'never' } } },
+};

@@ -28,6 +28,7 @@ const EXPECT = {
   // Spec §5: otherwise the server's message.
   'checkout-plans--promo-unknown': ['This promo code does not exist or has expired.'],
   'checkout-plans--other-currency': ['Pay $14.03', '≈ €12.99 · 1 EUR = 1.08 USD'],
+  'checkout-plans--price-loading': ['Updating price…', 'Pay …'],
   'checkout-plans--currencies-unavailable': ['Pay $14.03'],
   'checkout-payment--automatic-order': ['Taking you to the secure payment page…'],
   'checkout-payment--gateway-stripe': ['Card (Stripe)'],
@@ -244,6 +245,24 @@ test('the toolbar globals switch locale and currency for a story', async () => {
       assert.deepEqual(await check(page, 'checkout-plans--default', { globals: `locale:${code};currency:GBP`, expect: [/11[.,]17/] }), []);
       assert.equal(await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root').lang), tag);
     }
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('a toolbar change switches the running widget without restarting it', async () => {
+  const page = await newPage();
+  try {
+    assert.deepEqual(await check(page, 'checkout-errors--invalid-email'), []);
+    // What the toolbar does: new globals for the story on screen.
+    await page.evaluate(() => window.__STORYBOOK_PREVIEW__.channel.emit('updateGlobals', { globals: { locale: 'de-de', currency: 'GBP' } }));
+    const german = page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.').filter({ visible: true }).first();
+    await german.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.getByText('£').filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    // Same widget: the email typed on landing is still there, the API was not reset.
+    const email = await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="email-input"]').value);
+    assert.equal(email, 'buyer@example');
+    assert.deepEqual(page.problems, []);
   } finally {
     await page.context().close();
   }
