@@ -2,23 +2,21 @@ package app_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
-	_ "modernc.org/sqlite" // the "sqlite" driver, to count rows from the outside
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/store/storetest"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 	gengeo "github.com/streamcart/streamcart/gen/geo"
 	catalogcli "github.com/streamcart/streamcart/gen/http/catalog/client"
@@ -35,8 +33,31 @@ import (
 	gensession "github.com/streamcart/streamcart/gen/session"
 )
 
-// shop is a running Streamcart over a fresh SQLite file, with the Goa-generated clients pointed at
-// it. The job worker does not run on its own: tests drive it with drain, so every wait is explicit.
+// forEachBackend runs test once per back end, as the parallel subtests sqlite and postgres:
+// every test of this package goes through it, and newShop opens its shop on a fresh database of
+// the subtest's back end.
+func forEachBackend(t *testing.T, test func(t *testing.T)) {
+	t.Helper()
+	storetest.Run(t, func(t *testing.T, _ storetest.Backend) { test(t) })
+}
+
+// backendOf is the back end t (or its parent) runs on: the name forEachBackend gave its subtest.
+func backendOf(t *testing.T) storetest.Backend {
+	t.Helper()
+	if parts := strings.Split(t.Name(), "/"); len(parts) > 1 {
+		for _, b := range storetest.Backends {
+			if b.Name == parts[1] {
+				return b
+			}
+		}
+	}
+	t.Fatalf("%s runs on no back end: wrap the test in forEachBackend(t, func(t *testing.T) {…})", t.Name())
+	return storetest.Backend{}
+}
+
+// shop is a running Streamcart over a fresh database of the test's back end, with the
+// Goa-generated clients pointed at it. The job worker does not run on its own: tests drive it
+// with drain, so every wait is explicit.
 type shop struct {
 	t      *testing.T
 	cfg    app.Config
@@ -60,7 +81,7 @@ type shop struct {
 // many orders from 127.0.0.1 are not held, unless a test turns them on.
 func testConfig(t *testing.T) app.Config {
 	return app.Config{
-		DB:              filepath.Join(t.TempDir(), "streamcart.db"),
+		DB:              backendOf(t).NewDB(t),
 		ServerHostname:  "line.test:8000",
 		UsernamePrefix:  "tst",
 		StoreName:       "Test Shop",
@@ -173,24 +194,10 @@ func (s *shop) drain() int {
 	}
 }
 
-// count runs a COUNT query on the database file, opened read-only beside the app's own pools.
+// count runs a COUNT query (? placeholders) on the shop's database from the outside.
 func (s *shop) count(query string, args ...any) int {
 	s.t.Helper()
-	return countIn(s.t, s.cfg.DB, query, args...)
-}
-
-func countIn(t *testing.T, path, query string, args ...any) int {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatalf("open %s: %v", path, err)
-	}
-	defer db.Close()
-	var n int
-	if err := db.QueryRowContext(t.Context(), query, args...).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-	return n
+	return storetest.Count(s.t, s.cfg.DB, query, args...)
 }
 
 // identify opens a session (proven when password is set).

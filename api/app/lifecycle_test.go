@@ -3,7 +3,6 @@ package app_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"net"
 	"net/http"
 	"net/url"
@@ -18,6 +17,7 @@ import (
 
 	goahttp "goa.design/goa/v3/http"
 
+	"github.com/streamcart/streamcart/api/store/storetest"
 	ordercli "github.com/streamcart/streamcart/gen/http/order/client"
 	servicescli "github.com/streamcart/streamcart/gen/http/services/client"
 	sessioncli "github.com/streamcart/streamcart/gen/http/session/client"
@@ -30,141 +30,147 @@ import (
 // (the process dies before provisioning), reopens the same database and runs the worker: the order
 // becomes active exactly once, and the buyer's token still works (the signing key is stored).
 func TestCrashBetweenPaymentAndProvisioning(t *testing.T) {
-	s := newShop(t)
-	buyer := s.identify("crash@example.com", "")
-	o := s.buy(buyer.Token, standard())
-	if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("pay = %d", resp.StatusCode)
-	}
-	if n := s.count(`SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = 'provision'`); n != 1 {
-		t.Fatalf("queued jobs before the crash = %d, want 1", n)
-	}
-	s.close()
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		buyer := s.identify("crash@example.com", "")
+		o := s.buy(buyer.Token, standard())
+		if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay = %d", resp.StatusCode)
+		}
+		if n := s.count(`SELECT COUNT(*) FROM jobs WHERE state = 'queued' AND kind = 'provision'`); n != 1 {
+			t.Fatalf("queued jobs before the crash = %d, want 1", n)
+		}
+		s.close()
 
-	r := openShop(t, s.cfg)
-	if got := r.getOrder(buyer.Token, o.OrderID); got.Status != "paid" {
-		t.Fatalf("after restart, before the worker: %s, want paid", got.Status)
-	}
-	if n := r.drain(); n != 1 {
-		t.Fatalf("worker ran %d jobs after restart, want 1", n)
-	}
-	got := r.getOrder(buyer.Token, o.OrderID)
-	if got.Status != "active" {
-		t.Fatalf("after restart and the worker: %s, want active", got.Status)
-	}
-	svc := r.getService(buyer.Token, o.ServiceIds[0])
-	checkCredentials(t, svc)
-	if n := r.count(`SELECT COUNT(*) FROM panel_lines`); n != 1 {
-		t.Fatalf("panel lines = %d, want 1", n)
-	}
+		r := openShop(t, s.cfg)
+		if got := r.getOrder(buyer.Token, o.OrderID); got.Status != "paid" {
+			t.Fatalf("after restart, before the worker: %s, want paid", got.Status)
+		}
+		if n := r.drain(); n != 1 {
+			t.Fatalf("worker ran %d jobs after restart, want 1", n)
+		}
+		got := r.getOrder(buyer.Token, o.OrderID)
+		if got.Status != "active" {
+			t.Fatalf("after restart and the worker: %s, want active", got.Status)
+		}
+		svc := r.getService(buyer.Token, o.ServiceIds[0])
+		checkCredentials(t, svc)
+		if n := r.count(`SELECT COUNT(*) FROM panel_lines`); n != 1 {
+			t.Fatalf("panel lines = %d, want 1", n)
+		}
 
-	// Another restart changes nothing: no job left, same credentials.
-	r.close()
-	r2 := openShop(t, s.cfg)
-	if n := r2.drain(); n != 0 {
-		t.Fatalf("worker ran %d jobs after a second restart", n)
-	}
-	again := r2.getService(buyer.Token, o.ServiceIds[0])
-	if again.Username != svc.Username || again.Password != svc.Password || r2.count(`SELECT COUNT(*) FROM panel_lines`) != 1 {
-		t.Fatalf("credentials changed across restarts: %s/%s → %s/%s", svc.Username, svc.Password, again.Username, again.Password)
-	}
+		// Another restart changes nothing: no job left, same credentials.
+		r.close()
+		r2 := openShop(t, s.cfg)
+		if n := r2.drain(); n != 0 {
+			t.Fatalf("worker ran %d jobs after a second restart", n)
+		}
+		again := r2.getService(buyer.Token, o.ServiceIds[0])
+		if again.Username != svc.Username || again.Password != svc.Password || r2.count(`SELECT COUNT(*) FROM panel_lines`) != 1 {
+			t.Fatalf("credentials changed across restarts: %s/%s → %s/%s", svc.Username, svc.Password, again.Username, again.Password)
+		}
+	})
 }
 
 // TestCrashWhileProvisioning lets a worker claim the provisioning job and die holding it: after a
 // restart another worker takes the job over once its lease has run out, and provisions once.
 func TestCrashWhileProvisioning(t *testing.T) {
-	s := newShop(t)
-	buyer := s.identify("lease@example.com", "")
-	o := s.buy(buyer.Token, standard())
-	if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("pay = %d", resp.StatusCode)
-	}
-	// The dying worker: it claims with a lease that is already over by the time anyone looks.
-	j, ok, err := s.app.Store().ClaimJob(t.Context(), time.Now(), time.Millisecond)
-	if err != nil || !ok || j.Ref != o.OrderID {
-		t.Fatalf("claim = %+v %v %v", j, ok, err)
-	}
-	s.close()
-
-	r := openShop(t, s.cfg)
-	eventually(t, "the dead worker's job to be taken over", func() bool {
-		ran, err := r.app.Worker().RunOnce(t.Context())
-		if err != nil {
-			t.Fatal(err)
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		buyer := s.identify("lease@example.com", "")
+		o := s.buy(buyer.Token, standard())
+		if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay = %d", resp.StatusCode)
 		}
-		return ran
+		// The dying worker: it claims with a lease that is already over by the time anyone looks.
+		j, ok, err := s.app.Store().ClaimJob(t.Context(), time.Now(), time.Millisecond)
+		if err != nil || !ok || j.Ref != o.OrderID {
+			t.Fatalf("claim = %+v %v %v", j, ok, err)
+		}
+		s.close()
+
+		r := openShop(t, s.cfg)
+		eventually(t, "the dead worker's job to be taken over", func() bool {
+			ran, err := r.app.Worker().RunOnce(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ran
+		})
+		if n := r.drain(); n != 0 {
+			t.Fatalf("worker ran %d more jobs", n)
+		}
+		if got := r.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
+			t.Fatalf("status = %s, want active", got.Status)
+		}
+		if n := r.count(`SELECT COUNT(*) FROM panel_lines`); n != 1 {
+			t.Fatalf("panel lines = %d, want 1", n)
+		}
+		if n := r.count(`SELECT COUNT(*) FROM jobs WHERE state = 'done'`); n != 1 {
+			t.Fatalf("done jobs = %d, want 1", n)
+		}
 	})
-	if n := r.drain(); n != 0 {
-		t.Fatalf("worker ran %d more jobs", n)
-	}
-	if got := r.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
-		t.Fatalf("status = %s, want active", got.Status)
-	}
-	if n := r.count(`SELECT COUNT(*) FROM panel_lines`); n != 1 {
-		t.Fatalf("panel lines = %d, want 1", n)
-	}
-	if n := r.count(`SELECT COUNT(*) FROM jobs WHERE state = 'done'`); n != 1 {
-		t.Fatalf("done jobs = %d, want 1", n)
-	}
 }
 
 // TestProcess runs the real binary: the buyer pays, the process is killed (SIGKILL), a new process
 // on the same database finishes the order and serves the credentials; SIGTERM then exits cleanly.
 func TestProcess(t *testing.T) {
-	bin := buildBinary(t)
-	dir := t.TempDir()
-	db := filepath.Join(dir, "data", "streamcart.db")
+	bin := buildBinary(t) // once for both back ends
+	forEachBackend(t, func(t *testing.T) {
+		dir := t.TempDir()
+		db := backendOf(t).NewDB(t)
 
-	// The first process only moves jobs when a settlement wakes its worker.
-	p := startServe(t, bin, dir, db, "STREAMCART_JOB_POLL=1h")
-	buyer, err := p.session.Create(t.Context(), &gensession.CreatePayload{Email: "process@example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 2, BillingCycle: "monthly"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	trialOrder, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 1, BillingCycle: "onetime"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noJump := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := noJump.PostForm(p.base+o.PaymentURL, url.Values{"action": {"pay"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("pay = %d", resp.StatusCode)
-	}
-	p.kill(syscall.SIGKILL)
+		// The first process only moves jobs when a settlement wakes its worker.
+		p := startServe(t, bin, dir, db, "STREAMCART_JOB_POLL=1h")
+		buyer, err := p.session.Create(t.Context(), &gensession.CreatePayload{Email: "process@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 2, BillingCycle: "monthly"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trialOrder, err := p.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 1, BillingCycle: "onetime"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		noJump := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := noJump.PostForm(p.base+o.PaymentURL, url.Values{"action": {"pay"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay = %d", resp.StatusCode)
+		}
+		p.kill(syscall.SIGKILL)
 
-	// The kill may land while the provisioning job runs: the restarted worker polls, and takes the
-	// job over once the dead process's lease (2 s) has run out.
-	p2 := startServe(t, bin, dir, db, "STREAMCART_JOB_POLL=100ms")
-	for _, id := range []string{o.OrderID, trialOrder.OrderID} {
-		eventually(t, "order "+id+" to become active after the restart", func() bool {
-			got, err := p2.order.Get(t.Context(), &genorder.GetPayload{Token: ptr(buyer.Token), OrderID: id})
-			if err != nil {
-				t.Fatalf("GET order after restart: %v", err)
-			}
-			return got.Status == "active"
-		})
-	}
-	svc, err := p2.services.Get(t.Context(), &genservices.GetPayload{Token: ptr(buyer.Token), ServiceID: o.ServiceIds[0]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if svc.Status != "Active" || svc.Username == "" || svc.Password == "" || svc.PlaylistURL == "" {
-		t.Fatalf("service after restart = %+v", svc)
-	}
-	if n := countIn(t, db, `SELECT COUNT(*) FROM panel_lines`); n != 2 {
-		t.Fatalf("panel lines = %d, want 2 (one per order)", n)
-	}
-	if code := p2.kill(syscall.SIGTERM); code != 0 {
-		t.Fatalf("SIGTERM: exit code %d, want 0\n%s", code, p2.stderr())
-	}
+		// The kill may land while the provisioning job runs: the restarted worker polls, and takes the
+		// job over once the dead process's lease (2 s) has run out.
+		p2 := startServe(t, bin, dir, db, "STREAMCART_JOB_POLL=100ms")
+		for _, id := range []string{o.OrderID, trialOrder.OrderID} {
+			eventually(t, "order "+id+" to become active after the restart", func() bool {
+				got, err := p2.order.Get(t.Context(), &genorder.GetPayload{Token: ptr(buyer.Token), OrderID: id})
+				if err != nil {
+					t.Fatalf("GET order after restart: %v", err)
+				}
+				return got.Status == "active"
+			})
+		}
+		svc, err := p2.services.Get(t.Context(), &genservices.GetPayload{Token: ptr(buyer.Token), ServiceID: o.ServiceIds[0]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if svc.Status != "Active" || svc.Username == "" || svc.Password == "" || svc.PlaylistURL == "" {
+			t.Fatalf("service after restart = %+v", svc)
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM panel_lines`); n != 2 {
+			t.Fatalf("panel lines = %d, want 2 (one per order)", n)
+		}
+		if code := p2.kill(syscall.SIGTERM); code != 0 {
+			t.Fatalf("SIGTERM: exit code %d, want 0\n%s", code, p2.stderr())
+		}
+	})
 }
 
 // buildBinary builds cmd/streamcart from the module root.
@@ -288,39 +294,33 @@ func freeAddr(t *testing.T) string {
 // An invoice not paid by its deadline expires: the expire job cancels the order and its invoice,
 // and a late payment on the sandbox page is refused with 410 Gone.
 func TestUnpaidOrderExpiresAtDeadline(t *testing.T) {
-	s := newShop(t)
-	buyer := s.identify("late@example.com", "")
-	o := s.buy(buyer.Token, standard())
-	if n := s.count(`SELECT COUNT(*) FROM jobs WHERE kind = 'expire' AND ref = ?`, o.OrderID); n != 1 {
-		t.Fatalf("expire jobs = %d, want 1", n)
-	}
-	if ran := s.drain(); ran != 0 {
-		t.Fatalf("%d jobs ran before the deadline, want 0", ran)
-	}
-	if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "pending" {
-		t.Fatalf("before the deadline: %s, want pending", got.Status)
-	}
-
-	// Move the deadline (and the job's run time) into the past, as if a day went by.
-	db, err := sql.Open("sqlite", "file:"+s.cfg.DB+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	past := "2000-01-01T00:00:00.000000Z"
-	for _, q := range []string{`UPDATE invoices SET deadline = ? WHERE order_id = ?`, `UPDATE jobs SET run_at = ? WHERE ref = ?`} {
-		if _, err := db.ExecContext(t.Context(), q, past, o.OrderID); err != nil {
-			t.Fatal(err)
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		buyer := s.identify("late@example.com", "")
+		o := s.buy(buyer.Token, standard())
+		if n := s.count(`SELECT COUNT(*) FROM jobs WHERE kind = 'expire' AND ref = ?`, o.OrderID); n != 1 {
+			t.Fatalf("expire jobs = %d, want 1", n)
 		}
-	}
-	db.Close()
+		if ran := s.drain(); ran != 0 {
+			t.Fatalf("%d jobs ran before the deadline, want 0", ran)
+		}
+		if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "pending" {
+			t.Fatalf("before the deadline: %s, want pending", got.Status)
+		}
 
-	if ran := s.drain(); ran != 1 {
-		t.Fatalf("%d jobs ran after the deadline, want 1", ran)
-	}
-	if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "cancelled" || got.PaymentURL != "" {
-		t.Fatalf("after the deadline: status %s, paymentUrl %q; want cancelled and none", got.Status, got.PaymentURL)
-	}
-	if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusConflict {
-		t.Fatalf("late payment = %d, want 409 (the invoice is cancelled)", resp.StatusCode)
-	}
+		// Move the deadline (and the job's run time) into the past, as if a day went by.
+		past := "2000-01-01T00:00:00.000000Z"
+		storetest.Exec(t, s.cfg.DB, `UPDATE invoices SET deadline = ? WHERE order_id = ?`, past, o.OrderID)
+		storetest.Exec(t, s.cfg.DB, `UPDATE jobs SET run_at = ? WHERE ref = ?`, past, o.OrderID)
+
+		if ran := s.drain(); ran != 1 {
+			t.Fatalf("%d jobs ran after the deadline, want 1", ran)
+		}
+		if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "cancelled" || got.PaymentURL != "" {
+			t.Fatalf("after the deadline: status %s, paymentUrl %q; want cancelled and none", got.Status, got.PaymentURL)
+		}
+		if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusConflict {
+			t.Fatalf("late payment = %d, want 409 (the invoice is cancelled)", resp.StatusCode)
+		}
+	})
 }
