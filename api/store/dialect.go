@@ -25,11 +25,9 @@ type dialect struct {
 	rebind func(query string) string
 	// skipLocked ends the inner SELECT of a job claim.
 	skipLocked string
-	// lock takes a transaction-scoped lock on key, held until commit or rollback. Every
-	// check-then-write (idempotency key, promotion uses, orders per IP, transaction id, panel
-	// line ref, e-mail, migration) takes one first, so concurrent writers of the same key queue
-	// up and each reads what the previous one committed.
-	lock func(ctx context.Context, q querier, key string) error
+	// lockSQL takes a transaction-scoped lock on its one argument, a key, held until commit or
+	// rollback (see lock); empty where writers never overlap.
+	lockSQL string
 	// isUnique reports a UNIQUE index violation.
 	isUnique func(error) bool
 	// retry reports an error after which the whole transaction may simply run again.
@@ -77,7 +75,7 @@ var sqliteDialect = dialect{
 	},
 	rebind:     func(q string) string { return q },
 	skipLocked: "",
-	lock:       func(context.Context, querier, string) error { return nil },
+	lockSQL:    "",
 	isUnique: func(err error) bool {
 		var e *sqlite.Error
 		return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
@@ -102,17 +100,24 @@ var postgresDialect = dialect{
 	},
 	rebind:     dollarPlaceholders,
 	skipLocked: " FOR UPDATE SKIP LOCKED",
-	lock: func(ctx context.Context, q querier, key string) error {
-		// Advisory locks are keyed by a 64-bit hash: a collision only makes two keys queue
-		// behind each other, never lets two writers of one key through. The schema is part of
-		// the key, so shops sharing a database in separate schemas never wait on each other.
-		_, err := q.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || $1, 0))`, key)
-		return err
-	},
+	// Advisory locks are keyed by a 64-bit hash: a collision only makes two keys queue behind
+	// each other, never lets two writers of one key through. The schema is part of the key, so
+	// shops sharing a database in separate schemas never wait on each other.
+	lockSQL: `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || ?, 0))`,
 	isUnique: func(err error) bool { return pgCode(err) == "23505" },
 	// 40001 serialization_failure, 40P01 deadlock_detected (a cancel and a settlement of one
 	// order lock its two rows in opposite orders): the loser runs again and sees the winner.
 	retry: func(err error) bool { c := pgCode(err); return c == "40001" || c == "40P01" },
+}
+
+// lock takes a transaction-scoped lock on key, held until commit or rollback. Every
+// check-then-write (idempotency key, promotion uses, orders per IP, transaction id, panel line
+// ref, e-mail, migration) takes one first, so concurrent writers of the same key queue up and
+// each reads what the previous one committed. On SQLite it is a no-op: every write transaction
+// runs alone on the one writer connection. The statement that reads must come after the lock's,
+// not in it: under READ COMMITTED a statement sees what was committed when it started.
+func (d *dialect) lock(ctx context.Context, q querier, key string) error {
+	return q.pipeline(ctx, d.lockSteps(key)...)
 }
 
 func pgCode(err error) string {

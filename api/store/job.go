@@ -24,8 +24,9 @@ var _ job.Store = (*SQLite)(nil)
 const maxJobError = 4000
 
 // enqueue adds a job unless one with the same unique key exists (a job is never queued twice).
+// In a pipelined transaction the row goes with the next round trip.
 func enqueue(ctx context.Context, q querier, now time.Time, kind, ref, uniqueKey string, runAt time.Time) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO jobs (kind, ref, unique_key, state, run_at, created_at, updated_at)
+	err := q.later(ctx, `INSERT INTO jobs (kind, ref, unique_key, state, run_at, created_at, updated_at)
 		VALUES (?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT (unique_key) DO NOTHING`,
 		kind, ref, uniqueKey, fmtTime(runAt), fmtTime(now), fmtTime(now))
 	if err != nil {

@@ -33,10 +33,15 @@ const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.statu
 	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at,
 	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at`
 
-func readOrder(ctx context.Context, q querier, where string, args ...any) (order.Order, error) {
+func orderQuery(where string) string {
+	return `SELECT ` + orderColumns + ` FROM orders o JOIN invoices i ON i.order_id = o.id WHERE ` + where
+}
+
+// scanOrder reads a row of orderQuery, without the service ids.
+func scanOrder(row rowScanner) (order.Order, error) {
 	var o order.Order
 	var quote, status, invStatus, created, updated, deadline, paidAt string
-	err := q.QueryRowContext(ctx, `SELECT `+orderColumns+` FROM orders o JOIN invoices i ON i.order_id = o.id WHERE `+where, args...).Scan(
+	err := row.Scan(
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
 		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated,
 		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
@@ -54,20 +59,32 @@ func readOrder(ctx context.Context, q querier, where string, args ...any) (order
 	o.CreatedAt, o.UpdatedAt = parseTime(created), parseTime(updated)
 	o.Invoice.OrderID, o.Invoice.ClientID = o.ID, o.ClientID
 	o.Invoice.Deadline, o.Invoice.PaidAt = parseTime(deadline), parseTime(paidAt)
+	return o, nil
+}
+
+func readOrder(ctx context.Context, q querier, where string, args ...any) (order.Order, error) {
+	o, err := scanOrder(q.QueryRowContext(ctx, orderQuery(where), args...))
+	if err != nil {
+		return order.Order{}, err
+	}
+	return o, readServiceIDs(ctx, q, &o)
+}
+
+func readServiceIDs(ctx context.Context, q querier, o *order.Order) error {
 	rows, err := q.QueryContext(ctx, `SELECT id FROM services WHERE order_id = ? ORDER BY rowid`, o.ID)
 	if err != nil {
-		return order.Order{}, fmt.Errorf("read order services: %w", err)
+		return fmt.Errorf("read order services: %w", err)
 	}
 	defer rows.Close()
 	o.ServiceIDs = []string{}
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return order.Order{}, fmt.Errorf("read order services: %w", err)
+			return fmt.Errorf("read order services: %w", err)
 		}
 		o.ServiceIDs = append(o.ServiceIDs, id)
 	}
-	return o, rows.Err()
+	return rows.Err()
 }
 
 // Order reads an order with its invoice and service ids.
@@ -85,10 +102,11 @@ func (s *db) PromoUses(ctx context.Context, code string) (int, error) {
 	return promoUses(ctx, s.r, code)
 }
 
+const promoUsesQuery = `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed', 'fraud')`
+
 func promoUses(ctx context.Context, q querier, code string) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed', 'fraud')`,
-		strings.ToUpper(code)).Scan(&n)
+	err := q.QueryRowContext(ctx, promoUsesQuery, strings.ToUpper(code)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
 	}
@@ -168,11 +186,25 @@ func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, fro
 	return moved, err
 }
 
+// OrderByIdempotencyKey takes the key's lock and reads its order in one round trip.
 func (t *orderTx) OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
-	if err := t.d.lock(ctx, t.tx, "order-key:"+strconv.FormatInt(clientID, 10)+":"+key); err != nil {
+	var o order.Order
+	var readErr error
+	read := step{query: orderQuery(`o.client_id = ? AND o.idempotency_key = ?`), args: []any{clientID, key},
+		row: func(row rowScanner) error {
+			o, readErr = scanOrder(row)
+			if errors.Is(readErr, order.ErrNotFound) {
+				return nil // an answer, not a failure of the round trip
+			}
+			return readErr
+		}}
+	if err := t.tx.pipeline(ctx, append(t.d.lockSteps("order-key:"+strconv.FormatInt(clientID, 10)+":"+key), read)...); err != nil {
 		return order.Order{}, fmt.Errorf("read order by idempotency key: %w", err)
 	}
-	return readOrder(ctx, t.tx, `o.client_id = ? AND o.idempotency_key = ?`, clientID, key)
+	if readErr != nil {
+		return order.Order{}, readErr
+	}
+	return o, readServiceIDs(ctx, t.tx, &o)
 }
 
 func (t *orderTx) Order(ctx context.Context, id string) (order.Order, error) {
@@ -183,19 +215,23 @@ func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Ord
 	return readOrder(ctx, t.tx, `i.id = ?`, invoiceID)
 }
 
+// PromoUses and OrdersFromIP take their lock and count in one round trip.
 func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
-	if err := t.d.lock(ctx, t.tx, "promo:"+strings.ToUpper(code)); err != nil {
+	code = strings.ToUpper(code)
+	var n int
+	err := t.tx.pipeline(ctx, append(t.d.lockSteps("promo:"+code), step{query: promoUsesQuery, args: []any{code},
+		row: func(row rowScanner) error { return row.Scan(&n) }})...)
+	if err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
 	}
-	return promoUses(ctx, t.tx, code)
+	return n, nil
 }
 
 func (t *orderTx) OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error) {
-	if err := t.d.lock(ctx, t.tx, "ip:"+ip); err != nil {
-		return 0, fmt.Errorf("count orders from ip: %w", err)
-	}
 	var n int
-	if err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`, ip, fmtTime(since)).Scan(&n); err != nil {
+	err := t.tx.pipeline(ctx, append(t.d.lockSteps("ip:"+ip), step{query: `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`,
+		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(&n) }})...)
+	if err != nil {
 		return 0, fmt.Errorf("count orders from ip: %w", err)
 	}
 	return n, nil
@@ -210,7 +246,9 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	if o.IdempotencyKey != "" {
 		key = o.IdempotencyKey
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
+	// The rows go with the transaction's next round trip (on PostgreSQL, with COMMIT): nothing
+	// reads them before.
+	err = t.tx.later(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
 		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.ClientID, o.SessionID, o.Email, string(quote), o.Quote.Total.Amount, o.Quote.Total.Currency, string(o.Status), o.Fraud,
@@ -223,7 +261,7 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	if inv.TransactionID != "" {
 		txn = inv.TransactionID
 	}
-	_, err = t.tx.ExecContext(ctx, `INSERT INTO invoices (id, order_id, client_id, amount, currency, status, gateway, payment_url,
+	err = t.tx.later(ctx, `INSERT INTO invoices (id, order_id, client_id, amount, currency, status, gateway, payment_url,
 		deadline, transaction_id, paid_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		inv.ID, o.ID, o.ClientID, inv.Amount.Amount, inv.Amount.Currency, string(inv.Status), inv.Gateway, inv.PaymentURL,
 		fmtTime(inv.Deadline), txn, fmtTime(inv.PaidAt))
@@ -231,7 +269,7 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 		return fmt.Errorf("insert invoice: %w", err)
 	}
 	for _, v := range services {
-		_, err = t.tx.ExecContext(ctx, `INSERT INTO services (id, order_id, client_id, session_id, pid, name, billing_cycle, status,
+		err = t.tx.later(ctx, `INSERT INTO services (id, order_id, client_id, session_id, pid, name, billing_cycle, status,
 			trial, max_connections, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			v.ID, o.ID, v.ClientID, v.SessionID, v.PID, v.Name, v.BillingCycle, string(v.Status), v.Trial, v.MaxConnections, fmtTime(v.CreatedAt))
 		if err != nil {

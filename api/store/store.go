@@ -122,10 +122,18 @@ type querier struct {
 	// detached runs statements without the caller's cancellation (a member of a group commit:
 	// see groupCommit).
 	detached bool
+	// p, when set, is the pipelined PostgreSQL transaction q belongs to (see pipe); what it
+	// holds back is sent before any statement q runs itself.
+	p *pipe
 }
 
 func (q querier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	ctx = q.context(ctx)
+	if q.p != nil {
+		if err := q.p.flush(ctx); err != nil {
+			return nil, err
+		}
+	}
 	query = q.d.rebind(query)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -135,6 +143,11 @@ func (q querier) ExecContext(ctx context.Context, query string, args ...any) (sq
 
 func (q querier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	ctx = q.context(ctx)
+	if q.p != nil {
+		if err := q.p.flush(ctx); err != nil {
+			return nil, err
+		}
+	}
 	query = q.d.rebind(query)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -144,6 +157,15 @@ func (q querier) QueryContext(ctx context.Context, query string, args ...any) (*
 
 func (q querier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	ctx = q.context(ctx)
+	if q.p != nil {
+		if err := q.p.flush(ctx); err != nil {
+			// No statement may run outside the transaction: a row of a cancelled context
+			// fails its Scan without running, and the transaction ends in the pipe's error.
+			dead, cancel := context.WithCancel(ctx)
+			cancel()
+			return q.q.QueryRowContext(dead, query, args...)
+		}
+	}
 	query = q.d.rebind(query)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
@@ -332,23 +354,11 @@ func (s *db) tx(ctx context.Context, fn func(querier) error) error {
 		return s.group.do(ctx, fn)
 	}
 	for attempt := 1; ; attempt++ {
-		err := s.tx1(ctx, fn)
+		err := s.pipeTx(ctx, fn)
 		if err == nil || attempt == maxTxAttempts || !s.d.retry(err) || ctx.Err() != nil {
 			return err
 		}
 	}
-}
-
-func (s *db) tx1(ctx context.Context, fn func(querier) error) error {
-	tx, err := s.wdb.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(querier{q: tx, d: s.d}); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // Migrate applies the embedded migrations not yet recorded, each in its own transaction. A

@@ -1,0 +1,180 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// step is one statement of a pipeline: statements whose results nothing in between depends on
+// are sent to PostgreSQL together, in one round trip, and run there one after the other, each
+// with a snapshot of its own (READ COMMITTED), exactly as if sent one by one. On SQLite, which
+// has no round trips, a pipeline simply runs its steps in order.
+type step struct {
+	query string
+	args  []any
+	// row, when set, reads the statement's one row; sql.ErrNoRows when it has none.
+	row func(rowScanner) error
+}
+
+// rowScanner is a result row of either back end.
+type rowScanner interface {
+	Scan(dest ...any) error
+}
+
+// pipeline runs steps in order and returns the first error.
+func (q querier) pipeline(ctx context.Context, steps ...step) error {
+	if q.p != nil {
+		return q.p.send(ctx, steps)
+	}
+	for _, st := range steps {
+		if st.row != nil {
+			if err := st.row(q.QueryRowContext(ctx, st.query, st.args...)); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := q.ExecContext(ctx, st.query, st.args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// later runs a write whose result nothing reads: on PostgreSQL it goes with the transaction's
+// next round trip (its error, if any, fails that one and the transaction), elsewhere at once.
+func (q querier) later(ctx context.Context, query string, args ...any) error {
+	if q.p != nil {
+		q.p.pending = append(q.p.pending, step{query: query, args: args})
+		return nil
+	}
+	_, err := q.ExecContext(ctx, query, args...)
+	return err
+}
+
+// lockStep is the step taking the dialect's lock on key, or none where writers never overlap.
+func (d *dialect) lockSteps(key string) []step {
+	if d.lockSQL == "" {
+		return nil
+	}
+	return []step{{query: d.lockSQL, args: []any{key}}}
+}
+
+// pipe is a PostgreSQL transaction on one connection that sends its statements in pipelines:
+// BEGIN goes with the first statement, deferred writes (later) with the next round trip, and
+// COMMIT with the last writes. Statements run through database/sql on the same connection
+// first send what is pending.
+type pipe struct {
+	conn    *sql.Conn
+	d       *dialect
+	pending []step
+	began   bool
+	// err is the first error of any statement: the transaction is aborted, and ends in it.
+	err error
+}
+
+// send runs the pending steps, then steps, in one round trip.
+func (p *pipe) send(ctx context.Context, steps []step) error {
+	if p.err != nil {
+		return p.err
+	}
+	all := p.pending
+	if len(steps) > 0 {
+		all = append(all, steps...)
+	}
+	p.pending = nil
+	if len(all) == 0 {
+		return nil
+	}
+	p.began = true
+	err := p.conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("store: pipeline on a %T connection", dc)
+		}
+		b := &pgx.Batch{}
+		for _, st := range all {
+			b.Queue(p.d.rebind(st.query), st.args...)
+		}
+		br := c.Conn().SendBatch(ctx, b)
+		var first error
+		for _, st := range all {
+			var err error
+			if st.row != nil {
+				err = st.row(pgRow{br.QueryRow()})
+			} else {
+				var tag pgconn.CommandTag
+				tag, err = br.Exec()
+				// COMMIT of a transaction an earlier statement aborted answers ROLLBACK, no error.
+				if err == nil && st.query == `COMMIT` && tag.String() == "ROLLBACK" {
+					err = pgx.ErrTxCommitRollback
+				}
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		return errors.Join(first, br.Close())
+	})
+	if err != nil {
+		p.err = err
+	}
+	return err
+}
+
+// flush sends what is pending, before a statement that does not go through a pipeline.
+func (p *pipe) flush(ctx context.Context) error { return p.send(ctx, nil) }
+
+// commit sends the pending writes and COMMIT in one round trip.
+func (p *pipe) commit(ctx context.Context) error {
+	if !p.began && len(p.pending) == 1 { // BEGIN alone: nothing ran, nothing to commit
+		p.pending = nil
+		return nil
+	}
+	return p.send(ctx, []step{{query: `COMMIT`}})
+}
+
+// rollback ends a transaction that began. Should it fail, the pool drops the connection when it
+// comes back (pgx's session reset refuses one still in a transaction).
+func (p *pipe) rollback(ctx context.Context) {
+	if p.began {
+		p.conn.ExecContext(context.WithoutCancel(ctx), `ROLLBACK`)
+	}
+}
+
+// pgRow reports a missing row as database/sql does, so scanning code serves both back ends.
+type pgRow struct{ pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error {
+	err := r.Row.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return sql.ErrNoRows
+	}
+	return err
+}
+
+// pipeTx runs fn in a pipelined transaction (PostgreSQL).
+func (s *db) pipeTx(ctx context.Context, fn func(querier) error) error {
+	conn, err := s.wdb.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	p := &pipe{conn: conn, d: s.d, pending: []step{{query: `BEGIN`}}}
+	// fn's own error comes first: it may have turned a failed statement into a domain error. A
+	// statement error fn did not return still fails the transaction (commit returns it).
+	if err := fn(querier{q: conn, d: s.d, p: p}); err != nil {
+		p.rollback(ctx)
+		return err
+	}
+	if err := p.commit(ctx); err != nil {
+		p.rollback(ctx)
+		return err
+	}
+	return nil
+}
