@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,9 +78,14 @@ type App struct {
 	worker  *job.Worker
 	handler http.Handler
 
-	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from.
-	catalogMu  sync.Mutex
-	catalogRaw []byte
+	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from, and
+	// catalogRefused, stored bytes RefreshCatalog turned down (reported once, not every poll).
+	catalogMu      sync.Mutex
+	catalogRaw     []byte
+	catalogRefused []byte
+	// gateways are the modules built at start, which a catalog read later may enable; nil
+	// until then (the catalog read by Open chooses them).
+	gateways map[string]bool
 }
 
 // DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
@@ -124,13 +130,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 			log.Warn("country database unavailable: lookups answer XX", "path", cfg.GeoDB, "err", err)
 		}
 	}
-	if len(cfg.Payment.Modules) == 0 {
-		for _, g := range a.Catalog().Gateways {
-			cfg.Payment.Modules = append(cfg.Payment.Modules, g.Module)
-		}
-	}
-	cfg.Payment.PublicURL = cfg.PublicURL
-	gateways, err := payment.Build(cfg.Payment, st)
+	gateways, err := a.buildGateways()
 	if err != nil {
 		return nil, err
 	}
@@ -254,10 +254,71 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
+	} else if err := a.gatewaysBuilt(c); err != nil {
+		if bytes.Equal(raw, a.catalogRefused) {
+			return false, nil
+		}
+		a.catalogRefused = raw
+		return false, fmt.Errorf("load catalog: %w", err)
 	}
 	a.catalog.Store(c)
 	a.catalogRaw = raw
 	return true, nil
+}
+
+// buildGateways builds the payment gateways. STREAMCART_GATEWAYS fixes the list. Without it the
+// catalog's list is used, and an import may change that list while the shop runs, so every
+// gateway whose settings are present is built too (with its webhook route): the catalog in
+// force decides which of them orders may use. A gateway the catalog enables without its
+// settings stops the start, naming the missing setting.
+func (a *App) buildGateways() ([]order.Gateway, error) {
+	cfg := a.cfg.Payment
+	cfg.PublicURL = a.cfg.PublicURL
+	if len(cfg.Modules) > 0 {
+		return payment.Build(cfg, a.store)
+	}
+	for _, g := range a.Catalog().Gateways {
+		cfg.Modules = append(cfg.Modules, g.Module)
+	}
+	gateways, err := payment.Build(cfg, a.store)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range payment.Modules {
+		if slices.Contains(cfg.Modules, m) {
+			continue
+		}
+		one := cfg
+		one.Modules = []string{m}
+		g, err := payment.Build(one, a.store)
+		if errors.Is(err, payment.ErrNotConfigured) {
+			continue // not set up in this process: a catalog enabling it is refused
+		}
+		if err != nil {
+			return nil, err
+		}
+		gateways = append(gateways, g...)
+	}
+	a.gateways = map[string]bool{}
+	for _, g := range gateways {
+		a.gateways[g.Module()] = true
+	}
+	return gateways, nil
+}
+
+// gatewaysBuilt reports a gateway c enables that this process has not built (its settings were
+// missing at start): c cannot be served here until a restart with them.
+func (a *App) gatewaysBuilt(c *catalog.Catalog) error {
+	if a.gateways == nil {
+		return nil // Open's own read: buildGateways checks the catalog's list next
+	}
+	for _, g := range c.Gateways {
+		if !a.gateways[g.Module] {
+			return fmt.Errorf("%w: the catalog enables gateway %s, whose settings this process did not have at start (see docs/gateways.md); restart with them set",
+				payment.ErrNotConfigured, g.Module)
+		}
+	}
+	return nil
 }
 
 // watchCatalog refreshes the catalog every CatalogPoll until ctx ends. A failed check keeps the

@@ -27,6 +27,9 @@ type Config struct {
 	HTTPClient *http.Client // tests; nil: a client with a 30 s timeout
 }
 
+// Modules are the gateways Build knows.
+var Modules = []string{"sandbox", "stripe", "coinbase", "cryptomus"}
+
 // ErrNotConfigured means an enabled gateway lacks a setting; the message names it.
 var ErrNotConfigured = errors.New("payment gateway not configured")
 
