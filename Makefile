@@ -5,7 +5,7 @@ NPM ?= npm
 GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-e2e gen check-gen widget size bench soak clean
+.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen widget size bench soak clean
 
 all: build
 
@@ -52,10 +52,14 @@ test-go: $(STRIPE_MOCK)
 test-widget: node_modules/.installed
 	$(NPM) test -w widget
 
+# Builds the static Storybook (from the widget's source) and opens every story in Chromium.
+test-storybook: node_modules/.installed
+	$(NPM) test -w storybook
+
 test-e2e: build
 	$(NPM) run e2e -w examples/checkout
 
-test: deps check-gen test-go test-widget test-e2e
+test: deps check-gen test-go test-widget test-storybook test-e2e
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and
@@ -68,4 +72,4 @@ size: widget
 	$(NPM) run size -w widget
 
 clean:
-	rm -rf bin widget/dist/*.js widget/dist/*.map widget/dist/assets node_modules/.installed
+	rm -rf bin widget/dist/*.js widget/dist/*.map widget/dist/assets widget/lib examples/react-host/dist storybook/storybook-static node_modules/.installed
