@@ -51,6 +51,7 @@ var _ = Service("order", func() {
 			Attribute("gateway", String, "Payment gateway module; the default when absent")
 			Attribute("expectedTotal", Money, "The total the buyer saw; a different server total answers price_changed")
 			Attribute("affiliateId", String, func() { MaxLength(64) })
+			Attribute("emailSubscription", Boolean, "The buyer ticked the checkout's newsletter box: the client's consent is recorded with its time once the order is placed (unticked changes nothing)")
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() {
 				MaxLength(2048)
 			})

@@ -56,6 +56,7 @@ type Store interface {
 	CreateSession(ctx context.Context, s Session) error
 	Session(ctx context.Context, id string) (Session, error)
 	RevokeSession(ctx context.Context, id string, at time.Time) error
+	SubscribeEmail(ctx context.Context, clientID int64, at time.Time) error
 }
 
 // Service signs buyers in and checks their tokens.
@@ -127,6 +128,14 @@ func (s *Service) Authenticate(ctx context.Context, token string) (authz.Claims,
 		return authz.Claims{}, ErrUnauthorized
 	}
 	return claims, nil
+}
+
+// SubscribeEmail records that the client of claims agreed to receive offers by email.
+func (s *Service) SubscribeEmail(ctx context.Context, claims authz.Claims) error {
+	if err := s.store.SubscribeEmail(ctx, claims.ClientID, s.now()); err != nil {
+		return fmt.Errorf("subscribe email: %w", err)
+	}
+	return nil
 }
 
 // SignOut revokes the session of claims.

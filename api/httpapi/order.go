@@ -67,6 +67,13 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	var changed *order.PriceChangedError
 	switch {
 	case err == nil:
+		// After the order, so a refused order records nothing; a failure here is a 500 the
+		// buyer's retry (same Idempotency-Key) repairs without a second order.
+		if p.EmailSubscription != nil && *p.EmailSubscription {
+			if err := s.accounts.SubscribeEmail(ctx, claimsFrom(ctx)); err != nil {
+				return nil, err
+			}
+		}
 		return orderResult(o), nil
 	case errors.As(err, &changed):
 		return nil, &genorder.PriceChanged{

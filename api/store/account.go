@@ -66,6 +66,15 @@ func (s *db) Session(ctx context.Context, id string) (account.Session, error) {
 }
 
 // RevokeSession signs a session out.
+// SubscribeEmail records the client's newsletter consent; the first consent's time is kept.
+func (s *db) SubscribeEmail(ctx context.Context, clientID int64, at time.Time) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE clients SET email_subscribed_at = ? WHERE id = ? AND email_subscribed_at = ''`, fmtTime(at), clientID)
+	if err != nil {
+		return fmt.Errorf("subscribe email: %w", err)
+	}
+	return nil
+}
+
 func (s *db) RevokeSession(ctx context.Context, id string, at time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`, fmtTime(at), id)
 	if err != nil {

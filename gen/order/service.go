@@ -64,6 +64,9 @@ type CreatePayload struct {
 	// The total the buyer saw; a different server total answers price_changed
 	ExpectedTotal *Money
 	AffiliateID   *string
+	// The buyer ticked the checkout's newsletter box: the client's consent is
+	// recorded with its time once the order is placed (unticked changes nothing)
+	EmailSubscription *bool
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string
 	// Product id

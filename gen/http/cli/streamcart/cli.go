@@ -47,11 +47,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"hp3\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"kwq\" --locale \"de-de\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yxg\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"Bkl\" --locale \"en-gb\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"v\" --pid 6692133864779185334" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }' --token \"Illo ipsa est perferendis nisi temporibus.\" --idempotency-key \"rcn\"" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"9k\" --pid 4906962053565980661" + "\n" +
+		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"" + "\n" +
 		""
 }
 
@@ -642,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"hp3\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yxg\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"kwq\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Bkl\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8812899065829295406 --currency \"prj\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1540759540100511139 --currency \"zlY\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"cjC\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"CYx\" --locale \"de-de\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1888759512656372129 --from \"Voluptas aliquam nisi.\" --to \"Maiores facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 4470799408017065885 --from \"Nisi est maiores facilis autem.\" --to \"Velit quidem reprehenderit repudiandae.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -794,7 +794,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -851,7 +851,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"v\" --pid 6692133864779185334")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"9k\" --pid 4906962053565980661")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -885,7 +885,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }' --token \"Illo ipsa est perferendis nisi temporibus.\" --idempotency-key \"rcn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"")
 }
 
 func orderGetUsage() {
@@ -905,7 +905,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Et ratione dicta ducimus eligendi voluptates voluptatibus.\" --token \"Nemo dolor et animi et fugit aliquid.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Necessitatibus consequatur est rerum veritatis aperiam nisi.\" --token \"Minima voluptates exercitationem eos soluta accusamus.\"")
 }
 
 func orderCancelUsage() {
@@ -925,7 +925,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Esse blanditiis magnam autem.\" --token \"Et itaque ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Ea facere dolor consequatur et assumenda fugit.\" --token \"Sit at ipsum laboriosam maxime est.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -953,7 +953,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"lLT\",\n      \"extraConnections\": 0,\n      \"pid\": 2,\n      \"promoCode\": \"81u\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"sWO\",\n      \"extraConnections\": 75,\n      \"pid\": 2,\n      \"promoCode\": \"8vc\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -989,7 +989,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Nihil debitis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Reiciendis ut.\"")
 }
 
 func servicesGetUsage() {
@@ -1011,7 +1011,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eligendi ut atque pariatur.\" --locale \"nl-nl\" --token \"Sint maxime.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur non ullam ut suscipit ut ducimus.\" --locale \"pt-pt\" --token \"Voluptatem quos amet.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1033,7 +1033,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Officiis consequatur voluptatem totam quidem.\" --locale \"en\" --token \"Neque incidunt ducimus a veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Rem dolore ratione provident tempora ratione nobis.\" --locale \"de-de\" --token \"Quibusdam sed quia ut officiis sed.\"")
 }
 
 func servicesRestartUsage() {
@@ -1055,7 +1055,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Aut deserunt.\" --locale \"en\" --token \"Mollitia quo et repellat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Eius harum veritatis nihil fugiat ea quam.\" --locale \"en\" --token \"Aut deserunt.\"")
 }
 
 func servicesRecreateUsage() {
@@ -1077,7 +1077,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et reprehenderit commodi.\" --locale \"en-us\" --token \"Optio in nihil.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Earum quo et repellat labore repellat magnam.\" --locale \"en\" --token \"Reprehenderit commodi et.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1101,7 +1101,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Beatae dolores voluptatem aut in corrupti.\" --locale \"pt-pt\" --token \"Laboriosam sed sint quisquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Occaecati pariatur nihil maiores atque laboriosam odio.\" --locale \"de-de\" --token \"Possimus rerum eos beatae dolores voluptatem aut.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1125,7 +1125,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Et quia dolores maxime sint repellendus porro.\" --locale \"pt-pt\" --token \"Dolorem veniam quia culpa.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Et sed dolor dignissimos quo aut.\" --locale \"es-es\" --token \"Quia dolores maxime.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1156,7 +1156,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Illum qui qui repellendus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Illum ex ducimus ut illum illum.\"")
 }
 
 func resellersOrderUsage() {
@@ -1178,7 +1178,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ing\",\n      \"currency\": \"b\",\n      \"existingReseller\": true,\n      \"gateway\": \"Exercitationem illum.\",\n      \"password\": \"dj7\",\n      \"pid\": 8054621698009129636,\n      \"returnUrl\": \"jfb\"\n   }' --token \"Quod reiciendis.\" --idempotency-key \"33k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }' --token \"Quo aliquam quod reiciendis ut.\" --idempotency-key \"3\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1200,7 +1200,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Rerum eius velit est omnis.\" --locale \"en-us\" --token \"Sunt consequatur quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ut omnis dolorem.\" --locale \"es-es\" --token \"Ut omnis consequatur repellendus dolores soluta.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1232,7 +1232,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"knx\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"y3o\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1250,7 +1250,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Voluptas cum aut beatae dolorum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Unde rem cupiditate in voluptas cum aut.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1268,7 +1268,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"6m0\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"9h6\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1286,7 +1286,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"9o5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ig9\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1306,7 +1306,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"190\"\n   }' --token \"Quos aut eum molestiae molestiae eveniet dicta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"6pa\"\n   }' --token \"Blanditiis exercitationem dignissimos.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1340,7 +1340,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"i0k\" --locale \"en-us\" --token \"Aut at beatae beatae at.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"w\" --locale \"es-es\" --token \"Ex id.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1360,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"un\",\n      \"extraQuantity\": 7906595521617843106,\n      \"serviceId\": \"g9b\"\n   }' --token \"Molestiae possimus repudiandae quaerat assumenda aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"m1\",\n      \"extraQuantity\": 6585015799158966630,\n      \"serviceId\": \"czd\"\n   }' --token \"In odio.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"b\",\n      \"extraQuantity\": 818106052775854941,\n      \"gateway\": \"Asperiores quas eos voluptates aut.\",\n      \"returnUrl\": \"2si\",\n      \"serviceId\": \"unf\"\n   }' --token \"Amet voluptas quam deserunt necessitatibus.\" --idempotency-key \"ggx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"rw2\",\n      \"extraQuantity\": 8014889613711704292,\n      \"gateway\": \"Et autem harum quas illo.\",\n      \"returnUrl\": \"nbm\",\n      \"serviceId\": \"3rr\"\n   }' --token \"Quas eos voluptates.\" --idempotency-key \"32\"")
 }

@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"avh\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"eat\",\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 44,\n      \"gateway\": \"Omnis distinctio sed a atque qui quod.\",\n      \"pid\": 2,\n      \"promoCode\": \"oex\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"cwu\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {
@@ -79,15 +79,16 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 		}
 	}
 	v := &order.CreatePayload{
-		Gateway:          body.Gateway,
-		AffiliateID:      body.AffiliateID,
-		ReturnURL:        body.ReturnURL,
-		Pid:              body.Pid,
-		BillingCycle:     body.BillingCycle,
-		Currency:         body.Currency,
-		ExtraConnections: body.ExtraConnections,
-		ProxyProtection:  body.ProxyProtection,
-		PromoCode:        body.PromoCode,
+		Gateway:           body.Gateway,
+		AffiliateID:       body.AffiliateID,
+		EmailSubscription: body.EmailSubscription,
+		ReturnURL:         body.ReturnURL,
+		Pid:               body.Pid,
+		BillingCycle:      body.BillingCycle,
+		Currency:          body.Currency,
+		ExtraConnections:  body.ExtraConnections,
+		ProxyProtection:   body.ProxyProtection,
+		PromoCode:         body.PromoCode,
 	}
 	if body.ExpectedTotal != nil {
 		v.ExpectedTotal = marshalMoneyRequestBodyToOrderMoney(body.ExpectedTotal)

@@ -21,6 +21,9 @@ type CreateRequestBody struct {
 	// The total the buyer saw; a different server total answers price_changed
 	ExpectedTotal *MoneyRequestBody `form:"expectedTotal,omitempty" json:"expectedTotal,omitempty" xml:"expectedTotal,omitempty"`
 	AffiliateID   *string           `form:"affiliateId,omitempty" json:"affiliateId,omitempty" xml:"affiliateId,omitempty"`
+	// The buyer ticked the checkout's newsletter box: the client's consent is
+	// recorded with its time once the order is placed (unticked changes nothing)
+	EmailSubscription *bool `form:"emailSubscription,omitempty" json:"emailSubscription,omitempty" xml:"emailSubscription,omitempty"`
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
 	// Product id
@@ -533,15 +536,16 @@ type DiscountResultResponseBody struct {
 // "create" endpoint of the "order" service.
 func NewCreateRequestBody(p *order.CreatePayload) *CreateRequestBody {
 	body := &CreateRequestBody{
-		Gateway:          p.Gateway,
-		AffiliateID:      p.AffiliateID,
-		ReturnURL:        p.ReturnURL,
-		Pid:              p.Pid,
-		BillingCycle:     p.BillingCycle,
-		Currency:         p.Currency,
-		ExtraConnections: p.ExtraConnections,
-		ProxyProtection:  p.ProxyProtection,
-		PromoCode:        p.PromoCode,
+		Gateway:           p.Gateway,
+		AffiliateID:       p.AffiliateID,
+		EmailSubscription: p.EmailSubscription,
+		ReturnURL:         p.ReturnURL,
+		Pid:               p.Pid,
+		BillingCycle:      p.BillingCycle,
+		Currency:          p.Currency,
+		ExtraConnections:  p.ExtraConnections,
+		ProxyProtection:   p.ProxyProtection,
+		PromoCode:         p.PromoCode,
 	}
 	if p.ExpectedTotal != nil {
 		body.ExpectedTotal = marshalOrderMoneyToMoneyRequestBody(p.ExpectedTotal)

@@ -23,6 +23,9 @@ type CreateRequestBody struct {
 	// The total the buyer saw; a different server total answers price_changed
 	ExpectedTotal *MoneyRequestBody `form:"expectedTotal,omitempty" json:"expectedTotal,omitempty" xml:"expectedTotal,omitempty"`
 	AffiliateID   *string           `form:"affiliateId,omitempty" json:"affiliateId,omitempty" xml:"affiliateId,omitempty"`
+	// The buyer ticked the checkout's newsletter box: the client's consent is
+	// recorded with its time once the order is placed (unticked changes nothing)
+	EmailSubscription *bool `form:"emailSubscription,omitempty" json:"emailSubscription,omitempty" xml:"emailSubscription,omitempty"`
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
 	// Product id
@@ -927,13 +930,14 @@ func NewCancelIdempotencyMismatchResponseBody(res *goa.ServiceError) *CancelIdem
 // NewCreatePayload builds a order service create endpoint payload.
 func NewCreatePayload(body *CreateRequestBody, token *string, idempotencyKey *string) *order.CreatePayload {
 	v := &order.CreatePayload{
-		Gateway:      body.Gateway,
-		AffiliateID:  body.AffiliateID,
-		ReturnURL:    body.ReturnURL,
-		Pid:          *body.Pid,
-		BillingCycle: *body.BillingCycle,
-		Currency:     body.Currency,
-		PromoCode:    body.PromoCode,
+		Gateway:           body.Gateway,
+		AffiliateID:       body.AffiliateID,
+		EmailSubscription: body.EmailSubscription,
+		ReturnURL:         body.ReturnURL,
+		Pid:               *body.Pid,
+		BillingCycle:      *body.BillingCycle,
+		Currency:          body.Currency,
+		PromoCode:         body.PromoCode,
 	}
 	if body.ExtraConnections != nil {
 		v.ExtraConnections = *body.ExtraConnections

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"ing\",\n      \"currency\": \"b\",\n      \"existingReseller\": true,\n      \"gateway\": \"Exercitationem illum.\",\n      \"password\": \"dj7\",\n      \"pid\": 8054621698009129636,\n      \"returnUrl\": \"jfb\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
