@@ -42,6 +42,9 @@ type Store interface {
 
 // Tx is the unit of work of an order write.
 type Tx interface {
+	// Check takes the locks an order placement reads under and reads, in one step (one round
+	// trip on PostgreSQL), what it depends on; see Check.
+	Check(ctx context.Context, c Check) (Checked, error)
 	OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (Order, error)
 	Order(ctx context.Context, id string) (Order, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
@@ -53,6 +56,24 @@ type Tx interface {
 	// SetInvoiceStatus moves the invoice when it is unpaid; txn (unique) and paidAt are recorded for paid.
 	SetInvoiceStatus(ctx context.Context, id string, to InvoiceStatus, txn string, at time.Time) (bool, error)
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
+}
+
+// Check names what an order placement reads, each under its own lock, taken in this order: the
+// order stored under the client's idempotency key, the promotion's uses, the orders from the IP.
+type Check struct {
+	ClientID       int64
+	IdempotencyKey string // "": no lookup
+	PromoCode      string // "": the promotion's uses are not counted
+	CountIP        bool   // count the orders from IP created at or after Since
+	IP             string
+	Since          time.Time
+}
+
+// Checked is what Check read.
+type Checked struct {
+	Prev      *Order // the order stored under the idempotency key; nil when none
+	PromoUses int
+	FromIP    int
 }
 
 // Gateway creates the link where a buyer pays an invoice.
@@ -197,23 +218,31 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	linker, _ := s.gateways[r.Gateway].(LocalLinker)
 	var o Order
 	replay := false
+	// Everything the order depends on is read at once, each under its lock: the key's order,
+	// the limited promotion's uses and (the count serialises orders from one IP: only when the
+	// limit is used) the orders from the IP.
+	check := Check{ClientID: claims.ClientID, IdempotencyKey: r.IdempotencyKey, CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0,
+		IP: r.IP, Since: now.Add(-24 * time.Hour)}
+	if limited {
+		check.PromoCode = r.Quote.PromoCode
+	}
 	err := s.store.WithTx(ctx, func(tx Tx) error {
-		if r.IdempotencyKey != "" {
-			prev, err := tx.OrderByIdempotencyKey(ctx, claims.ClientID, r.IdempotencyKey)
-			switch {
-			case err == nil:
-				if prev.RequestHash != hash {
-					return ErrIdempotencyMismatch
-				}
-				o, replay = prev, true
-				return nil
-			case !errors.Is(err, ErrNotFound):
-				return err
+		got, err := tx.Check(ctx, check)
+		if err != nil {
+			return err
+		}
+		if got.Prev != nil {
+			if got.Prev.RequestHash != hash {
+				return ErrIdempotencyMismatch
 			}
+			o, replay = *got.Prev, true
+			return nil
 		}
 		q, err := pre, preErr
 		if limited {
-			q, err = s.quote(ctx, tx, r.Quote)
+			quote := r.Quote
+			quote.PromoUses = got.PromoUses
+			q, err = pricing.QuoteFor(cat, quote, s.now())
 		}
 		if err != nil {
 			return err
@@ -221,13 +250,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 		if r.ExpectedTotal != nil && (r.ExpectedTotal.Amount != q.Total.Amount || !strings.EqualFold(r.ExpectedTotal.Currency, q.Total.Currency)) {
 			return &PriceChangedError{Quote: q}
 		}
-		recent := 0
-		if s.cfg.Fraud.MaxOrdersPerIP > 0 { // the count serialises orders from one IP: only when it is used
-			if recent, err = tx.OrdersFromIP(ctx, r.IP, now.Add(-24*time.Hour)); err != nil {
-				return err
-			}
-		}
-		verdict := s.cfg.Fraud.Check(claims.Email, recent)
+		verdict := s.cfg.Fraud.Check(claims.Email, got.FromIP)
 		o = s.newOrder(claims, r, q, hash, now, verdict)
 		product, _ := cat.Product(q.PID)
 		services := []Service{{

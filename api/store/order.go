@@ -186,19 +186,69 @@ func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, fro
 	return moved, err
 }
 
+// Check takes its locks and reads under them in one pipeline: on PostgreSQL a single round trip
+// (after each lock, the read that depends on it; every statement sees what was committed when
+// it started, so the previous holder's rows).
+func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, error) {
+	var got order.Checked
+	var steps []step
+	var prev order.Order
+	var readErr error
+	if c.IdempotencyKey != "" {
+		steps = append(steps, t.keySteps(c.ClientID, c.IdempotencyKey, &prev, &readErr)...)
+	}
+	if c.PromoCode != "" {
+		steps = append(steps, t.promoSteps(c.PromoCode, &got.PromoUses)...)
+	}
+	if c.CountIP {
+		steps = append(steps, t.ipSteps(c.IP, c.Since, &got.FromIP)...)
+	}
+	if err := t.tx.pipeline(ctx, steps...); err != nil {
+		return order.Checked{}, fmt.Errorf("order checks: %w", err)
+	}
+	switch {
+	case c.IdempotencyKey == "" || errors.Is(readErr, order.ErrNotFound):
+	case readErr != nil:
+		return order.Checked{}, readErr
+	default:
+		if err := readServiceIDs(ctx, t.tx, &prev); err != nil {
+			return order.Checked{}, err
+		}
+		got.Prev = &prev
+	}
+	return got, nil
+}
+
+// keySteps lock the idempotency key and read its order into o; readErr is order.ErrNotFound
+// when there is none.
+func (t *orderTx) keySteps(clientID int64, key string, o *order.Order, readErr *error) []step {
+	return append(t.d.lockSteps("order-key:"+strconv.FormatInt(clientID, 10)+":"+key),
+		step{query: orderQuery(`o.client_id = ? AND o.idempotency_key = ?`), args: []any{clientID, key},
+			row: func(row rowScanner) error {
+				*o, *readErr = scanOrder(row)
+				if errors.Is(*readErr, order.ErrNotFound) {
+					return nil // an answer, not a failure of the round trip
+				}
+				return *readErr
+			}})
+}
+
+func (t *orderTx) promoSteps(code string, n *int) []step {
+	code = strings.ToUpper(code)
+	return append(t.d.lockSteps("promo:"+code), step{query: promoUsesQuery, args: []any{code},
+		row: func(row rowScanner) error { return row.Scan(n) }})
+}
+
+func (t *orderTx) ipSteps(ip string, since time.Time, n *int) []step {
+	return append(t.d.lockSteps("ip:"+ip), step{query: `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`,
+		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }})
+}
+
 // OrderByIdempotencyKey takes the key's lock and reads its order in one round trip.
 func (t *orderTx) OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
 	var o order.Order
 	var readErr error
-	read := step{query: orderQuery(`o.client_id = ? AND o.idempotency_key = ?`), args: []any{clientID, key},
-		row: func(row rowScanner) error {
-			o, readErr = scanOrder(row)
-			if errors.Is(readErr, order.ErrNotFound) {
-				return nil // an answer, not a failure of the round trip
-			}
-			return readErr
-		}}
-	if err := t.tx.pipeline(ctx, append(t.d.lockSteps("order-key:"+strconv.FormatInt(clientID, 10)+":"+key), read)...); err != nil {
+	if err := t.tx.pipeline(ctx, t.keySteps(clientID, key, &o, &readErr)...); err != nil {
 		return order.Order{}, fmt.Errorf("read order by idempotency key: %w", err)
 	}
 	if readErr != nil {
@@ -217,11 +267,8 @@ func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Ord
 
 // PromoUses and OrdersFromIP take their lock and count in one round trip.
 func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
-	code = strings.ToUpper(code)
 	var n int
-	err := t.tx.pipeline(ctx, append(t.d.lockSteps("promo:"+code), step{query: promoUsesQuery, args: []any{code},
-		row: func(row rowScanner) error { return row.Scan(&n) }})...)
-	if err != nil {
+	if err := t.tx.pipeline(ctx, t.promoSteps(code, &n)...); err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
 	}
 	return n, nil
@@ -229,9 +276,7 @@ func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
 
 func (t *orderTx) OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error) {
 	var n int
-	err := t.tx.pipeline(ctx, append(t.d.lockSteps("ip:"+ip), step{query: `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`,
-		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(&n) }})...)
-	if err != nil {
+	if err := t.tx.pipeline(ctx, t.ipSteps(ip, since, &n)...); err != nil {
 		return 0, fmt.Errorf("count orders from ip: %w", err)
 	}
 	return n, nil
