@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Orders/s at 16 clients (api/bench/orders) against: SQLite; PostgreSQL with one replica;
-# PostgreSQL with two replicas on one database. Each run starts on a fresh database.
-# Usage: api/bench/orders.sh [seconds] [clients]
+# PostgreSQL with two replicas on one database. Each run starts on a fresh database. First, the
+# anchor: the same load generator against a bare net/http server (api/bench/plain) answering
+# with the bytes of a real order answer, i.e. what this machine's HTTP allows at the moment.
+# Every line gives the load average before it and the CPU per order of Streamcart, of its
+# PostgreSQL backends and of the load generator in the measured window; rounds repeats the set.
+# Usage: api/bench/orders.sh [seconds] [clients] [rounds]
 # PostgreSQL: STREAMCART_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432), which must
 # allow CREATE DATABASE; the benchmark databases are dropped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-secs=${1:-10}; clients=${2:-16}
+secs=${1:-10}; clients=${2:-16}; rounds=${3:-1}
 pg=${STREAMCART_BENCH_POSTGRES:-postgres://postgres@127.0.0.1:5432}
 tmp=$(mktemp -d)
 dbs=()
@@ -19,32 +23,72 @@ cleanup() {
 trap cleanup EXIT
 go build -o "$tmp/streamcart" ./api/cmd/streamcart
 go build -o "$tmp/orders" ./api/bench/orders
+go build -o "$tmp/plain" ./api/bench/plain
 
-# serve PORT DB: one replica as deployed behind a proxy (client addresses from X-Forwarded-For),
-# default fraud limit, logs off the terminal.
-serve() {
-  STREAMCART_DB="$2" STREAMCART_TRUST_PROXY=true STREAMCART_GEO_DB= STREAMCART_SECRET_KEY="$key" \
-    "$tmp/streamcart" serve --addr "127.0.0.1:$1" 2>>"$tmp/serve.log" &
-  until curl -sf "http://127.0.0.1:$1/readyz" >/dev/null; do sleep 0.1; done
+# freeport: a loopback port nothing listens on (other work on the machine may hold fixed ones).
+freeport() {
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 30000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+  done
 }
-stop() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
-# newdb NAME: creates a fresh database and sets db to its URL (no subshell: dbs must remember it).
+# up PID URL: waits until URL answers, failing if PID exited first (its port was taken, say).
+up() {
+  until curl -sf "$2" >/dev/null; do
+    kill -0 "$1" 2>/dev/null || { echo "server for $2 exited; log:" >&2; tail -3 "$tmp/serve.log" >&2; exit 1; }
+    sleep 0.1
+  done
+}
+# serve DB: one replica as deployed behind a proxy (client addresses from X-Forwarded-For),
+# default fraud limit, logs off the terminal; appends its base URL to targets.
+targets=""
+serve() {
+  local port; port=$(freeport)
+  STREAMCART_DB="$1" STREAMCART_TRUST_PROXY=true STREAMCART_GEO_DB= STREAMCART_SECRET_KEY="$key" \
+    "$tmp/streamcart" serve --addr "127.0.0.1:$port" 2>>"$tmp/serve.log" &
+  up $! "http://127.0.0.1:$port/readyz"
+  targets="${targets:+$targets,}http://127.0.0.1:$port"
+}
+stop() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; targets=""; }
+# newdb NAME: creates a fresh database and sets db to its URL and dbname to its name (no
+# subshell: dbs must remember it).
 newdb() {
-  local d="streamcart_bench_$$_$1"
-  dbs+=("$d")
-  psql -q "$pg/postgres" -c "CREATE DATABASE $d" >/dev/null
-  db="$pg/$d?sslmode=disable"
+  dbname="streamcart_bench_$$_$1"
+  dbs+=("$dbname")
+  psql -q "$pg/postgres" -c "CREATE DATABASE $dbname" >/dev/null
+  db="$pg/$dbname?sslmode=disable"
 }
 key=$(head -c 32 /dev/urandom | base64)
-run() { "$tmp/orders" --clients "$clients" --duration "${secs}s" --targets "$1"; }
+# run [flags]: the load generator against targets; --cpu flags name this run's processes only.
+run() { "$tmp/orders" --clients "$clients" --duration "${secs}s" --targets "$targets" "$@"; }
+shop=(--cpu "streamcart=$tmp/streamcart")
+load() { echo "load $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
-echo "nproc $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg), $clients clients, ${secs}s each"
-serve 18089 "$tmp/s.db"
-echo -n "SQLite, 1 process:          "; run http://127.0.0.1:18089
+# The anchor's answer: one real order, placed on a throwaway SQLite shop.
+serve "$tmp/anchor.db"
+api=$targets/checkout/api
+token=$(curl -sf -H 'Content-Type: application/json' -d '{"email":"anchor@example.com"}' "$api/session" | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+curl -sf -H 'Content-Type: application/json' -H "Authorization: Bearer $token" -H 'Idempotency-Key: anchor' \
+  -d '{"pid":2,"billingCycle":"monthly"}' "$api/orders" >"$tmp/order.json"
 stop
-newdb one; serve 18089 "$db"
-echo -n "PostgreSQL, 1 replica:      "; run http://127.0.0.1:18089
-stop
-newdb two; serve 18089 "$db"; serve 18092 "$db"
-echo -n "PostgreSQL, 2 replicas:     "; run http://127.0.0.1:18089,http://127.0.0.1:18092
-stop
+
+echo "nproc $(nproc), $clients clients, ${secs}s each, order answer $(wc -c <"$tmp/order.json") bytes"
+for round in $(seq "$rounds"); do
+  [ "$rounds" -gt 1 ] && echo "round $round"
+  port=$(freeport)
+  "$tmp/plain" --addr "127.0.0.1:$port" --file "$tmp/order.json" &
+  up $! "http://127.0.0.1:$port/"
+  targets="http://127.0.0.1:$port"
+  echo "plain net/http anchor ($(load)):"; run --anchor --cpu "plain=$tmp/plain"
+  stop
+  serve "$tmp/s$round.db"
+  echo "SQLite, 1 process ($(load)):"; run "${shop[@]}"
+  stop
+  newdb "one$round"; serve "$db"
+  echo "PostgreSQL, 1 replica ($(load)):"; run "${shop[@]}" --cpu "postgres= $dbname "
+  stop
+  newdb "two$round"; serve "$db"; serve "$db"
+  echo "PostgreSQL, 2 replicas ($(load)):"; run "${shop[@]}" --cpu "postgres= $dbname "
+  stop
+done

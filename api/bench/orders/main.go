@@ -6,7 +6,15 @@
 // client's own range (the shop must run with STREAMCART_TRUST_PROXY=true): the per-IP lock and
 // the 24-hour per-IP limit apply as in production, and no two clients queue on one address.
 //
-//	orders --targets http://127.0.0.1:18089,http://127.0.0.1:18092 --clients 16 --duration 10s
+// --cpu label=text (repeatable) reports the CPU time, in the measured window, of the processes
+// whose command line contains text, per order under label, besides the load generator's own
+// (Linux only): on a machine shared with other work the orders/s depend on the neighbours, the
+// CPU per order much less. --anchor measures the same client against a server that only answers (api/bench/plain
+// with a saved order answer): no session, every 200 counts; the ceiling of the machine's HTTP at
+// the time of the run.
+//
+//	orders --targets http://127.0.0.1:18089,http://127.0.0.1:18092 --clients 16 --duration 10s \
+//		--cpu streamcart=/tmp/bench/streamcart --cpu "postgres= streamcart_bench_1 "
 package main
 
 import (
@@ -19,6 +27,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,7 +39,21 @@ func main() {
 	clients := flag.Int("clients", 16, "concurrent clients")
 	duration := flag.Duration("duration", 10*time.Second, "measured time")
 	warmup := flag.Duration("warmup", 2*time.Second, "unmeasured time first")
+	var watched []watch
+	flag.Func("cpu", "label=text: report the CPU per order of the processes whose command line contains text (repeatable)", func(v string) error {
+		label, text, ok := strings.Cut(v, "=")
+		if !ok || label == "" || text == "" {
+			return fmt.Errorf("want label=text, got %q", v)
+		}
+		watched = append(watched, watch{label, text})
+		return nil
+	})
+	anchor := flag.Bool("anchor", false, "plain server: no session, 200 answers count")
 	flag.Parse()
+	want := http.StatusCreated
+	if *anchor {
+		want = http.StatusOK
+	}
 	bases := strings.Split(*targets, ",")
 	tr := &http.Transport{MaxIdleConnsPerHost: *clients, MaxConnsPerHost: *clients}
 	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
@@ -42,13 +65,16 @@ func main() {
 	cs := make([]*client, *clients)
 	for i := range cs {
 		c := &client{base: bases[i%len(bases)]}
+		cs[i] = c
+		if *anchor {
+			continue
+		}
 		var s struct{ Token string }
 		code, err := post(hc, c.base+"/checkout/api/session", "", "", ip(i, 0), fmt.Sprintf(`{"email":"bench%d@example.com"}`, i), &s)
 		if err != nil || code != http.StatusCreated {
 			log.Fatalf("session %d at %s: %d %v", i, c.base, code, err)
 		}
 		c.token = s.Token
-		cs[i] = c
 	}
 
 	var measuring, stop atomic.Bool
@@ -70,7 +96,7 @@ func main() {
 					continue
 				}
 				switch {
-				case err != nil || code != http.StatusCreated:
+				case err != nil || code != want:
 					if failed.Add(1) <= 5 {
 						log.Printf("order: %d %v", code, err)
 					}
@@ -84,11 +110,13 @@ func main() {
 		}()
 	}
 	time.Sleep(*warmup)
+	cpu0, self0 := cpuTimes(watched), selfCPU()
 	measuring.Store(true)
 	began := time.Now()
 	time.Sleep(*duration)
 	measuring.Store(false)
 	elapsed := time.Since(began)
+	cpu1, self1 := cpuTimes(watched), selfCPU()
 	stop.Store(true)
 	wg.Wait()
 
@@ -103,6 +131,13 @@ func main() {
 	fmt.Printf("orders/s %.0f  (created %d, held by fraud %d, errors %d in %s; %d clients over %d replica(s); latency p50 %s p99 %s)\n",
 		float64(ok.Load())/elapsed.Seconds(), ok.Load(), held.Load(), failed.Load(), elapsed.Round(time.Millisecond),
 		len(cs), len(bases), pct(0.5).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond))
+	if n := ok.Load(); n > 0 {
+		fmt.Printf("CPU per answer:")
+		for i, w := range watched {
+			fmt.Printf(" %s %.0f µs,", w.label, float64(cpuSpent(cpu0[i], cpu1[i]))/float64(n)/float64(time.Microsecond))
+		}
+		fmt.Printf(" load generator %.0f µs\n", float64(self1-self0)/float64(n)/float64(time.Microsecond))
+	}
 	if failed.Load() > 0 || held.Load() > 0 {
 		os.Exit(1)
 	}
@@ -137,4 +172,79 @@ func post(hc *http.Client, url, token, key, from, body string, out any) (int, er
 		return resp.StatusCode, json.Unmarshal(raw, out)
 	}
 	return resp.StatusCode, fmt.Errorf("%s", raw)
+}
+
+// clockTicks is the unit of /proc/PID/stat's times (USER_HZ, 100 on every Linux we run).
+const clockTicks = 100
+
+// watch is a --cpu flag: processes whose command line contains text, reported as label.
+type watch struct{ label, text string }
+
+// cpuTimes reads, for each watch, the CPU time (user + system) of each of its processes, by PID.
+func cpuTimes(watched []watch) []map[int]time.Duration {
+	out := make([]map[int]time.Duration, len(watched))
+	for i := range out {
+		out[i] = map[int]time.Duration{}
+	}
+	if len(watched) == 0 {
+		return out
+	}
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		raw, err := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		cmdline := string(bytes.ReplaceAll(raw, []byte{0}, []byte{' '}))
+		for i, w := range watched {
+			if strings.Contains(cmdline, w.text) {
+				if t, ok := procCPU("/proc/" + d.Name() + "/stat"); ok {
+					out[i][pid] = t
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cpuSpent is the CPU the processes used between two readings; one started meanwhile counts
+// whole, one that exited meanwhile is lost (the pools are warm by then, so few do).
+func cpuSpent(before, after map[int]time.Duration) time.Duration {
+	var sum time.Duration
+	for pid, t := range after {
+		sum += t - before[pid]
+	}
+	return sum
+}
+
+func selfCPU() time.Duration {
+	t, _ := procCPU("/proc/self/stat")
+	return t
+}
+
+// procCPU reads utime + stime from a /proc/PID/stat file (fields 14 and 15, counted after the
+// parenthesised command name, which may hold spaces).
+func procCPU(path string) (time.Duration, bool) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(raw, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(raw[i+1:]))
+	if len(f) < 13 {
+		return 0, false
+	}
+	user, err1 := strconv.ParseInt(f[11], 10, 64)
+	sys, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(user+sys) * time.Second / clockTicks, true
 }
