@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
-import { checkoutChunk, checkoutKit, cssSplit } from './scripts/checkout-split.ts';
+import { checkoutChunk, checkoutKit, cssSplit, swapped } from './scripts/checkout-split.ts';
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
 
@@ -9,19 +9,20 @@ const LAZY_LOCALES = ['de-de', 'es-es', 'nl-nl', 'pt-pt'] as const;
 
 // In the script-tag builds the translated tables are not bundled: messages.ts gets load.lazy.ts,
 // which imports dist/locales/<code>.js on demand (built by `vite build --mode locales`). The same
-// way, the after-sale screens come from dist/aftersale.js, and the checkout after the plan cards
-// from dist/checkout.js (`--mode checkout`, see scripts/checkout-split.ts): App's parts.ts gets
-// parts.lazy.tsx.
+// way, the checkout after the plan cards comes from dist/checkout.js (`--mode checkout`; App's
+// parts.ts gets parts.lazy.tsx) and the after-sale screens from dist/aftersale.js. The swaps are
+// listed in scripts/checkout-split.ts (SWAPS), whose import scan follows them.
 const lazyModules: Plugin = {
   name: 'streamcart-lazy-modules',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (source === './load' && importer?.endsWith('/src/i18n/messages.ts')) return file('./src/i18n/load.lazy.ts');
-    if (source === './afterSaleLoad' && importer?.endsWith('/src/flow/AfterSale.tsx')) return file('./src/flow/afterSaleLoad.lazy.ts');
-    if (source === '../checkout/parts' && importer?.endsWith('/src/flow/App.tsx')) return file('./src/checkout/parts.lazy.tsx');
-    return null;
+    return importer ? swapped(importer, source) : null;
   },
 };
+
+// ES2022 keeps class fields as they are (es2020 turned each into a defineProperty helper call). The
+// widget's CSS already needs 2023 browsers (color-mix(), container queries), well past ES2022.
+const TARGET = 'es2022';
 
 // All builds: minified, ASCII only. A classic <script> without a charset is decoded with the host
 // page's encoding (windows-1252 on a page without <meta charset>); escaped text survives any.
@@ -53,7 +54,7 @@ export default defineConfig(({ mode }) => {
       build: {
         outDir: 'dist',
         emptyOutDir: false,
-        target: 'es2020',
+        target: TARGET,
         minify: 'oxc',
         lib: { entry: 'src/aftersale/entry.ts', formats: ['es'], fileName: () => 'aftersale.js' },
         rolldownOptions: { output },
@@ -67,7 +68,7 @@ export default defineConfig(({ mode }) => {
       build: {
         outDir: 'dist',
         emptyOutDir: false,
-        target: 'es2020',
+        target: TARGET,
         minify: 'oxc',
         lib: { entry: 'src/checkout/entry.ts', formats: ['es'], fileName: () => 'checkout.js' },
         // One file: install()'s import('./checkout') stays a lazily run part of it (see entry.ts).
@@ -80,7 +81,7 @@ export default defineConfig(({ mode }) => {
       build: {
         outDir: 'dist/locales',
         emptyOutDir: false,
-        target: 'es2020',
+        target: TARGET,
         minify: 'oxc',
         lib: {
           entry: Object.fromEntries(LAZY_LOCALES.map((code) => [code, `src/i18n/${code}.ts`])),
@@ -101,7 +102,7 @@ export default defineConfig(({ mode }) => {
       outDir: 'dist',
       // dist/.gitkeep is tracked: never wipe the folder.
       emptyOutDir: false,
-      target: 'es2020',
+      target: TARGET,
       minify: 'oxc',
       sourcemap: false,
       // Two passes: the ES module (with the public exports), then `--mode classic`: the IIFE from an
@@ -121,7 +122,7 @@ export default defineConfig(({ mode }) => {
     },
     test: {
       environment: 'jsdom',
-      include: ['src/**/*.test.{ts,tsx}'],
+      include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
       // The widget's CSS is part of what is tested (it must land in the shadow root).

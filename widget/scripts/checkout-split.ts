@@ -9,10 +9,13 @@
 // scan of the chunk's import statements, so they cannot drift apart: a name the scan missed is a
 // build error in the chunk ("not exported"), never a silent undefined.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 
-const ROOT = new URL('..', import.meta.url).pathname;
+// (Not new URL('..', import.meta.url): Vite rewrites that pattern when the tests load this file.)
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SRC = join(ROOT, 'src/');
 
 /** The modules of dist/checkout.js; every other module of src/ it imports stays in the first script. */
@@ -32,16 +35,35 @@ export const CHECKOUT_MODULES: readonly string[] = [
   'flow/Waiting.tsx',
   'flow/Success.tsx',
   'flow/CopyButton.tsx',
-  // What the after-sale screens (dist/aftersale.js) take from the widget; its checkout parts live here.
+  // The after-sale routes: their loader, and what the screens (dist/aftersale.js) take from the widget.
+  'flow/AfterSale.tsx',
+  'flow/afterSaleLoad.lazy.ts',
   'aftersale/shared.ts',
 ].map((p) => join(SRC, p));
 
 /**
+ * Modules the script-tag builds replace with a variant (vite.config.ts applies them; the import scan
+ * follows them): importer path under src/ → import source → the variant under src/.
+ */
+export const SWAPS: Record<string, Record<string, string>> = {
+  'i18n/messages.ts': { './load': 'i18n/load.lazy.ts' },
+  'flow/AfterSale.tsx': { './afterSaleLoad': 'flow/afterSaleLoad.lazy.ts' },
+  'flow/App.tsx': { '../checkout/parts': 'checkout/parts.lazy.tsx' },
+};
+
+/** The variant a script-tag build uses for `source` imported by `importer`, or null. */
+export function swapped(importer: string, source: string): string | null {
+  if (!importer.startsWith(SRC)) return null;
+  const to = SWAPS[relative(SRC, importer)]?.[source];
+  return to ? join(SRC, to) : null;
+}
+
+/**
  * Stateless first-script modules of which the chunk bundles its own copy of what it uses, so the
  * first script does not keep exports only the chunk needs (the success page's icon choice, the
- * summary's currency conversion).
+ * summary's currency conversion, the creating-order and not-found views).
  */
-export const CHECKOUT_COPIES: readonly string[] = ['flow/icons.tsx', 'i18n/format.ts'].map((p) => join(SRC, p));
+export const CHECKOUT_COPIES: readonly string[] = ['flow/icons.tsx', 'i18n/format.ts', 'flow/Views.tsx'].map((p) => join(SRC, p));
 
 const local = new Set(CHECKOUT_MODULES);
 const isLocal = (path: string) => local.has(path);
@@ -52,10 +74,20 @@ const REMOTE = '\0streamcart-remote:';
 const KIT = '\0streamcart-checkout-kit';
 export const KIT_ID = 'virtual:streamcart-checkout-kit';
 const REMOTE_TS = join(SRC, 'checkout/remote.ts');
-const JSX_NAMES = ['jsx', 'jsxs', 'Fragment'];
+
+// React crosses whole: the chunk gets the page's React and JSX runtime namespaces (the after-sale
+// loader hands them on), so the stand-ins export every name of React's production build.
+const load = createRequire(import.meta.url);
+const reactDir = dirname(load.resolve('react/package.json'));
+const REACT_NAMES: Record<string, string[]> = {
+  react: Object.keys(load(join(reactDir, 'cjs/react.production.js')) as object),
+  'react/jsx-runtime': Object.keys(load(join(reactDir, 'cjs/react-jsx-runtime.production.js')) as object),
+};
 
 /** A relative import of a source file resolved to its path (extension added), or null. */
 function resolveSource(importer: string, source: string): string | null {
+  const swap = swapped(importer, source);
+  if (swap) return swap;
   if (!source.startsWith('.')) return null;
   const base = resolve(dirname(importer), source.replace(/\?.*$/, ''));
   for (const p of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) {
@@ -69,11 +101,11 @@ const STATEMENT = /(?:^|[\n;])\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+
 const BARE = /(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g;
 
 /**
- * What dist/checkout.js takes from the first script: for 'react', 'react/jsx-runtime' and every
- * first-script module (keyed by its path under src/), the names the chunk's modules import.
+ * What dist/checkout.js takes from the first script: for every first-script module (keyed by its path
+ * under src/), the names the chunk's modules import; React and its JSX runtime cross whole.
  */
 export function scanCheckoutImports(): Map<string, Set<string>> {
-  const wanted = new Map<string, Set<string>>([['react/jsx-runtime', new Set(JSX_NAMES)]]);
+  const wanted = new Map<string, Set<string>>(Object.entries(REACT_NAMES).map(([k, names]) => [k, new Set(names)]));
   for (const importer of bundled) {
     const code = readFileSync(importer, 'utf8');
     const where = relative(ROOT, importer);
@@ -83,14 +115,9 @@ export function scanCheckoutImports(): Map<string, Set<string>> {
     }
     for (const m of code.matchAll(STATEMENT)) {
       const [, , typeOnly, clause, source] = m as unknown as [string, string, string | undefined, string, string];
-      if (typeOnly) continue;
-      let key: string;
-      if (source === 'react') key = 'react';
-      else {
-        const target = resolveSource(importer, source);
-        if (!target || !/\.tsx?$/.test(target) || inChunk(target)) continue;
-        key = relative(SRC, target);
-      }
+      if (typeOnly || source in REACT_NAMES) continue;
+      const target = resolveSource(importer, source);
+      if (!target || !/\.tsx?$/.test(target) || inChunk(target)) continue;
       if (!clause.startsWith('{')) throw new Error(`${where}: only named imports of ${source} can cross into dist/checkout.js`);
       const names = clause
         .slice(1, -1)
@@ -99,6 +126,7 @@ export function scanCheckoutImports(): Map<string, Set<string>> {
         .filter((s) => s && !s.startsWith('type '))
         .map((s) => s.split(/\s+as\s+/)[0]!.trim());
       if (!names.length) continue;
+      const key = relative(SRC, target);
       const set = wanted.get(key) ?? new Set<string>();
       for (const n of names) set.add(n);
       wanted.set(key, set);
@@ -122,13 +150,14 @@ export function checkoutChunk(): Plugin {
     },
     resolveId(source, importer) {
       if (!importer || importer.startsWith('\0')) return null;
-      if (source === 'react' || source === 'react/jsx-runtime') {
+      if (source in REACT_NAMES) {
         if (!importer.startsWith(SRC)) this.error(`${importer} imports ${source}: only src/ may use the page's React`);
         return REMOTE + source;
       }
       if (!importer.startsWith(SRC)) return null;
       const target = resolveSource(importer, source);
-      if (!target || !/\.tsx?$/.test(target) || inChunk(target)) return null;
+      if (!target || !/\.tsx?$/.test(target)) return null;
+      if (inChunk(target)) return target;
       const key = relative(SRC, target);
       if (!wanted.has(key)) this.error(`${importer} imports ${source}, which the import scan did not see`);
       return REMOTE + key;
@@ -167,7 +196,12 @@ export function checkoutKit(): Plugin {
       const entries: string[] = [];
       let n = 0;
       for (const [key, names] of wanted) {
-        const from = key.startsWith('react') ? key : join(SRC, key);
+        if (key in REACT_NAMES) {
+          imports.push(`import * as k${n} from ${JSON.stringify(key)};`);
+          entries.push(`${JSON.stringify(key)}: k${n++}`);
+          continue;
+        }
+        const from = join(SRC, key);
         const pairs = [...names].map((name) => [name, `k${n++}`] as const);
         imports.push(`import { ${pairs.map(([name, alias]) => `${name} as ${alias}`).join(', ')} } from ${JSON.stringify(from)};`);
         entries.push(`${JSON.stringify(key)}: { ${pairs.map(([name, alias]) => `${name}: ${alias}`).join(', ')} }`);

@@ -23,13 +23,8 @@ function afterPaint(fn: () => void): () => void {
   };
 }
 
-interface Props {
-  /** Asks for the checkout module: right after the cards paint, or at once when the buyer acts. */
-  need: () => void;
-  failed: boolean;
-}
-
-export function PlansShell({ need, failed }: Props) {
+/** `need` asks for the checkout module: right after the cards paint, or at once when the buyer acts. */
+export function PlansShell({ need }: { need: () => void }) {
   const c = useController();
   const { t, locale } = useI18n();
   const currency = useCheckout((s) => s.currency);
@@ -43,7 +38,16 @@ export function PlansShell({ need, failed }: Props) {
   const cycle = product ? cardCycle(product, selection?.cycle ?? null) : null;
   const settled = products.status !== 'loading';
 
-  useEffect(() => (settled ? afterPaint(need) : undefined), [settled, need]);
+  useEffect(
+    () =>
+      settled
+        ? afterPaint(() => {
+            need();
+            c.prefetch('checkout');
+          })
+        : undefined,
+    [settled, need, c],
+  );
 
   return (
     <div className="sc-page sc-index" onPointerDown={need} onKeyDown={need} onFocus={need}>
@@ -76,14 +80,6 @@ export function PlansShell({ need, failed }: Props) {
           />
         )}
       </section>
-      {failed && (
-        <p className="sc-empty" role="alert">
-          {t.errorText}{' '}
-          <button type="button" className="sc-link" onClick={need}>
-            {t.tryAgain}
-          </button>
-        </p>
-      )}
     </div>
   );
 }

@@ -5,15 +5,14 @@ import { autoOrder, ensureSession } from '../flow/order';
 import type { Controller } from '../state/controller';
 
 export function runLanding(c: Controller): void {
-  const { email, pid, autoRedirect } = c.landing;
+  const { email } = c.landing;
   const s = c.getState();
   const p = s.persisted;
-  // A sign-in link proves who the visitor is; the email parameter must not replace that session.
-  if (s.route.query.signin) return;
-  if (email && pid && autoRedirect && s.route.name === '') {
+  if (c.autoOrderDue) {
     void autoOrder(c);
-  } else if (email && isValidEmail(email) && !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())) {
-    // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as them.
+  } else if (email && !s.route.query.signin && isValidEmail(email) && !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())) {
+    // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as
+    // them; a sign-in link proves who the visitor is and keeps that session.
     ensureSession(c, email).catch(() => undefined);
   }
 }

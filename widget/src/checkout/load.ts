@@ -1,9 +1,9 @@
-// Loads dist/checkout.js (next to the bundle) once, hands it this bundle's React and modules, and
-// completes the widget's CSS with its rules. A failed load is tried again on the next call.
-import kit from 'virtual:streamcart-checkout-kit';
+// Loads dist/checkout.js once and completes the widget's CSS with its rules; the widgets on the page
+// re-render with its screens. A failed load is tried again on the next call.
 import { completeCss } from '../element/styles';
-import { SCRIPT_BASE } from '../state/scriptBase';
+import type { Controller } from '../state/controller';
 import type { Checkout } from './entry';
+import { fetchCheckout } from './fetch';
 
 let loading: Promise<Checkout> | null = null;
 let loaded: Checkout | null = null;
@@ -20,11 +20,7 @@ export function subscribeCheckout(fn: () => void): () => void {
 }
 
 export function loadCheckout(): Promise<Checkout> {
-  loading ??= import(/* @vite-ignore */ new URL('checkout.js', SCRIPT_BASE).href)
-    .then((m: { install?: (k: typeof kit) => Promise<Checkout> }) => {
-      if (!m.install) throw new Error('checkout.js is not the Streamcart checkout module');
-      return m.install(kit);
-    })
+  loading ??= fetchCheckout()
     .then((chunk) => {
       completeCss(chunk.css);
       loaded = chunk;
@@ -36,4 +32,17 @@ export function loadCheckout(): Promise<Checkout> {
       throw e;
     });
   return loading;
+}
+
+const reported = new WeakMap<Controller, Promise<Checkout>>();
+
+/**
+ * Loads the chunk for a widget that needs it. A failure is the widget's generic error view (once
+ * per attempt), whose "Try again" renders the screen again, which asks again.
+ */
+export function needCheckout(c: Controller): void {
+  const p = loadCheckout();
+  if (loaded || reported.get(c) === p) return;
+  reported.set(c, p);
+  p.catch((e: unknown) => c.fail({ name: 'network', message: e instanceof Error ? e.message : String(e) }));
 }

@@ -1,61 +1,30 @@
 // Script-tag builds: stand-ins for parts.ts (vite.config.ts swaps them in). The plan cards paint
 // from this bundle (PlansShell); dist/checkout.js is fetched right after they paint, or at once
 // when the buyer touches the widget or the route needs it, and its screens take over.
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ComponentProps, type ReactNode } from 'react';
 import { useController, useI18n } from '../flow/context';
 import type { Group } from '../flow/order';
-import { Centered, HomeLink } from '../flow/Views';
+import { Centered } from '../flow/Views';
 import type { Controller } from '../state/controller';
 import type { Checkout } from './entry';
-import { checkoutLoaded, loadCheckout, subscribeCheckout } from './load';
+import { checkoutLoaded, loadCheckout, needCheckout, subscribeCheckout } from './load';
 import { PlansShell } from './PlansShell';
 
 function useChunk() {
+  const c = useController();
   const chunk = useSyncExternalStore(subscribeCheckout, checkoutLoaded);
-  const [failed, setFailed] = useState(false);
-  const live = useRef(true);
-  useEffect(() => {
-    live.current = true;
-    return () => {
-      live.current = false;
-    };
-  }, []);
-  const need = useCallback(() => {
-    setFailed(false);
-    loadCheckout().catch(() => {
-      if (live.current) setFailed(true);
-    });
-  }, []);
-  return { chunk, failed, need };
-}
-
-function LoadFailed({ retry }: { retry: () => void }) {
-  const { t } = useI18n();
-  return (
-    <div role="alert">
-      <Centered icon="alert" tone="error" title={t.errorTitle}>
-        <p className="sc-lead">{t.errorText}</p>
-        <div className="sc-actions">
-          <button type="button" className="sc-btn sc-btn-primary" onClick={retry}>
-            {t.tryAgain}
-          </button>
-          <HomeLink className="sc-btn sc-btn-ghost">{t.backHome}</HomeLink>
-        </div>
-      </Centered>
-    </div>
-  );
+  const need = useCallback(() => needCheckout(c), [c]);
+  return { chunk, need };
 }
 
 /** A screen of the chunk: a spinner until it is there. */
 function Deferred({ render }: { render: (chunk: Checkout) => ReactNode }) {
   const { t } = useI18n();
-  const { chunk, failed, need } = useChunk();
+  const { chunk, need } = useChunk();
   useEffect(() => {
     if (!chunk) need();
   }, [chunk, need]);
-  if (chunk) return render(chunk);
-  if (failed) return <LoadFailed retry={need} />;
-  return <Centered icon="spinner" tone="busy" title={t.loading} />;
+  return chunk ? render(chunk) : <Centered icon="spinner" tone="busy" title={t.loading} />;
 }
 
 export function Waiting(props: { reseller?: boolean }) {
@@ -66,10 +35,22 @@ export function Success() {
   return <Deferred render={(chunk) => <chunk.Success />} />;
 }
 
+export function CreatingOrder() {
+  return <Deferred render={(chunk) => <chunk.CreatingOrder />} />;
+}
+
+export function NotFound() {
+  return <Deferred render={(chunk) => <chunk.NotFound />} />;
+}
+
+export function AfterSale(props: ComponentProps<Checkout['AfterSale']>) {
+  return <Deferred render={(chunk) => <chunk.AfterSale {...props} />} />;
+}
+
 /** The plan page: PlansShell until the chunk is there, then the real one. */
 export function IndexPage({ group }: { group: Group }) {
   const c = useController();
-  const { chunk, failed, need } = useChunk();
+  const { chunk, need } = useChunk();
   // The real page replaces the shell's cards with its own in one commit: a card that had keyboard
   // focus hands it to its successor.
   const focusPid = useRef<string | null>(null);
@@ -86,12 +67,8 @@ export function IndexPage({ group }: { group: Group }) {
     focusPid.current = null;
     if (chunk && pid) c.host.shadowRoot?.querySelector<HTMLElement>(`.sc-plan[data-pid="${pid}"]`)?.focus();
   }, [chunk, c]);
-  useEffect(() => {
-    if (group !== 'plan') need();
-  }, [group, need]);
   if (chunk) return <chunk.IndexPage group={group} />;
-  if (group !== 'plan') return failed ? <LoadFailed retry={need} /> : null;
-  return <PlansShell need={need} failed={failed} />;
+  return group === 'plan' ? <PlansShell need={need} /> : <Deferred render={(k) => <k.IndexPage group={group} />} />;
 }
 
 /** The landing actions all start from an email in the URL; without one there is nothing to load. */

@@ -35,6 +35,15 @@ describe('<streamcart-checkout>', () => {
     expect(call.url).toMatch(/^https:\/\/shop\.example\/checkout\/api\//);
   });
 
+  it('asks for the products as it connects, before React renders, and the plan page reuses the answer', async () => {
+    const api = installFakeApi();
+    const { el } = mount({ currency: 'usd' });
+    expect(api.callsTo('GET /products').map((c) => c.query.get('currency'))).toEqual(['USD']);
+    expect(el.shadowRoot?.querySelector('.sc-root')).toBeFalsy();
+    await waitFor(() => expect(el.shadowRoot?.querySelectorAll('[data-testid="plan-card"]')).toHaveLength(3));
+    expect(api.callsTo('GET /products')).toHaveLength(1);
+  });
+
   it('selects the plan attribute, and open(pid) selects another plan', async () => {
     installFakeApi();
     const { el, ui, of } = await mountIndex({ plan: '3' });

@@ -33,8 +33,8 @@ export class StreamcartCheckoutElement extends HTMLElement {
     if (this.root) return;
     const controller = new Controller(this, readConfig(this));
     this.controller = controller;
-    // The catalog requests start now, while React starts up, not after its first render.
-    controller.prefetch();
+    // The plans' catalog request starts now, while React starts up, not after its first render.
+    controller.prefetch('plans');
     // The element itself is the open shadow host; React renders straight into the shadow root, so
     // the light DOM stays empty. The root survives an unmount and serves a later reconnect.
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });

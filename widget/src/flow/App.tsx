@@ -1,12 +1,11 @@
 import { Component, useEffect, useState, useSyncExternalStore, type ErrorInfo, type ReactNode } from 'react';
-import { IndexPage, runLanding, Success, Waiting } from '../checkout/parts';
+import { AfterSale, CreatingOrder, IndexPage, NotFound, runLanding, Success, Waiting } from '../checkout/parts';
 import { bcp47, type LocaleCode } from '../i18n/locale';
 import { isLoaded, loadMessages } from '../i18n/messages';
 import { Icon } from './icons';
 import type { Controller } from '../state/controller';
 import { ControllerContext, LocaleContext, useCheckout, useController } from './context';
-import { AfterSale } from './AfterSale';
-import { CreatingOrder, ErrorView, NotFound } from './Views';
+import { ErrorView } from './Views';
 
 /** A render error anywhere in the flow becomes the generic error view, never a blank widget. */
 class Boundary extends Component<{ controller: Controller; children: ReactNode }, { failed: boolean }> {

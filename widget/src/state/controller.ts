@@ -7,9 +7,9 @@ import { normalizeLocale, resolveLocale, type LocaleCode } from '../i18n/locale'
 import { loadMessages } from '../i18n/messages';
 import { browser } from './browser';
 import { readBrowserLang, readCookie, writeBrowserLang, writeCookie } from './cookie';
-import { readLanding, type Landing } from './landing';
+import { automaticOrderDue, readLanding, type Landing } from './landing';
 import { loadPersisted, savePersisted, signedOut, type Persisted } from './persisted';
-import { formatLocation, isPrefix, normalizeBase, parseLocation, queryOf, type Prefix, type Route, type RouteName } from './router';
+import { formatLocation, isPrefix, parseLocation, queryOf, type Prefix, type Route, type RouteName } from './router';
 
 export interface Config {
   api: string;
@@ -88,11 +88,19 @@ export class Controller {
   private listeners = new Set<() => void>();
   private emitted = new Set<string>();
 
+  /**
+   * The landing asks for the automatic order (spec §4): the widget starts on the creating-order view,
+   * never showing the plans first, and the order starts once the flow is up (checkout/landing.ts).
+   */
+  readonly autoOrderDue: boolean;
+
   constructor(host: HTMLElement, config: Config) {
     this.host = host;
     this.config = config;
     this.landing = readLanding(location.search);
-    const { route, prefix } = this.readRoute();
+    const initial = this.readRoute();
+    this.autoOrderDue = automaticOrderDue(this.landing, initial.route);
+    const { route, prefix } = this.autoOrderDue ? { ...initial, route: { name: 'creatingOrder' as const, query: {} } } : initial;
     this.state = {
       locale: resolveLocale({ attribute: config.locale, cookie: readBrowserLang(), prefix, languages: languages() }),
       currency: (config.currency ?? 'EUR').toUpperCase(),
@@ -109,7 +117,7 @@ export class Controller {
         gateway: null,
         subscribe: false,
       },
-      attempt: { status: 'idle' },
+      attempt: this.autoOrderDue ? { status: 'creating' } : { status: 'idle' },
       persisted: loadPersisted(),
       fatal: null,
     };
@@ -155,15 +163,19 @@ export class Controller {
   }
 
   /**
-   * Starts the plan page's catalog reads (products, gateways, currencies) when the element connects,
-   * under the keys the page reads them with, so the network overlaps React's start-up.
+   * Starts catalog reads early, under the keys the plan page reads them with. 'plans' (when the
+   * element connects, so the network overlaps React's start-up): the products the plan cards show.
+   * 'checkout' (once they are painted): the gateways and currencies of the form below them.
    */
-  prefetch(): void {
+  prefetch(what: 'plans' | 'checkout'): void {
     const { route, locale, currency } = this.state;
     if (route.name !== '' || route.query.view || route.query.signin) return;
-    void this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
-    void this.cached(catalogKey.gateways(locale), () => this.client.gateways(locale));
-    void this.cached(catalogKey.currencies, () => this.client.currencies());
+    if (what === 'plans') {
+      void this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
+    } else {
+      void this.cached(catalogKey.gateways(locale), () => this.client.gateways(locale));
+      void this.cached(catalogKey.currencies, () => this.client.currencies());
+    }
   }
 
   setDraft(patch: Partial<Draft>): void {
@@ -477,4 +489,3 @@ export class Controller {
   }
 }
 
-export { normalizeBase };

@@ -35,3 +35,11 @@ export function readLanding(search: string): Landing {
     affiliateId: positiveInt(q.get('aff_id')),
   };
 }
+
+/**
+ * Spec §4 automatic order: email, pid and auto_redirect=true on the index page, unless the visit is
+ * a sign-in link (which proves who the visitor is; the email parameter must not replace that).
+ */
+export function automaticOrderDue(landing: Landing, route: { name: string; query: Record<string, string> }): boolean {
+  return !!(landing.email && landing.pid && landing.autoRedirect) && route.name === '' && !route.query.signin;
+}
