@@ -7,7 +7,8 @@
 # PostgreSQL backends and of the load generator in the measured window; rounds repeats the set.
 # Usage: api/bench/orders.sh [seconds] [clients] [rounds]
 # PostgreSQL: STREAMCART_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432), which must
-# allow CREATE DATABASE; the benchmark databases are dropped at the end.
+# allow CREATE DATABASE; the benchmark databases are dropped at the end. STREAMCART_BENCH_BIN
+# runs that streamcart binary instead of building this tree's (to compare two commits).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-10}; clients=${2:-16}; rounds=${3:-1}
@@ -21,7 +22,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-go build -o "$tmp/streamcart" ./api/cmd/streamcart
+if [ -n "${STREAMCART_BENCH_BIN:-}" ]; then cp "$STREAMCART_BENCH_BIN" "$tmp/streamcart"; else go build -o "$tmp/streamcart" ./api/cmd/streamcart; fi
 go build -o "$tmp/orders" ./api/bench/orders
 go build -o "$tmp/plain" ./api/bench/plain
 
