@@ -23,7 +23,7 @@ main{box-sizing:border-box;background:#fff;border-radius:16px;padding:clamp(20px
 h1{margin:0 0 4px;font-size:1.3rem}.tag{display:inline-block;background:#fff4d6;color:#7a5200;border-radius:999px;padding:2px 10px;font-size:.8rem;font-weight:600}
 dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:6px 16px;margin:20px 0}dt{color:#5b6275}dd{margin:0;text-align:right;font-weight:600;overflow-wrap:anywhere}
 .total{font-size:1.6rem;color:#405db1}.row{display:flex;gap:12px}button{flex:1;border:0;border-radius:10px;padding:14px;font:inherit;font-weight:700;cursor:pointer}
-button:focus-visible{outline:3px solid #9db0ec;outline-offset:2px}.pay{background:#405db1;color:#fff}.fail{background:#f1f2f6;color:#8a1c1c}
+button:focus-visible{outline:3px solid #405db1;outline-offset:2px}.pay{background:#405db1;color:#fff}.fail{background:#f1f2f6;color:#8a1c1c}
 p.note{color:#5b6275;font-size:.85rem}a{color:#405db1}
 </style></head><body><main>
 <span class="tag">Sandbox — no real money</span>

@@ -145,7 +145,8 @@ if (switcher) {
     const a = e.target.closest('[data-testid="language-option"]');
     if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const code = a.dataset.locale;
-    closeSwitcher(false);
+    // The chosen option is hidden with the menu: focus returns to the button that opened it.
+    closeSwitcher(switcher.contains(document.activeElement));
     let handled = false;
     try {
       handled = call('setLocale', code);
@@ -205,6 +206,11 @@ currencySelect?.addEventListener('change', () => {
 const signOutButton = document.querySelector('[data-testid="signout-button"]');
 function showSession(detail) {
   const signedIn = !!detail?.signedIn;
+  // The focused sign-out button is about to disappear: keyboard focus goes to the page's content
+  // (the skip link's target) instead of falling back to the top of the document.
+  if (!signedIn && signOutButton && document.activeElement === signOutButton) {
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }
   if (signOutButton) signOutButton.hidden = !signedIn;
   document.documentElement.dataset.signedIn = String(signedIn);
 }

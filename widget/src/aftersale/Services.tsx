@@ -1,6 +1,6 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address and
 // the panel actions (restart, recreate, terminate after a confirmation).
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { Service } from '../api/schemas';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
@@ -114,12 +114,12 @@ function ServiceCard({ initial }: { initial: Service }) {
   // Terminate when it closes, and to the card's name when the service ended and the buttons went.
   const asked = useRef(false);
   const acted = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (confirming) keepRef.current?.focus();
     else if (asked.current) refocus(c.host, terminateRef.current ?? headingRef.current);
     asked.current = confirming;
   }, [confirming, c]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (busy !== null || !acted.current) return;
     acted.current = false;
     refocus(c.host, terminateRef.current ?? headingRef.current);

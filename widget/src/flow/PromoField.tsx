@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import type { Promotion } from '../api/schemas';
 import { formatMoney, formatPercent } from '../i18n/format';
 import { useController, useI18n } from './context';
@@ -37,7 +37,7 @@ export function PromoField({ value, applied, checking, message, onChange, onAppl
   // Apply and Remove replace each other: once the check is over, focus goes from the pressed one
   // (gone) to the one in its place, or to the field when the code was removed.
   const pressed = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!pressed.current || checking) return;
     pressed.current = false;
     refocus(c.host, applied ? buttonRef.current : inputRef.current);
@@ -86,7 +86,10 @@ export function PromoField({ value, applied, checking, message, onChange, onAppl
           }}
         />
         {applied ? (
+          // Keyed: Remove and Apply are two buttons, so the pressed one really goes (one element
+          // reused would keep the focus while turning disabled, and the browser would drop it).
           <button
+            key="remove"
             ref={buttonRef}
             type="button"
             className="sc-btn sc-btn-ghost"
@@ -100,6 +103,7 @@ export function PromoField({ value, applied, checking, message, onChange, onAppl
           </button>
         ) : (
           <button
+            key="apply"
             ref={buttonRef}
             type="button"
             className="sc-btn sc-btn-secondary"

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isApiError } from '../api/client';
 import type { Order } from '../api/schemas';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
@@ -35,7 +35,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
 
   // The cancel question replaces its button: focus goes to the safe answer, and back when it closes.
   const asked = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (confirming) keepRef.current?.focus();
     else if (asked.current) refocus(c.host, cancelRef.current);
     asked.current = confirming;

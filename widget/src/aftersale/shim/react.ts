@@ -4,11 +4,12 @@ import type * as R from 'react';
 
 export let useState: typeof R.useState;
 export let useEffect: typeof R.useEffect;
+export let useLayoutEffect: typeof R.useLayoutEffect;
 export let useRef: typeof R.useRef;
 export let useMemo: typeof R.useMemo;
 export let useCallback: typeof R.useCallback;
 export let useId: typeof R.useId;
 
 export function provideReact(r: typeof R): void {
-  ({ useState, useEffect, useRef, useMemo, useCallback, useId } = r);
+  ({ useState, useEffect, useLayoutEffect, useRef, useMemo, useCallback, useId } = r);
 }
