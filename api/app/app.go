@@ -262,7 +262,7 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
 	a.catalog.Store(c)
-	a.catalogRaw = raw
+	a.catalogRaw, a.catalogRefused = raw, nil
 	return true, nil
 }
 

@@ -180,6 +180,18 @@ func TestCatalogImportChangesTheGateways(t *testing.T) {
 		if got := one.app.Catalog().DefaultGateway().Module; got != "coinbase" {
 			t.Fatalf("default gateway after the refused import = %s, want coinbase (the catalog in force)", got)
 		}
+		// Once another catalog was taken, the refused one is reported again.
+		for _, tc := range []struct {
+			gateways string
+			refused  bool
+		}{{"sandbox-coinbase", false}, {"stripe", true}} {
+			if _, err := app.ImportCatalog(t.Context(), one.app.Store(), catalogWithGateways(t, tc.gateways)); err != nil {
+				t.Fatal(err)
+			}
+			if changed, err := one.app.RefreshCatalog(t.Context()); changed == tc.refused || (err != nil) != tc.refused {
+				t.Fatalf("RefreshCatalog of gateways %s = %v, %v; want refused %v", tc.gateways, changed, err, tc.refused)
+			}
+		}
 	})
 }
 
