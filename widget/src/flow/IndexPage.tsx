@@ -29,8 +29,6 @@ export function IndexPage({ group }: { group: Group }) {
   const attempt = useCheckout((s) => s.attempt);
   const emailRef = useRef<HTMLInputElement>(null);
   const cycleRef = useRef<HTMLSelectElement>(null);
-  // Back from a failed or re-priced order attempt, the summary's message is what to read first.
-  const heading = useStepFocus<HTMLHeadingElement>(null, () => c.host.shadowRoot?.querySelector<HTMLElement>('[data-step-focus]') ?? null);
   const [forced, setForced] = useState(0);
   const [promoMessage, setPromoMessage] = useState<PromoMessage>(null);
   const [promoChecking, setPromoChecking] = useState(false);
@@ -179,6 +177,11 @@ export function IndexPage({ group }: { group: Group }) {
     const gw = gateway ?? gateways.data?.default ?? '';
     void placeOrder(c, { body, gateway: gw, expectedTotal: expected, email, subscribe: draft.subscribe, group });
   }
+
+  // Back from a failed or re-priced order attempt, the summary's message (shown once the plans
+  // are there) is what to read first.
+  const attention = !!product && (attempt.status === 'failed' || attempt.status === 'priceChanged');
+  const heading = useStepFocus<HTMLHeadingElement>(attention, () => c.host.shadowRoot?.querySelector<HTMLElement>('[data-step-focus]') ?? null);
 
   if (products.status === 'error' && !products.data) {
     return <LoadError onRetry={products.reload} />;

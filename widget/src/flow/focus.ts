@@ -32,8 +32,9 @@ export function refocus(host: HTMLElement, el: HTMLElement | null | undefined, s
 
 /**
  * For a step's heading (give it tabIndex={-1}): on mount, and whenever `key` changes, the step
- * takes focus if it was lost. `pick` may name a better target (an error to read first). On a
- * fresh page load the landing pages leave focus alone until the visitor has used the widget.
+ * takes focus if it was lost (or is still on this heading). `pick` may name a better target (an
+ * error to read first). On a fresh page load the landing pages leave focus alone until the
+ * visitor has used the widget.
  */
 export function useStepFocus<T extends HTMLElement>(key: unknown = null, pick?: () => HTMLElement | null): RefObject<T | null> {
   const c = useController();
@@ -45,7 +46,9 @@ export function useStepFocus<T extends HTMLElement>(key: unknown = null, pick?: 
     watch(root);
     if (!root) return;
     if (!engaged.has(root) && LANDING.has(c.getState().route.name)) return;
-    refocus(c.host, pickRef.current?.() ?? ref.current);
+    const target = pickRef.current?.() ?? ref.current;
+    if (target && ref.current && root.activeElement === ref.current) target.focus({ preventScroll: true });
+    else refocus(c.host, target);
   }, [c, key]);
   return ref;
 }
