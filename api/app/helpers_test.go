@@ -8,13 +8,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
+	"golang.org/x/crypto/bcrypt"
 
+	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/store/storetest"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
@@ -32,6 +35,13 @@ import (
 	genservices "github.com/streamcart/streamcart/gen/services"
 	gensession "github.com/streamcart/streamcart/gen/session"
 )
+
+// TestMain lowers the password hashing cost: sign-in tests hash dozens of passwords on each back
+// end, and at the default cost the race detector makes each hash take about a second.
+func TestMain(m *testing.M) {
+	account.PasswordCost = bcrypt.MinCost
+	os.Exit(m.Run())
+}
 
 // forEachBackend runs test once per back end, as the parallel subtests sqlite and postgres:
 // every test of this package goes through it, and newShop opens its shop on a fresh database of

@@ -290,7 +290,7 @@ func (s *Service) setPassword(ctx context.Context, clientID int64, password stri
 	if len([]rune(password)) < MinPasswordLen {
 		return ErrWeakPassword
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	h, err := bcrypt.GenerateFromPassword([]byte(password), account.PasswordCost)
 	if err != nil {
 		return fmt.Errorf("set password: %w", err)
 	}
