@@ -1,5 +1,5 @@
 // The split of the script-tag builds into the first script (what paints the plan cards) and
-// dist/checkout.js (the checkout form, waiting and success pages, and the CSS only they use),
+// dist/checkout.js (the checkout form, the order and after-sale routes, and the CSS only they use),
 // loaded right after the plan cards paint. Used by vite.config.ts.
 //
 // dist/checkout.js is built on its own (`--mode checkout`), so it cannot import the first script's
@@ -72,7 +72,7 @@ const inChunk = (path: string) => bundled.has(path);
 
 const REMOTE = '\0streamcart-remote:';
 const KIT = '\0streamcart-checkout-kit';
-export const KIT_ID = 'virtual:streamcart-checkout-kit';
+const KIT_ID = 'virtual:streamcart-checkout-kit';
 const REMOTE_TS = join(SRC, 'checkout/remote.ts');
 
 // React crosses whole: the chunk gets the page's React and JSX runtime namespaces (the after-sale
@@ -225,7 +225,7 @@ function walk(dir: string): string[] {
 
 /**
  * The class names the first script's markup may use: every `sc-…` token in its source files (all
- * of src/ but dist/checkout.js, the after-sale screens, which load it first, and tests). A token
+ * of src/ but dist/checkout.js, the after-sale screens, which only run from it, and tests). A token
  * ending in "-" is a prefix (`sc-status-${…}`).
  */
 function firstScriptClasses(): (name: string) => boolean {

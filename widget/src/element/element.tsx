@@ -22,26 +22,27 @@ export class StreamcartCheckoutElement extends HTMLElement {
     return ATTRIBUTES;
   }
 
-  private controller: Controller | null = null;
-  private root: Root | null = null;
+  // True private fields: a host framework that sets unknown props as properties cannot reach them.
+  #controller: Controller | null = null;
+  #root: Root | null = null;
   /** Set while an unmount is scheduled; a reconnect in the same task (a DOM move) cancels it. */
-  private leaving = false;
+  #leaving = false;
 
   connectedCallback(): void {
     // Moved within the page (disconnected and connected again at once): keep the running widget.
-    this.leaving = false;
-    if (this.root) return;
+    this.#leaving = false;
+    if (this.#root) return;
     const controller = new Controller(this, readConfig(this));
-    this.controller = controller;
+    this.#controller = controller;
     // The plans' catalog request starts now, while React starts up, not after its first render.
     controller.prefetch('plans');
     // The element itself is the open shadow host; React renders straight into the shadow root, so
-    // the light DOM stays empty. The root survives an unmount and serves a later reconnect.
+    // the light DOM stays empty. The shadow root survives an unmount and serves a later reconnect.
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     const sheet = sharedSheet();
     if (sheet) shadow.adoptedStyleSheets = [sheet];
-    this.root = createRoot(shadow);
-    this.root.render(
+    this.#root = createRoot(shadow);
+    this.#root.render(
       <>
         {!sheet && <InlineStyle />}
         <App controller={controller} />
@@ -50,36 +51,36 @@ export class StreamcartCheckoutElement extends HTMLElement {
   }
 
   disconnectedCallback(): void {
-    this.leaving = true;
+    this.#leaving = true;
     queueMicrotask(() => {
-      if (!this.leaving) return;
-      this.leaving = false;
+      if (!this.#leaving) return;
+      this.#leaving = false;
       // Stops polls and timers with the tree; the shadow root stays for a later reconnect.
-      this.root?.unmount();
-      this.root = null;
-      this.controller = null;
+      this.#root?.unmount();
+      this.#root = null;
+      this.#controller = null;
     });
   }
 
   attributeChangedCallback(_name: string, old: string | null, value: string | null): void {
-    if (old !== value) this.controller?.configure(readConfig(this));
+    if (old !== value) this.#controller?.configure(readConfig(this));
   }
 
   /** Goes to the plan choice, with plan `pid` selected when given. */
   open(pid?: number): void {
-    if (this.controller) this.controller.open(pid);
+    if (this.#controller) this.#controller.open(pid);
     else if (pid) this.setAttribute('plan', String(pid));
   }
 
   /** Ends the session (DELETE /session) and clears what spec §4 lists, then shows the plans. */
   async signOut(): Promise<void> {
-    if (this.controller) return this.controller.signOut();
+    if (this.#controller) return this.#controller.signOut();
     savePersisted(signedOut(loadPersisted()));
   }
 
   /** Switches the language (and in history routing the URL prefix); remembered for 365 days. */
   setLocale(code: string): void {
-    if (this.controller) this.controller.setLocale(code);
+    if (this.#controller) this.#controller.setLocale(code);
     else {
       const locale = normalizeLocale(code);
       if (locale) writeBrowserLang(locale);
@@ -87,7 +88,7 @@ export class StreamcartCheckoutElement extends HTMLElement {
   }
 
   setCurrency(code: string): void {
-    if (this.controller) this.controller.setCurrency(code);
+    if (this.#controller) this.#controller.setCurrency(code);
     else this.setAttribute('currency', code);
   }
 }

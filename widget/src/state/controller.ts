@@ -139,21 +139,19 @@ export class Controller {
 
   /** Memoised GET for data that does not change while the page is open; failures are retried. */
   cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let p = this.cache.get(key) as Promise<T> | undefined;
-    if (!p) {
-      const cache = this.cache;
-      const loading = load();
-      p = loading;
-      cache.set(key, loading);
-      loading.then(
-        (value) => {
-          if (this.cache === cache && cache.get(key) === loading) this.settled.set(key, value);
-        },
-        () => {
-          if (cache.get(key) === loading) cache.delete(key);
-        },
-      );
-    }
+    const hit = this.cache.get(key) as Promise<T> | undefined;
+    if (hit) return hit;
+    const cache = this.cache;
+    const p = load();
+    cache.set(key, p);
+    p.then(
+      (value) => {
+        if (this.cache === cache && cache.get(key) === p) this.settled.set(key, value);
+      },
+      () => {
+        if (cache.get(key) === p) cache.delete(key);
+      },
+    );
     return p;
   }
 
