@@ -25,9 +25,9 @@ type dialect struct {
 	rebind func(query string) string
 	// skipLocked ends the inner SELECT of a job claim.
 	skipLocked string
-	// lockSQL takes a transaction-scoped lock on its one argument, a key, held until commit or
+	// lockExpr takes a transaction-scoped lock on its one argument, a key, held until commit or
 	// rollback (see lock); empty where writers never overlap.
-	lockSQL string
+	lockExpr string
 	// isUnique reports a UNIQUE index violation.
 	isUnique func(error) bool
 	// retry reports an error after which the whole transaction may simply run again.
@@ -75,7 +75,7 @@ var sqliteDialect = dialect{
 	},
 	rebind:     func(q string) string { return q },
 	skipLocked: "",
-	lockSQL:    "",
+	lockExpr:   "",
 	isUnique: func(err error) bool {
 		var e *sqlite.Error
 		return errors.As(err, &e) && e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE
@@ -103,7 +103,7 @@ var postgresDialect = dialect{
 	// Advisory locks are keyed by a 64-bit hash: a collision only makes two keys queue behind
 	// each other, never lets two writers of one key through. The schema is part of the key, so
 	// shops sharing a database in separate schemas never wait on each other.
-	lockSQL: `SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || ?, 0))`,
+	lockExpr: `pg_advisory_xact_lock(hashtextextended(current_schema() || ':' || ?, 0))`,
 	isUnique: func(err error) bool { return pgCode(err) == "23505" },
 	// 40001 serialization_failure, 40P01 deadlock_detected (a cancel and a settlement of one
 	// order lock its two rows in opposite orders): the loser runs again and sees the winner.

@@ -186,24 +186,28 @@ func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, fro
 	return moved, err
 }
 
-// Check takes its locks and reads under them in one pipeline: on PostgreSQL a single round trip
-// (after each lock, the read that depends on it; every statement sees what was committed when
-// it started, so the previous holder's rows).
+// Check takes its locks, then reads under them, in one pipeline: on PostgreSQL a single round
+// trip, one statement taking the locks in Check's order and then one per read (every statement
+// sees what was committed when it started, so what the previous holders wrote).
 func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, error) {
 	var got order.Checked
-	var steps []step
+	var keys []string
+	var reads []step
 	var prev order.Order
 	var readErr error
 	if c.IdempotencyKey != "" {
-		steps = append(steps, t.keySteps(c.ClientID, c.IdempotencyKey, &prev, &readErr)...)
+		key, read := keyRead(c.ClientID, c.IdempotencyKey, &prev, &readErr)
+		keys, reads = append(keys, key), append(reads, read)
 	}
 	if c.PromoCode != "" {
-		steps = append(steps, t.promoSteps(c.PromoCode, &got.PromoUses)...)
+		key, read := promoRead(c.PromoCode, &got.PromoUses)
+		keys, reads = append(keys, key), append(reads, read)
 	}
 	if c.CountIP {
-		steps = append(steps, t.ipSteps(c.IP, c.Since, &got.FromIP)...)
+		key, read := ipRead(c.IP, c.Since, &got.FromIP)
+		keys, reads = append(keys, key), append(reads, read)
 	}
-	if err := t.tx.pipeline(ctx, steps...); err != nil {
+	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(keys...), reads...)...); err != nil {
 		return order.Checked{}, fmt.Errorf("order checks: %w", err)
 	}
 	switch {
@@ -219,10 +223,10 @@ func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, erro
 	return got, nil
 }
 
-// keySteps lock the idempotency key and read its order into o; readErr is order.ErrNotFound
-// when there is none.
-func (t *orderTx) keySteps(clientID int64, key string, o *order.Order, readErr *error) []step {
-	return append(t.d.lockSteps("order-key:"+strconv.FormatInt(clientID, 10)+":"+key),
+// keyRead is the idempotency key's lock and the read of its order into o; readErr is
+// order.ErrNotFound when there is none.
+func keyRead(clientID int64, key string, o *order.Order, readErr *error) (string, step) {
+	return "order-key:" + strconv.FormatInt(clientID, 10) + ":" + key,
 		step{query: orderQuery(`o.client_id = ? AND o.idempotency_key = ?`), args: []any{clientID, key},
 			row: func(row rowScanner) error {
 				*o, *readErr = scanOrder(row)
@@ -230,25 +234,25 @@ func (t *orderTx) keySteps(clientID int64, key string, o *order.Order, readErr *
 					return nil // an answer, not a failure of the round trip
 				}
 				return *readErr
-			}})
+			}}
 }
 
-func (t *orderTx) promoSteps(code string, n *int) []step {
+func promoRead(code string, n *int) (string, step) {
 	code = strings.ToUpper(code)
-	return append(t.d.lockSteps("promo:"+code), step{query: promoUsesQuery, args: []any{code},
-		row: func(row rowScanner) error { return row.Scan(n) }})
+	return "promo:" + code, step{query: promoUsesQuery, args: []any{code}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
-func (t *orderTx) ipSteps(ip string, since time.Time, n *int) []step {
-	return append(t.d.lockSteps("ip:"+ip), step{query: `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`,
-		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }})
+func ipRead(ip string, since time.Time, n *int) (string, step) {
+	return "ip:" + ip, step{query: `SELECT COUNT(*) FROM orders WHERE ip = ? AND created_at >= ?`,
+		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
 // OrderByIdempotencyKey takes the key's lock and reads its order in one round trip.
 func (t *orderTx) OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
 	var o order.Order
 	var readErr error
-	if err := t.tx.pipeline(ctx, t.keySteps(clientID, key, &o, &readErr)...); err != nil {
+	lock, read := keyRead(clientID, key, &o, &readErr)
+	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
 		return order.Order{}, fmt.Errorf("read order by idempotency key: %w", err)
 	}
 	if readErr != nil {
@@ -268,7 +272,8 @@ func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Ord
 // PromoUses and OrdersFromIP take their lock and count in one round trip.
 func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
 	var n int
-	if err := t.tx.pipeline(ctx, t.promoSteps(code, &n)...); err != nil {
+	lock, read := promoRead(code, &n)
+	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
 	}
 	return n, nil
@@ -276,7 +281,8 @@ func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
 
 func (t *orderTx) OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error) {
 	var n int
-	if err := t.tx.pipeline(ctx, t.ipSteps(ip, since, &n)...); err != nil {
+	lock, read := ipRead(ip, since, &n)
+	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
 		return 0, fmt.Errorf("count orders from ip: %w", err)
 	}
 	return n, nil

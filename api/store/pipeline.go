@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -57,12 +58,19 @@ func (q querier) later(ctx context.Context, query string, args ...any) error {
 	return err
 }
 
-// lockStep is the step taking the dialect's lock on key, or none where writers never overlap.
-func (d *dialect) lockSteps(key string) []step {
-	if d.lockSQL == "" {
+// lockSteps is the step taking the dialect's locks on keys, in their order, or none where
+// writers never overlap. One statement takes them all: the reads that depend on them must be
+// statements of their own, after it.
+func (d *dialect) lockSteps(keys ...string) []step {
+	if d.lockExpr == "" || len(keys) == 0 {
 		return nil
 	}
-	return []step{{query: d.lockSQL, args: []any{key}}}
+	exprs := make([]string, len(keys))
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		exprs[i], args[i] = d.lockExpr, k
+	}
+	return []step{{query: `SELECT ` + strings.Join(exprs, ", "), args: args}}
 }
 
 // pipe is a PostgreSQL transaction on one connection that sends its statements in pipelines:
