@@ -1,9 +1,11 @@
 // Accessibility of every screen: axe-core runs in the page (it walks the widget's open shadow
 // root) and any serious or critical violation fails the test with a readable list. Screens: the
 // plans, the checkout form with and without errors, promo applied and rejected, the sandbox
-// payment page, waiting (with its cancel question), success, the fraud view, sign-in (with an
-// error), services, upsell, resellers (with the password mismatch), the widget's and the host's
-// 404, the host's language menu, German at 375 px and examples/plain-html.
+// payment page, waiting (pending, its cancel question, cancelled), success, the fraud view,
+// sign-in (link sent, errors), services, upsell and its success, resellers (password mismatch,
+// success), the plans failing to load, the error view, the widget's and the host's 404, the
+// host's language menu, German at 375 px and examples/plain-html. A11Y_VERBOSE=1 also prints the
+// minor and moderate findings and the contrast checks axe could not decide.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -159,7 +161,7 @@ test('plans, checkout form, errors and promo codes', async () => {
   await page.context().close();
 });
 
-test('sandbox payment, waiting with its cancel question, success, services and upsell', async () => {
+test('sandbox payment, waiting with its cancel question, success, sign-in, services, upsell and its success', async () => {
   const page = await newPage(browser);
   await gotoReady(page, `${server.url}/checkout/`);
   await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="2"]').click();
@@ -203,6 +205,9 @@ test('sandbox payment, waiting with its cancel question, success, services and u
   await page.goto(`${server.url}/checkout/?view=services`);
   await W(page, 'signin-form').waitFor();
   await expectAccessible(page, 'sign-in by link');
+  await W(page, 'signin-send').click();
+  await W(page, 'signin-sent').waitFor();
+  await expectAccessible(page, 'sign-in, link sent');
   await W(page, 'email-input').fill('');
   await W(page, 'signin-send').click();
   await W(page, 'email-error').waitFor();
@@ -231,6 +236,12 @@ test('sandbox payment, waiting with its cancel question, success, services and u
   await W(page, 'upsell-slider').waitFor();
   await page.waitForFunction(() => /\d/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="upsell-total"]')?.textContent ?? ''));
   await expectAccessible(page, 'upsell');
+  await enabled(page, 'pay-button');
+  await W(page, 'pay-button').click();
+  await page.waitForURL(/\/checkout\/api\/payments\/sandbox\//);
+  await page.locator('[data-testid="sandbox-pay"]').click();
+  await W(page, 'upsell-connections').waitFor({ timeout: 60_000 });
+  await expectAccessible(page, 'upsell success');
   await page.context().close();
 });
 
@@ -261,7 +272,7 @@ test('an order held for review shows the fraud view', async () => {
   await page.context().close();
 });
 
-test('resellers, with the password mismatch', async () => {
+test('resellers: the password mismatch, then the reseller success page', async () => {
   const page = await newPage(browser);
   await gotoReady(page, `${server.url}/checkout/resellers`);
   await W(page, 'plan-card').first().waitFor();
@@ -273,6 +284,42 @@ test('resellers, with the password mismatch', async () => {
   await W(page, 'reseller-password-confirm').blur();
   await W(page, 'password-mismatch').waitFor();
   await expectAccessible(page, 'resellers, password mismatch');
+  await W(page, 'reseller-password-confirm').fill('reseller-pass-1');
+  await W(page, 'pay-button').click();
+  await page.waitForURL(/\/checkout\/api\/payments\/sandbox\//);
+  await page.locator('[data-testid="sandbox-pay"]').click();
+  await W(page, 'reseller-success').waitFor({ timeout: 60_000 });
+  await expectAccessible(page, 'reseller success');
+  await page.context().close();
+});
+
+test('a cancelled order, a failed catalogue and the error view', async () => {
+  const page = await newPage(browser);
+  await gotoReady(page, `${server.url}/checkout/`);
+  await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="2"]').click();
+  await W(page, 'email-input').fill(uniqueEmail('a11y-cancel'));
+  await enabled(page, 'pay-button');
+  await W(page, 'pay-button').click();
+  await page.waitForURL(/\/checkout\/api\/payments\/sandbox\//);
+  const { order } = await persisted(page);
+  await page.goto(`${server.url}/checkout/waiting?order=${order.orderid}`);
+  await W(page, 'cancel-order').click();
+  await W(page, 'cancel-order-yes').click();
+  await page.locator('streamcart-checkout [data-testid="waiting-status"][data-status="cancelled"]').waitFor();
+  await expectAccessible(page, 'waiting, order cancelled');
+
+  // The plans cannot be loaded: the retry view; an answer the widget cannot read: the error view.
+  await page.route('**/checkout/api/products?**', (r) => r.fulfill({
+    status: 503, contentType: 'application/json', body: JSON.stringify({ name: 'unavailable', message: 'Try later' }),
+  }));
+  await page.goto(`${server.url}/checkout/`);
+  await page.locator('streamcart-checkout .sc-center[role="alert"]').waitFor();
+  await expectAccessible(page, 'plans not loaded');
+  await page.unroute('**/checkout/api/products?**');
+  await page.route('**/checkout/api/products?**', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: '{"products":"none"}' }));
+  await page.goto(`${server.url}/checkout/`);
+  await W(page, 'error-view').waitFor();
+  await expectAccessible(page, 'error view');
   await page.context().close();
 });
 
