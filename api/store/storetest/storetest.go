@@ -61,13 +61,7 @@ func Run(t *testing.T, test func(t *testing.T, b Backend)) {
 // Open opens a store on a fresh database of b, closed at cleanup.
 func (b Backend) Open(t testing.TB) store.Backend {
 	t.Helper()
-	return OpenURL(t, b.NewDB(t))
-}
-
-// OpenURL opens the store at db (from NewDB), closed at cleanup.
-func OpenURL(t testing.TB, db string) store.Backend {
-	t.Helper()
-	s, err := store.OpenURL(t.Context(), db)
+	s, err := store.OpenURL(t.Context(), b.NewDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}
