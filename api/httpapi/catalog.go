@@ -26,8 +26,11 @@ type catalogService struct {
 	mu        sync.Mutex
 	cachedFor *catalog.Catalog
 	cache     map[string]*gencatalog.ProductList
-	encoded   map[string][]byte
+	encoded   map[string]encodedList
 }
+
+// encodedList is a product list's JSON as sent, plain and gzip-compressed.
+type encodedList struct{ plain, gz []byte }
 
 // Storefront is the shop-wide settings the storefront endpoint adds to the catalog.
 type Storefront struct {
@@ -97,7 +100,7 @@ func (s *catalogService) list(ctx context.Context, code, loc *string, reseller b
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cachedFor != cat {
-		s.cachedFor, s.cache, s.encoded = cat, map[string]*gencatalog.ProductList{}, map[string][]byte{}
+		s.cachedFor, s.cache, s.encoded = cat, map[string]*gencatalog.ProductList{}, map[string]encodedList{}
 	}
 	if l, ok := s.cache[key]; ok {
 		return l, nil
@@ -122,11 +125,12 @@ func (s *catalogService) list(ctx context.Context, code, loc *string, reseller b
 }
 
 // productsJSON is GET /products as Goa encodes it (same generated body type, same JSON encoder),
-// built once per catalog, currency and locale: the hottest read serves bytes, not a fresh encoding.
-func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string) ([]byte, error) {
+// built (and compressed) once per catalog, currency and locale: the hottest read serves bytes, not
+// a fresh encoding.
+func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string) (encodedList, error) {
 	list, err := s.list(ctx, currency, loc, false)
 	if err != nil {
-		return nil, err
+		return encodedList{}, err
 	}
 	cur := s.catalog().DefaultCurrency
 	if len(list.Products) > 0 {
@@ -143,10 +147,11 @@ func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string
 	}
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(catalogsrv.NewListProductsResponseBody(list)); err != nil {
-		return nil, err
+		return encodedList{}, err
 	}
-	s.encoded[key] = buf.Bytes()
-	return buf.Bytes(), nil
+	e := encodedList{plain: buf.Bytes(), gz: gzipped(buf.Bytes())}
+	s.encoded[key] = e
+	return e, nil
 }
 
 // productsHandler answers GET /checkout/api/products from productsJSON, and leaves every other
@@ -176,8 +181,15 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("Vary", "Accept-Encoding")
+		if acceptsGzip(r) {
+			h.Set("Content-Encoding", "gzip")
+			w.Write(body.gz)
+			return
+		}
+		w.Write(body.plain)
 	})
 }
 

@@ -140,7 +140,7 @@ func New(d Deps) http.Handler {
 	root := http.NewServeMux()
 	root.Handle("GET /checkout/api/products", cs.productsHandler(mux))
 	root.Handle("/", mux)
-	return withClientIP(root, d.TrustProxy)
+	return withGzip(withClientIP(root, d.TrustProxy))
 }
 
 // requestDecoder reads JSON bodies; a body sent without a JSON content type (curl -d sends a form
