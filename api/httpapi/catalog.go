@@ -301,7 +301,8 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 	}
 	if sf, ok := storefront.FromContext(ctx); ok {
 		res.Key, res.Logo, res.DefaultLocale = sf.Key, sf.Logo, strings.ToLower(sf.DefaultLocale)
-		if sf.Name != "" {
+		// The shop's configured name stays on its own (default) storefront; a partner's shows its own.
+		if sf.Name != "" && !sf.Default {
 			res.Name = sf.Name
 		}
 		if sf.DefaultCurrency != "" {

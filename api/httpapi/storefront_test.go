@@ -102,7 +102,7 @@ func TestStorefrontCatalog(t *testing.T) {
 		}
 		var def settings
 		get(t, "", "/checkout/api/storefront", http.StatusOK, &def)
-		if def.Key != "pk_test_default" || def.DefaultCurrency != "EUR" || def.Theme == nil || def.Plans == nil || len(def.Plans) != 0 {
+		if def.Name != "" || def.Key != "pk_test_default" || def.DefaultCurrency != "EUR" || def.Theme == nil || def.Plans == nil || len(def.Plans) != 0 {
 			t.Errorf("default storefront = %+v", def)
 		}
 	})
