@@ -102,7 +102,12 @@ export const GeoSchema = v.object({ ip: v.string(), country: v.string() });
 
 export const StorefrontSchema = v.object({
   name: v.optional(v.string(), ''),
+  key: v.optional(v.string(), ''),
+  logo: v.optional(v.string(), ''),
+  theme: v.optional(v.record(v.string(), v.string()), {}),
+  defaultLocale: v.optional(v.string(), ''),
   defaultCurrency: v.optional(v.string(), 'EUR'),
+  plans: v.optional(v.array(int), []),
   apps: v.optional(v.array(v.object({ name: v.string(), platform: v.string(), url: v.string(), icon: v.optional(v.string(), '') })), []),
   cards: v.optional(v.array(v.object({ title: v.string(), text: v.string(), url: v.string(), icon: v.optional(v.string(), '') })), []),
   dashboardUrl: v.optional(v.string(), ''),

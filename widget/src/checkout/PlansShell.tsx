@@ -3,7 +3,7 @@
 // loaded), without the checkout form below them.
 import { useEffect } from 'react';
 import { useCheckout, useController, useI18n, useResource } from '../flow/context';
-import { cardCycle, PlanGrid } from '../flow/PlanGrid';
+import { cardCycle, PlanGrid, StoreLogo } from '../flow/PlanGrid';
 import { ManageLink } from '../flow/Views';
 import { catalogKey } from '../state/controller';
 
@@ -54,6 +54,7 @@ export function PlansShell({ need }: { need: () => void }) {
       <ManageLink />
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">
+          <StoreLogo />
           <h2 className="sc-title" id="sc-plans-title" tabIndex={-1}>
             {t.choosePlan}
           </h2>

@@ -1,20 +1,51 @@
 // <streamcart-checkout>: attributes → props, methods, CustomEvents; React inside an open shadow root.
-import { useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import root from 'react-shadow';
 import { App } from '../flow/App';
 import { normalizeLocale } from '../i18n/locale';
 import { writeBrowserLang } from '../state/cookie';
 import { Controller } from '../state/controller';
 import { loadPersisted, savePersisted, signedOut } from '../state/persisted';
 import { ATTRIBUTES, readConfig, type AttributeName } from './attributes';
-import { sharedSheet, subscribeCss, widgetCss } from './styles';
+import { sharedSheet, subscribeCss, themeCss, widgetCss } from './styles';
 
 export const TAG = 'streamcart-checkout';
+
+const ShadowDiv = root.div!;
 
 /** Where constructable sheets are missing, the CSS is a <style> in the tree (it grows with the checkout chunk). */
 function InlineStyle() {
   const css = useSyncExternalStore(subscribeCss, widgetCss);
   return <style>{css}</style>;
+}
+
+function Shell({ host, controller }: { host: HTMLElement; controller: Controller }) {
+  const sheet = sharedSheet();
+  // The storefront's theme: fallbacks of the --sc-* properties, in a sheet of this element's own
+  // (two widgets may name two storefronts), after the shared one so its :host rule wins.
+  const theme = useSyncExternalStore(controller.subscribe, () => themeCss(controller.getState().storefront?.theme));
+  const themeSheet = useMemo(() => (sheet ? new CSSStyleSheet() : null), [sheet]);
+  useEffect(() => themeSheet?.replaceSync(theme), [themeSheet, theme]);
+  const sheets = useMemo(() => (sheet && themeSheet ? [sheet, themeSheet] : []), [sheet, themeSheet]);
+  // react-shadow attaches the shadow root to the element it renders. Redirecting that one call to
+  // the custom element makes <streamcart-checkout> itself the open shadow host (el.shadowRoot),
+  // while react-shadow still portals the tree and adopts the style sheets there. The React root
+  // lives in a detached fragment, so the element has no light-DOM children at all, and the shadow
+  // root survives an unmount to serve a later reconnect.
+  const redirect = useCallback(
+    (node: HTMLElement | null) => {
+      if (node) node.attachShadow = (init: ShadowRootInit) => host.shadowRoot ?? HTMLElement.prototype.attachShadow.call(host, init);
+    },
+    [host],
+  );
+  return (
+    <ShadowDiv ref={redirect} mode="open" styleSheets={sheets}>
+      {!sheet && <InlineStyle />}
+      {!sheet && theme && <style>{theme}</style>}
+      <App controller={controller} />
+    </ShadowDiv>
+  );
 }
 
 export class StreamcartCheckoutElement extends HTMLElement {
@@ -34,20 +65,12 @@ export class StreamcartCheckoutElement extends HTMLElement {
     if (this.#root) return;
     const controller = new Controller(this, readConfig(this));
     this.#controller = controller;
-    // The plans' catalog request starts now, while React starts up, not after its first render.
+    // The plans' catalog request and the storefront's settings start now, while React starts up,
+    // not after its first render.
     controller.prefetch('plans');
-    // The element itself is the open shadow host; React renders straight into the shadow root, so
-    // the light DOM stays empty. The shadow root survives an unmount and serves a later reconnect.
-    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    const sheet = sharedSheet();
-    if (sheet) shadow.adoptedStyleSheets = [sheet];
-    this.#root = createRoot(shadow);
-    this.#root.render(
-      <>
-        {!sheet && <InlineStyle />}
-        <App controller={controller} />
-      </>,
-    );
+    controller.loadStorefront();
+    this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
+    this.#root.render(<Shell host={this} controller={controller} />);
   }
 
   disconnectedCallback(): void {

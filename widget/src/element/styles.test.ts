@@ -23,12 +23,26 @@ describe('adopted style sheets', () => {
     const a = document.createElement('streamcart-checkout');
     const b = document.createElement('streamcart-checkout');
     document.body.append(a, b);
-    await waitFor(() => expect(a.shadowRoot?.adoptedStyleSheets).toHaveLength(1));
-    await waitFor(() => expect(b.shadowRoot?.adoptedStyleSheets).toHaveLength(1));
+    // The shared widget CSS, then the element's own sheet for its storefront's theme.
+    await waitFor(() => expect(a.shadowRoot?.adoptedStyleSheets).toHaveLength(2));
+    await waitFor(() => expect(b.shadowRoot?.adoptedStyleSheets).toHaveLength(2));
     expect(a.shadowRoot!.adoptedStyleSheets[0]).toBe(b.shadowRoot!.adoptedStyleSheets[0]);
+    expect(a.shadowRoot!.adoptedStyleSheets[1]).not.toBe(b.shadowRoot!.adoptedStyleSheets[1]);
     expect(a.shadowRoot!.querySelector('style')).toBeNull();
     const rules = Array.from(a.shadowRoot!.adoptedStyleSheets[0]!.cssRules).map((r) => r.cssText).join('\n');
     expect(rules).toContain('.sc-plan');
     expect(document.adoptedStyleSheets ?? []).toHaveLength(0);
+  });
+
+  it("adopts the storefront's theme once GET /storefront answers", async () => {
+    const api = installFakeApi();
+    api.on('GET /storefront', () => ({ name: 'Teal', theme: { primary: '#0f766e' } }));
+    await import('../index');
+    const el = document.createElement('streamcart-checkout');
+    document.body.append(el);
+    await waitFor(() => {
+      const theme = el.shadowRoot?.adoptedStyleSheets[1];
+      expect(Array.from(theme?.cssRules ?? []).map((r) => r.cssText).join('')).toContain('--_p: var(--sc-primary,#0f766e)');
+    });
   });
 });

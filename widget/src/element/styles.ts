@@ -57,3 +57,35 @@ export function sharedSheet(): CSSStyleSheet | null {
   }
   return shared;
 }
+
+/** The storefront theme's colours and the widget.css properties whose fallbacks they become. */
+const THEMED: Record<string, string> = { primary: '_p', bg: '_bg', text: '_text', radius: '_r', font: '_font' };
+
+/**
+ * A CSS value that cannot leave its declaration: no ; { } < > \ or comment, quotes and brackets
+ * balanced. The server already refuses such values; this keeps a bad answer from breaking the sheet.
+ */
+export function safeCssValue(value: string): boolean {
+  if (!value.trim() || value.length > 200 || /[;{}<>\\\n\r]|\/\*|\*\//.test(value)) return false;
+  let depth = 0;
+  let quote = '';
+  for (const ch of value) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth < 0) return false;
+  }
+  return !quote && depth === 0;
+}
+
+/**
+ * `:host{--_p:var(--sc-primary,<value>);…}` for the storefront's theme: its colours are fallbacks,
+ * so the host page's own --sc-* properties still win. Unknown names and unsafe values are left out.
+ */
+export function themeCss(theme: Record<string, string> | undefined): string {
+  const decls = Object.entries(theme ?? {})
+    .filter(([name, value]) => Object.hasOwn(THEMED, name) && safeCssValue(value))
+    .map(([name, value]) => `--${THEMED[name]}:var(--sc-${name},${value.trim()})`);
+  return decls.length ? `:host{${decls.join(';')}}` : '';
+}

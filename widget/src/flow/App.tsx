@@ -56,7 +56,8 @@ function Routes() {
 function Lifecycle() {
   const c = useController();
   useEffect(() => {
-    c.emit('streamcart:ready', c.readyDetail());
+    // With a currency to report: the plan page may still be waiting for the storefront's default one.
+    c.whenCurrency(() => c.emit('streamcart:ready', c.readyDetail()));
     window.addEventListener('popstate', c.syncFromLocation);
     runLanding(c);
     // Back from the payment page into a page restored from the back/forward cache: the redirect

@@ -7,7 +7,7 @@ import { useStepFocus } from './focus';
 import { Icon } from './icons';
 import { extraConnectionsFor, findOption, maxConnections, optionPrice } from './options';
 import { placeOrder, type Group } from './order';
-import { cardCycle, PlanGrid } from './PlanGrid';
+import { cardCycle, PlanGrid, StoreLogo } from './PlanGrid';
 import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
 import { Summary } from './Summary';
 import { useQuote } from './useQuote';
@@ -192,6 +192,7 @@ export function IndexPage({ group }: { group: Group }) {
       {group === 'plan' && <ManageLink />}
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">
+          {group === 'plan' && <StoreLogo />}
           <h2 className="sc-title" id="sc-plans-title" ref={heading} tabIndex={-1}>
             {group === 'reseller' ? t.resellerTitle : t.choosePlan}
           </h2>

@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { Cycle, Product } from '../api/schemas';
-import { useI18n } from './context';
+import { useCheckout, useController, useI18n } from './context';
 import { Icon } from './icons';
 
 interface Props {
@@ -17,6 +17,17 @@ interface Props {
 export function cardCycle(product: Product, cycle: Cycle | null): Cycle | null {
   if (cycle && product.cycles.includes(cycle)) return cycle;
   return product.cycles[0] ?? null;
+}
+
+/** The storefront's logo above the plans, once GET /storefront has named one. */
+export function StoreLogo() {
+  const c = useController();
+  const store = useCheckout((s) => s.storefront);
+  if (!store?.logo) return null;
+  // A path ("/logo.svg") is on the shop's origin, not the host page's.
+  const src = new URL(store.logo, new URL(c.config.api, location.href)).href;
+  // Sized here, not in widget.css: the rule would otherwise ride in the first script's CSS half.
+  return <img part="logo" src={src} alt={store.name} style={{ display: 'block', maxHeight: 40, maxWidth: '100%', margin: '0 auto 16px' }} />;
 }
 
 /** Three plan cards as one radio group (arrow keys move the choice, as with native radios). */

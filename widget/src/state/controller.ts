@@ -1,7 +1,7 @@
 // The widget's shared state outside React: the element's methods, the router and the persisted
 // cookie all go through here; React subscribes with useSyncExternalStore.
 import { createClient, type Client } from '../api/client';
-import type { Cycle, Promotion, Quote } from '../api/schemas';
+import type { Cycle, Product, Promotion, Quote, Storefront } from '../api/schemas';
 import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
 import { normalizeLocale, resolveLocale, type LocaleCode } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
@@ -62,6 +62,8 @@ export interface State {
   attempt: Attempt;
   persisted: Persisted;
   fatal: Fatal | null;
+  /** GET /storefront's answer once it has arrived (theme, logo, defaults). */
+  storefront: Storefront | null;
 }
 
 /** Keys of the catalog reads in Controller.cached (the plan page, flow/IndexPage.tsx, uses the same). */
@@ -69,7 +71,19 @@ export const catalogKey = {
   products: (group: 'plan' | 'reseller', currency: string, locale: LocaleCode) => `products:${group}:${currency}:${locale}`,
   gateways: (locale: LocaleCode) => `gateways:${locale}`,
   currencies: 'currencies',
+  storefront: (locale: LocaleCode) => `storefront:${locale}`,
 };
+
+/** The plan page itself (not an after-sale view on the index route): its plans load first. */
+function plansFirst(route: Route): boolean {
+  return route.name === '' && !route.query.view && !route.query.signin;
+}
+
+/** The currency a product list is priced in ('' when it has no price at all). */
+function answerCurrency(list: { products: Product[] }): string {
+  for (const p of list.products) for (const price of Object.values(p.pricing)) return price.currency.toUpperCase();
+  return '';
+}
 
 export const AFFILIATE_COOKIE = 'aff_id';
 const AFFILIATE_MAX_AGE = 7_776_000; // 90 days
@@ -101,9 +115,16 @@ export class Controller {
     const initial = this.readRoute();
     this.autoOrderDue = automaticOrderDue(this.landing, initial.route);
     const { route, prefix } = this.autoOrderDue ? { ...initial, route: { name: 'creatingOrder' as const, query: {} } } : initial;
+    const cookie = readBrowserLang();
+    // Neither the page, the buyer nor the URL chose a language: the storefront's default replaces
+    // the browser-language guess once it is known.
+    this.localeFromStore = !normalizeLocale(config.locale) && !normalizeLocale(cookie) && !prefix;
     this.state = {
-      locale: resolveLocale({ attribute: config.locale, cookie: readBrowserLang(), prefix, languages: languages() }),
-      currency: (config.currency ?? 'EUR').toUpperCase(),
+      locale: resolveLocale({ attribute: config.locale, cookie, prefix, languages: languages() }),
+      // No currency attribute: on the plan page the products are asked for without one, so the
+      // server answers in the storefront's default currency and no other price is ever shown; ''
+      // until that answer (or the storefront's) names it. Elsewhere EUR until the storefront answers.
+      currency: config.currency ? config.currency.toUpperCase() : plansFirst(route) ? '' : 'EUR',
       route,
       prefix,
       selection: null,
@@ -120,7 +141,9 @@ export class Controller {
       attempt: this.autoOrderDue ? { status: 'creating' } : { status: 'idle' },
       persisted: loadPersisted(),
       fatal: null,
+      storefront: null,
     };
+    this.currencyFromStore = !config.currency;
     const plan = config.plan ?? this.landing.pid;
     if (plan) this.state.selection = { pid: plan, cycle: null };
     if (!this.state.draft.email && this.state.persisted.user.email) {
@@ -167,13 +190,73 @@ export class Controller {
    */
   prefetch(what: 'plans' | 'checkout'): void {
     const { route, locale, currency } = this.state;
-    if (route.name !== '' || route.query.view || route.query.signin) return;
+    if (!plansFirst(route)) return;
     if (what === 'plans') {
-      void this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
+      const plans = this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
+      // The prices' currency is the storefront's default one.
+      if (!currency) plans.then((list) => this.fillCurrency(answerCurrency(list)), () => undefined);
     } else {
       void this.cached(catalogKey.gateways(locale), () => this.client.gateways(locale));
       void this.cached(catalogKey.currencies, () => this.client.currencies());
     }
+  }
+
+  /** True while the storefront's default language may still replace the current one. */
+  private localeFromStore: boolean;
+  /** True while the storefront's default currency may still replace the current one. */
+  private currencyFromStore: boolean;
+  private currencyKnown: Array<() => void> = [];
+
+  /**
+   * GET /storefront (from the element's connection, under the key the success and waiting views
+   * read it with): its theme and logo are shown as soon as it arrives, and its default language and
+   * currency apply where neither the page nor the buyer chose one.
+   */
+  loadStorefront(): void {
+    const { locale } = this.state;
+    this.cached(catalogKey.storefront(locale), () => this.client.storefront(locale)).then(
+      (storefront) => {
+        const patch: Partial<State> = { storefront };
+        const wanted = this.localeFromStore ? normalizeLocale(storefront.defaultLocale) : null;
+        if (wanted && wanted !== this.state.locale) {
+          patch.locale = wanted;
+          void loadMessages(wanted);
+          queueMicrotask(() => this.emit('streamcart:locale-changed', { locale: wanted }));
+        }
+        this.localeFromStore = false;
+        this.set(patch);
+        const code = storefront.defaultCurrency.trim().toUpperCase();
+        if (!this.state.currency) this.fillCurrency(code);
+        else if (this.currencyFromStore && /^[A-Z]{3}$/.test(code)) this.set({ currency: code });
+        this.currencyFromStore = false;
+      },
+      // An older server or a network failure: the widget's own defaults stay.
+      () => this.fillCurrency('EUR'),
+    );
+  }
+
+  /** Calls `fn` once the state has a currency (see `currency` in the constructor). */
+  whenCurrency(fn: () => void): void {
+    if (this.state.currency) fn();
+    else this.currencyKnown.push(fn);
+  }
+
+  /**
+   * Settles the plan page's currency ('' until then). The products asked for without a currency
+   * are the ones in this currency: the cache serves them under its key too, without a new request.
+   */
+  private fillCurrency(code: string): void {
+    if (this.state.currency || !/^[A-Z]{3}$/.test(code)) return;
+    const { locale } = this.state;
+    const pending = this.cache.get(catalogKey.products('plan', '', locale));
+    const key = catalogKey.products('plan', code, locale);
+    if (pending && !this.cache.has(key)) {
+      const done = this.peek(catalogKey.products('plan', '', locale));
+      void this.cached(key, () => pending);
+      if (done) this.settled.set(key, done.value);
+    }
+    this.currencyFromStore = false;
+    this.set({ currency: code });
   }
 
   setDraft(patch: Partial<Draft>): void {
@@ -206,6 +289,7 @@ export class Controller {
   private set(patch: Partial<State>): void {
     this.state = { ...this.state, ...patch };
     for (const fn of this.listeners) fn();
+    if (this.state.currency && this.currencyKnown.length) for (const fn of this.currencyKnown.splice(0)) fn();
   }
 
   emit<K extends StreamcartEventName>(name: K, detail: StreamcartEventMap[K]): void {
@@ -240,6 +324,7 @@ export class Controller {
     }
     const patch: Partial<State> = {};
     if (next.locale !== prev.locale) {
+      this.localeFromStore = false;
       const locale = normalizeLocale(next.locale);
       if (locale && locale !== this.state.locale) {
         patch.locale = locale;
@@ -376,6 +461,7 @@ export class Controller {
       return;
     }
     writeBrowserLang(locale);
+    this.localeFromStore = false;
     const patch: Partial<State> = { locale };
     if (this.config.routing === 'history') {
       // Same route, params and query; only the prefix changes ("en" has none).
@@ -402,6 +488,7 @@ export class Controller {
       queueMicrotask(() => this.emit('streamcart:error', { name: 'unknown_currency', message: `Unknown currency ${code}` }));
       return;
     }
+    this.currencyFromStore = false;
     if (currency === this.state.currency) return;
     patch.currency = currency;
     queueMicrotask(() => this.emit('streamcart:currency-changed', { currency }));

@@ -89,6 +89,8 @@ export interface FakeApi {
   /** Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). */
   on(route: string, handler: Handler): void;
   orderStatuses: string[];
+  /** The currency GET /products answers in when asked for none (the storefront's default). */
+  storeCurrency: string;
   fetch: ReturnType<typeof vi.fn>;
   callsTo(route: string): Call[];
 }
@@ -142,13 +144,14 @@ export function installFakeApi(): FakeApi {
   const api: FakeApi = {
     calls,
     orderStatuses: ['pending', 'paid', 'active'],
+    storeCurrency: 'EUR',
     on: (route, handler) => handlers.set(route, handler),
     fetch: vi.fn(),
     callsTo: (route) => calls.filter((c) => `${c.method} ${c.path}` === route),
   };
 
   const defaults: Record<string, Handler> = {
-    'GET /products': (c) => ({ products: catalog().slice(0, 3).map((p) => convertProduct(p, c.query.get('currency') ?? 'EUR')) }),
+    'GET /products': (c) => ({ products: catalog().slice(0, 3).map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)) }),
     'GET /resellers/products': () => ({ products: [product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }), product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] })] }),
     'GET /currencies': () => ({
       currencies: [

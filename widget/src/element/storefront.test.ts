@@ -1,0 +1,88 @@
+// The storefront's settings (GET /storefront): theme, logo, default language and currency.
+import { waitFor } from '@testing-library/dom';
+import { describe, expect, it } from 'vitest';
+import { installFakeApi, type FakeApi } from '../test/fakeApi';
+import { mountIndex } from '../test/mount';
+import { safeCssValue, themeCss } from './styles';
+
+const TEAL = {
+  name: 'Teal TV',
+  key: 'pk_test_teal',
+  logo: 'https://teal.example/logo.svg',
+  theme: { primary: '#0f766e', bg: '#f0fdfa', unknown: 'red' },
+  defaultLocale: 'de-de',
+  defaultCurrency: 'GBP',
+  plans: [1, 2, 3],
+};
+
+function tealStore(api: FakeApi): void {
+  api.on('GET /storefront', () => TEAL);
+  api.storeCurrency = 'GBP';
+}
+
+describe('themeCss', () => {
+  it('makes each known colour the fallback of its --sc-* property', () => {
+    expect(themeCss({ primary: '#0f766e', font: "'Inter', sans-serif", shadow: '0 0 1px red' })).toBe(
+      ":host{--_p:var(--sc-primary,#0f766e);--_font:var(--sc-font,'Inter', sans-serif)}",
+    );
+    expect(themeCss({})).toBe('');
+    expect(themeCss(undefined)).toBe('');
+  });
+
+  it('leaves out values that could leave their declaration', () => {
+    for (const bad of ['red;color:blue', 'red}body{', 'url(x', "'open", 'a/*', '\\7d', '<b>', ' ', 'a)(']) {
+      expect(safeCssValue(bad), bad).toBe(false);
+      expect(themeCss({ primary: bad }), bad).toBe('');
+    }
+    expect(safeCssValue('rgb(15 118 110 / 90%)')).toBe(true);
+    expect(safeCssValue('color-mix(in srgb, teal 50%, white)')).toBe(true);
+  });
+});
+
+describe('storefront settings', () => {
+  it('applies theme, logo, default language and currency when the page sets none', async () => {
+    const api = installFakeApi();
+    tealStore(api);
+    const { el, ui, of } = await mountIndex();
+    // jsdom has no adopted sheets: the theme is a <style> of its own in the shadow root.
+    await waitFor(() => {
+      const css = Array.from(el.shadowRoot!.querySelectorAll('style')).map((s) => s.textContent).join('');
+      expect(css).toContain(':host{--_p:var(--sc-primary,#0f766e);--_bg:var(--sc-bg,#f0fdfa)}');
+    });
+    const logo = el.shadowRoot!.querySelector('img[part="logo"]');
+    expect(logo?.getAttribute('src')).toBe(TEAL.logo);
+    expect(logo?.getAttribute('alt')).toBe('Teal TV');
+    await waitFor(() => expect(el.shadowRoot!.querySelector('.sc-root')?.getAttribute('lang')).toBe('de-DE'));
+    await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('£'));
+    // The plans were asked for without a currency (the server's default) and never in EUR.
+    const asked = api.callsTo('GET /products').map((c) => c.query.get('currency'));
+    expect(asked[0]).toBeNull();
+    expect(asked).not.toContain('EUR');
+    expect(of('ready')).toEqual([expect.objectContaining({ currency: 'GBP' })]);
+    expect(of('currency-changed')).toEqual([]);
+    // The switcher still works from there.
+    el.setCurrency('USD');
+    await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('$'));
+  });
+
+  it("keeps the page's locale and currency attributes and the buyer's language cookie", async () => {
+    const api = installFakeApi();
+    tealStore(api);
+    document.cookie = 'browserLang=es-es; Path=/';
+    const { el, ui } = await mountIndex({ currency: 'USD' });
+    await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
+    expect(el.shadowRoot!.querySelector('.sc-root')?.getAttribute('lang')).toBe('es-ES');
+    expect(ui().getByTestId('price-total').textContent).toContain('$');
+    expect(api.callsTo('GET /products').every((c) => c.query.get('currency') === 'USD')).toBe(true);
+  });
+
+  it('shows no logo and keeps the defaults when the storefront has none (an older server)', async () => {
+    const api = installFakeApi();
+    api.on('GET /storefront', () => ({ name: 'Old' }));
+    const { el, ui } = await mountIndex();
+    await waitFor(() => expect(api.callsTo('GET /storefront')).toHaveLength(1));
+    await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('€'));
+    expect(el.shadowRoot!.querySelector('img[part="logo"]')).toBeNull();
+    expect(Array.from(el.shadowRoot!.querySelectorAll('style')).some((s) => s.textContent?.startsWith(':host{--_p'))).toBe(false);
+  });
+});
