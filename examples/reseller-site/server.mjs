@@ -24,10 +24,18 @@ const page = readFileSync(new URL('./index.html', import.meta.url), 'utf8')
   .replaceAll('{{API_ORIGIN}}', escape(apiOrigin))
   .replaceAll('{{STORE_KEY}}', escape(store));
 
+const logo = readFileSync(new URL('./logo.svg', import.meta.url));
+
 const server = createServer((req, res) => {
   const { pathname } = new URL(req.url, 'http://x');
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    return;
+  }
+  // The storefront's logo (api/catalog/demo.yaml names it); the widget shows it above the plans.
+  if (pathname === '/logo.svg') {
+    res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : logo);
     return;
   }
   // Every path is the page: the widget keeps its state in the query (memory routing).

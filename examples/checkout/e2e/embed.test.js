@@ -23,7 +23,7 @@ before(async () => {
   const demo = await readFile(join(repoRoot, 'api/catalog/demo.yaml'), 'utf8');
   const catalog = join(dir, 'catalog.yaml');
   assert.ok(demo.includes('      - http://127.0.0.1:8081\n'), 'demo catalog allows the default reseller origin');
-  await writeFile(catalog, demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`)
+  await writeFile(catalog, demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`).replace('http://127.0.0.1:8081/logo.svg', `${origin}/logo.svg`)
     + `  - key: pk_test_elsewhere\n    name: Elsewhere\n    allowedOrigins: [http://127.0.0.1:1]\n`);
   server = await startServer({ env: { STREAMCART_CATALOG: catalog } });
   reseller = await startReseller(port, server.url);
@@ -136,9 +136,26 @@ test('reseller-site: another origin, its own key and theme, a paid plan through 
   page.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
   await gotoReady(page, `${reseller.origin}/`);
   await W(page, 'plan-card').first().waitFor();
-  // The reseller's theme reaches into the shadow root through the custom properties.
-  const primary = await page.evaluate(() => getComputedStyle(document.querySelector('streamcart-checkout')).getPropertyValue('--sc-primary').trim());
-  assert.equal(primary, '#0f766e');
+  // The storefront's theme is the fallback of --sc-primary (the page leaves it unset); the page's
+  // own --sc-bg wins over the storefront's #f0fdfa.
+  const theme = await page.waitForFunction(() => {
+    const root = document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root');
+    const style = getComputedStyle(root);
+    const t = { p: style.getPropertyValue('--_p').trim(), bg: style.getPropertyValue('--_bg').trim() };
+    return t.p === '#0f766e' ? t : null;
+  });
+  assert.deepEqual(await theme.jsonValue(), { p: '#0f766e', bg: '#ffffff' });
+  // The storefront's logo above the plans, named for the storefront, loaded from the reseller's site.
+  const logo = page.locator('streamcart-checkout img[part="logo"]');
+  await logo.waitFor();
+  assert.equal(await logo.getAttribute('alt'), 'Reseller demo');
+  assert.equal(await logo.getAttribute('src'), `${reseller.origin}/logo.svg`);
+  await page.waitForFunction(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('img[part="logo"]').naturalWidth > 0);
+  // Its default currency (EUR) without a currency attribute: the plans were asked for without one.
+  const plans = apiCalls.filter((r) => new URL(r.url()).pathname === '/checkout/api/products');
+  assert.ok(plans.length > 0);
+  assert.equal(new URL(plans[0].url()).searchParams.get('currency'), null);
+  assert.match(await W(page, 'price-total').textContent(), /€/);
   await shot(page, 'embed-reseller-1-plans');
 
   await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="2"]').click();
