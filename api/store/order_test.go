@@ -585,6 +585,75 @@ func TestEnqueueInsideAnOrderTransactionRollsBack(t *testing.T) {
 	})
 }
 
+// On PostgreSQL an order's rows go to the server with COMMIT (pipelined): a row that fails there
+// must fail the whole transaction, and nothing of it may stay, as when it fails at once (SQLite).
+func TestFailedOrderWriteFailsItsTransaction(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
+		o, err := orders.Create(t.Context(), buyer(t, s, "ana@example.com"), standardMonthly("203.0.113.30"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := s.Service(t.Context(), o.ServiceIDs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.WithTx(t.Context(), func(tx order.Tx) error {
+			if err := tx.Enqueue(t.Context(), "k", "r", "with-a-duplicate-order", jobT0); err != nil {
+				return err
+			}
+			return tx.InsertOrder(t.Context(), o, []order.Service{svc}) // the same ids again
+		})
+		if err == nil {
+			t.Fatal("inserting an order twice committed")
+		}
+		if _, err := s.JobByKey(t.Context(), "with-a-duplicate-order"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("job of the failed transaction: err = %v, want ErrNotFound", err)
+		}
+		if got := ordersFrom(t, s, "203.0.113.30"); got != 1 {
+			t.Fatalf("%d orders stored, want 1", got)
+		}
+	})
+}
+
+// Check reads, under its locks, the key's order with its services, the promotion's uses and the
+// IP's orders, each only when asked.
+func TestCheckReadsWhatItIsAskedFor(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
+		orders.SetClock(func() time.Time { return jobT0 }) // the store keeps microseconds
+		claims := buyer(t, s, "ana@example.com")
+		req := standardMonthly("203.0.113.40")
+		req.IdempotencyKey, req.Quote.PromoCode = "check-me", "WELCOME10"
+		o, err := orders.Create(t.Context(), claims, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(c order.Check) order.Checked {
+			t.Helper()
+			var got order.Checked
+			if err := s.WithTx(t.Context(), func(tx order.Tx) error {
+				var err error
+				got, err = tx.Check(t.Context(), c)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return got
+		}
+		got := check(order.Check{ClientID: claims.ClientID, IdempotencyKey: "check-me", PromoCode: "welcome10", CountIP: true,
+			IP: "203.0.113.40", Since: jobT0.Add(-time.Hour)})
+		if got.Prev == nil || !reflect.DeepEqual(*got.Prev, o) || got.PromoUses != 1 || got.FromIP != 1 {
+			t.Fatalf("Check = %+v (prev %+v), want the order, 1 use, 1 order from the IP", got, got.Prev)
+		}
+		got = check(order.Check{ClientID: claims.ClientID, IdempotencyKey: "other-key", CountIP: true, IP: "203.0.113.40",
+			Since: jobT0.Add(time.Hour)})
+		if got.Prev != nil || got.PromoUses != 0 || got.FromIP != 0 {
+			t.Fatalf("Check of an unused key, no promotion, a window after the order = %+v", got)
+		}
+	})
+}
+
 func TestReplicasShareIdempotencyAndJobs(t *testing.T) {
 	// Two processes on one PostgreSQL database: each has its own pool and order service, as
 	// two `streamcart serve` replicas behind a load balancer would.
