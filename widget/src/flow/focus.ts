@@ -19,7 +19,7 @@ function watch(root: ShadowRoot | null): void {
 }
 
 /** True when focus is nowhere: on the body, or on the host element with nothing focused inside. */
-export function focusLost(host: HTMLElement): boolean {
+function focusLost(host: HTMLElement): boolean {
   const active = document.activeElement;
   if (!active || active === document.body || active === document.documentElement) return true;
   return active === host && !host.shadowRoot?.activeElement;
