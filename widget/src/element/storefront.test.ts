@@ -76,6 +76,21 @@ describe('storefront settings', () => {
     expect(api.callsTo('GET /products').every((c) => c.query.get('currency') === 'USD')).toBe(true);
   });
 
+  it('takes the theme and logo of another storefront when the store attribute changes', async () => {
+    const api = installFakeApi();
+    api.on('GET /storefront', (c) =>
+      c.headers['streamcart-store'] === 'pk_b' ? { name: 'B', logo: '/b.svg', theme: { primary: 'rebeccapurple' } } : TEAL,
+    );
+    const { el } = await mountIndex({ store: 'pk_a', api: 'https://shop.example/checkout/api' });
+    await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')?.getAttribute('alt')).toBe('Teal TV'));
+    el.setAttribute('store', 'pk_b');
+    // A path is on the shop's origin, not the host page's.
+    await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')?.getAttribute('src')).toBe('https://shop.example/b.svg'));
+    const css = Array.from(el.shadowRoot!.querySelectorAll('style')).map((s) => s.textContent).join('');
+    expect(css).toContain('--_p:var(--sc-primary,rebeccapurple)');
+    expect(css).not.toContain('#0f766e');
+  });
+
   it('shows no logo and keeps the defaults when the storefront has none (an older server)', async () => {
     const api = installFakeApi();
     api.on('GET /storefront', () => ({ name: 'Old' }));

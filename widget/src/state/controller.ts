@@ -214,8 +214,11 @@ export class Controller {
    */
   loadStorefront(): void {
     const { locale } = this.state;
+    const cache = this.cache;
     this.cached(catalogKey.storefront(locale), () => this.client.storefront(locale)).then(
       (storefront) => {
+        // The page named another storefront (store or api attribute) meanwhile.
+        if (this.cache !== cache) return;
         const patch: Partial<State> = { storefront };
         const wanted = this.localeFromStore ? normalizeLocale(storefront.defaultLocale) : null;
         if (wanted && wanted !== this.state.locale) {
@@ -317,12 +320,15 @@ export class Controller {
   configure(next: Config): void {
     const prev = this.config;
     this.config = next;
+    const patch: Partial<State> = {};
     if (prev.api !== next.api || prev.store !== next.store) {
       this.client = this.makeClient();
       this.cache = new Map();
       this.settled.clear();
+      // Another storefront: its own theme and logo (the language and currency stay as they are).
+      patch.storefront = null;
+      queueMicrotask(() => this.loadStorefront());
     }
-    const patch: Partial<State> = {};
     if (next.locale !== prev.locale) {
       this.localeFromStore = false;
       const locale = normalizeLocale(next.locale);
