@@ -65,6 +65,17 @@ describe('storefront settings', () => {
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('$'));
   });
 
+  it("keeps the buyer's regional variant of the storefront's language", async () => {
+    const api = installFakeApi();
+    api.on('GET /storefront', () => ({ ...TEAL, defaultLocale: 'en-gb' }));
+    const { el, of } = await mountIndex();
+    await waitFor(() => expect(api.callsTo('GET /storefront')).toHaveLength(1));
+    await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
+    // jsdom's browser speaks en-US.
+    expect(el.shadowRoot!.querySelector('.sc-root')?.getAttribute('lang')).toBe('en-US');
+    expect(of('locale-changed')).toEqual([]);
+  });
+
   it("keeps the page's locale and currency attributes and the buyer's language cookie", async () => {
     const api = installFakeApi();
     tealStore(api);

@@ -221,7 +221,8 @@ export class Controller {
         if (this.cache !== cache) return;
         const patch: Partial<State> = { storefront };
         const wanted = this.localeFromStore ? normalizeLocale(storefront.defaultLocale) : null;
-        if (wanted && wanted !== this.state.locale) {
+        // The buyer's own regional variant of the storefront's language (en-us for en) stays.
+        if (wanted && wanted.slice(0, 2) !== this.state.locale.slice(0, 2)) {
           patch.locale = wanted;
           void loadMessages(wanted);
           queueMicrotask(() => this.emit('streamcart:locale-changed', { locale: wanted }));
