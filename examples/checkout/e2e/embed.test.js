@@ -155,6 +155,8 @@ test('reseller-site: another origin, its own key and theme, a paid plan through 
   const plans = apiCalls.filter((r) => new URL(r.url()).pathname === '/checkout/api/products');
   assert.ok(plans.length > 0);
   assert.equal(new URL(plans[0].url()).searchParams.get('currency'), null);
+  // The total shows '—' until its quote arrives, then euros.
+  await page.waitForFunction(() => /\d/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
   assert.match(await W(page, 'price-total').textContent(), /€/);
   await shot(page, 'embed-reseller-1-plans');
 
