@@ -27,7 +27,19 @@ type catalogService struct {
 	cachedFor *catalog.Catalog
 	cache     map[string]*gencatalog.ProductList
 	encoded   map[string]encodedList
+	// answers maps a GET /products request (as asked: raw currency, locale, storefront) to its
+	// encoded list, so a repeated request costs one map lookup.
+	answers map[productsRequest]encodedList
 }
+
+type productsRequest struct{ store, currency, locale string }
+
+// Header values of the products fast path, shared so a request allocates none.
+var (
+	jsonContentType    = []string{"application/json"}
+	varyAcceptEncoding = []string{"Accept-Encoding"}
+	gzipEncoding       = []string{"gzip"}
+)
 
 // encodedList is a product list's JSON as sent, plain and gzip-compressed.
 type encodedList struct{ plain, gz []byte }
@@ -101,6 +113,7 @@ func (s *catalogService) list(ctx context.Context, code, loc *string, reseller b
 	defer s.mu.Unlock()
 	if s.cachedFor != cat {
 		s.cachedFor, s.cache, s.encoded = cat, map[string]*gencatalog.ProductList{}, map[string]encodedList{}
+		s.answers = map[productsRequest]encodedList{}
 	}
 	if l, ok := s.cache[key]; ok {
 		return l, nil
@@ -176,16 +189,36 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			}
 			loc = &l
 		}
-		body, err := s.productsJSON(r.Context(), currency, loc)
-		if err != nil {
-			next.ServeHTTP(w, r)
-			return
+		req := productsRequest{currency: q.Get("currency"), locale: q.Get("locale")}
+		if currency != nil && req.currency == "" {
+			req.currency = "\x00" // ?currency= (empty) is Goa's to judge, apart from no currency at all
+		}
+		// Only a storefront with its own plans or currency answers differently from the shop's.
+		if sf, ok := storefront.FromContext(r.Context()); ok && (len(sf.Plans) > 0 || sf.DefaultCurrency != "") {
+			req.store = sf.Key
+		}
+		cat := s.catalog()
+		s.mu.Lock()
+		body, ok := s.answers[req]
+		ok = ok && s.cachedFor == cat
+		s.mu.Unlock()
+		if !ok {
+			var err error
+			if body, err = s.productsJSON(r.Context(), currency, loc); err != nil {
+				next.ServeHTTP(w, r)
+				return
+			}
+			s.mu.Lock()
+			if s.cachedFor == cat {
+				s.answers[req] = body
+			}
+			s.mu.Unlock()
 		}
 		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Vary", "Accept-Encoding")
+		h["Content-Type"] = jsonContentType
+		h["Vary"] = varyAcceptEncoding
 		if acceptsGzip(r) {
-			h.Set("Content-Encoding", "gzip")
+			h["Content-Encoding"] = gzipEncoding
 			w.Write(body.gz)
 			return
 		}
