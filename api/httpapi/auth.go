@@ -18,8 +18,7 @@ type ctxKey int
 
 const (
 	claimsKey ctxKey = iota
-	clientIPKey
-	originKey
+	callerKey
 )
 
 // authenticator is the JWTAuth of every secured service: it verifies the Bearer token and puts
@@ -43,18 +42,26 @@ func claimsFrom(ctx context.Context) authz.Claims {
 	return c
 }
 
-// withClientIP records the caller's address for the fraud check and the geo lookup.
+// caller is where a request came from and was sent to, worked out only when asked: the product
+// lists, the hottest read, never ask.
+type caller struct {
+	r          *http.Request
+	trustProxy bool
+}
+
+// withClientIP records the caller's address (for the fraud check and the geo lookup) and origin.
 func withClientIP(next http.Handler, trustProxy bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := context.WithValue(r.Context(), clientIPKey, geo.ClientIP(r, trustProxy))
-		ctx = context.WithValue(ctx, originKey, requestOrigin(r, trustProxy))
-		next.ServeHTTP(w, r.WithContext(ctx))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey, caller{r, trustProxy})))
 	})
 }
 
 func clientIP(ctx context.Context) netip.Addr {
-	ip, _ := ctx.Value(clientIPKey).(netip.Addr)
-	return ip
+	c, ok := ctx.Value(callerKey).(caller)
+	if !ok {
+		return netip.Addr{}
+	}
+	return geo.ClientIP(c.r, c.trustProxy)
 }
 
 // requestOrigin is the origin the request was sent to, e.g. "http://localhost:8080".
@@ -70,8 +77,11 @@ func requestOrigin(r *http.Request, trustProxy bool) string {
 }
 
 func origin(ctx context.Context) string {
-	o, _ := ctx.Value(originKey).(string)
-	return o
+	c, ok := ctx.Value(callerKey).(caller)
+	if !ok {
+		return ""
+	}
+	return requestOrigin(c.r, c.trustProxy)
 }
 
 // storefrontOrigins are the sites of the request's storefront: buyers may be sent back to them.
