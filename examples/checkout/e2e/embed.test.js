@@ -3,12 +3,11 @@
 // through CORS), plus the storefront key rules: unknown key 401, foreign origin refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, newPage, shot, gotoReady, recordEvents, events, persisted, api, uniqueEmail, freePort, repoRoot,
+  startServer, launchBrowser, newPage, shot, gotoReady, recordEvents, events, persisted, api, uniqueEmail, freePort, repoRoot, startExample,
 } from './helpers.js';
 
 let server;
@@ -26,7 +25,7 @@ before(async () => {
   await writeFile(catalog, demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`).replace('http://127.0.0.1:8081/logo.svg', `${origin}/logo.svg`)
     + `  - key: pk_test_elsewhere\n    name: Elsewhere\n    allowedOrigins: [http://127.0.0.1:1]\n`);
   server = await startServer({ env: { STREAMCART_CATALOG: catalog } });
-  reseller = await startReseller(port, server.url);
+  reseller = await startExample('reseller-site', port, server.url, 'reseller site on');
   reseller.origin = origin;
   browser = await launchBrowser();
 });
@@ -36,31 +35,6 @@ after(async () => {
   await server?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-/** startReseller runs examples/reseller-site/server.mjs and resolves once it listens. */
-async function startReseller(port, apiOrigin) {
-  const child = spawn(process.execPath, [join(repoRoot, 'examples/reseller-site/server.mjs'), '--port', String(port), '--api-origin', apiOrigin], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr.on('data', (b) => { output += b; });
-  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
-  process.once('exit', reap);
-  await new Promise((ok, fail) => {
-    child.stdout.on('data', (b) => { output += b; if (output.includes('reseller site on')) ok(); });
-    child.once('exit', (code) => fail(new Error(`reseller site exited (${code}):\n${output}`)));
-  });
-  return {
-    async stop() {
-      if (child.exitCode === null) {
-        const gone = new Promise((ok) => child.once('exit', ok));
-        child.kill('SIGTERM');
-        await gone;
-      }
-      process.off('exit', reap);
-    },
-  };
-}
 
 const W = (page, id) => page.locator(`streamcart-checkout [data-testid="${id}"]`);
 

@@ -188,3 +188,31 @@ export function uniqueEmail(tag) {
   emailCounter += 1;
   return `${tag}-${process.pid}-${Date.now().toString(36)}-${emailCounter}@example.com`;
 }
+
+/**
+ * startExample runs an example's server.mjs (examples/<name>/server.mjs --port --api-origin) and
+ * resolves once it prints `ready`; stop() ends it, and it never outlives the test process.
+ */
+export async function startExample(name, port, apiOrigin, ready) {
+  const child = spawn(process.execPath, [join(repoRoot, 'examples', name, 'server.mjs'), '--port', String(port), '--api-origin', apiOrigin], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (b) => { output += b; });
+  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  process.once('exit', reap);
+  await new Promise((ok, fail) => {
+    child.stdout.on('data', (b) => { output += b; if (output.includes(ready)) ok(); });
+    child.once('exit', (code) => fail(new Error(`${name} exited (${code}):\n${output}`)));
+  });
+  return {
+    async stop() {
+      if (child.exitCode === null) {
+        const gone = new Promise((ok) => child.once('exit', ok));
+        child.kill('SIGTERM');
+        await gone;
+      }
+      process.off('exit', reap);
+    },
+  };
+}

@@ -9,7 +9,7 @@ import { mkdtemp, writeFile, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, newPage, shot, persisted, api, uniqueEmail, freePort, repoRoot,
+  startServer, launchBrowser, newPage, shot, persisted, api, uniqueEmail, freePort, repoRoot, startExample,
 } from './helpers.js';
 
 const HOST_DIR = join(repoRoot, 'examples/react-host');
@@ -30,7 +30,7 @@ before(async () => {
   const catalog = join(dir, 'catalog.yaml');
   await writeFile(catalog, demo.replace('      - http://127.0.0.1:8082\n', `      - ${origin}\n`));
   server = await startServer({ env: { STREAMCART_CATALOG: catalog } });
-  host = await startHost(port, server.url);
+  host = await startExample('react-host', port, server.url, 'react host on');
   host.origin = origin;
   browser = await launchBrowser();
 });
@@ -51,31 +51,6 @@ function run(cmd, args) {
     child.once('error', fail);
     child.once('exit', (code) => (code === 0 ? ok(output) : fail(new Error(`${cmd} ${args.join(' ')} exited ${code}:\n${output}`))));
   });
-}
-
-/** startHost runs examples/react-host/server.mjs and resolves once it listens. */
-async function startHost(port, apiOrigin) {
-  const child = spawn(process.execPath, [join(HOST_DIR, 'server.mjs'), '--port', String(port), '--api-origin', apiOrigin], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr.on('data', (b) => { output += b; });
-  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
-  process.once('exit', reap);
-  await new Promise((ok, fail) => {
-    child.stdout.on('data', (b) => { output += b; if (output.includes('react host on')) ok(); });
-    child.once('exit', (code) => fail(new Error(`react host exited (${code}):\n${output}`)));
-  });
-  return {
-    async stop() {
-      if (child.exitCode === null) {
-        const gone = new Promise((ok) => child.once('exit', ok));
-        child.kill('SIGTERM');
-        await gone;
-      }
-      process.off('exit', reap);
-    },
-  };
 }
 
 const W = (page, id) => page.locator(`streamcart-checkout [data-testid="${id}"]`);
