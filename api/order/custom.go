@@ -44,15 +44,14 @@ func CustomHash(kind string, parts ...any) string {
 
 // Replayed finds the order a Custom request with this idempotency key already placed: ok is false
 // when there is none, ErrIdempotencyMismatch when the key was used for another request. Callers
-// ask before recording the order's purpose, so a retry records nothing twice.
-func (s *Orders) Replayed(ctx context.Context, claims authz.Claims, key, hash string) (o Order, ok bool, err error) {
+// ask before recording the order's purpose, so a retry records nothing twice. A plain read: a
+// retry racing the first request is caught by CreateCustom's check under the key's lock.
+func (s *Orders) Replayed(ctx context.Context, claims authz.Claims, key, hash string) (Order, bool, error) {
 	if key == "" {
 		return Order{}, false, nil
 	}
-	err = s.store.WithTx(ctx, func(tx Tx) error {
-		o, ok, err = replayed(ctx, tx, claims, key, hash)
-		return err
-	})
+	prev, err := s.store.ClientOrderByKey(ctx, claims.ClientID, key)
+	o, ok, err := matchReplay(prev, err, hash)
 	if err != nil {
 		return Order{}, false, fmt.Errorf("replay order: %w", err)
 	}
@@ -61,6 +60,11 @@ func (s *Orders) Replayed(ctx context.Context, claims authz.Claims, key, hash st
 
 func replayed(ctx context.Context, tx Tx, claims authz.Claims, key, hash string) (Order, bool, error) {
 	prev, err := tx.OrderByIdempotencyKey(ctx, claims.ClientID, key)
+	return matchReplay(prev, err, hash)
+}
+
+// matchReplay judges the order read under an idempotency key against the request's hash.
+func matchReplay(prev Order, err error, hash string) (Order, bool, error) {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return Order{}, false, nil

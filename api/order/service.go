@@ -34,6 +34,9 @@ type Store interface {
 	// WithTx runs fn in one serialisable write transaction.
 	WithTx(ctx context.Context, fn func(Tx) error) error
 	Order(ctx context.Context, id string) (Order, error)
+	// ClientOrderByKey reads the client's order placed with an idempotency key, without its lock:
+	// a first look only, the placing transaction checks again under the lock.
+	ClientOrderByKey(ctx context.Context, clientID int64, key string) (Order, error)
 	Service(ctx context.Context, id string) (Service, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
 	PromoUses(ctx context.Context, code string) (int, error)

@@ -92,6 +92,11 @@ func (s *db) Order(ctx context.Context, id string) (order.Order, error) {
 	return readOrder(ctx, s.r, `o.id = ?`, id)
 }
 
+// ClientOrderByKey reads the client's order placed with an idempotency key (no lock taken).
+func (s *db) ClientOrderByKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
+	return readOrder(ctx, s.r, `o.client_id = ? AND o.idempotency_key = ?`, clientID, key)
+}
+
 // InvoiceOrder reads the order an invoice belongs to.
 func (s *db) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error) {
 	return readOrder(ctx, s.r, `i.id = ?`, invoiceID)
