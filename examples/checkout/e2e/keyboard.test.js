@@ -232,6 +232,11 @@ test('pay without an email: focus goes to the field, which says why', async () =
   await gotoReady(page, `${server.url}/checkout/`);
   await page.locator('streamcart-checkout [data-testid="plan-card"]').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]')?.disabled);
+  // The form settled (gateways listed, total quoted): this test is about paying without an email.
+  await page.waitForFunction(() => {
+    const root = document.querySelector('streamcart-checkout').shadowRoot;
+    return root.querySelector('[data-testid="gateway-option"]') && /\d/.test(root.querySelector('[data-testid="price-total"]')?.textContent ?? '');
+  });
   await tabTo(page, 'pay-button', { max: 40 });
   await page.keyboard.press('Enter');
   const f = await expectFocus(page, { testid: 'email-input', invalid: 'true' }, 'email after pay');
