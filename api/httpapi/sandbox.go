@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 )
@@ -37,13 +38,23 @@ p.note{color:#5b6275;font-size:.85rem}a{color:#405db1}
 <p class="note">This page stands in for a card payment. “Pay” settles the invoice, “Fail” declines it.</p>{{end}}
 </main></body></html>`))
 
+// msgSandboxOff answers the sandbox page while the catalog in force does not enable the sandbox.
+const msgSandboxOff = "Sandbox payments are turned off in this shop."
+
 // sandboxHandler serves GET (the page) and POST (settle or fail) of /checkout/api/payments/sandbox/{invoiceId}.
 type sandboxHandler struct {
-	orders *order.Orders
-	log    *slog.Logger
+	catalog func() *catalog.Catalog
+	orders  *order.Orders
+	log     *slog.Logger
 }
 
 func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The route stays mounted (a catalog import may turn the sandbox back on), so each request asks
+	// the catalog in force: a shop that turned the sandbox off must not settle anything for free.
+	if _, on := h.catalog().Gateway((payment.Sandbox{}).Module()); !on {
+		http.Error(w, msgSandboxOff, http.StatusNotFound)
+		return
+	}
 	invoiceID := strings.TrimPrefix(r.URL.Path, payment.SandboxPath)
 	o, err := h.orders.InvoiceOrder(r.Context(), invoiceID)
 	// Only the sandbox's own invoices: an invoice of a real gateway would be "paid" here for free.

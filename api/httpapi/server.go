@@ -122,7 +122,7 @@ func New(d Deps) http.Handler {
 	ae.Use(hide)
 	affiliatessrv.Mount(mux, affiliatessrv.New(ae, mux, dec, enc, errh, nil))
 
-	sandbox := sandboxHandler{orders: d.Orders, log: d.Logger}
+	sandbox := sandboxHandler{catalog: d.Catalog, orders: d.Orders, log: d.Logger}
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
 		mux.Handle(m, payment.SandboxPath+"{invoiceId}", sandbox.ServeHTTP)
 	}
