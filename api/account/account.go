@@ -55,8 +55,10 @@ type Session struct {
 
 // Store is what the account service needs from persistence.
 type Store interface {
-	// ClientByEmail creates the client when absent (password hash only set on creation).
+	// EnsureClient creates the client when absent (password hash only set on creation).
 	EnsureClient(ctx context.Context, email, passwordHash string) (c Client, created bool, err error)
+	// ClientByEmail reads a client by (lower-case) email; an error when there is none.
+	ClientByEmail(ctx context.Context, email string) (Client, error)
 	CreateSession(ctx context.Context, s Session) error
 	Session(ctx context.Context, id string) (Session, error)
 	RevokeSession(ctx context.Context, id string, at time.Time) error
@@ -65,14 +67,36 @@ type Store interface {
 
 // Service signs buyers in and checks their tokens.
 type Service struct {
-	store  Store
-	signer *authz.Signer
-	now    func() time.Time
+	store     Store
+	signer    *authz.Signer
+	now       func() time.Time
+	passwords hasher
 }
 
 // New returns the account service.
 func New(store Store, signer *authz.Signer) *Service {
-	return &Service{store: store, signer: signer, now: time.Now}
+	return &Service{store: store, signer: signer, now: time.Now, passwords: bcryptHasher{}}
+}
+
+// hasher is the password work of a sign-in: one bcrypt computation each way, the cost of a
+// sign-in (tests count the calls).
+type hasher interface {
+	Hash(password string) (string, error)
+	Compare(hash, password string) error
+}
+
+// maxPasswordBytes is the longest password bcrypt reads.
+const maxPasswordBytes = 72
+
+type bcryptHasher struct{}
+
+func (bcryptHasher) Hash(password string) (string, error) {
+	h, err := bcrypt.GenerateFromPassword([]byte(password), PasswordCost)
+	return string(h), err
+}
+
+func (bcryptHasher) Compare(hash, password string) error {
+	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password))
 }
 
 // Identified is the answer to a sign-in.
@@ -89,22 +113,17 @@ func (s *Service) Identify(ctx context.Context, email, password string) (Identif
 		return Identified{}, ErrInvalidEmail
 	}
 	email = strings.ToLower(email)
-	var hash string
-	if password != "" {
-		h, err := bcrypt.GenerateFromPassword([]byte(password), PasswordCost)
-		if err != nil {
+	scope := authz.ScopeEmail
+	var c Client
+	if password == "" {
+		var err error
+		if c, _, err = s.store.EnsureClient(ctx, email, ""); err != nil {
 			return Identified{}, fmt.Errorf("identify: %w", err)
 		}
-		hash = string(h)
-	}
-	c, created, err := s.store.EnsureClient(ctx, email, hash)
-	if err != nil {
-		return Identified{}, fmt.Errorf("identify: %w", err)
-	}
-	scope := authz.ScopeEmail
-	if password != "" {
-		if !created && (c.PasswordHash == "" || bcrypt.CompareHashAndPassword([]byte(c.PasswordHash), []byte(password)) != nil) {
-			return Identified{}, ErrInvalidCredentials
+	} else {
+		var err error
+		if c, err = s.withPassword(ctx, email, password); err != nil {
+			return Identified{}, err
 		}
 		scope = authz.ScopeProven
 	}
@@ -119,6 +138,51 @@ func (s *Service) Identify(ctx context.Context, email, password string) (Identif
 		return Identified{}, fmt.Errorf("identify: %w", err)
 	}
 	return Identified{Token: token, Claims: claims}, nil
+}
+
+// withPassword returns the client of email once password is proven for it, creating the client
+// with that password when absent. Every answer costs one bcrypt computation, so its time tells no
+// more than the answer does: a comparison for a client with a password, a hash for a new client,
+// and a hash thrown away for a client without one.
+func (s *Service) withPassword(ctx context.Context, email, password string) (Client, error) {
+	if len(password) > maxPasswordBytes {
+		// Refused before any read, as when every sign-in hashed first: a comparison would
+		// silently ignore the bytes past bcrypt's limit.
+		return Client{}, fmt.Errorf("identify: %w", bcrypt.ErrPasswordTooLong)
+	}
+	// Any failed read (none, or a blip) falls through to EnsureClient, which decides and reports.
+	if c, err := s.store.ClientByEmail(ctx, email); err == nil {
+		return s.check(c, password)
+	}
+	hash, err := s.passwords.Hash(password)
+	if err != nil {
+		return Client{}, fmt.Errorf("identify: %w", err)
+	}
+	c, created, err := s.store.EnsureClient(ctx, email, hash)
+	if err != nil {
+		return Client{}, fmt.Errorf("identify: %w", err)
+	}
+	if created {
+		return c, nil
+	}
+	// Created by another sign-in since the read (a race): this one costs a second computation.
+	return s.check(c, password)
+}
+
+// check proves password for the existing client c.
+func (s *Service) check(c Client, password string) (Client, error) {
+	if c.PasswordHash == "" {
+		// Nothing to compare with: one computation anyway, so this refusal takes as long as a
+		// wrong password's.
+		if _, err := s.passwords.Hash(password); err != nil {
+			return Client{}, fmt.Errorf("identify: %w", err)
+		}
+		return Client{}, ErrInvalidCredentials
+	}
+	if s.passwords.Compare(c.PasswordHash, password) != nil {
+		return Client{}, ErrInvalidCredentials
+	}
+	return c, nil
 }
 
 // Authenticate verifies a token and that its session was not signed out.
