@@ -9,13 +9,15 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
+	"encoding/binary"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,12 +79,13 @@ func SQLiteDB(t testing.TB) string {
 // PostgresDB makes an empty schema in the admin database, dropped at cleanup, and returns a URL
 // whose search_path is that schema: a database of the test's own as far as the store (and a
 // streamcart process given the URL) can tell, at a fraction of the cost of CREATE DATABASE.
+// A killed run skips its cleanups, so the first call of each test binary also drops the schemas
+// such runs left (see dropStaleSchemas).
 func PostgresDB(t testing.TB) string {
 	t.Helper()
 	admin := adminDB(t)
-	var b [6]byte
-	rand.Read(b[:])
-	name := "streamcart_test_" + hex.EncodeToString(b[:])
+	id := runID(t, admin)
+	name := schemaName(time.Now(), id)
 	if _, err := admin.ExecContext(t.Context(), `CREATE SCHEMA `+name); err != nil {
 		t.Fatalf("PostgreSQL is required (STREAMCART_TEST_POSTGRES=%s): %v", AdminURL(), err)
 	}
@@ -96,19 +99,149 @@ func PostgresDB(t testing.TB) string {
 	return WithParam(t, AdminURL(), "search_path", name)
 }
 
+const (
+	// schemaPrefix starts every schema PostgresDB makes, and no other.
+	schemaPrefix = "streamcart_test_"
+	// staleAfter is how old a schema must be before another run may drop it: far beyond a test
+	// binary's run (go test stops one after 10 minutes unless told otherwise).
+	staleAfter = time.Hour
+	// runLockClass is the first key of the advisory lock each test binary holds while it runs
+	// (the second is its run id): a run whose lock is free has ended.
+	runLockClass = 0x5c7e57
+)
+
+// schemaSeq numbers the schemas of this run, so no two of its names meet.
+var schemaSeq atomic.Uint64
+
+// schemaName is a schema made at created by run id: "streamcart_test_<unix seconds>_<run id,
+// 8 hex digits>_<number within the run>".
+func schemaName(created time.Time, id uint32) string {
+	return fmt.Sprintf("%s%d_%08x_%d", schemaPrefix, created.Unix(), id, schemaSeq.Add(1))
+}
+
+// parseSchemaName reads back what schemaName put in name; ok is false for any other name
+// (including the older streamcart_test_<12 hex digits>, whose age is unknown).
+func parseSchemaName(name string) (created time.Time, id uint32, ok bool) {
+	parts := strings.Split(strings.TrimPrefix(name, schemaPrefix), "_")
+	if !strings.HasPrefix(name, schemaPrefix) || len(parts) != 3 || len(parts[1]) != 8 {
+		return time.Time{}, 0, false
+	}
+	sec, err := strconv.ParseInt(parts[0], 10, 64)
+	if err != nil {
+		return time.Time{}, 0, false
+	}
+	run, err := strconv.ParseUint(parts[1], 16, 32)
+	if err != nil {
+		return time.Time{}, 0, false
+	}
+	if _, err := strconv.ParseUint(parts[2], 10, 64); err != nil {
+		return time.Time{}, 0, false
+	}
+	return time.Unix(sec, 0), uint32(run), true
+}
+
+var run struct {
+	once sync.Once
+	id   uint32
+	conn *sql.Conn // holds the run's lock until the binary exits (a killed one's too: the server frees it)
+	err  error
+}
+
+// runID is this test binary's run id. The first call takes the run's lock, on a connection kept
+// for the binary's life, then drops the stale schemas of ended runs.
+func runID(t testing.TB, admin *sql.DB) uint32 {
+	t.Helper()
+	run.once.Do(func() {
+		var b [4]byte
+		rand.Read(b[:])
+		run.id = binary.BigEndian.Uint32(b[:])
+		ctx := context.Background() // the connection outlives the test that happens to open it
+		if run.conn, run.err = admin.Conn(ctx); run.err != nil {
+			return
+		}
+		if _, run.err = run.conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, runLockClass, int32(run.id)); run.err != nil {
+			return
+		}
+		var dropped []string
+		dropped, run.err = dropStaleSchemas(t.Context(), admin, time.Now())
+		if len(dropped) > 0 {
+			t.Logf("dropped %d schemas left by ended test runs: %s", len(dropped), strings.Join(dropped, ", "))
+		}
+	})
+	if run.err != nil {
+		t.Fatalf("postgres test run lock and cleanup (STREAMCART_TEST_POSTGRES=%s): %v", AdminURL(), run.err)
+	}
+	return run.id
+}
+
+// dropStaleSchemas drops the schemas made by PostgresDB more than staleAfter before now whose
+// run has ended (its lock is free), and returns their names. A schema of a run still going is
+// never dropped, however old; one whose name carries no time is left alone.
+func dropStaleSchemas(ctx context.Context, admin *sql.DB, now time.Time) ([]string, error) {
+	rows, err := admin.QueryContext(ctx, `SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)`, schemaPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("list test schemas: %w", err)
+	}
+	var stale []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("list test schemas: %w", err)
+		}
+		if created, _, ok := parseSchemaName(name); ok && now.Sub(created) > staleAfter {
+			stale = append(stale, name)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list test schemas: %w", err)
+	}
+	if len(stale) == 0 {
+		return nil, nil
+	}
+	// One connection: the run's lock is taken and freed on the same session.
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	var dropped []string
+	for _, name := range stale {
+		_, id, _ := parseSchemaName(name)
+		var ended bool
+		if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock($1, $2)`, runLockClass, int32(id)).Scan(&ended); err != nil {
+			return dropped, fmt.Errorf("check run of %s: %w", name, err)
+		}
+		if !ended {
+			continue // its run is still going (or another binary is dropping it right now)
+		}
+		_, err := conn.ExecContext(ctx, `DROP SCHEMA IF EXISTS `+name+` CASCADE`)
+		if _, uerr := conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1, $2)`, runLockClass, int32(id)); err == nil {
+			err = uerr
+		}
+		if err != nil {
+			return dropped, fmt.Errorf("drop stale schema %s: %w", name, err)
+		}
+		dropped = append(dropped, name)
+	}
+	return dropped, nil
+}
+
 var admin struct {
 	once sync.Once
 	db   *sql.DB
 	err  error
 }
 
-// adminDB is one small pool for the whole test binary: tests make and drop schemas through it.
-// It is never closed; the binary's exit ends its connections.
+// adminDB is one small pool for the whole test binary: tests make and drop schemas through it,
+// and one of its connections holds the run's lock. It is never closed; the binary's exit ends
+// its connections.
 func adminDB(t testing.TB) *sql.DB {
 	t.Helper()
 	admin.once.Do(func() {
 		if admin.db, admin.err = sql.Open("pgx", AdminURL()); admin.err == nil {
-			admin.db.SetMaxOpenConns(4)
+			admin.db.SetMaxOpenConns(5)
 			admin.db.SetConnMaxIdleTime(10 * time.Second)
 		}
 	})
