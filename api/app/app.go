@@ -28,6 +28,7 @@ import (
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
+	"github.com/streamcart/streamcart/api/sessioncache"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/storefront"
 	"github.com/streamcart/streamcart/api/web"
@@ -75,8 +76,11 @@ type App struct {
 	store   store.Backend
 	catalog atomic.Pointer[catalog.Catalog]
 	geo     *geo.Lookup
-	worker  *job.Worker
-	handler http.Handler
+	// sessions answers token checks from memory; Run keeps it in step with sign-outs made
+	// through other replicas.
+	sessions *sessioncache.Cache
+	worker   *job.Worker
+	handler  http.Handler
 
 	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from, and
 	// catalogRefused, stored bytes RefreshCatalog turned down (reported once, not every poll).
@@ -135,7 +139,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, err
 	}
 	cat := a.Catalog
-	accounts := account.New(st, signer)
+	a.sessions = sessioncache.New(st, log)
+	accounts := account.New(a.sessions, signer)
 	var lines panel.Panel = panel.NewBuiltin(st, cfg.ServerHostname)
 	switch cfg.Panel {
 	case "", "builtin":
@@ -321,6 +326,10 @@ func (a *App) gatewaysBuilt(c *catalog.Catalog) error {
 	return nil
 }
 
+// SyncSessions drops from memory the sessions signed out through other replicas (Run does it
+// every sessioncache.Poll).
+func (a *App) SyncSessions(ctx context.Context) error { return a.sessions.Sync(ctx) }
+
 // watchCatalog refreshes the catalog every CatalogPoll until ctx ends. A failed check keeps the
 // catalog in force (the import validated it; a database blip must not empty the shop).
 func (a *App) watchCatalog(ctx context.Context) {
@@ -399,6 +408,7 @@ func (a *App) Run(ctx context.Context) error {
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- a.worker.Run(workerCtx) }()
 	go a.watchCatalog(workerCtx)
+	go a.sessions.Run(workerCtx)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.ListenAndServe() }()
 	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", "http://"+a.cfg.Addr+"/checkout/")

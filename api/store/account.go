@@ -66,6 +66,27 @@ func (s *db) Session(ctx context.Context, id string) (account.Session, error) {
 }
 
 // RevokeSession signs a session out.
+// RevokedSince lists the sessions signed out at or after since (by the revoking process's clock).
+func (s *db) RevokedSince(ctx context.Context, since time.Time) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM sessions WHERE revoked_at IS NOT NULL AND revoked_at >= ?`, fmtTime(since))
+	if err != nil {
+		return nil, fmt.Errorf("revoked sessions: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("revoked sessions: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("revoked sessions: %w", err)
+	}
+	return ids, nil
+}
+
 // SubscribeEmail records the client's newsletter consent; the first consent's time is kept.
 func (s *db) SubscribeEmail(ctx context.Context, clientID int64, at time.Time) error {
 	_, err := s.w.ExecContext(ctx, `UPDATE clients SET email_subscribed_at = ? WHERE id = ? AND email_subscribed_at = ''`, fmtTime(at), clientID)

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -91,6 +92,41 @@ func TestSessionsRoundTripAndRevoke(t *testing.T) {
 		}
 		if err := s.RevokeSession(t.Context(), "ses_unknown", at); err != nil {
 			t.Fatalf("RevokeSession(unknown) = %v, want nil", err)
+		}
+	})
+}
+
+func TestRevokedSince(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		c, _, err := s.EnsureClient(t.Context(), "ana@example.com", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"ses_old", "ses_new", "ses_kept"} {
+			if err := s.CreateSession(t.Context(), account.Session{ID: id, ClientID: c.ID, Scope: authz.ScopeEmail, CreatedAt: jobT0, ExpiresAt: jobT0.Add(account.SessionTTL)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.RevokeSession(t.Context(), "ses_old", jobT0.Add(time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RevokeSession(t.Context(), "ses_new", jobT0.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			since time.Time
+			want  []string
+		}{
+			{jobT0, []string{"ses_new", "ses_old"}},
+			{jobT0.Add(time.Minute), []string{"ses_new", "ses_old"}},
+			{jobT0.Add(time.Minute + time.Microsecond), []string{"ses_new"}},
+			{jobT0.Add(2 * time.Hour), nil},
+		} {
+			got, err := s.RevokedSince(t.Context(), tt.since)
+			slices.Sort(got)
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("RevokedSince(%v) = %v, %v; want %v", tt.since, got, err, tt.want)
+			}
 		}
 	})
 }

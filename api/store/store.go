@@ -64,6 +64,8 @@ type Backend interface {
 	payment.Refs
 	AfterSale
 
+	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
+	RevokedSince(ctx context.Context, since time.Time) ([]string, error)
 	// PendingInvoices lists unpaid invoices of gateways due before before (reconciliation).
 	PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error)
 	WebhookByEvent(ctx context.Context, provider, eventID string) (payment.Webhook, error)
