@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -57,6 +58,12 @@ func run(args []string, log *slog.Logger) error {
 		cfg, err := parseConfig("serve", args[1:])
 		if err != nil {
 			return err
+		}
+		// The live heap of a shop is small (catalog, caches) and its garbage is per request:
+		// collecting at 4× the live heap instead of 2× halves the collector's share of each
+		// order's CPU for a few MB more. GOGC in the environment still decides.
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(400)
 		}
 		a, err := app.Open(ctx, cfg, log)
 		if err != nil {
