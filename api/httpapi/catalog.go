@@ -7,7 +7,9 @@ import (
 	"errors"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -42,7 +44,17 @@ var (
 )
 
 // encodedList is a product list's JSON as sent, plain and gzip-compressed.
-type encodedList struct{ plain, gz []byte }
+type encodedList struct {
+	plain, gz []byte
+	// plainLen and gzLen are the Content-Length values: a body of known length goes out in one
+	// piece instead of chunks.
+	plainLen, gzLen []string
+}
+
+func newEncodedList(plain []byte) encodedList {
+	gz := gzipped(plain)
+	return encodedList{plain: plain, gz: gz, plainLen: []string{strconv.Itoa(len(plain))}, gzLen: []string{strconv.Itoa(len(gz))}}
+}
 
 // Storefront is the shop-wide settings the storefront endpoint adds to the catalog.
 type Storefront struct {
@@ -162,7 +174,7 @@ func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string
 	if err := json.NewEncoder(&buf).Encode(catalogsrv.NewListProductsResponseBody(list)); err != nil {
 		return encodedList{}, err
 	}
-	e := encodedList{plain: buf.Bytes(), gz: gzipped(buf.Bytes())}
+	e := newEncodedList(buf.Bytes())
 	s.encoded[key] = e
 	return e, nil
 }
@@ -175,7 +187,10 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		q := r.URL.Query()
+		var q url.Values
+		if r.URL.RawQuery != "" {
+			q = r.URL.Query()
+		}
 		var currency, loc *string
 		if q.Has("currency") {
 			c := q.Get("currency")
@@ -216,12 +231,17 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 		}
 		h := w.Header()
 		h["Content-Type"] = jsonContentType
-		h["Vary"] = varyAcceptEncoding
+		// CORS has named Origin already, and withGzip Accept-Encoding when the client takes gzip.
+		if !slices.Contains(h["Vary"], varyAcceptEncoding[0]) {
+			h["Vary"] = append(h["Vary"], varyAcceptEncoding...)
+		}
 		if acceptsGzip(r) {
 			h["Content-Encoding"] = gzipEncoding
+			h["Content-Length"] = body.gzLen
 			w.Write(body.gz)
 			return
 		}
+		h["Content-Length"] = body.plainLen
 		w.Write(body.plain)
 	})
 }

@@ -137,10 +137,12 @@ func New(d Deps) http.Handler {
 		w.Header().Set("Cache-Control", "public, max-age=300")
 		w.Write(OpenAPI)
 	})
+	// The product lists, the hottest read, skip the caller's context: they never ask for it.
+	api := withClientIP(mux, d.TrustProxy)
 	root := http.NewServeMux()
-	root.Handle("GET /checkout/api/products", cs.productsHandler(mux))
-	root.Handle("/", mux)
-	return withGzip(withClientIP(root, d.TrustProxy))
+	root.Handle("GET /checkout/api/products", cs.productsHandler(api))
+	root.Handle("/", api)
+	return withGzip(root)
 }
 
 // requestDecoder reads JSON bodies; a body sent without a JSON content type (curl -d sends a form
