@@ -23,8 +23,11 @@ function afterPaint(fn: () => void): () => void {
   };
 }
 
-/** `need` asks for the checkout module: right after the cards paint, or at once when the buyer acts. */
-export function PlansShell({ need }: { need: () => void }) {
+/**
+ * `need` asks for the checkout module: right after the cards paint, or at once when the buyer acts.
+ * `onContinue`: Enter on a card, to be carried out once the module is there.
+ */
+export function PlansShell({ need, onContinue }: { need: () => void; onContinue: () => void }) {
   const c = useController();
   const { t, locale } = useI18n();
   const currency = useCheckout((s) => s.currency);
@@ -78,6 +81,7 @@ export function PlansShell({ need }: { need: () => void }) {
               const p = list.find((x) => x.pid === pid);
               if (p) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
             }}
+            onContinue={onContinue}
           />
         )}
       </section>

@@ -51,24 +51,37 @@ export function AfterSale(props: ComponentProps<Checkout['AfterSale']>) {
 export function IndexPage({ group }: { group: Group }) {
   const c = useController();
   const { chunk, need } = useChunk();
-  // The real page replaces the shell's cards with its own in one commit: a card that had keyboard
-  // focus hands it to its successor.
-  const focusPid = useRef<string | null>(null);
+  // The real page replaces the shell's markup with its own in one commit: the control that had
+  // keyboard focus (a card by its plan, a link by its test id) hands it to its successor, and
+  // Enter pressed on a card meanwhile goes on to the form as it does once the chunk is there.
+  const go = useRef(false);
+  const focus = useRef<string | null>(null);
   useEffect(
     () =>
       subscribeCheckout(() => {
-        const active = c.host.shadowRoot?.activeElement;
-        focusPid.current = active instanceof HTMLElement && active.classList.contains('sc-plan') ? (active.dataset.pid ?? null) : null;
+        const a = c.host.shadowRoot?.activeElement;
+        const pid = a?.getAttribute('data-pid');
+        const id = a?.getAttribute('data-testid');
+        focus.current = pid ? (go.current ? '#sc-cycle' : `[data-pid="${pid}"]`) : id ? `[data-testid="${id}"]` : null;
       }),
     [c],
   );
   useLayoutEffect(() => {
-    const pid = focusPid.current;
-    focusPid.current = null;
-    if (chunk && pid) c.host.shadowRoot?.querySelector<HTMLElement>(`.sc-plan[data-pid="${pid}"]`)?.focus();
+    const target = focus.current;
+    focus.current = null;
+    if (chunk && target) c.host.shadowRoot?.querySelector<HTMLElement>(target)?.focus();
   }, [chunk, c]);
   if (chunk) return <chunk.IndexPage group={group} />;
-  return group === 'plan' ? <PlansShell need={need} /> : <Deferred render={(k) => <k.IndexPage group={group} />} />;
+  return group === 'plan' ? (
+    <PlansShell
+      need={need}
+      onContinue={() => {
+        go.current = true;
+      }}
+    />
+  ) : (
+    <Deferred render={(k) => <k.IndexPage group={group} />} />
+  );
 }
 
 /** The landing actions all start from an email in the URL; without one there is nothing to load. */

@@ -79,7 +79,12 @@ export function IndexPage({ group }: { group: Group }) {
       : null;
   const q = useQuote(body);
   const shownQuote = attempt.status === 'priceChanged' ? attempt.quote : q.quote;
-  const free = !!shownQuote && shownQuote.total.amount === 0;
+  // Until the quote for this choice is there, the plan's own price says whether it is free: the
+  // payment methods of a free trial never show up only to go away under the buyer's keyboard focus.
+  const free =
+    shownQuote && (attempt.status === 'priceChanged' || q.forKey === q.key)
+      ? shownQuote.total.amount === 0
+      : !!product && !!cycle && (product.trial || product.pricing[cycle]?.amount === 0) && !extra && !(proxyOption && draft.proxy);
 
   // A new choice makes an old price-change prompt or order error moot.
   const lastKey = useRef(q.key);

@@ -37,10 +37,15 @@ export function PromoField({ value, applied, checking, message, onChange, onAppl
   // Apply and Remove replace each other: once the check is over, focus goes from the pressed one
   // (gone) to the one in its place, or to the field when the code was removed.
   const pressed = useRef(false);
+  // A code from the page or the landing URL is checked while the buyer may already be on Apply
+  // without pressing it: when the answer swaps Apply for Remove, the focus goes along (read before
+  // the commit, which removes the focused button).
+  const focusedButton = buttonRef.current && c.host.shadowRoot?.activeElement === buttonRef.current ? buttonRef.current : null;
   useLayoutEffect(() => {
-    if (!pressed.current || checking) return;
-    pressed.current = false;
-    refocus(c.host, applied ? buttonRef.current : inputRef.current);
+    if (pressed.current && !checking) {
+      pressed.current = false;
+      refocus(c.host, applied ? buttonRef.current : inputRef.current);
+    } else if (focusedButton && !focusedButton.isConnected) refocus(c.host, buttonRef.current);
   });
   return (
     <div className="sc-field">

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
 import { formatDecimal, toDefaultCurrency } from '../i18n/format';
 import type { Attempt } from '../state/controller';
@@ -26,6 +27,8 @@ export function Summary(props: Props) {
   const errorText = useErrorText();
   const busy = attempt.status === 'creating' || attempt.status === 'redirecting';
   const free = !!quote && quote.total.amount === 0;
+  const off = !props.canPay || busy || attempt.status === 'priceChanged';
+  const [payFocused, setPayFocused] = useState(false);
 
   function label(line: Quote['lines'][number]): string {
     switch (line.key) {
@@ -132,9 +135,16 @@ export function Summary(props: Props) {
         className="sc-btn sc-btn-primary sc-pay"
         part="pay-button"
         data-testid="pay-button"
-        disabled={!props.canPay || busy || attempt.status === 'priceChanged'}
+        // A new quote (a code from the page applied late, another currency) may come while the
+        // buyer is on the button: it stays focusable, aria-disabled, as a disabled one drops the focus.
+        disabled={off && !payFocused}
+        aria-disabled={off || undefined}
         aria-busy={busy || undefined}
-        onClick={props.onPay}
+        onFocus={() => setPayFocused(true)}
+        onBlur={() => setPayFocused(false)}
+        onClick={() => {
+          if (!off) props.onPay();
+        }}
       >
         {busy ? (
           <>
