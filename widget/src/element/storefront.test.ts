@@ -87,6 +87,40 @@ describe('storefront settings', () => {
     expect(api.callsTo('GET /products').every((c) => c.query.get('currency') === 'USD')).toBe(true);
   });
 
+  it("remembers the buyer's currency through a page reload when the page sets none; an attribute still wins", async () => {
+    const api = installFakeApi();
+    tealStore(api);
+    const first = await mountIndex({ store: 'pk_test_teal' });
+    await waitFor(() => expect(first.ui().getByTestId('price-total').textContent).toContain('£'));
+    first.el.setCurrency('usd');
+    await waitFor(() => expect(first.ui().getByTestId('price-total').textContent).toContain('$'));
+    // Off to the payment page: the host page reloads, and a new element starts.
+    first.el.remove();
+    await Promise.resolve();
+    const before = api.callsTo('GET /products').length;
+    const back = await mountIndex({ store: 'pk_test_teal' });
+    await waitFor(() => expect(back.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
+    await waitFor(() => expect(back.ui().getByTestId('price-total').textContent).toContain('$'));
+    // Priced in the buyer's currency from the start, not in the storefront's default one first.
+    const asked = api.callsTo('GET /products').slice(before).map((c) => c.query.get('currency'));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((c) => c === 'USD')).toBe(true);
+    expect(back.of('ready')).toEqual([expect.objectContaining({ currency: 'USD' })]);
+    expect(back.of('currency-changed')).toEqual([]);
+    back.el.remove();
+    await Promise.resolve();
+
+    // Another storefront key has its own (none yet): its default currency.
+    const other = await mountIndex({ store: 'pk_test_other' });
+    await waitFor(() => expect(other.ui().getByTestId('price-total').textContent).toContain('£'));
+    other.el.remove();
+    await Promise.resolve();
+    // The page's currency attribute wins over the remembered choice.
+    const page = await mountIndex({ store: 'pk_test_teal', currency: 'EUR' });
+    await waitFor(() => expect(page.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
+    expect(page.ui().getByTestId('price-total').textContent).toContain('€');
+  });
+
   it('takes the theme and logo of another storefront when the store attribute changes', async () => {
     const api = installFakeApi();
     api.on('GET /storefront', (c) =>

@@ -85,6 +85,23 @@ function answerCurrency(list: { products: Product[] }): string {
   return '';
 }
 
+/**
+ * The buyer's own currency choice (setCurrency), kept for the tab per storefront key: the trip to
+ * the payment page reloads the host page, and a page without a currency attribute would start
+ * again in the storefront's default. `code` stores it; without, the stored one (null: none, or no
+ * storage in this frame).
+ */
+function chosenCurrency(store: string | null, code?: string): string | null {
+  const key = `streamcart:currency:${store ?? ''}`;
+  try {
+    if (code) sessionStorage.setItem(key, code);
+    const v = sessionStorage.getItem(key);
+    return v && /^[A-Z]{3}$/.test(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
 export const AFFILIATE_COOKIE = 'aff_id';
 const AFFILIATE_MAX_AGE = 7_776_000; // 90 days
 
@@ -116,15 +133,17 @@ export class Controller {
     this.autoOrderDue = automaticOrderDue(this.landing, initial.route);
     const { route, prefix } = this.autoOrderDue ? { ...initial, route: { name: 'creatingOrder' as const, query: {} } } : initial;
     const cookie = readBrowserLang();
+    const chosen = config.currency ? null : chosenCurrency(config.store);
     // Neither the page, the buyer nor the URL chose a language: the storefront's default replaces
     // the browser-language guess once it is known.
     this.localeFromStore = !normalizeLocale(config.locale) && !normalizeLocale(cookie) && !prefix;
     this.state = {
       locale: resolveLocale({ attribute: config.locale, cookie, prefix, languages: languages() }),
-      // No currency attribute: on the plan page the products are asked for without one, so the
-      // server answers in the storefront's default currency and no other price is ever shown; ''
-      // until that answer (or the storefront's) names it. Elsewhere EUR until the storefront answers.
-      currency: config.currency ? config.currency.toUpperCase() : plansFirst(route) ? '' : 'EUR',
+      // No currency attribute: the buyer's earlier choice in this tab, else on the plan page the
+      // products are asked for without one, so the server answers in the storefront's default
+      // currency and no other price is ever shown; '' until that answer (or the storefront's) names
+      // it. Elsewhere EUR until the storefront answers.
+      currency: config.currency ? config.currency.toUpperCase() : (chosen ?? (plansFirst(route) ? '' : 'EUR')),
       route,
       prefix,
       selection: null,
@@ -143,7 +162,7 @@ export class Controller {
       fatal: null,
       storefront: null,
     };
-    this.currencyFromStore = !config.currency;
+    this.currencyFromStore = !config.currency && !chosen;
     const plan = config.plan ?? this.landing.pid;
     if (plan) this.state.selection = { pid: plan, cycle: null };
     if (!this.state.draft.email && this.state.persisted.user.email) {
@@ -485,20 +504,24 @@ export class Controller {
 
   setCurrency(code: string): void {
     const patch: Partial<State> = {};
-    this.applyCurrency(code, patch);
+    const currency = this.applyCurrency(code, patch);
+    if (currency) chosenCurrency(this.config.store, currency);
     if (Object.keys(patch).length) this.set(patch);
   }
 
-  private applyCurrency(code: string, patch: Partial<State>): void {
+  /** The code when it is one (ISO 4217 shape), patching the state; null after an error event. */
+  private applyCurrency(code: string, patch: Partial<State>): string | null {
     const currency = code.trim().toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) {
       queueMicrotask(() => this.emit('streamcart:error', { name: 'unknown_currency', message: `Unknown currency ${code}` }));
-      return;
+      return null;
     }
     this.currencyFromStore = false;
-    if (currency === this.state.currency) return;
-    patch.currency = currency;
-    queueMicrotask(() => this.emit('streamcart:currency-changed', { currency }));
+    if (currency !== this.state.currency) {
+      patch.currency = currency;
+      queueMicrotask(() => this.emit('streamcart:currency-changed', { currency }));
+    }
+    return currency;
   }
 
   // ---- persisted state and session ------------------------------------------------------------

@@ -27,4 +27,6 @@ afterEach(async () => {
     if (name) document.cookie = `${name}=; Max-Age=0; Path=/`;
   }
   history.replaceState(null, '', '/');
+  // The buyer's currency choice is kept there (state/controller.ts).
+  sessionStorage.clear();
 });
