@@ -98,6 +98,10 @@ export default defineConfig(({ mode }) => {
     plugins: test ? [react()] : [react(), lazyModules, checkoutKit(), cssSplit('first')],
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
     define: test ? {} : { 'process.env.NODE_ENV': '"production"' },
+    resolve: {
+      // react-shadow imports react-dom/server for its unused `ssr` prop; the stub keeps it out.
+      alias: test ? [] : [{ find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') }],
+    },
     build: {
       outDir: 'dist',
       // dist/.gitkeep is tracked: never wipe the folder.

@@ -29,16 +29,22 @@ const declarations: Plugin = {
   },
 };
 
+// react-dom/server is the one React entry that is not external: react-shadow imports it for an
+// `ssr` prop the widget never sets, and the stub keeps the server renderer out of the app's bundle.
 const PEER = /^(react|react-dom)(\/.*)?$/;
-const external = (id: string) => PEER.test(id) || /^valibot(\/|$)/.test(id);
+const external = (id: string) => (PEER.test(id) && id !== 'react-dom/server') || /^valibot(\/|$)/.test(id);
 
 export default defineConfig({
   plugins: [react(), packageLoaders, declarations],
+  resolve: {
+    alias: [{ find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') }],
+  },
   build: {
     outDir: 'lib',
     emptyOutDir: true,
     target: 'es2020',
-    // Readable: the app's bundler minifies.
+    // Readable: the app's bundler minifies. process.env.NODE_ENV (in the bundled prop-types that
+    // react-shadow uses) is left for the app's bundler to replace, as for any package.
     minify: false,
     sourcemap: false,
     copyPublicDir: false,

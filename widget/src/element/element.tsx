@@ -1,7 +1,7 @@
 // <streamcart-checkout>: attributes → props, methods, CustomEvents; React inside an open shadow root.
-import { useEffect, useLayoutEffect, useMemo, useSyncExternalStore } from 'react';
-import { createPortal } from 'react-dom';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import root from 'react-shadow';
 import { App } from '../flow/App';
 import { normalizeLocale } from '../i18n/locale';
 import { writeBrowserLang } from '../state/cookie';
@@ -12,13 +12,15 @@ import { sharedSheet, subscribeCss, themeCss, widgetCss } from './styles';
 
 export const TAG = 'streamcart-checkout';
 
+const ShadowDiv = root.div!;
+
 /** Where constructable sheets are missing, the CSS is a <style> in the tree (it grows with the checkout chunk). */
 function InlineStyle() {
   const css = useSyncExternalStore(subscribeCss, widgetCss);
   return <style>{css}</style>;
 }
 
-function Shell({ shadow, controller }: { shadow: ShadowRoot; controller: Controller }) {
+function Shell({ host, controller }: { host: HTMLElement; controller: Controller }) {
   const sheet = sharedSheet();
   // The storefront's theme: fallbacks of the --sc-* properties, in a sheet of this element's own
   // (two widgets may name two storefronts), after the shared one so its :host rule wins.
@@ -26,19 +28,23 @@ function Shell({ shadow, controller }: { shadow: ShadowRoot; controller: Control
   const themeSheet = useMemo(() => (sheet ? new CSSStyleSheet() : null), [sheet]);
   useEffect(() => themeSheet?.replaceSync(theme), [themeSheet, theme]);
   const sheets = useMemo(() => (sheet && themeSheet ? [sheet, themeSheet] : []), [sheet, themeSheet]);
-  // Adopted before the browser paints the first commit, so the tree never shows unstyled.
-  useLayoutEffect(() => {
-    if (sheets.length) shadow.adoptedStyleSheets = sheets;
-  }, [shadow, sheets]);
-  // The tree is portalled into the element's own shadow root; the React root lives in a detached
-  // fragment, so the element has no light-DOM children at all.
-  return createPortal(
-    <>
+  // react-shadow attaches the shadow root to the element it renders. Redirecting that one call to
+  // the custom element makes <streamcart-checkout> itself the open shadow host (el.shadowRoot),
+  // while react-shadow still portals the tree and adopts the style sheets there. The React root
+  // lives in a detached fragment, so the element has no light-DOM children at all, and the shadow
+  // root survives an unmount to serve a later reconnect.
+  const redirect = useCallback(
+    (node: HTMLElement | null) => {
+      if (node) node.attachShadow = (init: ShadowRootInit) => host.shadowRoot ?? HTMLElement.prototype.attachShadow.call(host, init);
+    },
+    [host],
+  );
+  return (
+    <ShadowDiv ref={redirect} mode="open" styleSheets={sheets}>
       {!sheet && <InlineStyle />}
       {!sheet && theme && <style>{theme}</style>}
       <App controller={controller} />
-    </>,
-    shadow,
+    </ShadowDiv>
   );
 }
 
@@ -63,11 +69,8 @@ export class StreamcartCheckoutElement extends HTMLElement {
     // not after its first render.
     controller.prefetch('plans');
     controller.loadStorefront();
-    // <streamcart-checkout> itself is the open shadow host (el.shadowRoot); the shadow root survives
-    // an unmount to serve a later reconnect.
-    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
-    this.#root.render(<Shell shadow={shadow} controller={controller} />);
+    this.#root.render(<Shell host={this} controller={controller} />);
   }
 
   disconnectedCallback(): void {
