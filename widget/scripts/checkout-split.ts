@@ -25,6 +25,7 @@ export const CHECKOUT_MODULES: readonly string[] = [
   'checkout/checkout.ts',
   'checkout/parts.ts',
   'checkout/landing.ts',
+  'api/schemas.later.ts',
   'flow/IndexPage.tsx',
   'flow/Summary.tsx',
   'flow/PromoField.tsx',
@@ -49,6 +50,7 @@ export const SWAPS: Record<string, Record<string, string>> = {
   'i18n/messages.ts': { './load': 'i18n/load.lazy.ts' },
   'flow/AfterSale.tsx': { './afterSaleLoad': 'flow/afterSaleLoad.lazy.ts' },
   'flow/App.tsx': { '../checkout/parts': 'checkout/parts.lazy.tsx' },
+  'api/client.ts': { './later': 'api/later.lazy.ts' },
 };
 
 /** The variant a script-tag build uses for `source` imported by `importer`, or null. */

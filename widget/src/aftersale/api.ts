@@ -2,7 +2,8 @@
 // through the main client's request(): a malformed answer is an ApiError "malformed".
 import * as v from 'valibot';
 import type { Client } from '../api/client';
-import { MoneySchema, OrderSchema, ServiceSchema, SessionSchema } from '../api/schemas';
+import { MoneySchema } from '../api/schemas';
+import { OrderSchema, ServiceSchema, SessionSchema } from '../api/schemas.later';
 import { browser } from './shared';
 
 const int = v.pipe(v.number(), v.integer());

@@ -1,11 +1,25 @@
 // valibot schemas for every response of the API contract. Unknown fields are dropped; fields the
 // widget can live without get defaults so that an older or newer server still works.
+//
+// Here: what the plan cards need (the catalog, the storefront, error bodies). The answers after them
+// are parsed with schemas.later.ts, which the script-tag builds ship in dist/checkout.js (see later.ts).
 import * as v from 'valibot';
+import type {
+  CurrencyListSchema,
+  CurrencySchema,
+  GatewayListSchema,
+  GeoSchema,
+  OrderSchema,
+  PromotionSchema,
+  QuoteSchema,
+  ServiceSchema,
+  SessionSchema,
+} from './schemas.later';
 
 export const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially', 'onetime'] as const;
 export type Cycle = (typeof CYCLES)[number];
 
-const int = v.pipe(v.number(), v.integer());
+export const int = v.pipe(v.number(), v.integer());
 
 export const MoneySchema = v.object({
   amount: int,
@@ -57,49 +71,6 @@ export const ProductSchema = v.object({
 
 export const ProductListSchema = v.object({ products: v.array(ProductSchema) });
 
-export const CurrencySchema = v.object({
-  code: v.string(),
-  rate: v.string(),
-  prefix: v.optional(v.string(), ''),
-  suffix: v.optional(v.string(), ''),
-});
-
-export const CurrencyListSchema = v.object({
-  currencies: v.array(CurrencySchema),
-  default: v.string(),
-});
-
-export const GatewayListSchema = v.object({
-  gateways: v.array(v.object({ module: v.string(), displayName: v.string() })),
-  default: v.string(),
-});
-
-export const PromotionSchema = v.object({
-  code: v.string(),
-  type: v.string(),
-  value: v.union([v.string(), v.number()]),
-  appliesTo: v.optional(v.array(int), []),
-});
-
-export const QuoteSchema = v.object({
-  extraConnections: v.optional(int),
-  lines: v.array(v.object({ key: v.optional(v.string(), ''), label: v.string(), amount: MoneySchema })),
-  subtotal: v.optional(MoneySchema),
-  discount: v.nullish(
-    v.object({ code: v.string(), type: v.string(), value: v.union([v.string(), v.number()]), amount: MoneySchema }),
-  ),
-  total: MoneySchema,
-});
-
-export const SessionSchema = v.object({
-  token: v.pipe(v.string(), v.minLength(1)),
-  userId: v.union([v.string(), v.pipe(v.number(), v.transform(String))]),
-  email: v.string(),
-  scope: v.optional(v.string(), 'email'),
-});
-
-export const GeoSchema = v.object({ ip: v.string(), country: v.string() });
-
 export const StorefrontSchema = v.object({
   name: v.optional(v.string(), ''),
   key: v.optional(v.string(), ''),
@@ -112,38 +83,6 @@ export const StorefrontSchema = v.object({
   cards: v.optional(v.array(v.object({ title: v.string(), text: v.string(), url: v.string(), icon: v.optional(v.string(), '') })), []),
   dashboardUrl: v.optional(v.string(), ''),
   supportUrl: v.optional(v.string(), ''),
-});
-
-export const ORDER_STATUSES = ['pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-const id = v.union([v.string(), v.pipe(v.number(), v.transform(String))]);
-
-export const OrderSchema = v.object({
-  orderId: id,
-  invoiceId: v.optional(id, ''),
-  status: v.picklist(ORDER_STATUSES),
-  fraud: v.optional(v.boolean(), false),
-  serviceIds: v.optional(v.array(id), []),
-  total: MoneySchema,
-  paymentUrl: v.optional(v.string(), ''),
-  paymentDeadline: v.optional(v.string(), ''),
-});
-
-export const ServiceSchema = v.object({
-  serviceId: id,
-  name: v.string(),
-  status: v.string(),
-  username: v.optional(v.string(), ''),
-  password: v.optional(v.string(), ''),
-  serverHostname: v.optional(v.string(), ''),
-  maxConnections: v.optional(int, 1),
-  billingCycle: v.optional(v.string(), ''),
-  nextDueDate: v.optional(v.string(), ''),
-  playlistUrl: v.optional(v.string(), ''),
-  macAddress: v.optional(v.string(), ''),
-  expiresAt: v.optional(v.string(), ''),
-  trial: v.optional(v.boolean(), false),
 });
 
 export const ErrorBodySchema = v.object({

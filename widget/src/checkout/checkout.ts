@@ -1,5 +1,7 @@
 // What dist/checkout.js gives the first script: the checkout's screens, the landing actions, the
-// after-sale screens' shared modules, and the CSS rules the first script left out.
+// after-sale screens' shared modules, the schemas of the answers after the plan cards (api/later.ts)
+// and the CSS rules the first script left out.
 export * from './parts';
+export * as schemas from '../api/schemas.later';
 export * as afterSaleShared from '../aftersale/shared';
 export { default as css } from '../styles/widget.css?inline';

@@ -1,5 +1,6 @@
 // Loads dist/checkout.js once and completes the widget's CSS with its rules; the widgets on the page
 // re-render with its screens. A failed load is tried again on the next call.
+import { setLaterSchemasLoader } from '../api/later.lazy';
 import { completeCss } from '../element/styles';
 import type { Controller } from '../state/controller';
 import type { Checkout } from './entry';
@@ -33,6 +34,9 @@ export function loadCheckout(): Promise<Checkout> {
     });
   return loading;
 }
+
+// The client parses the answers after the plan cards with the chunk's schemas.
+setLaterSchemasLoader(() => loadCheckout().then((chunk) => chunk.schemas));
 
 const reported = new WeakMap<Controller, Promise<Checkout>>();
 
