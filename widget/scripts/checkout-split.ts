@@ -26,6 +26,11 @@ export const CHECKOUT_MODULES: readonly string[] = [
   'checkout/parts.ts',
   'checkout/landing.ts',
   'api/schemas.later.ts',
+  // The whole English tables (the first script has en.plans.ts).
+  'i18n/english.ts',
+  'i18n/en.ts',
+  'i18n/en-us.ts',
+  'i18n/en-gb.ts',
   'flow/IndexPage.tsx',
   'flow/Summary.tsx',
   'flow/PromoField.tsx',
@@ -47,7 +52,7 @@ export const CHECKOUT_MODULES: readonly string[] = [
  * follows them): importer path under src/ → import source → the variant under src/.
  */
 export const SWAPS: Record<string, Record<string, string>> = {
-  'i18n/messages.ts': { './load': 'i18n/load.lazy.ts' },
+  'i18n/messages.ts': { './load': 'i18n/load.lazy.ts', './english': 'i18n/english.lazy.ts' },
   'flow/AfterSale.tsx': { './afterSaleLoad': 'flow/afterSaleLoad.lazy.ts' },
   'flow/App.tsx': { '../checkout/parts': 'checkout/parts.lazy.tsx' },
   'api/client.ts': { './later': 'api/later.lazy.ts' },

@@ -2,6 +2,7 @@
 // re-render with its screens. A failed load is tried again on the next call.
 import { setLaterSchemasLoader } from '../api/later.lazy';
 import { completeCss } from '../element/styles';
+import { completeEnglish } from '../i18n/english.lazy';
 import type { Controller } from '../state/controller';
 import type { Checkout } from './entry';
 import { fetchCheckout } from './fetch';
@@ -24,6 +25,7 @@ export function loadCheckout(): Promise<Checkout> {
   loading ??= fetchCheckout()
     .then((chunk) => {
       completeCss(chunk.css);
+      completeEnglish(chunk.english);
       loaded = chunk;
       for (const fn of listeners) fn();
       return chunk;

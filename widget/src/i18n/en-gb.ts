@@ -1,10 +1,11 @@
 import { en, type Messages } from './en';
+import { enGBPlans } from './en.plans';
 
 /** British English: en with British spelling. */
 export const enGB: Messages = {
   ...en,
+  ...enGBPlans,
   customize: 'Customise your plan',
-  choosePlanLead: 'Every plan includes all channels, HD and 4K streams and round-the-clock support.',
   setupSteps: [
     'Install one of the apps below on your TV, mobile or computer.',
     en.setupSteps[1],

@@ -1,35 +1,13 @@
 // The reference table: every other locale is typed against it, so a missing key fails `tsc`.
 // Strings with parameters are functions; amounts and dates arrive already formatted with Intl.
+import { enPlans } from './en.plans';
+
 export const en = {
+  // The plan page, the generic views, the error names: en.plans.ts.
+  ...enPlans,
+
   // Plan grid
-  choosePlan: 'Choose your plan',
-  choosePlanLead: 'Every plan includes all channels, HD and 4K streams and 24/7 support.',
-  plansLabel: 'Plans',
-  freeTrial: 'Free trial',
-  free: 'Free',
-  noCreditCard: 'No credit card required',
-  selected: 'Selected',
-  select: 'Select',
-  noPlans: 'No plans are available right now. Please check back soon.',
   billingCycle: 'Billing cycle',
-  cycles: {
-    monthly: 'Monthly',
-    quarterly: 'Quarterly',
-    semiannually: 'Every 6 months',
-    annually: 'Yearly',
-    biennially: 'Every 2 years',
-    triennially: 'Every 3 years',
-    onetime: 'One-time payment',
-  },
-  perCycle: {
-    monthly: 'per month',
-    quarterly: 'per 3 months',
-    semiannually: 'per 6 months',
-    annually: 'per year',
-    biennially: 'per 2 years',
-    triennially: 'per 3 years',
-    onetime: 'one-time',
-  },
 
   // Options
   customize: 'Customize your plan',
@@ -79,9 +57,6 @@ export const en = {
   trialNote: 'Try the full service for free. No payment details needed.',
 
   // Creating order
-  creatingOrder: 'Creating your order…',
-  creatingOrderHint: 'Please keep this page open.',
-  redirecting: 'Taking you to the secure payment page…',
   backToPlans: 'Back to plans',
 
   // Waiting
@@ -94,7 +69,6 @@ export const en = {
   statusFailed: 'The payment did not go through.',
   endedHint: 'Nothing has been charged. You can choose a plan and try again.',
   waitingHint: 'This page updates by itself. It usually takes less than a minute.',
-  completePayment: 'Complete your payment',
   orderNumber: (id: string) => `Order ${id}`,
   fraudTitle: 'We could not complete your order',
   fraudText: 'Your order has been held for a manual review. No payment has been taken for a held order. Please contact our support team and mention your order number.',
@@ -136,43 +110,17 @@ export const en = {
   credentialsPending: 'Your login details are being prepared. Please refresh in a moment.',
 
   // Generic views
-  loading: 'Loading…',
-  notFound: 'This page could not be found',
-  backHome: 'Back to the home page',
-  errorTitle: 'Something went wrong',
-  errorText: 'We could not load this part of the checkout. Please try again.',
-  tryAgain: 'Try again',
   upsellTitle: 'Upgrade your subscription',
   upsellText: 'Extra connections for an existing subscription are managed from your account dashboard.',
   resellerTitle: 'Reseller plans',
   resellerLead: 'Buy credits to create and manage subscriptions for your own customers.',
-  credits: (n: number) => `${n} credits`,
 
   // After the sale (the screens themselves load with their own tables)
-  manageServices: 'Manage my services',
-  alreadyCustomer: 'Already a customer?',
   cancelOrder: 'Cancel order',
   cancelConfirm: 'Cancel this order? Nothing has been charged for it.',
   cancelYes: 'Yes, cancel it',
   cancelNo: 'Keep the order',
 
-  // API error names double as keys.
-  errors: {
-    not_found: 'We could not find what you were looking for.',
-    not_applicable: 'This Coupon is not available for this product.',
-    invalid_email: 'Please enter a Valid Email.',
-    price_changed: 'The price has changed. Please review your order.',
-    bad_request: 'This option is not available. Please change your selection.',
-    unauthorized: 'Your session has expired. Please try again.',
-    conflict: 'This order can no longer be changed.',
-    idempotency_mismatch: 'This order was already submitted with different details. Please try again.',
-    unknown_currency: 'This currency is not supported.',
-    unavailable: 'The service is busy right now. Please try again in a moment.',
-    internal: 'Something went wrong on our side. Please try again.',
-    network: 'We could not reach the server. Please check your connection.',
-    timeout: 'The server took too long to answer. Please try again.',
-    malformed: 'We received an unexpected answer from the server.',
-  },
 };
 
 export type Messages = typeof en;

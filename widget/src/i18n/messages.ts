@@ -1,8 +1,7 @@
 // One typed table per locale; `Messages` comes from en, so a missing key is a type error.
 // English (and its regional variants) ship in the bundle; the other tables load on first use.
-import { en, type Messages } from './en';
-import { enGB } from './en-gb';
-import { enUS } from './en-us';
+import type { Messages } from './en';
+import { en, enGB, enUS } from './english';
 import { loadTable, type LazyLocale } from './load';
 import type { LocaleCode } from './locale';
 
