@@ -401,11 +401,44 @@ func buyers(t *testing.T, base string, n int) []*buyer {
 }
 
 // settled waits until no provisioning job is left to run (queued or running).
+//
+// A long trial leaves a backlog whose draining time depends on the machine's load, so the wait
+// lasts as long as the backlog shrinks; a minute without progress fails, naming the stuck jobs.
 func (c *cluster) settled() {
 	c.t.Helper()
-	eventually(c.t, "every provisioning job to finish", func() bool {
-		return c.count(`SELECT COUNT(*) FROM jobs WHERE kind = 'provision' AND state IN ('queued', 'running')`) == 0
-	})
+	const unfinished = `SELECT COUNT(*) FROM jobs WHERE kind = 'provision' AND state IN ('queued', 'running')`
+	left, since := c.count(unfinished), time.Now()
+	for left > 0 {
+		time.Sleep(50 * time.Millisecond)
+		n := c.count(unfinished)
+		if n < left {
+			left, since = n, time.Now()
+			continue
+		}
+		if time.Since(since) > time.Minute {
+			c.t.Fatalf("%d provisioning jobs unfinished, none finished for a minute:\n%s", n, c.stuckJobs())
+		}
+	}
+}
+
+// stuckJobs lists a few unfinished provisioning jobs with their state, attempts and last error.
+func (c *cluster) stuckJobs() string {
+	rows, err := c.db.QueryContext(c.t.Context(), `SELECT ref, state, attempts, run_at, lease_until, last_error FROM jobs
+		WHERE kind = 'provision' AND state IN ('queued', 'running') ORDER BY run_at LIMIT 10`)
+	if err != nil {
+		return err.Error()
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var ref, state, runAt, lease, lastErr string
+		var attempts int
+		if err := rows.Scan(&ref, &state, &attempts, &runAt, &lease, &lastErr); err != nil {
+			return err.Error()
+		}
+		fmt.Fprintf(&b, "  %s %s attempts=%d run_at=%s lease_until=%s last_error=%q\n", ref, state, attempts, runAt, lease, lastErr)
+	}
+	return b.String()
 }
 
 // audit is what the database says after a trial.
