@@ -6,7 +6,7 @@ export { useCheckout, useController, useErrorText, useI18n, useResource } from '
 export { Centered, HomeLink } from '../flow/Views';
 export { refocus, useStepFocus } from '../flow/focus';
 export { CopyButton } from '../flow/CopyButton';
-export { Icon } from '../flow/icons';
+export { Icon } from '../flow/iconsMore';
 export { EmailField, isValidEmail } from '../flow/EmailField';
 export { PlanGrid } from '../flow/PlanGrid';
 export { ensureSession } from '../flow/order';

@@ -4,7 +4,7 @@ import type { Cycle, Product } from '../api/schemas';
 import { useCheckout, useController, useI18n, useResource } from './context';
 import { EmailField, isValidEmail } from './EmailField';
 import { useStepFocus } from './focus';
-import { Icon } from './icons';
+import { Icon } from './iconsMore';
 import { extraConnectionsFor, findOption, maxConnections, optionPrice } from './options';
 import { placeOrder, type Group } from './order';
 import { cardCycle, PlanGrid, StoreLogo } from './PlanGrid';

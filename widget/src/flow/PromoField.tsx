@@ -3,7 +3,7 @@ import type { Promotion } from '../api/schemas';
 import { formatMoney, formatPercent } from '../i18n/format';
 import { useController, useI18n } from './context';
 import { refocus } from './focus';
-import { Icon } from './icons';
+import { Icon } from './iconsMore';
 
 export type PromoMessage = { kind: 'applied' | 'error'; text: string } | null;
 

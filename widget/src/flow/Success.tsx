@@ -5,7 +5,7 @@ import { clearedForSuccess } from '../state/persisted';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
 import { CopyButton } from './CopyButton';
 import { useStepFocus } from './focus';
-import { Icon, iconForCard, iconForPlatform } from './icons';
+import { Icon, iconForCard, iconForPlatform } from './iconsMore';
 import { Centered, HomeLink, ManageLink } from './Views';
 import { orderIdFrom } from './Waiting';
 

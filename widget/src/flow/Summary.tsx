@@ -3,7 +3,7 @@ import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
 import { formatDecimal, toDefaultCurrency } from '../i18n/format';
 import type { Attempt } from '../state/controller';
 import { useErrorText, useI18n } from './context';
-import { Icon } from './icons';
+import { Icon } from './iconsMore';
 
 interface Props {
   product: Product | null;

@@ -3,7 +3,7 @@ import { isApiError } from '../api/client';
 import type { Order } from '../api/schemas';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from './context';
 import { refocus } from './focus';
-import { Icon } from './icons';
+import { Icon } from './iconsMore';
 import { timing } from './timing';
 import { Centered, HomeLink } from './Views';
 
