@@ -7,7 +7,11 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
 	"testing"
+	"time"
 
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/store/storetest"
@@ -123,5 +127,41 @@ func TestReplicasMigrateOneDatabaseTogether(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A first start against a server without the database creates it (then migrates it), so
+// STREAMCART_DB=postgres://…/streamcart works on a fresh server; a second start uses it.
+func TestOpenPostgresCreatesItsDatabase(t *testing.T) {
+	t.Parallel()
+	admin, err := sql.Open("pgx", storetest.AdminURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() }) // after the drop below: cleanups run last first
+	name := fmt.Sprintf("streamcart_created_%d", time.Now().UnixNano())
+	t.Cleanup(func() {
+		if _, err := admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`); err != nil {
+			t.Errorf("drop %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(storetest.AdminURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	for range 2 {
+		s, err := store.OpenPostgres(t.Context(), u.String())
+		if err != nil {
+			t.Fatalf("OpenPostgres on a missing database: %v", err)
+		}
+		if _, _, err := s.EnsureClient(t.Context(), "first@example.com", ""); err != nil {
+			t.Fatalf("the created database is not migrated: %v", err)
+		}
+		s.Close()
+	}
+	var n int
+	if err := admin.QueryRow(`SELECT COUNT(*) FROM pg_database WHERE datname = $1`, name).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("databases named %s: %d, %v", name, n, err)
 	}
 }

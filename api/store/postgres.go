@@ -2,12 +2,14 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"runtime"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -48,7 +50,15 @@ func OpenPostgres(ctx context.Context, rawURL string) (*Postgres, error) {
 	pool := stdlib.OpenDB(*cfg)
 	pool.SetMaxOpenConns(size)
 	pool.SetMaxIdleConns(size)
-	if err := pool.PingContext(ctx); err != nil {
+	err = pool.PingContext(ctx)
+	if isMissingDatabase(err) {
+		// First start on a fresh server: make the database, as migrations make the tables.
+		err = createDatabase(ctx, *cfg)
+		if err == nil {
+			err = pool.PingContext(ctx)
+		}
+	}
+	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres %s@%s:%d/%s: %w", cfg.User, cfg.Host, cfg.Port, cfg.Database, err)
 	}
@@ -58,4 +68,30 @@ func OpenPostgres(ctx context.Context, rawURL string) (*Postgres, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+func isMissingDatabase(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "3D000" // invalid_catalog_name
+}
+
+// createDatabase creates cfg's database through the server's maintenance database (postgres),
+// with cfg's user as its owner. Another replica creating it at the same moment is no error.
+func createDatabase(ctx context.Context, cfg pgx.ConnConfig) error {
+	name := cfg.Database
+	cfg.Database = "postgres"
+	conn, err := pgx.ConnectConfig(ctx, &cfg)
+	if err != nil {
+		return fmt.Errorf("create database %s: %w", name, err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42P04" { // duplicate_database
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("create database %s: %w", name, err)
+	}
+	return nil
 }
