@@ -99,8 +99,14 @@ export default defineConfig(({ mode }) => {
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
     define: test ? {} : { 'process.env.NODE_ENV': '"production"' },
     resolve: {
-      // react-shadow imports react-dom/server for its unused `ssr` prop; the stub keeps it out.
-      alias: test ? [] : [{ find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') }],
+      // react-shadow imports react-dom/server for its unused `ssr` prop, and prop-types for propTypes
+      // React 19 ignores; the stubs keep them out.
+      alias: test
+        ? []
+        : [
+            { find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') },
+            { find: /^prop-types$/, replacement: file('./src/stubs/prop-types.ts') },
+          ],
     },
     build: {
       outDir: 'dist',
