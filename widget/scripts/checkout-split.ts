@@ -42,6 +42,7 @@ export const CHECKOUT_MODULES: readonly string[] = [
   'flow/Success.tsx',
   'flow/CopyButton.tsx',
   'flow/iconsMore.tsx',
+  'flow/ViewsMore.tsx',
   // The after-sale routes: their loader, and what the screens (dist/aftersale.js) take from the widget.
   'flow/AfterSale.tsx',
   'flow/afterSaleLoad.lazy.ts',
@@ -68,10 +69,9 @@ export function swapped(importer: string, source: string): string | null {
 
 /**
  * Stateless first-script modules of which the chunk bundles its own copy of what it uses, so the
- * first script does not keep exports only the chunk needs (the summary's currency conversion, the
- * creating-order and not-found views).
+ * first script does not keep exports only the chunk needs (the summary's currency conversion).
  */
-export const CHECKOUT_COPIES: readonly string[] = ['i18n/format.ts', 'flow/Views.tsx'].map((p) => join(SRC, p));
+export const CHECKOUT_COPIES: readonly string[] = ['i18n/format.ts'].map((p) => join(SRC, p));
 
 const local = new Set(CHECKOUT_MODULES);
 const isLocal = (path: string) => local.has(path);

@@ -5,6 +5,6 @@
 export { IndexPage } from '../flow/IndexPage';
 export { Waiting } from '../flow/Waiting';
 export { Success } from '../flow/Success';
-export { CreatingOrder, NotFound } from '../flow/Views';
+export { CreatingOrder, NotFound } from '../flow/ViewsMore';
 export { AfterSale } from '../flow/AfterSale';
 export { runLanding } from './landing';

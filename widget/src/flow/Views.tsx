@@ -1,5 +1,6 @@
-// Small views: creating order, not found, generic error.
-import { useEffect, type MouseEvent, type ReactNode } from 'react';
+// Small views of the first script: the one-message step, the generic error, the home and services
+// links. The creating-order and not-found views are the checkout module's (ViewsMore.tsx).
+import type { MouseEvent, ReactNode } from 'react';
 import { useCheckout, useController, useI18n } from './context';
 import { useStepFocus } from './focus';
 import { Icon, type IconName } from './icons';
@@ -36,48 +37,6 @@ export function HomeLink({ children, className = 'sc-btn sc-btn-primary' }: { ch
     >
       {children}
     </a>
-  );
-}
-
-export function CreatingOrder() {
-  const c = useController();
-  const { t } = useI18n();
-  const attempt = useCheckout((s) => s.attempt);
-
-  // Reached by reload or the back button with no order under way: back to the plans.
-  useEffect(() => {
-    if (attempt.status === 'idle' || attempt.status === 'failed' || attempt.status === 'priceChanged') c.navigate('', {}, { replace: true });
-  }, [attempt.status, c]);
-
-  if (attempt.status === 'redirecting') {
-    return (
-      <Centered icon="spinner" tone="busy" title={t.redirecting}>
-        <p className="sc-lead" role="status">
-          <a className="sc-link" href={attempt.paymentUrl}>
-            {t.completePayment}
-          </a>
-        </p>
-      </Centered>
-    );
-  }
-  return (
-    <Centered icon="spinner" tone="busy" title={t.creatingOrder}>
-      <p className="sc-lead" role="status">
-        {t.creatingOrderHint}
-      </p>
-    </Centered>
-  );
-}
-
-export function NotFound() {
-  const { t } = useI18n();
-  return (
-    <Centered icon="help" title={t.notFound} testId="not-found">
-      <p className="sc-status-code" aria-hidden="true">
-        404
-      </p>
-      <HomeLink>{t.backHome}</HomeLink>
-    </Centered>
   );
 }
 

@@ -57,6 +57,10 @@ export const en = {
   trialNote: 'Try the full service for free. No payment details needed.',
 
   // Creating order
+  creatingOrder: 'Creating your order…',
+  creatingOrderHint: 'Please keep this page open.',
+  redirecting: 'Taking you to the secure payment page…',
+  completePayment: 'Complete your payment',
   backToPlans: 'Back to plans',
 
   // Waiting
@@ -110,6 +114,7 @@ export const en = {
   credentialsPending: 'Your login details are being prepared. Please refresh in a moment.',
 
   // Generic views
+  notFound: 'This page could not be found',
   upsellTitle: 'Upgrade your subscription',
   upsellText: 'Extra connections for an existing subscription are managed from your account dashboard.',
   resellerTitle: 'Reseller plans',
