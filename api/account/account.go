@@ -27,6 +27,9 @@ var (
 	ErrInvalidEmail       = errors.New("invalid email")
 	ErrInvalidCredentials = errors.New("invalid credentials")
 	ErrUnauthorized       = errors.New("unauthorized")
+	// ErrPasswordTooLong: bcrypt reads only MaxPasswordBytes; a longer password is refused
+	// rather than silently cut.
+	ErrPasswordTooLong = bcrypt.ErrPasswordTooLong
 )
 
 // SessionTTL is how long a token lasts: as long as the storefront's "checkout" cookie.
@@ -85,8 +88,8 @@ type hasher interface {
 	Compare(hash, password string) error
 }
 
-// maxPasswordBytes is the longest password bcrypt reads.
-const maxPasswordBytes = 72
+// MaxPasswordBytes is the longest password bcrypt reads.
+const MaxPasswordBytes = 72
 
 type bcryptHasher struct{}
 
@@ -145,10 +148,10 @@ func (s *Service) Identify(ctx context.Context, email, password string) (Identif
 // more than the answer does: a comparison for a client with a password, a hash for a new client,
 // and a hash thrown away for a client without one.
 func (s *Service) withPassword(ctx context.Context, email, password string) (Client, error) {
-	if len(password) > maxPasswordBytes {
+	if len(password) > MaxPasswordBytes {
 		// Refused before any read, as when every sign-in hashed first: a comparison would
 		// silently ignore the bytes past bcrypt's limit.
-		return Client{}, fmt.Errorf("identify: %w", bcrypt.ErrPasswordTooLong)
+		return Client{}, ErrPasswordTooLong
 	}
 	// Any failed read (none, or a blip) falls through to EnsureClient, which decides and reports.
 	if c, err := s.store.ClientByEmail(ctx, email); err == nil {

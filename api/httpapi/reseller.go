@@ -61,6 +61,8 @@ func resellerError(err error) error {
 		return genresellers.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
 	case errors.Is(err, signin.ErrWeakPassword):
 		return genresellers.MakeWeakPassword(errors.New(msgWeakPassword))
+	case errors.Is(err, account.ErrPasswordTooLong):
+		return genresellers.MakeBadRequest(errors.New(msgLongPassword))
 	case errors.Is(err, signin.ErrTooManyAttempts):
 		// Throttled like POST /session; the reseller service answers it as wrong credentials
 		// with the waiting advice.

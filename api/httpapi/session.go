@@ -19,6 +19,7 @@ const (
 	msgInvalidLink     = "This sign-in link is invalid, expired or already used. Please ask for a new one."
 	msgTooManyAttempts = "Too many failed sign-in attempts. Please wait 15 minutes and try again."
 	msgWeakPassword    = "Please choose a password of at least 8 characters."
+	msgLongPassword    = "Please choose a password of at most 72 bytes (72 letters without accents)."
 	msgNotProven       = "Please sign in with your password or an emailed link first."
 	msgBadReturnURL    = "The return URL must be a path or a URL on this site."
 
@@ -65,6 +66,8 @@ func sessionError(err error) error {
 		return gensession.MakeInvalidLink(errors.New(msgInvalidLink))
 	case errors.Is(err, signin.ErrWeakPassword):
 		return gensession.MakeWeakPassword(errors.New(msgWeakPassword))
+	case errors.Is(err, account.ErrPasswordTooLong):
+		return gensession.MakeBadRequest(errors.New(msgLongPassword))
 	case errors.Is(err, signin.ErrNotProven):
 		return gensession.MakeUnauthorized(errors.New(msgNotProven))
 	case errors.Is(err, signin.ErrBadReturnURL):

@@ -290,6 +290,9 @@ func (s *Service) setPassword(ctx context.Context, clientID int64, password stri
 	if len([]rune(password)) < MinPasswordLen {
 		return ErrWeakPassword
 	}
+	if len(password) > account.MaxPasswordBytes {
+		return account.ErrPasswordTooLong
+	}
 	h, err := bcrypt.GenerateFromPassword([]byte(password), account.PasswordCost)
 	if err != nil {
 		return fmt.Errorf("set password: %w", err)
