@@ -5,11 +5,13 @@ package mail
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"net/smtp"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -58,7 +60,16 @@ type Store interface {
 // SMTP locates a mail server: smtp://user:password@host:port?from=shop@example.com.
 type SMTP struct {
 	Addr, Host, User, Password, From string
+	// DialTimeout bounds the connection (default 10s); Timeout bounds the whole exchange, TLS
+	// included (default 30s). A stalled server must not hold one of the job worker's slots.
+	DialTimeout, Timeout time.Duration
 }
+
+// Default SMTP timeouts, used when the fields are zero.
+const (
+	DefaultDialTimeout = 10 * time.Second
+	DefaultTimeout     = 30 * time.Second
+)
 
 // ParseSMTPURL reads an smtp:// URL; the port defaults to 587 and from to the user name.
 func ParseSMTPURL(raw string) (SMTP, error) {
@@ -133,20 +144,102 @@ func (o *Outbox) Handle(ctx context.Context, j job.Job) error {
 	if m.Status != StatusPending || o.smtp == nil {
 		return nil
 	}
-	if err := o.smtp.send(m.Message); err != nil {
-		o.store.MarkMail(ctx, id, StatusPending, err.Error(), o.now().UTC())
+	if err := o.smtp.send(ctx, m.Message); err != nil {
+		// Recorded even when ctx was cancelled (shutdown), so the outbox shows why it is pending.
+		// A 5xx is retried too: the outbox has no failed status to park the message in.
+		mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		o.store.MarkMail(mctx, id, StatusPending, err.Error(), o.now().UTC())
+		cancel()
 		return fmt.Errorf("mail %d: %w", id, err)
 	}
 	return o.store.MarkMail(ctx, id, StatusSent, "", o.now().UTC())
 }
 
-// send delivers m with net/smtp (STARTTLS when the server offers it; PLAIN auth when a user is set).
-func (s SMTP) send(m Message) error {
-	var auth smtp.Auth
-	if s.User != "" {
-		auth = smtp.PlainAuth("", s.User, s.Password, s.Host)
+// send delivers m the way smtp.SendMail does (STARTTLS when the server offers it; PLAIN auth when
+// a user is set, which net/smtp refuses over plain text except to localhost), but bounded: the
+// dial, the whole exchange and ctx each end it.
+func (s SMTP) send(ctx context.Context, m Message) error {
+	dialTimeout, timeout := s.DialTimeout, s.Timeout
+	if dialTimeout <= 0 {
+		dialTimeout = DefaultDialTimeout
 	}
-	return smtp.SendMail(s.Addr, auth, s.From, []string{m.To}, Format(s.From, m))
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	conn, err := (&net.Dialer{Timeout: dialTimeout}).DialContext(ctx, "tcp", s.Addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	deadline := time.Now().Add(timeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	if err := conn.SetDeadline(deadline); err != nil {
+		return err
+	}
+	// Closing the connection unblocks whatever read or write is waiting on it.
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	if err := s.exchange(conn, m); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w (%v)", ctx.Err(), err)
+		}
+		return err
+	}
+	return nil
+}
+
+func (s SMTP) exchange(conn net.Conn, m Message) error {
+	c, err := smtp.NewClient(conn, s.Host)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := c.Hello(helloName()); err != nil {
+		return err
+	}
+	if ok, _ := c.Extension("STARTTLS"); ok {
+		if err := c.StartTLS(&tls.Config{ServerName: s.Host}); err != nil {
+			return err
+		}
+	}
+	if s.User != "" {
+		// As SendMail: credentials the server cannot take are an error, not silently dropped.
+		if ok, _ := c.Extension("AUTH"); !ok {
+			return errors.New("smtp: server doesn't support AUTH")
+		}
+		if err := c.Auth(smtp.PlainAuth("", s.User, s.Password, s.Host)); err != nil {
+			return err
+		}
+	}
+	if err := c.Mail(s.From); err != nil {
+		return err
+	}
+	if err := c.Rcpt(m.To); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(Format(s.From, m)); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// helloName is the name given in EHLO: this machine's host name when it is a plausible one,
+// else "localhost" as net/smtp uses.
+func helloName() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" || strings.ContainsAny(h, " \t\r\n") {
+		return "localhost"
+	}
+	return h
 }
 
 // Format renders m as an RFC 5322 plain-text message.
