@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"net/smtp"
+	"net/textproto"
 	"net/url"
 	"os"
 	"strings"
@@ -26,6 +27,7 @@ const (
 	StatusStored  = "stored"  // kept in the outbox only (no SMTP configured)
 	StatusPending = "pending" // waiting for the send job
 	StatusSent    = "sent"
+	StatusFailed  = "failed" // refused for good by the mail server (a 5xx for the recipient or the message)
 )
 
 // Message is one email.
@@ -145,11 +147,21 @@ func (o *Outbox) Handle(ctx context.Context, j job.Job) error {
 		return nil
 	}
 	if err := o.smtp.send(ctx, m.Message); err != nil {
+		// A refused recipient or message would be refused on every retry: it fails for good.
+		// Anything else (a 4xx, a timeout, a 5xx for the login or the sender, which the shop's
+		// settings can fix) stays pending and is retried with backoff.
+		status := StatusPending
+		var r *refused
+		if errors.As(err, &r) {
+			status = StatusFailed
+		}
 		// Recorded even when ctx was cancelled (shutdown), so the outbox shows why it is pending.
-		// A 5xx is retried too: the outbox has no failed status to park the message in.
 		mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		o.store.MarkMail(mctx, id, StatusPending, err.Error(), o.now().UTC())
+		o.store.MarkMail(mctx, id, status, err.Error(), o.now().UTC())
 		cancel()
+		if status == StatusFailed {
+			return job.Permanent(fmt.Errorf("mail %d: %w", id, err))
+		}
 		return fmt.Errorf("mail %d: %w", id, err)
 	}
 	return o.store.MarkMail(ctx, id, StatusSent, "", o.now().UTC())
@@ -217,7 +229,7 @@ func (s SMTP) exchange(conn net.Conn, m Message) error {
 		return err
 	}
 	if err := c.Rcpt(m.To); err != nil {
-		return err
+		return refusal(err)
 	}
 	w, err := c.Data()
 	if err != nil {
@@ -226,10 +238,25 @@ func (s SMTP) exchange(conn net.Conn, m Message) error {
 	if _, err := w.Write(Format(s.From, m)); err != nil {
 		return err
 	}
-	if err := w.Close(); err != nil {
-		return err
+	if err := w.Close(); err != nil { // the server's verdict on the message
+		return refusal(err)
 	}
 	return c.Quit()
+}
+
+// refused is a permanent (5xx) answer to the recipient or to the message itself.
+type refused struct{ err error }
+
+func (r *refused) Error() string { return r.err.Error() }
+func (r *refused) Unwrap() error { return r.err }
+
+// refusal marks err as refused when it is a 5xx reply; other errors pass unchanged.
+func refusal(err error) error {
+	var reply *textproto.Error
+	if errors.As(err, &reply) && reply.Code >= 500 && reply.Code < 600 {
+		return &refused{err}
+	}
+	return err
 }
 
 // helloName is the name given in EHLO: this machine's host name when it is a plausible one,

@@ -19,7 +19,7 @@ import (
 // fakeSMTP is just enough of an ESMTP server (no STARTTLS) to receive one message and record it.
 type fakeSMTP struct {
 	addr    string
-	mode    string        // "ok", "stall" (greets, then never answers), "reject-rcpt" (550 on RCPT)
+	mode    string        // "ok", "stall" (greets, then never answers), "reject-rcpt" (550 on RCPT), "busy-rcpt" (450 on RCPT)
 	stalled chan struct{} // in "stall" mode, receives once the client sent its first command
 
 	mu                     sync.Mutex
@@ -102,6 +102,10 @@ func (f *fakeSMTP) serve(c net.Conn) {
 		case "RCPT":
 			if f.mode == "reject-rcpt" {
 				tp.PrintfLine("550 5.1.1 no such user")
+				continue
+			}
+			if f.mode == "busy-rcpt" {
+				tp.PrintfLine("450 4.2.1 mailbox busy, try later")
 				continue
 			}
 			f.record(func() { f.rcpt = arg })
@@ -206,13 +210,30 @@ func TestHandleDeliversBySMTP(t *testing.T) {
 			},
 		},
 		{
-			name: "550 on RCPT is an error and the message stays pending",
+			name: "550 on RCPT fails the message for good: not sent, not retried",
 			mode: "reject-rcpt",
+			check: func(t *testing.T, f *fakeSMTP, m mail.Stored, err error) {
+				if err == nil || !job.IsPermanent(err) {
+					t.Fatalf("err %v, want a permanent error", err)
+				}
+				if m.Status != mail.StatusFailed || !strings.Contains(m.LastError, "550") || !m.SentAt.IsZero() {
+					t.Errorf("stored: %+v", m)
+				}
+				f.mu.Lock()
+				defer f.mu.Unlock()
+				if f.data != "" {
+					t.Errorf("data sent: %q", f.data)
+				}
+			},
+		},
+		{
+			name: "450 on RCPT is an error and the message stays pending for a retry",
+			mode: "busy-rcpt",
 			check: func(t *testing.T, f *fakeSMTP, m mail.Stored, err error) {
 				if err == nil || job.IsPermanent(err) {
 					t.Fatalf("err %v", err)
 				}
-				if m.Status != mail.StatusPending || !strings.Contains(m.LastError, "550") || !m.SentAt.IsZero() {
+				if m.Status != mail.StatusPending || !strings.Contains(m.LastError, "450") || !m.SentAt.IsZero() {
 					t.Errorf("stored: %+v", m)
 				}
 				f.mu.Lock()
