@@ -38,7 +38,8 @@ run: build
 
 gen:
 	$(GOA) gen github.com/streamcart/streamcart/design
-	cp gen/http/openapi3.json api/httpapi/openapi3.json
+	# The served document is Goa's, completed with what Goa cannot say (nullable properties).
+	$(GO) run ./api/cmd/openapidoc gen/http/openapi3.json api/httpapi/openapi3.json
 
 # CI fails when the committed gen/ is not what `goa gen` makes of design/.
 check-gen: gen

@@ -163,6 +163,8 @@ function quote(b: Json): Reply {
     proxyProtection: !!b.proxyProtection,
     lines,
     subtotal,
+    // As the server: always present, null without a code.
+    discount: null,
     total: subtotal,
   };
   if (b.promoCode) {

@@ -1,0 +1,67 @@
+// Package openapidoc completes Goa's OpenAPI 3 document with what the design cannot say: Goa has
+// no nullable, so a property the API always sends, as null when there is nothing (design
+// Meta("struct:tag:json", …) without omitempty), is documented as an object only, and typed
+// clients generated from the document reject the null.
+package openapidoc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Nullable names, per component schema, the properties sent as null when absent (design/quote.go:
+// QuoteResult.discount).
+var Nullable = map[string][]string{"QuoteResult": {"discount"}}
+
+// ErrMissing means a property to mark is not in the document: the design changed under the list.
+var ErrMissing = errors.New("openapidoc: property not in the document")
+
+// MarkNullable returns doc with each property of nullable made nullable: a `$ref` (whose siblings
+// OpenAPI 3.0 ignores) becomes `allOf: [$ref], nullable: true`, any other schema gains
+// `nullable: true`. The output is compact JSON with sorted keys, so the same input always gives
+// the same bytes.
+func MarkNullable(doc []byte, nullable map[string][]string) ([]byte, error) {
+	var root map[string]any
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	if err := d.Decode(&root); err != nil {
+		return nil, fmt.Errorf("openapidoc: %w", err)
+	}
+	schemas, _ := dig(root, "components", "schemas").(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(nullable)) {
+		props, _ := dig(schemas, name, "properties").(map[string]any)
+		for _, prop := range nullable[name] {
+			p, ok := props[prop].(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%w: %s.%s", ErrMissing, name, prop)
+			}
+			if ref, ok := p["$ref"]; ok {
+				delete(p, "$ref")
+				p["allOf"] = []any{map[string]any{"$ref": ref}}
+			}
+			p["nullable"] = true
+		}
+	}
+	var out bytes.Buffer
+	e := json.NewEncoder(&out)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(root); err != nil {
+		return nil, fmt.Errorf("openapidoc: %w", err)
+	}
+	return out.Bytes(), nil
+}
+
+func dig(v any, path ...string) any {
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
