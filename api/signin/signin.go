@@ -294,7 +294,8 @@ func (s *Service) reserve(ctx context.Context, email, ip string) ([]int64, error
 		if err != nil {
 			return nil, fmt.Errorf("sign in: %w", err)
 		}
-		wait := oldest.Add(Window).Sub(now)
+		// Counted from the time now (the lock may have made this attempt wait behind later ones).
+		wait := min(oldest.Add(Window).Sub(s.now().UTC()), Window)
 		s.log.Warn("sign-in refused: too many attempts", "limit", l.scope, "email", hashEmail(email), "ip", ip)
 		return nil, &ThrottledError{RetryAfter: max(wait, time.Second)}
 	}
