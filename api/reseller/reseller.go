@@ -41,8 +41,8 @@ type Purchase struct {
 	// it. It is never the client's sign-in password.
 	PasswordHash string
 	Account      string // the panel account, once credited
-	CreatedAt  time.Time
-	CreditedAt time.Time
+	CreatedAt    time.Time
+	CreditedAt   time.Time
 }
 
 // Store is what reseller purchases persist.
