@@ -99,6 +99,8 @@ var postgresDialect = dialect{
 		"true":  "TRUE",
 		"bytes": "BYTEA",
 		"rowid": "rowid BIGINT GENERATED ALWAYS AS IDENTITY,",
+
+		// random_hex26: see sqliteDialect.
 		"random_hex26": "substr(md5(gen_random_uuid()::text), 1, 26)",
 	},
 	rebind:     dollarPlaceholders,
