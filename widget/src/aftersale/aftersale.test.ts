@@ -283,7 +283,7 @@ describe('resellers', () => {
     expect((await ui().findByTestId('password-mismatch')).textContent).toBe('Not the same password');
   });
 
-  it('orders the chosen plan as an existing reseller, stores the proven session and pays', async () => {
+  it('orders the chosen plan as an existing reseller, keeps the email-only session and pays', async () => {
     const { api, ui } = await resellers();
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     fireEvent.click(ui().getAllByTestId('plan-card')[0]!);
@@ -303,8 +303,10 @@ describe('resellers', () => {
       currency: 'EUR',
       returnUrl: '/checkout/resellers/waiting?order={orderId}',
     });
+    // The password is the reseller panel account's: it proves nothing, the session stays email-only.
     const p = loadPersisted();
-    expect(tokenScope(p.token)).toBe('proven');
+    expect(p.token).toBe('tok-res@example.com');
+    expect(tokenScope(p.token)).not.toBe('proven');
     expect(p.order).toMatchObject({ orderid: 'o-res', serviceid: ['s-res'] });
   });
 
