@@ -11,7 +11,7 @@ import { en } from './i18n/en';
 
 function signIn(email: string, scope: 'email' | 'proven') {
   const p = emptyPersisted();
-  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'u-7' } }, user: { email }, token: scope === 'proven' ? sessionToken(email) : `tok-${email}` });
+  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email }, token: scope === 'proven' ? sessionToken(email) : `tok-${email}` });
 }
 
 const HISTORY = { routing: 'history', base: '/checkout/' };
@@ -381,7 +381,7 @@ describe('cancel a pending order', () => {
     const api = installFakeApi();
     api.orderStatuses = ['pending'];
     const p = emptyPersisted();
-    savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'u-7' } }, user: { email: 'b@example.com' }, token: 'tok-b@example.com', order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' } });
+    savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email: 'b@example.com' }, token: 'tok-b@example.com', order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' } });
     history.replaceState(null, '', '/checkout/waiting?order=o-9');
     const { ui } = await open(HISTORY);
     fireEvent.click(await ui().findByTestId('cancel-order'));
