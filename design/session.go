@@ -4,13 +4,23 @@ import . "goa.design/goa/v3/dsl"
 
 var SessionResult = Type("SessionResult", func() {
 	Attribute("token", String, "Bearer token")
-	Attribute("userId", String, "Client id")
+	Attribute("userId", String, "The client's opaque public id (usr_ and 26 characters, random: neither ordered nor counting). Was the decimal database id before issue 12; compare it only for equality.", func() {
+		Example("usr_5kq2m7vd0xw3h9tgpa8bn1cyfe")
+	})
 	Attribute("email", String)
 	Attribute("scope", String, "email: may buy and read this session's purchases; proven: all of the client's", func() {
 		Enum("email", "proven")
 	})
 	Attribute("expiresAt", String, "RFC 3339")
 	Required("token", "userId", "email", "scope", "expiresAt")
+})
+
+var TooManyAttempts = Type("TooManyAttempts", func() {
+	Description("Too many password attempts for this email or from this address; nothing was checked.")
+	ErrorName("name", String, "too_many_attempts")
+	Attribute("message", String)
+	Attribute("retryAfter", Int, "Seconds until an attempt may be made again (the Retry-After header)")
+	Required("name", "message", "retryAfter")
 })
 
 var _ = Service("session", func() {
@@ -20,18 +30,20 @@ var _ = Service("session", func() {
 	Error("invalid_email", ErrorResult, "The email does not look like an email address.")
 	Error("invalid_credentials", ErrorResult, "Wrong email or password.")
 	Error("invalid_link", ErrorResult, "The sign-in link is unknown, used or expired.")
-	Error("too_many_attempts", ErrorResult, "Too many failed sign-ins for this email or address; wait and retry.")
+	Error("too_many_attempts", TooManyAttempts, "At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.")
 	Error("weak_password", ErrorResult, "The password is too short.")
 	HTTP(func() {
 		Response("invalid_email", StatusBadRequest)
 		Response("invalid_credentials", StatusUnauthorized)
 		Response("invalid_link", StatusUnauthorized)
-		Response("too_many_attempts", StatusTooManyRequests)
+		Response("too_many_attempts", StatusTooManyRequests, func() {
+			Header("retryAfter:Retry-After")
+		})
 		Response("weak_password", StatusBadRequest)
 	})
 
 	Method("create", func() {
-		Description("Opens a session. With the client's password the session is proven; failed passwords are throttled per email and per address.")
+		Description("Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).")
 		Payload(func() {
 			Attribute("email", String, func() { MaxLength(254); Example("buyer@example.com") })
 			Attribute("password", String, func() { MaxLength(256) })
@@ -82,7 +94,7 @@ var _ = Service("session", func() {
 		})
 	})
 	Method("setPassword", func() {
-		Description("Sets the client's password; only a proven session may.")
+		Description("Sets the client's sign-in password; only a proven session (password or sign-in link) may. Every other session of the client is signed out; this one stays.")
 		Security(SessionAuth)
 		Payload(func() {
 			tokenAttr()

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -27,6 +28,8 @@ var (
 	ErrInvalidEmail       = errors.New("invalid email")
 	ErrInvalidCredentials = errors.New("invalid credentials")
 	ErrUnauthorized       = errors.New("unauthorized")
+	// ErrNotFound is what Store answers for an unknown client.
+	ErrNotFound = errors.New("account: not found")
 	// ErrPasswordTooLong: bcrypt reads only MaxPasswordBytes; a longer password is refused
 	// rather than silently cut.
 	ErrPasswordTooLong = bcrypt.ErrPasswordTooLong
@@ -39,9 +42,11 @@ const SessionTTL = 30 * 24 * time.Hour
 // the race detector one hash at the default cost takes about a second.
 var PasswordCost = bcrypt.DefaultCost
 
-// Client is a buyer account.
+// Client is a buyer account. ID is the database's and never leaves the server; PublicID
+// (usr_…, random) is the one answers show.
 type Client struct {
 	ID           int64
+	PublicID     string
 	Email        string
 	PasswordHash string
 }
@@ -58,13 +63,17 @@ type Session struct {
 
 // Store is what the account service needs from persistence.
 type Store interface {
-	// EnsureClient creates the client when absent (password hash only set on creation).
-	EnsureClient(ctx context.Context, email, passwordHash string) (c Client, created bool, err error)
-	// ClientByEmail reads a client by (lower-case) email; an error when there is none.
+	// EnsureClient creates the client, without a password, when absent.
+	EnsureClient(ctx context.Context, email string) (c Client, created bool, err error)
+	// ClientByEmail reads a client by (lower-case) email; ErrNotFound when there is none.
 	ClientByEmail(ctx context.Context, email string) (Client, error)
+	// ClientByID reads a client; ErrNotFound when there is none.
+	ClientByID(ctx context.Context, id int64) (Client, error)
 	CreateSession(ctx context.Context, s Session) error
 	Session(ctx context.Context, id string) (Session, error)
 	RevokeSession(ctx context.Context, id string, at time.Time) error
+	// RevokeClientSessions signs out every live session of the client but keep, and returns them.
+	RevokeClientSessions(ctx context.Context, clientID int64, keep string, at time.Time) ([]string, error)
 	SubscribeEmail(ctx context.Context, clientID int64, at time.Time) error
 }
 
@@ -106,80 +115,72 @@ func (bcryptHasher) Compare(hash, password string) error {
 type Identified struct {
 	Token  string
 	Claims authz.Claims
+	// UserID is the client's public id (usr_…).
+	UserID string
 }
 
 // Identify opens a session for email. Without a password the session may buy and see only its own
-// purchases; with the client's password it is proven. A new client given a password keeps it.
+// purchases (the client is created on first sight); with the client's password it is proven. A
+// password never creates a client nor becomes one's: only a proven session sets it (signin).
 func (s *Service) Identify(ctx context.Context, email, password string) (Identified, error) {
 	email = strings.TrimSpace(email)
 	if !ValidEmail(email) {
 		return Identified{}, ErrInvalidEmail
 	}
 	email = strings.ToLower(email)
-	scope := authz.ScopeEmail
-	var c Client
 	if password == "" {
-		var err error
-		if c, _, err = s.store.EnsureClient(ctx, email, ""); err != nil {
+		c, _, err := s.store.EnsureClient(ctx, email)
+		if err != nil {
 			return Identified{}, fmt.Errorf("identify: %w", err)
 		}
-	} else {
-		var err error
-		if c, err = s.withPassword(ctx, email, password); err != nil {
-			return Identified{}, err
-		}
-		scope = authz.ScopeProven
+		return s.open(ctx, c, authz.ScopeEmail)
 	}
+	c, err := s.withPassword(ctx, email, password)
+	if err != nil {
+		return Identified{}, err
+	}
+	return s.open(ctx, c, authz.ScopeProven)
+}
+
+// open starts a session of scope for c and signs its token.
+func (s *Service) open(ctx context.Context, c Client, scope authz.Scope) (Identified, error) {
 	now := s.now().UTC()
 	sess := Session{ID: NewID("ses_"), ClientID: c.ID, Scope: scope, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
 	if err := s.store.CreateSession(ctx, sess); err != nil {
-		return Identified{}, fmt.Errorf("identify: %w", err)
+		return Identified{}, fmt.Errorf("open session: %w", err)
 	}
 	claims := authz.Claims{ClientID: c.ID, SessionID: sess.ID, Scope: scope, Email: c.Email, IssuedAt: now, ExpiresAt: sess.ExpiresAt}
 	token, err := s.signer.Sign(claims)
 	if err != nil {
-		return Identified{}, fmt.Errorf("identify: %w", err)
+		return Identified{}, fmt.Errorf("open session: %w", err)
 	}
-	return Identified{Token: token, Claims: claims}, nil
+	return Identified{Token: token, Claims: claims, UserID: c.PublicID}, nil
 }
 
-// withPassword returns the client of email once password is proven for it, creating the client
-// with that password when absent. Every answer costs one bcrypt computation, so its time tells no
-// more than the answer does: a comparison for a client with a password, a hash for a new client,
-// and a hash thrown away for a client without one.
+// dummyHash stands in for a missing password: comparing with it costs what comparing with a
+// real one does. Made at first use, at the PasswordCost then in force (tests lower it first).
+var dummyHash = sync.OnceValue(func() string {
+	h, err := bcrypt.GenerateFromPassword([]byte("streamcart: no password to compare with"), PasswordCost)
+	if err != nil {
+		panic(err) // only a cost out of range, fixed at build time
+	}
+	return string(h)
+})
+
+// withPassword returns the client of email once password is proven for it. An unknown email, a
+// client without a password and a wrong password are the same ErrInvalidCredentials after the
+// same work, one bcrypt comparison, so neither the answer nor its time tells which it was.
 func (s *Service) withPassword(ctx context.Context, email, password string) (Client, error) {
 	if len(password) > MaxPasswordBytes {
-		// Refused before any read, as when every sign-in hashed first: a comparison would
-		// silently ignore the bytes past bcrypt's limit.
+		// Refused before any read: a comparison would silently ignore the bytes past bcrypt's limit.
 		return Client{}, ErrPasswordTooLong
 	}
-	// Any failed read (none, or a blip) falls through to EnsureClient, which decides and reports.
-	if c, err := s.store.ClientByEmail(ctx, email); err == nil {
-		return s.check(c, password)
-	}
-	hash, err := s.passwords.Hash(password)
-	if err != nil {
+	c, err := s.store.ClientByEmail(ctx, email)
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return Client{}, fmt.Errorf("identify: %w", err)
 	}
-	c, created, err := s.store.EnsureClient(ctx, email, hash)
-	if err != nil {
-		return Client{}, fmt.Errorf("identify: %w", err)
-	}
-	if created {
-		return c, nil
-	}
-	// Created by another sign-in since the read (a race): this one costs a second computation.
-	return s.check(c, password)
-}
-
-// check proves password for the existing client c.
-func (s *Service) check(c Client, password string) (Client, error) {
-	if c.PasswordHash == "" {
-		// Nothing to compare with: one computation anyway, so this refusal takes as long as a
-		// wrong password's.
-		if _, err := s.passwords.Hash(password); err != nil {
-			return Client{}, fmt.Errorf("identify: %w", err)
-		}
+	if err != nil || c.PasswordHash == "" {
+		s.passwords.Compare(dummyHash(), password)
 		return Client{}, ErrInvalidCredentials
 	}
 	if s.passwords.Compare(c.PasswordHash, password) != nil {
@@ -209,6 +210,24 @@ func (s *Service) SubscribeEmail(ctx context.Context, claims authz.Claims) error
 	return nil
 }
 
+// EndOtherSessions signs out every session of claims' client but claims' own (after a password
+// change, whoever knew the old one is out).
+func (s *Service) EndOtherSessions(ctx context.Context, claims authz.Claims) error {
+	if _, err := s.store.RevokeClientSessions(ctx, claims.ClientID, claims.SessionID, s.now().UTC()); err != nil {
+		return fmt.Errorf("end other sessions: %w", err)
+	}
+	return nil
+}
+
+// Current answers claims' own session (token unchanged) with its client's public id.
+func (s *Service) Current(ctx context.Context, claims authz.Claims, token string) (Identified, error) {
+	c, err := s.store.ClientByID(ctx, claims.ClientID)
+	if err != nil {
+		return Identified{}, fmt.Errorf("current session: %w", err)
+	}
+	return Identified{Token: token, Claims: claims, UserID: c.PublicID}, nil
+}
+
 // SignOut revokes the session of claims.
 func (s *Service) SignOut(ctx context.Context, claims authz.Claims) error {
 	if err := s.store.RevokeSession(ctx, claims.SessionID, s.now()); err != nil {
@@ -221,6 +240,16 @@ func (s *Service) SignOut(ctx context.Context, claims authz.Claims) error {
 const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 
 var idEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
+
+// NewPublicID returns prefix and 26 random characters of NewID's alphabet: an id that looks like
+// the others but tells neither when nor in which order its row was made (client ids).
+func NewPublicID(prefix string) string {
+	var r [17]byte // 136 bits: 26 characters of 5 bits, and a few more
+	if _, err := rand.Read(r[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return prefix + idEncoding.EncodeToString(r[:])[:26]
+}
 
 // NewID returns prefix, the time in milliseconds (10 characters) and 80 random bits (16): ids
 // sort by creation, so each new row goes to the end of its indexes (a few pages shared by a

@@ -35,3 +35,18 @@ func TestNewID(t *testing.T) {
 		prev = id
 	}
 }
+
+// Public ids are usr_ and 26 characters of the alphabet, random: no two alike, no order.
+func TestNewPublicID(t *testing.T) {
+	seen := map[string]bool{}
+	for range 200 {
+		id := account.NewPublicID("usr_")
+		if !strings.HasPrefix(id, "usr_") || len(id) != len("usr_")+26 || strings.Trim(id[4:], "0123456789abcdefghjkmnpqrstvwxyz") != "" {
+			t.Fatalf("id %q: want usr_ and 26 characters of the alphabet", id)
+		}
+		if seen[id] {
+			t.Fatalf("id %q made twice", id)
+		}
+		seen[id] = true
+	}
+}

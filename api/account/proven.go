@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -15,23 +16,13 @@ func (s *Service) Prove(ctx context.Context, email string) (Identified, error) {
 	if !ValidEmail(email) {
 		return Identified{}, ErrInvalidEmail
 	}
-	c, created, err := s.store.EnsureClient(ctx, email, "")
-	if err != nil {
-		return Identified{}, fmt.Errorf("prove: %w", err)
-	}
-	if created {
+	c, err := s.store.ClientByEmail(ctx, email)
+	if errors.Is(err, ErrNotFound) {
 		// Only reachable when the client vanished between the proof and this call.
 		return Identified{}, ErrUnauthorized
 	}
-	now := s.now().UTC()
-	sess := Session{ID: NewID("ses_"), ClientID: c.ID, Scope: authz.ScopeProven, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
-	if err := s.store.CreateSession(ctx, sess); err != nil {
-		return Identified{}, fmt.Errorf("prove: %w", err)
-	}
-	claims := authz.Claims{ClientID: c.ID, SessionID: sess.ID, Scope: authz.ScopeProven, Email: c.Email, IssuedAt: now, ExpiresAt: sess.ExpiresAt}
-	token, err := s.signer.Sign(claims)
 	if err != nil {
 		return Identified{}, fmt.Errorf("prove: %w", err)
 	}
-	return Identified{Token: token, Claims: claims}, nil
+	return s.open(ctx, c, authz.ScopeProven)
 }

@@ -72,6 +72,18 @@ func (s *shop) proven(email string) *gensession.SessionResult {
 	return res
 }
 
+// register makes email a client with password the only way there is: an email-only session,
+// a sign-in link, and the password set by the proven session it gives, which it returns.
+func (s *shop) register(email, password string) *gensession.SessionResult {
+	s.t.Helper()
+	s.identify(email, "")
+	p := s.proven(email)
+	if err := s.session.SetPassword(s.t.Context(), &gensession.SetPasswordPayload{Token: ptr(p.Token), Password: password}); err != nil {
+		s.t.Fatalf("PUT /session/password: %v", err)
+	}
+	return p
+}
+
 func TestSignInLink(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
@@ -138,21 +150,22 @@ func TestSignInLink(t *testing.T) {
 func TestPasswordThrottle(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		s.identify("pw@example.com", "right-password")
+		s.register("pw@example.com", "right-password")
 		for range 5 {
 			_, err := s.session.Create(t.Context(), &gensession.CreatePayload{Email: "pw@example.com", Password: ptr("wrong")})
 			wantErr(t, err, "invalid_credentials", "Wrong email or password.")
 		}
 		// Locked: even the right password waits.
 		_, err := s.session.Create(t.Context(), &gensession.CreatePayload{Email: "pw@example.com", Password: ptr("right-password")})
-		wantErr(t, err, "too_many_attempts", "Too many failed sign-in attempts. Please wait 15 minutes and try again.")
-		status, _, _ := s.raw(http.MethodPost, "/checkout/api/session", "", strings.NewReader(`{"email":"pw@example.com","password":"right-password"}`))
-		if status != http.StatusTooManyRequests {
-			t.Fatalf("status %d, want 429", status)
+		wantThrottled(t, err)
+		status, header, body := s.raw(http.MethodPost, "/checkout/api/session", "", strings.NewReader(`{"email":"pw@example.com","password":"right-password"}`))
+		if status != http.StatusTooManyRequests || header.Get("Retry-After") == "" ||
+			!strings.Contains(string(body), `"name":"too_many_attempts"`) || !strings.Contains(string(body), "Please wait 15 minutes") {
+			t.Fatalf("%d Retry-After %q %s, want 429 too_many_attempts with Retry-After", status, header.Get("Retry-After"), body)
 		}
 		// Email-only sessions are not throttled, and other emails from the address still sign in.
 		s.identify("pw@example.com", "")
-		s.identify("other@example.com", "pass-other")
+		s.register("other@example.com", "pass-other")
 		if got := s.identify("other@example.com", "pass-other"); got.Scope != "proven" {
 			t.Fatalf("scope %s", got.Scope)
 		}
@@ -166,7 +179,7 @@ func TestPasswordThrottle(t *testing.T) {
 			wantErr(t, err, "invalid_credentials", "")
 		}
 		_, err = s2.session.Create(t.Context(), &gensession.CreatePayload{Email: "fresh@example.com", Password: ptr("fresh-password")})
-		wantErr(t, err, "too_many_attempts", "")
+		wantThrottled(t, err)
 	})
 }
 
@@ -191,7 +204,7 @@ func TestSetPassword(t *testing.T) {
 func TestMACValidation(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		owner := s.identify("mac@example.com", "mac-password")
+		owner := s.register("mac@example.com", "mac-password")
 		_, svcID := s.activeService(owner.Token, standard())
 		cases := []struct {
 			in, want string // want "" means invalid
@@ -240,7 +253,7 @@ func TestMACValidation(t *testing.T) {
 func TestServiceActions(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		owner := s.identify("act@example.com", "act-password")
+		owner := s.register("act@example.com", "act-password")
 		_, svcID := s.activeService(owner.Token, standard())
 		before, err := s.app.Store().LineByRef(t.Context(), svcID)
 		if err != nil {
@@ -278,8 +291,8 @@ func TestServiceActions(t *testing.T) {
 		_, err = s.services.Restart(t.Context(), &genservices.RestartPayload{Token: ptr(owner.Token), ServiceID: svcID})
 		wantErr(t, err, "conflict", "")
 		for _, action := range []string{"restart", "recreate", "terminate"} {
-			if n := s.count(`SELECT COUNT(*) FROM audit_log WHERE action = ? AND target = ? AND result = 'ok' AND client_id = ? AND session_id <> ''`,
-				action, svcID, owner.UserID); n != 1 {
+			if n := s.count(`SELECT COUNT(*) FROM audit_log WHERE action = ? AND target = ? AND result = 'ok' AND session_id <> ''
+				AND client_id = (SELECT id FROM clients WHERE public_id = ?)`, action, svcID, owner.UserID); n != 1 {
 				t.Errorf("%d audit entries for %s, want 1", n, action)
 			}
 		}
@@ -300,7 +313,7 @@ func TestAfterSaleOwnership(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameClient := s.identify("own@example.com", "") // email-only, bought nothing
-		foreign := s.identify("stranger@example.com", "stranger-pw")
+		foreign := s.register("stranger@example.com", "stranger-pw")
 
 		type call func(token string) error
 		calls := map[string]call{
@@ -398,7 +411,7 @@ func TestAfterSaleOwnership(t *testing.T) {
 func TestUpsellRaisesConnectionsOnce(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		owner := s.identify("ups@example.com", "ups-password")
+		owner := s.register("ups@example.com", "ups-password")
 		_, svcID := s.activeService(owner.Token, standard())
 
 		offers, err := s.after.upsell.Offers(t.Context(), &genupsell.OffersPayload{Token: ptr(owner.Token)})
@@ -461,7 +474,7 @@ func TestUpsellRaisesConnectionsOnce(t *testing.T) {
 func TestUpsellEligibility(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		owner := s.identify("elig@example.com", "elig-password")
+		owner := s.register("elig@example.com", "elig-password")
 		_, trialID := s.activeService(owner.Token, trial())
 		_, err := s.after.upsell.Quote(t.Context(), &genupsell.QuotePayload{Token: ptr(owner.Token), ServiceID: trialID, ExtraQuantity: 1})
 		wantErr(t, err, "conflict", "This service cannot take more connections.")
@@ -497,10 +510,12 @@ func TestResellers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ord.Total.Amount != 14900 || ord.Total.Currency != "EUR" || ord.Status != "pending" || ord.PaymentURL == "" || ord.Session.Scope != "proven" || ord.ServiceID == "" {
+		// The order's password is the panel account's: the answer gives the caller's own session back.
+		if ord.Total.Amount != 14900 || ord.Total.Currency != "EUR" || ord.Status != "pending" || ord.PaymentURL == "" || ord.ServiceID == "" ||
+			ord.Session.Scope != "email" || ord.Session.Token != buyer.Token || ord.Session.UserID != buyer.UserID {
 			t.Fatalf("reseller order %+v total %+v session %+v", ord, ord.Total, ord.Session)
 		}
-		proven := ord.Session.Token
+		proven := s.proven("res@example.com").Token
 		svc, err := s.after.resellers.GetService(t.Context(), &genresellers.GetServicePayload{Token: ptr(proven), ServiceID: ord.ServiceID})
 		if err != nil || svc.Status != "Pending" || svc.Credits != 100 || svc.Balance != 0 {
 			t.Fatalf("before payment: %+v %v", svc, err)
@@ -513,20 +528,26 @@ func TestResellers(t *testing.T) {
 			t.Fatalf("after payment: %+v %v", svc, err)
 		}
 		// The buying session reads it too (the success page), and the client is now a reseller.
-		if _, err := s.after.resellers.GetService(t.Context(), &genresellers.GetServicePayload{Token: ptr(buyer.Token), ServiceID: ord.ServiceID}); err == nil {
-			t.Fatal("the email-only session read a purchase made by the proven session it became")
+		if _, err := s.after.resellers.GetService(t.Context(), &genresellers.GetServicePayload{Token: ptr(buyer.Token), ServiceID: ord.ServiceID}); err != nil {
+			t.Fatalf("the buying session: %v", err)
 		}
-		me, err = s.after.resellers.Me(t.Context(), &genresellers.MePayload{Token: ptr(proven)})
-		if err != nil || !me.IsReseller || me.Balance != 100 {
-			t.Fatalf("me after: %+v %v", me, err)
+		for _, tok := range []string{proven, buyer.Token} {
+			me, err = s.after.resellers.Me(t.Context(), &genresellers.MePayload{Token: ptr(tok)})
+			if err != nil || !me.IsReseller || me.Balance != 100 {
+				t.Fatalf("me after: %+v %v", me, err)
+			}
 		}
 		// An email alone learns nothing about the client.
 		if me, _ := s.after.resellers.Me(t.Context(), &genresellers.MePayload{Token: ptr(s.identify("res@example.com", "").Token)}); me.IsReseller {
 			t.Fatal("an email-only session learnt that the client is a reseller")
 		}
-		// The client has a password now: a second order must give it.
-		_, err = s.after.resellers.Order(t.Context(), &genresellers.OrderPayload{Token: ptr(buyer.Token), Pid: 11, Password: "wrong-one", ConfirmPassword: "wrong-one", ExistingReseller: true})
+		// The order's password became the panel account's and nothing else: the client still has
+		// no sign-in password.
+		_, err = s.session.Create(t.Context(), &gensession.CreatePayload{Email: "res@example.com", Password: ptr("abcdefgh")})
 		wantErr(t, err, "invalid_credentials", "")
+		if n := s.count(`SELECT COUNT(*) FROM panel_resellers WHERE account = 'res@example.com' AND password_hash LIKE '$2%'`); n != 1 {
+			t.Fatal("the panel account has no password")
+		}
 		second, err := s.after.resellers.Order(t.Context(), &genresellers.OrderPayload{Token: ptr(proven), Pid: 11, Password: "abcdefgh", ConfirmPassword: "abcdefgh", ExistingReseller: true})
 		if err != nil || second.Total.Amount != 59900 {
 			t.Fatalf("second order %+v %v", second, err)

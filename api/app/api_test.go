@@ -557,10 +557,7 @@ func TestSession(t *testing.T) {
 		}
 
 		t.Run("password", func(t *testing.T) {
-			p := s.identify("secret@example.com", "correct horse")
-			if p.Scope != "proven" {
-				t.Fatalf("first sight with a password: scope %q, want proven", p.Scope)
-			}
+			p := s.register("secret@example.com", "correct horse")
 			if again := s.identify("secret@example.com", "correct horse"); again.Scope != "proven" || again.UserID != p.UserID {
 				t.Fatalf("second proven session = %+v", again)
 			}
@@ -569,9 +566,12 @@ func TestSession(t *testing.T) {
 			}
 			_, err := s.session.Create(t.Context(), &gensession.CreatePayload{Email: "secret@example.com", Password: ptr("wrong")})
 			wantErr(t, err, "invalid_credentials", "")
-			// A client first seen without a password has none to prove.
+			// A client without a password has none to prove.
 			_, err = s.session.Create(t.Context(), &gensession.CreatePayload{Email: "same@example.com", Password: ptr("anything")})
 			wantErr(t, err, "invalid_credentials", "")
+			if !strings.HasPrefix(p.UserID, "usr_") || len(p.UserID) != 30 || !strings.HasPrefix(a1.UserID, "usr_") {
+				t.Fatalf("user ids %q, %q: want usr_ and 26 characters", p.UserID, a1.UserID)
+			}
 		})
 
 		t.Run("sign out", func(t *testing.T) {

@@ -19,7 +19,7 @@ func TestPasswordLongerThanBcryptReads(t *testing.T) {
 		const msg = "Please choose a password of at most 72 bytes (72 letters without accents)."
 		_, err := s.session.Create(t.Context(), &gensession.CreatePayload{Email: "long@example.com", Password: ptr(long)})
 		wantErr(t, err, "bad_request", msg)
-		s.identify("has-one@example.com", "a fine password")
+		s.register("has-one@example.com", "a fine password")
 		_, err = s.session.Create(t.Context(), &gensession.CreatePayload{Email: "has-one@example.com", Password: ptr(long)})
 		wantErr(t, err, "bad_request", msg)
 

@@ -323,8 +323,8 @@ func TestOwnership(t *testing.T) {
 		if a2.UserID != a1.UserID {
 			t.Fatal("same email, different clients")
 		}
-		// Client P set a password on first sight; an email-only session of P buys.
-		proven := s.identify("pat@example.com", "pat-password")
+		// Client P set a password (through a sign-in link); an email-only session of P buys.
+		proven := s.register("pat@example.com", "pat-password")
 		pe := s.identify("pat@example.com", "")
 		orderP := s.buy(pe.Token, trial())
 		s.drain()

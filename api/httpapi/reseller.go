@@ -21,13 +21,12 @@ type resellersService struct {
 	authenticator
 	catalog   func() *catalog.Catalog
 	resellers *reseller.Resellers
-	signin    *signin.Service
 }
 
 // NewResellers returns the reseller service.
-func NewResellers(cat func() *catalog.Catalog, accounts *account.Service, r *reseller.Resellers, si *signin.Service) genresellers.Service {
+func NewResellers(cat func() *catalog.Catalog, accounts *account.Service, r *reseller.Resellers) genresellers.Service {
 	return &resellersService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genresellers.MakeUnauthorized)},
-		catalog: cat, resellers: r, signin: si}
+		catalog: cat, resellers: r}
 }
 
 // Me says whether the session's client is a reseller.
@@ -55,38 +54,34 @@ func resellerError(err error) error {
 		return genresellers.MakeBadRequest(errors.New(msgBadReturnURL))
 	case errors.Is(err, order.ErrGatewayUnavailable):
 		return genresellers.MakeUnavailable(errors.New(msgGatewayUnavailable))
-	case errors.Is(err, signin.ErrInvalidCredentials):
-		return genresellers.MakeInvalidCredentials(errors.New(msgBadCredentials))
 	case errors.Is(err, order.ErrIdempotencyMismatch):
 		return genresellers.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
 	case errors.Is(err, signin.ErrWeakPassword):
 		return genresellers.MakeWeakPassword(errors.New(msgWeakPassword))
 	case errors.Is(err, account.ErrPasswordTooLong):
 		return genresellers.MakeBadRequest(errors.New(msgLongPassword))
-	case errors.Is(err, signin.ErrTooManyAttempts):
-		// Throttled like POST /session; the reseller service answers it as wrong credentials
-		// with the waiting advice.
-		return genresellers.MakeInvalidCredentials(errors.New(msgTooManyAttempts))
 	}
 	return err
 }
 
-// Order places a reseller order; the password proves (or sets) the client's password first.
+// Order places a reseller order. Its password is the reseller panel account's: it proves nothing
+// about the email, so the answer carries the caller's own session, unchanged.
 func (s *resellersService) Order(ctx context.Context, p *genresellers.OrderPayload) (*genresellers.ResellerOrderResult, error) {
 	if p.Password != p.ConfirmPassword {
 		return nil, genresellers.MakePasswordMismatch(errors.New(msgPasswordMismatch))
 	}
-	id, err := s.signin.Claim(ctx, claimsFrom(ctx), p.Password, clientIP(ctx).String())
-	if err != nil {
-		return nil, resellerError(err)
-	}
-	o, err := s.resellers.Order(ctx, id.Claims, reseller.Request{
+	claims := claimsFrom(ctx)
+	o, err := s.resellers.Order(ctx, claims, reseller.Request{
 		PID: p.Pid, ExistingReseller: p.ExistingReseller, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
 		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
-		IdempotencyKey: deref(p.IdempotencyKey),
+		IdempotencyKey: deref(p.IdempotencyKey), Password: p.Password,
 	})
 	if err != nil {
 		return nil, resellerError(err)
+	}
+	id, err := s.accounts.Current(ctx, claims, deref(p.Token))
+	if err != nil {
+		return nil, err
 	}
 	ses := sessionResult(id)
 	r := &genresellers.ResellerOrderResult{

@@ -114,7 +114,7 @@ func New(d Deps) http.Handler {
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, nil))
 
-	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers, d.Signin))
+	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, nil))
 

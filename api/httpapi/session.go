@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -61,7 +60,13 @@ func sessionError(err error) error {
 	case errors.Is(err, account.ErrInvalidCredentials), errors.Is(err, signin.ErrInvalidCredentials):
 		return gensession.MakeInvalidCredentials(errors.New(msgBadCredentials))
 	case errors.Is(err, signin.ErrTooManyAttempts):
-		return gensession.MakeTooManyAttempts(errors.New(msgTooManyAttempts))
+		wait := signin.Window
+		var t *signin.ThrottledError
+		if errors.As(err, &t) {
+			wait = t.RetryAfter
+		}
+		// Whole seconds, rounded up: retrying at Retry-After never comes too early.
+		return &gensession.TooManyAttempts{Name: "too_many_attempts", Message: msgTooManyAttempts, RetryAfter: int((wait + time.Second - 1) / time.Second)}
 	case errors.Is(err, signin.ErrInvalidLink):
 		return gensession.MakeInvalidLink(errors.New(msgInvalidLink))
 	case errors.Is(err, signin.ErrWeakPassword):
@@ -78,7 +83,7 @@ func sessionError(err error) error {
 
 func sessionResult(id account.Identified) *gensession.SessionResult {
 	return &gensession.SessionResult{
-		Token: id.Token, UserID: strconv.FormatInt(id.Claims.ClientID, 10), Email: id.Claims.Email,
+		Token: id.Token, UserID: id.UserID, Email: id.Claims.Email,
 		Scope: string(id.Claims.Scope), ExpiresAt: id.Claims.ExpiresAt.Format(time.RFC3339),
 	}
 }
@@ -106,7 +111,7 @@ func (s *sessionService) RedeemLink(ctx context.Context, p *gensession.RedeemLin
 	return sessionResult(id), nil
 }
 
-// SetPassword sets the client's password (proven sessions only).
+// SetPassword sets the client's password (proven sessions only) and signs its other sessions out.
 func (s *sessionService) SetPassword(ctx context.Context, p *gensession.SetPasswordPayload) error {
 	return sessionError(s.signin.SetPassword(ctx, claimsFrom(ctx), p.Password))
 }

@@ -82,17 +82,10 @@ func NewOrderID() string { return account.NewID("ord_") }
 // CreateCustom places a Custom order for claims' session, with its invoice and payment link. The
 // fraud rules apply as to any order.
 func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom) (Order, error) {
-	cat := s.catalog()
 	if c.Gateway == "" {
-		c.Gateway = cat.DefaultGateway().Module
+		c.Gateway = s.catalog().DefaultGateway().Module
 	}
-	if _, ok := s.gateways[c.Gateway]; !ok {
-		return Order{}, ErrUnknownGateway
-	}
-	if _, ok := cat.Gateway(c.Gateway); !ok {
-		return Order{}, ErrUnknownGateway
-	}
-	if err := s.checkReturnURL(c.ReturnURL, append([]string{c.Origin}, c.ReturnOrigins...)...); err != nil {
+	if err := s.CheckCustom(c); err != nil {
 		return Order{}, err
 	}
 	now := s.now().UTC()
@@ -172,6 +165,22 @@ func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom
 		o.Invoice.PaymentURL = url
 	}
 	return o, nil
+}
+
+// CheckCustom answers the error CreateCustom would give c for its gateway or return URL, so a
+// caller that records the order's purpose first records nothing for a refused order.
+func (s *Orders) CheckCustom(c Custom) error {
+	cat := s.catalog()
+	if c.Gateway == "" {
+		c.Gateway = cat.DefaultGateway().Module
+	}
+	if _, ok := s.gateways[c.Gateway]; !ok {
+		return ErrUnknownGateway
+	}
+	if _, ok := cat.Gateway(c.Gateway); !ok {
+		return ErrUnknownGateway
+	}
+	return s.checkReturnURL(c.ReturnURL, append([]string{c.Origin}, c.ReturnOrigins...)...)
 }
 
 // NewServiceID returns a fresh service id for a Custom order's service.

@@ -13,7 +13,7 @@ type LineEditor interface {
 	// DeleteLine removes a line; no error when there is none.
 	DeleteLine(ctx context.Context, ref string) error
 	// CreditReseller adds credits to account once per ref (see Resellers).
-	CreditReseller(ctx context.Context, ref, account string, credits int, at time.Time) (ResellerAccount, error)
+	CreditReseller(ctx context.Context, ref, account, passwordHash string, credits int, at time.Time) (ResellerAccount, error)
 	// ResellerAccount reads an account; ErrNotFound when none.
 	ResellerAccount(ctx context.Context, account string) (ResellerAccount, error)
 }
@@ -84,7 +84,7 @@ func (b *Builtin) Recreate(ctx context.Context, l Line) (Line, error) {
 }
 
 // CreditReseller adds credits to a reseller account once per ref.
-func (b *Builtin) CreditReseller(ctx context.Context, ref, account string, credits int) (ResellerAccount, error) {
+func (b *Builtin) CreditReseller(ctx context.Context, ref, account, passwordHash string, credits int) (ResellerAccount, error) {
 	ed, ok := b.store.(LineEditor)
 	if !ok {
 		return ResellerAccount{}, fmt.Errorf("credit reseller %s: the line store keeps no reseller accounts", account)
@@ -92,7 +92,7 @@ func (b *Builtin) CreditReseller(ctx context.Context, ref, account string, credi
 	if ref == "" || account == "" || credits <= 0 {
 		return ResellerAccount{}, fmt.Errorf("credit reseller %q: %w: ref, account and positive credits required", account, ErrInvalidLine)
 	}
-	a, err := ed.CreditReseller(ctx, ref, account, credits, b.now().UTC())
+	a, err := ed.CreditReseller(ctx, ref, account, passwordHash, credits, b.now().UTC())
 	if err != nil {
 		return ResellerAccount{}, fmt.Errorf("credit reseller %s: %w", account, err)
 	}

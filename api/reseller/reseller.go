@@ -18,6 +18,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/signin"
 )
 
 var (
@@ -36,9 +37,12 @@ type Purchase struct {
 	PID        int
 	Credits    int
 	NewAccount bool
-	Account    string // the panel account, once credited
-	CreatedAt  time.Time
-	CreditedAt time.Time
+	// PasswordHash (bcrypt) is the order's password: the panel account's when this order creates
+	// it. It is never the client's sign-in password.
+	PasswordHash string
+	Account      string // the panel account, once credited
+	CreatedAt    time.Time
+	CreditedAt   time.Time
 }
 
 // Store is what reseller purchases persist.
@@ -118,12 +122,19 @@ type Request struct {
 	ReturnOrigins    []string // further sites ReturnURL may point to: the request's storefront's own
 	// IdempotencyKey: the same key and request give back the first order (see order.Custom).
 	IdempotencyKey string
+	// Password is the reseller panel account's password (used when this order creates the
+	// account); it has nothing to do with the client's sign-in password.
+	Password string
 }
 
 // Order places a reseller order for claims' session: the plan at its monthly price, plus the
 // new-reseller product unless the buyer says they are a reseller already or has an account.
+// Everything is checked before anything is stored: a refused order leaves no trace.
 func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request) (order.Order, error) {
-	// The password is proven before this call and is no part of what was ordered.
+	if err := signin.CheckPassword(req.Password); err != nil {
+		return order.Order{}, err
+	}
+	// The password is no part of what was ordered: a retry may not know it changed nothing.
 	hash := order.CustomHash("reseller", req.PID, req.ExistingReseller, strings.ToUpper(req.Currency), req.Gateway, req.ReturnURL)
 	if prev, ok, err := r.orders.Replayed(ctx, claims, req.IdempotencyKey, hash); err != nil || ok {
 		return prev, err
@@ -161,19 +172,27 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	}
 	id := order.NewOrderID()
 	svc := order.Service{ID: order.NewServiceID(), PID: plan.PID, Name: plan.Name, BillingCycle: string(catalog.Monthly), MaxConnections: 1}
-	err = r.store.InsertPurchase(ctx, Purchase{OrderID: id, ServiceID: svc.ID, ClientID: claims.ClientID, SessionID: claims.SessionID,
-		PID: plan.PID, Credits: plan.ResellerCredits, NewAccount: newAccount, CreatedAt: r.now().UTC()})
-	if err != nil {
-		return order.Order{}, fmt.Errorf("reseller order: %w", err)
-	}
 	ret := req.ReturnURL
 	if ret == "" {
 		ret = "/checkout/resellers/waiting?order={orderId}&serviceid=" + svc.ID
 	}
-	return r.orders.CreateCustom(ctx, claims, order.Custom{
+	c := order.Custom{
 		ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
 		ReturnOrigins: req.ReturnOrigins, IdempotencyKey: req.IdempotencyKey, RequestHash: hash,
-	})
+	}
+	if err := r.orders.CheckCustom(c); err != nil {
+		return order.Order{}, err
+	}
+	pwHash, err := signin.HashPassword(req.Password)
+	if err != nil {
+		return order.Order{}, err
+	}
+	err = r.store.InsertPurchase(ctx, Purchase{OrderID: id, ServiceID: svc.ID, ClientID: claims.ClientID, SessionID: claims.SessionID,
+		PID: plan.PID, Credits: plan.ResellerCredits, NewAccount: newAccount, PasswordHash: pwHash, CreatedAt: r.now().UTC()})
+	if err != nil {
+		return order.Order{}, fmt.Errorf("reseller order: %w", err)
+	}
+	return r.orders.CreateCustom(ctx, claims, c)
 }
 
 // Service is a reseller plan's service with its account.
@@ -236,7 +255,7 @@ func (r *Resellers) Handle(ctx context.Context, j job.Job) (handled bool, err er
 		}
 		return true, nil
 	}
-	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.Credits)
+	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	r.audit.Record(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits), err)
 	if err != nil {

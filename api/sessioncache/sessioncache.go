@@ -102,6 +102,13 @@ func (c *Cache) RevokeSession(ctx context.Context, id string, at time.Time) erro
 	return err
 }
 
+// RevokeClientSessions signs a client's other sessions out and drops them here at once.
+func (c *Cache) RevokeClientSessions(ctx context.Context, clientID int64, keep string, at time.Time) ([]string, error) {
+	ids, err := c.Store.RevokeClientSessions(ctx, clientID, keep, at)
+	c.forget(ids)
+	return ids, err
+}
+
 func (c *Cache) forget(ids []string) {
 	c.mu.Lock()
 	for _, id := range ids {

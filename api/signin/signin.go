@@ -52,8 +52,16 @@ var (
 	ErrBadReturnURL       = errors.New("signin: return URL must be a path or a URL on this site")
 	ErrNotProven          = errors.New("signin: only a proven session may do this")
 	// ErrNotFound is what Store answers for an unknown client or link.
-	ErrNotFound = errors.New("signin: not found")
+	ErrNotFound = account.ErrNotFound
 )
+
+// ThrottledError is ErrTooManyAttempts with the wait until an attempt may be tried again.
+type ThrottledError struct{ RetryAfter time.Duration }
+
+func (e *ThrottledError) Error() string { return ErrTooManyAttempts.Error() }
+
+// Is makes errors.Is(err, ErrTooManyAttempts) hold.
+func (e *ThrottledError) Is(target error) bool { return target == ErrTooManyAttempts }
 
 // Store is what sign-in persists.
 type Store interface {
@@ -66,6 +74,10 @@ type Store interface {
 	UseSigninLink(ctx context.Context, tokenHash string, now time.Time) (int64, error)
 	AddAttempt(ctx context.Context, scope, key string, at time.Time) error
 	CountAttempts(ctx context.Context, scope, key string, since time.Time) (int, error)
+	// ReserveAttempt records an attempt unless max are recorded since since (then ok is false and
+	// oldest is the first of them), atomically for every replica.
+	ReserveAttempt(ctx context.Context, scope, key string, at, since time.Time, max int) (id int64, oldest time.Time, ok bool, err error)
+	RemoveAttempt(ctx context.Context, id int64) error
 }
 
 // Mailer sends a message.
@@ -224,104 +236,116 @@ func (s *Service) RedeemLink(ctx context.Context, token string) (account.Identif
 	return s.accounts.Prove(ctx, c.Email)
 }
 
-// Password opens a session with email and password, throttled: after MaxFailuresPerEmail wrong
-// passwords for the email, or MaxFailuresPerIP from the address, within Window, every attempt
-// answers ErrTooManyAttempts, right password or not. Without a password the session is email-only.
+// Password opens a session with email and password, throttled: at most MaxFailuresPerEmail
+// password attempts for the email, and MaxFailuresPerIP from the address, within Window; beyond,
+// every attempt answers a ThrottledError, right password or not, without any bcrypt work. Each
+// attempt takes its place in the count before its password is checked, so concurrent guesses
+// are counted too; a right password gives its place back. Without a password the session is
+// email-only.
 func (s *Service) Password(ctx context.Context, email, password, ip string) (account.Identified, error) {
 	if password == "" {
 		return s.accounts.Identify(ctx, email, "")
 	}
 	key := strings.ToLower(strings.TrimSpace(email))
-	if err := s.throttled(ctx, key, ip); err != nil {
+	if !account.ValidEmail(key) {
+		return account.Identified{}, account.ErrInvalidEmail
+	}
+	if len(password) > account.MaxPasswordBytes {
+		return account.Identified{}, account.ErrPasswordTooLong
+	}
+	places, err := s.reserve(ctx, key, ip)
+	if err != nil {
 		return account.Identified{}, err
 	}
-	id, err := s.accounts.Identify(ctx, email, password)
-	if errors.Is(err, account.ErrInvalidCredentials) {
-		if ferr := s.failed(ctx, key, ip); ferr != nil {
-			return account.Identified{}, ferr
+	id, err := s.accounts.Identify(ctx, key, password)
+	switch {
+	case err == nil:
+		for _, p := range places {
+			if rerr := s.store.RemoveAttempt(ctx, p); rerr != nil {
+				s.log.Error("sign-in attempt not given back", "err", rerr)
+			}
 		}
+	case errors.Is(err, account.ErrInvalidCredentials):
+		s.log.Info("sign-in refused: wrong password", "email", hashEmail(key), "ip", ip)
 	}
 	return id, err
 }
 
-func (s *Service) throttled(ctx context.Context, email, ip string) error {
-	since := s.now().UTC().Add(-Window)
-	n, err := s.store.CountAttempts(ctx, scopePasswordEmail, email, since)
-	if err != nil {
-		return fmt.Errorf("sign in: %w", err)
-	}
-	if n >= MaxFailuresPerEmail {
-		return ErrTooManyAttempts
-	}
-	if ip == "" {
-		return nil
-	}
-	if n, err = s.store.CountAttempts(ctx, scopePasswordIP, ip, since); err != nil {
-		return fmt.Errorf("sign in: %w", err)
-	}
-	if n >= MaxFailuresPerIP {
-		return ErrTooManyAttempts
-	}
-	return nil
-}
-
-func (s *Service) failed(ctx context.Context, email, ip string) error {
+// reserve takes a place for one password attempt for email and from ip (when known).
+func (s *Service) reserve(ctx context.Context, email, ip string) ([]int64, error) {
 	now := s.now().UTC()
-	if err := s.store.AddAttempt(ctx, scopePasswordEmail, email, now); err != nil {
-		return fmt.Errorf("sign in: %w", err)
-	}
-	if ip != "" {
-		if err := s.store.AddAttempt(ctx, scopePasswordIP, ip, now); err != nil {
-			return fmt.Errorf("sign in: %w", err)
+	since := now.Add(-Window)
+	limits := []struct {
+		scope, key string
+		max        int
+	}{{scopePasswordIP, ip, MaxFailuresPerIP}, {scopePasswordEmail, email, MaxFailuresPerEmail}}
+	var places []int64
+	for _, l := range limits {
+		if l.key == "" {
+			continue
 		}
+		id, oldest, ok, err := s.store.ReserveAttempt(ctx, l.scope, l.key, now, since, l.max)
+		if err == nil && ok {
+			places = append(places, id)
+			continue
+		}
+		// A place already taken stays: an address over its email's limit keeps paying for it, and
+		// the address goes first, so one over its own limit takes none of the email's places.
+		if err != nil {
+			return nil, fmt.Errorf("sign in: %w", err)
+		}
+		// Counted from the time now (the lock may have made this attempt wait behind later ones).
+		wait := min(oldest.Add(Window).Sub(s.now().UTC()), Window)
+		s.log.Warn("sign-in refused: too many attempts", "limit", l.scope, "email", hashEmail(email), "ip", ip)
+		return nil, &ThrottledError{RetryAfter: max(wait, time.Second)}
 	}
-	return nil
+	return places, nil
 }
 
-// SetPassword sets the password of a proven session's client.
+// hashEmail names an address in the logs without writing it down.
+func hashEmail(email string) string {
+	sum := sha256.Sum256([]byte("streamcart sign-in log:" + email))
+	return hex.EncodeToString(sum[:8])
+}
+
+// SetPassword sets the password of a proven session's client and ends the client's other
+// sessions: whoever knew the old password, or held a session, is signed out.
 func (s *Service) SetPassword(ctx context.Context, claims authz.Claims, password string) error {
 	if claims.Scope != authz.ScopeProven {
 		return ErrNotProven
 	}
-	return s.setPassword(ctx, claims.ClientID, password)
+	h, err := HashPassword(password)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetPasswordHash(ctx, claims.ClientID, h); err != nil {
+		return fmt.Errorf("set password: %w", err)
+	}
+	return s.accounts.EndOtherSessions(ctx, claims)
 }
 
-func (s *Service) setPassword(ctx context.Context, clientID int64, password string) error {
+// HashPassword checks a new password (ErrWeakPassword, account.ErrPasswordTooLong) and
+// returns its bcrypt hash.
+func HashPassword(password string) (string, error) {
+	if err := CheckPassword(password); err != nil {
+		return "", err
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(password), account.PasswordCost)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	return string(h), nil
+}
+
+// CheckPassword refuses a password too short to set or too long for bcrypt.
+func CheckPassword(password string) error {
 	if len([]rune(password)) < MinPasswordLen {
 		return ErrWeakPassword
 	}
 	if len(password) > account.MaxPasswordBytes {
 		return account.ErrPasswordTooLong
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(password), account.PasswordCost)
-	if err != nil {
-		return fmt.Errorf("set password: %w", err)
-	}
-	if err := s.store.SetPasswordHash(ctx, clientID, string(h)); err != nil {
-		return fmt.Errorf("set password: %w", err)
-	}
 	return nil
-}
-
-// Claim proves the session's client with password for a signup (the reseller order): a client
-// without a password takes this one; a client with one must give it (throttled like Password).
-// It answers a proven session.
-func (s *Service) Claim(ctx context.Context, claims authz.Claims, password, ip string) (account.Identified, error) {
-	c, err := s.store.ClientByID(ctx, claims.ClientID)
-	if err != nil {
-		return account.Identified{}, fmt.Errorf("claim: %w", err)
-	}
-	if c.PasswordHash == "" {
-		if err := s.setPassword(ctx, c.ID, password); err != nil {
-			return account.Identified{}, err
-		}
-		return s.accounts.Prove(ctx, c.Email)
-	}
-	id, err := s.Password(ctx, c.Email, password, ip)
-	if errors.Is(err, account.ErrInvalidCredentials) {
-		return account.Identified{}, ErrInvalidCredentials
-	}
-	return id, err
 }
 
 // newToken returns 256 random bits, URL-safe.

@@ -11,31 +11,33 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 )
 
-// EnsureClient returns the client with email, creating it (with passwordHash) when absent.
-func (s *db) EnsureClient(ctx context.Context, email, passwordHash string) (account.Client, bool, error) {
+// EnsureClient returns the client with email, creating it (without a password) when absent.
+func (s *db) EnsureClient(ctx context.Context, email string) (account.Client, bool, error) {
 	var c account.Client
 	created := false
 	err := s.tx(ctx, func(tx querier) error {
 		if err := s.d.lock(ctx, tx, "client:"+email); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `SELECT id, email, password_hash FROM clients WHERE email = ?`, email).Scan(&c.ID, &c.Email, &c.PasswordHash)
+		err := tx.QueryRowContext(ctx, `SELECT `+clientColumns+` FROM clients WHERE email = ?`, email).Scan(&c.ID, &c.PublicID, &c.Email, &c.PasswordHash)
 		if err == nil {
 			return nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		c = account.Client{Email: email, PasswordHash: passwordHash}
+		c = account.Client{PublicID: account.NewPublicID("usr_"), Email: email}
 		created = true
-		return tx.QueryRowContext(ctx, `INSERT INTO clients (email, password_hash, created_at) VALUES (?, ?, ?) RETURNING id`,
-			email, passwordHash, fmtTime(s.now())).Scan(&c.ID)
+		return tx.QueryRowContext(ctx, `INSERT INTO clients (public_id, email, created_at) VALUES (?, ?, ?) RETURNING id`,
+			c.PublicID, email, fmtTime(s.now())).Scan(&c.ID)
 	})
 	if err != nil {
 		return account.Client{}, false, fmt.Errorf("ensure client: %w", err)
 	}
 	return c, created, nil
 }
+
+const clientColumns = `id, public_id, email, password_hash`
 
 // CreateSession records a session.
 func (s *db) CreateSession(ctx context.Context, ses account.Session) error {
@@ -94,6 +96,28 @@ func (s *db) SubscribeEmail(ctx context.Context, clientID int64, at time.Time) e
 		return fmt.Errorf("subscribe email: %w", err)
 	}
 	return nil
+}
+
+// RevokeClientSessions signs out the client's live sessions but keep, and returns their ids.
+func (s *db) RevokeClientSessions(ctx context.Context, clientID int64, keep string, at time.Time) ([]string, error) {
+	rows, err := s.w.QueryContext(ctx, `UPDATE sessions SET revoked_at = ? WHERE client_id = ? AND id <> ? AND revoked_at IS NULL AND expires_at > ? RETURNING id`,
+		fmtTime(at), clientID, keep, fmtTime(at))
+	if err != nil {
+		return nil, fmt.Errorf("revoke client sessions: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("revoke client sessions: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("revoke client sessions: %w", err)
+	}
+	return ids, nil
 }
 
 func (s *db) RevokeSession(ctx context.Context, id string, at time.Time) error {

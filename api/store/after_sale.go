@@ -40,9 +40,9 @@ var (
 
 func (s *db) client(ctx context.Context, where string, arg any) (account.Client, error) {
 	var c account.Client
-	err := s.r.QueryRowContext(ctx, `SELECT id, email, password_hash FROM clients WHERE `+where, arg).Scan(&c.ID, &c.Email, &c.PasswordHash)
+	err := s.r.QueryRowContext(ctx, `SELECT `+clientColumns+` FROM clients WHERE `+where, arg).Scan(&c.ID, &c.PublicID, &c.Email, &c.PasswordHash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return account.Client{}, signin.ErrNotFound
+		return account.Client{}, account.ErrNotFound
 	}
 	if err != nil {
 		return account.Client{}, fmt.Errorf("read client: %w", err)
@@ -50,12 +50,12 @@ func (s *db) client(ctx context.Context, where string, arg any) (account.Client,
 	return c, nil
 }
 
-// ClientByEmail reads a client by (lower-case) email; signin.ErrNotFound when none.
+// ClientByEmail reads a client by (lower-case) email; account.ErrNotFound when none.
 func (s *db) ClientByEmail(ctx context.Context, email string) (account.Client, error) {
 	return s.client(ctx, `email = ?`, email)
 }
 
-// ClientByID reads a client; signin.ErrNotFound when none.
+// ClientByID reads a client; account.ErrNotFound when none.
 func (s *db) ClientByID(ctx context.Context, id int64) (account.Client, error) {
 	return s.client(ctx, `id = ?`, id)
 }
@@ -131,6 +131,42 @@ func (s *db) CountAttempts(ctx context.Context, scope, key string, since time.Ti
 		return 0, fmt.Errorf("count attempts: %w", err)
 	}
 	return n, nil
+}
+
+// ReserveAttempt records an attempt of scope and key at at, unless max attempts are recorded
+// since since: then it records nothing, and answers ok false and the oldest of them (the first to
+// leave the window). The count and the insert run under the key's lock, so concurrent attempts,
+// on every replica, are counted one after the other.
+func (s *db) ReserveAttempt(ctx context.Context, scope, key string, at, since time.Time, max int) (id int64, oldest time.Time, ok bool, err error) {
+	err = s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "attempt:"+scope+":"+key); err != nil {
+			return err
+		}
+		var n int
+		var first sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(at) FROM auth_attempts WHERE scope = ? AND key = ? AND at >= ?`, scope, key, fmtTime(since)).Scan(&n, &first)
+		if err != nil {
+			return err
+		}
+		if n >= max {
+			oldest = parseTime(first.String)
+			return nil
+		}
+		ok = true
+		return tx.QueryRowContext(ctx, `INSERT INTO auth_attempts (scope, key, at) VALUES (?, ?, ?) RETURNING id`, scope, key, fmtTime(at)).Scan(&id)
+	})
+	if err != nil {
+		return 0, time.Time{}, false, fmt.Errorf("reserve attempt: %w", err)
+	}
+	return id, oldest, ok, nil
+}
+
+// RemoveAttempt forgets an attempt ReserveAttempt recorded.
+func (s *db) RemoveAttempt(ctx context.Context, id int64) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM auth_attempts WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("remove attempt: %w", err)
+	}
+	return nil
 }
 
 // --- mail outbox ---
@@ -338,8 +374,8 @@ func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (ord
 
 // InsertPurchase records the purpose of a reseller order.
 func (s *db) InsertPurchase(ctx context.Context, p reseller.Purchase) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO reseller_orders (order_id, service_id, client_id, session_id, pid, credits, new_account, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.OrderID, p.ServiceID, p.ClientID, p.SessionID, p.PID, p.Credits, p.NewAccount, fmtTime(p.CreatedAt))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO reseller_orders (order_id, service_id, client_id, session_id, pid, credits, new_account, password_hash, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.OrderID, p.ServiceID, p.ClientID, p.SessionID, p.PID, p.Credits, p.NewAccount, p.PasswordHash, fmtTime(p.CreatedAt))
 	if err != nil {
 		return fmt.Errorf("insert reseller order: %w", err)
 	}
@@ -349,9 +385,9 @@ func (s *db) InsertPurchase(ctx context.Context, p reseller.Purchase) error {
 func (s *db) purchase(ctx context.Context, where string, arg any) (reseller.Purchase, error) {
 	var p reseller.Purchase
 	var created, credited string
-	err := s.r.QueryRowContext(ctx, `SELECT order_id, service_id, client_id, session_id, pid, credits, new_account, account, created_at, credited_at
+	err := s.r.QueryRowContext(ctx, `SELECT order_id, service_id, client_id, session_id, pid, credits, new_account, password_hash, account, created_at, credited_at
 		FROM reseller_orders WHERE `+where, arg).Scan(&p.OrderID, &p.ServiceID, &p.ClientID, &p.SessionID, &p.PID, &p.Credits, &p.NewAccount,
-		&p.Account, &created, &credited)
+		&p.PasswordHash, &p.Account, &created, &credited)
 	if errors.Is(err, sql.ErrNoRows) {
 		return reseller.Purchase{}, reseller.ErrNotFound
 	}
@@ -415,8 +451,9 @@ func (s *db) DeleteLine(ctx context.Context, ref string) error {
 	return nil
 }
 
-// CreditReseller adds credits to account once per ref, creating the account when absent.
-func (s *db) CreditReseller(ctx context.Context, ref, acct string, credits int, at time.Time) (panel.ResellerAccount, error) {
+// CreditReseller adds credits to account once per ref, creating the account (with passwordHash)
+// when absent.
+func (s *db) CreditReseller(ctx context.Context, ref, acct, passwordHash string, credits int, at time.Time) (panel.ResellerAccount, error) {
 	var a panel.ResellerAccount
 	err := s.tx(ctx, func(tx querier) error {
 		if err := s.d.lock(ctx, tx, "reseller-credit:"+ref); err != nil {
@@ -431,9 +468,9 @@ func (s *db) CreditReseller(ctx context.Context, ref, acct string, credits int, 
 				ref, acct, credits, fmtTime(at)); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO panel_resellers (account, credits, created_at, updated_at) VALUES (?, ?, ?, ?)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO panel_resellers (account, credits, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
 				ON CONFLICT (account) DO UPDATE SET credits = panel_resellers.credits + excluded.credits, updated_at = excluded.updated_at`,
-				acct, credits, fmtTime(at), fmtTime(at)); err != nil {
+				acct, credits, passwordHash, fmtTime(at), fmtTime(at)); err != nil {
 				return err
 			}
 		}

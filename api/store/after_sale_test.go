@@ -138,11 +138,14 @@ func TestApplyUpsellOnce(t *testing.T) {
 func TestResellerCredits(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		now := time.Now().UTC()
-		ok := concurrently(8, func() error { _, err := s.CreditReseller(t.Context(), "ord_a", "r@example.com", 100, now); return err })
+		ok := concurrently(8, func() error {
+			_, err := s.CreditReseller(t.Context(), "ord_a", "r@example.com", "", 100, now)
+			return err
+		})
 		if ok != 8 {
 			t.Fatalf("%d of 8 credits answered without error", ok)
 		}
-		a, err := s.CreditReseller(t.Context(), "ord_b", "r@example.com", 500, now)
+		a, err := s.CreditReseller(t.Context(), "ord_b", "r@example.com", "", 500, now)
 		if err != nil || a.Credits != 600 {
 			t.Fatalf("account %+v %v, want 600 credits", a, err)
 		}

@@ -155,7 +155,7 @@ func TestOpenPostgresCreatesItsDatabase(t *testing.T) {
 		if err != nil {
 			t.Fatalf("OpenPostgres on a missing database: %v", err)
 		}
-		if _, _, err := s.EnsureClient(t.Context(), "first@example.com", ""); err != nil {
+		if _, _, err := s.EnsureClient(t.Context(), "first@example.com"); err != nil {
 			t.Fatalf("the created database is not migrated: %v", err)
 		}
 		s.Close()

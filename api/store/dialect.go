@@ -72,6 +72,8 @@ var sqliteDialect = dialect{
 		"true":  "1",
 		"bytes": "BLOB",
 		"rowid": "", // implicit on every SQLite table
+		// random_hex26: 26 random lower-case hex characters, a new value per row.
+		"random_hex26": "lower(hex(randomblob(13)))",
 	},
 	rebind:     func(q string) string { return q },
 	skipLocked: "",
@@ -97,6 +99,9 @@ var postgresDialect = dialect{
 		"true":  "TRUE",
 		"bytes": "BYTEA",
 		"rowid": "rowid BIGINT GENERATED ALWAYS AS IDENTITY,",
+
+		// random_hex26: see sqliteDialect.
+		"random_hex26": "substr(md5(gen_random_uuid()::text), 1, 26)",
 	},
 	rebind:     dollarPlaceholders,
 	skipLocked: " FOR UPDATE SKIP LOCKED",

@@ -38,7 +38,7 @@ func newOrders(t testing.TB, s store.Backend, cat *catalog.Catalog, rules fraud.
 // buyer signs email in with an email-only session.
 func buyer(t testing.TB, s store.Backend, email string) authz.Claims {
 	t.Helper()
-	c, _, err := s.EnsureClient(t.Context(), email, "")
+	c, _, err := s.EnsureClient(t.Context(), email)
 	if err != nil {
 		t.Fatal(err)
 	}

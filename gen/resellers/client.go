@@ -35,7 +35,6 @@ func NewClient(me, order, getService goa.Endpoint) *Client {
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_credentials" (type *goa.ServiceError): The password is not the client's.
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
@@ -55,7 +54,6 @@ func (c *Client) Me(ctx context.Context, p *MePayload) (res *MeResult, err error
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_credentials" (type *goa.ServiceError): The password is not the client's.
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
@@ -75,7 +73,6 @@ func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *ResellerOrder
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_credentials" (type *goa.ServiceError): The password is not the client's.
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.

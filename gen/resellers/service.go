@@ -20,8 +20,10 @@ type Service interface {
 	// Me implements me.
 	Me(context.Context, *MePayload) (res *MeResult, err error)
 	// Orders a reseller plan at its monthly price. A new reseller also buys the
-	// new-reseller product unless existingReseller is true. The password becomes
-	// the client's (or must be it, when one is set).
+	// new-reseller product unless existingReseller is true. The password (and its
+	// confirmation) is the reseller panel account's password, set when this order
+	// creates the account; it is never the shop sign-in password. Everything is
+	// checked before anything is stored.
 	Order(context.Context, *OrderPayload) (res *ResellerOrderResult, err error)
 	// A reseller plan's service, with the reseller account's credits.
 	GetService(context.Context, *GetServicePayload) (res *ResellerServiceResult, err error)
@@ -91,9 +93,11 @@ type OrderPayload struct {
 	// Payment gateway module; the default when absent
 	Gateway          *string
 	ExistingReseller bool
-	Password         string
-	ConfirmPassword  string
-	Currency         *string
+	// The reseller panel account's password: 8 characters to 72 bytes
+	Password string
+	// The same password again
+	ConfirmPassword string
+	Currency        *string
 	// Where the payment page sends the buyer back;
 	// /checkout/resellers/waiting?order={orderId} when absent
 	ReturnURL *string
@@ -113,7 +117,8 @@ type ResellerOrderResult struct {
 	PaymentURL string
 	// RFC 3339; empty when nothing is due
 	PaymentDeadline string
-	// A proven session: the password proved the client
+	// The caller's own session, unchanged (same token and scope): the order's
+	// password proves nothing about the email
 	Session *SessionResult
 }
 
@@ -136,7 +141,9 @@ type ResellerServiceResult struct {
 type SessionResult struct {
 	// Bearer token
 	Token string
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID string
 	Email  string
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -163,11 +170,6 @@ func MakeBadRequest(err error) *goa.ServiceError {
 // MakeUnavailable builds a goa.ServiceError from an error.
 func MakeUnavailable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "unavailable", false, false, false)
-}
-
-// MakeInvalidCredentials builds a goa.ServiceError from an error.
-func MakeInvalidCredentials(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "invalid_credentials", false, false, false)
 }
 
 // MakePasswordMismatch builds a goa.ServiceError from an error.

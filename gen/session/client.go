@@ -40,7 +40,7 @@ func NewClient(create, delete_, requestLink, redeemLink, setPassword goa.Endpoin
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResult, err error) {
@@ -59,7 +59,7 @@ func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResu
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) Delete(ctx context.Context, p *DeletePayload) (err error) {
@@ -74,7 +74,7 @@ func (c *Client) Delete(ctx context.Context, p *DeletePayload) (err error) {
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) RequestLink(ctx context.Context, p *RequestLinkPayload) (err error) {
@@ -89,7 +89,7 @@ func (c *Client) RequestLink(ctx context.Context, p *RequestLinkPayload) (err er
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) RedeemLink(ctx context.Context, p *RedeemLinkPayload) (res *SessionResult, err error) {
@@ -108,7 +108,7 @@ func (c *Client) RedeemLink(ctx context.Context, p *RedeemLinkPayload) (res *Ses
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *goa.ServiceError): Too many failed sign-ins for this email or address; wait and retry.
+//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) SetPassword(ctx context.Context, p *SetPasswordPayload) (err error) {

@@ -17,8 +17,12 @@ import (
 // Identifies a buyer by email, and proves it with a password or a one-time
 // sign-in link.
 type Service interface {
-	// Opens a session. With the client's password the session is proven; failed
-	// passwords are throttled per email and per address.
+	// Opens a session. Without a password: an email-only session, the client
+	// created on first sight. With the client's password: a proven session. A
+	// password never creates a client or sets its password: an unknown email, a
+	// client without a password and a wrong password all answer the same 401
+	// invalid_credentials, and create nothing. Password attempts are throttled per
+	// email and per address (429 too_many_attempts with Retry-After).
 	Create(context.Context, *CreatePayload) (res *SessionResult, err error)
 	// Signs out: the token stops working.
 	Delete(context.Context, *DeletePayload) (err error)
@@ -28,7 +32,9 @@ type Service interface {
 	RequestLink(context.Context, *RequestLinkPayload) (err error)
 	// Trades a sign-in link's token for a proven session. A token works once.
 	RedeemLink(context.Context, *RedeemLinkPayload) (res *SessionResult, err error)
-	// Sets the client's password; only a proven session may.
+	// Sets the client's sign-in password; only a proven session (password or
+	// sign-in link) may. Every other session of the client is signed out; this one
+	// stays.
 	SetPassword(context.Context, *SetPasswordPayload) (err error)
 }
 
@@ -86,7 +92,9 @@ type RequestLinkPayload struct {
 type SessionResult struct {
 	// Bearer token
 	Token string
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID string
 	Email  string
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -102,6 +110,33 @@ type SetPasswordPayload struct {
 	Token *string
 	// At least 8 characters
 	Password string
+}
+
+// Too many password attempts for this email or from this address; nothing was
+// checked.
+type TooManyAttempts struct {
+	// too_many_attempts
+	Name    string
+	Message string
+	// Seconds until an attempt may be made again (the Retry-After header)
+	RetryAfter int
+}
+
+// Error returns an error description.
+func (e *TooManyAttempts) Error() string {
+	return "Too many password attempts for this email or from this address; nothing was checked."
+}
+
+// ErrorName returns "TooManyAttempts".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *TooManyAttempts) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "TooManyAttempts".
+func (e *TooManyAttempts) GoaErrorName() string {
+	return e.Name
 }
 
 // MakeBadRequest builds a goa.ServiceError from an error.
@@ -127,11 +162,6 @@ func MakeInvalidCredentials(err error) *goa.ServiceError {
 // MakeInvalidLink builds a goa.ServiceError from an error.
 func MakeInvalidLink(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "invalid_link", false, false, false)
-}
-
-// MakeTooManyAttempts builds a goa.ServiceError from an error.
-func MakeTooManyAttempts(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "too_many_attempts", false, false, false)
 }
 
 // MakeWeakPassword builds a goa.ServiceError from an error.

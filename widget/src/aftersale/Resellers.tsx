@@ -79,7 +79,8 @@ export function ResellersPage() {
         currency,
         returnUrl: c.returnUrl('resellers/waiting'),
       });
-      // The password proved who the buyer is: the answer carries a proven session.
+      // The password is the reseller panel account's and proves nothing: the answer carries the
+      // caller's own session, unchanged.
       if (o.session) c.setSession(o.session);
       const serviceIds = o.serviceIds.length ? o.serviceIds : o.serviceId ? [o.serviceId] : [];
       c.update((p) => ({

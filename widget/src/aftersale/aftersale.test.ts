@@ -11,7 +11,7 @@ import { en } from './i18n/en';
 
 function signIn(email: string, scope: 'email' | 'proven') {
   const p = emptyPersisted();
-  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'u-7' } }, user: { email }, token: scope === 'proven' ? sessionToken(email) : `tok-${email}` });
+  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email }, token: scope === 'proven' ? sessionToken(email) : `tok-${email}` });
 }
 
 const HISTORY = { routing: 'history', base: '/checkout/' };
@@ -283,7 +283,7 @@ describe('resellers', () => {
     expect((await ui().findByTestId('password-mismatch')).textContent).toBe('Not the same password');
   });
 
-  it('orders the chosen plan as an existing reseller, stores the proven session and pays', async () => {
+  it('orders the chosen plan as an existing reseller, keeps the email-only session and pays', async () => {
     const { api, ui } = await resellers();
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     fireEvent.click(ui().getAllByTestId('plan-card')[0]!);
@@ -303,8 +303,10 @@ describe('resellers', () => {
       currency: 'EUR',
       returnUrl: '/checkout/resellers/waiting?order={orderId}',
     });
+    // The password is the reseller panel account's: it proves nothing, the session stays email-only.
     const p = loadPersisted();
-    expect(tokenScope(p.token)).toBe('proven');
+    expect(p.token).toBe('tok-res@example.com');
+    expect(tokenScope(p.token)).not.toBe('proven');
     expect(p.order).toMatchObject({ orderid: 'o-res', serviceid: ['s-res'] });
   });
 
@@ -379,7 +381,7 @@ describe('cancel a pending order', () => {
     const api = installFakeApi();
     api.orderStatuses = ['pending'];
     const p = emptyPersisted();
-    savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'u-7' } }, user: { email: 'b@example.com' }, token: 'tok-b@example.com', order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' } });
+    savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email: 'b@example.com' }, token: 'tok-b@example.com', order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' } });
     history.replaceState(null, '', '/checkout/waiting?order=o-9');
     const { ui } = await open(HISTORY);
     fireEvent.click(await ui().findByTestId('cancel-order'));

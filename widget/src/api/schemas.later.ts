@@ -41,7 +41,8 @@ export const QuoteSchema = object({
 
 export const SessionSchema = object({
   token: pipe(string(), minLength(1)),
-  userId: union([string(), pipe(number(), transform(String))]),
+  // An opaque usr_… id since issue 12 (once a decimal number): compared, never parsed.
+  userId: string(),
   email: string(),
   scope: optional(string(), 'email'),
 });

@@ -10,7 +10,7 @@ function signedInAs(email: string, order = '') {
   const p = emptyPersisted();
   savePersisted({
     ...p,
-    auth: { loggedIn: true, user: { userid: 'u-7' } },
+    auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
     user: { email },
     token: `tok-${email}`,
     order: { ...p.order, orderid: order },

@@ -18,7 +18,7 @@ describe('landing parameters', () => {
     await waitFor(() => expect(ui().getByTestId('promo-message').textContent).toBe('Code SAVE10 applied: 10% off.'));
     await waitFor(() => expect(api.callsTo('POST /quote').at(-1)!.body).toMatchObject({ pid: 3, extraConnections: 2, proxyProtection: true, promoCode: 'SAVE10' }));
     await waitFor(() => expect(of('session-changed')).toEqual([{ signedIn: true, email: 'fan@example.com' }]));
-    expect(loadPersisted().auth).toEqual({ loggedIn: true, user: { userid: 'u-7' } });
+    expect(loadPersisted().auth).toEqual({ loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } });
   });
 
   it('email + pid + auto_redirect=true orders automatically in GBP for GB and leaves for the payment page', async () => {

@@ -23,7 +23,7 @@ function recorder(protocol = 'https:') {
 }
 
 const full = (): Persisted => ({
-  auth: { loggedIn: true, user: { userid: 'u-7' } },
+  auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
   user: { email: 'buyer@example.com' },
   order: { orderid: 'o-1', invoiceid: 'i-1', serviceid: ['s-1'], fraud: false },
   waiting: { lastDate: '2030-01-01T00:00:00.000Z', duration: 4000 },

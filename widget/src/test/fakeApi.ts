@@ -51,6 +51,9 @@ export function sessionToken(email: string, scope: 'email' | 'proven' = 'proven'
 
 export const PASSWORD = 'correct-horse';
 
+/** The client's public id, as the API makes them (usr_ and 26 characters). */
+export const USER_ID = 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab';
+
 /** A service as GET /services answers it. */
 export function service(id: string, over: Json = {}): Json {
   return {
@@ -178,9 +181,9 @@ export function installFakeApi(): FakeApi {
       if (c.body?.password !== undefined) {
         if (email === 'throttled@example.com') return apiError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
         if (c.body.password !== PASSWORD) return apiError(401, 'invalid_credentials', 'Wrong email or password.');
-        return json(201, { token: sessionToken(email), userId: 'u-7', email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' });
+        return json(201, { token: sessionToken(email), userId: USER_ID, email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' });
       }
-      return json(201, { token: `tok-${email}`, userId: 'u-7', email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' });
+      return json(201, { token: `tok-${email}`, userId: USER_ID, email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' });
     },
     // Always 202, known email or not (no account oracle).
     'POST /session/link': () => new Response(null, { status: 202 }),
@@ -204,11 +207,13 @@ export function installFakeApi(): FakeApi {
     'GET /resellers/me': () => ({ isReseller: false, balance: 0 }),
     'POST /resellers/orders': (c) => {
       if (c.body?.password !== c.body?.confirmPassword) return apiError(422, 'password_mismatch', 'Not the same password');
-      const email = String(c.headers.authorization ?? '').replace(/^Bearer tok-/, '');
+      // The password is the reseller panel account's: the caller's own session comes back unchanged.
+      const token = String(c.headers.authorization ?? '').replace(/^Bearer /, '');
+      const email = token.replace(/^tok-/, '');
       return json(201, {
         orderId: 'o-res', invoiceId: 'i-res', serviceId: 's-res', serviceIds: ['s-res'], status: 'pending', fraud: false,
         total: money(5000), paymentUrl: '/checkout/api/payments/sandbox/i-res', paymentDeadline: '2030-01-02T00:00:00Z',
-        session: { token: sessionToken(email), userId: 'u-7', email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' },
+        session: { token, userId: USER_ID, email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' },
       });
     },
     'POST /affiliates/clicks': () => new Response(null, { status: 204 }),
@@ -281,7 +286,7 @@ export function installFakeApi(): FakeApi {
       const token = decodeURIComponent(m[1]!);
       return () =>
         token === 'good-link'
-          ? json(201, { token: sessionToken('buyer@example.com'), userId: 'u-7', email: 'buyer@example.com', scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' })
+          ? json(201, { token: sessionToken('buyer@example.com'), userId: USER_ID, email: 'buyer@example.com', scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' })
           : apiError(401, 'invalid_link', 'This sign-in link is invalid, expired or already used. Please ask for a new one.');
     }
     if (method === 'POST' && (m = path.match(/^\/services\/([^/]+)\/(restart|recreate|terminate)$/))) {

@@ -47,8 +47,8 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yxg\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"Bkl\" --locale \"en-gb\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"vnk\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"BNV\" --locale \"es-es\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
 		os.Args[0] + " " + "promotion get --code \"9k\" --pid 4906962053565980661" + "\n" +
 		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"" + "\n" +
@@ -642,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yxg\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"vnk\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Bkl\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"BNV\" --locale \"es-es\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1540759540100511139 --currency \"zlY\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 111227598255958064 --currency \"eBR\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"CYx\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"RNc\" --locale \"es-es\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 4470799408017065885 --from \"Nisi est maiores facilis autem.\" --to \"Velit quidem reprehenderit repudiandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 298074148461953696 --from \"Et dolore ut et eos et.\" --to \"Tempore velit.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -776,7 +776,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -1135,7 +1135,7 @@ func resellersUsage() {
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] resellers COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    me: Me implements me.`)
-	fmt.Fprintln(os.Stderr, `    order: Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password becomes the client's (or must be it, when one is set).`)
+	fmt.Fprintln(os.Stderr, `    order: Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password (and its confirmation) is the reseller panel account's password, set when this order creates the account; it is never the shop sign-in password. Everything is checked before anything is stored.`)
 	fmt.Fprintln(os.Stderr, `    get-service: A reseller plan's service, with the reseller account's credits.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -1169,7 +1169,7 @@ func resellersOrderUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password becomes the client's (or must be it, when one is set).`)
+	fmt.Fprintln(os.Stderr, `Orders a reseller plan at its monthly price. A new reseller also buys the new-reseller product unless existingReseller is true. The password (and its confirmation) is the reseller panel account's password, set when this order creates the account; it is never the shop sign-in password. Everything is checked before anything is stored.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -1178,7 +1178,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"7ai\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Iste voluptas quo.\",\n      \"password\": \"6bd\",\n      \"pid\": 5351278602728130748,\n      \"returnUrl\": \"buj\"\n   }' --token \"Quo aliquam quod reiciendis ut.\" --idempotency-key \"3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"j7a\",\n      \"currency\": \"ngt\",\n      \"existingReseller\": false,\n      \"gateway\": \"Non eligendi non iste voluptas.\",\n      \"password\": \"y6b\",\n      \"pid\": 3750569045806728854,\n      \"returnUrl\": \"ujf\"\n   }' --token \"Aliquam quod.\" --idempotency-key \"5\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1200,7 +1200,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ut omnis dolorem.\" --locale \"es-es\" --token \"Ut omnis consequatur repellendus dolores soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dolores earum ipsum.\" --locale \"en\" --token \"Omnis dolorem quisquam excepturi.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1208,11 +1208,11 @@ func sessionUsage() {
 	fmt.Fprintln(os.Stderr, `Identifies a buyer by email, and proves it with a password or a one-time sign-in link.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] session COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    create: Opens a session. With the client's password the session is proven; failed passwords are throttled per email and per address.`)
+	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs out: the token stops working.`)
 	fmt.Fprintln(os.Stderr, `    request-link: Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
 	fmt.Fprintln(os.Stderr, `    redeem-link: Trades a sign-in link's token for a proven session. A token works once.`)
-	fmt.Fprintln(os.Stderr, `    set-password: Sets the client's password; only a proven session may.`)
+	fmt.Fprintln(os.Stderr, `    set-password: Sets the client's sign-in password; only a proven session (password or sign-in link) may. Every other session of the client is signed out; this one stays.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s session COMMAND --help\n", os.Args[0])
@@ -1225,14 +1225,14 @@ func sessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Opens a session. With the client's password the session is proven; failed passwords are throttled per email and per address.`)
+	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"y3o\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"7x2\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1250,7 +1250,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Unde rem cupiditate in voluptas cum aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Beatae dolorum.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1268,7 +1268,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"9h6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"2hf\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1286,7 +1286,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ig9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qpm\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1298,7 +1298,7 @@ func sessionSetPasswordUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Sets the client's password; only a proven session may.`)
+	fmt.Fprintln(os.Stderr, `Sets the client's sign-in password; only a proven session (password or sign-in link) may. Every other session of the client is signed out; this one stays.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -1306,7 +1306,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"6pa\"\n   }' --token \"Blanditiis exercitationem dignissimos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"6ox\"\n   }' --token \"Est mollitia eum non aut.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1340,7 +1340,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"w\" --locale \"es-es\" --token \"Ex id.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"p\" --locale \"de-de\" --token \"Impedit sint minus porro.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1360,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"m1\",\n      \"extraQuantity\": 6585015799158966630,\n      \"serviceId\": \"czd\"\n   }' --token \"In odio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"9\",\n      \"extraQuantity\": 7982801663125545645,\n      \"serviceId\": \"zrr\"\n   }' --token \"Autem harum quas illo iste cupiditate.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"rw2\",\n      \"extraQuantity\": 8014889613711704292,\n      \"gateway\": \"Et autem harum quas illo.\",\n      \"returnUrl\": \"nbm\",\n      \"serviceId\": \"3rr\"\n   }' --token \"Quas eos voluptates.\" --idempotency-key \"32\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"i\",\n      \"extraQuantity\": 7592686708561588218,\n      \"gateway\": \"Qui quam dicta ut odio laboriosam.\",\n      \"returnUrl\": \"s83\",\n      \"serviceId\": \"wpu\"\n   }' --token \"Quos nam dicta est vero ea.\" --idempotency-key \"2l\"")
 }

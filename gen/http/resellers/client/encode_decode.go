@@ -60,7 +60,6 @@ func EncodeMeRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Req
 // DecodeMeResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
@@ -112,40 +111,19 @@ func DecodeMeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody 
 			}
 			return nil, NewMeNotFound(&body)
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body MeUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "me", err)
-				}
-				err = ValidateMeUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "me", err)
-				}
-				return nil, NewMeUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body MeInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "me", err)
-				}
-				err = ValidateMeInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "me", err)
-				}
-				return nil, NewMeInvalidCredentials(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "me", resp.StatusCode, string(body))
+			var (
+				body MeUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "me", err)
 			}
+			err = ValidateMeUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "me", err)
+			}
+			return nil, NewMeUnauthorized(&body)
 		case http.StatusBadRequest:
 			en := resp.Header.Get("goa-error")
 			switch en {
@@ -286,7 +264,6 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // DecodeOrderResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
@@ -338,40 +315,19 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			return nil, NewOrderNotFound(&body)
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body OrderUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "order", err)
-				}
-				err = ValidateOrderUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "order", err)
-				}
-				return nil, NewOrderUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body OrderInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "order", err)
-				}
-				err = ValidateOrderInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "order", err)
-				}
-				return nil, NewOrderInvalidCredentials(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
+			var (
+				body OrderUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "order", err)
 			}
+			err = ValidateOrderUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "order", err)
+			}
+			return nil, NewOrderUnauthorized(&body)
 		case http.StatusBadRequest:
 			en := resp.Header.Get("goa-error")
 			switch en {
@@ -519,7 +475,6 @@ func EncodeGetServiceRequest(encoder func(*http.Request) goahttp.Encoder) func(*
 // DecodeGetServiceResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
@@ -571,40 +526,19 @@ func DecodeGetServiceResponse(decoder func(*http.Response) goahttp.Decoder, rest
 			}
 			return nil, NewGetServiceNotFound(&body)
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body GetServiceUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-				}
-				err = ValidateGetServiceUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "getService", err)
-				}
-				return nil, NewGetServiceUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body GetServiceInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-				}
-				err = ValidateGetServiceInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "getService", err)
-				}
-				return nil, NewGetServiceInvalidCredentials(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "getService", resp.StatusCode, string(body))
+			var (
+				body GetServiceUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "getService", err)
 			}
+			err = ValidateGetServiceUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "getService", err)
+			}
+			return nil, NewGetServiceUnauthorized(&body)
 		case http.StatusBadRequest:
 			en := resp.Header.Get("goa-error")
 			switch en {

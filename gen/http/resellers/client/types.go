@@ -20,9 +20,11 @@ type OrderRequestBody struct {
 	// Payment gateway module; the default when absent
 	Gateway          *string `form:"gateway,omitempty" json:"gateway,omitempty" xml:"gateway,omitempty"`
 	ExistingReseller bool    `form:"existingReseller" json:"existingReseller" xml:"existingReseller"`
-	Password         string  `form:"password" json:"password" xml:"password"`
-	ConfirmPassword  string  `form:"confirmPassword" json:"confirmPassword" xml:"confirmPassword"`
-	Currency         *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// The reseller panel account's password: 8 characters to 72 bytes
+	Password string `form:"password" json:"password" xml:"password"`
+	// The same password again
+	ConfirmPassword string  `form:"confirmPassword" json:"confirmPassword" xml:"confirmPassword"`
+	Currency        *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
 	// Where the payment page sends the buyer back;
 	// /checkout/resellers/waiting?order={orderId} when absent
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
@@ -51,7 +53,8 @@ type OrderResponseBody struct {
 	PaymentURL *string `form:"paymentUrl,omitempty" json:"paymentUrl,omitempty" xml:"paymentUrl,omitempty"`
 	// RFC 3339; empty when nothing is due
 	PaymentDeadline *string `form:"paymentDeadline,omitempty" json:"paymentDeadline,omitempty" xml:"paymentDeadline,omitempty"`
-	// A proven session: the password proved the client
+	// The caller's own session, unchanged (same token and scope): the order's
+	// password proves nothing about the email
 	Session *SessionResultResponseBody `form:"session,omitempty" json:"session,omitempty" xml:"session,omitempty"`
 }
 
@@ -92,24 +95,6 @@ type MeNotFoundResponseBody struct {
 // MeUnauthorizedResponseBody is the type of the "resellers" service "me"
 // endpoint HTTP response body for the "unauthorized" error.
 type MeUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// MeInvalidCredentialsResponseBody is the type of the "resellers" service "me"
-// endpoint HTTP response body for the "invalid_credentials" error.
-type MeInvalidCredentialsResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -251,24 +236,6 @@ type OrderUnauthorizedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// OrderInvalidCredentialsResponseBody is the type of the "resellers" service
-// "order" endpoint HTTP response body for the "invalid_credentials" error.
-type OrderInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
 // OrderBadRequestResponseBody is the type of the "resellers" service "order"
 // endpoint HTTP response body for the "bad_request" error.
 type OrderBadRequestResponseBody struct {
@@ -395,25 +362,6 @@ type GetServiceUnauthorizedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// GetServiceInvalidCredentialsResponseBody is the type of the "resellers"
-// service "getService" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type GetServiceInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
 // GetServiceBadRequestResponseBody is the type of the "resellers" service
 // "getService" endpoint HTTP response body for the "bad_request" error.
 type GetServiceBadRequestResponseBody struct {
@@ -518,7 +466,9 @@ type MoneyResponseBody struct {
 type SessionResultResponseBody struct {
 	// Bearer token
 	Token *string `form:"token,omitempty" json:"token,omitempty" xml:"token,omitempty"`
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID *string `form:"userId,omitempty" json:"userId,omitempty" xml:"userId,omitempty"`
 	Email  *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -575,21 +525,6 @@ func NewMeNotFound(body *MeNotFoundResponseBody) *goa.ServiceError {
 
 // NewMeUnauthorized builds a resellers service me endpoint unauthorized error.
 func NewMeUnauthorized(body *MeUnauthorizedResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewMeInvalidCredentials builds a resellers service me endpoint
-// invalid_credentials error.
-func NewMeInvalidCredentials(body *MeInvalidCredentialsResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -725,21 +660,6 @@ func NewOrderUnauthorized(body *OrderUnauthorizedResponseBody) *goa.ServiceError
 	return v
 }
 
-// NewOrderInvalidCredentials builds a resellers service order endpoint
-// invalid_credentials error.
-func NewOrderInvalidCredentials(body *OrderInvalidCredentialsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
 // NewOrderBadRequest builds a resellers service order endpoint bad_request
 // error.
 func NewOrderBadRequest(body *OrderBadRequestResponseBody) *goa.ServiceError {
@@ -850,21 +770,6 @@ func NewGetServiceNotFound(body *GetServiceNotFoundResponseBody) *goa.ServiceErr
 // NewGetServiceUnauthorized builds a resellers service getService endpoint
 // unauthorized error.
 func NewGetServiceUnauthorized(body *GetServiceUnauthorizedResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewGetServiceInvalidCredentials builds a resellers service getService
-// endpoint invalid_credentials error.
-func NewGetServiceInvalidCredentials(body *GetServiceInvalidCredentialsResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -1096,30 +1001,6 @@ func ValidateMeUnauthorizedResponseBody(body *MeUnauthorizedResponseBody) (err e
 	return
 }
 
-// ValidateMeInvalidCredentialsResponseBody runs the validations defined on
-// me_invalid_credentials_response_body
-func ValidateMeInvalidCredentialsResponseBody(body *MeInvalidCredentialsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
 // ValidateMeBadRequestResponseBody runs the validations defined on
 // me_bad_request_response_body
 func ValidateMeBadRequestResponseBody(body *MeBadRequestResponseBody) (err error) {
@@ -1288,30 +1169,6 @@ func ValidateOrderUnauthorizedResponseBody(body *OrderUnauthorizedResponseBody) 
 	return
 }
 
-// ValidateOrderInvalidCredentialsResponseBody runs the validations defined on
-// order_invalid_credentials_response_body
-func ValidateOrderInvalidCredentialsResponseBody(body *OrderInvalidCredentialsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
 // ValidateOrderBadRequestResponseBody runs the validations defined on
 // order_bad_request_response_body
 func ValidateOrderBadRequestResponseBody(body *OrderBadRequestResponseBody) (err error) {
@@ -1459,30 +1316,6 @@ func ValidateGetServiceNotFoundResponseBody(body *GetServiceNotFoundResponseBody
 // ValidateGetServiceUnauthorizedResponseBody runs the validations defined on
 // getService_unauthorized_response_body
 func ValidateGetServiceUnauthorizedResponseBody(body *GetServiceUnauthorizedResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateGetServiceInvalidCredentialsResponseBody runs the validations
-// defined on getService_invalid_credentials_response_body
-func ValidateGetServiceInvalidCredentialsResponseBody(body *GetServiceInvalidCredentialsResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -22,9 +22,11 @@ type OrderRequestBody struct {
 	// Payment gateway module; the default when absent
 	Gateway          *string `form:"gateway,omitempty" json:"gateway,omitempty" xml:"gateway,omitempty"`
 	ExistingReseller *bool   `form:"existingReseller,omitempty" json:"existingReseller,omitempty" xml:"existingReseller,omitempty"`
-	Password         *string `form:"password,omitempty" json:"password,omitempty" xml:"password,omitempty"`
-	ConfirmPassword  *string `form:"confirmPassword,omitempty" json:"confirmPassword,omitempty" xml:"confirmPassword,omitempty"`
-	Currency         *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// The reseller panel account's password: 8 characters to 72 bytes
+	Password *string `form:"password,omitempty" json:"password,omitempty" xml:"password,omitempty"`
+	// The same password again
+	ConfirmPassword *string `form:"confirmPassword,omitempty" json:"confirmPassword,omitempty" xml:"confirmPassword,omitempty"`
+	Currency        *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
 	// Where the payment page sends the buyer back;
 	// /checkout/resellers/waiting?order={orderId} when absent
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
@@ -53,7 +55,8 @@ type OrderResponseBody struct {
 	PaymentURL string `form:"paymentUrl" json:"paymentUrl" xml:"paymentUrl"`
 	// RFC 3339; empty when nothing is due
 	PaymentDeadline string `form:"paymentDeadline" json:"paymentDeadline" xml:"paymentDeadline"`
-	// A proven session: the password proved the client
+	// The caller's own session, unchanged (same token and scope): the order's
+	// password proves nothing about the email
 	Session *SessionResultResponseBody `form:"session" json:"session" xml:"session"`
 }
 
@@ -94,24 +97,6 @@ type MeNotFoundResponseBody struct {
 // MeUnauthorizedResponseBody is the type of the "resellers" service "me"
 // endpoint HTTP response body for the "unauthorized" error.
 type MeUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// MeInvalidCredentialsResponseBody is the type of the "resellers" service "me"
-// endpoint HTTP response body for the "invalid_credentials" error.
-type MeInvalidCredentialsResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -253,24 +238,6 @@ type OrderUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// OrderInvalidCredentialsResponseBody is the type of the "resellers" service
-// "order" endpoint HTTP response body for the "invalid_credentials" error.
-type OrderInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // OrderBadRequestResponseBody is the type of the "resellers" service "order"
 // endpoint HTTP response body for the "bad_request" error.
 type OrderBadRequestResponseBody struct {
@@ -397,25 +364,6 @@ type GetServiceUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// GetServiceInvalidCredentialsResponseBody is the type of the "resellers"
-// service "getService" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type GetServiceInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // GetServiceBadRequestResponseBody is the type of the "resellers" service
 // "getService" endpoint HTTP response body for the "bad_request" error.
 type GetServiceBadRequestResponseBody struct {
@@ -520,7 +468,9 @@ type MoneyResponseBody struct {
 type SessionResultResponseBody struct {
 	// Bearer token
 	Token string `form:"token" json:"token" xml:"token"`
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID string `form:"userId" json:"userId" xml:"userId"`
 	Email  string `form:"email" json:"email" xml:"email"`
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -602,20 +552,6 @@ func NewMeNotFoundResponseBody(res *goa.ServiceError) *MeNotFoundResponseBody {
 // of the "me" endpoint of the "resellers" service.
 func NewMeUnauthorizedResponseBody(res *goa.ServiceError) *MeUnauthorizedResponseBody {
 	body := &MeUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewMeInvalidCredentialsResponseBody builds the HTTP response body from the
-// result of the "me" endpoint of the "resellers" service.
-func NewMeInvalidCredentialsResponseBody(res *goa.ServiceError) *MeInvalidCredentialsResponseBody {
-	body := &MeInvalidCredentialsResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -724,20 +660,6 @@ func NewOrderUnauthorizedResponseBody(res *goa.ServiceError) *OrderUnauthorizedR
 	return body
 }
 
-// NewOrderInvalidCredentialsResponseBody builds the HTTP response body from
-// the result of the "order" endpoint of the "resellers" service.
-func NewOrderInvalidCredentialsResponseBody(res *goa.ServiceError) *OrderInvalidCredentialsResponseBody {
-	body := &OrderInvalidCredentialsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewOrderBadRequestResponseBody builds the HTTP response body from the result
 // of the "order" endpoint of the "resellers" service.
 func NewOrderBadRequestResponseBody(res *goa.ServiceError) *OrderBadRequestResponseBody {
@@ -826,20 +748,6 @@ func NewGetServiceNotFoundResponseBody(res *goa.ServiceError) *GetServiceNotFoun
 // result of the "getService" endpoint of the "resellers" service.
 func NewGetServiceUnauthorizedResponseBody(res *goa.ServiceError) *GetServiceUnauthorizedResponseBody {
 	body := &GetServiceUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetServiceInvalidCredentialsResponseBody builds the HTTP response body
-// from the result of the "getService" endpoint of the "resellers" service.
-func NewGetServiceInvalidCredentialsResponseBody(res *goa.ServiceError) *GetServiceInvalidCredentialsResponseBody {
-	body := &GetServiceInvalidCredentialsResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -13,10 +13,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	session "github.com/streamcart/streamcart/gen/session"
 	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
 )
 
 // BuildCreateRequest instantiates a HTTP request object with method and path
@@ -60,7 +62,7 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -203,7 +205,24 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "create", err)
 			}
-			return nil, NewCreateTooManyAttempts(&body)
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("session", "create", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "create", err)
+			}
+			return nil, NewCreateTooManyAttempts(&body, retryAfter)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "create", resp.StatusCode, string(body))
@@ -256,7 +275,7 @@ func EncodeDeleteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -386,7 +405,24 @@ func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "delete", err)
 			}
-			return nil, NewDeleteTooManyAttempts(&body)
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("session", "delete", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "delete", err)
+			}
+			return nil, NewDeleteTooManyAttempts(&body, retryAfter)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
@@ -435,7 +471,7 @@ func EncodeRequestLinkRequest(encoder func(*http.Request) goahttp.Encoder) func(
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeRequestLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -565,7 +601,24 @@ func DecodeRequestLinkResponse(decoder func(*http.Response) goahttp.Decoder, res
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "requestLink", err)
 			}
-			return nil, NewRequestLinkTooManyAttempts(&body)
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("session", "requestLink", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "requestLink", err)
+			}
+			return nil, NewRequestLinkTooManyAttempts(&body, retryAfter)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
@@ -608,7 +661,7 @@ func (c *Client) BuildRedeemLinkRequest(ctx context.Context, v any) (*http.Reque
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeRedeemLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -751,7 +804,24 @@ func DecodeRedeemLinkResponse(decoder func(*http.Response) goahttp.Decoder, rest
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "redeemLink", err)
 			}
-			return nil, NewRedeemLinkTooManyAttempts(&body)
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("session", "redeemLink", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "redeemLink", err)
+			}
+			return nil, NewRedeemLinkTooManyAttempts(&body, retryAfter)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
@@ -808,7 +878,7 @@ func EncodeSetPasswordRequest(encoder func(*http.Request) goahttp.Encoder) func(
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *goa.ServiceError): http.StatusTooManyRequests
+//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -938,7 +1008,24 @@ func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, res
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "setPassword", err)
 			}
-			return nil, NewSetPasswordTooManyAttempts(&body)
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("session", "setPassword", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "setPassword", err)
+			}
+			return nil, NewSetPasswordTooManyAttempts(&body, retryAfter)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))

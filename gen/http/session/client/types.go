@@ -40,7 +40,9 @@ type SetPasswordRequestBody struct {
 type CreateResponseBody struct {
 	// Bearer token
 	Token *string `form:"token,omitempty" json:"token,omitempty" xml:"token,omitempty"`
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID *string `form:"userId,omitempty" json:"userId,omitempty" xml:"userId,omitempty"`
 	Email  *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -54,7 +56,9 @@ type CreateResponseBody struct {
 type RedeemLinkResponseBody struct {
 	// Bearer token
 	Token *string `form:"token,omitempty" json:"token,omitempty" xml:"token,omitempty"`
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID *string `form:"userId,omitempty" json:"userId,omitempty" xml:"userId,omitempty"`
 	Email  *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -174,19 +178,9 @@ type CreateInvalidLinkResponseBody struct {
 // CreateTooManyAttemptsResponseBody is the type of the "session" service
 // "create" endpoint HTTP response body for the "too_many_attempts" error.
 type CreateTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
 // DeleteBadRequestResponseBody is the type of the "session" service "delete"
@@ -300,19 +294,9 @@ type DeleteInvalidLinkResponseBody struct {
 // DeleteTooManyAttemptsResponseBody is the type of the "session" service
 // "delete" endpoint HTTP response body for the "too_many_attempts" error.
 type DeleteTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
 // RequestLinkBadRequestResponseBody is the type of the "session" service
@@ -427,19 +411,9 @@ type RequestLinkInvalidLinkResponseBody struct {
 // RequestLinkTooManyAttemptsResponseBody is the type of the "session" service
 // "requestLink" endpoint HTTP response body for the "too_many_attempts" error.
 type RequestLinkTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
 // RedeemLinkBadRequestResponseBody is the type of the "session" service
@@ -554,19 +528,9 @@ type RedeemLinkInvalidLinkResponseBody struct {
 // RedeemLinkTooManyAttemptsResponseBody is the type of the "session" service
 // "redeemLink" endpoint HTTP response body for the "too_many_attempts" error.
 type RedeemLinkTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
 // SetPasswordBadRequestResponseBody is the type of the "session" service
@@ -681,19 +645,9 @@ type SetPasswordInvalidLinkResponseBody struct {
 // SetPasswordTooManyAttemptsResponseBody is the type of the "session" service
 // "setPassword" endpoint HTTP response body for the "too_many_attempts" error.
 type SetPasswordTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
 // NewCreateRequestBody builds the HTTP request body from the payload of the
@@ -831,15 +785,12 @@ func NewCreateInvalidLink(body *CreateInvalidLinkResponseBody) *goa.ServiceError
 
 // NewCreateTooManyAttempts builds a session service create endpoint
 // too_many_attempts error.
-func NewCreateTooManyAttempts(body *CreateTooManyAttemptsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
+func NewCreateTooManyAttempts(body *CreateTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
+	v := &session.TooManyAttempts{
+		Name:    *body.Name,
+		Message: *body.Message,
 	}
+	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -936,15 +887,12 @@ func NewDeleteInvalidLink(body *DeleteInvalidLinkResponseBody) *goa.ServiceError
 
 // NewDeleteTooManyAttempts builds a session service delete endpoint
 // too_many_attempts error.
-func NewDeleteTooManyAttempts(body *DeleteTooManyAttemptsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
+func NewDeleteTooManyAttempts(body *DeleteTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
+	v := &session.TooManyAttempts{
+		Name:    *body.Name,
+		Message: *body.Message,
 	}
+	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -1041,15 +989,12 @@ func NewRequestLinkInvalidLink(body *RequestLinkInvalidLinkResponseBody) *goa.Se
 
 // NewRequestLinkTooManyAttempts builds a session service requestLink endpoint
 // too_many_attempts error.
-func NewRequestLinkTooManyAttempts(body *RequestLinkTooManyAttemptsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
+func NewRequestLinkTooManyAttempts(body *RequestLinkTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
+	v := &session.TooManyAttempts{
+		Name:    *body.Name,
+		Message: *body.Message,
 	}
+	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -1160,15 +1105,12 @@ func NewRedeemLinkInvalidLink(body *RedeemLinkInvalidLinkResponseBody) *goa.Serv
 
 // NewRedeemLinkTooManyAttempts builds a session service redeemLink endpoint
 // too_many_attempts error.
-func NewRedeemLinkTooManyAttempts(body *RedeemLinkTooManyAttemptsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
+func NewRedeemLinkTooManyAttempts(body *RedeemLinkTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
+	v := &session.TooManyAttempts{
+		Name:    *body.Name,
+		Message: *body.Message,
 	}
+	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -1265,15 +1207,12 @@ func NewSetPasswordInvalidLink(body *SetPasswordInvalidLinkResponseBody) *goa.Se
 
 // NewSetPasswordTooManyAttempts builds a session service setPassword endpoint
 // too_many_attempts error.
-func NewSetPasswordTooManyAttempts(body *SetPasswordTooManyAttemptsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
+func NewSetPasswordTooManyAttempts(body *SetPasswordTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
+	v := &session.TooManyAttempts{
+		Name:    *body.Name,
+		Message: *body.Message,
 	}
+	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -1479,20 +1418,8 @@ func ValidateCreateTooManyAttemptsResponseBody(body *CreateTooManyAttemptsRespon
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
 	}
 	return
 }
@@ -1647,20 +1574,8 @@ func ValidateDeleteTooManyAttemptsResponseBody(body *DeleteTooManyAttemptsRespon
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
 	}
 	return
 }
@@ -1815,20 +1730,8 @@ func ValidateRequestLinkTooManyAttemptsResponseBody(body *RequestLinkTooManyAtte
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
 	}
 	return
 }
@@ -1983,20 +1886,8 @@ func ValidateRedeemLinkTooManyAttemptsResponseBody(body *RedeemLinkTooManyAttemp
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
 	}
 	return
 }
@@ -2151,20 +2042,8 @@ func ValidateSetPasswordTooManyAttemptsResponseBody(body *SetPasswordTooManyAtte
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
 	}
 	return
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -151,7 +152,7 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.WriteHeader(http.StatusUnauthorized)
 			return enc.Encode(body)
 		case "too_many_attempts":
-			var res *goa.ServiceError
+			var res *session.TooManyAttempts
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
 			var body any
@@ -159,6 +160,11 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 				body = formatter(ctx, res)
 			} else {
 				body = NewCreateTooManyAttemptsResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -292,7 +298,7 @@ func EncodeDeleteError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.WriteHeader(http.StatusUnauthorized)
 			return enc.Encode(body)
 		case "too_many_attempts":
-			var res *goa.ServiceError
+			var res *session.TooManyAttempts
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
 			var body any
@@ -300,6 +306,11 @@ func EncodeDeleteError(encoder func(context.Context, http.ResponseWriter) goahtt
 				body = formatter(ctx, res)
 			} else {
 				body = NewDeleteTooManyAttemptsResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -438,7 +449,7 @@ func EncodeRequestLinkError(encoder func(context.Context, http.ResponseWriter) g
 			w.WriteHeader(http.StatusUnauthorized)
 			return enc.Encode(body)
 		case "too_many_attempts":
-			var res *goa.ServiceError
+			var res *session.TooManyAttempts
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
 			var body any
@@ -446,6 +457,11 @@ func EncodeRequestLinkError(encoder func(context.Context, http.ResponseWriter) g
 				body = formatter(ctx, res)
 			} else {
 				body = NewRequestLinkTooManyAttemptsResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -581,7 +597,7 @@ func EncodeRedeemLinkError(encoder func(context.Context, http.ResponseWriter) go
 			w.WriteHeader(http.StatusUnauthorized)
 			return enc.Encode(body)
 		case "too_many_attempts":
-			var res *goa.ServiceError
+			var res *session.TooManyAttempts
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
 			var body any
@@ -589,6 +605,11 @@ func EncodeRedeemLinkError(encoder func(context.Context, http.ResponseWriter) go
 				body = formatter(ctx, res)
 			} else {
 				body = NewRedeemLinkTooManyAttemptsResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusTooManyRequests)
@@ -742,7 +763,7 @@ func EncodeSetPasswordError(encoder func(context.Context, http.ResponseWriter) g
 			w.WriteHeader(http.StatusUnauthorized)
 			return enc.Encode(body)
 		case "too_many_attempts":
-			var res *goa.ServiceError
+			var res *session.TooManyAttempts
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
 			var body any
@@ -750,6 +771,11 @@ func EncodeSetPasswordError(encoder func(context.Context, http.ResponseWriter) g
 				body = formatter(ctx, res)
 			} else {
 				body = NewSetPasswordTooManyAttemptsResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusTooManyRequests)

@@ -42,7 +42,9 @@ type SetPasswordRequestBody struct {
 type CreateResponseBody struct {
 	// Bearer token
 	Token string `form:"token" json:"token" xml:"token"`
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID string `form:"userId" json:"userId" xml:"userId"`
 	Email  string `form:"email" json:"email" xml:"email"`
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -56,7 +58,9 @@ type CreateResponseBody struct {
 type RedeemLinkResponseBody struct {
 	// Bearer token
 	Token string `form:"token" json:"token" xml:"token"`
-	// Client id
+	// The client's opaque public id (usr_ and 26 characters, random: neither
+	// ordered nor counting). Was the decimal database id before issue 12; compare
+	// it only for equality.
 	UserID string `form:"userId" json:"userId" xml:"userId"`
 	Email  string `form:"email" json:"email" xml:"email"`
 	// email: may buy and read this session's purchases; proven: all of the client's
@@ -176,19 +180,9 @@ type CreateInvalidLinkResponseBody struct {
 // CreateTooManyAttemptsResponseBody is the type of the "session" service
 // "create" endpoint HTTP response body for the "too_many_attempts" error.
 type CreateTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    string `form:"name" json:"name" xml:"name"`
 	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // DeleteBadRequestResponseBody is the type of the "session" service "delete"
@@ -302,19 +296,9 @@ type DeleteInvalidLinkResponseBody struct {
 // DeleteTooManyAttemptsResponseBody is the type of the "session" service
 // "delete" endpoint HTTP response body for the "too_many_attempts" error.
 type DeleteTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    string `form:"name" json:"name" xml:"name"`
 	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // RequestLinkBadRequestResponseBody is the type of the "session" service
@@ -429,19 +413,9 @@ type RequestLinkInvalidLinkResponseBody struct {
 // RequestLinkTooManyAttemptsResponseBody is the type of the "session" service
 // "requestLink" endpoint HTTP response body for the "too_many_attempts" error.
 type RequestLinkTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    string `form:"name" json:"name" xml:"name"`
 	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // RedeemLinkBadRequestResponseBody is the type of the "session" service
@@ -556,19 +530,9 @@ type RedeemLinkInvalidLinkResponseBody struct {
 // RedeemLinkTooManyAttemptsResponseBody is the type of the "session" service
 // "redeemLink" endpoint HTTP response body for the "too_many_attempts" error.
 type RedeemLinkTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    string `form:"name" json:"name" xml:"name"`
 	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // SetPasswordBadRequestResponseBody is the type of the "session" service
@@ -683,19 +647,9 @@ type SetPasswordInvalidLinkResponseBody struct {
 // SetPasswordTooManyAttemptsResponseBody is the type of the "session" service
 // "setPassword" endpoint HTTP response body for the "too_many_attempts" error.
 type SetPasswordTooManyAttemptsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
+	// too_many_attempts
+	Name    string `form:"name" json:"name" xml:"name"`
 	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // NewCreateResponseBody builds the HTTP response body from the result of the
@@ -810,14 +764,10 @@ func NewCreateInvalidLinkResponseBody(res *goa.ServiceError) *CreateInvalidLinkR
 
 // NewCreateTooManyAttemptsResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "session" service.
-func NewCreateTooManyAttemptsResponseBody(res *goa.ServiceError) *CreateTooManyAttemptsResponseBody {
+func NewCreateTooManyAttemptsResponseBody(res *session.TooManyAttempts) *CreateTooManyAttemptsResponseBody {
 	body := &CreateTooManyAttemptsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
+		Name:    res.Name,
+		Message: res.Message,
 	}
 	return body
 }
@@ -908,14 +858,10 @@ func NewDeleteInvalidLinkResponseBody(res *goa.ServiceError) *DeleteInvalidLinkR
 
 // NewDeleteTooManyAttemptsResponseBody builds the HTTP response body from the
 // result of the "delete" endpoint of the "session" service.
-func NewDeleteTooManyAttemptsResponseBody(res *goa.ServiceError) *DeleteTooManyAttemptsResponseBody {
+func NewDeleteTooManyAttemptsResponseBody(res *session.TooManyAttempts) *DeleteTooManyAttemptsResponseBody {
 	body := &DeleteTooManyAttemptsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
+		Name:    res.Name,
+		Message: res.Message,
 	}
 	return body
 }
@@ -1006,14 +952,10 @@ func NewRequestLinkInvalidLinkResponseBody(res *goa.ServiceError) *RequestLinkIn
 
 // NewRequestLinkTooManyAttemptsResponseBody builds the HTTP response body from
 // the result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkTooManyAttemptsResponseBody(res *goa.ServiceError) *RequestLinkTooManyAttemptsResponseBody {
+func NewRequestLinkTooManyAttemptsResponseBody(res *session.TooManyAttempts) *RequestLinkTooManyAttemptsResponseBody {
 	body := &RequestLinkTooManyAttemptsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
+		Name:    res.Name,
+		Message: res.Message,
 	}
 	return body
 }
@@ -1104,14 +1046,10 @@ func NewRedeemLinkInvalidLinkResponseBody(res *goa.ServiceError) *RedeemLinkInva
 
 // NewRedeemLinkTooManyAttemptsResponseBody builds the HTTP response body from
 // the result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkTooManyAttemptsResponseBody(res *goa.ServiceError) *RedeemLinkTooManyAttemptsResponseBody {
+func NewRedeemLinkTooManyAttemptsResponseBody(res *session.TooManyAttempts) *RedeemLinkTooManyAttemptsResponseBody {
 	body := &RedeemLinkTooManyAttemptsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
+		Name:    res.Name,
+		Message: res.Message,
 	}
 	return body
 }
@@ -1202,14 +1140,10 @@ func NewSetPasswordInvalidLinkResponseBody(res *goa.ServiceError) *SetPasswordIn
 
 // NewSetPasswordTooManyAttemptsResponseBody builds the HTTP response body from
 // the result of the "setPassword" endpoint of the "session" service.
-func NewSetPasswordTooManyAttemptsResponseBody(res *goa.ServiceError) *SetPasswordTooManyAttemptsResponseBody {
+func NewSetPasswordTooManyAttemptsResponseBody(res *session.TooManyAttempts) *SetPasswordTooManyAttemptsResponseBody {
 	body := &SetPasswordTooManyAttemptsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
+		Name:    res.Name,
+		Message: res.Message,
 	}
 	return body
 }
