@@ -234,9 +234,9 @@ func TestQuoteErrors(t *testing.T) {
 const edge = `defaultCurrency: EUR
 currencies:
   - {code: EUR, rate: "1"}
-  - {code: AAA, rate: "1.5"}
-  - {code: BBB, rate: "0.5"}
-  - {code: CCC, rate: "0.333"}
+  - {code: CHF, rate: "1.5"}
+  - {code: GBP, rate: "0.5"}
+  - {code: DKK, rate: "0.333"}
 configOptions:
   - id: 2
     name: Extra connections
@@ -265,18 +265,18 @@ func TestQuoteEdges(t *testing.T) {
 		req                       pricing.Request
 		subtotal, discount, total int64
 	}{
-		{"0.01 × 1.5 = 0.015 rounds half up to 0.02", pricing.Request{PID: 1, Currency: "AAA"}, 2, 0, 2},
-		{"0.01 × 0.5 = 0.005 rounds half up to 0.01", pricing.Request{PID: 1, Currency: "BBB"}, 1, 0, 1},
-		{"0.03 × 0.5 = 0.015 → 0.02", pricing.Request{PID: 2, Currency: "BBB"}, 2, 0, 2},
-		{"0.01 × 0.333 = 0.00333 → 0.00", pricing.Request{PID: 1, Currency: "CCC"}, 0, 0, 0},
-		{"unit rounded before × count: 0.02 + 3 × 0.02", pricing.Request{PID: 1, Currency: "AAA", ExtraConnections: 3}, 8, 0, 8},
+		{"0.01 × 1.5 = 0.015 rounds half up to 0.02", pricing.Request{PID: 1, Currency: "CHF"}, 2, 0, 2},
+		{"0.01 × 0.5 = 0.005 rounds half up to 0.01", pricing.Request{PID: 1, Currency: "GBP"}, 1, 0, 1},
+		{"0.03 × 0.5 = 0.015 → 0.02", pricing.Request{PID: 2, Currency: "GBP"}, 2, 0, 2},
+		{"0.01 × 0.333 = 0.00333 → 0.00", pricing.Request{PID: 1, Currency: "DKK"}, 0, 0, 0},
+		{"unit rounded before × count: 0.02 + 3 × 0.02", pricing.Request{PID: 1, Currency: "CHF", ExtraConnections: 3}, 8, 0, 8},
 		{"fixed above subtotal floors at zero", pricing.Request{PID: 3, PromoCode: "BIG"}, 999, 999, 0},
-		{"fixed above subtotal after conversion", pricing.Request{PID: 3, Currency: "BBB", PromoCode: "BIG"}, 500, 500, 0},
+		{"fixed above subtotal after conversion", pricing.Request{PID: 3, Currency: "GBP", PromoCode: "BIG"}, 500, 500, 0},
 		{"100 percent", pricing.Request{PID: 3, PromoCode: "ALL"}, 999, 999, 0},
 		{"12.5% of 0.04 = 0.005 → 0.01", pricing.Request{PID: 4, PromoCode: "HALF"}, 4, 1, 3},
 		{"12.5% of 12.94 = 1.6175 → 1.62", pricing.Request{PID: 5, PromoCode: "HALF"}, 1294, 162, 1132},
-		{"fixed 0.01 × 0.333 → 0.00 off", pricing.Request{PID: 2, Currency: "CCC", PromoCode: "TINY"}, 1, 0, 1},
-		{"fixed 0.01 × 1.5 = 0.015 → 0.02 off", pricing.Request{PID: 4, Currency: "AAA", PromoCode: "TINY"}, 6, 2, 4},
+		{"fixed 0.01 × 0.333 → 0.00 off", pricing.Request{PID: 2, Currency: "DKK", PromoCode: "TINY"}, 1, 0, 1},
+		{"fixed 0.01 × 1.5 = 0.015 → 0.02 off", pricing.Request{PID: 4, Currency: "CHF", PromoCode: "TINY"}, 6, 2, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
