@@ -484,3 +484,73 @@ func TestQuoteJSON(t *testing.T) {
 		t.Errorf("JSON:\n got %s\nwant %s", b, want)
 	}
 }
+
+// yen is a catalog whose default currency has no decimals, selling also in 2- and 3-decimal
+// currencies.
+const yen = `defaultCurrency: JPY
+currencies:
+  - {code: JPY, rate: "1"}
+  - {code: EUR, rate: "0.00625"}
+  - {code: KWD, rate: "0.0021"}
+products:
+  - {pid: 1, group: plan, name: A, cycles: {monthly: {JPY: 2078}}}
+  - {pid: 2, group: plan, name: B, cycles: {monthly: {JPY: 999, KWD: "2.105"}}}
+promotions:
+  - {code: YEN500, type: Fixed Amount, value: "500", appliesTo: [1, 2]}
+  - {code: THIRD, type: Percentage, value: "33.33", appliesTo: [1, 2]}
+gateways: sandbox
+`
+
+// TestMinorUnitsPerCurrency: every amount is in its currency's own minor units and each
+// conversion or percentage is rounded once, to the target's minor unit.
+func TestMinorUnitsPerCurrency(t *testing.T) {
+	c := mustParse(t, yen)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name                      string
+		req                       pricing.Request
+		subtotal, discount, total int64
+	}{
+		{"default JPY", pricing.Request{PID: 1}, 2078, 0, 2078},
+		{"JPY → EUR: 2078 × 0.00625 = 12.9875 → 12.99", pricing.Request{PID: 1, Currency: "EUR"}, 1299, 0, 1299},
+		{"JPY → KWD: 2078 × 0.0021 = 4.3638 → 4.364", pricing.Request{PID: 1, Currency: "KWD"}, 4364, 0, 4364},
+		{"explicit KWD price with 3 decimals", pricing.Request{PID: 2, Currency: "KWD"}, 2105, 0, 2105},
+		{"fixed 500 yen", pricing.Request{PID: 1, PromoCode: "YEN500"}, 2078, 500, 1578},
+		{"fixed 500 yen in EUR: 3.125 → 3.13", pricing.Request{PID: 1, Currency: "EUR", PromoCode: "YEN500"}, 1299, 313, 986},
+		{"fixed 500 yen in KWD: 1.05 → 1.050", pricing.Request{PID: 1, Currency: "KWD", PromoCode: "YEN500"}, 4364, 1050, 3314},
+		{"33.33 % of 2078 yen = 692.6 → 693", pricing.Request{PID: 1, PromoCode: "THIRD"}, 2078, 693, 1385},
+		{"33.33 % of 2.105 KWD = 0.70160 → 0.702", pricing.Request{PID: 2, Currency: "KWD", PromoCode: "THIRD"}, 2105, 702, 1403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := pricing.QuoteFor(c, tt.req, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var off int64
+			if q.Discount != nil {
+				off = q.Discount.Amount.Amount
+			}
+			if q.Subtotal.Amount != tt.subtotal || off != tt.discount || q.Total.Amount != tt.total {
+				t.Errorf("quote = %d − %d = %d; want %d − %d = %d", q.Subtotal.Amount, off, q.Total.Amount, tt.subtotal, tt.discount, tt.total)
+			}
+		})
+	}
+	convert := []struct {
+		amount   int64
+		from, to string
+		want     int64
+	}{
+		{1299, "EUR", "JPY", 2078}, // 12.99 / 0.00625 = 2078.4 → 2078
+		{2078, "JPY", "KWD", 4364}, // 4.3638 → 4.364
+		{4364, "KWD", "EUR", 1299}, // 4.364 / 0.0021 × 0.00625 = 12.988… → 12.99
+		{1, "KWD", "JPY", 0},       // 0.001 / 0.0021 = 0.476 → 0
+		{5, "EUR", "KWD", 17},      // 0.05 × 0.336 = 0.0168 → 0.017
+	}
+	for _, tt := range convert {
+		got, _, err := pricing.Convert(c, tt.amount, tt.from, tt.to)
+		if err != nil || got.Amount != tt.want || got.Currency != tt.to {
+			t.Errorf("Convert(%d %s → %s) = %+v, %v; want %d", tt.amount, tt.from, tt.to, got, err, tt.want)
+		}
+	}
+}
