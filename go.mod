@@ -3,6 +3,7 @@ module github.com/streamcart/streamcart
 go 1.26.8
 
 require (
+	github.com/bojanz/currency v1.4.2
 	github.com/go-chi/cors v1.2.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/maxmind/mmdbwriter v1.2.0
@@ -16,6 +17,7 @@ require (
 )
 
 require (
+	github.com/cockroachdb/apd/v3 v3.2.1 // indirect
 	github.com/dimfeld/httppath v0.0.0-20170720192232-ee938bf73598 // indirect
 	github.com/dlclark/regexp2 v1.2.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect

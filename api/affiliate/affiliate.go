@@ -116,8 +116,8 @@ func (a *Affiliates) Report(ctx context.Context, since time.Time) ([]Row, error)
 }
 
 // Print writes rows as a table: affiliate, clicks, orders, paid orders and revenue per currency,
-// amounts rendered by format (minor units to decimal text).
-func Print(w io.Writer, rows []Row, format func(minor int64) string) error {
+// amounts rendered by format (minor units of a currency to decimal text, e.g. money.Format).
+func Print(w io.Writer, rows []Row, format func(minor int64, currency string) string) error {
 	if _, err := fmt.Fprintln(w, "AFFILIATE\tCLICKS\tORDERS\tPAID\tREVENUE"); err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func Print(w io.Writer, rows []Row, format func(minor int64) string) error {
 		if len(r.Revenue) > 0 {
 			parts := make([]string, len(r.Revenue))
 			for i, m := range r.Revenue {
-				parts[i] = format(m.Amount) + " " + m.Currency
+				parts[i] = format(m.Amount, m.Currency) + " " + m.Currency
 			}
 			rev = strings.Join(parts, ", ")
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/app"
-	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 	genaffiliates "github.com/streamcart/streamcart/gen/affiliates"
 	genorder "github.com/streamcart/streamcart/gen/order"
@@ -626,7 +626,7 @@ func TestAffiliateReport(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		if err := affiliate.Print(&out, rows, catalog.FormatAmount); err != nil {
+		if err := affiliate.Print(&out, rows, money.Format); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), "42\t3\t2\t1\t12.99 EUR\n") || !strings.Contains(out.String(), "7\t1\t1\t0\t-\n") {

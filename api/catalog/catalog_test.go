@@ -212,46 +212,6 @@ func TestParseGatewayList(t *testing.T) {
 	}
 }
 
-func TestParseAmount(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    int64
-		wantErr bool
-	}{
-		{"9.99", 999, false},
-		{"10", 1000, false},
-		{"0.5", 50, false},
-		{"0", 0, false},
-		{" 1.05 ", 105, false},
-		{"1234567890123.99", 123456789012399, false},
-		{"9.999", 0, true},
-		{"-1", 0, true},
-		{"9.9x", 0, true},
-		{"1e3", 0, true},
-		{".5", 0, true},
-		{"5.", 0, true},
-		{"", 0, true},
-		{"12345678901234", 0, true},
-	}
-	for _, tt := range tests {
-		got, err := catalog.ParseAmount(tt.in)
-		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("ParseAmount(%q) = %d, %v; want %d, err %v", tt.in, got, err, tt.want, tt.wantErr)
-		}
-		if err != nil && !errors.Is(err, catalog.ErrAmount) {
-			t.Errorf("ParseAmount(%q) error %v is not ErrAmount", tt.in, err)
-		}
-	}
-}
-
-func TestFormatAmount(t *testing.T) {
-	for in, want := range map[int64]string{0: "0.00", 5: "0.05", 999: "9.99", 1000: "10.00", -250: "-2.50"} {
-		if got := catalog.FormatAmount(in); got != want {
-			t.Errorf("FormatAmount(%d) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCycles(t *testing.T) {
 	tests := []struct {
 		c      catalog.Cycle

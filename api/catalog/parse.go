@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/streamcart/streamcart/api/money"
 )
 
 // ErrInvalid is matched (errors.Is) by every *ValidationError.
@@ -52,7 +54,6 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
 var (
 	currencyRe   = regexp.MustCompile(`^[A-Z]{3}$`)
 	rateRe       = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-	tooPreciseRe = regexp.MustCompile(`^[0-9]+\.[0-9]{3,}$`)
 	disabledRe   = regexp.MustCompile(`^-1(\.0+)?$`)
 	dateRe       = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 	codeRe       = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -363,6 +364,8 @@ func (p *parser) currencies(n *yaml.Node) {
 		if codeNode != nil {
 			if !currencyRe.MatchString(cur.Code) {
 				p.bad(codeNode, join(path, "code"), "currency code %q must be 3 upper-case letters", cur.Code)
+			} else if !money.Known(cur.Code) {
+				p.bad(codeNode, join(path, "code"), "currency code %q is not an ISO 4217 currency", cur.Code)
 			} else if _, dup := p.cat.Currency(cur.Code); dup {
 				p.bad(codeNode, join(path, "code"), "currency %q defined twice", cur.Code)
 			}
@@ -394,9 +397,10 @@ func (p *parser) defaultCurrency(n *yaml.Node) {
 	}
 }
 
-// amount parses a price value; the second result is false for "-1"
-// (disabled / not given).
-func (p *parser) amount(n *yaml.Node, path string) (int64, bool, bool) {
+// amount parses a price value in currency code, with at most that
+// currency's decimals (none for JPY, 3 for KWD); the second result is false
+// for "-1" (disabled / not given).
+func (p *parser) amount(n *yaml.Node, path, code string) (int64, bool, bool) {
 	n = deref(n)
 	if n.Kind != yaml.ScalarNode || isNull(n) {
 		p.bad(n, path, "price must be a decimal amount")
@@ -406,12 +410,13 @@ func (p *parser) amount(n *yaml.Node, path string) (int64, bool, bool) {
 	if disabledRe.MatchString(v) {
 		return 0, false, true
 	}
-	if tooPreciseRe.MatchString(v) {
-		p.bad(n, path, "price %q has more than 2 decimals", n.Value)
+	a, err := money.Parse(v, code)
+	switch {
+	case errors.Is(err, money.ErrPrecision):
+		d, _ := money.Digits(code)
+		p.bad(n, path, "price %q has too many decimals: %s has %d", n.Value, code, d)
 		return 0, false, false
-	}
-	a, err := ParseAmount(v)
-	if err != nil {
+	case err != nil:
 		p.bad(n, path, "price %q is not a decimal amount", n.Value)
 		return 0, false, false
 	}
@@ -456,7 +461,7 @@ func (p *parser) cyclePrices(n *yaml.Node, path string) map[Cycle]Price {
 				ok = false
 				return
 			}
-			a, given, valid := p.amount(cv, path)
+			a, given, valid := p.amount(cv, path, cur.Code)
 			switch {
 			case !valid:
 				ok = false
@@ -690,6 +695,18 @@ func promoDate(s string) (time.Time, error) {
 	return time.Parse(time.DateOnly, s)
 }
 
+// promoValue parses a promotion's value: a percentage in hundredths, or a
+// fixed amount in minor units of the default currency, whose decimals it may
+// not exceed. want describes the accepted form for the problem message.
+func (p *parser) promoValue(pr Promotion) (a int64, want string, err error) {
+	if d, ok := money.Digits(p.cat.DefaultCurrency); ok && pr.Type == PromoFixed {
+		a, err := money.ParseDecimal(pr.Value, d)
+		return a, fmt.Sprintf("at most %d decimals (%s)", d, p.cat.DefaultCurrency), err
+	}
+	a, err = money.ParseDecimal(pr.Value, 2)
+	return a, "at most 2 decimals", err
+}
+
 func (p *parser) promotion(_ int, n *yaml.Node, path string) {
 	pr := Promotion{StartDate: NoDate, ExpirationDate: NoDate}
 	var codeNode, typeNode, valueNode, appliesNode, startNode, endNode, usesNode *yaml.Node
@@ -713,10 +730,10 @@ func (p *parser) promotion(_ int, n *yaml.Node, path string) {
 		p.bad(typeNode, join(path, "type"), "promotion type %q must be %q or %q", pr.Type, PromoPercentage, PromoFixed)
 	}
 	if valueNode != nil {
-		a, err := ParseAmount(pr.Value)
+		a, want, err := p.promoValue(pr)
 		switch {
 		case err != nil:
-			p.bad(valueNode, join(path, "value"), "value %q is not a decimal with at most 2 decimals", pr.Value)
+			p.bad(valueNode, join(path, "value"), "value %q is not a decimal with %s", pr.Value, want)
 		case a <= 0:
 			p.bad(valueNode, join(path, "value"), "value must be positive")
 		case pr.Type == PromoPercentage && a > 100_00:

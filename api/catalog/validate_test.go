@@ -53,6 +53,26 @@ gateways: sandbox-stripe
 				t.Errorf("cycles = %v, want %v", c.Products[0].Cycles, want)
 			}
 		}},
+		{"amounts in each currency's own minor units (ISO 4217)", `defaultCurrency: JPY
+currencies:
+  - {code: JPY, rate: "1"}
+  - {code: KWD, rate: "0.0021"}
+  - {code: USD, rate: "0.0067"}
+products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles:
+      monthly: {JPY: 2078, KWD: "4.345", USD: 13.9}
+promotions:
+  - {code: YEN500, type: Fixed Amount, value: "500", appliesTo: [1]}
+gateways: sandbox
+`, func(t *testing.T, c *catalog.Catalog) {
+			want := catalog.Price{"JPY": 2078, "KWD": 4345, "USD": 1390}
+			if got := c.Products[0].Cycles[catalog.Monthly]; !reflect.DeepEqual(got, want) {
+				t.Errorf("monthly = %v, want %v", got, want)
+			}
+		}},
 		{"unquoted dates keep their text", head + plan + `promotions:
   - {code: D, type: Percentage, value: 5, appliesTo: [1], startDate: 2025-01-01, expirationDate: 0000-00-00}
 gateways: sandbox
@@ -127,6 +147,27 @@ func TestParseProblems(t *testing.T) {
 			`catalog.yaml:1: missing required field "products"`,
 			`catalog.yaml:1: missing required field "gateways"`,
 		}},
+		{"currency not in ISO 4217, amounts finer than the currency", `defaultCurrency: JPY
+currencies:
+  - {code: JPY, rate: "1"}
+  - {code: KWD, rate: "0.0021"}
+  - {code: XYZ, rate: "2"}
+products:
+  - pid: 1
+    group: plan
+    name: Basic
+    cycles:
+      monthly: {JPY: "2078.40", KWD: "4.3451"}
+      annually: {JPY: "20000"}
+promotions:
+  - {code: YEN, type: Fixed Amount, value: "5.50", appliesTo: [1]}
+gateways: sandbox
+`, []string{
+			`catalog.yaml:5: currencies[2].code: currency code "XYZ" is not an ISO 4217 currency`,
+			`catalog.yaml:11: products[0].cycles.monthly.JPY: price "2078.40" has too many decimals: JPY has 0`,
+			`catalog.yaml:11: products[0].cycles.monthly.KWD: price "4.3451" has too many decimals: KWD has 3`,
+			`catalog.yaml:14: promotions[0].value: value "5.50" is not a decimal with at most 0 decimals (JPY)`,
+		}},
 		{"bad price, with line and path", head + `products:
   - pid: 1
     group: plan
@@ -142,7 +183,7 @@ func TestParseProblems(t *testing.T) {
 gateways: sandbox
 `, []string{
 			`catalog.yaml:15: products[1].cycles.monthly.EUR: price "9.9x" is not a decimal amount`,
-			`catalog.yaml:16: products[1].cycles.annually.EUR: price "99.999" has more than 2 decimals`,
+			`catalog.yaml:16: products[1].cycles.annually.EUR: price "99.999" has too many decimals: EUR has 2`,
 		}},
 		{"currency problems", `defaultCurrency: USD
 currencies:
@@ -287,7 +328,7 @@ gateways: sandbox
 			`catalog.yaml:15: promotions[3].startDate: date "2025-02-30" must be YYYY-MM-DD or 0000-00-00`,
 			`catalog.yaml:15: promotions[3].expirationDate: date "31/12/2025" must be YYYY-MM-DD or 0000-00-00`,
 			`catalog.yaml:15: promotions[3].maxUses: maxUses must be 0 (unlimited) or more`,
-			`catalog.yaml:16: promotions[4].value: value "1.005" is not a decimal with at most 2 decimals`,
+			`catalog.yaml:16: promotions[4].value: value "1.005" is not a decimal with at most 2 decimals (EUR)`,
 			`catalog.yaml:16: promotions[4].expirationDate: expires (2025-02-28) before it starts (2025-03-01)`,
 			`catalog.yaml:17: promotions[5]: missing required field "type"`,
 			`catalog.yaml:17: promotions[5]: missing required field "value"`,

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"html/template"
 	"log/slog"
-	"math/big"
 	"net/http"
 	"strings"
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 )
@@ -115,7 +115,7 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	err := sandboxPage.Execute(w, map[string]string{
 		"Title": title, "Done": done, "Return": returnURL(o), "Invoice": o.Invoice.ID,
-		"Product": o.Quote.Lines[0].Label, "Total": formatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency),
+		"Product": o.Quote.Lines[0].Label, "Total": money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency) + " " + o.Invoice.Amount.Currency,
 	})
 	if err != nil {
 		h.log.Error("sandbox: render", "err", err)
@@ -125,6 +125,3 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 // returnURL is where the buyer goes after paying (shared with the real gateways).
 func returnURL(o order.Order) string { return o.PaymentReturnURL() }
 
-func formatMoney(minor int64, currency string) string {
-	return new(big.Rat).SetFrac64(minor, 100).FloatString(2) + " " + currency
-}

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 )
@@ -126,7 +126,7 @@ func (c *Coinbase) Checkout(ctx context.Context, o order.Order) (string, error) 
 	var ch coinbaseCharge
 	err := c.call(ctx, http.MethodPost, "/charges", map[string]any{
 		"name": truncate(name, 100), "description": "Invoice " + o.Invoice.ID, "pricing_type": "fixed_price",
-		"local_price":  map[string]string{"amount": catalog.FormatAmount(o.Invoice.Amount.Amount), "currency": o.Invoice.Amount.Currency},
+		"local_price":  map[string]string{"amount": money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency), "currency": o.Invoice.Amount.Currency},
 		"metadata":     map[string]string{"invoice_id": o.Invoice.ID, "order_id": o.ID},
 		"redirect_url": back, "cancel_url": back,
 	}, &ch)
@@ -190,7 +190,7 @@ func (c *Coinbase) chargeEvent(ev Event, ch coinbaseCharge) Event {
 	ev.InvoiceID = ch.Metadata["invoice_id"]
 	ev.TransactionID = ch.Code
 	ev.Amount = pricing.Money{Amount: -1, Currency: strings.ToUpper(ch.Pricing.Local.Currency)}
-	if n, err := parseDecimal(ch.Pricing.Local.Amount); err == nil {
+	if n, err := parseDecimal(ch.Pricing.Local.Amount, ch.Pricing.Local.Currency); err == nil {
 		ev.Amount.Amount = n
 	}
 	return ev
@@ -225,17 +225,18 @@ func (c *Coinbase) Inquire(ctx context.Context, o order.Order) (Event, error) {
 	return ev, nil
 }
 
-// parseDecimal reads a provider's decimal amount ("15.99", "15.990000") as minor units.
-func parseDecimal(s string) (int64, error) {
+// parseDecimal reads a provider's decimal amount of currency ("15.99", "15.990000" EUR;
+// "2078.00" JPY) as minor units; trailing zeros are not precision, other extra decimals are.
+func parseDecimal(s, currency string) (int64, error) {
 	s = strings.TrimSpace(s)
-	if whole, frac, ok := strings.Cut(s, "."); ok && len(frac) > 2 {
+	if whole, frac, ok := strings.Cut(s, "."); ok {
 		frac = strings.TrimRight(frac, "0")
 		s = whole
 		if frac != "" {
 			s += "." + frac
 		}
 	}
-	return catalog.ParseAmount(s)
+	return money.Parse(s, currency)
 }
 
 func truncate(s string, n int) string {

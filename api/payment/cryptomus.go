@@ -18,7 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 )
@@ -124,7 +124,7 @@ func (c *Cryptomus) Checkout(ctx context.Context, o order.Order) (string, error)
 	lifetime = min(max(lifetime, cryptomusMinLifetime), cryptomusMaxLifetime)
 	var inv cryptomusInvoice
 	err := c.call(ctx, "/v1/payment", map[string]any{
-		"amount": catalog.FormatAmount(o.Invoice.Amount.Amount), "currency": o.Invoice.Amount.Currency,
+		"amount": money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency), "currency": o.Invoice.Amount.Currency,
 		"order_id": o.Invoice.ID, "url_callback": absURL(c.cfg.PublicURL, WebhookPath(c.Module())),
 		"url_return": back, "url_success": back, "lifetime": lifetime, "additional_data": o.ID,
 	}, &inv)
@@ -210,7 +210,7 @@ func (c *Cryptomus) invoiceEvent(ev Event, inv cryptomusInvoice, status string) 
 	ev.InvoiceID = inv.OrderID
 	ev.TransactionID = inv.UUID
 	ev.Amount = pricing.Money{Amount: -1, Currency: strings.ToUpper(inv.Currency)}
-	if n, err := parseDecimal(inv.Amount); err == nil {
+	if n, err := parseDecimal(inv.Amount, inv.Currency); err == nil {
 		ev.Amount.Amount = n
 	}
 	switch status {

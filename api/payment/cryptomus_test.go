@@ -83,7 +83,7 @@ func cryptomusWebhook(t *testing.T, o order.Order, status, amount string) []byte
 	t.Helper()
 	fields := `{"type":"payment","uuid":"26109ba0-b05b-4ee0-93d1-fd62c822ce95","order_id":"` + o.Invoice.ID + `","amount":"` + amount +
 		`","payment_amount":"0.00053","payment_amount_usd":"17.10","merchant_amount":"0.00052","commission":"0.00001","is_final":true,` +
-		`"status":"` + status + `","from":null,"wallet_address_uuid":null,"network":"btc","currency":"EUR","payer_currency":"BTC",` +
+		`"status":"` + status + `","from":null,"wallet_address_uuid":null,"network":"btc","currency":"` + o.Invoice.Amount.Currency + `","payer_currency":"BTC",` +
 		`"additional_data":"Café – order\/` + o.ID + `","convert":{"to_currency":"USDT","commission":null,"rate":"64000.12","amount":"17.09"},` +
 		`"txid":"6f0d9c8374db57cac0d806251473de754f361c83a03cd805f74aa9da3193486b"}`
 	body, err := payment.CryptomusSignWebhook([]byte(fields), cryptomusKey)

@@ -41,6 +41,12 @@ type gatewayFactory func(st store.Backend) order.Gateway
 
 func newEnv(t *testing.T, b storetest.Backend, factories ...gatewayFactory) *env {
 	t.Helper()
+	return newEnvCatalog(t, b, catalog.DemoYAML(), factories...)
+}
+
+// newEnvCatalog is newEnv selling the catalog src (YAML).
+func newEnvCatalog(t *testing.T, b storetest.Backend, src []byte, factories ...gatewayFactory) *env {
+	t.Helper()
 	ctx := t.Context()
 	st := b.Open(t)
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -56,7 +62,7 @@ func newEnv(t *testing.T, b storetest.Backend, factories ...gatewayFactory) *env
 		}
 	}
 	// A catalog of the env's own: catalog.Demo is shared, and tests in parallel enable other gateways.
-	cat, err := catalog.Parse("demo.yaml", catalog.DemoYAML())
+	cat, err := catalog.Parse("catalog.yaml", src)
 	if err != nil {
 		t.Fatal(err)
 	}

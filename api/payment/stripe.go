@@ -71,6 +71,10 @@ func (*Stripe) Module() string { return "stripe" }
 // idempotency key makes a retried call return the same session.
 func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 	back := absURL(s.cfg.PublicURL, o.PaymentReturnURL())
+	unit, err := toStripe(o.Invoice.Amount)
+	if err != nil {
+		return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
+	}
 	label := "Order " + o.ID
 	if len(o.Quote.Lines) > 0 {
 		label = o.Quote.Lines[0].Label
@@ -86,7 +90,7 @@ func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 			Quantity: stripe.Int64(1),
 			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
 				Currency:    stripe.String(strings.ToLower(o.Invoice.Amount.Currency)),
-				UnitAmount:  stripe.Int64(o.Invoice.Amount.Amount),
+				UnitAmount:  stripe.Int64(unit),
 				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(label)},
 			},
 		}},
@@ -168,7 +172,7 @@ func (s *Stripe) sessionEvent(ev Event, sess *stripe.CheckoutSession) Event {
 	}
 	// One session pays one invoice: its id is the transaction, whichever path reports it.
 	ev.TransactionID = sess.ID
-	ev.Amount = pricing.Money{Amount: sess.AmountTotal, Currency: strings.ToUpper(string(sess.Currency))}
+	ev.Amount = pricing.Money{Amount: fromStripe(sess.AmountTotal, string(sess.Currency)), Currency: strings.ToUpper(string(sess.Currency))}
 	return ev
 }
 

@@ -2,7 +2,8 @@
 // connections, proxy protection, promotions and currency conversion. Every
 // function is pure (no I/O, the clock is a parameter) and works in integer
 // minor units; exact rationals (math/big.Rat) carry intermediate values and
-// round exactly once, in roundMinor.
+// round exactly once, to the target currency's own minor units, in
+// money.Round (through money.Exchange for conversions).
 package pricing
 
 import (
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 )
 
 // Errors returned (wrapped) by this package.
@@ -107,22 +109,6 @@ func ExtraFromCount(count int) int {
 	return count
 }
 
-// roundMinor is the only place where money is rounded: a rational amount in
-// minor units becomes an integer, half away from zero (e.g. 1234.5 → 1235,
-// i.e. 12.345 → 12.35). Every conversion and percentage goes through it.
-func roundMinor(r *big.Rat) int64 {
-	num := new(big.Int).Abs(r.Num())
-	den := r.Denom()
-	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
-	if m.Lsh(m, 1).Cmp(den) >= 0 {
-		q.Add(q, big.NewInt(1))
-	}
-	if r.Sign() < 0 {
-		q.Neg(q)
-	}
-	return q.Int64()
-}
-
 func currency(c *catalog.Catalog, code string) (catalog.Currency, error) {
 	if code == "" {
 		code = c.DefaultCurrency
@@ -134,12 +120,16 @@ func currency(c *catalog.Catalog, code string) (catalog.Currency, error) {
 	return cur, nil
 }
 
-// convertRat converts minor units between currencies without rounding:
-// amount / rate_from * rate_to.
-func convertRat(amount int64, from, to catalog.Currency) *big.Rat {
-	r := new(big.Rat).SetInt64(amount)
-	r.Quo(r, from.RateValue())
-	return r.Mul(r, to.RateValue())
+// exchange converts minor units of from into minor units of to at the
+// catalog's rates (amount / rate_from × rate_to, each side in its own minor
+// units), rounded once by money.Exchange.
+func exchange(amount int64, from, to catalog.Currency) int64 {
+	return money.Exchange(amount, from.Code, rate(from, to), to.Code)
+}
+
+// rate is units of to per unit of from.
+func rate(from, to catalog.Currency) *big.Rat {
+	return new(big.Rat).Quo(to.RateValue(), from.RateValue())
 }
 
 // Convert converts amount (minor units of from) into to, and returns the
@@ -154,8 +144,7 @@ func Convert(c *catalog.Catalog, amount int64, from, to string) (Money, string, 
 	if err != nil {
 		return Money{}, "", fmt.Errorf("convert: %w", err)
 	}
-	rate := new(big.Rat).Quo(t.RateValue(), f.RateValue())
-	return Money{Amount: roundMinor(convertRat(amount, f, t)), Currency: t.Code}, decimal(rate), nil
+	return Money{Amount: exchange(amount, f, t), Currency: t.Code}, decimal(rate(f, t)), nil
 }
 
 // decimal renders a rate with up to 6 decimals, trailing zeros trimmed.
@@ -179,7 +168,7 @@ func PriceIn(c *catalog.Catalog, p catalog.Price, currencyCode string) (int64, e
 	if !ok {
 		return 0, fmt.Errorf("price: no %s price to convert from: %w", c.DefaultCurrency, ErrCycleUnavailable)
 	}
-	return roundMinor(convertRat(base, c.Default(), cur)), nil
+	return exchange(base, c.Default(), cur), nil
 }
 
 // CheckPromotion finds code and checks it against spec §5 at time now:
@@ -313,10 +302,11 @@ func discount(c *catalog.Catalog, p catalog.Promotion, subtotal int64, cur catal
 		r := new(big.Rat).SetInt64(subtotal)
 		r.Mul(r, pct)
 		r.Quo(r, big.NewRat(100, 1))
-		off = roundMinor(r)
+		off = money.Round(r)
 	case catalog.PromoFixed:
-		v, _ := catalog.ParseAmount(p.Value)
-		off = roundMinor(convertRat(v, c.Default(), cur))
+		// Parse validated the value in the default currency's decimals.
+		v, _ := money.Parse(p.Value, c.DefaultCurrency)
+		off = exchange(v, c.Default(), cur)
 	}
 	return min(max(off, 0), subtotal)
 }

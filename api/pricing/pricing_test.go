@@ -234,9 +234,9 @@ func TestQuoteErrors(t *testing.T) {
 const edge = `defaultCurrency: EUR
 currencies:
   - {code: EUR, rate: "1"}
-  - {code: AAA, rate: "1.5"}
-  - {code: BBB, rate: "0.5"}
-  - {code: CCC, rate: "0.333"}
+  - {code: CHF, rate: "1.5"}
+  - {code: GBP, rate: "0.5"}
+  - {code: DKK, rate: "0.333"}
 configOptions:
   - id: 2
     name: Extra connections
@@ -265,18 +265,18 @@ func TestQuoteEdges(t *testing.T) {
 		req                       pricing.Request
 		subtotal, discount, total int64
 	}{
-		{"0.01 × 1.5 = 0.015 rounds half up to 0.02", pricing.Request{PID: 1, Currency: "AAA"}, 2, 0, 2},
-		{"0.01 × 0.5 = 0.005 rounds half up to 0.01", pricing.Request{PID: 1, Currency: "BBB"}, 1, 0, 1},
-		{"0.03 × 0.5 = 0.015 → 0.02", pricing.Request{PID: 2, Currency: "BBB"}, 2, 0, 2},
-		{"0.01 × 0.333 = 0.00333 → 0.00", pricing.Request{PID: 1, Currency: "CCC"}, 0, 0, 0},
-		{"unit rounded before × count: 0.02 + 3 × 0.02", pricing.Request{PID: 1, Currency: "AAA", ExtraConnections: 3}, 8, 0, 8},
+		{"0.01 × 1.5 = 0.015 rounds half up to 0.02", pricing.Request{PID: 1, Currency: "CHF"}, 2, 0, 2},
+		{"0.01 × 0.5 = 0.005 rounds half up to 0.01", pricing.Request{PID: 1, Currency: "GBP"}, 1, 0, 1},
+		{"0.03 × 0.5 = 0.015 → 0.02", pricing.Request{PID: 2, Currency: "GBP"}, 2, 0, 2},
+		{"0.01 × 0.333 = 0.00333 → 0.00", pricing.Request{PID: 1, Currency: "DKK"}, 0, 0, 0},
+		{"unit rounded before × count: 0.02 + 3 × 0.02", pricing.Request{PID: 1, Currency: "CHF", ExtraConnections: 3}, 8, 0, 8},
 		{"fixed above subtotal floors at zero", pricing.Request{PID: 3, PromoCode: "BIG"}, 999, 999, 0},
-		{"fixed above subtotal after conversion", pricing.Request{PID: 3, Currency: "BBB", PromoCode: "BIG"}, 500, 500, 0},
+		{"fixed above subtotal after conversion", pricing.Request{PID: 3, Currency: "GBP", PromoCode: "BIG"}, 500, 500, 0},
 		{"100 percent", pricing.Request{PID: 3, PromoCode: "ALL"}, 999, 999, 0},
 		{"12.5% of 0.04 = 0.005 → 0.01", pricing.Request{PID: 4, PromoCode: "HALF"}, 4, 1, 3},
 		{"12.5% of 12.94 = 1.6175 → 1.62", pricing.Request{PID: 5, PromoCode: "HALF"}, 1294, 162, 1132},
-		{"fixed 0.01 × 0.333 → 0.00 off", pricing.Request{PID: 2, Currency: "CCC", PromoCode: "TINY"}, 1, 0, 1},
-		{"fixed 0.01 × 1.5 = 0.015 → 0.02 off", pricing.Request{PID: 4, Currency: "AAA", PromoCode: "TINY"}, 6, 2, 4},
+		{"fixed 0.01 × 0.333 → 0.00 off", pricing.Request{PID: 2, Currency: "DKK", PromoCode: "TINY"}, 1, 0, 1},
+		{"fixed 0.01 × 1.5 = 0.015 → 0.02 off", pricing.Request{PID: 4, Currency: "CHF", PromoCode: "TINY"}, 6, 2, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -482,5 +482,75 @@ func TestQuoteJSON(t *testing.T) {
 		`"extraConnections":0,"proxyProtection":false}`
 	if string(b) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", b, want)
+	}
+}
+
+// yen is a catalog whose default currency has no decimals, selling also in 2- and 3-decimal
+// currencies.
+const yen = `defaultCurrency: JPY
+currencies:
+  - {code: JPY, rate: "1"}
+  - {code: EUR, rate: "0.00625"}
+  - {code: KWD, rate: "0.0021"}
+products:
+  - {pid: 1, group: plan, name: A, cycles: {monthly: {JPY: 2078}}}
+  - {pid: 2, group: plan, name: B, cycles: {monthly: {JPY: 999, KWD: "2.105"}}}
+promotions:
+  - {code: YEN500, type: Fixed Amount, value: "500", appliesTo: [1, 2]}
+  - {code: THIRD, type: Percentage, value: "33.33", appliesTo: [1, 2]}
+gateways: sandbox
+`
+
+// TestMinorUnitsPerCurrency: every amount is in its currency's own minor units and each
+// conversion or percentage is rounded once, to the target's minor unit.
+func TestMinorUnitsPerCurrency(t *testing.T) {
+	c := mustParse(t, yen)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name                      string
+		req                       pricing.Request
+		subtotal, discount, total int64
+	}{
+		{"default JPY", pricing.Request{PID: 1}, 2078, 0, 2078},
+		{"JPY → EUR: 2078 × 0.00625 = 12.9875 → 12.99", pricing.Request{PID: 1, Currency: "EUR"}, 1299, 0, 1299},
+		{"JPY → KWD: 2078 × 0.0021 = 4.3638 → 4.364", pricing.Request{PID: 1, Currency: "KWD"}, 4364, 0, 4364},
+		{"explicit KWD price with 3 decimals", pricing.Request{PID: 2, Currency: "KWD"}, 2105, 0, 2105},
+		{"fixed 500 yen", pricing.Request{PID: 1, PromoCode: "YEN500"}, 2078, 500, 1578},
+		{"fixed 500 yen in EUR: 3.125 → 3.13", pricing.Request{PID: 1, Currency: "EUR", PromoCode: "YEN500"}, 1299, 313, 986},
+		{"fixed 500 yen in KWD: 1.05 → 1.050", pricing.Request{PID: 1, Currency: "KWD", PromoCode: "YEN500"}, 4364, 1050, 3314},
+		{"33.33 % of 2078 yen = 692.6 → 693", pricing.Request{PID: 1, PromoCode: "THIRD"}, 2078, 693, 1385},
+		{"33.33 % of 2.105 KWD = 0.70160 → 0.702", pricing.Request{PID: 2, Currency: "KWD", PromoCode: "THIRD"}, 2105, 702, 1403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := pricing.QuoteFor(c, tt.req, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var off int64
+			if q.Discount != nil {
+				off = q.Discount.Amount.Amount
+			}
+			if q.Subtotal.Amount != tt.subtotal || off != tt.discount || q.Total.Amount != tt.total {
+				t.Errorf("quote = %d − %d = %d; want %d − %d = %d", q.Subtotal.Amount, off, q.Total.Amount, tt.subtotal, tt.discount, tt.total)
+			}
+		})
+	}
+	convert := []struct {
+		amount   int64
+		from, to string
+		want     int64
+	}{
+		{1299, "EUR", "JPY", 2078}, // 12.99 / 0.00625 = 2078.4 → 2078
+		{2078, "JPY", "KWD", 4364}, // 4.3638 → 4.364
+		{4364, "KWD", "EUR", 1299}, // 4.364 / 0.0021 × 0.00625 = 12.988… → 12.99
+		{1, "KWD", "JPY", 0},       // 0.001 / 0.0021 = 0.476 → 0
+		{5, "EUR", "KWD", 17},      // 0.05 × 0.336 = 0.0168 → 0.017
+	}
+	for _, tt := range convert {
+		got, _, err := pricing.Convert(c, tt.amount, tt.from, tt.to)
+		if err != nil || got.Amount != tt.want || got.Currency != tt.to {
+			t.Errorf("Convert(%d %s → %s) = %+v, %v; want %d", tt.amount, tt.from, tt.to, got, err, tt.want)
+		}
 	}
 }

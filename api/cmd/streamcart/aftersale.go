@@ -13,8 +13,8 @@ import (
 
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/audit"
-	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/store"
 )
 
@@ -93,7 +93,7 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return affiliate.Print(w, rows, catalog.FormatAmount)
+		return affiliate.Print(w, rows, money.Format)
 	}
 	return fmt.Errorf("unknown command %q\n%s", name, usage)
 }

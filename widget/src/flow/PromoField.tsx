@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Promotion } from '../api/schemas';
-import { formatMoney, formatPercent } from '../i18n/format';
+import { formatDecimalMoney, formatPercent } from '../i18n/format';
 import { useController, useI18n } from './context';
 import { refocus } from './focus';
 import { Icon } from './iconsMore';
@@ -24,7 +24,7 @@ export function usePromoValue() {
     if (!Number.isFinite(value)) return String(p.value);
     if (p.type.toLowerCase().startsWith('percent')) return formatPercent(value, locale);
     // Fixed amounts are in the catalog's default currency (WHMCS model).
-    return formatMoney({ amount: Math.round(value * 100), currency: defaultCurrency }, locale);
+    return formatDecimalMoney(value, defaultCurrency, locale);
   };
 }
 

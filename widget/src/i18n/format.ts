@@ -23,7 +23,11 @@ function currencyFormat(locale: LocaleCode, currency: string): Intl.NumberFormat
   return f;
 }
 
-/** Number of minor-unit digits of a currency (2 for EUR, 0 for JPY). */
+/**
+ * Number of minor-unit digits of a currency (0 for JPY, 2 for EUR, 3 for KWD), as Intl knows it:
+ * the server's amounts are ISO 4217 minor units (api/money), which Intl follows for these. V8's
+ * ICU data differs for a few codes (HUF, IDR, IQD, PKR… show 0 digits): see docs/catalog.md.
+ */
 export function minorDigits(currency: string): number {
   try {
     return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
@@ -36,6 +40,11 @@ export function formatMoney(money: Money, locale: LocaleCode): string {
   const value = money.amount / 10 ** minorDigits(money.currency);
   const text = currencyFormat(locale, money.currency).format(value);
   return currencyFormat(locale, money.currency).resolvedOptions().style === 'currency' ? text : `${text} ${money.currency}`;
+}
+
+/** Formats a decimal written in the currency's units, as the catalog writes a fixed promotion ("5.00" EUR, "500" JPY). */
+export function formatDecimalMoney(value: number, currency: string, locale: LocaleCode): string {
+  return formatMoney({ amount: Math.round(value * 10 ** minorDigits(currency)), currency }, locale);
 }
 
 export function formatDate(isoDate: string, locale: LocaleCode): string {

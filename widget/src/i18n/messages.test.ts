@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { en } from './en';
-import { formatDate, formatMoney, toDefaultCurrency } from './format';
+import { formatDate, formatDecimalMoney, formatMoney, minorDigits, toDefaultCurrency } from './format';
 import { LOCALES, matchBrowserLanguage, normalizeLocale, resolveLocale } from './locale';
 import { enGB } from './en-gb';
 import { enUS } from './en-us';
@@ -92,6 +92,24 @@ describe('formatting', () => {
     expect(formatMoney({ amount: 500, currency: 'JPY' }, 'en')).toBe('¥500');
   });
 
+  // The server's minor units (api/money, ISO 4217): 0 decimals for JPY, 2 for EUR/USD, 3 for KWD.
+  // These are the amounts of api/app's TestMoneyInEveryCurrency (plan 3 at 15.99 EUR).
+  it('reads minor units with each currency\'s own decimals', () => {
+    expect([minorDigits('JPY'), minorDigits('EUR'), minorDigits('USD'), minorDigits('KWD')]).toEqual([0, 2, 2, 3]);
+    expect(formatMoney({ amount: 2558, currency: 'JPY' }, 'en')).toBe('¥2,558');
+    expect(formatMoney({ amount: 2558, currency: 'JPY' }, 'de-de')).toBe('2.558\u00a0¥');
+    expect(formatMoney({ amount: 1599, currency: 'EUR' }, 'en')).toBe('€15.99');
+    expect(formatMoney({ amount: 1699, currency: 'USD' }, 'en-us')).toBe('$16.99');
+    expect(formatMoney({ amount: 5350, currency: 'KWD' }, 'en')).toBe('KWD\u00a05.350');
+    expect(formatMoney({ amount: 4345, currency: 'KWD' }, 'de-de')).toBe('4,345\u00a0KWD');
+  });
+
+  it('formats a fixed promotion written in the default currency\'s units', () => {
+    expect(formatDecimalMoney(5, 'EUR', 'en')).toBe('€5.00');
+    expect(formatDecimalMoney(500, 'JPY', 'en')).toBe('¥500');
+    expect(formatDecimalMoney(1.25, 'KWD', 'en')).toBe('KWD\u00a01.250');
+  });
+
   it('formats calendar dates without shifting the day', () => {
     expect(formatDate('2030-02-01', 'en')).toBe('February 1, 2030');
     expect(formatDate('2030-02-01', 'de-de')).toBe('1. Februar 2030');
@@ -101,5 +119,7 @@ describe('formatting', () => {
   it('converts to the default currency with the catalog rate', () => {
     expect(toDefaultCurrency({ amount: 1403, currency: 'USD' }, '1.08', 'EUR')).toEqual({ amount: 1299, currency: 'EUR' });
     expect(toDefaultCurrency({ amount: 100, currency: 'USD' }, 'x', 'EUR')).toBeNull();
+    expect(toDefaultCurrency({ amount: 2558, currency: 'JPY' }, '160', 'EUR')).toEqual({ amount: 1599, currency: 'EUR' });
+    expect(toDefaultCurrency({ amount: 5350, currency: 'KWD' }, '0.3346', 'EUR')).toEqual({ amount: 1599, currency: 'EUR' });
   });
 });
