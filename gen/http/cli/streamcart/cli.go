@@ -905,7 +905,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Necessitatibus consequatur est rerum veritatis aperiam nisi.\" --token \"Minima voluptates exercitationem eos soluta accusamus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Est rerum veritatis aperiam nisi.\" --token \"Minima voluptates exercitationem eos soluta accusamus.\"")
 }
 
 func orderCancelUsage() {
