@@ -71,6 +71,9 @@ type Config struct {
 	// days (STREAMCART_TRIALS_PER_CLIENT, STREAMCART_TRIALS_PER_IP); 0: the default
 	// (order.DefaultTrialsPerClient, order.DefaultTrialsPerIP), negative: no limit.
 	TrialsPerClient, TrialsPerIP int
+	// Now is the orders' clock (payment deadlines, promotion uses, trial windows); nil: time.Now.
+	// Tests move it instead of waiting.
+	Now func() time.Time
 }
 
 // App is an assembled shop.
@@ -170,6 +173,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 	}, log)
+	if cfg.Now != nil {
+		orders.SetClock(cfg.Now)
+	}
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
 	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
 	if err != nil {
