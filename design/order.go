@@ -58,12 +58,14 @@ var _ = Service("order", func() {
 		})
 		Result(OrderResult)
 		Error("price_changed", PriceChanged)
+		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
 		HTTP(func() {
 			POST("/orders")
 			bearer()
 			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
 			Response("price_changed", StatusConflict)
+			Response("trial_used", StatusConflict)
 		})
 	})
 	Method("get", func() {

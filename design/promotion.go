@@ -24,7 +24,7 @@ var _ = Service("promotion", func() {
 	})
 
 	Method("get", func() {
-		Description("Looks a code up; unknown, not started, expired and used-up codes are all not_found.")
+		Description("Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.")
 		Payload(func() {
 			Attribute("code", String, func() { MinLength(1); MaxLength(64) })
 			Attribute("pid", Int, "When given, the code must apply to this product")

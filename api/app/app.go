@@ -67,6 +67,13 @@ type Config struct {
 	SMTPURL string
 	// NewResellerPID is the product a new reseller buys with the first plan; 0: none.
 	NewResellerPID int
+	// TrialsPerClient and TrialsPerIP limit free-trial orders per client, and per address per 30
+	// days (STREAMCART_TRIALS_PER_CLIENT, STREAMCART_TRIALS_PER_IP); 0: the default
+	// (order.DefaultTrialsPerClient, order.DefaultTrialsPerIP), negative: no limit.
+	TrialsPerClient, TrialsPerIP int
+	// Now is the orders' clock (payment deadlines, promotion uses, trial windows); nil: time.Now.
+	// Tests move it instead of waiting.
+	Now func() time.Time
 }
 
 // App is an assembled shop.
@@ -162,7 +169,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: returnOrigins,
 		OnPaid:        func() { worker.Notify() },
+		// Free trials: to the order service 0 is no limit.
+		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
+		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 	}, log)
+	if cfg.Now != nil {
+		orders.SetClock(cfg.Now)
+	}
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
 	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
 	if err != nil {
@@ -205,6 +218,18 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	mux.Handle("GET /{$}", http.RedirectHandler("/checkout/", http.StatusFound))
 	a.handler = mux
 	return a, nil
+}
+
+// limitOr is a configured limit for the order service: the default for 0, none (0) for a
+// negative value.
+func limitOr(n, def int) int {
+	switch {
+	case n == 0:
+		return def
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 // Catalog is the catalog in force.

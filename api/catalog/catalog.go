@@ -12,9 +12,12 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Cycle is a WHMCS billing cycle.
@@ -337,10 +340,29 @@ func (c *Catalog) Default() Currency {
 	return cur
 }
 
-// Promotion finds a promotion by code, ignoring case.
+// promoCodeRe is the alphabet of a canonical promo code.
+var promoCodeRe = regexp.MustCompile(`^[A-Z0-9_-]{1,32}$`)
+
+// CanonicalPromoCode is the one form a promo code is matched, locked and counted in: trimmed,
+// NFKC-normalised, upper-cased. Every spelling of a code a buyer may type ("kickoff",
+// " KICKOFF ", fullwidth "ＫＩＣＫＯＦＦ", a Kelvin sign for the K) is one code, so a use limit
+// counts them together. ok is false when that form is outside [A-Z0-9_-]{1,32}: no catalog has
+// such a code (Parse refuses it), so it is simply unknown.
+func CanonicalPromoCode(code string) (canonical string, ok bool) {
+	canonical = strings.ToUpper(norm.NFKC.String(strings.TrimSpace(code)))
+	return canonical, promoCodeRe.MatchString(canonical)
+}
+
+// Promotion finds a promotion by code, in any spelling whose canonical form is the
+// promotion's code (see CanonicalPromoCode). The returned Code is canonical: use it, never the
+// buyer's spelling, to count or lock the promotion.
 func (c *Catalog) Promotion(code string) (Promotion, bool) {
+	key, ok := CanonicalPromoCode(code)
+	if !ok {
+		return Promotion{}, false
+	}
 	for _, p := range c.Promotions {
-		if strings.EqualFold(p.Code, code) {
+		if p.Code == key {
 			return p, true
 		}
 	}

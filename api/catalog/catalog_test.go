@@ -167,6 +167,10 @@ func TestLookups(t *testing.T) {
 		{"currency lower case", has(c.Currency("gbp")), true},
 		{"currency unknown", has(c.Currency("JPY")), false},
 		{"promotion lower case", has(c.Promotion("welcome10")), true},
+		{"promotion padded", has(c.Promotion(" WELCOME10\t")), true},
+		{"promotion fullwidth", has(c.Promotion("ＷＥＬＣＯＭＥ１０")), true},
+		{"promotion inner space", has(c.Promotion("WELCOME 10")), false},
+		{"promotion dotted i", has(c.Promotion("WELCOME10\u0307")), false},
 		{"promotion unknown", has(c.Promotion("NOPE")), false},
 		{"gateway", has(c.Gateway("sandbox")), true},
 		{"gateway not enabled", has(c.Gateway("stripe")), false},
@@ -286,5 +290,35 @@ func TestParseJSON(t *testing.T) {
 	}
 	if len(c.Gateways) != 2 || c.Gateways[1].Module != "stripe" {
 		t.Errorf("gateways = %+v", c.Gateways)
+	}
+}
+
+// TestCanonicalPromoCode: every spelling of a code is one code (trimmed, NFKC, upper case), and
+// a canonical form outside [A-Z0-9_-]{1,32} is no code at all.
+func TestCanonicalPromoCode(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"KICKOFF", "KICKOFF", true},
+		{"kickoff", "KICKOFF", true},
+		{" KICKOFF \n", "KICKOFF", true},
+		{"ＫＩＣＫＯＦＦ", "KICKOFF", true},             // fullwidth
+		{"\u212AICKOFF", "KICKOFF", true},        // Kelvin sign
+		{"\u212Aickoff", "KICKOFF", true},        // Kelvin sign, lower case
+		{"\u3000KICKOFF\u3000", "KICKOFF", true}, // ideographic spaces
+		{"kick-off_2", "KICK-OFF_2", true},
+		{"KICK OFF", "KICK OFF", false},
+		{"KICKÖFF", "KICKÖFF", false},
+		{"", "", false},
+		{"   ", "", false},
+		{strings.Repeat("A", 32), strings.Repeat("A", 32), true},
+		{strings.Repeat("A", 33), strings.Repeat("A", 33), false},
+	}
+	for _, tc := range tests {
+		got, ok := catalog.CanonicalPromoCode(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("CanonicalPromoCode(%+q) = %+q, %v; want %+q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
 	}
 }

@@ -56,7 +56,6 @@ var (
 	rateRe       = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 	disabledRe   = regexp.MustCompile(`^-1(\.0+)?$`)
 	dateRe       = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-	codeRe       = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	moduleRe     = regexp.MustCompile(`^[a-z0-9_]+$`)
 	yamlLineRe   = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
 )
@@ -720,8 +719,12 @@ func (p *parser) promotion(_ int, n *yaml.Node, path string) {
 		{"maxUses", false, func(n *yaml.Node, path string) { usesNode = n; p.integer(&pr.MaxUses)(n, path) }},
 	})
 	if codeNode != nil {
-		if !codeRe.MatchString(pr.Code) {
-			p.bad(codeNode, join(path, "code"), "promotion code %q must be letters, digits, - or _", pr.Code)
+		if canonical, ok := CanonicalPromoCode(pr.Code); !ok {
+			p.bad(codeNode, join(path, "code"), "promotion code %+q must be 1 to 32 of A-Z, 0-9, - or _", pr.Code)
+		} else if canonical != pr.Code {
+			// Codes are matched in their canonical form only, so the catalog writes that form; %+q
+			// shows a look-alike letter (a Kelvin sign for K) as the escape it is.
+			p.bad(codeNode, join(path, "code"), "promotion code %+q must be 1 to 32 of A-Z, 0-9, - or _ (write it %q)", pr.Code, canonical)
 		} else if _, dup := p.cat.Promotion(pr.Code); dup {
 			p.bad(codeNode, join(path, "code"), "promotion code %q defined twice", pr.Code)
 		}

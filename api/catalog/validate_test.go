@@ -310,18 +310,24 @@ gateways: sandbox
 		}},
 		{"promotion problems", head + plan + `promotions:
   - {code: OK, type: Percentage, value: "10", appliesTo: [1]}
-  - {code: ok, type: Discount, value: "ten", appliesTo: [2]}
+  - {code: OK, type: Discount, value: "ten", appliesTo: [2]}
   - {code: "BAD CODE", type: Percentage, value: "150", appliesTo: []}
   - {code: DATES, type: Fixed Amount, value: "0", appliesTo: [1], startDate: "2025-02-30", expirationDate: "31/12/2025", maxUses: -1}
   - {code: ORDER, type: Fixed Amount, value: "1.005", appliesTo: [1], startDate: "2025-03-01", expirationDate: "2025-02-28"}
   - {code: NOCODE}
+  - {code: kickoff, type: Percentage, value: "10", appliesTo: [1]}
+  - {code: "\u212AICKOFF", type: Percentage, value: "10", appliesTo: [1]}
+  - {code: "ＫＩＣＫＯＦＦ", type: Percentage, value: "10", appliesTo: [1]}
+  - {code: ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456, type: Percentage, value: "10", appliesTo: [1]}
+  - {code: "", type: Percentage, value: "10", appliesTo: [1]}
+  - {code: KICK.OFF, type: Percentage, value: "10", appliesTo: [1]}
 gateways: sandbox
 `, []string{
-			`catalog.yaml:13: promotions[1].code: promotion code "ok" defined twice`,
+			`catalog.yaml:13: promotions[1].code: promotion code "OK" defined twice`,
 			`catalog.yaml:13: promotions[1].type: promotion type "Discount" must be "Percentage" or "Fixed Amount"`,
 			`catalog.yaml:13: promotions[1].value: value "ten" is not a decimal with at most 2 decimals`,
 			`catalog.yaml:13: promotions[1].appliesTo[0]: unknown pid 2`,
-			`catalog.yaml:14: promotions[2].code: promotion code "BAD CODE" must be letters, digits, - or _`,
+			`catalog.yaml:14: promotions[2].code: promotion code "BAD CODE" must be 1 to 32 of A-Z, 0-9, - or _`,
 			`catalog.yaml:14: promotions[2].value: a percentage cannot exceed 100`,
 			`catalog.yaml:14: promotions[2].appliesTo: list at least one pid`,
 			`catalog.yaml:15: promotions[3].value: value must be positive`,
@@ -333,6 +339,12 @@ gateways: sandbox
 			`catalog.yaml:17: promotions[5]: missing required field "type"`,
 			`catalog.yaml:17: promotions[5]: missing required field "value"`,
 			`catalog.yaml:17: promotions[5]: missing required field "appliesTo"`,
+			`catalog.yaml:18: promotions[6].code: promotion code "kickoff" must be 1 to 32 of A-Z, 0-9, - or _ (write it "KICKOFF")`,
+			`catalog.yaml:19: promotions[7].code: promotion code "\u212aICKOFF" must be 1 to 32 of A-Z, 0-9, - or _ (write it "KICKOFF")`,
+			`catalog.yaml:20: promotions[8].code: promotion code "\uff2b\uff29\uff23\uff2b\uff2f\uff26\uff26" must be 1 to 32 of A-Z, 0-9, - or _ (write it "KICKOFF")`,
+			`catalog.yaml:21: promotions[9].code: promotion code "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456" must be 1 to 32 of A-Z, 0-9, - or _`,
+			`catalog.yaml:22: promotions[10].code: promotion code "" must be 1 to 32 of A-Z, 0-9, - or _`,
+			`catalog.yaml:23: promotions[11].code: promotion code "KICK.OFF" must be 1 to 32 of A-Z, 0-9, - or _`,
 		}},
 		{"no gateway", head + plan + "gateways: \"-\"\n", []string{
 			`catalog.yaml:11: gateways: at least one gateway is required`,

@@ -15,6 +15,9 @@ import (
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
 
+// msgTrialUsed answers a free trial beyond the limits; the widget shows its own translation.
+const msgTrialUsed = "The free trial has already been used. Please choose a plan."
+
 type orderService struct {
 	authenticator
 	orders *order.Orders
@@ -83,6 +86,8 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		}
 	case errors.Is(err, order.ErrIdempotencyMismatch):
 		return nil, genorder.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
+	case errors.Is(err, order.ErrTrialUsed):
+		return nil, genorder.MakeTrialUsed(errors.New(msgTrialUsed))
 	case errors.Is(err, order.ErrUnknownGateway):
 		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrBadReturnURL):

@@ -39,7 +39,9 @@ type Store interface {
 	ClientOrderByKey(ctx context.Context, clientID int64, key string) (Order, error)
 	Service(ctx context.Context, id string) (Service, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
-	PromoUses(ctx context.Context, code string) (int, error)
+	// PromoUses counts the uses of a promotion (its canonical code) at time now: an unpaid order
+	// holds its use only until its invoice's deadline.
+	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
 	SetPaymentURL(ctx context.Context, invoiceID, url string) error
 }
 
@@ -51,7 +53,7 @@ type Tx interface {
 	OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (Order, error)
 	Order(ctx context.Context, id string) (Order, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
-	PromoUses(ctx context.Context, code string) (int, error)
+	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
 	OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error)
 	InsertOrder(ctx context.Context, o Order, services []Service) error
 	// SetOrderStatus moves the order to status when it is in one of from; reports whether it moved.
@@ -62,21 +64,28 @@ type Tx interface {
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the
-// order stored under the client's idempotency key, the promotion's uses, the orders from the IP.
+// order stored under the client's idempotency key, the promotion's uses, the orders from the IP,
+// the client's trials, the trials from the IP.
 type Check struct {
 	ClientID       int64
 	IdempotencyKey string // "": no lookup
-	PromoCode      string // "": the promotion's uses are not counted
-	CountIP        bool   // count the orders from IP created at or after Since
+	PromoCode      string // the promotion's canonical code; "": its uses are not counted
+	Now            time.Time
+	CountIP        bool // count the orders from IP created at or after Since
 	IP             string
 	Since          time.Time
+	// Trial counts the client's free-trial orders, and those from IP created at or after TrialSince.
+	Trial      bool
+	TrialSince time.Time
 }
 
 // Checked is what Check read.
 type Checked struct {
-	Prev      *Order // the order stored under the idempotency key; nil when none
-	PromoUses int
-	FromIP    int
+	Prev         *Order // the order stored under the idempotency key; nil when none
+	PromoUses    int
+	FromIP       int
+	Trials       int // the client's free-trial orders
+	TrialsFromIP int // the free-trial orders from IP since TrialSince
 }
 
 // Gateway creates the link where a buyer pays an invoice.
@@ -104,6 +113,9 @@ type Config struct {
 	ReturnOrigins []string
 	// OnPaid is called after a settlement commits, to wake the job worker.
 	OnPaid func()
+	// TrialsPerClient and TrialsPerIP limit free trials: per client ever, and per address per
+	// TrialIPWindow; 0 is no limit.
+	TrialsPerClient, TrialsPerIP int
 }
 
 // Orders creates and settles orders.
@@ -161,7 +173,7 @@ func (r Request) hash() string {
 		Aff      string
 		Return   string
 	}{r.Quote.PID, r.Quote.Cycle, strings.ToUpper(r.Quote.Currency), r.Quote.ExtraConnections, r.Quote.ProxyProtection,
-		strings.ToUpper(r.Quote.PromoCode), r.Gateway, r.ExpectedTotal, r.AffiliateID, r.ReturnURL})
+		canonicalPromo(r.Quote.PromoCode), r.Gateway, r.ExpectedTotal, r.AffiliateID, r.ReturnURL})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -173,20 +185,28 @@ func (s *Orders) Quote(ctx context.Context, r pricing.Request) (pricing.Quote, e
 
 // promoCounter counts a promotion's uses, inside or outside a transaction.
 type promoCounter interface {
-	PromoUses(ctx context.Context, code string) (int, error)
+	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
 }
 
 func (s *Orders) quote(ctx context.Context, uses promoCounter, r pricing.Request) (pricing.Quote, error) {
 	cat := s.catalog()
-	// Only a promotion with a use limit costs a count.
+	now := s.now()
+	// Only a promotion with a use limit costs a count, made under its canonical code.
 	if p, ok := cat.Promotion(r.PromoCode); ok && p.MaxUses > 0 {
-		uses, err := uses.PromoUses(ctx, r.PromoCode)
+		uses, err := uses.PromoUses(ctx, p.Code, now)
 		if err != nil {
 			return pricing.Quote{}, fmt.Errorf("quote: %w", err)
 		}
 		r.PromoUses = uses
 	}
-	return pricing.QuoteFor(cat, r, s.now())
+	return pricing.QuoteFor(cat, r, now)
+}
+
+// canonicalPromo is the code in the form it is counted in, for comparing requests: every
+// spelling of one code is one request.
+func canonicalPromo(code string) string {
+	c, _ := catalog.CanonicalPromoCode(code)
+	return c
 }
 
 // Create places an order for the session in claims. The same idempotency key and request give back
@@ -212,9 +232,10 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	// Its outcome is used only after the idempotency check, exactly as if priced inside.
 	var pre pricing.Quote
 	var preErr error
-	limited := false
+	limited := ""
 	if p, ok := cat.Promotion(r.Quote.PromoCode); ok && p.MaxUses > 0 {
-		limited = true
+		// Counted and locked under the canonical code, whatever the buyer's spelling.
+		limited = p.Code
 	} else {
 		pre, preErr = pricing.QuoteFor(cat, r.Quote, s.now())
 	}
@@ -224,11 +245,9 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	// Everything the order depends on is read at once, each under its lock: the key's order,
 	// the limited promotion's uses and (the count serialises orders from one IP: only when the
 	// limit is used) the orders from the IP.
-	check := Check{ClientID: claims.ClientID, IdempotencyKey: r.IdempotencyKey, CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0,
-		IP: r.IP, Since: now.Add(-24 * time.Hour)}
-	if limited {
-		check.PromoCode = r.Quote.PromoCode
-	}
+	check := Check{ClientID: claims.ClientID, IdempotencyKey: r.IdempotencyKey, PromoCode: limited, Now: now,
+		CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0, IP: r.IP, Since: now.Add(-24 * time.Hour)}
+	s.trialCheck(cat, r.Quote.PID, now, &check)
 	err := s.store.WithTx(ctx, func(tx Tx) error {
 		got, err := tx.Check(ctx, check)
 		if err != nil {
@@ -241,8 +260,11 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 			o, replay = *got.Prev, true
 			return nil
 		}
+		if err := s.trialAllowed(check, got); err != nil {
+			return err
+		}
 		q, err := pre, preErr
-		if limited {
+		if limited != "" {
 			quote := r.Quote
 			quote.PromoUses = got.PromoUses
 			q, err = pricing.QuoteFor(cat, quote, s.now())
@@ -310,7 +332,7 @@ func (s *Orders) newOrder(claims authz.Claims, r Request, q pricing.Quote, hash 
 		PromoCode: "", IdempotencyKey: r.IdempotencyKey, RequestHash: hash, CreatedAt: now, UpdatedAt: now,
 	}
 	if q.Discount != nil {
-		o.PromoCode = strings.ToUpper(q.Discount.Code)
+		o.PromoCode = q.Discount.Code // the catalog's code: canonical
 	}
 	o.ReturnURL = r.ReturnURL
 	if o.ReturnURL == "" {
@@ -564,7 +586,7 @@ func (s *Orders) InvoiceOrder(ctx context.Context, invoiceID string) (Order, err
 	return s.store.InvoiceOrder(ctx, invoiceID)
 }
 
-// PromoUses counts a promotion's uses by orders that were not cancelled or failed.
+// PromoUses counts a promotion's uses now, under its canonical code (see Store.PromoUses).
 func (s *Orders) PromoUses(ctx context.Context, code string) (int, error) {
-	return s.store.PromoUses(ctx, code)
+	return s.store.PromoUses(ctx, canonicalPromo(code), s.now())
 }

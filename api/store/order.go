@@ -102,21 +102,22 @@ func (s *db) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, e
 	return readOrder(ctx, s.r, `i.id = ?`, invoiceID)
 }
 
-// PromoUses counts the orders that used a promotion and were not cancelled or failed.
-func (s *db) PromoUses(ctx context.Context, code string) (int, error) {
-	return promoUses(ctx, s.r, code)
-}
-
-const promoUsesQuery = `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed', 'fraud')`
-
-func promoUses(ctx context.Context, q querier, code string) (int, error) {
+// PromoUses counts the uses of a promotion at time now (see promoUsesQuery). code is the
+// promotion's canonical code (catalog.CanonicalPromoCode), the form orders store it in.
+func (s *db) PromoUses(ctx context.Context, code string, now time.Time) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, promoUsesQuery, strings.ToUpper(code)).Scan(&n)
-	if err != nil {
+	if err := s.r.QueryRowContext(ctx, promoUsesQuery, code, fmtTime(now)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
 	}
 	return n, nil
 }
+
+// promoUsesQuery counts the orders holding a use of a promotion (code, now): every order not
+// cancelled, failed or held, except an unpaid one past its invoice's deadline. So a use is given
+// back the moment the invoice expires, before the expiry job has cancelled the order.
+const promoUsesQuery = `SELECT COUNT(*) FROM orders o JOIN invoices i ON i.order_id = o.id
+	WHERE o.promo_code = ? AND o.status NOT IN ('cancelled', 'failed', 'fraud')
+	AND NOT (o.status = 'pending' AND i.status = 'unpaid' AND i.deadline <= ?)`
 
 // SetPaymentURL records where an invoice is paid.
 func (s *db) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
@@ -205,11 +206,17 @@ func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, erro
 		keys, reads = append(keys, key), append(reads, read)
 	}
 	if c.PromoCode != "" {
-		key, read := promoRead(c.PromoCode, &got.PromoUses)
+		key, read := promoRead(c.PromoCode, c.Now, &got.PromoUses)
 		keys, reads = append(keys, key), append(reads, read)
 	}
 	if c.CountIP {
 		key, read := ipRead(c.IP, c.Since, &got.FromIP)
+		keys, reads = append(keys, key), append(reads, read)
+	}
+	if c.Trial {
+		key, read := trialClientRead(c.ClientID, &got.Trials)
+		keys, reads = append(keys, key), append(reads, read)
+		key, read = trialIPRead(c.IP, c.TrialSince, &got.TrialsFromIP)
 		keys, reads = append(keys, key), append(reads, read)
 	}
 	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(keys...), reads...)...); err != nil {
@@ -242,9 +249,26 @@ func keyRead(clientID int64, key string, o *order.Order, readErr *error) (string
 			}}
 }
 
-func promoRead(code string, n *int) (string, step) {
-	code = strings.ToUpper(code)
-	return "promo:" + code, step{query: promoUsesQuery, args: []any{code}, row: func(row rowScanner) error { return row.Scan(n) }}
+// promoRead is the lock of a promotion's canonical code and the count of its uses at now.
+func promoRead(code string, now time.Time, n *int) (string, step) {
+	return "promo:" + code, step{query: promoUsesQuery, args: []any{code, fmtTime(now)}, row: func(row rowScanner) error { return row.Scan(n) }}
+}
+
+// trialOrders are the free-trial orders that count against a limit: those not cancelled, failed
+// or held (a held order gives nothing).
+const trialOrders = `SELECT COUNT(*) FROM orders o WHERE o.status NOT IN ('cancelled', 'failed', 'fraud')
+	AND EXISTS (SELECT 1 FROM services s WHERE s.order_id = o.id AND s.trial = ?) AND `
+
+// trialClientRead is the lock of a client's trials and the count of its trial orders.
+func trialClientRead(clientID int64, n *int) (string, step) {
+	return "trial-client:" + strconv.FormatInt(clientID, 10), step{query: trialOrders + `o.client_id = ?`,
+		args: []any{true, clientID}, row: func(row rowScanner) error { return row.Scan(n) }}
+}
+
+// trialIPRead is the lock of an address's trials and the count of its trial orders since then.
+func trialIPRead(ip string, since time.Time, n *int) (string, step) {
+	return "trial-ip:" + ip, step{query: trialOrders + `o.ip = ? AND o.created_at >= ?`,
+		args: []any{true, ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
 func ipRead(ip string, since time.Time, n *int) (string, step) {
@@ -275,9 +299,9 @@ func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Ord
 }
 
 // PromoUses and OrdersFromIP take their lock and count in one round trip.
-func (t *orderTx) PromoUses(ctx context.Context, code string) (int, error) {
+func (t *orderTx) PromoUses(ctx context.Context, code string, now time.Time) (int, error) {
 	var n int
-	lock, read := promoRead(code, &n)
+	lock, read := promoRead(code, now, &n)
 	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
 	}

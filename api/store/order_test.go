@@ -244,7 +244,8 @@ func TestLimitedPromotionIsNeverOverused(t *testing.T) {
 		for i := range buyers {
 			wg.Go(func() {
 				req := standardMonthly(fmt.Sprintf("198.51.100.%d", i))
-				req.Quote.PromoCode = "welcome10"
+				// Every spelling of the code is the one code, counted together.
+				req.Quote.PromoCode = []string{"welcome10", " WELCOME10 ", "ＷＥＬＣＯＭＥ１０"}[i%3]
 				o, err := orders.Create(context.Background(), claims[i], req)
 				if errors.Is(err, pricing.ErrPromoNotFound) {
 					return // used up
@@ -262,20 +263,20 @@ func TestLimitedPromotionIsNeverOverused(t *testing.T) {
 		if len(placed) != limit {
 			t.Fatalf("%d orders used a promotion limited to %d", len(placed), limit)
 		}
-		if n, err := s.PromoUses(t.Context(), "Welcome10"); err != nil || n != limit {
+		if n, err := s.PromoUses(t.Context(), "WELCOME10", time.Now()); err != nil || n != limit {
 			t.Fatalf("PromoUses = %d, %v; want %d", n, err, limit)
 		}
 		// A cancelled order gives its use back.
 		if _, err := orders.Cancel(t.Context(), claimsOf(claims, placed[0]), placed[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := s.PromoUses(t.Context(), "WELCOME10"); err != nil || n != limit-1 {
+		if n, err := s.PromoUses(t.Context(), "WELCOME10", time.Now()); err != nil || n != limit-1 {
 			t.Fatalf("PromoUses after a cancel = %d, %v; want %d", n, err, limit-1)
 		}
 		var txUses int
 		err := s.WithTx(t.Context(), func(tx order.Tx) error {
 			var err error
-			txUses, err = tx.PromoUses(t.Context(), "welcome10")
+			txUses, err = tx.PromoUses(t.Context(), "WELCOME10", time.Now())
 			return err
 		})
 		if err != nil || txUses != limit-1 {
@@ -556,7 +557,7 @@ func TestFailedPaymentFailsOrderOnce(t *testing.T) {
 			t.Fatalf("failed order %+v", got)
 		}
 		// A failed order does not hold the promotion's only use.
-		if n, err := s.PromoUses(t.Context(), "WELCOME10"); err != nil || n != 0 {
+		if n, err := s.PromoUses(t.Context(), "WELCOME10", time.Now()); err != nil || n != 0 {
 			t.Fatalf("PromoUses = %d, %v; want 0", n, err)
 		}
 	})
@@ -641,10 +642,28 @@ func TestCheckReadsWhatItIsAskedFor(t *testing.T) {
 			}
 			return got
 		}
-		got := check(order.Check{ClientID: claims.ClientID, IdempotencyKey: "check-me", PromoCode: "welcome10", CountIP: true,
-			IP: "203.0.113.40", Since: jobT0.Add(-time.Hour)})
+		got := check(order.Check{ClientID: claims.ClientID, IdempotencyKey: "check-me", PromoCode: "WELCOME10", Now: jobT0,
+			CountIP: true, IP: "203.0.113.40", Since: jobT0.Add(-time.Hour)})
 		if got.Prev == nil || !reflect.DeepEqual(*got.Prev, o) || got.PromoUses != 1 || got.FromIP != 1 {
 			t.Fatalf("Check = %+v (prev %+v), want the order, 1 use, 1 order from the IP", got, got.Prev)
+		}
+		// At its invoice's deadline the unpaid order no longer holds its use.
+		if got = check(order.Check{ClientID: claims.ClientID, PromoCode: "WELCOME10", Now: o.Invoice.Deadline}); got.PromoUses != 0 {
+			t.Fatalf("Check at the deadline = %+v, want 0 uses", got)
+		}
+		// The trials of the client and of the IP: a paid order is no trial.
+		if got = check(order.Check{ClientID: claims.ClientID, Trial: true, IP: "203.0.113.40", TrialSince: jobT0.Add(-time.Hour)}); got.Trials != 0 || got.TrialsFromIP != 0 {
+			t.Fatalf("Check of trials before one = %+v", got)
+		}
+		trialReq := order.Request{Quote: pricing.Request{PID: 1, Cycle: catalog.OneTime}, IP: "203.0.113.40"}
+		if _, err := orders.Create(t.Context(), claims, trialReq); err != nil {
+			t.Fatal(err)
+		}
+		if got = check(order.Check{ClientID: claims.ClientID, Trial: true, IP: "203.0.113.40", TrialSince: jobT0.Add(-time.Hour)}); got.Trials != 1 || got.TrialsFromIP != 1 {
+			t.Fatalf("Check of trials after one = %+v, want 1 and 1", got)
+		}
+		if got = check(order.Check{ClientID: claims.ClientID, Trial: true, IP: "203.0.113.41", TrialSince: jobT0.Add(time.Hour)}); got.Trials != 1 || got.TrialsFromIP != 0 {
+			t.Fatalf("Check of trials from another IP, after the window = %+v, want 1 and 0", got)
 		}
 		got = check(order.Check{ClientID: claims.ClientID, IdempotencyKey: "other-key", CountIP: true, IP: "203.0.113.40",
 			Since: jobT0.Add(time.Hour)})
@@ -744,4 +763,51 @@ func TestReplicasShareIdempotencyAndJobs(t *testing.T) {
 	if err != nil || !ok || j.ID != dead.ID || j.Attempts != 2 {
 		t.Fatalf("takeover by the other replica = %+v, %v, %v; want job %d attempt 2", j, ok, err, dead.ID)
 	}
+}
+
+// Free trials are counted under a lock per client and per address: of concurrent trial orders
+// one client gets one, and one address gets TrialsPerIP across its clients.
+func TestTrialLimitsHoldUnderConcurrency(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		az, err := authz.NewAuthorizer()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cat := catalog.Demo()
+		orders := order.New(s, func() *catalog.Catalog { return cat }, []order.Gateway{payment.Sandbox{}}, az,
+			order.Config{TrialsPerClient: 1, TrialsPerIP: 3}, slog.New(slog.DiscardHandler))
+		place := func(claims []authz.Claims, ip string, n int) (placed, refused int) {
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			for i := range n {
+				wg.Go(func() {
+					_, err := orders.Create(context.Background(), claims[i%len(claims)],
+						order.Request{Quote: pricing.Request{PID: 1, Cycle: catalog.OneTime}, IP: ip})
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						placed++
+					case errors.Is(err, order.ErrTrialUsed):
+						refused++
+					default:
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+			return placed, refused
+		}
+		one := []authz.Claims{buyer(t, s, "one@example.com")}
+		if placed, refused := place(one, "198.51.100.1", 8); placed != 1 || refused != 7 {
+			t.Fatalf("one client, 8 concurrent trials: %d placed, %d refused; want 1 and 7", placed, refused)
+		}
+		many := make([]authz.Claims, 6)
+		for i := range many {
+			many[i] = buyer(t, s, fmt.Sprintf("ip%d@example.com", i))
+		}
+		if placed, refused := place(many, "198.51.100.2", 6); placed != 3 || refused != 3 {
+			t.Fatalf("6 clients on one address: %d placed, %d refused; want 3 and 3", placed, refused)
+		}
+	})
 }

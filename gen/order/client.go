@@ -32,6 +32,7 @@ func NewClient(create, get, cancel goa.Endpoint) *Client {
 // Create calls the "create" endpoint of the "order" service.
 // Create may return the following errors:
 //   - "price_changed" (type *PriceChanged)
+//   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
 //   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)

@@ -202,6 +202,11 @@ func MakeIdempotencyMismatch(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "idempotency_mismatch", false, false, false)
 }
 
+// MakeTrialUsed builds a goa.ServiceError from an error.
+func MakeTrialUsed(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "trial_used", false, false, false)
+}
+
 // NewOrderResult initializes result type OrderResult from viewed result type
 // OrderResult.
 func NewOrderResult(vres *orderviews.OrderResult) *OrderResult {

@@ -16,8 +16,10 @@ import (
 
 // Promo codes.
 type Service interface {
-	// Looks a code up; unknown, not started, expired and used-up codes are all
-	// not_found.
+	// Looks a code up in its canonical form (trimmed, NFKC-normalised,
+	// upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not
+	// started, expired and used-up codes, and any whose canonical form is not
+	// [A-Z0-9_-]{1,32}, are all not_found.
 	Get(context.Context, *GetPayload) (res *PromotionResult, err error)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
@@ -186,6 +187,8 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.StringVar(&cfg.Payment.CryptomusAPIURL, "cryptomus-api-url", env("CRYPTOMUS_API_URL", ""), "Cryptomus API base URL override (STREAMCART_CRYPTOMUS_API_URL)")
 	fs.StringVar(&cfg.Panel, "panel", env("PANEL", "builtin"), "IPTV panel: builtin, xui or xtream (STREAMCART_PANEL)")
 	fs.StringVar(&cfg.SMTPURL, "smtp-url", env("SMTP_URL", ""), "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty keeps mail in the database (STREAMCART_SMTP_URL)")
+	fs.IntVar(&cfg.TrialsPerClient, "trials-per-client", envInt("TRIALS_PER_CLIENT", order.DefaultTrialsPerClient), "free trials per client; -1: no limit (STREAMCART_TRIALS_PER_CLIENT)")
+	fs.IntVar(&cfg.TrialsPerIP, "trials-per-ip", envInt("TRIALS_PER_IP", order.DefaultTrialsPerIP), "free trials per client address per 30 days; -1: no limit (STREAMCART_TRIALS_PER_IP)")
 	fs.IntVar(&cfg.NewResellerPID, "new-reseller-pid", envInt("NEW_RESELLER_PID", 0), "product a new reseller buys with the first reseller plan; 0: none (STREAMCART_NEW_RESELLER_PID)")
 	fs.StringVar(&cfg.PanelURL, "panel-url", env("PANEL_URL", ""), "panel API base URL; for xui including the access code (STREAMCART_PANEL_URL)")
 	// Secrets come only from the environment or a file (STREAMCART_X_FILE): never flags, which

@@ -292,6 +292,23 @@ describe('paying', () => {
 });
 
 describe('free trial', () => {
+  // The API answers 409 trial_used to a client (or an address) that has had its free trials.
+  it.each([
+    ['en', 'You have already used your free trial. Please choose a plan to continue.'],
+    ['de-de', 'Sie haben Ihren Gratis-Test bereits genutzt. Bitte wählen Sie ein Abo, um fortzufahren.'],
+    ['pt-pt', 'Já utilizou o seu teste gratuito. Escolha um plano para continuar.'],
+  ])('shows trial_used in the %s summary and keeps the form', async (locale, text) => {
+    const api = installFakeApi();
+    api.on('POST /orders', () => apiError(409, 'trial_used', 'The free trial has already been used. Please choose a plan.'));
+    const { ui, of } = await mountIndex({ plan: '1', locale });
+    fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'again@example.com' } });
+    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(ui().getByTestId('pay-button'));
+    expect(await ui().findByText(text)).toBeTruthy();
+    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('again@example.com');
+    expect(of('error')).toContainEqual({ name: 'trial_used', message: 'The free trial has already been used. Please choose a plan.' });
+  });
+
   it('has no payment step and goes from the order to waiting and success', async () => {
     const api = installFakeApi();
     api.orderStatuses = ['provisioning', 'active'];

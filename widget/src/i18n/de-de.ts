@@ -157,6 +157,7 @@ export const deDE: Messages = {
     unauthorized: 'Ihre Sitzung ist abgelaufen. Bitte versuchen Sie es erneut.',
     conflict: 'Diese Bestellung kann nicht mehr geändert werden.',
     idempotency_mismatch: 'Diese Bestellung wurde bereits mit anderen Angaben abgeschickt. Bitte versuchen Sie es erneut.',
+    trial_used: 'Sie haben Ihren Gratis-Test bereits genutzt. Bitte wählen Sie ein Abo, um fortzufahren.',
     unknown_currency: 'Diese Währung wird nicht unterstützt.',
     unavailable: 'Der Dienst ist gerade ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
     internal: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',

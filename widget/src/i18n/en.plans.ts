@@ -48,6 +48,7 @@ export const enPlans = {
     unauthorized: 'Your session has expired. Please try again.',
     conflict: 'This order can no longer be changed.',
     idempotency_mismatch: 'This order was already submitted with different details. Please try again.',
+    trial_used: 'You have already used your free trial. Please choose a plan to continue.',
     unknown_currency: 'This currency is not supported.',
     unavailable: 'The service is busy right now. Please try again in a moment.',
     internal: 'Something went wrong on our side. Please try again.',

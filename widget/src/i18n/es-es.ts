@@ -157,6 +157,7 @@ export const esES: Messages = {
     unauthorized: 'Tu sesión ha caducado. Inténtalo de nuevo.',
     conflict: 'Este pedido ya no se puede modificar.',
     idempotency_mismatch: 'Este pedido ya se envió con otros datos. Inténtalo de nuevo.',
+    trial_used: 'Ya has usado tu prueba gratuita. Elige un plan para continuar.',
     unknown_currency: 'Esta moneda no está admitida.',
     unavailable: 'El servicio está saturado en este momento. Inténtalo de nuevo dentro de un momento.',
     internal: 'Se ha producido un error por nuestra parte. Inténtalo de nuevo.',

@@ -157,6 +157,7 @@ export const nlNL: Messages = {
     unauthorized: 'Je sessie is verlopen. Probeer het opnieuw.',
     conflict: 'Deze bestelling kan niet meer worden gewijzigd.',
     idempotency_mismatch: 'Deze bestelling is al met andere gegevens verstuurd. Probeer het opnieuw.',
+    trial_used: 'Je hebt je gratis proefperiode al gebruikt. Kies een abonnement om verder te gaan.',
     unknown_currency: 'Deze valuta wordt niet ondersteund.',
     unavailable: 'De dienst is op dit moment druk bezet. Probeer het zo meteen opnieuw.',
     internal: 'Er ging bij ons iets mis. Probeer het opnieuw.',

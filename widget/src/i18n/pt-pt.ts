@@ -157,6 +157,7 @@ export const ptPT: Messages = {
     unauthorized: 'A sua sessão expirou. Tente novamente.',
     conflict: 'Esta encomenda já não pode ser alterada.',
     idempotency_mismatch: 'Esta encomenda já foi enviada com outros dados. Tente novamente.',
+    trial_used: 'Já utilizou o seu teste gratuito. Escolha um plano para continuar.',
     unknown_currency: 'Esta moeda não é suportada.',
     unavailable: 'O serviço está sobrecarregado neste momento. Tente novamente daqui a pouco.',
     internal: 'Ocorreu um erro do nosso lado. Tente novamente.',

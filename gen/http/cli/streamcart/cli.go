@@ -829,7 +829,7 @@ func promotionUsage() {
 	fmt.Fprintln(os.Stderr, `Promo codes.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] promotion COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    get: Looks a code up; unknown, not started, expired and used-up codes are all not_found.`)
+	fmt.Fprintln(os.Stderr, `    get: Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s promotion COMMAND --help\n", os.Args[0])
@@ -843,7 +843,7 @@ func promotionGetUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Looks a code up; unknown, not started, expired and used-up codes are all not_found.`)
+	fmt.Fprintln(os.Stderr, `Looks a code up in its canonical form (trimmed, NFKC-normalised, upper-cased: kickoff, ＫＩＣＫＯＦＦ and KICKOFF are one code); unknown, not started, expired and used-up codes, and any whose canonical form is not [A-Z0-9_-]{1,32}, are all not_found.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -code STRING: `)
@@ -905,7 +905,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Necessitatibus consequatur est rerum veritatis aperiam nisi.\" --token \"Minima voluptates exercitationem eos soluta accusamus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Est rerum veritatis aperiam nisi.\" --token \"Minima voluptates exercitationem eos soluta accusamus.\"")
 }
 
 func orderCancelUsage() {

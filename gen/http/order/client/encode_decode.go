@@ -67,11 +67,12 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // create endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeCreateResponse may return the following errors:
+//   - "trial_used" (type *goa.ServiceError): http.StatusConflict
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "price_changed" (type *order.PriceChanged): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "price_changed" (type *order.PriceChanged): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
@@ -108,6 +109,55 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			res := order.NewOrderResult(vres)
 			return res, nil
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "trial_used":
+				var (
+					body CreateTrialUsedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateTrialUsedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateTrialUsed(&body)
+			case "conflict":
+				var (
+					body CreateConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateConflict(&body)
+			case "price_changed":
+				var (
+					body CreatePriceChangedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreatePriceChangedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreatePriceChanged(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body CreateNotFoundResponseBody
@@ -150,41 +200,6 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "create", err)
 			}
 			return nil, NewCreateUnauthorized(&body)
-		case http.StatusConflict:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "conflict":
-				var (
-					body CreateConflictResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "create", err)
-				}
-				err = ValidateCreateConflictResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "create", err)
-				}
-				return nil, NewCreateConflict(&body)
-			case "price_changed":
-				var (
-					body CreatePriceChangedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "create", err)
-				}
-				err = ValidateCreatePriceChangedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "create", err)
-				}
-				return nil, NewCreatePriceChanged(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
-			}
 		case http.StatusServiceUnavailable:
 			var (
 				body CreateUnavailableResponseBody

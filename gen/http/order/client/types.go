@@ -97,6 +97,52 @@ type CancelResponseBody struct {
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
 }
 
+// CreateTrialUsedResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "trial_used" error.
+type CreateTrialUsedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CreateConflictResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "conflict" error.
+type CreateConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CreatePriceChangedResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "price_changed" error.
+type CreatePriceChangedResponseBody struct {
+	// price_changed
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// The fresh quote to show the buyer
+	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+}
+
 // CreateNotFoundResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "not_found" error.
 type CreateNotFoundResponseBody struct {
@@ -149,34 +195,6 @@ type CreateUnauthorizedResponseBody struct {
 	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
 	// Is the error a server-side fault?
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// CreateConflictResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "conflict" error.
-type CreateConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// CreatePriceChangedResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "price_changed" error.
-type CreatePriceChangedResponseBody struct {
-	// price_changed
-	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// The fresh quote to show the buyer
-	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
 }
 
 // CreateUnavailableResponseBody is the type of the "order" service "create"
@@ -587,6 +605,46 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 	return v
 }
 
+// NewCreateTrialUsed builds a order service create endpoint trial_used error.
+func NewCreateTrialUsed(body *CreateTrialUsedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCreateConflict builds a order service create endpoint conflict error.
+func NewCreateConflict(body *CreateConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCreatePriceChanged builds a order service create endpoint price_changed
+// error.
+func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceChanged {
+	v := &order.PriceChanged{
+		Name:    *body.Name,
+		Message: *body.Message,
+	}
+	v.Quote = unmarshalQuoteResultResponseBodyToOrderQuoteResult(body.Quote)
+
+	return v
+}
+
 // NewCreateNotFound builds a order service create endpoint not_found error.
 func NewCreateNotFound(body *CreateNotFoundResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
@@ -626,32 +684,6 @@ func NewCreateUnauthorized(body *CreateUnauthorizedResponseBody) *goa.ServiceErr
 		Timeout:   *body.Timeout,
 		Fault:     *body.Fault,
 	}
-
-	return v
-}
-
-// NewCreateConflict builds a order service create endpoint conflict error.
-func NewCreateConflict(body *CreateConflictResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewCreatePriceChanged builds a order service create endpoint price_changed
-// error.
-func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceChanged {
-	v := &order.PriceChanged{
-		Name:    *body.Name,
-		Message: *body.Message,
-	}
-	v.Quote = unmarshalQuoteResultResponseBodyToOrderQuoteResult(body.Quote)
 
 	return v
 }
@@ -946,6 +978,74 @@ func NewCancelIdempotencyMismatch(body *CancelIdempotencyMismatchResponseBody) *
 	return v
 }
 
+// ValidateCreateTrialUsedResponseBody runs the validations defined on
+// create_trial_used_response_body
+func ValidateCreateTrialUsedResponseBody(body *CreateTrialUsedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreateConflictResponseBody runs the validations defined on
+// create_conflict_response_body
+func ValidateCreateConflictResponseBody(body *CreateConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreatePriceChangedResponseBody runs the validations defined on
+// create_price_changed_response_body
+func ValidateCreatePriceChangedResponseBody(body *CreatePriceChangedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Quote == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "body"))
+	}
+	if body.Quote != nil {
+		if err2 := ValidateQuoteResultResponseBody(body.Quote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
 // ValidateCreateNotFoundResponseBody runs the validations defined on
 // create_not_found_response_body
 func ValidateCreateNotFoundResponseBody(body *CreateNotFoundResponseBody) (err error) {
@@ -1014,50 +1114,6 @@ func ValidateCreateUnauthorizedResponseBody(body *CreateUnauthorizedResponseBody
 	}
 	if body.Fault == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateCreateConflictResponseBody runs the validations defined on
-// create_conflict_response_body
-func ValidateCreateConflictResponseBody(body *CreateConflictResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateCreatePriceChangedResponseBody runs the validations defined on
-// create_price_changed_response_body
-func ValidateCreatePriceChangedResponseBody(body *CreatePriceChangedResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Quote == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "body"))
-	}
-	if body.Quote != nil {
-		if err2 := ValidateQuoteResultResponseBody(body.Quote); err2 != nil {
-			err = goa.MergeErrors(err, err2)
-		}
 	}
 	return
 }

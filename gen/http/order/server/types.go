@@ -99,6 +99,52 @@ type CancelResponseBody struct {
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
 }
 
+// CreateTrialUsedResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "trial_used" error.
+type CreateTrialUsedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreateConflictResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "conflict" error.
+type CreateConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreatePriceChangedResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "price_changed" error.
+type CreatePriceChangedResponseBody struct {
+	// price_changed
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+	// The fresh quote to show the buyer
+	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+}
+
 // CreateNotFoundResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "not_found" error.
 type CreateNotFoundResponseBody struct {
@@ -151,34 +197,6 @@ type CreateUnauthorizedResponseBody struct {
 	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
 	// Is the error a server-side fault?
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CreateConflictResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "conflict" error.
-type CreateConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CreatePriceChangedResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "price_changed" error.
-type CreatePriceChangedResponseBody struct {
-	// price_changed
-	Name    string `form:"name" json:"name" xml:"name"`
-	Message string `form:"message" json:"message" xml:"message"`
-	// The fresh quote to show the buyer
-	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
 }
 
 // CreateUnavailableResponseBody is the type of the "order" service "create"
@@ -620,6 +638,47 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 	return body
 }
 
+// NewCreateTrialUsedResponseBody builds the HTTP response body from the result
+// of the "create" endpoint of the "order" service.
+func NewCreateTrialUsedResponseBody(res *goa.ServiceError) *CreateTrialUsedResponseBody {
+	body := &CreateTrialUsedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateConflictResponseBody builds the HTTP response body from the result
+// of the "create" endpoint of the "order" service.
+func NewCreateConflictResponseBody(res *goa.ServiceError) *CreateConflictResponseBody {
+	body := &CreateConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreatePriceChangedResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "order" service.
+func NewCreatePriceChangedResponseBody(res *order.PriceChanged) *CreatePriceChangedResponseBody {
+	body := &CreatePriceChangedResponseBody{
+		Name:    res.Name,
+		Message: res.Message,
+	}
+	if res.Quote != nil {
+		body.Quote = marshalOrderQuoteResultToQuoteResultResponseBody(res.Quote)
+	}
+	return body
+}
+
 // NewCreateNotFoundResponseBody builds the HTTP response body from the result
 // of the "create" endpoint of the "order" service.
 func NewCreateNotFoundResponseBody(res *goa.ServiceError) *CreateNotFoundResponseBody {
@@ -658,33 +717,6 @@ func NewCreateUnauthorizedResponseBody(res *goa.ServiceError) *CreateUnauthorize
 		Temporary: res.Temporary,
 		Timeout:   res.Timeout,
 		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCreateConflictResponseBody builds the HTTP response body from the result
-// of the "create" endpoint of the "order" service.
-func NewCreateConflictResponseBody(res *goa.ServiceError) *CreateConflictResponseBody {
-	body := &CreateConflictResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCreatePriceChangedResponseBody builds the HTTP response body from the
-// result of the "create" endpoint of the "order" service.
-func NewCreatePriceChangedResponseBody(res *order.PriceChanged) *CreatePriceChangedResponseBody {
-	body := &CreatePriceChangedResponseBody{
-		Name:    res.Name,
-		Message: res.Message,
-	}
-	if res.Quote != nil {
-		body.Quote = marshalOrderQuoteResultToQuoteResultResponseBody(res.Quote)
 	}
 	return body
 }
