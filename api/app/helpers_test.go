@@ -92,18 +92,19 @@ type shop struct {
 // that place many orders from 127.0.0.1 are not held or refused, unless a test turns them on.
 func testConfig(t *testing.T) app.Config {
 	return app.Config{
-		DB:             backendOf(t).NewDB(t),
-		ServerHostname: "line.test:8000",
-		UsernamePrefix: "tst",
-		StoreName:      "Test Shop",
-		DashboardURL:   "/checkout/",
-		SupportURL:     "https://support.test/",
-		FraudMaxPerIP:  0,
-		// Per-address rate limits off likewise: their tests (limits_test.go) turn them on.
-		RateLimits:      httpapi.RateLimits{Off: true},
+		DB:              backendOf(t).NewDB(t),
+		ServerHostname:  "line.test:8000",
+		UsernamePrefix:  "tst",
+		StoreName:       "Test Shop",
+		DashboardURL:    "/checkout/",
+		SupportURL:      "https://support.test/",
+		FraudMaxPerIP:   0,
 		JobLease:        30 * time.Second,
 		JobPoll:         time.Hour,
 		ShutdownTimeout: 5 * time.Second,
+
+		// Per-address rate limits off likewise: their tests (limits_test.go) turn them on.
+		RateLimits: httpapi.RateLimits{Off: true},
 	}
 }
 
