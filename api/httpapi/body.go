@@ -1,10 +1,14 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"mime"
 	"net/http"
+	"strconv"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -84,11 +88,25 @@ func hasControlText(s string) bool {
 	return false
 }
 
-// checkedDecoder wraps the request decoder: a body cut by the size limit becomes 413
-// body_too_large, and a decoded payload holding a control character in any string becomes 400
-// bad_request, whatever the content type, for every method in one place.
+// checkedDecoder wraps the request decoder, for every method in one place: a body cut by the
+// size limit becomes 413 body_too_large, and a control character in any string of the body
+// becomes 400 bad_request, whether the payload declares that member or not (a JSON body is
+// scanned as text; other content types are checked once decoded).
 func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request) goahttp.Decoder {
 	return func(r *http.Request) goahttp.Decoder {
+		if jsonBody(r) {
+			raw, err := io.ReadAll(r.Body)
+			var tooLarge *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooLarge):
+				return failing(errBodyTooLarge())
+			case err != nil:
+				return failing(err)
+			case jsonHasControl(raw):
+				return failing(errControlChar())
+			}
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+		}
 		d := next(r)
 		return goahttp.EncodingFunc(func(v any) error {
 			if err := d.Decode(v); err != nil {
@@ -103,6 +121,48 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 			return nil
 		})
 	}
+}
+
+func failing(err error) goahttp.Decoder {
+	return goahttp.EncodingFunc(func(any) error { return err })
+}
+
+// jsonBody reports the content types requestDecoder reads as JSON.
+func jsonBody(r *http.Request) bool {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "", "application/json", "application/x-www-form-urlencoded", "text/plain":
+		return true
+	}
+	return strings.HasSuffix(ct, "+json")
+}
+
+// jsonHasControl reports a control character in a string of a JSON text: a raw DEL, or an
+// escape standing for one (\b \f \n \r \t, \u0000–\u001f, \u007f). Raw C0 bytes need no
+// check: inside a string they are a syntax error, outside one whitespace.
+func jsonHasControl(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case 0x7f:
+			return true
+		case '\\':
+			if i+1 == len(b) {
+				return false
+			}
+			switch b[i+1] {
+			case 'b', 'f', 'n', 'r', 't':
+				return true
+			case 'u':
+				if i+6 <= len(b) {
+					if v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32); err == nil && (v < 0x20 || v == 0x7f) {
+						return true
+					}
+				}
+			}
+			i++ // the escaped character (a quote or a backslash) is not a delimiter
+		}
+	}
+	return false
 }
 
 // hasControlValue walks a decoded payload (pointers, structs, slices, maps, strings).
