@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"crypto/rand"
 	"fmt"
 	"io"
 	"net/http"
@@ -132,6 +133,50 @@ func TestRateLimits(t *testing.T) {
 					}
 				}
 			})
+		}
+	})
+}
+
+// TestRateLimitsSparePasswordSignIns: password sign-ins are not new email sessions (they have
+// their own per-address throttle), and STREAMCART_RATE_LIMITS=off lifts every per-IP limit.
+func TestRateLimitsSparePasswordSignIns(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		sessions := func(l *httpapi.RateLimits) *httpapi.Limit { return &l.Sessions }
+		s := newShop(t, twoPerHour(sessions))
+		for i := range 3 {
+			status, _, b := s.send(http.MethodPost, "/checkout/api/session", "", "", fmt.Sprintf(`{"email":"user%d@example.com","password":"not-the-password"}`, i))
+			if status == http.StatusTooManyRequests && decodeError(t, b).Name == "rate_limited" {
+				t.Fatalf("password sign-in %d counted as a new email session: %s", i+1, b)
+			}
+		}
+		off := newShop(t, twoPerHour(sessions), func(c *app.Config) { c.RateLimits.Off = true })
+		for i := range 5 {
+			if status, _, b := off.send(http.MethodPost, "/checkout/api/session", "", "", `{"email":"buyer@example.com"}`); status != http.StatusCreated && status != http.StatusOK {
+				t.Fatalf("limits off, session %d: status %d: %s", i+1, status, b)
+			}
+		}
+	})
+}
+
+// TestRateLimitsRedis: replicas sharing a Redis (STREAMCART_REDIS_URL) share the counts: two
+// requests through one replica and the third through another is over a limit of two.
+func TestRateLimitsRedis(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		prefix := "streamcart-test-" + rand.Text() // counts of no other test or run
+		clicks := func(l *httpapi.RateLimits) *httpapi.Limit { return &l.Clicks }
+		redis := func(c *app.Config) {
+			c.RateLimits.RedisURL, c.RateLimits.RedisPrefix = "redis://127.0.0.1:6379/0", prefix
+		}
+		one := newShop(t, twoPerHour(clicks), redis)
+		two := openShop(t, one.cfg)
+		for i, s := range []*shop{one, two} {
+			if status, _, b := s.send(http.MethodPost, "/checkout/api/affiliates/clicks", "", "", `{"affId":"42"}`); status != http.StatusNoContent {
+				t.Fatalf("click %d: status %d: %s", i+1, status, b)
+			}
+		}
+		status, h, b := two.send(http.MethodPost, "/checkout/api/affiliates/clicks", "", "", `{"affId":"42"}`)
+		if status != http.StatusTooManyRequests || decodeError(t, b).Name != "rate_limited" || h.Get("Retry-After") == "" {
+			t.Fatalf("third click across replicas: status %d %q: %s", status, h.Get("Retry-After"), b)
 		}
 	})
 }
