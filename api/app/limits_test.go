@@ -2,9 +2,11 @@ package app_test
 
 import (
 	"encoding/json"
+	"bufio"
 	"crypto/rand"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -179,4 +181,122 @@ func TestRateLimitsRedis(t *testing.T) {
 			t.Fatalf("third click across replicas: status %d %q: %s", status, h.Get("Retry-After"), b)
 		}
 	})
+}
+
+// TestBodyLimit: a body announced over 64 KB is refused before it is sent, a longer chunked
+// body is cut at 64 KB; both answer 413 body_too_large in the API's error shape.
+func TestBodyLimit(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		host := strings.TrimPrefix(s.base, "http://")
+		// Only the headers and a few bytes go out: the answer must come before the 100 MB.
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST /checkout/api/session HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{\"email\":\"", host, 100<<20)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if e := decodeError(t, b); resp.StatusCode != http.StatusRequestEntityTooLarge || e.Name != "body_too_large" {
+			t.Fatalf("announced 100 MB: status %d %+v", resp.StatusCode, e)
+		}
+
+		for _, path := range []string{"/checkout/api/session", "/checkout/api/orders", "/checkout/api/quote"} {
+			body := io.MultiReader(strings.NewReader(`{"email":"`), io.LimitReader(repeat('a'), 1<<20), strings.NewReader(`"}`))
+			req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.base+path, body) // no length: chunked
+			status, b := do(t, s, req)
+			if e := decodeError(t, b); status != http.StatusRequestEntityTooLarge || e.Name != "body_too_large" || e.Message != "The request body is larger than 64 KB." {
+				t.Fatalf("%s chunked 1 MB: status %d %+v", path, status, e)
+			}
+		}
+		// Just under the limit is read (and refused for what it says, not for its size).
+		big := `{"email":"` + strings.Repeat("a", 60<<10) + `@example.com"}`
+		if status, _, b := s.send(http.MethodPost, "/checkout/api/session", "", "", big); status == http.StatusRequestEntityTooLarge {
+			t.Fatalf("60 KB body refused as too large: %s", b)
+		}
+	})
+}
+
+// TestErrorsQuoteLittle: an invalid value is quoted in the 400 answer by at most 100 characters,
+// whether the validation (a too long email) or the decoding (a huge number) refuses it.
+func TestErrorsQuoteLittle(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		long := strings.Repeat("7", 50<<10)
+		for _, tc := range []struct{ path, body string }{
+			{"/checkout/api/session", `{"email":"` + strings.Repeat("x", 50<<10) + `"}`},
+			{"/checkout/api/session/link", `{"email":"` + strings.Repeat("x", 50<<10) + `@example.com"}`},
+			{"/checkout/api/quote", `{"pid":` + long + `,"billingCycle":"monthly"}`},
+			{"/checkout/api/quote", `{"pid":2,"billingCycle":"` + long + `"}`},
+		} {
+			status, _, b := s.send(http.MethodPost, tc.path, "", "", tc.body)
+			e := decodeError(t, b)
+			if status != http.StatusBadRequest || len(e.Message) > 400 || strings.Contains(e.Message, strings.Repeat("x", 101)) || strings.Contains(e.Message, strings.Repeat("7", 101)) {
+				t.Fatalf("%s: status %d, %d bytes: %s", tc.path, status, len(b), b[:min(len(b), 300)])
+			}
+		}
+	})
+}
+
+// TestControlCharacters: a NUL or another control character anywhere in a body, path or query is
+// 400 bad_request before it reaches the store (PostgreSQL refuses NUL in text with a 500).
+func TestControlCharacters(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		token := s.identify("buyer@example.com", "").Token
+		cases := []struct {
+			name, method, path, body string
+		}{
+			{"NUL in the session email", http.MethodPost, "/checkout/api/session", `{"email":"a\u0000b@example.com"}`},
+			{"NUL after a valid email", http.MethodPost, "/checkout/api/session", `{"email":"buyer@example.com\u0000"}`},
+			{"newline in the link email", http.MethodPost, "/checkout/api/session/link", `{"email":"buyer@example.com\n"}`},
+			{"NUL in an order's email", http.MethodPost, "/checkout/api/orders", `{"pid":2,"billingCycle":"monthly","email":"a\u0000b@example.com"}`},
+			{"NUL in a promo code", http.MethodPost, "/checkout/api/orders", `{"pid":2,"billingCycle":"monthly","promoCode":"WELCOME10\u0000"}`},
+			{"escape in an idempotency key", http.MethodPost, "/checkout/api/orders", `{"pid":2,"billingCycle":"monthly","idempotencyKey":"k\u001b[31m"}`},
+			{"DEL in an affiliate id", http.MethodPost, "/checkout/api/affiliates/clicks", "{\"affId\":\"42\",\"referer\":\"x\x7f\"}"},
+			{"NUL in a path", http.MethodGet, "/checkout/api/promotions/WELCOME10%00", ""},
+			{"NUL in an order id", http.MethodGet, "/checkout/api/orders/ord_%00", ""},
+			{"tab in a query", http.MethodGet, "/checkout/api/convert?from=EUR%09&to=USD&amount=1", ""},
+		}
+		for _, tc := range cases {
+			status, _, b := s.send(tc.method, tc.path, token, "", tc.body)
+			if e := decodeError(t, b); status != http.StatusBadRequest || e.Name != "bad_request" || e.Message != "The request contains a control character." {
+				t.Errorf("%s: status %d %+v", tc.name, status, e)
+			}
+		}
+		// An escaped backslash followed by "u0000" is text, not a NUL.
+		status, _, b := s.send(http.MethodPost, "/checkout/api/session", "", "", `{"email":"a\\u0000b@example.com"}`)
+		if status == http.StatusBadRequest && decodeError(t, b).Name == "bad_request" {
+			t.Fatalf(`"\\u0000" refused as a control character: %s`, b)
+		}
+		if n := s.count(`SELECT COUNT(*) FROM clients`); n != 2 {
+			t.Fatalf("%d clients, want the buyer and the backslash address only", n)
+		}
+	})
+}
+
+// repeat is an endless reader of one byte.
+type repeat byte
+
+func (r repeat) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}
+
+func do(t *testing.T, s *shop, req *http.Request) (int, []byte) {
+	t.Helper()
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := s.noJump.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
 }
