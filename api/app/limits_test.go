@@ -1,9 +1,9 @@
 package app_test
 
 import (
-	"encoding/json"
 	"bufio"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"

@@ -8,8 +8,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
