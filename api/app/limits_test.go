@@ -253,6 +253,7 @@ func TestControlCharacters(t *testing.T) {
 		}{
 			{"NUL in the session email", http.MethodPost, "/checkout/api/session", `{"email":"a\u0000b@example.com"}`},
 			{"NUL after a valid email", http.MethodPost, "/checkout/api/session", `{"email":"buyer@example.com\u0000"}`},
+			{"newline in the session email", http.MethodPost, "/checkout/api/session", `{"email":"user@example.com\nx"}`},
 			{"newline in the link email", http.MethodPost, "/checkout/api/session/link", `{"email":"buyer@example.com\n"}`},
 			{"NUL in an order's email", http.MethodPost, "/checkout/api/orders", `{"pid":2,"billingCycle":"monthly","email":"a\u0000b@example.com"}`},
 			{"NUL in a promo code", http.MethodPost, "/checkout/api/orders", `{"pid":2,"billingCycle":"monthly","promoCode":"WELCOME10\u0000"}`},
