@@ -15,6 +15,9 @@ import (
 
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
+
+	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
+	genorder "github.com/streamcart/streamcart/gen/order"
 )
 
 // MaxBody bounds a request body: the API's largest payload (an order) is well under 4 KB, so
@@ -213,6 +216,11 @@ func (e errorResponse) StatusCode() int { return e.status }
 // the message (a quoted value, a number) cut to maxQuoted characters, so a 64 KB invalid value
 // is not sent back.
 func formatError(ctx context.Context, err error) goahttp.Statuser {
+	// The one design error with its own type: its generated body (message and fresh quote)
+	// holds no client input.
+	if pc := new(genorder.PriceChanged); errors.As(err, &pc) {
+		return priceChangedBody{ordersrv.NewCreatePriceChangedResponseBody(pc)}
+	}
 	resp, ok := goahttp.NewErrorResponse(ctx, err).(*goahttp.ErrorResponse)
 	if !ok {
 		return goahttp.NewErrorResponse(ctx, err)
@@ -224,6 +232,12 @@ func formatError(ctx context.Context, err error) goahttp.Statuser {
 	}
 	return errorResponse{resp, status}
 }
+
+type priceChangedBody struct {
+	*ordersrv.CreatePriceChangedResponseBody
+}
+
+func (priceChangedBody) StatusCode() int { return http.StatusConflict }
 
 // shortenQuotes cuts every run of non-space characters longer than maxQuoted (Goa quotes the
 // offending value with %q, json repeats a bad number as is) to maxQuoted characters and "…".
