@@ -42,6 +42,8 @@ type Row struct {
 
 // Store records clicks and counts.
 type Store interface {
+	// InsertClick records a click; a repeat from the same address for the same affiliate on the
+	// same UTC day is not recorded again.
 	InsertClick(ctx context.Context, c Click) error
 	// AffiliateCounts returns clicks and orders since the time, and paid revenue per currency.
 	AffiliateCounts(ctx context.Context, since time.Time) (clicks map[string]int, orders map[string]int, paid map[string]int, revenue map[string]map[string]int64, err error)
@@ -59,7 +61,7 @@ func New(store Store) *Affiliates { return &Affiliates{store: store, now: time.N
 // maxReferer keeps a stored referer short.
 const maxReferer = 2048
 
-// RecordClick stores a click.
+// RecordClick stores a click; a click repeated from one address the same day counts once.
 func (a *Affiliates) RecordClick(ctx context.Context, affID, referer, ip string) error {
 	if !ValidID(affID) {
 		return ErrInvalidID

@@ -613,7 +613,8 @@ func TestAffiliateReport(t *testing.T) {
 		}
 		want := []affiliate.Row{
 			{AffID: "7", Clicks: 1, Orders: 1},
-			{AffID: "42", Clicks: 3, Orders: 2, PaidOrders: 1, Revenue: []pricing.Money{{Amount: 1299, Currency: "EUR"}}},
+			// Three clicks from one address the same day count once.
+			{AffID: "42", Clicks: 1, Orders: 2, PaidOrders: 1, Revenue: []pricing.Money{{Amount: 1299, Currency: "EUR"}}},
 		}
 		if len(rows) != len(want) {
 			t.Fatalf("rows %+v, want %+v", rows, want)
@@ -629,7 +630,7 @@ func TestAffiliateReport(t *testing.T) {
 		if err := affiliate.Print(&out, rows, money.Format); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(out.String(), "42\t3\t2\t1\t12.99 EUR\n") || !strings.Contains(out.String(), "7\t1\t1\t0\t-\n") {
+		if !strings.Contains(out.String(), "42\t1\t2\t1\t12.99 EUR\n") || !strings.Contains(out.String(), "7\t1\t1\t0\t-\n") {
 			t.Fatalf("report:\n%s", out.String())
 		}
 		future, err := affiliate.New(s.app.Store()).Report(t.Context(), time.Now().Add(24*time.Hour))

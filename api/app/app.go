@@ -74,6 +74,9 @@ type Config struct {
 	// Now is the orders' clock (payment deadlines, promotion uses, trial windows); nil: time.Now.
 	// Tests move it instead of waiting.
 	Now func() time.Time
+	// RateLimits are the per-address limits (STREAMCART_RATE_LIMITS, STREAMCART_RATE_LIMIT_*,
+	// STREAMCART_REDIS_URL); the zero value is the defaults, in memory.
+	RateLimits httpapi.RateLimits
 }
 
 // App is an assembled shop.
@@ -88,6 +91,7 @@ type App struct {
 	sessions *sessioncache.Cache
 	worker   *job.Worker
 	handler  http.Handler
+	limiter  *httpapi.Limiter
 
 	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from, and
 	// catalogRefused, stored bytes RefreshCatalog turned down (reported once, not every poll).
@@ -195,10 +199,14 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		}
 	}
 
+	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustProxy, log); err != nil {
+		return nil, err
+	}
 	api := httpapi.New(httpapi.Deps{
 		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
+		Limiter: a.limiter,
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
@@ -246,7 +254,7 @@ func (a *App) Store() store.Backend { return a.store }
 
 // Close releases the database and the country database.
 func (a *App) Close() error {
-	return errors.Join(a.store.Close(), a.geo.Close())
+	return errors.Join(a.store.Close(), a.geo.Close(), a.limiter.Close())
 }
 
 func (a *App) loadCatalog(ctx context.Context) error {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/store/storetest"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 	gengeo "github.com/streamcart/streamcart/gen/geo"
@@ -87,8 +88,8 @@ type shop struct {
 	after     afterClients
 }
 
-// testConfig is the configuration every shop starts from: fraud limits off, so tests that place
-// many orders from 127.0.0.1 are not held, unless a test turns them on.
+// testConfig is the configuration every shop starts from: fraud and rate limits off, so tests
+// that place many orders from 127.0.0.1 are not held or refused, unless a test turns them on.
 func testConfig(t *testing.T) app.Config {
 	return app.Config{
 		DB:              backendOf(t).NewDB(t),
@@ -101,6 +102,9 @@ func testConfig(t *testing.T) app.Config {
 		JobLease:        30 * time.Second,
 		JobPoll:         time.Hour,
 		ShutdownTimeout: 5 * time.Second,
+
+		// Per-address rate limits off likewise: their tests (limits_test.go) turn them on.
+		RateLimits: httpapi.RateLimits{Off: true},
 	}
 }
 

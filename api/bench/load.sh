@@ -7,7 +7,7 @@ secs=${1:-10}; conns=${2:-64}
 tmp=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 go build -o "$tmp/streamcart" ./api/cmd/streamcart
 go build -o "$tmp/plain" ./api/bench/plain
-STREAMCART_DB="$tmp/s.db" "$tmp/streamcart" serve --addr 127.0.0.1:18089 2>/dev/null &
+STREAMCART_DB="$tmp/s.db" STREAMCART_RATE_LIMITS=off "$tmp/streamcart" serve --addr 127.0.0.1:18089 2>/dev/null &
 until curl -sf http://127.0.0.1:18089/readyz >/dev/null; do sleep 0.1; done
 api=http://127.0.0.1:18089/checkout/api
 quote='{"pid":3,"billingCycle":"annually","currency":"GBP","extraConnections":2,"proxyProtection":true,"promoCode":"WELCOME10"}'

@@ -48,7 +48,7 @@ up() {
 targets=""
 serve() {
   local port; port=$(freeport)
-  STREAMCART_DB="$1" STREAMCART_TRUST_PROXY=true STREAMCART_GEO_DB= STREAMCART_SECRET_KEY="$key" \
+  STREAMCART_DB="$1" STREAMCART_TRUST_PROXY=true STREAMCART_RATE_LIMITS=off STREAMCART_GEO_DB= STREAMCART_SECRET_KEY="$key" \
     "$tmp/streamcart" serve --addr "127.0.0.1:$port" 2>>"$tmp/serve.log" &
   up $! "http://127.0.0.1:$port/readyz"
   targets="${targets:+$targets,}http://127.0.0.1:$port"

@@ -70,12 +70,15 @@ type Deps struct {
 	Upsells    *upsell.Upsells
 	Resellers  *reseller.Resellers
 	Affiliates *affiliate.Affiliates
+
+	// Limiter holds the per-address rate limits; nil: off.
+	Limiter *Limiter
 }
 
 // New returns the handler of everything under /checkout/api.
 func New(d Deps) http.Handler {
 	mux := goahttp.NewMuxer()
-	dec, enc := requestDecoder, goahttp.ResponseEncoder
+	dec, enc := checkedDecoder(requestDecoder), goahttp.ResponseEncoder
 	errh := func(ctx context.Context, w http.ResponseWriter, err error) {
 		d.Logger.ErrorContext(ctx, "encode response", "err", err)
 	}
@@ -84,43 +87,43 @@ func New(d Deps) http.Handler {
 	cs := newCatalog(d.Catalog, d.Storefront)
 	ce := gencatalog.NewEndpoints(cs)
 	ce.Use(hide)
-	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, nil))
+	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))
 
 	pe := genpromotion.NewEndpoints(NewPromotion(d.Catalog, d.Orders))
 	pe.Use(hide)
-	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, nil))
+	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 
 	qe := genpricing.NewEndpoints(NewPricing(d.Orders))
 	qe.Use(hide)
-	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, nil))
+	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, formatError))
 
 	se := gensession.NewEndpoints(NewSession(d.Accounts, d.Signin))
 	se.Use(hide)
-	sessionsrv.Mount(mux, sessionsrv.New(se, mux, dec, enc, errh, nil))
+	sessionsrv.Mount(mux, sessionsrv.New(se, mux, dec, enc, errh, formatError))
 
 	ge := gengeo.NewEndpoints(NewGeo(d.Geo))
 	ge.Use(hide)
-	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, nil))
+	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
 	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders))
 	oe.Use(hide)
-	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, nil))
+	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
 	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage))
 	ve.Use(hide)
-	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, nil))
+	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
 	ue.Use(hide)
-	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, nil))
+	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
 	re.Use(hide)
-	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, nil))
+	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))
 
 	ae := genaffiliates.NewEndpoints(NewAffiliates(d.Affiliates))
 	ae.Use(hide)
-	affiliatessrv.Mount(mux, affiliatessrv.New(ae, mux, dec, enc, errh, nil))
+	affiliatessrv.Mount(mux, affiliatessrv.New(ae, mux, dec, enc, errh, formatError))
 
 	sandbox := sandboxHandler{catalog: d.Catalog, orders: d.Orders, log: d.Logger}
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
@@ -141,7 +144,15 @@ func New(d Deps) http.Handler {
 	api := withClientIP(mux, d.TrustProxy)
 	root := http.NewServeMux()
 	root.Handle("GET /checkout/api/products", cs.productsHandler(api))
-	root.Handle("/", api)
+	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints
+	// an attacker would hammer, rate limited per address.
+	hooks := map[string]bool{}
+	if d.Webhooks != nil {
+		for _, m := range d.Webhooks.Modules() {
+			hooks[payment.WebhookPath(m)] = true
+		}
+	}
+	root.Handle("/", boundBodies(d.Limiter.guard(api), func(p string) bool { return hooks[p] }))
 	return withGzip(root)
 }
 

@@ -505,9 +505,11 @@ func (s *db) ResellerAccount(ctx context.Context, acct string) (panel.ResellerAc
 
 // --- affiliates ---
 
-// InsertClick records an affiliate click.
+// InsertClick records an affiliate click, unless the address already clicked for the
+// affiliate the same UTC day (a reload or a script must not inflate the count).
 func (s *db) InsertClick(ctx context.Context, c affiliate.Click) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO affiliate_clicks (aff_id, referer, ip, created_at) VALUES (?, ?, ?, ?)`, c.AffID, c.Referer, c.IP, fmtTime(c.At))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO affiliate_clicks (aff_id, referer, ip, created_at, day) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (aff_id, ip, day) WHERE day <> '' DO NOTHING`, c.AffID, c.Referer, c.IP, fmtTime(c.At), c.At.UTC().Format(time.DateOnly))
 	if err != nil {
 		return fmt.Errorf("insert click: %w", err)
 	}

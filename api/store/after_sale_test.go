@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"maps"
 	"strconv"
 	"sync"
 	"testing"
@@ -191,12 +192,45 @@ func TestLineEdits(t *testing.T) {
 	})
 }
 
+// TestAffiliateClickOncePerDay: a click counts once per address, affiliate and UTC day.
+func TestAffiliateClickOncePerDay(t *testing.T) {
+	day := time.Date(2026, 3, 14, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name   string
+		clicks []affiliate.Click
+		want   map[string]int
+	}{
+		{"repeat the same day", []affiliate.Click{{AffID: "5", IP: "192.0.2.1", At: day}, {AffID: "5", IP: "192.0.2.1", At: day.Add(23*time.Hour + 59*time.Minute)}}, map[string]int{"5": 1}},
+		{"next day", []affiliate.Click{{AffID: "5", IP: "192.0.2.1", At: day.Add(23 * time.Hour)}, {AffID: "5", IP: "192.0.2.1", At: day.Add(25 * time.Hour)}}, map[string]int{"5": 2}},
+		{"two addresses", []affiliate.Click{{AffID: "5", IP: "192.0.2.1", At: day}, {AffID: "5", IP: "2001:db8::1", At: day}}, map[string]int{"5": 2}},
+		{"two affiliates", []affiliate.Click{{AffID: "5", IP: "192.0.2.1", At: day}, {AffID: "9", IP: "192.0.2.1", At: day}}, map[string]int{"5": 1, "9": 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			forEachBackend(t, func(t *testing.T, s store.Backend) {
+				for _, c := range tc.clicks {
+					if err := s.InsertClick(t.Context(), c); err != nil {
+						t.Fatal(err)
+					}
+				}
+				clicks, _, _, _, err := s.AffiliateCounts(t.Context(), time.Time{})
+				if err != nil || !maps.Equal(clicks, tc.want) {
+					t.Fatalf("clicks %v (%v), want %v", clicks, err, tc.want)
+				}
+			})
+		})
+	}
+}
+
 func TestAffiliateCounts(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
-		now := time.Now().UTC()
-		for _, id := range []string{"5", "5", "9"} {
-			if err := s.InsertClick(t.Context(), affiliate.Click{AffID: id, At: now}); err != nil {
+		at := time.Date(2026, 3, 14, 10, 0, 0, 0, time.UTC)
+		for _, c := range []affiliate.Click{
+			{AffID: "5", IP: "192.0.2.1", At: at}, {AffID: "5", IP: "192.0.2.2", At: at}, {AffID: "9", IP: "192.0.2.1", At: at},
+			{AffID: "5", IP: "192.0.2.1", At: at.Add(time.Hour)}, // the same address the same day: counted once
+		} {
+			if err := s.InsertClick(t.Context(), c); err != nil {
 				t.Fatal(err)
 			}
 		}

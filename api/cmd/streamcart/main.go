@@ -20,6 +20,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
@@ -190,6 +191,9 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.IntVar(&cfg.TrialsPerClient, "trials-per-client", envInt("TRIALS_PER_CLIENT", order.DefaultTrialsPerClient), "free trials per client; -1: no limit (STREAMCART_TRIALS_PER_CLIENT)")
 	fs.IntVar(&cfg.TrialsPerIP, "trials-per-ip", envInt("TRIALS_PER_IP", order.DefaultTrialsPerIP), "free trials per client address per 30 days; -1: no limit (STREAMCART_TRIALS_PER_IP)")
 	fs.IntVar(&cfg.NewResellerPID, "new-reseller-pid", envInt("NEW_RESELLER_PID", 0), "product a new reseller buys with the first reseller plan; 0: none (STREAMCART_NEW_RESELLER_PID)")
+	if err := rateLimitFlags(fs, env, &cfg.RateLimits); err != nil {
+		return cfg, err
+	}
 	fs.StringVar(&cfg.PanelURL, "panel-url", env("PANEL_URL", ""), "panel API base URL; for xui including the access code (STREAMCART_PANEL_URL)")
 	// Secrets come only from the environment or a file (STREAMCART_X_FILE): never flags, which
 	// other users can read in the process list.
@@ -219,6 +223,53 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	cfg.FraudBanned = fraud.ParseDomains(banned)
 	cfg.DB = strings.TrimPrefix(cfg.DB, "sqlite://")
 	return cfg, nil
+}
+
+// rateLimitFlags declares the per-address rate limit settings; a malformed limit stops the start.
+func rateLimitFlags(fs *flag.FlagSet, env func(key, def string) string, rl *httpapi.RateLimits) error {
+	onOff := func(v string) error {
+		switch v {
+		case "on":
+			rl.Off = false
+		case "off":
+			rl.Off = true
+		default:
+			return fmt.Errorf("rate limits %q: want on or off", v)
+		}
+		return nil
+	}
+	if err := onOff(env("RATE_LIMITS", "on")); err != nil {
+		return fmt.Errorf("STREAMCART_RATE_LIMITS: %w", err)
+	}
+	fs.Func("rate-limits", "on, or off for a shop behind its own rate-limiting proxy or a load test; the wrong-password throttle stays on (STREAMCART_RATE_LIMITS, default on)", onOff)
+	limits := []struct {
+		key, name string
+		dst       *httpapi.Limit
+		def       httpapi.Limit
+		what      string
+	}{
+		{"SESSIONS", "sessions", &rl.Sessions, httpapi.DefaultSessions, "new email sessions and sign-in links"},
+		{"PROMOTIONS", "promotions", &rl.Promotions, httpapi.DefaultPromotions, "promo code lookups"},
+		{"QUOTES", "quotes", &rl.Quotes, httpapi.DefaultQuotes, "quotes"},
+		{"CLICKS", "clicks", &rl.Clicks, httpapi.DefaultClicks, "affiliate clicks"},
+		{"ORDERS", "orders", &rl.Orders, httpapi.DefaultOrders, "order creation"},
+	}
+	for _, l := range limits {
+		key := "RATE_LIMIT_" + l.key
+		v, err := httpapi.ParseLimit(env(key, l.def.String()))
+		if err != nil {
+			return fmt.Errorf("STREAMCART_%s: %w", key, err)
+		}
+		*l.dst = v
+		fs.Func("rate-limit-"+l.name, fmt.Sprintf("%s per client address, REQUESTS/WINDOW (STREAMCART_%s, default %s)", l.what, key, l.def), func(s string) error {
+			v, err := httpapi.ParseLimit(s)
+			*l.dst = v
+			return err
+		})
+	}
+	fs.StringVar(&rl.RedisURL, "redis-url", env("REDIS_URL", ""), "Redis shared by replicas for the rate limits, redis://host:6379/0; empty: counted in memory (STREAMCART_REDIS_URL)")
+	fs.StringVar(&rl.RedisPrefix, "redis-prefix", env("REDIS_PREFIX", httpapi.DefaultRedisPrefix), "prefix of this shop's Redis keys (STREAMCART_REDIS_PREFIX)")
+	return nil
 }
 
 // secret reads STREAMCART_<key>, or the file named by STREAMCART_<key>_FILE (trailing newline

@@ -1,0 +1,287 @@
+package httpapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
+
+	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
+	genorder "github.com/streamcart/streamcart/gen/order"
+)
+
+// MaxBody bounds a request body: the API's largest payload (an order) is well under 4 KB, so
+// 64 KB leaves room while one request can no longer hold the server's memory. Webhooks keep
+// their own limit (api/payment).
+const MaxBody = 64 << 10
+
+// maxQuoted is how much of a client's input an error message may repeat.
+const maxQuoted = 100
+
+// Stable error names and messages of the request guards.
+const (
+	nameBodyTooLarge = "body_too_large"
+	nameBadRequest   = "bad_request"
+	msgBodyTooLarge  = "The request body is larger than 64 KB."
+	msgControlChar   = "The request contains a control character."
+)
+
+func errBodyTooLarge() error { return goa.PermanentError(nameBodyTooLarge, msgBodyTooLarge) }
+func errControlChar() error  { return goa.PermanentError(nameBadRequest, msgControlChar) }
+
+// boundBodies refuses a body announced over MaxBody before reading any of it, cuts a longer
+// chunked body at MaxBody (the decoder then answers 413), and refuses control characters in
+// the path and query. Webhooks are left alone: they verify the raw body under their own limit.
+func boundBodies(next http.Handler, skip func(path string) bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if skip(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if hasControlText(r.URL.Path) || queryHasControl(r) {
+			writeError(w, r, http.StatusBadRequest, errControlChar())
+			return
+		}
+		if r.ContentLength > MaxBody {
+			writeError(w, r, http.StatusRequestEntityTooLarge, errBodyTooLarge())
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func queryHasControl(r *http.Request) bool {
+	if r.URL.RawQuery == "" {
+		return false
+	}
+	for k, vs := range r.URL.Query() {
+		if hasControlText(k) {
+			return true
+		}
+		for _, v := range vs {
+			if hasControlText(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasControlText reports a C0 control character (U+0000–U+001F) or DEL (U+007F): no name,
+// address, code or id contains one, and a NUL is refused by PostgreSQL's text type.
+func hasControlText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// checkedDecoder wraps the request decoder, for every method in one place: a body cut by the
+// size limit becomes 413 body_too_large, and a control character in any string of the body
+// becomes 400 bad_request, whether the payload declares that member or not (a JSON body is
+// scanned as text; other content types are checked once decoded).
+func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request) goahttp.Decoder {
+	return func(r *http.Request) goahttp.Decoder {
+		if jsonBody(r) {
+			raw, err := io.ReadAll(r.Body)
+			var tooLarge *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooLarge):
+				return failing(errBodyTooLarge())
+			case err != nil:
+				return failing(err)
+			case jsonHasControl(raw):
+				return failing(errControlChar())
+			}
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+		}
+		d := next(r)
+		return goahttp.EncodingFunc(func(v any) error {
+			if err := d.Decode(v); err != nil {
+				if tooLarge := new(http.MaxBytesError); errors.As(err, &tooLarge) {
+					return errBodyTooLarge()
+				}
+				return err
+			}
+			if hasControlValue(reflect.ValueOf(v), 0) {
+				return errControlChar()
+			}
+			return nil
+		})
+	}
+}
+
+func failing(err error) goahttp.Decoder {
+	return goahttp.EncodingFunc(func(any) error { return err })
+}
+
+// jsonBody reports the content types requestDecoder reads as JSON.
+func jsonBody(r *http.Request) bool {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "", "application/json", "application/x-www-form-urlencoded", "text/plain":
+		return true
+	}
+	return strings.HasSuffix(ct, "+json")
+}
+
+// jsonHasControl reports a control character in a string of a JSON text: a raw DEL, or an
+// escape standing for one (\b \f \n \r \t, \u0000–\u001f, \u007f). Raw C0 bytes need no
+// check: inside a string they are a syntax error, outside one whitespace.
+func jsonHasControl(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case 0x7f:
+			return true
+		case '\\':
+			if i+1 == len(b) {
+				return false
+			}
+			switch b[i+1] {
+			case 'b', 'f', 'n', 'r', 't':
+				return true
+			case 'u':
+				if i+6 <= len(b) {
+					if v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32); err == nil && (v < 0x20 || v == 0x7f) {
+						return true
+					}
+				}
+			}
+			i++ // the escaped character (a quote or a backslash) is not a delimiter
+		}
+	}
+	return false
+}
+
+// hasControlValue walks a decoded payload (pointers, structs, slices, maps, strings).
+func hasControlValue(v reflect.Value, depth int) bool {
+	if depth > 32 {
+		return false // payload types are a few levels deep; a deeper value is not one of ours
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return hasControlText(v.String())
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil() && hasControlValue(v.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && hasControlValue(v.Field(i), depth+1) {
+				return true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return false // bytes, not text
+		}
+		for i := range v.Len() {
+			if hasControlValue(v.Index(i), depth+1) {
+				return true
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if hasControlValue(it.Key(), depth+1) || hasControlValue(it.Value(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// errorResponse is Goa's error body with the status chosen here for errors the design does not
+// list (body_too_large); design errors keep the status their generated encoder writes.
+type errorResponse struct {
+	*goahttp.ErrorResponse
+	status int
+}
+
+func (e errorResponse) StatusCode() int { return e.status }
+
+// formatError is the generated servers' error formatter: Goa's body, with every long word of
+// the message (a quoted value, a number) cut to maxQuoted characters, so a 64 KB invalid value
+// is not sent back.
+func formatError(ctx context.Context, err error) goahttp.Statuser {
+	// The one design error with its own type: its generated body (message and fresh quote)
+	// holds no client input.
+	if pc := new(genorder.PriceChanged); errors.As(err, &pc) {
+		return priceChangedBody{ordersrv.NewCreatePriceChangedResponseBody(pc)}
+	}
+	resp, ok := goahttp.NewErrorResponse(ctx, err).(*goahttp.ErrorResponse)
+	if !ok {
+		return goahttp.NewErrorResponse(ctx, err)
+	}
+	resp.Message = shortenQuotes(resp.Message)
+	status := resp.StatusCode()
+	if resp.Name == nameBodyTooLarge {
+		status = http.StatusRequestEntityTooLarge
+	}
+	return errorResponse{resp, status}
+}
+
+type priceChangedBody struct {
+	*ordersrv.CreatePriceChangedResponseBody
+}
+
+func (priceChangedBody) StatusCode() int { return http.StatusConflict }
+
+// shortenQuotes cuts every run of non-space characters longer than maxQuoted (Goa quotes the
+// offending value with %q, json repeats a bad number as is) to maxQuoted characters and "…".
+func shortenQuotes(msg string) string {
+	if len(msg) <= maxQuoted {
+		return msg
+	}
+	var b strings.Builder
+	for len(msg) > 0 {
+		i := strings.IndexByte(msg, ' ')
+		word := msg
+		if i >= 0 {
+			word = msg[:i+1]
+		}
+		msg = msg[len(word):]
+		if utf8.RuneCountInString(strings.TrimSuffix(word, " ")) <= maxQuoted {
+			b.WriteString(word)
+			continue
+		}
+		n := 0
+		for j := range word {
+			if n == maxQuoted {
+				b.WriteString(word[:j])
+				break
+			}
+			n++
+		}
+		b.WriteString("…")
+		if strings.HasSuffix(word, " ") {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// writeError answers outside a generated server (guards in front of the mux) with the body
+// shape of every other error of the API.
+func writeError(w http.ResponseWriter, r *http.Request, status int, err error) {
+	body := goahttp.NewErrorResponse(r.Context(), err)
+	w.Header().Set("Content-Type", "application/json")
+	var se *goa.ServiceError
+	if errors.As(err, &se) {
+		w.Header().Set("goa-error", se.Name)
+	}
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(body)
+}
