@@ -52,12 +52,12 @@ func (e *ValidationError) Error() string {
 func (e *ValidationError) Is(target error) bool { return target == ErrInvalid }
 
 var (
-	currencyRe   = regexp.MustCompile(`^[A-Z]{3}$`)
-	rateRe       = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-	disabledRe   = regexp.MustCompile(`^-1(\.0+)?$`)
-	dateRe       = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-	moduleRe     = regexp.MustCompile(`^[a-z0-9_]+$`)
-	yamlLineRe   = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
+	currencyRe = regexp.MustCompile(`^[A-Z]{3}$`)
+	rateRe     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
+	disabledRe = regexp.MustCompile(`^-1(\.0+)?$`)
+	dateRe     = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	moduleRe   = regexp.MustCompile(`^[a-z0-9_]+$`)
+	yamlLineRe = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
 )
 
 var fieldTypes = []string{"text", "password", "textarea", "dropdown", "tickbox", "link"}

@@ -124,4 +124,3 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 
 // returnURL is where the buyer goes after paying (shared with the real gateways).
 func returnURL(o order.Order) string { return o.PaymentReturnURL() }
-

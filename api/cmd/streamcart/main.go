@@ -19,8 +19,8 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
-	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/httpapi"
+	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
