@@ -156,6 +156,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckCatalog(cfg, a.Catalog()); err != nil {
+		return nil, err
+	}
 	cat := a.Catalog
 	a.sessions = sessioncache.New(st, log)
 	accounts := account.New(a.sessions, signer)
@@ -334,11 +337,8 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
-	} else {
-		err = a.gatewaysBuilt(c)
-	}
-	if err == nil {
-		err = CheckCatalog(a.cfg, c)
+	} else if err = a.gatewaysBuilt(c); err == nil && a.gateways != nil {
+		err = CheckCatalog(a.cfg, c) // a running shop; Open checks its first catalog itself
 	}
 	if err != nil {
 		if bytes.Equal(raw, a.catalogRefused) {
