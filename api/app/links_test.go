@@ -284,3 +284,26 @@ func TestSandboxFormActionAllowsTheReturnSite(t *testing.T) {
 		}
 	})
 }
+
+// TestLinksOnTheListenAddress: without a public URL, links are on the address the shop listens
+// on; an unspecified host (":8080", "0.0.0.0", "[::]") is localhost.
+func TestLinksOnTheListenAddress(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		for _, tc := range []struct{ addr, want string }{
+			{":8080", "http://localhost:8080"},
+			{"0.0.0.0:9000", "http://localhost:9000"},
+			{"[::]:8082", "http://localhost:8082"},
+			{"127.0.0.1:8080", "http://127.0.0.1:8080"},
+			{"[::1]:8081", "http://[::1]:8081"},
+			{"shop.internal:80", "http://shop.internal"},
+		} {
+			t.Run(tc.addr, func(t *testing.T) {
+				s := newShop(t, func(c *app.Config) { c.Addr = tc.addr }) // Run is not called: nothing listens there
+				o := s.buy(s.identify("listen@example.com", "").Token, standard())
+				if want := tc.want + payment.SandboxPath + o.InvoiceID; o.PaymentURL != want {
+					t.Fatalf("payment URL = %q, want %q", o.PaymentURL, want)
+				}
+			})
+		}
+	})
+}

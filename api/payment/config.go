@@ -111,7 +111,7 @@ func CheckSandbox(cfg Config, modules []string) error {
 		}
 		why := "it has no test credentials"
 		if m == "stripe" {
-			why = "STREAMCART_STRIPE_SECRET_KEY is not a test key (sk_test_…)"
+			why = "STREAMCART_STRIPE_SECRET_KEY is not a test key, sk_test_…"
 		}
 		return fmt.Errorf("%w: the sandbox cannot be enabled next to %s, which takes real money (%s): remove sandbox from the gateway list (STREAMCART_GATEWAYS or the catalog's gateways), or set STREAMCART_TEST_MODE=true for a shop that takes no real money",
 			ErrSandboxBesideLive, m, why)
