@@ -1,10 +1,13 @@
 package app_test
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -243,8 +246,17 @@ func TestSecurityHeaders(t *testing.T) {
 						t.Errorf("GET %s: Strict-Transport-Security %q, want it set: %v", path, got, tc.hsts)
 					}
 				}
-				_, h, _ := s.raw(http.MethodGet, payment.SandboxPath+o.InvoiceID, "", nil)
+				_, h, page := s.raw(http.MethodGet, payment.SandboxPath+o.InvoiceID, "", nil)
 				csp := h.Get("Content-Security-Policy")
+				// The hash allowed is the page's own style sheet's: the page is styled, nothing else is.
+				style := regexp.MustCompile(`(?s)<style>(.*?)</style>`).FindSubmatch(page)
+				if style == nil {
+					t.Fatalf("sandbox page has no style sheet:\n%s", page)
+				}
+				sum := sha256.Sum256(style[1])
+				if want := "style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(csp, want) {
+					t.Errorf("sandbox page CSP %q does not allow its style sheet (%s)", csp, want)
+				}
 				for _, want := range []string{"default-src 'none'", "style-src 'sha256-", "form-action 'self'", "frame-ancestors 'none'"} {
 					if !strings.Contains(csp, want) {
 						t.Errorf("sandbox page CSP %q lacks %q", csp, want)
