@@ -33,8 +33,9 @@ build: widget
 	$(GO) build -o bin/streamcart ./api/cmd/streamcart
 	@echo "widget integrity: $$(./bin/streamcart version 2>/dev/null | sed -n 's/^integrity //p')"
 
+# The embedding examples (/examples/…) are demo pages: served here, off unless asked elsewhere.
 run: build
-	./bin/streamcart serve
+	STREAMCART_EXAMPLES=true ./bin/streamcart serve
 
 gen:
 	$(GOA) gen github.com/streamcart/streamcart/design

@@ -52,7 +52,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	outbox := mail.NewOutbox(a.store, smtp, wake)
 	return &afterSale{
 		outbox:     outbox,
-		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: cfg.PublicURL}, a.log),
+		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
 		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
 		resellers:  reseller.New(a.store, a.Catalog, orders, resellerAccounts, az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),

@@ -9,9 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,7 +46,7 @@ type Config struct {
 	DB              string
 	CatalogFile     string // imported at start when set
 	GeoDB           string // MMDB country database; empty: country lookups answer XX
-	PublicURL       string // absolute base for payment and return links; empty: same-origin paths
+	PublicURL       string // the origin every link is built on; empty (local use): Addr's (see linkBase)
 	SecretKey       string // base64 HMAC key for session tokens; empty: generated and stored once
 	ServerHostname  string // the built-in panel's streaming host
 	UsernamePrefix  string
@@ -77,6 +81,9 @@ type Config struct {
 	// RateLimits are the per-address limits (STREAMCART_RATE_LIMITS, STREAMCART_RATE_LIMIT_*,
 	// STREAMCART_REDIS_URL); the zero value is the defaults, in memory.
 	RateLimits httpapi.RateLimits
+	// Examples (STREAMCART_EXAMPLES) serves the embedding examples under /examples/: demo pages
+	// with their own storefront keys, not for a shop taking real orders.
+	Examples bool
 }
 
 // App is an assembled shop.
@@ -101,6 +108,9 @@ type App struct {
 	// gateways are the modules built at start, which a catalog read later may enable; nil
 	// until then (the catalog read by Open chooses them).
 	gateways map[string]bool
+
+	// base is the origin links are built on: the public URL, else the listen address.
+	base string
 }
 
 // DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
@@ -115,11 +125,19 @@ const (
 
 // Open builds the shop: it migrates the database, loads (or seeds) the catalog and the signing key.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
+	base, err := linkBase(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Payment.PublicURL, cfg.Payment.ListenURL = cfg.PublicURL, base
+	if err := payment.CheckPublicURL(cfg.Payment); err != nil {
+		return nil, err
+	}
 	st, err := store.OpenURL(ctx, cfg.DB)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, log: log, store: st}
+	a := &App{cfg: cfg, base: base, log: log, store: st}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -149,6 +167,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckCatalog(cfg, a.Catalog()); err != nil {
+		return nil, err
+	}
 	cat := a.Catalog
 	a.sessions = sessioncache.New(st, log)
 	accounts := account.New(a.sessions, signer)
@@ -165,13 +186,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
 	}
 	var worker *job.Worker
-	returnOrigins := []string{}
-	if cfg.PublicURL != "" {
-		returnOrigins = append(returnOrigins, cfg.PublicURL)
-	}
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
-		ReturnOrigins: returnOrigins,
+		ReturnOrigins: []string{base},
 		OnPaid:        func() { worker.Notify() },
 		// Free trials: to the order service 0 is no limit.
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
@@ -204,6 +221,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	}
 	api := httpapi.New(httpapi.Deps{
 		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
+		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 		Limiter: a.limiter,
@@ -213,8 +231,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	mux.Handle("/checkout/api/", storefront.Middleware(a.Catalog, api))
 	mux.Handle("/checkout/", web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log}))
 	mux.Handle("/widget/", web.NewWidget())
-	mux.Handle("GET /examples/plain-html/", http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)))
-	mux.Handle("GET /examples/strict-csp/", http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()))
+	if cfg.Examples {
+		mux.Handle("GET /examples/plain-html/", http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)))
+		mux.Handle("GET /examples/strict-csp/", http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		if err := st.Ping(r.Context()); err != nil {
@@ -224,7 +244,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /{$}", http.RedirectHandler("/checkout/", http.StatusFound))
-	a.handler = mux
+	a.handler = secureHeaders(mux, strings.HasPrefix(cfg.PublicURL, "https://"))
 	return a, nil
 }
 
@@ -238,6 +258,55 @@ func limitOr(n, def int) int {
 		return 0
 	}
 	return n
+}
+
+// hstsMaxAge is a year, the value browsers' preload lists expect.
+const hstsMaxAge = "max-age=31536000"
+
+// secureHeaders sets what every answer carries: nosniff (a JSON answer or an uploaded-looking
+// text is never run as script or style), and HSTS when the shop is public over https, so a
+// browser never again reaches it in clear text.
+func secureHeaders(next http.Handler, hsts bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		if hsts {
+			h.Set("Strict-Transport-Security", hstsMaxAge)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// linkBase checks and normalises cfg.PublicURL and returns the origin links are built on: the
+// public URL, or when it is unset (local use) the address the server listens on, ":8080" being
+// http://localhost:8080. Never a request's Host, X-Forwarded-Host or Origin: those are the
+// caller's to choose, and a sign-in link or a return URL on them hands the token or the buyer to
+// whoever sent the request.
+func linkBase(cfg *Config) (string, error) {
+	if raw := cfg.PublicURL; raw != "" {
+		u, err := url.Parse(strings.TrimRight(raw, "/"))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			u.Path != "" || u.RawQuery != "" || u.Fragment != "" {
+			return "", fmt.Errorf("STREAMCART_PUBLIC_URL=%q: want the shop's origin, scheme and host only, e.g. https://shop.example", raw)
+		}
+		cfg.PublicURL = u.Scheme + "://" + strings.ToLower(u.Host)
+		return cfg.PublicURL, nil
+	}
+	addr := cfg.Addr
+	if addr == "" {
+		addr = ":80" // net/http's default
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("listen address %q: %w", cfg.Addr, err)
+	}
+	if ip, err := netip.ParseAddr(host); host == "" || (err == nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	if port == "80" {
+		return "http://" + host, nil
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
 }
 
 // Catalog is the catalog in force.
@@ -259,6 +328,15 @@ func (a *App) Close() error {
 
 func (a *App) loadCatalog(ctx context.Context) error {
 	if a.cfg.CatalogFile != "" {
+		// Checked before it is stored: a refused file must not become the catalog of the
+		// replicas already running on this database.
+		c, err := catalog.Load(a.cfg.CatalogFile)
+		if err != nil {
+			return err
+		}
+		if err := CheckCatalog(a.cfg, c); err != nil {
+			return err
+		}
 		if _, err := ImportCatalog(ctx, a.store, a.cfg.CatalogFile); err != nil {
 			return err
 		}
@@ -292,7 +370,10 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
-	} else if err := a.gatewaysBuilt(c); err != nil {
+	} else if err = a.gatewaysBuilt(c); err == nil && a.gateways != nil {
+		err = CheckCatalog(a.cfg, c) // a running shop; Open checks its first catalog itself
+	}
+	if err != nil {
 		if bytes.Equal(raw, a.catalogRefused) {
 			return false, nil
 		}
@@ -304,6 +385,19 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
+// CheckCatalog refuses a catalog whose gateway list (or STREAMCART_GATEWAYS, which wins over it)
+// cfg cannot serve safely: the sandbox next to a live gateway (payment.CheckSandbox). Start-up,
+// each catalog refresh of a running shop and `streamcart catalog import|check` apply it.
+func CheckCatalog(cfg Config, c *catalog.Catalog) error {
+	modules := cfg.Payment.Modules
+	if len(modules) == 0 {
+		for _, g := range c.Gateways {
+			modules = append(modules, g.Module)
+		}
+	}
+	return payment.CheckSandbox(cfg.Payment, modules)
+}
+
 // buildGateways builds the payment gateways. STREAMCART_GATEWAYS fixes the list. Without it the
 // catalog's list is used, and an import may change that list while the shop runs, so every
 // gateway whose settings are present is built too (with its webhook route): the catalog in
@@ -311,7 +405,6 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 // settings stops the start, naming the missing setting.
 func (a *App) buildGateways() ([]order.Gateway, error) {
 	cfg := a.cfg.Payment
-	cfg.PublicURL = a.cfg.PublicURL
 	if len(cfg.Modules) > 0 {
 		return payment.Build(cfg, a.store)
 	}
@@ -444,7 +537,7 @@ func (a *App) Run(ctx context.Context) error {
 	go a.sessions.Run(workerCtx)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.ListenAndServe() }()
-	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", "http://"+a.cfg.Addr+"/checkout/")
+	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", a.base+"/checkout/")
 
 	var err error
 	select {

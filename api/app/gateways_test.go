@@ -108,7 +108,8 @@ func TestCatalogImportChangesTheGateways(t *testing.T) {
 		fake := newFakeCoinbase(t)
 		one := newShop(t, func(c *app.Config) {
 			c.PublicURL = "https://shop.example"
-			c.Payment = payment.Config{CoinbaseAPIKey: coinbaseKey, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: fake.srv.URL}
+			// The sandbox beside Coinbase (no test credentials) needs test mode.
+			c.Payment = payment.Config{CoinbaseAPIKey: coinbaseKey, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: fake.srv.URL, TestMode: true}
 		})
 		cfg := one.cfg
 		cfg.Addr, cfg.CatalogPoll = freeAddr(t), 20*time.Millisecond

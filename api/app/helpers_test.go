@@ -122,11 +122,19 @@ func newShop(t *testing.T, opts ...func(*app.Config)) *shop {
 func openShop(t *testing.T, cfg app.Config) *shop {
 	t.Helper()
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a, err := app.Open(t.Context(), cfg, log)
+	// Links are built on the listen address when no public URL is set: the test server's own.
+	srv := httptest.NewUnstartedServer(nil)
+	open := cfg
+	if open.Addr == "" {
+		open.Addr = srv.Listener.Addr().String()
+	}
+	a, err := app.Open(t.Context(), open, log)
 	if err != nil {
+		srv.Close()
 		t.Fatalf("app.Open: %v", err)
 	}
-	srv := httptest.NewServer(a.Handler())
+	srv.Config.Handler = a.Handler()
+	srv.Start()
 	s := &shop{t: t, cfg: cfg, app: a, srv: srv, base: srv.URL, http: srv.Client()}
 	s.noJump = &http.Client{
 		Transport:     srv.Client().Transport,
@@ -288,7 +296,7 @@ func (s *shop) sandbox(paymentURL, action string) *http.Response {
 // raw sends a request outside the generated clients and returns the status and body.
 func (s *shop) raw(method, path, token string, body io.Reader) (int, http.Header, []byte) {
 	s.t.Helper()
-	req, err := http.NewRequestWithContext(s.t.Context(), method, s.base+path, body)
+	req, err := http.NewRequestWithContext(s.t.Context(), method, s.base+strings.TrimPrefix(path, s.base), body)
 	if err != nil {
 		s.t.Fatal(err)
 	}

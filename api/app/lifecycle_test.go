@@ -135,7 +135,7 @@ func TestProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 		noJump := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-		resp, err := noJump.PostForm(p.base+o.PaymentURL, url.Values{"action": {"pay"}})
+		resp, err := noJump.PostForm(o.PaymentURL, url.Values{"action": {"pay"}})
 		if err != nil {
 			t.Fatal(err)
 		}

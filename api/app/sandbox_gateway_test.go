@@ -17,7 +17,8 @@ func TestSandboxPageFollowsTheCatalog(t *testing.T) {
 		fake := newFakeCoinbase(t) // a gateway to switch to; it takes no charge in this test
 		s := newShop(t, func(c *app.Config) {
 			c.PublicURL = "https://shop.example" // Coinbase needs it; the sandbox page then links there
-			c.Payment = payment.Config{CoinbaseAPIKey: coinbaseKey, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: fake.srv.URL}
+			// The sandbox beside Coinbase (no test credentials) needs test mode.
+			c.Payment = payment.Config{CoinbaseAPIKey: coinbaseKey, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: fake.srv.URL, TestMode: true}
 		})
 		buyer := s.identify("sandbox-off@example.com", "")
 		o := s.buy(buyer.Token, standard())

@@ -358,6 +358,11 @@ func (b *buyer) order(ctx context.Context, base, key string) (orderResult, error
 // pay posts the sandbox "Pay" button of paymentURL at base; it returns the status code (303 paid
 // now, 409 already settled).
 func (b *buyer) pay(ctx context.Context, base, paymentURL string) (int, error) {
+	// The payment URL is on the address of the replica that made it; a trial pays it through
+	// whichever replica it chooses.
+	if u, err := url.Parse(paymentURL); err == nil {
+		paymentURL = u.RequestURI()
+	}
 	return b.do(ctx, http.MethodPost, base+paymentURL, http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
 		strings.NewReader(url.Values{"action": {"pay"}}.Encode()), nil)
 }

@@ -61,9 +61,12 @@ func TestBuyThroughNginx(t *testing.T) {
 		}
 	}
 	c := newCluster(t)
-	a, b := c.replica("a"), c.replica("b")
-	dir := t.TempDir()
 	listen := freeAddr(t)
+	lb := "http://" + listen
+	// As docs/deploy.md says: links are built on the load balancer's address, never on the Host
+	// nginx passes on.
+	a, b := c.replica("a", "STREAMCART_PUBLIC_URL="+lb), c.replica("b", "STREAMCART_PUBLIC_URL="+lb)
+	dir := t.TempDir()
 	conf := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(conf, fmt.Appendf(nil, nginxConf, dir, a.addr, b.addr, listen), 0o600); err != nil {
 		t.Fatal(err)
@@ -84,7 +87,6 @@ func TestBuyThroughNginx(t *testing.T) {
 			t.Logf("nginx error.log:\n%s", logs)
 		}
 	})
-	lb := "http://" + listen
 	eventually(t, "nginx to answer", func() bool {
 		select {
 		case <-done:
@@ -109,11 +111,11 @@ func TestBuyThroughNginx(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Status != "pending" || !strings.HasPrefix(o.PaymentURL, "/checkout/api/payments/sandbox/") || len(o.ServiceIDs) != 1 {
+	if o.Status != "pending" || !strings.HasPrefix(o.PaymentURL, lb+"/checkout/api/payments/sandbox/") || len(o.ServiceIDs) != 1 {
 		t.Fatalf("order = %+v", o)
 	}
 	// The payment page is a plain GET for the buyer's browser, then the form's POST.
-	resp, err := http.Get(lb + o.PaymentURL)
+	resp, err := http.Get(o.PaymentURL)
 	if err != nil {
 		t.Fatal(err)
 	}

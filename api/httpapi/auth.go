@@ -42,17 +42,19 @@ func claimsFrom(ctx context.Context) authz.Claims {
 	return c
 }
 
-// caller is where a request came from and was sent to, worked out only when asked: the product
-// lists, the hottest read, never ask.
+// caller is where a request came from, worked out only when asked (the product lists, the
+// hottest read, never ask), and the shop's configured origin.
 type caller struct {
 	r          *http.Request
 	trustProxy bool
+	publicURL  string
 }
 
-// withClientIP records the caller's address (for the fraud check and the geo lookup) and origin.
-func withClientIP(next http.Handler, trustProxy bool) http.Handler {
+// withClientIP records the caller's address (for the fraud check and the geo lookup) and the
+// shop's origin.
+func withClientIP(next http.Handler, trustProxy bool, publicURL string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey, caller{r, trustProxy})))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey, caller{r, trustProxy, publicURL})))
 	})
 }
 
@@ -64,24 +66,12 @@ func clientIP(ctx context.Context) netip.Addr {
 	return geo.ClientIP(c.r, c.trustProxy)
 }
 
-// requestOrigin is the origin the request was sent to, e.g. "http://localhost:8080".
-func requestOrigin(r *http.Request, trustProxy bool) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	if p := r.Header.Get("X-Forwarded-Proto"); trustProxy && (p == "http" || p == "https") {
-		scheme = p
-	}
-	return scheme + "://" + r.Host
-}
-
+// origin is the shop's own origin, where links and return URLs may point: the configured one.
+// Never the request's Host, X-Forwarded-Host or Origin, which the caller chooses: a link built on
+// them mails a buyer's sign-in token, or sends a payer, to the caller's site.
 func origin(ctx context.Context) string {
-	c, ok := ctx.Value(callerKey).(caller)
-	if !ok {
-		return ""
-	}
-	return requestOrigin(c.r, c.trustProxy)
+	c, _ := ctx.Value(callerKey).(caller)
+	return c.publicURL
 }
 
 // storefrontOrigins are the sites of the request's storefront: buyers may be sent back to them.

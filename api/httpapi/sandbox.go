@@ -1,10 +1,13 @@
 package httpapi
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"html/template"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -14,11 +17,8 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 )
 
-// sandboxPage is the built-in gateway's hosted payment page: self-contained, no script.
-var sandboxPage = template.Must(template.New("sandbox").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>Sandbox payment</title>
-<style>
+// sandboxStyle is the page's only style sheet; its hash is all the CSP allows.
+const sandboxStyle = `
 body{margin:0;min-height:100vh;display:grid;place-items:center;background:#0f1629;color:#1b2136;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{box-sizing:border-box;background:#fff;border-radius:16px;padding:clamp(20px,6vw,32px);width:min(420px,calc(100vw - 32px));box-shadow:0 20px 60px rgba(0,0,0,.35)}
 h1{margin:0 0 4px;font-size:1.3rem}.tag{display:inline-block;background:#fff4d6;color:#7a5200;border-radius:999px;padding:2px 10px;font-size:.8rem;font-weight:600}
@@ -26,7 +26,13 @@ dl{display:grid;grid-template-columns:auto minmax(0,1fr);gap:6px 16px;margin:20p
 .total{font-size:1.6rem;color:#405db1}.row{display:flex;gap:12px}button{flex:1;border:0;border-radius:10px;padding:14px;font:inherit;font-weight:700;cursor:pointer}
 button:focus-visible{outline:3px solid #405db1;outline-offset:2px}.pay{background:#405db1;color:#fff}.fail{background:#f1f2f6;color:#8a1c1c}
 p.note{color:#5b6275;font-size:.85rem}a{color:#405db1}
-</style></head><body><main>
+`
+
+// sandboxPage is the built-in gateway's hosted payment page: self-contained, no script.
+var sandboxPage = template.Must(template.New("sandbox").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>Sandbox payment</title>
+<style>` + sandboxStyle + `</style></head><body><main>
 <span class="tag">Sandbox — no real money</span>
 <h1>{{.Title}}</h1>
 {{if .Done}}<p>{{.Done}}</p><p><a href="{{.Return}}">Continue</a></p>{{else}}
@@ -37,6 +43,15 @@ p.note{color:#5b6275;font-size:.85rem}a{color:#405db1}
 </div></form>
 <p class="note">This page stands in for a card payment. “Pay” settles the invoice, “Fail” declines it.</p>{{end}}
 </main></body></html>`))
+
+// sandboxCSP allows the page's own style sheet and a form posting to itself, nothing else: no
+// script, no frame, no other resource. form-action also covers the redirect after the post,
+// so the return URL's origin is added per order (sandboxHeaders).
+var sandboxCSP = func() string {
+	sum := sha256.Sum256([]byte(sandboxStyle))
+	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
+		"base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+}()
 
 // msgSandboxOff answers the sandbox page while the catalog in force does not enable the sandbox.
 const msgSandboxOff = "Sandbox payments are turned off in this shop."
@@ -67,8 +82,7 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Something went wrong. Please try again.", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Frame-Options", "DENY")
+	sandboxHeaders(w.Header(), returnURL(o))
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		h.render(w, o, "")
@@ -120,6 +134,20 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 	if err != nil {
 		h.log.Error("sandbox: render", "err", err)
 	}
+}
+
+// sandboxHeaders are the page's security headers. No referrer: the page's URL names the invoice
+// and the return URL may carry the order id.
+func sandboxHeaders(h http.Header, back string) {
+	csp := sandboxCSP
+	if u, err := url.Parse(back); err == nil && u.Scheme != "" && u.Host != "" {
+		csp += " " + u.Scheme + "://" + u.Host
+	}
+	h.Set("Content-Security-Policy", csp)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
 }
 
 // returnURL is where the buyer goes after paying (shared with the real gateways).

@@ -64,6 +64,10 @@ type Deps struct {
 	TrustProxy bool // take the client IP from X-Forwarded-For (behind a load balancer)
 	Logger     *slog.Logger
 
+	// PublicURL is the shop's origin (https://shop.example) that links and return URLs are built
+	// on and checked against; never taken from a request.
+	PublicURL string
+
 	// After the sale (sign-in links, service management, upsell, resellers, affiliates).
 	Signin     *signin.Service
 	Manage     *manage.Services
@@ -141,7 +145,7 @@ func New(d Deps) http.Handler {
 		w.Write(OpenAPI)
 	})
 	// The product lists, the hottest read, skip the caller's context: they never ask for it.
-	api := withClientIP(mux, d.TrustProxy)
+	api := withClientIP(mux, d.TrustProxy, d.PublicURL)
 	root := http.NewServeMux()
 	root.Handle("GET /checkout/api/products", cs.productsHandler(api))
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints

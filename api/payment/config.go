@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/job"
@@ -14,8 +16,16 @@ import (
 
 // Config is every gateway's settings; Modules are the enabled ones, the first the default.
 type Config struct {
-	Modules   []string
+	Modules []string
+	// PublicURL is STREAMCART_PUBLIC_URL, the origin buyers and providers reach the shop on:
+	// every live gateway's return and webhook URLs are built on it, so they require it.
 	PublicURL string
+	// ListenURL is the address the server listens on (http://127.0.0.1:8080): the sandbox's page
+	// is linked there when PublicURL is unset (local use).
+	ListenURL string
+	// TestMode (STREAMCART_TEST_MODE) says the shop takes no real money: the sandbox may then be
+	// offered next to live gateways.
+	TestMode bool
 
 	StripeSecretKey, StripeWebhookSecret, StripeAPIURL string
 
@@ -48,7 +58,11 @@ func Build(cfg Config, refs Refs) ([]order.Gateway, error) {
 		}
 		switch m {
 		case "sandbox":
-			out = append(out, Sandbox{PublicURL: cfg.PublicURL})
+			base := cfg.PublicURL
+			if base == "" {
+				base = cfg.ListenURL
+			}
+			out = append(out, Sandbox{PublicURL: base})
 		case "stripe":
 			if err := missing("STREAMCART_STRIPE_SECRET_KEY", cfg.StripeSecretKey, "STREAMCART_STRIPE_WEBHOOK_SECRET", cfg.StripeWebhookSecret,
 				"STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
@@ -75,6 +89,61 @@ func Build(cfg Config, refs Refs) ([]order.Gateway, error) {
 		}
 	}
 	return out, nil
+}
+
+// Live are the gateways that take real money.
+var Live = []string{"stripe", "coinbase", "cryptomus"}
+
+// ErrSandboxBesideLive means the sandbox gateway is enabled next to a live gateway: any buyer
+// could choose the sandbox and "pay" there for free.
+var ErrSandboxBesideLive = errors.New("sandbox gateway enabled next to a live gateway")
+
+// CheckSandbox refuses modules that enable the sandbox next to a live gateway using live
+// credentials, unless cfg.TestMode. Only Stripe has test credentials (sk_test_… and rk_test_…
+// keys); Coinbase and Cryptomus have none, so beside them the sandbox needs STREAMCART_TEST_MODE.
+func CheckSandbox(cfg Config, modules []string) error {
+	if cfg.TestMode || !slices.Contains(modules, "sandbox") {
+		return nil
+	}
+	for _, m := range modules {
+		if !slices.Contains(Live, m) || cfg.testCredentials(m) {
+			continue
+		}
+		why := "it has no test credentials"
+		if m == "stripe" {
+			why = "STREAMCART_STRIPE_SECRET_KEY is not a test key, sk_test_…"
+		}
+		return fmt.Errorf("%w: the sandbox cannot be enabled next to %s, which takes real money (%s): remove sandbox from the gateway list (STREAMCART_GATEWAYS or the catalog's gateways), or set STREAMCART_TEST_MODE=true for a shop that takes no real money",
+			ErrSandboxBesideLive, m, why)
+	}
+	return nil
+}
+
+// CheckPublicURL refuses a live gateway set up (its key given, whether or not a gateway list
+// enables it yet) without PublicURL: its return and webhook URLs would have no origin to be built
+// on but the request's, which the caller chooses.
+func CheckPublicURL(cfg Config) error {
+	if cfg.PublicURL != "" {
+		return nil
+	}
+	for _, g := range []struct{ module, key string }{
+		{"stripe", cfg.StripeSecretKey}, {"coinbase", cfg.CoinbaseAPIKey}, {"cryptomus", cfg.CryptomusAPIKey},
+	} {
+		if g.key != "" || slices.Contains(cfg.Modules, g.module) {
+			return fmt.Errorf("%w: gateway %s is set up but STREAMCART_PUBLIC_URL is not set: its return and webhook URLs are built on it (e.g. STREAMCART_PUBLIC_URL=https://shop.example)",
+				ErrNotConfigured, g.module)
+		}
+	}
+	return nil
+}
+
+// testCredentials reports whether module m is set up with its provider's test credentials.
+func (cfg Config) testCredentials(m string) bool {
+	switch m {
+	case "stripe":
+		return strings.HasPrefix(cfg.StripeSecretKey, "sk_test_") || strings.HasPrefix(cfg.StripeSecretKey, "rk_test_")
+	}
+	return false
 }
 
 // Providers are the gateways that receive webhooks.

@@ -88,7 +88,8 @@ type Mailer interface {
 // Config holds sign-in settings.
 type Config struct {
 	StoreName string
-	// PublicURL is the absolute base of links (https://shop.example); empty: the request's origin.
+	// PublicURL is the shop's origin, the base of every link (https://shop.example): from
+	// configuration, never from a request, whose Host the caller chooses.
 	PublicURL string
 }
 
@@ -115,7 +116,6 @@ type LinkRequest struct {
 	Email     string
 	ReturnURL string // path or same-origin URL; /checkout/ when empty
 	IP        string
-	Origin    string // scheme://host the request reached
 	// ReturnOrigins are further sites the link may open: the request's storefront's own.
 	ReturnOrigins []string
 }
@@ -128,7 +128,7 @@ func (s *Service) RequestLink(ctx context.Context, r LinkRequest) error {
 	if !account.ValidEmail(email) {
 		return account.ErrInvalidEmail
 	}
-	target, err := s.linkBase(r.ReturnURL, r.Origin, r.ReturnOrigins)
+	target, err := s.linkBase(r.ReturnURL, r.ReturnOrigins)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (s *Service) RequestLink(ctx context.Context, r LinkRequest) error {
 }
 
 // linkBase is the absolute URL the link opens.
-func (s *Service) linkBase(raw, origin string, others []string) (*url.URL, error) {
+func (s *Service) linkBase(raw string, others []string) (*url.URL, error) {
 	if raw == "" {
 		raw = "/checkout/"
 	}
@@ -187,9 +187,6 @@ func (s *Service) linkBase(raw, origin string, others []string) (*url.URL, error
 		return nil, ErrBadReturnURL
 	}
 	base := strings.TrimRight(s.cfg.PublicURL, "/")
-	if base == "" {
-		base = strings.TrimRight(origin, "/")
-	}
 	if u.Scheme == "" && u.Host == "" {
 		if !strings.HasPrefix(u.Path, "/") {
 			return nil, ErrBadReturnURL
@@ -202,7 +199,7 @@ func (s *Service) linkBase(raw, origin string, others []string) (*url.URL, error
 	// The token must never travel to another site: only this shop's origins and the sites of the
 	// storefront that asked (listed in the catalog) are allowed.
 	got := u.Scheme + "://" + u.Host
-	for _, o := range append([]string{origin, s.cfg.PublicURL}, others...) {
+	for _, o := range append([]string{s.cfg.PublicURL}, others...) {
 		if o != "" && strings.EqualFold(strings.TrimRight(o, "/"), got) {
 			return u, nil
 		}

@@ -55,7 +55,7 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintln(w, "ID\tCREATED\tSTATUS\tTO\tSUBJECT")
 		for _, m := range msgs {
-			fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Format(time.RFC3339), m.Status, m.To, m.Subject)
+			fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\n", m.ID, m.CreatedAt.Format(time.RFC3339), printable(m.Status), printable(m.To), printable(m.Subject))
 		}
 		return nil
 	case "mail show":
@@ -70,7 +70,7 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		if err != nil {
 			return fmt.Errorf("mail show %d: %w", id, err)
 		}
-		fmt.Fprintf(w, "To: %s\nSubject: %s\nDate: %s\nStatus: %s\n\n%s", m.To, m.Subject, m.CreatedAt.Format(time.RFC1123Z), m.Status, m.Body)
+		fmt.Fprintf(w, "To: %s\nSubject: %s\nDate: %s\nStatus: %s\n\n%s", printable(m.To), printable(m.Subject), m.CreatedAt.Format(time.RFC1123Z), printable(m.Status), printableText(m.Body))
 		return nil
 	case "audit list":
 		entries, err := audit.New(st, nil).List(ctx, *service, *limit)
@@ -79,7 +79,7 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintln(w, "AT\tCLIENT\tSESSION\tACTION\tSERVICE\tRESULT\tDETAIL")
 		for _, e := range entries {
-			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.ClientID, e.SessionID, e.Action, e.Target, e.Result, e.Detail)
+			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", e.At.Format(time.RFC3339), e.ClientID, printable(e.SessionID), printable(e.Action), printable(e.Target), printable(e.Result), printable(e.Detail))
 		}
 		return nil
 	case "affiliates report":
@@ -92,6 +92,9 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		rows, err := affiliate.New(st).Report(ctx, from)
 		if err != nil {
 			return err
+		}
+		for i := range rows {
+			rows[i].AffID = printable(rows[i].AffID)
 		}
 		return affiliate.Print(w, rows, money.Format)
 	}

@@ -118,15 +118,26 @@ func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
 		if err != nil {
 			return err
 		}
+		if err := app.CheckCatalog(cfg, c); err != nil {
+			return fmt.Errorf("%s: %w", cfg.CatalogFile, err)
+		}
 		fmt.Printf("%s: valid (%d products, %d currencies, %d promotions)\n", cfg.CatalogFile, len(c.Products), len(c.Currencies), len(c.Promotions))
 		return nil
 	case "import":
+		// The running shops would refuse it (app.RefreshCatalog); refusing it here says so at once.
+		c, err := catalog.Load(cfg.CatalogFile)
+		if err != nil {
+			return err
+		}
+		if err := app.CheckCatalog(cfg, c); err != nil {
+			return fmt.Errorf("%s: %w", cfg.CatalogFile, err)
+		}
 		st, err := store.OpenURL(ctx, cfg.DB)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		c, err := app.ImportCatalog(ctx, st, cfg.CatalogFile)
+		c, err = app.ImportCatalog(ctx, st, cfg.CatalogFile)
 		if err != nil {
 			return err
 		}
@@ -172,6 +183,8 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.StringVar(&cfg.DashboardURL, "dashboard-url", env("DASHBOARD_URL", "/checkout/"), "external account dashboard behind \"Login\" (STREAMCART_DASHBOARD_URL)")
 	fs.StringVar(&cfg.SupportURL, "support-url", env("SUPPORT_URL", ""), "support site linked from the footer (STREAMCART_SUPPORT_URL)")
 	fs.StringVar(&cfg.StoreName, "store-name", env("STORE_NAME", "Streamcart"), "shop name (STREAMCART_STORE_NAME)")
+	fs.BoolVar(&cfg.Examples, "examples", env("EXAMPLES", "") == "true", "serve the embedding examples under /examples/ (STREAMCART_EXAMPLES)")
+	fs.BoolVar(&cfg.Payment.TestMode, "test-mode", env("TEST_MODE", "") == "true", "the shop takes no real money: the sandbox gateway may run next to live ones (STREAMCART_TEST_MODE)")
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", env("TRUST_PROXY", "") == "true", "take client IPs from X-Forwarded-For (STREAMCART_TRUST_PROXY)")
 	fs.IntVar(&cfg.FraudMaxPerIP, "fraud-max-orders-per-ip", envInt("FRAUD_MAX_ORDERS_PER_IP", fraud.DefaultMaxOrdersPerIP), "orders per IP per 24 h before orders are held (STREAMCART_FRAUD_MAX_ORDERS_PER_IP)")
 	fs.StringVar(&banned, "fraud-banned-email-domains", env("FRAUD_BANNED_EMAIL_DOMAINS", ""), "comma list of email domains whose orders are held (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS)")

@@ -53,7 +53,7 @@ func storefrontCommand(ctx context.Context, args []string) error {
 		for i, p := range s.Plans {
 			plans[i] = strconv.Itoa(p)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%t\t%s\t%s\t%s\n", s.Key, s.Name, s.Default, or(origins, "-"), or(strings.Join(plans, ","), "all"), or(s.AffiliateID, "-"))
+		fmt.Fprintf(w, "%s\t%s\t%t\t%s\t%s\t%s\n", printable(s.Key), printable(s.Name), s.Default, printable(or(origins, "-")), or(strings.Join(plans, ","), "all"), printable(or(s.AffiliateID, "-")))
 	}
 	return nil
 }

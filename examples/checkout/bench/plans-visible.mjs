@@ -5,7 +5,7 @@ import { launchBrowser, startServer } from '../e2e/helpers.js';
 
 const runs = Number(process.argv[2] ?? 10);
 const path = process.argv[3] ?? '/checkout/';
-const server = await startServer();
+const server = await startServer({ env: { STREAMCART_EXAMPLES: 'true' } }); // path may be an example page
 const browser = await launchBrowser();
 const times = [];
 let bytes;

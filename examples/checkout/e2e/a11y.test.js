@@ -20,7 +20,8 @@ let server;
 let browser;
 before(async () => {
   // Orders from one IP are not counted here (this file places several); one domain is held.
-  server = await startServer({ env: { STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS: FRAUD_DOMAIN, STREAMCART_FRAUD_MAX_ORDERS_PER_IP: '0' } });
+  // STREAMCART_EXAMPLES: this file checks examples/plain-html too.
+  server = await startServer({ env: { STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS: FRAUD_DOMAIN, STREAMCART_FRAUD_MAX_ORDERS_PER_IP: '0', STREAMCART_EXAMPLES: 'true' } });
   browser = await launchBrowser();
 });
 after(async () => {

@@ -24,7 +24,7 @@ before(async () => {
   assert.ok(demo.includes('      - http://127.0.0.1:8081\n'), 'demo catalog allows the default reseller origin');
   await writeFile(catalog, demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`).replace('http://127.0.0.1:8081/logo.svg', `${origin}/logo.svg`)
     + `  - key: pk_test_elsewhere\n    name: Elsewhere\n    allowedOrigins: [http://127.0.0.1:1]\n`);
-  server = await startServer({ env: { STREAMCART_CATALOG: catalog } });
+  server = await startServer({ env: { STREAMCART_CATALOG: catalog, STREAMCART_EXAMPLES: 'true' } });
   reseller = await startExample('reseller-site', port, server.url, 'reseller site on');
   reseller.origin = origin;
   browser = await launchBrowser();

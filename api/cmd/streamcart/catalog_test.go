@@ -1,0 +1,54 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/payment"
+)
+
+// TestCatalogCommandsRefuseTheSandboxBesideLive: `catalog check` and `catalog import` refuse a
+// catalog enabling the sandbox next to a live gateway (nothing is imported), unless the
+// gateway has test credentials or STREAMCART_TEST_MODE is set.
+func TestCatalogCommandsRefuseTheSandboxBesideLive(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "catalog.yaml")
+	demo := strings.Replace(string(catalog.DemoYAML()), "\ngateways: sandbox\n", "\ngateways: stripe-sandbox\n", 1)
+	if err := os.WriteFile(file, []byte(demo), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		stripe  string
+		test    bool
+		refused bool
+	}{
+		{"live key", "sk_live_abc", false, true},
+		{"no key", "", false, true},
+		{"test key", "sk_test_abc", false, false},
+		{"test mode", "sk_live_abc", true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, sub := range []string{"check", "import"} {
+				cfg := app.Config{CatalogFile: file, DB: filepath.Join(t.TempDir(), "s.db"),
+					Payment: payment.Config{StripeSecretKey: tc.stripe, TestMode: tc.test}}
+				var err error
+				captureStdout(t, func() error { err = catalogCommand(t.Context(), sub, cfg); return nil })
+				if refused := errors.Is(err, payment.ErrSandboxBesideLive); refused != tc.refused || (!refused && err != nil) {
+					t.Fatalf("catalog %s: %v, want refused %v", sub, err, tc.refused)
+				}
+				if sub == "import" && tc.refused {
+					if _, statErr := os.Stat(cfg.DB); statErr == nil {
+						t.Fatalf("catalog import refused but opened %s", cfg.DB)
+					}
+				}
+			}
+		})
+	}
+}
