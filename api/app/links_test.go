@@ -135,7 +135,9 @@ func TestStartRefusesUnsafeSettings(t *testing.T) {
 		cfg  func(*app.Config)
 		want string // "" when the start succeeds
 	}{
-		{"stripe key without a public URL", func(c *app.Config) { c.Payment = payment.Config{StripeSecretKey: "sk_test_abc", StripeWebhookSecret: "w"} }, "STREAMCART_PUBLIC_URL is not set"},
+		{"stripe key without a public URL", func(c *app.Config) {
+			c.Payment = payment.Config{StripeSecretKey: "sk_test_abc", StripeWebhookSecret: "w"}
+		}, "STREAMCART_PUBLIC_URL is not set"},
 		{"coinbase enabled without a public URL", func(c *app.Config) { c.Payment = payment.Config{Modules: []string{"coinbase"}} }, "STREAMCART_PUBLIC_URL"},
 		{"cryptomus key without a public URL", func(c *app.Config) { c.Payment = payment.Config{CryptomusAPIKey: "k"} }, "gateway cryptomus is set up but STREAMCART_PUBLIC_URL"},
 		{"public URL with a path", func(c *app.Config) { c.PublicURL = "https://shop.example/shop" }, "STREAMCART_PUBLIC_URL"},
