@@ -17,7 +17,9 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
+	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
 	genorder "github.com/streamcart/streamcart/gen/order"
+	gensession "github.com/streamcart/streamcart/gen/session"
 )
 
 // MaxBody bounds a request body: the API's largest payload (an order) is well under 4 KB, so
@@ -216,10 +218,13 @@ func (e errorResponse) StatusCode() int { return e.status }
 // the message (a quoted value, a number) cut to maxQuoted characters, so a 64 KB invalid value
 // is not sent back.
 func formatError(ctx context.Context, err error) goahttp.Statuser {
-	// The one design error with its own type: its generated body (message and fresh quote)
-	// holds no client input.
+	// The design errors with their own types: their generated bodies (message and fresh quote;
+	// message and wait) hold no client input.
 	if pc := new(genorder.PriceChanged); errors.As(err, &pc) {
 		return priceChangedBody{ordersrv.NewCreatePriceChangedResponseBody(pc)}
+	}
+	if ta := new(gensession.TooManyAttempts); errors.As(err, &ta) {
+		return tooManyAttemptsBody{sessionsrv.NewCreateTooManyAttemptsResponseBody(ta)}
 	}
 	resp, ok := goahttp.NewErrorResponse(ctx, err).(*goahttp.ErrorResponse)
 	if !ok {
@@ -238,6 +243,12 @@ type priceChangedBody struct {
 }
 
 func (priceChangedBody) StatusCode() int { return http.StatusConflict }
+
+type tooManyAttemptsBody struct {
+	*sessionsrv.CreateTooManyAttemptsResponseBody
+}
+
+func (tooManyAttemptsBody) StatusCode() int { return http.StatusTooManyRequests }
 
 // shortenQuotes cuts every run of non-space characters longer than maxQuoted (Goa quotes the
 // offending value with %q, json repeats a bad number as is) to maxQuoted characters and "…".
