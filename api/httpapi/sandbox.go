@@ -87,9 +87,10 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.render(w, o, "This invoice was already settled. Nothing was charged twice.")
 			return
 		}
-		if errors.Is(err, order.ErrExpired) {
-			w.WriteHeader(http.StatusGone)
-			h.render(w, o, "This invoice has expired. Please place a new order.")
+		if errors.Is(err, order.ErrNeedsReview) {
+			// The order cannot take this payment (cancelled, expired, held, paid): it is refunded.
+			w.WriteHeader(http.StatusConflict)
+			h.render(w, o, "This order can no longer be paid. Your payment is being refunded.")
 			return
 		}
 		if err != nil {
