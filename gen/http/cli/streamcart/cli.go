@@ -47,8 +47,8 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yxg\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"Bkl\" --locale \"en-gb\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"emh\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"aXK\" --locale \"en-gb\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
 		os.Args[0] + " " + "promotion get --code \"9k\" --pid 4906962053565980661" + "\n" +
 		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"" + "\n" +
@@ -642,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"yxg\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"emh\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Bkl\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"aXK\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1540759540100511139 --currency \"zlY\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 9198565616461318373 --currency \"yqO\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"CYx\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"cjC\" --locale \"en-us\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 4470799408017065885 --from \"Nisi est maiores facilis autem.\" --to \"Velit quidem reprehenderit repudiandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1888759512656372129 --from \"Voluptas aliquam nisi.\" --to \"Maiores facilis.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -794,7 +794,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -1360,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"m1\",\n      \"extraQuantity\": 6585015799158966630,\n      \"serviceId\": \"czd\"\n   }' --token \"In odio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"g9b\",\n      \"extraQuantity\": 7983449517114536654,\n      \"serviceId\": \"hjm\"\n   }' --token \"Nihil vel ducimus modi.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"rw2\",\n      \"extraQuantity\": 8014889613711704292,\n      \"gateway\": \"Et autem harum quas illo.\",\n      \"returnUrl\": \"nbm\",\n      \"serviceId\": \"3rr\"\n   }' --token \"Quas eos voluptates.\" --idempotency-key \"32\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"8nb\",\n      \"extraQuantity\": 1882905035524113336,\n      \"gateway\": \"Asperiores quas eos voluptates aut.\",\n      \"returnUrl\": \"2si\",\n      \"serviceId\": \"lzu\"\n   }' --token \"Amet voluptas quam deserunt necessitatibus.\" --idempotency-key \"ggx\"")
 }
