@@ -50,13 +50,23 @@ func (s *Orders) SettlePayment(ctx context.Context, invoiceID string, p Payment)
 			if err != nil {
 				return err
 			}
-			if !moved { // the transaction id settled another invoice
-				return ErrAlreadySettled
+			if moved {
+				if _, err := tx.SetOrderStatus(ctx, o.ID, StatusPaid, StatusPending); err != nil {
+					return err
+				}
+				return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, s.now())
 			}
-			if _, err := tx.SetOrderStatus(ctx, o.ID, StatusPaid, StatusPending); err != nil {
+			// Read again under the order's lock SetInvoiceStatus took: a concurrent settlement or
+			// cancellation may have committed since the first read.
+			if o, err = tx.InvoiceOrder(ctx, invoiceID); err != nil {
 				return err
 			}
-			return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, s.now())
+			if o.Invoice.TransactionID == p.TransactionID {
+				return ErrAlreadySettled
+			}
+			if reason = s.unpayable(o); reason == "" { // the transaction id settled another invoice
+				return ErrAlreadySettled
+			}
 		}
 		if reason == ReasonExpired && o.Invoice.Status == InvoiceUnpaid {
 			// The expiry job has not run yet: nothing is payable any more.

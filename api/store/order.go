@@ -102,12 +102,13 @@ func (s *db) InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, e
 	return readOrder(ctx, s.r, `i.id = ?`, invoiceID)
 }
 
-// PromoUses counts the orders that used a promotion and were not cancelled or failed.
+// PromoUses counts the orders that used a promotion and were not cancelled, failed, held or
+// set aside for review (their money goes back).
 func (s *db) PromoUses(ctx context.Context, code string) (int, error) {
 	return promoUses(ctx, s.r, code)
 }
 
-const promoUsesQuery = `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed', 'fraud')`
+const promoUsesQuery = `SELECT COUNT(*) FROM orders WHERE promo_code = ? AND status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review')`
 
 func promoUses(ctx context.Context, q querier, code string) (int, error) {
 	var n int
