@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
@@ -75,7 +74,9 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		switch r.PostFormValue("action") {
 		case "pay":
-			_, err = h.orders.Settle(r.Context(), invoiceID, account.NewID("sbx_"))
+			// One payment per page, as with a provider's checkout: paying the page again is
+			// a duplicate, never a second settlement nor a second refund.
+			_, err = h.orders.Settle(r.Context(), invoiceID, "sandbox:"+invoiceID)
 		case "fail":
 			_, err = h.orders.Fail(r.Context(), invoiceID)
 		default:
