@@ -25,7 +25,7 @@ func TestPaymentForUndeliverableOrderIsRefunded(t *testing.T) {
 			reason string
 			// place returns the token, the order to pay and its payment page, after doing what
 			// makes the order undeliverable.
-			place func(t *testing.T, s *shop) (token, orderID, payURL string)
+			place  func(t *testing.T, s *shop) (token, orderID, payURL string)
 			status int // the sandbox page's answer to Pay
 		}{
 			{
