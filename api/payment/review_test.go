@@ -1,13 +1,18 @@
 package payment_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
@@ -152,6 +157,88 @@ func TestStripePaymentOfCancelledOrderIsRefundedOnce(t *testing.T) {
 		if !r.Refunded() || !strings.HasPrefix(r.RefundID, "re_") || r.Provider != "stripe" || r.TransactionID != "stripe:"+cs ||
 			r.Amount != o.Invoice.Amount || r.Reason != order.ReasonCancelled {
 			t.Fatalf("review %+v: want refunded by Stripe (re_…)", r)
+		}
+	})
+}
+
+// The attack through the shop's HTTP API: an order paid by card is cancelled while its Stripe
+// page is open (the page is expired), the buyer pays anyway and Stripe's webhook arrives: the
+// order is under review, the payment refunded through Stripe, nothing provisioned.
+func TestAppRefundsStripePaymentOfCancelledOrder(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+		a, err := app.Open(t.Context(), appConfig(t, b, payment.Config{
+			Modules: []string{"stripe"}, StripeSecretKey: "sk_test_123", StripeWebhookSecret: stripeWebhookSecret,
+			StripeAPIURL: "http://stripe-mock", HTTPClient: stripeMockClient(t),
+		}), log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		srv := httptest.NewServer(a.Handler())
+		defer srv.Close()
+		call := func(method, path, token, body string, out any) int {
+			t.Helper()
+			req, _ := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			if out != nil {
+				json.NewDecoder(res.Body).Decode(out)
+			}
+			return res.StatusCode
+		}
+		var sess struct{ Token string }
+		if st := call(http.MethodPost, "/checkout/api/session", "", `{"email":"card@example.com"}`, &sess); st != http.StatusCreated || sess.Token == "" {
+			t.Fatalf("POST /session = %d", st)
+		}
+		var o struct{ OrderID, InvoiceID, Status string }
+		if st := call(http.MethodPost, "/checkout/api/orders", sess.Token, `{"pid":3,"billingCycle":"monthly","gateway":"stripe"}`, &o); st != http.StatusCreated {
+			t.Fatalf("POST /orders = %d", st)
+		}
+		if st := call(http.MethodPost, "/checkout/api/orders/"+o.OrderID+"/cancel", sess.Token, "", nil); st != http.StatusOK {
+			t.Fatalf("cancel = %d", st)
+		}
+		cs, err := a.Store().Ref(t.Context(), "stripe", o.InvoiceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := stripeEvent("evt_paid_late", "checkout.session.completed", cs, o.InvoiceID, "paid", 1599, "eur")
+		for range 2 { // Stripe retries: the second delivery changes nothing
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+payment.WebhookPath("stripe"), bytes.NewReader(body))
+			for k, v := range signed(body, stripeWebhookSecret, time.Now()) {
+				req.Header.Set(k, v)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("webhook: %v %v", res, err)
+			}
+			res.Body.Close()
+		}
+		for {
+			ran, err := a.Worker().RunOnce(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ran {
+				break
+			}
+		}
+		if st := call(http.MethodGet, "/checkout/api/orders/"+o.OrderID, sess.Token, "", &o); st != http.StatusOK || o.Status != "needs_review" {
+			t.Fatalf("GET order = %d, status %q; want needs_review", st, o.Status)
+		}
+		reviews, err := a.Store().Reviews(t.Context(), 10)
+		if err != nil || len(reviews) != 1 || !reviews[0].Refunded() || !strings.HasPrefix(reviews[0].RefundID, "re_") {
+			t.Fatalf("reviews %+v %v; want one, refunded by Stripe", reviews, err)
+		}
+		if _, err := a.Store().JobByKey(t.Context(), order.JobProvision+":"+o.OrderID); err == nil {
+			t.Fatal("the cancelled order was queued for provisioning")
 		}
 	})
 }
