@@ -68,8 +68,8 @@ func (s *Orders) SettlePayment(ctx context.Context, invoiceID string, p Payment)
 				return ErrAlreadySettled
 			}
 		}
-		if reason == ReasonExpired && o.Invoice.Status == InvoiceUnpaid {
-			// The expiry job has not run yet: nothing is payable any more.
+		if o.Invoice.Status == InvoiceUnpaid {
+			// Past its deadline before the expiry job ran, or held: nothing is payable any more.
 			if _, err := tx.SetInvoiceStatus(ctx, invoiceID, InvoiceCancelled, "", s.now()); err != nil {
 				return err
 			}
