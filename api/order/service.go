@@ -431,8 +431,9 @@ func (s *Orders) Cancel(ctx context.Context, claims authz.Claims, id string) (Or
 	return s.store.Order(ctx, id)
 }
 
-// closeCheckout ends the provider's open payment page of a cancelled or expired order where the
-// provider allows it, so the buyer cannot pay for nothing. A failure is only logged: a payment
+// closeCheckout ends the provider's open payment page of a cancelled order where the provider
+// allows it, so the buyer cannot pay for nothing (at the deadline the provider's page ends by
+// itself: Stripe's session expires with the invoice). A failure is only logged: a payment
 // that still arrives is refunded or listed for review (Settle).
 func (s *Orders) closeCheckout(ctx context.Context, o Order) {
 	e, ok := s.gateways[o.Invoice.Gateway].(Expirer)
@@ -491,11 +492,8 @@ func (o Order) PaymentReturnURL() string {
 // Expire cancels an order still pending at its payment deadline, with its invoice. An order paid,
 // cancelled or failed meanwhile is left alone.
 func (s *Orders) Expire(ctx context.Context, id string) error {
-	var o Order
-	expired := false
 	err := s.store.WithTx(ctx, func(tx Tx) error {
-		var err error
-		o, err = tx.Order(ctx, id)
+		o, err := tx.Order(ctx, id)
 		if errors.Is(err, ErrNotFound) {
 			return nil
 		}
@@ -505,7 +503,7 @@ func (s *Orders) Expire(ctx context.Context, id string) error {
 		if o.Status != StatusPending || s.now().Before(o.Invoice.Deadline) {
 			return nil
 		}
-		if expired, err = tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending); err != nil {
+		if _, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending); err != nil {
 			return err
 		}
 		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
@@ -513,9 +511,6 @@ func (s *Orders) Expire(ctx context.Context, id string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("expire order %s: %w", id, err)
-	}
-	if expired {
-		s.closeCheckout(ctx, o)
 	}
 	return nil
 }
