@@ -2,7 +2,10 @@ package design
 
 import . "goa.design/goa/v3/dsl"
 
-var OrderStatuses = []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed"}
+// OrderStatuses are an order's states. needs_review: a payment arrived that the order cannot
+// deliver (cancelled, expired, held, already paid, line gone); it is refunded where the gateway
+// can, else listed for the operator, and the order is never provisioned.
+var OrderStatuses = []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}
 
 var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", func() {
 	Attributes(func() {

@@ -56,8 +56,10 @@ var _ = Service("upsell", func() {
 	Error("conflict")
 	Error("unavailable")
 	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
+	Error("service_not_active", ErrorResult, "The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.")
 	HTTP(func() {
 		Response("idempotency_mismatch", StatusUnprocessableEntity)
+		Response("service_not_active", StatusConflict)
 	})
 
 	Method("offers", func() {

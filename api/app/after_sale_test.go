@@ -480,7 +480,7 @@ func TestUpsellEligibility(t *testing.T) {
 		wantErr(t, err, "conflict", "This service cannot take more connections.")
 		pending := s.buy(owner.Token, standard())
 		_, err = s.after.upsell.Quote(t.Context(), &genupsell.QuotePayload{Token: ptr(owner.Token), ServiceID: pending.ServiceIds[0], ExtraQuantity: 1})
-		wantErr(t, err, "conflict", "")
+		wantErr(t, err, "service_not_active", "This service is not active, so it cannot take more connections.")
 		offers, err := s.after.upsell.Offers(t.Context(), &genupsell.OffersPayload{Token: ptr(owner.Token)})
 		if err != nil || len(offers.Offers) != 0 {
 			t.Fatalf("offers %+v %v, want none (trial and pending)", offers, err)

@@ -206,8 +206,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
 	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
-		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle}, job.Options{
-		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log,
+		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
+		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) }}, job.Options{
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts,
 	})
 	a.worker = worker
 	if reconciler.Enabled() {
@@ -307,6 +308,15 @@ func linkBase(cfg *Config) (string, error) {
 		return "http://" + host, nil
 	}
 	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// jobAttempts bounds each kind of job (job.DefaultMaxAttempts for the others): with the default
+// backoff capped at 10 minutes, a paid order is retried for about eight hours before it is
+// buried for an operator; a sweep that fails is replaced by the next one anyway.
+var jobAttempts = map[string]int{
+	order.JobProvision:   50,
+	payment.JobWebhook:   50,
+	payment.JobReconcile: 5,
 }
 
 // Catalog is the catalog in force.

@@ -289,12 +289,13 @@ func TestCancelOrder(t *testing.T) {
 		if status, _, _ := s.raw(http.MethodPost, "/checkout/api/orders/"+o.OrderID+"/cancel", buyer.Token, nil); status != http.StatusConflict {
 			t.Fatalf("second cancel = %d, want 409", status)
 		}
-		// Its payment page can no longer settle it.
+		// Its payment page can no longer settle it: a payment made anyway is refunded (one job)
+		// and the order is under review, never provisioned.
 		if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusConflict {
 			t.Fatalf("paying a cancelled order = %d, want 409", resp.StatusCode)
 		}
-		if s.drain() != 0 || s.getOrder(buyer.Token, o.OrderID).Status != "cancelled" {
-			t.Fatal("a cancelled order was provisioned")
+		if s.drain() != 1 || s.getOrder(buyer.Token, o.OrderID).Status != "needs_review" {
+			t.Fatal("a cancelled order's payment was not set aside for review")
 		}
 
 		// A paid order is no longer pending.
@@ -521,12 +522,13 @@ func TestSandboxFail(t *testing.T) {
 		if resp := s.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusConflict {
 			t.Fatalf("pay after fail = %d, want 409", resp.StatusCode)
 		}
-		if n := s.drain(); n != 0 {
-			t.Fatalf("worker ran %d jobs for a failed payment", n)
+		// The payment made after the decline is refunded (one job), nothing is provisioned.
+		if n := s.drain(); n != 1 {
+			t.Fatalf("worker ran %d jobs for a failed payment, want the refund", n)
 		}
 		got := s.getOrder(buyer.Token, o.OrderID)
-		if got.Status != "failed" || got.PaymentURL != "" {
-			t.Fatalf("order = %+v, want failed", got)
+		if got.Status != "needs_review" || got.PaymentURL != "" {
+			t.Fatalf("order = %+v, want needs_review", got)
 		}
 		if svc := s.getService(buyer.Token, o.ServiceIds[0]); svc.Status != "Pending" || svc.Username != "" {
 			t.Fatalf("service of a failed order = %+v", svc)
@@ -571,6 +573,10 @@ func TestFraudBannedDomain(t *testing.T) {
 					if resp := s.sandbox("/checkout/api/payments/sandbox/"+o.InvoiceID, "pay"); resp.StatusCode != http.StatusConflict {
 						t.Fatalf("pid %d: paying a held order = %d, want 409", p.Pid, resp.StatusCode)
 					}
+					s.drain() // the payment the held order cannot take is refunded
+					if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "needs_review" {
+						t.Fatalf("pid %d: held order paid: status %s, want needs_review", p.Pid, got.Status)
+					}
 				}
 			})
 		}
@@ -580,8 +586,8 @@ func TestFraudBannedDomain(t *testing.T) {
 		if n := s.count(`SELECT COUNT(*) FROM panel_lines l JOIN services v ON v.id = l.ref JOIN orders o ON o.id = v.order_id WHERE o.fraud`); n != 0 {
 			t.Fatalf("held orders have %d panel lines", n)
 		}
-		if n := s.count(`SELECT COUNT(*) FROM orders WHERE fraud AND status = 'fraud'`); n != 4 {
-			t.Fatalf("held orders = %d, want 4 (two banned emails, two orders each)", n)
+		if n := s.count(`SELECT COUNT(*) FROM orders WHERE fraud AND status = 'needs_review'`); n != 4 {
+			t.Fatalf("held orders under review = %d, want 4 (two banned emails, two orders each, each paid once)", n)
 		}
 	})
 }

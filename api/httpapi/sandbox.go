@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
@@ -89,7 +88,9 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		switch r.PostFormValue("action") {
 		case "pay":
-			_, err = h.orders.Settle(r.Context(), invoiceID, account.NewID("sbx_"))
+			// One payment per page, as with a provider's checkout: paying the page again is
+			// a duplicate, never a second settlement nor a second refund.
+			_, err = h.orders.Settle(r.Context(), invoiceID, "sandbox:"+invoiceID)
 		case "fail":
 			_, err = h.orders.Fail(r.Context(), invoiceID)
 		default:
@@ -101,9 +102,10 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.render(w, o, "This invoice was already settled. Nothing was charged twice.")
 			return
 		}
-		if errors.Is(err, order.ErrExpired) {
-			w.WriteHeader(http.StatusGone)
-			h.render(w, o, "This invoice has expired. Please place a new order.")
+		if errors.Is(err, order.ErrNeedsReview) {
+			// The order cannot take this payment (cancelled, expired, held, paid): it is refunded.
+			w.WriteHeader(http.StatusConflict)
+			h.render(w, o, "This order can no longer be paid. Your payment is being refunded.")
 			return
 		}
 		if err != nil {

@@ -40,6 +40,8 @@ func upsellError(err error) error {
 	switch {
 	case errors.Is(err, order.ErrNotFound):
 		return genupsell.MakeNotFound(errors.New(msgServiceNotFound))
+	case errors.Is(err, upsell.ErrServiceNotActive):
+		return genupsell.MakeServiceNotActive(errors.New("This service is not active, so it cannot take more connections."))
 	case errors.Is(err, upsell.ErrNotEligible):
 		return genupsell.MakeConflict(errors.New("This service cannot take more connections."))
 	case errors.Is(err, upsell.ErrQuantity):

@@ -41,7 +41,7 @@ type Store interface {
 }
 
 // Handler runs one job. A nil error completes it, Permanent(err) buries it, any other error
-// (or a panic) retries it later.
+// (or a panic) retries it later, until its kind's Options.MaxAttempts are used up.
 type Handler func(ctx context.Context, j Job) error
 
 // ErrUnknownKind buries a job no handler is registered for.
@@ -77,6 +77,22 @@ type Options struct {
 	Grace       time.Duration    // on shutdown, how long in-flight jobs may finish; 10s
 	Logger      *slog.Logger     // slog.Default()
 	Now         func() time.Time // clock for run_at and leases; time.Now
+	// MaxAttempts bounds the claims of a job by kind; a kind not listed gets DefaultMaxAttempts.
+	// A job failing on its last attempt is buried (dead) like a Permanent failure, never
+	// retried forever.
+	MaxAttempts map[string]int
+}
+
+// DefaultMaxAttempts is how many times a job of a kind without its own limit is tried: with the
+// default backoff (1 s doubling to 10 min) about three hours of retries.
+const DefaultMaxAttempts = 25
+
+// maxAttempts is the limit of kind's jobs.
+func (o Options) maxAttempts(kind string) int {
+	if n, ok := o.MaxAttempts[kind]; ok && n > 0 {
+		return n
+	}
+	return DefaultMaxAttempts
 }
 
 func (o Options) withDefaults() Options {
@@ -221,6 +237,9 @@ func (w *Worker) runOne(ctx, hctx context.Context) (bool, error) {
 	case IsPermanent(herr):
 		log.Error("job failed for good", "err", herr)
 		err = w.store.BuryJob(bctx, j.ID, herr.Error())
+	case j.Attempts >= w.o.maxAttempts(j.Kind):
+		log.Error("job failed for good: no attempts left", "err", herr, "max_attempts", w.o.maxAttempts(j.Kind))
+		err = w.store.BuryJob(bctx, j.ID, fmt.Sprintf("gave up after %d attempts: %s", j.Attempts, herr))
 	default:
 		delay := Backoff(j.Attempts, w.o.MinBackoff, w.o.MaxBackoff)
 		log.Warn("job failed, retrying", "err", herr, "in", delay)

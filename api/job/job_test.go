@@ -515,3 +515,34 @@ func TestShutdownIsBoundedWhenHandlerIgnoresContext(t *testing.T) {
 		}
 	})
 }
+
+// A job that cannot succeed is tried its kind's number of times, then buried (dead) with the
+// reason; a kind without a limit of its own stops at DefaultMaxAttempts. Nothing retries forever.
+func TestFailingJobStopsAfterMaxAttempts(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		cases := []struct {
+			kind string
+			max  map[string]int
+			want int
+		}{
+			{"provision", map[string]int{"provision": 3}, 3},
+			{"other", map[string]int{"provision": 3}, job.DefaultMaxAttempts},
+		}
+		for _, tc := range cases {
+			s := b.Open(t)
+			c := &clock{t: t0}
+			calls := 0
+			w := job.NewWorker(s, map[string]job.Handler{
+				tc.kind: func(context.Context, job.Job) error { calls++; return errors.New("line is gone") },
+			}, job.Options{Now: c.Now, MinBackoff: time.Second, MaxBackoff: time.Second, Logger: quiet, MaxAttempts: tc.max})
+			enqueue(t, s, tc.kind, "ord_1", t0)
+			for runOnce(t, w) {
+				c.Set(c.Now().Add(time.Hour)) // past any backoff
+			}
+			j := info(t, s, tc.kind+":ord_1")
+			if calls != tc.want || j.State != store.JobDead || j.Attempts != tc.want || !strings.Contains(j.LastError, "line is gone") {
+				t.Fatalf("%s: %d calls, job %+v; want dead after %d attempts", tc.kind, calls, j, tc.want)
+			}
+		}
+	})
+}

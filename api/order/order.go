@@ -20,6 +20,10 @@ const (
 	StatusFraud        Status = "fraud"
 	StatusCancelled    Status = "cancelled"
 	StatusFailed       Status = "failed"
+	// StatusNeedsReview: money arrived that the order cannot deliver (it was cancelled, expired,
+	// held or already paid, or its line is gone). The payment is refunded where the gateway can,
+	// else listed for the operator (streamcart payments review); the order is never provisioned.
+	StatusNeedsReview Status = "needs_review"
 )
 
 // InvoiceStatus is the payment state of an invoice.
@@ -106,10 +110,64 @@ var (
 	ErrIdempotencyMismatch = errors.New("idempotency key reused with a different request")
 	ErrNotPending          = errors.New("order is not pending")
 	ErrAlreadySettled      = errors.New("invoice already settled")
-	ErrExpired             = errors.New("invoice expired")
 	ErrUnknownGateway      = errors.New("unknown gateway")
 	ErrBadReturnURL        = errors.New("return URL must be a path or a URL on this site")
 )
+
+// Payment is money a provider reports received for an invoice.
+type Payment struct {
+	Provider      string // the gateway module that took it; "" means the invoice's own
+	TransactionID string // unique per payment: a delivery of the same one acts once
+	// Ref is what the provider refunds the payment by (Stripe: the payment intent); "" when the
+	// gateway finds it from TransactionID.
+	Ref    string
+	Amount pricing.Money
+}
+
+// Why a payment is under review.
+const (
+	ReasonCancelled   = "order cancelled"
+	ReasonExpired     = "invoice expired"
+	ReasonHeld        = "order held"
+	ReasonFailed      = "payment failed before"
+	ReasonAlreadyPaid = "invoice already paid"
+	ReasonInReview    = "order already under review"
+	ReasonLineGone    = "line not active"
+)
+
+// Review is a payment kept aside because its order cannot deliver anything for it: refunded by
+// a RefundJob where the gateway can, else for the operator to settle by hand.
+type Review struct {
+	ID            string
+	OrderID       string
+	InvoiceID     string
+	Provider      string
+	TransactionID string
+	PaymentRef    string
+	Amount        pricing.Money
+	Reason        string
+	RefundID      string    // the provider's refund; "" until refunded
+	RefundedAt    time.Time // zero until refunded
+	RefundError   string    // why the last refund attempt failed
+	CreatedAt     time.Time
+}
+
+// Refunded reports whether the money went back to the buyer.
+func (r Review) Refunded() bool { return !r.RefundedAt.IsZero() }
+
+var (
+	// ErrNeedsReview means a payment arrived for an order that cannot deliver it: the order is
+	// under review and the payment is being refunded or listed for the operator.
+	ErrNeedsReview = errors.New("payment needs review")
+	// ErrWrongProvider means a provider reported a payment of an invoice another gateway issued.
+	ErrWrongProvider = errors.New("invoice belongs to another payment provider")
+)
+
+// ReviewError is ErrNeedsReview with the reason of the review.
+type ReviewError struct{ Reason string }
+
+func (e *ReviewError) Error() string { return ErrNeedsReview.Error() + ": " + e.Reason }
+func (e *ReviewError) Unwrap() error { return ErrNeedsReview }
 
 // PriceChangedError answers an expected total that differs from the server's price.
 type PriceChangedError struct{ Quote pricing.Quote }

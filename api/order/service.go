@@ -27,6 +27,8 @@ const PaymentDeadline = 24 * time.Hour
 const (
 	JobProvision = "provision"
 	JobExpire    = "expire"
+	// JobRefund gives back a payment under review (its ref is the Review's id).
+	JobRefund = "refund"
 )
 
 // Store is the persistence the order service needs.
@@ -43,6 +45,10 @@ type Store interface {
 	// holds its use only until its invoice's deadline.
 	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
 	SetPaymentURL(ctx context.Context, invoiceID, url string) error
+	// Review reads a payment under review; ErrNotFound when none.
+	Review(ctx context.Context, id string) (Review, error)
+	// RecordRefund records a refund made (refundID, at) or, with refundID "", why it failed.
+	RecordRefund(ctx context.Context, id, refundID, failure string, at time.Time) error
 }
 
 // Tx is the unit of work of an order write.
@@ -61,6 +67,9 @@ type Tx interface {
 	// SetInvoiceStatus moves the invoice when it is unpaid; txn (unique) and paidAt are recorded for paid.
 	SetInvoiceStatus(ctx context.Context, id string, to InvoiceStatus, txn string, at time.Time) (bool, error)
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
+	// InsertReview records a payment under review unless its transaction id is recorded already
+	// (a duplicate delivery); it reports whether it inserted.
+	InsertReview(ctx context.Context, r Review) (bool, error)
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the
@@ -92,6 +101,17 @@ type Checked struct {
 type Gateway interface {
 	Module() string
 	Checkout(ctx context.Context, o Order) (paymentURL string, err error)
+}
+
+// Expirer is a Gateway that can close an invoice's open payment page (Stripe Checkout).
+type Expirer interface {
+	ExpireCheckout(ctx context.Context, o Order) error
+}
+
+// Refunder is a Gateway that can give a payment back; it answers the provider's refund id. It
+// must be safe to repeat for one Review (an idempotency key), as a retried job repeats it.
+type Refunder interface {
+	Refund(ctx context.Context, r Review) (refundID string, err error)
 }
 
 // LocalLinker is a Gateway whose payment link is derived from the order alone, with no network
@@ -429,61 +449,22 @@ func (s *Orders) Cancel(ctx context.Context, claims authz.Claims, id string) (Or
 	if err != nil {
 		return Order{}, fmt.Errorf("cancel order: %w", err)
 	}
+	s.closeCheckout(ctx, o)
 	return s.store.Order(ctx, id)
 }
 
-// Settle records the payment of an invoice by a gateway. It acts once: a second settlement of the
-// same invoice, or a reused transaction id, changes nothing and returns ErrAlreadySettled.
-func (s *Orders) Settle(ctx context.Context, invoiceID, txn string) (Order, error) {
-	var o Order
-	err := s.store.WithTx(ctx, func(tx Tx) error {
-		var err error
-		if o, err = tx.InvoiceOrder(ctx, invoiceID); err != nil {
-			return err
-		}
-		if o.Invoice.Status == InvoiceUnpaid && !o.Invoice.Deadline.IsZero() && s.now().After(o.Invoice.Deadline) {
-			return ErrExpired
-		}
-		moved, err := tx.SetInvoiceStatus(ctx, invoiceID, InvoicePaid, txn, s.now())
-		if err != nil {
-			return err
-		}
-		if !moved {
-			return ErrAlreadySettled
-		}
-		if _, err := tx.SetOrderStatus(ctx, o.ID, StatusPaid, StatusPending); err != nil {
-			return err
-		}
-		return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, s.now())
-	})
-	if err != nil {
-		return Order{}, fmt.Errorf("settle %s: %w", invoiceID, err)
+// closeCheckout ends the provider's open payment page of a cancelled order where the provider
+// allows it, so the buyer cannot pay for nothing (at the deadline the provider's page ends by
+// itself: Stripe's session expires with the invoice). A failure is only logged: a payment
+// that still arrives is refunded or listed for review (Settle).
+func (s *Orders) closeCheckout(ctx context.Context, o Order) {
+	e, ok := s.gateways[o.Invoice.Gateway].(Expirer)
+	if !ok {
+		return
 	}
-	s.cfg.OnPaid()
-	return s.store.Order(ctx, o.ID)
-}
-
-// ErrAmountMismatch means a provider reported a payment whose amount or currency differs from the
-// invoice's: the order is held for review (status fraud) instead of being provisioned.
-var ErrAmountMismatch = errors.New("paid amount differs from the invoice")
-
-// SettleVerified settles an invoice a payment provider reported paid, after checking that the
-// provider charged exactly the invoice's amount in its currency. A mismatch settles nothing and
-// holds the order for review (Hold); a person decides what the money buys.
-func (s *Orders) SettleVerified(ctx context.Context, invoiceID, txn string, paid pricing.Money) (Order, error) {
-	o, err := s.store.InvoiceOrder(ctx, invoiceID)
-	if err != nil {
-		return Order{}, fmt.Errorf("settle %s: %w", invoiceID, err)
+	if err := e.ExpireCheckout(ctx, o); err != nil {
+		s.log.Warn("payment page left open", "order", o.ID, "invoice", o.Invoice.ID, "gateway", o.Invoice.Gateway, "err", err)
 	}
-	if paid.Amount != o.Invoice.Amount.Amount || !strings.EqualFold(paid.Currency, o.Invoice.Amount.Currency) {
-		reason := fmt.Sprintf("amount mismatch: paid %d %s, invoice %d %s", paid.Amount, strings.ToUpper(paid.Currency),
-			o.Invoice.Amount.Amount, o.Invoice.Amount.Currency)
-		if o, err = s.Hold(ctx, invoiceID, reason); err != nil {
-			return Order{}, err
-		}
-		return o, fmt.Errorf("settle %s: %w", invoiceID, ErrAmountMismatch)
-	}
-	return s.Settle(ctx, invoiceID, txn)
 }
 
 // Hold sets a pending order aside for review: status fraud, never provisioned, and left alone by

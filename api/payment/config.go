@@ -211,14 +211,15 @@ func (r *Reconciler) queue(ctx context.Context, at time.Time) error {
 	return r.store.Enqueue(ctx, JobReconcile, "", JobReconcile+":"+slot.Format(time.RFC3339), at)
 }
 
-// Handle is the JobReconcile handler: it asks about every pending invoice due within
-// ReconcileLead and queues the next sweep. A provider that cannot answer fails the job, so it is
-// retried with backoff.
+// Handle is the JobReconcile handler: it queues the next sweep, then asks about every pending
+// invoice due within ReconcileLead. A provider that cannot answer fails the job, so it is retried
+// with backoff a bounded number of times; the next sweep is queued first so that a sweep that
+// fails for good never stops reconciliation.
 func (r *Reconciler) Handle(ctx context.Context, _ job.Job) error {
-	if err := r.Sweep(ctx); err != nil {
+	if err := r.queue(ctx, r.now().Add(ReconcileEvery)); err != nil {
 		return err
 	}
-	return r.queue(ctx, r.now().Add(ReconcileEvery))
+	return r.Sweep(ctx)
 }
 
 // Sweep asks once about each pending invoice due within ReconcileLead.

@@ -1,14 +1,10 @@
 package payment_test
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -108,34 +104,6 @@ func TestCryptomusAmountInEveryCurrency(t *testing.T) {
 	})
 }
 
-// recorder keeps the form bodies of the Checkout Session requests sent to stripe-mock.
-type recorder struct {
-	base  http.RoundTripper
-	mu    sync.Mutex
-	forms []url.Values
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodPost && strings.HasSuffix(req.URL.Path, "/checkout/sessions") {
-		body, err := io.ReadAll(req.Body)
-		if err != nil {
-			return nil, err
-		}
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		form, _ := url.ParseQuery(string(body))
-		r.mu.Lock()
-		r.forms = append(r.forms, form)
-		r.mu.Unlock()
-	}
-	return r.base.RoundTrip(req)
-}
-
-func (r *recorder) sent() []url.Values {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.forms
-}
-
 func TestStripeUnitAmountInEveryCurrency(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		cases := []struct {
@@ -154,7 +122,7 @@ func TestStripeUnitAmountInEveryCurrency(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.currency+"/"+strconv.Itoa(tc.pid), func(t *testing.T) {
-				rec := &recorder{base: stripeMockClient(t).Transport}
+				rec := &recorder{next: stripeMockClient(t).Transport}
 				gw := func(st store.Backend) order.Gateway {
 					return payment.NewStripe(payment.StripeConfig{
 						SecretKey: "sk_test_123", WebhookSecret: stripeWebhookSecret, APIURL: "http://stripe-mock",

@@ -2,6 +2,7 @@ package payment_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -88,6 +89,7 @@ func newEnvCatalog(t *testing.T, b storetest.Backend, src []byte, factories ...g
 	e.provision = prov.Handle
 	e.worker = job.NewWorker(st, map[string]job.Handler{
 		payment.JobWebhook: e.webhooks.Handle, order.JobProvision: prov.Handle,
+		order.JobRefund: func(ctx context.Context, j job.Job) error { return e.orders.Refund(ctx, j.Ref) },
 	}, job.Options{Logger: log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond})
 	mux := http.NewServeMux()
 	for _, m := range e.webhooks.Modules() {

@@ -32,4 +32,12 @@ func (s Sandbox) Link(o order.Order) string {
 	return strings.TrimRight(s.PublicURL, "/") + SandboxPath + o.Invoice.ID
 }
 
-var _ order.LocalLinker = Sandbox{}
+// Refund gives back a sandbox payment: no money moved, so the refund is only recorded.
+func (Sandbox) Refund(_ context.Context, r order.Review) (string, error) {
+	return "sbx_re_" + strings.TrimPrefix(r.ID, "pay_"), nil
+}
+
+var (
+	_ order.LocalLinker = Sandbox{}
+	_ order.Refunder    = Sandbox{}
+)

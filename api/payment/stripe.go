@@ -43,9 +43,12 @@ type Stripe struct {
 }
 
 var (
-	_ order.Gateway = (*Stripe)(nil)
-	_ Provider      = (*Stripe)(nil)
-	_ Inquirer      = (*Stripe)(nil)
+	_ order.Gateway  = (*Stripe)(nil)
+	_ order.Refunder = (*Stripe)(nil)
+	_ order.Expirer  = (*Stripe)(nil)
+	_ Provider       = (*Stripe)(nil)
+	_ Inquirer       = (*Stripe)(nil)
+	_ Matcher        = (*Stripe)(nil)
 )
 
 // NewStripe returns the Stripe gateway; refs keeps each invoice's Checkout Session id.
@@ -173,7 +176,70 @@ func (s *Stripe) sessionEvent(ev Event, sess *stripe.CheckoutSession) Event {
 	// One session pays one invoice: its id is the transaction, whichever path reports it.
 	ev.TransactionID = sess.ID
 	ev.Amount = pricing.Money{Amount: fromStripe(sess.AmountTotal, string(sess.Currency)), Currency: strings.ToUpper(string(sess.Currency))}
+	if sess.PaymentIntent != nil {
+		ev.PaymentRef = sess.PaymentIntent.ID
+	}
 	return ev
+}
+
+// Matches accepts an event only for the Checkout Session recorded for its invoice: a session
+// opened elsewhere (another shop on the same account, a forged client_reference_id) settles nothing.
+func (s *Stripe) Matches(ctx context.Context, ev Event) error {
+	ref, err := s.refs.Ref(ctx, s.Module(), ev.InvoiceID)
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%w: invoice %s has no Checkout Session", ErrForeignPayment, ev.InvoiceID)
+	}
+	if err != nil {
+		return err
+	}
+	if ref != ev.TransactionID {
+		return fmt.Errorf("%w: session %s, invoice %s was opened as %s", ErrForeignPayment, ev.TransactionID, ev.InvoiceID, ref)
+	}
+	return nil
+}
+
+// ExpireCheckout ends the open Checkout Session of a cancelled order, so it can no longer be
+// paid. An invoice without a session has nothing to end.
+func (s *Stripe) ExpireCheckout(ctx context.Context, o order.Order) error {
+	id, err := s.refs.Ref(ctx, s.Module(), o.Invoice.ID)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.sc.V1CheckoutSessions.Expire(ctx, id, nil); err != nil {
+		return fmt.Errorf("stripe expire session %s: %w: %s", id, ErrUnavailable, stripeReason(err))
+	}
+	return nil
+}
+
+// Refund gives back a payment under review: its payment intent, from the event or else from its
+// Checkout Session. The idempotency key makes a retried job refund once.
+func (s *Stripe) Refund(ctx context.Context, r order.Review) (string, error) {
+	pi := r.PaymentRef
+	if pi == "" {
+		id := strings.TrimPrefix(r.TransactionID, s.Module()+":")
+		sess, err := s.sc.V1CheckoutSessions.Retrieve(ctx, id, nil)
+		if err != nil {
+			return "", fmt.Errorf("stripe session %s: %w: %s", id, ErrUnavailable, stripeReason(err))
+		}
+		if sess.PaymentIntent == nil || sess.PaymentIntent.ID == "" {
+			return "", fmt.Errorf("stripe session %s has no payment intent to refund", id)
+		}
+		pi = sess.PaymentIntent.ID
+	}
+	p := &stripe.RefundCreateParams{
+		PaymentIntent: stripe.String(pi),
+		Reason:        stripe.String(string(stripe.RefundReasonRequestedByCustomer)),
+		Metadata:      map[string]string{"invoice_id": r.InvoiceID, "order_id": r.OrderID, "review": r.Reason},
+	}
+	p.SetIdempotencyKey("streamcart-refund-" + r.ID)
+	re, err := s.sc.V1Refunds.Create(ctx, p)
+	if err != nil {
+		return "", fmt.Errorf("stripe refund %s: %w: %s", pi, ErrUnavailable, stripeReason(err))
+	}
+	return re.ID, nil
 }
 
 // Inquire retrieves the invoice's Checkout Session.

@@ -41,6 +41,16 @@ func stripeEvent(id, typ, sessionID, invoiceID, paymentStatus string, amount int
 	return b
 }
 
+// session is the Checkout Session recorded for o's invoice (stripe-mock gives each its own id).
+func (e *env) session(o order.Order) string {
+	e.t.Helper()
+	cs, err := e.st.Ref(e.t.Context(), "stripe", o.Invoice.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return cs
+}
+
 // signed signs body as Stripe does, with the library's own test helper.
 func signed(body []byte, secret string, at time.Time) map[string]string {
 	p := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: at})
@@ -76,7 +86,7 @@ func TestStripeWebhook(t *testing.T) {
 		now := time.Now()
 		cases := []struct {
 			name       string
-			body       func(o order.Order) []byte
+			body       func(o order.Order, cs string) []byte
 			header     func(body []byte) map[string]string
 			wantStatus int
 			wantStored int
@@ -84,48 +94,48 @@ func TestStripeWebhook(t *testing.T) {
 		}{
 			{
 				name: "paid session settles and provisions",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_paid", "checkout.session.completed", "cs_1", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_paid", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 				},
 				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
 				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
 			},
 			{
 				name: "async payment succeeded settles",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_async", "checkout.session.async_payment_succeeded", "cs_2", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_async", "checkout.session.async_payment_succeeded", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 				},
 				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
 				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
 			},
 			{
 				name: "completed but unpaid waits",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_unpaid", "checkout.session.completed", "cs_3", o.Invoice.ID, "unpaid", o.Invoice.Amount.Amount, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_unpaid", "checkout.session.completed", cs, o.Invoice.ID, "unpaid", o.Invoice.Amount.Amount, "eur")
 				},
 				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
 				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusPending,
 			},
 			{
 				name: "bad signature is refused and not stored",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_forged", "checkout.session.completed", "cs_4", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_forged", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 				},
 				header:     func(b []byte) map[string]string { return signed(b, "whsec_someone_else", now) },
 				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
 			},
 			{
 				name: "missing signature is refused",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_bare", "checkout.session.completed", "cs_5", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_bare", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 				},
 				header:     func([]byte) map[string]string { return nil },
 				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
 			},
 			{
 				name: "stale timestamp is refused",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_stale", "checkout.session.completed", "cs_6", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_stale", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 				},
 				header: func(b []byte) map[string]string {
 					return signed(b, stripeWebhookSecret, now.Add(-payment.StripeTolerance-time.Minute))
@@ -134,16 +144,16 @@ func TestStripeWebhook(t *testing.T) {
 			},
 			{
 				name: "amount mismatch holds the order",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_short", "checkout.session.completed", "cs_7", o.Invoice.ID, "paid", o.Invoice.Amount.Amount-100, "eur")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_short", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount-100, "eur")
 				},
 				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
 				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusFraud,
 			},
 			{
 				name: "currency mismatch holds the order",
-				body: func(o order.Order) []byte {
-					return stripeEvent("evt_usd", "checkout.session.completed", "cs_8", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "usd")
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_usd", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "usd")
 				},
 				header:     func(b []byte) map[string]string { return signed(b, stripeWebhookSecret, now) },
 				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusFraud,
@@ -153,7 +163,7 @@ func TestStripeWebhook(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				e := newEnv(t, b, stripeGateway(t))
 				o := e.mustBuy("stripe", 3, "EUR")
-				body := tc.body(o)
+				body := tc.body(o, e.session(o))
 				if got := e.post("stripe", body, tc.header(body)); got != tc.wantStatus {
 					t.Fatalf("status = %d, want %d", got, tc.wantStatus)
 				}
@@ -176,7 +186,8 @@ func TestStripeSameEventTwiceSettlesOnce(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		e := newEnv(t, b, stripeGateway(t))
 		o := e.mustBuy("stripe", 3, "EUR")
-		body := stripeEvent("evt_twice", "checkout.session.completed", "cs_twice", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+		cs := e.session(o)
+		body := stripeEvent("evt_twice", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 		for range 2 {
 			if got := e.post("stripe", body, signed(body, stripeWebhookSecret, time.Now())); got != http.StatusOK {
 				t.Fatalf("status = %d, want 200 (a provider's retry is acknowledged)", got)
@@ -186,14 +197,14 @@ func TestStripeSameEventTwiceSettlesOnce(t *testing.T) {
 			t.Fatalf("stored webhooks = %d, want 1", got)
 		}
 		// Another event for the same session (completed, then async succeeded) settles nothing more.
-		again := stripeEvent("evt_other", "checkout.session.async_payment_succeeded", "cs_twice", o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+		again := stripeEvent("evt_other", "checkout.session.async_payment_succeeded", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
 		if got := e.post("stripe", again, signed(again, stripeWebhookSecret, time.Now())); got != http.StatusOK {
 			t.Fatalf("status = %d", got)
 		}
 		e.drain()
 		got := e.order(o.ID)
-		if got.Status != order.StatusActive || got.Invoice.TransactionID != "stripe:cs_twice" {
-			t.Fatalf("order = %s, txn %q; want active, stripe:cs_twice", got.Status, got.Invoice.TransactionID)
+		if got.Status != order.StatusActive || got.Invoice.TransactionID != "stripe:"+cs {
+			t.Fatalf("order = %s, txn %q; want active, stripe:%s", got.Status, got.Invoice.TransactionID, cs)
 		}
 		if out := e.outcome("stripe", "evt_other"); out != "ignored: invoice already settled" {
 			t.Fatalf("second event outcome = %q", out)

@@ -56,6 +56,7 @@ type Event struct {
 	InvoiceID     string        // ours, as we gave it to the provider
 	TransactionID string        // unique per payment: a reused one never settles twice
 	Amount        pricing.Money // the invoice amount the provider charged
+	PaymentRef    string        // what the provider refunds by (Stripe: the payment intent); may be ""
 }
 
 // Provider is the webhook side of a gateway.
@@ -66,6 +67,16 @@ type Provider interface {
 	// Parse reads the event of a verified body.
 	Parse(body []byte) (Event, error)
 }
+
+// Matcher is a Provider that can tell whether an event is about the payment it opened for the
+// event's invoice (Stripe: the Checkout Session recorded for it). An event that is not settles
+// nothing, whatever invoice it names.
+type Matcher interface {
+	Matches(ctx context.Context, ev Event) error
+}
+
+// ErrForeignPayment means an event names an invoice its payment was not opened for.
+var ErrForeignPayment = errors.New("payment: event is not about the payment opened for the invoice")
 
 // Inquirer asks a provider where an invoice stands (reconciliation of lost webhooks).
 type Inquirer interface {
@@ -98,7 +109,7 @@ type Inbox interface {
 
 // Orders is what a payment event does to orders (order.Orders).
 type Orders interface {
-	SettleVerified(ctx context.Context, invoiceID, txn string, paid pricing.Money) (order.Order, error)
+	SettleVerified(ctx context.Context, invoiceID string, p order.Payment) (order.Order, error)
 	Fail(ctx context.Context, invoiceID string) (order.Order, error)
 	Hold(ctx context.Context, invoiceID, reason string) (order.Order, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error)
@@ -208,7 +219,9 @@ func (w *Webhooks) Handle(ctx context.Context, j job.Job) error {
 }
 
 // Apply does what an event means to its invoice and describes the outcome. Only a transient
-// failure (the database) is an error; every final answer is an outcome.
+// failure (the database, the provider) is an error; every final answer is an outcome. An event
+// acts only on an invoice of its own provider and, where the provider can tell (Matcher), only
+// through the payment opened for that invoice.
 func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 	if ev.Kind == KindPending || ev.Kind == KindIgnored || ev.Kind == "" {
 		return "ignored: " + ev.Type, nil
@@ -216,10 +229,33 @@ func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 	if ev.InvoiceID == "" {
 		return "ignored: no invoice", nil
 	}
-	var err error
+	o, err := w.orders.InvoiceOrder(ctx, ev.InvoiceID)
+	if errors.Is(err, order.ErrNotFound) {
+		return "ignored: unknown invoice", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if o.Invoice.Gateway != ev.Provider {
+		w.log.Warn("webhook for another provider's invoice refused", "provider", ev.Provider, "event", ev.ID,
+			"invoice", ev.InvoiceID, "invoice_gateway", o.Invoice.Gateway)
+		return "refused: invoice of another provider", nil
+	}
+	if m, ok := w.providers[ev.Provider].(Matcher); ok {
+		err := m.Matches(ctx, ev)
+		if errors.Is(err, ErrForeignPayment) {
+			w.log.Warn("webhook for another payment refused", "provider", ev.Provider, "event", ev.ID, "invoice", ev.InvoiceID,
+				"transaction", ev.TransactionID, "err", err)
+			return "refused: not the invoice's payment", nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 	switch ev.Kind {
 	case KindPaid:
-		_, err = w.orders.SettleVerified(ctx, ev.InvoiceID, ev.Provider+":"+ev.TransactionID, ev.Amount)
+		_, err = w.orders.SettleVerified(ctx, ev.InvoiceID, order.Payment{Provider: ev.Provider,
+			TransactionID: ev.Provider + ":" + ev.TransactionID, Ref: ev.PaymentRef, Amount: ev.Amount})
 	case KindWrongAmount:
 		_, err = w.orders.Hold(ctx, ev.InvoiceID, ev.Provider+" reported "+ev.Type)
 		if err == nil {
@@ -237,9 +273,12 @@ func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 		return "ignored: invoice already settled", nil
 	case errors.Is(err, order.ErrAmountMismatch):
 		return "held: amount mismatch", nil
-	case errors.Is(err, order.ErrExpired):
-		w.log.Warn("late payment refused", "provider", ev.Provider, "invoice", ev.InvoiceID, "transaction", ev.TransactionID)
-		return "refused: invoice expired", nil
+	case errors.Is(err, order.ErrWrongProvider):
+		return "refused: invoice of another provider", nil
+	}
+	var review *order.ReviewError
+	if errors.As(err, &review) {
+		return "review: " + review.Reason, nil
 	}
 	return "", err
 }

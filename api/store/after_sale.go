@@ -304,16 +304,6 @@ func (s *db) ClientServices(ctx context.Context, clientID int64) ([]order.Servic
 
 // --- upsells ---
 
-// InsertUpsell records the purpose of an upsell order.
-func (s *db) InsertUpsell(ctx context.Context, u upsell.Upsell) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO upsells (order_id, service_id, extra_quantity, created_at) VALUES (?, ?, ?, ?)`,
-		u.OrderID, u.ServiceID, u.ExtraQuantity, fmtTime(u.CreatedAt))
-	if err != nil {
-		return fmt.Errorf("insert upsell: %w", err)
-	}
-	return nil
-}
-
 func readUpsell(ctx context.Context, q querier, orderID string) (upsell.Upsell, error) {
 	var u upsell.Upsell
 	var created, applied string

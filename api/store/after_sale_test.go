@@ -114,10 +114,23 @@ func TestApplyUpsellOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		svcID := o.ServiceIDs[0]
+		svc, err := s.Service(t.Context(), svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc.Status = order.ServiceActive
+		if err := s.UpdateService(t.Context(), svc); err != nil {
+			t.Fatal(err)
+		}
 		for _, id := range []string{"ord_up1", "ord_up2"} {
-			if err := s.InsertUpsell(t.Context(), upsell.Upsell{OrderID: id, ServiceID: svcID, ExtraQuantity: 2, CreatedAt: time.Now()}); err != nil {
+			if err := s.ReserveUpsell(t.Context(), upsell.Upsell{OrderID: id, ServiceID: svcID, ExtraQuantity: 2, CreatedAt: time.Now()}, 4, time.Now()); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// The plan's cap (4 extra) is reserved: a third upsell does not fit.
+		err = s.ReserveUpsell(t.Context(), upsell.Upsell{OrderID: "ord_up3", ServiceID: svcID, ExtraQuantity: 1, CreatedAt: time.Now()}, 4, time.Now())
+		if !errors.Is(err, upsell.ErrQuantity) {
+			t.Fatalf("third upsell over the cap: %v, want ErrQuantity", err)
 		}
 		ok := concurrently(8, func() error { _, err := s.ApplyUpsell(t.Context(), "ord_up1", time.Now()); return err })
 		if ok != 8 {
@@ -126,7 +139,7 @@ func TestApplyUpsellOnce(t *testing.T) {
 		if svc, _ := s.Service(t.Context(), svcID); svc.MaxConnections != 3 {
 			t.Fatalf("max connections %d after 8 applications of one upsell, want 3", svc.MaxConnections)
 		}
-		svc, err := s.ApplyUpsell(t.Context(), "ord_up2", time.Now())
+		svc, err = s.ApplyUpsell(t.Context(), "ord_up2", time.Now())
 		if err != nil || svc.MaxConnections != 5 {
 			t.Fatalf("second upsell: %d %v, want 5", svc.MaxConnections, err)
 		}

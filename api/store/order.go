@@ -113,10 +113,10 @@ func (s *db) PromoUses(ctx context.Context, code string, now time.Time) (int, er
 }
 
 // promoUsesQuery counts the orders holding a use of a promotion (code, now): every order not
-// cancelled, failed or held, except an unpaid one past its invoice's deadline. So a use is given
+// cancelled, failed, held or set aside for review (its money goes back), except an unpaid one past its invoice's deadline. So a use is given
 // back the moment the invoice expires, before the expiry job has cancelled the order.
 const promoUsesQuery = `SELECT COUNT(*) FROM orders o JOIN invoices i ON i.order_id = o.id
-	WHERE o.promo_code = ? AND o.status NOT IN ('cancelled', 'failed', 'fraud')
+	WHERE o.promo_code = ? AND o.status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review')
 	AND NOT (o.status = 'pending' AND i.status = 'unpaid' AND i.deadline <= ?)`
 
 // SetPaymentURL records where an invoice is paid.

@@ -378,23 +378,26 @@ func TestConcurrentSettlementsOfOneInvoiceSettleOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		var won []string
+		reviewed := 0
 		for i := range n {
 			wg.Go(func() {
 				txn := fmt.Sprintf("txn-%d", i)
 				_, err := orders.Settle(context.Background(), o.Invoice.ID, txn)
+				mu.Lock()
+				defer mu.Unlock()
 				switch {
 				case err == nil:
-					mu.Lock()
 					won = append(won, txn)
-					mu.Unlock()
-				case !errors.Is(err, order.ErrAlreadySettled):
+				case errors.Is(err, order.ErrNeedsReview): // a second payment of a paid invoice
+					reviewed++
+				default:
 					t.Error(err)
 				}
 			})
 		}
 		wg.Wait()
-		if len(won) != 1 {
-			t.Fatalf("settlements that won: %v, want exactly one", won)
+		if len(won) != 1 || reviewed != n-1 {
+			t.Fatalf("settlements that won: %v, reviewed %d; want exactly one, the others reviewed", won, reviewed)
 		}
 		got, err := s.Order(t.Context(), o.ID)
 		if err != nil || got.Status != order.StatusPaid || got.Invoice.Status != order.InvoicePaid || got.Invoice.TransactionID != won[0] {
@@ -475,8 +478,9 @@ func TestCancelRacingSettlementOneWins(t *testing.T) {
 				t.Fatal(err)
 			}
 			switch {
-			case cancelErr == nil && errors.Is(settleErr, order.ErrAlreadySettled):
-				if got.Status != order.StatusCancelled || got.Invoice.Status != order.InvoiceCancelled {
+			case cancelErr == nil && errors.Is(settleErr, order.ErrNeedsReview):
+				// The money of a cancelled order is set aside for a refund, never kept.
+				if got.Status != order.StatusNeedsReview || got.Invoice.Status != order.InvoiceCancelled {
 					t.Fatalf("cancel won but order is %s, invoice %s", got.Status, got.Invoice.Status)
 				}
 			case settleErr == nil && errors.Is(cancelErr, order.ErrNotPending):
@@ -549,11 +553,11 @@ func TestFailedPaymentFailsOrderOnce(t *testing.T) {
 		if _, err := orders.Fail(t.Context(), o.Invoice.ID); !errors.Is(err, order.ErrAlreadySettled) {
 			t.Fatalf("second Fail err = %v", err)
 		}
-		if _, err := orders.Settle(t.Context(), o.Invoice.ID, "late"); !errors.Is(err, order.ErrAlreadySettled) {
-			t.Fatalf("Settle after Fail err = %v", err)
+		if _, err := orders.Settle(t.Context(), o.Invoice.ID, "late"); !errors.Is(err, order.ErrNeedsReview) {
+			t.Fatalf("Settle after Fail err = %v, want the payment set aside for review", err)
 		}
 		got, _ := s.Order(t.Context(), o.ID)
-		if got.Status != order.StatusFailed || got.Invoice.Status != order.InvoiceFailed || got.Invoice.TransactionID != "" {
+		if got.Status != order.StatusNeedsReview || got.Invoice.Status != order.InvoiceFailed || got.Invoice.TransactionID != "" {
 			t.Fatalf("failed order %+v", got)
 		}
 		// A failed order does not hold the promotion's only use.

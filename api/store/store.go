@@ -70,6 +70,8 @@ type Backend interface {
 	PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error)
 	WebhookByEvent(ctx context.Context, provider, eventID string) (payment.Webhook, error)
 	CountWebhooks(ctx context.Context, provider string) (int, error)
+	// Reviews lists the payments under review, newest first (streamcart payments review).
+	Reviews(ctx context.Context, limit int) ([]order.Review, error)
 
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error)

@@ -21,8 +21,11 @@ import (
 )
 
 var (
-	// ErrNotEligible means the service is not active or its plan sells no extra connections.
+	// ErrNotEligible means the service's plan sells no extra connections (a trial, a plan
+	// without the option) or none are left.
 	ErrNotEligible = errors.New("upsell: service cannot take more connections")
+	// ErrServiceNotActive means the line is pending, suspended, cancelled or terminated.
+	ErrServiceNotActive = errors.New("upsell: service is not active")
 	// ErrQuantity means the extra quantity is below 1 or above what the plan allows.
 	ErrQuantity = errors.New("upsell: extra quantity out of range")
 	// ErrNotFound is what Store answers when an order is no upsell.
@@ -43,7 +46,15 @@ type Store interface {
 	Service(ctx context.Context, id string) (order.Service, error)
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
 	Order(ctx context.Context, id string) (order.Order, error)
-	InsertUpsell(ctx context.Context, u Upsell) error
+	// OutstandingUpsells sums the extra connections of the service's upsells that are paid but
+	// not applied yet, or unpaid and still payable.
+	OutstandingUpsells(ctx context.Context, serviceID string, now time.Time) (int, error)
+	// ReserveUpsell records u when, under the service's lock, the service is active
+	// (ErrServiceNotActive) and its connections with every outstanding upsell and u stay within
+	// 1+maxExtra (ErrQuantity).
+	ReserveUpsell(ctx context.Context, u Upsell, maxExtra int, now time.Time) error
+	// DeleteUpsell forgets an upsell whose order was never placed.
+	DeleteUpsell(ctx context.Context, orderID string) error
 	// Upsell reads the upsell of an order; ErrNotFound when the order is no upsell.
 	Upsell(ctx context.Context, orderID string) (Upsell, error)
 	// ApplyUpsell adds the upsell's extra quantity to its service's max connections unless it was
@@ -90,6 +101,7 @@ type Offer struct {
 	PricingCycle catalog.Cycle
 	MaxExtra     int
 	UnitPrice    pricing.Money
+	PlanMaxExtra int // the plan's cap of extra connections on one line
 }
 
 // Quote is the server's price for extra connections.
@@ -112,7 +124,7 @@ func (u *Upsells) Offers(ctx context.Context, claims authz.Claims, currency stri
 			continue
 		}
 		o, err := u.offer(ctx, s, currency)
-		if errors.Is(err, ErrNotEligible) {
+		if errors.Is(err, ErrNotEligible) || errors.Is(err, ErrServiceNotActive) {
 			continue
 		}
 		if err != nil {
@@ -129,7 +141,10 @@ func resource(s order.Service) authz.Resource {
 
 // offer prices one more connection on s in currency (the service's order currency when empty).
 func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (Offer, error) {
-	if s.Status != order.ServiceActive || s.Trial {
+	if s.Status != order.ServiceActive {
+		return Offer{}, ErrServiceNotActive
+	}
+	if s.Trial {
 		return Offer{}, ErrNotEligible
 	}
 	cat := u.catalog()
@@ -146,8 +161,13 @@ func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (
 	if !ok {
 		return Offer{}, ErrNotEligible
 	}
-	// The plan allows MaxQty extra connections on top of the one every line includes.
-	maxExtra := opt.MaxQty - (s.MaxConnections - 1)
+	// The plan allows MaxQty extra connections on top of the one every line includes; upsells
+	// not applied yet (paid, or unpaid and payable) have a claim on them too.
+	pending, err := u.store.OutstandingUpsells(ctx, s.ID, u.now().UTC())
+	if err != nil {
+		return Offer{}, fmt.Errorf("upsell: %w", err)
+	}
+	maxExtra := opt.MaxQty - (s.MaxConnections - 1) - pending
 	if maxExtra < 1 {
 		return Offer{}, ErrNotEligible
 	}
@@ -163,7 +183,8 @@ func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (
 		return Offer{}, fmt.Errorf("upsell: %w", err)
 	}
 	cur, _ := cat.Currency(currency)
-	return Offer{Service: s, PricingCycle: cycle, MaxExtra: maxExtra, UnitPrice: pricing.Money{Amount: amount, Currency: cur.Code}}, nil
+	return Offer{Service: s, PricingCycle: cycle, MaxExtra: maxExtra, UnitPrice: pricing.Money{Amount: amount, Currency: cur.Code},
+		PlanMaxExtra: opt.MaxQty}, nil
 }
 
 // Quote prices extra connections on a service claims may manage (order.ErrNotFound otherwise).
@@ -227,7 +248,10 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		Subtotal: q.Total, Total: q.Total,
 	}
 	id := order.NewOrderID()
-	if err := u.store.InsertUpsell(ctx, Upsell{OrderID: id, ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity, CreatedAt: u.now().UTC()}); err != nil {
+	// The quote read the outstanding upsells without a lock: the reservation checks again under
+	// the service's, so concurrent upsells never exceed the plan's cap.
+	up := Upsell{OrderID: id, ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity, CreatedAt: u.now().UTC()}
+	if err := u.store.ReserveUpsell(ctx, up, q.PlanMaxExtra, u.now().UTC()); err != nil {
 		return order.Order{}, q, fmt.Errorf("upsell order: %w", err)
 	}
 	ret := r.ReturnURL
@@ -238,6 +262,12 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
 		IdempotencyKey: r.IdempotencyKey, RequestHash: hash,
 	})
+	if err != nil || o.ID != id {
+		// Not placed (or a concurrent retry placed the first one): the reservation goes.
+		if derr := u.store.DeleteUpsell(ctx, id); derr != nil {
+			u.log.Error("upsell reservation left behind", "order", id, "err", derr)
+		}
+	}
 	if err != nil {
 		return order.Order{}, q, err
 	}
@@ -266,6 +296,18 @@ func (u *Upsells) Handle(ctx context.Context, j job.Job) (handled bool, err erro
 	if !ok {
 		if o.Status != order.StatusActive {
 			u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
+		}
+		return true, nil
+	}
+	line, err := u.store.Service(ctx, up.ServiceID)
+	if err != nil && !errors.Is(err, order.ErrNotFound) {
+		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+	}
+	if err != nil || line.Status != order.ServiceActive {
+		// Terminated or cancelled after the upsell was bought: nothing can be delivered, so the
+		// payment goes to review and is refunded instead of retrying against a line that is gone.
+		if err := u.orders.ReviewPaid(ctx, o.ID, order.ReasonLineGone); err != nil {
+			return true, fmt.Errorf("upsell %s: %w", o.ID, err)
 		}
 		return true, nil
 	}

@@ -37,6 +37,7 @@ func NewClient(offers, quote, order goa.Endpoint) *Client {
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - error: internal error
 func (c *Client) Offers(ctx context.Context, p *OffersPayload) (res *OffersResult, err error) {
 	var ires any
@@ -55,6 +56,7 @@ func (c *Client) Offers(ctx context.Context, p *OffersPayload) (res *OffersResul
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - error: internal error
 func (c *Client) Quote(ctx context.Context, p *QuotePayload) (res *UpsellQuote, err error) {
 	var ires any
@@ -73,6 +75,7 @@ func (c *Client) Quote(ctx context.Context, p *QuotePayload) (res *UpsellQuote, 
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - error: internal error
 func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *UpsellOrderResult, err error) {
 	var ires any

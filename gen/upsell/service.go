@@ -170,3 +170,8 @@ func MakeUnavailable(err error) *goa.ServiceError {
 func MakeIdempotencyMismatch(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "idempotency_mismatch", false, false, false)
 }
+
+// MakeServiceNotActive builds a goa.ServiceError from an error.
+func MakeServiceNotActive(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "service_not_active", false, false, false)
+}

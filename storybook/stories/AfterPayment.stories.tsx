@@ -45,6 +45,14 @@ export const Fraud: Story = {
   },
 };
 
+/** Paid when it could no longer be (cancelled, expired, held): the payment is refunded. */
+export const PaymentUnderReview: Story = {
+  parameters: { checkout: { api: { 'order.get': '200.needs-review' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), 'review-notice');
+  },
+};
+
 /** The order is not this visitor's (404). */
 export const OrderNotFound: Story = {
   parameters: { checkout: { api: { 'order.get': '404' } } },

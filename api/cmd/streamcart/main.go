@@ -36,6 +36,7 @@ const usage = `Usage:
   streamcart mail show ID             print one message (sign-in links are in there)
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
+  streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
 
 Run "streamcart serve -h" for the flags.
 `
@@ -97,6 +98,8 @@ func run(args []string, log *slog.Logger) error {
 		return afterSaleCommand(ctx, args)
 	case "storefront":
 		return storefrontCommand(ctx, args)
+	case "payments":
+		return paymentsCommand(ctx, args)
 	case "version":
 		fmt.Println("widget", web.WidgetVersion())
 		fmt.Println("integrity", web.WidgetIntegrity())

@@ -71,7 +71,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
           else c.navigate('success', { order: o.orderId, ...(upsell ? { upsell } : {}) }, { replace: true });
           return;
         }
-        if (o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed') return;
+        if (o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed' || o.status === 'needs_review') return;
       } catch (e) {
         if (!live) return;
         if (isApiError(e) && e.code === 'malformed') {
@@ -99,6 +99,9 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
     );
   }
 
+  // Money arrived that the order cannot take (it was cancelled, expired, held or paid already):
+  // it is refunded; this comes before the held view, whose text says nothing was taken.
+  if (order && order.status === 'needs_review') return <HeldView orderId={order.orderId} title={t.reviewTitle} text={t.reviewText} testId="review-notice" />;
   if (order && (order.status === 'fraud' || order.fraud)) return <FraudView orderId={order.orderId} />;
 
   if (isApiError(error) && (error.code === 'not_found' || error.code === 'unauthorized')) {
@@ -207,13 +210,19 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
 }
 
 export function FraudView({ orderId }: { orderId: string }) {
+  const { t } = useI18n();
+  return <HeldView orderId={orderId} title={t.fraudTitle} text={t.fraudText} testId="fraud-error" />;
+}
+
+/** An order a person must look at (held, or paid when it could no longer be): support is the way on. */
+function HeldView({ orderId, title, text, testId }: { orderId: string; title: string; text: string; testId: string }) {
   const c = useController();
   const { t, locale } = useI18n();
   const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
   return (
-    <div role="alert" data-testid="fraud-error">
-      <Centered icon="shield" tone="error" title={t.fraudTitle}>
-        <p className="sc-lead">{t.fraudText}</p>
+    <div role="alert" data-testid={testId}>
+      <Centered icon="shield" tone="error" title={title}>
+        <p className="sc-lead">{text}</p>
         <p className="sc-muted">{t.orderNumber(orderId)}</p>
         <div className="sc-actions">
           {storefront.data?.supportUrl && (

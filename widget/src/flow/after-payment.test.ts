@@ -66,6 +66,24 @@ describe('waiting', () => {
     expect(cookie.order.fraud).toBe(true);
   });
 
+  it('says a payment the order could no longer take is refunded, and stops polling', async () => {
+    const api = installFakeApi();
+    api.orderStatuses = ['pending', 'needs_review'];
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/?sc_order=o-9');
+    timing.pollMs = 7;
+    const timers = vi.spyOn(window, 'setTimeout');
+    const { ui } = mount();
+    const notice = await ui_(ui).findByTestId('review-notice');
+    expect(notice.textContent).toContain('We received a payment this order can no longer take');
+    expect(notice.textContent).toContain('Your payment will be refunded.');
+    expect(notice.textContent).toContain('Order o-9');
+    expect(notice.textContent).not.toContain('No payment has been taken');
+    const polls = api.callsTo('GET /orders/o-9').length;
+    expect(polls).toBe(2);
+    expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(polls - 1);
+  });
+
   it('says so when the order is not ours', async () => {
     const api = installFakeApi();
     api.on('GET /orders/o-8', () => apiError(404, 'not_found', 'Not found'));

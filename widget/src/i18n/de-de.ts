@@ -92,6 +92,8 @@ export const deDE: Messages = {
   fraudTitle: 'Wir konnten Ihre Bestellung nicht abschließen',
   fraudText:
     'Ihre Bestellung wurde für eine manuelle Prüfung angehalten. Für angehaltene Bestellungen wird keine Zahlung eingezogen. Bitte wenden Sie sich unter Angabe Ihrer Bestellnummer an unseren Kundenservice.',
+  reviewTitle: 'Wir haben eine Zahlung erhalten, die diese Bestellung nicht mehr annehmen kann',
+  reviewText: 'Ihre Zahlung wird erstattet. Bei Fragen wenden Sie sich bitte unter Angabe Ihrer Bestellnummer an unseren Kundenservice.',
   contactSupport: 'Kundenservice kontaktieren',
 
   successTitle: 'Willkommen an Bord!',

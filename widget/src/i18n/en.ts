@@ -76,6 +76,8 @@ export const en = {
   orderNumber: (id: string) => `Order ${id}`,
   fraudTitle: 'We could not complete your order',
   fraudText: 'Your order has been held for a manual review. No payment has been taken for a held order. Please contact our support team and mention your order number.',
+  reviewTitle: 'We received a payment this order can no longer take',
+  reviewText: 'Your payment will be refunded. If you have any questions, please contact our support team and mention your order number.',
   contactSupport: 'Contact support',
 
   // Success

@@ -92,6 +92,8 @@ export const nlNL: Messages = {
   fraudTitle: 'We konden je bestelling niet afronden',
   fraudText:
     'Je bestelling is tegengehouden voor een handmatige controle. Voor een tegengehouden bestelling wordt niets afgeschreven. Neem contact op met onze klantenservice en vermeld je bestelnummer.',
+  reviewTitle: 'We hebben een betaling ontvangen die deze bestelling niet meer kan aannemen',
+  reviewText: 'Je betaling wordt terugbetaald. Heb je vragen, neem dan contact op met onze klantenservice en vermeld je bestelnummer.',
   contactSupport: 'Klantenservice bereiken',
 
   successTitle: 'Welkom aan boord!',

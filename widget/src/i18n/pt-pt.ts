@@ -92,6 +92,8 @@ export const ptPT: Messages = {
   fraudTitle: 'Não foi possível concluir a sua encomenda',
   fraudText:
     'A sua encomenda ficou retida para uma verificação manual. Não é cobrado qualquer valor por uma encomenda retida. Contacte a nossa equipa de apoio e indique o número da encomenda.',
+  reviewTitle: 'Recebemos um pagamento que esta encomenda já não pode aceitar',
+  reviewText: 'O seu pagamento será reembolsado. Se tiver dúvidas, contacte a nossa equipa de apoio e indique o número da encomenda.',
   contactSupport: 'Contactar o apoio',
 
   successTitle: 'Bem-vindo a bordo!',

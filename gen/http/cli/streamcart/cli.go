@@ -47,8 +47,8 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"vnk\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"BNV\" --locale \"es-es\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"9as\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"BoU\" --locale \"en-gb\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
 		os.Args[0] + " " + "promotion get --code \"9k\" --pid 4906962053565980661" + "\n" +
 		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"" + "\n" +
@@ -642,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"vnk\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"9as\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"BNV\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"BoU\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 111227598255958064 --currency \"eBR\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2598001182023866077 --currency \"lrX\" --locale \"en-gb\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"RNc\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"rXM\" --locale \"nl-nl\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 298074148461953696 --from \"Et dolore ut et eos et.\" --to \"Tempore velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 182458178553828029 --from \"Ratione tempore velit natus ab aut.\" --to \"Provident enim officia.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -776,7 +776,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"pt-pt\"")
 }
 
 func catalogStorefrontUsage() {
@@ -794,7 +794,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -1360,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"9\",\n      \"extraQuantity\": 7982801663125545645,\n      \"serviceId\": \"zrr\"\n   }' --token \"Autem harum quas illo iste cupiditate.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u\",\n      \"extraQuantity\": 3664577208910871470,\n      \"serviceId\": \"w29\"\n   }' --token \"Illo iste cupiditate sed minima asperiores quas.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"i\",\n      \"extraQuantity\": 7592686708561588218,\n      \"gateway\": \"Qui quam dicta ut odio laboriosam.\",\n      \"returnUrl\": \"s83\",\n      \"serviceId\": \"wpu\"\n   }' --token \"Quos nam dicta est vero ea.\" --idempotency-key \"2l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"az0\",\n      \"extraQuantity\": 827323951697474359,\n      \"gateway\": \"Laboriosam natus et est deserunt fugit.\",\n      \"returnUrl\": \"g25\",\n      \"serviceId\": \"t2i\"\n   }' --token \"Ea dolor.\" --idempotency-key \"l0l\"")
 }

@@ -70,6 +70,7 @@ func EncodeOffersRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
@@ -146,19 +147,40 @@ func DecodeOffersResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			return nil, NewOffersBadRequest(&body)
 		case http.StatusConflict:
-			var (
-				body OffersConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "offers", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "conflict":
+				var (
+					body OffersConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "offers", err)
+				}
+				err = ValidateOffersConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "offers", err)
+				}
+				return nil, NewOffersConflict(&body)
+			case "service_not_active":
+				var (
+					body OffersServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "offers", err)
+				}
+				err = ValidateOffersServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "offers", err)
+				}
+				return nil, NewOffersServiceNotActive(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "offers", resp.StatusCode, string(body))
 			}
-			err = ValidateOffersConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "offers", err)
-			}
-			return nil, NewOffersConflict(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body OffersUnavailableResponseBody
@@ -241,6 +263,7 @@ func EncodeQuoteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
@@ -317,19 +340,40 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			return nil, NewQuoteBadRequest(&body)
 		case http.StatusConflict:
-			var (
-				body QuoteConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "conflict":
+				var (
+					body QuoteConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+				}
+				err = ValidateQuoteConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "quote", err)
+				}
+				return nil, NewQuoteConflict(&body)
+			case "service_not_active":
+				var (
+					body QuoteServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+				}
+				err = ValidateQuoteServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "quote", err)
+				}
+				return nil, NewQuoteServiceNotActive(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "quote", resp.StatusCode, string(body))
 			}
-			err = ValidateQuoteConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "quote", err)
-			}
-			return nil, NewQuoteConflict(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body QuoteUnavailableResponseBody
@@ -416,6 +460,7 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
@@ -492,19 +537,40 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			return nil, NewOrderBadRequest(&body)
 		case http.StatusConflict:
-			var (
-				body OrderConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "order", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "conflict":
+				var (
+					body OrderConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "order", err)
+				}
+				err = ValidateOrderConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "order", err)
+				}
+				return nil, NewOrderConflict(&body)
+			case "service_not_active":
+				var (
+					body OrderServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "order", err)
+				}
+				err = ValidateOrderServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "order", err)
+				}
+				return nil, NewOrderServiceNotActive(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "order", resp.StatusCode, string(body))
 			}
-			err = ValidateOrderConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "order", err)
-			}
-			return nil, NewOrderConflict(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body OrderUnavailableResponseBody

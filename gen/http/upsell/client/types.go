@@ -142,6 +142,24 @@ type OffersConflictResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// OffersServiceNotActiveResponseBody is the type of the "upsell" service
+// "offers" endpoint HTTP response body for the "service_not_active" error.
+type OffersServiceNotActiveResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // OffersUnavailableResponseBody is the type of the "upsell" service "offers"
 // endpoint HTTP response body for the "unavailable" error.
 type OffersUnavailableResponseBody struct {
@@ -250,6 +268,24 @@ type QuoteConflictResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// QuoteServiceNotActiveResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "service_not_active" error.
+type QuoteServiceNotActiveResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // QuoteUnavailableResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "unavailable" error.
 type QuoteUnavailableResponseBody struct {
@@ -343,6 +379,24 @@ type OrderBadRequestResponseBody struct {
 // OrderConflictResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "conflict" error.
 type OrderConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// OrderServiceNotActiveResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "service_not_active" error.
+type OrderServiceNotActiveResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -517,6 +571,21 @@ func NewOffersConflict(body *OffersConflictResponseBody) *goa.ServiceError {
 	return v
 }
 
+// NewOffersServiceNotActive builds a upsell service offers endpoint
+// service_not_active error.
+func NewOffersServiceNotActive(body *OffersServiceNotActiveResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewOffersUnavailable builds a upsell service offers endpoint unavailable
 // error.
 func NewOffersUnavailable(body *OffersUnavailableResponseBody) *goa.ServiceError {
@@ -607,6 +676,21 @@ func NewQuoteBadRequest(body *QuoteBadRequestResponseBody) *goa.ServiceError {
 
 // NewQuoteConflict builds a upsell service quote endpoint conflict error.
 func NewQuoteConflict(body *QuoteConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewQuoteServiceNotActive builds a upsell service quote endpoint
+// service_not_active error.
+func NewQuoteServiceNotActive(body *QuoteServiceNotActiveResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -711,6 +795,21 @@ func NewOrderBadRequest(body *OrderBadRequestResponseBody) *goa.ServiceError {
 
 // NewOrderConflict builds a upsell service order endpoint conflict error.
 func NewOrderConflict(body *OrderConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewOrderServiceNotActive builds a upsell service order endpoint
+// service_not_active error.
+func NewOrderServiceNotActive(body *OrderServiceNotActiveResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -830,8 +929,8 @@ func ValidateOrderResponseBody(body *OrderResponseBody) (err error) {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paymentDeadline", "body"))
 	}
 	if body.Status != nil {
-		if !(*body.Status == "pending" || *body.Status == "paid" || *body.Status == "provisioning" || *body.Status == "active" || *body.Status == "fraud" || *body.Status == "cancelled" || *body.Status == "failed") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed"}))
+		if !(*body.Status == "pending" || *body.Status == "paid" || *body.Status == "provisioning" || *body.Status == "active" || *body.Status == "fraud" || *body.Status == "cancelled" || *body.Status == "failed" || *body.Status == "needs_review") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}))
 		}
 	}
 	if body.Total != nil {
@@ -917,6 +1016,30 @@ func ValidateOffersBadRequestResponseBody(body *OffersBadRequestResponseBody) (e
 // ValidateOffersConflictResponseBody runs the validations defined on
 // offers_conflict_response_body
 func ValidateOffersConflictResponseBody(body *OffersConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateOffersServiceNotActiveResponseBody runs the validations defined on
+// offers_service_not_active_response_body
+func ValidateOffersServiceNotActiveResponseBody(body *OffersServiceNotActiveResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1082,6 +1205,30 @@ func ValidateQuoteConflictResponseBody(body *QuoteConflictResponseBody) (err err
 	return
 }
 
+// ValidateQuoteServiceNotActiveResponseBody runs the validations defined on
+// quote_service_not_active_response_body
+func ValidateQuoteServiceNotActiveResponseBody(body *QuoteServiceNotActiveResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateQuoteUnavailableResponseBody runs the validations defined on
 // quote_unavailable_response_body
 func ValidateQuoteUnavailableResponseBody(body *QuoteUnavailableResponseBody) (err error) {
@@ -1205,6 +1352,30 @@ func ValidateOrderBadRequestResponseBody(body *OrderBadRequestResponseBody) (err
 // ValidateOrderConflictResponseBody runs the validations defined on
 // order_conflict_response_body
 func ValidateOrderConflictResponseBody(body *OrderConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateOrderServiceNotActiveResponseBody runs the validations defined on
+// order_service_not_active_response_body
+func ValidateOrderServiceNotActiveResponseBody(body *OrderServiceNotActiveResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -144,6 +144,24 @@ type OffersConflictResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// OffersServiceNotActiveResponseBody is the type of the "upsell" service
+// "offers" endpoint HTTP response body for the "service_not_active" error.
+type OffersServiceNotActiveResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // OffersUnavailableResponseBody is the type of the "upsell" service "offers"
 // endpoint HTTP response body for the "unavailable" error.
 type OffersUnavailableResponseBody struct {
@@ -252,6 +270,24 @@ type QuoteConflictResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// QuoteServiceNotActiveResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "service_not_active" error.
+type QuoteServiceNotActiveResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // QuoteUnavailableResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "unavailable" error.
 type QuoteUnavailableResponseBody struct {
@@ -345,6 +381,24 @@ type OrderBadRequestResponseBody struct {
 // OrderConflictResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "conflict" error.
 type OrderConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderServiceNotActiveResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "service_not_active" error.
+type OrderServiceNotActiveResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -533,6 +587,20 @@ func NewOffersConflictResponseBody(res *goa.ServiceError) *OffersConflictRespons
 	return body
 }
 
+// NewOffersServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "offers" endpoint of the "upsell" service.
+func NewOffersServiceNotActiveResponseBody(res *goa.ServiceError) *OffersServiceNotActiveResponseBody {
+	body := &OffersServiceNotActiveResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewOffersUnavailableResponseBody builds the HTTP response body from the
 // result of the "offers" endpoint of the "upsell" service.
 func NewOffersUnavailableResponseBody(res *goa.ServiceError) *OffersUnavailableResponseBody {
@@ -617,6 +685,20 @@ func NewQuoteConflictResponseBody(res *goa.ServiceError) *QuoteConflictResponseB
 	return body
 }
 
+// NewQuoteServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "quote" endpoint of the "upsell" service.
+func NewQuoteServiceNotActiveResponseBody(res *goa.ServiceError) *QuoteServiceNotActiveResponseBody {
+	body := &QuoteServiceNotActiveResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewQuoteUnavailableResponseBody builds the HTTP response body from the
 // result of the "quote" endpoint of the "upsell" service.
 func NewQuoteUnavailableResponseBody(res *goa.ServiceError) *QuoteUnavailableResponseBody {
@@ -691,6 +773,20 @@ func NewOrderBadRequestResponseBody(res *goa.ServiceError) *OrderBadRequestRespo
 // of the "order" endpoint of the "upsell" service.
 func NewOrderConflictResponseBody(res *goa.ServiceError) *OrderConflictResponseBody {
 	body := &OrderConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "upsell" service.
+func NewOrderServiceNotActiveResponseBody(res *goa.ServiceError) *OrderServiceNotActiveResponseBody {
+	body := &OrderServiceNotActiveResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/store"
+)
+
+func TestPaymentsReviewListsEachPayment(t *testing.T) {
+	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	reviews := []order.Review{
+		{ID: "pay_1", OrderID: "ord_1", InvoiceID: "inv_1", Provider: "stripe", Amount: pricing.Money{Amount: 1599, Currency: "EUR"},
+			Reason: order.ReasonCancelled, RefundID: "re_1", RefundedAt: at, CreatedAt: at},
+		{ID: "pay_2", OrderID: "ord_2", InvoiceID: "inv_2", Provider: "cryptomus", Amount: pricing.Money{Amount: 2000, Currency: "USD"},
+			Reason: order.ReasonHeld, CreatedAt: at},
+		{ID: "pay_3", OrderID: "ord_3", InvoiceID: "inv_3", Provider: "stripe", Amount: pricing.Money{Amount: 500, Currency: "GBP"},
+			Reason: order.ReasonLineGone, RefundError: "stripe unavailable", CreatedAt: at},
+	}
+	var out bytes.Buffer
+	if err := printReviews(&out, reviews); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	want := [][]string{
+		{"ORDER", "INVOICE", "PROVIDER", "AMOUNT", "CURRENCY", "REASON", "REFUNDED"},
+		{"ord_1", "inv_1", "stripe", "1599", "EUR", "order cancelled", "yes", "re_1"},
+		{"ord_2", "inv_2", "cryptomus", "2000", "USD", "order held", "no", "refund by hand"},
+		{"ord_3", "inv_3", "stripe", "500", "GBP", "line not active", "no", "stripe unavailable"},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())
+	}
+	for i, fields := range want {
+		for _, f := range fields {
+			if !strings.Contains(lines[i], f) {
+				t.Errorf("line %d %q lacks %q", i, lines[i], f)
+			}
+		}
+	}
+}
+
+func TestPaymentsReviewCommand(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "shop.db")
+	st, err := store.OpenURL(t.Context(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if err := run([]string{"payments", "review", "--db", db}, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatalf("payments review: %v", err)
+	}
+	if err := run([]string{"payments"}, slog.New(slog.DiscardHandler)); err == nil {
+		t.Fatal("payments without review: no error")
+	}
+}

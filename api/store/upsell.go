@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/upsell"
+)
+
+// outstandingUpsells sums the extra connections of a service's upsells not applied yet that may
+// still be: paid ones about to be applied, unpaid ones before their deadline, and those whose
+// order is still being placed (recorded before it, counted for as long as an order stays payable).
+const outstandingUpsells = `SELECT CAST(COALESCE(SUM(u.extra_quantity), 0) AS INTEGER) FROM upsells u
+	LEFT JOIN orders o ON o.id = u.order_id
+	LEFT JOIN invoices i ON i.order_id = u.order_id
+	WHERE u.service_id = ? AND u.applied_at = '' AND (
+		o.status IN ('paid', 'provisioning')
+		OR (o.status = 'pending' AND i.status = 'unpaid' AND i.deadline > ?)
+		OR (o.id IS NULL AND u.created_at > ?))`
+
+func outstandingArgs(serviceID string, now time.Time) []any {
+	return []any{serviceID, fmtTime(now), fmtTime(now.Add(-order.PaymentDeadline))}
+}
+
+// OutstandingUpsells counts the extra connections a service's pending upsells may still add.
+func (s *db) OutstandingUpsells(ctx context.Context, serviceID string, now time.Time) (int, error) {
+	var n int
+	if err := s.r.QueryRowContext(ctx, outstandingUpsells, outstandingArgs(serviceID, now)...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count pending upsells: %w", err)
+	}
+	return n, nil
+}
+
+// ReserveUpsell records an upsell under its service's lock (the one applying an upsell takes)
+// when the service is active and its connections, with every outstanding upsell and this one,
+// stay within 1+maxExtra: concurrent upsells of one service queue, and only those that fit are
+// recorded (upsell.ErrServiceNotActive, upsell.ErrQuantity otherwise).
+func (s *db) ReserveUpsell(ctx context.Context, u upsell.Upsell, maxExtra int, now time.Time) error {
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "service:"+u.ServiceID); err != nil {
+			return err
+		}
+		var status string
+		var conns int
+		if err := tx.QueryRowContext(ctx, `SELECT status, max_connections FROM services WHERE id = ?`, u.ServiceID).Scan(&status, &conns); err != nil {
+			return err
+		}
+		if order.ServiceStatus(status) != order.ServiceActive {
+			return upsell.ErrServiceNotActive
+		}
+		var pending int
+		if err := tx.QueryRowContext(ctx, outstandingUpsells, outstandingArgs(u.ServiceID, now)...).Scan(&pending); err != nil {
+			return err
+		}
+		if conns-1+pending+u.ExtraQuantity > maxExtra {
+			return fmt.Errorf("%d connections, %d pending, %d more asked, at most %d extra: %w", conns, pending, u.ExtraQuantity, maxExtra, upsell.ErrQuantity)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO upsells (order_id, service_id, extra_quantity, created_at) VALUES (?, ?, ?, ?)`,
+			u.OrderID, u.ServiceID, u.ExtraQuantity, fmtTime(u.CreatedAt))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("reserve upsell: %w", err)
+	}
+	return nil
+}
+
+// DeleteUpsell forgets an upsell whose order was never placed.
+func (s *db) DeleteUpsell(ctx context.Context, orderID string) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM upsells WHERE order_id = ? AND NOT EXISTS (SELECT 1 FROM orders WHERE id = ?)`, orderID, orderID); err != nil {
+		return fmt.Errorf("delete upsell %s: %w", orderID, err)
+	}
+	return nil
+}
