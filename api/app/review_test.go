@@ -53,7 +53,7 @@ func TestPaymentForUndeliverableOrderIsRefunded(t *testing.T) {
 			{
 				name: "upsell paid after its line was terminated", reason: order.ReasonLineGone, status: http.StatusSeeOther,
 				place: func(t *testing.T, s *shop) (string, string, string) {
-					owner := s.identify("gone@example.com", "gone-password")
+					owner := s.register("gone@example.com", "gone-password")
 					_, svcID := s.activeService(owner.Token, standard())
 					up, err := s.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: 2})
 					if err != nil {
@@ -110,7 +110,7 @@ func TestPaymentForUndeliverableOrderIsRefunded(t *testing.T) {
 func TestUpsellForTerminatedLineAddsNothing(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		owner := s.identify("term@example.com", "term-password")
+		owner := s.register("term@example.com", "term-password")
 		_, svcID := s.activeService(owner.Token, standard())
 		up, err := s.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: 1})
 		if err != nil {
@@ -141,7 +141,7 @@ func TestUpsellForTerminatedLineAddsNothing(t *testing.T) {
 func TestPendingUpsellsRespectTheCap(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
-		owner := s.identify("cap@example.com", "cap-password")
+		owner := s.register("cap@example.com", "cap-password")
 		_, svcID := s.activeService(owner.Token, standard())
 		order := func(extra int) error {
 			_, err := s.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: extra})
@@ -160,7 +160,7 @@ func TestPendingUpsellsRespectTheCap(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		other := s.identify("cap2@example.com", "cap2-password")
+		other := s.register("cap2@example.com", "cap2-password")
 		_, svc2 := s.activeService(other.Token, standard())
 		const n = 8
 		var wg sync.WaitGroup

@@ -254,9 +254,9 @@ func promoRead(code string, now time.Time, n *int) (string, step) {
 	return "promo:" + code, step{query: promoUsesQuery, args: []any{code, fmtTime(now)}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
-// trialOrders are the free-trial orders that count against a limit: those not cancelled, failed
-// or held (a held order gives nothing).
-const trialOrders = `SELECT COUNT(*) FROM orders o WHERE o.status NOT IN ('cancelled', 'failed', 'fraud')
+// trialOrders are the free-trial orders that count against a limit: those not cancelled, failed,
+// held or set aside for review (such an order gives nothing).
+const trialOrders = `SELECT COUNT(*) FROM orders o WHERE o.status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review')
 	AND EXISTS (SELECT 1 FROM services s WHERE s.order_id = o.id AND s.trial = ?) AND `
 
 // trialClientRead is the lock of a client's trials and the count of its trial orders.
