@@ -267,8 +267,8 @@ func TestSecurityHeaders(t *testing.T) {
 				if strings.Contains(csp, "unsafe") || strings.Contains(csp, "script-src") {
 					t.Errorf("sandbox page CSP %q allows more than its style and form", csp)
 				}
-				if got := h.Get("Referrer-Policy"); got != "no-referrer" {
-					t.Errorf("sandbox page Referrer-Policy %q, want no-referrer", got)
+				if got := h.Get("Referrer-Policy"); got != "same-origin" {
+					t.Errorf("sandbox page Referrer-Policy %q, want same-origin", got)
 				}
 				for _, path := range []string{"/examples/plain-html/", "/examples/strict-csp/"} {
 					status, _, _ := s.raw(http.MethodGet, path, "", nil)

@@ -138,8 +138,9 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 	}
 }
 
-// sandboxHeaders are the page's security headers. No referrer: the page's URL names the invoice
-// and the return URL may carry the order id.
+// sandboxHeaders are the page's security headers. The referrer goes to this shop only: the
+// page's URL names the invoice and must not reach the return site. (Not no-referrer: browsers
+// then send "Origin: null" with the Pay form, which the origin check refuses.)
 func sandboxHeaders(h http.Header, back string) {
 	csp := sandboxCSP
 	if u, err := url.Parse(back); err == nil && u.Scheme != "" && u.Host != "" {
@@ -147,7 +148,7 @@ func sandboxHeaders(h http.Header, back string) {
 	}
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
 }
