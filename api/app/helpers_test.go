@@ -296,6 +296,12 @@ func (s *shop) sandbox(paymentURL, action string) *http.Response {
 // raw sends a request outside the generated clients and returns the status and body.
 func (s *shop) raw(method, path, token string, body io.Reader) (int, http.Header, []byte) {
 	s.t.Helper()
+	return s.rawWith(method, path, token, body, nil)
+}
+
+// rawWith is raw with further request headers.
+func (s *shop) rawWith(method, path, token string, body io.Reader, header http.Header) (int, http.Header, []byte) {
+	s.t.Helper()
 	req, err := http.NewRequestWithContext(s.t.Context(), method, s.base+strings.TrimPrefix(path, s.base), body)
 	if err != nil {
 		s.t.Fatal(err)
@@ -305,6 +311,9 @@ func (s *shop) raw(method, path, token string, body io.Reader) (int, http.Header
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	resp, err := s.noJump.Do(req)
 	if err != nil {

@@ -42,27 +42,11 @@ func (s *shop) send(method, path, token, from, body string) (int, http.Header, [
 	if body != "" {
 		r = strings.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(s.t.Context(), method, s.base+path, r)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
+	h := http.Header{"Content-Type": {"application/json"}}
 	if from != "" {
-		req.Header.Set("X-Forwarded-For", from)
+		h.Set("X-Forwarded-For", from)
 	}
-	resp, err := s.noJump.Do(req)
-	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header, b
+	return s.rawWith(method, path, token, r, h)
 }
 
 // twoPerHour sets one limit to 2 requests an hour (the others keep their defaults): a test's
