@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, gotoReady, persisted, api, uniqueEmail } from './helpers.js';
+import { startServer, launchBrowser, newPage, gotoReady, persisted, api, uniqueEmail, givePassword } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -197,12 +197,8 @@ test('sandbox payment, waiting with its cancel question, success, sign-in, servi
   await page.goto(sandboxUrl);
   await expectAccessible(page, 'sandbox page of a paid invoice');
 
-  // Sign-in: the customer gets a password (a reseller order sets one), then signs in with it.
-  const token = (await persisted(page)).token;
-  const res = await api(server, '/resellers/orders', {
-    method: 'POST', token, body: { pid: 10, password: 'a11y-pass-1', confirmPassword: 'a11y-pass-1', existingReseller: true },
-  });
-  assert.equal(res.status, 201, res.text);
+  // Sign-in: the customer sets a password through an emailed link, then signs in with it.
+  await givePassword(server, email, 'a11y-pass-1');
   await page.goto(`${server.url}/checkout/?view=services`);
   await W(page, 'signin-form').waitFor();
   await expectAccessible(page, 'sign-in by link');

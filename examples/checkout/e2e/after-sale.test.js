@@ -3,7 +3,7 @@
 // "Not the same password" message (client and server) and the reseller success guard.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, newPage, shot, gotoReady, persisted, api, uniqueEmail } from './helpers.js';
+import { startServer, launchBrowser, newPage, shot, gotoReady, persisted, api, uniqueEmail, givePassword } from './helpers.js';
 
 let server;
 let browser;
@@ -50,12 +50,8 @@ test('upsell: a customer signs in with a password and buys two extra connections
   const before = await api(server, `/services/${serviceId}`, { token: bought.token });
   assert.equal(before.json.maxConnections, 1);
 
-  // The buyer has no password yet: a reseller order sets one (and proves the session).
-  const res = await api(server, '/resellers/orders', {
-    method: 'POST', token: bought.token,
-    body: { pid: 10, password: 'upsell-pass-1', confirmPassword: 'upsell-pass-1', existingReseller: true },
-  });
-  assert.equal(res.status, 201, res.text);
+  // The buyer has no password yet: an emailed sign-in link proves the address and sets one.
+  await givePassword(server, email, 'upsell-pass-1');
 
   // An email-only session is asked to sign in; the password proves it.
   await page.goto(`${server.url}/checkout/upsell`);

@@ -1,6 +1,7 @@
 // Shared end-to-end helpers: a real `streamcart serve` on a free port with a
 // fresh SQLite file, and the system Chromium driven by playwright-core.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,7 @@ export async function startServer({ env = {} } = {}) {
   }
   return {
     url,
+    db: join(dir, 's.db'),
     log: () => output,
     async stop() {
       if (child.exitCode === null) {
@@ -181,6 +183,27 @@ export async function api(server, path, { token, method = 'GET', body } = {}) {
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
   return { status: res.status, json, text };
+}
+
+/**
+ * givePassword gives the client of email a sign-in password as a buyer would: a sign-in link
+ * (read from the shop's outbox with `streamcart mail`), redeemed for a proven session, which sets
+ * the password. A password alone never does (docs/security.md).
+ */
+export async function givePassword(server, email, password) {
+  const sent = await api(server, '/session/link', { method: 'POST', body: { email } });
+  if (sent.status !== 202) throw new Error(`sign-in link for ${email}: ${sent.status} ${sent.text}`);
+  const run = promisify(execFile);
+  const { stdout: list } = await run(BIN, ['mail', 'list', '--db', server.db]);
+  const row = list.split('\n').find((l) => l.includes(` ${email} `));
+  if (!row) throw new Error(`no sign-in mail for ${email} in:\n${list}`);
+  const { stdout: mail } = await run(BIN, ['mail', 'show', row.trim().split(/\s+/)[0], '--db', server.db]);
+  const token = /[?&]signin=([\w-]+)/.exec(mail)?.[1];
+  if (!token) throw new Error(`no sign-in token in:\n${mail}`);
+  const proven = await api(server, `/session/link/${token}`, { method: 'POST' });
+  if (proven.status !== 201 && proven.status !== 200) throw new Error(`redeem: ${proven.status} ${proven.text}`);
+  const set = await api(server, '/session/password', { method: 'PUT', token: proven.json.token, body: { password } });
+  if (set.status >= 300) throw new Error(`set password: ${set.status} ${set.text}`);
 }
 
 let emailCounter = 0;
