@@ -373,10 +373,10 @@ func (s *Set) Usage(w io.Writer) {
 	}
 }
 
-// Markdown writes settings as one table: variable, flag, default, meaning.
+// Markdown writes settings as one table: variable, flag, default, value expected, meaning.
 func Markdown(w io.Writer, settings []*Setting) {
-	fmt.Fprintln(w, "| variable | flag | default | meaning |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, "| variable | flag | default | value | meaning |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
 	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 	for _, st := range settings {
 		env := "`" + st.Env + "`"
@@ -389,12 +389,18 @@ func Markdown(w io.Writer, settings []*Setting) {
 		}
 		def := "–"
 		if st.Default != "" && !st.Secret {
-			def = "`" + cell(st.Default) + "`"
+			def = cell(st.Default)
+			if !strings.Contains(def, " ") {
+				def = "`" + def + "`"
+			}
 		}
-		meaning := st.Usage
+		expect := "text"
 		if st.Expect != "" {
-			meaning += "; " + st.Expect
+			expect = st.Expect
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", env, fl, def, cell(meaning))
+		if st.Secret {
+			expect = "secret, " + expect
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", env, fl, def, cell(expect), cell(st.Usage))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
@@ -152,24 +153,33 @@ func buildVersion() string {
 	return "(devel)"
 }
 
-// settingsCommand prints every setting of the shop, as a Markdown table with --markdown (the one
-// in docs/operations.md, which a test keeps in step).
+// settingsCommand prints every setting of the shop: variable, flag and default, or with
+// --markdown the table of docs/operations.md (which a test keeps in step).
 func settingsCommand(out io.Writer, args []string) error {
 	s := config.New("settings")
 	md := s.Flags().Bool("markdown", false, "print the Markdown table of docs/operations.md")
-	var cfg app.Config
-	shopSettings(s, &cfg)
-	// The listing documents the settings: it reads none of them from the environment.
-	s.Lookup = func(string) (string, bool) { return "", false }
 	if err := s.Parse(args, out); err != nil {
 		return err
 	}
+	shop := config.New("serve")
+	shopSettings(shop, new(app.Config))
 	if *md {
-		config.Markdown(out, s.Settings())
+		config.Markdown(out, shop.Settings())
 		return nil
 	}
-	s.Usage(out)
-	return nil
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "VARIABLE\tFLAG\tDEFAULT")
+	for _, st := range shop.Settings() {
+		fl, env := "--"+st.Name, st.Env
+		if st.EnvOnly {
+			fl = "-"
+		}
+		if st.Secret {
+			env += " (or _FILE)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", env, fl, or(st.Default, "-"))
+	}
+	return w.Flush()
 }
 
 func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
@@ -236,8 +246,8 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	dbSetting(s, cfg)
 	s.String(&cfg.CatalogFile, "catalog", "", "catalog file imported at start (docs/catalog.md)")
 	s.String(&cfg.GeoDB, "geo-db", defaultGeoDB(), "MMDB country database; empty: country lookups answer XX").
-		Documented("./data/geo-whois-asn-country.mmdb or the one in node_modules/@ip-location-db/geo-whois-asn-country-mmdb, when present")
-	s.URL(&cfg.PublicURL, "public-url", "", "the shop's public origin (https://shop.example, scheme and host only): links, payment pages, return and webhook URLs are built on it, never on a request's Host; required by every live gateway; https:// turns on Strict-Transport-Security. Empty: the listen address", "http", "https")
+		Documented("the MMDB make installs (./data/geo-whois-asn-country.mmdb or under node_modules), when present")
+	s.URL(&cfg.PublicURL, "public-url", "", "the shop's public origin (https://shop.example, scheme and host only): links, payment pages, return and webhook URLs are built on it, never on a request's Host; required by every live gateway; https:// turns on Strict-Transport-Security; empty: the listen address", "http", "https")
 	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, the same on every replica; unset: generated on first start and stored")
 	s.String(&cfg.ServerHostname, "server-hostname", "line.streamcart.local:8000", "streaming host of the built-in panel")
 	s.String(&cfg.UsernamePrefix, "username-prefix", "sc", "prefix of generated line usernames")
@@ -245,7 +255,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.URL(&cfg.SupportURL, "support-url", "", "support site linked from the footer", "http", "https")
 	s.String(&cfg.StoreName, "store-name", "Streamcart", "shop name (/storefront)")
 	s.Bool(&cfg.Examples, "examples", false, "serve the embedding examples under /examples/ (make run sets it); not for a shop taking real orders")
-	s.Prefixes(&cfg.TrustedProxies, "trusted-proxies", "", "the proxies in front of the shop: only from these peers is X-Forwarded-For read, and the client is its right-most address that is not one of them (what a caller writes left of it is ignored); empty: the connection's address is the client. Never used to build links")
+	s.Prefixes(&cfg.TrustedProxies, "trusted-proxies", "", "the proxies in front of the shop: only from these peers is X-Forwarded-For read, and the client is its right-most address that is not one of them (what a caller writes left of it is ignored); empty: the connection's address is the client. never used to build links")
 	s.Func("trust-proxy", "false", "true or false", "deprecated, use STREAMCART_TRUSTED_PROXIES: true trusts proxies on loopback and the private ranges (127.0.0.0/8, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, ::1/128, fc00::/7)", func(v string) error {
 		on, err := strconv.ParseBool(v)
 		if on {
