@@ -82,6 +82,9 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
+		if s.Setting("trust-proxy").Given() {
+			log.Warn("STREAMCART_TRUST_PROXY is deprecated: list the proxies in STREAMCART_TRUSTED_PROXIES (true trusts loopback and the private ranges)")
+		}
 		// The live heap of a shop is small (catalog, caches) and its garbage is per request:
 		// collecting at 4× the live heap instead of 2× halves the collector's share of each
 		// order's CPU for a few MB more. GOGC in the environment still decides.
