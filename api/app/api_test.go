@@ -268,7 +268,7 @@ func TestHealth(t *testing.T) {
 func TestGeo(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		// No country database is configured: loopback is skipped (MA), a public address fails (XX).
-		s := newShop(t, func(c *app.Config) { c.TrustProxy = true })
+		s := newShop(t, func(c *app.Config) { c.TrustedProxies = prefixes("127.0.0.0/8") })
 		cases := []struct{ name, ip, wantIP, want string }{
 			{name: "loopback is skipped", wantIP: "127.0.0.1", want: "MA"},
 			{name: "private is skipped", ip: "10.1.2.3", wantIP: "10.1.2.3", want: "MA"},

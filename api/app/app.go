@@ -53,7 +53,7 @@ type Config struct {
 	DashboardURL    string
 	SupportURL      string
 	StoreName       string
-	TrustProxy      bool
+	TrustedProxies  []netip.Prefix // whose X-Forwarded-For names the client; none: the peer is the client
 	FraudMaxPerIP   int
 	FraudBanned     []string
 	JobLease        time.Duration
@@ -217,11 +217,11 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		}
 	}
 
-	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustProxy, log); err != nil {
+	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
 	api := httpapi.New(httpapi.Deps{
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustProxy: cfg.TrustProxy, Logger: log,
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,

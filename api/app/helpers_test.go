@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -361,3 +362,14 @@ func eventually(t *testing.T, what string, cond func() bool) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// prefixes parses a comma list of CIDRs, as STREAMCART_TRUSTED_PROXIES; "" is none.
+func prefixes(list string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range strings.Split(list, ",") {
+		if s != "" {
+			out = append(out, netip.MustParsePrefix(s))
+		}
+	}
+	return out
+}

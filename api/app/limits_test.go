@@ -78,39 +78,42 @@ var limitCases = []limitCase{
 
 // TestRateLimits: past its limit an address gets 429 rate_limited with Retry-After on every
 // limited endpoint, while another address (through the trusted proxy) is still served; a
-// forged X-Forwarded-For does not help when the proxy is not trusted.
+// forged X-Forwarded-For does not help: through a trusted proxy the entries the caller wrote
+// left of the proxy's are ignored, and from a peer that is not a trusted proxy the header is.
 func TestRateLimits(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		for _, tc := range limitCases {
 			t.Run(tc.name, func(t *testing.T) {
-				for _, trust := range []bool{true, false} {
-					s := newShop(t, twoPerHour(tc.field), func(c *app.Config) { c.TrustProxy = trust })
+				for _, proxies := range []string{"127.0.0.0/8", "", "10.0.0.0/8"} {
+					trust := proxies == "127.0.0.0/8" // the test's connections come from loopback
+					s := newShop(t, twoPerHour(tc.field), func(c *app.Config) { c.TrustedProxies = prefixes(proxies) })
 					token := ""
 					if tc.token {
 						token = s.identify("buyer@example.com", "").Token
 					}
-					// Trusted: one client address. Untrusted: each request forges another, which
-					// must not count apart (the connection's address decides).
+					// Each request forges another first entry, which must not count apart. Trusted: the
+					// proxy appended the client's address, which decides. Untrusted: the
+					// connection's address decides.
 					from := func(i int) string {
 						if trust {
-							return "203.0.113.10"
+							return fmt.Sprintf("203.0.113.%d, 203.0.113.10", 10+i)
 						}
 						return fmt.Sprintf("203.0.113.%d", 10+i)
 					}
 					for i := range 2 {
 						if status, _, b := s.send(tc.method, tc.path, token, from(i), tc.body); status == http.StatusTooManyRequests {
-							t.Fatalf("trust=%v request %d: 429 under the limit: %s", trust, i+1, b)
+							t.Fatalf("proxies=%q request %d: 429 under the limit: %s", proxies, i+1, b)
 						}
 					}
 					status, h, b := s.send(tc.method, tc.path, token, from(2), tc.body)
 					if status != http.StatusTooManyRequests {
-						t.Fatalf("trust=%v third request: status %d, want 429: %s", trust, status, b)
+						t.Fatalf("proxies=%q third request: status %d, want 429: %s", proxies, status, b)
 					}
 					if e := decodeError(t, b); e.Name != "rate_limited" || !e.Temporary || e.Fault {
-						t.Fatalf("trust=%v 429 body %+v", trust, e)
+						t.Fatalf("proxies=%q 429 body %+v", proxies, e)
 					}
 					if ra := h.Get("Retry-After"); ra != "3600" {
-						t.Fatalf("trust=%v Retry-After %q, want 3600", trust, ra)
+						t.Fatalf("proxies=%q Retry-After %q, want 3600", proxies, ra)
 					}
 					if trust {
 						if status, _, b := s.send(tc.method, tc.path, token, "198.51.100.1", tc.body); status == http.StatusTooManyRequests {

@@ -63,7 +63,12 @@ func TestLinksIgnoreTheRequestHost(t *testing.T) {
 			{name: "listen address", trustProxy: true},
 		} {
 			t.Run(shopCase.name, func(t *testing.T) {
-				s := newShop(t, func(c *app.Config) { c.PublicURL, c.TrustProxy = shopCase.publicURL, shopCase.trustProxy })
+				s := newShop(t, func(c *app.Config) {
+					c.PublicURL = shopCase.publicURL
+					if shopCase.trustProxy {
+						c.TrustedProxies = prefixes("127.0.0.0/8")
+					}
+				})
 				base := strings.TrimRight(shopCase.publicURL, "/")
 				if base == "" {
 					base = s.base

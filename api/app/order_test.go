@@ -594,7 +594,7 @@ func TestFraudBannedDomain(t *testing.T) {
 
 func TestFraudOrdersPerIP(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
-		s := newShop(t, func(c *app.Config) { c.FraudMaxPerIP, c.TrustProxy = 2, true })
+		s := newShop(t, func(c *app.Config) { c.FraudMaxPerIP, c.TrustedProxies = 2, prefixes("127.0.0.0/8") })
 		one, two := s.from("203.0.113.7"), s.from("198.51.100.9")
 		var got []bool
 		for i := range 4 {

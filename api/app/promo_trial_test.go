@@ -197,7 +197,7 @@ const msgTrialUsed = "The free trial has already been used. Please choose a plan
 func TestFreeTrialLimits(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		c := newClock()
-		s := newShop(t, func(cfg *app.Config) { cfg.TrustProxy = true; cfg.Now = c.Now })
+		s := newShop(t, func(cfg *app.Config) { cfg.TrustedProxies = prefixes("127.0.0.0/8"); cfg.Now = c.Now })
 		from := s.from("198.51.100.7")
 
 		// Eight trial orders of one client at once: one is placed.

@@ -6,25 +6,61 @@ import (
 	"strings"
 )
 
-// ClientIP returns the caller's address: the first X-Forwarded-For entry,
-// else X-Real-IP, when trustProxy is set, else the connection's RemoteAddr.
-// Those headers are written by whoever sends the request, so trustProxy is
-// only safe behind a proxy that sets them itself. The result is invalid when
-// nothing parses.
-func ClientIP(r *http.Request, trustProxy bool) netip.Addr {
-	if trustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			if ip, ok := parseHost(first); ok {
-				return ip
-			}
-		}
+// ClientIP returns the caller's address. The connection's peer is the caller unless it is one of
+// the trusted proxies; then X-Forwarded-For is read from the right, where each proxy appended
+// the address it was reached from, and the first address that is not a trusted proxy is the
+// caller. Entries to its left were written by that caller, so they choose nothing: a forged
+// entry neither hides a buyer from the per-address limits nor pins another buyer's address.
+// When every entry is a trusted proxy the left-most is taken; a trusted peer sending no
+// X-Forwarded-For may name the caller in X-Real-IP. An entry that does not parse stops the walk
+// at the proxy that wrote it. The result is invalid when RemoteAddr does not parse.
+func ClientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
+	peer, ok := parseHost(r.RemoteAddr)
+	if !ok || !Trusted(trusted, peer) {
+		return peer
+	}
+	var hops []string
+	for _, line := range r.Header.Values("X-Forwarded-For") {
+		hops = append(hops, strings.Split(line, ",")...)
+	}
+	if len(hops) == 0 {
 		if ip, ok := parseHost(r.Header.Get("X-Real-IP")); ok {
 			return ip
 		}
+		return peer
 	}
-	ip, _ := parseHost(r.RemoteAddr)
-	return ip
+	client := peer
+	for i := len(hops) - 1; i >= 0; i-- {
+		ip, ok := parseHost(hops[i])
+		if !ok {
+			return client
+		}
+		client = ip
+		if !Trusted(trusted, ip) {
+			break
+		}
+	}
+	return client
+}
+
+// Trusted reports whether ip is in one of the ranges.
+func Trusted(ranges []netip.Prefix, ip netip.Addr) bool {
+	for _, p := range ranges {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// LocalNetworks are loopback and the private ranges (RFC 1918, unique local IPv6): the proxies
+// the deprecated STREAMCART_TRUST_PROXY=true trusts.
+func LocalNetworks() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{"127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "fc00::/7"} {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
 }
 
 // parseHost accepts "ip", "ip:port", "[ipv6]" and "[ipv6]:port".

@@ -9,29 +9,36 @@ import (
 )
 
 func TestClientIP(t *testing.T) {
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("2001:db8::/32")}
 	cases := []struct {
-		name       string
-		remote     string
-		xff        []string
-		realIP     string
-		trustProxy bool
-		want       string // "" is the zero netip.Addr
+		name    string
+		remote  string
+		xff     []string
+		realIP  string
+		trusted []netip.Prefix
+		want    string // "" is the zero netip.Addr
 	}{
-		{"remote v4", "203.0.113.9:5555", nil, "", false, "203.0.113.9"},
-		{"remote v6", "[2a00:1450::1]:443", nil, "", false, "2a00:1450::1"},
-		{"remote v6 with zone", "[fe80::1%eth0]:443", nil, "", false, "fe80::1"},
-		{"remote without port", "81.2.69.160", nil, "", false, "81.2.69.160"},
-		{"remote v4-mapped", "[::ffff:81.2.69.160]:80", nil, "", false, "81.2.69.160"},
-		{"remote garbage", "pipe", nil, "", false, ""},
-		{"headers ignored when not trusted", "10.0.0.1:1", []string{"81.2.69.160"}, "8.8.8.8", false, "10.0.0.1"},
-		{"first forwarded entry", "10.0.0.1:1", []string{" 81.2.69.160 , 10.0.0.2"}, "8.8.8.8", true, "81.2.69.160"},
-		{"first forwarded header line", "10.0.0.1:1", []string{"81.2.69.160", "8.8.4.4"}, "", true, "81.2.69.160"},
-		{"forwarded entry with port", "10.0.0.1:1", []string{"81.2.69.160:9000"}, "", true, "81.2.69.160"},
-		{"forwarded bracketed v6", "10.0.0.1:1", []string{"[2a00:1450::1]"}, "", true, "2a00:1450::1"},
-		{"real ip when no forwarded", "10.0.0.1:1", nil, "8.8.8.8", true, "8.8.8.8"},
-		{"real ip when forwarded unparsable", "10.0.0.1:1", []string{"unknown"}, "8.8.8.8", true, "8.8.8.8"},
-		{"remote when headers unparsable", "10.0.0.1:1", []string{"unknown"}, "nope", true, "10.0.0.1"},
-		{"remote when no headers", "10.0.0.1:1", nil, "", true, "10.0.0.1"},
+		{"remote v4", "203.0.113.9:5555", nil, "", nil, "203.0.113.9"},
+		{"remote v6", "[2a00:1450::1]:443", nil, "", nil, "2a00:1450::1"},
+		{"remote v6 with zone", "[fe80::1%eth0]:443", nil, "", nil, "fe80::1"},
+		{"remote without port", "81.2.69.160", nil, "", nil, "81.2.69.160"},
+		{"remote v4-mapped", "[::ffff:81.2.69.160]:80", nil, "", nil, "81.2.69.160"},
+		{"remote garbage", "pipe", []string{"81.2.69.160"}, "", proxies, ""},
+		{"headers ignored when no proxy is trusted", "10.0.0.1:1", []string{"81.2.69.160"}, "8.8.8.8", nil, "10.0.0.1"},
+		{"spoofed headers from an untrusted peer ignored", "198.51.100.7:1", []string{"81.2.69.160"}, "8.8.8.8", proxies, "198.51.100.7"},
+		{"spoofed headers from an untrusted v4-mapped peer ignored", "[::ffff:198.51.100.7]:1", []string{"10.0.0.3"}, "", proxies, "198.51.100.7"},
+		{"one proxy", "10.0.0.1:1", []string{"81.2.69.160"}, "8.8.8.8", proxies, "81.2.69.160"},
+		{"caller's own entries skipped", "10.0.0.1:1", []string{" 1.1.1.1, 9.9.9.9 , 81.2.69.160 "}, "", proxies, "81.2.69.160"},
+		{"chain of trusted proxies", "10.0.0.1:1", []string{"81.2.69.160, 10.0.0.9", "10.2.3.4"}, "", proxies, "81.2.69.160"},
+		{"forged trusted entry left of the caller", "10.0.0.1:1", []string{"10.9.9.9, 81.2.69.160"}, "", proxies, "81.2.69.160"},
+		{"all trusted: the left-most", "10.0.0.1:1", []string{"10.0.0.7, 10.0.0.8"}, "", proxies, "10.0.0.7"},
+		{"forwarded entry with port", "10.0.0.1:1", []string{"81.2.69.160:9000"}, "", proxies, "81.2.69.160"},
+		{"forwarded bracketed v6", "[2001:db8::5]:1", []string{"[2a00:1450::1]"}, "", proxies, "2a00:1450::1"},
+		{"real ip when no forwarded", "10.0.0.1:1", nil, "8.8.8.8", proxies, "8.8.8.8"},
+		{"unparsable entry stops at the proxy that wrote it", "10.0.0.1:1", []string{"81.2.69.160, unknown, 10.0.0.2"}, "8.8.8.8", proxies, "10.0.0.2"},
+		{"unparsable last entry: the peer", "10.0.0.1:1", []string{"unknown"}, "8.8.8.8", proxies, "10.0.0.1"},
+		{"remote when no headers", "10.0.0.1:1", nil, "nope", proxies, "10.0.0.1"},
+		{"local networks trust loopback", "127.0.0.1:1", []string{"198.51.100.1"}, "", geo.LocalNetworks(), "198.51.100.1"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,7 +54,7 @@ func TestClientIP(t *testing.T) {
 			if tc.want != "" {
 				want = netip.MustParseAddr(tc.want)
 			}
-			if got := geo.ClientIP(r, tc.trustProxy); got != want {
+			if got := geo.ClientIP(r, tc.trusted); got != want {
 				t.Fatalf("ClientIP = %v, want %v", got, want)
 			}
 		})

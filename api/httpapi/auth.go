@@ -45,16 +45,16 @@ func claimsFrom(ctx context.Context) authz.Claims {
 // caller is where a request came from, worked out only when asked (the product lists, the
 // hottest read, never ask), and the shop's configured origin.
 type caller struct {
-	r          *http.Request
-	trustProxy bool
-	publicURL  string
+	r         *http.Request
+	trusted   []netip.Prefix
+	publicURL string
 }
 
 // withClientIP records the caller's address (for the fraud check and the geo lookup) and the
 // shop's origin.
-func withClientIP(next http.Handler, trustProxy bool, publicURL string) http.Handler {
+func withClientIP(next http.Handler, trusted []netip.Prefix, publicURL string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey, caller{r, trustProxy, publicURL})))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), callerKey, caller{r, trusted, publicURL})))
 	})
 }
 
@@ -63,7 +63,7 @@ func clientIP(ctx context.Context) netip.Addr {
 	if !ok {
 		return netip.Addr{}
 	}
-	return geo.ClientIP(c.r, c.trustProxy)
+	return geo.ClientIP(c.r, c.trusted)
 }
 
 // origin is the shop's own origin, where links and return URLs may point: the configured one.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -87,8 +88,8 @@ type Limiter struct {
 }
 
 // NewLimiter builds the limiters of cfg, in memory or on Redis; nil when the limits are off.
-// trustProxy takes the client address from X-Forwarded-For as the rest of the API does.
-func NewLimiter(cfg RateLimits, trustProxy bool, log *slog.Logger) (*Limiter, error) {
+// trusted are the proxies whose X-Forwarded-For names the client, as in the rest of the API.
+func NewLimiter(cfg RateLimits, trusted []netip.Prefix, log *slog.Logger) (*Limiter, error) {
 	if cfg.Off {
 		return nil, nil
 	}
@@ -116,7 +117,7 @@ func NewLimiter(cfg RateLimits, trustProxy bool, log *slog.Logger) (*Limiter, er
 		}
 		opts := []httprate.Option{
 			httprate.WithKeyFuncs(func(r *http.Request) (string, error) {
-				return httprate.CanonicalizeIP(geo.ClientIP(r, trustProxy).String()), nil
+				return httprate.CanonicalizeIP(geo.ClientIP(r, trusted).String()), nil
 			}),
 			httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 				writeError(w, r, http.StatusTooManyRequests, goa.TemporaryError("rate_limited", msgRateLimited))

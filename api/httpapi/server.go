@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strings"
 
 	goahttp "goa.design/goa/v3/http"
@@ -61,8 +62,9 @@ type Deps struct {
 	Geo        *geo.Lookup
 	Webhooks   *payment.Webhooks // providers' webhooks, served raw; nil: none
 	Storefront Storefront
-	TrustProxy bool // take the client IP from X-Forwarded-For (behind a load balancer)
-	Logger     *slog.Logger
+	// TrustedProxies are the proxies whose X-Forwarded-For names the client (geo.ClientIP).
+	TrustedProxies []netip.Prefix
+	Logger         *slog.Logger
 
 	// PublicURL is the shop's origin (https://shop.example) that links and return URLs are built
 	// on and checked against; never taken from a request.
@@ -145,7 +147,7 @@ func New(d Deps) http.Handler {
 		w.Write(OpenAPI)
 	})
 	// The product lists, the hottest read, skip the caller's context: they never ask for it.
-	api := withClientIP(mux, d.TrustProxy, d.PublicURL)
+	api := withClientIP(mux, d.TrustedProxies, d.PublicURL)
 	root := http.NewServeMux()
 	root.Handle("GET /checkout/api/products", cs.productsHandler(api))
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints

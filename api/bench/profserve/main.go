@@ -12,6 +12,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/streamcart/streamcart/api/geo"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -50,7 +51,7 @@ func run(addr, db, out string, after, window time.Duration) error {
 	defer stop()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := app.Open(ctx, app.Config{
-		Addr: addr, DB: db, TrustProxy: true, FraudMaxPerIP: fraud.DefaultMaxOrdersPerIP, RateLimits: httpapi.RateLimits{Off: true},
+		Addr: addr, DB: db, TrustedProxies: geo.LocalNetworks(), FraudMaxPerIP: fraud.DefaultMaxOrdersPerIP, RateLimits: httpapi.RateLimits{Off: true},
 		ServerHostname: "line.streamcart.local:8000", UsernamePrefix: "sc", DashboardURL: "/checkout/", StoreName: "Streamcart",
 		JobLease: 30 * time.Second, JobPoll: 500 * time.Millisecond, ShutdownTimeout: 5 * time.Second,
 	}, log)

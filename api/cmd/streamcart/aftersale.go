@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
-	"github.com/streamcart/streamcart/api/store"
 )
 
 // afterSaleCommand runs `mail list|show ID`, `audit list` and `affiliates report`.
@@ -24,23 +21,16 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s: missing subcommand\n%s", args[0], usage)
 	}
 	name := args[0] + " " + args[1]
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	db := fs.String("db", envOr("STREAMCART_DB", "./data/streamcart.db"), "SQLite database file, or a postgres:// URL (STREAMCART_DB)")
+	s, cfg := readOnlySettings(name)
+	fs := s.Flags()
 	since := fs.String("since", "", "only what happened from this day on (YYYY-MM-DD, UTC)")
 	service := fs.String("service", "", "only this service's actions")
 	limit := fs.Int("limit", 50, "how many rows at most")
-	// Flags may come before or after the positional argument (mail show ID --db …).
-	var pos []string
-	for rest := args[2:]; ; {
-		if err := fs.Parse(rest); err != nil {
-			return err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	if err := s.Parse(args[2:], os.Stdout); err != nil {
+		return err
 	}
-	st, err := store.OpenURL(ctx, strings.TrimPrefix(*db, "sqlite://"))
+	pos := s.Args()
+	st, err := openExisting(ctx, cfg.DB)
 	if err != nil {
 		return err
 	}
@@ -99,11 +89,4 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		return affiliate.Print(w, rows, money.Format)
 	}
 	return fmt.Errorf("unknown command %q\n%s", name, usage)
-}
-
-func envOr(key, def string) string {
-	if v, ok := os.LookupEnv(key); ok {
-		return v
-	}
-	return def
 }

@@ -1,12 +1,13 @@
-// Command streamcart runs the Streamcart shop: `serve`, `migrate` and `catalog import FILE`.
-// Every flag has a STREAMCART_* environment variable; a flag given on the command line wins.
+// Command streamcart runs the Streamcart shop: `serve`, `migrate`, `catalog import FILE` and the
+// operator's read-only listings. Every setting is a flag and a STREAMCART_* environment variable
+// (a flag given on the command line wins), checked strictly: see shopSettings.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -14,11 +15,14 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/store"
@@ -31,15 +35,21 @@ const usage = `Usage:
   streamcart catalog import FILE      validate a catalog file and make it the shop's catalog
   streamcart catalog check FILE       validate a catalog file only
   streamcart storefront list [--catalog FILE]  storefront keys, names and allowed origins
-  streamcart version                  print the embedded widget's version and SRI hash
+  streamcart version, --version       print the build's version, the embedded widget's and its SRI hash
+  streamcart settings [--markdown]    every setting: variable, flag, default, meaning
   streamcart mail list                list outgoing mail (the outbox), newest first
   streamcart mail show ID             print one message (sign-in links are in there)
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
 
-Run "streamcart serve -h" for the flags.
+Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
+storefront, payments) only read: they refuse a database that does not exist.
 `
+
+// version is the release, set at link time (-ldflags "-X main.version=v1.2.3"); empty: the
+// module version Go recorded, "(devel)" for a build from a work tree.
+var version string
 
 func main() {
 	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -49,6 +59,7 @@ func main() {
 	}
 }
 
+// run runs the command args name; -h on any command prints its flags and is no error.
 func run(args []string, log *slog.Logger) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
@@ -56,11 +67,23 @@ func run(args []string, log *slog.Logger) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	err := command(ctx, args, log)
+	if errors.Is(err, config.ErrHelp) {
+		return nil
+	}
+	return err
+}
+
+func command(ctx context.Context, args []string, log *slog.Logger) error {
 	switch args[0] {
 	case "serve":
-		cfg, err := parseConfig("serve", args[1:])
+		s := config.New("serve")
+		cfg, err := shopConfig(s, args[1:])
 		if err != nil {
 			return err
+		}
+		if s.Setting("trust-proxy").Given() {
+			log.Warn("STREAMCART_TRUST_PROXY is deprecated: list the proxies in STREAMCART_TRUSTED_PROXIES (true trusts loopback and the private ranges)")
 		}
 		// The live heap of a shop is small (catalog, caches) and its garbage is per request:
 		// collecting at 4× the live heap instead of 2× halves the collector's share of each
@@ -75,8 +98,10 @@ func run(args []string, log *slog.Logger) error {
 		defer a.Close()
 		return a.Run(ctx)
 	case "migrate":
-		cfg, err := parseConfig("migrate", args[1:])
-		if err != nil {
+		var cfg app.Config
+		s := config.New("migrate")
+		dbSetting(s, &cfg)
+		if err := s.Parse(args[1:], os.Stdout); err != nil {
 			return err
 		}
 		st, err := store.OpenURL(ctx, cfg.DB)
@@ -86,12 +111,19 @@ func run(args []string, log *slog.Logger) error {
 		fmt.Println("migrations applied to", cfg.DB)
 		return st.Close()
 	case "catalog":
-		if len(args) < 2 {
+		if len(args) < 2 || (args[1] != "import" && args[1] != "check") {
 			return errors.New("catalog: want import FILE or check FILE")
 		}
-		cfg, err := parseConfig("catalog "+args[1], args[2:])
-		if err != nil {
+		// Only what a catalog is checked against: the database and the payment settings.
+		var cfg app.Config
+		s := config.New("catalog " + args[1])
+		dbSetting(s, &cfg)
+		paymentSettings(s, &cfg)
+		if err := s.Parse(args[2:], os.Stdout); err != nil {
 			return err
+		}
+		if rest := s.Args(); len(rest) > 0 {
+			cfg.CatalogFile = rest[0]
 		}
 		return catalogCommand(ctx, args[1], cfg)
 	case "mail", "audit", "affiliates":
@@ -100,15 +132,57 @@ func run(args []string, log *slog.Logger) error {
 		return storefrontCommand(ctx, args)
 	case "payments":
 		return paymentsCommand(ctx, args)
-	case "version":
+	case "settings":
+		return settingsCommand(os.Stdout, args[1:])
+	case "version", "--version", "-version":
+		fmt.Println("streamcart", buildVersion())
 		fmt.Println("widget", web.WidgetVersion())
 		fmt.Println("integrity", web.WidgetIntegrity())
 		return nil
-	case "-h", "--help", "help":
+	case "-h", "--help", "-help", "help":
 		fmt.Print(usage)
 		return nil
 	}
 	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// settingsCommand prints every setting of the shop: variable, flag and default, or with
+// --markdown the table of docs/operations.md (which a test keeps in step).
+func settingsCommand(out io.Writer, args []string) error {
+	s := config.New("settings")
+	md := s.Flags().Bool("markdown", false, "print the Markdown table of docs/operations.md")
+	if err := s.Parse(args, out); err != nil {
+		return err
+	}
+	shop := config.New("serve")
+	shopSettings(shop, new(app.Config))
+	if *md {
+		config.Markdown(out, shop.Settings())
+		return nil
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "VARIABLE\tFLAG\tDEFAULT")
+	for _, st := range shop.Settings() {
+		fl, env := "--"+st.Name, st.Env
+		if st.EnvOnly {
+			fl = "-"
+		}
+		if st.Secret {
+			env += " (or _FILE)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", env, fl, or(st.Default, "-"))
+	}
+	return w.Flush()
 }
 
 func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
@@ -150,159 +224,132 @@ func catalogCommand(ctx context.Context, sub string, cfg app.Config) error {
 	return fmt.Errorf("catalog: unknown subcommand %q", sub)
 }
 
-// parseConfig reads flags over STREAMCART_* environment variables over defaults. A trailing
-// positional argument is the catalog file (catalog import FILE).
-func parseConfig(name string, args []string) (app.Config, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	env := func(key, def string) string {
-		if v, ok := os.LookupEnv("STREAMCART_" + key); ok {
-			return v
-		}
-		return def
-	}
-	envInt := func(key string, def int) int {
-		n, err := strconv.Atoi(env(key, strconv.Itoa(def)))
-		if err != nil {
-			return def
-		}
-		return n
-	}
-	envDur := func(key string, def time.Duration) time.Duration {
-		d, err := time.ParseDuration(env(key, def.String()))
-		if err != nil {
-			return def
-		}
-		return d
-	}
+// shopConfig reads the shop's settings (shopSettings) from args over the environment. A
+// trailing positional argument is the catalog file.
+func shopConfig(s *config.Set, args []string) (app.Config, error) {
 	var cfg app.Config
-	var banned string
-	fs.StringVar(&cfg.Addr, "addr", env("ADDR", "127.0.0.1:8080"), "listen address (STREAMCART_ADDR)")
-	fs.StringVar(&cfg.DB, "db", env("DB", "./data/streamcart.db"), "SQLite database file, or a postgres:// URL (STREAMCART_DB)")
-	fs.StringVar(&cfg.CatalogFile, "catalog", env("CATALOG", ""), "catalog file to import at start (STREAMCART_CATALOG)")
-	fs.StringVar(&cfg.GeoDB, "geo-db", env("GEO_DB", defaultGeoDB()), "MMDB country database (STREAMCART_GEO_DB)")
-	fs.StringVar(&cfg.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL of the shop, e.g. https://shop.example (STREAMCART_PUBLIC_URL)")
-	fs.StringVar(&cfg.ServerHostname, "server-hostname", env("SERVER_HOSTNAME", "line.streamcart.local:8000"), "streaming host of the built-in panel (STREAMCART_SERVER_HOSTNAME)")
-	fs.StringVar(&cfg.UsernamePrefix, "username-prefix", env("USERNAME_PREFIX", "sc"), "prefix of generated line usernames (STREAMCART_USERNAME_PREFIX)")
-	fs.StringVar(&cfg.DashboardURL, "dashboard-url", env("DASHBOARD_URL", "/checkout/"), "external account dashboard behind \"Login\" (STREAMCART_DASHBOARD_URL)")
-	fs.StringVar(&cfg.SupportURL, "support-url", env("SUPPORT_URL", ""), "support site linked from the footer (STREAMCART_SUPPORT_URL)")
-	fs.StringVar(&cfg.StoreName, "store-name", env("STORE_NAME", "Streamcart"), "shop name (STREAMCART_STORE_NAME)")
-	fs.BoolVar(&cfg.Examples, "examples", env("EXAMPLES", "") == "true", "serve the embedding examples under /examples/ (STREAMCART_EXAMPLES)")
-	fs.BoolVar(&cfg.Payment.TestMode, "test-mode", env("TEST_MODE", "") == "true", "the shop takes no real money: the sandbox gateway may run next to live ones (STREAMCART_TEST_MODE)")
-	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", env("TRUST_PROXY", "") == "true", "take client IPs from X-Forwarded-For (STREAMCART_TRUST_PROXY)")
-	fs.IntVar(&cfg.FraudMaxPerIP, "fraud-max-orders-per-ip", envInt("FRAUD_MAX_ORDERS_PER_IP", fraud.DefaultMaxOrdersPerIP), "orders per IP per 24 h before orders are held (STREAMCART_FRAUD_MAX_ORDERS_PER_IP)")
-	fs.StringVar(&banned, "fraud-banned-email-domains", env("FRAUD_BANNED_EMAIL_DOMAINS", ""), "comma list of email domains whose orders are held (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS)")
-	fs.DurationVar(&cfg.CatalogPoll, "catalog-poll", envDur("CATALOG_POLL", app.DefaultCatalogPoll), "how often a running shop checks for a catalog imported elsewhere (STREAMCART_CATALOG_POLL)")
-	fs.DurationVar(&cfg.JobLease, "job-lease", envDur("JOB_LEASE", 30*time.Second), "how long a job claim lasts before another worker may take it over (STREAMCART_JOB_LEASE)")
-	fs.DurationVar(&cfg.JobPoll, "job-poll", envDur("JOB_POLL", 500*time.Millisecond), "job queue poll interval (STREAMCART_JOB_POLL)")
-	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", envDur("SHUTDOWN_TIMEOUT", 15*time.Second), "graceful shutdown limit (STREAMCART_SHUTDOWN_TIMEOUT)")
-	cfg.SecretKey = env("SECRET_KEY", "")
-	var gateways string
-	fs.StringVar(&gateways, "gateways", env("GATEWAYS", ""), "enabled payment gateways, hyphen list, first is the default, e.g. stripe-coinbase-cryptomus; empty: the catalog's (STREAMCART_GATEWAYS)")
-	fs.StringVar(&cfg.Payment.StripeAPIURL, "stripe-api-url", env("STRIPE_API_URL", ""), "Stripe API base URL override, e.g. a stripe-mock (STREAMCART_STRIPE_API_URL)")
-	fs.StringVar(&cfg.Payment.CoinbaseAPIURL, "coinbase-api-url", env("COINBASE_API_URL", ""), "Coinbase Commerce API base URL override (STREAMCART_COINBASE_API_URL)")
-	fs.BoolVar(&cfg.Payment.CoinbaseSettleOnPending, "coinbase-settle-on-pending", env("COINBASE_SETTLE_ON_PENDING", "") == "true", "settle Coinbase charges on charge:pending instead of charge:confirmed (STREAMCART_COINBASE_SETTLE_ON_PENDING)")
-	fs.StringVar(&cfg.Payment.CryptomusAPIURL, "cryptomus-api-url", env("CRYPTOMUS_API_URL", ""), "Cryptomus API base URL override (STREAMCART_CRYPTOMUS_API_URL)")
-	fs.StringVar(&cfg.Panel, "panel", env("PANEL", "builtin"), "IPTV panel: builtin, xui or xtream (STREAMCART_PANEL)")
-	fs.StringVar(&cfg.SMTPURL, "smtp-url", env("SMTP_URL", ""), "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty keeps mail in the database (STREAMCART_SMTP_URL)")
-	fs.IntVar(&cfg.TrialsPerClient, "trials-per-client", envInt("TRIALS_PER_CLIENT", order.DefaultTrialsPerClient), "free trials per client; -1: no limit (STREAMCART_TRIALS_PER_CLIENT)")
-	fs.IntVar(&cfg.TrialsPerIP, "trials-per-ip", envInt("TRIALS_PER_IP", order.DefaultTrialsPerIP), "free trials per client address per 30 days; -1: no limit (STREAMCART_TRIALS_PER_IP)")
-	fs.IntVar(&cfg.NewResellerPID, "new-reseller-pid", envInt("NEW_RESELLER_PID", 0), "product a new reseller buys with the first reseller plan; 0: none (STREAMCART_NEW_RESELLER_PID)")
-	if err := rateLimitFlags(fs, env, &cfg.RateLimits); err != nil {
+	shopSettings(s, &cfg)
+	if err := s.Parse(args, os.Stdout); err != nil {
 		return cfg, err
 	}
-	fs.StringVar(&cfg.PanelURL, "panel-url", env("PANEL_URL", ""), "panel API base URL; for xui including the access code (STREAMCART_PANEL_URL)")
-	// Secrets come only from the environment or a file (STREAMCART_X_FILE): never flags, which
-	// other users can read in the process list.
-	secrets := []struct {
-		key string
-		dst *string
-	}{
-		{"STRIPE_SECRET_KEY", &cfg.Payment.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", &cfg.Payment.StripeWebhookSecret},
-		{"COINBASE_API_KEY", &cfg.Payment.CoinbaseAPIKey}, {"COINBASE_WEBHOOK_SECRET", &cfg.Payment.CoinbaseWebhookSecret},
-		{"CRYPTOMUS_MERCHANT", &cfg.Payment.CryptomusMerchant}, {"CRYPTOMUS_API_KEY", &cfg.Payment.CryptomusAPIKey},
-		{"PANEL_API_KEY", &cfg.PanelAPIKey},
-	}
-	for _, sec := range secrets {
-		v, err := secret(sec.key)
-		if err != nil {
-			return cfg, err
-		}
-		*sec.dst = v
-	}
-	if err := fs.Parse(args); err != nil {
-		return cfg, err
-	}
-	cfg.Payment.Modules = catalog.ParseGatewayList(gateways)
-	if rest := fs.Args(); len(rest) > 0 {
+	if rest := s.Args(); len(rest) > 0 {
 		cfg.CatalogFile = rest[0]
 	}
-	cfg.FraudBanned = fraud.ParseDomains(banned)
-	cfg.DB = strings.TrimPrefix(cfg.DB, "sqlite://")
+	if s.Setting("trust-proxy").Given() && s.Setting("trusted-proxies").Given() {
+		return cfg, errors.New("STREAMCART_TRUST_PROXY is the deprecated form of STREAMCART_TRUSTED_PROXIES: set only STREAMCART_TRUSTED_PROXIES")
+	}
 	return cfg, nil
 }
 
-// rateLimitFlags declares the per-address rate limit settings; a malformed limit stops the start.
-func rateLimitFlags(fs *flag.FlagSet, env func(key, def string) string, rl *httpapi.RateLimits) error {
-	onOff := func(v string) error {
-		switch v {
-		case "on":
-			rl.Off = false
-		case "off":
-			rl.Off = true
-		default:
-			return fmt.Errorf("rate limits %q: want on or off", v)
+// shopSettings declares every setting of the shop into cfg: serve reads them all, the settings
+// table in docs/operations.md lists them. Adding a setting is one line here (the kinds are
+// config.Set's methods; a secret is Secret, or any setting .MarkSecret() for a _FILE form).
+func shopSettings(s *config.Set, cfg *app.Config) {
+	s.Addr(&cfg.Addr, "addr", "127.0.0.1:8080", "listen address")
+	dbSetting(s, cfg)
+	s.String(&cfg.CatalogFile, "catalog", "", "catalog file imported at start (docs/catalog.md)")
+	s.String(&cfg.GeoDB, "geo-db", defaultGeoDB(), "MMDB country database; empty: country lookups answer XX").
+		Documented("the MMDB make installs (./data/geo-whois-asn-country.mmdb or under node_modules), when present")
+	s.URL(&cfg.PublicURL, "public-url", "", "the shop's public origin (https://shop.example, scheme and host only): links, payment pages, return and webhook URLs are built on it, never on a request's Host; required by every live gateway; https:// turns on Strict-Transport-Security; empty: the listen address", "http", "https")
+	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, the same on every replica; unset: generated on first start and stored")
+	s.String(&cfg.ServerHostname, "server-hostname", "line.streamcart.local:8000", "streaming host of the built-in panel")
+	s.String(&cfg.UsernamePrefix, "username-prefix", "sc", "prefix of generated line usernames")
+	s.String(&cfg.DashboardURL, "dashboard-url", "/checkout/", "account dashboard behind \"Login\"")
+	s.URL(&cfg.SupportURL, "support-url", "", "support site linked from the footer", "http", "https")
+	s.String(&cfg.StoreName, "store-name", "Streamcart", "shop name (/storefront)")
+	s.Bool(&cfg.Examples, "examples", false, "serve the embedding examples under /examples/ (make run sets it); not for a shop taking real orders")
+	s.Prefixes(&cfg.TrustedProxies, "trusted-proxies", "", "the proxies in front of the shop: only from these peers is X-Forwarded-For read, and the client is its right-most address that is not one of them (what a caller writes left of it is ignored); empty: the connection's address is the client. never used to build links")
+	s.Func("trust-proxy", "false", "true or false", "deprecated, use STREAMCART_TRUSTED_PROXIES: true trusts proxies on loopback and the private ranges (127.0.0.0/8, 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, ::1/128, fc00::/7)", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		if on {
+			cfg.TrustedProxies = geo.LocalNetworks()
 		}
+		return err
+	})
+	s.Int(&cfg.FraudMaxPerIP, "fraud-max-orders-per-ip", fraud.DefaultMaxOrdersPerIP, "orders per client address per 24 h before further orders are held; 0 or less: no limit")
+	s.Func("fraud-banned-email-domains", "", "", "comma list of email domains whose orders are held", func(v string) error {
+		cfg.FraudBanned = fraud.ParseDomains(v)
 		return nil
-	}
-	if err := onOff(env("RATE_LIMITS", "on")); err != nil {
-		return fmt.Errorf("STREAMCART_RATE_LIMITS: %w", err)
-	}
-	fs.Func("rate-limits", "on, or off for a shop behind its own rate-limiting proxy or a load test; the wrong-password throttle stays on (STREAMCART_RATE_LIMITS, default on)", onOff)
-	limits := []struct {
-		key, name string
-		dst       *httpapi.Limit
-		def       httpapi.Limit
-		what      string
-	}{
-		{"SESSIONS", "sessions", &rl.Sessions, httpapi.DefaultSessions, "new email sessions and sign-in links"},
-		{"PROMOTIONS", "promotions", &rl.Promotions, httpapi.DefaultPromotions, "promo code lookups"},
-		{"QUOTES", "quotes", &rl.Quotes, httpapi.DefaultQuotes, "quotes"},
-		{"CLICKS", "clicks", &rl.Clicks, httpapi.DefaultClicks, "affiliate clicks"},
-		{"ORDERS", "orders", &rl.Orders, httpapi.DefaultOrders, "order creation"},
-	}
-	for _, l := range limits {
-		key := "RATE_LIMIT_" + l.key
-		v, err := httpapi.ParseLimit(env(key, l.def.String()))
-		if err != nil {
-			return fmt.Errorf("STREAMCART_%s: %w", key, err)
-		}
-		*l.dst = v
-		fs.Func("rate-limit-"+l.name, fmt.Sprintf("%s per client address, REQUESTS/WINDOW (STREAMCART_%s, default %s)", l.what, key, l.def), func(s string) error {
-			v, err := httpapi.ParseLimit(s)
-			*l.dst = v
-			return err
-		})
-	}
-	fs.StringVar(&rl.RedisURL, "redis-url", env("REDIS_URL", ""), "Redis shared by replicas for the rate limits, redis://host:6379/0; empty: counted in memory (STREAMCART_REDIS_URL)")
-	fs.StringVar(&rl.RedisPrefix, "redis-prefix", env("REDIS_PREFIX", httpapi.DefaultRedisPrefix), "prefix of this shop's Redis keys (STREAMCART_REDIS_PREFIX)")
-	return nil
+	})
+	s.Int(&cfg.TrialsPerClient, "trials-per-client", order.DefaultTrialsPerClient, "free-trial orders per client (beyond: 409 trial_used); 0: the default; negative: no limit")
+	s.Int(&cfg.TrialsPerIP, "trials-per-ip", order.DefaultTrialsPerIP, "free-trial orders per client address per 30 days; 0: the default; negative: no limit")
+	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
+	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere")
+	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")
+	s.Duration(&cfg.JobPoll, "job-poll", 500*time.Millisecond, "job queue poll interval (a payment wakes the worker at once)")
+	s.Duration(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "graceful shutdown limit")
+	s.Choice(&cfg.Panel, "panel", "builtin", []string{"builtin", "xui", "xtream"}, "IPTV panel")
+	s.URL(&cfg.PanelURL, "panel-url", "", "panel API base URL; for xui including the access code", "http", "https")
+	s.Secret(&cfg.PanelAPIKey, "panel-api-key", "the panel's API key")
+	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
+	rateLimitSettings(s, &cfg.RateLimits)
+	paymentSettings(s, cfg)
 }
 
-// secret reads STREAMCART_<key>, or the file named by STREAMCART_<key>_FILE (trailing newline
-// dropped). The error names the setting, never its value.
-func secret(key string) (string, error) {
-	if v := os.Getenv("STREAMCART_" + key); v != "" {
-		return v, nil
+// dbSetting is the database, the one setting every command that opens it reads.
+func dbSetting(s *config.Set, cfg *app.Config) {
+	cfg.DB = "./data/streamcart.db"
+	s.Func("db", cfg.DB, "", "SQLite database file (created with its directory by serve and migrate), or a postgres:// URL", func(v string) error {
+		cfg.DB = strings.TrimPrefix(v, "sqlite://")
+		return nil
+	})
+}
+
+// paymentSettings are the gateways' settings, which a catalog is also checked against.
+func paymentSettings(s *config.Set, cfg *app.Config) {
+	p := &cfg.Payment
+	s.Func("gateways", "", "", "enabled payment gateways, hyphen list, the first is the default, e.g. stripe-coinbase-cryptomus; empty: the catalog's", func(v string) error {
+		p.Modules = catalog.ParseGatewayList(v)
+		return nil
+	})
+	s.Bool(&p.TestMode, "test-mode", false, "the shop takes no real money: the sandbox gateway may run next to live ones; without it the start (and a catalog import or check) refuses the sandbox beside a live gateway unless each uses test credentials")
+	s.URL(&p.StripeAPIURL, "stripe-api-url", "", "Stripe API base URL override, e.g. a stripe-mock", "http", "https")
+	s.Secret(&p.StripeSecretKey, "stripe-secret-key", "Stripe secret key (sk_… or a restricted rk_…)")
+	s.Secret(&p.StripeWebhookSecret, "stripe-webhook-secret", "Stripe webhook signing secret (whsec_…)")
+	s.URL(&p.CoinbaseAPIURL, "coinbase-api-url", "", "Coinbase API base URL override", "http", "https")
+	s.Bool(&p.CoinbaseSettleOnPending, "coinbase-settle-on-pending", false, "settle Coinbase charges on charge:pending instead of charge:confirmed")
+	s.Secret(&p.CoinbaseAPIKey, "coinbase-api-key", "Coinbase API key")
+	s.Secret(&p.CoinbaseWebhookSecret, "coinbase-webhook-secret", "Coinbase webhook shared secret")
+	s.URL(&p.CryptomusAPIURL, "cryptomus-api-url", "", "Cryptomus API base URL override", "http", "https")
+	s.Secret(&p.CryptomusMerchant, "cryptomus-merchant", "Cryptomus merchant id")
+	s.Secret(&p.CryptomusAPIKey, "cryptomus-api-key", "Cryptomus payment API key")
+}
+
+// rateLimitSettings are the per-address rate limits.
+func rateLimitSettings(s *config.Set, rl *httpapi.RateLimits) {
+	s.Func("rate-limits", "on", "on or off", "off lifts every per-address limit below (a shop behind its own rate-limiting proxy; load tests); the wrong-password throttle stays on", func(v string) error {
+		switch v {
+		case "on", "off":
+			rl.Off = v == "off"
+			return nil
+		}
+		return errors.New("invalid")
+	})
+	limits := []struct {
+		name string
+		dst  *httpapi.Limit
+		def  httpapi.Limit
+		what string
+	}{
+		{"sessions", &rl.Sessions, httpapi.DefaultSessions, "new email sessions (POST /session without a password) and sign-in links (POST /session/link)"},
+		{"promotions", &rl.Promotions, httpapi.DefaultPromotions, "promo code lookups (GET /promotions/{code})"},
+		{"quotes", &rl.Quotes, httpapi.DefaultQuotes, "quotes (POST /quote, POST /upsell/quote)"},
+		{"clicks", &rl.Clicks, httpapi.DefaultClicks, "affiliate clicks (POST /affiliates/clicks)"},
+		{"orders", &rl.Orders, httpapi.DefaultOrders, "order creation (POST /orders, /upsell/orders, /resellers/orders)"},
 	}
-	path := os.Getenv("STREAMCART_" + key + "_FILE")
-	if path == "" {
-		return "", nil
+	for _, l := range limits {
+		*l.dst = l.def
+		s.Func("rate-limit-"+l.name, l.def.String(), "REQUESTS/WINDOW such as 10/1m", l.what+" per client address", func(v string) error {
+			lim, err := httpapi.ParseLimit(v)
+			if err != nil {
+				return err
+			}
+			*l.dst = lim
+			return nil
+		})
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("STREAMCART_%s_FILE: %w", key, err)
-	}
-	return strings.TrimRight(string(b), "\r\n"), nil
+	s.URL(&rl.RedisURL, "redis-url", "", "Redis shared by replicas for the rate limit counts, redis://host:6379/0; if it stops answering each replica counts in memory until it is back (logged); empty: counted in memory, per replica", "redis", "rediss", "unix").MarkSecret()
+	s.String(&rl.RedisPrefix, "redis-prefix", httpapi.DefaultRedisPrefix, "prefix of the shop's Redis keys (shops sharing one Redis)")
 }
 
 // defaultGeoDB finds the country database installed by `make` (npm package), if any.

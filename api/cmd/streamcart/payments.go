@@ -2,16 +2,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/store"
 )
 
 // paymentsCommand runs `payments review`: the payments that arrived for an order that could not
@@ -20,13 +17,12 @@ func paymentsCommand(ctx context.Context, args []string) error {
 	if len(args) < 2 || args[1] != "review" {
 		return fmt.Errorf("payments: want review\n%s", usage)
 	}
-	fs := flag.NewFlagSet("payments review", flag.ContinueOnError)
-	db := fs.String("db", envOr("STREAMCART_DB", "./data/streamcart.db"), "SQLite database file, or a postgres:// URL (STREAMCART_DB)")
-	limit := fs.Int("limit", 100, "how many payments at most, newest first")
-	if err := fs.Parse(args[2:]); err != nil {
+	s, cfg := readOnlySettings("payments review")
+	limit := s.Flags().Int("limit", 100, "how many payments at most, newest first")
+	if err := s.Parse(args[2:], os.Stdout); err != nil {
 		return err
 	}
-	st, err := store.OpenURL(ctx, strings.TrimPrefix(*db, "sqlite://"))
+	st, err := openExisting(ctx, cfg.DB)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -20,10 +19,9 @@ func storefrontCommand(ctx context.Context, args []string) error {
 	if len(args) < 2 || args[1] != "list" {
 		return fmt.Errorf("storefront: want list\n%s", usage)
 	}
-	fs := flag.NewFlagSet("storefront list", flag.ContinueOnError)
-	db := fs.String("db", envOr("STREAMCART_DB", "./data/streamcart.db"), "SQLite database file, or a postgres:// URL (STREAMCART_DB)")
-	file := fs.String("catalog", "", "list a catalog file's storefronts instead of the shop's")
-	if err := fs.Parse(args[2:]); err != nil {
+	s, cfg := readOnlySettings("storefront list")
+	file := s.Flags().String("catalog", "", "list a catalog file's storefronts instead of the shop's")
+	if err := s.Parse(args[2:], os.Stdout); err != nil {
 		return err
 	}
 	var c *catalog.Catalog
@@ -32,7 +30,7 @@ func storefrontCommand(ctx context.Context, args []string) error {
 		c, err = catalog.Load(*file)
 	} else {
 		var st store.Backend
-		if st, err = store.OpenURL(ctx, strings.TrimPrefix(*db, "sqlite://")); err != nil {
+		if st, err = openExisting(ctx, cfg.DB); err != nil {
 			return err
 		}
 		defer st.Close()
