@@ -37,7 +37,7 @@ func (d Daily) Start(ctx context.Context) error {
 func (d Daily) Handle(ctx context.Context, _ Job) error {
 	now := d.now()
 	tomorrow := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
-	if err := d.queue(ctx, tomorrow, now); err != nil {
+	if err := d.queue(ctx, tomorrow, tomorrow); err != nil {
 		return err
 	}
 	return d.Run(ctx, now)
