@@ -37,6 +37,9 @@ const usage = `Usage:
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
+  streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
+  streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
+  streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)
 
 Run "streamcart serve -h" for the flags.
 `
@@ -100,6 +103,8 @@ func run(args []string, log *slog.Logger) error {
 		return storefrontCommand(ctx, args)
 	case "payments":
 		return paymentsCommand(ctx, args)
+	case "jobs":
+		return jobsCommand(ctx, args, os.Stdout)
 	case "version":
 		fmt.Println("widget", web.WidgetVersion())
 		fmt.Println("integrity", web.WidgetIntegrity())
@@ -208,6 +213,9 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.IntVar(&cfg.TrialsPerIP, "trials-per-ip", envInt("TRIALS_PER_IP", order.DefaultTrialsPerIP), "free trials per client address per 30 days; -1: no limit (STREAMCART_TRIALS_PER_IP)")
 	fs.IntVar(&cfg.NewResellerPID, "new-reseller-pid", envInt("NEW_RESELLER_PID", 0), "product a new reseller buys with the first reseller plan; 0: none (STREAMCART_NEW_RESELLER_PID)")
 	if err := rateLimitFlags(fs, env, &cfg.RateLimits); err != nil {
+		return cfg, err
+	}
+	if err := retentionFlags(fs, env, &cfg.Retention); err != nil {
 		return cfg, err
 	}
 	fs.StringVar(&cfg.PanelURL, "panel-url", env("PANEL_URL", ""), "panel API base URL; for xui including the access code (STREAMCART_PANEL_URL)")
