@@ -17,6 +17,13 @@ import (
 	"github.com/streamcart/streamcart/api/store"
 )
 
+const jobsUsage = `Usage:
+  streamcart jobs list [--state S] [--kind K] [--limit N]  jobs, newest first, with their last error
+  streamcart jobs retry ID    a dead, failed or cancelled job queued again, attempts reset, run now
+  streamcart jobs cancel ID   a queued or dead job cancelled (a running one is refused)
+Each takes --db (STREAMCART_DB); "streamcart jobs list -h" lists list's flags.
+`
+
 // jobStates are the states `jobs list --state` accepts.
 var jobStates = []string{store.JobQueued, store.JobRunning, store.JobDone, store.JobDead, store.JobCancelled}
 
@@ -25,6 +32,11 @@ var jobStates = []string{store.JobQueued, store.JobRunning, store.JobDone, store
 func jobsCommand(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) < 2 {
 		return fmt.Errorf("jobs: want list, retry ID or cancel ID\n%s", usage)
+	}
+	switch args[1] {
+	case "-h", "--help", "help":
+		fmt.Fprint(out, jobsUsage)
+		return nil
 	}
 	name := "jobs " + args[1]
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -157,8 +169,10 @@ func jobsDBExists(path string) error {
 	if store.IsPostgresURL(path) {
 		return nil
 	}
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("database %s: %w (set --db or STREAMCART_DB to the shop's database)", path, err)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("database %s does not exist: set --db or STREAMCART_DB to the shop's database", path)
+	} else if err != nil {
+		return fmt.Errorf("database %s: %w", path, err)
 	}
 	return nil
 }

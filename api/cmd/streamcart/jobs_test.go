@@ -163,6 +163,12 @@ func TestJobsCommandRefusesBadInput(t *testing.T) {
 	if out, err := jobs(t, "list", "-h"); err != nil || !strings.Contains(out, "-state") {
 		t.Fatalf("jobs list -h = %q, %v; want its flags and no error", out, err)
 	}
+	if out, err := jobs(t, "-h"); err != nil || !strings.Contains(out, "jobs retry ID") {
+		t.Fatalf("jobs -h = %q, %v; want the jobs commands and no error", out, err)
+	}
+	if _, err := jobs(t, "list", "--db", missing); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("jobs list on a missing database: err = %v", err)
+	}
 }
 
 func TestRetentionSettings(t *testing.T) {
