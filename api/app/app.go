@@ -33,6 +33,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/sessioncache"
+	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/storefront"
 	"github.com/streamcart/streamcart/api/web"
@@ -84,6 +85,9 @@ type Config struct {
 	// Examples (STREAMCART_EXAMPLES) serves the embedding examples under /examples/: demo pages
 	// with their own storefront keys, not for a shop taking real orders.
 	Examples bool
+	// Retention is how long the daily prune keeps short-lived rows (STREAMCART_RETAIN_*); a zero
+	// field takes store.DefaultRetention's. Attempts is always the sign-in throttle's window.
+	Retention store.Retention
 }
 
 // App is an assembled shop.
@@ -97,6 +101,7 @@ type App struct {
 	// through other replicas.
 	sessions *sessioncache.Cache
 	worker   *job.Worker
+	prune    job.Daily
 	handler  http.Handler
 	limiter  *httpapi.Limiter
 
@@ -205,9 +210,11 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
+	a.prune = a.pruneJob(clockOf(cfg))
 	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
-		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) }}, job.Options{
+		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
+		JobPrune:        a.prune.Handle}, job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts,
 	})
 	a.worker = worker
@@ -310,13 +317,47 @@ func linkBase(cfg *Config) (string, error) {
 	return "http://" + net.JoinHostPort(host, port), nil
 }
 
-// jobAttempts bounds each kind of job (job.DefaultMaxAttempts for the others): with the default
-// backoff capped at 10 minutes, a paid order is retried for about eight hours before it is
-// buried for an operator; a sweep that fails is replaced by the next one anyway.
+// jobAttempts bounds the kinds of job that need not last long: a sweep or a prune that fails is
+// replaced by the next one anyway. Every other kind (provisioning, webhooks, mail, refunds,
+// expiries) gets job.DefaultMaxAttempts, about three days of backoff, then is dead for an operator
+// (streamcart jobs list --state dead).
 var jobAttempts = map[string]int{
-	order.JobProvision:   50,
-	payment.JobWebhook:   50,
 	payment.JobReconcile: 5,
+	JobPrune:             5,
+}
+
+// JobPrune is the daily retention prune's job kind (one a day, unique key prune:YYYY-MM-DD).
+const JobPrune = "prune"
+
+// pruneJob is the daily prune of what the configured retention no longer keeps: every replica
+// queues the day's job when it starts serving (Run), and the queue's unique key runs it once a
+// day whatever their number.
+func (a *App) pruneJob(now func() time.Time) job.Daily {
+	keep := a.cfg.Retention
+	def := store.DefaultRetention
+	for _, f := range []struct{ v, d *time.Duration }{
+		{&keep.Idempotency, &def.Idempotency}, {&keep.Expired, &def.Expired}, {&keep.Clicks, &def.Clicks},
+		{&keep.SentMail, &def.SentMail}, {&keep.FinishedJobs, &def.FinishedJobs},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
+	}
+	keep.Attempts = signin.Window
+	return job.Daily{Kind: JobPrune, Enqueue: a.store.Enqueue, Now: now, Run: func(ctx context.Context, now time.Time) error {
+		p, err := a.store.Prune(ctx, now, keep)
+		a.log.Info("prune", "idempotency_keys", p.IdempotencyKeys, "sessions", p.Sessions, "signin_links", p.SigninLinks,
+			"clicks", p.Clicks, "sent_mail", p.SentMail, "jobs", p.Jobs, "signin_attempts", p.Attempts)
+		return err
+	}}
+}
+
+// clockOf is the shop's clock: cfg.Now, else time.Now.
+func clockOf(cfg Config) func() time.Time {
+	if cfg.Now != nil {
+		return cfg.Now
+	}
+	return time.Now
 }
 
 // Catalog is the catalog in force.
@@ -539,6 +580,9 @@ func (a *App) Run(ctx context.Context) error {
 	srv := &http.Server{
 		Addr: a.cfg.Addr, Handler: a.handler,
 		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+	}
+	if err := a.prune.Start(ctx); err != nil {
+		return fmt.Errorf("queue today's prune: %w", err)
 	}
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan error, 1)

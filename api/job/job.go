@@ -72,7 +72,7 @@ type Options struct {
 	Lease       time.Duration    // how long a claim lasts without a heartbeat; 30s
 	Poll        time.Duration    // idle wait between claims when not notified; 500ms
 	MinBackoff  time.Duration    // first retry delay; 1s
-	MaxBackoff  time.Duration    // retry delay cap; 10m
+	MaxBackoff  time.Duration    // retry delay cap; 1h
 	Concurrency int              // jobs run at once by one worker; 2
 	Grace       time.Duration    // on shutdown, how long in-flight jobs may finish; 10s
 	Logger      *slog.Logger     // slog.Default()
@@ -84,8 +84,10 @@ type Options struct {
 }
 
 // DefaultMaxAttempts is how many times a job of a kind without its own limit is tried: with the
-// default backoff (1 s doubling to 10 min) about three hours of retries.
-const DefaultMaxAttempts = 25
+// default backoff (1 s doubling to the 1 h cap, each delay drawn from its upper half) the retries
+// span about three days on average (2 to 4 days), long enough to outlast a weekend outage of a
+// panel, a provider or the mail server; then the job is dead and waits for an operator.
+const DefaultMaxAttempts = 108
 
 // maxAttempts is the limit of kind's jobs.
 func (o Options) maxAttempts(kind string) int {
@@ -104,7 +106,7 @@ func (o Options) withDefaults() Options {
 	def(&o.Lease, 30*time.Second)
 	def(&o.Poll, 500*time.Millisecond)
 	def(&o.MinBackoff, time.Second)
-	def(&o.MaxBackoff, 10*time.Minute)
+	def(&o.MaxBackoff, time.Hour)
 	def(&o.Grace, 10*time.Second)
 	if o.MaxBackoff < o.MinBackoff {
 		o.MaxBackoff = o.MinBackoff

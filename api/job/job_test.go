@@ -546,3 +546,82 @@ func TestFailingJobStopsAfterMaxAttempts(t *testing.T) {
 		}
 	})
 }
+
+// TestDefaultAttemptsSpanAboutThreeDays: with the default backoff, a job failing every time is
+// retried for about three days before it is dead: each delay is drawn from the upper half of its
+// step, so the span lies between half the sum of the steps and the whole sum, three days on average.
+func TestDefaultAttemptsSpanAboutThreeDays(t *testing.T) {
+	min, max := time.Second, time.Hour // the defaults
+	var steps time.Duration
+	for attempt := 1; attempt < job.DefaultMaxAttempts; attempt++ {
+		full := min << min64(attempt-1, 20)
+		if full > max {
+			full = max
+		}
+		steps += full
+	}
+	if mean := steps * 3 / 4; mean < 70*time.Hour || mean > 74*time.Hour {
+		t.Fatalf("mean span of %d attempts = %v, want about 72h", job.DefaultMaxAttempts, mean)
+	}
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		s := b.Open(t)
+		c := &clock{t: t0}
+		w := job.NewWorker(s, map[string]job.Handler{
+			"k": func(context.Context, job.Job) error { return errors.New("down") },
+		}, job.Options{Now: c.Now, Logger: quiet})
+		enqueue(t, s, "k", "r", t0)
+		for runOnce(t, w) || info(t, s, "k:r").State == store.JobQueued {
+			c.Set(info(t, s, "k:r").RunAt)
+		}
+		span := c.Now().Sub(t0)
+		if j := info(t, s, "k:r"); j.State != store.JobDead || j.Attempts != job.DefaultMaxAttempts {
+			t.Fatalf("job = %+v, want dead after %d attempts", j, job.DefaultMaxAttempts)
+		}
+		if span < steps/2 || span > steps {
+			t.Fatalf("dead after %v, want within [%v, %v]", span, steps/2, steps)
+		}
+	})
+}
+
+// TestRequeuedDeadJobRunsAgain: a job dead after its attempts, requeued by an operator (streamcart
+// jobs retry), runs at once with all its attempts ahead and completes; a cancelled one never runs.
+func TestRequeuedDeadJobRunsAgain(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		s := b.Open(t)
+		c := &clock{t: time.Now()}
+		up := false
+		calls := 0
+		w := job.NewWorker(s, map[string]job.Handler{"provision": func(context.Context, job.Job) error {
+			calls++
+			if !up {
+				return errors.New("panel unavailable")
+			}
+			return nil
+		}}, job.Options{Now: c.Now, MaxBackoff: time.Second, Logger: quiet, MaxAttempts: map[string]int{"provision": 3}})
+		enqueue(t, s, "provision", "ord_1", c.Now())
+		enqueue(t, s, "provision", "ord_2", c.Now().Add(time.Hour))
+		for runOnce(t, w) {
+			c.Set(c.Now().Add(2 * time.Second))
+		}
+		dead := info(t, s, "provision:ord_1")
+		if dead.State != store.JobDead || dead.Attempts != 3 || !strings.Contains(dead.LastError, "panel unavailable") {
+			t.Fatalf("job = %+v, want dead after 3 attempts with the last error", dead)
+		}
+		if _, err := s.CancelJob(t.Context(), info(t, s, "provision:ord_2").ID); err != nil {
+			t.Fatal(err)
+		}
+		up = true
+		if _, err := s.RequeueJob(t.Context(), dead.ID); err != nil {
+			t.Fatal(err)
+		}
+		c.Set(c.Now().Add(2 * time.Hour)) // past the cancelled job's run_at too
+		for runOnce(t, w) {
+		}
+		if j := info(t, s, "provision:ord_1"); j.State != store.JobDone || j.Attempts != 1 || calls != 4 {
+			t.Fatalf("after retry: job %+v, %d calls; want done at its first new attempt", j, calls)
+		}
+		if j := info(t, s, "provision:ord_2"); j.State != store.JobCancelled || j.Attempts != 0 {
+			t.Fatalf("cancelled job = %+v, want never run", j)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/job"
@@ -12,11 +13,16 @@ import (
 
 // Job states as stored in jobs.state.
 const (
-	JobQueued  = "queued"  // waiting for run_at
-	JobRunning = "running" // leased until lease_until
-	JobDone    = "done"
-	JobDead    = "dead" // failed for good, kept for inspection
+	JobQueued    = "queued"  // waiting for run_at
+	JobRunning   = "running" // leased until lease_until
+	JobDone      = "done"
+	JobDead      = "dead"      // failed for good, kept until an operator retries or cancels it
+	JobCancelled = "cancelled" // cancelled by an operator (streamcart jobs cancel)
 )
+
+// ErrJobState is returned by RequeueJob and CancelJob for a job whose state does not allow it;
+// the error names the state.
+var ErrJobState = errors.New("job state does not allow it")
 
 var _ job.Store = (*SQLite)(nil)
 
@@ -112,27 +118,130 @@ func (s *db) ExtendLease(ctx context.Context, id int64, until time.Time) error {
 type JobInfo struct {
 	job.Job
 	UniqueKey  string
-	State      string // JobQueued, JobRunning, JobDone or JobDead
+	State      string // JobQueued, JobRunning, JobDone, JobDead or JobCancelled
 	RunAt      time.Time
 	LeaseUntil time.Time // zero unless running
 	LastError  string
+	UpdatedAt  time.Time
+}
+
+const jobColumns = `id, kind, ref, attempts, unique_key, state, run_at, lease_until, last_error, updated_at`
+
+func scanJob(sc interface{ Scan(...any) error }) (JobInfo, error) {
+	var j JobInfo
+	var runAt, lease, updated string
+	err := sc.Scan(&j.ID, &j.Kind, &j.Ref, &j.Attempts, &j.UniqueKey, &j.State, &runAt, &lease, &j.LastError, &updated)
+	j.RunAt, j.LeaseUntil, j.UpdatedAt = parseTime(runAt), parseTime(lease), parseTime(updated)
+	return j, err
 }
 
 // JobByKey reads the job enqueued under uniqueKey; ErrNotFound when none.
 func (s *db) JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error) {
-	var j JobInfo
-	var runAt, lease string
-	err := s.r.QueryRowContext(ctx, `SELECT id, kind, ref, attempts, unique_key, state, run_at, lease_until, last_error
-		FROM jobs WHERE unique_key = ?`, uniqueKey).Scan(
-		&j.ID, &j.Kind, &j.Ref, &j.Attempts, &j.UniqueKey, &j.State, &runAt, &lease, &j.LastError)
+	j, err := scanJob(s.r.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE unique_key = ?`, uniqueKey))
 	if errors.Is(err, sql.ErrNoRows) {
 		return JobInfo{}, fmt.Errorf("read job %s: %w", uniqueKey, ErrNotFound)
 	}
 	if err != nil {
 		return JobInfo{}, fmt.Errorf("read job %s: %w", uniqueKey, err)
 	}
-	j.RunAt, j.LeaseUntil = parseTime(runAt), parseTime(lease)
 	return j, nil
+}
+
+// Job reads a job by id; ErrNotFound when none.
+func (s *db) Job(ctx context.Context, id int64) (JobInfo, error) {
+	return s.jobByID(ctx, s.r, id)
+}
+
+func (s *db) jobByID(ctx context.Context, q querier, id int64) (JobInfo, error) {
+	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return JobInfo{}, fmt.Errorf("job %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return JobInfo{}, fmt.Errorf("read job %d: %w", id, err)
+	}
+	return j, nil
+}
+
+// JobFilter selects jobs for ListJobs; empty fields select all.
+type JobFilter struct {
+	State, Kind string
+	Limit       int // at most this many, newest first; 0: 50
+}
+
+// ListJobs lists jobs, newest first (streamcart jobs list).
+func (s *db) ListJobs(ctx context.Context, f JobFilter) ([]JobInfo, error) {
+	where, args := []string{"1 = 1"}, []any{}
+	if f.State != "" {
+		where, args = append(where, "state = ?"), append(args, f.State)
+	}
+	if f.Kind != "" {
+		where, args = append(where, "kind = ?"), append(args, f.Kind)
+	}
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY id DESC LIMIT ?`, append(args, f.Limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []JobInfo
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	return out, nil
+}
+
+// RequeueJob gives a dead, cancelled or queued (failed, waiting for its retry) job a fresh start:
+// queued, due now, attempts back to 0, so its kind's whole number of attempts lies ahead. The
+// last error stays until the next attempt replaces it. A running or done job is left alone:
+// ErrJobState.
+func (s *db) RequeueJob(ctx context.Context, id int64) (JobInfo, error) {
+	return s.operate(ctx, id, `UPDATE jobs SET state = 'queued', attempts = 0, run_at = ?, lease_until = '', updated_at = ?
+		WHERE id = ? AND state IN ('queued', 'dead', 'cancelled')`, fmtTime(s.now()), fmtTime(s.now()), id)
+}
+
+// CancelJob cancels a queued or dead job: no worker claims it again. A running job is refused
+// (its handler may be half-way; cancelling under it would not stop it), as is a done one:
+// ErrJobState, and so is a job already cancelled.
+func (s *db) CancelJob(ctx context.Context, id int64) (JobInfo, error) {
+	return s.operate(ctx, id, `UPDATE jobs SET state = 'cancelled', lease_until = '', updated_at = ?
+		WHERE id = ? AND state IN ('queued', 'dead')`, fmtTime(s.now()), id)
+}
+
+// operate runs an operator's update of job id, conditional on its state, and reads the job back;
+// when the update matched nothing it says whether the job is unknown or in the wrong state.
+// The state condition is in the UPDATE itself, so a worker's claim and the operator's change
+// never both apply: whichever commits first wins, and the other sees the new state.
+func (s *db) operate(ctx context.Context, id int64, update string, args ...any) (JobInfo, error) {
+	var j JobInfo
+	err := s.tx(ctx, func(tx querier) error {
+		res, err := tx.ExecContext(ctx, update, args...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if j, err = s.jobByID(ctx, tx, id); err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("job %d is %s: %w", id, j.State, ErrJobState)
+		}
+		return nil
+	})
+	return j, err
 }
 
 // JobCounts counts jobs by state (for health and metrics).
@@ -162,4 +271,12 @@ func clip(s string) string {
 		return s[:maxJobError]
 	}
 	return s
+}
+
+// Jobs is the operator's hold on the queue (streamcart jobs).
+type Jobs interface {
+	Job(ctx context.Context, id int64) (JobInfo, error)
+	ListJobs(ctx context.Context, f JobFilter) ([]JobInfo, error)
+	RequeueJob(ctx context.Context, id int64) (JobInfo, error)
+	CancelJob(ctx context.Context, id int64) (JobInfo, error)
 }

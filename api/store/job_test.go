@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -249,6 +250,135 @@ func TestConcurrentClaimsNeverShareAJob(t *testing.T) {
 		for id, n := range seen {
 			if n != 1 {
 				t.Errorf("job %d claimed %d times", id, n)
+			}
+		}
+	})
+}
+
+// claimed enqueues a job under key and claims it: the job is running.
+func claimed(t *testing.T, s store.Backend, key string) store.JobInfo {
+	t.Helper()
+	mustEnqueue(t, s, "k", key, key, jobT0)
+	for {
+		j, ok, err := s.ClaimJob(t.Context(), jobT0, time.Minute)
+		if err != nil || !ok {
+			t.Fatalf("claim %s: %v %v", key, ok, err)
+		}
+		if j.Ref == key {
+			return mustJob(t, s, key)
+		}
+	}
+}
+
+// TestOperatorRequeueAndCancel drives RequeueJob and CancelJob from every state: dead, cancelled
+// and queued jobs come back queued, due now, with all their attempts ahead; queued and dead jobs
+// can be cancelled; a running job is never touched, nor a done one.
+func TestOperatorRequeueAndCancel(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ctx := t.Context()
+		dead := claimed(t, s, "dead")
+		if err := s.BuryJob(ctx, dead.ID, "gave up after 1 attempts: line is gone"); err != nil {
+			t.Fatal(err)
+		}
+		running := claimed(t, s, "running")
+		done := claimed(t, s, "done")
+		if err := s.CompleteJob(ctx, done.ID); err != nil {
+			t.Fatal(err)
+		}
+		failed := claimed(t, s, "failed")
+		if err := s.RetryJob(ctx, failed.ID, jobT0.Add(time.Hour), "timeout"); err != nil {
+			t.Fatal(err)
+		}
+
+		before := time.Now().Add(-time.Second)
+		j, err := s.RequeueJob(ctx, dead.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.State != store.JobQueued || j.Attempts != 0 || j.RunAt.Before(before) || j.RunAt.After(time.Now()) || j.LastError == "" {
+			t.Fatalf("requeued dead job = %+v, want queued now, 0 attempts, last error kept", j)
+		}
+		if j, err = s.RequeueJob(ctx, failed.ID); err != nil || j.State != store.JobQueued || j.Attempts != 0 || j.RunAt.After(time.Now()) {
+			t.Fatalf("requeued failed job = %+v, %v; want queued now", j, err)
+		}
+		for _, id := range []int64{running.ID, done.ID} {
+			if _, err := s.RequeueJob(ctx, id); !errors.Is(err, store.ErrJobState) {
+				t.Errorf("requeue job %d: err = %v, want ErrJobState", id, err)
+			}
+			if _, err := s.CancelJob(ctx, id); !errors.Is(err, store.ErrJobState) {
+				t.Errorf("cancel job %d: err = %v, want ErrJobState", id, err)
+			}
+		}
+		if j := mustJob(t, s, "running"); j.State != store.JobRunning || j.Attempts != 1 {
+			t.Fatalf("running job after refused operations = %+v", j)
+		}
+
+		if j, err = s.CancelJob(ctx, dead.ID); err != nil || j.State != store.JobCancelled {
+			t.Fatalf("cancel queued job = %+v, %v", j, err)
+		}
+		if _, err := s.CancelJob(ctx, dead.ID); !errors.Is(err, store.ErrJobState) {
+			t.Fatalf("cancel twice: err = %v, want ErrJobState", err)
+		}
+		// A cancelled job is never claimed; requeued, it runs again.
+		if j, ok, err := s.ClaimJob(ctx, time.Now().Add(time.Minute), time.Minute); err != nil || !ok || j.ID != failed.ID {
+			t.Fatalf("claim = %+v %v %v, want the requeued failed job only", j, ok, err)
+		}
+		if _, ok, err := s.ClaimJob(ctx, time.Now().Add(time.Minute), time.Minute); err != nil || ok {
+			t.Fatalf("claim after: ok=%v err=%v, want nothing due (the other is cancelled)", ok, err)
+		}
+		if j, err = s.RequeueJob(ctx, dead.ID); err != nil || j.State != store.JobQueued {
+			t.Fatalf("requeue cancelled job = %+v, %v", j, err)
+		}
+		for _, op := range []func(context.Context, int64) (store.JobInfo, error){s.RequeueJob, s.CancelJob, s.Job} {
+			if _, err := op(ctx, 999999); !errors.Is(err, store.ErrNotFound) {
+				t.Errorf("unknown job: err = %v, want ErrNotFound", err)
+			}
+		}
+	})
+}
+
+// TestListJobsFilters lists newest first, by state and kind, up to the limit.
+func TestListJobsFilters(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ctx := t.Context()
+		mustEnqueue(t, s, "mail", "1", "mail:1", jobT0)
+		mustEnqueue(t, s, "provision", "ord_1", "provision:ord_1", jobT0)
+		mustEnqueue(t, s, "provision", "ord_2", "provision:ord_2", jobT0)
+		mustEnqueue(t, s, "mail", "2", "mail:2", jobT0)
+		// BuryJob buries running jobs only: claim the two oldest first.
+		for range 2 {
+			if _, _, err := s.ClaimJob(ctx, jobT0, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, key := range []string{"mail:1", "provision:ord_1"} {
+			if err := s.BuryJob(ctx, mustJob(t, s, key).ID, "x"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cases := []struct {
+			f    store.JobFilter
+			want []string
+		}{
+			{store.JobFilter{}, []string{"mail:2", "provision:ord_2", "provision:ord_1", "mail:1"}},
+			{store.JobFilter{State: store.JobDead}, []string{"provision:ord_1", "mail:1"}},
+			{store.JobFilter{Kind: "provision"}, []string{"provision:ord_2", "provision:ord_1"}},
+			{store.JobFilter{State: store.JobDead, Kind: "mail"}, []string{"mail:1"}},
+			{store.JobFilter{State: store.JobQueued, Kind: "mail"}, []string{"mail:2"}},
+			{store.JobFilter{State: store.JobDone}, nil},
+			{store.JobFilter{Limit: 1}, []string{"mail:2"}},
+		}
+		for _, c := range cases {
+			jobs, err := s.ListJobs(ctx, c.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, j := range jobs {
+				got = append(got, j.UniqueKey)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("ListJobs(%+v) = %v, want %v", c.f, got, c.want)
 			}
 		}
 	})

@@ -76,6 +76,8 @@ type Backend interface {
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	JobByKey(ctx context.Context, uniqueKey string) (JobInfo, error)
 	JobCounts(ctx context.Context) (map[string]int, error)
+	Jobs
+	Pruner
 
 	Setting(ctx context.Context, key string) ([]byte, error)
 	PutSetting(ctx context.Context, key string, value []byte) error

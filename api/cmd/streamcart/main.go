@@ -42,6 +42,9 @@ const usage = `Usage:
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
+  streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
+  streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
+  streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments) only read: they refuse a database that does not exist.
@@ -132,6 +135,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		return storefrontCommand(ctx, args)
 	case "payments":
 		return paymentsCommand(ctx, args)
+	case "jobs":
+		return jobsCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
@@ -283,6 +288,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Secret(&cfg.PanelAPIKey, "panel-api-key", "the panel's API key")
 	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
 	rateLimitSettings(s, &cfg.RateLimits)
+	retentionSettings(s, &cfg.Retention)
 	paymentSettings(s, cfg)
 }
 
