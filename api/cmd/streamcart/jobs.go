@@ -146,7 +146,6 @@ func firstLine(s string, max int) string {
 	return line
 }
 
-
 // retentionSettings declares how long the daily prune keeps each kind of row (docs/operations.md#retention).
 func retentionSettings(s *config.Set, r *store.Retention) {
 	settings := []struct {
