@@ -133,6 +133,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := payment.CheckPublicURL(cfg.Payment); err != nil {
 		return nil, err
 	}
+	if err := payment.CheckCoinbaseCommerce(cfg.Payment); err != nil {
+		return nil, err
+	}
 	st, err := store.OpenURL(ctx, cfg.DB)
 	if err != nil {
 		return nil, err
@@ -146,6 +149,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
 	}
+	a.cfg.Payment.Catalog = a.Catalog // Coinbase converts invoices at the catalog in force
 	key, err := a.signingKey(ctx)
 	if err != nil {
 		return nil, err

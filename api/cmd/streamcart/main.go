@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
@@ -199,8 +200,9 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	var gateways string
 	fs.StringVar(&gateways, "gateways", env("GATEWAYS", ""), "enabled payment gateways, hyphen list, first is the default, e.g. stripe-coinbase-cryptomus; empty: the catalog's (STREAMCART_GATEWAYS)")
 	fs.StringVar(&cfg.Payment.StripeAPIURL, "stripe-api-url", env("STRIPE_API_URL", ""), "Stripe API base URL override, e.g. a stripe-mock (STREAMCART_STRIPE_API_URL)")
-	fs.StringVar(&cfg.Payment.CoinbaseAPIURL, "coinbase-api-url", env("COINBASE_API_URL", ""), "Coinbase Commerce API base URL override (STREAMCART_COINBASE_API_URL)")
-	fs.BoolVar(&cfg.Payment.CoinbaseSettleOnPending, "coinbase-settle-on-pending", env("COINBASE_SETTLE_ON_PENDING", "") == "true", "settle Coinbase charges on charge:pending instead of charge:confirmed (STREAMCART_COINBASE_SETTLE_ON_PENDING)")
+	fs.StringVar(&cfg.Payment.CoinbaseAPIURL, "coinbase-api-url", env("COINBASE_API_URL", ""), "Coinbase Business API base URL override, default https://business.coinbase.com (STREAMCART_COINBASE_API_URL)")
+	fs.StringVar(&cfg.Payment.CoinbaseKeyID, "coinbase-key-id", env("COINBASE_KEY_ID", ""), "id of the CDP secret API key Coinbase Business payment links are made with (STREAMCART_COINBASE_KEY_ID)")
+	fs.StringVar(&cfg.Payment.CoinbaseNetwork, "coinbase-network", env("COINBASE_NETWORK", payment.CoinbaseNetwork), "network Coinbase Business payment links take USDC on (STREAMCART_COINBASE_NETWORK)")
 	fs.StringVar(&cfg.Payment.CryptomusAPIURL, "cryptomus-api-url", env("CRYPTOMUS_API_URL", ""), "Cryptomus API base URL override (STREAMCART_CRYPTOMUS_API_URL)")
 	fs.StringVar(&cfg.Panel, "panel", env("PANEL", "builtin"), "IPTV panel: builtin, xui or xtream (STREAMCART_PANEL)")
 	fs.StringVar(&cfg.SMTPURL, "smtp-url", env("SMTP_URL", ""), "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty keeps mail in the database (STREAMCART_SMTP_URL)")
@@ -218,7 +220,8 @@ func parseConfig(name string, args []string) (app.Config, error) {
 		dst *string
 	}{
 		{"STRIPE_SECRET_KEY", &cfg.Payment.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", &cfg.Payment.StripeWebhookSecret},
-		{"COINBASE_API_KEY", &cfg.Payment.CoinbaseAPIKey}, {"COINBASE_WEBHOOK_SECRET", &cfg.Payment.CoinbaseWebhookSecret},
+		{"COINBASE_KEY_SECRET", &cfg.Payment.CoinbaseKeySecret}, {"COINBASE_WEBHOOK_SECRET", &cfg.Payment.CoinbaseWebhookSecret},
+		{"COINBASE_API_KEY", &cfg.Payment.CoinbaseCommerceAPIKey}, // retired: read only to refuse it
 		{"CRYPTOMUS_MERCHANT", &cfg.Payment.CryptomusMerchant}, {"CRYPTOMUS_API_KEY", &cfg.Payment.CryptomusAPIKey},
 		{"PANEL_API_KEY", &cfg.PanelAPIKey},
 	}
