@@ -60,6 +60,7 @@ type Deps struct {
 	Panel      panel.Panel
 	Geo        *geo.Lookup
 	Webhooks   *payment.Webhooks // providers' webhooks, served raw; nil: none
+	PayQuotes  payment.Quotes    // invoices' quotes in a gateway's own currency (Coinbase: USDC); nil: none
 	Storefront Storefront
 	TrustProxy bool // take the client IP from X-Forwarded-For (behind a load balancer)
 	Logger     *slog.Logger
@@ -109,7 +110,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
