@@ -237,3 +237,43 @@ func TestCoinbaseKeySecret(t *testing.T) {
 		}
 	}
 }
+
+// TestCoinbaseQuoteKept: the rate is taken when an invoice's link is first made; a catalog
+// import changing the USD rate before the retry does not change what the invoice asks.
+func TestCoinbaseQuoteKept(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+		cat, err := catalog.Parse("catalog.yaml", catalog.DemoYAML())
+		if err != nil {
+			t.Fatal(err)
+		}
+		current := cat
+		gw := func(st store.Backend) order.Gateway {
+			g, err := payment.NewCoinbase(payment.CoinbaseConfig{KeyID: coinbaseKeyID, KeySecret: f.key.secret, WebhookSecret: coinbaseWebhookSecret,
+				APIURL: f.srv.URL, PublicURL: "https://shop.example", Catalog: func() *catalog.Catalog { return current }}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		e := newEnv(t, b, gw)
+		f.setDown(true)
+		req := order.Request{Gateway: "coinbase", IdempotencyKey: "k1", IP: "203.0.113.7"}
+		req.Quote.PID, req.Quote.Cycle, req.Quote.Currency = 3, "monthly", "EUR"
+		if _, err := e.orders.Create(t.Context(), e.claims, req); !errors.Is(err, order.ErrGatewayUnavailable) {
+			t.Fatalf("create while down: %v", err)
+		}
+		dearer, err := catalog.Parse("catalog.yaml", []byte(strings.Replace(string(catalog.DemoYAML()), `{code: USD, rate: "1.08"`, `{code: USD, rate: "1.20"`, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		current = dearer
+		f.setDown(false)
+		if _, err := e.orders.Create(t.Context(), e.claims, req); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.link("")["amount"]; got != "17.27" { // 15.99 × 1.08, not × 1.20
+			t.Fatalf("link asks %v, want the first quote 17.27", got)
+		}
+	})
+}
