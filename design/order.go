@@ -19,8 +19,19 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 		Attribute("paymentDeadline", String, "RFC 3339; empty when nothing is due")
 		Attribute("createdAt", String, "RFC 3339")
 		Attribute("quote", QuoteResult, "The priced selection")
+		Attribute("paymentQuote", PaymentQuote, "What the gateway asks the buyer to pay when it takes another currency than the invoice's (Coinbase: USDC); absent otherwise")
 		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote")
 	})
+})
+
+var PaymentQuote = Type("PaymentQuote", func() {
+	Description("The invoice's total converted to the gateway's currency when its payment link was made, kept for that invoice.")
+	Attribute("amount", String, "Decimal amount the payment link asks", func() { Example("17.27") })
+	Attribute("currency", String, "The token asked", func() { Example("USDC") })
+	Attribute("network", String, "The network it is paid on", func() { Example("base") })
+	Attribute("rate", String, "Units of currency per unit of the invoice's currency: the catalog's USD rate over the invoice currency's", func() { Example("1.08") })
+	Attribute("rateTakenAt", String, "RFC 3339: when the rate was taken (the payment link's creation)")
+	Required("amount", "currency", "network", "rate", "rateTakenAt")
 })
 
 var PriceChanged = Type("PriceChanged", func() {

@@ -138,6 +138,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := payment.CheckPublicURL(cfg.Payment); err != nil {
 		return nil, err
 	}
+	if err := payment.CheckCoinbaseCommerce(cfg.Payment); err != nil {
+		return nil, err
+	}
 	st, err := store.OpenURL(ctx, cfg.DB)
 	if err != nil {
 		return nil, err
@@ -151,6 +154,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
 	}
+	a.cfg.Payment.Catalog = a.Catalog // Coinbase converts invoices at the catalog in force
 	key, err := a.signingKey(ctx)
 	if err != nil {
 		return nil, err
@@ -232,7 +236,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
-		Limiter: a.limiter,
+		Limiter:   a.limiter,
+		PayQuotes: st,
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

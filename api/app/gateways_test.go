@@ -1,19 +1,12 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,51 +15,6 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 )
-
-const (
-	coinbaseKey    = "cb-key"
-	coinbaseSecret = "cb-webhook-secret"
-)
-
-// fakeCoinbase answers charge creation as Coinbase Commerce does, and counts the charges.
-type fakeCoinbase struct {
-	srv *httptest.Server
-	mu  sync.Mutex
-	n   int
-}
-
-func newFakeCoinbase(t *testing.T) *fakeCoinbase {
-	f := &fakeCoinbase{}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.URL.Path != "/charges" || r.Header.Get("X-CC-Api-Key") != coinbaseKey {
-			http.Error(w, `{"error":{"type":"invalid_request"}}`, http.StatusBadRequest)
-			return
-		}
-		var body struct {
-			Metadata map[string]string `json:"metadata"`
-		}
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-			http.Error(w, `{"error":{"type":"invalid_request"}}`, http.StatusBadRequest)
-			return
-		}
-		f.mu.Lock()
-		f.n++
-		code := "CODE" + strings.Repeat("X", f.n)
-		f.mu.Unlock()
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(map[string]any{"data": map[string]any{
-			"id": "chg-" + code, "code": code, "hosted_url": "https://commerce.coinbase.com/charges/" + code, "metadata": body.Metadata,
-		}})
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeCoinbase) charges() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.n
-}
 
 // catalogWithGateways writes the demo catalog with its gateway setting (hyphen list) replaced.
 func catalogWithGateways(t *testing.T, gateways string) string {
@@ -109,7 +57,8 @@ func TestCatalogImportChangesTheGateways(t *testing.T) {
 		one := newShop(t, func(c *app.Config) {
 			c.PublicURL = "https://shop.example"
 			// The sandbox beside Coinbase (no test credentials) needs test mode.
-			c.Payment = payment.Config{CoinbaseAPIKey: coinbaseKey, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: fake.srv.URL, TestMode: true}
+			c.Payment = fake.config()
+			c.Payment.TestMode = true
 		})
 		cfg := one.cfg
 		cfg.Addr, cfg.CatalogPoll = freeAddr(t), 20*time.Millisecond
@@ -134,7 +83,7 @@ func TestCatalogImportChangesTheGateways(t *testing.T) {
 			return gw.Default == "coinbase" && len(gw.Gateways) == 2
 		})
 		o := two.buy(buyer.Token, standard()) // the new default
-		if !strings.HasPrefix(o.PaymentURL, "https://commerce.coinbase.com/charges/") || fake.charges() != 1 {
+		if !strings.HasPrefix(o.PaymentURL, "https://payments.coinbase.com/payment-links/") || fake.charges() != 1 {
 			t.Fatalf("payment URL = %q after %d charges, want Coinbase's", o.PaymentURL, fake.charges())
 		}
 
@@ -146,20 +95,9 @@ func TestCatalogImportChangesTheGateways(t *testing.T) {
 			t.Fatalf("after the sandbox attempt: %s, want pending", got.Status)
 		}
 
-		body, _ := json.Marshal(map[string]any{"id": "delivery-1", "event": map[string]any{"id": "evt-1", "type": "charge:confirmed",
-			"data": map[string]any{"code": "CODEX", "metadata": map[string]string{"invoice_id": o.InvoiceID, "order_id": o.OrderID},
-				"pricing": map[string]any{"local": map[string]string{"amount": "12.99", "currency": "EUR"}}}}})
-		mac := hmac.New(sha256.New, []byte(coinbaseSecret))
-		mac.Write(body)
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, two.base+payment.WebhookPath("coinbase"), bytes.NewReader(body))
-		req.Header.Set("X-CC-Webhook-Signature", hex.EncodeToString(mac.Sum(nil)))
-		resp, err := two.http.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("Coinbase webhook = %d, want 200", resp.StatusCode)
+		link := fake.last()
+		if got := postCoinbaseEvent(t, two, link, "payment_link.payment.success", coinbaseSecret, time.Now()); got != http.StatusOK {
+			t.Fatalf("Coinbase webhook = %d, want 200", got)
 		}
 		eventually(t, "the running shop's worker to settle and provision the Coinbase order", func() bool {
 			return two.getOrder(buyer.Token, o.OrderID).Status == "active"

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -120,7 +121,9 @@ func sandboxBeside(m string, live bool) payment.Config {
 			cfg.StripeSecretKey = "sk_live_abc"
 		}
 	case "coinbase":
-		cfg.CoinbaseAPIKey, cfg.CoinbaseWebhookSecret = "key", "secret"
+		// Any Ed25519 key: the start never calls Coinbase.
+		cfg.CoinbaseKeyID, cfg.CoinbaseWebhookSecret = "key", "secret"
+		cfg.CoinbaseKeySecret = base64.StdEncoding.EncodeToString(ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)))
 	case "cryptomus":
 		cfg.CryptomusMerchant, cfg.CryptomusAPIKey = "merchant", "key"
 	}

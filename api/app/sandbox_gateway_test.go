@@ -18,7 +18,8 @@ func TestSandboxPageFollowsTheCatalog(t *testing.T) {
 		s := newShop(t, func(c *app.Config) {
 			c.PublicURL = "https://shop.example" // Coinbase needs it; the sandbox page then links there
 			// The sandbox beside Coinbase (no test credentials) needs test mode.
-			c.Payment = payment.Config{CoinbaseAPIKey: coinbaseKey, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: fake.srv.URL, TestMode: true}
+			c.Payment = fake.config()
+			c.Payment.TestMode = true
 		})
 		buyer := s.identify("sandbox-off@example.com", "")
 		o := s.buy(buyer.Token, standard())

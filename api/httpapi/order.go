@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/storefront"
 	genorder "github.com/streamcart/streamcart/gen/order"
@@ -21,11 +22,32 @@ const msgTrialUsed = "The free trial has already been used. Please choose a plan
 type orderService struct {
 	authenticator
 	orders *order.Orders
+	quotes payment.Quotes // nil: no gateway quotes another currency
 }
 
-// NewOrder returns the order service.
-func NewOrder(accounts *account.Service, orders *order.Orders) genorder.Service {
-	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders}
+// NewOrder returns the order service; quotes are what gateways paid in another currency asked
+// for invoices (nil: none).
+func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes) genorder.Service {
+	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders, quotes: quotes}
+}
+
+// result is orderResult with the invoice's quote in the gateway's currency, if it has one: the
+// buyer sees the amount and rate before paying.
+func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.OrderResult, error) {
+	r := orderResult(o)
+	if s.quotes == nil || o.Invoice.ID == "" {
+		return r, nil
+	}
+	q, err := s.quotes.Quote(ctx, o.Invoice.ID)
+	if errors.Is(err, payment.ErrNotFound) {
+		return r, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	r.PaymentQuote = &genorder.PaymentQuote{Amount: q.Amount, Currency: q.Currency, Network: q.Network, Rate: q.Rate,
+		RateTakenAt: q.TakenAt.UTC().Format(time.RFC3339)}
+	return r, nil
 }
 
 func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {
@@ -77,7 +99,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 				return nil, err
 			}
 		}
-		return orderResult(o), nil
+		return s.result(ctx, o)
 	case errors.As(err, &changed):
 		return nil, &genorder.PriceChanged{
 			Name:    "price_changed",
@@ -107,7 +129,7 @@ func (s *orderService) Get(ctx context.Context, p *genorder.GetPayload) (*genord
 	if err != nil {
 		return nil, err
 	}
-	return orderResult(o), nil
+	return s.result(ctx, o)
 }
 
 // Cancel cancels a pending order.
@@ -121,7 +143,7 @@ func (s *orderService) Cancel(ctx context.Context, p *genorder.CancelPayload) (*
 	case err != nil:
 		return nil, err
 	}
-	return orderResult(o), nil
+	return s.result(ctx, o)
 }
 
 func orderResult(o order.Order) *genorder.OrderResult {

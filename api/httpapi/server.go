@@ -61,6 +61,7 @@ type Deps struct {
 	Panel      panel.Panel
 	Geo        *geo.Lookup
 	Webhooks   *payment.Webhooks // providers' webhooks, served raw; nil: none
+	PayQuotes  payment.Quotes    // invoices' quotes in a gateway's own currency (Coinbase: USDC); nil: none
 	Storefront Storefront
 	// TrustedProxies are the proxies whose X-Forwarded-For names the client (geo.ClientIP).
 	TrustedProxies []netip.Prefix
@@ -111,7 +112,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 

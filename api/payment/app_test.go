@@ -78,7 +78,9 @@ func TestAppRefusesUnconfiguredGateway(t *testing.T) {
 			want string
 		}{
 			{payment.Config{Modules: []string{"stripe"}, StripeSecretKey: "sk"}, "STREAMCART_STRIPE_WEBHOOK_SECRET"},
-			{payment.Config{Modules: []string{"coinbase"}, CoinbaseWebhookSecret: "s"}, "STREAMCART_COINBASE_API_KEY"},
+			{payment.Config{Modules: []string{"coinbase"}, CoinbaseWebhookSecret: "s"}, "STREAMCART_COINBASE_KEY_ID"},
+			{payment.Config{Modules: []string{"coinbase"}, CoinbaseKeyID: "id", CoinbaseWebhookSecret: "s"}, "STREAMCART_COINBASE_KEY_SECRET"},
+			{payment.Config{CoinbaseCommerceAPIKey: "old"}, "Coinbase Commerce shut down on 31 March 2026"},
 			{payment.Config{Modules: []string{"sandbox", "cryptomus"}, CryptomusMerchant: "m"}, "STREAMCART_CRYPTOMUS_API_KEY"},
 			{payment.Config{Modules: []string{"paypal"}}, `unknown gateway "paypal"`},
 		}

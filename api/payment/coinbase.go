@@ -3,83 +3,133 @@ package payment
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
-// CoinbaseAPIURL is Coinbase Commerce's API.
-const CoinbaseAPIURL = "https://api.commerce.coinbase.com"
+// CoinbaseAPIURL is Coinbase Business's API (payment links live under /api/v1/payment-links).
+const CoinbaseAPIURL = "https://business.coinbase.com"
 
-// CoinbaseConfig configures crypto payments through Coinbase Commerce charges.
+// CoinbaseNetwork is the network payment links take USDC on unless STREAMCART_COINBASE_NETWORK
+// names another.
+const CoinbaseNetwork = "base"
+
+// coinbaseCurrency is what payment links are priced in: USDC, a dollar token with 2 decimals
+// in the API's amounts ("50.00"), converted from the invoice at the catalog's USD rate.
+const coinbaseCurrency = "USDC"
+
+// coinbaseLinks is the payment links path.
+const coinbaseLinks = "/api/v1/payment-links"
+
+// Coinbase Business payment link statuses and webhook event types.
+const (
+	linkExpired   = "EXPIRED"
+	linkCompleted = "COMPLETED"
+	linkFailed    = "FAILED"
+
+	eventLinkSuccess = "payment_link.payment.success"
+	eventLinkFailed  = "payment_link.payment.failed"
+	eventLinkExpired = "payment_link.payment.expired"
+)
+
+// CoinbaseConfig configures crypto payments through Coinbase Business payment links.
 type CoinbaseConfig struct {
-	APIKey        string
-	WebhookSecret string // the endpoint's shared secret (Settings → Webhook subscriptions)
+	KeyID         string // the CDP secret API key's id
+	KeySecret     string // its secret: Ed25519 (base64) or ECDSA P-256 (PEM)
+	WebhookSecret string // the webhook subscription's secret (metadata.secret when created)
+	Network       string // empty: CoinbaseNetwork
 	APIURL        string // empty: CoinbaseAPIURL
 	PublicURL     string
-	// SettleOnPending settles on charge:pending (payment seen on chain, not yet confirmed)
-	// instead of waiting for charge:confirmed.
-	SettleOnPending bool
-	HTTPClient      *http.Client
+	// Catalog gives the rates: an invoice is converted to USDC at the catalog's USD rate.
+	Catalog    func() *catalog.Catalog
+	HTTPClient *http.Client
 }
 
-// Coinbase is the Coinbase Commerce gateway.
+// CoinbaseStore keeps each invoice's payment link id (Refs) and its USDC quote (Quotes).
+type CoinbaseStore interface {
+	Refs
+	Quotes
+}
+
+// Coinbase is the Coinbase Business payment link gateway (module name kept from Coinbase
+// Commerce, which it replaces: catalogs and the widget name it "coinbase").
 type Coinbase struct {
 	cfg  CoinbaseConfig
-	refs Refs
+	key  cdpKey
+	host string // the API's host, as the JWT's uri claim names it
+	st   CoinbaseStore
+	now  func() time.Time
 }
 
 var (
 	_ order.Gateway = (*Coinbase)(nil)
+	_ order.Expirer = (*Coinbase)(nil)
 	_ Provider      = (*Coinbase)(nil)
 	_ Inquirer      = (*Coinbase)(nil)
+	_ Matcher       = (*Coinbase)(nil)
 )
 
-// NewCoinbase returns the Coinbase Commerce gateway; refs keeps each invoice's charge code.
-func NewCoinbase(cfg CoinbaseConfig, refs Refs) *Coinbase {
+// NewCoinbase returns the Coinbase Business gateway; st keeps each invoice's link and quote.
+// A secret that is not a CDP key is an error (ErrBadKey).
+func NewCoinbase(cfg CoinbaseConfig, st CoinbaseStore) (*Coinbase, error) {
 	if cfg.APIURL == "" {
 		cfg.APIURL = CoinbaseAPIURL
 	}
 	cfg.APIURL = strings.TrimRight(cfg.APIURL, "/")
+	u, err := url.Parse(cfg.APIURL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("coinbase API URL %q: not an absolute URL", cfg.APIURL)
+	}
+	if cfg.Network == "" {
+		cfg.Network = CoinbaseNetwork
+	}
+	cfg.Network = strings.ToLower(cfg.Network)
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
-	return &Coinbase{cfg: cfg, refs: refs}
+	key, err := parseCDPKey(cfg.KeyID, cfg.KeySecret)
+	if err != nil {
+		return nil, err
+	}
+	return &Coinbase{cfg: cfg, key: key, host: u.Host, st: st, now: time.Now}, nil
 }
+
+// SetClock replaces the clock (tests): JWT times, link expiry and webhook tolerance use it.
+func (c *Coinbase) SetClock(now func() time.Time) { c.now = now }
 
 // Module names the gateway.
 func (*Coinbase) Module() string { return "coinbase" }
 
-// coinbaseCharge is the part of a charge we read.
-type coinbaseCharge struct {
-	ID        string            `json:"id"`
-	Code      string            `json:"code"`
-	HostedURL string            `json:"hosted_url"`
-	Metadata  map[string]string `json:"metadata"`
-	Pricing   struct {
-		Local struct {
-			Amount   string `json:"amount"`
-			Currency string `json:"currency"`
-		} `json:"local"`
-	} `json:"pricing"`
-	Timeline []struct {
-		Status string `json:"status"`
-	} `json:"timeline"`
+// coinbaseLink is the part of a payment link we read (also the body of its webhooks, which
+// add eventType).
+type coinbaseLink struct {
+	ID         string            `json:"id"`
+	URL        string            `json:"url"`
+	Status     string            `json:"status"`
+	Amount     string            `json:"amount"`
+	Currency   string            `json:"currency"`
+	Network    string            `json:"network"`
+	Metadata   map[string]string `json:"metadata"`
+	EventType  string            `json:"eventType"`
+	Settlement *struct {
+		TotalAmount string `json:"totalAmount"`
+	} `json:"settlement"`
 }
 
-// call sends a Coinbase Commerce API request and decodes {"data": …} into out.
-func (c *Coinbase) call(ctx context.Context, method, path string, body any, out any) error {
+// call sends one payment link API request, signed by a JWT of its own, and decodes the answer.
+func (c *Coinbase) call(ctx context.Context, method, path, idempotencyKey string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -92,93 +142,159 @@ func (c *Coinbase) call(ctx context.Context, method, path string, body any, out 
 	if err != nil {
 		return err
 	}
-	req.Header.Set("X-CC-Api-Key", c.cfg.APIKey)
-	req.Header.Set("X-CC-Version", "2018-03-22")
+	tok, err := c.key.token(method, c.host, req.URL.Path, c.now())
+	if err != nil {
+		return fmt.Errorf("coinbase %s: sign request: %w", path, err)
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	if idempotencyKey != "" {
+		req.Header.Set("X-Idempotency-Key", idempotencyKey)
+	}
 	res, err := c.cfg.HTTPClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("coinbase %s: %w: %v", path, ErrUnavailable, unwrapURLError(err))
+		return fmt.Errorf("coinbase %s %s: %w: %v", method, path, ErrUnavailable, unwrapURLError(err))
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("coinbase %s: %w: HTTP %d", path, ErrUnavailable, res.StatusCode)
+		var e struct {
+			Type    string `json:"errorType"`
+			Message string `json:"errorMessage"`
+		}
+		_ = json.Unmarshal(raw, &e)
+		return fmt.Errorf("coinbase %s %s: %w: HTTP %d %s %s", method, path, ErrUnavailable, res.StatusCode, e.Type, truncate(e.Message, 200))
 	}
-	var env struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(raw, &env); err != nil || len(env.Data) == 0 {
-		return fmt.Errorf("coinbase %s: %w: unreadable answer", path, ErrUnavailable)
-	}
-	return json.Unmarshal(env.Data, out)
-}
-
-// Checkout creates a fixed-price charge for the invoice and returns its hosted page.
-func (c *Coinbase) Checkout(ctx context.Context, o order.Order) (string, error) {
-	back := absURL(c.cfg.PublicURL, o.PaymentReturnURL())
-	name := "Order " + o.ID
-	if len(o.Quote.Lines) > 0 {
-		name = o.Quote.Lines[0].Label
-	}
-	var ch coinbaseCharge
-	err := c.call(ctx, http.MethodPost, "/charges", map[string]any{
-		"name": truncate(name, 100), "description": "Invoice " + o.Invoice.ID, "pricing_type": "fixed_price",
-		"local_price":  map[string]string{"amount": money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency), "currency": o.Invoice.Amount.Currency},
-		"metadata":     map[string]string{"invoice_id": o.Invoice.ID, "order_id": o.ID},
-		"redirect_url": back, "cancel_url": back,
-	}, &ch)
-	if err != nil {
-		return "", err
-	}
-	if ch.HostedURL == "" || ch.Code == "" {
-		return "", fmt.Errorf("coinbase charge: %w: no hosted_url", ErrUnavailable)
-	}
-	if err := c.refs.PutRef(ctx, c.Module(), o.Invoice.ID, ch.Code); err != nil {
-		return "", fmt.Errorf("coinbase charge: %w", err)
-	}
-	return ch.HostedURL, nil
-}
-
-// Verify checks X-CC-Webhook-Signature: hex HMAC-SHA256 of the raw body with the shared secret.
-func (c *Coinbase) Verify(h http.Header, body []byte) error {
-	got, err := hex.DecodeString(strings.TrimSpace(h.Get("X-CC-Webhook-Signature")))
-	if err != nil || len(got) == 0 {
-		return fmt.Errorf("%w: missing or malformed X-CC-Webhook-Signature", ErrBadSignature)
-	}
-	mac := hmac.New(sha256.New, []byte(c.cfg.WebhookSecret))
-	mac.Write(body)
-	if !hmac.Equal(got, mac.Sum(nil)) {
-		return fmt.Errorf("%w: signature mismatch", ErrBadSignature)
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("coinbase %s %s: %w: unreadable answer", method, path, ErrUnavailable)
 	}
 	return nil
 }
 
-// Parse reads a charge event.
-func (c *Coinbase) Parse(body []byte) (Event, error) {
-	var w struct {
-		ID    string `json:"id"`
-		Event struct {
-			ID   string         `json:"id"`
-			Type string         `json:"type"`
-			Data coinbaseCharge `json:"data"`
-		} `json:"event"`
+// Checkout makes the payment link of an order's invoice.
+func (c *Coinbase) Checkout(ctx context.Context, o order.Order) (string, error) {
+	label := "Order " + o.ID
+	if len(o.Quote.Lines) > 0 {
+		label = o.Quote.Lines[0].Label
 	}
-	if err := json.Unmarshal(body, &w); err != nil {
+	return c.CreateLink(ctx, o.Invoice, o.ID, label, o.PaymentReturnURL())
+}
+
+// CreateLink makes the payment link of one invoice (a first order's, or any later invoice of the
+// same client) and records its id: the link asks the invoice's USDC quote on the configured
+// network, expires at the invoice's deadline, sends the buyer back to returnURL (on the public
+// URL) whether the payment succeeds or fails, and carries the invoice and order ids. The
+// idempotency key is the invoice's, so a retry after a lost answer gets the same link.
+func (c *Coinbase) CreateLink(ctx context.Context, inv order.Invoice, orderID, label, returnURL string) (string, error) {
+	q, err := c.quote(ctx, inv)
+	if err != nil {
+		return "", err
+	}
+	back := absURL(c.cfg.PublicURL, returnURL)
+	body := map[string]any{
+		"amount": q.Amount, "currency": q.Currency, "network": q.Network,
+		"description": truncate(label+" (invoice "+inv.ID+")", 200),
+		"metadata": map[string]string{
+			"invoice_id": inv.ID, "order_id": orderID,
+			"invoice_amount": money.Format(inv.Amount.Amount, inv.Amount.Currency), "invoice_currency": inv.Amount.Currency,
+		},
+		"successRedirectUrl": back, "failRedirectUrl": back,
+	}
+	if !inv.Deadline.IsZero() {
+		body["expiresAt"] = inv.Deadline.UTC().Format(time.RFC3339)
+	}
+	var link coinbaseLink
+	if err := c.call(ctx, http.MethodPost, coinbaseLinks, "streamcart-link-"+inv.ID, body, &link); err != nil {
+		return "", err
+	}
+	if link.ID == "" || link.URL == "" {
+		return "", fmt.Errorf("coinbase payment link %s: %w: no id or url", inv.ID, ErrUnavailable)
+	}
+	if link.Amount != "" && (!sameDecimal(link.Amount, q.Amount) || !strings.EqualFold(link.Currency, q.Currency)) {
+		return "", fmt.Errorf("coinbase payment link %s: %w: link asks %s %s, not %s %s", inv.ID, ErrUnavailable, link.Amount, link.Currency, q.Amount, q.Currency)
+	}
+	if err := c.st.PutRef(ctx, c.Module(), inv.ID, link.ID); err != nil {
+		return "", fmt.Errorf("coinbase payment link %s: %w", inv.ID, err)
+	}
+	return link.URL, nil
+}
+
+// quote converts the invoice's total to USDC at the catalog's USD rate, taken now, when its link
+// is first made: rate = USD's rate / the invoice currency's rate (both relative to the catalog's
+// default currency; USDC counts as one USD), rounded once to cents. The first quote of an
+// invoice is stored and kept, so a retried link asks the same amount as the first attempt.
+func (c *Coinbase) quote(ctx context.Context, inv order.Invoice) (Quote, error) {
+	if q, err := c.st.Quote(ctx, inv.ID); err == nil {
+		return q, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return Quote{}, err
+	}
+	var cat *catalog.Catalog
+	if c.cfg.Catalog != nil {
+		cat = c.cfg.Catalog()
+	}
+	if cat == nil {
+		return Quote{}, errors.New("coinbase: no catalog to take the USD rate from")
+	}
+	usd, ok := cat.Currency("USD")
+	if !ok {
+		return Quote{}, errors.New("coinbase: the catalog sells no USD, so it has no rate to convert invoices to USDC at: add USD to its currencies")
+	}
+	from, ok := cat.Currency(inv.Amount.Currency)
+	if !ok || from.RateValue().Sign() <= 0 {
+		return Quote{}, fmt.Errorf("coinbase: the catalog has no rate for %s", inv.Amount.Currency)
+	}
+	rate := new(big.Rat).Quo(usd.RateValue(), from.RateValue())
+	cents := money.Exchange(inv.Amount.Amount, inv.Amount.Currency, rate, "USD")
+	if cents <= 0 {
+		return Quote{}, fmt.Errorf("coinbase: invoice %s converts to %d USDC cents", inv.ID, cents)
+	}
+	return c.st.PutQuote(ctx, Quote{
+		InvoiceID: inv.ID, Gateway: c.Module(), Amount: money.Format(cents, "USD"), Currency: coinbaseCurrency,
+		Network: c.cfg.Network, Rate: ratText(rate),
+		Basis:   fmt.Sprintf("catalog rates: USD %s / %s %s", usd.Rate, from.Code, from.Rate),
+		TakenAt: c.now().UTC(),
+	})
+}
+
+// ratText renders a rate with up to 8 decimals, trailing zeros dropped ("1.08", "0.0072").
+func ratText(r *big.Rat) string {
+	s := r.FloatString(8)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// sameDecimal reports whether two decimal texts are the same amount ("50.0" and "50.00").
+func sameDecimal(a, b string) bool {
+	x, ok1 := new(big.Rat).SetString(strings.TrimSpace(a))
+	y, ok2 := new(big.Rat).SetString(strings.TrimSpace(b))
+	return ok1 && ok2 && x.Cmp(y) == 0
+}
+
+// Verify checks X-Hook0-Signature with the subscription's secret.
+func (c *Coinbase) Verify(h http.Header, body []byte) error {
+	return verifyHook0(h, body, c.cfg.WebhookSecret, c.now())
+}
+
+// Parse reads a payment link event. Its body is the payment link and eventType; it carries no
+// event id of its own, so the link id and the event type are the deduplication key: a link is
+// paid, fails or expires once, and every redelivery of that news is the same event.
+func (c *Coinbase) Parse(body []byte) (Event, error) {
+	var l coinbaseLink
+	if err := json.Unmarshal(body, &l); err != nil {
 		return Event{}, fmt.Errorf("%w: %v", ErrBadPayload, err)
 	}
-	ev := c.chargeEvent(Event{Provider: c.Module(), ID: w.Event.ID, Type: w.Event.Type}, w.Event.Data)
-	switch w.Event.Type {
-	case "charge:confirmed", "charge:resolved":
-		ev.Kind = KindPaid
-	case "charge:pending":
-		ev.Kind = KindPending
-		if c.cfg.SettleOnPending {
-			ev.Kind = KindPaid
-		}
-	case "charge:failed":
+	if l.ID == "" || l.EventType == "" {
+		return Event{}, fmt.Errorf("%w: no payment link id or eventType", ErrBadPayload)
+	}
+	ev := c.linkEvent(Event{Provider: c.Module(), ID: l.ID + ":" + l.EventType, Type: l.EventType}, l)
+	switch l.EventType {
+	case eventLinkSuccess:
+		ev = c.paid(ev, l)
+	case eventLinkFailed, eventLinkExpired:
 		ev.Kind = KindFailed
 	default:
 		ev.Kind = KindIgnored
@@ -186,40 +302,88 @@ func (c *Coinbase) Parse(body []byte) (Event, error) {
 	return ev, nil
 }
 
-func (c *Coinbase) chargeEvent(ev Event, ch coinbaseCharge) Event {
-	ev.InvoiceID = ch.Metadata["invoice_id"]
-	ev.TransactionID = ch.Code
-	ev.Amount = pricing.Money{Amount: -1, Currency: strings.ToUpper(ch.Pricing.Local.Currency)}
-	if n, err := parseDecimal(ch.Pricing.Local.Amount, ch.Pricing.Local.Currency); err == nil {
+func (c *Coinbase) linkEvent(ev Event, l coinbaseLink) Event {
+	ev.InvoiceID = l.Metadata["invoice_id"]
+	ev.TransactionID = l.ID // one link pays one invoice
+	return ev
+}
+
+// paid judges a paid link: settled when it took at least the link's amount in USDC, the amount
+// the invoice was quoted (the link is matched to the one recorded for the invoice before
+// anything settles); held for review when less arrived or in another currency. The settlement
+// is then checked as the invoice's own amount, which the link's metadata carries.
+func (c *Coinbase) paid(ev Event, l coinbaseLink) Event {
+	took := l.Amount
+	if l.Settlement != nil && l.Settlement.TotalAmount != "" {
+		took = l.Settlement.TotalAmount
+	}
+	asked, ok1 := new(big.Rat).SetString(strings.TrimSpace(l.Amount))
+	got, ok2 := new(big.Rat).SetString(strings.TrimSpace(took))
+	if !strings.EqualFold(l.Currency, coinbaseCurrency) || !ok1 || !ok2 || got.Cmp(asked) < 0 {
+		ev.Kind = KindWrongAmount
+		ev.Type = fmt.Sprintf("%s: paid %s %s of %s %s", ev.Type, took, l.Currency, l.Amount, coinbaseCurrency)
+		return ev
+	}
+	ev.Kind = KindPaid
+	cur := strings.ToUpper(l.Metadata["invoice_currency"])
+	ev.Amount = pricing.Money{Amount: -1, Currency: cur}
+	if n, err := parseDecimal(l.Metadata["invoice_amount"], cur); err == nil {
 		ev.Amount.Amount = n
 	}
 	return ev
 }
 
-// Inquire reads the invoice's charge; its last timeline status says where it stands.
+// Matches accepts an event only for the payment link recorded for its invoice: a link made
+// elsewhere on the same Coinbase account, whatever invoice its metadata names, settles nothing.
+func (c *Coinbase) Matches(ctx context.Context, ev Event) error {
+	ref, err := c.st.Ref(ctx, c.Module(), ev.InvoiceID)
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%w: invoice %s has no payment link", ErrForeignPayment, ev.InvoiceID)
+	}
+	if err != nil {
+		return err
+	}
+	if ref != ev.TransactionID {
+		return fmt.Errorf("%w: link %s, invoice %s was given %s", ErrForeignPayment, ev.TransactionID, ev.InvoiceID, ref)
+	}
+	return nil
+}
+
+// ExpireCheckout deactivates the payment link of a cancelled order, so it can no longer be paid.
+// An invoice without a link has nothing to deactivate.
+func (c *Coinbase) ExpireCheckout(ctx context.Context, o order.Order) error {
+	id, err := c.st.Ref(ctx, c.Module(), o.Invoice.ID)
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var l coinbaseLink
+	return c.call(ctx, http.MethodPost, coinbaseLinks+"/"+url.PathEscape(id)+"/deactivate", "", nil, &l)
+}
+
+// Inquire reads the invoice's payment link (GET /payment-links/{id}); its status says where the
+// invoice stands, judged as its webhook would be.
 func (c *Coinbase) Inquire(ctx context.Context, o order.Order) (Event, error) {
-	code, err := c.refs.Ref(ctx, c.Module(), o.Invoice.ID)
+	id, err := c.st.Ref(ctx, c.Module(), o.Invoice.ID)
 	if err != nil {
 		return Event{}, err
 	}
-	var ch coinbaseCharge
-	if err := c.call(ctx, http.MethodGet, "/charges/"+url.PathEscape(code), nil, &ch); err != nil {
+	var l coinbaseLink
+	if err := c.call(ctx, http.MethodGet, coinbaseLinks+"/"+url.PathEscape(id), "", nil, &l); err != nil {
 		return Event{}, err
 	}
-	status := ""
-	if n := len(ch.Timeline); n > 0 {
-		status = ch.Timeline[n-1].Status
+	if l.ID == "" {
+		l.ID = id
 	}
-	ev := c.chargeEvent(Event{Provider: c.Module(), ID: "inquiry:" + code, Type: "charge " + status}, ch)
-	switch status {
-	case "COMPLETED", "RESOLVED":
-		ev.Kind = KindPaid
-	case "PENDING":
-		ev.Kind = KindPending
-		if c.cfg.SettleOnPending {
-			ev.Kind = KindPaid
-		}
-	default:
+	ev := c.linkEvent(Event{Provider: c.Module(), ID: "inquiry:" + id, Type: "payment link " + l.Status}, l)
+	switch l.Status {
+	case linkCompleted:
+		ev = c.paid(ev, l)
+	case linkFailed, linkExpired:
+		ev.Kind = KindFailed
+	default: // ACTIVE: not paid yet; DEACTIVATED: we ended it, the order is cancelled
 		ev.Kind = KindPending
 	}
 	return ev, nil

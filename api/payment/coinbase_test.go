@@ -1,18 +1,12 @@
 package payment_test
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
@@ -20,162 +14,160 @@ import (
 	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
-const coinbaseKey, coinbaseSecret = "cb-api-key", "cb-shared-secret"
-
-// fakeCoinbase is Coinbase Commerce's charges API as documented: X-CC-Api-Key and X-CC-Version
-// headers, POST /charges with a fixed local price, GET /charges/{code} with a timeline.
-type fakeCoinbase struct {
-	mu      sync.Mutex
-	down    bool
-	status  string // last timeline status of every charge
-	charges map[string]map[string]any
-	srv     *httptest.Server
-}
-
-func newFakeCoinbase(t *testing.T) *fakeCoinbase {
-	f := &fakeCoinbase{status: "NEW", charges: map[string]map[string]any{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
-	return f
-}
-
-func (f *fakeCoinbase) set(down bool, status string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.down, f.status = down, status
-}
-
-func (f *fakeCoinbase) serve(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.down {
-		http.Error(w, `{"error":{"type":"service_unavailable"}}`, http.StatusServiceUnavailable)
-		return
-	}
-	if r.Header.Get("X-CC-Api-Key") != coinbaseKey || r.Header.Get("X-CC-Version") != "2018-03-22" {
-		http.Error(w, `{"error":{"type":"authorization_error"}}`, http.StatusUnauthorized)
-		return
-	}
-	switch {
-	case r.Method == http.MethodPost && r.URL.Path == "/charges":
-		var body map[string]any
-		if json.NewDecoder(r.Body).Decode(&body) != nil || body["pricing_type"] != "fixed_price" || body["local_price"] == nil {
-			http.Error(w, `{"error":{"type":"invalid_request"}}`, http.StatusBadRequest)
-			return
-		}
-		code := "CODE" + string(rune('A'+len(f.charges)))
-		charge := map[string]any{
-			"id": "chg-" + code, "code": code, "hosted_url": "https://commerce.coinbase.com/charges/" + code,
-			"metadata": body["metadata"], "pricing": map[string]any{"local": body["local_price"]},
-		}
-		f.charges[code] = charge
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(map[string]any{"data": charge})
-	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/charges/"):
-		charge, ok := f.charges[strings.TrimPrefix(r.URL.Path, "/charges/")]
-		if !ok {
-			http.Error(w, `{"error":{"type":"not_found"}}`, http.StatusNotFound)
-			return
-		}
-		out := map[string]any{}
-		for k, v := range charge {
-			out[k] = v
-		}
-		out["timeline"] = []map[string]string{{"status": "NEW"}, {"status": f.status}}
-		json.NewEncoder(w).Encode(map[string]any{"data": out})
-	default:
-		http.NotFound(w, r)
-	}
-}
-
-func coinbaseGateway(f *fakeCoinbase, onPending bool) gatewayFactory {
+// coinbaseGateway builds the gateway against the fake API, converting at the rates of the
+// catalog src (YAML).
+func coinbaseGateway(t *testing.T, f *fakeLinks, src []byte) gatewayFactory {
 	return func(st store.Backend) order.Gateway {
-		return payment.NewCoinbase(payment.CoinbaseConfig{APIKey: coinbaseKey, WebhookSecret: coinbaseSecret, APIURL: f.srv.URL,
-			PublicURL: "https://shop.example", SettleOnPending: onPending}, st)
+		cat, err := catalog.Parse("catalog.yaml", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := payment.NewCoinbase(payment.CoinbaseConfig{KeyID: coinbaseKeyID, KeySecret: f.key.secret, WebhookSecret: coinbaseWebhookSecret,
+			APIURL: f.srv.URL, PublicURL: "https://shop.example", Catalog: func() *catalog.Catalog { return cat }}, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
 	}
 }
 
-// coinbaseEvent is a webhook as Coinbase Commerce sends it, and its X-CC-Webhook-Signature.
-func coinbaseEvent(eventID, typ string, o order.Order, amount, currency string) ([]byte, map[string]string) {
-	body, _ := json.Marshal(map[string]any{
-		"id": "delivery-" + eventID, "scheduled_for": "2026-01-01T00:00:00Z", "attempt_number": 1,
-		"event": map[string]any{"id": eventID, "type": typ, "api_version": "2018-03-22", "created_at": "2026-01-01T00:00:00Z",
-			"data": map[string]any{"id": "chg-1", "code": "CODEA", "metadata": map[string]string{"invoice_id": o.Invoice.ID, "order_id": o.ID},
-				"pricing": map[string]any{"local": map[string]string{"amount": amount, "currency": currency}}}},
-	})
-	mac := hmac.New(sha256.New, []byte(coinbaseSecret))
-	mac.Write(body)
-	return body, map[string]string{"X-CC-Webhook-Signature": hex.EncodeToString(mac.Sum(nil))}
-}
-
-func TestCoinbaseWebhook(t *testing.T) {
+// TestCoinbaseLinkRequest: the payment link asks the invoice's total in USDC at the catalog's
+// USD rate, on base, until the invoice's deadline, returns the buyer to the shop, carries the
+// invoice and order ids, and is signed by either kind of CDP key.
+func TestCoinbaseLinkRequest(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		cases := []struct {
-			name       string
-			typ        string
-			onPending  bool
-			amount     string
-			forge      bool
-			wantStatus int
-			wantOrder  order.Status
-		}{
-			{"confirmed settles", "charge:confirmed", false, "15.99", false, 200, order.StatusActive},
-			{"pending waits by default", "charge:pending", false, "15.99", false, 200, order.StatusPending},
-			{"pending settles when configured", "charge:pending", true, "15.99", false, 200, order.StatusActive},
-			{"failed fails the order", "charge:failed", false, "15.99", false, 200, order.StatusFailed},
-			{"underpaid charge is held", "charge:confirmed", false, "10.00", false, 200, order.StatusFraud},
-			{"forged signature refused", "charge:confirmed", false, "15.99", true, 400, order.StatusPending},
-		}
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				f := newFakeCoinbase(t)
-				e := newEnv(t, b, coinbaseGateway(f, tc.onPending))
-				o := e.mustBuy("coinbase", 3, "EUR")
-				if !strings.HasPrefix(o.Invoice.PaymentURL, "https://commerce.coinbase.com/charges/") {
+		for _, alg := range []string{"EdDSA", "ES256"} {
+			t.Run(alg, func(t *testing.T) {
+				f := newFakeLinks(t, newCDPKey(t, alg))
+				e := newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
+				o := e.mustBuy("coinbase", 3, "EUR") // 15.99 EUR
+				if !strings.HasPrefix(o.Invoice.PaymentURL, "https://payments.coinbase.com/payment-links/pl_") {
 					t.Fatalf("payment URL = %q", o.Invoice.PaymentURL)
 				}
-				body, h := coinbaseEvent("evt-"+tc.typ, tc.typ, o, tc.amount, "EUR")
-				if tc.forge {
-					h["X-CC-Webhook-Signature"] = strings.Repeat("0", 64)
+				body := f.created[0]
+				meta := body["metadata"].(map[string]any)
+				// 15.99 EUR × (USD 1.08 / EUR 1) = 17.2692 → 17.27 USDC.
+				if body["amount"] != "17.27" || body["currency"] != "USDC" || body["network"] != "base" ||
+					body["expiresAt"] != o.Invoice.Deadline.UTC().Format(time.RFC3339) ||
+					!strings.HasPrefix(body["successRedirectUrl"].(string), "https://shop.example/") || body["failRedirectUrl"] != body["successRedirectUrl"] ||
+					meta["invoice_id"] != o.Invoice.ID || meta["order_id"] != o.ID {
+					t.Fatalf("link request = %v", body)
 				}
-				for range 2 { // a redelivery is acknowledged and stored once
-					if got := e.post("coinbase", body, h); got != tc.wantStatus {
-						t.Fatalf("status = %d, want %d", got, tc.wantStatus)
-					}
-				}
-				if want := map[bool]int{true: 0, false: 1}[tc.forge]; e.webhookCount("coinbase") != want {
-					t.Fatalf("stored = %d, want %d", e.webhookCount("coinbase"), want)
-				}
-				e.drain()
-				if got := e.order(o.ID).Status; got != tc.wantOrder {
-					t.Fatalf("order = %s, want %s", got, tc.wantOrder)
+				q, err := e.st.Quote(t.Context(), o.Invoice.ID)
+				if err != nil || q.Amount != "17.27" || q.Currency != "USDC" || q.Network != "base" || q.Rate != "1.08" || q.TakenAt.IsZero() {
+					t.Fatalf("stored quote = %+v, %v", q, err)
 				}
 			})
 		}
 	})
 }
 
+// TestCoinbaseWebhook drives signed (and forged) payment link events through the webhook.
+func TestCoinbaseWebhook(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		now := time.Now()
+		cases := []struct {
+			name       string
+			event      string
+			currency   string // "" : USDC
+			paid       string // settlement.totalAmount; "" : the link's amount
+			otherLink  bool   // the event is about a link made elsewhere naming this invoice
+			secret     string // "" : the subscription's
+			at         time.Time
+			wantStatus int
+			wantStored int
+			wantOrder  order.Status
+		}{
+			{"success settles", "payment_link.payment.success", "", "", false, "", now, 200, 1, order.StatusActive},
+			{"failed fails the order", "payment_link.payment.failed", "", "", false, "", now, 200, 1, order.StatusFailed},
+			{"expired fails the order", "payment_link.payment.expired", "", "", false, "", now, 200, 1, order.StatusFailed},
+			{"underpayment is held", "payment_link.payment.success", "", "10.00", false, "", now, 200, 1, order.StatusFraud},
+			{"another currency is held", "payment_link.payment.success", "USDT", "", false, "", now, 200, 1, order.StatusFraud},
+			{"another link settles nothing", "payment_link.payment.success", "", "", true, "", now, 200, 1, order.StatusPending},
+			{"bad signature refused", "payment_link.payment.success", "", "", false, "not-the-secret", now, 400, 0, order.StatusPending},
+			{"stale signature refused", "payment_link.payment.success", "", "", false, "", now.Add(-6 * time.Minute), 400, 0, order.StatusPending},
+			{"future signature refused", "payment_link.payment.success", "", "", false, "", now.Add(10 * time.Minute), 400, 0, order.StatusPending},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+				e := newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
+				o := e.mustBuy("coinbase", 3, "EUR")
+				link := f.link("")
+				if tc.otherLink {
+					link["id"] = "0123456789abcdef01234567"
+				}
+				if tc.currency != "" {
+					link["currency"] = tc.currency
+				}
+				if tc.paid != "" {
+					link["settlement"] = map[string]string{"totalAmount": tc.paid}
+				}
+				secret := coinbaseWebhookSecret
+				if tc.secret != "" {
+					secret = tc.secret
+				}
+				body, h := hook0Signed(link, tc.event, secret, tc.at)
+				for range 2 { // the same event twice: acknowledged twice, stored and acted on once
+					if got := e.post("coinbase", body, h); got != tc.wantStatus {
+						t.Fatalf("status = %d, want %d", got, tc.wantStatus)
+					}
+				}
+				if got := e.webhookCount("coinbase"); got != tc.wantStored {
+					t.Fatalf("stored = %d, want %d", got, tc.wantStored)
+				}
+				e.drain()
+				got := e.order(o.ID)
+				if got.Status != tc.wantOrder {
+					t.Fatalf("order = %s, want %s", got.Status, tc.wantOrder)
+				}
+				if tc.wantOrder == order.StatusActive && (got.Invoice.TransactionID != "coinbase:"+link["id"].(string) || e.provisionJobs(o.ID) != 1) {
+					t.Fatalf("settled as %q with %d provisioning jobs", got.Invoice.TransactionID, e.provisionJobs(o.ID))
+				}
+			})
+		}
+	})
+}
+
+// TestCoinbaseCancelDeactivates: cancelling an order deactivates its payment link.
+func TestCoinbaseCancelDeactivates(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeLinks(t, newCDPKey(t, "ES256"))
+		e := newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
+		o := e.mustBuy("coinbase", 3, "EUR")
+		if _, err := e.orders.Cancel(t.Context(), e.claims, o.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.link("")["status"]; got != "DEACTIVATED" {
+			t.Fatalf("link status = %v after the cancel, want DEACTIVATED", got)
+		}
+	})
+}
+
+// TestCoinbaseDownThenBack: the provider down at creation is ErrGatewayUnavailable (a 503 to the
+// buyer) and the retry with the same key makes the link with the first quote; down at
+// reconciliation, the job fails and its retry settles the payment whose webhook was lost.
 func TestCoinbaseDownThenBack(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		f := newFakeCoinbase(t)
-		e := newEnv(t, b, coinbaseGateway(f, false))
+		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+		gw := coinbaseGateway(t, f, catalog.DemoYAML())
+		e := newEnv(t, b, gw)
 
-		// Down while ordering: no payment link, an error the buyer can retry with the same key.
-		f.set(true, "NEW")
+		f.setDown(true)
 		req := order.Request{Gateway: "coinbase", IdempotencyKey: "k1", IP: "203.0.113.7"}
 		req.Quote.PID, req.Quote.Cycle, req.Quote.Currency = 3, "monthly", "EUR"
 		if _, err := e.orders.Create(t.Context(), e.claims, req); !errors.Is(err, order.ErrGatewayUnavailable) {
 			t.Fatalf("create while down: %v, want ErrGatewayUnavailable", err)
 		}
-		f.set(false, "NEW")
+		f.setDown(false)
 		o, err := e.orders.Create(t.Context(), e.claims, req)
 		if err != nil || o.Invoice.PaymentURL == "" {
 			t.Fatalf("retry: %v, url %q", err, o.Invoice.PaymentURL)
 		}
+		link := f.link("")
+		id := link["id"].(string)
 
-		// The buyer pays, the webhook is lost, and the provider is down when the reconciliation job
-		// asks near the deadline: the job fails and is retried; once the provider is back it settles.
-		rec := payment.NewReconciler(e.st, []order.Gateway{coinbaseGateway(f, false)(e.st)}, e.webhooks, e.log)
+		rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
 		nearDeadline := func() time.Time { return o.Invoice.Deadline.Add(-10 * time.Minute) }
 		rec.SetClock(nearDeadline)
 		worker := job.NewWorker(e.st, map[string]job.Handler{payment.JobReconcile: rec.Handle, order.JobProvision: e.provision},
@@ -183,21 +175,105 @@ func TestCoinbaseDownThenBack(t *testing.T) {
 		if err := rec.Start(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		f.set(true, "COMPLETED")
+		f.pay(id, "COMPLETED", link["amount"].(string))
+		f.setDown(true)
 		if ran, err := worker.RunOnce(t.Context()); !ran || err != nil {
 			t.Fatalf("reconcile while down: ran %v, %v", ran, err)
 		}
 		if got := e.order(o.ID).Status; got != order.StatusPending {
 			t.Fatalf("order = %s while the provider is down", got)
 		}
-		f.set(false, "COMPLETED")
+		f.setDown(false)
 		for range 3 { // the retried sweep, then provisioning
 			if _, err := worker.RunOnce(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if got := e.order(o.ID); got.Status != order.StatusActive || got.Invoice.TransactionID != "coinbase:CODEA" {
-			t.Fatalf("order = %s txn %q, want active coinbase:CODEA", got.Status, got.Invoice.TransactionID)
+		if got := e.order(o.ID); got.Status != order.StatusActive || got.Invoice.TransactionID != "coinbase:"+id {
+			t.Fatalf("order = %s txn %q, want active coinbase:%s", got.Status, got.Invoice.TransactionID, id)
+		}
+		if !containsCall(f, "GET /api/v1/payment-links/"+id) {
+			t.Fatalf("calls = %v, want GET of the link", f.calls)
+		}
+	})
+}
+
+// TestCoinbaseReconcileUnderpaid: a completed link that took less than it asked is held, as its
+// webhook would have been.
+func TestCoinbaseReconcileUnderpaid(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+		gw := coinbaseGateway(t, f, catalog.DemoYAML())
+		e := newEnv(t, b, gw)
+		o := e.mustBuy("coinbase", 3, "EUR")
+		f.pay(f.link("")["id"].(string), "COMPLETED", "1.00")
+		rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
+		if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.order(o.ID).Status; got != order.StatusFraud {
+			t.Fatalf("order = %s, want held (fraud)", got)
+		}
+	})
+}
+
+func containsCall(f *fakeLinks, call string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.calls {
+		if c == call {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCoinbaseKeySecret: a secret that is no CDP key stops the gateway from being built.
+func TestCoinbaseKeySecret(t *testing.T) {
+	for _, secret := range []string{"not base64!", "c2hvcnQ=", "-----BEGIN EC PRIVATE KEY-----\\nAAAA\\n-----END EC PRIVATE KEY-----"} {
+		_, err := payment.NewCoinbase(payment.CoinbaseConfig{KeyID: coinbaseKeyID, KeySecret: secret}, nil)
+		if !errors.Is(err, payment.ErrBadKey) {
+			t.Errorf("%q: err = %v, want ErrBadKey", secret, err)
+		}
+	}
+}
+
+// TestCoinbaseQuoteKept: the rate is taken when an invoice's link is first made; a catalog
+// import changing the USD rate before the retry does not change what the invoice asks.
+func TestCoinbaseQuoteKept(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+		cat, err := catalog.Parse("catalog.yaml", catalog.DemoYAML())
+		if err != nil {
+			t.Fatal(err)
+		}
+		current := cat
+		gw := func(st store.Backend) order.Gateway {
+			g, err := payment.NewCoinbase(payment.CoinbaseConfig{KeyID: coinbaseKeyID, KeySecret: f.key.secret, WebhookSecret: coinbaseWebhookSecret,
+				APIURL: f.srv.URL, PublicURL: "https://shop.example", Catalog: func() *catalog.Catalog { return current }}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		e := newEnv(t, b, gw)
+		f.setDown(true)
+		req := order.Request{Gateway: "coinbase", IdempotencyKey: "k1", IP: "203.0.113.7"}
+		req.Quote.PID, req.Quote.Cycle, req.Quote.Currency = 3, "monthly", "EUR"
+		if _, err := e.orders.Create(t.Context(), e.claims, req); !errors.Is(err, order.ErrGatewayUnavailable) {
+			t.Fatalf("create while down: %v", err)
+		}
+		dearer, err := catalog.Parse("catalog.yaml", []byte(strings.Replace(string(catalog.DemoYAML()), `{code: USD, rate: "1.08"`, `{code: USD, rate: "1.20"`, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		current = dearer
+		f.setDown(false)
+		if _, err := e.orders.Create(t.Context(), e.claims, req); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.link("")["amount"]; got != "17.27" { // 15.99 × 1.08, not × 1.20
+			t.Fatalf("link asks %v, want the first quote 17.27", got)
 		}
 	})
 }

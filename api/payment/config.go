@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 )
@@ -29,8 +30,13 @@ type Config struct {
 
 	StripeSecretKey, StripeWebhookSecret, StripeAPIURL string
 
-	CoinbaseAPIKey, CoinbaseWebhookSecret, CoinbaseAPIURL string
-	CoinbaseSettleOnPending                               bool
+	// Coinbase Business: a CDP secret API key (id and secret), the webhook subscription's secret,
+	// the network USDC is taken on (empty: base) and an API URL override (tests).
+	CoinbaseKeyID, CoinbaseKeySecret, CoinbaseWebhookSecret, CoinbaseNetwork, CoinbaseAPIURL string
+	// CoinbaseCommerceAPIKey is the retired STREAMCART_COINBASE_API_KEY, read only to refuse it.
+	CoinbaseCommerceAPIKey string
+	// Catalog gives Coinbase the rate it converts invoices to USDC at (the catalog's USD rate).
+	Catalog func() *catalog.Catalog
 
 	CryptomusMerchant, CryptomusAPIKey, CryptomusAPIURL string
 
@@ -71,12 +77,20 @@ func Build(cfg Config, refs Refs) ([]order.Gateway, error) {
 			out = append(out, NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
 				APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL, HTTPClient: cfg.HTTPClient}, refs))
 		case "coinbase":
-			if err := missing("STREAMCART_COINBASE_API_KEY", cfg.CoinbaseAPIKey, "STREAMCART_COINBASE_WEBHOOK_SECRET", cfg.CoinbaseWebhookSecret,
-				"STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
+			if err := missing("STREAMCART_COINBASE_KEY_ID", cfg.CoinbaseKeyID, "STREAMCART_COINBASE_KEY_SECRET", cfg.CoinbaseKeySecret,
+				"STREAMCART_COINBASE_WEBHOOK_SECRET", cfg.CoinbaseWebhookSecret, "STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
 				return nil, err
 			}
-			out = append(out, NewCoinbase(CoinbaseConfig{APIKey: cfg.CoinbaseAPIKey, WebhookSecret: cfg.CoinbaseWebhookSecret,
-				APIURL: cfg.CoinbaseAPIURL, PublicURL: cfg.PublicURL, SettleOnPending: cfg.CoinbaseSettleOnPending, HTTPClient: cfg.HTTPClient}, refs))
+			st, ok := refs.(CoinbaseStore)
+			if !ok {
+				return nil, fmt.Errorf("gateway coinbase: the store keeps no payment quotes")
+			}
+			cb, err := NewCoinbase(CoinbaseConfig{KeyID: cfg.CoinbaseKeyID, KeySecret: cfg.CoinbaseKeySecret, WebhookSecret: cfg.CoinbaseWebhookSecret,
+				Network: cfg.CoinbaseNetwork, APIURL: cfg.CoinbaseAPIURL, PublicURL: cfg.PublicURL, Catalog: cfg.Catalog, HTTPClient: cfg.HTTPClient}, st)
+			if err != nil {
+				return nil, fmt.Errorf("STREAMCART_COINBASE_KEY_SECRET: %w", err)
+			}
+			out = append(out, cb)
 		case "cryptomus":
 			if err := missing("STREAMCART_CRYPTOMUS_MERCHANT", cfg.CryptomusMerchant, "STREAMCART_CRYPTOMUS_API_KEY", cfg.CryptomusAPIKey,
 				"STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {
@@ -119,6 +133,22 @@ func CheckSandbox(cfg Config, modules []string) error {
 	return nil
 }
 
+// ErrCommerceClosed means the retired Coinbase Commerce key is still set.
+var ErrCommerceClosed = errors.New("Coinbase Commerce is closed")
+
+// CheckCoinbaseCommerce refuses the start while STREAMCART_COINBASE_API_KEY is set: Coinbase
+// Commerce (and its API keys) closed on 31 March 2026, and a shop that still believes it takes
+// crypto through it would take none.
+func CheckCoinbaseCommerce(cfg Config) error {
+	if cfg.CoinbaseCommerceAPIKey == "" {
+		return nil
+	}
+	return fmt.Errorf("%w: STREAMCART_COINBASE_API_KEY is a Coinbase Commerce key, and Coinbase Commerce shut down on 31 March 2026. "+
+		"The coinbase gateway now makes Coinbase Business payment links: remove STREAMCART_COINBASE_API_KEY and set "+
+		"STREAMCART_COINBASE_KEY_ID and STREAMCART_COINBASE_KEY_SECRET (a CDP secret API key) and STREAMCART_COINBASE_WEBHOOK_SECRET "+
+		"(the secret of the payment_link webhook subscription); see docs/gateways.md", ErrCommerceClosed)
+}
+
 // CheckPublicURL refuses a live gateway set up (its key given, whether or not a gateway list
 // enables it yet) without PublicURL: its return and webhook URLs would have no origin to be built
 // on but the request's, which the caller chooses.
@@ -127,7 +157,7 @@ func CheckPublicURL(cfg Config) error {
 		return nil
 	}
 	for _, g := range []struct{ module, key string }{
-		{"stripe", cfg.StripeSecretKey}, {"coinbase", cfg.CoinbaseAPIKey}, {"cryptomus", cfg.CryptomusAPIKey},
+		{"stripe", cfg.StripeSecretKey}, {"coinbase", cfg.CoinbaseKeyID}, {"cryptomus", cfg.CryptomusAPIKey},
 	} {
 		if g.key != "" || slices.Contains(cfg.Modules, g.module) {
 			return fmt.Errorf("%w: gateway %s is set up but STREAMCART_PUBLIC_URL is not set: its return and webhook URLs are built on it (e.g. STREAMCART_PUBLIC_URL=https://shop.example)",

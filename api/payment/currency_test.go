@@ -51,21 +51,22 @@ func checkInvoice(t *testing.T, o order.Order, currency string, minor int64) {
 }
 
 func TestCoinbaseAmountInEveryCurrency(t *testing.T) {
+	// Each invoice is converted to USDC at the catalog's USD rate (1.08 per EUR) over its own:
+	// 2558 JPY × 1.08/160, 15.99 EUR × 1.08, 16.99 USD × 1, 5.350 KWD × 1.08/0.3346.
+	usdc := map[string]string{"JPY": "17.27", "EUR": "17.27", "USD": "16.99", "KWD": "17.27"}
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		for _, tc := range moneyCases {
 			t.Run(tc.currency, func(t *testing.T) {
-				f := newFakeCoinbase(t)
-				e := newEnvCatalog(t, b, moneyCatalog(t), coinbaseGateway(f, false))
+				f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+				e := newEnvCatalog(t, b, moneyCatalog(t), coinbaseGateway(t, f, moneyCatalog(t)))
 				o := e.mustBuy("coinbase", 3, tc.currency)
 				checkInvoice(t, o, tc.currency, tc.minor)
-				f.mu.Lock()
-				local := f.charges["CODEA"]["pricing"].(map[string]any)["local"].(map[string]any)
-				f.mu.Unlock()
-				if local["amount"] != tc.decimal || local["currency"] != tc.currency {
-					t.Fatalf("local_price sent = %v, want %s %s", local, tc.decimal, tc.currency)
+				link := f.link("")
+				if link["amount"] != usdc[tc.currency] || link["currency"] != "USDC" {
+					t.Fatalf("link asks %v %v, want %s USDC", link["amount"], link["currency"], usdc[tc.currency])
 				}
-				// Coinbase reports the local price back; it settles the invoice exactly.
-				body, h := coinbaseEvent("evt-"+tc.currency, "charge:confirmed", o, tc.decimal, tc.currency)
+				// The paid link settles the invoice exactly, in its own currency.
+				body, h := hook0Signed(link, "payment_link.payment.success", coinbaseWebhookSecret, time.Now())
 				if got := e.post("coinbase", body, h); got != http.StatusOK {
 					t.Fatalf("webhook status = %d", got)
 				}

@@ -62,6 +62,7 @@ type Backend interface {
 	provision.Store
 	payment.Inbox
 	payment.Refs
+	payment.Quotes
 	AfterSale
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).

@@ -119,6 +119,25 @@ type OrderResult struct {
 	CreatedAt string
 	// The priced selection
 	Quote *QuoteResult
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuote
+}
+
+// The invoice's total converted to the gateway's currency when its payment
+// link was made, kept for that invoice.
+type PaymentQuote struct {
+	// Decimal amount the payment link asks
+	Amount string
+	// The token asked
+	Currency string
+	// The network it is paid on
+	Network string
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate string
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt string
 }
 
 // The expected total differs from the server's price; nothing was stored.
@@ -257,6 +276,9 @@ func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
 	if vres.Quote != nil {
 		res.Quote = transformOrderviewsQuoteResultViewToQuoteResult(vres.Quote)
 	}
+	if vres.PaymentQuote != nil {
+		res.PaymentQuote = transformOrderviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
+	}
 	return res
 }
 
@@ -285,6 +307,9 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 	}
 	if res.Quote != nil {
 		vres.Quote = transformQuoteResultToOrderviewsQuoteResultView(res.Quote)
+	}
+	if res.PaymentQuote != nil {
+		vres.PaymentQuote = transformPaymentQuoteToOrderviewsPaymentQuoteView(res.PaymentQuote)
 	}
 	return vres
 }
@@ -373,6 +398,23 @@ func transformOrderviewsDiscountResultViewToDiscountResult(v *orderviews.Discoun
 	return res
 }
 
+// transformOrderviewsPaymentQuoteViewToPaymentQuote builds a value of type
+// *PaymentQuote from a value of type *orderviews.PaymentQuoteView.
+func transformOrderviewsPaymentQuoteViewToPaymentQuote(v *orderviews.PaymentQuoteView) *PaymentQuote {
+	if v == nil {
+		return nil
+	}
+	res := &PaymentQuote{
+		Amount:      *v.Amount,
+		Currency:    *v.Currency,
+		Network:     *v.Network,
+		Rate:        *v.Rate,
+		RateTakenAt: *v.RateTakenAt,
+	}
+
+	return res
+}
+
 // transformMoneyToOrderviewsMoneyView builds a value of type
 // *orderviews.MoneyView from a value of type *Money.
 func transformMoneyToOrderviewsMoneyView(v *Money) *orderviews.MoneyView {
@@ -446,6 +488,23 @@ func transformDiscountResultToOrderviewsDiscountResultView(v *DiscountResult) *o
 	}
 	if v.Amount != nil {
 		res.Amount = transformMoneyToOrderviewsMoneyView(v.Amount)
+	}
+
+	return res
+}
+
+// transformPaymentQuoteToOrderviewsPaymentQuoteView builds a value of type
+// *orderviews.PaymentQuoteView from a value of type *PaymentQuote.
+func transformPaymentQuoteToOrderviewsPaymentQuoteView(v *PaymentQuote) *orderviews.PaymentQuoteView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.PaymentQuoteView{
+		Amount:      &v.Amount,
+		Currency:    &v.Currency,
+		Network:     &v.Network,
+		Rate:        &v.Rate,
+		RateTakenAt: &v.RateTakenAt,
 	}
 
 	return res

@@ -185,7 +185,7 @@ func TestHelp(t *testing.T) {
 				case "serve":
 					want = slices.Sorted(slices.Values(serveFlags))
 				case "catalog":
-					want = []string{"coinbase-api-url", "coinbase-settle-on-pending", "cryptomus-api-url", "db", "gateways", "stripe-api-url", "test-mode"}
+					want = []string{"coinbase-api-url", "coinbase-key-id", "coinbase-network", "cryptomus-api-url", "db", "gateways", "stripe-api-url", "test-mode"}
 				}
 				if !slices.Equal(listed, want) {
 					t.Fatalf("%s %s lists %v, want %v", name, h, listed, want)

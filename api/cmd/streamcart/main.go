@@ -25,6 +25,7 @@ import (
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
@@ -312,10 +313,12 @@ func paymentSettings(s *config.Set, cfg *app.Config) {
 	s.URL(&p.StripeAPIURL, "stripe-api-url", "", "Stripe API base URL override, e.g. a stripe-mock", "http", "https")
 	s.Secret(&p.StripeSecretKey, "stripe-secret-key", "Stripe secret key (sk_… or a restricted rk_…)")
 	s.Secret(&p.StripeWebhookSecret, "stripe-webhook-secret", "Stripe webhook signing secret (whsec_…)")
-	s.URL(&p.CoinbaseAPIURL, "coinbase-api-url", "", "Coinbase API base URL override", "http", "https")
-	s.Bool(&p.CoinbaseSettleOnPending, "coinbase-settle-on-pending", false, "settle Coinbase charges on charge:pending instead of charge:confirmed")
-	s.Secret(&p.CoinbaseAPIKey, "coinbase-api-key", "Coinbase API key")
-	s.Secret(&p.CoinbaseWebhookSecret, "coinbase-webhook-secret", "Coinbase webhook shared secret")
+	s.URL(&p.CoinbaseAPIURL, "coinbase-api-url", "", "Coinbase Business API base URL override; empty: https://business.coinbase.com", "http", "https")
+	s.String(&p.CoinbaseKeyID, "coinbase-key-id", "", "id of the CDP secret API key Coinbase Business payment links are made with")
+	s.Secret(&p.CoinbaseKeySecret, "coinbase-key-secret", "CDP secret API key (Ed25519 or ECDSA P-256) that signs each request's JWT")
+	s.Secret(&p.CoinbaseWebhookSecret, "coinbase-webhook-secret", "secret of the Coinbase Business webhook subscription (X-Hook0-Signature)")
+	s.String(&p.CoinbaseNetwork, "coinbase-network", payment.CoinbaseNetwork, "network Coinbase Business payment links take USDC on")
+	s.Secret(&p.CoinbaseCommerceAPIKey, "coinbase-api-key", "retired: Coinbase Commerce closed on 31 March 2026; set, it stops the start and says what to set instead")
 	s.URL(&p.CryptomusAPIURL, "cryptomus-api-url", "", "Cryptomus API base URL override", "http", "https")
 	s.Secret(&p.CryptomusMerchant, "cryptomus-merchant", "Cryptomus merchant id")
 	s.Secret(&p.CryptomusAPIKey, "cryptomus-api-key", "Cryptomus payment API key")

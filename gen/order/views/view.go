@@ -36,6 +36,9 @@ type OrderResultView struct {
 	CreatedAt *string
 	// The priced selection
 	Quote *QuoteResultView
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteView
 }
 
 // MoneyView is a type that runs validations on a projected type.
@@ -77,6 +80,21 @@ type DiscountResultView struct {
 	Amount *MoneyView
 }
 
+// PaymentQuoteView is a type that runs validations on a projected type.
+type PaymentQuoteView struct {
+	// Decimal amount the payment link asks
+	Amount *string
+	// The token asked
+	Currency *string
+	// The network it is paid on
+	Network *string
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate *string
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt *string
+}
+
 var (
 	// OrderResultMap is a map indexing the attribute names of OrderResult by view
 	// name.
@@ -92,6 +110,7 @@ var (
 			"paymentDeadline",
 			"createdAt",
 			"quote",
+			"paymentQuote",
 		},
 	}
 )
@@ -153,6 +172,11 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	}
 	if result.Quote != nil {
 		if err2 := ValidateQuoteResultView(result.Quote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.PaymentQuote != nil {
+		if err2 := ValidatePaymentQuoteView(result.PaymentQuote); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -259,6 +283,26 @@ func ValidateDiscountResultView(result *DiscountResultView) (err error) {
 		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
+	}
+	return
+}
+
+// ValidatePaymentQuoteView runs the validations defined on PaymentQuoteView.
+func ValidatePaymentQuoteView(result *PaymentQuoteView) (err error) {
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.Network == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("network", "result"))
+	}
+	if result.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "result"))
+	}
+	if result.RateTakenAt == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "result"))
 	}
 	return
 }

@@ -63,6 +63,8 @@ export const OrderSchema = object({
   total: MoneySchema,
   paymentUrl: optional(string(), ''),
   paymentDeadline: optional(string(), ''),
+  // What a crypto gateway asks in its own currency (Coinbase: USDC), converted when its link was made.
+  paymentQuote: optional(object({ amount: string(), currency: string(), network: string(), rate: string(), rateTakenAt: string() })),
 });
 
 export const ServiceSchema = object({

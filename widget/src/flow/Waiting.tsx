@@ -165,6 +165,11 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         {t.orderNumber(orderId)}
         {order ? ` · ${money(order.total)}` : ''}
       </p>
+      {order?.status === 'pending' && order.paymentQuote && (
+        <p className="sc-muted" data-testid="payment-quote">
+          {t.payCrypto(order.paymentQuote.amount, order.paymentQuote.currency, order.paymentQuote.network, order.total.currency, order.paymentQuote.rate)}
+        </p>
+      )}
       {!ended && <p className="sc-hint">{t.waitingHint}</p>}
       {error !== null && !ended && (
         <p className="sc-alert" role="alert">

@@ -47,6 +47,20 @@ describe('waiting', () => {
     void ui;
   });
 
+  it('shows what a crypto gateway asks, and at which rate, while the order is pending', async () => {
+    const api = installFakeApi();
+    const quote = { amount: '14.03', currency: 'USDC', network: 'base', rate: '1.08', rateTakenAt: '2026-11-23T10:00:00Z' };
+    api.on('GET /orders/o-8', () => ({
+      orderId: 'o-8', invoiceId: 'i-o-8', status: 'pending', serviceIds: [], fraud: false,
+      total: { amount: 1299, currency: 'EUR' }, paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1', paymentDeadline: '', paymentQuote: quote,
+    }));
+    signedInAs('buyer@example.com', 'o-8');
+    history.replaceState(null, '', '/?sc_order=o-8');
+    const { ui } = mount();
+    const line = await ui_(ui).findByTestId('payment-quote');
+    expect(line.textContent).toBe('To pay: 14.03 USDC on base (1 EUR = 1.08 USDC)');
+  });
+
   it('shows the fraud view when the order is held, and stops polling', async () => {
     const api = installFakeApi();
     api.orderStatuses = ['pending', 'fraud'];

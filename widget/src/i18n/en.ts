@@ -74,6 +74,8 @@ export const en = {
   endedHint: 'Nothing has been charged. You can choose a plan and try again.',
   waitingHint: 'This page updates by itself. It usually takes less than a minute.',
   orderNumber: (id: string) => `Order ${id}`,
+  payCrypto: (amount: string, currency: string, network: string, from: string, rate: string) =>
+    `To pay: ${amount} ${currency} on ${network} (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'We could not complete your order',
   fraudText: 'Your order has been held for a manual review. No payment has been taken for a held order. Please contact our support team and mention your order number.',
   reviewTitle: 'We received a payment this order can no longer take',

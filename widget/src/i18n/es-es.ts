@@ -89,6 +89,7 @@ export const esES: Messages = {
   waitingHint: 'Esta página se actualiza sola. Normalmente tarda menos de un minuto.',
   completePayment: 'Completar el pago',
   orderNumber: (id) => `Pedido ${id}`,
+  payCrypto: (amount, currency, network, from, rate) => `A pagar: ${amount} ${currency} en la red ${network} (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'No hemos podido completar tu pedido',
   fraudText:
     'Tu pedido se ha retenido para una revisión manual. No se cobra nada por un pedido retenido. Ponte en contacto con nuestro equipo de asistencia e indica tu número de pedido.',

@@ -754,6 +754,24 @@ func unmarshalDiscountResultResponseBodyToOrderviewsDiscountResultView(v *Discou
 	return res
 }
 
+// unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView builds a value
+// of type *orderviews.PaymentQuoteView from a value of type
+// *PaymentQuoteResponseBody.
+func unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(v *PaymentQuoteResponseBody) *orderviews.PaymentQuoteView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.PaymentQuoteView{
+		Amount:      v.Amount,
+		Currency:    v.Currency,
+		Network:     v.Network,
+		Rate:        v.Rate,
+		RateTakenAt: v.RateTakenAt,
+	}
+
+	return res
+}
+
 // unmarshalQuoteResultResponseBodyToOrderQuoteResult builds a value of type
 // *order.QuoteResult from a value of type *QuoteResultResponseBody.
 func unmarshalQuoteResultResponseBodyToOrderQuoteResult(v *QuoteResultResponseBody) *order.QuoteResult {

@@ -55,6 +55,9 @@ type CreateResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
 // GetResponseBody is the type of the "order" service "get" endpoint HTTP
@@ -75,6 +78,9 @@ type GetResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
 // CancelResponseBody is the type of the "order" service "cancel" endpoint HTTP
@@ -95,6 +101,9 @@ type CancelResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
 // CreateTrialUsedResponseBody is the type of the "order" service "create"
@@ -550,6 +559,21 @@ type DiscountResultResponseBody struct {
 	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 }
 
+// PaymentQuoteResponseBody is used to define fields on response body types.
+type PaymentQuoteResponseBody struct {
+	// Decimal amount the payment link asks
+	Amount *string `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// The token asked
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// The network it is paid on
+	Network *string `form:"network,omitempty" json:"network,omitempty" xml:"network,omitempty"`
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt *string `form:"rateTakenAt,omitempty" json:"rateTakenAt,omitempty" xml:"rateTakenAt,omitempty"`
+}
+
 // NewCreateRequestBody builds the HTTP request body from the payload of the
 // "create" endpoint of the "order" service.
 func NewCreateRequestBody(p *order.CreatePayload) *CreateRequestBody {
@@ -601,6 +625,9 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 	}
 	v.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Total)
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
+	if body.PaymentQuote != nil {
+		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
+	}
 
 	return v
 }
@@ -751,6 +778,9 @@ func NewGetOrderResultOK(body *GetResponseBody) *orderviews.OrderResultView {
 	}
 	v.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Total)
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
+	if body.PaymentQuote != nil {
+		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
+	}
 
 	return v
 }
@@ -872,6 +902,9 @@ func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultVie
 	}
 	v.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Total)
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
+	if body.PaymentQuote != nil {
+		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
+	}
 
 	return v
 }
@@ -1628,6 +1661,27 @@ func ValidateDiscountResultResponseBody(body *DiscountResultResponseBody) (err e
 		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
+	}
+	return
+}
+
+// ValidatePaymentQuoteResponseBody runs the validations defined on
+// PaymentQuoteResponseBody
+func ValidatePaymentQuoteResponseBody(body *PaymentQuoteResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.Network == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("network", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.RateTakenAt == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "body"))
 	}
 	return
 }

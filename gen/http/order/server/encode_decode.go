@@ -619,6 +619,24 @@ func marshalOrderviewsDiscountResultViewToDiscountResultResponseBody(v *ordervie
 	return res
 }
 
+// marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody builds a value
+// of type *PaymentQuoteResponseBody from a value of type
+// *orderviews.PaymentQuoteView.
+func marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(v *orderviews.PaymentQuoteView) *PaymentQuoteResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &PaymentQuoteResponseBody{
+		Amount:      *v.Amount,
+		Currency:    *v.Currency,
+		Network:     *v.Network,
+		Rate:        *v.Rate,
+		RateTakenAt: *v.RateTakenAt,
+	}
+
+	return res
+}
+
 // marshalOrderQuoteResultToQuoteResultResponseBody builds a value of type
 // *QuoteResultResponseBody from a value of type *order.QuoteResult.
 func marshalOrderQuoteResultToQuoteResultResponseBody(v *order.QuoteResult) *QuoteResultResponseBody {

@@ -57,6 +57,9 @@ type CreateResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
 // GetResponseBody is the type of the "order" service "get" endpoint HTTP
@@ -77,6 +80,9 @@ type GetResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
 // CancelResponseBody is the type of the "order" service "cancel" endpoint HTTP
@@ -97,6 +103,9 @@ type CancelResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
 // CreateTrialUsedResponseBody is the type of the "order" service "create"
@@ -543,6 +552,21 @@ type DiscountResultResponseBody struct {
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
 }
 
+// PaymentQuoteResponseBody is used to define fields on response body types.
+type PaymentQuoteResponseBody struct {
+	// Decimal amount the payment link asks
+	Amount string `form:"amount" json:"amount" xml:"amount"`
+	// The token asked
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// The network it is paid on
+	Network string `form:"network" json:"network" xml:"network"`
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt string `form:"rateTakenAt" json:"rateTakenAt" xml:"rateTakenAt"`
+}
+
 // MoneyRequestBody is used to define fields on request body types.
 type MoneyRequestBody struct {
 	// Amount in minor units (e.g. cents)
@@ -577,6 +601,9 @@ func NewCreateResponseBody(res *orderviews.OrderResultView) *CreateResponseBody 
 	if res.Quote != nil {
 		body.Quote = marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
 	}
+	if res.PaymentQuote != nil {
+		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
 	return body
 }
 
@@ -606,6 +633,9 @@ func NewGetResponseBody(res *orderviews.OrderResultView) *GetResponseBody {
 	if res.Quote != nil {
 		body.Quote = marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
 	}
+	if res.PaymentQuote != nil {
+		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
 	return body
 }
 
@@ -634,6 +664,9 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 	}
 	if res.Quote != nil {
 		body.Quote = marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
+	}
+	if res.PaymentQuote != nil {
+		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
 	}
 	return body
 }
