@@ -13,6 +13,7 @@ require (
 	github.com/oschwald/maxminddb-golang/v2 v2.9.0
 	github.com/redis/go-redis/v9 v9.7.3
 	github.com/stripe/stripe-go/v85 v85.0.0
+	github.com/wneessen/go-mail v0.8.1
 	goa.design/goa/v3 v3.25.3
 	golang.org/x/crypto v0.58.0
 	golang.org/x/text v0.43.0
