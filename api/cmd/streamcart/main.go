@@ -34,6 +34,7 @@ const usage = `Usage:
   streamcart version                  print the embedded widget's version and SRI hash
   streamcart mail list                list outgoing mail (the outbox), newest first
   streamcart mail show ID             print one message (sign-in links are in there)
+  streamcart mail preview KIND [--locale de-de]  print a message rendered from sample data (text and HTML)
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
@@ -95,6 +96,9 @@ func run(args []string, log *slog.Logger) error {
 		}
 		return catalogCommand(ctx, args[1], cfg)
 	case "mail", "audit", "affiliates":
+		if args[0] == "mail" && len(args) > 1 && args[1] == "preview" {
+			return mailPreview(args[2:], os.Stdout)
+		}
 		return afterSaleCommand(ctx, args)
 	case "storefront":
 		return storefrontCommand(ctx, args)
