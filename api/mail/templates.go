@@ -92,7 +92,7 @@ func Render(kind Kind, locale string, d Data) (Rendered, error) {
 	fill := strings.NewReplacer("{store}", d.Store, "{order}", d.OrderID, "{total}", d.Total, "{minutes}", strconv.Itoa(d.Minutes)).Replace
 	page := htmlPage{
 		Lang: lang, Subject: fill(l.subject(t)), Greeting: fill(t.Greeting), Button: fill(l.button(t)),
-		Link: template.URL(d.Link), Signature: fill(t.Signature),
+		Link: d.Link, Signature: fill(t.Signature),
 	}
 	for _, s := range l.before(t) {
 		page.Before = append(page.Before, fill(s))
@@ -134,13 +134,12 @@ func ParseKind(s string) (Kind, error) {
 }
 
 type htmlPage struct {
-	Lang, Subject, Greeting, Button, Signature string
-	Link                                       template.URL
-	Before, After                              []string
+	Lang, Subject, Greeting, Button, Signature, Link string
+	Before, After                                    []string
 }
 
-// Link is trusted as a URL (it is the shop's own, built from configuration), still escaped as
-// an attribute; every text is escaped.
+// Every text is escaped; the link too, and html/template would replace one that is not
+// http(s) in the href.
 var htmlLayout = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
 <html lang="{{.Lang}}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{.Subject}}</title></head>

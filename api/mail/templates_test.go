@@ -107,6 +107,10 @@ func TestRenderEscapesHTML(t *testing.T) {
 	if !strings.Contains(r.Text, `<b>Shop</b> & "Co"`) {
 		t.Errorf("text:\n%s", r.Text)
 	}
+	r, err = mail.Render(mail.KindLineReady, "en", mail.Data{Store: "Shop", Link: "javascript:alert(1)", OrderID: "ord_1"})
+	if err != nil || strings.Contains(r.HTML, `href="javascript`) {
+		t.Errorf("a script link in the href: %v\n%s", err, r.HTML)
+	}
 }
 
 func TestRenderUnknownKindOrLocale(t *testing.T) {
