@@ -27,6 +27,8 @@ type afterSale struct {
 	upsells    *upsell.Upsells
 	resellers  *reseller.Resellers
 	affiliates *affiliate.Affiliates
+	// notices mails the buyer when an order is received and when its lines are ready.
+	notices orderMail
 }
 
 func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func()) (*afterSale, error) {
@@ -57,7 +59,16 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
 		resellers:  reseller.New(a.store, a.Catalog, orders, resellerAccounts, az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
 		affiliates: affiliate.New(a.store),
+		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
 	}, nil
+}
+
+// storeName is the shop's name in mail: Streamcart when none is set.
+func storeName(name string) string {
+	if name == "" {
+		return "Streamcart"
+	}
+	return name
 }
 
 // provision is the handler of paid orders: an upsell raises a line's connections, a reseller plan

@@ -211,6 +211,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, err
 	}
+	prov.Notify(after.notices)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)

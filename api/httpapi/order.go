@@ -60,6 +60,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		Quote:  quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
 		IP:     clientIP(ctx).String(),
 		Origin: origin(ctx),
+		Locale: buyerLocale(ctx),
 	}
 	if p.IdempotencyKey != nil {
 		r.IdempotencyKey = *p.IdempotencyKey

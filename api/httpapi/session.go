@@ -95,7 +95,7 @@ func (s *sessionService) Delete(ctx context.Context, _ *gensession.DeletePayload
 
 // RequestLink emails a sign-in link; the answer is the same whether or not the email is known.
 func (s *sessionService) RequestLink(ctx context.Context, p *gensession.RequestLinkPayload) error {
-	r := signin.LinkRequest{Email: p.Email, IP: clientIP(ctx).String(), ReturnOrigins: storefrontOrigins(ctx)}
+	r := signin.LinkRequest{Email: p.Email, IP: clientIP(ctx).String(), ReturnOrigins: storefrontOrigins(ctx), Locale: buyerLocale(ctx)}
 	if p.ReturnURL != nil {
 		r.ReturnURL = *p.ReturnURL
 	}

@@ -4,17 +4,20 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
-	"net/smtp"
-	"net/textproto"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
+
+	gomail "github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 
 	"github.com/streamcart/streamcart/api/job"
 )
@@ -30,9 +33,9 @@ const (
 	StatusFailed  = "failed" // refused for good by the mail server (a 5xx for the recipient or the message)
 )
 
-// Message is one email.
+// Message is one email: a plain-text body and, when HTML is set, an HTML alternative of it.
 type Message struct {
-	To, Subject, Body string
+	To, Subject, Body, HTML string
 }
 
 // Stored is a message in the outbox.
@@ -59,9 +62,25 @@ type Store interface {
 	MarkMail(ctx context.Context, id int64, status, lastErr string, at time.Time) error
 }
 
-// SMTP locates a mail server: smtp://user:password@host:port?from=shop@example.com.
+// TLS modes of the connection to the mail server.
+const (
+	// TLSStartTLS upgrades a plain connection with STARTTLS and refuses a server that does not
+	// offer it (submission, port 587). The default.
+	TLSStartTLS = "starttls"
+	// TLSImplicit speaks TLS from the first byte (submissions, port 465).
+	TLSImplicit = "tls"
+	// TLSNone stays in plain text: only for a relay on this machine or its private network. A
+	// password is still never sent in plain text to any host but localhost.
+	TLSNone = "none"
+)
+
+// SMTP locates a mail server: smtp://user:password@host:587?from=shop@example.com.
 type SMTP struct {
 	Addr, Host, User, Password, From string
+	// TLS is TLSStartTLS (also when empty), TLSImplicit or TLSNone.
+	TLS string
+	// TLSConfig verifies the server (nil: the system's roots, for Host).
+	TLSConfig *tls.Config
 	// DialTimeout bounds the connection (default 10s); Timeout bounds the whole exchange, TLS
 	// included (default 30s). A stalled server must not hold one of the job worker's slots.
 	DialTimeout, Timeout time.Duration
@@ -73,16 +92,36 @@ const (
 	DefaultTimeout     = 30 * time.Second
 )
 
-// ParseSMTPURL reads an smtp:// URL; the port defaults to 587 and from to the user name.
+const smtpURLShape = "smtp://user:password@host:587?from=shop@example.com (smtps:// or port 465 for implicit TLS, ?tls=none for a local relay)"
+
+// ParseSMTPURL reads an smtp:// or smtps:// URL. smtps://, or port 465, is implicit TLS; any other
+// port is STARTTLS, required, unless ?tls=none (or ?tls=starttls|tls) says otherwise. The port
+// defaults to 465 for smtps:// and 587 for smtp://, from to the user name.
 func ParseSMTPURL(raw string) (SMTP, error) {
 	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "smtp" || u.Hostname() == "" {
-		return SMTP{}, errors.New("mail: STREAMCART_SMTP_URL must look like smtp://user:password@host:587?from=shop@example.com")
+	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+		return SMTP{}, errors.New("mail: STREAMCART_SMTP_URL must look like " + smtpURLShape)
 	}
-	s := SMTP{Host: u.Hostname(), From: u.Query().Get("from")}
+	q := u.Query()
+	s := SMTP{Host: u.Hostname(), From: q.Get("from"), TLS: TLSStartTLS}
 	port := u.Port()
-	if port == "" {
+	switch {
+	case u.Scheme == "smtps":
+		s.TLS = TLSImplicit
+		if port == "" {
+			port = "465"
+		}
+	case port == "465":
+		s.TLS = TLSImplicit
+	case port == "":
 		port = "587"
+	}
+	switch mode := q.Get("tls"); mode {
+	case "":
+	case TLSStartTLS, TLSImplicit, TLSNone:
+		s.TLS = mode
+	default:
+		return SMTP{}, fmt.Errorf("mail: STREAMCART_SMTP_URL has tls=%q: want starttls, tls or none", mode)
 	}
 	s.Addr = net.JoinHostPort(s.Host, port)
 	if u.User != nil {
@@ -146,7 +185,7 @@ func (o *Outbox) Handle(ctx context.Context, j job.Job) error {
 	if m.Status != StatusPending || o.smtp == nil {
 		return nil
 	}
-	if err := o.smtp.send(ctx, m.Message); err != nil {
+	if err := o.smtp.send(ctx, m); err != nil {
 		// A refused recipient or message would be refused on every retry: it fails for good.
 		// Anything else (a 4xx, a timeout, a 5xx for the login or the sender, which the shop's
 		// settings can fix) stays pending and is retried with backoff.
@@ -167,10 +206,8 @@ func (o *Outbox) Handle(ctx context.Context, j job.Job) error {
 	return o.store.MarkMail(ctx, id, StatusSent, "", o.now().UTC())
 }
 
-// send delivers m the way smtp.SendMail does (STARTTLS when the server offers it; PLAIN auth when
-// a user is set, which net/smtp refuses over plain text except to localhost), but bounded: the
-// dial, the whole exchange and ctx each end it.
-func (s SMTP) send(ctx context.Context, m Message) error {
+// send delivers m with go-mail, bounded: the dial, the whole exchange and ctx each end it.
+func (s SMTP) send(ctx context.Context, m Stored) error {
 	dialTimeout, timeout := s.DialTimeout, s.Timeout
 	if dialTimeout <= 0 {
 		dialTimeout = DefaultDialTimeout
@@ -178,70 +215,103 @@ func (s SMTP) send(ctx context.Context, m Message) error {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	conn, err := (&net.Dialer{Timeout: dialTimeout}).DialContext(ctx, "tcp", s.Addr)
+	msg, err := s.build(m)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	deadline := time.Now().Add(timeout)
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tlsConfig := s.TLSConfig
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{ServerName: s.Host, MinVersion: tls.VersionTLS12}
 	}
-	if err := conn.SetDeadline(deadline); err != nil {
+	opts := []gomail.Option{
+		gomail.WithTimeout(timeout), gomail.WithHELO(helloName()), gomail.WithTLSConfig(tlsConfig),
+		gomail.WithDialContextFunc(s.dialer(ctx, dialTimeout, tlsConfig)),
+	}
+	switch s.TLS {
+	case TLSNone:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	case TLSImplicit:
+		// The dialer speaks TLS itself: go-mail's own SSL mode ignores a custom dialer.
+		opts = append(opts, gomail.WithTLSPolicy(gomail.NoTLS))
+	default:
+		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+	}
+	if s.User != "" {
+		opts = append(opts, gomail.WithSMTPAuthCustom(&passwordAuth{user: s.User, password: s.Password, host: s.Host}))
+	}
+	c, err := gomail.NewClient(s.Host, opts...)
+	if err != nil {
 		return err
 	}
-	// Closing the connection unblocks whatever read or write is waiting on it.
-	stop := context.AfterFunc(ctx, func() { conn.Close() })
-	defer stop()
-	if err := s.exchange(conn, m); err != nil {
+	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("%w (%v)", ctx.Err(), err)
 		}
-		return err
+		return refusal(err)
 	}
 	return nil
 }
 
-func (s SMTP) exchange(conn net.Conn, m Message) error {
-	c, err := smtp.NewClient(conn, s.Host)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Hello(helloName()); err != nil {
-		return err
-	}
-	if ok, _ := c.Extension("STARTTLS"); ok {
-		if err := c.StartTLS(&tls.Config{ServerName: s.Host}); err != nil {
-			return err
+// dialer connects to s.Addr within dialTimeout, speaking TLS at once in TLSImplicit mode. The
+// connection never outlives ctx, the whole exchange's: its deadlines are capped at ctx's (go-mail
+// moves them forward after every command) and it is closed when ctx ends, which unblocks any read
+// or write.
+func (s SMTP) dialer(ctx context.Context, dialTimeout time.Duration, cfg *tls.Config) gomail.DialContextFunc {
+	return func(dialCtx context.Context, _, _ string) (net.Conn, error) {
+		raw, err := (&net.Dialer{Timeout: dialTimeout}).DialContext(dialCtx, "tcp", s.Addr)
+		if err != nil {
+			return nil, err
 		}
-	}
-	if s.User != "" {
-		// As SendMail: credentials the server cannot take are an error, not silently dropped.
-		if ok, _ := c.Extension("AUTH"); !ok {
-			return errors.New("smtp: server doesn't support AUTH")
+		var conn net.Conn = raw
+		if d, ok := ctx.Deadline(); ok {
+			conn = &cappedConn{Conn: raw, limit: d}
+			conn.SetDeadline(d)
 		}
-		if err := c.Auth(smtp.PlainAuth("", s.User, s.Password, s.Host)); err != nil {
-			return err
+		context.AfterFunc(ctx, func() { raw.Close() })
+		if s.TLS != TLSImplicit {
+			return conn, nil
 		}
+		tc := tls.Client(conn, cfg)
+		if err := tc.HandshakeContext(dialCtx); err != nil {
+			raw.Close()
+			return nil, err
+		}
+		return tc, nil
 	}
-	if err := c.Mail(s.From); err != nil {
-		return err
+}
+
+// cappedConn never lets a deadline pass limit.
+type cappedConn struct {
+	net.Conn
+	limit time.Time
+}
+
+func (c *cappedConn) cap(t time.Time) time.Time {
+	if t.IsZero() || t.After(c.limit) {
+		return c.limit
 	}
-	if err := c.Rcpt(m.To); err != nil {
-		return refusal(err)
+	return t
+}
+
+func (c *cappedConn) SetDeadline(t time.Time) error      { return c.Conn.SetDeadline(c.cap(t)) }
+func (c *cappedConn) SetReadDeadline(t time.Time) error  { return c.Conn.SetReadDeadline(c.cap(t)) }
+func (c *cappedConn) SetWriteDeadline(t time.Time) error { return c.Conn.SetWriteDeadline(c.cap(t)) }
+
+// passwordAuth logs in with PLAIN, or LOGIN when the server offers only that. Both refuse to send
+// the password unless the connection is TLS with a verified certificate, or goes to localhost.
+type passwordAuth struct {
+	user, password, host string
+	smtp.Auth
+}
+
+func (a *passwordAuth) Start(server *smtp.ServerInfo) (string, []byte, error) {
+	a.Auth = smtp.PlainAuth("", a.user, a.password, a.host, false)
+	if !slices.Contains(server.Auth, "PLAIN") && slices.Contains(server.Auth, "LOGIN") {
+		a.Auth = smtp.LoginAuth(a.user, a.password, a.host, false)
 	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(Format(s.From, m)); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil { // the server's verdict on the message
-		return refusal(err)
-	}
-	return c.Quit()
+	return a.Auth.Start(server)
 }
 
 // refused is a permanent (5xx) answer to the recipient or to the message itself.
@@ -250,10 +320,17 @@ type refused struct{ err error }
 func (r *refused) Error() string { return r.err.Error() }
 func (r *refused) Unwrap() error { return r.err }
 
-// refusal marks err as refused when it is a 5xx reply; other errors pass unchanged.
+// refusal marks err as refused when it is a 5xx reply to RCPT or to the message's data; other
+// errors (a refused login or sender, which the shop's settings can fix, a 4xx) pass unchanged.
 func refusal(err error) error {
-	var reply *textproto.Error
-	if errors.As(err, &reply) && reply.Code >= 500 && reply.Code < 600 {
+	var se *gomail.SendError
+	if !errors.As(err, &se) || se.IsTemp() {
+		return err
+	}
+	if code := se.ErrorCode(); code < 500 || code >= 600 {
+		return err
+	}
+	if se.Reason == gomail.ErrSMTPRcptTo || se.Reason == gomail.ErrSMTPDataClose {
 		return &refused{err}
 	}
 	return err
@@ -269,16 +346,61 @@ func helloName() string {
 	return h
 }
 
-// Format renders m as an RFC 5322 plain-text message.
-func Format(from string, m Message) []byte {
-	clean := func(s string) string { return strings.NewReplacer("\r", "", "\n", " ").Replace(s) }
-	var b strings.Builder
-	b.WriteString("From: " + clean(from) + "\r\n")
-	b.WriteString("To: " + clean(m.To) + "\r\n")
-	b.WriteString("Subject: " + clean(m.Subject) + "\r\n")
-	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n")
-	b.WriteString(strings.ReplaceAll(strings.ReplaceAll(m.Body, "\r\n", "\n"), "\n", "\r\n"))
-	return []byte(b.String())
+// build makes the MIME message of m: multipart/alternative (text, then HTML) when it has HTML,
+// with a Date and a Message-ID fixed by the stored message, so a retried delivery is the same
+// message to the receiver. go-mail encodes non-ASCII headers (RFC 2047) and quoted-printable bodies.
+func (s SMTP) build(m Stored) (*gomail.Msg, error) {
+	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
+	if err := msg.From(s.From); err != nil {
+		return nil, fmt.Errorf("from %q: %w", s.From, err)
+	}
+	if err := msg.To(m.To); err != nil {
+		// A recipient the message cannot carry is refused on every retry.
+		return nil, &refused{fmt.Errorf("to %q: %w", m.To, err)}
+	}
+	msg.Subject(oneLine(m.Subject))
+	at := m.CreatedAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	msg.SetDateWithValue(at)
+	msg.SetMessageIDWithValue(messageID(m, s.From))
+	// Tells auto-responders (out of office) not to answer.
+	msg.SetGenHeader("Auto-Submitted", "auto-generated")
+	msg.SetBodyString(gomail.TypeTextPlain, crlf(m.Body))
+	if m.HTML != "" {
+		msg.AddAlternativeString(gomail.TypeTextHTML, crlf(m.HTML))
+	}
+	return msg, nil
+}
+
+// messageID is <streamcart.ID.CREATED@DOMAIN>, DOMAIN the sender's.
+func messageID(m Stored, from string) string {
+	_, domain, _ := strings.Cut(from, "@")
+	domain = strings.Trim(domain, "<> ")
+	if domain == "" {
+		domain = "streamcart.invalid"
+	}
+	return fmt.Sprintf("streamcart.%d.%d@%s", m.ID, m.CreatedAt.UnixNano(), domain)
+}
+
+func oneLine(s string) string { return strings.NewReplacer("\r", "", "\n", " ").Replace(s) }
+
+func crlf(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "\r\n")
+}
+
+// Format renders m as the RFC 5322 message delivery sends (streamcart mail show --raw, tests).
+func Format(from string, m Stored) ([]byte, error) {
+	msg, err := SMTP{From: from}.build(m)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := msg.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // List returns the newest messages first.

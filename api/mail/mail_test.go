@@ -14,10 +14,15 @@ func TestParseSMTPURL(t *testing.T) {
 		from     string
 		user     string
 		password string
+		tls      string
 		err      bool
 	}{
-		{raw: "smtp://shop%40example.com:s3cret@mail.example:2525", addr: "mail.example:2525", from: "shop@example.com", user: "shop@example.com", password: "s3cret"},
-		{raw: "smtp://mail.example?from=noreply@example.com", addr: "mail.example:587", from: "noreply@example.com"},
+		{raw: "smtp://shop%40example.com:s3cret@mail.example:2525", addr: "mail.example:2525", from: "shop@example.com", user: "shop@example.com", password: "s3cret", tls: mail.TLSStartTLS},
+		{raw: "smtp://mail.example?from=noreply@example.com", addr: "mail.example:587", from: "noreply@example.com", tls: mail.TLSStartTLS},
+		{raw: "smtps://mail.example?from=noreply@example.com", addr: "mail.example:465", from: "noreply@example.com", tls: mail.TLSImplicit},
+		{raw: "smtp://mail.example:465?from=noreply@example.com", addr: "mail.example:465", from: "noreply@example.com", tls: mail.TLSImplicit},
+		{raw: "smtp://localhost:25?from=noreply@example.com&tls=none", addr: "localhost:25", from: "noreply@example.com", tls: mail.TLSNone},
+		{raw: "smtp://mail.example?from=noreply@example.com&tls=maybe", err: true},
 		{raw: "smtp://mail.example", err: true},
 		{raw: "http://mail.example?from=a@b.c", err: true},
 		{raw: "::", err: true},
@@ -30,15 +35,21 @@ func TestParseSMTPURL(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || s.Addr != tc.addr || s.From != tc.from || s.User != tc.user || s.Password != tc.password {
+		if err != nil || s.Addr != tc.addr || s.From != tc.from || s.User != tc.user || s.Password != tc.password || s.TLS != tc.tls {
 			t.Errorf("%s: %+v %v", tc.raw, s, err)
 		}
 	}
 }
 
 func TestFormatKeepsHeadersOnOneLine(t *testing.T) {
-	b := string(mail.Format("shop@example.com", mail.Message{To: "a@example.com\r\nBcc: x@evil.example", Subject: "Hi\nthere", Body: "line 1\nline 2\n"}))
-	if strings.Contains(b, "\r\nBcc:") || !strings.Contains(b, "Subject: Hi there\r\n") || !strings.HasSuffix(b, "line 1\r\nline 2\r\n") {
+	if _, err := mail.Format("shop@example.com", mail.Stored{Message: mail.Message{To: "a@example.com\r\nBcc: x@evil.example", Subject: "Hi", Body: "x"}}); err == nil {
+		t.Error("a recipient with a header in it was accepted")
+	}
+	b, err := mail.Format("shop@example.com", mail.Stored{Message: mail.Message{To: "a@example.com", Subject: "Hi\nBcc: x@evil.example", Body: "line 1\nline 2\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "\r\nBcc:") || !strings.Contains(string(b), "Subject: Hi Bcc: x@evil.example\r\n") || !strings.Contains(string(b), "line 1\r\nline 2\r\n") {
 		t.Fatalf("message:\n%q", b)
 	}
 }

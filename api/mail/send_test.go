@@ -2,8 +2,13 @@ package mail_test
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net"
+	netmail "net/mail"
 	"strings"
 	"sync"
 	"testing"
@@ -59,72 +64,172 @@ func (s *memStore) MarkMail(ctx context.Context, id int64, status, lastErr strin
 	return nil
 }
 
+// parsed is a delivered message read back: its headers, the subject decoded and its parts by
+// content type, decoded.
+type parsed struct {
+	header  netmail.Header
+	subject string
+	parts   map[string]string
+}
+
+func parseMessage(t *testing.T, data string) parsed {
+	t.Helper()
+	m, err := netmail.ReadMessage(strings.NewReader(data))
+	if err != nil {
+		t.Fatalf("not a message: %v\n%s", err, data)
+	}
+	p := parsed{header: m.Header, parts: map[string]string{}}
+	if p.subject, err = new(mime.WordDecoder).DecodeHeader(m.Header.Get("Subject")); err != nil {
+		t.Fatal(err)
+	}
+	mediaType, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil || mediaType != "multipart/alternative" {
+		t.Fatalf("content type %q %v", m.Header.Get("Content-Type"), err)
+	}
+	r := multipart.NewReader(m.Body, params["boundary"])
+	for {
+		part, err := r.NextPart() // decodes quoted-printable
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(part)
+		ct, _, _ := mime.ParseMediaType(part.Header.Get("Content-Type"))
+		p.parts[ct] = strings.ReplaceAll(string(b), "\r\n", "\n")
+	}
+	return p
+}
+
 func TestHandleDeliversBySMTP(t *testing.T) {
-	msg := mail.Message{To: "client@example.com", Subject: "Your sign-in link", Body: "Hello,\nclick here.\n"}
+	msg := mail.Message{To: "client@example.com", Subject: "Ihr Anmeldelink für Größe – Shop", Body: "Hello,\nclick here.\n",
+		HTML: "<p>Hello, <a href=\"https://shop.example/x\">click here</a>.</p>\n"}
+	delivered := func(wantTLS bool) func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+		return func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Status != mail.StatusSent || m.SentAt.IsZero() {
+				t.Errorf("stored: %+v", m)
+			}
+			if got.TLS != wantTLS {
+				t.Errorf("TLS %v, want %v", got.TLS, wantTLS)
+			}
+			if got.Auth != "\x00shop@example.com\x00s3cret" {
+				t.Errorf("auth %q", got.Auth)
+			}
+			if got.From != "FROM:<shop@example.com> BODY=8BITMIME" && got.From != "FROM:<shop@example.com>" || got.Rcpt != "TO:<client@example.com>" {
+				t.Errorf("envelope %q %q", got.From, got.Rcpt)
+			}
+			p := parseMessage(t, got.Data)
+			if p.subject != msg.Subject || strings.Contains(p.header.Get("Subject"), "für") {
+				t.Errorf("subject %q (raw %q): want it RFC 2047 encoded", p.subject, p.header.Get("Subject"))
+			}
+			if d, err := p.header.Date(); err != nil || !d.Equal(m.CreatedAt.Truncate(time.Second)) {
+				t.Errorf("Date %q (%v), want %v", p.header.Get("Date"), err, m.CreatedAt)
+			}
+			if id := p.header.Get("Message-Id"); !strings.HasPrefix(id, "<streamcart.1.") || !strings.HasSuffix(id, "@example.com>") {
+				t.Errorf("Message-ID %q", id)
+			}
+			if p.header.Get("Mime-Version") != "1.0" || p.header.Get("From") != "<shop@example.com>" || p.header.Get("To") != "<client@example.com>" {
+				t.Errorf("headers %v", p.header)
+			}
+			if p.parts["text/plain"] != msg.Body || p.parts["text/html"] != msg.HTML {
+				t.Errorf("parts %q", p.parts)
+			}
+		}
+	}
+	// refusedForGood: a permanent error, the message failed and nothing retried.
+	refusedForGood := func(code string) func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+		return func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+			if err == nil || !job.IsPermanent(err) {
+				t.Fatalf("err %v, want a permanent error", err)
+			}
+			if m.Status != mail.StatusFailed || !strings.Contains(m.LastError, code) || !m.SentAt.IsZero() {
+				t.Errorf("stored: %+v", m)
+			}
+		}
+	}
+	// retried: an error for the job's backoff, the message still pending with the reason.
+	retried := func(reason string) func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+		return func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+			if err == nil || job.IsPermanent(err) {
+				t.Fatalf("err %v, want a retryable error", err)
+			}
+			if m.Status != mail.StatusPending || !strings.Contains(m.LastError, reason) || !m.SentAt.IsZero() {
+				t.Errorf("stored: %+v", m)
+			}
+			if got.Data != "" {
+				t.Errorf("data sent: %q", got.Data)
+			}
+		}
+	}
 	cases := []struct {
-		name   string
-		mode   mailtest.Mode
-		smtp   func(s *mail.SMTP)
-		cancel bool // cancel the job's context once the client waits on the stalled server
-		check  func(t *testing.T, got mailtest.Received, m mail.Stored, err error)
+		name     string
+		mode     mailtest.Mode
+		security mailtest.Security
+		smtp     func(s *mail.SMTP)
+		cancel   bool // cancel the job's context once the client waits on the stalled server
+		check    func(t *testing.T, got mailtest.Received, m mail.Stored, err error)
 	}{
 		{
-			name: "delivered with envelope, headers, body and credentials",
-			mode: mailtest.Accept,
+			name: "587: STARTTLS, then credentials, envelope, headers and both parts", mode: mailtest.Accept, security: mailtest.StartTLS,
+			check: delivered(true),
+		},
+		{
+			name: "465: implicit TLS from the first byte", mode: mailtest.Accept, security: mailtest.Implicit,
+			smtp:  func(s *mail.SMTP) { s.TLS = mail.TLSImplicit },
+			check: delivered(true),
+		},
+		{
+			name: "a local relay in plain text when the URL says tls=none", mode: mailtest.Accept, security: mailtest.Plain,
+			smtp:  func(s *mail.SMTP) { s.TLS = mail.TLSNone },
+			check: delivered(false),
+		},
+		{
+			name: "STARTTLS is required: a server without it gets no password and no mail", mode: mailtest.Accept, security: mailtest.Plain,
 			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				if m.Status != mail.StatusSent || m.SentAt.IsZero() {
-					t.Errorf("stored: %+v", m)
-				}
-				if got.Auth != "\x00shop@example.com\x00s3cret" {
-					t.Errorf("auth %q", got.Auth)
-				}
-				if got.From != "FROM:<shop@example.com>" || got.Rcpt != "TO:<client@example.com>" {
-					t.Errorf("envelope %q %q", got.From, got.Rcpt)
-				}
-				want := "From: shop@example.com\r\nTo: client@example.com\r\nSubject: Your sign-in link\r\n" +
-					"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nHello,\r\nclick here.\r\n"
-				// ReadDotBytes turns CRLF into LF.
-				if got.Data != strings.ReplaceAll(want, "\r\n", "\n") {
-					t.Errorf("data %q", got.Data)
+				retried("STARTTLS")(t, got, m, err)
+				if got.Auth != "" || got.From != "" {
+					t.Errorf("server got auth %q from %q", got.Auth, got.From)
 				}
 			},
 		},
 		{
-			name: "550 on RCPT fails the message for good: not sent, not retried",
-			mode: mailtest.RejectRcpt,
+			name: "a certificate the shop does not trust stops the exchange before the login", mode: mailtest.Accept, security: mailtest.StartTLS,
+			smtp: func(s *mail.SMTP) { s.TLSConfig = &tls.Config{ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12} },
 			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
-				if err == nil || !job.IsPermanent(err) {
-					t.Fatalf("err %v, want a permanent error", err)
+				retried("certificate")(t, got, m, err)
+				if got.Auth != "" {
+					t.Errorf("server got auth %q", got.Auth)
 				}
-				if m.Status != mail.StatusFailed || !strings.Contains(m.LastError, "550") || !m.SentAt.IsZero() {
-					t.Errorf("stored: %+v", m)
-				}
+			},
+		},
+		{
+			name: "550 on RCPT fails the message for good: not sent, not retried", mode: mailtest.RejectRcpt, security: mailtest.StartTLS,
+			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
+				refusedForGood("550")(t, got, m, err)
 				if got.Data != "" {
 					t.Errorf("data sent: %q", got.Data)
 				}
 			},
 		},
 		{
-			name: "450 on RCPT is an error and the message stays pending for a retry",
-			mode: mailtest.BusyRcpt,
-			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
-				if err == nil || job.IsPermanent(err) {
-					t.Fatalf("err %v", err)
-				}
-				if m.Status != mail.StatusPending || !strings.Contains(m.LastError, "450") || !m.SentAt.IsZero() {
-					t.Errorf("stored: %+v", m)
-				}
-				if got.Data != "" {
-					t.Errorf("data sent: %q", got.Data)
-				}
-			},
+			name: "554 for the message's data fails it for good", mode: mailtest.RejectData, security: mailtest.Implicit,
+			smtp:  func(s *mail.SMTP) { s.TLS = mail.TLSImplicit },
+			check: refusedForGood("554"),
 		},
 		{
-			name: "a server that greets and then stalls times out",
-			mode: mailtest.Stall,
+			name: "450 on RCPT is an error and the message stays pending for a retry", mode: mailtest.BusyRcpt, security: mailtest.StartTLS,
+			check: retried("450"),
+		},
+		{
+			name: "a refused login stays pending: the shop's settings can fix it", mode: mailtest.RejectAuth, security: mailtest.StartTLS,
+			check: retried("535"),
+		},
+		{
+			name: "a server that greets and then stalls times out", mode: mailtest.Stall, security: mailtest.Plain,
 			smtp: func(s *mail.SMTP) { s.Timeout = 200 * time.Millisecond },
 			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
 				var ne net.Error
@@ -137,8 +242,7 @@ func TestHandleDeliversBySMTP(t *testing.T) {
 			},
 		},
 		{
-			name:   "a cancelled context stops a stalled delivery",
-			mode:   mailtest.Stall,
+			name: "a cancelled context stops a stalled delivery", mode: mailtest.Stall, security: mailtest.Plain,
 			cancel: true,
 			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
 				if !errors.Is(err, context.Canceled) {
@@ -151,26 +255,21 @@ func TestHandleDeliversBySMTP(t *testing.T) {
 			},
 		},
 		{
-			name: "no password in plain text to a remote host",
-			mode: mailtest.Accept,
-			smtp: func(s *mail.SMTP) { s.Host = "mail.example" },
+			name: "no password in plain text to a remote host", mode: mailtest.Accept, security: mailtest.Plain,
+			smtp: func(s *mail.SMTP) { s.Host, s.TLS = "mail.example", mail.TLSNone },
 			check: func(t *testing.T, got mailtest.Received, m mail.Stored, err error) {
-				if err == nil || !strings.Contains(err.Error(), "unencrypted") {
-					t.Fatalf("err %v", err)
-				}
+				retried("unencrypted")(t, got, m, err)
 				if got.Auth != "" || got.From != "" {
 					t.Errorf("server got auth %q from %q", got.Auth, got.From)
-				}
-				if m.Status != mail.StatusPending {
-					t.Errorf("stored: %+v", m)
 				}
 			},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := mailtest.Start(t, tc.mode)
-			s := mail.SMTP{Addr: f.Addr, Host: "127.0.0.1", User: "shop@example.com", Password: "s3cret", From: "shop@example.com"}
+			f := mailtest.StartSecure(t, tc.mode, tc.security)
+			s := mail.SMTP{Addr: f.Addr, Host: "127.0.0.1", User: "shop@example.com", Password: "s3cret", From: "shop@example.com",
+				TLSConfig: &tls.Config{ServerName: "127.0.0.1", RootCAs: f.Roots, MinVersion: tls.VersionTLS12}}
 			if tc.smtp != nil {
 				tc.smtp(&s)
 			}

@@ -68,6 +68,10 @@ type Order struct {
 	UpdatedAt      time.Time
 	Invoice        Invoice
 	ServiceIDs     []string
+
+	// Locale is the buyer's language when ordering (one of mail.Locales; "" when unknown): the
+	// shop's mail about the order is written in it.
+	Locale string
 }
 
 // Invoice is what the buyer pays for an order.

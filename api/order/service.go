@@ -178,6 +178,9 @@ type Request struct {
 	// ReturnOrigins are further origins a return URL may point to: the allowed origins of the
 	// storefront the order is placed through.
 	ReturnOrigins []string
+	// Locale is the buyer's language (the request's Accept-Language), kept for the order's mail.
+	// Not part of the idempotency hash: it does not change what is bought.
+	Locale string
 }
 
 func (r Request) hash() string {
@@ -354,7 +357,7 @@ func (s *Orders) newOrder(claims authz.Claims, r Request, q pricing.Quote, hash 
 	if q.Discount != nil {
 		o.PromoCode = q.Discount.Code // the catalog's code: canonical
 	}
-	o.ReturnURL = r.ReturnURL
+	o.ReturnURL, o.Locale = r.ReturnURL, r.Locale
 	if o.ReturnURL == "" {
 		o.ReturnURL = "/checkout/waiting?order=" + o.ID
 	}

@@ -34,7 +34,20 @@ type Provisioner struct {
 	prefix  string
 	log     *slog.Logger
 	now     func() time.Time
+	notify  Notifier
 }
+
+// Notifier tells the buyer how the order goes. Each call comes once per order, on the step's
+// status change; its error is logged, not retried: the job would otherwise run again for a mail.
+type Notifier interface {
+	// OrderReceived: a paid order's provisioning starts (not for free orders).
+	OrderReceived(ctx context.Context, o order.Order) error
+	// LinesReady: every line of the order works.
+	LinesReady(ctx context.Context, o order.Order) error
+}
+
+// Notify makes n tell buyers about their orders.
+func (p *Provisioner) Notify(n Notifier) { p.notify = n }
 
 // New returns a provisioner creating lines with usernames starting with prefix.
 func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, log *slog.Logger) *Provisioner {
@@ -56,6 +69,12 @@ func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 		}
 		return nil
 	}
+	// StartFulfilment read the order before moving it: paid means this run started it.
+	if o.Status == order.StatusPaid && o.Invoice.Amount.Amount > 0 && p.notify != nil {
+		if err := p.notify.OrderReceived(ctx, o); err != nil {
+			p.log.Error("order received mail not queued", "order", o.ID, "err", err)
+		}
+	}
 	services, err := p.store.OrderServices(ctx, o.ID)
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
@@ -65,8 +84,14 @@ func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 			return fmt.Errorf("provision %s: %w", svc.ID, err)
 		}
 	}
-	if _, err := p.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	active, err := p.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning)
+	if err != nil {
 		return fmt.Errorf("provision: %w", err)
+	}
+	if active && p.notify != nil {
+		if err := p.notify.LinesReady(ctx, o); err != nil {
+			p.log.Error("lines ready mail not queued", "order", o.ID, "err", err)
+		}
 	}
 	p.log.Info("order active", "order", o.ID, "services", len(services))
 	return nil

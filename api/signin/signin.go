@@ -118,6 +118,8 @@ type LinkRequest struct {
 	IP        string
 	// ReturnOrigins are further sites the link may open: the request's storefront's own.
 	ReturnOrigins []string
+	// Locale is the language of the mail (one of mail.Locales; English when empty).
+	Locale string
 }
 
 // RequestLink emails a sign-in link when the email is a client's and no limit is reached. Unknown
@@ -169,9 +171,11 @@ func (s *Service) RequestLink(ctx context.Context, r LinkRequest) error {
 	q := target.Query()
 	q.Set("signin", token)
 	target.RawQuery = q.Encode()
-	body := fmt.Sprintf("Hello,\n\nUse this link to sign in to %s. It works once, within 15 minutes:\n\n%s\n\n"+
-		"If you did not ask for it, ignore this email: nobody can sign in without the link.\n", s.cfg.StoreName, target.String())
-	if err := s.mailer.Send(ctx, mail.Message{To: c.Email, Subject: "Your sign-in link for " + s.cfg.StoreName, Body: body}); err != nil {
+	msg, err := mail.Render(mail.KindSigninLink, r.Locale, mail.Data{Store: s.cfg.StoreName, Link: target.String(), Minutes: int(LinkTTL / time.Minute)})
+	if err != nil {
+		return fmt.Errorf("request link: %w", err)
+	}
+	if err := s.mailer.Send(ctx, msg.Message(c.Email)); err != nil {
 		return fmt.Errorf("request link: %w", err)
 	}
 	return nil

@@ -175,8 +175,8 @@ func (s *db) RemoveAttempt(ctx context.Context, id int64) error {
 func (s *db) QueueMail(ctx context.Context, m mail.Message, status string, send bool, at time.Time) (int64, error) {
 	var id int64
 	err := s.tx(ctx, func(tx querier) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO mail_outbox (to_addr, subject, body, status, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
-			m.To, m.Subject, m.Body, status, fmtTime(at)).Scan(&id)
+		err := tx.QueryRowContext(ctx, `INSERT INTO mail_outbox (to_addr, subject, body, html, status, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			m.To, m.Subject, m.Body, m.HTML, status, fmtTime(at)).Scan(&id)
 		if err != nil || !send {
 			return err
 		}
@@ -189,12 +189,12 @@ func (s *db) QueueMail(ctx context.Context, m mail.Message, status string, send 
 	return id, nil
 }
 
-const mailColumns = `id, to_addr, subject, body, status, attempts, last_error, created_at, sent_at`
+const mailColumns = `id, to_addr, subject, body, html, status, attempts, last_error, created_at, sent_at`
 
 func scanMail(row interface{ Scan(...any) error }) (mail.Stored, error) {
 	var m mail.Stored
 	var created, sent string
-	err := row.Scan(&m.ID, &m.To, &m.Subject, &m.Body, &m.Status, &m.Attempts, &m.LastError, &created, &sent)
+	err := row.Scan(&m.ID, &m.To, &m.Subject, &m.Body, &m.HTML, &m.Status, &m.Attempts, &m.LastError, &created, &sent)
 	if errors.Is(err, sql.ErrNoRows) {
 		return mail.Stored{}, mail.ErrNotFound
 	}

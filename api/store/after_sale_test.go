@@ -81,7 +81,7 @@ func TestMailOutbox(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sent, err := s.QueueMail(t.Context(), mail.Message{To: "b@example.com", Subject: "Two", Body: "2"}, mail.StatusPending, true, now)
+		sent, err := s.QueueMail(t.Context(), mail.Message{To: "b@example.com", Subject: "Two", Body: "2", HTML: "<p>2</p>"}, mail.StatusPending, true, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestMailOutbox(t *testing.T) {
 			t.Fatal(err)
 		}
 		list, err := s.ListMail(t.Context(), 10)
-		if err != nil || len(list) != 2 || list[0].ID != sent || list[0].Status != mail.StatusSent || list[0].SentAt.IsZero() || list[1].Subject != "One" {
+		if err != nil || len(list) != 2 || list[0].ID != sent || list[0].Status != mail.StatusSent || list[0].SentAt.IsZero() || list[0].HTML != "<p>2</p>" || list[1].Subject != "One" || list[1].HTML != "" {
 			t.Fatalf("outbox %+v %v", list, err)
 		}
 		if _, err := s.Mail(t.Context(), 999999); !errors.Is(err, mail.ErrNotFound) {

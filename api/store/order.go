@@ -30,7 +30,7 @@ func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
 }
 
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
-	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at,
+	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at, o.locale,
 	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at`
 
 func orderQuery(where string) string {
@@ -43,7 +43,7 @@ func scanOrder(row rowScanner) (order.Order, error) {
 	var quote, status, invStatus, created, updated, deadline, paidAt string
 	err := row.Scan(
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
-		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated,
+		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale,
 		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
 		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -329,10 +329,10 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	// The rows go with the transaction's next round trip (on PostgreSQL, with COMMIT): nothing
 	// reads them before.
 	err = t.tx.later(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
-		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at, locale)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.ClientID, o.SessionID, o.Email, string(quote), o.Quote.Total.Amount, o.Quote.Total.Currency, string(o.Status), o.Fraud,
-		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt))
+		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt), o.Locale)
 	if err != nil {
 		return fmt.Errorf("insert order: %w", err)
 	}

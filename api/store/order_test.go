@@ -91,13 +91,13 @@ func TestOrderRoundTrips(t *testing.T) {
 		claims := buyer(t, s, "ana@example.com")
 		req := order.Request{
 			Quote:          pricing.Request{PID: 3, Cycle: "annually", Currency: "GBP", ExtraConnections: 2, ProxyProtection: true, PromoCode: "welcome10"},
-			IdempotencyKey: "key-1", AffiliateID: "aff-7", ReturnURL: "/thanks", IP: "203.0.113.7",
+			IdempotencyKey: "key-1", AffiliateID: "aff-7", ReturnURL: "/thanks", IP: "203.0.113.7", Locale: "de-de",
 		}
 		o, err := orders.Create(t.Context(), claims, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Status != order.StatusPending || o.Invoice.PaymentURL == "" || o.PromoCode != "WELCOME10" || o.Quote.Discount == nil {
+		if o.Status != order.StatusPending || o.Locale != "de-de" || o.Invoice.PaymentURL == "" || o.PromoCode != "WELCOME10" || o.Quote.Discount == nil {
 			t.Fatalf("created %+v", o)
 		}
 		for name, read := range map[string]func() (order.Order, error){

@@ -40,6 +40,7 @@ const usage = `Usage:
   streamcart settings [--markdown]    every setting: variable, flag, default, meaning
   streamcart mail list                list outgoing mail (the outbox), newest first
   streamcart mail show ID             print one message (sign-in links are in there)
+  streamcart mail preview KIND [--locale de-de]  print a message rendered from sample data (text and HTML)
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
@@ -131,6 +132,9 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		return catalogCommand(ctx, args[1], cfg)
 	case "mail", "audit", "affiliates":
+		if args[0] == "mail" && len(args) > 1 && args[1] == "preview" {
+			return mailPreview(args[2:], os.Stdout)
+		}
 		return afterSaleCommand(ctx, args)
 	case "storefront":
 		return storefrontCommand(ctx, args)
@@ -287,7 +291,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Choice(&cfg.Panel, "panel", "builtin", []string{"builtin", "xui", "xtream"}, "IPTV panel")
 	s.URL(&cfg.PanelURL, "panel-url", "", "panel API base URL; for xui including the access code", "http", "https")
 	s.Secret(&cfg.PanelAPIKey, "panel-api-key", "the panel's API key")
-	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
+	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com (STARTTLS required), smtps://… or port 465 for implicit TLS, ?tls=none for a local relay in plain text; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
 	rateLimitSettings(s, &cfg.RateLimits)
 	retentionSettings(s, &cfg.Retention)
 	paymentSettings(s, cfg)

@@ -1,15 +1,24 @@
-// Package mailtest is a fake ESMTP server for tests (no STARTTLS, AUTH PLAIN only): it records
-// what it receives, and can refuse the recipient or stall after the greeting.
+// Package mailtest is a fake ESMTP server for tests (AUTH PLAIN only; plain text, STARTTLS or
+// implicit TLS with a self-signed certificate): it records what it receives, and can refuse the
+// recipient, the login or the message, or stall after the greeting.
 package mailtest
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"io"
+	"math/big"
 	"net"
 	"net/textproto"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Mode is how the server answers.
@@ -20,12 +29,26 @@ const (
 	Stall      Mode = "stall"       // greets, then never answers
 	RejectRcpt Mode = "reject-rcpt" // 550 on RCPT (refused for good)
 	BusyRcpt   Mode = "busy-rcpt"   // 450 on RCPT (try later)
+	RejectData Mode = "reject-data" // 554 after the message's data (refused for good)
+	RejectAuth Mode = "reject-auth" // 535 on AUTH (wrong credentials)
+)
+
+// Security is how the server protects the connection.
+type Security string
+
+const (
+	Plain    Security = "plain"    // no TLS at all
+	StartTLS Security = "starttls" // plain greeting, STARTTLS offered (port 587 style)
+	Implicit Security = "implicit" // TLS from the first byte (port 465 style)
 )
 
 // Received is what a client sent: the AUTH PLAIN credentials, the envelope as given
 // ("FROM:<a>", "TO:<b>") and the message data (line ends as LF).
 type Received struct {
 	Auth, From, Rcpt, Data string
+	// TLS tells whether the connection was encrypted when the data came (or, without data,
+	// when the last command came).
+	TLS bool
 }
 
 // Server listens on a loopback port until the test ends.
@@ -34,22 +57,33 @@ type Server struct {
 	// Stalled receives once per connection in Stall mode, when the client's first command came:
 	// the client is past its dial, so only a deadline or its context can end the exchange.
 	Stalled chan struct{}
+	// Roots trust the server's self-signed certificate (for 127.0.0.1 and mail.example).
+	Roots *x509.CertPool
 
 	mode     Mode
+	security Security
+	cert     tls.Certificate
 	mu       sync.Mutex
 	conns    []net.Conn
 	last     Received
 	messages []Received
 }
 
-// Start runs a server answering in mode, closed (with its connections) when t ends.
-func Start(t testing.TB, mode Mode) *Server {
+// Start runs a plain-text server answering in mode, closed (with its connections) when t ends.
+func Start(t testing.TB, mode Mode) *Server { return StartSecure(t, mode, Plain) }
+
+// StartSecure runs a server answering in mode with the given security.
+func StartSecure(t testing.TB, mode Mode, security Security) *Server {
 	t.Helper()
+	cert, roots := selfSigned(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{Addr: ln.Addr().String(), Stalled: make(chan struct{}, 8), mode: mode}
+	if security == Implicit {
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}})
+	}
+	s := &Server{Addr: ln.Addr().String(), Stalled: make(chan struct{}, 8), Roots: roots, mode: mode, security: security, cert: cert}
 	t.Cleanup(func() {
 		ln.Close()
 		s.mu.Lock()
@@ -94,8 +128,9 @@ func (s *Server) record(fn func(r *Received)) {
 }
 
 func (s *Server) serve(c net.Conn) {
-	defer c.Close()
+	defer func() { c.Close() }()
 	tp := textproto.NewConn(c)
+	encrypted := s.security == Implicit
 	tp.PrintfLine("220 fake.example ESMTP")
 	if s.mode == Stall {
 		if _, err := tp.ReadLine(); err == nil {
@@ -110,10 +145,25 @@ func (s *Server) serve(c net.Conn) {
 			return
 		}
 		verb, arg, _ := strings.Cut(line, " ")
+		s.record(func(r *Received) { r.TLS = encrypted })
 		switch strings.ToUpper(verb) {
 		case "EHLO":
 			tp.PrintfLine("250-fake.example")
+			if s.security == StartTLS && !encrypted {
+				tp.PrintfLine("250-STARTTLS")
+			}
 			tp.PrintfLine("250 AUTH PLAIN")
+		case "STARTTLS":
+			if s.security != StartTLS || encrypted {
+				tp.PrintfLine("503 5.5.1 not now")
+				continue
+			}
+			tp.PrintfLine("220 2.0.0 go ahead")
+			tc := tls.Server(c, &tls.Config{Certificates: []tls.Certificate{s.cert}})
+			if err := tc.Handshake(); err != nil {
+				return
+			}
+			c, tp, encrypted = tc, textproto.NewConn(tc), true
 		case "HELO":
 			tp.PrintfLine("250 fake.example")
 		case "AUTH":
@@ -124,6 +174,10 @@ func (s *Server) serve(c net.Conn) {
 				continue
 			}
 			s.record(func(r *Received) { r.Auth = string(b) })
+			if s.mode == RejectAuth {
+				tp.PrintfLine("535 5.7.8 authentication failed")
+				continue
+			}
 			tp.PrintfLine("235 2.7.0 ok")
 		case "MAIL":
 			s.record(func(r *Received) { r.From = arg })
@@ -145,6 +199,10 @@ func (s *Server) serve(c net.Conn) {
 			if err != nil {
 				return
 			}
+			if s.mode == RejectData {
+				tp.PrintfLine("554 5.6.0 message refused")
+				continue
+			}
 			s.mu.Lock()
 			s.last.Data = string(b)
 			s.messages = append(s.messages, s.last)
@@ -159,4 +217,31 @@ func (s *Server) serve(c net.Conn) {
 			tp.PrintfLine("502 unknown command")
 		}
 	}
+}
+
+// selfSigned makes a certificate for 127.0.0.1 and mail.example, and a pool trusting it.
+func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mail.example"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true, IsCA: true,
+		DNSNames: []string{"mail.example"}, IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, roots
 }

@@ -1,0 +1,224 @@
+package mail
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bojanz/currency"
+
+	"github.com/streamcart/streamcart/api/money"
+)
+
+// Kind names a message the shop sends.
+type Kind string
+
+// The messages. Renewal reminders and receipts (the renewals issue) add their kind here, their
+// sentences to Texts (so every locale must translate them) and their layout to layouts.
+const (
+	KindSigninLink    Kind = "signin-link"    // a one-time sign-in link
+	KindOrderReceived Kind = "order-received" // the payment of an order arrived; lines are being set up
+	KindLineReady     Kind = "line-ready"     // the order's lines work: a link to the credentials page
+)
+
+// Kinds are every message, in the order the preview lists them.
+var Kinds = []Kind{KindSigninLink, KindOrderReceived, KindLineReady}
+
+// Data is what a message is about; a kind uses only some fields.
+type Data struct {
+	Store   string // the shop's name
+	Link    string // the message's one link: sign-in, the order's page, the credentials page
+	OrderID string
+	Total   string // the amount paid, already formatted for the locale (FormatMoney)
+	Minutes int    // how long a sign-in link works
+}
+
+// Rendered is a message's subject and its two bodies.
+type Rendered struct {
+	Subject, Text, HTML string
+}
+
+// Message addresses r to to.
+func (r Rendered) Message(to string) Message {
+	return Message{To: to, Subject: r.Subject, Body: r.Text, HTML: r.HTML}
+}
+
+// layout is which sentences of Texts a kind says, in order: before its link, the link's label,
+// after it.
+type layout struct {
+	subject func(Texts) string
+	before  func(Texts) []string
+	button  func(Texts) string
+	after   func(Texts) []string
+}
+
+var layouts = map[Kind]layout{
+	KindSigninLink: {
+		subject: func(t Texts) string { return t.SigninSubject },
+		before:  func(t Texts) []string { return []string{t.SigninIntro} },
+		button:  func(t Texts) string { return t.SigninButton },
+		after:   func(t Texts) []string { return []string{t.SigninIgnore} },
+	},
+	KindOrderReceived: {
+		subject: func(t Texts) string { return t.OrderSubject },
+		before:  func(t Texts) []string { return []string{t.OrderIntro, t.OrderNext} },
+		button:  func(t Texts) string { return t.OrderButton },
+		after:   func(Texts) []string { return nil },
+	},
+	KindLineReady: {
+		subject: func(t Texts) string { return t.ReadySubject },
+		before:  func(t Texts) []string { return []string{t.ReadyIntro} },
+		button:  func(t Texts) string { return t.ReadyButton },
+		after:   func(t Texts) []string { return []string{t.ReadyCredentials} },
+	},
+}
+
+// Render writes the message kind in locale (any tag: Locale picks the closest of Locales, English
+// when none is close) about d.
+func Render(kind Kind, locale string, d Data) (Rendered, error) {
+	l, ok := layouts[kind]
+	if !ok {
+		return Rendered{}, fmt.Errorf("mail: no message %q (one of %s)", kind, kindList())
+	}
+	lang := Locale(locale)
+	if lang == "" {
+		lang = "en"
+	}
+	t := texts[lang]
+	fill := strings.NewReplacer("{store}", d.Store, "{order}", d.OrderID, "{total}", d.Total, "{minutes}", strconv.Itoa(d.Minutes)).Replace
+	page := htmlPage{
+		Lang: lang, Subject: fill(l.subject(t)), Greeting: fill(t.Greeting), Button: fill(l.button(t)),
+		Link: d.Link, Signature: fill(t.Signature),
+	}
+	for _, s := range l.before(t) {
+		page.Before = append(page.Before, fill(s))
+	}
+	for _, s := range l.after(t) {
+		page.After = append(page.After, fill(s))
+	}
+	var text strings.Builder
+	text.WriteString(page.Greeting + "\n\n")
+	for _, p := range page.Before {
+		text.WriteString(p + "\n\n")
+	}
+	text.WriteString(d.Link + "\n\n")
+	for _, p := range page.After {
+		text.WriteString(p + "\n\n")
+	}
+	text.WriteString(page.Signature + "\n")
+	var html bytes.Buffer
+	if err := htmlLayout.Execute(&html, page); err != nil {
+		return Rendered{}, fmt.Errorf("mail: render %s: %w", kind, err)
+	}
+	return Rendered{Subject: page.Subject, Text: text.String(), HTML: html.String()}, nil
+}
+
+func kindList() string {
+	names := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		names[i] = string(k)
+	}
+	return strings.Join(names, ", ")
+}
+
+// ParseKind reads a kind's name.
+func ParseKind(s string) (Kind, error) {
+	if k := Kind(s); slices.Contains(Kinds, k) {
+		return k, nil
+	}
+	return "", fmt.Errorf("mail: no message %q (one of %s)", s, kindList())
+}
+
+type htmlPage struct {
+	Lang, Subject, Greeting, Button, Signature, Link string
+	Before, After                                    []string
+}
+
+// Every text is escaped; the link too, and html/template would replace one that is not
+// http(s) in the href.
+var htmlLayout = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
+<html lang="{{.Lang}}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>{{.Subject}}</title></head>
+<body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;color:#18181b">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
+<p>{{.Greeting}}</p>
+{{range .Before}}<p>{{.}}</p>
+{{end}}<p><a href="{{.Link}}" style="display:inline-block;padding:12px 20px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">{{.Button}}</a></p>
+<p style="font-size:12px;color:#52525b;word-break:break-all">{{.Link}}</p>
+{{range .After}}<p>{{.}}</p>
+{{end}}<p>{{.Signature}}</p>
+</div>
+</body>
+</html>
+`))
+
+// Locales are the languages mail is written in: the storefront's.
+var Locales = []string{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}
+
+// Locale is the one of Locales closest to tag (de, de-AT and de_de all give de-de; pt-BR gives
+// pt-pt), "" when none speaks its language.
+func Locale(tag string) string {
+	t := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(tag)), "_", "-")
+	if t == "" {
+		return ""
+	}
+	if slices.Contains(Locales, t) {
+		return t
+	}
+	lang, _, _ := strings.Cut(t, "-")
+	for _, l := range Locales {
+		if l == lang || strings.HasPrefix(l, lang+"-") {
+			return l
+		}
+	}
+	return ""
+}
+
+// MatchAcceptLanguage is the locale of the most preferred language of an Accept-Language header
+// that one of Locales speaks, "" when none does.
+func MatchAcceptLanguage(header string) string {
+	type pref struct {
+		tag string
+		q   float64
+	}
+	var prefs []pref
+	for _, item := range strings.Split(header, ",") {
+		tag, params, _ := strings.Cut(strings.TrimSpace(item), ";")
+		q := 1.0
+		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				continue
+			}
+			q = f
+		}
+		if tag != "" && tag != "*" && q > 0 {
+			prefs = append(prefs, pref{tag, q})
+		}
+	}
+	sort.SliceStable(prefs, func(i, j int) bool { return prefs[i].q > prefs[j].q })
+	for _, p := range prefs {
+		if l := Locale(p.tag); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// FormatMoney writes minor units of code as locale writes amounts ("12,00 €" in de-de, "€12.00"
+// in en).
+func FormatMoney(minor int64, code, locale string) string {
+	amount, err := currency.NewAmount(money.Format(minor, code), code)
+	if err != nil {
+		return money.Format(minor, code) + " " + code
+	}
+	l := Locale(locale)
+	if l == "" || l == "en" {
+		l = "en-gb" // plain English with the symbol first, no "US" prefix on foreign dollars
+	}
+	return currency.NewFormatter(currency.NewLocale(l)).Format(amount)
+}
