@@ -34,17 +34,8 @@ var PriceChanged = Type("PriceChanged", func() {
 var _ = Service("order", func() {
 	Description("Orders: priced by the server, idempotent, owned by the session's client.")
 	Security(SessionAuth)
-	Error("not_found")
-	Error("bad_request")
+	// Every method checks the token; the other errors are each method's (api/httpapi/order.go).
 	Error("unauthorized")
-	Error("conflict")
-	Error("unavailable")
-	Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
-	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
-	HTTP(func() {
-		Response("not_applicable", StatusUnprocessableEntity)
-		Response("idempotency_mismatch", StatusUnprocessableEntity)
-	})
 
 	Method("create", func() {
 		Payload(func() {
@@ -60,6 +51,11 @@ var _ = Service("order", func() {
 			})
 		})
 		Result(OrderResult)
+		Error("not_found")
+		Error("bad_request")
+		Error("unavailable")
+		Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
+		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 		Error("price_changed", PriceChanged)
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
 		HTTP(func() {
@@ -67,6 +63,8 @@ var _ = Service("order", func() {
 			bearer()
 			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
+			Response("not_applicable", StatusUnprocessableEntity)
+			Response("idempotency_mismatch", StatusUnprocessableEntity)
 			Response("price_changed", StatusConflict)
 			Response("trial_used", StatusConflict)
 		})
@@ -78,6 +76,7 @@ var _ = Service("order", func() {
 			Required("orderId")
 		})
 		Result(OrderResult)
+		Error("not_found")
 		HTTP(func() {
 			GET("/orders/{orderId}")
 			bearer()
@@ -91,6 +90,8 @@ var _ = Service("order", func() {
 			Required("orderId")
 		})
 		Result(OrderResult)
+		Error("not_found")
+		Error("conflict") // not pending
 		HTTP(func() {
 			POST("/orders/{orderId}/cancel")
 			bearer()
