@@ -56,7 +56,7 @@ var _ = Service("order", func() {
 		Error("unavailable")
 		Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
 		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
-		Error("price_changed", PriceChanged)
+		Error("price_changed", PriceChanged, "The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.")
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
 		HTTP(func() {
 			POST("/orders")

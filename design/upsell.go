@@ -48,14 +48,11 @@ func upsellRequest() {
 }
 
 // upsellErrors are the errors of pricing extra connections for one service, its quote's and its
-// order's.
+// order's; each method's HTTP block answers service_not_active with 409.
 func upsellErrors() {
 	Error("not_found")
 	Error("conflict") // no more connections possible
 	Error("service_not_active", ErrorResult, "The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.")
-	HTTP(func() {
-		Response("service_not_active", StatusConflict)
-	})
 }
 
 var _ = Service("upsell", func() {
@@ -90,6 +87,7 @@ var _ = Service("upsell", func() {
 		HTTP(func() {
 			POST("/upsell/quote")
 			bearer()
+			Response("service_not_active", StatusConflict)
 		})
 	})
 	Method("order", func() {
@@ -110,6 +108,7 @@ var _ = Service("upsell", func() {
 			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
 			Response("idempotency_mismatch", StatusUnprocessableEntity)
+			Response("service_not_active", StatusConflict)
 		})
 	})
 })

@@ -36,7 +36,7 @@ func NewClient(create, get, cancel goa.Endpoint) *Client {
 //   - "unavailable" (type *goa.ServiceError)
 //   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
-//   - "price_changed" (type *PriceChanged)
+//   - "price_changed" (type *PriceChanged): The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.
 //   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
 //   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error

@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"g7d\",\n      \"extraQuantity\": 2697941820771652841,\n      \"gateway\": \"Ab et blanditiis assumenda perspiciatis quaerat vitae.\",\n      \"returnUrl\": \"e0y\",\n      \"serviceId\": \"y3u\"\n   }' --token \"Voluptatem quae unde iure consequatur quibusdam.\" --idempotency-key \"il\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"pg\",\n      \"extraQuantity\": 5262033534183530072,\n      \"gateway\": \"Blanditiis assumenda perspiciatis quaerat vitae iure.\",\n      \"returnUrl\": \"0yl\",\n      \"serviceId\": \"glg\"\n   }' --token \"Quae unde iure consequatur quibusdam illo.\" --idempotency-key \"l\"")
 }

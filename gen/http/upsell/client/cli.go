@@ -107,7 +107,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string, upsellOr
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"g7d\",\n      \"extraQuantity\": 2697941820771652841,\n      \"gateway\": \"Ab et blanditiis assumenda perspiciatis quaerat vitae.\",\n      \"returnUrl\": \"e0y\",\n      \"serviceId\": \"y3u\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"pg\",\n      \"extraQuantity\": 5262033534183530072,\n      \"gateway\": \"Blanditiis assumenda perspiciatis quaerat vitae iure.\",\n      \"returnUrl\": \"0yl\",\n      \"serviceId\": \"glg\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))

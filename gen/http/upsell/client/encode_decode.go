@@ -177,8 +177,9 @@ func EncodeQuoteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // quote endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeQuoteResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - error: internal error
@@ -212,6 +213,41 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			res := NewQuoteUpsellQuoteOK(&body)
 			return res, nil
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "service_not_active":
+				var (
+					body QuoteServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+				}
+				err = ValidateQuoteServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "quote", err)
+				}
+				return nil, NewQuoteServiceNotActive(&body)
+			case "conflict":
+				var (
+					body QuoteConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+				}
+				err = ValidateQuoteConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "quote", err)
+				}
+				return nil, NewQuoteConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "quote", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body QuoteNotFoundResponseBody
@@ -226,20 +262,6 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "quote", err)
 			}
 			return nil, NewQuoteNotFound(&body)
-		case http.StatusConflict:
-			var (
-				body QuoteConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "quote", err)
-			}
-			err = ValidateQuoteConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "quote", err)
-			}
-			return nil, NewQuoteConflict(&body)
 		case http.StatusUnauthorized:
 			var (
 				body QuoteUnauthorizedResponseBody
@@ -323,8 +345,9 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // restored after having been read.
 // DecodeOrderResponse may return the following errors:
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
@@ -373,6 +396,41 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "order", err)
 			}
 			return nil, NewOrderIdempotencyMismatch(&body)
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "service_not_active":
+				var (
+					body OrderServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "order", err)
+				}
+				err = ValidateOrderServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "order", err)
+				}
+				return nil, NewOrderServiceNotActive(&body)
+			case "conflict":
+				var (
+					body OrderConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "order", err)
+				}
+				err = ValidateOrderConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "order", err)
+				}
+				return nil, NewOrderConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "order", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body OrderNotFoundResponseBody
@@ -387,20 +445,6 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "order", err)
 			}
 			return nil, NewOrderNotFound(&body)
-		case http.StatusConflict:
-			var (
-				body OrderConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "order", err)
-			}
-			err = ValidateOrderConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "order", err)
-			}
-			return nil, NewOrderConflict(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body OrderUnavailableResponseBody

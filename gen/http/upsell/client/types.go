@@ -106,9 +106,9 @@ type OffersBadRequestResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// QuoteNotFoundResponseBody is the type of the "upsell" service "quote"
-// endpoint HTTP response body for the "not_found" error.
-type QuoteNotFoundResponseBody struct {
+// QuoteServiceNotActiveResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "service_not_active" error.
+type QuoteServiceNotActiveResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -127,6 +127,24 @@ type QuoteNotFoundResponseBody struct {
 // QuoteConflictResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "conflict" error.
 type QuoteConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// QuoteNotFoundResponseBody is the type of the "upsell" service "quote"
+// endpoint HTTP response body for the "not_found" error.
+type QuoteNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -196,9 +214,9 @@ type OrderIdempotencyMismatchResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// OrderNotFoundResponseBody is the type of the "upsell" service "order"
-// endpoint HTTP response body for the "not_found" error.
-type OrderNotFoundResponseBody struct {
+// OrderServiceNotActiveResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "service_not_active" error.
+type OrderServiceNotActiveResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -217,6 +235,24 @@ type OrderNotFoundResponseBody struct {
 // OrderConflictResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "conflict" error.
 type OrderConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// OrderNotFoundResponseBody is the type of the "upsell" service "order"
+// endpoint HTTP response body for the "not_found" error.
+type OrderNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -396,8 +432,9 @@ func NewQuoteUpsellQuoteOK(body *QuoteResponseBody) *upsell.UpsellQuote {
 	return v
 }
 
-// NewQuoteNotFound builds a upsell service quote endpoint not_found error.
-func NewQuoteNotFound(body *QuoteNotFoundResponseBody) *goa.ServiceError {
+// NewQuoteServiceNotActive builds a upsell service quote endpoint
+// service_not_active error.
+func NewQuoteServiceNotActive(body *QuoteServiceNotActiveResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -412,6 +449,20 @@ func NewQuoteNotFound(body *QuoteNotFoundResponseBody) *goa.ServiceError {
 
 // NewQuoteConflict builds a upsell service quote endpoint conflict error.
 func NewQuoteConflict(body *QuoteConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewQuoteNotFound builds a upsell service quote endpoint not_found error.
+func NewQuoteNotFound(body *QuoteNotFoundResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -486,8 +537,9 @@ func NewOrderIdempotencyMismatch(body *OrderIdempotencyMismatchResponseBody) *go
 	return v
 }
 
-// NewOrderNotFound builds a upsell service order endpoint not_found error.
-func NewOrderNotFound(body *OrderNotFoundResponseBody) *goa.ServiceError {
+// NewOrderServiceNotActive builds a upsell service order endpoint
+// service_not_active error.
+func NewOrderServiceNotActive(body *OrderServiceNotActiveResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -502,6 +554,20 @@ func NewOrderNotFound(body *OrderNotFoundResponseBody) *goa.ServiceError {
 
 // NewOrderConflict builds a upsell service order endpoint conflict error.
 func NewOrderConflict(body *OrderConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewOrderNotFound builds a upsell service order endpoint not_found error.
+func NewOrderNotFound(body *OrderNotFoundResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -695,9 +761,9 @@ func ValidateOffersBadRequestResponseBody(body *OffersBadRequestResponseBody) (e
 	return
 }
 
-// ValidateQuoteNotFoundResponseBody runs the validations defined on
-// quote_not_found_response_body
-func ValidateQuoteNotFoundResponseBody(body *QuoteNotFoundResponseBody) (err error) {
+// ValidateQuoteServiceNotActiveResponseBody runs the validations defined on
+// quote_service_not_active_response_body
+func ValidateQuoteServiceNotActiveResponseBody(body *QuoteServiceNotActiveResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -722,6 +788,30 @@ func ValidateQuoteNotFoundResponseBody(body *QuoteNotFoundResponseBody) (err err
 // ValidateQuoteConflictResponseBody runs the validations defined on
 // quote_conflict_response_body
 func ValidateQuoteConflictResponseBody(body *QuoteConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateQuoteNotFoundResponseBody runs the validations defined on
+// quote_not_found_response_body
+func ValidateQuoteNotFoundResponseBody(body *QuoteNotFoundResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -815,9 +905,9 @@ func ValidateOrderIdempotencyMismatchResponseBody(body *OrderIdempotencyMismatch
 	return
 }
 
-// ValidateOrderNotFoundResponseBody runs the validations defined on
-// order_not_found_response_body
-func ValidateOrderNotFoundResponseBody(body *OrderNotFoundResponseBody) (err error) {
+// ValidateOrderServiceNotActiveResponseBody runs the validations defined on
+// order_service_not_active_response_body
+func ValidateOrderServiceNotActiveResponseBody(body *OrderServiceNotActiveResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -842,6 +932,30 @@ func ValidateOrderNotFoundResponseBody(body *OrderNotFoundResponseBody) (err err
 // ValidateOrderConflictResponseBody runs the validations defined on
 // order_conflict_response_body
 func ValidateOrderConflictResponseBody(body *OrderConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateOrderNotFoundResponseBody runs the validations defined on
+// order_not_found_response_body
+func ValidateOrderNotFoundResponseBody(body *OrderNotFoundResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -108,9 +108,9 @@ type OffersBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// QuoteNotFoundResponseBody is the type of the "upsell" service "quote"
-// endpoint HTTP response body for the "not_found" error.
-type QuoteNotFoundResponseBody struct {
+// QuoteServiceNotActiveResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "service_not_active" error.
+type QuoteServiceNotActiveResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -129,6 +129,24 @@ type QuoteNotFoundResponseBody struct {
 // QuoteConflictResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "conflict" error.
 type QuoteConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// QuoteNotFoundResponseBody is the type of the "upsell" service "quote"
+// endpoint HTTP response body for the "not_found" error.
+type QuoteNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -198,9 +216,9 @@ type OrderIdempotencyMismatchResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// OrderNotFoundResponseBody is the type of the "upsell" service "order"
-// endpoint HTTP response body for the "not_found" error.
-type OrderNotFoundResponseBody struct {
+// OrderServiceNotActiveResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "service_not_active" error.
+type OrderServiceNotActiveResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -219,6 +237,24 @@ type OrderNotFoundResponseBody struct {
 // OrderConflictResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "conflict" error.
 type OrderConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderNotFoundResponseBody is the type of the "upsell" service "order"
+// endpoint HTTP response body for the "not_found" error.
+type OrderNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -397,10 +433,10 @@ func NewOffersBadRequestResponseBody(res *goa.ServiceError) *OffersBadRequestRes
 	return body
 }
 
-// NewQuoteNotFoundResponseBody builds the HTTP response body from the result
-// of the "quote" endpoint of the "upsell" service.
-func NewQuoteNotFoundResponseBody(res *goa.ServiceError) *QuoteNotFoundResponseBody {
-	body := &QuoteNotFoundResponseBody{
+// NewQuoteServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "quote" endpoint of the "upsell" service.
+func NewQuoteServiceNotActiveResponseBody(res *goa.ServiceError) *QuoteServiceNotActiveResponseBody {
+	body := &QuoteServiceNotActiveResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -415,6 +451,20 @@ func NewQuoteNotFoundResponseBody(res *goa.ServiceError) *QuoteNotFoundResponseB
 // of the "quote" endpoint of the "upsell" service.
 func NewQuoteConflictResponseBody(res *goa.ServiceError) *QuoteConflictResponseBody {
 	body := &QuoteConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewQuoteNotFoundResponseBody builds the HTTP response body from the result
+// of the "quote" endpoint of the "upsell" service.
+func NewQuoteNotFoundResponseBody(res *goa.ServiceError) *QuoteNotFoundResponseBody {
+	body := &QuoteNotFoundResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -467,10 +517,10 @@ func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempo
 	return body
 }
 
-// NewOrderNotFoundResponseBody builds the HTTP response body from the result
-// of the "order" endpoint of the "upsell" service.
-func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseBody {
-	body := &OrderNotFoundResponseBody{
+// NewOrderServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "upsell" service.
+func NewOrderServiceNotActiveResponseBody(res *goa.ServiceError) *OrderServiceNotActiveResponseBody {
+	body := &OrderServiceNotActiveResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -485,6 +535,20 @@ func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseB
 // of the "order" endpoint of the "upsell" service.
 func NewOrderConflictResponseBody(res *goa.ServiceError) *OrderConflictResponseBody {
 	body := &OrderConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderNotFoundResponseBody builds the HTTP response body from the result
+// of the "order" endpoint of the "upsell" service.
+func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseBody {
+	body := &OrderNotFoundResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
