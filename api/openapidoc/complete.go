@@ -42,7 +42,7 @@ var ErrDesign = errors.New("openapidoc: document and design disagree")
 // The errors of the HTTP layer, answered before a generated server sees the request
 // (api/storefront, api/httpapi/body.go, limit.go and server.go).
 var (
-	errControlChar      = Error{"bad_request", "A control character (U+0000–U+001F, U+007F) in the path, the query or a string of the body; Goa's validation of parameters and bodies answers 400 too, named missing_field, invalid_pattern, invalid_range, invalid_length, invalid_enum_value, invalid_type or decode_payload.", 400, false, ""}
+	errControlChar      = Error{"bad_request", "A control character (U+0000–U+001F, U+007F) in the path, the query or a string of the body; Goa's validation of parameters and bodies answers 400 too, named missing_field, missing_payload, invalid_field_type, invalid_enum_value, invalid_format, invalid_pattern, invalid_range, invalid_length or decode_payload.", 400, false, ""}
 	errUnknownStore     = Error{"unknown_store", "The Streamcart-Store key names no storefront.", 401, false, ""}
 	errOriginNotAllowed = Error{"origin_not_allowed", "A write sent by a page of another site that the storefront (without a key: the shop itself) does not allow.", 403, false, ""}
 	errBodyTooLarge     = Error{"body_too_large", "The request body is larger than 64 KB.", 413, false, ""}
