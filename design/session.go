@@ -3,15 +3,15 @@ package design
 import . "goa.design/goa/v3/dsl"
 
 var SessionResult = Type("SessionResult", func() {
-	Attribute("token", String, "Bearer token")
+	Attribute("token", String, "Bearer token", func() { Example("eyJzIjoic2VzXzAxamQ4eDVrMm03dmQweHczaDl0Z3BhOGJuIn0.n4bQgVNqJHXWkV3Yk0m3X5xI0sT1m8F2aPq7cR9dE6w") })
 	Attribute("userId", String, "The client's opaque public id (usr_ and 26 characters, random: neither ordered nor counting). Was the decimal database id before issue 12; compare it only for equality.", func() {
 		Example("usr_5kq2m7vd0xw3h9tgpa8bn1cyfe")
 	})
-	Attribute("email", String)
+	Attribute("email", String, func() { Example("buyer@example.com") })
 	Attribute("scope", String, "email: may buy and read this session's purchases; proven: all of the client's", func() {
 		Enum("email", "proven")
 	})
-	Attribute("expiresAt", String, "RFC 3339")
+	Attribute("expiresAt", String, "RFC 3339", func() { Example("2026-12-23T20:28:46Z") })
 	Required("token", "userId", "email", "scope", "expiresAt")
 })
 

@@ -47,11 +47,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nh5\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"WAb\" --locale \"en\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"huc\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"atY\" --locale \"pt-pt\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"9k\" --pid 4906962053565980661" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"iz1\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"nPe\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 25,\n      \"gateway\": \"Officiis repudiandae minima.\",\n      \"pid\": 2,\n      \"promoCode\": \"77u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"774\"\n   }' --token \"Consequatur temporibus aut quod ratione omnis.\" --idempotency-key \"o0b\"" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"u\" --pid 4563218569537896080" + "\n" +
+		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }' --token \"Qui consequatur non ullam.\" --idempotency-key \"k\"" + "\n" +
 		""
 }
 
@@ -642,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nh5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"huc\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"WAb\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"atY\" --locale \"pt-pt\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6413155579510817126 --currency \"Otk\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1067682510563394180 --currency \"BQW\" --locale \"pt-pt\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"zeg\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Yhe\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5781955157724766725 --from \"Explicabo velit rerum aut odit.\" --to \"Sed vel eveniet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5188428291122093287 --from \"Sequi nisi quas a rerum.\" --to \"Ex rerum illum.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -776,7 +776,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -794,7 +794,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -851,7 +851,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"9k\" --pid 4906962053565980661")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"u\" --pid 4563218569537896080")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -885,7 +885,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"iz1\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"nPe\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 25,\n      \"gateway\": \"Officiis repudiandae minima.\",\n      \"pid\": 2,\n      \"promoCode\": \"77u\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"774\"\n   }' --token \"Consequatur temporibus aut quod ratione omnis.\" --idempotency-key \"o0b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }' --token \"Qui consequatur non ullam.\" --idempotency-key \"k\"")
 }
 
 func orderGetUsage() {
@@ -905,7 +905,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Dolore aut officiis consequatur voluptatem totam.\" --token \"Explicabo ratione neque incidunt ducimus a veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quibusdam sed quia ut officiis sed.\" --token \"Aut officiis consequatur voluptatem totam quidem.\"")
 }
 
 func orderCancelUsage() {
@@ -925,7 +925,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Mollitia consequatur vel.\" --token \"Odit qui est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Vel nemo odit qui est incidunt.\" --token \"Quia ipsa cumque temporibus rerum.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -953,7 +953,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uBM\",\n      \"extraConnections\": 81,\n      \"pid\": 2,\n      \"promoCode\": \"byl\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cbe\",\n      \"extraConnections\": 6,\n      \"pid\": 2,\n      \"promoCode\": \"vek\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -989,7 +989,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Vitae earum quo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Et reprehenderit commodi.\"")
 }
 
 func servicesGetUsage() {
@@ -1011,7 +1011,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Et a optio in nihil.\" --locale \"pt-pt\" --token \"In ea reiciendis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Reiciendis et rem consequatur non inventore autem.\" --locale \"en-us\" --token \"Magni earum modi.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1200,7 +1200,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Expedita eveniet at et.\" --locale \"en\" --token \"Nihil beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Id molestiae ipsa accusantium est mollitia.\" --locale \"en-us\" --token \"Aut at beatae beatae at.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1232,7 +1232,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"s0m\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"zg5\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1250,7 +1250,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Necessitatibus explicabo quo corporis non.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ratione qui id.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1268,7 +1268,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"j6e\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"g3r\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1286,7 +1286,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"xaz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"f8n\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1306,7 +1306,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"hp3\"\n   }' --token \"Aut id ipsum mollitia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5j3\"\n   }' --token \"Earum explicabo.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1340,7 +1340,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"htg\" --locale \"pt-pt\" --token \"Tenetur deserunt sequi quaerat ut modi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"erf\" --locale \"en-gb\" --token \"Ut sapiente.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1360,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"4o\",\n      \"extraQuantity\": 407537586627336670,\n      \"serviceId\": \"emw\"\n   }' --token \"Aut natus aliquam rerum quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"3e\",\n      \"extraQuantity\": 2008956933643365198,\n      \"serviceId\": \"0lg\"\n   }' --token \"Id ipsum.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"pg\",\n      \"extraQuantity\": 5262033534183530072,\n      \"gateway\": \"Blanditiis assumenda perspiciatis quaerat vitae iure.\",\n      \"returnUrl\": \"0yl\",\n      \"serviceId\": \"glg\"\n   }' --token \"Quae unde iure consequatur quibusdam illo.\" --idempotency-key \"l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"4\",\n      \"extraQuantity\": 303730717499289168,\n      \"gateway\": \"Debitis hic.\",\n      \"returnUrl\": \"9as\",\n      \"serviceId\": \"29v\"\n   }' --token \"Unde ea corporis.\" --idempotency-key \"se\"")
 }
