@@ -5,7 +5,7 @@ NPM ?= npm
 GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen widget size bench soak clean
+.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen lint-openapi widget size bench soak clean
 
 all: build
 
@@ -39,13 +39,22 @@ run: build
 
 gen:
 	$(GOA) gen github.com/streamcart/streamcart/design
-	# The served document is Goa's, completed with what Goa cannot say (nullable properties).
+	# The served document is Goa's, completed with what Goa cannot say (nullable properties, every
+	# error of each operation, the HTTP layer's answers, security, the Streamcart-Store header).
 	$(GO) run ./api/cmd/openapidoc gen/http/openapi3.json api/httpapi/openapi3.json
 
 # CI fails when the committed gen/ is not what `goa gen` makes of design/.
 check-gen: gen
 	@git diff --exit-code --stat -- gen api/httpapi/openapi3.json
 	@test -z "$$(git status --porcelain -- gen)" || { git status --porcelain -- gen; echo "gen/ is stale: run make gen and commit"; exit 1; }
+
+# The served OpenAPI document: 0 errors under Redocly's recommended rules (redocly.yaml), and a
+# TypeScript client generated from it that the widget's response schemas must accept (tsc fails
+# on drift: widget/openapi/check.ts). Offline: no telemetry, no update check.
+lint-openapi: node_modules/.installed
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true node_modules/.bin/redocly lint --config redocly.yaml api/httpapi/openapi3.json
+	node_modules/.bin/openapi-typescript api/httpapi/openapi3.json -o widget/openapi/openapi.gen.ts
+	node_modules/.bin/tsc -p widget/openapi/tsconfig.json --noEmit
 
 test-go: $(STRIPE_MOCK)
 	$(GO) vet ./...
@@ -61,7 +70,7 @@ test-storybook: node_modules/.installed
 test-e2e: build
 	$(NPM) run e2e -w examples/checkout
 
-test: deps check-gen test-go test-widget test-storybook test-e2e
+test: deps check-gen lint-openapi test-go test-widget test-storybook test-e2e
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and

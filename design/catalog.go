@@ -96,8 +96,7 @@ func currencyParam() {
 
 var _ = Service("catalog", func() {
 	Description("What is for sale, in which currencies, paid through which gateways.")
-	Error("not_found")
-	Error("bad_request")
+	// Each method declares the errors its code path (api/httpapi/catalog.go) can return.
 
 	Method("listProducts", func() {
 		Description("The plans for sale on the request's storefront (all plans when it names none), priced in the storefront's default currency when none is asked.")
@@ -106,6 +105,7 @@ var _ = Service("catalog", func() {
 			localeParam()
 		})
 		Result(ProductList)
+		Error("bad_request") // unknown currency, or a plan without a price in it
 		HTTP(func() {
 			GET("/products")
 			Param("currency")
@@ -121,6 +121,8 @@ var _ = Service("catalog", func() {
 			Required("pid")
 		})
 		Result(ProductResult)
+		Error("not_found")
+		Error("bad_request") // unknown currency, or no price in it
 		HTTP(func() {
 			GET("/products/{pid}")
 			Param("currency")
@@ -134,6 +136,7 @@ var _ = Service("catalog", func() {
 			localeParam()
 		})
 		Result(ProductList)
+		Error("bad_request") // unknown currency, or a plan without a price in it
 		HTTP(func() {
 			GET("/resellers/products")
 			Param("currency")
@@ -162,6 +165,7 @@ var _ = Service("catalog", func() {
 			Attribute("rate", String, "Effective decimal rate from → to")
 			Required("amount", "currency", "rate")
 		})
+		Error("bad_request") // unknown currency
 		HTTP(func() {
 			GET("/convert")
 			Param("amount")

@@ -11,6 +11,9 @@ var _ = API("streamcart", func() {
 	Title("Streamcart checkout API")
 	Description("Catalog, pricing, promotions, sessions, orders, payments and provisioning for streaming-subscription checkouts.")
 	Version("1.0")
+	// Goa's random examples are lorem ipsum that typed clients and readers take for real values:
+	// the document shows only the Example()s the design gives.
+	Meta("openapi:example", "false")
 	License(func() {
 		Name("Apache-2.0")
 		URL("https://www.apache.org/licenses/LICENSE-2.0")

@@ -45,17 +45,8 @@ var PriceChanged = Type("PriceChanged", func() {
 var _ = Service("order", func() {
 	Description("Orders: priced by the server, idempotent, owned by the session's client.")
 	Security(SessionAuth)
-	Error("not_found")
-	Error("bad_request")
+	// Every method checks the token; the other errors are each method's (api/httpapi/order.go).
 	Error("unauthorized")
-	Error("conflict")
-	Error("unavailable")
-	Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
-	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
-	HTTP(func() {
-		Response("not_applicable", StatusUnprocessableEntity)
-		Response("idempotency_mismatch", StatusUnprocessableEntity)
-	})
 
 	Method("create", func() {
 		Payload(func() {
@@ -71,13 +62,20 @@ var _ = Service("order", func() {
 			})
 		})
 		Result(OrderResult)
-		Error("price_changed", PriceChanged)
+		Error("not_found")
+		Error("bad_request")
+		Error("unavailable")
+		Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
+		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
+		Error("price_changed", PriceChanged, "The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.")
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
 		HTTP(func() {
 			POST("/orders")
 			bearer()
 			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
+			Response("not_applicable", StatusUnprocessableEntity)
+			Response("idempotency_mismatch", StatusUnprocessableEntity)
 			Response("price_changed", StatusConflict)
 			Response("trial_used", StatusConflict)
 		})
@@ -89,6 +87,7 @@ var _ = Service("order", func() {
 			Required("orderId")
 		})
 		Result(OrderResult)
+		Error("not_found")
 		HTTP(func() {
 			GET("/orders/{orderId}")
 			bearer()
@@ -102,6 +101,8 @@ var _ = Service("order", func() {
 			Required("orderId")
 		})
 		Result(OrderResult)
+		Error("not_found")
+		Error("conflict") // not pending
 		HTTP(func() {
 			POST("/orders/{orderId}/cancel")
 			bearer()

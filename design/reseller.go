@@ -31,18 +31,8 @@ var ResellerServiceResult = Type("ResellerServiceResult", func() {
 var _ = Service("resellers", func() {
 	Description("Reseller credit plans: buy one, and the panel's reseller account is created or credited once paid.")
 	Security(SessionAuth)
-	Error("not_found")
+	// Every method checks the token; the other errors are each method's (api/httpapi/reseller.go).
 	Error("unauthorized")
-	Error("bad_request")
-	Error("unavailable")
-	Error("password_mismatch", ErrorResult, "The password and its confirmation differ.")
-	Error("weak_password", ErrorResult, "The password is too short.")
-	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
-	HTTP(func() {
-		Response("idempotency_mismatch", StatusUnprocessableEntity)
-		Response("password_mismatch", StatusUnprocessableEntity)
-		Response("weak_password", StatusBadRequest)
-	})
 
 	Method("me", func() {
 		Payload(func() { tokenAttr() })
@@ -71,17 +61,27 @@ var _ = Service("resellers", func() {
 			Required("pid", "password", "confirmPassword")
 		})
 		Result(ResellerOrderResult)
+		Error("not_found")
+		Error("bad_request")
+		Error("unavailable")
+		Error("password_mismatch", ErrorResult, "The password and its confirmation differ.")
+		Error("weak_password", ErrorResult, "The password is too short.")
+		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 		HTTP(func() {
 			POST("/resellers/orders")
 			bearer()
 			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
+			Response("idempotency_mismatch", StatusUnprocessableEntity)
+			Response("password_mismatch", StatusUnprocessableEntity)
+			Response("weak_password", StatusBadRequest)
 		})
 	})
 	Method("getService", func() {
 		Description("A reseller plan's service, with the reseller account's credits.")
 		Payload(serviceIDPayload)
 		Result(ResellerServiceResult)
+		Error("not_found")
 		HTTP(func() {
 			GET("/resellers/services/{serviceId}")
 			Param("locale")

@@ -32,18 +32,19 @@ func serviceIDPayload() {
 	Required("serviceId")
 }
 
+// manageErrors are the errors of an action on a line through the panel (manageError in
+// api/httpapi/services_manage.go).
+func manageErrors() {
+	Error("not_found")
+	Error("conflict") // not active, or not managed here
+	Error("unavailable")
+}
+
 var _ = Service("services", func() {
 	Description("A buyer's services (IPTV lines): read them, and with a proven session manage them through the panel.")
 	Security(SessionAuth)
-	Error("not_found")
+	// Every method checks the token; the other errors are each method's (api/httpapi/services*.go).
 	Error("unauthorized")
-	Error("bad_request")
-	Error("conflict")
-	Error("unavailable")
-	Error("invalid_mac", ErrorResult, "The MAC address is not six hex pairs separated by ':' or '-'.")
-	HTTP(func() {
-		Response("invalid_mac", StatusBadRequest)
-	})
 
 	Method("list", func() {
 		Description("The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.")
@@ -64,6 +65,7 @@ var _ = Service("services", func() {
 	Method("get", func() {
 		Payload(serviceIDPayload)
 		Result(ServiceResult)
+		Error("not_found")
 		HTTP(func() {
 			GET("/services/{serviceId}")
 			Param("locale")
@@ -78,6 +80,7 @@ var _ = Service("services", func() {
 			Attribute("contentDisposition", String)
 			Required("contentType", "contentDisposition")
 		})
+		Error("not_found") // also: not active yet
 		HTTP(func() {
 			GET("/services/{serviceId}/playlist.m3u")
 			Param("locale")
@@ -93,6 +96,7 @@ var _ = Service("services", func() {
 		Description("Restarts the line on the panel (drops its open connections). Proven sessions only.")
 		Payload(serviceIDPayload)
 		Result(ServiceResult)
+		manageErrors()
 		HTTP(func() {
 			POST("/services/{serviceId}/restart")
 			Param("locale")
@@ -103,6 +107,7 @@ var _ = Service("services", func() {
 		Description("Builds the line again on the panel with the same credentials and limits. Proven sessions only.")
 		Payload(serviceIDPayload)
 		Result(ServiceResult)
+		manageErrors()
 		HTTP(func() {
 			POST("/services/{serviceId}/recreate")
 			Param("locale")
@@ -116,6 +121,8 @@ var _ = Service("services", func() {
 			Attribute("confirm", Boolean, "Must be true")
 		})
 		Result(ServiceResult)
+		manageErrors()
+		Error("bad_request") // not confirmed
 		HTTP(func() {
 			POST("/services/{serviceId}/terminate")
 			Param("locale")
@@ -130,8 +137,11 @@ var _ = Service("services", func() {
 			Required("macAddress")
 		})
 		Result(ServiceResult)
+		manageErrors()
+		Error("invalid_mac", ErrorResult, "The MAC address is not six hex pairs separated by ':' or '-'.")
 		HTTP(func() {
 			PUT("/services/{serviceId}/mac")
+			Response("invalid_mac", StatusBadRequest)
 			Param("locale")
 			bearer()
 		})

@@ -3,15 +3,15 @@ package design
 import . "goa.design/goa/v3/dsl"
 
 var SessionResult = Type("SessionResult", func() {
-	Attribute("token", String, "Bearer token")
+	Attribute("token", String, "Bearer token", func() { Example("eyJzIjoic2VzXzAxamQ4eDVrMm03dmQweHczaDl0Z3BhOGJuIn0.n4bQgVNqJHXWkV3Yk0m3X5xI0sT1m8F2aPq7cR9dE6w") })
 	Attribute("userId", String, "The client's opaque public id (usr_ and 26 characters, random: neither ordered nor counting). Was the decimal database id before issue 12; compare it only for equality.", func() {
 		Example("usr_5kq2m7vd0xw3h9tgpa8bn1cyfe")
 	})
-	Attribute("email", String)
+	Attribute("email", String, func() { Example("buyer@example.com") })
 	Attribute("scope", String, "email: may buy and read this session's purchases; proven: all of the client's", func() {
 		Enum("email", "proven")
 	})
-	Attribute("expiresAt", String, "RFC 3339")
+	Attribute("expiresAt", String, "RFC 3339", func() { Example("2026-12-23T20:28:46Z") })
 	Required("token", "userId", "email", "scope", "expiresAt")
 })
 
@@ -25,22 +25,7 @@ var TooManyAttempts = Type("TooManyAttempts", func() {
 
 var _ = Service("session", func() {
 	Description("Identifies a buyer by email, and proves it with a password or a one-time sign-in link.")
-	Error("bad_request")
-	Error("unauthorized")
-	Error("invalid_email", ErrorResult, "The email does not look like an email address.")
-	Error("invalid_credentials", ErrorResult, "Wrong email or password.")
-	Error("invalid_link", ErrorResult, "The sign-in link is unknown, used or expired.")
-	Error("too_many_attempts", TooManyAttempts, "At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.")
-	Error("weak_password", ErrorResult, "The password is too short.")
-	HTTP(func() {
-		Response("invalid_email", StatusBadRequest)
-		Response("invalid_credentials", StatusUnauthorized)
-		Response("invalid_link", StatusUnauthorized)
-		Response("too_many_attempts", StatusTooManyRequests, func() {
-			Header("retryAfter:Retry-After")
-		})
-		Response("weak_password", StatusBadRequest)
-	})
+	// Each method declares the errors its code path (api/httpapi/session.go) can return.
 
 	Method("create", func() {
 		Description("Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).")
@@ -50,9 +35,18 @@ var _ = Service("session", func() {
 			Required("email")
 		})
 		Result(SessionResult)
+		Error("bad_request") // a password over 72 bytes
+		Error("invalid_email", ErrorResult, "The email does not look like an email address.")
+		Error("invalid_credentials", ErrorResult, "Wrong email or password.")
+		Error("too_many_attempts", TooManyAttempts, "At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.")
 		HTTP(func() {
 			POST("/session")
 			Response(StatusCreated)
+			Response("invalid_email", StatusBadRequest)
+			Response("invalid_credentials", StatusUnauthorized)
+			Response("too_many_attempts", StatusTooManyRequests, func() {
+				Header("retryAfter:Retry-After")
+			})
 		})
 	})
 	Method("delete", func() {
@@ -61,6 +55,7 @@ var _ = Service("session", func() {
 		Payload(func() {
 			tokenAttr()
 		})
+		Error("unauthorized")
 		HTTP(func() {
 			DELETE("/session")
 			bearer()
@@ -76,9 +71,12 @@ var _ = Service("session", func() {
 			})
 			Required("email")
 		})
+		Error("bad_request") // a return URL off this site
+		Error("invalid_email", ErrorResult, "The email does not look like an email address.")
 		HTTP(func() {
 			POST("/session/link")
 			Response(StatusAccepted)
+			Response("invalid_email", StatusBadRequest)
 		})
 	})
 	Method("redeemLink", func() {
@@ -88,9 +86,11 @@ var _ = Service("session", func() {
 			Required("token")
 		})
 		Result(SessionResult)
+		Error("invalid_link", ErrorResult, "The sign-in link is unknown, used or expired.")
 		HTTP(func() {
 			POST("/session/link/{token}")
 			Response(StatusCreated)
+			Response("invalid_link", StatusUnauthorized)
 		})
 	})
 	Method("setPassword", func() {
@@ -101,10 +101,14 @@ var _ = Service("session", func() {
 			Attribute("password", String, "At least 8 characters", func() { MaxLength(256) })
 			Required("password")
 		})
+		Error("bad_request")  // a password over 72 bytes
+		Error("unauthorized") // also: the session is not proven
+		Error("weak_password", ErrorResult, "The password is too short.")
 		HTTP(func() {
 			PUT("/session/password")
 			bearer()
 			Response(StatusNoContent)
+			Response("weak_password", StatusBadRequest)
 		})
 	})
 })

@@ -47,20 +47,21 @@ func upsellRequest() {
 	Required("serviceId", "extraQuantity")
 }
 
+// upsellErrors are the errors of pricing extra connections for one service, its quote's and its
+// order's; each method's HTTP block answers service_not_active with 409.
+func upsellErrors() {
+	Error("not_found")
+	Error("conflict") // no more connections possible
+	Error("service_not_active", ErrorResult, "The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.")
+}
+
 var _ = Service("upsell", func() {
 	Description("Extra connections for an active service, priced by the server for the service's billing cycle; proven sessions only.")
 	Security(SessionAuth)
-	Error("not_found")
+	// Every method checks the token and may name an unknown currency; the other errors are the
+	// quote's and the order's (api/httpapi/upsell.go).
 	Error("unauthorized")
 	Error("bad_request")
-	Error("conflict")
-	Error("unavailable")
-	Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
-	Error("service_not_active", ErrorResult, "The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.")
-	HTTP(func() {
-		Response("idempotency_mismatch", StatusUnprocessableEntity)
-		Response("service_not_active", StatusConflict)
-	})
 
 	Method("offers", func() {
 		Payload(func() {
@@ -82,9 +83,11 @@ var _ = Service("upsell", func() {
 	Method("quote", func() {
 		Payload(upsellRequest)
 		Result(UpsellQuote)
+		upsellErrors()
 		HTTP(func() {
 			POST("/upsell/quote")
 			bearer()
+			Response("service_not_active", StatusConflict)
 		})
 	})
 	Method("order", func() {
@@ -96,11 +99,16 @@ var _ = Service("upsell", func() {
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() { MaxLength(2048) })
 		})
 		Result(UpsellOrderResult)
+		upsellErrors()
+		Error("unavailable")
+		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 		HTTP(func() {
 			POST("/upsell/orders")
 			bearer()
 			Header("idempotencyKey:Idempotency-Key")
 			Response(StatusCreated)
+			Response("idempotency_mismatch", StatusUnprocessableEntity)
+			Response("service_not_active", StatusConflict)
 		})
 	})
 })

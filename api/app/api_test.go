@@ -227,8 +227,8 @@ func TestOpenAPIServed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The served document is Goa's, completed by make gen with the nullable properties.
-		want, err := openapidoc.MarkNullable(goa, openapidoc.Nullable)
+		// The served document is Goa's, completed by make gen (nullable properties, errors, headers).
+		want, err := openapidoc.Build(goa)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,9 +21,9 @@ var Nullable = map[string][]string{"QuoteResult": {"discount"}}
 var ErrMissing = errors.New("openapidoc: property not in the document")
 
 // MarkNullable returns doc with each property of nullable made nullable: a `$ref` (whose siblings
-// OpenAPI 3.0 ignores) becomes `allOf: [$ref], nullable: true`, any other schema gains
-// `nullable: true`. The output is compact JSON with sorted keys, so the same input always gives
-// the same bytes.
+// OpenAPI 3.0 ignores) becomes `type: object, allOf: [$ref], nullable: true` (nullable needs a
+// type beside it), any other schema gains `nullable: true`. The output is compact JSON with
+// sorted keys, so the same input always gives the same bytes.
 func MarkNullable(doc []byte, nullable map[string][]string) ([]byte, error) {
 	var root map[string]any
 	d := json.NewDecoder(bytes.NewReader(doc))
@@ -31,20 +31,8 @@ func MarkNullable(doc []byte, nullable map[string][]string) ([]byte, error) {
 	if err := d.Decode(&root); err != nil {
 		return nil, fmt.Errorf("openapidoc: %w", err)
 	}
-	schemas, _ := dig(root, "components", "schemas").(map[string]any)
-	for _, name := range slices.Sorted(maps.Keys(nullable)) {
-		props, _ := dig(schemas, name, "properties").(map[string]any)
-		for _, prop := range nullable[name] {
-			p, ok := props[prop].(map[string]any)
-			if !ok {
-				return nil, fmt.Errorf("%w: %s.%s", ErrMissing, name, prop)
-			}
-			if ref, ok := p["$ref"]; ok {
-				delete(p, "$ref")
-				p["allOf"] = []any{map[string]any{"$ref": ref}}
-			}
-			p["nullable"] = true
-		}
+	if err := markNullable(root, nullable); err != nil {
+		return nil, err
 	}
 	var out bytes.Buffer
 	e := json.NewEncoder(&out)
@@ -53,6 +41,26 @@ func MarkNullable(doc []byte, nullable map[string][]string) ([]byte, error) {
 		return nil, fmt.Errorf("openapidoc: %w", err)
 	}
 	return out.Bytes(), nil
+}
+
+func markNullable(root map[string]any, nullable map[string][]string) error {
+	schemas, _ := dig(root, "components", "schemas").(map[string]any)
+	for _, name := range slices.Sorted(maps.Keys(nullable)) {
+		props, _ := dig(schemas, name, "properties").(map[string]any)
+		for _, prop := range nullable[name] {
+			p, ok := props[prop].(map[string]any)
+			if !ok {
+				return fmt.Errorf("%w: %s.%s", ErrMissing, name, prop)
+			}
+			if ref, ok := p["$ref"]; ok {
+				delete(p, "$ref")
+				p["allOf"] = []any{map[string]any{"$ref": ref}}
+				p["type"] = "object"
+			}
+			p["nullable"] = true
+		}
+	}
+	return nil
 }
 
 func dig(v any, path ...string) any {
@@ -64,4 +72,18 @@ func dig(v any, path ...string) any {
 		v = m[k]
 	}
 	return v
+}
+
+// RateLimited are the operations api/httpapi/limit.go limits per address (POST /session: the
+// email-only sessions), answering 429 rate_limited with Retry-After.
+var RateLimited = []string{
+	"POST /checkout/api/session",
+	"POST /checkout/api/session/link",
+	"GET /checkout/api/promotions/{code}",
+	"POST /checkout/api/quote",
+	"POST /checkout/api/upsell/quote",
+	"POST /checkout/api/affiliates/clicks",
+	"POST /checkout/api/orders",
+	"POST /checkout/api/upsell/orders",
+	"POST /checkout/api/resellers/orders",
 }

@@ -20,8 +20,8 @@ func TestMarkNullable(t *testing.T) {
 		want     map[string]any // Quote's properties after marking
 		err      error
 	}{
-		{"a referenced schema becomes allOf and nullable", map[string][]string{"Quote": {"discount"}}, map[string]any{
-			"discount": map[string]any{"allOf": []any{map[string]any{"$ref": "#/components/schemas/Discount"}}, "nullable": true},
+		{"a referenced schema becomes an object, allOf and nullable", map[string][]string{"Quote": {"discount"}}, map[string]any{
+			"discount": map[string]any{"allOf": []any{map[string]any{"$ref": "#/components/schemas/Discount"}}, "nullable": true, "type": "object"},
 			"note":     map[string]any{"type": "string", "description": "a <b> & c"},
 		}, nil},
 		{"an inline schema gains nullable", map[string][]string{"Quote": {"note"}}, map[string]any{

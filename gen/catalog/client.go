@@ -39,7 +39,6 @@ func NewClient(listProducts, getProduct, listResellerProducts, listCurrencies, c
 
 // ListProducts calls the "listProducts" endpoint of the "catalog" service.
 // ListProducts may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) ListProducts(ctx context.Context, p *ListProductsPayload) (res *ProductList, err error) {
@@ -68,7 +67,6 @@ func (c *Client) GetProduct(ctx context.Context, p *GetProductPayload) (res *Pro
 // ListResellerProducts calls the "listResellerProducts" endpoint of the
 // "catalog" service.
 // ListResellerProducts may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) ListResellerProducts(ctx context.Context, p *ListResellerProductsPayload) (res *ProductList, err error) {
@@ -81,10 +79,6 @@ func (c *Client) ListResellerProducts(ctx context.Context, p *ListResellerProduc
 }
 
 // ListCurrencies calls the "listCurrencies" endpoint of the "catalog" service.
-// ListCurrencies may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - error: internal error
 func (c *Client) ListCurrencies(ctx context.Context) (res *ListCurrenciesResult, err error) {
 	var ires any
 	ires, err = c.ListCurrenciesEndpoint(ctx, nil)
@@ -96,7 +90,6 @@ func (c *Client) ListCurrencies(ctx context.Context) (res *ListCurrenciesResult,
 
 // Convert calls the "convert" endpoint of the "catalog" service.
 // Convert may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Convert(ctx context.Context, p *ConvertPayload) (res *ConvertResult, err error) {
@@ -109,10 +102,6 @@ func (c *Client) Convert(ctx context.Context, p *ConvertPayload) (res *ConvertRe
 }
 
 // ListGateways calls the "listGateways" endpoint of the "catalog" service.
-// ListGateways may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - error: internal error
 func (c *Client) ListGateways(ctx context.Context, p *ListGatewaysPayload) (res *ListGatewaysResult, err error) {
 	var ires any
 	ires, err = c.ListGatewaysEndpoint(ctx, p)
@@ -123,10 +112,6 @@ func (c *Client) ListGateways(ctx context.Context, p *ListGatewaysPayload) (res 
 }
 
 // Storefront calls the "storefront" endpoint of the "catalog" service.
-// Storefront may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - error: internal error
 func (c *Client) Storefront(ctx context.Context, p *StorefrontPayload) (res *StorefrontResult, err error) {
 	var ires any
 	ires, err = c.StorefrontEndpoint(ctx, p)

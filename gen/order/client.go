@@ -31,15 +31,14 @@ func NewClient(create, get, cancel goa.Endpoint) *Client {
 
 // Create calls the "create" endpoint of the "order" service.
 // Create may return the following errors:
-//   - "price_changed" (type *PriceChanged)
-//   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
 //   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
 //   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "price_changed" (type *PriceChanged): The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.
+//   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *OrderResult, err error) {
 	var ires any
@@ -53,12 +52,7 @@ func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *OrderResult
 // Get calls the "get" endpoint of the "order" service.
 // Get may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
-//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Get(ctx context.Context, p *GetPayload) (res *OrderResult, err error) {
 	var ires any
@@ -72,12 +66,8 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *OrderResult, err 
 // Cancel calls the "cancel" endpoint of the "order" service.
 // Cancel may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
-//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Cancel(ctx context.Context, p *CancelPayload) (res *OrderResult, err error) {
 	var ires any

@@ -186,6 +186,11 @@ func (e *PriceChanged) GoaErrorName() string {
 	return e.Name
 }
 
+// MakeUnauthorized builds a goa.ServiceError from an error.
+func MakeUnauthorized(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "unauthorized", false, false, false)
+}
+
 // MakeNotFound builds a goa.ServiceError from an error.
 func MakeNotFound(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "not_found", false, false, false)
@@ -194,16 +199,6 @@ func MakeNotFound(err error) *goa.ServiceError {
 // MakeBadRequest builds a goa.ServiceError from an error.
 func MakeBadRequest(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "bad_request", false, false, false)
-}
-
-// MakeUnauthorized builds a goa.ServiceError from an error.
-func MakeUnauthorized(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "unauthorized", false, false, false)
-}
-
-// MakeConflict builds a goa.ServiceError from an error.
-func MakeConflict(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "conflict", false, false, false)
 }
 
 // MakeUnavailable builds a goa.ServiceError from an error.
@@ -224,6 +219,11 @@ func MakeIdempotencyMismatch(err error) *goa.ServiceError {
 // MakeTrialUsed builds a goa.ServiceError from an error.
 func MakeTrialUsed(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "trial_used", false, false, false)
+}
+
+// MakeConflict builds a goa.ServiceError from an error.
+func MakeConflict(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "conflict", false, false, false)
 }
 
 // NewOrderResult initializes result type OrderResult from viewed result type

@@ -31,13 +31,7 @@ func NewClient(me, order, getService goa.Endpoint) *Client {
 
 // Me calls the "me" endpoint of the "resellers" service.
 // Me may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
-//   - "weak_password" (type *goa.ServiceError): The password is too short.
-//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) Me(ctx context.Context, p *MePayload) (res *MeResult, err error) {
 	var ires any
@@ -51,12 +45,12 @@ func (c *Client) Me(ctx context.Context, p *MePayload) (res *MeResult, err error
 // Order calls the "order" endpoint of the "resellers" service.
 // Order may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
 //   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *ResellerOrderResult, err error) {
 	var ires any
@@ -71,11 +65,6 @@ func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *ResellerOrder
 // GetService may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "password_mismatch" (type *goa.ServiceError): The password and its confirmation differ.
-//   - "weak_password" (type *goa.ServiceError): The password is too short.
-//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - error: internal error
 func (c *Client) GetService(ctx context.Context, p *GetServicePayload) (res *ResellerServiceResult, err error) {
 	var ires any

@@ -40,12 +40,7 @@ func NewClient(list, get, playlist, restart, recreate, terminate, setMac goa.End
 
 // List calls the "list" endpoint of the "services" service.
 // List may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
 //   - error: internal error
 func (c *Client) List(ctx context.Context, p *ListPayload) (res *ListResult, err error) {
 	var ires any
@@ -60,10 +55,6 @@ func (c *Client) List(ctx context.Context, p *ListPayload) (res *ListResult, err
 // Get may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
 //   - error: internal error
 func (c *Client) Get(ctx context.Context, p *GetPayload) (res *ServiceResult, err error) {
 	var ires any
@@ -78,10 +69,6 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *ServiceResult, er
 // Playlist may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
 //   - error: internal error
 func (c *Client) Playlist(ctx context.Context, p *PlaylistPayload) (res *PlaylistResult, resp io.ReadCloser, err error) {
 	var ires any
@@ -96,11 +83,9 @@ func (c *Client) Playlist(ctx context.Context, p *PlaylistPayload) (res *Playlis
 // Restart calls the "restart" endpoint of the "services" service.
 // Restart may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Restart(ctx context.Context, p *RestartPayload) (res *ServiceResult, err error) {
 	var ires any
@@ -114,11 +99,9 @@ func (c *Client) Restart(ctx context.Context, p *RestartPayload) (res *ServiceRe
 // Recreate calls the "recreate" endpoint of the "services" service.
 // Recreate may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Recreate(ctx context.Context, p *RecreatePayload) (res *ServiceResult, err error) {
 	var ires any
@@ -132,11 +115,10 @@ func (c *Client) Recreate(ctx context.Context, p *RecreatePayload) (res *Service
 // Terminate calls the "terminate" endpoint of the "services" service.
 // Terminate may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
-//   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - "bad_request" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Terminate(ctx context.Context, p *TerminatePayload) (res *ServiceResult, err error) {
 	var ires any
@@ -150,11 +132,10 @@ func (c *Client) Terminate(ctx context.Context, p *TerminatePayload) (res *Servi
 // SetMac calls the "setMac" endpoint of the "services" service.
 // SetMac may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
 //   - "invalid_mac" (type *goa.ServiceError): The MAC address is not six hex pairs separated by ':' or '-'.
+//   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) SetMac(ctx context.Context, p *SetMacPayload) (res *ServiceResult, err error) {
 	var ires any

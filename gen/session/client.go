@@ -36,12 +36,9 @@ func NewClient(create, delete_, requestLink, redeemLink, setPassword goa.Endpoin
 // Create calls the "create" endpoint of the "session" service.
 // Create may return the following errors:
 //   - "bad_request" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
-//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
 //   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
-//   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResult, err error) {
 	var ires any
@@ -54,13 +51,7 @@ func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResu
 
 // Delete calls the "delete" endpoint of the "session" service.
 // Delete may return the following errors:
-//   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
-//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
-//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
-//   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) Delete(ctx context.Context, p *DeletePayload) (err error) {
 	_, err = c.DeleteEndpoint(ctx, p)
@@ -70,12 +61,7 @@ func (c *Client) Delete(ctx context.Context, p *DeletePayload) (err error) {
 // RequestLink calls the "requestLink" endpoint of the "session" service.
 // RequestLink may return the following errors:
 //   - "bad_request" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
-//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
-//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
-//   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) RequestLink(ctx context.Context, p *RequestLinkPayload) (err error) {
 	_, err = c.RequestLinkEndpoint(ctx, p)
@@ -84,13 +70,7 @@ func (c *Client) RequestLink(ctx context.Context, p *RequestLinkPayload) (err er
 
 // RedeemLink calls the "redeemLink" endpoint of the "session" service.
 // RedeemLink may return the following errors:
-//   - "bad_request" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
-//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
-//   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) RedeemLink(ctx context.Context, p *RedeemLinkPayload) (res *SessionResult, err error) {
 	var ires any
@@ -105,10 +85,6 @@ func (c *Client) RedeemLink(ctx context.Context, p *RedeemLinkPayload) (res *Ses
 // SetPassword may return the following errors:
 //   - "bad_request" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
-//   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
-//   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
-//   - "invalid_link" (type *goa.ServiceError): The sign-in link is unknown, used or expired.
-//   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
 //   - "weak_password" (type *goa.ServiceError): The password is too short.
 //   - error: internal error
 func (c *Client) SetPassword(ctx context.Context, p *SetPasswordPayload) (err error) {

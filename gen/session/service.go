@@ -144,11 +144,6 @@ func MakeBadRequest(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "bad_request", false, false, false)
 }
 
-// MakeUnauthorized builds a goa.ServiceError from an error.
-func MakeUnauthorized(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "unauthorized", false, false, false)
-}
-
 // MakeInvalidEmail builds a goa.ServiceError from an error.
 func MakeInvalidEmail(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "invalid_email", false, false, false)
@@ -157,6 +152,11 @@ func MakeInvalidEmail(err error) *goa.ServiceError {
 // MakeInvalidCredentials builds a goa.ServiceError from an error.
 func MakeInvalidCredentials(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "invalid_credentials", false, false, false)
+}
+
+// MakeUnauthorized builds a goa.ServiceError from an error.
+func MakeUnauthorized(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "unauthorized", false, false, false)
 }
 
 // MakeInvalidLink builds a goa.ServiceError from an error.

@@ -31,13 +31,8 @@ func NewClient(offers, quote, order goa.Endpoint) *Client {
 
 // Offers calls the "offers" endpoint of the "upsell" service.
 // Offers may return the following errors:
-//   - "not_found" (type *goa.ServiceError)
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
-//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - error: internal error
 func (c *Client) Offers(ctx context.Context, p *OffersPayload) (res *OffersResult, err error) {
 	var ires any
@@ -51,12 +46,10 @@ func (c *Client) Offers(ctx context.Context, p *OffersPayload) (res *OffersResul
 // Quote calls the "quote" endpoint of the "upsell" service.
 // Quote may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
-//   - "conflict" (type *goa.ServiceError)
-//   - "unavailable" (type *goa.ServiceError)
-//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
-//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - error: internal error
 func (c *Client) Quote(ctx context.Context, p *QuotePayload) (res *UpsellQuote, err error) {
 	var ires any
@@ -70,12 +63,12 @@ func (c *Client) Quote(ctx context.Context, p *QuotePayload) (res *UpsellQuote, 
 // Order calls the "order" endpoint of the "upsell" service.
 // Order may return the following errors:
 //   - "not_found" (type *goa.ServiceError)
-//   - "unauthorized" (type *goa.ServiceError)
-//   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
+//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
 //   - "unavailable" (type *goa.ServiceError)
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
-//   - "service_not_active" (type *goa.ServiceError): The line is not active (pending, suspended, cancelled or terminated): it cannot take more connections.
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Order(ctx context.Context, p *OrderPayload) (res *UpsellOrderResult, err error) {
 	var ires any

@@ -141,11 +141,6 @@ type UpsellQuote struct {
 	MaxConnections int
 }
 
-// MakeNotFound builds a goa.ServiceError from an error.
-func MakeNotFound(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "not_found", false, false, false)
-}
-
 // MakeUnauthorized builds a goa.ServiceError from an error.
 func MakeUnauthorized(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "unauthorized", false, false, false)
@@ -156,9 +151,19 @@ func MakeBadRequest(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "bad_request", false, false, false)
 }
 
+// MakeNotFound builds a goa.ServiceError from an error.
+func MakeNotFound(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "not_found", false, false, false)
+}
+
 // MakeConflict builds a goa.ServiceError from an error.
 func MakeConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "conflict", false, false, false)
+}
+
+// MakeServiceNotActive builds a goa.ServiceError from an error.
+func MakeServiceNotActive(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "service_not_active", false, false, false)
 }
 
 // MakeUnavailable builds a goa.ServiceError from an error.
@@ -169,9 +174,4 @@ func MakeUnavailable(err error) *goa.ServiceError {
 // MakeIdempotencyMismatch builds a goa.ServiceError from an error.
 func MakeIdempotencyMismatch(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "idempotency_mismatch", false, false, false)
-}
-
-// MakeServiceNotActive builds a goa.ServiceError from an error.
-func MakeServiceNotActive(err error) *goa.ServiceError {
-	return goa.NewServiceError(err, "service_not_active", false, false, false)
 }

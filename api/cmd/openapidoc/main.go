@@ -1,4 +1,5 @@
-// Command openapidoc writes the served OpenAPI document: Goa's, completed by api/openapidoc.
+// Command openapidoc writes the served OpenAPI document: Goa's, completed by api/openapidoc with
+// what Goa cannot say, some of it read from the evaluated design (every error of each operation).
 // Usage (make gen): openapidoc gen/http/openapi3.json api/httpapi/openapi3.json
 package main
 
@@ -17,7 +18,7 @@ func main() {
 	in, err := os.ReadFile(os.Args[1])
 	if err == nil {
 		var out []byte
-		if out, err = openapidoc.MarkNullable(in, openapidoc.Nullable); err == nil {
+		if out, err = openapidoc.Build(in); err == nil {
 			err = os.WriteFile(os.Args[2], out, 0o644)
 		}
 	}

@@ -59,7 +59,6 @@ func EncodeListProductsRequest(encoder func(*http.Request) goahttp.Encoder) func
 // catalog listProducts endpoint. restoreBody controls whether the response
 // body should be restored after having been read.
 // DecodeListProductsResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - error: internal error
 func DecodeListProductsResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -92,20 +91,6 @@ func DecodeListProductsResponse(decoder func(*http.Response) goahttp.Decoder, re
 			}
 			res := NewListProductsProductListOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body ListProductsNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "listProducts", err)
-			}
-			err = ValidateListProductsNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "listProducts", err)
-			}
-			return nil, NewListProductsNotFound(&body)
 		case http.StatusBadRequest:
 			var (
 				body ListProductsBadRequestResponseBody
@@ -286,7 +271,6 @@ func EncodeListResellerProductsRequest(encoder func(*http.Request) goahttp.Encod
 // by the catalog listResellerProducts endpoint. restoreBody controls whether
 // the response body should be restored after having been read.
 // DecodeListResellerProductsResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - error: internal error
 func DecodeListResellerProductsResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -319,20 +303,6 @@ func DecodeListResellerProductsResponse(decoder func(*http.Response) goahttp.Dec
 			}
 			res := NewListResellerProductsProductListOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body ListResellerProductsNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "listResellerProducts", err)
-			}
-			err = ValidateListResellerProductsNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "listResellerProducts", err)
-			}
-			return nil, NewListResellerProductsNotFound(&body)
 		case http.StatusBadRequest:
 			var (
 				body ListResellerProductsBadRequestResponseBody
@@ -372,10 +342,6 @@ func (c *Client) BuildListCurrenciesRequest(ctx context.Context, v any) (*http.R
 // DecodeListCurrenciesResponse returns a decoder for responses returned by the
 // catalog listCurrencies endpoint. restoreBody controls whether the response
 // body should be restored after having been read.
-// DecodeListCurrenciesResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - error: internal error
 func DecodeListCurrenciesResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
 		if restoreBody {
@@ -406,34 +372,6 @@ func DecodeListCurrenciesResponse(decoder func(*http.Response) goahttp.Decoder, 
 			}
 			res := NewListCurrenciesResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body ListCurrenciesNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "listCurrencies", err)
-			}
-			err = ValidateListCurrenciesNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "listCurrencies", err)
-			}
-			return nil, NewListCurrenciesNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body ListCurrenciesBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "listCurrencies", err)
-			}
-			err = ValidateListCurrenciesBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "listCurrencies", err)
-			}
-			return nil, NewListCurrenciesBadRequest(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("catalog", "listCurrencies", resp.StatusCode, string(body))
@@ -477,7 +415,6 @@ func EncodeConvertRequest(encoder func(*http.Request) goahttp.Encoder) func(*htt
 // catalog convert endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
 // DecodeConvertResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - error: internal error
 func DecodeConvertResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -510,20 +447,6 @@ func DecodeConvertResponse(decoder func(*http.Response) goahttp.Decoder, restore
 			}
 			res := NewConvertResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body ConvertNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "convert", err)
-			}
-			err = ValidateConvertNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "convert", err)
-			}
-			return nil, NewConvertNotFound(&body)
 		case http.StatusBadRequest:
 			var (
 				body ConvertBadRequestResponseBody
@@ -580,10 +503,6 @@ func EncodeListGatewaysRequest(encoder func(*http.Request) goahttp.Encoder) func
 // DecodeListGatewaysResponse returns a decoder for responses returned by the
 // catalog listGateways endpoint. restoreBody controls whether the response
 // body should be restored after having been read.
-// DecodeListGatewaysResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - error: internal error
 func DecodeListGatewaysResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
 		if restoreBody {
@@ -614,34 +533,6 @@ func DecodeListGatewaysResponse(decoder func(*http.Response) goahttp.Decoder, re
 			}
 			res := NewListGatewaysResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body ListGatewaysNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "listGateways", err)
-			}
-			err = ValidateListGatewaysNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "listGateways", err)
-			}
-			return nil, NewListGatewaysNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body ListGatewaysBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "listGateways", err)
-			}
-			err = ValidateListGatewaysBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "listGateways", err)
-			}
-			return nil, NewListGatewaysBadRequest(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("catalog", "listGateways", resp.StatusCode, string(body))
@@ -684,10 +575,6 @@ func EncodeStorefrontRequest(encoder func(*http.Request) goahttp.Encoder) func(*
 // DecodeStorefrontResponse returns a decoder for responses returned by the
 // catalog storefront endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
-// DecodeStorefrontResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - error: internal error
 func DecodeStorefrontResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
 		if restoreBody {
@@ -718,34 +605,6 @@ func DecodeStorefrontResponse(decoder func(*http.Response) goahttp.Decoder, rest
 			}
 			res := NewStorefrontResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body StorefrontNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "storefront", err)
-			}
-			err = ValidateStorefrontNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "storefront", err)
-			}
-			return nil, NewStorefrontNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body StorefrontBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("catalog", "storefront", err)
-			}
-			err = ValidateStorefrontBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("catalog", "storefront", err)
-			}
-			return nil, NewStorefrontBadRequest(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("catalog", "storefront", resp.StatusCode, string(body))

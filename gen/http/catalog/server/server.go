@@ -289,7 +289,7 @@ func NewListCurrenciesHandler(
 ) http.Handler {
 	var (
 		encodeResponse = EncodeListCurrenciesResponse(encoder)
-		encodeError    = EncodeListCurrenciesError(encoder, formatter)
+		encodeError    = goahttp.ErrorEncoder(encoder, formatter)
 	)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
@@ -389,7 +389,7 @@ func NewListGatewaysHandler(
 	var (
 		decodeRequest  = DecodeListGatewaysRequest(mux, decoder)
 		encodeResponse = EncodeListGatewaysResponse(encoder)
-		encodeError    = EncodeListGatewaysError(encoder, formatter)
+		encodeError    = goahttp.ErrorEncoder(encoder, formatter)
 	)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
@@ -442,7 +442,7 @@ func NewStorefrontHandler(
 	var (
 		decodeRequest  = DecodeStorefrontRequest(mux, decoder)
 		encodeResponse = EncodeStorefrontResponse(encoder)
-		encodeError    = EncodeStorefrontError(encoder, formatter)
+		encodeError    = goahttp.ErrorEncoder(encoder, formatter)
 	)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))

@@ -102,24 +102,6 @@ type StorefrontResponseBody struct {
 	Cards        []*CardResultResponseBody `form:"cards" json:"cards" xml:"cards"`
 }
 
-// ListProductsNotFoundResponseBody is the type of the "catalog" service
-// "listProducts" endpoint HTTP response body for the "not_found" error.
-type ListProductsNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
 // "listProducts" endpoint HTTP response body for the "bad_request" error.
 type ListProductsBadRequestResponseBody struct {
@@ -174,25 +156,6 @@ type GetProductBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// ListResellerProductsNotFoundResponseBody is the type of the "catalog"
-// service "listResellerProducts" endpoint HTTP response body for the
-// "not_found" error.
-type ListResellerProductsNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // ListResellerProductsBadRequestResponseBody is the type of the "catalog"
 // service "listResellerProducts" endpoint HTTP response body for the
 // "bad_request" error.
@@ -212,135 +175,9 @@ type ListResellerProductsBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// ListCurrenciesNotFoundResponseBody is the type of the "catalog" service
-// "listCurrencies" endpoint HTTP response body for the "not_found" error.
-type ListCurrenciesNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListCurrenciesBadRequestResponseBody is the type of the "catalog" service
-// "listCurrencies" endpoint HTTP response body for the "bad_request" error.
-type ListCurrenciesBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ConvertNotFoundResponseBody is the type of the "catalog" service "convert"
-// endpoint HTTP response body for the "not_found" error.
-type ConvertNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // ConvertBadRequestResponseBody is the type of the "catalog" service "convert"
 // endpoint HTTP response body for the "bad_request" error.
 type ConvertBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListGatewaysNotFoundResponseBody is the type of the "catalog" service
-// "listGateways" endpoint HTTP response body for the "not_found" error.
-type ListGatewaysNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListGatewaysBadRequestResponseBody is the type of the "catalog" service
-// "listGateways" endpoint HTTP response body for the "bad_request" error.
-type ListGatewaysBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// StorefrontNotFoundResponseBody is the type of the "catalog" service
-// "storefront" endpoint HTTP response body for the "not_found" error.
-type StorefrontNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// StorefrontBadRequestResponseBody is the type of the "catalog" service
-// "storefront" endpoint HTTP response body for the "bad_request" error.
-type StorefrontBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -673,20 +510,6 @@ func NewStorefrontResponseBody(res *catalog.StorefrontResult) *StorefrontRespons
 	return body
 }
 
-// NewListProductsNotFoundResponseBody builds the HTTP response body from the
-// result of the "listProducts" endpoint of the "catalog" service.
-func NewListProductsNotFoundResponseBody(res *goa.ServiceError) *ListProductsNotFoundResponseBody {
-	body := &ListProductsNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewListProductsBadRequestResponseBody builds the HTTP response body from the
 // result of the "listProducts" endpoint of the "catalog" service.
 func NewListProductsBadRequestResponseBody(res *goa.ServiceError) *ListProductsBadRequestResponseBody {
@@ -729,21 +552,6 @@ func NewGetProductBadRequestResponseBody(res *goa.ServiceError) *GetProductBadRe
 	return body
 }
 
-// NewListResellerProductsNotFoundResponseBody builds the HTTP response body
-// from the result of the "listResellerProducts" endpoint of the "catalog"
-// service.
-func NewListResellerProductsNotFoundResponseBody(res *goa.ServiceError) *ListResellerProductsNotFoundResponseBody {
-	body := &ListResellerProductsNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewListResellerProductsBadRequestResponseBody builds the HTTP response body
 // from the result of the "listResellerProducts" endpoint of the "catalog"
 // service.
@@ -759,108 +567,10 @@ func NewListResellerProductsBadRequestResponseBody(res *goa.ServiceError) *ListR
 	return body
 }
 
-// NewListCurrenciesNotFoundResponseBody builds the HTTP response body from the
-// result of the "listCurrencies" endpoint of the "catalog" service.
-func NewListCurrenciesNotFoundResponseBody(res *goa.ServiceError) *ListCurrenciesNotFoundResponseBody {
-	body := &ListCurrenciesNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListCurrenciesBadRequestResponseBody builds the HTTP response body from
-// the result of the "listCurrencies" endpoint of the "catalog" service.
-func NewListCurrenciesBadRequestResponseBody(res *goa.ServiceError) *ListCurrenciesBadRequestResponseBody {
-	body := &ListCurrenciesBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewConvertNotFoundResponseBody builds the HTTP response body from the result
-// of the "convert" endpoint of the "catalog" service.
-func NewConvertNotFoundResponseBody(res *goa.ServiceError) *ConvertNotFoundResponseBody {
-	body := &ConvertNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewConvertBadRequestResponseBody builds the HTTP response body from the
 // result of the "convert" endpoint of the "catalog" service.
 func NewConvertBadRequestResponseBody(res *goa.ServiceError) *ConvertBadRequestResponseBody {
 	body := &ConvertBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListGatewaysNotFoundResponseBody builds the HTTP response body from the
-// result of the "listGateways" endpoint of the "catalog" service.
-func NewListGatewaysNotFoundResponseBody(res *goa.ServiceError) *ListGatewaysNotFoundResponseBody {
-	body := &ListGatewaysNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListGatewaysBadRequestResponseBody builds the HTTP response body from the
-// result of the "listGateways" endpoint of the "catalog" service.
-func NewListGatewaysBadRequestResponseBody(res *goa.ServiceError) *ListGatewaysBadRequestResponseBody {
-	body := &ListGatewaysBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewStorefrontNotFoundResponseBody builds the HTTP response body from the
-// result of the "storefront" endpoint of the "catalog" service.
-func NewStorefrontNotFoundResponseBody(res *goa.ServiceError) *StorefrontNotFoundResponseBody {
-	body := &StorefrontNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewStorefrontBadRequestResponseBody builds the HTTP response body from the
-// result of the "storefront" endpoint of the "catalog" service.
-func NewStorefrontBadRequestResponseBody(res *goa.ServiceError) *StorefrontBadRequestResponseBody {
-	body := &StorefrontBadRequestResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

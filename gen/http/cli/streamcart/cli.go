@@ -47,11 +47,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"9as\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"BoU\" --locale \"en-gb\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"huc\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"atY\" --locale \"pt-pt\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"9k\" --pid 4906962053565980661" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"u\" --pid 4563218569537896080" + "\n" +
+		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }' --token \"Qui consequatur non ullam.\" --idempotency-key \"k\"" + "\n" +
 		""
 }
 
@@ -642,7 +642,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"9as\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"huc\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +678,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"BoU\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"atY\" --locale \"pt-pt\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +700,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2598001182023866077 --currency \"lrX\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1067682510563394180 --currency \"BQW\" --locale \"pt-pt\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +720,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"rXM\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Yhe\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +758,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 182458178553828029 --from \"Ratione tempore velit natus ab aut.\" --to \"Provident enim officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5188428291122093287 --from \"Sequi nisi quas a rerum.\" --to \"Ex rerum illum.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -776,7 +776,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -794,7 +794,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -851,7 +851,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"9k\" --pid 4906962053565980661")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"u\" --pid 4563218569537896080")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -885,7 +885,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }' --token \"Atque qui quod.\" --idempotency-key \"av\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }' --token \"Qui consequatur non ullam.\" --idempotency-key \"k\"")
 }
 
 func orderGetUsage() {
@@ -905,7 +905,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Est rerum veritatis aperiam nisi.\" --token \"Minima voluptates exercitationem eos soluta accusamus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quibusdam sed quia ut officiis sed.\" --token \"Aut officiis consequatur voluptatem totam quidem.\"")
 }
 
 func orderCancelUsage() {
@@ -925,7 +925,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Ea facere dolor consequatur et assumenda fugit.\" --token \"Sit at ipsum laboriosam maxime est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Vel nemo odit qui est incidunt.\" --token \"Quia ipsa cumque temporibus rerum.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -953,7 +953,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"sWO\",\n      \"extraConnections\": 75,\n      \"pid\": 2,\n      \"promoCode\": \"8vc\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cbe\",\n      \"extraConnections\": 6,\n      \"pid\": 2,\n      \"promoCode\": \"vek\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -989,7 +989,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Reiciendis ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Et reprehenderit commodi.\"")
 }
 
 func servicesGetUsage() {
@@ -1011,7 +1011,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur non ullam ut suscipit ut ducimus.\" --locale \"pt-pt\" --token \"Voluptatem quos amet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Reiciendis et rem consequatur non inventore autem.\" --locale \"en-us\" --token \"Magni earum modi.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1033,7 +1033,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Rem dolore ratione provident tempora ratione nobis.\" --locale \"de-de\" --token \"Quibusdam sed quia ut officiis sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Labore ducimus quia voluptatem sed esse dolor.\" --locale \"en-gb\" --token \"Voluptatem non consequatur ut.\"")
 }
 
 func servicesRestartUsage() {
@@ -1055,7 +1055,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Eius harum veritatis nihil fugiat ea quam.\" --locale \"en\" --token \"Aut deserunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Repellendus porro dolorem distinctio dolorem.\" --locale \"nl-nl\" --token \"Culpa voluptatem veritatis molestias.\"")
 }
 
 func servicesRecreateUsage() {
@@ -1077,7 +1077,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Earum quo et repellat labore repellat magnam.\" --locale \"en\" --token \"Reprehenderit commodi et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Corporis quo quas voluptatem natus.\" --locale \"pt-pt\" --token \"Ut ea tempora magni numquam dolorem.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1101,7 +1101,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Occaecati pariatur nihil maiores atque laboriosam odio.\" --locale \"de-de\" --token \"Possimus rerum eos beatae dolores voluptatem aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam voluptatibus alias.\" --locale \"es-es\" --token \"Ea sit rerum.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1125,7 +1125,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Et sed dolor dignissimos quo aut.\" --locale \"es-es\" --token \"Quia dolores maxime.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Et quia ipsam unde.\" --locale \"es-es\" --token \"Odio recusandae aut.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1156,7 +1156,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Illum ex ducimus ut illum illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Atque perferendis eveniet ipsum sapiente.\"")
 }
 
 func resellersOrderUsage() {
@@ -1178,7 +1178,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"j7a\",\n      \"currency\": \"ngt\",\n      \"existingReseller\": false,\n      \"gateway\": \"Non eligendi non iste voluptas.\",\n      \"password\": \"y6b\",\n      \"pid\": 3750569045806728854,\n      \"returnUrl\": \"ujf\"\n   }' --token \"Aliquam quod.\" --idempotency-key \"5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0vy\",\n      \"currency\": \"vg\",\n      \"existingReseller\": true,\n      \"gateway\": \"Expedita illum.\",\n      \"password\": \"u7r\",\n      \"pid\": 3759384405577469567,\n      \"returnUrl\": \"g9o\"\n   }' --token \"Velit harum veritatis ab vero ut.\" --idempotency-key \"cz6\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1200,7 +1200,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dolores earum ipsum.\" --locale \"en\" --token \"Omnis dolorem quisquam excepturi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Id molestiae ipsa accusantium est mollitia.\" --locale \"en-us\" --token \"Aut at beatae beatae at.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1232,7 +1232,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"7x2\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"zg5\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1250,7 +1250,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Beatae dolorum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ratione qui id.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1268,7 +1268,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"2hf\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"g3r\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1286,7 +1286,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qpm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"f8n\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1306,7 +1306,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"6ox\"\n   }' --token \"Est mollitia eum non aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5j3\"\n   }' --token \"Earum explicabo.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1340,7 +1340,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"p\" --locale \"de-de\" --token \"Impedit sint minus porro.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"erf\" --locale \"en-gb\" --token \"Ut sapiente.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1360,7 +1360,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u\",\n      \"extraQuantity\": 3664577208910871470,\n      \"serviceId\": \"w29\"\n   }' --token \"Illo iste cupiditate sed minima asperiores quas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"3e\",\n      \"extraQuantity\": 2008956933643365198,\n      \"serviceId\": \"0lg\"\n   }' --token \"Id ipsum.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1382,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"az0\",\n      \"extraQuantity\": 827323951697474359,\n      \"gateway\": \"Laboriosam natus et est deserunt fugit.\",\n      \"returnUrl\": \"g25\",\n      \"serviceId\": \"t2i\"\n   }' --token \"Ea dolor.\" --idempotency-key \"l0l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"4\",\n      \"extraQuantity\": 303730717499289168,\n      \"gateway\": \"Debitis hic.\",\n      \"returnUrl\": \"9as\",\n      \"serviceId\": \"29v\"\n   }' --token \"Unde ea corporis.\" --idempotency-key \"se\"")
 }

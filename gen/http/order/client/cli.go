@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"cby\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"uIw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 71,\n      \"gateway\": \"Labore nostrum laboriosam.\",\n      \"pid\": 2,\n      \"promoCode\": \"4f7\",\n      \"proxyProtection\": true,\n      \"returnUrl\": \"wlq\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {

@@ -67,15 +67,14 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // create endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeCreateResponse may return the following errors:
+//   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "trial_used" (type *goa.ServiceError): http.StatusConflict
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "price_changed" (type *order.PriceChanged): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -109,6 +108,41 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			res := order.NewOrderResult(vres)
 			return res, nil
+		case http.StatusUnprocessableEntity:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "not_applicable":
+				var (
+					body CreateNotApplicableResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateNotApplicableResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateNotApplicable(&body)
+			case "idempotency_mismatch":
+				var (
+					body CreateIdempotencyMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateIdempotencyMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateIdempotencyMismatch(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
+			}
 		case http.StatusConflict:
 			en := resp.Header.Get("goa-error")
 			switch en {
@@ -126,20 +160,6 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("order", "create", err)
 				}
 				return nil, NewCreateTrialUsed(&body)
-			case "conflict":
-				var (
-					body CreateConflictResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "create", err)
-				}
-				err = ValidateCreateConflictResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "create", err)
-				}
-				return nil, NewCreateConflict(&body)
 			case "price_changed":
 				var (
 					body CreatePriceChangedResponseBody
@@ -186,20 +206,6 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "create", err)
 			}
 			return nil, NewCreateBadRequest(&body)
-		case http.StatusUnauthorized:
-			var (
-				body CreateUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "create", err)
-			}
-			err = ValidateCreateUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "create", err)
-			}
-			return nil, NewCreateUnauthorized(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body CreateUnavailableResponseBody
@@ -214,41 +220,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "create", err)
 			}
 			return nil, NewCreateUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "not_applicable":
-				var (
-					body CreateNotApplicableResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "create", err)
-				}
-				err = ValidateCreateNotApplicableResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "create", err)
-				}
-				return nil, NewCreateNotApplicable(&body)
-			case "idempotency_mismatch":
-				var (
-					body CreateIdempotencyMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "create", err)
-				}
-				err = ValidateCreateIdempotencyMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "create", err)
-				}
-				return nil, NewCreateIdempotencyMismatch(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
+		case http.StatusUnauthorized:
+			var (
+				body CreateUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "create", err)
 			}
+			err = ValidateCreateUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "create", err)
+			}
+			return nil, NewCreateUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
@@ -306,12 +291,7 @@ func EncodeGetRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 // after having been read.
 // DecodeGetResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -359,20 +339,6 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 				return nil, goahttp.ErrValidationError("order", "get", err)
 			}
 			return nil, NewGetNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body GetBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "get", err)
-			}
-			err = ValidateGetBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "get", err)
-			}
-			return nil, NewGetBadRequest(&body)
 		case http.StatusUnauthorized:
 			var (
 				body GetUnauthorizedResponseBody
@@ -387,69 +353,6 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 				return nil, goahttp.ErrValidationError("order", "get", err)
 			}
 			return nil, NewGetUnauthorized(&body)
-		case http.StatusConflict:
-			var (
-				body GetConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "get", err)
-			}
-			err = ValidateGetConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "get", err)
-			}
-			return nil, NewGetConflict(&body)
-		case http.StatusServiceUnavailable:
-			var (
-				body GetUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "get", err)
-			}
-			err = ValidateGetUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "get", err)
-			}
-			return nil, NewGetUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "not_applicable":
-				var (
-					body GetNotApplicableResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "get", err)
-				}
-				err = ValidateGetNotApplicableResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "get", err)
-				}
-				return nil, NewGetNotApplicable(&body)
-			case "idempotency_mismatch":
-				var (
-					body GetIdempotencyMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "get", err)
-				}
-				err = ValidateGetIdempotencyMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "get", err)
-				}
-				return nil, NewGetIdempotencyMismatch(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("order", "get", resp.StatusCode, string(body))
-			}
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("order", "get", resp.StatusCode, string(body))
@@ -507,12 +410,8 @@ func EncodeCancelRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // restored after having been read.
 // DecodeCancelResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeCancelResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -560,34 +459,6 @@ func DecodeCancelResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "cancel", err)
 			}
 			return nil, NewCancelNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body CancelBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "cancel", err)
-			}
-			err = ValidateCancelBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "cancel", err)
-			}
-			return nil, NewCancelBadRequest(&body)
-		case http.StatusUnauthorized:
-			var (
-				body CancelUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "cancel", err)
-			}
-			err = ValidateCancelUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "cancel", err)
-			}
-			return nil, NewCancelUnauthorized(&body)
 		case http.StatusConflict:
 			var (
 				body CancelConflictResponseBody
@@ -602,55 +473,20 @@ func DecodeCancelResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "cancel", err)
 			}
 			return nil, NewCancelConflict(&body)
-		case http.StatusServiceUnavailable:
+		case http.StatusUnauthorized:
 			var (
-				body CancelUnavailableResponseBody
+				body CancelUnauthorizedResponseBody
 				err  error
 			)
 			err = decoder(resp).Decode(&body)
 			if err != nil {
 				return nil, goahttp.ErrDecodingError("order", "cancel", err)
 			}
-			err = ValidateCancelUnavailableResponseBody(&body)
+			err = ValidateCancelUnauthorizedResponseBody(&body)
 			if err != nil {
 				return nil, goahttp.ErrValidationError("order", "cancel", err)
 			}
-			return nil, NewCancelUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "not_applicable":
-				var (
-					body CancelNotApplicableResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "cancel", err)
-				}
-				err = ValidateCancelNotApplicableResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "cancel", err)
-				}
-				return nil, NewCancelNotApplicable(&body)
-			case "idempotency_mismatch":
-				var (
-					body CancelIdempotencyMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("order", "cancel", err)
-				}
-				err = ValidateCancelIdempotencyMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("order", "cancel", err)
-				}
-				return nil, NewCancelIdempotencyMismatch(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("order", "cancel", resp.StatusCode, string(body))
-			}
+			return nil, NewCancelUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("order", "cancel", resp.StatusCode, string(body))

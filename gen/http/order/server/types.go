@@ -108,9 +108,9 @@ type CancelResponseBody struct {
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
 }
 
-// CreateTrialUsedResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "trial_used" error.
-type CreateTrialUsedResponseBody struct {
+// CreateNotApplicableResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "not_applicable" error.
+type CreateNotApplicableResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -126,9 +126,27 @@ type CreateTrialUsedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CreateConflictResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "conflict" error.
-type CreateConflictResponseBody struct {
+// CreateIdempotencyMismatchResponseBody is the type of the "order" service
+// "create" endpoint HTTP response body for the "idempotency_mismatch" error.
+type CreateIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreateTrialUsedResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "trial_used" error.
+type CreateTrialUsedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -190,24 +208,6 @@ type CreateBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CreateUnauthorizedResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "unauthorized" error.
-type CreateUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // CreateUnavailableResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "unavailable" error.
 type CreateUnavailableResponseBody struct {
@@ -226,27 +226,9 @@ type CreateUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CreateNotApplicableResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "not_applicable" error.
-type CreateNotApplicableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CreateIdempotencyMismatchResponseBody is the type of the "order" service
-// "create" endpoint HTTP response body for the "idempotency_mismatch" error.
-type CreateIdempotencyMismatchResponseBody struct {
+// CreateUnauthorizedResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "unauthorized" error.
+type CreateUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -280,99 +262,9 @@ type GetNotFoundResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// GetBadRequestResponseBody is the type of the "order" service "get" endpoint
-// HTTP response body for the "bad_request" error.
-type GetBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // GetUnauthorizedResponseBody is the type of the "order" service "get"
 // endpoint HTTP response body for the "unauthorized" error.
 type GetUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetConflictResponseBody is the type of the "order" service "get" endpoint
-// HTTP response body for the "conflict" error.
-type GetConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetUnavailableResponseBody is the type of the "order" service "get" endpoint
-// HTTP response body for the "unavailable" error.
-type GetUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetNotApplicableResponseBody is the type of the "order" service "get"
-// endpoint HTTP response body for the "not_applicable" error.
-type GetNotApplicableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetIdempotencyMismatchResponseBody is the type of the "order" service "get"
-// endpoint HTTP response body for the "idempotency_mismatch" error.
-type GetIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -406,42 +298,6 @@ type CancelNotFoundResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CancelBadRequestResponseBody is the type of the "order" service "cancel"
-// endpoint HTTP response body for the "bad_request" error.
-type CancelBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CancelUnauthorizedResponseBody is the type of the "order" service "cancel"
-// endpoint HTTP response body for the "unauthorized" error.
-type CancelUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // CancelConflictResponseBody is the type of the "order" service "cancel"
 // endpoint HTTP response body for the "conflict" error.
 type CancelConflictResponseBody struct {
@@ -460,45 +316,9 @@ type CancelConflictResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CancelUnavailableResponseBody is the type of the "order" service "cancel"
-// endpoint HTTP response body for the "unavailable" error.
-type CancelUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CancelNotApplicableResponseBody is the type of the "order" service "cancel"
-// endpoint HTTP response body for the "not_applicable" error.
-type CancelNotApplicableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CancelIdempotencyMismatchResponseBody is the type of the "order" service
-// "cancel" endpoint HTTP response body for the "idempotency_mismatch" error.
-type CancelIdempotencyMismatchResponseBody struct {
+// CancelUnauthorizedResponseBody is the type of the "order" service "cancel"
+// endpoint HTTP response body for the "unauthorized" error.
+type CancelUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -671,10 +491,10 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 	return body
 }
 
-// NewCreateTrialUsedResponseBody builds the HTTP response body from the result
-// of the "create" endpoint of the "order" service.
-func NewCreateTrialUsedResponseBody(res *goa.ServiceError) *CreateTrialUsedResponseBody {
-	body := &CreateTrialUsedResponseBody{
+// NewCreateNotApplicableResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "order" service.
+func NewCreateNotApplicableResponseBody(res *goa.ServiceError) *CreateNotApplicableResponseBody {
+	body := &CreateNotApplicableResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -685,10 +505,24 @@ func NewCreateTrialUsedResponseBody(res *goa.ServiceError) *CreateTrialUsedRespo
 	return body
 }
 
-// NewCreateConflictResponseBody builds the HTTP response body from the result
+// NewCreateIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "create" endpoint of the "order" service.
+func NewCreateIdempotencyMismatchResponseBody(res *goa.ServiceError) *CreateIdempotencyMismatchResponseBody {
+	body := &CreateIdempotencyMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateTrialUsedResponseBody builds the HTTP response body from the result
 // of the "create" endpoint of the "order" service.
-func NewCreateConflictResponseBody(res *goa.ServiceError) *CreateConflictResponseBody {
-	body := &CreateConflictResponseBody{
+func NewCreateTrialUsedResponseBody(res *goa.ServiceError) *CreateTrialUsedResponseBody {
+	body := &CreateTrialUsedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -740,20 +574,6 @@ func NewCreateBadRequestResponseBody(res *goa.ServiceError) *CreateBadRequestRes
 	return body
 }
 
-// NewCreateUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "create" endpoint of the "order" service.
-func NewCreateUnauthorizedResponseBody(res *goa.ServiceError) *CreateUnauthorizedResponseBody {
-	body := &CreateUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewCreateUnavailableResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "order" service.
 func NewCreateUnavailableResponseBody(res *goa.ServiceError) *CreateUnavailableResponseBody {
@@ -768,24 +588,10 @@ func NewCreateUnavailableResponseBody(res *goa.ServiceError) *CreateUnavailableR
 	return body
 }
 
-// NewCreateNotApplicableResponseBody builds the HTTP response body from the
+// NewCreateUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "order" service.
-func NewCreateNotApplicableResponseBody(res *goa.ServiceError) *CreateNotApplicableResponseBody {
-	body := &CreateNotApplicableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCreateIdempotencyMismatchResponseBody builds the HTTP response body from
-// the result of the "create" endpoint of the "order" service.
-func NewCreateIdempotencyMismatchResponseBody(res *goa.ServiceError) *CreateIdempotencyMismatchResponseBody {
-	body := &CreateIdempotencyMismatchResponseBody{
+func NewCreateUnauthorizedResponseBody(res *goa.ServiceError) *CreateUnauthorizedResponseBody {
+	body := &CreateUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -810,80 +616,10 @@ func NewGetNotFoundResponseBody(res *goa.ServiceError) *GetNotFoundResponseBody 
 	return body
 }
 
-// NewGetBadRequestResponseBody builds the HTTP response body from the result
-// of the "get" endpoint of the "order" service.
-func NewGetBadRequestResponseBody(res *goa.ServiceError) *GetBadRequestResponseBody {
-	body := &GetBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewGetUnauthorizedResponseBody builds the HTTP response body from the result
 // of the "get" endpoint of the "order" service.
 func NewGetUnauthorizedResponseBody(res *goa.ServiceError) *GetUnauthorizedResponseBody {
 	body := &GetUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetConflictResponseBody builds the HTTP response body from the result of
-// the "get" endpoint of the "order" service.
-func NewGetConflictResponseBody(res *goa.ServiceError) *GetConflictResponseBody {
-	body := &GetConflictResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetUnavailableResponseBody builds the HTTP response body from the result
-// of the "get" endpoint of the "order" service.
-func NewGetUnavailableResponseBody(res *goa.ServiceError) *GetUnavailableResponseBody {
-	body := &GetUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetNotApplicableResponseBody builds the HTTP response body from the
-// result of the "get" endpoint of the "order" service.
-func NewGetNotApplicableResponseBody(res *goa.ServiceError) *GetNotApplicableResponseBody {
-	body := &GetNotApplicableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetIdempotencyMismatchResponseBody builds the HTTP response body from the
-// result of the "get" endpoint of the "order" service.
-func NewGetIdempotencyMismatchResponseBody(res *goa.ServiceError) *GetIdempotencyMismatchResponseBody {
-	body := &GetIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -908,34 +644,6 @@ func NewCancelNotFoundResponseBody(res *goa.ServiceError) *CancelNotFoundRespons
 	return body
 }
 
-// NewCancelBadRequestResponseBody builds the HTTP response body from the
-// result of the "cancel" endpoint of the "order" service.
-func NewCancelBadRequestResponseBody(res *goa.ServiceError) *CancelBadRequestResponseBody {
-	body := &CancelBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCancelUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "cancel" endpoint of the "order" service.
-func NewCancelUnauthorizedResponseBody(res *goa.ServiceError) *CancelUnauthorizedResponseBody {
-	body := &CancelUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewCancelConflictResponseBody builds the HTTP response body from the result
 // of the "cancel" endpoint of the "order" service.
 func NewCancelConflictResponseBody(res *goa.ServiceError) *CancelConflictResponseBody {
@@ -950,38 +658,10 @@ func NewCancelConflictResponseBody(res *goa.ServiceError) *CancelConflictRespons
 	return body
 }
 
-// NewCancelUnavailableResponseBody builds the HTTP response body from the
+// NewCancelUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "cancel" endpoint of the "order" service.
-func NewCancelUnavailableResponseBody(res *goa.ServiceError) *CancelUnavailableResponseBody {
-	body := &CancelUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCancelNotApplicableResponseBody builds the HTTP response body from the
-// result of the "cancel" endpoint of the "order" service.
-func NewCancelNotApplicableResponseBody(res *goa.ServiceError) *CancelNotApplicableResponseBody {
-	body := &CancelNotApplicableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCancelIdempotencyMismatchResponseBody builds the HTTP response body from
-// the result of the "cancel" endpoint of the "order" service.
-func NewCancelIdempotencyMismatchResponseBody(res *goa.ServiceError) *CancelIdempotencyMismatchResponseBody {
-	body := &CancelIdempotencyMismatchResponseBody{
+func NewCancelUnauthorizedResponseBody(res *goa.ServiceError) *CancelUnauthorizedResponseBody {
+	body := &CancelUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"j7a\",\n      \"currency\": \"ngt\",\n      \"existingReseller\": false,\n      \"gateway\": \"Non eligendi non iste voluptas.\",\n      \"password\": \"y6b\",\n      \"pid\": 3750569045806728854,\n      \"returnUrl\": \"ujf\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"0vy\",\n      \"currency\": \"vg\",\n      \"existingReseller\": true,\n      \"gateway\": \"Expedita illum.\",\n      \"password\": \"u7r\",\n      \"pid\": 3759384405577469567,\n      \"returnUrl\": \"g9o\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

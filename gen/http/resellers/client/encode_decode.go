@@ -58,13 +58,7 @@ func EncodeMeRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Req
 // me endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeMeResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeMeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -96,20 +90,6 @@ func DecodeMeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody 
 			}
 			res := NewMeResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body MeNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "me", err)
-			}
-			err = ValidateMeNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "me", err)
-			}
-			return nil, NewMeNotFound(&body)
 		case http.StatusUnauthorized:
 			var (
 				body MeUnauthorizedResponseBody
@@ -124,90 +104,6 @@ func DecodeMeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody 
 				return nil, goahttp.ErrValidationError("resellers", "me", err)
 			}
 			return nil, NewMeUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body MeBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "me", err)
-				}
-				err = ValidateMeBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "me", err)
-				}
-				return nil, NewMeBadRequest(&body)
-			case "weak_password":
-				var (
-					body MeWeakPasswordResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "me", err)
-				}
-				err = ValidateMeWeakPasswordResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "me", err)
-				}
-				return nil, NewMeWeakPassword(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "me", resp.StatusCode, string(body))
-			}
-		case http.StatusServiceUnavailable:
-			var (
-				body MeUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "me", err)
-			}
-			err = ValidateMeUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "me", err)
-			}
-			return nil, NewMeUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "password_mismatch":
-				var (
-					body MePasswordMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "me", err)
-				}
-				err = ValidateMePasswordMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "me", err)
-				}
-				return nil, NewMePasswordMismatch(&body)
-			case "idempotency_mismatch":
-				var (
-					body MeIdempotencyMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "me", err)
-				}
-				err = ValidateMeIdempotencyMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "me", err)
-				}
-				return nil, NewMeIdempotencyMismatch(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "me", resp.StatusCode, string(body))
-			}
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "me", resp.StatusCode, string(body))
@@ -262,13 +158,13 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // resellers order endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
 // DecodeOrderResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -300,100 +196,9 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			res := NewOrderResellerOrderResultCreated(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body OrderNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "order", err)
-			}
-			err = ValidateOrderNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "order", err)
-			}
-			return nil, NewOrderNotFound(&body)
-		case http.StatusUnauthorized:
-			var (
-				body OrderUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "order", err)
-			}
-			err = ValidateOrderUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "order", err)
-			}
-			return nil, NewOrderUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body OrderBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "order", err)
-				}
-				err = ValidateOrderBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "order", err)
-				}
-				return nil, NewOrderBadRequest(&body)
-			case "weak_password":
-				var (
-					body OrderWeakPasswordResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "order", err)
-				}
-				err = ValidateOrderWeakPasswordResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "order", err)
-				}
-				return nil, NewOrderWeakPassword(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
-			}
-		case http.StatusServiceUnavailable:
-			var (
-				body OrderUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "order", err)
-			}
-			err = ValidateOrderUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "order", err)
-			}
-			return nil, NewOrderUnavailable(&body)
 		case http.StatusUnprocessableEntity:
 			en := resp.Header.Get("goa-error")
 			switch en {
-			case "password_mismatch":
-				var (
-					body OrderPasswordMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "order", err)
-				}
-				err = ValidateOrderPasswordMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "order", err)
-				}
-				return nil, NewOrderPasswordMismatch(&body)
 			case "idempotency_mismatch":
 				var (
 					body OrderIdempotencyMismatchResponseBody
@@ -408,10 +213,101 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 					return nil, goahttp.ErrValidationError("resellers", "order", err)
 				}
 				return nil, NewOrderIdempotencyMismatch(&body)
+			case "password_mismatch":
+				var (
+					body OrderPasswordMismatchResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "order", err)
+				}
+				err = ValidateOrderPasswordMismatchResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "order", err)
+				}
+				return nil, NewOrderPasswordMismatch(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
 			}
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "weak_password":
+				var (
+					body OrderWeakPasswordResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "order", err)
+				}
+				err = ValidateOrderWeakPasswordResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "order", err)
+				}
+				return nil, NewOrderWeakPassword(&body)
+			case "bad_request":
+				var (
+					body OrderBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("resellers", "order", err)
+				}
+				err = ValidateOrderBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("resellers", "order", err)
+				}
+				return nil, NewOrderBadRequest(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body OrderNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "order", err)
+			}
+			err = ValidateOrderNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "order", err)
+			}
+			return nil, NewOrderNotFound(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body OrderUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "order", err)
+			}
+			err = ValidateOrderUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "order", err)
+			}
+			return nil, NewOrderUnavailable(&body)
+		case http.StatusUnauthorized:
+			var (
+				body OrderUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("resellers", "order", err)
+			}
+			err = ValidateOrderUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("resellers", "order", err)
+			}
+			return nil, NewOrderUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "order", resp.StatusCode, string(body))
@@ -475,11 +371,6 @@ func EncodeGetServiceRequest(encoder func(*http.Request) goahttp.Encoder) func(*
 // DecodeGetServiceResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "password_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeGetServiceResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -539,90 +430,6 @@ func DecodeGetServiceResponse(decoder func(*http.Response) goahttp.Decoder, rest
 				return nil, goahttp.ErrValidationError("resellers", "getService", err)
 			}
 			return nil, NewGetServiceUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body GetServiceBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-				}
-				err = ValidateGetServiceBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "getService", err)
-				}
-				return nil, NewGetServiceBadRequest(&body)
-			case "weak_password":
-				var (
-					body GetServiceWeakPasswordResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-				}
-				err = ValidateGetServiceWeakPasswordResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "getService", err)
-				}
-				return nil, NewGetServiceWeakPassword(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "getService", resp.StatusCode, string(body))
-			}
-		case http.StatusServiceUnavailable:
-			var (
-				body GetServiceUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-			}
-			err = ValidateGetServiceUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("resellers", "getService", err)
-			}
-			return nil, NewGetServiceUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "password_mismatch":
-				var (
-					body GetServicePasswordMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-				}
-				err = ValidateGetServicePasswordMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "getService", err)
-				}
-				return nil, NewGetServicePasswordMismatch(&body)
-			case "idempotency_mismatch":
-				var (
-					body GetServiceIdempotencyMismatchResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("resellers", "getService", err)
-				}
-				err = ValidateGetServiceIdempotencyMismatchResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("resellers", "getService", err)
-				}
-				return nil, NewGetServiceIdempotencyMismatch(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("resellers", "getService", resp.StatusCode, string(body))
-			}
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("resellers", "getService", resp.StatusCode, string(body))

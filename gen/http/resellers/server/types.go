@@ -76,24 +76,6 @@ type GetServiceResponseBody struct {
 	Account string `form:"account" json:"account" xml:"account"`
 }
 
-// MeNotFoundResponseBody is the type of the "resellers" service "me" endpoint
-// HTTP response body for the "not_found" error.
-type MeNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // MeUnauthorizedResponseBody is the type of the "resellers" service "me"
 // endpoint HTTP response body for the "unauthorized" error.
 type MeUnauthorizedResponseBody struct {
@@ -112,171 +94,9 @@ type MeUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// MeBadRequestResponseBody is the type of the "resellers" service "me"
-// endpoint HTTP response body for the "bad_request" error.
-type MeBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// MeWeakPasswordResponseBody is the type of the "resellers" service "me"
-// endpoint HTTP response body for the "weak_password" error.
-type MeWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// MeUnavailableResponseBody is the type of the "resellers" service "me"
-// endpoint HTTP response body for the "unavailable" error.
-type MeUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// MePasswordMismatchResponseBody is the type of the "resellers" service "me"
-// endpoint HTTP response body for the "password_mismatch" error.
-type MePasswordMismatchResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// MeIdempotencyMismatchResponseBody is the type of the "resellers" service
-// "me" endpoint HTTP response body for the "idempotency_mismatch" error.
-type MeIdempotencyMismatchResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderNotFoundResponseBody is the type of the "resellers" service "order"
-// endpoint HTTP response body for the "not_found" error.
-type OrderNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderUnauthorizedResponseBody is the type of the "resellers" service "order"
-// endpoint HTTP response body for the "unauthorized" error.
-type OrderUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderBadRequestResponseBody is the type of the "resellers" service "order"
-// endpoint HTTP response body for the "bad_request" error.
-type OrderBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderWeakPasswordResponseBody is the type of the "resellers" service "order"
-// endpoint HTTP response body for the "weak_password" error.
-type OrderWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderUnavailableResponseBody is the type of the "resellers" service "order"
-// endpoint HTTP response body for the "unavailable" error.
-type OrderUnavailableResponseBody struct {
+// OrderIdempotencyMismatchResponseBody is the type of the "resellers" service
+// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OrderIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -310,9 +130,81 @@ type OrderPasswordMismatchResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// OrderIdempotencyMismatchResponseBody is the type of the "resellers" service
-// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
-type OrderIdempotencyMismatchResponseBody struct {
+// OrderWeakPasswordResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "weak_password" error.
+type OrderWeakPasswordResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderBadRequestResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "bad_request" error.
+type OrderBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderNotFoundResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "not_found" error.
+type OrderNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderUnavailableResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "unavailable" error.
+type OrderUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderUnauthorizedResponseBody is the type of the "resellers" service "order"
+// endpoint HTTP response body for the "unauthorized" error.
+type OrderUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -349,98 +241,6 @@ type GetServiceNotFoundResponseBody struct {
 // GetServiceUnauthorizedResponseBody is the type of the "resellers" service
 // "getService" endpoint HTTP response body for the "unauthorized" error.
 type GetServiceUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetServiceBadRequestResponseBody is the type of the "resellers" service
-// "getService" endpoint HTTP response body for the "bad_request" error.
-type GetServiceBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetServiceWeakPasswordResponseBody is the type of the "resellers" service
-// "getService" endpoint HTTP response body for the "weak_password" error.
-type GetServiceWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetServiceUnavailableResponseBody is the type of the "resellers" service
-// "getService" endpoint HTTP response body for the "unavailable" error.
-type GetServiceUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetServicePasswordMismatchResponseBody is the type of the "resellers"
-// service "getService" endpoint HTTP response body for the "password_mismatch"
-// error.
-type GetServicePasswordMismatchResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetServiceIdempotencyMismatchResponseBody is the type of the "resellers"
-// service "getService" endpoint HTTP response body for the
-// "idempotency_mismatch" error.
-type GetServiceIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -534,20 +334,6 @@ func NewGetServiceResponseBody(res *resellers.ResellerServiceResult) *GetService
 	return body
 }
 
-// NewMeNotFoundResponseBody builds the HTTP response body from the result of
-// the "me" endpoint of the "resellers" service.
-func NewMeNotFoundResponseBody(res *goa.ServiceError) *MeNotFoundResponseBody {
-	body := &MeNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewMeUnauthorizedResponseBody builds the HTTP response body from the result
 // of the "me" endpoint of the "resellers" service.
 func NewMeUnauthorizedResponseBody(res *goa.ServiceError) *MeUnauthorizedResponseBody {
@@ -562,136 +348,10 @@ func NewMeUnauthorizedResponseBody(res *goa.ServiceError) *MeUnauthorizedRespons
 	return body
 }
 
-// NewMeBadRequestResponseBody builds the HTTP response body from the result of
-// the "me" endpoint of the "resellers" service.
-func NewMeBadRequestResponseBody(res *goa.ServiceError) *MeBadRequestResponseBody {
-	body := &MeBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewMeWeakPasswordResponseBody builds the HTTP response body from the result
-// of the "me" endpoint of the "resellers" service.
-func NewMeWeakPasswordResponseBody(res *goa.ServiceError) *MeWeakPasswordResponseBody {
-	body := &MeWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewMeUnavailableResponseBody builds the HTTP response body from the result
-// of the "me" endpoint of the "resellers" service.
-func NewMeUnavailableResponseBody(res *goa.ServiceError) *MeUnavailableResponseBody {
-	body := &MeUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewMePasswordMismatchResponseBody builds the HTTP response body from the
-// result of the "me" endpoint of the "resellers" service.
-func NewMePasswordMismatchResponseBody(res *goa.ServiceError) *MePasswordMismatchResponseBody {
-	body := &MePasswordMismatchResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewMeIdempotencyMismatchResponseBody builds the HTTP response body from the
-// result of the "me" endpoint of the "resellers" service.
-func NewMeIdempotencyMismatchResponseBody(res *goa.ServiceError) *MeIdempotencyMismatchResponseBody {
-	body := &MeIdempotencyMismatchResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderNotFoundResponseBody builds the HTTP response body from the result
-// of the "order" endpoint of the "resellers" service.
-func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseBody {
-	body := &OrderNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "order" endpoint of the "resellers" service.
-func NewOrderUnauthorizedResponseBody(res *goa.ServiceError) *OrderUnauthorizedResponseBody {
-	body := &OrderUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderBadRequestResponseBody builds the HTTP response body from the result
-// of the "order" endpoint of the "resellers" service.
-func NewOrderBadRequestResponseBody(res *goa.ServiceError) *OrderBadRequestResponseBody {
-	body := &OrderBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderWeakPasswordResponseBody builds the HTTP response body from the
-// result of the "order" endpoint of the "resellers" service.
-func NewOrderWeakPasswordResponseBody(res *goa.ServiceError) *OrderWeakPasswordResponseBody {
-	body := &OrderWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderUnavailableResponseBody builds the HTTP response body from the
-// result of the "order" endpoint of the "resellers" service.
-func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableResponseBody {
-	body := &OrderUnavailableResponseBody{
+// NewOrderIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "order" endpoint of the "resellers" service.
+func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempotencyMismatchResponseBody {
+	body := &OrderIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -716,10 +376,66 @@ func NewOrderPasswordMismatchResponseBody(res *goa.ServiceError) *OrderPasswordM
 	return body
 }
 
-// NewOrderIdempotencyMismatchResponseBody builds the HTTP response body from
-// the result of the "order" endpoint of the "resellers" service.
-func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempotencyMismatchResponseBody {
-	body := &OrderIdempotencyMismatchResponseBody{
+// NewOrderWeakPasswordResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "resellers" service.
+func NewOrderWeakPasswordResponseBody(res *goa.ServiceError) *OrderWeakPasswordResponseBody {
+	body := &OrderWeakPasswordResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderBadRequestResponseBody builds the HTTP response body from the result
+// of the "order" endpoint of the "resellers" service.
+func NewOrderBadRequestResponseBody(res *goa.ServiceError) *OrderBadRequestResponseBody {
+	body := &OrderBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderNotFoundResponseBody builds the HTTP response body from the result
+// of the "order" endpoint of the "resellers" service.
+func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseBody {
+	body := &OrderNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderUnavailableResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "resellers" service.
+func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableResponseBody {
+	body := &OrderUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "resellers" service.
+func NewOrderUnauthorizedResponseBody(res *goa.ServiceError) *OrderUnauthorizedResponseBody {
+	body := &OrderUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -748,76 +464,6 @@ func NewGetServiceNotFoundResponseBody(res *goa.ServiceError) *GetServiceNotFoun
 // result of the "getService" endpoint of the "resellers" service.
 func NewGetServiceUnauthorizedResponseBody(res *goa.ServiceError) *GetServiceUnauthorizedResponseBody {
 	body := &GetServiceUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetServiceBadRequestResponseBody builds the HTTP response body from the
-// result of the "getService" endpoint of the "resellers" service.
-func NewGetServiceBadRequestResponseBody(res *goa.ServiceError) *GetServiceBadRequestResponseBody {
-	body := &GetServiceBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetServiceWeakPasswordResponseBody builds the HTTP response body from the
-// result of the "getService" endpoint of the "resellers" service.
-func NewGetServiceWeakPasswordResponseBody(res *goa.ServiceError) *GetServiceWeakPasswordResponseBody {
-	body := &GetServiceWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetServiceUnavailableResponseBody builds the HTTP response body from the
-// result of the "getService" endpoint of the "resellers" service.
-func NewGetServiceUnavailableResponseBody(res *goa.ServiceError) *GetServiceUnavailableResponseBody {
-	body := &GetServiceUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetServicePasswordMismatchResponseBody builds the HTTP response body from
-// the result of the "getService" endpoint of the "resellers" service.
-func NewGetServicePasswordMismatchResponseBody(res *goa.ServiceError) *GetServicePasswordMismatchResponseBody {
-	body := &GetServicePasswordMismatchResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetServiceIdempotencyMismatchResponseBody builds the HTTP response body
-// from the result of the "getService" endpoint of the "resellers" service.
-func NewGetServiceIdempotencyMismatchResponseBody(res *goa.ServiceError) *GetServiceIdempotencyMismatchResponseBody {
-	body := &GetServiceIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -65,12 +65,7 @@ func EncodeListRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.R
 // list endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeListResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - error: internal error
 func DecodeListResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -102,20 +97,6 @@ func DecodeListResponse(decoder func(*http.Response) goahttp.Decoder, restoreBod
 			}
 			res := NewListResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body ListNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "list", err)
-			}
-			err = ValidateListNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "list", err)
-			}
-			return nil, NewListNotFound(&body)
 		case http.StatusUnauthorized:
 			var (
 				body ListUnauthorizedResponseBody
@@ -130,69 +111,6 @@ func DecodeListResponse(decoder func(*http.Response) goahttp.Decoder, restoreBod
 				return nil, goahttp.ErrValidationError("services", "list", err)
 			}
 			return nil, NewListUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body ListBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "list", err)
-				}
-				err = ValidateListBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "list", err)
-				}
-				return nil, NewListBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body ListInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "list", err)
-				}
-				err = ValidateListInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "list", err)
-				}
-				return nil, NewListInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "list", resp.StatusCode, string(body))
-			}
-		case http.StatusConflict:
-			var (
-				body ListConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "list", err)
-			}
-			err = ValidateListConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "list", err)
-			}
-			return nil, NewListConflict(&body)
-		case http.StatusServiceUnavailable:
-			var (
-				body ListUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "list", err)
-			}
-			err = ValidateListUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "list", err)
-			}
-			return nil, NewListUnavailable(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "list", resp.StatusCode, string(body))
@@ -256,10 +174,6 @@ func EncodeGetRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 // DecodeGetResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - error: internal error
 func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -321,69 +235,6 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 				return nil, goahttp.ErrValidationError("services", "get", err)
 			}
 			return nil, NewGetUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body GetBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "get", err)
-				}
-				err = ValidateGetBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "get", err)
-				}
-				return nil, NewGetBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body GetInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "get", err)
-				}
-				err = ValidateGetInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "get", err)
-				}
-				return nil, NewGetInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "get", resp.StatusCode, string(body))
-			}
-		case http.StatusConflict:
-			var (
-				body GetConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "get", err)
-			}
-			err = ValidateGetConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "get", err)
-			}
-			return nil, NewGetConflict(&body)
-		case http.StatusServiceUnavailable:
-			var (
-				body GetUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "get", err)
-			}
-			err = ValidateGetUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "get", err)
-			}
-			return nil, NewGetUnavailable(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "get", resp.StatusCode, string(body))
@@ -447,10 +298,6 @@ func EncodePlaylistRequest(encoder func(*http.Request) goahttp.Encoder) func(*ht
 // DecodePlaylistResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - error: internal error
 func DecodePlaylistResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -514,69 +361,6 @@ func DecodePlaylistResponse(decoder func(*http.Response) goahttp.Decoder, restor
 				return nil, goahttp.ErrValidationError("services", "playlist", err)
 			}
 			return nil, NewPlaylistUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body PlaylistBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "playlist", err)
-				}
-				err = ValidatePlaylistBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "playlist", err)
-				}
-				return nil, NewPlaylistBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body PlaylistInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "playlist", err)
-				}
-				err = ValidatePlaylistInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "playlist", err)
-				}
-				return nil, NewPlaylistInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "playlist", resp.StatusCode, string(body))
-			}
-		case http.StatusConflict:
-			var (
-				body PlaylistConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "playlist", err)
-			}
-			err = ValidatePlaylistConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "playlist", err)
-			}
-			return nil, NewPlaylistConflict(&body)
-		case http.StatusServiceUnavailable:
-			var (
-				body PlaylistUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "playlist", err)
-			}
-			err = ValidatePlaylistUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "playlist", err)
-			}
-			return nil, NewPlaylistUnavailable(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "playlist", resp.StatusCode, string(body))
@@ -639,11 +423,9 @@ func EncodeRestartRequest(encoder func(*http.Request) goahttp.Encoder) func(*htt
 // should be restored after having been read.
 // DecodeRestartResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeRestartResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -691,55 +473,6 @@ func DecodeRestartResponse(decoder func(*http.Response) goahttp.Decoder, restore
 				return nil, goahttp.ErrValidationError("services", "restart", err)
 			}
 			return nil, NewRestartNotFound(&body)
-		case http.StatusUnauthorized:
-			var (
-				body RestartUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "restart", err)
-			}
-			err = ValidateRestartUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "restart", err)
-			}
-			return nil, NewRestartUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body RestartBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "restart", err)
-				}
-				err = ValidateRestartBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "restart", err)
-				}
-				return nil, NewRestartBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body RestartInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "restart", err)
-				}
-				err = ValidateRestartInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "restart", err)
-				}
-				return nil, NewRestartInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "restart", resp.StatusCode, string(body))
-			}
 		case http.StatusConflict:
 			var (
 				body RestartConflictResponseBody
@@ -768,6 +501,20 @@ func DecodeRestartResponse(decoder func(*http.Response) goahttp.Decoder, restore
 				return nil, goahttp.ErrValidationError("services", "restart", err)
 			}
 			return nil, NewRestartUnavailable(&body)
+		case http.StatusUnauthorized:
+			var (
+				body RestartUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "restart", err)
+			}
+			err = ValidateRestartUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "restart", err)
+			}
+			return nil, NewRestartUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "restart", resp.StatusCode, string(body))
@@ -830,11 +577,9 @@ func EncodeRecreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*ht
 // should be restored after having been read.
 // DecodeRecreateResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeRecreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -882,55 +627,6 @@ func DecodeRecreateResponse(decoder func(*http.Response) goahttp.Decoder, restor
 				return nil, goahttp.ErrValidationError("services", "recreate", err)
 			}
 			return nil, NewRecreateNotFound(&body)
-		case http.StatusUnauthorized:
-			var (
-				body RecreateUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "recreate", err)
-			}
-			err = ValidateRecreateUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "recreate", err)
-			}
-			return nil, NewRecreateUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body RecreateBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "recreate", err)
-				}
-				err = ValidateRecreateBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "recreate", err)
-				}
-				return nil, NewRecreateBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body RecreateInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "recreate", err)
-				}
-				err = ValidateRecreateInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "recreate", err)
-				}
-				return nil, NewRecreateInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "recreate", resp.StatusCode, string(body))
-			}
 		case http.StatusConflict:
 			var (
 				body RecreateConflictResponseBody
@@ -959,6 +655,20 @@ func DecodeRecreateResponse(decoder func(*http.Response) goahttp.Decoder, restor
 				return nil, goahttp.ErrValidationError("services", "recreate", err)
 			}
 			return nil, NewRecreateUnavailable(&body)
+		case http.StatusUnauthorized:
+			var (
+				body RecreateUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "recreate", err)
+			}
+			err = ValidateRecreateUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "recreate", err)
+			}
+			return nil, NewRecreateUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "recreate", resp.StatusCode, string(body))
@@ -1025,11 +735,10 @@ func EncodeTerminateRequest(encoder func(*http.Request) goahttp.Encoder) func(*h
 // should be restored after having been read.
 // DecodeTerminateResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeTerminateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -1077,55 +786,6 @@ func DecodeTerminateResponse(decoder func(*http.Response) goahttp.Decoder, resto
 				return nil, goahttp.ErrValidationError("services", "terminate", err)
 			}
 			return nil, NewTerminateNotFound(&body)
-		case http.StatusUnauthorized:
-			var (
-				body TerminateUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "terminate", err)
-			}
-			err = ValidateTerminateUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "terminate", err)
-			}
-			return nil, NewTerminateUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body TerminateBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "terminate", err)
-				}
-				err = ValidateTerminateBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "terminate", err)
-				}
-				return nil, NewTerminateBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body TerminateInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "terminate", err)
-				}
-				err = ValidateTerminateInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "terminate", err)
-				}
-				return nil, NewTerminateInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "terminate", resp.StatusCode, string(body))
-			}
 		case http.StatusConflict:
 			var (
 				body TerminateConflictResponseBody
@@ -1154,6 +814,34 @@ func DecodeTerminateResponse(decoder func(*http.Response) goahttp.Decoder, resto
 				return nil, goahttp.ErrValidationError("services", "terminate", err)
 			}
 			return nil, NewTerminateUnavailable(&body)
+		case http.StatusBadRequest:
+			var (
+				body TerminateBadRequestResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			err = ValidateTerminateBadRequestResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			return nil, NewTerminateBadRequest(&body)
+		case http.StatusUnauthorized:
+			var (
+				body TerminateUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "terminate", err)
+			}
+			err = ValidateTerminateUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "terminate", err)
+			}
+			return nil, NewTerminateUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "terminate", resp.StatusCode, string(body))
@@ -1219,12 +907,11 @@ func EncodeSetMacRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // services setMac endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
 // DecodeSetMacResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_mac" (type *goa.ServiceError): http.StatusBadRequest
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
 func DecodeSetMacResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -1258,6 +945,20 @@ func DecodeSetMacResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			res := services.NewServiceResult(vres)
 			return res, nil
+		case http.StatusBadRequest:
+			var (
+				body SetMacInvalidMacResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			err = ValidateSetMacInvalidMacResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			return nil, NewSetMacInvalidMac(&body)
 		case http.StatusNotFound:
 			var (
 				body SetMacNotFoundResponseBody
@@ -1272,55 +973,6 @@ func DecodeSetMacResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("services", "setMac", err)
 			}
 			return nil, NewSetMacNotFound(&body)
-		case http.StatusUnauthorized:
-			var (
-				body SetMacUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "setMac", err)
-			}
-			err = ValidateSetMacUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "setMac", err)
-			}
-			return nil, NewSetMacUnauthorized(&body)
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body SetMacBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "setMac", err)
-				}
-				err = ValidateSetMacBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "setMac", err)
-				}
-				return nil, NewSetMacBadRequest(&body)
-			case "invalid_mac":
-				var (
-					body SetMacInvalidMacResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("services", "setMac", err)
-				}
-				err = ValidateSetMacInvalidMacResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("services", "setMac", err)
-				}
-				return nil, NewSetMacInvalidMac(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("services", "setMac", resp.StatusCode, string(body))
-			}
 		case http.StatusConflict:
 			var (
 				body SetMacConflictResponseBody
@@ -1349,6 +1001,20 @@ func DecodeSetMacResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("services", "setMac", err)
 			}
 			return nil, NewSetMacUnavailable(&body)
+		case http.StatusUnauthorized:
+			var (
+				body SetMacUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "setMac", err)
+			}
+			err = ValidateSetMacUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "setMac", err)
+			}
+			return nil, NewSetMacUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("services", "setMac", resp.StatusCode, string(body))

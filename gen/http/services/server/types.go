@@ -164,99 +164,9 @@ type SetMacResponseBody struct {
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
 }
 
-// ListNotFoundResponseBody is the type of the "services" service "list"
-// endpoint HTTP response body for the "not_found" error.
-type ListNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // ListUnauthorizedResponseBody is the type of the "services" service "list"
 // endpoint HTTP response body for the "unauthorized" error.
 type ListUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListBadRequestResponseBody is the type of the "services" service "list"
-// endpoint HTTP response body for the "bad_request" error.
-type ListBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListInvalidMacResponseBody is the type of the "services" service "list"
-// endpoint HTTP response body for the "invalid_mac" error.
-type ListInvalidMacResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListConflictResponseBody is the type of the "services" service "list"
-// endpoint HTTP response body for the "conflict" error.
-type ListConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// ListUnavailableResponseBody is the type of the "services" service "list"
-// endpoint HTTP response body for the "unavailable" error.
-type ListUnavailableResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -308,78 +218,6 @@ type GetUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// GetBadRequestResponseBody is the type of the "services" service "get"
-// endpoint HTTP response body for the "bad_request" error.
-type GetBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetInvalidMacResponseBody is the type of the "services" service "get"
-// endpoint HTTP response body for the "invalid_mac" error.
-type GetInvalidMacResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetConflictResponseBody is the type of the "services" service "get" endpoint
-// HTTP response body for the "conflict" error.
-type GetConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// GetUnavailableResponseBody is the type of the "services" service "get"
-// endpoint HTTP response body for the "unavailable" error.
-type GetUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // PlaylistNotFoundResponseBody is the type of the "services" service
 // "playlist" endpoint HTTP response body for the "not_found" error.
 type PlaylistNotFoundResponseBody struct {
@@ -416,135 +254,9 @@ type PlaylistUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// PlaylistBadRequestResponseBody is the type of the "services" service
-// "playlist" endpoint HTTP response body for the "bad_request" error.
-type PlaylistBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// PlaylistInvalidMacResponseBody is the type of the "services" service
-// "playlist" endpoint HTTP response body for the "invalid_mac" error.
-type PlaylistInvalidMacResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// PlaylistConflictResponseBody is the type of the "services" service
-// "playlist" endpoint HTTP response body for the "conflict" error.
-type PlaylistConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// PlaylistUnavailableResponseBody is the type of the "services" service
-// "playlist" endpoint HTTP response body for the "unavailable" error.
-type PlaylistUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // RestartNotFoundResponseBody is the type of the "services" service "restart"
 // endpoint HTTP response body for the "not_found" error.
 type RestartNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RestartUnauthorizedResponseBody is the type of the "services" service
-// "restart" endpoint HTTP response body for the "unauthorized" error.
-type RestartUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RestartBadRequestResponseBody is the type of the "services" service
-// "restart" endpoint HTTP response body for the "bad_request" error.
-type RestartBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RestartInvalidMacResponseBody is the type of the "services" service
-// "restart" endpoint HTTP response body for the "invalid_mac" error.
-type RestartInvalidMacResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -596,63 +308,27 @@ type RestartUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// RestartUnauthorizedResponseBody is the type of the "services" service
+// "restart" endpoint HTTP response body for the "unauthorized" error.
+type RestartUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // RecreateNotFoundResponseBody is the type of the "services" service
 // "recreate" endpoint HTTP response body for the "not_found" error.
 type RecreateNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RecreateUnauthorizedResponseBody is the type of the "services" service
-// "recreate" endpoint HTTP response body for the "unauthorized" error.
-type RecreateUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RecreateBadRequestResponseBody is the type of the "services" service
-// "recreate" endpoint HTTP response body for the "bad_request" error.
-type RecreateBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RecreateInvalidMacResponseBody is the type of the "services" service
-// "recreate" endpoint HTTP response body for the "invalid_mac" error.
-type RecreateInvalidMacResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -704,63 +380,27 @@ type RecreateUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// RecreateUnauthorizedResponseBody is the type of the "services" service
+// "recreate" endpoint HTTP response body for the "unauthorized" error.
+type RecreateUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // TerminateNotFoundResponseBody is the type of the "services" service
 // "terminate" endpoint HTTP response body for the "not_found" error.
 type TerminateNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// TerminateUnauthorizedResponseBody is the type of the "services" service
-// "terminate" endpoint HTTP response body for the "unauthorized" error.
-type TerminateUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// TerminateBadRequestResponseBody is the type of the "services" service
-// "terminate" endpoint HTTP response body for the "bad_request" error.
-type TerminateBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// TerminateInvalidMacResponseBody is the type of the "services" service
-// "terminate" endpoint HTTP response body for the "invalid_mac" error.
-type TerminateInvalidMacResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -812,9 +452,9 @@ type TerminateUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// SetMacNotFoundResponseBody is the type of the "services" service "setMac"
-// endpoint HTTP response body for the "not_found" error.
-type SetMacNotFoundResponseBody struct {
+// TerminateBadRequestResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "bad_request" error.
+type TerminateBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -830,27 +470,9 @@ type SetMacNotFoundResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// SetMacUnauthorizedResponseBody is the type of the "services" service
-// "setMac" endpoint HTTP response body for the "unauthorized" error.
-type SetMacUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// SetMacBadRequestResponseBody is the type of the "services" service "setMac"
-// endpoint HTTP response body for the "bad_request" error.
-type SetMacBadRequestResponseBody struct {
+// TerminateUnauthorizedResponseBody is the type of the "services" service
+// "terminate" endpoint HTTP response body for the "unauthorized" error.
+type TerminateUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -869,6 +491,24 @@ type SetMacBadRequestResponseBody struct {
 // SetMacInvalidMacResponseBody is the type of the "services" service "setMac"
 // endpoint HTTP response body for the "invalid_mac" error.
 type SetMacInvalidMacResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacNotFoundResponseBody is the type of the "services" service "setMac"
+// endpoint HTTP response body for the "not_found" error.
+type SetMacNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -905,6 +545,24 @@ type SetMacConflictResponseBody struct {
 // SetMacUnavailableResponseBody is the type of the "services" service "setMac"
 // endpoint HTTP response body for the "unavailable" error.
 type SetMacUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// SetMacUnauthorizedResponseBody is the type of the "services" service
+// "setMac" endpoint HTTP response body for the "unauthorized" error.
+type SetMacUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -1083,80 +741,10 @@ func NewSetMacResponseBody(res *servicesviews.ServiceResultView) *SetMacResponse
 	return body
 }
 
-// NewListNotFoundResponseBody builds the HTTP response body from the result of
-// the "list" endpoint of the "services" service.
-func NewListNotFoundResponseBody(res *goa.ServiceError) *ListNotFoundResponseBody {
-	body := &ListNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewListUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "list" endpoint of the "services" service.
 func NewListUnauthorizedResponseBody(res *goa.ServiceError) *ListUnauthorizedResponseBody {
 	body := &ListUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListBadRequestResponseBody builds the HTTP response body from the result
-// of the "list" endpoint of the "services" service.
-func NewListBadRequestResponseBody(res *goa.ServiceError) *ListBadRequestResponseBody {
-	body := &ListBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListInvalidMacResponseBody builds the HTTP response body from the result
-// of the "list" endpoint of the "services" service.
-func NewListInvalidMacResponseBody(res *goa.ServiceError) *ListInvalidMacResponseBody {
-	body := &ListInvalidMacResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListConflictResponseBody builds the HTTP response body from the result of
-// the "list" endpoint of the "services" service.
-func NewListConflictResponseBody(res *goa.ServiceError) *ListConflictResponseBody {
-	body := &ListConflictResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewListUnavailableResponseBody builds the HTTP response body from the result
-// of the "list" endpoint of the "services" service.
-func NewListUnavailableResponseBody(res *goa.ServiceError) *ListUnavailableResponseBody {
-	body := &ListUnavailableResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1195,62 +783,6 @@ func NewGetUnauthorizedResponseBody(res *goa.ServiceError) *GetUnauthorizedRespo
 	return body
 }
 
-// NewGetBadRequestResponseBody builds the HTTP response body from the result
-// of the "get" endpoint of the "services" service.
-func NewGetBadRequestResponseBody(res *goa.ServiceError) *GetBadRequestResponseBody {
-	body := &GetBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetInvalidMacResponseBody builds the HTTP response body from the result
-// of the "get" endpoint of the "services" service.
-func NewGetInvalidMacResponseBody(res *goa.ServiceError) *GetInvalidMacResponseBody {
-	body := &GetInvalidMacResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetConflictResponseBody builds the HTTP response body from the result of
-// the "get" endpoint of the "services" service.
-func NewGetConflictResponseBody(res *goa.ServiceError) *GetConflictResponseBody {
-	body := &GetConflictResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewGetUnavailableResponseBody builds the HTTP response body from the result
-// of the "get" endpoint of the "services" service.
-func NewGetUnavailableResponseBody(res *goa.ServiceError) *GetUnavailableResponseBody {
-	body := &GetUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewPlaylistNotFoundResponseBody builds the HTTP response body from the
 // result of the "playlist" endpoint of the "services" service.
 func NewPlaylistNotFoundResponseBody(res *goa.ServiceError) *PlaylistNotFoundResponseBody {
@@ -1279,108 +811,10 @@ func NewPlaylistUnauthorizedResponseBody(res *goa.ServiceError) *PlaylistUnautho
 	return body
 }
 
-// NewPlaylistBadRequestResponseBody builds the HTTP response body from the
-// result of the "playlist" endpoint of the "services" service.
-func NewPlaylistBadRequestResponseBody(res *goa.ServiceError) *PlaylistBadRequestResponseBody {
-	body := &PlaylistBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewPlaylistInvalidMacResponseBody builds the HTTP response body from the
-// result of the "playlist" endpoint of the "services" service.
-func NewPlaylistInvalidMacResponseBody(res *goa.ServiceError) *PlaylistInvalidMacResponseBody {
-	body := &PlaylistInvalidMacResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewPlaylistConflictResponseBody builds the HTTP response body from the
-// result of the "playlist" endpoint of the "services" service.
-func NewPlaylistConflictResponseBody(res *goa.ServiceError) *PlaylistConflictResponseBody {
-	body := &PlaylistConflictResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewPlaylistUnavailableResponseBody builds the HTTP response body from the
-// result of the "playlist" endpoint of the "services" service.
-func NewPlaylistUnavailableResponseBody(res *goa.ServiceError) *PlaylistUnavailableResponseBody {
-	body := &PlaylistUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewRestartNotFoundResponseBody builds the HTTP response body from the result
 // of the "restart" endpoint of the "services" service.
 func NewRestartNotFoundResponseBody(res *goa.ServiceError) *RestartNotFoundResponseBody {
 	body := &RestartNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRestartUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "restart" endpoint of the "services" service.
-func NewRestartUnauthorizedResponseBody(res *goa.ServiceError) *RestartUnauthorizedResponseBody {
-	body := &RestartUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRestartBadRequestResponseBody builds the HTTP response body from the
-// result of the "restart" endpoint of the "services" service.
-func NewRestartBadRequestResponseBody(res *goa.ServiceError) *RestartBadRequestResponseBody {
-	body := &RestartBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRestartInvalidMacResponseBody builds the HTTP response body from the
-// result of the "restart" endpoint of the "services" service.
-func NewRestartInvalidMacResponseBody(res *goa.ServiceError) *RestartInvalidMacResponseBody {
-	body := &RestartInvalidMacResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1419,52 +853,24 @@ func NewRestartUnavailableResponseBody(res *goa.ServiceError) *RestartUnavailabl
 	return body
 }
 
+// NewRestartUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "restart" endpoint of the "services" service.
+func NewRestartUnauthorizedResponseBody(res *goa.ServiceError) *RestartUnauthorizedResponseBody {
+	body := &RestartUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewRecreateNotFoundResponseBody builds the HTTP response body from the
 // result of the "recreate" endpoint of the "services" service.
 func NewRecreateNotFoundResponseBody(res *goa.ServiceError) *RecreateNotFoundResponseBody {
 	body := &RecreateNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRecreateUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "recreate" endpoint of the "services" service.
-func NewRecreateUnauthorizedResponseBody(res *goa.ServiceError) *RecreateUnauthorizedResponseBody {
-	body := &RecreateUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRecreateBadRequestResponseBody builds the HTTP response body from the
-// result of the "recreate" endpoint of the "services" service.
-func NewRecreateBadRequestResponseBody(res *goa.ServiceError) *RecreateBadRequestResponseBody {
-	body := &RecreateBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRecreateInvalidMacResponseBody builds the HTTP response body from the
-// result of the "recreate" endpoint of the "services" service.
-func NewRecreateInvalidMacResponseBody(res *goa.ServiceError) *RecreateInvalidMacResponseBody {
-	body := &RecreateInvalidMacResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1503,52 +909,24 @@ func NewRecreateUnavailableResponseBody(res *goa.ServiceError) *RecreateUnavaila
 	return body
 }
 
+// NewRecreateUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "recreate" endpoint of the "services" service.
+func NewRecreateUnauthorizedResponseBody(res *goa.ServiceError) *RecreateUnauthorizedResponseBody {
+	body := &RecreateUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewTerminateNotFoundResponseBody builds the HTTP response body from the
 // result of the "terminate" endpoint of the "services" service.
 func NewTerminateNotFoundResponseBody(res *goa.ServiceError) *TerminateNotFoundResponseBody {
 	body := &TerminateNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewTerminateUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "terminate" endpoint of the "services" service.
-func NewTerminateUnauthorizedResponseBody(res *goa.ServiceError) *TerminateUnauthorizedResponseBody {
-	body := &TerminateUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewTerminateBadRequestResponseBody builds the HTTP response body from the
-// result of the "terminate" endpoint of the "services" service.
-func NewTerminateBadRequestResponseBody(res *goa.ServiceError) *TerminateBadRequestResponseBody {
-	body := &TerminateBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewTerminateInvalidMacResponseBody builds the HTTP response body from the
-// result of the "terminate" endpoint of the "services" service.
-func NewTerminateInvalidMacResponseBody(res *goa.ServiceError) *TerminateInvalidMacResponseBody {
-	body := &TerminateInvalidMacResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1587,10 +965,10 @@ func NewTerminateUnavailableResponseBody(res *goa.ServiceError) *TerminateUnavai
 	return body
 }
 
-// NewSetMacNotFoundResponseBody builds the HTTP response body from the result
-// of the "setMac" endpoint of the "services" service.
-func NewSetMacNotFoundResponseBody(res *goa.ServiceError) *SetMacNotFoundResponseBody {
-	body := &SetMacNotFoundResponseBody{
+// NewTerminateBadRequestResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateBadRequestResponseBody(res *goa.ServiceError) *TerminateBadRequestResponseBody {
+	body := &TerminateBadRequestResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1601,24 +979,10 @@ func NewSetMacNotFoundResponseBody(res *goa.ServiceError) *SetMacNotFoundRespons
 	return body
 }
 
-// NewSetMacUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "setMac" endpoint of the "services" service.
-func NewSetMacUnauthorizedResponseBody(res *goa.ServiceError) *SetMacUnauthorizedResponseBody {
-	body := &SetMacUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewSetMacBadRequestResponseBody builds the HTTP response body from the
-// result of the "setMac" endpoint of the "services" service.
-func NewSetMacBadRequestResponseBody(res *goa.ServiceError) *SetMacBadRequestResponseBody {
-	body := &SetMacBadRequestResponseBody{
+// NewTerminateUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "terminate" endpoint of the "services" service.
+func NewTerminateUnauthorizedResponseBody(res *goa.ServiceError) *TerminateUnauthorizedResponseBody {
+	body := &TerminateUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1633,6 +997,20 @@ func NewSetMacBadRequestResponseBody(res *goa.ServiceError) *SetMacBadRequestRes
 // result of the "setMac" endpoint of the "services" service.
 func NewSetMacInvalidMacResponseBody(res *goa.ServiceError) *SetMacInvalidMacResponseBody {
 	body := &SetMacInvalidMacResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacNotFoundResponseBody builds the HTTP response body from the result
+// of the "setMac" endpoint of the "services" service.
+func NewSetMacNotFoundResponseBody(res *goa.ServiceError) *SetMacNotFoundResponseBody {
+	body := &SetMacNotFoundResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1661,6 +1039,20 @@ func NewSetMacConflictResponseBody(res *goa.ServiceError) *SetMacConflictRespons
 // result of the "setMac" endpoint of the "services" service.
 func NewSetMacUnavailableResponseBody(res *goa.ServiceError) *SetMacUnavailableResponseBody {
 	body := &SetMacUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewSetMacUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "setMac" endpoint of the "services" service.
+func NewSetMacUnauthorizedResponseBody(res *goa.ServiceError) *SetMacUnauthorizedResponseBody {
+	body := &SetMacUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -56,12 +56,9 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // create endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeCreateResponse may return the following errors:
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -97,20 +94,6 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 		case http.StatusBadRequest:
 			en := resp.Header.Get("goa-error")
 			switch en {
-			case "bad_request":
-				var (
-					body CreateBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "create", err)
-				}
-				err = ValidateCreateBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "create", err)
-				}
-				return nil, NewCreateBadRequest(&body)
 			case "invalid_email":
 				var (
 					body CreateInvalidEmailResponseBody
@@ -125,73 +108,38 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("session", "create", err)
 				}
 				return nil, NewCreateInvalidEmail(&body)
-			case "weak_password":
+			case "bad_request":
 				var (
-					body CreateWeakPasswordResponseBody
+					body CreateBadRequestResponseBody
 					err  error
 				)
 				err = decoder(resp).Decode(&body)
 				if err != nil {
 					return nil, goahttp.ErrDecodingError("session", "create", err)
 				}
-				err = ValidateCreateWeakPasswordResponseBody(&body)
+				err = ValidateCreateBadRequestResponseBody(&body)
 				if err != nil {
 					return nil, goahttp.ErrValidationError("session", "create", err)
 				}
-				return nil, NewCreateWeakPassword(&body)
+				return nil, NewCreateBadRequest(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "create", resp.StatusCode, string(body))
 			}
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body CreateUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "create", err)
-				}
-				err = ValidateCreateUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "create", err)
-				}
-				return nil, NewCreateUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body CreateInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "create", err)
-				}
-				err = ValidateCreateInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "create", err)
-				}
-				return nil, NewCreateInvalidCredentials(&body)
-			case "invalid_link":
-				var (
-					body CreateInvalidLinkResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "create", err)
-				}
-				err = ValidateCreateInvalidLinkResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "create", err)
-				}
-				return nil, NewCreateInvalidLink(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "create", resp.StatusCode, string(body))
+			var (
+				body CreateInvalidCredentialsResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "create", err)
 			}
+			err = ValidateCreateInvalidCredentialsResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "create", err)
+			}
+			return nil, NewCreateInvalidCredentials(&body)
 		case http.StatusTooManyRequests:
 			var (
 				body CreateTooManyAttemptsResponseBody
@@ -269,13 +217,7 @@ func EncodeDeleteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // delete endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeDeleteResponse may return the following errors:
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -294,135 +236,20 @@ func DecodeDeleteResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 		switch resp.StatusCode {
 		case http.StatusNoContent:
 			return nil, nil
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body DeleteBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "delete", err)
-				}
-				err = ValidateDeleteBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "delete", err)
-				}
-				return nil, NewDeleteBadRequest(&body)
-			case "invalid_email":
-				var (
-					body DeleteInvalidEmailResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "delete", err)
-				}
-				err = ValidateDeleteInvalidEmailResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "delete", err)
-				}
-				return nil, NewDeleteInvalidEmail(&body)
-			case "weak_password":
-				var (
-					body DeleteWeakPasswordResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "delete", err)
-				}
-				err = ValidateDeleteWeakPasswordResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "delete", err)
-				}
-				return nil, NewDeleteWeakPassword(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
-			}
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body DeleteUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "delete", err)
-				}
-				err = ValidateDeleteUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "delete", err)
-				}
-				return nil, NewDeleteUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body DeleteInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "delete", err)
-				}
-				err = ValidateDeleteInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "delete", err)
-				}
-				return nil, NewDeleteInvalidCredentials(&body)
-			case "invalid_link":
-				var (
-					body DeleteInvalidLinkResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "delete", err)
-				}
-				err = ValidateDeleteInvalidLinkResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "delete", err)
-				}
-				return nil, NewDeleteInvalidLink(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
-			}
-		case http.StatusTooManyRequests:
 			var (
-				body DeleteTooManyAttemptsResponseBody
+				body DeleteUnauthorizedResponseBody
 				err  error
 			)
 			err = decoder(resp).Decode(&body)
 			if err != nil {
 				return nil, goahttp.ErrDecodingError("session", "delete", err)
 			}
-			err = ValidateDeleteTooManyAttemptsResponseBody(&body)
+			err = ValidateDeleteUnauthorizedResponseBody(&body)
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "delete", err)
 			}
-			var (
-				retryAfter int
-			)
-			{
-				retryAfterRaw := resp.Header.Get("Retry-After")
-				if retryAfterRaw == "" {
-					return nil, goahttp.ErrValidationError("session", "delete", goa.MissingFieldError("retryAfter", "header"))
-				}
-				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
-				if err2 != nil {
-					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
-				}
-				retryAfter = int(v)
-			}
-			if err != nil {
-				return nil, goahttp.ErrValidationError("session", "delete", err)
-			}
-			return nil, NewDeleteTooManyAttempts(&body, retryAfter)
+			return nil, NewDeleteUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "delete", resp.StatusCode, string(body))
@@ -465,13 +292,8 @@ func EncodeRequestLinkRequest(encoder func(*http.Request) goahttp.Encoder) func(
 // session requestLink endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
 // DecodeRequestLinkResponse may return the following errors:
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - error: internal error
 func DecodeRequestLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -493,20 +315,6 @@ func DecodeRequestLinkResponse(decoder func(*http.Response) goahttp.Decoder, res
 		case http.StatusBadRequest:
 			en := resp.Header.Get("goa-error")
 			switch en {
-			case "bad_request":
-				var (
-					body RequestLinkBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
-				}
-				err = ValidateRequestLinkBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "requestLink", err)
-				}
-				return nil, NewRequestLinkBadRequest(&body)
 			case "invalid_email":
 				var (
 					body RequestLinkInvalidEmailResponseBody
@@ -521,104 +329,24 @@ func DecodeRequestLinkResponse(decoder func(*http.Response) goahttp.Decoder, res
 					return nil, goahttp.ErrValidationError("session", "requestLink", err)
 				}
 				return nil, NewRequestLinkInvalidEmail(&body)
-			case "weak_password":
+			case "bad_request":
 				var (
-					body RequestLinkWeakPasswordResponseBody
+					body RequestLinkBadRequestResponseBody
 					err  error
 				)
 				err = decoder(resp).Decode(&body)
 				if err != nil {
 					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
 				}
-				err = ValidateRequestLinkWeakPasswordResponseBody(&body)
+				err = ValidateRequestLinkBadRequestResponseBody(&body)
 				if err != nil {
 					return nil, goahttp.ErrValidationError("session", "requestLink", err)
 				}
-				return nil, NewRequestLinkWeakPassword(&body)
+				return nil, NewRequestLinkBadRequest(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
 			}
-		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body RequestLinkUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
-				}
-				err = ValidateRequestLinkUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "requestLink", err)
-				}
-				return nil, NewRequestLinkUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body RequestLinkInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
-				}
-				err = ValidateRequestLinkInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "requestLink", err)
-				}
-				return nil, NewRequestLinkInvalidCredentials(&body)
-			case "invalid_link":
-				var (
-					body RequestLinkInvalidLinkResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "requestLink", err)
-				}
-				err = ValidateRequestLinkInvalidLinkResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "requestLink", err)
-				}
-				return nil, NewRequestLinkInvalidLink(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
-			}
-		case http.StatusTooManyRequests:
-			var (
-				body RequestLinkTooManyAttemptsResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("session", "requestLink", err)
-			}
-			err = ValidateRequestLinkTooManyAttemptsResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("session", "requestLink", err)
-			}
-			var (
-				retryAfter int
-			)
-			{
-				retryAfterRaw := resp.Header.Get("Retry-After")
-				if retryAfterRaw == "" {
-					return nil, goahttp.ErrValidationError("session", "requestLink", goa.MissingFieldError("retryAfter", "header"))
-				}
-				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
-				if err2 != nil {
-					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
-				}
-				retryAfter = int(v)
-			}
-			if err != nil {
-				return nil, goahttp.ErrValidationError("session", "requestLink", err)
-			}
-			return nil, NewRequestLinkTooManyAttempts(&body, retryAfter)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "requestLink", resp.StatusCode, string(body))
@@ -655,13 +383,7 @@ func (c *Client) BuildRedeemLinkRequest(ctx context.Context, v any) (*http.Reque
 // session redeemLink endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
 // DecodeRedeemLinkResponse may return the following errors:
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
-//   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeRedeemLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -693,135 +415,20 @@ func DecodeRedeemLinkResponse(decoder func(*http.Response) goahttp.Decoder, rest
 			}
 			res := NewRedeemLinkSessionResultCreated(&body)
 			return res, nil
-		case http.StatusBadRequest:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "bad_request":
-				var (
-					body RedeemLinkBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
-				}
-				err = ValidateRedeemLinkBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-				}
-				return nil, NewRedeemLinkBadRequest(&body)
-			case "invalid_email":
-				var (
-					body RedeemLinkInvalidEmailResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
-				}
-				err = ValidateRedeemLinkInvalidEmailResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-				}
-				return nil, NewRedeemLinkInvalidEmail(&body)
-			case "weak_password":
-				var (
-					body RedeemLinkWeakPasswordResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
-				}
-				err = ValidateRedeemLinkWeakPasswordResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-				}
-				return nil, NewRedeemLinkWeakPassword(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
-			}
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body RedeemLinkUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
-				}
-				err = ValidateRedeemLinkUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-				}
-				return nil, NewRedeemLinkUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body RedeemLinkInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
-				}
-				err = ValidateRedeemLinkInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-				}
-				return nil, NewRedeemLinkInvalidCredentials(&body)
-			case "invalid_link":
-				var (
-					body RedeemLinkInvalidLinkResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
-				}
-				err = ValidateRedeemLinkInvalidLinkResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-				}
-				return nil, NewRedeemLinkInvalidLink(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
-			}
-		case http.StatusTooManyRequests:
 			var (
-				body RedeemLinkTooManyAttemptsResponseBody
+				body RedeemLinkInvalidLinkResponseBody
 				err  error
 			)
 			err = decoder(resp).Decode(&body)
 			if err != nil {
 				return nil, goahttp.ErrDecodingError("session", "redeemLink", err)
 			}
-			err = ValidateRedeemLinkTooManyAttemptsResponseBody(&body)
+			err = ValidateRedeemLinkInvalidLinkResponseBody(&body)
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "redeemLink", err)
 			}
-			var (
-				retryAfter int
-			)
-			{
-				retryAfterRaw := resp.Header.Get("Retry-After")
-				if retryAfterRaw == "" {
-					return nil, goahttp.ErrValidationError("session", "redeemLink", goa.MissingFieldError("retryAfter", "header"))
-				}
-				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
-				if err2 != nil {
-					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
-				}
-				retryAfter = int(v)
-			}
-			if err != nil {
-				return nil, goahttp.ErrValidationError("session", "redeemLink", err)
-			}
-			return nil, NewRedeemLinkTooManyAttempts(&body, retryAfter)
+			return nil, NewRedeemLinkInvalidLink(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "redeemLink", resp.StatusCode, string(body))
@@ -872,13 +479,9 @@ func EncodeSetPasswordRequest(encoder func(*http.Request) goahttp.Encoder) func(
 // session setPassword endpoint. restoreBody controls whether the response body
 // should be restored after having been read.
 // DecodeSetPasswordResponse may return the following errors:
-//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
 //   - "weak_password" (type *goa.ServiceError): http.StatusBadRequest
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "invalid_link" (type *goa.ServiceError): http.StatusUnauthorized
-//   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -900,34 +503,6 @@ func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, res
 		case http.StatusBadRequest:
 			en := resp.Header.Get("goa-error")
 			switch en {
-			case "bad_request":
-				var (
-					body SetPasswordBadRequestResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
-				}
-				err = ValidateSetPasswordBadRequestResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "setPassword", err)
-				}
-				return nil, NewSetPasswordBadRequest(&body)
-			case "invalid_email":
-				var (
-					body SetPasswordInvalidEmailResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
-				}
-				err = ValidateSetPasswordInvalidEmailResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "setPassword", err)
-				}
-				return nil, NewSetPasswordInvalidEmail(&body)
 			case "weak_password":
 				var (
 					body SetPasswordWeakPasswordResponseBody
@@ -942,90 +517,38 @@ func DecodeSetPasswordResponse(decoder func(*http.Response) goahttp.Decoder, res
 					return nil, goahttp.ErrValidationError("session", "setPassword", err)
 				}
 				return nil, NewSetPasswordWeakPassword(&body)
+			case "bad_request":
+				var (
+					body SetPasswordBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
+				}
+				err = ValidateSetPasswordBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("session", "setPassword", err)
+				}
+				return nil, NewSetPasswordBadRequest(&body)
 			default:
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))
 			}
 		case http.StatusUnauthorized:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "unauthorized":
-				var (
-					body SetPasswordUnauthorizedResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
-				}
-				err = ValidateSetPasswordUnauthorizedResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "setPassword", err)
-				}
-				return nil, NewSetPasswordUnauthorized(&body)
-			case "invalid_credentials":
-				var (
-					body SetPasswordInvalidCredentialsResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
-				}
-				err = ValidateSetPasswordInvalidCredentialsResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "setPassword", err)
-				}
-				return nil, NewSetPasswordInvalidCredentials(&body)
-			case "invalid_link":
-				var (
-					body SetPasswordInvalidLinkResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("session", "setPassword", err)
-				}
-				err = ValidateSetPasswordInvalidLinkResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("session", "setPassword", err)
-				}
-				return nil, NewSetPasswordInvalidLink(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))
-			}
-		case http.StatusTooManyRequests:
 			var (
-				body SetPasswordTooManyAttemptsResponseBody
+				body SetPasswordUnauthorizedResponseBody
 				err  error
 			)
 			err = decoder(resp).Decode(&body)
 			if err != nil {
 				return nil, goahttp.ErrDecodingError("session", "setPassword", err)
 			}
-			err = ValidateSetPasswordTooManyAttemptsResponseBody(&body)
+			err = ValidateSetPasswordUnauthorizedResponseBody(&body)
 			if err != nil {
 				return nil, goahttp.ErrValidationError("session", "setPassword", err)
 			}
-			var (
-				retryAfter int
-			)
-			{
-				retryAfterRaw := resp.Header.Get("Retry-After")
-				if retryAfterRaw == "" {
-					return nil, goahttp.ErrValidationError("session", "setPassword", goa.MissingFieldError("retryAfter", "header"))
-				}
-				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
-				if err2 != nil {
-					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
-				}
-				retryAfter = int(v)
-			}
-			if err != nil {
-				return nil, goahttp.ErrValidationError("session", "setPassword", err)
-			}
-			return nil, NewSetPasswordTooManyAttempts(&body, retryAfter)
+			return nil, NewSetPasswordUnauthorized(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("session", "setPassword", resp.StatusCode, string(body))

@@ -67,24 +67,6 @@ type RedeemLinkResponseBody struct {
 	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
 }
 
-// CreateBadRequestResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "bad_request" error.
-type CreateBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
 // CreateInvalidEmailResponseBody is the type of the "session" service "create"
 // endpoint HTTP response body for the "invalid_email" error.
 type CreateInvalidEmailResponseBody struct {
@@ -103,27 +85,9 @@ type CreateInvalidEmailResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// CreateWeakPasswordResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "weak_password" error.
-type CreateWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// CreateUnauthorizedResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "unauthorized" error.
-type CreateUnauthorizedResponseBody struct {
+// CreateBadRequestResponseBody is the type of the "session" service "create"
+// endpoint HTTP response body for the "bad_request" error.
+type CreateBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -157,24 +121,6 @@ type CreateInvalidCredentialsResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// CreateInvalidLinkResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "invalid_link" error.
-type CreateInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
 // CreateTooManyAttemptsResponseBody is the type of the "session" service
 // "create" endpoint HTTP response body for the "too_many_attempts" error.
 type CreateTooManyAttemptsResponseBody struct {
@@ -183,125 +129,9 @@ type CreateTooManyAttemptsResponseBody struct {
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
 }
 
-// DeleteBadRequestResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "bad_request" error.
-type DeleteBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// DeleteInvalidEmailResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "invalid_email" error.
-type DeleteInvalidEmailResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// DeleteWeakPasswordResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "weak_password" error.
-type DeleteWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
 // DeleteUnauthorizedResponseBody is the type of the "session" service "delete"
 // endpoint HTTP response body for the "unauthorized" error.
 type DeleteUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// DeleteInvalidCredentialsResponseBody is the type of the "session" service
-// "delete" endpoint HTTP response body for the "invalid_credentials" error.
-type DeleteInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// DeleteInvalidLinkResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "invalid_link" error.
-type DeleteInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// DeleteTooManyAttemptsResponseBody is the type of the "session" service
-// "delete" endpoint HTTP response body for the "too_many_attempts" error.
-type DeleteTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-}
-
-// RequestLinkBadRequestResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "bad_request" error.
-type RequestLinkBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -335,163 +165,9 @@ type RequestLinkInvalidEmailResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// RequestLinkWeakPasswordResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "weak_password" error.
-type RequestLinkWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RequestLinkUnauthorizedResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "unauthorized" error.
-type RequestLinkUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RequestLinkInvalidCredentialsResponseBody is the type of the "session"
-// service "requestLink" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type RequestLinkInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RequestLinkInvalidLinkResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "invalid_link" error.
-type RequestLinkInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RequestLinkTooManyAttemptsResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "too_many_attempts" error.
-type RequestLinkTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-}
-
-// RedeemLinkBadRequestResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "bad_request" error.
-type RedeemLinkBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RedeemLinkInvalidEmailResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "invalid_email" error.
-type RedeemLinkInvalidEmailResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RedeemLinkWeakPasswordResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "weak_password" error.
-type RedeemLinkWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RedeemLinkUnauthorizedResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "unauthorized" error.
-type RedeemLinkUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// RedeemLinkInvalidCredentialsResponseBody is the type of the "session"
-// service "redeemLink" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type RedeemLinkInvalidCredentialsResponseBody struct {
+// RequestLinkBadRequestResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "bad_request" error.
+type RequestLinkBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -525,53 +201,27 @@ type RedeemLinkInvalidLinkResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// RedeemLinkTooManyAttemptsResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "too_many_attempts" error.
-type RedeemLinkTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+// SetPasswordWeakPasswordResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "weak_password" error.
+type SetPasswordWeakPasswordResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
 // SetPasswordBadRequestResponseBody is the type of the "session" service
 // "setPassword" endpoint HTTP response body for the "bad_request" error.
 type SetPasswordBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// SetPasswordInvalidEmailResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "invalid_email" error.
-type SetPasswordInvalidEmailResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// SetPasswordWeakPasswordResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "weak_password" error.
-type SetPasswordWeakPasswordResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -603,51 +253,6 @@ type SetPasswordUnauthorizedResponseBody struct {
 	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
 	// Is the error a server-side fault?
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// SetPasswordInvalidCredentialsResponseBody is the type of the "session"
-// service "setPassword" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type SetPasswordInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// SetPasswordInvalidLinkResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "invalid_link" error.
-type SetPasswordInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
-	// Is the error temporary?
-	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
-	// Is the error a timeout?
-	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
-	// Is the error a server-side fault?
-	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
-}
-
-// SetPasswordTooManyAttemptsResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "too_many_attempts" error.
-type SetPasswordTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
 }
 
 // NewCreateRequestBody builds the HTTP request body from the payload of the
@@ -693,21 +298,6 @@ func NewCreateSessionResultCreated(body *CreateResponseBody) *session.SessionRes
 	return v
 }
 
-// NewCreateBadRequest builds a session service create endpoint bad_request
-// error.
-func NewCreateBadRequest(body *CreateBadRequestResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
 // NewCreateInvalidEmail builds a session service create endpoint invalid_email
 // error.
 func NewCreateInvalidEmail(body *CreateInvalidEmailResponseBody) *goa.ServiceError {
@@ -723,24 +313,9 @@ func NewCreateInvalidEmail(body *CreateInvalidEmailResponseBody) *goa.ServiceErr
 	return v
 }
 
-// NewCreateWeakPassword builds a session service create endpoint weak_password
+// NewCreateBadRequest builds a session service create endpoint bad_request
 // error.
-func NewCreateWeakPassword(body *CreateWeakPasswordResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewCreateUnauthorized builds a session service create endpoint unauthorized
-// error.
-func NewCreateUnauthorized(body *CreateUnauthorizedResponseBody) *goa.ServiceError {
+func NewCreateBadRequest(body *CreateBadRequestResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -768,21 +343,6 @@ func NewCreateInvalidCredentials(body *CreateInvalidCredentialsResponseBody) *go
 	return v
 }
 
-// NewCreateInvalidLink builds a session service create endpoint invalid_link
-// error.
-func NewCreateInvalidLink(body *CreateInvalidLinkResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
 // NewCreateTooManyAttempts builds a session service create endpoint
 // too_many_attempts error.
 func NewCreateTooManyAttempts(body *CreateTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
@@ -795,111 +355,9 @@ func NewCreateTooManyAttempts(body *CreateTooManyAttemptsResponseBody, retryAfte
 	return v
 }
 
-// NewDeleteBadRequest builds a session service delete endpoint bad_request
-// error.
-func NewDeleteBadRequest(body *DeleteBadRequestResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewDeleteInvalidEmail builds a session service delete endpoint invalid_email
-// error.
-func NewDeleteInvalidEmail(body *DeleteInvalidEmailResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewDeleteWeakPassword builds a session service delete endpoint weak_password
-// error.
-func NewDeleteWeakPassword(body *DeleteWeakPasswordResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
 // NewDeleteUnauthorized builds a session service delete endpoint unauthorized
 // error.
 func NewDeleteUnauthorized(body *DeleteUnauthorizedResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewDeleteInvalidCredentials builds a session service delete endpoint
-// invalid_credentials error.
-func NewDeleteInvalidCredentials(body *DeleteInvalidCredentialsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewDeleteInvalidLink builds a session service delete endpoint invalid_link
-// error.
-func NewDeleteInvalidLink(body *DeleteInvalidLinkResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewDeleteTooManyAttempts builds a session service delete endpoint
-// too_many_attempts error.
-func NewDeleteTooManyAttempts(body *DeleteTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
-	v := &session.TooManyAttempts{
-		Name:    *body.Name,
-		Message: *body.Message,
-	}
-	v.RetryAfter = retryAfter
-
-	return v
-}
-
-// NewRequestLinkBadRequest builds a session service requestLink endpoint
-// bad_request error.
-func NewRequestLinkBadRequest(body *RequestLinkBadRequestResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -927,9 +385,9 @@ func NewRequestLinkInvalidEmail(body *RequestLinkInvalidEmailResponseBody) *goa.
 	return v
 }
 
-// NewRequestLinkWeakPassword builds a session service requestLink endpoint
-// weak_password error.
-func NewRequestLinkWeakPassword(body *RequestLinkWeakPasswordResponseBody) *goa.ServiceError {
+// NewRequestLinkBadRequest builds a session service requestLink endpoint
+// bad_request error.
+func NewRequestLinkBadRequest(body *RequestLinkBadRequestResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -938,63 +396,6 @@ func NewRequestLinkWeakPassword(body *RequestLinkWeakPasswordResponseBody) *goa.
 		Timeout:   *body.Timeout,
 		Fault:     *body.Fault,
 	}
-
-	return v
-}
-
-// NewRequestLinkUnauthorized builds a session service requestLink endpoint
-// unauthorized error.
-func NewRequestLinkUnauthorized(body *RequestLinkUnauthorizedResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRequestLinkInvalidCredentials builds a session service requestLink
-// endpoint invalid_credentials error.
-func NewRequestLinkInvalidCredentials(body *RequestLinkInvalidCredentialsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRequestLinkInvalidLink builds a session service requestLink endpoint
-// invalid_link error.
-func NewRequestLinkInvalidLink(body *RequestLinkInvalidLinkResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRequestLinkTooManyAttempts builds a session service requestLink endpoint
-// too_many_attempts error.
-func NewRequestLinkTooManyAttempts(body *RequestLinkTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
-	v := &session.TooManyAttempts{
-		Name:    *body.Name,
-		Message: *body.Message,
-	}
-	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -1013,126 +414,9 @@ func NewRedeemLinkSessionResultCreated(body *RedeemLinkResponseBody) *session.Se
 	return v
 }
 
-// NewRedeemLinkBadRequest builds a session service redeemLink endpoint
-// bad_request error.
-func NewRedeemLinkBadRequest(body *RedeemLinkBadRequestResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRedeemLinkInvalidEmail builds a session service redeemLink endpoint
-// invalid_email error.
-func NewRedeemLinkInvalidEmail(body *RedeemLinkInvalidEmailResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRedeemLinkWeakPassword builds a session service redeemLink endpoint
-// weak_password error.
-func NewRedeemLinkWeakPassword(body *RedeemLinkWeakPasswordResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRedeemLinkUnauthorized builds a session service redeemLink endpoint
-// unauthorized error.
-func NewRedeemLinkUnauthorized(body *RedeemLinkUnauthorizedResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRedeemLinkInvalidCredentials builds a session service redeemLink endpoint
-// invalid_credentials error.
-func NewRedeemLinkInvalidCredentials(body *RedeemLinkInvalidCredentialsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
 // NewRedeemLinkInvalidLink builds a session service redeemLink endpoint
 // invalid_link error.
 func NewRedeemLinkInvalidLink(body *RedeemLinkInvalidLinkResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewRedeemLinkTooManyAttempts builds a session service redeemLink endpoint
-// too_many_attempts error.
-func NewRedeemLinkTooManyAttempts(body *RedeemLinkTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
-	v := &session.TooManyAttempts{
-		Name:    *body.Name,
-		Message: *body.Message,
-	}
-	v.RetryAfter = retryAfter
-
-	return v
-}
-
-// NewSetPasswordBadRequest builds a session service setPassword endpoint
-// bad_request error.
-func NewSetPasswordBadRequest(body *SetPasswordBadRequestResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewSetPasswordInvalidEmail builds a session service setPassword endpoint
-// invalid_email error.
-func NewSetPasswordInvalidEmail(body *SetPasswordInvalidEmailResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -1160,6 +444,21 @@ func NewSetPasswordWeakPassword(body *SetPasswordWeakPasswordResponseBody) *goa.
 	return v
 }
 
+// NewSetPasswordBadRequest builds a session service setPassword endpoint
+// bad_request error.
+func NewSetPasswordBadRequest(body *SetPasswordBadRequestResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewSetPasswordUnauthorized builds a session service setPassword endpoint
 // unauthorized error.
 func NewSetPasswordUnauthorized(body *SetPasswordUnauthorizedResponseBody) *goa.ServiceError {
@@ -1171,48 +470,6 @@ func NewSetPasswordUnauthorized(body *SetPasswordUnauthorizedResponseBody) *goa.
 		Timeout:   *body.Timeout,
 		Fault:     *body.Fault,
 	}
-
-	return v
-}
-
-// NewSetPasswordInvalidCredentials builds a session service setPassword
-// endpoint invalid_credentials error.
-func NewSetPasswordInvalidCredentials(body *SetPasswordInvalidCredentialsResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewSetPasswordInvalidLink builds a session service setPassword endpoint
-// invalid_link error.
-func NewSetPasswordInvalidLink(body *SetPasswordInvalidLinkResponseBody) *goa.ServiceError {
-	v := &goa.ServiceError{
-		Name:      *body.Name,
-		ID:        *body.ID,
-		Message:   *body.Message,
-		Temporary: *body.Temporary,
-		Timeout:   *body.Timeout,
-		Fault:     *body.Fault,
-	}
-
-	return v
-}
-
-// NewSetPasswordTooManyAttempts builds a session service setPassword endpoint
-// too_many_attempts error.
-func NewSetPasswordTooManyAttempts(body *SetPasswordTooManyAttemptsResponseBody, retryAfter int) *session.TooManyAttempts {
-	v := &session.TooManyAttempts{
-		Name:    *body.Name,
-		Message: *body.Message,
-	}
-	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -1268,30 +525,6 @@ func ValidateRedeemLinkResponseBody(body *RedeemLinkResponseBody) (err error) {
 	return
 }
 
-// ValidateCreateBadRequestResponseBody runs the validations defined on
-// create_bad_request_response_body
-func ValidateCreateBadRequestResponseBody(body *CreateBadRequestResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
 // ValidateCreateInvalidEmailResponseBody runs the validations defined on
 // create_invalid_email_response_body
 func ValidateCreateInvalidEmailResponseBody(body *CreateInvalidEmailResponseBody) (err error) {
@@ -1316,33 +549,9 @@ func ValidateCreateInvalidEmailResponseBody(body *CreateInvalidEmailResponseBody
 	return
 }
 
-// ValidateCreateWeakPasswordResponseBody runs the validations defined on
-// create_weak_password_response_body
-func ValidateCreateWeakPasswordResponseBody(body *CreateWeakPasswordResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateCreateUnauthorizedResponseBody runs the validations defined on
-// create_unauthorized_response_body
-func ValidateCreateUnauthorizedResponseBody(body *CreateUnauthorizedResponseBody) (err error) {
+// ValidateCreateBadRequestResponseBody runs the validations defined on
+// create_bad_request_response_body
+func ValidateCreateBadRequestResponseBody(body *CreateBadRequestResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1388,30 +597,6 @@ func ValidateCreateInvalidCredentialsResponseBody(body *CreateInvalidCredentials
 	return
 }
 
-// ValidateCreateInvalidLinkResponseBody runs the validations defined on
-// create_invalid_link_response_body
-func ValidateCreateInvalidLinkResponseBody(body *CreateInvalidLinkResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
 // ValidateCreateTooManyAttemptsResponseBody runs the validations defined on
 // create_too_many_attempts_response_body
 func ValidateCreateTooManyAttemptsResponseBody(body *CreateTooManyAttemptsResponseBody) (err error) {
@@ -1424,165 +609,9 @@ func ValidateCreateTooManyAttemptsResponseBody(body *CreateTooManyAttemptsRespon
 	return
 }
 
-// ValidateDeleteBadRequestResponseBody runs the validations defined on
-// delete_bad_request_response_body
-func ValidateDeleteBadRequestResponseBody(body *DeleteBadRequestResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateDeleteInvalidEmailResponseBody runs the validations defined on
-// delete_invalid_email_response_body
-func ValidateDeleteInvalidEmailResponseBody(body *DeleteInvalidEmailResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateDeleteWeakPasswordResponseBody runs the validations defined on
-// delete_weak_password_response_body
-func ValidateDeleteWeakPasswordResponseBody(body *DeleteWeakPasswordResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
 // ValidateDeleteUnauthorizedResponseBody runs the validations defined on
 // delete_unauthorized_response_body
 func ValidateDeleteUnauthorizedResponseBody(body *DeleteUnauthorizedResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateDeleteInvalidCredentialsResponseBody runs the validations defined on
-// delete_invalid_credentials_response_body
-func ValidateDeleteInvalidCredentialsResponseBody(body *DeleteInvalidCredentialsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateDeleteInvalidLinkResponseBody runs the validations defined on
-// delete_invalid_link_response_body
-func ValidateDeleteInvalidLinkResponseBody(body *DeleteInvalidLinkResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateDeleteTooManyAttemptsResponseBody runs the validations defined on
-// delete_too_many_attempts_response_body
-func ValidateDeleteTooManyAttemptsResponseBody(body *DeleteTooManyAttemptsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	return
-}
-
-// ValidateRequestLinkBadRequestResponseBody runs the validations defined on
-// requestLink_bad_request_response_body
-func ValidateRequestLinkBadRequestResponseBody(body *RequestLinkBadRequestResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1628,213 +657,9 @@ func ValidateRequestLinkInvalidEmailResponseBody(body *RequestLinkInvalidEmailRe
 	return
 }
 
-// ValidateRequestLinkWeakPasswordResponseBody runs the validations defined on
-// requestLink_weak_password_response_body
-func ValidateRequestLinkWeakPasswordResponseBody(body *RequestLinkWeakPasswordResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRequestLinkUnauthorizedResponseBody runs the validations defined on
-// requestLink_unauthorized_response_body
-func ValidateRequestLinkUnauthorizedResponseBody(body *RequestLinkUnauthorizedResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRequestLinkInvalidCredentialsResponseBody runs the validations
-// defined on requestLink_invalid_credentials_response_body
-func ValidateRequestLinkInvalidCredentialsResponseBody(body *RequestLinkInvalidCredentialsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRequestLinkInvalidLinkResponseBody runs the validations defined on
-// requestLink_invalid_link_response_body
-func ValidateRequestLinkInvalidLinkResponseBody(body *RequestLinkInvalidLinkResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRequestLinkTooManyAttemptsResponseBody runs the validations defined
-// on requestLink_too_many_attempts_response_body
-func ValidateRequestLinkTooManyAttemptsResponseBody(body *RequestLinkTooManyAttemptsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	return
-}
-
-// ValidateRedeemLinkBadRequestResponseBody runs the validations defined on
-// redeemLink_bad_request_response_body
-func ValidateRedeemLinkBadRequestResponseBody(body *RedeemLinkBadRequestResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRedeemLinkInvalidEmailResponseBody runs the validations defined on
-// redeemLink_invalid_email_response_body
-func ValidateRedeemLinkInvalidEmailResponseBody(body *RedeemLinkInvalidEmailResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRedeemLinkWeakPasswordResponseBody runs the validations defined on
-// redeemLink_weak_password_response_body
-func ValidateRedeemLinkWeakPasswordResponseBody(body *RedeemLinkWeakPasswordResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRedeemLinkUnauthorizedResponseBody runs the validations defined on
-// redeemLink_unauthorized_response_body
-func ValidateRedeemLinkUnauthorizedResponseBody(body *RedeemLinkUnauthorizedResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateRedeemLinkInvalidCredentialsResponseBody runs the validations
-// defined on redeemLink_invalid_credentials_response_body
-func ValidateRedeemLinkInvalidCredentialsResponseBody(body *RedeemLinkInvalidCredentialsResponseBody) (err error) {
+// ValidateRequestLinkBadRequestResponseBody runs the validations defined on
+// requestLink_bad_request_response_body
+func ValidateRequestLinkBadRequestResponseBody(body *RequestLinkBadRequestResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1880,14 +705,26 @@ func ValidateRedeemLinkInvalidLinkResponseBody(body *RedeemLinkInvalidLinkRespon
 	return
 }
 
-// ValidateRedeemLinkTooManyAttemptsResponseBody runs the validations defined
-// on redeemLink_too_many_attempts_response_body
-func ValidateRedeemLinkTooManyAttemptsResponseBody(body *RedeemLinkTooManyAttemptsResponseBody) (err error) {
+// ValidateSetPasswordWeakPasswordResponseBody runs the validations defined on
+// setPassword_weak_password_response_body
+func ValidateSetPasswordWeakPasswordResponseBody(body *SetPasswordWeakPasswordResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
 	}
 	return
 }
@@ -1895,54 +732,6 @@ func ValidateRedeemLinkTooManyAttemptsResponseBody(body *RedeemLinkTooManyAttemp
 // ValidateSetPasswordBadRequestResponseBody runs the validations defined on
 // setPassword_bad_request_response_body
 func ValidateSetPasswordBadRequestResponseBody(body *SetPasswordBadRequestResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateSetPasswordInvalidEmailResponseBody runs the validations defined on
-// setPassword_invalid_email_response_body
-func ValidateSetPasswordInvalidEmailResponseBody(body *SetPasswordInvalidEmailResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateSetPasswordWeakPasswordResponseBody runs the validations defined on
-// setPassword_weak_password_response_body
-func ValidateSetPasswordWeakPasswordResponseBody(body *SetPasswordWeakPasswordResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1984,66 +773,6 @@ func ValidateSetPasswordUnauthorizedResponseBody(body *SetPasswordUnauthorizedRe
 	}
 	if body.Fault == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateSetPasswordInvalidCredentialsResponseBody runs the validations
-// defined on setPassword_invalid_credentials_response_body
-func ValidateSetPasswordInvalidCredentialsResponseBody(body *SetPasswordInvalidCredentialsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateSetPasswordInvalidLinkResponseBody runs the validations defined on
-// setPassword_invalid_link_response_body
-func ValidateSetPasswordInvalidLinkResponseBody(body *SetPasswordInvalidLinkResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.ID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
-	}
-	if body.Temporary == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
-	}
-	if body.Timeout == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
-	}
-	if body.Fault == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
-	}
-	return
-}
-
-// ValidateSetPasswordTooManyAttemptsResponseBody runs the validations defined
-// on setPassword_too_many_attempts_response_body
-func ValidateSetPasswordTooManyAttemptsResponseBody(body *SetPasswordTooManyAttemptsResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.Message == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
 	}
 	return
 }

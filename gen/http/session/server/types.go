@@ -69,24 +69,6 @@ type RedeemLinkResponseBody struct {
 	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
 }
 
-// CreateBadRequestResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "bad_request" error.
-type CreateBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // CreateInvalidEmailResponseBody is the type of the "session" service "create"
 // endpoint HTTP response body for the "invalid_email" error.
 type CreateInvalidEmailResponseBody struct {
@@ -105,27 +87,9 @@ type CreateInvalidEmailResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CreateWeakPasswordResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "weak_password" error.
-type CreateWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// CreateUnauthorizedResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "unauthorized" error.
-type CreateUnauthorizedResponseBody struct {
+// CreateBadRequestResponseBody is the type of the "session" service "create"
+// endpoint HTTP response body for the "bad_request" error.
+type CreateBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -159,24 +123,6 @@ type CreateInvalidCredentialsResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// CreateInvalidLinkResponseBody is the type of the "session" service "create"
-// endpoint HTTP response body for the "invalid_link" error.
-type CreateInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // CreateTooManyAttemptsResponseBody is the type of the "session" service
 // "create" endpoint HTTP response body for the "too_many_attempts" error.
 type CreateTooManyAttemptsResponseBody struct {
@@ -185,125 +131,9 @@ type CreateTooManyAttemptsResponseBody struct {
 	Message string `form:"message" json:"message" xml:"message"`
 }
 
-// DeleteBadRequestResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "bad_request" error.
-type DeleteBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// DeleteInvalidEmailResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "invalid_email" error.
-type DeleteInvalidEmailResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// DeleteWeakPasswordResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "weak_password" error.
-type DeleteWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // DeleteUnauthorizedResponseBody is the type of the "session" service "delete"
 // endpoint HTTP response body for the "unauthorized" error.
 type DeleteUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// DeleteInvalidCredentialsResponseBody is the type of the "session" service
-// "delete" endpoint HTTP response body for the "invalid_credentials" error.
-type DeleteInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// DeleteInvalidLinkResponseBody is the type of the "session" service "delete"
-// endpoint HTTP response body for the "invalid_link" error.
-type DeleteInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// DeleteTooManyAttemptsResponseBody is the type of the "session" service
-// "delete" endpoint HTTP response body for the "too_many_attempts" error.
-type DeleteTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    string `form:"name" json:"name" xml:"name"`
-	Message string `form:"message" json:"message" xml:"message"`
-}
-
-// RequestLinkBadRequestResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "bad_request" error.
-type RequestLinkBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -337,163 +167,9 @@ type RequestLinkInvalidEmailResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// RequestLinkWeakPasswordResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "weak_password" error.
-type RequestLinkWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RequestLinkUnauthorizedResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "unauthorized" error.
-type RequestLinkUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RequestLinkInvalidCredentialsResponseBody is the type of the "session"
-// service "requestLink" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type RequestLinkInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RequestLinkInvalidLinkResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "invalid_link" error.
-type RequestLinkInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RequestLinkTooManyAttemptsResponseBody is the type of the "session" service
-// "requestLink" endpoint HTTP response body for the "too_many_attempts" error.
-type RequestLinkTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    string `form:"name" json:"name" xml:"name"`
-	Message string `form:"message" json:"message" xml:"message"`
-}
-
-// RedeemLinkBadRequestResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "bad_request" error.
-type RedeemLinkBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RedeemLinkInvalidEmailResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "invalid_email" error.
-type RedeemLinkInvalidEmailResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RedeemLinkWeakPasswordResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "weak_password" error.
-type RedeemLinkWeakPasswordResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RedeemLinkUnauthorizedResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "unauthorized" error.
-type RedeemLinkUnauthorizedResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RedeemLinkInvalidCredentialsResponseBody is the type of the "session"
-// service "redeemLink" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type RedeemLinkInvalidCredentialsResponseBody struct {
+// RequestLinkBadRequestResponseBody is the type of the "session" service
+// "requestLink" endpoint HTTP response body for the "bad_request" error.
+type RequestLinkBadRequestResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -527,53 +203,27 @@ type RedeemLinkInvalidLinkResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// RedeemLinkTooManyAttemptsResponseBody is the type of the "session" service
-// "redeemLink" endpoint HTTP response body for the "too_many_attempts" error.
-type RedeemLinkTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    string `form:"name" json:"name" xml:"name"`
+// SetPasswordWeakPasswordResponseBody is the type of the "session" service
+// "setPassword" endpoint HTTP response body for the "weak_password" error.
+type SetPasswordWeakPasswordResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
 	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // SetPasswordBadRequestResponseBody is the type of the "session" service
 // "setPassword" endpoint HTTP response body for the "bad_request" error.
 type SetPasswordBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// SetPasswordInvalidEmailResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "invalid_email" error.
-type SetPasswordInvalidEmailResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// SetPasswordWeakPasswordResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "weak_password" error.
-type SetPasswordWeakPasswordResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -607,51 +257,6 @@ type SetPasswordUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// SetPasswordInvalidCredentialsResponseBody is the type of the "session"
-// service "setPassword" endpoint HTTP response body for the
-// "invalid_credentials" error.
-type SetPasswordInvalidCredentialsResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// SetPasswordInvalidLinkResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "invalid_link" error.
-type SetPasswordInvalidLinkResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// SetPasswordTooManyAttemptsResponseBody is the type of the "session" service
-// "setPassword" endpoint HTTP response body for the "too_many_attempts" error.
-type SetPasswordTooManyAttemptsResponseBody struct {
-	// too_many_attempts
-	Name    string `form:"name" json:"name" xml:"name"`
-	Message string `form:"message" json:"message" xml:"message"`
-}
-
 // NewCreateResponseBody builds the HTTP response body from the result of the
 // "create" endpoint of the "session" service.
 func NewCreateResponseBody(res *session.SessionResult) *CreateResponseBody {
@@ -678,20 +283,6 @@ func NewRedeemLinkResponseBody(res *session.SessionResult) *RedeemLinkResponseBo
 	return body
 }
 
-// NewCreateBadRequestResponseBody builds the HTTP response body from the
-// result of the "create" endpoint of the "session" service.
-func NewCreateBadRequestResponseBody(res *goa.ServiceError) *CreateBadRequestResponseBody {
-	body := &CreateBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewCreateInvalidEmailResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "session" service.
 func NewCreateInvalidEmailResponseBody(res *goa.ServiceError) *CreateInvalidEmailResponseBody {
@@ -706,24 +297,10 @@ func NewCreateInvalidEmailResponseBody(res *goa.ServiceError) *CreateInvalidEmai
 	return body
 }
 
-// NewCreateWeakPasswordResponseBody builds the HTTP response body from the
+// NewCreateBadRequestResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "session" service.
-func NewCreateWeakPasswordResponseBody(res *goa.ServiceError) *CreateWeakPasswordResponseBody {
-	body := &CreateWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewCreateUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "create" endpoint of the "session" service.
-func NewCreateUnauthorizedResponseBody(res *goa.ServiceError) *CreateUnauthorizedResponseBody {
-	body := &CreateUnauthorizedResponseBody{
+func NewCreateBadRequestResponseBody(res *goa.ServiceError) *CreateBadRequestResponseBody {
+	body := &CreateBadRequestResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -748,20 +325,6 @@ func NewCreateInvalidCredentialsResponseBody(res *goa.ServiceError) *CreateInval
 	return body
 }
 
-// NewCreateInvalidLinkResponseBody builds the HTTP response body from the
-// result of the "create" endpoint of the "session" service.
-func NewCreateInvalidLinkResponseBody(res *goa.ServiceError) *CreateInvalidLinkResponseBody {
-	body := &CreateInvalidLinkResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewCreateTooManyAttemptsResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "session" service.
 func NewCreateTooManyAttemptsResponseBody(res *session.TooManyAttempts) *CreateTooManyAttemptsResponseBody {
@@ -772,104 +335,10 @@ func NewCreateTooManyAttemptsResponseBody(res *session.TooManyAttempts) *CreateT
 	return body
 }
 
-// NewDeleteBadRequestResponseBody builds the HTTP response body from the
-// result of the "delete" endpoint of the "session" service.
-func NewDeleteBadRequestResponseBody(res *goa.ServiceError) *DeleteBadRequestResponseBody {
-	body := &DeleteBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewDeleteInvalidEmailResponseBody builds the HTTP response body from the
-// result of the "delete" endpoint of the "session" service.
-func NewDeleteInvalidEmailResponseBody(res *goa.ServiceError) *DeleteInvalidEmailResponseBody {
-	body := &DeleteInvalidEmailResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewDeleteWeakPasswordResponseBody builds the HTTP response body from the
-// result of the "delete" endpoint of the "session" service.
-func NewDeleteWeakPasswordResponseBody(res *goa.ServiceError) *DeleteWeakPasswordResponseBody {
-	body := &DeleteWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewDeleteUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "delete" endpoint of the "session" service.
 func NewDeleteUnauthorizedResponseBody(res *goa.ServiceError) *DeleteUnauthorizedResponseBody {
 	body := &DeleteUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewDeleteInvalidCredentialsResponseBody builds the HTTP response body from
-// the result of the "delete" endpoint of the "session" service.
-func NewDeleteInvalidCredentialsResponseBody(res *goa.ServiceError) *DeleteInvalidCredentialsResponseBody {
-	body := &DeleteInvalidCredentialsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewDeleteInvalidLinkResponseBody builds the HTTP response body from the
-// result of the "delete" endpoint of the "session" service.
-func NewDeleteInvalidLinkResponseBody(res *goa.ServiceError) *DeleteInvalidLinkResponseBody {
-	body := &DeleteInvalidLinkResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewDeleteTooManyAttemptsResponseBody builds the HTTP response body from the
-// result of the "delete" endpoint of the "session" service.
-func NewDeleteTooManyAttemptsResponseBody(res *session.TooManyAttempts) *DeleteTooManyAttemptsResponseBody {
-	body := &DeleteTooManyAttemptsResponseBody{
-		Name:    res.Name,
-		Message: res.Message,
-	}
-	return body
-}
-
-// NewRequestLinkBadRequestResponseBody builds the HTTP response body from the
-// result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkBadRequestResponseBody(res *goa.ServiceError) *RequestLinkBadRequestResponseBody {
-	body := &RequestLinkBadRequestResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -894,132 +363,10 @@ func NewRequestLinkInvalidEmailResponseBody(res *goa.ServiceError) *RequestLinkI
 	return body
 }
 
-// NewRequestLinkWeakPasswordResponseBody builds the HTTP response body from
-// the result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkWeakPasswordResponseBody(res *goa.ServiceError) *RequestLinkWeakPasswordResponseBody {
-	body := &RequestLinkWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRequestLinkUnauthorizedResponseBody builds the HTTP response body from
-// the result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkUnauthorizedResponseBody(res *goa.ServiceError) *RequestLinkUnauthorizedResponseBody {
-	body := &RequestLinkUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRequestLinkInvalidCredentialsResponseBody builds the HTTP response body
-// from the result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkInvalidCredentialsResponseBody(res *goa.ServiceError) *RequestLinkInvalidCredentialsResponseBody {
-	body := &RequestLinkInvalidCredentialsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRequestLinkInvalidLinkResponseBody builds the HTTP response body from the
+// NewRequestLinkBadRequestResponseBody builds the HTTP response body from the
 // result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkInvalidLinkResponseBody(res *goa.ServiceError) *RequestLinkInvalidLinkResponseBody {
-	body := &RequestLinkInvalidLinkResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRequestLinkTooManyAttemptsResponseBody builds the HTTP response body from
-// the result of the "requestLink" endpoint of the "session" service.
-func NewRequestLinkTooManyAttemptsResponseBody(res *session.TooManyAttempts) *RequestLinkTooManyAttemptsResponseBody {
-	body := &RequestLinkTooManyAttemptsResponseBody{
-		Name:    res.Name,
-		Message: res.Message,
-	}
-	return body
-}
-
-// NewRedeemLinkBadRequestResponseBody builds the HTTP response body from the
-// result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkBadRequestResponseBody(res *goa.ServiceError) *RedeemLinkBadRequestResponseBody {
-	body := &RedeemLinkBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRedeemLinkInvalidEmailResponseBody builds the HTTP response body from the
-// result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkInvalidEmailResponseBody(res *goa.ServiceError) *RedeemLinkInvalidEmailResponseBody {
-	body := &RedeemLinkInvalidEmailResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRedeemLinkWeakPasswordResponseBody builds the HTTP response body from the
-// result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkWeakPasswordResponseBody(res *goa.ServiceError) *RedeemLinkWeakPasswordResponseBody {
-	body := &RedeemLinkWeakPasswordResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRedeemLinkUnauthorizedResponseBody builds the HTTP response body from the
-// result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkUnauthorizedResponseBody(res *goa.ServiceError) *RedeemLinkUnauthorizedResponseBody {
-	body := &RedeemLinkUnauthorizedResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRedeemLinkInvalidCredentialsResponseBody builds the HTTP response body
-// from the result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkInvalidCredentialsResponseBody(res *goa.ServiceError) *RedeemLinkInvalidCredentialsResponseBody {
-	body := &RedeemLinkInvalidCredentialsResponseBody{
+func NewRequestLinkBadRequestResponseBody(res *goa.ServiceError) *RequestLinkBadRequestResponseBody {
+	body := &RequestLinkBadRequestResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1044,12 +391,16 @@ func NewRedeemLinkInvalidLinkResponseBody(res *goa.ServiceError) *RedeemLinkInva
 	return body
 }
 
-// NewRedeemLinkTooManyAttemptsResponseBody builds the HTTP response body from
-// the result of the "redeemLink" endpoint of the "session" service.
-func NewRedeemLinkTooManyAttemptsResponseBody(res *session.TooManyAttempts) *RedeemLinkTooManyAttemptsResponseBody {
-	body := &RedeemLinkTooManyAttemptsResponseBody{
-		Name:    res.Name,
-		Message: res.Message,
+// NewSetPasswordWeakPasswordResponseBody builds the HTTP response body from
+// the result of the "setPassword" endpoint of the "session" service.
+func NewSetPasswordWeakPasswordResponseBody(res *goa.ServiceError) *SetPasswordWeakPasswordResponseBody {
+	body := &SetPasswordWeakPasswordResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
 	}
 	return body
 }
@@ -1058,34 +409,6 @@ func NewRedeemLinkTooManyAttemptsResponseBody(res *session.TooManyAttempts) *Red
 // result of the "setPassword" endpoint of the "session" service.
 func NewSetPasswordBadRequestResponseBody(res *goa.ServiceError) *SetPasswordBadRequestResponseBody {
 	body := &SetPasswordBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewSetPasswordInvalidEmailResponseBody builds the HTTP response body from
-// the result of the "setPassword" endpoint of the "session" service.
-func NewSetPasswordInvalidEmailResponseBody(res *goa.ServiceError) *SetPasswordInvalidEmailResponseBody {
-	body := &SetPasswordInvalidEmailResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewSetPasswordWeakPasswordResponseBody builds the HTTP response body from
-// the result of the "setPassword" endpoint of the "session" service.
-func NewSetPasswordWeakPasswordResponseBody(res *goa.ServiceError) *SetPasswordWeakPasswordResponseBody {
-	body := &SetPasswordWeakPasswordResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -1106,44 +429,6 @@ func NewSetPasswordUnauthorizedResponseBody(res *goa.ServiceError) *SetPasswordU
 		Temporary: res.Temporary,
 		Timeout:   res.Timeout,
 		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewSetPasswordInvalidCredentialsResponseBody builds the HTTP response body
-// from the result of the "setPassword" endpoint of the "session" service.
-func NewSetPasswordInvalidCredentialsResponseBody(res *goa.ServiceError) *SetPasswordInvalidCredentialsResponseBody {
-	body := &SetPasswordInvalidCredentialsResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewSetPasswordInvalidLinkResponseBody builds the HTTP response body from the
-// result of the "setPassword" endpoint of the "session" service.
-func NewSetPasswordInvalidLinkResponseBody(res *goa.ServiceError) *SetPasswordInvalidLinkResponseBody {
-	body := &SetPasswordInvalidLinkResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewSetPasswordTooManyAttemptsResponseBody builds the HTTP response body from
-// the result of the "setPassword" endpoint of the "session" service.
-func NewSetPasswordTooManyAttemptsResponseBody(res *session.TooManyAttempts) *SetPasswordTooManyAttemptsResponseBody {
-	body := &SetPasswordTooManyAttemptsResponseBody{
-		Name:    res.Name,
-		Message: res.Message,
 	}
 	return body
 }

@@ -66,13 +66,8 @@ func EncodeOffersRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // offers endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeOffersResponse may return the following errors:
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeOffersResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -104,20 +99,6 @@ func DecodeOffersResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			res := NewOffersResultOK(&body)
 			return res, nil
-		case http.StatusNotFound:
-			var (
-				body OffersNotFoundResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "offers", err)
-			}
-			err = ValidateOffersNotFoundResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "offers", err)
-			}
-			return nil, NewOffersNotFound(&body)
 		case http.StatusUnauthorized:
 			var (
 				body OffersUnauthorizedResponseBody
@@ -146,69 +127,6 @@ func DecodeOffersResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("upsell", "offers", err)
 			}
 			return nil, NewOffersBadRequest(&body)
-		case http.StatusConflict:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "conflict":
-				var (
-					body OffersConflictResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("upsell", "offers", err)
-				}
-				err = ValidateOffersConflictResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("upsell", "offers", err)
-				}
-				return nil, NewOffersConflict(&body)
-			case "service_not_active":
-				var (
-					body OffersServiceNotActiveResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("upsell", "offers", err)
-				}
-				err = ValidateOffersServiceNotActiveResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("upsell", "offers", err)
-				}
-				return nil, NewOffersServiceNotActive(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("upsell", "offers", resp.StatusCode, string(body))
-			}
-		case http.StatusServiceUnavailable:
-			var (
-				body OffersUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "offers", err)
-			}
-			err = ValidateOffersUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "offers", err)
-			}
-			return nil, NewOffersUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			var (
-				body OffersIdempotencyMismatchResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "offers", err)
-			}
-			err = ValidateOffersIdempotencyMismatchResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "offers", err)
-			}
-			return nil, NewOffersIdempotencyMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("upsell", "offers", resp.StatusCode, string(body))
@@ -259,13 +177,11 @@ func EncodeQuoteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // quote endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeQuoteResponse may return the following errors:
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -297,6 +213,41 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			res := NewQuoteUpsellQuoteOK(&body)
 			return res, nil
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "service_not_active":
+				var (
+					body QuoteServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+				}
+				err = ValidateQuoteServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "quote", err)
+				}
+				return nil, NewQuoteServiceNotActive(&body)
+			case "conflict":
+				var (
+					body QuoteConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
+				}
+				err = ValidateQuoteConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "quote", err)
+				}
+				return nil, NewQuoteConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "quote", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body QuoteNotFoundResponseBody
@@ -339,69 +290,6 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "quote", err)
 			}
 			return nil, NewQuoteBadRequest(&body)
-		case http.StatusConflict:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "conflict":
-				var (
-					body QuoteConflictResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
-				}
-				err = ValidateQuoteConflictResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("upsell", "quote", err)
-				}
-				return nil, NewQuoteConflict(&body)
-			case "service_not_active":
-				var (
-					body QuoteServiceNotActiveResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("upsell", "quote", err)
-				}
-				err = ValidateQuoteServiceNotActiveResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("upsell", "quote", err)
-				}
-				return nil, NewQuoteServiceNotActive(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("upsell", "quote", resp.StatusCode, string(body))
-			}
-		case http.StatusServiceUnavailable:
-			var (
-				body QuoteUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "quote", err)
-			}
-			err = ValidateQuoteUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "quote", err)
-			}
-			return nil, NewQuoteUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			var (
-				body QuoteIdempotencyMismatchResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "quote", err)
-			}
-			err = ValidateQuoteIdempotencyMismatchResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "quote", err)
-			}
-			return nil, NewQuoteIdempotencyMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("upsell", "quote", resp.StatusCode, string(body))
@@ -456,13 +344,13 @@ func EncodeOrderRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // order endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeOrderResponse may return the following errors:
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
+//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
-//   - "service_not_active" (type *goa.ServiceError): http.StatusConflict
-//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
-//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
 	return func(resp *http.Response) (any, error) {
@@ -494,6 +382,55 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			res := NewOrderUpsellOrderResultCreated(&body)
 			return res, nil
+		case http.StatusUnprocessableEntity:
+			var (
+				body OrderIdempotencyMismatchResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("upsell", "order", err)
+			}
+			err = ValidateOrderIdempotencyMismatchResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("upsell", "order", err)
+			}
+			return nil, NewOrderIdempotencyMismatch(&body)
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "service_not_active":
+				var (
+					body OrderServiceNotActiveResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "order", err)
+				}
+				err = ValidateOrderServiceNotActiveResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "order", err)
+				}
+				return nil, NewOrderServiceNotActive(&body)
+			case "conflict":
+				var (
+					body OrderConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("upsell", "order", err)
+				}
+				err = ValidateOrderConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("upsell", "order", err)
+				}
+				return nil, NewOrderConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("upsell", "order", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body OrderNotFoundResponseBody
@@ -508,6 +445,20 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "order", err)
 			}
 			return nil, NewOrderNotFound(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body OrderUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("upsell", "order", err)
+			}
+			err = ValidateOrderUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("upsell", "order", err)
+			}
+			return nil, NewOrderUnavailable(&body)
 		case http.StatusUnauthorized:
 			var (
 				body OrderUnauthorizedResponseBody
@@ -536,69 +487,6 @@ func DecodeOrderResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("upsell", "order", err)
 			}
 			return nil, NewOrderBadRequest(&body)
-		case http.StatusConflict:
-			en := resp.Header.Get("goa-error")
-			switch en {
-			case "conflict":
-				var (
-					body OrderConflictResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("upsell", "order", err)
-				}
-				err = ValidateOrderConflictResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("upsell", "order", err)
-				}
-				return nil, NewOrderConflict(&body)
-			case "service_not_active":
-				var (
-					body OrderServiceNotActiveResponseBody
-					err  error
-				)
-				err = decoder(resp).Decode(&body)
-				if err != nil {
-					return nil, goahttp.ErrDecodingError("upsell", "order", err)
-				}
-				err = ValidateOrderServiceNotActiveResponseBody(&body)
-				if err != nil {
-					return nil, goahttp.ErrValidationError("upsell", "order", err)
-				}
-				return nil, NewOrderServiceNotActive(&body)
-			default:
-				body, _ := io.ReadAll(resp.Body)
-				return nil, goahttp.ErrInvalidResponse("upsell", "order", resp.StatusCode, string(body))
-			}
-		case http.StatusServiceUnavailable:
-			var (
-				body OrderUnavailableResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "order", err)
-			}
-			err = ValidateOrderUnavailableResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "order", err)
-			}
-			return nil, NewOrderUnavailable(&body)
-		case http.StatusUnprocessableEntity:
-			var (
-				body OrderIdempotencyMismatchResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("upsell", "order", err)
-			}
-			err = ValidateOrderIdempotencyMismatchResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("upsell", "order", err)
-			}
-			return nil, NewOrderIdempotencyMismatch(&body)
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("upsell", "order", resp.StatusCode, string(body))

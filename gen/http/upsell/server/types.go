@@ -72,24 +72,6 @@ type OrderResponseBody struct {
 	PaymentDeadline string `form:"paymentDeadline" json:"paymentDeadline" xml:"paymentDeadline"`
 }
 
-// OffersNotFoundResponseBody is the type of the "upsell" service "offers"
-// endpoint HTTP response body for the "not_found" error.
-type OffersNotFoundResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
 // OffersUnauthorizedResponseBody is the type of the "upsell" service "offers"
 // endpoint HTTP response body for the "unauthorized" error.
 type OffersUnauthorizedResponseBody struct {
@@ -126,63 +108,27 @@ type OffersBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// OffersConflictResponseBody is the type of the "upsell" service "offers"
+// QuoteServiceNotActiveResponseBody is the type of the "upsell" service
+// "quote" endpoint HTTP response body for the "service_not_active" error.
+type QuoteServiceNotActiveResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// QuoteConflictResponseBody is the type of the "upsell" service "quote"
 // endpoint HTTP response body for the "conflict" error.
-type OffersConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OffersServiceNotActiveResponseBody is the type of the "upsell" service
-// "offers" endpoint HTTP response body for the "service_not_active" error.
-type OffersServiceNotActiveResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OffersUnavailableResponseBody is the type of the "upsell" service "offers"
-// endpoint HTTP response body for the "unavailable" error.
-type OffersUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OffersIdempotencyMismatchResponseBody is the type of the "upsell" service
-// "offers" endpoint HTTP response body for the "idempotency_mismatch" error.
-type OffersIdempotencyMismatchResponseBody struct {
+type QuoteConflictResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -252,63 +198,45 @@ type QuoteBadRequestResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// QuoteConflictResponseBody is the type of the "upsell" service "quote"
+// OrderIdempotencyMismatchResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
+type OrderIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderServiceNotActiveResponseBody is the type of the "upsell" service
+// "order" endpoint HTTP response body for the "service_not_active" error.
+type OrderServiceNotActiveResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderConflictResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "conflict" error.
-type QuoteConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// QuoteServiceNotActiveResponseBody is the type of the "upsell" service
-// "quote" endpoint HTTP response body for the "service_not_active" error.
-type QuoteServiceNotActiveResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// QuoteUnavailableResponseBody is the type of the "upsell" service "quote"
-// endpoint HTTP response body for the "unavailable" error.
-type QuoteUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// QuoteIdempotencyMismatchResponseBody is the type of the "upsell" service
-// "quote" endpoint HTTP response body for the "idempotency_mismatch" error.
-type QuoteIdempotencyMismatchResponseBody struct {
+type OrderConflictResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -327,6 +255,24 @@ type QuoteIdempotencyMismatchResponseBody struct {
 // OrderNotFoundResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "not_found" error.
 type OrderNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// OrderUnavailableResponseBody is the type of the "upsell" service "order"
+// endpoint HTTP response body for the "unavailable" error.
+type OrderUnavailableResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -363,78 +309,6 @@ type OrderUnauthorizedResponseBody struct {
 // OrderBadRequestResponseBody is the type of the "upsell" service "order"
 // endpoint HTTP response body for the "bad_request" error.
 type OrderBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderConflictResponseBody is the type of the "upsell" service "order"
-// endpoint HTTP response body for the "conflict" error.
-type OrderConflictResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderServiceNotActiveResponseBody is the type of the "upsell" service
-// "order" endpoint HTTP response body for the "service_not_active" error.
-type OrderServiceNotActiveResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderUnavailableResponseBody is the type of the "upsell" service "order"
-// endpoint HTTP response body for the "unavailable" error.
-type OrderUnavailableResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// OrderIdempotencyMismatchResponseBody is the type of the "upsell" service
-// "order" endpoint HTTP response body for the "idempotency_mismatch" error.
-type OrderIdempotencyMismatchResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -531,20 +405,6 @@ func NewOrderResponseBody(res *upsell.UpsellOrderResult) *OrderResponseBody {
 	return body
 }
 
-// NewOffersNotFoundResponseBody builds the HTTP response body from the result
-// of the "offers" endpoint of the "upsell" service.
-func NewOffersNotFoundResponseBody(res *goa.ServiceError) *OffersNotFoundResponseBody {
-	body := &OffersNotFoundResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
 // NewOffersUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "offers" endpoint of the "upsell" service.
 func NewOffersUnauthorizedResponseBody(res *goa.ServiceError) *OffersUnauthorizedResponseBody {
@@ -573,10 +433,10 @@ func NewOffersBadRequestResponseBody(res *goa.ServiceError) *OffersBadRequestRes
 	return body
 }
 
-// NewOffersConflictResponseBody builds the HTTP response body from the result
-// of the "offers" endpoint of the "upsell" service.
-func NewOffersConflictResponseBody(res *goa.ServiceError) *OffersConflictResponseBody {
-	body := &OffersConflictResponseBody{
+// NewQuoteServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "quote" endpoint of the "upsell" service.
+func NewQuoteServiceNotActiveResponseBody(res *goa.ServiceError) *QuoteServiceNotActiveResponseBody {
+	body := &QuoteServiceNotActiveResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -587,38 +447,10 @@ func NewOffersConflictResponseBody(res *goa.ServiceError) *OffersConflictRespons
 	return body
 }
 
-// NewOffersServiceNotActiveResponseBody builds the HTTP response body from the
-// result of the "offers" endpoint of the "upsell" service.
-func NewOffersServiceNotActiveResponseBody(res *goa.ServiceError) *OffersServiceNotActiveResponseBody {
-	body := &OffersServiceNotActiveResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOffersUnavailableResponseBody builds the HTTP response body from the
-// result of the "offers" endpoint of the "upsell" service.
-func NewOffersUnavailableResponseBody(res *goa.ServiceError) *OffersUnavailableResponseBody {
-	body := &OffersUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOffersIdempotencyMismatchResponseBody builds the HTTP response body from
-// the result of the "offers" endpoint of the "upsell" service.
-func NewOffersIdempotencyMismatchResponseBody(res *goa.ServiceError) *OffersIdempotencyMismatchResponseBody {
-	body := &OffersIdempotencyMismatchResponseBody{
+// NewQuoteConflictResponseBody builds the HTTP response body from the result
+// of the "quote" endpoint of the "upsell" service.
+func NewQuoteConflictResponseBody(res *goa.ServiceError) *QuoteConflictResponseBody {
+	body := &QuoteConflictResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -671,10 +503,10 @@ func NewQuoteBadRequestResponseBody(res *goa.ServiceError) *QuoteBadRequestRespo
 	return body
 }
 
-// NewQuoteConflictResponseBody builds the HTTP response body from the result
-// of the "quote" endpoint of the "upsell" service.
-func NewQuoteConflictResponseBody(res *goa.ServiceError) *QuoteConflictResponseBody {
-	body := &QuoteConflictResponseBody{
+// NewOrderIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "order" endpoint of the "upsell" service.
+func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempotencyMismatchResponseBody {
+	body := &OrderIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -685,10 +517,10 @@ func NewQuoteConflictResponseBody(res *goa.ServiceError) *QuoteConflictResponseB
 	return body
 }
 
-// NewQuoteServiceNotActiveResponseBody builds the HTTP response body from the
-// result of the "quote" endpoint of the "upsell" service.
-func NewQuoteServiceNotActiveResponseBody(res *goa.ServiceError) *QuoteServiceNotActiveResponseBody {
-	body := &QuoteServiceNotActiveResponseBody{
+// NewOrderServiceNotActiveResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "upsell" service.
+func NewOrderServiceNotActiveResponseBody(res *goa.ServiceError) *OrderServiceNotActiveResponseBody {
+	body := &OrderServiceNotActiveResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -699,24 +531,10 @@ func NewQuoteServiceNotActiveResponseBody(res *goa.ServiceError) *QuoteServiceNo
 	return body
 }
 
-// NewQuoteUnavailableResponseBody builds the HTTP response body from the
-// result of the "quote" endpoint of the "upsell" service.
-func NewQuoteUnavailableResponseBody(res *goa.ServiceError) *QuoteUnavailableResponseBody {
-	body := &QuoteUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewQuoteIdempotencyMismatchResponseBody builds the HTTP response body from
-// the result of the "quote" endpoint of the "upsell" service.
-func NewQuoteIdempotencyMismatchResponseBody(res *goa.ServiceError) *QuoteIdempotencyMismatchResponseBody {
-	body := &QuoteIdempotencyMismatchResponseBody{
+// NewOrderConflictResponseBody builds the HTTP response body from the result
+// of the "order" endpoint of the "upsell" service.
+func NewOrderConflictResponseBody(res *goa.ServiceError) *OrderConflictResponseBody {
+	body := &OrderConflictResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -731,6 +549,20 @@ func NewQuoteIdempotencyMismatchResponseBody(res *goa.ServiceError) *QuoteIdempo
 // of the "order" endpoint of the "upsell" service.
 func NewOrderNotFoundResponseBody(res *goa.ServiceError) *OrderNotFoundResponseBody {
 	body := &OrderNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewOrderUnavailableResponseBody builds the HTTP response body from the
+// result of the "order" endpoint of the "upsell" service.
+func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableResponseBody {
+	body := &OrderUnavailableResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -759,62 +591,6 @@ func NewOrderUnauthorizedResponseBody(res *goa.ServiceError) *OrderUnauthorizedR
 // of the "order" endpoint of the "upsell" service.
 func NewOrderBadRequestResponseBody(res *goa.ServiceError) *OrderBadRequestResponseBody {
 	body := &OrderBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderConflictResponseBody builds the HTTP response body from the result
-// of the "order" endpoint of the "upsell" service.
-func NewOrderConflictResponseBody(res *goa.ServiceError) *OrderConflictResponseBody {
-	body := &OrderConflictResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderServiceNotActiveResponseBody builds the HTTP response body from the
-// result of the "order" endpoint of the "upsell" service.
-func NewOrderServiceNotActiveResponseBody(res *goa.ServiceError) *OrderServiceNotActiveResponseBody {
-	body := &OrderServiceNotActiveResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderUnavailableResponseBody builds the HTTP response body from the
-// result of the "order" endpoint of the "upsell" service.
-func NewOrderUnavailableResponseBody(res *goa.ServiceError) *OrderUnavailableResponseBody {
-	body := &OrderUnavailableResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewOrderIdempotencyMismatchResponseBody builds the HTTP response body from
-// the result of the "order" endpoint of the "upsell" service.
-func NewOrderIdempotencyMismatchResponseBody(res *goa.ServiceError) *OrderIdempotencyMismatchResponseBody {
-	body := &OrderIdempotencyMismatchResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
