@@ -72,9 +72,9 @@ export const ServicesEmpty: Story = {
   },
 };
 
-/** The panel is down (503). */
-export const ServicesUnavailable: Story = {
-  parameters: { checkout: { session: 'proven', api: { 'services.list': '503' } } },
+/** The services could not be read (500; reading them never asks the panel, so no 503). */
+export const ServicesFailed: Story = {
+  parameters: { checkout: { session: 'proven', api: { 'services.list': '500' } } },
 };
 
 /** The session was refused (401): sign in again. */

@@ -75,7 +75,7 @@ const EXPECT = {
   'account-services--sign-in-link-invalid': ['This sign-in link is invalid, expired or already used. Please ask for a new one.'],
   'account-services--services': ['My services', 'Standard', 'Premium', 'Free Trial', '00:1A:79:12:34:56', 'Add connections'],
   'account-services--services-empty': ['There are no services on this account yet.'],
-  'account-services--services-unavailable': ['The service is busy right now. Please try again in a moment.'],
+  'account-services--services-failed': ['Something went wrong on our side. Please try again.'],
   'account-services--session-expired': ['Please sign in again to continue.'],
   'account-services--service-restarted': ['The service was restarted.'],
   'account-services--terminate-question': ['Terminate Standard for good? It stops working at once and cannot be restored.'],
