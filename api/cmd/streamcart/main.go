@@ -42,7 +42,11 @@ Run "streamcart serve -h" for the flags.
 `
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log, err := newLogger(os.Stderr, os.Getenv("STREAMCART_LOG_LEVEL"), os.Getenv("STREAMCART_LOG_FORMAT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "streamcart:", err)
+		os.Exit(1)
+	}
 	if err := run(os.Args[1:], log); err != nil {
 		fmt.Fprintln(os.Stderr, "streamcart:", err)
 		os.Exit(1)
@@ -194,6 +198,8 @@ func parseConfig(name string, args []string) (app.Config, error) {
 	fs.DurationVar(&cfg.CatalogPoll, "catalog-poll", envDur("CATALOG_POLL", app.DefaultCatalogPoll), "how often a running shop checks for a catalog imported elsewhere (STREAMCART_CATALOG_POLL)")
 	fs.DurationVar(&cfg.JobLease, "job-lease", envDur("JOB_LEASE", 30*time.Second), "how long a job claim lasts before another worker may take it over (STREAMCART_JOB_LEASE)")
 	fs.DurationVar(&cfg.JobPoll, "job-poll", envDur("JOB_POLL", 500*time.Millisecond), "job queue poll interval (STREAMCART_JOB_POLL)")
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", env("METRICS_ADDR", ""), "serve /metrics on this address of its own, e.g. 127.0.0.1:9090; empty: on the main listener, to bearers of STREAMCART_METRICS_TOKEN or, without one, to this host only (STREAMCART_METRICS_ADDR)")
+	cfg.OTLPEndpoint = os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", envDur("SHUTDOWN_TIMEOUT", 15*time.Second), "graceful shutdown limit (STREAMCART_SHUTDOWN_TIMEOUT)")
 	cfg.SecretKey = env("SECRET_KEY", "")
 	var gateways string
@@ -220,7 +226,7 @@ func parseConfig(name string, args []string) (app.Config, error) {
 		{"STRIPE_SECRET_KEY", &cfg.Payment.StripeSecretKey}, {"STRIPE_WEBHOOK_SECRET", &cfg.Payment.StripeWebhookSecret},
 		{"COINBASE_API_KEY", &cfg.Payment.CoinbaseAPIKey}, {"COINBASE_WEBHOOK_SECRET", &cfg.Payment.CoinbaseWebhookSecret},
 		{"CRYPTOMUS_MERCHANT", &cfg.Payment.CryptomusMerchant}, {"CRYPTOMUS_API_KEY", &cfg.Payment.CryptomusAPIKey},
-		{"PANEL_API_KEY", &cfg.PanelAPIKey},
+		{"PANEL_API_KEY", &cfg.PanelAPIKey}, {"METRICS_TOKEN", &cfg.MetricsToken},
 	}
 	for _, sec := range secrets {
 		v, err := secret(sec.key)

@@ -1,0 +1,168 @@
+package app
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/streamcart/streamcart/api/httpapi"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/metrics"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/store"
+)
+
+// newMetrics builds the registry over the store's job queue and pools.
+func (a *App) newMetrics() *metrics.Metrics {
+	o := metrics.Options{Logger: a.log, Now: a.cfg.Now}
+	if s, ok := a.store.(interface {
+		JobDepth(ctx context.Context) ([]store.JobQueue, error)
+	}); ok {
+		o.Jobs = jobDepth(s.JobDepth)
+	}
+	if s, ok := a.store.(interface{ Pools() map[string]*sql.DB }); ok {
+		o.Pools = s.Pools()
+	}
+	return metrics.New(o)
+}
+
+type jobDepth func(ctx context.Context) ([]store.JobQueue, error)
+
+func (f jobDepth) JobDepth(ctx context.Context) ([]metrics.JobDepth, error) {
+	qs, err := f(ctx)
+	out := make([]metrics.JobDepth, len(qs))
+	for i, q := range qs {
+		out[i] = metrics.JobDepth{Kind: q.Kind, State: q.State, Count: q.Count, OldestRunAt: q.OldestRunAt}
+	}
+	return out, err
+}
+
+// observeOrder counts orders placed and paid by gateway and kind: custom (an upsell, a reseller
+// plan), trial (the catalog's trial products) or plan.
+func (a *App) observeOrder(event string, o order.Order) {
+	kind := "plan"
+	if strings.HasPrefix(o.RequestHash, "custom:") {
+		kind = "custom"
+	} else if p, ok := a.Catalog().Product(o.Quote.PID); ok && p.Trial {
+		kind = "trial"
+	}
+	switch event {
+	case order.EventCreated:
+		a.metrics.OrderCreated(o.Gateway, kind)
+	case order.EventPaid:
+		a.metrics.OrderPaid(o.Gateway, kind)
+	}
+}
+
+// countJobs wraps every job handler to count its runs and failures, and the mail job's
+// deliveries by status.
+func (a *App) countJobs(handlers map[string]job.Handler) map[string]job.Handler {
+	smtp := a.cfg.SMTPURL != ""
+	for kind, h := range handlers {
+		handlers[kind] = func(ctx context.Context, j job.Job) error {
+			err := h(ctx, j)
+			a.metrics.JobRun(kind, err != nil)
+			if kind == mail.JobSend {
+				a.metrics.Mail(mailStatus(err, smtp))
+			}
+			return err
+		}
+	}
+	return handlers
+}
+
+// mailStatus names what a run of the mail job did: without an SMTP server mail stays in the
+// outbox (kept); a permanent failure is a refused message, any other error is retried.
+func mailStatus(err error, smtp bool) string {
+	switch {
+	case err == nil && !smtp:
+		return "kept"
+	case err == nil:
+		return "sent"
+	case job.IsPermanent(err):
+		return "failed"
+	}
+	return "deferred"
+}
+
+// metricsRoute serves /metrics on the main listener unless it has its own address: with a
+// token to bearers of it, without one to callers on this host only, and to nobody then when a
+// proxy runs in front (every request would come from it).
+func (a *App) metricsRoute(mux *http.ServeMux) {
+	if a.cfg.MetricsAddr != "" {
+		return
+	}
+	mux.Handle("GET /metrics", metrics.Guard(a.metrics.Handler(), metrics.Access{Token: a.cfg.MetricsToken, Loopback: !a.cfg.TrustProxy}))
+	if a.cfg.MetricsToken == "" && a.cfg.TrustProxy {
+		a.log.Warn("metrics not served: behind a proxy, set STREAMCART_METRICS_TOKEN or STREAMCART_METRICS_ADDR")
+	}
+}
+
+// metricsServer is the listener of STREAMCART_METRICS_ADDR; nil without one.
+func (a *App) metricsServer() *http.Server {
+	if a.cfg.MetricsAddr == "" {
+		return nil
+	}
+	var h http.Handler = a.metrics.Handler()
+	if a.cfg.MetricsToken != "" {
+		h = metrics.Guard(h, metrics.Access{Token: a.cfg.MetricsToken})
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	return &http.Server{Addr: a.cfg.MetricsAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+}
+
+// observed wraps the site in the access log and HTTP metrics, and in tracing when an OTLP
+// endpoint is set; without one no exporter or tracer exists.
+func (a *App) observed(ctx context.Context, h http.Handler) (http.Handler, error) {
+	h = httpapi.Observed(h, httpapi.Observe{Log: a.log, Metrics: a.metrics, TrustProxy: a.cfg.TrustProxy, Now: a.cfg.Now})
+	if a.cfg.OTLPEndpoint == "" {
+		return h, nil
+	}
+	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(strings.TrimRight(a.cfg.OTLPEndpoint, "/")+"/v1/traces"))
+	if err != nil {
+		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_ENDPOINT=%q: %w", a.cfg.OTLPEndpoint, err)
+	}
+	// OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name.
+	res, err := resource.New(ctx, resource.WithAttributes(attribute.String("service.name", "streamcart")),
+		resource.WithFromEnv(), resource.WithTelemetrySDK())
+	if err != nil {
+		return nil, fmt.Errorf("tracing resource: %w", err)
+	}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	a.tracing = tp
+	// A caller's traceparent is followed only from a trusted proxy: anyone else could pick the
+	// trace ids (and the sampling) of the shop's spans.
+	var prop propagation.TextMapPropagator = propagation.NewCompositeTextMapPropagator()
+	if a.cfg.TrustProxy {
+		prop = propagation.TraceContext{}
+	}
+	a.log.Info("tracing on", "endpoint", a.cfg.OTLPEndpoint)
+	return otelhttp.NewHandler(h, "streamcart", otelhttp.WithTracerProvider(tp), otelhttp.WithPropagators(prop),
+		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method })), nil
+}
+
+// FlushTraces sends the spans still buffered (Close does it too); nothing without tracing.
+func (a *App) FlushTraces(ctx context.Context) error {
+	if a.tracing == nil {
+		return nil
+	}
+	return a.tracing.ForceFlush(ctx)
+}
+
+// Tracing reports whether spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT set).
+func (a *App) Tracing() bool { return a.tracing != nil }
+
+// Metrics is the shop's registry (tests read it).
+func (a *App) Metrics() *metrics.Metrics { return a.metrics }
