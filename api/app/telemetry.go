@@ -65,35 +65,51 @@ func (a *App) observeOrder(event string, o order.Order) {
 	}
 }
 
-// countJobs wraps every job handler to count its runs and failures, and the mail job's
-// deliveries by status.
+func gatewayModules(gs []order.Gateway) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.Module()
+	}
+	return out
+}
+
+// countJobs wraps every job handler to count its runs and failures.
 func (a *App) countJobs(handlers map[string]job.Handler) map[string]job.Handler {
-	smtp := a.cfg.SMTPURL != ""
+	kinds := make([]string, 0, len(handlers))
 	for kind, h := range handlers {
+		kinds = append(kinds, kind)
 		handlers[kind] = func(ctx context.Context, j job.Job) error {
 			err := h(ctx, j)
 			a.metrics.JobRun(kind, err != nil)
-			if kind == mail.JobSend {
-				a.metrics.Mail(mailStatus(err, smtp))
-			}
 			return err
 		}
 	}
+	a.metrics.Known(kinds, nil, nil)
 	return handlers
 }
 
-// mailStatus names what a run of the mail job did: without an SMTP server mail stays in the
-// outbox (kept); a permanent failure is a refused message, any other error is retried.
-func mailStatus(err error, smtp bool) string {
-	switch {
-	case err == nil && !smtp:
-		return "kept"
-	case err == nil:
-		return "sent"
-	case job.IsPermanent(err):
-		return "failed"
+// countedMail is the outbox's store, counting each message as it is queued and as each delivery
+// attempt is recorded: stored (no SMTP server: kept in the outbox), queued, sent, deferred (to be
+// retried), failed.
+type countedMail struct {
+	mail.Store
+	m *metrics.Metrics
+}
+
+func (c countedMail) QueueMail(ctx context.Context, m mail.Message, status string, send bool, at time.Time) (int64, error) {
+	id, err := c.Store.QueueMail(ctx, m, status, send, at)
+	if err == nil {
+		c.m.Mail(map[bool]string{true: "queued", false: status}[send])
 	}
-	return "deferred"
+	return id, err
+}
+
+func (c countedMail) MarkMail(ctx context.Context, id int64, status, lastErr string, at time.Time) error {
+	err := c.Store.MarkMail(ctx, id, status, lastErr, at)
+	if err == nil {
+		c.m.Mail(map[bool]string{true: "deferred", false: status}[status == mail.StatusPending])
+	}
+	return err
 }
 
 // metricsRoute serves /metrics on the main listener unless it has its own address: with a

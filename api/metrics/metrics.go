@@ -83,7 +83,7 @@ func New(o Options) *Metrics {
 	m.webhooksProcessed = counter("streamcart_webhooks_processed_total", "Stored webhooks acted on, by provider and outcome (paid, failed, held, review, ignored, refused, error).", "provider", "outcome")
 	m.jobAttempts = counter("streamcart_job_attempts_total", "Job runs, by kind.", "kind")
 	m.jobFailures = counter("streamcart_job_failures_total", "Job runs that failed (retried later or buried), by kind.", "kind")
-	m.mail = counter("streamcart_mail_total", "Outgoing mail delivery attempts, by status (sent, deferred, failed, kept: no SMTP server, stays in the outbox).", "status")
+	m.mail = counter("streamcart_mail_total", "Outgoing mail by status: stored (no SMTP server, kept in the outbox), queued for delivery, and each delivery attempt sent, deferred (retried later) or failed (refused for good).", "status")
 
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
@@ -100,6 +100,36 @@ func New(o Options) *Metrics {
 		reg.MustRegister(&jobCollector{jobs: o.Jobs, now: o.Now, log: o.Logger})
 	}
 	return m
+}
+
+// Known creates the series of the job kinds, payment gateways and webhook providers the shop
+// runs at zero, so a dashboard shows them and an alert's increase() has a start before the
+// first event.
+func (m *Metrics) Known(jobKinds, gateways, providers []string) {
+	if m == nil {
+		return
+	}
+	for _, k := range jobKinds {
+		m.jobAttempts.WithLabelValues(k)
+		m.jobFailures.WithLabelValues(k)
+	}
+	for _, g := range gateways {
+		for _, kind := range []string{"plan", "trial", "custom"} {
+			m.ordersCreated.WithLabelValues(g, kind)
+			m.ordersPaid.WithLabelValues(g, kind)
+		}
+	}
+	for _, p := range providers {
+		for _, r := range []string{"stored", "duplicate", "rejected", "unreadable", "error"} {
+			m.webhooksReceived.WithLabelValues(p, r)
+		}
+		for _, o := range []string{"paid", "failed", "held", "review", "ignored", "refused", "error"} {
+			m.webhooksProcessed.WithLabelValues(p, o)
+		}
+	}
+	for _, s := range []string{"stored", "queued", "sent", "deferred", "failed"} {
+		m.mail.WithLabelValues(s)
+	}
 }
 
 // Handler serves the registry in Prometheus' text format.
