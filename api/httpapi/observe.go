@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/streamcart/streamcart/api/geo"
@@ -54,6 +55,11 @@ func Observed(next http.Handler, o Observe) http.Handler {
 			}
 			route = routeLabel(route)
 			o.Metrics.HTTP(route, r.Method, ex.status, d)
+			if span := trace.SpanFromContext(r.Context()); span.IsRecording() {
+				// Known only now: the span was named before routing.
+				span.SetName(r.Method + " " + route)
+				span.SetAttributes(attribute.String("http.route", route))
+			}
 			if o.Log.Enabled(r.Context(), slog.LevelInfo) {
 				attrs := []slog.Attr{
 					slog.String("method", r.Method), slog.String("route", route), slog.Int("status", ex.status),
