@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,7 +157,20 @@ func TestWebhookMetrics(t *testing.T) {
 			t.Fatalf("signed webhook = %d, want 200", code)
 		}
 		s.drain()
+		s.buy(s.identify("webhook-metrics@example.com", "").Token, standard()) // a queued expiry job
 		m := s.scrape()
+		// The dashboard and the alerting rules (docs/) name only metrics the shop exports.
+		for _, doc := range []string{"../../docs/grafana-dashboard.json", "../../docs/streamcart.rules.yml"} {
+			b, err := os.ReadFile(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range regexp.MustCompile(`\b(?:streamcart|go|process)_[a-z_]+\b`).FindAllString(string(b), -1) {
+				if !strings.Contains(m, "# TYPE "+strings.TrimSuffix(name, "_bucket")+" ") {
+					t.Errorf("%s names %s, which the scrape lacks", doc, name)
+				}
+			}
+		}
 		wantMetric(t, m, 1, "streamcart_webhooks_received_total", "provider", "coinbase", "result", "rejected")
 		wantMetric(t, m, 1, "streamcart_webhooks_received_total", "provider", "coinbase", "result", "stored")
 		wantMetric(t, m, 1, "streamcart_webhooks_processed_total", "provider", "coinbase", "outcome", "ignored")
