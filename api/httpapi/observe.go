@@ -45,7 +45,8 @@ func Observed(next http.Handler, o Observe) http.Handler {
 		start := now()
 		ex := &exchange{ResponseWriter: w, status: http.StatusOK, id: requestID(r, o.TrustProxy)}
 		w.Header().Set(RequestIDHeader, ex.id)
-		r = r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex))
+		outer := r.Context() // the access line names the id itself, not through LogRequestID
+		r = r.WithContext(context.WithValue(outer, exchangeKey{}, ex))
 		defer func() {
 			// Recorded even when a handler panics (net/http then drops the connection).
 			d := now().Sub(start)
@@ -60,7 +61,7 @@ func Observed(next http.Handler, o Observe) http.Handler {
 				span.SetName(r.Method + " " + route)
 				span.SetAttributes(attribute.String("http.route", route))
 			}
-			if o.Log.Enabled(r.Context(), slog.LevelInfo) {
+			if o.Log.Enabled(outer, slog.LevelInfo) {
 				attrs := []slog.Attr{
 					slog.String("method", r.Method), slog.String("route", route), slog.Int("status", ex.status),
 					slog.Int64("bytes", ex.bytes), slog.Float64("duration", d.Seconds()),
@@ -69,7 +70,7 @@ func Observed(next http.Handler, o Observe) http.Handler {
 				if sc := trace.SpanContextFromContext(r.Context()); sc.HasTraceID() {
 					attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 				}
-				o.Log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+				o.Log.LogAttrs(outer, slog.LevelInfo, "request", attrs...)
 			}
 		}()
 		next.ServeHTTP(ex, r)
@@ -82,6 +83,28 @@ func RequestID(ctx context.Context) string {
 		return ex.id
 	}
 	return ""
+}
+
+// LogRequestID wraps a log handler to add request_id to every line logged with the context of a
+// request (ErrorContext and the like), so an error line leads to its access line.
+func LogRequestID(h slog.Handler) slog.Handler { return requestIDHandler{h} }
+
+type requestIDHandler struct{ slog.Handler }
+
+func (h requestIDHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id := RequestID(ctx); id != "" {
+		r = r.Clone()
+		r.AddAttrs(slog.String("request_id", id))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
 }
 
 type exchangeKey struct{}

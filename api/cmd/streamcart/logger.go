@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+
+	"github.com/streamcart/streamcart/api/httpapi"
 )
 
 // newLogger builds the process logger from STREAMCART_LOG_LEVEL (debug, info, warn or error;
@@ -25,11 +27,12 @@ func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
 		return nil, fmt.Errorf("STREAMCART_LOG_LEVEL=%q: want debug, info, warn or error", level)
 	}
 	opts := &slog.HandlerOptions{Level: lv}
+	// Lines logged within a request carry its id, as its access line does.
 	switch strings.ToLower(format) {
 	case "", "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		return slog.New(httpapi.LogRequestID(slog.NewJSONHandler(w, opts))), nil
 	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		return slog.New(httpapi.LogRequestID(slog.NewTextHandler(w, opts))), nil
 	}
 	return nil, fmt.Errorf("STREAMCART_LOG_FORMAT=%q: want json or text", format)
 }
