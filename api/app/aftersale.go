@@ -51,7 +51,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		resellerAccounts = panel.NewBuiltin(a.store, cfg.ServerHostname)
 	}
 	auditLog := audit.New(a.store, a.log)
-	outbox := mail.NewOutbox(a.store, smtp, wake)
+	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	return &afterSale{
 		outbox:     outbox,
 		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),

@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
@@ -28,6 +30,7 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/metrics"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
@@ -88,6 +91,15 @@ type Config struct {
 	// Retention is how long the daily prune keeps short-lived rows (STREAMCART_RETAIN_*); a zero
 	// field takes store.DefaultRetention's. Attempts is always the sign-in throttle's window.
 	Retention store.Retention
+	// MetricsAddr (STREAMCART_METRICS_ADDR) serves /metrics on a listener of its own; empty: on
+	// the main one, to bearers of MetricsToken (STREAMCART_METRICS_TOKEN), or without a token
+	// to loopback callers only (see docs/operations.md).
+	MetricsAddr, MetricsToken string
+	// OTLPEndpoint (OTEL_EXPORTER_OTLP_ENDPOINT) exports traces over OTLP/HTTP; empty: no tracing.
+	OTLPEndpoint string
+	// LogLevel and LogFormat (STREAMCART_LOG_LEVEL, STREAMCART_LOG_FORMAT) shape the process
+	// logger, which cmd builds from them.
+	LogLevel, LogFormat string
 }
 
 // App is an assembled shop.
@@ -104,6 +116,8 @@ type App struct {
 	prune    job.Daily
 	handler  http.Handler
 	limiter  *httpapi.Limiter
+	metrics  *metrics.Metrics
+	tracing  *sdktrace.TracerProvider // nil without OTLPEndpoint
 
 	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from, and
 	// catalogRefused, stored bytes RefreshCatalog turned down (reported once, not every poll).
@@ -151,6 +165,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 			a.Close()
 		}
 	}()
+	a.metrics = a.newMetrics()
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
 	}
@@ -199,6 +214,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: []string{base},
 		OnPaid:        func() { worker.Notify() },
+		Observe:       a.observeOrder,
 		// Free trials: to the order service 0 is no limit.
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
@@ -214,12 +230,14 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	prov.Notify(after.notices)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
+	webhooks.Observe(a.metrics)
+	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
 	a.prune = a.pruneJob(clockOf(cfg))
-	worker = job.NewWorker(st, map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
+	worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
-		JobPrune:        a.prune.Handle}, job.Options{
+		JobPrune:        a.prune.Handle}), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts,
 	})
 	a.worker = worker
@@ -258,7 +276,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /{$}", http.RedirectHandler("/checkout/", http.StatusFound))
-	a.handler = secureHeaders(mux, strings.HasPrefix(cfg.PublicURL, "https://"))
+	a.metricsRoute(mux)
+	if a.handler, err = a.observed(ctx, secureHeaders(mux, strings.HasPrefix(cfg.PublicURL, "https://"))); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -380,7 +401,13 @@ func (a *App) Store() store.Backend { return a.store }
 
 // Close releases the database and the country database.
 func (a *App) Close() error {
-	return errors.Join(a.store.Close(), a.geo.Close(), a.limiter.Close())
+	var traces error
+	if a.tracing != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		traces = a.tracing.Shutdown(ctx) // sends the spans still buffered
+		cancel()
+	}
+	return errors.Join(a.store.Close(), a.geo.Close(), a.limiter.Close(), traces)
 }
 
 func (a *App) loadCatalog(ctx context.Context) error {
@@ -595,9 +622,14 @@ func (a *App) Run(ctx context.Context) error {
 	go func() { workerDone <- a.worker.Run(workerCtx) }()
 	go a.watchCatalog(workerCtx)
 	go a.sessions.Run(workerCtx)
-	serveErr := make(chan error, 1)
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.ListenAndServe() }()
 	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", a.base+"/checkout/")
+	msrv := a.metricsServer()
+	if msrv != nil {
+		go func() { serveErr <- fmt.Errorf("metrics listener: %w", msrv.ListenAndServe()) }()
+		a.log.Info("metrics listening", "addr", a.cfg.MetricsAddr, "path", "/metrics")
+	}
 
 	var err error
 	select {
@@ -607,6 +639,9 @@ func (a *App) Run(ctx context.Context) error {
 		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 		err = srv.Shutdown(sctx)
 		cancel()
+	}
+	if msrv != nil {
+		msrv.Close() // scrapes are short: nothing to drain
 	}
 	stopWorker()
 	if werr := <-workerDone; werr != nil && !errors.Is(werr, context.Canceled) {

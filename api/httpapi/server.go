@@ -85,6 +85,7 @@ type Deps struct {
 // New returns the handler of everything under /checkout/api.
 func New(d Deps) http.Handler {
 	mux := goahttp.NewMuxer()
+	mux.Use(withRoute) // the access line and metrics name the route template, not the path
 	dec, enc := checkedDecoder(requestDecoder), goahttp.ResponseEncoder
 	errh := func(ctx context.Context, w http.ResponseWriter, err error) {
 		d.Logger.ErrorContext(ctx, "encode response", "err", err)
@@ -150,7 +151,7 @@ func New(d Deps) http.Handler {
 	// The product lists, the hottest read, skip the caller's context: they never ask for it.
 	api := withClientIP(mux, d.TrustedProxies, d.PublicURL)
 	root := http.NewServeMux()
-	root.Handle("GET /checkout/api/products", cs.productsHandler(api))
+	root.Handle("GET /checkout/api/products", withRoute(cs.productsHandler(api)))
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints
 	// an attacker would hammer, rate limited per address.
 	hooks := map[string]bool{}

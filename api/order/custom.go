@@ -149,6 +149,7 @@ func (s *Orders) CreateCustom(ctx context.Context, claims authz.Claims, c Custom
 	if err != nil {
 		return Order{}, fmt.Errorf("create order: %w", err)
 	}
+	s.observeCreated(o, replay)
 	if o.Status == StatusPaid && !replay {
 		s.cfg.OnPaid()
 	}

@@ -133,9 +133,29 @@ type Config struct {
 	ReturnOrigins []string
 	// OnPaid is called after a settlement commits, to wake the job worker.
 	OnPaid func()
+	// Observe, when set, hears of each order placed (EventCreated) and paid (EventPaid) once
+	// committed (metrics); it must not block.
+	Observe func(event string, o Order)
 	// TrialsPerClient and TrialsPerIP limit free trials: per client ever, and per address per
 	// TrialIPWindow; 0 is no limit.
 	TrialsPerClient, TrialsPerIP int
+}
+
+// Events told to Config.Observe.
+const (
+	EventCreated = "created"
+	EventPaid    = "paid"
+)
+
+// observeCreated tells Config.Observe of an order just placed (a replay is not a new order).
+func (s *Orders) observeCreated(o Order, replay bool) {
+	if replay {
+		return
+	}
+	s.cfg.Observe(EventCreated, o)
+	if o.Status == StatusPaid { // nothing to pay: paid as it is placed
+		s.cfg.Observe(EventPaid, o)
+	}
 }
 
 // Orders creates and settles orders.
@@ -157,6 +177,9 @@ func New(store Store, cat func() *catalog.Catalog, gateways []Gateway, az Author
 	}
 	if cfg.OnPaid == nil {
 		cfg.OnPaid = func() {}
+	}
+	if cfg.Observe == nil {
+		cfg.Observe = func(string, Order) {}
 	}
 	return &Orders{store: store, catalog: cat, gateways: gw, authz: az, cfg: cfg, log: log, now: time.Now}
 }
@@ -327,6 +350,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if err != nil {
 		return Order{}, fmt.Errorf("create order: %w", err)
 	}
+	s.observeCreated(o, replay)
 	if o.Status == StatusPaid && !replay {
 		s.cfg.OnPaid()
 	}

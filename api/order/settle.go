@@ -89,6 +89,7 @@ func (s *Orders) SettlePayment(ctx context.Context, invoiceID string, p Payment)
 		}
 		return o, fmt.Errorf("settle %s: %w", invoiceID, &ReviewError{Reason: review.Reason})
 	}
+	s.cfg.Observe(EventPaid, o)
 	s.cfg.OnPaid()
 	return s.store.Order(ctx, o.ID)
 }

@@ -123,7 +123,24 @@ type Webhooks struct {
 	notify    func()
 	log       *slog.Logger
 	now       func() time.Time
+	observer  WebhookObserver
 }
+
+// WebhookObserver hears what became of each webhook (metrics). Results on receipt: stored,
+// duplicate, rejected (signature), unreadable, error (not stored); outcomes once processed: the
+// first word of Apply's outcome (paid, failed, held, review, ignored, refused), or error.
+type WebhookObserver interface {
+	WebhookReceived(provider, result string)
+	WebhookProcessed(provider, outcome string)
+}
+
+type noObserver struct{}
+
+func (noObserver) WebhookReceived(string, string)  {}
+func (noObserver) WebhookProcessed(string, string) {}
+
+// Observe sets who hears of each webhook; call it before serving.
+func (w *Webhooks) Observe(o WebhookObserver) { w.observer = o }
 
 // NewWebhooks returns the webhook receiver of providers. notify wakes the job worker once a
 // webhook is stored.
@@ -135,7 +152,7 @@ func NewWebhooks(inbox Inbox, orders Orders, providers []Provider, notify func()
 	if notify == nil {
 		notify = func() {}
 	}
-	return &Webhooks{providers: m, inbox: inbox, orders: orders, notify: notify, log: log, now: time.Now}
+	return &Webhooks{providers: m, inbox: inbox, orders: orders, notify: notify, log: log, now: time.Now, observer: noObserver{}}
 }
 
 // Modules lists the providers that receive webhooks.
@@ -163,12 +180,14 @@ func (w *Webhooks) Handler(module string) http.HandlerFunc {
 		}
 		if err := p.Verify(r.Header, body); err != nil {
 			w.log.Warn("webhook refused", "provider", module, "err", err)
+			w.observer.WebhookReceived(module, "rejected")
 			http.Error(rw, "Invalid signature.", http.StatusBadRequest)
 			return
 		}
 		ev, err := p.Parse(body)
 		if err != nil || ev.ID == "" {
 			w.log.Warn("webhook unreadable", "provider", module, "err", err)
+			w.observer.WebhookReceived(module, "unreadable")
 			http.Error(rw, "Unreadable event.", http.StatusBadRequest)
 			return
 		}
@@ -176,6 +195,7 @@ func (w *Webhooks) Handler(module string) http.HandlerFunc {
 		if err != nil {
 			// No 2xx: the provider retries, and nothing was acted on.
 			w.log.Error("webhook not stored", "provider", module, "event", ev.ID, "err", err)
+			w.observer.WebhookReceived(module, "error")
 			http.Error(rw, "Try again later.", http.StatusServiceUnavailable)
 			return
 		}
@@ -183,6 +203,7 @@ func (w *Webhooks) Handler(module string) http.HandlerFunc {
 			w.log.Info("webhook stored", "provider", module, "event", ev.ID, "type", ev.Type, "webhook", stored.ID)
 			w.notify()
 		}
+		w.observer.WebhookReceived(module, map[bool]string{true: "stored", false: "duplicate"}[created])
 		rw.Header().Set("Content-Type", "application/json")
 		rw.Write([]byte(`{"received":true}`))
 	}
@@ -212,10 +233,19 @@ func (w *Webhooks) Handle(ctx context.Context, j job.Job) error {
 	}
 	outcome, err := w.Apply(ctx, ev)
 	if err != nil {
+		w.observer.WebhookProcessed(hook.Provider, "error")
 		return fmt.Errorf("webhook %d: %w", id, err)
 	}
+	w.observer.WebhookProcessed(hook.Provider, outcomeWord(outcome))
 	w.log.Info("webhook processed", "provider", hook.Provider, "event", ev.ID, "type", ev.Type, "invoice", ev.InvoiceID, "outcome", outcome)
 	return w.inbox.FinishWebhook(ctx, id, outcome, w.now().UTC())
+}
+
+// outcomeWord is an outcome without its detail ("ignored: unknown invoice" is ignored), a label
+// of a few values.
+func outcomeWord(outcome string) string {
+	word, _, _ := strings.Cut(outcome, ":")
+	return word
 }
 
 // Apply does what an event means to its invoice and describes the outcome. Only a transient

@@ -57,7 +57,11 @@ storefront, payments) only read: they refuse a database that does not exist.
 var version string
 
 func main() {
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log, err := newLogger(os.Stderr, os.Getenv("STREAMCART_LOG_LEVEL"), os.Getenv("STREAMCART_LOG_FORMAT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "streamcart:", err)
+		os.Exit(1)
+	}
 	if err := run(os.Args[1:], log); err != nil {
 		fmt.Fprintln(os.Stderr, "streamcart:", err)
 		os.Exit(1)
@@ -85,6 +89,9 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		s := config.New("serve")
 		cfg, err := shopConfig(s, args[1:])
 		if err != nil {
+			return err
+		}
+		if log, err = newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat); err != nil {
 			return err
 		}
 		if s.Setting("trust-proxy").Given() {
@@ -245,6 +252,8 @@ func shopConfig(s *config.Set, args []string) (app.Config, error) {
 	if rest := s.Args(); len(rest) > 0 {
 		cfg.CatalogFile = rest[0]
 	}
+	// OpenTelemetry's own variable, as every OTLP exporter reads it (docs/operations.md#traces).
+	cfg.OTLPEndpoint = os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	if s.Setting("trust-proxy").Given() && s.Setting("trusted-proxies").Given() {
 		return cfg, errors.New("STREAMCART_TRUST_PROXY is the deprecated form of STREAMCART_TRUSTED_PROXIES: set only STREAMCART_TRUSTED_PROXIES")
 	}
@@ -293,6 +302,10 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Secret(&cfg.PanelAPIKey, "panel-api-key", "the panel's API key")
 	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com (STARTTLS required), smtps://… or port 465 for implicit TLS, ?tls=none for a local relay in plain text; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
 	rateLimitSettings(s, &cfg.RateLimits)
+	s.Addr(&cfg.MetricsAddr, "metrics-addr", "", "serve /metrics on a listener of its own, e.g. 127.0.0.1:9090; empty: on the main listener, to bearers of STREAMCART_METRICS_TOKEN or, without one, to direct loopback callers only")
+	s.Secret(&cfg.MetricsToken, "metrics-token", "Bearer token /metrics asks for on the main listener")
+	s.Choice(&cfg.LogLevel, "log-level", "info", []string{"debug", "info", "warn", "error"}, "least important log lines written")
+	s.Choice(&cfg.LogFormat, "log-format", "json", []string{"json", "text"}, "json: one object a line, for a log collector; text: for a terminal")
 	retentionSettings(s, &cfg.Retention)
 	paymentSettings(s, cfg)
 }

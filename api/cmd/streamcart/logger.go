@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/streamcart/streamcart/api/httpapi"
+)
+
+// newLogger builds the process logger from STREAMCART_LOG_LEVEL (debug, info, warn or error;
+// default info) and STREAMCART_LOG_FORMAT (json, the default, one object a line for a log
+// collector; or text, for a terminal). A value outside those stops the start, naming it.
+func newLogger(w io.Writer, level, format string) (*slog.Logger, error) {
+	var lv slog.Level
+	switch strings.ToLower(level) {
+	case "", "info":
+		lv = slog.LevelInfo
+	case "debug":
+		lv = slog.LevelDebug
+	case "warn":
+		lv = slog.LevelWarn
+	case "error":
+		lv = slog.LevelError
+	default:
+		return nil, fmt.Errorf("STREAMCART_LOG_LEVEL=%q: want debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	// Lines logged within a request carry its id, as its access line does.
+	switch strings.ToLower(format) {
+	case "", "json":
+		return slog.New(httpapi.LogRequestID(slog.NewJSONHandler(w, opts))), nil
+	case "text":
+		return slog.New(httpapi.LogRequestID(slog.NewTextHandler(w, opts))), nil
+	}
+	return nil, fmt.Errorf("STREAMCART_LOG_FORMAT=%q: want json or text", format)
+}
