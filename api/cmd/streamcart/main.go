@@ -47,6 +47,9 @@ const usage = `Usage:
   streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
   streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
   streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)
+  streamcart clock advance DURATION   move the test clock of every shop on the database forward (26d, 36h); refused beside a live gateway
+  streamcart clock show               the test clock's offset, shop time and real time
+  streamcart clock reset              put the shops back on real time
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments) only read: they refuse a database that does not exist.
@@ -142,6 +145,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		return paymentsCommand(ctx, args)
 	case "jobs":
 		return jobsCommand(ctx, args, os.Stdout)
+	case "clock":
+		return clockCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
