@@ -289,7 +289,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Int(&cfg.TrialsPerClient, "trials-per-client", order.DefaultTrialsPerClient, "free-trial orders per client (beyond: 409 trial_used); 0: the default; negative: no limit")
 	s.Int(&cfg.TrialsPerIP, "trials-per-ip", order.DefaultTrialsPerIP, "free-trial orders per client address per 30 days; 0: the default; negative: no limit")
 	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
-	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere")
+	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere and for the test clock (streamcart clock)")
 	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")
 	s.Duration(&cfg.JobPoll, "job-poll", 500*time.Millisecond, "job queue poll interval (a payment wakes the worker at once)")
 	s.Duration(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "graceful shutdown limit")
