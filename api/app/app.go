@@ -161,8 +161,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
 	}
-	if _, err := a.RefreshClock(ctx); err != nil {
+	if moved, err := a.RefreshClock(ctx); err != nil {
 		return nil, err
+	} else if moved {
+		log.Warn("test clock: business time runs ahead of real time (streamcart clock show, clock reset)", "offset", a.clock.Offset(), "now", a.clock.Now())
 	}
 	now := a.clock.Now
 	a.cfg.Payment.Catalog = a.Catalog // Coinbase converts invoices at the catalog in force
@@ -257,6 +259,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 		Limiter:   a.limiter,
 		PayQuotes: st,
+		Now:       now,
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

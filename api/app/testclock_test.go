@@ -2,18 +2,40 @@ package app_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/payment"
+	genpromotion "github.com/streamcart/streamcart/gen/promotion"
 )
 
 // clockShop is a running shop (worker, catalog and clock watch) that polls the database every
-// 20 ms instead of every 2 s, with one trial per address per 30 days.
+// 20 ms instead of every 2 s, with one trial per address per 30 days and the promotion ENDSOON,
+// whose last day is ten days from now.
 func clockShop(t *testing.T) *shop {
 	t.Helper()
+	demo := string(catalog.DemoYAML())
+	custom := strings.Replace(demo, "promotions:\n", `promotions:
+  - code: ENDSOON
+    type: Percentage
+    value: "10"
+    appliesTo: [2]
+    expirationDate: "`+time.Now().UTC().AddDate(0, 0, 10).Format(time.DateOnly)+`"
+`, 1)
+	if custom == demo {
+		t.Fatal("demo catalog has no promotions section to extend")
+	}
+	file := filepath.Join(t.TempDir(), "catalog.yaml")
+	if err := os.WriteFile(file, []byte(custom), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	s := newShop(t, func(c *app.Config) {
+		c.CatalogFile = file
 		c.Addr, c.CatalogPoll = freeAddr(t), 20*time.Millisecond
 		c.TrustedProxies, c.TrialsPerIP = prefixes("127.0.0.0/8"), 1
 	})
@@ -32,7 +54,7 @@ func aheadBy(t *testing.T, s *shop, d time.Duration) {
 
 // The test clock, written to the database (as `streamcart clock advance` does), moves a running
 // shop's business time within one poll: an unpaid order's payment deadline passes and the order
-// expires; a trial window of 30 days closes; reset puts the shop back on real time. A shop with a
+// expires; a trial window of 30 days closes and a promotion's last day passes; reset puts the shop back on real time. A shop with a
 // live gateway keeps real time whatever the database says.
 func TestTestClockMovesARunningShop(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
@@ -66,13 +88,22 @@ func TestTestClockMovesARunningShop(t *testing.T) {
 			t.Fatalf("after the deadline: invoice %s not cancelled", o.InvoiceID)
 		}
 
-		// 30 days after the first trial the address has one again (cumulative: 25 h + 29 d).
+		if _, err := s.promotion.Get(ctx, &genpromotion.GetPayload{Code: "ENDSOON"}); err != nil {
+			t.Fatalf("ENDSOON a day on: %v", err)
+		}
+
+		// 30 days after the first trial the address has one again (cumulative: 25 h + 29 d), and
+		// ENDSOON has expired, for lookups and orders alike.
 		offset, err := app.AdvanceClock(ctx, s.cfg, st, 29*24*time.Hour)
 		if err != nil || offset != 25*time.Hour+29*24*time.Hour {
 			t.Fatalf("second advance: offset %s, %v; want 30d1h", offset, err)
 		}
 		aheadBy(t, s, offset)
 		from.buy(from.identify("trial-three@example.com", "").Token, trial())
+		_, err = s.promotion.Get(ctx, &genpromotion.GetPayload{Code: "ENDSOON"})
+		wantErr(t, err, "not_found", msgPromoNotFound)
+		_, err = s.order.Create(ctx, ptr(withCode(s.identify("late@example.com", "").Token, "ENDSOON")))
+		wantErr(t, err, "not_found", msgPromoNotFound)
 
 		// A shop with a live gateway on the same database stays on real time.
 		live := s.cfg
