@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -52,7 +54,7 @@ func clockCommand(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "test clock advanced by %s, now %s ahead of real time: shop time %s; %s\n",
-			formatRetention(by), formatRetention(offset), time.Now().Add(offset).UTC().Format(time.RFC3339), follow)
+			formatSpan(by), formatSpan(offset), time.Now().Add(offset).UTC().Format(time.RFC3339), follow)
 		return nil
 	case "reset":
 		if err := app.ResetClock(ctx, st); err != nil {
@@ -67,8 +69,28 @@ func clockCommand(ctx context.Context, args []string, out io.Writer) error {
 	}
 	now := time.Now().UTC()
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "offset\t%s\n", formatRetention(offset))
+	fmt.Fprintf(w, "offset\t%s\n", formatSpan(offset))
 	fmt.Fprintf(w, "shop time\t%s\n", now.Add(offset).Format(time.RFC3339))
 	fmt.Fprintf(w, "real time\t%s\n", now.Format(time.RFC3339))
 	return w.Flush()
+}
+
+// formatSpan writes a test clock span in days and the rest: 26d, 27d12h, 90m as 1h30m, 0s.
+func formatSpan(d time.Duration) string {
+	day := 24 * time.Hour
+	out := ""
+	if d >= day {
+		out, d = strconv.FormatInt(int64(d/day), 10)+"d", d%day
+	}
+	if d > 0 || out == "" {
+		rest := d.String()
+		if strings.HasSuffix(rest, "m0s") {
+			rest = strings.TrimSuffix(rest, "0s")
+		}
+		if strings.HasSuffix(rest, "h0m") {
+			rest = strings.TrimSuffix(rest, "0m")
+		}
+		out += rest
+	}
+	return out
 }

@@ -66,7 +66,7 @@ func TestClockCommandMovesARunningShop(t *testing.T) {
 		shop := runningShop(t, db)
 
 		out, err := clockCLI(t, "show", "--db", db)
-		if err != nil || !strings.Contains(out, "offset     0d") || !strings.Contains(out, "shop time") || !strings.Contains(out, "real time") {
+		if err != nil || !strings.Contains(out, "offset     0s") || !strings.Contains(out, "shop time") || !strings.Contains(out, "real time") {
 			t.Fatalf("clock show on a fresh shop: %v\n%s", err, out)
 		}
 		steps := []struct {
@@ -74,7 +74,7 @@ func TestClockCommandMovesARunningShop(t *testing.T) {
 			ahead    time.Duration
 		}{
 			{"26d", "now 26d ahead", 26 * 24 * time.Hour},
-			{"36h", "now 660h0m0s ahead", 27*24*time.Hour + 12*time.Hour},
+			{"36h", "now 27d12h ahead", 27*24*time.Hour + 12*time.Hour},
 		}
 		for _, s := range steps {
 			out, err := clockCLI(t, "advance", s.by, "--db", db)
@@ -83,7 +83,7 @@ func TestClockCommandMovesARunningShop(t *testing.T) {
 			}
 			waitAhead(t, shop, s.ahead)
 		}
-		if out, err := clockCLI(t, "show", "--db", db); err != nil || !strings.Contains(out, "offset     660h0m0s") {
+		if out, err := clockCLI(t, "show", "--db", db); err != nil || !strings.Contains(out, "offset     27d12h") {
 			t.Fatalf("clock show after advancing: %v\n%s", err, out)
 		}
 		if out, err := clockCLI(t, "reset", "--db", db); err != nil || !strings.Contains(out, "back on real time") {
@@ -156,4 +156,15 @@ func storedOffset(t *testing.T, db string) time.Duration {
 		t.Fatal(err)
 	}
 	return d
+}
+
+func TestFormatSpan(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 26 * 24 * time.Hour: "26d", 36 * time.Hour: "1d12h", 90 * time.Minute: "1h30m",
+		27*24*time.Hour + 12*time.Hour: "27d12h", time.Hour + 30*time.Second: "1h0m30s", 45 * time.Second: "45s",
+	} {
+		if got := formatSpan(d); got != want {
+			t.Errorf("formatSpan(%s) = %q, want %q", d, got, want)
+		}
+	}
 }
