@@ -240,7 +240,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		JobPrune:        a.prune.Handle}, job.Options{
-		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Now: now,
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Now: now, LeaseNow: a.clock.Base,
 	})
 	a.worker = worker
 	if reconciler.Enabled() {

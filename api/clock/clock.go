@@ -29,6 +29,9 @@ func NewOffset(base func() time.Time) *Offset {
 // Now is the base clock's time plus the offset.
 func (o *Offset) Now() time.Time { return o.base().Add(o.Offset()) }
 
+// Base is the time without the offset: what leases and timeouts are measured on.
+func (o *Offset) Base() time.Time { return o.base() }
+
 // Offset is how far the clock is ahead of its base.
 func (o *Offset) Offset() time.Duration { return time.Duration(o.offset.Load()) }
 
