@@ -90,6 +90,9 @@ func New(store Store, signer *authz.Signer) *Service {
 	return &Service{store: store, signer: signer, now: time.Now, passwords: bcryptHasher{}}
 }
 
+// SetClock sets the business clock (session expiry): the shop's test clock; time.Now by default.
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
 // hasher is the password work of a sign-in: one bcrypt computation each way, the cost of a
 // sign-in (tests count the calls).
 type hasher interface {

@@ -58,6 +58,9 @@ type Affiliates struct {
 // New returns the affiliate service.
 func New(store Store) *Affiliates { return &Affiliates{store: store, now: time.Now} }
 
+// SetClock sets the business clock (click times): the shop's test clock; time.Now by default.
+func (a *Affiliates) SetClock(now func() time.Time) { a.now = now }
+
 // maxReferer keeps a stored referer short.
 const maxReferer = 2048
 

@@ -25,6 +25,7 @@ import (
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
@@ -79,8 +80,9 @@ type Config struct {
 	// days (STREAMCART_TRIALS_PER_CLIENT, STREAMCART_TRIALS_PER_IP); 0: the default
 	// (order.DefaultTrialsPerClient, order.DefaultTrialsPerIP), negative: no limit.
 	TrialsPerClient, TrialsPerIP int
-	// Now is the orders' clock (payment deadlines, promotion uses, trial windows); nil: time.Now.
-	// Tests move it instead of waiting.
+	// Now is the base of the shop's business time (payment deadlines, promotion uses, trial
+	// windows, session and sign-in link expiry, job schedules), to which the test clock's offset
+	// (streamcart clock advance) is added; nil: time.Now. Tests move it instead of waiting.
 	Now func() time.Time
 	// RateLimits are the per-address limits (STREAMCART_RATE_LIMITS, STREAMCART_RATE_LIMIT_*,
 	// STREAMCART_REDIS_URL); the zero value is the defaults, in memory.
@@ -130,6 +132,11 @@ type App struct {
 
 	// base is the origin links are built on: the public URL, else the listen address.
 	base string
+
+	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
+	// clockRefused records that a live gateway kept this shop off it (reported once).
+	clock        *clock.Offset
+	clockRefused atomic.Bool
 }
 
 // DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
@@ -159,7 +166,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, err
 	}
-	a := &App{cfg: cfg, base: base, log: log, store: st}
+	a := &App{cfg: cfg, base: base, log: log, store: st, clock: clock.NewOffset(cfg.Now)}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -169,6 +176,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
 	}
+	if moved, err := a.RefreshClock(ctx); err != nil {
+		return nil, err
+	} else if moved {
+		log.Warn("test clock: business time runs ahead of real time (streamcart clock show, clock reset)", "offset", a.clock.Offset(), "now", a.clock.Now())
+	}
+	now := a.clock.Now
 	a.cfg.Payment.Catalog = a.Catalog // Coinbase converts invoices at the catalog in force
 	key, err := a.signingKey(ctx)
 	if err != nil {
@@ -195,9 +208,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, err
 	}
 	cat := a.Catalog
-	a.sessions = sessioncache.New(st, log)
+	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer)
-	var lines panel.Panel = panel.NewBuiltin(st, cfg.ServerHostname)
+	accounts.SetClock(now)
+	builtin := panel.NewBuiltin(st, cfg.ServerHostname)
+	builtin.SetClock(now)
+	var lines panel.Panel = builtin
 	switch cfg.Panel {
 	case "", "builtin":
 	case panel.FlavorXUI, panel.FlavorXtream:
@@ -219,26 +235,30 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 	}, log)
-	if cfg.Now != nil {
-		orders.SetClock(cfg.Now)
-	}
+	orders.SetClock(now)
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
+	prov.SetClock(now)
 	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
 	if err != nil {
 		return nil, err
 	}
+	after.signin.SetClock(now)
+	after.upsells.SetClock(now)
+	after.resellers.SetClock(now)
+	after.affiliates.SetClock(now)
 	prov.Notify(after.notices)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	webhooks.Observe(a.metrics)
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
-	a.prune = a.pruneJob(clockOf(cfg))
+	reconciler.SetClock(now)
+	a.prune = a.pruneJob(now)
 	worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		JobPrune:        a.prune.Handle}), job.Options{
-		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts,
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Now: now, LeaseNow: a.clock.Base,
 	})
 	a.worker = worker
 	if reconciler.Enabled() {
@@ -257,6 +277,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 		Limiter:   a.limiter,
 		PayQuotes: st,
+		Now:       now,
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
@@ -377,14 +398,6 @@ func (a *App) pruneJob(now func() time.Time) job.Daily {
 			"clicks", p.Clicks, "sent_mail", p.SentMail, "jobs", p.Jobs, "signin_attempts", p.Attempts)
 		return err
 	}}
-}
-
-// clockOf is the shop's clock: cfg.Now, else time.Now.
-func clockOf(cfg Config) func() time.Time {
-	if cfg.Now != nil {
-		return cfg.Now
-	}
-	return time.Now
 }
 
 // Catalog is the catalog in force.
@@ -540,8 +553,9 @@ func (a *App) gatewaysBuilt(c *catalog.Catalog) error {
 // every sessioncache.Poll).
 func (a *App) SyncSessions(ctx context.Context) error { return a.sessions.Sync(ctx) }
 
-// watchCatalog refreshes the catalog every CatalogPoll until ctx ends. A failed check keeps the
-// catalog in force (the import validated it; a database blip must not empty the shop).
+// watchCatalog refreshes the catalog and the test clock every CatalogPoll until ctx ends. A
+// failed check keeps the catalog in force (the import validated it; a database blip must not
+// empty the shop) and the clock where it was.
 func (a *App) watchCatalog(ctx context.Context) {
 	every := a.cfg.CatalogPoll
 	if every <= 0 {
@@ -561,6 +575,11 @@ func (a *App) watchCatalog(ctx context.Context) {
 		}
 		if changed {
 			a.log.Info("catalog changed in the database: reloaded")
+		}
+		if moved, err := a.RefreshClock(ctx); err != nil && ctx.Err() == nil {
+			a.log.Warn("test clock check failed; keeping the clock where it was", "err", err)
+		} else if moved {
+			a.log.Info("test clock moved", "offset", a.clock.Offset(), "now", a.clock.Now())
 		}
 	}
 }

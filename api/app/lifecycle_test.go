@@ -83,7 +83,7 @@ func TestCrashWhileProvisioning(t *testing.T) {
 			t.Fatalf("pay = %d", resp.StatusCode)
 		}
 		// The dying worker: it claims with a lease that is already over by the time anyone looks.
-		j, ok, err := s.app.Store().ClaimJob(t.Context(), time.Now(), time.Millisecond)
+		j, ok, err := s.app.Store().ClaimJob(t.Context(), time.Now(), time.Now(), time.Millisecond)
 		if err != nil || !ok || j.Ref != o.OrderID {
 			t.Fatalf("claim = %+v %v %v", j, ok, err)
 		}

@@ -247,9 +247,11 @@ func TestFreeTrialLimits(t *testing.T) {
 		// Another address is not affected, and after 30 days the address has trials again.
 		s.from("198.51.100.8").buy(s.from("198.51.100.8").identify("elsewhere@example.com", "").Token, trial())
 		c.Add(30*24*time.Hour + time.Minute)
-		from.buy(fourth, trial())
+		// Sessions expire on the same clock (30 days): each client signs in again.
+		from.buy(from.identify("house-fourth@example.com", "").Token, trial())
 		// The client's own trial never comes back.
-		_, err = from.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(buyer.Token), Pid: 1, BillingCycle: "onetime"})
+		again := from.identify("trial@example.com", "")
+		_, err = from.order.Create(t.Context(), &genorder.CreatePayload{Token: ptr(again.Token), Pid: 1, BillingCycle: "onetime"})
 		wantErr(t, err, "trial_used", msgTrialUsed)
 	})
 }

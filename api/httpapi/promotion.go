@@ -27,9 +27,13 @@ type promotionService struct {
 	now     func() time.Time
 }
 
-// NewPromotion returns the promotion service.
-func NewPromotion(cat func() *catalog.Catalog, uses PromoUses) genpromotion.Service {
-	return &promotionService{catalog: cat, uses: uses, now: time.Now}
+// NewPromotion returns the promotion service; now is the business clock promotion dates are
+// checked on (the orders' clock), time.Now when nil.
+func NewPromotion(cat func() *catalog.Catalog, uses PromoUses, now func() time.Time) genpromotion.Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &promotionService{catalog: cat, uses: uses, now: now}
 }
 
 // Get looks a promo code up.

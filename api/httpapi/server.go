@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"time"
 
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
@@ -62,6 +63,7 @@ type Deps struct {
 	Geo        *geo.Lookup
 	Webhooks   *payment.Webhooks // providers' webhooks, served raw; nil: none
 	PayQuotes  payment.Quotes    // invoices' quotes in a gateway's own currency (Coinbase: USDC); nil: none
+	Now        func() time.Time  // business clock (promotion dates; the test clock moves it); nil: time.Now
 	Storefront Storefront
 	// TrustedProxies are the proxies whose X-Forwarded-For names the client (geo.ClientIP).
 	TrustedProxies []netip.Prefix
@@ -97,7 +99,7 @@ func New(d Deps) http.Handler {
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))
 
-	pe := genpromotion.NewEndpoints(NewPromotion(d.Catalog, d.Orders))
+	pe := genpromotion.NewEndpoints(NewPromotion(d.Catalog, d.Orders, d.Now))
 	pe.Use(hide)
 	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 

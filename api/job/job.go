@@ -26,10 +26,11 @@ type Job struct {
 // Store keeps the jobs. The SQLite store implements it; a PostgreSQL one claims with
 // FOR UPDATE SKIP LOCKED and keeps the same semantics.
 type Store interface {
-	// ClaimJob leases the oldest due job: queued with run_at <= now, or running with
+	// ClaimJob leases the oldest due job: queued with run_at <= due, or running with
 	// lease_until < now (its worker died). It sets state running, lease_until = now+lease and
-	// attempts+1 atomically; false when nothing is due.
-	ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (Job, bool, error)
+	// attempts+1 atomically; false when nothing is due. due is business time (the shop's test
+	// clock moves it), now the leases' clock, which stays on real time.
+	ClaimJob(ctx context.Context, due, now time.Time, lease time.Duration) (Job, bool, error)
 	// CompleteJob marks a job done.
 	CompleteJob(ctx context.Context, id int64) error
 	// RetryJob queues a running job again at runAt, recording why it failed.
@@ -76,7 +77,11 @@ type Options struct {
 	Concurrency int              // jobs run at once by one worker; 2
 	Grace       time.Duration    // on shutdown, how long in-flight jobs may finish; 10s
 	Logger      *slog.Logger     // slog.Default()
-	Now         func() time.Time // clock for run_at and leases; time.Now
+	Now         func() time.Time // clock for run_at (business time); time.Now
+	// LeaseNow is the clock leases are stamped and checked on; Now when nil. A shop's test clock
+	// moves Now only: a lease on it would look expired to a replica whose clock moved, and a job
+	// still running would be taken over.
+	LeaseNow func() time.Time
 	// MaxAttempts bounds the claims of a job by kind; a kind not listed gets DefaultMaxAttempts.
 	// A job failing on its last attempt is buried (dead) like a Permanent failure, never
 	// retried forever.
@@ -119,6 +124,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.LeaseNow == nil {
+		o.LeaseNow = o.Now
 	}
 	return o
 }
@@ -217,7 +225,7 @@ func (w *Worker) RunOnce(ctx context.Context) (ran bool, err error) {
 
 // runOne claims with ctx and runs the handler with hctx.
 func (w *Worker) runOne(ctx, hctx context.Context) (bool, error) {
-	j, ok, err := w.store.ClaimJob(ctx, w.o.Now(), w.o.Lease)
+	j, ok, err := w.store.ClaimJob(ctx, w.o.Now(), w.o.LeaseNow(), w.o.Lease)
 	if err != nil {
 		return false, fmt.Errorf("claim job: %w", err)
 	}
@@ -285,7 +293,7 @@ func (w *Worker) heartbeat(ctx context.Context, j Job) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := w.store.ExtendLease(ctx, j.ID, w.o.Now().Add(w.o.Lease)); err != nil {
+				if err := w.store.ExtendLease(ctx, j.ID, w.o.LeaseNow().Add(w.o.Lease)); err != nil {
 					w.o.Logger.Warn("job: extend lease", "job", j.ID, "err", err)
 				}
 			}

@@ -164,7 +164,7 @@ func TestLeaseExpiryTakeover(t *testing.T) {
 		lease := 30 * time.Second
 		enqueue(t, s, "k", "r", t0)
 		// A worker claims the job and dies without a word.
-		if _, ok, err := s.ClaimJob(t.Context(), t0, lease); err != nil || !ok {
+		if _, ok, err := s.ClaimJob(t.Context(), t0, t0, lease); err != nil || !ok {
 			t.Fatal(ok, err)
 		}
 		var attempts []int
@@ -362,8 +362,8 @@ type spy struct {
 	extended   chan struct{}
 }
 
-func (s *spy) ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (job.Job, bool, error) {
-	j, ok, err := s.Store.ClaimJob(ctx, now, lease)
+func (s *spy) ClaimJob(ctx context.Context, due, now time.Time, lease time.Duration) (job.Job, bool, error) {
+	j, ok, err := s.Store.ClaimJob(ctx, due, now, lease)
 	if err == nil && !ok && s.emptyClaim != nil {
 		select {
 		case s.emptyClaim <- struct{}{}:

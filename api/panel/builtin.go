@@ -33,6 +33,9 @@ func NewBuiltin(s LineStore, hostname string) *Builtin {
 	return &Builtin{store: s, hostname: hostname, now: time.Now}
 }
 
+// SetClock sets the business clock (line creation and expiry): the shop's test clock; time.Now by default.
+func (b *Builtin) SetClock(now func() time.Time) { b.now = now }
+
 // CreateLine stores l as given, or returns the line already stored under l.Ref. Username
 // collisions answer ErrUsernameTaken: draw a new username and call again with the same Ref.
 func (b *Builtin) CreateLine(ctx context.Context, l Line) (Line, error) {

@@ -167,6 +167,33 @@ func CheckPublicURL(cfg Config) error {
 	return nil
 }
 
+// ErrTestClockLive means the test clock was asked for beside a gateway that takes real money:
+// moving business time would expire, renew and charge real buyers' orders early.
+var ErrTestClockLive = errors.New("test clock refused: a live gateway is configured")
+
+// CheckTestClock allows the test clock (streamcart clock advance) only where no real money moves:
+// STREAMCART_TEST_MODE, or every live gateway set up (settings present or listed in
+// STREAMCART_GATEWAYS) with test credentials, the rule CheckSandbox applies beside the sandbox.
+func CheckTestClock(cfg Config) error {
+	if cfg.TestMode {
+		return nil
+	}
+	for _, g := range []struct{ module, key string }{
+		{"stripe", cfg.StripeSecretKey}, {"coinbase", cfg.CoinbaseKeyID + cfg.CoinbaseKeySecret}, {"cryptomus", cfg.CryptomusMerchant + cfg.CryptomusAPIKey},
+	} {
+		if (g.key == "" && !slices.Contains(cfg.Modules, g.module)) || cfg.testCredentials(g.module) {
+			continue
+		}
+		why := "it has no test credentials"
+		if g.module == "stripe" {
+			why = "STREAMCART_STRIPE_SECRET_KEY is not a test key, sk_test_… or rk_test_…"
+		}
+		return fmt.Errorf("%w: %s takes real money (%s); the test clock runs only on a shop that takes none: set STREAMCART_TEST_MODE=true, or use test credentials",
+			ErrTestClockLive, g.module, why)
+	}
+	return nil
+}
+
 // testCredentials reports whether module m is set up with its provider's test credentials.
 func (cfg Config) testCredentials(m string) bool {
 	switch m {

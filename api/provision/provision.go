@@ -54,6 +54,9 @@ func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string,
 	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, log: log, now: time.Now}
 }
 
+// SetClock sets the business clock (service due dates): the shop's test clock; time.Now by default.
+func (p *Provisioner) SetClock(now func() time.Time) { p.now = now }
+
 // Handle provisions the order named by the job.
 func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 	o, ok, err := order.StartFulfilment(ctx, p.store, j.Ref)

@@ -92,6 +92,9 @@ func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, account
 	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: time.Now}
 }
 
+// SetClock sets the business clock (prices and credit dates): the shop's test clock; time.Now by default.
+func (r *Resellers) SetClock(now func() time.Time) { r.now = now }
+
 // IsReseller reports whether claims' client has a reseller account. An email-only session only
 // learns about purchases it made itself: an email alone reveals nothing about its client.
 func (r *Resellers) IsReseller(ctx context.Context, claims authz.Claims) (bool, int, error) {

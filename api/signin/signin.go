@@ -111,6 +111,9 @@ func New(store Store, accounts *account.Service, mailer Mailer, cfg Config, log 
 	return &Service{store: store, accounts: accounts, mailer: mailer, cfg: cfg, log: log, now: time.Now}
 }
 
+// SetClock sets the business clock (sign-in link expiry and the attempt window): the shop's test clock; time.Now by default.
+func (s *Service) SetClock(now func() time.Time) { s.now = now }
+
 // LinkRequest asks for a sign-in link.
 type LinkRequest struct {
 	Email     string

@@ -51,15 +51,14 @@ func (s *db) Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt tim
 // claim the same lease; on SQLite the single writer connection serialises it, and PostgreSQL
 // adds FOR UPDATE SKIP LOCKED to the inner SELECT for the same effect without blocking: a row
 // another replica is claiming is skipped, and one whose claim committed no longer matches.
-func (s *db) ClaimJob(ctx context.Context, now time.Time, lease time.Duration) (job.Job, bool, error) {
+func (s *db) ClaimJob(ctx context.Context, due, now time.Time, lease time.Duration) (job.Job, bool, error) {
 	var j job.Job
-	at := fmtTime(now)
 	err := s.w.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
 		WHERE id = (SELECT id FROM jobs
 			WHERE (state = 'queued' AND run_at <= ?) OR (state = 'running' AND lease_until < ?)
 			ORDER BY run_at, id LIMIT 1`+s.d.skipLocked+`)
 		RETURNING id, kind, ref, attempts`,
-		fmtTime(now.Add(lease)), fmtTime(s.now()), at, at).Scan(&j.ID, &j.Kind, &j.Ref, &j.Attempts)
+		fmtTime(now.Add(lease)), fmtTime(s.now()), fmtTime(due), fmtTime(now)).Scan(&j.ID, &j.Kind, &j.Ref, &j.Attempts)
 	if errors.Is(err, sql.ErrNoRows) {
 		return job.Job{}, false, nil
 	}

@@ -59,7 +59,7 @@ func TestClaimJobPicksOldestDue(t *testing.T) {
 		mustEnqueue(t, s, "k", "third", "third", jobT0) // same run_at as "second": id breaks the tie
 		lease := 30 * time.Second
 		for _, want := range []string{"first", "second", "third"} {
-			j, ok, err := s.ClaimJob(t.Context(), jobT0, lease)
+			j, ok, err := s.ClaimJob(t.Context(), jobT0, jobT0, lease)
 			if err != nil || !ok {
 				t.Fatalf("claim: ok=%v err=%v, want %s", ok, err, want)
 			}
@@ -71,7 +71,7 @@ func TestClaimJobPicksOldestDue(t *testing.T) {
 				t.Fatalf("after claim %+v, want running until %v", info, jobT0.Add(lease))
 			}
 		}
-		if j, ok, err := s.ClaimJob(t.Context(), jobT0, lease); err != nil || ok {
+		if j, ok, err := s.ClaimJob(t.Context(), jobT0, jobT0, lease); err != nil || ok {
 			t.Fatalf("claim with nothing due = %+v, %v, %v", j, ok, err)
 		}
 	})
@@ -81,15 +81,15 @@ func TestClaimJobTakesOverExpiredLease(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		mustEnqueue(t, s, "k", "r", "r", jobT0)
 		lease := time.Minute
-		dead, ok, err := s.ClaimJob(t.Context(), jobT0, lease)
+		dead, ok, err := s.ClaimJob(t.Context(), jobT0, jobT0, lease)
 		if err != nil || !ok {
 			t.Fatal(ok, err)
 		}
 		// The lease is held up to and including lease_until.
-		if _, ok, err := s.ClaimJob(t.Context(), jobT0.Add(lease), lease); err != nil || ok {
+		if _, ok, err := s.ClaimJob(t.Context(), jobT0.Add(lease), jobT0.Add(lease), lease); err != nil || ok {
 			t.Fatalf("claimed at lease end: ok=%v err=%v", ok, err)
 		}
-		j, ok, err := s.ClaimJob(t.Context(), jobT0.Add(lease+time.Microsecond), lease)
+		j, ok, err := s.ClaimJob(t.Context(), jobT0.Add(lease+time.Microsecond), jobT0.Add(lease+time.Microsecond), lease)
 		if err != nil || !ok {
 			t.Fatalf("takeover: ok=%v err=%v", ok, err)
 		}
@@ -102,14 +102,14 @@ func TestClaimJobTakesOverExpiredLease(t *testing.T) {
 func TestExtendLeaseKeepsJob(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		mustEnqueue(t, s, "k", "r", "r", jobT0)
-		j, _, err := s.ClaimJob(t.Context(), jobT0, time.Minute)
+		j, _, err := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := s.ExtendLease(t.Context(), j.ID, jobT0.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok, err := s.ClaimJob(t.Context(), jobT0.Add(30*time.Minute), time.Minute); err != nil || ok {
+		if _, ok, err := s.ClaimJob(t.Context(), jobT0.Add(30*time.Minute), jobT0.Add(30*time.Minute), time.Minute); err != nil || ok {
 			t.Fatalf("claimed an extended lease: ok=%v err=%v", ok, err)
 		}
 	})
@@ -118,7 +118,7 @@ func TestExtendLeaseKeepsJob(t *testing.T) {
 func TestRetryJobRequeuesAtRunAt(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		mustEnqueue(t, s, "k", "r", "r", jobT0)
-		j, _, err := s.ClaimJob(t.Context(), jobT0, time.Minute)
+		j, _, err := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,10 +130,10 @@ func TestRetryJobRequeuesAtRunAt(t *testing.T) {
 		if info.State != store.JobQueued || !info.RunAt.Equal(at) || info.LastError != "panel down" || !info.LeaseUntil.IsZero() {
 			t.Fatalf("after retry %+v", info)
 		}
-		if _, ok, _ := s.ClaimJob(t.Context(), at.Add(-time.Microsecond), time.Minute); ok {
+		if _, ok, _ := s.ClaimJob(t.Context(), at.Add(-time.Microsecond), at.Add(-time.Microsecond), time.Minute); ok {
 			t.Fatal("claimed before run_at")
 		}
-		j2, ok, err := s.ClaimJob(t.Context(), at, time.Minute)
+		j2, ok, err := s.ClaimJob(t.Context(), at, at, time.Minute)
 		if err != nil || !ok || j2.Attempts != 2 {
 			t.Fatalf("claim at run_at = %+v, %v, %v", j2, ok, err)
 		}
@@ -154,7 +154,7 @@ func TestFinishingVerdicts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			forEachBackend(t, func(t *testing.T, s store.Backend) {
 				mustEnqueue(t, s, "k", "r", "r", jobT0)
-				j, _, err := s.ClaimJob(t.Context(), jobT0, time.Minute)
+				j, _, err := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -172,7 +172,7 @@ func TestFinishingVerdicts(t *testing.T) {
 				if info.State != tt.state || info.LastError != tt.errMsg {
 					t.Fatalf("job = %+v, want state %s error %q", info, tt.state, tt.errMsg)
 				}
-				if _, ok, _ := s.ClaimJob(t.Context(), jobT0.Add(24*time.Hour), time.Minute); ok {
+				if _, ok, _ := s.ClaimJob(t.Context(), jobT0.Add(24*time.Hour), jobT0.Add(24*time.Hour), time.Minute); ok {
 					t.Fatal("a finished job was claimed again")
 				}
 			})
@@ -183,7 +183,7 @@ func TestFinishingVerdicts(t *testing.T) {
 func TestCompleteJobWinsOverStaleBurial(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		mustEnqueue(t, s, "k", "r", "r", jobT0)
-		j, _, _ := s.ClaimJob(t.Context(), jobT0, time.Minute)
+		j, _, _ := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 		if err := s.BuryJob(t.Context(), j.ID, "stale worker gave up"); err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestCompleteJobWinsOverStaleBurial(t *testing.T) {
 func TestLongLastErrorIsClipped(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		mustEnqueue(t, s, "k", "r", "r", jobT0)
-		j, _, _ := s.ClaimJob(t.Context(), jobT0, time.Minute)
+		j, _, _ := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 		long := make([]byte, 10000)
 		for i := range long {
 			long[i] = 'x'
@@ -229,7 +229,7 @@ func TestConcurrentClaimsNeverShareAJob(t *testing.T) {
 		for range claimers {
 			wg.Go(func() {
 				for {
-					j, ok, err := s.ClaimJob(context.Background(), jobT0, time.Hour)
+					j, ok, err := s.ClaimJob(context.Background(), jobT0, jobT0, time.Hour)
 					if err != nil {
 						t.Error(err)
 						return
@@ -260,7 +260,7 @@ func claimed(t *testing.T, s store.Backend, key string) store.JobInfo {
 	t.Helper()
 	mustEnqueue(t, s, "k", key, key, jobT0)
 	for {
-		j, ok, err := s.ClaimJob(t.Context(), jobT0, time.Minute)
+		j, ok, err := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 		if err != nil || !ok {
 			t.Fatalf("claim %s: %v %v", key, ok, err)
 		}
@@ -320,10 +320,10 @@ func TestOperatorRequeueAndCancel(t *testing.T) {
 			t.Fatalf("cancel twice: err = %v, want ErrJobState", err)
 		}
 		// A cancelled job is never claimed; requeued, it runs again.
-		if j, ok, err := s.ClaimJob(ctx, time.Now().Add(time.Minute), time.Minute); err != nil || !ok || j.ID != failed.ID {
+		if j, ok, err := s.ClaimJob(ctx, time.Now().Add(time.Minute), time.Now().Add(time.Minute), time.Minute); err != nil || !ok || j.ID != failed.ID {
 			t.Fatalf("claim = %+v %v %v, want the requeued failed job only", j, ok, err)
 		}
-		if _, ok, err := s.ClaimJob(ctx, time.Now().Add(time.Minute), time.Minute); err != nil || ok {
+		if _, ok, err := s.ClaimJob(ctx, time.Now().Add(time.Minute), time.Now().Add(time.Minute), time.Minute); err != nil || ok {
 			t.Fatalf("claim after: ok=%v err=%v, want nothing due (the other is cancelled)", ok, err)
 		}
 		if j, err = s.RequeueJob(ctx, dead.ID); err != nil || j.State != store.JobQueued {
@@ -347,7 +347,7 @@ func TestListJobsFilters(t *testing.T) {
 		mustEnqueue(t, s, "mail", "2", "mail:2", jobT0)
 		// BuryJob buries running jobs only: claim the two oldest first.
 		for range 2 {
-			if _, _, err := s.ClaimJob(ctx, jobT0, time.Minute); err != nil {
+			if _, _, err := s.ClaimJob(ctx, jobT0, jobT0, time.Minute); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -380,6 +380,31 @@ func TestListJobsFilters(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Errorf("ListJobs(%+v) = %v, want %v", c.f, got, c.want)
 			}
+		}
+	})
+}
+
+// A claim is due on business time (the test clock) and leased on real time: with the business
+// clock 26 days ahead, a job queued for a business date claims, and a running job whose lease
+// has not run out in real time is not taken over.
+func TestClaimJobDueOnBusinessTimeLeasedOnRealTime(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ahead := jobT0.Add(26 * 24 * time.Hour)
+		mustEnqueue(t, s, "k", "running", "running", jobT0)
+		running, ok, err := s.ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
+		if err != nil || !ok || running.Ref != "running" {
+			t.Fatalf("first claim = %+v, %v, %v", running, ok, err)
+		}
+		mustEnqueue(t, s, "k", "expire", "expire", ahead.Add(-time.Hour))
+		j, ok, err := s.ClaimJob(t.Context(), ahead, jobT0.Add(time.Second), time.Minute)
+		if err != nil || !ok || j.Ref != "expire" {
+			t.Fatalf("claim at business +26d = %+v, %v, %v; want the job due then", j, ok, err)
+		}
+		if _, ok, err := s.ClaimJob(t.Context(), ahead, jobT0.Add(2*time.Second), time.Minute); err != nil || ok {
+			t.Fatalf("claim with nothing due = %v, %v; the running job's real-time lease is not over", ok, err)
+		}
+		if j, ok, err := s.ClaimJob(t.Context(), ahead, jobT0.Add(time.Minute+time.Microsecond), time.Minute); err != nil || !ok || j.ID != running.ID {
+			t.Fatalf("claim after the real-time lease = %+v, %v, %v; want the running job taken over", j, ok, err)
 		}
 	})
 }

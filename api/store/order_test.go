@@ -730,7 +730,7 @@ func TestReplicasShareIdempotencyAndJobs(t *testing.T) {
 	for w := range 8 {
 		wg.Go(func() {
 			for {
-				j, ok, err := replicas[w%2].ClaimJob(context.Background(), jobT0, time.Hour)
+				j, ok, err := replicas[w%2].ClaimJob(context.Background(), jobT0, jobT0, time.Hour)
 				if err != nil {
 					t.Error(err)
 					return
@@ -758,12 +758,12 @@ func TestReplicasShareIdempotencyAndJobs(t *testing.T) {
 	}
 	// A replica that dies holding a lease loses it to the other once it expires.
 	mustEnqueue(t, replicas[0], "k", "orphan", "orphan", jobT0)
-	dead, ok, err := replicas[0].ClaimJob(t.Context(), jobT0, time.Minute)
+	dead, ok, err := replicas[0].ClaimJob(t.Context(), jobT0, jobT0, time.Minute)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	replicas[0].Close()
-	j, ok, err := replicas[1].ClaimJob(t.Context(), jobT0.Add(time.Minute+time.Microsecond), time.Minute)
+	j, ok, err := replicas[1].ClaimJob(t.Context(), jobT0.Add(time.Minute+time.Microsecond), jobT0.Add(time.Minute+time.Microsecond), time.Minute)
 	if err != nil || !ok || j.ID != dead.ID || j.Attempts != 2 {
 		t.Fatalf("takeover by the other replica = %+v, %v, %v; want job %d attempt 2", j, ok, err, dead.ID)
 	}

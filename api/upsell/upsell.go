@@ -85,6 +85,9 @@ func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines p
 	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: time.Now}
 }
 
+// SetClock sets the business clock (reservations and prices): the shop's test clock; time.Now by default.
+func (u *Upsells) SetClock(now func() time.Time) { u.now = now }
+
 // PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
 // §4): One Time maps to monthly; any other is lower-cased with hyphens and spaces removed.
 func PricingCycle(billingCycle string) catalog.Cycle {

@@ -173,7 +173,8 @@ func retentionSettings(s *config.Set, r *store.Retention) {
 	}
 }
 
-// parseRetention reads a retention: whole days ("7d") or a Go duration ("36h", "90m"), positive.
+// parseRetention reads a positive span, a retention or a test clock advance: whole days ("7d")
+// or a Go duration ("36h", "90m").
 func parseRetention(s string) (time.Duration, error) {
 	var d time.Duration
 	var err error

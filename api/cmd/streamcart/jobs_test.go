@@ -35,7 +35,7 @@ func jobsDB(t *testing.T, db string) map[string]int64 {
 	}
 	ids := map[string]int64{}
 	for range 3 {
-		j, ok, err := st.ClaimJob(ctx, now, time.Hour)
+		j, ok, err := st.ClaimJob(ctx, now, now, time.Hour)
 		if err != nil || !ok {
 			t.Fatalf("claim: %v %v", ok, err)
 		}

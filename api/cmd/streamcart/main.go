@@ -47,6 +47,9 @@ const usage = `Usage:
   streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
   streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
   streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)
+  streamcart clock advance DURATION   move the test clock of every shop on the database forward (26d, 36h); refused beside a live gateway
+  streamcart clock show               the test clock's offset, shop time and real time
+  streamcart clock reset              put the shops back on real time
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments) only read: they refuse a database that does not exist.
@@ -149,6 +152,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		return paymentsCommand(ctx, args)
 	case "jobs":
 		return jobsCommand(ctx, args, os.Stdout)
+	case "clock":
+		return clockCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
@@ -293,7 +298,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Int(&cfg.TrialsPerClient, "trials-per-client", order.DefaultTrialsPerClient, "free-trial orders per client (beyond: 409 trial_used); 0: the default; negative: no limit")
 	s.Int(&cfg.TrialsPerIP, "trials-per-ip", order.DefaultTrialsPerIP, "free-trial orders per client address per 30 days; 0: the default; negative: no limit")
 	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
-	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere")
+	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere and for the test clock (streamcart clock)")
 	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")
 	s.Duration(&cfg.JobPoll, "job-poll", 500*time.Millisecond, "job queue poll interval (a payment wakes the worker at once)")
 	s.Duration(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "graceful shutdown limit")
