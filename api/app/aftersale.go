@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -29,6 +30,8 @@ type afterSale struct {
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
 	notices orderMail
+	// orders reads the order a provisioning job names, for its kind.
+	orders orderReader
 }
 
 func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func()) (*afterSale, error) {
@@ -60,6 +63,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		resellers:  reseller.New(a.store, a.Catalog, orders, resellerAccounts, az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
 		affiliates: affiliate.New(a.store),
 		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
+		orders:     a.store,
 	}, nil
 }
 
@@ -71,16 +75,31 @@ func storeName(name string) string {
 	return name
 }
 
-// provision is the handler of paid orders: an upsell raises a line's connections, a reseller plan
-// credits a reseller account, anything else is provisioned by next (new lines).
-func (s *afterSale) provision(next job.Handler) job.Handler {
-	return func(ctx context.Context, j job.Job) error {
-		if handled, err := s.upsells.Handle(ctx, j); handled {
-			return err
-		}
-		if handled, err := s.resellers.Handle(ctx, j); handled {
-			return err
-		}
-		return next(ctx, j)
+// provision is the handler of paid orders: the fulfiller of the order's kind runs it, plan
+// (new lines) for a plan, the upsell's (more connections) and the reseller plan's (credits).
+func (s *afterSale) provision(plan job.Handler) job.Handler {
+	fulfil := map[order.Kind]job.Handler{
+		order.KindPlan:     plan,
+		order.KindUpsell:   s.upsells.Fulfil,
+		order.KindReseller: s.resellers.Fulfil,
 	}
+	return func(ctx context.Context, j job.Job) error {
+		o, err := s.orders.Order(ctx, j.Ref)
+		if errors.Is(err, order.ErrNotFound) {
+			return job.Permanent(fmt.Errorf("fulfil order %s: %w", j.Ref, err))
+		}
+		if err != nil {
+			return fmt.Errorf("fulfil order %s: %w", j.Ref, err)
+		}
+		h, ok := fulfil[o.Kind]
+		if !ok {
+			return job.Permanent(fmt.Errorf("fulfil order %s: no fulfiller for kind %q", o.ID, o.Kind))
+		}
+		return h(ctx, j)
+	}
+}
+
+// orderReader reads the order a job names.
+type orderReader interface {
+	Order(ctx context.Context, id string) (order.Order, error)
 }

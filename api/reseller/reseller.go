@@ -120,7 +120,7 @@ type Request struct {
 	ReturnURL        string
 	IP, Origin       string
 	ReturnOrigins    []string // further sites ReturnURL may point to: the request's storefront's own
-	// IdempotencyKey: the same key and request give back the first order (see order.Custom).
+	// IdempotencyKey: the same key and request give back the first order (see order.Placement).
 	IdempotencyKey string
 	// Password is the reseller panel account's password (used when this order creates the
 	// account); it has nothing to do with the client's sign-in password.
@@ -176,11 +176,11 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	if ret == "" {
 		ret = "/checkout/resellers/waiting?order={orderId}&serviceid=" + svc.ID
 	}
-	c := order.Custom{
-		ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
+	c := order.Placement{
+		Kind: order.KindReseller, ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
 		ReturnOrigins: req.ReturnOrigins, IdempotencyKey: req.IdempotencyKey, RequestHash: hash,
 	}
-	if err := r.orders.CheckCustom(c); err != nil {
+	if err := r.orders.CheckPlacement(c); err != nil {
 		return order.Order{}, err
 	}
 	pwHash, err := signin.HashPassword(req.Password)
@@ -192,7 +192,7 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	if err != nil {
 		return order.Order{}, fmt.Errorf("reseller order: %w", err)
 	}
-	return r.orders.CreateCustom(ctx, claims, c)
+	return r.orders.Place(ctx, claims, c)
 }
 
 // Service is a reseller plan's service with its account.
@@ -231,53 +231,54 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	return out, nil
 }
 
-// Handle credits the reseller account of a paid reseller order named by a provisioning job;
-// handled is false when the order is no reseller purchase. The panel credits once per order id,
+// Fulfil credits the reseller account of a paid reseller order (KindReseller) named by a
+// provisioning job. The ledger credits once per order id,
 // so a repeat changes nothing.
-func (r *Resellers) Handle(ctx context.Context, j job.Job) (handled bool, err error) {
+func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 	p, err := r.store.Purchase(ctx, j.Ref)
 	if errors.Is(err, ErrNotFound) {
-		return false, nil
+		// Placed as a reseller order without a purchase recorded: no retry can find it.
+		return job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
 	}
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
+		return fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
 	o, ok, err := order.StartFulfilment(ctx, r.store, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
-		return true, job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
+		return job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
 	}
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
+		return fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
 	if !ok {
 		if o.Status != order.StatusActive {
 			r.log.Warn("reseller credit skipped", "order", o.ID, "status", o.Status)
 		}
-		return true, nil
+		return nil
 	}
 	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	r.audit.Record(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits), err)
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	if err := r.store.MarkCredited(ctx, o.ID, a.Account, r.now().UTC()); err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	services, err := r.store.OrderServices(ctx, o.ID)
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	for _, s := range services {
 		if s.Status != order.ServiceActive {
 			s.Status = order.ServiceActive
 			if err := r.store.UpdateService(ctx, s); err != nil {
-				return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+				return fmt.Errorf("reseller %s: %w", o.ID, err)
 			}
 		}
 	}
 	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
-	return true, nil
+	return nil
 }
