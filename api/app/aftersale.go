@@ -47,12 +47,6 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	if !ok {
 		return nil, fmt.Errorf("panel %q cannot manage lines", cfg.Panel)
 	}
-	// Neither Xtream flavour has a reseller API we drive: reseller credit accounts live in the
-	// built-in panel's tables whatever panel serves the lines.
-	resellerAccounts, ok := lines.(panel.Resellers)
-	if !ok {
-		resellerAccounts = panel.NewBuiltin(a.store, cfg.ServerHostname)
-	}
 	auditLog := audit.New(a.store, a.log)
 	outbox := mail.NewOutbox(a.store, smtp, wake)
 	return &afterSale{
@@ -60,7 +54,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
 		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
-		resellers:  reseller.New(a.store, a.Catalog, orders, resellerAccounts, az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
+		resellers:  reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
 		affiliates: affiliate.New(a.store),
 		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
 		orders:     a.store,

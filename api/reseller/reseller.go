@@ -1,6 +1,6 @@
 // Package reseller sells reseller credit plans: an order priced at the plan's monthly price (plus
 // the new-reseller product for a new reseller), and once paid, a durable job creates or credits
-// the client's reseller account on the panel exactly once.
+// the client's reseller account in the credit ledger (Ledger) exactly once.
 package reseller
 
 import (
@@ -16,7 +16,6 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/signin"
 )
@@ -24,7 +23,8 @@ import (
 var (
 	// ErrNotReseller means the pid is not a reseller plan.
 	ErrNotReseller = errors.New("reseller: not a reseller plan")
-	// ErrNotFound is what Store answers when an order or service is no reseller purchase.
+	// ErrNotFound is what Store answers when an order or service is no reseller purchase, and
+	// the ledger for an unknown account.
 	ErrNotFound = errors.New("reseller: not found")
 )
 
@@ -79,7 +79,7 @@ type Resellers struct {
 	store    Store
 	catalog  func() *catalog.Catalog
 	orders   *order.Orders
-	accounts panel.Resellers
+	accounts *Ledger
 	authz    Authorizer
 	audit    *audit.Log
 	cfg      Config
@@ -88,7 +88,7 @@ type Resellers struct {
 }
 
 // New returns the reseller service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts panel.Resellers, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts *Ledger, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
 	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: time.Now}
 }
 
@@ -101,8 +101,8 @@ func (r *Resellers) IsReseller(ctx context.Context, claims authz.Claims) (bool, 
 			return false, 0, err
 		}
 	}
-	a, err := r.accounts.ResellerAccount(ctx, claims.Email)
-	if errors.Is(err, panel.ErrNotFound) {
+	a, err := r.accounts.Account(ctx, claims.Email)
+	if errors.Is(err, ErrNotFound) {
 		return false, 0, nil
 	}
 	if err != nil {
@@ -199,7 +199,7 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 type Service struct {
 	order.Service
 	Credits int // granted by the plan
-	Account panel.ResellerAccount
+	Account Account
 }
 
 // Service reads a reseller plan's service claims may read; order.ErrNotFound for a foreign one,
@@ -222,8 +222,8 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	}
 	out := Service{Service: svc, Credits: p.Credits}
 	if p.Account != "" {
-		a, err := r.accounts.ResellerAccount(ctx, p.Account)
-		if err != nil && !errors.Is(err, panel.ErrNotFound) {
+		a, err := r.accounts.Account(ctx, p.Account)
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return Service{}, fmt.Errorf("reseller service: %w", err)
 		}
 		out.Account = a
@@ -256,7 +256,7 @@ func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 		}
 		return nil
 	}
-	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
+	a, err := r.accounts.Credit(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	r.audit.Record(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits), err)
 	if err != nil {
