@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -31,7 +30,9 @@ type afterSale struct {
 	// notices mails the buyer when an order is received and when its lines are ready.
 	notices orderMail
 	// orders reads the order a provisioning job names, for its kind.
-	orders orderReader
+	orders interface {
+		Order(ctx context.Context, id string) (order.Order, error)
+	}
 }
 
 func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func()) (*afterSale, error) {
@@ -72,28 +73,9 @@ func storeName(name string) string {
 // provision is the handler of paid orders: the fulfiller of the order's kind runs it, plan
 // (new lines) for a plan, the upsell's (more connections) and the reseller plan's (credits).
 func (s *afterSale) provision(plan job.Handler) job.Handler {
-	fulfil := map[order.Kind]job.Handler{
+	return order.Fulfilment(s.orders, map[order.Kind]job.Handler{
 		order.KindPlan:     plan,
 		order.KindUpsell:   s.upsells.Fulfil,
 		order.KindReseller: s.resellers.Fulfil,
-	}
-	return func(ctx context.Context, j job.Job) error {
-		o, err := s.orders.Order(ctx, j.Ref)
-		if errors.Is(err, order.ErrNotFound) {
-			return job.Permanent(fmt.Errorf("fulfil order %s: %w", j.Ref, err))
-		}
-		if err != nil {
-			return fmt.Errorf("fulfil order %s: %w", j.Ref, err)
-		}
-		h, ok := fulfil[o.Kind]
-		if !ok {
-			return job.Permanent(fmt.Errorf("fulfil order %s: no fulfiller for kind %q", o.ID, o.Kind))
-		}
-		return h(ctx, j)
-	}
-}
-
-// orderReader reads the order a job names.
-type orderReader interface {
-	Order(ctx context.Context, id string) (order.Order, error)
+	})
 }
