@@ -47,8 +47,9 @@ const (
 	ServiceTerminated ServiceStatus = "Terminated"
 )
 
-// Kind is what an order sells. It is stored with the order and picks its fulfilment (a lookup,
-// never a guess from other tables); every kind is placed the same way (Orders.Place).
+// Kind is what an order sells. It is stored with the order and picks its fulfilment (Fulfilment:
+// a lookup, never a guess from other tables); every kind is placed by one path (a Placement:
+// Create for a plan, Place for what another package prices).
 type Kind string
 
 const (

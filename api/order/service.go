@@ -112,8 +112,8 @@ type Refunder interface {
 }
 
 // LocalLinker is a Gateway whose payment link is derived from the order alone, with no network
-// call (the sandbox's). Placing an order stores that link with the order, in its one write transaction,
-// instead of recording it in a second one after Checkout.
+// call (the sandbox's). Placing an order stores that link with the order, in its one write
+// transaction, instead of recording it in a second one after Checkout.
 type LocalLinker interface {
 	Link(o Order) string
 }

@@ -232,8 +232,7 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 }
 
 // Fulfil credits the reseller account of a paid reseller order (KindReseller) named by a
-// provisioning job. The ledger credits once per order id,
-// so a repeat changes nothing.
+// provisioning job. The ledger credits once per order id, so a repeat changes nothing.
 func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 	p, err := r.store.Purchase(ctx, j.Ref)
 	if errors.Is(err, ErrNotFound) {

@@ -274,9 +274,10 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	return o, q, nil
 }
 
-// Fulfil applies a paid upsell order (KindUpsell) named by a provisioning job. The connections are added to the service once (ApplyUpsell); the panel is
-// then set to the service's total, which is safe to repeat, so a retry or a second run after a
-// duplicate settlement never raises twice.
+// Fulfil applies a paid upsell order (KindUpsell) named by a provisioning job. The connections
+// are added to the service once (ApplyUpsell); the panel is then set to the service's total,
+// which is safe to repeat, so a retry or a second run after a duplicate settlement never raises
+// twice.
 func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 	up, err := u.store.Upsell(ctx, j.Ref)
 	if errors.Is(err, ErrNotFound) {
