@@ -29,6 +29,10 @@ type afterSale struct {
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
 	notices orderMail
+	// orders reads the order a provisioning job names, for its kind.
+	orders interface {
+		Order(ctx context.Context, id string) (order.Order, error)
+	}
 }
 
 func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func()) (*afterSale, error) {
@@ -44,12 +48,6 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	if !ok {
 		return nil, fmt.Errorf("panel %q cannot manage lines", cfg.Panel)
 	}
-	// Neither Xtream flavour has a reseller API we drive: reseller credit accounts live in the
-	// built-in panel's tables whatever panel serves the lines.
-	resellerAccounts, ok := lines.(panel.Resellers)
-	if !ok {
-		resellerAccounts = panel.NewBuiltin(a.store, cfg.ServerHostname)
-	}
 	auditLog := audit.New(a.store, a.log)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	return &afterSale{
@@ -57,9 +55,10 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
 		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
-		resellers:  reseller.New(a.store, a.Catalog, orders, resellerAccounts, az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
+		resellers:  reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
 		affiliates: affiliate.New(a.store),
 		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
+		orders:     a.store,
 	}, nil
 }
 
@@ -71,16 +70,12 @@ func storeName(name string) string {
 	return name
 }
 
-// provision is the handler of paid orders: an upsell raises a line's connections, a reseller plan
-// credits a reseller account, anything else is provisioned by next (new lines).
-func (s *afterSale) provision(next job.Handler) job.Handler {
-	return func(ctx context.Context, j job.Job) error {
-		if handled, err := s.upsells.Handle(ctx, j); handled {
-			return err
-		}
-		if handled, err := s.resellers.Handle(ctx, j); handled {
-			return err
-		}
-		return next(ctx, j)
-	}
+// provision is the handler of paid orders: the fulfiller of the order's kind runs it, plan
+// (new lines) for a plan, the upsell's (more connections) and the reseller plan's (credits).
+func (s *afterSale) provision(plan job.Handler) job.Handler {
+	return order.Fulfilment(s.orders, map[order.Kind]job.Handler{
+		order.KindPlan:     plan,
+		order.KindUpsell:   s.upsells.Fulfil,
+		order.KindReseller: s.resellers.Fulfil,
+	})
 }

@@ -50,13 +50,11 @@ func (f jobDepth) JobDepth(ctx context.Context) ([]metrics.JobDepth, error) {
 	return out, err
 }
 
-// observeOrder counts orders placed and paid by gateway and kind: custom (an upsell, a reseller
-// plan), trial (the catalog's trial products) or plan.
+// observeOrder counts orders placed and paid by gateway and kind: the order's kind (plan,
+// upsell, reseller), with trial for a plan order of one of the catalog's trial products.
 func (a *App) observeOrder(event string, o order.Order) {
-	kind := "plan"
-	if strings.HasPrefix(o.RequestHash, "custom:") {
-		kind = "custom"
-	} else if p, ok := a.Catalog().Product(o.Quote.PID); ok && p.Trial {
+	kind := string(o.Kind)
+	if p, ok := a.Catalog().Product(o.Quote.PID); o.Kind == order.KindPlan && ok && p.Trial {
 		kind = "trial"
 	}
 	switch event {

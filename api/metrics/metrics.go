@@ -114,7 +114,7 @@ func (m *Metrics) Known(jobKinds, gateways, providers []string) {
 		m.jobFailures.WithLabelValues(k)
 	}
 	for _, g := range gateways {
-		for _, kind := range []string{"plan", "trial", "custom"} {
+		for _, kind := range []string{"plan", "trial", "upsell", "reseller"} {
 			m.ordersCreated.WithLabelValues(g, kind)
 			m.ordersPaid.WithLabelValues(g, kind)
 		}

@@ -2,8 +2,33 @@ package order
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/streamcart/streamcart/api/job"
 )
+
+// Fulfilment is the handler of JobProvision: it reads the paid order the job names and runs the
+// fulfiller of its kind (fulfil), a lookup by the kind stored with the order. An unknown order,
+// or a kind without a fulfiller, fails for good: no retry can change either.
+func Fulfilment(orders interface {
+	Order(ctx context.Context, id string) (Order, error)
+}, fulfil map[Kind]job.Handler) job.Handler {
+	return func(ctx context.Context, j job.Job) error {
+		o, err := orders.Order(ctx, j.Ref)
+		if errors.Is(err, ErrNotFound) {
+			return job.Permanent(fmt.Errorf("fulfil order %s: %w", j.Ref, err))
+		}
+		if err != nil {
+			return fmt.Errorf("fulfil order %s: %w", j.Ref, err)
+		}
+		h, ok := fulfil[o.Kind]
+		if !ok {
+			return job.Permanent(fmt.Errorf("fulfil order %s: no fulfiller for kind %q", o.ID, o.Kind))
+		}
+		return h(ctx, j)
+	}
+}
 
 // fulfilmentStore is what starting a fulfilment needs.
 type fulfilmentStore interface {

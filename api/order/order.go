@@ -47,10 +47,25 @@ const (
 	ServiceTerminated ServiceStatus = "Terminated"
 )
 
+// Kind is what an order sells. It is stored with the order and picks its fulfilment (Fulfilment:
+// a lookup, never a guess from other tables); every kind is placed by one path (a Placement:
+// Create for a plan, Place for what another package prices).
+type Kind string
+
+const (
+	// KindPlan is a plan from the catalog: new lines, provisioned on the panel.
+	KindPlan Kind = "plan"
+	// KindUpsell is extra connections on an active line (package upsell).
+	KindUpsell Kind = "upsell"
+	// KindReseller is a reseller credit plan (package reseller).
+	KindReseller Kind = "reseller"
+)
+
 // Order is one purchase. Owner is the client; SessionID is the session that bought it, which
 // decides what an email-only session may read.
 type Order struct {
 	ID             string
+	Kind           Kind
 	ClientID       int64
 	SessionID      string
 	Email          string

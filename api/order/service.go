@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
@@ -56,11 +55,9 @@ type Tx interface {
 	// Check takes the locks an order placement reads under and reads, in one step (one round
 	// trip on PostgreSQL), what it depends on; see Check.
 	Check(ctx context.Context, c Check) (Checked, error)
-	OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (Order, error)
 	Order(ctx context.Context, id string) (Order, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
 	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
-	OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error)
 	InsertOrder(ctx context.Context, o Order, services []Service) error
 	// SetOrderStatus moves the order to status when it is in one of from; reports whether it moved.
 	SetOrderStatus(ctx context.Context, id string, to Status, from ...Status) (bool, error)
@@ -115,8 +112,8 @@ type Refunder interface {
 }
 
 // LocalLinker is a Gateway whose payment link is derived from the order alone, with no network
-// call (the sandbox's). Create stores that link with the order, in its one write transaction,
-// instead of recording it in a second one after Checkout.
+// call (the sandbox's). Placing an order stores that link with the order, in its one write
+// transaction, instead of recording it in a second one after Checkout.
 type LocalLinker interface {
 	Link(o Order) string
 }
@@ -141,6 +138,17 @@ type Config struct {
 	TrialsPerClient, TrialsPerIP int
 }
 
+// Orders creates and settles orders.
+type Orders struct {
+	store    Store
+	catalog  func() *catalog.Catalog
+	gateways map[string]Gateway
+	authz    Authorizer
+	cfg      Config
+	log      *slog.Logger
+	now      func() time.Time
+}
+
 // Events told to Config.Observe.
 const (
 	EventCreated = "created"
@@ -156,17 +164,6 @@ func (s *Orders) observeCreated(o Order, replay bool) {
 	if o.Status == StatusPaid { // nothing to pay: paid as it is placed
 		s.cfg.Observe(EventPaid, o)
 	}
-}
-
-// Orders creates and settles orders.
-type Orders struct {
-	store    Store
-	catalog  func() *catalog.Catalog
-	gateways map[string]Gateway
-	authz    Authorizer
-	cfg      Config
-	log      *slog.Logger
-	now      func() time.Time
 }
 
 // NewService returns the order service.
@@ -255,23 +252,21 @@ func canonicalPromo(code string) string {
 	return c
 }
 
-// Create places an order for the session in claims. The same idempotency key and request give back
-// the same order; the price is the server's, and an expected total that differs stores nothing.
+// Create places a plan order for the session in claims. The same idempotency key and request
+// give back the same order; the price is the server's, and an expected total that differs stores
+// nothing.
 func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Order, error) {
 	cat := s.catalog()
-	if r.Gateway == "" {
-		r.Gateway = cat.DefaultGateway().Module
+	p := Placement{Kind: KindPlan, Gateway: r.Gateway, ReturnURL: r.ReturnURL, IP: r.IP, Origin: r.Origin,
+		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale}
+	if p.Gateway == "" {
+		p.Gateway = cat.DefaultGateway().Module
 	}
-	if _, ok := s.gateways[r.Gateway]; !ok {
-		return Order{}, ErrUnknownGateway
-	}
-	if _, ok := cat.Gateway(r.Gateway); !ok {
-		return Order{}, ErrUnknownGateway
-	}
-	if err := s.checkReturnURL(r.ReturnURL, append([]string{r.Origin}, r.ReturnOrigins...)...); err != nil {
+	if err := s.CheckPlacement(p); err != nil {
 		return Order{}, err
 	}
-	hash := r.hash()
+	r.Gateway = p.Gateway
+	p.RequestHash = r.hash()
 	now := s.now().UTC()
 	// The quote is pure unless the promotion has a use limit (its count is read under the
 	// transaction's lock): price it before taking the writer, so the lock covers only the SQL.
@@ -279,36 +274,17 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	var pre pricing.Quote
 	var preErr error
 	limited := ""
-	if p, ok := cat.Promotion(r.Quote.PromoCode); ok && p.MaxUses > 0 {
+	if promo, ok := cat.Promotion(r.Quote.PromoCode); ok && promo.MaxUses > 0 {
 		// Counted and locked under the canonical code, whatever the buyer's spelling.
-		limited = p.Code
+		limited = promo.Code
 	} else {
 		pre, preErr = pricing.QuoteFor(cat, r.Quote, s.now())
 	}
-	linker, _ := s.gateways[r.Gateway].(LocalLinker)
-	var o Order
-	replay := false
-	// Everything the order depends on is read at once, each under its lock: the key's order,
-	// the limited promotion's uses and (the count serialises orders from one IP: only when the
-	// limit is used) the orders from the IP.
+	// The orders from the IP are counted (which serialises them) only when the limit is used.
 	check := Check{ClientID: claims.ClientID, IdempotencyKey: r.IdempotencyKey, PromoCode: limited, Now: now,
 		CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0, IP: r.IP, Since: now.Add(-24 * time.Hour)}
 	s.trialCheck(cat, r.Quote.PID, now, &check)
-	err := s.store.WithTx(ctx, func(tx Tx) error {
-		got, err := tx.Check(ctx, check)
-		if err != nil {
-			return err
-		}
-		if got.Prev != nil {
-			if got.Prev.RequestHash != hash {
-				return ErrIdempotencyMismatch
-			}
-			o, replay = *got.Prev, true
-			return nil
-		}
-		if err := s.trialAllowed(check, got); err != nil {
-			return err
-		}
+	return s.place(ctx, claims, p, check, func(got Checked) (pricing.Quote, []Service, error) {
 		q, err := pre, preErr
 		if limited != "" {
 			quote := r.Quote
@@ -316,87 +292,15 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 			q, err = pricing.QuoteFor(cat, quote, s.now())
 		}
 		if err != nil {
-			return err
+			return pricing.Quote{}, nil, err
 		}
 		if r.ExpectedTotal != nil && (r.ExpectedTotal.Amount != q.Total.Amount || !strings.EqualFold(r.ExpectedTotal.Currency, q.Total.Currency)) {
-			return &PriceChangedError{Quote: q}
+			return pricing.Quote{}, nil, &PriceChangedError{Quote: q}
 		}
-		verdict := s.cfg.Fraud.Check(claims.Email, got.FromIP)
-		o = s.newOrder(claims, r, q, hash, now, verdict)
 		product, _ := cat.Product(q.PID)
-		services := []Service{{
-			ID: account.NewID("svc_"), OrderID: o.ID, ClientID: claims.ClientID, SessionID: claims.SessionID,
-			PID: product.PID, Name: product.Name, BillingCycle: string(q.Cycle), Status: ServicePending,
-			Trial: product.Trial, MaxConnections: 1 + q.ExtraConnections, CreatedAt: now,
-		}}
-		o.ServiceIDs = []string{services[0].ID}
-		if linker != nil && o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid {
-			o.Invoice.PaymentURL = linker.Link(o)
-		}
-		if err := tx.InsertOrder(ctx, o, services); err != nil {
-			return err
-		}
-		if verdict.Fraud {
-			s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", r.IP)
-		}
-		switch o.Status {
-		case StatusPaid: // nothing to pay: straight to provisioning
-			return tx.Enqueue(ctx, JobProvision, o.ID, JobProvision+":"+o.ID, now)
-		case StatusPending:
-			return tx.Enqueue(ctx, JobExpire, o.ID, JobExpire+":"+o.ID, o.Invoice.Deadline)
-		}
-		return nil
+		return q, []Service{{PID: product.PID, Name: product.Name, BillingCycle: string(q.Cycle),
+			Trial: product.Trial, MaxConnections: 1 + q.ExtraConnections}}, nil
 	})
-	if err != nil {
-		return Order{}, fmt.Errorf("create order: %w", err)
-	}
-	s.observeCreated(o, replay)
-	if o.Status == StatusPaid && !replay {
-		s.cfg.OnPaid()
-	}
-	if o.Status == StatusPending && o.Invoice.Status == InvoiceUnpaid && o.Invoice.PaymentURL == "" {
-		// Outside the transaction: a real gateway is a network call. A replay retries a failed one.
-		url, err := s.gateways[o.Gateway].Checkout(ctx, o)
-		if err != nil {
-			s.log.Error("payment link failed", "order", o.ID, "gateway", o.Gateway, "err", err)
-			return Order{}, fmt.Errorf("create order: payment link: %w", ErrGatewayUnavailable)
-		}
-		if err := s.store.SetPaymentURL(ctx, o.Invoice.ID, url); err != nil {
-			return Order{}, fmt.Errorf("create order: %w", err)
-		}
-		o.Invoice.PaymentURL = url
-	}
-	return o, nil
-}
-
-// ErrGatewayUnavailable means the payment provider could not create a payment link.
-var ErrGatewayUnavailable = errors.New("payment gateway unavailable")
-
-func (s *Orders) newOrder(claims authz.Claims, r Request, q pricing.Quote, hash string, now time.Time, v fraud.Verdict) Order {
-	o := Order{
-		ID: account.NewID("ord_"), ClientID: claims.ClientID, SessionID: claims.SessionID, Email: claims.Email,
-		Quote: q, Status: StatusPending, Fraud: v.Fraud, IP: r.IP, Gateway: r.Gateway, AffiliateID: r.AffiliateID,
-		PromoCode: "", IdempotencyKey: r.IdempotencyKey, RequestHash: hash, CreatedAt: now, UpdatedAt: now,
-	}
-	if q.Discount != nil {
-		o.PromoCode = q.Discount.Code // the catalog's code: canonical
-	}
-	o.ReturnURL, o.Locale = r.ReturnURL, r.Locale
-	if o.ReturnURL == "" {
-		o.ReturnURL = "/checkout/waiting?order=" + o.ID
-	}
-	o.Invoice = Invoice{
-		ID: account.NewID("inv_"), OrderID: o.ID, ClientID: claims.ClientID, Amount: q.Total,
-		Status: InvoiceUnpaid, Gateway: r.Gateway, Deadline: now.Add(PaymentDeadline),
-	}
-	switch {
-	case v.Fraud:
-		o.Status, o.Invoice.Status, o.Invoice.Deadline = StatusFraud, InvoiceCancelled, time.Time{}
-	case q.Total.Amount == 0:
-		o.Status, o.Invoice.Status, o.Invoice.Deadline = StatusPaid, InvoicePaid, time.Time{}
-		o.Invoice.TransactionID, o.Invoice.PaidAt = "free:"+o.Invoice.ID, now
-	}
-	return o
 }
 
 // checkReturnURL accepts a plain path, or an absolute URL on one of origins (the request's own

@@ -6,22 +6,15 @@ import (
 	"time"
 )
 
-// LineEditor is what the built-in panel's Manager and Resellers need beyond LineStore.
+// LineEditor is what the built-in panel's Manager needs beyond LineStore.
 type LineEditor interface {
 	// UpdateLine rewrites the stored line l.Ref (every field but the ref); ErrNotFound when none.
 	UpdateLine(ctx context.Context, l Line) error
 	// DeleteLine removes a line; no error when there is none.
 	DeleteLine(ctx context.Context, ref string) error
-	// CreditReseller adds credits to account once per ref (see Resellers).
-	CreditReseller(ctx context.Context, ref, account, passwordHash string, credits int, at time.Time) (ResellerAccount, error)
-	// ResellerAccount reads an account; ErrNotFound when none.
-	ResellerAccount(ctx context.Context, account string) (ResellerAccount, error)
 }
 
-var (
-	_ Manager   = (*Builtin)(nil)
-	_ Resellers = (*Builtin)(nil)
-)
+var _ Manager = (*Builtin)(nil)
 
 // edit reads the line of ref, changes it with fn and stores it.
 func (b *Builtin) edit(ctx context.Context, op, ref string, fn func(*Line)) error {
@@ -81,33 +74,4 @@ func (b *Builtin) Recreate(ctx context.Context, l Line) (Line, error) {
 		return Line{}, err
 	}
 	return b.CreateLine(ctx, l)
-}
-
-// CreditReseller adds credits to a reseller account once per ref.
-func (b *Builtin) CreditReseller(ctx context.Context, ref, account, passwordHash string, credits int) (ResellerAccount, error) {
-	ed, ok := b.store.(LineEditor)
-	if !ok {
-		return ResellerAccount{}, fmt.Errorf("credit reseller %s: the line store keeps no reseller accounts", account)
-	}
-	if ref == "" || account == "" || credits <= 0 {
-		return ResellerAccount{}, fmt.Errorf("credit reseller %q: %w: ref, account and positive credits required", account, ErrInvalidLine)
-	}
-	a, err := ed.CreditReseller(ctx, ref, account, passwordHash, credits, b.now().UTC())
-	if err != nil {
-		return ResellerAccount{}, fmt.Errorf("credit reseller %s: %w", account, err)
-	}
-	return a, nil
-}
-
-// ResellerAccount reads a reseller account.
-func (b *Builtin) ResellerAccount(ctx context.Context, account string) (ResellerAccount, error) {
-	ed, ok := b.store.(LineEditor)
-	if !ok {
-		return ResellerAccount{}, fmt.Errorf("reseller %s: %w", account, ErrNotFound)
-	}
-	a, err := ed.ResellerAccount(ctx, account)
-	if err != nil {
-		return ResellerAccount{}, fmt.Errorf("reseller %s: %w", account, err)
-	}
-	return a, nil
 }

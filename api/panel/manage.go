@@ -35,21 +35,3 @@ func Restart(ctx context.Context, m Manager, ref string) error {
 	}
 	return nil
 }
-
-// ResellerAccount is a reseller's credit account on the panel.
-type ResellerAccount struct {
-	Account   string // our name for it: the client's email
-	Credits   int
-	CreatedAt time.Time
-}
-
-// Resellers keeps reseller credit accounts.
-type Resellers interface {
-	// CreditReseller adds credits to account, creating the account when absent, with
-	// passwordHash (bcrypt) as its panel password; an existing account keeps its own. It is
-	// idempotent by ref (our order id): crediting the same ref again changes nothing and returns
-	// the account as it is.
-	CreditReseller(ctx context.Context, ref, account, passwordHash string, credits int) (ResellerAccount, error)
-	// ResellerAccount reads an account; ErrNotFound when none.
-	ResellerAccount(ctx context.Context, account string) (ResellerAccount, error)
-}

@@ -1,6 +1,6 @@
 // Package reseller sells reseller credit plans: an order priced at the plan's monthly price (plus
 // the new-reseller product for a new reseller), and once paid, a durable job creates or credits
-// the client's reseller account on the panel exactly once.
+// the client's reseller account in the credit ledger (Ledger) exactly once.
 package reseller
 
 import (
@@ -16,7 +16,6 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/signin"
 )
@@ -24,7 +23,8 @@ import (
 var (
 	// ErrNotReseller means the pid is not a reseller plan.
 	ErrNotReseller = errors.New("reseller: not a reseller plan")
-	// ErrNotFound is what Store answers when an order or service is no reseller purchase.
+	// ErrNotFound is what Store answers when an order or service is no reseller purchase, and
+	// the ledger for an unknown account.
 	ErrNotFound = errors.New("reseller: not found")
 )
 
@@ -79,7 +79,7 @@ type Resellers struct {
 	store    Store
 	catalog  func() *catalog.Catalog
 	orders   *order.Orders
-	accounts panel.Resellers
+	accounts *Ledger
 	authz    Authorizer
 	audit    *audit.Log
 	cfg      Config
@@ -88,7 +88,7 @@ type Resellers struct {
 }
 
 // New returns the reseller service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts panel.Resellers, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts *Ledger, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
 	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: time.Now}
 }
 
@@ -104,8 +104,8 @@ func (r *Resellers) IsReseller(ctx context.Context, claims authz.Claims) (bool, 
 			return false, 0, err
 		}
 	}
-	a, err := r.accounts.ResellerAccount(ctx, claims.Email)
-	if errors.Is(err, panel.ErrNotFound) {
+	a, err := r.accounts.Account(ctx, claims.Email)
+	if errors.Is(err, ErrNotFound) {
 		return false, 0, nil
 	}
 	if err != nil {
@@ -123,7 +123,7 @@ type Request struct {
 	ReturnURL        string
 	IP, Origin       string
 	ReturnOrigins    []string // further sites ReturnURL may point to: the request's storefront's own
-	// IdempotencyKey: the same key and request give back the first order (see order.Custom).
+	// IdempotencyKey: the same key and request give back the first order (see order.Placement).
 	IdempotencyKey string
 	// Password is the reseller panel account's password (used when this order creates the
 	// account); it has nothing to do with the client's sign-in password.
@@ -179,11 +179,11 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	if ret == "" {
 		ret = "/checkout/resellers/waiting?order={orderId}&serviceid=" + svc.ID
 	}
-	c := order.Custom{
-		ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
+	c := order.Placement{
+		Kind: order.KindReseller, ID: id, Quote: q, Services: []order.Service{svc}, Gateway: req.Gateway, ReturnURL: ret, IP: req.IP, Origin: req.Origin,
 		ReturnOrigins: req.ReturnOrigins, IdempotencyKey: req.IdempotencyKey, RequestHash: hash,
 	}
-	if err := r.orders.CheckCustom(c); err != nil {
+	if err := r.orders.CheckPlacement(c); err != nil {
 		return order.Order{}, err
 	}
 	pwHash, err := signin.HashPassword(req.Password)
@@ -195,14 +195,14 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	if err != nil {
 		return order.Order{}, fmt.Errorf("reseller order: %w", err)
 	}
-	return r.orders.CreateCustom(ctx, claims, c)
+	return r.orders.Place(ctx, claims, c)
 }
 
 // Service is a reseller plan's service with its account.
 type Service struct {
 	order.Service
 	Credits int // granted by the plan
-	Account panel.ResellerAccount
+	Account Account
 }
 
 // Service reads a reseller plan's service claims may read; order.ErrNotFound for a foreign one,
@@ -225,8 +225,8 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	}
 	out := Service{Service: svc, Credits: p.Credits}
 	if p.Account != "" {
-		a, err := r.accounts.ResellerAccount(ctx, p.Account)
-		if err != nil && !errors.Is(err, panel.ErrNotFound) {
+		a, err := r.accounts.Account(ctx, p.Account)
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return Service{}, fmt.Errorf("reseller service: %w", err)
 		}
 		out.Account = a
@@ -234,53 +234,53 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	return out, nil
 }
 
-// Handle credits the reseller account of a paid reseller order named by a provisioning job;
-// handled is false when the order is no reseller purchase. The panel credits once per order id,
-// so a repeat changes nothing.
-func (r *Resellers) Handle(ctx context.Context, j job.Job) (handled bool, err error) {
+// Fulfil credits the reseller account of a paid reseller order (KindReseller) named by a
+// provisioning job. The ledger credits once per order id, so a repeat changes nothing.
+func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 	p, err := r.store.Purchase(ctx, j.Ref)
 	if errors.Is(err, ErrNotFound) {
-		return false, nil
+		// Placed as a reseller order without a purchase recorded: no retry can find it.
+		return job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
 	}
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
+		return fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
 	o, ok, err := order.StartFulfilment(ctx, r.store, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
-		return true, job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
+		return job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
 	}
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", j.Ref, err)
+		return fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
 	if !ok {
 		if o.Status != order.StatusActive {
 			r.log.Warn("reseller credit skipped", "order", o.ID, "status", o.Status)
 		}
-		return true, nil
+		return nil
 	}
-	a, err := r.accounts.CreditReseller(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
+	a, err := r.accounts.Credit(ctx, o.ID, o.Email, p.PasswordHash, p.Credits)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	r.audit.Record(ctx, who, "reseller-credit", p.ServiceID, fmt.Sprintf("order %s: +%d credits, balance %d", o.ID, p.Credits, a.Credits), err)
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	if err := r.store.MarkCredited(ctx, o.ID, a.Account, r.now().UTC()); err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	services, err := r.store.OrderServices(ctx, o.ID)
 	if err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
 	for _, s := range services {
 		if s.Status != order.ServiceActive {
 			s.Status = order.ServiceActive
 			if err := r.store.UpdateService(ctx, s); err != nil {
-				return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+				return fmt.Errorf("reseller %s: %w", o.ID, err)
 			}
 		}
 	}
 	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
-		return true, fmt.Errorf("reseller %s: %w", o.ID, err)
+		return fmt.Errorf("reseller %s: %w", o.ID, err)
 	}
-	return true, nil
+	return nil
 }

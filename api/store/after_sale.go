@@ -26,6 +26,7 @@ type AfterSale interface {
 	audit.Store
 	upsell.Store
 	reseller.Store
+	reseller.LedgerStore
 	affiliate.Store
 	panel.LineEditor
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
@@ -418,7 +419,7 @@ func (s *db) MarkCredited(ctx context.Context, orderID, account string, at time.
 	return nil
 }
 
-// --- built-in panel: line edits and reseller accounts ---
+// --- built-in panel: line edits ---
 
 // UpdateLine rewrites a built-in panel line; panel.ErrNotFound when none.
 func (s *db) UpdateLine(ctx context.Context, l panel.Line) error {
@@ -441,10 +442,12 @@ func (s *db) DeleteLine(ctx context.Context, ref string) error {
 	return nil
 }
 
+// --- reseller credit ledger ---
+
 // CreditReseller adds credits to account once per ref, creating the account (with passwordHash)
 // when absent.
-func (s *db) CreditReseller(ctx context.Context, ref, acct, passwordHash string, credits int, at time.Time) (panel.ResellerAccount, error) {
-	var a panel.ResellerAccount
+func (s *db) CreditReseller(ctx context.Context, ref, acct, passwordHash string, credits int, at time.Time) (reseller.Account, error) {
+	var a reseller.Account
 	err := s.tx(ctx, func(tx querier) error {
 		if err := s.d.lock(ctx, tx, "reseller-credit:"+ref); err != nil {
 			return err
@@ -473,21 +476,21 @@ func (s *db) CreditReseller(ctx context.Context, ref, acct, passwordHash string,
 		return nil
 	})
 	if err != nil {
-		return panel.ResellerAccount{}, fmt.Errorf("credit reseller %s: %w", acct, err)
+		return reseller.Account{}, fmt.Errorf("credit reseller %s: %w", acct, err)
 	}
 	return a, nil
 }
 
-// ResellerAccount reads a built-in panel reseller account; panel.ErrNotFound when none.
-func (s *db) ResellerAccount(ctx context.Context, acct string) (panel.ResellerAccount, error) {
-	var a panel.ResellerAccount
+// ResellerAccount reads a reseller account; reseller.ErrNotFound when none.
+func (s *db) ResellerAccount(ctx context.Context, acct string) (reseller.Account, error) {
+	var a reseller.Account
 	var created string
 	err := s.r.QueryRowContext(ctx, `SELECT account, credits, created_at FROM panel_resellers WHERE account = ?`, acct).Scan(&a.Account, &a.Credits, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return panel.ResellerAccount{}, panel.ErrNotFound
+		return reseller.Account{}, reseller.ErrNotFound
 	}
 	if err != nil {
-		return panel.ResellerAccount{}, fmt.Errorf("read reseller %s: %w", acct, err)
+		return reseller.Account{}, fmt.Errorf("read reseller %s: %w", acct, err)
 	}
 	a.CreatedAt = parseTime(created)
 	return a, nil

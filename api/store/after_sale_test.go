@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -163,7 +164,7 @@ func TestResellerCredits(t *testing.T) {
 		if err != nil || a.Credits != 600 {
 			t.Fatalf("account %+v %v, want 600 credits", a, err)
 		}
-		if _, err := s.ResellerAccount(t.Context(), "none@example.com"); !errors.Is(err, panel.ErrNotFound) {
+		if _, err := s.ResellerAccount(t.Context(), "none@example.com"); !errors.Is(err, reseller.ErrNotFound) {
 			t.Fatalf("unknown account: %v", err)
 		}
 	})

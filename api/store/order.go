@@ -15,7 +15,7 @@ import (
 )
 
 // orderTx is order.Tx over one write transaction. Each check that a later write depends on
-// (idempotency key, promotion uses, orders per IP, transaction id) first takes the dialect's lock
+// (idempotency key, promotion uses, orders per IP, trials, transaction id) first takes the dialect's lock
 // on what it counts, so on PostgreSQL concurrent orders queue up per key exactly as SQLite's
 // single writer queues every transaction.
 type orderTx struct {
@@ -31,6 +31,7 @@ func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
 
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
 	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at, o.locale,
+	o.kind,
 	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at`
 
 func orderQuery(where string) string {
@@ -40,10 +41,10 @@ func orderQuery(where string) string {
 // scanOrder reads a row of orderQuery, without the service ids.
 func scanOrder(row rowScanner) (order.Order, error) {
 	var o order.Order
-	var quote, status, invStatus, created, updated, deadline, paidAt string
+	var quote, status, kind, invStatus, created, updated, deadline, paidAt string
 	err := row.Scan(
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
-		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale,
+		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale, &kind,
 		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
 		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -55,7 +56,7 @@ func scanOrder(row rowScanner) (order.Order, error) {
 	if err := json.Unmarshal([]byte(quote), &o.Quote); err != nil {
 		return order.Order{}, fmt.Errorf("read order %s quote: %w", o.ID, err)
 	}
-	o.Status, o.Invoice.Status = order.Status(status), order.InvoiceStatus(invStatus)
+	o.Status, o.Kind, o.Invoice.Status = order.Status(status), order.Kind(kind), order.InvoiceStatus(invStatus)
 	o.CreatedAt, o.UpdatedAt = parseTime(created), parseTime(updated)
 	o.Invoice.OrderID, o.Invoice.ClientID = o.ID, o.ClientID
 	o.Invoice.Deadline, o.Invoice.PaidAt = parseTime(deadline), parseTime(paidAt)
@@ -276,20 +277,6 @@ func ipRead(ip string, since time.Time, n *int) (string, step) {
 		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
-// OrderByIdempotencyKey takes the key's lock and reads its order in one round trip.
-func (t *orderTx) OrderByIdempotencyKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
-	var o order.Order
-	var readErr error
-	lock, read := keyRead(clientID, key, &o, &readErr)
-	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
-		return order.Order{}, fmt.Errorf("read order by idempotency key: %w", err)
-	}
-	if readErr != nil {
-		return order.Order{}, readErr
-	}
-	return o, readServiceIDs(ctx, t.tx, &o)
-}
-
 func (t *orderTx) Order(ctx context.Context, id string) (order.Order, error) {
 	return readOrder(ctx, t.tx, `o.id = ?`, id)
 }
@@ -298,21 +285,12 @@ func (t *orderTx) InvoiceOrder(ctx context.Context, invoiceID string) (order.Ord
 	return readOrder(ctx, t.tx, `i.id = ?`, invoiceID)
 }
 
-// PromoUses and OrdersFromIP take their lock and count in one round trip.
+// PromoUses takes the promotion's lock and counts its uses in one round trip.
 func (t *orderTx) PromoUses(ctx context.Context, code string, now time.Time) (int, error) {
 	var n int
 	lock, read := promoRead(code, now, &n)
 	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
 		return 0, fmt.Errorf("count promo uses: %w", err)
-	}
-	return n, nil
-}
-
-func (t *orderTx) OrdersFromIP(ctx context.Context, ip string, since time.Time) (int, error) {
-	var n int
-	lock, read := ipRead(ip, since, &n)
-	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(lock), read)...); err != nil {
-		return 0, fmt.Errorf("count orders from ip: %w", err)
 	}
 	return n, nil
 }
@@ -329,10 +307,10 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	// The rows go with the transaction's next round trip (on PostgreSQL, with COMMIT): nothing
 	// reads them before.
 	err = t.tx.later(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
-		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at, locale)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at, locale, kind)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.ClientID, o.SessionID, o.Email, string(quote), o.Quote.Total.Amount, o.Quote.Total.Currency, string(o.Status), o.Fraud,
-		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt), o.Locale)
+		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt), o.Locale, string(o.Kind))
 	if err != nil {
 		return fmt.Errorf("insert order: %w", err)
 	}

@@ -72,16 +72,16 @@ func standardMonthly(ip string) order.Request {
 // ordersFrom counts the orders stored for ip (all of them: the window starts at zero time).
 func ordersFrom(t *testing.T, s store.Backend, ip string) int {
 	t.Helper()
-	var n int
+	var got order.Checked
 	err := s.WithTx(t.Context(), func(tx order.Tx) error {
 		var err error
-		n, err = tx.OrdersFromIP(t.Context(), ip, time.Time{})
+		got, err = tx.Check(t.Context(), order.Check{CountIP: true, IP: ip})
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return got.FromIP
 }
 
 func TestOrderRoundTrips(t *testing.T) {

@@ -218,7 +218,7 @@ type Request struct {
 	ReturnURL     string
 	IP, Origin    string
 	ReturnOrigins []string // further sites ReturnURL may point to: the request's storefront's own
-	// IdempotencyKey: the same key and request give back the first order (see order.Custom).
+	// IdempotencyKey: the same key and request give back the first order (see order.Placement).
 	IdempotencyKey string
 }
 
@@ -261,8 +261,8 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	if ret == "" {
 		ret = "/checkout/waiting?order={orderId}&upsell=1"
 	}
-	o, err := u.orders.CreateCustom(ctx, claims, order.Custom{
-		ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
+	o, err := u.orders.Place(ctx, claims, order.Placement{
+		Kind: order.KindUpsell, ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
 		IdempotencyKey: r.IdempotencyKey, RequestHash: hash,
 	})
 	if err != nil || o.ID != id {
@@ -277,55 +277,56 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	return o, q, nil
 }
 
-// Handle applies a paid upsell order named by a provisioning job; handled is false when the
-// order is no upsell. The connections are added to the service once (ApplyUpsell); the panel is
-// then set to the service's total, which is safe to repeat, so a retry or a second run after a
-// duplicate settlement never raises twice.
-func (u *Upsells) Handle(ctx context.Context, j job.Job) (handled bool, err error) {
+// Fulfil applies a paid upsell order (KindUpsell) named by a provisioning job. The connections
+// are added to the service once (ApplyUpsell); the panel is then set to the service's total,
+// which is safe to repeat, so a retry or a second run after a duplicate settlement never raises
+// twice.
+func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 	up, err := u.store.Upsell(ctx, j.Ref)
 	if errors.Is(err, ErrNotFound) {
-		return false, nil
+		// Placed as an upsell without one recorded: no retry can find it.
+		return job.Permanent(fmt.Errorf("upsell %s: %w", j.Ref, err))
 	}
 	if err != nil {
-		return true, fmt.Errorf("upsell %s: %w", j.Ref, err)
+		return fmt.Errorf("upsell %s: %w", j.Ref, err)
 	}
 	o, ok, err := order.StartFulfilment(ctx, u.store, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
-		return true, job.Permanent(fmt.Errorf("upsell %s: %w", j.Ref, err))
+		return job.Permanent(fmt.Errorf("upsell %s: %w", j.Ref, err))
 	}
 	if err != nil {
-		return true, fmt.Errorf("upsell %s: %w", j.Ref, err)
+		return fmt.Errorf("upsell %s: %w", j.Ref, err)
 	}
 	if !ok {
 		if o.Status != order.StatusActive {
 			u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
 		}
-		return true, nil
+		return nil
 	}
 	line, err := u.store.Service(ctx, up.ServiceID)
 	if err != nil && !errors.Is(err, order.ErrNotFound) {
-		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
 	if err != nil || line.Status != order.ServiceActive {
 		// Terminated or cancelled after the upsell was bought: nothing can be delivered, so the
 		// payment goes to review and is refunded instead of retrying against a line that is gone.
 		if err := u.orders.ReviewPaid(ctx, o.ID, order.ReasonLineGone); err != nil {
-			return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+			return fmt.Errorf("upsell %s: %w", o.ID, err)
 		}
-		return true, nil
+		return nil
 	}
 	svc, err := u.store.ApplyUpsell(ctx, o.ID, u.now().UTC())
 	if err != nil {
-		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
 	err = u.lines.SetMaxConnections(ctx, svc.ID, svc.MaxConnections)
 	who := authz.Claims{ClientID: o.ClientID, SessionID: o.SessionID}
 	u.audit.Record(ctx, who, "upsell", svc.ID, fmt.Sprintf("order %s: +%d, max connections %d", o.ID, up.ExtraQuantity, svc.MaxConnections), err)
 	if err != nil {
-		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
 	if _, err := u.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
-		return true, fmt.Errorf("upsell %s: %w", o.ID, err)
+		return fmt.Errorf("upsell %s: %w", o.ID, err)
 	}
-	return true, nil
+	return nil
 }
