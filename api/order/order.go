@@ -59,6 +59,8 @@ const (
 	KindUpsell Kind = "upsell"
 	// KindReseller is a reseller credit plan (package reseller).
 	KindReseller Kind = "reseller"
+	// KindRenewal is the next billing period of an active service (package renewal).
+	KindRenewal Kind = "renewal"
 )
 
 // Order is one purchase. Owner is the client; SessionID is the session that bought it, which
