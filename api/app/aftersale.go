@@ -52,13 +52,14 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	}
 	auditLog := audit.New(a.store, a.log)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
+	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
 	return &afterSale{
 		outbox:     outbox,
 		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
 		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
 		resellers:  reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
-		renewals:   renewal.New(a.store, a.Catalog, orders, mgr, renewal.Config{LeadDays: cfg.RenewalLeadDays}, a.log),
+		renewals:   renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log),
 		affiliates: affiliate.New(a.store),
 		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
 		orders:     a.store,

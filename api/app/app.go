@@ -84,6 +84,10 @@ type Config struct {
 	// RenewalLeadDays (STREAMCART_RENEWAL_LEAD_DAYS) is how many days before its due date a
 	// service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles.
 	RenewalLeadDays int
+	// RenewalGraceDays (STREAMCART_RENEWAL_GRACE_DAYS) is how long an unpaid line stays Overdue
+	// before it is suspended; 0: 3. TerminateAfterDays (STREAMCART_TERMINATE_AFTER_DAYS) is how
+	// long after its due date an unpaid line is deleted; 0: never.
+	RenewalGraceDays, TerminateAfterDays int
 	// Now is the base of the shop's business time (payment deadlines, promotion uses, trial
 	// windows, session and sign-in link expiry, job schedules), to which the test clock's offset
 	// (streamcart clock advance) is added; nil: time.Now. Tests move it instead of waiting.
@@ -139,6 +143,7 @@ type App struct {
 	base string
 	// sweepRenewals invoices the renewals due now (the daily renewal job's work).
 	sweepRenewals func(ctx context.Context) (int, error)
+	lapseServices func(ctx context.Context) error
 
 	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
 	// clockRefused records that a live gateway kept this shop off it (reported once).
@@ -255,7 +260,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	after.affiliates.SetClock(now)
 	after.renewals.SetClock(now)
 	a.renewals = after.renewals.Job(st.Enqueue)
-	a.sweepRenewals = after.renewals.Sweep
+	a.sweepRenewals, a.lapseServices = after.renewals.Sweep, after.renewals.Lapse
 	prov.Notify(after.notices)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
@@ -414,6 +419,10 @@ func (a *App) pruneJob(now func() time.Time) job.Daily {
 // SweepRenewals invoices every renewal due at the business time and answers how many orders it
 // placed: the daily job's work, which tests and the operator run at a moment of their choosing.
 func (a *App) SweepRenewals(ctx context.Context) (int, error) { return a.sweepRenewals(ctx) }
+
+// LapseServices moves the services whose time ran out (Overdue, Suspended, Terminated, Expired):
+// the daily job's other work.
+func (a *App) LapseServices(ctx context.Context) error { return a.lapseServices(ctx) }
 
 // Catalog is the catalog in force.
 func (a *App) Catalog() *catalog.Catalog { return a.catalog.Load() }

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"errors"
 	"net/http"
 	"sync"
 	"testing"
@@ -8,8 +9,129 @@ import (
 
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
+
+// advanceTo moves the test clock of s (and its replicas) forward to at.
+func advanceTo(t *testing.T, at time.Time, s *shop, replicas ...*shop) {
+	t.Helper()
+	if _, err := app.AdvanceClock(t.Context(), s.cfg, s.app.Store(), at.Sub(s.app.Now())); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range append([]*shop{s}, replicas...) {
+		if _, err := sh.app.RefreshClock(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// lapse runs the lifecycle sweep and fails on an error.
+func lapse(t *testing.T, s *shop) {
+	t.Helper()
+	if err := s.app.LapseServices(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Unpaid at its due date a line is Overdue; after the grace days (3) Suspended, its panel line
+// disabled; paying the renewal then re-enables the same line, due a month after the payment.
+// Left unpaid, with STREAMCART_TERMINATE_AFTER_DAYS=10, it is Terminated and its line deleted 10
+// days after its due date. A free trial is Expired at its end.
+func TestServiceLifecycleOverdueSuspendedPaidTerminated(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t, func(c *app.Config) { c.TerminateAfterDays = 10 })
+		ctx, st := t.Context(), s.app.Store()
+		payer := s.register("payer@example.com", "payer-password")
+		_, paidID := s.activeService(payer.Token, standard())
+		_, lapsedID := s.activeService(s.identify("lapsed@example.com", "").Token, standard())
+		_, trialID := s.activeService(s.identify("trial@example.com", "").Token, trial())
+		status := func(id string) order.ServiceStatus {
+			t.Helper()
+			svc, err := st.Service(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return svc.Status
+		}
+		enabled := func(id string) bool {
+			t.Helper()
+			l, err := st.LineByRef(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l.Enabled
+		}
+		svc, err := st.Service(ctx, paidID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		due := svc.NextDueDate
+		trialSvc, err := st.Service(ctx, trialID)
+		if err != nil || trialSvc.ExpiresAt.IsZero() || !trialSvc.ExpiresAt.Before(due) {
+			t.Fatalf("trial %+v %v: want an end before the paid lines' due date", trialSvc, err)
+		}
+
+		advanceTo(t, due.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 2 {
+			t.Fatalf("renewals placed: %d %v, want 2", n, err)
+		}
+		lapse(t, s)
+		if got := status(paidID); got != order.ServiceActive {
+			t.Fatalf("before due: %s, want Active", got)
+		}
+		if got := status(trialID); got != order.ServiceExpired {
+			t.Fatalf("trial past its end: %s, want Expired", got)
+		}
+
+		advanceTo(t, due.Add(time.Hour), s)
+		lapse(t, s)
+		if got := status(paidID); got != order.ServiceOverdue || !enabled(paidID) {
+			t.Fatalf("an hour past due: %s, enabled %v; want Overdue and enabled", got, enabled(paidID))
+		}
+		advanceTo(t, due.Add(3*24*time.Hour+time.Hour), s)
+		lapse(t, s)
+		for _, id := range []string{paidID, lapsedID} {
+			if got := status(id); got != order.ServiceSuspended || enabled(id) {
+				t.Fatalf("past the grace days: %s, enabled %v; want Suspended and disabled", got, enabled(id))
+			}
+		}
+
+		rn, err := st.LatestRenewal(ctx, paidID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := st.Order(ctx, rn.OrderID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := s.app.Now()
+		if resp := s.sandbox(o.Invoice.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay the suspended line's renewal: %d", resp.StatusCode)
+		}
+		s.drain()
+		after := s.app.Now()
+		svc, err = st.Service(ctx, paidID)
+		if err != nil || svc.Status != order.ServiceActive || !enabled(paidID) {
+			t.Fatalf("paid: %+v %v; want Active with its line enabled", svc, err)
+		}
+		if svc.NextDueDate.Before(before.AddDate(0, 1, 0)) || svc.NextDueDate.After(after.AddDate(0, 1, 0)) {
+			t.Fatalf("paid while suspended: due %s, want a month after the payment (%s)", svc.NextDueDate, before)
+		}
+
+		advanceTo(t, due.Add(10*24*time.Hour+time.Hour), s)
+		lapse(t, s)
+		if got := status(lapsedID); got != order.ServiceTerminated {
+			t.Fatalf("10 days past due unpaid: %s, want Terminated", got)
+		}
+		if _, err := st.LineByRef(ctx, lapsedID); !errors.Is(err, panel.ErrNotFound) {
+			t.Fatalf("terminated line: %v, want deleted", err)
+		}
+		if got := status(paidID); got != order.ServiceActive {
+			t.Fatalf("the renewed line: %s, want Active", got)
+		}
+	})
+}
 
 // A monthly line is invoiced for its next period 7 days before its due date, once however many
 // replicas sweep at once, at its recurring price (plan and cycle with the connections bought

@@ -45,6 +45,10 @@ const (
 	ServiceSuspended  ServiceStatus = "Suspended"
 	ServiceCancelled  ServiceStatus = "Cancelled"
 	ServiceTerminated ServiceStatus = "Terminated"
+	// ServiceOverdue is a line past its due date with its renewal unpaid, within the grace days.
+	ServiceOverdue ServiceStatus = "Overdue"
+	// ServiceExpired is a free trial past its end.
+	ServiceExpired ServiceStatus = "Expired"
 )
 
 // Kind is what an order sells. It is stored with the order and picks its fulfilment (Fulfilment:

@@ -29,8 +29,16 @@ const (
 // JobSweep is the kind of the daily renewal sweep (one a day, unique key renewals:YYYY-MM-DD).
 const JobSweep = "renewals"
 
-// ErrNotFound is what Store answers when an order is no renewal.
-var ErrNotFound = errors.New("renewal: not found")
+var (
+	// ErrNotFound is what Store answers when an order is no renewal.
+	ErrNotFound = errors.New("renewal: not found")
+	// ErrLineGone means a renewal was paid for a line that is terminated or cancelled.
+	ErrLineGone = errors.New("renewal: line not renewable")
+)
+
+// DefaultGraceDays is how long an unpaid line stays Overdue before it is suspended, when
+// STREAMCART_RENEWAL_GRACE_DAYS is 0.
+const DefaultGraceDays = 3
 
 // Renewal is the purpose of a renewal order: the period [PeriodStart, PeriodEnd) of a service.
 type Renewal struct {
@@ -38,6 +46,7 @@ type Renewal struct {
 	ServiceID   string
 	PeriodStart time.Time // the service's due date when invoiced
 	PeriodEnd   time.Time // the due date once paid
+	CycleMonths int       // the period's length: a suspended line paid is due this long after the payment
 	CreatedAt   time.Time
 	AppliedAt   time.Time // zero until the due date moved
 }
@@ -58,6 +67,13 @@ type Store interface {
 	// ApplyRenewal moves the service's due date (and expiry) to the renewal's period end unless
 	// it was moved already, in one transaction with marking it applied; it returns the service.
 	ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error)
+	// LapsedServices lists the paid-for services in status due at or before dueBefore.
+	LapsedServices(ctx context.Context, status order.ServiceStatus, dueBefore time.Time) ([]order.Service, error)
+	// EndedTrials lists the active free trials that expired at or before now.
+	EndedTrials(ctx context.Context, now time.Time) ([]order.Service, error)
+	// SetServiceStatus moves a service to status to when it is in one of from, under the
+	// service's lock; it reports whether it moved.
+	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
 	Order(ctx context.Context, id string) (order.Order, error)
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
 }
@@ -67,6 +83,20 @@ type Config struct {
 	// LeadDays is how many days before the due date the renewal is invoiced; 0: DefaultLeadMonthly
 	// for monthly lines, DefaultLeadLonger for longer cycles.
 	LeadDays int
+	// GraceDays is how long after its due date an unpaid line stays Overdue before it is
+	// suspended; 0: DefaultGraceDays.
+	GraceDays int
+	// TerminateAfterDays is how long after its due date an unpaid line is deleted and its
+	// service Terminated; 0: never.
+	TerminateAfterDays int
+}
+
+// grace is how long after its due date an unpaid line is suspended.
+func (c Config) grace() time.Duration {
+	if c.GraceDays > 0 {
+		return time.Duration(c.GraceDays) * 24 * time.Hour
+	}
+	return DefaultGraceDays * 24 * time.Hour
 }
 
 // Lead is how long before a due date a service of cycle is invoiced.
@@ -110,7 +140,7 @@ func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
 	return job.Daily{Kind: JobSweep, Enqueue: enqueue, Now: r.now, Run: func(ctx context.Context, _ time.Time) error {
 		_, err := r.Sweep(ctx)
-		return err
+		return errors.Join(err, r.Lapse(ctx))
 	}}
 }
 
@@ -163,7 +193,7 @@ func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.C
 		return false, fmt.Errorf("renew %s: %w", s.ID, err)
 	}
 	rn := Renewal{OrderID: order.NewOrderID(), ServiceID: s.ID, PeriodStart: s.NextDueDate,
-		PeriodEnd: s.NextDueDate.AddDate(0, cycle.Months(), 0), CreatedAt: now}
+		PeriodEnd: s.NextDueDate.AddDate(0, cycle.Months(), 0), CycleMonths: cycle.Months(), CreatedAt: now}
 	recorded, err := r.store.ReserveRenewal(ctx, rn)
 	if err != nil || !recorded {
 		return false, err
@@ -184,9 +214,9 @@ func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.C
 	return true, nil
 }
 
-// Fulfil applies a paid renewal order (KindRenewal) named by a provisioning job: the service's
-// due date moves to the period's end once (ApplyRenewal), then the same panel line is extended
-// to it, which is safe to repeat.
+// Fulfil applies a paid renewal order (KindRenewal) named by a provisioning job: the service is
+// active again and due at the period's end (a suspended one: a cycle after the payment) once
+// (ApplyRenewal), then the same panel line is extended to it and enabled, which is safe to repeat.
 func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 	if _, err := r.store.Renewal(ctx, j.Ref); errors.Is(err, ErrNotFound) {
 		return job.Permanent(fmt.Errorf("renewal %s: %w", j.Ref, err))
@@ -207,14 +237,97 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 		return nil
 	}
 	svc, err := r.store.ApplyRenewal(ctx, o.ID, r.now().UTC())
+	if errors.Is(err, ErrLineGone) {
+		// Nothing can be delivered: the payment goes to review and is refunded.
+		if err := r.orders.ReviewPaid(ctx, o.ID, order.ReasonLineGone); err != nil {
+			return fmt.Errorf("renewal %s: %w", o.ID, err)
+		}
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("renewal %s: %w", o.ID, err)
 	}
 	if err := r.lines.Extend(ctx, svc.ID, svc.ExpiresAt); err != nil {
 		return fmt.Errorf("renewal %s: extend line: %w", o.ID, err)
 	}
+	// Always, not only when the line was suspended: safe to repeat, so a retry after a failure
+	// here still re-enables it.
+	if err := r.lines.SetEnabled(ctx, svc.ID, true); err != nil {
+		return fmt.Errorf("renewal %s: enable line: %w", o.ID, err)
+	}
 	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
 		return fmt.Errorf("renewal %s: %w", o.ID, err)
+	}
+	return nil
+}
+
+// Lapse moves the services whose time ran out at the business time, each step once whatever the
+// number of replicas (a status moves only from the one before it): an active line past its due
+// date is Overdue; an overdue one past the grace days is Suspended and its panel line disabled;
+// with TerminateAfterDays set, a suspended one that long past its due date is Terminated and its
+// line deleted; a free trial past its end is Expired. A line whose panel call fails is logged
+// and tried again by the next sweep; the others go on.
+func (r *Renewals) Lapse(ctx context.Context) error {
+	now := r.now().UTC()
+	var errs []error
+	step := func(from, to order.ServiceStatus, dueBefore time.Time, line func(order.Service) error) {
+		list, err := r.store.LapsedServices(ctx, from, dueBefore)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		for _, s := range list {
+			if err := r.move(ctx, s, from, to, line); err != nil {
+				r.log.Error("service lifecycle step failed", "service", s.ID, "from", from, "to", to, "err", err)
+				errs = append(errs, err)
+			}
+		}
+	}
+	step(order.ServiceActive, order.ServiceOverdue, now, nil)
+	step(order.ServiceOverdue, order.ServiceSuspended, now.Add(-r.cfg.grace()), func(s order.Service) error {
+		return r.lines.SetEnabled(ctx, s.ID, false)
+	})
+	if d := r.cfg.TerminateAfterDays; d > 0 {
+		step(order.ServiceSuspended, order.ServiceTerminated, now.Add(-time.Duration(d)*24*time.Hour), func(s order.Service) error {
+			return r.lines.Delete(ctx, s.ID)
+		})
+	}
+	trials, err := r.store.EndedTrials(ctx, now)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, s := range trials {
+		if _, err := r.store.SetServiceStatus(ctx, s.ID, order.ServiceExpired, order.ServiceActive); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("service lifecycle: %w", err)
+	}
+	return nil
+}
+
+// move puts s from status from to to, then runs line on its panel line. Should the line call
+// fail, the status goes back, so the next sweep tries again. A renewal paid meanwhile made the
+// service active and enabled its line; line may have run after that, so the line is enabled
+// again when the service moved on.
+func (r *Renewals) move(ctx context.Context, s order.Service, from, to order.ServiceStatus, line func(order.Service) error) error {
+	moved, err := r.store.SetServiceStatus(ctx, s.ID, to, from)
+	if err != nil || !moved || line == nil {
+		return err
+	}
+	if err := line(s); err != nil {
+		if _, rerr := r.store.SetServiceStatus(ctx, s.ID, from, to); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return err
+	}
+	now, err := r.store.SetServiceStatus(ctx, s.ID, to, to)
+	if err != nil {
+		return err
+	}
+	if !now && to == order.ServiceSuspended {
+		return r.lines.SetEnabled(ctx, s.ID, true)
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
@@ -298,6 +299,8 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Int(&cfg.TrialsPerClient, "trials-per-client", order.DefaultTrialsPerClient, "free-trial orders per client (beyond: 409 trial_used); 0: the default; negative: no limit")
 	s.Int(&cfg.TrialsPerIP, "trials-per-ip", order.DefaultTrialsPerIP, "free-trial orders per client address per 30 days; 0: the default; negative: no limit")
 	s.Int(&cfg.RenewalLeadDays, "renewal-lead-days", 0, "days before its due date a service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles")
+	s.Int(&cfg.RenewalGraceDays, "renewal-grace-days", renewal.DefaultGraceDays, "days an unpaid line stays Overdue after its due date before it is suspended (line disabled); 0: the default")
+	s.Int(&cfg.TerminateAfterDays, "terminate-after-days", 0, "days after its due date an unpaid line is deleted and its service Terminated; 0: never")
 	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
 	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere and for the test clock (streamcart clock)")
 	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")
