@@ -213,6 +213,15 @@ func TestRenewalInvoicedOnceAndExtendsOnPayment(t *testing.T) {
 		if o.Kind != order.KindRenewal || o.Status != order.StatusPending || o.Invoice.Amount.Amount != 1899 || o.Invoice.Amount.Currency != "EUR" || o.Invoice.PaymentURL == "" {
 			t.Fatalf("renewal order %+v, invoice %+v: want pending, 18.99 EUR with a payment link", o, o.Invoice)
 		}
+		// The operator's listing (streamcart renewals list) shows the service with its open invoice.
+		listed, err := st.RenewalListing(ctx, s.app.Now().Add(14*24*time.Hour))
+		if err != nil || len(listed) != 1 || listed[0].ServiceID != svcID || listed[0].Email != "renew@example.com" ||
+			!listed[0].Due.Equal(due) || listed[0].Status != order.ServiceActive || listed[0].OpenInvoice != o.Invoice.ID {
+			t.Fatalf("renewal listing %+v %v: want %s due %s with invoice %s", listed, err, svcID, due, o.Invoice.ID)
+		}
+		if listed, err := st.RenewalListing(ctx, s.app.Now()); err != nil || len(listed) != 0 {
+			t.Fatalf("listing of what is due now: %+v %v, want none", listed, err)
+		}
 		if !o.Invoice.Deadline.Equal(rn.PeriodEnd) {
 			t.Fatalf("renewal invoice payable until %s, want the period's end %s", o.Invoice.Deadline, rn.PeriodEnd)
 		}

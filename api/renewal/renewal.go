@@ -51,6 +51,15 @@ type Renewal struct {
 	AppliedAt   time.Time // zero until the due date moved
 }
 
+// Listed is a service in the operator's renewal listing (streamcart renewals list).
+type Listed struct {
+	ServiceID   string
+	Email       string // the client's, from the service's order
+	Due         time.Time
+	Status      order.ServiceStatus
+	OpenInvoice string // the unpaid invoice of its latest renewal; "" when none
+}
+
 // Store is what renewals persist.
 type Store interface {
 	// DueServices lists the active, paid-for services (not trials) due at or before before.
@@ -62,6 +71,9 @@ type Store interface {
 	DeleteRenewal(ctx context.Context, orderID string) error
 	// LatestRenewal reads the renewal of the service's latest period; ErrNotFound when none.
 	LatestRenewal(ctx context.Context, serviceID string) (Renewal, error)
+	// RenewalListing lists the active, overdue and suspended services with a due date, due at
+	// or before dueBefore (zero: any), soonest first.
+	RenewalListing(ctx context.Context, dueBefore time.Time) ([]Listed, error)
 	// Renewal reads the renewal of an order; ErrNotFound when the order is no renewal.
 	Renewal(ctx context.Context, orderID string) (Renewal, error)
 	// ApplyRenewal moves the service's due date (and expiry) to the renewal's period end unless

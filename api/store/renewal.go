@@ -168,3 +168,34 @@ func (s *db) SetServiceStatus(ctx context.Context, id string, to order.ServiceSt
 	}
 	return moved, nil
 }
+
+// RenewalListing lists the renewable services due at or before dueBefore (zero: any), each with
+// its order's email and the unpaid invoice of its latest renewal.
+func (s *db) RenewalListing(ctx context.Context, dueBefore time.Time) ([]renewal.Listed, error) {
+	bound := "9999"
+	if !dueBefore.IsZero() {
+		bound = fmtTime(dueBefore)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT s.id, o.email, s.next_due_date, s.status,
+		COALESCE((SELECT i.id FROM renewals r JOIN invoices i ON i.order_id = r.order_id
+			WHERE r.service_id = s.id AND i.status = 'unpaid' ORDER BY r.period_start DESC LIMIT 1), '')
+		FROM services s JOIN orders o ON o.id = s.order_id
+		WHERE s.status IN (?, ?, ?) AND s.next_due_date <> '' AND s.next_due_date <= ?
+		ORDER BY s.next_due_date, s.id`,
+		string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended), bound)
+	if err != nil {
+		return nil, fmt.Errorf("list renewals: %w", err)
+	}
+	defer rows.Close()
+	var out []renewal.Listed
+	for rows.Next() {
+		var l renewal.Listed
+		var due, status string
+		if err := rows.Scan(&l.ServiceID, &l.Email, &due, &status, &l.OpenInvoice); err != nil {
+			return nil, fmt.Errorf("list renewals: %w", err)
+		}
+		l.Due, l.Status = parseTime(due), order.ServiceStatus(status)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}

@@ -51,9 +51,10 @@ const usage = `Usage:
   streamcart clock advance DURATION   move the test clock of every shop on the database forward (26d, 36h); refused beside a live gateway
   streamcart clock show               the test clock's offset, shop time and real time
   streamcart clock reset              put the shops back on real time
+  streamcart renewals list [--due-within 14d]  services that renew: client, due date, status, open renewal invoice
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
-storefront, payments) only read: they refuse a database that does not exist.
+storefront, payments, renewals) only read: they refuse a database that does not exist.
 `
 
 // version is the release, set at link time (-ldflags "-X main.version=v1.2.3"); empty: the
@@ -155,6 +156,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		return jobsCommand(ctx, args, os.Stdout)
 	case "clock":
 		return clockCommand(ctx, args, os.Stdout)
+	case "renewals":
+		return renewalsCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
