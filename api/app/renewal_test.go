@@ -10,6 +10,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/renewal"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
 
@@ -183,6 +184,14 @@ func TestRenewalInvoicedOnceAndExtendsOnPayment(t *testing.T) {
 			}
 			wg.Wait()
 			return placed[0] + placed[1]
+		}
+
+		// A process that stopped between reserving the period and placing its order left this
+		// reservation behind; once it is older than renewal.Abandoned a sweep takes it over.
+		leftAt := due.Add(-7*24*time.Hour - renewal.Abandoned - time.Minute)
+		if ok, err := st.ReserveRenewal(ctx, renewal.Renewal{OrderID: "ord_left_behind", ServiceID: svcID, PeriodStart: due,
+			PeriodEnd: due.AddDate(0, 1, 0), CycleMonths: 1, CreatedAt: leftAt}); err != nil || !ok {
+			t.Fatalf("reserve: %v %v", ok, err)
 		}
 
 		// Eight days before the due date: outside the monthly lead of 7 days.

@@ -207,6 +207,9 @@ func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.C
 	rn := Renewal{OrderID: order.NewOrderID(), ServiceID: s.ID, PeriodStart: s.NextDueDate,
 		PeriodEnd: s.NextDueDate.AddDate(0, cycle.Months(), 0), CycleMonths: cycle.Months(), CreatedAt: now}
 	recorded, err := r.store.ReserveRenewal(ctx, rn)
+	if err == nil && !recorded {
+		recorded, err = r.reclaim(ctx, rn, now)
+	}
 	if err != nil || !recorded {
 		return false, err
 	}
@@ -224,6 +227,28 @@ func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.C
 		return false, fmt.Errorf("renew %s: %w", s.ID, err)
 	}
 	return true, nil
+}
+
+// Abandoned is how long a reserved renewal may go without its order before a sweep takes the
+// period over: placing an order takes seconds, so a reservation that old was left by a process
+// that stopped between reserving and placing.
+const Abandoned = 10 * time.Minute
+
+// reclaim reserves rn's period again when the renewal recorded for it was abandoned (no order,
+// reserved more than Abandoned ago); it reports whether rn is now the period's renewal.
+func (r *Renewals) reclaim(ctx context.Context, rn Renewal, now time.Time) (bool, error) {
+	prev, err := r.store.LatestRenewal(ctx, rn.ServiceID)
+	if err != nil || !prev.PeriodStart.Equal(rn.PeriodStart) || prev.CreatedAt.After(now.Add(-Abandoned)) {
+		return false, err
+	}
+	if _, err := r.store.Order(ctx, prev.OrderID); !errors.Is(err, order.ErrNotFound) {
+		return false, err
+	}
+	// DeleteRenewal keeps a reservation whose order exists, so a late placement is never lost.
+	if err := r.store.DeleteRenewal(ctx, prev.OrderID); err != nil {
+		return false, err
+	}
+	return r.store.ReserveRenewal(ctx, rn)
 }
 
 // Fulfil applies a paid renewal order (KindRenewal) named by a provisioning job: the service is
