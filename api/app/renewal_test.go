@@ -46,7 +46,8 @@ func TestServiceLifecycleOverdueSuspendedPaidTerminated(t *testing.T) {
 		payer := s.register("payer@example.com", "payer-password")
 		_, paidID := s.activeService(payer.Token, standard())
 		_, lapsedID := s.activeService(s.identify("lapsed@example.com", "").Token, standard())
-		_, trialID := s.activeService(s.identify("trial@example.com", "").Token, trial())
+		trialBuyer := s.register("trial@example.com", "trial-password")
+		_, trialID := s.activeService(trialBuyer.Token, trial())
 		status := func(id string) order.ServiceStatus {
 			t.Helper()
 			svc, err := st.Service(ctx, id)
@@ -84,11 +85,18 @@ func TestServiceLifecycleOverdueSuspendedPaidTerminated(t *testing.T) {
 		if got := status(trialID); got != order.ServiceExpired {
 			t.Fatalf("trial past its end: %s, want Expired", got)
 		}
+		// Sessions expire as the clock moves: the buyers sign in again.
+		if got := s.getService(s.identify("trial@example.com", "trial-password").Token, trialID).Status; got != "Expired" {
+			t.Fatalf("GET /services/%s: status %s, want Expired", trialID, got)
+		}
 
 		advanceTo(t, due.Add(time.Hour), s)
 		lapse(t, s)
 		if got := status(paidID); got != order.ServiceOverdue || !enabled(paidID) {
 			t.Fatalf("an hour past due: %s, enabled %v; want Overdue and enabled", got, enabled(paidID))
+		}
+		if got := s.getService(s.identify("payer@example.com", "payer-password").Token, paidID).Status; got != "Overdue" {
+			t.Fatalf("GET /services/%s: status %s, want Overdue", paidID, got)
 		}
 		advanceTo(t, due.Add(3*24*time.Hour+time.Hour), s)
 		lapse(t, s)
