@@ -95,8 +95,9 @@ func TestServiceLifecycleOverdueSuspendedPaidTerminated(t *testing.T) {
 		if got := status(paidID); got != order.ServiceOverdue || !enabled(paidID) {
 			t.Fatalf("an hour past due: %s, enabled %v; want Overdue and enabled", got, enabled(paidID))
 		}
-		if got := s.getService(s.identify("payer@example.com", "payer-password").Token, paidID).Status; got != "Overdue" {
-			t.Fatalf("GET /services/%s: status %s, want Overdue", paidID, got)
+		// The line still plays during the grace days: its credentials stay on show.
+		if got := s.getService(s.identify("payer@example.com", "payer-password").Token, paidID); got.Status != "Overdue" || got.Username == "" || got.PlaylistURL == "" {
+			t.Fatalf("GET /services/%s: %+v, want Overdue with its credentials and playlist", paidID, got)
 		}
 		advanceTo(t, due.Add(3*24*time.Hour+time.Hour), s)
 		lapse(t, s)
