@@ -21,7 +21,7 @@ var ResellerServiceResult = Type("ResellerServiceResult", func() {
 	Attribute("orderId", String)
 	Attribute("pid", Int)
 	Attribute("name", String)
-	Attribute("status", String, func() { Enum("Pending", "Active", "Suspended", "Cancelled", "Terminated") })
+	Attribute("status", String, func() { Enum("Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired") })
 	Attribute("credits", Int, "Credits this plan grants")
 	Attribute("balance", Int, "The reseller account's credits now; 0 until paid")
 	Attribute("account", String, "The reseller account on the panel; empty until paid")

@@ -8,7 +8,7 @@ var ServiceResult = ResultType("application/vnd.streamcart.service", "ServiceRes
 		Attribute("orderId", String)
 		Attribute("pid", Int)
 		Attribute("name", String, "Plan name, in the requested locale when the catalog has it translated")
-		Attribute("status", String, func() { Enum("Pending", "Active", "Suspended", "Cancelled", "Terminated") })
+		Attribute("status", String, func() { Enum("Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired") })
 		Attribute("username", String, "Line username; empty until provisioned")
 		Attribute("password", String, "Line password; empty until provisioned")
 		Attribute("serverHostname", String)

@@ -13,6 +13,7 @@ import (
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -26,6 +27,7 @@ type afterSale struct {
 	manage     *manage.Services
 	upsells    *upsell.Upsells
 	resellers  *reseller.Resellers
+	renewals   *renewal.Renewals
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
 	notices orderMail
@@ -50,12 +52,14 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	}
 	auditLog := audit.New(a.store, a.log)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
+	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
 	return &afterSale{
 		outbox:     outbox,
 		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
 		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
 		resellers:  reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
+		renewals:   renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log),
 		affiliates: affiliate.New(a.store),
 		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
 		orders:     a.store,
@@ -71,11 +75,13 @@ func storeName(name string) string {
 }
 
 // provision is the handler of paid orders: the fulfiller of the order's kind runs it, plan
-// (new lines) for a plan, the upsell's (more connections) and the reseller plan's (credits).
+// (new lines) for a plan, the upsell's (more connections), the reseller plan's (credits) and the
+// renewal's (the due date one cycle on).
 func (s *afterSale) provision(plan job.Handler) job.Handler {
 	return order.Fulfilment(s.orders, map[order.Kind]job.Handler{
 		order.KindPlan:     plan,
 		order.KindUpsell:   s.upsells.Fulfil,
 		order.KindReseller: s.resellers.Fulfil,
+		order.KindRenewal:  s.renewals.Fulfil,
 	})
 }

@@ -36,6 +36,7 @@ import (
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/sessioncache"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/store"
@@ -80,6 +81,13 @@ type Config struct {
 	// days (STREAMCART_TRIALS_PER_CLIENT, STREAMCART_TRIALS_PER_IP); 0: the default
 	// (order.DefaultTrialsPerClient, order.DefaultTrialsPerIP), negative: no limit.
 	TrialsPerClient, TrialsPerIP int
+	// RenewalLeadDays (STREAMCART_RENEWAL_LEAD_DAYS) is how many days before its due date a
+	// service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles.
+	RenewalLeadDays int
+	// RenewalGraceDays (STREAMCART_RENEWAL_GRACE_DAYS) is how long an unpaid line stays Overdue
+	// before it is suspended; 0: 3. TerminateAfterDays (STREAMCART_TERMINATE_AFTER_DAYS) is how
+	// long after its due date an unpaid line is deleted; 0: never.
+	RenewalGraceDays, TerminateAfterDays int
 	// Now is the base of the shop's business time (payment deadlines, promotion uses, trial
 	// windows, session and sign-in link expiry, job schedules), to which the test clock's offset
 	// (streamcart clock advance) is added; nil: time.Now. Tests move it instead of waiting.
@@ -116,6 +124,7 @@ type App struct {
 	sessions *sessioncache.Cache
 	worker   *job.Worker
 	prune    job.Daily
+	renewals job.Daily
 	handler  http.Handler
 	limiter  *httpapi.Limiter
 	metrics  *metrics.Metrics
@@ -132,6 +141,9 @@ type App struct {
 
 	// base is the origin links are built on: the public URL, else the listen address.
 	base string
+	// sweepRenewals invoices the renewals due now (the daily renewal job's work).
+	sweepRenewals func(ctx context.Context) (int, error)
+	lapseServices func(ctx context.Context) error
 
 	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
 	// clockRefused records that a live gateway kept this shop off it (reported once).
@@ -246,6 +258,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	after.upsells.SetClock(now)
 	after.resellers.SetClock(now)
 	after.affiliates.SetClock(now)
+	after.renewals.SetClock(now)
+	a.renewals = after.renewals.Job(st.Enqueue)
+	a.sweepRenewals, a.lapseServices = after.renewals.Sweep, after.renewals.Lapse
 	prov.Notify(after.notices)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
@@ -257,7 +272,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
-		JobPrune:        a.prune.Handle}), job.Options{
+		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle}), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Now: now, LeaseNow: a.clock.Base,
 	})
 	a.worker = worker
@@ -372,6 +387,7 @@ func linkBase(cfg *Config) (string, error) {
 var jobAttempts = map[string]int{
 	payment.JobReconcile: 5,
 	JobPrune:             5,
+	renewal.JobSweep:     5,
 }
 
 // JobPrune is the daily retention prune's job kind (one a day, unique key prune:YYYY-MM-DD).
@@ -399,6 +415,14 @@ func (a *App) pruneJob(now func() time.Time) job.Daily {
 		return err
 	}}
 }
+
+// SweepRenewals invoices every renewal due at the business time and answers how many orders it
+// placed: the daily job's work, which tests and the operator run at a moment of their choosing.
+func (a *App) SweepRenewals(ctx context.Context) (int, error) { return a.sweepRenewals(ctx) }
+
+// LapseServices moves the services whose time ran out (Overdue, Suspended, Terminated, Expired):
+// the daily job's other work.
+func (a *App) LapseServices(ctx context.Context) error { return a.lapseServices(ctx) }
 
 // Catalog is the catalog in force.
 func (a *App) Catalog() *catalog.Catalog { return a.catalog.Load() }
@@ -635,6 +659,9 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	if err := a.prune.Start(ctx); err != nil {
 		return fmt.Errorf("queue today's prune: %w", err)
+	}
+	if err := a.renewals.Start(ctx); err != nil {
+		return fmt.Errorf("queue today's renewal sweep: %w", err)
 	}
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan error, 1)

@@ -57,6 +57,12 @@ func serviceName(cat *catalog.Catalog, pid int, stored string, loc *string) stri
 	return stored
 }
 
+// working reports whether the service's line plays: an active one, and an overdue one during its
+// grace days (the line is disabled only when it is suspended).
+func working(svc order.Service) bool {
+	return svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue
+}
+
 // result shows a service to a session allowed to read it.
 func (s *servicesService) result(svc order.Service, loc *string) *genservices.ServiceResult {
 	r := &genservices.ServiceResult{
@@ -64,7 +70,7 @@ func (s *servicesService) result(svc order.Service, loc *string) *genservices.Se
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
 		MaxConnections: svc.MaxConnections, MacAddress: svc.MACAddress, BillingCycle: svc.BillingCycle, Trial: svc.Trial,
 	}
-	if svc.Status != order.ServiceActive {
+	if !working(svc) {
 		// Credentials are stored before the panel confirms them: show them only once they work.
 		r.Username, r.Password = "", ""
 	}
@@ -74,7 +80,7 @@ func (s *servicesService) result(svc order.Service, loc *string) *genservices.Se
 	if !svc.ExpiresAt.IsZero() {
 		r.ExpiresAt = svc.ExpiresAt.Format(time.RFC3339)
 	}
-	if svc.Status == order.ServiceActive && svc.ServerHostname != "" {
+	if working(svc) && svc.ServerHostname != "" {
 		r.PlaylistURL = "http://" + svc.ServerHostname + "/get.php?username=" + svc.Username + "&password=" + svc.Password + "&type=m3u_plus&output=ts"
 	}
 	return r
@@ -86,7 +92,7 @@ func (s *servicesService) Playlist(ctx context.Context, p *genservices.PlaylistP
 	if err != nil {
 		return nil, nil, err
 	}
-	if svc.Status != order.ServiceActive {
+	if !working(svc) {
 		return nil, nil, genservices.MakeNotFound(errors.New("This service is not active yet."))
 	}
 	body, err := s.panel.Playlist(ctx, panel.Line{Ref: svc.ID, Username: svc.Username, Password: svc.Password, MaxConnections: svc.MaxConnections})

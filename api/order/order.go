@@ -45,6 +45,10 @@ const (
 	ServiceSuspended  ServiceStatus = "Suspended"
 	ServiceCancelled  ServiceStatus = "Cancelled"
 	ServiceTerminated ServiceStatus = "Terminated"
+	// ServiceOverdue is a line past its due date with its renewal unpaid, within the grace days.
+	ServiceOverdue ServiceStatus = "Overdue"
+	// ServiceExpired is a free trial past its end.
+	ServiceExpired ServiceStatus = "Expired"
 )
 
 // Kind is what an order sells. It is stored with the order and picks its fulfilment (Fulfilment:
@@ -59,6 +63,8 @@ const (
 	KindUpsell Kind = "upsell"
 	// KindReseller is a reseller credit plan (package reseller).
 	KindReseller Kind = "reseller"
+	// KindRenewal is the next billing period of an active service (package renewal).
+	KindRenewal Kind = "renewal"
 )
 
 // Order is one purchase. Owner is the client; SessionID is the session that bought it, which

@@ -39,6 +39,9 @@ type Placement struct {
 	AffiliateID    string
 	// Locale is the buyer's language, kept for the order's mail.
 	Locale string
+	// Deadline is when the invoice stops being payable; zero: PaymentDeadline after placing.
+	// A renewal stays payable through its period, suspension included.
+	Deadline time.Time
 }
 
 // CustomHash is a digest of what a Placement's caller was asked, for Placement.RequestHash.
@@ -88,8 +91,9 @@ func (s *Orders) Place(ctx context.Context, claims authz.Claims, p Placement) (O
 		p.RequestHash = "custom:" + p.ID
 	}
 	now := s.now().UTC()
+	// An order the shop places itself (a renewal) comes from no address and counts against none.
 	check := Check{ClientID: claims.ClientID, IdempotencyKey: p.IdempotencyKey, Now: now,
-		CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0, IP: p.IP, Since: now.Add(-24 * time.Hour)}
+		CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0 && p.IP != "", IP: p.IP, Since: now.Add(-24 * time.Hour)}
 	return s.place(ctx, claims, p, check, func(Checked) (pricing.Quote, []Service, error) { return p.Quote, p.Services, nil })
 }
 
@@ -214,6 +218,9 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 	o.Invoice = Invoice{
 		ID: account.NewID("inv_"), OrderID: o.ID, ClientID: claims.ClientID, Amount: q.Total,
 		Status: InvoiceUnpaid, Gateway: p.Gateway, Deadline: now.Add(PaymentDeadline),
+	}
+	if !p.Deadline.IsZero() {
+		o.Invoice.Deadline = p.Deadline
 	}
 	switch {
 	case v.Fraud:

@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -27,6 +28,7 @@ type AfterSale interface {
 	upsell.Store
 	reseller.Store
 	reseller.LedgerStore
+	renewal.Store
 	affiliate.Store
 	panel.LineEditor
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)

@@ -26,6 +26,7 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
 )
@@ -50,9 +51,10 @@ const usage = `Usage:
   streamcart clock advance DURATION   move the test clock of every shop on the database forward (26d, 36h); refused beside a live gateway
   streamcart clock show               the test clock's offset, shop time and real time
   streamcart clock reset              put the shops back on real time
+  streamcart renewals list [--due-within 14d]  services that renew: client, due date, status, open renewal invoice
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
-storefront, payments) only read: they refuse a database that does not exist.
+storefront, payments, renewals) only read: they refuse a database that does not exist.
 `
 
 // version is the release, set at link time (-ldflags "-X main.version=v1.2.3"); empty: the
@@ -154,6 +156,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		return jobsCommand(ctx, args, os.Stdout)
 	case "clock":
 		return clockCommand(ctx, args, os.Stdout)
+	case "renewals":
+		return renewalsCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
@@ -297,6 +301,9 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	})
 	s.Int(&cfg.TrialsPerClient, "trials-per-client", order.DefaultTrialsPerClient, "free-trial orders per client (beyond: 409 trial_used); 0: the default; negative: no limit")
 	s.Int(&cfg.TrialsPerIP, "trials-per-ip", order.DefaultTrialsPerIP, "free-trial orders per client address per 30 days; 0: the default; negative: no limit")
+	s.Int(&cfg.RenewalLeadDays, "renewal-lead-days", 0, "days before its due date a service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles")
+	s.Int(&cfg.RenewalGraceDays, "renewal-grace-days", renewal.DefaultGraceDays, "days an unpaid line stays Overdue after its due date before it is suspended (line disabled); 0: the default")
+	s.Int(&cfg.TerminateAfterDays, "terminate-after-days", 0, "days after its due date an unpaid line is deleted and its service Terminated; 0: never")
 	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
 	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere and for the test clock (streamcart clock)")
 	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")

@@ -165,8 +165,8 @@ func ValidateServiceResultView(result *ServiceResultView) (err error) {
 		err = goa.MergeErrors(err, goa.MissingFieldError("playlistUrl", "result"))
 	}
 	if result.Status != nil {
-		if !(*result.Status == "Pending" || *result.Status == "Active" || *result.Status == "Suspended" || *result.Status == "Cancelled" || *result.Status == "Terminated") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"Pending", "Active", "Suspended", "Cancelled", "Terminated"}))
+		if !(*result.Status == "Pending" || *result.Status == "Active" || *result.Status == "Overdue" || *result.Status == "Suspended" || *result.Status == "Cancelled" || *result.Status == "Terminated" || *result.Status == "Expired") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
 		}
 	}
 	return

@@ -1736,8 +1736,8 @@ func ValidateServiceResultResponseBody(body *ServiceResultResponseBody) (err err
 		err = goa.MergeErrors(err, goa.MissingFieldError("playlistUrl", "body"))
 	}
 	if body.Status != nil {
-		if !(*body.Status == "Pending" || *body.Status == "Active" || *body.Status == "Suspended" || *body.Status == "Cancelled" || *body.Status == "Terminated") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Suspended", "Cancelled", "Terminated"}))
+		if !(*body.Status == "Pending" || *body.Status == "Active" || *body.Status == "Overdue" || *body.Status == "Suspended" || *body.Status == "Cancelled" || *body.Status == "Terminated" || *body.Status == "Expired") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
 		}
 	}
 	return

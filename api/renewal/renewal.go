@@ -1,0 +1,370 @@
+// Package renewal bills the next period of active services: a sweep on business time places one
+// renewal order (order.KindRenewal) per service and period, lead days before its due date, and
+// its fulfiller moves the due date one cycle on and extends the same panel line once paid.
+package renewal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/upsell"
+)
+
+// Lead days before the due date a renewal is invoiced, when STREAMCART_RENEWAL_LEAD_DAYS is 0:
+// a week for a monthly line, two for longer cycles (WHMCS invoices 14 days ahead).
+const (
+	DefaultLeadMonthly = 7
+	DefaultLeadLonger  = 14
+)
+
+// JobSweep is the kind of the daily renewal sweep (one a day, unique key renewals:YYYY-MM-DD).
+const JobSweep = "renewals"
+
+var (
+	// ErrNotFound is what Store answers when an order is no renewal.
+	ErrNotFound = errors.New("renewal: not found")
+	// ErrLineGone means a renewal was paid for a line that is terminated or cancelled.
+	ErrLineGone = errors.New("renewal: line not renewable")
+)
+
+// DefaultGraceDays is how long an unpaid line stays Overdue before it is suspended, when
+// STREAMCART_RENEWAL_GRACE_DAYS is 0.
+const DefaultGraceDays = 3
+
+// Renewal is the purpose of a renewal order: the period [PeriodStart, PeriodEnd) of a service.
+type Renewal struct {
+	OrderID     string
+	ServiceID   string
+	PeriodStart time.Time // the service's due date when invoiced
+	PeriodEnd   time.Time // the due date once paid
+	CycleMonths int       // the period's length: a suspended line paid is due this long after the payment
+	CreatedAt   time.Time
+	AppliedAt   time.Time // zero until the due date moved
+}
+
+// Listed is a service in the operator's renewal listing (streamcart renewals list).
+type Listed struct {
+	ServiceID   string
+	Email       string // the client's, from the service's order
+	Due         time.Time
+	Status      order.ServiceStatus
+	OpenInvoice string // the unpaid invoice of its latest renewal; "" when none
+}
+
+// Store is what renewals persist.
+type Store interface {
+	// DueServices lists the active, paid-for services (not trials) due at or before before.
+	DueServices(ctx context.Context, before time.Time) ([]order.Service, error)
+	// ReserveRenewal records r unless its service's period has a renewal already; it reports
+	// whether it recorded (the database's unique key decides between replicas).
+	ReserveRenewal(ctx context.Context, r Renewal) (bool, error)
+	// DeleteRenewal forgets a renewal whose order was never placed.
+	DeleteRenewal(ctx context.Context, orderID string) error
+	// LatestRenewal reads the renewal of the service's latest period; ErrNotFound when none.
+	LatestRenewal(ctx context.Context, serviceID string) (Renewal, error)
+	// RenewalListing lists the active, overdue and suspended services with a due date, due at
+	// or before dueBefore (zero: any), soonest first.
+	RenewalListing(ctx context.Context, dueBefore time.Time) ([]Listed, error)
+	// Renewal reads the renewal of an order; ErrNotFound when the order is no renewal.
+	Renewal(ctx context.Context, orderID string) (Renewal, error)
+	// ApplyRenewal moves the service's due date (and expiry) to the renewal's period end unless
+	// it was moved already, in one transaction with marking it applied; it returns the service.
+	ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error)
+	// LapsedServices lists the paid-for services in status due at or before dueBefore.
+	LapsedServices(ctx context.Context, status order.ServiceStatus, dueBefore time.Time) ([]order.Service, error)
+	// EndedTrials lists the active free trials that expired at or before now.
+	EndedTrials(ctx context.Context, now time.Time) ([]order.Service, error)
+	// SetServiceStatus moves a service to status to when it is in one of from, under the
+	// service's lock; it reports whether it moved.
+	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
+	Order(ctx context.Context, id string) (order.Order, error)
+	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+}
+
+// Config holds the renewal settings.
+type Config struct {
+	// LeadDays is how many days before the due date the renewal is invoiced; 0: DefaultLeadMonthly
+	// for monthly lines, DefaultLeadLonger for longer cycles.
+	LeadDays int
+	// GraceDays is how long after its due date an unpaid line stays Overdue before it is
+	// suspended; 0: DefaultGraceDays.
+	GraceDays int
+	// TerminateAfterDays is how long after its due date an unpaid line is deleted and its
+	// service Terminated; 0: never.
+	TerminateAfterDays int
+}
+
+// grace is how long after its due date an unpaid line is suspended.
+func (c Config) grace() time.Duration {
+	if c.GraceDays > 0 {
+		return time.Duration(c.GraceDays) * 24 * time.Hour
+	}
+	return DefaultGraceDays * 24 * time.Hour
+}
+
+// Lead is how long before a due date a service of cycle is invoiced.
+func (c Config) Lead(cycle catalog.Cycle) time.Duration {
+	days := c.LeadDays
+	switch {
+	case days > 0:
+	case cycle == catalog.Monthly:
+		days = DefaultLeadMonthly
+	default:
+		days = DefaultLeadLonger
+	}
+	return time.Duration(days) * 24 * time.Hour
+}
+
+// maxLead is the longest lead of any cycle: how far ahead the sweep looks.
+func (c Config) maxLead() time.Duration {
+	return max(c.Lead(catalog.Monthly), c.Lead(catalog.Annually))
+}
+
+// Renewals invoices and applies renewals.
+type Renewals struct {
+	store   Store
+	catalog func() *catalog.Catalog
+	orders  *order.Orders
+	lines   panel.Manager
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+// New returns the renewal service.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, cfg Config, log *slog.Logger) *Renewals {
+	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, cfg: cfg, log: log, now: time.Now}
+}
+
+// SetClock sets the business clock: the shop's test clock; time.Now by default.
+func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
+
+// Job is the daily sweep, run once a day whatever the number of replicas.
+func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
+	return job.Daily{Kind: JobSweep, Enqueue: enqueue, Now: r.now, Run: func(ctx context.Context, _ time.Time) error {
+		_, err := r.Sweep(ctx)
+		return errors.Join(err, r.Lapse(ctx))
+	}}
+}
+
+// Sweep invoices the renewal of every active service whose due date is within its lead and
+// answers how many orders it placed. Replicas sweeping at once place one order per service and
+// period: each reserves the period first, and only the one whose reservation is recorded places
+// the order. A service whose renewal cannot be priced or placed is logged and tried again by the
+// next sweep; the others go on.
+func (r *Renewals) Sweep(ctx context.Context) (int, error) {
+	now := r.now().UTC()
+	due, err := r.store.DueServices(ctx, now.Add(r.cfg.maxLead()))
+	if err != nil {
+		return 0, fmt.Errorf("renewal sweep: %w", err)
+	}
+	placed := 0
+	var errs []error
+	for _, s := range due {
+		cycle := upsell.PricingCycle(s.BillingCycle)
+		if cycle.Months() == 0 || s.NextDueDate.Add(-r.cfg.Lead(cycle)).After(now) {
+			continue
+		}
+		ok, err := r.invoice(ctx, s, cycle, now)
+		if err != nil {
+			r.log.Error("renewal not invoiced", "service", s.ID, "due", s.NextDueDate, "err", err)
+			errs = append(errs, err)
+		}
+		if ok {
+			placed++
+		}
+	}
+	return placed, errors.Join(errs...)
+}
+
+// RecurringQuote is what the next period of s costs: its plan and cycle with the connections it
+// has now (upsells included) and the proxy protection it was bought with, in its order's
+// currency, at the catalog's prices and without the first order's promotion.
+func (r *Renewals) RecurringQuote(first order.Order, s order.Service, cycle catalog.Cycle, now time.Time) (pricing.Quote, error) {
+	return pricing.QuoteFor(r.catalog(), pricing.Request{PID: s.PID, Cycle: cycle, Currency: first.Quote.Currency,
+		ExtraConnections: max(s.MaxConnections-1, 0), ProxyProtection: first.Quote.ProxyProtection}, now)
+}
+
+// invoice places s's renewal for the period starting at its due date unless one exists.
+func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.Cycle, now time.Time) (bool, error) {
+	first, err := r.store.Order(ctx, s.OrderID)
+	if err != nil {
+		return false, fmt.Errorf("renew %s: %w", s.ID, err)
+	}
+	q, err := r.RecurringQuote(first, s, cycle, now)
+	if err != nil {
+		return false, fmt.Errorf("renew %s: %w", s.ID, err)
+	}
+	rn := Renewal{OrderID: order.NewOrderID(), ServiceID: s.ID, PeriodStart: s.NextDueDate,
+		PeriodEnd: s.NextDueDate.AddDate(0, cycle.Months(), 0), CycleMonths: cycle.Months(), CreatedAt: now}
+	recorded, err := r.store.ReserveRenewal(ctx, rn)
+	if err == nil && !recorded {
+		recorded, err = r.reclaim(ctx, rn, now)
+	}
+	if err != nil || !recorded {
+		return false, err
+	}
+	p := order.Placement{Kind: order.KindRenewal, ID: rn.OrderID, Quote: q, Gateway: first.Gateway, Locale: first.Locale,
+		Deadline: rn.PeriodEnd}
+	if r.orders.CheckPlacement(p) != nil {
+		p.Gateway = "" // the first order's gateway is no longer offered: the shop's default
+	}
+	claims := authz.Claims{ClientID: first.ClientID, SessionID: first.SessionID, Email: first.Email}
+	if _, err := r.orders.Place(ctx, claims, p); err != nil {
+		// Not placed: the reservation goes, so the next sweep tries the period again.
+		if derr := r.store.DeleteRenewal(ctx, rn.OrderID); derr != nil {
+			err = errors.Join(err, derr)
+		}
+		return false, fmt.Errorf("renew %s: %w", s.ID, err)
+	}
+	return true, nil
+}
+
+// Abandoned is how long a reserved renewal may go without its order before a sweep takes the
+// period over: placing an order takes seconds, so a reservation that old was left by a process
+// that stopped between reserving and placing.
+const Abandoned = 10 * time.Minute
+
+// reclaim reserves rn's period again when the renewal recorded for it was abandoned (no order,
+// reserved more than Abandoned ago); it reports whether rn is now the period's renewal.
+func (r *Renewals) reclaim(ctx context.Context, rn Renewal, now time.Time) (bool, error) {
+	prev, err := r.store.LatestRenewal(ctx, rn.ServiceID)
+	if err != nil || !prev.PeriodStart.Equal(rn.PeriodStart) || prev.CreatedAt.After(now.Add(-Abandoned)) {
+		return false, err
+	}
+	if _, err := r.store.Order(ctx, prev.OrderID); !errors.Is(err, order.ErrNotFound) {
+		return false, err
+	}
+	// DeleteRenewal keeps a reservation whose order exists, so a late placement is never lost.
+	if err := r.store.DeleteRenewal(ctx, prev.OrderID); err != nil {
+		return false, err
+	}
+	return r.store.ReserveRenewal(ctx, rn)
+}
+
+// Fulfil applies a paid renewal order (KindRenewal) named by a provisioning job: the service is
+// active again and due at the period's end (a suspended one: a cycle after the payment) once
+// (ApplyRenewal), then the same panel line is extended to it and enabled, which is safe to repeat.
+func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
+	if _, err := r.store.Renewal(ctx, j.Ref); errors.Is(err, ErrNotFound) {
+		return job.Permanent(fmt.Errorf("renewal %s: %w", j.Ref, err))
+	} else if err != nil {
+		return fmt.Errorf("renewal %s: %w", j.Ref, err)
+	}
+	o, ok, err := order.StartFulfilment(ctx, r.store, j.Ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return job.Permanent(fmt.Errorf("renewal %s: %w", j.Ref, err))
+	}
+	if err != nil {
+		return fmt.Errorf("renewal %s: %w", j.Ref, err)
+	}
+	if !ok {
+		if o.Status != order.StatusActive {
+			r.log.Warn("renewal skipped", "order", o.ID, "status", o.Status)
+		}
+		return nil
+	}
+	svc, err := r.store.ApplyRenewal(ctx, o.ID, r.now().UTC())
+	if errors.Is(err, ErrLineGone) {
+		// Nothing can be delivered: the payment goes to review and is refunded.
+		if err := r.orders.ReviewPaid(ctx, o.ID, order.ReasonLineGone); err != nil {
+			return fmt.Errorf("renewal %s: %w", o.ID, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("renewal %s: %w", o.ID, err)
+	}
+	if err := r.lines.Extend(ctx, svc.ID, svc.ExpiresAt); err != nil {
+		return fmt.Errorf("renewal %s: extend line: %w", o.ID, err)
+	}
+	// Always, not only when the line was suspended: safe to repeat, so a retry after a failure
+	// here still re-enables it.
+	if err := r.lines.SetEnabled(ctx, svc.ID, true); err != nil {
+		return fmt.Errorf("renewal %s: enable line: %w", o.ID, err)
+	}
+	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+		return fmt.Errorf("renewal %s: %w", o.ID, err)
+	}
+	return nil
+}
+
+// Lapse moves the services whose time ran out at the business time, each step once whatever the
+// number of replicas (a status moves only from the one before it): an active line past its due
+// date is Overdue; an overdue one past the grace days is Suspended and its panel line disabled;
+// with TerminateAfterDays set, a suspended one that long past its due date is Terminated and its
+// line deleted; a free trial past its end is Expired. A line whose panel call fails is logged
+// and tried again by the next sweep; the others go on.
+func (r *Renewals) Lapse(ctx context.Context) error {
+	now := r.now().UTC()
+	var errs []error
+	step := func(from, to order.ServiceStatus, dueBefore time.Time, line func(order.Service) error) {
+		list, err := r.store.LapsedServices(ctx, from, dueBefore)
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		for _, s := range list {
+			if err := r.move(ctx, s, from, to, line); err != nil {
+				r.log.Error("service lifecycle step failed", "service", s.ID, "from", from, "to", to, "err", err)
+				errs = append(errs, err)
+			}
+		}
+	}
+	step(order.ServiceActive, order.ServiceOverdue, now, nil)
+	step(order.ServiceOverdue, order.ServiceSuspended, now.Add(-r.cfg.grace()), func(s order.Service) error {
+		return r.lines.SetEnabled(ctx, s.ID, false)
+	})
+	if d := r.cfg.TerminateAfterDays; d > 0 {
+		step(order.ServiceSuspended, order.ServiceTerminated, now.Add(-time.Duration(d)*24*time.Hour), func(s order.Service) error {
+			return r.lines.Delete(ctx, s.ID)
+		})
+	}
+	trials, err := r.store.EndedTrials(ctx, now)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, s := range trials {
+		if _, err := r.store.SetServiceStatus(ctx, s.ID, order.ServiceExpired, order.ServiceActive); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("service lifecycle: %w", err)
+	}
+	return nil
+}
+
+// move puts s from status from to to, then runs line on its panel line. Should the line call
+// fail, the status goes back, so the next sweep tries again. A renewal paid meanwhile made the
+// service active and enabled its line; line may have run after that, so the line is enabled
+// again when the service moved on.
+func (r *Renewals) move(ctx context.Context, s order.Service, from, to order.ServiceStatus, line func(order.Service) error) error {
+	moved, err := r.store.SetServiceStatus(ctx, s.ID, to, from)
+	if err != nil || !moved || line == nil {
+		return err
+	}
+	if err := line(s); err != nil {
+		if _, rerr := r.store.SetServiceStatus(ctx, s.ID, from, to); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return err
+	}
+	now, err := r.store.SetServiceStatus(ctx, s.ID, to, to)
+	if err != nil {
+		return err
+	}
+	if !now && to == order.ServiceSuspended {
+		return r.lines.SetEnabled(ctx, s.ID, true)
+	}
+	return nil
+}
