@@ -119,6 +119,8 @@ export const deDE: Messages = {
     Suspended: 'Gesperrt',
     Cancelled: 'Gekündigt',
     Terminated: 'Beendet',
+    Overdue: 'Überfällig',
+    Expired: 'Abgelaufen',
   },
   setupTitle: 'In drei Schritten eingerichtet',
   setupSteps: [

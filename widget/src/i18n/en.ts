@@ -105,6 +105,8 @@ export const en = {
     Suspended: 'Suspended',
     Cancelled: 'Cancelled',
     Terminated: 'Terminated',
+    Overdue: 'Overdue',
+    Expired: 'Expired',
   },
   setupTitle: 'Set up in three steps',
   setupSteps: [

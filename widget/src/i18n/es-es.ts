@@ -119,6 +119,8 @@ export const esES: Messages = {
     Suspended: 'Suspendida',
     Cancelled: 'Cancelada',
     Terminated: 'Finalizada',
+    Overdue: 'Vencida',
+    Expired: 'Caducada',
   },
   setupTitle: 'Listo en tres pasos',
   setupSteps: [

@@ -119,6 +119,8 @@ export const nlNL: Messages = {
     Suspended: 'Opgeschort',
     Cancelled: 'Opgezegd',
     Terminated: 'Beëindigd',
+    Overdue: 'Achterstallig',
+    Expired: 'Verlopen',
   },
   setupTitle: 'In drie stappen klaar',
   setupSteps: [

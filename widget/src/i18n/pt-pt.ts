@@ -119,6 +119,8 @@ export const ptPT: Messages = {
     Suspended: 'Suspensa',
     Cancelled: 'Cancelada',
     Terminated: 'Terminada',
+    Overdue: 'Em atraso',
+    Expired: 'Expirada',
   },
   setupTitle: 'Pronto em três passos',
   setupSteps: [
