@@ -37,11 +37,14 @@ type fulfilmentStore interface {
 }
 
 // StartFulfilment reads the paid order id and moves it from paid to provisioning, the first step
-// of every fulfilment job (lines, upsells, reseller credits). ok is false when there is nothing to
-// do: the order is already active, or must never be fulfilled (fraud, cancelled, failed) — the
-// returned order says which. An unknown order is ErrNotFound.
+// of every fulfilment job (lines, upsells, reseller credits, renewals). ok is false when there is
+// nothing to do: the order is already active, or must never be fulfilled (fraud, cancelled,
+// failed) — the returned order says which. An unknown order is ErrNotFound, marked permanent:
+// no retry of the job can find it.
 func StartFulfilment(ctx context.Context, s fulfilmentStore, id string) (o Order, ok bool, err error) {
-	if o, err = s.Order(ctx, id); err != nil {
+	if o, err = s.Order(ctx, id); errors.Is(err, ErrNotFound) {
+		return Order{}, false, job.Permanent(err)
+	} else if err != nil {
 		return Order{}, false, err
 	}
 	if o.Status != StatusPaid && o.Status != StatusProvisioning {

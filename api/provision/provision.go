@@ -60,11 +60,8 @@ func (p *Provisioner) SetClock(now func() time.Time) { p.now = now }
 // Handle provisions the order named by the job.
 func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 	o, ok, err := order.StartFulfilment(ctx, p.store, j.Ref)
-	if errors.Is(err, order.ErrNotFound) {
-		return job.Permanent(fmt.Errorf("provision: order %s: %w", j.Ref, err))
-	}
 	if err != nil {
-		return fmt.Errorf("provision: %w", err)
+		return fmt.Errorf("provision: order %s: %w", j.Ref, err)
 	}
 	if !ok {
 		if o.Status != order.StatusActive { // fraud, cancelled or failed: never provisioned

@@ -261,9 +261,6 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 		return fmt.Errorf("renewal %s: %w", j.Ref, err)
 	}
 	o, ok, err := order.StartFulfilment(ctx, r.store, j.Ref)
-	if errors.Is(err, order.ErrNotFound) {
-		return job.Permanent(fmt.Errorf("renewal %s: %w", j.Ref, err))
-	}
 	if err != nil {
 		return fmt.Errorf("renewal %s: %w", j.Ref, err)
 	}

@@ -246,9 +246,6 @@ func (r *Resellers) Fulfil(ctx context.Context, j job.Job) error {
 		return fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}
 	o, ok, err := order.StartFulfilment(ctx, r.store, j.Ref)
-	if errors.Is(err, order.ErrNotFound) {
-		return job.Permanent(fmt.Errorf("reseller %s: %w", j.Ref, err))
-	}
 	if err != nil {
 		return fmt.Errorf("reseller %s: %w", j.Ref, err)
 	}

@@ -291,9 +291,6 @@ func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 		return fmt.Errorf("upsell %s: %w", j.Ref, err)
 	}
 	o, ok, err := order.StartFulfilment(ctx, u.store, j.Ref)
-	if errors.Is(err, order.ErrNotFound) {
-		return job.Permanent(fmt.Errorf("upsell %s: %w", j.Ref, err))
-	}
 	if err != nil {
 		return fmt.Errorf("upsell %s: %w", j.Ref, err)
 	}
