@@ -60,6 +60,7 @@ var _ = Service("order", func() {
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() {
 				MaxLength(2048)
 			})
+			Attribute("renewWithCard", Boolean, "Stripe only: the buyer ticked \"Renew automatically with this card\" (consent shown): the card is saved (setup_future_usage=off_session) and each renewal charged to it at its due date")
 		})
 		Result(OrderResult)
 		Error("not_found")

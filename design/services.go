@@ -19,8 +19,20 @@ var ServiceResult = ResultType("application/vnd.streamcart.service", "ServiceRes
 		Attribute("expiresAt", String, "RFC 3339; empty until provisioned")
 		Attribute("trial", Boolean)
 		Attribute("playlistUrl", String, "m3u_plus playlist on the panel")
+		Attribute("autoRenew", Boolean, "The service renews each period: a renewal invoice is made before its due date. False once the buyer cancelled auto-renew (the service becomes Cancelled at its due date), and for trials and one-time services")
+		Attribute("renewsWithCard", Boolean, "Renewals are charged off-session to the card saved at the first Stripe purchase; a declined charge falls back to the pay link")
+		Attribute("renewalInvoiceId", String, "The open (unpaid) renewal invoice; null when none", func() {
+			Meta("struct:tag:json", "renewalInvoiceId") // always present, null when none
+		})
+		Attribute("renewalOrderId", String, "The order of the open renewal invoice; null when none", func() {
+			Meta("struct:tag:json", "renewalOrderId") // always present, null when none
+		})
+		Attribute("recurringAmount", Money, "What the next period costs: the plan, cycle and extras as bought, at the catalog's prices, without one-time promotions; null for trials and one-time services", func() {
+			Meta("struct:tag:json", "recurringAmount") // always present, null when none
+		})
 		Required("serviceId", "orderId", "pid", "name", "status", "username", "password", "serverHostname",
-			"maxConnections", "macAddress", "billingCycle", "nextDueDate", "expiresAt", "trial", "playlistUrl")
+			"maxConnections", "macAddress", "billingCycle", "nextDueDate", "expiresAt", "trial", "playlistUrl",
+			"autoRenew", "renewsWithCard")
 	})
 })
 
@@ -142,6 +154,52 @@ var _ = Service("services", func() {
 		HTTP(func() {
 			PUT("/services/{serviceId}/mac")
 			Response("invalid_mac", StatusBadRequest)
+			Param("locale")
+			bearer()
+		})
+	})
+
+	Method("renew", func() {
+		Description("Renews the service now: answers the open renewal invoice of the same billing cycle, or places one for the period starting at the next due date (early renewal, also for an overdue or suspended line). Another billingCycle of the same plan replaces an open invoice of another cycle. A trial converts to the paid plan pid (the same line and credentials). Proven sessions and the session that bought the service.")
+		Payload(func() {
+			serviceIDPayload()
+			Attribute("billingCycle", String, "The cycle of the period to pay; the service's own when absent", func() { Enum(Cycles...) })
+			Attribute("pid", Int, "Trials only: the paid plan the trial converts to")
+			Attribute("gateway", String, "Payment gateway module; the renewal's (or the shop's default) when absent", func() { MaxLength(64) })
+			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() { MaxLength(2048) })
+		})
+		Result(OrderResult)
+		Error("not_found")
+		Error("bad_request") // a cycle or plan not sold, an unknown gateway
+		Error("conflict")    // terminated, cancelled, pending, a one-time or reseller service
+		Error("unavailable") // the gateway did not answer
+		HTTP(func() {
+			POST("/services/{serviceId}/renew")
+			Param("locale")
+			bearer()
+			Response(StatusCreated)
+		})
+	})
+	Method("cancel", func() {
+		Description("Cancels auto-renew: no more renewal invoices, the open one is cancelled, and the service becomes Cancelled (line disabled) at its due date. Proven sessions only.")
+		Payload(serviceIDPayload)
+		Result(ServiceResult)
+		Error("not_found")
+		Error("conflict") // a trial, one-time, terminated or already cancelled service
+		HTTP(func() {
+			POST("/services/{serviceId}/cancel")
+			Param("locale")
+			bearer()
+		})
+	})
+	Method("resume", func() {
+		Description("Undoes a cancelled auto-renew until the due date: renewal invoices are made again. Proven sessions only.")
+		Payload(serviceIDPayload)
+		Result(ServiceResult)
+		Error("not_found")
+		Error("conflict") // auto-renew not cancelled, or the service is Cancelled already
+		HTTP(func() {
+			POST("/services/{serviceId}/resume")
 			Param("locale")
 			bearer()
 		})

@@ -69,6 +69,10 @@ type CreatePayload struct {
 	EmailSubscription *bool
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string
+	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
+	// shown): the card is saved (setup_future_usage=off_session) and each renewal
+	// charged to it at its due date
+	RenewWithCard *bool
 	// Product id
 	Pid          int
 	BillingCycle string

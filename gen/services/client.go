@@ -23,10 +23,13 @@ type Client struct {
 	RecreateEndpoint  goa.Endpoint
 	TerminateEndpoint goa.Endpoint
 	SetMacEndpoint    goa.Endpoint
+	RenewEndpoint     goa.Endpoint
+	CancelEndpoint    goa.Endpoint
+	ResumeEndpoint    goa.Endpoint
 }
 
 // NewClient initializes a "services" service client given the endpoints.
-func NewClient(list, get, playlist, restart, recreate, terminate, setMac goa.Endpoint) *Client {
+func NewClient(list, get, playlist, restart, recreate, terminate, setMac, renew, cancel, resume goa.Endpoint) *Client {
 	return &Client{
 		ListEndpoint:      list,
 		GetEndpoint:       get,
@@ -35,6 +38,9 @@ func NewClient(list, get, playlist, restart, recreate, terminate, setMac goa.End
 		RecreateEndpoint:  recreate,
 		TerminateEndpoint: terminate,
 		SetMacEndpoint:    setMac,
+		RenewEndpoint:     renew,
+		CancelEndpoint:    cancel,
+		ResumeEndpoint:    resume,
 	}
 }
 
@@ -140,6 +146,53 @@ func (c *Client) Terminate(ctx context.Context, p *TerminatePayload) (res *Servi
 func (c *Client) SetMac(ctx context.Context, p *SetMacPayload) (res *ServiceResult, err error) {
 	var ires any
 	ires, err = c.SetMacEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ServiceResult), nil
+}
+
+// Renew calls the "renew" endpoint of the "services" service.
+// Renew may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "bad_request" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Renew(ctx context.Context, p *RenewPayload) (res *OrderResult, err error) {
+	var ires any
+	ires, err = c.RenewEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*OrderResult), nil
+}
+
+// Cancel calls the "cancel" endpoint of the "services" service.
+// Cancel may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Cancel(ctx context.Context, p *CancelPayload) (res *ServiceResult, err error) {
+	var ires any
+	ires, err = c.CancelEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ServiceResult), nil
+}
+
+// Resume calls the "resume" endpoint of the "services" service.
+// Resume may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Resume(ctx context.Context, p *ResumePayload) (res *ServiceResult, err error) {
+	var ires any
+	ires, err = c.ResumeEndpoint(ctx, p)
 	if err != nil {
 		return
 	}

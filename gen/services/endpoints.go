@@ -24,6 +24,9 @@ type Endpoints struct {
 	Recreate  goa.Endpoint
 	Terminate goa.Endpoint
 	SetMac    goa.Endpoint
+	Renew     goa.Endpoint
+	Cancel    goa.Endpoint
+	Resume    goa.Endpoint
 }
 
 // PlaylistResponseData holds both the result and the HTTP response body reader
@@ -47,6 +50,9 @@ func NewEndpoints(s Service) *Endpoints {
 		Recreate:  NewRecreateEndpoint(s, a.JWTAuth),
 		Terminate: NewTerminateEndpoint(s, a.JWTAuth),
 		SetMac:    NewSetMacEndpoint(s, a.JWTAuth),
+		Renew:     NewRenewEndpoint(s, a.JWTAuth),
+		Cancel:    NewCancelEndpoint(s, a.JWTAuth),
+		Resume:    NewResumeEndpoint(s, a.JWTAuth),
 	}
 }
 
@@ -59,6 +65,9 @@ func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Recreate = m(e.Recreate)
 	e.Terminate = m(e.Terminate)
 	e.SetMac = m(e.SetMac)
+	e.Renew = m(e.Renew)
+	e.Cancel = m(e.Cancel)
+	e.Resume = m(e.Resume)
 }
 
 // NewListEndpoint returns an endpoint function that calls the method "list" of
@@ -243,6 +252,90 @@ func NewSetMacEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
 			return nil, err
 		}
 		res, err := s.SetMac(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedServiceResult(res, "default")
+		return vres, nil
+	}
+}
+
+// NewRenewEndpoint returns an endpoint function that calls the method "renew"
+// of service "services".
+func NewRenewEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*RenewPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.Renew(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedOrderResult(res, "default")
+		return vres, nil
+	}
+}
+
+// NewCancelEndpoint returns an endpoint function that calls the method
+// "cancel" of service "services".
+func NewCancelEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*CancelPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.Cancel(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		vres := NewViewedServiceResult(res, "default")
+		return vres, nil
+	}
+}
+
+// NewResumeEndpoint returns an endpoint function that calls the method
+// "resume" of service "services".
+func NewResumeEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ResumePayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, err := s.Resume(ctx, p)
 		if err != nil {
 			return nil, err
 		}

@@ -42,6 +42,20 @@ type Service interface {
 	// Changes the device MAC address: six hex pairs separated by ':' or '-',
 	// stored upper-case with ':'. Proven sessions only.
 	SetMac(context.Context, *SetMacPayload) (res *ServiceResult, err error)
+	// Renews the service now: answers the open renewal invoice of the same billing
+	// cycle, or places one for the period starting at the next due date (early
+	// renewal, also for an overdue or suspended line). Another billingCycle of the
+	// same plan replaces an open invoice of another cycle. A trial converts to the
+	// paid plan pid (the same line and credentials). Proven sessions and the
+	// session that bought the service.
+	Renew(context.Context, *RenewPayload) (res *OrderResult, err error)
+	// Cancels auto-renew: no more renewal invoices, the open one is cancelled, and
+	// the service becomes Cancelled (line disabled) at its due date. Proven
+	// sessions only.
+	Cancel(context.Context, *CancelPayload) (res *ServiceResult, err error)
+	// Undoes a cancelled auto-renew until the due date: renewal invoices are made
+	// again. Proven sessions only.
+	Resume(context.Context, *ResumePayload) (res *ServiceResult, err error)
 }
 
 // Auther defines the authorization functions to be implemented by the service.
@@ -64,7 +78,25 @@ const ServiceName = "services"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [7]string{"list", "get", "playlist", "restart", "recreate", "terminate", "setMac"}
+var MethodNames = [10]string{"list", "get", "playlist", "restart", "recreate", "terminate", "setMac", "renew", "cancel", "resume"}
+
+// CancelPayload is the payload type of the services service cancel method.
+type CancelPayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
+}
+
+type DiscountResult struct {
+	Code  string
+	Type  string
+	Value string
+	// Amount taken off the subtotal
+	Amount *Money
+}
 
 // GetPayload is the payload type of the services service get method.
 type GetPayload struct {
@@ -90,6 +122,51 @@ type ListResult struct {
 	Services ServiceResultCollection
 }
 
+type Money struct {
+	// Amount in minor units (e.g. cents)
+	Amount int64
+	// ISO 4217 currency code
+	Currency string
+}
+
+// OrderResult is the result type of the services service renew method.
+type OrderResult struct {
+	OrderID   string
+	InvoiceID string
+	Status    string
+	// The order is held by the fraud check and will not be provisioned
+	Fraud      bool
+	ServiceIds []string
+	Total      *Money
+	// Where the buyer pays; empty when nothing is due
+	PaymentURL string
+	// RFC 3339; empty when nothing is due
+	PaymentDeadline string
+	// RFC 3339
+	CreatedAt string
+	// The priced selection
+	Quote *QuoteResult
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuote
+}
+
+// The invoice's total converted to the gateway's currency when its payment
+// link was made, kept for that invoice.
+type PaymentQuote struct {
+	// Decimal amount the payment link asks
+	Amount string
+	// The token asked
+	Currency string
+	// The network it is paid on
+	Network string
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate string
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt string
+}
+
 // PlaylistPayload is the payload type of the services service playlist method.
 type PlaylistPayload struct {
 	// Session token
@@ -106,6 +183,26 @@ type PlaylistResult struct {
 	ContentDisposition string
 }
 
+type QuoteLine struct {
+	// plan, extraConnections or proxyProtection
+	Key    string
+	Label  string
+	Amount *Money
+}
+
+type QuoteResult struct {
+	Pid              int
+	BillingCycle     string
+	Currency         string
+	ExtraConnections int
+	ProxyProtection  bool
+	Lines            []*QuoteLine
+	Subtotal         *Money
+	// null when no promo code applies
+	Discount *DiscountResult `json:"discount"`
+	Total    *Money
+}
+
 // RecreatePayload is the payload type of the services service recreate method.
 type RecreatePayload struct {
 	// Session token
@@ -116,8 +213,36 @@ type RecreatePayload struct {
 	Locale *string
 }
 
+// RenewPayload is the payload type of the services service renew method.
+type RenewPayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
+	// The cycle of the period to pay; the service's own when absent
+	BillingCycle *string
+	// Trials only: the paid plan the trial converts to
+	Pid *int
+	// Payment gateway module; the renewal's (or the shop's default) when absent
+	Gateway *string
+	// Where the payment page sends the buyer back: a path or a same-origin URL
+	ReturnURL *string
+}
+
 // RestartPayload is the payload type of the services service restart method.
 type RestartPayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
+}
+
+// ResumePayload is the payload type of the services service resume method.
+type ResumePayload struct {
 	// Session token
 	Token     *string
 	ServiceID string
@@ -149,6 +274,21 @@ type ServiceResult struct {
 	Trial     bool
 	// m3u_plus playlist on the panel
 	PlaylistURL string
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *Money `json:"recurringAmount"`
 }
 
 type ServiceResultCollection []*ServiceResult
@@ -220,6 +360,19 @@ func NewViewedServiceResult(res *ServiceResult, view string) *servicesviews.Serv
 	return &servicesviews.ServiceResult{Projected: p, View: "default"}
 }
 
+// NewOrderResult initializes result type OrderResult from viewed result type
+// OrderResult.
+func NewOrderResult(vres *servicesviews.OrderResult) *OrderResult {
+	return newOrderResult(vres.Projected)
+}
+
+// NewViewedOrderResult initializes viewed result type OrderResult from result
+// type OrderResult using the given view.
+func NewViewedOrderResult(res *OrderResult, view string) *servicesviews.OrderResult {
+	p := newOrderResultView(res)
+	return &servicesviews.OrderResult{Projected: p, View: "default"}
+}
+
 // newServiceResultCollection converts projected type ServiceResultCollection
 // to service type ServiceResultCollection.
 func newServiceResultCollection(vres servicesviews.ServiceResultCollectionView) ServiceResultCollection {
@@ -243,7 +396,10 @@ func newServiceResultCollectionView(res ServiceResultCollection) servicesviews.S
 // newServiceResult converts projected type ServiceResult to service type
 // ServiceResult.
 func newServiceResult(vres *servicesviews.ServiceResultView) *ServiceResult {
-	res := &ServiceResult{}
+	res := &ServiceResult{
+		RenewalInvoiceID: vres.RenewalInvoiceID,
+		RenewalOrderID:   vres.RenewalOrderID,
+	}
 	if vres.ServiceID != nil {
 		res.ServiceID = *vres.ServiceID
 	}
@@ -289,6 +445,15 @@ func newServiceResult(vres *servicesviews.ServiceResultView) *ServiceResult {
 	if vres.PlaylistURL != nil {
 		res.PlaylistURL = *vres.PlaylistURL
 	}
+	if vres.AutoRenew != nil {
+		res.AutoRenew = *vres.AutoRenew
+	}
+	if vres.RenewsWithCard != nil {
+		res.RenewsWithCard = *vres.RenewsWithCard
+	}
+	if vres.RecurringAmount != nil {
+		res.RecurringAmount = transformServicesviewsMoneyViewToMoney(vres.RecurringAmount)
+	}
 	return res
 }
 
@@ -296,21 +461,302 @@ func newServiceResult(vres *servicesviews.ServiceResultView) *ServiceResult {
 // ServiceResultView using the "default" view.
 func newServiceResultView(res *ServiceResult) *servicesviews.ServiceResultView {
 	vres := &servicesviews.ServiceResultView{
-		ServiceID:      &res.ServiceID,
-		OrderID:        &res.OrderID,
-		Pid:            &res.Pid,
-		Name:           &res.Name,
-		Status:         &res.Status,
-		Username:       &res.Username,
-		Password:       &res.Password,
-		ServerHostname: &res.ServerHostname,
-		MaxConnections: &res.MaxConnections,
-		MacAddress:     &res.MacAddress,
-		BillingCycle:   &res.BillingCycle,
-		NextDueDate:    &res.NextDueDate,
-		ExpiresAt:      &res.ExpiresAt,
-		Trial:          &res.Trial,
-		PlaylistURL:    &res.PlaylistURL,
+		ServiceID:        &res.ServiceID,
+		OrderID:          &res.OrderID,
+		Pid:              &res.Pid,
+		Name:             &res.Name,
+		Status:           &res.Status,
+		Username:         &res.Username,
+		Password:         &res.Password,
+		ServerHostname:   &res.ServerHostname,
+		MaxConnections:   &res.MaxConnections,
+		MacAddress:       &res.MacAddress,
+		BillingCycle:     &res.BillingCycle,
+		NextDueDate:      &res.NextDueDate,
+		ExpiresAt:        &res.ExpiresAt,
+		Trial:            &res.Trial,
+		PlaylistURL:      &res.PlaylistURL,
+		AutoRenew:        &res.AutoRenew,
+		RenewsWithCard:   &res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		vres.RecurringAmount = transformMoneyToServicesviewsMoneyView(res.RecurringAmount)
 	}
 	return vres
+}
+
+// newOrderResult converts projected type OrderResult to service type
+// OrderResult.
+func newOrderResult(vres *servicesviews.OrderResultView) *OrderResult {
+	res := &OrderResult{}
+	if vres.OrderID != nil {
+		res.OrderID = *vres.OrderID
+	}
+	if vres.InvoiceID != nil {
+		res.InvoiceID = *vres.InvoiceID
+	}
+	if vres.Status != nil {
+		res.Status = *vres.Status
+	}
+	if vres.Fraud != nil {
+		res.Fraud = *vres.Fraud
+	}
+	if vres.PaymentURL != nil {
+		res.PaymentURL = *vres.PaymentURL
+	}
+	if vres.PaymentDeadline != nil {
+		res.PaymentDeadline = *vres.PaymentDeadline
+	}
+	if vres.CreatedAt != nil {
+		res.CreatedAt = *vres.CreatedAt
+	}
+	if vres.ServiceIds != nil {
+		res.ServiceIds = make([]string, len(vres.ServiceIds))
+		for i, val := range vres.ServiceIds {
+			res.ServiceIds[i] = val
+		}
+	}
+	if vres.Total != nil {
+		res.Total = transformServicesviewsMoneyViewToMoney(vres.Total)
+	}
+	if vres.Quote != nil {
+		res.Quote = transformServicesviewsQuoteResultViewToQuoteResult(vres.Quote)
+	}
+	if vres.PaymentQuote != nil {
+		res.PaymentQuote = transformServicesviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
+	}
+	return res
+}
+
+// newOrderResultView projects result type OrderResult to projected type
+// OrderResultView using the "default" view.
+func newOrderResultView(res *OrderResult) *servicesviews.OrderResultView {
+	vres := &servicesviews.OrderResultView{
+		OrderID:         &res.OrderID,
+		InvoiceID:       &res.InvoiceID,
+		Status:          &res.Status,
+		Fraud:           &res.Fraud,
+		PaymentURL:      &res.PaymentURL,
+		PaymentDeadline: &res.PaymentDeadline,
+		CreatedAt:       &res.CreatedAt,
+	}
+	if res.ServiceIds != nil {
+		vres.ServiceIds = make([]string, len(res.ServiceIds))
+		for i, val := range res.ServiceIds {
+			vres.ServiceIds[i] = val
+		}
+	} else {
+		vres.ServiceIds = []string{}
+	}
+	if res.Total != nil {
+		vres.Total = transformMoneyToServicesviewsMoneyView(res.Total)
+	}
+	if res.Quote != nil {
+		vres.Quote = transformQuoteResultToServicesviewsQuoteResultView(res.Quote)
+	}
+	if res.PaymentQuote != nil {
+		vres.PaymentQuote = transformPaymentQuoteToServicesviewsPaymentQuoteView(res.PaymentQuote)
+	}
+	return vres
+}
+
+// transformServicesviewsMoneyViewToMoney builds a value of type *Money from a
+// value of type *servicesviews.MoneyView.
+func transformServicesviewsMoneyViewToMoney(v *servicesviews.MoneyView) *Money {
+	if v == nil {
+		return nil
+	}
+	res := &Money{
+		Amount:   *v.Amount,
+		Currency: *v.Currency,
+	}
+
+	return res
+}
+
+// transformMoneyToServicesviewsMoneyView builds a value of type
+// *servicesviews.MoneyView from a value of type *Money.
+func transformMoneyToServicesviewsMoneyView(v *Money) *servicesviews.MoneyView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.MoneyView{
+		Amount:   &v.Amount,
+		Currency: &v.Currency,
+	}
+
+	return res
+}
+
+// transformServicesviewsQuoteResultViewToQuoteResult builds a value of type
+// *QuoteResult from a value of type *servicesviews.QuoteResultView.
+func transformServicesviewsQuoteResultViewToQuoteResult(v *servicesviews.QuoteResultView) *QuoteResult {
+	if v == nil {
+		return nil
+	}
+	res := &QuoteResult{
+		Pid:              *v.Pid,
+		BillingCycle:     *v.BillingCycle,
+		Currency:         *v.Currency,
+		ExtraConnections: *v.ExtraConnections,
+		ProxyProtection:  *v.ProxyProtection,
+	}
+	if v.Lines != nil {
+		res.Lines = make([]*QuoteLine, len(v.Lines))
+		for i, val := range v.Lines {
+			if val == nil {
+				res.Lines[i] = nil
+				continue
+			}
+			res.Lines[i] = transformServicesviewsQuoteLineViewToQuoteLine(val)
+		}
+	} else {
+		res.Lines = []*QuoteLine{}
+	}
+	if v.Subtotal != nil {
+		res.Subtotal = transformServicesviewsMoneyViewToMoney(v.Subtotal)
+	}
+	if v.Discount != nil {
+		res.Discount = transformServicesviewsDiscountResultViewToDiscountResult(v.Discount)
+	}
+	if v.Total != nil {
+		res.Total = transformServicesviewsMoneyViewToMoney(v.Total)
+	}
+
+	return res
+}
+
+// transformServicesviewsQuoteLineViewToQuoteLine builds a value of type
+// *QuoteLine from a value of type *servicesviews.QuoteLineView.
+func transformServicesviewsQuoteLineViewToQuoteLine(v *servicesviews.QuoteLineView) *QuoteLine {
+	res := &QuoteLine{
+		Key:   *v.Key,
+		Label: *v.Label,
+	}
+	if v.Amount != nil {
+		res.Amount = transformServicesviewsMoneyViewToMoney(v.Amount)
+	}
+
+	return res
+}
+
+// transformServicesviewsDiscountResultViewToDiscountResult builds a value of
+// type *DiscountResult from a value of type *servicesviews.DiscountResultView.
+func transformServicesviewsDiscountResultViewToDiscountResult(v *servicesviews.DiscountResultView) *DiscountResult {
+	if v == nil {
+		return nil
+	}
+	res := &DiscountResult{
+		Code:  *v.Code,
+		Type:  *v.Type,
+		Value: *v.Value,
+	}
+	if v.Amount != nil {
+		res.Amount = transformServicesviewsMoneyViewToMoney(v.Amount)
+	}
+
+	return res
+}
+
+// transformServicesviewsPaymentQuoteViewToPaymentQuote builds a value of type
+// *PaymentQuote from a value of type *servicesviews.PaymentQuoteView.
+func transformServicesviewsPaymentQuoteViewToPaymentQuote(v *servicesviews.PaymentQuoteView) *PaymentQuote {
+	if v == nil {
+		return nil
+	}
+	res := &PaymentQuote{
+		Amount:      *v.Amount,
+		Currency:    *v.Currency,
+		Network:     *v.Network,
+		Rate:        *v.Rate,
+		RateTakenAt: *v.RateTakenAt,
+	}
+
+	return res
+}
+
+// transformQuoteResultToServicesviewsQuoteResultView builds a value of type
+// *servicesviews.QuoteResultView from a value of type *QuoteResult.
+func transformQuoteResultToServicesviewsQuoteResultView(v *QuoteResult) *servicesviews.QuoteResultView {
+	res := &servicesviews.QuoteResultView{
+		Pid:              &v.Pid,
+		BillingCycle:     &v.BillingCycle,
+		Currency:         &v.Currency,
+		ExtraConnections: &v.ExtraConnections,
+		ProxyProtection:  &v.ProxyProtection,
+	}
+	if v.Lines != nil {
+		res.Lines = make([]*servicesviews.QuoteLineView, len(v.Lines))
+		for i, val := range v.Lines {
+			if val == nil {
+				res.Lines[i] = nil
+				continue
+			}
+			res.Lines[i] = transformQuoteLineToServicesviewsQuoteLineView(val)
+		}
+	} else {
+		res.Lines = []*servicesviews.QuoteLineView{}
+	}
+	if v.Subtotal != nil {
+		res.Subtotal = transformMoneyToServicesviewsMoneyView(v.Subtotal)
+	}
+	if v.Discount != nil {
+		res.Discount = transformDiscountResultToServicesviewsDiscountResultView(v.Discount)
+	}
+	if v.Total != nil {
+		res.Total = transformMoneyToServicesviewsMoneyView(v.Total)
+	}
+
+	return res
+}
+
+// transformQuoteLineToServicesviewsQuoteLineView builds a value of type
+// *servicesviews.QuoteLineView from a value of type *QuoteLine.
+func transformQuoteLineToServicesviewsQuoteLineView(v *QuoteLine) *servicesviews.QuoteLineView {
+	res := &servicesviews.QuoteLineView{
+		Key:   &v.Key,
+		Label: &v.Label,
+	}
+	if v.Amount != nil {
+		res.Amount = transformMoneyToServicesviewsMoneyView(v.Amount)
+	}
+
+	return res
+}
+
+// transformDiscountResultToServicesviewsDiscountResultView builds a value of
+// type *servicesviews.DiscountResultView from a value of type *DiscountResult.
+func transformDiscountResultToServicesviewsDiscountResultView(v *DiscountResult) *servicesviews.DiscountResultView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.DiscountResultView{
+		Code:  &v.Code,
+		Type:  &v.Type,
+		Value: &v.Value,
+	}
+	if v.Amount != nil {
+		res.Amount = transformMoneyToServicesviewsMoneyView(v.Amount)
+	}
+
+	return res
+}
+
+// transformPaymentQuoteToServicesviewsPaymentQuoteView builds a value of type
+// *servicesviews.PaymentQuoteView from a value of type *PaymentQuote.
+func transformPaymentQuoteToServicesviewsPaymentQuoteView(v *PaymentQuote) *servicesviews.PaymentQuoteView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.PaymentQuoteView{
+		Amount:      &v.Amount,
+		Currency:    &v.Currency,
+		Network:     &v.Network,
+		Rate:        &v.Rate,
+		RateTakenAt: &v.RateTakenAt,
+	}
+
+	return res
 }

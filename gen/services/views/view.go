@@ -19,6 +19,14 @@ type ServiceResult struct {
 	View string
 }
 
+// OrderResult is the viewed result type that is projected based on a view.
+type OrderResult struct {
+	// Type to project
+	Projected *OrderResultView
+	// View to render
+	View string
+}
+
 // ServiceResultCollectionView is a type that runs validations on a projected
 // type.
 type ServiceResultCollectionView []*ServiceResultView
@@ -46,6 +54,97 @@ type ServiceResultView struct {
 	Trial     *bool
 	// m3u_plus playlist on the panel
 	PlaylistURL *string
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyView `json:"recurringAmount"`
+}
+
+// MoneyView is a type that runs validations on a projected type.
+type MoneyView struct {
+	// Amount in minor units (e.g. cents)
+	Amount *int64
+	// ISO 4217 currency code
+	Currency *string
+}
+
+// OrderResultView is a type that runs validations on a projected type.
+type OrderResultView struct {
+	OrderID   *string
+	InvoiceID *string
+	Status    *string
+	// The order is held by the fraud check and will not be provisioned
+	Fraud      *bool
+	ServiceIds []string
+	Total      *MoneyView
+	// Where the buyer pays; empty when nothing is due
+	PaymentURL *string
+	// RFC 3339; empty when nothing is due
+	PaymentDeadline *string
+	// RFC 3339
+	CreatedAt *string
+	// The priced selection
+	Quote *QuoteResultView
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteView
+}
+
+// QuoteResultView is a type that runs validations on a projected type.
+type QuoteResultView struct {
+	Pid              *int
+	BillingCycle     *string
+	Currency         *string
+	ExtraConnections *int
+	ProxyProtection  *bool
+	Lines            []*QuoteLineView
+	Subtotal         *MoneyView
+	// null when no promo code applies
+	Discount *DiscountResultView `json:"discount"`
+	Total    *MoneyView
+}
+
+// QuoteLineView is a type that runs validations on a projected type.
+type QuoteLineView struct {
+	// plan, extraConnections or proxyProtection
+	Key    *string
+	Label  *string
+	Amount *MoneyView
+}
+
+// DiscountResultView is a type that runs validations on a projected type.
+type DiscountResultView struct {
+	Code  *string
+	Type  *string
+	Value *string
+	// Amount taken off the subtotal
+	Amount *MoneyView
+}
+
+// PaymentQuoteView is a type that runs validations on a projected type.
+type PaymentQuoteView struct {
+	// Decimal amount the payment link asks
+	Amount *string
+	// The token asked
+	Currency *string
+	// The network it is paid on
+	Network *string
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate *string
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt *string
 }
 
 var (
@@ -68,6 +167,28 @@ var (
 			"expiresAt",
 			"trial",
 			"playlistUrl",
+			"autoRenew",
+			"renewsWithCard",
+			"renewalInvoiceId",
+			"renewalOrderId",
+			"recurringAmount",
+		},
+	}
+	// OrderResultMap is a map indexing the attribute names of OrderResult by view
+	// name.
+	OrderResultMap = map[string][]string{
+		"default": {
+			"orderId",
+			"invoiceId",
+			"status",
+			"fraud",
+			"serviceIds",
+			"total",
+			"paymentUrl",
+			"paymentDeadline",
+			"createdAt",
+			"quote",
+			"paymentQuote",
 		},
 	}
 	// ServiceResultCollectionMap is a map indexing the attribute names of
@@ -89,6 +210,11 @@ var (
 			"expiresAt",
 			"trial",
 			"playlistUrl",
+			"autoRenew",
+			"renewsWithCard",
+			"renewalInvoiceId",
+			"renewalOrderId",
+			"recurringAmount",
 		},
 	}
 )
@@ -99,6 +225,18 @@ func ValidateServiceResult(result *ServiceResult) (err error) {
 	switch result.View {
 	case "default", "":
 		err = ValidateServiceResultView(result.Projected)
+	default:
+		err = goa.InvalidEnumValueError("view", result.View, []any{"default"})
+	}
+	return
+}
+
+// ValidateOrderResult runs the validations defined on the viewed result type
+// OrderResult.
+func ValidateOrderResult(result *OrderResult) (err error) {
+	switch result.View {
+	case "default", "":
+		err = ValidateOrderResultView(result.Projected)
 	default:
 		err = goa.InvalidEnumValueError("view", result.View, []any{"default"})
 	}
@@ -164,10 +302,201 @@ func ValidateServiceResultView(result *ServiceResultView) (err error) {
 	if result.PlaylistURL == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("playlistUrl", "result"))
 	}
+	if result.AutoRenew == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("autoRenew", "result"))
+	}
+	if result.RenewsWithCard == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("renewsWithCard", "result"))
+	}
 	if result.Status != nil {
 		if !(*result.Status == "Pending" || *result.Status == "Active" || *result.Status == "Overdue" || *result.Status == "Suspended" || *result.Status == "Cancelled" || *result.Status == "Terminated" || *result.Status == "Expired") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
 		}
+	}
+	if result.RecurringAmount != nil {
+		if err2 := ValidateMoneyView(result.RecurringAmount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateMoneyView runs the validations defined on MoneyView.
+func ValidateMoneyView(result *MoneyView) (err error) {
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	return
+}
+
+// ValidateOrderResultView runs the validations defined on OrderResultView
+// using the "default" view.
+func ValidateOrderResultView(result *OrderResultView) (err error) {
+	if result.OrderID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("orderId", "result"))
+	}
+	if result.InvoiceID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("invoiceId", "result"))
+	}
+	if result.Status == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("status", "result"))
+	}
+	if result.Fraud == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fraud", "result"))
+	}
+	if result.ServiceIds == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("serviceIds", "result"))
+	}
+	if result.Total == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("total", "result"))
+	}
+	if result.PaymentURL == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("paymentUrl", "result"))
+	}
+	if result.PaymentDeadline == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("paymentDeadline", "result"))
+	}
+	if result.CreatedAt == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("createdAt", "result"))
+	}
+	if result.Quote == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "result"))
+	}
+	if result.Status != nil {
+		if !(*result.Status == "pending" || *result.Status == "paid" || *result.Status == "provisioning" || *result.Status == "active" || *result.Status == "fraud" || *result.Status == "cancelled" || *result.Status == "failed" || *result.Status == "needs_review") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}))
+		}
+	}
+	if result.Total != nil {
+		if err2 := ValidateMoneyView(result.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Quote != nil {
+		if err2 := ValidateQuoteResultView(result.Quote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.PaymentQuote != nil {
+		if err2 := ValidatePaymentQuoteView(result.PaymentQuote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateQuoteResultView runs the validations defined on QuoteResultView.
+func ValidateQuoteResultView(result *QuoteResultView) (err error) {
+	if result.Pid == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pid", "result"))
+	}
+	if result.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.ExtraConnections == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("extraConnections", "result"))
+	}
+	if result.ProxyProtection == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("proxyProtection", "result"))
+	}
+	if result.Lines == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("lines", "result"))
+	}
+	if result.Subtotal == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("subtotal", "result"))
+	}
+	if result.Total == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("total", "result"))
+	}
+	for _, e := range result.Lines {
+		if e != nil {
+			if err2 := ValidateQuoteLineView(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if result.Subtotal != nil {
+		if err2 := ValidateMoneyView(result.Subtotal); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Discount != nil {
+		if err2 := ValidateDiscountResultView(result.Discount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Total != nil {
+		if err2 := ValidateMoneyView(result.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateQuoteLineView runs the validations defined on QuoteLineView.
+func ValidateQuoteLineView(result *QuoteLineView) (err error) {
+	if result.Key == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("key", "result"))
+	}
+	if result.Label == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("label", "result"))
+	}
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Amount != nil {
+		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateDiscountResultView runs the validations defined on
+// DiscountResultView.
+func ValidateDiscountResultView(result *DiscountResultView) (err error) {
+	if result.Code == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("code", "result"))
+	}
+	if result.Type == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("type", "result"))
+	}
+	if result.Value == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("value", "result"))
+	}
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Amount != nil {
+		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidatePaymentQuoteView runs the validations defined on PaymentQuoteView.
+func ValidatePaymentQuoteView(result *PaymentQuoteView) (err error) {
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.Network == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("network", "result"))
+	}
+	if result.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "result"))
+	}
+	if result.RateTakenAt == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "result"))
 	}
 	return
 }

@@ -16,6 +16,7 @@ import (
 	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
 	catalogc "github.com/streamcart/streamcart/gen/http/catalog/client"
 	geoc "github.com/streamcart/streamcart/gen/http/geo/client"
+	invoicesc "github.com/streamcart/streamcart/gen/http/invoices/client"
 	orderc "github.com/streamcart/streamcart/gen/http/order/client"
 	pricingc "github.com/streamcart/streamcart/gen/http/pricing/client"
 	promotionc "github.com/streamcart/streamcart/gen/http/promotion/client"
@@ -35,10 +36,11 @@ func UsageCommands() []string {
 		"affiliates click",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
+		"invoices (get|pay)",
 		"promotion get",
 		"order (create|get|cancel)",
 		"pricing quote",
-		"services (list|get|playlist|restart|recreate|terminate|set-mac)",
+		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
 		"session (create|delete|request-link|redeem-link|set-password)",
 		"upsell (offers|quote|order)",
@@ -47,11 +49,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"huc\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"atY\" --locale \"pt-pt\"" + "\n" +
+	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"grx\"\n   }'" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"hHe\" --locale \"de-de\"" + "\n" +
 		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"u\" --pid 4563218569537896080" + "\n" +
-		os.Args[0] + " " + "order create --body '{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }' --token \"Qui consequatur non ullam.\" --idempotency-key \"k\"" + "\n" +
+		os.Args[0] + " " + "invoices get --invoice-id \"Vitae et harum cumque corporis sit atque.\" --t \"bj5\" --locale \"de-de\"" + "\n" +
+		os.Args[0] + " " + "promotion get --code \"dfj\" --pid 8623053141319675343" + "\n" +
 		""
 }
 
@@ -101,6 +103,19 @@ func ParseEndpoint(
 		geoFlags = flag.NewFlagSet("geo", flag.ContinueOnError)
 
 		geoLookupFlags = flag.NewFlagSet("lookup", flag.ExitOnError)
+
+		invoicesFlags = flag.NewFlagSet("invoices", flag.ContinueOnError)
+
+		invoicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
+		invoicesGetInvoiceIDFlag = invoicesGetFlags.String("invoice-id", "REQUIRED", "")
+		invoicesGetTFlag         = invoicesGetFlags.String("t", "REQUIRED", "")
+		invoicesGetLocaleFlag    = invoicesGetFlags.String("locale", "", "")
+
+		invoicesPayFlags         = flag.NewFlagSet("pay", flag.ExitOnError)
+		invoicesPayBodyFlag      = invoicesPayFlags.String("body", "REQUIRED", "")
+		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
+		invoicesPayTFlag         = invoicesPayFlags.String("t", "REQUIRED", "")
+		invoicesPayLocaleFlag    = invoicesPayFlags.String("locale", "", "")
 
 		promotionFlags = flag.NewFlagSet("promotion", flag.ContinueOnError)
 
@@ -166,6 +181,22 @@ func ParseEndpoint(
 		servicesSetMacLocaleFlag    = servicesSetMacFlags.String("locale", "", "")
 		servicesSetMacTokenFlag     = servicesSetMacFlags.String("token", "", "")
 
+		servicesRenewFlags         = flag.NewFlagSet("renew", flag.ExitOnError)
+		servicesRenewBodyFlag      = servicesRenewFlags.String("body", "REQUIRED", "")
+		servicesRenewServiceIDFlag = servicesRenewFlags.String("service-id", "REQUIRED", "")
+		servicesRenewLocaleFlag    = servicesRenewFlags.String("locale", "", "")
+		servicesRenewTokenFlag     = servicesRenewFlags.String("token", "", "")
+
+		servicesCancelFlags         = flag.NewFlagSet("cancel", flag.ExitOnError)
+		servicesCancelServiceIDFlag = servicesCancelFlags.String("service-id", "REQUIRED", "")
+		servicesCancelLocaleFlag    = servicesCancelFlags.String("locale", "", "")
+		servicesCancelTokenFlag     = servicesCancelFlags.String("token", "", "")
+
+		servicesResumeFlags         = flag.NewFlagSet("resume", flag.ExitOnError)
+		servicesResumeServiceIDFlag = servicesResumeFlags.String("service-id", "REQUIRED", "")
+		servicesResumeLocaleFlag    = servicesResumeFlags.String("locale", "", "")
+		servicesResumeTokenFlag     = servicesResumeFlags.String("token", "", "")
+
 		resellersFlags = flag.NewFlagSet("resellers", flag.ContinueOnError)
 
 		resellersMeFlags     = flag.NewFlagSet("me", flag.ExitOnError)
@@ -230,6 +261,10 @@ func ParseEndpoint(
 	geoFlags.Usage = geoUsage
 	geoLookupFlags.Usage = geoLookupUsage
 
+	invoicesFlags.Usage = invoicesUsage
+	invoicesGetFlags.Usage = invoicesGetUsage
+	invoicesPayFlags.Usage = invoicesPayUsage
+
 	promotionFlags.Usage = promotionUsage
 	promotionGetFlags.Usage = promotionGetUsage
 
@@ -249,6 +284,9 @@ func ParseEndpoint(
 	servicesRecreateFlags.Usage = servicesRecreateUsage
 	servicesTerminateFlags.Usage = servicesTerminateUsage
 	servicesSetMacFlags.Usage = servicesSetMacUsage
+	servicesRenewFlags.Usage = servicesRenewUsage
+	servicesCancelFlags.Usage = servicesCancelUsage
+	servicesResumeFlags.Usage = servicesResumeUsage
 
 	resellersFlags.Usage = resellersUsage
 	resellersMeFlags.Usage = resellersMeUsage
@@ -288,6 +326,8 @@ func ParseEndpoint(
 			svcf = catalogFlags
 		case "geo":
 			svcf = geoFlags
+		case "invoices":
+			svcf = invoicesFlags
 		case "promotion":
 			svcf = promotionFlags
 		case "order":
@@ -356,6 +396,16 @@ func ParseEndpoint(
 
 			}
 
+		case "invoices":
+			switch epn {
+			case "get":
+				epf = invoicesGetFlags
+
+			case "pay":
+				epf = invoicesPayFlags
+
+			}
+
 		case "promotion":
 			switch epn {
 			case "get":
@@ -405,6 +455,15 @@ func ParseEndpoint(
 
 			case "set-mac":
 				epf = servicesSetMacFlags
+
+			case "renew":
+				epf = servicesRenewFlags
+
+			case "cancel":
+				epf = servicesCancelFlags
+
+			case "resume":
+				epf = servicesResumeFlags
 
 			}
 
@@ -510,6 +569,16 @@ func ParseEndpoint(
 			case "lookup":
 				endpoint = c.Lookup()
 			}
+		case "invoices":
+			c := invoicesc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "get":
+				endpoint = c.Get()
+				data, err = invoicesc.BuildGetPayload(*invoicesGetInvoiceIDFlag, *invoicesGetTFlag, *invoicesGetLocaleFlag)
+			case "pay":
+				endpoint = c.Pay()
+				data, err = invoicesc.BuildPayPayload(*invoicesPayBodyFlag, *invoicesPayInvoiceIDFlag, *invoicesPayTFlag, *invoicesPayLocaleFlag)
+			}
 		case "promotion":
 			c := promotionc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -561,6 +630,15 @@ func ParseEndpoint(
 			case "set-mac":
 				endpoint = c.SetMac()
 				data, err = servicesc.BuildSetMacPayload(*servicesSetMacBodyFlag, *servicesSetMacServiceIDFlag, *servicesSetMacLocaleFlag, *servicesSetMacTokenFlag)
+			case "renew":
+				endpoint = c.Renew()
+				data, err = servicesc.BuildRenewPayload(*servicesRenewBodyFlag, *servicesRenewServiceIDFlag, *servicesRenewLocaleFlag, *servicesRenewTokenFlag)
+			case "cancel":
+				endpoint = c.Cancel()
+				data, err = servicesc.BuildCancelPayload(*servicesCancelServiceIDFlag, *servicesCancelLocaleFlag, *servicesCancelTokenFlag)
+			case "resume":
+				endpoint = c.Resume()
+				data, err = servicesc.BuildResumePayload(*servicesResumeServiceIDFlag, *servicesResumeLocaleFlag, *servicesResumeTokenFlag)
 			}
 		case "resellers":
 			c := resellersc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -642,7 +720,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"huc\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"grx\"\n   }'")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -678,7 +756,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"atY\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"hHe\" --locale \"de-de\"")
 }
 
 func catalogGetProductUsage() {
@@ -700,7 +778,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1067682510563394180 --currency \"BQW\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1724089684012129173 --currency \"aJD\" --locale \"en-us\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -720,7 +798,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Yhe\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"NzH\" --locale \"en\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -758,7 +836,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5188428291122093287 --from \"Sequi nisi quas a rerum.\" --to \"Ex rerum illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3372811718704721662 --from \"In labore qui consequatur non ullam ut.\" --to \"Ut ducimus soluta excepturi voluptatem quos amet.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -776,7 +854,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -794,7 +872,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"es-es\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -821,6 +899,63 @@ func geoLookupUsage() {
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "geo lookup")
+}
+
+// invoicesUsage displays the usage of the invoices command and its subcommands.
+func invoicesUsage() {
+	fmt.Fprintln(os.Stderr, `Renewal invoices for the holder of a pay link (the reminder mails): view and pay one invoice without signing in. A wrong, stale or other invoice's token is not_found.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] invoices COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    pay: A payment link for the invoice through gateway: the current one when it is the same gateway and still open.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s invoices COMMAND --help\n", os.Args[0])
+}
+func invoicesGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] invoices get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -invoice-id STRING")
+	fmt.Fprint(os.Stderr, " -t STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Get implements get.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -invoice-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -t STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Vitae et harum cumque corporis sit atque.\" --t \"bj5\" --locale \"de-de\"")
+}
+
+func invoicesPayUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] invoices pay", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -invoice-id STRING")
+	fmt.Fprint(os.Stderr, " -t STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A payment link for the invoice through gateway: the current one when it is the same gateway and still open.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -invoice-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -t STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"mue\",\n      \"returnUrl\": \"3pf\"\n   }' --invoice-id \"Corrupti voluptatem dolores possimus repudiandae omnis qui.\" --t \"qg7\" --locale \"en\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -851,7 +986,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"u\" --pid 4563218569537896080")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"dfj\" --pid 8623053141319675343")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -885,7 +1020,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }' --token \"Qui consequatur non ullam.\" --idempotency-key \"k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"u8w\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Ncq\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Reiciendis et rem consequatur non inventore autem.\",\n      \"pid\": 2,\n      \"promoCode\": \"ukn\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"h2j\"\n   }' --token \"Voluptas ut molestiae aut et molestias molestias.\" --idempotency-key \"y\"")
 }
 
 func orderGetUsage() {
@@ -905,7 +1040,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quibusdam sed quia ut officiis sed.\" --token \"Aut officiis consequatur voluptatem totam quidem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Veritatis molestias odit vel.\" --token \"Cupiditate commodi odit.\"")
 }
 
 func orderCancelUsage() {
@@ -925,7 +1060,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Vel nemo odit qui est incidunt.\" --token \"Quia ipsa cumque temporibus rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Illum aliquam quis sunt illum.\" --token \"Ducimus ut illum illum qui qui.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -953,7 +1088,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"cbe\",\n      \"extraConnections\": 6,\n      \"pid\": 2,\n      \"promoCode\": \"vek\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"JGe\",\n      \"extraConnections\": 41,\n      \"pid\": 2,\n      \"promoCode\": \"g64\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -968,6 +1103,9 @@ func servicesUsage() {
 	fmt.Fprintln(os.Stderr, `    recreate: Builds the line again on the panel with the same credentials and limits. Proven sessions only.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the body must confirm it. Proven sessions only.`)
 	fmt.Fprintln(os.Stderr, `    set-mac: Changes the device MAC address: six hex pairs separated by ':' or '-', stored upper-case with ':'. Proven sessions only.`)
+	fmt.Fprintln(os.Stderr, `    renew: Renews the service now: answers the open renewal invoice of the same billing cycle, or places one for the period starting at the next due date (early renewal, also for an overdue or suspended line). Another billingCycle of the same plan replaces an open invoice of another cycle. A trial converts to the paid plan pid (the same line and credentials). Proven sessions and the session that bought the service.`)
+	fmt.Fprintln(os.Stderr, `    cancel: Cancels auto-renew: no more renewal invoices, the open one is cancelled, and the service becomes Cancelled (line disabled) at its due date. Proven sessions only.`)
+	fmt.Fprintln(os.Stderr, `    resume: Undoes a cancelled auto-renew until the due date: renewal invoices are made again. Proven sessions only.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s services COMMAND --help\n", os.Args[0])
@@ -989,7 +1127,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Et reprehenderit commodi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Velit autem ab sapiente.\"")
 }
 
 func servicesGetUsage() {
@@ -1011,7 +1149,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Reiciendis et rem consequatur non inventore autem.\" --locale \"en-us\" --token \"Magni earum modi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Alias et.\" --locale \"de-de\" --token \"Eos iure et ratione unde.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1033,7 +1171,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Labore ducimus quia voluptatem sed esse dolor.\" --locale \"en-gb\" --token \"Voluptatem non consequatur ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Soluta dicta aut eaque.\" --locale \"es-es\" --token \"Atque aliquam similique sequi esse est.\"")
 }
 
 func servicesRestartUsage() {
@@ -1055,7 +1193,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Repellendus porro dolorem distinctio dolorem.\" --locale \"nl-nl\" --token \"Culpa voluptatem veritatis molestias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Quaerat recusandae.\" --locale \"pt-pt\" --token \"Quidem officia provident.\"")
 }
 
 func servicesRecreateUsage() {
@@ -1077,7 +1215,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Corporis quo quas voluptatem natus.\" --locale \"pt-pt\" --token \"Ut ea tempora magni numquam dolorem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dignissimos quos aut.\" --locale \"en-gb\" --token \"Molestiae eveniet dicta voluptatem hic labore qui.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1101,7 +1239,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam voluptatibus alias.\" --locale \"es-es\" --token \"Ea sit rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Id quibusdam sapiente.\" --locale \"de-de\" --token \"Voluptatem quo.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1125,7 +1263,75 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Et quia ipsam unde.\" --locale \"es-es\" --token \"Odio recusandae aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Ipsum mollitia.\" --locale \"nl-nl\" --token \"At explicabo omnis qui molestiae.\"")
+}
+
+func servicesRenewUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services renew", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Renews the service now: answers the open renewal invoice of the same billing cycle, or places one for the period starting at the next due date (early renewal, also for an overdue or suspended line). Another billingCycle of the same plan replaces an open invoice of another cycle. A trial converts to the paid plan pid (the same line and credentials). Proven sessions and the session that bought the service.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"annually\",\n      \"gateway\": \"ylo\",\n      \"pid\": 6981476632698975746,\n      \"returnUrl\": \"g2g\"\n   }' --service-id \"Illo in ut inventore vitae.\" --locale \"de-de\" --token \"Maiores ducimus aut tempora architecto.\"")
+}
+
+func servicesCancelUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services cancel", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Cancels auto-renew: no more renewal invoices, the open one is cancelled, and the service becomes Cancelled (line disabled) at its due date. Proven sessions only.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Inventore aut quisquam officia minus rem maxime.\" --locale \"de-de\" --token \"Sed consequatur omnis explicabo.\"")
+}
+
+func servicesResumeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services resume", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Undoes a cancelled auto-renew until the due date: renewal invoices are made again. Proven sessions only.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem illo et et dolore.\" --locale \"en-us\" --token \"Eos et ratione tempore velit natus ab.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1156,7 +1362,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Atque perferendis eveniet ipsum sapiente.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Id nemo.\"")
 }
 
 func resellersOrderUsage() {
@@ -1178,7 +1384,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0vy\",\n      \"currency\": \"vg\",\n      \"existingReseller\": true,\n      \"gateway\": \"Expedita illum.\",\n      \"password\": \"u7r\",\n      \"pid\": 3759384405577469567,\n      \"returnUrl\": \"g9o\"\n   }' --token \"Velit harum veritatis ab vero ut.\" --idempotency-key \"cz6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"yl8\",\n      \"currency\": \"vem\",\n      \"existingReseller\": true,\n      \"gateway\": \"Quis magnam saepe itaque est eum.\",\n      \"password\": \"2m5\",\n      \"pid\": 6171069098177364444,\n      \"returnUrl\": \"lda\"\n   }' --token \"Quis deleniti nostrum temporibus culpa quasi doloribus.\" --idempotency-key \"jnv\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1200,7 +1406,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Id molestiae ipsa accusantium est mollitia.\" --locale \"en-us\" --token \"Aut at beatae beatae at.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Occaecati recusandae sapiente ut.\" --locale \"en-gb\" --token \"Et aut.\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1232,7 +1438,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"zg5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"sx7\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1250,7 +1456,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ratione qui id.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Voluptatem sit consequatur.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1268,7 +1474,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"g3r\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"vqg\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1286,7 +1492,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"f8n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tvz\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1306,7 +1512,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5j3\"\n   }' --token \"Earum explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ebw\"\n   }' --token \"Velit rerum est dolorem.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1340,7 +1546,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"erf\" --locale \"en-gb\" --token \"Ut sapiente.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"4n6\" --locale \"en\" --token \"Perspiciatis temporibus.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1360,7 +1566,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"3e\",\n      \"extraQuantity\": 2008956933643365198,\n      \"serviceId\": \"0lg\"\n   }' --token \"Id ipsum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"ke6\",\n      \"extraQuantity\": 3512590456501069473,\n      \"serviceId\": \"vt7\"\n   }' --token \"Omnis delectus nihil ea.\"")
 }
 
 func upsellOrderUsage() {
@@ -1382,5 +1588,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"4\",\n      \"extraQuantity\": 303730717499289168,\n      \"gateway\": \"Debitis hic.\",\n      \"returnUrl\": \"9as\",\n      \"serviceId\": \"29v\"\n   }' --token \"Unde ea corporis.\" --idempotency-key \"se\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"2\",\n      \"extraQuantity\": 936126552998227669,\n      \"gateway\": \"Distinctio eaque itaque nostrum.\",\n      \"returnUrl\": \"pzj\",\n      \"serviceId\": \"ohq\"\n   }' --token \"Vel hic porro possimus dolor incidunt incidunt.\" --idempotency-key \"3x\"")
 }

@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"io6\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"KDk\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Et nobis.\",\n      \"pid\": 2,\n      \"promoCode\": \"m50\",\n      \"proxyProtection\": false,\n      \"returnUrl\": \"0uh\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"u8w\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Ncq\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Reiciendis et rem consequatur non inventore autem.\",\n      \"pid\": 2,\n      \"promoCode\": \"ukn\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"h2j\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {
@@ -83,6 +83,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 		AffiliateID:       body.AffiliateID,
 		EmailSubscription: body.EmailSubscription,
 		ReturnURL:         body.ReturnURL,
+		RenewWithCard:     body.RenewWithCard,
 		Pid:               body.Pid,
 		BillingCycle:      body.BillingCycle,
 		Currency:          body.Currency,

@@ -26,6 +26,10 @@ type CreateRequestBody struct {
 	EmailSubscription *bool `form:"emailSubscription,omitempty" json:"emailSubscription,omitempty" xml:"emailSubscription,omitempty"`
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
+	// shown): the card is saved (setup_future_usage=off_session) and each renewal
+	// charged to it at its due date
+	RenewWithCard *bool `form:"renewWithCard,omitempty" json:"renewWithCard,omitempty" xml:"renewWithCard,omitempty"`
 	// Product id
 	Pid          int    `form:"pid" json:"pid" xml:"pid"`
 	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
@@ -402,6 +406,7 @@ func NewCreateRequestBody(p *order.CreatePayload) *CreateRequestBody {
 		AffiliateID:       p.AffiliateID,
 		EmailSubscription: p.EmailSubscription,
 		ReturnURL:         p.ReturnURL,
+		RenewWithCard:     p.RenewWithCard,
 		Pid:               p.Pid,
 		BillingCycle:      p.BillingCycle,
 		Currency:          p.Currency,

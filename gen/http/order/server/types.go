@@ -28,6 +28,10 @@ type CreateRequestBody struct {
 	EmailSubscription *bool `form:"emailSubscription,omitempty" json:"emailSubscription,omitempty" xml:"emailSubscription,omitempty"`
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
+	// shown): the card is saved (setup_future_usage=off_session) and each renewal
+	// charged to it at its due date
+	RenewWithCard *bool `form:"renewWithCard,omitempty" json:"renewWithCard,omitempty" xml:"renewWithCard,omitempty"`
 	// Product id
 	Pid          *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
 	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
@@ -679,6 +683,7 @@ func NewCreatePayload(body *CreateRequestBody, token *string, idempotencyKey *st
 		AffiliateID:       body.AffiliateID,
 		EmailSubscription: body.EmailSubscription,
 		ReturnURL:         body.ReturnURL,
+		RenewWithCard:     body.RenewWithCard,
 		Pid:               *body.Pid,
 		BillingCycle:      *body.BillingCycle,
 		Currency:          body.Currency,

@@ -189,7 +189,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": true\n   }'")
 		}
 	}
 	var serviceID string
@@ -266,6 +266,138 @@ func BuildSetMacPayload(servicesSetMacBody string, servicesSetMacServiceID strin
 	v := &services.SetMacPayload{
 		MacAddress: body.MacAddress,
 	}
+	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildRenewPayload builds the payload for the services renew endpoint from
+// CLI flags.
+func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, servicesRenewLocale string, servicesRenewToken string) (*services.RenewPayload, error) {
+	var err error
+	var body RenewRequestBody
+	{
+		err = json.Unmarshal([]byte(servicesRenewBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"annually\",\n      \"gateway\": \"ylo\",\n      \"pid\": 6981476632698975746,\n      \"returnUrl\": \"g2g\"\n   }'")
+		}
+		if body.BillingCycle != nil {
+			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", *body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
+			}
+		}
+		if body.Gateway != nil {
+			if utf8.RuneCountInString(*body.Gateway) > 64 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.gateway", *body.Gateway, utf8.RuneCountInString(*body.Gateway), 64, false))
+			}
+		}
+		if body.ReturnURL != nil {
+			if utf8.RuneCountInString(*body.ReturnURL) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.returnUrl", *body.ReturnURL, utf8.RuneCountInString(*body.ReturnURL), 2048, false))
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var serviceID string
+	{
+		serviceID = servicesRenewServiceID
+	}
+	var locale *string
+	{
+		if servicesRenewLocale != "" {
+			locale = &servicesRenewLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var token *string
+	{
+		if servicesRenewToken != "" {
+			token = &servicesRenewToken
+		}
+	}
+	v := &services.RenewPayload{
+		BillingCycle: body.BillingCycle,
+		Pid:          body.Pid,
+		Gateway:      body.Gateway,
+		ReturnURL:    body.ReturnURL,
+	}
+	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildCancelPayload builds the payload for the services cancel endpoint from
+// CLI flags.
+func BuildCancelPayload(servicesCancelServiceID string, servicesCancelLocale string, servicesCancelToken string) (*services.CancelPayload, error) {
+	var err error
+	var serviceID string
+	{
+		serviceID = servicesCancelServiceID
+	}
+	var locale *string
+	{
+		if servicesCancelLocale != "" {
+			locale = &servicesCancelLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var token *string
+	{
+		if servicesCancelToken != "" {
+			token = &servicesCancelToken
+		}
+	}
+	v := &services.CancelPayload{}
+	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildResumePayload builds the payload for the services resume endpoint from
+// CLI flags.
+func BuildResumePayload(servicesResumeServiceID string, servicesResumeLocale string, servicesResumeToken string) (*services.ResumePayload, error) {
+	var err error
+	var serviceID string
+	{
+		serviceID = servicesResumeServiceID
+	}
+	var locale *string
+	{
+		if servicesResumeLocale != "" {
+			locale = &servicesResumeLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var token *string
+	{
+		if servicesResumeToken != "" {
+			token = &servicesResumeToken
+		}
+	}
+	v := &services.ResumePayload{}
 	v.ServiceID = serviceID
 	v.Locale = locale
 	v.Token = token

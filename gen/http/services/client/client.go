@@ -43,6 +43,15 @@ type Client struct {
 	// SetMac Doer is the HTTP client used to make requests to the setMac endpoint.
 	SetMacDoer goahttp.Doer
 
+	// Renew Doer is the HTTP client used to make requests to the renew endpoint.
+	RenewDoer goahttp.Doer
+
+	// Cancel Doer is the HTTP client used to make requests to the cancel endpoint.
+	CancelDoer goahttp.Doer
+
+	// Resume Doer is the HTTP client used to make requests to the resume endpoint.
+	ResumeDoer goahttp.Doer
+
 	// RestoreResponseBody controls whether the response bodies are reset after
 	// decoding so they can be read again.
 	RestoreResponseBody bool
@@ -70,6 +79,9 @@ func NewClient(
 		RecreateDoer:        doer,
 		TerminateDoer:       doer,
 		SetMacDoer:          doer,
+		RenewDoer:           doer,
+		CancelDoer:          doer,
+		ResumeDoer:          doer,
 		RestoreResponseBody: restoreBody,
 		scheme:              scheme,
 		host:                host,
@@ -246,6 +258,78 @@ func (c *Client) SetMac() goa.Endpoint {
 		resp, err := c.SetMacDoer.Do(req)
 		if err != nil {
 			return nil, goahttp.ErrRequestError("services", "setMac", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Renew returns an endpoint that makes HTTP requests to the services service
+// renew server.
+func (c *Client) Renew() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeRenewRequest(c.encoder)
+		decodeResponse = DecodeRenewResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildRenewRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.RenewDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "renew", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Cancel returns an endpoint that makes HTTP requests to the services service
+// cancel server.
+func (c *Client) Cancel() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeCancelRequest(c.encoder)
+		decodeResponse = DecodeCancelResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildCancelRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.CancelDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "cancel", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Resume returns an endpoint that makes HTTP requests to the services service
+// resume server.
+func (c *Client) Resume() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeResumeRequest(c.encoder)
+		decodeResponse = DecodeResumeResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildResumeRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ResumeDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "resume", err)
 		}
 		return decodeResponse(resp)
 	}

@@ -1022,25 +1022,587 @@ func DecodeSetMacResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 	}
 }
 
+// BuildRenewRequest instantiates a HTTP request object with method and path
+// set to call the "services" service "renew" endpoint
+func (c *Client) BuildRenewRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.RenewPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "renew", "*services.RenewPayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: RenewServicesPath(serviceID)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "renew", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeRenewRequest returns an encoder for requests sent to the services
+// renew server.
+func EncodeRenewRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.RenewPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "renew", "*services.RenewPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		body := NewRenewRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("services", "renew", err)
+		}
+		return nil
+	}
+}
+
+// DecodeRenewResponse returns a decoder for responses returned by the services
+// renew endpoint. restoreBody controls whether the response body should be
+// restored after having been read.
+// DecodeRenewResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeRenewResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusCreated:
+			var (
+				body RenewResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "renew", err)
+			}
+			p := NewRenewOrderResultCreated(&body)
+			view := "default"
+			vres := &servicesviews.OrderResult{Projected: p, View: view}
+			if err = servicesviews.ValidateOrderResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "renew", err)
+			}
+			res := services.NewOrderResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body RenewNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "renew", err)
+			}
+			err = ValidateRenewNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "renew", err)
+			}
+			return nil, NewRenewNotFound(&body)
+		case http.StatusBadRequest:
+			var (
+				body RenewBadRequestResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "renew", err)
+			}
+			err = ValidateRenewBadRequestResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "renew", err)
+			}
+			return nil, NewRenewBadRequest(&body)
+		case http.StatusConflict:
+			var (
+				body RenewConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "renew", err)
+			}
+			err = ValidateRenewConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "renew", err)
+			}
+			return nil, NewRenewConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body RenewUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "renew", err)
+			}
+			err = ValidateRenewUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "renew", err)
+			}
+			return nil, NewRenewUnavailable(&body)
+		case http.StatusUnauthorized:
+			var (
+				body RenewUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "renew", err)
+			}
+			err = ValidateRenewUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "renew", err)
+			}
+			return nil, NewRenewUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "renew", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildCancelRequest instantiates a HTTP request object with method and path
+// set to call the "services" service "cancel" endpoint
+func (c *Client) BuildCancelRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.CancelPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "cancel", "*services.CancelPayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: CancelServicesPath(serviceID)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "cancel", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeCancelRequest returns an encoder for requests sent to the services
+// cancel server.
+func EncodeCancelRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.CancelPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "cancel", "*services.CancelPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeCancelResponse returns a decoder for responses returned by the
+// services cancel endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeCancelResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeCancelResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body CancelResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "cancel", err)
+			}
+			p := NewCancelServiceResultOK(&body)
+			view := "default"
+			vres := &servicesviews.ServiceResult{Projected: p, View: view}
+			if err = servicesviews.ValidateServiceResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "cancel", err)
+			}
+			res := services.NewServiceResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body CancelNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "cancel", err)
+			}
+			err = ValidateCancelNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "cancel", err)
+			}
+			return nil, NewCancelNotFound(&body)
+		case http.StatusConflict:
+			var (
+				body CancelConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "cancel", err)
+			}
+			err = ValidateCancelConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "cancel", err)
+			}
+			return nil, NewCancelConflict(&body)
+		case http.StatusUnauthorized:
+			var (
+				body CancelUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "cancel", err)
+			}
+			err = ValidateCancelUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "cancel", err)
+			}
+			return nil, NewCancelUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "cancel", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildResumeRequest instantiates a HTTP request object with method and path
+// set to call the "services" service "resume" endpoint
+func (c *Client) BuildResumeRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.ResumePayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "resume", "*services.ResumePayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ResumeServicesPath(serviceID)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "resume", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeResumeRequest returns an encoder for requests sent to the services
+// resume server.
+func EncodeResumeRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.ResumePayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "resume", "*services.ResumePayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeResumeResponse returns a decoder for responses returned by the
+// services resume endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeResumeResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeResumeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body ResumeResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "resume", err)
+			}
+			p := NewResumeServiceResultOK(&body)
+			view := "default"
+			vres := &servicesviews.ServiceResult{Projected: p, View: view}
+			if err = servicesviews.ValidateServiceResult(vres); err != nil {
+				return nil, goahttp.ErrValidationError("services", "resume", err)
+			}
+			res := services.NewServiceResult(vres)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body ResumeNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "resume", err)
+			}
+			err = ValidateResumeNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "resume", err)
+			}
+			return nil, NewResumeNotFound(&body)
+		case http.StatusConflict:
+			var (
+				body ResumeConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "resume", err)
+			}
+			err = ValidateResumeConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "resume", err)
+			}
+			return nil, NewResumeConflict(&body)
+		case http.StatusUnauthorized:
+			var (
+				body ResumeUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "resume", err)
+			}
+			err = ValidateResumeUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "resume", err)
+			}
+			return nil, NewResumeUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "resume", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // unmarshalServiceResultResponseBodyToServicesServiceResult builds a value of
 // type *services.ServiceResult from a value of type *ServiceResultResponseBody.
 func unmarshalServiceResultResponseBodyToServicesServiceResult(v *ServiceResultResponseBody) *services.ServiceResult {
 	res := &services.ServiceResult{
-		ServiceID:      *v.ServiceID,
-		OrderID:        *v.OrderID,
-		Pid:            *v.Pid,
-		Name:           *v.Name,
-		Status:         *v.Status,
-		Username:       *v.Username,
-		Password:       *v.Password,
-		ServerHostname: *v.ServerHostname,
-		MaxConnections: *v.MaxConnections,
-		MacAddress:     *v.MacAddress,
-		BillingCycle:   *v.BillingCycle,
-		NextDueDate:    *v.NextDueDate,
-		ExpiresAt:      *v.ExpiresAt,
-		Trial:          *v.Trial,
-		PlaylistURL:    *v.PlaylistURL,
+		ServiceID:        *v.ServiceID,
+		OrderID:          *v.OrderID,
+		Pid:              *v.Pid,
+		Name:             *v.Name,
+		Status:           *v.Status,
+		Username:         *v.Username,
+		Password:         *v.Password,
+		ServerHostname:   *v.ServerHostname,
+		MaxConnections:   *v.MaxConnections,
+		MacAddress:       *v.MacAddress,
+		BillingCycle:     *v.BillingCycle,
+		NextDueDate:      *v.NextDueDate,
+		ExpiresAt:        *v.ExpiresAt,
+		Trial:            *v.Trial,
+		PlaylistURL:      *v.PlaylistURL,
+		AutoRenew:        *v.AutoRenew,
+		RenewsWithCard:   *v.RenewsWithCard,
+		RenewalInvoiceID: v.RenewalInvoiceID,
+		RenewalOrderID:   v.RenewalOrderID,
+	}
+	if v.RecurringAmount != nil {
+		res.RecurringAmount = unmarshalMoneyResponseBodyToServicesMoney(v.RecurringAmount)
+	}
+
+	return res
+}
+
+// unmarshalMoneyResponseBodyToServicesMoney builds a value of type
+// *services.Money from a value of type *MoneyResponseBody.
+func unmarshalMoneyResponseBodyToServicesMoney(v *MoneyResponseBody) *services.Money {
+	if v == nil {
+		return nil
+	}
+	res := &services.Money{
+		Amount:   *v.Amount,
+		Currency: *v.Currency,
+	}
+
+	return res
+}
+
+// unmarshalMoneyResponseBodyToServicesviewsMoneyView builds a value of type
+// *servicesviews.MoneyView from a value of type *MoneyResponseBody.
+func unmarshalMoneyResponseBodyToServicesviewsMoneyView(v *MoneyResponseBody) *servicesviews.MoneyView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.MoneyView{
+		Amount:   v.Amount,
+		Currency: v.Currency,
+	}
+
+	return res
+}
+
+// unmarshalQuoteResultResponseBodyToServicesviewsQuoteResultView builds a
+// value of type *servicesviews.QuoteResultView from a value of type
+// *QuoteResultResponseBody.
+func unmarshalQuoteResultResponseBodyToServicesviewsQuoteResultView(v *QuoteResultResponseBody) *servicesviews.QuoteResultView {
+	res := &servicesviews.QuoteResultView{
+		Pid:              v.Pid,
+		BillingCycle:     v.BillingCycle,
+		Currency:         v.Currency,
+		ExtraConnections: v.ExtraConnections,
+		ProxyProtection:  v.ProxyProtection,
+	}
+	res.Lines = make([]*servicesviews.QuoteLineView, len(v.Lines))
+	for i, val := range v.Lines {
+		if val == nil {
+			res.Lines[i] = nil
+			continue
+		}
+		res.Lines[i] = unmarshalQuoteLineResponseBodyToServicesviewsQuoteLineView(val)
+	}
+	res.Subtotal = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Subtotal)
+	if v.Discount != nil {
+		res.Discount = unmarshalDiscountResultResponseBodyToServicesviewsDiscountResultView(v.Discount)
+	}
+	res.Total = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Total)
+
+	return res
+}
+
+// unmarshalQuoteLineResponseBodyToServicesviewsQuoteLineView builds a value of
+// type *servicesviews.QuoteLineView from a value of type
+// *QuoteLineResponseBody.
+func unmarshalQuoteLineResponseBodyToServicesviewsQuoteLineView(v *QuoteLineResponseBody) *servicesviews.QuoteLineView {
+	res := &servicesviews.QuoteLineView{
+		Key:   v.Key,
+		Label: v.Label,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Amount)
+
+	return res
+}
+
+// unmarshalDiscountResultResponseBodyToServicesviewsDiscountResultView builds
+// a value of type *servicesviews.DiscountResultView from a value of type
+// *DiscountResultResponseBody.
+func unmarshalDiscountResultResponseBodyToServicesviewsDiscountResultView(v *DiscountResultResponseBody) *servicesviews.DiscountResultView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.DiscountResultView{
+		Code:  v.Code,
+		Type:  v.Type,
+		Value: v.Value,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Amount)
+
+	return res
+}
+
+// unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView builds a
+// value of type *servicesviews.PaymentQuoteView from a value of type
+// *PaymentQuoteResponseBody.
+func unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView(v *PaymentQuoteResponseBody) *servicesviews.PaymentQuoteView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.PaymentQuoteView{
+		Amount:      v.Amount,
+		Currency:    v.Currency,
+		Network:     v.Network,
+		Rate:        v.Rate,
+		RateTakenAt: v.RateTakenAt,
 	}
 
 	return res

@@ -45,3 +45,18 @@ func TerminateServicesPath(serviceID string) string {
 func SetMacServicesPath(serviceID string) string {
 	return fmt.Sprintf("/checkout/api/services/%v/mac", serviceID)
 }
+
+// RenewServicesPath returns the URL path to the services service renew HTTP endpoint.
+func RenewServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/renew", serviceID)
+}
+
+// CancelServicesPath returns the URL path to the services service cancel HTTP endpoint.
+func CancelServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/cancel", serviceID)
+}
+
+// ResumeServicesPath returns the URL path to the services service resume HTTP endpoint.
+func ResumeServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/resume", serviceID)
+}

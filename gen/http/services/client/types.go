@@ -26,6 +26,19 @@ type SetMacRequestBody struct {
 	MacAddress string `form:"macAddress" json:"macAddress" xml:"macAddress"`
 }
 
+// RenewRequestBody is the type of the "services" service "renew" endpoint HTTP
+// request body.
+type RenewRequestBody struct {
+	// The cycle of the period to pay; the service's own when absent
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	// Trials only: the paid plan the trial converts to
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// Payment gateway module; the renewal's (or the shop's default) when absent
+	Gateway *string `form:"gateway,omitempty" json:"gateway,omitempty" xml:"gateway,omitempty"`
+	// Where the payment page sends the buyer back: a path or a same-origin URL
+	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+}
+
 // ListResponseBody is the type of the "services" service "list" endpoint HTTP
 // response body.
 type ListResponseBody struct {
@@ -56,6 +69,21 @@ type GetResponseBody struct {
 	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
 	// m3u_plus playlist on the panel
 	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // RestartResponseBody is the type of the "services" service "restart" endpoint
@@ -82,6 +110,21 @@ type RestartResponseBody struct {
 	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
 	// m3u_plus playlist on the panel
 	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // RecreateResponseBody is the type of the "services" service "recreate"
@@ -108,6 +151,21 @@ type RecreateResponseBody struct {
 	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
 	// m3u_plus playlist on the panel
 	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // TerminateResponseBody is the type of the "services" service "terminate"
@@ -134,6 +192,21 @@ type TerminateResponseBody struct {
 	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
 	// m3u_plus playlist on the panel
 	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // SetMacResponseBody is the type of the "services" service "setMac" endpoint
@@ -160,6 +233,126 @@ type SetMacResponseBody struct {
 	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
 	// m3u_plus playlist on the panel
 	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+}
+
+// RenewResponseBody is the type of the "services" service "renew" endpoint
+// HTTP response body.
+type RenewResponseBody struct {
+	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
+	InvoiceID *string `form:"invoiceId,omitempty" json:"invoiceId,omitempty" xml:"invoiceId,omitempty"`
+	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// The order is held by the fraud check and will not be provisioned
+	Fraud      *bool              `form:"fraud,omitempty" json:"fraud,omitempty" xml:"fraud,omitempty"`
+	ServiceIds []string           `form:"serviceIds,omitempty" json:"serviceIds,omitempty" xml:"serviceIds,omitempty"`
+	Total      *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// Where the buyer pays; empty when nothing is due
+	PaymentURL *string `form:"paymentUrl,omitempty" json:"paymentUrl,omitempty" xml:"paymentUrl,omitempty"`
+	// RFC 3339; empty when nothing is due
+	PaymentDeadline *string `form:"paymentDeadline,omitempty" json:"paymentDeadline,omitempty" xml:"paymentDeadline,omitempty"`
+	// RFC 3339
+	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
+	// The priced selection
+	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+}
+
+// CancelResponseBody is the type of the "services" service "cancel" endpoint
+// HTTP response body.
+type CancelResponseBody struct {
+	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
+	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
+	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Line username; empty until provisioned
+	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
+	// Line password; empty until provisioned
+	Password       *string `form:"password,omitempty" json:"password,omitempty" xml:"password,omitempty"`
+	ServerHostname *string `form:"serverHostname,omitempty" json:"serverHostname,omitempty" xml:"serverHostname,omitempty"`
+	MaxConnections *int    `form:"maxConnections,omitempty" json:"maxConnections,omitempty" xml:"maxConnections,omitempty"`
+	MacAddress     *string `form:"macAddress,omitempty" json:"macAddress,omitempty" xml:"macAddress,omitempty"`
+	BillingCycle   *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate *string `form:"nextDueDate,omitempty" json:"nextDueDate,omitempty" xml:"nextDueDate,omitempty"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
+	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
+	// m3u_plus playlist on the panel
+	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+}
+
+// ResumeResponseBody is the type of the "services" service "resume" endpoint
+// HTTP response body.
+type ResumeResponseBody struct {
+	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
+	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
+	Pid       *int    `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// Line username; empty until provisioned
+	Username *string `form:"username,omitempty" json:"username,omitempty" xml:"username,omitempty"`
+	// Line password; empty until provisioned
+	Password       *string `form:"password,omitempty" json:"password,omitempty" xml:"password,omitempty"`
+	ServerHostname *string `form:"serverHostname,omitempty" json:"serverHostname,omitempty" xml:"serverHostname,omitempty"`
+	MaxConnections *int    `form:"maxConnections,omitempty" json:"maxConnections,omitempty" xml:"maxConnections,omitempty"`
+	MacAddress     *string `form:"macAddress,omitempty" json:"macAddress,omitempty" xml:"macAddress,omitempty"`
+	BillingCycle   *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate *string `form:"nextDueDate,omitempty" json:"nextDueDate,omitempty" xml:"nextDueDate,omitempty"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
+	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
+	// m3u_plus playlist on the panel
+	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // ListUnauthorizedResponseBody is the type of the "services" service "list"
@@ -576,6 +769,204 @@ type SetMacUnauthorizedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// RenewNotFoundResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "not_found" error.
+type RenewNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// RenewBadRequestResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "bad_request" error.
+type RenewBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// RenewConflictResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "conflict" error.
+type RenewConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// RenewUnavailableResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "unavailable" error.
+type RenewUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// RenewUnauthorizedResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "unauthorized" error.
+type RenewUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CancelNotFoundResponseBody is the type of the "services" service "cancel"
+// endpoint HTTP response body for the "not_found" error.
+type CancelNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CancelConflictResponseBody is the type of the "services" service "cancel"
+// endpoint HTTP response body for the "conflict" error.
+type CancelConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CancelUnauthorizedResponseBody is the type of the "services" service
+// "cancel" endpoint HTTP response body for the "unauthorized" error.
+type CancelUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ResumeNotFoundResponseBody is the type of the "services" service "resume"
+// endpoint HTTP response body for the "not_found" error.
+type ResumeNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ResumeConflictResponseBody is the type of the "services" service "resume"
+// endpoint HTTP response body for the "conflict" error.
+type ResumeConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ResumeUnauthorizedResponseBody is the type of the "services" service
+// "resume" endpoint HTTP response body for the "unauthorized" error.
+type ResumeUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // ServiceResultCollectionResponseBody is used to define fields on response
 // body types.
 type ServiceResultCollectionResponseBody []*ServiceResultResponseBody
@@ -603,6 +994,75 @@ type ServiceResultResponseBody struct {
 	Trial     *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
 	// m3u_plus playlist on the panel
 	PlaylistURL *string `form:"playlistUrl,omitempty" json:"playlistUrl,omitempty" xml:"playlistUrl,omitempty"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew *bool `form:"autoRenew,omitempty" json:"autoRenew,omitempty" xml:"autoRenew,omitempty"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard *bool `form:"renewsWithCard,omitempty" json:"renewsWithCard,omitempty" xml:"renewsWithCard,omitempty"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+}
+
+// MoneyResponseBody is used to define fields on response body types.
+type MoneyResponseBody struct {
+	// Amount in minor units (e.g. cents)
+	Amount *int64 `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// ISO 4217 currency code
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+}
+
+// QuoteResultResponseBody is used to define fields on response body types.
+type QuoteResultResponseBody struct {
+	Pid              *int                     `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	BillingCycle     *string                  `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	Currency         *string                  `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	ExtraConnections *int                     `form:"extraConnections,omitempty" json:"extraConnections,omitempty" xml:"extraConnections,omitempty"`
+	ProxyProtection  *bool                    `form:"proxyProtection,omitempty" json:"proxyProtection,omitempty" xml:"proxyProtection,omitempty"`
+	Lines            []*QuoteLineResponseBody `form:"lines,omitempty" json:"lines,omitempty" xml:"lines,omitempty"`
+	Subtotal         *MoneyResponseBody       `form:"subtotal,omitempty" json:"subtotal,omitempty" xml:"subtotal,omitempty"`
+	// null when no promo code applies
+	Discount *DiscountResultResponseBody `json:"discount"`
+	Total    *MoneyResponseBody          `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+}
+
+// QuoteLineResponseBody is used to define fields on response body types.
+type QuoteLineResponseBody struct {
+	// plan, extraConnections or proxyProtection
+	Key    *string            `form:"key,omitempty" json:"key,omitempty" xml:"key,omitempty"`
+	Label  *string            `form:"label,omitempty" json:"label,omitempty" xml:"label,omitempty"`
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
+// DiscountResultResponseBody is used to define fields on response body types.
+type DiscountResultResponseBody struct {
+	Code  *string `form:"code,omitempty" json:"code,omitempty" xml:"code,omitempty"`
+	Type  *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
+	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// Amount taken off the subtotal
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
+// PaymentQuoteResponseBody is used to define fields on response body types.
+type PaymentQuoteResponseBody struct {
+	// Decimal amount the payment link asks
+	Amount *string `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// The token asked
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// The network it is paid on
+	Network *string `form:"network,omitempty" json:"network,omitempty" xml:"network,omitempty"`
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt *string `form:"rateTakenAt,omitempty" json:"rateTakenAt,omitempty" xml:"rateTakenAt,omitempty"`
 }
 
 // NewTerminateRequestBody builds the HTTP request body from the payload of the
@@ -619,6 +1079,18 @@ func NewTerminateRequestBody(p *services.TerminatePayload) *TerminateRequestBody
 func NewSetMacRequestBody(p *services.SetMacPayload) *SetMacRequestBody {
 	body := &SetMacRequestBody{
 		MacAddress: p.MacAddress,
+	}
+	return body
+}
+
+// NewRenewRequestBody builds the HTTP request body from the payload of the
+// "renew" endpoint of the "services" service.
+func NewRenewRequestBody(p *services.RenewPayload) *RenewRequestBody {
+	body := &RenewRequestBody{
+		BillingCycle: p.BillingCycle,
+		Pid:          p.Pid,
+		Gateway:      p.Gateway,
+		ReturnURL:    p.ReturnURL,
 	}
 	return body
 }
@@ -658,21 +1130,28 @@ func NewListUnauthorized(body *ListUnauthorizedResponseBody) *goa.ServiceError {
 // a HTTP "OK" response.
 func NewGetServiceResultOK(body *GetResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:      body.ServiceID,
-		OrderID:        body.OrderID,
-		Pid:            body.Pid,
-		Name:           body.Name,
-		Status:         body.Status,
-		Username:       body.Username,
-		Password:       body.Password,
-		ServerHostname: body.ServerHostname,
-		MaxConnections: body.MaxConnections,
-		MacAddress:     body.MacAddress,
-		BillingCycle:   body.BillingCycle,
-		NextDueDate:    body.NextDueDate,
-		ExpiresAt:      body.ExpiresAt,
-		Trial:          body.Trial,
-		PlaylistURL:    body.PlaylistURL,
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
 	}
 
 	return v
@@ -750,21 +1229,28 @@ func NewPlaylistUnauthorized(body *PlaylistUnauthorizedResponseBody) *goa.Servic
 // result from a HTTP "OK" response.
 func NewRestartServiceResultOK(body *RestartResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:      body.ServiceID,
-		OrderID:        body.OrderID,
-		Pid:            body.Pid,
-		Name:           body.Name,
-		Status:         body.Status,
-		Username:       body.Username,
-		Password:       body.Password,
-		ServerHostname: body.ServerHostname,
-		MaxConnections: body.MaxConnections,
-		MacAddress:     body.MacAddress,
-		BillingCycle:   body.BillingCycle,
-		NextDueDate:    body.NextDueDate,
-		ExpiresAt:      body.ExpiresAt,
-		Trial:          body.Trial,
-		PlaylistURL:    body.PlaylistURL,
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
 	}
 
 	return v
@@ -833,21 +1319,28 @@ func NewRestartUnauthorized(body *RestartUnauthorizedResponseBody) *goa.ServiceE
 // result from a HTTP "OK" response.
 func NewRecreateServiceResultOK(body *RecreateResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:      body.ServiceID,
-		OrderID:        body.OrderID,
-		Pid:            body.Pid,
-		Name:           body.Name,
-		Status:         body.Status,
-		Username:       body.Username,
-		Password:       body.Password,
-		ServerHostname: body.ServerHostname,
-		MaxConnections: body.MaxConnections,
-		MacAddress:     body.MacAddress,
-		BillingCycle:   body.BillingCycle,
-		NextDueDate:    body.NextDueDate,
-		ExpiresAt:      body.ExpiresAt,
-		Trial:          body.Trial,
-		PlaylistURL:    body.PlaylistURL,
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
 	}
 
 	return v
@@ -917,21 +1410,28 @@ func NewRecreateUnauthorized(body *RecreateUnauthorizedResponseBody) *goa.Servic
 // result from a HTTP "OK" response.
 func NewTerminateServiceResultOK(body *TerminateResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:      body.ServiceID,
-		OrderID:        body.OrderID,
-		Pid:            body.Pid,
-		Name:           body.Name,
-		Status:         body.Status,
-		Username:       body.Username,
-		Password:       body.Password,
-		ServerHostname: body.ServerHostname,
-		MaxConnections: body.MaxConnections,
-		MacAddress:     body.MacAddress,
-		BillingCycle:   body.BillingCycle,
-		NextDueDate:    body.NextDueDate,
-		ExpiresAt:      body.ExpiresAt,
-		Trial:          body.Trial,
-		PlaylistURL:    body.PlaylistURL,
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
 	}
 
 	return v
@@ -1016,21 +1516,28 @@ func NewTerminateUnauthorized(body *TerminateUnauthorizedResponseBody) *goa.Serv
 // result from a HTTP "OK" response.
 func NewSetMacServiceResultOK(body *SetMacResponseBody) *servicesviews.ServiceResultView {
 	v := &servicesviews.ServiceResultView{
-		ServiceID:      body.ServiceID,
-		OrderID:        body.OrderID,
-		Pid:            body.Pid,
-		Name:           body.Name,
-		Status:         body.Status,
-		Username:       body.Username,
-		Password:       body.Password,
-		ServerHostname: body.ServerHostname,
-		MaxConnections: body.MaxConnections,
-		MacAddress:     body.MacAddress,
-		BillingCycle:   body.BillingCycle,
-		NextDueDate:    body.NextDueDate,
-		ExpiresAt:      body.ExpiresAt,
-		Trial:          body.Trial,
-		PlaylistURL:    body.PlaylistURL,
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
 	}
 
 	return v
@@ -1097,6 +1604,252 @@ func NewSetMacUnavailable(body *SetMacUnavailableResponseBody) *goa.ServiceError
 // NewSetMacUnauthorized builds a services service setMac endpoint unauthorized
 // error.
 func NewSetMacUnauthorized(body *SetMacUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewRenewOrderResultCreated builds a "services" service "renew" endpoint
+// result from a HTTP "Created" response.
+func NewRenewOrderResultCreated(body *RenewResponseBody) *servicesviews.OrderResultView {
+	v := &servicesviews.OrderResultView{
+		OrderID:         body.OrderID,
+		InvoiceID:       body.InvoiceID,
+		Status:          body.Status,
+		Fraud:           body.Fraud,
+		PaymentURL:      body.PaymentURL,
+		PaymentDeadline: body.PaymentDeadline,
+		CreatedAt:       body.CreatedAt,
+	}
+	v.ServiceIds = make([]string, len(body.ServiceIds))
+	for i, val := range body.ServiceIds {
+		v.ServiceIds[i] = val
+	}
+	v.Total = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.Total)
+	v.Quote = unmarshalQuoteResultResponseBodyToServicesviewsQuoteResultView(body.Quote)
+	if body.PaymentQuote != nil {
+		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView(body.PaymentQuote)
+	}
+
+	return v
+}
+
+// NewRenewNotFound builds a services service renew endpoint not_found error.
+func NewRenewNotFound(body *RenewNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewRenewBadRequest builds a services service renew endpoint bad_request
+// error.
+func NewRenewBadRequest(body *RenewBadRequestResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewRenewConflict builds a services service renew endpoint conflict error.
+func NewRenewConflict(body *RenewConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewRenewUnavailable builds a services service renew endpoint unavailable
+// error.
+func NewRenewUnavailable(body *RenewUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewRenewUnauthorized builds a services service renew endpoint unauthorized
+// error.
+func NewRenewUnauthorized(body *RenewUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCancelServiceResultOK builds a "services" service "cancel" endpoint
+// result from a HTTP "OK" response.
+func NewCancelServiceResultOK(body *CancelResponseBody) *servicesviews.ServiceResultView {
+	v := &servicesviews.ServiceResultView{
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
+	}
+
+	return v
+}
+
+// NewCancelNotFound builds a services service cancel endpoint not_found error.
+func NewCancelNotFound(body *CancelNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCancelConflict builds a services service cancel endpoint conflict error.
+func NewCancelConflict(body *CancelConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCancelUnauthorized builds a services service cancel endpoint unauthorized
+// error.
+func NewCancelUnauthorized(body *CancelUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewResumeServiceResultOK builds a "services" service "resume" endpoint
+// result from a HTTP "OK" response.
+func NewResumeServiceResultOK(body *ResumeResponseBody) *servicesviews.ServiceResultView {
+	v := &servicesviews.ServiceResultView{
+		ServiceID:        body.ServiceID,
+		OrderID:          body.OrderID,
+		Pid:              body.Pid,
+		Name:             body.Name,
+		Status:           body.Status,
+		Username:         body.Username,
+		Password:         body.Password,
+		ServerHostname:   body.ServerHostname,
+		MaxConnections:   body.MaxConnections,
+		MacAddress:       body.MacAddress,
+		BillingCycle:     body.BillingCycle,
+		NextDueDate:      body.NextDueDate,
+		ExpiresAt:        body.ExpiresAt,
+		Trial:            body.Trial,
+		PlaylistURL:      body.PlaylistURL,
+		AutoRenew:        body.AutoRenew,
+		RenewsWithCard:   body.RenewsWithCard,
+		RenewalInvoiceID: body.RenewalInvoiceID,
+		RenewalOrderID:   body.RenewalOrderID,
+	}
+	if body.RecurringAmount != nil {
+		v.RecurringAmount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.RecurringAmount)
+	}
+
+	return v
+}
+
+// NewResumeNotFound builds a services service resume endpoint not_found error.
+func NewResumeNotFound(body *ResumeNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewResumeConflict builds a services service resume endpoint conflict error.
+func NewResumeConflict(body *ResumeConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewResumeUnauthorized builds a services service resume endpoint unauthorized
+// error.
+func NewResumeUnauthorized(body *ResumeUnauthorizedResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -1674,6 +2427,270 @@ func ValidateSetMacUnauthorizedResponseBody(body *SetMacUnauthorizedResponseBody
 	return
 }
 
+// ValidateRenewNotFoundResponseBody runs the validations defined on
+// renew_not_found_response_body
+func ValidateRenewNotFoundResponseBody(body *RenewNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateRenewBadRequestResponseBody runs the validations defined on
+// renew_bad_request_response_body
+func ValidateRenewBadRequestResponseBody(body *RenewBadRequestResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateRenewConflictResponseBody runs the validations defined on
+// renew_conflict_response_body
+func ValidateRenewConflictResponseBody(body *RenewConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateRenewUnavailableResponseBody runs the validations defined on
+// renew_unavailable_response_body
+func ValidateRenewUnavailableResponseBody(body *RenewUnavailableResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateRenewUnauthorizedResponseBody runs the validations defined on
+// renew_unauthorized_response_body
+func ValidateRenewUnauthorizedResponseBody(body *RenewUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCancelNotFoundResponseBody runs the validations defined on
+// cancel_not_found_response_body
+func ValidateCancelNotFoundResponseBody(body *CancelNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCancelConflictResponseBody runs the validations defined on
+// cancel_conflict_response_body
+func ValidateCancelConflictResponseBody(body *CancelConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCancelUnauthorizedResponseBody runs the validations defined on
+// cancel_unauthorized_response_body
+func ValidateCancelUnauthorizedResponseBody(body *CancelUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateResumeNotFoundResponseBody runs the validations defined on
+// resume_not_found_response_body
+func ValidateResumeNotFoundResponseBody(body *ResumeNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateResumeConflictResponseBody runs the validations defined on
+// resume_conflict_response_body
+func ValidateResumeConflictResponseBody(body *ResumeConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateResumeUnauthorizedResponseBody runs the validations defined on
+// resume_unauthorized_response_body
+func ValidateResumeUnauthorizedResponseBody(body *ResumeUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateServiceResultCollectionResponseBody runs the validations defined on
 // ServiceResultCollectionResponseBody
 func ValidateServiceResultCollectionResponseBody(body ServiceResultCollectionResponseBody) (err error) {
@@ -1735,10 +2752,148 @@ func ValidateServiceResultResponseBody(body *ServiceResultResponseBody) (err err
 	if body.PlaylistURL == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("playlistUrl", "body"))
 	}
+	if body.AutoRenew == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("autoRenew", "body"))
+	}
+	if body.RenewsWithCard == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("renewsWithCard", "body"))
+	}
 	if body.Status != nil {
 		if !(*body.Status == "Pending" || *body.Status == "Active" || *body.Status == "Overdue" || *body.Status == "Suspended" || *body.Status == "Cancelled" || *body.Status == "Terminated" || *body.Status == "Expired") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired"}))
 		}
+	}
+	if body.RecurringAmount != nil {
+		if err2 := ValidateMoneyResponseBody(body.RecurringAmount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateMoneyResponseBody runs the validations defined on MoneyResponseBody
+func ValidateMoneyResponseBody(body *MoneyResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	return
+}
+
+// ValidateQuoteResultResponseBody runs the validations defined on
+// QuoteResultResponseBody
+func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) {
+	if body.Pid == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pid", "body"))
+	}
+	if body.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.ExtraConnections == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("extraConnections", "body"))
+	}
+	if body.ProxyProtection == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("proxyProtection", "body"))
+	}
+	if body.Lines == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("lines", "body"))
+	}
+	if body.Subtotal == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("subtotal", "body"))
+	}
+	if body.Total == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
+	}
+	for _, e := range body.Lines {
+		if e != nil {
+			if err2 := ValidateQuoteLineResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if body.Subtotal != nil {
+		if err2 := ValidateMoneyResponseBody(body.Subtotal); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Discount != nil {
+		if err2 := ValidateDiscountResultResponseBody(body.Discount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Total != nil {
+		if err2 := ValidateMoneyResponseBody(body.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateQuoteLineResponseBody runs the validations defined on
+// QuoteLineResponseBody
+func ValidateQuoteLineResponseBody(body *QuoteLineResponseBody) (err error) {
+	if body.Key == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("key", "body"))
+	}
+	if body.Label == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("label", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateDiscountResultResponseBody runs the validations defined on
+// DiscountResultResponseBody
+func ValidateDiscountResultResponseBody(body *DiscountResultResponseBody) (err error) {
+	if body.Code == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("code", "body"))
+	}
+	if body.Type == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("type", "body"))
+	}
+	if body.Value == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("value", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidatePaymentQuoteResponseBody runs the validations defined on
+// PaymentQuoteResponseBody
+func ValidatePaymentQuoteResponseBody(body *PaymentQuoteResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.Network == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("network", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.RateTakenAt == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "body"))
 	}
 	return
 }

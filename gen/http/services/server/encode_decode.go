@@ -846,25 +846,523 @@ func EncodeSetMacError(encoder func(context.Context, http.ResponseWriter) goahtt
 	}
 }
 
+// EncodeRenewResponse returns an encoder for responses returned by the
+// services renew endpoint.
+func EncodeRenewResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res := v.(*servicesviews.OrderResult)
+		enc := encoder(ctx, w)
+		body := NewRenewResponseBody(res.Projected)
+		w.WriteHeader(http.StatusCreated)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeRenewRequest returns a decoder for requests sent to the services renew
+// endpoint.
+func DecodeRenewRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*services.RenewPayload, error) {
+	return func(r *http.Request) (*services.RenewPayload, error) {
+		var payload *services.RenewPayload
+		var (
+			body RenewRequestBody
+			err  error
+		)
+		err = decoder(r).Decode(&body)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return payload, goa.MissingPayloadError()
+			}
+			var gerr *goa.ServiceError
+			if errors.As(err, &gerr) {
+				return payload, gerr
+			}
+			return payload, goa.DecodePayloadError(err.Error())
+		}
+		err = ValidateRenewRequestBody(&body)
+		if err != nil {
+			return payload, err
+		}
+
+		var (
+			serviceID string
+			locale    *string
+			token     *string
+
+			params = mux.Vars(r)
+		)
+		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewRenewPayload(&body, serviceID, locale, token)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeRenewError returns an encoder for errors returned by the renew
+// services endpoint.
+func EncodeRenewError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewRenewNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "bad_request":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewRenewBadRequestResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "conflict":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewRenewConflictResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "unavailable":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewRenewUnavailableResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewRenewUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
+// EncodeCancelResponse returns an encoder for responses returned by the
+// services cancel endpoint.
+func EncodeCancelResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res := v.(*servicesviews.ServiceResult)
+		enc := encoder(ctx, w)
+		body := NewCancelResponseBody(res.Projected)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeCancelRequest returns a decoder for requests sent to the services
+// cancel endpoint.
+func DecodeCancelRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*services.CancelPayload, error) {
+	return func(r *http.Request) (*services.CancelPayload, error) {
+		var payload *services.CancelPayload
+		var (
+			serviceID string
+			locale    *string
+			token     *string
+			err       error
+
+			params = mux.Vars(r)
+		)
+		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewCancelPayload(serviceID, locale, token)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeCancelError returns an encoder for errors returned by the cancel
+// services endpoint.
+func EncodeCancelError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCancelNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "conflict":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCancelConflictResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCancelUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
+// EncodeResumeResponse returns an encoder for responses returned by the
+// services resume endpoint.
+func EncodeResumeResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res := v.(*servicesviews.ServiceResult)
+		enc := encoder(ctx, w)
+		body := NewResumeResponseBody(res.Projected)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeResumeRequest returns a decoder for requests sent to the services
+// resume endpoint.
+func DecodeResumeRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*services.ResumePayload, error) {
+	return func(r *http.Request) (*services.ResumePayload, error) {
+		var payload *services.ResumePayload
+		var (
+			serviceID string
+			locale    *string
+			token     *string
+			err       error
+
+			params = mux.Vars(r)
+		)
+		serviceID = params["serviceId"]
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewResumePayload(serviceID, locale, token)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeResumeError returns an encoder for errors returned by the resume
+// services endpoint.
+func EncodeResumeError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewResumeNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "conflict":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewResumeConflictResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewResumeUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
 // marshalServicesServiceResultToServiceResultResponseBody builds a value of
 // type *ServiceResultResponseBody from a value of type *services.ServiceResult.
 func marshalServicesServiceResultToServiceResultResponseBody(v *services.ServiceResult) *ServiceResultResponseBody {
 	res := &ServiceResultResponseBody{
-		ServiceID:      v.ServiceID,
-		OrderID:        v.OrderID,
-		Pid:            v.Pid,
-		Name:           v.Name,
-		Status:         v.Status,
-		Username:       v.Username,
-		Password:       v.Password,
-		ServerHostname: v.ServerHostname,
-		MaxConnections: v.MaxConnections,
-		MacAddress:     v.MacAddress,
-		BillingCycle:   v.BillingCycle,
-		NextDueDate:    v.NextDueDate,
-		ExpiresAt:      v.ExpiresAt,
-		Trial:          v.Trial,
-		PlaylistURL:    v.PlaylistURL,
+		ServiceID:        v.ServiceID,
+		OrderID:          v.OrderID,
+		Pid:              v.Pid,
+		Name:             v.Name,
+		Status:           v.Status,
+		Username:         v.Username,
+		Password:         v.Password,
+		ServerHostname:   v.ServerHostname,
+		MaxConnections:   v.MaxConnections,
+		MacAddress:       v.MacAddress,
+		BillingCycle:     v.BillingCycle,
+		NextDueDate:      v.NextDueDate,
+		ExpiresAt:        v.ExpiresAt,
+		Trial:            v.Trial,
+		PlaylistURL:      v.PlaylistURL,
+		AutoRenew:        v.AutoRenew,
+		RenewsWithCard:   v.RenewsWithCard,
+		RenewalInvoiceID: v.RenewalInvoiceID,
+		RenewalOrderID:   v.RenewalOrderID,
+	}
+	if v.RecurringAmount != nil {
+		res.RecurringAmount = marshalServicesMoneyToMoneyResponseBody(v.RecurringAmount)
+	}
+
+	return res
+}
+
+// marshalServicesMoneyToMoneyResponseBody builds a value of type
+// *MoneyResponseBody from a value of type *services.Money.
+func marshalServicesMoneyToMoneyResponseBody(v *services.Money) *MoneyResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &MoneyResponseBody{
+		Amount:   v.Amount,
+		Currency: v.Currency,
+	}
+
+	return res
+}
+
+// marshalServicesviewsMoneyViewToMoneyResponseBody builds a value of type
+// *MoneyResponseBody from a value of type *servicesviews.MoneyView.
+func marshalServicesviewsMoneyViewToMoneyResponseBody(v *servicesviews.MoneyView) *MoneyResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &MoneyResponseBody{
+		Amount:   *v.Amount,
+		Currency: *v.Currency,
+	}
+
+	return res
+}
+
+// marshalServicesviewsQuoteResultViewToQuoteResultResponseBody builds a value
+// of type *QuoteResultResponseBody from a value of type
+// *servicesviews.QuoteResultView.
+func marshalServicesviewsQuoteResultViewToQuoteResultResponseBody(v *servicesviews.QuoteResultView) *QuoteResultResponseBody {
+	res := &QuoteResultResponseBody{
+		Pid:              *v.Pid,
+		BillingCycle:     *v.BillingCycle,
+		Currency:         *v.Currency,
+		ExtraConnections: *v.ExtraConnections,
+		ProxyProtection:  *v.ProxyProtection,
+	}
+	if v.Lines != nil {
+		res.Lines = make([]*QuoteLineResponseBody, len(v.Lines))
+		for i, val := range v.Lines {
+			if val == nil {
+				res.Lines[i] = nil
+				continue
+			}
+			res.Lines[i] = marshalServicesviewsQuoteLineViewToQuoteLineResponseBody(val)
+		}
+	} else {
+		res.Lines = []*QuoteLineResponseBody{}
+	}
+	if v.Subtotal != nil {
+		res.Subtotal = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Subtotal)
+	}
+	if v.Discount != nil {
+		res.Discount = marshalServicesviewsDiscountResultViewToDiscountResultResponseBody(v.Discount)
+	}
+	if v.Total != nil {
+		res.Total = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Total)
+	}
+
+	return res
+}
+
+// marshalServicesviewsQuoteLineViewToQuoteLineResponseBody builds a value of
+// type *QuoteLineResponseBody from a value of type
+// *servicesviews.QuoteLineView.
+func marshalServicesviewsQuoteLineViewToQuoteLineResponseBody(v *servicesviews.QuoteLineView) *QuoteLineResponseBody {
+	res := &QuoteLineResponseBody{
+		Key:   *v.Key,
+		Label: *v.Label,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalServicesviewsDiscountResultViewToDiscountResultResponseBody builds a
+// value of type *DiscountResultResponseBody from a value of type
+// *servicesviews.DiscountResultView.
+func marshalServicesviewsDiscountResultViewToDiscountResultResponseBody(v *servicesviews.DiscountResultView) *DiscountResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &DiscountResultResponseBody{
+		Code:  *v.Code,
+		Type:  *v.Type,
+		Value: *v.Value,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody builds a
+// value of type *PaymentQuoteResponseBody from a value of type
+// *servicesviews.PaymentQuoteView.
+func marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody(v *servicesviews.PaymentQuoteView) *PaymentQuoteResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &PaymentQuoteResponseBody{
+		Amount:      *v.Amount,
+		Currency:    *v.Currency,
+		Network:     *v.Network,
+		Rate:        *v.Rate,
+		RateTakenAt: *v.RateTakenAt,
 	}
 
 	return res

@@ -28,6 +28,9 @@ type Server struct {
 	Recreate  http.Handler
 	Terminate http.Handler
 	SetMac    http.Handler
+	Renew     http.Handler
+	Cancel    http.Handler
+	Resume    http.Handler
 }
 
 // MountPoint holds information about the mounted endpoints.
@@ -64,6 +67,9 @@ func New(
 			{"Recreate", "POST", "/checkout/api/services/{serviceId}/recreate"},
 			{"Terminate", "POST", "/checkout/api/services/{serviceId}/terminate"},
 			{"SetMac", "PUT", "/checkout/api/services/{serviceId}/mac"},
+			{"Renew", "POST", "/checkout/api/services/{serviceId}/renew"},
+			{"Cancel", "POST", "/checkout/api/services/{serviceId}/cancel"},
+			{"Resume", "POST", "/checkout/api/services/{serviceId}/resume"},
 		},
 		List:      NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
 		Get:       NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
@@ -72,6 +78,9 @@ func New(
 		Recreate:  NewRecreateHandler(e.Recreate, mux, decoder, encoder, errhandler, formatter),
 		Terminate: NewTerminateHandler(e.Terminate, mux, decoder, encoder, errhandler, formatter),
 		SetMac:    NewSetMacHandler(e.SetMac, mux, decoder, encoder, errhandler, formatter),
+		Renew:     NewRenewHandler(e.Renew, mux, decoder, encoder, errhandler, formatter),
+		Cancel:    NewCancelHandler(e.Cancel, mux, decoder, encoder, errhandler, formatter),
+		Resume:    NewResumeHandler(e.Resume, mux, decoder, encoder, errhandler, formatter),
 	}
 }
 
@@ -87,6 +96,9 @@ func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Recreate = m(s.Recreate)
 	s.Terminate = m(s.Terminate)
 	s.SetMac = m(s.SetMac)
+	s.Renew = m(s.Renew)
+	s.Cancel = m(s.Cancel)
+	s.Resume = m(s.Resume)
 }
 
 // MethodNames returns the methods served.
@@ -101,6 +113,9 @@ func Mount(mux goahttp.Muxer, h *Server) {
 	MountRecreateHandler(mux, h.Recreate)
 	MountTerminateHandler(mux, h.Terminate)
 	MountSetMacHandler(mux, h.SetMac)
+	MountRenewHandler(mux, h.Renew)
+	MountCancelHandler(mux, h.Cancel)
+	MountResumeHandler(mux, h.Resume)
 }
 
 // Mount configures the mux to serve the services endpoints.
@@ -491,6 +506,165 @@ func NewSetMacHandler(
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "setMac")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountRenewHandler configures the mux to serve the "services" service "renew"
+// endpoint.
+func MountRenewHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/services/{serviceId}/renew", f)
+}
+
+// NewRenewHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "renew" endpoint.
+func NewRenewHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeRenewRequest(mux, decoder)
+		encodeResponse = EncodeRenewResponse(encoder)
+		encodeError    = EncodeRenewError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "renew")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountCancelHandler configures the mux to serve the "services" service
+// "cancel" endpoint.
+func MountCancelHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/services/{serviceId}/cancel", f)
+}
+
+// NewCancelHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "cancel" endpoint.
+func NewCancelHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeCancelRequest(mux, decoder)
+		encodeResponse = EncodeCancelResponse(encoder)
+		encodeError    = EncodeCancelError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "cancel")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountResumeHandler configures the mux to serve the "services" service
+// "resume" endpoint.
+func MountResumeHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/services/{serviceId}/resume", f)
+}
+
+// NewResumeHandler creates a HTTP handler which loads the HTTP request and
+// calls the "services" service "resume" endpoint.
+func NewResumeHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeResumeRequest(mux, decoder)
+		encodeResponse = EncodeResumeResponse(encoder)
+		encodeError    = EncodeResumeError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "resume")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
 		payload, err := decodeRequest(r)
 		if err != nil {

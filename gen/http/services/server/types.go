@@ -28,6 +28,19 @@ type SetMacRequestBody struct {
 	MacAddress *string `form:"macAddress,omitempty" json:"macAddress,omitempty" xml:"macAddress,omitempty"`
 }
 
+// RenewRequestBody is the type of the "services" service "renew" endpoint HTTP
+// request body.
+type RenewRequestBody struct {
+	// The cycle of the period to pay; the service's own when absent
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	// Trials only: the paid plan the trial converts to
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// Payment gateway module; the renewal's (or the shop's default) when absent
+	Gateway *string `form:"gateway,omitempty" json:"gateway,omitempty" xml:"gateway,omitempty"`
+	// Where the payment page sends the buyer back: a path or a same-origin URL
+	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+}
+
 // ListResponseBody is the type of the "services" service "list" endpoint HTTP
 // response body.
 type ListResponseBody struct {
@@ -58,6 +71,21 @@ type GetResponseBody struct {
 	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
 	// m3u_plus playlist on the panel
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // RestartResponseBody is the type of the "services" service "restart" endpoint
@@ -84,6 +112,21 @@ type RestartResponseBody struct {
 	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
 	// m3u_plus playlist on the panel
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // RecreateResponseBody is the type of the "services" service "recreate"
@@ -110,6 +153,21 @@ type RecreateResponseBody struct {
 	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
 	// m3u_plus playlist on the panel
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // TerminateResponseBody is the type of the "services" service "terminate"
@@ -136,6 +194,21 @@ type TerminateResponseBody struct {
 	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
 	// m3u_plus playlist on the panel
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // SetMacResponseBody is the type of the "services" service "setMac" endpoint
@@ -162,6 +235,126 @@ type SetMacResponseBody struct {
 	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
 	// m3u_plus playlist on the panel
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+}
+
+// RenewResponseBody is the type of the "services" service "renew" endpoint
+// HTTP response body.
+type RenewResponseBody struct {
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	InvoiceID string `form:"invoiceId" json:"invoiceId" xml:"invoiceId"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// The order is held by the fraud check and will not be provisioned
+	Fraud      bool               `form:"fraud" json:"fraud" xml:"fraud"`
+	ServiceIds []string           `form:"serviceIds" json:"serviceIds" xml:"serviceIds"`
+	Total      *MoneyResponseBody `form:"total" json:"total" xml:"total"`
+	// Where the buyer pays; empty when nothing is due
+	PaymentURL string `form:"paymentUrl" json:"paymentUrl" xml:"paymentUrl"`
+	// RFC 3339; empty when nothing is due
+	PaymentDeadline string `form:"paymentDeadline" json:"paymentDeadline" xml:"paymentDeadline"`
+	// RFC 3339
+	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
+	// The priced selection
+	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+}
+
+// CancelResponseBody is the type of the "services" service "cancel" endpoint
+// HTTP response body.
+type CancelResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+}
+
+// ResumeResponseBody is the type of the "services" service "resume" endpoint
+// HTTP response body.
+type ResumeResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	Pid       int    `form:"pid" json:"pid" xml:"pid"`
+	// Plan name, in the requested locale when the catalog has it translated
+	Name   string `form:"name" json:"name" xml:"name"`
+	Status string `form:"status" json:"status" xml:"status"`
+	// Line username; empty until provisioned
+	Username string `form:"username" json:"username" xml:"username"`
+	// Line password; empty until provisioned
+	Password       string `form:"password" json:"password" xml:"password"`
+	ServerHostname string `form:"serverHostname" json:"serverHostname" xml:"serverHostname"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	MacAddress     string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	// YYYY-MM-DD; empty for one-time and trial services
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// RFC 3339; empty until provisioned
+	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
+	// m3u_plus playlist on the panel
+	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
 }
 
 // ListUnauthorizedResponseBody is the type of the "services" service "list"
@@ -578,6 +771,204 @@ type SetMacUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// RenewNotFoundResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "not_found" error.
+type RenewNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewBadRequestResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "bad_request" error.
+type RenewBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewConflictResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "conflict" error.
+type RenewConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewUnavailableResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "unavailable" error.
+type RenewUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewUnauthorizedResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "unauthorized" error.
+type RenewUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelNotFoundResponseBody is the type of the "services" service "cancel"
+// endpoint HTTP response body for the "not_found" error.
+type CancelNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelConflictResponseBody is the type of the "services" service "cancel"
+// endpoint HTTP response body for the "conflict" error.
+type CancelConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelUnauthorizedResponseBody is the type of the "services" service
+// "cancel" endpoint HTTP response body for the "unauthorized" error.
+type CancelUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeNotFoundResponseBody is the type of the "services" service "resume"
+// endpoint HTTP response body for the "not_found" error.
+type ResumeNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeConflictResponseBody is the type of the "services" service "resume"
+// endpoint HTTP response body for the "conflict" error.
+type ResumeConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeUnauthorizedResponseBody is the type of the "services" service
+// "resume" endpoint HTTP response body for the "unauthorized" error.
+type ResumeUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // ServiceResultCollectionResponseBody is used to define fields on response
 // body types.
 type ServiceResultCollectionResponseBody []*ServiceResultResponseBody
@@ -605,6 +996,74 @@ type ServiceResultResponseBody struct {
 	Trial     bool   `form:"trial" json:"trial" xml:"trial"`
 	// m3u_plus playlist on the panel
 	PlaylistURL string `form:"playlistUrl" json:"playlistUrl" xml:"playlistUrl"`
+	// The service renews each period: a renewal invoice is made before its due
+	// date. False once the buyer cancelled auto-renew (the service becomes
+	// Cancelled at its due date), and for trials and one-time services
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// Renewals are charged off-session to the card saved at the first Stripe
+	// purchase; a declined charge falls back to the pay link
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// The order of the open renewal invoice; null when none
+	RenewalOrderID *string `json:"renewalOrderId"`
+	// What the next period costs: the plan, cycle and extras as bought, at the
+	// catalog's prices, without one-time promotions; null for trials and one-time
+	// services
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+}
+
+// MoneyResponseBody is used to define fields on response body types.
+type MoneyResponseBody struct {
+	// Amount in minor units (e.g. cents)
+	Amount int64 `form:"amount" json:"amount" xml:"amount"`
+	// ISO 4217 currency code
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+}
+
+// QuoteResultResponseBody is used to define fields on response body types.
+type QuoteResultResponseBody struct {
+	Pid              int                      `form:"pid" json:"pid" xml:"pid"`
+	BillingCycle     string                   `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	Currency         string                   `form:"currency" json:"currency" xml:"currency"`
+	ExtraConnections int                      `form:"extraConnections" json:"extraConnections" xml:"extraConnections"`
+	ProxyProtection  bool                     `form:"proxyProtection" json:"proxyProtection" xml:"proxyProtection"`
+	Lines            []*QuoteLineResponseBody `form:"lines" json:"lines" xml:"lines"`
+	Subtotal         *MoneyResponseBody       `form:"subtotal" json:"subtotal" xml:"subtotal"`
+	// null when no promo code applies
+	Discount *DiscountResultResponseBody `json:"discount"`
+	Total    *MoneyResponseBody          `form:"total" json:"total" xml:"total"`
+}
+
+// QuoteLineResponseBody is used to define fields on response body types.
+type QuoteLineResponseBody struct {
+	// plan, extraConnections or proxyProtection
+	Key    string             `form:"key" json:"key" xml:"key"`
+	Label  string             `form:"label" json:"label" xml:"label"`
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// DiscountResultResponseBody is used to define fields on response body types.
+type DiscountResultResponseBody struct {
+	Code   string             `form:"code" json:"code" xml:"code"`
+	Type   string             `form:"type" json:"type" xml:"type"`
+	Value  string             `form:"value" json:"value" xml:"value"`
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// PaymentQuoteResponseBody is used to define fields on response body types.
+type PaymentQuoteResponseBody struct {
+	// Decimal amount the payment link asks
+	Amount string `form:"amount" json:"amount" xml:"amount"`
+	// The token asked
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// The network it is paid on
+	Network string `form:"network" json:"network" xml:"network"`
+	// Units of currency per unit of the invoice's currency: the catalog's USD rate
+	// over the invoice currency's
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// RFC 3339: when the rate was taken (the payment link's creation)
+	RateTakenAt string `form:"rateTakenAt" json:"rateTakenAt" xml:"rateTakenAt"`
 }
 
 // NewListResponseBody builds the HTTP response body from the result of the
@@ -630,21 +1089,28 @@ func NewListResponseBody(res *services.ListResult) *ListResponseBody {
 // "get" endpoint of the "services" service.
 func NewGetResponseBody(res *servicesviews.ServiceResultView) *GetResponseBody {
 	body := &GetResponseBody{
-		ServiceID:      *res.ServiceID,
-		OrderID:        *res.OrderID,
-		Pid:            *res.Pid,
-		Name:           *res.Name,
-		Status:         *res.Status,
-		Username:       *res.Username,
-		Password:       *res.Password,
-		ServerHostname: *res.ServerHostname,
-		MaxConnections: *res.MaxConnections,
-		MacAddress:     *res.MacAddress,
-		BillingCycle:   *res.BillingCycle,
-		NextDueDate:    *res.NextDueDate,
-		ExpiresAt:      *res.ExpiresAt,
-		Trial:          *res.Trial,
-		PlaylistURL:    *res.PlaylistURL,
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
 	}
 	return body
 }
@@ -653,21 +1119,28 @@ func NewGetResponseBody(res *servicesviews.ServiceResultView) *GetResponseBody {
 // "restart" endpoint of the "services" service.
 func NewRestartResponseBody(res *servicesviews.ServiceResultView) *RestartResponseBody {
 	body := &RestartResponseBody{
-		ServiceID:      *res.ServiceID,
-		OrderID:        *res.OrderID,
-		Pid:            *res.Pid,
-		Name:           *res.Name,
-		Status:         *res.Status,
-		Username:       *res.Username,
-		Password:       *res.Password,
-		ServerHostname: *res.ServerHostname,
-		MaxConnections: *res.MaxConnections,
-		MacAddress:     *res.MacAddress,
-		BillingCycle:   *res.BillingCycle,
-		NextDueDate:    *res.NextDueDate,
-		ExpiresAt:      *res.ExpiresAt,
-		Trial:          *res.Trial,
-		PlaylistURL:    *res.PlaylistURL,
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
 	}
 	return body
 }
@@ -676,21 +1149,28 @@ func NewRestartResponseBody(res *servicesviews.ServiceResultView) *RestartRespon
 // "recreate" endpoint of the "services" service.
 func NewRecreateResponseBody(res *servicesviews.ServiceResultView) *RecreateResponseBody {
 	body := &RecreateResponseBody{
-		ServiceID:      *res.ServiceID,
-		OrderID:        *res.OrderID,
-		Pid:            *res.Pid,
-		Name:           *res.Name,
-		Status:         *res.Status,
-		Username:       *res.Username,
-		Password:       *res.Password,
-		ServerHostname: *res.ServerHostname,
-		MaxConnections: *res.MaxConnections,
-		MacAddress:     *res.MacAddress,
-		BillingCycle:   *res.BillingCycle,
-		NextDueDate:    *res.NextDueDate,
-		ExpiresAt:      *res.ExpiresAt,
-		Trial:          *res.Trial,
-		PlaylistURL:    *res.PlaylistURL,
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
 	}
 	return body
 }
@@ -699,21 +1179,28 @@ func NewRecreateResponseBody(res *servicesviews.ServiceResultView) *RecreateResp
 // the "terminate" endpoint of the "services" service.
 func NewTerminateResponseBody(res *servicesviews.ServiceResultView) *TerminateResponseBody {
 	body := &TerminateResponseBody{
-		ServiceID:      *res.ServiceID,
-		OrderID:        *res.OrderID,
-		Pid:            *res.Pid,
-		Name:           *res.Name,
-		Status:         *res.Status,
-		Username:       *res.Username,
-		Password:       *res.Password,
-		ServerHostname: *res.ServerHostname,
-		MaxConnections: *res.MaxConnections,
-		MacAddress:     *res.MacAddress,
-		BillingCycle:   *res.BillingCycle,
-		NextDueDate:    *res.NextDueDate,
-		ExpiresAt:      *res.ExpiresAt,
-		Trial:          *res.Trial,
-		PlaylistURL:    *res.PlaylistURL,
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
 	}
 	return body
 }
@@ -722,21 +1209,120 @@ func NewTerminateResponseBody(res *servicesviews.ServiceResultView) *TerminateRe
 // "setMac" endpoint of the "services" service.
 func NewSetMacResponseBody(res *servicesviews.ServiceResultView) *SetMacResponseBody {
 	body := &SetMacResponseBody{
-		ServiceID:      *res.ServiceID,
-		OrderID:        *res.OrderID,
-		Pid:            *res.Pid,
-		Name:           *res.Name,
-		Status:         *res.Status,
-		Username:       *res.Username,
-		Password:       *res.Password,
-		ServerHostname: *res.ServerHostname,
-		MaxConnections: *res.MaxConnections,
-		MacAddress:     *res.MacAddress,
-		BillingCycle:   *res.BillingCycle,
-		NextDueDate:    *res.NextDueDate,
-		ExpiresAt:      *res.ExpiresAt,
-		Trial:          *res.Trial,
-		PlaylistURL:    *res.PlaylistURL,
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
+	}
+	return body
+}
+
+// NewRenewResponseBody builds the HTTP response body from the result of the
+// "renew" endpoint of the "services" service.
+func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody {
+	body := &RenewResponseBody{
+		OrderID:         *res.OrderID,
+		InvoiceID:       *res.InvoiceID,
+		Status:          *res.Status,
+		Fraud:           *res.Fraud,
+		PaymentURL:      *res.PaymentURL,
+		PaymentDeadline: *res.PaymentDeadline,
+		CreatedAt:       *res.CreatedAt,
+	}
+	if res.ServiceIds != nil {
+		body.ServiceIds = make([]string, len(res.ServiceIds))
+		for i, val := range res.ServiceIds {
+			body.ServiceIds[i] = val
+		}
+	} else {
+		body.ServiceIds = []string{}
+	}
+	if res.Total != nil {
+		body.Total = marshalServicesviewsMoneyViewToMoneyResponseBody(res.Total)
+	}
+	if res.Quote != nil {
+		body.Quote = marshalServicesviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
+	}
+	if res.PaymentQuote != nil {
+		body.PaymentQuote = marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
+	return body
+}
+
+// NewCancelResponseBody builds the HTTP response body from the result of the
+// "cancel" endpoint of the "services" service.
+func NewCancelResponseBody(res *servicesviews.ServiceResultView) *CancelResponseBody {
+	body := &CancelResponseBody{
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
+	}
+	return body
+}
+
+// NewResumeResponseBody builds the HTTP response body from the result of the
+// "resume" endpoint of the "services" service.
+func NewResumeResponseBody(res *servicesviews.ServiceResultView) *ResumeResponseBody {
+	body := &ResumeResponseBody{
+		ServiceID:        *res.ServiceID,
+		OrderID:          *res.OrderID,
+		Pid:              *res.Pid,
+		Name:             *res.Name,
+		Status:           *res.Status,
+		Username:         *res.Username,
+		Password:         *res.Password,
+		ServerHostname:   *res.ServerHostname,
+		MaxConnections:   *res.MaxConnections,
+		MacAddress:       *res.MacAddress,
+		BillingCycle:     *res.BillingCycle,
+		NextDueDate:      *res.NextDueDate,
+		ExpiresAt:        *res.ExpiresAt,
+		Trial:            *res.Trial,
+		PlaylistURL:      *res.PlaylistURL,
+		AutoRenew:        *res.AutoRenew,
+		RenewsWithCard:   *res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		RenewalOrderID:   res.RenewalOrderID,
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalServicesviewsMoneyViewToMoneyResponseBody(res.RecurringAmount)
 	}
 	return body
 }
@@ -1063,6 +1649,160 @@ func NewSetMacUnauthorizedResponseBody(res *goa.ServiceError) *SetMacUnauthorize
 	return body
 }
 
+// NewRenewNotFoundResponseBody builds the HTTP response body from the result
+// of the "renew" endpoint of the "services" service.
+func NewRenewNotFoundResponseBody(res *goa.ServiceError) *RenewNotFoundResponseBody {
+	body := &RenewNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewBadRequestResponseBody builds the HTTP response body from the result
+// of the "renew" endpoint of the "services" service.
+func NewRenewBadRequestResponseBody(res *goa.ServiceError) *RenewBadRequestResponseBody {
+	body := &RenewBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewConflictResponseBody builds the HTTP response body from the result
+// of the "renew" endpoint of the "services" service.
+func NewRenewConflictResponseBody(res *goa.ServiceError) *RenewConflictResponseBody {
+	body := &RenewConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewUnavailableResponseBody builds the HTTP response body from the
+// result of the "renew" endpoint of the "services" service.
+func NewRenewUnavailableResponseBody(res *goa.ServiceError) *RenewUnavailableResponseBody {
+	body := &RenewUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "renew" endpoint of the "services" service.
+func NewRenewUnauthorizedResponseBody(res *goa.ServiceError) *RenewUnauthorizedResponseBody {
+	body := &RenewUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelNotFoundResponseBody builds the HTTP response body from the result
+// of the "cancel" endpoint of the "services" service.
+func NewCancelNotFoundResponseBody(res *goa.ServiceError) *CancelNotFoundResponseBody {
+	body := &CancelNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelConflictResponseBody builds the HTTP response body from the result
+// of the "cancel" endpoint of the "services" service.
+func NewCancelConflictResponseBody(res *goa.ServiceError) *CancelConflictResponseBody {
+	body := &CancelConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "cancel" endpoint of the "services" service.
+func NewCancelUnauthorizedResponseBody(res *goa.ServiceError) *CancelUnauthorizedResponseBody {
+	body := &CancelUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeNotFoundResponseBody builds the HTTP response body from the result
+// of the "resume" endpoint of the "services" service.
+func NewResumeNotFoundResponseBody(res *goa.ServiceError) *ResumeNotFoundResponseBody {
+	body := &ResumeNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeConflictResponseBody builds the HTTP response body from the result
+// of the "resume" endpoint of the "services" service.
+func NewResumeConflictResponseBody(res *goa.ServiceError) *ResumeConflictResponseBody {
+	body := &ResumeConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "resume" endpoint of the "services" service.
+func NewResumeUnauthorizedResponseBody(res *goa.ServiceError) *ResumeUnauthorizedResponseBody {
+	body := &ResumeUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewListPayload builds a services service list endpoint payload.
 func NewListPayload(locale *string, token *string) *services.ListPayload {
 	v := &services.ListPayload{}
@@ -1136,6 +1876,41 @@ func NewSetMacPayload(body *SetMacRequestBody, serviceID string, locale *string,
 	return v
 }
 
+// NewRenewPayload builds a services service renew endpoint payload.
+func NewRenewPayload(body *RenewRequestBody, serviceID string, locale *string, token *string) *services.RenewPayload {
+	v := &services.RenewPayload{
+		BillingCycle: body.BillingCycle,
+		Pid:          body.Pid,
+		Gateway:      body.Gateway,
+		ReturnURL:    body.ReturnURL,
+	}
+	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v
+}
+
+// NewCancelPayload builds a services service cancel endpoint payload.
+func NewCancelPayload(serviceID string, locale *string, token *string) *services.CancelPayload {
+	v := &services.CancelPayload{}
+	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v
+}
+
+// NewResumePayload builds a services service resume endpoint payload.
+func NewResumePayload(serviceID string, locale *string, token *string) *services.ResumePayload {
+	v := &services.ResumePayload{}
+	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v
+}
+
 // ValidateSetMacRequestBody runs the validations defined on SetMacRequestBody
 func ValidateSetMacRequestBody(body *SetMacRequestBody) (err error) {
 	if body.MacAddress == nil {
@@ -1144,6 +1919,26 @@ func ValidateSetMacRequestBody(body *SetMacRequestBody) (err error) {
 	if body.MacAddress != nil {
 		if utf8.RuneCountInString(*body.MacAddress) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.macAddress", *body.MacAddress, utf8.RuneCountInString(*body.MacAddress), 64, false))
+		}
+	}
+	return
+}
+
+// ValidateRenewRequestBody runs the validations defined on RenewRequestBody
+func ValidateRenewRequestBody(body *RenewRequestBody) (err error) {
+	if body.BillingCycle != nil {
+		if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", *body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
+		}
+	}
+	if body.Gateway != nil {
+		if utf8.RuneCountInString(*body.Gateway) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.gateway", *body.Gateway, utf8.RuneCountInString(*body.Gateway), 64, false))
+		}
+	}
+	if body.ReturnURL != nil {
+		if utf8.RuneCountInString(*body.ReturnURL) > 2048 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.returnUrl", *body.ReturnURL, utf8.RuneCountInString(*body.ReturnURL), 2048, false))
 		}
 	}
 	return
