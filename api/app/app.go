@@ -35,6 +35,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/sessioncache"
@@ -149,6 +150,10 @@ type App struct {
 	// clockRefused records that a live gateway kept this shop off it (reported once).
 	clock        *clock.Offset
 	clockRefused atomic.Bool
+
+	// payLinks signs the tokens of renewal pay links (/checkout/renew?invoice=…&t=…), with a key
+	// derived from the session signing key.
+	payLinks *paylink.Signer
 }
 
 // DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
@@ -203,6 +208,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, fmt.Errorf("signing key: %w", err)
 	}
+	a.payLinks = paylink.New(key, now)
 	authorizer, err := authz.NewAuthorizer()
 	if err != nil {
 		return nil, err
