@@ -296,6 +296,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
+		Renewals: after.renewals, PayLinks: a.payLinks,
 		Limiter:   a.limiter,
 		PayQuotes: st,
 		Now:       now,

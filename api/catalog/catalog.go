@@ -204,6 +204,9 @@ type Promotion struct {
 	StartDate      string // YYYY-MM-DD, "0000-00-00" = none
 	ExpirationDate string // YYYY-MM-DD, "0000-00-00" = none
 	MaxUses        int    // 0 = unlimited
+	// Recurring keeps the discount on every renewal of a service bought with the code, as judged
+	// on the day of that purchase; false: the first period only.
+	Recurring bool
 }
 
 // Gateway is an enabled payment gateway.

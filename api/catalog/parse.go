@@ -717,6 +717,7 @@ func (p *parser) promotion(_ int, n *yaml.Node, path string) {
 		{"startDate", false, func(n *yaml.Node, path string) { startNode = n; p.str(&pr.StartDate)(n, path) }},
 		{"expirationDate", false, func(n *yaml.Node, path string) { endNode = n; p.str(&pr.ExpirationDate)(n, path) }},
 		{"maxUses", false, func(n *yaml.Node, path string) { usesNode = n; p.integer(&pr.MaxUses)(n, path) }},
+		{"recurring", false, p.boolean(&pr.Recurring)},
 	})
 	if codeNode != nil {
 		if canonical, ok := CanonicalPromoCode(pr.Code); !ok {

@@ -22,7 +22,9 @@ import (
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -32,6 +34,7 @@ import (
 	affiliatessrv "github.com/streamcart/streamcart/gen/http/affiliates/server"
 	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
 	geosrv "github.com/streamcart/streamcart/gen/http/geo/server"
+	invoicessrv "github.com/streamcart/streamcart/gen/http/invoices/server"
 	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
 	pricingsrv "github.com/streamcart/streamcart/gen/http/pricing/server"
 	promotionsrv "github.com/streamcart/streamcart/gen/http/promotion/server"
@@ -39,6 +42,7 @@ import (
 	servicessrv "github.com/streamcart/streamcart/gen/http/services/server"
 	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
 	upsellsrv "github.com/streamcart/streamcart/gen/http/upsell/server"
+	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genpromotion "github.com/streamcart/streamcart/gen/promotion"
@@ -79,6 +83,9 @@ type Deps struct {
 	Upsells    *upsell.Upsells
 	Resellers  *reseller.Resellers
 	Affiliates *affiliate.Affiliates
+	Renewals   *renewal.Renewals
+	// PayLinks checks the tokens of renewal pay links (GET/POST /invoices/{id}?t=…).
+	PayLinks *paylink.Signer
 
 	// Limiter holds the per-address rate limits; nil: off.
 	Limiter *Limiter
@@ -119,9 +126,13 @@ func New(d Deps) http.Handler {
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
-	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage))
+	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage, d.Renewals, d.PayQuotes))
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
+
+	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, businessClock(d.Now)))
+	ie.Use(hide)
+	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
 	ue.Use(hide)
@@ -194,4 +205,12 @@ func hideInternal(log *slog.Logger) func(goa.Endpoint) goa.Endpoint {
 			return nil, f
 		}
 	}
+}
+
+// businessClock is now, or time.Now when the shop has no business clock.
+func businessClock(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
 }

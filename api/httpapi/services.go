@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/renewal"
 	genservices "github.com/streamcart/streamcart/gen/services"
 )
 
@@ -21,12 +24,16 @@ type servicesService struct {
 	orders  *order.Orders
 	panel   panel.Panel
 	manage  *manage.Services
+	// renewals bills the next periods; orderResults shows the renewal orders as POST /orders does.
+	renewals     *renewal.Renewals
+	orderResults *orderService
 }
 
 // NewServices returns the service (IPTV line) service.
-func NewServices(cat func() *catalog.Catalog, accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services) genservices.Service {
+func NewServices(cat func() *catalog.Catalog, accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services,
+	r *renewal.Renewals, quotes payment.Quotes) genservices.Service {
 	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)},
-		catalog: cat, orders: orders, panel: p, manage: m}
+		catalog: cat, orders: orders, panel: p, manage: m, renewals: r, orderResults: &orderService{orders: orders, quotes: quotes}}
 }
 
 func (s *servicesService) service(ctx context.Context, id string) (order.Service, error) {
@@ -43,7 +50,7 @@ func (s *servicesService) Get(ctx context.Context, p *genservices.GetPayload) (*
 	if err != nil {
 		return nil, err
 	}
-	return s.result(svc, p.Locale), nil
+	return s.result(ctx, svc, p.Locale)
 }
 
 // serviceName is a service's name in loc: the stored name is the plan's at purchase, in the
@@ -63,8 +70,9 @@ func working(svc order.Service) bool {
 	return svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue
 }
 
-// result shows a service to a session allowed to read it.
-func (s *servicesService) result(svc order.Service, loc *string) *genservices.ServiceResult {
+// result shows a service to a session allowed to read it, with its renewal: whether it renews,
+// its open renewal invoice and what the next period costs.
+func (s *servicesService) result(ctx context.Context, svc order.Service, loc *string) (*genservices.ServiceResult, error) {
 	r := &genservices.ServiceResult{
 		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: serviceName(s.catalog(), svc.PID, svc.Name, loc), Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
@@ -83,7 +91,38 @@ func (s *servicesService) result(svc order.Service, loc *string) *genservices.Se
 	if working(svc) && svc.ServerHostname != "" {
 		r.PlaylistURL = "http://" + svc.ServerHostname + "/get.php?username=" + svc.Username + "&password=" + svc.Password + "&type=m3u_plus&output=ts"
 	}
-	return r
+	if err := s.renewalOf(ctx, r, svc); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// renewalOf fills in r's renewal fields.
+func (s *servicesService) renewalOf(ctx context.Context, r *genservices.ServiceResult, svc order.Service) error {
+	renewing := renewal.Recurring(svc) && (svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue ||
+		svc.Status == order.ServiceSuspended)
+	r.AutoRenew = renewing && svc.AutoRenew
+	if !renewing && !svc.Trial {
+		return nil
+	}
+	_, o, open, err := s.renewals.Open(ctx, svc.ID)
+	if err != nil {
+		return fmt.Errorf("service %s: %w", svc.ID, err)
+	}
+	if open {
+		r.RenewalInvoiceID, r.RenewalOrderID = &o.Invoice.ID, &o.ID
+	}
+	if !renewing {
+		return nil
+	}
+	amount, ok, err := s.renewals.RecurringAmount(ctx, svc)
+	if err != nil {
+		return fmt.Errorf("service %s: %w", svc.ID, err)
+	}
+	if ok {
+		r.RecurringAmount = &genservices.Money{Amount: amount.Amount, Currency: amount.Currency}
+	}
+	return nil
 }
 
 // Playlist returns the service's m3u_plus playlist.

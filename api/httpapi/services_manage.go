@@ -33,7 +33,11 @@ func (s *servicesService) List(ctx context.Context, p *genservices.ListPayload) 
 	}
 	out := &genservices.ListResult{Services: genservices.ServiceResultCollection{}}
 	for _, v := range all {
-		out.Services = append(out.Services, s.result(v, p.Locale))
+		r, err := s.result(ctx, v, p.Locale)
+		if err != nil {
+			return nil, err
+		}
+		out.Services = append(out.Services, r)
 	}
 	return out, nil
 }
@@ -56,24 +60,24 @@ func manageError(err error) error {
 	return err
 }
 
-// managed answers a service action in the requested locale: s.managed(p.Locale)(action(…)).
-func (s *servicesService) managed(loc *string) func(order.Service, error) (*genservices.ServiceResult, error) {
+// managed answers a service action in the requested locale: s.managed(ctx, p.Locale)(action(…)).
+func (s *servicesService) managed(ctx context.Context, loc *string) func(order.Service, error) (*genservices.ServiceResult, error) {
 	return func(svc order.Service, err error) (*genservices.ServiceResult, error) {
 		if err != nil {
 			return nil, manageError(err)
 		}
-		return s.result(svc, loc), nil
+		return s.result(ctx, svc, loc)
 	}
 }
 
 // Restart restarts the line.
 func (s *servicesService) Restart(ctx context.Context, p *genservices.RestartPayload) (*genservices.ServiceResult, error) {
-	return s.managed(p.Locale)(s.manage.Restart(ctx, claimsFrom(ctx), p.ServiceID))
+	return s.managed(ctx, p.Locale)(s.manage.Restart(ctx, claimsFrom(ctx), p.ServiceID))
 }
 
 // Recreate builds the line again.
 func (s *servicesService) Recreate(ctx context.Context, p *genservices.RecreatePayload) (*genservices.ServiceResult, error) {
-	return s.managed(p.Locale)(s.manage.Recreate(ctx, claimsFrom(ctx), p.ServiceID))
+	return s.managed(ctx, p.Locale)(s.manage.Recreate(ctx, claimsFrom(ctx), p.ServiceID))
 }
 
 // Terminate deletes the line once confirmed.
@@ -85,12 +89,12 @@ func (s *servicesService) Terminate(ctx context.Context, p *genservices.Terminat
 		}
 		return nil, genservices.MakeBadRequest(errors.New(msgConfirmTerminate))
 	}
-	return s.managed(p.Locale)(s.manage.Terminate(ctx, claimsFrom(ctx), p.ServiceID))
+	return s.managed(ctx, p.Locale)(s.manage.Terminate(ctx, claimsFrom(ctx), p.ServiceID))
 }
 
 // SetMac changes the device MAC address.
 func (s *servicesService) SetMac(ctx context.Context, p *genservices.SetMacPayload) (*genservices.ServiceResult, error) {
-	return s.managed(p.Locale)(s.manage.SetMAC(ctx, claimsFrom(ctx), p.ServiceID, p.MacAddress))
+	return s.managed(ctx, p.Locale)(s.manage.SetMAC(ctx, claimsFrom(ctx), p.ServiceID, p.MacAddress))
 }
 
 // emptyAsObject reads an empty request body as {}: POST /services/{id}/terminate without a body

@@ -83,6 +83,11 @@ func (m *Services) Managed(ctx context.Context, claims authz.Claims, id string) 
 	return s, nil
 }
 
+// Audit records an action on a service taken by another package (auto-renew) for claims.
+func (m *Services) Audit(ctx context.Context, claims authz.Claims, action, id string, err error) {
+	m.audit.Record(ctx, claims, action, id, "", err)
+}
+
 // act runs one audited action on a service in one of the allowed statuses.
 func (m *Services) act(ctx context.Context, claims authz.Claims, id, action string, allowed []order.ServiceStatus,
 	fn func(*order.Service) (detail string, err error)) (order.Service, error) {

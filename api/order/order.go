@@ -128,6 +128,10 @@ type Service struct {
 	ExpiresAt      time.Time // zero: never expires
 	NextDueDate    time.Time // zero: nothing more to pay
 	CreatedAt      time.Time
+	// AutoRenew is false once the buyer cancelled auto-renew: no more renewal invoices, and the
+	// service is Cancelled at its due date. Stored true for every service; it means something only
+	// for a paid, recurring one.
+	AutoRenew bool
 }
 
 var (

@@ -151,6 +151,7 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 				v.ID = account.NewID("svc_")
 			}
 			v.OrderID, v.ClientID, v.SessionID, v.CreatedAt = o.ID, claims.ClientID, claims.SessionID, check.Now
+			v.AutoRenew = true // until the buyer cancels it
 			if v.Status == "" {
 				v.Status = ServicePending
 			}

@@ -44,6 +44,9 @@ type Store interface {
 	// holds its use only until its invoice's deadline.
 	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
 	SetPaymentURL(ctx context.Context, invoiceID, url string) error
+	// SetPaymentLink stores o's gateway, return URL and payment link while its invoice is unpaid
+	// and it is pending; it reports false, changing nothing, otherwise.
+	SetPaymentLink(ctx context.Context, o Order) (bool, error)
 	// Review reads a payment under review; ErrNotFound when none.
 	Review(ctx context.Context, id string) (Review, error)
 	// RecordRefund records a refund made (refundID, at) or, with refundID "", why it failed.
@@ -366,7 +369,22 @@ func (s *Orders) Cancel(ctx context.Context, claims authz.Claims, id string) (Or
 	if !s.authz.Allowed(claims, authz.ActionCancel, resource(o)) {
 		return Order{}, ErrNotFound
 	}
-	err = s.store.WithTx(ctx, func(tx Tx) error {
+	return s.cancel(ctx, o)
+}
+
+// CancelPending cancels a pending order and its invoice for the shop itself (a renewal given up
+// or replaced), with no session's permission asked; ErrNotPending when it is not pending.
+func (s *Orders) CancelPending(ctx context.Context, id string) (Order, error) {
+	o, err := s.store.Order(ctx, id)
+	if err != nil {
+		return Order{}, err
+	}
+	return s.cancel(ctx, o)
+}
+
+func (s *Orders) cancel(ctx context.Context, o Order) (Order, error) {
+	id := o.ID
+	err := s.store.WithTx(ctx, func(tx Tx) error {
 		moved, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending)
 		if err != nil {
 			return err
@@ -382,6 +400,59 @@ func (s *Orders) Cancel(ctx context.Context, claims authz.Claims, id string) (Or
 	}
 	s.closeCheckout(ctx, o)
 	return s.store.Order(ctx, id)
+}
+
+// Relink gives a pending order a payment link through gateway (its own when ""), sending the
+// buyer back to returnURL (its own when ""): the current link when neither changes. A link of
+// another gateway closes the previous payment page where the provider allows it; a payment
+// that still arrives through it settles the invoice all the same (or is refunded when the
+// order was paid twice). origins are the sites returnURL may point to, as for a placement.
+func (s *Orders) Relink(ctx context.Context, o Order, gateway, returnURL string, origins ...string) (Order, error) {
+	if o.Status != StatusPending || o.Invoice.Status != InvoiceUnpaid {
+		return Order{}, ErrNotPending
+	}
+	if gateway == "" {
+		gateway = o.Invoice.Gateway
+	}
+	if returnURL == "" {
+		returnURL = o.ReturnURL
+	}
+	p := Placement{Gateway: gateway, ReturnURL: returnURL}
+	if len(origins) > 0 {
+		p.Origin, p.ReturnOrigins = origins[0], origins[1:]
+	}
+	if returnURL == o.ReturnURL {
+		p.ReturnURL = "" // stored already: checked when it was placed
+	}
+	if err := s.CheckPlacement(p); err != nil {
+		return Order{}, err
+	}
+	if gateway == o.Invoice.Gateway && returnURL == o.ReturnURL && o.Invoice.PaymentURL != "" {
+		return o, nil
+	}
+	prev := o
+	o.Gateway, o.Invoice.Gateway, o.ReturnURL = gateway, gateway, returnURL
+	if linker, ok := s.gateways[gateway].(LocalLinker); ok {
+		o.Invoice.PaymentURL = linker.Link(o)
+	} else {
+		url, err := s.gateways[gateway].Checkout(ctx, o)
+		if err != nil {
+			s.log.Error("payment link failed", "order", o.ID, "gateway", gateway, "err", err)
+			return Order{}, fmt.Errorf("relink order %s: %w", o.ID, ErrGatewayUnavailable)
+		}
+		o.Invoice.PaymentURL = url
+	}
+	moved, err := s.store.SetPaymentLink(ctx, o)
+	if err != nil {
+		return Order{}, fmt.Errorf("relink order %s: %w", o.ID, err)
+	}
+	if !moved {
+		return Order{}, fmt.Errorf("relink order %s: %w", o.ID, ErrNotPending)
+	}
+	if prev.Invoice.Gateway != gateway {
+		s.closeCheckout(ctx, prev)
+	}
+	return o, nil
 }
 
 // closeCheckout ends the provider's open payment page of a cancelled order where the provider

@@ -49,6 +49,12 @@ type Renewal struct {
 	CycleMonths int       // the period's length: a suspended line paid is due this long after the payment
 	CreatedAt   time.Time
 	AppliedAt   time.Time // zero until the due date moved
+	CancelledAt time.Time // zero unless auto-renew was cancelled or the buyer chose another cycle
+	// PID, BillingCycle and Name are the plan the period is bought for, which the service takes
+	// once paid: 0 and "" keep the service's (a trial converting names its paid plan).
+	PID          int
+	BillingCycle string
+	Name         string
 }
 
 // Listed is a service in the operator's renewal listing (streamcart renewals list).
@@ -69,8 +75,21 @@ type Store interface {
 	ReserveRenewal(ctx context.Context, r Renewal) (bool, error)
 	// DeleteRenewal forgets a renewal whose order was never placed.
 	DeleteRenewal(ctx context.Context, orderID string) error
-	// LatestRenewal reads the renewal of the service's latest period; ErrNotFound when none.
+	// LatestRenewal reads the renewal (not cancelled) of the service's latest period; ErrNotFound
+	// when none.
 	LatestRenewal(ctx context.Context, serviceID string) (Renewal, error)
+	// OpenRenewal reads the service's renewal whose order is pending; ErrNotFound when none.
+	OpenRenewal(ctx context.Context, serviceID string) (Renewal, error)
+	// CancelRenewal marks a renewal not applied cancelled (its period may be renewed again);
+	// it reports whether it marked it.
+	CancelRenewal(ctx context.Context, orderID string, at time.Time) (bool, error)
+	// SetAutoRenew sets a service's auto-renew under its lock when its status is one of in; it
+	// answers the service and whether it changed.
+	SetAutoRenew(ctx context.Context, id string, on bool, in ...order.ServiceStatus) (order.Service, bool, error)
+	// UnrenewedServices lists the services with auto-renew cancelled that are active, overdue
+	// or suspended and due at or before now.
+	UnrenewedServices(ctx context.Context, now time.Time) ([]order.Service, error)
+	Service(ctx context.Context, id string) (order.Service, error)
 	// RenewalListing lists the active, overdue and suspended services with a due date, due at
 	// or before dueBefore (zero: any), soonest first.
 	RenewalListing(ctx context.Context, dueBefore time.Time) ([]Listed, error)
@@ -188,45 +207,126 @@ func (r *Renewals) Sweep(ctx context.Context) (int, error) {
 
 // RecurringQuote is what the next period of s costs: its plan and cycle with the connections it
 // has now (upsells included) and the proxy protection it was bought with, in its order's
-// currency, at the catalog's prices and without the first order's promotion.
+// currency, at the catalog's prices. The first order's promotion applies again only when the
+// catalog marks it recurring (judged as on the day of that order: its dates and uses counted
+// then).
 func (r *Renewals) RecurringQuote(first order.Order, s order.Service, cycle catalog.Cycle, now time.Time) (pricing.Quote, error) {
-	return pricing.QuoteFor(r.catalog(), pricing.Request{PID: s.PID, Cycle: cycle, Currency: first.Quote.Currency,
-		ExtraConnections: max(s.MaxConnections-1, 0), ProxyProtection: first.Quote.ProxyProtection}, now)
+	return r.quote(first, s, s.PID, cycle, now)
+}
+
+// quote prices a period of s bought as plan pid (s's own, or the paid plan a trial converts to).
+func (r *Renewals) quote(first order.Order, s order.Service, pid int, cycle catalog.Cycle, now time.Time) (pricing.Quote, error) {
+	cat := r.catalog()
+	req := pricing.Request{PID: pid, Cycle: cycle, Currency: first.Quote.Currency,
+		ExtraConnections: max(s.MaxConnections-1, 0), ProxyProtection: first.Quote.ProxyProtection}
+	if s.Trial {
+		req.ExtraConnections, req.ProxyProtection = 0, false
+	}
+	if promo, ok := cat.Promotion(first.PromoCode); ok && promo.Recurring && pid == s.PID && !s.Trial {
+		promoted := req
+		promoted.PromoCode = promo.Code
+		if q, err := pricing.QuoteFor(cat, promoted, first.CreatedAt); err == nil {
+			return q, nil
+		}
+		// No longer applicable (the plan left its appliesTo): the period is billed in full.
+	}
+	return pricing.QuoteFor(cat, req, now)
+}
+
+// period is a billing period of a service to renew.
+type period struct {
+	svc   order.Service
+	start time.Time // the due date it pays (a trial: its end)
+	cycle catalog.Cycle
+	pid   int    // the plan bought: the service's, or the paid plan a trial converts to
+	name  string // the plan's name, for a trial converting
+}
+
+func (p period) renewal(id string, now time.Time) Renewal {
+	return Renewal{OrderID: id, ServiceID: p.svc.ID, PeriodStart: p.start, PeriodEnd: p.start.AddDate(0, p.cycle.Months(), 0),
+		CycleMonths: p.cycle.Months(), CreatedAt: now, PID: p.pid, BillingCycle: string(p.cycle), Name: p.name}
+}
+
+// same reports whether the recorded renewal rn bills p.
+func (p period) same(rn Renewal) bool {
+	cycle := rn.BillingCycle
+	if cycle == "" { // recorded before renewals named their cycle: the service's
+		cycle = string(upsell.PricingCycle(p.svc.BillingCycle))
+	}
+	pid := rn.PID
+	if pid == 0 {
+		pid = p.svc.PID
+	}
+	return rn.PeriodStart.Equal(p.start) && cycle == string(p.cycle) && pid == p.pid
+}
+
+// placing is how a renewal order is placed: for whom, through which gateway, back to where.
+type placing struct {
+	claims    *authz.Claims // nil: the first order's client and session (the sweep)
+	gateway   string        // "": the first order's, else the shop's default
+	returnURL string
+	origins   []string
 }
 
 // invoice places s's renewal for the period starting at its due date unless one exists.
 func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.Cycle, now time.Time) (bool, error) {
-	first, err := r.store.Order(ctx, s.OrderID)
+	_, placed, err := r.place(ctx, period{svc: s, start: s.NextDueDate, cycle: cycle, pid: s.PID}, placing{}, now)
+	return placed, err
+}
+
+// place reserves p's renewal and places its order; placed is false, with no error, when the
+// period has a renewal already.
+func (r *Renewals) place(ctx context.Context, p period, how placing, now time.Time) (order.Order, bool, error) {
+	first, err := r.store.Order(ctx, p.svc.OrderID)
 	if err != nil {
-		return false, fmt.Errorf("renew %s: %w", s.ID, err)
+		return order.Order{}, false, fmt.Errorf("renew %s: %w", p.svc.ID, err)
 	}
-	q, err := r.RecurringQuote(first, s, cycle, now)
+	q, err := r.quote(first, p.svc, p.pid, p.cycle, now)
 	if err != nil {
-		return false, fmt.Errorf("renew %s: %w", s.ID, err)
+		return order.Order{}, false, fmt.Errorf("renew %s: %w", p.svc.ID, err)
 	}
-	rn := Renewal{OrderID: order.NewOrderID(), ServiceID: s.ID, PeriodStart: s.NextDueDate,
-		PeriodEnd: s.NextDueDate.AddDate(0, cycle.Months(), 0), CycleMonths: cycle.Months(), CreatedAt: now}
+	rn := p.renewal(order.NewOrderID(), now)
+	gateway := how.gateway
+	if gateway == "" {
+		gateway = first.Gateway
+	}
+	// Payable through the period (an overdue or suspended line can still be paid), and a day at
+	// least (a trial converting, whose notional period started at its end).
+	deadline := rn.PeriodEnd
+	if least := now.Add(order.PaymentDeadline); deadline.Before(least) {
+		deadline = least
+	}
+	pl := order.Placement{Kind: order.KindRenewal, ID: rn.OrderID, Quote: q, Gateway: gateway, Locale: first.Locale,
+		Deadline: deadline, ReturnURL: how.returnURL}
+	if len(how.origins) > 0 {
+		pl.Origin, pl.ReturnOrigins = how.origins[0], how.origins[1:]
+	}
+	if err := r.orders.CheckPlacement(pl); err != nil {
+		if how.gateway != "" || how.returnURL != "" {
+			return order.Order{}, false, fmt.Errorf("renew %s: %w", p.svc.ID, err) // the buyer's choice: refused
+		}
+		pl.Gateway = "" // the first order's gateway is no longer offered: the shop's default
+	}
 	recorded, err := r.store.ReserveRenewal(ctx, rn)
 	if err == nil && !recorded {
 		recorded, err = r.reclaim(ctx, rn, now)
 	}
 	if err != nil || !recorded {
-		return false, err
-	}
-	p := order.Placement{Kind: order.KindRenewal, ID: rn.OrderID, Quote: q, Gateway: first.Gateway, Locale: first.Locale,
-		Deadline: rn.PeriodEnd}
-	if r.orders.CheckPlacement(p) != nil {
-		p.Gateway = "" // the first order's gateway is no longer offered: the shop's default
+		return order.Order{}, false, err
 	}
 	claims := authz.Claims{ClientID: first.ClientID, SessionID: first.SessionID, Email: first.Email}
-	if _, err := r.orders.Place(ctx, claims, p); err != nil {
+	if how.claims != nil {
+		claims = *how.claims
+	}
+	o, err := r.orders.Place(ctx, claims, pl)
+	if err != nil {
 		// Not placed: the reservation goes, so the next sweep tries the period again.
 		if derr := r.store.DeleteRenewal(ctx, rn.OrderID); derr != nil {
 			err = errors.Join(err, derr)
 		}
-		return false, fmt.Errorf("renew %s: %w", s.ID, err)
+		return order.Order{}, false, fmt.Errorf("renew %s: %w", p.svc.ID, err)
 	}
-	return true, nil
+	return o, true, nil
 }
 
 // Abandoned is how long a reserved renewal may go without its order before a sweep takes the
@@ -234,19 +334,32 @@ func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.C
 // that stopped between reserving and placing.
 const Abandoned = 10 * time.Minute
 
-// reclaim reserves rn's period again when the renewal recorded for it was abandoned (no order,
-// reserved more than Abandoned ago); it reports whether rn is now the period's renewal.
+// reclaim reserves rn's period again when the renewal recorded for it is dead: abandoned (no
+// order, reserved more than Abandoned ago), or its order cancelled or failed (the buyer cancelled
+// the order, the payment was declined); it reports whether rn is now the period's renewal.
 func (r *Renewals) reclaim(ctx context.Context, rn Renewal, now time.Time) (bool, error) {
 	prev, err := r.store.LatestRenewal(ctx, rn.ServiceID)
-	if err != nil || !prev.PeriodStart.Equal(rn.PeriodStart) || prev.CreatedAt.After(now.Add(-Abandoned)) {
+	if err != nil || !prev.PeriodStart.Equal(rn.PeriodStart) {
 		return false, err
 	}
-	if _, err := r.store.Order(ctx, prev.OrderID); !errors.Is(err, order.ErrNotFound) {
+	o, err := r.store.Order(ctx, prev.OrderID)
+	switch {
+	case errors.Is(err, order.ErrNotFound):
+		if prev.CreatedAt.After(now.Add(-Abandoned)) {
+			return false, nil
+		}
+		// DeleteRenewal keeps a reservation whose order exists, so a late placement is never lost.
+		if err := r.store.DeleteRenewal(ctx, prev.OrderID); err != nil {
+			return false, err
+		}
+	case err != nil:
 		return false, err
-	}
-	// DeleteRenewal keeps a reservation whose order exists, so a late placement is never lost.
-	if err := r.store.DeleteRenewal(ctx, prev.OrderID); err != nil {
-		return false, err
+	case o.Status == order.StatusCancelled || o.Status == order.StatusFailed:
+		if _, err := r.store.CancelRenewal(ctx, prev.OrderID, now); err != nil {
+			return false, err
+		}
+	default:
+		return false, nil
 	}
 	return r.store.ReserveRenewal(ctx, rn)
 }
@@ -297,7 +410,8 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 
 // Lapse moves the services whose time ran out at the business time, each step once whatever the
 // number of replicas (a status moves only from the one before it): an active line past its due
-// date is Overdue; an overdue one past the grace days is Suspended and its panel line disabled;
+// date is Overdue (Cancelled, its line disabled, when its auto-renew was cancelled); an overdue
+// one past the grace days is Suspended and its panel line disabled;
 // with TerminateAfterDays set, a suspended one that long past its due date is Terminated and its
 // line deleted; a free trial past its end is Expired. A line whose panel call fails is logged
 // and tried again by the next sweep; the others go on.
@@ -315,6 +429,18 @@ func (r *Renewals) Lapse(ctx context.Context) error {
 				r.log.Error("service lifecycle step failed", "service", s.ID, "from", from, "to", to, "err", err)
 				errs = append(errs, err)
 			}
+		}
+	}
+	// Cancelled first: a line whose auto-renew was cancelled ends at its due date, never overdue.
+	unrenewed, err := r.store.UnrenewedServices(ctx, now)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, s := range unrenewed {
+		disable := func(s order.Service) error { return r.lines.SetEnabled(ctx, s.ID, false) }
+		if err := r.move(ctx, s, s.Status, order.ServiceCancelled, disable); err != nil {
+			r.log.Error("service lifecycle step failed", "service", s.ID, "from", s.Status, "to", order.ServiceCancelled, "err", err)
+			errs = append(errs, err)
 		}
 	}
 	step(order.ServiceActive, order.ServiceOverdue, now, nil)
@@ -360,7 +486,7 @@ func (r *Renewals) move(ctx context.Context, s order.Service, from, to order.Ser
 	if err != nil {
 		return err
 	}
-	if !now && to == order.ServiceSuspended {
+	if !now && (to == order.ServiceSuspended || to == order.ServiceCancelled) {
 		return r.lines.SetEnabled(ctx, s.ID, true)
 	}
 	return nil

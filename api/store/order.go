@@ -128,14 +128,54 @@ func (s *db) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
 	return nil
 }
 
+// SetPaymentLink moves an unpaid invoice and its pending order to another payment link: the
+// gateway, the link and where it sends the buyer back. It reports false, changing nothing, when
+// the invoice is no longer unpaid or the order no longer pending.
+func (s *db) SetPaymentLink(ctx context.Context, o order.Order) (bool, error) {
+	moved := false
+	err := s.tx(ctx, func(tx querier) error {
+		res, err := tx.ExecContext(ctx, `UPDATE invoices SET gateway = ?, payment_url = ? WHERE id = ? AND status = ?`,
+			o.Invoice.Gateway, o.Invoice.PaymentURL, o.Invoice.ID, string(order.InvoiceUnpaid))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return err
+		}
+		res, err = tx.ExecContext(ctx, `UPDATE orders SET gateway = ?, return_url = ? WHERE id = ? AND status = ?`,
+			o.Gateway, o.ReturnURL, o.ID, string(order.StatusPending))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if moved = n == 1; !moved {
+			return errUnchanged
+		}
+		return nil
+	})
+	if errors.Is(err, errUnchanged) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("set payment link of %s: %w", o.Invoice.ID, err)
+	}
+	return moved, nil
+}
+
+// errUnchanged rolls a transaction back that found nothing to change.
+var errUnchanged = errors.New("unchanged")
+
 const serviceColumns = `id, order_id, client_id, session_id, pid, name, billing_cycle, status, trial, username, password,
-	server_hostname, max_connections, mac_address, expires_at, next_due_date, created_at`
+	server_hostname, max_connections, mac_address, expires_at, next_due_date, created_at, auto_renew`
 
 func scanService(row interface{ Scan(...any) error }) (order.Service, error) {
 	var v order.Service
 	var status, expires, due, created string
 	err := row.Scan(&v.ID, &v.OrderID, &v.ClientID, &v.SessionID, &v.PID, &v.Name, &v.BillingCycle, &status, &v.Trial,
-		&v.Username, &v.Password, &v.ServerHostname, &v.MaxConnections, &v.MACAddress, &expires, &due, &created)
+		&v.Username, &v.Password, &v.ServerHostname, &v.MaxConnections, &v.MACAddress, &expires, &due, &created, &v.AutoRenew)
 	if errors.Is(err, sql.ErrNoRows) {
 		return order.Service{}, order.ErrNotFound
 	}
@@ -328,8 +368,9 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	}
 	for _, v := range services {
 		err = t.tx.later(ctx, `INSERT INTO services (id, order_id, client_id, session_id, pid, name, billing_cycle, status,
-			trial, max_connections, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			v.ID, o.ID, v.ClientID, v.SessionID, v.PID, v.Name, v.BillingCycle, string(v.Status), v.Trial, v.MaxConnections, fmtTime(v.CreatedAt))
+			trial, max_connections, created_at, auto_renew) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			v.ID, o.ID, v.ClientID, v.SessionID, v.PID, v.Name, v.BillingCycle, string(v.Status), v.Trial, v.MaxConnections, fmtTime(v.CreatedAt),
+			v.AutoRenew)
 		if err != nil {
 			return fmt.Errorf("insert service: %w", err)
 		}

@@ -117,7 +117,7 @@ func TestOrderRoundTrips(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := order.Service{ID: o.ServiceIDs[0], OrderID: o.ID, ClientID: claims.ClientID, SessionID: claims.SessionID, PID: 3,
-			Name: "Premium", BillingCycle: "annually", Status: order.ServicePending, MaxConnections: 3, CreatedAt: jobT0}
+			Name: "Premium", BillingCycle: "annually", Status: order.ServicePending, MaxConnections: 3, CreatedAt: jobT0, AutoRenew: true}
 		if svc != want {
 			t.Fatalf("Service\n got %+v\nwant %+v", svc, want)
 		}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
@@ -14,16 +16,17 @@ import (
 // DueServices lists the paid-for services that are active, overdue or suspended and due at or
 // before before, soonest first.
 func (s *db) DueServices(ctx context.Context, before time.Time) ([]order.Service, error) {
-	return s.services(ctx, `WHERE status IN (?, ?, ?) AND trial = ? AND next_due_date <> '' AND next_due_date <= ? ORDER BY next_due_date, id`,
-		string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended), false, fmtTime(before))
+	return s.services(ctx, `WHERE status IN (?, ?, ?) AND trial = ? AND auto_renew = ? AND next_due_date <> '' AND next_due_date <= ?
+		ORDER BY next_due_date, id`,
+		string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended), false, true, fmtTime(before))
 }
 
 // ReserveRenewal records a renewal unless its service's period has one: the unique key
 // (service_id, period_start) lets one of any number of concurrent sweeps record it.
 func (s *db) ReserveRenewal(ctx context.Context, r renewal.Renewal) (bool, error) {
-	res, err := s.w.ExecContext(ctx, `INSERT INTO renewals (order_id, service_id, period_start, period_end, cycle_months, created_at)
-		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (service_id, period_start) DO NOTHING`,
-		r.OrderID, r.ServiceID, fmtTime(r.PeriodStart), fmtTime(r.PeriodEnd), r.CycleMonths, fmtTime(r.CreatedAt))
+	res, err := s.w.ExecContext(ctx, `INSERT INTO renewals (order_id, service_id, period_start, period_end, cycle_months, created_at,
+		pid, billing_cycle, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (service_id, period_start) WHERE cancelled_at = '' DO NOTHING`,
+		r.OrderID, r.ServiceID, fmtTime(r.PeriodStart), fmtTime(r.PeriodEnd), r.CycleMonths, fmtTime(r.CreatedAt), r.PID, r.BillingCycle, r.Name)
 	if err != nil {
 		return false, fmt.Errorf("reserve renewal of %s: %w", r.ServiceID, err)
 	}
@@ -42,12 +45,13 @@ func (s *db) DeleteRenewal(ctx context.Context, orderID string) error {
 	return nil
 }
 
-const renewalColumns = `order_id, service_id, period_start, period_end, cycle_months, created_at, applied_at`
+const renewalColumns = `order_id, service_id, period_start, period_end, cycle_months, created_at, applied_at, cancelled_at,
+	pid, billing_cycle, name`
 
 func scanRenewal(row interface{ Scan(...any) error }) (renewal.Renewal, error) {
 	var r renewal.Renewal
-	var start, end, created, applied string
-	err := row.Scan(&r.OrderID, &r.ServiceID, &start, &end, &r.CycleMonths, &created, &applied)
+	var start, end, created, applied, cancelled string
+	err := row.Scan(&r.OrderID, &r.ServiceID, &start, &end, &r.CycleMonths, &created, &applied, &cancelled, &r.PID, &r.BillingCycle, &r.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return renewal.Renewal{}, renewal.ErrNotFound
 	}
@@ -55,6 +59,7 @@ func scanRenewal(row interface{ Scan(...any) error }) (renewal.Renewal, error) {
 		return renewal.Renewal{}, fmt.Errorf("read renewal: %w", err)
 	}
 	r.PeriodStart, r.PeriodEnd, r.CreatedAt, r.AppliedAt = parseTime(start), parseTime(end), parseTime(created), parseTime(applied)
+	r.CancelledAt = parseTime(cancelled)
 	return r, nil
 }
 
@@ -63,16 +68,79 @@ func (s *db) Renewal(ctx context.Context, orderID string) (renewal.Renewal, erro
 	return scanRenewal(s.r.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE order_id = ?`, orderID))
 }
 
-// LatestRenewal reads the renewal of the service's latest period.
+// LatestRenewal reads the renewal (not cancelled) of the service's latest period.
 func (s *db) LatestRenewal(ctx context.Context, serviceID string) (renewal.Renewal, error) {
-	return scanRenewal(s.r.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE service_id = ?
+	return scanRenewal(s.r.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE service_id = ? AND cancelled_at = ''
 		ORDER BY period_start DESC LIMIT 1`, serviceID))
+}
+
+// OpenRenewal reads the service's renewal whose order is still pending (unpaid, not cancelled).
+func (s *db) OpenRenewal(ctx context.Context, serviceID string) (renewal.Renewal, error) {
+	return scanRenewal(s.r.QueryRowContext(ctx, `SELECT `+prefixed("r.", renewalColumns)+` FROM renewals r
+		JOIN orders o ON o.id = r.order_id
+		WHERE r.service_id = ? AND r.cancelled_at = '' AND r.applied_at = '' AND o.status = ?
+		ORDER BY r.period_start DESC LIMIT 1`, serviceID, string(order.StatusPending)))
+}
+
+// CancelRenewal marks a renewal not applied cancelled, so its period may be renewed again; it
+// reports whether it marked it.
+func (s *db) CancelRenewal(ctx context.Context, orderID string, at time.Time) (bool, error) {
+	res, err := s.w.ExecContext(ctx, `UPDATE renewals SET cancelled_at = ? WHERE order_id = ? AND cancelled_at = '' AND applied_at = ''`,
+		fmtTime(at), orderID)
+	if err != nil {
+		return false, fmt.Errorf("cancel renewal %s: %w", orderID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("cancel renewal %s: %w", orderID, err)
+	}
+	return n == 1, nil
+}
+
+// SetAutoRenew sets the service's auto-renew under its lock when its status is one of in; it
+// answers the service and whether it changed.
+func (s *db) SetAutoRenew(ctx context.Context, id string, on bool, in ...order.ServiceStatus) (order.Service, bool, error) {
+	var svc order.Service
+	changed := false
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "service:"+id); err != nil {
+			return err
+		}
+		var err error
+		if svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id)); err != nil {
+			return err
+		}
+		changed = false
+		if svc.AutoRenew == on || !slices.Contains(in, svc.Status) {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE services SET auto_renew = ? WHERE id = ?`, on, id); err != nil {
+			return err
+		}
+		svc.AutoRenew, changed = on, true
+		return nil
+	})
+	if err != nil {
+		return order.Service{}, false, fmt.Errorf("set auto-renew of %s: %w", id, err)
+	}
+	return svc, changed, nil
+}
+
+// prefixed qualifies each of a column list's names with p.
+func prefixed(p, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, c := range parts {
+		parts[i] = p + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ApplyRenewal makes the service active again for the renewal's period, under the service's
 // lock (the one upsells take), once: a renewal applied already changes nothing. An active or
-// overdue line is due at the period's end; a suspended one a cycle from at (the payment). A line
-// in any other state (terminated, cancelled) is renewal.ErrLineGone.
+// overdue line is due at the period's end; a suspended one, or a trial converting to a paid plan, a
+// cycle from at (the payment). The service takes the renewal's plan, cycle and name when it names
+// them. A line in any other state (terminated, cancelled), or a renewal cancelled meanwhile, is
+// renewal.ErrLineGone.
 func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error) {
 	var svc order.Service
 	err := s.tx(ctx, func(tx querier) error {
@@ -89,17 +157,35 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		if !r.AppliedAt.IsZero() {
 			return nil
 		}
+		if !r.CancelledAt.IsZero() {
+			return renewal.ErrLineGone
+		}
 		end := r.PeriodEnd
-		switch svc.Status {
-		case order.ServiceActive, order.ServiceOverdue:
-		case order.ServiceSuspended:
+		switch {
+		case svc.Trial && (svc.Status == order.ServiceActive || svc.Status == order.ServiceExpired):
+			// A trial converting: its paid period starts with the payment.
+			end = at.AddDate(0, r.CycleMonths, 0)
+		case svc.Trial:
+			return renewal.ErrLineGone
+		case svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue:
+		case svc.Status == order.ServiceSuspended:
 			end = at.AddDate(0, r.CycleMonths, 0)
 		default:
 			return renewal.ErrLineGone
 		}
 		svc.Status, svc.NextDueDate, svc.ExpiresAt = order.ServiceActive, end, end
-		if _, err := tx.ExecContext(ctx, `UPDATE services SET status = ?, next_due_date = ?, expires_at = ? WHERE id = ?`,
-			string(svc.Status), fmtTime(end), fmtTime(end), r.ServiceID); err != nil {
+		if r.PID != 0 {
+			svc.PID, svc.Trial = r.PID, false
+		}
+		if r.BillingCycle != "" {
+			svc.BillingCycle = r.BillingCycle
+		}
+		if r.Name != "" {
+			svc.Name = r.Name
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE services SET status = ?, next_due_date = ?, expires_at = ?, pid = ?, trial = ?,
+			billing_cycle = ?, name = ? WHERE id = ?`,
+			string(svc.Status), fmtTime(end), fmtTime(end), svc.PID, svc.Trial, svc.BillingCycle, svc.Name, r.ServiceID); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE renewals SET applied_at = ? WHERE order_id = ?`, fmtTime(at), orderID)
@@ -115,6 +201,13 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 func (s *db) LapsedServices(ctx context.Context, status order.ServiceStatus, dueBefore time.Time) ([]order.Service, error) {
 	return s.services(ctx, `WHERE status = ? AND trial = ? AND next_due_date <> '' AND next_due_date <= ? ORDER BY next_due_date, id`,
 		string(status), false, fmtTime(dueBefore))
+}
+
+// UnrenewedServices lists the services whose auto-renew was cancelled, still active, overdue or
+// suspended, and due at or before now: they become Cancelled.
+func (s *db) UnrenewedServices(ctx context.Context, now time.Time) ([]order.Service, error) {
+	return s.services(ctx, `WHERE status IN (?, ?, ?) AND auto_renew = ? AND next_due_date <> '' AND next_due_date <= ? ORDER BY next_due_date, id`,
+		string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended), false, fmtTime(now))
 }
 
 // EndedTrials lists the active free trials that expired at or before now.
