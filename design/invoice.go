@@ -37,7 +37,8 @@ func invoiceTokenPayload() {
 	Attribute("invoiceId", String)
 	Attribute("t", String, "The pay link's signed token: good for this invoice only, until it closes", func() { MaxLength(2048) })
 	localeParam()
-	Required("invoiceId", "t")
+	// t is not required: a missing token is one more wrong token (404), not a malformed request.
+	Required("invoiceId")
 }
 
 var _ = Service("invoices", func() {

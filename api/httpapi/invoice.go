@@ -71,7 +71,7 @@ func (s *invoicesService) open(ctx context.Context, invoiceID, token string) (he
 
 // Get shows the invoice to the pay link's holder.
 func (s *invoicesService) Get(ctx context.Context, p *geninvoices.GetPayload) (*geninvoices.InvoiceResult, error) {
-	h, err := s.open(ctx, p.InvoiceID, p.T)
+	h, err := s.open(ctx, p.InvoiceID, deref(p.T))
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (s *invoicesService) Get(ctx context.Context, p *geninvoices.GetPayload) (*
 
 // Pay gives the holder a payment link for the invoice through the gateway asked.
 func (s *invoicesService) Pay(ctx context.Context, p *geninvoices.PayPayload) (*geninvoices.PayResult, error) {
-	h, err := s.open(ctx, p.InvoiceID, p.T)
+	h, err := s.open(ctx, p.InvoiceID, deref(p.T))
 	if err != nil {
 		return nil, err
 	}
@@ -88,8 +88,8 @@ func (s *invoicesService) Pay(ctx context.Context, p *geninvoices.PayPayload) (*
 		return nil, geninvoices.MakeConflict(errors.New("This invoice is already paid."))
 	}
 	back := deref(p.ReturnURL)
-	if back == "" && h.order.ReturnURL == "" {
-		back = s.payPage(h.order, p.T)
+	if back == "" {
+		back = s.payPage(h.order, deref(p.T)) // the holder has no session to read the order with
 	}
 	o, err := s.orders.Relink(ctx, h.order, deref(p.Gateway), back, append([]string{origin(ctx), s.base}, storefrontOrigins(ctx)...)...)
 	switch {

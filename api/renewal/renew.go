@@ -50,7 +50,16 @@ func (r *Renewals) Renew(ctx context.Context, claims authz.Claims, svc order.Ser
 		return order.Order{}, fmt.Errorf("renew %s: %w", svc.ID, err)
 	}
 	how := placing{claims: &claims, gateway: req.Gateway, returnURL: req.ReturnURL, origins: req.Origins}
-	for range 2 { // a second look when another request placed the period's renewal meanwhile
+	// Another request may be placing the period's renewal at this moment (a double click): its
+	// reservation stops this one, and a moment later its order is the open one to answer.
+	for attempt := range 5 {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return order.Order{}, ctx.Err()
+			case <-time.After(time.Duration(attempt) * 40 * time.Millisecond):
+			}
+		}
 		open, err := r.store.OpenRenewal(ctx, svc.ID)
 		switch {
 		case err == nil && p.same(open):

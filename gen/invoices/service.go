@@ -50,7 +50,7 @@ type GatewayResult struct {
 type GetPayload struct {
 	InvoiceID string
 	// The pay link's signed token: good for this invoice only, until it closes
-	T string
+	T *string
 	// Language of the catalog texts (names, descriptions, badges); the catalog's
 	// own when absent or untranslated
 	Locale *string
@@ -104,7 +104,7 @@ type Money struct {
 type PayPayload struct {
 	InvoiceID string
 	// The pay link's signed token: good for this invoice only, until it closes
-	T string
+	T *string
 	// Language of the catalog texts (names, descriptions, badges); the catalog's
 	// own when absent or untranslated
 	Locale *string

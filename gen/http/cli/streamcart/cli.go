@@ -108,13 +108,13 @@ func ParseEndpoint(
 
 		invoicesGetFlags         = flag.NewFlagSet("get", flag.ExitOnError)
 		invoicesGetInvoiceIDFlag = invoicesGetFlags.String("invoice-id", "REQUIRED", "")
-		invoicesGetTFlag         = invoicesGetFlags.String("t", "REQUIRED", "")
+		invoicesGetTFlag         = invoicesGetFlags.String("t", "", "")
 		invoicesGetLocaleFlag    = invoicesGetFlags.String("locale", "", "")
 
 		invoicesPayFlags         = flag.NewFlagSet("pay", flag.ExitOnError)
 		invoicesPayBodyFlag      = invoicesPayFlags.String("body", "REQUIRED", "")
 		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
-		invoicesPayTFlag         = invoicesPayFlags.String("t", "REQUIRED", "")
+		invoicesPayTFlag         = invoicesPayFlags.String("t", "", "")
 		invoicesPayLocaleFlag    = invoicesPayFlags.String("locale", "", "")
 
 		promotionFlags = flag.NewFlagSet("promotion", flag.ContinueOnError)

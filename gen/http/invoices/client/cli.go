@@ -24,14 +24,16 @@ func BuildGetPayload(invoicesGetInvoiceID string, invoicesGetT string, invoicesG
 	{
 		invoiceID = invoicesGetInvoiceID
 	}
-	var t string
+	var t *string
 	{
-		t = invoicesGetT
-		if utf8.RuneCountInString(t) > 2048 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("t", t, utf8.RuneCountInString(t), 2048, false))
-		}
-		if err != nil {
-			return nil, err
+		if invoicesGetT != "" {
+			t = &invoicesGetT
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	var locale *string
@@ -82,14 +84,16 @@ func BuildPayPayload(invoicesPayBody string, invoicesPayInvoiceID string, invoic
 	{
 		invoiceID = invoicesPayInvoiceID
 	}
-	var t string
+	var t *string
 	{
-		t = invoicesPayT
-		if utf8.RuneCountInString(t) > 2048 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("t", t, utf8.RuneCountInString(t), 2048, false))
-		}
-		if err != nil {
-			return nil, err
+		if invoicesPayT != "" {
+			t = &invoicesPayT
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	var locale *string

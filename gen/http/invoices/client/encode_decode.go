@@ -53,7 +53,9 @@ func EncodeGetRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 			return goahttp.ErrInvalidType("invoices", "get", "*invoices.GetPayload", v)
 		}
 		values := req.URL.Query()
-		values.Add("t", p.T)
+		if p.T != nil {
+			values.Add("t", *p.T)
+		}
 		if p.Locale != nil {
 			values.Add("locale", *p.Locale)
 		}
@@ -155,7 +157,9 @@ func EncodePayRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Re
 			return goahttp.ErrInvalidType("invoices", "pay", "*invoices.PayPayload", v)
 		}
 		values := req.URL.Query()
-		values.Add("t", p.T)
+		if p.T != nil {
+			values.Add("t", *p.T)
+		}
 		if p.Locale != nil {
 			values.Add("locale", *p.Locale)
 		}

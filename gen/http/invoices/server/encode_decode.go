@@ -39,7 +39,7 @@ func DecodeGetRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Dec
 		var payload *invoices.GetPayload
 		var (
 			invoiceID string
-			t         string
+			t         *string
 			locale    *string
 			err       error
 
@@ -47,12 +47,14 @@ func DecodeGetRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Dec
 		)
 		invoiceID = params["invoiceId"]
 		qp := r.URL.Query()
-		t = qp.Get("t")
-		if t == "" {
-			err = goa.MergeErrors(err, goa.MissingFieldError("t", "query string"))
+		tRaw := qp.Get("t")
+		if tRaw != "" {
+			t = &tRaw
 		}
-		if utf8.RuneCountInString(t) > 2048 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("t", t, utf8.RuneCountInString(t), 2048, false))
+		if t != nil {
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
 		}
 		localeRaw := qp.Get("locale")
 		if localeRaw != "" {
@@ -140,19 +142,21 @@ func DecodePayRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Dec
 
 		var (
 			invoiceID string
-			t         string
+			t         *string
 			locale    *string
 
 			params = mux.Vars(r)
 		)
 		invoiceID = params["invoiceId"]
 		qp := r.URL.Query()
-		t = qp.Get("t")
-		if t == "" {
-			err = goa.MergeErrors(err, goa.MissingFieldError("t", "query string"))
+		tRaw := qp.Get("t")
+		if tRaw != "" {
+			t = &tRaw
 		}
-		if utf8.RuneCountInString(t) > 2048 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("t", t, utf8.RuneCountInString(t), 2048, false))
+		if t != nil {
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
 		}
 		localeRaw := qp.Get("locale")
 		if localeRaw != "" {

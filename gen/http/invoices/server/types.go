@@ -305,7 +305,7 @@ func NewPayNotFoundResponseBody(res *goa.ServiceError) *PayNotFoundResponseBody 
 }
 
 // NewGetPayload builds a invoices service get endpoint payload.
-func NewGetPayload(invoiceID string, t string, locale *string) *invoices.GetPayload {
+func NewGetPayload(invoiceID string, t *string, locale *string) *invoices.GetPayload {
 	v := &invoices.GetPayload{}
 	v.InvoiceID = invoiceID
 	v.T = t
@@ -315,7 +315,7 @@ func NewGetPayload(invoiceID string, t string, locale *string) *invoices.GetPayl
 }
 
 // NewPayPayload builds a invoices service pay endpoint payload.
-func NewPayPayload(body *PayRequestBody, invoiceID string, t string, locale *string) *invoices.PayPayload {
+func NewPayPayload(body *PayRequestBody, invoiceID string, t *string, locale *string) *invoices.PayPayload {
 	v := &invoices.PayPayload{
 		Gateway:   body.Gateway,
 		ReturnURL: body.ReturnURL,
