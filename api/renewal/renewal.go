@@ -64,6 +64,7 @@ type Listed struct {
 	Due         time.Time
 	Status      order.ServiceStatus
 	OpenInvoice string // the unpaid invoice of its latest renewal; "" when none
+	AutoRenew   bool   // false once the buyer cancelled auto-renew: Cancelled at its due date
 }
 
 // Store is what renewals persist.

@@ -17,7 +17,7 @@ func TestRenewalsListPrintsEachService(t *testing.T) {
 	due := time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC)
 	var out bytes.Buffer
 	err := printRenewals(&out, []renewal.Listed{
-		{ServiceID: "svc_1", Email: "a@example.com", Due: due, Status: order.ServiceActive, OpenInvoice: "inv_1"},
+		{ServiceID: "svc_1", Email: "a@example.com", Due: due, Status: order.ServiceActive, OpenInvoice: "inv_1", AutoRenew: true},
 		{ServiceID: "svc_2", Email: "b\x1b[31m@example.com", Due: due, Status: order.ServiceSuspended},
 	})
 	if err != nil {
@@ -26,7 +26,7 @@ func TestRenewalsListPrintsEachService(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := [][]string{
 		{"SERVICE", "CLIENT", "DUE", "STATUS", "OPEN INVOICE", "AUTO-RENEW"},
-		{"svc_1", "a@example.com", "2026-12-01T09:30:00Z", "Active", "inv_1", "no"},
+		{"svc_1", "a@example.com", "2026-12-01T09:30:00Z", "Active", "inv_1", "yes"},
 		{"svc_2", "@example.com", "Suspended", " - ", "no"},
 	}
 	if len(lines) != len(want) {
