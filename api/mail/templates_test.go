@@ -215,7 +215,7 @@ func TestRenderRenewalMails(t *testing.T) {
 		}
 	}
 	r, err := mail.Render(mail.KindRenewalOverdue, "de-DE", mail.Data{Store: "Shop", Link: "https://shop.example/", Total: "18,99 €",
-		Due: mail.FormatDate(time.Date(2026, 12, 24, 15, 0, 0, 0, time.UTC), "de-de"),
+		Due:     mail.FormatDate(time.Date(2026, 12, 24, 15, 0, 0, 0, time.UTC), "de-de"),
 		Suspend: mail.FormatDate(time.Date(2026, 12, 27, 15, 0, 0, 0, time.UTC), "de-de")})
 	if err != nil {
 		t.Fatal(err)

@@ -138,6 +138,7 @@ type Renewals struct {
 	cfg     Config
 	log     *slog.Logger
 	now     func() time.Time
+	remind  *Reminders // the renewal mails (remind.go); nil: none
 }
 
 // New returns the renewal service.
@@ -152,7 +153,7 @@ func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
 	return job.Daily{Kind: JobSweep, Enqueue: enqueue, Now: r.now, Run: func(ctx context.Context, _ time.Time) error {
 		_, err := r.Sweep(ctx)
-		return errors.Join(err, r.Lapse(ctx))
+		return errors.Join(err, r.remind.run(ctx), r.Lapse(ctx))
 	}}
 }
 
@@ -219,13 +220,15 @@ func (r *Renewals) invoice(ctx context.Context, s order.Service, cycle catalog.C
 		p.Gateway = "" // the first order's gateway is no longer offered: the shop's default
 	}
 	claims := authz.Claims{ClientID: first.ClientID, SessionID: first.SessionID, Email: first.Email}
-	if _, err := r.orders.Place(ctx, claims, p); err != nil {
+	o, err := r.orders.Place(ctx, claims, p)
+	if err != nil {
 		// Not placed: the reservation goes, so the next sweep tries the period again.
 		if derr := r.store.DeleteRenewal(ctx, rn.OrderID); derr != nil {
 			err = errors.Join(err, derr)
 		}
 		return false, fmt.Errorf("renew %s: %w", s.ID, err)
 	}
+	r.remind.invoiced(ctx, o, s, rn)
 	return true, nil
 }
 
