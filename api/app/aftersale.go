@@ -28,6 +28,7 @@ type afterSale struct {
 	upsells    *upsell.Upsells
 	resellers  *reseller.Resellers
 	renewals   *renewal.Renewals
+	reminders  *renewal.Reminders
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
 	notices orderMail
@@ -53,13 +54,18 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	auditLog := audit.New(a.store, a.log)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
+	reminders := renewal.NewReminders(a.store, renewalMail{outbox: outbox, store: a.store, links: a.payLinks, name: storeName(cfg.StoreName),
+		base: a.base, metrics: a.metrics}, a.store.Enqueue, renewals, a.log)
+	renewer := renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log)
+	renewer.SetReminders(reminders)
 	return &afterSale{
 		outbox:     outbox,
 		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
 		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
 		resellers:  reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
-		renewals:   renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log),
+		renewals:   renewer,
+		reminders:  reminders,
 		affiliates: affiliate.New(a.store),
 		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
 		orders:     a.store,

@@ -145,6 +145,8 @@ type App struct {
 	// sweepRenewals invoices the renewals due now (the daily renewal job's work).
 	sweepRenewals func(ctx context.Context) (int, error)
 	lapseServices func(ctx context.Context) error
+	// remindRenewals sends the renewal reminders due now (the daily job's work too).
+	remindRenewals func(ctx context.Context) (int, error)
 
 	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
 	// clockRefused records that a live gateway kept this shop off it (reported once).
@@ -265,9 +267,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	after.resellers.SetClock(now)
 	after.affiliates.SetClock(now)
 	after.renewals.SetClock(now)
+	after.reminders.SetClock(now)
 	a.renewals = after.renewals.Job(st.Enqueue)
-	a.sweepRenewals, a.lapseServices = after.renewals.Sweep, after.renewals.Lapse
-	prov.Notify(after.notices)
+	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
+	prov.Notify(provisionNotices{after.notices, after.reminders})
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	webhooks.Observe(a.metrics)
@@ -278,7 +281,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
-		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle}), job.Options{
+		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle, renewal.JobTrialEnding: after.reminders.TrialEnding}), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Now: now, LeaseNow: a.clock.Base,
 	})
 	a.worker = worker
@@ -426,6 +429,10 @@ func (a *App) pruneJob(now func() time.Time) job.Daily {
 // SweepRenewals invoices every renewal due at the business time and answers how many orders it
 // placed: the daily job's work, which tests and the operator run at a moment of their choosing.
 func (a *App) SweepRenewals(ctx context.Context) (int, error) { return a.sweepRenewals(ctx) }
+
+// RemindRenewals sends the renewal and trial mails due at the business time and answers how many
+// it queued: the daily job's work after the sweep, each mail once however often it runs.
+func (a *App) RemindRenewals(ctx context.Context) (int, error) { return a.remindRenewals(ctx) }
 
 // LapseServices moves the services whose time ran out (Overdue, Suspended, Terminated, Expired):
 // the daily job's other work.

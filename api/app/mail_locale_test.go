@@ -80,15 +80,16 @@ func TestOrderMailInTheBuyersLocale(t *testing.T) {
 	})
 }
 
-// A free trial has nothing to confirm as paid: only its line-ready mail goes out.
+// A free trial has nothing to confirm as paid: its line-ready mail goes out, then, its 24 hours
+// being its notice, at once its trial-ending mail (renewal_mail_test.go).
 func TestTrialMailsOnlyLineReady(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
 		buyer := s.identify("trial-mail@example.com", "")
 		s.activeService(buyer.Token, trial())
 		msgs := s.mailsTo("trial-mail@example.com")
-		if len(msgs) != 1 || !strings.HasPrefix(msgs[0].Subject, "Your line is ready") {
-			t.Fatalf("mails %+v, want only line ready", msgs)
+		if len(msgs) != 2 || !strings.HasPrefix(msgs[0].Subject, "Your line is ready") || !strings.HasPrefix(msgs[1].Subject, "Your Test Shop trial ends on") {
+			t.Fatalf("mails %+v, want line ready, then trial ending", msgs)
 		}
 	})
 }

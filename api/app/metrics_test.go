@@ -114,10 +114,10 @@ func TestMetricsMoveWhenAPlanIsBought(t *testing.T) {
 			t.Error("provision jobs still counted once done")
 		}
 		// Without an SMTP server mail stays in the outbox: the plan's "order received" and "line
-		// ready", the trial's "line ready", then a sign-in link.
-		wantMetric(t, after, 3, "streamcart_mail_total", "status", "stored")
+		// ready", the trial's "line ready" and "trial ending", then a sign-in link.
+		wantMetric(t, after, 4, "streamcart_mail_total", "status", "stored")
 		s.proven("metrics@example.com")
-		wantMetric(t, s.scrape(), 4, "streamcart_mail_total", "status", "stored")
+		wantMetric(t, s.scrape(), 5, "streamcart_mail_total", "status", "stored")
 		if v, _ := metric(after, "streamcart_http_request_duration_seconds_count", "route", "/checkout/api/orders", "method", "POST"); v != 2 {
 			t.Errorf("latency histogram of POST /checkout/api/orders counts %v, want 2", v)
 		}

@@ -233,8 +233,9 @@ func TestTrialOrder(t *testing.T) {
 		if o.Total.Amount != 0 || o.PaymentURL != "" || o.PaymentDeadline != "" || o.Status != "paid" || o.Fraud {
 			t.Fatalf("trial order = %+v: want total 0, no payment URL or deadline, status paid", o)
 		}
-		if n := s.drain(); n != 1 {
-			t.Fatalf("worker ran %d jobs, want 1", n)
+		// Provisioning, then the trial-ending mail's job, due at once for a 24-hour trial.
+		if n := s.drain(); n != 2 {
+			t.Fatalf("worker ran %d jobs, want 2", n)
 		}
 		if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
 			t.Fatalf("trial status after provisioning = %s, want active", got.Status)

@@ -24,13 +24,22 @@ func (a *App) PayLink(ctx context.Context, invoiceID string) (string, error) {
 	if o.Kind != order.KindRenewal {
 		return "", fmt.Errorf("pay link of %s: %w", invoiceID, ErrNotRenewal)
 	}
-	token, err := a.payLinks.Sign(invoiceID, o.Invoice.Deadline)
+	return payLinkOf(a.payLinks, a.base, o)
+}
+
+// payLinkOf signs the pay link of o's invoice on base, in o's locale, good until its deadline.
+func payLinkOf(links *paylink.Signer, base string, o order.Order) (string, error) {
+	token, err := links.Sign(o.Invoice.ID, o.Invoice.Deadline)
 	if err != nil {
 		return "", err
 	}
-	prefix := ""
-	if slices.Contains(web.Prefixes, o.Locale) {
-		prefix = o.Locale
+	return paylink.URL(base, storefrontPrefix(o.Locale), o.Invoice.ID, token), nil
+}
+
+// storefrontPrefix is the storefront's path prefix of locale ("de-de"); "" for one it has none for.
+func storefrontPrefix(locale string) string {
+	if slices.Contains(web.Prefixes, locale) {
+		return locale
 	}
-	return paylink.URL(a.base, prefix, invoiceID, token), nil
+	return ""
 }

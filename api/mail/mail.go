@@ -169,6 +169,29 @@ func (o *Outbox) Send(ctx context.Context, m Message) error {
 	return nil
 }
 
+// Once stores a message as Store.QueueMail does, together with a record of the caller's in the
+// same transaction, and stores nothing when that record exists already: it reports whether it
+// stored the message.
+type Once func(ctx context.Context, m Message, status string, send bool, at time.Time) (bool, error)
+
+// SendOnce queues m through once, for a message that must go out once whatever the number of
+// replicas and repeated runs (the record and the message commit together or not at all); it
+// reports whether m was queued now.
+func (o *Outbox) SendOnce(ctx context.Context, m Message, once Once) (bool, error) {
+	status := StatusStored
+	if o.smtp != nil {
+		status = StatusPending
+	}
+	queued, err := once(ctx, m, status, o.smtp != nil, o.now().UTC())
+	if err != nil {
+		return false, fmt.Errorf("mail to %s: %w", m.To, err)
+	}
+	if queued && o.smtp != nil {
+		o.wake()
+	}
+	return queued, nil
+}
+
 // Handle is the JobSend handler: it delivers one pending message. A sent message is not sent again.
 func (o *Outbox) Handle(ctx context.Context, j job.Job) error {
 	var id int64

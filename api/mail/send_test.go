@@ -301,3 +301,40 @@ func TestHandleDeliversBySMTP(t *testing.T) {
 		})
 	}
 }
+
+// SendOnce hands the message to the caller's once-store with the outbox's status, and wakes the
+// sender only when that store queued it.
+func TestSendOnce(t *testing.T) {
+	cases := []struct {
+		name       string
+		smtp       *mail.SMTP
+		queued     bool
+		wantStatus string
+		wantWake   int
+	}{
+		{"no SMTP: stored", nil, true, mail.StatusStored, 0},
+		{"SMTP: pending, sender woken", &mail.SMTP{From: "shop@example.com"}, true, mail.StatusPending, 1},
+		{"SMTP, recorded before: nothing to wake", &mail.SMTP{From: "shop@example.com"}, false, mail.StatusPending, 0},
+	}
+	for _, tc := range cases {
+		woken := 0
+		o := mail.NewOutbox(&memStore{}, tc.smtp, func() { woken++ })
+		var gotStatus string
+		var gotSend bool
+		queued, err := o.SendOnce(t.Context(), mail.Message{To: "a@example.com", Subject: "S", Body: "B"},
+			func(_ context.Context, m mail.Message, status string, send bool, _ time.Time) (bool, error) {
+				gotStatus, gotSend = status, send
+				return tc.queued, nil
+			})
+		if err != nil || queued != tc.queued || gotStatus != tc.wantStatus || gotSend != (tc.smtp != nil) || woken != tc.wantWake {
+			t.Errorf("%s: queued %v %v, status %q send %v, woken %d", tc.name, queued, err, gotStatus, gotSend, woken)
+		}
+	}
+	o := mail.NewOutbox(&memStore{}, nil, nil)
+	boom := errors.New("boom")
+	if _, err := o.SendOnce(t.Context(), mail.Message{To: "a@example.com"}, func(context.Context, mail.Message, string, bool, time.Time) (bool, error) {
+		return false, boom
+	}); !errors.Is(err, boom) {
+		t.Errorf("a failing store: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bojanz/currency"
 
@@ -17,24 +18,37 @@ import (
 // Kind names a message the shop sends.
 type Kind string
 
-// The messages. Renewal reminders and receipts (the renewals issue) add their kind here, their
-// sentences to Texts (so every locale must translate them) and their layout to layouts.
+// The messages. A new one adds its kind here, its sentences to Texts (so every locale must
+// translate them) and its layout to layouts.
 const (
 	KindSigninLink    Kind = "signin-link"    // a one-time sign-in link
 	KindOrderReceived Kind = "order-received" // the payment of an order arrived; lines are being set up
 	KindLineReady     Kind = "line-ready"     // the order's lines work: a link to the credentials page
+
+	// The renewal mails, each with the pay link of the open renewal invoice.
+	KindRenewalInvoice  Kind = "renewal-invoice"  // the renewal invoice was created: amount, due date
+	KindRenewalReminder Kind = "renewal-reminder" // three days before the due date, still unpaid
+	KindRenewalDue      Kind = "renewal-due"      // on the due date, still unpaid
+	KindRenewalOverdue  Kind = "renewal-overdue"  // a day after: the line is suspended on Suspend unless paid
+
+	// KindTrialEnding is sent a day before a free trial ends: continue with a paid plan, linking
+	// to the storefront's services view.
+	KindTrialEnding Kind = "trial-ending"
 )
 
 // Kinds are every message, in the order the preview lists them.
-var Kinds = []Kind{KindSigninLink, KindOrderReceived, KindLineReady}
+var Kinds = []Kind{KindSigninLink, KindOrderReceived, KindLineReady,
+	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindTrialEnding}
 
 // Data is what a message is about; a kind uses only some fields.
 type Data struct {
 	Store   string // the shop's name
-	Link    string // the message's one link: sign-in, the order's page, the credentials page
+	Link    string // the message's one link: sign-in, the order's page, the credentials page, the pay link
 	OrderID string
-	Total   string // the amount paid, already formatted for the locale (FormatMoney)
+	Total   string // the amount paid or to pay, already formatted for the locale (FormatMoney)
 	Minutes int    // how long a sign-in link works
+	Due     string // the renewal's due date or the trial's end, formatted for the locale (FormatDate)
+	Suspend string // the date an overdue line is suspended unless paid (FormatDate)
 }
 
 // Rendered is a message's subject and its two bodies.
@@ -75,6 +89,36 @@ var layouts = map[Kind]layout{
 		button:  func(t Texts) string { return t.ReadyButton },
 		after:   func(t Texts) []string { return []string{t.ReadyCredentials} },
 	},
+	KindRenewalInvoice: {
+		subject: func(t Texts) string { return t.RenewalInvoiceSubject },
+		before:  func(t Texts) []string { return []string{t.RenewalInvoiceIntro, t.RenewalInvoiceNext} },
+		button:  func(t Texts) string { return t.RenewalButton },
+		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
+	},
+	KindRenewalReminder: {
+		subject: func(t Texts) string { return t.ReminderSubject },
+		before:  func(t Texts) []string { return []string{t.ReminderIntro, t.RenewalInvoiceNext} },
+		button:  func(t Texts) string { return t.RenewalButton },
+		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
+	},
+	KindRenewalDue: {
+		subject: func(t Texts) string { return t.DueSubject },
+		before:  func(t Texts) []string { return []string{t.DueIntro, t.DueNext} },
+		button:  func(t Texts) string { return t.RenewalButton },
+		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
+	},
+	KindRenewalOverdue: {
+		subject: func(t Texts) string { return t.OverdueSubject },
+		before:  func(t Texts) []string { return []string{t.OverdueIntro, t.OverdueWarning} },
+		button:  func(t Texts) string { return t.RenewalButton },
+		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
+	},
+	KindTrialEnding: {
+		subject: func(t Texts) string { return t.TrialEndingSubject },
+		before:  func(t Texts) []string { return []string{t.TrialEndingIntro, t.TrialEndingNext} },
+		button:  func(t Texts) string { return t.TrialEndingButton },
+		after:   func(Texts) []string { return nil },
+	},
 }
 
 // Render writes the message kind in locale (any tag: Locale picks the closest of Locales, English
@@ -89,7 +133,8 @@ func Render(kind Kind, locale string, d Data) (Rendered, error) {
 		lang = "en"
 	}
 	t := texts[lang]
-	fill := strings.NewReplacer("{store}", d.Store, "{order}", d.OrderID, "{total}", d.Total, "{minutes}", strconv.Itoa(d.Minutes)).Replace
+	fill := strings.NewReplacer("{store}", d.Store, "{order}", d.OrderID, "{total}", d.Total, "{minutes}", strconv.Itoa(d.Minutes),
+		"{due}", d.Due, "{suspend}", d.Suspend).Replace
 	page := htmlPage{
 		Lang: lang, Subject: fill(l.subject(t)), Greeting: fill(t.Greeting), Button: fill(l.button(t)),
 		Link: d.Link, Signature: fill(t.Signature),
@@ -207,6 +252,19 @@ func MatchAcceptLanguage(header string) string {
 		}
 	}
 	return ""
+}
+
+// FormatDate writes t's calendar date (in UTC, the shop's business days) as locale writes dates
+// ("24. Dezember 2026" in de-de, "December 24, 2026" in en-us); English for an unknown locale.
+func FormatDate(t time.Time, locale string) string {
+	l := Locale(locale)
+	if l == "" {
+		l = "en"
+	}
+	tx := texts[l]
+	t = t.UTC()
+	return strings.NewReplacer("{day}", strconv.Itoa(t.Day()), "{month}", tx.Months[t.Month()-1],
+		"{year}", strconv.Itoa(t.Year())).Replace(tx.DateLayout)
 }
 
 // FormatMoney writes minor units of code as locale writes amounts ("12,00 €" in de-de, "€12.00"

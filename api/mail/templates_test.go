@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/streamcart/streamcart/api/mail"
 )
@@ -28,6 +29,14 @@ func TestTextsComplete(t *testing.T) {
 		v, ev := reflect.ValueOf(tx), reflect.ValueOf(en)
 		for i := range v.NumField() {
 			name := v.Type().Field(i).Name
+			if v.Field(i).Kind() == reflect.Array { // Months: every element written
+				for j := range v.Field(i).Len() {
+					if strings.TrimSpace(v.Field(i).Index(j).String()) == "" {
+						t.Errorf("%s: %s[%d] is not translated", l, name, j)
+					}
+				}
+				continue
+			}
 			s := v.Field(i).String()
 			if strings.TrimSpace(s) == "" {
 				t.Errorf("%s: %s is not translated", l, name)
@@ -42,7 +51,8 @@ func TestTextsComplete(t *testing.T) {
 	}
 }
 
-var sample = mail.Data{Store: "Streamcart", Link: "https://shop.example/checkout/success?order=ord_7Qx&signin=tok", OrderID: "ord_7Qx", Total: "12,00 €", Minutes: 15}
+var sample = mail.Data{Store: "Streamcart", Link: "https://shop.example/checkout/success?order=ord_7Qx&signin=tok", OrderID: "ord_7Qx", Total: "12,00 €", Minutes: 15,
+	Due: "24.12.2026", Suspend: "27.12.2026"}
 
 // english are words that give away an untranslated sentence.
 var english = regexp.MustCompile(`(?i)\b(hello|the|your|you|order|ready|sign|password|thank|payment|please|email|link from)\b`)
@@ -114,7 +124,7 @@ func TestRenderEscapesHTML(t *testing.T) {
 }
 
 func TestRenderUnknownKindOrLocale(t *testing.T) {
-	if _, err := mail.Render("renewal-reminder", "en", sample); err == nil {
+	if _, err := mail.Render("renewal-receipt", "en", sample); err == nil {
 		t.Error("an unknown kind rendered")
 	}
 	r, err := mail.Render(mail.KindLineReady, "fr-fr", sample)
@@ -158,6 +168,78 @@ func TestFormatMoney(t *testing.T) {
 	for _, tc := range cases {
 		if got := mail.FormatMoney(tc.minor, tc.code, tc.locale); got != tc.want {
 			t.Errorf("%d %s %s: %q, want %q", tc.minor, tc.code, tc.locale, got, tc.want)
+		}
+	}
+}
+
+// Each renewal mail says what it is about in every locale: the amount and due date, the
+// suspension date for an overdue one, and the pay link; the trial's end for the trial mail.
+func TestRenderRenewalMails(t *testing.T) {
+	data := mail.Data{Store: "Streamcart", Link: "https://shop.example/checkout/de-de/renew?invoice=inv_1&t=tok", OrderID: "ord_1",
+		Total: "18,99 €", Due: "DUE-DATE", Suspend: "SUSPEND-DATE"}
+	cases := []struct {
+		kind mail.Kind
+		want []string // in the text of every locale
+		not  []string
+	}{
+		{mail.KindRenewalInvoice, []string{"18,99 €", "DUE-DATE"}, []string{"SUSPEND-DATE"}},
+		{mail.KindRenewalReminder, []string{"18,99 €", "DUE-DATE"}, []string{"SUSPEND-DATE"}},
+		{mail.KindRenewalDue, []string{"18,99 €", "DUE-DATE"}, []string{"SUSPEND-DATE"}},
+		{mail.KindRenewalOverdue, []string{"18,99 €", "DUE-DATE", "SUSPEND-DATE"}, nil},
+		{mail.KindTrialEnding, []string{"DUE-DATE"}, []string{"18,99 €", "SUSPEND-DATE"}},
+	}
+	subjects := map[string]map[string]bool{}
+	for _, tc := range cases {
+		for _, l := range mail.Locales {
+			r, err := mail.Render(tc.kind, l, data)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.kind, l, err)
+			}
+			for _, w := range append(tc.want, data.Link) {
+				if !strings.Contains(r.Text, w) {
+					t.Errorf("%s %s: no %q in:\n%s", tc.kind, l, w, r.Text)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(r.Text, w) {
+					t.Errorf("%s %s: %q in:\n%s", tc.kind, l, w, r.Text)
+				}
+			}
+			if subjects[l] == nil {
+				subjects[l] = map[string]bool{}
+			}
+			if subjects[l][r.Subject] {
+				t.Errorf("%s %s: subject %q shared with another kind", tc.kind, l, r.Subject)
+			}
+			subjects[l][r.Subject] = true
+		}
+	}
+	r, err := mail.Render(mail.KindRenewalOverdue, "de-DE", mail.Data{Store: "Shop", Link: "https://shop.example/", Total: "18,99 €",
+		Due:     mail.FormatDate(time.Date(2026, 12, 24, 15, 0, 0, 0, time.UTC), "de-de"),
+		Suspend: mail.FormatDate(time.Date(2026, 12, 27, 15, 0, 0, 0, time.UTC), "de-de")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Subject != "Zahlung überfällig: Ihr Shop-Zugang wird am 27. Dezember 2026 gesperrt" || !strings.Contains(r.Text, "am 24. Dezember 2026 fällig") {
+		t.Errorf("%q\n%s", r.Subject, r.Text)
+	}
+}
+
+func TestFormatDate(t *testing.T) {
+	at := time.Date(2026, 3, 5, 23, 30, 0, 0, time.FixedZone("UTC-2", -2*3600)) // 6 March in UTC
+	cases := []struct{ locale, want string }{
+		{"en", "6 March 2026"},
+		{"en-gb", "6 March 2026"},
+		{"en-us", "March 6, 2026"},
+		{"de-de", "6. März 2026"},
+		{"es-es", "6 de marzo de 2026"},
+		{"nl-nl", "6 maart 2026"},
+		{"pt-pt", "6 de março de 2026"},
+		{"fr-fr", "6 March 2026"},
+	}
+	for _, tc := range cases {
+		if got := mail.FormatDate(at, tc.locale); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.locale, got, tc.want)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 package mail
 
 // Texts are every sentence of every message in one locale. Placeholders: {store}, {order},
-// {total}, {minutes}. Each locale is a keyed literal of this type: a misspelt or removed field
+// {total}, {minutes}, {due}, {suspend}; dates are written by DateLayout and Months. Each locale is a keyed literal of this type: a misspelt or removed field
 // does not compile, and TestTextsComplete fails the build for a field left out (empty) or a
 // placeholder lost in translation. A new message adds its fields here and to every locale.
 type Texts struct {
@@ -23,12 +23,40 @@ type Texts struct {
 	ReadyButton  string
 	// ReadyCredentials says where the credentials are: never the password itself.
 	ReadyCredentials string
+
+	// The renewal mails share a button and a note on what the pay link can do.
+	RenewalButton   string
+	RenewalLinkNote string
+
+	RenewalInvoiceSubject string
+	RenewalInvoiceIntro   string
+	RenewalInvoiceNext    string
+
+	ReminderSubject string
+	ReminderIntro   string
+
+	DueSubject string
+	DueIntro   string
+	DueNext    string
+
+	OverdueSubject string
+	OverdueIntro   string
+	OverdueWarning string
+
+	TrialEndingSubject string
+	TrialEndingIntro   string
+	TrialEndingNext    string
+	TrialEndingButton  string
+
+	// DateLayout writes a date with {day}, {month} (a name of Months) and {year}.
+	DateLayout string
+	Months     [12]string
 }
 
 // texts holds every locale of Locales.
 var texts = map[string]Texts{
 	"en":    english,
-	"en-us": english,
+	"en-us": american,
 	"en-gb": english,
 	"de-de": german,
 	"es-es": spanish,
@@ -54,6 +82,32 @@ var english = Texts{
 	ReadyIntro:       "Good news: the line from your order {order} is ready to use.",
 	ReadyButton:      "Show my access details",
 	ReadyCredentials: "Your user name, password and server address are on this page once you sign in. For your safety we never send passwords by email.",
+
+	RenewalButton:   "Pay the invoice",
+	RenewalLinkNote: "The link opens this invoice only, without signing in: please do not share it.",
+
+	RenewalInvoiceSubject: "Your {store} subscription renews on {due}",
+	RenewalInvoiceIntro:   "Your subscription is due for renewal on {due}, and your renewal invoice of {total} is ready.",
+	RenewalInvoiceNext:    "Pay it before then and your line carries on without a break, with the same user name and password.",
+
+	ReminderSubject: "Reminder: your {store} subscription renews on {due}",
+	ReminderIntro:   "Your renewal invoice of {total} is still open. Your subscription is due on {due}, in three days.",
+
+	DueSubject: "Your {store} subscription is due today",
+	DueIntro:   "Your subscription is due today, {due}, and your renewal invoice of {total} is still open.",
+	DueNext:    "Pay it today to keep your line running.",
+
+	OverdueSubject: "Payment overdue: your {store} line will be suspended on {suspend}",
+	OverdueIntro:   "Your subscription was due on {due} and your renewal invoice of {total} is still unpaid.",
+	OverdueWarning: "Unless it is paid, your line will be suspended on {suspend}. Paying afterwards brings the same line back.",
+
+	TrialEndingSubject: "Your {store} trial ends on {due}",
+	TrialEndingIntro:   "Your free trial ends on {due}. Continue with a paid plan to keep watching without a break.",
+	TrialEndingNext:    "Choose a plan on your services page: your line, user name and password stay the same.",
+	TrialEndingButton:  "Continue with a paid plan",
+
+	DateLayout: "{day} {month} {year}",
+	Months:     [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
 }
 
 var german = Texts{
@@ -74,6 +128,32 @@ var german = Texts{
 	ReadyIntro:       "Gute Nachricht: Der Zugang aus Ihrer Bestellung {order} ist einsatzbereit.",
 	ReadyButton:      "Zugangsdaten anzeigen",
 	ReadyCredentials: "Benutzername, Passwort und Serveradresse finden Sie auf dieser Seite, sobald Sie angemeldet sind. Zu Ihrer Sicherheit senden wir Passwörter nie per E-Mail.",
+
+	RenewalButton:   "Rechnung bezahlen",
+	RenewalLinkNote: "Der Link öffnet nur diese Rechnung, ohne Anmeldung: Bitte geben Sie ihn nicht weiter.",
+
+	RenewalInvoiceSubject: "Ihr {store}-Abonnement verlängert sich am {due}",
+	RenewalInvoiceIntro:   "Ihr Abonnement wird am {due} verlängert, und Ihre Verlängerungsrechnung über {total} liegt bereit.",
+	RenewalInvoiceNext:    "Bezahlen Sie sie bis dahin, dann läuft Ihr Zugang ohne Unterbrechung weiter, mit demselben Benutzernamen und Passwort.",
+
+	ReminderSubject: "Erinnerung: Ihr {store}-Abonnement verlängert sich am {due}",
+	ReminderIntro:   "Ihre Verlängerungsrechnung über {total} ist noch offen. Ihr Abonnement ist am {due} fällig, in drei Tagen.",
+
+	DueSubject: "Ihr {store}-Abonnement ist heute fällig",
+	DueIntro:   "Ihr Abonnement ist heute, am {due}, fällig, und Ihre Verlängerungsrechnung über {total} ist noch offen.",
+	DueNext:    "Bezahlen Sie sie heute, damit Ihr Zugang weiterläuft.",
+
+	OverdueSubject: "Zahlung überfällig: Ihr {store}-Zugang wird am {suspend} gesperrt",
+	OverdueIntro:   "Ihr Abonnement war am {due} fällig, und Ihre Verlängerungsrechnung über {total} ist noch unbezahlt.",
+	OverdueWarning: "Ohne Zahlung wird Ihr Zugang am {suspend} gesperrt. Eine spätere Zahlung schaltet denselben Zugang wieder frei.",
+
+	TrialEndingSubject: "Ihr {store}-Test endet am {due}",
+	TrialEndingIntro:   "Ihr kostenloser Test endet am {due}. Wechseln Sie zu einem bezahlten Tarif, um ohne Unterbrechung weiterzuschauen.",
+	TrialEndingNext:    "Wählen Sie einen Tarif auf Ihrer Seite mit den Diensten: Zugang, Benutzername und Passwort bleiben gleich.",
+	TrialEndingButton:  "Mit einem bezahlten Tarif weitermachen",
+
+	DateLayout: "{day}. {month} {year}",
+	Months:     [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
 }
 
 var spanish = Texts{
@@ -94,6 +174,32 @@ var spanish = Texts{
 	ReadyIntro:       "Buenas noticias: la línea de tu pedido {order} ya está lista para usar.",
 	ReadyButton:      "Ver mis datos de acceso",
 	ReadyCredentials: "Tu nombre de usuario, tu contraseña y la dirección del servidor están en esta página cuando inicias sesión. Por tu seguridad, nunca enviamos contraseñas por correo.",
+
+	RenewalButton:   "Pagar la factura",
+	RenewalLinkNote: "El enlace abre solo esta factura, sin iniciar sesión: no lo compartas.",
+
+	RenewalInvoiceSubject: "Tu suscripción a {store} se renueva el {due}",
+	RenewalInvoiceIntro:   "Tu suscripción se renueva el {due} y ya tienes lista tu factura de renovación de {total}.",
+	RenewalInvoiceNext:    "Págala antes de esa fecha y tu línea seguirá funcionando sin cortes, con el mismo usuario y la misma contraseña.",
+
+	ReminderSubject: "Recordatorio: tu suscripción a {store} se renueva el {due}",
+	ReminderIntro:   "Tu factura de renovación de {total} sigue pendiente. Tu suscripción vence el {due}, dentro de tres días.",
+
+	DueSubject: "Tu suscripción a {store} vence hoy",
+	DueIntro:   "Tu suscripción vence hoy, {due}, y tu factura de renovación de {total} sigue pendiente.",
+	DueNext:    "Págala hoy para que tu línea siga funcionando.",
+
+	OverdueSubject: "Pago vencido: tu línea de {store} se suspenderá el {suspend}",
+	OverdueIntro:   "Tu suscripción venció el {due} y tu factura de renovación de {total} sigue sin pagar.",
+	OverdueWarning: "Si no se paga, tu línea se suspenderá el {suspend}. Si pagas después, recuperarás la misma línea.",
+
+	TrialEndingSubject: "Tu prueba de {store} termina el {due}",
+	TrialEndingIntro:   "Tu prueba gratuita termina el {due}. Continúa con un plan de pago para seguir viendo sin cortes.",
+	TrialEndingNext:    "Elige un plan en la página de tus servicios: tu línea, tu usuario y tu contraseña no cambian.",
+	TrialEndingButton:  "Continuar con un plan de pago",
+
+	DateLayout: "{day} de {month} de {year}",
+	Months:     [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
 }
 
 var dutch = Texts{
@@ -114,6 +220,32 @@ var dutch = Texts{
 	ReadyIntro:       "Goed nieuws: de lijn van je bestelling {order} is klaar voor gebruik.",
 	ReadyButton:      "Toon mijn toegangsgegevens",
 	ReadyCredentials: "Je gebruikersnaam, wachtwoord en serveradres staan op deze pagina zodra je bent ingelogd. Voor je veiligheid sturen we nooit wachtwoorden per e-mail.",
+
+	RenewalButton:   "Factuur betalen",
+	RenewalLinkNote: "De link opent alleen deze factuur, zonder inloggen: deel hem met niemand.",
+
+	RenewalInvoiceSubject: "Je {store}-abonnement wordt verlengd op {due}",
+	RenewalInvoiceIntro:   "Je abonnement wordt verlengd op {due} en je verlengingsfactuur van {total} staat klaar.",
+	RenewalInvoiceNext:    "Betaal hem vóór die datum en je lijn loopt zonder onderbreking door, met dezelfde gebruikersnaam en hetzelfde wachtwoord.",
+
+	ReminderSubject: "Herinnering: je {store}-abonnement wordt verlengd op {due}",
+	ReminderIntro:   "Je verlengingsfactuur van {total} staat nog open. Je abonnement vervalt op {due}, over drie dagen.",
+
+	DueSubject: "Je {store}-abonnement vervalt vandaag",
+	DueIntro:   "Je abonnement vervalt vandaag, {due}, en je verlengingsfactuur van {total} staat nog open.",
+	DueNext:    "Betaal hem vandaag, zodat je lijn blijft werken.",
+
+	OverdueSubject: "Betaling te laat: je {store}-lijn wordt op {suspend} geblokkeerd",
+	OverdueIntro:   "Je abonnement verviel op {due} en je verlengingsfactuur van {total} is nog niet betaald.",
+	OverdueWarning: "Zonder betaling wordt je lijn op {suspend} geblokkeerd. Betaal je later, dan krijg je dezelfde lijn terug.",
+
+	TrialEndingSubject: "Je {store}-proefperiode eindigt op {due}",
+	TrialEndingIntro:   "Je gratis proefperiode eindigt op {due}. Ga verder met een betaald abonnement en kijk zonder onderbreking door.",
+	TrialEndingNext:    "Kies een abonnement op de pagina met je diensten: je lijn, gebruikersnaam en wachtwoord blijven hetzelfde.",
+	TrialEndingButton:  "Verder met een betaald abonnement",
+
+	DateLayout: "{day} {month} {year}",
+	Months:     [12]string{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
 }
 
 var portuguese = Texts{
@@ -134,7 +266,40 @@ var portuguese = Texts{
 	ReadyIntro:       "Boas notícias: a linha da sua encomenda {order} está pronta a usar.",
 	ReadyButton:      "Mostrar os meus dados de acesso",
 	ReadyCredentials: "O seu nome de utilizador, a palavra-passe e o endereço do servidor estão nesta página depois de iniciar sessão. Por segurança, nunca enviamos palavras-passe por e-mail.",
+
+	RenewalButton:   "Pagar a fatura",
+	RenewalLinkNote: "A ligação abre apenas esta fatura, sem iniciar sessão: não a partilhe.",
+
+	RenewalInvoiceSubject: "A sua subscrição de {store} é renovada a {due}",
+	RenewalInvoiceIntro:   "A sua subscrição é renovada a {due} e a sua fatura de renovação de {total} já está disponível.",
+	RenewalInvoiceNext:    "Pague-a até essa data e a sua linha continua sem interrupções, com o mesmo nome de utilizador e a mesma palavra-passe.",
+
+	ReminderSubject: "Lembrete: a sua subscrição de {store} é renovada a {due}",
+	ReminderIntro:   "A sua fatura de renovação de {total} continua por pagar. A sua subscrição vence a {due}, daqui a três dias.",
+
+	DueSubject: "A sua subscrição de {store} vence hoje",
+	DueIntro:   "A sua subscrição vence hoje, {due}, e a sua fatura de renovação de {total} continua por pagar.",
+	DueNext:    "Pague-a hoje para que a sua linha continue a funcionar.",
+
+	OverdueSubject: "Pagamento em atraso: a sua linha {store} será suspensa a {suspend}",
+	OverdueIntro:   "A sua subscrição venceu a {due} e a sua fatura de renovação de {total} continua por pagar.",
+	OverdueWarning: "Se não for paga, a sua linha será suspensa a {suspend}. Se pagar depois, recupera a mesma linha.",
+
+	TrialEndingSubject: "O seu período experimental de {store} termina a {due}",
+	TrialEndingIntro:   "O seu período experimental gratuito termina a {due}. Continue com um plano pago para ver sem interrupções.",
+	TrialEndingNext:    "Escolha um plano na página dos seus serviços: a sua linha, o nome de utilizador e a palavra-passe mantêm-se.",
+	TrialEndingButton:  "Continuar com um plano pago",
+
+	DateLayout: "{day} de {month} de {year}",
+	Months:     [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},
 }
+
+// american is English with the month before the day.
+var american = func() Texts {
+	t := english
+	t.DateLayout = "{month} {day}, {year}"
+	return t
+}()
 
 // TextsOf returns the texts of locale, one of Locales exactly, and whether it has them.
 func TextsOf(locale string) (Texts, bool) {

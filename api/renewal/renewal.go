@@ -158,6 +158,7 @@ type Renewals struct {
 	cfg     Config
 	log     *slog.Logger
 	now     func() time.Time
+	remind  *Reminders // the renewal mails (remind.go); nil: none
 }
 
 // New returns the renewal service.
@@ -172,7 +173,7 @@ func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
 	return job.Daily{Kind: JobSweep, Enqueue: enqueue, Now: r.now, Run: func(ctx context.Context, _ time.Time) error {
 		_, err := r.Sweep(ctx)
-		return errors.Join(err, r.Lapse(ctx))
+		return errors.Join(err, r.remind.run(ctx), r.Lapse(ctx))
 	}}
 }
 
@@ -326,6 +327,11 @@ func (r *Renewals) place(ctx context.Context, p period, how placing, now time.Ti
 			err = errors.Join(err, derr)
 		}
 		return order.Order{}, false, fmt.Errorf("renew %s: %w", p.svc.ID, err)
+	}
+	if how.claims == nil {
+		// Placed by the sweep: the buyer learns of it by mail. A buyer renewing from the
+		// storefront is at the payment page already.
+		r.remind.invoiced(ctx, o, p.svc, rn)
 	}
 	return o, true, nil
 }

@@ -29,6 +29,9 @@ type AfterSale interface {
 	reseller.Store
 	reseller.LedgerStore
 	renewal.Store
+	renewal.RemindStore
+	// QueueReminder stores a renewal or trial mail with its once-per-order-and-kind record.
+	QueueReminder(ctx context.Context, orderID, kind string, sentAt time.Time, m mail.Message, status string, send bool, at time.Time) (bool, error)
 	affiliate.Store
 	panel.LineEditor
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
@@ -177,19 +180,26 @@ func (s *db) RemoveAttempt(ctx context.Context, id int64) error {
 // QueueMail stores a message, and enqueues its send job when send is true, in one transaction.
 func (s *db) QueueMail(ctx context.Context, m mail.Message, status string, send bool, at time.Time) (int64, error) {
 	var id int64
-	err := s.tx(ctx, func(tx querier) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO mail_outbox (to_addr, subject, body, html, status, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			m.To, m.Subject, m.Body, m.HTML, status, fmtTime(at)).Scan(&id)
-		if err != nil || !send {
-			return err
-		}
-		ref := strconv.FormatInt(id, 10)
-		return enqueue(ctx, tx, at, mail.JobSend, ref, mail.JobSend+":"+ref, at)
+	err := s.tx(ctx, func(tx querier) (err error) {
+		id, err = queueMail(ctx, tx, m, status, send, at)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("queue mail: %w", err)
 	}
 	return id, nil
+}
+
+// queueMail stores a message in tx, with its send job when send is true.
+func queueMail(ctx context.Context, tx querier, m mail.Message, status string, send bool, at time.Time) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO mail_outbox (to_addr, subject, body, html, status, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+		m.To, m.Subject, m.Body, m.HTML, status, fmtTime(at)).Scan(&id)
+	if err != nil || !send {
+		return id, err
+	}
+	ref := strconv.FormatInt(id, 10)
+	return id, enqueue(ctx, tx, at, mail.JobSend, ref, mail.JobSend+":"+ref, at)
 }
 
 const mailColumns = `id, to_addr, subject, body, html, status, attempts, last_error, created_at, sent_at`

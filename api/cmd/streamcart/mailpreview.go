@@ -69,7 +69,9 @@ func mailPreview(args []string, out io.Writer) error {
 
 // sampleData is a made-up order and link, shaped as the shop's own.
 func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
-	d := mail.Data{Store: store, OrderID: "ord_7QxS4mPz", Total: mail.FormatMoney(1299, "EUR", locale), Minutes: 15}
+	due := time.Date(2026, 12, 24, 15, 4, 5, 0, time.UTC)
+	d := mail.Data{Store: store, OrderID: "ord_7QxS4mPz", Total: mail.FormatMoney(1299, "EUR", locale), Minutes: 15,
+		Due: mail.FormatDate(due, locale), Suspend: mail.FormatDate(due.AddDate(0, 0, 3), locale)}
 	prefix := ""
 	if slices.Contains(web.Prefixes, locale) {
 		prefix = locale + "/"
@@ -79,6 +81,10 @@ func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 		d.Link = base + "/checkout/" + prefix + "?signin=sample-token"
 	case mail.KindOrderReceived:
 		d.Link = base + "/checkout/" + prefix + "waiting?order=" + url.QueryEscape(d.OrderID)
+	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue:
+		d.Link = base + "/checkout/" + prefix + "renew?invoice=inv_7QxS4mPz&t=sample-token"
+	case mail.KindTrialEnding:
+		d.Link = base + "/checkout/" + prefix + "?view=services"
 	default:
 		d.Link = base + "/checkout/" + prefix + "success?order=" + url.QueryEscape(d.OrderID)
 	}

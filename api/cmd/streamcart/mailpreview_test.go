@@ -27,7 +27,15 @@ func TestMailPreview(t *testing.T) {
 			"\r\nMessage-ID: <streamcart.1.", "\r\nDate: Fri, 02 Jan 2026 15:04:05 +0000\r\n", "Content-Type: multipart/alternative;",
 			"=?UTF-8?q?Tu_l=C3=ADnea_est=C3=A1_lista", "Content-Type: text/plain; charset=UTF-8", "Content-Type: text/html; charset=UTF-8",
 		}},
-		{args: []string{"renewal-reminder"}, wantErr: `no message "renewal-reminder" (one of signin-link, order-received, line-ready)`},
+		{args: []string{"renewal-overdue", "--locale", "de-de"}, want: []string{
+			"Subject: Zahlung überfällig: Ihr Streamcart-Zugang wird am 27. Dezember 2026 gesperrt\n", "am 24. Dezember 2026 fällig",
+			"über 12,99\u00a0€", `href="https://shop.example/checkout/de-de/renew?invoice=inv_7QxS4mPz&amp;t=sample-token"`,
+		}},
+		{args: []string{"renewal-invoice"}, want: []string{"Subject: Your Streamcart subscription renews on 24 December 2026", "€12.99", "/checkout/renew?invoice="}},
+		{args: []string{"renewal-reminder", "--locale", "en-us"}, want: []string{"December 24, 2026", "in three days"}},
+		{args: []string{"renewal-due", "--locale", "nl-nl"}, want: []string{"vervalt vandaag"}},
+		{args: []string{"trial-ending", "--locale", "pt-pt"}, want: []string{"termina a 24 de dezembro de 2026", "/checkout/pt-pt/?view=services"}},
+		{args: []string{"renewal-receipt"}, wantErr: `no message "renewal-receipt" (one of signin-link, order-received, line-ready, renewal-invoice, renewal-reminder, renewal-due, renewal-overdue, trial-ending)`},
 		{args: []string{"signin-link", "--locale", "fr-fr"}, wantErr: `no locale "fr-fr"`},
 		{args: []string{}, wantErr: "mail preview KIND"},
 	}
