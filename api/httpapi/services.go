@@ -63,12 +63,23 @@ func working(svc order.Service) bool {
 	return svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue
 }
 
+// renewsWithCard reports whether the service's renewals are charged to a saved card: a card was
+// kept for it and it still renews (a line with a due date, not terminated or cancelled).
+func renewsWithCard(svc order.Service) bool {
+	switch svc.Status {
+	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
+		return svc.SavedCard && !svc.Trial && !svc.NextDueDate.IsZero()
+	}
+	return false
+}
+
 // result shows a service to a session allowed to read it.
 func (s *servicesService) result(svc order.Service, loc *string) *genservices.ServiceResult {
 	r := &genservices.ServiceResult{
 		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: serviceName(s.catalog(), svc.PID, svc.Name, loc), Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
 		MaxConnections: svc.MaxConnections, MacAddress: svc.MACAddress, BillingCycle: svc.BillingCycle, Trial: svc.Trial,
+		RenewsWithCard: renewsWithCard(svc),
 	}
 	if !working(svc) {
 		// Credentials are stored before the panel confirms them: show them only once they work.

@@ -93,6 +93,10 @@ type Order struct {
 	// Locale is the buyer's language when ordering (one of mail.Locales; "" when unknown): the
 	// shop's mail about the order is written in it.
 	Locale string
+
+	// RenewWithCard is the buyer's consent to renew with the card paying this order: the
+	// gateway saves it (a CardSaver) and renewals are charged to it off-session.
+	RenewWithCard bool
 }
 
 // Invoice is what the buyer pays for an order.
@@ -128,6 +132,9 @@ type Service struct {
 	ExpiresAt      time.Time // zero: never expires
 	NextDueDate    time.Time // zero: nothing more to pay
 	CreatedAt      time.Time
+	// SavedCard: a card saved with the buyer's consent at a paid order is kept for the service,
+	// and its renewals are charged to it off-session.
+	SavedCard bool
 }
 
 var (

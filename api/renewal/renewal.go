@@ -138,6 +138,8 @@ type Renewals struct {
 	cfg     Config
 	log     *slog.Logger
 	now     func() time.Time
+	charger Charger     // nil: no saved card is charged (ChargeWith)
+	charges ChargeStore // the attempts of charger
 }
 
 // New returns the renewal service.
@@ -152,7 +154,9 @@ func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
 	return job.Daily{Kind: JobSweep, Enqueue: enqueue, Now: r.now, Run: func(ctx context.Context, _ time.Time) error {
 		_, err := r.Sweep(ctx)
-		return errors.Join(err, r.Lapse(ctx))
+		// Saved cards are charged before the lapse, so a line paid on its due day never goes overdue.
+		_, cerr := r.Charge(ctx)
+		return errors.Join(err, cerr, r.Lapse(ctx))
 	}}
 }
 
