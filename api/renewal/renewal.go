@@ -58,6 +58,7 @@ type Listed struct {
 	Due         time.Time
 	Status      order.ServiceStatus
 	OpenInvoice string // the unpaid invoice of its latest renewal; "" when none
+	SavedCard   bool   // its renewals are charged to a saved card
 }
 
 // Store is what renewals persist.

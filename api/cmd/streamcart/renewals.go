@@ -51,8 +51,8 @@ func renewalsCommand(ctx context.Context, args []string, out io.Writer) error {
 	return printRenewals(out, list)
 }
 
-// printRenewals writes one line per service; AUTO-RENEW is "no" for every line while no card is
-// kept for automatic renewal.
+// printRenewals writes one line per service; AUTO-RENEW is "card" for a line whose renewals are
+// charged to a saved card, "no" otherwise.
 func printRenewals(out io.Writer, list []renewal.Listed) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "SERVICE\tCLIENT\tDUE\tSTATUS\tOPEN INVOICE\tAUTO-RENEW")
@@ -61,8 +61,16 @@ func printRenewals(out io.Writer, list []renewal.Listed) error {
 		if invoice == "" {
 			invoice = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\tno\n", printable(l.ServiceID), printable(l.Email), l.Due.UTC().Format(time.RFC3339),
-			printable(string(l.Status)), printable(invoice))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", printable(l.ServiceID), printable(l.Email), l.Due.UTC().Format(time.RFC3339),
+			printable(string(l.Status)), printable(invoice), autoRenew(l))
 	}
 	return w.Flush()
+}
+
+// autoRenew is the AUTO-RENEW cell of a line.
+func autoRenew(l renewal.Listed) string {
+	if l.SavedCard {
+		return "card"
+	}
+	return "no"
 }
