@@ -82,9 +82,9 @@ type ChargeStore interface {
 // (a shop without Stripe) no card is charged.
 func (r *Renewals) ChargeWith(c Charger, st ChargeStore) { r.charger, r.charges = c, st }
 
-// chargePoint is the attempt number (1…len(ChargeDays)) whose point is the latest at or before
+// ChargeAttempt is the attempt number (1…len(ChargeDays)) whose point is the latest at or before
 // now for a renewal due at due; 0 before the due day.
-func chargePoint(due, now time.Time) int {
+func ChargeAttempt(due, now time.Time) int {
 	day := due.UTC().Truncate(24 * time.Hour)
 	n := 0
 	for i, d := range ChargeDays {
@@ -113,7 +113,7 @@ func (r *Renewals) Charge(ctx context.Context) (int, error) {
 	paid := 0
 	var errs []error
 	for _, d := range due {
-		n := chargePoint(d.Renewal.PeriodStart, now)
+		n := ChargeAttempt(d.Renewal.PeriodStart, now)
 		if n == 0 {
 			continue
 		}
