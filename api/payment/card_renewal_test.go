@@ -286,3 +286,53 @@ func TestStripeOffSessionOutcomes(t *testing.T) {
 		})
 	}
 }
+
+// TestStripeIntentWebhooks: a PaymentIntent event settles an invoice only when it is an
+// off-session renewal charge (its metadata) of an invoice this shop charged; a Checkout Session's
+// own intent is left to its session's event, and a failed charge settles nothing.
+func TestStripeIntentWebhooks(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		cases := []struct {
+			name    string
+			typ     string
+			attempt string // metadata renewal_attempt; "" for Checkout's own intent
+			charged bool   // the shop charged the invoice off-session
+			outcome string
+			status  order.Status
+		}{
+			{"renewal charge succeeded", "payment_intent.succeeded", "1", true, "paid", order.StatusActive},
+			{"checkout's own intent", "payment_intent.succeeded", "", true, "ignored: payment_intent.succeeded", order.StatusPending},
+			{"charge failed", "payment_intent.payment_failed", "1", true, "ignored: payment_intent.payment_failed", order.StatusPending},
+			{"never charged here", "payment_intent.succeeded", "1", false, "refused: not the invoice's payment", order.StatusPending},
+		}
+		for i, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				e := newEnv(t, b, stripeGateway(t))
+				o := e.mustBuy("stripe", 3, "EUR")
+				if tc.charged {
+					if err := e.st.PutRef(t.Context(), "stripe_charge", o.Invoice.ID, "pi_hook"); err != nil {
+						t.Fatal(err)
+					}
+				}
+				meta := fmt.Sprintf(`{"invoice_id":%q,"order_id":%q}`, o.Invoice.ID, o.ID)
+				if tc.attempt != "" {
+					meta = fmt.Sprintf(`{"invoice_id":%q,"order_id":%q,"renewal_attempt":%q}`, o.Invoice.ID, o.ID, tc.attempt)
+				}
+				event := fmt.Sprintf("evt_pi_%d", i)
+				body := []byte(fmt.Sprintf(`{"id":%q,"object":"event","api_version":"2020-08-27","created":%d,"type":%q,"data":{"object":`+
+					`{"id":"pi_hook","object":"payment_intent","status":"succeeded","amount":%d,"currency":"eur","customer":"cus_1","metadata":%s}}}`,
+					event, time.Now().Unix(), tc.typ, o.Invoice.Amount.Amount, meta))
+				if got := e.post("stripe", body, signed(body, stripeWebhookSecret, time.Now())); got != http.StatusOK {
+					t.Fatalf("webhook: %d", got)
+				}
+				e.drain()
+				if out := e.outcome("stripe", event); out != tc.outcome {
+					t.Fatalf("outcome %q, want %q", out, tc.outcome)
+				}
+				if got := e.order(o.ID); got.Status != tc.status {
+					t.Fatalf("order %s, want %s", got.Status, tc.status)
+				}
+			})
+		}
+	})
+}
