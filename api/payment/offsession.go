@@ -169,7 +169,7 @@ func (s *Stripe) ChargeOffSession(ctx context.Context, o order.Order, card order
 	pi, err := s.sc.V1PaymentIntents.Create(ctx, p)
 	var se *stripe.Error
 	if errors.As(err, &se) && (se.Type == stripe.ErrorTypeCard || se.Type == stripe.ErrorTypeInvalidRequest) {
-		return s.refusedCharge(ctx, o, se), nil
+		return refusedCharge(se), nil
 	}
 	if err != nil {
 		return Charge{}, fmt.Errorf("stripe charge %s: %w: %s", o.Invoice.ID, ErrUnavailable, stripeReason(err))
@@ -196,7 +196,7 @@ func (s *Stripe) ChargeOffSession(ctx context.Context, o order.Order, card order
 
 // refusedCharge reads Stripe's refusal of an off-session charge: a card error is a decline (or a
 // required authentication), an invalid request (a detached card, a deleted customer) a refusal.
-func (s *Stripe) refusedCharge(ctx context.Context, o order.Order, se *stripe.Error) Charge {
+func refusedCharge(se *stripe.Error) Charge {
 	c := Charge{Outcome: renewal.ChargeRefused, DeclineCode: string(se.Code)}
 	if se.Type == stripe.ErrorTypeCard {
 		c.Outcome, c.DeclineCode = renewal.ChargeDeclined, declineCode(string(se.DeclineCode), string(se.Code))
@@ -204,12 +204,8 @@ func (s *Stripe) refusedCharge(ctx context.Context, o order.Order, se *stripe.Er
 			c.Outcome = renewal.ChargeAuthRequired
 		}
 	}
-	if se.PaymentIntent != nil && se.PaymentIntent.ID != "" {
-		c.Event.TransactionID = se.PaymentIntent.ID
-		// The intent exists at Stripe: keep it as the invoice's latest charge.
-		if err := s.refs.PutRef(ctx, chargeScope, o.Invoice.ID, se.PaymentIntent.ID); err != nil {
-			c.Event.TransactionID = ""
-		}
+	if se.PaymentIntent != nil {
+		c.Event.TransactionID = se.PaymentIntent.ID // recorded with the attempt
 	}
 	return c
 }
