@@ -147,6 +147,9 @@ type App struct {
 	lapseServices func(ctx context.Context) error
 	// remindRenewals sends the renewal reminders due now (the daily job's work too).
 	remindRenewals func(ctx context.Context) (int, error)
+	// chargeRenewals charges the saved cards of the renewals at an attempt point (the daily
+	// job's work too; nothing without Stripe).
+	chargeRenewals func(ctx context.Context) (int, error)
 
 	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
 	// clockRefused records that a live gateway kept this shop off it (reported once).
@@ -274,6 +277,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	webhooks.Observe(a.metrics)
+	webhooks.KeepCards(st)
+	for _, g := range gateways {
+		if sg, ok := g.(*payment.Stripe); ok {
+			after.renewals.ChargeWith(payment.NewCardCharger(sg, webhooks), st)
+		}
+	}
+	a.chargeRenewals = after.renewals.Charge
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
 	reconciler.SetClock(now)
@@ -433,6 +443,10 @@ func (a *App) SweepRenewals(ctx context.Context) (int, error) { return a.sweepRe
 // RemindRenewals sends the renewal and trial mails due at the business time and answers how many
 // it queued: the daily job's work after the sweep, each mail once however often it runs.
 func (a *App) RemindRenewals(ctx context.Context) (int, error) { return a.remindRenewals(ctx) }
+// ChargeRenewals charges off-session the saved cards of the unpaid renewals at an attempt point
+// (the due day, then 1, 3 and 5 days after) and answers how many charges succeeded: the daily
+// job's work between invoicing and the lapse.
+func (a *App) ChargeRenewals(ctx context.Context) (int, error) { return a.chargeRenewals(ctx) }
 
 // LapseServices moves the services whose time ran out (Overdue, Suspended, Terminated, Expired):
 // the daily job's other work.

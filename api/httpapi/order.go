@@ -74,6 +74,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	if p.ReturnURL != nil {
 		r.ReturnURL = *p.ReturnURL
 	}
+	r.RenewWithCard = p.RenewWithCard != nil && *p.RenewWithCard
 	if sf, ok := storefront.FromContext(ctx); ok {
 		// A storefront sells its plans only: another pid is as unknown there as a missing one.
 		if len(sf.Plans) > 0 && !slices.Contains(sf.Plans, p.Pid) {
@@ -113,6 +114,10 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		return nil, genorder.MakeTrialUsed(errors.New(msgTrialUsed))
 	case errors.Is(err, order.ErrUnknownGateway):
 		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
+	case errors.Is(err, order.ErrCardGateway):
+		return nil, genorder.MakeBadRequest(errors.New("Automatic renewal with a saved card needs the card gateway (stripe): choose it, or untick \"Renew automatically with this card\"."))
+	case errors.Is(err, order.ErrCardCycle):
+		return nil, genorder.MakeBadRequest(errors.New("Automatic renewal with a saved card needs a plan that renews (a monthly or longer billing cycle): a trial or one-time plan has nothing to renew."))
 	case errors.Is(err, order.ErrBadReturnURL):
 		return nil, genorder.MakeBadRequest(errors.New("The return URL must be a path or a URL on this site."))
 	case errors.Is(err, order.ErrGatewayUnavailable):

@@ -70,6 +70,17 @@ func working(svc order.Service) bool {
 	return svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue
 }
 
+// renewsWithCard reports whether the service's renewals are charged to a saved card: a card was
+// kept for it and it still renews (a line with a due date, auto-renew not cancelled, not
+// terminated or cancelled).
+func renewsWithCard(svc order.Service) bool {
+	switch svc.Status {
+	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
+		return svc.SavedCard && svc.AutoRenew && !svc.Trial && !svc.NextDueDate.IsZero()
+	}
+	return false
+}
+
 // result shows a service to a session allowed to read it, with its renewal: whether it renews,
 // its open renewal invoice and what the next period costs.
 func (s *servicesService) result(ctx context.Context, svc order.Service, loc *string) (*genservices.ServiceResult, error) {
@@ -77,6 +88,7 @@ func (s *servicesService) result(ctx context.Context, svc order.Service, loc *st
 		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: serviceName(s.catalog(), svc.PID, svc.Name, loc), Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
 		MaxConnections: svc.MaxConnections, MacAddress: svc.MACAddress, BillingCycle: svc.BillingCycle, Trial: svc.Trial,
+		RenewsWithCard: renewsWithCard(svc),
 	}
 	if !working(svc) {
 		// Credentials are stored before the panel confirms them: show them only once they work.

@@ -93,6 +93,10 @@ type Order struct {
 	// Locale is the buyer's language when ordering (one of mail.Locales; "" when unknown): the
 	// shop's mail about the order is written in it.
 	Locale string
+
+	// RenewWithCard is the buyer's consent to renew with the card paying this order: the
+	// gateway saves it (a CardSaver) and renewals are charged to it off-session.
+	RenewWithCard bool
 }
 
 // Invoice is what the buyer pays for an order.
@@ -132,6 +136,9 @@ type Service struct {
 	// service is Cancelled at its due date. Stored true for every service; it means something only
 	// for a paid, recurring one.
 	AutoRenew bool
+	// SavedCard: a card saved with the buyer's consent at a paid order is kept for the service,
+	// and its renewals are charged to it off-session.
+	SavedCard bool
 }
 
 var (

@@ -42,6 +42,8 @@ type Placement struct {
 	// Deadline is when the invoice stops being payable; zero: PaymentDeadline after placing.
 	// A renewal stays payable through its period, suspension included.
 	Deadline time.Time
+	// RenewWithCard is the buyer's consent to save the paying card for renewals (Request's).
+	RenewWithCard bool
 }
 
 // CustomHash is a digest of what a Placement's caller was asked, for Placement.RequestHash.
@@ -212,7 +214,7 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 	if q.Discount != nil {
 		o.PromoCode = q.Discount.Code // the catalog's code: canonical
 	}
-	o.ReturnURL, o.Locale = p.ReturnURL, p.Locale
+	o.ReturnURL, o.Locale, o.RenewWithCard = p.ReturnURL, p.Locale, p.RenewWithCard
 	if o.ReturnURL == "" {
 		o.ReturnURL = "/checkout/waiting?order=" + o.ID
 	}

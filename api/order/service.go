@@ -204,6 +204,9 @@ type Request struct {
 	// Locale is the buyer's language (the request's Accept-Language), kept for the order's mail.
 	// Not part of the idempotency hash: it does not change what is bought.
 	Locale string
+	// RenewWithCard is the buyer's consent to have the card saved and renewals charged to it;
+	// only with a gateway that saves cards (CardSaver) and a plan that renews.
+	RenewWithCard bool
 }
 
 func (r Request) hash() string {
@@ -220,6 +223,10 @@ func (r Request) hash() string {
 		Return   string
 	}{r.Quote.PID, r.Quote.Cycle, strings.ToUpper(r.Quote.Currency), r.Quote.ExtraConnections, r.Quote.ProxyProtection,
 		canonicalPromo(r.Quote.PromoCode), r.Gateway, r.ExpectedTotal, r.AffiliateID, r.ReturnURL})
+	if r.RenewWithCard {
+		// Only when given, so the hash of every request without it stays what it was.
+		b = append(b, " renew-with-card"...)
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -261,12 +268,18 @@ func canonicalPromo(code string) string {
 func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Order, error) {
 	cat := s.catalog()
 	p := Placement{Kind: KindPlan, Gateway: r.Gateway, ReturnURL: r.ReturnURL, IP: r.IP, Origin: r.Origin,
-		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale}
+		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale,
+		RenewWithCard: r.RenewWithCard}
 	if p.Gateway == "" {
 		p.Gateway = cat.DefaultGateway().Module
 	}
 	if err := s.CheckPlacement(p); err != nil {
 		return Order{}, err
+	}
+	if r.RenewWithCard {
+		if err := s.checkCardRenewal(cat, p.Gateway, r.Quote.PID, r.Quote.Cycle); err != nil {
+			return Order{}, err
+		}
 	}
 	r.Gateway = p.Gateway
 	p.RequestHash = r.hash()

@@ -36,22 +36,27 @@ type StripeConfig struct {
 
 // Stripe is the card gateway through Stripe Checkout Sessions.
 type Stripe struct {
-	cfg  StripeConfig
-	sc   *stripe.Client
-	refs Refs
-	now  func() time.Time
+	cfg       StripeConfig
+	sc        *stripe.Client
+	refs      Refs
+	customers Customers // nil: every card-saving session creates its customer
+	now       func() time.Time
 }
 
 var (
-	_ order.Gateway  = (*Stripe)(nil)
-	_ order.Refunder = (*Stripe)(nil)
-	_ order.Expirer  = (*Stripe)(nil)
-	_ Provider       = (*Stripe)(nil)
-	_ Inquirer       = (*Stripe)(nil)
-	_ Matcher        = (*Stripe)(nil)
+	_ order.Gateway   = (*Stripe)(nil)
+	_ order.Refunder  = (*Stripe)(nil)
+	_ order.Expirer   = (*Stripe)(nil)
+	_ Provider        = (*Stripe)(nil)
+	_ Inquirer        = (*Stripe)(nil)
+	_ Matcher         = (*Stripe)(nil)
+	_ order.CardSaver = (*Stripe)(nil)
+	_ CardReader      = (*Stripe)(nil)
 )
 
-// NewStripe returns the Stripe gateway; refs keeps each invoice's Checkout Session id.
+// NewStripe returns the Stripe gateway; refs keeps each invoice's Checkout Session id. When refs
+// also knows the clients' Stripe customers (Customers), a returning buyer who saves a card again
+// saves it to the same customer.
 func NewStripe(cfg StripeConfig, refs Refs) *Stripe {
 	bc := &stripe.BackendConfig{
 		HTTPClient:    cfg.HTTPClient,
@@ -64,8 +69,12 @@ func NewStripe(cfg StripeConfig, refs Refs) *Stripe {
 		bc.URL = stripe.String(strings.TrimRight(cfg.APIURL, "/"))
 	}
 	sc := stripe.NewClient(cfg.SecretKey, stripe.WithBackends(stripe.NewBackendsWithConfig(bc)))
-	return &Stripe{cfg: cfg, sc: sc, refs: refs, now: time.Now}
+	customers, _ := refs.(Customers)
+	return &Stripe{cfg: cfg, sc: sc, refs: refs, customers: customers, now: time.Now}
 }
+
+// SavesCards: a Checkout Session can save the card for off-session renewals.
+func (*Stripe) SavesCards() bool { return true }
 
 // Module names the gateway.
 func (*Stripe) Module() string { return "stripe" }
@@ -101,6 +110,11 @@ func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 			Metadata: map[string]string{"invoice_id": o.Invoice.ID, "order_id": o.ID},
 		},
 	}
+	if o.RenewWithCard {
+		if err := s.saveCard(ctx, o, p); err != nil {
+			return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
+		}
+	}
 	// Stripe lets a session live 30 minutes to 24 hours: end it with our deadline when it can.
 	if left := o.Invoice.Deadline.Sub(s.now()); left >= 31*time.Minute && left <= 24*time.Hour {
 		p.ExpiresAt = stripe.Int64(o.Invoice.Deadline.Unix())
@@ -114,6 +128,26 @@ func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 		return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
 	}
 	return sess.URL, nil
+}
+
+// saveCard makes the session save the card for off-session charges (the buyer consented), to the
+// client's Stripe customer when a card was saved for them before, else to a customer the session
+// creates. Stripe takes a customer or an email, not both.
+func (s *Stripe) saveCard(ctx context.Context, o order.Order, p *stripe.CheckoutSessionCreateParams) error {
+	p.PaymentIntentData.SetupFutureUsage = stripe.String(string(stripe.PaymentIntentSetupFutureUsageOffSession))
+	customer := ""
+	if s.customers != nil {
+		var err error
+		if customer, err = s.customers.ClientCustomer(ctx, o.ClientID, s.Module()); err != nil {
+			return err
+		}
+	}
+	if customer != "" {
+		p.Customer, p.CustomerEmail = stripe.String(customer), nil
+		return nil
+	}
+	p.CustomerCreation = stripe.String(string(stripe.CheckoutSessionCustomerCreationAlways))
+	return nil
 }
 
 // stripeReason keeps what a Stripe error says without the request details.
@@ -144,6 +178,9 @@ func (s *Stripe) Parse(body []byte) (Event, error) {
 		return Event{}, fmt.Errorf("%w: %v", ErrBadPayload, err)
 	}
 	ev := Event{Provider: s.Module(), ID: e.ID, Type: string(e.Type), Kind: KindIgnored}
+	if strings.HasPrefix(ev.Type, "payment_intent.") && e.Data != nil {
+		return s.intentEvent(ev, e.Data.Raw)
+	}
 	if !strings.HasPrefix(ev.Type, "checkout.session.") || e.Data == nil {
 		return ev, nil
 	}
@@ -179,12 +216,18 @@ func (s *Stripe) sessionEvent(ev Event, sess *stripe.CheckoutSession) Event {
 	if sess.PaymentIntent != nil {
 		ev.PaymentRef = sess.PaymentIntent.ID
 	}
+	if sess.Customer != nil {
+		ev.Customer = sess.Customer.ID
+	}
 	return ev
 }
 
 // Matches accepts an event only for the Checkout Session recorded for its invoice: a session
 // opened elsewhere (another shop on the same account, a forged client_reference_id) settles nothing.
 func (s *Stripe) Matches(ctx context.Context, ev Event) error {
+	if isIntentEvent(ev) {
+		return s.matchesCharge(ctx, ev)
+	}
 	ref, err := s.refs.Ref(ctx, s.Module(), ev.InvoiceID)
 	if errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("%w: invoice %s has no Checkout Session", ErrForeignPayment, ev.InvoiceID)

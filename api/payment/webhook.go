@@ -57,6 +57,7 @@ type Event struct {
 	TransactionID string        // unique per payment: a reused one never settles twice
 	Amount        pricing.Money // the invoice amount the provider charged
 	PaymentRef    string        // what the provider refunds by (Stripe: the payment intent); may be ""
+	Customer      string        // the provider's customer who paid (Stripe), when the event names one
 }
 
 // Provider is the webhook side of a gateway.
@@ -124,7 +125,12 @@ type Webhooks struct {
 	log       *slog.Logger
 	now       func() time.Time
 	observer  WebhookObserver
+	cards     CardStore // nil: no card is kept for renewals
 }
+
+// KeepCards makes a paid order whose buyer consented to renew with the card (RenewWithCard)
+// keep the card that paid it, in cards, for its services' renewals; call it before serving.
+func (w *Webhooks) KeepCards(cards CardStore) { w.cards = cards }
 
 // WebhookObserver hears what became of each webhook (metrics). Results on receipt: stored,
 // duplicate, rejected (signature), unreadable, error (not stored); outcomes once processed: the
@@ -294,6 +300,14 @@ func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 	case KindFailed:
 		_, err = w.orders.Fail(ctx, ev.InvoiceID)
 	}
+	if ev.Kind == KindPaid && (err == nil || errors.Is(err, order.ErrAlreadySettled)) && o.RenewWithCard {
+		// Also after "already settled": a retry after the card could not be read keeps it then.
+		if kept, cerr := w.keepCard(ctx, ev, o); cerr != nil {
+			return "", cerr
+		} else if kept != "" && err == nil {
+			return string(ev.Kind) + ": " + kept, nil
+		}
+	}
 	switch {
 	case err == nil:
 		return string(ev.Kind), nil
@@ -311,6 +325,29 @@ func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 		return "review: " + review.Reason, nil
 	}
 	return "", err
+}
+
+// keepCard keeps the card that paid o for its services' renewals. A provider that cannot be
+// asked now is an error (the webhook job retries); a payment that saved no card is logged and
+// described, as nothing will change it.
+func (w *Webhooks) keepCard(ctx context.Context, ev Event, o order.Order) (string, error) {
+	reader, ok := w.providers[ev.Provider].(CardReader)
+	if !ok || w.cards == nil {
+		return "", nil
+	}
+	c, err := reader.SavedCard(ctx, ev)
+	if errors.Is(err, ErrNoCard) {
+		w.log.Warn("card not kept for renewals", "provider", ev.Provider, "order", o.ID, "err", err)
+		return "card not saved", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("keep card of order %s: %w", o.ID, err)
+	}
+	c.OrderID = o.ID
+	if err := w.cards.SaveCard(ctx, c); err != nil {
+		return "", err
+	}
+	return "card kept", nil
 }
 
 // absURL makes a path absolute on the shop's public base URL; an absolute URL stays as it is.

@@ -65,6 +65,7 @@ type Listed struct {
 	Status      order.ServiceStatus
 	OpenInvoice string // the unpaid invoice of its latest renewal; "" when none
 	AutoRenew   bool   // false once the buyer cancelled auto-renew: Cancelled at its due date
+	SavedCard   bool   // its renewals are charged to a saved card
 }
 
 // Store is what renewals persist.
@@ -159,6 +160,8 @@ type Renewals struct {
 	log     *slog.Logger
 	now     func() time.Time
 	remind  *Reminders // the renewal mails (remind.go); nil: none
+	charger Charger     // nil: no saved card is charged (ChargeWith)
+	charges ChargeStore // the attempts of charger
 }
 
 // New returns the renewal service.
@@ -173,7 +176,9 @@ func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
 	return job.Daily{Kind: JobSweep, Enqueue: enqueue, Now: r.now, Run: func(ctx context.Context, _ time.Time) error {
 		_, err := r.Sweep(ctx)
-		return errors.Join(err, r.remind.run(ctx), r.Lapse(ctx))
+		// Saved cards are charged before the lapse, so a line paid on its due day never goes overdue.
+		_, cerr := r.Charge(ctx)
+		return errors.Join(err, cerr, r.remind.run(ctx), r.Lapse(ctx))
 	}}
 }
 

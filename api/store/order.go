@@ -31,7 +31,7 @@ func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
 
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
 	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at, o.locale,
-	o.kind,
+	o.kind, o.renew_with_card,
 	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at`
 
 func orderQuery(where string) string {
@@ -44,7 +44,7 @@ func scanOrder(row rowScanner) (order.Order, error) {
 	var quote, status, kind, invStatus, created, updated, deadline, paidAt string
 	err := row.Scan(
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
-		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale, &kind,
+		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale, &kind, &o.RenewWithCard,
 		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
 		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -169,13 +169,15 @@ func (s *db) SetPaymentLink(ctx context.Context, o order.Order) (bool, error) {
 var errUnchanged = errors.New("unchanged")
 
 const serviceColumns = `id, order_id, client_id, session_id, pid, name, billing_cycle, status, trial, username, password,
-	server_hostname, max_connections, mac_address, expires_at, next_due_date, created_at, auto_renew`
+	server_hostname, max_connections, mac_address, expires_at, next_due_date, created_at, auto_renew,
+	EXISTS (SELECT 1 FROM service_cards c WHERE c.service_id = services.id)`
 
 func scanService(row interface{ Scan(...any) error }) (order.Service, error) {
 	var v order.Service
 	var status, expires, due, created string
 	err := row.Scan(&v.ID, &v.OrderID, &v.ClientID, &v.SessionID, &v.PID, &v.Name, &v.BillingCycle, &status, &v.Trial,
-		&v.Username, &v.Password, &v.ServerHostname, &v.MaxConnections, &v.MACAddress, &expires, &due, &created, &v.AutoRenew)
+		&v.Username, &v.Password, &v.ServerHostname, &v.MaxConnections, &v.MACAddress, &expires, &due, &created, &v.AutoRenew,
+		&v.SavedCard)
 	if errors.Is(err, sql.ErrNoRows) {
 		return order.Service{}, order.ErrNotFound
 	}
@@ -347,10 +349,11 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	// The rows go with the transaction's next round trip (on PostgreSQL, with COMMIT): nothing
 	// reads them before.
 	err = t.tx.later(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
-		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at, locale, kind)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at, locale, kind,
+		renew_with_card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.ClientID, o.SessionID, o.Email, string(quote), o.Quote.Total.Amount, o.Quote.Total.Currency, string(o.Status), o.Fraud,
-		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt), o.Locale, string(o.Kind))
+		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt), o.Locale, string(o.Kind),
+		o.RenewWithCard)
 	if err != nil {
 		return fmt.Errorf("insert order: %w", err)
 	}

@@ -271,7 +271,8 @@ func (s *db) RenewalListing(ctx context.Context, dueBefore time.Time) ([]renewal
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT s.id, o.email, s.next_due_date, s.status, s.auto_renew,
 		COALESCE((SELECT i.id FROM renewals r JOIN invoices i ON i.order_id = r.order_id
-			WHERE r.service_id = s.id AND r.cancelled_at = '' AND i.status = 'unpaid' ORDER BY r.period_start DESC LIMIT 1), '')
+			WHERE r.service_id = s.id AND r.cancelled_at = '' AND i.status = 'unpaid' ORDER BY r.period_start DESC LIMIT 1), ''),
+		EXISTS (SELECT 1 FROM service_cards c WHERE c.service_id = s.id)
 		FROM services s JOIN orders o ON o.id = s.order_id
 		WHERE s.status IN (?, ?, ?) AND s.next_due_date <> '' AND s.next_due_date <= ?
 		ORDER BY s.next_due_date, s.id`,
@@ -284,7 +285,7 @@ func (s *db) RenewalListing(ctx context.Context, dueBefore time.Time) ([]renewal
 	for rows.Next() {
 		var l renewal.Listed
 		var due, status string
-		if err := rows.Scan(&l.ServiceID, &l.Email, &due, &status, &l.AutoRenew, &l.OpenInvoice); err != nil {
+		if err := rows.Scan(&l.ServiceID, &l.Email, &due, &status, &l.AutoRenew, &l.OpenInvoice, &l.SavedCard); err != nil {
 			return nil, fmt.Errorf("list renewals: %w", err)
 		}
 		l.Due, l.Status = parseTime(due), order.ServiceStatus(status)

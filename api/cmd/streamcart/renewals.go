@@ -51,7 +51,8 @@ func renewalsCommand(ctx context.Context, args []string, out io.Writer) error {
 	return printRenewals(out, list)
 }
 
-// printRenewals writes one line per service; AUTO-RENEW is "no" once the buyer cancelled it (the
+// printRenewals writes one line per service; AUTO-RENEW is "card" for a line whose renewals are
+// charged to a saved card, "yes" for one renewed by invoice, "no" once the buyer cancelled it (the
 // service ends at its due date).
 func printRenewals(out io.Writer, list []renewal.Listed) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
@@ -61,12 +62,19 @@ func printRenewals(out io.Writer, list []renewal.Listed) error {
 		if invoice == "" {
 			invoice = "-"
 		}
-		auto := "yes"
-		if !l.AutoRenew {
-			auto = "no"
-		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", printable(l.ServiceID), printable(l.Email), l.Due.UTC().Format(time.RFC3339),
-			printable(string(l.Status)), printable(invoice), auto)
+			printable(string(l.Status)), printable(invoice), autoRenew(l))
 	}
 	return w.Flush()
+}
+
+// autoRenew is the AUTO-RENEW cell of a line.
+func autoRenew(l renewal.Listed) string {
+	switch {
+	case !l.AutoRenew:
+		return "no"
+	case l.SavedCard:
+		return "card"
+	}
+	return "yes"
 }

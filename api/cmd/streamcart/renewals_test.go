@@ -19,6 +19,7 @@ func TestRenewalsListPrintsEachService(t *testing.T) {
 	err := printRenewals(&out, []renewal.Listed{
 		{ServiceID: "svc_1", Email: "a@example.com", Due: due, Status: order.ServiceActive, OpenInvoice: "inv_1", AutoRenew: true},
 		{ServiceID: "svc_2", Email: "b\x1b[31m@example.com", Due: due, Status: order.ServiceSuspended},
+		{ServiceID: "svc_3", Email: "c@example.com", Due: due, Status: order.ServiceOverdue, SavedCard: true, AutoRenew: true},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +29,7 @@ func TestRenewalsListPrintsEachService(t *testing.T) {
 		{"SERVICE", "CLIENT", "DUE", "STATUS", "OPEN INVOICE", "AUTO-RENEW"},
 		{"svc_1", "a@example.com", "2026-12-01T09:30:00Z", "Active", "inv_1", "yes"},
 		{"svc_2", "@example.com", "Suspended", " - ", "no"},
+		{"svc_3", "c@example.com", "Overdue", " - ", "card"},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())

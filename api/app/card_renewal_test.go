@@ -1,0 +1,402 @@
+package app_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stripe/stripe-go/v85/webhook"
+
+	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/renewal"
+	genorder "github.com/streamcart/streamcart/gen/order"
+)
+
+const cardWebhookSecret = "whsec_card_renewal"
+
+// fakeStripe answers the few Stripe API calls a card renewal makes, as Stripe does (the
+// library's client talks to it), and records them: the answer to an off-session PaymentIntent is
+// the test's choice (stripe-mock answers every intent alike; api/payment tests the requests
+// against it).
+type fakeStripe struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	answer   string // succeed, decline, authenticate (an error), requires_action (a 200)
+	sessions []url.Values
+	intents  []url.Values
+	keys     []string // the Idempotency-Key of each intent
+}
+
+func newFakeStripe(t *testing.T) *fakeStripe {
+	f := &fakeStripe{t: t, answer: "succeed"}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeStripe) answerWith(a string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.answer = a
+}
+
+func (f *fakeStripe) calls() (sessions, intents int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.sessions), len(f.intents)
+}
+
+func (f *fakeStripe) intent(i int) (url.Values, string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.intents[i], f.keys[i]
+}
+
+func (f *fakeStripe) serve(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	write := func(status int, v any) {
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(v)
+	}
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/checkout/sessions":
+		f.sessions = append(f.sessions, r.PostForm)
+		id := fmt.Sprintf("cs_test_%d", len(f.sessions))
+		write(200, map[string]any{"id": id, "object": "checkout.session", "url": "https://checkout.stripe.test/c/" + id,
+			"payment_intent": fmt.Sprintf("pi_cs_%d", len(f.sessions)), "status": "open", "payment_status": "unpaid"})
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/expire"):
+		write(200, map[string]any{"id": strings.Split(r.URL.Path, "/")[4], "object": "checkout.session", "status": "expired"})
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/payment_intents/"):
+		write(200, map[string]any{"id": strings.TrimPrefix(r.URL.Path, "/v1/payment_intents/"), "object": "payment_intent",
+			"status": "succeeded", "customer": "cus_card", "payment_method": map[string]any{"id": "pm_card", "object": "payment_method"}})
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/payment_intents":
+		f.intents = append(f.intents, r.PostForm)
+		f.keys = append(f.keys, r.Header.Get("Idempotency-Key"))
+		id := fmt.Sprintf("pi_off_%d", len(f.intents))
+		meta := map[string]string{}
+		for k, v := range r.PostForm {
+			if name, ok := strings.CutPrefix(k, "metadata["); ok {
+				meta[strings.TrimSuffix(name, "]")] = v[0]
+			}
+		}
+		pi := map[string]any{"id": id, "object": "payment_intent", "amount": json.Number(r.PostForm.Get("amount")),
+			"currency": r.PostForm.Get("currency"), "customer": r.PostForm.Get("customer"),
+			"payment_method": r.PostForm.Get("payment_method"), "metadata": meta, "status": "succeeded"}
+		switch f.answer {
+		case "decline", "authenticate":
+			code, decline := "card_declined", "insufficient_funds"
+			if f.answer == "authenticate" {
+				code, decline = "authentication_required", "authentication_required"
+			}
+			pi["status"] = "requires_payment_method"
+			write(402, map[string]any{"error": map[string]any{"type": "card_error", "code": code, "decline_code": decline,
+				"message": "Your card was declined.", "payment_intent": pi}})
+			return
+		case "requires_action":
+			pi["status"] = "requires_action"
+		}
+		write(200, pi)
+	default:
+		http.Error(w, `{"error":{"type":"invalid_request_error","message":"not faked"}}`, http.StatusNotFound)
+	}
+}
+
+// cardShop is a shop selling through Stripe (the fake) and the sandbox.
+func cardShop(t *testing.T, f *fakeStripe) *shop {
+	return newShop(t, func(c *app.Config) {
+		c.CatalogFile = catalogWithGateways(t, "stripe-sandbox")
+		c.PublicURL = "https://shop.example"
+		c.Payment = payment.Config{StripeSecretKey: "sk_test_card", StripeWebhookSecret: cardWebhookSecret, StripeAPIURL: f.srv.URL}
+	})
+}
+
+// stripeHook delivers a signed Stripe event to s's webhook and runs the jobs it queues.
+func (s *shop) stripeHook(id, typ string, object map[string]any) {
+	s.t.Helper()
+	body, _ := json.Marshal(map[string]any{"id": id, "object": "event", "api_version": "2020-08-27", "created": time.Now().Unix(),
+		"type": typ, "data": map[string]any{"object": object}})
+	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: cardWebhookSecret, Timestamp: time.Now()})
+	status, _, out := s.rawWith(http.MethodPost, payment.WebhookPath("stripe"), "", strings.NewReader(string(body)),
+		http.Header{"Stripe-Signature": {signed.Header}})
+	if status != http.StatusOK {
+		s.t.Fatalf("stripe webhook %s: %d %s", typ, status, out)
+	}
+	s.drain()
+}
+
+// cardService buys a monthly plan through Stripe with "renew with this card" ticked, pays it (the
+// session's webhook) and answers the active service, its due date and the buyer's token.
+func (s *shop) cardService(f *fakeStripe, email string) (svcID string, due time.Time, token string) {
+	s.t.Helper()
+	buyer := s.register(email, "card-password")
+	p := standard()
+	p.Gateway, p.RenewWithCard = ptr("stripe"), ptr(true)
+	o := s.buy(buyer.Token, p)
+	cs, err := s.app.Store().Ref(s.t.Context(), "stripe", o.InvoiceID)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.stripeHook("evt_paid_"+o.OrderID, "checkout.session.completed", map[string]any{
+		"id": cs, "object": "checkout.session", "client_reference_id": o.InvoiceID, "payment_status": "paid",
+		"amount_total": o.Total.Amount, "currency": "eur", "payment_intent": "pi_first", "customer": "cus_card",
+	})
+	if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
+		s.t.Fatalf("order %s, want active", got.Status)
+	}
+	svc, err := s.app.Store().Service(s.t.Context(), o.ServiceIds[0])
+	if err != nil || svc.NextDueDate.IsZero() {
+		s.t.Fatalf("service %+v %v: want a due date", svc, err)
+	}
+	return svc.ID, svc.NextDueDate, buyer.Token
+}
+
+// TestRenewWithCardSavesTheCardAndChargesOnceAtTheDueDay: the consent makes the Checkout Session
+// save the card; the paid session keeps it for the service (renewsWithCard). On the due day the
+// renewal is charged off-session once, whatever the replicas and sweeps, and the charge settles
+// through the webhook path: the due date moves one month, and Stripe's own webhook for the same
+// payment afterwards changes nothing.
+func TestRenewWithCardSavesTheCardAndChargesOnceAtTheDueDay(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		other := openShop(t, s.cfg) // a second replica on the same database
+		ctx, st := t.Context(), s.app.Store()
+
+		svcID, due, token := s.cardService(f, "card@example.com")
+		f.mu.Lock()
+		first := f.sessions[0]
+		f.mu.Unlock()
+		if first.Get("payment_intent_data[setup_future_usage]") != "off_session" || first.Get("customer_creation") != "always" {
+			t.Fatalf("checkout session %v: want the card saved to a new customer", first)
+		}
+		if card, err := st.ServiceCard(ctx, svcID); err != nil || card.Customer != "cus_card" || card.PaymentMethod != "pm_card" || card.Provider != "stripe" {
+			t.Fatalf("saved card %+v %v: want cus_card / pm_card", card, err)
+		}
+		if got := s.getService(token, svcID); !got.RenewsWithCard {
+			t.Fatal("GET /services: renewsWithCard false, want true")
+		}
+
+		advanceTo(t, due.Add(-6*24*time.Hour), s, other)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("renewals placed: %d %v, want 1", n, err)
+		}
+		rn, err := st.LatestRenewal(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro, err := st.Order(ctx, rn.OrderID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.app.ChargeRenewals(ctx); err != nil || n != 0 {
+			t.Fatalf("charges before the due day: %d %v", n, err)
+		}
+		if _, intents := f.calls(); intents != 0 {
+			t.Fatalf("%d charges before the due day, want none", intents)
+		}
+
+		advanceTo(t, due, s, other)
+		var wg sync.WaitGroup
+		paid := make([]int, 4)
+		for i, sh := range []*shop{s, other, s, other} {
+			wg.Go(func() {
+				n, err := sh.app.ChargeRenewals(ctx)
+				if err != nil {
+					t.Errorf("charge: %v", err)
+				}
+				paid[i] = n
+			})
+		}
+		wg.Wait()
+		if _, intents := f.calls(); intents != 1 || paid[0]+paid[1]+paid[2]+paid[3] != 1 {
+			t.Fatalf("two replicas sweeping twice: %d charges, %v paid; want exactly one", intents, paid)
+		}
+		req, key := f.intent(0)
+		want := map[string]string{"amount": "1299", "currency": "eur", "customer": "cus_card", "payment_method": "pm_card",
+			"off_session": "true", "confirm": "true", "metadata[invoice_id]": ro.Invoice.ID, "metadata[order_id]": ro.ID,
+			"metadata[renewal_attempt]": "1"}
+		for k, v := range want {
+			if req.Get(k) != v {
+				t.Errorf("payment intent %s = %q, want %q", k, req.Get(k), v)
+			}
+		}
+		if key != "streamcart-renewal-"+ro.ID+"-1" {
+			t.Errorf("idempotency key %q", key)
+		}
+
+		s.drain()
+		svc, err := st.Service(ctx, svcID)
+		if err != nil || svc.Status != order.ServiceActive || !svc.NextDueDate.Equal(due.AddDate(0, 1, 0)) {
+			t.Fatalf("service after the charge %+v %v: want Active, due %s", svc, err, due.AddDate(0, 1, 0))
+		}
+		ro, err = st.Order(ctx, rn.OrderID)
+		if err != nil || ro.Status != order.StatusActive || ro.Invoice.TransactionID != "stripe:pi_off_1" {
+			t.Fatalf("renewal order %s txn %q %v: want active, stripe:pi_off_1", ro.Status, ro.Invoice.TransactionID, err)
+		}
+		if charges, err := st.Charges(ctx, ro.ID); err != nil || len(charges) != 1 || charges[0].Outcome != renewal.ChargeSucceeded || charges[0].PaymentIntent != "pi_off_1" {
+			t.Fatalf("attempts %+v %v", charges, err)
+		}
+
+		// Stripe's webhook for the same charge comes afterwards, twice: nothing more happens.
+		for _, id := range []string{"evt_pi_1", "evt_pi_1_again"} {
+			s.stripeHook(id, "payment_intent.succeeded", map[string]any{"id": "pi_off_1", "object": "payment_intent", "status": "succeeded",
+				"amount": 1299, "currency": "eur", "customer": "cus_card",
+				"metadata": map[string]string{"invoice_id": ro.Invoice.ID, "order_id": ro.ID, "renewal_attempt": "1"}})
+			hook, err := st.WebhookByEvent(ctx, "stripe", id)
+			if err != nil || hook.Outcome != "ignored: invoice already settled" {
+				t.Fatalf("webhook %s outcome %q %v", id, hook.Outcome, err)
+			}
+		}
+		if svc, err := st.Service(ctx, svcID); err != nil || !svc.NextDueDate.Equal(due.AddDate(0, 1, 0)) {
+			t.Fatalf("service %+v %v: the due date moved again", svc, err)
+		}
+		if n := s.count(`SELECT COUNT(*) FROM payment_reviews`); n != 0 {
+			t.Fatalf("%d payments under review, want none", n)
+		}
+		lapse(t, s)
+		if svc, _ := st.Service(ctx, svcID); svc.Status != order.ServiceActive {
+			t.Fatalf("status %s after the lapse, want Active", svc.Status)
+		}
+	})
+}
+
+// TestRenewWithCardDeclinedFallsBackAndRetries: a declined charge, then one that needs the buyer's
+// authentication, leave the renewal invoice open (its pay link) and are tried again 1, 3 and 5 days
+// after the due day, once each; with the default 3 grace days the line is suspended before the
+// last try, whose success re-enables it.
+func TestRenewWithCardDeclinedFallsBackAndRetries(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		ctx, st := t.Context(), s.app.Store()
+		svcID, due, _ := s.cardService(f, "declined@example.com")
+		advanceTo(t, due.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("renewals placed: %d %v, want 1", n, err)
+		}
+		rn, err := st.LatestRenewal(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		day := due.UTC().Truncate(24 * time.Hour)
+		steps := []struct {
+			at       time.Time
+			answer   string
+			intents  int // charges made so far
+			status   order.ServiceStatus
+			orderNow order.Status
+		}{
+			{day.Add(time.Hour), "decline", 1, order.ServiceActive, order.StatusPending},
+			{day.Add(20 * time.Hour), "decline", 1, order.ServiceActive, order.StatusPending}, // same point: no second try
+			{day.AddDate(0, 0, 1), "authenticate", 2, order.ServiceOverdue, order.StatusPending},
+			{day.AddDate(0, 0, 2), "decline", 2, order.ServiceOverdue, order.StatusPending},
+			{day.AddDate(0, 0, 3).Add(time.Hour), "requires_action", 3, order.ServiceOverdue, order.StatusPending},
+			{day.AddDate(0, 0, 4).Add(time.Hour), "decline", 3, order.ServiceSuspended, order.StatusPending},
+			{day.AddDate(0, 0, 5), "succeed", 4, order.ServiceActive, order.StatusActive},
+			{day.AddDate(0, 0, 9), "succeed", 4, order.ServiceActive, order.StatusActive},
+		}
+		for _, step := range steps {
+			advanceTo(t, step.at, s)
+			f.answerWith(step.answer)
+			for range 2 { // a repeated sweep makes no second attempt
+				if _, err := s.app.ChargeRenewals(ctx); err != nil {
+					t.Fatalf("%s: charge: %v", step.at, err)
+				}
+			}
+			lapse(t, s)
+			s.drain()
+			if _, n := f.calls(); n != step.intents {
+				t.Fatalf("%s: %d charges, want %d", step.at, n, step.intents)
+			}
+			svc, err := st.Service(ctx, svcID)
+			if err != nil || svc.Status != step.status {
+				t.Fatalf("%s: service %s %v, want %s", step.at, svc.Status, err, step.status)
+			}
+			ro, err := st.Order(ctx, rn.OrderID)
+			if err != nil || ro.Status != step.orderNow {
+				t.Fatalf("%s: renewal order %s %v, want %s", step.at, ro.Status, err, step.orderNow)
+			}
+			if step.orderNow == order.StatusPending && (ro.Invoice.Status != order.InvoiceUnpaid || ro.Invoice.PaymentURL == "") {
+				t.Fatalf("%s: invoice %+v: want it open with its pay link", step.at, ro.Invoice)
+			}
+		}
+		charges, err := st.Charges(ctx, rn.OrderID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []string{}
+		for _, c := range charges {
+			got = append(got, fmt.Sprintf("%d %s %s", c.N, c.Outcome, c.DeclineCode))
+		}
+		want := []string{"1 declined insufficient_funds", "2 authentication_required authentication_required",
+			"3 authentication_required ", "4 succeeded "}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Fatalf("attempts:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		// Paid after the suspension: the same line, enabled again, due a month after the payment.
+		svc, _ := st.Service(ctx, svcID)
+		if line, err := st.LineByRef(ctx, svcID); err != nil || !line.Enabled {
+			t.Fatalf("line %+v %v: want it enabled again", line, err)
+		}
+		// (the business clock runs on while the test works: to the second)
+		if want := day.AddDate(0, 1, 5); svc.NextDueDate.Sub(want).Abs() > time.Second {
+			t.Fatalf("due %s, want %s", svc.NextDueDate, want)
+		}
+	})
+}
+
+// TestRenewWithCardRefusedWithoutCardGatewayOrRenewal: the consent is refused (400 bad_request,
+// nothing stored, no session made) with a gateway that cannot save cards and for a plan that does
+// not renew.
+func TestRenewWithCardRefusedWithoutCardGatewayOrRenewal(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		buyer := s.identify("refused@example.com", "")
+		cases := []struct {
+			name    string
+			p       genorder.CreatePayload
+			message string
+		}{
+			{"sandbox gateway", genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", Gateway: ptr("sandbox")}, "needs the card gateway (stripe)"},
+			{"free trial", genorder.CreatePayload{Pid: 1, BillingCycle: "onetime", Gateway: ptr("stripe")}, "needs a plan that renews"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				p := tc.p
+				p.Token, p.RenewWithCard = ptr(buyer.Token), ptr(true)
+				_, err := s.order.Create(t.Context(), &p)
+				if e := wantErr(t, err, "bad_request", ""); !strings.Contains(e.Message, tc.message) {
+					t.Fatalf("message %q, want it to say %q", e.Message, tc.message)
+				}
+			})
+		}
+		if n := s.count(`SELECT COUNT(*) FROM orders`); n != 0 {
+			t.Fatalf("%d orders stored, want none", n)
+		}
+		if sessions, _ := f.calls(); sessions != 0 {
+			t.Fatalf("%d checkout sessions made, want none", sessions)
+		}
+		// Without the consent the same sandbox order is placed, and keeps no card.
+		o := s.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", Gateway: ptr("sandbox")})
+		if got, err := s.app.Store().Order(t.Context(), o.OrderID); err != nil || got.RenewWithCard {
+			t.Fatalf("order %+v %v: want no consent", got, err)
+		}
+	})
+}
