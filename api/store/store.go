@@ -64,6 +64,7 @@ type Backend interface {
 	payment.Refs
 	payment.Quotes
 	AfterSale
+	Operators
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)
