@@ -23,11 +23,11 @@ type Entry struct {
 	SessionID string
 	// Operator is the email of the console operator who acted; "" for a buyer's own action.
 	Operator string
-	Action    string // restart, recreate, terminate, mac, upsell, reseller-credit, …
-	Target    string // the service id
-	Result    string // ResultOK or ResultFailed
-	Detail    string // the new value, or why it failed
-	At        time.Time
+	Action   string // restart, recreate, terminate, mac, upsell, reseller-credit, …
+	Target   string // the service id
+	Result   string // ResultOK or ResultFailed
+	Detail   string // the new value, or why it failed
+	At       time.Time
 }
 
 // Store keeps the log.
