@@ -299,6 +299,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Limiter:   a.limiter,
 		PayQuotes: st,
 		Now:       now,
+		Admin:     a.admin(authorizer, now),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

@@ -265,6 +265,7 @@ type Principal struct {
 	Email      string
 	Role       Role
 	SessionID  string
+	ExpiresAt  time.Time
 }
 
 // SignedIn is an opened session: Token goes in the cookie, CSRF in every change's header.
@@ -317,7 +318,7 @@ func (s *Operators) SignIn(ctx context.Context, email, password, code, ip string
 	if err := s.store.CreateOperatorSession(ctx, sess); err != nil {
 		return SignedIn{}, fmt.Errorf("sign in: %w", err)
 	}
-	return SignedIn{Principal: Principal{OperatorID: o.ID, Email: o.Email, Role: o.Role, SessionID: sess.ID},
+	return SignedIn{Principal: Principal{OperatorID: o.ID, Email: o.Email, Role: o.Role, SessionID: sess.ID, ExpiresAt: sess.ExpiresAt},
 		Token: token, CSRF: CSRFToken(token), ExpiresAt: sess.ExpiresAt}, nil
 }
 
@@ -362,7 +363,7 @@ func (s *Operators) Authenticate(ctx context.Context, token string) (Principal, 
 	if !sess.RevokedAt.IsZero() || !s.now().Before(sess.ExpiresAt) || o.Status != StatusActive {
 		return Principal{}, ErrUnauthorized
 	}
-	return Principal{OperatorID: o.ID, Email: o.Email, Role: o.Role, SessionID: sess.ID}, nil
+	return Principal{OperatorID: o.ID, Email: o.Email, Role: o.Role, SessionID: sess.ID, ExpiresAt: sess.ExpiresAt}, nil
 }
 
 // SignOut ends a session.

@@ -36,3 +36,8 @@ CREATE INDEX operator_sessions_operator ON operator_sessions (operator_id);
 
 -- Every operator action is in the audit log with the operator ('' for a buyer's own action).
 ALTER TABLE audit_log ADD COLUMN operator TEXT NOT NULL DEFAULT '';
+
+-- The console's order list pages newest first and filters by status and email.
+CREATE INDEX orders_created ON orders (created_at, id);
+CREATE INDEX orders_status_created ON orders (status, created_at);
+CREATE INDEX orders_email ON orders (email);
