@@ -33,12 +33,16 @@ var _ = API("streamcart", func() {
 	Error("unauthorized", ErrorResult, "The session token is missing, invalid or expired.")
 	Error("conflict", ErrorResult, "The resource is not in a state that allows this action.")
 	Error("unavailable", ErrorResult, "A dependency is temporarily unavailable; retry later.")
+	Error("forbidden", ErrorResult, "The operator's role does not allow this action.")
+	Error("invalid_csrf_token", ErrorResult, "A change to the console without the session's X-CSRF-Token header, or with another one.")
 	HTTP(func() {
 		Response("not_found", StatusNotFound)
 		Response("bad_request", StatusBadRequest)
 		Response("unauthorized", StatusUnauthorized)
 		Response("conflict", StatusConflict)
 		Response("unavailable", StatusServiceUnavailable)
+		Response("forbidden", StatusForbidden)
+		Response("invalid_csrf_token", StatusForbidden)
 	})
 })
 
@@ -47,6 +51,28 @@ var _ = API("streamcart", func() {
 var SessionAuth = JWTSecurity("session", func() {
 	Description("Bearer token from POST /checkout/api/session.")
 })
+
+// operatorSession adds the console operator's session to a payload: the streamcart_admin cookie
+// set by POST /admin/session (HttpOnly, SameSite=Strict, Secure on an https shop). Goa 3.25 maps
+// security keys to headers, query or body only, so the cookie is a plain attribute that every
+// admin method checks first (api/httpapi/admin.go); optional, so that a missing cookie answers
+// 401 unauthorized. A client's Bearer token is never read by the admin services.
+func operatorSession() {
+	Attribute("session", String, "Console session (the streamcart_admin cookie)", func() { MaxLength(128) })
+}
+
+// csrfAttr adds the CSRF header every change in the console carries.
+func csrfAttr() {
+	Attribute("csrfToken", String, "The csrfToken of POST /admin/session; required on every change")
+}
+
+// adminCookie maps the console cookie (and, on a change, the CSRF header) of a request.
+func adminCookie(change bool) {
+	Cookie("session:streamcart_admin")
+	if change {
+		Header("csrfToken:X-CSRF-Token")
+	}
+}
 
 // Money is an exact amount: integer minor units (cents) and an ISO 4217 code.
 var Money = Type("Money", func() {

@@ -313,6 +313,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Limiter:   a.limiter,
 		PayQuotes: st,
 		Now:       now,
+		Admin:     a.admin(authorizer, now),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
@@ -443,6 +444,7 @@ func (a *App) SweepRenewals(ctx context.Context) (int, error) { return a.sweepRe
 // RemindRenewals sends the renewal and trial mails due at the business time and answers how many
 // it queued: the daily job's work after the sweep, each mail once however often it runs.
 func (a *App) RemindRenewals(ctx context.Context) (int, error) { return a.remindRenewals(ctx) }
+
 // ChargeRenewals charges off-session the saved cards of the unpaid renewals at an attempt point
 // (the due day, then 1, 3 and 5 days after) and answers how many charges succeeded: the daily
 // job's work between invoicing and the lapse.

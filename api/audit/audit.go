@@ -1,4 +1,5 @@
-// Package audit records who did what to a service, when, and how it went.
+// Package audit records who did what to a service, when, and how it went: a buyer's session, or
+// an operator of the seller's console.
 package audit
 
 import (
@@ -20,11 +21,13 @@ type Entry struct {
 	ID        int64
 	ClientID  int64
 	SessionID string
-	Action    string // restart, recreate, terminate, mac, upsell, reseller-credit, …
-	Target    string // the service id
-	Result    string // ResultOK or ResultFailed
-	Detail    string // the new value, or why it failed
-	At        time.Time
+	// Operator is the email of the console operator who acted; "" for a buyer's own action.
+	Operator string
+	Action   string // restart, recreate, terminate, mac, upsell, reseller-credit, …
+	Target   string // the service id
+	Result   string // ResultOK or ResultFailed
+	Detail   string // the new value, or why it failed
+	At       time.Time
 }
 
 // Store keeps the log.
@@ -46,17 +49,29 @@ func New(store Store, log *slog.Logger) *Log {
 	return &Log{store: store, log: log, now: time.Now}
 }
 
+// SetClock sets the business clock the entries are dated by: the shop's test clock; time.Now by default.
+func (l *Log) SetClock(now func() time.Time) { l.now = now }
+
 // Record writes what claims' session did to target: err nil is a success, anything else a failure
 // whose text is kept (the log is for the shop, never shown to buyers). A write failure is logged:
 // the action already happened and must not be reported as failed.
 func (l *Log) Record(ctx context.Context, claims authz.Claims, action, target, detail string, err error) {
-	e := Entry{ClientID: claims.ClientID, SessionID: claims.SessionID, Action: action, Target: target,
-		Result: ResultOK, Detail: detail, At: l.now().UTC()}
+	l.write(ctx, Entry{ClientID: claims.ClientID, SessionID: claims.SessionID, Action: action, Target: target, Detail: detail}, err)
+}
+
+// RecordOperator writes what a console operator did to target (an order, service, client, job,
+// mail or operator id), like Record.
+func (l *Log) RecordOperator(ctx context.Context, operator, action, target, detail string, err error) {
+	l.write(ctx, Entry{Operator: operator, Action: action, Target: target, Detail: detail}, err)
+}
+
+func (l *Log) write(ctx context.Context, e Entry, err error) {
+	e.Result, e.At = ResultOK, l.now().UTC()
 	if err != nil {
 		e.Result, e.Detail = ResultFailed, err.Error()
 	}
 	if werr := l.store.InsertAudit(context.WithoutCancel(ctx), e); werr != nil {
-		l.log.Error("audit write failed", "action", action, "target", target, "err", werr)
+		l.log.Error("audit write failed", "action", e.Action, "target", e.Target, "err", werr)
 	}
 }
 

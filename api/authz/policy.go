@@ -82,7 +82,7 @@ type Authorizer struct {
 func NewAuthorizer() (*Authorizer, error) {
 	ctx := context.Background()
 	m := memory.NewMemoryManager()
-	for _, p := range policies() {
+	for _, p := range append(policies(), operatorPolicies()...) {
 		if err := m.Create(ctx, p); err != nil {
 			return nil, fmt.Errorf("authz: install policy %s: %w", p.GetID(), err)
 		}

@@ -16,6 +16,8 @@ import (
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 
+	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
+	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
 	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
 	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
 	genorder "github.com/streamcart/streamcart/gen/order"
@@ -226,6 +228,9 @@ func formatError(ctx context.Context, err error) goahttp.Statuser {
 	if ta := new(gensession.TooManyAttempts); errors.As(err, &ta) {
 		return tooManyAttemptsBody{sessionsrv.NewCreateTooManyAttemptsResponseBody(ta)}
 	}
+	if ta := new(genadminsession.TooManyAttempts); errors.As(err, &ta) {
+		return adminTooManyAttemptsBody{adminsessionsrv.NewCreateTooManyAttemptsResponseBody(ta)}
+	}
 	resp, ok := goahttp.NewErrorResponse(ctx, err).(*goahttp.ErrorResponse)
 	if !ok {
 		return goahttp.NewErrorResponse(ctx, err)
@@ -243,6 +248,12 @@ type priceChangedBody struct {
 }
 
 func (priceChangedBody) StatusCode() int { return http.StatusConflict }
+
+type adminTooManyAttemptsBody struct {
+	*adminsessionsrv.CreateTooManyAttemptsResponseBody
+}
+
+func (adminTooManyAttemptsBody) StatusCode() int { return http.StatusTooManyRequests }
 
 type tooManyAttemptsBody struct {
 	*sessionsrv.CreateTooManyAttemptsResponseBody

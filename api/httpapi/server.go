@@ -89,6 +89,9 @@ type Deps struct {
 
 	// Limiter holds the per-address rate limits; nil: off.
 	Limiter *Limiter
+
+	// Admin is the seller's console API under /checkout/api/admin; nil: none.
+	Admin *Admin
 }
 
 // New returns the handler of everything under /checkout/api.
@@ -146,6 +149,10 @@ func New(d Deps) http.Handler {
 	ae.Use(hide)
 	affiliatessrv.Mount(mux, affiliatessrv.New(ae, mux, dec, enc, errh, formatError))
 
+	if d.Admin != nil {
+		mountAdmin(mux, *d.Admin, dec, enc, errh, hide)
+	}
+
 	sandbox := sandboxHandler{catalog: d.Catalog, orders: d.Orders, log: d.Logger}
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
 		mux.Handle(m, payment.SandboxPath+"{invoiceId}", sandbox.ServeHTTP)
@@ -173,7 +180,7 @@ func New(d Deps) http.Handler {
 			hooks[payment.WebhookPath(m)] = true
 		}
 	}
-	root.Handle("/", boundBodies(d.Limiter.guard(api), func(p string) bool { return hooks[p] }))
+	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
 	return withGzip(root)
 }
 

@@ -159,7 +159,7 @@ type Renewals struct {
 	cfg     Config
 	log     *slog.Logger
 	now     func() time.Time
-	remind  *Reminders // the renewal mails (remind.go); nil: none
+	remind  *Reminders  // the renewal mails (remind.go); nil: none
 	charger Charger     // nil: no saved card is charged (ChargeWith)
 	charges ChargeStore // the attempts of charger
 }

@@ -259,8 +259,8 @@ func (s *db) MarkMail(ctx context.Context, id int64, status, lastErr string, at 
 
 // InsertAudit writes one entry.
 func (s *db) InsertAudit(ctx context.Context, e audit.Entry) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO audit_log (client_id, session_id, action, target, result, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		e.ClientID, e.SessionID, e.Action, e.Target, e.Result, e.Detail, fmtTime(e.At))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO audit_log (client_id, session_id, operator, action, target, result, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ClientID, e.SessionID, e.Operator, e.Action, e.Target, e.Result, e.Detail, fmtTime(e.At))
 	if err != nil {
 		return fmt.Errorf("insert audit: %w", err)
 	}
@@ -269,7 +269,7 @@ func (s *db) InsertAudit(ctx context.Context, e audit.Entry) error {
 
 // ListAudit returns the newest entries first, only target's when target is set.
 func (s *db) ListAudit(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
-	q := `SELECT id, client_id, session_id, action, target, result, detail, at FROM audit_log`
+	q := `SELECT id, client_id, session_id, operator, action, target, result, detail, at FROM audit_log`
 	args := []any{}
 	if target != "" {
 		q += ` WHERE target = ?`
@@ -286,7 +286,7 @@ func (s *db) ListAudit(ctx context.Context, target string, limit int) ([]audit.E
 	for rows.Next() {
 		var e audit.Entry
 		var at string
-		if err := rows.Scan(&e.ID, &e.ClientID, &e.SessionID, &e.Action, &e.Target, &e.Result, &e.Detail, &at); err != nil {
+		if err := rows.Scan(&e.ID, &e.ClientID, &e.SessionID, &e.Operator, &e.Action, &e.Target, &e.Result, &e.Detail, &at); err != nil {
 			return nil, fmt.Errorf("list audit: %w", err)
 		}
 		e.At = parseTime(at)

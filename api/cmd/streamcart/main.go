@@ -52,6 +52,9 @@ const usage = `Usage:
   streamcart clock show               the test clock's offset, shop time and real time
   streamcart clock reset              put the shops back on real time
   streamcart renewals list [--due-within 14d]  services that renew: client, due date, status, open renewal invoice
+  streamcart operator add EMAIL --role owner|support|viewer  a console operator and its one-time setup link (24 h)
+  streamcart operator list            console operators: email, role, status
+  streamcart operator disable EMAIL   an operator can no longer sign in; its sessions end
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments, renewals) only read: they refuse a database that does not exist.
@@ -158,6 +161,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		return clockCommand(ctx, args, os.Stdout)
 	case "renewals":
 		return renewalsCommand(ctx, args, os.Stdout)
+	case "operator":
+		return operatorCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
@@ -278,7 +283,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.String(&cfg.CatalogFile, "catalog", "", "catalog file imported at start (docs/catalog.md)")
 	s.String(&cfg.GeoDB, "geo-db", defaultGeoDB(), "MMDB country database; empty: country lookups answer XX").
 		Documented("the MMDB make installs (./data/geo-whois-asn-country.mmdb or under node_modules), when present")
-	s.URL(&cfg.PublicURL, "public-url", "", "the shop's public origin (https://shop.example, scheme and host only): links, payment pages, return and webhook URLs are built on it, never on a request's Host; required by every live gateway; https:// turns on Strict-Transport-Security; empty: the listen address", "http", "https")
+	publicURLSetting(s, cfg)
 	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, the same on every replica; unset: generated on first start and stored")
 	s.String(&cfg.ServerHostname, "server-hostname", "line.streamcart.local:8000", "streaming host of the built-in panel")
 	s.String(&cfg.UsernamePrefix, "username-prefix", "sc", "prefix of generated line usernames")
@@ -320,6 +325,11 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Choice(&cfg.LogFormat, "log-format", "json", []string{"json", "text"}, "json: one object a line, for a log collector; text: for a terminal")
 	retentionSettings(s, &cfg.Retention)
 	paymentSettings(s, cfg)
+}
+
+// publicURLSetting is the shop's origin: serve builds every link on it, operator add the setup link.
+func publicURLSetting(s *config.Set, cfg *app.Config) {
+	s.URL(&cfg.PublicURL, "public-url", "", "the shop's public origin (https://shop.example, scheme and host only): links, payment pages, return and webhook URLs are built on it, never on a request's Host; required by every live gateway; https:// turns on Strict-Transport-Security and Secure console cookies; empty: the listen address", "http", "https")
 }
 
 // dbSetting is the database, the one setting every command that opens it reads.

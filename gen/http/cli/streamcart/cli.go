@@ -13,6 +13,10 @@ import (
 	"net/http"
 	"os"
 
+	adminjobsc "github.com/streamcart/streamcart/gen/http/admin_jobs/client"
+	adminordersc "github.com/streamcart/streamcart/gen/http/admin_orders/client"
+	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
+	adminsummaryc "github.com/streamcart/streamcart/gen/http/admin_summary/client"
 	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
 	catalogc "github.com/streamcart/streamcart/gen/http/catalog/client"
 	geoc "github.com/streamcart/streamcart/gen/http/geo/client"
@@ -33,7 +37,10 @@ import (
 //	command (subcommand1|subcommand2|...)
 func UsageCommands() []string {
 	return []string{
+		"admin-jobs (list|retry|cancel)",
 		"affiliates click",
+		"admin-orders (list|get)",
+		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
 		"invoices (get|pay)",
@@ -42,6 +49,7 @@ func UsageCommands() []string {
 		"pricing quote",
 		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
+		"admin-session (setup|confirm-setup|create|get|delete)",
 		"session (create|delete|request-link|redeem-link|set-password)",
 		"upsell (offers|quote|order)",
 	}
@@ -49,11 +57,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"grx\"\n   }'" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"hHe\" --locale \"de-de\"" + "\n" +
-		os.Args[0] + " " + "geo lookup" + "\n" +
-		os.Args[0] + " " + "invoices get --invoice-id \"Vitae et harum cumque corporis sit atque.\" --t \"bj5\" --locale \"de-de\"" + "\n" +
-		os.Args[0] + " " + "promotion get --code \"dfj\" --pid 8623053141319675343" + "\n" +
+	return os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 401 --session \"4p4\"" + "\n" +
+		os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"x24\"\n   }'" + "\n" +
+		os.Args[0] + " " + "admin-orders list --status \"pending\" --q \"9zu\" --gateway \"kzs\" --from \"033\" --to \"bic\" --limit 145 --cursor \"ge4\" --session \"81p\"" + "\n" +
+		os.Args[0] + " " + "admin-summary get --days 248 --session \"dj7\"" + "\n" +
+		os.Args[0] + " " + "catalog list-products --currency \"tNI\" --locale \"de-de\"" + "\n" +
 		""
 }
 
@@ -67,10 +75,49 @@ func ParseEndpoint(
 	restore bool,
 ) (goa.Endpoint, any, error) {
 	var (
+		adminJobsFlags = flag.NewFlagSet("admin-jobs", flag.ContinueOnError)
+
+		adminJobsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminJobsListStateFlag   = adminJobsListFlags.String("state", "", "")
+		adminJobsListLimitFlag   = adminJobsListFlags.String("limit", "100", "")
+		adminJobsListSessionFlag = adminJobsListFlags.String("session", "", "")
+
+		adminJobsRetryFlags         = flag.NewFlagSet("retry", flag.ExitOnError)
+		adminJobsRetryIDFlag        = adminJobsRetryFlags.String("id", "REQUIRED", "")
+		adminJobsRetryCsrfTokenFlag = adminJobsRetryFlags.String("csrf-token", "", "")
+		adminJobsRetrySessionFlag   = adminJobsRetryFlags.String("session", "", "")
+
+		adminJobsCancelFlags         = flag.NewFlagSet("cancel", flag.ExitOnError)
+		adminJobsCancelIDFlag        = adminJobsCancelFlags.String("id", "REQUIRED", "")
+		adminJobsCancelCsrfTokenFlag = adminJobsCancelFlags.String("csrf-token", "", "")
+		adminJobsCancelSessionFlag   = adminJobsCancelFlags.String("session", "", "")
+
 		affiliatesFlags = flag.NewFlagSet("affiliates", flag.ContinueOnError)
 
 		affiliatesClickFlags    = flag.NewFlagSet("click", flag.ExitOnError)
 		affiliatesClickBodyFlag = affiliatesClickFlags.String("body", "REQUIRED", "")
+
+		adminOrdersFlags = flag.NewFlagSet("admin-orders", flag.ContinueOnError)
+
+		adminOrdersListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminOrdersListStatusFlag  = adminOrdersListFlags.String("status", "", "")
+		adminOrdersListQFlag       = adminOrdersListFlags.String("q", "", "")
+		adminOrdersListGatewayFlag = adminOrdersListFlags.String("gateway", "", "")
+		adminOrdersListFromFlag    = adminOrdersListFlags.String("from", "", "")
+		adminOrdersListToFlag      = adminOrdersListFlags.String("to", "", "")
+		adminOrdersListLimitFlag   = adminOrdersListFlags.String("limit", "50", "")
+		adminOrdersListCursorFlag  = adminOrdersListFlags.String("cursor", "", "")
+		adminOrdersListSessionFlag = adminOrdersListFlags.String("session", "", "")
+
+		adminOrdersGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
+		adminOrdersGetIDFlag      = adminOrdersGetFlags.String("id", "REQUIRED", "")
+		adminOrdersGetSessionFlag = adminOrdersGetFlags.String("session", "", "")
+
+		adminSummaryFlags = flag.NewFlagSet("admin-summary", flag.ContinueOnError)
+
+		adminSummaryGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
+		adminSummaryGetDaysFlag    = adminSummaryGetFlags.String("days", "30", "")
+		adminSummaryGetSessionFlag = adminSummaryGetFlags.String("session", "", "")
 
 		catalogFlags = flag.NewFlagSet("catalog", flag.ContinueOnError)
 
@@ -212,6 +259,24 @@ func ParseEndpoint(
 		resellersGetServiceLocaleFlag    = resellersGetServiceFlags.String("locale", "", "")
 		resellersGetServiceTokenFlag     = resellersGetServiceFlags.String("token", "", "")
 
+		adminSessionFlags = flag.NewFlagSet("admin-session", flag.ContinueOnError)
+
+		adminSessionSetupFlags    = flag.NewFlagSet("setup", flag.ExitOnError)
+		adminSessionSetupBodyFlag = adminSessionSetupFlags.String("body", "REQUIRED", "")
+
+		adminSessionConfirmSetupFlags    = flag.NewFlagSet("confirm-setup", flag.ExitOnError)
+		adminSessionConfirmSetupBodyFlag = adminSessionConfirmSetupFlags.String("body", "REQUIRED", "")
+
+		adminSessionCreateFlags    = flag.NewFlagSet("create", flag.ExitOnError)
+		adminSessionCreateBodyFlag = adminSessionCreateFlags.String("body", "REQUIRED", "")
+
+		adminSessionGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
+		adminSessionGetSessionFlag = adminSessionGetFlags.String("session", "", "")
+
+		adminSessionDeleteFlags         = flag.NewFlagSet("delete", flag.ExitOnError)
+		adminSessionDeleteCsrfTokenFlag = adminSessionDeleteFlags.String("csrf-token", "", "")
+		adminSessionDeleteSessionFlag   = adminSessionDeleteFlags.String("session", "", "")
+
 		sessionFlags = flag.NewFlagSet("session", flag.ContinueOnError)
 
 		sessionCreateFlags    = flag.NewFlagSet("create", flag.ExitOnError)
@@ -246,8 +311,20 @@ func ParseEndpoint(
 		upsellOrderTokenFlag          = upsellOrderFlags.String("token", "", "")
 		upsellOrderIdempotencyKeyFlag = upsellOrderFlags.String("idempotency-key", "", "")
 	)
+	adminJobsFlags.Usage = adminJobsUsage
+	adminJobsListFlags.Usage = adminJobsListUsage
+	adminJobsRetryFlags.Usage = adminJobsRetryUsage
+	adminJobsCancelFlags.Usage = adminJobsCancelUsage
+
 	affiliatesFlags.Usage = affiliatesUsage
 	affiliatesClickFlags.Usage = affiliatesClickUsage
+
+	adminOrdersFlags.Usage = adminOrdersUsage
+	adminOrdersListFlags.Usage = adminOrdersListUsage
+	adminOrdersGetFlags.Usage = adminOrdersGetUsage
+
+	adminSummaryFlags.Usage = adminSummaryUsage
+	adminSummaryGetFlags.Usage = adminSummaryGetUsage
 
 	catalogFlags.Usage = catalogUsage
 	catalogListProductsFlags.Usage = catalogListProductsUsage
@@ -293,6 +370,13 @@ func ParseEndpoint(
 	resellersOrderFlags.Usage = resellersOrderUsage
 	resellersGetServiceFlags.Usage = resellersGetServiceUsage
 
+	adminSessionFlags.Usage = adminSessionUsage
+	adminSessionSetupFlags.Usage = adminSessionSetupUsage
+	adminSessionConfirmSetupFlags.Usage = adminSessionConfirmSetupUsage
+	adminSessionCreateFlags.Usage = adminSessionCreateUsage
+	adminSessionGetFlags.Usage = adminSessionGetUsage
+	adminSessionDeleteFlags.Usage = adminSessionDeleteUsage
+
 	sessionFlags.Usage = sessionUsage
 	sessionCreateFlags.Usage = sessionCreateUsage
 	sessionDeleteFlags.Usage = sessionDeleteUsage
@@ -320,8 +404,14 @@ func ParseEndpoint(
 	{
 		svcn = flag.Arg(0)
 		switch svcn {
+		case "admin-jobs":
+			svcf = adminJobsFlags
 		case "affiliates":
 			svcf = affiliatesFlags
+		case "admin-orders":
+			svcf = adminOrdersFlags
+		case "admin-summary":
+			svcf = adminSummaryFlags
 		case "catalog":
 			svcf = catalogFlags
 		case "geo":
@@ -338,6 +428,8 @@ func ParseEndpoint(
 			svcf = servicesFlags
 		case "resellers":
 			svcf = resellersFlags
+		case "admin-session":
+			svcf = adminSessionFlags
 		case "session":
 			svcf = sessionFlags
 		case "upsell":
@@ -357,10 +449,40 @@ func ParseEndpoint(
 	{
 		epn = svcf.Arg(0)
 		switch svcn {
+		case "admin-jobs":
+			switch epn {
+			case "list":
+				epf = adminJobsListFlags
+
+			case "retry":
+				epf = adminJobsRetryFlags
+
+			case "cancel":
+				epf = adminJobsCancelFlags
+
+			}
+
 		case "affiliates":
 			switch epn {
 			case "click":
 				epf = affiliatesClickFlags
+
+			}
+
+		case "admin-orders":
+			switch epn {
+			case "list":
+				epf = adminOrdersListFlags
+
+			case "get":
+				epf = adminOrdersGetFlags
+
+			}
+
+		case "admin-summary":
+			switch epn {
+			case "get":
+				epf = adminSummaryGetFlags
 
 			}
 
@@ -480,6 +602,25 @@ func ParseEndpoint(
 
 			}
 
+		case "admin-session":
+			switch epn {
+			case "setup":
+				epf = adminSessionSetupFlags
+
+			case "confirm-setup":
+				epf = adminSessionConfirmSetupFlags
+
+			case "create":
+				epf = adminSessionCreateFlags
+
+			case "get":
+				epf = adminSessionGetFlags
+
+			case "delete":
+				epf = adminSessionDeleteFlags
+
+			}
+
 		case "session":
 			switch epn {
 			case "create":
@@ -532,12 +673,42 @@ func ParseEndpoint(
 	)
 	{
 		switch svcn {
+		case "admin-jobs":
+			c := adminjobsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminjobsc.BuildListPayload(*adminJobsListStateFlag, *adminJobsListLimitFlag, *adminJobsListSessionFlag)
+			case "retry":
+				endpoint = c.Retry()
+				data, err = adminjobsc.BuildRetryPayload(*adminJobsRetryIDFlag, *adminJobsRetryCsrfTokenFlag, *adminJobsRetrySessionFlag)
+			case "cancel":
+				endpoint = c.Cancel()
+				data, err = adminjobsc.BuildCancelPayload(*adminJobsCancelIDFlag, *adminJobsCancelCsrfTokenFlag, *adminJobsCancelSessionFlag)
+			}
 		case "affiliates":
 			c := affiliatesc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
 			case "click":
 				endpoint = c.Click()
 				data, err = affiliatesc.BuildClickPayload(*affiliatesClickBodyFlag)
+			}
+		case "admin-orders":
+			c := adminordersc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
+			case "get":
+				endpoint = c.Get()
+				data, err = adminordersc.BuildGetPayload(*adminOrdersGetIDFlag, *adminOrdersGetSessionFlag)
+			}
+		case "admin-summary":
+			c := adminsummaryc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "get":
+				endpoint = c.Get()
+				data, err = adminsummaryc.BuildGetPayload(*adminSummaryGetDaysFlag, *adminSummaryGetSessionFlag)
 			}
 		case "catalog":
 			c := catalogc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -653,6 +824,25 @@ func ParseEndpoint(
 				endpoint = c.GetService()
 				data, err = resellersc.BuildGetServicePayload(*resellersGetServiceServiceIDFlag, *resellersGetServiceLocaleFlag, *resellersGetServiceTokenFlag)
 			}
+		case "admin-session":
+			c := adminsessionc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "setup":
+				endpoint = c.Setup()
+				data, err = adminsessionc.BuildSetupPayload(*adminSessionSetupBodyFlag)
+			case "confirm-setup":
+				endpoint = c.ConfirmSetup()
+				data, err = adminsessionc.BuildConfirmSetupPayload(*adminSessionConfirmSetupBodyFlag)
+			case "create":
+				endpoint = c.Create()
+				data, err = adminsessionc.BuildCreatePayload(*adminSessionCreateBodyFlag)
+			case "get":
+				endpoint = c.Get()
+				data, err = adminsessionc.BuildGetPayload(*adminSessionGetSessionFlag)
+			case "delete":
+				endpoint = c.Delete()
+				data, err = adminsessionc.BuildDeletePayload(*adminSessionDeleteCsrfTokenFlag, *adminSessionDeleteSessionFlag)
+			}
 		case "session":
 			c := sessionc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -694,6 +884,85 @@ func ParseEndpoint(
 	return endpoint, data, nil
 }
 
+// adminJobsUsage displays the usage of the admin-jobs command and its
+// subcommands.
+func adminJobsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's view of the job queue, as streamcart jobs: list, retry, cancel.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-jobs COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Jobs, newest first: queued (waiting, failed ones included), failed (queued again after a failure), dead; all when state is absent.`)
+	fmt.Fprintln(os.Stderr, `    retry: A dead, cancelled or waiting job queued again to run now, its attempts reset (support, owner).`)
+	fmt.Fprintln(os.Stderr, `    cancel: A queued or dead job cancelled: no worker takes it again (owner).`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-jobs COMMAND --help\n", os.Args[0])
+}
+func adminJobsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-jobs list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -state STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Jobs, newest first: queued (waiting, failed ones included), failed (queued again after a failure), dead; all when state is absent.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -state STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 401 --session \"4p4\"")
+}
+
+func adminJobsRetryUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-jobs retry", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id INT64")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A dead, cancelled or waiting job queued again to run now, its attempts reset (support, owner).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id INT64: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 8698945322782619858 --csrf-token \"Dolorum ullam cupiditate vero aut quis.\" --session \"whv\"")
+}
+
+func adminJobsCancelUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-jobs cancel", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id INT64")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A queued or dead job cancelled: no worker takes it again (owner).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id INT64: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 5646914344575997583 --csrf-token \"In dolorum sed.\" --session \"72n\"")
+}
+
 // affiliatesUsage displays the usage of the affiliates command and its
 // subcommands.
 func affiliatesUsage() {
@@ -720,7 +989,102 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"grx\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"x24\"\n   }'")
+}
+
+// adminOrdersUsage displays the usage of the admin-orders command and its
+// subcommands.
+func adminOrdersUsage() {
+	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `    get: One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
+}
+func adminOrdersListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -gateway STRING")
+	fmt.Fprint(os.Stderr, " -from STRING")
+	fmt.Fprint(os.Stderr, " -to STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
+	fmt.Fprintln(os.Stderr, `    -from STRING: `)
+	fmt.Fprintln(os.Stderr, `    -to STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"pending\" --q \"9zu\" --gateway \"kzs\" --from \"033\" --to \"bic\" --limit 145 --cursor \"ge4\" --session \"81p\"")
+}
+
+func adminOrdersGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"5ml\" --session \"qg7\"")
+}
+
+// adminSummaryUsage displays the usage of the admin-summary command and its
+// subcommands.
+func adminSummaryUsage() {
+	fmt.Fprintln(os.Stderr, `The console's dashboard: what happened over the last days, and what needs a look now.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-summary COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    get: Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, money needing review, paid orders not active after 10 minutes.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-summary COMMAND --help\n", os.Args[0])
+}
+func adminSummaryGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-summary get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -days INT")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, money needing review, paid orders not active after 10 minutes.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -days INT: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 248 --session \"dj7\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -756,7 +1120,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"hHe\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"tNI\" --locale \"de-de\"")
 }
 
 func catalogGetProductUsage() {
@@ -778,7 +1142,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1724089684012129173 --currency \"aJD\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 5188554957624586070 --currency \"ISl\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -798,7 +1162,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"NzH\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"xZa\" --locale \"en-us\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -836,7 +1200,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3372811718704721662 --from \"In labore qui consequatur non ullam ut.\" --to \"Ut ducimus soluta excepturi voluptatem quos amet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1627432698216144543 --from \"Impedit ea saepe qui earum esse et.\" --to \"Veniam ut et qui eveniet dignissimos aperiam.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -854,7 +1218,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -872,7 +1236,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -931,7 +1295,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Vitae et harum cumque corporis sit atque.\" --t \"bj5\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Qui id.\" --t \"tkf\" --locale \"es-es\"")
 }
 
 func invoicesPayUsage() {
@@ -955,7 +1319,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"mue\",\n      \"returnUrl\": \"3pf\"\n   }' --invoice-id \"Corrupti voluptatem dolores possimus repudiandae omnis qui.\" --t \"qg7\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"7rt\",\n      \"returnUrl\": \"xzh\"\n   }' --invoice-id \"Omnis dolore ducimus voluptatem.\" --t \"9vn\" --locale \"de-de\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -986,7 +1350,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"dfj\" --pid 8623053141319675343")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ga\" --pid 4319817213405041814")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -1020,7 +1384,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"u8w\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Ncq\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 32,\n      \"gateway\": \"Reiciendis et rem consequatur non inventore autem.\",\n      \"pid\": 2,\n      \"promoCode\": \"ukn\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"h2j\"\n   }' --token \"Voluptas ut molestiae aut et molestias molestias.\" --idempotency-key \"y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"pzb\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"DSY\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 81,\n      \"gateway\": \"Pariatur autem eligendi sit.\",\n      \"pid\": 2,\n      \"promoCode\": \"v9d\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"w5i\"\n   }' --token \"Placeat accusamus aut.\" --idempotency-key \"g\"")
 }
 
 func orderGetUsage() {
@@ -1040,7 +1404,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Veritatis molestias odit vel.\" --token \"Cupiditate commodi odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Mollitia et consectetur qui nam.\" --token \"Non doloremque et ipsum voluptates quis velit.\"")
 }
 
 func orderCancelUsage() {
@@ -1060,7 +1424,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Illum aliquam quis sunt illum.\" --token \"Ducimus ut illum illum qui qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem expedita temporibus ducimus ut culpa ipsa.\" --token \"Cupiditate non cum deleniti qui sit.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -1088,7 +1452,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"JGe\",\n      \"extraConnections\": 41,\n      \"pid\": 2,\n      \"promoCode\": \"g64\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"jla\",\n      \"extraConnections\": 24,\n      \"pid\": 2,\n      \"promoCode\": \"89w\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -1127,7 +1491,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Velit autem ab sapiente.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Eum et necessitatibus et officiis quis.\"")
 }
 
 func servicesGetUsage() {
@@ -1149,7 +1513,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Alias et.\" --locale \"de-de\" --token \"Eos iure et ratione unde.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Vel ut neque tempora quis quis deleniti.\" --locale \"en-us\" --token \"Culpa quasi doloribus velit similique quasi.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1171,7 +1535,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Soluta dicta aut eaque.\" --locale \"es-es\" --token \"Atque aliquam similique sequi esse est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Quibusdam nostrum quaerat.\" --locale \"en\" --token \"Dolores velit.\"")
 }
 
 func servicesRestartUsage() {
@@ -1193,7 +1557,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Quaerat recusandae.\" --locale \"pt-pt\" --token \"Quidem officia provident.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Est dolorem ut in in.\" --locale \"en-gb\" --token \"Dolore voluptatibus odit velit assumenda hic ex.\"")
 }
 
 func servicesRecreateUsage() {
@@ -1215,7 +1579,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dignissimos quos aut.\" --locale \"en-gb\" --token \"Molestiae eveniet dicta voluptatem hic labore qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Non autem incidunt ut vel hic.\" --locale \"es-es\" --token \"Dolor incidunt incidunt asperiores veritatis iste laborum.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1239,7 +1603,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Id quibusdam sapiente.\" --locale \"de-de\" --token \"Voluptatem quo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Qui blanditiis aut dolor.\" --locale \"en-gb\" --token \"Ipsa sint reprehenderit eligendi nostrum vel.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1263,7 +1627,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Ipsum mollitia.\" --locale \"nl-nl\" --token \"At explicabo omnis qui molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Quia veniam.\" --locale \"nl-nl\" --token \"Reiciendis illo provident qui a omnis.\"")
 }
 
 func servicesRenewUsage() {
@@ -1287,7 +1651,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"annually\",\n      \"gateway\": \"ylo\",\n      \"pid\": 6981476632698975746,\n      \"returnUrl\": \"g2g\"\n   }' --service-id \"Illo in ut inventore vitae.\" --locale \"de-de\" --token \"Maiores ducimus aut tempora architecto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"annually\",\n      \"gateway\": \"c0h\",\n      \"pid\": 558220131030679614,\n      \"returnUrl\": \"qu7\"\n   }' --service-id \"Quia dolorum.\" --locale \"en\" --token \"Nemo quasi fugiat adipisci voluptatem quam.\"")
 }
 
 func servicesCancelUsage() {
@@ -1309,7 +1673,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Inventore aut quisquam officia minus rem maxime.\" --locale \"de-de\" --token \"Sed consequatur omnis explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Consequatur omnis ipsum.\" --locale \"nl-nl\" --token \"Nihil soluta accusantium aut qui.\"")
 }
 
 func servicesResumeUsage() {
@@ -1331,7 +1695,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem illo et et dolore.\" --locale \"en-us\" --token \"Eos et ratione tempore velit natus ab.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Est error dolor.\" --locale \"de-de\" --token \"Quo a.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1362,7 +1726,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Id nemo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Itaque consequuntur quisquam.\"")
 }
 
 func resellersOrderUsage() {
@@ -1384,7 +1748,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"yl8\",\n      \"currency\": \"vem\",\n      \"existingReseller\": true,\n      \"gateway\": \"Quis magnam saepe itaque est eum.\",\n      \"password\": \"2m5\",\n      \"pid\": 6171069098177364444,\n      \"returnUrl\": \"lda\"\n   }' --token \"Quis deleniti nostrum temporibus culpa quasi doloribus.\" --idempotency-key \"jnv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0iw\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Placeat natus vel reprehenderit non et atque.\",\n      \"password\": \"7qs\",\n      \"pid\": 4900249484852475806,\n      \"returnUrl\": \"dyo\"\n   }' --token \"Voluptates aut sit eos maiores possimus.\" --idempotency-key \"u5\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1406,7 +1770,114 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Occaecati recusandae sapiente ut.\" --locale \"en-gb\" --token \"Et aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Minus ab et.\" --locale \"en\" --token \"Voluptatem nisi rerum.\"")
+}
+
+// adminSessionUsage displays the usage of the admin-session command and its
+// subcommands.
+func adminSessionUsage() {
+	fmt.Fprintln(os.Stderr, `Console operators: setting up an account from its one-time link (password and TOTP authenticator), and signing in and out. Operators are not clients: a client's Bearer token never opens the console.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-session COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    setup: Sets the password of the setup link's operator (at least 12 characters) and returns a fresh TOTP secret for an authenticator app. The operator is active only once setup/confirm sees one of its codes; until then setup may be called again.`)
+	fmt.Fprintln(os.Stderr, `    confirm-setup: Proves the authenticator with a current code: the operator becomes active and the setup link is used up.`)
+	fmt.Fprintln(os.Stderr, `    create: Signs an operator in with email, password and TOTP code: a 12-hour session in the streamcart_admin cookie (HttpOnly, SameSite=Strict, Secure on an https shop), and the CSRF token every change must carry. Five refused sign-ins within 15 minutes lock the operator until the oldest is 15 minutes old (429 too_many_attempts, nothing checked).`)
+	fmt.Fprintln(os.Stderr, `    get: The signed-in operator, and the session's CSRF token again (a reloaded console page).`)
+	fmt.Fprintln(os.Stderr, `    delete: Signs the operator out: the session stops working and the cookie is cleared.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-session COMMAND --help\n", os.Args[0])
+}
+func adminSessionSetupUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-session setup", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Sets the password of the setup link's operator (at least 12 characters) and returns a fresh TOTP secret for an authenticator app. The operator is active only once setup/confirm sees one of its codes; until then setup may be called again.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"jtg\",\n      \"token\": \"5jb\"\n   }'")
+}
+
+func adminSessionConfirmSetupUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-session confirm-setup", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Proves the authenticator with a current code: the operator becomes active and the setup link is used up.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"9q1\",\n      \"token\": \"g9n\"\n   }'")
+}
+
+func adminSessionCreateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-session create", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Signs an operator in with email, password and TOTP code: a 12-hour session in the streamcart_admin cookie (HttpOnly, SameSite=Strict, Secure on an https shop), and the CSRF token every change must carry. Five refused sign-ins within 15 minutes lock the operator until the oldest is 15 minutes old (429 too_many_attempts, nothing checked).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"8km\",\n      \"otp\": \"4nq\",\n      \"password\": \"zr4\"\n   }'")
+}
+
+func adminSessionGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-session get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The signed-in operator, and the session's CSRF token again (a reloaded console page).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"yq9\"")
+}
+
+func adminSessionDeleteUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-session delete", os.Args[0])
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Signs the operator out: the session stops working and the cookie is cleared.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Corporis quo quas voluptatem natus.\" --session \"2kk\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1438,7 +1909,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"sx7\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"1q2\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1456,7 +1927,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Voluptatem sit consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Voluptas facilis explicabo in pariatur sunt.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1474,7 +1945,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"vqg\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"jqf\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1492,7 +1963,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tvz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ezk\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1512,7 +1983,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ebw\"\n   }' --token \"Velit rerum est dolorem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"fgt\"\n   }' --token \"Consequatur maiores.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -1546,7 +2017,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"4n6\" --locale \"en\" --token \"Perspiciatis temporibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"ewt\" --locale \"pt-pt\" --token \"Quia dolorem et in.\"")
 }
 
 func upsellQuoteUsage() {
@@ -1566,7 +2037,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"ke6\",\n      \"extraQuantity\": 3512590456501069473,\n      \"serviceId\": \"vt7\"\n   }' --token \"Omnis delectus nihil ea.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"z\",\n      \"extraQuantity\": 2782107992089638365,\n      \"serviceId\": \"e7o\"\n   }' --token \"Cum autem.\"")
 }
 
 func upsellOrderUsage() {
@@ -1588,5 +2059,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"2\",\n      \"extraQuantity\": 936126552998227669,\n      \"gateway\": \"Distinctio eaque itaque nostrum.\",\n      \"returnUrl\": \"pzj\",\n      \"serviceId\": \"ohq\"\n   }' --token \"Vel hic porro possimus dolor incidunt incidunt.\" --idempotency-key \"3x\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"mb\",\n      \"extraQuantity\": 8856065835229728459,\n      \"gateway\": \"Mollitia omnis nesciunt et ea consequatur.\",\n      \"returnUrl\": \"rgi\",\n      \"serviceId\": \"i73\"\n   }' --token \"Et ab ex.\" --idempotency-key \"7\"")
 }

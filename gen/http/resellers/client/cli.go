@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"yl8\",\n      \"currency\": \"vem\",\n      \"existingReseller\": true,\n      \"gateway\": \"Quis magnam saepe itaque est eum.\",\n      \"password\": \"2m5\",\n      \"pid\": 6171069098177364444,\n      \"returnUrl\": \"lda\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"0iw\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Placeat natus vel reprehenderit non et atque.\",\n      \"password\": \"7qs\",\n      \"pid\": 4900249484852475806,\n      \"returnUrl\": \"dyo\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

@@ -1,0 +1,348 @@
+// Package console is what the seller's console reads and does: orders with their timeline, the
+// dashboard summary and the job queue. Who may do what is the caller's (authz roles); this
+// package answers with the shop's own types and leaves the HTTP shape to httpapi.
+package console
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+var (
+	ErrNotFound  = errors.New("console: not found")
+	ErrBadCursor = errors.New("console: bad cursor")
+	ErrBadDate   = errors.New("console: dates are RFC 3339 or YYYY-MM-DD")
+	// ErrJobState means the job's state does not allow the retry or cancel (running, done, …).
+	ErrJobState = errors.New("console: job state does not allow it")
+)
+
+// OrderFilter selects orders; empty fields select all.
+type OrderFilter struct {
+	Status, Gateway, Q string
+	From, To           time.Time // created at or after From, before To; zero: open
+	Limit              int
+	// After is the keyset position: the orders strictly older than it (created_at, id).
+	AfterAt time.Time
+	AfterID string
+}
+
+// OrderRow is an order as the console lists it.
+type OrderRow struct {
+	ID, Kind, Status, Email, CustomerID, Gateway, PromoCode string
+	Total                                                   pricing.Money
+	InvoiceID, InvoiceStatus                                string
+	CreatedAt, PaidAt                                       time.Time
+}
+
+// Webhook is a stored provider event.
+type Webhook struct {
+	ID                    int64
+	Provider, EventID     string
+	Body                  []byte
+	ReceivedAt, Processed time.Time
+	Outcome               string
+}
+
+// Job is a queued job as stored.
+type Job struct {
+	ID                   int64
+	Kind, Ref, State     string
+	Attempts             int
+	RunAt, UpdatedAt     time.Time
+	LastError, UniqueKey string
+}
+
+// Summary is the dashboard.
+type Summary struct {
+	From                                   time.Time
+	Orders, NewCustomers, FailedPayments   int
+	PaidRevenue                            []pricing.Money
+	ActiveLines, RenewalsDue7d, HeldOrders int
+	FailedJobs, DeadJobs, FailedMails      int
+	MoneyToReview, PaidNotActive           int
+	Series                                 []Day
+}
+
+// Day is one day of the dashboard's chart.
+type Day struct {
+	Date        string
+	Orders      int
+	PaidRevenue []pricing.Money
+}
+
+// Counts is what the store counts for the summary.
+type Counts struct {
+	Orders, NewCustomers, FailedPayments, ActiveLines, RenewalsDue, HeldOrders int
+	FailedJobs, DeadJobs, FailedMails, MoneyToReview, PaidNotActive            int
+	// Revenue and OrdersByDay are per UTC day (YYYY-MM-DD); revenue per currency in minor units.
+	Revenue     map[string]map[string]int64
+	OrdersByDay map[string]int
+}
+
+// Store is what the console reads.
+type Store interface {
+	ListOrders(ctx context.Context, f OrderFilter) ([]OrderRow, error)
+	OrderRow(ctx context.Context, id string) (OrderRow, error)
+	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	Reviews(ctx context.Context, limit int) ([]order.Review, error)
+	// WebhooksBetween lists stored events received in [from, to), oldest first, at most limit.
+	WebhooksBetween(ctx context.Context, from, to time.Time, limit int) ([]Webhook, error)
+	// MailTo lists the messages to addr created at or after since, oldest first.
+	MailTo(ctx context.Context, addr string, since time.Time) ([]mail.Stored, error)
+	// JobsByRefs lists the jobs working on any of refs, oldest first.
+	JobsByRefs(ctx context.Context, refs []string) ([]Job, error)
+	ListAudit(ctx context.Context, target string, limit int) ([]audit.Entry, error)
+	// ConsoleJobs lists jobs newest first: state queued, failed (queued after a failure), dead, or all.
+	ConsoleJobs(ctx context.Context, state string, limit int) ([]Job, error)
+	// RetryConsoleJob and CancelConsoleJob are streamcart jobs retry and cancel; ErrJobState
+	// when the state forbids, ErrNotFound when no such job.
+	RetryConsoleJob(ctx context.Context, id int64) (Job, error)
+	CancelConsoleJob(ctx context.Context, id int64) (Job, error)
+	SummaryCounts(ctx context.Context, from, now time.Time) (Counts, error)
+}
+
+// Console reads the shop for operators.
+type Console struct {
+	store Store
+	now   func() time.Time
+}
+
+// New returns the console.
+func New(store Store) *Console { return &Console{store: store, now: time.Now} }
+
+// SetClock sets the business clock (the summary's days, the 10-minute alert).
+func (c *Console) SetClock(now func() time.Time) { c.now = now }
+
+// ParseTime reads a filter's date: RFC 3339, or a day (its first instant, UTC).
+func ParseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, ErrBadDate
+}
+
+// Page is one page of orders and the cursor of the next ("" on the last).
+type Page struct {
+	Orders []OrderRow
+	Next   string
+}
+
+// Orders lists a page of orders, newest first (keyset paging on created_at, id).
+func (c *Console) Orders(ctx context.Context, f OrderFilter, cursor string) (Page, error) {
+	if cursor != "" {
+		at, id, err := parseCursor(cursor)
+		if err != nil {
+			return Page{}, err
+		}
+		f.AfterAt, f.AfterID = at, id
+	}
+	if f.Limit <= 0 || f.Limit > 200 {
+		f.Limit = 50
+	}
+	want := f.Limit
+	f.Limit++ // one more tells whether a next page exists
+	rows, err := c.store.ListOrders(ctx, f)
+	if err != nil {
+		return Page{}, fmt.Errorf("list orders: %w", err)
+	}
+	p := Page{Orders: rows}
+	if len(rows) > want {
+		p.Orders = rows[:want]
+		last := p.Orders[want-1]
+		p.Next = makeCursor(last.CreatedAt, last.ID)
+	}
+	return p, nil
+}
+
+func makeCursor(at time.Time, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(at.UnixMicro(), 10) + "|" + id))
+}
+
+func parseCursor(s string) (time.Time, string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return time.Time{}, "", ErrBadCursor
+	}
+	us, id, ok := strings.Cut(string(b), "|")
+	n, err := strconv.ParseInt(us, 10, 64)
+	if !ok || err != nil || id == "" {
+		return time.Time{}, "", ErrBadCursor
+	}
+	return time.UnixMicro(n).UTC(), id, nil
+}
+
+// Event is one line of an order's timeline.
+type Event struct {
+	At                             time.Time
+	Kind, Summary, Outcome, Detail string
+}
+
+// Detail is one order, its lines and its timeline.
+type Detail struct {
+	Order    OrderRow
+	Lines    []order.Service
+	Timeline []Event
+}
+
+// mailSlack is how long before an order the timeline looks for mail to its buyer.
+const mailSlack = time.Hour
+
+// webhookHorizon bounds the events read for a timeline: a payment arrives within days.
+const (
+	webhookHorizon = 45 * 24 * time.Hour
+	maxWebhooks    = 2000
+)
+
+// Order reads one order with its timeline, oldest event first.
+func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
+	o, err := c.store.OrderRow(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	lines, err := c.store.OrderServices(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{Order: o, Lines: lines}
+	add := func(e Event) { d.Timeline = append(d.Timeline, e) }
+	add(Event{At: o.CreatedAt, Kind: "created", Summary: fmt.Sprintf("%s order placed by %s", o.Kind, o.Email), Outcome: o.Status})
+	add(Event{At: o.CreatedAt, Kind: "invoice", Summary: fmt.Sprintf("invoice %s: %d %s by %s", o.InvoiceID, o.Total.Amount, o.Total.Currency, o.Gateway), Outcome: o.InvoiceStatus})
+	if !o.PaidAt.IsZero() {
+		add(Event{At: o.PaidAt, Kind: "payment", Summary: "invoice paid", Outcome: "paid"})
+	}
+	reviews, err := c.store.Reviews(ctx, 1000)
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, r := range reviews {
+		if r.OrderID == id {
+			out, detail := "to refund", r.RefundError
+			if r.Refunded() {
+				out, detail = "refunded", r.RefundID
+			}
+			add(Event{At: r.CreatedAt, Kind: "review", Summary: fmt.Sprintf("payment %d %s kept aside: %s", r.Amount.Amount, r.Amount.Currency, r.Reason), Outcome: out, Detail: detail})
+		}
+	}
+	// Providers' events name the invoice in their own bodies, each in its own shape: a stored
+	// event belongs to the order when its body holds the invoice id.
+	hooks, err := c.store.WebhooksBetween(ctx, o.CreatedAt, o.CreatedAt.Add(webhookHorizon), maxWebhooks)
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, h := range hooks {
+		if o.InvoiceID != "" && bytes.Contains(h.Body, []byte(o.InvoiceID)) {
+			outcome, detail, _ := strings.Cut(h.Outcome, ":")
+			if h.Processed.IsZero() {
+				outcome = "pending"
+			}
+			add(Event{At: h.ReceivedAt, Kind: "webhook", Summary: h.Provider + " event " + h.EventID, Outcome: outcome, Detail: strings.TrimSpace(detail)})
+		}
+	}
+	refs := append([]string{id}, o.InvoiceID)
+	for _, l := range lines {
+		refs = append(refs, l.ID)
+	}
+	jobs, err := c.store.JobsByRefs(ctx, refs)
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, j := range jobs {
+		add(Event{At: j.UpdatedAt, Kind: "job", Summary: fmt.Sprintf("%s job %d, %d attempt(s)", j.Kind, j.ID, j.Attempts), Outcome: j.State, Detail: j.LastError})
+	}
+	// The outbox dates its messages by the wall clock, which a moved test clock leaves behind.
+	mails, err := c.store.MailTo(ctx, o.Email, o.CreatedAt.Add(-mailSlack))
+	if err != nil {
+		return Detail{}, err
+	}
+	for _, m := range mails {
+		add(Event{At: m.CreatedAt, Kind: "mail", Summary: fmt.Sprintf("mail %d: %s", m.ID, m.Subject), Outcome: m.Status, Detail: m.LastError})
+	}
+	for _, target := range refs {
+		entries, err := c.store.ListAudit(ctx, target, 200)
+		if err != nil {
+			return Detail{}, err
+		}
+		for _, e := range entries {
+			who := e.Operator
+			if who == "" {
+				who = "the customer"
+			}
+			add(Event{At: e.At, Kind: "audit", Summary: fmt.Sprintf("%s on %s by %s", e.Action, e.Target, who), Outcome: e.Result, Detail: e.Detail})
+		}
+	}
+	sort.SliceStable(d.Timeline, func(i, j int) bool { return d.Timeline[i].At.Before(d.Timeline[j].At) })
+	return d, nil
+}
+
+// PaidNotActiveAfter is how long a paid order may wait for its lines before the dashboard shows it.
+const PaidNotActiveAfter = 10 * time.Minute
+
+// Summary counts the last days (UTC days of business time, today included).
+func (c *Console) Summary(ctx context.Context, days int) (Summary, error) {
+	if days < 1 || days > 366 {
+		days = 30
+	}
+	now := c.now().UTC()
+	today := now.Truncate(24 * time.Hour)
+	from := today.AddDate(0, 0, -(days - 1))
+	n, err := c.store.SummaryCounts(ctx, from, now)
+	if err != nil {
+		return Summary{}, fmt.Errorf("summary: %w", err)
+	}
+	s := Summary{From: from, Orders: n.Orders, NewCustomers: n.NewCustomers, FailedPayments: n.FailedPayments,
+		ActiveLines: n.ActiveLines, RenewalsDue7d: n.RenewalsDue, HeldOrders: n.HeldOrders, FailedJobs: n.FailedJobs,
+		DeadJobs: n.DeadJobs, FailedMails: n.FailedMails, MoneyToReview: n.MoneyToReview, PaidNotActive: n.PaidNotActive}
+	total := map[string]int64{}
+	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
+		key := d.Format(time.DateOnly)
+		day := Day{Date: key, Orders: n.OrdersByDay[key], PaidRevenue: moneyList(n.Revenue[key])}
+		for cur, amt := range n.Revenue[key] {
+			total[cur] += amt
+		}
+		s.Series = append(s.Series, day)
+	}
+	s.PaidRevenue = moneyList(total)
+	return s, nil
+}
+
+func moneyList(m map[string]int64) []pricing.Money {
+	out := []pricing.Money{}
+	for cur, amt := range m {
+		out = append(out, pricing.Money{Amount: amt, Currency: cur})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
+	return out
+}
+
+// Jobs lists jobs newest first.
+func (c *Console) Jobs(ctx context.Context, state string, limit int) ([]Job, error) {
+	return c.store.ConsoleJobs(ctx, state, limit)
+}
+
+// RetryJob queues a job again to run now, its attempts reset.
+func (c *Console) RetryJob(ctx context.Context, id int64) (Job, error) {
+	return c.store.RetryConsoleJob(ctx, id)
+}
+
+// CancelJob cancels a queued or dead job.
+func (c *Console) CancelJob(ctx context.Context, id int64) (Job, error) {
+	return c.store.CancelConsoleJob(ctx, id)
+}

@@ -1,0 +1,398 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
+
+	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/operator"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+	genadminjobs "github.com/streamcart/streamcart/gen/admin_jobs"
+	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
+	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
+	genadminsummary "github.com/streamcart/streamcart/gen/admin_summary"
+	adminjobssrv "github.com/streamcart/streamcart/gen/http/admin_jobs/server"
+	adminorderssrv "github.com/streamcart/streamcart/gen/http/admin_orders/server"
+	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
+	adminsummarysrv "github.com/streamcart/streamcart/gen/http/admin_summary/server"
+)
+
+// Console messages.
+const (
+	msgOperatorUnauthorized = "Please sign in to the console."
+	msgForbidden            = "Your role does not allow this."
+	msgCSRF                 = "This change lacks the session's X-CSRF-Token header. Please reload the console."
+	msgSetupToken           = "This setup link is unknown, used or expired. Please ask an owner for a new one."
+	msgOperatorPassword     = "Please choose a password of at least 12 characters."
+	msgOperatorLongPassword = "Please choose a password of at most 72 bytes."
+	msgInvalidOTP           = "This code is not the authenticator's current one."
+	msgSetupNotBegun        = "Please choose a password first."
+	msgOperatorCredentials  = "Wrong email, password or code."
+	msgOperatorLocked       = "Too many failed sign-ins. Please wait 15 minutes and try again."
+	msgBadDate              = "Dates are RFC 3339 or YYYY-MM-DD."
+	msgBadCursor            = "This cursor is not one of ours: start from the first page."
+	msgNoOrder              = "No such order."
+	msgNoJob                = "No such job."
+)
+
+// AdminCookie is the console session's cookie.
+const AdminCookie = "streamcart_admin"
+
+// masked stands for a line credential a viewer may not read.
+const masked = "••••"
+
+// Admin is what the console API is built from; nil Operators: no console.
+type Admin struct {
+	Operators *operator.Operators
+	Console   *console.Console
+	Authz     *authz.Authorizer
+	Audit     *audit.Log
+}
+
+// admin is the shared part of the admin services: the cookie's authenticator and the role check.
+type admin struct {
+	Admin
+}
+
+// signedIn reads the console cookie's session (401 unauthorized without a live one). A
+// client's Bearer token is never looked at.
+func (a admin) signedIn(ctx context.Context, cookie *string) (operator.Principal, error) {
+	p, err := a.Operators.Authenticate(ctx, deref(cookie))
+	if errors.Is(err, operator.ErrUnauthorized) {
+		return p, genadminorders.MakeUnauthorized(errors.New(msgOperatorUnauthorized))
+	}
+	return p, err
+}
+
+// allow answers 401 without a session and 403 forbidden unless its operator's role may do action.
+func (a admin) allow(ctx context.Context, cookie *string, action string) (operator.Principal, error) {
+	p, err := a.signedIn(ctx, cookie)
+	if err != nil {
+		return p, err
+	}
+	if !a.Authz.OperatorAllowed(string(p.Role), action) {
+		return p, genadminorders.MakeForbidden(errors.New(msgForbidden))
+	}
+	return p, nil
+}
+
+// mountAdmin mounts the console's services.
+func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Decoder,
+	enc func(context.Context, http.ResponseWriter) goahttp.Encoder, errh func(context.Context, http.ResponseWriter, error),
+	hide func(goa.Endpoint) goa.Endpoint) {
+	a := admin{d}
+	se := genadminsession.NewEndpoints(adminSession{a})
+	se.Use(hide)
+	adminsessionsrv.Mount(mux, adminsessionsrv.New(se, mux, dec, enc, errh, formatError))
+	oe := genadminorders.NewEndpoints(adminOrders{a})
+	oe.Use(hide)
+	adminorderssrv.Mount(mux, adminorderssrv.New(oe, mux, dec, enc, errh, formatError))
+	me := genadminsummary.NewEndpoints(adminSummary{a})
+	me.Use(hide)
+	adminsummarysrv.Mount(mux, adminsummarysrv.New(me, mux, dec, enc, errh, formatError))
+	je := genadminjobs.NewEndpoints(adminJobs{a})
+	je.Use(hide)
+	adminjobssrv.Mount(mux, adminjobssrv.New(je, mux, dec, enc, errh, formatError))
+}
+
+// --- adminSession ---
+
+type adminSession struct{ admin }
+
+func (s adminSession) Setup(ctx context.Context, p *genadminsession.SetupPayload) (*genadminsession.SetupResult, error) {
+	en, err := s.Operators.Setup(ctx, p.Token, p.Password)
+	if err != nil {
+		return nil, operatorError(err)
+	}
+	return &genadminsession.SetupResult{TotpSecret: en.Secret, OtpauthURL: en.URL}, nil
+}
+
+func (s adminSession) ConfirmSetup(ctx context.Context, p *genadminsession.ConfirmSetupPayload) error {
+	return operatorError(s.Operators.Confirm(ctx, p.Token, p.Otp))
+}
+
+func (s adminSession) Create(ctx context.Context, p *genadminsession.CreatePayload) (*genadminsession.CreateResult, error) {
+	in, err := s.Operators.SignIn(ctx, p.Email, p.Password, p.Otp, clientIP(ctx).String())
+	if err != nil {
+		return nil, operatorError(err)
+	}
+	s.Audit.RecordOperator(ctx, in.Principal.Email, "console-signin", "operator:"+in.Principal.Email, clientIP(ctx).String(), nil)
+	return &genadminsession.CreateResult{Session: in.Token, Operator: in.Principal.Email, Role: string(in.Principal.Role),
+		CsrfToken: in.CSRF, ExpiresAt: in.ExpiresAt.UTC().Format(time.RFC3339)}, nil
+}
+
+func (s adminSession) Get(ctx context.Context, p *genadminsession.GetPayload) (*genadminsession.AdminSessionResult, error) {
+	pr, err := s.signedIn(ctx, p.Session)
+	if err != nil {
+		return nil, err
+	}
+	token := deref(p.Session)
+	return &genadminsession.AdminSessionResult{Operator: pr.Email, Role: string(pr.Role), CsrfToken: operator.CSRFToken(token),
+		ExpiresAt: rfc3339(pr.ExpiresAt)}, nil
+}
+
+func (s adminSession) Delete(ctx context.Context, p *genadminsession.DeletePayload) (*genadminsession.DeleteResult, error) {
+	pr, err := s.signedIn(ctx, p.Session)
+	if err != nil {
+		return nil, err
+	}
+	err = s.Operators.SignOut(ctx, pr)
+	s.Audit.RecordOperator(ctx, pr.Email, "console-signout", "operator:"+pr.Email, "", err)
+	if err != nil {
+		return nil, err
+	}
+	return &genadminsession.DeleteResult{Session: new(string)}, nil
+}
+
+func operatorError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, operator.ErrInvalidSetup):
+		return genadminsession.MakeInvalidSetupToken(errors.New(msgSetupToken))
+	case errors.Is(err, operator.ErrWeakPassword):
+		return genadminsession.MakeWeakPassword(errors.New(msgOperatorPassword))
+	case errors.Is(err, operator.ErrLongPassword):
+		return genadminsession.MakeBadRequest(errors.New(msgOperatorLongPassword))
+	case errors.Is(err, operator.ErrInvalidOTP):
+		return genadminsession.MakeInvalidOtp(errors.New(msgInvalidOTP))
+	case errors.Is(err, operator.ErrSetupNotBegun):
+		return genadminsession.MakeConflict(errors.New(msgSetupNotBegun))
+	case errors.Is(err, operator.ErrInvalidCredentials):
+		return genadminsession.MakeInvalidCredentials(errors.New(msgOperatorCredentials))
+	case errors.Is(err, operator.ErrTooManyAttempts):
+		wait := operator.LockWindow
+		var t *operator.ThrottledError
+		if errors.As(err, &t) {
+			wait = t.RetryAfter
+		}
+		return &genadminsession.TooManyAttempts{Name: "too_many_attempts", Message: msgOperatorLocked, RetryAfter: int((wait + time.Second - 1) / time.Second)}
+	}
+	return err
+}
+
+// --- adminOrders ---
+
+type adminOrders struct{ admin }
+
+func (s adminOrders) List(ctx context.Context, p *genadminorders.ListPayload) (*genadminorders.ListResult, error) {
+	if _, err := s.allow(ctx, p.Session, authz.OpRead); err != nil {
+		return nil, err
+	}
+	f := console.OrderFilter{Status: deref(p.Status), Gateway: deref(p.Gateway), Q: deref(p.Q), Limit: p.Limit}
+	var err error
+	if f.From, err = console.ParseTime(deref(p.From)); err != nil {
+		return nil, genadminorders.MakeBadRequest(errors.New(msgBadDate))
+	}
+	if f.To, err = console.ParseTime(deref(p.To)); err != nil {
+		return nil, genadminorders.MakeBadRequest(errors.New(msgBadDate))
+	}
+	page, err := s.Console.Orders(ctx, f, deref(p.Cursor))
+	if errors.Is(err, console.ErrBadCursor) {
+		return nil, genadminorders.MakeBadRequest(errors.New(msgBadCursor))
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &genadminorders.ListResult{Orders: []*genadminorders.AdminOrder{}, NextCursor: page.Next}
+	for _, o := range page.Orders {
+		res.Orders = append(res.Orders, adminOrder(o))
+	}
+	return res, nil
+}
+
+func (s adminOrders) Get(ctx context.Context, p *genadminorders.GetPayload) (*genadminorders.GetResult, error) {
+	pr, err := s.allow(ctx, p.Session, authz.OpRead)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.Console.Order(ctx, p.ID)
+	if errors.Is(err, console.ErrNotFound) {
+		return nil, genadminorders.MakeNotFound(errors.New(msgNoOrder))
+	}
+	if err != nil {
+		return nil, err
+	}
+	creds := s.Authz.OperatorAllowed(string(pr.Role), authz.OpReadCredentials)
+	res := &genadminorders.GetResult{Order: adminOrder(d.Order), Lines: []*genadminorders.AdminLine{}, Timeline: []*genadminorders.AdminTimelineEvent{}}
+	for _, l := range d.Lines {
+		res.Lines = append(res.Lines, adminLine(l, creds))
+	}
+	for _, e := range d.Timeline {
+		res.Timeline = append(res.Timeline, &genadminorders.AdminTimelineEvent{At: rfc3339(e.At), Kind: e.Kind, Summary: e.Summary, Outcome: e.Outcome, Detail: e.Detail})
+	}
+	return res, nil
+}
+
+func adminOrder(o console.OrderRow) *genadminorders.AdminOrder {
+	return &genadminorders.AdminOrder{ID: o.ID, Kind: o.Kind, Status: o.Status, Email: o.Email, CustomerID: o.CustomerID,
+		Total: &genadminorders.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, Gateway: o.Gateway,
+		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt)}
+}
+
+// adminLine is a line for the console; its credentials masked unless creds.
+func adminLine(v order.Service, creds bool) *genadminorders.AdminLine {
+	l := &genadminorders.AdminLine{ServiceID: v.ID, OrderID: v.OrderID, Pid: v.PID, Name: v.Name, Status: string(v.Status),
+		Username: v.Username, Password: v.Password, ExpiresAt: rfc3339(v.ExpiresAt)}
+	if !v.NextDueDate.IsZero() {
+		l.NextDueDate = v.NextDueDate.UTC().Format(time.DateOnly)
+	}
+	if !creds {
+		l.Username, l.Password = masked, masked
+	}
+	return l
+}
+
+// --- adminSummary ---
+
+type adminSummary struct{ admin }
+
+func (s adminSummary) Get(ctx context.Context, p *genadminsummary.GetPayload) (*genadminsummary.GetResult, error) {
+	if _, err := s.allow(ctx, p.Session, authz.OpRead); err != nil {
+		return nil, err
+	}
+	sum, err := s.Console.Summary(ctx, p.Days)
+	if err != nil {
+		return nil, err
+	}
+	money := func(ms []pricing.Money) []*genadminsummary.Money {
+		out := []*genadminsummary.Money{}
+		for _, m := range ms {
+			out = append(out, &genadminsummary.Money{Amount: m.Amount, Currency: m.Currency})
+		}
+		return out
+	}
+	res := &genadminsummary.GetResult{From: rfc3339(sum.From), Orders: sum.Orders, PaidRevenue: money(sum.PaidRevenue),
+		NewCustomers: sum.NewCustomers, FailedPayments: sum.FailedPayments, ActiveLines: sum.ActiveLines,
+		RenewalsDue7d: sum.RenewalsDue7d, HeldOrders: sum.HeldOrders, FailedJobs: sum.FailedJobs, DeadJobs: sum.DeadJobs,
+		FailedMails: sum.FailedMails, MoneyToReview: sum.MoneyToReview, PaidNotActive: sum.PaidNotActive,
+		Series: []*genadminsummary.AdminDay{}}
+	for _, d := range sum.Series {
+		res.Series = append(res.Series, &genadminsummary.AdminDay{Date: d.Date, Orders: d.Orders, PaidRevenue: money(d.PaidRevenue)})
+	}
+	return res, nil
+}
+
+// --- adminJobs ---
+
+type adminJobs struct{ admin }
+
+func (s adminJobs) List(ctx context.Context, p *genadminjobs.ListPayload) (*genadminjobs.ListResult, error) {
+	if _, err := s.allow(ctx, p.Session, authz.OpRead); err != nil {
+		return nil, err
+	}
+	jobs, err := s.Console.Jobs(ctx, deref(p.State), p.Limit)
+	if err != nil {
+		return nil, err
+	}
+	res := &genadminjobs.ListResult{Jobs: []*genadminjobs.AdminJob{}}
+	for _, j := range jobs {
+		res.Jobs = append(res.Jobs, adminJob(j))
+	}
+	return res, nil
+}
+
+func (s adminJobs) Retry(ctx context.Context, p *genadminjobs.RetryPayload) (*genadminjobs.AdminJob, error) {
+	return s.act(ctx, p.Session, authz.OpRetryJob, "job-retry", p.ID, s.Console.RetryJob)
+}
+
+func (s adminJobs) Cancel(ctx context.Context, p *genadminjobs.CancelPayload) (*genadminjobs.AdminJob, error) {
+	return s.act(ctx, p.Session, authz.OpCancelJob, "job-cancel", p.ID, s.Console.CancelJob)
+}
+
+func (s adminJobs) act(ctx context.Context, cookie *string, action, name string, id int64, do func(context.Context, int64) (console.Job, error)) (*genadminjobs.AdminJob, error) {
+	pr, err := s.allow(ctx, cookie, action)
+	if err != nil {
+		return nil, err
+	}
+	j, err := do(ctx, id)
+	s.Audit.RecordOperator(ctx, pr.Email, name, "job:"+strconv.FormatInt(id, 10), j.Kind+" "+j.Ref, err)
+	switch {
+	case errors.Is(err, console.ErrNotFound):
+		return nil, genadminjobs.MakeNotFound(errors.New(msgNoJob))
+	case errors.Is(err, console.ErrJobState):
+		return nil, genadminjobs.MakeConflict(errors.New("This job is " + j.State + ": it cannot be " + map[string]string{"job-retry": "retried", "job-cancel": "cancelled"}[name] + "."))
+	case err != nil:
+		return nil, err
+	}
+	return adminJob(j), nil
+}
+
+func adminJob(j console.Job) *genadminjobs.AdminJob {
+	return &genadminjobs.AdminJob{ID: j.ID, Kind: j.Kind, Ref: j.Ref, State: j.State, Attempts: j.Attempts,
+		RunAt: rfc3339(j.RunAt), LastError: j.LastError, UpdatedAt: rfc3339(j.UpdatedAt)}
+}
+
+// --- HTTP guards ---
+
+// adminPrefix is where the console API lives.
+const adminPrefix = "/checkout/api/admin/"
+
+// csrfFree are the console's changes made before a session exists.
+var csrfFree = map[string]bool{
+	"POST " + adminPrefix + "setup":         true,
+	"POST " + adminPrefix + "setup/confirm": true,
+	"POST " + adminPrefix + "session":       true,
+}
+
+// guardAdmin refuses a console change whose X-CSRF-Token is not its cookie's (403
+// invalid_csrf_token), before any decoding; a request without the cookie goes on to answer 401.
+// On an https shop it marks the console cookie Secure.
+func guardAdmin(next http.Handler, secure bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, adminPrefix) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if secure {
+			w = secureCookies{w}
+		}
+		switch r.Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+		default:
+			if csrfFree[r.Method+" "+r.URL.Path] {
+				break
+			}
+			if c, err := r.Cookie(AdminCookie); err == nil && c.Value != "" && !operator.CSRFMatches(c.Value, r.Header.Get("X-CSRF-Token")) {
+				writeError(w, r, http.StatusForbidden, goa.PermanentError("invalid_csrf_token", msgCSRF))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// secureCookies adds Secure to the cookies a console answer sets.
+type secureCookies struct{ http.ResponseWriter }
+
+func (s secureCookies) WriteHeader(code int) {
+	h := s.Header()
+	for i, c := range h.Values("Set-Cookie") {
+		if !strings.Contains(strings.ToLower(c), "; secure") {
+			h["Set-Cookie"][i] = c + "; Secure"
+		}
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s secureCookies) Write(b []byte) (int, error) { return s.ResponseWriter.Write(b) }
+
+func (s secureCookies) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// rfc3339 formats a time for an answer; "" for the zero time.
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}

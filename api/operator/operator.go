@@ -1,0 +1,428 @@
+// Package operator keeps the seller's console operators: accounts of their own (never clients),
+// set up through a one-time link with a password and a TOTP authenticator, signed in with both
+// into a 12-hour cookie session whose CSRF token guards every change. Roles decide, through the
+// ladon policies of package authz, what each operator may do.
+package operator
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Role is what an operator may do (authz.OperatorAllowed).
+type Role string
+
+const (
+	RoleOwner   Role = "owner"
+	RoleSupport Role = "support"
+	RoleViewer  Role = "viewer"
+)
+
+// Roles are the roles, most powerful first.
+var Roles = []Role{RoleOwner, RoleSupport, RoleViewer}
+
+// Status is an operator's place: pending until set up, then active until disabled.
+type Status string
+
+const (
+	StatusPending  Status = "pending"
+	StatusActive   Status = "active"
+	StatusDisabled Status = "disabled"
+)
+
+// Limits.
+const (
+	SetupTTL   = 24 * time.Hour
+	SessionTTL = 12 * time.Hour
+	// MaxFailures wrong sign-ins within LockWindow lock the operator until the oldest leaves it.
+	MaxFailures = 5
+	LockWindow  = 15 * time.Minute
+	// MinPasswordLen is the shortest operator password; MaxPasswordBytes is what bcrypt reads.
+	MinPasswordLen   = 12
+	MaxPasswordBytes = 72
+	// SetupPath is the console page a setup link opens.
+	SetupPath = "/checkout/admin/setup"
+)
+
+// totpOpts is RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 seconds.
+var totpOpts = totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
+
+// scopeSignin counts wrong sign-ins per operator email in the shared auth_attempts table.
+const scopeSignin = "operator-signin"
+
+var (
+	ErrNotFound      = errors.New("operator: not found")
+	ErrExists        = errors.New("operator: email already an operator")
+	ErrInvalidEmail  = errors.New("operator: invalid email")
+	ErrInvalidRole   = errors.New("operator: role must be owner, support or viewer")
+	ErrInvalidSetup  = errors.New("operator: setup link unknown, used or expired")
+	ErrSetupNotBegun = errors.New("operator: set a password before confirming the authenticator")
+	ErrWeakPassword  = errors.New("operator: password shorter than 12 characters")
+	ErrLongPassword  = errors.New("operator: password longer than 72 bytes")
+	ErrInvalidOTP    = errors.New("operator: wrong authenticator code")
+	// ErrInvalidCredentials answers every refused sign-in alike: unknown email, not set up,
+	// disabled, wrong password, wrong or replayed code.
+	ErrInvalidCredentials = errors.New("operator: invalid credentials")
+	ErrTooManyAttempts    = errors.New("operator: too many attempts")
+	ErrUnauthorized       = errors.New("operator: no valid session")
+)
+
+// ThrottledError is ErrTooManyAttempts with the wait until the operator is unlocked.
+type ThrottledError struct{ RetryAfter time.Duration }
+
+func (e *ThrottledError) Error() string        { return ErrTooManyAttempts.Error() }
+func (e *ThrottledError) Is(target error) bool { return target == ErrTooManyAttempts }
+
+// Operator is a console account.
+type Operator struct {
+	ID           int64
+	Email        string
+	Role         Role
+	Status       Status
+	PasswordHash string
+	TOTPSecret   string
+	TOTPStep     int64
+	CreatedAt    time.Time
+	DisabledAt   time.Time
+}
+
+// Session is one console sign-in; ID is the hash of the cookie's token.
+type Session struct {
+	ID         string
+	OperatorID int64
+	CreatedAt  time.Time
+	ExpiresAt  time.Time
+	RevokedAt  time.Time
+}
+
+// Store is what operators persist.
+type Store interface {
+	// InsertOperator adds a pending operator and its setup token's hash; ErrExists for a taken email.
+	InsertOperator(ctx context.Context, o Operator, tokenHash string, expires time.Time) (Operator, error)
+	OperatorByEmail(ctx context.Context, email string) (Operator, error)
+	ListOperators(ctx context.Context) ([]Operator, error)
+	// DisableOperator disables an operator and revokes its sessions; ErrNotFound when none.
+	DisableOperator(ctx context.Context, email string, at time.Time) (Operator, error)
+	// SetupOperator reads the operator of an unused, unexpired setup token; ErrInvalidSetup otherwise.
+	SetupOperator(ctx context.Context, tokenHash string, now time.Time) (Operator, error)
+	// SetOperatorCredentials keeps a pending operator's password hash and TOTP secret.
+	SetOperatorCredentials(ctx context.Context, id int64, passwordHash, totpSecret string) error
+	// CompleteSetup marks the token used and the operator active with step as its last code, in
+	// one transaction, only while the token is unused and unexpired; ErrInvalidSetup otherwise.
+	CompleteSetup(ctx context.Context, tokenHash string, step int64, now time.Time) error
+	// UseTOTPStep records step as the operator's last accepted code unless one as late was
+	// accepted already (then false): a code works once.
+	UseTOTPStep(ctx context.Context, id, step int64) (bool, error)
+	ReserveAttempt(ctx context.Context, scope, key string, at, since time.Time, max int) (id int64, oldest time.Time, ok bool, err error)
+	RemoveAttempt(ctx context.Context, id int64) error
+	CreateOperatorSession(ctx context.Context, s Session) error
+	// OperatorSession reads a session with its operator; ErrNotFound when none.
+	OperatorSession(ctx context.Context, id string) (Session, Operator, error)
+	RevokeOperatorSession(ctx context.Context, id string, at time.Time) error
+}
+
+// Operators sets operators up and signs them in.
+type Operators struct {
+	store  Store
+	issuer string
+	log    *slog.Logger
+	now    func() time.Time
+	cost   int
+}
+
+// New returns the operators service; issuer names the shop in authenticator apps.
+func New(store Store, issuer string, log *slog.Logger) *Operators {
+	if issuer == "" {
+		issuer = "Streamcart"
+	}
+	return &Operators{store: store, issuer: issuer, log: log, now: time.Now, cost: bcrypt.DefaultCost}
+}
+
+// SetClock sets the business clock (setup and session expiry, the lock window, TOTP time).
+func (s *Operators) SetClock(now func() time.Time) { s.now = now }
+
+// SetPasswordCost sets the bcrypt cost (tests lower it to bcrypt.MinCost).
+func (s *Operators) SetPasswordCost(cost int) { s.cost = cost }
+
+var emailRule = regexp.MustCompile(`^\S+@\S+\.\S+$`)
+
+// ParseRole checks a role name.
+func ParseRole(r string) (Role, error) {
+	if !slices.Contains(Roles, Role(r)) {
+		return "", ErrInvalidRole
+	}
+	return Role(r), nil
+}
+
+// Invitation is a new operator and its one-time setup token.
+type Invitation struct {
+	Operator  Operator
+	Token     string
+	ExpiresAt time.Time
+}
+
+// Link is the setup page of the invitation on the shop at base ("" for a path).
+func (i Invitation) Link(base string) string {
+	return strings.TrimRight(base, "/") + SetupPath + "?token=" + i.Token
+}
+
+// Add creates a pending operator and its setup token (SetupTTL).
+func (s *Operators) Add(ctx context.Context, email string, role Role) (Invitation, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if !emailRule.MatchString(email) || len(email) > 254 {
+		return Invitation{}, ErrInvalidEmail
+	}
+	if _, err := ParseRole(string(role)); err != nil {
+		return Invitation{}, err
+	}
+	token := randomToken()
+	now := s.now().UTC()
+	exp := now.Add(SetupTTL)
+	o, err := s.store.InsertOperator(ctx, Operator{Email: email, Role: role, Status: StatusPending, CreatedAt: now}, hashToken(token), exp)
+	if err != nil {
+		return Invitation{}, fmt.Errorf("add operator: %w", err)
+	}
+	return Invitation{Operator: o, Token: token, ExpiresAt: exp}, nil
+}
+
+// List returns every operator.
+func (s *Operators) List(ctx context.Context) ([]Operator, error) { return s.store.ListOperators(ctx) }
+
+// Disable stops an operator from signing in and ends its sessions.
+func (s *Operators) Disable(ctx context.Context, email string) (Operator, error) {
+	return s.store.DisableOperator(ctx, strings.ToLower(strings.TrimSpace(email)), s.now().UTC())
+}
+
+// Enrolment is what the authenticator app is given.
+type Enrolment struct {
+	Secret string // base32
+	URL    string // otpauth://totp/…
+}
+
+// Setup sets the password of the setup token's operator and gives it a fresh TOTP secret; the
+// operator becomes active only once Confirm sees a code of that secret. Calling it again replaces
+// both (an authenticator scanned wrong).
+func (s *Operators) Setup(ctx context.Context, token, password string) (Enrolment, error) {
+	if err := checkPassword(password); err != nil {
+		return Enrolment{}, err
+	}
+	o, err := s.store.SetupOperator(ctx, hashToken(token), s.now().UTC())
+	if err != nil {
+		return Enrolment{}, err
+	}
+	key, err := totp.Generate(totp.GenerateOpts{Issuer: s.issuer, AccountName: o.Email, Period: totpOpts.Period,
+		Digits: totpOpts.Digits, Algorithm: totpOpts.Algorithm})
+	if err != nil {
+		return Enrolment{}, fmt.Errorf("setup: %w", err)
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(password), s.cost)
+	if err != nil {
+		return Enrolment{}, fmt.Errorf("setup: %w", err)
+	}
+	if err := s.store.SetOperatorCredentials(ctx, o.ID, string(h), key.Secret()); err != nil {
+		return Enrolment{}, fmt.Errorf("setup: %w", err)
+	}
+	return Enrolment{Secret: key.Secret(), URL: key.URL()}, nil
+}
+
+// Confirm proves the authenticator with one of its codes and activates the operator; the
+// token is used up.
+func (s *Operators) Confirm(ctx context.Context, token, code string) error {
+	now := s.now().UTC()
+	hash := hashToken(token)
+	o, err := s.store.SetupOperator(ctx, hash, now)
+	if err != nil {
+		return err
+	}
+	if o.TOTPSecret == "" || o.PasswordHash == "" {
+		return ErrSetupNotBegun
+	}
+	step, ok := matchCode(o.TOTPSecret, code, now)
+	if !ok {
+		return ErrInvalidOTP
+	}
+	return s.store.CompleteSetup(ctx, hash, step, now)
+}
+
+// Principal is the operator a session names.
+type Principal struct {
+	OperatorID int64
+	Email      string
+	Role       Role
+	SessionID  string
+	ExpiresAt  time.Time
+}
+
+// SignedIn is an opened session: Token goes in the cookie, CSRF in every change's header.
+type SignedIn struct {
+	Principal Principal
+	Token     string
+	CSRF      string
+	ExpiresAt time.Time
+}
+
+// dummyHash keeps the time of a sign-in for an unknown email close to a known one's.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("streamcart operator timing"), bcrypt.DefaultCost)
+
+// SignIn opens a session with email, password and a TOTP code. MaxFailures refused attempts
+// within LockWindow lock the email: each attempt takes its place in the count before anything is
+// checked (so concurrent guesses are counted too), and beyond the limit every attempt answers a
+// ThrottledError without any check. A successful sign-in gives its place back.
+func (s *Operators) SignIn(ctx context.Context, email, password, code, ip string) (SignedIn, error) {
+	key := strings.ToLower(strings.TrimSpace(email))
+	if !emailRule.MatchString(key) || len(key) > 254 {
+		return SignedIn{}, ErrInvalidCredentials
+	}
+	if len(password) > MaxPasswordBytes {
+		return SignedIn{}, ErrLongPassword
+	}
+	now := s.now().UTC()
+	place, oldest, ok, err := s.store.ReserveAttempt(ctx, scopeSignin, key, now, now.Add(-LockWindow), MaxFailures)
+	if err != nil {
+		return SignedIn{}, fmt.Errorf("sign in: %w", err)
+	}
+	if !ok {
+		// The window includes its first instant (at >= since), and the store keeps microseconds: the
+		// lock lifts one microsecond after the oldest attempt is LockWindow old.
+		wait := min(oldest.Add(LockWindow+time.Microsecond).Sub(s.now().UTC()), LockWindow+time.Microsecond)
+		s.log.Warn("operator sign-in refused: locked", "operator", key, "ip", ip)
+		return SignedIn{}, &ThrottledError{RetryAfter: max(wait, time.Second)}
+	}
+	o, err := s.check(ctx, key, password, code, now)
+	if err != nil {
+		if errors.Is(err, ErrInvalidCredentials) {
+			s.log.Info("operator sign-in refused", "operator", key, "ip", ip)
+		}
+		return SignedIn{}, err
+	}
+	if err := s.store.RemoveAttempt(ctx, place); err != nil {
+		s.log.Error("operator sign-in attempt not given back", "err", err)
+	}
+	token := randomToken()
+	sess := Session{ID: hashToken(token), OperatorID: o.ID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
+	if err := s.store.CreateOperatorSession(ctx, sess); err != nil {
+		return SignedIn{}, fmt.Errorf("sign in: %w", err)
+	}
+	return SignedIn{Principal: Principal{OperatorID: o.ID, Email: o.Email, Role: o.Role, SessionID: sess.ID, ExpiresAt: sess.ExpiresAt},
+		Token: token, CSRF: CSRFToken(token), ExpiresAt: sess.ExpiresAt}, nil
+}
+
+func (s *Operators) check(ctx context.Context, email, password, code string, now time.Time) (Operator, error) {
+	o, err := s.store.OperatorByEmail(ctx, email)
+	if errors.Is(err, ErrNotFound) || (err == nil && o.PasswordHash == "") {
+		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return Operator{}, ErrInvalidCredentials
+	}
+	if err != nil {
+		return Operator{}, fmt.Errorf("sign in: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(o.PasswordHash), []byte(password)) != nil || o.Status != StatusActive {
+		return Operator{}, ErrInvalidCredentials
+	}
+	step, ok := matchCode(o.TOTPSecret, code, now)
+	if !ok {
+		return Operator{}, ErrInvalidCredentials
+	}
+	fresh, err := s.store.UseTOTPStep(ctx, o.ID, step)
+	if err != nil {
+		return Operator{}, fmt.Errorf("sign in: %w", err)
+	}
+	if !fresh {
+		return Operator{}, ErrInvalidCredentials
+	}
+	return o, nil
+}
+
+// Authenticate reads the session of a cookie's token: unexpired, not signed out, its operator active.
+func (s *Operators) Authenticate(ctx context.Context, token string) (Principal, error) {
+	if token == "" || len(token) > 128 {
+		return Principal{}, ErrUnauthorized
+	}
+	sess, o, err := s.store.OperatorSession(ctx, hashToken(token))
+	if errors.Is(err, ErrNotFound) {
+		return Principal{}, ErrUnauthorized
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("authenticate operator: %w", err)
+	}
+	if !sess.RevokedAt.IsZero() || !s.now().Before(sess.ExpiresAt) || o.Status != StatusActive {
+		return Principal{}, ErrUnauthorized
+	}
+	return Principal{OperatorID: o.ID, Email: o.Email, Role: o.Role, SessionID: sess.ID, ExpiresAt: sess.ExpiresAt}, nil
+}
+
+// SignOut ends a session.
+func (s *Operators) SignOut(ctx context.Context, p Principal) error {
+	return s.store.RevokeOperatorSession(ctx, p.SessionID, s.now().UTC())
+}
+
+// CSRFToken is the CSRF token of a session token: derived, so nothing more is stored, and only
+// whoever holds the cookie's value (never a cross-site page) can know it.
+func CSRFToken(sessionToken string) string {
+	sum := sha256.Sum256([]byte("streamcart operator csrf:" + sessionToken))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// CSRFMatches compares a request's CSRF header with its cookie's, in constant time.
+func CSRFMatches(sessionToken, header string) bool {
+	return sessionToken != "" && header != "" &&
+		subtle.ConstantTimeCompare([]byte(CSRFToken(sessionToken)), []byte(header)) == 1
+}
+
+// matchCode finds the time step of code among now's and its neighbours' (clock drift).
+func matchCode(secret, code string, now time.Time) (int64, bool) {
+	if secret == "" || len(code) != 6 {
+		return 0, false
+	}
+	step := now.Unix() / int64(totpOpts.Period)
+	for _, d := range []int64{0, -1, 1} {
+		at := time.Unix((step+d)*int64(totpOpts.Period), 0)
+		want, err := totp.GenerateCodeCustom(secret, at, totpOpts)
+		if err == nil && subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
+			return step + d, true
+		}
+	}
+	return 0, false
+}
+
+// Code is the TOTP code of secret at t (for tests and the CLI's checks).
+func Code(secret string, t time.Time) (string, error) {
+	return totp.GenerateCodeCustom(secret, t, totpOpts)
+}
+
+func checkPassword(p string) error {
+	switch {
+	case len(p) > MaxPasswordBytes:
+		return ErrLongPassword
+	case len([]rune(p)) < MinPasswordLen:
+		return ErrWeakPassword
+	}
+	return nil
+}
+
+func randomToken() string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// hashToken is how setup and session tokens are stored: a database read signs nobody in.
+func hashToken(t string) string {
+	sum := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,47 @@
+package design
+
+import . "goa.design/goa/v3/dsl"
+
+var AdminDay = Type("AdminDay", func() {
+	Attribute("date", String, "YYYY-MM-DD (UTC)")
+	Attribute("orders", Int, "Orders placed that day")
+	Attribute("paidRevenue", ArrayOf(Money), "Invoices paid that day, per currency")
+	Required("date", "orders", "paidRevenue")
+})
+
+var _ = Service("adminSummary", func() {
+	Description("The console's dashboard: what happened over the last days, and what needs a look now.")
+	Error("unauthorized")
+	Error("forbidden")
+
+	Method("get", func() {
+		Description("Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, money needing review, paid orders not active after 10 minutes.")
+		Payload(func() {
+			operatorSession()
+			Attribute("days", Int, func() { Minimum(1); Maximum(366); Default(30) })
+		})
+		Result(func() {
+			Attribute("from", String, "RFC 3339: the first instant counted")
+			Attribute("orders", Int, "Orders placed")
+			Attribute("paidRevenue", ArrayOf(Money), "Invoices paid, per currency")
+			Attribute("newCustomers", Int, "Clients first seen")
+			Attribute("failedPayments", Int, "Invoices whose payment failed")
+			Attribute("activeLines", Int, "Lines Active or Overdue now")
+			Attribute("renewalsDue7d", Int, "Renewing lines due within 7 days")
+			Attribute("heldOrders", Int, "Orders held by the fraud check now")
+			Attribute("failedJobs", Int, "Jobs waiting for a retry after a failure")
+			Attribute("deadJobs", Int, "Jobs that gave up")
+			Attribute("failedMails", Int, "Messages the mail server refused")
+			Attribute("moneyToReview", Int, "Payments kept aside and not refunded")
+			Attribute("paidNotActive", Int, "Orders paid more than 10 minutes ago and not active")
+			Attribute("series", ArrayOf(AdminDay), "One entry per day, oldest first")
+			Required("from", "orders", "paidRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",
+				"heldOrders", "failedJobs", "deadJobs", "failedMails", "moneyToReview", "paidNotActive", "series")
+		})
+		HTTP(func() {
+			GET("/admin/summary")
+			adminCookie(false)
+			Param("days")
+		})
+	})
+})
