@@ -41,10 +41,6 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
   }, [data, c]);
 
   if (inv.status === 'error' && isApiError(inv.error) && inv.error.code === 'not_found') return <LinkInvalid />;
-  if (inv.status === 'error' && isApiError(inv.error) && inv.error.code === 'malformed') {
-    c.fail(inv.error);
-    return null;
-  }
   if (!data) {
     if (inv.status === 'error') {
       return (

@@ -84,13 +84,19 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
   const renewRef = useRef<HTMLButtonElement>(null);
   const idBase = `sc-renew-${s.serviceId}`;
 
-  // The question replaces the buttons: focus to its safe answer, then back to the button.
+  // The question and the form replace the buttons: focus to the question's safe answer (the form
+  // takes it itself), then back to the buttons when they return.
   const asked = useRef(false);
   useLayoutEffect(() => {
     if (confirming) keepRef.current?.focus();
     else if (asked.current) refocus(c.host, cancelRef.current ?? renewRef.current);
     asked.current = confirming;
   }, [confirming, c]);
+  const opened = useRef(false);
+  useLayoutEffect(() => {
+    if (!form && opened.current) refocus(c.host, renewRef.current);
+    opened.current = form;
+  }, [form, c]);
 
   const recurring = !!s.billingCycle && s.billingCycle !== 'onetime';
   const live = s.status === 'Active' || s.status === 'Overdue' || s.status === 'Suspended';
