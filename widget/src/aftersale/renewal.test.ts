@@ -227,13 +227,16 @@ describe('the /renew page of a pay link', () => {
 
   it('back from the payment page, waits for the payment and shows the renewal paid', async () => {
     const api = installFakeApi();
-    api.invoiceStatuses = ['unpaid', 'unpaid', 'paid'];
+    api.invoiceStatuses = ['unpaid'];
     const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}&return=1`);
     expect((await ui().findByTestId('renew-confirming')).textContent).toContain(en.invoiceConfirming);
+    // Still unpaid: it keeps asking.
+    await waitFor(() => expect(api.callsTo('GET /invoices/i-77').length).toBeGreaterThanOrEqual(3));
+    expect(ui().getByTestId('renew-confirming')).toBeTruthy();
     expect(of('renewal-paid')).toEqual([]);
+    api.invoiceStatuses = ['paid'];
     const paid = await ui().findByTestId('renew-paid');
     expect(paid.textContent).toContain(en.invoicePaidLead(formatDate('2030-03-01', 'en-us')));
-    expect(api.callsTo('GET /invoices/i-77')).toHaveLength(3);
     await waitFor(() => expect(of('renewal-paid')).toHaveLength(1));
     expect(of('renewal-paid')).toEqual([{ invoiceId: 'i-77', orderId: 'o-i-77', serviceId: 's-1' }]);
   });
