@@ -453,3 +453,33 @@ func TestNewHostRejectsIncompleteCatalog(t *testing.T) {
 	}()
 	web.NewHost(web.HostConfig{Files: files})
 }
+
+// A renewal's pay link (issue 13) opens the widget's /renew page, prefixed or not, with its query
+// intact for the widget to read; its token must not leak to other origins through the Referer.
+func TestHostServesThePayLinkPage(t *testing.T) {
+	h := newHost(t, nil)
+	for _, target := range []string{
+		"/checkout/renew?invoice=inv_01&t=tok.sig",
+		"/checkout/renew/?invoice=inv_01&t=tok.sig",
+		"/checkout/de-de/renew?invoice=inv_01&t=tok.sig",
+		"/checkout/pt-pt/renew",
+	} {
+		t.Run(target, func(t *testing.T) {
+			res := get(t, h, target)
+			if res.status != http.StatusOK {
+				t.Fatalf("status = %d, want 200", res.status)
+			}
+			if !strings.Contains(res.body, `<streamcart-checkout api="/checkout/api" routing="history" base="/checkout/">`) {
+				t.Error("page does not embed the widget")
+			}
+			switch rp := res.header.Get("Referrer-Policy"); rp {
+			case "no-referrer", "same-origin", "strict-origin", "strict-origin-when-cross-origin", "origin":
+			default:
+				t.Errorf("Referrer-Policy = %q sends the pay link's token to other origins", rp)
+			}
+		})
+	}
+	if res := get(t, h, "/checkout/renewal?invoice=inv_01&t=tok.sig"); res.status != http.StatusNotFound {
+		t.Errorf("/checkout/renewal: status = %d, want 404", res.status)
+	}
+}

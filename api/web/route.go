@@ -7,8 +7,9 @@ import "strings"
 var Prefixes = []string{"de-de", "en-gb", "en-us", "es-es", "nl-nl", "pt-pt"}
 
 // Routes are the history-mode routes of the storefront (spec §2), relative to
-// the base path and the optional locale prefix; "" is the index.
-var Routes = []string{"", "creatingOrder", "resellers", "success", "upsell", "waiting", "resellers/success", "resellers/waiting"}
+// the base path and the optional locale prefix; "" is the index. "renew" is
+// the page of a renewal's pay link (/checkout/renew?invoice=…&t=…, issue 13).
+var Routes = []string{"", "creatingOrder", "resellers", "success", "upsell", "waiting", "resellers/success", "resellers/waiting", "renew"}
 
 // splitRoute reports whether rest (the path below the base, without its
 // leading slash) is a storefront page, and returns its locale prefix and

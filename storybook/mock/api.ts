@@ -256,6 +256,21 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     if (!MAC.test(mac)) return fromFixture('services.setMac', '400');
     return service(r.params.serviceId!, { macAddress: mac.replace(/-/g, ':').toUpperCase() });
   },
+  // Renewals (issue 13): renew answers the open renewal invoice's order; the pay link's invoice.
+  'services.renew': (r) => {
+    const o = fromFixture('services.renew', '201');
+    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId] } };
+  },
+  'services.cancel': (r) => service(r.params.serviceId!, { autoRenew: false, renewalInvoiceId: null, renewalOrderId: null }),
+  'services.resume': (r) => service(r.params.serviceId!, { autoRenew: true }),
+  'invoices.get': (r) => {
+    const f = fromFixture('invoices.get', '200');
+    return { ...f, body: { ...(f.body as Json), invoiceId: r.params.invoiceId } };
+  },
+  'invoices.pay': (r) => {
+    const f = fromFixture('invoices.pay', '200');
+    return { ...f, body: { ...(f.body as Json), invoiceId: r.params.invoiceId } };
+  },
   'services.playlist': (r) => ({
     status: 200,
     text: `#EXTM3U\n#EXTINF:-1 tvg-id="news" group-title="News",News 1\nhttp://line.streamcart.local:8000/live/${r.params.serviceId}/1.ts\n`,

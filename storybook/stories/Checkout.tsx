@@ -12,7 +12,7 @@ import { body } from '../mock/fixtures';
 /** Query parameters the widget reads from the page (spec §2 landing parameters, return and view links). */
 const WIDGET_PARAMS = [
   'promocode', 'email', 'pid', 'auto_redirect', 'extraconnect', 'proxyprotect', 'aff_id', 'serviceid',
-  'sc_order', 'sc_upsell', 'sc_view', 'signin',
+  'sc_order', 'sc_upsell', 'sc_view', 'signin', 'sc_invoice', 'sc_t', 'sc_return',
 ];
 const WIDGET_COOKIES = ['checkout', 'browserLang', 'aff_id'];
 

@@ -22,6 +22,15 @@ const gateway = (module: string): Story => ({
 export const GatewaySandbox: Story = gateway('sandbox');
 /** Card through Stripe Checkout. */
 export const GatewayStripe: Story = gateway('stripe');
+/** Stripe with "Renew automatically with this card" ticked: the consent text under it. */
+export const GatewayStripeRenewWithCard: Story = {
+  play: async ({ canvasElement }) => {
+    const root = await widget(canvasElement);
+    await click(root, `[data-testid="gateway-option"][data-module="stripe"]`);
+    await click(root, 'renew-with-card');
+    await find(root, 'renew-consent');
+  },
+};
 /** Crypto through Coinbase Commerce. */
 export const GatewayCoinbase: Story = gateway('coinbase');
 /** Crypto through Cryptomus. */

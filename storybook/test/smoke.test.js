@@ -32,6 +32,18 @@ const EXPECT = {
   'checkout-plans--currencies-unavailable': ['Pay $14.03'],
   'checkout-payment--automatic-order': ['Taking you to the secure payment page…'],
   'checkout-payment--gateway-stripe': ['Card (Stripe)'],
+  'checkout-payment--gateway-stripe-renew-with-card': [
+    'Renew automatically with this card',
+    'We will charge this card each month on the due date until you cancel auto-renew in "My services".',
+  ],
+  // Renewals (issue 13).
+  'account-renewals--renewal-banner': ['Your renewal invoice is ready.', '€12.99 due on February 1, 2030.', 'Pay now'],
+  'account-renewals--suspended-service': ['Suspended', 'Overdue', 'This service is suspended until its renewal is paid.'],
+  'account-renewals--auto-renew-cancelled': ['Auto-renew is off: this service ends on February 1, 2030.', 'Resume auto-renew'],
+  'account-renewals--renew-refused': ['This action is not available for this service right now.'],
+  'account-renewals--renew-page-unpaid': ['Renew your subscription', 'Standard', 'sc91692420', 'February 1, 2030 to March 1, 2030', 'Pay €12.99'],
+  'account-renewals--renew-page-paid': ['Your renewal is paid', 'Thank you! Your subscription now runs until March 1, 2030.'],
+  'account-renewals--renew-page-invalid-link': ['This payment link is no longer valid'],
   'checkout-payment--gateway-coinbase': ['Crypto (Coinbase Commerce)'],
   'checkout-payment--gateway-cryptomus': ['Crypto (Cryptomus)'],
   'checkout-payment--creating-order': ['Creating your order…'],

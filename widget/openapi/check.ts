@@ -21,6 +21,8 @@ import {
   SessionSchema,
 } from '../src/api/schemas.later';
 import {
+  InvoicePaymentSchema,
+  InvoiceSchema,
   OfferListSchema,
   ResellerMeSchema,
   ResellerOrderSchema,
@@ -71,6 +73,11 @@ export type Checks = [
   Expect<Accepts<typeof ServiceListSchema, Body<'/checkout/api/services', 'get', 200>>>,
   Expect<Accepts<typeof ServiceSchema, Body<'/checkout/api/services/{serviceId}', 'get', 200>>>,
   Expect<Accepts<typeof ServiceSchema, Body<'/checkout/api/services/{serviceId}/mac', 'put', 200>>>,
+  Expect<Accepts<typeof OrderSchema, Body<'/checkout/api/services/{serviceId}/renew', 'post', 201>>>,
+  Expect<Accepts<typeof ServiceSchema, Body<'/checkout/api/services/{serviceId}/cancel', 'post', 200>>>,
+  Expect<Accepts<typeof ServiceSchema, Body<'/checkout/api/services/{serviceId}/resume', 'post', 200>>>,
+  Expect<Accepts<typeof InvoiceSchema, Body<'/checkout/api/invoices/{invoiceId}', 'get', 200>>>,
+  Expect<Accepts<typeof InvoicePaymentSchema, Body<'/checkout/api/invoices/{invoiceId}/pay', 'post', 200>>>,
   Expect<Accepts<typeof OfferListSchema, Body<'/checkout/api/upsell/offers', 'get', 200>>>,
   Expect<Accepts<typeof UpsellQuoteSchema, Body<'/checkout/api/upsell/quote', 'post', 200>>>,
   Expect<Accepts<typeof UpsellOrderSchema, Body<'/checkout/api/upsell/orders', 'post', 201>>>,

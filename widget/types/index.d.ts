@@ -23,6 +23,8 @@ export interface StreamcartEventMap {
   'streamcart:payment-started': { orderId: string; gateway: string; paymentUrl: string };
   'streamcart:order-paid': { orderId: string };
   'streamcart:service-ready': { orderId: string; serviceIds: string[] };
+  /** A renewal invoice was seen paid (the /renew page, or the services view back from paying). */
+  'streamcart:renewal-paid': { invoiceId: string; orderId: string; serviceId: string };
   'streamcart:session-changed': { signedIn: boolean; email?: string };
   'streamcart:locale-changed': { locale: LocaleCode };
   'streamcart:currency-changed': { currency: string };
@@ -67,6 +69,7 @@ declare global {
     'streamcart:payment-started': StreamcartEvent<'streamcart:payment-started'>;
     'streamcart:order-paid': StreamcartEvent<'streamcart:order-paid'>;
     'streamcart:service-ready': StreamcartEvent<'streamcart:service-ready'>;
+    'streamcart:renewal-paid': StreamcartEvent<'streamcart:renewal-paid'>;
     'streamcart:session-changed': StreamcartEvent<'streamcart:session-changed'>;
     'streamcart:locale-changed': StreamcartEvent<'streamcart:locale-changed'>;
     'streamcart:currency-changed': StreamcartEvent<'streamcart:currency-changed'>;

@@ -1,10 +1,11 @@
-// "My services": every service of a proven session, its credentials, playlist, MAC address and
-// the panel actions (restart, recreate, terminate after a confirmation).
+// "My services": every service of a proven session, its credentials, playlist, MAC address, the
+// panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { Service } from '../api/schemas';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
 import { useTexts } from './i18n';
+import { RenewalPanel, useRenewalReturn } from './Renewal';
 import { Centered, CopyButton, HomeLink, Icon, isApiError, refocus, useCheckout, useController, useResource, useStepFocus } from './shared';
 
 export function ServicesPage() {
@@ -25,6 +26,7 @@ function ServiceList() {
   const email = useCheckout((s) => s.persisted.user.email);
   const list = useResource(`services:${token}`, () => api.services());
   const heading = useStepFocus<HTMLHeadingElement>(!!list.data);
+  const renewal = useRenewalReturn(list.reload);
 
   if (list.status === 'error' && isApiError(list.error) && list.error.code === 'unauthorized') {
     return <SignIn view="services" notice={a.sessionExpired} />;
@@ -56,6 +58,13 @@ function ServiceList() {
         <p className="sc-lead">{a.servicesLead}</p>
         {email && <p className="sc-muted">{a.signedInAs(email)}</p>}
       </header>
+      <div role="status">
+        {renewal && (
+          <p className={renewal === 'paid' ? 'sc-note' : 'sc-muted'} data-testid="renewal-return" data-state={renewal}>
+            {renewal === 'paid' ? a.renewalPaid : a.renewalConfirming}
+          </p>
+        )}
+      </div>
       {services.length === 0 ? (
         <div className="sc-center">
           <p className="sc-empty" data-testid="services-empty">
@@ -225,6 +234,8 @@ function ServiceCard({ initial }: { initial: Service }) {
           </div>
         )}
       </dl>
+
+      <RenewalPanel service={s} onChange={setService} />
 
       {ready && s.status !== 'Terminated' && (
         <div className="sc-creds">

@@ -70,6 +70,34 @@ export const ResellerServiceSchema = v.object({
   account: v.optional(v.string(), ''),
 });
 
+/** GET /invoices/{id}?t=: a renewal invoice as its pay link's holder sees it (no sign-in). */
+export const InvoiceSchema = v.object({
+  invoiceId: id,
+  orderId: v.optional(id, ''),
+  serviceId: v.optional(id, ''),
+  serviceName: v.optional(v.string(), ''),
+  username: v.optional(v.string(), ''),
+  status: v.picklist(['unpaid', 'paid']),
+  billingCycle: v.optional(v.string(), ''),
+  periodStart: v.optional(v.string(), ''),
+  periodEnd: v.optional(v.string(), ''),
+  nextDueDate: v.optional(v.string(), ''),
+  serviceStatus: v.optional(v.string(), ''),
+  lines: v.optional(v.array(v.object({ description: v.string(), amount: MoneySchema })), []),
+  total: MoneySchema,
+  gateway: v.optional(v.string(), ''),
+  gateways: v.optional(v.array(v.object({ module: v.string(), displayName: v.string() })), []),
+  paymentDeadline: v.optional(v.string(), ''),
+});
+
+/** POST /invoices/{id}/pay?t=: where to pay it. */
+export const InvoicePaymentSchema = v.object({
+  paymentUrl: v.pipe(v.string(), v.minLength(1)),
+  orderId: v.optional(id, ''),
+  invoiceId: v.optional(id, ''),
+});
+
+export type Invoice = v.InferOutput<typeof InvoiceSchema>;
 export type Offer = v.InferOutput<typeof OfferSchema>;
 export type UpsellQuote = v.InferOutput<typeof UpsellQuoteSchema>;
 export type ResellerService = v.InferOutput<typeof ResellerServiceSchema>;
@@ -104,6 +132,15 @@ export function afterSaleApi(client: Client, locale?: string) {
       request(ServiceSchema, 'POST', `/services/${path(serviceId)}/terminate`, { auth: true, query, body: { confirm: true } }),
     setMac: (serviceId: string, macAddress: string) =>
       request(ServiceSchema, 'PUT', `/services/${path(serviceId)}/mac`, { auth: true, query, body: { macAddress } }),
+    // Renewals (issue 13). renew() answers the open renewal invoice of the same cycle, or a new one.
+    renew: (serviceId: string, body: { billingCycle?: string; pid?: number; gateway?: string; returnUrl?: string }) =>
+      request(OrderSchema, 'POST', `/services/${path(serviceId)}/renew`, { auth: true, query, body }),
+    cancelAutoRenew: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/cancel`, { auth: true, query }),
+    resumeAutoRenew: (serviceId: string) => request(ServiceSchema, 'POST', `/services/${path(serviceId)}/resume`, { auth: true, query }),
+    // A pay link's token is the only credential: no session is sent.
+    invoice: (invoiceId: string, t: string) => request(InvoiceSchema, 'GET', `/invoices/${path(invoiceId)}`, { query: { t, locale } }),
+    payInvoice: (invoiceId: string, t: string, body: { gateway?: string; returnUrl?: string }) =>
+      request(InvoicePaymentSchema, 'POST', `/invoices/${path(invoiceId)}/pay`, { query: { t, locale }, body }),
     offers: (currency: string) => request(OfferListSchema, 'GET', '/upsell/offers', { auth: true, query: { currency, locale } }),
     quote: (body: { serviceId: string; extraQuantity: number; currency: string }) =>
       request(UpsellQuoteSchema, 'POST', '/upsell/quote', { auth: true, body }),

@@ -1,4 +1,5 @@
 // The after-sale screens, by the name the main bundle's routes use.
+import { RenewPage } from './RenewPage';
 import { ResellerSuccess, ResellersPage } from './Resellers';
 import { ServicesPage } from './Services';
 import { UpsellPage, UpsellSuccess } from './Upsell';
@@ -9,6 +10,7 @@ export const screens = {
   upsellSuccess: UpsellSuccess,
   resellers: ResellersPage,
   resellerSuccess: ResellerSuccess,
+  renew: RenewPage,
 };
 
 export type Screens = typeof screens;

@@ -20,7 +20,8 @@ export let ensureSession: typeof S.ensureSession;
 export let isApiError: typeof S.isApiError;
 export let ApiError: typeof S.ApiError;
 export let browser: typeof S.browser;
+export let timing: typeof S.timing;
 
 export function provide(kit: typeof S): void {
-  ({ useCheckout, useController, useErrorText, useI18n, useResource, Centered, HomeLink, refocus, useStepFocus, CopyButton, Icon, EmailField, isValidEmail, PlanGrid, ensureSession, isApiError, ApiError, browser } = kit);
+  ({ useCheckout, useController, useErrorText, useI18n, useResource, Centered, HomeLink, refocus, useStepFocus, CopyButton, Icon, EmailField, isValidEmail, PlanGrid, ensureSession, isApiError, ApiError, browser, timing } = kit);
 }

@@ -12,3 +12,4 @@ export { PlanGrid } from '../flow/PlanGrid';
 export { ensureSession } from '../flow/order';
 export { isApiError, ApiError } from '../api/client';
 export { browser } from '../state/browser';
+export { timing } from '../flow/timing';

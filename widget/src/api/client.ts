@@ -54,6 +54,8 @@ export interface OrderBody extends QuoteBody {
   affiliateId?: string;
   returnUrl?: string;
   emailSubscription?: boolean;
+  /** Stripe only, sent only when the buyer ticked it: save the card and charge each renewal to it. */
+  renewWithCard?: boolean;
 }
 
 /** The names of the schemas in schemas.later.ts. */

@@ -81,5 +81,12 @@ export const ServiceSchema = object({
   macAddress: optional(string(), ''),
   expiresAt: optional(string(), ''),
   trial: optional(boolean(), false),
+  pid: optional(int, 0),
+  // Renewals (issue 13): absent from an older server, so nothing renews there.
+  autoRenew: optional(boolean(), false),
+  renewsWithCard: optional(boolean(), false),
+  renewalInvoiceId: nullish(string()),
+  renewalOrderId: nullish(string()),
+  recurringAmount: nullish(MoneySchema),
 });
 

@@ -9,6 +9,8 @@ export interface StreamcartEventMap {
   'streamcart:payment-started': { orderId: string; gateway: string; paymentUrl: string };
   'streamcart:order-paid': { orderId: string };
   'streamcart:service-ready': { orderId: string; serviceIds: string[] };
+  /** A renewal invoice was seen paid (the /renew page, or the services view back from paying). */
+  'streamcart:renewal-paid': { invoiceId: string; orderId: string; serviceId: string };
   'streamcart:session-changed': { signedIn: boolean; email?: string };
   'streamcart:locale-changed': { locale: LocaleCode };
   'streamcart:currency-changed': { currency: string };

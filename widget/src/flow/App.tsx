@@ -47,6 +47,8 @@ function Routes() {
       return <AfterSale screen="resellerSuccess" />;
     case 'upsell':
       return <AfterSale screen="upsell" />;
+    case 'renew':
+      return <AfterSale screen="renew" />;
     default:
       return <NotFound />;
   }

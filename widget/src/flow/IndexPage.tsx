@@ -167,6 +167,10 @@ export function IndexPage({ group }: { group: Group }) {
   const gatewayList = gateways.data?.gateways ?? [];
   const gateway = draft.gateway && gatewayList.some((g) => g.module === draft.gateway) ? draft.gateway : gateways.data?.default || gatewayList[0]?.module || null;
 
+  // Automatic renewal needs a card kept by Stripe (the only gateway that charges off-session) and a
+  // plan that renews: offered there only, unticked until the buyer agrees.
+  const cardRenewal = gateway === 'stripe' && !free && !!cycle && cycle !== 'onetime' && !!product && !product.trial && group === 'plan';
+
   const quoteReady = !!q.quote && q.forKey === q.key && !q.loading;
   const canPay = quoteReady && !!body && (free || !!gateway);
 
@@ -180,7 +184,7 @@ export function IndexPage({ group }: { group: Group }) {
     if (!body || !expected) return;
     // Spec: a free trial has no payment step; the API still records which gateway would have been used.
     const gw = gateway ?? gateways.data?.default ?? '';
-    void placeOrder(c, { body, gateway: gw, expectedTotal: expected, email, subscribe: draft.subscribe, group });
+    void placeOrder(c, { body, gateway: gw, expectedTotal: expected, email, subscribe: draft.subscribe, group, renewWithCard: cardRenewal && draft.renewWithCard });
   }
 
   // Back from a failed or re-priced order attempt, the summary's message (shown once the plans
@@ -353,6 +357,23 @@ export function IndexPage({ group }: { group: Group }) {
                     </label>
                   ))}
                 </div>
+                {cardRenewal && cycle && (
+                  <div className="sc-option">
+                    <label className="sc-check">
+                      <input
+                        type="checkbox"
+                        checked={draft.renewWithCard}
+                        data-testid="renew-with-card"
+                        aria-describedby="sc-renew-consent"
+                        onChange={(e) => c.setDraft({ renewWithCard: e.target.checked })}
+                      />
+                      <span>{t.renewWithCard}</span>
+                    </label>
+                    <p className="sc-hint" id="sc-renew-consent" data-testid="renew-consent">
+                      {t.renewWithCardConsent(t.renewEvery[cycle])}
+                    </p>
+                  </div>
+                )}
               </section>
             )}
           </div>

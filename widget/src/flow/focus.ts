@@ -10,7 +10,7 @@ const engaged = new WeakSet<ShadowRoot>();
 const watched = new WeakSet<ShadowRoot>();
 
 /** Pages a visitor arrives on from elsewhere: on a fresh load they never pull focus into the widget. */
-const LANDING: ReadonlySet<RouteName> = new Set<RouteName>(['', 'resellers', 'upsell']);
+const LANDING: ReadonlySet<RouteName> = new Set<RouteName>(['', 'resellers', 'upsell', 'renew']);
 
 function watch(root: ShadowRoot | null): void {
   if (!root || watched.has(root)) return;

@@ -15,6 +15,8 @@ export interface OrderInput {
   email: string;
   subscribe: boolean;
   group: Group;
+  /** The buyer ticked "Renew automatically with this card" (Stripe, a recurring cycle). */
+  renewWithCard?: boolean;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -47,6 +49,7 @@ export async function placeOrder(c: Controller, input: OrderInput, opts: { silen
       expectedTotal: input.expectedTotal,
       returnUrl: c.returnUrl(waiting),
       emailSubscription: input.subscribe,
+      ...(input.renewWithCard ? { renewWithCard: true } : {}),
       ...(affiliateId ? { affiliateId } : {}),
     };
     let order;

@@ -72,6 +72,18 @@ export const deDE: Messages = {
   priceChanged: (total) => `Der Preis hat sich auf ${total} geändert. Bitte bestätigen Sie den neuen Preis, um fortzufahren.`,
   confirmPrice: 'Neuen Preis bestätigen',
   trialNote: 'Testen Sie den vollen Service kostenlos. Keine Zahlungsdaten nötig.',
+  renewWithCard: 'Automatisch mit dieser Karte verlängern',
+  renewWithCardConsent: (every) =>
+    `Wir belasten diese Karte ${every} am Fälligkeitsdatum, bis Sie die automatische Verlängerung unter „Meine Dienste“ beenden. Sie können jederzeit vor einem Fälligkeitsdatum kündigen.`,
+  renewEvery: {
+    monthly: 'jeden Monat',
+    quarterly: 'alle 3 Monate',
+    semiannually: 'alle 6 Monate',
+    annually: 'jedes Jahr',
+    biennially: 'alle 2 Jahre',
+    triennially: 'alle 3 Jahre',
+    onetime: 'einmalig',
+  },
 
   creatingOrder: 'Ihre Bestellung wird erstellt …',
   creatingOrderHint: 'Bitte lassen Sie diese Seite geöffnet.',

@@ -55,6 +55,19 @@ export const en = {
   priceChanged: (total: string) => `The price has changed to ${total}. Please confirm the new price to continue.`,
   confirmPrice: 'Confirm new price',
   trialNote: 'Try the full service for free. No payment details needed.',
+  // Automatic card renewal (Stripe): off unless ticked
+  renewWithCard: 'Renew automatically with this card',
+  renewWithCardConsent: (every: string) =>
+    `We will charge this card ${every} on the due date until you cancel auto-renew in "My services". You can cancel at any time before a due date.`,
+  renewEvery: {
+    monthly: 'each month',
+    quarterly: 'every 3 months',
+    semiannually: 'every 6 months',
+    annually: 'each year',
+    biennially: 'every 2 years',
+    triennially: 'every 3 years',
+    onetime: 'once',
+  },
 
   // Creating order
   creatingOrder: 'Creating your order…',

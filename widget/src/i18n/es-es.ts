@@ -72,6 +72,18 @@ export const esES: Messages = {
   priceChanged: (total) => `El precio ha cambiado a ${total}. Confirma el nuevo precio para continuar.`,
   confirmPrice: 'Confirmar el nuevo precio',
   trialNote: 'Prueba el servicio completo gratis. No hace falta ningún dato de pago.',
+  renewWithCard: 'Renovar automáticamente con esta tarjeta',
+  renewWithCardConsent: (every) =>
+    `Cargaremos esta tarjeta ${every} en la fecha de vencimiento hasta que canceles la renovación automática en «Mis servicios». Puedes cancelarla en cualquier momento antes de un vencimiento.`,
+  renewEvery: {
+    monthly: 'cada mes',
+    quarterly: 'cada 3 meses',
+    semiannually: 'cada 6 meses',
+    annually: 'cada año',
+    biennially: 'cada 2 años',
+    triennially: 'cada 3 años',
+    onetime: 'una vez',
+  },
 
   creatingOrder: 'Creando tu pedido…',
   creatingOrderHint: 'No cierres esta página, por favor.',

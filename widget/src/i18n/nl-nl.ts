@@ -72,6 +72,18 @@ export const nlNL: Messages = {
   priceChanged: (total) => `De prijs is gewijzigd naar ${total}. Bevestig de nieuwe prijs om verder te gaan.`,
   confirmPrice: 'Nieuwe prijs bevestigen',
   trialNote: 'Probeer de volledige dienst gratis. Je hoeft geen betaalgegevens in te vullen.',
+  renewWithCard: 'Automatisch verlengen met deze kaart',
+  renewWithCardConsent: (every) =>
+    `We schrijven ${every} op de vervaldatum af van deze kaart, tot je automatisch verlengen stopt bij "Mijn diensten". Je kunt op elk moment vóór een vervaldatum opzeggen.`,
+  renewEvery: {
+    monthly: 'elke maand',
+    quarterly: 'elke 3 maanden',
+    semiannually: 'elke 6 maanden',
+    annually: 'elk jaar',
+    biennially: 'elke 2 jaar',
+    triennially: 'elke 3 jaar',
+    onetime: 'eenmalig',
+  },
 
   creatingOrder: 'Je bestelling wordt aangemaakt…',
   creatingOrderHint: 'Laat deze pagina open.',

@@ -72,6 +72,18 @@ export const ptPT: Messages = {
   priceChanged: (total) => `O preço mudou para ${total}. Confirme o novo preço para continuar.`,
   confirmPrice: 'Confirmar o novo preço',
   trialNote: 'Experimente o serviço completo gratuitamente. Não precisa de dados de pagamento.',
+  renewWithCard: 'Renovar automaticamente com este cartão',
+  renewWithCardConsent: (every) =>
+    `Vamos cobrar este cartão ${every} na data de vencimento até cancelar a renovação automática em «Os meus serviços». Pode cancelar a qualquer momento antes de um vencimento.`,
+  renewEvery: {
+    monthly: 'todos os meses',
+    quarterly: 'a cada 3 meses',
+    semiannually: 'a cada 6 meses',
+    annually: 'todos os anos',
+    biennially: 'a cada 2 anos',
+    triennially: 'a cada 3 anos',
+    onetime: 'uma vez',
+  },
 
   creatingOrder: 'A criar a sua encomenda…',
   creatingOrderHint: 'Por favor, mantenha esta página aberta.',

@@ -38,6 +38,8 @@ export interface Draft {
   promo: Promotion | null;
   gateway: string | null;
   subscribe: boolean;
+  /** Stripe and a recurring cycle: the buyer agreed to renewals charged to this card. */
+  renewWithCard: boolean;
 }
 
 export type Attempt =
@@ -156,6 +158,7 @@ export class Controller {
         promo: null,
         gateway: null,
         subscribe: false,
+        renewWithCard: false,
       },
       attempt: this.autoOrderDue ? { status: 'creating' } : { status: 'idle' },
       persisted: loadPersisted(),
@@ -370,6 +373,12 @@ export class Controller {
     if (this.config.routing === 'history') return parseLocation(location.pathname, location.search, this.config.base);
     // Memory routing: the payment provider sends the buyer back to this page with ?sc_order=<id>.
     const q = queryOf(location.search);
+    // A renewal's pay link opened on this page (?sc_invoice=…&sc_t=…), or the payment's return to it.
+    if (q.sc_invoice) {
+      const query: Record<string, string> = { invoice: q.sc_invoice, t: q.sc_t ?? '' };
+      if (q.sc_return) query.return = q.sc_return;
+      return { route: { name: 'renew', query }, prefix: null };
+    }
     if (q.sc_order) return { route: { name: 'waiting', query: { order: q.sc_order, ...(q.sc_upsell ? { upsell: q.sc_upsell } : {}) } }, prefix: null };
     // A sign-in link (?signin=) or a page of the after-sale screens (?sc_view=services|upsell).
     if (q.signin || q.sc_view) {
@@ -413,10 +422,16 @@ export class Controller {
     return `${this.pageUrl()}sc_order={orderId}${extra}`;
   }
 
+  /** Where a renewal invoice's payment page sends the buyer back: its /renew page, marked as a return. */
+  renewReturnUrl(invoice: string, t: string): string {
+    if (this.config.routing === 'history') return formatLocation(this.config.base, this.state.prefix, 'renew', { invoice, t, return: '1' });
+    return `${this.pageUrl()}${new URLSearchParams({ sc_invoice: invoice, sc_t: t, sc_return: '1' })}`;
+  }
+
   /** This page without the widget's own parameters, ending in "?" or "&" for more. */
   private pageUrl(): string {
     const u = new URL(location.href);
-    for (const k of ['auto_redirect', 'sc_order', 'sc_upsell', 'sc_view', 'signin']) u.searchParams.delete(k);
+    for (const k of ['auto_redirect', 'sc_order', 'sc_upsell', 'sc_view', 'signin', 'sc_invoice', 'sc_t', 'sc_return']) u.searchParams.delete(k);
     u.hash = '';
     return `${u.toString()}${u.search ? '&' : '?'}`;
   }

@@ -10,6 +10,8 @@ export const ROUTES = [
   'waiting',
   'resellers/success',
   'resellers/waiting',
+  // A renewal invoice paid from its pay link (?invoice=…&t=…), without signing in.
+  'renew',
 ] as const;
 export type RouteName = (typeof ROUTES)[number] | 'notFound';
 

@@ -72,6 +72,43 @@ export function service(id: string, over: Json = {}): Json {
     expiresAt: '2030-02-01T00:00:00Z',
     trial: false,
     playlistUrl: '',
+    autoRenew: true,
+    renewsWithCard: false,
+    renewalInvoiceId: null,
+    renewalOrderId: null,
+    recurringAmount: money(1299),
+    ...over,
+  };
+}
+
+/** The pay-link token GET/POST /invoices/{id}?t= accept; any other is a stale or wrong one (404). */
+export const PAY_TOKEN = 'pay-token';
+
+/** A renewal invoice as GET /invoices/{id} answers it. */
+export function invoice(id: string, over: Json = {}): Json {
+  return {
+    invoiceId: id,
+    orderId: `o-${id}`,
+    serviceId: 's-1',
+    serviceName: 'Premium',
+    username: 'sc12345678',
+    status: 'unpaid',
+    billingCycle: 'monthly',
+    periodStart: '2030-02-01',
+    periodEnd: '2030-03-01',
+    nextDueDate: '2030-02-01',
+    serviceStatus: 'Active',
+    lines: [
+      { description: 'Premium — monthly', amount: money(1299) },
+      { description: '1 extra connection', amount: money(300) },
+    ],
+    total: money(1599),
+    gateway: 'sandbox',
+    gateways: [
+      { module: 'sandbox', displayName: 'Card (sandbox)' },
+      { module: 'coinbase', displayName: 'Crypto' },
+    ],
+    paymentDeadline: '2030-02-06T00:00:00Z',
     ...over,
   };
 }
@@ -92,6 +129,8 @@ export interface FakeApi {
   /** Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). */
   on(route: string, handler: Handler): void;
   orderStatuses: string[];
+  /** Statuses GET /invoices/{id} answers in turn (the last one repeats). */
+  invoiceStatuses: string[];
   /** The currency GET /products answers in when asked for none (the storefront's default). */
   storeCurrency: string;
   fetch: ReturnType<typeof vi.fn>;
@@ -147,6 +186,7 @@ export function installFakeApi(): FakeApi {
   const api: FakeApi = {
     calls,
     orderStatuses: ['pending', 'paid', 'active'],
+    invoiceStatuses: ['unpaid'],
     storeCurrency: 'EUR',
     on: (route, handler) => handlers.set(route, handler),
     fetch: vi.fn(),
@@ -187,7 +227,7 @@ export function installFakeApi(): FakeApi {
     },
     // Always 202, known email or not (no account oracle).
     'POST /session/link': () => new Response(null, { status: 202 }),
-    'GET /services': () => ({ services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2 })] }),
+    'GET /services': () => ({ services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2, autoRenew: false })] }),
     'GET /upsell/offers': (c) => {
       const cur = c.query.get('currency') ?? 'EUR';
       return { offers: [{ serviceId: 's-1', name: 'Premium', pid: 2, billingCycle: 'monthly', pricingCycle: 'monthly', maxConnections: 1, maxExtra: 4, unitPrice: money(300, cur) }] };
@@ -297,6 +337,44 @@ export function installFakeApi(): FakeApi {
         return service(id, action === 'terminate' ? { status: 'Terminated' } : {});
       };
     }
+    if (method === 'POST' && (m = path.match(/^\/services\/([^/]+)\/renew$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return (c) => {
+        if (!c.headers.authorization?.startsWith('Bearer ')) return apiError(401, 'unauthorized', 'Missing token');
+        const b = c.body ?? {};
+        const p = catalog().find((x) => x.pid === (b.pid ?? 2)) as Json | undefined;
+        if (!p || p.trial) return apiError(400, 'bad_request', 'This plan is not sold here.');
+        const cycle = String(b.billingCycle ?? 'monthly');
+        const price = (p.pricing as Record<string, { amount: number }>)[cycle];
+        if (!price || cycle === 'onetime') return apiError(400, 'bad_request', 'This billing cycle is not sold for this plan.');
+        if (b.gateway !== undefined && !['sandbox', 'coinbase', 'stripe'].includes(String(b.gateway))) return apiError(400, 'bad_request', 'Unknown gateway.');
+        return json(201, {
+          orderId: `o-ren-${id}`, invoiceId: `i-ren-${id}`, status: 'pending', fraud: false, serviceIds: [id],
+          total: money(price.amount), paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`, paymentDeadline: '2030-02-06T00:00:00Z',
+          createdAt: '2030-01-25T00:00:00Z', quote: null,
+        });
+      };
+    }
+    if (method === 'POST' && (m = path.match(/^\/services\/([^/]+)\/(cancel|resume)$/))) {
+      const id = decodeURIComponent(m[1]!);
+      const action = m[2]!;
+      return () => service(id, { autoRenew: action === 'resume' });
+    }
+    if (method === 'GET' && (m = path.match(/^\/invoices\/([^/]+)$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return (c) => {
+        if (c.query.get('t') !== PAY_TOKEN) return apiError(404, 'not_found', 'The resource does not exist or is not yours.');
+        const status = api.invoiceStatuses.length > 1 ? api.invoiceStatuses.shift()! : api.invoiceStatuses[0]!;
+        return invoice(id, status === 'paid' ? { status, nextDueDate: '2030-03-01' } : { status });
+      };
+    }
+    if (method === 'POST' && (m = path.match(/^\/invoices\/([^/]+)\/pay$/))) {
+      const id = decodeURIComponent(m[1]!);
+      return (c) => {
+        if (c.query.get('t') !== PAY_TOKEN) return apiError(404, 'not_found', 'The resource does not exist or is not yours.');
+        return { paymentUrl: `/checkout/api/payments/sandbox/${id}`, orderId: `o-${id}`, invoiceId: id };
+      };
+    }
     if (method === 'PUT' && (m = path.match(/^\/services\/([^/]+)\/mac$/))) {
       const id = decodeURIComponent(m[1]!);
       return (c) => {
@@ -330,6 +408,11 @@ export function installFakeApi(): FakeApi {
         billingCycle: 'monthly',
         nextDueDate: '2030-02-01',
         playlistUrl: '',
+        autoRenew: true,
+        renewsWithCard: false,
+        renewalInvoiceId: null,
+        renewalOrderId: null,
+        recurringAmount: money(1299),
       });
     }
     return undefined;

@@ -14,6 +14,7 @@ export function mount(attrs: Record<string, string> = {}) {
     'payment-started',
     'order-paid',
     'service-ready',
+    'renewal-paid',
     'session-changed',
     'locale-changed',
     'currency-changed',
