@@ -2,7 +2,7 @@
 // in the navigation and the screen of the URL. A 401 from any call (session over) shows sign-in
 // again; the CSRF token lives in the API client's memory only.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { createApi, type Api } from './api';
+import { createApi } from './api';
 import { Ctx } from './context';
 import { t } from './messages';
 import { href, Link, useRoute, type Route } from './router';
@@ -79,11 +79,12 @@ function Page({ title, children, nav }: { title: string; children: ReactNode; na
   );
 }
 
-export function App({ api: given }: { api?: Api }) {
+/** App is the whole console; fetch is replaced in tests only. */
+export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   const [session, setSession] = useState<Session | null | 'loading'>('loading');
   const [bootError, setBootError] = useState<unknown>(null);
   const onUnauthorized = useCallback(() => setSession(null), []);
-  const api = useMemo(() => given ?? createApi({ onUnauthorized }), [given, onUnauthorized]);
+  const api = useMemo(() => createApi({ fetch: doFetch, onUnauthorized }), [doFetch, onUnauthorized]);
   const route = useRoute();
   const setup = route.parts[0] === 'setup';
 
