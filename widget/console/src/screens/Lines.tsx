@@ -31,6 +31,7 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
       <Outcome result={action.result} />
       <Table
         caption={t.linesCaption}
+        hideCaption
         rows={lines}
         rowKey={(l) => l.serviceId}
         columns={[
@@ -44,7 +45,8 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
           { header: t.colNextDue, cell: (l) => l.nextDueDate || '—' },
           {
             header: t.colActions,
-            cell: (l) => status(l) === 'terminated' ? '—' : (
+            // The panel acts on provisioned lines only: pending, cancelled or terminated ones have nothing to act on.
+            cell: (l) => !['active', 'overdue', 'suspended'].includes(status(l)) ? '—' : (
               <span className="actions">
                 {status(l) === 'suspended' ? (
                   <button type="button" disabled={!can('unsuspend') || action.busy} onClick={() => act(l, 'unsuspend')}>{t.unsuspend}</button>
