@@ -31,5 +31,7 @@ export default defineConfig(({ mode }) => ({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Tests type into forms with user-event; two shared cores make that slow, not wrong.
+    testTimeout: 20_000,
   },
 }));
