@@ -4,8 +4,9 @@ GO ?= go
 NPM ?= npm
 GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
+CONSOLE_SRC := $(shell find widget/console/src widget/console/public -type f 2>/dev/null) widget/console/index.html widget/vite.console.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen lint-openapi widget size bench soak clean
+.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen lint-openapi widget console size bench soak clean
 
 all: build
 
@@ -28,8 +29,14 @@ widget/dist/streamcart.js: node_modules/.installed $(WIDGET_SRC)
 
 widget: widget/dist/streamcart.js
 
-# The binary embeds the widget bundle and the /checkout host, so the widget is built first.
-build: widget
+# The seller's console (/checkout/admin/): its own React entry, built into widget/console/dist.
+widget/console/dist/index.html: node_modules/.installed $(CONSOLE_SRC)
+	$(NPM) run build:console -w widget
+
+console: widget/console/dist/index.html
+
+# The binary embeds the widget bundle, the console and the /checkout host, so they are built first.
+build: widget console
 	$(GO) build -o bin/streamcart ./api/cmd/streamcart
 	@echo "widget integrity: $$(./bin/streamcart version 2>/dev/null | sed -n 's/^integrity //p')"
 
@@ -62,6 +69,7 @@ test-go: $(STRIPE_MOCK)
 
 test-widget: node_modules/.installed
 	$(NPM) test -w widget
+	$(NPM) run test:console -w widget
 
 # Builds the static Storybook (from the widget's source) and opens every story in Chromium.
 test-storybook: node_modules/.installed
@@ -83,4 +91,4 @@ size: widget
 	$(NPM) run size -w widget
 
 clean:
-	rm -rf bin widget/dist/*.js widget/dist/*.map widget/dist/assets widget/lib examples/react-host/dist storybook/storybook-static node_modules/.installed
+	rm -rf bin widget/dist/*.js widget/dist/*.map widget/dist/assets widget/console/dist/assets widget/console/dist/index.html widget/console/dist/favicon.svg widget/lib examples/react-host/dist storybook/storybook-static node_modules/.installed

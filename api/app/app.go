@@ -318,6 +318,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
 	mux.Handle("/checkout/api/", storefront.Middleware(a.Catalog, api))
+	mux.Handle(web.ConsolePath, web.NewConsole())
 	mux.Handle("/checkout/", web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log}))
 	mux.Handle("/widget/", web.NewWidget())
 	if cfg.Examples {

@@ -1,0 +1,49 @@
+// Display formats. Times are shown as the API gives them, in UTC (the shop's business days are UTC
+// days), so every operator reads the same minute whatever the browser's time zone.
+import type { Money } from './schemas';
+
+const digitsCache = new Map<string, number>();
+
+/** minorDigits is the number of minor-unit digits of an ISO 4217 currency (2 for EUR, 0 for JPY). */
+export function minorDigits(currency: string): number {
+  let d = digitsCache.get(currency);
+  if (d === undefined) {
+    try {
+      d = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      d = 2;
+    }
+    digitsCache.set(currency, d);
+  }
+  return d;
+}
+
+/** major turns minor units into the currency's major unit (1299 EUR → 12.99). */
+export function major(m: Money): number {
+  return m.amount / 10 ** minorDigits(m.currency);
+}
+
+export function formatMoney(m: Money): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: m.currency }).format(major(m));
+  } catch {
+    return `${major(m).toFixed(2)} ${m.currency}`;
+  }
+}
+
+/** formatTime shows an RFC 3339 instant as "2026-11-23 14:05 UTC"; "" stays "—". */
+export function formatTime(iso: string): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** parseAmount reads "12.50" in the currency's major unit as minor units; null when it is not an amount. */
+export function parseAmount(text: string, currency: string): number | null {
+  const digits = minorDigits(currency);
+  const m = /^\s*(\d+)(?:[.,](\d+))?\s*$/.exec(text);
+  if (!m || (m[2] && m[2].length > digits)) return null;
+  const frac = (m[2] ?? '').padEnd(digits, '0');
+  return Number(m[1]) * 10 ** digits + (digits ? Number(frac) : 0);
+}

@@ -1,0 +1,216 @@
+// valibot schemas for every answer of the admin API (design/admin*.go, api/httpapi/openapi3.json).
+// Every answer is parsed: a body that does not match becomes an ApiError named "malformed" instead
+// of an exception deep in a screen. Unknown fields are dropped.
+import * as v from 'valibot';
+
+const int = v.pipe(v.number(), v.integer());
+
+export const MoneySchema = v.object({ amount: int, currency: v.string() });
+export type Money = v.InferOutput<typeof MoneySchema>;
+
+export const ROLES = ['owner', 'support', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ErrorBodySchema = v.object({
+  name: v.string(),
+  message: v.optional(v.string(), ''),
+  problems: v.optional(v.array(v.object({ line: int, path: v.string(), message: v.string() })), []),
+});
+
+export const SessionSchema = v.object({
+  operator: v.string(),
+  role: v.picklist(ROLES),
+  csrfToken: v.string(),
+  expiresAt: v.string(),
+});
+export type Session = v.InferOutput<typeof SessionSchema>;
+
+export const SetupSchema = v.object({ totpSecret: v.string(), otpauthUrl: v.string() });
+
+export const ORDER_STATUSES = [
+  'pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed', 'needs_review', 'partially_refunded', 'refunded',
+] as const;
+
+export const OrderSchema = v.object({
+  id: v.string(),
+  kind: v.string(),
+  status: v.string(),
+  email: v.string(),
+  customerId: v.string(),
+  total: MoneySchema,
+  gateway: v.string(),
+  invoiceId: v.string(),
+  invoiceStatus: v.string(),
+  promoCode: v.string(),
+  createdAt: v.string(),
+  paidAt: v.string(),
+});
+export type Order = v.InferOutput<typeof OrderSchema>;
+
+export const LineSchema = v.object({
+  serviceId: v.string(),
+  orderId: v.string(),
+  pid: int,
+  name: v.string(),
+  status: v.string(),
+  username: v.string(),
+  password: v.string(),
+  expiresAt: v.string(),
+  nextDueDate: v.string(),
+});
+export type Line = v.InferOutput<typeof LineSchema>;
+
+export const TimelineEventSchema = v.object({
+  at: v.string(),
+  kind: v.string(),
+  summary: v.string(),
+  outcome: v.string(),
+  detail: v.string(),
+});
+
+export const OrderListSchema = v.object({ orders: v.array(OrderSchema), nextCursor: v.string() });
+export const OrderDetailSchema = v.object({ order: OrderSchema, lines: v.array(LineSchema), timeline: v.array(TimelineEventSchema) });
+export type OrderDetail = v.InferOutput<typeof OrderDetailSchema>;
+
+export const RefundSchema = v.object({
+  orderId: v.string(),
+  amount: MoneySchema,
+  method: v.string(),
+  reference: v.string(),
+  reason: v.string(),
+  note: v.string(),
+  operator: v.string(),
+  createdAt: v.string(),
+});
+export const RefundsSchema = v.object({ refunds: v.array(RefundSchema), refunded: MoneySchema });
+export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema });
+export const RejectResultSchema = v.object({ order: OrderSchema, refund: v.optional(RefundSchema) });
+
+export const DaySchema = v.object({ date: v.string(), orders: int, paidRevenue: v.array(MoneySchema) });
+export type Day = v.InferOutput<typeof DaySchema>;
+
+export const SummarySchema = v.object({
+  from: v.string(),
+  orders: int,
+  paidRevenue: v.array(MoneySchema),
+  newCustomers: int,
+  failedPayments: int,
+  activeLines: int,
+  renewalsDue7d: int,
+  heldOrders: int,
+  failedJobs: int,
+  deadJobs: int,
+  failedMails: int,
+  moneyToReview: int,
+  paidNotActive: int,
+  series: v.array(DaySchema),
+});
+export type Summary = v.InferOutput<typeof SummarySchema>;
+
+export const JobSchema = v.object({
+  id: int,
+  kind: v.string(),
+  ref: v.string(),
+  state: v.string(),
+  attempts: int,
+  runAt: v.string(),
+  lastError: v.string(),
+  updatedAt: v.string(),
+});
+export type Job = v.InferOutput<typeof JobSchema>;
+export const JobListSchema = v.object({ jobs: v.array(JobSchema) });
+
+export const CustomerSchema = v.object({
+  id: v.string(),
+  email: v.string(),
+  createdAt: v.string(),
+  orders: int,
+  activeLines: int,
+});
+export type Customer = v.InferOutput<typeof CustomerSchema>;
+export const CustomerListSchema = v.object({ customers: v.array(CustomerSchema) });
+export const CustomerDetailSchema = v.object({
+  customer: CustomerSchema,
+  orders: v.array(OrderSchema),
+  services: v.array(LineSchema),
+  sessions: v.array(v.object({ id: v.string(), scope: v.string(), createdAt: v.string(), expiresAt: v.string() })),
+});
+export type CustomerDetail = v.InferOutput<typeof CustomerDetailSchema>;
+export const SignoutSchema = v.object({ sessionsEnded: int });
+export const SigninLinkSchema = v.object({ sentTo: v.string() });
+
+export const MailSchema = v.object({
+  id: int,
+  to: v.string(),
+  subject: v.string(),
+  status: v.string(),
+  attempts: int,
+  lastError: v.string(),
+  createdAt: v.string(),
+  sentAt: v.string(),
+});
+export type Mail = v.InferOutput<typeof MailSchema>;
+export const MailListSchema = v.object({ mails: v.array(MailSchema), nextCursor: v.string() });
+
+export const WebhookSchema = v.object({
+  id: int,
+  provider: v.string(),
+  eventId: v.string(),
+  receivedAt: v.string(),
+  processedAt: v.string(),
+  outcome: v.string(),
+  detail: v.string(),
+  body: v.string(),
+});
+export type Webhook = v.InferOutput<typeof WebhookSchema>;
+export const WebhookListSchema = v.object({ webhooks: v.array(WebhookSchema), nextCursor: v.string() });
+
+export const CatalogVersionSchema = v.object({
+  version: int,
+  operator: v.string(),
+  comment: v.string(),
+  sha256: v.string(),
+  createdAt: v.string(),
+});
+export const CatalogSchema = v.object({ version: CatalogVersionSchema, source: v.string() });
+export const CatalogVersionsSchema = v.object({ versions: v.array(CatalogVersionSchema) });
+
+export const PROMO_TYPES = ['Percentage', 'Fixed Amount'] as const;
+export const PromotionSchema = v.object({
+  code: v.string(),
+  type: v.string(),
+  value: v.string(),
+  appliesTo: v.array(int),
+  startDate: v.string(),
+  expirationDate: v.string(),
+  maxUses: int,
+  recurring: v.boolean(),
+  disabled: v.boolean(),
+  uses: int,
+});
+export type Promotion = v.InferOutput<typeof PromotionSchema>;
+export const PromotionListSchema = v.object({ promotions: v.array(PromotionSchema) });
+
+export const AuditEntrySchema = v.object({
+  id: int,
+  at: v.string(),
+  operator: v.string(),
+  customerId: v.string(),
+  action: v.string(),
+  target: v.string(),
+  result: v.string(),
+  detail: v.string(),
+});
+export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
+export const AuditListSchema = v.object({ entries: v.array(AuditEntrySchema), nextCursor: v.string() });
+
+export const OperatorSchema = v.object({
+  email: v.string(),
+  role: v.string(),
+  status: v.string(),
+  createdAt: v.string(),
+  disabledAt: v.string(),
+});
+export type Operator = v.InferOutput<typeof OperatorSchema>;
+export const OperatorListSchema = v.object({ operators: v.array(OperatorSchema) });
+export const InviteSchema = v.object({ operator: OperatorSchema, setupUrl: v.string(), expiresAt: v.string() });

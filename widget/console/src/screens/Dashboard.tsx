@@ -1,0 +1,123 @@
+// The dashboard (GET /admin/summary): counts over the chosen days, the alerts worth a look now
+// (each a link to the list that shows them), and the paid revenue per day as an inline SVG chart.
+import { useState } from 'react';
+import { useConsole } from '../context';
+import { formatMoney, major } from '../format';
+import { t } from '../messages';
+import { href, Link } from '../router';
+import type { Day, Summary } from '../schemas';
+import { Loading, useLoad } from '../ui';
+
+const RANGES = [7, 30, 90] as const;
+
+/** RevenueChart draws one bar per day of the paid revenue in currency; the table below says the same in text. */
+export function RevenueChart({ series, currency }: { series: Day[]; currency: string }) {
+  const values = series.map((d) => major(d.paidRevenue.find((m) => m.currency === currency) ?? { amount: 0, currency }));
+  const max = Math.max(...values, 0);
+  const W = 720;
+  const H = 200;
+  const pad = 28;
+  const bw = series.length ? (W - pad) / series.length : 0;
+  const total = series.reduce((a, d) => a + (d.paidRevenue.find((m) => m.currency === currency)?.amount ?? 0), 0);
+  return (
+    <figure className="chart">
+      <svg viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label={t.chartLabel(series.length, formatMoney({ amount: total, currency }))} data-testid="revenue-chart">
+        <line x1={pad} y1={H} x2={W} y2={H} stroke="currentColor" strokeWidth="1" />
+        <text x={pad - 4} y={12} textAnchor="end" fontSize="11" fill="currentColor">{max ? Math.round(max) : 0}</text>
+        {series.map((d, i) => {
+          const h = max ? (values[i]! / max) * (H - 16) : 0;
+          return (
+            <rect key={d.date} x={pad + i * bw + 1} y={H - h} width={Math.max(bw - 2, 1)} height={h} className="bar">
+              <title>{`${d.date}: ${formatMoney(d.paidRevenue.find((m) => m.currency === currency) ?? { amount: 0, currency })}, ${t.ordersCount(d.orders)}`}</title>
+            </rect>
+          );
+        })}
+        {series.length > 0 && (
+          <>
+            <text x={pad} y={H + 16} fontSize="11" fill="currentColor">{series[0]!.date}</text>
+            <text x={W} y={H + 16} fontSize="11" textAnchor="end" fill="currentColor">{series[series.length - 1]!.date}</text>
+          </>
+        )}
+      </svg>
+      <figcaption>{t.chartCaption(currency)}</figcaption>
+    </figure>
+  );
+}
+
+function counts(s: Summary): [string, string | number][] {
+  return [
+    [t.summaryOrders, s.orders],
+    [t.summaryRevenue, s.paidRevenue.length ? s.paidRevenue.map(formatMoney).join(', ') : formatMoney({ amount: 0, currency: 'EUR' })],
+    [t.summaryNewCustomers, s.newCustomers],
+    [t.summaryFailedPayments, s.failedPayments],
+    [t.summaryActiveLines, s.activeLines],
+    [t.summaryRenewalsDue, s.renewalsDue7d],
+  ];
+}
+
+function alerts(s: Summary): { n: number; text: string; to: string }[] {
+  return [
+    { n: s.paidNotActive, text: t.alertPaidNotActive(s.paidNotActive), to: href('orders', { status: 'paid' }) },
+    { n: s.heldOrders, text: t.alertHeld(s.heldOrders), to: href('held') },
+    { n: s.deadJobs, text: t.alertDeadJobs(s.deadJobs), to: href('jobs', { state: 'dead' }) },
+    { n: s.failedJobs, text: t.alertFailedJobs(s.failedJobs), to: href('jobs', { state: 'failed' }) },
+    { n: s.moneyToReview, text: t.alertMoneyToReview(s.moneyToReview), to: href('orders', { status: 'needs_review' }) },
+    { n: s.failedMails, text: t.alertFailedMail(s.failedMails), to: href('mail', { status: 'failed' }) },
+  ].filter((a) => a.n > 0);
+}
+
+export function Dashboard() {
+  const { api } = useConsole();
+  const [days, setDays] = useState<number>(30);
+  const summary = useLoad(() => api.summary(days), String(days));
+  const s = summary.data;
+  const currencies = s ? [...new Set(s.series.flatMap((d) => d.paidRevenue.map((m) => m.currency)).concat(s.paidRevenue.map((m) => m.currency)))] : [];
+  const [chosen, setChosen] = useState('');
+  const currency = currencies.includes(chosen) ? chosen : (currencies[0] ?? 'EUR');
+
+  return (
+    <>
+      <div className="toolbar">
+        <label htmlFor="dash-days">{t.rangeLabel}</label>
+        <select id="dash-days" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {RANGES.map((d) => <option key={d} value={d}>{t.lastDays(d)}</option>)}
+        </select>
+      </div>
+      <Loading what={summary} />
+      {s && (
+        <>
+          <section aria-labelledby="alerts-h">
+            <h2 id="alerts-h">{t.alertsHeading}</h2>
+            {alerts(s).length === 0 ? (
+              <p className="muted" data-testid="no-alerts">{t.noAlerts}</p>
+            ) : (
+              <ul className="alerts" data-testid="alerts">
+                {alerts(s).map((a) => <li key={a.to}><Link href={a.to}>{a.text}</Link></li>)}
+              </ul>
+            )}
+          </section>
+          <section aria-labelledby="counts-h">
+            <h2 id="counts-h">{t.countsHeading(days)}</h2>
+            <dl className="counts" data-testid="counts">
+              {counts(s).map(([k, val]) => (
+                <div key={k}><dt>{k}</dt><dd>{val}</dd></div>
+              ))}
+            </dl>
+          </section>
+          <section aria-labelledby="chart-h">
+            <h2 id="chart-h">{t.revenueHeading}</h2>
+            {currencies.length > 1 && (
+              <div className="toolbar">
+                <label htmlFor="dash-currency">{t.currencyLabel}</label>
+                <select id="dash-currency" value={currency} onChange={(e) => setChosen(e.target.value)}>
+                  {currencies.map((c) => <option key={c}>{c}</option>)}
+                </select>
+              </div>
+            )}
+            <RevenueChart series={s.series} currency={currency} />
+          </section>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,227 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { toCsv } from '../csv';
+import { FakeApi, errorBody, line, order, summary } from '../test/fakeApi';
+import { renderConsole } from '../test/render';
+
+describe('setup', () => {
+  it('refuses a short password before calling, then shows the secret, the otpauth URL and a QR code, and confirms', async () => {
+    const fake = new FakeApi(null)
+      .on('POST', '/setup', () => ({ totpSecret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Streamcart:me%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Streamcart' }))
+      .on('POST', '/setup/confirm', (c) => ((c.body as { otp: string }).otp === '654321' ? { status: 204 } : { status: 400, body: errorBody('invalid_otp') }));
+    await renderConsole(fake, '/checkout/admin/setup?token=tok_1');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('New password'), 'short');
+    await user.type(screen.getByLabelText('Repeat the password'), 'short');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByRole('alert').textContent).toBe('The password needs at least 12 characters.');
+    expect(fake.calledWith('POST', '/setup')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('New password'), ' and longer');
+    await user.type(screen.getByLabelText('Repeat the password'), ' and longer');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTestId('totp-secret')).textContent).toBe('JBSWY3DPEHPK3PXP');
+    expect(fake.calledWith('POST', '/setup')[0]!.body).toEqual({ token: 'tok_1', password: 'short and longer' });
+    expect(screen.getByTestId('otpauth-url').textContent).toMatch(/^otpauth:\/\/totp\//);
+    const qr = screen.getByRole('img', { name: 'QR code of the authenticator link' });
+    expect(qr.querySelector('path')!.getAttribute('d')!.length).toBeGreaterThan(100);
+
+    await user.type(screen.getByLabelText('Authenticator code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Finish setup' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/not the authenticator’s current one/);
+    await user.clear(screen.getByLabelText('Authenticator code'));
+    await user.type(screen.getByLabelText('Authenticator code'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Finish setup' }));
+    expect(await screen.findByTestId('setup-done')).toBeTruthy();
+  });
+});
+
+describe('dashboard', () => {
+  it('shows the counts, links each alert to its list, and draws one bar per day', async () => {
+    const fake = new FakeApi('viewer').on('GET', '/summary', (c) => summary({ orders: Number(c.query.get('days')) }));
+    await renderConsole(fake);
+    const counts = await screen.findByTestId('counts');
+    expect(within(counts).getByText('Paid revenue').nextSibling!.textContent).toBe('€155.88');
+    expect(within(counts).getByText('Orders').nextSibling!.textContent).toBe('30');
+    const alerts = screen.getByTestId('alerts');
+    expect(within(alerts).getByRole('link', { name: '2 orders are held by the fraud check' }).getAttribute('href')).toBe('/checkout/admin/held');
+    expect(within(alerts).getByRole('link', { name: '1 dead job' }).getAttribute('href')).toBe('/checkout/admin/jobs?state=dead');
+    const chart = screen.getByTestId('revenue-chart');
+    expect(chart.getAttribute('aria-label')).toBe('Paid revenue per day over 3 days, €155.88 in all');
+    const bars = chart.querySelectorAll('rect.bar');
+    expect(bars).toHaveLength(3);
+    expect(Number(bars[1]!.getAttribute('height'))).toBe(0);
+    expect(Number(bars[2]!.getAttribute('height'))).toBeGreaterThan(Number(bars[0]!.getAttribute('height')));
+    expect(bars[0]!.querySelector('title')!.textContent).toBe('2026-11-21: €38.97, 3 orders');
+    await userEvent.selectOptions(screen.getByLabelText('Period'), '7');
+    await waitFor(() => expect(within(screen.getByTestId('counts')).getByText('Orders').nextSibling!.textContent).toBe('7'));
+  });
+});
+
+describe('orders', () => {
+  it('sends the filters, keeps them in the URL, and pages with the cursor both ways', async () => {
+    const fake = new FakeApi('viewer').on('GET', '/orders', (c) => {
+      const cursor = c.query.get('cursor') ?? '';
+      return cursor === 'c2'
+        ? { orders: [order({ id: 'ord_2', email: 'b@example.com' })], nextCursor: '' }
+        : { orders: [order()], nextCursor: 'c2' };
+    });
+    await renderConsole(fake, '/checkout/admin/orders');
+    await screen.findByRole('link', { name: 'ord_1' });
+    const user = userEvent.setup();
+    await user.selectOptions(screen.getByLabelText('Status'), 'fraud');
+    await user.type(screen.getByLabelText('Search'), 'buyer@');
+    fireEvent.change(screen.getByLabelText('Created from'), { target: { value: '2026-11-01' } });
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => expect(location.search).toBe('?status=fraud&q=buyer%40&from=2026-11-01'));
+    await waitFor(() => expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('status')).toBe('fraud'));
+    const q = fake.calledWith('GET', '/orders').at(-1)!.query;
+    expect([q.get('q'), q.get('from'), q.get('to'), q.get('limit')]).toEqual(['buyer@', '2026-11-01', null, '50']);
+
+    await user.click(await screen.findByRole('button', { name: 'Next page' }));
+    await screen.findByRole('link', { name: 'ord_2' });
+    expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('cursor')).toBe('c2');
+    expect(screen.getByText('Page 2')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await screen.findByRole('link', { name: 'ord_1' });
+    expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('cursor')).toBeNull();
+  });
+
+  it('exports every order the filters match as CSV, following nextCursor', async () => {
+    const pages: Record<string, { orders: unknown[]; nextCursor: string }> = {
+      '': { orders: [order({ id: 'ord_1' })], nextCursor: 'p2' },
+      p2: { orders: [order({ id: 'ord_2', email: '=cmd@example.com' })], nextCursor: '' },
+    };
+    const fake = new FakeApi('viewer').on('GET', '/orders', (c) => pages[c.query.get('cursor') ?? '']);
+    const blobs: Blob[] = [];
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => { blobs.push(b as Blob); return 'blob:x'; });
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    await renderConsole(fake, '/checkout/admin/orders?status=active');
+    await userEvent.click(await screen.findByRole('button', { name: 'Export all matching (CSV)' }));
+    expect((await screen.findByText('Exported 2 orders.')).getAttribute('role')).toBe('status');
+    const exports = fake.calledWith('GET', '/orders').slice(1);
+    expect(exports.map((c) => [c.query.get('status'), c.query.get('limit'), c.query.get('cursor')])).toEqual([['active', '200', null], ['active', '200', 'p2']]);
+    const text = await blobs[0]!.text();
+    expect(text.split('\r\n')[0]).toBe('id,kind,status,email,customerId,amount,currency,gateway,invoiceId,invoiceStatus,promoCode,createdAt,paidAt');
+    expect(text).toContain("ord_2,plan,active,'=cmd@example.com,usr_1,1299,EUR");
+  });
+
+  it('quotes CSV cells with commas, quotes and line breaks', () => {
+    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', 3]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",3\r\n');
+  });
+});
+
+describe('order detail', () => {
+  it('shows the timeline, approves a held order and refunds part of a paid one with the CSRF token', async () => {
+    let status = 'fraud';
+    const fake = new FakeApi('owner')
+      .on('GET', '/orders/:id', () => ({
+        order: order({ status }), lines: [line()],
+        timeline: [
+          { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
+          { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
+        ],
+      }))
+      .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
+      .on('POST', '/orders/:id/approve', () => { status = 'active'; return order({ status }); })
+      .on('POST', '/orders/:id/refund', () => ({
+        order: order({ status: 'partially_refunded' }), refunded: { amount: 500, currency: 'EUR' },
+        refund: { orderId: 'ord_1', amount: { amount: 500, currency: 'EUR' }, method: 'sandbox', reference: 're_1', reason: 'goodwill', note: '', operator: 'me@example.com', createdAt: '2026-11-21T00:00:00Z' },
+      }));
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const timeline = await screen.findByTestId('timeline');
+    expect(within(timeline).getByText('panel: timeout')).toBeTruthy();
+    expect(within(timeline).getByText('dead')).toBeTruthy();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Order ord_1 approved: its lines are being provisioned.')).toBeTruthy();
+    expect(fake.calledWith('POST', '/orders/ord_1/approve')[0]!.headers['x-csrf-token']).toBe('csrf-123');
+
+    const form = await screen.findByTestId('refund-form');
+    await user.type(within(form).getByLabelText('Amount (EUR)'), '5.00');
+    await user.click(within(form).getByRole('button', { name: 'Refund' }));
+    expect(within(form).getByRole('alert').textContent).toBe('Say why you refund.');
+    await user.type(within(form).getByLabelText('Reason'), 'goodwill');
+    await user.click(within(form).getByRole('button', { name: 'Refund' }));
+    expect(await screen.findByText('Refunded €5.00 (€5.00 refunded on this order in all).')).toBeTruthy();
+    expect(fake.calledWith('POST', '/orders/ord_1/refund')[0]!.body).toEqual({ amount: 500, reason: 'goodwill', keepLine: false });
+  });
+
+  it('a support operator may suspend a line but not terminate it or refund', async () => {
+    const fake = new FakeApi('support')
+      .on('GET', '/orders/:id', () => ({ order: order(), lines: [line()], timeline: [] }))
+      .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
+      .on('POST', '/services/:id/suspend', () => line({ status: 'Suspended' }));
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const row = (await screen.findByText('svc_1')).closest('tr')!;
+    expect((within(row).getByRole('button', { name: 'Terminate' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByTestId('refund-form')).toBeNull();
+    await userEvent.click(within(row).getByRole('button', { name: 'Suspend' }));
+    expect(await screen.findByText('Line svc_1 suspended.')).toBeTruthy();
+  });
+});
+
+describe('catalog', () => {
+  it('lists each problem with its line and path, and a problem moves the caret to its line', async () => {
+    const source = 'products:\n  - pid: 1\n    name: ""\n';
+    const fake = new FakeApi('owner')
+      .on('GET', '/catalog', () => ({ version: { version: 3, operator: 'me@example.com', comment: '', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' }, source }))
+      .on('GET', '/catalog/versions', () => ({ versions: [{ version: 3, operator: 'me@example.com', comment: 'prices', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' }] }))
+      .on('PUT', '/catalog', () => ({ status: 400, body: { name: 'invalid_catalog', message: 'invalid', problems: [{ line: 3, path: 'products[0].name', message: 'is empty' }] } }));
+    await renderConsole(fake, '/checkout/admin/catalog');
+    const area = (await screen.findByLabelText('Catalog (YAML or JSON)')) as HTMLTextAreaElement;
+    expect(area.value).toBe(source);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Save the catalog' }));
+    const problems = await screen.findByTestId('catalog-problems');
+    expect(problems.textContent).toContain('products[0].name: is empty');
+    expect(fake.calledWith('PUT', '/catalog')[0]!.body).toEqual({ source });
+    await user.click(within(problems).getByRole('button', { name: 'Line 3' }));
+    expect(document.activeElement).toBe(area);
+    expect(area.selectionStart).toBe(source.indexOf('    name'));
+  });
+});
+
+describe('other screens', () => {
+  it('customers: search and sign a customer out; promotions: disable; operators: invite shows the link; mail: resend', async () => {
+    const fake = new FakeApi('owner')
+      .on('GET', '/customers', (c) => ({ customers: c.query.get('q') === 'buyer' ? [{ id: 'usr_1', email: 'buyer@example.com', createdAt: '2026-11-20T10:00:00Z', orders: 1, activeLines: 1 }] : [] }))
+      .on('GET', '/customers/:id', () => ({ customer: { id: 'usr_1', email: 'buyer@example.com', createdAt: '2026-11-20T10:00:00Z', orders: 1, activeLines: 1 }, orders: [order()], services: [line()], sessions: [{ id: 'ses_1', scope: 'proven', createdAt: '2026-11-20T10:00:00Z', expiresAt: '2026-12-20T10:00:00Z' }] }))
+      .on('POST', '/customers/:id/signout', () => ({ sessionsEnded: 2 }))
+      .on('GET', '/promotions', () => ({ promotions: [{ code: 'WELCOME', type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '', maxUses: 100, recurring: false, disabled: false, uses: 7 }] }))
+      .on('PATCH', '/promotions/:code', (c) => ({ code: 'WELCOME', type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '', maxUses: 100, recurring: false, disabled: (c.body as { disabled: boolean }).disabled, uses: 7 }))
+      .on('GET', '/operators', () => ({ operators: [{ email: 'me@example.com', role: 'owner', status: 'active', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' }] }))
+      .on('POST', '/operators', () => ({ status: 201, body: { operator: { email: 'new@example.com', role: 'support', status: 'pending', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' }, setupUrl: 'https://shop.example/checkout/admin/setup?token=abc', expiresAt: '2026-11-21T10:00:00Z' } }))
+      .on('GET', '/mail', () => ({ mails: [{ id: 9, to: 'buyer@example.com', subject: 'Your line', status: 'failed', attempts: 3, lastError: '550', createdAt: '2026-11-20T10:00:00Z', sentAt: '' }], nextCursor: '' }))
+      .on('POST', '/mail/:id/resend', () => ({ id: 9, to: 'buyer@example.com', subject: 'Your line', status: 'queued', attempts: 0, lastError: '', createdAt: '2026-11-20T10:00:00Z', sentAt: '' }));
+    const user = userEvent.setup();
+    await renderConsole(fake, '/checkout/admin/customers');
+    await user.type(screen.getByLabelText('Email or customer id'), 'buyer');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await user.click(await screen.findByRole('link', { name: 'buyer@example.com' }));
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+    expect(await screen.findByText('2 sessions ended.')).toBeTruthy();
+    expect(screen.getByText('ses_1')).toBeTruthy();
+
+    await user.click(screen.getByRole('link', { name: 'Promotions' }));
+    const promo = (await screen.findByText('WELCOME')).closest('tr')!;
+    expect(within(promo).getByText('7 / 100')).toBeTruthy();
+    await user.click(within(promo).getByRole('button', { name: 'Disable' }));
+    expect(await screen.findByText('Promotion WELCOME disabled.')).toBeTruthy();
+    expect(fake.calledWith('PATCH', '/promotions/WELCOME')[0]!.body).toEqual({ disabled: true });
+
+    await user.click(screen.getByRole('link', { name: 'Operators' }));
+    const invite = await screen.findByTestId('invite');
+    await user.type(within(invite).getByLabelText('Email'), 'new@example.com');
+    await user.click(within(invite).getByRole('button', { name: 'Invite' }));
+    expect((await screen.findByTestId('setup-url')).textContent).toBe('https://shop.example/checkout/admin/setup?token=abc');
+    expect(fake.calledWith('POST', '/operators')[0]!.body).toEqual({ email: 'new@example.com', role: 'support' });
+
+    await user.click(screen.getByRole('link', { name: 'Mail' }));
+    await user.click(await screen.findByRole('button', { name: 'Send again' }));
+    expect(await screen.findByText('The message to buyer@example.com is queued again.')).toBeTruthy();
+  });
+});

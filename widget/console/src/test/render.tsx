@@ -1,0 +1,12 @@
+import { render, screen } from '@testing-library/react';
+import { App } from '../App';
+import { navigate } from '../router';
+import type { FakeApi } from './fakeApi';
+
+/** renderConsole mounts the app at path against the fake, and waits for the first heading. */
+export async function renderConsole(fake: FakeApi, path = '/checkout/admin/') {
+  navigate(path, true);
+  const view = render(<App fetch={fake.fetch} />);
+  await screen.findByRole('heading', { level: 1 });
+  return view;
+}

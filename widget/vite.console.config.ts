@@ -1,0 +1,37 @@
+// The seller's console (`npm run build:console`): a single-page app with its own entry
+// (console/index.html), built into console/dist, which the Go binary embeds (widget/console/embed.go)
+// and serves at /checkout/admin/ under a strict CSP (api/web/console.go). Unlike the widget it is
+// an ordinary app build: hashed file names, one script and one style sheet, no inline code.
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const file = (p: string) => new URL(p, import.meta.url).pathname;
+
+export default defineConfig(({ mode }) => ({
+  root: file('./console'),
+  base: '/checkout/admin/',
+  plugins: [react()],
+  // console/public/.gitkeep keeps the tracked dist folder in place after emptyOutDir.
+  publicDir: file('./console/public'),
+  define: mode === 'test' ? {} : { 'process.env.NODE_ENV': '"production"' },
+  build: {
+    outDir: file('./console/dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: 'oxc',
+    sourcemap: false,
+    // The CSP allows no data: URLs; the preload polyfill would be an extra inline-free but useless module.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    rolldownOptions: { output: { comments: false } },
+  },
+  test: {
+    root: file('./console'),
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    restoreMocks: true,
+    // Tests type into forms with user-event; two shared cores make that slow, not wrong.
+    testTimeout: 20_000,
+  },
+}));
