@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/paylink"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genservices "github.com/streamcart/streamcart/gen/services"
 )
@@ -269,6 +271,25 @@ func TestPayLinkOpensOneInvoiceUntilItCloses(t *testing.T) {
 		}
 		_, err = s.after.invoices.Pay(ctx, &geninvoices.PayPayload{InvoiceID: invA.Invoice.ID, T: ptr(tokA)})
 		wantErr(t, err, "conflict", "")
+
+		// A token properly signed for a first order's invoice opens nothing: pay links are for
+		// renewals only (App.PayLink refuses to make one; the API refuses one made anyway).
+		planOrder := s.buy(a.Token, standard())
+		if _, err := s.app.PayLink(ctx, planOrder.InvoiceID); !errors.Is(err, app.ErrNotRenewal) {
+			t.Fatalf("pay link of a plan invoice: %v, want ErrNotRenewal", err)
+		}
+		key, err := st.Setting(ctx, "session_hmac_key")
+		if err != nil {
+			t.Fatal(err)
+		}
+		planToken, err := paylink.New(key, s.app.Now).Sign(planOrder.InvoiceID, s.app.Now().Add(time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.after.invoices.Get(ctx, &geninvoices.GetPayload{InvoiceID: planOrder.InvoiceID, T: ptr(planToken)})
+		wantErr(t, err, "not_found", "")
+		_, err = s.after.invoices.Pay(ctx, &geninvoices.PayPayload{InvoiceID: planOrder.InvoiceID, T: ptr(planToken)})
+		wantErr(t, err, "not_found", "")
 
 		// B cancels auto-renew: its invoice closes and its link dies.
 		if _, err := s.services.Cancel(ctx, &genservices.CancelPayload{Token: ptr(b.Token), ServiceID: svcB}); err != nil {
