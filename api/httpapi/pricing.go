@@ -8,6 +8,7 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
@@ -28,18 +29,18 @@ func (s *pricingService) Quote(ctx context.Context, p *genpricing.QuoteRequest) 
 }
 
 func pricingQuote(q pricing.Quote) *genpricing.QuoteResult {
-	money := func(m pricing.Money) *genpricing.Money {
+	amount := func(m money.Money) *genpricing.Money {
 		return &genpricing.Money{Amount: m.Amount, Currency: m.Currency}
 	}
 	r := &genpricing.QuoteResult{
 		Pid: q.PID, BillingCycle: string(q.Cycle), Currency: q.Currency, ExtraConnections: q.ExtraConnections,
-		ProxyProtection: q.ProxyProtection, Subtotal: money(q.Subtotal), Total: money(q.Total), Lines: []*genpricing.QuoteLine{},
+		ProxyProtection: q.ProxyProtection, Subtotal: amount(q.Subtotal), Total: amount(q.Total), Lines: []*genpricing.QuoteLine{},
 	}
 	for _, l := range q.Lines {
-		r.Lines = append(r.Lines, &genpricing.QuoteLine{Key: l.Key, Label: l.Label, Amount: money(l.Amount)})
+		r.Lines = append(r.Lines, &genpricing.QuoteLine{Key: l.Key, Label: l.Label, Amount: amount(l.Amount)})
 	}
 	if d := q.Discount; d != nil {
-		r.Discount = &genpricing.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: money(d.Amount)}
+		r.Discount = &genpricing.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: amount(d.Amount)}
 	}
 	return r
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
@@ -192,7 +193,7 @@ type Request struct {
 	Quote          pricing.Request
 	IdempotencyKey string
 	Gateway        string
-	ExpectedTotal  *pricing.Money
+	ExpectedTotal  *money.Money
 	AffiliateID    string
 	ReturnURL      string
 	IP             string
@@ -218,7 +219,7 @@ func (r Request) hash() string {
 		Proxy    bool
 		Promo    string
 		Gateway  string
-		Expected *pricing.Money
+		Expected *money.Money
 		Aff      string
 		Return   string
 	}{r.Quote.PID, r.Quote.Cycle, strings.ToUpper(r.Quote.Currency), r.Quote.ExtraConnections, r.Quote.ProxyProtection,

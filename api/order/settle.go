@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamcart/streamcart/api/account"
-	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/money"
 )
 
 // Settle records a payment of the invoice's amount through the invoice's own gateway (the
@@ -248,6 +248,6 @@ func (s *Orders) SettleVerified(ctx context.Context, invoiceID string, p Payment
 		}
 		return o, fmt.Errorf("settle %s: %w", invoiceID, ErrAmountMismatch)
 	}
-	p.Amount = pricing.Money{Amount: paid.Amount, Currency: strings.ToUpper(paid.Currency)}
+	p.Amount = money.Money{Amount: paid.Amount, Currency: strings.ToUpper(paid.Currency)}
 	return s.SettlePayment(ctx, invoiceID, p)
 }

@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
 var now = time.Date(2025, 6, 15, 12, 0, 0, 0, time.UTC)
 
-func eur(a int64) pricing.Money { return pricing.Money{Amount: a, Currency: "EUR"} }
-func usd(a int64) pricing.Money { return pricing.Money{Amount: a, Currency: "USD"} }
-func gbp(a int64) pricing.Money { return pricing.Money{Amount: a, Currency: "GBP"} }
+func eur(a int64) money.Money { return money.Money{Amount: a, Currency: "EUR"} }
+func usd(a int64) money.Money { return money.Money{Amount: a, Currency: "USD"} }
+func gbp(a int64) money.Money { return money.Money{Amount: a, Currency: "GBP"} }
 
 func mustParse(t *testing.T, src string) *catalog.Catalog {
 	t.Helper()
@@ -27,7 +28,7 @@ func mustParse(t *testing.T, src string) *catalog.Catalog {
 	return c
 }
 
-func line(key, label string, m pricing.Money) pricing.Line {
+func line(key, label string, m money.Money) pricing.Line {
 	return pricing.Line{Key: key, Label: label, Amount: m}
 }
 
@@ -316,7 +317,7 @@ func TestConvert(t *testing.T) {
 	tests := []struct {
 		amount   int64
 		from, to string
-		want     pricing.Money
+		want     money.Money
 		rate     string
 		err      error
 	}{
@@ -328,8 +329,8 @@ func TestConvert(t *testing.T) {
 		{999, "EUR", "EUR", eur(999), "1", nil},
 		{0, "GBP", "USD", usd(0), "1.255814", nil},
 		{100, "", "USD", usd(108), "1.08", nil}, // empty means the default currency
-		{100, "EUR", "JPY", pricing.Money{}, "", pricing.ErrUnknownCurrency},
-		{100, "XXX", "EUR", pricing.Money{}, "", pricing.ErrUnknownCurrency},
+		{100, "EUR", "JPY", money.Money{}, "", pricing.ErrUnknownCurrency},
+		{100, "XXX", "EUR", money.Money{}, "", pricing.ErrUnknownCurrency},
 	}
 	for _, tt := range tests {
 		got, rate, err := pricing.Convert(c, tt.amount, tt.from, tt.to)
