@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/money"
 )
 
@@ -128,7 +128,7 @@ func (s *Orders) unpayable(o Order) string {
 func (s *Orders) putReview(ctx context.Context, tx Tx, o Order, p Payment, reason string) (*Review, error) {
 	now := s.now().UTC()
 	r := Review{
-		ID: account.NewID("pay_"), OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: p.Provider, TransactionID: p.TransactionID,
+		ID: id.New("pay_"), OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: p.Provider, TransactionID: p.TransactionID,
 		PaymentRef: p.Ref, Amount: p.Amount, Reason: reason, CreatedAt: now,
 	}
 	inserted, err := tx.InsertReview(ctx, r)
