@@ -91,11 +91,10 @@ func locale(l *string) string {
 	return *l
 }
 
-// sells reports whether the request's storefront sells plan pid (a storefront without a plan list
-// sells every plan).
+// sells reports whether the request's storefront, if any, sells plan pid.
 func sells(ctx context.Context, pid int) bool {
 	sf, ok := storefront.FromContext(ctx)
-	return !ok || len(sf.Plans) == 0 || slices.Contains(sf.Plans, pid)
+	return !ok || sf.Sells(pid)
 }
 
 // storefrontCurrency is the currency asked for, else the request's storefront's default currency.
@@ -118,7 +117,7 @@ func (s *catalogService) list(ctx context.Context, code, loc *string, reseller b
 	key := cur + "|" + locale(loc)
 	if reseller {
 		key = "reseller:" + key
-	} else if sf, ok := storefront.FromContext(ctx); ok && len(sf.Plans) > 0 {
+	} else if sf, ok := storefront.FromContext(ctx); ok && !sf.SellsEveryPlan() {
 		key = sf.Key + ":" + key
 	}
 	s.mu.Lock()
@@ -162,7 +161,7 @@ func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string
 		cur = list.Products[0].Currency
 	}
 	key := cur + "|" + locale(loc)
-	if sf, ok := storefront.FromContext(ctx); ok && len(sf.Plans) > 0 {
+	if sf, ok := storefront.FromContext(ctx); ok && !sf.SellsEveryPlan() {
 		key = sf.Key + ":" + key
 	}
 	s.mu.Lock()
@@ -209,7 +208,7 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			req.currency = "\x00" // ?currency= (empty) is Goa's to judge, apart from no currency at all
 		}
 		// Only a storefront with its own plans or currency answers differently from the shop's.
-		if sf, ok := storefront.FromContext(r.Context()); ok && (len(sf.Plans) > 0 || sf.DefaultCurrency != "") {
+		if sf, ok := storefront.FromContext(r.Context()); ok && (!sf.SellsEveryPlan() || sf.DefaultCurrency != "") {
 			req.store = sf.Key
 		}
 		cat := s.catalog()

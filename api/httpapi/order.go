@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	goa "goa.design/goa/v3/pkg"
@@ -58,7 +57,7 @@ func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {
 // Create places an order priced by the server.
 func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*genorder.OrderResult, error) {
 	r := order.Request{
-		Quote:  quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
+		Quote:  quoteRequest(ctx, p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
 		IP:     clientIP(ctx).String(),
 		Origin: origin(ctx),
 		Locale: buyerLocale(ctx),
@@ -77,10 +76,6 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	}
 	r.RenewWithCard = p.RenewWithCard != nil && *p.RenewWithCard
 	if sf, ok := storefront.FromContext(ctx); ok {
-		// A storefront sells its plans only: another pid is as unknown there as a missing one.
-		if len(sf.Plans) > 0 && !slices.Contains(sf.Plans, p.Pid) {
-			return nil, pricingError(pricing.ErrUnknownProduct, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
-		}
 		// A storefront's sites are where its buyers come back to, and its affiliate is credited
 		// when the order names none.
 		r.ReturnOrigins = storefrontOrigins(ctx)

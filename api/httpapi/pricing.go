@@ -11,6 +11,7 @@ import (
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/storefront"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 )
 
@@ -21,7 +22,7 @@ func NewPricing(orders *order.Orders) genpricing.Service { return &pricingServic
 
 // Quote prices a selection.
 func (s *pricingService) Quote(ctx context.Context, p *genpricing.QuoteRequest) (*genpricing.QuoteResult, error) {
-	q, err := s.orders.Quote(ctx, quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode))
+	q, err := s.orders.Quote(ctx, quoteRequest(ctx, p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode))
 	if err != nil {
 		return nil, pricingError(err, genpricing.MakeNotFound, genpricing.MakeBadRequest, genpricing.MakeNotApplicable)
 	}
@@ -45,8 +46,13 @@ func pricingQuote(q pricing.Quote) *genpricing.QuoteResult {
 	return r
 }
 
-func quoteRequest(pid int, cycle string, currency *string, extra int, proxy bool, promo *string) pricing.Request {
+// quoteRequest is what the buyer asks priced, in the request's storefront (which refuses the
+// plans it does not sell).
+func quoteRequest(ctx context.Context, pid int, cycle string, currency *string, extra int, proxy bool, promo *string) pricing.Request {
 	r := pricing.Request{PID: pid, Cycle: catalog.Cycle(cycle), ExtraConnections: extra, ProxyProtection: proxy}
+	if sf, ok := storefront.FromContext(ctx); ok {
+		r.Storefront = &sf
+	}
 	if currency != nil {
 		r.Currency = *currency
 	}

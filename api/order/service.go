@@ -267,6 +267,11 @@ func canonicalPromo(code string) string {
 // give back the same order; the price is the server's, and an expected total that differs stores
 // nothing.
 func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Order, error) {
+	// Before anything else, replays included: a storefront's buyer learns nothing of a plan it
+	// does not sell but that it is unknown there.
+	if err := r.Quote.Sold(); err != nil {
+		return Order{}, fmt.Errorf("create: %w", err)
+	}
 	cat := s.catalog()
 	p := Placement{Kind: KindPlan, Gateway: r.Gateway, ReturnURL: r.ReturnURL, IP: r.IP, Origin: r.Origin,
 		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale,

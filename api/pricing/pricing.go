@@ -56,6 +56,18 @@ type Request struct {
 	// PromoUses is how many times the promotion has been used so far, as
 	// counted by the store; it is checked against the promotion's maxUses.
 	PromoUses int
+	// Storefront is the storefront the buyer shops in; nil for none (the
+	// shop's own range). A plan it does not sell is ErrUnknownProduct.
+	Storefront *catalog.Storefront
+}
+
+// Sold refuses a pid the request's storefront does not sell, with
+// ErrUnknownProduct: there it is as unknown as a missing one.
+func (r Request) Sold() error {
+	if r.Storefront != nil && !r.Storefront.Sells(r.PID) {
+		return fmt.Errorf("pid %d: not sold by storefront %s: %w", r.PID, r.Storefront.Key, ErrUnknownProduct)
+	}
+	return nil
 }
 
 // Line keys.
@@ -200,6 +212,9 @@ func CheckPromotion(c *catalog.Catalog, code string, pid int, uses int, now time
 // QuoteFor prices r against the catalog at time now (for promotion dates).
 // A trial product quotes 0 and takes no extras.
 func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
+	if err := r.Sold(); err != nil {
+		return Quote{}, fmt.Errorf("quote: %w", err)
+	}
 	prod, ok := c.Product(r.PID)
 	if !ok {
 		return Quote{}, fmt.Errorf("quote: pid %d: %w", r.PID, ErrUnknownProduct)

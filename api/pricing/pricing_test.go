@@ -193,6 +193,24 @@ func TestQuoteDemo(t *testing.T) {
 	}
 }
 
+// partner is a storefront selling plans 2 and 3 only.
+var partner = &catalog.Storefront{Key: "pk_test_partner", Plans: []int{2, 3}}
+
+// A storefront's plans are quoted as in the shop; a storefront without a plan list sells all.
+func TestQuoteInStorefront(t *testing.T) {
+	c := catalog.Demo()
+	for _, req := range []pricing.Request{{PID: 2, Storefront: partner}, {PID: 1, Storefront: &catalog.Storefront{Key: "pk_all"}}} {
+		want, err := pricing.QuoteFor(c, pricing.Request{PID: req.PID}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pricing.QuoteFor(c, req, now)
+		if err != nil || got.Total != want.Total {
+			t.Errorf("pid %d in %s: %+v, %v; want the shop's quote %+v", req.PID, req.Storefront.Key, got.Total, err, want.Total)
+		}
+	}
+}
+
 func TestQuoteErrors(t *testing.T) {
 	c := catalog.Demo()
 	tests := []struct {
@@ -217,6 +235,9 @@ func TestQuoteErrors(t *testing.T) {
 		{"expired promotion", pricing.Request{PID: 2, PromoCode: "SUMMER2020"}, pricing.ErrPromoNotFound},
 		{"promotion for another plan", pricing.Request{PID: 2, PromoCode: "SAVE5"}, pricing.ErrPromoNotApplicable},
 		{"promotion on the trial", pricing.Request{PID: 1, PromoCode: "WELCOME10"}, pricing.ErrPromoNotApplicable},
+		{"a plan the storefront does not sell", pricing.Request{PID: 1, Storefront: partner}, pricing.ErrUnknownProduct},
+		{"unknown product in a storefront", pricing.Request{PID: 99, Storefront: partner}, pricing.ErrUnknownProduct},
+		{"not sold comes before a bad promotion", pricing.Request{PID: 1, PromoCode: "NOPE", Storefront: partner}, pricing.ErrUnknownProduct},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
