@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/storefront"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
@@ -52,7 +53,7 @@ type encodedList struct {
 }
 
 func newEncodedList(plain []byte) encodedList {
-	gz := gzipped(plain)
+	gz := compress.Gzip(plain)
 	return encodedList{plain: plain, gz: gz, plainLen: []string{strconv.Itoa(len(plain))}, gzLen: []string{strconv.Itoa(len(gz))}}
 }
 
@@ -234,7 +235,7 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 		if !slices.Contains(h["Vary"], varyAcceptEncoding[0]) {
 			h["Vary"] = append(h["Vary"], varyAcceptEncoding...)
 		}
-		if acceptsGzip(r) {
+		if compress.AcceptsGzip(r) {
 			h["Content-Encoding"] = gzipEncoding
 			h["Content-Length"] = body.gzLen
 			w.Write(body.gz)
