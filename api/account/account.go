@@ -4,8 +4,6 @@ package account
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"errors"
 	"fmt"
 	"regexp"
@@ -16,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/id"
 )
 
 // emailRule is the spec's rule: non-space, at sign, non-space, dot, non-space.
@@ -148,7 +147,7 @@ func (s *Service) Identify(ctx context.Context, email, password string) (Identif
 // open starts a session of scope for c and signs its token.
 func (s *Service) open(ctx context.Context, c Client, scope authz.Scope) (Identified, error) {
 	now := s.now().UTC()
-	sess := Session{ID: NewID("ses_"), ClientID: c.ID, Scope: scope, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
+	sess := Session{ID: id.New("ses_"), ClientID: c.ID, Scope: scope, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
 	if err := s.store.CreateSession(ctx, sess); err != nil {
 		return Identified{}, fmt.Errorf("open session: %w", err)
 	}
@@ -237,37 +236,4 @@ func (s *Service) SignOut(ctx context.Context, claims authz.Claims) error {
 		return fmt.Errorf("sign out: %w", err)
 	}
 	return nil
-}
-
-// idAlphabet is in ASCII order, so ids sort as the numbers they encode.
-const idAlphabet = "0123456789abcdefghjkmnpqrstvwxyz"
-
-var idEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
-
-// NewPublicID returns prefix and 26 random characters of NewID's alphabet: an id that looks like
-// the others but tells neither when nor in which order its row was made (client ids).
-func NewPublicID(prefix string) string {
-	var r [17]byte // 136 bits: 26 characters of 5 bits, and a few more
-	if _, err := rand.Read(r[:]); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return prefix + idEncoding.EncodeToString(r[:])[:26]
-}
-
-// NewID returns prefix, the time in milliseconds (10 characters) and 80 random bits (16): ids
-// sort by creation, so each new row goes to the end of its indexes (a few pages shared by a
-// commit instead of a random page per index and row), and still reveal nothing about counts.
-// The time an id shows is the creation time of a row its reader already knows of.
-func NewID(prefix string) string {
-	var r [10]byte
-	if _, err := rand.Read(r[:]); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	var t [10]byte
-	ms := uint64(time.Now().UnixMilli())
-	for i := len(t) - 1; i >= 0; i-- {
-		t[i] = idAlphabet[ms&31]
-		ms >>= 5
-	}
-	return prefix + string(t[:]) + idEncoding.EncodeToString(r[:])
 }

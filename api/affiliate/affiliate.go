@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/money"
 )
 
 // ErrInvalidID means the affiliate id is not 1 to 18 digits.
@@ -37,7 +37,7 @@ type Row struct {
 	Clicks     int
 	Orders     int
 	PaidOrders int
-	Revenue    []pricing.Money
+	Revenue    []money.Money
 }
 
 // Store records clicks and counts.
@@ -103,7 +103,7 @@ func (a *Affiliates) Report(ctx context.Context, since time.Time) ([]Row, error)
 	for id, byCur := range revenue {
 		r := row(id)
 		for cur, amt := range byCur {
-			r.Revenue = append(r.Revenue, pricing.Money{Amount: amt, Currency: cur})
+			r.Revenue = append(r.Revenue, money.Money{Amount: amt, Currency: cur})
 		}
 		sort.Slice(r.Revenue, func(i, j int) bool { return r.Revenue[i].Currency < r.Revenue[j].Currency })
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/money"
-	"github.com/streamcart/streamcart/api/pricing"
 	genaffiliates "github.com/streamcart/streamcart/gen/affiliates"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genresellers "github.com/streamcart/streamcart/gen/resellers"
@@ -614,7 +613,7 @@ func TestAffiliateReport(t *testing.T) {
 		want := []affiliate.Row{
 			{AffID: "7", Clicks: 1, Orders: 1},
 			// Three clicks from one address the same day count once.
-			{AffID: "42", Clicks: 1, Orders: 2, PaidOrders: 1, Revenue: []pricing.Money{{Amount: 1299, Currency: "EUR"}}},
+			{AffID: "42", Clicks: 1, Orders: 2, PaidOrders: 1, Revenue: []money.Money{{Amount: 1299, Currency: "EUR"}}},
 		}
 		if len(rows) != len(want) {
 			t.Fatalf("rows %+v, want %+v", rows, want)

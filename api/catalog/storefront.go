@@ -30,6 +30,15 @@ func (s Storefront) AllowsOrigin(origin string) bool {
 	return slices.ContainsFunc(s.AllowedOrigins, func(o string) bool { return strings.EqualFold(o, origin) })
 }
 
+// Sells reports whether the storefront sells plan pid; one without a plan list sells every plan.
+// This is the one spelling of the rule: a plan a storefront does not sell is as unknown there as
+// a missing one, in its lists, its product page, its quotes and its orders.
+func (s Storefront) Sells(pid int) bool { return s.SellsEveryPlan() || slices.Contains(s.Plans, pid) }
+
+// SellsEveryPlan reports whether the storefront sells the shop's whole range (no plan list), so
+// its product lists are the shop's own.
+func (s Storefront) SellsEveryPlan() bool { return len(s.Plans) == 0 }
+
 // Storefront finds a storefront by key.
 func (c *Catalog) Storefront(key string) (Storefront, bool) {
 	for _, s := range c.Storefronts {

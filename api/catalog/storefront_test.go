@@ -62,3 +62,30 @@ func TestStorefronts(t *testing.T) {
 		})
 	}
 }
+
+// Sells is the storefront rule: a plan list limits what it sells, no list sells every plan.
+func TestStorefrontSells(t *testing.T) {
+	tests := []struct {
+		name  string
+		plans []int
+		pid   int
+		want  bool
+		every bool
+	}{
+		{"no list sells every plan", nil, 1, true, true},
+		{"empty list sells every plan", []int{}, 7, true, true},
+		{"a listed plan", []int{2, 3}, 3, true, false},
+		{"an unlisted plan", []int{2, 3}, 1, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := catalog.Storefront{Key: "pk_x", Plans: tt.plans}
+			if got := s.Sells(tt.pid); got != tt.want {
+				t.Errorf("Sells(%d) = %v, want %v", tt.pid, got, tt.want)
+			}
+			if got := s.SellsEveryPlan(); got != tt.every {
+				t.Errorf("SellsEveryPlan() = %v, want %v", got, tt.every)
+			}
+		})
+	}
+}

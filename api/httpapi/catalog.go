@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/storefront"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
@@ -52,7 +53,7 @@ type encodedList struct {
 }
 
 func newEncodedList(plain []byte) encodedList {
-	gz := gzipped(plain)
+	gz := compress.Gzip(plain)
 	return encodedList{plain: plain, gz: gz, plainLen: []string{strconv.Itoa(len(plain))}, gzLen: []string{strconv.Itoa(len(gz))}}
 }
 
@@ -91,11 +92,10 @@ func locale(l *string) string {
 	return *l
 }
 
-// sells reports whether the request's storefront sells plan pid (a storefront without a plan list
-// sells every plan).
+// sells reports whether the request's storefront, if any, sells plan pid.
 func sells(ctx context.Context, pid int) bool {
 	sf, ok := storefront.FromContext(ctx)
-	return !ok || len(sf.Plans) == 0 || slices.Contains(sf.Plans, pid)
+	return !ok || sf.Sells(pid)
 }
 
 // storefrontCurrency is the currency asked for, else the request's storefront's default currency.
@@ -118,7 +118,7 @@ func (s *catalogService) list(ctx context.Context, code, loc *string, reseller b
 	key := cur + "|" + locale(loc)
 	if reseller {
 		key = "reseller:" + key
-	} else if sf, ok := storefront.FromContext(ctx); ok && len(sf.Plans) > 0 {
+	} else if sf, ok := storefront.FromContext(ctx); ok && !sf.SellsEveryPlan() {
 		key = sf.Key + ":" + key
 	}
 	s.mu.Lock()
@@ -162,7 +162,7 @@ func (s *catalogService) productsJSON(ctx context.Context, currency, loc *string
 		cur = list.Products[0].Currency
 	}
 	key := cur + "|" + locale(loc)
-	if sf, ok := storefront.FromContext(ctx); ok && len(sf.Plans) > 0 {
+	if sf, ok := storefront.FromContext(ctx); ok && !sf.SellsEveryPlan() {
 		key = sf.Key + ":" + key
 	}
 	s.mu.Lock()
@@ -209,7 +209,7 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 			req.currency = "\x00" // ?currency= (empty) is Goa's to judge, apart from no currency at all
 		}
 		// Only a storefront with its own plans or currency answers differently from the shop's.
-		if sf, ok := storefront.FromContext(r.Context()); ok && (len(sf.Plans) > 0 || sf.DefaultCurrency != "") {
+		if sf, ok := storefront.FromContext(r.Context()); ok && (!sf.SellsEveryPlan() || sf.DefaultCurrency != "") {
 			req.store = sf.Key
 		}
 		cat := s.catalog()
@@ -235,7 +235,7 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 		if !slices.Contains(h["Vary"], varyAcceptEncoding[0]) {
 			h["Vary"] = append(h["Vary"], varyAcceptEncoding...)
 		}
-		if acceptsGzip(r) {
+		if compress.AcceptsGzip(r) {
 			h["Content-Encoding"] = gzipEncoding
 			h["Content-Length"] = body.gzLen
 			w.Write(body.gz)

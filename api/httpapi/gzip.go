@@ -1,46 +1,22 @@
 package httpapi
 
 import (
-	"bytes"
 	"compress/gzip"
 	"net/http"
 	"strings"
-	"sync"
+
+	"github.com/streamcart/streamcart/api/compress"
 )
 
 // gzipMin is the smallest body worth compressing: below it gzip's header outweighs the savings.
 const gzipMin = 1024
-
-var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
-
-// gzipped compresses b once, for bodies served many times (the product lists).
-func gzipped(b []byte) []byte {
-	var buf bytes.Buffer
-	gz := gzipWriters.Get().(*gzip.Writer)
-	defer gzipWriters.Put(gz)
-	gz.Reset(&buf)
-	gz.Write(b)
-	gz.Close()
-	return buf.Bytes()
-}
-
-// acceptsGzip reports whether the client takes a gzip body (browsers always do).
-func acceptsGzip(r *http.Request) bool {
-	for part := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
-		name, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
-			return true
-		}
-	}
-	return false
-}
 
 // withGzip compresses JSON and text answers of gzipMin bytes or more for clients that accept it:
 // what the widget reads before its first paint is part of the bytes a buyer waits for. A body
 // already encoded (the product lists, compressed once) passes through.
 func withGzip(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodHead || !acceptsGzip(r) {
+		if r.Method == http.MethodHead || !compress.AcceptsGzip(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -94,14 +70,13 @@ func compressible(h http.Header) bool {
 }
 
 // decide sends the status and what was held, through gzip or not.
-func (g *gzipResponse) decide(compress bool) {
+func (g *gzipResponse) decide(gzipped bool) {
 	g.decided = true
-	if compress {
+	if gzipped {
 		h := g.Header()
 		h.Del("Content-Length")
 		h.Set("Content-Encoding", "gzip")
-		g.gz = gzipWriters.Get().(*gzip.Writer)
-		g.gz.Reset(g.ResponseWriter)
+		g.gz = compress.NewWriter(g.ResponseWriter)
 	}
 	g.ResponseWriter.WriteHeader(g.status)
 	if len(g.held) == 0 {
@@ -121,7 +96,7 @@ func (g *gzipResponse) finish() {
 	}
 	if g.gz != nil {
 		g.gz.Close()
-		gzipWriters.Put(g.gz)
+		compress.Release(g.gz)
 	}
 }
 

@@ -3,12 +3,12 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -57,7 +57,7 @@ func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {
 // Create places an order priced by the server.
 func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*genorder.OrderResult, error) {
 	r := order.Request{
-		Quote:  quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
+		Quote:  quoteRequest(ctx, p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode),
 		IP:     clientIP(ctx).String(),
 		Origin: origin(ctx),
 		Locale: buyerLocale(ctx),
@@ -76,10 +76,6 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 	}
 	r.RenewWithCard = p.RenewWithCard != nil && *p.RenewWithCard
 	if sf, ok := storefront.FromContext(ctx); ok {
-		// A storefront sells its plans only: another pid is as unknown there as a missing one.
-		if len(sf.Plans) > 0 && !slices.Contains(sf.Plans, p.Pid) {
-			return nil, pricingError(pricing.ErrUnknownProduct, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
-		}
 		// A storefront's sites are where its buyers come back to, and its affiliate is credited
 		// when the order names none.
 		r.ReturnOrigins = storefrontOrigins(ctx)
@@ -88,7 +84,7 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		}
 	}
 	if m := p.ExpectedTotal; m != nil {
-		r.ExpectedTotal = &pricing.Money{Amount: m.Amount, Currency: m.Currency}
+		r.ExpectedTotal = &money.Money{Amount: m.Amount, Currency: m.Currency}
 	}
 	o, err := s.orders.Create(ctx, claimsFrom(ctx), r)
 	var changed *order.PriceChangedError
@@ -169,16 +165,16 @@ func orderResult(o order.Order) *genorder.OrderResult {
 }
 
 func orderQuote(q pricing.Quote) *genorder.QuoteResult {
-	money := func(m pricing.Money) *genorder.Money { return &genorder.Money{Amount: m.Amount, Currency: m.Currency} }
+	amount := func(m money.Money) *genorder.Money { return &genorder.Money{Amount: m.Amount, Currency: m.Currency} }
 	r := &genorder.QuoteResult{
 		Pid: q.PID, BillingCycle: string(q.Cycle), Currency: q.Currency, ExtraConnections: q.ExtraConnections,
-		ProxyProtection: q.ProxyProtection, Subtotal: money(q.Subtotal), Total: money(q.Total), Lines: []*genorder.QuoteLine{},
+		ProxyProtection: q.ProxyProtection, Subtotal: amount(q.Subtotal), Total: amount(q.Total), Lines: []*genorder.QuoteLine{},
 	}
 	for _, l := range q.Lines {
-		r.Lines = append(r.Lines, &genorder.QuoteLine{Key: l.Key, Label: l.Label, Amount: money(l.Amount)})
+		r.Lines = append(r.Lines, &genorder.QuoteLine{Key: l.Key, Label: l.Label, Amount: amount(l.Amount)})
 	}
 	if d := q.Discount; d != nil {
-		r.Discount = &genorder.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: money(d.Amount)}
+		r.Discount = &genorder.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: amount(d.Amount)}
 	}
 	return r
 }

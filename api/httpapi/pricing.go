@@ -8,8 +8,10 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/storefront"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 )
 
@@ -20,7 +22,7 @@ func NewPricing(orders *order.Orders) genpricing.Service { return &pricingServic
 
 // Quote prices a selection.
 func (s *pricingService) Quote(ctx context.Context, p *genpricing.QuoteRequest) (*genpricing.QuoteResult, error) {
-	q, err := s.orders.Quote(ctx, quoteRequest(p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode))
+	q, err := s.orders.Quote(ctx, quoteRequest(ctx, p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode))
 	if err != nil {
 		return nil, pricingError(err, genpricing.MakeNotFound, genpricing.MakeBadRequest, genpricing.MakeNotApplicable)
 	}
@@ -28,24 +30,29 @@ func (s *pricingService) Quote(ctx context.Context, p *genpricing.QuoteRequest) 
 }
 
 func pricingQuote(q pricing.Quote) *genpricing.QuoteResult {
-	money := func(m pricing.Money) *genpricing.Money {
+	amount := func(m money.Money) *genpricing.Money {
 		return &genpricing.Money{Amount: m.Amount, Currency: m.Currency}
 	}
 	r := &genpricing.QuoteResult{
 		Pid: q.PID, BillingCycle: string(q.Cycle), Currency: q.Currency, ExtraConnections: q.ExtraConnections,
-		ProxyProtection: q.ProxyProtection, Subtotal: money(q.Subtotal), Total: money(q.Total), Lines: []*genpricing.QuoteLine{},
+		ProxyProtection: q.ProxyProtection, Subtotal: amount(q.Subtotal), Total: amount(q.Total), Lines: []*genpricing.QuoteLine{},
 	}
 	for _, l := range q.Lines {
-		r.Lines = append(r.Lines, &genpricing.QuoteLine{Key: l.Key, Label: l.Label, Amount: money(l.Amount)})
+		r.Lines = append(r.Lines, &genpricing.QuoteLine{Key: l.Key, Label: l.Label, Amount: amount(l.Amount)})
 	}
 	if d := q.Discount; d != nil {
-		r.Discount = &genpricing.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: money(d.Amount)}
+		r.Discount = &genpricing.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: amount(d.Amount)}
 	}
 	return r
 }
 
-func quoteRequest(pid int, cycle string, currency *string, extra int, proxy bool, promo *string) pricing.Request {
+// quoteRequest is what the buyer asks priced, in the request's storefront (which refuses the
+// plans it does not sell).
+func quoteRequest(ctx context.Context, pid int, cycle string, currency *string, extra int, proxy bool, promo *string) pricing.Request {
 	r := pricing.Request{PID: pid, Cycle: catalog.Cycle(cycle), ExtraConnections: extra, ProxyProtection: proxy}
+	if sf, ok := storefront.FromContext(ctx); ok {
+		r.Storefront = &sf
+	}
 	if currency != nil {
 		r.Currency = *currency
 	}

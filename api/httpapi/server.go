@@ -153,7 +153,7 @@ func New(d Deps) http.Handler {
 		mountAdmin(mux, *d.Admin, dec, enc, errh, hide)
 	}
 
-	sandbox := sandboxHandler{catalog: d.Catalog, orders: d.Orders, log: d.Logger}
+	sandbox := payment.NewSandboxPage(d.Catalog, d.Orders, d.Logger)
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
 		mux.Handle(m, payment.SandboxPath+"{invoiceId}", sandbox.ServeHTTP)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/upsell"
@@ -25,7 +26,7 @@ func NewUpsell(cat func() *catalog.Catalog, accounts *account.Service, u *upsell
 		catalog: cat, upsells: u}
 }
 
-func upsellMoney(m pricing.Money) *genupsell.Money {
+func upsellMoney(m money.Money) *genupsell.Money {
 	return &genupsell.Money{Amount: m.Amount, Currency: m.Currency}
 }
 

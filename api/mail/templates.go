@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bojanz/currency"
-
 	"github.com/streamcart/streamcart/api/money"
 )
 
@@ -270,13 +268,5 @@ func FormatDate(t time.Time, locale string) string {
 // FormatMoney writes minor units of code as locale writes amounts ("12,00 €" in de-de, "€12.00"
 // in en).
 func FormatMoney(minor int64, code, locale string) string {
-	amount, err := currency.NewAmount(money.Format(minor, code), code)
-	if err != nil {
-		return money.Format(minor, code) + " " + code
-	}
-	l := Locale(locale)
-	if l == "" || l == "en" {
-		l = "en-gb" // plain English with the symbol first, no "US" prefix on foreign dollars
-	}
-	return currency.NewFormatter(currency.NewLocale(l)).Format(amount)
+	return money.FormatLocale(minor, code, Locale(locale))
 }

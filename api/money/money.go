@@ -1,5 +1,6 @@
-// Package money is the one place that knows how many minor units a currency has
-// and turns amounts into and out of them. The exponent of each code comes from
+// Package money is the one home of amounts: the Money type, and the one place that knows how
+// many minor units a currency has and turns amounts into and out of them (Parse, Format, and
+// FormatLocale for a reader's locale). The exponent of each code comes from
 // ISO 4217 as kept by github.com/bojanz/currency (JPY 0, EUR 2, KWD 3, CLF 4),
 // never from a hand list; amounts everywhere else are integer minor units.
 //
@@ -17,6 +18,13 @@ import (
 
 	"github.com/bojanz/currency"
 )
+
+// Money is an amount in minor units of a currency (1299 EUR is 12.99 €). Every amount the shop
+// quotes, charges or reports travels as one.
+type Money struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
 
 // Errors returned (wrapped) by this package.
 var (
@@ -117,6 +125,21 @@ func Format(minor int64, code string) string {
 		s = strings.Repeat("0", d-len(s)+1) + s
 	}
 	return sign + s[:len(s)-d] + "." + s[len(s)-d:]
+}
+
+// FormatLocale renders minor units of code as a reader of locale (a CLDR tag: "de-de", "nl-nl")
+// writes amounts: "12,00 €" in de-de, "€12.00" in English. English, or no locale, is British
+// English: the symbol first and no "US" before a foreign dollar. A code the formatter cannot place
+// falls back to Format and the code ("12.00 XTS").
+func FormatLocale(minor int64, code, locale string) string {
+	amount, err := currency.NewAmount(Format(minor, code), code)
+	if err != nil {
+		return Format(minor, code) + " " + code
+	}
+	if locale == "" || strings.EqualFold(locale, "en") {
+		locale = "en-gb"
+	}
+	return currency.NewFormatter(currency.NewLocale(locale)).Format(amount)
 }
 
 // Round is the only place where money is rounded: a rational amount in minor

@@ -145,3 +145,27 @@ func ratio(t *testing.T, s string) *big.Rat {
 	t.Fatalf("bad rate %q", s)
 	return nil
 }
+
+// FormatLocale writes an amount as the reader's locale does; English and no locale are British
+// English (no "US" before a foreign dollar), and a code the formatter cannot place keeps its code.
+func TestFormatLocale(t *testing.T) {
+	tests := []struct {
+		minor        int64
+		code, locale string
+		want         string
+	}{
+		{1200, "EUR", "de-de", "12,00\u00a0€"},
+		{1200, "EUR", "en", "€12.00"},
+		{1200, "EUR", "", "€12.00"},
+		{999, "USD", "en-us", "$9.99"},
+		{999, "USD", "en", "US$9.99"},
+		{1500, "JPY", "nl-nl", "JP¥\u00a01.500"},
+		{12345, "KWD", "en", "KWD\u00a012.345"},
+		{1200, "ABC", "de-de", "12.00 ABC"},
+	}
+	for _, tt := range tests {
+		if got := money.FormatLocale(tt.minor, tt.code, tt.locale); got != tt.want {
+			t.Errorf("FormatLocale(%d, %s, %q) = %q, want %q", tt.minor, tt.code, tt.locale, got, tt.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
@@ -104,7 +105,7 @@ type Invoice struct {
 	ID            string
 	OrderID       string
 	ClientID      int64
-	Amount        pricing.Money
+	Amount        money.Money
 	Status        InvoiceStatus
 	Gateway       string
 	PaymentURL    string
@@ -157,7 +158,7 @@ type Payment struct {
 	// Ref is what the provider refunds the payment by (Stripe: the payment intent); "" when the
 	// gateway finds it from TransactionID.
 	Ref    string
-	Amount pricing.Money
+	Amount money.Money
 }
 
 // Why a payment is under review.
@@ -180,7 +181,7 @@ type Review struct {
 	Provider      string
 	TransactionID string
 	PaymentRef    string
-	Amount        pricing.Money
+	Amount        money.Money
 	Reason        string
 	RefundID      string    // the provider's refund; "" until refunded
 	RefundedAt    time.Time // zero until refunded

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
@@ -22,7 +22,7 @@ import (
 type Placement struct {
 	Kind Kind
 	// ID names the order; the caller records what the order is for under it before placing it,
-	// so a paid order never lacks its purpose. account.NewID("ord_") when empty.
+	// so a paid order never lacks its purpose. NewOrderID() when empty.
 	ID        string
 	Quote     pricing.Quote
 	Services  []Service // created with the order (IDs, order, client and session are filled in)
@@ -75,10 +75,10 @@ func (s *Orders) Replayed(ctx context.Context, claims authz.Claims, key, hash st
 }
 
 // NewOrderID returns a fresh order id for Placement.ID.
-func NewOrderID() string { return account.NewID("ord_") }
+func NewOrderID() string { return id.New("ord_") }
 
 // NewServiceID returns a fresh service id for a Placement's service.
-func NewServiceID() string { return account.NewID("svc_") }
+func NewServiceID() string { return id.New("svc_") }
 
 // Place places an order priced by its caller for claims' session, with its invoice and payment
 // link. The fraud rules apply as to any order.
@@ -150,7 +150,7 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 		o.ServiceIDs = make([]string, len(wanted))
 		for i, v := range wanted {
 			if v.ID == "" {
-				v.ID = account.NewID("svc_")
+				v.ID = NewServiceID()
 			}
 			v.OrderID, v.ClientID, v.SessionID, v.CreatedAt = o.ID, claims.ClientID, claims.SessionID, check.Now
 			v.AutoRenew = true // until the buyer cancels it
@@ -202,14 +202,13 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 var ErrGatewayUnavailable = errors.New("payment gateway unavailable")
 
 func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now time.Time, v fraud.Verdict) Order {
-	id := p.ID
-	if id == "" {
-		id = account.NewID("ord_")
-	}
 	o := Order{
-		ID: id, Kind: p.Kind, ClientID: claims.ClientID, SessionID: claims.SessionID, Email: claims.Email,
+		ID: p.ID, Kind: p.Kind, ClientID: claims.ClientID, SessionID: claims.SessionID, Email: claims.Email,
 		Quote: q, Status: StatusPending, Fraud: v.Fraud, IP: p.IP, Gateway: p.Gateway, AffiliateID: p.AffiliateID,
 		PromoCode: "", IdempotencyKey: p.IdempotencyKey, RequestHash: p.RequestHash, CreatedAt: now, UpdatedAt: now,
+	}
+	if o.ID == "" {
+		o.ID = NewOrderID()
 	}
 	if q.Discount != nil {
 		o.PromoCode = q.Discount.Code // the catalog's code: canonical
@@ -219,7 +218,7 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 		o.ReturnURL = "/checkout/waiting?order=" + o.ID
 	}
 	o.Invoice = Invoice{
-		ID: account.NewID("inv_"), OrderID: o.ID, ClientID: claims.ClientID, Amount: q.Total,
+		ID: id.New("inv_"), OrderID: o.ID, ClientID: claims.ClientID, Amount: q.Total,
 		Status: InvoiceUnpaid, Gateway: p.Gateway, Deadline: now.Add(PaymentDeadline),
 	}
 	if !p.Deadline.IsZero() {

@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
@@ -192,7 +193,7 @@ type Request struct {
 	Quote          pricing.Request
 	IdempotencyKey string
 	Gateway        string
-	ExpectedTotal  *pricing.Money
+	ExpectedTotal  *money.Money
 	AffiliateID    string
 	ReturnURL      string
 	IP             string
@@ -218,7 +219,7 @@ func (r Request) hash() string {
 		Proxy    bool
 		Promo    string
 		Gateway  string
-		Expected *pricing.Money
+		Expected *money.Money
 		Aff      string
 		Return   string
 	}{r.Quote.PID, r.Quote.Cycle, strings.ToUpper(r.Quote.Currency), r.Quote.ExtraConnections, r.Quote.ProxyProtection,
@@ -266,6 +267,11 @@ func canonicalPromo(code string) string {
 // give back the same order; the price is the server's, and an expected total that differs stores
 // nothing.
 func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Order, error) {
+	// Before anything else, replays included: a storefront's buyer learns nothing of a plan it
+	// does not sell but that it is unknown there.
+	if err := r.Quote.Sold(); err != nil {
+		return Order{}, fmt.Errorf("create: %w", err)
+	}
 	cat := s.catalog()
 	p := Placement{Kind: KindPlan, Gateway: r.Gateway, ReturnURL: r.ReturnURL, IP: r.IP, Origin: r.Origin,
 		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale,

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/streamcart/streamcart/api/account"
-	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/id"
+	"github.com/streamcart/streamcart/api/money"
 )
 
 // Settle records a payment of the invoice's amount through the invoice's own gateway (the
@@ -128,7 +128,7 @@ func (s *Orders) unpayable(o Order) string {
 func (s *Orders) putReview(ctx context.Context, tx Tx, o Order, p Payment, reason string) (*Review, error) {
 	now := s.now().UTC()
 	r := Review{
-		ID: account.NewID("pay_"), OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: p.Provider, TransactionID: p.TransactionID,
+		ID: id.New("pay_"), OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: p.Provider, TransactionID: p.TransactionID,
 		PaymentRef: p.Ref, Amount: p.Amount, Reason: reason, CreatedAt: now,
 	}
 	inserted, err := tx.InsertReview(ctx, r)
@@ -248,6 +248,6 @@ func (s *Orders) SettleVerified(ctx context.Context, invoiceID string, p Payment
 		}
 		return o, fmt.Errorf("settle %s: %w", invoiceID, ErrAmountMismatch)
 	}
-	p.Amount = pricing.Money{Amount: paid.Amount, Currency: strings.ToUpper(paid.Currency)}
+	p.Amount = money.Money{Amount: paid.Amount, Currency: strings.ToUpper(paid.Currency)}
 	return s.SettlePayment(ctx, invoiceID, p)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -271,7 +272,7 @@ func TestStripeOffSessionOutcomes(t *testing.T) {
 			}))
 			defer srv.Close()
 			s := payment.NewStripe(payment.StripeConfig{SecretKey: "sk_test_123", APIURL: srv.URL}, &memRefs{m: map[string]string{}})
-			o := order.Order{ID: "ord_1", Invoice: order.Invoice{ID: "inv_1", Amount: pricing.Money{Amount: 1299, Currency: "EUR"}}}
+			o := order.Order{ID: "ord_1", Invoice: order.Invoice{ID: "inv_1", Amount: money.Money{Amount: 1299, Currency: "EUR"}}}
 			c, err := s.ChargeOffSession(t.Context(), o, order.Card{Customer: "cus_1", PaymentMethod: "pm_1"}, 1)
 			if !errors.Is(err, tc.err) || (tc.err == nil && err != nil) {
 				t.Fatalf("error %v, want %v", err, tc.err)
@@ -280,7 +281,7 @@ func TestStripeOffSessionOutcomes(t *testing.T) {
 				t.Fatalf("outcome %q %q, want %q %q", c.Outcome, c.DeclineCode, tc.outcome, tc.declineCode)
 			}
 			if tc.outcome == renewal.ChargeSucceeded && (c.Event.Kind != payment.KindPaid || c.Event.InvoiceID != "inv_1" ||
-				c.Event.TransactionID != "pi_x" || c.Event.Amount != (pricing.Money{Amount: 1299, Currency: "EUR"})) {
+				c.Event.TransactionID != "pi_x" || c.Event.Amount != (money.Money{Amount: 1299, Currency: "EUR"})) {
 				t.Fatalf("payment event %+v", c.Event)
 			}
 		})

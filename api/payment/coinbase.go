@@ -16,7 +16,6 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // CoinbaseAPIURL is Coinbase Business's API (payment links live under /api/v1/payment-links).
@@ -326,7 +325,7 @@ func (c *Coinbase) paid(ev Event, l coinbaseLink) Event {
 	}
 	ev.Kind = KindPaid
 	cur := strings.ToUpper(l.Metadata["invoice_currency"])
-	ev.Amount = pricing.Money{Amount: -1, Currency: cur}
+	ev.Amount = money.Money{Amount: -1, Currency: cur}
 	if n, err := parseDecimal(l.Metadata["invoice_amount"], cur); err == nil {
 		ev.Amount.Amount = n
 	}

@@ -20,7 +20,6 @@ import (
 
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // CryptomusAPIURL is Cryptomus's API.
@@ -209,7 +208,7 @@ func (c *Cryptomus) Parse(body []byte) (Event, error) {
 func (c *Cryptomus) invoiceEvent(ev Event, inv cryptomusInvoice, status string) Event {
 	ev.InvoiceID = inv.OrderID
 	ev.TransactionID = inv.UUID
-	ev.Amount = pricing.Money{Amount: -1, Currency: strings.ToUpper(inv.Currency)}
+	ev.Amount = money.Money{Amount: -1, Currency: strings.ToUpper(inv.Currency)}
 	if n, err := parseDecimal(inv.Amount, inv.Currency); err == nil {
 		ev.Amount.Amount = n
 	}

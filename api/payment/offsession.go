@@ -10,8 +10,8 @@ import (
 
 	"github.com/stripe/stripe-go/v85"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/renewal"
 )
 
@@ -81,7 +81,7 @@ func (s *Stripe) chargeEvent(ev Event, pi *stripe.PaymentIntent) Event {
 	ev.Provider, ev.Kind = s.Module(), KindPaid
 	ev.InvoiceID = pi.Metadata["invoice_id"]
 	ev.TransactionID, ev.PaymentRef = pi.ID, pi.ID
-	ev.Amount = pricing.Money{Amount: fromStripe(pi.Amount, string(pi.Currency)), Currency: strings.ToUpper(string(pi.Currency))}
+	ev.Amount = money.Money{Amount: fromStripe(pi.Amount, string(pi.Currency)), Currency: strings.ToUpper(string(pi.Currency))}
 	if pi.Customer != nil {
 		ev.Customer = pi.Customer.ID
 	}

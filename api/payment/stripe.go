@@ -12,8 +12,8 @@ import (
 	"github.com/stripe/stripe-go/v85"
 	"github.com/stripe/stripe-go/v85/webhook"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // StripeTolerance is how old a signed Stripe webhook may be.
@@ -212,7 +212,7 @@ func (s *Stripe) sessionEvent(ev Event, sess *stripe.CheckoutSession) Event {
 	}
 	// One session pays one invoice: its id is the transaction, whichever path reports it.
 	ev.TransactionID = sess.ID
-	ev.Amount = pricing.Money{Amount: fromStripe(sess.AmountTotal, string(sess.Currency)), Currency: strings.ToUpper(string(sess.Currency))}
+	ev.Amount = money.Money{Amount: fromStripe(sess.AmountTotal, string(sess.Currency)), Currency: strings.ToUpper(string(sess.Currency))}
 	if sess.PaymentIntent != nil {
 		ev.PaymentRef = sess.PaymentIntent.ID
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/streamcart/streamcart/api/money"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // stripeDigits lists the currencies whose amounts Stripe's API writes with another number of
@@ -38,7 +37,7 @@ func stripeScale(currency string) (mul, div int64) {
 
 // toStripe is m as Stripe's unit_amount. An amount Stripe cannot take exactly is refused, never
 // rounded: the buyer pays the invoice or nothing.
-func toStripe(m pricing.Money) (int64, error) {
+func toStripe(m money.Money) (int64, error) {
 	cur := strings.ToUpper(m.Currency)
 	mul, div := stripeScale(cur)
 	if m.Amount%div != 0 || (stripeThreeDecimal[cur] && m.Amount%10 != 0) {

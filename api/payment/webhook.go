@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // JobWebhook processes one stored webhook; its ref is the webhook's id.
@@ -53,11 +53,11 @@ type Event struct {
 	ID            string // the provider's event id: the inbox's deduplication key
 	Type          string // the provider's event type or status, for the log
 	Kind          Kind
-	InvoiceID     string        // ours, as we gave it to the provider
-	TransactionID string        // unique per payment: a reused one never settles twice
-	Amount        pricing.Money // the invoice amount the provider charged
-	PaymentRef    string        // what the provider refunds by (Stripe: the payment intent); may be ""
-	Customer      string        // the provider's customer who paid (Stripe), when the event names one
+	InvoiceID     string      // ours, as we gave it to the provider
+	TransactionID string      // unique per payment: a reused one never settles twice
+	Amount        money.Money // the invoice amount the provider charged
+	PaymentRef    string      // what the provider refunds by (Stripe: the payment intent); may be ""
+	Customer      string      // the provider's customer who paid (Stripe), when the event names one
 }
 
 // Provider is the webhook side of a gateway.

@@ -34,11 +34,9 @@ var (
 	ErrInvalidExtras = errors.New("pricing: invalid extras")
 )
 
-// Money is an amount in minor units of a currency.
-type Money struct {
-	Amount   int64  `json:"amount"`
-	Currency string `json:"currency"`
-}
+// Money is money.Money, the amount type every package shares. The name stays here for the
+// packages that still spell it pricing.Money; new code writes money.Money.
+type Money = money.Money
 
 // Request describes what the buyer wants priced.
 type Request struct {
@@ -58,6 +56,18 @@ type Request struct {
 	// PromoUses is how many times the promotion has been used so far, as
 	// counted by the store; it is checked against the promotion's maxUses.
 	PromoUses int
+	// Storefront is the storefront the buyer shops in; nil for none (the
+	// shop's own range). A plan it does not sell is ErrUnknownProduct.
+	Storefront *catalog.Storefront
+}
+
+// Sold refuses a pid the request's storefront does not sell, with
+// ErrUnknownProduct: there it is as unknown as a missing one.
+func (r Request) Sold() error {
+	if r.Storefront != nil && !r.Storefront.Sells(r.PID) {
+		return fmt.Errorf("pid %d: not sold by storefront %s: %w", r.PID, r.Storefront.Key, ErrUnknownProduct)
+	}
+	return nil
 }
 
 // Line keys.
@@ -70,18 +80,18 @@ const (
 // Line is one priced item of a quote. Key is stable (for translations),
 // Label is English.
 type Line struct {
-	Key    string `json:"key"`
-	Label  string `json:"label"`
-	Amount Money  `json:"amount"`
+	Key    string      `json:"key"`
+	Label  string      `json:"label"`
+	Amount money.Money `json:"amount"`
 }
 
 // Discount is the promotion applied to a quote; Amount is what it takes off
 // (positive, never more than the subtotal).
 type Discount struct {
-	Code   string `json:"code"`
-	Type   string `json:"type"`
-	Value  string `json:"value"`
-	Amount Money  `json:"amount"`
+	Code   string      `json:"code"`
+	Type   string      `json:"type"`
+	Value  string      `json:"value"`
+	Amount money.Money `json:"amount"`
 }
 
 // Quote is the server's price for a Request.
@@ -90,9 +100,9 @@ type Quote struct {
 	Cycle            catalog.Cycle `json:"billingCycle"`
 	Currency         string        `json:"currency"`
 	Lines            []Line        `json:"lines"`
-	Subtotal         Money         `json:"subtotal"`
+	Subtotal         money.Money   `json:"subtotal"`
 	Discount         *Discount     `json:"discount"`
-	Total            Money         `json:"total"`
+	Total            money.Money   `json:"total"`
 	ExtraConnections int           `json:"extraConnections"`
 	ProxyProtection  bool          `json:"proxyProtection"`
 }
@@ -135,16 +145,16 @@ func rate(from, to catalog.Currency) *big.Rat {
 // Convert converts amount (minor units of from) into to, and returns the
 // effective rate (rate_to / rate_from) as a decimal string with at most 6
 // decimals ("1.08", "0.796296").
-func Convert(c *catalog.Catalog, amount int64, from, to string) (Money, string, error) {
+func Convert(c *catalog.Catalog, amount int64, from, to string) (money.Money, string, error) {
 	f, err := currency(c, from)
 	if err != nil {
-		return Money{}, "", fmt.Errorf("convert: %w", err)
+		return money.Money{}, "", fmt.Errorf("convert: %w", err)
 	}
 	t, err := currency(c, to)
 	if err != nil {
-		return Money{}, "", fmt.Errorf("convert: %w", err)
+		return money.Money{}, "", fmt.Errorf("convert: %w", err)
 	}
-	return Money{Amount: exchange(amount, f, t), Currency: t.Code}, decimal(rate(f, t)), nil
+	return money.Money{Amount: exchange(amount, f, t), Currency: t.Code}, decimal(rate(f, t)), nil
 }
 
 // decimal renders a rate with up to 6 decimals, trailing zeros trimmed.
@@ -202,6 +212,9 @@ func CheckPromotion(c *catalog.Catalog, code string, pid int, uses int, now time
 // QuoteFor prices r against the catalog at time now (for promotion dates).
 // A trial product quotes 0 and takes no extras.
 func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
+	if err := r.Sold(); err != nil {
+		return Quote{}, fmt.Errorf("quote: %w", err)
+	}
 	prod, ok := c.Product(r.PID)
 	if !ok {
 		return Quote{}, fmt.Errorf("quote: pid %d: %w", r.PID, ErrUnknownProduct)
@@ -222,7 +235,7 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 	}
 	q := Quote{PID: prod.PID, Cycle: cycle, Currency: cur.Code,
 		ExtraConnections: r.ExtraConnections, ProxyProtection: r.ProxyProtection}
-	money := func(a int64) Money { return Money{Amount: a, Currency: cur.Code} }
+	inCur := func(a int64) money.Money { return money.Money{Amount: a, Currency: cur.Code} }
 
 	planAmount, err := PriceIn(c, price, cur.Code)
 	if err != nil {
@@ -231,7 +244,7 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 	if prod.Trial {
 		planAmount = 0
 	}
-	q.Lines = append(q.Lines, Line{Key: LinePlan, Label: prod.Name + " — " + cycle.Label(), Amount: money(planAmount)})
+	q.Lines = append(q.Lines, Line{Key: LinePlan, Label: prod.Name + " — " + cycle.Label(), Amount: inCur(planAmount)})
 
 	if r.ExtraConnections < 0 {
 		return Quote{}, fmt.Errorf("quote: %d extra connections: %w", r.ExtraConnections, ErrInvalidExtras)
@@ -250,22 +263,22 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 		if r.ExtraConnections == 1 {
 			label = "1 extra connection"
 		}
-		q.Lines = append(q.Lines, Line{Key: LineExtraConnections, Label: label, Amount: money(unit * int64(r.ExtraConnections))})
+		q.Lines = append(q.Lines, Line{Key: LineExtraConnections, Label: label, Amount: inCur(unit * int64(r.ExtraConnections))})
 	}
 	if r.ProxyProtection {
 		a, err := optionPrice(c, prod, catalog.ProxyProtectionOption, cycle, cur.Code)
 		if err != nil {
 			return Quote{}, fmt.Errorf("quote: proxy protection: %w", err)
 		}
-		q.Lines = append(q.Lines, Line{Key: LineProxyProtection, Label: "Proxy protection", Amount: money(a)})
+		q.Lines = append(q.Lines, Line{Key: LineProxyProtection, Label: "Proxy protection", Amount: inCur(a)})
 	}
 
 	var subtotal int64
 	for _, l := range q.Lines {
 		subtotal += l.Amount.Amount
 	}
-	q.Subtotal = money(subtotal)
-	q.Total = money(subtotal)
+	q.Subtotal = inCur(subtotal)
+	q.Total = inCur(subtotal)
 
 	if strings.TrimSpace(r.PromoCode) != "" {
 		p, err := CheckPromotion(c, r.PromoCode, prod.PID, r.PromoUses, now)
@@ -273,8 +286,8 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 			return Quote{}, fmt.Errorf("quote: %w", err)
 		}
 		off := discount(c, p, subtotal, cur)
-		q.Discount = &Discount{Code: p.Code, Type: p.Type, Value: p.Value, Amount: money(off)}
-		q.Total = money(subtotal - off)
+		q.Discount = &Discount{Code: p.Code, Type: p.Type, Value: p.Value, Amount: inCur(off)}
+		q.Total = inCur(subtotal - off)
 	}
 	return q, nil
 }

@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
 
 var now = time.Date(2025, 6, 15, 12, 0, 0, 0, time.UTC)
 
-func eur(a int64) pricing.Money { return pricing.Money{Amount: a, Currency: "EUR"} }
-func usd(a int64) pricing.Money { return pricing.Money{Amount: a, Currency: "USD"} }
-func gbp(a int64) pricing.Money { return pricing.Money{Amount: a, Currency: "GBP"} }
+func eur(a int64) money.Money { return money.Money{Amount: a, Currency: "EUR"} }
+func usd(a int64) money.Money { return money.Money{Amount: a, Currency: "USD"} }
+func gbp(a int64) money.Money { return money.Money{Amount: a, Currency: "GBP"} }
 
 func mustParse(t *testing.T, src string) *catalog.Catalog {
 	t.Helper()
@@ -27,7 +28,7 @@ func mustParse(t *testing.T, src string) *catalog.Catalog {
 	return c
 }
 
-func line(key, label string, m pricing.Money) pricing.Line {
+func line(key, label string, m money.Money) pricing.Line {
 	return pricing.Line{Key: key, Label: label, Amount: m}
 }
 
@@ -192,6 +193,24 @@ func TestQuoteDemo(t *testing.T) {
 	}
 }
 
+// partner is a storefront selling plans 2 and 3 only.
+var partner = &catalog.Storefront{Key: "pk_test_partner", Plans: []int{2, 3}}
+
+// A storefront's plans are quoted as in the shop; a storefront without a plan list sells all.
+func TestQuoteInStorefront(t *testing.T) {
+	c := catalog.Demo()
+	for _, req := range []pricing.Request{{PID: 2, Storefront: partner}, {PID: 1, Storefront: &catalog.Storefront{Key: "pk_all"}}} {
+		want, err := pricing.QuoteFor(c, pricing.Request{PID: req.PID}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := pricing.QuoteFor(c, req, now)
+		if err != nil || got.Total != want.Total {
+			t.Errorf("pid %d in %s: %+v, %v; want the shop's quote %+v", req.PID, req.Storefront.Key, got.Total, err, want.Total)
+		}
+	}
+}
+
 func TestQuoteErrors(t *testing.T) {
 	c := catalog.Demo()
 	tests := []struct {
@@ -216,6 +235,9 @@ func TestQuoteErrors(t *testing.T) {
 		{"expired promotion", pricing.Request{PID: 2, PromoCode: "SUMMER2020"}, pricing.ErrPromoNotFound},
 		{"promotion for another plan", pricing.Request{PID: 2, PromoCode: "SAVE5"}, pricing.ErrPromoNotApplicable},
 		{"promotion on the trial", pricing.Request{PID: 1, PromoCode: "WELCOME10"}, pricing.ErrPromoNotApplicable},
+		{"a plan the storefront does not sell", pricing.Request{PID: 1, Storefront: partner}, pricing.ErrUnknownProduct},
+		{"unknown product in a storefront", pricing.Request{PID: 99, Storefront: partner}, pricing.ErrUnknownProduct},
+		{"not sold comes before a bad promotion", pricing.Request{PID: 1, PromoCode: "NOPE", Storefront: partner}, pricing.ErrUnknownProduct},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,7 +338,7 @@ func TestConvert(t *testing.T) {
 	tests := []struct {
 		amount   int64
 		from, to string
-		want     pricing.Money
+		want     money.Money
 		rate     string
 		err      error
 	}{
@@ -328,8 +350,8 @@ func TestConvert(t *testing.T) {
 		{999, "EUR", "EUR", eur(999), "1", nil},
 		{0, "GBP", "USD", usd(0), "1.255814", nil},
 		{100, "", "USD", usd(108), "1.08", nil}, // empty means the default currency
-		{100, "EUR", "JPY", pricing.Money{}, "", pricing.ErrUnknownCurrency},
-		{100, "XXX", "EUR", pricing.Money{}, "", pricing.ErrUnknownCurrency},
+		{100, "EUR", "JPY", money.Money{}, "", pricing.ErrUnknownCurrency},
+		{100, "XXX", "EUR", money.Money{}, "", pricing.ErrUnknownCurrency},
 	}
 	for _, tt := range tests {
 		got, rate, err := pricing.Convert(c, tt.amount, tt.from, tt.to)

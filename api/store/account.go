@@ -9,6 +9,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/id"
 )
 
 // EnsureClient returns the client with email, creating it (without a password) when absent.
@@ -26,7 +27,7 @@ func (s *db) EnsureClient(ctx context.Context, email string) (account.Client, bo
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		c = account.Client{PublicID: account.NewPublicID("usr_"), Email: email}
+		c = account.Client{PublicID: id.Public("usr_"), Email: email}
 		created = true
 		return tx.QueryRowContext(ctx, `INSERT INTO clients (public_id, email, created_at) VALUES (?, ?, ?) RETURNING id`,
 			c.PublicID, email, fmtTime(s.now())).Scan(&c.ID)

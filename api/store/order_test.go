@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -42,7 +43,7 @@ func buyer(t testing.TB, s store.Backend, email string) authz.Claims {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ses := account.Session{ID: account.NewID("ses_"), ClientID: c.ID, Scope: authz.ScopeEmail,
+	ses := account.Session{ID: id.New("ses_"), ClientID: c.ID, Scope: authz.ScopeEmail,
 		CreatedAt: time.Now(), ExpiresAt: time.Now().Add(time.Hour)}
 	if err := s.CreateSession(t.Context(), ses); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -103,7 +104,7 @@ type Offer struct {
 	Service      order.Service
 	PricingCycle catalog.Cycle
 	MaxExtra     int
-	UnitPrice    pricing.Money
+	UnitPrice    money.Money
 	PlanMaxExtra int // the plan's cap of extra connections on one line
 }
 
@@ -111,7 +112,7 @@ type Offer struct {
 type Quote struct {
 	Offer
 	ExtraQuantity int
-	Total         pricing.Money
+	Total         money.Money
 }
 
 // Offers lists the services of claims' client that can take more connections; an email-only
@@ -186,7 +187,7 @@ func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (
 		return Offer{}, fmt.Errorf("upsell: %w", err)
 	}
 	cur, _ := cat.Currency(currency)
-	return Offer{Service: s, PricingCycle: cycle, MaxExtra: maxExtra, UnitPrice: pricing.Money{Amount: amount, Currency: cur.Code},
+	return Offer{Service: s, PricingCycle: cycle, MaxExtra: maxExtra, UnitPrice: money.Money{Amount: amount, Currency: cur.Code},
 		PlanMaxExtra: opt.MaxQty}, nil
 }
 
@@ -206,7 +207,7 @@ func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, serviceID stri
 	if extra < 1 || extra > o.MaxExtra {
 		return Quote{Offer: o}, fmt.Errorf("%d extra connections, allowed 1 to %d: %w", extra, o.MaxExtra, ErrQuantity)
 	}
-	return Quote{Offer: o, ExtraQuantity: extra, Total: pricing.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}, nil
+	return Quote{Offer: o, ExtraQuantity: extra, Total: money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}, nil
 }
 
 // Request is an upsell order to place.

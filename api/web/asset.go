@@ -1,8 +1,6 @@
 package web
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/streamcart/streamcart/api/compress"
 )
 
 // asset is one static file held in memory with its validators and, for text
@@ -33,12 +33,8 @@ func newAsset(name string, body []byte) *asset {
 	sum := sha256.Sum256(body)
 	a.etag = `"` + hex.EncodeToString(sum[:8]) + `"`
 	if compressible(a.ctype) && len(body) >= minGzip {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		zw.Write(body)
-		zw.Close()
-		if buf.Len() < len(body) {
-			a.gz = buf.Bytes()
+		if gz := compress.GzipSmallest(body); len(gz) < len(body) {
+			a.gz = gz
 		}
 	}
 	return a
@@ -78,7 +74,7 @@ func (a *asset) serve(w http.ResponseWriter, r *http.Request, cacheControl strin
 	body, etag := a.body, a.etag
 	if a.gz != nil {
 		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r) {
+		if compress.AcceptsGzip(r) {
 			body, etag = a.gz, strings.TrimSuffix(a.etag, `"`)+`-gz"`
 			h.Set("Content-Encoding", "gzip")
 		}
@@ -112,32 +108,6 @@ func etagMatch(header, etag string) bool {
 		}
 	}
 	return false
-}
-
-// acceptsGzip reads Accept-Encoding, honouring q=0 refusals.
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if coding != "gzip" && coding != "*" {
-			continue
-		}
-		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
-			if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// gzipBytes compresses a dynamic body (rendered pages).
-func gzipBytes(b []byte) []byte {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
-	zw.Write(b)
-	zw.Close()
-	return buf.Bytes()
 }
 
 // loadAssets reads every regular file under root (dot files skipped) and

@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/examples/checkout"
 )
 
@@ -326,8 +327,8 @@ func (h *host) writeHTML(w http.ResponseWriter, r *http.Request, status int, bod
 	hd.Set("Cache-Control", "no-cache")
 	// The page is rendered in the visitor's language.
 	hd.Set("Vary", "Accept-Encoding, Accept-Language, Cookie")
-	if len(body) >= minGzip && acceptsGzip(r) {
-		body = gzipBytes(body)
+	if len(body) >= minGzip && compress.AcceptsGzip(r) {
+		body = compress.Gzip(body)
 		hd.Set("Content-Encoding", "gzip")
 	}
 	writeBody(w, r, status, body)

@@ -8,19 +8,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/store"
 )
 
 func TestPaymentsReviewListsEachPayment(t *testing.T) {
 	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	reviews := []order.Review{
-		{ID: "pay_1", OrderID: "ord_1", InvoiceID: "inv_1", Provider: "stripe", Amount: pricing.Money{Amount: 1599, Currency: "EUR"},
+		{ID: "pay_1", OrderID: "ord_1", InvoiceID: "inv_1", Provider: "stripe", Amount: money.Money{Amount: 1599, Currency: "EUR"},
 			Reason: order.ReasonCancelled, RefundID: "re_1", RefundedAt: at, CreatedAt: at},
-		{ID: "pay_2", OrderID: "ord_2", InvoiceID: "inv_2", Provider: "cryptomus", Amount: pricing.Money{Amount: 2000, Currency: "USD"},
+		{ID: "pay_2", OrderID: "ord_2", InvoiceID: "inv_2", Provider: "cryptomus", Amount: money.Money{Amount: 2000, Currency: "USD"},
 			Reason: order.ReasonHeld, CreatedAt: at},
-		{ID: "pay_3", OrderID: "ord_3", InvoiceID: "inv_3", Provider: "stripe", Amount: pricing.Money{Amount: 500, Currency: "GBP"},
+		{ID: "pay_3", OrderID: "ord_3", InvoiceID: "inv_3", Provider: "stripe", Amount: money.Money{Amount: 500, Currency: "GBP"},
 			Reason: order.ReasonLineGone, RefundError: "stripe unavailable", CreatedAt: at},
 	}
 	var out bytes.Buffer

@@ -1,6 +1,7 @@
-package httpapi
+package payment
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -13,7 +14,6 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/payment"
 )
 
 // sandboxStyle is the page's only style sheet; its hash is all the CSP allows.
@@ -55,24 +55,37 @@ var sandboxCSP = func() string {
 // msgSandboxOff answers the sandbox page while the catalog in force does not enable the sandbox.
 const msgSandboxOff = "Sandbox payments are turned off in this shop."
 
-// sandboxHandler serves GET (the page) and POST (settle or fail) of /checkout/api/payments/sandbox/{invoiceId}.
+// SandboxOrders is what the sandbox page does with orders (order.Orders does it).
+type SandboxOrders interface {
+	InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error)
+	Settle(ctx context.Context, invoiceID, txn string) (order.Order, error)
+	Fail(ctx context.Context, invoiceID string) (order.Order, error)
+}
+
+// NewSandboxPage is the sandbox gateway's hosted page: GET (the page) and POST (settle or fail)
+// of SandboxPath followed by the invoice id. cat is read per request, so a catalog import that
+// turns the sandbox off closes the page at once.
+func NewSandboxPage(cat func() *catalog.Catalog, orders SandboxOrders, log *slog.Logger) http.Handler {
+	return sandboxHandler{catalog: cat, orders: orders, log: log}
+}
+
 type sandboxHandler struct {
 	catalog func() *catalog.Catalog
-	orders  *order.Orders
+	orders  SandboxOrders
 	log     *slog.Logger
 }
 
 func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The route stays mounted (a catalog import may turn the sandbox back on), so each request asks
 	// the catalog in force: a shop that turned the sandbox off must not settle anything for free.
-	if _, on := h.catalog().Gateway((payment.Sandbox{}).Module()); !on {
+	if _, on := h.catalog().Gateway((Sandbox{}).Module()); !on {
 		http.Error(w, msgSandboxOff, http.StatusNotFound)
 		return
 	}
-	invoiceID := strings.TrimPrefix(r.URL.Path, payment.SandboxPath)
+	invoiceID := strings.TrimPrefix(r.URL.Path, SandboxPath)
 	o, err := h.orders.InvoiceOrder(r.Context(), invoiceID)
 	// Only the sandbox's own invoices: an invoice of a real gateway would be "paid" here for free.
-	if errors.Is(err, order.ErrNotFound) || strings.Contains(invoiceID, "/") || (err == nil && o.Invoice.Gateway != (payment.Sandbox{}).Module()) {
+	if errors.Is(err, order.ErrNotFound) || strings.Contains(invoiceID, "/") || (err == nil && o.Invoice.Gateway != (Sandbox{}).Module()) {
 		http.Error(w, "Invoice not found.", http.StatusNotFound)
 		return
 	}
@@ -81,7 +94,7 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "Something went wrong. Please try again.", http.StatusInternalServerError)
 		return
 	}
-	sandboxHeaders(w.Header(), returnURL(o))
+	sandboxHeaders(w.Header(), o.PaymentReturnURL())
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		h.render(w, o, "")
@@ -113,7 +126,7 @@ func (h sandboxHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "Something went wrong. Please try again.", http.StatusInternalServerError)
 			return
 		}
-		http.Redirect(w, r, returnURL(o), http.StatusSeeOther)
+		http.Redirect(w, r, o.PaymentReturnURL(), http.StatusSeeOther)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
 		http.Error(w, "Method not allowed.", http.StatusMethodNotAllowed)
@@ -130,7 +143,7 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	err := sandboxPage.Execute(w, map[string]string{
-		"Title": title, "Done": done, "Return": returnURL(o), "Invoice": o.Invoice.ID,
+		"Title": title, "Done": done, "Return": o.PaymentReturnURL(), "Invoice": o.Invoice.ID,
 		"Product": o.Quote.Lines[0].Label, "Total": money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency) + " " + o.Invoice.Amount.Currency,
 	})
 	if err != nil {
@@ -152,6 +165,3 @@ func sandboxHeaders(h http.Header, back string) {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
 }
-
-// returnURL is where the buyer goes after paying (shared with the real gateways).
-func returnURL(o order.Order) string { return o.PaymentReturnURL() }

@@ -1,0 +1,123 @@
+package payment_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/pricing"
+)
+
+// pageOrders is the orders the sandbox page sees: one order per invoice, and the settlements and
+// failures asked of it.
+type pageOrders struct {
+	byInvoice map[string]order.Order
+	settleErr error
+	settled   []string
+	failed    []string
+}
+
+func (f *pageOrders) InvoiceOrder(_ context.Context, invoiceID string) (order.Order, error) {
+	o, ok := f.byInvoice[invoiceID]
+	if !ok {
+		return order.Order{}, order.ErrNotFound
+	}
+	return o, nil
+}
+
+func (f *pageOrders) Settle(_ context.Context, invoiceID, txn string) (order.Order, error) {
+	f.settled = append(f.settled, invoiceID+" "+txn)
+	return f.byInvoice[invoiceID], f.settleErr
+}
+
+func (f *pageOrders) Fail(_ context.Context, invoiceID string) (order.Order, error) {
+	f.failed = append(f.failed, invoiceID)
+	return f.byInvoice[invoiceID], nil
+}
+
+func pageOrder(invoice, gateway string, status order.InvoiceStatus) order.Order {
+	total := money.Money{Amount: 1500, Currency: "JPY"}
+	return order.Order{ID: "ord_" + invoice, ReturnURL: "https://partner.test/done?sc_order={orderId}",
+		Quote:   pricing.Quote{Lines: []pricing.Line{{Key: pricing.LinePlan, Label: "Premium — Monthly", Amount: total}}, Total: total},
+		Invoice: order.Invoice{ID: invoice, Gateway: gateway, Status: status, Amount: total}}
+}
+
+// The sandbox page, on its own: it shows the invoice with the currency's own decimals, settles or
+// fails only the sandbox's unpaid invoices, and answers 404 while the catalog turns it off.
+func TestSandboxPage(t *testing.T) {
+	on := catalog.Demo()
+	off := *on
+	off.Gateways = nil
+	tests := []struct {
+		name, method, invoice, action string
+		cat                           *catalog.Catalog
+		settleErr                     error
+		status                        int
+		body, location                string
+		settled, failed               int
+	}{
+		{name: "the page", method: http.MethodGet, invoice: "inv_a", cat: on, status: http.StatusOK, body: "<dd class=\"total\">1500 JPY</dd>"},
+		{name: "a paid invoice", method: http.MethodGet, invoice: "inv_paid", cat: on, status: http.StatusOK, body: "This invoice is paid."},
+		{name: "pay", method: http.MethodPost, invoice: "inv_a", action: "pay", cat: on, status: http.StatusSeeOther,
+			location: "https://partner.test/done?sc_order=ord_inv_a", settled: 1},
+		{name: "fail", method: http.MethodPost, invoice: "inv_a", action: "fail", cat: on, status: http.StatusSeeOther, failed: 1},
+		{name: "paid twice", method: http.MethodPost, invoice: "inv_a", action: "pay", cat: on, settleErr: order.ErrAlreadySettled,
+			status: http.StatusConflict, body: "already settled", settled: 1},
+		{name: "an order that can no longer be paid", method: http.MethodPost, invoice: "inv_a", action: "pay", cat: on,
+			settleErr: order.ErrNeedsReview, status: http.StatusConflict, body: "being refunded", settled: 1},
+		{name: "an unknown action", method: http.MethodPost, invoice: "inv_a", action: "steal", cat: on, status: http.StatusBadRequest},
+		{name: "an unknown invoice", method: http.MethodGet, invoice: "inv_none", cat: on, status: http.StatusNotFound},
+		{name: "another gateway's invoice", method: http.MethodPost, invoice: "inv_card", action: "pay", cat: on, status: http.StatusNotFound},
+		{name: "the sandbox turned off", method: http.MethodPost, invoice: "inv_a", action: "pay", cat: &off, status: http.StatusNotFound,
+			body: "Sandbox payments are turned off"},
+		{name: "another method", method: http.MethodPut, invoice: "inv_a", cat: on, status: http.StatusMethodNotAllowed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			orders := &pageOrders{settleErr: tt.settleErr, byInvoice: map[string]order.Order{
+				"inv_a":    pageOrder("inv_a", "sandbox", order.InvoiceUnpaid),
+				"inv_paid": pageOrder("inv_paid", "sandbox", order.InvoicePaid),
+				"inv_card": pageOrder("inv_card", "stripe", order.InvoiceUnpaid),
+			}}
+			page := payment.NewSandboxPage(func() *catalog.Catalog { return tt.cat }, orders, slog.New(slog.DiscardHandler))
+			var body io.Reader
+			if tt.action != "" {
+				body = strings.NewReader(url.Values{"action": {tt.action}}.Encode())
+			}
+			req := httptest.NewRequest(tt.method, payment.SandboxPath+tt.invoice, body)
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			rec := httptest.NewRecorder()
+			page.ServeHTTP(rec, req)
+			if rec.Code != tt.status {
+				t.Fatalf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
+			}
+			if !strings.Contains(rec.Body.String(), tt.body) {
+				t.Errorf("body %q lacks %q", rec.Body, tt.body)
+			}
+			if got := rec.Header().Get("Location"); tt.location != "" && got != tt.location {
+				t.Errorf("Location %q, want %q", got, tt.location)
+			}
+			if len(orders.settled) != tt.settled || len(orders.failed) != tt.failed {
+				t.Errorf("settled %q, failed %q; want %d and %d", orders.settled, orders.failed, tt.settled, tt.failed)
+			}
+			if tt.settled > 0 && orders.settled[0] != tt.invoice+" sandbox:"+tt.invoice {
+				t.Errorf("settled %q: want the invoice and the sandbox's transaction", orders.settled[0])
+			}
+			if tt.status == http.StatusOK {
+				csp := rec.Header().Get("Content-Security-Policy")
+				if !strings.Contains(csp, "default-src 'none'") || !strings.HasSuffix(csp, "form-action 'self' https://partner.test") {
+					t.Errorf("CSP %q: want no default source and forms to the shop and the return site", csp)
+				}
+			}
+		})
+	}
+}
