@@ -26,6 +26,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
@@ -313,7 +314,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Limiter:   a.limiter,
 		PayQuotes: st,
 		Now:       now,
-		Admin:     a.admin(authorizer, now),
+		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Sessions: a.sessions,
+			Signin: after.signin, Mailer: after.outbox, Wake: func() { worker.Notify() }}),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

@@ -73,8 +73,11 @@ const masked = "••••"
 type Admin struct {
 	Operators *operator.Operators
 	Console   *console.Console
+	Actions   *console.Actions
 	Authz     *authz.Authorizer
 	Audit     *audit.Log
+	// PublicURL is the shop's address, for the setup links of invited operators.
+	PublicURL string
 }
 
 // admin is the shared part of the admin services: the cookie's authenticator and the role check.

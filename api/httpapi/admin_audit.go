@@ -4,14 +4,28 @@ import (
 	"context"
 	"errors"
 
-	genadminaudit "github.com/streamcart/streamcart/gen/admin_audit"
+	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/console"
+	gen "github.com/streamcart/streamcart/gen/admin_audit"
 )
 
 type adminAudit struct{ admin }
 
-func (s adminAudit) List(ctx context.Context, p *genadminaudit.ListPayload) (*genadminaudit.ListResult, error) {
-	if _, err := s.signedIn(ctx, p.Session); err != nil {
+func (s adminAudit) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResult, error) {
+	if _, err := s.allow(ctx, p.Session, authz.OpRead); err != nil {
 		return nil, err
 	}
-	return nil, errors.New("not built yet")
+	rows, next, err := s.Actions.AuditPage(ctx, console.AuditFilter{Operator: deref(p.Operator), Action: deref(p.Action), Target: deref(p.Target), Limit: p.Limit}, deref(p.Cursor))
+	if errors.Is(err, console.ErrBadCursor) {
+		return nil, gen.MakeBadRequest(errors.New(msgBadCursor))
+	}
+	if err != nil {
+		return nil, err
+	}
+	res := &gen.ListResult{Entries: []*gen.AdminAuditEntry{}, NextCursor: next}
+	for _, e := range rows {
+		res.Entries = append(res.Entries, &gen.AdminAuditEntry{ID: e.ID, At: rfc3339(e.At), Operator: e.Operator, CustomerID: e.CustomerID,
+			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail})
+	}
+	return res, nil
 }
