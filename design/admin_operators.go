@@ -30,7 +30,7 @@ var _ = Service("adminOperators", func() {
 		})
 	})
 	Method("invite", func() {
-		Description("Adds an operator and returns its one-time setup link (24 h), as `streamcart operator add` does. Inviting a pending operator again gives a fresh link.")
+		Description("Adds an operator and returns its one-time setup link (24 h), as `streamcart operator add` does.")
 		Payload(func() {
 			operatorSession()
 			csrfAttr()

@@ -25,7 +25,8 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) 
 	log := audit.New(a.store, a.log)
 	log.SetClock(now)
 	d.Store, d.Now = a.store, now
-	return &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base}
+	return &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base,
+		Catalog: adminCatalog{a: a, now: now}}
 }
 
 // refunders are the gateways that refund at once, by module.

@@ -5,7 +5,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +16,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -650,7 +653,10 @@ func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog
 	if err != nil {
 		return nil, err
 	}
-	if err := st.PutSetting(ctx, settingCatalog, raw); err != nil {
+	// Kept as a version like a catalog saved in the console (the import's wall-clock time).
+	sum := sha256.Sum256(raw)
+	if _, err := st.SaveCatalog(ctx, settingCatalog, raw, console.CatalogVersion{Comment: "imported from " + filepath.Base(path),
+		SHA256: hex.EncodeToString(sum[:]), CreatedAt: time.Now().UTC()}); err != nil {
 		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	return c, nil

@@ -96,6 +96,10 @@ type ActionStore interface {
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
 	LiveSessions(ctx context.Context, clientID int64, now time.Time) ([]ClientSession, error)
 	ExtendService(ctx context.Context, id string, days int, now time.Time) (order.Service, error)
+	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
+	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
+	CatalogVersions(ctx context.Context) ([]CatalogVersion, error)
+	CatalogVersion(ctx context.Context, version int64) (CatalogVersion, []byte, error)
 }
 
 // AmountRefunder is a gateway that gives back part or all of an order's payment at once.
@@ -539,4 +543,26 @@ func idCursor(s string) (int64, error) {
 		return 0, ErrBadCursor
 	}
 	return n, nil
+}
+
+// CatalogVersion is one saved catalog.
+type CatalogVersion struct {
+	Version                   int64
+	Operator, Comment, SHA256 string
+	CreatedAt                 time.Time
+}
+
+// ErrCatalogGateway means a catalog enables a gateway this shop has no settings for.
+var ErrCatalogGateway = errors.New("console: catalog enables a gateway without settings")
+
+// ErrExists means the thing to add is there already (a promotion code).
+var ErrExists = errors.New("console: exists already")
+
+// PromotionChange is what an operator sets on a promotion; nil fields stay as they are.
+type PromotionChange struct {
+	Type, Value               *string
+	AppliesTo                 []int
+	StartDate, ExpirationDate *string // "": no date
+	MaxUses                   *int
+	Recurring, Disabled       *bool
 }

@@ -348,4 +348,6 @@ func (c *Console) CancelJob(ctx context.Context, id int64) (Job, error) {
 }
 
 // Row reads one order as the console lists it.
-func (c *Console) Row(ctx context.Context, id string) (OrderRow, error) { return c.store.OrderRow(ctx, id) }
+func (c *Console) Row(ctx context.Context, id string) (OrderRow, error) {
+	return c.store.OrderRow(ctx, id)
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
@@ -78,6 +79,19 @@ type Admin struct {
 	Audit     *audit.Log
 	// PublicURL is the shop's address, for the setup links of invited operators.
 	PublicURL string
+	Catalog   CatalogAdmin
+}
+
+// CatalogAdmin keeps the catalog's versions and edits its promotions.
+type CatalogAdmin interface {
+	Current(ctx context.Context) (console.CatalogVersion, []byte, error)
+	// Save validates and saves a new version; a bad source is a *catalog.ValidationError.
+	Save(ctx context.Context, source []byte, operator, comment string) (console.CatalogVersion, error)
+	Versions(ctx context.Context) ([]console.CatalogVersion, error)
+	Version(ctx context.Context, n int64) (console.CatalogVersion, []byte, error)
+	Catalog() *catalog.Catalog
+	PromoUses(ctx context.Context, code string) (int, error)
+	EditPromotion(ctx context.Context, code string, add bool, ch console.PromotionChange, operator string) (console.CatalogVersion, error)
 }
 
 // admin is the shared part of the admin services: the cookie's authenticator and the role check.

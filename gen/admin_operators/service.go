@@ -18,7 +18,7 @@ type Service interface {
 	// Every operator, disabled ones included.
 	List(context.Context, *ListPayload) (res *ListResult, err error)
 	// Adds an operator and returns its one-time setup link (24 h), as `streamcart
-	// operator add` does. Inviting a pending operator again gives a fresh link.
+	// operator add` does.
 	Invite(context.Context, *InvitePayload) (res *InviteResult, err error)
 	// Stops an operator signing in and ends its sessions at once. An owner cannot
 	// disable itself.

@@ -57,7 +57,7 @@ type AdminPromotion struct {
 	Type string
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int
 	// YYYY-MM-DD; empty: no start
 	StartDate string
@@ -83,6 +83,7 @@ type CreatePayload struct {
 	Code      string
 	Type      string
 	Value     string
+	// Product ids (pids) the code is valid for; at least one
 	AppliesTo []int
 	// YYYY-MM-DD
 	StartDate *string

@@ -46,7 +46,10 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         5427675438931228727,\n         5356096802202737794\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"o8y\",\n      \"maxUses\": 3778991350994601197,\n      \"recurring\": false,\n      \"startDate\": \"hok\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         5427675438931228727\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"bo8\",\n      \"maxUses\": 5533923013390269970,\n      \"recurring\": false,\n      \"startDate\": \"lho\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }'")
+		}
+		if body.AppliesTo == nil {
+			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
 		}
 		if utf8.RuneCountInString(body.Code) < 1 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.code", body.Code, utf8.RuneCountInString(body.Code), 1, true))
@@ -62,6 +65,9 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 		}
 		if utf8.RuneCountInString(body.Value) > 32 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.value", body.Value, utf8.RuneCountInString(body.Value), 32, false))
+		}
+		if len(body.AppliesTo) < 1 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.appliesTo", body.AppliesTo, len(body.AppliesTo), 1, true))
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {
@@ -114,6 +120,8 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 		for i, val := range body.AppliesTo {
 			v.AppliesTo[i] = val
 		}
+	} else {
+		v.AppliesTo = []int{}
 	}
 	{
 		var zero bool

@@ -15,10 +15,11 @@ import (
 // CreateRequestBody is the type of the "adminPromotions" service "create"
 // endpoint HTTP request body.
 type CreateRequestBody struct {
-	Code      string `form:"code" json:"code" xml:"code"`
-	Type      string `form:"type" json:"type" xml:"type"`
-	Value     string `form:"value" json:"value" xml:"value"`
-	AppliesTo []int  `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
+	Code  string `form:"code" json:"code" xml:"code"`
+	Type  string `form:"type" json:"type" xml:"type"`
+	Value string `form:"value" json:"value" xml:"value"`
+	// Product ids (pids) the code is valid for; at least one
+	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
 	// YYYY-MM-DD
@@ -52,7 +53,7 @@ type CreateResponseBody struct {
 	Type *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD; empty: no start
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
@@ -75,7 +76,7 @@ type UpdateResponseBody struct {
 	Type *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD; empty: no start
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
@@ -297,7 +298,7 @@ type AdminPromotionResponseBody struct {
 	Type *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD; empty: no start
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
@@ -340,6 +341,8 @@ func NewCreateRequestBody(p *adminpromotions.CreatePayload) *CreateRequestBody {
 		for i, val := range p.AppliesTo {
 			body.AppliesTo[i] = val
 		}
+	} else {
+		body.AppliesTo = []int{}
 	}
 	{
 		var zero bool

@@ -17,10 +17,11 @@ import (
 // CreateRequestBody is the type of the "adminPromotions" service "create"
 // endpoint HTTP request body.
 type CreateRequestBody struct {
-	Code      *string `form:"code,omitempty" json:"code,omitempty" xml:"code,omitempty"`
-	Type      *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
-	Value     *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
-	AppliesTo []int   `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
+	Code  *string `form:"code,omitempty" json:"code,omitempty" xml:"code,omitempty"`
+	Type  *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
+	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// Product ids (pids) the code is valid for; at least one
+	AppliesTo []int `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
 	// YYYY-MM-DD
 	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
 	// YYYY-MM-DD
@@ -54,7 +55,7 @@ type CreateResponseBody struct {
 	Type string `form:"type" json:"type" xml:"type"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string `form:"value" json:"value" xml:"value"`
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD; empty: no start
 	StartDate string `form:"startDate" json:"startDate" xml:"startDate"`
@@ -77,7 +78,7 @@ type UpdateResponseBody struct {
 	Type string `form:"type" json:"type" xml:"type"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string `form:"value" json:"value" xml:"value"`
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD; empty: no start
 	StartDate string `form:"startDate" json:"startDate" xml:"startDate"`
@@ -299,7 +300,7 @@ type AdminPromotionResponseBody struct {
 	Type string `form:"type" json:"type" xml:"type"`
 	// Percent, or an amount in the catalog's default currency ("5.00")
 	Value string `form:"value" json:"value" xml:"value"`
-	// Product ids; empty: every product
+	// Product ids (pids) the code is valid for
 	AppliesTo []int `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
 	// YYYY-MM-DD; empty: no start
 	StartDate string `form:"startDate" json:"startDate" xml:"startDate"`
@@ -599,11 +600,9 @@ func NewCreatePayload(body *CreateRequestBody, csrfToken *string, session *strin
 	if body.Recurring != nil {
 		v.Recurring = *body.Recurring
 	}
-	if body.AppliesTo != nil {
-		v.AppliesTo = make([]int, len(body.AppliesTo))
-		for i, val := range body.AppliesTo {
-			v.AppliesTo[i] = val
-		}
+	v.AppliesTo = make([]int, len(body.AppliesTo))
+	for i, val := range body.AppliesTo {
+		v.AppliesTo[i] = val
 	}
 	if body.Recurring == nil {
 		v.Recurring = false
@@ -640,6 +639,9 @@ func ValidateCreateRequestBody(body *CreateRequestBody) (err error) {
 	if body.Value == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("value", "body"))
 	}
+	if body.AppliesTo == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
+	}
 	if body.Code != nil {
 		if utf8.RuneCountInString(*body.Code) < 1 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.code", *body.Code, utf8.RuneCountInString(*body.Code), 1, true))
@@ -664,6 +666,9 @@ func ValidateCreateRequestBody(body *CreateRequestBody) (err error) {
 		if utf8.RuneCountInString(*body.Value) > 32 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.value", *body.Value, utf8.RuneCountInString(*body.Value), 32, false))
 		}
+	}
+	if len(body.AppliesTo) < 1 {
+		err = goa.MergeErrors(err, goa.InvalidLengthError("body.appliesTo", body.AppliesTo, len(body.AppliesTo), 1, true))
 	}
 	if body.StartDate != nil {
 		if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -1617,7 +1617,7 @@ func adminOperatorsUsage() {
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-operators COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    list: Every operator, disabled ones included.`)
-	fmt.Fprintln(os.Stderr, `    invite: Adds an operator and returns its one-time setup link (24 h), as `+"`"+`streamcart operator add`+"`"+` does. Inviting a pending operator again gives a fresh link.`)
+	fmt.Fprintln(os.Stderr, `    invite: Adds an operator and returns its one-time setup link (24 h), as `+"`"+`streamcart operator add`+"`"+` does.`)
 	fmt.Fprintln(os.Stderr, `    disable: Stops an operator signing in and ends its sessions at once. An owner cannot disable itself.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -1651,7 +1651,7 @@ func adminOperatorsInviteUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Adds an operator and returns its one-time setup link (24 h), as `+"`"+`streamcart operator add`+"`"+` does. Inviting a pending operator again gives a fresh link.`)
+	fmt.Fprintln(os.Stderr, `Adds an operator and returns its one-time setup link (24 h), as `+"`"+`streamcart operator add`+"`"+` does.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -1735,7 +1735,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5427675438931228727,\n         5356096802202737794\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"o8y\",\n      \"maxUses\": 3778991350994601197,\n      \"recurring\": false,\n      \"startDate\": \"hok\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }' --csrf-token \"Optio eos eum.\" --session \"w5i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5427675438931228727\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"bo8\",\n      \"maxUses\": 5533923013390269970,\n      \"recurring\": false,\n      \"startDate\": \"lho\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }' --csrf-token \"Voluptatem optio eos eum dolorem.\" --session \"5i6\"")
 }
 
 func adminPromotionsUpdateUsage() {
