@@ -52,7 +52,7 @@ var _ = Service("adminCatalog", func() {
 		Payload(func() {
 			operatorSession()
 			csrfAttr()
-			Attribute("source", String, "The catalog file, YAML or JSON", func() { MinLength(1); MaxLength(2 << 20) })
+			Attribute("source", String, "The catalog file, YAML or JSON (the request body is at most 64 KB)", func() { MinLength(1); MaxLength(64 << 10) })
 			Attribute("comment", String, func() { MaxLength(500) })
 			Required("source")
 		})

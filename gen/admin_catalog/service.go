@@ -94,7 +94,7 @@ type PutPayload struct {
 	Session *string
 	// The csrfToken of POST /admin/session; required on every change
 	CsrfToken *string
-	// The catalog file, YAML or JSON
+	// The catalog file, YAML or JSON (the request body is at most 64 KB)
 	Source  string
 	Comment *string
 }

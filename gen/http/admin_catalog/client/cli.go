@@ -52,8 +52,8 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 		if utf8.RuneCountInString(body.Source) < 1 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 1, true))
 		}
-		if utf8.RuneCountInString(body.Source) > 2097152 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 2097152, false))
+		if utf8.RuneCountInString(body.Source) > 65536 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 65536, false))
 		}
 		if body.Comment != nil {
 			if utf8.RuneCountInString(*body.Comment) > 500 {

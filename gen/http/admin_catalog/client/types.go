@@ -15,7 +15,7 @@ import (
 // PutRequestBody is the type of the "adminCatalog" service "put" endpoint HTTP
 // request body.
 type PutRequestBody struct {
-	// The catalog file, YAML or JSON
+	// The catalog file, YAML or JSON (the request body is at most 64 KB)
 	Source  string  `form:"source" json:"source" xml:"source"`
 	Comment *string `form:"comment,omitempty" json:"comment,omitempty" xml:"comment,omitempty"`
 }

@@ -17,7 +17,7 @@ import (
 // PutRequestBody is the type of the "adminCatalog" service "put" endpoint HTTP
 // request body.
 type PutRequestBody struct {
-	// The catalog file, YAML or JSON
+	// The catalog file, YAML or JSON (the request body is at most 64 KB)
 	Source  *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
 	Comment *string `form:"comment,omitempty" json:"comment,omitempty" xml:"comment,omitempty"`
 }
@@ -565,8 +565,8 @@ func ValidatePutRequestBody(body *PutRequestBody) (err error) {
 		}
 	}
 	if body.Source != nil {
-		if utf8.RuneCountInString(*body.Source) > 2097152 {
-			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", *body.Source, utf8.RuneCountInString(*body.Source), 2097152, false))
+		if utf8.RuneCountInString(*body.Source) > 65536 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", *body.Source, utf8.RuneCountInString(*body.Source), 65536, false))
 		}
 	}
 	if body.Comment != nil {
