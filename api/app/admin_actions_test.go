@@ -317,6 +317,9 @@ func TestAdminCatalogAndPromotions(t *testing.T) {
 		if err != nil || len(promos.Promotions) == 0 {
 			t.Fatalf("promotions: %+v %v", promos, err)
 		}
+		if status, _, body := c.raw(http.MethodGet, "/checkout/api/promotions/WELCOME10?pid=2", "", nil); status != http.StatusOK {
+			t.Fatalf("WELCOME10 before: %d %s", status, body)
+		}
 		_, err = cl.promos.Update(ctx, &genpromos.UpdatePayload{Session: ptr(s["support"].cookie), CsrfToken: ptr(s["support"].csrf), Code: "WELCOME10", Disabled: ptr(true)})
 		wantErr(t, err, "forbidden", "")
 		p, err := cl.promos.Update(ctx, &genpromos.UpdatePayload{Session: &o.cookie, CsrfToken: &o.csrf, Code: "WELCOME10", Disabled: ptr(true), MaxUses: ptr(5)})
