@@ -24,7 +24,6 @@ type adminCatalog struct {
 	now func() time.Time
 }
 
-
 // Current is the catalog in force: its newest version, else the one imported before versions
 // were kept (version 0).
 func (c adminCatalog) Current(ctx context.Context) (console.CatalogVersion, []byte, error) {

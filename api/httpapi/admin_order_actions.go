@@ -88,7 +88,7 @@ func (s adminOrderActions) Reject(ctx context.Context, p *gen.RejectPayload) (*g
 	_, ref, err := s.Actions.Reject(ctx, p.ID, deref(p.Reason), pr.Email)
 	detail := deref(p.Reason)
 	if ref != nil {
-		detail += " (refunded " + money.Format(ref.Amount.Amount, ref.Amount.Currency)+" "+ref.Amount.Currency + ")"
+		detail += " (refunded " + money.Format(ref.Amount.Amount, ref.Amount.Currency) + " " + ref.Amount.Currency + ")"
 	}
 	s.Audit.RecordOperator(ctx, pr.Email, "order-reject", p.ID, detail, err)
 	if err != nil {
@@ -113,7 +113,7 @@ func (s adminOrderActions) Refund(ctx context.Context, p *gen.RefundPayload) (*g
 	r, err := s.Actions.Refund(ctx, p.ID, deref(p.Amount), p.Reason, pr.Email, p.KeepLine)
 	detail := p.Reason
 	if err == nil {
-		detail = money.Format(r.Refund.Amount.Amount, r.Refund.Amount.Currency)+" "+r.Refund.Amount.Currency + " by " + r.Refund.Method + ": " + p.Reason
+		detail = money.Format(r.Refund.Amount.Amount, r.Refund.Amount.Currency) + " " + r.Refund.Amount.Currency + " by " + r.Refund.Method + ": " + p.Reason
 	}
 	s.Audit.RecordOperator(ctx, pr.Email, "order-refund", p.ID, detail, err)
 	if err != nil {
