@@ -5,7 +5,7 @@ import . "goa.design/goa/v3/dsl"
 var AdminOrder = Type("AdminOrder", func() {
 	Attribute("id", String)
 	Attribute("kind", String, func() { Enum("plan", "upsell", "reseller", "renewal") })
-	Attribute("status", String, "pending, paid, provisioning, active, fraud (held), cancelled, failed, needs_review")
+	Attribute("status", String, "pending, paid, provisioning, active, fraud (held), cancelled, failed, needs_review, partially_refunded, refunded")
 	Attribute("email", String)
 	Attribute("customerId", String, "The client's public id (usr_…)")
 	Attribute("total", Money)
@@ -53,7 +53,7 @@ var _ = Service("adminOrders", func() {
 		Payload(func() {
 			operatorSession()
 			Attribute("status", String, func() {
-				Enum("pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review")
+				Enum(OrderStatuses...)
 			})
 			Attribute("q", String, func() { MaxLength(254) })
 			Attribute("gateway", String, func() { MaxLength(32) })

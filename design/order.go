@@ -5,7 +5,7 @@ import . "goa.design/goa/v3/dsl"
 // OrderStatuses are an order's states. needs_review: a payment arrived that the order cannot
 // deliver (cancelled, expired, held, already paid, line gone); it is refunded where the gateway
 // can, else listed for the operator, and the order is never provisioned.
-var OrderStatuses = []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}
+var OrderStatuses = []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}
 
 var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", func() {
 	Attributes(func() {

@@ -5,7 +5,9 @@ package app
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +16,7 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +29,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
@@ -313,7 +317,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Limiter:   a.limiter,
 		PayQuotes: st,
 		Now:       now,
-		Admin:     a.admin(authorizer, now),
+		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Sessions: a.sessions,
+			Signin: after.signin, Mailer: after.outbox, Wake: func() { worker.Notify() }}),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
@@ -649,7 +654,10 @@ func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog
 	if err != nil {
 		return nil, err
 	}
-	if err := st.PutSetting(ctx, settingCatalog, raw); err != nil {
+	// Kept as a version like a catalog saved in the console (the import's wall-clock time).
+	sum := sha256.Sum256(raw)
+	if _, err := st.SaveCatalog(ctx, settingCatalog, raw, console.CatalogVersion{Comment: "imported from " + filepath.Base(path),
+		SHA256: hex.EncodeToString(sum[:]), CreatedAt: time.Now().UTC()}); err != nil {
 		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	return c, nil

@@ -207,6 +207,8 @@ type Promotion struct {
 	// Recurring keeps the discount on every renewal of a service bought with the code, as judged
 	// on the day of that purchase; false: the first period only.
 	Recurring bool
+	// Disabled switches the code off (an operator's choice in the console) without losing it.
+	Disabled bool
 }
 
 // Gateway is an enabled payment gateway.

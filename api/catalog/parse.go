@@ -718,6 +718,7 @@ func (p *parser) promotion(_ int, n *yaml.Node, path string) {
 		{"expirationDate", false, func(n *yaml.Node, path string) { endNode = n; p.str(&pr.ExpirationDate)(n, path) }},
 		{"maxUses", false, func(n *yaml.Node, path string) { usesNode = n; p.integer(&pr.MaxUses)(n, path) }},
 		{"recurring", false, p.boolean(&pr.Recurring)},
+		{"disabled", false, p.boolean(&pr.Disabled)},
 	})
 	if codeNode != nil {
 		if canonical, ok := CanonicalPromoCode(pr.Code); !ok {

@@ -346,3 +346,8 @@ func (c *Console) RetryJob(ctx context.Context, id int64) (Job, error) {
 func (c *Console) CancelJob(ctx context.Context, id int64) (Job, error) {
 	return c.store.CancelConsoleJob(ctx, id)
 }
+
+// Row reads one order as the console lists it.
+func (c *Console) Row(ctx context.Context, id string) (OrderRow, error) {
+	return c.store.OrderRow(ctx, id)
+}

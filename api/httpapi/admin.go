@@ -13,18 +13,37 @@ import (
 
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
+	genadminaudit "github.com/streamcart/streamcart/gen/admin_audit"
+	genadmincatalog "github.com/streamcart/streamcart/gen/admin_catalog"
+	genadmincustomers "github.com/streamcart/streamcart/gen/admin_customers"
 	genadminjobs "github.com/streamcart/streamcart/gen/admin_jobs"
+	genadminmail "github.com/streamcart/streamcart/gen/admin_mail"
+	genadminoperators "github.com/streamcart/streamcart/gen/admin_operators"
+	genadminorderactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
+	genadminpromotions "github.com/streamcart/streamcart/gen/admin_promotions"
+	genadminservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
 	genadminsummary "github.com/streamcart/streamcart/gen/admin_summary"
+	genadminwebhooks "github.com/streamcart/streamcart/gen/admin_webhooks"
+	adminauditsrv "github.com/streamcart/streamcart/gen/http/admin_audit/server"
+	admincatalogsrv "github.com/streamcart/streamcart/gen/http/admin_catalog/server"
+	admincustomerssrv "github.com/streamcart/streamcart/gen/http/admin_customers/server"
 	adminjobssrv "github.com/streamcart/streamcart/gen/http/admin_jobs/server"
+	adminmailsrv "github.com/streamcart/streamcart/gen/http/admin_mail/server"
+	adminoperatorssrv "github.com/streamcart/streamcart/gen/http/admin_operators/server"
+	adminorderactionssrv "github.com/streamcart/streamcart/gen/http/admin_order_actions/server"
 	adminorderssrv "github.com/streamcart/streamcart/gen/http/admin_orders/server"
+	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
+	adminservicessrv "github.com/streamcart/streamcart/gen/http/admin_services/server"
 	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
 	adminsummarysrv "github.com/streamcart/streamcart/gen/http/admin_summary/server"
+	adminwebhookssrv "github.com/streamcart/streamcart/gen/http/admin_webhooks/server"
 )
 
 // Console messages.
@@ -55,8 +74,24 @@ const masked = "••••"
 type Admin struct {
 	Operators *operator.Operators
 	Console   *console.Console
+	Actions   *console.Actions
 	Authz     *authz.Authorizer
 	Audit     *audit.Log
+	// PublicURL is the shop's address, for the setup links of invited operators.
+	PublicURL string
+	Catalog   CatalogAdmin
+}
+
+// CatalogAdmin keeps the catalog's versions and edits its promotions.
+type CatalogAdmin interface {
+	Current(ctx context.Context) (console.CatalogVersion, []byte, error)
+	// Save validates and saves a new version; a bad source is a *catalog.ValidationError.
+	Save(ctx context.Context, source []byte, operator, comment string) (console.CatalogVersion, error)
+	Versions(ctx context.Context) ([]console.CatalogVersion, error)
+	Version(ctx context.Context, n int64) (console.CatalogVersion, []byte, error)
+	Catalog() *catalog.Catalog
+	PromoUses(ctx context.Context, code string) (int, error)
+	EditPromotion(ctx context.Context, code string, add bool, ch console.PromotionChange, operator string) (console.CatalogVersion, error)
 }
 
 // admin is the shared part of the admin services: the cookie's authenticator and the role check.
@@ -103,6 +138,51 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 	je := genadminjobs.NewEndpoints(adminJobs{a})
 	je.Use(hide)
 	adminjobssrv.Mount(mux, adminjobssrv.New(je, mux, dec, enc, errh, formatError))
+	{
+		e := genadminorderactions.NewEndpoints(adminOrderActions{a})
+		e.Use(hide)
+		adminorderactionssrv.Mount(mux, adminorderactionssrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadmincustomers.NewEndpoints(adminCustomers{a})
+		e.Use(hide)
+		admincustomerssrv.Mount(mux, admincustomerssrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminservices.NewEndpoints(adminServices{a})
+		e.Use(hide)
+		adminservicessrv.Mount(mux, adminservicessrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminmail.NewEndpoints(adminMail{a})
+		e.Use(hide)
+		adminmailsrv.Mount(mux, adminmailsrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminwebhooks.NewEndpoints(adminWebhooks{a})
+		e.Use(hide)
+		adminwebhookssrv.Mount(mux, adminwebhookssrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadmincatalog.NewEndpoints(adminCatalog{a})
+		e.Use(hide)
+		admincatalogsrv.Mount(mux, admincatalogsrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminpromotions.NewEndpoints(adminPromotions{a})
+		e.Use(hide)
+		adminpromotionssrv.Mount(mux, adminpromotionssrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminaudit.NewEndpoints(adminAudit{a})
+		e.Use(hide)
+		adminauditsrv.Mount(mux, adminauditsrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminoperators.NewEndpoints(adminOperators{a})
+		e.Use(hide)
+		adminoperatorssrv.Mount(mux, adminoperatorssrv.New(e, mux, dec, enc, errh, formatError))
+	}
 }
 
 // --- adminSession ---

@@ -16,7 +16,11 @@ import (
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 
+	genadmincatalog "github.com/streamcart/streamcart/gen/admin_catalog"
+	genadminpromotions "github.com/streamcart/streamcart/gen/admin_promotions"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
+	admincatalogsrv "github.com/streamcart/streamcart/gen/http/admin_catalog/server"
+	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
 	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
 	ordersrv "github.com/streamcart/streamcart/gen/http/order/server"
 	sessionsrv "github.com/streamcart/streamcart/gen/http/session/server"
@@ -101,6 +105,9 @@ func hasControlText(s string) bool {
 // scanned as text; other content types are checked once decoded).
 func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request) goahttp.Decoder {
 	return func(r *http.Request) goahttp.Decoder {
+		// The console's catalog source is a file: its line breaks and tabs are its text. Its
+		// body is checked as text only (the decoded value holds the same strings).
+		file := r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" && jsonBody(r)
 		if jsonBody(r) {
 			raw, err := io.ReadAll(r.Body)
 			var tooLarge *http.MaxBytesError
@@ -109,7 +116,7 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 				return failing(errBodyTooLarge())
 			case err != nil:
 				return failing(err)
-			case jsonHasControl(raw):
+			case jsonControl(raw, file):
 				return failing(errControlChar())
 			}
 			r.Body = io.NopCloser(bytes.NewReader(raw))
@@ -122,7 +129,7 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 				}
 				return err
 			}
-			if hasControlValue(reflect.ValueOf(v), 0) {
+			if !file && hasControlValue(reflect.ValueOf(v), 0) {
 				return errControlChar()
 			}
 			return nil
@@ -147,7 +154,11 @@ func jsonBody(r *http.Request) bool {
 // jsonHasControl reports a control character in a string of a JSON text: a raw DEL, or an
 // escape standing for one (\b \f \n \r \t, \u0000–\u001f, \u007f). Raw C0 bytes need no
 // check: inside a string they are a syntax error, outside one whitespace.
-func jsonHasControl(b []byte) bool {
+func jsonHasControl(b []byte) bool { return jsonControl(b, false) }
+
+// jsonControl is jsonHasControl; lines lets line breaks and tabs (\n \r \t) through, for a
+// body that carries a file (the console's catalog source).
+func jsonControl(b []byte, lines bool) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case 0x7f:
@@ -157,7 +168,11 @@ func jsonHasControl(b []byte) bool {
 				return false
 			}
 			switch b[i+1] {
-			case 'b', 'f', 'n', 'r', 't':
+			case 'n', 'r', 't':
+				if !lines {
+					return true
+				}
+			case 'b', 'f':
 				return true
 			case 'u':
 				if i+6 <= len(b) {
@@ -231,6 +246,13 @@ func formatError(ctx context.Context, err error) goahttp.Statuser {
 	if ta := new(genadminsession.TooManyAttempts); errors.As(err, &ta) {
 		return adminTooManyAttemptsBody{adminsessionsrv.NewCreateTooManyAttemptsResponseBody(ta)}
 	}
+	if ic := new(genadmincatalog.InvalidCatalog); errors.As(err, &ic) {
+		return invalidCatalogBody{admincatalogsrv.NewPutInvalidCatalogResponseBody(ic)}
+	}
+	if ic := new(genadminpromotions.InvalidCatalog); errors.As(err, &ic) {
+		// Create's and update's bodies are the same shape.
+		return invalidCatalogBody{adminpromotionssrv.NewCreateInvalidCatalogResponseBody(ic)}
+	}
 	resp, ok := goahttp.NewErrorResponse(ctx, err).(*goahttp.ErrorResponse)
 	if !ok {
 		return goahttp.NewErrorResponse(ctx, err)
@@ -248,6 +270,13 @@ type priceChangedBody struct {
 }
 
 func (priceChangedBody) StatusCode() int { return http.StatusConflict }
+
+// invalidCatalogBody is a refused catalog's problems, each with its line and field path.
+type invalidCatalogBody struct{ body any }
+
+func (invalidCatalogBody) StatusCode() int { return http.StatusBadRequest }
+
+func (b invalidCatalogBody) MarshalJSON() ([]byte, error) { return json.Marshal(b.body) }
 
 type adminTooManyAttemptsBody struct {
 	*adminsessionsrv.CreateTooManyAttemptsResponseBody

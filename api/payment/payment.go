@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // SandboxPath is where the sandbox payment page lives, followed by the invoice id.
@@ -41,3 +42,8 @@ var (
 	_ order.LocalLinker = Sandbox{}
 	_ order.Refunder    = Sandbox{}
 )
+
+// RefundAmount gives back part or all of a sandbox payment: recorded only, at once.
+func (Sandbox) RefundAmount(_ context.Context, r order.Review, _ pricing.Money) (string, error) {
+	return "sbx_re_" + strings.TrimPrefix(r.ID, "ref_"), nil
+}

@@ -301,3 +301,36 @@ func (s *Stripe) Inquire(ctx context.Context, o order.Order) (Event, error) {
 	}
 	return ev, nil
 }
+
+// RefundAmount gives back amount of an invoice's payment through Stripe's refund API (part of
+// it or all); r.ID is the idempotency key, so a repeated call refunds once.
+func (s *Stripe) RefundAmount(ctx context.Context, r order.Review, amount pricing.Money) (string, error) {
+	pi := r.PaymentRef
+	if pi == "" {
+		id := strings.TrimPrefix(r.TransactionID, s.Module()+":")
+		sess, err := s.sc.V1CheckoutSessions.Retrieve(ctx, id, nil)
+		if err != nil {
+			return "", fmt.Errorf("stripe session %s: %w: %s", id, ErrUnavailable, stripeReason(err))
+		}
+		if sess.PaymentIntent == nil || sess.PaymentIntent.ID == "" {
+			return "", fmt.Errorf("stripe session %s has no payment intent to refund", id)
+		}
+		pi = sess.PaymentIntent.ID
+	}
+	units, err := toStripe(amount)
+	if err != nil {
+		return "", err
+	}
+	p := &stripe.RefundCreateParams{
+		PaymentIntent: stripe.String(pi),
+		Amount:        stripe.Int64(units),
+		Reason:        stripe.String(string(stripe.RefundReasonRequestedByCustomer)),
+		Metadata:      map[string]string{"invoice_id": r.InvoiceID, "order_id": r.OrderID, "reason": r.Reason},
+	}
+	p.SetIdempotencyKey("streamcart-refund-" + r.ID)
+	re, err := s.sc.V1Refunds.Create(ctx, p)
+	if err != nil {
+		return "", fmt.Errorf("stripe refund %s: %w: %s", pi, ErrUnavailable, stripeReason(err))
+	}
+	return re.ID, nil
+}

@@ -192,6 +192,9 @@ func CheckPromotion(c *catalog.Catalog, code string, pid int, uses int, now time
 	if !ok {
 		return catalog.Promotion{}, fmt.Errorf("promotion %q: unknown: %w", code, ErrPromoNotFound)
 	}
+	if p.Disabled {
+		return catalog.Promotion{}, fmt.Errorf("promotion %q: disabled: %w", p.Code, ErrPromoNotFound)
+	}
 	today := now.UTC().Format(time.DateOnly)
 	// YYYY-MM-DD strings compare in date order.
 	if p.StartDate != catalog.NoDate && today < p.StartDate {

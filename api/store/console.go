@@ -50,8 +50,18 @@ func (s *db) ListOrders(ctx context.Context, f console.OrderFilter) ([]console.O
 		// Whole ids and usernames, an email whole or by its beginning (LIKE with its wildcards escaped).
 		email := strings.ToLower(q)
 		like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(email) + "%"
-		where = append(where, `(o.id = ? OR i.id = ? OR o.email = ? OR o.email LIKE ? ESCAPE '\' OR o.id IN (SELECT order_id FROM services WHERE username = ?))`)
-		args = append(args, q, q, email, like, q)
+		// One indexed lookup each, joined: an OR across tables and columns makes both back ends
+		// scan every order (143 ms on 100,000 orders against 0.4 ms; docs/benchmarks.md). The
+		// range lets SQLite's email index find a beginning (exact in its byte order); under a
+		// PostgreSQL collation a range could drop matches, so there LIKE alone decides.
+		prefix, pargs := "", []any{}
+		if s.d.name == "sqlite" {
+			prefix, pargs = " AND email >= ? AND email < ?", []any{email, email + "\xff"}
+		}
+		where = append(where, `o.id IN (SELECT id FROM orders WHERE id = ? UNION SELECT order_id FROM invoices WHERE id = ?
+			UNION SELECT id FROM orders WHERE email = ? UNION SELECT id FROM orders WHERE email LIKE ? ESCAPE '\'`+prefix+`
+			UNION SELECT order_id FROM services WHERE username = ?)`)
+		args = append(append(append(args, q, q, email, like), pargs...), q)
 	}
 	if !f.AfterAt.IsZero() {
 		where = append(where, "(o.created_at < ? OR (o.created_at = ? AND o.id < ?))")

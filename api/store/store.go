@@ -68,6 +68,7 @@ type Backend interface {
 	Cards
 	Operators
 	console.Store
+	console.ActionStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -64,7 +64,7 @@ type AdminOrder struct {
 	ID   string
 	Kind string
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
-	// needs_review
+	// needs_review, partially_refunded, refunded
 	Status string
 	Email  string
 	// The client's public id (usr_…)

@@ -366,8 +366,8 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "result"))
 	}
 	if result.Status != nil {
-		if !(*result.Status == "pending" || *result.Status == "paid" || *result.Status == "provisioning" || *result.Status == "active" || *result.Status == "fraud" || *result.Status == "cancelled" || *result.Status == "failed" || *result.Status == "needs_review") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}))
+		if !(*result.Status == "pending" || *result.Status == "paid" || *result.Status == "provisioning" || *result.Status == "active" || *result.Status == "fraud" || *result.Status == "cancelled" || *result.Status == "failed" || *result.Status == "needs_review" || *result.Status == "partially_refunded" || *result.Status == "refunded") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}))
 		}
 	}
 	if result.Total != nil {

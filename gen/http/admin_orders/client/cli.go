@@ -24,8 +24,8 @@ func BuildListPayload(adminOrdersListStatus string, adminOrdersListQ string, adm
 	{
 		if adminOrdersListStatus != "" {
 			status = &adminOrdersListStatus
-			if !(*status == "pending" || *status == "paid" || *status == "provisioning" || *status == "active" || *status == "fraud" || *status == "cancelled" || *status == "failed" || *status == "needs_review") {
-				err = goa.MergeErrors(err, goa.InvalidEnumValueError("status", *status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}))
+			if !(*status == "pending" || *status == "paid" || *status == "provisioning" || *status == "active" || *status == "fraud" || *status == "cancelled" || *status == "failed" || *status == "needs_review" || *status == "partially_refunded" || *status == "refunded") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("status", *status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}))
 			}
 			if err != nil {
 				return nil, err

@@ -141,7 +141,7 @@ type AdminOrderResponseBody struct {
 	ID   *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
-	// needs_review
+	// needs_review, partially_refunded, refunded
 	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	Email  *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
 	// The client's public id (usr_…)

@@ -54,8 +54,8 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 			status = &statusRaw
 		}
 		if status != nil {
-			if !(*status == "pending" || *status == "paid" || *status == "provisioning" || *status == "active" || *status == "fraud" || *status == "cancelled" || *status == "failed" || *status == "needs_review") {
-				err = goa.MergeErrors(err, goa.InvalidEnumValueError("status", *status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}))
+			if !(*status == "pending" || *status == "paid" || *status == "provisioning" || *status == "active" || *status == "fraud" || *status == "cancelled" || *status == "failed" || *status == "needs_review" || *status == "partially_refunded" || *status == "refunded") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("status", *status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}))
 			}
 		}
 		qRaw := qp.Get("q")

@@ -141,7 +141,7 @@ type AdminOrderResponseBody struct {
 	ID   string `form:"id" json:"id" xml:"id"`
 	Kind string `form:"kind" json:"kind" xml:"kind"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
-	// needs_review
+	// needs_review, partially_refunded, refunded
 	Status string `form:"status" json:"status" xml:"status"`
 	Email  string `form:"email" json:"email" xml:"email"`
 	// The client's public id (usr_…)

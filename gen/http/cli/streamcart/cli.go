@@ -13,10 +13,19 @@ import (
 	"net/http"
 	"os"
 
+	adminauditc "github.com/streamcart/streamcart/gen/http/admin_audit/client"
+	admincatalogc "github.com/streamcart/streamcart/gen/http/admin_catalog/client"
+	admincustomersc "github.com/streamcart/streamcart/gen/http/admin_customers/client"
 	adminjobsc "github.com/streamcart/streamcart/gen/http/admin_jobs/client"
+	adminmailc "github.com/streamcart/streamcart/gen/http/admin_mail/client"
+	adminoperatorsc "github.com/streamcart/streamcart/gen/http/admin_operators/client"
+	adminorderactionsc "github.com/streamcart/streamcart/gen/http/admin_order_actions/client"
 	adminordersc "github.com/streamcart/streamcart/gen/http/admin_orders/client"
+	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
+	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
 	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
 	adminsummaryc "github.com/streamcart/streamcart/gen/http/admin_summary/client"
+	adminwebhooksc "github.com/streamcart/streamcart/gen/http/admin_webhooks/client"
 	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
 	catalogc "github.com/streamcart/streamcart/gen/http/catalog/client"
 	geoc "github.com/streamcart/streamcart/gen/http/geo/client"
@@ -37,13 +46,22 @@ import (
 //	command (subcommand1|subcommand2|...)
 func UsageCommands() []string {
 	return []string{
+		"admin-audit list",
+		"admin-catalog (get|put|versions|version)",
 		"admin-jobs (list|retry|cancel)",
+		"admin-mail (list|resend)",
+		"admin-operators (list|invite|disable)",
+		"admin-promotions (list|create|update)",
+		"admin-services (suspend|unsuspend|extend|terminate)",
+		"admin-webhooks list",
 		"affiliates click",
-		"admin-orders (list|get)",
+		"admin-customers (list|get|signout|signin-link)",
+		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
 		"invoices (get|pay)",
+		"admin-orders (list|get)",
 		"promotion get",
 		"order (create|get|cancel)",
 		"pricing quote",
@@ -57,11 +75,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 401 --session \"4p4\"" + "\n" +
-		os.Args[0] + " " + "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"x24\"\n   }'" + "\n" +
-		os.Args[0] + " " + "admin-orders list --status \"pending\" --q \"9zu\" --gateway \"kzs\" --from \"033\" --to \"bic\" --limit 145 --cursor \"ge4\" --session \"81p\"" + "\n" +
-		os.Args[0] + " " + "admin-summary get --days 248 --session \"dj7\"" + "\n" +
-		os.Args[0] + " " + "catalog list-products --currency \"tNI\" --locale \"de-de\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --limit 298 --cursor \"ifg\" --session \"hx6\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"fbf\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"3s0\"" + "\n" +
 		""
 }
 
@@ -75,6 +93,33 @@ func ParseEndpoint(
 	restore bool,
 ) (goa.Endpoint, any, error) {
 	var (
+		adminAuditFlags = flag.NewFlagSet("admin-audit", flag.ContinueOnError)
+
+		adminAuditListFlags        = flag.NewFlagSet("list", flag.ExitOnError)
+		adminAuditListOperatorFlag = adminAuditListFlags.String("operator", "", "")
+		adminAuditListActionFlag   = adminAuditListFlags.String("action", "", "")
+		adminAuditListTargetFlag   = adminAuditListFlags.String("target", "", "")
+		adminAuditListLimitFlag    = adminAuditListFlags.String("limit", "100", "")
+		adminAuditListCursorFlag   = adminAuditListFlags.String("cursor", "", "")
+		adminAuditListSessionFlag  = adminAuditListFlags.String("session", "", "")
+
+		adminCatalogFlags = flag.NewFlagSet("admin-catalog", flag.ContinueOnError)
+
+		adminCatalogGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
+		adminCatalogGetSessionFlag = adminCatalogGetFlags.String("session", "", "")
+
+		adminCatalogPutFlags         = flag.NewFlagSet("put", flag.ExitOnError)
+		adminCatalogPutBodyFlag      = adminCatalogPutFlags.String("body", "REQUIRED", "")
+		adminCatalogPutCsrfTokenFlag = adminCatalogPutFlags.String("csrf-token", "", "")
+		adminCatalogPutSessionFlag   = adminCatalogPutFlags.String("session", "", "")
+
+		adminCatalogVersionsFlags       = flag.NewFlagSet("versions", flag.ExitOnError)
+		adminCatalogVersionsSessionFlag = adminCatalogVersionsFlags.String("session", "", "")
+
+		adminCatalogVersionFlags       = flag.NewFlagSet("version", flag.ExitOnError)
+		adminCatalogVersionVersionFlag = adminCatalogVersionFlags.String("version", "REQUIRED", "")
+		adminCatalogVersionSessionFlag = adminCatalogVersionFlags.String("session", "", "")
+
 		adminJobsFlags = flag.NewFlagSet("admin-jobs", flag.ContinueOnError)
 
 		adminJobsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
@@ -92,26 +137,131 @@ func ParseEndpoint(
 		adminJobsCancelCsrfTokenFlag = adminJobsCancelFlags.String("csrf-token", "", "")
 		adminJobsCancelSessionFlag   = adminJobsCancelFlags.String("session", "", "")
 
+		adminMailFlags = flag.NewFlagSet("admin-mail", flag.ContinueOnError)
+
+		adminMailListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminMailListStatusFlag  = adminMailListFlags.String("status", "", "")
+		adminMailListQFlag       = adminMailListFlags.String("q", "", "")
+		adminMailListLimitFlag   = adminMailListFlags.String("limit", "50", "")
+		adminMailListCursorFlag  = adminMailListFlags.String("cursor", "", "")
+		adminMailListSessionFlag = adminMailListFlags.String("session", "", "")
+
+		adminMailResendFlags         = flag.NewFlagSet("resend", flag.ExitOnError)
+		adminMailResendIDFlag        = adminMailResendFlags.String("id", "REQUIRED", "")
+		adminMailResendCsrfTokenFlag = adminMailResendFlags.String("csrf-token", "", "")
+		adminMailResendSessionFlag   = adminMailResendFlags.String("session", "", "")
+
+		adminOperatorsFlags = flag.NewFlagSet("admin-operators", flag.ContinueOnError)
+
+		adminOperatorsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminOperatorsListSessionFlag = adminOperatorsListFlags.String("session", "", "")
+
+		adminOperatorsInviteFlags         = flag.NewFlagSet("invite", flag.ExitOnError)
+		adminOperatorsInviteBodyFlag      = adminOperatorsInviteFlags.String("body", "REQUIRED", "")
+		adminOperatorsInviteCsrfTokenFlag = adminOperatorsInviteFlags.String("csrf-token", "", "")
+		adminOperatorsInviteSessionFlag   = adminOperatorsInviteFlags.String("session", "", "")
+
+		adminOperatorsDisableFlags         = flag.NewFlagSet("disable", flag.ExitOnError)
+		adminOperatorsDisableEmailFlag     = adminOperatorsDisableFlags.String("email", "REQUIRED", "")
+		adminOperatorsDisableCsrfTokenFlag = adminOperatorsDisableFlags.String("csrf-token", "", "")
+		adminOperatorsDisableSessionFlag   = adminOperatorsDisableFlags.String("session", "", "")
+
+		adminPromotionsFlags = flag.NewFlagSet("admin-promotions", flag.ContinueOnError)
+
+		adminPromotionsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminPromotionsListSessionFlag = adminPromotionsListFlags.String("session", "", "")
+
+		adminPromotionsCreateFlags         = flag.NewFlagSet("create", flag.ExitOnError)
+		adminPromotionsCreateBodyFlag      = adminPromotionsCreateFlags.String("body", "REQUIRED", "")
+		adminPromotionsCreateCsrfTokenFlag = adminPromotionsCreateFlags.String("csrf-token", "", "")
+		adminPromotionsCreateSessionFlag   = adminPromotionsCreateFlags.String("session", "", "")
+
+		adminPromotionsUpdateFlags         = flag.NewFlagSet("update", flag.ExitOnError)
+		adminPromotionsUpdateBodyFlag      = adminPromotionsUpdateFlags.String("body", "REQUIRED", "")
+		adminPromotionsUpdateCodeFlag      = adminPromotionsUpdateFlags.String("code", "REQUIRED", "")
+		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
+		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
+
+		adminServicesFlags = flag.NewFlagSet("admin-services", flag.ContinueOnError)
+
+		adminServicesSuspendFlags         = flag.NewFlagSet("suspend", flag.ExitOnError)
+		adminServicesSuspendIDFlag        = adminServicesSuspendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesSuspendCsrfTokenFlag = adminServicesSuspendFlags.String("csrf-token", "", "")
+		adminServicesSuspendSessionFlag   = adminServicesSuspendFlags.String("session", "", "")
+
+		adminServicesUnsuspendFlags         = flag.NewFlagSet("unsuspend", flag.ExitOnError)
+		adminServicesUnsuspendIDFlag        = adminServicesUnsuspendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesUnsuspendCsrfTokenFlag = adminServicesUnsuspendFlags.String("csrf-token", "", "")
+		adminServicesUnsuspendSessionFlag   = adminServicesUnsuspendFlags.String("session", "", "")
+
+		adminServicesExtendFlags         = flag.NewFlagSet("extend", flag.ExitOnError)
+		adminServicesExtendBodyFlag      = adminServicesExtendFlags.String("body", "REQUIRED", "")
+		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
+		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
+
+		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
+		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
+		adminServicesTerminateCsrfTokenFlag = adminServicesTerminateFlags.String("csrf-token", "", "")
+		adminServicesTerminateSessionFlag   = adminServicesTerminateFlags.String("session", "", "")
+
+		adminWebhooksFlags = flag.NewFlagSet("admin-webhooks", flag.ContinueOnError)
+
+		adminWebhooksListFlags        = flag.NewFlagSet("list", flag.ExitOnError)
+		adminWebhooksListProviderFlag = adminWebhooksListFlags.String("provider", "", "")
+		adminWebhooksListOutcomeFlag  = adminWebhooksListFlags.String("outcome", "", "")
+		adminWebhooksListLimitFlag    = adminWebhooksListFlags.String("limit", "50", "")
+		adminWebhooksListCursorFlag   = adminWebhooksListFlags.String("cursor", "", "")
+		adminWebhooksListSessionFlag  = adminWebhooksListFlags.String("session", "", "")
+
 		affiliatesFlags = flag.NewFlagSet("affiliates", flag.ContinueOnError)
 
 		affiliatesClickFlags    = flag.NewFlagSet("click", flag.ExitOnError)
 		affiliatesClickBodyFlag = affiliatesClickFlags.String("body", "REQUIRED", "")
 
-		adminOrdersFlags = flag.NewFlagSet("admin-orders", flag.ContinueOnError)
+		adminCustomersFlags = flag.NewFlagSet("admin-customers", flag.ContinueOnError)
 
-		adminOrdersListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
-		adminOrdersListStatusFlag  = adminOrdersListFlags.String("status", "", "")
-		adminOrdersListQFlag       = adminOrdersListFlags.String("q", "", "")
-		adminOrdersListGatewayFlag = adminOrdersListFlags.String("gateway", "", "")
-		adminOrdersListFromFlag    = adminOrdersListFlags.String("from", "", "")
-		adminOrdersListToFlag      = adminOrdersListFlags.String("to", "", "")
-		adminOrdersListLimitFlag   = adminOrdersListFlags.String("limit", "50", "")
-		adminOrdersListCursorFlag  = adminOrdersListFlags.String("cursor", "", "")
-		adminOrdersListSessionFlag = adminOrdersListFlags.String("session", "", "")
+		adminCustomersListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminCustomersListQFlag       = adminCustomersListFlags.String("q", "", "")
+		adminCustomersListLimitFlag   = adminCustomersListFlags.String("limit", "50", "")
+		adminCustomersListSessionFlag = adminCustomersListFlags.String("session", "", "")
 
-		adminOrdersGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
-		adminOrdersGetIDFlag      = adminOrdersGetFlags.String("id", "REQUIRED", "")
-		adminOrdersGetSessionFlag = adminOrdersGetFlags.String("session", "", "")
+		adminCustomersGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
+		adminCustomersGetIDFlag      = adminCustomersGetFlags.String("id", "REQUIRED", "")
+		adminCustomersGetSessionFlag = adminCustomersGetFlags.String("session", "", "")
+
+		adminCustomersSignoutFlags         = flag.NewFlagSet("signout", flag.ExitOnError)
+		adminCustomersSignoutIDFlag        = adminCustomersSignoutFlags.String("id", "REQUIRED", "usr_…")
+		adminCustomersSignoutCsrfTokenFlag = adminCustomersSignoutFlags.String("csrf-token", "", "")
+		adminCustomersSignoutSessionFlag   = adminCustomersSignoutFlags.String("session", "", "")
+
+		adminCustomersSigninLinkFlags         = flag.NewFlagSet("signin-link", flag.ExitOnError)
+		adminCustomersSigninLinkIDFlag        = adminCustomersSigninLinkFlags.String("id", "REQUIRED", "usr_…")
+		adminCustomersSigninLinkCsrfTokenFlag = adminCustomersSigninLinkFlags.String("csrf-token", "", "")
+		adminCustomersSigninLinkSessionFlag   = adminCustomersSigninLinkFlags.String("session", "", "")
+
+		adminOrderActionsFlags = flag.NewFlagSet("admin-order-actions", flag.ContinueOnError)
+
+		adminOrderActionsApproveFlags         = flag.NewFlagSet("approve", flag.ExitOnError)
+		adminOrderActionsApproveIDFlag        = adminOrderActionsApproveFlags.String("id", "REQUIRED", "")
+		adminOrderActionsApproveCsrfTokenFlag = adminOrderActionsApproveFlags.String("csrf-token", "", "")
+		adminOrderActionsApproveSessionFlag   = adminOrderActionsApproveFlags.String("session", "", "")
+
+		adminOrderActionsRejectFlags         = flag.NewFlagSet("reject", flag.ExitOnError)
+		adminOrderActionsRejectBodyFlag      = adminOrderActionsRejectFlags.String("body", "REQUIRED", "")
+		adminOrderActionsRejectIDFlag        = adminOrderActionsRejectFlags.String("id", "REQUIRED", "")
+		adminOrderActionsRejectCsrfTokenFlag = adminOrderActionsRejectFlags.String("csrf-token", "", "")
+		adminOrderActionsRejectSessionFlag   = adminOrderActionsRejectFlags.String("session", "", "")
+
+		adminOrderActionsRefundFlags         = flag.NewFlagSet("refund", flag.ExitOnError)
+		adminOrderActionsRefundBodyFlag      = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
+		adminOrderActionsRefundIDFlag        = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
+		adminOrderActionsRefundCsrfTokenFlag = adminOrderActionsRefundFlags.String("csrf-token", "", "")
+		adminOrderActionsRefundSessionFlag   = adminOrderActionsRefundFlags.String("session", "", "")
+
+		adminOrderActionsRefundsFlags       = flag.NewFlagSet("refunds", flag.ExitOnError)
+		adminOrderActionsRefundsIDFlag      = adminOrderActionsRefundsFlags.String("id", "REQUIRED", "")
+		adminOrderActionsRefundsSessionFlag = adminOrderActionsRefundsFlags.String("session", "", "")
 
 		adminSummaryFlags = flag.NewFlagSet("admin-summary", flag.ContinueOnError)
 
@@ -163,6 +313,22 @@ func ParseEndpoint(
 		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
 		invoicesPayTFlag         = invoicesPayFlags.String("t", "", "")
 		invoicesPayLocaleFlag    = invoicesPayFlags.String("locale", "", "")
+
+		adminOrdersFlags = flag.NewFlagSet("admin-orders", flag.ContinueOnError)
+
+		adminOrdersListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminOrdersListStatusFlag  = adminOrdersListFlags.String("status", "", "")
+		adminOrdersListQFlag       = adminOrdersListFlags.String("q", "", "")
+		adminOrdersListGatewayFlag = adminOrdersListFlags.String("gateway", "", "")
+		adminOrdersListFromFlag    = adminOrdersListFlags.String("from", "", "")
+		adminOrdersListToFlag      = adminOrdersListFlags.String("to", "", "")
+		adminOrdersListLimitFlag   = adminOrdersListFlags.String("limit", "50", "")
+		adminOrdersListCursorFlag  = adminOrdersListFlags.String("cursor", "", "")
+		adminOrdersListSessionFlag = adminOrdersListFlags.String("session", "", "")
+
+		adminOrdersGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
+		adminOrdersGetIDFlag      = adminOrdersGetFlags.String("id", "REQUIRED", "")
+		adminOrdersGetSessionFlag = adminOrdersGetFlags.String("session", "", "")
 
 		promotionFlags = flag.NewFlagSet("promotion", flag.ContinueOnError)
 
@@ -311,17 +477,57 @@ func ParseEndpoint(
 		upsellOrderTokenFlag          = upsellOrderFlags.String("token", "", "")
 		upsellOrderIdempotencyKeyFlag = upsellOrderFlags.String("idempotency-key", "", "")
 	)
+	adminAuditFlags.Usage = adminAuditUsage
+	adminAuditListFlags.Usage = adminAuditListUsage
+
+	adminCatalogFlags.Usage = adminCatalogUsage
+	adminCatalogGetFlags.Usage = adminCatalogGetUsage
+	adminCatalogPutFlags.Usage = adminCatalogPutUsage
+	adminCatalogVersionsFlags.Usage = adminCatalogVersionsUsage
+	adminCatalogVersionFlags.Usage = adminCatalogVersionUsage
+
 	adminJobsFlags.Usage = adminJobsUsage
 	adminJobsListFlags.Usage = adminJobsListUsage
 	adminJobsRetryFlags.Usage = adminJobsRetryUsage
 	adminJobsCancelFlags.Usage = adminJobsCancelUsage
 
+	adminMailFlags.Usage = adminMailUsage
+	adminMailListFlags.Usage = adminMailListUsage
+	adminMailResendFlags.Usage = adminMailResendUsage
+
+	adminOperatorsFlags.Usage = adminOperatorsUsage
+	adminOperatorsListFlags.Usage = adminOperatorsListUsage
+	adminOperatorsInviteFlags.Usage = adminOperatorsInviteUsage
+	adminOperatorsDisableFlags.Usage = adminOperatorsDisableUsage
+
+	adminPromotionsFlags.Usage = adminPromotionsUsage
+	adminPromotionsListFlags.Usage = adminPromotionsListUsage
+	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
+	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
+
+	adminServicesFlags.Usage = adminServicesUsage
+	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
+	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
+	adminServicesExtendFlags.Usage = adminServicesExtendUsage
+	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
+
+	adminWebhooksFlags.Usage = adminWebhooksUsage
+	adminWebhooksListFlags.Usage = adminWebhooksListUsage
+
 	affiliatesFlags.Usage = affiliatesUsage
 	affiliatesClickFlags.Usage = affiliatesClickUsage
 
-	adminOrdersFlags.Usage = adminOrdersUsage
-	adminOrdersListFlags.Usage = adminOrdersListUsage
-	adminOrdersGetFlags.Usage = adminOrdersGetUsage
+	adminCustomersFlags.Usage = adminCustomersUsage
+	adminCustomersListFlags.Usage = adminCustomersListUsage
+	adminCustomersGetFlags.Usage = adminCustomersGetUsage
+	adminCustomersSignoutFlags.Usage = adminCustomersSignoutUsage
+	adminCustomersSigninLinkFlags.Usage = adminCustomersSigninLinkUsage
+
+	adminOrderActionsFlags.Usage = adminOrderActionsUsage
+	adminOrderActionsApproveFlags.Usage = adminOrderActionsApproveUsage
+	adminOrderActionsRejectFlags.Usage = adminOrderActionsRejectUsage
+	adminOrderActionsRefundFlags.Usage = adminOrderActionsRefundUsage
+	adminOrderActionsRefundsFlags.Usage = adminOrderActionsRefundsUsage
 
 	adminSummaryFlags.Usage = adminSummaryUsage
 	adminSummaryGetFlags.Usage = adminSummaryGetUsage
@@ -341,6 +547,10 @@ func ParseEndpoint(
 	invoicesFlags.Usage = invoicesUsage
 	invoicesGetFlags.Usage = invoicesGetUsage
 	invoicesPayFlags.Usage = invoicesPayUsage
+
+	adminOrdersFlags.Usage = adminOrdersUsage
+	adminOrdersListFlags.Usage = adminOrdersListUsage
+	adminOrdersGetFlags.Usage = adminOrdersGetUsage
 
 	promotionFlags.Usage = promotionUsage
 	promotionGetFlags.Usage = promotionGetUsage
@@ -404,12 +614,28 @@ func ParseEndpoint(
 	{
 		svcn = flag.Arg(0)
 		switch svcn {
+		case "admin-audit":
+			svcf = adminAuditFlags
+		case "admin-catalog":
+			svcf = adminCatalogFlags
 		case "admin-jobs":
 			svcf = adminJobsFlags
+		case "admin-mail":
+			svcf = adminMailFlags
+		case "admin-operators":
+			svcf = adminOperatorsFlags
+		case "admin-promotions":
+			svcf = adminPromotionsFlags
+		case "admin-services":
+			svcf = adminServicesFlags
+		case "admin-webhooks":
+			svcf = adminWebhooksFlags
 		case "affiliates":
 			svcf = affiliatesFlags
-		case "admin-orders":
-			svcf = adminOrdersFlags
+		case "admin-customers":
+			svcf = adminCustomersFlags
+		case "admin-order-actions":
+			svcf = adminOrderActionsFlags
 		case "admin-summary":
 			svcf = adminSummaryFlags
 		case "catalog":
@@ -418,6 +644,8 @@ func ParseEndpoint(
 			svcf = geoFlags
 		case "invoices":
 			svcf = invoicesFlags
+		case "admin-orders":
+			svcf = adminOrdersFlags
 		case "promotion":
 			svcf = promotionFlags
 		case "order":
@@ -449,6 +677,29 @@ func ParseEndpoint(
 	{
 		epn = svcf.Arg(0)
 		switch svcn {
+		case "admin-audit":
+			switch epn {
+			case "list":
+				epf = adminAuditListFlags
+
+			}
+
+		case "admin-catalog":
+			switch epn {
+			case "get":
+				epf = adminCatalogGetFlags
+
+			case "put":
+				epf = adminCatalogPutFlags
+
+			case "versions":
+				epf = adminCatalogVersionsFlags
+
+			case "version":
+				epf = adminCatalogVersionFlags
+
+			}
+
 		case "admin-jobs":
 			switch epn {
 			case "list":
@@ -462,6 +713,65 @@ func ParseEndpoint(
 
 			}
 
+		case "admin-mail":
+			switch epn {
+			case "list":
+				epf = adminMailListFlags
+
+			case "resend":
+				epf = adminMailResendFlags
+
+			}
+
+		case "admin-operators":
+			switch epn {
+			case "list":
+				epf = adminOperatorsListFlags
+
+			case "invite":
+				epf = adminOperatorsInviteFlags
+
+			case "disable":
+				epf = adminOperatorsDisableFlags
+
+			}
+
+		case "admin-promotions":
+			switch epn {
+			case "list":
+				epf = adminPromotionsListFlags
+
+			case "create":
+				epf = adminPromotionsCreateFlags
+
+			case "update":
+				epf = adminPromotionsUpdateFlags
+
+			}
+
+		case "admin-services":
+			switch epn {
+			case "suspend":
+				epf = adminServicesSuspendFlags
+
+			case "unsuspend":
+				epf = adminServicesUnsuspendFlags
+
+			case "extend":
+				epf = adminServicesExtendFlags
+
+			case "terminate":
+				epf = adminServicesTerminateFlags
+
+			}
+
+		case "admin-webhooks":
+			switch epn {
+			case "list":
+				epf = adminWebhooksListFlags
+
+			}
+
 		case "affiliates":
 			switch epn {
 			case "click":
@@ -469,13 +779,35 @@ func ParseEndpoint(
 
 			}
 
-		case "admin-orders":
+		case "admin-customers":
 			switch epn {
 			case "list":
-				epf = adminOrdersListFlags
+				epf = adminCustomersListFlags
 
 			case "get":
-				epf = adminOrdersGetFlags
+				epf = adminCustomersGetFlags
+
+			case "signout":
+				epf = adminCustomersSignoutFlags
+
+			case "signin-link":
+				epf = adminCustomersSigninLinkFlags
+
+			}
+
+		case "admin-order-actions":
+			switch epn {
+			case "approve":
+				epf = adminOrderActionsApproveFlags
+
+			case "reject":
+				epf = adminOrderActionsRejectFlags
+
+			case "refund":
+				epf = adminOrderActionsRefundFlags
+
+			case "refunds":
+				epf = adminOrderActionsRefundsFlags
 
 			}
 
@@ -525,6 +857,16 @@ func ParseEndpoint(
 
 			case "pay":
 				epf = invoicesPayFlags
+
+			}
+
+		case "admin-orders":
+			switch epn {
+			case "list":
+				epf = adminOrdersListFlags
+
+			case "get":
+				epf = adminOrdersGetFlags
 
 			}
 
@@ -673,6 +1015,29 @@ func ParseEndpoint(
 	)
 	{
 		switch svcn {
+		case "admin-audit":
+			c := adminauditc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminauditc.BuildListPayload(*adminAuditListOperatorFlag, *adminAuditListActionFlag, *adminAuditListTargetFlag, *adminAuditListLimitFlag, *adminAuditListCursorFlag, *adminAuditListSessionFlag)
+			}
+		case "admin-catalog":
+			c := admincatalogc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "get":
+				endpoint = c.Get()
+				data, err = admincatalogc.BuildGetPayload(*adminCatalogGetSessionFlag)
+			case "put":
+				endpoint = c.Put()
+				data, err = admincatalogc.BuildPutPayload(*adminCatalogPutBodyFlag, *adminCatalogPutCsrfTokenFlag, *adminCatalogPutSessionFlag)
+			case "versions":
+				endpoint = c.Versions()
+				data, err = admincatalogc.BuildVersionsPayload(*adminCatalogVersionsSessionFlag)
+			case "version":
+				endpoint = c.Version()
+				data, err = admincatalogc.BuildVersionPayload(*adminCatalogVersionVersionFlag, *adminCatalogVersionSessionFlag)
+			}
 		case "admin-jobs":
 			c := adminjobsc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -686,6 +1051,65 @@ func ParseEndpoint(
 				endpoint = c.Cancel()
 				data, err = adminjobsc.BuildCancelPayload(*adminJobsCancelIDFlag, *adminJobsCancelCsrfTokenFlag, *adminJobsCancelSessionFlag)
 			}
+		case "admin-mail":
+			c := adminmailc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminmailc.BuildListPayload(*adminMailListStatusFlag, *adminMailListQFlag, *adminMailListLimitFlag, *adminMailListCursorFlag, *adminMailListSessionFlag)
+			case "resend":
+				endpoint = c.Resend()
+				data, err = adminmailc.BuildResendPayload(*adminMailResendIDFlag, *adminMailResendCsrfTokenFlag, *adminMailResendSessionFlag)
+			}
+		case "admin-operators":
+			c := adminoperatorsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminoperatorsc.BuildListPayload(*adminOperatorsListSessionFlag)
+			case "invite":
+				endpoint = c.Invite()
+				data, err = adminoperatorsc.BuildInvitePayload(*adminOperatorsInviteBodyFlag, *adminOperatorsInviteCsrfTokenFlag, *adminOperatorsInviteSessionFlag)
+			case "disable":
+				endpoint = c.Disable()
+				data, err = adminoperatorsc.BuildDisablePayload(*adminOperatorsDisableEmailFlag, *adminOperatorsDisableCsrfTokenFlag, *adminOperatorsDisableSessionFlag)
+			}
+		case "admin-promotions":
+			c := adminpromotionsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminpromotionsc.BuildListPayload(*adminPromotionsListSessionFlag)
+			case "create":
+				endpoint = c.Create()
+				data, err = adminpromotionsc.BuildCreatePayload(*adminPromotionsCreateBodyFlag, *adminPromotionsCreateCsrfTokenFlag, *adminPromotionsCreateSessionFlag)
+			case "update":
+				endpoint = c.Update()
+				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
+			}
+		case "admin-services":
+			c := adminservicesc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "suspend":
+				endpoint = c.Suspend()
+				data, err = adminservicesc.BuildSuspendPayload(*adminServicesSuspendIDFlag, *adminServicesSuspendCsrfTokenFlag, *adminServicesSuspendSessionFlag)
+			case "unsuspend":
+				endpoint = c.Unsuspend()
+				data, err = adminservicesc.BuildUnsuspendPayload(*adminServicesUnsuspendIDFlag, *adminServicesUnsuspendCsrfTokenFlag, *adminServicesUnsuspendSessionFlag)
+			case "extend":
+				endpoint = c.Extend()
+				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
+			case "terminate":
+				endpoint = c.Terminate()
+				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
+			}
+		case "admin-webhooks":
+			c := adminwebhooksc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminwebhooksc.BuildListPayload(*adminWebhooksListProviderFlag, *adminWebhooksListOutcomeFlag, *adminWebhooksListLimitFlag, *adminWebhooksListCursorFlag, *adminWebhooksListSessionFlag)
+			}
 		case "affiliates":
 			c := affiliatesc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -693,15 +1117,37 @@ func ParseEndpoint(
 				endpoint = c.Click()
 				data, err = affiliatesc.BuildClickPayload(*affiliatesClickBodyFlag)
 			}
-		case "admin-orders":
-			c := adminordersc.NewClient(scheme, host, doer, enc, dec, restore)
+		case "admin-customers":
+			c := admincustomersc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
 			case "list":
 				endpoint = c.List()
-				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
+				data, err = admincustomersc.BuildListPayload(*adminCustomersListQFlag, *adminCustomersListLimitFlag, *adminCustomersListSessionFlag)
 			case "get":
 				endpoint = c.Get()
-				data, err = adminordersc.BuildGetPayload(*adminOrdersGetIDFlag, *adminOrdersGetSessionFlag)
+				data, err = admincustomersc.BuildGetPayload(*adminCustomersGetIDFlag, *adminCustomersGetSessionFlag)
+			case "signout":
+				endpoint = c.Signout()
+				data, err = admincustomersc.BuildSignoutPayload(*adminCustomersSignoutIDFlag, *adminCustomersSignoutCsrfTokenFlag, *adminCustomersSignoutSessionFlag)
+			case "signin-link":
+				endpoint = c.SigninLink()
+				data, err = admincustomersc.BuildSigninLinkPayload(*adminCustomersSigninLinkIDFlag, *adminCustomersSigninLinkCsrfTokenFlag, *adminCustomersSigninLinkSessionFlag)
+			}
+		case "admin-order-actions":
+			c := adminorderactionsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "approve":
+				endpoint = c.Approve()
+				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
+			case "reject":
+				endpoint = c.Reject()
+				data, err = adminorderactionsc.BuildRejectPayload(*adminOrderActionsRejectBodyFlag, *adminOrderActionsRejectIDFlag, *adminOrderActionsRejectCsrfTokenFlag, *adminOrderActionsRejectSessionFlag)
+			case "refund":
+				endpoint = c.Refund()
+				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundSessionFlag)
+			case "refunds":
+				endpoint = c.Refunds()
+				data, err = adminorderactionsc.BuildRefundsPayload(*adminOrderActionsRefundsIDFlag, *adminOrderActionsRefundsSessionFlag)
 			}
 		case "admin-summary":
 			c := adminsummaryc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -749,6 +1195,16 @@ func ParseEndpoint(
 			case "pay":
 				endpoint = c.Pay()
 				data, err = invoicesc.BuildPayPayload(*invoicesPayBodyFlag, *invoicesPayInvoiceIDFlag, *invoicesPayTFlag, *invoicesPayLocaleFlag)
+			}
+		case "admin-orders":
+			c := adminordersc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
+			case "get":
+				endpoint = c.Get()
+				data, err = adminordersc.BuildGetPayload(*adminOrdersGetIDFlag, *adminOrdersGetSessionFlag)
 			}
 		case "promotion":
 			c := promotionc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -884,6 +1340,137 @@ func ParseEndpoint(
 	return endpoint, data, nil
 }
 
+// adminAuditUsage displays the usage of the admin-audit command and its
+// subcommands.
+func adminAuditUsage() {
+	fmt.Fprintln(os.Stderr, `The console's audit log: every customer and operator action.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-audit COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Entries, newest first, paged: pass nextCursor back as cursor; it is empty on the last page.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-audit COMMAND --help\n", os.Args[0])
+}
+func adminAuditListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-audit list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -operator STRING")
+	fmt.Fprint(os.Stderr, " -action STRING")
+	fmt.Fprint(os.Stderr, " -target STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Entries, newest first, paged: pass nextCursor back as cursor; it is empty on the last page.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -operator STRING: `)
+	fmt.Fprintln(os.Stderr, `    -action STRING: `)
+	fmt.Fprintln(os.Stderr, `    -target STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --limit 298 --cursor \"ifg\" --session \"hx6\"")
+}
+
+// adminCatalogUsage displays the usage of the admin-catalog command and its
+// subcommands.
+func adminCatalogUsage() {
+	fmt.Fprintln(os.Stderr, `The console's catalog: the file in force, saving a new one (validated as `+"`"+`streamcart catalog check`+"`"+`), and every version saved.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-catalog COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    get: The catalog in force and its source.`)
+	fmt.Fprintln(os.Stderr, `    put: Saves a new catalog (owner): the YAML or JSON source is validated exactly as `+"`"+`streamcart catalog check`+"`"+` and import do; a bad one answers 400 invalid_catalog with each problem's line and field path, and nothing changes. The running shop serves the new version at once here and within its catalog poll on other replicas.`)
+	fmt.Fprintln(os.Stderr, `    versions: Every saved catalog version, newest first.`)
+	fmt.Fprintln(os.Stderr, `    version: One saved version with its source.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-catalog COMMAND --help\n", os.Args[0])
+}
+func adminCatalogGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The catalog in force and its source.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fbf\"")
+}
+
+func adminCatalogPutUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog put", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Saves a new catalog (owner): the YAML or JSON source is validated exactly as `+"`"+`streamcart catalog check`+"`"+` and import do; a bad one answers 400 invalid_catalog with each problem's line and field path, and nothing changes. The running shop serves the new version at once here and within its catalog poll on other replicas.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"gsw\",\n      \"source\": \"66\"\n   }' --csrf-token \"A omnis molestias eos nisi blanditiis fugit.\" --session \"7bl\"")
+}
+
+func adminCatalogVersionsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog versions", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every saved catalog version, newest first.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"6nq\"")
+}
+
+func adminCatalogVersionUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog version", os.Args[0])
+	fmt.Fprint(os.Stderr, " -version INT64")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `One saved version with its source.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -version INT64: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 1827410018463582163 --session \"6oh\"")
+}
+
 // adminJobsUsage displays the usage of the admin-jobs command and its
 // subcommands.
 func adminJobsUsage() {
@@ -916,7 +1503,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 401 --session \"4p4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"")
 }
 
 func adminJobsRetryUsage() {
@@ -938,7 +1525,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 8698945322782619858 --csrf-token \"Dolorum ullam cupiditate vero aut quis.\" --session \"whv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6266157325978615476 --csrf-token \"Nam et corrupti.\" --session \"dzu\"")
 }
 
 func adminJobsCancelUsage() {
@@ -960,7 +1547,360 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 5646914344575997583 --csrf-token \"In dolorum sed.\" --session \"72n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1118980671431575670 --csrf-token \"Est dolorem.\" --session \"m0i\"")
+}
+
+// adminMailUsage displays the usage of the admin-mail command and its
+// subcommands.
+func adminMailUsage() {
+	fmt.Fprintln(os.Stderr, `The console's outbox: the messages, and sending one again.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-mail COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Messages, newest first, paged: pass nextCursor back as cursor; it is empty on the last page.`)
+	fmt.Fprintln(os.Stderr, `    resend: Queues a stored message to be sent again now (support, owner).`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-mail COMMAND --help\n", os.Args[0])
+}
+func adminMailListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-mail list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Messages, newest first, paged: pass nextCursor back as cursor; it is empty on the last page.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"")
+}
+
+func adminMailResendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-mail resend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id INT64")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Queues a stored message to be sent again now (support, owner).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id INT64: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 986843932693715971 --csrf-token \"At impedit nihil voluptatum quod nobis.\" --session \"8ut\"")
+}
+
+// adminOperatorsUsage displays the usage of the admin-operators command and
+// its subcommands.
+func adminOperatorsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's operators: list (any role), invite and disable (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-operators COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Every operator, disabled ones included.`)
+	fmt.Fprintln(os.Stderr, `    invite: Adds an operator and returns its one-time setup link (24 h), as `+"`"+`streamcart operator add`+"`"+` does.`)
+	fmt.Fprintln(os.Stderr, `    disable: Stops an operator signing in and ends its sessions at once. An owner cannot disable itself.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-operators COMMAND --help\n", os.Args[0])
+}
+func adminOperatorsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-operators list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every operator, disabled ones included.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"3s0\"")
+}
+
+func adminOperatorsInviteUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-operators invite", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Adds an operator and returns its one-time setup link (24 h), as `+"`"+`streamcart operator add`+"`"+` does.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"rw2\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Autem harum quas illo iste cupiditate.\" --session \"mm5\"")
+}
+
+func adminOperatorsDisableUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-operators disable", os.Args[0])
+	fmt.Fprint(os.Stderr, " -email STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Stops an operator signing in and ends its sessions at once. An owner cannot disable itself.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -email STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"mwp\" --csrf-token \"Sunt ex rerum officiis.\" --session \"az0\"")
+}
+
+// adminPromotionsUsage displays the usage of the admin-promotions command and
+// its subcommands.
+func adminPromotionsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's promotions with their usage. Promotions live in the catalog: every change saves a new catalog version.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-promotions COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Every promotion of the catalog in force, with how often it was used.`)
+	fmt.Fprintln(os.Stderr, `    create: Adds a promotion to the catalog (owner): a new catalog version.`)
+	fmt.Fprintln(os.Stderr, `    update: Changes a promotion (owner): disable or enable it, move its dates, change its use limit; absent fields stay. An empty date removes it. A new catalog version.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-promotions COMMAND --help\n", os.Args[0])
+}
+func adminPromotionsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every promotion of the catalog in force, with how often it was used.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"tgm\"")
+}
+
+func adminPromotionsCreateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions create", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Adds a promotion to the catalog (owner): a new catalog version.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5427675438931228727\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"bo8\",\n      \"maxUses\": 5533923013390269970,\n      \"recurring\": false,\n      \"startDate\": \"lho\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }' --csrf-token \"Voluptatem optio eos eum dolorem.\" --session \"5i6\"")
+}
+
+func adminPromotionsUpdateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-promotions update", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -code STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Changes a promotion (owner): disable or enable it, move its dates, change its use limit; absent fields stay. An empty date removes it. A new catalog version.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -code STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"sbu\",\n      \"maxUses\": 5770481811617357184,\n      \"startDate\": \"pu7\"\n   }' --code \"hk7\" --csrf-token \"Est aut rerum dolor.\" --session \"9df\"")
+}
+
+// adminServicesUsage displays the usage of the admin-services command and its
+// subcommands.
+func adminServicesUsage() {
+	fmt.Fprintln(os.Stderr, `The console's actions on one line, through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
+	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
+	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free.`)
+	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-services COMMAND --help\n", os.Args[0])
+}
+func adminServicesSuspendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services suspend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Disables an active line on the panel; the line shows Suspended.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Quasi perferendis sit.\" --session \"9iv\"")
+}
+
+func adminServicesUnsuspendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services unsuspend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Enables a suspended line again on the panel; the line shows Active.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"nb2\" --csrf-token \"Provident enim officia.\" --session \"p1k\"")
+}
+
+func adminServicesExtendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services extend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 2447\n   }' --id \"a7k\" --csrf-token \"Quo reiciendis explicabo non sit quasi numquam.\" --session \"741\"")
+}
+
+func adminServicesTerminateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services terminate", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Deletes the line from the panel for good; the line shows Terminated.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"g0c\" --csrf-token \"Rem qui repudiandae velit.\" --session \"f9l\"")
+}
+
+// adminWebhooksUsage displays the usage of the admin-webhooks command and its
+// subcommands.
+func adminWebhooksUsage() {
+	fmt.Fprintln(os.Stderr, `The console's stored provider events.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-webhooks COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Stored events, newest first, paged. outcome matches the outcome's first word (pending: not processed yet).`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-webhooks COMMAND --help\n", os.Args[0])
+}
+func adminWebhooksListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-webhooks list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -provider STRING")
+	fmt.Fprint(os.Stderr, " -outcome STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Stored events, newest first, paged. outcome matches the outcome's first word (pending: not processed yet).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -provider STRING: `)
+	fmt.Fprintln(os.Stderr, `    -outcome STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"hoh\" --outcome \"vwp\" --limit 7 --cursor \"yk1\" --session \"deh\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -989,63 +1929,55 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"x24\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"0kb\"\n   }'")
 }
 
-// adminOrdersUsage displays the usage of the admin-orders command and its
-// subcommands.
-func adminOrdersUsage() {
-	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
-	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
+// adminCustomersUsage displays the usage of the admin-customers command and
+// its subcommands.
+func adminCustomersUsage() {
+	fmt.Fprintln(os.Stderr, `The console's customers: search, one customer with orders, lines and sessions, signing them out, sending a sign-in link.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-customers COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
-	fmt.Fprintln(os.Stderr, `    get: One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `    list: Customers, newest first. q matches an email (whole or its beginning) or a client id.`)
+	fmt.Fprintln(os.Stderr, `    get: One customer: its orders (newest first), its lines (credentials masked for a viewer) and its live sessions.`)
+	fmt.Fprintln(os.Stderr, `    signout: Ends every session of the customer at once, on every replica (support, owner).`)
+	fmt.Fprintln(os.Stderr, `    signin-link: Mails the customer a one-time sign-in link, as the shop's own sign-in does (support, owner).`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
-	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
+	fmt.Fprintf(os.Stderr, "    %s admin-customers COMMAND --help\n", os.Args[0])
 }
-func adminOrdersListUsage() {
+func adminCustomersListUsage() {
 	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders list", os.Args[0])
-	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-customers list", os.Args[0])
 	fmt.Fprint(os.Stderr, " -q STRING")
-	fmt.Fprint(os.Stderr, " -gateway STRING")
-	fmt.Fprint(os.Stderr, " -from STRING")
-	fmt.Fprint(os.Stderr, " -to STRING")
 	fmt.Fprint(os.Stderr, " -limit INT")
-	fmt.Fprint(os.Stderr, " -cursor STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `Customers, newest first. q matches an email (whole or its beginning) or a client id.`)
 
 	// Flags list
-	fmt.Fprintln(os.Stderr, `    -status STRING: `)
 	fmt.Fprintln(os.Stderr, `    -q STRING: `)
-	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
-	fmt.Fprintln(os.Stderr, `    -from STRING: `)
-	fmt.Fprintln(os.Stderr, `    -to STRING: `)
 	fmt.Fprintln(os.Stderr, `    -limit INT: `)
-	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"pending\" --q \"9zu\" --gateway \"kzs\" --from \"033\" --to \"bic\" --limit 145 --cursor \"ge4\" --session \"81p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"ngt\" --limit 83 --session \"x7g\"")
 }
 
-func adminOrdersGetUsage() {
+func adminCustomersGetUsage() {
 	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders get", os.Args[0])
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-customers get", os.Args[0])
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `One customer: its orders (newest first), its lines (credentials masked for a viewer) and its live sessions.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
@@ -1053,7 +1985,155 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"5ml\" --session \"qg7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ihq\" --session \"ju7\"")
+}
+
+func adminCustomersSignoutUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-customers signout", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Ends every session of the customer at once, on every replica (support, owner).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: usr_…`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"psd\" --csrf-token \"Autem incidunt ut vel hic.\" --session \"vtn\"")
+}
+
+func adminCustomersSigninLinkUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-customers signin-link", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Mails the customer a one-time sign-in link, as the shop's own sign-in does (support, owner).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: usr_…`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"gu1\" --csrf-token \"Soluta quis.\" --session \"1cv\"")
+}
+
+// adminOrderActionsUsage displays the usage of the admin-order-actions command
+// and its subcommands.
+func adminOrderActionsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's actions on one order: approving or rejecting an order held by the fraud check, and refunds (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-order-actions COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `    reject: An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).`)
+	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded; on a full refund its lines are disabled unless keepLine.`)
+	fmt.Fprintln(os.Stderr, `    refunds: The refunds of an order, oldest first.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-order-actions COMMAND --help\n", os.Args[0])
+}
+func adminOrderActionsApproveUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions approve", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"3ax\" --csrf-token \"Ratione eaque.\" --session \"mqr\"")
+}
+
+func adminOrderActionsRejectUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions reject", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"i49\"\n   }' --id \"hju\" --csrf-token \"Odio nihil aut.\" --session \"ccj\"")
+}
+
+func adminOrderActionsRefundUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions refund", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded; on a full refund its lines are disabled unless keepLine.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3066546465673056613,\n      \"keepLine\": false,\n      \"reason\": \"d4u\"\n   }' --id \"jyz\" --csrf-token \"Voluptatem et.\" --session \"ofl\"")
+}
+
+func adminOrderActionsRefundsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions refunds", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The refunds of an order, oldest first.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"oge\" --session \"i5a\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -1084,7 +2164,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 248 --session \"dj7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 281 --session \"2q2\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -1120,7 +2200,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"tNI\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"mIf\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -1142,7 +2222,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 5188554957624586070 --currency \"ISl\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 351606884019662890 --currency \"ZTn\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -1162,7 +2242,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"xZa\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"uSU\" --locale \"en\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -1200,7 +2280,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1627432698216144543 --from \"Impedit ea saepe qui earum esse et.\" --to \"Veniam ut et qui eveniet dignissimos aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 6836488423081883833 --from \"Sunt quia at id.\" --to \"Voluptatem quasi id.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -1236,7 +2316,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -1295,7 +2375,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Qui id.\" --t \"tkf\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Labore minus error.\" --t \"bc4\" --locale \"en\"")
 }
 
 func invoicesPayUsage() {
@@ -1319,7 +2399,71 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"7rt\",\n      \"returnUrl\": \"xzh\"\n   }' --invoice-id \"Omnis dolore ducimus voluptatem.\" --t \"9vn\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"1po\",\n      \"returnUrl\": \"qw7\"\n   }' --invoice-id \"Et corrupti in.\" --t \"9ck\" --locale \"en-gb\"")
+}
+
+// adminOrdersUsage displays the usage of the admin-orders command and its
+// subcommands.
+func adminOrdersUsage() {
+	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `    get: One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
+}
+func adminOrdersListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -gateway STRING")
+	fmt.Fprint(os.Stderr, " -from STRING")
+	fmt.Fprint(os.Stderr, " -to STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
+	fmt.Fprintln(os.Stderr, `    -from STRING: `)
+	fmt.Fprintln(os.Stderr, `    -to STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"cil\" --gateway \"ool\" --from \"71q\" --to \"nze\" --limit 83 --cursor \"9w3\" --session \"ypk\"")
+}
+
+func adminOrdersGetUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-orders get", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"i9g\" --session \"mhc\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -1350,7 +2494,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ga\" --pid 4319817213405041814")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"i5\" --pid 5392288462071687691")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -1384,7 +2528,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"pzb\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"DSY\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 81,\n      \"gateway\": \"Pariatur autem eligendi sit.\",\n      \"pid\": 2,\n      \"promoCode\": \"v9d\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"w5i\"\n   }' --token \"Placeat accusamus aut.\" --idempotency-key \"g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"har\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vcw\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 74,\n      \"gateway\": \"Vero exercitationem perspiciatis iste laboriosam voluptatem.\",\n      \"pid\": 2,\n      \"promoCode\": \"ydd\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"gis\"\n   }' --token \"Aut aspernatur.\" --idempotency-key \"8t\"")
 }
 
 func orderGetUsage() {
@@ -1404,7 +2548,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Mollitia et consectetur qui nam.\" --token \"Non doloremque et ipsum voluptates quis velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Velit nemo atque voluptatem rerum.\" --token \"Alias facilis.\"")
 }
 
 func orderCancelUsage() {
@@ -1424,7 +2568,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem expedita temporibus ducimus ut culpa ipsa.\" --token \"Cupiditate non cum deleniti qui sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Et sunt earum qui blanditiis magnam non.\" --token \"Quae nisi.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -1452,7 +2596,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"jla\",\n      \"extraConnections\": 24,\n      \"pid\": 2,\n      \"promoCode\": \"89w\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"UTE\",\n      \"extraConnections\": 82,\n      \"pid\": 2,\n      \"promoCode\": \"ayw\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -1491,7 +2635,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Eum et necessitatibus et officiis quis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Voluptates sint adipisci sint et.\"")
 }
 
 func servicesGetUsage() {
@@ -1513,7 +2657,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Vel ut neque tempora quis quis deleniti.\" --locale \"en-us\" --token \"Culpa quasi doloribus velit similique quasi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur quaerat omnis.\" --locale \"en-us\" --token \"Id ipsam.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -1535,7 +2679,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Quibusdam nostrum quaerat.\" --locale \"en\" --token \"Dolores velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Inventore nostrum dolorem.\" --locale \"de-de\" --token \"Omnis quaerat illum occaecati.\"")
 }
 
 func servicesRestartUsage() {
@@ -1557,7 +2701,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Est dolorem ut in in.\" --locale \"en-gb\" --token \"Dolore voluptatibus odit velit assumenda hic ex.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Adipisci cupiditate veniam.\" --locale \"de-de\" --token \"Non in soluta.\"")
 }
 
 func servicesRecreateUsage() {
@@ -1579,7 +2723,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Non autem incidunt ut vel hic.\" --locale \"es-es\" --token \"Dolor incidunt incidunt asperiores veritatis iste laborum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Pariatur voluptatem.\" --locale \"en-gb\" --token \"Error assumenda.\"")
 }
 
 func servicesTerminateUsage() {
@@ -1603,7 +2747,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Qui blanditiis aut dolor.\" --locale \"en-gb\" --token \"Ipsa sint reprehenderit eligendi nostrum vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est alias.\" --locale \"en-us\" --token \"Voluptatem velit illum.\"")
 }
 
 func servicesSetMacUsage() {
@@ -1627,7 +2771,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Quia veniam.\" --locale \"nl-nl\" --token \"Reiciendis illo provident qui a omnis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Magnam nesciunt.\" --locale \"pt-pt\" --token \"Reprehenderit atque in labore.\"")
 }
 
 func servicesRenewUsage() {
@@ -1651,7 +2795,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"annually\",\n      \"gateway\": \"c0h\",\n      \"pid\": 558220131030679614,\n      \"returnUrl\": \"qu7\"\n   }' --service-id \"Quia dolorum.\" --locale \"en\" --token \"Nemo quasi fugiat adipisci voluptatem quam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fjb\",\n      \"pid\": 3068850326262496906,\n      \"returnUrl\": \"wjq\"\n   }' --service-id \"Accusamus similique aut quidem voluptas qui.\" --locale \"es-es\" --token \"Suscipit iure suscipit.\"")
 }
 
 func servicesCancelUsage() {
@@ -1673,7 +2817,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Consequatur omnis ipsum.\" --locale \"nl-nl\" --token \"Nihil soluta accusantium aut qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Officiis quae.\" --locale \"en\" --token \"Qui itaque corporis optio omnis molestiae.\"")
 }
 
 func servicesResumeUsage() {
@@ -1695,7 +2839,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Est error dolor.\" --locale \"de-de\" --token \"Quo a.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Consequatur nulla.\" --locale \"pt-pt\" --token \"Repellendus ipsa repellat debitis ducimus.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -1726,7 +2870,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Itaque consequuntur quisquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Amet esse sit sit.\"")
 }
 
 func resellersOrderUsage() {
@@ -1748,7 +2892,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0iw\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Placeat natus vel reprehenderit non et atque.\",\n      \"password\": \"7qs\",\n      \"pid\": 4900249484852475806,\n      \"returnUrl\": \"dyo\"\n   }' --token \"Voluptates aut sit eos maiores possimus.\" --idempotency-key \"u5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }' --token \"Iste molestias accusamus rerum ut et totam.\" --idempotency-key \"v\"")
 }
 
 func resellersGetServiceUsage() {
@@ -1770,7 +2914,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Minus ab et.\" --locale \"en\" --token \"Voluptatem nisi rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Maiores enim voluptate sint est iusto.\" --locale \"de-de\" --token \"Velit natus consequuntur occaecati quod eligendi aperiam.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -1803,7 +2947,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"jtg\",\n      \"token\": \"5jb\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"4ug\",\n      \"token\": \"jg8\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -1821,7 +2965,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"9q1\",\n      \"token\": \"g9n\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"t4r\",\n      \"token\": \"33i\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -1839,7 +2983,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"8km\",\n      \"otp\": \"4nq\",\n      \"password\": \"zr4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"r1d\",\n      \"otp\": \"alz\",\n      \"password\": \"77s\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -1857,7 +3001,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"yq9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"f4e\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -1877,7 +3021,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Corporis quo quas voluptatem natus.\" --session \"2kk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Et consequatur.\" --session \"u4l\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -1909,7 +3053,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"1q2\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"tm1\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -1927,7 +3071,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Voluptas facilis explicabo in pariatur sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Deleniti maxime ut repellendus quis officia exercitationem.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -1945,7 +3089,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"jqf\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"pfv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -1963,7 +3107,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"ezk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"70n\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -1983,7 +3127,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"fgt\"\n   }' --token \"Consequatur maiores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d51\"\n   }' --token \"Voluptatibus est libero vero saepe.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -2017,7 +3161,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"ewt\" --locale \"pt-pt\" --token \"Quia dolorem et in.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0l\" --locale \"nl-nl\" --token \"Doloremque blanditiis est.\"")
 }
 
 func upsellQuoteUsage() {
@@ -2037,7 +3181,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"z\",\n      \"extraQuantity\": 2782107992089638365,\n      \"serviceId\": \"e7o\"\n   }' --token \"Cum autem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"uk\",\n      \"extraQuantity\": 2321741270632893413,\n      \"serviceId\": \"nmq\"\n   }' --token \"Ut commodi aut est qui doloremque ut.\"")
 }
 
 func upsellOrderUsage() {
@@ -2059,5 +3203,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"mb\",\n      \"extraQuantity\": 8856065835229728459,\n      \"gateway\": \"Mollitia omnis nesciunt et ea consequatur.\",\n      \"returnUrl\": \"rgi\",\n      \"serviceId\": \"i73\"\n   }' --token \"Et ab ex.\" --idempotency-key \"7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5\",\n      \"extraQuantity\": 8659794747124886769,\n      \"gateway\": \"Vitae necessitatibus architecto quae.\",\n      \"returnUrl\": \"ylw\",\n      \"serviceId\": \"thu\"\n   }' --token \"Dolores eum.\" --idempotency-key \"dxx\"")
 }

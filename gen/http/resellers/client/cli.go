@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"0iw\",\n      \"currency\": \"g\",\n      \"existingReseller\": true,\n      \"gateway\": \"Placeat natus vel reprehenderit non et atque.\",\n      \"password\": \"7qs\",\n      \"pid\": 4900249484852475806,\n      \"returnUrl\": \"dyo\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

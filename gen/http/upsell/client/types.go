@@ -701,8 +701,8 @@ func ValidateOrderResponseBody(body *OrderResponseBody) (err error) {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paymentDeadline", "body"))
 	}
 	if body.Status != nil {
-		if !(*body.Status == "pending" || *body.Status == "paid" || *body.Status == "provisioning" || *body.Status == "active" || *body.Status == "fraud" || *body.Status == "cancelled" || *body.Status == "failed" || *body.Status == "needs_review") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review"}))
+		if !(*body.Status == "pending" || *body.Status == "paid" || *body.Status == "provisioning" || *body.Status == "active" || *body.Status == "fraud" || *body.Status == "cancelled" || *body.Status == "failed" || *body.Status == "needs_review" || *body.Status == "partially_refunded" || *body.Status == "refunded") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}))
 		}
 	}
 	if body.Total != nil {

@@ -1,0 +1,568 @@
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/signin"
+)
+
+var (
+	// ErrNotHeld means the order is not held by the fraud check (approve, reject).
+	ErrNotHeld = errors.New("console: order not held")
+	// ErrNotPaid means the order's invoice is not paid: there is nothing to refund.
+	ErrNotPaid = errors.New("console: order not paid")
+	// ErrFullyRefunded means all that was paid was refunded already.
+	ErrFullyRefunded = errors.New("console: order fully refunded")
+	// ErrRefundTooMuch means the amount is more than what is left to refund.
+	ErrRefundTooMuch = errors.New("console: refund more than is left")
+	// ErrRefundFailed means the gateway refused or could not be reached; nothing was recorded.
+	ErrRefundFailed = errors.New("console: gateway refund failed")
+	// ErrLineState means the line's status does not allow the action.
+	ErrLineState = errors.New("console: line status does not allow it")
+	// ErrPanel means the panel refused or could not be reached; the line is as it was.
+	ErrPanel = errors.New("console: panel failed")
+)
+
+// Refund methods.
+const (
+	RefundManual = "manual"
+)
+
+// Refund is money given back on an order from the console.
+type Refund struct {
+	ID, OrderID                     string
+	Amount                          pricing.Money
+	Method, Reference, Reason, Note string
+	Operator                        string
+	CreatedAt                       time.Time
+}
+
+// AuditFilter selects audit entries; Before is the keyset position (entries with a smaller id).
+type AuditFilter struct {
+	Operator, Action, Target string
+	Before                   int64
+	Limit                    int
+}
+
+// AuditRow is an audit entry with the acting customer's public id.
+type AuditRow struct {
+	audit.Entry
+	CustomerID string
+}
+
+// Customer is a client as the console lists it.
+type Customer struct {
+	ID                  int64
+	PublicID, Email     string
+	CreatedAt           time.Time
+	Orders, ActiveLines int
+}
+
+// ClientSession is a client's live session.
+type ClientSession struct {
+	ID, Scope            string
+	CreatedAt, ExpiresAt time.Time
+}
+
+// ActionStore is what the console's actions read and write.
+type ActionStore interface {
+	Order(ctx context.Context, id string) (order.Order, error)
+	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	Service(ctx context.Context, id string) (order.Service, error)
+	ApproveHeld(ctx context.Context, id string, now time.Time) (bool, error)
+	SetOrderStatusFrom(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
+	OrderRefunds(ctx context.Context, orderID string) ([]Refund, error)
+	ReserveRefund(ctx context.Context, r Refund, paid int64) (Refund, error)
+	CompleteRefund(ctx context.Context, id, reference string) error
+	DropRefund(ctx context.Context, id string) error
+	AuditPage(ctx context.Context, f AuditFilter) ([]AuditRow, error)
+	MailPage(ctx context.Context, status, to string, before int64, limit int) ([]mail.Stored, error)
+	Mail(ctx context.Context, id int64) (mail.Stored, error)
+	WebhookPage(ctx context.Context, provider, outcome string, before int64, limit int) ([]Webhook, error)
+	Customers(ctx context.Context, q string, limit int) ([]Customer, error)
+	Customer(ctx context.Context, publicID string) (Customer, error)
+	CustomerOrders(ctx context.Context, clientID int64, limit int) ([]OrderRow, error)
+	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
+	LiveSessions(ctx context.Context, clientID int64, now time.Time) ([]ClientSession, error)
+	ExtendService(ctx context.Context, id string, days int, now time.Time) (order.Service, error)
+	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
+	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
+	CatalogVersions(ctx context.Context) ([]CatalogVersion, error)
+	CatalogVersion(ctx context.Context, version int64) (CatalogVersion, []byte, error)
+}
+
+// AmountRefunder is a gateway that gives back part or all of an order's payment at once.
+type AmountRefunder interface {
+	RefundAmount(ctx context.Context, r order.Review, amount pricing.Money) (refundID string, err error)
+}
+
+// Lines is the panel: switching a line off and on, moving its expiry, deleting it.
+type Lines interface {
+	Extend(ctx context.Context, ref string, until time.Time) error
+	SetEnabled(ctx context.Context, ref string, enabled bool) error
+	Delete(ctx context.Context, ref string) error
+}
+
+// Deps is what the actions act through.
+type Deps struct {
+	Store     ActionStore
+	Refunders map[string]AmountRefunder // by gateway module; a gateway absent refunds by hand
+	Lines     Lines
+	Sessions  interface {
+		RevokeClientSessions(ctx context.Context, clientID int64, keep string, at time.Time) ([]string, error)
+	}
+	Signin interface {
+		RequestLink(ctx context.Context, r signin.LinkRequest) error
+	}
+	Mailer interface {
+		Send(ctx context.Context, m mail.Message) error
+	}
+	// Wake tells the job worker a job is ready (approve queues a provisioning).
+	Wake func()
+	Now  func() time.Time
+}
+
+// Actions is what operators do to orders, lines and customers.
+type Actions struct{ d Deps }
+
+// NewActions returns the actions.
+func NewActions(d Deps) *Actions {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Wake == nil {
+		d.Wake = func() {}
+	}
+	return &Actions{d: d}
+}
+
+func (a *Actions) order(ctx context.Context, id string) (order.Order, error) {
+	o, err := a.d.Store.Order(ctx, id)
+	if errors.Is(err, order.ErrNotFound) {
+		return o, ErrNotFound
+	}
+	return o, err
+}
+
+// Approve releases an order held by the fraud check: paid as far as the shop is concerned, its
+// provisioning queued now. Like WHMCS's "accept order", the operator vouches for the buyer; the
+// invoice stays as it was (a held order's invoice was cancelled when it was placed).
+func (a *Actions) Approve(ctx context.Context, id string) (order.Order, error) {
+	if _, err := a.order(ctx, id); err != nil {
+		return order.Order{}, err
+	}
+	moved, err := a.d.Store.ApproveHeld(ctx, id, a.d.Now().UTC())
+	if err != nil {
+		return order.Order{}, err
+	}
+	if !moved {
+		return order.Order{}, ErrNotHeld
+	}
+	a.d.Wake()
+	return a.order(ctx, id)
+}
+
+// Reject cancels an order held by the fraud check, its lines with it; what its invoice took is
+// refunded in full (refund nil when nothing was paid).
+func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (order.Order, *Refund, error) {
+	o, err := a.order(ctx, id)
+	if err != nil {
+		return o, nil, err
+	}
+	moved, err := a.d.Store.SetOrderStatusFrom(ctx, id, order.StatusCancelled, order.StatusFraud)
+	if err != nil {
+		return o, nil, err
+	}
+	if !moved {
+		return o, nil, ErrNotHeld
+	}
+	lines, err := a.d.Store.OrderServices(ctx, id)
+	if err != nil {
+		return o, nil, err
+	}
+	for _, l := range lines {
+		if _, err := a.d.Store.SetServiceStatus(ctx, l.ID, order.ServiceCancelled, order.ServicePending); err != nil {
+			return o, nil, err
+		}
+	}
+	var ref *Refund
+	if o.Invoice.Status == order.InvoicePaid {
+		if reason == "" {
+			reason = "order rejected"
+		}
+		r, err := a.refund(ctx, o, 0, reason, operator)
+		if err != nil && !errors.Is(err, ErrFullyRefunded) {
+			return o, nil, err
+		}
+		if err == nil {
+			ref = &r
+		}
+	}
+	o, err = a.order(ctx, id)
+	return o, ref, err
+}
+
+// RefundResult is a refund made and where the order stands.
+type RefundResult struct {
+	Order    order.Order
+	Refund   Refund
+	Refunded pricing.Money // all refunded on the order so far
+}
+
+// Refund gives back amount (0: all that is left) of a paid order: through the gateway's refund
+// API where it has one, else recorded as a manual refund with a note (crypto). The order
+// becomes partially_refunded or refunded; a full refund disables its lines unless keepLine.
+func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, operator string, keepLine bool) (RefundResult, error) {
+	o, err := a.order(ctx, id)
+	if err != nil {
+		return RefundResult{}, err
+	}
+	if o.Invoice.Status != order.InvoicePaid {
+		return RefundResult{}, ErrNotPaid
+	}
+	r, err := a.refund(ctx, o, amount, reason, operator)
+	if err != nil {
+		return RefundResult{}, err
+	}
+	all, err := a.d.Store.OrderRefunds(ctx, id)
+	if err != nil {
+		return RefundResult{}, err
+	}
+	done := pricing.Money{Currency: o.Invoice.Amount.Currency}
+	for _, x := range all {
+		done.Amount += x.Amount.Amount
+	}
+	full := done.Amount >= o.Invoice.Amount.Amount
+	to := order.Status("partially_refunded")
+	if full {
+		to = order.Status("refunded")
+	}
+	if _, err := a.d.Store.SetOrderStatusFrom(ctx, id, to, order.StatusPaid, order.StatusProvisioning, order.StatusActive,
+		order.Status("partially_refunded"), order.StatusNeedsReview, order.StatusFailed); err != nil {
+		return RefundResult{}, err
+	}
+	if full && !keepLine {
+		if err := a.disableLines(ctx, id); err != nil {
+			return RefundResult{}, err
+		}
+	}
+	if o, err = a.order(ctx, id); err != nil {
+		return RefundResult{}, err
+	}
+	return RefundResult{Order: o, Refund: r, Refunded: done}, nil
+}
+
+// disableLines switches the order's running lines off on the panel and cancels them.
+func (a *Actions) disableLines(ctx context.Context, orderID string) error {
+	lines, err := a.d.Store.OrderServices(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	for _, l := range lines {
+		switch l.Status {
+		case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
+		default:
+			continue
+		}
+		if err := a.d.Lines.SetEnabled(ctx, l.ID, false); err != nil {
+			return fmt.Errorf("%w: disable %s: %v", ErrPanel, l.ID, err)
+		}
+		if _, err := a.d.Store.SetServiceStatus(ctx, l.ID, order.ServiceCancelled, l.Status); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refund reserves the amount under the order's lock, then asks the gateway; a refused refund is
+// dropped again, so nothing is recorded for it.
+func (a *Actions) refund(ctx context.Context, o order.Order, amount int64, reason, operator string) (Refund, error) {
+	r := Refund{ID: account.NewID("ref_"), OrderID: o.ID, Amount: pricing.Money{Amount: amount, Currency: o.Invoice.Amount.Currency},
+		Reason: reason, Operator: operator, CreatedAt: a.d.Now().UTC()}
+	g, auto := a.d.Refunders[o.Invoice.Gateway]
+	if auto {
+		r.Method = o.Invoice.Gateway
+	} else {
+		r.Method = RefundManual
+		r.Note = fmt.Sprintf("%s cannot refund through its API: pay the buyer back by hand (transaction %s).", o.Invoice.Gateway, o.Invoice.TransactionID)
+	}
+	r, err := a.d.Store.ReserveRefund(ctx, r, o.Invoice.Amount.Amount)
+	if err != nil {
+		return r, err
+	}
+	if !auto {
+		return r, nil
+	}
+	review := order.Review{ID: r.ID, OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: o.Invoice.Gateway,
+		TransactionID: o.Invoice.TransactionID, Amount: r.Amount, Reason: reason}
+	ref, err := g.RefundAmount(ctx, review, r.Amount)
+	if err != nil {
+		if derr := a.d.Store.DropRefund(ctx, r.ID); derr != nil {
+			err = errors.Join(err, derr)
+		}
+		return r, fmt.Errorf("%w: %v", ErrRefundFailed, err)
+	}
+	r.Reference = ref
+	return r, a.d.Store.CompleteRefund(ctx, r.ID, ref)
+}
+
+// Refunds lists an order's refunds and their total.
+func (a *Actions) Refunds(ctx context.Context, id string) ([]Refund, pricing.Money, error) {
+	o, err := a.order(ctx, id)
+	if err != nil {
+		return nil, pricing.Money{}, err
+	}
+	rs, err := a.d.Store.OrderRefunds(ctx, id)
+	total := pricing.Money{Currency: o.Invoice.Amount.Currency}
+	for _, r := range rs {
+		total.Amount += r.Amount.Amount
+	}
+	return rs, total, err
+}
+
+// --- lines ---
+
+func (a *Actions) service(ctx context.Context, id string) (order.Service, error) {
+	v, err := a.d.Store.Service(ctx, id)
+	if errors.Is(err, order.ErrNotFound) {
+		return v, ErrNotFound
+	}
+	return v, err
+}
+
+// move puts a line from one of from to to, then runs line on the panel; a failed panel call
+// puts the status back.
+func (a *Actions) move(ctx context.Context, id string, to order.ServiceStatus, from []order.ServiceStatus, line func(order.Service) error) (order.Service, error) {
+	v, err := a.service(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	moved, err := a.d.Store.SetServiceStatus(ctx, id, to, from...)
+	if err != nil {
+		return v, err
+	}
+	if !moved {
+		return v, ErrLineState
+	}
+	if err := line(v); err != nil {
+		if _, rerr := a.d.Store.SetServiceStatus(ctx, id, v.Status, to); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
+		return v, fmt.Errorf("%w: %v", ErrPanel, err)
+	}
+	return a.service(ctx, id)
+}
+
+// Suspend switches an active or overdue line off.
+func (a *Actions) Suspend(ctx context.Context, id string) (order.Service, error) {
+	return a.move(ctx, id, order.ServiceSuspended, []order.ServiceStatus{order.ServiceActive, order.ServiceOverdue},
+		func(v order.Service) error { return a.d.Lines.SetEnabled(ctx, v.ID, false) })
+}
+
+// Unsuspend switches a suspended line on again.
+func (a *Actions) Unsuspend(ctx context.Context, id string) (order.Service, error) {
+	return a.move(ctx, id, order.ServiceActive, []order.ServiceStatus{order.ServiceSuspended},
+		func(v order.Service) error { return a.d.Lines.SetEnabled(ctx, v.ID, true) })
+}
+
+// Terminate deletes a line from the panel for good.
+func (a *Actions) Terminate(ctx context.Context, id string) (order.Service, error) {
+	return a.move(ctx, id, order.ServiceTerminated, []order.ServiceStatus{order.ServiceActive, order.ServiceOverdue,
+		order.ServiceSuspended, order.ServiceCancelled, order.ServiceExpired},
+		func(v order.Service) error { return a.d.Lines.Delete(ctx, v.ID) })
+}
+
+// Extend gives a provisioned line days more: its expiry (and next due date) move, and the
+// panel's line with them.
+func (a *Actions) Extend(ctx context.Context, id string, days int) (order.Service, error) {
+	v, err := a.service(ctx, id)
+	if err != nil {
+		return v, err
+	}
+	switch v.Status {
+	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
+	default:
+		return v, ErrLineState
+	}
+	w, err := a.d.Store.ExtendService(ctx, id, days, a.d.Now().UTC())
+	if err != nil {
+		return v, err
+	}
+	if err := a.d.Lines.Extend(ctx, id, w.ExpiresAt); err != nil {
+		return w, fmt.Errorf("%w: %v", ErrPanel, err)
+	}
+	return w, nil
+}
+
+// --- customers ---
+
+// CustomerDetail is a customer with its orders, lines and live sessions.
+type CustomerDetail struct {
+	Customer Customer
+	Orders   []OrderRow
+	Services []order.Service
+	Sessions []ClientSession
+}
+
+// Customers searches customers.
+func (a *Actions) Customers(ctx context.Context, q string, limit int) ([]Customer, error) {
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	return a.d.Store.Customers(ctx, q, limit)
+}
+
+// Customer reads one customer by public id.
+func (a *Actions) Customer(ctx context.Context, id string) (CustomerDetail, error) {
+	c, err := a.d.Store.Customer(ctx, id)
+	if err != nil {
+		return CustomerDetail{}, err
+	}
+	d := CustomerDetail{Customer: c}
+	if d.Orders, err = a.d.Store.CustomerOrders(ctx, c.ID, 200); err != nil {
+		return d, err
+	}
+	if d.Services, err = a.d.Store.ClientServices(ctx, c.ID); err != nil {
+		return d, err
+	}
+	d.Sessions, err = a.d.Store.LiveSessions(ctx, c.ID, a.d.Now().UTC())
+	return d, err
+}
+
+// SignOut ends every session of the customer, here and (by the revocation poll) on every replica.
+func (a *Actions) SignOut(ctx context.Context, id string) (Customer, int, error) {
+	c, err := a.d.Store.Customer(ctx, id)
+	if err != nil {
+		return c, 0, err
+	}
+	ids, err := a.d.Sessions.RevokeClientSessions(ctx, c.ID, "", a.d.Now().UTC())
+	return c, len(ids), err
+}
+
+// SigninLink mails the customer a sign-in link, as the shop's own sign-in form does.
+func (a *Actions) SigninLink(ctx context.Context, id string) (Customer, error) {
+	c, err := a.d.Store.Customer(ctx, id)
+	if err != nil {
+		return c, err
+	}
+	return c, a.d.Signin.RequestLink(ctx, signin.LinkRequest{Email: c.Email})
+}
+
+// --- mail, webhooks, audit ---
+
+// MailPage is a page of the outbox.
+func (a *Actions) MailPage(ctx context.Context, status, to, cursor string, limit int) ([]mail.Stored, string, error) {
+	before, err := idCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	ms, err := a.d.Store.MailPage(ctx, status, to, before, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(ms) > limit {
+		ms, next = ms[:limit], strconv.FormatInt(ms[limit-1].ID, 10)
+	}
+	return ms, next, nil
+}
+
+// Resend queues a stored message again as a new one, sent at once.
+func (a *Actions) Resend(ctx context.Context, id int64) (mail.Stored, error) {
+	m, err := a.d.Store.Mail(ctx, id)
+	if errors.Is(err, mail.ErrNotFound) {
+		return m, ErrNotFound
+	}
+	if err != nil {
+		return m, err
+	}
+	if err := a.d.Mailer.Send(ctx, m.Message); err != nil {
+		return m, err
+	}
+	ms, err := a.d.Store.MailPage(ctx, "", m.To, 0, 1)
+	if err != nil || len(ms) == 0 {
+		return m, err
+	}
+	return ms[0], nil
+}
+
+// WebhookPage is a page of stored provider events.
+func (a *Actions) WebhookPage(ctx context.Context, provider, outcome, cursor string, limit int) ([]Webhook, string, error) {
+	before, err := idCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	ws, err := a.d.Store.WebhookPage(ctx, provider, strings.ToLower(outcome), before, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(ws) > limit {
+		ws, next = ws[:limit], strconv.FormatInt(ws[limit-1].ID, 10)
+	}
+	return ws, next, nil
+}
+
+// AuditPage is a page of the audit log.
+func (a *Actions) AuditPage(ctx context.Context, f AuditFilter, cursor string) ([]AuditRow, string, error) {
+	var err error
+	if f.Before, err = idCursor(cursor); err != nil {
+		return nil, "", err
+	}
+	limit := f.Limit
+	f.Limit++
+	rows, err := a.d.Store.AuditPage(ctx, f)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(rows) > limit {
+		rows, next = rows[:limit], strconv.FormatInt(rows[limit-1].ID, 10)
+	}
+	return rows, next, nil
+}
+
+// idCursor reads a cursor of an id-ordered list: the last id seen; "" is the first page.
+func idCursor(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, ErrBadCursor
+	}
+	return n, nil
+}
+
+// CatalogVersion is one saved catalog.
+type CatalogVersion struct {
+	Version                   int64
+	Operator, Comment, SHA256 string
+	CreatedAt                 time.Time
+}
+
+// ErrCatalogGateway means a catalog enables a gateway this shop has no settings for.
+var ErrCatalogGateway = errors.New("console: catalog enables a gateway without settings")
+
+// ErrExists means the thing to add is there already (a promotion code).
+var ErrExists = errors.New("console: exists already")
+
+// PromotionChange is what an operator sets on a promotion; nil fields stay as they are.
+type PromotionChange struct {
+	Type, Value               *string
+	AppliesTo                 []int
+	StartDate, ExpirationDate *string // "": no date
+	MaxUses                   *int
+	Recurring, Disabled       *bool
+}

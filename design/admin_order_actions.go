@@ -1,0 +1,104 @@
+package design
+
+import . "goa.design/goa/v3/dsl"
+
+var AdminRefund = Type("AdminRefund", func() {
+	Attribute("orderId", String)
+	Attribute("amount", Money, "What this refund gave back")
+	Attribute("method", String, "How the money went back: the gateway's refund API, or manual (crypto: the operator pays it out)", func() {
+		Enum("stripe", "sandbox", "manual")
+	})
+	Attribute("reference", String, "The gateway's refund id; empty for a manual refund")
+	Attribute("reason", String)
+	Attribute("note", String, "For a manual refund: what the operator still has to do")
+	Attribute("operator", String, "Who refunded")
+	Attribute("createdAt", String, "RFC 3339")
+	Required("orderId", "amount", "method", "reference", "reason", "note", "operator", "createdAt")
+})
+
+// orderAction is the payload of an action on one order.
+func orderAction() {
+	operatorSession()
+	csrfAttr()
+	Attribute("id", String, func() { MaxLength(64) })
+	Required("id")
+}
+
+var _ = Service("adminOrderActions", func() {
+	Description("The console's actions on one order: approving or rejecting an order held by the fraud check, and refunds (owner).")
+	HTTP(func() { Path("/admin/orders") })
+	Error("unauthorized")
+	Error("forbidden")
+	Error("invalid_csrf_token")
+	Error("not_found")
+
+	Method("approve", func() {
+		Description("An order held by the fraud check (status fraud) released: its lines are provisioned now.")
+		Payload(orderAction)
+		Result(AdminOrder)
+		Error("conflict") // not held
+		Error("unavailable")
+		HTTP(func() {
+			POST("/{id}/approve")
+			adminCookie(true)
+		})
+	})
+	Method("reject", func() {
+		Description("An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).")
+		Payload(func() {
+			orderAction()
+			Attribute("reason", String, func() { MaxLength(500) })
+		})
+		Result(func() {
+			Attribute("order", AdminOrder)
+			Attribute("refund", AdminRefund, "Absent when nothing was paid")
+			Required("order")
+		})
+		Error("conflict") // not held
+		Error("unavailable")
+		HTTP(func() {
+			POST("/{id}/reject")
+			adminCookie(true)
+		})
+	})
+	Method("refund", func() {
+		Description("Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded; on a full refund its lines are disabled unless keepLine.")
+		Payload(func() {
+			orderAction()
+			Attribute("amount", Int64, "Minor units of the order's currency; absent: all that is left", func() { Minimum(1) })
+			Attribute("reason", String, func() { MinLength(1); MaxLength(500) })
+			Attribute("keepLine", Boolean, "On a full refund, leave the lines running", func() { Default(false) })
+			Required("reason")
+		})
+		Result(func() {
+			Attribute("order", AdminOrder)
+			Attribute("refund", AdminRefund)
+			Attribute("refunded", Money, "All refunded on this order so far")
+			Required("order", "refund", "refunded")
+		})
+		Error("bad_request") // more than is left
+		Error("conflict")    // not paid, or all refunded already
+		Error("unavailable") // the gateway refused or is down
+		HTTP(func() {
+			POST("/{id}/refund")
+			adminCookie(true)
+		})
+	})
+	Method("refunds", func() {
+		Description("The refunds of an order, oldest first.")
+		Payload(func() {
+			operatorSession()
+			Attribute("id", String, func() { MaxLength(64) })
+			Required("id")
+		})
+		Result(func() {
+			Attribute("refunds", ArrayOf(AdminRefund))
+			Attribute("refunded", Money)
+			Required("refunds", "refunded")
+		})
+		HTTP(func() {
+			GET("/{id}/refunds")
+			adminCookie(false)
+		})
+	})
+})
