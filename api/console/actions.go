@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/signin"
 )
 
@@ -41,7 +41,7 @@ const (
 // Refund is money given back on an order from the console.
 type Refund struct {
 	ID, OrderID                     string
-	Amount                          pricing.Money
+	Amount                          money.Money
 	Method, Reference, Reason, Note string
 	Operator                        string
 	CreatedAt                       time.Time
@@ -104,7 +104,7 @@ type ActionStore interface {
 
 // AmountRefunder is a gateway that gives back part or all of an order's payment at once.
 type AmountRefunder interface {
-	RefundAmount(ctx context.Context, r order.Review, amount pricing.Money) (refundID string, err error)
+	RefundAmount(ctx context.Context, r order.Review, amount money.Money) (refundID string, err error)
 }
 
 // Lines is the panel: switching a line off and on, moving its expiry, deleting it.
@@ -217,7 +217,7 @@ func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (orde
 type RefundResult struct {
 	Order    order.Order
 	Refund   Refund
-	Refunded pricing.Money // all refunded on the order so far
+	Refunded money.Money // all refunded on the order so far
 }
 
 // Refund gives back amount (0: all that is left) of a paid order: through the gateway's refund
@@ -239,7 +239,7 @@ func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, o
 	if err != nil {
 		return RefundResult{}, err
 	}
-	done := pricing.Money{Currency: o.Invoice.Amount.Currency}
+	done := money.Money{Currency: o.Invoice.Amount.Currency}
 	for _, x := range all {
 		done.Amount += x.Amount.Amount
 	}
@@ -288,7 +288,7 @@ func (a *Actions) disableLines(ctx context.Context, orderID string) error {
 // refund reserves the amount under the order's lock, then asks the gateway; a refused refund is
 // dropped again, so nothing is recorded for it.
 func (a *Actions) refund(ctx context.Context, o order.Order, amount int64, reason, operator string) (Refund, error) {
-	r := Refund{ID: account.NewID("ref_"), OrderID: o.ID, Amount: pricing.Money{Amount: amount, Currency: o.Invoice.Amount.Currency},
+	r := Refund{ID: id.New("ref_"), OrderID: o.ID, Amount: money.Money{Amount: amount, Currency: o.Invoice.Amount.Currency},
 		Reason: reason, Operator: operator, CreatedAt: a.d.Now().UTC()}
 	g, auto := a.d.Refunders[o.Invoice.Gateway]
 	if auto {
@@ -318,13 +318,13 @@ func (a *Actions) refund(ctx context.Context, o order.Order, amount int64, reaso
 }
 
 // Refunds lists an order's refunds and their total.
-func (a *Actions) Refunds(ctx context.Context, id string) ([]Refund, pricing.Money, error) {
+func (a *Actions) Refunds(ctx context.Context, id string) ([]Refund, money.Money, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
-		return nil, pricing.Money{}, err
+		return nil, money.Money{}, err
 	}
 	rs, err := a.d.Store.OrderRefunds(ctx, id)
-	total := pricing.Money{Currency: o.Invoice.Amount.Currency}
+	total := money.Money{Currency: o.Invoice.Amount.Currency}
 	for _, r := range rs {
 		total.Amount += r.Amount.Amount
 	}

@@ -16,8 +16,8 @@ import (
 
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 var (
@@ -41,7 +41,7 @@ type OrderFilter struct {
 // OrderRow is an order as the console lists it.
 type OrderRow struct {
 	ID, Kind, Status, Email, CustomerID, Gateway, PromoCode string
-	Total                                                   pricing.Money
+	Total                                                   money.Money
 	InvoiceID, InvoiceStatus                                string
 	CreatedAt, PaidAt                                       time.Time
 }
@@ -68,7 +68,7 @@ type Job struct {
 type Summary struct {
 	From                                   time.Time
 	Orders, NewCustomers, FailedPayments   int
-	PaidRevenue                            []pricing.Money
+	PaidRevenue                            []money.Money
 	ActiveLines, RenewalsDue7d, HeldOrders int
 	FailedJobs, DeadJobs, FailedMails      int
 	MoneyToReview, PaidNotActive           int
@@ -79,7 +79,7 @@ type Summary struct {
 type Day struct {
 	Date        string
 	Orders      int
-	PaidRevenue []pricing.Money
+	PaidRevenue []money.Money
 }
 
 // Counts is what the store counts for the summary.
@@ -323,10 +323,10 @@ func (c *Console) Summary(ctx context.Context, days int) (Summary, error) {
 	return s, nil
 }
 
-func moneyList(m map[string]int64) []pricing.Money {
-	out := []pricing.Money{}
+func moneyList(m map[string]int64) []money.Money {
+	out := []money.Money{}
 	for cur, amt := range m {
-		out = append(out, pricing.Money{Amount: amt, Currency: cur})
+		out = append(out, money.Money{Amount: amt, Currency: cur})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Currency < out[j].Currency })
 	return out

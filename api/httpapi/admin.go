@@ -15,9 +15,9 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 	genadminaudit "github.com/streamcart/streamcart/gen/admin_audit"
 	genadmincatalog "github.com/streamcart/streamcart/gen/admin_catalog"
 	genadmincustomers "github.com/streamcart/streamcart/gen/admin_customers"
@@ -345,7 +345,7 @@ func (s adminSummary) Get(ctx context.Context, p *genadminsummary.GetPayload) (*
 	if err != nil {
 		return nil, err
 	}
-	money := func(ms []pricing.Money) []*genadminsummary.Money {
+	money := func(ms []money.Money) []*genadminsummary.Money {
 		out := []*genadminsummary.Money{}
 		for _, m := range ms {
 			out = append(out, &genadminsummary.Money{Amount: m.Amount, Currency: m.Currency})

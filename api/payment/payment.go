@@ -6,8 +6,8 @@ import (
 	"context"
 	"strings"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // SandboxPath is where the sandbox payment page lives, followed by the invoice id.
@@ -44,6 +44,6 @@ var (
 )
 
 // RefundAmount gives back part or all of a sandbox payment: recorded only, at once.
-func (Sandbox) RefundAmount(_ context.Context, r order.Review, _ pricing.Money) (string, error) {
+func (Sandbox) RefundAmount(_ context.Context, r order.Review, _ money.Money) (string, error) {
 	return "sbx_re_" + strings.TrimPrefix(r.ID, "ref_"), nil
 }

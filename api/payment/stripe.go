@@ -304,7 +304,7 @@ func (s *Stripe) Inquire(ctx context.Context, o order.Order) (Event, error) {
 
 // RefundAmount gives back amount of an invoice's payment through Stripe's refund API (part of
 // it or all); r.ID is the idempotency key, so a repeated call refunds once.
-func (s *Stripe) RefundAmount(ctx context.Context, r order.Review, amount pricing.Money) (string, error) {
+func (s *Stripe) RefundAmount(ctx context.Context, r order.Review, amount money.Money) (string, error) {
 	pi := r.PaymentRef
 	if pi == "" {
 		id := strings.TrimPrefix(r.TransactionID, s.Module()+":")

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
-	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
@@ -21,7 +21,7 @@ func TestStripeRefundAmountAgainstStripeMock(t *testing.T) {
 			{ID: "ref_part", OrderID: "ord_1", InvoiceID: "inv_1", Provider: "stripe", PaymentRef: "pi_123"},
 			{ID: "ref_sess", OrderID: "ord_1", InvoiceID: "inv_1", Provider: "stripe", TransactionID: "cs_test_123"},
 		} {
-			id, err := sg.RefundAmount(t.Context(), r, pricing.Money{Amount: 500, Currency: "EUR"})
+			id, err := sg.RefundAmount(t.Context(), r, money.Money{Amount: 500, Currency: "EUR"})
 			if err != nil || !strings.HasPrefix(id, "re_") {
 				t.Fatalf("refund %s: %q %v", r.ID, id, err)
 			}

@@ -34,10 +34,6 @@ var (
 	ErrInvalidExtras = errors.New("pricing: invalid extras")
 )
 
-// Money is money.Money, the amount type every package shares. The name stays here for the
-// packages that still spell it pricing.Money; new code writes money.Money.
-type Money = money.Money
-
 // Request describes what the buyer wants priced.
 type Request struct {
 	PID int

@@ -9,8 +9,8 @@ import (
 
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/upsell"
 )
 
@@ -223,17 +223,17 @@ func (r *Renewals) ResumeAutoRenew(ctx context.Context, svc order.Service) (orde
 
 // RecurringAmount is what svc's next period costs (RecurringQuote); ok is false when svc does not
 // renew or its plan or cycle left the catalog (no price, and no renewal, until it is back).
-func (r *Renewals) RecurringAmount(ctx context.Context, svc order.Service) (pricing.Money, bool, error) {
+func (r *Renewals) RecurringAmount(ctx context.Context, svc order.Service) (money.Money, bool, error) {
 	if !Recurring(svc) {
-		return pricing.Money{}, false, nil
+		return money.Money{}, false, nil
 	}
 	first, err := r.store.Order(ctx, svc.OrderID)
 	if err != nil {
-		return pricing.Money{}, false, fmt.Errorf("recurring amount of %s: %w", svc.ID, err)
+		return money.Money{}, false, fmt.Errorf("recurring amount of %s: %w", svc.ID, err)
 	}
 	q, err := r.RecurringQuote(first, svc, upsell.PricingCycle(svc.BillingCycle), r.now().UTC())
 	if err != nil {
-		return pricing.Money{}, false, nil
+		return money.Money{}, false, nil
 	}
 	return q.Total, true, nil
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/pricing"
 )
 
 // orderTx is order.Tx over one write transaction. Each check that a later write depends on
@@ -449,9 +448,4 @@ func (t *orderTx) SetInvoiceStatus(ctx context.Context, id string, to order.Invo
 
 func (t *orderTx) Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error {
 	return enqueue(ctx, t.tx, t.now(), kind, ref, uniqueKey, runAt)
-}
-
-// moneyOf is a small helper for tests and adapters reading totals.
-func moneyOf(amount int64, currency string) pricing.Money {
-	return pricing.Money{Amount: amount, Currency: currency}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/store"
@@ -23,7 +24,7 @@ func TestOrderKindIsStored(t *testing.T) {
 		}
 		placed := map[order.Kind]string{order.KindPlan: plan.ID}
 		for _, kind := range []order.Kind{order.KindUpsell, order.KindReseller} {
-			total := pricing.Money{Amount: 500, Currency: "EUR"}
+			total := money.Money{Amount: 500, Currency: "EUR"}
 			o, err := orders.Place(t.Context(), claims, order.Placement{Kind: kind, ID: order.NewOrderID(),
 				Quote: pricing.Quote{PID: 2, Cycle: catalog.Monthly, Currency: "EUR", Subtotal: total, Total: total}, IP: "203.0.113.40"})
 			if err != nil {

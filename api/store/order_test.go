@@ -16,6 +16,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/id"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -220,7 +221,7 @@ func TestPriceChangedStoresNothing(t *testing.T) {
 		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
 		req := standardMonthly("203.0.113.40")
 		req.IdempotencyKey = "k"
-		req.ExpectedTotal = &pricing.Money{Amount: 1, Currency: "EUR"}
+		req.ExpectedTotal = &money.Money{Amount: 1, Currency: "EUR"}
 		var changed *order.PriceChangedError
 		if _, err := orders.Create(t.Context(), buyer(t, s, "ana@example.com"), req); !errors.As(err, &changed) {
 			t.Fatalf("err = %v, want PriceChangedError", err)
