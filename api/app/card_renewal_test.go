@@ -144,6 +144,14 @@ func (s *shop) stripeHook(id, typ string, object map[string]any) {
 // session's webhook) and answers the active service, its due date and the buyer's token.
 func (s *shop) cardService(f *fakeStripe, email string) (svcID string, due time.Time, token string) {
 	s.t.Helper()
+	// Bought at 22:00 UTC on the business clock, whatever the hour the test runs at: the
+	// schedule's points are UTC days, and the steps of the tests name hours of the due day.
+	now := s.app.Now().UTC()
+	at := now.Truncate(24 * time.Hour).Add(22 * time.Hour)
+	if !at.After(now) {
+		at = at.Add(24 * time.Hour)
+	}
+	advanceTo(s.t, at, s)
 	buyer := s.register(email, "card-password")
 	p := standard()
 	p.Gateway, p.RenewWithCard = ptr("stripe"), ptr(true)
