@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -13,15 +14,19 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/andybalholm/brotli"
 )
 
 // asset is one static file held in memory with its validators and, for text
-// types worth it, a gzip copy made once at start-up.
+// types worth it, a gzip copy made once at start-up, or the gzip and brotli
+// copies made at build time (<name>.gz and <name>.br beside it).
 type asset struct {
 	name  string
 	ctype string
 	body  []byte
 	gz    []byte
+	br    []byte
 	etag  string
 }
 
@@ -76,9 +81,14 @@ func (a *asset) serve(w http.ResponseWriter, r *http.Request, cacheControl strin
 	h.Set("Cache-Control", cacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
 	body, etag := a.body, a.etag
-	if a.gz != nil {
+	if a.gz != nil || a.br != nil {
 		h.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r) {
+		// Each encoding is its own representation, with its own validator.
+		switch contentEncoding(r, a.br != nil, a.gz != nil) {
+		case "br":
+			body, etag = a.br, strings.TrimSuffix(a.etag, `"`)+`-br"`
+			h.Set("Content-Encoding", "br")
+		case "gzip":
 			body, etag = a.gz, strings.TrimSuffix(a.etag, `"`)+`-gz"`
 			h.Set("Content-Encoding", "gzip")
 		}
@@ -114,21 +124,51 @@ func etagMatch(header, etag string) bool {
 	return false
 }
 
-// acceptsGzip reads Accept-Encoding, honouring q=0 refusals.
-func acceptsGzip(r *http.Request) bool {
+// acceptsGzip reports whether the client takes a gzip body.
+func acceptsGzip(r *http.Request) bool { return contentEncoding(r, false, true) == "gzip" }
+
+// contentEncoding picks the coding of the answer from Accept-Encoding (RFC
+// 9110 §12.5.3): "br" or "gzip" among those offered, the one with the higher
+// q-value, brotli on a tie (smaller); "" for the identity. A coding with
+// q=0 is refused, "*" stands for the codings not named. A client that refuses
+// the identity as well still gets it: a 406 for a script helps no one.
+func contentEncoding(r *http.Request, br, gz bool) string {
+	q := map[string]float64{}
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if coding != "gzip" && coding != "*" {
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding == "" {
 			continue
 		}
-		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
-			if q, err := strconv.ParseFloat(v, 64); err == nil && q == 0 {
-				return false
+		weight := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
+					weight = f
+				} else {
+					weight = 0 // a malformed weight is no acceptance
+				}
 			}
 		}
-		return true
+		if coding == "x-gzip" {
+			coding = "gzip"
+		}
+		q[coding] = weight
 	}
-	return false
+	weight := func(coding string) float64 {
+		if w, ok := q[coding]; ok {
+			return w
+		}
+		return q["*"] // 0 when absent: a coding not named is not accepted
+	}
+	best, bestQ := "", 0.0
+	if br && weight("br") > bestQ {
+		best, bestQ = "br", weight("br")
+	}
+	if gz && weight("gzip") > bestQ {
+		best = "gzip"
+	}
+	return best
 }
 
 // gzipBytes compresses a dynamic body (rendered pages).
@@ -145,6 +185,7 @@ func gzipBytes(b []byte) []byte {
 func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
 	files := map[string]*asset{}
 	var names []string
+	precompressed := map[string][]byte{}
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -166,12 +207,27 @@ func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
 		if root != "." {
 			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		}
+		if ext := path.Ext(rel); ext == ".br" || ext == ".gz" {
+			precompressed[rel] = body
+			return nil
+		}
 		files[rel] = newAsset(rel, body)
 		names = append(names, rel)
 		return nil
 	})
 	if err != nil {
 		return nil, "", fmt.Errorf("load assets: %w", err)
+	}
+	// <name>.br and <name>.gz are encodings of <name>, not files of their own:
+	// they are served only in its place (and a .gz without its file is served
+	// as the file it is). The version hash covers the files they encode.
+	for rel, body := range precompressed {
+		if a := files[strings.TrimSuffix(rel, path.Ext(rel))]; a != nil {
+			a.attach(path.Ext(rel), body)
+			continue
+		}
+		files[rel] = newAsset(rel, body)
+		names = append(names, rel)
 	}
 	sort.Strings(names)
 	h := sha256.New()
@@ -180,4 +236,34 @@ func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
 		h.Write(files[n].body)
 	}
 	return files, hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// attach takes body as the asset's build-time encoding ext (".br" or ".gz")
+// when it decodes to exactly the asset's bytes; a stale copy from an older
+// build is refused (false) and the asset keeps what newAsset made.
+func (a *asset) attach(ext string, body []byte) bool {
+	var rd io.Reader
+	switch ext {
+	case ".br":
+		rd = brotli.NewReader(bytes.NewReader(body))
+	case ".gz":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return false
+		}
+		rd = zr
+	default:
+		return false
+	}
+	// One byte more than the asset: a longer decoding is a mismatch too.
+	got, err := io.ReadAll(io.LimitReader(rd, int64(len(a.body))+1))
+	if err != nil || !bytes.Equal(got, a.body) || len(body) >= len(a.body) {
+		return false
+	}
+	if ext == ".br" {
+		a.br = body
+	} else {
+		a.gz = body
+	}
+	return true
 }
