@@ -1,5 +1,5 @@
 // <streamcart-checkout>: attributes → props, methods, CustomEvents; React inside an open shadow root.
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import root from 'react-shadow';
 import { App } from '../flow/App';
@@ -69,8 +69,11 @@ export class StreamcartCheckoutElement extends HTMLElement {
     // not after its first render.
     controller.prefetch('plans');
     controller.loadStorefront();
-    this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
-    this.#root.render(<Shell host={this} controller={controller} />);
+    const reactRoot = createRoot(document.createDocumentFragment() as unknown as Element);
+    this.#root = reactRoot;
+    // A transition renders in slices that yield to the page every few milliseconds, instead of one
+    // long task that blocks input while the widget starts (Lighthouse's total blocking time).
+    startTransition(() => reactRoot.render(<Shell host={this} controller={controller} />));
   }
 
   disconnectedCallback(): void {
