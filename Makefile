@@ -5,7 +5,7 @@ NPM ?= npm
 GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-storybook test-e2e lighthouse gen check-gen lint-openapi widget size bench soak clean
+.PHONY: all deps build run test test-go test-widget test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget size bench soak clean
 
 all: build
 
@@ -80,7 +80,15 @@ LIGHTHOUSE_RUNS ?= 1
 lighthouse: build
 	node examples/checkout/bench/lighthouse.mjs $(LIGHTHOUSE_RUNS) /checkout/
 
-test: deps check-gen lint-openapi test-go test-widget test-storybook test-e2e lighthouse
+# The npm package as users get it: custom-elements.json is what the Custom Elements Manifest
+# analyzer makes of the element's JSDoc (committed, so it must be current), then publint and
+# @arethetypeswrong/cli on the packed tarball (ESM only: the CommonJS resolutions are not offered).
+lint-package: node_modules/.installed
+	cd widget && ../node_modules/.bin/cem analyze
+	@git diff --exit-code --stat -- widget/custom-elements.json || { echo "widget/custom-elements.json is stale: run npm run analyze -w widget and commit"; exit 1; }
+	cd widget && ../node_modules/.bin/publint --strict && ../node_modules/.bin/attw --pack . --profile esm-only
+
+test: deps check-gen lint-openapi test-go test-widget test-storybook test-e2e lighthouse lint-package
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and
