@@ -6,7 +6,7 @@ GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 CONSOLE_SRC := $(shell find widget/console/src widget/console/public -type f 2>/dev/null) widget/console/index.html widget/vite.console.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen lint-openapi widget console size bench soak clean
+.PHONY: all deps build run test test-go test-widget test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget console size bench soak clean
 
 all: build
 
@@ -24,8 +24,10 @@ $(STRIPE_MOCK):
 deps: node_modules/.installed $(STRIPE_MOCK)
 	$(GO) mod download
 
-widget/dist/streamcart.js: node_modules/.installed $(WIDGET_SRC)
+# The script-tag files are precompressed here (.br, .gz beside each): api/web serves those copies.
+widget/dist/streamcart.js: node_modules/.installed $(WIDGET_SRC) widget/scripts/compress.mjs
 	$(NPM) run build -w widget
+	node widget/scripts/compress.mjs
 
 widget: widget/dist/streamcart.js
 
@@ -78,7 +80,23 @@ test-storybook: node_modules/.installed
 test-e2e: build
 	$(NPM) run e2e -w examples/checkout
 
-test: deps check-gen lint-openapi test-go test-widget test-storybook test-e2e
+# Lighthouse (mobile, simulated throttling, Debian's Chromium) on /checkout/ of the built binary:
+# prints performance, CLS, TBT and accessibility and the API requests on load, and writes the
+# reports to bin/lighthouse/. Scores depend on the machine: reported, never asserted.
+# LIGHTHOUSE_RUNS=3 for a median.
+LIGHTHOUSE_RUNS ?= 1
+lighthouse: build
+	node examples/checkout/bench/lighthouse.mjs $(LIGHTHOUSE_RUNS) /checkout/
+
+# The npm package as users get it: custom-elements.json is what the Custom Elements Manifest
+# analyzer makes of the element's JSDoc (committed, so it must be current), then publint and
+# @arethetypeswrong/cli on the packed tarball (ESM only: the CommonJS resolutions are not offered).
+lint-package: node_modules/.installed
+	cd widget && ../node_modules/.bin/cem analyze
+	@git diff --exit-code --stat -- widget/custom-elements.json || { echo "widget/custom-elements.json is stale: run npm run analyze -w widget and commit"; exit 1; }
+	cd widget && ../node_modules/.bin/publint --strict && ../node_modules/.bin/attw --pack . --profile esm-only
+
+test: deps check-gen lint-openapi test-go test-widget test-storybook test-e2e lighthouse lint-package
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and

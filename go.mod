@@ -3,6 +3,7 @@ module github.com/streamcart/streamcart
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.2.8
 	github.com/bojanz/currency v1.4.2
 	github.com/go-chi/cors v1.2.2
 	github.com/go-chi/httprate v0.16.1

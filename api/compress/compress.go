@@ -15,24 +15,43 @@ import (
 // Accepts reports whether the request's Accept-Encoding takes coding ("gzip", "br"), as RFC 9110
 // §12.5.3 reads it: codings match case-insensitively, a coding named with q=0 is refused, and
 // "*" stands for every coding the header does not name. No header takes no coding.
-func Accepts(r *http.Request, coding string) bool {
-	named, star := 0.0, -1.0
-	found := false
+func Accepts(r *http.Request, coding string) bool { return quality(r, coding) > 0 }
+
+// Prefer is the coding of offered the request's Accept-Encoding weighs highest (RFC 9110
+// §12.5.3, as Accepts reads it), the earlier of offered on a tie; "" for the identity when it
+// takes none of them. A client that refuses the identity as well still gets it: a 406 for a
+// script helps no one.
+func Prefer(r *http.Request, offered ...string) string {
+	best, bestQ := "", 0.0
+	for _, coding := range offered {
+		if q := quality(r, coding); q > bestQ {
+			best, bestQ = coding, q
+		}
+	}
+	return best
+}
+
+// quality is the weight the request's Accept-Encoding gives coding: its own q, else that of
+// "*", else 0. "x-gzip" is gzip.
+func quality(r *http.Request, coding string) float64 {
+	named, star := -1.0, 0.0
 	for part := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
 		name, params, _ := strings.Cut(part, ";")
 		name = strings.TrimSpace(name)
-		q := weight(params)
+		if strings.EqualFold(name, "x-gzip") {
+			name = "gzip"
+		}
 		switch {
 		case strings.EqualFold(name, coding):
-			found, named = true, q
+			named = weight(params)
 		case name == "*":
-			star = q
+			star = weight(params)
 		}
 	}
-	if found {
-		return named > 0
+	if named >= 0 {
+		return named
 	}
-	return star > 0
+	return star
 }
 
 // weight is the q parameter of a coding's parameters ("q=0.8"), 1 when absent, 0 when malformed:

@@ -68,3 +68,30 @@ func TestGzip(t *testing.T) {
 		}
 	}
 }
+
+func TestPrefer(t *testing.T) {
+	tests := []struct {
+		header string
+		want   string
+	}{
+		{"gzip, deflate, br, zstd", "br"}, // Chromium: brotli first on a tie
+		{"gzip", "gzip"},
+		{"br;q=0.5, gzip", "gzip"},
+		{"br;q=0, gzip;q=0", ""},
+		{"*", "br"},
+		{"*;q=0, gzip", "gzip"},
+		{"x-gzip", "gzip"},
+		{"identity", ""},
+		{"", ""},
+		{"br;q=abc, gzip;q=0.1", "gzip"}, // a malformed weight is no acceptance
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest("GET", "/", nil)
+		if tt.header != "" {
+			r.Header.Set("Accept-Encoding", tt.header)
+		}
+		if got := compress.Prefer(r, "br", "gzip"); got != tt.want {
+			t.Errorf("Prefer(%q) = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}

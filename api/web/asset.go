@@ -1,9 +1,12 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -12,16 +15,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/streamcart/streamcart/api/compress"
 )
 
 // asset is one static file held in memory with its validators and, for text
-// types worth it, a gzip copy made once at start-up.
+// types worth it, a gzip copy made once at start-up, or the gzip and brotli
+// copies made at build time (<name>.gz and <name>.br beside it).
 type asset struct {
 	name  string
 	ctype string
 	body  []byte
 	gz    []byte
+	br    []byte
 	etag  string
 }
 
@@ -72,9 +79,14 @@ func (a *asset) serve(w http.ResponseWriter, r *http.Request, cacheControl strin
 	h.Set("Cache-Control", cacheControl)
 	h.Set("X-Content-Type-Options", "nosniff")
 	body, etag := a.body, a.etag
-	if a.gz != nil {
+	if a.gz != nil || a.br != nil {
 		h.Add("Vary", "Accept-Encoding")
-		if compress.AcceptsGzip(r) {
+		// Each encoding is its own representation, with its own validator.
+		switch compress.Prefer(r, offered(a)...) {
+		case "br":
+			body, etag = a.br, strings.TrimSuffix(a.etag, `"`)+`-br"`
+			h.Set("Content-Encoding", "br")
+		case "gzip":
 			body, etag = a.gz, strings.TrimSuffix(a.etag, `"`)+`-gz"`
 			h.Set("Content-Encoding", "gzip")
 		}
@@ -110,11 +122,24 @@ func etagMatch(header, etag string) bool {
 	return false
 }
 
+// offered are the codings a has a copy in, brotli first (smaller on a tie).
+func offered(a *asset) []string {
+	var out []string
+	if a.br != nil {
+		out = append(out, "br")
+	}
+	if a.gz != nil {
+		out = append(out, "gzip")
+	}
+	return out
+}
+
 // loadAssets reads every regular file under root (dot files skipped) and
 // returns them by slash path relative to root, plus a content hash of the set.
 func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
 	files := map[string]*asset{}
 	var names []string
+	precompressed := map[string][]byte{}
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -136,12 +161,27 @@ func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
 		if root != "." {
 			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		}
+		if ext := path.Ext(rel); ext == ".br" || ext == ".gz" {
+			precompressed[rel] = body
+			return nil
+		}
 		files[rel] = newAsset(rel, body)
 		names = append(names, rel)
 		return nil
 	})
 	if err != nil {
 		return nil, "", fmt.Errorf("load assets: %w", err)
+	}
+	// <name>.br and <name>.gz are encodings of <name>, not files of their own:
+	// they are served only in its place (and a .gz without its file is served
+	// as the file it is). The version hash covers the files they encode.
+	for rel, body := range precompressed {
+		if a := files[strings.TrimSuffix(rel, path.Ext(rel))]; a != nil {
+			a.attach(path.Ext(rel), body)
+			continue
+		}
+		files[rel] = newAsset(rel, body)
+		names = append(names, rel)
 	}
 	sort.Strings(names)
 	h := sha256.New()
@@ -150,4 +190,34 @@ func loadAssets(fsys fs.FS, root string) (map[string]*asset, string, error) {
 		h.Write(files[n].body)
 	}
 	return files, hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// attach takes body as the asset's build-time encoding ext (".br" or ".gz")
+// when it decodes to exactly the asset's bytes; a stale copy from an older
+// build is refused (false) and the asset keeps what newAsset made.
+func (a *asset) attach(ext string, body []byte) bool {
+	var rd io.Reader
+	switch ext {
+	case ".br":
+		rd = brotli.NewReader(bytes.NewReader(body))
+	case ".gz":
+		zr, err := gzip.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return false
+		}
+		rd = zr
+	default:
+		return false
+	}
+	// One byte more than the asset: a longer decoding is a mismatch too.
+	got, err := io.ReadAll(io.LimitReader(rd, int64(len(a.body))+1))
+	if err != nil || !bytes.Equal(got, a.body) || len(body) >= len(a.body) {
+		return false
+	}
+	if ext == ".br" {
+		a.br = body
+	} else {
+		a.gz = body
+	}
+	return true
 }

@@ -24,5 +24,7 @@ declare global {
     'streamcart:locale-changed': CustomEvent<import('./element/events').StreamcartEventMap['streamcart:locale-changed']>;
     'streamcart:currency-changed': CustomEvent<import('./element/events').StreamcartEventMap['streamcart:currency-changed']>;
     'streamcart:error': CustomEvent<import('./element/events').StreamcartEventMap['streamcart:error']>;
+    'streamcart:storefront-loaded': CustomEvent<import('./element/events').StreamcartEventMap['streamcart:storefront-loaded']>;
+    'streamcart:currencies-loaded': CustomEvent<import('./element/events').StreamcartEventMap['streamcart:currencies-loaded']>;
   }
 }

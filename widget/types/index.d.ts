@@ -29,6 +29,10 @@ export interface StreamcartEventMap {
   'streamcart:locale-changed': { locale: LocaleCode };
   'streamcart:currency-changed': { currency: string };
   'streamcart:error': { name: string; message: string };
+  /** GET /storefront answered: the links a host page may show (its own requests would repeat the widget's). */
+  'streamcart:storefront-loaded': { supportUrl: string; dashboardUrl: string };
+  /** GET /currencies answered: the currencies a host's currency picker may offer, and the default. */
+  'streamcart:currencies-loaded': { currencies: { code: string; rate: string; prefix: string; suffix: string }[]; default: string };
 }
 
 export type StreamcartEventName = keyof StreamcartEventMap;
@@ -74,6 +78,8 @@ declare global {
     'streamcart:locale-changed': StreamcartEvent<'streamcart:locale-changed'>;
     'streamcart:currency-changed': StreamcartEvent<'streamcart:currency-changed'>;
     'streamcart:error': StreamcartEvent<'streamcart:error'>;
+    'streamcart:storefront-loaded': StreamcartEvent<'streamcart:storefront-loaded'>;
+    'streamcart:currencies-loaded': StreamcartEvent<'streamcart:currencies-loaded'>;
   }
 }
 

@@ -168,8 +168,12 @@ if (switcher) {
   });
 }
 
-// 4. Currency (GET /currencies → <select>, change → setCurrency).
+// 4. Currency (GET /currencies → <select>, change → setCurrency). The widget reads /currencies and
+//    /storefront itself and announces the answers (streamcart:currencies-loaded,
+//    streamcart:storefront-loaded): where it runs, the host takes them from there, so each resource
+//    is fetched once per page. Pages without the widget (error pages) ask the API themselves.
 const currencySelect = document.querySelector('[data-testid="currency-select"]');
+const hasWidget = !!document.querySelector('streamcart-checkout');
 
 function showCurrency(code) {
   if (!code) return;
@@ -184,17 +188,22 @@ async function loadCurrencies() {
   try {
     const res = await fetch(`${config.api}/currencies`, { headers: { Accept: 'application/json' } });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    const { currencies, default: def } = parseCurrencies(await res.json());
-    state.currencies = currencies;
-    const selected = state.currency || def;
-    currencySelect.replaceChildren(...currencies.map((c) => new Option(currencyLabel(c), c.code, false, c.code === selected)));
-    showCurrency(selected);
-    delete currencySelect.dataset.error;
+    showCurrencies(await res.json());
   } catch (err) {
     console.error(`streamcart host: ${i18n.messages[i18n.default].currencyError}`, err);
     currencySelect.dataset.error = 'true';
     currencySelect.setAttribute('title', t('currencyError'));
   }
+}
+
+function showCurrencies(data) {
+  if (!currencySelect) return;
+  const { currencies, default: def } = parseCurrencies(data);
+  state.currencies = currencies;
+  const selected = state.currency || def;
+  currencySelect.replaceChildren(...currencies.map((c) => new Option(currencyLabel(c), c.code, false, c.code === selected)));
+  showCurrency(selected);
+  delete currencySelect.dataset.error;
 }
 
 currencySelect?.addEventListener('change', () => {
@@ -261,19 +270,22 @@ async function loadStorefront() {
   try {
     const res = await fetch(`${config.api}/storefront`, { headers: { Accept: 'application/json' } });
     if (!res.ok) return;
-    const data = await res.json();
-    const support = safeHttpURL(data?.supportUrl);
-    if (support) {
-      document.querySelectorAll('a[data-support-link]').forEach((a) => {
-        const frag = a.dataset.supportLink;
-        a.href = frag ? `${support.split('#')[0]}#${frag}` : support;
-      });
-    }
-    const dashboard = safeHttpURL(data?.dashboardUrl);
-    if (dashboard && !config.dashboard) document.querySelectorAll('a[data-dashboard-link]').forEach((a) => { a.href = dashboard; });
+    showStorefront(await res.json());
   } catch (err) {
     console.error('streamcart host: storefront', err);
   }
+}
+
+function showStorefront(data) {
+  const support = safeHttpURL(data?.supportUrl);
+  if (support) {
+    document.querySelectorAll('a[data-support-link]').forEach((a) => {
+      const frag = a.dataset.supportLink;
+      a.href = frag ? `${support.split('#')[0]}#${frag}` : support;
+    });
+  }
+  const dashboard = safeHttpURL(data?.dashboardUrl);
+  if (dashboard && !config.dashboard) document.querySelectorAll('a[data-dashboard-link]').forEach((a) => { a.href = dashboard; });
 }
 
 // 9. Scroll: top on a new page, the saved position on back/forward (spec §2).
@@ -335,8 +347,27 @@ function start() {
   matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (e) => document.documentElement.classList.toggle('reduced-motion', e.matches));
   applyLocale(state.locale);
   markRoute();
-  loadCurrencies();
-  loadStorefront();
+  if (hasWidget) {
+    document.addEventListener('streamcart:currencies-loaded', (e) => {
+      try {
+        showCurrencies(e.detail);
+      } catch (err) {
+        console.error('streamcart host: currencies', err);
+      }
+    });
+    document.addEventListener('streamcart:storefront-loaded', (e) => showStorefront(e.detail ?? {}));
+    // The widget's script did not load (offline, blocked): the host asks for what it shows itself.
+    const orphan = () => {
+      if (customElements.get('streamcart-checkout')) return;
+      loadCurrencies();
+      loadStorefront();
+    };
+    if (document.readyState === 'complete') orphan();
+    else window.addEventListener('load', orphan, { once: true });
+  } else {
+    loadCurrencies();
+    loadStorefront();
+  }
   // Service worker: registered where supported, silently skipped elsewhere.
   if ('serviceWorker' in navigator) {
     const register = () => navigator.serviceWorker.register(`${config.base}sw.js`, { scope: config.base }).catch(() => undefined);

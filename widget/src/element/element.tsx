@@ -48,6 +48,43 @@ function Shell({ host, controller }: { host: HTMLElement; controller: Controller
   );
 }
 
+/**
+ * The Streamcart checkout: plans, order, payment and after-sale, in an open shadow root.
+ * (These tags feed custom-elements.json, `npm run analyze -w widget`; the contract is docs/embed.md.)
+ *
+ * @tag streamcart-checkout
+ * @attr {string} api - API base, absolute or relative to the page (default /checkout/api)
+ * @attr {string} store - publishable storefront key pk_..., sent as the Streamcart-Store header
+ * @attr {string} locale - en, en-us, en-gb, de-de, es-es, nl-nl or pt-pt (default: resolved)
+ * @attr {string} currency - ISO code of the prices (default: the storefront's)
+ * @attr {string} plan - pid selected on the plan grid
+ * @attr {string} promocode - code applied once a plan is selected
+ * @attr {'memory' | 'history'} routing - history lets the widget own the URL (default memory)
+ * @attr {string} base - history routing's base path, e.g. /checkout/ (default /)
+ * @fires streamcart:ready - {locale, currency, signedIn, email?}, once the plans are shown
+ * @fires streamcart:plan-selected - {pid, billingCycle}
+ * @fires streamcart:order-created - {orderId, invoiceId, status, total}
+ * @fires streamcart:payment-started - {orderId, gateway, paymentUrl}
+ * @fires streamcart:order-paid - {orderId}
+ * @fires streamcart:service-ready - {orderId, serviceIds}
+ * @fires streamcart:renewal-paid - {invoiceId, orderId, serviceId}
+ * @fires streamcart:session-changed - {signedIn, email?}
+ * @fires streamcart:locale-changed - {locale}
+ * @fires streamcart:currency-changed - {currency}
+ * @fires streamcart:error - {name, message}
+ * @fires streamcart:storefront-loaded - {supportUrl, dashboardUrl}
+ * @fires streamcart:currencies-loaded - {currencies, default}
+ * @cssprop --sc-primary - buttons, selection, links (default #405db1)
+ * @cssprop --sc-bg - background (default #ffffff)
+ * @cssprop --sc-text - text colour (default #1c2333)
+ * @cssprop --sc-radius - corner radius (default 16px)
+ * @cssprop --sc-font - font family
+ * @csspart plan-card - each plan card
+ * @csspart plan-card-selected - the selected plan card (it also has plan-card)
+ * @csspart summary - the order summary (checkout and waiting page)
+ * @csspart pay-button - the pay / start-trial button (also on the waiting page)
+ * @csspart credentials - the service credentials block on the success page
+ */
 export class StreamcartCheckoutElement extends HTMLElement {
   static get observedAttributes(): readonly string[] {
     return ATTRIBUTES;

@@ -1,5 +1,5 @@
 // The CustomEvents of the embed contract. Details never carry a secret (no token, no password).
-import type { Money } from '../api/schemas';
+import type { CurrencyList, Money } from '../api/schemas';
 import type { LocaleCode } from '../i18n/locale';
 
 export interface StreamcartEventMap {
@@ -15,6 +15,10 @@ export interface StreamcartEventMap {
   'streamcart:locale-changed': { locale: LocaleCode };
   'streamcart:currency-changed': { currency: string };
   'streamcart:error': { name: string; message: string };
+  /** GET /storefront answered: the links a host page may show (its own requests would repeat the widget's). */
+  'streamcart:storefront-loaded': { supportUrl: string; dashboardUrl: string };
+  /** GET /currencies answered: the currencies a host's currency picker may offer, and the default. */
+  'streamcart:currencies-loaded': CurrencyList;
 }
 
 export type StreamcartEventName = keyof StreamcartEventMap;

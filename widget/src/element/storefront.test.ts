@@ -2,7 +2,7 @@
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
 import { installFakeApi, type FakeApi } from '../test/fakeApi';
-import { mountIndex } from '../test/mount';
+import { mount, mountIndex } from '../test/mount';
 import { safeCssValue, themeCss } from './styles';
 
 const TEAL = {
@@ -144,5 +144,42 @@ describe('storefront settings', () => {
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('€'));
     expect(el.shadowRoot!.querySelector('img[part="logo"]')).toBeNull();
     expect(Array.from(el.shadowRoot!.querySelectorAll('style')).some((s) => s.textContent?.startsWith(':host{--_p'))).toBe(false);
+  });
+});
+
+describe('what a host page needs, announced instead of asked for twice', () => {
+  function listen(type: string): unknown[] {
+    const seen: unknown[] = [];
+    document.addEventListener(`streamcart:${type}`, (e) => seen.push((e as CustomEvent).detail));
+    return seen;
+  }
+
+  it('announces the storefront links and the currencies it read, one request each', async () => {
+    const api = installFakeApi();
+    api.on('GET /storefront', () => ({ ...TEAL, supportUrl: 'https://help.teal.example/', dashboardUrl: 'https://my.teal.example/' }));
+    const storefronts = listen('storefront-loaded');
+    const currencies = listen('currencies-loaded');
+    await mountIndex();
+    await waitFor(() => expect(storefronts).toEqual([{ supportUrl: 'https://help.teal.example/', dashboardUrl: 'https://my.teal.example/' }]));
+    // On the plan page the currencies are read once the cards are painted, for the form below them.
+    await waitFor(() => expect(currencies).toHaveLength(1));
+    expect(currencies[0]).toEqual(expect.objectContaining({ default: expect.any(String), currencies: expect.arrayContaining([expect.objectContaining({ code: 'EUR' })]) }));
+    expect(api.callsTo('GET /storefront')).toHaveLength(1);
+    expect(api.callsTo('GET /currencies')).toHaveLength(1);
+  });
+
+  it('reads the currencies at once, once, off the plan page', async () => {
+    const api = installFakeApi();
+    const currencies = listen('currencies-loaded');
+    history.replaceState(null, '', '/checkout/success');
+    try {
+      const { el } = mount({ routing: 'history', base: '/checkout/' });
+      await waitFor(() => expect(currencies).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(api.callsTo('GET /currencies')).toHaveLength(1);
+      el.remove();
+    } finally {
+      history.replaceState(null, '', '/');
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The widget's shared state outside React: the element's methods, the router and the persisted
 // cookie all go through here; React subscribes with useSyncExternalStore.
 import { createClient, type Client } from '../api/client';
-import type { Cycle, Product, Promotion, Quote, Storefront } from '../api/schemas';
+import type { CurrencyList, Cycle, Product, Promotion, Quote, Storefront } from '../api/schemas';
 import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
 import { normalizeLocale, resolveLocale, type LocaleCode } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
@@ -189,6 +189,10 @@ export class Controller {
     const cache = this.cache;
     const p = load();
     cache.set(key, p);
+    // The host page's currency picker offers the list the widget read (one request for both).
+    if (key === catalogKey.currencies) {
+      p.then((list) => this.emit('streamcart:currencies-loaded', list as CurrencyList), () => undefined);
+    }
     p.then(
       (value) => {
         if (this.cache === cache && cache.get(key) === p) this.settled.set(key, value);
@@ -212,7 +216,12 @@ export class Controller {
    */
   prefetch(what: 'plans' | 'checkout'): void {
     const { route, locale, currency } = this.state;
-    if (!plansFirst(route)) return;
+    if (!plansFirst(route)) {
+      // Off the plan page nothing waits for the form's data: the currencies (which the host page's
+      // picker shows) are read at once, still once per page.
+      if (what === 'plans') void this.cached(catalogKey.currencies, () => this.client.currencies());
+      return;
+    }
     if (what === 'plans') {
       const plans = this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
       // The prices' currency is the storefront's default one.
@@ -242,6 +251,7 @@ export class Controller {
         // The page named another storefront (store or api attribute) meanwhile.
         if (this.cache !== cache) return;
         const patch: Partial<State> = { storefront };
+        this.emit('streamcart:storefront-loaded', { supportUrl: storefront.supportUrl, dashboardUrl: storefront.dashboardUrl });
         const wanted = this.localeFromStore ? normalizeLocale(storefront.defaultLocale) : null;
         // The buyer's own regional variant of the storefront's language (en-us for en) stays.
         if (wanted && wanted.slice(0, 2) !== this.state.locale.slice(0, 2)) {
