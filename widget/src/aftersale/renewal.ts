@@ -39,7 +39,7 @@ export function forgetRenewal(): void {
 /** Order statuses that mean the renewal's money arrived. */
 export const PAID_STATUSES: readonly string[] = ['paid', 'provisioning', 'active'];
 /** Order statuses after which the renewal will never be paid through this order. */
-export const ENDED_STATUSES: readonly string[] = ['cancelled', 'failed', 'fraud', 'needs_review'];
+export const ENDED_STATUSES: readonly string[] = ['cancelled', 'failed', 'fraud', 'needs_review', 'refunded'];
 
 /** Cycles a service can renew for (a one-time period does not renew). */
 export function renewableCycles(cycles: readonly string[]): string[] {

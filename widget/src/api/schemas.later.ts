@@ -49,7 +49,7 @@ export const SessionSchema = object({
 
 export const GeoSchema = object({ ip: string(), country: string() });
 
-export const ORDER_STATUSES = ['pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed', 'needs_review'] as const;
+export const ORDER_STATUSES = ['pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed', 'needs_review', 'partially_refunded', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 const id = union([string(), pipe(number(), transform(String))]);
