@@ -5,10 +5,10 @@
 // (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS) so the fraud check has something to hold.
 //
 // Not covered here: a panel failure driving a provision job dead, then retried (the built-in
-// panel cannot be made to fail, and a job goes dead only after its retries on the business clock).
+// panel has no fault switch, and a job goes dead only after 108 attempts on a 1 s to 1 h backoff).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, launchBrowser, startServer, uniqueEmail } from './helpers.js';
+import { api, gotoReady, launchBrowser, newPage, startServer, uniqueEmail, widget } from './helpers.js';
 import { payOnSandbox, placeOrder, signedInOperator, visit } from './console-helpers.js';
 
 const HELD_DOMAIN = 'held.example';
@@ -137,6 +137,14 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
   await page.getByText(/Saved as version \d+; the shop serves it now\./).waitFor();
   await visit(page, 'catalog-saved');
   await eventually('new price in GET /products', async () => ({ ok: (await price()) === 1349 }), 10_000);
+  // A buyer's storefront, loaded afresh, offers the new price.
+  const shop = await newPage(browser);
+  await eventually('new price on the storefront', async () => {
+    await gotoReady(shop, `${server.url}/checkout/`);
+    const texts = await widget(shop).getByText(/13\.49/).allInnerTexts();
+    return { ok: texts.length > 0, old: await widget(shop).getByText(/12\.99/).count() };
+  }, 10_000);
+  await shop.context().close();
 
   const promo = async () => (await api(server, '/promotions/WELCOME10?pid=2')).status;
   assert.equal(await promo(), 200);
