@@ -8,21 +8,10 @@
 // More screens: add an entry to SCREENS (path, heading, a selector that shows it loaded).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import * as OTPAuth from 'otpauth';
-import { BIN, api, launchBrowser, newPage, repoRoot, startServer, uniqueEmail } from './helpers.js';
-
-const require = createRequire(import.meta.url);
-const AXE_SOURCE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-const SHOTS = process.env.CONSOLE_SCREENSHOTS ? join(repoRoot, process.env.CONSOLE_SCREENSHOTS) : '';
-const run = promisify(execFile);
+import { api, launchBrowser, newPage, startServer, uniqueEmail } from './helpers.js';
+import { PASSWORD, addOperator, code, visit } from './console-helpers.js';
 
 const OWNER = 'owner@example.com';
-const PASSWORD = 'a long enough password';
 
 let server;
 let browser;
@@ -34,37 +23,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/** expectAccessible runs axe-core in the page (evaluated, so the CSP does not block it): zero violations. */
-async function expectAccessible(page, screen) {
-  await page.evaluate(AXE_SOURCE + '\n;void 0');
-  const violations = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) }));
-  });
-  assert.deepEqual(violations, [], `${screen}: axe violations\n${JSON.stringify(violations, null, 2)}`);
-}
-
-async function shot(page, name) {
-  if (!SHOTS) return;
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-/** visit checks, accessibility-tests and photographs one screen. */
-async function visit(page, name) {
-  await page.waitForLoadState('load');
-  // Transitions settle before contrast is measured.
-  await page.evaluate(() => document.getAnimations().forEach((a) => a.finish()));
-  await expectAccessible(page, name);
-  await shot(page, name);
-}
-
-/** totp is the authenticator of the secret the setup page shows; at is a time in ms. */
-function code(secret, at = Date.now()) {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: at });
-}
 
 /** Every screen of the console. heading: the h1; ready: what shows the data arrived. */
 const SCREENS = [
@@ -102,9 +60,7 @@ test('console: operator setup with TOTP, sign-in, find an order by email, every 
   await buyerPage.context().close();
 
   // The owner, added from the command line.
-  const { stdout } = await run(BIN, ['operator', 'add', OWNER, '--role', 'owner', '--db', server.db, '--public-url', server.url]);
-  const link = /(http\S+\/checkout\/admin\/setup\?token=\S+)/.exec(stdout)?.[1];
-  assert.ok(link, `no setup link in:\n${stdout}`);
+  const link = await addOperator(server, OWNER);
 
   // The app's page carries the strict CSP, for the setup link and any client route.
   for (const path of [new URL(link).pathname + new URL(link).search, '/checkout/admin/orders/x']) {

@@ -51,9 +51,10 @@ function RefundForm({ order, onDone }: { order: Order; onDone: () => void }) {
   );
 }
 
-function Refunds({ id }: { id: string }) {
+// version changes after each refund made on the page, so the list shows it.
+function Refunds({ id, version }: { id: string; version: number }) {
   const { api } = useConsole();
-  const refunds = useLoad(() => api.orders.refunds(id), id);
+  const refunds = useLoad(() => api.orders.refunds(id), `${id}:${version}`);
   return (
     <section aria-labelledby="refunds-h">
       <h2 id="refunds-h">{t.refundsHeading}</h2>
@@ -79,6 +80,7 @@ export function OrderDetail({ id }: { id: string }) {
   const detail = useLoad(() => api.orders.get(id), id);
   const action = useAction(detail.reload);
   const [reason, setReason] = useState('');
+  const [refunded, setRefunded] = useState(0);
   const d = detail.data;
   if (!d) return <Loading what={detail} />;
   const o = d.order;
@@ -116,8 +118,8 @@ export function OrderDetail({ id }: { id: string }) {
         <h2 id="lines-h">{t.linesHeading}</h2>
         <LinesTable lines={d.lines} onChanged={detail.reload} />
       </section>
-      {paid && <Refunds id={o.id} />}
-      {paid && can('refund') && o.status !== 'refunded' && <RefundForm order={o} onDone={detail.reload} />}
+      {paid && <Refunds id={o.id} version={refunded} />}
+      {paid && can('refund') && o.status !== 'refunded' && <RefundForm order={o} onDone={() => { setRefunded((n) => n + 1); detail.reload(); }} />}
       <section aria-labelledby="timeline-h">
         <h2 id="timeline-h">{t.timelineHeading}</h2>
         <ol className="timeline" data-testid="timeline">

@@ -124,13 +124,16 @@ describe('order detail', () => {
           { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
           { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
         ],
-      }))
-      .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
-      .on('POST', '/orders/:id/approve', () => { status = 'active'; return order({ status }); })
-      .on('POST', '/orders/:id/refund', () => ({
-        order: order({ status: 'partially_refunded' }), refunded: { amount: 500, currency: 'EUR' },
-        refund: { orderId: 'ord_1', amount: { amount: 500, currency: 'EUR' }, method: 'sandbox', reference: 're_1', reason: 'goodwill', note: '', operator: 'me@example.com', createdAt: '2026-11-21T00:00:00Z' },
       }));
+    const refund = { orderId: 'ord_1', amount: { amount: 500, currency: 'EUR' }, method: 'sandbox', reference: 're_1', reason: 'goodwill', note: '', operator: 'me@example.com', createdAt: '2026-11-21T00:00:00Z' };
+    const refunds: (typeof refund)[] = [];
+    fake
+      .on('GET', '/orders/:id/refunds', () => ({ refunds, refunded: { amount: 500 * refunds.length, currency: 'EUR' } }))
+      .on('POST', '/orders/:id/approve', () => { status = 'active'; return order({ status }); })
+      .on('POST', '/orders/:id/refund', () => {
+        refunds.push(refund);
+        return { order: order({ status: 'partially_refunded' }), refunded: { amount: 500, currency: 'EUR' }, refund };
+      });
     await renderConsole(fake, '/checkout/admin/orders/ord_1');
     const timeline = await screen.findByTestId('timeline');
     expect(within(timeline).getByText('panel: timeout')).toBeTruthy();
@@ -148,6 +151,9 @@ describe('order detail', () => {
     await user.click(within(form).getByRole('button', { name: 'Refund' }));
     expect(await screen.findByText('Refunded €5.00 (€5.00 refunded on this order in all).')).toBeTruthy();
     expect(fake.calledWith('POST', '/orders/ord_1/refund')[0]!.body).toEqual({ amount: 500, reason: 'goodwill', keepLine: false });
+    // The refunds list is fetched again and shows the new refund.
+    const list = screen.getByRole('heading', { name: 'Refunds', level: 2 }).closest('section')!;
+    expect(await within(list).findByText('re_1')).toBeTruthy();
   });
 
   it('a support operator may suspend a line but not terminate it or refund', async () => {
