@@ -223,9 +223,9 @@ export function Field({ label, hint, children }: { label: string; hint?: string;
 
 /** Status is a state word with a colour class (never colour alone: the word is the text). */
 export function Status({ value }: { value: string }) {
-  const tone = /^(active|ok|sent|done|paid)$/.test(value)
+  const tone = /^(active|ok|sent|done|paid)$/i.test(value)
     ? 'good'
-    : /^(failed|dead|fraud|cancelled|needs_review|refunded|terminated|disabled)/i.test(value)
+    : /^(failed|dead|fraud|cancelled|needs_review|refunded|terminated|disabled|suspended)/i.test(value)
       ? 'bad'
       : 'neutral';
   return <span className={`status status-${tone}`}>{(t.statuses as Record<string, string>)[value] ?? value}</span>;
