@@ -5,7 +5,7 @@ NPM ?= npm
 GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget test-storybook test-e2e gen check-gen lint-openapi widget size bench soak clean
+.PHONY: all deps build run test test-go test-widget check-cycles test-storybook test-e2e gen check-gen lint-openapi widget size bench soak clean
 
 all: build
 
@@ -63,6 +63,11 @@ test-go: $(STRIPE_MOCK)
 test-widget: node_modules/.installed
 	$(NPM) test -w widget
 
+# No import cycle in the widget's source; type-only imports count, since they tie two files together
+# as tightly for a reader.
+check-cycles: node_modules/.installed
+	node_modules/.bin/madge --circular --no-spinner --extensions ts,tsx --ts-config widget/tsconfig.json widget/src
+
 # Builds the static Storybook (from the widget's source) and opens every story in Chromium.
 test-storybook: node_modules/.installed
 	$(NPM) test -w storybook
@@ -70,7 +75,7 @@ test-storybook: node_modules/.installed
 test-e2e: build
 	$(NPM) run e2e -w examples/checkout
 
-test: deps check-gen lint-openapi test-go test-widget test-storybook test-e2e
+test: deps check-gen lint-openapi test-go test-widget check-cycles test-storybook test-e2e
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and

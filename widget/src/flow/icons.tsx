@@ -3,7 +3,6 @@
 // Here the icons of the first script's own screens; dist/checkout.js adds the others (iconsMore.tsx)
 // to this very table when it loads, so in the script-tag builds the first script carries only these.
 import type { ReactElement } from 'react';
-import type { morePaths } from './iconsMore';
 
 const paths: Record<string, ReactElement> = {
   check: <path d="M5 12.5l4.5 4.5L19 7.5" />,
@@ -13,7 +12,25 @@ const paths: Record<string, ReactElement> = {
   help: <path d="M12 21a9 9 0 100-18 9 9 0 000 18z M9.5 9a2.5 2.5 0 015 .5c0 1.5-2.5 2-2.5 3.5 M12 16.5h.01" />,
 };
 
-export type IconName = 'check' | 'shield' | 'spinner' | 'alert' | 'help' | keyof typeof morePaths;
+/** The icons of this table; the checkout module adds the others (iconsMore.tsx, checked there). */
+export type FirstIconName = 'check' | 'shield' | 'spinner' | 'alert' | 'help';
+export type IconName =
+  | FirstIconName
+  | 'tag'
+  | 'lock'
+  | 'copy'
+  | 'download'
+  | 'tv'
+  | 'phone'
+  | 'laptop'
+  | 'box'
+  | 'link'
+  | 'home'
+  | 'sparkle'
+  | 'clock'
+  | 'book'
+  | 'gauge'
+  | 'devices';
 
 export function addIcons(more: Record<string, ReactElement>): void {
   Object.assign(paths, more);

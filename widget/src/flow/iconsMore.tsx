@@ -1,7 +1,8 @@
 // The icons only the checkout module's screens use (the checkout form, the order and after-sale
 // pages): added to icons.tsx's table as this module loads. Those screens import Icon from here, so
 // the icons are there whenever they render.
-import { addIcons, Icon, type IconName } from './icons';
+import type { ReactElement } from 'react';
+import { addIcons, Icon, type FirstIconName, type IconName } from './icons';
 
 export const morePaths = {
   tag: <path d="M3 12V4h8l10 10-8 8L3 12z M7.5 7.5h.01" />,
@@ -19,7 +20,7 @@ export const morePaths = {
   book: <path d="M4 5a2 2 0 012-2h13v16H6a2 2 0 00-2 2V5z M4 19a2 2 0 012-2h13" />,
   gauge: <path d="M4 16a8 8 0 1116 0 M12 16l4-5" />,
   devices: <path d="M2 5h14v9H2z M6 18h6 M9 14v4 M18 9h4v11h-4z" />,
-};
+} satisfies Record<Exclude<IconName, FirstIconName>, ReactElement>;
 
 addIcons(morePaths);
 
