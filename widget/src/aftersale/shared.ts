@@ -10,4 +10,5 @@ export { PlanGrid } from '../flow/PlanGrid';
 export { ensureSession } from '../flow/order';
 export { isApiError, ApiError } from '../api/client';
 export { browser } from '../state/browser';
+export { catalogKey } from '../state/catalog';
 export { timing } from '../flow/timing';

@@ -1,10 +1,9 @@
-// The icons only the checkout module's screens use (the checkout form, the order and after-sale
-// pages): added to icons.tsx's table as this module loads. Those screens import Icon from here, so
-// the icons are there whenever they render.
+// The whole icon set: icons.tsx's base icons and those only the checkout's and after-sale screens
+// draw. Those screens import Icon from here.
 import type { ReactElement } from 'react';
-import { addIcons, Icon, type FirstIconName, type IconName } from './icons';
+import { basePaths, Svg } from './icons';
 
-export const morePaths = {
+const morePaths = {
   tag: <path d="M3 12V4h8l10 10-8 8L3 12z M7.5 7.5h.01" />,
   lock: <path d="M6 11h12v9H6z M8.5 11V8a3.5 3.5 0 017 0v3" />,
   copy: <path d="M9 9h11v11H9z M5 15H4V4h11v1" />,
@@ -20,11 +19,15 @@ export const morePaths = {
   book: <path d="M4 5a2 2 0 012-2h13v16H6a2 2 0 00-2 2V5z M4 19a2 2 0 012-2h13" />,
   gauge: <path d="M4 16a8 8 0 1116 0 M12 16l4-5" />,
   devices: <path d="M2 5h14v9H2z M6 18h6 M9 14v4 M18 9h4v11h-4z" />,
-} satisfies Record<Exclude<IconName, FirstIconName>, ReactElement>;
+};
 
-addIcons(morePaths);
+export type IconName = keyof typeof basePaths | keyof typeof morePaths;
 
-export { Icon };
+const paths: Record<IconName, ReactElement> = { ...basePaths, ...morePaths };
+
+export function Icon({ name, className }: { name: IconName; className?: string }) {
+  return <Svg path={paths[name]} className={className} />;
+}
 
 /** Icon for a utility card: the catalog names one; unknown names get a link icon. */
 export function iconForCard(icon: string): IconName {
