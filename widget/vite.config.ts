@@ -5,13 +5,10 @@ import { checkoutChunk, checkoutKit, cssSplit, swapped } from './scripts/checkou
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
 
-const LAZY_LOCALES = ['de-de', 'es-es', 'nl-nl', 'pt-pt'] as const;
-
-// In the script-tag builds the translated tables are not bundled: messages.ts gets load.lazy.ts,
-// which imports dist/locales/<code>.js on demand (built by `vite build --mode locales`). The same
-// way, the checkout after the plan cards comes from dist/checkout.js (`--mode checkout`; App's
-// parts.ts gets parts.lazy.tsx) and the after-sale screens from dist/aftersale.js. The swaps are
-// listed in scripts/checkout-split.ts (SWAPS), whose import scan follows them.
+// In the script-tag build the checkout after the plan cards comes from dist/checkout.js (`--mode
+// checkout`; App's parts.ts gets parts.lazy.tsx). The swaps are listed in scripts/checkout-split.ts
+// (SWAPS), whose import scan follows them. The translated tables and the after-sale screens are
+// plain import() chunks of the ES build (dist/locales/<code>.js, dist/aftersale.js).
 const lazyModules: Plugin = {
   name: 'streamcart-lazy-modules',
   enforce: 'pre',
@@ -30,37 +27,16 @@ const TARGET = 'es2022';
 // so the ES builds also drop the /* @__PURE__ */ marks a library keeps for its users' bundlers.
 const output = { minify: true, charset: 'ascii' as const, comments: false };
 
-// dist/aftersale.js gets the page's React and the main bundle's shared modules at load time (see
-// src/aftersale/entry.ts): 'react', its JSX runtime and ./shared resolve to live-binding shims.
-const afterSaleShims: Plugin = {
-  name: 'streamcart-aftersale-shims',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    if (source === 'react') return file('./src/aftersale/shim/react.ts');
-    if (source === 'react/jsx-runtime') return file('./src/aftersale/shim/jsx-runtime.ts');
-    if (/^\.{1,2}\/(\.\.\/)*shared$/.test(source) && importer?.includes('/src/aftersale/')) return file('./src/aftersale/shared.remote.ts');
-    if (importer?.includes('/src/aftersale/') && /\/(flow|element)\//.test(source)) {
-      this.error(`${importer} imports ${source}: the after-sale module may only reach the main bundle through ./shared`);
-    }
-    return null;
-  },
-};
+/** dist/ names of the ES build's chunks: what each is, so the host pages and docs can name them. */
+function chunkFileName(chunk: { facadeModuleId: string | null; isDynamicEntry: boolean }): string {
+  const id = chunk.facadeModuleId ?? '';
+  if (chunk.isDynamicEntry && id.endsWith('/src/aftersale/screens.ts')) return 'aftersale.js';
+  const locale = /\/src\/i18n\/([a-z]{2}-[a-z]{2})\.ts$/.exec(id);
+  if (chunk.isDynamicEntry && locale) return `locales/${locale[1]}.js`;
+  return 'streamcart-[hash].js';
+}
 
 export default defineConfig(({ mode }) => {
-  if (mode === 'aftersale') {
-    return {
-      plugins: [react(), afterSaleShims],
-      define: { 'process.env.NODE_ENV': '"production"' },
-      build: {
-        outDir: 'dist',
-        emptyOutDir: false,
-        target: TARGET,
-        minify: 'oxc',
-        lib: { entry: 'src/aftersale/entry.ts', formats: ['es'], fileName: () => 'aftersale.js' },
-        rolldownOptions: { output },
-      },
-    };
-  }
   if (mode === 'checkout') {
     return {
       plugins: [react(), checkoutChunk(), cssSplit('chunk')],
@@ -76,24 +52,20 @@ export default defineConfig(({ mode }) => {
       },
     };
   }
-  if (mode === 'locales') {
+  if (mode === 'classic') {
+    // The classic script only imports the ES entry next to it (src/classic.ts).
     return {
       build: {
-        outDir: 'dist/locales',
+        outDir: 'dist',
         emptyOutDir: false,
         target: TARGET,
         minify: 'oxc',
-        lib: {
-          entry: Object.fromEntries(LAZY_LOCALES.map((code) => [code, `src/i18n/${code}.ts`])),
-          formats: ['es'],
-          fileName: (_format, name) => `${name}.js`,
-        },
+        lib: { entry: 'src/classic.ts', name: 'Streamcart', formats: ['iife'], fileName: () => 'streamcart.iife.js' },
         rolldownOptions: { output },
       },
     };
   }
   const test = mode === 'test';
-  const classic = mode === 'classic';
   return {
     plugins: test ? [react()] : [react(), lazyModules, checkoutKit(), cssSplit('first')],
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
@@ -115,20 +87,11 @@ export default defineConfig(({ mode }) => {
       target: TARGET,
       minify: 'oxc',
       sourcemap: false,
-      // Two passes: the ES module (with the public exports), then `--mode classic`: the IIFE from an
-      // entry without exports, so a plain <script> adds no global to the page.
-      lib: classic
-        ? { entry: 'src/classic.ts', name: 'Streamcart', formats: ['iife'], fileName: () => 'streamcart.iife.js' }
-        : { entry: 'src/index.ts', formats: ['es'], fileName: () => 'streamcart.js' },
-      rolldownOptions: {
-        output,
-        onwarn(warning, warn) {
-          // load.lazy.ts reads import.meta.url and falls back to document.currentScript in the
-          // classic build, where import.meta is an empty object on purpose.
-          if (warning.code === 'EMPTY_IMPORT_META') return;
-          warn(warning);
-        },
-      },
+      // The ES module with the public exports; its import() chunks are named by chunkFileName.
+      lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'streamcart.js' },
+      // The after-sale chunk imports what it shares with the entry from streamcart.js itself: one file
+      // on the first paint, not a facade and a shared chunk.
+      rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { ...output, chunkFileNames: chunkFileName } },
     },
     test: {
       environment: 'jsdom',

@@ -9,17 +9,6 @@ import { defineConfig, type Plugin } from 'vite';
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
 
-// The same swap as the script-tag build's, to the package variants of the two loaders.
-const packageLoaders: Plugin = {
-  name: 'streamcart-package-loaders',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    if (source === './load' && importer?.endsWith('/src/i18n/messages.ts')) return file('./src/i18n/load.package.ts');
-    if (source === './afterSaleLoad' && importer?.endsWith('/src/flow/AfterSale.tsx')) return file('./src/flow/afterSaleLoad.package.ts');
-    return null;
-  },
-};
-
 // The public types are written by hand (types/index.d.ts, checked against the source by
 // types/check.ts) and ship next to the module.
 const declarations: Plugin = {
@@ -35,7 +24,7 @@ const PEER = /^(react|react-dom)(\/.*)?$/;
 const external = (id: string) => (PEER.test(id) && id !== 'react-dom/server') || /^valibot(\/|$)/.test(id);
 
 export default defineConfig({
-  plugins: [react(), packageLoaders, declarations],
+  plugins: [react(), declarations],
   resolve: {
     alias: [{ find: /^react-dom\/server$/, replacement: file('./src/stubs/react-dom-server.ts') }],
   },

@@ -43,10 +43,6 @@ export const CHECKOUT_MODULES: readonly string[] = [
   'flow/CopyButton.tsx',
   'flow/iconsMore.tsx',
   'flow/ViewsMore.tsx',
-  // The after-sale routes: their loader, and what the screens (dist/aftersale.js) take from the widget.
-  'flow/AfterSale.tsx',
-  'flow/afterSaleLoad.lazy.ts',
-  'aftersale/shared.ts',
 ].map((p) => join(SRC, p));
 
 /**
@@ -54,8 +50,7 @@ export const CHECKOUT_MODULES: readonly string[] = [
  * follows them): importer path under src/ → import source → the variant under src/.
  */
 export const SWAPS: Record<string, Record<string, string>> = {
-  'i18n/messages.ts': { './load': 'i18n/load.lazy.ts', './english': 'i18n/english.lazy.ts' },
-  'flow/AfterSale.tsx': { './afterSaleLoad': 'flow/afterSaleLoad.lazy.ts' },
+  'i18n/messages.ts': { './english': 'i18n/english.lazy.ts' },
   'flow/App.tsx': { '../checkout/parts': 'checkout/parts.lazy.tsx' },
   'api/client.ts': { './later': 'api/later.lazy.ts' },
 };
@@ -194,6 +189,9 @@ export function checkoutKit(): Plugin {
     resolveId(source, importer) {
       if (source === KIT_ID) return KIT;
       if (!importer || !importer.startsWith(SRC)) return null;
+      // The after-sale chunk (a native import() of this build, loaded only once dist/checkout.js is
+      // there: checkout/parts.lazy.tsx) bundles its own copy of the checkout modules it uses.
+      if (isLocal(importer) || importer.startsWith(join(SRC, 'aftersale/'))) return null;
       const target = resolveSource(importer, source);
       if (target && isLocal(target)) this.error(`${importer} imports ${source}, which belongs to dist/checkout.js (scripts/checkout-split.ts)`);
       return null;

@@ -46,13 +46,10 @@ function row(name, s, note = '') {
 // ---- 1. the files --------------------------------------------------------------------------------
 
 const dist = join(widget, 'dist');
-const files = [
-  'streamcart.js',
-  'streamcart.iife.js',
-  'checkout.js',
-  'aftersale.js',
-  ...(existsSync(join(dist, 'locales')) ? readdirSync(join(dist, 'locales')).filter((f) => f.endsWith('.js')).sort().map((f) => `locales/${f}`) : []),
-];
+// The files the host pages name, then every other file of the build (its import() chunks).
+const named = ['streamcart.js', 'streamcart.iife.js', 'checkout.js'];
+const built = existsSync(dist) ? readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js')).sort() : [];
+const files = [...named, ...built.filter((f) => !named.includes(f))];
 console.log(`${'file (dist/)'.padEnd(30)}${'raw'.padStart(10)}${'gzip'.padStart(10)}${'brotli'.padStart(10)}`);
 for (const f of files) {
   const path = join(dist, f);

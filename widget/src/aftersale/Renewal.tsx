@@ -6,7 +6,7 @@ import type { Cycle, Service } from '../api/schemas';
 import { useAfterSaleError, useApi, useGateways } from './common';
 import { useTexts } from './i18n';
 import { ENDED_STATUSES, forgetRenewal, PAID_STATUSES, pendingRenewal, rememberRenewal, renewableCycles, type PendingRenewal } from './renewal';
-import { browser, Icon, isApiError, refocus, timing, useCheckout, useController, useResource } from './shared';
+import { browser, catalogKey, Icon, isApiError, refocus, timing, useCheckout, useController, useResource } from './shared';
 
 /** Polls of the renewal order after the return (at the Waiting view's pace) before giving up quietly. */
 const MAX_POLLS = 30;
@@ -305,7 +305,7 @@ function RenewForm({
   const currency = useCheckout((st) => st.currency);
   const gateways = useGateways();
   // The plan's cycles come from the catalog the plan page reads (same cache key).
-  const key = `products:plan:${currency}:${locale}`;
+  const key = catalogKey.products('plan', currency, locale);
   const products = useResource(key, () => c.cached(key, () => c.client.products(currency, locale)));
   const paid = (products.data?.products ?? []).filter((p) => !p.trial && renewableCycles(p.cycles).length > 0);
   const [pid, setPid] = useState<number | null>(null);

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { GatewayChoice, useAfterSaleError, useApi, useGateways } from './common';
 import { useTexts } from './i18n';
-import { browser, Centered, EmailField, ensureSession, HomeLink, Icon, isApiError, isValidEmail, PlanGrid, useCheckout, useController, useResource, useStepFocus } from './shared';
+import { browser, catalogKey, Centered, EmailField, ensureSession, HomeLink, Icon, isApiError, isValidEmail, PlanGrid, useCheckout, useController, useResource, useStepFocus } from './shared';
 
 export function ResellersPage() {
   const c = useController();
@@ -13,7 +13,7 @@ export function ResellersPage() {
   const currency = useCheckout((s) => s.currency);
   const signedIn = useCheckout((s) => s.persisted.auth.loggedIn && !!s.persisted.token);
   const sessionEmail = useCheckout((s) => s.persisted.user.email);
-  const key = `products:reseller:${currency}:${locale}`;
+  const key = catalogKey.products('reseller', currency, locale);
   const products = useResource(key, () => c.cached(key, () => c.client.resellerProducts(currency, locale)));
   const me = useResource(signedIn ? `reseller-me:${sessionEmail}` : null, () => api.resellerMe());
   const gateways = useGateways();

@@ -76,7 +76,7 @@ function UpsellOffers() {
   }
   if (!offer) {
     return (
-      <Centered icon="sparkle" title={a.upsellTitle} testId="upsell-empty">
+      <Centered icon={<Icon name="sparkle" />} title={a.upsellTitle} testId="upsell-empty">
         <p className="sc-lead">{a.noOffers}</p>
         <div className="sc-actions">
           <button type="button" className="sc-btn sc-btn-primary" onClick={() => c.navigate('', { view: 'services' })}>

@@ -2,12 +2,10 @@
 // through the main client's request(): a malformed answer is an ApiError "malformed".
 import * as v from 'valibot';
 import type { Client } from '../api/client';
-import { MoneySchema } from '../api/schemas';
+import { id, int, MoneySchema } from '../api/primitives';
 import { OrderSchema, ServiceSchema, SessionSchema } from '../api/schemas.later';
 import { browser } from './shared';
 
-const int = v.pipe(v.number(), v.integer());
-const id = v.union([v.string(), v.pipe(v.number(), v.transform(String))]);
 
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
 

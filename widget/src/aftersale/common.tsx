@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEven
 import { tokenScope } from '../state/session';
 import { afterSaleApi } from './api';
 import { useTexts } from './i18n';
-import { Centered, EmailField, Icon, isApiError, isValidEmail, useCheckout, useController, useErrorText, useI18n, useStepFocus } from './shared';
+import { catalogKey, Centered, EmailField, Icon, isApiError, isValidEmail, useCheckout, useController, useErrorText, useI18n, useStepFocus } from './shared';
 
 export function useApi() {
   const c = useController();
@@ -238,7 +238,7 @@ export function useGateways() {
   const [fallback, setFallback] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    c.cached(`gateways:${locale}`, () => c.client.gateways(locale)).then(
+    c.cached(catalogKey.gateways(locale), () => c.client.gateways(locale)).then(
       (g) => {
         if (!live) return;
         setList(g.gateways);

@@ -1,7 +1,5 @@
-// What the after-sale screens take from the main bundle. In the tests (and to the type checker)
-// these are the modules themselves; the built screens (dist/aftersale.js) get the very same
-// objects handed over at load time (shared.remote.ts), so contexts, the ApiError class and React
-// are shared, never copied.
+// What the after-sale screens take from the rest of the widget. Their chunk imports these from the
+// entry's modules, so contexts, the ApiError class and React are shared, never copied.
 export { useCheckout, useController, useErrorText, useI18n, useResource } from '../flow/context';
 export { Centered, HomeLink } from '../flow/Views';
 export { refocus, useStepFocus } from '../flow/focus';
@@ -12,4 +10,5 @@ export { PlanGrid } from '../flow/PlanGrid';
 export { ensureSession } from '../flow/order';
 export { isApiError, ApiError } from '../api/client';
 export { browser } from '../state/browser';
+export { catalogKey } from '../state/catalog';
 export { timing } from '../flow/timing';

@@ -3,7 +3,7 @@
 // first script (api/later.ts).
 import { minLength, picklist, union } from 'valibot';
 import { array, boolean, nullish, number, object, optional, pipe, string, transform } from './valibot';
-import { int, MoneySchema } from './schemas';
+import { id, int, MoneySchema } from './primitives';
 
 export const CurrencySchema = object({
   code: string(),
@@ -52,7 +52,6 @@ export const GeoSchema = object({ ip: string(), country: string() });
 export const ORDER_STATUSES = ['pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed', 'needs_review', 'partially_refunded', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-const id = union([string(), pipe(number(), transform(String))]);
 
 export const OrderSchema = object({
   orderId: id,

@@ -4,6 +4,7 @@
 // Here: what the plan cards need (the catalog, the storefront, error bodies). The answers after them
 // are parsed with schemas.later.ts, which the script-tag builds ship in dist/checkout.js (see later.ts).
 import * as v from 'valibot';
+import { int, MoneySchema } from './primitives';
 import type {
   CurrencyListSchema,
   CurrencySchema,
@@ -19,12 +20,7 @@ import type {
 export const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially', 'onetime'] as const;
 export type Cycle = (typeof CYCLES)[number];
 
-export const int = v.pipe(v.number(), v.integer());
-
-export const MoneySchema = v.object({
-  amount: int,
-  currency: v.pipe(v.string(), v.regex(/^[A-Za-z]{3}$/)),
-});
+export { int, MoneySchema, type Money } from './primitives';
 
 export function isCycle(c: string): c is Cycle {
   return (CYCLES as readonly string[]).includes(c);
@@ -91,7 +87,6 @@ export const ErrorBodySchema = v.object({
   quote: v.optional(v.unknown()),
 });
 
-export type Money = v.InferOutput<typeof MoneySchema>;
 export type Product = v.InferOutput<typeof ProductSchema>;
 export type ConfigOption = v.InferOutput<typeof ConfigOptionSchema>;
 export type Currency = v.InferOutput<typeof CurrencySchema>;

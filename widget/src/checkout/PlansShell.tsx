@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useCheckout, useController, useI18n, useResource } from '../flow/context';
 import { cardCycle, PlanGrid, StoreLogo } from '../flow/PlanGrid';
 import { ManageLink } from '../flow/Views';
-import { catalogKey } from '../state/controller';
+import { catalogKey } from '../state/catalog';
 
 /** Runs `fn` once the browser has painted the current frame. */
 function afterPaint(fn: () => void): () => void {

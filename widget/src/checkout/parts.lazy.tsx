@@ -2,6 +2,7 @@
 // from this bundle (PlansShell); dist/checkout.js is fetched right after they paint, or at once
 // when the buyer touches the widget or the route needs it, and its screens take over.
 import { useCallback, useEffect, useLayoutEffect, useRef, useSyncExternalStore, type ComponentProps, type ReactNode } from 'react';
+import { AfterSale as AfterSaleScreens } from '../flow/AfterSale';
 import { useController, useI18n } from '../flow/context';
 import type { Group } from '../flow/order';
 import { Centered } from '../flow/Views';
@@ -43,8 +44,9 @@ export function NotFound() {
   return <Deferred render={(chunk) => <chunk.NotFound />} />;
 }
 
-export function AfterSale(props: ComponentProps<Checkout['AfterSale']>) {
-  return <Deferred render={(chunk) => <chunk.AfterSale {...props} />} />;
+/** The after-sale screens load their own chunk; they read the whole English tables dist/checkout.js brings. */
+export function AfterSale(props: ComponentProps<typeof AfterSaleScreens>) {
+  return <Deferred render={() => <AfterSaleScreens {...props} />} />;
 }
 
 /** The plan page: PlansShell until the chunk is there, then the real one. */

@@ -1,16 +1,17 @@
-// Mounts one of the after-sale screens, loading their module on first use.
+// Mounts one of the after-sale screens, loading their module (its own chunk: dist/aftersale.js,
+// the package's chunks/aftersale.js) on first use.
 import { useEffect, useState } from 'react';
 import type { ScreenName, Screens } from '../aftersale/screens';
-import { loadAfterSale } from './afterSaleLoad';
 import { useI18n } from './context';
 import { Centered, HomeLink } from './Views';
 
 let loaded: Screens | null = null;
 let loading: Promise<Screens> | null = null;
 
-function load(): Promise<Screens> {
-  loading ??= loadAfterSale().then(
-    (s) => (loaded = s),
+/** The after-sale screens, imported once; a failed import is tried again on the next call. */
+export function loadAfterSale(): Promise<Screens> {
+  loading ??= import('../aftersale/screens').then(
+    (m) => (loaded = m.screens),
     (e: unknown) => {
       loading = null; // a later visit tries again
       throw e;
@@ -28,7 +29,7 @@ export function AfterSale({ screen }: { screen: ScreenName }) {
   useEffect(() => {
     if (screens) return;
     let live = true;
-    load().then(
+    loadAfterSale().then(
       (s) => live && setScreens(s),
       () => live && setFailed(true),
     );

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { isApiError, type QuoteBody } from '../api/client';
 import type { Cycle, Product } from '../api/schemas';
+import { catalogKey } from '../state/catalog';
 import { useCheckout, useController, useI18n, useResource } from './context';
 import { EmailField, isValidEmail } from './EmailField';
 import { useStepFocus } from './focus';
@@ -33,12 +34,12 @@ export function IndexPage({ group }: { group: Group }) {
   const [promoMessage, setPromoMessage] = useState<PromoMessage>(null);
   const [promoChecking, setPromoChecking] = useState(false);
 
-  const productsKey = `products:${group}:${currency}:${locale}`;
+  const productsKey = catalogKey.products(group, currency, locale);
   const products = useResource(productsKey, () =>
     c.cached(productsKey, () => (group === 'plan' ? c.client.products(currency, locale) : c.client.resellerProducts(currency, locale))),
   );
-  const gateways = useResource(`gateways:${locale}`, () => c.cached(`gateways:${locale}`, () => c.client.gateways(locale)));
-  const currencies = useResource('currencies', () => c.cached('currencies', () => c.client.currencies()));
+  const gateways = useResource(catalogKey.gateways(locale), () => c.cached(catalogKey.gateways(locale), () => c.client.gateways(locale)));
+  const currencies = useResource(catalogKey.currencies, () => c.cached(catalogKey.currencies, () => c.client.currencies()));
 
   // Spec §9: only the first three products are listed.
   const list = (products.data?.products ?? []).slice(0, 3);

@@ -1,17 +1,20 @@
 // Small views of the first script: the one-message step, the generic error, the home and services
 // links. The creating-order and not-found views are the checkout module's (ViewsMore.tsx).
-import type { MouseEvent, ReactNode } from 'react';
+import type { MouseEvent, ReactElement, ReactNode } from 'react';
 import { useCheckout, useController, useI18n } from './context';
 import { useStepFocus } from './focus';
-import { Icon, type IconName } from './icons';
+import { Icon, type BaseIconName } from './icons';
 
-/** A one-message step; its heading takes focus when the step replaces another (or `focusKey` changes). */
-export function Centered({ icon, tone, title, children, testId, focusKey }: { icon: IconName; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string; focusKey?: string }) {
+/**
+ * A one-message step; its heading takes focus when the step replaces another (or `focusKey` changes).
+ * `icon` names a base icon, or is the element of another one (iconsMore.tsx).
+ */
+export function Centered({ icon, tone, title, children, testId, focusKey }: { icon: BaseIconName | ReactElement; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string; focusKey?: string }) {
   const heading = useStepFocus<HTMLHeadingElement>(focusKey);
   return (
     <div className="sc-page sc-center" data-testid={testId}>
       <div className={`sc-hero-icon${tone ? ` is-${tone}` : ''}`}>
-        <Icon name={icon} className={tone === 'busy' ? 'sc-spin' : undefined} />
+        {typeof icon === 'string' ? <Icon name={icon} className={tone === 'busy' ? 'sc-spin' : undefined} /> : icon}
       </div>
       <h2 className="sc-title" ref={heading} tabIndex={-1}>
         {title}

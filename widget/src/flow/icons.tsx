@@ -1,11 +1,10 @@
 // Inline SVG icons (no icon font, nothing fetched). Decorative: hidden from assistive technology.
 //
-// Here the icons of the first script's own screens; dist/checkout.js adds the others (iconsMore.tsx)
-// to this very table when it loads, so in the script-tag builds the first script carries only these.
+// Here the status icons the plan page and the small views draw; the checkout's and after-sale
+// screens use iconsMore.tsx's Icon, which draws these and the rest of the set.
 import type { ReactElement } from 'react';
-import type { morePaths } from './iconsMore';
 
-const paths: Record<string, ReactElement> = {
+export const basePaths = {
   check: <path d="M5 12.5l4.5 4.5L19 7.5" />,
   shield: <path d="M12 3l7 3v5.5c0 4.4-3 8.3-7 9.5-4-1.2-7-5.1-7-9.5V6l7-3z M9 12l2 2 4-4" />,
   spinner: <path d="M12 3a9 9 0 109 9" />,
@@ -13,13 +12,10 @@ const paths: Record<string, ReactElement> = {
   help: <path d="M12 21a9 9 0 100-18 9 9 0 000 18z M9.5 9a2.5 2.5 0 015 .5c0 1.5-2.5 2-2.5 3.5 M12 16.5h.01" />,
 };
 
-export type IconName = 'check' | 'shield' | 'spinner' | 'alert' | 'help' | keyof typeof morePaths;
+export type BaseIconName = keyof typeof basePaths;
 
-export function addIcons(more: Record<string, ReactElement>): void {
-  Object.assign(paths, more);
-}
-
-export function Icon({ name, className }: { name: IconName; className?: string }) {
+/** One icon's <svg>, drawing `path`. */
+export function Svg({ path, className }: { path: ReactElement; className?: string | undefined }) {
   return (
     <svg
       className={className ? `sc-icon ${className}` : 'sc-icon'}
@@ -32,7 +28,11 @@ export function Icon({ name, className }: { name: IconName; className?: string }
       aria-hidden="true"
       focusable="false"
     >
-      {paths[name]}
+      {path}
     </svg>
   );
+}
+
+export function Icon({ name, className }: { name: BaseIconName; className?: string }) {
+  return <Svg path={basePaths[name]} className={className} />;
 }

@@ -1,9 +1,9 @@
-// The icons only the checkout module's screens use (the checkout form, the order and after-sale
-// pages): added to icons.tsx's table as this module loads. Those screens import Icon from here, so
-// the icons are there whenever they render.
-import { addIcons, Icon, type IconName } from './icons';
+// The whole icon set: icons.tsx's base icons and those only the checkout's and after-sale screens
+// draw. Those screens import Icon from here.
+import type { ReactElement } from 'react';
+import { basePaths, Svg } from './icons';
 
-export const morePaths = {
+const morePaths = {
   tag: <path d="M3 12V4h8l10 10-8 8L3 12z M7.5 7.5h.01" />,
   lock: <path d="M6 11h12v9H6z M8.5 11V8a3.5 3.5 0 017 0v3" />,
   copy: <path d="M9 9h11v11H9z M5 15H4V4h11v1" />,
@@ -21,9 +21,13 @@ export const morePaths = {
   devices: <path d="M2 5h14v9H2z M6 18h6 M9 14v4 M18 9h4v11h-4z" />,
 };
 
-addIcons(morePaths);
+export type IconName = keyof typeof basePaths | keyof typeof morePaths;
 
-export { Icon };
+const paths: Record<IconName, ReactElement> = { ...basePaths, ...morePaths };
+
+export function Icon({ name, className }: { name: IconName; className?: string }) {
+  return <Svg path={paths[name]} className={className} />;
+}
 
 /** Icon for a utility card: the catalog names one; unknown names get a link icon. */
 export function iconForCard(icon: string): IconName {

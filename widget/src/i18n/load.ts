@@ -1,15 +1,19 @@
-// Loads a translated table. This static version (every table in the bundle) is used by the tests;
-// the library build swaps in load.lazy.ts (see vite.config.ts), which fetches one table on demand.
-import { deDE } from './de-de';
+// Loads a translated table: each is its own dynamic import, which the build turns into its own
+// chunk (dist/locales/<code>.js, the package's chunks/<code>.js) fetched when that locale is first
+// needed. English ships with the entry (messages.ts).
 import type { Messages } from './en';
-import { esES } from './es-es';
-import { nlNL } from './nl-nl';
-import { ptPT } from './pt-pt';
 
 export type LazyLocale = 'de-de' | 'es-es' | 'nl-nl' | 'pt-pt';
 
-export const TABLES: Record<LazyLocale, Messages> = { 'de-de': deDE, 'es-es': esES, 'nl-nl': nlNL, 'pt-pt': ptPT };
+const IMPORTS: Record<LazyLocale, () => Promise<Messages>> = {
+  'de-de': () => import('./de-de').then((m) => m.deDE),
+  'es-es': () => import('./es-es').then((m) => m.esES),
+  'nl-nl': () => import('./nl-nl').then((m) => m.nlNL),
+  'pt-pt': () => import('./pt-pt').then((m) => m.ptPT),
+};
+
+export const LAZY_LOCALES = Object.keys(IMPORTS) as LazyLocale[];
 
 export function loadTable(code: LazyLocale): Promise<Messages> {
-  return Promise.resolve(TABLES[code]);
+  return IMPORTS[code]();
 }

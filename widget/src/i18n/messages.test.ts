@@ -4,10 +4,13 @@ import { formatDate, formatDecimalMoney, formatMoney, minorDigits, toDefaultCurr
 import { LOCALES, matchBrowserLanguage, normalizeLocale, resolveLocale } from './locale';
 import { enGB } from './en-gb';
 import { enUS } from './en-us';
-import { TABLES } from './load';
+import { deDE } from './de-de';
+import { esES } from './es-es';
+import { nlNL } from './nl-nl';
+import { ptPT } from './pt-pt';
 import type { Messages } from './en';
 
-const MESSAGES: Record<(typeof LOCALES)[number], Messages> = { en, 'en-us': enUS, 'en-gb': enGB, ...TABLES };
+const MESSAGES: Record<(typeof LOCALES)[number], Messages> = { en, 'en-us': enUS, 'en-gb': enGB, 'de-de': deDE, 'es-es': esES, 'nl-nl': nlNL, 'pt-pt': ptPT };
 
 type Tree = { [k: string]: unknown };
 

@@ -6,6 +6,7 @@ import { emit, type StreamcartEventMap, type StreamcartEventName } from '../elem
 import { normalizeLocale, resolveLocale, type LocaleCode } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
 import { browser } from './browser';
+import { catalogKey } from './catalog';
 import { readBrowserLang, readCookie, writeBrowserLang, writeCookie } from './cookie';
 import { automaticOrderDue, readLanding, type Landing } from './landing';
 import { loadPersisted, savePersisted, signedOut, type Persisted } from './persisted';
@@ -67,14 +68,6 @@ export interface State {
   /** GET /storefront's answer once it has arrived (theme, logo, defaults). */
   storefront: Storefront | null;
 }
-
-/** Keys of the catalog reads in Controller.cached (the plan page, flow/IndexPage.tsx, uses the same). */
-export const catalogKey = {
-  products: (group: 'plan' | 'reseller', currency: string, locale: LocaleCode) => `products:${group}:${currency}:${locale}`,
-  gateways: (locale: LocaleCode) => `gateways:${locale}`,
-  currencies: 'currencies',
-  storefront: (locale: LocaleCode) => `storefront:${locale}`,
-};
 
 /** The plan page itself (not an after-sale view on the index route): its plans load first. */
 function plansFirst(route: Route): boolean {
