@@ -63,7 +63,7 @@ test('a drifted body is rejected', async () => {
   // A status the operation never answers with is drift too.
   assert.notDeepEqual(contract.checkResponse('catalog.listProducts', 409, products), []);
   const order = JSON.parse(await readFile(root('../fixtures/order.get/200.pending.json'), 'utf8'));
-  assert.notDeepEqual(contract.checkResponse('order.get', 200, { ...order, status: 'refunded' }), [], 'unknown order status');
+  assert.notDeepEqual(contract.checkResponse('order.get', 200, { ...order, status: 'shipped' }), [], 'unknown order status');
 });
 
 test('requests are matched to operations by method and path', () => {
