@@ -82,7 +82,7 @@ check-cycles: node_modules/.installed
 test-storybook: node_modules/.installed
 	$(NPM) test -w storybook
 
-test-e2e: build
+test-e2e: build $(STRIPE_MOCK)
 	$(NPM) run e2e -w examples/checkout
 
 # Lighthouse (mobile, simulated throttling, Debian's Chromium) on /checkout/ of the built binary:

@@ -53,22 +53,25 @@ import (
 
 // Config is every setting of a shop. Each has a STREAMCART_* environment variable (see cmd).
 type Config struct {
-	Addr            string
-	DB              string
-	CatalogFile     string // imported at start when set
-	GeoDB           string // MMDB country database; empty: country lookups answer XX
-	PublicURL       string // the origin every link is built on; empty (local use): Addr's (see linkBase)
-	SecretKey       string // base64 HMAC key for session tokens; empty: generated and stored once
-	ServerHostname  string // the built-in panel's streaming host
-	UsernamePrefix  string
-	DashboardURL    string
-	SupportURL      string
-	StoreName       string
-	TrustedProxies  []netip.Prefix // whose X-Forwarded-For names the client; none: the peer is the client
-	FraudMaxPerIP   int
-	FraudBanned     []string
-	JobLease        time.Duration
-	JobPoll         time.Duration
+	Addr           string
+	DB             string
+	CatalogFile    string // imported at start when set
+	GeoDB          string // MMDB country database; empty: country lookups answer XX
+	PublicURL      string // the origin every link is built on; empty (local use): Addr's (see linkBase)
+	SecretKey      string // base64 HMAC key for session tokens; empty: generated and stored once
+	ServerHostname string // the built-in panel's streaming host
+	UsernamePrefix string
+	DashboardURL   string
+	SupportURL     string
+	StoreName      string
+	TrustedProxies []netip.Prefix // whose X-Forwarded-For names the client; none: the peer is the client
+	FraudMaxPerIP  int
+	FraudBanned    []string
+	JobLease       time.Duration
+	JobPoll        time.Duration
+	// JobAttempts is how many times a provisioning, webhook, mail or refund job is tried before
+	// it is dead; 0: job.DefaultMaxAttempts.
+	JobAttempts     int
 	ShutdownTimeout time.Duration
 	// CatalogPoll is how often a running shop checks the database for a catalog imported through
 	// another process (replica or CLI); zero means DefaultCatalogPoll.
@@ -296,7 +299,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle, renewal.JobTrialEnding: after.reminders.TrialEnding}), job.Options{
-		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Now: now, LeaseNow: a.clock.Base,
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base,
 	})
 	a.worker = worker
 	if reconciler.Enabled() {
@@ -409,8 +412,8 @@ func linkBase(cfg *Config) (string, error) {
 
 // jobAttempts bounds the kinds of job that need not last long: a sweep or a prune that fails is
 // replaced by the next one anyway. Every other kind (provisioning, webhooks, mail, refunds,
-// expiries) gets job.DefaultMaxAttempts, about three days of backoff, then is dead for an operator
-// (streamcart jobs list --state dead).
+// expiries) gets Config.JobAttempts (job.DefaultMaxAttempts, about three days of backoff), then is
+// dead for an operator (streamcart jobs list --state dead, the console's Jobs).
 var jobAttempts = map[string]int{
 	payment.JobReconcile: 5,
 	JobPrune:             5,

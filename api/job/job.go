@@ -82,10 +82,13 @@ type Options struct {
 	// moves Now only: a lease on it would look expired to a replica whose clock moved, and a job
 	// still running would be taken over.
 	LeaseNow func() time.Time
-	// MaxAttempts bounds the claims of a job by kind; a kind not listed gets DefaultMaxAttempts.
+	// MaxAttempts bounds the claims of a job by kind; a kind not listed gets Attempts.
 	// A job failing on its last attempt is buried (dead) like a Permanent failure, never
 	// retried forever.
 	MaxAttempts map[string]int
+	// Attempts bounds the claims of a job whose kind MaxAttempts does not list;
+	// DefaultMaxAttempts when 0.
+	Attempts int
 }
 
 // DefaultMaxAttempts is how many times a job of a kind without its own limit is tried: with the
@@ -98,6 +101,9 @@ const DefaultMaxAttempts = 108
 func (o Options) maxAttempts(kind string) int {
 	if n, ok := o.MaxAttempts[kind]; ok && n > 0 {
 		return n
+	}
+	if o.Attempts > 0 {
+		return o.Attempts
 	}
 	return DefaultMaxAttempts
 }

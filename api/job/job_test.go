@@ -521,12 +521,15 @@ func TestShutdownIsBoundedWhenHandlerIgnoresContext(t *testing.T) {
 func TestFailingJobStopsAfterMaxAttempts(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		cases := []struct {
-			kind string
-			max  map[string]int
-			want int
+			kind     string
+			max      map[string]int
+			attempts int // Options.Attempts: the shop's STREAMCART_JOB_ATTEMPTS
+			want     int
 		}{
-			{"provision", map[string]int{"provision": 3}, 3},
-			{"other", map[string]int{"provision": 3}, job.DefaultMaxAttempts},
+			{"provision", map[string]int{"provision": 3}, 0, 3},
+			{"other", map[string]int{"provision": 3}, 0, job.DefaultMaxAttempts},
+			{"other", map[string]int{"provision": 3}, 4, 4},
+			{"provision", map[string]int{"provision": 3}, 4, 3},
 		}
 		for _, tc := range cases {
 			s := b.Open(t)
@@ -534,7 +537,7 @@ func TestFailingJobStopsAfterMaxAttempts(t *testing.T) {
 			calls := 0
 			w := job.NewWorker(s, map[string]job.Handler{
 				tc.kind: func(context.Context, job.Job) error { calls++; return errors.New("line is gone") },
-			}, job.Options{Now: c.Now, MinBackoff: time.Second, MaxBackoff: time.Second, Logger: quiet, MaxAttempts: tc.max})
+			}, job.Options{Now: c.Now, MinBackoff: time.Second, MaxBackoff: time.Second, Logger: quiet, MaxAttempts: tc.max, Attempts: tc.attempts})
 			enqueue(t, s, tc.kind, "ord_1", t0)
 			for runOnce(t, w) {
 				c.Set(c.Now().Add(time.Hour)) // past any backoff

@@ -24,6 +24,7 @@ import (
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
+	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
@@ -312,6 +313,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
 	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere and for the test clock (streamcart clock)")
 	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")
+	s.Int(&cfg.JobAttempts, "job-attempts", job.DefaultMaxAttempts, "how many times a provisioning, webhook, mail or refund job is tried (backoff 1 s doubling to 1 h) before it is dead and waits for an operator (streamcart jobs list --state dead, the console's Jobs); the default spans about three days")
 	s.Duration(&cfg.JobPoll, "job-poll", 500*time.Millisecond, "job queue poll interval (a payment wakes the worker at once)")
 	s.Duration(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "graceful shutdown limit")
 	s.Choice(&cfg.Panel, "panel", "builtin", []string{"builtin", "xui", "xtream"}, "IPTV panel")

@@ -3,9 +3,7 @@
 // in the catalog and disables a promotion, and the shop's public API (and storefront) follow.
 // Each new screen state passes axe-core. The server holds the orders of one email domain
 // (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS) so the fraud check has something to hold.
-//
-// Not covered here: a panel failure driving a provision job dead, then retried (the built-in
-// panel has no fault switch, and a job goes dead only after 108 attempts on a 1 s to 1 h backoff).
+// A Stripe refund and a dead provisioning job retried: console-recovery.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, gotoReady, launchBrowser, newPage, startServer, uniqueEmail, widget } from './helpers.js';

@@ -29,8 +29,9 @@ export function freePort() {
 
 /**
  * startServer runs `bin/streamcart serve --addr 127.0.0.1:<port> --db <tmp>/s.db`
- * and resolves once /readyz answers 200. STREAMCART_URL points the tests at a
- * server that is already running instead.
+ * and resolves once /readyz answers 200. env adds settings; a function of the server's URL when
+ * a setting names it (STREAMCART_PUBLIC_URL). STREAMCART_URL points the tests at a server that is
+ * already running instead.
  */
 export async function startServer({ env = {} } = {}) {
   if (process.env.STREAMCART_URL) {
@@ -42,7 +43,7 @@ export async function startServer({ env = {} } = {}) {
   let output = '';
   const child = spawn(BIN, ['serve', '--addr', `127.0.0.1:${port}`, '--db', join(dir, 's.db')], {
     // The suite places many orders from 127.0.0.1: the per-address limits have their own tests.
-    env: { ...process.env, STREAMCART_RATE_LIMITS: 'off', ...env },
+    env: { ...process.env, STREAMCART_RATE_LIMITS: 'off', ...(typeof env === 'function' ? env(url) : env) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (b) => { output += b; });
