@@ -22,6 +22,15 @@ const consoleOrderQuery = `SELECT o.id, o.kind, o.status, o.email, c.public_id, 
 	i.id, i.status, o.created_at, i.paid_at
 	FROM orders o JOIN invoices i ON i.order_id = o.id JOIN clients c ON c.id = o.client_id`
 
+// consoleOrderPage is consoleOrderQuery on a page of orders chosen first: every filter is on the
+// order itself, and joining after the limit keeps PostgreSQL from joining every match (a hash
+// join over all invoices: 53 ms against 2 ms a page for 2,220 matches).
+const consoleOrderPage = `SELECT o.id, o.kind, o.status, o.email, c.public_id, o.gateway, o.promo_code, i.amount, i.currency,
+	i.id, i.status, o.created_at, i.paid_at
+	FROM (SELECT * FROM orders o WHERE %s ORDER BY o.created_at DESC, o.id DESC LIMIT ?) o
+	JOIN invoices i ON i.order_id = o.id JOIN clients c ON c.id = o.client_id
+	ORDER BY o.created_at DESC, o.id DESC`
+
 func scanConsoleOrder(sc interface{ Scan(...any) error }) (console.OrderRow, error) {
 	var r console.OrderRow
 	var created, paid string
@@ -67,8 +76,7 @@ func (s *db) ListOrders(ctx context.Context, f console.OrderFilter) ([]console.O
 		where = append(where, "(o.created_at < ? OR (o.created_at = ? AND o.id < ?))")
 		args = append(args, fmtTime(f.AfterAt), fmtTime(f.AfterAt), f.AfterID)
 	}
-	rows, err := s.r.QueryContext(ctx, consoleOrderQuery+` WHERE `+strings.Join(where, " AND ")+` ORDER BY o.created_at DESC, o.id DESC LIMIT ?`,
-		append(args, f.Limit)...)
+	rows, err := s.r.QueryContext(ctx, fmt.Sprintf(consoleOrderPage, strings.Join(where, " AND ")), append(args, f.Limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("list orders: %w", err)
 	}

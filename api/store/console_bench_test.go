@@ -3,25 +3,40 @@ package store_test
 import (
 	"database/sql"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver the PostgreSQL seeding writes with
 
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
-// BenchmarkConsoleOrders is GET /admin/orders's work on a SQLite store of 100,000 orders (5,000
-// clients, four statuses, two gateways): one filtered page of 50, then the next by its cursor
-// (keyset paging). go test -run - -bench ConsoleOrders ./api/store/ (the seeding takes seconds).
+// BenchmarkConsoleOrders is GET /admin/orders's work on a store of 100,000 orders (5,000
+// clients, four statuses, two gateways), on SQLite and on PostgreSQL: one filtered page of 50,
+// then the next by its cursor (keyset paging). go test -run - -bench ConsoleOrders ./api/store/
+// (the seeding takes seconds).
 func BenchmarkConsoleOrders(b *testing.B) {
-	path := storetest.SQLiteDB(b)
-	s, err := store.Open(b.Context(), path)
+	b.Run("sqlite", func(b *testing.B) {
+		path := storetest.SQLiteDB(b)
+		benchConsoleOrders(b, path, "sqlite", path)
+	})
+	b.Run("postgres", func(b *testing.B) {
+		url := storetest.PostgresDB(b)
+		benchConsoleOrders(b, url, "pgx", url)
+	})
+}
+
+func benchConsoleOrders(b *testing.B, url, driver, dsn string) {
+	s, err := store.OpenURL(b.Context(), url)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	seedOrders(b, path, 100_000)
+	seedOrders(b, driver, dsn, 100_000)
 	c := console.New(s)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	filters := []struct {
@@ -56,9 +71,9 @@ func BenchmarkConsoleOrders(b *testing.B) {
 
 // seedOrders writes n orders with their invoices straight into the database (the order
 // service would take minutes), one transaction.
-func seedOrders(b *testing.B, path string, n int) {
+func seedOrders(b testing.TB, driver, dsn string, n int) {
 	b.Helper()
-	db, err := sql.Open("sqlite", path)
+	db, err := sql.Open(driver, dsn)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -67,9 +82,25 @@ func seedOrders(b *testing.B, path string, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	bind := func(q string) string { return q }
+	if driver == "pgx" {
+		bind = func(q string) string {
+			var out strings.Builder
+			n := 0
+			for _, r := range q {
+				if r == '?' {
+					n++
+					out.WriteString("$" + strconv.Itoa(n))
+					continue
+				}
+				out.WriteRune(r)
+			}
+			return out.String()
+		}
+	}
 	const clients = 5000
 	for i := range clients {
-		if _, err := tx.Exec(`INSERT INTO clients (id, public_id, email, created_at) VALUES (?, ?, ?, ?)`,
+		if _, err := tx.Exec(bind(`INSERT INTO clients (id, public_id, email, created_at) VALUES (?, ?, ?, ?)`),
 			i+1, fmt.Sprintf("usr_%05d", i), fmt.Sprintf("buyer%d@example.com", i), "2026-01-01T00:00:00.000000Z"); err != nil {
 			b.Fatal(err)
 		}
@@ -77,12 +108,12 @@ func seedOrders(b *testing.B, path string, n int) {
 	statuses := []string{"active", "pending", "cancelled", "fraud"}
 	gateways := []string{"sandbox", "stripe"}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	ord, err := tx.Prepare(`INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, ip, gateway, request_hash, created_at, updated_at)
-		VALUES (?, ?, 'ses', ?, '{}', 1299, 'EUR', ?, '10.0.0.1', ?, '', ?, ?)`)
+	ord, err := tx.Prepare(bind(`INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, ip, gateway, request_hash, created_at, updated_at)
+		VALUES (?, ?, 'ses', ?, '{}', 1299, 'EUR', ?, '10.0.0.1', ?, '', ?, ?)`))
 	if err != nil {
 		b.Fatal(err)
 	}
-	inv, err := tx.Prepare(`INSERT INTO invoices (id, order_id, client_id, amount, currency, status, gateway) VALUES (?, ?, ?, 1299, 'EUR', 'paid', ?)`)
+	inv, err := tx.Prepare(bind(`INSERT INTO invoices (id, order_id, client_id, amount, currency, status, gateway) VALUES (?, ?, ?, 1299, 'EUR', 'paid', ?)`))
 	if err != nil {
 		b.Fatal(err)
 	}

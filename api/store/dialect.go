@@ -72,6 +72,9 @@ var sqliteDialect = dialect{
 		"true":  "1",
 		"bytes": "BLOB",
 		"rowid": "", // implicit on every SQLite table
+		// text_prefix: the operator class of an index that also finds a text's beginnings;
+		// SQLite's binary collation already does.
+		"text_prefix": "",
 		// random_hex26: 26 random lower-case hex characters, a new value per row.
 		"random_hex26": "lower(hex(randomblob(13)))",
 	},
@@ -99,6 +102,9 @@ var postgresDialect = dialect{
 		"true":  "TRUE",
 		"bytes": "BYTEA",
 		"rowid": "rowid BIGINT GENERATED ALWAYS AS IDENTITY,",
+		// text_prefix: compared byte by byte, whatever the database's collation, so LIKE 'abc%'
+		// is an index range (equality still is too).
+		"text_prefix": " text_pattern_ops",
 
 		// random_hex26: see sqliteDialect.
 		"random_hex26": "substr(md5(gen_random_uuid()::text), 1, 26)",
