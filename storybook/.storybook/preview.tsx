@@ -1,6 +1,6 @@
 import type { Preview } from '@storybook/react-vite';
 import { LOCALES } from '../../widget/src/i18n/locale';
-import currencies from '../fixtures/catalog.listCurrencies/200.json';
+import currencies from '../../widget/src/test/api/fixtures/catalog.listCurrencies/200.json';
 import { Checkout, type CheckoutStory } from '../stories/Checkout';
 
 // The widget's seven locales (spec §3 display names) and the catalog fixture's currencies.

@@ -6,8 +6,8 @@ import { createElement, useEffect, useState } from 'react';
 import '../../widget/src/index';
 import { emptyPersisted, savePersisted, type Persisted } from '../../widget/src/state/persisted';
 import { browser } from '../../widget/src/state/browser';
-import { installMockApi, type ApiScenario } from '../mock/api';
-import { body } from '../mock/fixtures';
+import { installMockApi, type ApiScenario } from '../../widget/src/test/api/mock';
+import { body } from '../../widget/src/test/api/fixtures';
 
 /** Query parameters the widget reads from the page (spec §2 landing parameters, return and view links). */
 const WIDGET_PARAMS = [

@@ -1,5 +1,7 @@
-// An in-memory stand-in for /checkout/api that follows the API contract, installed as fetch.
-import { vi } from 'vitest';
+// An in-memory stand-in for /checkout/api, installed as fetch. Its answers are checked against the
+// served OpenAPI document (test/api/contract.ts): one that drifts from the contract fails the test.
+import { afterEach, expect, vi } from 'vitest';
+import { contract } from './api/mock';
 
 type Json = Record<string, unknown>;
 const money = (amount: number, currency = 'EUR') => ({ amount, currency });
@@ -81,6 +83,28 @@ export function service(id: string, over: Json = {}): Json {
   };
 }
 
+/** An order as GET /orders/{id} answers it. */
+export function order(id: string, over: Json = {}): Json {
+  return {
+    orderId: id,
+    invoiceId: `i-${id}`,
+    serviceIds: [`s-${id}`],
+    status: 'pending',
+    fraud: false,
+    total: money(1299),
+    paymentUrl: '',
+    paymentDeadline: '',
+    createdAt: '2030-01-01T00:00:00Z',
+    quote: quoteFor({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }) as Json,
+    ...over,
+  };
+}
+
+/** A reseller credit plan as GET /resellers/services/{id} answers it. */
+export function resellerService(id: string, over: Json = {}): Json {
+  return { serviceId: id, orderId: 'o-res', pid: 11, name: 'Reseller 500', status: 'Active', credits: 500, balance: 500, account: 'res_buyer', ...over };
+}
+
 /** The pay-link token GET/POST /invoices/{id}?t= accept; any other is a stale or wrong one (404). */
 export const PAY_TOKEN = 'pay-token';
 
@@ -148,6 +172,29 @@ export function apiError(status: number, name: string, message: string, extra: J
   return json(status, { name, message, id: 'x', temporary: false, timeout: false, fault: false, ...extra });
 }
 
+/** 409 price_changed as the API sends it: the fresh quote instead of an error's bookkeeping fields. */
+export function priceChanged(message: string, quote: Json): Response {
+  return json(409, { name: 'price_changed', message, quote });
+}
+
+/** GET /storefront of the default storefront (no key): the shop's own texts, links and no theme. */
+export function storefront(over: Json = {}): Json {
+  return {
+    name: 'Demo',
+    key: '',
+    logo: '',
+    theme: {},
+    defaultLocale: '',
+    defaultCurrency: 'EUR',
+    plans: [],
+    apps: [{ name: 'Streamcart Player', platform: 'Android TV', url: 'https://apps.example/player', icon: 'tv' }],
+    cards: [{ title: 'Setup guide', text: 'Step by step for every device', url: 'https://help.example/setup', icon: 'book' }],
+    dashboardUrl: 'https://my.example/',
+    supportUrl: 'https://help.example/',
+    ...over,
+  };
+}
+
 const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
 
 function quoteFor(body: Json): Response | Json {
@@ -175,7 +222,44 @@ function quoteFor(body: Json): Response | Json {
     discount = { code, type: code === 'SAVE10' ? 'Percentage' : 'Fixed Amount', value: code === 'SAVE10' ? '10' : '5.00', amount: money(off, cur) };
   }
   const total = Math.max(0, subtotal - (discount ? (discount.amount as { amount: number }).amount : 0));
-  return { lines, subtotal: money(subtotal, cur), discount, total: money(total, cur) };
+  return {
+    pid: p.pid,
+    billingCycle: cycle,
+    currency: cur,
+    extraConnections: extra,
+    proxyProtection: !!body.proxyProtection,
+    lines,
+    subtotal: money(subtotal, cur),
+    discount,
+    total: money(total, cur),
+  };
+}
+
+/** Contract breaches of the answers given in the running test; checked after each test. */
+const breaches: string[] = [];
+
+afterEach(() => {
+  const found = breaches.splice(0);
+  expect(found, 'the fake API answered off the contract').toEqual([]);
+});
+
+/** The status the operation answers with when it succeeds (201 for a creation), as the server. */
+function successStatus(call: Call): number {
+  const op = contract.match(call.method, new URL(call.url).pathname)?.op;
+  return [...(op?.responses.keys() ?? [])].find((s) => s >= 200 && s < 300) ?? 200;
+}
+
+async function checkAnswer(call: Call, response: Response): Promise<void> {
+  const found = contract.match(call.method, new URL(call.url).pathname);
+  if (!found) {
+    breaches.push(`${call.method} ${call.path} is not an operation of the contract`);
+    return;
+  }
+  const type = response.headers.get('Content-Type') ?? '';
+  if (!type.includes('json')) return;
+  const text = await response.clone().text();
+  const body = text ? (JSON.parse(text) as unknown) : null;
+  for (const p of contract.checkResponse(found.op.key, response.status, body)) breaches.push(`${call.method} ${call.path} → ${response.status}: ${p}`);
 }
 
 export function installFakeApi(): FakeApi {
@@ -206,14 +290,7 @@ export function installFakeApi(): FakeApi {
     }),
     'GET /gateways': () => ({ gateways: [{ module: 'sandbox', displayName: 'Card (sandbox)' }, { module: 'coinbase', displayName: 'Crypto' }], default: 'sandbox' }),
     'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
-    'GET /storefront': () => ({
-      name: 'Demo',
-      defaultCurrency: 'EUR',
-      apps: [{ name: 'Streamcart Player', platform: 'Android TV', url: 'https://apps.example/player', icon: 'tv' }],
-      cards: [{ title: 'Setup guide', text: 'Step by step for every device', url: 'https://help.example/setup', icon: 'book' }],
-      dashboardUrl: 'https://my.example/',
-      supportUrl: 'https://help.example/',
-    }),
+    'GET /storefront': () => storefront(),
     'POST /quote': (c) => quoteFor(c.body ?? {}),
     'POST /session': (c) => {
       const email = String(c.body?.email ?? '');
@@ -282,10 +359,10 @@ export function installFakeApi(): FakeApi {
       const code = decodeURIComponent(m[1]!);
       const pid = Number(call.query.get('pid'));
       return () => {
-        if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [] };
+        if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '' };
         if (code === 'PREMIUM5') {
           if (pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
-          return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2] };
+          return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2], startDate: '', expirationDate: '' };
         }
         return apiError(404, 'not_found', 'Promotion code not found or expired.');
       };
@@ -297,7 +374,7 @@ export function installFakeApi(): FakeApi {
         if (q instanceof Response) return q;
         const total = q.total as { amount: number; currency: string };
         const expected = c.body?.expectedTotal as { amount: number } | undefined;
-        if (expected && expected.amount !== total.amount) return apiError(409, 'price_changed', 'The price has changed.', { quote: q });
+        if (expected && expected.amount !== total.amount) return priceChanged('The price has changed.', q);
         const id = `o-${nextOrder++}`;
         const free = total.amount === 0;
         const order = {
@@ -309,6 +386,8 @@ export function installFakeApi(): FakeApi {
           total,
           paymentUrl: free ? '' : `/checkout/api/payments/sandbox/i-${id}`,
           paymentDeadline: free ? '' : '2030-01-02T00:00:00Z',
+          createdAt: '2030-01-01T00:00:00Z',
+          quote: q,
         };
         orders.set(id, order);
         return json(201, order);
@@ -317,7 +396,7 @@ export function installFakeApi(): FakeApi {
     if (method === 'GET' && (m = path.match(/^\/orders\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);
       return () => {
-        const o = orders.get(id) ?? { orderId: id, invoiceId: `i-${id}`, serviceIds: [`s-${id}`], fraud: false, total: money(1299), paymentUrl: '', paymentDeadline: '' };
+        const o = orders.get(id) ?? order(id);
         const status = api.orderStatuses.length > 1 ? api.orderStatuses.shift()! : api.orderStatuses[0]!;
         return { ...o, status, fraud: status === 'fraud' };
       };
@@ -351,7 +430,7 @@ export function installFakeApi(): FakeApi {
         return json(201, {
           orderId: `o-ren-${id}`, invoiceId: `i-ren-${id}`, status: 'pending', fraud: false, serviceIds: [id],
           total: money(price.amount), paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`, paymentDeadline: '2030-02-06T00:00:00Z',
-          createdAt: '2030-01-25T00:00:00Z', quote: null,
+          createdAt: '2030-01-25T00:00:00Z', quote: quoteFor({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
         });
       };
     }
@@ -385,35 +464,18 @@ export function installFakeApi(): FakeApi {
     }
     if (method === 'GET' && (m = path.match(/^\/resellers\/services\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);
-      return () => ({ serviceId: id, orderId: 'o-res', pid: 11, name: 'Reseller 500', status: 'Active', credits: 500, balance: 500, account: 'res_buyer' });
+      return () => resellerService(id);
     }
     if (method === 'POST' && (m = path.match(/^\/orders\/([^/]+)\/cancel$/))) {
       const id = decodeURIComponent(m[1]!);
-      return () => ({ orderId: id, invoiceId: `i-${id}`, serviceIds: [], fraud: false, status: 'cancelled', total: money(1299), paymentUrl: '', paymentDeadline: '' });
+      return () => order(id, { serviceIds: [], status: 'cancelled' });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)\/playlist\.m3u$/))) {
       return () => new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', { status: 200, headers: { 'Content-Type': 'audio/x-mpegurl' } });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);
-      return () => ({
-        serviceId: id,
-        name: 'Premium',
-        status: 'Active',
-        username: 'sc12345678',
-        password: '123456789012',
-        serverHostname: 'http://tv.example:8080',
-        maxConnections: 2,
-        macAddress: '',
-        billingCycle: 'monthly',
-        nextDueDate: '2030-02-01',
-        playlistUrl: '',
-        autoRenew: true,
-        renewsWithCard: false,
-        renewalInvoiceId: null,
-        renewalOrderId: null,
-        recurringAmount: money(1299),
-      });
+      return () => service(id, { maxConnections: 2 });
     }
     return undefined;
   }
@@ -433,10 +495,15 @@ export function installFakeApi(): FakeApi {
     };
     calls.push(call);
     const route = `${call.method} ${path}`;
-    const handler = handlers.get(route) ?? defaults[route] ?? dynamic(call);
+    const override = handlers.get(route);
+    const handler = override ?? defaults[route] ?? dynamic(call);
     if (!handler) return apiError(404, 'not_found', `No route ${route}`);
     const out = await handler(call);
-    return out instanceof Response ? out : json(call.method === 'POST' && path === '/session' ? 201 : 200, out);
+    const response = out instanceof Response ? out : json(successStatus(call), out);
+    // The fake's own answers must be the API's; a test's own answer (api.on) is its business, some
+    // are malformed on purpose.
+    if (!override) await checkAnswer(call, response);
+    return response;
   });
   vi.stubGlobal('fetch', api.fetch);
   return api;

@@ -1,8 +1,9 @@
+/// <reference types="vite/client" />
 // The JSON fixtures, by "<operation>/<status>[.<variant>]" (e.g. "order.get/200.fraud"). Each is a
 // response of the contract; test/contract.test.js checks them all against api/httpapi/openapi3.json.
-import { parseFixtureName } from '../contract/contract.js';
+import { parseFixtureName } from './contract';
 
-const files = import.meta.glob<unknown>('../fixtures/*/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<unknown>('./fixtures/*/*.json', { eager: true, import: 'default' });
 
 export interface Fixture {
   op: string;

@@ -1,8 +1,29 @@
 // The API contract as zod schemas, derived at load time from Goa's OpenAPI 3 document
 // (api/httpapi/openapi3.json): nothing is copied by hand, so a fixture or a mocked answer that
-// drifts from the design fails validation. Plain JavaScript: node:test and the Storybook bundle
-// both import it.
+// drifts from the design fails validation. The widget's tests and Storybook both import it.
 import { z } from 'zod';
+
+type Node = unknown;
+type Schema = z.ZodType;
+interface OpenApiOperation {
+  operationId: string;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema: Node }> }>;
+  requestBody?: { content?: Record<string, { schema: Node }> };
+}
+export interface OpenApiDocument {
+  components: { schemas: Record<string, Node> };
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+export interface Operation {
+  key: string;
+  method: string;
+  path: string;
+  pattern: RegExp;
+  params: string[];
+  responses: Map<number, { description: string; contentType: string | null; schema: (() => Schema) | null }>;
+  request: (() => Schema) | null;
+}
+export type Contract = ReturnType<typeof loadContract>;
 
 const COMPONENTS = '#/components/schemas/';
 
@@ -11,10 +32,10 @@ const COMPONENTS = '#/components/schemas/';
  * object that lists its properties: Goa's bodies carry exactly those, so an unknown key in a
  * fixture (a renamed or removed field) is drift, not noise.
  */
-function normalize(node) {
+function normalize(node: Node): Node {
   if (Array.isArray(node)) return node.map(normalize);
   if (!node || typeof node !== 'object') return node;
-  const out = {};
+  const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === 'example' || k === 'examples') continue;
     if (k === '$ref' && typeof v === 'string' && v.startsWith(COMPONENTS)) out.$ref = `#/definitions/${v.slice(COMPONENTS.length)}`;
@@ -25,7 +46,7 @@ function normalize(node) {
 }
 
 /** "catalog#listProducts" → "catalog.listProducts" (the fixture folder name). */
-export function operationKey(operationId) {
+export function operationKey(operationId: string): string {
   return operationId.replace('#', '.');
 }
 
@@ -33,20 +54,23 @@ export function operationKey(operationId) {
  * loadContract turns the OpenAPI document into operations, each with a zod schema per response
  * status and one for the request body, and a matcher from method + URL path to operation.
  */
-export function loadContract(doc) {
-  const definitions = normalize(doc.components.schemas);
+export function loadContract(doc: OpenApiDocument) {
+  const definitions = normalize(doc.components.schemas) as Record<string, Node>;
   const registry = z.registry();
-  const compile = (schema) =>
-    z.fromJSONSchema({ definitions, ...normalize(schema) }, { defaultTarget: 'openapi-3.0', registry });
+  const compile = (schema: Node): Schema =>
+    z.fromJSONSchema({ definitions, ...(normalize(schema) as object) } as Parameters<typeof z.fromJSONSchema>[0], {
+      defaultTarget: 'openapi-3.0',
+      registry,
+    });
 
-  const operations = new Map();
+  const operations = new Map<string, Operation>();
   for (const [path, item] of Object.entries(doc.paths)) {
     // /checkout/api/orders/{orderId} → ^/checkout/api/orders/([^/]+)$
     const pattern = new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '([^/]+)')}$`);
-    const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     for (const [method, op] of Object.entries(item)) {
       const key = operationKey(op.operationId);
-      const responses = new Map();
+      const responses: Operation['responses'] = new Map();
       for (const [status, res] of Object.entries(op.responses ?? {})) {
         const content = Object.entries(res.content ?? {})[0];
         responses.set(Number(status), {
@@ -72,16 +96,16 @@ export function loadContract(doc) {
   return {
     operations,
     /** The operation a request goes to, with its path parameters, or null. */
-    match(method, pathname) {
+    match(method: string, pathname: string): { op: Operation; params: Record<string, string> } | null {
       for (const op of operations.values()) {
         if (op.method !== method.toUpperCase()) continue;
         const m = op.pattern.exec(pathname);
-        if (m) return { op, params: Object.fromEntries(op.params.map((p, i) => [p, decodeURIComponent(m[i + 1])])) };
+        if (m) return { op, params: Object.fromEntries(op.params.map((p, i) => [p, decodeURIComponent(m[i + 1]!)])) };
       }
       return null;
     },
     /** Problems of a response body for operation `key` and `status` (empty when it conforms). */
-    checkResponse(key, status, body) {
+    checkResponse(key: string, status: number, body: unknown): string[] {
       const op = operations.get(key);
       if (!op) return [`unknown operation ${key}`];
       const res = op.responses.get(status);
@@ -94,7 +118,7 @@ export function loadContract(doc) {
      * Problems of a request body sent to `key`: `errors` the server would refuse, `unknown` fields
      * the contract does not declare (Goa's decoder drops them, so they reach nobody).
      */
-    checkRequest(key, body) {
+    checkRequest(key: string, body: unknown): { errors: string[]; unknown: string[] } {
       const op = operations.get(key);
       if (!op) return { errors: [`unknown operation ${key}`], unknown: [] };
       if (!op.request) return { errors: body === undefined || body === null ? [] : [`${key} takes no body`], unknown: [] };
@@ -103,27 +127,27 @@ export function loadContract(doc) {
       const unknown = result.error.issues.filter((i) => i.code === 'unrecognized_keys');
       return {
         errors: describe(result.error.issues.filter((i) => i.code !== 'unrecognized_keys')),
-        unknown: unknown.flatMap((i) => i.keys.map((k) => [...i.path, k].join('.'))),
+        unknown: unknown.flatMap((i) => (i as z.core.$ZodIssueUnrecognizedKeys).keys.map((k) => [...i.path, k].join('.'))),
       };
     },
   };
 }
 
-function lazy(make) {
-  let value;
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
   return () => (value ??= make());
 }
 
-function issues(result) {
+function issues(result: z.ZodSafeParseResult<unknown>): string[] {
   return result.success ? [] : describe(result.error.issues);
 }
 
-function describe(list) {
+function describe(list: z.core.$ZodIssue[]): string[] {
   return list.map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`);
 }
 
 /** "200.empty.json" → { status: 200, variant: "empty" }; null for another name. */
-export function parseFixtureName(file) {
+export function parseFixtureName(file: string): { status: number; variant: string } | null {
   const m = /^(\d{3})(?:\.([a-z0-9-]+))?\.json$/.exec(file);
   return m ? { status: Number(m[1]), variant: m[2] ?? '' } : null;
 }

@@ -3,11 +3,11 @@
 // derive what a server computes (prices in another currency, quotes, promo checks) from the
 // catalog fixtures. Every request body and every answer is checked against the contract: a
 // mismatch is logged with console.error, which fails the smoke test.
-import openapi from '../../api/httpapi/openapi3.json';
-import { loadContract } from '../contract/contract.js';
+import openapi from '../../../../api/httpapi/openapi3.json';
+import { loadContract, type OpenApiDocument } from './contract';
 import { body, fixture, localized, FIXTURES } from './fixtures';
 
-export const contract = loadContract(openapi);
+export const contract = loadContract(openapi as unknown as OpenApiDocument);
 
 const API_PREFIX = '/checkout/api';
 
