@@ -413,13 +413,13 @@ func TestRecurringPromotionAppliesToRenewals(t *testing.T) {
 	})
 }
 
-// Ten renewals asked at once (a double click, two tabs) place one order: every answer names it.
+// Forty renewals asked at once (double clicks, tabs, a script) place one order: every answer names it.
 func TestConcurrentRenewPlacesOneOrder(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
 		owner := s.register("clicks@example.com", "clicks-password")
 		_, svcID := s.activeService(owner.Token, standard())
-		ids := make([]string, 10)
+		ids := make([]string, 40)
 		var wg sync.WaitGroup
 		for i := range ids {
 			wg.Go(func() {
