@@ -6,7 +6,7 @@ GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 CONSOLE_SRC := $(shell find widget/console/src widget/console/public -type f 2>/dev/null) widget/console/index.html widget/vite.console.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go test-widget check-cycles test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget console size bench soak clean
+.PHONY: all deps build run test test-go lint-go test-widget check-cycles test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget console size bench soak clean
 
 all: build
 
@@ -21,7 +21,13 @@ STRIPE_MOCK := bin/stripe-mock
 $(STRIPE_MOCK):
 	GOBIN=$(CURDIR)/bin $(GO) install github.com/stripe/stripe-mock@v0.203.0
 
-deps: node_modules/.installed $(STRIPE_MOCK)
+# staticcheck, pinned like stripe-mock (its 2026.2 release knows Go 1.26).
+STATICCHECK := bin/staticcheck
+
+$(STATICCHECK):
+	GOBIN=$(CURDIR)/bin $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+deps: node_modules/.installed $(STRIPE_MOCK) $(STATICCHECK)
 	$(GO) mod download
 
 # The script-tag files are precompressed here (.br, .gz beside each): api/web serves those copies.
@@ -69,6 +75,10 @@ test-go: $(STRIPE_MOCK)
 	$(GO) vet ./...
 	STREAMCART_STRIPE_MOCK=$(CURDIR)/$(STRIPE_MOCK) $(GO) test -race -count=1 ./...
 
+# staticcheck's default checks with zero findings; staticcheck.conf files say what is off and why.
+lint-go: $(STATICCHECK)
+	$(STATICCHECK) ./...
+
 test-widget: node_modules/.installed
 	$(NPM) test -w widget
 	$(NPM) run test:console -w widget
@@ -101,7 +111,7 @@ lint-package: node_modules/.installed
 	@git diff --exit-code --stat -- widget/custom-elements.json || { echo "widget/custom-elements.json is stale: run npm run analyze -w widget and commit"; exit 1; }
 	cd widget && ../node_modules/.bin/publint --strict && ../node_modules/.bin/attw --pack . --profile esm-only
 
-test: deps check-gen lint-openapi test-go test-widget check-cycles test-storybook test-e2e lighthouse lint-package
+test: deps check-gen lint-openapi lint-go test-go test-widget check-cycles test-storybook test-e2e lighthouse lint-package
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and

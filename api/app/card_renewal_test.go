@@ -17,6 +17,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
+	"github.com/streamcart/streamcart/api/store/storetest"
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
 
@@ -184,7 +185,7 @@ func TestRenewWithCardSavesTheCardAndChargesOnceAtTheDueDay(t *testing.T) {
 		f := newFakeStripe(t)
 		s := cardShop(t, f)
 		other := openShop(t, s.cfg) // a second replica on the same database
-		ctx, st := t.Context(), s.app.Store()
+		ctx, st := t.Context(), storetest.Inspect(s.app.Store())
 
 		svcID, due, token := s.cardService(f, "card@example.com")
 		f.mu.Lock()
@@ -292,7 +293,7 @@ func TestRenewWithCardDeclinedFallsBackAndRetries(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		f := newFakeStripe(t)
 		s := cardShop(t, f)
-		ctx, st := t.Context(), s.app.Store()
+		ctx, st := t.Context(), storetest.Inspect(s.app.Store())
 		svcID, due, _ := s.cardService(f, "declined@example.com")
 		advanceTo(t, due.Add(-6*24*time.Hour), s)
 		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {

@@ -52,7 +52,7 @@ func TestDailyPruneWithTheClockMoved(t *testing.T) {
 		if got := s.getOrder(buyer.Token, first.OrderID); got.OrderID != first.OrderID {
 			t.Fatalf("the first order is gone: %+v", got)
 		}
-		next, err := s.app.Store().JobByKey(t.Context(), job.DailyKey(app.JobPrune, c.Now().Add(24*time.Hour)))
+		next, err := storetest.Inspect(s.app.Store()).JobByKey(t.Context(), job.DailyKey(app.JobPrune, c.Now().Add(24*time.Hour)))
 		if err != nil || next.State != store.JobQueued {
 			t.Fatalf("tomorrow's prune = %+v, %v; want queued", next, err)
 		}

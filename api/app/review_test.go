@@ -10,6 +10,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genservices "github.com/streamcart/streamcart/gen/services"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
@@ -96,7 +97,7 @@ func TestPaymentForUndeliverableOrderIsRefunded(t *testing.T) {
 				if n := s.count(`SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running') AND kind <> 'expire'`); n != 0 {
 					t.Fatalf("%d jobs still queued, want none", n)
 				}
-				if j, err := s.app.Store().JobByKey(t.Context(), order.JobProvision+":"+orderID); err == nil && j.State != store.JobDone {
+				if j, err := storetest.Inspect(s.app.Store()).JobByKey(t.Context(), order.JobProvision+":"+orderID); err == nil && j.State != store.JobDone {
 					t.Fatalf("provisioning job %+v, want done", j)
 				} else if err != nil && !errors.Is(err, store.ErrNotFound) {
 					t.Fatal(err)

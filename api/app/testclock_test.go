@@ -47,7 +47,7 @@ func clockShop(t *testing.T) *shop {
 func aheadBy(t *testing.T, s *shop, d time.Duration) {
 	t.Helper()
 	eventually(t, "the running shop to read the test clock at +"+d.String(), func() bool {
-		ahead := s.app.Now().Sub(time.Now())
+		ahead := time.Until(s.app.Now())
 		return ahead > d-time.Minute && ahead < d+time.Minute
 	})
 }
@@ -110,7 +110,7 @@ func TestTestClockMovesARunningShop(t *testing.T) {
 		live.Addr, live.PublicURL = freeAddr(t), "https://shop.example"
 		live.Payment = payment.Config{StripeSecretKey: "sk_live_clock"}
 		liveShop := openShop(t, live)
-		if ahead := liveShop.app.Now().Sub(time.Now()); ahead > time.Minute {
+		if ahead := time.Until(liveShop.app.Now()); ahead > time.Minute {
 			t.Fatalf("shop with a live Stripe key is %s ahead, want real time", ahead)
 		}
 		if _, err := app.AdvanceClock(ctx, live, st, time.Hour); !errors.Is(err, payment.ErrTestClockLive) {

@@ -18,12 +18,17 @@ type Offset struct {
 	offset atomic.Int64 // nanoseconds
 }
 
+// OrReal is now, or real time (time.Now) when now is nil: the default of every optional clock.
+func OrReal(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
+}
+
 // NewOffset is base (time.Now when nil) with no offset.
 func NewOffset(base func() time.Time) *Offset {
-	if base == nil {
-		base = time.Now
-	}
-	return &Offset{base: base}
+	return &Offset{base: OrReal(base)}
 }
 
 // Now is the base clock's time plus the offset.

@@ -31,3 +31,15 @@ func TestOffsetMovesTheBaseClock(t *testing.T) {
 		}
 	}
 }
+
+func TestOrRealDefaultsToRealTime(t *testing.T) {
+	t0 := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	if got := clock.OrReal(func() time.Time { return t0 })(); !got.Equal(t0) {
+		t.Fatalf("OrReal(fixed)() = %s, want %s", got, t0)
+	}
+	before := time.Now()
+	got := clock.OrReal(nil)()
+	if got.Before(before) || got.After(time.Now()) {
+		t.Fatalf("OrReal(nil)() = %s, want real time (%s or a little later)", got, before)
+	}
+}

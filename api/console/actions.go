@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
@@ -138,9 +139,7 @@ type Actions struct{ d Deps }
 
 // NewActions returns the actions.
 func NewActions(d Deps) *Actions {
-	if d.Now == nil {
-		d.Now = time.Now
-	}
+	d.Now = clock.OrReal(d.Now)
 	if d.Wake == nil {
 		d.Wake = func() {}
 	}

@@ -151,13 +151,11 @@ func jsonBody(r *http.Request) bool {
 	return strings.HasSuffix(ct, "+json")
 }
 
-// jsonHasControl reports a control character in a string of a JSON text: a raw DEL, or an
+// jsonControl reports a control character in a string of a JSON text: a raw DEL, or an
 // escape standing for one (\b \f \n \r \t, \u0000–\u001f, \u007f). Raw C0 bytes need no
-// check: inside a string they are a syntax error, outside one whitespace.
-func jsonHasControl(b []byte) bool { return jsonControl(b, false) }
-
-// jsonControl is jsonHasControl; lines lets line breaks and tabs (\n \r \t) through, for a
-// body that carries a file (the console's catalog source).
+// check: inside a string they are a syntax error, outside one whitespace. lines lets line
+// breaks and tabs (\n \r \t) through, for a body that carries a file (the console's
+// catalog source).
 func jsonControl(b []byte, lines bool) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {

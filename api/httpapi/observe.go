@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/metrics"
 )
@@ -38,10 +39,7 @@ type Observe struct {
 // line (method, route, status, bytes, duration, id, client address) and its HTTP metrics. The
 // route is the matched route template (see noteRoute), so ids in paths never become labels.
 func Observed(next http.Handler, o Observe) http.Handler {
-	now := o.Now
-	if now == nil {
-		now = time.Now
-	}
+	now := clock.OrReal(o.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := now()
 		ex := &exchange{ResponseWriter: w, status: http.StatusOK, id: requestID(r, o.TrustedProxies)}

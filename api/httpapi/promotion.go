@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/pricing"
 	genpromotion "github.com/streamcart/streamcart/gen/promotion"
 )
@@ -30,10 +31,7 @@ type promotionService struct {
 // NewPromotion returns the promotion service; now is the business clock promotion dates are
 // checked on (the orders' clock), time.Now when nil.
 func NewPromotion(cat func() *catalog.Catalog, uses PromoUses, now func() time.Time) genpromotion.Service {
-	if now == nil {
-		now = time.Now
-	}
-	return &promotionService{catalog: cat, uses: uses, now: now}
+	return &promotionService{catalog: cat, uses: uses, now: clock.OrReal(now)}
 }
 
 // Get looks a promo code up.

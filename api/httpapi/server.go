@@ -18,6 +18,7 @@ import (
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
@@ -133,7 +134,7 @@ func New(d Deps) http.Handler {
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
-	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, businessClock(d.Now)))
+	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now)))
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
@@ -212,12 +213,4 @@ func hideInternal(log *slog.Logger) func(goa.Endpoint) goa.Endpoint {
 			return nil, f
 		}
 	}
-}
-
-// businessClock is now, or time.Now when the shop has no business clock.
-func businessClock(now func() time.Time) func() time.Time {
-	if now == nil {
-		return time.Now
-	}
-	return now
 }

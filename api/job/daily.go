@@ -3,6 +3,8 @@ package job
 import (
 	"context"
 	"time"
+
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // Daily runs one job of a kind per UTC day, whatever the number of workers and replicas: the day's
@@ -18,12 +20,7 @@ type Daily struct {
 	Now func() time.Time // time.Now when nil
 }
 
-func (d Daily) now() time.Time {
-	if d.Now == nil {
-		return time.Now()
-	}
-	return d.Now()
-}
+func (d Daily) now() time.Time { return clock.OrReal(d.Now)() }
 
 // Start queues today's job, due at once: every replica calls it at start and the day still gets
 // one run. A shop that was down for days runs once on its return, not once per missed day.

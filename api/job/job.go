@@ -13,6 +13,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // Job is one claimed job. Attempts counts claims, this one included.
@@ -128,9 +130,7 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
+	o.Now = clock.OrReal(o.Now)
 	if o.LeaseNow == nil {
 		o.LeaseNow = o.Now
 	}

@@ -38,7 +38,7 @@ func enqueue(t *testing.T, s store.Backend, kind, ref string, at time.Time) {
 
 func info(t *testing.T, s store.Backend, key string) store.JobInfo {
 	t.Helper()
-	j, err := s.JobByKey(t.Context(), key)
+	j, err := storetest.Inspect(s).JobByKey(t.Context(), key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestWorkersRunEachJobExactlyOnce(t *testing.T) {
 				t.Errorf("%s ran %d times", ref, n)
 			}
 		}
-		counts, err := s.JobCounts(t.Context())
+		counts, err := storetest.Inspect(s).JobCounts(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

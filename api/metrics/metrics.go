@@ -15,6 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // JobDepth is the number of jobs of one kind in one state, and the run_at of the earliest of
@@ -91,9 +93,7 @@ func New(o Options) *Metrics {
 		reg.MustRegister(collectors.NewDBStatsCollector(db, name))
 	}
 	if o.Jobs != nil {
-		if o.Now == nil {
-			o.Now = time.Now
-		}
+		o.Now = clock.OrReal(o.Now)
 		if o.Logger == nil {
 			o.Logger = slog.Default()
 		}

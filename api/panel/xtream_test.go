@@ -383,7 +383,7 @@ func TestXtreamProvisioningRetriesUntilPanelIsBack(t *testing.T) {
 		if ran, err := w.RunOnce(ctx); !ran || err != nil {
 			t.Fatalf("run while down: %v %v", ran, err)
 		}
-		info, _ := st.JobByKey(ctx, order.JobProvision+":"+o.ID)
+		info, _ := storetest.Inspect(st).JobByKey(ctx, order.JobProvision+":"+o.ID)
 		if info.State != store.JobQueued || !strings.Contains(info.LastError, "unavailable") {
 			t.Fatalf("job after outage = %s %q, want queued for retry", info.State, info.LastError)
 		}

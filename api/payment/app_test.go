@@ -65,7 +65,7 @@ func TestAppServesStripeWebhooksAndGatewayList(t *testing.T) {
 		if got := post(signed(event, stripeWebhookSecret, time.Now())); got != http.StatusOK {
 			t.Fatalf("signed = %d, want 200", got)
 		}
-		if n, _ := a.Store().CountWebhooks(t.Context(), "stripe"); n != 1 {
+		if n, _ := storetest.Inspect(a.Store()).CountWebhooks(t.Context(), "stripe"); n != 1 {
 			t.Fatalf("stored = %d, want 1", n)
 		}
 	})

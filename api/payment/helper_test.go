@@ -27,7 +27,7 @@ import (
 // receiver served by srv, and a job worker the test drains by hand.
 type env struct {
 	t         *testing.T
-	st        store.Backend
+	st        storetest.Inspector
 	orders    *order.Orders
 	webhooks  *payment.Webhooks
 	worker    *job.Worker

@@ -260,7 +260,7 @@ func TestAppRefundsStripePaymentOfCancelledOrder(t *testing.T) {
 		if err != nil || len(reviews) != 1 || !reviews[0].Refunded() || !strings.HasPrefix(reviews[0].RefundID, "re_") {
 			t.Fatalf("reviews %+v %v; want one, refunded by Stripe", reviews, err)
 		}
-		if _, err := a.Store().JobByKey(t.Context(), order.JobProvision+":"+o.OrderID); err == nil {
+		if _, err := storetest.Inspect(a.Store()).JobByKey(t.Context(), order.JobProvision+":"+o.OrderID); err == nil {
 			t.Fatal("the cancelled order was queued for provisioning")
 		}
 	})

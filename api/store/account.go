@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/id"
 )
 
@@ -127,4 +129,118 @@ func (s *db) RevokeSession(ctx context.Context, id string, at time.Time) error {
 		return fmt.Errorf("revoke session: %w", err)
 	}
 	return nil
+}
+
+func (s *db) client(ctx context.Context, where string, arg any) (account.Client, error) {
+	var c account.Client
+	err := s.r.QueryRowContext(ctx, `SELECT `+clientColumns+` FROM clients WHERE `+where, arg).Scan(&c.ID, &c.PublicID, &c.Email, &c.PasswordHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return account.Client{}, account.ErrNotFound
+	}
+	if err != nil {
+		return account.Client{}, fmt.Errorf("read client: %w", err)
+	}
+	return c, nil
+}
+
+// ClientByEmail reads a client by (lower-case) email; account.ErrNotFound when none.
+func (s *db) ClientByEmail(ctx context.Context, email string) (account.Client, error) {
+	return s.client(ctx, `email = ?`, email)
+}
+
+// ClientByID reads a client; account.ErrNotFound when none.
+func (s *db) ClientByID(ctx context.Context, id int64) (account.Client, error) {
+	return s.client(ctx, `id = ?`, id)
+}
+
+// SetPasswordHash replaces a client's password hash.
+func (s *db) SetPasswordHash(ctx context.Context, clientID int64, hash string) error {
+	if _, err := s.w.ExecContext(ctx, `UPDATE clients SET password_hash = ? WHERE id = ?`, hash, clientID); err != nil {
+		return fmt.Errorf("set password: %w", err)
+	}
+	return nil
+}
+
+// Customers lists clients newest first; q matches an email whole or by its beginning, or a public id.
+func (s *db) Customers(ctx context.Context, q string, limit int) ([]console.Customer, error) {
+	where, args := "1 = 1", []any{}
+	if q = strings.TrimSpace(q); q != "" {
+		email := strings.ToLower(q)
+		like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(email) + "%"
+		where, args = `(c.public_id = ? OR c.email LIKE ? ESCAPE '\')`, []any{q, like}
+	}
+	return s.customers(ctx, where+` ORDER BY c.id DESC LIMIT ?`, append(args, limit)...)
+}
+
+// Customer reads one client by public id; console.ErrNotFound when none.
+func (s *db) Customer(ctx context.Context, publicID string) (console.Customer, error) {
+	cs, err := s.customers(ctx, `c.public_id = ?`, publicID)
+	if err != nil {
+		return console.Customer{}, err
+	}
+	if len(cs) == 0 {
+		return console.Customer{}, console.ErrNotFound
+	}
+	return cs[0], nil
+}
+
+func (s *db) customers(ctx context.Context, where string, args ...any) ([]console.Customer, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.public_id, c.email, c.created_at,
+		(SELECT COUNT(*) FROM orders o WHERE o.client_id = c.id),
+		(SELECT COUNT(*) FROM services v WHERE v.client_id = c.id AND v.status IN ('Active', 'Overdue'))
+		FROM clients c WHERE `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("customers: %w", err)
+	}
+	defer rows.Close()
+	out := []console.Customer{}
+	for rows.Next() {
+		var c console.Customer
+		var at string
+		if err := rows.Scan(&c.ID, &c.PublicID, &c.Email, &at, &c.Orders, &c.ActiveLines); err != nil {
+			return nil, fmt.Errorf("customers: %w", err)
+		}
+		c.CreatedAt = parseTime(at)
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// CustomerOrders lists a client's orders newest first.
+func (s *db) CustomerOrders(ctx context.Context, clientID int64, limit int) ([]console.OrderRow, error) {
+	rows, err := s.r.QueryContext(ctx, consoleOrderQuery+` WHERE o.client_id = ? ORDER BY o.created_at DESC, o.id DESC LIMIT ?`, clientID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("customer orders: %w", err)
+	}
+	defer rows.Close()
+	out := []console.OrderRow{}
+	for rows.Next() {
+		r, err := scanConsoleOrder(rows)
+		if err != nil {
+			return nil, fmt.Errorf("customer orders: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// LiveSessions lists a client's sessions not revoked nor expired at now, newest first.
+func (s *db) LiveSessions(ctx context.Context, clientID int64, now time.Time) ([]console.ClientSession, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, scope, created_at, expires_at FROM sessions
+		WHERE client_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY created_at DESC`, clientID, fmtTime(now))
+	if err != nil {
+		return nil, fmt.Errorf("live sessions: %w", err)
+	}
+	defer rows.Close()
+	out := []console.ClientSession{}
+	for rows.Next() {
+		var c console.ClientSession
+		var created, expires string
+		if err := rows.Scan(&c.ID, &c.Scope, &created, &expires); err != nil {
+			return nil, fmt.Errorf("live sessions: %w", err)
+		}
+		c.CreatedAt, c.ExpiresAt = parseTime(created), parseTime(expires)
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }

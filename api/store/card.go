@@ -148,8 +148,6 @@ func (s *db) Charges(ctx context.Context, orderID string) ([]renewal.Attempt, er
 type Cards interface {
 	renewal.ChargeStore
 	payment.CardStore
-	ServiceCard(ctx context.Context, serviceID string) (order.Card, error)
-	Charges(ctx context.Context, orderID string) ([]renewal.Attempt, error)
 }
 
 var (

@@ -10,6 +10,8 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,7 +62,7 @@ func TestOpenURLChoosesTheBackend(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if got := s.Dialect(); got != tt.want {
+			if got := storetest.Inspect(s).Dialect(); got != tt.want {
 				t.Fatalf("OpenURL(%s).Dialect() = %s, want %s", tt.db, got, tt.want)
 			}
 			if err := s.Ping(t.Context()); err != nil {
@@ -95,7 +97,7 @@ func TestMigrateIsRepeatableAndConcurrent(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
 		errs := make(chan error, 4)
 		for range 4 {
-			go func() { errs <- s.Migrate(context.Background()) }()
+			go func() { errs <- storetest.Inspect(s).Migrate(context.Background()) }()
 		}
 		for range 4 {
 			if err := <-errs; err != nil {
@@ -165,3 +167,23 @@ func TestOpenPostgresCreatesItsDatabase(t *testing.T) {
 		t.Fatalf("databases named %s: %d, %v", name, n, err)
 	}
 }
+
+// concurrently runs fn n times at once and returns how many calls returned nil.
+func concurrently(n int, fn func() error) int {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := 0
+	for range n {
+		wg.Go(func() {
+			if fn() == nil {
+				mu.Lock()
+				ok++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return ok
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

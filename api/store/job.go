@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/job"
 )
 
@@ -278,4 +279,74 @@ type Jobs interface {
 	ListJobs(ctx context.Context, f JobFilter) ([]JobInfo, error)
 	RequeueJob(ctx context.Context, id int64) (JobInfo, error)
 	CancelJob(ctx context.Context, id int64) (JobInfo, error)
+}
+
+func consoleJob(j JobInfo) console.Job {
+	return console.Job{ID: j.ID, Kind: j.Kind, Ref: j.Ref, State: j.State, Attempts: j.Attempts, RunAt: j.RunAt,
+		UpdatedAt: j.UpdatedAt, LastError: j.LastError, UniqueKey: j.UniqueKey}
+}
+
+func (s *db) consoleJobs(ctx context.Context, where string, args ...any) ([]console.Job, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	defer rows.Close()
+	out := []console.Job{}
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		out = append(out, consoleJob(j))
+	}
+	return out, rows.Err()
+}
+
+// JobsByRefs lists the jobs working on any of refs, oldest first.
+func (s *db) JobsByRefs(ctx context.Context, refs []string) ([]console.Job, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(refs))
+	for i, r := range refs {
+		args[i] = r
+	}
+	return s.consoleJobs(ctx, `ref IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(refs)), ", ")+`) ORDER BY id`, args...)
+}
+
+// ConsoleJobs lists jobs newest first: queued, failed (queued again after a failure), dead, or all.
+func (s *db) ConsoleJobs(ctx context.Context, state string, limit int) ([]console.Job, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	switch state {
+	case "":
+		return s.consoleJobs(ctx, `1 = 1 ORDER BY id DESC LIMIT ?`, limit)
+	case "failed":
+		return s.consoleJobs(ctx, `state = ? AND last_error <> '' ORDER BY id DESC LIMIT ?`, JobQueued, limit)
+	}
+	return s.consoleJobs(ctx, `state = ? ORDER BY id DESC LIMIT ?`, state, limit)
+}
+
+func consoleJobError(j JobInfo, err error) (console.Job, error) {
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return console.Job{}, console.ErrNotFound
+	case errors.Is(err, ErrJobState):
+		return consoleJob(j), fmt.Errorf("job %d is %s: %w", j.ID, j.State, console.ErrJobState)
+	case err != nil:
+		return console.Job{}, err
+	}
+	return consoleJob(j), nil
+}
+
+// RetryConsoleJob is RequeueJob for the console.
+func (s *db) RetryConsoleJob(ctx context.Context, id int64) (console.Job, error) {
+	return consoleJobError(s.RequeueJob(ctx, id))
+}
+
+// CancelConsoleJob is CancelJob for the console.
+func (s *db) CancelConsoleJob(ctx context.Context, id int64) (console.Job, error) {
+	return consoleJobError(s.CancelJob(ctx, id))
 }

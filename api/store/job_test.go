@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 // jobT0 is a fixed instant with the store's microsecond precision.
@@ -23,7 +24,7 @@ func mustEnqueue(t *testing.T, s store.Backend, kind, ref, key string, runAt tim
 
 func mustJob(t *testing.T, s store.Backend, key string) store.JobInfo {
 	t.Helper()
-	j, err := s.JobByKey(t.Context(), key)
+	j, err := storetest.Inspect(s).JobByKey(t.Context(), key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,14 +39,14 @@ func TestEnqueueDedupesByUniqueKey(t *testing.T) {
 		if j.Ref != "ord_1" || j.State != store.JobQueued || !j.RunAt.Equal(jobT0) || j.Attempts != 0 {
 			t.Fatalf("job = %+v, want the first enqueue untouched", j)
 		}
-		counts, err := s.JobCounts(t.Context())
+		counts, err := storetest.Inspect(s).JobCounts(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(counts) != 1 || counts[store.JobQueued] != 1 {
 			t.Fatalf("counts = %v, want one queued job", counts)
 		}
-		if _, err := s.JobByKey(t.Context(), "nope"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := storetest.Inspect(s).JobByKey(t.Context(), "nope"); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("JobByKey(unknown) err = %v, want ErrNotFound", err)
 		}
 	})

@@ -119,110 +119,6 @@ const promoUsesQuery = `SELECT COUNT(*) FROM orders o JOIN invoices i ON i.order
 	WHERE o.promo_code = ? AND o.status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review')
 	AND NOT (o.status = 'pending' AND i.status = 'unpaid' AND i.deadline <= ?)`
 
-// SetPaymentURL records where an invoice is paid.
-func (s *db) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
-	if _, err := s.w.ExecContext(ctx, `UPDATE invoices SET payment_url = ? WHERE id = ?`, url, invoiceID); err != nil {
-		return fmt.Errorf("set payment url: %w", err)
-	}
-	return nil
-}
-
-// SetPaymentLink moves an unpaid invoice and its pending order to another payment link: the
-// gateway, the link and where it sends the buyer back. It reports false, changing nothing, when
-// the invoice is no longer unpaid or the order no longer pending.
-func (s *db) SetPaymentLink(ctx context.Context, o order.Order) (bool, error) {
-	moved := false
-	err := s.tx(ctx, func(tx querier) error {
-		res, err := tx.ExecContext(ctx, `UPDATE invoices SET gateway = ?, payment_url = ? WHERE id = ? AND status = ?`,
-			o.Invoice.Gateway, o.Invoice.PaymentURL, o.Invoice.ID, string(order.InvoiceUnpaid))
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			return err
-		}
-		res, err = tx.ExecContext(ctx, `UPDATE orders SET gateway = ?, return_url = ? WHERE id = ? AND status = ?`,
-			o.Gateway, o.ReturnURL, o.ID, string(order.StatusPending))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if moved = n == 1; !moved {
-			return errUnchanged
-		}
-		return nil
-	})
-	if errors.Is(err, errUnchanged) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("set payment link of %s: %w", o.Invoice.ID, err)
-	}
-	return moved, nil
-}
-
-// errUnchanged rolls a transaction back that found nothing to change.
-var errUnchanged = errors.New("unchanged")
-
-const serviceColumns = `id, order_id, client_id, session_id, pid, name, billing_cycle, status, trial, username, password,
-	server_hostname, max_connections, mac_address, expires_at, next_due_date, created_at, auto_renew,
-	EXISTS (SELECT 1 FROM service_cards c WHERE c.service_id = services.id)`
-
-func scanService(row interface{ Scan(...any) error }) (order.Service, error) {
-	var v order.Service
-	var status, expires, due, created string
-	err := row.Scan(&v.ID, &v.OrderID, &v.ClientID, &v.SessionID, &v.PID, &v.Name, &v.BillingCycle, &status, &v.Trial,
-		&v.Username, &v.Password, &v.ServerHostname, &v.MaxConnections, &v.MACAddress, &expires, &due, &created, &v.AutoRenew,
-		&v.SavedCard)
-	if errors.Is(err, sql.ErrNoRows) {
-		return order.Service{}, order.ErrNotFound
-	}
-	if err != nil {
-		return order.Service{}, fmt.Errorf("read service: %w", err)
-	}
-	v.Status = order.ServiceStatus(status)
-	v.ExpiresAt, v.NextDueDate, v.CreatedAt = parseTime(expires), parseTime(due), parseTime(created)
-	return v, nil
-}
-
-// Service reads one service.
-func (s *db) Service(ctx context.Context, id string) (order.Service, error) {
-	return scanService(s.r.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id))
-}
-
-// OrderServices reads an order's services.
-func (s *db) OrderServices(ctx context.Context, orderID string) ([]order.Service, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE order_id = ? ORDER BY rowid`, orderID)
-	if err != nil {
-		return nil, fmt.Errorf("read services: %w", err)
-	}
-	defer rows.Close()
-	var out []order.Service
-	for rows.Next() {
-		v, err := scanService(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// UpdateService writes a service's provisioning fields.
-func (s *db) UpdateService(ctx context.Context, v order.Service) error {
-	_, err := s.w.ExecContext(ctx, `UPDATE services SET status = ?, username = ?, password = ?, server_hostname = ?,
-		max_connections = ?, mac_address = ?, expires_at = ?, next_due_date = ? WHERE id = ?`,
-		string(v.Status), v.Username, v.Password, v.ServerHostname, v.MaxConnections, v.MACAddress,
-		fmtTime(v.ExpiresAt), fmtTime(v.NextDueDate), v.ID)
-	if err != nil {
-		return fmt.Errorf("update service %s: %w", v.ID, err)
-	}
-	return nil
-}
-
 // SetOrderStatus moves an order outside any other transaction.
 func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error) {
 	var moved bool
@@ -410,42 +306,33 @@ func setOrderStatus(ctx context.Context, q querier, now time.Time, id string, to
 // order's lock first makes them queue instead of deadlocking on each other's rows.
 func orderLock(orderID string) string { return "order:" + orderID }
 
-func (t *orderTx) SetInvoiceStatus(ctx context.Context, id string, to order.InvoiceStatus, txn string, at time.Time) (bool, error) {
-	var orderID string
-	err := t.tx.QueryRowContext(ctx, `SELECT order_id FROM invoices WHERE id = ?`, id).Scan(&orderID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("set invoice status: %w", err)
-	}
-	if err := t.d.lock(ctx, t.tx, orderLock(orderID)); err != nil {
-		return false, fmt.Errorf("set invoice status: %w", err)
-	}
-	var txnArg any
-	var paidAt string
-	if to == order.InvoicePaid {
-		txnArg, paidAt = txn, fmtTime(at)
-		if err := t.d.lock(ctx, t.tx, "txn:"+txn); err != nil {
-			return false, fmt.Errorf("set invoice status: %w", err)
-		}
-		var n int
-		if err := t.tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM invoices WHERE transaction_id = ?`, txn).Scan(&n); err != nil {
-			return false, fmt.Errorf("set invoice status: %w", err)
-		}
-		if n > 0 { // the same provider transaction never settles twice
-			return false, nil
-		}
-	}
-	res, err := t.tx.ExecContext(ctx, `UPDATE invoices SET status = ?, transaction_id = COALESCE(?, transaction_id), paid_at = ?
-		WHERE id = ? AND status = 'unpaid'`, string(to), txnArg, paidAt, id)
-	if err != nil {
-		return false, fmt.Errorf("set invoice status: %w", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
-}
-
 func (t *orderTx) Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error {
 	return enqueue(ctx, t.tx, t.now(), kind, ref, uniqueKey, runAt)
+}
+
+// ApproveHeld moves a held order to paid and queues its provisioning, in one transaction.
+func (s *db) ApproveHeld(ctx context.Context, id string, now time.Time) (bool, error) {
+	moved := false
+	err := s.tx(ctx, func(q querier) error {
+		var err error
+		if moved, err = setOrderStatus(ctx, q, now, id, order.StatusPaid, order.StatusFraud); err != nil || !moved {
+			return err
+		}
+		return enqueue(ctx, q, now, order.JobProvision, id, order.JobProvision+":"+id, now)
+	})
+	if err != nil {
+		return false, fmt.Errorf("approve %s: %w", id, err)
+	}
+	return moved, nil
+}
+
+// SetOrderStatusFrom moves an order to status from one of from.
+func (s *db) SetOrderStatusFrom(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error) {
+	moved := false
+	err := s.tx(ctx, func(q querier) error {
+		var err error
+		moved, err = setOrderStatus(ctx, q, s.now(), id, to, from...)
+		return err
+	})
+	return moved, err
 }

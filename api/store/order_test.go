@@ -581,7 +581,7 @@ func TestEnqueueInsideAnOrderTransactionRollsBack(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatalf("WithTx err = %v, want the callback's", err)
 		}
-		if _, err := s.JobByKey(t.Context(), "rolled-back"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := storetest.Inspect(s).JobByKey(t.Context(), "rolled-back"); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("job of a rolled-back transaction: err = %v, want ErrNotFound", err)
 		}
 		err = s.WithTx(t.Context(), func(tx order.Tx) error { return tx.Enqueue(t.Context(), "k", "r", "kept", jobT0) })
@@ -614,7 +614,7 @@ func TestFailedOrderWriteFailsItsTransaction(t *testing.T) {
 		if err == nil {
 			t.Fatal("inserting an order twice committed")
 		}
-		if _, err := s.JobByKey(t.Context(), "with-a-duplicate-order"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := storetest.Inspect(s).JobByKey(t.Context(), "with-a-duplicate-order"); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("job of the failed transaction: err = %v, want ErrNotFound", err)
 		}
 		if got := ordersFrom(t, s, "203.0.113.30"); got != 1 {

@@ -84,3 +84,24 @@ func (s *db) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
 	}
 	return l, nil
 }
+
+// UpdateLine rewrites a built-in panel line; panel.ErrNotFound when none.
+func (s *db) UpdateLine(ctx context.Context, l panel.Line) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE panel_lines SET username = ?, password = ?, max_connections = ?, expires_at = ?, trial = ?,
+		enabled = ?, mac = ? WHERE ref = ?`, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, l.MAC, l.Ref)
+	if err != nil {
+		return fmt.Errorf("update line %s: %w", l.Ref, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("update line %s: %w", l.Ref, panel.ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteLine removes a built-in panel line.
+func (s *db) DeleteLine(ctx context.Context, ref string) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM panel_lines WHERE ref = ?`, ref); err != nil {
+		return fmt.Errorf("delete line %s: %w", ref, err)
+	}
+	return nil
+}

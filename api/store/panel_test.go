@@ -110,3 +110,39 @@ func TestInsertLineConcurrentRepeatsStoreOne(t *testing.T) {
 		}
 	})
 }
+
+func TestLineEdits(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		b := panel.NewBuiltin(s, "line.example:80")
+		l := panel.Line{Ref: "svc_1", Username: "u1", Password: "p1", MaxConnections: 1, Enabled: true}
+		if _, err := b.CreateLine(t.Context(), l); err != nil {
+			t.Fatal(err)
+		}
+		steps := []func() error{
+			func() error { return b.SetMaxConnections(t.Context(), "svc_1", 3) },
+			func() error { return b.SetMAC(t.Context(), "svc_1", "00:1A:79:12:34:56") },
+			func() error { return panel.Restart(t.Context(), b, "svc_1") },
+		}
+		for _, st := range steps {
+			if err := st(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := b.Line(t.Context(), "svc_1")
+		if err != nil || got.MaxConnections != 3 || got.MAC != "00:1A:79:12:34:56" || !got.Enabled {
+			t.Fatalf("line %+v %v", got, err)
+		}
+		if err := b.SetMaxConnections(t.Context(), "svc_none", 2); !errors.Is(err, panel.ErrNotFound) {
+			t.Fatalf("unknown line: %v", err)
+		}
+		if err := b.Delete(t.Context(), "svc_1"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Line(t.Context(), "svc_1"); !errors.Is(err, panel.ErrNotFound) {
+			t.Fatalf("deleted line: %v", err)
+		}
+		if got, err := b.Recreate(t.Context(), l); err != nil || got.Username != "u1" {
+			t.Fatalf("recreate: %+v %v", got, err)
+		}
+	})
+}

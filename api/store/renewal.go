@@ -5,21 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/renewal"
 )
-
-// DueServices lists the paid-for services that are active, overdue or suspended and due at or
-// before before, soonest first.
-func (s *db) DueServices(ctx context.Context, before time.Time) ([]order.Service, error) {
-	return s.services(ctx, `WHERE status IN (?, ?, ?) AND trial = ? AND auto_renew = ? AND next_due_date <> '' AND next_due_date <= ?
-		ORDER BY next_due_date, id`,
-		string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended), false, true, fmtTime(before))
-}
 
 // ReserveRenewal records a renewal unless its service's period has one: the unique key
 // (service_id, period_start) lets one of any number of concurrent sweeps record it.
@@ -97,35 +88,6 @@ func (s *db) CancelRenewal(ctx context.Context, orderID string, at time.Time) (b
 	return n == 1, nil
 }
 
-// SetAutoRenew sets the service's auto-renew under its lock when its status is one of in; it
-// answers the service and whether it changed.
-func (s *db) SetAutoRenew(ctx context.Context, id string, on bool, in ...order.ServiceStatus) (order.Service, bool, error) {
-	var svc order.Service
-	changed := false
-	err := s.tx(ctx, func(tx querier) error {
-		if err := s.d.lock(ctx, tx, "service:"+id); err != nil {
-			return err
-		}
-		var err error
-		if svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id)); err != nil {
-			return err
-		}
-		changed = false
-		if svc.AutoRenew == on || !slices.Contains(in, svc.Status) {
-			return nil
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE services SET auto_renew = ? WHERE id = ?`, on, id); err != nil {
-			return err
-		}
-		svc.AutoRenew, changed = on, true
-		return nil
-	})
-	if err != nil {
-		return order.Service{}, false, fmt.Errorf("set auto-renew of %s: %w", id, err)
-	}
-	return svc, changed, nil
-}
-
 // prefixed qualifies each of a column list's names with p.
 func prefixed(p, columns string) string {
 	parts := strings.Split(columns, ",")
@@ -195,71 +157,6 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		return order.Service{}, fmt.Errorf("apply renewal %s: %w", orderID, err)
 	}
 	return svc, nil
-}
-
-// LapsedServices lists the paid-for services in status due at or before dueBefore.
-func (s *db) LapsedServices(ctx context.Context, status order.ServiceStatus, dueBefore time.Time) ([]order.Service, error) {
-	return s.services(ctx, `WHERE status = ? AND trial = ? AND next_due_date <> '' AND next_due_date <= ? ORDER BY next_due_date, id`,
-		string(status), false, fmtTime(dueBefore))
-}
-
-// UnrenewedServices lists the services whose auto-renew was cancelled, still active, overdue or
-// suspended, and due at or before now: they become Cancelled.
-func (s *db) UnrenewedServices(ctx context.Context, now time.Time) ([]order.Service, error) {
-	return s.services(ctx, `WHERE status IN (?, ?, ?) AND auto_renew = ? AND next_due_date <> '' AND next_due_date <= ? ORDER BY next_due_date, id`,
-		string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended), false, fmtTime(now))
-}
-
-// EndedTrials lists the active free trials that expired at or before now.
-func (s *db) EndedTrials(ctx context.Context, now time.Time) ([]order.Service, error) {
-	return s.services(ctx, `WHERE status = ? AND trial = ? AND expires_at <> '' AND expires_at <= ? ORDER BY expires_at, id`,
-		string(order.ServiceActive), true, fmtTime(now))
-}
-
-func (s *db) services(ctx context.Context, where string, args ...any) ([]order.Service, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+serviceColumns+` FROM services `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read services: %w", err)
-	}
-	defer rows.Close()
-	var out []order.Service
-	for rows.Next() {
-		v, err := scanService(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// SetServiceStatus moves a service to status to when it is in one of from; reports whether it moved.
-func (s *db) SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error) {
-	var moved bool
-	err := s.tx(ctx, func(tx querier) error {
-		if err := s.d.lock(ctx, tx, "service:"+id); err != nil {
-			return err
-		}
-		var status string
-		if err := tx.QueryRowContext(ctx, `SELECT status FROM services WHERE id = ?`, id).Scan(&status); err != nil {
-			return err
-		}
-		moved = false
-		for _, f := range from {
-			if order.ServiceStatus(status) == f {
-				moved = true
-			}
-		}
-		if !moved {
-			return nil
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE services SET status = ? WHERE id = ?`, string(to), id)
-		return err
-	})
-	if err != nil {
-		return false, fmt.Errorf("set service %s %s: %w", id, to, err)
-	}
-	return moved, nil
 }
 
 // RenewalListing lists the renewable services due at or before dueBefore (zero: any), each with

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -73,4 +75,60 @@ func (s *db) DeleteUpsell(ctx context.Context, orderID string) error {
 		return fmt.Errorf("delete upsell %s: %w", orderID, err)
 	}
 	return nil
+}
+
+func readUpsell(ctx context.Context, q querier, orderID string) (upsell.Upsell, error) {
+	var u upsell.Upsell
+	var created, applied string
+	err := q.QueryRowContext(ctx, `SELECT order_id, service_id, extra_quantity, created_at, applied_at FROM upsells WHERE order_id = ?`, orderID).
+		Scan(&u.OrderID, &u.ServiceID, &u.ExtraQuantity, &created, &applied)
+	if errors.Is(err, sql.ErrNoRows) {
+		return upsell.Upsell{}, upsell.ErrNotFound
+	}
+	if err != nil {
+		return upsell.Upsell{}, fmt.Errorf("read upsell: %w", err)
+	}
+	u.CreatedAt, u.AppliedAt = parseTime(created), parseTime(applied)
+	return u, nil
+}
+
+// Upsell reads the upsell of an order; upsell.ErrNotFound when the order is no upsell.
+func (s *db) Upsell(ctx context.Context, orderID string) (upsell.Upsell, error) {
+	return readUpsell(ctx, s.r, orderID)
+}
+
+// ApplyUpsell adds an upsell's connections to its service once. Under the service's lock the
+// upsell row is read again: applied already, the service is returned as it is.
+func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error) {
+	var svc order.Service
+	err := s.tx(ctx, func(tx querier) error {
+		u, err := readUpsell(ctx, tx, orderID)
+		if err != nil {
+			return err
+		}
+		if err := s.d.lock(ctx, tx, "service:"+u.ServiceID); err != nil {
+			return err
+		}
+		if u, err = readUpsell(ctx, tx, orderID); err != nil {
+			return err
+		}
+		if u.AppliedAt.IsZero() {
+			if _, err := tx.ExecContext(ctx, `UPDATE services SET max_connections = max_connections + ? WHERE id = ?`, u.ExtraQuantity, u.ServiceID); err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE upsells SET applied_at = ? WHERE order_id = ? AND applied_at = ''`, fmtTime(at), orderID)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return fmt.Errorf("upsell %s applied concurrently (rows %d): %v", orderID, n, err)
+			}
+		}
+		svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, u.ServiceID))
+		return err
+	})
+	if err != nil {
+		return order.Service{}, fmt.Errorf("apply upsell: %w", err)
+	}
+	return svc, nil
 }

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/payment"
 )
 
@@ -102,57 +101,60 @@ func (s *db) FinishWebhook(ctx context.Context, id int64, outcome string, at tim
 	return nil
 }
 
-// PutRef records what an outside system calls one of ours (scope names the system and kind).
-func (s *db) PutRef(ctx context.Context, scope, key, ref string) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO external_refs (scope, key, ref, created_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (scope, key) DO UPDATE SET ref = excluded.ref`, scope, key, ref, fmtTime(s.now()))
+// WebhooksBetween lists stored events received in [from, to), oldest first.
+func (s *db) WebhooksBetween(ctx context.Context, from, to time.Time, limit int) ([]console.Webhook, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, provider, event_id, body, received_at, processed_at, outcome FROM webhooks
+		WHERE received_at >= ? AND received_at < ? ORDER BY received_at, id LIMIT ?`, fmtTime(from), fmtTime(to), limit)
 	if err != nil {
-		return fmt.Errorf("put ref %s/%s: %w", scope, key, err)
-	}
-	return nil
-}
-
-// Ref reads a reference recorded by PutRef; payment.ErrNotFound when none.
-func (s *db) Ref(ctx context.Context, scope, key string) (string, error) {
-	var ref string
-	err := s.r.QueryRowContext(ctx, `SELECT ref FROM external_refs WHERE scope = ? AND key = ?`, scope, key).Scan(&ref)
-	if errors.Is(err, sql.ErrNoRows) {
-		// Refs serve both the gateways and the remote panels: each tests its own sentinel.
-		return "", fmt.Errorf("ref %s/%s: %w (%w)", scope, key, payment.ErrNotFound, panel.ErrNotFound)
-	}
-	if err != nil {
-		return "", fmt.Errorf("ref %s/%s: %w", scope, key, err)
-	}
-	return ref, nil
-}
-
-// PendingInvoices lists the unpaid invoices, taken with one of gateways, of pending orders whose
-// deadline is before before, oldest deadline first: what reconciliation asks the providers about.
-func (s *db) PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error) {
-	if len(gateways) == 0 {
-		return nil, nil
-	}
-	args := []any{string(order.InvoiceUnpaid), string(order.StatusPending), fmtTime(before)}
-	marks := make([]string, len(gateways))
-	for i, g := range gateways {
-		marks[i] = "?"
-		args = append(args, g)
-	}
-	args = append(args, limit)
-	rows, err := s.r.QueryContext(ctx, `SELECT i.id FROM invoices i JOIN orders o ON o.id = i.order_id
-		WHERE i.status = ? AND o.status = ? AND i.deadline <> '' AND i.deadline < ? AND i.gateway IN (`+strings.Join(marks, ", ")+`)
-		ORDER BY i.deadline LIMIT ?`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("pending invoices: %w", err)
+		return nil, fmt.Errorf("list webhooks: %w", err)
 	}
 	defer rows.Close()
-	var ids []string
+	var out []console.Webhook
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("pending invoices: %w", err)
+		var w console.Webhook
+		var received, processed string
+		if err := rows.Scan(&w.ID, &w.Provider, &w.EventID, &w.Body, &received, &processed, &w.Outcome); err != nil {
+			return nil, fmt.Errorf("list webhooks: %w", err)
 		}
-		ids = append(ids, id)
+		w.ReceivedAt, w.Processed = parseTime(received), parseTime(processed)
+		out = append(out, w)
 	}
-	return ids, rows.Err()
+	return out, rows.Err()
+}
+
+// WebhookPage lists stored events newest first, strictly older than before (0: from the newest).
+// outcome "pending" selects the events not processed yet; another its first word.
+func (s *db) WebhookPage(ctx context.Context, provider, outcome string, before int64, limit int) ([]console.Webhook, error) {
+	where, args := []string{"1 = 1"}, []any{}
+	if provider != "" {
+		where, args = append(where, "provider = ?"), append(args, provider)
+	}
+	switch outcome {
+	case "":
+	case "pending":
+		where = append(where, "processed_at = ''")
+	default:
+		like := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(outcome)
+		where, args = append(where, `processed_at <> '' AND (outcome = ? OR outcome LIKE ? ESCAPE '\')`), append(args, outcome, like+":%")
+	}
+	if before > 0 {
+		where, args = append(where, "id < ?"), append(args, before)
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT id, provider, event_id, body, received_at, processed_at, outcome FROM webhooks WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY id DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("webhook page: %w", err)
+	}
+	defer rows.Close()
+	out := []console.Webhook{}
+	for rows.Next() {
+		var w console.Webhook
+		var rec, proc string
+		if err := rows.Scan(&w.ID, &w.Provider, &w.EventID, &w.Body, &rec, &proc, &w.Outcome); err != nil {
+			return nil, fmt.Errorf("webhook page: %w", err)
+		}
+		w.ReceivedAt, w.Processed = parseTime(rec), parseTime(proc)
+		out = append(out, w)
+	}
+	return out, rows.Err()
 }

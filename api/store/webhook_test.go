@@ -13,6 +13,7 @@ import (
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
 )
 
 func TestWebhookStoredOnceWithItsJob(t *testing.T) {
@@ -51,7 +52,7 @@ func TestWebhookStoredOnceWithItsJob(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("Webhook = %+v, %v; want %+v", got, err, want)
 		}
-		if byEvent, err := s.WebhookByEvent(t.Context(), "stripe", "evt_1"); err != nil || byEvent.ID != id {
+		if byEvent, err := storetest.Inspect(s).WebhookByEvent(t.Context(), "stripe", "evt_1"); err != nil || byEvent.ID != id {
 			t.Fatalf("WebhookByEvent = %+v, %v", byEvent, err)
 		}
 		j := mustJob(t, s, payment.JobWebhook+":"+strconv.FormatInt(id, 10))
@@ -62,7 +63,7 @@ func TestWebhookStoredOnceWithItsJob(t *testing.T) {
 		if _, isNew, err := s.InsertWebhook(t.Context(), payment.Webhook{Provider: "coinbase", EventID: "evt_1", Body: []byte("{}"), ReceivedAt: jobT0}); err != nil || !isNew {
 			t.Fatalf("other provider's event = %v, %v", isNew, err)
 		}
-		if c, err := s.CountWebhooks(t.Context(), "stripe"); err != nil || c != 1 {
+		if c, err := storetest.Inspect(s).CountWebhooks(t.Context(), "stripe"); err != nil || c != 1 {
 			t.Fatalf("CountWebhooks = %d, %v", c, err)
 		}
 		at := jobT0.Add(time.Second)
@@ -75,7 +76,7 @@ func TestWebhookStoredOnceWithItsJob(t *testing.T) {
 		if _, err := s.Webhook(t.Context(), 9999); !errors.Is(err, payment.ErrNotFound) {
 			t.Fatalf("Webhook(unknown) err = %v", err)
 		}
-		if _, err := s.WebhookByEvent(t.Context(), "stripe", "evt_unknown"); !errors.Is(err, payment.ErrNotFound) {
+		if _, err := storetest.Inspect(s).WebhookByEvent(t.Context(), "stripe", "evt_unknown"); !errors.Is(err, payment.ErrNotFound) {
 			t.Fatalf("WebhookByEvent(unknown) err = %v", err)
 		}
 	})

@@ -13,10 +13,12 @@
 //    first paint for a gzip-only client and for a brotli client. Fails (exit 1) above BUDGET_KB
 //    (gzip) or BUDGET_BR_KB (brotli).
 //
-// Options: --static skips the browser part; STREAMCART_URL measures a server already running.
-import { execFileSync } from 'node:child_process';
+// Options: --static skips the browser part; STREAMCART_URL measures a server already running;
+// CHROMIUM names the browser (Debian's /usr/bin/chromium by default).
+import { execFileSync, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -66,8 +68,66 @@ for (const f of files) {
 
 // ---- 2. the first paint in Chromium ----------------------------------------------------------------
 
+/** A TCP port on 127.0.0.1 that nothing listens on. */
+function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/**
+ * `bin serve` on a free port with a fresh database in dir and the examples on (the page measured
+ * is one), resolved once /readyz answers. Rate limits are off, as in the e2e suite: the files are
+ * asked for again below.
+ */
+async function startShop(bin, dir) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  const child = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', join(dir, 'shop.db')], {
+    env: { ...process.env, STREAMCART_EXAMPLES: 'true', STREAMCART_RATE_LIMITS: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (b) => { output += b; });
+  child.stderr.on('data', (b) => { output += b; });
+  const exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+  for (const deadline = Date.now() + 30_000; ;) {
+    const gone = await Promise.race([exited, new Promise((ok) => setTimeout(() => ok(null), 100))]);
+    if (gone) throw new Error(`streamcart exited before it was ready (${JSON.stringify(gone)}):\n${output}`);
+    if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) return { url, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`streamcart did not become ready on ${url}:\n${output}`);
+    }
+  }
+}
+
+/** Chromium headless with a fresh profile (playwright-core is loaded only for this part). */
+async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+    ],
+  });
+}
+
 /** Resolves with the page's resources requested before the first plan card was painted. */
-async function firstPaint(url, launchBrowser) {
+async function firstPaint(url) {
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
@@ -122,16 +182,16 @@ function servedSize(url, acceptEncoding) {
 
 async function measure() {
   let dir = null;
-  if (!process.env.STREAMCART_URL) {
-    // A binary of the current tree: it embeds widget/dist as built just now.
-    dir = mkdtempSync(join(tmpdir(), 'streamcart-size-'));
-    process.env.STREAMCART_BIN = join(dir, 'streamcart');
-    execFileSync('go', ['build', '-o', process.env.STREAMCART_BIN, './api/cmd/streamcart'], { cwd: repo, stdio: 'inherit' });
-  }
-  const { startServer, launchBrowser } = await import(join(repo, 'examples/checkout/e2e/helpers.js'));
-  const server = await startServer({ env: { STREAMCART_EXAMPLES: 'true' } }); // the page measured is an example
+  let server = { url: process.env.STREAMCART_URL?.replace(/\/$/, ''), stop: async () => {} };
   try {
-    const { at, resources } = await firstPaint(server.url, launchBrowser);
+    if (!server.url) {
+      // A binary of the current tree: it embeds widget/dist as built just now.
+      dir = mkdtempSync(join(tmpdir(), 'streamcart-size-'));
+      const bin = join(dir, 'streamcart');
+      execFileSync('go', ['build', '-o', bin, './api/cmd/streamcart'], { cwd: repo, stdio: 'inherit' });
+      server = await startShop(bin, dir);
+    }
+    const { at, resources } = await firstPaint(server.url);
     console.log(`\nexamples/plain-html, first plan card painted at ${at.toFixed(0)} ms; requested before then:`);
     let total = 0;
     for (const r of resources.filter((x) => x.before)) {

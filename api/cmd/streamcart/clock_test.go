@@ -49,11 +49,11 @@ func runningShop(t *testing.T, db string) *app.App {
 func waitAhead(t *testing.T, a *app.App, d time.Duration) {
 	t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if ahead := a.Now().Sub(time.Now()); ahead > d-time.Minute && ahead < d+time.Minute {
+		if ahead := time.Until(a.Now()); ahead > d-time.Minute && ahead < d+time.Minute {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the running shop never read the test clock at +%s (it is at %s)", d, a.Now().Sub(time.Now()))
+			t.Fatalf("the running shop never read the test clock at +%s (it is at %s)", d, time.Until(a.Now()))
 		}
 	}
 }

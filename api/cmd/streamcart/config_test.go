@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"os"
 	"os/exec"
@@ -227,13 +226,12 @@ func TestReadOnlyCommandsRefuseAMissingDatabase(t *testing.T) {
 	}
 	missingPG := fmt.Sprintf("streamcart_missing_%d", time.Now().UnixNano())
 	u.Path = "/" + missingPG
-	log := slog.New(slog.DiscardHandler)
 	for _, args := range commands {
 		name := strings.Join(args[:2], " ")
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "typo")
 			for _, db := range []string{filepath.Join(dir, "shop.db"), "sqlite://" + filepath.Join(dir, "shop.db"), u.String()} {
-				err := run(append(args, "--db", db), log)
+				err := run(append(args, "--db", db))
 				if err == nil || !strings.Contains(err.Error(), "does not exist") {
 					t.Fatalf("%s --db %s: %v", name, db, err)
 				}
@@ -251,10 +249,10 @@ func TestReadOnlyCommandsRefuseAMissingDatabase(t *testing.T) {
 	for _, b := range storetest.Backends {
 		t.Run("existing "+b.Name, func(t *testing.T) {
 			db := b.NewDB(t)
-			if err := run([]string{"migrate", "--db", db}, log); err != nil {
+			if err := run([]string{"migrate", "--db", db}); err != nil {
 				t.Fatal(err)
 			}
-			captureStdout(t, func() error { return run([]string{"audit", "list", "--db", db}, log) })
+			captureStdout(t, func() error { return run([]string{"audit", "list", "--db", db}) })
 		})
 	}
 }

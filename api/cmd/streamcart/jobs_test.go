@@ -47,7 +47,7 @@ func jobsDB(t *testing.T, db string) map[string]int64 {
 	if err := st.CompleteJob(ctx, ids["ord_done"]); err != nil {
 		t.Fatal(err)
 	}
-	j, err := st.JobByKey(ctx, "mail:7")
+	j, err := storetest.Inspect(st).JobByKey(ctx, "mail:7")
 	if err != nil {
 		t.Fatal(err)
 	}

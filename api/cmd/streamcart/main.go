@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -66,33 +65,28 @@ storefront, payments, renewals) only read: they refuse a database that does not 
 var version string
 
 func main() {
-	log, err := newLogger(os.Stderr, os.Getenv("STREAMCART_LOG_LEVEL"), os.Getenv("STREAMCART_LOG_FORMAT"))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "streamcart:", err)
-		os.Exit(1)
-	}
-	if err := run(os.Args[1:], log); err != nil {
+	if err := run(os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "streamcart:", err)
 		os.Exit(1)
 	}
 }
 
 // run runs the command args name; -h on any command prints its flags and is no error.
-func run(args []string, log *slog.Logger) error {
+func run(args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(os.Stderr, usage)
 		return errors.New("no command")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := command(ctx, args, log)
+	err := command(ctx, args)
 	if errors.Is(err, config.ErrHelp) {
 		return nil
 	}
 	return err
 }
 
-func command(ctx context.Context, args []string, log *slog.Logger) error {
+func command(ctx context.Context, args []string) error {
 	switch args[0] {
 	case "serve":
 		s := config.New("serve")
@@ -100,7 +94,8 @@ func command(ctx context.Context, args []string, log *slog.Logger) error {
 		if err != nil {
 			return err
 		}
-		if log, err = newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat); err != nil {
+		log, err := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+		if err != nil {
 			return err
 		}
 		if s.Setting("trust-proxy").Given() {

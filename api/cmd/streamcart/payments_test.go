@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,10 +52,10 @@ func TestPaymentsReviewCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	if err := run([]string{"payments", "review", "--db", db}, slog.New(slog.DiscardHandler)); err != nil {
+	if err := run([]string{"payments", "review", "--db", db}); err != nil {
 		t.Fatalf("payments review: %v", err)
 	}
-	if err := run([]string{"payments"}, slog.New(slog.DiscardHandler)); err == nil {
+	if err := run([]string{"payments"}); err == nil {
 		t.Fatal("payments without review: no error")
 	}
 }

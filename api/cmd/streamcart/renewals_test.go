@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,13 +53,13 @@ func TestRenewalsListCommand(t *testing.T) {
 	}
 	st.Close()
 	for _, args := range [][]string{{"renewals", "list", "--db", db}, {"renewals", "list", "--db", db, "--due-within", "14d"}} {
-		if err := run(args, slog.New(slog.DiscardHandler)); err != nil {
+		if err := run(args); err != nil {
 			t.Fatalf("%v: %v", args, err)
 		}
 	}
 	for _, args := range [][]string{{"renewals"}, {"renewals", "list", "--db", db, "--due-within", "soon"},
 		{"renewals", "list", "--db", filepath.Join(t.TempDir(), "missing.db")}} {
-		if err := run(args, slog.New(slog.DiscardHandler)); err == nil {
+		if err := run(args); err == nil {
 			t.Fatalf("%v: no error", args)
 		}
 	}

@@ -24,6 +24,9 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, for the admin connection and Count/Exec
 	_ "modernc.org/sqlite"             // the "sqlite" driver, for Count/Exec
 
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store"
 )
 
@@ -60,15 +63,39 @@ func Run(t *testing.T, test func(t *testing.T, b Backend)) {
 	}
 }
 
+// Inspector is a store with what only tests read of it: both back ends' types have these
+// methods, the store.Backend the shop uses does not.
+type Inspector interface {
+	store.Backend
+	// Dialect names the back end: "sqlite" or "postgres".
+	Dialect() string
+	// Migrate applies pending migrations (opening a store already did).
+	Migrate(ctx context.Context) error
+	JobByKey(ctx context.Context, uniqueKey string) (store.JobInfo, error)
+	JobCounts(ctx context.Context) (map[string]int, error)
+	WebhookByEvent(ctx context.Context, provider, eventID string) (payment.Webhook, error)
+	CountWebhooks(ctx context.Context, provider string) (int, error)
+	ServiceCard(ctx context.Context, serviceID string) (order.Card, error)
+	Charges(ctx context.Context, orderID string) ([]renewal.Attempt, error)
+}
+
+var (
+	_ Inspector = (*store.SQLite)(nil)
+	_ Inspector = (*store.Postgres)(nil)
+)
+
+// Inspect is s with what only tests read of it.
+func Inspect(s store.Backend) Inspector { return s.(Inspector) }
+
 // Open opens a store on a fresh database of b, closed at cleanup.
-func (b Backend) Open(t testing.TB) store.Backend {
+func (b Backend) Open(t testing.TB) Inspector {
 	t.Helper()
 	s, err := store.OpenURL(t.Context(), b.NewDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() }) // before the database's own removal, registered earlier
-	return s
+	return Inspect(s)
 }
 
 // SQLiteDB is the path of a SQLite file (not created yet) in t's temporary directory.

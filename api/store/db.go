@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// maxTxAttempts bounds the reruns of a transaction the database aborted to keep it consistent.
+const maxTxAttempts = 10
+
+// db is the store both back ends share; SQLite and Postgres embed it.
+type db struct {
+	wdb, rdb *sql.DB
+	w, r     querier // writes, reads (the same pool on PostgreSQL)
+	d        *dialect
+	now      func() time.Time
+	// group, on SQLite, runs the write transactions (see groupCommit).
+	group *groupCommit
+}
+
+// newDB wires the pools; prepare keeps prepared statements per pool (SQLite: its driver parses
+// a query on every call otherwise).
+func newDB(w, r *sql.DB, d *dialect, prepare bool) *db {
+	s := &db{wdb: w, rdb: r, w: querier{q: w, d: d}, r: querier{q: r, d: d}, d: d, now: time.Now}
+	if prepare {
+		s.w.st, s.r.st = newStmtCache(w), newStmtCache(r)
+	}
+	return s
+}
+
+// Dialect names the back end.
+func (s *db) Dialect() string { return s.d.name }
+
+// Close closes the pools.
+func (s *db) Close() error {
+	if s.group != nil {
+		s.group.close()
+	}
+	stErr := errors.Join(s.w.st.close(), s.r.st.close())
+	if s.wdb == s.rdb {
+		return errors.Join(stErr, s.wdb.Close())
+	}
+	return errors.Join(stErr, s.wdb.Close(), s.rdb.Close())
+}
+
+// Ping checks that the database answers (readiness).
+func (s *db) Ping(ctx context.Context) error {
+	return s.rdb.PingContext(ctx)
+}
+
+// tx runs fn in a write transaction, committing when it returns nil. On PostgreSQL a
+// transaction aborted by a deadlock or serialization failure runs again, and on SQLite fn runs
+// as a member of a group commit (group.go), which runs it again alone if its group fails; so fn
+// must only depend on what it reads (every caller's does) and use only the querier it is given.
+func (s *db) tx(ctx context.Context, fn func(querier) error) error {
+	if s.group != nil {
+		return s.group.do(ctx, fn)
+	}
+	for attempt := 1; ; attempt++ {
+		err := s.pipeTx(ctx, fn)
+		if err == nil || attempt == maxTxAttempts || !s.d.retry(err) || ctx.Err() != nil {
+			return err
+		}
+	}
+}
+
+// Migrate applies the embedded migrations not yet recorded, each in its own transaction. A
+// lock makes replicas starting together apply each migration once.
+func (s *db) Migrate(ctx context.Context) error {
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "streamcart:migrate"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)`)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := filepath.Base(name)
+		version, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migrate: bad file name %s", base)
+		}
+		err = s.tx(ctx, func(tx querier) error {
+			if err := s.d.lock(ctx, tx, "streamcart:migrate"); err != nil {
+				return err
+			}
+			var n int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, version).Scan(&n); err != nil {
+				return err
+			}
+			if n > 0 {
+				return nil
+			}
+			body, err := migrations.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			ddl, err := s.d.expandDDL(base, string(body))
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, ddl); err != nil {
+				return fmt.Errorf("%s: %w", base, err)
+			}
+			_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`, version, fmtTime(s.now()))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return nil
+}

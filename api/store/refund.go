@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/streamcart/streamcart/api/console"
+)
+
+const refundColumns = `id, order_id, amount, currency, method, reference, reason, note, operator, created_at`
+
+func scanRefund(sc interface{ Scan(...any) error }) (console.Refund, error) {
+	var r console.Refund
+	var at string
+	err := sc.Scan(&r.ID, &r.OrderID, &r.Amount.Amount, &r.Amount.Currency, &r.Method, &r.Reference, &r.Reason, &r.Note, &r.Operator, &at)
+	r.CreatedAt = parseTime(at)
+	return r, err
+}
+
+func orderRefunds(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, orderID string) ([]console.Refund, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY seq`, orderID)
+	if err != nil {
+		return nil, fmt.Errorf("order refunds: %w", err)
+	}
+	defer rows.Close()
+	out := []console.Refund{}
+	for rows.Next() {
+		r, err := scanRefund(rows)
+		if err != nil {
+			return nil, fmt.Errorf("order refunds: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// OrderRefunds lists an order's refunds, oldest first.
+func (s *db) OrderRefunds(ctx context.Context, orderID string) ([]console.Refund, error) {
+	return orderRefunds(ctx, s.r, orderID)
+}
+
+// ReserveRefund records r under the order's lock unless it takes more than paid minus what was
+// refunded already (console.ErrRefundTooMuch; console.ErrFullyRefunded when nothing is left). An
+// r.Amount of 0 takes all that is left. It answers the refund as recorded.
+func (s *db) ReserveRefund(ctx context.Context, r console.Refund, paid int64) (console.Refund, error) {
+	err := s.tx(ctx, func(q querier) error {
+		if err := q.d.lock(ctx, q, orderLock(r.OrderID)); err != nil {
+			return err
+		}
+		prev, err := orderRefunds(ctx, q, r.OrderID)
+		if err != nil {
+			return err
+		}
+		var done int64
+		for _, p := range prev {
+			done += p.Amount.Amount
+		}
+		left := paid - done
+		switch {
+		case left <= 0:
+			return console.ErrFullyRefunded
+		case r.Amount.Amount == 0:
+			r.Amount.Amount = left
+		case r.Amount.Amount > left:
+			return fmt.Errorf("%w: %d left", console.ErrRefundTooMuch, left)
+		}
+		_, err = q.ExecContext(ctx, `INSERT INTO order_refunds (id, order_id, seq, amount, currency, method, reference, reason, note, operator, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.OrderID, len(prev)+1, r.Amount.Amount, r.Amount.Currency, r.Method,
+			r.Reference, r.Reason, r.Note, r.Operator, fmtTime(r.CreatedAt))
+		return err
+	})
+	if err != nil {
+		return r, fmt.Errorf("refund %s: %w", r.OrderID, err)
+	}
+	return r, nil
+}
+
+// CompleteRefund records the gateway's refund id of a reserved refund.
+func (s *db) CompleteRefund(ctx context.Context, id, reference string) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE order_refunds SET reference = ? WHERE id = ?`, reference, id)
+	if err != nil {
+		return fmt.Errorf("complete refund: %w", err)
+	}
+	return nil
+}
+
+// DropRefund forgets a reserved refund the gateway refused.
+func (s *db) DropRefund(ctx context.Context, id string) error {
+	_, err := s.w.ExecContext(ctx, `DELETE FROM order_refunds WHERE id = ?`, id)
+	if err != nil {
+		return fmt.Errorf("drop refund: %w", err)
+	}
+	return nil
+}

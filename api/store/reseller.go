@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/streamcart/streamcart/api/reseller"
+)
+
+// InsertPurchase records the purpose of a reseller order.
+func (s *db) InsertPurchase(ctx context.Context, p reseller.Purchase) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO reseller_orders (order_id, service_id, client_id, session_id, pid, credits, new_account, password_hash, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.OrderID, p.ServiceID, p.ClientID, p.SessionID, p.PID, p.Credits, p.NewAccount, p.PasswordHash, fmtTime(p.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("insert reseller order: %w", err)
+	}
+	return nil
+}
+
+func (s *db) purchase(ctx context.Context, where string, arg any) (reseller.Purchase, error) {
+	var p reseller.Purchase
+	var created, credited string
+	err := s.r.QueryRowContext(ctx, `SELECT order_id, service_id, client_id, session_id, pid, credits, new_account, password_hash, account, created_at, credited_at
+		FROM reseller_orders WHERE `+where, arg).Scan(&p.OrderID, &p.ServiceID, &p.ClientID, &p.SessionID, &p.PID, &p.Credits, &p.NewAccount,
+		&p.PasswordHash, &p.Account, &created, &credited)
+	if errors.Is(err, sql.ErrNoRows) {
+		return reseller.Purchase{}, reseller.ErrNotFound
+	}
+	if err != nil {
+		return reseller.Purchase{}, fmt.Errorf("read reseller order: %w", err)
+	}
+	p.CreatedAt, p.CreditedAt = parseTime(created), parseTime(credited)
+	return p, nil
+}
+
+// Purchase reads the reseller purchase of an order.
+func (s *db) Purchase(ctx context.Context, orderID string) (reseller.Purchase, error) {
+	return s.purchase(ctx, `order_id = ?`, orderID)
+}
+
+// ServicePurchase reads the reseller purchase of a service.
+func (s *db) ServicePurchase(ctx context.Context, serviceID string) (reseller.Purchase, error) {
+	return s.purchase(ctx, `service_id = ?`, serviceID)
+}
+
+// SessionCredited reports whether a reseller purchase of the session was credited.
+func (s *db) SessionCredited(ctx context.Context, sessionID string) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM reseller_orders WHERE session_id = ? AND credited_at <> ''`, sessionID).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("session credited: %w", err)
+	}
+	return n > 0, nil
+}
+
+// MarkCredited records that a reseller order credited account.
+func (s *db) MarkCredited(ctx context.Context, orderID, account string, at time.Time) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE reseller_orders SET account = ?, credited_at = ? WHERE order_id = ? AND credited_at = ''`,
+		account, fmtTime(at), orderID)
+	if err != nil {
+		return fmt.Errorf("mark credited: %w", err)
+	}
+	return nil
+}
+
+// CreditReseller adds credits to account once per ref, creating the account (with passwordHash)
+// when absent.
+func (s *db) CreditReseller(ctx context.Context, ref, acct, passwordHash string, credits int, at time.Time) (reseller.Account, error) {
+	var a reseller.Account
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "reseller-credit:"+ref); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM panel_reseller_credits WHERE ref = ?`, ref).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO panel_reseller_credits (ref, account, credits, created_at) VALUES (?, ?, ?, ?)`,
+				ref, acct, credits, fmtTime(at)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO panel_resellers (account, credits, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (account) DO UPDATE SET credits = panel_resellers.credits + excluded.credits, updated_at = excluded.updated_at`,
+				acct, credits, passwordHash, fmtTime(at), fmtTime(at)); err != nil {
+				return err
+			}
+		}
+		var created string
+		if err := tx.QueryRowContext(ctx, `SELECT account, credits, created_at FROM panel_resellers WHERE account = ?`, acct).
+			Scan(&a.Account, &a.Credits, &created); err != nil {
+			return err
+		}
+		a.CreatedAt = parseTime(created)
+		return nil
+	})
+	if err != nil {
+		return reseller.Account{}, fmt.Errorf("credit reseller %s: %w", acct, err)
+	}
+	return a, nil
+}
+
+// ResellerAccount reads a reseller account; reseller.ErrNotFound when none.
+func (s *db) ResellerAccount(ctx context.Context, acct string) (reseller.Account, error) {
+	var a reseller.Account
+	var created string
+	err := s.r.QueryRowContext(ctx, `SELECT account, credits, created_at FROM panel_resellers WHERE account = ?`, acct).Scan(&a.Account, &a.Credits, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return reseller.Account{}, reseller.ErrNotFound
+	}
+	if err != nil {
+		return reseller.Account{}, fmt.Errorf("read reseller %s: %w", acct, err)
+	}
+	a.CreatedAt = parseTime(created)
+	return a, nil
+}
