@@ -36,8 +36,7 @@ export function operationKey(operationId) {
 export function loadContract(doc) {
   const definitions = normalize(doc.components.schemas);
   const registry = z.registry();
-  const compile = (schema) =>
-    z.fromJSONSchema({ definitions, ...normalize(schema) }, { defaultTarget: 'openapi-3.0', registry });
+  const compile = (schema) => z.fromJSONSchema({ definitions, ...normalize(schema) }, { defaultTarget: 'openapi-3.0', registry });
 
   const operations = new Map();
   for (const [path, item] of Object.entries(doc.paths)) {

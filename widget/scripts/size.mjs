@@ -48,7 +48,11 @@ function row(name, s, note = '') {
 const dist = join(widget, 'dist');
 // The files the host pages name, then every other file of the build (its import() chunks).
 const named = ['streamcart.js', 'streamcart.iife.js', 'checkout.js'];
-const built = existsSync(dist) ? readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js')).sort() : [];
+const built = existsSync(dist)
+  ? readdirSync(dist, { recursive: true })
+      .filter((f) => f.endsWith('.js'))
+      .sort()
+  : [];
 const files = [...named, ...built.filter((f) => !named.includes(f))];
 console.log(`${'file (dist/)'.padEnd(30)}${'raw'.padStart(10)}${'gzip'.padStart(10)}${'brotli'.padStart(10)}`);
 for (const f of files) {
@@ -89,7 +93,13 @@ async function firstPaint(url, launchBrowser) {
       const at = window.__planCardsAt;
       const out = [];
       for (const e of performance.getEntriesByType('resource')) {
-        out.push({ name: e.name, before: e.startTime < at, encoded: e.encodedBodySize, decoded: e.decodedBodySize, transferred: e.transferSize });
+        out.push({
+          name: e.name,
+          before: e.startTime < at,
+          encoded: e.encodedBodySize,
+          decoded: e.decodedBodySize,
+          transferred: e.transferSize,
+        });
       }
       return { at, resources: out };
     });
@@ -111,7 +121,9 @@ function servedSize(url, acceptEncoding) {
   return new Promise((ok, fail) => {
     const req = request(url, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
       let n = 0;
-      res.on('data', (b) => { n += b.length; });
+      res.on('data', (b) => {
+        n += b.length;
+      });
       res.on('end', () => ok({ bytes: n, encoding: res.headers['content-encoding'] ?? 'identity', status: res.statusCode }));
       res.on('error', fail);
     });
@@ -148,7 +160,10 @@ async function measure() {
     // The same resources for a gzip-only client and for a brotli one. (The API's POSTs, if any, are
     // counted as Chromium got them.)
     const counted = resources.filter((x) => x.before && kind(x.name) !== 'other');
-    for (const [label, accept, budget] of [['gzip', 'gzip', BUDGET_KB], ['brotli', 'br, gzip', BUDGET_BR_KB]]) {
+    for (const [label, accept, budget] of [
+      ['gzip', 'gzip', BUDGET_KB],
+      ['brotli', 'br, gzip', BUDGET_BR_KB],
+    ]) {
       let sum = 0;
       const parts = [];
       for (const r of counted) {
@@ -158,7 +173,9 @@ async function measure() {
         parts.push(`${new URL(r.name).pathname.split('/').pop() || '/'} ${kb(served.bytes)} ${served.encoding}`);
       }
       const over = sum > budget * 1024;
-      console.log(`first paint, ${label.padEnd(6)} client: ${kb(sum)}; budget ${budget} KB${over ? ' EXCEEDED' : ''}  (${parts.join(', ')})`);
+      console.log(
+        `first paint, ${label.padEnd(6)} client: ${kb(sum)}; budget ${budget} KB${over ? ' EXCEEDED' : ''}  (${parts.join(', ')})`,
+      );
       if (over) failed = true;
     }
   } finally {

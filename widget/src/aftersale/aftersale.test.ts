@@ -11,7 +11,12 @@ import { en } from './i18n/en';
 
 function signIn(email: string, scope: 'email' | 'proven') {
   const p = emptyPersisted();
-  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email }, token: scope === 'proven' ? sessionToken(email) : `tok-${email}` });
+  savePersisted({
+    ...p,
+    auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+    user: { email },
+    token: scope === 'proven' ? sessionToken(email) : `tok-${email}`,
+  });
 }
 
 const HISTORY = { routing: 'history', base: '/checkout/' };
@@ -225,7 +230,9 @@ describe('upsell', () => {
       gateway: 'sandbox',
       returnUrl: '/checkout/waiting?order={orderId}&upsell=s-1',
     });
-    expect(of('order-created')).toEqual([{ orderId: 'o-up', invoiceId: 'i-up', status: 'pending', total: { amount: 600, currency: 'EUR' } }]);
+    expect(of('order-created')).toEqual([
+      { orderId: 'o-up', invoiceId: 'i-up', status: 'pending', total: { amount: 600, currency: 'EUR' } },
+    ]);
     expect(loadPersisted().order.orderid).toBe('o-up');
   });
 
@@ -323,7 +330,13 @@ describe('resellers', () => {
   it('moves from the reseller waiting view to the reseller success page', async () => {
     const api = installFakeApi();
     api.orderStatuses = ['paid', 'active'];
-    api.on('GET /orders/o-res', () => ({ orderId: 'o-res', invoiceId: 'i-res', status: api.orderStatuses.shift() ?? 'active', serviceIds: ['s-res'], total: { amount: 5000, currency: 'EUR' } }));
+    api.on('GET /orders/o-res', () => ({
+      orderId: 'o-res',
+      invoiceId: 'i-res',
+      status: api.orderStatuses.shift() ?? 'active',
+      serviceIds: ['s-res'],
+      total: { amount: 5000, currency: 'EUR' },
+    }));
     signIn('res@example.com', 'proven');
     history.replaceState(null, '', '/checkout/resellers/waiting?order=o-res');
     const { ui } = await open(HISTORY);
@@ -336,7 +349,11 @@ describe('resellers', () => {
   it.each([
     ['no serviceid', '/checkout/resellers/success', null],
     ['a reseller product in error', '/checkout/resellers/success?serviceid=s-x', () => apiError(404, 'not_found', 'Service not found.')],
-    ['a reseller product not Active', '/checkout/resellers/success?serviceid=s-x', () => ({ serviceId: 's-x', name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' })],
+    [
+      'a reseller product not Active',
+      '/checkout/resellers/success?serviceid=s-x',
+      () => ({ serviceId: 's-x', name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' }),
+    ],
   ])('guards the success page: %s goes back to /resellers', async (_name, url, answer) => {
     const api = installFakeApi();
     if (answer) api.on('GET /resellers/services/s-x', answer);
@@ -381,7 +398,13 @@ describe('cancel a pending order', () => {
     const api = installFakeApi();
     api.orderStatuses = ['pending'];
     const p = emptyPersisted();
-    savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email: 'b@example.com' }, token: 'tok-b@example.com', order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' } });
+    savePersisted({
+      ...p,
+      auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+      user: { email: 'b@example.com' },
+      token: 'tok-b@example.com',
+      order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' },
+    });
     history.replaceState(null, '', '/checkout/waiting?order=o-9');
     const { ui } = await open(HISTORY);
     fireEvent.click(await ui().findByTestId('cancel-order'));
@@ -414,7 +437,7 @@ describe('after-sale texts', () => {
     expect(shape(table).sort()).toEqual(shape(en as unknown as Tree).sort());
     for (const [key, text] of strings(table)) expect(text.trim(), `${code} ${key}`).not.toBe('');
     if (code.startsWith('en')) return;
-    const english = new Map(strings(en as unknown as Tree));
+    const english = new Map(strings(en));
     const same = strings(table).filter(([k, s]) => !['no'].includes(k) && english.get(k) === s && /[a-z]{3}/.test(s));
     expect(same).toEqual([]);
   });

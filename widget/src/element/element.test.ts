@@ -47,7 +47,10 @@ describe('<streamcart-checkout>', () => {
   it('selects the plan attribute, and open(pid) selects another plan', async () => {
     installFakeApi();
     const { el, ui, of } = await mountIndex({ plan: '3' });
-    const selected = () => ui().getAllByTestId('plan-card').find((c) => c.getAttribute('aria-checked') === 'true');
+    const selected = () =>
+      ui()
+        .getAllByTestId('plan-card')
+        .find((c) => c.getAttribute('aria-checked') === 'true');
     await waitFor(() => expect(selected()?.dataset.pid).toBe('3'));
     el.open(2);
     await waitFor(() => expect(selected()?.dataset.pid).toBe('2'));

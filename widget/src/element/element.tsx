@@ -106,7 +106,7 @@ export class StreamcartCheckoutElement extends HTMLElement {
     // not after its first render.
     controller.prefetch('plans');
     controller.loadStorefront();
-    this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
+    this.#root = createRoot(document.createDocumentFragment());
     this.#root.render(<Shell host={this} controller={controller} />);
   }
 

@@ -227,8 +227,12 @@ describe('paying', () => {
     });
     expect(String(order.body?.returnUrl)).toBe('http://localhost:3000/?sc_order={orderId}');
     expect(of('session-changed')).toEqual([{ signedIn: true, email: 'buyer@example.com' }]);
-    expect(of('order-created')).toEqual([{ orderId: 'o-1', invoiceId: 'i-o-1', status: 'pending', total: { amount: 1299, currency: 'EUR' } }]);
-    expect(of('payment-started')).toEqual([{ orderId: 'o-1', gateway: 'sandbox', paymentUrl: 'http://localhost:3000/checkout/api/payments/sandbox/i-o-1' }]);
+    expect(of('order-created')).toEqual([
+      { orderId: 'o-1', invoiceId: 'i-o-1', status: 'pending', total: { amount: 1299, currency: 'EUR' } },
+    ]);
+    expect(of('payment-started')).toEqual([
+      { orderId: 'o-1', gateway: 'sandbox', paymentUrl: 'http://localhost:3000/checkout/api/payments/sandbox/i-o-1' },
+    ]);
     const cookie = JSON.parse(decodeURIComponent(document.cookie.match(/checkout=([^;]+)/)![1]!));
     expect(cookie.order).toEqual({ orderid: 'o-1', invoiceid: 'i-o-1', serviceid: ['s-o-1'], fraud: false });
     expect(cookie.payment.url).toContain('/payments/sandbox/i-o-1');
@@ -255,14 +259,28 @@ describe('paying', () => {
     const api = installFakeApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     let first = true;
-    const fresh = { lines: [{ key: 'plan', label: 'Premium', amount: { amount: 1499, currency: 'EUR' } }], subtotal: { amount: 1499, currency: 'EUR' }, discount: null, total: { amount: 1499, currency: 'EUR' } };
+    const fresh = {
+      lines: [{ key: 'plan', label: 'Premium', amount: { amount: 1499, currency: 'EUR' } }],
+      subtotal: { amount: 1499, currency: 'EUR' },
+      discount: null,
+      total: { amount: 1499, currency: 'EUR' },
+    };
     api.on('POST /orders', (c) => {
       if (first) {
         first = false;
         return apiError(409, 'price_changed', 'The price has changed.', { quote: fresh });
       }
       expect(c.body?.expectedTotal).toEqual({ amount: 1499, currency: 'EUR' });
-      return json(201, { orderId: 'o-9', invoiceId: 'i-9', serviceIds: ['s-9'], fraud: false, status: 'pending', total: fresh.total, paymentUrl: 'https://pay.example/i-9', paymentDeadline: '' });
+      return json(201, {
+        orderId: 'o-9',
+        invoiceId: 'i-9',
+        serviceIds: ['s-9'],
+        fraud: false,
+        status: 'pending',
+        total: fresh.total,
+        paymentUrl: 'https://pay.example/i-9',
+        paymentDeadline: '',
+      });
     });
     const { ui } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });

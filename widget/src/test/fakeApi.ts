@@ -160,11 +160,17 @@ function quoteFor(body: Json): Response | Json {
   const conv = (n: number) => Math.round(n * rate);
   const pricing = p.pricing as Record<string, { amount: number }>;
   if (!pricing[cycle]) return apiError(400, 'bad_request', 'Unknown billing cycle');
-  const lines = [{ key: 'plan', label: `${p.name} (${cycle})`, amount: money(conv(pricing[cycle]!.amount), cur) }];
+  const lines = [{ key: 'plan', label: `${p.name} (${cycle})`, amount: money(conv(pricing[cycle].amount), cur) }];
   const opts = p.configOptions as { id: number; pricing: Record<string, { amount: number }> }[];
   const extra = Number(body.extraConnections ?? 0);
-  if (extra > 0) lines.push({ key: 'extraConnections', label: `${extra} extra connections`, amount: money(conv(opts[0]!.pricing[cycle]!.amount * extra), cur) });
-  if (body.proxyProtection) lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(conv(opts[1]!.pricing[cycle]!.amount), cur) });
+  if (extra > 0)
+    lines.push({
+      key: 'extraConnections',
+      label: `${extra} extra connections`,
+      amount: money(conv(opts[0]!.pricing[cycle]!.amount * extra), cur),
+    });
+  if (body.proxyProtection)
+    lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(conv(opts[1]!.pricing[cycle]!.amount), cur) });
   const subtotal = lines.reduce((s, l) => s + l.amount.amount, 0);
   let discount: Json | null = null;
   if (body.promoCode) {
@@ -172,7 +178,12 @@ function quoteFor(body: Json): Response | Json {
     if (code !== 'SAVE10' && code !== 'PREMIUM5') return apiError(404, 'not_found', 'Promotion not found');
     if (code === 'PREMIUM5' && body.pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
     const off = code === 'SAVE10' ? Math.round(subtotal / 10) : conv(500);
-    discount = { code, type: code === 'SAVE10' ? 'Percentage' : 'Fixed Amount', value: code === 'SAVE10' ? '10' : '5.00', amount: money(off, cur) };
+    discount = {
+      code,
+      type: code === 'SAVE10' ? 'Percentage' : 'Fixed Amount',
+      value: code === 'SAVE10' ? '10' : '5.00',
+      amount: money(off, cur),
+    };
   }
   const total = Math.max(0, subtotal - (discount ? (discount.amount as { amount: number }).amount : 0));
   return { lines, subtotal: money(subtotal, cur), discount, total: money(total, cur) };
@@ -194,8 +205,17 @@ export function installFakeApi(): FakeApi {
   };
 
   const defaults: Record<string, Handler> = {
-    'GET /products': (c) => ({ products: catalog().slice(0, 3).map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)) }),
-    'GET /resellers/products': () => ({ products: [product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }), product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] })] }),
+    'GET /products': (c) => ({
+      products: catalog()
+        .slice(0, 3)
+        .map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)),
+    }),
+    'GET /resellers/products': () => ({
+      products: [
+        product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }),
+        product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] }),
+      ],
+    }),
     'GET /currencies': () => ({
       currencies: [
         { code: 'EUR', rate: '1', prefix: '€', suffix: '' },
@@ -204,7 +224,13 @@ export function installFakeApi(): FakeApi {
       ],
       default: 'EUR',
     }),
-    'GET /gateways': () => ({ gateways: [{ module: 'sandbox', displayName: 'Card (sandbox)' }, { module: 'coinbase', displayName: 'Crypto' }], default: 'sandbox' }),
+    'GET /gateways': () => ({
+      gateways: [
+        { module: 'sandbox', displayName: 'Card (sandbox)' },
+        { module: 'coinbase', displayName: 'Crypto' },
+      ],
+      default: 'sandbox',
+    }),
     'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
     'GET /storefront': () => ({
       name: 'Demo',
@@ -219,7 +245,8 @@ export function installFakeApi(): FakeApi {
       const email = String(c.body?.email ?? '');
       if (!/^\S+@\S+\.\S+$/.test(email)) return apiError(400, 'invalid_email', 'Please enter a Valid Email.');
       if (c.body?.password !== undefined) {
-        if (email === 'throttled@example.com') return apiError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
+        if (email === 'throttled@example.com')
+          return apiError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
         if (c.body.password !== PASSWORD) return apiError(401, 'invalid_credentials', 'Wrong email or password.');
         return json(201, { token: sessionToken(email), userId: USER_ID, email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' });
       }
@@ -227,21 +254,50 @@ export function installFakeApi(): FakeApi {
     },
     // Always 202, known email or not (no account oracle).
     'POST /session/link': () => new Response(null, { status: 202 }),
-    'GET /services': () => ({ services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2, autoRenew: false })] }),
+    'GET /services': () => ({
+      services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2, autoRenew: false })],
+    }),
     'GET /upsell/offers': (c) => {
       const cur = c.query.get('currency') ?? 'EUR';
-      return { offers: [{ serviceId: 's-1', name: 'Premium', pid: 2, billingCycle: 'monthly', pricingCycle: 'monthly', maxConnections: 1, maxExtra: 4, unitPrice: money(300, cur) }] };
+      return {
+        offers: [
+          {
+            serviceId: 's-1',
+            name: 'Premium',
+            pid: 2,
+            billingCycle: 'monthly',
+            pricingCycle: 'monthly',
+            maxConnections: 1,
+            maxExtra: 4,
+            unitPrice: money(300, cur),
+          },
+        ],
+      };
     },
     'POST /upsell/quote': (c) => {
       const n = Number(c.body?.extraQuantity);
       if (!(n >= 1 && n <= 4)) return apiError(400, 'bad_request', 'This number of extra connections is not available for this service.');
-      return { serviceId: c.body?.serviceId, extraQuantity: n, pricingCycle: 'monthly', unitPrice: money(300), total: money(300 * n), maxConnections: 1 + n };
+      return {
+        serviceId: c.body?.serviceId,
+        extraQuantity: n,
+        pricingCycle: 'monthly',
+        unitPrice: money(300),
+        total: money(300 * n),
+        maxConnections: 1 + n,
+      };
     },
     'POST /upsell/orders': (c) => {
       const n = Number(c.body?.extraQuantity);
       return json(201, {
-        orderId: 'o-up', invoiceId: 'i-up', serviceId: c.body?.serviceId, extraQuantity: n, status: 'pending', fraud: false,
-        total: money(300 * n), paymentUrl: '/checkout/api/payments/sandbox/i-up', paymentDeadline: '2030-01-02T00:00:00Z',
+        orderId: 'o-up',
+        invoiceId: 'i-up',
+        serviceId: c.body?.serviceId,
+        extraQuantity: n,
+        status: 'pending',
+        fraud: false,
+        total: money(300 * n),
+        paymentUrl: '/checkout/api/payments/sandbox/i-up',
+        paymentDeadline: '2030-01-02T00:00:00Z',
       });
     },
     'GET /resellers/me': () => ({ isReseller: false, balance: 0 }),
@@ -251,8 +307,15 @@ export function installFakeApi(): FakeApi {
       const token = String(c.headers.authorization ?? '').replace(/^Bearer /, '');
       const email = token.replace(/^tok-/, '');
       return json(201, {
-        orderId: 'o-res', invoiceId: 'i-res', serviceId: 's-res', serviceIds: ['s-res'], status: 'pending', fraud: false,
-        total: money(5000), paymentUrl: '/checkout/api/payments/sandbox/i-res', paymentDeadline: '2030-01-02T00:00:00Z',
+        orderId: 'o-res',
+        invoiceId: 'i-res',
+        serviceId: 's-res',
+        serviceIds: ['s-res'],
+        status: 'pending',
+        fraud: false,
+        total: money(5000),
+        paymentUrl: '/checkout/api/payments/sandbox/i-res',
+        paymentDeadline: '2030-01-02T00:00:00Z',
         session: { token, userId: USER_ID, email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' },
       });
     },
@@ -317,7 +380,15 @@ export function installFakeApi(): FakeApi {
     if (method === 'GET' && (m = path.match(/^\/orders\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);
       return () => {
-        const o = orders.get(id) ?? { orderId: id, invoiceId: `i-${id}`, serviceIds: [`s-${id}`], fraud: false, total: money(1299), paymentUrl: '', paymentDeadline: '' };
+        const o = orders.get(id) ?? {
+          orderId: id,
+          invoiceId: `i-${id}`,
+          serviceIds: [`s-${id}`],
+          fraud: false,
+          total: money(1299),
+          paymentUrl: '',
+          paymentDeadline: '',
+        };
         const status = api.orderStatuses.length > 1 ? api.orderStatuses.shift()! : api.orderStatuses[0]!;
         return { ...o, status, fraud: status === 'fraud' };
       };
@@ -326,7 +397,13 @@ export function installFakeApi(): FakeApi {
       const token = decodeURIComponent(m[1]!);
       return () =>
         token === 'good-link'
-          ? json(201, { token: sessionToken('buyer@example.com'), userId: USER_ID, email: 'buyer@example.com', scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' })
+          ? json(201, {
+              token: sessionToken('buyer@example.com'),
+              userId: USER_ID,
+              email: 'buyer@example.com',
+              scope: 'proven',
+              expiresAt: '2030-01-01T00:00:00Z',
+            })
           : apiError(401, 'invalid_link', 'This sign-in link is invalid, expired or already used. Please ask for a new one.');
     }
     if (method === 'POST' && (m = path.match(/^\/services\/([^/]+)\/(restart|recreate|terminate)$/))) {
@@ -347,11 +424,19 @@ export function installFakeApi(): FakeApi {
         const cycle = String(b.billingCycle ?? 'monthly');
         const price = (p.pricing as Record<string, { amount: number }>)[cycle];
         if (!price || cycle === 'onetime') return apiError(400, 'bad_request', 'This billing cycle is not sold for this plan.');
-        if (b.gateway !== undefined && !['sandbox', 'coinbase', 'stripe'].includes(String(b.gateway))) return apiError(400, 'bad_request', 'Unknown gateway.');
+        if (b.gateway !== undefined && !['sandbox', 'coinbase', 'stripe'].includes(String(b.gateway)))
+          return apiError(400, 'bad_request', 'Unknown gateway.');
         return json(201, {
-          orderId: `o-ren-${id}`, invoiceId: `i-ren-${id}`, status: 'pending', fraud: false, serviceIds: [id],
-          total: money(price.amount), paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`, paymentDeadline: '2030-02-06T00:00:00Z',
-          createdAt: '2030-01-25T00:00:00Z', quote: null,
+          orderId: `o-ren-${id}`,
+          invoiceId: `i-ren-${id}`,
+          status: 'pending',
+          fraud: false,
+          serviceIds: [id],
+          total: money(price.amount),
+          paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`,
+          paymentDeadline: '2030-02-06T00:00:00Z',
+          createdAt: '2030-01-25T00:00:00Z',
+          quote: null,
         });
       };
     }
@@ -379,20 +464,43 @@ export function installFakeApi(): FakeApi {
       const id = decodeURIComponent(m[1]!);
       return (c) => {
         const raw = String(c.body?.macAddress ?? '').trim();
-        if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(raw)) return apiError(400, 'invalid_mac', 'Please enter a valid MAC address.');
+        if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(raw))
+          return apiError(400, 'invalid_mac', 'Please enter a valid MAC address.');
         return service(id, { macAddress: raw.replace(/-/g, ':').toUpperCase() });
       };
     }
     if (method === 'GET' && (m = path.match(/^\/resellers\/services\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);
-      return () => ({ serviceId: id, orderId: 'o-res', pid: 11, name: 'Reseller 500', status: 'Active', credits: 500, balance: 500, account: 'res_buyer' });
+      return () => ({
+        serviceId: id,
+        orderId: 'o-res',
+        pid: 11,
+        name: 'Reseller 500',
+        status: 'Active',
+        credits: 500,
+        balance: 500,
+        account: 'res_buyer',
+      });
     }
     if (method === 'POST' && (m = path.match(/^\/orders\/([^/]+)\/cancel$/))) {
       const id = decodeURIComponent(m[1]!);
-      return () => ({ orderId: id, invoiceId: `i-${id}`, serviceIds: [], fraud: false, status: 'cancelled', total: money(1299), paymentUrl: '', paymentDeadline: '' });
+      return () => ({
+        orderId: id,
+        invoiceId: `i-${id}`,
+        serviceIds: [],
+        fraud: false,
+        status: 'cancelled',
+        total: money(1299),
+        paymentUrl: '',
+        paymentDeadline: '',
+      });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)\/playlist\.m3u$/))) {
-      return () => new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', { status: 200, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+      return () =>
+        new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', {
+          status: 200,
+          headers: { 'Content-Type': 'audio/x-mpegurl' },
+        });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);
