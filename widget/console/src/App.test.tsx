@@ -67,8 +67,8 @@ describe('console shell', () => {
       .on('GET', '/catalog/versions', () => ({ versions: [] }));
     await renderConsole(fake, '/checkout/admin/jobs');
     const row = (await screen.findByText('panel: connection refused')).closest('tr')!;
-    expect((within(row).getByRole('button', { name: 'Retry' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((within(row).getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Retry' }).disabled).toBe(true);
+    expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Cancel' }).disabled).toBe(true);
 
     await userEvent.click(screen.getByRole('link', { name: 'Catalog' }));
     const note = await screen.findByTestId('forbidden');

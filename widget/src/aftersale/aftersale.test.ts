@@ -105,7 +105,7 @@ describe('sign-in for management', () => {
     history.replaceState(null, '', '/checkout/?view=services');
     const { ui } = await open(HISTORY);
     await ui().findByTestId('signin-form');
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('buyer@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('buyer@example.com');
   });
 
   it('the email landing parameter leaves a session of the same email alone', async () => {
@@ -211,7 +211,7 @@ describe('upsell', () => {
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/upsell');
     const { ui, of } = await open(HISTORY);
-    const slider = (await ui().findByTestId('upsell-slider')) as HTMLInputElement;
+    const slider = await ui().findByTestId<HTMLInputElement>('upsell-slider');
     expect(slider.type).toBe('range');
     expect(slider.value).toBe('1');
     expect(slider.max).toBe('4');
@@ -385,7 +385,7 @@ describe('affiliates', () => {
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const { ui } = await mountIndex();
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
     expect(api.callsTo('POST /orders')[0]!.body?.affiliateId).toBe('77');

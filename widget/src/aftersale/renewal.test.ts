@@ -98,11 +98,11 @@ describe('renewals in My services', () => {
     expect(card('s-4').queryByTestId('service-renew')).toBeNull();
 
     fireEvent.click(card('s-1').getByTestId('service-renew'));
-    const cycle = (await card('s-1').findByTestId('renew-cycle')) as HTMLSelectElement;
+    const cycle = await card('s-1').findByTestId<HTMLSelectElement>('renew-cycle');
     // The plan's cycles from the catalog, the service's own first chosen.
     await waitFor(() => expect([...cycle.options].map((o) => o.value)).toEqual(['monthly', 'annually']));
     expect(cycle.value).toBe('monthly');
-    const gateway = (await card('s-1').findByTestId('renew-gateway')) as HTMLSelectElement;
+    const gateway = await card('s-1').findByTestId<HTMLSelectElement>('renew-gateway');
     fireEvent.change(cycle, { target: { value: 'annually' } });
     fireEvent.change(gateway, { target: { value: 'coinbase' } });
 
@@ -147,10 +147,10 @@ describe('renewals in My services', () => {
     expect(card('s-t').queryByTestId('service-cancel-renew')).toBeNull();
     expect(card('s-t').queryByTestId('service-resume')).toBeNull();
     fireEvent.click(card('s-t').getByTestId('service-convert'));
-    const plan = (await card('s-t').findByTestId('renew-plan')) as HTMLSelectElement;
+    const plan = await card('s-t').findByTestId<HTMLSelectElement>('renew-plan');
     await waitFor(() => expect([...plan.options].map((o) => o.textContent)).toEqual(['Premium', 'Family']));
     fireEvent.change(plan, { target: { value: '3' } });
-    const cycle = card('s-t').getByTestId('renew-cycle') as HTMLSelectElement;
+    const cycle = card('s-t').getByTestId<HTMLSelectElement>('renew-cycle');
     await waitFor(() => expect([...cycle.options].map((o) => o.textContent)).toEqual(['Monthly · €19.99', 'Yearly · €149.99']));
     fireEvent.change(cycle, { target: { value: 'annually' } });
     fireEvent.click(card('s-t').getByTestId('renew-submit'));
@@ -339,7 +339,7 @@ describe('Renew automatically with this card (checkout)', () => {
 
   async function pay(ui: ReturnType<typeof mount>['ui']) {
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
   }
 
@@ -349,7 +349,7 @@ describe('Renew automatically with this card (checkout)', () => {
     expect(ui().queryByTestId('renew-with-card')).toBeNull();
     const stripe = (await ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!;
     fireEvent.click(stripe.querySelector('input')!);
-    const box = (await ui().findByTestId('renew-with-card')) as HTMLInputElement;
+    const box = await ui().findByTestId<HTMLInputElement>('renew-with-card');
     expect(box.checked).toBe(false);
     expect(ui().getByText(main.renewWithCard)).toBeTruthy();
     expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each month'));
@@ -380,7 +380,7 @@ describe('Renew automatically with this card (checkout)', () => {
     const m = await mountIndex();
     fireEvent.click((await m.ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!.querySelector('input')!);
     fireEvent.click(await m.ui().findByTestId('renew-with-card'));
-    await waitFor(() => expect((m.ui().getByTestId('renew-with-card') as HTMLInputElement).checked).toBe(true));
+    await waitFor(() => expect(m.ui().getByTestId<HTMLInputElement>('renew-with-card').checked).toBe(true));
     await pay(m.ui);
     await waitFor(() => expect(again.callsTo('POST /orders')).toHaveLength(1));
     expect(again.callsTo('POST /orders')[0]!.body).toMatchObject({ gateway: 'stripe', renewWithCard: true });

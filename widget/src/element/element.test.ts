@@ -106,7 +106,7 @@ describe('<streamcart-checkout>', () => {
     document.body.appendChild(box);
     box.appendChild(el);
     await Promise.resolve();
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('moved@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('moved@example.com');
   });
 
   it('unmounts when removed from the page', async () => {

@@ -17,10 +17,10 @@ describe('landing parameters', () => {
           .find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid,
       ).toBe('3'),
     );
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('fan@example.com');
-    expect((ui().getByTestId('extra-connections-toggle') as HTMLInputElement).checked).toBe(true);
-    expect((ui().getByTestId('extra-connections-count') as HTMLInputElement).value).toBe('3');
-    expect((ui().getByTestId('proxy-protection-toggle') as HTMLInputElement).checked).toBe(true);
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('fan@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('extra-connections-toggle').checked).toBe(true);
+    expect(ui().getByTestId<HTMLInputElement>('extra-connections-count').value).toBe('3');
+    expect(ui().getByTestId<HTMLInputElement>('proxy-protection-toggle').checked).toBe(true);
     await waitFor(() => expect(ui().getByTestId('promo-message').textContent).toBe('Code SAVE10 applied: 10% off.'));
     await waitFor(() =>
       expect(api.callsTo('POST /quote').at(-1)!.body).toMatchObject({
@@ -125,7 +125,7 @@ describe('history routing', () => {
     history.replaceState(null, '', '/checkout/de-de/');
     const { ui } = await mountIndex({ routing: 'history', base: '/checkout/' });
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
     expect(api.callsTo('POST /orders')[0]!.body?.returnUrl).toBe('/checkout/de-de/waiting?order={orderId}');

@@ -15,10 +15,10 @@ function focused(m: Mounted): Element | null {
 }
 
 async function typeEmail(m: Mounted) {
-  const input = m.ui().getByTestId('email-input') as HTMLInputElement;
+  const input = m.ui().getByTestId<HTMLInputElement>('email-input');
   input.focus();
   fireEvent.change(input, { target: { value: 'buyer@example.com' } });
-  await waitFor(() => expect((m.ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+  await waitFor(() => expect(m.ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
 }
 
 describe('focus', () => {

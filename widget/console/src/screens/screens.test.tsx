@@ -90,7 +90,7 @@ describe('orders', () => {
     await screen.findByRole('link', { name: 'ord_2' });
     expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('cursor')).toBe('c2');
     expect(screen.getByText('Page 2')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next page' }).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
     await screen.findByRole('link', { name: 'ord_1' });
     expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('cursor')).toBeNull();
@@ -198,7 +198,7 @@ describe('order detail', () => {
       .on('POST', '/services/:id/suspend', () => line({ status: 'Suspended' }));
     await renderConsole(fake, '/checkout/admin/orders/ord_1');
     const row = (await screen.findByText('svc_1')).closest('tr')!;
-    expect((within(row).getByRole('button', { name: 'Terminate' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Terminate' }).disabled).toBe(true);
     expect(screen.queryByTestId('refund-form')).toBeNull();
     await userEvent.click(within(row).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('Line svc_1 suspended.')).toBeTruthy();
@@ -223,7 +223,7 @@ describe('catalog', () => {
         body: { name: 'invalid_catalog', message: 'invalid', problems: [{ line: 3, path: 'products[0].name', message: 'is empty' }] },
       }));
     await renderConsole(fake, '/checkout/admin/catalog');
-    const area = (await screen.findByLabelText('Catalog (YAML or JSON)')) as HTMLTextAreaElement;
+    const area = await screen.findByLabelText<HTMLTextAreaElement>('Catalog (YAML or JSON)');
     expect(area.value).toBe(source);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Save the catalog' }));
