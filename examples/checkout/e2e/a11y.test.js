@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, gotoReady, persisted, api, uniqueEmail, givePassword } from './helpers.js';
+import { startServer, launchBrowser, newPage, gotoReady, persisted, uniqueEmail, givePassword } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -2,7 +2,7 @@
 // order and after-sale pages). The script-tag builds ship them in dist/checkout.js, not in the
 // first script (api/later.ts).
 import { minLength, picklist, union } from 'valibot';
-import { array, boolean, nullish, number, object, optional, pipe, string, transform } from './valibot';
+import { array, boolean, nullish, number, object, optional, pipe, string } from './valibot';
 import { id, int, MoneySchema } from './primitives';
 
 export const CurrencySchema = object({
