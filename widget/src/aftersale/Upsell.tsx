@@ -40,11 +40,12 @@ function UpsellOffers() {
   const extra = Math.min(Math.max(1, qty), max);
 
   // The server prices every choice (spec §4: the service's cycle, One Time as monthly).
+  const offeredId = offer?.serviceId;
   useEffect(() => {
-    if (!offer) return;
+    if (offeredId === undefined) return;
     let live = true;
     setQuoteError(null);
-    api.quote({ serviceId: offer.serviceId, extraQuantity: extra, currency }).then(
+    api.quote({ serviceId: offeredId, extraQuantity: extra, currency }).then(
       (q) => live && setQuote(q),
       (e: unknown) => {
         if (!live) return;
@@ -56,7 +57,7 @@ function UpsellOffers() {
     return () => {
       live = false;
     };
-  }, [offer?.serviceId, extra, currency, api, c]);
+  }, [offeredId, extra, currency, api, c]);
 
   if (
     offers.status === 'error' &&
