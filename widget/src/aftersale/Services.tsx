@@ -83,7 +83,7 @@ function ServiceList() {
         <p className="sc-center-row">
           <a
             className="sc-btn sc-btn-secondary"
-            href={c.config.routing === 'history' ? c.viewUrl('upsell') : '#'}
+            href={c.viewUrl('upsell')}
             data-testid="upsell-link"
             onClick={(e) => {
               e.preventDefault();

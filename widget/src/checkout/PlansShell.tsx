@@ -1,7 +1,7 @@
 // The plan page as the first script paints it, before dist/checkout.js is there: the same heading
 // and plan cards as flow/IndexPage.tsx (which replaces it in the same markup once the chunk has
 // loaded), without the checkout form below them.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useCheckout, useController, useI18n, useResource } from '../flow/context';
 import { cardCycle, PlanGrid, StoreLogo } from '../flow/PlanGrid';
 import { ManageLink } from '../flow/Views';
@@ -52,8 +52,21 @@ export function PlansShell({ need, onContinue }: { need: () => void; onContinue:
     [settled, need, c],
   );
 
+  // The buyer's first touch of the page fetches the checkout's code at once. Native listeners: they
+  // start a download and make the page no control, so the markup stays a plain container.
+  const page = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = page.current;
+    if (!el) return;
+    const touches = ['pointerdown', 'keydown', 'focusin'] as const;
+    for (const type of touches) el.addEventListener(type, need);
+    return () => {
+      for (const type of touches) el.removeEventListener(type, need);
+    };
+  }, [need]);
+
   return (
-    <div className="sc-page sc-index" onPointerDown={need} onKeyDown={need} onFocus={need}>
+    <div className="sc-page sc-index" ref={page}>
       <ManageLink />
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">
