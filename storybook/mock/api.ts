@@ -333,7 +333,7 @@ export interface MockApi {
 
 /** Replaces window.fetch for /checkout/api/…; other URLs (Storybook's own) go to the network. */
 export function installMockApi(scenario: ApiScenario = {}): MockApi {
-  const original = window.fetch;
+  const original = window.fetch.bind(window);
   const calls: MockRequest[] = [];
   const turns = new Map<string, number>();
 

@@ -139,11 +139,11 @@ export function useCursorPages(key: string) {
   return {
     cursor,
     page: stack.length + 1,
-    next(nextCursor: string) {
+    next: (nextCursor: string) => {
       setStack((s) => [...s, cursor]);
       setCursor(nextCursor);
     },
-    prev() {
+    prev: () => {
       setStack((s) => {
         setCursor(s[s.length - 1] ?? '');
         return s.slice(0, -1);
