@@ -161,7 +161,7 @@ for (const name of ATTRIBUTES) {
     get(this: HTMLElement) {
       return this.getAttribute(name);
     },
-    set(this: HTMLElement, value: unknown) {
+    set(this: HTMLElement, value: string | number | boolean | null | undefined) {
       if (value === null || value === undefined || value === false) this.removeAttribute(name);
       else this.setAttribute(name, String(value));
     },

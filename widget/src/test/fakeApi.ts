@@ -1,5 +1,6 @@
 // An in-memory stand-in for /checkout/api that follows the API contract, installed as fetch.
 import { vi } from 'vitest';
+import type { Mock } from 'vitest';
 
 type Json = Record<string, unknown>;
 const money = (amount: number, currency = 'EUR') => ({ amount, currency });
@@ -133,7 +134,7 @@ export interface FakeApi {
   invoiceStatuses: string[];
   /** The currency GET /products answers in when asked for none (the storefront's default). */
   storeCurrency: string;
-  fetch: ReturnType<typeof vi.fn>;
+  fetch: Mock<typeof fetch>;
   callsTo(route: string): Call[];
 }
 
@@ -151,7 +152,7 @@ export function apiError(status: number, name: string, message: string, extra: J
 const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
 
 function quoteFor(body: Json): Response | Json {
-  const p = catalog().find((x) => x.pid === body.pid) as Json | undefined;
+  const p = catalog().find((x) => x.pid === body.pid);
   if (!p) return apiError(404, 'not_found', 'Product not found');
   const cycle = String(body.billingCycle);
   const cur = String(body.currency ?? 'EUR');
@@ -160,7 +161,7 @@ function quoteFor(body: Json): Response | Json {
   const conv = (n: number) => Math.round(n * rate);
   const pricing = p.pricing as Record<string, { amount: number }>;
   if (!pricing[cycle]) return apiError(400, 'bad_request', 'Unknown billing cycle');
-  const lines = [{ key: 'plan', label: `${p.name} (${cycle})`, amount: money(conv(pricing[cycle].amount), cur) }];
+  const lines = [{ key: 'plan', label: `${String(p.name)} (${cycle})`, amount: money(conv(pricing[cycle].amount), cur) }];
   const opts = p.configOptions as { id: number; pricing: Record<string, { amount: number }> }[];
   const extra = Number(body.extraConnections ?? 0);
   if (extra > 0)
@@ -419,7 +420,7 @@ export function installFakeApi(): FakeApi {
       return (c) => {
         if (!c.headers.authorization?.startsWith('Bearer ')) return apiError(401, 'unauthorized', 'Missing token');
         const b = c.body ?? {};
-        const p = catalog().find((x) => x.pid === (b.pid ?? 2)) as Json | undefined;
+        const p = catalog().find((x) => x.pid === (b.pid ?? 2));
         if (!p || p.trial) return apiError(400, 'bad_request', 'This plan is not sold here.');
         const cycle = String(b.billingCycle ?? 'monthly');
         const price = (p.pricing as Record<string, { amount: number }>)[cycle];

@@ -13,7 +13,8 @@ export interface Call {
 }
 
 export type Reply = { status: number; body?: unknown };
-type Handler = (call: Call, params: string[]) => Reply | unknown;
+// A handler answers with a Reply, or with just the body of a 200.
+type Handler = (call: Call, params: string[]) => unknown;
 
 export const CSRF = 'csrf-123';
 
