@@ -1,7 +1,7 @@
 // The plan page as the first script paints it, before dist/checkout.js is there: the same heading
 // and plan cards as flow/IndexPage.tsx (which replaces it in the same markup once the chunk has
 // loaded), without the checkout form below them.
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useCheckout, useController, useI18n, useResource } from '../flow/context';
 import { cardCycle, PlanGrid, StoreLogo } from '../flow/PlanGrid';
 import { ManageLink } from '../flow/Views';
@@ -52,21 +52,10 @@ export function PlansShell({ need, onContinue }: { need: () => void; onContinue:
     [settled, need, c],
   );
 
-  // The buyer's first touch of the page fetches the checkout's code at once. Native listeners: they
-  // start a download and make the page no control, so the markup stays a plain container.
-  const page = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const el = page.current;
-    if (!el) return;
-    const touches = ['pointerdown', 'keydown', 'focusin'] as const;
-    for (const type of touches) el.addEventListener(type, need);
-    return () => {
-      for (const type of touches) el.removeEventListener(type, need);
-    };
-  }, [need]);
-
+  // The buyer's first touch of the page fetches the checkout's code at once: listeners that start a
+  // download, not controls, so the container says it is none (presentation: no role of its own).
   return (
-    <div className="sc-page sc-index" ref={page}>
+    <div className="sc-page sc-index" role="presentation" onPointerDown={need} onKeyDown={need} onFocus={need}>
       <ManageLink />
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">
