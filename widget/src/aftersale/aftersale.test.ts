@@ -141,6 +141,18 @@ describe('services', () => {
     expect(second.querySelector('[data-testid="service-restart"]')).toBeNull();
   });
 
+  it('links the upsell by a real address in memory routing too, and opens it in place on a click', async () => {
+    installFakeApi();
+    signIn('buyer@example.com', 'proven');
+    history.replaceState(null, '', '/shop/?sc_view=services');
+    const { ui } = await open();
+    const link = await ui().findByTestId<HTMLAnchorElement>('upsell-link');
+    expect(link.getAttribute('href')).toBe(`${location.origin}/shop/?sc_view=upsell`);
+    fireEvent.click(link);
+    await ui().findByTestId('upsell-slider');
+    expect(location.pathname + location.search).toBe('/shop/?sc_view=services');
+  });
+
   it('restarts, recreates and terminates only after confirming', async () => {
     const { api, cards } = await services();
     const card = cards[0]!;
