@@ -6,7 +6,7 @@ GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 CONSOLE_SRC := $(shell find widget/console/src widget/console/public -type f 2>/dev/null) widget/console/index.html widget/vite.console.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go lint-go test-widget check-cycles test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget console size bench soak clean
+.PHONY: all deps build run test test-go lint-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget console size bench soak clean
 
 all: build
 
@@ -88,6 +88,12 @@ test-widget: node_modules/.installed
 check-cycles: node_modules/.installed
 	node_modules/.bin/madge --circular --no-spinner --extensions ts,tsx --ts-config widget/tsconfig.json widget/src
 
+# ESLint (eslint.config.js: typescript-eslint, react-hooks, jsx-a11y) with zero warnings, and Prettier's
+# check of the TypeScript and JavaScript of widget/, storybook/ and examples/. `npm run lint:fix` applies
+# every automatic fix of both.
+lint-ts: node_modules/.installed
+	$(NPM) run lint
+
 # Builds the static Storybook (from the widget's source) and opens every story in Chromium.
 test-storybook: node_modules/.installed
 	$(NPM) test -w storybook
@@ -111,7 +117,7 @@ lint-package: node_modules/.installed
 	@git diff --exit-code --stat -- widget/custom-elements.json || { echo "widget/custom-elements.json is stale: run npm run analyze -w widget and commit"; exit 1; }
 	cd widget && ../node_modules/.bin/publint --strict && ../node_modules/.bin/attw --pack . --profile esm-only
 
-test: deps check-gen lint-openapi lint-go test-go test-widget check-cycles test-storybook test-e2e lighthouse lint-package
+test: deps check-gen lint-openapi lint-go test-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and

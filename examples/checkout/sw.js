@@ -10,18 +10,21 @@ const WIDGET = '/widget/';
 self.addEventListener('install', (event) => {
   self.skipWaiting();
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.add(SCOPE)).catch(() => undefined),
+    caches
+      .open(CACHE)
+      .then((cache) => cache.add(SCOPE))
+      .catch(() => undefined),
   );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil((async () => {
-    const names = await caches.keys();
-    await Promise.all(
-      names.filter((n) => n.startsWith('streamcart-host-') && n !== CACHE).map((n) => caches.delete(n)),
-    );
-    await self.clients.claim();
-  })());
+  event.waitUntil(
+    (async () => {
+      const names = await caches.keys();
+      await Promise.all(names.filter((n) => n.startsWith('streamcart-host-') && n !== CACHE).map((n) => caches.delete(n)));
+      await self.clients.claim();
+    })(),
+  );
 });
 
 function cacheable(request, url) {
@@ -45,7 +48,12 @@ async function networkFirst(event, request) {
     // response replayed for a navigation is refused by the browser.
     if (response.ok && response.type === 'basic' && !response.redirected) {
       const copy = response.clone();
-      event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)).catch(() => undefined));
+      event.waitUntil(
+        caches
+          .open(CACHE)
+          .then((cache) => cache.put(request, copy))
+          .catch(() => undefined),
+      );
     }
     return response;
   } catch (err) {

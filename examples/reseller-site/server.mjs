@@ -11,7 +11,10 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
-    'api-origin': { type: 'string' }, store: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' },
+    'api-origin': { type: 'string' },
+    store: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
   },
 });
 const apiOrigin = (values['api-origin'] ?? process.env.STREAMCART_API_ORIGIN ?? 'http://127.0.0.1:8080').replace(/\/$/, '');

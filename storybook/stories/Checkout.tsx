@@ -11,8 +11,21 @@ import { body } from '../../widget/src/test/api/fixtures';
 
 /** Query parameters the widget reads from the page (spec §2 landing parameters, return and view links). */
 const WIDGET_PARAMS = [
-  'promocode', 'email', 'pid', 'auto_redirect', 'extraconnect', 'proxyprotect', 'aff_id', 'serviceid',
-  'sc_order', 'sc_upsell', 'sc_view', 'signin', 'sc_invoice', 'sc_t', 'sc_return',
+  'promocode',
+  'email',
+  'pid',
+  'auto_redirect',
+  'extraconnect',
+  'proxyprotect',
+  'aff_id',
+  'serviceid',
+  'sc_order',
+  'sc_upsell',
+  'sc_view',
+  'signin',
+  'sc_invoice',
+  'sc_t',
+  'sc_return',
 ];
 const WIDGET_COOKIES = ['checkout', 'browserLang', 'aff_id'];
 
@@ -37,7 +50,12 @@ function prepare({ api = {}, url = {}, session }: CheckoutStory): () => void {
   for (const name of WIDGET_COOKIES) document.cookie = `${name}=; Max-Age=0; Path=/`;
   if (session) {
     const s = body<{ token: string; userId: string; email: string }>('session.create', session === 'proven' ? '201.proven' : '201');
-    const p: Persisted = { ...emptyPersisted(), auth: { loggedIn: true, user: { userid: s.userId } }, user: { email: s.email }, token: s.token };
+    const p: Persisted = {
+      ...emptyPersisted(),
+      auth: { loggedIn: true, user: { userid: s.userId } },
+      user: { email: s.email },
+      token: s.token,
+    };
     savePersisted(p);
   }
   const setQuery = (extra: Record<string, string>) => {

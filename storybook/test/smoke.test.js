@@ -41,7 +41,13 @@ const EXPECT = {
   'account-renewals--suspended-service': ['Suspended', 'Overdue', 'This service is suspended until its renewal is paid.'],
   'account-renewals--auto-renew-cancelled': ['Auto-renew is off: this service ends on February 1, 2030.', 'Resume auto-renew'],
   'account-renewals--renew-refused': ['This action is not available for this service right now.'],
-  'account-renewals--renew-page-unpaid': ['Renew your subscription', 'Standard', 'sc91692420', 'February 1, 2030 to March 1, 2030', 'Pay €12.99'],
+  'account-renewals--renew-page-unpaid': [
+    'Renew your subscription',
+    'Standard',
+    'sc91692420',
+    'February 1, 2030 to March 1, 2030',
+    'Pay €12.99',
+  ],
   'account-renewals--renew-page-paid': ['Your renewal is paid', 'Thank you! Your subscription now runs until March 1, 2030.'],
   'account-renewals--renew-page-invalid-link': ['This payment link is no longer valid'],
   'checkout-payment--gateway-coinbase': ['Crypto (Coinbase Commerce)'],
@@ -148,7 +154,15 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 
@@ -203,7 +217,9 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
     .catch(() => 'timed out');
   if (phase !== 'finished') problems.push(`render ${phase}`);
   const shown = await page.evaluate(() => {
-    const error = document.body.classList.contains('sb-show-errordisplay') ? document.querySelector('#error-message')?.textContent ?? 'error display' : null;
+    const error = document.body.classList.contains('sb-show-errordisplay')
+      ? (document.querySelector('#error-message')?.textContent ?? 'error display')
+      : null;
     const root = document.querySelector('#storybook-root streamcart-checkout')?.shadowRoot?.querySelector('.sc-root');
     const box = root?.getBoundingClientRect();
     return { error, rendered: !!root && !!box && box.height > 0 && (root.textContent ?? '').trim().length > 0 };
@@ -217,7 +233,10 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
       .filter({ visible: true })
       .first()
       .waitFor({ state: 'visible', timeout: 5000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (!visible) {
       const shownText = await page.evaluate(() => document.querySelector('streamcart-checkout')?.shadowRoot?.textContent ?? '');
       problems.push(`does not show ${JSON.stringify(String(text))}; it shows: ${shownText.replace(/\s+/g, ' ').slice(0, 400)}`);
@@ -229,7 +248,10 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
 test('index.json lists every story the checks expect', () => {
   const ids = new Set(stories().map((s) => s.id));
   assert.ok(ids.size >= 60, `only ${ids.size} stories`);
-  assert.deepEqual(Object.keys(EXPECT).filter((id) => !ids.has(id)), []);
+  assert.deepEqual(
+    Object.keys(EXPECT).filter((id) => !ids.has(id)),
+    [],
+  );
 });
 
 test('every story renders the widget without errors and shows its key texts', async () => {
@@ -248,12 +270,25 @@ test('every story renders the widget without errors and shows its key texts', as
 test('the toolbar globals switch locale and currency for a story', async () => {
   const page = await newPage();
   try {
-    assert.deepEqual(await check(page, 'checkout-plans--default', { globals: 'locale:de-de;currency:USD', expect: ['Wählen Sie Ihr Paket', 'Standard', '$'] }), []);
+    assert.deepEqual(
+      await check(page, 'checkout-plans--default', {
+        globals: 'locale:de-de;currency:USD',
+        expect: ['Wählen Sie Ihr Paket', 'Standard', '$'],
+      }),
+      [],
+    );
     const lang = await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root').lang);
     assert.equal(lang, 'de-DE');
     // Every locale of the toolbar renders the plans in that language, priced in pounds (the
     // fixture's rate 0.86: €12.99 → £11.17; the symbol or the code depends on the locale).
-    for (const [code, tag] of [['en', 'en'], ['en-us', 'en-US'], ['en-gb', 'en-GB'], ['es-es', 'es-ES'], ['nl-nl', 'nl-NL'], ['pt-pt', 'pt-PT']]) {
+    for (const [code, tag] of [
+      ['en', 'en'],
+      ['en-us', 'en-US'],
+      ['en-gb', 'en-GB'],
+      ['es-es', 'es-ES'],
+      ['nl-nl', 'nl-NL'],
+      ['pt-pt', 'pt-PT'],
+    ]) {
       assert.deepEqual(await check(page, 'checkout-plans--default', { globals: `locale:${code};currency:GBP`, expect: [/11[.,]17/] }), []);
       assert.equal(await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root').lang), tag);
     }
@@ -267,12 +302,16 @@ test('a toolbar change switches the running widget without restarting it', async
   try {
     assert.deepEqual(await check(page, 'checkout-errors--invalid-email'), []);
     // What the toolbar does: new globals for the story on screen.
-    await page.evaluate(() => window.__STORYBOOK_PREVIEW__.channel.emit('updateGlobals', { globals: { locale: 'de-de', currency: 'GBP' } }));
+    await page.evaluate(() =>
+      window.__STORYBOOK_PREVIEW__.channel.emit('updateGlobals', { globals: { locale: 'de-de', currency: 'GBP' } }),
+    );
     const german = page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.').filter({ visible: true }).first();
     await german.waitFor({ state: 'visible', timeout: 10_000 });
     await page.getByText('£').filter({ visible: true }).first().waitFor({ state: 'visible', timeout: 10_000 });
     // Same widget: the email typed on landing is still there, the API was not reset.
-    const email = await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="email-input"]').value);
+    const email = await page.evaluate(
+      () => document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="email-input"]').value,
+    );
     assert.equal(email, 'buyer@example');
     assert.deepEqual(page.problems, []);
   } finally {

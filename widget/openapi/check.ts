@@ -4,13 +4,8 @@
 // retyped or dropped on either side fails tsc.
 import type * as v from 'valibot';
 import type { paths } from './openapi.gen';
-import {
-  ErrorBodySchema,
-  ProductListSchema,
-  ProductSchema,
-  StorefrontSchema,
-} from '../src/api/schemas';
-import {
+import type { ErrorBodySchema, ProductListSchema, ProductSchema, StorefrontSchema } from '../src/api/schemas';
+import type {
   CurrencyListSchema,
   GatewayListSchema,
   GeoSchema,
@@ -20,7 +15,7 @@ import {
   ServiceSchema,
   SessionSchema,
 } from '../src/api/schemas.later';
-import {
+import type {
   InvoicePaymentSchema,
   InvoiceSchema,
   OfferListSchema,

@@ -30,7 +30,10 @@ describe('splitCss', () => {
   it('splits a conditional group rule by rule, each run in its own copy of the group', () => {
     const css = '@media (width<=700px){.sc-plan{a:1}.sc-form{b:2}.sc-grid{c:3}}@keyframes x{to{opacity:0}}';
     const { first: f, chunk } = splitCss(css, first);
-    expect(f.split(CSS_SEPARATOR)).toEqual(['@media (width<=700px){.sc-plan{a:1}}', '@media (width<=700px){.sc-grid{c:3}}@keyframes x{to{opacity:0}}']);
+    expect(f.split(CSS_SEPARATOR)).toEqual([
+      '@media (width<=700px){.sc-plan{a:1}}',
+      '@media (width<=700px){.sc-grid{c:3}}@keyframes x{to{opacity:0}}',
+    ]);
     expect(chunk).toBe('@media (width<=700px){.sc-form{b:2}}');
   });
 

@@ -100,7 +100,8 @@ function resolveSource(importer: string, source: string): string | null {
 }
 
 // import { a, b as c, type T } from '…' / export { a } from '…' / import * as m from '…' / import x from '…'
-const STATEMENT = /(?:^|[\n;])\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+[\w$]+))?)\s*from\s*['"]([^'"]+)['"]/g;
+const STATEMENT =
+  /(?:^|[\n;])\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+[\w$]+))?)\s*from\s*['"]([^'"]+)['"]/g;
 const BARE = /(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g;
 
 /**
@@ -114,7 +115,8 @@ export function scanCheckoutImports(): Map<string, Set<string>> {
     const where = relative(ROOT, importer);
     for (const m of code.matchAll(BARE)) {
       const target = resolveSource(importer, m[1]!);
-      if (target && /\.tsx?$/.test(target) && !inChunk(target)) throw new Error(`${where}: side-effect import of ${m[1]} from the first script`);
+      if (target && /\.tsx?$/.test(target) && !inChunk(target))
+        throw new Error(`${where}: side-effect import of ${m[1]} from the first script`);
     }
     for (const m of code.matchAll(STATEMENT)) {
       const [, , typeOnly, clause, source] = m as unknown as [string, string, string | undefined, string, string];
@@ -193,7 +195,8 @@ export function checkoutKit(): Plugin {
       // there: checkout/parts.lazy.tsx) bundles its own copy of the checkout modules it uses.
       if (isLocal(importer) || importer.startsWith(join(SRC, 'aftersale/'))) return null;
       const target = resolveSource(importer, source);
-      if (target && isLocal(target)) this.error(`${importer} imports ${source}, which belongs to dist/checkout.js (scripts/checkout-split.ts)`);
+      if (target && isLocal(target))
+        this.error(`${importer} imports ${source}, which belongs to dist/checkout.js (scripts/checkout-split.ts)`);
       return null;
     },
     load(id) {
@@ -238,7 +241,8 @@ function firstScriptClasses(): (name: string) => boolean {
   const exact = new Set<string>();
   const prefixes: string[] = [];
   for (const f of walk(SRC)) {
-    if (!/\.tsx?$/.test(f) || isLocal(f) || f.includes('/test/') || /\.test\.tsx?$/.test(f) || f.startsWith(join(SRC, 'aftersale/'))) continue;
+    if (!/\.tsx?$/.test(f) || isLocal(f) || f.includes('/test/') || /\.test\.tsx?$/.test(f) || f.startsWith(join(SRC, 'aftersale/')))
+      continue;
     for (const m of readFileSync(f, 'utf8').matchAll(/sc-[a-z0-9-]+/g)) {
       if (m[0].endsWith('-')) prefixes.push(m[0]);
       else exact.add(m[0]);
@@ -272,7 +276,7 @@ function selectors(list: string): string[] {
 function chunkOnly(selectorList: string, first: (name: string) => boolean): boolean {
   return selectors(selectorList).every((sel) => {
     let s = sel;
-    for (let prev = ''; prev !== s; ) {
+    for (let prev = ''; prev !== s;) {
       prev = s;
       s = s.replace(/\([^()]*\)/g, '');
     }

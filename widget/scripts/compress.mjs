@@ -31,7 +31,11 @@ for (const p of [...files(dist)]) {
   if (!/\.(m?js|css)$/.test(p)) continue;
   const body = readFileSync(p);
   const br = brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    },
   });
   writeFileSync(`${p}.br`, br);
   writeFileSync(`${p}.gz`, gzipSync(body, { level: 9 }));

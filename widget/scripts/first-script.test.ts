@@ -15,7 +15,12 @@ function walk(dir: string): string[] {
 
 /** The first script's source files: src/ but dist/checkout.js's modules, the after-sale screens and tests. */
 const firstScript = walk(SRC).filter(
-  (f) => /\.tsx?$/.test(f) && !CHECKOUT_MODULES.includes(f) && !f.startsWith(join(SRC, 'aftersale/')) && !f.includes('/test/') && !/\.test\.tsx?$/.test(f),
+  (f) =>
+    /\.tsx?$/.test(f) &&
+    !CHECKOUT_MODULES.includes(f) &&
+    !f.startsWith(join(SRC, 'aftersale/')) &&
+    !f.includes('/test/') &&
+    !/\.test\.tsx?$/.test(f),
 );
 
 function uses(pattern: RegExp): string[] {

@@ -50,7 +50,11 @@ function row(name, s, note = '') {
 const dist = join(widget, 'dist');
 // The files the host pages name, then every other file of the build (its import() chunks).
 const named = ['streamcart.js', 'streamcart.iife.js', 'checkout.js'];
-const built = existsSync(dist) ? readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.js')).sort() : [];
+const built = existsSync(dist)
+  ? readdirSync(dist, { recursive: true })
+      .filter((f) => f.endsWith('.js'))
+      .sort()
+  : [];
 const files = [...named, ...built.filter((f) => !named.includes(f))];
 console.log(`${'file (dist/)'.padEnd(30)}${'raw'.padStart(10)}${'gzip'.padStart(10)}${'brotli'.padStart(10)}`);
 for (const f of files) {
@@ -93,8 +97,12 @@ async function startShop(bin, dir) {
     env: { ...process.env, STREAMCART_EXAMPLES: 'true', STREAMCART_RATE_LIMITS: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (b) => { output += b; });
-  child.stderr.on('data', (b) => { output += b; });
+  child.stdout.on('data', (b) => {
+    output += b;
+  });
+  child.stderr.on('data', (b) => {
+    output += b;
+  });
   const exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -105,7 +113,13 @@ async function startShop(bin, dir) {
   for (const deadline = Date.now() + 30_000; ;) {
     const gone = await Promise.race([exited, new Promise((ok) => setTimeout(() => ok(null), 100))]);
     if (gone) throw new Error(`streamcart exited before it was ready (${JSON.stringify(gone)}):\n${output}`);
-    if (await fetch(`${url}/readyz`).then((res) => res.ok, () => false)) return { url, stop };
+    if (
+      await fetch(`${url}/readyz`).then(
+        (res) => res.ok,
+        () => false,
+      )
+    )
+      return { url, stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`streamcart did not become ready on ${url}:\n${output}`);
@@ -120,8 +134,13 @@ async function launchBrowser() {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
     ],
   });
 }
@@ -149,7 +168,13 @@ async function firstPaint(url) {
       const at = window.__planCardsAt;
       const out = [];
       for (const e of performance.getEntriesByType('resource')) {
-        out.push({ name: e.name, before: e.startTime < at, encoded: e.encodedBodySize, decoded: e.decodedBodySize, transferred: e.transferSize });
+        out.push({
+          name: e.name,
+          before: e.startTime < at,
+          encoded: e.encodedBodySize,
+          decoded: e.decodedBodySize,
+          transferred: e.transferSize,
+        });
       }
       return { at, resources: out };
     });
@@ -171,7 +196,9 @@ function servedSize(url, acceptEncoding) {
   return new Promise((ok, fail) => {
     const req = request(url, { headers: { 'Accept-Encoding': acceptEncoding } }, (res) => {
       let n = 0;
-      res.on('data', (b) => { n += b.length; });
+      res.on('data', (b) => {
+        n += b.length;
+      });
       res.on('end', () => ok({ bytes: n, encoding: res.headers['content-encoding'] ?? 'identity', status: res.statusCode }));
       res.on('error', fail);
     });
@@ -208,7 +235,10 @@ async function measure() {
     // The same resources for a gzip-only client and for a brotli one. (The API's POSTs, if any, are
     // counted as Chromium got them.)
     const counted = resources.filter((x) => x.before && kind(x.name) !== 'other');
-    for (const [label, accept, budget] of [['gzip', 'gzip', BUDGET_KB], ['brotli', 'br, gzip', BUDGET_BR_KB]]) {
+    for (const [label, accept, budget] of [
+      ['gzip', 'gzip', BUDGET_KB],
+      ['brotli', 'br, gzip', BUDGET_BR_KB],
+    ]) {
       let sum = 0;
       const parts = [];
       for (const r of counted) {
@@ -218,7 +248,9 @@ async function measure() {
         parts.push(`${new URL(r.name).pathname.split('/').pop() || '/'} ${kb(served.bytes)} ${served.encoding}`);
       }
       const over = sum > budget * 1024;
-      console.log(`first paint, ${label.padEnd(6)} client: ${kb(sum)}; budget ${budget} KB${over ? ' EXCEEDED' : ''}  (${parts.join(', ')})`);
+      console.log(
+        `first paint, ${label.padEnd(6)} client: ${kb(sum)}; budget ${budget} KB${over ? ' EXCEEDED' : ''}  (${parts.join(', ')})`,
+      );
       if (over) failed = true;
     }
   } finally {

@@ -4,8 +4,18 @@
 // <meta name="streamcart:*"> tags rendered by the Go server (no inline script).
 import i18n from './i18n.json' with { type: 'json' };
 import {
-  RELOAD_KEY, MOBILE_QUERY, REDUCED_MOTION_QUERY, shouldReload, isChunkLoadError, canPrefetch,
-  particleCount, normalizeLocale, localeHref, currencyLabel, parseCurrencies, safeHttpURL,
+  RELOAD_KEY,
+  MOBILE_QUERY,
+  REDUCED_MOTION_QUERY,
+  shouldReload,
+  isChunkLoadError,
+  canPrefetch,
+  particleCount,
+  normalizeLocale,
+  localeHref,
+  currencyLabel,
+  parseCurrencies,
+  safeHttpURL,
 } from './policy.js';
 import { renderRows } from './posters.js';
 
@@ -31,11 +41,15 @@ window.addEventListener('vite:preloadError', (e) => {
 window.addEventListener('unhandledrejection', (e) => {
   if (isChunkLoadError(e.reason)) reloadOnce(e.reason);
 });
-window.addEventListener('error', (e) => {
-  const t = e.target;
-  if (t instanceof HTMLScriptElement && t.type === 'module') reloadOnce(t.src);
-  else if (isChunkLoadError(e.error ?? e.message)) reloadOnce(e.message);
-}, true);
+window.addEventListener(
+  'error',
+  (e) => {
+    const t = e.target;
+    if (t instanceof HTMLScriptElement && t.type === 'module') reloadOnce(t.src);
+    else if (isChunkLoadError(e.error ?? e.message)) reloadOnce(e.message);
+  },
+  true,
+);
 
 const meta = (name) => document.querySelector(`meta[name="streamcart:${name}"]`)?.getAttribute('content') ?? '';
 const config = {
@@ -74,7 +88,9 @@ function applyLocale(code) {
     const s = m[node.dataset.i18n];
     if (s && node.textContent !== s) node.textContent = s;
   });
-  document.querySelectorAll('[data-i18n-aria-label]').forEach((node) => node.setAttribute('aria-label', m[node.dataset.i18nAriaLabel] ?? ''));
+  document
+    .querySelectorAll('[data-i18n-aria-label]')
+    .forEach((node) => node.setAttribute('aria-label', m[node.dataset.i18nAriaLabel] ?? ''));
   document.querySelectorAll('[data-i18n-title]').forEach((node) => node.setAttribute('title', m[node.dataset.i18nTitle] ?? ''));
   document.documentElement.lang = info?.iso ?? norm;
   document.documentElement.dataset.locale = norm;
@@ -122,7 +138,9 @@ if (switcher) {
   switcher.addEventListener('toggle', () => {
     if (!switcher.open) return;
     refreshOptionLinks();
-    (switcher.querySelector('[aria-checked="true"]') ?? switcher.querySelector('[data-testid="language-option"]'))?.focus({ preventScroll: true });
+    (switcher.querySelector('[aria-checked="true"]') ?? switcher.querySelector('[data-testid="language-option"]'))?.focus({
+      preventScroll: true,
+    });
   });
   document.addEventListener('pointerdown', (e) => {
     if (switcher.open && !e.composedPath().includes(switcher)) closeSwitcher(false);
@@ -259,10 +277,14 @@ function prefetch(a) {
   document.head.append(link);
 }
 for (const type of ['pointerenter', 'focusin']) {
-  document.addEventListener(type, (e) => {
-    const a = e.target.closest?.('a[data-prefetch]');
-    if (a) prefetch(a);
-  }, true);
+  document.addEventListener(
+    type,
+    (e) => {
+      const a = e.target.closest?.('a[data-prefetch]');
+      if (a) prefetch(a);
+    },
+    true,
+  );
 }
 
 // 8. Storefront links from the catalog (support, dashboard), when set.
@@ -285,7 +307,10 @@ function showStorefront(data) {
     });
   }
   const dashboard = safeHttpURL(data?.dashboardUrl);
-  if (dashboard && !config.dashboard) document.querySelectorAll('a[data-dashboard-link]').forEach((a) => { a.href = dashboard; });
+  if (dashboard && !config.dashboard)
+    document.querySelectorAll('a[data-dashboard-link]').forEach((a) => {
+      a.href = dashboard;
+    });
 }
 
 // 9. Scroll: top on a new page, the saved position on back/forward (spec §2).
@@ -299,9 +324,11 @@ if (window.navigation) {
     const type = e.navigationType;
     if (type === 'replace' || type === 'reload') return;
     const to = e.destination.key;
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      window.scrollTo({ top: type === 'traverse' ? positions.get(to) ?? 0 : 0, behavior: 'instant' });
-    }));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        window.scrollTo({ top: type === 'traverse' ? (positions.get(to) ?? 0) : 0, behavior: 'instant' });
+      }),
+    );
   });
 } else {
   window.addEventListener('popstate', () => window.scrollTo({ top: 0, behavior: 'instant' }));
@@ -331,9 +358,9 @@ function renderParticles() {
     p.style.setProperty('--x', `${((i * 53) % 100) + (i % 3) * 0.7}%`);
     p.style.setProperty('--y', `${((i * 37) % 90) + 5}%`);
     p.style.setProperty('--size', `${3 + (i % 4) * 2}px`);
-    p.style.setProperty('--dur', `${14 + (i * 7) % 16}s`);
+    p.style.setProperty('--dur', `${14 + ((i * 7) % 16)}s`);
     p.style.setProperty('--delay', `${-((i * 3.7) % 20).toFixed(1)}s`);
-    p.style.setProperty('--drift', `${(i % 2 ? 1 : -1) * (10 + (i * 11) % 40)}px`);
+    p.style.setProperty('--drift', `${(i % 2 ? 1 : -1) * (10 + ((i * 11) % 40))}px`);
     nodes.push(p);
   }
   box.replaceChildren(...nodes);
@@ -344,7 +371,9 @@ function start() {
   renderParticles();
   matchMedia(MOBILE_QUERY).addEventListener('change', renderParticles);
   document.documentElement.classList.toggle('reduced-motion', matchMedia(REDUCED_MOTION_QUERY).matches);
-  matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (e) => document.documentElement.classList.toggle('reduced-motion', e.matches));
+  matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (e) =>
+    document.documentElement.classList.toggle('reduced-motion', e.matches),
+  );
   applyLocale(state.locale);
   markRoute();
   if (hasWidget) {

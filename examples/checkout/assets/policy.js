@@ -18,7 +18,8 @@ export function shouldReload(now, last) {
   return now - t >= RELOAD_WINDOW_MS;
 }
 
-const CHUNK_ERROR = /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|ChunkLoadError|Loading (CSS )?chunk [\w-]+ failed/i;
+const CHUNK_ERROR =
+  /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|ChunkLoadError|Loading (CSS )?chunk [\w-]+ failed/i;
 
 /** isChunkLoadError recognises the messages browsers and bundlers give a failed dynamic import. */
 export function isChunkLoadError(reason) {
@@ -46,7 +47,10 @@ export function particleCount(mobile) {
 
 /** normalizeLocale maps the spec's "en-en" to the widget's "en" and lower-cases. */
 export function normalizeLocale(code) {
-  const c = String(code ?? '').trim().toLowerCase().replace('_', '-');
+  const c = String(code ?? '')
+    .trim()
+    .toLowerCase()
+    .replace('_', '-');
   return c === 'en-en' ? 'en' : c;
 }
 
@@ -80,7 +84,11 @@ export function parseCurrencies(data) {
   }
   const currencies = data.currencies
     .filter((c) => c && typeof c.code === 'string' && /^[A-Z]{3}$/.test(c.code))
-    .map((c) => ({ code: c.code, prefix: typeof c.prefix === 'string' ? c.prefix : '', suffix: typeof c.suffix === 'string' ? c.suffix : '' }));
+    .map((c) => ({
+      code: c.code,
+      prefix: typeof c.prefix === 'string' ? c.prefix : '',
+      suffix: typeof c.suffix === 'string' ? c.suffix : '',
+    }));
   if (currencies.length === 0) throw new TypeError('no currencies');
   const def = typeof data.default === 'string' && currencies.some((c) => c.code === data.default) ? data.default : currencies[0].code;
   return { currencies, default: def };

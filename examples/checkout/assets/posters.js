@@ -7,8 +7,34 @@ const SVG = 'http://www.w3.org/2000/svg';
 
 // Invented titles: none of these names a real film or series.
 const TITLES = [
-  ['Veloria', 'Quinmarsh', 'Altheon', 'Brimvale', 'Kytheris', 'Tallowmere', 'Emberlyn', 'Orlaith', 'Zephyrine', 'Marrowgate', 'Solvarra', 'Cadenza IX'],
-  ['Nimbrel', 'Harrowick', 'Lunarine', 'Corvantis', 'Ysoldra', 'Pallisand', 'Thornquay', 'Iridane', 'Oberwyn', 'Saltreve', 'Quillon Bay', 'Glimmerhold'],
+  [
+    'Veloria',
+    'Quinmarsh',
+    'Altheon',
+    'Brimvale',
+    'Kytheris',
+    'Tallowmere',
+    'Emberlyn',
+    'Orlaith',
+    'Zephyrine',
+    'Marrowgate',
+    'Solvarra',
+    'Cadenza IX',
+  ],
+  [
+    'Nimbrel',
+    'Harrowick',
+    'Lunarine',
+    'Corvantis',
+    'Ysoldra',
+    'Pallisand',
+    'Thornquay',
+    'Iridane',
+    'Oberwyn',
+    'Saltreve',
+    'Quillon Bay',
+    'Glimmerhold',
+  ],
 ];
 
 // [background top, background bottom, accent, title colour]
@@ -70,7 +96,8 @@ function motif(kind, [, , accent, light], rand) {
       add('path', { d: 'M0 200 L55 140 L90 175 L130 128 L200 196 L200 300 L0 300Z', fill: '#000', opacity: 0.55 });
       break;
     case 'rings':
-      for (let i = 5; i >= 1; i--) add('circle', { cx: 100, cy: 120, r: i * 16, fill: 'none', stroke: accent, 'stroke-width': 3, opacity: 0.2 + i * 0.12 });
+      for (let i = 5; i >= 1; i--)
+        add('circle', { cx: 100, cy: 120, r: i * 16, fill: 'none', stroke: accent, 'stroke-width': 3, opacity: 0.2 + i * 0.12 });
       add('circle', { cx: 100, cy: 120, r: 8, fill: light });
       break;
     case 'skyline': {
@@ -103,7 +130,8 @@ function motif(kind, [, , accent, light], rand) {
       add('circle', { cx: 100, cy: 150, r: 50, fill: accent });
       for (let i = 0; i < 5; i++) add('rect', { x: 40, y: 132 + i * 8, width: 120, height: 2 + i, fill: '#000', opacity: 0.45 });
       add('rect', { x: 0, y: 152, width: 200, height: 148, fill: '#05060f', opacity: 0.85 });
-      for (let i = -5; i <= 5; i++) add('line', { x1: 100, y1: 152, x2: 100 + i * 45, y2: 300, stroke: accent, 'stroke-width': 1, opacity: 0.6 });
+      for (let i = -5; i <= 5; i++)
+        add('line', { x1: 100, y1: 152, x2: 100 + i * 45, y2: 300, stroke: accent, 'stroke-width': 1, opacity: 0.6 });
       for (let i = 0; i < 6; i++) {
         const y = 152 + Math.pow(i / 5, 2) * 148;
         add('line', { x1: 0, y1: y, x2: 200, y2: y, stroke: accent, 'stroke-width': 1, opacity: 0.6 });
@@ -112,10 +140,29 @@ function motif(kind, [, , accent, light], rand) {
     case 'orbit':
       for (let i = 0; i < 40; i++) add('circle', { cx: rand() * 200, cy: rand() * 220, r: rand() * 1.4 + 0.3, fill: light, opacity: 0.8 });
       add('circle', { cx: 100, cy: 120, r: 36, fill: accent });
-      add('ellipse', { cx: 100, cy: 120, rx: 66, ry: 14, fill: 'none', stroke: light, 'stroke-width': 3, opacity: 0.8, transform: 'rotate(-18 100 120)' });
+      add('ellipse', {
+        cx: 100,
+        cy: 120,
+        rx: 66,
+        ry: 14,
+        fill: 'none',
+        stroke: light,
+        'stroke-width': 3,
+        opacity: 0.8,
+        transform: 'rotate(-18 100 120)',
+      });
       break;
     case 'stripes':
-      for (let i = -4; i < 8; i++) add('rect', { x: i * 32, y: -60, width: 14, height: 420, fill: accent, opacity: 0.18 + (i % 3) * 0.1, transform: 'rotate(28 100 150)' });
+      for (let i = -4; i < 8; i++)
+        add('rect', {
+          x: i * 32,
+          y: -60,
+          width: 14,
+          height: 420,
+          fill: accent,
+          opacity: 0.18 + (i % 3) * 0.1,
+          transform: 'rotate(28 100 150)',
+        });
       add('circle', { cx: 100, cy: 118, r: 30, fill: 'none', stroke: light, 'stroke-width': 6 });
       break;
     case 'door':
@@ -133,7 +180,9 @@ function motif(kind, [, , accent, light], rand) {
     case 'prism':
       add('path', { d: 'M100 60 L150 160 L50 160Z', fill: 'none', stroke: light, 'stroke-width': 4 });
       add('path', { d: 'M0 130 L78 115', stroke: light, 'stroke-width': 3 });
-      [accent, light, '#7cc6fe', '#b388eb'].forEach((c, i) => add('path', { d: `M124 118 L200 ${96 + i * 14} L200 ${104 + i * 14}Z`, fill: c, opacity: 0.85 }));
+      [accent, light, '#7cc6fe', '#b388eb'].forEach((c, i) =>
+        add('path', { d: `M124 118 L200 ${96 + i * 14} L200 ${104 + i * 14}Z`, fill: c, opacity: 0.85 }),
+      );
       break;
     default: // dunes
       add('circle', { cx: 140, cy: 84, r: 24, fill: accent, opacity: 0.95 });
@@ -165,11 +214,26 @@ export function renderPoster(spec, idSuffix) {
   ]);
   const size = spec.title.length > 9 ? 17 : 21;
   const title = el('text', {
-    x: 100, y: 258, 'text-anchor': 'middle', fill: light, 'font-size': size, 'font-weight': 700,
-    'letter-spacing': 2.2, 'font-family': spec.seed % 2 ? 'Georgia, serif' : 'system-ui, sans-serif',
+    x: 100,
+    y: 258,
+    'text-anchor': 'middle',
+    fill: light,
+    'font-size': size,
+    'font-weight': 700,
+    'letter-spacing': 2.2,
+    'font-family': spec.seed % 2 ? 'Georgia, serif' : 'system-ui, sans-serif',
   });
   title.textContent = spec.title.toUpperCase();
-  const year = el('text', { x: 100, y: 280, 'text-anchor': 'middle', fill: light, opacity: 0.7, 'font-size': 10, 'letter-spacing': 3, 'font-family': 'system-ui, sans-serif' });
+  const year = el('text', {
+    x: 100,
+    y: 280,
+    'text-anchor': 'middle',
+    fill: light,
+    opacity: 0.7,
+    'font-size': 10,
+    'letter-spacing': 3,
+    'font-family': 'system-ui, sans-serif',
+  });
   year.textContent = String(spec.year);
   svg.append(title, el('rect', { x: 84, y: 266, width: 32, height: 1.5, fill: light, opacity: 0.6 }), year);
   return svg;

@@ -20,8 +20,16 @@ const out = process.env.LIGHTHOUSE_OUT ?? join(repoRoot, 'bin/lighthouse');
 mkdirSync(out, { recursive: true });
 
 const CHROME_FLAGS = [
-  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check', '--mute-audio',
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--mute-audio',
 ];
 
 /** The figures we track, from one Lighthouse result (lhr). */
@@ -60,8 +68,10 @@ const median = (xs) => {
 };
 
 function line(f) {
-  return `performance ${f.performance.toFixed(2)}  CLS ${f.cls.toFixed(3)}  TBT ${Math.round(f.tbt)} ms  ` +
-    `accessibility ${f.accessibility.toFixed(2)}  FCP ${Math.round(f.fcp)} ms  LCP ${Math.round(f.lcp)} ms  SI ${Math.round(f.si)} ms`;
+  return (
+    `performance ${f.performance.toFixed(2)}  CLS ${f.cls.toFixed(3)}  TBT ${Math.round(f.tbt)} ms  ` +
+    `accessibility ${f.accessibility.toFixed(2)}  FCP ${Math.round(f.fcp)} ms  LCP ${Math.round(f.lcp)} ms  SI ${Math.round(f.si)} ms`
+  );
 }
 
 const server = await startServer({ env: { STREAMCART_EXAMPLES: 'true' } }); // path may be an example page

@@ -23,8 +23,18 @@ try {
         const out = {};
         for (const e of performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))) {
           if (e.responseEnd > t) continue;
-          const kind = e.entryType === 'navigation' ? 'html' : /\.js(\?|$)/.test(e.name) ? 'js' : /\.css(\?|$)/.test(e.name) ? 'css'
-            : /\/api\//.test(e.name) ? 'api' : /\.(woff2?|ttf)(\?|$)/.test(e.name) ? 'font' : 'other';
+          const kind =
+            e.entryType === 'navigation'
+              ? 'html'
+              : /\.js(\?|$)/.test(e.name)
+                ? 'js'
+                : /\.css(\?|$)/.test(e.name)
+                  ? 'css'
+                  : /\/api\//.test(e.name)
+                    ? 'api'
+                    : /\.(woff2?|ttf)(\?|$)/.test(e.name)
+                      ? 'font'
+                      : 'other';
           out[kind] ??= { files: 0, decoded: 0, transferred: 0 };
           out[kind].files++;
           out[kind].decoded += e.decodedBodySize;
@@ -42,6 +52,8 @@ try {
 }
 times.sort((a, b) => a - b);
 const pct = (p) => times[Math.min(times.length - 1, Math.floor(p * times.length))].toFixed(0);
-console.log(`plan cards visible after navigation start (${runs} cold runs): median ${pct(0.5)} ms, p90 ${pct(0.9)} ms, min ${times[0].toFixed(0)} ms`);
+console.log(
+  `plan cards visible after navigation start (${runs} cold runs): median ${pct(0.5)} ms, p90 ${pct(0.9)} ms, min ${times[0].toFixed(0)} ms`,
+);
 console.log('bytes before the plan cards were visible (decoded / transferred incl. headers):');
 for (const [kind, b] of Object.entries(bytes)) console.log(`  ${kind.padEnd(6)} ${b.files} files  ${b.decoded} B  ${b.transferred} B`);

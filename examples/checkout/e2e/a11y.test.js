@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { startServer, launchBrowser, newPage, gotoReady, persisted, api, uniqueEmail, givePassword } from './helpers.js';
+import { startServer, launchBrowser, newPage, gotoReady, persisted, uniqueEmail, givePassword } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -21,7 +21,9 @@ let browser;
 before(async () => {
   // Orders from one IP are not counted here (this file places several); one domain is held.
   // STREAMCART_EXAMPLES: this file checks examples/plain-html too.
-  server = await startServer({ env: { STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS: FRAUD_DOMAIN, STREAMCART_FRAUD_MAX_ORDERS_PER_IP: '0', STREAMCART_EXAMPLES: 'true' } });
+  server = await startServer({
+    env: { STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS: FRAUD_DOMAIN, STREAMCART_FRAUD_MAX_ORDERS_PER_IP: '0', STREAMCART_EXAMPLES: 'true' },
+  });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -42,17 +44,25 @@ async function runAxe(page) {
   return page.evaluate(async () => {
     const settle = (root) => {
       for (const a of root.getAnimations({ subtree: true })) {
-        try { a.finish(); } catch { /* infinite animations cannot finish */ }
+        try {
+          a.finish();
+        } catch {
+          /* infinite animations cannot finish */
+        }
       }
     };
     settle(document);
     const host = document.querySelector('streamcart-checkout');
     if (host?.shadowRoot) settle(host.shadowRoot);
     const r = await window.axe.run(document, { resultTypes: ['violations', 'incomplete'] });
-    const slim = (list) => list.map((v) => ({
-      id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
-      nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary, impact: n.impact })),
-    }));
+    const slim = (list) =>
+      list.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        helpUrl: v.helpUrl,
+        nodes: v.nodes.map((n) => ({ target: n.target, html: n.html, summary: n.failureSummary, impact: n.impact })),
+      }));
     return { violations: slim(r.violations), incomplete: slim(r.incomplete) };
   });
 }
@@ -61,10 +71,16 @@ const SEVERE = new Set(['serious', 'critical']);
 
 /** describe renders violations as "screen: rule (impact) help\n  target: summary". */
 function describe(screen, violations) {
-  return violations.map((v) => [
-    `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.helpUrl}`,
-    ...v.nodes.map((n) => `    ${JSON.stringify(n.target)}\n      ${n.html.slice(0, 160)}\n      ${(n.summary ?? '').replace(/\n/g, '\n      ')}`),
-  ].join('\n')).join('\n');
+  return violations
+    .map((v) =>
+      [
+        `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.helpUrl}`,
+        ...v.nodes.map(
+          (n) => `    ${JSON.stringify(n.target)}\n      ${n.html.slice(0, 160)}\n      ${(n.summary ?? '').replace(/\n/g, '\n      ')}`,
+        ),
+      ].join('\n'),
+    )
+    .join('\n');
 }
 
 /**
@@ -93,11 +109,13 @@ async function enabled(page, id) {
 }
 
 async function totalIncludes(page, text) {
-  await page.waitForFunction((t) => document.querySelector('streamcart-checkout')
-    .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes(t), text);
+  await page.waitForFunction(
+    (t) => document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes(t),
+    text,
+  );
 }
 
-test('axe really looks inside the widget\'s shadow root', async () => {
+test("axe really looks inside the widget's shadow root", async () => {
   const page = await newPage(browser);
   await gotoReady(page, `${server.url}/checkout/`);
   await W(page, 'plan-card').first().waitFor();
@@ -112,7 +130,10 @@ test('axe really looks inside the widget\'s shadow root', async () => {
   const { violations } = await runAxe(page);
   const probe = violations.find((v) => v.id === 'image-alt');
   assert.ok(probe, 'image-alt reported for the planted image');
-  assert.deepEqual(probe.nodes.map((n) => n.target), [[['streamcart-checkout', '#a11y-probe']]]);
+  assert.deepEqual(
+    probe.nodes.map((n) => n.target),
+    [[['streamcart-checkout', '#a11y-probe']]],
+  );
   await page.context().close();
 });
 
@@ -157,7 +178,9 @@ test('plans, checkout form, errors and promo codes', async () => {
 
   // The free trial's form (no payment method, the trial note).
   await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="1"]').click();
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="gateway-option"]'));
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="gateway-option"]'),
+  );
   await expectAccessible(page, 'free trial form');
   await page.context().close();
 });
@@ -185,7 +208,10 @@ test('sandbox payment, waiting with its cancel question, success, sign-in, servi
   await W(page, 'cancel-order').click();
   await W(page, 'cancel-order-confirm').waitFor();
   await expectAccessible(page, 'waiting, cancel question');
-  await page.locator('streamcart-checkout button', { hasText: /keep|no/i }).last().click();
+  await page
+    .locator('streamcart-checkout button', { hasText: /keep|no/i })
+    .last()
+    .click();
 
   await page.goto(sandboxUrl);
   await page.locator('[data-testid="sandbox-pay"]').click();
@@ -231,7 +257,9 @@ test('sandbox payment, waiting with its cancel question, success, sign-in, servi
 
   await page.goto(`${server.url}/checkout/upsell`);
   await W(page, 'upsell-slider').waitFor();
-  await page.waitForFunction(() => /\d/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="upsell-total"]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /\d/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="upsell-total"]')?.textContent ?? ''),
+  );
   await expectAccessible(page, 'upsell');
   await enabled(page, 'pay-button');
   await W(page, 'pay-button').click();
@@ -306,21 +334,27 @@ test('a cancelled order, a failed catalogue and the error view', async () => {
   await expectAccessible(page, 'waiting, order cancelled');
 
   // The plans cannot be loaded: the retry view; an answer the widget cannot read: the error view.
-  await page.route('**/checkout/api/products?**', (r) => r.fulfill({
-    status: 503, contentType: 'application/json', body: JSON.stringify({ name: 'unavailable', message: 'Try later' }),
-  }));
+  await page.route('**/checkout/api/products?**', (r) =>
+    r.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: JSON.stringify({ name: 'unavailable', message: 'Try later' }),
+    }),
+  );
   await page.goto(`${server.url}/checkout/`);
   await page.locator('streamcart-checkout .sc-center[role="alert"]').waitFor();
   await expectAccessible(page, 'plans not loaded');
   await page.unroute('**/checkout/api/products?**');
-  await page.route('**/checkout/api/products?**', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: '{"products":"none"}' }));
+  await page.route('**/checkout/api/products?**', (r) =>
+    r.fulfill({ status: 200, contentType: 'application/json', body: '{"products":"none"}' }),
+  );
   await page.goto(`${server.url}/checkout/`);
   await W(page, 'error-view').waitFor();
   await expectAccessible(page, 'error view');
   await page.context().close();
 });
 
-test('not-found pages, the host\'s language menu and examples/plain-html', async () => {
+test("not-found pages, the host's language menu and examples/plain-html", async () => {
   const page = await newPage(browser);
   const res = await page.goto(`${server.url}/checkout/does-not-exist`);
   assert.equal(res.status(), 404);

@@ -66,12 +66,27 @@ test('upsell: a customer signs in with a password and buys two extra connections
   assert.equal(await slider.inputValue(), '1');
   await page.locator(`streamcart-checkout [data-testid="upsell-service"][data-service-id="${serviceId}"]`).click();
   await slider.fill('2');
-  await page.waitForFunction(() => document.querySelector('streamcart-checkout').shadowRoot
-    .querySelector('[data-testid="upsell-after"]')?.textContent.includes('3 connections'));
-  const quote = await api(server, '/upsell/quote', { method: 'POST', token: (await persisted(page)).token, body: { serviceId, extraQuantity: 2 } });
+  await page.waitForFunction(() =>
+    document
+      .querySelector('streamcart-checkout')
+      .shadowRoot.querySelector('[data-testid="upsell-after"]')
+      ?.textContent.includes('3 connections'),
+  );
+  const quote = await api(server, '/upsell/quote', {
+    method: 'POST',
+    token: (await persisted(page)).token,
+    body: { serviceId, extraQuantity: 2 },
+  });
   assert.equal(quote.status, 200, quote.text);
-  await page.waitForFunction((amount) => document.querySelector('streamcart-checkout').shadowRoot
-    .querySelector('[data-testid="upsell-total"]')?.textContent.replace(',', '.').includes(amount), (quote.json.total.amount / 100).toFixed(2));
+  await page.waitForFunction(
+    (amount) =>
+      document
+        .querySelector('streamcart-checkout')
+        .shadowRoot.querySelector('[data-testid="upsell-total"]')
+        ?.textContent.replace(',', '.')
+        .includes(amount),
+    (quote.json.total.amount / 100).toFixed(2),
+  );
   await shot(page, 'upsell-1-slider');
   await enabled(page, 'pay-button');
   await W(page, 'pay-button').click();
@@ -105,7 +120,9 @@ test('resellers: second plan pre-selected, "Not the same password", payment, suc
   // The server says the same (422 password_mismatch).
   const session = await api(server, '/session', { method: 'POST', body: { email: uniqueEmail('mismatch') } });
   const refused = await api(server, '/resellers/orders', {
-    method: 'POST', token: session.json.token, body: { pid: 10, password: 'a-password-1', confirmPassword: 'a-password-2' },
+    method: 'POST',
+    token: session.json.token,
+    body: { pid: 10, password: 'a-password-1', confirmPassword: 'a-password-2' },
   });
   assert.equal(refused.status, 422);
   assert.equal(refused.json.name, 'password_mismatch');
@@ -133,6 +150,9 @@ test('resellers: second plan pre-selected, "Not the same password", payment, suc
   await page.goto(`${server.url}/checkout/de-de/resellers/success?serviceid=nope`);
   await W(page, 'resellers-view').waitFor();
   assert.equal(new URL(page.url()).pathname, '/checkout/de-de/resellers');
-  assert.deepEqual(page.problems.filter((p) => !/404|Failed to load resource/.test(p)), []);
+  assert.deepEqual(
+    page.problems.filter((p) => !/404|Failed to load resource/.test(p)),
+    [],
+  );
   await page.context().close();
 });

@@ -58,7 +58,11 @@ test('refund in full from the order page: the order is refunded and its line can
   const placed = await placeOrder(server, email);
   await payOnSandbox(browser, server, placed);
   const id = placed.orderId;
-  await orderUntil(id, 'order active with a line', (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active');
+  await orderUntil(
+    id,
+    'order active with a line',
+    (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active',
+  );
 
   await page.goto(`${server.url}/checkout/admin/orders/${encodeURIComponent(id)}`);
   await page.getByRole('heading', { level: 1, name: `Order ${id}` }).waitFor();
@@ -107,7 +111,11 @@ test('an order held by the fraud check, approved on Held orders, is provisioned'
   await page.getByRole('row').filter({ hasText: id }).waitFor({ state: 'detached' });
   await visit(page, 'held-approved');
 
-  const done = await orderUntil(id, 'approved order provisioned', (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username);
+  const done = await orderUntil(
+    id,
+    'approved order provisioned',
+    (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username,
+  );
   assert.ok(done.lines[0].password, 'the line has credentials');
   await page.goto(`${server.url}/checkout/admin/orders/${encodeURIComponent(id)}`);
   const lineRow = page.locator('section[aria-labelledby="lines-h"]').getByRole('row').filter({ hasText: done.lines[0].username });
@@ -128,7 +136,7 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
   const source = page.getByLabel('Catalog (YAML or JSON)');
   const text = await source.inputValue();
   const line = 'monthly:      {EUR: "12.99", GBP: "10.99"}';
-  assert.equal(text.split(line).length, 2, 'the Standard plan\'s monthly line is unique');
+  assert.equal(text.split(line).length, 2, "the Standard plan's monthly line is unique");
   await source.fill(text.replace(line, 'monthly:      {EUR: "13.49", GBP: "10.99"}'));
   await page.getByLabel('Comment (optional)').fill('Standard monthly up, e2e');
   await page.getByRole('button', { name: 'Save the catalog' }).click();
@@ -137,11 +145,22 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
   await eventually('new price in GET /products', async () => ({ ok: (await price()) === 1349 }), 10_000);
   // A buyer's storefront, loaded afresh, offers the new price.
   const shop = await newPage(browser);
-  await eventually('new price on the storefront', async () => {
-    await gotoReady(shop, `${server.url}/checkout/`);
-    const texts = await widget(shop).getByText(/13\.49/).allInnerTexts();
-    return { ok: texts.length > 0, old: await widget(shop).getByText(/12\.99/).count() };
-  }, 10_000);
+  await eventually(
+    'new price on the storefront',
+    async () => {
+      await gotoReady(shop, `${server.url}/checkout/`);
+      const texts = await widget(shop)
+        .getByText(/13\.49/)
+        .allInnerTexts();
+      return {
+        ok: texts.length > 0,
+        old: await widget(shop)
+          .getByText(/12\.99/)
+          .count(),
+      };
+    },
+    10_000,
+  );
   await shop.context().close();
 
   const promo = async () => (await api(server, '/promotions/WELCOME10?pid=2')).status;

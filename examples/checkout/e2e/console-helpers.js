@@ -21,7 +21,12 @@ export async function expectAccessible(page, screen) {
   await page.evaluate(AXE_SOURCE + '\n;void 0');
   const violations = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`),
+    }));
   });
   assert.deepEqual(violations, [], `${screen}: axe violations\n${JSON.stringify(violations, null, 2)}`);
 }
@@ -86,7 +91,8 @@ export async function placeOrder(server, email, { pid = 2, gateway = 'sandbox' }
   const session = await api(server, '/session', { method: 'POST', body: { email } });
   assert.equal(session.status, 201, session.text);
   const placed = await api(server, '/orders', {
-    method: 'POST', token: session.json.token,
+    method: 'POST',
+    token: session.json.token,
     body: { pid, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway },
   });
   assert.ok(placed.status === 200 || placed.status === 201, placed.text);

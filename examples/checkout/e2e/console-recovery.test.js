@@ -34,7 +34,10 @@ async function startStripeMock() {
   const child = spawn(STRIPE_MOCK, ['-http-addr', `127.0.0.1:${port}`, '-https-addr', '127.0.0.1:'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise((ok, fail) => {
-    const seen = (b) => { output += b; if (output.includes('Listening for HTTP at')) ok(); };
+    const seen = (b) => {
+      output += b;
+      if (output.includes('Listening for HTTP at')) ok();
+    };
     child.stdout.on('data', seen);
     child.stderr.on('data', seen);
     child.once('error', (e) => fail(new Error(`${STRIPE_MOCK}: ${e.message} (make bin/stripe-mock)`)));
@@ -45,14 +48,21 @@ async function startStripeMock() {
   const proxy = createServer(async (req, res) => {
     let body = '';
     for await (const chunk of req) body += chunk;
-    const headers = Object.fromEntries(['authorization', 'content-type', 'idempotency-key', 'stripe-version'].filter((h) => req.headers[h]).map((h) => [h, req.headers[h]]));
-    const answer = await fetch(`http://127.0.0.1:${port}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : body });
+    const headers = Object.fromEntries(
+      ['authorization', 'content-type', 'idempotency-key', 'stripe-version'].filter((h) => req.headers[h]).map((h) => [h, req.headers[h]]),
+    );
+    const answer = await fetch(`http://127.0.0.1:${port}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' ? undefined : body,
+    });
     const text = await answer.text();
     if (answer.ok && req.method === 'POST' && req.url === '/v1/checkout/sessions') {
       const s = JSON.parse(text);
       sessions.set(s.client_reference_id, s);
     }
-    if (answer.ok && req.method === 'POST' && req.url === '/v1/refunds') refunds.push({ request: new URLSearchParams(body), refund: JSON.parse(text) });
+    if (answer.ok && req.method === 'POST' && req.url === '/v1/refunds')
+      refunds.push({ request: new URLSearchParams(body), refund: JSON.parse(text) });
     res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'application/json' });
     res.end(text);
   });
@@ -61,7 +71,10 @@ async function startStripeMock() {
     url: `http://127.0.0.1:${proxy.address().port}`,
     sessions,
     refunds,
-    stop: () => { proxy.close(); child.kill(); },
+    stop: () => {
+      proxy.close();
+      child.kill();
+    },
   };
 }
 
@@ -124,7 +137,9 @@ async function stripeWebhook(event) {
   const t = Math.floor(Date.now() / 1000);
   const v1 = createHmac('sha256', WEBHOOK_SECRET).update(`${t}.${body}`).digest('hex');
   const res = await fetch(`${server.url}/checkout/api/payments/stripe/webhook`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${t},v1=${v1}` }, body,
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${t},v1=${v1}` },
+    body,
   });
   assert.ok(res.ok, `webhook answered ${res.status}: ${await res.text()}`);
 }
@@ -138,16 +153,30 @@ test('a Stripe order refunded in full from the order page: Stripe refunds, the l
   assert.ok(session, 'the shop opened a Checkout Session for the invoice');
   const total = open.order.total;
   await stripeWebhook({
-    id: `evt_e2e_${id}`, object: 'event', type: 'checkout.session.completed', api_version: '2025-01-27.acacia', created: Math.floor(Date.now() / 1000),
+    id: `evt_e2e_${id}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    api_version: '2025-01-27.acacia',
+    created: Math.floor(Date.now() / 1000),
     data: {
       object: {
-        id: session.id, object: 'checkout.session', client_reference_id: placed.invoiceId, payment_status: 'paid', status: 'complete',
-        amount_total: total.amount, currency: total.currency.toLowerCase(), payment_intent: session.payment_intent,
+        id: session.id,
+        object: 'checkout.session',
+        client_reference_id: placed.invoiceId,
+        payment_status: 'paid',
+        status: 'complete',
+        amount_total: total.amount,
+        currency: total.currency.toLowerCase(),
+        payment_intent: session.payment_intent,
         metadata: { invoice_id: placed.invoiceId, order_id: id },
       },
     },
   });
-  const paid = await orderUntil(id, 'Stripe order active with a line', (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active');
+  const paid = await orderUntil(
+    id,
+    'Stripe order active with a line',
+    (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active',
+  );
   const username = paid.lines[0].username;
   assert.equal([...panel.lines.values()].find((l) => l.username === username)?.enabled, 1, 'the line is on the panel, enabled');
 
@@ -176,7 +205,9 @@ test('a Stripe order refunded in full from the order page: Stripe refunds, the l
   assert.equal(stripe.refunds[0].request.get('payment_intent'), session.payment_intent);
   assert.equal(stripe.refunds[0].request.get('amount'), String(total.amount));
   assert.equal(listed.json.refunds[0].reference, stripe.refunds[0].refund.id);
-  await eventually('line disabled on the panel', async () => ({ ok: [...panel.lines.values()].find((l) => l.username === username)?.enabled === 0 }));
+  await eventually('line disabled on the panel', async () => ({
+    ok: [...panel.lines.values()].find((l) => l.username === username)?.enabled === 0,
+  }));
 });
 
 test('a panel that fails: the job goes dead, and Retry provisions once the panel is back', async () => {
@@ -206,8 +237,15 @@ test('a panel that fails: the job goes dead, and Retry provisions once the panel
   panel.up();
   await row.getByRole('button', { name: 'Retry' }).click();
   await page.getByText(/Job \d+ queued to run now\./).waitFor();
-  const done = await orderUntil(id, 'order provisioned after the retry', (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username);
-  assert.ok([...panel.lines.values()].some((l) => l.username === done.lines[0].username), 'the line exists on the panel');
+  const done = await orderUntil(
+    id,
+    'order provisioned after the retry',
+    (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username,
+  );
+  assert.ok(
+    [...panel.lines.values()].some((l) => l.username === done.lines[0].username),
+    'the line exists on the panel',
+  );
   await page.reload();
   await page.getByRole('row').filter({ hasText: id }).filter({ hasText: 'provision' }).waitFor({ state: 'detached' });
   await visit(page, 'jobs-retried');

@@ -46,7 +46,8 @@ test('console: operator setup with TOTP, sign-in, find an order by email, every 
   const session = await api(server, '/session', { method: 'POST', body: { email: buyer } });
   assert.equal(session.status, 201, session.text);
   const placed = await api(server, '/orders', {
-    method: 'POST', token: session.json.token,
+    method: 'POST',
+    token: session.json.token,
     body: { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'sandbox' },
   });
   assert.ok(placed.status === 200 || placed.status === 201, placed.text);
@@ -76,9 +77,13 @@ test('console: operator setup with TOTP, sign-in, find an order by email, every 
   const page = await newPage(browser);
   const cspViolations = [];
   await page.exposeFunction('reportCsp', (v) => cspViolations.push(v));
-  await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => window.reportCsp(`${e.violatedDirective} ${e.blockedURI}`)));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => window.reportCsp(`${e.violatedDirective} ${e.blockedURI}`)),
+  );
   const offOrigin = [];
-  page.on('request', (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) offOrigin.push(r.url()); });
+  page.on('request', (r) => {
+    if (!r.url().startsWith(server.url) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) offOrigin.push(r.url());
+  });
   // Failed answers, but the 401 of GET /admin/session that shows sign-in.
   const failed = [];
   page.on('response', (r) => {
@@ -158,6 +163,10 @@ test('console: operator setup with TOTP, sign-in, find an order by email, every 
   assert.deepEqual(offOrigin, [], 'requests to other origins');
   assert.deepEqual(failed, [], 'failed API calls');
   // The browser logs failed loads itself (checked above by URL); anything else is a fault.
-  assert.deepEqual(page.problems.filter((p) => !/^Failed to load resource/.test(p)), [], 'console errors');
+  assert.deepEqual(
+    page.problems.filter((p) => !/^Failed to load resource/.test(p)),
+    [],
+    'console errors',
+  );
   await page.context().close();
 });

@@ -7,7 +7,19 @@ import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  startServer, launchBrowser, newPage, shot, gotoReady, recordEvents, events, persisted, api, uniqueEmail, freePort, repoRoot, startExample,
+  startServer,
+  launchBrowser,
+  newPage,
+  shot,
+  gotoReady,
+  recordEvents,
+  events,
+  persisted,
+  api,
+  uniqueEmail,
+  freePort,
+  repoRoot,
+  startExample,
 } from './helpers.js';
 
 let server;
@@ -22,8 +34,11 @@ before(async () => {
   const demo = await readFile(join(repoRoot, 'api/catalog/demo.yaml'), 'utf8');
   const catalog = join(dir, 'catalog.yaml');
   assert.ok(demo.includes('      - http://127.0.0.1:8081\n'), 'demo catalog allows the default reseller origin');
-  await writeFile(catalog, demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`).replace('http://127.0.0.1:8081/logo.svg', `${origin}/logo.svg`)
-    + `  - key: pk_test_elsewhere\n    name: Elsewhere\n    allowedOrigins: [http://127.0.0.1:1]\n`);
+  await writeFile(
+    catalog,
+    demo.replace('      - http://127.0.0.1:8081\n', `      - ${origin}\n`).replace('http://127.0.0.1:8081/logo.svg', `${origin}/logo.svg`) +
+      `  - key: pk_test_elsewhere\n    name: Elsewhere\n    allowedOrigins: [http://127.0.0.1:1]\n`,
+  );
   server = await startServer({ env: { STREAMCART_CATALOG: catalog, STREAMCART_EXAMPLES: 'true' } });
   reseller = await startExample('reseller-site', port, server.url, 'reseller site on');
   reseller.origin = origin;
@@ -105,9 +120,13 @@ test('reseller-site: another origin, its own key and theme, a paid plan through 
   const page = await newPage(browser);
   const apiCalls = [];
   // The widget's own calls (fetch), not the navigation to the sandbox page.
-  page.on('request', (r) => { if (r.resourceType() === 'fetch' && r.url().startsWith(`${server.url}/checkout/api/`)) apiCalls.push(r); });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'fetch' && r.url().startsWith(`${server.url}/checkout/api/`)) apiCalls.push(r);
+  });
   const missing = [];
-  page.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+  page.on('response', (r) => {
+    if (r.status() === 404) missing.push(r.url());
+  });
   await gotoReady(page, `${reseller.origin}/`);
   await W(page, 'plan-card').first().waitFor();
   // The storefront's theme is the fallback of --sc-primary (the page leaves it unset); the page's
@@ -124,13 +143,17 @@ test('reseller-site: another origin, its own key and theme, a paid plan through 
   await logo.waitFor();
   assert.equal(await logo.getAttribute('alt'), 'Reseller demo');
   assert.equal(await logo.getAttribute('src'), `${reseller.origin}/logo.svg`);
-  await page.waitForFunction(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('img[part="logo"]').naturalWidth > 0);
+  await page.waitForFunction(
+    () => document.querySelector('streamcart-checkout').shadowRoot.querySelector('img[part="logo"]').naturalWidth > 0,
+  );
   // Its default currency (EUR) without a currency attribute: the plans were asked for without one.
   const plans = apiCalls.filter((r) => new URL(r.url()).pathname === '/checkout/api/products');
   assert.ok(plans.length > 0);
   assert.equal(new URL(plans[0].url()).searchParams.get('currency'), null);
   // The total shows '—' until its quote arrives, then euros.
-  await page.waitForFunction(() => /\d/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /\d/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''),
+  );
   assert.match(await W(page, 'price-total').textContent(), /€/);
   await shot(page, 'embed-reseller-1-plans');
 
@@ -138,7 +161,9 @@ test('reseller-site: another origin, its own key and theme, a paid plan through 
   await W(page, 'email-input').fill(uniqueEmail('reseller-site'));
   await W(page, 'email-input').blur();
   await page.locator('streamcart-checkout [data-testid="gateway-option"][data-module="sandbox"]').click();
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled,
+  );
   await W(page, 'pay-button').click();
 
   // The shop's sandbox page, then back to the reseller's own origin.
@@ -157,8 +182,14 @@ test('reseller-site: another origin, its own key and theme, a paid plan through 
     if (resp) assert.equal((await resp.allHeaders())['access-control-allow-origin'], reseller.origin, r.url());
   }
   // The shop's sandbox page has no favicon; nothing else may be missing.
-  assert.deepEqual(missing.filter((u) => !u.endsWith('/favicon.ico')), []);
-  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
+  assert.deepEqual(
+    missing.filter((u) => !u.endsWith('/favicon.ico')),
+    [],
+  );
+  assert.deepEqual(
+    page.problems.filter((p) => !/404/.test(p)),
+    [],
+  );
   await page.context().close();
 });
 
@@ -178,7 +209,9 @@ test('an origin the key does not allow gets no CORS headers, and 403 on writes',
   assert.equal(read.status, 200);
   assert.equal(read.headers.get('access-control-allow-origin'), null);
   const write = await fetch(`${server.url}/checkout/api/quote`, {
-    method: 'POST', headers, body: JSON.stringify({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
   });
   assert.equal(write.status, 403);
   assert.equal((await write.json()).name, 'origin_not_allowed');
@@ -187,20 +220,28 @@ test('an origin the key does not allow gets no CORS headers, and 403 on writes',
   // And in a browser: the reseller's page with a key for another site cannot load the plans.
   const page = await newPage(browser);
   await page.goto(`${origin}/`);
-  const failed = await page.evaluate(async ([api]) => {
-    try {
-      await fetch(`${api}/checkout/api/products`, { headers: { 'Streamcart-Store': 'pk_test_elsewhere' } });
-      return false;
-    } catch {
-      return true;
-    }
-  }, [server.url]);
+  const failed = await page.evaluate(
+    async ([api]) => {
+      try {
+        await fetch(`${api}/checkout/api/products`, { headers: { 'Streamcart-Store': 'pk_test_elsewhere' } });
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    [server.url],
+  );
   assert.equal(failed, true, 'the browser blocks the response');
   await page.context().close();
 
   // The preflight answers the storefront origins only.
   const pre = await fetch(`${server.url}/checkout/api/orders`, {
-    method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'streamcart-store' },
+    method: 'OPTIONS',
+    headers: {
+      Origin: 'http://evil.example',
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'streamcart-store',
+    },
   });
   assert.equal(pre.headers.get('access-control-allow-origin'), null);
 });

@@ -27,11 +27,18 @@ export async function startFakePanel() {
     switch (`${url.searchParams.get('action')}/${url.searchParams.get('sub')}`) {
       case 'user/create': {
         const username = data('username');
-        if ([...lines.values()].some((l) => l.username === username)) return answer(200, { result: false, error: 'username already exists' });
+        if ([...lines.values()].some((l) => l.username === username))
+          return answer(200, { result: false, error: 'username already exists' });
         const id = String(nextId++);
         lines.set(id, {
-          id, username, password: data('password'), max_connections: data('max_connections'),
-          exp_date: data('exp_date') || null, is_trial: data('is_trial'), enabled: 1, admin_enabled: 1,
+          id,
+          username,
+          password: data('password'),
+          max_connections: data('max_connections'),
+          exp_date: data('exp_date') || null,
+          is_trial: data('is_trial'),
+          enabled: 1,
+          admin_enabled: 1,
         });
         return answer(200, { result: true, created_id: id });
       }
@@ -61,8 +68,12 @@ export async function startFakePanel() {
     url: `http://127.0.0.1:${server.address().port}`,
     lines,
     calls: () => calls,
-    down() { failing = true; },
-    up() { failing = false; },
+    down() {
+      failing = true;
+    },
+    up() {
+      failing = false;
+    },
     stop: () => new Promise((ok) => server.close(ok)),
   };
 }

@@ -46,11 +46,17 @@ export async function startServer({ env = {} } = {}) {
     env: { ...process.env, STREAMCART_RATE_LIMITS: 'off', ...(typeof env === 'function' ? env(url) : env) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout.on('data', (b) => { output += b; });
-  child.stderr.on('data', (b) => { output += b; });
+  child.stdout.on('data', (b) => {
+    output += b;
+  });
+  child.stderr.on('data', (b) => {
+    output += b;
+  });
   const exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
   // Never leave a server behind, even when a test run dies half-way.
-  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  const reap = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
   process.once('exit', reap);
 
   let ready = false;
@@ -92,8 +98,13 @@ export function launchBrowser() {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
     ],
   });
 }
@@ -138,9 +149,16 @@ export async function gotoReady(page, url) {
 }
 
 export const EVENTS = [
-  'streamcart:ready', 'streamcart:plan-selected', 'streamcart:order-created', 'streamcart:payment-started',
-  'streamcart:order-paid', 'streamcart:service-ready', 'streamcart:session-changed', 'streamcart:locale-changed',
-  'streamcart:currency-changed', 'streamcart:error',
+  'streamcart:ready',
+  'streamcart:plan-selected',
+  'streamcart:order-created',
+  'streamcart:payment-started',
+  'streamcart:order-paid',
+  'streamcart:service-ready',
+  'streamcart:session-changed',
+  'streamcart:locale-changed',
+  'streamcart:currency-changed',
+  'streamcart:error',
 ];
 
 /**
@@ -182,7 +200,11 @@ export async function api(server, path, { token, method = 'GET', body } = {}) {
   });
   const text = await res.text();
   let json = null;
-  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, json, text };
 }
 
@@ -219,15 +241,26 @@ export function uniqueEmail(tag) {
  * resolves once it prints `ready`; stop() ends it, and it never outlives the test process.
  */
 export async function startExample(name, port, apiOrigin, ready) {
-  const child = spawn(process.execPath, [join(repoRoot, 'examples', name, 'server.mjs'), '--port', String(port), '--api-origin', apiOrigin], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'examples', name, 'server.mjs'), '--port', String(port), '--api-origin', apiOrigin],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
-  child.stderr.on('data', (b) => { output += b; });
-  const reap = () => { if (child.exitCode === null) child.kill('SIGKILL'); };
+  child.stderr.on('data', (b) => {
+    output += b;
+  });
+  const reap = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
   process.once('exit', reap);
   await new Promise((ok, fail) => {
-    child.stdout.on('data', (b) => { output += b; if (output.includes(ready)) ok(); });
+    child.stdout.on('data', (b) => {
+      output += b;
+      if (output.includes(ready)) ok();
+    });
     child.once('exit', (code) => fail(new Error(`${name} exited (${code}):\n${output}`)));
   });
   return {

@@ -17,8 +17,18 @@ after(async () => {
 });
 
 const FOOTER = [
-  'Premium IPTV Experience', 'Quick Links', 'Home', 'Features', 'Support', 'Help Center', 'Contact Us', 'FAQ',
-  'Legal', 'Terms of Service', 'Privacy Policy', 'DMCA',
+  'Premium IPTV Experience',
+  'Quick Links',
+  'Home',
+  'Features',
+  'Support',
+  'Help Center',
+  'Contact Us',
+  'FAQ',
+  'Legal',
+  'Terms of Service',
+  'Privacy Policy',
+  'DMCA',
 ];
 const CLAIMS = ['Free trial', '10,000+ channels', 'No credit card required', '24/7 support'];
 
@@ -40,9 +50,15 @@ test('host page renders header, footer, claims and the poster background', async
   // Currency select fed by GET /checkout/api/currencies.
   const currencies = await (await fetch(`${server.url}/checkout/api/currencies`)).json();
   const select = page.locator('[data-testid="currency-select"]');
-  await page.waitForFunction((n) => document.querySelector('[data-testid="currency-select"]').options.length === n, currencies.currencies.length);
+  await page.waitForFunction(
+    (n) => document.querySelector('[data-testid="currency-select"]').options.length === n,
+    currencies.currencies.length,
+  );
   const values = await select.locator('option').evaluateAll((os) => os.map((o) => o.value));
-  assert.deepEqual(values, currencies.currencies.map((c) => c.code));
+  assert.deepEqual(
+    values,
+    currencies.currencies.map((c) => c.code),
+  );
 
   // Footer exactly as spec §1, and the marketing claims.
   const footer = await page.locator('footer.site-footer').innerText();
@@ -57,12 +73,20 @@ test('host page renders header, footer, claims and the poster background', async
     const posters = page.locator(`.poster-row[data-row="${row}"] .poster:not(.poster--loop)`);
     assert.equal(await posters.count(), 12, `row ${row} has 12 posters`);
   }
-  const durations = await page.evaluate(() => document.getAnimations()
-    .filter((a) => a.animationName === 'poster-scroll').map((a) => a.effect.getTiming().duration));
+  const durations = await page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.animationName === 'poster-scroll')
+      .map((a) => a.effect.getTiming().duration),
+  );
   assert.deepEqual(durations, [120_000, 120_000]);
   assert.equal(await page.locator('.particle').count(), 20, '20 particles on a desktop window');
   await shot(page, 'host-desktop-en');
-  assert.deepEqual(page.problems.filter((p) => /Content Security Policy/i.test(p)), [], 'no CSP violations');
+  assert.deepEqual(
+    page.problems.filter((p) => /Content Security Policy/i.test(p)),
+    [],
+    'no CSP violations',
+  );
   await page.context().close();
 });
 
@@ -121,15 +145,20 @@ test('the currency select drives the widget through setCurrency', async () => {
   const select = page.locator('[data-testid="currency-select"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="currency-select"]').options.length > 1);
   const total = page.locator('streamcart-checkout [data-testid="price-total"]');
-  await page.waitForFunction(() => /€/.test(document.querySelector('streamcart-checkout')
-    .shadowRoot?.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
-  const changed = page.evaluate(() => new Promise((ok) => {
-    document.addEventListener('streamcart:currency-changed', (e) => ok(e.detail), { once: true });
-  }));
+  await page.waitForFunction(() =>
+    /€/.test(document.querySelector('streamcart-checkout').shadowRoot?.querySelector('[data-testid="price-total"]')?.textContent ?? ''),
+  );
+  const changed = page.evaluate(
+    () =>
+      new Promise((ok) => {
+        document.addEventListener('streamcart:currency-changed', (e) => ok(e.detail), { once: true });
+      }),
+  );
   await select.selectOption('USD');
   assert.deepEqual(await changed, { currency: 'USD' });
-  await page.waitForFunction(() => /\$/.test(document.querySelector('streamcart-checkout')
-    .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /\$/.test(document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent ?? ''),
+  );
   assert.match(await total.innerText(), /\$/);
   assert.equal(await select.inputValue(), 'USD');
   await page.context().close();
@@ -186,11 +215,17 @@ test('reduced motion stops every animation', async () => {
   await page.goto(`${server.url}/checkout/`);
   await page.locator('.poster').first().waitFor({ state: 'attached' });
   await page.locator('.particle').first().waitFor({ state: 'attached' });
-  const running = await page.evaluate(() => document.getAnimations()
-    .filter((a) => a.playState === 'running')
-    .map((a) => a.animationName ?? a.transitionProperty ?? a.id));
+  const running = await page.evaluate(() =>
+    document
+      .getAnimations()
+      .filter((a) => a.playState === 'running')
+      .map((a) => a.animationName ?? a.transitionProperty ?? a.id),
+  );
   assert.deepEqual(running, []);
-  const name = await page.locator('.poster-track').first().evaluate((el) => getComputedStyle(el).animationName);
+  const name = await page
+    .locator('.poster-track')
+    .first()
+    .evaluate((el) => getComputedStyle(el).animationName);
   assert.equal(name, 'none');
   await page.context().close();
 });
@@ -201,7 +236,10 @@ test('mobile layout at 375 px', async () => {
   await page.locator('.particle').first().waitFor({ state: 'attached' });
   assert.equal(await page.locator('.particle').count(), 10, '10 particles on mobile');
   // The rows are tilted, so read the laid-out width, not the bounding box.
-  const width = await page.locator('.poster').first().evaluate((el) => parseFloat(getComputedStyle(el).width));
+  const width = await page
+    .locator('.poster')
+    .first()
+    .evaluate((el) => parseFloat(getComputedStyle(el).width));
   assert.ok(width <= 90, `posters shrink at 480 px and below (got ${width}px)`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no horizontal scrolling (overflow ${overflow}px)`);
@@ -237,7 +275,10 @@ test('service worker is registered for /checkout/ and never caches the API', asy
     return keys;
   });
   assert.ok(cached.includes('/checkout/'), `shell cached (${cached})`);
-  assert.ok(cached.every((p) => !p.startsWith('/checkout/api')), `no API response cached (${cached})`);
+  assert.ok(
+    cached.every((p) => !p.startsWith('/checkout/api')),
+    `no API response cached (${cached})`,
+  );
   await page.context().close();
 });
 
@@ -246,13 +287,14 @@ test('a failed chunk load reloads once, not twice within 60 s', async () => {
   await page.goto(`${server.url}/checkout/`);
   await page.waitForLoadState('load');
   await page.evaluate(() => sessionStorage.removeItem('streamcart:chunk-reload-at'));
-  const fail = () => page.evaluate(() => {
-    const reason = new TypeError('Failed to fetch dynamically imported module: /widget/x/chunk.js');
-    const promise = Promise.reject(reason);
-    promise.catch(() => {});
-    window.dispatchEvent(new PromiseRejectionEvent('unhandledrejection', { reason, promise }));
-    return sessionStorage.getItem('streamcart:chunk-reload-at');
-  });
+  const fail = () =>
+    page.evaluate(() => {
+      const reason = new TypeError('Failed to fetch dynamically imported module: /widget/x/chunk.js');
+      const promise = Promise.reject(reason);
+      promise.catch(() => {});
+      window.dispatchEvent(new PromiseRejectionEvent('unhandledrejection', { reason, promise }));
+      return sessionStorage.getItem('streamcart:chunk-reload-at');
+    });
   const [nav] = await Promise.all([page.waitForNavigation(), fail()]);
   assert.equal(nav.status(), 200);
   const first = await page.evaluate(() => sessionStorage.getItem('streamcart:chunk-reload-at'));
@@ -267,24 +309,24 @@ test('links are prefetched on intent, but not with data saver or on 2g', async (
   // Footer links to another origin (a closed local port: nothing leaves the machine).
   const support = await startServer({ env: { STREAMCART_SUPPORT_URL: 'http://127.0.0.1:9/support' } });
   try {
-  for (const [label, connection, want] of [
-    ['4g', { effectiveType: '4g', saveData: false }, 1],
-    ['save-data', { effectiveType: '4g', saveData: true }, 0],
-    ['2g', { effectiveType: '2g', saveData: false }, 0],
-    ['slow-2g', { effectiveType: 'slow-2g', saveData: false }, 0],
-  ]) {
-    const page = await newPage(browser);
-    await page.addInitScript((c) => {
-      Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => c });
-    }, connection);
-    await page.goto(`${support.url}/checkout/`);
-    await page.waitForFunction(() => document.querySelector('footer a[data-support-link="help"]').href.startsWith('http://127.0.0.1:9/'));
-    await page.locator('footer a[data-support-link="help"]').hover();
-    await page.locator('footer a[data-support-link="faq"]').focus();
-    const n = await page.locator('link[rel="prefetch"]').count();
-    assert.equal(n > 0 ? 1 : 0, want, `${label}: ${n} prefetch links`);
-    await page.context().close();
-  }
+    for (const [label, connection, want] of [
+      ['4g', { effectiveType: '4g', saveData: false }, 1],
+      ['save-data', { effectiveType: '4g', saveData: true }, 0],
+      ['2g', { effectiveType: '2g', saveData: false }, 0],
+      ['slow-2g', { effectiveType: 'slow-2g', saveData: false }, 0],
+    ]) {
+      const page = await newPage(browser);
+      await page.addInitScript((c) => {
+        Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => c });
+      }, connection);
+      await page.goto(`${support.url}/checkout/`);
+      await page.waitForFunction(() => document.querySelector('footer a[data-support-link="help"]').href.startsWith('http://127.0.0.1:9/'));
+      await page.locator('footer a[data-support-link="help"]').hover();
+      await page.locator('footer a[data-support-link="faq"]').focus();
+      const n = await page.locator('link[rel="prefetch"]').count();
+      assert.equal(n > 0 ? 1 : 0, want, `${label}: ${n} prefetch links`);
+      await page.context().close();
+    }
   } finally {
     await support.stop();
   }

@@ -23,13 +23,22 @@ after(async () => {
  */
 async function recordFocus(page) {
   await page.addInitScript(() => {
-    document.addEventListener('focusin', (e) => {
-      const t = e.composedPath()[0];
-      if (!(t instanceof Element)) return;
-      const list = JSON.parse(sessionStorage.getItem('e2e:focus') ?? '[]');
-      list.push({ path: location.pathname, tag: t.tagName.toLowerCase(), testid: t.getAttribute('data-testid'), text: (t.textContent ?? '').trim().slice(0, 60) });
-      sessionStorage.setItem('e2e:focus', JSON.stringify(list));
-    }, true);
+    document.addEventListener(
+      'focusin',
+      (e) => {
+        const t = e.composedPath()[0];
+        if (!(t instanceof Element)) return;
+        const list = JSON.parse(sessionStorage.getItem('e2e:focus') ?? '[]');
+        list.push({
+          path: location.pathname,
+          tag: t.tagName.toLowerCase(),
+          testid: t.getAttribute('data-testid'),
+          text: (t.textContent ?? '').trim().slice(0, 60),
+        });
+        sessionStorage.setItem('e2e:focus', JSON.stringify(list));
+      },
+      true,
+    );
   });
 }
 
@@ -114,8 +123,11 @@ async function selectWithArrows(page, value) {
   assert.equal((await focused(page)).value, value);
 }
 
-const shadowText = (page, testid) => page.evaluate((id) => document.querySelector('streamcart-checkout')
-  .shadowRoot.querySelector(`[data-testid="${id}"]`)?.textContent ?? null, testid);
+const shadowText = (page, testid) =>
+  page.evaluate(
+    (id) => document.querySelector('streamcart-checkout').shadowRoot.querySelector(`[data-testid="${id}"]`)?.textContent ?? null,
+    testid,
+  );
 
 test('a paid plan bought with the keyboard only, through the sandbox to the success view', async () => {
   const page = await newPage(browser);
@@ -190,14 +202,17 @@ test('a paid plan bought with the keyboard only, through the sandbox to the succ
   await tabTo(page, 'promo-apply');
   await press(page, 'Space', 'apply promo');
   await expectFocus(page, { testid: 'promo-remove' }, 'after Apply');
-  await page.waitForFunction(() => document.querySelector('streamcart-checkout').shadowRoot
-    .querySelector('[data-testid="price-total"]')?.textContent.includes('11.69'));
+  await page.waitForFunction(() =>
+    document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('11.69'),
+  );
 
   // The payment method radio (the whole option shows the focus), then pay.
   const radio = await press(page, 'Tab', 'payment method');
   assert.deepEqual([radio.tag, radio.checked], ['input', 'true']);
   assert.ok(radio.indicator, 'the payment option shows its focus');
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled,
+  );
   const pay = await tabTo(page, 'pay-button');
   assert.match(pay.text, /11[.,]69/);
   await page.keyboard.press('Enter');
@@ -218,7 +233,10 @@ test('a paid plan bought with the keyboard only, through the sandbox to the succ
   const log = JSON.parse(await page.evaluate(() => sessionStorage.getItem('e2e:focus')));
   const headings = log.filter((f) => f.tag === 'h2').map((f) => `${f.path} ${f.text}`);
   assert.ok(headings.includes('/checkout/creatingOrder Creating your order…'), `creating-order heading focused (${headings})`);
-  assert.ok(headings.some((h) => h.startsWith('/checkout/waiting ')), `waiting step focused (${headings})`);
+  assert.ok(
+    headings.some((h) => h.startsWith('/checkout/waiting ')),
+    `waiting step focused (${headings})`,
+  );
 
   // The credentials' copy buttons work from the keyboard and keep the focus.
   const copy = await tabTo(page, 'copy-button');
@@ -232,11 +250,16 @@ test('pay without an email: focus goes to the field, which says why', async () =
   const page = await newPage(browser);
   await gotoReady(page, `${server.url}/checkout/`);
   await page.locator('streamcart-checkout [data-testid="plan-card"]').first().waitFor();
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]')?.disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]')?.disabled,
+  );
   // The form settled (gateways listed, total quoted): this test is about paying without an email.
   await page.waitForFunction(() => {
     const root = document.querySelector('streamcart-checkout').shadowRoot;
-    return root.querySelector('[data-testid="gateway-option"]') && /\d/.test(root.querySelector('[data-testid="price-total"]')?.textContent ?? '');
+    return (
+      root.querySelector('[data-testid="gateway-option"]') &&
+      /\d/.test(root.querySelector('[data-testid="price-total"]')?.textContent ?? '')
+    );
   });
   await tabTo(page, 'pay-button', { max: 40 });
   await page.keyboard.press('Enter');
@@ -249,7 +272,9 @@ test('pay without an email: focus goes to the field, which says why', async () =
 /** A request the test holds back until release() (page.route). */
 function held() {
   let release;
-  const gate = new Promise((ok) => { release = ok; });
+  const gate = new Promise((ok) => {
+    release = ok;
+  });
   return { gate, release: () => release() };
 }
 
@@ -264,8 +289,15 @@ async function recordLost(page) {
     const check = () => {
       let el = document.activeElement;
       while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-      const lost = !el || el === document.body || el === document.documentElement || (el.shadowRoot && !el.shadowRoot.activeElement && el.tagName === 'STREAMCART-CHECKOUT');
-      if (lost && last) window.__focusLost.push(`${last.tagName.toLowerCase()}[data-testid=${last.getAttribute('data-testid')}] ${(last.textContent ?? '').trim().slice(0, 40)}`);
+      const lost =
+        !el ||
+        el === document.body ||
+        el === document.documentElement ||
+        (el.shadowRoot && !el.shadowRoot.activeElement && el.tagName === 'STREAMCART-CHECKOUT');
+      if (lost && last)
+        window.__focusLost.push(
+          `${last.tagName.toLowerCase()}[data-testid=${last.getAttribute('data-testid')}] ${(last.textContent ?? '').trim().slice(0, 40)}`,
+        );
       last = lost ? null : el;
       requestAnimationFrame(check);
     };
@@ -307,7 +339,9 @@ test('pay without an email, tabbing at once while the checkout loads slowly: the
   holds['/api/gateways'].release();
   await page.locator('streamcart-checkout [data-testid="gateway-option"]').first().waitFor();
   holds['/api/quote'].release();
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled,
+  );
   await tabTo(page, 'pay-button');
   await page.keyboard.press('Enter');
   await expectFocus(page, { testid: 'email-input', invalid: 'true' }, 'email after pay');
@@ -363,7 +397,9 @@ test('sign-in tabs, the cancel question and the language menu keep the focus', a
   await page.goto(`${server.url}/checkout/`);
   await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="2"]').click();
   await page.locator('streamcart-checkout [data-testid="email-input"]').fill(uniqueEmail('cancel'));
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled,
+  );
   await page.locator('streamcart-checkout [data-testid="pay-button"]').click();
   await page.waitForURL(/\/checkout\/api\/payments\/sandbox\//);
   const { order } = await persisted(page);
@@ -379,7 +415,7 @@ test('sign-in tabs, the cancel question and the language menu keep the focus', a
   await tabTo(page, 'cancel-order-yes', { back: true });
   await page.keyboard.press('Enter');
   await page.locator('streamcart-checkout [data-testid="waiting-status"][data-status="cancelled"]').waitFor();
-  await expectFocus(page, { tag: 'h2', inWidget: true }, 'the cancelled order\'s heading');
+  await expectFocus(page, { tag: 'h2', inWidget: true }, "the cancelled order's heading");
   await page.context().close();
 
   // The language menu: opened with Enter, an option chosen with Enter, focus back on its button.

@@ -31,7 +31,10 @@ async function apiRequests(page, url, ready) {
 
 const once = (list) => list.filter((x, i) => list.indexOf(x) !== i);
 
-for (const [label, viewport] of [['phone', { width: 412, height: 823 }], ['desktop', { width: 1280, height: 900 }]]) {
+for (const [label, viewport] of [
+  ['phone', { width: 412, height: 823 }],
+  ['desktop', { width: 1280, height: 900 }],
+]) {
   test(`/checkout/ on a ${label}: each API resource once, the host's picker and links from the widget`, async () => {
     const page = await newPage(browser, { viewport });
     const select = '[data-testid="currency-select"]';
@@ -46,7 +49,10 @@ for (const [label, viewport] of [['phone', { width: 412, height: 823 }], ['deskt
     // The picker holds every currency of the API's answer.
     const currencies = await (await fetch(`${server.url}/checkout/api/currencies`)).json();
     const values = await page.locator(`${select} option`).evaluateAll((os) => os.map((o) => o.value));
-    assert.deepEqual(values, currencies.currencies.map((c) => c.code));
+    assert.deepEqual(
+      values,
+      currencies.currencies.map((c) => c.code),
+    );
     assert.deepEqual(page.problems, []);
     await page.context().close();
   });
@@ -57,8 +63,14 @@ test('a page without the widget (404) asks the API for its header itself, once e
   const asked = await apiRequests(page, `${server.url}/checkout/no-such-page`, async () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="currency-select"]').options.length > 1);
   });
-  assert.deepEqual(asked.filter((p) => p.startsWith('/checkout/api/currencies')), ['/checkout/api/currencies']);
-  assert.deepEqual(asked.filter((p) => p.startsWith('/checkout/api/storefront')), ['/checkout/api/storefront']);
+  assert.deepEqual(
+    asked.filter((p) => p.startsWith('/checkout/api/currencies')),
+    ['/checkout/api/currencies'],
+  );
+  assert.deepEqual(
+    asked.filter((p) => p.startsWith('/checkout/api/storefront')),
+    ['/checkout/api/storefront'],
+  );
   await page.context().close();
 });
 

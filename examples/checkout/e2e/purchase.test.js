@@ -4,9 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import {
-  startServer, launchBrowser, newPage, shot, gotoReady, recordEvents, events, persisted, api, uniqueEmail,
-} from './helpers.js';
+import { startServer, launchBrowser, newPage, shot, gotoReady, recordEvents, events, persisted, api, uniqueEmail } from './helpers.js';
 
 let server;
 let browser;
@@ -67,13 +65,17 @@ test('paid plan through the sandbox gateway, in English at 1280 px', async () =>
 
   // 12.99 + 3.00 (one extra connection) + 2.00 (proxy) = 17.99, priced by the server.
   const quote = await api(server, '/quote', {
-    method: 'POST', body: { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 1, proxyProtection: true },
+    method: 'POST',
+    body: { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 1, proxyProtection: true },
   });
   assert.equal(quote.json.total.amount, 1799);
-  await page.waitForFunction(() => document.querySelector('streamcart-checkout')
-    .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('17.99'));
+  await page.waitForFunction(() =>
+    document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('17.99'),
+  );
   const pay = W(page, 'pay-button');
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled,
+  );
   await shot(page, 'paid-1-index');
   await pay.click();
 
@@ -140,8 +142,9 @@ test('promo codes: one applies, one is not for this product, one is unknown', as
   assert.equal(await W(page, 'promo-input').inputValue(), 'WELCOME10');
   await W(page, 'promo-apply').click();
   await page.locator('streamcart-checkout [data-testid="promo-message"]', { hasText: 'WELCOME10' }).waitFor();
-  await page.waitForFunction(() => document.querySelector('streamcart-checkout')
-    .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('11.69'));
+  await page.waitForFunction(() =>
+    document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('11.69'),
+  );
 
   // SAVE5 applies to Premium only.
   await page.locator('streamcart-checkout [data-testid="promo-remove"]').click();
@@ -150,8 +153,9 @@ test('promo codes: one applies, one is not for this product, one is unknown', as
   const message = W(page, 'promo-message');
   await page.locator('streamcart-checkout [data-testid="promo-message"]', { hasText: 'not available' }).waitFor();
   assert.equal((await message.innerText()).trim(), 'This Coupon is not available for this product.');
-  await page.waitForFunction(() => document.querySelector('streamcart-checkout')
-    .shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('12.99'));
+  await page.waitForFunction(() =>
+    document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="price-total"]')?.textContent.includes('12.99'),
+  );
 
   // An unknown code shows the server's own message.
   const server404 = await api(server, '/promotions/NOSUCHCODE?pid=2');
@@ -212,7 +216,9 @@ test('sign-out clears the session and state and goes home at the top', async () 
   await gotoReady(page, `${server.url}/checkout/`);
   await page.locator('streamcart-checkout [data-testid="plan-card"][data-pid="1"]').click();
   await fillEmail(page, uniqueEmail('signout'));
-  await page.waitForFunction(() => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled);
+  await page.waitForFunction(
+    () => !document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="pay-button"]').disabled,
+  );
   await W(page, 'pay-button').click();
   const { state } = await checkSuccess(page, 'signout');
   assert.equal(state.auth.loggedIn, true);

@@ -8,9 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  startServer, launchBrowser, newPage, shot, persisted, api, uniqueEmail, freePort, repoRoot, startExample,
-} from './helpers.js';
+import { startServer, launchBrowser, newPage, shot, persisted, api, uniqueEmail, freePort, repoRoot, startExample } from './helpers.js';
 
 const HOST_DIR = join(repoRoot, 'examples/react-host');
 const LIB = join(repoRoot, 'widget/lib');
@@ -46,8 +44,12 @@ function run(cmd, args) {
   return new Promise((ok, fail) => {
     const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (b) => { output += b; });
-    child.stderr.on('data', (b) => { output += b; });
+    child.stdout.on('data', (b) => {
+      output += b;
+    });
+    child.stderr.on('data', (b) => {
+      output += b;
+    });
     child.once('error', fail);
     child.once('exit', (code) => (code === 0 ? ok(output) : fail(new Error(`${cmd} ${args.join(' ')} exited ${code}:\n${output}`))));
   });
@@ -58,16 +60,22 @@ const H = (page, id) => page.locator(`[data-testid="${id}"]`);
 
 /** logged reads the app's own event log (what its onstreamcart:* props and method calls wrote). */
 function logged(page) {
-  return page.$$eval('[data-testid="event-log"] li', (items) => items.map((li) => ({
-    kind: li.dataset.kind,
-    type: li.dataset.type,
-    detail: li.dataset.kind === 'event' ? JSON.parse(li.querySelector('pre').textContent) : null,
-  })));
+  return page.$$eval('[data-testid="event-log"] li', (items) =>
+    items.map((li) => ({
+      kind: li.dataset.kind,
+      type: li.dataset.type,
+      detail: li.dataset.kind === 'event' ? JSON.parse(li.querySelector('pre').textContent) : null,
+    })),
+  );
 }
 
 /** until waits for the app's log to show an event of this type (the count-th one). */
 function until(page, type, count = 1) {
-  return page.waitForFunction(([t, n]) => document.querySelectorAll(`[data-testid="event-log"] li[data-type="${t}"]`).length >= n, [type, count], { timeout: 60_000 });
+  return page.waitForFunction(
+    ([t, n]) => document.querySelectorAll(`[data-testid="event-log"] li[data-type="${t}"]`).length >= n,
+    [type, count],
+    { timeout: 60_000 },
+  );
 }
 
 test('the package keeps React a peer and ships its lazy pieces as chunks', async () => {
@@ -80,28 +88,39 @@ test('the package keeps React a peer and ships its lazy pieces as chunks', async
   const code = Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(join(LIB, f), 'utf8')])));
   const imports = Object.values(code).flatMap((c) => [...c.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]));
   for (const peer of ['react', 'react-dom/client', 'react/jsx-runtime']) assert.ok(imports.includes(peer), `imports ${peer}: ${imports}`);
-  assert.deepEqual(imports.filter((i) => !i.startsWith('.') && !/^(react|react-dom)(\/|$)|^valibot$/.test(i)), [], 'nothing else is external');
+  assert.deepEqual(
+    imports.filter((i) => !i.startsWith('.') && !/^(react|react-dom)(\/|$)|^valibot$/.test(i)),
+    [],
+    'nothing else is external',
+  );
   assert.ok(!imports.includes('react-dom/server'), 'the server renderer stays out');
   for (const [f, c] of Object.entries(code)) {
     // React itself is not in the package (this string is in react and react-dom's own code).
     assert.doesNotMatch(c, /__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE/, f);
   }
   // Lazy pieces are relative dynamic imports the app's bundler resolves, not URLs.
-  const lazy = Object.entries(code).flatMap(([f, c]) => [...c.matchAll(/import\("(\.[^"]+)"\)/g)].map((m) => join(f, '..', m[1]))).sort();
+  const lazy = Object.entries(code)
+    .flatMap(([f, c]) => [...c.matchAll(/import\("(\.[^"]+)"\)/g)].map((m) => join(f, '..', m[1])))
+    .sort();
   assert.deepEqual(lazy, ['chunks/aftersale.js', 'chunks/de-de.js', 'chunks/es-es.js', 'chunks/nl-nl.js', 'chunks/pt-pt.js']);
   assert.match(await readFile(join(LIB, 'index.d.ts'), 'utf8'), /'streamcart-checkout': StreamcartCheckoutProps;/);
 
   // The app's build turned them into chunks of its own.
   const assets = await readdir(join(HOST_DIR, 'dist/assets'));
   for (const name of ['aftersale', 'de-de', 'es-es', 'nl-nl', 'pt-pt']) {
-    assert.ok(assets.some((f) => f.startsWith(`${name}-`) && f.endsWith('.js')), `${name} chunk in ${assets}`);
+    assert.ok(
+      assets.some((f) => f.startsWith(`${name}-`) && f.endsWith('.js')),
+      `${name} chunk in ${assets}`,
+    );
   }
 });
 
 test('React host: methods through a ref, a paid plan through the sandbox, the events in order', async () => {
   const page = await newPage(browser);
   const apiCalls = [];
-  page.on('request', (r) => { if (r.resourceType() === 'fetch' && r.url().startsWith(`${server.url}/checkout/api/`)) apiCalls.push(r); });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'fetch' && r.url().startsWith(`${server.url}/checkout/api/`)) apiCalls.push(r);
+  });
   const chunks = [];
   const missing = [];
   page.on('response', (r) => {
@@ -114,7 +133,9 @@ test('React host: methods through a ref, a paid plan through the sandbox, the ev
   await W(page, 'plan-card').first().waitFor();
   await shot(page, 'react-host-1-plans');
   // The host's theme reaches into the shadow root.
-  const primary = await page.evaluate(() => getComputedStyle(document.querySelector('streamcart-checkout')).getPropertyValue('--sc-primary').trim());
+  const primary = await page.evaluate(() =>
+    getComputedStyle(document.querySelector('streamcart-checkout')).getPropertyValue('--sc-primary').trim(),
+  );
   assert.equal(primary, '#7c3aed');
   await H(page, 'session').filter({ hasText: 'Not signed in' }).waitFor();
 
@@ -124,7 +145,10 @@ test('React host: methods through a ref, a paid plan through the sandbox, the ev
   await H(page, 'locale-select').selectOption('de-de');
   await until(page, 'streamcart:locale-changed');
   await page.waitForFunction(() => document.querySelector('streamcart-checkout').shadowRoot.textContent.includes('Wählen Sie Ihr Paket'));
-  assert.ok(chunks.some((c) => /^200 \/assets\/de-de-[\w-]+\.js$/.test(c)), `German chunk loaded: ${chunks}`);
+  assert.ok(
+    chunks.some((c) => /^200 \/assets\/de-de-[\w-]+\.js$/.test(c)),
+    `German chunk loaded: ${chunks}`,
+  );
 
   // open(2) through the ref selects the plan.
   await H(page, 'pid-input').fill('2');
@@ -186,12 +210,22 @@ test('React host: methods through a ref, a paid plan through the sandbox, the ev
   assert.equal(ready.serviceIds.length, 1);
   // Each method call the app logged came before the event it caused.
   const calls = log.map((e) => `${e.kind}:${e.type}`);
-  for (const [call, event] of [['setCurrency', 'currency-changed'], ['setLocale', 'locale-changed'], ['open', 'plan-selected']]) {
-    assert.ok(calls.indexOf(`call:${call}`) >= 0 && calls.indexOf(`call:${call}`) < calls.indexOf(`event:streamcart:${event}`), `${call} before ${event}: ${calls}`);
+  for (const [call, event] of [
+    ['setCurrency', 'currency-changed'],
+    ['setLocale', 'locale-changed'],
+    ['open', 'plan-selected'],
+  ]) {
+    assert.ok(
+      calls.indexOf(`call:${call}`) >= 0 && calls.indexOf(`call:${call}`) < calls.indexOf(`event:streamcart:${event}`),
+      `${call} before ${event}: ${calls}`,
+    );
   }
   // No secret in any detail.
   const keys = (v) => (v && typeof v === 'object' ? Object.entries(v).flatMap(([k, x]) => [k, ...keys(x)]) : []);
-  assert.deepEqual(events.flatMap((e) => keys(e.detail)).filter((k) => /token|password|secret/i.test(k)), []);
+  assert.deepEqual(
+    events.flatMap((e) => keys(e.detail)).filter((k) => /token|password|secret/i.test(k)),
+    [],
+  );
 
   // The service is live, and every API call carried the key and got CORS for this origin.
   const state = await persisted(page);
@@ -208,8 +242,14 @@ test('React host: methods through a ref, a paid plan through the sandbox, the ev
 
   // The after-sale screens are the package's other lazy chunk, loaded from the app's assets.
   await W(page, 'manage-services').click();
-  await page.locator('streamcart-checkout [data-testid="services-view"], streamcart-checkout [data-testid="signin-form"]').first().waitFor();
-  assert.ok(chunks.some((c) => /^200 \/assets\/aftersale-[\w-]+\.js$/.test(c)), `after-sale chunk loaded: ${chunks}`);
+  await page
+    .locator('streamcart-checkout [data-testid="services-view"], streamcart-checkout [data-testid="signin-form"]')
+    .first()
+    .waitFor();
+  assert.ok(
+    chunks.some((c) => /^200 \/assets\/aftersale-[\w-]+\.js$/.test(c)),
+    `after-sale chunk loaded: ${chunks}`,
+  );
 
   // signOut() through the ref.
   await H(page, 'signout-button').click();
@@ -218,9 +258,18 @@ test('React host: methods through a ref, a paid plan through the sandbox, the ev
   assert.deepEqual(last, { kind: 'event', type: 'streamcart:session-changed', detail: { signedIn: false } });
   await W(page, 'plan-card').first().waitFor();
 
-  assert.deepEqual(chunks.filter((c) => !c.startsWith('200 ')), []);
+  assert.deepEqual(
+    chunks.filter((c) => !c.startsWith('200 ')),
+    [],
+  );
   // The shop's sandbox page has no favicon; nothing else may be missing.
-  assert.deepEqual(missing.filter((u) => !u.endsWith('/favicon.ico')), []);
-  assert.deepEqual(page.problems.filter((p) => !/404/.test(p)), []);
+  assert.deepEqual(
+    missing.filter((u) => !u.endsWith('/favicon.ico')),
+    [],
+  );
+  assert.deepEqual(
+    page.problems.filter((p) => !/404/.test(p)),
+    [],
+  );
   await page.context().close();
 });

@@ -88,7 +88,8 @@ async function dailyRunDone() {
   const shopTime = /shop time\s+(\S+)/.exec(await cli('clock', 'show'))[1];
   const tomorrow = new Date(Date.parse(shopTime) + 86_400_000).toISOString().slice(0, 10);
   await until(`the renewal job of ${tomorrow} to be queued`, async () =>
-    (await cli('jobs', 'list', '--kind', 'renewals', '--state', 'queued')).split('\n').some((l) => l.includes(` ${tomorrow} `)));
+    (await cli('jobs', 'list', '--kind', 'renewals', '--state', 'queued')).split('\n').some((l) => l.includes(` ${tomorrow} `)),
+  );
 }
 const dayDiff = (a, b) => Math.round((Date.parse(b) - Date.parse(a)) / 86_400_000);
 

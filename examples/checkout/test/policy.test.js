@@ -4,8 +4,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import {
-  RELOAD_WINDOW_MS, shouldReload, isChunkLoadError, canPrefetch, particleCount, normalizeLocale,
-  localeHref, currencyLabel, parseCurrencies, safeHttpURL, POSTERS_PER_ROW,
+  RELOAD_WINDOW_MS,
+  shouldReload,
+  isChunkLoadError,
+  canPrefetch,
+  particleCount,
+  normalizeLocale,
+  localeHref,
+  currencyLabel,
+  parseCurrencies,
+  safeHttpURL,
+  POSTERS_PER_ROW,
 } from '../assets/policy.js';
 import { posterSpecs } from '../assets/posters.js';
 
@@ -14,9 +23,14 @@ const PREFIXES = ['de-de', 'en-gb', 'en-us', 'es-es', 'nl-nl', 'pt-pt'];
 test('shouldReload allows one reload per 60 s window', () => {
   const now = 1_000_000;
   for (const [last, want] of [
-    [null, true], ['', true], ['garbage', true], ['0', true],
-    [String(now), false], [String(now - RELOAD_WINDOW_MS + 1), false],
-    [String(now - RELOAD_WINDOW_MS), true], [String(now - 10 * RELOAD_WINDOW_MS), true],
+    [null, true],
+    ['', true],
+    ['garbage', true],
+    ['0', true],
+    [String(now), false],
+    [String(now - RELOAD_WINDOW_MS + 1), false],
+    [String(now - RELOAD_WINDOW_MS), true],
+    [String(now - 10 * RELOAD_WINDOW_MS), true],
   ]) {
     assert.equal(shouldReload(now, last), want, `last=${last}`);
   }
@@ -29,7 +43,8 @@ test('isChunkLoadError recognises failed dynamic imports only', () => {
     new TypeError('Importing a module script failed.'),
     Object.assign(new Error('Loading chunk 12 failed.'), { name: 'ChunkLoadError' }),
     'Failed to fetch dynamically imported module: /a.js',
-  ]) assert.equal(isChunkLoadError(reason), true, String(reason));
+  ])
+    assert.equal(isChunkLoadError(reason), true, String(reason));
   for (const reason of [undefined, null, 42, new Error('boom'), new TypeError('Failed to fetch'), { message: 7 }]) {
     assert.equal(isChunkLoadError(reason), false, String(reason));
   }
@@ -37,9 +52,15 @@ test('isChunkLoadError recognises failed dynamic imports only', () => {
 
 test('canPrefetch refuses 2g and data saver', () => {
   for (const [c, want] of [
-    [undefined, true], [{}, true], [{ effectiveType: '4g' }, true], [{ effectiveType: '3g', saveData: false }, true],
-    [{ effectiveType: '2g' }, false], [{ effectiveType: 'slow-2g' }, false], [{ effectiveType: '4g', saveData: true }, false],
-  ]) assert.equal(canPrefetch(c), want, JSON.stringify(c));
+    [undefined, true],
+    [{}, true],
+    [{ effectiveType: '4g' }, true],
+    [{ effectiveType: '3g', saveData: false }, true],
+    [{ effectiveType: '2g' }, false],
+    [{ effectiveType: 'slow-2g' }, false],
+    [{ effectiveType: '4g', saveData: true }, false],
+  ])
+    assert.equal(canPrefetch(c), want, JSON.stringify(c));
 });
 
 test('particleCount is 10 on mobile and 20 otherwise', () => {
@@ -58,7 +79,11 @@ test('localeHref swaps the prefix and keeps route, query and hash', () => {
   const base = '/checkout/';
   const cases = [
     [{ pathname: '/checkout/', search: '?promocode=X' }, 'de-de', '/checkout/de-de/?promocode=X'],
-    [{ pathname: '/checkout/de-de/resellers/waiting', search: '?serviceid=3', hash: '#a' }, 'en', '/checkout/resellers/waiting?serviceid=3#a'],
+    [
+      { pathname: '/checkout/de-de/resellers/waiting', search: '?serviceid=3', hash: '#a' },
+      'en',
+      '/checkout/resellers/waiting?serviceid=3#a',
+    ],
     [{ pathname: '/checkout/de-de', search: '' }, 'es-es', '/checkout/es-es/'],
     [{ pathname: '/checkout/nl-nl/success', search: '' }, 'en-en', '/checkout/success'],
     [{ pathname: '/checkout/waiting', search: '?order=9' }, 'pt-pt', '/checkout/pt-pt/waiting?order=9'],
@@ -72,8 +97,17 @@ test('currencyLabel and parseCurrencies', () => {
   assert.equal(currencyLabel({ code: 'EUR', prefix: '€' }), 'EUR (€)');
   assert.equal(currencyLabel({ code: 'CHF', prefix: '', suffix: ' CHF' }), 'CHF');
   assert.equal(currencyLabel({ code: 'SEK', suffix: ' kr' }), 'SEK (kr)');
-  const parsed = parseCurrencies({ currencies: [{ code: 'EUR', rate: '1', prefix: '€', suffix: '' }, { code: 'bad' }, { code: 'USD', prefix: '$' }], default: 'USD' });
-  assert.deepEqual(parsed, { currencies: [{ code: 'EUR', prefix: '€', suffix: '' }, { code: 'USD', prefix: '$', suffix: '' }], default: 'USD' });
+  const parsed = parseCurrencies({
+    currencies: [{ code: 'EUR', rate: '1', prefix: '€', suffix: '' }, { code: 'bad' }, { code: 'USD', prefix: '$' }],
+    default: 'USD',
+  });
+  assert.deepEqual(parsed, {
+    currencies: [
+      { code: 'EUR', prefix: '€', suffix: '' },
+      { code: 'USD', prefix: '$', suffix: '' },
+    ],
+    default: 'USD',
+  });
   assert.equal(parseCurrencies({ currencies: [{ code: 'GBP' }], default: 'EUR' }).default, 'GBP');
   for (const bad of [null, {}, { currencies: 'x' }, { currencies: [] }, { currencies: [{ code: 1 }] }]) {
     assert.throws(() => parseCurrencies(bad), TypeError);
@@ -102,8 +136,10 @@ test('every locale has every host string, and translations are not English', asy
   const en = cat.messages[cat.default];
   const keys = Object.keys(en).sort();
   assert.deepEqual(cat.locales.map((l) => l.code).sort(), ['de-de', 'en', 'en-gb', 'en-us', 'es-es', 'nl-nl', 'pt-pt']);
-  assert.deepEqual(cat.locales.filter((l) => l.listed).map((l) => `${l.switcherCode} ${l.name}`),
-    ['en-en English', 'es-es Español', 'de-de Deutsch', 'pt-pt Português', 'nl-nl Nederlands']);
+  assert.deepEqual(
+    cat.locales.filter((l) => l.listed).map((l) => `${l.switcherCode} ${l.name}`),
+    ['en-en English', 'es-es Español', 'de-de Deutsch', 'pt-pt Português', 'nl-nl Nederlands'],
+  );
   for (const { code } of cat.locales) {
     const m = cat.messages[code];
     assert.deepEqual(Object.keys(m).sort(), keys, `${code} has exactly the English keys`);

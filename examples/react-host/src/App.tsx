@@ -74,8 +74,7 @@ export function App() {
           </p>
           <form className="row" onSubmit={open}>
             <label>
-              Plan pid{' '}
-              <input data-testid="pid-input" type="number" min={1} value={pid} onChange={(e) => setPid(e.target.value)} />
+              Plan pid <input data-testid="pid-input" type="number" min={1} value={pid} onChange={(e) => setPid(e.target.value)} />
             </label>
             <button data-testid="open-button" type="submit">
               open(pid)

@@ -6,7 +6,9 @@ import { renderConsole } from './test/render';
 
 describe('console shell', () => {
   it('asks to sign in without a session, signs in with the code, and sends X-CSRF-Token on a change', async () => {
-    const fake = new FakeApi(null).on('GET', '/summary', () => summary()).on('GET', '/jobs', () => ({ jobs: [job()] }))
+    const fake = new FakeApi(null)
+      .on('GET', '/summary', () => summary())
+      .on('GET', '/jobs', () => ({ jobs: [job()] }))
       .on('POST', '/jobs/:id/retry', (_c, [id]) => job({ id: Number(id), state: 'queued', attempts: 0 }));
     await renderConsole(fake, '/checkout/admin/jobs');
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
@@ -24,7 +26,11 @@ describe('console shell', () => {
     // The URL asked for is the screen shown after signing in.
     expect(await screen.findByRole('heading', { level: 1, name: 'Jobs' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Jobs' }).getAttribute('aria-current')).toBe('page');
-    expect(fake.calledWith('POST', '/session')[1]!.body).toEqual({ email: 'me@example.com', password: 'correct horse battery', otp: '123456' });
+    expect(fake.calledWith('POST', '/session')[1]!.body).toEqual({
+      email: 'me@example.com',
+      password: 'correct horse battery',
+      otp: '123456',
+    });
 
     await user.click(await screen.findByRole('button', { name: 'Retry' }));
     expect((await screen.findByRole('status', { name: '' })).textContent).toBe('Job 7 queued to run now.');
@@ -55,13 +61,14 @@ describe('console shell', () => {
   });
 
   it('disables what a viewer may not do, and shows a 403 forbidden plainly', async () => {
-    const fake = new FakeApi('viewer').on('GET', '/jobs', () => ({ jobs: [job()] }))
+    const fake = new FakeApi('viewer')
+      .on('GET', '/jobs', () => ({ jobs: [job()] }))
       .on('GET', '/catalog', () => ({ status: 403, body: errorBody('forbidden', 'role viewer may not') }))
       .on('GET', '/catalog/versions', () => ({ versions: [] }));
     await renderConsole(fake, '/checkout/admin/jobs');
     const row = (await screen.findByText('panel: connection refused')).closest('tr')!;
-    expect((within(row).getByRole('button', { name: 'Retry' }) as HTMLButtonElement).disabled).toBe(true);
-    expect((within(row).getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Retry' }).disabled).toBe(true);
+    expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Cancel' }).disabled).toBe(true);
 
     await userEvent.click(screen.getByRole('link', { name: 'Catalog' }));
     const note = await screen.findByTestId('forbidden');

@@ -43,10 +43,28 @@ function screen(route: Route): { title: string; body: ReactNode; section: string
   const nav = NAV.find(([p]) => p === first);
   if (id && first === 'orders') return { title: t.orderTitle(id), body: <OrderDetail key={id} id={id} />, section: 'orders' };
   if (id && first === 'customers') return { title: t.customerTitle, body: <CustomerDetail key={id} id={id} />, section: 'customers' };
-  if (!nav || id) return { title: t.notFoundTitle, body: <p>{t.notFoundText} <Link href={href('')}>{t.navDashboard}</Link></p>, section: '' };
+  if (!nav || id)
+    return {
+      title: t.notFoundTitle,
+      body: (
+        <p>
+          {t.notFoundText} <Link href={href('')}>{t.navDashboard}</Link>
+        </p>
+      ),
+      section: '',
+    };
   const bodies: Record<string, ReactNode> = {
-    '': <Dashboard />, orders: <Orders />, held: <HeldOrders />, customers: <Customers />, jobs: <Jobs />, webhooks: <Webhooks />,
-    mail: <MailList />, catalog: <Catalog />, promotions: <Promotions />, audit: <Audit />, operators: <Operators />,
+    '': <Dashboard />,
+    orders: <Orders />,
+    held: <HeldOrders />,
+    customers: <Customers />,
+    jobs: <Jobs />,
+    webhooks: <Webhooks />,
+    mail: <MailList />,
+    catalog: <Catalog />,
+    promotions: <Promotions />,
+    audit: <Audit />,
+    operators: <Operators />,
   };
   return { title: nav[1](), body: bodies[first], section: first };
 }
@@ -69,10 +87,14 @@ function Page({ title, children, nav }: { title: string; children: ReactNode; na
   }, [route.path]);
   return (
     <>
-      <a href="#main" className="skip">{t.skipToContent}</a>
+      <a href="#main" className="skip">
+        {t.skipToContent}
+      </a>
       {nav}
       <main id="main">
-        <h1 ref={h1} tabIndex={-1}>{title}</h1>
+        <h1 ref={h1} tabIndex={-1}>
+          {title}
+        </h1>
         {children}
       </main>
     </>
@@ -97,11 +119,30 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   }, [api, setup, session]);
 
   if (setup) {
-    return <Page title={t.setupTitle}><Setup api={api} token={route.query.get('token') ?? ''} /></Page>;
+    return (
+      <Page title={t.setupTitle}>
+        <Setup api={api} token={route.query.get('token') ?? ''} />
+      </Page>
+    );
   }
-  if (bootError) return <Page title={t.appName}><ErrorNote error={bootError} /></Page>;
-  if (session === 'loading') return <p className="muted" role="status">{t.loading}</p>;
-  if (!session) return <Page title={t.signInTitle}><SignIn api={api} onSignedIn={setSession} /></Page>;
+  if (bootError)
+    return (
+      <Page title={t.appName}>
+        <ErrorNote error={bootError} />
+      </Page>
+    );
+  if (session === 'loading')
+    return (
+      <p className="muted" role="status">
+        {t.loading}
+      </p>
+    );
+  if (!session)
+    return (
+      <Page title={t.signInTitle}>
+        <SignIn api={api} onSignedIn={setSession} />
+      </Page>
+    );
 
   const s = screen(route);
   const signOut = async () => {
@@ -117,19 +158,27 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
       <nav aria-label={t.mainNavLabel}>
         <ul>
           {NAV.map(([p, label]) => (
-            <li key={p}><Link href={href(p)} aria-current={s.section === p ? 'page' : undefined}>{label()}</Link></li>
+            <li key={p}>
+              <Link href={href(p)} aria-current={s.section === p ? 'page' : undefined}>
+                {label()}
+              </Link>
+            </li>
           ))}
         </ul>
       </nav>
       <div className="who">
         <span data-testid="operator">{session.operator}</span> <span className="role">{t.roles[session.role]}</span>
-        <button type="button" onClick={signOut}>{t.signOut}</button>
+        <button type="button" onClick={signOut}>
+          {t.signOut}
+        </button>
       </div>
     </header>
   );
   return (
     <Ctx.Provider value={{ api, session }}>
-      <Page title={s.title} nav={nav}>{s.body}</Page>
+      <Page title={s.title} nav={nav}>
+        {s.body}
+      </Page>
     </Ctx.Provider>
   );
 }

@@ -49,12 +49,16 @@ export function navigate(to: string, replace = false): void {
 }
 
 /** Link is an <a> that navigates in the app on a plain click and behaves as a link otherwise. */
-export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+export function Link({ href, onClick: onClickProp, children, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
-    props.onClick?.(e);
+    onClickProp?.(e);
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    navigate(props.href);
+    navigate(href);
   };
-  return <a {...props} onClick={onClick} />;
+  return (
+    <a {...rest} href={href} onClick={onClick}>
+      {children}
+    </a>
+  );
 }

@@ -28,7 +28,16 @@ export type Session = v.InferOutput<typeof SessionSchema>;
 export const SetupSchema = v.object({ totpSecret: v.string(), otpauthUrl: v.string() });
 
 export const ORDER_STATUSES = [
-  'pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed', 'needs_review', 'partially_refunded', 'refunded',
+  'pending',
+  'paid',
+  'provisioning',
+  'active',
+  'fraud',
+  'cancelled',
+  'failed',
+  'needs_review',
+  'partially_refunded',
+  'refunded',
 ] as const;
 
 export const OrderSchema = v.object({

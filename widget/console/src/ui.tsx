@@ -56,7 +56,12 @@ export function ErrorNote({ error }: { error: unknown }) {
 
 export function Loading({ what }: { what: Loaded<unknown> }) {
   if (what.error) return <ErrorNote error={what.error} />;
-  if (what.loading && !what.data) return <p className="muted" role="status">{t.loading}</p>;
+  if (what.loading && !what.data)
+    return (
+      <p className="muted" role="status">
+        {t.loading}
+      </p>
+    );
   return null;
 }
 
@@ -68,7 +73,13 @@ export interface Column<T> {
 }
 
 /** Table is a plain table with a caption; an empty list says so in a row. */
-export function Table<T>({ caption, columns, rows, rowKey, hideCaption = false }: {
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  hideCaption = false,
+}: {
   caption: string;
   columns: Column<T>[];
   rows: readonly T[];
@@ -82,20 +93,26 @@ export function Table<T>({ caption, columns, rows, rowKey, hideCaption = false }
         <thead>
           <tr>
             {columns.map((c) => (
-              <th key={c.header} scope="col" className={c.numeric ? 'num' : undefined}>{c.header}</th>
+              <th key={c.header} scope="col" className={c.numeric ? 'num' : undefined}>
+                {c.header}
+              </th>
             ))}
           </tr>
         </thead>
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length} className="muted">{t.emptyTable}</td>
+              <td colSpan={columns.length} className="muted">
+                {t.emptyTable}
+              </td>
             </tr>
           ) : (
             rows.map((r) => (
               <tr key={rowKey(r)}>
                 {columns.map((c) => (
-                  <td key={c.header} className={c.numeric ? 'num' : undefined}>{c.cell(r)}</td>
+                  <td key={c.header} className={c.numeric ? 'num' : undefined}>
+                    {c.cell(r)}
+                  </td>
                 ))}
               </tr>
             ))
@@ -122,11 +139,11 @@ export function useCursorPages(key: string) {
   return {
     cursor,
     page: stack.length + 1,
-    next(nextCursor: string) {
+    next: (nextCursor: string) => {
       setStack((s) => [...s, cursor]);
       setCursor(nextCursor);
     },
-    prev() {
+    prev: () => {
       setStack((s) => {
         setCursor(s[s.length - 1] ?? '');
         return s.slice(0, -1);
@@ -135,7 +152,13 @@ export function useCursorPages(key: string) {
   };
 }
 
-export function Pager({ page, hasPrev, nextCursor, onPrev, onNext }: {
+export function Pager({
+  page,
+  hasPrev,
+  nextCursor,
+  onPrev,
+  onNext,
+}: {
   page: number;
   hasPrev: boolean;
   nextCursor: string;
@@ -144,9 +167,13 @@ export function Pager({ page, hasPrev, nextCursor, onPrev, onNext }: {
 }) {
   return (
     <nav className="pager" aria-label={t.pagerLabel}>
-      <button type="button" onClick={onPrev} disabled={!hasPrev}>{t.previousPage}</button>
+      <button type="button" onClick={onPrev} disabled={!hasPrev}>
+        {t.previousPage}
+      </button>
       <span>{t.pageN(page)}</span>
-      <button type="button" onClick={() => onNext(nextCursor)} disabled={!nextCursor}>{t.nextPage}</button>
+      <button type="button" onClick={() => onNext(nextCursor)} disabled={!nextCursor}>
+        {t.nextPage}
+      </button>
     </nav>
   );
 }
@@ -154,7 +181,12 @@ export function Pager({ page, hasPrev, nextCursor, onPrev, onNext }: {
 /** Outcome is the polite live region that says how the last action went. */
 export function Outcome({ result }: { result: { ok: string } | { error: unknown } | null }) {
   if (!result) return <p className="visually-hidden" role="status" />;
-  if ('ok' in result) return <p className="note note-ok" role="status">{result.ok}</p>;
+  if ('ok' in result)
+    return (
+      <p className="note note-ok" role="status">
+        {result.ok}
+      </p>
+    );
   return <ErrorNote error={result.error} />;
 }
 
@@ -165,19 +197,22 @@ export function Outcome({ result }: { result: { ok: string } | { error: unknown 
 export function useAction(after?: () => void) {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: string } | { error: unknown } | null>(null);
-  const run = useCallback(async (fn: () => Promise<string>) => {
-    setBusy(true);
-    setResult(null);
-    try {
-      const ok = await fn();
-      setResult({ ok });
-      after?.();
-    } catch (error) {
-      setResult({ error });
-    } finally {
-      setBusy(false);
-    }
-  }, [after]);
+  const run = useCallback(
+    async (fn: () => Promise<string>) => {
+      setBusy(true);
+      setResult(null);
+      try {
+        const ok = await fn();
+        setResult({ ok });
+        after?.();
+      } catch (error) {
+        setResult({ error });
+      } finally {
+        setBusy(false);
+      }
+    },
+    [after],
+  );
   return { busy, result, run, clear: () => setResult(null) };
 }
 
@@ -185,7 +220,13 @@ export function useAction(after?: () => void) {
  * ConfirmButton asks once more before an action that cannot be undone: the first press shows
  * "confirm" and "keep" buttons in its place, focus moving to the confirm.
  */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, danger = true }: {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  disabled,
+  danger = true,
+}: {
   label: string;
   confirmLabel: string;
   onConfirm: () => void;
@@ -198,25 +239,53 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, danger
     if (asking) confirmRef.current?.focus();
   }, [asking]);
   if (!asking) {
-    return <button type="button" className={danger ? 'danger' : undefined} disabled={disabled} onClick={() => setAsking(true)}>{label}</button>;
+    return (
+      <button type="button" className={danger ? 'danger' : undefined} disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
   }
   return (
     <span className="confirm">
-      <button type="button" ref={confirmRef} className="danger" onClick={() => { setAsking(false); onConfirm(); }}>{confirmLabel}</button>
-      <button type="button" onClick={() => setAsking(false)}>{t.keep}</button>
+      <button
+        type="button"
+        ref={confirmRef}
+        className="danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        {t.keep}
+      </button>
     </span>
   );
 }
 
 /** Field is a labelled input; hint and error are tied to it for screen readers. */
-export function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, describedBy?: string) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  children: (id: string, describedBy?: string) => ReactNode;
+}) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {children(id, hintId)}
-      {hint && <span id={hintId} className="hint">{hint}</span>}
+      {hint && (
+        <span id={hintId} className="hint">
+          {hint}
+        </span>
+      )}
     </div>
   );
 }

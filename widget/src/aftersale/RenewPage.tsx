@@ -37,7 +37,11 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
 
   useEffect(() => {
     if (!data || data.status !== 'paid') return;
-    c.emitOnce(`renewal-paid:${data.invoiceId}`, 'streamcart:renewal-paid', { invoiceId: data.invoiceId, orderId: data.orderId, serviceId: data.serviceId });
+    c.emitOnce(`renewal-paid:${data.invoiceId}`, 'streamcart:renewal-paid', {
+      invoiceId: data.invoiceId,
+      orderId: data.orderId,
+      serviceId: data.serviceId,
+    });
   }, [data, c]);
 
   if (inv.status === 'error' && isApiError(inv.error) && inv.error.code === 'not_found') return <LinkInvalid />;
@@ -74,7 +78,12 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
     return (
       <Centered icon="spinner" tone="busy" title={a.invoiceConfirming} testId="renew-confirming">
         <p className="sc-lead">{t.waitingHint}</p>
-        <button type="button" className="sc-btn sc-btn-ghost" data-testid="renew-show-invoice" onClick={() => c.navigate('renew', { invoice: invoiceId, t: token }, { replace: true })}>
+        <button
+          type="button"
+          className="sc-btn sc-btn-ghost"
+          data-testid="renew-show-invoice"
+          onClick={() => c.navigate('renew', { invoice: invoiceId, t: token }, { replace: true })}
+        >
           {a.showInvoice}
         </button>
       </Centered>
@@ -95,8 +104,10 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
       browser.assign(paymentUrl);
     } catch (e) {
       setPaying(false);
-      if (isApiError(e) && e.code === 'conflict') inv.reload(); // paid meanwhile: show it paid
-      else if (isApiError(e) && e.code === 'not_found') inv.reload(); // closed meanwhile: the link is no longer valid
+      if (isApiError(e) && e.code === 'conflict')
+        inv.reload(); // paid meanwhile: show it paid
+      else if (isApiError(e) && e.code === 'not_found')
+        inv.reload(); // closed meanwhile: the link is no longer valid
       else {
         if (isApiError(e) && e.code === 'malformed') c.fail(e);
         setPayError(errText(e));
@@ -118,7 +129,11 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
             {data.serviceName}
           </h3>
           {data.serviceStatus && (
-            <span className={`sc-status sc-status-${data.serviceStatus.toLowerCase()}`} data-testid="invoice-service-status" data-status={data.serviceStatus}>
+            <span
+              className={`sc-status sc-status-${data.serviceStatus.toLowerCase()}`}
+              data-testid="invoice-service-status"
+              data-status={data.serviceStatus}
+            >
               {(t.statuses as Record<string, string>)[data.serviceStatus] ?? data.serviceStatus}
             </span>
           )}
@@ -182,7 +197,14 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
         </p>
       )}
       <div className="sc-actions">
-        <button type="button" className="sc-btn sc-btn-primary sc-pay" data-testid="invoice-pay" aria-disabled={paying || undefined} aria-busy={paying || undefined} onClick={() => void pay()}>
+        <button
+          type="button"
+          className="sc-btn sc-btn-primary sc-pay"
+          data-testid="invoice-pay"
+          aria-disabled={paying || undefined}
+          aria-busy={paying || undefined}
+          onClick={() => void pay()}
+        >
           {paying ? t.processing : t.pay(money(data.total))}
         </button>
       </div>

@@ -5,7 +5,15 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Cycle, Service } from '../api/schemas';
 import { useAfterSaleError, useApi, useGateways } from './common';
 import { useTexts } from './i18n';
-import { ENDED_STATUSES, forgetRenewal, PAID_STATUSES, pendingRenewal, rememberRenewal, renewableCycles, type PendingRenewal } from './renewal';
+import {
+  ENDED_STATUSES,
+  forgetRenewal,
+  PAID_STATUSES,
+  pendingRenewal,
+  rememberRenewal,
+  renewableCycles,
+  type PendingRenewal,
+} from './renewal';
 import { browser, catalogKey, Icon, isApiError, refocus, timing, useCheckout, useController, useResource } from './shared';
 
 /** Polls of the renewal order after the return (at the Waiting view's pace) before giving up quietly. */
@@ -217,7 +225,13 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
             >
               {busy === 'cancel' ? a.working : a.cancelAutoRenewYes}
             </button>
-            <button ref={keepRef} type="button" className="sc-btn sc-btn-ghost" data-testid="cancel-renew-no" onClick={() => busy === null && setConfirming(false)}>
+            <button
+              ref={keepRef}
+              type="button"
+              className="sc-btn sc-btn-ghost"
+              data-testid="cancel-renew-no"
+              onClick={() => busy === null && setConfirming(false)}
+            >
               {a.keep}
             </button>
           </div>
@@ -313,7 +327,9 @@ function RenewForm({
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
-  const product = convert ? (paid.find((p) => p.pid === pid) ?? paid[0] ?? null) : ((products.data?.products ?? []).find((p) => p.pid === s.pid) ?? null);
+  const product = convert
+    ? (paid.find((p) => p.pid === pid) ?? paid[0] ?? null)
+    : ((products.data?.products ?? []).find((p) => p.pid === s.pid) ?? null);
   // A plan the storefront no longer lists still renews in its own cycle.
   const cycles = product ? renewableCycles(product.cycles) : s.billingCycle ? [s.billingCycle] : [];
   const chosen = cycle && cycles.includes(cycle) ? cycle : cycles.includes(s.billingCycle) ? s.billingCycle : (cycles[0] ?? null);
@@ -345,7 +361,13 @@ function RenewForm({
           <label className="sc-label" htmlFor={`${idBase}-plan`}>
             {a.paidPlan}
           </label>
-          <select id={`${idBase}-plan`} className="sc-input sc-select" data-testid="renew-plan" value={product?.pid ?? ''} onChange={(e) => setPid(Number(e.target.value))}>
+          <select
+            id={`${idBase}-plan`}
+            className="sc-input sc-select"
+            data-testid="renew-plan"
+            value={product?.pid ?? ''}
+            onChange={(e) => setPid(Number(e.target.value))}
+          >
             {paid.map((p) => (
               <option key={p.pid} value={p.pid}>
                 {p.name}
@@ -358,7 +380,13 @@ function RenewForm({
         <label className="sc-label" htmlFor={`${idBase}-cycle`}>
           {a.renewCycle}
         </label>
-        <select id={`${idBase}-cycle`} className="sc-input sc-select" data-testid="renew-cycle" value={chosen ?? ''} onChange={(e) => setCycle(e.target.value)}>
+        <select
+          id={`${idBase}-cycle`}
+          className="sc-input sc-select"
+          data-testid="renew-cycle"
+          value={chosen ?? ''}
+          onChange={(e) => setCycle(e.target.value)}
+        >
           {cycles.map((cy) => {
             const price = convert ? product?.pricing[cy] : undefined;
             return (
@@ -375,7 +403,13 @@ function RenewForm({
           <label className="sc-label" htmlFor={`${idBase}-gateway`}>
             {a.paymentMethod}
           </label>
-          <select id={`${idBase}-gateway`} className="sc-input sc-select" data-testid="renew-gateway" value={gateways.gateway ?? ''} onChange={(e) => gateways.choose(e.target.value)}>
+          <select
+            id={`${idBase}-gateway`}
+            className="sc-input sc-select"
+            data-testid="renew-gateway"
+            value={gateways.gateway ?? ''}
+            onChange={(e) => gateways.choose(e.target.value)}
+          >
             {gateways.list.map((g) => (
               <option key={g.module} value={g.module}>
                 {g.displayName}
@@ -385,7 +419,13 @@ function RenewForm({
         </div>
       )}
       <div className="sc-actions">
-        <button type="submit" className="sc-btn sc-btn-primary" data-testid="renew-submit" aria-disabled={busy || !ready || undefined} aria-busy={busy || undefined}>
+        <button
+          type="submit"
+          className="sc-btn sc-btn-primary"
+          data-testid="renew-submit"
+          aria-disabled={busy || !ready || undefined}
+          aria-busy={busy || undefined}
+        >
           {busy ? a.working : a.payNow}
         </button>
         <button type="button" className="sc-btn sc-btn-ghost" data-testid="renew-close" onClick={onClose}>

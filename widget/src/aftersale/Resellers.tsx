@@ -3,7 +3,22 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { GatewayChoice, useAfterSaleError, useApi, useGateways } from './common';
 import { useTexts } from './i18n';
-import { browser, catalogKey, Centered, EmailField, ensureSession, HomeLink, Icon, isApiError, isValidEmail, PlanGrid, useCheckout, useController, useResource, useStepFocus } from './shared';
+import {
+  browser,
+  catalogKey,
+  Centered,
+  EmailField,
+  ensureSession,
+  HomeLink,
+  Icon,
+  isApiError,
+  isValidEmail,
+  PlanGrid,
+  useCheckout,
+  useController,
+  useResource,
+  useStepFocus,
+} from './shared';
 
 export function ResellersPage() {
   const c = useController();
@@ -126,7 +141,10 @@ export function ResellersPage() {
   }
 
   const yesNo = (value: boolean, label: string) => (
-    <label className={`sc-gateway${existingReseller === value ? ' is-selected' : ''}`} data-testid={`existing-reseller-${value ? 'yes' : 'no'}`}>
+    <label
+      className={`sc-gateway${existingReseller === value ? ' is-selected' : ''}`}
+      data-testid={`existing-reseller-${value ? 'yes' : 'no'}`}
+    >
       <input type="radio" name="sc-existing-reseller" checked={existingReseller === value} onChange={() => setExisting(value)} />
       <span>{label}</span>
     </label>
@@ -183,7 +201,11 @@ export function ResellersPage() {
               <h3 className="sc-card-title" id="sc-reseller-account">
                 {t.yourDetails}
               </h3>
-              {signedIn ? <p className="sc-muted">{a.signedInAs(sessionEmail)}</p> : <EmailField ref={emailRef} value={email} forced={forced} onChange={setEmail} />}
+              {signedIn ? (
+                <p className="sc-muted">{a.signedInAs(sessionEmail)}</p>
+              ) : (
+                <EmailField ref={emailRef} value={email} forced={forced} onChange={setEmail} />
+              )}
               <div className="sc-field">
                 <label className="sc-label" htmlFor="sc-reseller-password">
                   {a.resellerPassword}
@@ -254,7 +276,14 @@ export function ResellersPage() {
                 {error}
               </p>
             )}
-            <button type="submit" className="sc-btn sc-btn-primary sc-pay" part="pay-button" data-testid="pay-button" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
+            <button
+              type="submit"
+              className="sc-btn sc-btn-primary sc-pay"
+              part="pay-button"
+              data-testid="pay-button"
+              aria-disabled={busy || undefined}
+              aria-busy={busy || undefined}
+            >
               {busy ? t.processing : a.payNow}
             </button>
             <p className="sc-secure">{t.secure}</p>

@@ -83,7 +83,7 @@ function ServiceList() {
         <p className="sc-center-row">
           <a
             className="sc-btn sc-btn-secondary"
-            href={c.config.routing === 'history' ? c.viewUrl('upsell') : '#'}
+            href={c.viewUrl('upsell')}
             data-testid="upsell-link"
             onClick={(e) => {
               e.preventDefault();
@@ -172,10 +172,14 @@ function ServiceCard({ initial }: { initial: Service }) {
     }
     if (busy !== null) return;
     setMacError(null);
-    void run('mac', () => api.setMac(s.serviceId, mac.trim()), (next) => {
-      setMac(next.macAddress);
-      return a.macSaved(next.macAddress || normal);
-    });
+    void run(
+      'mac',
+      () => api.setMac(s.serviceId, mac.trim()),
+      (next) => {
+        setMac(next.macAddress);
+        return a.macSaved(next.macAddress || normal);
+      },
+    );
   }
 
   async function download() {
@@ -287,7 +291,13 @@ function ServiceCard({ initial }: { initial: Service }) {
                 setMacError(null);
               }}
             />
-            <button type="submit" className="sc-btn sc-btn-secondary" data-testid="mac-save" aria-disabled={busy !== null || undefined} aria-busy={busy === 'mac' || undefined}>
+            <button
+              type="submit"
+              className="sc-btn sc-btn-secondary"
+              data-testid="mac-save"
+              aria-disabled={busy !== null || undefined}
+              aria-busy={busy === 'mac' || undefined}
+            >
               {busy === 'mac' ? a.working : a.saveMac}
             </button>
           </div>
@@ -305,7 +315,14 @@ function ServiceCard({ initial }: { initial: Service }) {
             data-testid="service-restart"
             aria-disabled={busy !== null || undefined}
             aria-busy={busy === 'restart' || undefined}
-            onClick={() => busy === null && void run('restart', () => api.restart(s.serviceId), () => a.restarted)}
+            onClick={() =>
+              busy === null &&
+              void run(
+                'restart',
+                () => api.restart(s.serviceId),
+                () => a.restarted,
+              )
+            }
           >
             {busy === 'restart' ? a.working : a.restart}
           </button>
@@ -315,7 +332,14 @@ function ServiceCard({ initial }: { initial: Service }) {
             data-testid="service-recreate"
             aria-disabled={busy !== null || undefined}
             aria-busy={busy === 'recreate' || undefined}
-            onClick={() => busy === null && void run('recreate', () => api.recreate(s.serviceId), () => a.recreated)}
+            onClick={() =>
+              busy === null &&
+              void run(
+                'recreate',
+                () => api.recreate(s.serviceId),
+                () => a.recreated,
+              )
+            }
           >
             {busy === 'recreate' ? a.working : a.recreate}
           </button>
@@ -341,11 +365,25 @@ function ServiceCard({ initial }: { initial: Service }) {
               data-testid="terminate-yes"
               aria-disabled={busy !== null || undefined}
               aria-busy={busy === 'terminate' || undefined}
-              onClick={() => busy === null && void run('terminate', () => api.terminate(s.serviceId), () => a.terminated)}
+              onClick={() =>
+                busy === null &&
+                void run(
+                  'terminate',
+                  () => api.terminate(s.serviceId),
+                  () => a.terminated,
+                )
+              }
             >
               {busy === 'terminate' ? a.working : a.terminateYes}
             </button>
-            <button ref={keepRef} type="button" className="sc-btn sc-btn-ghost" data-testid="terminate-no" aria-disabled={busy !== null || undefined} onClick={() => busy === null && setConfirming(false)}>
+            <button
+              ref={keepRef}
+              type="button"
+              className="sc-btn sc-btn-ghost"
+              data-testid="terminate-no"
+              aria-disabled={busy !== null || undefined}
+              onClick={() => busy === null && setConfirming(false)}
+            >
               {a.keep}
             </button>
           </div>

@@ -40,11 +40,12 @@ function UpsellOffers() {
   const extra = Math.min(Math.max(1, qty), max);
 
   // The server prices every choice (spec §4: the service's cycle, One Time as monthly).
+  const offeredId = offer?.serviceId;
   useEffect(() => {
-    if (!offer) return;
+    if (offeredId === undefined) return;
     let live = true;
     setQuoteError(null);
-    api.quote({ serviceId: offer.serviceId, extraQuantity: extra, currency }).then(
+    api.quote({ serviceId: offeredId, extraQuantity: extra, currency }).then(
       (q) => live && setQuote(q),
       (e: unknown) => {
         if (!live) return;
@@ -56,9 +57,13 @@ function UpsellOffers() {
     return () => {
       live = false;
     };
-  }, [offer?.serviceId, extra, currency, api, c]);
+  }, [offeredId, extra, currency, api, c]);
 
-  if (offers.status === 'error' && isApiError(offers.error) && (offers.error.code === 'unauthorized' || offers.error.code === 'not_found')) {
+  if (
+    offers.status === 'error' &&
+    isApiError(offers.error) &&
+    (offers.error.code === 'unauthorized' || offers.error.code === 'not_found')
+  ) {
     return <SignIn view="upsell" lead={a.upsellSignInLead} notice={a.sessionExpired} />;
   }
   if (offers.status === 'loading' && !offers.data) return <Centered icon="spinner" tone="busy" title={t.loading} />;
@@ -140,7 +145,12 @@ function UpsellOffers() {
         </h3>
         <div className="sc-gateways" role="radiogroup" aria-labelledby="sc-upsell-service">
           {list.map((o) => (
-            <label key={o.serviceId} className={`sc-gateway${o.serviceId === offer.serviceId ? ' is-selected' : ''}`} data-testid="upsell-service" data-service-id={o.serviceId}>
+            <label
+              key={o.serviceId}
+              className={`sc-gateway${o.serviceId === offer.serviceId ? ' is-selected' : ''}`}
+              data-testid="upsell-service"
+              data-service-id={o.serviceId}
+            >
               <input
                 type="radio"
                 name="sc-upsell-service"
@@ -191,7 +201,9 @@ function UpsellOffers() {
       <section className="sc-card sc-summary" aria-label={t.summary}>
         <div className="sc-line sc-total">
           <span>{t.total}</span>
-          <strong data-testid="upsell-total" aria-live="polite">{shown ? money(shown.total) : '…'}</strong>
+          <strong data-testid="upsell-total" aria-live="polite">
+            {shown ? money(shown.total) : '…'}
+          </strong>
         </div>
         {shown && (
           <p className="sc-hint" data-testid="upsell-after">
@@ -252,7 +264,12 @@ export function UpsellSuccess() {
         {s.name} · {t.maxConnections}: <strong data-testid="upsell-connections">{s.maxConnections}</strong>
       </p>
       <div className="sc-actions">
-        <button type="button" className="sc-btn sc-btn-primary" data-testid="manage-services" onClick={() => c.navigate('', { view: 'services' })}>
+        <button
+          type="button"
+          className="sc-btn sc-btn-primary"
+          data-testid="manage-services"
+          onClick={() => c.navigate('', { view: 'services' })}
+        >
           {a.manage}
         </button>
         <HomeLink className="sc-btn sc-btn-ghost">{t.backHome}</HomeLink>

@@ -11,7 +11,12 @@ import { en } from './i18n/en';
 
 function signIn(email: string, scope: 'email' | 'proven') {
   const p = emptyPersisted();
-  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email }, token: scope === 'proven' ? sessionToken(email) : `tok-${email}` });
+  savePersisted({
+    ...p,
+    auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+    user: { email },
+    token: scope === 'proven' ? sessionToken(email) : `tok-${email}`,
+  });
 }
 
 const HISTORY = { routing: 'history', base: '/checkout/' };
@@ -100,7 +105,7 @@ describe('sign-in for management', () => {
     history.replaceState(null, '', '/checkout/?view=services');
     const { ui } = await open(HISTORY);
     await ui().findByTestId('signin-form');
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('buyer@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('buyer@example.com');
   });
 
   it('the email landing parameter leaves a session of the same email alone', async () => {
@@ -134,6 +139,18 @@ describe('services', () => {
     expect(first.querySelectorAll('[data-testid="copy-button"]')).toHaveLength(3);
     // A cancelled service offers no actions.
     expect(second.querySelector('[data-testid="service-restart"]')).toBeNull();
+  });
+
+  it('links the upsell by a real address in memory routing too, and opens it in place on a click', async () => {
+    installFakeApi();
+    signIn('buyer@example.com', 'proven');
+    history.replaceState(null, '', '/shop/?sc_view=services');
+    const { ui } = await open();
+    const link = await ui().findByTestId<HTMLAnchorElement>('upsell-link');
+    expect(link.getAttribute('href')).toBe(`${location.origin}/shop/?sc_view=upsell`);
+    fireEvent.click(link);
+    await ui().findByTestId('upsell-slider');
+    expect(location.pathname + location.search).toBe('/shop/?sc_view=services');
   });
 
   it('restarts, recreates and terminates only after confirming', async () => {
@@ -206,7 +223,7 @@ describe('upsell', () => {
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/upsell');
     const { ui, of } = await open(HISTORY);
-    const slider = (await ui().findByTestId('upsell-slider')) as HTMLInputElement;
+    const slider = await ui().findByTestId<HTMLInputElement>('upsell-slider');
     expect(slider.type).toBe('range');
     expect(slider.value).toBe('1');
     expect(slider.max).toBe('4');
@@ -225,7 +242,9 @@ describe('upsell', () => {
       gateway: 'sandbox',
       returnUrl: '/checkout/waiting?order={orderId}&upsell=s-1',
     });
-    expect(of('order-created')).toEqual([{ orderId: 'o-up', invoiceId: 'i-up', status: 'pending', total: { amount: 600, currency: 'EUR' } }]);
+    expect(of('order-created')).toEqual([
+      { orderId: 'o-up', invoiceId: 'i-up', status: 'pending', total: { amount: 600, currency: 'EUR' } },
+    ]);
     expect(loadPersisted().order.orderid).toBe('o-up');
   });
 
@@ -323,7 +342,13 @@ describe('resellers', () => {
   it('moves from the reseller waiting view to the reseller success page', async () => {
     const api = installFakeApi();
     api.orderStatuses = ['paid', 'active'];
-    api.on('GET /orders/o-res', () => ({ orderId: 'o-res', invoiceId: 'i-res', status: api.orderStatuses.shift() ?? 'active', serviceIds: ['s-res'], total: { amount: 5000, currency: 'EUR' } }));
+    api.on('GET /orders/o-res', () => ({
+      orderId: 'o-res',
+      invoiceId: 'i-res',
+      status: api.orderStatuses.shift() ?? 'active',
+      serviceIds: ['s-res'],
+      total: { amount: 5000, currency: 'EUR' },
+    }));
     signIn('res@example.com', 'proven');
     history.replaceState(null, '', '/checkout/resellers/waiting?order=o-res');
     const { ui } = await open(HISTORY);
@@ -336,7 +361,11 @@ describe('resellers', () => {
   it.each([
     ['no serviceid', '/checkout/resellers/success', null],
     ['a reseller product in error', '/checkout/resellers/success?serviceid=s-x', () => apiError(404, 'not_found', 'Service not found.')],
-    ['a reseller product not Active', '/checkout/resellers/success?serviceid=s-x', () => ({ serviceId: 's-x', name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' })],
+    [
+      'a reseller product not Active',
+      '/checkout/resellers/success?serviceid=s-x',
+      () => ({ serviceId: 's-x', name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' }),
+    ],
   ])('guards the success page: %s goes back to /resellers', async (_name, url, answer) => {
     const api = installFakeApi();
     if (answer) api.on('GET /resellers/services/s-x', answer);
@@ -368,7 +397,7 @@ describe('affiliates', () => {
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const { ui } = await mountIndex();
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
     expect(api.callsTo('POST /orders')[0]!.body?.affiliateId).toBe('77');
@@ -381,7 +410,13 @@ describe('cancel a pending order', () => {
     const api = installFakeApi();
     api.orderStatuses = ['pending'];
     const p = emptyPersisted();
-    savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email: 'b@example.com' }, token: 'tok-b@example.com', order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' } });
+    savePersisted({
+      ...p,
+      auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+      user: { email: 'b@example.com' },
+      token: 'tok-b@example.com',
+      order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' },
+    });
     history.replaceState(null, '', '/checkout/waiting?order=o-9');
     const { ui } = await open(HISTORY);
     fireEvent.click(await ui().findByTestId('cancel-order'));
@@ -414,7 +449,7 @@ describe('after-sale texts', () => {
     expect(shape(table).sort()).toEqual(shape(en as unknown as Tree).sort());
     for (const [key, text] of strings(table)) expect(text.trim(), `${code} ${key}`).not.toBe('');
     if (code.startsWith('en')) return;
-    const english = new Map(strings(en as unknown as Tree));
+    const english = new Map(strings(en));
     const same = strings(table).filter(([k, s]) => !['no'].includes(k) && english.get(k) === s && /[a-z]{3}/.test(s));
     expect(same).toEqual([]);
   });

@@ -6,7 +6,6 @@ import { id, int, MoneySchema } from '../api/primitives';
 import { OrderSchema, ServiceSchema, SessionSchema } from '../api/schemas.later';
 import { browser } from './shared';
 
-
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
 
 export const OfferSchema = v.object({

@@ -3,7 +3,19 @@ import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEven
 import { tokenScope } from '../state/session';
 import { afterSaleApi } from './api';
 import { useTexts } from './i18n';
-import { catalogKey, Centered, EmailField, Icon, isApiError, isValidEmail, useCheckout, useController, useErrorText, useI18n, useStepFocus } from './shared';
+import {
+  catalogKey,
+  Centered,
+  EmailField,
+  Icon,
+  isApiError,
+  isValidEmail,
+  useCheckout,
+  useController,
+  useErrorText,
+  useI18n,
+  useStepFocus,
+} from './shared';
 
 export function useApi() {
   const c = useController();
@@ -173,7 +185,15 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
           {tab('password', a.byPassword)}
         </div>
         <div role="tabpanel" id="sc-signin-panel" aria-labelledby={`sc-signin-tab-${mode}`}>
-          <EmailField ref={emailRef} value={email} forced={forced} onChange={(v) => { setEmail(v); setSent(false); }} />
+          <EmailField
+            ref={emailRef}
+            value={email}
+            forced={forced}
+            onChange={(v) => {
+              setEmail(v);
+              setSent(false);
+            }}
+          />
           {mode === 'password' && (
             <div className="sc-field">
               <label className="sc-label" htmlFor="sc-signin-password">
@@ -254,7 +274,17 @@ export function useGateways() {
   return { list, gateway, choose: setChosen };
 }
 
-export function GatewayChoice({ list, gateway, choose, title }: { list: { module: string; displayName: string }[]; gateway: string | null; choose: (m: string) => void; title: string }) {
+export function GatewayChoice({
+  list,
+  gateway,
+  choose,
+  title,
+}: {
+  list: { module: string; displayName: string }[];
+  gateway: string | null;
+  choose: (m: string) => void;
+  title: string;
+}) {
   if (!list.length) return null;
   return (
     <section className="sc-card" aria-labelledby="sc-as-gateway-title">
@@ -263,7 +293,12 @@ export function GatewayChoice({ list, gateway, choose, title }: { list: { module
       </h3>
       <div className="sc-gateways" role="radiogroup" aria-labelledby="sc-as-gateway-title">
         {list.map((g) => (
-          <label key={g.module} className={`sc-gateway${g.module === gateway ? ' is-selected' : ''}`} data-testid="gateway-option" data-module={g.module}>
+          <label
+            key={g.module}
+            className={`sc-gateway${g.module === gateway ? ' is-selected' : ''}`}
+            data-testid="gateway-option"
+            data-module={g.module}
+          >
             <input type="radio" name="sc-as-gateway" value={g.module} checked={g.module === gateway} onChange={() => choose(g.module)} />
             <span>{g.displayName}</span>
           </label>

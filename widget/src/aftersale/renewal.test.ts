@@ -16,7 +16,12 @@ const PAYMENT = 'http://localhost:3000/checkout/api/payments/sandbox';
 
 function signIn(email = 'buyer@example.com') {
   const p = emptyPersisted();
-  savePersisted({ ...p, auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } }, user: { email }, token: sessionToken(email) });
+  savePersisted({
+    ...p,
+    auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+    user: { email },
+    token: sessionToken(email),
+  });
 }
 
 async function open(url: string, attrs: Record<string, string> = HISTORY) {
@@ -33,7 +38,13 @@ async function services(list: Record<string, unknown>[]) {
   signIn();
   const m = await open('/checkout/?view=services');
   await m.ui().findAllByTestId('service-card');
-  const card = (id: string) => within(m.ui().getAllByTestId('service-card').find((c) => c.dataset.serviceId === id)!);
+  const card = (id: string) =>
+    within(
+      m
+        .ui()
+        .getAllByTestId('service-card')
+        .find((c) => c.dataset.serviceId === id)!,
+    );
   return { api, card, ...m };
 }
 
@@ -46,7 +57,15 @@ describe('renewals in My services', () => {
       ...statuses.filter((s) => s !== 'Active').map((status, i) => service(`s-${i + 2}`, { status, autoRenew: status !== 'Cancelled' })),
     ]);
     const badges = ui().getAllByTestId('service-status');
-    expect(badges.map((b) => b.dataset.status)).toEqual(['Active', 'Pending', 'Overdue', 'Suspended', 'Cancelled', 'Terminated', 'Expired']);
+    expect(badges.map((b) => b.dataset.status)).toEqual([
+      'Active',
+      'Pending',
+      'Overdue',
+      'Suspended',
+      'Cancelled',
+      'Terminated',
+      'Expired',
+    ]);
     // jsdom's language is en-US: American spelling.
     expect(badges.map((b) => b.textContent)).toEqual(['Active', 'Pending', 'Overdue', 'Suspended', 'Canceled', 'Terminated', 'Expired']);
     const due = formatDate('2030-02-01', 'en-us');
@@ -79,11 +98,11 @@ describe('renewals in My services', () => {
     expect(card('s-4').queryByTestId('service-renew')).toBeNull();
 
     fireEvent.click(card('s-1').getByTestId('service-renew'));
-    const cycle = (await card('s-1').findByTestId('renew-cycle')) as HTMLSelectElement;
+    const cycle = await card('s-1').findByTestId<HTMLSelectElement>('renew-cycle');
     // The plan's cycles from the catalog, the service's own first chosen.
     await waitFor(() => expect([...cycle.options].map((o) => o.value)).toEqual(['monthly', 'annually']));
     expect(cycle.value).toBe('monthly');
-    const gateway = (await card('s-1').findByTestId('renew-gateway')) as HTMLSelectElement;
+    const gateway = await card('s-1').findByTestId<HTMLSelectElement>('renew-gateway');
     fireEvent.change(cycle, { target: { value: 'annually' } });
     fireEvent.change(gateway, { target: { value: 'coinbase' } });
 
@@ -99,30 +118,49 @@ describe('renewals in My services', () => {
 
     api.calls.length = 0;
     api.on('POST /services/s-1/renew', () => ({
-      orderId: 'o-r', invoiceId: 'i-r', status: 'pending', fraud: false, serviceIds: ['s-1'], total: { amount: 9999, currency: 'EUR' },
-      paymentUrl: '/checkout/api/payments/sandbox/i-r', paymentDeadline: '', createdAt: '', quote: null,
+      orderId: 'o-r',
+      invoiceId: 'i-r',
+      status: 'pending',
+      fraud: false,
+      serviceIds: ['s-1'],
+      total: { amount: 9999, currency: 'EUR' },
+      paymentUrl: '/checkout/api/payments/sandbox/i-r',
+      paymentDeadline: '',
+      createdAt: '',
+      quote: null,
     }));
     fireEvent.click(card('s-1').getByTestId('renew-submit'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-r`));
-    expect(api.callsTo('POST /services/s-1/renew')[0]!.body).toEqual({ billingCycle: 'annually', gateway: 'coinbase', returnUrl: '/checkout/?view=services' });
+    expect(api.callsTo('POST /services/s-1/renew')[0]!.body).toEqual({
+      billingCycle: 'annually',
+      gateway: 'coinbase',
+      returnUrl: '/checkout/?view=services',
+    });
   });
 
   it('continues a trial with a paid plan and cycle of the catalog', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    const { api, card } = await services([service('s-t', { pid: 1, name: 'Free Trial', trial: true, autoRenew: false, nextDueDate: '', recurringAmount: null })]);
+    const { api, card } = await services([
+      service('s-t', { pid: 1, name: 'Free Trial', trial: true, autoRenew: false, nextDueDate: '', recurringAmount: null }),
+    ]);
     expect(card('s-t').queryByTestId('service-renew')).toBeNull();
     expect(card('s-t').queryByTestId('service-cancel-renew')).toBeNull();
     expect(card('s-t').queryByTestId('service-resume')).toBeNull();
     fireEvent.click(card('s-t').getByTestId('service-convert'));
-    const plan = (await card('s-t').findByTestId('renew-plan')) as HTMLSelectElement;
+    const plan = await card('s-t').findByTestId<HTMLSelectElement>('renew-plan');
     await waitFor(() => expect([...plan.options].map((o) => o.textContent)).toEqual(['Premium', 'Family']));
     fireEvent.change(plan, { target: { value: '3' } });
-    const cycle = card('s-t').getByTestId('renew-cycle') as HTMLSelectElement;
+    const cycle = card('s-t').getByTestId<HTMLSelectElement>('renew-cycle');
     await waitFor(() => expect([...cycle.options].map((o) => o.textContent)).toEqual(['Monthly · €19.99', 'Yearly · €149.99']));
     fireEvent.change(cycle, { target: { value: 'annually' } });
     fireEvent.click(card('s-t').getByTestId('renew-submit'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-ren-s-t`));
-    expect(api.callsTo('POST /services/s-t/renew')[0]!.body).toEqual({ billingCycle: 'annually', pid: 3, gateway: 'sandbox', returnUrl: '/checkout/?view=services' });
+    expect(api.callsTo('POST /services/s-t/renew')[0]!.body).toEqual({
+      billingCycle: 'annually',
+      pid: 3,
+      gateway: 'sandbox',
+      returnUrl: '/checkout/?view=services',
+    });
   });
 
   it('cancels auto-renew after a confirmation, then resumes it', async () => {
@@ -196,9 +234,15 @@ describe('the /renew page of a pay link', () => {
     expect(get.query.get('locale')).toBe('en-us');
     expect(ui().getByTestId('invoice-service').textContent).toBe('Premium');
     expect(ui().getByTestId('invoice-username').textContent).toBe('sc12345678');
-    expect(ui().getByTestId('invoice-period').textContent).toBe(en.periodRange(formatDate('2030-02-01', 'en-us'), formatDate('2030-03-01', 'en-us')));
+    expect(ui().getByTestId('invoice-period').textContent).toBe(
+      en.periodRange(formatDate('2030-02-01', 'en-us'), formatDate('2030-03-01', 'en-us')),
+    );
     expect(ui().getByTestId('invoice-deadline').textContent).toBe(formatDate('2030-02-06', 'en-us'));
-    expect(ui().getAllByTestId('invoice-line').map((l) => l.textContent)).toEqual(['Premium — monthly€12.99', '1 extra connection€3.00']);
+    expect(
+      ui()
+        .getAllByTestId('invoice-line')
+        .map((l) => l.textContent),
+    ).toEqual(['Premium — monthly€12.99', '1 extra connection€3.00']);
     expect(ui().getByTestId('invoice-total').textContent).toBe('€15.99');
     const options = ui().getAllByTestId('gateway-option');
     expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'coinbase']);
@@ -222,7 +266,10 @@ describe('the /renew page of a pay link', () => {
     expect(api.callsTo('GET /invoices/i-77')[0]!.query.get('locale')).toBe('de-de');
     fireEvent.click(ui().getByTestId('invoice-pay'));
     await waitFor(() => expect(api.callsTo('POST /invoices/i-77/pay')).toHaveLength(1));
-    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body).toEqual({ gateway: 'sandbox', returnUrl: `/checkout/de-de/renew?invoice=i-77&t=${PAY_TOKEN}&return=1` });
+    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body).toEqual({
+      gateway: 'sandbox',
+      returnUrl: `/checkout/de-de/renew?invoice=i-77&t=${PAY_TOKEN}&return=1`,
+    });
   });
 
   it('back from the payment page, waits for the payment and shows the renewal paid', async () => {
@@ -271,7 +318,9 @@ describe('the /renew page of a pay link', () => {
     const { ui } = await open(`/?sc_invoice=i-77&sc_t=${PAY_TOKEN}`, {});
     fireEvent.click(await ui().findByTestId('invoice-pay'));
     await waitFor(() => expect(api.callsTo('POST /invoices/i-77/pay')).toHaveLength(1));
-    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body?.returnUrl).toBe(`http://localhost:3000/?sc_invoice=i-77&sc_t=${PAY_TOKEN}&sc_return=1`);
+    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body?.returnUrl).toBe(
+      `http://localhost:3000/?sc_invoice=i-77&sc_t=${PAY_TOKEN}&sc_return=1`,
+    );
   });
 });
 
@@ -290,7 +339,7 @@ describe('Renew automatically with this card (checkout)', () => {
 
   async function pay(ui: ReturnType<typeof mount>['ui']) {
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
   }
 
@@ -300,14 +349,18 @@ describe('Renew automatically with this card (checkout)', () => {
     expect(ui().queryByTestId('renew-with-card')).toBeNull();
     const stripe = (await ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!;
     fireEvent.click(stripe.querySelector('input')!);
-    const box = (await ui().findByTestId('renew-with-card')) as HTMLInputElement;
+    const box = await ui().findByTestId<HTMLInputElement>('renew-with-card');
     expect(box.checked).toBe(false);
     expect(ui().getByText(main.renewWithCard)).toBeTruthy();
     expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each month'));
     fireEvent.change(ui().getByTestId('billing-cycle'), { target: { value: 'annually' } });
     await waitFor(() => expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each year')));
     // A free trial is not paid by card at all.
-    fireEvent.click(ui().getAllByTestId('plan-card').find((c) => c.dataset.pid === '1')!);
+    fireEvent.click(
+      ui()
+        .getAllByTestId('plan-card')
+        .find((c) => c.dataset.pid === '1')!,
+    );
     await waitFor(() => expect(ui().queryByTestId('renew-with-card')).toBeNull());
   });
 
@@ -327,7 +380,7 @@ describe('Renew automatically with this card (checkout)', () => {
     const m = await mountIndex();
     fireEvent.click((await m.ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!.querySelector('input')!);
     fireEvent.click(await m.ui().findByTestId('renew-with-card'));
-    await waitFor(() => expect((m.ui().getByTestId('renew-with-card') as HTMLInputElement).checked).toBe(true));
+    await waitFor(() => expect(m.ui().getByTestId<HTMLInputElement>('renew-with-card').checked).toBe(true));
     await pay(m.ui);
     await waitFor(() => expect(again.callsTo('POST /orders')).toHaveLength(1));
     expect(again.callsTo('POST /orders')[0]!.body).toMatchObject({ gateway: 'stripe', renewWithCard: true });

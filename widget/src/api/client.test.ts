@@ -15,7 +15,10 @@ describe('API client', () => {
       token: () => 'tok',
       language: () => 'de-de',
     });
-    const order = await c.createOrder({ pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'sandbox' }, 'key-1');
+    const order = await c.createOrder(
+      { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'sandbox' },
+      'key-1',
+    );
     expect(order).toMatchObject({ orderId: 'o1', invoiceId: '', serviceIds: [], fraud: false, paymentUrl: '' });
     const [url, init] = f.mock.calls[0]!;
     expect(url).toBe('https://shop.example/checkout/api/orders');
@@ -36,10 +39,15 @@ describe('API client', () => {
 
   it('maps error bodies to their stable names and keeps the fresh quote of price_changed', async () => {
     const quote = { lines: [], subtotal: { amount: 1, currency: 'EUR' }, discount: null, total: { amount: 1, currency: 'EUR' } };
-    const { c } = client(() => ok({ name: 'price_changed', message: 'changed', id: 'x', temporary: false, timeout: false, fault: false, quote }, 409), {
-      token: () => 't',
-    });
-    const err = await c.createOrder({ pid: 1, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'x' }, 'k').catch((e: unknown) => e);
+    const { c } = client(
+      () => ok({ name: 'price_changed', message: 'changed', id: 'x', temporary: false, timeout: false, fault: false, quote }, 409),
+      {
+        token: () => 't',
+      },
+    );
+    const err = await c
+      .createOrder({ pid: 1, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'x' }, 'k')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 'price_changed', status: 409, message: 'changed', quote });
   });
@@ -59,7 +67,9 @@ describe('API client', () => {
   });
 
   it('keeps unknown billing cycles out instead of failing the catalog', async () => {
-    const { c } = client(() => ok({ pid: 1, name: 'P', cycles: ['monthly', 'fortnightly'], pricing: { monthly: { amount: 100, currency: 'EUR' } } }));
+    const { c } = client(() =>
+      ok({ pid: 1, name: 'P', cycles: ['monthly', 'fortnightly'], pricing: { monthly: { amount: 100, currency: 'EUR' } } }),
+    );
     const p = await c.product(1, 'EUR');
     expect(p.cycles).toEqual(['monthly']);
     expect(p.configOptions).toEqual([]);

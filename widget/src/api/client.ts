@@ -158,7 +158,13 @@ export function createClient(opts: ClientOptions) {
     if (!parsed.success) return new ApiError(statusCode(res.status), res.status, '');
     const { name, message, quote } = parsed.output;
     // The fresh quote of a 409 price_changed; without the later schemas the error still stands.
-    const q = quote === undefined ? null : await schemas().then((s) => v.safeParse(s.QuoteSchema, quote), () => null);
+    const q =
+      quote === undefined
+        ? null
+        : await schemas().then(
+            (s) => v.safeParse(s.QuoteSchema, quote),
+            () => null,
+          );
     return new ApiError(name, res.status, message, q && q.success ? q.output : null);
   }
 
@@ -177,9 +183,14 @@ export function createClient(opts: ClientOptions) {
   }
 
   /** json() with a schema of schemas.later.ts: the request goes out at once, whether or not they are there yet. */
-  async function later<K extends LaterSchema>(key: K, method: string, path: string, init?: RequestInit2): Promise<v.InferOutput<LaterSchemas[K]>> {
+  async function later<K extends LaterSchema>(
+    key: K,
+    method: string,
+    path: string,
+    init?: RequestInit2,
+  ): Promise<v.InferOutput<LaterSchemas[K]>> {
     const { status, body } = await read(method, path, init);
-    return check((await schemas())[key] as LaterSchemas[K], body, status, method, path);
+    return check((await schemas())[key], body, status, method, path);
   }
 
   function check<S extends v.GenericSchema>(schema: S, body: unknown, status: number, method: string, path: string): v.InferOutput<S> {

@@ -12,7 +12,7 @@ const ok = (body: unknown, status = 200) => Promise.resolve(new Response(JSON.st
 
 function client(fetchImpl: () => Promise<Response>) {
   const f = vi.fn(fetchImpl);
-  return { f, c: createClient({ base: 'https://shop.example/checkout/api', fetch: f as unknown as typeof fetch, token: () => 't' }) };
+  return { f, c: createClient({ base: 'https://shop.example/checkout/api', fetch: f, token: () => 't' }) };
 }
 
 describe('later schemas from the checkout module', () => {
@@ -46,7 +46,9 @@ describe('later schemas from the checkout module', () => {
     setLaterSchemasLoader(() => Promise.reject(new Error('checkout.js: 404')));
     const quote = { lines: [], total: { amount: 1, currency: 'EUR' } };
     const { c } = client(() => ok({ name: 'price_changed', message: 'changed', quote }, 409));
-    const err = await c.quote({ pid: 1, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false }).catch((e: unknown) => e);
+    const err = await c
+      .quote({ pid: 1, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'price_changed', status: 409, quote: null });
   });
 });

@@ -2,7 +2,7 @@
 // order and after-sale pages). The script-tag builds ship them in dist/checkout.js, not in the
 // first script (api/later.ts).
 import { minLength, picklist, union } from 'valibot';
-import { array, boolean, nullish, number, object, optional, pipe, string, transform } from './valibot';
+import { array, boolean, nullish, number, object, optional, pipe, string } from './valibot';
 import { id, int, MoneySchema } from './primitives';
 
 export const CurrencySchema = object({
@@ -33,9 +33,7 @@ export const QuoteSchema = object({
   extraConnections: optional(int),
   lines: array(object({ key: optional(string(), ''), label: string(), amount: MoneySchema })),
   subtotal: optional(MoneySchema),
-  discount: nullish(
-    object({ code: string(), type: string(), value: union([string(), number()]), amount: MoneySchema }),
-  ),
+  discount: nullish(object({ code: string(), type: string(), value: union([string(), number()]), amount: MoneySchema })),
   total: MoneySchema,
 });
 
@@ -49,9 +47,19 @@ export const SessionSchema = object({
 
 export const GeoSchema = object({ ip: string(), country: string() });
 
-export const ORDER_STATUSES = ['pending', 'paid', 'provisioning', 'active', 'fraud', 'cancelled', 'failed', 'needs_review', 'partially_refunded', 'refunded'] as const;
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'provisioning',
+  'active',
+  'fraud',
+  'cancelled',
+  'failed',
+  'needs_review',
+  'partially_refunded',
+  'refunded',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
 
 export const OrderSchema = object({
   orderId: id,
@@ -88,4 +96,3 @@ export const ServiceSchema = object({
   renewalOrderId: nullish(string()),
   recurringAmount: nullish(MoneySchema),
 });
-

@@ -52,8 +52,10 @@ export function PlansShell({ need, onContinue }: { need: () => void; onContinue:
     [settled, need, c],
   );
 
+  // The buyer's first touch of the page fetches the checkout's code at once: listeners that start a
+  // download, not controls, so the container says it is none (presentation: no role of its own).
   return (
-    <div className="sc-page sc-index" onPointerDown={need} onKeyDown={need} onFocus={need}>
+    <div className="sc-page sc-index" role="presentation" onPointerDown={need} onKeyDown={need} onFocus={need}>
       <ManageLink />
       <section className="sc-section" aria-labelledby="sc-plans-title">
         <header className="sc-section-head">

@@ -13,7 +13,7 @@ vi.mock('./fetch', () => ({ fetchCheckout: () => new Promise((resolve) => chunk.
 
 async function realChunk(): Promise<Checkout> {
   const parts = await vi.importActual<typeof import('./parts')>('./parts');
-  return { ...parts, schemas: await import('../api/schemas.later'), english: await import('../i18n/english'), css: '' } as Checkout;
+  return { ...parts, schemas: await import('../api/schemas.later'), english: await import('../i18n/english'), css: '' };
 }
 
 describe('the shell handing over to the full plan page', () => {

@@ -10,7 +10,12 @@ export function runLanding(c: Controller): void {
   const p = s.persisted;
   if (c.autoOrderDue) {
     void autoOrder(c);
-  } else if (email && !s.route.query.signin && isValidEmail(email) && !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())) {
+  } else if (
+    email &&
+    !s.route.query.signin &&
+    isValidEmail(email) &&
+    !(p.auth.loggedIn && p.token && p.user.email.toLowerCase() === email.toLowerCase())
+  ) {
     // Spec §4 auto-login: an email in the URL identifies the visitor unless already signed in as
     // them; a sign-in link proves who the visitor is and keeps that session.
     ensureSession(c, email).catch(() => undefined);

@@ -23,7 +23,7 @@ vi.mock('./fetch', () => ({
 
 async function realChunk(): Promise<Checkout> {
   const parts = await vi.importActual<typeof import('./parts')>('./parts');
-  return { ...parts, schemas: await import('../api/schemas.later'), english: await import('../i18n/english'), css: '' } as Checkout;
+  return { ...parts, schemas: await import('../api/schemas.later'), english: await import('../i18n/english'), css: '' };
 }
 
 const cards = (el: Element) => Array.from(el.shadowRoot?.querySelectorAll<HTMLElement>('[data-testid="plan-card"]') ?? []);

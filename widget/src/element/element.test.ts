@@ -47,7 +47,10 @@ describe('<streamcart-checkout>', () => {
   it('selects the plan attribute, and open(pid) selects another plan', async () => {
     installFakeApi();
     const { el, ui, of } = await mountIndex({ plan: '3' });
-    const selected = () => ui().getAllByTestId('plan-card').find((c) => c.getAttribute('aria-checked') === 'true');
+    const selected = () =>
+      ui()
+        .getAllByTestId('plan-card')
+        .find((c) => c.getAttribute('aria-checked') === 'true');
     await waitFor(() => expect(selected()?.dataset.pid).toBe('3'));
     el.open(2);
     await waitFor(() => expect(selected()?.dataset.pid).toBe('2'));
@@ -103,7 +106,7 @@ describe('<streamcart-checkout>', () => {
     document.body.appendChild(box);
     box.appendChild(el);
     await Promise.resolve();
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('moved@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('moved@example.com');
   });
 
   it('unmounts when removed from the page', async () => {

@@ -106,7 +106,7 @@ export class StreamcartCheckoutElement extends HTMLElement {
     // not after its first render.
     controller.prefetch('plans');
     controller.loadStorefront();
-    this.#root = createRoot(document.createDocumentFragment() as unknown as Element);
+    this.#root = createRoot(document.createDocumentFragment());
     this.#root.render(<Shell host={this} controller={controller} />);
   }
 
@@ -161,7 +161,7 @@ for (const name of ATTRIBUTES) {
     get(this: HTMLElement) {
       return this.getAttribute(name);
     },
-    set(this: HTMLElement, value: unknown) {
+    set(this: HTMLElement, value: string | number | boolean | null | undefined) {
       if (value === null || value === undefined || value === false) this.removeAttribute(name);
       else this.setAttribute(name, String(value));
     },

@@ -46,7 +46,9 @@ describe('storefront settings', () => {
     const { el, ui, of } = await mountIndex();
     // jsdom has no adopted sheets: the theme is a <style> of its own in the shadow root.
     await waitFor(() => {
-      const css = Array.from(el.shadowRoot!.querySelectorAll('style')).map((s) => s.textContent).join('');
+      const css = Array.from(el.shadowRoot!.querySelectorAll('style'))
+        .map((s) => s.textContent)
+        .join('');
       expect(css).toContain(':host{--_p:var(--sc-primary,#0f766e);--_bg:var(--sc-bg,#f0fdfa)}');
     });
     const logo = el.shadowRoot!.querySelector('img[part="logo"]');
@@ -102,7 +104,10 @@ describe('storefront settings', () => {
     await waitFor(() => expect(back.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
     await waitFor(() => expect(back.ui().getByTestId('price-total').textContent).toContain('$'));
     // Priced in the buyer's currency from the start, not in the storefront's default one first.
-    const asked = api.callsTo('GET /products').slice(before).map((c) => c.query.get('currency'));
+    const asked = api
+      .callsTo('GET /products')
+      .slice(before)
+      .map((c) => c.query.get('currency'));
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.every((c) => c === 'USD')).toBe(true);
     expect(back.of('ready')).toEqual([expect.objectContaining({ currency: 'USD' })]);
@@ -131,7 +136,9 @@ describe('storefront settings', () => {
     el.setAttribute('store', 'pk_b');
     // A path is on the shop's origin, not the host page's.
     await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')?.getAttribute('src')).toBe('https://shop.example/b.svg'));
-    const css = Array.from(el.shadowRoot!.querySelectorAll('style')).map((s) => s.textContent).join('');
+    const css = Array.from(el.shadowRoot!.querySelectorAll('style'))
+      .map((s) => s.textContent)
+      .join('');
     expect(css).toContain('--_p:var(--sc-primary,rebeccapurple)');
     expect(css).not.toContain('#0f766e');
   });
@@ -160,10 +167,17 @@ describe('what a host page needs, announced instead of asked for twice', () => {
     const storefronts = listen('storefront-loaded');
     const currencies = listen('currencies-loaded');
     await mountIndex();
-    await waitFor(() => expect(storefronts).toEqual([{ supportUrl: 'https://help.teal.example/', dashboardUrl: 'https://my.teal.example/' }]));
+    await waitFor(() =>
+      expect(storefronts).toEqual([{ supportUrl: 'https://help.teal.example/', dashboardUrl: 'https://my.teal.example/' }]),
+    );
     // On the plan page the currencies are read once the cards are painted, for the form below them.
     await waitFor(() => expect(currencies).toHaveLength(1));
-    expect(currencies[0]).toEqual(expect.objectContaining({ default: expect.any(String), currencies: expect.arrayContaining([expect.objectContaining({ code: 'EUR' })]) }));
+    expect(currencies[0]).toEqual(
+      expect.objectContaining({
+        default: expect.any(String),
+        currencies: expect.arrayContaining([expect.objectContaining({ code: 'EUR' })]),
+      }),
+    );
     expect(api.callsTo('GET /storefront')).toHaveLength(1);
     expect(api.callsTo('GET /currencies')).toHaveLength(1);
   });

@@ -29,7 +29,9 @@ describe('adopted style sheets', () => {
     expect(a.shadowRoot!.adoptedStyleSheets[0]).toBe(b.shadowRoot!.adoptedStyleSheets[0]);
     expect(a.shadowRoot!.adoptedStyleSheets[1]).not.toBe(b.shadowRoot!.adoptedStyleSheets[1]);
     expect(a.shadowRoot!.querySelector('style')).toBeNull();
-    const rules = Array.from(a.shadowRoot!.adoptedStyleSheets[0]!.cssRules).map((r) => r.cssText).join('\n');
+    const rules = Array.from(a.shadowRoot!.adoptedStyleSheets[0]!.cssRules)
+      .map((r) => r.cssText)
+      .join('\n');
     expect(rules).toContain('.sc-plan');
     expect(document.adoptedStyleSheets ?? []).toHaveLength(0);
   });
@@ -42,7 +44,11 @@ describe('adopted style sheets', () => {
     document.body.append(el);
     await waitFor(() => {
       const theme = el.shadowRoot?.adoptedStyleSheets[1];
-      expect(Array.from(theme?.cssRules ?? []).map((r) => r.cssText).join('')).toContain('--_p: var(--sc-primary,#0f766e)');
+      expect(
+        Array.from(theme?.cssRules ?? [])
+          .map((r) => r.cssText)
+          .join(''),
+      ).toContain('--_p: var(--sc-primary,#0f766e)');
     });
   });
 });

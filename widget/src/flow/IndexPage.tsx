@@ -100,7 +100,13 @@ export function IndexPage({ group }: { group: Group }) {
     if (!q.quote) return;
     const price = q.quote.lines.find((l) => l.key === 'plan')?.amount ?? q.quote.subtotal ?? q.quote.total;
     const cur = c.getState().persisted.products;
-    if (cur.price?.amount === price.amount && cur.price.currency === price.currency && cur.totalPrice?.amount === q.quote.total.amount && cur.totalPrice.currency === q.quote.total.currency) return;
+    if (
+      cur.price?.amount === price.amount &&
+      cur.price.currency === price.currency &&
+      cur.totalPrice?.amount === q.quote.total.amount &&
+      cur.totalPrice.currency === q.quote.total.currency
+    )
+      return;
     c.update((p) => ({ ...p, products: { ...p.products, price, totalPrice: q.quote!.total } }));
   }, [q.quote, c]);
 
@@ -166,7 +172,10 @@ export function IndexPage({ group }: { group: Group }) {
   }, [locale]);
 
   const gatewayList = gateways.data?.gateways ?? [];
-  const gateway = draft.gateway && gatewayList.some((g) => g.module === draft.gateway) ? draft.gateway : gateways.data?.default || gatewayList[0]?.module || null;
+  const gateway =
+    draft.gateway && gatewayList.some((g) => g.module === draft.gateway)
+      ? draft.gateway
+      : gateways.data?.default || gatewayList[0]?.module || null;
 
   // Automatic renewal needs a card kept by Stripe (the only gateway that charges off-session) and a
   // plan that renews: offered there only, unticked until the buyer agrees.
@@ -185,13 +194,24 @@ export function IndexPage({ group }: { group: Group }) {
     if (!body || !expected) return;
     // Spec: a free trial has no payment step; the API still records which gateway would have been used.
     const gw = gateway ?? gateways.data?.default ?? '';
-    void placeOrder(c, { body, gateway: gw, expectedTotal: expected, email, subscribe: draft.subscribe, group, renewWithCard: cardRenewal && draft.renewWithCard });
+    void placeOrder(c, {
+      body,
+      gateway: gw,
+      expectedTotal: expected,
+      email,
+      subscribe: draft.subscribe,
+      group,
+      renewWithCard: cardRenewal && draft.renewWithCard,
+    });
   }
 
   // Back from a failed or re-priced order attempt, the summary's message (shown once the plans
   // are there) is what to read first.
   const attention = !!product && (attempt.status === 'failed' || attempt.status === 'priceChanged');
-  const heading = useStepFocus<HTMLHeadingElement>(attention, () => c.host.shadowRoot?.querySelector<HTMLElement>('[data-step-focus]') ?? null);
+  const heading = useStepFocus<HTMLHeadingElement>(
+    attention,
+    () => c.host.shadowRoot?.querySelector<HTMLElement>('[data-step-focus]') ?? null,
+  );
 
   if (products.status === 'error' && !products.data) {
     return <LoadError onRetry={products.reload} />;
@@ -274,7 +294,10 @@ export function IndexPage({ group }: { group: Group }) {
                       onChange={(e) =>
                         // Switching on starts at 2 connections (1 included + 1 extra) so the switch
                         // always changes the order; the count can still go down to 1.
-                        c.setDraft({ extra: e.target.checked, connections: e.target.checked ? Math.max(2, draft.connections) : draft.connections })
+                        c.setDraft({
+                          extra: e.target.checked,
+                          connections: e.target.checked ? Math.max(2, draft.connections) : draft.connections,
+                        })
                       }
                     />
                     <span className="sc-switch-label">{t.extraConnections}</span>

@@ -27,7 +27,9 @@ export function StoreLogo() {
   // A path ("/logo.svg") is on the shop's origin, not the host page's.
   const src = new URL(store.logo, new URL(c.config.api, location.href)).href;
   // Sized here, not in widget.css: the rule would otherwise ride in the first script's CSS half.
-  return <img part="logo" src={src} alt={store.name} style={{ display: 'block', maxHeight: 40, maxWidth: '100%', margin: '0 auto 16px' }} />;
+  return (
+    <img part="logo" src={src} alt={store.name} style={{ display: 'block', maxHeight: 40, maxWidth: '100%', margin: '0 auto 16px' }} />
+  );
 }
 
 /** Three plan cards as one radio group (arrow keys move the choice, as with native radios). */
@@ -51,7 +53,10 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
     refs.current[next]?.focus();
   }
 
-  const selectedIndex = Math.max(0, products.findIndex((p) => p.pid === selectedPid));
+  const selectedIndex = Math.max(
+    0,
+    products.findIndex((p) => p.pid === selectedPid),
+  );
 
   return (
     <div className="sc-grid" role="radiogroup" aria-label={t.plansLabel} aria-busy={busy || undefined}>
@@ -90,11 +95,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
               <span className="sc-price">{isFree ? t.free : price ? money(price) : '—'}</span>
               {cy && !isFree && <span className="sc-cycle">{t.perCycle[cy]}</span>}
             </div>
-            {isFree ? (
-              <p className="sc-plan-cycle">{t.noCreditCard}</p>
-            ) : (
-              cy && <p className="sc-plan-cycle">{t.cycles[cy]}</p>
-            )}
+            {isFree ? <p className="sc-plan-cycle">{t.noCreditCard}</p> : cy && <p className="sc-plan-cycle">{t.cycles[cy]}</p>}
             {p.description && <p className="sc-plan-desc">{p.description}</p>}
             {p.features.length > 0 && (
               <ul className="sc-features">

@@ -103,8 +103,19 @@ export function Success() {
           </h3>
           <div className="sc-apps">
             {sf.apps.map((app) => (
-              <a key={`${app.name}-${app.platform}`} className="sc-app" href={app.url} target="_blank" rel="noopener" data-testid="app-button">
-                {isUrl(app.icon) ? <img src={app.icon} alt="" width={28} height={28} loading="lazy" /> : <Icon name={iconForPlatform(app.platform || app.icon)} />}
+              <a
+                key={`${app.name}-${app.platform}`}
+                className="sc-app"
+                href={app.url}
+                target="_blank"
+                rel="noopener"
+                data-testid="app-button"
+              >
+                {isUrl(app.icon) ? (
+                  <img src={app.icon} alt="" width={28} height={28} loading="lazy" />
+                ) : (
+                  <Icon name={iconForPlatform(app.platform || app.icon)} />
+                )}
                 <span>
                   <strong>{app.name}</strong>
                   <small>{app.platform}</small>
@@ -124,14 +135,25 @@ export function Success() {
             {sf.cards.map((card) => {
               const body = (
                 <>
-                  {isUrl(card.icon) ? <img src={card.icon} alt="" width={32} height={32} loading="lazy" /> : <Icon name={iconForCard(card.icon)} />}
+                  {isUrl(card.icon) ? (
+                    <img src={card.icon} alt="" width={32} height={32} loading="lazy" />
+                  ) : (
+                    <Icon name={iconForCard(card.icon)} />
+                  )}
                   <strong>{card.title}</strong>
                   <span>{card.text}</span>
                 </>
               );
               // A card without a link is information only, not a link to this page.
               return card.url ? (
-                <a key={card.title} className="sc-card sc-util is-link" href={card.url} target={card.url.startsWith('mailto:') ? undefined : '_blank'} rel="noopener" data-testid="utility-card">
+                <a
+                  key={card.title}
+                  className="sc-card sc-util is-link"
+                  href={card.url}
+                  target={card.url.startsWith('mailto:') ? undefined : '_blank'}
+                  rel="noopener"
+                  data-testid="utility-card"
+                >
                   {body}
                 </a>
               ) : (
@@ -188,7 +210,12 @@ function ServiceCard({ service: s }: { service: Service }) {
   }
 
   return (
-    <section className="sc-card sc-credentials" part="credentials" data-testid="success-credentials" aria-labelledby={`sc-cred-${s.serviceId}`}>
+    <section
+      className="sc-card sc-credentials"
+      part="credentials"
+      data-testid="success-credentials"
+      aria-labelledby={`sc-cred-${s.serviceId}`}
+    >
       <div className="sc-cred-head">
         <h3 className="sc-card-title" id={`sc-cred-${s.serviceId}`}>
           {t.credentials}

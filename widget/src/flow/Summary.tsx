@@ -115,7 +115,13 @@ export function Summary(props: Props) {
       {attempt.status === 'priceChanged' && (
         <div className="sc-alert sc-alert-warn" role="alert">
           <p>{t.priceChanged(money(attempt.quote.total))}</p>
-          <button type="button" className="sc-btn sc-btn-secondary" onClick={props.onConfirmPrice} data-testid="confirm-price" data-step-focus>
+          <button
+            type="button"
+            className="sc-btn sc-btn-secondary"
+            onClick={props.onConfirmPrice}
+            data-testid="confirm-price"
+            data-step-focus
+          >
             {t.confirmPrice}
           </button>
         </div>

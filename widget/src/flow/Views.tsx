@@ -9,7 +9,21 @@ import { Icon, type BaseIconName } from './icons';
  * A one-message step; its heading takes focus when the step replaces another (or `focusKey` changes).
  * `icon` names a base icon, or is the element of another one (iconsMore.tsx).
  */
-export function Centered({ icon, tone, title, children, testId, focusKey }: { icon: BaseIconName | ReactElement; tone?: 'error' | 'ok' | 'busy'; title: string; children?: ReactNode; testId?: string; focusKey?: string }) {
+export function Centered({
+  icon,
+  tone,
+  title,
+  children,
+  testId,
+  focusKey,
+}: {
+  icon: BaseIconName | ReactElement;
+  tone?: 'error' | 'ok' | 'busy';
+  title: string;
+  children?: ReactNode;
+  testId?: string;
+  focusKey?: string;
+}) {
   const heading = useStepFocus<HTMLHeadingElement>(focusKey);
   return (
     <div className="sc-page sc-center" data-testid={testId}>

@@ -10,7 +10,8 @@ export function CreatingOrder() {
 
   // Reached by reload or the back button with no order under way: back to the plans.
   useEffect(() => {
-    if (attempt.status === 'idle' || attempt.status === 'failed' || attempt.status === 'priceChanged') c.navigate('', {}, { replace: true });
+    if (attempt.status === 'idle' || attempt.status === 'failed' || attempt.status === 'priceChanged')
+      c.navigate('', {}, { replace: true });
   }, [attempt.status, c]);
 
   if (attempt.status === 'redirecting') {

@@ -58,7 +58,12 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         setError(null);
         c.update((s) => ({
           ...s,
-          order: { orderid: o.orderId, invoiceid: o.invoiceId || s.order.invoiceid, serviceid: o.serviceIds, fraud: o.fraud || o.status === 'fraud' },
+          order: {
+            orderid: o.orderId,
+            invoiceid: o.invoiceId || s.order.invoiceid,
+            serviceid: o.serviceIds,
+            fraud: o.fraud || o.status === 'fraud',
+          },
           waiting: { lastDate: s.waiting.lastDate, duration: s.waiting.lastDate ? Date.now() - Date.parse(s.waiting.lastDate) : 0 },
         }));
         if (PAID.has(o.status)) c.emitOnce(`paid:${o.orderId}`, 'streamcart:order-paid', { orderId: o.orderId });
@@ -101,7 +106,8 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
 
   // Money arrived that the order cannot take (it was cancelled, expired, held or paid already):
   // it is refunded; this comes before the held view, whose text says nothing was taken.
-  if (order && order.status === 'needs_review') return <HeldView orderId={order.orderId} title={t.reviewTitle} text={t.reviewText} testId="review-notice" />;
+  if (order && order.status === 'needs_review')
+    return <HeldView orderId={order.orderId} title={t.reviewTitle} text={t.reviewText} testId="review-notice" />;
   if (order && (order.status === 'fraud' || order.fraud)) return <FraudView orderId={order.orderId} />;
 
   if (isApiError(error) && (error.code === 'not_found' || error.code === 'unauthorized')) {
@@ -139,7 +145,11 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
       cancelled.current = true;
       setOrder(o);
       setError(null);
-      c.update((p) => ({ ...p, order: { ...p.order, orderid: '', invoiceid: '', fraud: false }, payment: { gateway: '', url: '', deadline: '' } }));
+      c.update((p) => ({
+        ...p,
+        order: { ...p.order, orderid: '', invoiceid: '', fraud: false },
+        payment: { gateway: '', url: '', deadline: '' },
+      }));
     } catch (e) {
       if (isApiError(e) && e.code === 'malformed') c.fail(e);
       else setError(e);
@@ -150,7 +160,12 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   }
 
   return (
-    <Centered icon={ended ? 'alert' : 'spinner'} tone={ended ? 'error' : 'busy'} title={ended ? status : t.waitingTitle} focusKey={ended ? 'ended' : 'waiting'}>
+    <Centered
+      icon={ended ? 'alert' : 'spinner'}
+      tone={ended ? 'error' : 'busy'}
+      title={ended ? status : t.waitingTitle}
+      focusKey={ended ? 'ended' : 'waiting'}
+    >
       {!ended && (
         <p className="sc-lead" role="status" aria-live="polite" data-testid="waiting-status" data-status={order?.status ?? 'loading'}>
           {status}
@@ -167,7 +182,13 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
       </p>
       {order?.status === 'pending' && order.paymentQuote && (
         <p className="sc-muted" data-testid="payment-quote">
-          {t.payCrypto(order.paymentQuote.amount, order.paymentQuote.currency, order.paymentQuote.network, order.total.currency, order.paymentQuote.rate)}
+          {t.payCrypto(
+            order.paymentQuote.amount,
+            order.paymentQuote.currency,
+            order.paymentQuote.network,
+            order.total.currency,
+            order.paymentQuote.rate,
+          )}
         </p>
       )}
       {!ended && <p className="sc-hint">{t.waitingHint}</p>}
@@ -184,7 +205,13 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
           </a>
         )}
         {order?.status === 'pending' && !confirming && (
-          <button ref={cancelRef} type="button" className="sc-btn sc-btn-ghost" data-testid="cancel-order" onClick={() => setConfirming(true)}>
+          <button
+            ref={cancelRef}
+            type="button"
+            className="sc-btn sc-btn-ghost"
+            data-testid="cancel-order"
+            onClick={() => setConfirming(true)}
+          >
             {t.cancelOrder}
           </button>
         )}
@@ -204,7 +231,13 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
             >
               {cancelling ? t.processing : t.cancelYes}
             </button>
-            <button ref={keepRef} type="button" className="sc-btn sc-btn-ghost" aria-disabled={cancelling || undefined} onClick={() => !cancelling && setConfirming(false)}>
+            <button
+              ref={keepRef}
+              type="button"
+              className="sc-btn sc-btn-ghost"
+              aria-disabled={cancelling || undefined}
+              onClick={() => !cancelling && setConfirming(false)}
+            >
               {t.cancelNo}
             </button>
           </div>

@@ -51,8 +51,15 @@ describe('waiting', () => {
     const api = installFakeApi();
     const quote = { amount: '14.03', currency: 'USDC', network: 'base', rate: '1.08', rateTakenAt: '2026-11-23T10:00:00Z' };
     api.on('GET /orders/o-8', () => ({
-      orderId: 'o-8', invoiceId: 'i-o-8', status: 'pending', serviceIds: [], fraud: false,
-      total: { amount: 1299, currency: 'EUR' }, paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1', paymentDeadline: '', paymentQuote: quote,
+      orderId: 'o-8',
+      invoiceId: 'i-o-8',
+      status: 'pending',
+      serviceIds: [],
+      fraud: false,
+      total: { amount: 1299, currency: 'EUR' },
+      paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1',
+      paymentDeadline: '',
+      paymentQuote: quote,
     }));
     signedInAs('buyer@example.com', 'o-8');
     history.replaceState(null, '', '/?sc_order=o-8');
@@ -146,10 +153,15 @@ describe('success', () => {
     const cookie = JSON.parse(decodeURIComponent(document.cookie.match(/checkout=([^;]+)/)![1]!));
     expect(cookie.order.orderid).toBe('');
     expect(cookie.order.serviceid).toEqual(['s-o-1']);
-    expect(cookie.productDetails).toEqual({ serviceid: 's-o-1', name: 'Premium', status: 'Active', username: 'sc12345678', serverhostname: 'http://tv.example:8080' });
+    expect(cookie.productDetails).toEqual({
+      serviceid: 's-o-1',
+      name: 'Premium',
+      status: 'Active',
+      username: 'sc12345678',
+      serverhostname: 'http://tv.example:8080',
+    });
     expect(JSON.stringify(cookie)).not.toContain('123456789012');
   });
-
 });
 
 describe('malformed answers', () => {

@@ -144,7 +144,7 @@ describe('email', () => {
   it('asks for an email when paying without one and does not create an order', async () => {
     const api = installFakeApi();
     const { ui } = await mountIndex();
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     expect((await ui().findByTestId('email-error')).textContent).toBe('Please enter your email address.');
     expect(api.callsTo('POST /orders')).toHaveLength(0);
@@ -155,7 +155,7 @@ describe('promo code', () => {
   it('applies a code: uppercase, applied state and discount line', async () => {
     const api = installFakeApi();
     const { ui } = await mountIndex();
-    const input = ui().getByTestId('promo-input') as HTMLInputElement;
+    const input = ui().getByTestId<HTMLInputElement>('promo-input');
     fireEvent.change(input, { target: { value: 'save10' } });
     expect(input.value).toBe('SAVE10');
     fireEvent.click(ui().getByTestId('promo-apply'));
@@ -176,7 +176,7 @@ describe('promo code', () => {
     const msg = await ui().findByTestId('promo-message');
     await waitFor(() => expect(msg.textContent).toBe('This Coupon is not available for this product.'));
     expect(msg.getAttribute('role')).toBe('alert');
-    expect((ui().getByTestId('promo-input') as HTMLInputElement).readOnly).toBe(false);
+    expect(ui().getByTestId<HTMLInputElement>('promo-input').readOnly).toBe(false);
   });
 
   it("shows the server's message for other failures", async () => {
@@ -205,7 +205,7 @@ describe('paying', () => {
     const { ui, of } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
     fireEvent.click(ui().getByTestId('promo-input'));
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     expect(ui().getByTestId('pay-button').textContent).toContain('Pay €12.99');
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/checkout/api/payments/sandbox/i-o-1'));
@@ -227,8 +227,12 @@ describe('paying', () => {
     });
     expect(String(order.body?.returnUrl)).toBe('http://localhost:3000/?sc_order={orderId}');
     expect(of('session-changed')).toEqual([{ signedIn: true, email: 'buyer@example.com' }]);
-    expect(of('order-created')).toEqual([{ orderId: 'o-1', invoiceId: 'i-o-1', status: 'pending', total: { amount: 1299, currency: 'EUR' } }]);
-    expect(of('payment-started')).toEqual([{ orderId: 'o-1', gateway: 'sandbox', paymentUrl: 'http://localhost:3000/checkout/api/payments/sandbox/i-o-1' }]);
+    expect(of('order-created')).toEqual([
+      { orderId: 'o-1', invoiceId: 'i-o-1', status: 'pending', total: { amount: 1299, currency: 'EUR' } },
+    ]);
+    expect(of('payment-started')).toEqual([
+      { orderId: 'o-1', gateway: 'sandbox', paymentUrl: 'http://localhost:3000/checkout/api/payments/sandbox/i-o-1' },
+    ]);
     const cookie = JSON.parse(decodeURIComponent(document.cookie.match(/checkout=([^;]+)/)![1]!));
     expect(cookie.order).toEqual({ orderid: 'o-1', invoiceid: 'i-o-1', serviceid: ['s-o-1'], fraud: false });
     expect(cookie.payment.url).toContain('/payments/sandbox/i-o-1');
@@ -240,7 +244,7 @@ describe('paying', () => {
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const { ui } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await ui().findByText('Taking you to the secure payment page…');
     const e = new Event('pageshow') as Event & { persisted: boolean };
@@ -255,18 +259,32 @@ describe('paying', () => {
     const api = installFakeApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     let first = true;
-    const fresh = { lines: [{ key: 'plan', label: 'Premium', amount: { amount: 1499, currency: 'EUR' } }], subtotal: { amount: 1499, currency: 'EUR' }, discount: null, total: { amount: 1499, currency: 'EUR' } };
+    const fresh = {
+      lines: [{ key: 'plan', label: 'Premium', amount: { amount: 1499, currency: 'EUR' } }],
+      subtotal: { amount: 1499, currency: 'EUR' },
+      discount: null,
+      total: { amount: 1499, currency: 'EUR' },
+    };
     api.on('POST /orders', (c) => {
       if (first) {
         first = false;
         return apiError(409, 'price_changed', 'The price has changed.', { quote: fresh });
       }
       expect(c.body?.expectedTotal).toEqual({ amount: 1499, currency: 'EUR' });
-      return json(201, { orderId: 'o-9', invoiceId: 'i-9', serviceIds: ['s-9'], fraud: false, status: 'pending', total: fresh.total, paymentUrl: 'https://pay.example/i-9', paymentDeadline: '' });
+      return json(201, {
+        orderId: 'o-9',
+        invoiceId: 'i-9',
+        serviceIds: ['s-9'],
+        fraud: false,
+        status: 'pending',
+        total: fresh.total,
+        paymentUrl: 'https://pay.example/i-9',
+        paymentDeadline: '',
+      });
     });
     const { ui } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     const prompt = await ui().findByText('The price has changed to €14.99. Please confirm the new price to continue.');
     expect(prompt).toBeTruthy();
@@ -283,10 +301,10 @@ describe('paying', () => {
     api.on('POST /orders', () => apiError(503, 'unavailable', 'Try later'));
     const { ui, of } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     expect(await ui().findByText('The service is busy right now. Please try again in a moment.')).toBeTruthy();
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('buyer@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('buyer@example.com');
     expect(of('error')).toContainEqual({ name: 'unavailable', message: 'Try later' });
   });
 });
@@ -302,10 +320,10 @@ describe('free trial', () => {
     api.on('POST /orders', () => apiError(409, 'trial_used', 'The free trial has already been used. Please choose a plan.'));
     const { ui, of } = await mountIndex({ plan: '1', locale });
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'again@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     expect(await ui().findByText(text)).toBeTruthy();
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('again@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('again@example.com');
     expect(of('error')).toContainEqual({ name: 'trial_used', message: 'The free trial has already been used. Please choose a plan.' });
   });
 

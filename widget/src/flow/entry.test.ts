@@ -10,13 +10,26 @@ describe('landing parameters', () => {
     const api = installFakeApi();
     history.replaceState(null, '', '/?email=fan%40example.com&pid=3&extraconnect=3&proxyprotect=true&promocode=save10');
     const { ui, of } = await mountIndex();
-    await waitFor(() => expect(ui().getAllByTestId('plan-card').find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid).toBe('3'));
-    expect((ui().getByTestId('email-input') as HTMLInputElement).value).toBe('fan@example.com');
-    expect((ui().getByTestId('extra-connections-toggle') as HTMLInputElement).checked).toBe(true);
-    expect((ui().getByTestId('extra-connections-count') as HTMLInputElement).value).toBe('3');
-    expect((ui().getByTestId('proxy-protection-toggle') as HTMLInputElement).checked).toBe(true);
+    await waitFor(() =>
+      expect(
+        ui()
+          .getAllByTestId('plan-card')
+          .find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid,
+      ).toBe('3'),
+    );
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('fan@example.com');
+    expect(ui().getByTestId<HTMLInputElement>('extra-connections-toggle').checked).toBe(true);
+    expect(ui().getByTestId<HTMLInputElement>('extra-connections-count').value).toBe('3');
+    expect(ui().getByTestId<HTMLInputElement>('proxy-protection-toggle').checked).toBe(true);
     await waitFor(() => expect(ui().getByTestId('promo-message').textContent).toBe('Code SAVE10 applied: 10% off.'));
-    await waitFor(() => expect(api.callsTo('POST /quote').at(-1)!.body).toMatchObject({ pid: 3, extraConnections: 2, proxyProtection: true, promoCode: 'SAVE10' }));
+    await waitFor(() =>
+      expect(api.callsTo('POST /quote').at(-1)!.body).toMatchObject({
+        pid: 3,
+        extraConnections: 2,
+        proxyProtection: true,
+        promoCode: 'SAVE10',
+      }),
+    );
     await waitFor(() => expect(of('session-changed')).toEqual([{ signedIn: true, email: 'fan@example.com' }]));
     expect(loadPersisted().auth).toEqual({ loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } });
   });
@@ -112,7 +125,7 @@ describe('history routing', () => {
     history.replaceState(null, '', '/checkout/de-de/');
     const { ui } = await mountIndex({ routing: 'history', base: '/checkout/' });
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
-    await waitFor(() => expect((ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
     expect(api.callsTo('POST /orders')[0]!.body?.returnUrl).toBe('/checkout/de-de/waiting?order={orderId}');
@@ -124,7 +137,13 @@ describe('history routing', () => {
     history.replaceState(null, '', '/checkout/resellers');
     const { ui } = await mountIndex({ routing: 'history', base: '/checkout/' });
     expect(ui().getByText('Reseller plans')).toBeTruthy();
-    await waitFor(() => expect(ui().getAllByTestId('plan-card').find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid).toBe('11'));
+    await waitFor(() =>
+      expect(
+        ui()
+          .getAllByTestId('plan-card')
+          .find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid,
+      ).toBe('11'),
+    );
     expect(ui().getByText('500 credits')).toBeTruthy();
   });
 });

@@ -15,10 +15,10 @@ function focused(m: Mounted): Element | null {
 }
 
 async function typeEmail(m: Mounted) {
-  const input = m.ui().getByTestId('email-input') as HTMLInputElement;
+  const input = m.ui().getByTestId<HTMLInputElement>('email-input');
   input.focus();
   fireEvent.change(input, { target: { value: 'buyer@example.com' } });
-  await waitFor(() => expect((m.ui().getByTestId('pay-button') as HTMLButtonElement).disabled).toBe(false));
+  await waitFor(() => expect(m.ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
 }
 
 describe('focus', () => {
@@ -103,7 +103,12 @@ describe('focus while the form loads', () => {
     const quote = held();
     api.on('POST /quote', async () => {
       await quote.gate;
-      return { lines: [{ key: 'plan', label: 'Free Trial', amount: { amount: 0, currency: 'EUR' } }], subtotal: { amount: 0, currency: 'EUR' }, discount: null, total: { amount: 0, currency: 'EUR' } };
+      return {
+        lines: [{ key: 'plan', label: 'Free Trial', amount: { amount: 0, currency: 'EUR' } }],
+        subtotal: { amount: 0, currency: 'EUR' },
+        discount: null,
+        total: { amount: 0, currency: 'EUR' },
+      };
     });
     const m = mount({ plan: '1' });
     await waitFor(() => expect(m.el.shadowRoot?.querySelector('[data-testid="billing-cycle"]')).toBeTruthy());
@@ -116,7 +121,7 @@ describe('focus while the form loads', () => {
     quote.release();
     await waitFor(() => expect(m.ui().getByTestId('price-total').textContent).toMatch(/0[.,]00/));
     expect(last.isConnected).toBe(true);
-    expect(focused(m as Mounted)).toBe(last);
+    expect(focused(m)).toBe(last);
     expect(m.ui().queryAllByTestId('gateway-option')).toHaveLength(0);
   });
 
@@ -136,7 +141,7 @@ describe('focus while the form loads', () => {
     apply.focus();
     promo.release();
     const remove = await m.ui().findByTestId('promo-remove');
-    expect(focused(m as Mounted)).toBe(remove);
+    expect(focused(m)).toBe(remove);
   });
 
   it('keeps the focused pay button focusable while a late code re-prices the order', async () => {
@@ -152,7 +157,12 @@ describe('focus while the form loads', () => {
       if (call.body?.promoCode) await quote.gate;
       const lines = [{ key: 'plan', label: 'Premium', amount: { amount: 1299, currency: 'EUR' } }];
       return call.body?.promoCode
-        ? { lines, subtotal: { amount: 1299, currency: 'EUR' }, discount: { code: 'SAVE10', type: 'Percentage', value: '10', amount: { amount: 130, currency: 'EUR' } }, total: { amount: 1169, currency: 'EUR' } }
+        ? {
+            lines,
+            subtotal: { amount: 1299, currency: 'EUR' },
+            discount: { code: 'SAVE10', type: 'Percentage', value: '10', amount: { amount: 130, currency: 'EUR' } },
+            total: { amount: 1169, currency: 'EUR' },
+          }
         : { lines, subtotal: { amount: 1299, currency: 'EUR' }, discount: null, total: { amount: 1299, currency: 'EUR' } };
     });
     const m = mount({ promocode: 'SAVE10' });
@@ -166,7 +176,7 @@ describe('focus while the form loads', () => {
     await waitFor(() => expect(pay.getAttribute('aria-disabled')).toBe('true'));
     // A disabled button would drop the focus on the page: this one stays enabled, and inert.
     expect(pay.disabled).toBe(false);
-    expect(focused(m as Mounted)).toBe(pay);
+    expect(focused(m)).toBe(pay);
     fireEvent.click(pay);
     expect(api.callsTo('POST /orders')).toHaveLength(0);
     // Left while not ready, it is disabled as usual (out of the Tab order).

@@ -101,7 +101,8 @@ export const deDE: Messages = {
   waitingHint: 'Diese Seite aktualisiert sich von selbst. Das dauert meist weniger als eine Minute.',
   completePayment: 'Zahlung abschließen',
   orderNumber: (id) => `Bestellung ${id}`,
-  payCrypto: (amount, currency, network, from, rate) => `Zu zahlen: ${amount} ${currency} im Netzwerk ${network} (1 ${from} = ${rate} ${currency})`,
+  payCrypto: (amount, currency, network, from, rate) =>
+    `Zu zahlen: ${amount} ${currency} im Netzwerk ${network} (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'Wir konnten Ihre Bestellung nicht abschließen',
   fraudText:
     'Ihre Bestellung wurde für eine manuelle Prüfung angehalten. Für angehaltene Bestellungen wird keine Zahlung eingezogen. Bitte wenden Sie sich unter Angabe Ihrer Bestellnummer an unseren Kundenservice.',

@@ -90,7 +90,8 @@ export const en = {
   payCrypto: (amount: string, currency: string, network: string, from: string, rate: string) =>
     `To pay: ${amount} ${currency} on ${network} (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'We could not complete your order',
-  fraudText: 'Your order has been held for a manual review. No payment has been taken for a held order. Please contact our support team and mention your order number.',
+  fraudText:
+    'Your order has been held for a manual review. No payment has been taken for a held order. Please contact our support team and mention your order number.',
   reviewTitle: 'We received a payment this order can no longer take',
   reviewText: 'Your payment will be refunded. If you have any questions, please contact our support team and mention your order number.',
   contactSupport: 'Contact support',
@@ -144,7 +145,6 @@ export const en = {
   cancelConfirm: 'Cancel this order? Nothing has been charged for it.',
   cancelYes: 'Yes, cancel it',
   cancelNo: 'Keep the order',
-
 };
 
 export type Messages = typeof en;

@@ -101,12 +101,14 @@ export const esES: Messages = {
   waitingHint: 'Esta página se actualiza sola. Normalmente tarda menos de un minuto.',
   completePayment: 'Completar el pago',
   orderNumber: (id) => `Pedido ${id}`,
-  payCrypto: (amount, currency, network, from, rate) => `A pagar: ${amount} ${currency} en la red ${network} (1 ${from} = ${rate} ${currency})`,
+  payCrypto: (amount, currency, network, from, rate) =>
+    `A pagar: ${amount} ${currency} en la red ${network} (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'No hemos podido completar tu pedido',
   fraudText:
     'Tu pedido se ha retenido para una revisión manual. No se cobra nada por un pedido retenido. Ponte en contacto con nuestro equipo de asistencia e indica tu número de pedido.',
   reviewTitle: 'Hemos recibido un pago que este pedido ya no puede aceptar',
-  reviewText: 'Te devolveremos el pago. Si tienes alguna pregunta, ponte en contacto con nuestro equipo de asistencia e indica tu número de pedido.',
+  reviewText:
+    'Te devolveremos el pago. Si tienes alguna pregunta, ponte en contacto con nuestro equipo de asistencia e indica tu número de pedido.',
   contactSupport: 'Contactar con asistencia',
 
   successTitle: '¡Te damos la bienvenida!',

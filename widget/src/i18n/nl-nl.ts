@@ -101,7 +101,8 @@ export const nlNL: Messages = {
   waitingHint: 'Deze pagina werkt zichzelf bij. Meestal duurt het minder dan een minuut.',
   completePayment: 'Betaling afronden',
   orderNumber: (id) => `Bestelling ${id}`,
-  payCrypto: (amount, currency, network, from, rate) => `Te betalen: ${amount} ${currency} op het ${network}-netwerk (1 ${from} = ${rate} ${currency})`,
+  payCrypto: (amount, currency, network, from, rate) =>
+    `Te betalen: ${amount} ${currency} op het ${network}-netwerk (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'We konden je bestelling niet afronden',
   fraudText:
     'Je bestelling is tegengehouden voor een handmatige controle. Voor een tegengehouden bestelling wordt niets afgeschreven. Neem contact op met onze klantenservice en vermeld je bestelnummer.',

@@ -101,7 +101,8 @@ export const ptPT: Messages = {
   waitingHint: 'Esta página atualiza-se sozinha. Normalmente demora menos de um minuto.',
   completePayment: 'Concluir o pagamento',
   orderNumber: (id) => `Encomenda ${id}`,
-  payCrypto: (amount, currency, network, from, rate) => `A pagar: ${amount} ${currency} na rede ${network} (1 ${from} = ${rate} ${currency})`,
+  payCrypto: (amount, currency, network, from, rate) =>
+    `A pagar: ${amount} ${currency} na rede ${network} (1 ${from} = ${rate} ${currency})`,
   fraudTitle: 'Não foi possível concluir a sua encomenda',
   fraudText:
     'A sua encomenda ficou retida para uma verificação manual. Não é cobrado qualquer valor por uma encomenda retida. Contacte a nossa equipa de apoio e indique o número da encomenda.',

@@ -184,7 +184,10 @@ export class Controller {
     cache.set(key, p);
     // The host page's currency picker offers the list the widget read (one request for both).
     if (key === catalogKey.currencies) {
-      p.then((list) => this.emit('streamcart:currencies-loaded', list as CurrencyList), () => undefined);
+      p.then(
+        (list) => this.emit('streamcart:currencies-loaded', list as CurrencyList),
+        () => undefined,
+      );
     }
     p.then(
       (value) => {
@@ -218,7 +221,11 @@ export class Controller {
     if (what === 'plans') {
       const plans = this.cached(catalogKey.products('plan', currency, locale), () => this.client.products(currency, locale));
       // The prices' currency is the storefront's default one.
-      if (!currency) plans.then((list) => this.fillCurrency(answerCurrency(list)), () => undefined);
+      if (!currency)
+        plans.then(
+          (list) => this.fillCurrency(answerCurrency(list)),
+          () => undefined,
+        );
     } else {
       void this.cached(catalogKey.gateways(locale), () => this.client.gateways(locale));
       void this.cached(catalogKey.currencies, () => this.client.currencies());
@@ -382,7 +389,8 @@ export class Controller {
       if (q.sc_return) query.return = q.sc_return;
       return { route: { name: 'renew', query }, prefix: null };
     }
-    if (q.sc_order) return { route: { name: 'waiting', query: { order: q.sc_order, ...(q.sc_upsell ? { upsell: q.sc_upsell } : {}) } }, prefix: null };
+    if (q.sc_order)
+      return { route: { name: 'waiting', query: { order: q.sc_order, ...(q.sc_upsell ? { upsell: q.sc_upsell } : {}) } }, prefix: null };
     // A sign-in link (?signin=) or a page of the after-sale screens (?sc_view=services|upsell).
     if (q.signin || q.sc_view) {
       const name: RouteName = q.sc_view === 'upsell' ? 'upsell' : q.sc_view === 'resellers' ? 'resellers' : '';
@@ -434,7 +442,8 @@ export class Controller {
   /** This page without the widget's own parameters, ending in "?" or "&" for more. */
   private pageUrl(): string {
     const u = new URL(location.href);
-    for (const k of ['auto_redirect', 'sc_order', 'sc_upsell', 'sc_view', 'signin', 'sc_invoice', 'sc_t', 'sc_return']) u.searchParams.delete(k);
+    for (const k of ['auto_redirect', 'sc_order', 'sc_upsell', 'sc_view', 'signin', 'sc_invoice', 'sc_t', 'sc_return'])
+      u.searchParams.delete(k);
     u.hash = '';
     return `${u.toString()}${u.search ? '&' : '?'}`;
   }
@@ -621,4 +630,3 @@ export class Controller {
       .then(() => writeCookie(AFFILIATE_COOKIE, String(id), { maxAge: AFFILIATE_MAX_AGE, path: '/', sameSite: 'Lax' }));
   }
 }
-

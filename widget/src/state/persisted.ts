@@ -30,10 +30,10 @@ const PersistedSchema = v.object({
     }),
     { orderid: '', invoiceid: '', serviceid: [], fraud: false },
   ),
-  waiting: v.optional(
-    v.object({ lastDate: v.nullish(v.string(), null), duration: v.optional(v.number(), 0) }),
-    { lastDate: null, duration: 0 },
-  ),
+  waiting: v.optional(v.object({ lastDate: v.nullish(v.string(), null), duration: v.optional(v.number(), 0) }), {
+    lastDate: null,
+    duration: 0,
+  }),
   products: v.optional(
     v.object({
       price: v.nullish(MoneySchema, null),
@@ -42,10 +42,7 @@ const PersistedSchema = v.object({
     }),
     { price: null, totalPrice: null, notFound: false },
   ),
-  payment: v.optional(
-    v.object({ gateway: str, url: str, deadline: str }),
-    { gateway: '', url: '', deadline: '' },
-  ),
+  payment: v.optional(v.object({ gateway: str, url: str, deadline: str }), { gateway: '', url: '', deadline: '' }),
   productDetails: v.nullish(
     v.object({
       serviceid: v.string(),

@@ -7,7 +7,12 @@ export function tokenScope(token: string): Scope | null {
   const body = token.split('.')[0] ?? '';
   if (!body || body === token) return null;
   try {
-    const json = atob(body.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(body.length / 4) * 4, '='));
+    const json = atob(
+      body
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(body.length / 4) * 4, '='),
+    );
     const claims = JSON.parse(json) as { scp?: unknown };
     return claims.scp === 'proven' || claims.scp === 'email' ? claims.scp : null;
   } catch {

@@ -4,7 +4,16 @@ import { installFakeApi } from '../test/fakeApi';
 import { mountIndex } from '../test/mount';
 import { BROWSER_LANG_MAX_AGE, readCookie, writeBrowserLang, writeCookie } from './cookie';
 import { readLanding } from './landing';
-import { CHECKOUT_MAX_AGE, clearedForSuccess, emptyPersisted, loadPersisted, orderStarted, savePersisted, signedOut, type Persisted } from './persisted';
+import {
+  CHECKOUT_MAX_AGE,
+  clearedForSuccess,
+  emptyPersisted,
+  loadPersisted,
+  orderStarted,
+  savePersisted,
+  signedOut,
+  type Persisted,
+} from './persisted';
 import { formatLocation, parseLocation } from './router';
 
 /** A document stand-in that records what is written to document.cookie. */
@@ -134,11 +143,20 @@ describe('history routes', () => {
   it('parses base + optional locale prefix + route', () => {
     expect(parseLocation('/checkout/', '', '/checkout/')).toEqual({ route: { name: '', query: {} }, prefix: null });
     expect(parseLocation('/checkout', '', '/checkout/')).toEqual({ route: { name: '', query: {} }, prefix: null });
-    expect(parseLocation('/checkout/de-de/waiting', '?order=7', '/checkout/')).toEqual({ route: { name: 'waiting', query: { order: '7' } }, prefix: 'de-de' });
+    expect(parseLocation('/checkout/de-de/waiting', '?order=7', '/checkout/')).toEqual({
+      route: { name: 'waiting', query: { order: '7' } },
+      prefix: 'de-de',
+    });
     expect(parseLocation('/checkout/resellers/success', '', '/checkout/').route.name).toBe('resellers/success');
     // A pay link (issue 13), with and without a locale prefix.
-    expect(parseLocation('/checkout/renew', '?invoice=inv_1&t=tok', '/checkout/')).toEqual({ route: { name: 'renew', query: { invoice: 'inv_1', t: 'tok' } }, prefix: null });
-    expect(parseLocation('/checkout/pt-pt/renew', '?invoice=inv_1&t=tok', '/checkout/')).toEqual({ route: { name: 'renew', query: { invoice: 'inv_1', t: 'tok' } }, prefix: 'pt-pt' });
+    expect(parseLocation('/checkout/renew', '?invoice=inv_1&t=tok', '/checkout/')).toEqual({
+      route: { name: 'renew', query: { invoice: 'inv_1', t: 'tok' } },
+      prefix: null,
+    });
+    expect(parseLocation('/checkout/pt-pt/renew', '?invoice=inv_1&t=tok', '/checkout/')).toEqual({
+      route: { name: 'renew', query: { invoice: 'inv_1', t: 'tok' } },
+      prefix: 'pt-pt',
+    });
     expect(parseLocation('/checkout/en-gb/', '', '/checkout/').prefix).toBe('en-gb');
     expect(parseLocation('/checkout/nope', '', '/checkout/').route.name).toBe('notFound');
     expect(parseLocation('/checkout/fr-fr/waiting', '', '/checkout/').route.name).toBe('notFound');

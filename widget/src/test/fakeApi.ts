@@ -1,6 +1,6 @@
 // An in-memory stand-in for /checkout/api, installed as fetch. Its answers are checked against the
 // served OpenAPI document (test/api/contract.ts): one that drifts from the contract fails the test.
-import { afterEach, expect, vi } from 'vitest';
+import { afterEach, expect, vi, type Mock } from 'vitest';
 import { contract } from './api/mock';
 
 type Json = Record<string, unknown>;
@@ -95,14 +95,24 @@ export function order(id: string, over: Json = {}): Json {
     paymentUrl: '',
     paymentDeadline: '',
     createdAt: '2030-01-01T00:00:00Z',
-    quote: quoteFor({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }) as Json,
+    quote: quoteFor({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
     ...over,
   };
 }
 
 /** A reseller credit plan as GET /resellers/services/{id} answers it. */
 export function resellerService(id: string, over: Json = {}): Json {
-  return { serviceId: id, orderId: 'o-res', pid: 11, name: 'Reseller 500', status: 'Active', credits: 500, balance: 500, account: 'res_buyer', ...over };
+  return {
+    serviceId: id,
+    orderId: 'o-res',
+    pid: 11,
+    name: 'Reseller 500',
+    status: 'Active',
+    credits: 500,
+    balance: 500,
+    account: 'res_buyer',
+    ...over,
+  };
 }
 
 /** The pay-link token GET/POST /invoices/{id}?t= accept; any other is a stale or wrong one (404). */
@@ -157,7 +167,7 @@ export interface FakeApi {
   invoiceStatuses: string[];
   /** The currency GET /products answers in when asked for none (the storefront's default). */
   storeCurrency: string;
-  fetch: ReturnType<typeof vi.fn>;
+  fetch: Mock<typeof fetch>;
   callsTo(route: string): Call[];
 }
 
@@ -198,7 +208,7 @@ export function storefront(over: Json = {}): Json {
 const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
 
 function quoteFor(body: Json): Response | Json {
-  const p = catalog().find((x) => x.pid === body.pid) as Json | undefined;
+  const p = catalog().find((x) => x.pid === body.pid);
   if (!p) return apiError(404, 'not_found', 'Product not found');
   const cycle = String(body.billingCycle);
   const cur = String(body.currency ?? 'EUR');
@@ -207,11 +217,17 @@ function quoteFor(body: Json): Response | Json {
   const conv = (n: number) => Math.round(n * rate);
   const pricing = p.pricing as Record<string, { amount: number }>;
   if (!pricing[cycle]) return apiError(400, 'bad_request', 'Unknown billing cycle');
-  const lines = [{ key: 'plan', label: `${p.name} (${cycle})`, amount: money(conv(pricing[cycle]!.amount), cur) }];
+  const lines = [{ key: 'plan', label: `${String(p.name)} (${cycle})`, amount: money(conv(pricing[cycle].amount), cur) }];
   const opts = p.configOptions as { id: number; pricing: Record<string, { amount: number }> }[];
   const extra = Number(body.extraConnections ?? 0);
-  if (extra > 0) lines.push({ key: 'extraConnections', label: `${extra} extra connections`, amount: money(conv(opts[0]!.pricing[cycle]!.amount * extra), cur) });
-  if (body.proxyProtection) lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(conv(opts[1]!.pricing[cycle]!.amount), cur) });
+  if (extra > 0)
+    lines.push({
+      key: 'extraConnections',
+      label: `${extra} extra connections`,
+      amount: money(conv(opts[0]!.pricing[cycle]!.amount * extra), cur),
+    });
+  if (body.proxyProtection)
+    lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(conv(opts[1]!.pricing[cycle]!.amount), cur) });
   const subtotal = lines.reduce((s, l) => s + l.amount.amount, 0);
   let discount: Json | null = null;
   if (body.promoCode) {
@@ -219,7 +235,12 @@ function quoteFor(body: Json): Response | Json {
     if (code !== 'SAVE10' && code !== 'PREMIUM5') return apiError(404, 'not_found', 'Promotion not found');
     if (code === 'PREMIUM5' && body.pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
     const off = code === 'SAVE10' ? Math.round(subtotal / 10) : conv(500);
-    discount = { code, type: code === 'SAVE10' ? 'Percentage' : 'Fixed Amount', value: code === 'SAVE10' ? '10' : '5.00', amount: money(off, cur) };
+    discount = {
+      code,
+      type: code === 'SAVE10' ? 'Percentage' : 'Fixed Amount',
+      value: code === 'SAVE10' ? '10' : '5.00',
+      amount: money(off, cur),
+    };
   }
   const total = Math.max(0, subtotal - (discount ? (discount.amount as { amount: number }).amount : 0));
   return {
@@ -259,7 +280,8 @@ async function checkAnswer(call: Call, response: Response): Promise<void> {
   if (!type.includes('json')) return;
   const text = await response.clone().text();
   const body = text ? (JSON.parse(text) as unknown) : null;
-  for (const p of contract.checkResponse(found.op.key, response.status, body)) breaches.push(`${call.method} ${call.path} → ${response.status}: ${p}`);
+  for (const p of contract.checkResponse(found.op.key, response.status, body))
+    breaches.push(`${call.method} ${call.path} → ${response.status}: ${p}`);
 }
 
 export function installFakeApi(): FakeApi {
@@ -278,8 +300,17 @@ export function installFakeApi(): FakeApi {
   };
 
   const defaults: Record<string, Handler> = {
-    'GET /products': (c) => ({ products: catalog().slice(0, 3).map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)) }),
-    'GET /resellers/products': () => ({ products: [product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }), product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] })] }),
+    'GET /products': (c) => ({
+      products: catalog()
+        .slice(0, 3)
+        .map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)),
+    }),
+    'GET /resellers/products': () => ({
+      products: [
+        product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }),
+        product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] }),
+      ],
+    }),
     'GET /currencies': () => ({
       currencies: [
         { code: 'EUR', rate: '1', prefix: '€', suffix: '' },
@@ -288,7 +319,13 @@ export function installFakeApi(): FakeApi {
       ],
       default: 'EUR',
     }),
-    'GET /gateways': () => ({ gateways: [{ module: 'sandbox', displayName: 'Card (sandbox)' }, { module: 'coinbase', displayName: 'Crypto' }], default: 'sandbox' }),
+    'GET /gateways': () => ({
+      gateways: [
+        { module: 'sandbox', displayName: 'Card (sandbox)' },
+        { module: 'coinbase', displayName: 'Crypto' },
+      ],
+      default: 'sandbox',
+    }),
     'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
     'GET /storefront': () => storefront(),
     'POST /quote': (c) => quoteFor(c.body ?? {}),
@@ -296,7 +333,8 @@ export function installFakeApi(): FakeApi {
       const email = String(c.body?.email ?? '');
       if (!/^\S+@\S+\.\S+$/.test(email)) return apiError(400, 'invalid_email', 'Please enter a Valid Email.');
       if (c.body?.password !== undefined) {
-        if (email === 'throttled@example.com') return apiError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
+        if (email === 'throttled@example.com')
+          return apiError(429, 'too_many_attempts', 'Too many failed sign-in attempts. Please wait 15 minutes and try again.');
         if (c.body.password !== PASSWORD) return apiError(401, 'invalid_credentials', 'Wrong email or password.');
         return json(201, { token: sessionToken(email), userId: USER_ID, email, scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' });
       }
@@ -304,21 +342,50 @@ export function installFakeApi(): FakeApi {
     },
     // Always 202, known email or not (no account oracle).
     'POST /session/link': () => new Response(null, { status: 202 }),
-    'GET /services': () => ({ services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2, autoRenew: false })] }),
+    'GET /services': () => ({
+      services: [service('s-1'), service('s-2', { name: 'Family', status: 'Cancelled', maxConnections: 2, autoRenew: false })],
+    }),
     'GET /upsell/offers': (c) => {
       const cur = c.query.get('currency') ?? 'EUR';
-      return { offers: [{ serviceId: 's-1', name: 'Premium', pid: 2, billingCycle: 'monthly', pricingCycle: 'monthly', maxConnections: 1, maxExtra: 4, unitPrice: money(300, cur) }] };
+      return {
+        offers: [
+          {
+            serviceId: 's-1',
+            name: 'Premium',
+            pid: 2,
+            billingCycle: 'monthly',
+            pricingCycle: 'monthly',
+            maxConnections: 1,
+            maxExtra: 4,
+            unitPrice: money(300, cur),
+          },
+        ],
+      };
     },
     'POST /upsell/quote': (c) => {
       const n = Number(c.body?.extraQuantity);
       if (!(n >= 1 && n <= 4)) return apiError(400, 'bad_request', 'This number of extra connections is not available for this service.');
-      return { serviceId: c.body?.serviceId, extraQuantity: n, pricingCycle: 'monthly', unitPrice: money(300), total: money(300 * n), maxConnections: 1 + n };
+      return {
+        serviceId: c.body?.serviceId,
+        extraQuantity: n,
+        pricingCycle: 'monthly',
+        unitPrice: money(300),
+        total: money(300 * n),
+        maxConnections: 1 + n,
+      };
     },
     'POST /upsell/orders': (c) => {
       const n = Number(c.body?.extraQuantity);
       return json(201, {
-        orderId: 'o-up', invoiceId: 'i-up', serviceId: c.body?.serviceId, extraQuantity: n, status: 'pending', fraud: false,
-        total: money(300 * n), paymentUrl: '/checkout/api/payments/sandbox/i-up', paymentDeadline: '2030-01-02T00:00:00Z',
+        orderId: 'o-up',
+        invoiceId: 'i-up',
+        serviceId: c.body?.serviceId,
+        extraQuantity: n,
+        status: 'pending',
+        fraud: false,
+        total: money(300 * n),
+        paymentUrl: '/checkout/api/payments/sandbox/i-up',
+        paymentDeadline: '2030-01-02T00:00:00Z',
       });
     },
     'GET /resellers/me': () => ({ isReseller: false, balance: 0 }),
@@ -328,8 +395,15 @@ export function installFakeApi(): FakeApi {
       const token = String(c.headers.authorization ?? '').replace(/^Bearer /, '');
       const email = token.replace(/^tok-/, '');
       return json(201, {
-        orderId: 'o-res', invoiceId: 'i-res', serviceId: 's-res', serviceIds: ['s-res'], status: 'pending', fraud: false,
-        total: money(5000), paymentUrl: '/checkout/api/payments/sandbox/i-res', paymentDeadline: '2030-01-02T00:00:00Z',
+        orderId: 'o-res',
+        invoiceId: 'i-res',
+        serviceId: 's-res',
+        serviceIds: ['s-res'],
+        status: 'pending',
+        fraud: false,
+        total: money(5000),
+        paymentUrl: '/checkout/api/payments/sandbox/i-res',
+        paymentDeadline: '2030-01-02T00:00:00Z',
         session: { token, userId: USER_ID, email, scope: 'email', expiresAt: '2030-01-01T00:00:00Z' },
       });
     },
@@ -405,7 +479,13 @@ export function installFakeApi(): FakeApi {
       const token = decodeURIComponent(m[1]!);
       return () =>
         token === 'good-link'
-          ? json(201, { token: sessionToken('buyer@example.com'), userId: USER_ID, email: 'buyer@example.com', scope: 'proven', expiresAt: '2030-01-01T00:00:00Z' })
+          ? json(201, {
+              token: sessionToken('buyer@example.com'),
+              userId: USER_ID,
+              email: 'buyer@example.com',
+              scope: 'proven',
+              expiresAt: '2030-01-01T00:00:00Z',
+            })
           : apiError(401, 'invalid_link', 'This sign-in link is invalid, expired or already used. Please ask for a new one.');
     }
     if (method === 'POST' && (m = path.match(/^\/services\/([^/]+)\/(restart|recreate|terminate)$/))) {
@@ -421,16 +501,24 @@ export function installFakeApi(): FakeApi {
       return (c) => {
         if (!c.headers.authorization?.startsWith('Bearer ')) return apiError(401, 'unauthorized', 'Missing token');
         const b = c.body ?? {};
-        const p = catalog().find((x) => x.pid === (b.pid ?? 2)) as Json | undefined;
+        const p = catalog().find((x) => x.pid === (b.pid ?? 2));
         if (!p || p.trial) return apiError(400, 'bad_request', 'This plan is not sold here.');
         const cycle = String(b.billingCycle ?? 'monthly');
         const price = (p.pricing as Record<string, { amount: number }>)[cycle];
         if (!price || cycle === 'onetime') return apiError(400, 'bad_request', 'This billing cycle is not sold for this plan.');
-        if (b.gateway !== undefined && !['sandbox', 'coinbase', 'stripe'].includes(String(b.gateway))) return apiError(400, 'bad_request', 'Unknown gateway.');
+        if (b.gateway !== undefined && !['sandbox', 'coinbase', 'stripe'].includes(String(b.gateway)))
+          return apiError(400, 'bad_request', 'Unknown gateway.');
         return json(201, {
-          orderId: `o-ren-${id}`, invoiceId: `i-ren-${id}`, status: 'pending', fraud: false, serviceIds: [id],
-          total: money(price.amount), paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`, paymentDeadline: '2030-02-06T00:00:00Z',
-          createdAt: '2030-01-25T00:00:00Z', quote: quoteFor({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
+          orderId: `o-ren-${id}`,
+          invoiceId: `i-ren-${id}`,
+          status: 'pending',
+          fraud: false,
+          serviceIds: [id],
+          total: money(price.amount),
+          paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`,
+          paymentDeadline: '2030-02-06T00:00:00Z',
+          createdAt: '2030-01-25T00:00:00Z',
+          quote: quoteFor({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
         });
       };
     }
@@ -458,7 +546,8 @@ export function installFakeApi(): FakeApi {
       const id = decodeURIComponent(m[1]!);
       return (c) => {
         const raw = String(c.body?.macAddress ?? '').trim();
-        if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(raw)) return apiError(400, 'invalid_mac', 'Please enter a valid MAC address.');
+        if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(raw))
+          return apiError(400, 'invalid_mac', 'Please enter a valid MAC address.');
         return service(id, { macAddress: raw.replace(/-/g, ':').toUpperCase() });
       };
     }
@@ -471,7 +560,11 @@ export function installFakeApi(): FakeApi {
       return () => order(id, { serviceIds: [], status: 'cancelled' });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)\/playlist\.m3u$/))) {
-      return () => new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', { status: 200, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+      return () =>
+        new Response('#EXTM3U\n#EXTINF:-1 group-title="News",News 1\nhttp://tv.example/live/u/p/1.ts\n', {
+          status: 200,
+          headers: { 'Content-Type': 'audio/x-mpegurl' },
+        });
     }
     if (method === 'GET' && (m = path.match(/^\/services\/([^/]+)$/))) {
       const id = decodeURIComponent(m[1]!);

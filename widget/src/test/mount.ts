@@ -1,10 +1,9 @@
 import { expect } from 'vitest';
 import { waitFor, within } from '@testing-library/dom';
 import '../index';
-import type { StreamcartCheckoutElement } from '../element/element';
 
 export function mount(attrs: Record<string, string> = {}) {
-  const el = document.createElement('streamcart-checkout') as StreamcartCheckoutElement;
+  const el = document.createElement('streamcart-checkout');
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
   const events: { type: string; detail: unknown }[] = [];
   for (const type of [

@@ -23,15 +23,29 @@ export function Audit() {
   return (
     <>
       <form className="filters" role="search" aria-label={t.auditFiltersLabel} onSubmit={submit}>
-        <Field label={t.filterOperator}>{(id) => <input id={id} value={draft.operator} onChange={(e) => setDraft({ ...draft, operator: e.target.value })} />}</Field>
-        <Field label={t.filterAction}>{(id) => <input id={id} value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })} />}</Field>
-        <Field label={t.filterTarget}>{(id) => <input id={id} value={draft.target} onChange={(e) => setDraft({ ...draft, target: e.target.value })} />}</Field>
-        <div className="filter-buttons"><button type="submit" className="primary">{t.applyFilters}</button></div>
+        <Field label={t.filterOperator}>
+          {(id) => <input id={id} value={draft.operator} onChange={(e) => setDraft({ ...draft, operator: e.target.value })} />}
+        </Field>
+        <Field label={t.filterAction}>
+          {(id) => <input id={id} value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })} />}
+        </Field>
+        <Field label={t.filterTarget}>
+          {(id) => <input id={id} value={draft.target} onChange={(e) => setDraft({ ...draft, target: e.target.value })} />}
+        </Field>
+        <div className="filter-buttons">
+          <button type="submit" className="primary">
+            {t.applyFilters}
+          </button>
+        </div>
       </form>
       <Loading what={list} />
       {list.data && (
         <>
-          <Table caption={t.auditCaption} hideCaption rows={list.data.entries} rowKey={(a) => a.id}
+          <Table
+            caption={t.auditCaption}
+            hideCaption
+            rows={list.data.entries}
+            rowKey={(a) => a.id}
             columns={[
               { header: t.colWhen, cell: (a) => formatTime(a.at) },
               { header: t.colWho, cell: (a) => a.operator || a.customerId },
@@ -39,7 +53,8 @@ export function Audit() {
               { header: t.colTarget, cell: (a) => <code>{a.target}</code> },
               { header: t.colResult, cell: (a) => <Status value={a.result} /> },
               { header: t.colDetail, cell: (a) => a.detail || '—' },
-            ]} />
+            ]}
+          />
           <Pager page={pages.page} hasPrev={pages.page > 1} nextCursor={list.data.nextCursor} onPrev={pages.prev} onNext={pages.next} />
         </>
       )}

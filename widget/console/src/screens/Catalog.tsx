@@ -26,7 +26,10 @@ export function Catalog() {
   const [source, setSource] = useState<string | null>(null);
   const [comment, setComment] = useState('');
   const area = useRef<HTMLTextAreaElement>(null);
-  const save = useAction(() => { current.reload(); versions.reload(); });
+  const save = useAction(() => {
+    current.reload();
+    versions.reload();
+  });
   const load = useAction();
   const text = source ?? current.data?.source ?? '';
   const problems = save.result && 'error' in save.result && save.result.error instanceof ApiError ? save.result.error.problems : [];
@@ -53,13 +56,29 @@ export function Catalog() {
       <Loading what={current} />
       {current.data && (
         <form onSubmit={submit} className="card" data-testid="catalog-form">
-          <p className="muted">{t.catalogInForce(current.data.version.version, formatTime(current.data.version.createdAt), current.data.version.operator)}</p>
+          <p className="muted">
+            {t.catalogInForce(current.data.version.version, formatTime(current.data.version.createdAt), current.data.version.operator)}
+          </p>
           {!can('editCatalog') && <p className="note note-forbidden">{t.roleCannot}</p>}
           <Field label={t.catalogSourceLabel} hint={t.catalogSourceHint}>
-            {(id, hint) => <textarea id={id} ref={area} aria-describedby={hint} className="source" spellCheck={false} rows={24} value={text} readOnly={!can('editCatalog')} onChange={(e) => setSource(e.target.value)} />}
+            {(id, hint) => (
+              <textarea
+                id={id}
+                ref={area}
+                aria-describedby={hint}
+                className="source"
+                spellCheck={false}
+                rows={24}
+                value={text}
+                readOnly={!can('editCatalog')}
+                onChange={(e) => setSource(e.target.value)}
+              />
+            )}
           </Field>
           <Field label={t.commentLabel}>
-            {(id) => <input id={id} maxLength={500} value={comment} onChange={(e) => setComment(e.target.value)} disabled={!can('editCatalog')} />}
+            {(id) => (
+              <input id={id} maxLength={500} value={comment} onChange={(e) => setComment(e.target.value)} disabled={!can('editCatalog')} />
+            )}
           </Field>
           {problems.length > 0 ? (
             <div role="alert" className="note note-error" data-testid="catalog-problems">
@@ -67,7 +86,11 @@ export function Catalog() {
               <ul>
                 {problems.map((p, i) => (
                   <li key={i}>
-                    {p.line > 0 ? <button type="button" className="link" onClick={() => goTo(p.line)}>{t.lineN(p.line)}</button> : null}{' '}
+                    {p.line > 0 ? (
+                      <button type="button" className="link" onClick={() => goTo(p.line)}>
+                        {t.lineN(p.line)}
+                      </button>
+                    ) : null}{' '}
                     <code>{p.path}</code>: {p.message}
                   </li>
                 ))}
@@ -77,8 +100,12 @@ export function Catalog() {
             <Outcome result={save.result} />
           )}
           <div className="toolbar">
-            <button type="submit" className="primary" disabled={!can('editCatalog') || save.busy}>{t.saveCatalog}</button>
-            <button type="button" disabled={source === null} onClick={() => setSource(null)}>{t.discardChanges}</button>
+            <button type="submit" className="primary" disabled={!can('editCatalog') || save.busy}>
+              {t.saveCatalog}
+            </button>
+            <button type="button" disabled={source === null} onClick={() => setSource(null)}>
+              {t.discardChanges}
+            </button>
           </div>
         </form>
       )}
@@ -87,15 +114,35 @@ export function Catalog() {
         <Loading what={versions} />
         <ErrorNote error={load.result && 'error' in load.result ? load.result.error : null} />
         {versions.data && (
-          <Table caption={t.versionsHeading} hideCaption rows={versions.data.versions} rowKey={(v) => v.version}
+          <Table
+            caption={t.versionsHeading}
+            hideCaption
+            rows={versions.data.versions}
+            rowKey={(v) => v.version}
             columns={[
               { header: t.colVersion, cell: (v) => v.version, numeric: true },
               { header: t.colCreated, cell: (v) => formatTime(v.createdAt) },
               { header: t.colOperator, cell: (v) => v.operator || '—' },
               { header: t.colComment, cell: (v) => v.comment || '—' },
               { header: t.colSha, cell: (v) => <code>{v.sha256.slice(0, 12)}</code> },
-              { header: t.colActions, cell: (v) => <button type="button" onClick={() => load.run(async () => { setSource((await api.catalog.version(v.version)).source); return ''; })}>{t.loadVersion(v.version)}</button> },
-            ]} />
+              {
+                header: t.colActions,
+                cell: (v) => (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      load.run(async () => {
+                        setSource((await api.catalog.version(v.version)).source);
+                        return '';
+                      })
+                    }
+                  >
+                    {t.loadVersion(v.version)}
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
       </section>
     </>

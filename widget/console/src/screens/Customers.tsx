@@ -24,18 +24,27 @@ export function Customers() {
         <Field label={t.customerQueryLabel} hint={t.customerQueryHint}>
           {(id, hint) => <input id={id} aria-describedby={hint} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />}
         </Field>
-        <div className="filter-buttons"><button type="submit" className="primary">{t.search}</button></div>
+        <div className="filter-buttons">
+          <button type="submit" className="primary">
+            {t.search}
+          </button>
+        </div>
       </form>
       <Loading what={list} />
       {list.data && (
-        <Table caption={t.customersCaption} hideCaption rows={list.data.customers} rowKey={(c) => c.id}
+        <Table
+          caption={t.customersCaption}
+          hideCaption
+          rows={list.data.customers}
+          rowKey={(c) => c.id}
           columns={[
             { header: t.colEmail, cell: (c) => <Link href={href(`customers/${encodeURIComponent(c.id)}`)}>{c.email}</Link> },
             { header: t.colCustomer, cell: (c) => c.id },
             { header: t.colCreated, cell: (c) => formatTime(c.createdAt) },
             { header: t.colOrders, cell: (c) => c.orders, numeric: true },
             { header: t.colActiveLines, cell: (c) => c.activeLines, numeric: true },
-          ]} />
+          ]}
+        />
       )}
     </>
   );
@@ -50,13 +59,28 @@ export function CustomerDetail({ id }: { id: string }) {
   return (
     <>
       <dl className="facts" data-testid="customer-facts">
-        <dt>{t.colEmail}</dt><dd>{d.customer.email}</dd>
-        <dt>{t.colCustomer}</dt><dd>{d.customer.id}</dd>
-        <dt>{t.colCreated}</dt><dd>{formatTime(d.customer.createdAt)}</dd>
+        <dt>{t.colEmail}</dt>
+        <dd>{d.customer.email}</dd>
+        <dt>{t.colCustomer}</dt>
+        <dd>{d.customer.id}</dd>
+        <dt>{t.colCreated}</dt>
+        <dd>{formatTime(d.customer.createdAt)}</dd>
       </dl>
       <div className="toolbar">
-        <button type="button" disabled={!can('signoutCustomer') || action.busy} onClick={() => action.run(async () => t.signedOut((await api.customers.signout(id)).sessionsEnded))}>{t.signOutCustomer}</button>
-        <button type="button" disabled={!can('signinLink') || action.busy} onClick={() => action.run(async () => t.linkSent((await api.customers.signinLink(id)).sentTo))}>{t.sendSigninLink}</button>
+        <button
+          type="button"
+          disabled={!can('signoutCustomer') || action.busy}
+          onClick={() => action.run(async () => t.signedOut((await api.customers.signout(id)).sessionsEnded))}
+        >
+          {t.signOutCustomer}
+        </button>
+        <button
+          type="button"
+          disabled={!can('signinLink') || action.busy}
+          onClick={() => action.run(async () => t.linkSent((await api.customers.signinLink(id)).sentTo))}
+        >
+          {t.sendSigninLink}
+        </button>
       </div>
       <Outcome result={action.result} />
       <section aria-labelledby="c-orders-h">
@@ -69,13 +93,18 @@ export function CustomerDetail({ id }: { id: string }) {
       </section>
       <section aria-labelledby="c-sessions-h">
         <h2 id="c-sessions-h">{t.sessionsHeading}</h2>
-        <Table caption={t.sessionsHeading} hideCaption rows={d.sessions} rowKey={(s) => s.id}
+        <Table
+          caption={t.sessionsHeading}
+          hideCaption
+          rows={d.sessions}
+          rowKey={(s) => s.id}
           columns={[
             { header: t.colSession, cell: (s) => <code>{s.id}</code> },
             { header: t.colScope, cell: (s) => s.scope },
             { header: t.colCreated, cell: (s) => formatTime(s.createdAt) },
             { header: t.colExpires, cell: (s) => formatTime(s.expiresAt) },
-          ]} />
+          ]}
+        />
       </section>
     </>
   );

@@ -21,9 +21,16 @@ export function RevenueChart({ series, currency }: { series: Day[]; currency: st
   const total = series.reduce((a, d) => a + (d.paidRevenue.find((m) => m.currency === currency)?.amount ?? 0), 0);
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H + 20}`} role="img" aria-label={t.chartLabel(series.length, formatMoney({ amount: total, currency }))} data-testid="revenue-chart">
+      <svg
+        viewBox={`0 0 ${W} ${H + 20}`}
+        role="img"
+        aria-label={t.chartLabel(series.length, formatMoney({ amount: total, currency }))}
+        data-testid="revenue-chart"
+      >
         <line x1={pad} y1={H} x2={W} y2={H} stroke="currentColor" strokeWidth="1" />
-        <text x={pad - 4} y={12} textAnchor="end" fontSize="11" fill="currentColor">{max ? Math.round(max) : 0}</text>
+        <text x={pad - 4} y={12} textAnchor="end" fontSize="11" fill="currentColor">
+          {max ? Math.round(max) : 0}
+        </text>
         {series.map((d, i) => {
           const h = max ? (values[i]! / max) * (H - 16) : 0;
           return (
@@ -34,8 +41,12 @@ export function RevenueChart({ series, currency }: { series: Day[]; currency: st
         })}
         {series.length > 0 && (
           <>
-            <text x={pad} y={H + 16} fontSize="11" fill="currentColor">{series[0]!.date}</text>
-            <text x={W} y={H + 16} fontSize="11" textAnchor="end" fill="currentColor">{series[series.length - 1]!.date}</text>
+            <text x={pad} y={H + 16} fontSize="11" fill="currentColor">
+              {series[0]!.date}
+            </text>
+            <text x={W} y={H + 16} fontSize="11" textAnchor="end" fill="currentColor">
+              {series[series.length - 1]!.date}
+            </text>
           </>
         )}
       </svg>
@@ -71,7 +82,9 @@ export function Dashboard() {
   const [days, setDays] = useState<number>(30);
   const summary = useLoad(() => api.summary(days), String(days));
   const s = summary.data;
-  const currencies = s ? [...new Set(s.series.flatMap((d) => d.paidRevenue.map((m) => m.currency)).concat(s.paidRevenue.map((m) => m.currency)))] : [];
+  const currencies = s
+    ? [...new Set(s.series.flatMap((d) => d.paidRevenue.map((m) => m.currency)).concat(s.paidRevenue.map((m) => m.currency)))]
+    : [];
   const [chosen, setChosen] = useState('');
   const currency = currencies.includes(chosen) ? chosen : (currencies[0] ?? 'EUR');
 
@@ -80,7 +93,11 @@ export function Dashboard() {
       <div className="toolbar">
         <label htmlFor="dash-days">{t.rangeLabel}</label>
         <select id="dash-days" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-          {RANGES.map((d) => <option key={d} value={d}>{t.lastDays(d)}</option>)}
+          {RANGES.map((d) => (
+            <option key={d} value={d}>
+              {t.lastDays(d)}
+            </option>
+          ))}
         </select>
       </div>
       <Loading what={summary} />
@@ -89,10 +106,16 @@ export function Dashboard() {
           <section aria-labelledby="alerts-h">
             <h2 id="alerts-h">{t.alertsHeading}</h2>
             {alerts(s).length === 0 ? (
-              <p className="muted" data-testid="no-alerts">{t.noAlerts}</p>
+              <p className="muted" data-testid="no-alerts">
+                {t.noAlerts}
+              </p>
             ) : (
               <ul className="alerts" data-testid="alerts">
-                {alerts(s).map((a) => <li key={a.to}><Link href={a.to}>{a.text}</Link></li>)}
+                {alerts(s).map((a) => (
+                  <li key={a.to}>
+                    <Link href={a.to}>{a.text}</Link>
+                  </li>
+                ))}
               </ul>
             )}
           </section>
@@ -100,7 +123,10 @@ export function Dashboard() {
             <h2 id="counts-h">{t.countsHeading(days)}</h2>
             <dl className="counts" data-testid="counts">
               {counts(s).map(([k, val]) => (
-                <div key={k}><dt>{k}</dt><dd>{val}</dd></div>
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd>{val}</dd>
+                </div>
               ))}
             </dl>
           </section>
@@ -110,7 +136,9 @@ export function Dashboard() {
               <div className="toolbar">
                 <label htmlFor="dash-currency">{t.currencyLabel}</label>
                 <select id="dash-currency" value={currency} onChange={(e) => setChosen(e.target.value)}>
-                  {currencies.map((c) => <option key={c}>{c}</option>)}
+                  {currencies.map((c) => (
+                    <option key={c}>{c}</option>
+                  ))}
                 </select>
               </div>
             )}

@@ -17,13 +17,21 @@ export function Jobs() {
       <div className="toolbar">
         <label htmlFor="job-state">{t.jobStateLabel}</label>
         <select id="job-state" value={state} onChange={(e) => navigate(href('jobs', { state: e.target.value }))}>
-          {STATES.map((s) => <option key={s} value={s}>{s ? t.jobStates[s] : t.allJobs}</option>)}
+          {STATES.map((s) => (
+            <option key={s} value={s}>
+              {s ? t.jobStates[s] : t.allJobs}
+            </option>
+          ))}
         </select>
       </div>
       <Outcome result={action.result} />
       <Loading what={list} />
       {list.data && (
-        <Table caption={t.jobsCaption} hideCaption rows={list.data.jobs} rowKey={(j) => j.id}
+        <Table
+          caption={t.jobsCaption}
+          hideCaption
+          rows={list.data.jobs}
+          rowKey={(j) => j.id}
           columns={[
             { header: t.colJob, cell: (j) => j.id, numeric: true },
             { header: t.colKind, cell: (j) => j.kind },
@@ -34,16 +42,41 @@ export function Jobs() {
             { header: t.colLastError, cell: (j) => j.lastError || '—' },
             {
               header: t.colActions,
-              cell: (j) => (j.state === 'running' || j.state === 'done') ? '—' : (
-                <span className="actions">
-                  <button type="button" disabled={!can('retryJob') || action.busy} onClick={() => action.run(async () => { await api.jobs.retry(j.id); return t.jobRetried(j.id); })}>{t.retry}</button>
-                  {j.state !== 'cancelled' && (
-                    <ConfirmButton label={t.cancelJob} confirmLabel={t.confirmCancelJob} disabled={!can('cancelJob') || action.busy} onConfirm={() => action.run(async () => { await api.jobs.cancel(j.id); return t.jobCancelled(j.id); })} />
-                  )}
-                </span>
-              ),
+              cell: (j) =>
+                j.state === 'running' || j.state === 'done' ? (
+                  '—'
+                ) : (
+                  <span className="actions">
+                    <button
+                      type="button"
+                      disabled={!can('retryJob') || action.busy}
+                      onClick={() =>
+                        action.run(async () => {
+                          await api.jobs.retry(j.id);
+                          return t.jobRetried(j.id);
+                        })
+                      }
+                    >
+                      {t.retry}
+                    </button>
+                    {j.state !== 'cancelled' && (
+                      <ConfirmButton
+                        label={t.cancelJob}
+                        confirmLabel={t.confirmCancelJob}
+                        disabled={!can('cancelJob') || action.busy}
+                        onConfirm={() =>
+                          action.run(async () => {
+                            await api.jobs.cancel(j.id);
+                            return t.jobCancelled(j.id);
+                          })
+                        }
+                      />
+                    )}
+                  </span>
+                ),
             },
-          ]} />
+          ]}
+        />
       )}
     </>
   );

@@ -12,10 +12,30 @@ function ExtendForm({ line, disabled, onExtend }: { line: Line; disabled: boolea
   const [days, setDays] = useState('30');
   const id = `extend-${line.serviceId}`;
   return (
-    <form className="inline" onSubmit={(e) => { e.preventDefault(); const n = Number(days); if (Number.isInteger(n) && n > 0) onExtend(n); }}>
-      <label htmlFor={id} className="visually-hidden">{t.extendDaysLabel(line.serviceId)}</label>
-      <input id={id} type="number" min={1} max={3660} value={days} onChange={(e) => setDays(e.target.value)} className="days" disabled={disabled} />
-      <button type="submit" disabled={disabled}>{t.extend}</button>
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = Number(days);
+        if (Number.isInteger(n) && n > 0) onExtend(n);
+      }}
+    >
+      <label htmlFor={id} className="visually-hidden">
+        {t.extendDaysLabel(line.serviceId)}
+      </label>
+      <input
+        id={id}
+        type="number"
+        min={1}
+        max={3660}
+        value={days}
+        onChange={(e) => setDays(e.target.value)}
+        className="days"
+        disabled={disabled}
+      />
+      <button type="submit" disabled={disabled}>
+        {t.extend}
+      </button>
     </form>
   );
 }
@@ -25,7 +45,10 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
   const action = useAction(onChanged);
   const status = (l: Line) => l.status.toLowerCase();
   const act = (l: Line, what: 'suspend' | 'unsuspend' | 'terminate') =>
-    action.run(async () => { await api.services.act(l.serviceId, what); return t.lineDone(what, l.serviceId); });
+    action.run(async () => {
+      await api.services.act(l.serviceId, what);
+      return t.lineDone(what, l.serviceId);
+    });
   return (
     <>
       <Outcome result={action.result} />
@@ -46,17 +69,38 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
           {
             header: t.colActions,
             // The panel acts on provisioned lines only: pending, cancelled or terminated ones have nothing to act on.
-            cell: (l) => !['active', 'overdue', 'suspended'].includes(status(l)) ? '—' : (
-              <span className="actions">
-                {status(l) === 'suspended' ? (
-                  <button type="button" disabled={!can('unsuspend') || action.busy} onClick={() => act(l, 'unsuspend')}>{t.unsuspend}</button>
-                ) : (
-                  <button type="button" disabled={!can('suspend') || action.busy} onClick={() => act(l, 'suspend')}>{t.suspend}</button>
-                )}
-                <ExtendForm line={l} disabled={!can('extend') || action.busy} onExtend={(days) => action.run(async () => { await api.services.extend(l.serviceId, days); return t.extended(l.serviceId, days); })} />
-                <ConfirmButton label={t.terminate} confirmLabel={t.confirmTerminate} disabled={!can('terminate') || action.busy} onConfirm={() => act(l, 'terminate')} />
-              </span>
-            ),
+            cell: (l) =>
+              !['active', 'overdue', 'suspended'].includes(status(l)) ? (
+                '—'
+              ) : (
+                <span className="actions">
+                  {status(l) === 'suspended' ? (
+                    <button type="button" disabled={!can('unsuspend') || action.busy} onClick={() => act(l, 'unsuspend')}>
+                      {t.unsuspend}
+                    </button>
+                  ) : (
+                    <button type="button" disabled={!can('suspend') || action.busy} onClick={() => act(l, 'suspend')}>
+                      {t.suspend}
+                    </button>
+                  )}
+                  <ExtendForm
+                    line={l}
+                    disabled={!can('extend') || action.busy}
+                    onExtend={(days) =>
+                      action.run(async () => {
+                        await api.services.extend(l.serviceId, days);
+                        return t.extended(l.serviceId, days);
+                      })
+                    }
+                  />
+                  <ConfirmButton
+                    label={t.terminate}
+                    confirmLabel={t.confirmTerminate}
+                    disabled={!can('terminate') || action.busy}
+                    onConfirm={() => act(l, 'terminate')}
+                  />
+                </span>
+              ),
           },
         ]}
       />

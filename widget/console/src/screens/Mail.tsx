@@ -26,20 +26,32 @@ export function MailList() {
           {(id) => (
             <select id={id} value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
               <option value="">{t.anyStatus}</option>
-              {(['queued', 'sent', 'failed'] as const).map((s) => <option key={s} value={s}>{t.statuses[s]}</option>)}
+              {(['queued', 'sent', 'failed'] as const).map((s) => (
+                <option key={s} value={s}>
+                  {t.statuses[s]}
+                </option>
+              ))}
             </select>
           )}
         </Field>
         <Field label={t.filterRecipient}>
           {(id) => <input id={id} type="search" value={draft.q} onChange={(e) => setDraft({ ...draft, q: e.target.value })} />}
         </Field>
-        <div className="filter-buttons"><button type="submit" className="primary">{t.applyFilters}</button></div>
+        <div className="filter-buttons">
+          <button type="submit" className="primary">
+            {t.applyFilters}
+          </button>
+        </div>
       </form>
       <Outcome result={action.result} />
       <Loading what={list} />
       {list.data && (
         <>
-          <Table caption={t.mailCaption} hideCaption rows={list.data.mails} rowKey={(m) => m.id}
+          <Table
+            caption={t.mailCaption}
+            hideCaption
+            rows={list.data.mails}
+            rowKey={(m) => m.id}
             columns={[
               { header: t.colCreated, cell: (m) => formatTime(m.createdAt) },
               { header: t.colTo, cell: (m) => m.to },
@@ -48,8 +60,25 @@ export function MailList() {
               { header: t.colAttempts, cell: (m) => m.attempts, numeric: true },
               { header: t.colLastError, cell: (m) => m.lastError || '—' },
               { header: t.colSent, cell: (m) => formatTime(m.sentAt) },
-              { header: t.colActions, cell: (m) => <button type="button" disabled={!can('resendMail') || action.busy} onClick={() => action.run(async () => { await api.mail.resend(m.id); return t.mailResent(m.to); })}>{t.resend}</button> },
-            ]} />
+              {
+                header: t.colActions,
+                cell: (m) => (
+                  <button
+                    type="button"
+                    disabled={!can('resendMail') || action.busy}
+                    onClick={() =>
+                      action.run(async () => {
+                        await api.mail.resend(m.id);
+                        return t.mailResent(m.to);
+                      })
+                    }
+                  >
+                    {t.resend}
+                  </button>
+                ),
+              },
+            ]}
+          />
           <Pager page={pages.page} hasPrev={pages.page > 1} nextCursor={list.data.nextCursor} onPrev={pages.prev} onNext={pages.next} />
         </>
       )}

@@ -35,7 +35,9 @@ function RefundForm({ order, onDone }: { order: Order; onDone: () => void }) {
     <form className="card" onSubmit={submit} noValidate aria-labelledby="refund-h" data-testid="refund-form">
       <h2 id="refund-h">{t.refundHeading}</h2>
       <Field label={t.refundAmountLabel(order.total.currency)} hint={t.refundAmountHint}>
-        {(id, hint) => <input id={id} aria-describedby={hint} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />}
+        {(id, hint) => (
+          <input id={id} aria-describedby={hint} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        )}
       </Field>
       <Field label={t.reasonLabel}>
         {(id) => <input id={id} required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
@@ -44,9 +46,15 @@ function RefundForm({ order, onDone }: { order: Order; onDone: () => void }) {
         <input id="keep-line" type="checkbox" checked={keepLine} onChange={(e) => setKeepLine(e.target.checked)} />
         <label htmlFor="keep-line">{t.keepLineLabel}</label>
       </div>
-      {bad && <p role="alert" className="note note-error">{bad}</p>}
+      {bad && (
+        <p role="alert" className="note note-error">
+          {bad}
+        </p>
+      )}
       <Outcome result={action.result} />
-      <button type="submit" className="danger" disabled={action.busy}>{t.refundButton}</button>
+      <button type="submit" className="danger" disabled={action.busy}>
+        {t.refundButton}
+      </button>
     </form>
   );
 }
@@ -60,7 +68,11 @@ function Refunds({ id, version }: { id: string; version: number }) {
       <h2 id="refunds-h">{t.refundsHeading}</h2>
       <Loading what={refunds} />
       {refunds.data && (
-        <Table caption={t.refundsHeading} hideCaption rows={refunds.data.refunds} rowKey={(r) => r.createdAt + r.reference}
+        <Table
+          caption={t.refundsHeading}
+          hideCaption
+          rows={refunds.data.refunds}
+          rowKey={(r) => r.createdAt + r.reference}
           columns={[
             { header: t.colWhen, cell: (r) => formatTime(r.createdAt) },
             { header: t.colAmount, cell: (r) => formatMoney(r.amount), numeric: true },
@@ -69,7 +81,8 @@ function Refunds({ id, version }: { id: string; version: number }) {
             { header: t.colReason, cell: (r) => r.reason },
             { header: t.colNote, cell: (r) => r.note || '—' },
             { header: t.colOperator, cell: (r) => r.operator },
-          ]} />
+          ]}
+        />
       )}
     </section>
   );
@@ -90,15 +103,28 @@ export function OrderDetail({ id }: { id: string }) {
     <>
       <ErrorNote error={detail.error} />
       <dl className="facts" data-testid="order-facts">
-        <dt>{t.colStatus}</dt><dd><Status value={o.status} /></dd>
-        <dt>{t.colEmail}</dt><dd>{o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email}</dd>
-        <dt>{t.colKind}</dt><dd>{o.kind}</dd>
-        <dt>{t.colTotal}</dt><dd>{formatMoney(o.total)}</dd>
-        <dt>{t.colGateway}</dt><dd>{o.gateway}</dd>
-        <dt>{t.colInvoice}</dt><dd>{o.invoiceId} <Status value={o.invoiceStatus} /></dd>
-        <dt>{t.colPromo}</dt><dd>{o.promoCode || '—'}</dd>
-        <dt>{t.colCreated}</dt><dd>{formatTime(o.createdAt)}</dd>
-        <dt>{t.colPaid}</dt><dd>{formatTime(o.paidAt)}</dd>
+        <dt>{t.colStatus}</dt>
+        <dd>
+          <Status value={o.status} />
+        </dd>
+        <dt>{t.colEmail}</dt>
+        <dd>{o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email}</dd>
+        <dt>{t.colKind}</dt>
+        <dd>{o.kind}</dd>
+        <dt>{t.colTotal}</dt>
+        <dd>{formatMoney(o.total)}</dd>
+        <dt>{t.colGateway}</dt>
+        <dd>{o.gateway}</dd>
+        <dt>{t.colInvoice}</dt>
+        <dd>
+          {o.invoiceId} <Status value={o.invoiceStatus} />
+        </dd>
+        <dt>{t.colPromo}</dt>
+        <dd>{o.promoCode || '—'}</dd>
+        <dt>{t.colCreated}</dt>
+        <dd>{formatTime(o.createdAt)}</dd>
+        <dt>{t.colPaid}</dt>
+        <dd>{formatTime(o.paidAt)}</dd>
       </dl>
       {held && (
         <section className="card" aria-labelledby="held-h">
@@ -108,8 +134,30 @@ export function OrderDetail({ id }: { id: string }) {
             {(fid) => <input id={fid} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />}
           </Field>
           <span className="actions">
-            <button type="button" className="primary" disabled={!can('approve') || action.busy} onClick={() => action.run(async () => { await api.orders.approve(o.id); return t.approved(o.id); })}>{t.approve}</button>
-            <ConfirmButton label={t.reject} confirmLabel={t.confirmReject} disabled={!can('reject') || action.busy} onConfirm={() => action.run(async () => { await api.orders.reject(o.id, reason); return t.rejected(o.id); })} />
+            <button
+              type="button"
+              className="primary"
+              disabled={!can('approve') || action.busy}
+              onClick={() =>
+                action.run(async () => {
+                  await api.orders.approve(o.id);
+                  return t.approved(o.id);
+                })
+              }
+            >
+              {t.approve}
+            </button>
+            <ConfirmButton
+              label={t.reject}
+              confirmLabel={t.confirmReject}
+              disabled={!can('reject') || action.busy}
+              onConfirm={() =>
+                action.run(async () => {
+                  await api.orders.reject(o.id, reason);
+                  return t.rejected(o.id);
+                })
+              }
+            />
           </span>
         </section>
       )}
@@ -119,16 +167,28 @@ export function OrderDetail({ id }: { id: string }) {
         <LinesTable lines={d.lines} onChanged={detail.reload} />
       </section>
       {paid && <Refunds id={o.id} version={refunded} />}
-      {paid && can('refund') && o.status !== 'refunded' && <RefundForm order={o} onDone={() => { setRefunded((n) => n + 1); detail.reload(); }} />}
+      {paid && can('refund') && o.status !== 'refunded' && (
+        <RefundForm
+          order={o}
+          onDone={() => {
+            setRefunded((n) => n + 1);
+            detail.reload();
+          }}
+        />
+      )}
       <section aria-labelledby="timeline-h">
         <h2 id="timeline-h">{t.timelineHeading}</h2>
         <ol className="timeline" data-testid="timeline">
           {d.timeline.map((e, i) => (
             <li key={i}>
               <time dateTime={e.at}>{formatTime(e.at)}</time>{' '}
-              <span className="kind">{(t.timelineKinds as Record<string, string>)[e.kind] ?? e.kind}</span>{' '}
-              <span>{e.summary}</span>
-              {e.outcome && <> <Status value={e.outcome} /></>}
+              <span className="kind">{(t.timelineKinds as Record<string, string>)[e.kind] ?? e.kind}</span> <span>{e.summary}</span>
+              {e.outcome && (
+                <>
+                  {' '}
+                  <Status value={e.outcome} />
+                </>
+              )}
               {e.detail && <div className="detail">{e.detail}</div>}
             </li>
           ))}

@@ -21,18 +21,59 @@ export function orderColumns(): Column<Order>[] {
   return [
     { header: t.colOrder, cell: (o) => <Link href={href(`orders/${encodeURIComponent(o.id)}`)}>{o.id}</Link> },
     { header: t.colCreated, cell: (o) => formatTime(o.createdAt) },
-    { header: t.colEmail, cell: (o) => (o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email) },
+    {
+      header: t.colEmail,
+      cell: (o) => (o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email),
+    },
     { header: t.colStatus, cell: (o) => <Status value={o.status} /> },
     { header: t.colTotal, cell: (o) => formatMoney(o.total), numeric: true },
     { header: t.colGateway, cell: (o) => o.gateway },
-    { header: t.colInvoice, cell: (o) => <>{o.invoiceId} <Status value={o.invoiceStatus} /></> },
+    {
+      header: t.colInvoice,
+      cell: (o) => (
+        <>
+          {o.invoiceId} <Status value={o.invoiceStatus} />
+        </>
+      ),
+    },
   ];
 }
 
-const CSV_HEADER = ['id', 'kind', 'status', 'email', 'customerId', 'amount', 'currency', 'gateway', 'invoiceId', 'invoiceStatus', 'promoCode', 'createdAt', 'paidAt'];
+const CSV_HEADER = [
+  'id',
+  'kind',
+  'status',
+  'email',
+  'customerId',
+  'amount',
+  'currency',
+  'gateway',
+  'invoiceId',
+  'invoiceStatus',
+  'promoCode',
+  'createdAt',
+  'paidAt',
+];
 
 export function ordersCsv(orders: readonly Order[]): string {
-  return toCsv(CSV_HEADER, orders.map((o) => [o.id, o.kind, o.status, o.email, o.customerId, o.total.amount, o.total.currency, o.gateway, o.invoiceId, o.invoiceStatus, o.promoCode, o.createdAt, o.paidAt]));
+  return toCsv(
+    CSV_HEADER,
+    orders.map((o) => [
+      o.id,
+      o.kind,
+      o.status,
+      o.email,
+      o.customerId,
+      o.total.amount,
+      o.total.currency,
+      o.gateway,
+      o.invoiceId,
+      o.invoiceStatus,
+      o.promoCode,
+      o.createdAt,
+      o.paidAt,
+    ]),
+  );
 }
 
 /** allOrders follows nextCursor through every page the filters match, up to EXPORT_MAX_PAGES. */
@@ -80,37 +121,53 @@ export function Orders() {
           {(id) => (
             <select id={id} value={draft.status} onChange={set('status')}>
               <option value="">{t.anyStatus}</option>
-              {ORDER_STATUSES.map((s) => <option key={s} value={s}>{t.statuses[s]}</option>)}
+              {ORDER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t.statuses[s]}
+                </option>
+              ))}
             </select>
           )}
         </Field>
         <Field label={t.filterQuery} hint={t.filterQueryHint}>
           {(id, hint) => <input id={id} aria-describedby={hint} type="search" value={draft.q} onChange={set('q')} />}
         </Field>
-        <Field label={t.filterGateway}>
-          {(id) => <input id={id} value={draft.gateway} onChange={set('gateway')} />}
-        </Field>
-        <Field label={t.filterFrom}>
-          {(id) => <input id={id} type="date" value={draft.from} onChange={set('from')} />}
-        </Field>
-        <Field label={t.filterTo}>
-          {(id) => <input id={id} type="date" value={draft.to} onChange={set('to')} />}
-        </Field>
+        <Field label={t.filterGateway}>{(id) => <input id={id} value={draft.gateway} onChange={set('gateway')} />}</Field>
+        <Field label={t.filterFrom}>{(id) => <input id={id} type="date" value={draft.from} onChange={set('from')} />}</Field>
+        <Field label={t.filterTo}>{(id) => <input id={id} type="date" value={draft.to} onChange={set('to')} />}</Field>
         <div className="filter-buttons">
-          <button type="submit" className="primary">{t.applyFilters}</button>
-          <Link href={href('orders')} className="button">{t.clearFilters}</Link>
+          <button type="submit" className="primary">
+            {t.applyFilters}
+          </button>
+          <Link href={href('orders')} className="button">
+            {t.clearFilters}
+          </Link>
         </div>
       </form>
       <Loading what={list} />
       {list.data && (
         <>
           <div className="toolbar">
-            <button type="button" disabled={!list.data.orders.length} onClick={() => download('orders-page.csv', ordersCsv(list.data!.orders))}>{t.exportPage}</button>
-            <button type="button" disabled={exporting.busy} onClick={() => exporting.run(async () => {
-              const { orders, complete } = await allOrders(api, applied);
-              download('orders.csv', ordersCsv(orders));
-              return complete ? t.exported(orders.length) : t.exportedCapped(orders.length);
-            })}>{t.exportAll}</button>
+            <button
+              type="button"
+              disabled={!list.data.orders.length}
+              onClick={() => download('orders-page.csv', ordersCsv(list.data!.orders))}
+            >
+              {t.exportPage}
+            </button>
+            <button
+              type="button"
+              disabled={exporting.busy}
+              onClick={() =>
+                exporting.run(async () => {
+                  const { orders, complete } = await allOrders(api, applied);
+                  download('orders.csv', ordersCsv(orders));
+                  return complete ? t.exported(orders.length) : t.exportedCapped(orders.length);
+                })
+              }
+            >
+              {t.exportAll}
+            </button>
             <Outcome result={exporting.result} />
           </div>
           <Table caption={t.ordersCaption} hideCaption columns={orderColumns()} rows={list.data.orders} rowKey={(o) => o.id} />
@@ -135,8 +192,29 @@ export function HeldOrders() {
       header: t.colActions,
       cell: (o) => (
         <span className="actions">
-          <button type="button" disabled={!can('approve') || action.busy} onClick={() => action.run(async () => { await api.orders.approve(o.id); return t.approved(o.id); })}>{t.approve}</button>
-          <ConfirmButton label={t.reject} confirmLabel={t.confirmReject} disabled={!can('reject') || action.busy} onConfirm={() => action.run(async () => { await api.orders.reject(o.id, reason); return t.rejected(o.id); })} />
+          <button
+            type="button"
+            disabled={!can('approve') || action.busy}
+            onClick={() =>
+              action.run(async () => {
+                await api.orders.approve(o.id);
+                return t.approved(o.id);
+              })
+            }
+          >
+            {t.approve}
+          </button>
+          <ConfirmButton
+            label={t.reject}
+            confirmLabel={t.confirmReject}
+            disabled={!can('reject') || action.busy}
+            onConfirm={() =>
+              action.run(async () => {
+                await api.orders.reject(o.id, reason);
+                return t.rejected(o.id);
+              })
+            }
+          />
         </span>
       ),
     },

@@ -12,7 +12,13 @@ function Problems({ error }: { error: unknown }) {
   if (!(error instanceof ApiError) || !error.problems.length) return <ErrorNote error={error} />;
   return (
     <div role="alert" className="note note-error">
-      <ul>{error.problems.map((p, i) => <li key={i}><code>{p.path}</code>: {p.message}</li>)}</ul>
+      <ul>
+        {error.problems.map((p, i) => (
+          <li key={i}>
+            <code>{p.path}</code>: {p.message}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -30,7 +36,10 @@ function CreateForm({ onDone }: { onDone: () => void }) {
         code: f.code.trim(),
         type: f.type,
         value: f.value.trim(),
-        appliesTo: f.appliesTo.split(/[\s,]+/).filter(Boolean).map(Number),
+        appliesTo: f.appliesTo
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number),
         startDate: f.startDate || undefined,
         expirationDate: f.expirationDate || undefined,
         maxUses: f.maxUses ? Number(f.maxUses) : undefined,
@@ -46,19 +55,39 @@ function CreateForm({ onDone }: { onDone: () => void }) {
       <h2 id="promo-new-h">{t.newPromotionHeading}</h2>
       <Field label={t.promoCodeLabel}>{(id) => <input id={id} required maxLength={32} value={f.code} onChange={set('code')} />}</Field>
       <Field label={t.promoTypeLabel}>
-        {(id) => <select id={id} value={f.type} onChange={set('type')}>{PROMO_TYPES.map((p) => <option key={p} value={p}>{t.promoTypes[p]}</option>)}</select>}
+        {(id) => (
+          <select id={id} value={f.type} onChange={set('type')}>
+            {PROMO_TYPES.map((p) => (
+              <option key={p} value={p}>
+                {t.promoTypes[p]}
+              </option>
+            ))}
+          </select>
+        )}
       </Field>
-      <Field label={t.promoValueLabel} hint={t.promoValueHint}>{(id, hint) => <input id={id} aria-describedby={hint} required value={f.value} onChange={set('value')} />}</Field>
-      <Field label={t.promoAppliesLabel} hint={t.promoAppliesHint}>{(id, hint) => <input id={id} aria-describedby={hint} value={f.appliesTo} onChange={set('appliesTo')} />}</Field>
+      <Field label={t.promoValueLabel} hint={t.promoValueHint}>
+        {(id, hint) => <input id={id} aria-describedby={hint} required value={f.value} onChange={set('value')} />}
+      </Field>
+      <Field label={t.promoAppliesLabel} hint={t.promoAppliesHint}>
+        {(id, hint) => <input id={id} aria-describedby={hint} value={f.appliesTo} onChange={set('appliesTo')} />}
+      </Field>
       <Field label={t.promoStartLabel}>{(id) => <input id={id} type="date" value={f.startDate} onChange={set('startDate')} />}</Field>
-      <Field label={t.promoEndLabel}>{(id) => <input id={id} type="date" value={f.expirationDate} onChange={set('expirationDate')} />}</Field>
-      <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>{(id, hint) => <input id={id} aria-describedby={hint} type="number" min={0} value={f.maxUses} onChange={set('maxUses')} />}</Field>
+      <Field label={t.promoEndLabel}>
+        {(id) => <input id={id} type="date" value={f.expirationDate} onChange={set('expirationDate')} />}
+      </Field>
+      <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>
+        {(id, hint) => <input id={id} aria-describedby={hint} type="number" min={0} value={f.maxUses} onChange={set('maxUses')} />}
+      </Field>
       <div className="check">
         <input id="promo-recurring" type="checkbox" checked={f.recurring} onChange={(e) => setF({ ...f, recurring: e.target.checked })} />
         <label htmlFor="promo-recurring">{t.promoRecurringLabel}</label>
       </div>
       {action.result && 'error' in action.result ? <Problems error={action.result.error} /> : <Outcome result={action.result} />}
-      <div className="filter-buttons"><button type="submit" className="primary" disabled={action.busy}>{t.createPromotion}</button></div>
+      <div className="filter-buttons">
+        <button type="submit" className="primary" disabled={action.busy}>
+          {t.createPromotion}
+        </button>
+      </div>
     </form>
   );
 }
@@ -70,18 +99,40 @@ function EditForm({ promo, onDone, onClose }: { promo: Promotion; onDone: () => 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const patch: PromotionPatch = { startDate: f.startDate, expirationDate: f.expirationDate, maxUses: Number(f.maxUses) || 0 };
-    void action.run(async () => { await api.promotions.update(promo.code, patch); return t.promotionSaved(promo.code); });
+    void action.run(async () => {
+      await api.promotions.update(promo.code, patch);
+      return t.promotionSaved(promo.code);
+    });
   };
   return (
     <form className="card filters" onSubmit={submit} aria-labelledby="promo-edit-h" data-testid="promotion-edit">
       <h2 id="promo-edit-h">{t.editPromotionHeading(promo.code)}</h2>
-      <Field label={t.promoStartLabel}>{(id) => <input id={id} type="date" value={f.startDate} onChange={(e) => setF({ ...f, startDate: e.target.value })} />}</Field>
-      <Field label={t.promoEndLabel}>{(id) => <input id={id} type="date" value={f.expirationDate} onChange={(e) => setF({ ...f, expirationDate: e.target.value })} />}</Field>
-      <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>{(id, hint) => <input id={id} aria-describedby={hint} type="number" min={0} value={f.maxUses} onChange={(e) => setF({ ...f, maxUses: e.target.value })} />}</Field>
+      <Field label={t.promoStartLabel}>
+        {(id) => <input id={id} type="date" value={f.startDate} onChange={(e) => setF({ ...f, startDate: e.target.value })} />}
+      </Field>
+      <Field label={t.promoEndLabel}>
+        {(id) => <input id={id} type="date" value={f.expirationDate} onChange={(e) => setF({ ...f, expirationDate: e.target.value })} />}
+      </Field>
+      <Field label={t.promoMaxUsesLabel} hint={t.promoMaxUsesHint}>
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            type="number"
+            min={0}
+            value={f.maxUses}
+            onChange={(e) => setF({ ...f, maxUses: e.target.value })}
+          />
+        )}
+      </Field>
       {action.result && 'error' in action.result ? <Problems error={action.result.error} /> : <Outcome result={action.result} />}
       <div className="filter-buttons">
-        <button type="submit" className="primary" disabled={action.busy}>{t.save}</button>
-        <button type="button" onClick={onClose}>{t.close}</button>
+        <button type="submit" className="primary" disabled={action.busy}>
+          {t.save}
+        </button>
+        <button type="button" onClick={onClose}>
+          {t.close}
+        </button>
       </div>
     </form>
   );
@@ -99,7 +150,11 @@ export function Promotions() {
       <Outcome result={toggle.result} />
       <Loading what={list} />
       {list.data && (
-        <Table caption={t.promotionsCaption} hideCaption rows={list.data.promotions} rowKey={(p) => p.code}
+        <Table
+          caption={t.promotionsCaption}
+          hideCaption
+          rows={list.data.promotions}
+          rowKey={(p) => p.code}
           columns={[
             { header: t.colCode, cell: (p) => <code>{p.code}</code> },
             { header: t.colType, cell: (p) => (t.promoTypes as Record<string, string>)[p.type] ?? p.type },
@@ -113,15 +168,26 @@ export function Promotions() {
               header: t.colActions,
               cell: (p) => (
                 <span className="actions">
-                  <button type="button" disabled={!can('editPromotions') || toggle.busy} onClick={() => toggle.run(async () => {
-                    await api.promotions.update(p.code, { disabled: !p.disabled });
-                    return p.disabled ? t.promotionEnabled(p.code) : t.promotionDisabled(p.code);
-                  })}>{p.disabled ? t.enable : t.disable}</button>
-                  <button type="button" disabled={!can('editPromotions')} onClick={() => setEditing(p.code)}>{t.edit}</button>
+                  <button
+                    type="button"
+                    disabled={!can('editPromotions') || toggle.busy}
+                    onClick={() =>
+                      toggle.run(async () => {
+                        await api.promotions.update(p.code, { disabled: !p.disabled });
+                        return p.disabled ? t.promotionEnabled(p.code) : t.promotionDisabled(p.code);
+                      })
+                    }
+                  >
+                    {p.disabled ? t.enable : t.disable}
+                  </button>
+                  <button type="button" disabled={!can('editPromotions')} onClick={() => setEditing(p.code)}>
+                    {t.edit}
+                  </button>
                 </span>
               ),
             },
-          ]} />
+          ]}
+        />
       )}
       {edited && <EditForm key={edited.code} promo={edited} onDone={list.reload} onClose={() => setEditing(null)} />}
       {can('editPromotions') && <CreateForm onDone={list.reload} />}

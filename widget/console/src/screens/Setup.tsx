@@ -14,9 +14,21 @@ export const MIN_PASSWORD = 12;
 export function Qr({ text, label }: { text: string; label: string }) {
   const { data, size } = encode(text, { ecc: 'M', border: 2 });
   let path = '';
-  data.forEach((row, y) => row.forEach((dark, x) => { if (dark) path += `M${x} ${y}h1v1h-1z`; }));
+  data.forEach((row, y) =>
+    row.forEach((dark, x) => {
+      if (dark) path += `M${x} ${y}h1v1h-1z`;
+    }),
+  );
   return (
-    <svg className="qr" role="img" aria-label={label} viewBox={`0 0 ${size} ${size}`} width={size * 5} height={size * 5} shapeRendering="crispEdges">
+    <svg
+      className="qr"
+      role="img"
+      aria-label={label}
+      viewBox={`0 0 ${size} ${size}`}
+      width={size * 5}
+      height={size * 5}
+      shapeRendering="crispEdges"
+    >
       <rect width={size} height={size} fill="#fff" />
       <path d={path} fill="#000" />
     </svg>
@@ -68,8 +80,12 @@ export function Setup({ api, token }: { api: Api; token: string }) {
   if (done) {
     return (
       <section className="card narrow" data-testid="setup-done">
-        <p role="status" className="note note-ok">{t.setupDone}</p>
-        <p><Link href={href('')}>{t.goToSignIn}</Link></p>
+        <p role="status" className="note note-ok">
+          {t.setupDone}
+        </p>
+        <p>
+          <Link href={href('')}>{t.goToSignIn}</Link>
+        </p>
       </section>
     );
   }
@@ -79,14 +95,33 @@ export function Setup({ api, token }: { api: Api; token: string }) {
       <form className="card narrow" onSubmit={choose} noValidate data-testid="setup-password">
         <p>{t.setupIntro}</p>
         <Field label={t.newPasswordLabel} hint={t.passwordHint(MIN_PASSWORD)}>
-          {(id, hint) => <input id={id} aria-describedby={hint} type="password" autoComplete="new-password" required minLength={MIN_PASSWORD} value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={MIN_PASSWORD}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
         <Field label={t.repeatPasswordLabel}>
-          {(id) => <input id={id} type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} />}
+          {(id) => (
+            <input id={id} type="password" autoComplete="new-password" required value={again} onChange={(e) => setAgain(e.target.value)} />
+          )}
         </Field>
-        {local && <p role="alert" className="note note-error">{local}</p>}
+        {local && (
+          <p role="alert" className="note note-error">
+            {local}
+          </p>
+        )}
         <ErrorNote error={error} />
-        <button type="submit" className="primary" disabled={busy}>{t.continueButton}</button>
+        <button type="submit" className="primary" disabled={busy}>
+          {t.continueButton}
+        </button>
       </form>
     );
   }
@@ -97,15 +132,35 @@ export function Setup({ api, token }: { api: Api; token: string }) {
       <Qr text={secret.otpauthUrl} label={t.qrLabel} />
       <dl className="facts">
         <dt>{t.totpSecretLabel}</dt>
-        <dd><code data-testid="totp-secret">{secret.totpSecret}</code></dd>
+        <dd>
+          <code data-testid="totp-secret">{secret.totpSecret}</code>
+        </dd>
         <dt>{t.otpauthUrlLabel}</dt>
-        <dd><code className="wrap" data-testid="otpauth-url">{secret.otpauthUrl}</code></dd>
+        <dd>
+          <code className="wrap" data-testid="otpauth-url">
+            {secret.otpauthUrl}
+          </code>
+        </dd>
       </dl>
       <Field label={t.otpLabel} hint={t.otpHint}>
-        {(id, hint) => <input id={id} aria-describedby={hint} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={otp} onChange={(e) => setOtp(e.target.value)} />}
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            value={otp}
+            onChange={(e) => setOtp(e.target.value)}
+          />
+        )}
       </Field>
       <ErrorNote error={error} />
-      <button type="submit" className="primary" disabled={busy}>{t.confirmSetupButton}</button>
+      <button type="submit" className="primary" disabled={busy}>
+        {t.confirmSetupButton}
+      </button>
     </form>
   );
 }

@@ -32,13 +32,36 @@ export function SignIn({ api, onSignedIn }: { api: Api; onSignedIn: (s: Session)
         {(id) => <input id={id} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}
       </Field>
       <Field label={t.passwordLabel}>
-        {(id) => <input id={id} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
+        {(id) => (
+          <input
+            id={id}
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        )}
       </Field>
       <Field label={t.otpLabel} hint={t.otpHint}>
-        {(id, hint) => <input id={id} aria-describedby={hint} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={otp} onChange={(e) => setOtp(e.target.value)} />}
+        {(id, hint) => (
+          <input
+            id={id}
+            aria-describedby={hint}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+            value={otp}
+            onChange={(e) => setOtp(e.target.value)}
+          />
+        )}
       </Field>
       <ErrorNote error={error} />
-      <button type="submit" className="primary" disabled={busy}>{t.signInButton}</button>
+      <button type="submit" className="primary" disabled={busy}>
+        {t.signInButton}
+      </button>
     </form>
   );
 }

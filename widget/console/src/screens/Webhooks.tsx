@@ -25,22 +25,46 @@ export function Webhooks() {
           {(id) => <input id={id} value={draft.provider} onChange={(e) => setDraft({ ...draft, provider: e.target.value })} />}
         </Field>
         <Field label={t.filterOutcome} hint={t.filterOutcomeHint}>
-          {(id, hint) => <input id={id} aria-describedby={hint} value={draft.outcome} onChange={(e) => setDraft({ ...draft, outcome: e.target.value })} />}
+          {(id, hint) => (
+            <input
+              id={id}
+              aria-describedby={hint}
+              value={draft.outcome}
+              onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}
+            />
+          )}
         </Field>
-        <div className="filter-buttons"><button type="submit" className="primary">{t.applyFilters}</button></div>
+        <div className="filter-buttons">
+          <button type="submit" className="primary">
+            {t.applyFilters}
+          </button>
+        </div>
       </form>
       <Loading what={list} />
       {list.data && (
         <>
-          <Table caption={t.webhooksCaption} hideCaption rows={list.data.webhooks} rowKey={(w) => w.id}
+          <Table
+            caption={t.webhooksCaption}
+            hideCaption
+            rows={list.data.webhooks}
+            rowKey={(w) => w.id}
             columns={[
               { header: t.colReceived, cell: (w) => formatTime(w.receivedAt) },
               { header: t.colProvider, cell: (w) => w.provider },
               { header: t.colEvent, cell: (w) => <code>{w.eventId}</code> },
               { header: t.colOutcome, cell: (w) => <Status value={w.outcome} /> },
               { header: t.colDetail, cell: (w) => w.detail || '—' },
-              { header: t.colBody, cell: (w) => <details><summary>{t.showBody}</summary><pre className="body">{w.body}</pre></details> },
-            ]} />
+              {
+                header: t.colBody,
+                cell: (w) => (
+                  <details>
+                    <summary>{t.showBody}</summary>
+                    <pre className="body">{w.body}</pre>
+                  </details>
+                ),
+              },
+            ]}
+          />
           <Pager page={pages.page} hasPrev={pages.page > 1} nextCursor={list.data.nextCursor} onPrev={pages.prev} onNext={pages.next} />
         </>
       )}

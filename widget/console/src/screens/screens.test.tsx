@@ -8,8 +8,13 @@ import { renderConsole } from '../test/render';
 describe('setup', () => {
   it('refuses a short password before calling, then shows the secret, the otpauth URL and a QR code, and confirms', async () => {
     const fake = new FakeApi(null)
-      .on('POST', '/setup', () => ({ totpSecret: 'JBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Streamcart:me%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Streamcart' }))
-      .on('POST', '/setup/confirm', (c) => ((c.body as { otp: string }).otp === '654321' ? { status: 204 } : { status: 400, body: errorBody('invalid_otp') }));
+      .on('POST', '/setup', () => ({
+        totpSecret: 'JBSWY3DPEHPK3PXP',
+        otpauthUrl: 'otpauth://totp/Streamcart:me%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Streamcart',
+      }))
+      .on('POST', '/setup/confirm', (c) =>
+        (c.body as { otp: string }).otp === '654321' ? { status: 204 } : { status: 400, body: errorBody('invalid_otp') },
+      );
     await renderConsole(fake, '/checkout/admin/setup?token=tok_1');
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('New password'), 'short');
@@ -45,7 +50,9 @@ describe('dashboard', () => {
     expect(within(counts).getByText('Paid revenue').nextSibling!.textContent).toBe('€155.88');
     expect(within(counts).getByText('Orders').nextSibling!.textContent).toBe('30');
     const alerts = screen.getByTestId('alerts');
-    expect(within(alerts).getByRole('link', { name: '2 orders are held by the fraud check' }).getAttribute('href')).toBe('/checkout/admin/held');
+    expect(within(alerts).getByRole('link', { name: '2 orders are held by the fraud check' }).getAttribute('href')).toBe(
+      '/checkout/admin/held',
+    );
     expect(within(alerts).getByRole('link', { name: '1 dead job' }).getAttribute('href')).toBe('/checkout/admin/jobs?state=dead');
     const chart = screen.getByTestId('revenue-chart');
     expect(chart.getAttribute('aria-label')).toBe('Paid revenue per day over 3 days, €155.88 in all');
@@ -83,7 +90,7 @@ describe('orders', () => {
     await screen.findByRole('link', { name: 'ord_2' });
     expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('cursor')).toBe('c2');
     expect(screen.getByText('Page 2')).toBeTruthy();
-    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next page' }).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
     await screen.findByRole('link', { name: 'ord_1' });
     expect(fake.calledWith('GET', '/orders').at(-1)!.query.get('cursor')).toBeNull();
@@ -96,40 +103,68 @@ describe('orders', () => {
     };
     const fake = new FakeApi('viewer').on('GET', '/orders', (c) => pages[c.query.get('cursor') ?? '']);
     const blobs: Blob[] = [];
-    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => { blobs.push(b as Blob); return 'blob:x'; });
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
+      blobs.push(b as Blob);
+      return 'blob:x';
+    });
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     await renderConsole(fake, '/checkout/admin/orders?status=active');
     await userEvent.click(await screen.findByRole('button', { name: 'Export all matching (CSV)' }));
     expect((await screen.findByText('Exported 2 orders.')).getAttribute('role')).toBe('status');
     const exports = fake.calledWith('GET', '/orders').slice(1);
-    expect(exports.map((c) => [c.query.get('status'), c.query.get('limit'), c.query.get('cursor')])).toEqual([['active', '200', null], ['active', '200', 'p2']]);
+    expect(exports.map((c) => [c.query.get('status'), c.query.get('limit'), c.query.get('cursor')])).toEqual([
+      ['active', '200', null],
+      ['active', '200', 'p2'],
+    ]);
     const text = await blobs[0]!.text();
-    expect(text.split('\r\n')[0]).toBe('id,kind,status,email,customerId,amount,currency,gateway,invoiceId,invoiceStatus,promoCode,createdAt,paidAt');
+    expect(text.split('\r\n')[0]).toBe(
+      'id,kind,status,email,customerId,amount,currency,gateway,invoiceId,invoiceStatus,promoCode,createdAt,paidAt',
+    );
     expect(text).toContain("ord_2,plan,active,'=cmd@example.com,usr_1,1299,EUR");
   });
 
   it('quotes CSV cells with commas, quotes and line breaks', () => {
-    expect(toCsv(['a', 'b'], [['x,y', 'say "hi"'], ['line\nbreak', 3]])).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",3\r\n');
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x,y', 'say "hi"'],
+          ['line\nbreak', 3],
+        ],
+      ),
+    ).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",3\r\n');
   });
 });
 
 describe('order detail', () => {
   it('shows the timeline, approves a held order and refunds part of a paid one with the CSRF token', async () => {
     let status = 'fraud';
-    const fake = new FakeApi('owner')
-      .on('GET', '/orders/:id', () => ({
-        order: order({ status }), lines: [line()],
-        timeline: [
-          { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
-          { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
-        ],
-      }));
-    const refund = { orderId: 'ord_1', amount: { amount: 500, currency: 'EUR' }, method: 'sandbox', reference: 're_1', reason: 'goodwill', note: '', operator: 'me@example.com', createdAt: '2026-11-21T00:00:00Z' };
+    const fake = new FakeApi('owner').on('GET', '/orders/:id', () => ({
+      order: order({ status }),
+      lines: [line()],
+      timeline: [
+        { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
+        { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
+      ],
+    }));
+    const refund = {
+      orderId: 'ord_1',
+      amount: { amount: 500, currency: 'EUR' },
+      method: 'sandbox',
+      reference: 're_1',
+      reason: 'goodwill',
+      note: '',
+      operator: 'me@example.com',
+      createdAt: '2026-11-21T00:00:00Z',
+    };
     const refunds: (typeof refund)[] = [];
     fake
       .on('GET', '/orders/:id/refunds', () => ({ refunds, refunded: { amount: 500 * refunds.length, currency: 'EUR' } }))
-      .on('POST', '/orders/:id/approve', () => { status = 'active'; return order({ status }); })
+      .on('POST', '/orders/:id/approve', () => {
+        status = 'active';
+        return order({ status });
+      })
       .on('POST', '/orders/:id/refund', () => {
         refunds.push(refund);
         return { order: order({ status: 'partially_refunded' }), refunded: { amount: 500, currency: 'EUR' }, refund };
@@ -163,7 +198,7 @@ describe('order detail', () => {
       .on('POST', '/services/:id/suspend', () => line({ status: 'Suspended' }));
     await renderConsole(fake, '/checkout/admin/orders/ord_1');
     const row = (await screen.findByText('svc_1')).closest('tr')!;
-    expect((within(row).getByRole('button', { name: 'Terminate' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(row).getByRole<HTMLButtonElement>('button', { name: 'Terminate' }).disabled).toBe(true);
     expect(screen.queryByTestId('refund-form')).toBeNull();
     await userEvent.click(within(row).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText('Line svc_1 suspended.')).toBeTruthy();
@@ -174,11 +209,21 @@ describe('catalog', () => {
   it('lists each problem with its line and path, and a problem moves the caret to its line', async () => {
     const source = 'products:\n  - pid: 1\n    name: ""\n';
     const fake = new FakeApi('owner')
-      .on('GET', '/catalog', () => ({ version: { version: 3, operator: 'me@example.com', comment: '', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' }, source }))
-      .on('GET', '/catalog/versions', () => ({ versions: [{ version: 3, operator: 'me@example.com', comment: 'prices', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' }] }))
-      .on('PUT', '/catalog', () => ({ status: 400, body: { name: 'invalid_catalog', message: 'invalid', problems: [{ line: 3, path: 'products[0].name', message: 'is empty' }] } }));
+      .on('GET', '/catalog', () => ({
+        version: { version: 3, operator: 'me@example.com', comment: '', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' },
+        source,
+      }))
+      .on('GET', '/catalog/versions', () => ({
+        versions: [
+          { version: 3, operator: 'me@example.com', comment: 'prices', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' },
+        ],
+      }))
+      .on('PUT', '/catalog', () => ({
+        status: 400,
+        body: { name: 'invalid_catalog', message: 'invalid', problems: [{ line: 3, path: 'products[0].name', message: 'is empty' }] },
+      }));
     await renderConsole(fake, '/checkout/admin/catalog');
-    const area = (await screen.findByLabelText('Catalog (YAML or JSON)')) as HTMLTextAreaElement;
+    const area = await screen.findByLabelText<HTMLTextAreaElement>('Catalog (YAML or JSON)');
     expect(area.value).toBe(source);
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Save the catalog' }));
@@ -194,15 +239,83 @@ describe('catalog', () => {
 describe('other screens', () => {
   it('customers: search and sign a customer out; promotions: disable; operators: invite shows the link; mail: resend', async () => {
     const fake = new FakeApi('owner')
-      .on('GET', '/customers', (c) => ({ customers: c.query.get('q') === 'buyer' ? [{ id: 'usr_1', email: 'buyer@example.com', createdAt: '2026-11-20T10:00:00Z', orders: 1, activeLines: 1 }] : [] }))
-      .on('GET', '/customers/:id', () => ({ customer: { id: 'usr_1', email: 'buyer@example.com', createdAt: '2026-11-20T10:00:00Z', orders: 1, activeLines: 1 }, orders: [order()], services: [line()], sessions: [{ id: 'ses_1', scope: 'proven', createdAt: '2026-11-20T10:00:00Z', expiresAt: '2026-12-20T10:00:00Z' }] }))
+      .on('GET', '/customers', (c) => ({
+        customers:
+          c.query.get('q') === 'buyer'
+            ? [{ id: 'usr_1', email: 'buyer@example.com', createdAt: '2026-11-20T10:00:00Z', orders: 1, activeLines: 1 }]
+            : [],
+      }))
+      .on('GET', '/customers/:id', () => ({
+        customer: { id: 'usr_1', email: 'buyer@example.com', createdAt: '2026-11-20T10:00:00Z', orders: 1, activeLines: 1 },
+        orders: [order()],
+        services: [line()],
+        sessions: [{ id: 'ses_1', scope: 'proven', createdAt: '2026-11-20T10:00:00Z', expiresAt: '2026-12-20T10:00:00Z' }],
+      }))
       .on('POST', '/customers/:id/signout', () => ({ sessionsEnded: 2 }))
-      .on('GET', '/promotions', () => ({ promotions: [{ code: 'WELCOME', type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '', maxUses: 100, recurring: false, disabled: false, uses: 7 }] }))
-      .on('PATCH', '/promotions/:code', (c) => ({ code: 'WELCOME', type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '', maxUses: 100, recurring: false, disabled: (c.body as { disabled: boolean }).disabled, uses: 7 }))
-      .on('GET', '/operators', () => ({ operators: [{ email: 'me@example.com', role: 'owner', status: 'active', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' }] }))
-      .on('POST', '/operators', () => ({ status: 201, body: { operator: { email: 'new@example.com', role: 'support', status: 'pending', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' }, setupUrl: 'https://shop.example/checkout/admin/setup?token=abc', expiresAt: '2026-11-21T10:00:00Z' } }))
-      .on('GET', '/mail', () => ({ mails: [{ id: 9, to: 'buyer@example.com', subject: 'Your line', status: 'failed', attempts: 3, lastError: '550', createdAt: '2026-11-20T10:00:00Z', sentAt: '' }], nextCursor: '' }))
-      .on('POST', '/mail/:id/resend', () => ({ id: 9, to: 'buyer@example.com', subject: 'Your line', status: 'queued', attempts: 0, lastError: '', createdAt: '2026-11-20T10:00:00Z', sentAt: '' }));
+      .on('GET', '/promotions', () => ({
+        promotions: [
+          {
+            code: 'WELCOME',
+            type: 'Percentage',
+            value: '10',
+            appliesTo: [],
+            startDate: '',
+            expirationDate: '',
+            maxUses: 100,
+            recurring: false,
+            disabled: false,
+            uses: 7,
+          },
+        ],
+      }))
+      .on('PATCH', '/promotions/:code', (c) => ({
+        code: 'WELCOME',
+        type: 'Percentage',
+        value: '10',
+        appliesTo: [],
+        startDate: '',
+        expirationDate: '',
+        maxUses: 100,
+        recurring: false,
+        disabled: (c.body as { disabled: boolean }).disabled,
+        uses: 7,
+      }))
+      .on('GET', '/operators', () => ({
+        operators: [{ email: 'me@example.com', role: 'owner', status: 'active', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' }],
+      }))
+      .on('POST', '/operators', () => ({
+        status: 201,
+        body: {
+          operator: { email: 'new@example.com', role: 'support', status: 'pending', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' },
+          setupUrl: 'https://shop.example/checkout/admin/setup?token=abc',
+          expiresAt: '2026-11-21T10:00:00Z',
+        },
+      }))
+      .on('GET', '/mail', () => ({
+        mails: [
+          {
+            id: 9,
+            to: 'buyer@example.com',
+            subject: 'Your line',
+            status: 'failed',
+            attempts: 3,
+            lastError: '550',
+            createdAt: '2026-11-20T10:00:00Z',
+            sentAt: '',
+          },
+        ],
+        nextCursor: '',
+      }))
+      .on('POST', '/mail/:id/resend', () => ({
+        id: 9,
+        to: 'buyer@example.com',
+        subject: 'Your line',
+        status: 'queued',
+        attempts: 0,
+        lastError: '',
+        createdAt: '2026-11-20T10:00:00Z',
+        sentAt: '',
+      }));
     const user = userEvent.setup();
     await renderConsole(fake, '/checkout/admin/customers');
     await user.type(screen.getByLabelText('Email or customer id'), 'buyer');

@@ -13,31 +13,68 @@ export interface Call {
 }
 
 export type Reply = { status: number; body?: unknown };
-type Handler = (call: Call, params: string[]) => Reply | unknown;
+// A handler answers with a Reply, or with just the body of a 200.
+type Handler = (call: Call, params: string[]) => unknown;
 
 export const CSRF = 'csrf-123';
 
 export const order = (over: Record<string, unknown> = {}) => ({
-  id: 'ord_1', kind: 'plan', status: 'active', email: 'buyer@example.com', customerId: 'usr_1',
-  total: { amount: 1299, currency: 'EUR' }, gateway: 'sandbox', invoiceId: 'inv_1', invoiceStatus: 'paid',
-  promoCode: '', createdAt: '2026-11-20T10:00:00Z', paidAt: '2026-11-20T10:01:00Z', ...over,
+  id: 'ord_1',
+  kind: 'plan',
+  status: 'active',
+  email: 'buyer@example.com',
+  customerId: 'usr_1',
+  total: { amount: 1299, currency: 'EUR' },
+  gateway: 'sandbox',
+  invoiceId: 'inv_1',
+  invoiceStatus: 'paid',
+  promoCode: '',
+  createdAt: '2026-11-20T10:00:00Z',
+  paidAt: '2026-11-20T10:01:00Z',
+  ...over,
 });
 
 export const line = (over: Record<string, unknown> = {}) => ({
-  serviceId: 'svc_1', orderId: 'ord_1', pid: 1, name: 'Basic', status: 'Active', username: 'user1', password: 'pw1',
-  expiresAt: '2026-12-20T10:00:00Z', nextDueDate: '2026-12-20', ...over,
+  serviceId: 'svc_1',
+  orderId: 'ord_1',
+  pid: 1,
+  name: 'Basic',
+  status: 'Active',
+  username: 'user1',
+  password: 'pw1',
+  expiresAt: '2026-12-20T10:00:00Z',
+  nextDueDate: '2026-12-20',
+  ...over,
 });
 
 export const job = (over: Record<string, unknown> = {}) => ({
-  id: 7, kind: 'provision', ref: 'ord_1', state: 'dead', attempts: 5, runAt: '2026-11-20T10:00:00Z',
-  lastError: 'panel: connection refused', updatedAt: '2026-11-20T11:00:00Z', ...over,
+  id: 7,
+  kind: 'provision',
+  ref: 'ord_1',
+  state: 'dead',
+  attempts: 5,
+  runAt: '2026-11-20T10:00:00Z',
+  lastError: 'panel: connection refused',
+  updatedAt: '2026-11-20T11:00:00Z',
+  ...over,
 });
 
 export const errorBody = (name: string, message = name) => ({ name, id: 'e1', message, temporary: false, timeout: false, fault: false });
 
 export const summary = (over: Record<string, unknown> = {}) => ({
-  from: '2026-11-17T00:00:00Z', orders: 12, paidRevenue: [{ amount: 15588, currency: 'EUR' }], newCustomers: 9, failedPayments: 1,
-  activeLines: 30, renewalsDue7d: 4, heldOrders: 2, failedJobs: 0, deadJobs: 1, failedMails: 0, moneyToReview: 0, paidNotActive: 0,
+  from: '2026-11-17T00:00:00Z',
+  orders: 12,
+  paidRevenue: [{ amount: 15588, currency: 'EUR' }],
+  newCustomers: 9,
+  failedPayments: 1,
+  activeLines: 30,
+  renewalsDue7d: 4,
+  heldOrders: 2,
+  failedJobs: 0,
+  deadJobs: 1,
+  failedMails: 0,
+  moneyToReview: 0,
+  paidNotActive: 0,
   series: [
     { date: '2026-11-21', orders: 3, paidRevenue: [{ amount: 3897, currency: 'EUR' }] },
     { date: '2026-11-22', orders: 0, paidRevenue: [] },
@@ -85,12 +122,14 @@ export class FakeApi {
     const url = new URL(String(input), 'http://shop.test');
     const path = url.pathname.replace(/^\/checkout\/api\/admin/, '');
     const method = init.method ?? 'GET';
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const call: Call = { method, path, query: url.searchParams, headers, body: init.body ? JSON.parse(String(init.body)) : undefined };
     this.calls.push(call);
     const json = (status: number, body?: unknown) =>
       new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-    const open = (method === 'POST' && ['/session', '/setup', '/setup/confirm'].includes(path));
+    const open = method === 'POST' && ['/session', '/setup', '/setup/confirm'].includes(path);
     if (!open && !this.signedIn) return json(401, errorBody('unauthorized'));
     if (!open && method !== 'GET' && headers['x-csrf-token'] !== CSRF) return json(403, errorBody('invalid_csrf_token'));
     for (const [m, re, handler] of this.routes) {

@@ -7,7 +7,8 @@ export const deDE: AfterSaleMessages = {
   byLink: 'Link per E-Mail',
   byPassword: 'Mit Passwort',
   sendLink: 'Anmeldelink senden',
-  linkSent: 'Falls zu dieser E-Mail-Adresse ein Konto gehört, ist ein Anmeldelink unterwegs. Sehen Sie in Ihrem Posteingang nach: Der Link funktioniert einmal und 15 Minuten lang.',
+  linkSent:
+    'Falls zu dieser E-Mail-Adresse ein Konto gehört, ist ein Anmeldelink unterwegs. Sehen Sie in Ihrem Posteingang nach: Der Link funktioniert einmal und 15 Minuten lang.',
   password: 'Passwort',
   signIn: 'Anmelden',
   signingIn: 'Sie werden angemeldet…',
@@ -26,7 +27,8 @@ export const deDE: AfterSaleMessages = {
   restarted: 'Der Dienst wurde neu gestartet.',
   recreated: 'Der Dienst wurde mit denselben Zugangsdaten neu eingerichtet.',
   terminated: 'Der Dienst wurde gekündigt.',
-  terminateConfirm: (name) => `${name} endgültig kündigen? Der Dienst funktioniert sofort nicht mehr und kann nicht wiederhergestellt werden.`,
+  terminateConfirm: (name) =>
+    `${name} endgültig kündigen? Der Dienst funktioniert sofort nicht mehr und kann nicht wiederhergestellt werden.`,
   terminateYes: 'Ja, kündigen',
   keep: 'Behalten',
   macAddress: 'MAC-Adresse des Geräts',
@@ -54,7 +56,8 @@ export const deDE: AfterSaleMessages = {
   renewsWithCard: 'Verlängert sich am Fälligkeitsdatum automatisch mit Ihrer gespeicherten Karte.',
   autoRenewOff: (date) => `Die automatische Verlängerung ist aus: Dieser Dienst endet am ${date}.`,
   cancelAutoRenew: 'Automatische Verlängerung beenden',
-  cancelAutoRenewConfirm: (name) => `Automatische Verlängerung für ${name} beenden? Der Dienst läuft bis zum Fälligkeitsdatum weiter und endet dann. Bis dahin können Sie die Verlängerung wieder aufnehmen.`,
+  cancelAutoRenewConfirm: (name) =>
+    `Automatische Verlängerung für ${name} beenden? Der Dienst läuft bis zum Fälligkeitsdatum weiter und endet dann. Bis dahin können Sie die Verlängerung wieder aufnehmen.`,
   cancelAutoRenewYes: 'Ja, Verlängerung beenden',
   autoRenewCancelled: 'Die automatische Verlängerung ist beendet. Für diesen Dienst werden keine weiteren Rechnungen gesendet.',
   resumeAutoRenew: 'Automatische Verlängerung fortsetzen',
@@ -73,7 +76,8 @@ export const deDE: AfterSaleMessages = {
   invoiceConfirming: 'Wir warten auf die Bestätigung Ihrer Zahlung…',
   showInvoice: 'Rechnung anzeigen',
   linkInvalidTitle: 'Dieser Zahlungslink ist nicht mehr gültig',
-  linkInvalidLead: 'Die Rechnung ist vielleicht schon bezahlt oder geschlossen. Melden Sie sich an, um Ihre Dienste zu sehen und dort zu verlängern.',
+  linkInvalidLead:
+    'Die Rechnung ist vielleicht schon bezahlt oder geschlossen. Melden Sie sich an, um Ihre Dienste zu sehen und dort zu verlängern.',
 
   upsellTitle: 'Verbindungen hinzufügen',
   upsellLead: 'Schauen Sie auf mehr Geräten gleichzeitig. Der Preis richtet sich nach dem Abrechnungszeitraum Ihres Abos.',
@@ -107,7 +111,8 @@ export const deDE: AfterSaleMessages = {
     invalid_credentials: 'E-Mail-Adresse oder Passwort ist falsch.',
     too_many_attempts: 'Zu viele fehlgeschlagene Anmeldeversuche. Bitte warten Sie 15 Minuten und versuchen Sie es dann erneut.',
     invalid_link: 'Dieser Anmeldelink ist ungültig, abgelaufen oder wurde bereits verwendet. Bitte fordern Sie einen neuen an.',
-    invalid_mac: 'Bitte geben Sie eine gültige MAC-Adresse ein: sechs Paare aus Hex-Ziffern, getrennt durch „:“ oder „-“, z. B. 00:1A:79:12:34:56.',
+    invalid_mac:
+      'Bitte geben Sie eine gültige MAC-Adresse ein: sechs Paare aus Hex-Ziffern, getrennt durch „:“ oder „-“, z. B. 00:1A:79:12:34:56.',
     password_mismatch: 'Die Passwörter stimmen nicht überein',
     weak_password: 'Bitte wählen Sie ein Passwort mit mindestens 8 Zeichen.',
     conflict: 'Diese Aktion ist für diesen Dienst gerade nicht verfügbar.',

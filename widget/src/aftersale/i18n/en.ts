@@ -57,7 +57,8 @@ export const en = {
   renewsWithCard: 'Renews automatically with your saved card on the due date.',
   autoRenewOff: (date: string) => `Auto-renew is off: this service ends on ${date}.`,
   cancelAutoRenew: 'Cancel auto-renew',
-  cancelAutoRenewConfirm: (name: string) => `Cancel auto-renew for ${name}? It keeps working until its due date, then stops. You can resume auto-renew until then.`,
+  cancelAutoRenewConfirm: (name: string) =>
+    `Cancel auto-renew for ${name}? It keeps working until its due date, then stops. You can resume auto-renew until then.`,
   cancelAutoRenewYes: 'Yes, cancel auto-renew',
   autoRenewCancelled: 'Auto-renew is cancelled. No further invoices will be sent for this service.',
   resumeAutoRenew: 'Resume auto-renew',

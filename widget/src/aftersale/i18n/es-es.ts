@@ -7,7 +7,8 @@ export const esES: AfterSaleMessages = {
   byLink: 'Enviarme un enlace',
   byPassword: 'Usar mi contraseña',
   sendLink: 'Enviar enlace de acceso',
-  linkSent: 'Si este correo pertenece a una cuenta, te hemos enviado un enlace de acceso. Revisa tu bandeja de entrada: el enlace funciona una sola vez, durante 15 minutos.',
+  linkSent:
+    'Si este correo pertenece a una cuenta, te hemos enviado un enlace de acceso. Revisa tu bandeja de entrada: el enlace funciona una sola vez, durante 15 minutos.',
   password: 'Contraseña',
   signIn: 'Iniciar sesión',
   signingIn: 'Iniciando sesión…',
@@ -54,7 +55,8 @@ export const esES: AfterSaleMessages = {
   renewsWithCard: 'Se renueva automáticamente con tu tarjeta guardada en la fecha de vencimiento.',
   autoRenewOff: (date) => `La renovación automática está desactivada: este servicio termina el ${date}.`,
   cancelAutoRenew: 'Cancelar la renovación automática',
-  cancelAutoRenewConfirm: (name) => `¿Cancelar la renovación automática de ${name}? Seguirá funcionando hasta su fecha de vencimiento y después se detendrá. Puedes reanudarla hasta entonces.`,
+  cancelAutoRenewConfirm: (name) =>
+    `¿Cancelar la renovación automática de ${name}? Seguirá funcionando hasta su fecha de vencimiento y después se detendrá. Puedes reanudarla hasta entonces.`,
   cancelAutoRenewYes: 'Sí, cancelar la renovación',
   autoRenewCancelled: 'La renovación automática está cancelada. No se enviarán más facturas para este servicio.',
   resumeAutoRenew: 'Reanudar la renovación automática',
@@ -107,7 +109,8 @@ export const esES: AfterSaleMessages = {
     invalid_credentials: 'Correo electrónico o contraseña incorrectos.',
     too_many_attempts: 'Demasiados intentos fallidos. Espera 15 minutos y vuelve a intentarlo.',
     invalid_link: 'Este enlace de acceso no es válido, ha caducado o ya se ha usado. Solicita uno nuevo.',
-    invalid_mac: 'Introduce una dirección MAC válida: seis pares de dígitos hexadecimales separados por «:» o «-», p. ej. 00:1A:79:12:34:56.',
+    invalid_mac:
+      'Introduce una dirección MAC válida: seis pares de dígitos hexadecimales separados por «:» o «-», p. ej. 00:1A:79:12:34:56.',
     password_mismatch: 'Las contraseñas no coinciden',
     weak_password: 'Elige una contraseña de al menos 8 caracteres.',
     conflict: 'Esta acción no está disponible para este servicio en este momento.',

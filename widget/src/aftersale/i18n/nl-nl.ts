@@ -7,7 +7,8 @@ export const nlNL: AfterSaleMessages = {
   byLink: 'Mail me een link',
   byPassword: 'Mijn wachtwoord gebruiken',
   sendLink: 'Inloglink versturen',
-  linkSent: 'Als dit e-mailadres bij een account hoort, is er een inloglink onderweg. Kijk in je inbox: de link werkt één keer, 15 minuten lang.',
+  linkSent:
+    'Als dit e-mailadres bij een account hoort, is er een inloglink onderweg. Kijk in je inbox: de link werkt één keer, 15 minuten lang.',
   password: 'Wachtwoord',
   signIn: 'Inloggen',
   signingIn: 'Je wordt ingelogd…',
@@ -54,7 +55,8 @@ export const nlNL: AfterSaleMessages = {
   renewsWithCard: 'Wordt op de vervaldatum automatisch verlengd met je opgeslagen kaart.',
   autoRenewOff: (date) => `Automatisch verlengen staat uit: deze dienst stopt op ${date}.`,
   cancelAutoRenew: 'Automatisch verlengen stoppen',
-  cancelAutoRenewConfirm: (name) => `Automatisch verlengen van ${name} stoppen? De dienst blijft werken tot de vervaldatum en stopt dan. Tot die tijd kun je het verlengen hervatten.`,
+  cancelAutoRenewConfirm: (name) =>
+    `Automatisch verlengen van ${name} stoppen? De dienst blijft werken tot de vervaldatum en stopt dan. Tot die tijd kun je het verlengen hervatten.`,
   cancelAutoRenewYes: 'Ja, verlengen stoppen',
   autoRenewCancelled: 'Automatisch verlengen is gestopt. Voor deze dienst worden geen facturen meer verstuurd.',
   resumeAutoRenew: 'Automatisch verlengen hervatten',

@@ -7,7 +7,8 @@ export const ptPT: AfterSaleMessages = {
   byLink: 'Enviar-me uma ligação',
   byPassword: 'Usar a minha palavra-passe',
   sendLink: 'Enviar ligação de acesso',
-  linkSent: 'Se este email pertencer a uma conta, está a caminho uma ligação de acesso. Consulte a sua caixa de entrada: a ligação funciona uma vez, durante 15 minutos.',
+  linkSent:
+    'Se este email pertencer a uma conta, está a caminho uma ligação de acesso. Consulte a sua caixa de entrada: a ligação funciona uma vez, durante 15 minutos.',
   password: 'Palavra-passe',
   signIn: 'Iniciar sessão',
   signingIn: 'A iniciar sessão…',
@@ -54,7 +55,8 @@ export const ptPT: AfterSaleMessages = {
   renewsWithCard: 'Renova-se automaticamente com o seu cartão guardado na data de vencimento.',
   autoRenewOff: (date) => `A renovação automática está desligada: este serviço termina a ${date}.`,
   cancelAutoRenew: 'Cancelar a renovação automática',
-  cancelAutoRenewConfirm: (name) => `Cancelar a renovação automática de ${name}? Continua a funcionar até à data de vencimento e depois para. Pode retomá-la até lá.`,
+  cancelAutoRenewConfirm: (name) =>
+    `Cancelar a renovação automática de ${name}? Continua a funcionar até à data de vencimento e depois para. Pode retomá-la até lá.`,
   cancelAutoRenewYes: 'Sim, cancelar a renovação',
   autoRenewCancelled: 'A renovação automática está cancelada. Não serão enviadas mais faturas para este serviço.',
   resumeAutoRenew: 'Retomar a renovação automática',

@@ -58,10 +58,13 @@ export function loadContract(doc: OpenApiDocument) {
   const definitions = normalize(doc.components.schemas) as Record<string, Node>;
   const registry = z.registry();
   const compile = (schema: Node): Schema =>
-    z.fromJSONSchema({ definitions, ...(normalize(schema) as object) } as Parameters<typeof z.fromJSONSchema>[0], {
-      defaultTarget: 'openapi-3.0',
-      registry,
-    });
+    z.fromJSONSchema(
+      { definitions, ...(normalize(schema) as object) },
+      {
+        defaultTarget: 'openapi-3.0',
+        registry,
+      },
+    );
 
   const operations = new Map<string, Operation>();
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -127,7 +130,7 @@ export function loadContract(doc: OpenApiDocument) {
       const unknown = result.error.issues.filter((i) => i.code === 'unrecognized_keys');
       return {
         errors: describe(result.error.issues.filter((i) => i.code !== 'unrecognized_keys')),
-        unknown: unknown.flatMap((i) => (i as z.core.$ZodIssueUnrecognizedKeys).keys.map((k) => [...i.path, k].join('.'))),
+        unknown: unknown.flatMap((i) => i.keys.map((k) => [...i.path, k].join('.'))),
       };
     },
   };

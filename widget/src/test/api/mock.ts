@@ -4,10 +4,10 @@
 // catalog fixtures. Every request body and every answer is checked against the contract: a
 // mismatch is logged with console.error, which fails the smoke test.
 import openapi from '../../../../api/httpapi/openapi3.json';
-import { loadContract, type OpenApiDocument } from './contract';
+import { loadContract } from './contract';
 import { body, fixture, localized, FIXTURES } from './fixtures';
 
-export const contract = loadContract(openapi as unknown as OpenApiDocument);
+export const contract = loadContract(openapi);
 
 const API_PREFIX = '/checkout/api';
 
@@ -58,8 +58,7 @@ export type ApiScenario = Record<string, Answer>;
 
 // ---- what a server derives from the catalog --------------------------------------------------
 
-const currencies = () =>
-  body<{ currencies: { code: string; rate: string }[]; default: string }>('catalog.listCurrencies', '200');
+const currencies = () => body<{ currencies: { code: string; rate: string }[]; default: string }>('catalog.listCurrencies', '200');
 
 function rate(code: string): number | null {
   const c = currencies().currencies.find((x) => x.code === code.toUpperCase());
@@ -151,9 +150,14 @@ function quote(b: Json): Reply {
   const lines = [{ key: 'plan', label: `${product.name} — ${CYCLE_LABELS[cycle] ?? cycle}`, amount: money(price) }];
   if (extra > 0 && extraOption) {
     const unit = money(extraOption.pricing[cycle]!);
-    lines.push({ key: 'extraConnections', label: extra === 1 ? '1 extra connection' : `${extra} extra connections`, amount: { ...unit, amount: unit.amount * extra } });
+    lines.push({
+      key: 'extraConnections',
+      label: extra === 1 ? '1 extra connection' : `${extra} extra connections`,
+      amount: { ...unit, amount: unit.amount * extra },
+    });
   }
-  if (b.proxyProtection && proxyOption) lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(proxyOption.pricing[cycle]!) });
+  if (b.proxyProtection && proxyOption)
+    lines.push({ key: 'proxyProtection', label: 'Proxy protection', amount: money(proxyOption.pricing[cycle]!) });
   const subtotal = { amount: lines.reduce((s, l) => s + l.amount.amount, 0), currency: cur.toUpperCase() };
   const result: Json = {
     pid: product.pid,
@@ -283,10 +287,9 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'upsell.quote': (r) => {
     const cur = String(r.body?.currency ?? currencies().default);
     const n = Number(r.body?.extraQuantity);
-    const offer = body<{ offers: { serviceId: string; pricingCycle: string; maxConnections: number; maxExtra: number; unitPrice: Money }[] }>(
-      'upsell.offers',
-      '200',
-    ).offers.find((o) => o.serviceId === r.body?.serviceId);
+    const offer = body<{
+      offers: { serviceId: string; pricingCycle: string; maxConnections: number; maxExtra: number; unitPrice: Money }[];
+    }>('upsell.offers', '200').offers.find((o) => o.serviceId === r.body?.serviceId);
     if (!offer) return fromFixture('upsell.quote', '404');
     if (!(Number.isInteger(n) && n >= 1 && n <= offer.maxExtra)) return fromFixture('upsell.quote', '400');
     const unit = convert(offer.unitPrice, cur);
@@ -330,7 +333,7 @@ export interface MockApi {
 
 /** Replaces window.fetch for /checkout/api/…; other URLs (Storybook's own) go to the network. */
 export function installMockApi(scenario: ApiScenario = {}): MockApi {
-  const original = window.fetch;
+  const original = window.fetch.bind(window);
   const calls: MockRequest[] = [];
   const turns = new Map<string, number>();
 
@@ -352,10 +355,11 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
     if (a === 'never') return NEVER;
     if (a === 'network') throw new TypeError('Failed to fetch');
     const reply: Reply =
-      typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : DEFAULTS[req.op]?.(req) ?? notMocked(req);
+      typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : (DEFAULTS[req.op]?.(req) ?? notMocked(req));
     if (!reply.offContract) {
       const problems = reply.text !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
-      if (problems.length) console.error(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
+      if (problems.length)
+        console.error(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
     }
     if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
     if (reply.body === undefined) return new Response(null, { status: reply.status });
@@ -372,12 +376,21 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
       return new Response(JSON.stringify({ name: 'not_found', message: 'No such route' }), { status: 404 });
     }
     const reqBody = typeof init.body === 'string' ? (JSON.parse(init.body) as Json) : null;
-    const req: MockRequest = { op: found.op.key, method, params: found.params, query: url.searchParams, headers: new Headers(init.headers), body: reqBody };
+    const req: MockRequest = {
+      op: found.op.key,
+      method,
+      params: found.params,
+      query: url.searchParams,
+      headers: new Headers(init.headers),
+      body: reqBody,
+    };
     // A field the contract does not declare is dropped by the server's decoder (a warning: the
     // widget sends something nobody reads); anything else would be refused (an error).
     const { errors, unknown } = contract.checkRequest(req.op, reqBody);
-    if (errors.length) console.error(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${errors.join('\n  ')}`);
-    if (unknown.length) console.warn(`[mock api] the widget sent ${method} ${req.op} fields the contract does not declare: ${unknown.join(', ')}`);
+    if (errors.length)
+      console.error(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${errors.join('\n  ')}`);
+    if (unknown.length)
+      console.warn(`[mock api] the widget sent ${method} ${req.op} fields the contract does not declare: ${unknown.join(', ')}`);
     calls.push(req);
     // An aborted request (the widget's 30 s timeout) rejects like a real one.
     const signal = init.signal;
@@ -391,7 +404,7 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
       }),
     ]);
   };
-  window.fetch = mocked as typeof fetch;
+  window.fetch = mocked;
   return {
     calls,
     uninstall: () => {
