@@ -9,8 +9,6 @@ import {
   ProductListSchema,
   ProductSchema,
   StorefrontSchema,
-} from '../src/api/schemas';
-import {
   CurrencyListSchema,
   GatewayListSchema,
   GeoSchema,
@@ -19,7 +17,7 @@ import {
   QuoteSchema,
   ServiceSchema,
   SessionSchema,
-} from '../src/api/schemas.later';
+} from '../src/api/schemas';
 import {
   InvoicePaymentSchema,
   InvoiceSchema,
@@ -30,7 +28,7 @@ import {
   ServiceListSchema,
   UpsellOrderSchema,
   UpsellQuoteSchema,
-} from '../src/aftersale/api';
+} from '../src/screens/aftersale/api';
 
 type Path = keyof paths;
 type Method = 'get' | 'post' | 'put' | 'delete';

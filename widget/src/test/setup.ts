@@ -1,6 +1,6 @@
 import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach } from 'vitest';
-import { timing } from '../flow/timing';
+import { timing } from '../core/timing';
 import { LAZY_LOCALES, loadTable } from '../i18n/load';
 
 const defaults = { ...timing };
