@@ -4,7 +4,7 @@ import { Component, Suspense, useEffect, useState, useSyncExternalStore, type Er
 import type { Controller } from './core/controller';
 import { bcp47, type LocaleCode } from './i18n/locale';
 import { isLoaded, loadMessages } from './i18n/messages';
-import { AfterSale, CreatingOrder, ScreenLoadError, Success, Waiting } from './screens';
+import { AfterSale, CreatingOrder, runLanding, ScreenLoadError, Success, Waiting } from './screens';
 import { PlansPage } from './screens/plans/PlansPage';
 import { ControllerContext, LocaleContext, useCheckout, useController, useI18n } from './ui/context';
 import { Icon } from './ui/icons';
@@ -17,10 +17,8 @@ class Boundary extends Component<{ controller: Controller; children: ReactNode }
     return { failed: true };
   }
   override componentDidCatch(error: Error, _info: ErrorInfo) {
-    // A screen's chunk that did not load is a network failure (tried again with the view's "Try
-    // again"); anything else a bug of ours.
+    // A screen's chunk that did not load is a network failure; anything else a bug of ours.
     this.props.controller.fail({ name: error instanceof ScreenLoadError ? 'network' : 'internal', message: error.message });
-    if (error instanceof ScreenLoadError) error.forget();
     this.setState({ failed: false });
   }
   override render() {
@@ -73,8 +71,7 @@ function Lifecycle() {
     // With a currency to report: the plan page may still be waiting for the storefront's default one.
     c.whenCurrency(() => c.emit('streamcart:ready', c.readyDetail()));
     window.addEventListener('popstate', c.syncFromLocation);
-    // The landing actions (automatic order, auto-login) all start from an email in the URL.
-    if (c.landing.email) import('./screens/checkout').then((m) => m.runLanding(c), () => undefined);
+    runLanding(c);
     // Back from the payment page into a page restored from the back/forward cache: the redirect
     // view would wait forever, so show the order's waiting view (it offers to complete the payment).
     const onPageShow = (e: PageTransitionEvent) => {

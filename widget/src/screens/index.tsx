@@ -2,6 +2,7 @@
 // aftersale.js), loaded with React.lazy the first time one of its screens renders. The plan page
 // (plans/) is part of the first script.
 import { lazy, type ComponentType } from 'react';
+import type { Controller } from '../core/controller';
 import type { ScreenName } from './aftersale';
 
 /**
@@ -37,10 +38,21 @@ function screen<P extends object>(load: () => Promise<ComponentType<P>>): Compon
   };
 }
 
+const checkout = () => import('./checkout');
 const order = () => import('./order');
 
-export const CheckoutForm = screen(() => import('./checkout').then((m) => m.CheckoutForm));
+export const CheckoutForm = screen(() => checkout().then((m) => m.CheckoutForm));
 export const CreatingOrder = screen(() => order().then((m) => m.CreatingOrder));
 export const Waiting = screen(() => order().then((m) => m.Waiting));
 export const Success = screen(() => order().then((m) => m.Success));
 export const AfterSale: ComponentType<{ screen: ScreenName }> = screen(() => import('./aftersale').then((m) => m.AfterSale));
+
+/** The order pages follow Pay: their chunk is fetched with the form's, so Pay never waits on it. */
+export function preloadOrder(): void {
+  order().catch(() => undefined);
+}
+
+/** The landing actions (automatic order, auto-login) all start from an email in the URL. */
+export function runLanding(c: Controller): void {
+  if (c.landing.email) checkout().then((m) => m.runLanding(c), () => undefined);
+}

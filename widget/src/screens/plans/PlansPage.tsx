@@ -9,7 +9,7 @@ import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { cardCycle, PlanGrid, StoreLogo } from '../../ui/PlanGrid';
 import { ManageLink } from '../../ui/Views';
-import { CheckoutForm } from '../index';
+import { CheckoutForm, preloadOrder } from '../index';
 
 /** Runs `fn` once the browser has painted the current frame. */
 function afterPaint(fn: () => void): () => void {
@@ -46,6 +46,7 @@ export function PlansPage({ group }: { group: Group }) {
   // cards alone), or at once when the buyer acts on the page.
   const [formWanted, setFormWanted] = useState(formAskedFor);
   const wantForm = () => {
+    if (!formAskedFor) preloadOrder();
     formAskedFor = true;
     setFormWanted(true);
   };

@@ -3,6 +3,7 @@
 // each chunk is a promise this file settles.
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
+import { browser } from '../../core/browser';
 import { installFakeApi } from '../../test/fakeApi';
 import { mount } from '../../test/mount';
 
@@ -33,7 +34,7 @@ vi.mock('../order', async (original) => {
 const cards = (el: Element) => Array.from(el.shadowRoot?.querySelectorAll<HTMLElement>('[data-testid="plan-card"]') ?? []);
 const card = (el: Element, pid: number) => el.shadowRoot!.querySelector<HTMLElement>(`[data-testid="plan-card"][data-pid="${pid}"]`)!;
 
-// One test, in order: the chunks are modules, loaded once per file.
+// One test, in order: the chunks are modules, loaded once per file (hence landing.test.tsx).
 describe('the plan cards first, the checkout form after them', () => {
   it('paints the cards without the form, asks for it after they painted, and keeps the buyer’s place when it comes', async () => {
     const api = installFakeApi();
@@ -71,19 +72,5 @@ describe('the plan cards first, the checkout form after them', () => {
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).not.toBe('—'));
     expect(api.callsTo('GET /products')).toHaveLength(1);
     expect(api.callsTo('GET /gateways')).toHaveLength(1);
-  });
-
-  it('shows an automatic order under way at once, not the plans, and a chunk that does not load as a network error', async () => {
-    const api = installFakeApi();
-    history.replaceState(null, '', '/?email=auto%40example.com&pid=2&auto_redirect=true');
-    const { el, ui, of } = mount();
-    await waitFor(() => ui().getByRole('heading', { name: 'Loading…' }));
-    await waitFor(() => expect(chunks.order).toHaveLength(1));
-    expect(cards(el)).toHaveLength(0);
-    expect(api.callsTo('GET /products')).toHaveLength(0);
-    chunks.order[0]!.reject(new Error('offline'));
-    await waitFor(() => ui().getByTestId('error-view'));
-    // (vitest wraps the failed import's error in its own message)
-    expect(of('error')).toEqual([{ name: 'network', message: expect.any(String) }]);
   });
 });
