@@ -7,7 +7,7 @@ import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLandi
 import { useTexts } from './i18n';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
 import { isApiError } from '../../api/client';
-import { CopyButton } from '../../ui/CopyButton';
+import { Credential } from '../../ui/Credential';
 import { Centered, HomeLink } from '../../ui/Views';
 import { useCheckout, useController, useResource } from '../../ui/context';
 import { refocus, useStepFocus } from '../../ui/focus';
@@ -371,17 +371,5 @@ function ServiceCard({ initial }: { initial: Service }) {
         </p>
       )}
     </section>
-  );
-}
-
-function Credential({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="sc-cred">
-      <span className="sc-cred-label">{label}</span>
-      <code className="sc-cred-value" data-testid={testId}>
-        {value}
-      </code>
-      <CopyButton value={value} label={label} />
-    </div>
   );
 }

@@ -3,7 +3,7 @@ import { isApiError } from '../../api/client';
 import type { Service } from '../../api/schemas';
 import { clearedForSuccess } from '../../core/persisted';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from '../../ui/context';
-import { CopyButton } from '../../ui/CopyButton';
+import { Credential } from '../../ui/Credential';
 import { useStepFocus } from '../../ui/focus';
 import { Icon, iconForCard, iconForPlatform } from '../../ui/icons';
 import { Centered, HomeLink, ManageLink } from '../../ui/Views';
@@ -253,17 +253,5 @@ function ServiceCard({ service: s }: { service: Service }) {
         </p>
       )}
     </section>
-  );
-}
-
-function Credential({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <div className="sc-cred">
-      <span className="sc-cred-label">{label}</span>
-      <code className="sc-cred-value" data-testid={testId}>
-        {value}
-      </code>
-      <CopyButton value={value} label={label} />
-    </div>
   );
 }
