@@ -1,21 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import type { Plugin } from 'vite';
-import { checkoutChunk, checkoutKit, cssSplit, swapped } from './scripts/checkout-split.ts';
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
-
-// In the script-tag build the checkout after the plan cards comes from dist/checkout.js (`--mode
-// checkout`; App's parts.ts gets parts.lazy.tsx). The swaps are listed in scripts/checkout-split.ts
-// (SWAPS), whose import scan follows them. The translated tables and the after-sale screens are
-// plain import() chunks of the ES build (dist/locales/<code>.js, dist/aftersale.js).
-const lazyModules: Plugin = {
-  name: 'streamcart-lazy-modules',
-  enforce: 'pre',
-  resolveId(source, importer) {
-    return importer ? swapped(importer, source) : null;
-  },
-};
 
 // ES2022 keeps class fields as they are (es2020 turned each into a defineProperty helper call). The
 // widget's CSS already needs 2023 browsers (color-mix(), container queries), well past ES2022.
@@ -27,31 +13,21 @@ const TARGET = 'es2022';
 // so the ES builds also drop the /* @__PURE__ */ marks a library keeps for its users' bundlers.
 const output = { minify: true, charset: 'ascii' as const, comments: false };
 
-/** dist/ names of the ES build's chunks: what each is, so the host pages and docs can name them. */
+/**
+ * dist/ names of the ES build's import() chunks: what each is, so the host pages and docs can name
+ * them. A screens/ folder is dist/<folder>.js (checkout.js, order.js, aftersale.js), a locale table
+ * dist/locales/<code>.js; what two chunks share is a streamcart-<hash>.js.
+ */
 function chunkFileName(chunk: { facadeModuleId: string | null; isDynamicEntry: boolean }): string {
   const id = chunk.facadeModuleId ?? '';
-  if (chunk.isDynamicEntry && id.endsWith('/src/aftersale/screens.ts')) return 'aftersale.js';
+  const screen = /\/src\/screens\/([a-z]+)\/index\.tsx?$/.exec(id);
+  if (chunk.isDynamicEntry && screen) return `${screen[1]}.js`;
   const locale = /\/src\/i18n\/([a-z]{2}-[a-z]{2})\.ts$/.exec(id);
   if (chunk.isDynamicEntry && locale) return `locales/${locale[1]}.js`;
   return 'streamcart-[hash].js';
 }
 
 export default defineConfig(({ mode }) => {
-  if (mode === 'checkout') {
-    return {
-      plugins: [react(), checkoutChunk(), cssSplit('chunk')],
-      define: { 'process.env.NODE_ENV': '"production"' },
-      build: {
-        outDir: 'dist',
-        emptyOutDir: false,
-        target: TARGET,
-        minify: 'oxc',
-        lib: { entry: 'src/checkout/entry.ts', formats: ['es'], fileName: () => 'checkout.js' },
-        // One file: install()'s import('./checkout') stays a lazily run part of it (see entry.ts).
-        rolldownOptions: { output: { ...output, codeSplitting: false } },
-      },
-    };
-  }
   if (mode === 'classic') {
     // The classic script only imports the ES entry next to it (src/classic.ts).
     return {
@@ -67,7 +43,7 @@ export default defineConfig(({ mode }) => {
   }
   const test = mode === 'test';
   return {
-    plugins: test ? [react()] : [react(), lazyModules, checkoutKit(), cssSplit('first')],
+    plugins: [react()],
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
     define: test ? {} : { 'process.env.NODE_ENV': '"production"' },
     resolve: {
@@ -89,17 +65,17 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       // The ES module with the public exports; its import() chunks are named by chunkFileName.
       lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'streamcart.js' },
-      // The after-sale chunk imports what it shares with the entry from streamcart.js itself: one file
-      // on the first paint, not a facade and a shared chunk.
+      // The chunks import what they share with the entry from streamcart.js itself: one file on the
+      // first paint, not a facade and a shared chunk.
       rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { ...output, chunkFileNames: chunkFileName } },
     },
     test: {
       environment: 'jsdom',
-      include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+      include: ['src/**/*.test.{ts,tsx}'],
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
       // The widget's CSS is part of what is tested (it must land in the shadow root).
-      css: { include: [/widget\.css/] },
+      css: { include: [/\.css(\?|$)/] },
     },
   };
 });

@@ -1,7 +1,7 @@
 // The npm package build (`npm run build:package`): lib/index.js for apps with their own bundler.
 // Unlike the script-tag builds of vite.config.ts (dist/, embedded in the Go binary), React is not
 // bundled: react, react-dom and the JSX runtime stay imports the app resolves (peerDependencies),
-// so the page runs one React. Locale tables and the after-sale screens are ordinary dynamic-import
+// so the page runs one React. Locale tables and the screens after the plan cards are ordinary dynamic-import
 // chunks (lib/chunks/), loaded relative to the module by the app's bundler, not from a script URL.
 import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
@@ -40,12 +40,14 @@ export default defineConfig({
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
     rolldownOptions: {
       external,
-      // Chunks named for what they are: a locale table (de-de), the after-sale screens, and the
-      // modules the entry shares with them (rolldown would name that one after its first module).
+      // Chunks named for what they are: a locale table (de-de), a screens/ folder (checkout, order,
+      // aftersale), and the modules the entry shares with them (rolldown would name those after
+      // their first module).
       output: {
         chunkFileNames: (chunk) => {
-          if (!chunk.isDynamicEntry) return 'chunks/shared.js';
-          return chunk.facadeModuleId?.endsWith('/src/aftersale/screens.ts') ? 'chunks/aftersale.js' : 'chunks/[name].js';
+          if (!chunk.isDynamicEntry) return 'chunks/shared-[hash].js';
+          const screen = /\/src\/screens\/([a-z]+)\/index\.tsx?$/.exec(chunk.facadeModuleId ?? '');
+          return screen ? `chunks/${screen[1]}.js` : 'chunks/[name].js';
         },
       },
     },

@@ -4,8 +4,8 @@
 // landing or return parameters (what a buyer's browser would have when reaching that screen).
 import { createElement, useEffect, useState } from 'react';
 import '../../widget/src/index';
-import { emptyPersisted, savePersisted, type Persisted } from '../../widget/src/state/persisted';
-import { browser } from '../../widget/src/state/browser';
+import { emptyPersisted, savePersisted, type Persisted } from '../../widget/src/core/persisted';
+import { browser } from '../../widget/src/core/browser';
 import { installMockApi, type ApiScenario } from '../../widget/src/test/api/mock';
 import { body } from '../../widget/src/test/api/fixtures';
 

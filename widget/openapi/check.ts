@@ -4,8 +4,11 @@
 // retyped or dropped on either side fails tsc.
 import type * as v from 'valibot';
 import type { paths } from './openapi.gen';
-import type { ErrorBodySchema, ProductListSchema, ProductSchema, StorefrontSchema } from '../src/api/schemas';
 import type {
+  ErrorBodySchema,
+  ProductListSchema,
+  ProductSchema,
+  StorefrontSchema,
   CurrencyListSchema,
   GatewayListSchema,
   GeoSchema,
@@ -14,7 +17,7 @@ import type {
   QuoteSchema,
   ServiceSchema,
   SessionSchema,
-} from '../src/api/schemas.later';
+} from '../src/api/schemas';
 import type {
   InvoicePaymentSchema,
   InvoiceSchema,
@@ -25,7 +28,7 @@ import type {
   ServiceListSchema,
   UpsellOrderSchema,
   UpsellQuoteSchema,
-} from '../src/aftersale/api';
+} from '../src/screens/aftersale/api';
 
 type Path = keyof paths;
 type Method = 'get' | 'post' | 'put' | 'delete';

@@ -1,8 +1,6 @@
 // What the npm package build (vite.package.config.ts) splits with import(), and the exports its
 // hand-written types (types/index.d.ts) declare.
 import { describe, expect, it } from 'vitest';
-import { screens } from './aftersale/screens';
-import { loadAfterSale } from './flow/AfterSale';
 import { deDE } from './i18n/de-de';
 import { esES } from './i18n/es-es';
 import { LAZY_LOCALES, loadTable } from './i18n/load';
@@ -18,8 +16,10 @@ describe('package build', () => {
     }
   });
 
-  it('loads the after-sale screens as a module of the same build', async () => {
-    expect(await loadAfterSale()).toBe(screens);
+  it('loads each screens/ folder after the plan page as a module of its own', async () => {
+    expect(Object.keys(await import('./screens/checkout')).sort()).toEqual(['CheckoutForm', 'runLanding']);
+    expect(Object.keys(await import('./screens/order')).sort()).toEqual(['CreatingOrder', 'Success', 'Waiting']);
+    expect(Object.keys(await import('./screens/aftersale')).sort()).toEqual(['AfterSale', 'screens']);
   });
 
   it('exports exactly the values types/index.d.ts declares', async () => {

@@ -1,8 +1,23 @@
 // Typed fetch client for /checkout/api. Every response body is parsed with its valibot schema; an
 // answer that does not match becomes an ApiError named "malformed", never an exception elsewhere.
 import * as v from 'valibot';
-import { laterSchemas, type LaterSchemas } from './later';
-import { ErrorBodySchema, ProductListSchema, ProductSchema, StorefrontSchema, type Cycle, type Money, type Quote } from './schemas';
+import {
+  CurrencyListSchema,
+  ErrorBodySchema,
+  GatewayListSchema,
+  GeoSchema,
+  OrderSchema,
+  ProductListSchema,
+  ProductSchema,
+  PromotionSchema,
+  QuoteSchema,
+  ServiceSchema,
+  SessionSchema,
+  StorefrontSchema,
+  type Cycle,
+  type Money,
+  type Quote,
+} from './schemas';
 
 export const TIMEOUT_MS = 30_000;
 
@@ -57,9 +72,6 @@ export interface OrderBody extends QuoteBody {
   /** Stripe only, sent only when the buyer ticked it: save the card and charge each renewal to it. */
   renewWithCard?: boolean;
 }
-
-/** The names of the schemas in schemas.later.ts. */
-type LaterSchema = { [K in keyof LaterSchemas]: LaterSchemas[K] extends v.GenericSchema ? K : never }[keyof LaterSchemas];
 
 type Query = Record<string, string | number | undefined>;
 
@@ -138,15 +150,6 @@ export function createClient(opts: ClientOptions) {
     return res;
   }
 
-  /** The later schemas; a checkout module that cannot be loaded fails the call as a network error. */
-  async function schemas(): Promise<LaterSchemas> {
-    try {
-      return await laterSchemas();
-    } catch (e) {
-      throw new ApiError('network', 0, e instanceof Error ? e.message : String(e));
-    }
-  }
-
   async function toError(res: Response): Promise<ApiError> {
     let body: unknown = null;
     try {
@@ -157,43 +160,20 @@ export function createClient(opts: ClientOptions) {
     const parsed = v.safeParse(ErrorBodySchema, body);
     if (!parsed.success) return new ApiError(statusCode(res.status), res.status, '');
     const { name, message, quote } = parsed.output;
-    // The fresh quote of a 409 price_changed; without the later schemas the error still stands.
-    const q =
-      quote === undefined
-        ? null
-        : await schemas().then(
-            (s) => v.safeParse(s.QuoteSchema, quote),
-            () => null,
-          );
+    // The fresh quote of a 409 price_changed; a quote that does not parse leaves the error standing.
+    const q = quote === undefined ? null : v.safeParse(QuoteSchema, quote);
     return new ApiError(name, res.status, message, q && q.success ? q.output : null);
   }
 
-  async function read(method: string, path: string, init?: RequestInit2): Promise<{ status: number; body: unknown }> {
+  async function json<S extends v.GenericSchema>(schema: S, method: string, path: string, init?: RequestInit2): Promise<v.InferOutput<S>> {
     const res = await send(method, path, init);
+    let body: unknown;
     try {
-      return { status: res.status, body: await res.json() };
+      body = await res.json();
     } catch {
       throw new ApiError('malformed', res.status, `${method} ${path}: body is not JSON`);
     }
-  }
-
-  async function json<S extends v.GenericSchema>(schema: S, method: string, path: string, init?: RequestInit2): Promise<v.InferOutput<S>> {
-    const { status, body } = await read(method, path, init);
-    return check(schema, body, status, method, path);
-  }
-
-  /** json() with a schema of schemas.later.ts: the request goes out at once, whether or not they are there yet. */
-  async function later<K extends LaterSchema>(
-    key: K,
-    method: string,
-    path: string,
-    init?: RequestInit2,
-  ): Promise<v.InferOutput<LaterSchemas[K]>> {
-    const { status, body } = await read(method, path, init);
-    return check((await schemas())[key], body, status, method, path);
-  }
-
-  function check<S extends v.GenericSchema>(schema: S, body: unknown, status: number, method: string, path: string): v.InferOutput<S> {
+    const status = res.status;
     const parsed = v.safeParse(schema, body);
     if (!parsed.success) {
       const issue = parsed.issues[0];
@@ -210,21 +190,20 @@ export function createClient(opts: ClientOptions) {
       json(ProductSchema, 'GET', `/products/${pid}`, { query: { currency, locale } }),
     resellerProducts: (currency: string, locale?: string) =>
       json(ProductListSchema, 'GET', '/resellers/products', { query: { currency, locale } }),
-    currencies: () => later('CurrencyListSchema', 'GET', '/currencies'),
-    gateways: (locale?: string) => later('GatewayListSchema', 'GET', '/gateways', { query: { locale } }),
+    currencies: () => json(CurrencyListSchema, 'GET', '/currencies'),
+    gateways: (locale?: string) => json(GatewayListSchema, 'GET', '/gateways', { query: { locale } }),
     storefront: (locale?: string) => json(StorefrontSchema, 'GET', '/storefront', { query: { locale } }),
-    geo: () => later('GeoSchema', 'GET', '/geo'),
-    promotion: (code: string, pid: number) =>
-      later('PromotionSchema', 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } }),
-    quote: (body: QuoteBody) => later('QuoteSchema', 'POST', '/quote', { body }),
-    createSession: (email: string) => later('SessionSchema', 'POST', '/session', { body: { email } }),
+    geo: () => json(GeoSchema, 'GET', '/geo'),
+    promotion: (code: string, pid: number) => json(PromotionSchema, 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } }),
+    quote: (body: QuoteBody) => json(QuoteSchema, 'POST', '/quote', { body }),
+    createSession: (email: string) => json(SessionSchema, 'POST', '/session', { body: { email } }),
     deleteSession: async () => {
       await send('DELETE', '/session', { auth: true });
     },
     createOrder: (body: OrderBody, idempotencyKey: string) =>
-      later('OrderSchema', 'POST', '/orders', { body, auth: true, headers: { 'Idempotency-Key': idempotencyKey } }),
-    order: (orderId: string) => later('OrderSchema', 'GET', `/orders/${encodeURIComponent(orderId)}`, { auth: true }),
-    service: (serviceId: string) => later('ServiceSchema', 'GET', `/services/${encodeURIComponent(serviceId)}`, { auth: true }),
+      json(OrderSchema, 'POST', '/orders', { body, auth: true, headers: { 'Idempotency-Key': idempotencyKey } }),
+    order: (orderId: string) => json(OrderSchema, 'GET', `/orders/${encodeURIComponent(orderId)}`, { auth: true }),
+    service: (serviceId: string) => json(ServiceSchema, 'GET', `/services/${encodeURIComponent(serviceId)}`, { auth: true }),
     playlist: async (serviceId: string): Promise<Blob> => {
       const res = await send('GET', `/services/${encodeURIComponent(serviceId)}/playlist.m3u`, {
         auth: true,
@@ -235,7 +214,7 @@ export function createClient(opts: ClientOptions) {
       if (!text.trimStart().startsWith('#EXTM3U')) throw new ApiError('malformed', res.status, 'playlist: not an M3U file');
       return new Blob([text], { type: 'audio/x-mpegurl' });
     },
-    cancelOrder: (orderId: string) => later('OrderSchema', 'POST', `/orders/${encodeURIComponent(orderId)}/cancel`, { auth: true }),
+    cancelOrder: (orderId: string) => json(OrderSchema, 'POST', `/orders/${encodeURIComponent(orderId)}/cancel`, { auth: true }),
     affiliateClick: async (affId: string, referer: string) => {
       await send('POST', '/affiliates/clicks', { body: { affId, referer } });
     },

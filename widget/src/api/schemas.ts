@@ -1,21 +1,8 @@
-// valibot schemas for every response of the API contract. Unknown fields are dropped; fields the
-// widget can live without get defaults so that an older or newer server still works.
-//
-// Here: what the plan cards need (the catalog, the storefront, error bodies). The answers after them
-// are parsed with schemas.later.ts, which the script-tag builds ship in dist/checkout.js (see later.ts).
+// valibot schemas for the responses of the API contract the client reads (the after-sale screens'
+// own answers are in screens/aftersale/api.ts). Unknown fields are dropped; fields the widget can
+// live without get defaults so that an older or newer server still works.
 import * as v from 'valibot';
-import { int, MoneySchema } from './primitives';
-import type {
-  CurrencyListSchema,
-  CurrencySchema,
-  GatewayListSchema,
-  GeoSchema,
-  OrderSchema,
-  PromotionSchema,
-  QuoteSchema,
-  ServiceSchema,
-  SessionSchema,
-} from './schemas.later';
+import { id, int, MoneySchema } from './primitives';
 
 export const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially', 'onetime'] as const;
 export type Cycle = (typeof CYCLES)[number];
@@ -85,6 +72,100 @@ export const ErrorBodySchema = v.object({
   name: v.string(),
   message: v.optional(v.string(), ''),
   quote: v.optional(v.unknown()),
+});
+
+export const CurrencySchema = v.object({
+  code: v.string(),
+  rate: v.string(),
+  prefix: v.optional(v.string(), ''),
+  suffix: v.optional(v.string(), ''),
+});
+
+export const CurrencyListSchema = v.object({
+  currencies: v.array(CurrencySchema),
+  default: v.string(),
+});
+
+export const GatewayListSchema = v.object({
+  gateways: v.array(v.object({ module: v.string(), displayName: v.string() })),
+  default: v.string(),
+});
+
+export const PromotionSchema = v.object({
+  code: v.string(),
+  type: v.string(),
+  value: v.union([v.string(), v.number()]),
+  appliesTo: v.optional(v.array(int), []),
+});
+
+export const QuoteSchema = v.object({
+  extraConnections: v.optional(int),
+  lines: v.array(v.object({ key: v.optional(v.string(), ''), label: v.string(), amount: MoneySchema })),
+  subtotal: v.optional(MoneySchema),
+  discount: v.nullish(v.object({ code: v.string(), type: v.string(), value: v.union([v.string(), v.number()]), amount: MoneySchema })),
+  total: MoneySchema,
+});
+
+export const SessionSchema = v.object({
+  token: v.pipe(v.string(), v.minLength(1)),
+  // An opaque usr_… id since issue 12 (once a decimal number): compared, never parsed.
+  userId: v.string(),
+  email: v.string(),
+  scope: v.optional(v.string(), 'email'),
+});
+
+export const GeoSchema = v.object({ ip: v.string(), country: v.string() });
+
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'provisioning',
+  'active',
+  'fraud',
+  'cancelled',
+  'failed',
+  'needs_review',
+  'partially_refunded',
+  'refunded',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const OrderSchema = v.object({
+  orderId: id,
+  invoiceId: v.optional(id, ''),
+  status: v.picklist(ORDER_STATUSES),
+  fraud: v.optional(v.boolean(), false),
+  serviceIds: v.optional(v.array(id), []),
+  total: MoneySchema,
+  paymentUrl: v.optional(v.string(), ''),
+  paymentDeadline: v.optional(v.string(), ''),
+  // What a crypto gateway asks in its own currency (Coinbase: USDC), converted when its link was made.
+  paymentQuote: v.optional(
+    v.object({ amount: v.string(), currency: v.string(), network: v.string(), rate: v.string(), rateTakenAt: v.string() }),
+  ),
+});
+
+export const ServiceSchema = v.object({
+  serviceId: id,
+  name: v.string(),
+  status: v.string(),
+  username: v.optional(v.string(), ''),
+  password: v.optional(v.string(), ''),
+  serverHostname: v.optional(v.string(), ''),
+  maxConnections: v.optional(int, 1),
+  billingCycle: v.optional(v.string(), ''),
+  nextDueDate: v.optional(v.string(), ''),
+  playlistUrl: v.optional(v.string(), ''),
+  macAddress: v.optional(v.string(), ''),
+  expiresAt: v.optional(v.string(), ''),
+  trial: v.optional(v.boolean(), false),
+  pid: v.optional(int, 0),
+  // Renewals (issue 13): absent from an older server, so nothing renews there.
+  autoRenew: v.optional(v.boolean(), false),
+  renewsWithCard: v.optional(v.boolean(), false),
+  renewalInvoiceId: v.nullish(v.string()),
+  renewalOrderId: v.nullish(v.string()),
+  recurringAmount: v.nullish(MoneySchema),
 });
 
 export type Product = v.InferOutput<typeof ProductSchema>;

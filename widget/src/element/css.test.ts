@@ -1,25 +1,26 @@
-// The script-tag builds ship the CSS in two halves (scripts/checkout-split.ts): the parts of the
-// first script's half, and the chunk's parts that go between them.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+// The first script's CSS is widget.css; a screen of its own chunk brings its own sheet, which its
+// element adds after the shared one before the screen paints (jsdom has no adoptedStyleSheets, so
+// here the sheets are <style> elements, in the same order).
+import { waitFor } from '@testing-library/dom';
+import { describe, expect, it } from 'vitest';
+import { installFakeApi } from '../test/fakeApi';
+import { mount } from '../test/mount';
 
-vi.mock('../styles/widget.css?inline', () => ({ default: ':host{a:1}/**/.sc-grid{b:2}/**/' }));
+const styles = (el: Element) => Array.from(el.shadowRoot!.querySelectorAll('style')).map((s) => s.textContent ?? '');
 
-afterEach(() => vi.resetModules());
-
-describe('completeCss', () => {
-  it('puts each of the chunk parts back where it stood and tells the subscribers', async () => {
-    const css = await import('./styles');
-    expect(css.widgetCss()).toBe(':host{a:1}.sc-grid{b:2}');
-    const seen = vi.fn();
-    css.subscribeCss(seen);
-    css.completeCss('.sc-form{c:3}/**/.sc-summary{d:4}');
-    expect(css.widgetCss()).toBe(':host{a:1}.sc-form{c:3}.sc-grid{b:2}.sc-summary{d:4}');
-    expect(seen).toHaveBeenCalledTimes(1);
-  });
-
-  it('refuses the parts of another build', async () => {
-    const css = await import('./styles');
-    expect(() => css.completeCss('.sc-form{c:3}')).toThrow(/does not match/);
-    expect(css.widgetCss()).toBe(':host{a:1}.sc-grid{b:2}');
+describe('sheets of the screens', () => {
+  it('adds the checkout form’s sheets once the form is there, after the shared one, once each', async () => {
+    installFakeApi();
+    const { el, ui } = mount();
+    await waitFor(() => expect(el.shadowRoot!.querySelector('[data-testid="plan-card"]')).not.toBeNull());
+    expect(styles(el)[0]).toContain('.sc-plan');
+    expect(styles(el).join('')).not.toContain('.sc-gateway');
+    const pay = await ui().findByTestId('pay-button');
+    // Styled in the commit that first shows it: the sheet is there with the button.
+    expect(pay.isConnected).toBe(true);
+    const all = styles(el);
+    expect(all[0]).toContain(':host');
+    expect(all.findIndex((css) => css.includes('.sc-gateway'))).toBeGreaterThan(0);
+    expect(all.filter((css) => css.includes('.sc-summary'))).toHaveLength(1);
   });
 });

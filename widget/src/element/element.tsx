@@ -1,24 +1,18 @@
 // <streamcart-checkout>: attributes → props, methods, CustomEvents; React inside an open shadow root.
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import root from 'react-shadow';
-import { App } from '../flow/App';
+import { App } from '../App';
 import { normalizeLocale } from '../i18n/locale';
-import { writeBrowserLang } from '../state/cookie';
-import { Controller } from '../state/controller';
-import { loadPersisted, savePersisted, signedOut } from '../state/persisted';
+import { writeBrowserLang } from '../core/cookie';
+import { Controller } from '../core/controller';
+import { loadPersisted, savePersisted, signedOut } from '../core/persisted';
 import { ATTRIBUTES, readConfig, type AttributeName } from './attributes';
-import { sharedSheet, subscribeCss, themeCss, widgetCss } from './styles';
+import { constructedSheet, SheetContext, sharedSheet, themeCss, widgetCss } from './styles';
 
 export const TAG = 'streamcart-checkout';
 
 const ShadowDiv = root.div!;
-
-/** Where constructable sheets are missing, the CSS is a <style> in the tree (it grows with the checkout chunk). */
-function InlineStyle() {
-  const css = useSyncExternalStore(subscribeCss, widgetCss);
-  return <style>{css}</style>;
-}
 
 function Shell({ host, controller }: { host: HTMLElement; controller: Controller }) {
   const sheet = sharedSheet();
@@ -27,7 +21,10 @@ function Shell({ host, controller }: { host: HTMLElement; controller: Controller
   const theme = useSyncExternalStore(controller.subscribe, () => themeCss(controller.getState().storefront?.theme));
   const themeSheet = useMemo(() => (sheet ? new CSSStyleSheet() : null), [sheet]);
   useEffect(() => themeSheet?.replaceSync(theme), [themeSheet, theme]);
-  const sheets = useMemo(() => (sheet && themeSheet ? [sheet, themeSheet] : []), [sheet, themeSheet]);
+  // The sheets of the screens shown so far (each chunk brings its own), after the shared one.
+  const [more, setMore] = useState<string[]>([]);
+  const addSheet = useCallback((css: string) => setMore((list) => (list.includes(css) ? list : [...list, css])), []);
+  const sheets = useMemo(() => (sheet && themeSheet ? [sheet, themeSheet, ...more.map(constructedSheet)] : []), [sheet, themeSheet, more]);
   // react-shadow attaches the shadow root to the element it renders. Redirecting that one call to
   // the custom element makes <streamcart-checkout> itself the open shadow host (el.shadowRoot),
   // while react-shadow still portals the tree and adopts the style sheets there. The React root
@@ -41,9 +38,13 @@ function Shell({ host, controller }: { host: HTMLElement; controller: Controller
   );
   return (
     <ShadowDiv ref={redirect} mode="open" styleSheets={sheets}>
-      {!sheet && <InlineStyle />}
+      {/* Where constructable sheets are missing, the CSS is <style> elements in the tree. */}
+      {!sheet && <style>{widgetCss()}</style>}
       {!sheet && theme && <style>{theme}</style>}
-      <App controller={controller} />
+      {!sheet && more.map((css, i) => <style key={i}>{css}</style>)}
+      <SheetContext.Provider value={addSheet}>
+        <App controller={controller} />
+      </SheetContext.Provider>
     </ShadowDiv>
   );
 }

@@ -1,36 +1,38 @@
 // The widget's CSS, adopted into its shadow root (a <style> element where adoptedStyleSheets is
 // missing). Nothing is added to the host document.
 //
-// In the script-tag builds the sheet comes in two halves (scripts/checkout-split.ts): this bundle
-// has the rules the plan cards need, dist/checkout.js the rest. Each half is a list of parts joined by
-// an empty comment; the chunk's parts go between this bundle's, which restores the original order.
-import css from '../styles/widget.css?inline';
-
-const SEPARATOR = '/**/';
-const parts = css.split(SEPARATOR);
-let current = parts.join('');
-const listeners = new Set<() => void>();
+// widget.css is what every screen shares and the plan page needs (the first script); a screen of
+// its own chunk (and a component only such screens use) brings its own sheet, imported ?inline, and
+// hands it to its element with useSheet(), which adds it after widget.css before it first paints.
+import { createContext, useContext, useLayoutEffect } from 'react';
+import css from './widget.css?inline';
 
 let shared: CSSStyleSheet | null | undefined;
+const constructedSheets = new Map<string, CSSStyleSheet>();
 
-/** The CSS the widget has so far: the plan cards' rules until completeCss() adds the rest. */
+/** The shared widget CSS. */
 export function widgetCss(): string {
-  return current;
+  return css;
 }
 
-export function subscribeCss(fn: () => void): () => void {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
+/** Adds a sheet to the element that renders the caller (Shell provides it). */
+export const SheetContext = createContext<(css: string) => void>(() => undefined);
+
+/** The caller's own CSS, in its element's shadow root before the caller first paints. */
+export function useSheet(sheetCss: string): void {
+  const add = useContext(SheetContext);
+  useLayoutEffect(() => add(sheetCss), [add, sheetCss]);
 }
 
-/** Adds dist/checkout.js's rules, each part where it stood in the original sheet. */
-export function completeCss(rest: string): void {
-  if (!rest) return;
-  const more = rest.split(SEPARATOR);
-  if (more.length !== parts.length - 1) throw new Error('the widget CSS does not match this bundle (another build?)');
-  current = parts.map((p, i) => p + (more[i] ?? '')).join('');
-  shared?.replaceSync(current);
-  for (const fn of listeners) fn();
+/** One constructed sheet per CSS text, shared by every widget on the page. */
+export function constructedSheet(sheetCss: string): CSSStyleSheet {
+  let sheet = constructedSheets.get(sheetCss);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(sheetCss);
+    constructedSheets.set(sheetCss, sheet);
+  }
+  return sheet;
 }
 
 export function supportsAdoptedSheets(): boolean {
@@ -49,7 +51,7 @@ export function sharedSheet(): CSSStyleSheet | null {
   if (supportsAdoptedSheets()) {
     try {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(current);
+      sheet.replaceSync(css);
       shared = sheet;
     } catch {
       shared = null;

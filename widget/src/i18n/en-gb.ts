@@ -1,10 +1,9 @@
 import { en, type Messages } from './en';
-import { enGBPlans } from './en.plans';
 
 /** British English: en with British spelling. */
 export const enGB: Messages = {
   ...en,
-  ...enGBPlans,
+  choosePlanLead: 'Every plan includes all channels, HD and 4K streams and round-the-clock support.',
   customize: 'Customise your plan',
   setupSteps: [
     'Install one of the apps below on your TV, mobile or computer.',

@@ -1,7 +1,8 @@
 // One typed table per locale; `Messages` comes from en, so a missing key is a type error.
 // English (and its regional variants) ship in the bundle; the other tables load on first use.
-import type { Messages } from './en';
-import { en, enGB, enUS } from './english';
+import { en, type Messages } from './en';
+import { enGB } from './en-gb';
+import { enUS } from './en-us';
 import { loadTable, type LazyLocale } from './load';
 import type { LocaleCode } from './locale';
 

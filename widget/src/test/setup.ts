@@ -1,6 +1,6 @@
 import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach } from 'vitest';
-import { timing } from '../flow/timing';
+import { timing } from '../core/timing';
 import { LAZY_LOCALES, loadTable } from '../i18n/load';
 
 const defaults = { ...timing };
@@ -33,6 +33,6 @@ afterEach(async () => {
     if (name) document.cookie = `${name}=; Max-Age=0; Path=/`;
   }
   history.replaceState(null, '', '/');
-  // The buyer's currency choice is kept there (state/controller.ts).
+  // The buyer's currency choice is kept there (core/controller.ts).
   sessionStorage.clear();
 });

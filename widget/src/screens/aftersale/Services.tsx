@@ -1,0 +1,413 @@
+// "My services": every service of a proven session, its credentials, playlist, MAC address, the
+// panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import type { Service } from '../../api/schemas';
+import { normalizeMac } from './api';
+import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
+import { useTexts } from './i18n';
+import { RenewalPanel, useRenewalReturn } from './Renewal';
+import { isApiError } from '../../api/client';
+import { Credential } from '../../ui/Credential';
+import { Centered, HomeLink } from '../../ui/Views';
+import { useCheckout, useController, useResource } from '../../ui/context';
+import { refocus, useStepFocus } from '../../ui/focus';
+import { Icon } from '../../ui/icons';
+
+export function ServicesPage() {
+  const landing = useSigninLanding();
+  const proven = useProven();
+  const errText = useAfterSaleError();
+  if (landing.busy) return <SigningIn />;
+  if (!proven) return <SignIn view="services" notice={landing.error ? errText(landing.error) : null} />;
+  return <ServiceList />;
+}
+
+function ServiceList() {
+  const c = useController();
+  const api = useApi();
+  const { a, t } = useTexts();
+  const errText = useAfterSaleError();
+  const token = useCheckout((s) => s.persisted.token);
+  const email = useCheckout((s) => s.persisted.user.email);
+  const list = useResource(`services:${token}`, () => api.services());
+  const heading = useStepFocus<HTMLHeadingElement>(!!list.data);
+  const renewal = useRenewalReturn(list.reload);
+
+  if (list.status === 'error' && isApiError(list.error) && list.error.code === 'unauthorized') {
+    return <SignIn view="services" notice={a.sessionExpired} />;
+  }
+  if (list.status === 'loading' && !list.data) return <Centered icon="spinner" tone="busy" title={t.loading} />;
+  if (list.status === 'error' && !list.data) {
+    return (
+      <Centered icon="alert" tone="error" title={t.errorTitle}>
+        <p className="sc-lead" role="alert">
+          {errText(list.error)}
+        </p>
+        <div className="sc-actions">
+          <button type="button" className="sc-btn sc-btn-primary" onClick={list.reload}>
+            {t.tryAgain}
+          </button>
+          <HomeLink className="sc-btn sc-btn-ghost">{t.backHome}</HomeLink>
+        </div>
+      </Centered>
+    );
+  }
+  const services = list.data?.services ?? [];
+  const canUpsell = services.some((s) => s.status === 'Active' && !s.trial);
+  return (
+    <div className="sc-page" data-testid="services-view">
+      <header className="sc-section-head">
+        <h2 className="sc-title" ref={heading} tabIndex={-1}>
+          {a.servicesTitle}
+        </h2>
+        <p className="sc-lead">{a.servicesLead}</p>
+        {email && <p className="sc-muted">{a.signedInAs(email)}</p>}
+      </header>
+      <div role="status">
+        {renewal && (
+          <p className={renewal === 'paid' ? 'sc-note' : 'sc-muted'} data-testid="renewal-return" data-state={renewal}>
+            {renewal === 'paid' ? a.renewalPaid : a.renewalConfirming}
+          </p>
+        )}
+      </div>
+      {services.length === 0 ? (
+        <div className="sc-center">
+          <p className="sc-empty" data-testid="services-empty">
+            {a.noServices}
+          </p>
+          <HomeLink>{t.backToPlans}</HomeLink>
+        </div>
+      ) : (
+        <div className="sc-services">
+          {services.map((s) => (
+            <ServiceCard key={s.serviceId} initial={s} />
+          ))}
+        </div>
+      )}
+      {canUpsell && (
+        <p className="sc-center-row">
+          <a
+            className="sc-btn sc-btn-secondary"
+            href={c.viewUrl('upsell')}
+            data-testid="upsell-link"
+            onClick={(e) => {
+              e.preventDefault();
+              c.navigate('upsell');
+            }}
+          >
+            <Icon name="sparkle" />
+            {a.addConnections}
+          </a>
+        </p>
+      )}
+    </div>
+  );
+}
+
+type Action = 'restart' | 'recreate' | 'terminate' | 'mac' | 'playlist';
+
+function ServiceCard({ initial }: { initial: Service }) {
+  const c = useController();
+  const api = useApi();
+  const { a, t, date } = useTexts();
+  const errText = useAfterSaleError();
+  const [s, setService] = useState(initial);
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [mac, setMac] = useState(initial.macAddress);
+  const [macError, setMacError] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const terminateRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const macRef = useRef<HTMLInputElement>(null);
+  useEffect(() => setService(initial), [initial]);
+
+  // The terminate question replaces the action buttons: focus goes to its safe answer, back to
+  // Terminate when it closes, and to the card's name when the service ended and the buttons went.
+  const asked = useRef(false);
+  const acted = useRef(false);
+  useLayoutEffect(() => {
+    if (confirming) keepRef.current?.focus();
+    else if (asked.current) refocus(c.host, terminateRef.current ?? headingRef.current);
+    asked.current = confirming;
+  }, [confirming, c]);
+  useLayoutEffect(() => {
+    if (busy !== null || !acted.current) return;
+    acted.current = false;
+    refocus(c.host, terminateRef.current ?? headingRef.current);
+  }, [busy, c]);
+
+  const active = s.status === 'Active';
+  const status = (t.statuses as Record<string, string>)[s.status] ?? s.status;
+  const ready = !!s.username && !!s.password;
+  const idBase = `sc-svc-${s.serviceId}`;
+
+  async function run(action: Action, call: () => Promise<Service>, done: (next: Service) => string) {
+    acted.current = true;
+    setBusy(action);
+    setMessage(null);
+    setError(null);
+    try {
+      const next = await call();
+      setService(next);
+      setMessage(done(next));
+      return true;
+    } catch (e) {
+      if (isApiError(e) && e.code === 'malformed') c.fail(e);
+      const text = errText(e);
+      if (action === 'mac' && isApiError(e) && e.code === 'invalid_mac') setMacError(text);
+      else setError(text);
+      return false;
+    } finally {
+      setBusy(null);
+      setConfirming(false);
+    }
+  }
+
+  function saveMac(e: FormEvent) {
+    e.preventDefault();
+    // Checked here first with the server's own rule; the server checks again (400 invalid_mac).
+    const normal = normalizeMac(mac);
+    if (!normal) {
+      setMacError(a.errors.invalid_mac);
+      macRef.current?.focus();
+      return;
+    }
+    if (busy !== null) return;
+    setMacError(null);
+    void run(
+      'mac',
+      () => api.setMac(s.serviceId, mac.trim()),
+      (next) => {
+        setMac(next.macAddress);
+        return a.macSaved(next.macAddress || normal);
+      },
+    );
+  }
+
+  async function download() {
+    if (busy !== null) return;
+    setBusy('playlist');
+    setError(null);
+    try {
+      const blob = await c.client.playlist(s.serviceId);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${s.username || 'playlist'}.m3u`;
+      link.hidden = true;
+      c.host.shadowRoot?.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (e) {
+      setError(errText(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="sc-card sc-credentials" data-testid="service-card" data-service-id={s.serviceId} aria-labelledby={`${idBase}-name`}>
+      <div className="sc-cred-head">
+        <h3 className="sc-card-title" id={`${idBase}-name`} ref={headingRef} tabIndex={-1}>
+          {s.name}
+        </h3>
+        <span className={`sc-status sc-status-${s.status.toLowerCase()}`} data-testid="service-status" data-status={s.status}>
+          {status}
+        </span>
+      </div>
+      <dl className="sc-facts">
+        <div>
+          <dt>{t.maxConnections}</dt>
+          <dd data-testid="service-connections">{s.maxConnections}</dd>
+        </div>
+        {s.billingCycle && (
+          <div>
+            <dt>{t.billing}</dt>
+            <dd>{(t.cycles as Record<string, string>)[s.billingCycle] ?? s.billingCycle}</dd>
+          </div>
+        )}
+        {s.nextDueDate && (
+          <div>
+            <dt>{t.nextDueDate}</dt>
+            <dd>{date(s.nextDueDate)}</dd>
+          </div>
+        )}
+        {!s.nextDueDate && s.expiresAt && (
+          <div>
+            <dt>{a.expires}</dt>
+            <dd>{date(s.expiresAt.slice(0, 10))}</dd>
+          </div>
+        )}
+      </dl>
+
+      <RenewalPanel service={s} onChange={setService} />
+
+      {ready && s.status !== 'Terminated' && (
+        <div className="sc-creds">
+          {s.serverHostname && <Credential label={t.server} value={s.serverHostname} testId="credential-server" />}
+          <Credential label={t.username} value={s.username} testId="credential-username" />
+          <Credential label={t.password} value={s.password} testId="credential-password" />
+        </div>
+      )}
+
+      {ready && active && (
+        <button
+          type="button"
+          className="sc-btn sc-btn-secondary sc-download"
+          data-testid="m3u-download"
+          onClick={() => void download()}
+          aria-disabled={busy !== null || undefined}
+          aria-busy={busy === 'playlist' || undefined}
+        >
+          <Icon name={busy === 'playlist' ? 'spinner' : 'download'} className={busy === 'playlist' ? 'sc-spin' : undefined} />
+          {busy === 'playlist' ? t.downloading : t.downloadM3u}
+        </button>
+      )}
+
+      {(active || s.status === 'Suspended') && (
+        <form className="sc-field" noValidate onSubmit={saveMac}>
+          <label className="sc-label" htmlFor={`${idBase}-mac`}>
+            {a.macAddress}
+          </label>
+          {macError && (
+            <p className="sc-field-error" id={`${idBase}-mac-error`} role="alert" data-testid="mac-error">
+              {macError}
+            </p>
+          )}
+          <div className="sc-mac-row">
+            <input
+              ref={macRef}
+              id={`${idBase}-mac`}
+              className="sc-input"
+              value={mac}
+              placeholder="00:1A:79:12:34:56"
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={64}
+              data-testid="mac-input"
+              aria-invalid={macError ? true : undefined}
+              aria-describedby={macError ? `${idBase}-mac-error ${idBase}-mac-hint` : `${idBase}-mac-hint`}
+              onChange={(e) => {
+                setMac(e.target.value);
+                setMacError(null);
+              }}
+            />
+            <button
+              type="submit"
+              className="sc-btn sc-btn-secondary"
+              data-testid="mac-save"
+              aria-disabled={busy !== null || undefined}
+              aria-busy={busy === 'mac' || undefined}
+            >
+              {busy === 'mac' ? a.working : a.saveMac}
+            </button>
+          </div>
+          <p className="sc-hint" id={`${idBase}-mac-hint`}>
+            {a.macHint}
+          </p>
+        </form>
+      )}
+
+      {active && !confirming && (
+        <div className="sc-service-actions">
+          <button
+            type="button"
+            className="sc-btn sc-btn-ghost sc-btn-small"
+            data-testid="service-restart"
+            aria-disabled={busy !== null || undefined}
+            aria-busy={busy === 'restart' || undefined}
+            onClick={() =>
+              busy === null &&
+              void run(
+                'restart',
+                () => api.restart(s.serviceId),
+                () => a.restarted,
+              )
+            }
+          >
+            {busy === 'restart' ? a.working : a.restart}
+          </button>
+          <button
+            type="button"
+            className="sc-btn sc-btn-ghost sc-btn-small"
+            data-testid="service-recreate"
+            aria-disabled={busy !== null || undefined}
+            aria-busy={busy === 'recreate' || undefined}
+            onClick={() =>
+              busy === null &&
+              void run(
+                'recreate',
+                () => api.recreate(s.serviceId),
+                () => a.recreated,
+              )
+            }
+          >
+            {busy === 'recreate' ? a.working : a.recreate}
+          </button>
+          <button
+            ref={terminateRef}
+            type="button"
+            className="sc-btn sc-btn-ghost sc-btn-small"
+            data-testid="service-terminate"
+            aria-disabled={busy !== null || undefined}
+            onClick={() => busy === null && setConfirming(true)}
+          >
+            {a.terminate}
+          </button>
+        </div>
+      )}
+      {active && confirming && (
+        <div className="sc-confirm" role="alertdialog" aria-labelledby={`${idBase}-terminate-q`} data-testid="terminate-confirm">
+          <p id={`${idBase}-terminate-q`}>{a.terminateConfirm(s.name)}</p>
+          <div className="sc-actions">
+            <button
+              type="button"
+              className="sc-btn sc-btn-danger"
+              data-testid="terminate-yes"
+              aria-disabled={busy !== null || undefined}
+              aria-busy={busy === 'terminate' || undefined}
+              onClick={() =>
+                busy === null &&
+                void run(
+                  'terminate',
+                  () => api.terminate(s.serviceId),
+                  () => a.terminated,
+                )
+              }
+            >
+              {busy === 'terminate' ? a.working : a.terminateYes}
+            </button>
+            <button
+              ref={keepRef}
+              type="button"
+              className="sc-btn sc-btn-ghost"
+              data-testid="terminate-no"
+              aria-disabled={busy !== null || undefined}
+              onClick={() => busy === null && setConfirming(false)}
+            >
+              {a.keep}
+            </button>
+          </div>
+        </div>
+      )}
+
+      <div role="status">
+        {message && (
+          <p className="sc-note" data-testid="service-message">
+            {message}
+          </p>
+        )}
+      </div>
+      {error && (
+        <p className="sc-alert" role="alert" data-testid="service-error">
+          <Icon name="alert" />
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

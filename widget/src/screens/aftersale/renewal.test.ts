@@ -1,0 +1,388 @@
+// Issue 13 in the widget: renewals in "My services", the /renew page of a pay link, and the
+// "Renew automatically with this card" consent at checkout.
+import { fireEvent, waitFor, within } from '@testing-library/dom';
+import { describe, expect, it, vi } from 'vitest';
+import { formatDate } from '../../i18n/format';
+import { en as main } from '../../i18n/en';
+import { browser } from '../../core/browser';
+import { emptyPersisted, savePersisted } from '../../core/persisted';
+import { apiError, installFakeApi, PAY_TOKEN, service, sessionToken } from '../../test/fakeApi';
+import { mount, mountIndex } from '../../test/mount';
+import { en } from './i18n/en';
+import { pendingRenewal, rememberRenewal } from './renewal';
+
+const HISTORY = { routing: 'history', base: '/checkout/' };
+const PAYMENT = 'http://localhost:3000/checkout/api/payments/sandbox';
+
+function signIn(email = 'buyer@example.com') {
+  const p = emptyPersisted();
+  savePersisted({
+    ...p,
+    auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+    user: { email },
+    token: sessionToken(email),
+  });
+}
+
+async function open(url: string, attrs: Record<string, string> = HISTORY) {
+  history.replaceState(null, '', url);
+  const m = mount(attrs);
+  await waitFor(() => m.ui());
+  return m;
+}
+
+/** "My services" with the given services; returns a query for one card by service id. */
+async function services(list: Record<string, unknown>[]) {
+  const api = installFakeApi();
+  api.on('GET /services', () => ({ services: list }));
+  signIn();
+  const m = await open('/checkout/?view=services');
+  await m.ui().findAllByTestId('service-card');
+  const card = (id: string) =>
+    within(
+      m
+        .ui()
+        .getAllByTestId('service-card')
+        .find((c) => c.dataset.serviceId === id)!,
+    );
+  return { api, card, ...m };
+}
+
+describe('renewals in My services', () => {
+  it('shows every status badge, the next due date and the banner of an open renewal, and pays it', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const statuses = ['Pending', 'Active', 'Overdue', 'Suspended', 'Cancelled', 'Terminated', 'Expired'];
+    const { api, card, ui, of } = await services([
+      service('s-1', { renewalInvoiceId: 'i-ren-s-1', renewalOrderId: 'o-ren-s-1' }),
+      ...statuses.filter((s) => s !== 'Active').map((status, i) => service(`s-${i + 2}`, { status, autoRenew: status !== 'Cancelled' })),
+    ]);
+    const badges = ui().getAllByTestId('service-status');
+    expect(badges.map((b) => b.dataset.status)).toEqual([
+      'Active',
+      'Pending',
+      'Overdue',
+      'Suspended',
+      'Cancelled',
+      'Terminated',
+      'Expired',
+    ]);
+    // jsdom's language is en-US: American spelling.
+    expect(badges.map((b) => b.textContent)).toEqual(['Active', 'Pending', 'Overdue', 'Suspended', 'Canceled', 'Terminated', 'Expired']);
+    const due = formatDate('2030-02-01', 'en-us');
+    expect(card('s-1').getByText(due)).toBeTruthy();
+    expect(card('s-1').getByTestId('renewal-due').textContent).toBe(en.renewalDue('€12.99', due));
+    // Only the service with an open renewal invoice has the banner.
+    expect(ui().getAllByTestId('renewal-banner')).toHaveLength(1);
+    expect(card('s-4').getByTestId('renewal-warning').textContent).toBe(en.suspendedNote);
+    expect(card('s-3').getByTestId('renewal-warning').textContent).toBe(en.overdueNote);
+
+    fireEvent.click(card('s-1').getByTestId('renewal-pay'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-ren-s-1`));
+    const call = api.callsTo('POST /services/s-1/renew')[0]!;
+    expect(call.body).toEqual({ billingCycle: 'monthly', returnUrl: '/checkout/?view=services' });
+    expect(call.headers.authorization).toBe(`Bearer ${sessionToken('buyer@example.com')}`);
+    expect(of('payment-started')).toEqual([{ orderId: 'o-ren-s-1', gateway: '', paymentUrl: `${PAYMENT}/i-ren-s-1` }]);
+    expect(pendingRenewal()).toEqual({ serviceId: 's-1', orderId: 'o-ren-s-1', invoiceId: 'i-ren-s-1' });
+  });
+
+  it('renews early in another cycle of the same plan, also a suspended line; never a cancelled one', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { api, card } = await services([
+      service('s-1', { status: 'Suspended' }),
+      service('s-2', { status: 'Overdue' }),
+      service('s-3', { status: 'Cancelled', autoRenew: false }),
+      service('s-4', { status: 'Terminated', autoRenew: false }),
+    ]);
+    expect(card('s-2').getByTestId('service-renew')).toBeTruthy();
+    expect(card('s-3').queryByTestId('service-renew')).toBeNull();
+    expect(card('s-4').queryByTestId('service-renew')).toBeNull();
+
+    fireEvent.click(card('s-1').getByTestId('service-renew'));
+    const cycle = await card('s-1').findByTestId<HTMLSelectElement>('renew-cycle');
+    // The plan's cycles from the catalog, the service's own first chosen.
+    await waitFor(() => expect([...cycle.options].map((o) => o.value)).toEqual(['monthly', 'annually']));
+    expect(cycle.value).toBe('monthly');
+    const gateway = await card('s-1').findByTestId<HTMLSelectElement>('renew-gateway');
+    fireEvent.change(cycle, { target: { value: 'annually' } });
+    fireEvent.change(gateway, { target: { value: 'coinbase' } });
+
+    // A refusal is shown by its error name.
+    api.on('POST /services/s-1/renew', () => apiError(409, 'conflict', 'not now'));
+    fireEvent.click(card('s-1').getByTestId('renew-submit'));
+    expect((await card('s-1').findByTestId('renewal-error')).textContent).toBe(en.errors.conflict);
+    expect(assign).not.toHaveBeenCalled();
+
+    api.on('POST /services/s-1/renew', () => apiError(503, 'unavailable', 'gateway down'));
+    fireEvent.click(card('s-1').getByTestId('renew-submit'));
+    await waitFor(() => expect(card('s-1').getByTestId('renewal-error').textContent).toBe(main.errors.unavailable));
+
+    api.calls.length = 0;
+    api.on('POST /services/s-1/renew', () => ({
+      orderId: 'o-r',
+      invoiceId: 'i-r',
+      status: 'pending',
+      fraud: false,
+      serviceIds: ['s-1'],
+      total: { amount: 9999, currency: 'EUR' },
+      paymentUrl: '/checkout/api/payments/sandbox/i-r',
+      paymentDeadline: '',
+      createdAt: '',
+      quote: null,
+    }));
+    fireEvent.click(card('s-1').getByTestId('renew-submit'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-r`));
+    expect(api.callsTo('POST /services/s-1/renew')[0]!.body).toEqual({
+      billingCycle: 'annually',
+      gateway: 'coinbase',
+      returnUrl: '/checkout/?view=services',
+    });
+  });
+
+  it('continues a trial with a paid plan and cycle of the catalog', async () => {
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { api, card } = await services([
+      service('s-t', { pid: 1, name: 'Free Trial', trial: true, autoRenew: false, nextDueDate: '', recurringAmount: null }),
+    ]);
+    expect(card('s-t').queryByTestId('service-renew')).toBeNull();
+    expect(card('s-t').queryByTestId('service-cancel-renew')).toBeNull();
+    expect(card('s-t').queryByTestId('service-resume')).toBeNull();
+    fireEvent.click(card('s-t').getByTestId('service-convert'));
+    const plan = await card('s-t').findByTestId<HTMLSelectElement>('renew-plan');
+    await waitFor(() => expect([...plan.options].map((o) => o.textContent)).toEqual(['Premium', 'Family']));
+    fireEvent.change(plan, { target: { value: '3' } });
+    const cycle = card('s-t').getByTestId<HTMLSelectElement>('renew-cycle');
+    await waitFor(() => expect([...cycle.options].map((o) => o.textContent)).toEqual(['Monthly · €19.99', 'Yearly · €149.99']));
+    fireEvent.change(cycle, { target: { value: 'annually' } });
+    fireEvent.click(card('s-t').getByTestId('renew-submit'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-ren-s-t`));
+    expect(api.callsTo('POST /services/s-t/renew')[0]!.body).toEqual({
+      billingCycle: 'annually',
+      pid: 3,
+      gateway: 'sandbox',
+      returnUrl: '/checkout/?view=services',
+    });
+  });
+
+  it('cancels auto-renew after a confirmation, then resumes it', async () => {
+    const { api, card } = await services([service('s-1')]);
+    const q = card('s-1');
+    fireEvent.click(q.getByTestId('service-cancel-renew'));
+    expect((await q.findByTestId('cancel-renew-confirm')).textContent).toContain(en.cancelAutoRenewConfirm('Premium'));
+    fireEvent.click(q.getByTestId('cancel-renew-no'));
+    fireEvent.click(await q.findByTestId('service-cancel-renew'));
+    expect(api.callsTo('POST /services/s-1/cancel')).toHaveLength(0);
+    fireEvent.click(await q.findByTestId('cancel-renew-yes'));
+    await waitFor(() => expect(q.getByTestId('renewal-message').textContent).toBe(en.autoRenewCancelled));
+    expect(api.callsTo('POST /services/s-1/cancel')[0]!.headers.authorization).toBe(`Bearer ${sessionToken('buyer@example.com')}`);
+    expect(q.getByTestId('auto-renew-off').textContent).toBe(en.autoRenewOff(formatDate('2030-02-01', 'en-us')));
+    expect(q.queryByTestId('service-cancel-renew')).toBeNull();
+
+    fireEvent.click(q.getByTestId('service-resume'));
+    await waitFor(() => expect(q.getByTestId('renewal-message').textContent).toBe(en.autoRenewResumed));
+    expect(api.callsTo('POST /services/s-1/resume')).toHaveLength(1);
+    expect(q.getByTestId('service-cancel-renew')).toBeTruthy();
+
+    api.on('POST /services/s-1/cancel', () => apiError(409, 'conflict', 'already cancelled'));
+    fireEvent.click(q.getByTestId('service-cancel-renew'));
+    fireEvent.click(await q.findByTestId('cancel-renew-yes'));
+    await waitFor(() => expect(q.getByTestId('renewal-error').textContent).toBe(en.errors.conflict));
+  });
+
+  it('says when renewals are charged to the saved card', async () => {
+    const { card } = await services([service('s-1', { renewsWithCard: true }), service('s-2')]);
+    expect(card('s-1').getByTestId('renews-with-card').textContent).toBe(en.renewsWithCard);
+    expect(card('s-2').queryByTestId('renews-with-card')).toBeNull();
+  });
+
+  it('back from paying a renewal, follows its order and announces it paid once', async () => {
+    rememberRenewal({ serviceId: 's-1', orderId: 'o-ren-s-1', invoiceId: 'i-ren-s-1' });
+    const api = installFakeApi();
+    api.orderStatuses = ['pending', 'paid'];
+    signIn();
+    const { ui, of } = await open('/checkout/?view=services');
+    await waitFor(() => expect(ui().getByTestId('renewal-return').dataset.state).toBe('paid'));
+    expect(ui().getByTestId('renewal-return').textContent).toBe(en.renewalPaid);
+    expect(of('renewal-paid')).toEqual([{ invoiceId: 'i-ren-s-1', orderId: 'o-ren-s-1', serviceId: 's-1' }]);
+    expect(api.callsTo('GET /orders/o-ren-s-1').length).toBeGreaterThanOrEqual(2);
+    // The list is read again for the new due date.
+    await waitFor(() => expect(api.callsTo('GET /services').length).toBe(2));
+    expect(pendingRenewal()).toBeNull();
+  });
+
+  it('forgets a renewal the buyer came back from without paying', async () => {
+    rememberRenewal({ serviceId: 's-1', orderId: 'o-ren-s-1', invoiceId: 'i-ren-s-1' });
+    const api = installFakeApi();
+    api.orderStatuses = ['cancelled'];
+    signIn();
+    const { ui, of } = await open('/checkout/?view=services');
+    await ui().findAllByTestId('service-card');
+    await waitFor(() => expect(pendingRenewal()).toBeNull());
+    expect(ui().queryByTestId('renewal-return')).toBeNull();
+    expect(of('renewal-paid')).toEqual([]);
+  });
+});
+
+describe('the /renew page of a pay link', () => {
+  it('shows the invoice and pays it through the chosen gateway without signing in', async () => {
+    const api = installFakeApi();
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}`);
+    await ui().findByTestId('renew-view');
+    const get = api.callsTo('GET /invoices/i-77')[0]!;
+    expect(get.headers.authorization).toBeUndefined();
+    expect(get.query.get('t')).toBe(PAY_TOKEN);
+    expect(get.query.get('locale')).toBe('en-us');
+    expect(ui().getByTestId('invoice-service').textContent).toBe('Premium');
+    expect(ui().getByTestId('invoice-username').textContent).toBe('sc12345678');
+    expect(ui().getByTestId('invoice-period').textContent).toBe(
+      en.periodRange(formatDate('2030-02-01', 'en-us'), formatDate('2030-03-01', 'en-us')),
+    );
+    expect(ui().getByTestId('invoice-deadline').textContent).toBe(formatDate('2030-02-06', 'en-us'));
+    expect(
+      ui()
+        .getAllByTestId('invoice-line')
+        .map((l) => l.textContent),
+    ).toEqual(['Premium — monthly€12.99', '1 extra connection€3.00']);
+    expect(ui().getByTestId('invoice-total').textContent).toBe('€15.99');
+    const options = ui().getAllByTestId('gateway-option');
+    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'coinbase']);
+    fireEvent.click(options[1]!.querySelector('input')!);
+    fireEvent.click(ui().getByTestId('invoice-pay'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-77`));
+    const pay = api.callsTo('POST /invoices/i-77/pay')[0]!;
+    expect(pay.headers.authorization).toBeUndefined();
+    expect(pay.query.get('t')).toBe(PAY_TOKEN);
+    expect(pay.body).toEqual({ gateway: 'coinbase', returnUrl: `/checkout/renew?invoice=i-77&t=${PAY_TOKEN}&return=1` });
+    expect(of('payment-started')).toEqual([{ orderId: 'o-i-77', gateway: 'coinbase', paymentUrl: `${PAYMENT}/i-77` }]);
+    expect(api.callsTo('POST /session')).toHaveLength(0);
+  });
+
+  it('works under a locale prefix, in that language', async () => {
+    const api = installFakeApi();
+    vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { ui } = await open(`/checkout/de-de/renew?invoice=i-77&t=${PAY_TOKEN}`);
+    await ui().findByTestId('renew-view');
+    expect(ui().getByText('Abo verlängern')).toBeTruthy();
+    expect(api.callsTo('GET /invoices/i-77')[0]!.query.get('locale')).toBe('de-de');
+    fireEvent.click(ui().getByTestId('invoice-pay'));
+    await waitFor(() => expect(api.callsTo('POST /invoices/i-77/pay')).toHaveLength(1));
+    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body).toEqual({
+      gateway: 'sandbox',
+      returnUrl: `/checkout/de-de/renew?invoice=i-77&t=${PAY_TOKEN}&return=1`,
+    });
+  });
+
+  it('back from the payment page, waits for the payment and shows the renewal paid', async () => {
+    const api = installFakeApi();
+    api.invoiceStatuses = ['unpaid'];
+    const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}&return=1`);
+    expect((await ui().findByTestId('renew-confirming')).textContent).toContain(en.invoiceConfirming);
+    // Still unpaid: it keeps asking.
+    await waitFor(() => expect(api.callsTo('GET /invoices/i-77').length).toBeGreaterThanOrEqual(3));
+    expect(ui().getByTestId('renew-confirming')).toBeTruthy();
+    expect(of('renewal-paid')).toEqual([]);
+    api.invoiceStatuses = ['paid'];
+    const paid = await ui().findByTestId('renew-paid');
+    expect(paid.textContent).toContain(en.invoicePaidLead(formatDate('2030-03-01', 'en-us')));
+    await waitFor(() => expect(of('renewal-paid')).toHaveLength(1));
+    expect(of('renewal-paid')).toEqual([{ invoiceId: 'i-77', orderId: 'o-i-77', serviceId: 's-1' }]);
+  });
+
+  it('shows the invoice paid when the payment arrived meanwhile (409 on pay)', async () => {
+    const api = installFakeApi();
+    api.invoiceStatuses = ['unpaid', 'paid'];
+    api.on('POST /invoices/i-77/pay', () => apiError(409, 'conflict', 'already paid'));
+    const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}`);
+    fireEvent.click(await ui().findByTestId('invoice-pay'));
+    await ui().findByTestId('renew-paid');
+    expect(assign).not.toHaveBeenCalled();
+    await waitFor(() => expect(of('renewal-paid')).toHaveLength(1));
+  });
+
+  it.each([
+    ['a stale or wrong token', '/checkout/renew?invoice=i-77&t=old-token', 1],
+    ['no token', '/checkout/renew?invoice=i-77', 0],
+    ['no invoice', `/checkout/renew?t=${PAY_TOKEN}`, 0],
+  ])('%s: "This payment link is no longer valid"', async (_name, url, calls) => {
+    const api = installFakeApi();
+    const { ui } = await open(url);
+    const view = await ui().findByTestId('renew-invalid');
+    expect(view.textContent).toContain('This payment link is no longer valid');
+    expect(api.calls.filter((c) => c.path.startsWith('/invoices/'))).toHaveLength(calls);
+  });
+
+  it('opens from ?sc_invoice= on a page in memory routing and comes back there', async () => {
+    const api = installFakeApi();
+    vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { ui } = await open(`/?sc_invoice=i-77&sc_t=${PAY_TOKEN}`, {});
+    fireEvent.click(await ui().findByTestId('invoice-pay'));
+    await waitFor(() => expect(api.callsTo('POST /invoices/i-77/pay')).toHaveLength(1));
+    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body?.returnUrl).toBe(
+      `http://localhost:3000/?sc_invoice=i-77&sc_t=${PAY_TOKEN}&sc_return=1`,
+    );
+  });
+});
+
+describe('Renew automatically with this card (checkout)', () => {
+  function withStripe() {
+    const api = installFakeApi();
+    api.on('GET /gateways', () => ({
+      gateways: [
+        { module: 'sandbox', displayName: 'Card (sandbox)' },
+        { module: 'stripe', displayName: 'Card' },
+      ],
+      default: 'sandbox',
+    }));
+    return api;
+  }
+
+  async function pay(ui: ReturnType<typeof mount>['ui']) {
+    fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
+    fireEvent.click(ui().getByTestId('pay-button'));
+  }
+
+  it('is offered for Stripe and a recurring plan only, unticked, with its consent text', async () => {
+    withStripe();
+    const { ui } = await mountIndex();
+    expect(ui().queryByTestId('renew-with-card')).toBeNull();
+    const stripe = (await ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!;
+    fireEvent.click(stripe.querySelector('input')!);
+    const box = await ui().findByTestId<HTMLInputElement>('renew-with-card');
+    expect(box.checked).toBe(false);
+    expect(ui().getByText(main.renewWithCard)).toBeTruthy();
+    expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each month'));
+    fireEvent.change(ui().getByTestId('billing-cycle'), { target: { value: 'annually' } });
+    await waitFor(() => expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each year')));
+    // A free trial is not paid by card at all.
+    fireEvent.click(
+      ui()
+        .getAllByTestId('plan-card')
+        .find((c) => c.dataset.pid === '1')!,
+    );
+    await waitFor(() => expect(ui().queryByTestId('renew-with-card')).toBeNull());
+  });
+
+  it('sends renewWithCard only when ticked', async () => {
+    const api = withStripe();
+    vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const { ui, el } = await mountIndex();
+    fireEvent.click((await ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!.querySelector('input')!);
+    await ui().findByTestId('renew-with-card');
+    await pay(ui);
+    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
+    expect(api.callsTo('POST /orders')[0]!.body).toMatchObject({ gateway: 'stripe' });
+    expect(api.callsTo('POST /orders')[0]!.body).not.toHaveProperty('renewWithCard');
+    el.remove();
+
+    const again = withStripe();
+    const m = await mountIndex();
+    fireEvent.click((await m.ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!.querySelector('input')!);
+    fireEvent.click(await m.ui().findByTestId('renew-with-card'));
+    await waitFor(() => expect(m.ui().getByTestId<HTMLInputElement>('renew-with-card').checked).toBe(true));
+    await pay(m.ui);
+    await waitFor(() => expect(again.callsTo('POST /orders')).toHaveLength(1));
+    expect(again.callsTo('POST /orders')[0]!.body).toMatchObject({ gateway: 'stripe', renewWithCard: true });
+  });
+});

@@ -1,0 +1,281 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { isApiError } from '../../api/client';
+import type { Order } from '../../api/schemas';
+import { useCheckout, useController, useErrorText, useI18n, useResource } from '../../ui/context';
+import { refocus } from '../../ui/focus';
+import { Icon } from '../../ui/icons';
+import { timing } from '../../core/timing';
+import { Centered, HomeLink } from '../../ui/Views';
+import { useSheet } from '../../element/styles';
+import componentsCss from '../../ui/components.css?inline';
+import orderCss from './order.css?inline';
+
+/** The order id from the route (?order=) or, failing that, the one remembered in the cookie. */
+export function orderIdFrom(query: Record<string, string>, remembered: string): string {
+  const q = query.order ?? '';
+  // "{orderId}" comes back untouched from an API that does not fill in the return URL.
+  return q && !q.includes('{') ? q : remembered;
+}
+
+const PAID = new Set(['paid', 'provisioning', 'active']);
+
+/** Polls GET /orders/{id} every 2 s until the order is active (→ success), held or ended. */
+export function Waiting({ reseller }: { reseller?: boolean }) {
+  useSheet(componentsCss);
+  useSheet(orderCss);
+  const c = useController();
+  const { t, money } = useI18n();
+  const errorText = useErrorText();
+  const route = useCheckout((s) => s.route);
+  const persisted = useCheckout((s) => s.persisted);
+  const orderId = orderIdFrom(route.query, persisted.order.orderid);
+  const [order, setOrder] = useState<Order | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  // Set once the buyer cancelled: a poll under way must not show the order as pending again.
+  const cancelled = useRef(false);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+
+  // The cancel question replaces its button: focus goes to the safe answer, and back when it closes.
+  const asked = useRef(false);
+  useLayoutEffect(() => {
+    if (confirming) keepRef.current?.focus();
+    else if (asked.current) refocus(c.host, cancelRef.current);
+    asked.current = confirming;
+  }, [confirming, c]);
+
+  useEffect(() => {
+    if (!orderId) return;
+    const p = c.getState().persisted;
+    if (!p.waiting.lastDate || p.order.orderid !== orderId) {
+      c.update((s) => ({ ...s, waiting: { lastDate: new Date().toISOString(), duration: 0 } }));
+    }
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const poll = async () => {
+      try {
+        const o = await c.client.order(orderId);
+        if (!live || cancelled.current) return;
+        setOrder(o);
+        setError(null);
+        c.update((s) => ({
+          ...s,
+          order: {
+            orderid: o.orderId,
+            invoiceid: o.invoiceId || s.order.invoiceid,
+            serviceid: o.serviceIds,
+            fraud: o.fraud || o.status === 'fraud',
+          },
+          waiting: { lastDate: s.waiting.lastDate, duration: s.waiting.lastDate ? Date.now() - Date.parse(s.waiting.lastDate) : 0 },
+        }));
+        if (PAID.has(o.status)) c.emitOnce(`paid:${o.orderId}`, 'streamcart:order-paid', { orderId: o.orderId });
+        if (o.status === 'active') {
+          c.emitOnce(`ready:${o.orderId}`, 'streamcart:service-ready', { orderId: o.orderId, serviceIds: o.serviceIds });
+          // The reseller success page reads the plan's service (spec §4 guard: ?serviceid=); an
+          // extra-connection order shows its service's new connections (?upsell=).
+          const upsell = c.getState().route.query.upsell;
+          if (reseller) c.navigate('resellers/success', { serviceid: o.serviceIds[0] ?? '' }, { replace: true });
+          else c.navigate('success', { order: o.orderId, ...(upsell ? { upsell } : {}) }, { replace: true });
+          return;
+        }
+        if (o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed' || o.status === 'needs_review') return;
+      } catch (e) {
+        if (!live) return;
+        if (isApiError(e) && e.code === 'malformed') {
+          c.fail(e);
+          return;
+        }
+        setError(e);
+        // Not ours, or no longer signed in: polling again will not change that.
+        if (isApiError(e) && (e.code === 'not_found' || e.code === 'unauthorized')) return;
+      }
+      timer = setTimeout(poll, timing.pollMs);
+    };
+    void poll();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [orderId, reseller, c]);
+
+  if (!orderId) {
+    return (
+      <Centered icon="help" title={t.errors.not_found}>
+        <HomeLink>{t.backToPlans}</HomeLink>
+      </Centered>
+    );
+  }
+
+  // Money arrived that the order cannot take (it was cancelled, expired, held or paid already):
+  // it is refunded; this comes before the held view, whose text says nothing was taken.
+  if (order && order.status === 'needs_review')
+    return <HeldView orderId={order.orderId} title={t.reviewTitle} text={t.reviewText} testId="review-notice" />;
+  if (order && (order.status === 'fraud' || order.fraud)) return <FraudView orderId={order.orderId} />;
+
+  if (isApiError(error) && (error.code === 'not_found' || error.code === 'unauthorized')) {
+    return (
+      <Centered icon="alert" tone="error" title={t.errorTitle}>
+        <p className="sc-lead" role="alert">
+          {errorText(error)}
+        </p>
+        <HomeLink>{t.backToPlans}</HomeLink>
+      </Centered>
+    );
+  }
+
+  const ended = order && (order.status === 'cancelled' || order.status === 'failed');
+  const status = !order
+    ? t.loading
+    : order.status === 'pending'
+      ? t.statusPending
+      : order.status === 'paid'
+        ? t.statusPaid
+        : order.status === 'provisioning'
+          ? t.statusProvisioning
+          : order.status === 'active'
+            ? t.statusActive
+            : order.status === 'cancelled'
+              ? t.statusCancelled
+              : t.statusFailed;
+  const paymentUrl = order?.paymentUrl ? c.client.resolve(order.paymentUrl) : persisted.payment.url;
+
+  // Spec §4: cancelling resets the order ids and the fraud flag. The API lets only the owner cancel.
+  async function cancel() {
+    setCancelling(true);
+    try {
+      const o = await c.client.cancelOrder(orderId);
+      cancelled.current = true;
+      setOrder(o);
+      setError(null);
+      c.update((p) => ({
+        ...p,
+        order: { ...p.order, orderid: '', invoiceid: '', fraud: false },
+        payment: { gateway: '', url: '', deadline: '' },
+      }));
+    } catch (e) {
+      if (isApiError(e) && e.code === 'malformed') c.fail(e);
+      else setError(e);
+    } finally {
+      setCancelling(false);
+      setConfirming(false);
+    }
+  }
+
+  return (
+    <Centered
+      icon={ended ? 'alert' : 'spinner'}
+      tone={ended ? 'error' : 'busy'}
+      title={ended ? status : t.waitingTitle}
+      focusKey={ended ? 'ended' : 'waiting'}
+    >
+      {!ended && (
+        <p className="sc-lead" role="status" aria-live="polite" data-testid="waiting-status" data-status={order?.status ?? 'loading'}>
+          {status}
+        </p>
+      )}
+      {ended && (
+        <p className="sc-lead" data-testid="waiting-status" data-status={order.status}>
+          {t.endedHint}
+        </p>
+      )}
+      <p className="sc-muted">
+        {t.orderNumber(orderId)}
+        {order ? ` · ${money(order.total)}` : ''}
+      </p>
+      {order?.status === 'pending' && order.paymentQuote && (
+        <p className="sc-muted" data-testid="payment-quote">
+          {t.payCrypto(
+            order.paymentQuote.amount,
+            order.paymentQuote.currency,
+            order.paymentQuote.network,
+            order.total.currency,
+            order.paymentQuote.rate,
+          )}
+        </p>
+      )}
+      {!ended && <p className="sc-hint">{t.waitingHint}</p>}
+      {error !== null && !ended && (
+        <p className="sc-alert" role="alert">
+          <Icon name="alert" />
+          {errorText(error)}
+        </p>
+      )}
+      <div className="sc-actions">
+        {order?.status === 'pending' && paymentUrl && (
+          <a className="sc-btn sc-btn-primary" href={paymentUrl}>
+            {t.completePayment}
+          </a>
+        )}
+        {order?.status === 'pending' && !confirming && (
+          <button
+            ref={cancelRef}
+            type="button"
+            className="sc-btn sc-btn-ghost"
+            data-testid="cancel-order"
+            onClick={() => setConfirming(true)}
+          >
+            {t.cancelOrder}
+          </button>
+        )}
+        {ended && <HomeLink>{t.backToPlans}</HomeLink>}
+      </div>
+      {order?.status === 'pending' && confirming && (
+        <div className="sc-confirm" role="alertdialog" aria-labelledby="sc-cancel-q" data-testid="cancel-order-confirm">
+          <p id="sc-cancel-q">{t.cancelConfirm}</p>
+          <div className="sc-actions">
+            <button
+              type="button"
+              className="sc-btn sc-btn-danger"
+              data-testid="cancel-order-yes"
+              aria-disabled={cancelling || undefined}
+              aria-busy={cancelling || undefined}
+              onClick={() => !cancelling && void cancel()}
+            >
+              {cancelling ? t.processing : t.cancelYes}
+            </button>
+            <button
+              ref={keepRef}
+              type="button"
+              className="sc-btn sc-btn-ghost"
+              aria-disabled={cancelling || undefined}
+              onClick={() => !cancelling && setConfirming(false)}
+            >
+              {t.cancelNo}
+            </button>
+          </div>
+        </div>
+      )}
+    </Centered>
+  );
+}
+
+export function FraudView({ orderId }: { orderId: string }) {
+  const { t } = useI18n();
+  return <HeldView orderId={orderId} title={t.fraudTitle} text={t.fraudText} testId="fraud-error" />;
+}
+
+/** An order a person must look at (held, or paid when it could no longer be): support is the way on. */
+function HeldView({ orderId, title, text, testId }: { orderId: string; title: string; text: string; testId: string }) {
+  const c = useController();
+  const { t, locale } = useI18n();
+  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
+  return (
+    <div role="alert" data-testid={testId}>
+      <Centered icon="shield" tone="error" title={title}>
+        <p className="sc-lead">{text}</p>
+        <p className="sc-muted">{t.orderNumber(orderId)}</p>
+        <div className="sc-actions">
+          {storefront.data?.supportUrl && (
+            <a className="sc-btn sc-btn-primary" href={storefront.data.supportUrl} target="_blank" rel="noopener">
+              {t.contactSupport}
+            </a>
+          )}
+          <HomeLink className="sc-btn sc-btn-ghost">{t.backHome}</HomeLink>
+        </div>
+      </Centered>
+    </div>
+  );
+}

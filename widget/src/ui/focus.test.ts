@@ -1,0 +1,191 @@
+// Keyboard focus across steps: a fresh landing page leaves focus alone; once the visitor works in
+// the widget, a new step, an order failure, Apply/Remove and the cancel question keep the focus
+// inside the widget instead of dropping it on the page.
+import { fireEvent, waitFor } from '@testing-library/dom';
+import { describe, expect, it, vi } from 'vitest';
+import { browser } from '../core/browser';
+import { apiError, installFakeApi } from '../test/fakeApi';
+import { mount, mountIndex } from '../test/mount';
+
+type Mounted = Awaited<ReturnType<typeof mountIndex>>;
+
+/** The element with the focus, inside the widget's shadow root when it is there. */
+function focused(m: Mounted): Element | null {
+  return document.activeElement === m.el ? m.el.shadowRoot!.activeElement : document.activeElement;
+}
+
+async function typeEmail(m: Mounted) {
+  const input = m.ui().getByTestId<HTMLInputElement>('email-input');
+  input.focus();
+  fireEvent.change(input, { target: { value: 'buyer@example.com' } });
+  await waitFor(() => expect(m.ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
+}
+
+describe('focus', () => {
+  it('leaves the focus with the page when the plans first show', async () => {
+    installFakeApi();
+    const m = await mountIndex();
+    expect(document.activeElement).toBe(document.body);
+    expect(m.ui().getByRole('heading', { name: 'Choose your plan' }).tabIndex).toBe(-1);
+  });
+
+  it('gives the next step its heading, and an order failure its message', async () => {
+    const api = installFakeApi();
+    let fail: (r: Response) => void = () => undefined;
+    api.on('POST /orders', () => new Promise<Response>((resolve) => (fail = resolve)));
+    const m = await mountIndex();
+    await typeEmail(m);
+    const pay = m.ui().getByTestId('pay-button');
+    pay.focus();
+    fireEvent.click(pay);
+    const creating = await m.ui().findByRole('heading', { name: 'Creating your order…' });
+    await waitFor(() => expect(focused(m)).toBe(creating));
+    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
+    fail(apiError(503, 'unavailable', 'Try later'));
+    const alert = await m.ui().findByText('The service is busy right now. Please try again in a moment.');
+    await waitFor(() => expect(focused(m)).toBe(alert));
+  });
+
+  it('moves from Apply to Remove and from Remove back to the field', async () => {
+    installFakeApi();
+    const m = await mountIndex();
+    const input = m.ui().getByTestId('promo-input');
+    fireEvent.change(input, { target: { value: 'SAVE10' } });
+    const apply = m.ui().getByTestId('promo-apply');
+    apply.focus();
+    fireEvent.click(apply);
+    const remove = await m.ui().findByTestId('promo-remove');
+    await waitFor(() => expect(focused(m)).toBe(remove));
+    fireEvent.click(remove);
+    await waitFor(() => expect(focused(m)).toBe(m.ui().getByTestId('promo-input')));
+  });
+
+  it('puts the cancel question on its safe answer and returns to "Cancel order"', async () => {
+    const api = installFakeApi();
+    api.orderStatuses = ['pending'];
+    vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    const m = await mountIndex();
+    await typeEmail(m);
+    m.ui().getByTestId('pay-button').focus();
+    fireEvent.click(m.ui().getByTestId('pay-button'));
+    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
+    // Back from the payment page without paying: the waiting view.
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    const cancel = await m.ui().findByTestId('cancel-order');
+    cancel.focus();
+    fireEvent.click(cancel);
+    const keep = await m.ui().findByRole('button', { name: 'Keep the order' });
+    await waitFor(() => expect(focused(m)).toBe(keep));
+    fireEvent.click(keep);
+    await waitFor(() => expect(focused(m)).toBe(m.ui().getByTestId('cancel-order')));
+  });
+});
+
+/** A request answered only when the test says so. */
+function held() {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { gate, release: () => release() };
+}
+
+/** Focusable controls of the checkout form, in document order. */
+function controls(m: ReturnType<typeof mount>): HTMLElement[] {
+  return Array.from(m.el.shadowRoot!.querySelectorAll<HTMLElement>('.sc-form input, .sc-form select, .sc-form button')).filter(
+    (el) => !(el as HTMLInputElement).disabled,
+  );
+}
+
+// A fast keyboard user is in the form before its answers (payment methods, quote, a code from the
+// page) are there: what they arrive with must not take away the control the focus is on.
+describe('focus while the form loads', () => {
+  it("keeps the focus on the buyer's control when a free trial's quote comes late", async () => {
+    const api = installFakeApi();
+    const quote = held();
+    api.on('POST /quote', async () => {
+      await quote.gate;
+      return {
+        lines: [{ key: 'plan', label: 'Free Trial', amount: { amount: 0, currency: 'EUR' } }],
+        subtotal: { amount: 0, currency: 'EUR' },
+        discount: null,
+        total: { amount: 0, currency: 'EUR' },
+      };
+    });
+    const m = mount({ plan: '1' });
+    await waitFor(() => expect(m.el.shadowRoot?.querySelector('[data-testid="billing-cycle"]')).toBeTruthy());
+    await waitFor(() => expect(api.callsTo('GET /gateways')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('POST /quote')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The last control of the form, where Tab has taken the buyer while the total is not there.
+    const last = controls(m).at(-1)!;
+    last.focus();
+    quote.release();
+    await waitFor(() => expect(m.ui().getByTestId('price-total').textContent).toMatch(/0[.,]00/));
+    expect(last.isConnected).toBe(true);
+    expect(focused(m)).toBe(last);
+    expect(m.ui().queryAllByTestId('gateway-option')).toHaveLength(0);
+  });
+
+  it("hands the focus from Apply to Remove when the page's code is accepted while the buyer is on Apply", async () => {
+    const api = installFakeApi();
+    const promo = held();
+    api.on('GET /promotions/SAVE10', async () => {
+      await promo.gate;
+      return { code: 'SAVE10', type: 'Percentage', value: '10', appliesTo: [] };
+    });
+    const m = mount({ promocode: 'SAVE10' });
+    const apply = await waitFor(() => {
+      const b = m.el.shadowRoot?.querySelector<HTMLButtonElement>('[data-testid="promo-apply"]');
+      expect(b?.getAttribute('aria-busy')).toBe('true');
+      return b!;
+    });
+    apply.focus();
+    promo.release();
+    const remove = await m.ui().findByTestId('promo-remove');
+    expect(focused(m)).toBe(remove);
+  });
+
+  it('keeps the focused pay button focusable while a late code re-prices the order', async () => {
+    const api = installFakeApi();
+    const promo = held();
+    api.on('GET /promotions/SAVE10', async () => {
+      await promo.gate;
+      return { code: 'SAVE10', type: 'Percentage', value: '10', appliesTo: [] };
+    });
+    const quote = held();
+    api.on('POST /quote', async (call) => {
+      // The re-priced order (the code applied) is answered when the test says so.
+      if (call.body?.promoCode) await quote.gate;
+      const lines = [{ key: 'plan', label: 'Premium', amount: { amount: 1299, currency: 'EUR' } }];
+      return call.body?.promoCode
+        ? {
+            lines,
+            subtotal: { amount: 1299, currency: 'EUR' },
+            discount: { code: 'SAVE10', type: 'Percentage', value: '10', amount: { amount: 130, currency: 'EUR' } },
+            total: { amount: 1169, currency: 'EUR' },
+          }
+        : { lines, subtotal: { amount: 1299, currency: 'EUR' }, discount: null, total: { amount: 1299, currency: 'EUR' } };
+    });
+    const m = mount({ promocode: 'SAVE10' });
+    const pay = await waitFor(() => {
+      const b = m.el.shadowRoot?.querySelector<HTMLButtonElement>('[data-testid="pay-button"]');
+      expect(b?.disabled).toBe(false);
+      return b!;
+    });
+    pay.focus();
+    promo.release();
+    await waitFor(() => expect(pay.getAttribute('aria-disabled')).toBe('true'));
+    // A disabled button would drop the focus on the page: this one stays enabled, and inert.
+    expect(pay.disabled).toBe(false);
+    expect(focused(m)).toBe(pay);
+    fireEvent.click(pay);
+    expect(api.callsTo('POST /orders')).toHaveLength(0);
+    // Left while not ready, it is disabled as usual (out of the Tab order).
+    m.ui().getByTestId('email-input').focus();
+    await waitFor(() => expect(pay.disabled).toBe(true));
+    pay.focus();
+    quote.release();
+    await waitFor(() => expect(pay.textContent).toMatch(/11[.,]69/));
+    expect(pay.disabled).toBe(false);
+    expect(pay.getAttribute('aria-disabled')).toBeNull();
+  });
+});
