@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/streamcart/streamcart/api/account"
@@ -13,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
@@ -31,7 +33,9 @@ type afterSale struct {
 	reminders  *renewal.Reminders
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
-	notices orderMail
+	notices provision.Mail
+	// renewalMail writes the renewal and trial mails and their pay links.
+	renewalMail renewal.Mail
 	// orders reads the order a provisioning job names, for its kind.
 	orders interface {
 		Order(ctx context.Context, id string) (order.Order, error)
@@ -54,21 +58,22 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	auditLog := audit.New(a.store, a.log)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
-	reminders := renewal.NewReminders(a.store, renewalMail{outbox: outbox, store: a.store, links: a.payLinks, name: storeName(cfg.StoreName),
-		base: a.base, metrics: a.metrics}, a.store.Enqueue, renewals, a.log)
+	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base}
+	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log)
 	renewer := renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log)
 	renewer.SetReminders(reminders)
 	return &afterSale{
-		outbox:     outbox,
-		signin:     signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
-		manage:     manage.New(a.store, mgr, a.Catalog, az, auditLog),
-		upsells:    upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
-		resellers:  reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
-		renewals:   renewer,
-		reminders:  reminders,
-		affiliates: affiliate.New(a.store),
-		notices:    orderMail{outbox: outbox, store: storeName(cfg.StoreName), base: a.base},
-		orders:     a.store,
+		outbox:      outbox,
+		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
+		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
+		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
+		renewals:    renewer,
+		reminders:   reminders,
+		affiliates:  affiliate.New(a.store),
+		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base},
+		renewalMail: renewalMail,
+		orders:      a.store,
 	}, nil
 }
 
@@ -90,4 +95,15 @@ func (s *afterSale) provision(plan job.Handler) job.Handler {
 		order.KindReseller: s.resellers.Fulfil,
 		order.KindRenewal:  s.renewals.Fulfil,
 	})
+}
+
+// provisionNotices tells buyers how their orders go (the order mail) and, once a trial's lines
+// are ready, schedules its trial-ending mail.
+type provisionNotices struct {
+	provision.Mail
+	trials *renewal.Reminders
+}
+
+func (n provisionNotices) LinesReady(ctx context.Context, o order.Order) error {
+	return errors.Join(n.Mail.LinesReady(ctx, o), n.trials.TrialStarted(ctx, o))
 }

@@ -166,6 +166,8 @@ type App struct {
 	// payLinks signs the tokens of renewal pay links (/checkout/renew?invoice=…&t=…), with a key
 	// derived from the session signing key.
 	payLinks *paylink.Signer
+	// renewalMail writes the renewal mails, whose pay links PayLink answers.
+	renewalMail renewal.Mail
 }
 
 // DefaultCatalogPoll bounds how long a replica serves the previous catalog after an import made
@@ -280,6 +282,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	after.reminders.SetClock(now)
 	a.renewals = after.renewals.Job(st.Enqueue)
 	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
+	a.renewalMail = after.renewalMail
 	prov.Notify(provisionNotices{after.notices, after.reminders})
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
@@ -462,6 +465,12 @@ func (a *App) ChargeRenewals(ctx context.Context) (int, error) { return a.charge
 // LapseServices moves the services whose time ran out (Overdue, Suspended, Terminated, Expired):
 // the daily job's other work.
 func (a *App) LapseServices(ctx context.Context) error { return a.lapseServices(ctx) }
+
+// PayLink is the pay link of a renewal invoice, the page the renewal mails open
+// (renewal.ErrNotRenewal for another kind's invoice).
+func (a *App) PayLink(ctx context.Context, invoiceID string) (string, error) {
+	return a.renewalMail.PayLink(ctx, invoiceID)
+}
 
 // Catalog is the catalog in force.
 func (a *App) Catalog() *catalog.Catalog { return a.catalog.Load() }

@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/renewal"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genservices "github.com/streamcart/streamcart/gen/services"
 )
@@ -275,7 +276,7 @@ func TestPayLinkOpensOneInvoiceUntilItCloses(t *testing.T) {
 		// A token properly signed for a first order's invoice opens nothing: pay links are for
 		// renewals only (App.PayLink refuses to make one; the API refuses one made anyway).
 		planOrder := s.buy(a.Token, standard())
-		if _, err := s.app.PayLink(ctx, planOrder.InvoiceID); !errors.Is(err, app.ErrNotRenewal) {
+		if _, err := s.app.PayLink(ctx, planOrder.InvoiceID); !errors.Is(err, renewal.ErrNotRenewal) {
 			t.Fatalf("pay link of a plan invoice: %v, want ErrNotRenewal", err)
 		}
 		key, err := st.Setting(ctx, "session_hmac_key")

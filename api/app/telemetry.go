@@ -22,6 +22,7 @@ import (
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/metrics"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store"
 )
 
@@ -102,6 +103,20 @@ func (c countedMail) QueueMail(ctx context.Context, m mail.Message, status strin
 		c.m.Mail(map[bool]string{true: "queued", false: status}[send])
 	}
 	return id, err
+}
+
+// countedReminders counts the renewal and trial mails as countedMail counts the others.
+type countedReminders struct {
+	renewal.MailStore
+	m *metrics.Metrics
+}
+
+func (c countedReminders) QueueReminder(ctx context.Context, orderID, kind string, sentAt time.Time, m mail.Message, status string, send bool, at time.Time) (bool, error) {
+	queued, err := c.MailStore.QueueReminder(ctx, orderID, kind, sentAt, m, status, send, at)
+	if queued {
+		c.m.Mail(map[bool]string{true: "queued", false: status}[send])
+	}
+	return queued, err
 }
 
 func (c countedMail) MarkMail(ctx context.Context, id int64, status, lastErr string, at time.Time) error {

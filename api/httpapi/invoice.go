@@ -3,14 +3,12 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/renewal"
-	"github.com/streamcart/streamcart/api/web"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 )
 
@@ -110,11 +108,7 @@ func (s *invoicesService) Pay(ctx context.Context, p *geninvoices.PayPayload) (*
 // payPage is the storefront's pay page of the order's invoice, where the gateway sends the holder
 // back: the token's holder has no session to read the order with.
 func (s *invoicesService) payPage(o order.Order, token string) string {
-	prefix := ""
-	if slices.Contains(web.Prefixes, o.Locale) {
-		prefix = o.Locale
-	}
-	return paylink.URL(s.base, prefix, o.Invoice.ID, token)
+	return paylink.URL(s.base, o.Locale, o.Invoice.ID, token)
 }
 
 func (s *invoicesService) result(h held, loc *string) *geninvoices.InvoiceResult {

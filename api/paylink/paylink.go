@@ -11,10 +11,11 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/streamcart/streamcart/api/shoplink"
 )
 
 // audience keeps these tokens apart from any other JWT the shop may sign with a key derived from
@@ -65,13 +66,18 @@ func (s *Signer) Check(invoiceID, token string) error {
 	return nil
 }
 
-// URL is the storefront's pay page of invoiceID with token, in locale (a storefront prefix such
-// as "de-de"; "" or an unknown one: none): base/checkout/de-de/renew?invoice=…&t=….
-func URL(base, prefix, invoiceID, token string) string {
-	path := "/checkout/"
-	if prefix != "" {
-		path += prefix + "/"
+// URL is the storefront's pay page of invoiceID with token, in locale (one without storefront
+// pages: the default ones): base/checkout/de-de/renew?invoice=…&t=….
+func URL(base, locale, invoiceID, token string) string {
+	return shoplink.Page(base, locale, "renew", url.Values{"invoice": {invoiceID}, "t": {token}})
+}
+
+// Link is the signed pay link of invoiceID on base, in locale, good until deadline (the invoice's
+// payment deadline): the page a renewal mail opens without signing in.
+func (s *Signer) Link(base, locale, invoiceID string, deadline time.Time) (string, error) {
+	token, err := s.Sign(invoiceID, deadline)
+	if err != nil {
+		return "", err
 	}
-	q := url.Values{"invoice": {invoiceID}, "t": {token}}
-	return strings.TrimRight(base, "/") + path + "renew?" + q.Encode()
+	return URL(base, locale, invoiceID, token), nil
 }

@@ -1,7 +1,7 @@
 package paylink_test
 
 import (
-	"strings"
+	"net/url"
 	"testing"
 	"time"
 
@@ -50,11 +50,36 @@ func TestTokenLimits(t *testing.T) {
 }
 
 func TestURL(t *testing.T) {
-	got := paylink.URL("https://shop.example/", "de-de", "inv_1", "a.b.c")
-	if want := "https://shop.example/checkout/de-de/renew?invoice=inv_1&t=a.b.c"; got != want {
-		t.Fatalf("URL = %s, want %s", got, want)
+	for _, tc := range []struct{ base, locale, invoice, token, want string }{
+		{"https://shop.example/", "de-de", "inv_1", "a.b.c", "https://shop.example/checkout/de-de/renew?invoice=inv_1&t=a.b.c"},
+		{"https://shop.example", "en", "inv_1", "a.b.c", "https://shop.example/checkout/renew?invoice=inv_1&t=a.b.c"},
+		{"https://shop.example", "fr-fr", "inv_1", "a.b.c", "https://shop.example/checkout/renew?invoice=inv_1&t=a.b.c"},
+		{"", "", "inv 1", "x", "/checkout/renew?invoice=inv+1&t=x"},
+	} {
+		if got := paylink.URL(tc.base, tc.locale, tc.invoice, tc.token); got != tc.want {
+			t.Errorf("URL(%q, %q, %q, %q) = %s, want %s", tc.base, tc.locale, tc.invoice, tc.token, got, tc.want)
+		}
 	}
-	if got := paylink.URL("", "", "inv 1", "x"); !strings.HasPrefix(got, "/checkout/renew?invoice=inv+1") {
-		t.Fatalf("URL = %s", got)
+}
+
+func TestLinkIsSignedForItsInvoice(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	s := paylink.New([]byte("0123456789abcdef0123456789abcdef"), func() time.Time { return now })
+	link, err := s.Link("https://shop.example", "pt-pt", "inv_9", now.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Path != "/checkout/pt-pt/renew" || u.Query().Get("invoice") != "inv_9" {
+		t.Fatalf("link = %s", link)
+	}
+	if err := s.Check("inv_9", u.Query().Get("t")); err != nil {
+		t.Fatalf("the link's token does not open its invoice: %v", err)
+	}
+	if s.Check("inv_8", u.Query().Get("t")) == nil {
+		t.Fatal("the link's token opens another invoice")
 	}
 }

@@ -14,11 +14,12 @@ import (
 	"strings"
 
 	"github.com/streamcart/streamcart/api/compress"
+	"github.com/streamcart/streamcart/api/shoplink"
 	"github.com/streamcart/streamcart/examples/checkout"
 )
 
 // Base is the path the storefront lives under (spec §2).
-const Base = "/checkout/"
+const Base = shoplink.Base
 
 // HostConfig configures the /checkout/ reference host.
 type HostConfig struct {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/streamcart/streamcart/api/shoplink"
 	"github.com/streamcart/streamcart/api/web"
 	"github.com/streamcart/streamcart/examples/checkout"
 )
@@ -64,7 +65,7 @@ func do(t *testing.T, h http.Handler, method, target string, headers ...string) 
 
 func TestHostServesEveryRouteUnderEveryPrefix(t *testing.T) {
 	h := newHost(t, nil)
-	prefixes := append([]string{""}, web.Prefixes...)
+	prefixes := append([]string{""}, shoplink.Prefixes...)
 	for _, prefix := range prefixes {
 		for _, route := range web.Routes {
 			p := "/checkout/"

@@ -1,10 +1,10 @@
 package web
 
-import "strings"
+import (
+	"strings"
 
-// Prefixes are the locale path prefixes of the storefront (spec §2); the
-// default locale ("en") has none.
-var Prefixes = []string{"de-de", "en-gb", "en-us", "es-es", "nl-nl", "pt-pt"}
+	"github.com/streamcart/streamcart/api/shoplink"
+)
 
 // Routes are the history-mode routes of the storefront (spec §2), relative to
 // the base path and the optional locale prefix; "" is the index. "renew" is
@@ -16,7 +16,7 @@ var Routes = []string{"", "creatingOrder", "resellers", "success", "upsell", "wa
 // route. One trailing slash is tolerated.
 func splitRoute(rest string) (prefix, route string, ok bool) {
 	rest = strings.TrimSuffix(rest, "/")
-	for _, p := range Prefixes {
+	for _, p := range shoplink.Prefixes {
 		if rest == p {
 			return p, "", true
 		}

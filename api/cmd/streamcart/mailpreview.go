@@ -11,7 +11,8 @@ import (
 
 	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/mail"
-	"github.com/streamcart/streamcart/api/web"
+	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/shoplink"
 )
 
 const mailPreviewUsage = "mail preview KIND [--locale LOCALE] [--raw]: KIND is one of %s; LOCALE one of %s"
@@ -72,21 +73,18 @@ func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 	due := time.Date(2026, 12, 24, 15, 4, 5, 0, time.UTC)
 	d := mail.Data{Store: store, OrderID: "ord_7QxS4mPz", Total: mail.FormatMoney(1299, "EUR", locale), Minutes: 15,
 		Due: mail.FormatDate(due, locale), Suspend: mail.FormatDate(due.AddDate(0, 0, 3), locale)}
-	prefix := ""
-	if slices.Contains(web.Prefixes, locale) {
-		prefix = locale + "/"
-	}
+	page := func(route string, query url.Values) string { return shoplink.Page(base, locale, route, query) }
 	switch kind {
 	case mail.KindSigninLink:
-		d.Link = base + "/checkout/" + prefix + "?signin=sample-token"
+		d.Link = page("", url.Values{"signin": {"sample-token"}})
 	case mail.KindOrderReceived:
-		d.Link = base + "/checkout/" + prefix + "waiting?order=" + url.QueryEscape(d.OrderID)
+		d.Link = page("waiting", url.Values{"order": {d.OrderID}})
 	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue:
-		d.Link = base + "/checkout/" + prefix + "renew?invoice=inv_7QxS4mPz&t=sample-token"
+		d.Link = paylink.URL(base, locale, "inv_7QxS4mPz", "sample-token")
 	case mail.KindTrialEnding:
-		d.Link = base + "/checkout/" + prefix + "?view=services"
+		d.Link = page("", url.Values{"view": {"services"}})
 	default:
-		d.Link = base + "/checkout/" + prefix + "success?order=" + url.QueryEscape(d.OrderID)
+		d.Link = page("success", url.Values{"order": {d.OrderID}})
 	}
 	return d
 }

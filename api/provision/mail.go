@@ -1,0 +1,44 @@
+package provision
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/shoplink"
+)
+
+// Mail is the Notifier that mails the buyer about an order, in the locale the order was placed
+// in, with links to the shop's own pages. It never carries credentials: the line-ready mail links
+// to the page that shows them once the buyer is signed in.
+type Mail struct {
+	Outbox *mail.Outbox
+	Shop   string // the shop's name
+	Base   string // the shop's origin (configuration, never a request's)
+}
+
+// OrderReceived mails the order's total and a link to its waiting page.
+func (m Mail) OrderReceived(ctx context.Context, o order.Order) error {
+	total := mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
+	return m.send(ctx, mail.KindOrderReceived, o, mail.Data{Total: total, Link: m.page(o, "waiting")})
+}
+
+// LinesReady mails a link to the order's success page, which shows the lines.
+func (m Mail) LinesReady(ctx context.Context, o order.Order) error {
+	return m.send(ctx, mail.KindLineReady, o, mail.Data{Link: m.page(o, "success")})
+}
+
+func (m Mail) send(ctx context.Context, kind mail.Kind, o order.Order, d mail.Data) error {
+	d.Store, d.OrderID = m.Shop, o.ID
+	r, err := mail.Render(kind, o.Locale, d)
+	if err != nil {
+		return err
+	}
+	return m.Outbox.Send(ctx, r.Message(o.Email))
+}
+
+// page is the storefront's route for the order in its locale: /checkout/de-de/success?order=ID.
+func (m Mail) page(o order.Order, route string) string {
+	return shoplink.Page(m.Base, o.Locale, route, url.Values{"order": {o.ID}})
+}

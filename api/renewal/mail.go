@@ -1,0 +1,77 @@
+package renewal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/shoplink"
+)
+
+// ErrNotRenewal means a pay link was asked for an invoice that is no renewal's.
+var ErrNotRenewal = errors.New("not a renewal invoice")
+
+// MailStore is what Mail reads and records.
+type MailStore interface {
+	// QueueReminder records a renewal or trial mail once per order and kind, with the message.
+	QueueReminder(ctx context.Context, orderID, kind string, sentAt time.Time, m mail.Message, status string, send bool, at time.Time) (bool, error)
+	InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error)
+}
+
+// Mail writes the renewal and trial mails (a Mailer) in the order's locale (a renewal order keeps
+// its first order's). A renewal mail links to the pay page of its invoice with a token signed for
+// that invoice alone, good until the invoice's payment deadline, so it opens without signing in;
+// the trial mail links to the storefront's services view, where the buyer converts the trial.
+// Each is recorded once per order and kind with the message.
+type Mail struct {
+	Outbox *mail.Outbox
+	Store  MailStore
+	Links  *paylink.Signer
+	Shop   string // the shop's name
+	Base   string // the shop's origin (configuration, never a request's)
+}
+
+// Notify queues n's mail once per order and kind (Mailer).
+func (m Mail) Notify(ctx context.Context, n Notice, at time.Time) (bool, error) {
+	o := n.Order
+	d := mail.Data{Store: m.Shop, OrderID: o.ID, Due: mail.FormatDate(n.Due, o.Locale)}
+	if n.Kind == mail.KindTrialEnding {
+		d.Link = shoplink.Page(m.Base, o.Locale, "", url.Values{"view": {"services"}})
+	} else {
+		if o.Invoice.ID == "" || o.Invoice.Deadline.IsZero() {
+			return false, fmt.Errorf("%s mail of %s: no invoice to pay", n.Kind, o.ID)
+		}
+		link, err := m.Links.Link(m.Base, o.Locale, o.Invoice.ID, o.Invoice.Deadline)
+		if err != nil {
+			return false, err
+		}
+		d.Link = link
+		d.Total = mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
+		d.Suspend = mail.FormatDate(n.Suspend, o.Locale)
+	}
+	r, err := mail.Render(n.Kind, o.Locale, d)
+	if err != nil {
+		return false, err
+	}
+	return m.Outbox.SendOnce(ctx, r.Message(o.Email), func(ctx context.Context, msg mail.Message, status string, send bool, created time.Time) (bool, error) {
+		return m.Store.QueueReminder(ctx, o.ID, string(n.Kind), at, msg, status, send, created)
+	})
+}
+
+// PayLink is the pay link of a renewal invoice (/checkout/[locale/]renew?invoice=…&t=…), in the
+// order's locale and good until the invoice's deadline: the page the renewal mails open.
+func (m Mail) PayLink(ctx context.Context, invoiceID string) (string, error) {
+	o, err := m.Store.InvoiceOrder(ctx, invoiceID)
+	if err != nil {
+		return "", fmt.Errorf("pay link of %s: %w", invoiceID, err)
+	}
+	if o.Kind != order.KindRenewal {
+		return "", fmt.Errorf("pay link of %s: %w", invoiceID, ErrNotRenewal)
+	}
+	return m.Links.Link(m.Base, o.Locale, o.Invoice.ID, o.Invoice.Deadline)
+}
