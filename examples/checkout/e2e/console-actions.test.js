@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { api, gotoReady, launchBrowser, newPage, startServer, uniqueEmail, widget } from './helpers.js';
-import { payOnSandbox, placeOrder, signedInOperator, visit } from './console-helpers.js';
+import { adminGet, eventually, orderUntil, payOnSandbox, placeOrder, signedInOperator, visit } from './console-helpers.js';
 
 const HELD_DOMAIN = 'held.example';
 
@@ -25,40 +25,13 @@ after(async () => {
   await server?.stop();
 });
 
-/** admin calls the admin API with the signed-in page's session cookie. */
-async function admin(path) {
-  return page.evaluate(async (p) => {
-    const r = await fetch(`/checkout/api/admin${p}`, { headers: { Accept: 'application/json' } });
-    return { status: r.status, json: await r.json().catch(() => null) };
-  }, path);
-}
-
-/** eventually polls check (which returns a truthy value when satisfied) for up to ms. */
-async function eventually(what, check, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  let last;
-  while (Date.now() < deadline) {
-    last = await check();
-    if (last?.ok) return last;
-    await new Promise((ok) => setTimeout(ok, 250));
-  }
-  assert.fail(`${what}: not reached in ${ms} ms; last: ${JSON.stringify(last)}`);
-}
-
-/** order waits until the order's admin view satisfies want. */
-function orderUntil(id, what, want) {
-  return eventually(what, async () => {
-    const r = await admin(`/orders/${encodeURIComponent(id)}`);
-    return { ok: r.status === 200 && want(r.json), status: r.status, order: r.json?.order, lines: r.json?.lines };
-  });
-}
-
 test('refund in full from the order page: the order is refunded and its line cancelled', async () => {
   const email = uniqueEmail('refund');
   const placed = await placeOrder(server, email);
   await payOnSandbox(browser, server, placed);
   const id = placed.orderId;
   await orderUntil(
+    page,
     id,
     'order active with a line',
     (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active',
@@ -86,9 +59,9 @@ test('refund in full from the order page: the order is refunded and its line can
   await refunds.getByText('customer asked, e2e').waitFor();
   await visit(page, 'order-refunded');
 
-  const after = await orderUntil(id, 'order refunded through the API', (o) => o.order.status === 'refunded');
+  const after = await orderUntil(page, id, 'order refunded through the API', (o) => o.order.status === 'refunded');
   assert.equal(after.lines[0].status.toLowerCase(), 'cancelled');
-  const listed = await admin(`/orders/${encodeURIComponent(id)}/refunds`);
+  const listed = await adminGet(page, `/orders/${encodeURIComponent(id)}/refunds`);
   assert.equal(listed.status, 200);
   const total = listed.json.refunds.reduce((n, r) => n + r.amount.amount, 0);
   assert.equal(total, after.order.total.amount, 'refunded in full');
@@ -99,7 +72,7 @@ test('an order held by the fraud check, approved on Held orders, is provisioned'
   // The fraud check holds it as it is placed: nothing to pay until the owner decides.
   const placed = await placeOrder(server, email);
   const id = placed.orderId;
-  await orderUntil(id, 'order held', (o) => o.order.status === 'fraud');
+  await orderUntil(page, id, 'order held', (o) => o.order.status === 'fraud');
 
   await page.goto(`${server.url}/checkout/admin/held`);
   await page.getByRole('heading', { level: 1, name: 'Held orders' }).waitFor();
@@ -112,6 +85,7 @@ test('an order held by the fraud check, approved on Held orders, is provisioned'
   await visit(page, 'held-approved');
 
   const done = await orderUntil(
+    page,
     id,
     'approved order provisioned',
     (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username,

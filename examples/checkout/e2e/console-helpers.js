@@ -108,3 +108,31 @@ export async function payOnSandbox(browser, server, placed) {
   await buyerPage.waitForURL((u) => !u.pathname.includes('/payments/sandbox/'));
   await buyerPage.context().close();
 }
+
+/** adminGet reads the admin API with the signed-in page's session cookie. */
+export async function adminGet(page, path) {
+  return page.evaluate(async (p) => {
+    const r = await fetch(`/checkout/api/admin${p}`, { headers: { Accept: 'application/json' } });
+    return { status: r.status, json: await r.json().catch(() => null) };
+  }, path);
+}
+
+/** eventually polls check (which returns { ok } when satisfied) for up to ms. */
+export async function eventually(what, check, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last?.ok) return last;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+  assert.fail(`${what}: not reached in ${ms} ms; last: ${JSON.stringify(last)}`);
+}
+
+/** orderUntil waits until the order's admin view (read through page) satisfies want. */
+export function orderUntil(page, id, what, want) {
+  return eventually(what, async () => {
+    const r = await adminGet(page, `/orders/${encodeURIComponent(id)}`);
+    return { ok: r.status === 200 && want(r.json), status: r.status, order: r.json?.order, lines: r.json?.lines };
+  });
+}

@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort, launchBrowser, repoRoot, startServer, uniqueEmail } from './helpers.js';
-import { payOnSandbox, placeOrder, signedInOperator, visit } from './console-helpers.js';
+import { adminGet, eventually, orderUntil, payOnSandbox, placeOrder, signedInOperator, visit } from './console-helpers.js';
 import { startFakePanel } from './fake-panel.js';
 
 const STRIPE_MOCK = process.env.STREAMCART_STRIPE_MOCK ?? join(repoRoot, 'bin/stripe-mock');
@@ -104,33 +104,6 @@ after(async () => {
   stripe?.stop();
 });
 
-/** admin calls the admin API with the signed-in page's session cookie. */
-async function admin(path) {
-  return page.evaluate(async (p) => {
-    const r = await fetch(`/checkout/api/admin${p}`, { headers: { Accept: 'application/json' } });
-    return { status: r.status, json: await r.json().catch(() => null) };
-  }, path);
-}
-
-/** eventually polls check (which returns { ok } when satisfied) for up to ms. */
-async function eventually(what, check, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  let last;
-  while (Date.now() < deadline) {
-    last = await check();
-    if (last?.ok) return last;
-    await new Promise((ok) => setTimeout(ok, 250));
-  }
-  assert.fail(`${what}: not reached in ${ms} ms; last: ${JSON.stringify(last)}`);
-}
-
-function orderUntil(id, what, want) {
-  return eventually(what, async () => {
-    const r = await admin(`/orders/${encodeURIComponent(id)}`);
-    return { ok: r.status === 200 && want(r.json), status: r.status, order: r.json?.order, lines: r.json?.lines };
-  });
-}
-
 /** stripeWebhook posts a Stripe event signed as Stripe signs it (t=…,v1=HMAC-SHA256). */
 async function stripeWebhook(event) {
   const body = JSON.stringify(event);
@@ -148,7 +121,7 @@ test('a Stripe order refunded in full from the order page: Stripe refunds, the l
   const placed = await placeOrder(server, uniqueEmail('stripe-refund'), { gateway: 'stripe' });
   assert.match(placed.paymentUrl, /^https:\/\/checkout\.stripe\.com\//, 'the buyer is sent to Stripe Checkout');
   const id = placed.orderId;
-  const open = await orderUntil(id, 'order awaiting payment', (o) => o.order.status === 'pending');
+  const open = await orderUntil(page, id, 'order awaiting payment', (o) => o.order.status === 'pending');
   const session = stripe.sessions.get(placed.invoiceId);
   assert.ok(session, 'the shop opened a Checkout Session for the invoice');
   const total = open.order.total;
@@ -173,6 +146,7 @@ test('a Stripe order refunded in full from the order page: Stripe refunds, the l
     },
   });
   const paid = await orderUntil(
+    page,
     id,
     'Stripe order active with a line',
     (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active',
@@ -195,9 +169,9 @@ test('a Stripe order refunded in full from the order page: Stripe refunds, the l
   await lineRow.getByText(/^cancelled$/i).waitFor();
   await visit(page, 'order-stripe-refunded');
 
-  const after = await orderUntil(id, 'order refunded', (o) => o.order.status === 'refunded');
+  const after = await orderUntil(page, id, 'order refunded', (o) => o.order.status === 'refunded');
   assert.equal(after.lines[0].status.toLowerCase(), 'cancelled');
-  const listed = await admin(`/orders/${encodeURIComponent(id)}/refunds`);
+  const listed = await adminGet(page, `/orders/${encodeURIComponent(id)}/refunds`);
   assert.equal(listed.json.refunds.length, 1);
   assert.equal(listed.json.refunds[0].amount.amount, total.amount, 'refunded in full');
   assert.match(listed.json.refunds[0].reference, /^re_/);
@@ -217,10 +191,10 @@ test('a panel that fails: the job goes dead, and Retry provisions once the panel
   const id = placed.orderId;
   // Three attempts on a 1 s, 2 s backoff: dead within seconds.
   await eventually('provision job dead', async () => {
-    const r = await admin('/jobs?state=dead&limit=200');
+    const r = await adminGet(page, '/jobs?state=dead&limit=200');
     return { ok: r.json?.jobs?.some((j) => j.ref === id && j.kind === 'provision'), jobs: r.json?.jobs };
   });
-  const waiting = await admin(`/orders/${encodeURIComponent(id)}`);
+  const waiting = await adminGet(page, `/orders/${encodeURIComponent(id)}`);
   assert.equal(waiting.json.lines[0].status, 'Pending', 'the line waits while the panel is down');
   assert.ok(![...panel.lines.values()].some((l) => l.username === waiting.json.lines[0].username), 'nothing on the panel');
 
@@ -238,6 +212,7 @@ test('a panel that fails: the job goes dead, and Retry provisions once the panel
   await row.getByRole('button', { name: 'Retry' }).click();
   await page.getByText(/Job \d+ queued to run now\./).waitFor();
   const done = await orderUntil(
+    page,
     id,
     'order provisioned after the retry',
     (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username,
