@@ -1,6 +1,9 @@
-// What a session token says about itself. The API's token is base64url(JSON claims).signature and
-// its claims are signed, not secret (api/authz): the widget reads the scope only to choose what
-// to show. The server decides every call; a token it refuses sends the visitor to sign in again.
+// The buyer's session. What a token says about itself: the API's token is
+// base64url(JSON claims).signature and its claims are signed, not secret (api/authz): the widget
+// reads the scope only to choose what to show. The server decides every call; a token it refuses
+// sends the visitor to sign in again.
+import type { Persisted } from './persisted';
+
 export type Scope = 'email' | 'proven';
 
 export function tokenScope(token: string): Scope | null {
@@ -18,4 +21,14 @@ export function tokenScope(token: string): Scope | null {
   } catch {
     return null;
   }
+}
+
+/** A session the API issued is in the cookie and not signed out of. */
+export function signedIn(p: Persisted): boolean {
+  return p.auth.loggedIn && !!p.token;
+}
+
+/** The cookie's fields after the API issued a session for `email`. */
+export function withSession(p: Persisted, session: { token: string; userId: string; email: string }): Persisted {
+  return { ...p, auth: { loggedIn: true, user: { userid: session.userId } }, user: { email: session.email }, token: session.token };
 }

@@ -1,5 +1,5 @@
 // Attributes → configuration, checked like untrusted input (a host page may set anything).
-import type { Config } from '../core/controller';
+import type { Config } from '../core/state';
 
 export const ATTRIBUTES = ['api', 'store', 'locale', 'currency', 'plan', 'promocode', 'routing', 'base'] as const;
 export type AttributeName = (typeof ATTRIBUTES)[number];

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
 import { formatDecimal, toDefaultCurrency } from '../i18n/format';
-import type { Attempt } from '../core/controller';
+import type { Attempt } from '../core/state';
 import { useErrorText, useI18n } from './context';
 import { Icon } from './icons';
 import { useSheet } from '../element/styles';

@@ -4,7 +4,8 @@ import type { Money } from '../api/schemas';
 import { formatDate, formatMoney } from '../i18n/format';
 import type { LocaleCode } from '../i18n/locale';
 import { messagesFor } from '../i18n/messages';
-import type { Controller, State } from '../core/controller';
+import type { Controller } from '../core/controller';
+import type { State } from '../core/state';
 
 export const ControllerContext = createContext<Controller | null>(null);
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/client';
 import type { Service } from '../../api/schemas';
+import { catalogKey } from '../../core/catalog';
 import { clearedForSuccess } from '../../core/persisted';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from '../../ui/context';
 import { Credential } from '../../ui/Credential';
@@ -31,7 +32,9 @@ export function Success() {
     const ids = orderId ? (await c.client.order(orderId)).serviceIds : initial.serviceid;
     return Promise.all(ids.map((id) => c.client.service(id)));
   });
-  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
+  const storefront = useResource(catalogKey.storefront(locale), () =>
+    c.cached(catalogKey.storefront(locale), () => c.client.storefront(locale)),
+  );
   const shown = services.status === 'ok' && services.data.length > 0;
   const heading = useStepFocus<HTMLHeadingElement>(shown);
 

@@ -4,6 +4,7 @@ import type { Order } from '../../api/schemas';
 import { useCheckout, useController, useErrorText, useI18n, useResource } from '../../ui/context';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { catalogKey } from '../../core/catalog';
 import { timing } from '../../core/timing';
 import { Centered, HomeLink } from '../../ui/Views';
 import { useSheet } from '../../element/styles';
@@ -261,7 +262,9 @@ export function FraudView({ orderId }: { orderId: string }) {
 function HeldView({ orderId, title, text, testId }: { orderId: string; title: string; text: string; testId: string }) {
   const c = useController();
   const { t, locale } = useI18n();
-  const storefront = useResource(`storefront:${locale}`, () => c.cached(`storefront:${locale}`, () => c.client.storefront(locale)));
+  const storefront = useResource(catalogKey.storefront(locale), () =>
+    c.cached(catalogKey.storefront(locale), () => c.client.storefront(locale)),
+  );
   return (
     <div role="alert" data-testid={testId}>
       <Centered icon="shield" tone="error" title={title}>
