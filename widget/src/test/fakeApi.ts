@@ -95,7 +95,7 @@ export function order(id: string, over: Json = {}): Json {
     paymentUrl: '',
     paymentDeadline: '',
     createdAt: '2030-01-01T00:00:00Z',
-    quote: quoteFor({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
+    quote: quote({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
     ...over,
   };
 }
@@ -113,6 +113,13 @@ export function resellerService(id: string, over: Json = {}): Json {
     account: 'res_buyer',
     ...over,
   };
+}
+
+/** A promotion as GET /promotions/{code} answers it (SAVE10 or PREMIUM5), or undefined. */
+export function promotion(code: string): Json | undefined {
+  if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '' };
+  if (code === 'PREMIUM5') return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2], startDate: '', expirationDate: '' };
+  return undefined;
 }
 
 /** The pay-link token GET/POST /invoices/{id}?t= accept; any other is a stale or wrong one (404). */
@@ -160,8 +167,12 @@ type Handler = (call: Call) => Response | Json | Promise<Response | Json>;
 
 export interface FakeApi {
   calls: Call[];
-  /** Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). */
-  on(route: string, handler: Handler): void;
+  /**
+   * Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). Its answers are
+   * contract-checked like the defaults, unless `offContract` says the test breaks the contract on
+   * purpose (a malformed answer the widget must survive).
+   */
+  on(route: string, handler: Handler, options?: { offContract?: boolean }): void;
   orderStatuses: string[];
   /** Statuses GET /invoices/{id} answers in turn (the last one repeats). */
   invoiceStatuses: string[];
@@ -207,7 +218,8 @@ export function storefront(over: Json = {}): Json {
 
 const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
 
-function quoteFor(body: Json): Response | Json {
+/** POST /quote's answer to `body`, or its refusal. */
+export function quote(body: Json): Response | Json {
   const p = catalog().find((x) => x.pid === body.pid);
   if (!p) return apiError(404, 'not_found', 'Product not found');
   const cycle = String(body.billingCycle);
@@ -286,6 +298,7 @@ async function checkAnswer(call: Call, response: Response): Promise<void> {
 
 export function installFakeApi(): FakeApi {
   const handlers = new Map<string, Handler>();
+  const offContract = new Set<string>();
   const calls: Call[] = [];
   const orders = new Map<string, Json>();
   let nextOrder = 1;
@@ -294,7 +307,11 @@ export function installFakeApi(): FakeApi {
     orderStatuses: ['pending', 'paid', 'active'],
     invoiceStatuses: ['unpaid'],
     storeCurrency: 'EUR',
-    on: (route, handler) => handlers.set(route, handler),
+    on: (route, handler, options) => {
+      handlers.set(route, handler);
+      if (options?.offContract) offContract.add(route);
+      else offContract.delete(route);
+    },
     fetch: vi.fn(),
     callsTo: (route) => calls.filter((c) => `${c.method} ${c.path}` === route),
   };
@@ -328,7 +345,7 @@ export function installFakeApi(): FakeApi {
     }),
     'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
     'GET /storefront': () => storefront(),
-    'POST /quote': (c) => quoteFor(c.body ?? {}),
+    'POST /quote': (c) => quote(c.body ?? {}),
     'POST /session': (c) => {
       const email = String(c.body?.email ?? '');
       if (!/^\S+@\S+\.\S+$/.test(email)) return apiError(400, 'invalid_email', 'Please enter a Valid Email.');
@@ -433,18 +450,16 @@ export function installFakeApi(): FakeApi {
       const code = decodeURIComponent(m[1]!);
       const pid = Number(call.query.get('pid'));
       return () => {
-        if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '' };
-        if (code === 'PREMIUM5') {
-          if (pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
-          return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2], startDate: '', expirationDate: '' };
-        }
-        return apiError(404, 'not_found', 'Promotion code not found or expired.');
+        const found = promotion(code);
+        if (found && code === 'PREMIUM5' && pid !== 2)
+          return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
+        return found ?? apiError(404, 'not_found', 'Promotion code not found or expired.');
       };
     }
     if (method === 'POST' && path === '/orders') {
       return (c) => {
         if (!c.headers.authorization?.startsWith('Bearer ')) return apiError(401, 'unauthorized', 'Missing token');
-        const q = quoteFor(c.body ?? {});
+        const q = quote(c.body ?? {});
         if (q instanceof Response) return q;
         const total = q.total as { amount: number; currency: string };
         const expected = c.body?.expectedTotal as { amount: number } | undefined;
@@ -518,7 +533,7 @@ export function installFakeApi(): FakeApi {
           paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`,
           paymentDeadline: '2030-02-06T00:00:00Z',
           createdAt: '2030-01-25T00:00:00Z',
-          quote: quoteFor({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
+          quote: quote({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
         });
       };
     }
@@ -593,9 +608,8 @@ export function installFakeApi(): FakeApi {
     if (!handler) return apiError(404, 'not_found', `No route ${route}`);
     const out = await handler(call);
     const response = out instanceof Response ? out : json(successStatus(call), out);
-    // The fake's own answers must be the API's; a test's own answer (api.on) is its business, some
-    // are malformed on purpose.
-    if (!override) await checkAnswer(call, response);
+    // Every answer must be the API's, a test's own (api.on) too, unless it is malformed on purpose.
+    if (!(override && offContract.has(route))) await checkAnswer(call, response);
     return response;
   });
   vi.stubGlobal('fetch', api.fetch);
