@@ -123,7 +123,7 @@ describe('storefront settings', () => {
     // The page's currency attribute wins over the remembered choice.
     const page = await mountIndex({ store: 'pk_test_teal', currency: 'EUR' });
     await waitFor(() => expect(page.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
-    expect(page.ui().getByTestId('price-total').textContent).toContain('€');
+    await waitFor(() => expect(page.ui().getByTestId('price-total').textContent).toContain('€'));
   });
 
   it('takes the theme and logo of another storefront when the store attribute changes', async () => {

@@ -1,7 +1,8 @@
 // An in-memory stand-in for /checkout/api, installed as fetch. Its answers are checked against the
 // served OpenAPI document (test/api/contract.ts): one that drifts from the contract fails the test.
 import { afterEach, expect, vi, type Mock } from 'vitest';
-import { contract } from './api/mock';
+import { body } from './api/fixtures';
+import { contract, defaultReply, type Reply } from './api/mock';
 
 type Json = Record<string, unknown>;
 const money = (amount: number, currency = 'EUR') => ({ amount, currency });
@@ -200,23 +201,13 @@ export function priceChanged(message: string, quote: Json): Response {
 
 /** GET /storefront of the default storefront (no key): the shop's own texts, links and no theme. */
 export function storefront(over: Json = {}): Json {
-  return {
-    name: 'Demo',
-    key: '',
-    logo: '',
-    theme: {},
-    defaultLocale: '',
-    defaultCurrency: 'EUR',
-    plans: [],
-    apps: [{ name: 'Streamcart Player', platform: 'Android TV', url: 'https://apps.example/player', icon: 'tv' }],
-    cards: [{ title: 'Setup guide', text: 'Step by step for every device', url: 'https://help.example/setup', icon: 'book' }],
-    dashboardUrl: 'https://my.example/',
-    supportUrl: 'https://help.example/',
-    ...over,
-  };
+  return { ...body('catalog.storefront', '200'), ...over };
 }
 
-const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
+/** The rates of the shared currencies fixture (the demo catalog's). */
+const RATES: Record<string, number> = Object.fromEntries(
+  body<{ currencies: { code: string; rate: string }[] }>('catalog.listCurrencies', '200').currencies.map((c) => [c.code, Number(c.rate)]),
+);
 
 /** POST /quote's answer to `body`, or its refusal. */
 export function quote(body: Json): Response | Json {
@@ -296,6 +287,22 @@ async function checkAnswer(call: Call, response: Response): Promise<void> {
     breaches.push(`${call.method} ${call.path} → ${response.status}: ${p}`);
 }
 
+/** The answer of the mock Storybook uses (test/api/mock.ts), from the shared fixtures. */
+function shared(call: Call): Response {
+  const found = contract.match(call.method, new URL(call.url).pathname);
+  if (!found) return apiError(404, 'not_found', `No route ${call.method} ${call.path}`);
+  const reply: Reply = defaultReply({
+    op: found.op.key,
+    method: call.method,
+    params: found.params,
+    query: call.query,
+    headers: new Headers(call.headers),
+    body: call.body,
+  });
+  if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+  return reply.body === undefined ? new Response(null, { status: reply.status }) : json(reply.status, reply.body);
+}
+
 export function installFakeApi(): FakeApi {
   const handlers = new Map<string, Handler>();
   const offContract = new Set<string>();
@@ -328,22 +335,9 @@ export function installFakeApi(): FakeApi {
         product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] }),
       ],
     }),
-    'GET /currencies': () => ({
-      currencies: [
-        { code: 'EUR', rate: '1', prefix: '€', suffix: '' },
-        { code: 'USD', rate: '1.08', prefix: '$', suffix: '' },
-        { code: 'GBP', rate: '0.85', prefix: '£', suffix: '' },
-      ],
-      default: 'EUR',
-    }),
-    'GET /gateways': () => ({
-      gateways: [
-        { module: 'sandbox', displayName: 'Card (sandbox)' },
-        { module: 'coinbase', displayName: 'Crypto' },
-      ],
-      default: 'sandbox',
-    }),
-    'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
+    'GET /currencies': shared,
+    'GET /gateways': shared,
+    'GET /geo': shared,
     'GET /storefront': () => storefront(),
     'POST /quote': (c) => quote(c.body ?? {}),
     'POST /session': (c) => {
@@ -405,7 +399,7 @@ export function installFakeApi(): FakeApi {
         paymentDeadline: '2030-01-02T00:00:00Z',
       });
     },
-    'GET /resellers/me': () => ({ isReseller: false, balance: 0 }),
+    'GET /resellers/me': shared,
     'POST /resellers/orders': (c) => {
       if (c.body?.password !== c.body?.confirmPassword) return apiError(422, 'password_mismatch', 'Not the same password');
       // The password is the reseller panel account's: the caller's own session comes back unchanged.

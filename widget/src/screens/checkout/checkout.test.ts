@@ -113,10 +113,11 @@ describe('options and quote', () => {
     installFakeApi();
     const { ui } = await mountIndex();
     const options = await ui().findAllByTestId('gateway-option');
-    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'coinbase']);
+    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'stripe', 'coinbase', 'cryptomus']);
     expect((options[0]!.querySelector('input') as HTMLInputElement).checked).toBe(true);
-    fireEvent.click(options[1]!.querySelector('input')!);
-    await waitFor(() => expect((options[1]!.querySelector('input') as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(options[2]!.querySelector('input')!);
+    await waitFor(() => expect((options[2]!.querySelector('input') as HTMLInputElement).checked).toBe(true));
+    expect((options[0]!.querySelector('input') as HTMLInputElement).checked).toBe(false);
   });
 });
 

@@ -143,7 +143,7 @@ describe('success', () => {
     const playlist = api.callsTo('GET /services/s-o-1/playlist.m3u')[0]!;
     expect(playlist.headers.authorization).toBe('Bearer tok-buyer@example.com');
 
-    expect(ui_(ui).getByText('Streamcart Player')).toBeTruthy();
+    expect(ui_(ui).getByText('IPTV Smarters Pro')).toBeTruthy();
     expect(ui_(ui).getByText('Setup guide')).toBeTruthy();
     expect(ui_(ui).getByText('February 1, 2030')).toBeTruthy();
     // Spec §4: success clears the order and invoice ids; the client product is kept without secrets.
