@@ -103,17 +103,7 @@ export function order(id: string, over: Json = {}): Json {
 
 /** A reseller credit plan as GET /resellers/services/{id} answers it. */
 export function resellerService(id: string, over: Json = {}): Json {
-  return {
-    serviceId: id,
-    orderId: 'o-res',
-    pid: 11,
-    name: 'Reseller 500',
-    status: 'Active',
-    credits: 500,
-    balance: 500,
-    account: 'res_buyer',
-    ...over,
-  };
+  return { ...body('resellers.getService', '200'), serviceId: id, orderId: 'o-res', ...over };
 }
 
 /** A promotion as GET /promotions/{code} answers it (SAVE10 or PREMIUM5), or undefined. */
@@ -329,12 +319,7 @@ export function installFakeApi(): FakeApi {
         .slice(0, 3)
         .map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)),
     }),
-    'GET /resellers/products': () => ({
-      products: [
-        product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }),
-        product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] }),
-      ],
-    }),
+    'GET /resellers/products': shared,
     'GET /currencies': shared,
     'GET /gateways': shared,
     'GET /geo': shared,
