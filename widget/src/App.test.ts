@@ -1,4 +1,4 @@
-import { fireEvent, waitFor } from '@testing-library/dom';
+import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from './core/browser';
 import { loadPersisted } from './core/persisted';
@@ -144,6 +144,11 @@ describe('history routing', () => {
           .find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid,
       ).toBe('11'),
     );
-    expect(ui().getByText('500 credits')).toBeTruthy();
+    const selected = ui()
+      .getAllByTestId('plan-card')
+      .find((c) => c.dataset.pid === '11')!;
+    // The plan's credits, and the catalog's feature line saying the same.
+    expect(within(selected).getAllByText('500 credits')).toHaveLength(2);
+    expect(within(selected).getByText('Reseller Pro')).toBeTruthy();
   });
 });

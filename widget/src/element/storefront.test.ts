@@ -1,11 +1,11 @@
 // The storefront's settings (GET /storefront): theme, logo, default language and currency.
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi, type FakeApi } from '../test/fakeApi';
+import { installFakeApi, storefront, type FakeApi } from '../test/fakeApi';
 import { mount, mountIndex } from '../test/mount';
 import { safeCssValue, themeCss } from './styles';
 
-const TEAL = {
+const TEAL = storefront({
   name: 'Teal TV',
   key: 'pk_test_teal',
   logo: 'https://teal.example/logo.svg',
@@ -13,7 +13,7 @@ const TEAL = {
   defaultLocale: 'de-de',
   defaultCurrency: 'GBP',
   plans: [1, 2, 3],
-};
+});
 
 function tealStore(api: FakeApi): void {
   api.on('GET /storefront', () => TEAL);
@@ -123,13 +123,13 @@ describe('storefront settings', () => {
     // The page's currency attribute wins over the remembered choice.
     const page = await mountIndex({ store: 'pk_test_teal', currency: 'EUR' });
     await waitFor(() => expect(page.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
-    expect(page.ui().getByTestId('price-total').textContent).toContain('€');
+    await waitFor(() => expect(page.ui().getByTestId('price-total').textContent).toContain('€'));
   });
 
   it('takes the theme and logo of another storefront when the store attribute changes', async () => {
     const api = installFakeApi();
     api.on('GET /storefront', (c) =>
-      c.headers['streamcart-store'] === 'pk_b' ? { name: 'B', logo: '/b.svg', theme: { primary: 'rebeccapurple' } } : TEAL,
+      c.headers['streamcart-store'] === 'pk_b' ? storefront({ name: 'B', logo: '/b.svg', theme: { primary: 'rebeccapurple' } }) : TEAL,
     );
     const { el } = await mountIndex({ store: 'pk_a', api: 'https://shop.example/checkout/api' });
     await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')?.getAttribute('alt')).toBe('Teal TV'));
@@ -145,7 +145,8 @@ describe('storefront settings', () => {
 
   it('shows no logo and keeps the defaults when the storefront has none (an older server)', async () => {
     const api = installFakeApi();
-    api.on('GET /storefront', () => ({ name: 'Old' }));
+    // Off the contract on purpose: a server from before these fields existed.
+    api.on('GET /storefront', () => ({ name: 'Old' }), { offContract: true });
     const { el, ui } = await mountIndex();
     await waitFor(() => expect(api.callsTo('GET /storefront')).toHaveLength(1));
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('€'));

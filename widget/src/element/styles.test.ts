@@ -3,7 +3,7 @@
 // widget is loaded.
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi } from '../test/fakeApi';
+import { installFakeApi, storefront } from '../test/fakeApi';
 
 const adopted = new WeakMap<ShadowRoot, CSSStyleSheet[]>();
 Object.defineProperty(ShadowRoot.prototype, 'adoptedStyleSheets', {
@@ -38,7 +38,7 @@ describe('adopted style sheets', () => {
 
   it("adopts the storefront's theme once GET /storefront answers", async () => {
     const api = installFakeApi();
-    api.on('GET /storefront', () => ({ name: 'Teal', theme: { primary: '#0f766e' } }));
+    api.on('GET /storefront', () => storefront({ name: 'Teal', theme: { primary: '#0f766e' } }));
     await import('../index');
     const el = document.createElement('streamcart-checkout');
     document.body.append(el);

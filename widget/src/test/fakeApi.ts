@@ -1,7 +1,8 @@
 // An in-memory stand-in for /checkout/api, installed as fetch. Its answers are checked against the
 // served OpenAPI document (test/api/contract.ts): one that drifts from the contract fails the test.
 import { afterEach, expect, vi, type Mock } from 'vitest';
-import { contract } from './api/mock';
+import { body } from './api/fixtures';
+import { contract, defaultReply, type Reply } from './api/mock';
 
 type Json = Record<string, unknown>;
 const money = (amount: number, currency = 'EUR') => ({ amount, currency });
@@ -95,24 +96,21 @@ export function order(id: string, over: Json = {}): Json {
     paymentUrl: '',
     paymentDeadline: '',
     createdAt: '2030-01-01T00:00:00Z',
-    quote: quoteFor({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
+    quote: quote({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }),
     ...over,
   };
 }
 
 /** A reseller credit plan as GET /resellers/services/{id} answers it. */
 export function resellerService(id: string, over: Json = {}): Json {
-  return {
-    serviceId: id,
-    orderId: 'o-res',
-    pid: 11,
-    name: 'Reseller 500',
-    status: 'Active',
-    credits: 500,
-    balance: 500,
-    account: 'res_buyer',
-    ...over,
-  };
+  return { ...body('resellers.getService', '200'), serviceId: id, orderId: 'o-res', ...over };
+}
+
+/** A promotion as GET /promotions/{code} answers it (SAVE10 or PREMIUM5), or undefined. */
+export function promotion(code: string): Json | undefined {
+  if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '' };
+  if (code === 'PREMIUM5') return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2], startDate: '', expirationDate: '' };
+  return undefined;
 }
 
 /** The pay-link token GET/POST /invoices/{id}?t= accept; any other is a stale or wrong one (404). */
@@ -160,8 +158,12 @@ type Handler = (call: Call) => Response | Json | Promise<Response | Json>;
 
 export interface FakeApi {
   calls: Call[];
-  /** Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). */
-  on(route: string, handler: Handler): void;
+  /**
+   * Replace the handler for "METHOD /path" (path with ids, e.g. "GET /orders/o-1"). Its answers are
+   * contract-checked like the defaults, unless `offContract` says the test breaks the contract on
+   * purpose (a malformed answer the widget must survive).
+   */
+  on(route: string, handler: Handler, options?: { offContract?: boolean }): void;
   orderStatuses: string[];
   /** Statuses GET /invoices/{id} answers in turn (the last one repeats). */
   invoiceStatuses: string[];
@@ -189,25 +191,16 @@ export function priceChanged(message: string, quote: Json): Response {
 
 /** GET /storefront of the default storefront (no key): the shop's own texts, links and no theme. */
 export function storefront(over: Json = {}): Json {
-  return {
-    name: 'Demo',
-    key: '',
-    logo: '',
-    theme: {},
-    defaultLocale: '',
-    defaultCurrency: 'EUR',
-    plans: [],
-    apps: [{ name: 'Streamcart Player', platform: 'Android TV', url: 'https://apps.example/player', icon: 'tv' }],
-    cards: [{ title: 'Setup guide', text: 'Step by step for every device', url: 'https://help.example/setup', icon: 'book' }],
-    dashboardUrl: 'https://my.example/',
-    supportUrl: 'https://help.example/',
-    ...over,
-  };
+  return { ...body('catalog.storefront', '200'), ...over };
 }
 
-const RATES: Record<string, number> = { EUR: 1, USD: 1.08, GBP: 0.85 };
+/** The rates of the shared currencies fixture (the demo catalog's). */
+const RATES: Record<string, number> = Object.fromEntries(
+  body<{ currencies: { code: string; rate: string }[] }>('catalog.listCurrencies', '200').currencies.map((c) => [c.code, Number(c.rate)]),
+);
 
-function quoteFor(body: Json): Response | Json {
+/** POST /quote's answer to `body`, or its refusal. */
+export function quote(body: Json): Response | Json {
   const p = catalog().find((x) => x.pid === body.pid);
   if (!p) return apiError(404, 'not_found', 'Product not found');
   const cycle = String(body.billingCycle);
@@ -284,8 +277,25 @@ async function checkAnswer(call: Call, response: Response): Promise<void> {
     breaches.push(`${call.method} ${call.path} → ${response.status}: ${p}`);
 }
 
+/** The answer of the mock Storybook uses (test/api/mock.ts), from the shared fixtures. */
+function shared(call: Call): Response {
+  const found = contract.match(call.method, new URL(call.url).pathname);
+  if (!found) return apiError(404, 'not_found', `No route ${call.method} ${call.path}`);
+  const reply: Reply = defaultReply({
+    op: found.op.key,
+    method: call.method,
+    params: found.params,
+    query: call.query,
+    headers: new Headers(call.headers),
+    body: call.body,
+  });
+  if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+  return reply.body === undefined ? new Response(null, { status: reply.status }) : json(reply.status, reply.body);
+}
+
 export function installFakeApi(): FakeApi {
   const handlers = new Map<string, Handler>();
+  const offContract = new Set<string>();
   const calls: Call[] = [];
   const orders = new Map<string, Json>();
   let nextOrder = 1;
@@ -294,7 +304,11 @@ export function installFakeApi(): FakeApi {
     orderStatuses: ['pending', 'paid', 'active'],
     invoiceStatuses: ['unpaid'],
     storeCurrency: 'EUR',
-    on: (route, handler) => handlers.set(route, handler),
+    on: (route, handler, options) => {
+      handlers.set(route, handler);
+      if (options?.offContract) offContract.add(route);
+      else offContract.delete(route);
+    },
     fetch: vi.fn(),
     callsTo: (route) => calls.filter((c) => `${c.method} ${c.path}` === route),
   };
@@ -305,30 +319,12 @@ export function installFakeApi(): FakeApi {
         .slice(0, 3)
         .map((p) => convertProduct(p, c.query.get('currency') ?? api.storeCurrency)),
     }),
-    'GET /resellers/products': () => ({
-      products: [
-        product(10, { group: 'reseller', name: 'Reseller 100', credits: 100, configOptions: [] }),
-        product(11, { group: 'reseller', name: 'Reseller 500', credits: 500, configOptions: [] }),
-      ],
-    }),
-    'GET /currencies': () => ({
-      currencies: [
-        { code: 'EUR', rate: '1', prefix: '€', suffix: '' },
-        { code: 'USD', rate: '1.08', prefix: '$', suffix: '' },
-        { code: 'GBP', rate: '0.85', prefix: '£', suffix: '' },
-      ],
-      default: 'EUR',
-    }),
-    'GET /gateways': () => ({
-      gateways: [
-        { module: 'sandbox', displayName: 'Card (sandbox)' },
-        { module: 'coinbase', displayName: 'Crypto' },
-      ],
-      default: 'sandbox',
-    }),
-    'GET /geo': () => ({ ip: '203.0.113.9', country: 'DE' }),
+    'GET /resellers/products': shared,
+    'GET /currencies': shared,
+    'GET /gateways': shared,
+    'GET /geo': shared,
     'GET /storefront': () => storefront(),
-    'POST /quote': (c) => quoteFor(c.body ?? {}),
+    'POST /quote': (c) => quote(c.body ?? {}),
     'POST /session': (c) => {
       const email = String(c.body?.email ?? '');
       if (!/^\S+@\S+\.\S+$/.test(email)) return apiError(400, 'invalid_email', 'Please enter a Valid Email.');
@@ -388,7 +384,7 @@ export function installFakeApi(): FakeApi {
         paymentDeadline: '2030-01-02T00:00:00Z',
       });
     },
-    'GET /resellers/me': () => ({ isReseller: false, balance: 0 }),
+    'GET /resellers/me': shared,
     'POST /resellers/orders': (c) => {
       if (c.body?.password !== c.body?.confirmPassword) return apiError(422, 'password_mismatch', 'Not the same password');
       // The password is the reseller panel account's: the caller's own session comes back unchanged.
@@ -433,18 +429,16 @@ export function installFakeApi(): FakeApi {
       const code = decodeURIComponent(m[1]!);
       const pid = Number(call.query.get('pid'));
       return () => {
-        if (code === 'SAVE10') return { code, type: 'Percentage', value: '10', appliesTo: [], startDate: '', expirationDate: '' };
-        if (code === 'PREMIUM5') {
-          if (pid !== 2) return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
-          return { code, type: 'Fixed Amount', value: '5.00', appliesTo: [2], startDate: '', expirationDate: '' };
-        }
-        return apiError(404, 'not_found', 'Promotion code not found or expired.');
+        const found = promotion(code);
+        if (found && code === 'PREMIUM5' && pid !== 2)
+          return apiError(422, 'not_applicable', 'This Coupon is not available for this product.');
+        return found ?? apiError(404, 'not_found', 'Promotion code not found or expired.');
       };
     }
     if (method === 'POST' && path === '/orders') {
       return (c) => {
         if (!c.headers.authorization?.startsWith('Bearer ')) return apiError(401, 'unauthorized', 'Missing token');
-        const q = quoteFor(c.body ?? {});
+        const q = quote(c.body ?? {});
         if (q instanceof Response) return q;
         const total = q.total as { amount: number; currency: string };
         const expected = c.body?.expectedTotal as { amount: number } | undefined;
@@ -518,7 +512,7 @@ export function installFakeApi(): FakeApi {
           paymentUrl: `/checkout/api/payments/sandbox/i-ren-${id}`,
           paymentDeadline: '2030-02-06T00:00:00Z',
           createdAt: '2030-01-25T00:00:00Z',
-          quote: quoteFor({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
+          quote: quote({ pid: p.pid, billingCycle: cycle, currency: 'EUR' }) as Json,
         });
       };
     }
@@ -593,9 +587,8 @@ export function installFakeApi(): FakeApi {
     if (!handler) return apiError(404, 'not_found', `No route ${route}`);
     const out = await handler(call);
     const response = out instanceof Response ? out : json(successStatus(call), out);
-    // The fake's own answers must be the API's; a test's own answer (api.on) is its business, some
-    // are malformed on purpose.
-    if (!override) await checkAnswer(call, response);
+    // Every answer must be the API's, a test's own (api.on) too, unless it is malformed on purpose.
+    if (!(override && offContract.has(route))) await checkAnswer(call, response);
     return response;
   });
   vi.stubGlobal('fetch', api.fetch);

@@ -4,7 +4,7 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../core/browser';
-import { apiError, installFakeApi } from '../test/fakeApi';
+import { apiError, installFakeApi, promotion, quote } from '../test/fakeApi';
 import { mount, mountIndex } from '../test/mount';
 
 type Mounted = Awaited<ReturnType<typeof mountIndex>>;
@@ -100,15 +100,10 @@ function controls(m: ReturnType<typeof mount>): HTMLElement[] {
 describe('focus while the form loads', () => {
   it("keeps the focus on the buyer's control when a free trial's quote comes late", async () => {
     const api = installFakeApi();
-    const quote = held();
-    api.on('POST /quote', async () => {
-      await quote.gate;
-      return {
-        lines: [{ key: 'plan', label: 'Free Trial', amount: { amount: 0, currency: 'EUR' } }],
-        subtotal: { amount: 0, currency: 'EUR' },
-        discount: null,
-        total: { amount: 0, currency: 'EUR' },
-      };
+    const lateQuote = held();
+    api.on('POST /quote', async (call) => {
+      await lateQuote.gate;
+      return quote(call.body ?? {});
     });
     const m = mount({ plan: '1' });
     await waitFor(() => expect(m.el.shadowRoot?.querySelector('[data-testid="billing-cycle"]')).toBeTruthy());
@@ -118,7 +113,7 @@ describe('focus while the form loads', () => {
     // The last control of the form, where Tab has taken the buyer while the total is not there.
     const last = controls(m).at(-1)!;
     last.focus();
-    quote.release();
+    lateQuote.release();
     await waitFor(() => expect(m.ui().getByTestId('price-total').textContent).toMatch(/0[.,]00/));
     expect(last.isConnected).toBe(true);
     expect(focused(m)).toBe(last);
@@ -130,7 +125,7 @@ describe('focus while the form loads', () => {
     const promo = held();
     api.on('GET /promotions/SAVE10', async () => {
       await promo.gate;
-      return { code: 'SAVE10', type: 'Percentage', value: '10', appliesTo: [] };
+      return promotion('SAVE10')!;
     });
     const m = mount({ promocode: 'SAVE10' });
     const apply = await waitFor(() => {
@@ -149,21 +144,13 @@ describe('focus while the form loads', () => {
     const promo = held();
     api.on('GET /promotions/SAVE10', async () => {
       await promo.gate;
-      return { code: 'SAVE10', type: 'Percentage', value: '10', appliesTo: [] };
+      return promotion('SAVE10')!;
     });
-    const quote = held();
+    const repriced = held();
     api.on('POST /quote', async (call) => {
-      // The re-priced order (the code applied) is answered when the test says so.
-      if (call.body?.promoCode) await quote.gate;
-      const lines = [{ key: 'plan', label: 'Premium', amount: { amount: 1299, currency: 'EUR' } }];
-      return call.body?.promoCode
-        ? {
-            lines,
-            subtotal: { amount: 1299, currency: 'EUR' },
-            discount: { code: 'SAVE10', type: 'Percentage', value: '10', amount: { amount: 130, currency: 'EUR' } },
-            total: { amount: 1169, currency: 'EUR' },
-          }
-        : { lines, subtotal: { amount: 1299, currency: 'EUR' }, discount: null, total: { amount: 1299, currency: 'EUR' } };
+      // The re-priced order (the code applied: 12.99 less 10 %) is answered when the test says so.
+      if (call.body?.promoCode) await repriced.gate;
+      return quote(call.body ?? {});
     });
     const m = mount({ promocode: 'SAVE10' });
     const pay = await waitFor(() => {
@@ -183,7 +170,7 @@ describe('focus while the form loads', () => {
     m.ui().getByTestId('email-input').focus();
     await waitFor(() => expect(pay.disabled).toBe(true));
     pay.focus();
-    quote.release();
+    repriced.release();
     await waitFor(() => expect(pay.textContent).toMatch(/11[.,]69/));
     expect(pay.disabled).toBe(false);
     expect(pay.getAttribute('aria-disabled')).toBeNull();

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../core/browser';
 import { emptyPersisted, loadPersisted, savePersisted } from '../../core/persisted';
 import { tokenScope } from '../../core/session';
-import { apiError, installFakeApi, PASSWORD, sessionToken } from '../../test/fakeApi';
+import { apiError, installFakeApi, order, PASSWORD, resellerService, service, sessionToken } from '../../test/fakeApi';
 import { mount, mountIndex } from '../../test/mount';
 import { normalizeMac } from './api';
 import { TABLES } from './i18n';
@@ -260,7 +260,7 @@ describe('upsell', () => {
   it('waits for the paid upsell and shows the new max connections', async () => {
     const api = installFakeApi();
     api.orderStatuses = ['paid', 'active'];
-    api.on('GET /services/s-1', () => ({ serviceId: 's-1', name: 'Premium', status: 'Active', maxConnections: 3 }));
+    api.on('GET /services/s-1', () => service('s-1', { maxConnections: 3 }));
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/waiting?order=o-up&upsell=s-1');
     const { ui } = await open(HISTORY);
@@ -342,13 +342,14 @@ describe('resellers', () => {
   it('moves from the reseller waiting view to the reseller success page', async () => {
     const api = installFakeApi();
     api.orderStatuses = ['paid', 'active'];
-    api.on('GET /orders/o-res', () => ({
-      orderId: 'o-res',
-      invoiceId: 'i-res',
-      status: api.orderStatuses.shift() ?? 'active',
-      serviceIds: ['s-res'],
-      total: { amount: 5000, currency: 'EUR' },
-    }));
+    api.on('GET /orders/o-res', () =>
+      order('o-res', {
+        invoiceId: 'i-res',
+        status: api.orderStatuses.shift() ?? 'active',
+        serviceIds: ['s-res'],
+        total: { amount: 5000, currency: 'EUR' },
+      }),
+    );
     signIn('res@example.com', 'proven');
     history.replaceState(null, '', '/checkout/resellers/waiting?order=o-res');
     const { ui } = await open(HISTORY);
@@ -364,7 +365,7 @@ describe('resellers', () => {
     [
       'a reseller product not Active',
       '/checkout/resellers/success?serviceid=s-x',
-      () => ({ serviceId: 's-x', name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' }),
+      () => resellerService('s-x', { name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' }),
     ],
   ])('guards the success page: %s goes back to /resellers', async (_name, url, answer) => {
     const api = installFakeApi();

@@ -6,7 +6,7 @@ import { formatDate } from '../../i18n/format';
 import { en as main } from '../../i18n/en';
 import { browser } from '../../core/browser';
 import { emptyPersisted, savePersisted } from '../../core/persisted';
-import { apiError, installFakeApi, PAY_TOKEN, service, sessionToken } from '../../test/fakeApi';
+import { apiError, installFakeApi, json, order, PAY_TOKEN, quote, service, sessionToken } from '../../test/fakeApi';
 import { mount, mountIndex } from '../../test/mount';
 import { en } from './i18n/en';
 import { pendingRenewal, rememberRenewal } from './renewal';
@@ -117,18 +117,19 @@ describe('renewals in My services', () => {
     await waitFor(() => expect(card('s-1').getByTestId('renewal-error').textContent).toBe(main.errors.unavailable));
 
     api.calls.length = 0;
-    api.on('POST /services/s-1/renew', () => ({
-      orderId: 'o-r',
-      invoiceId: 'i-r',
-      status: 'pending',
-      fraud: false,
-      serviceIds: ['s-1'],
-      total: { amount: 9999, currency: 'EUR' },
-      paymentUrl: '/checkout/api/payments/sandbox/i-r',
-      paymentDeadline: '',
-      createdAt: '',
-      quote: null,
-    }));
+    api.on('POST /services/s-1/renew', () =>
+      json(
+        201,
+        order('o-r', {
+          invoiceId: 'i-r',
+          serviceIds: ['s-1'],
+          total: { amount: 9999, currency: 'EUR' },
+          paymentUrl: '/checkout/api/payments/sandbox/i-r',
+          paymentDeadline: '',
+          quote: quote({ pid: 2, billingCycle: 'annually', currency: 'EUR' }),
+        }),
+      ),
+    );
     fireEvent.click(card('s-1').getByTestId('renew-submit'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-r`));
     expect(api.callsTo('POST /services/s-1/renew')[0]!.body).toEqual({

@@ -1,7 +1,7 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../core/browser';
-import { apiError, installFakeApi, json } from '../../test/fakeApi';
+import { apiError, installFakeApi, json, order, priceChanged, quote } from '../../test/fakeApi';
 import { mountIndex } from '../../test/mount';
 
 const selected = (ui: Awaited<ReturnType<typeof mountIndex>>['ui']) =>
@@ -113,10 +113,11 @@ describe('options and quote', () => {
     installFakeApi();
     const { ui } = await mountIndex();
     const options = await ui().findAllByTestId('gateway-option');
-    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'coinbase']);
+    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'stripe', 'coinbase', 'cryptomus']);
     expect((options[0]!.querySelector('input') as HTMLInputElement).checked).toBe(true);
-    fireEvent.click(options[1]!.querySelector('input')!);
-    await waitFor(() => expect((options[1]!.querySelector('input') as HTMLInputElement).checked).toBe(true));
+    fireEvent.click(options[2]!.querySelector('input')!);
+    await waitFor(() => expect((options[2]!.querySelector('input') as HTMLInputElement).checked).toBe(true));
+    expect((options[0]!.querySelector('input') as HTMLInputElement).checked).toBe(false);
   });
 });
 
@@ -260,27 +261,28 @@ describe('paying', () => {
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     let first = true;
     const fresh = {
+      ...(quote({ pid: 2, billingCycle: 'monthly', currency: 'EUR' }) as Record<string, unknown>),
       lines: [{ key: 'plan', label: 'Premium', amount: { amount: 1499, currency: 'EUR' } }],
       subtotal: { amount: 1499, currency: 'EUR' },
-      discount: null,
       total: { amount: 1499, currency: 'EUR' },
     };
     api.on('POST /orders', (c) => {
       if (first) {
         first = false;
-        return apiError(409, 'price_changed', 'The price has changed.', { quote: fresh });
+        return priceChanged('The price has changed.', fresh);
       }
       expect(c.body?.expectedTotal).toEqual({ amount: 1499, currency: 'EUR' });
-      return json(201, {
-        orderId: 'o-9',
-        invoiceId: 'i-9',
-        serviceIds: ['s-9'],
-        fraud: false,
-        status: 'pending',
-        total: fresh.total,
-        paymentUrl: 'https://pay.example/i-9',
-        paymentDeadline: '',
-      });
+      return json(
+        201,
+        order('o-9', {
+          invoiceId: 'i-9',
+          serviceIds: ['s-9'],
+          total: fresh.total,
+          paymentUrl: 'https://pay.example/i-9',
+          paymentDeadline: '',
+          quote: fresh,
+        }),
+      );
     });
     const { ui } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });

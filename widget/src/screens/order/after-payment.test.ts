@@ -1,7 +1,6 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
-import { apiError } from '../../test/fakeApi';
-import { installFakeApi } from '../../test/fakeApi';
+import { apiError, installFakeApi, order } from '../../test/fakeApi';
 import { mount } from '../../test/mount';
 import { savePersisted, emptyPersisted } from '../../core/persisted';
 import { timing } from '../../core/timing';
@@ -50,17 +49,15 @@ describe('waiting', () => {
   it('shows what a crypto gateway asks, and at which rate, while the order is pending', async () => {
     const api = installFakeApi();
     const quote = { amount: '14.03', currency: 'USDC', network: 'base', rate: '1.08', rateTakenAt: '2026-11-23T10:00:00Z' };
-    api.on('GET /orders/o-8', () => ({
-      orderId: 'o-8',
-      invoiceId: 'i-o-8',
-      status: 'pending',
-      serviceIds: [],
-      fraud: false,
-      total: { amount: 1299, currency: 'EUR' },
-      paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1',
-      paymentDeadline: '',
-      paymentQuote: quote,
-    }));
+    api.on('GET /orders/o-8', () =>
+      order('o-8', {
+        status: 'pending',
+        serviceIds: [],
+        paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1',
+        paymentDeadline: '',
+        paymentQuote: quote,
+      }),
+    );
     signedInAs('buyer@example.com', 'o-8');
     history.replaceState(null, '', '/?sc_order=o-8');
     const { ui } = mount();
@@ -146,7 +143,7 @@ describe('success', () => {
     const playlist = api.callsTo('GET /services/s-o-1/playlist.m3u')[0]!;
     expect(playlist.headers.authorization).toBe('Bearer tok-buyer@example.com');
 
-    expect(ui_(ui).getByText('Streamcart Player')).toBeTruthy();
+    expect(ui_(ui).getByText('IPTV Smarters Pro')).toBeTruthy();
     expect(ui_(ui).getByText('Setup guide')).toBeTruthy();
     expect(ui_(ui).getByText('February 1, 2030')).toBeTruthy();
     // Spec §4: success clears the order and invoice ids; the client product is kept without secrets.
@@ -167,21 +164,21 @@ describe('success', () => {
 describe('malformed answers', () => {
   it('shows the generic error view instead of crashing, and recovers on retry', async () => {
     const api = installFakeApi();
-    let broken = true;
-    api.on('GET /products', () => (broken ? { products: [{ pid: 'two', name: 7 }] } : { products: [] }));
+    // Off the contract on purpose: a product of the wrong shape.
+    api.on('GET /products', () => ({ products: [{ pid: 'two', name: 7 }] }), { offContract: true });
     const { ui, of } = mount();
     const view = await ui_(ui).findByTestId('error-view');
     expect(view.textContent).toContain('Something went wrong');
     expect(view.textContent).toContain('We received an unexpected answer from the server.');
     expect(of('error')[0]).toMatchObject({ name: 'malformed' });
-    broken = false;
+    api.on('GET /products', () => ({ products: [] }));
     fireEvent.click(ui_(ui).getByText('Try again'));
     expect(await ui_(ui).findByText('No plans are available right now. Please check back soon.')).toBeTruthy();
   });
 
   it('treats a body that is not JSON as malformed', async () => {
     const api = installFakeApi();
-    api.on('POST /quote', () => new Response('<html>proxy error</html>', { status: 200 }));
+    api.on('POST /quote', () => new Response('<html>proxy error</html>', { status: 200 }), { offContract: true });
     const { ui } = mount();
     expect(await ui_(ui).findByTestId('error-view')).toBeTruthy();
   });

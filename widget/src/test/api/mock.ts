@@ -321,6 +321,11 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   },
 };
 
+/** What `req` gets when nobody says otherwise; the widget's Vitest fake answers from it too. */
+export function defaultReply(req: MockRequest): Reply {
+  return (DEFAULTS[req.op] ?? notMocked)(req);
+}
+
 // ---- the fetch replacement ---------------------------------------------------------------------
 
 const NEVER = new Promise<never>(() => undefined);
