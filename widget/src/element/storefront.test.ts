@@ -123,7 +123,8 @@ describe('storefront settings', () => {
     // The page's currency attribute wins over the remembered choice.
     const page = await mountIndex({ store: 'pk_test_teal', currency: 'EUR' });
     await waitFor(() => expect(page.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
-    expect(page.ui().getByTestId('price-total').textContent).toContain('€');
+    // The form's texts and quote arrive after the cards: wait for the price, as the other mounts do.
+    await waitFor(() => expect(page.ui().getByTestId('price-total').textContent).toContain('€'));
   });
 
   it('takes the theme and logo of another storefront when the store attribute changes', async () => {
