@@ -15,15 +15,15 @@ const output = { minify: true, charset: 'ascii' as const, comments: false };
 
 /**
  * dist/ names of the ES build's import() chunks: what each is, so the host pages and docs can name
- * them. A screens/ folder is dist/<folder>.js (checkout.js, order.js, aftersale.js), a locale table
- * dist/locales/<code>.js; what two chunks share is a streamcart-<hash>.js.
+ * them. A screens/ folder is dist/<folder>.js (checkout.js, order.js, aftersale.js), a text table
+ * dist/locales/<code>-<area>.js; what two chunks share is a streamcart-<hash>.js.
  */
 function chunkFileName(chunk: { facadeModuleId: string | null; isDynamicEntry: boolean }): string {
   const id = chunk.facadeModuleId ?? '';
   const screen = /\/src\/screens\/([a-z]+)\/index\.tsx?$/.exec(id);
   if (chunk.isDynamicEntry && screen) return `${screen[1]}.js`;
-  const locale = /\/src\/i18n\/([a-z]{2}-[a-z]{2})\.ts$/.exec(id);
-  if (chunk.isDynamicEntry && locale) return `locales/${locale[1]}.js`;
+  const table = /\/src\/i18n\/([a-z-]+)\/([a-z]+)\.ts$/.exec(id);
+  if (chunk.isDynamicEntry && table) return `locales/${table[1]}-${table[2]}.js`;
   return 'streamcart-[hash].js';
 }
 

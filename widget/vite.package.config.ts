@@ -40,14 +40,16 @@ export default defineConfig({
     lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'index.js' },
     rolldownOptions: {
       external,
-      // Chunks named for what they are: a locale table (de-de), a screens/ folder (checkout, order,
+      // Chunks named for what they are: a text table (de-de-plans), a screens/ folder (checkout, order,
       // aftersale), and the modules the entry shares with them (rolldown would name those after
       // their first module).
       output: {
         chunkFileNames: (chunk) => {
           if (!chunk.isDynamicEntry) return 'chunks/shared-[hash].js';
           const screen = /\/src\/screens\/([a-z]+)\/index\.tsx?$/.exec(chunk.facadeModuleId ?? '');
-          return screen ? `chunks/${screen[1]}.js` : 'chunks/[name].js';
+          if (screen) return `chunks/${screen[1]}.js`;
+          const table = /\/src\/i18n\/([a-z-]+)\/([a-z]+)\.ts$/.exec(chunk.facadeModuleId ?? '');
+          return table ? `chunks/${table[1]}-${table[2]}.js` : 'chunks/[name].js';
         },
       },
     },

@@ -1,19 +1,20 @@
 // What the npm package build (vite.package.config.ts) splits with import(), and the exports its
 // hand-written types (types/index.d.ts) declare.
 import { describe, expect, it } from 'vitest';
-import { deDE } from './i18n/de-de';
-import { esES } from './i18n/es-es';
-import { LAZY_LOCALES, loadTable } from './i18n/load';
-import { nlNL } from './i18n/nl-nl';
-import { ptPT } from './i18n/pt-pt';
+import { LOCALES } from './i18n/locale';
+import { AREAS, loadTexts, tableOf } from './i18n/messages';
+
+const tables = import.meta.glob<{ texts: unknown }>('./i18n/*/*.ts');
 
 describe('package build', () => {
-  it('loads every translated table through its own dynamic import', async () => {
-    const tables = { 'de-de': deDE, 'es-es': esES, 'nl-nl': nlNL, 'pt-pt': ptPT };
-    expect(LAZY_LOCALES.sort()).toEqual(Object.keys(tables).sort());
-    for (const code of LAZY_LOCALES) {
-      expect(await loadTable(code)).toBe(tables[code]);
-    }
+  it("loads every locale's table of every area through its own dynamic import", async () => {
+    for (const locale of LOCALES)
+      for (const area of AREAS) {
+        await loadTexts(locale, [area]);
+        // Regional English has files only for the areas it spells differently.
+        const file = tables[`./i18n/${locale}/${area}.ts`] ?? tables[`./i18n/en/${area}.ts`]!;
+        expect(tableOf(locale, area), `${locale}/${area}`).toBe((await file()).texts);
+      }
   });
 
   it('loads each screens/ folder after the plan page as a module of its own', async () => {

@@ -123,6 +123,7 @@ describe('storefront settings', () => {
     // The page's currency attribute wins over the remembered choice.
     const page = await mountIndex({ store: 'pk_test_teal', currency: 'EUR' });
     await waitFor(() => expect(page.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
+    // The form's texts and quote arrive after the cards: wait for the price, as the other mounts do.
     await waitFor(() => expect(page.ui().getByTestId('price-total').textContent).toContain('€'));
   });
 

@@ -1,14 +1,13 @@
 import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach } from 'vitest';
 import { timing } from '../core/timing';
-import { LAZY_LOCALES, loadTable } from '../i18n/load';
 
 const defaults = { ...timing };
 
-// The translated tables are import() chunks; in the browser they arrive over the network, and the
-// tests that switch language do not test that wait. Imported once here, each later import() of a
-// table is answered from the module cache at once, as the tables bundled into the tests used to be.
-await Promise.all(LAZY_LOCALES.map(loadTable));
+// The text tables are import() chunks; in the browser they arrive over the network, and the tests
+// that switch language do not test that wait. Imported once here, each later import() of a table is
+// answered from the module cache at once (i18n/messages.ts still loads each through its promise).
+import.meta.glob('../i18n/*/*.ts', { eager: true });
 
 // CI shares two cores with the Go tests: give waiting queries room (they return as soon as they pass).
 configure({ asyncUtilTimeout: 5000 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useI18n } from './context';
+import { useTexts } from './context';
 import { timing } from '../core/timing';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';
@@ -33,7 +33,7 @@ async function copyText(text: string, from: HTMLElement | null): Promise<boolean
 /** Copies a value; the button reads "Copied!" for 2.5 s (spec §4). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   useSheet(componentsCss);
-  const { t } = useI18n();
+  const { t } = useTexts('order');
   const [copied, setCopied] = useState(false);
   const ref = useRef<HTMLButtonElement>(null);
 

@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useRef, useState } from 'react';
-import { useI18n } from './context';
+import { useTexts } from './context';
 import { timing } from '../core/timing';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';
@@ -24,7 +24,7 @@ interface Props {
  */
 export const EmailField = forwardRef<HTMLInputElement, Props>(function EmailField({ value, onChange, forced }, ref) {
   useSheet(componentsCss);
-  const { t } = useI18n();
+  const { t } = useTexts('checkout');
   const [checked, setChecked] = useState<string | null>(value ? value : null);
   const [required, setRequired] = useState(false);
   const shown = useRef(false);

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
 import { formatDecimal, toDefaultCurrency } from '../i18n/format';
 import type { Attempt } from '../core/state';
-import { useErrorText, useI18n } from './context';
+import { useErrorText, useTexts } from './context';
 import { Icon } from './icons';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';
@@ -26,7 +26,7 @@ interface Props {
 export function Summary(props: Props) {
   useSheet(componentsCss);
   const { product, cycle, extra, quote, quoteLoading, quoteError, currencies, attempt } = props;
-  const { t, locale, money } = useI18n();
+  const { t, locale, money } = useTexts('checkout');
   const errorText = useErrorText();
   const busy = attempt.status === 'creating' || attempt.status === 'redirecting';
   const free = !!quote && quote.total.amount === 0;

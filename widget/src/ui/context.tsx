@@ -1,9 +1,9 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { isApiError } from '../api/client';
 import type { Money } from '../api/schemas';
 import { formatDate, formatMoney } from '../i18n/format';
 import type { LocaleCode } from '../i18n/locale';
-import { messagesFor } from '../i18n/messages';
+import { tableOf } from '../i18n/messages';
 import type { Controller } from '../core/controller';
 import type { State } from '../core/state';
 
@@ -23,12 +23,27 @@ export function useCheckout<T>(select: (s: State) => T): T {
   return useSyncExternalStore(c.subscribe, () => select(c.getState()));
 }
 
+/** The shown locale, its formatters and its plan-page texts (t), which every screen has. */
 export function useI18n() {
   const locale = useContext(LocaleContext);
-  const t = messagesFor(locale);
+  const t = tableOf(locale, 'plans');
   const money = useCallback((m: Money) => formatMoney(m, locale), [locale]);
   const date = useCallback((d: string) => formatDate(d, locale), [locale]);
   return { t, locale, money, date };
+}
+
+/** useI18n with the texts of a screen area added to t (its screen has waited for them). */
+export function useTexts<A extends 'checkout' | 'order'>(area: A) {
+  const i = useI18n();
+  const t = useMemo(() => ({ ...i.t, ...tableOf(i.locale, area) }), [i.t, i.locale, area]);
+  return { ...i, t };
+}
+
+/** The after-sale screens: the shared words of every area in t, their own texts in a. */
+export function useAfterSaleTexts() {
+  const i = useI18n();
+  const t = useMemo(() => ({ ...i.t, ...tableOf(i.locale, 'checkout'), ...tableOf(i.locale, 'order') }), [i.t, i.locale]);
+  return { ...i, t, a: tableOf(i.locale, 'aftersale') };
 }
 
 /** Text for an API failure: translated by its stable name, else the server's message. */

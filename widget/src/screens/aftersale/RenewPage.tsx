@@ -4,12 +4,11 @@
 import { useEffect, useState } from 'react';
 import type { Cycle } from '../../api/schemas';
 import { GatewayChoice, useAfterSaleError, useApi } from './common';
-import { useTexts } from './i18n';
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { timing } from '../../core/timing';
 import { Centered } from '../../ui/Views';
-import { useCheckout, useController, useResource } from '../../ui/context';
+import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
@@ -24,7 +23,7 @@ export function RenewPage() {
 function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: string; returned: boolean }) {
   const c = useController();
   const api = useApi();
-  const { a, t, locale, money, date } = useTexts();
+  const { a, t, locale, money, date } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const inv = useResource(`invoice:${invoiceId}:${token}:${locale}`, () => api.invoice(invoiceId, token));
   const [chosen, setChosen] = useState<string | null>(null);
@@ -220,7 +219,7 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
 
 function LinkInvalid() {
   const c = useController();
-  const { a } = useTexts();
+  const { a } = useAfterSaleTexts();
   return (
     <Centered icon="alert" tone="error" title={a.linkInvalidTitle} testId="renew-invalid">
       <p className="sc-lead">{a.linkInvalidLead}</p>

@@ -4,7 +4,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Cycle, Service } from '../../api/schemas';
 import { useAfterSaleError, useApi, useGateways } from './common';
-import { useTexts } from './i18n';
 import {
   ENDED_STATUSES,
   forgetRenewal,
@@ -18,7 +17,7 @@ import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { catalogKey } from '../../core/catalog';
 import { timing } from '../../core/timing';
-import { useCheckout, useController, useResource } from '../../ui/context';
+import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
@@ -86,7 +85,7 @@ type Busy = 'pay' | 'renew' | 'cancel' | 'resume' | null;
 export function RenewalPanel({ service: s, onChange }: { service: Service; onChange: (next: Service) => void }) {
   const c = useController();
   const api = useApi();
-  const { a, t, money, date } = useTexts();
+  const { a, t, money, date } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const [busy, setBusy] = useState<Busy>(null);
   const [form, setForm] = useState(false);
@@ -321,7 +320,7 @@ function RenewForm({
   onClose: () => void;
 }) {
   const c = useController();
-  const { a, t, locale, money } = useTexts();
+  const { a, t, locale, money } = useAfterSaleTexts();
   const currency = useCheckout((st) => st.currency);
   const gateways = useGateways();
   // The plan's cycles come from the catalog the plan page reads (same cache key).

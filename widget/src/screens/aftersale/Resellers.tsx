@@ -2,7 +2,6 @@
 // password with its confirmation, payment; /resellers/success with the guard of spec §4.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { GatewayChoice, useAfterSaleError, useApi, useGateways } from './common';
-import { useTexts } from './i18n';
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { catalogKey } from '../../core/catalog';
@@ -10,14 +9,14 @@ import { ensureSession } from '../../core/order';
 import { EmailField, isValidEmail } from '../../ui/EmailField';
 import { PlanGrid } from '../../ui/PlanGrid';
 import { Centered, HomeLink } from '../../ui/Views';
-import { useCheckout, useController, useResource } from '../../ui/context';
+import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
 export function ResellersPage() {
   const c = useController();
   const api = useApi();
-  const { a, t, locale, money } = useTexts();
+  const { a, t, locale, money } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const currency = useCheckout((s) => s.currency);
   const signedIn = useCheckout((s) => s.persisted.auth.loggedIn && !!s.persisted.token);
@@ -295,7 +294,7 @@ export function ResellersPage() {
 export function ResellerSuccess() {
   const c = useController();
   const api = useApi();
-  const { a, t } = useTexts();
+  const { a, t } = useAfterSaleTexts();
   const serviceId = useCheckout((s) => s.route.query.serviceid ?? '');
   const service = useResource(serviceId ? `reseller-service:${serviceId}` : null, () => api.resellerService(serviceId));
   const bad = !serviceId || service.status === 'error' || (service.status === 'ok' && service.data.status !== 'Active');

@@ -4,12 +4,11 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 're
 import type { Service } from '../../api/schemas';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
-import { useTexts } from './i18n';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
 import { isApiError } from '../../api/client';
 import { Credential } from '../../ui/Credential';
 import { Centered, HomeLink } from '../../ui/Views';
-import { useCheckout, useController, useResource } from '../../ui/context';
+import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { refocus, useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
@@ -25,7 +24,7 @@ export function ServicesPage() {
 function ServiceList() {
   const c = useController();
   const api = useApi();
-  const { a, t } = useTexts();
+  const { a, t } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const token = useCheckout((s) => s.persisted.token);
   const email = useCheckout((s) => s.persisted.user.email);
@@ -109,7 +108,7 @@ type Action = 'restart' | 'recreate' | 'terminate' | 'mac' | 'playlist';
 function ServiceCard({ initial }: { initial: Service }) {
   const c = useController();
   const api = useApi();
-  const { a, t, date } = useTexts();
+  const { a, t, date } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const [s, setService] = useState(initial);
   const [busy, setBusy] = useState<Action | null>(null);

@@ -4,18 +4,17 @@ import { useEffect, useState } from 'react';
 import type { Cycle } from '../../api/schemas';
 import type { UpsellQuote } from './api';
 import { GatewayChoice, SignIn, SigningIn, useAfterSaleError, useApi, useGateways, useProven, useSigninLanding } from './common';
-import { useTexts } from './i18n';
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { Centered, HomeLink } from '../../ui/Views';
-import { useCheckout, useController, useResource } from '../../ui/context';
+import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
 export function UpsellPage() {
   const landing = useSigninLanding();
   const proven = useProven();
-  const { a } = useTexts();
+  const { a } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   if (landing.busy) return <SigningIn />;
   if (!proven) return <SignIn view="upsell" lead={a.upsellSignInLead} notice={landing.error ? errText(landing.error) : null} />;
@@ -25,7 +24,7 @@ export function UpsellPage() {
 function UpsellOffers() {
   const c = useController();
   const api = useApi();
-  const { a, t, money } = useTexts();
+  const { a, t, money } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const token = useCheckout((s) => s.persisted.token);
   const currency = useCheckout((s) => s.currency);
@@ -246,7 +245,7 @@ function UpsellOffers() {
 /** /success?upsell=<serviceId>: the paid extra connections, read back from the service. */
 export function UpsellSuccess() {
   const c = useController();
-  const { a, t } = useTexts();
+  const { a, t } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const serviceId = useCheckout((s) => s.route.query.upsell ?? '');
   const service = useResource(`service:${serviceId}`, () => c.client.service(serviceId));

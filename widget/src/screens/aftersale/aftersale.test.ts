@@ -3,11 +3,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../core/browser';
 import { emptyPersisted, loadPersisted, savePersisted } from '../../core/persisted';
 import { tokenScope } from '../../core/session';
+import { texts as en } from '../../i18n/en/aftersale';
 import { apiError, installFakeApi, order, PASSWORD, resellerService, service, sessionToken } from '../../test/fakeApi';
 import { mount, mountIndex } from '../../test/mount';
 import { normalizeMac } from './api';
-import { TABLES } from './i18n';
-import { en } from './i18n/en';
 
 function signIn(email: string, scope: 'email' | 'proven') {
   const p = emptyPersisted();
@@ -430,31 +429,6 @@ describe('cancel a pending order', () => {
 });
 
 describe('after-sale texts', () => {
-  type Tree = { [k: string]: unknown };
-  const shape = (t: Tree, prefix = ''): string[] =>
-    Object.entries(t).flatMap(([k, v]) => {
-      const path = prefix ? `${prefix}.${k}` : k;
-      if (typeof v === 'string') return [`${path}:string`];
-      if (typeof v === 'function') return [`${path}:fn${v.length}`];
-      return shape(v as Tree, path);
-    });
-  const strings = (t: Tree): [string, string][] =>
-    Object.entries(t).flatMap(([k, v]): [string, string][] => {
-      if (typeof v === 'string') return [[k, v]];
-      if (typeof v === 'function') return [[k, String((v as (...a: unknown[]) => string)('X', 'Y'))]];
-      return strings(v as Tree).map(([p, s]) => [`${k}.${p}`, s]);
-    });
-
-  it.each(Object.keys(TABLES))('%s has every key, translated', (code) => {
-    const table = TABLES[code as keyof typeof TABLES] as unknown as Tree;
-    expect(shape(table).sort()).toEqual(shape(en as unknown as Tree).sort());
-    for (const [key, text] of strings(table)) expect(text.trim(), `${code} ${key}`).not.toBe('');
-    if (code.startsWith('en')) return;
-    const english = new Map(strings(en));
-    const same = strings(table).filter(([k, s]) => !['no'].includes(k) && english.get(k) === s && /[a-z]{3}/.test(s));
-    expect(same).toEqual([]);
-  });
-
   it('keeps the spec message for a password mismatch in English', () => {
     expect(en.errors.password_mismatch).toBe('Not the same password');
   });

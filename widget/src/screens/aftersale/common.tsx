@@ -2,12 +2,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { tokenScope } from '../../core/session';
 import { afterSaleApi } from './api';
-import { useTexts } from './i18n';
 import { isApiError } from '../../api/client';
 import { catalogKey } from '../../core/catalog';
 import { EmailField, isValidEmail } from '../../ui/EmailField';
 import { Centered } from '../../ui/Views';
-import { useCheckout, useController, useErrorText, useI18n } from '../../ui/context';
+import { useAfterSaleTexts, useCheckout, useController, useErrorText, useI18n } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
@@ -25,7 +24,7 @@ export function useProven(): boolean {
 
 /** Error text: this module's names first, then the main table's, then the server's message. */
 export function useAfterSaleError() {
-  const { a } = useTexts();
+  const { a } = useAfterSaleTexts();
   const main = useErrorText();
   return (e: unknown): string => {
     if (isApiError(e)) {
@@ -70,7 +69,7 @@ export function useSigninLanding(): { busy: boolean; error: unknown } {
 }
 
 export function SigningIn() {
-  const { a } = useTexts();
+  const { a } = useAfterSaleTexts();
   return <Centered icon="spinner" tone="busy" title={a.signingIn} />;
 }
 
@@ -78,7 +77,7 @@ export function SigningIn() {
 export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; lead?: string; notice?: string | null }) {
   const c = useController();
   const api = useApi();
-  const { a, t } = useTexts();
+  const { a, t } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const remembered = useCheckout((s) => s.persisted.user.email);
   const [mode, setMode] = useState<'link' | 'password'>('link');
@@ -246,7 +245,7 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
 /** The gateway list and the chosen one (the default until the buyer picks). */
 export function useGateways() {
   const c = useController();
-  const { locale } = useTexts();
+  const { locale } = useAfterSaleTexts();
   const [list, setList] = useState<{ module: string; displayName: string }[]>([]);
   const [chosen, setChosen] = useState<string | null>(null);
   const [fallback, setFallback] = useState<string | null>(null);

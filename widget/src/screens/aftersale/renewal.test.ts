@@ -3,12 +3,13 @@
 import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { formatDate } from '../../i18n/format';
-import { en as main } from '../../i18n/en';
+import { texts as en } from '../../i18n/en/aftersale';
+import { texts as checkout } from '../../i18n/en/checkout';
+import { texts as main } from '../../i18n/en/plans';
 import { browser } from '../../core/browser';
 import { emptyPersisted, savePersisted } from '../../core/persisted';
 import { apiError, installFakeApi, json, order, PAY_TOKEN, quote, service, sessionToken } from '../../test/fakeApi';
 import { mount, mountIndex } from '../../test/mount';
-import { en } from './i18n/en';
 import { pendingRenewal, rememberRenewal } from './renewal';
 
 const HISTORY = { routing: 'history', base: '/checkout/' };
@@ -352,10 +353,10 @@ describe('Renew automatically with this card (checkout)', () => {
     fireEvent.click(stripe.querySelector('input')!);
     const box = await ui().findByTestId<HTMLInputElement>('renew-with-card');
     expect(box.checked).toBe(false);
-    expect(ui().getByText(main.renewWithCard)).toBeTruthy();
-    expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each month'));
+    expect(ui().getByText(checkout.renewWithCard)).toBeTruthy();
+    expect(ui().getByTestId('renew-consent').textContent).toBe(checkout.renewWithCardConsent('each month'));
     fireEvent.change(ui().getByTestId('billing-cycle'), { target: { value: 'annually' } });
-    await waitFor(() => expect(ui().getByTestId('renew-consent').textContent).toBe(main.renewWithCardConsent('each year')));
+    await waitFor(() => expect(ui().getByTestId('renew-consent').textContent).toBe(checkout.renewWithCardConsent('each year')));
     // A free trial is not paid by card at all.
     fireEvent.click(
       ui()

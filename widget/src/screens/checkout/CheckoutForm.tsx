@@ -6,7 +6,7 @@ import type { Cycle, Product } from '../../api/schemas';
 import { catalogKey } from '../../core/catalog';
 import { extraConnectionsFor, findOption, maxConnections, optionPrice } from '../../core/options';
 import { placeOrder, type Group } from '../../core/order';
-import { useCheckout, useController, useI18n, useResource } from '../../ui/context';
+import { useCheckout, useController, useTexts, useResource } from '../../ui/context';
 import { EmailField, isValidEmail } from '../../ui/EmailField';
 import { Summary } from '../../ui/Summary';
 import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
@@ -27,7 +27,7 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
   useSheet(componentsCss);
   useSheet(checkoutCss);
   const c = useController();
-  const { t, locale, money } = useI18n();
+  const { t, locale, money } = useTexts('checkout');
   const promoValue = usePromoValue();
   const currency = useCheckout((s) => s.currency);
   const draft = useCheckout((s) => s.draft);
@@ -359,7 +359,7 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
 }
 
 function ConnectionCount({ value, max, onChange }: { value: number; max: number; onChange: (n: number) => void }) {
-  const { t } = useI18n();
+  const { t } = useTexts('checkout');
   const clamp = (n: number) => Math.min(max, Math.max(1, Math.floor(n)));
   const [text, setText] = useState(String(value));
   const inputRef = useRef<HTMLInputElement>(null);

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Promotion } from '../../api/schemas';
 import { formatDecimalMoney, formatPercent } from '../../i18n/format';
-import { useController, useI18n } from '../../ui/context';
+import { useController, useI18n, useTexts } from '../../ui/context';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 
@@ -30,7 +30,7 @@ export function usePromoValue() {
 
 /** Promo code: shown uppercase; the message (applied or not) sits above the field like any field error. */
 export function PromoField({ value, applied, checking, message, onChange, onApply, onRemove }: Props) {
-  const { t } = useI18n();
+  const { t } = useTexts('checkout');
   const c = useController();
   const inputRef = useRef<HTMLInputElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);

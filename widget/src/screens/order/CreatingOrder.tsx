@@ -1,6 +1,6 @@
 // The step between Pay and the payment page: the order is being created, then the redirect.
 import { useEffect } from 'react';
-import { useCheckout, useController, useI18n } from '../../ui/context';
+import { useCheckout, useController, useTexts } from '../../ui/context';
 import { Centered } from '../../ui/Views';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
@@ -10,7 +10,7 @@ export function CreatingOrder() {
   useSheet(componentsCss);
   useSheet(orderCss);
   const c = useController();
-  const { t } = useI18n();
+  const { t } = useTexts('order');
   const attempt = useCheckout((s) => s.attempt);
 
   // Reached by reload or the back button with no order under way: back to the plans.

@@ -3,7 +3,7 @@ import { isApiError } from '../../api/client';
 import type { Service } from '../../api/schemas';
 import { catalogKey } from '../../core/catalog';
 import { clearedForSuccess } from '../../core/persisted';
-import { useCheckout, useController, useErrorText, useI18n, useResource } from '../../ui/context';
+import { useCheckout, useController, useErrorText, useTexts, useResource } from '../../ui/context';
 import { Credential } from '../../ui/Credential';
 import { useStepFocus } from '../../ui/focus';
 import { Icon, iconForCard, iconForPlatform } from '../../ui/icons';
@@ -22,7 +22,7 @@ export function Success() {
   useSheet(componentsCss);
   useSheet(orderCss);
   const c = useController();
-  const { t, locale } = useI18n();
+  const { t, locale } = useTexts('order');
   const errorText = useErrorText();
   const route = useCheckout((s) => s.route);
   const [initial] = useState(() => c.getState().persisted.order);
@@ -188,7 +188,7 @@ export function Success() {
 
 function ServiceCard({ service: s }: { service: Service }) {
   const c = useController();
-  const { t, date } = useI18n();
+  const { t, date } = useTexts('order');
   const errorText = useErrorText();
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<unknown>(null);

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
 import type { Order } from '../../api/schemas';
-import { useCheckout, useController, useErrorText, useI18n, useResource } from '../../ui/context';
+import { useCheckout, useController, useErrorText, useTexts, useResource } from '../../ui/context';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { catalogKey } from '../../core/catalog';
@@ -25,7 +25,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   useSheet(componentsCss);
   useSheet(orderCss);
   const c = useController();
-  const { t, money } = useI18n();
+  const { t, money } = useTexts('order');
   const errorText = useErrorText();
   const route = useCheckout((s) => s.route);
   const persisted = useCheckout((s) => s.persisted);
@@ -254,14 +254,14 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
 }
 
 export function FraudView({ orderId }: { orderId: string }) {
-  const { t } = useI18n();
+  const { t } = useTexts('order');
   return <HeldView orderId={orderId} title={t.fraudTitle} text={t.fraudText} testId="fraud-error" />;
 }
 
 /** An order a person must look at (held, or paid when it could no longer be): support is the way on. */
 function HeldView({ orderId, title, text, testId }: { orderId: string; title: string; text: string; testId: string }) {
   const c = useController();
-  const { t, locale } = useI18n();
+  const { t, locale } = useTexts('order');
   const storefront = useResource(catalogKey.storefront(locale), () =>
     c.cached(catalogKey.storefront(locale), () => c.client.storefront(locale)),
   );

@@ -1,6 +1,6 @@
-import type { AfterSaleMessages } from './en';
+import type { AfterSaleTexts } from '../en/aftersale';
 
-export const nlNL: AfterSaleMessages = {
+export const texts: AfterSaleTexts = {
   signInTitle: 'Log in om je diensten te beheren',
   signInLead: 'We mailen je een link waarmee je inlogt, of gebruik je wachtwoord.',
   upsellSignInLead: 'Log in om verbindingen aan je abonnement toe te voegen.',

@@ -1,6 +1,6 @@
-import type { AfterSaleMessages } from './en';
+import type { AfterSaleTexts } from '../en/aftersale';
 
-export const deDE: AfterSaleMessages = {
+export const texts: AfterSaleTexts = {
   signInTitle: 'Anmelden, um Ihre Dienste zu verwalten',
   signInLead: 'Wir senden Ihnen einen Anmeldelink per E-Mail, oder Sie nutzen Ihr Passwort.',
   upsellSignInLead: 'Melden Sie sich an, um Ihrem Abo Verbindungen hinzuzufügen.',

@@ -1,6 +1,6 @@
-// Texts of the after-sale screens (sign-in, services, upsell, resellers); every locale is typed
-// against this table. Shared words (Total, Copy, statuses, cycles…) come from the main tables.
-export const en = {
+// The after-sale screens: sign-in, services, renewals, upsell, resellers (their own API error names).
+// Shared words (Total, Copy, statuses, cycles…) come from the other areas' tables.
+export const texts = {
   // Sign-in
   signInTitle: 'Sign in to manage your services',
   signInLead: 'We email you a link that signs you in, or use your password.',
@@ -122,4 +122,4 @@ export const en = {
   },
 };
 
-export type AfterSaleMessages = typeof en;
+export type AfterSaleTexts = typeof texts;

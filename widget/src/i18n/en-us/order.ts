@@ -1,9 +1,8 @@
-import { en, type Messages } from './en';
+import { texts as en, type OrderTexts } from '../en/order';
 
 /** US English: en with American spelling. */
-export const enUS: Messages = {
+export const texts: OrderTexts = {
   ...en,
-  customize: 'Customize your plan',
   statusCancelled: 'This order was canceled.',
   statuses: { ...en.statuses, Cancelled: 'Canceled' },
   setupSteps: [

@@ -1,6 +1,6 @@
-import type { AfterSaleMessages } from './en';
+import type { AfterSaleTexts } from '../en/aftersale';
 
-export const ptPT: AfterSaleMessages = {
+export const texts: AfterSaleTexts = {
   signInTitle: 'Inicie sessão para gerir os seus serviços',
   signInLead: 'Enviamos-lhe por email uma ligação para iniciar sessão, ou utilize a sua palavra-passe.',
   upsellSignInLead: 'Inicie sessão para adicionar ligações à sua subscrição.',

@@ -1,6 +1,6 @@
-import type { AfterSaleMessages } from './en';
+import type { AfterSaleTexts } from '../en/aftersale';
 
-export const esES: AfterSaleMessages = {
+export const texts: AfterSaleTexts = {
   signInTitle: 'Inicia sesión para gestionar tus servicios',
   signInLead: 'Te enviamos por correo un enlace para iniciar sesión, o usa tu contraseña.',
   upsellSignInLead: 'Inicia sesión para añadir conexiones a tu suscripción.',

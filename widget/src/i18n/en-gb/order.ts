@@ -1,10 +1,8 @@
-import { en, type Messages } from './en';
+import { texts as en, type OrderTexts } from '../en/order';
 
 /** British English: en with British spelling. */
-export const enGB: Messages = {
+export const texts: OrderTexts = {
   ...en,
-  choosePlanLead: 'Every plan includes all channels, HD and 4K streams and round-the-clock support.',
-  customize: 'Customise your plan',
   setupSteps: [
     'Install one of the apps below on your TV, mobile or computer.',
     en.setupSteps[1],

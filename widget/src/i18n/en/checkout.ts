@@ -1,0 +1,63 @@
+// The checkout form: options, details, promo code, summary and payment.
+// The reference table of its area: every locale is typed against it, so a missing key fails `tsc`.
+
+export const texts = {
+  // Billing cycle (the plan grid of the form)
+  billingCycle: 'Billing cycle',
+  // Options
+  customize: 'Customize your plan',
+  extraConnections: 'Extra connections',
+  extraConnectionsHint: (price: string) => `Watch on more devices at the same time. ${price} per extra connection.`,
+  connections: 'Connections',
+  connectionsHint: (extra: number) =>
+    extra === 0 ? 'One connection is included.' : extra === 1 ? '1 included + 1 extra' : `1 included + ${extra} extra`,
+  fewerConnections: 'Fewer connections',
+  moreConnections: 'More connections',
+  proxyProtection: 'Proxy protection',
+  proxyProtectionHint: (price: string) => `Keeps your streams private and unblocked. ${price}.`,
+  // Details
+  yourDetails: 'Your details',
+  email: 'Email address',
+  emailPlaceholder: 'you@example.com',
+  emailHint: 'We send your login details and receipt to this address.',
+  emailRequired: 'Please enter your email address.',
+  subscribe: 'Send me news and special offers by email',
+  // Promo code
+  promoCode: 'Promo code',
+  promoPlaceholder: 'Enter your code',
+  apply: 'Apply',
+  remove: 'Remove',
+  promoApplied: (code: string, value: string) => `Code ${code} applied: ${value} off.`,
+  // Payment
+  paymentMethod: 'Payment method',
+  summary: 'Order summary',
+  subtotal: 'Subtotal',
+  discount: (code: string) => `Discount (${code})`,
+  total: 'Total',
+  approx: (amount: string) => `≈ ${amount}`,
+  rate: (from: string, rate: string, to: string) => `1 ${from} = ${rate} ${to}`,
+  lineExtraConnections: (n: number) => (n === 1 ? '1 extra connection' : `${n} extra connections`),
+  lineProxy: 'Proxy protection',
+  pay: (amount: string) => `Pay ${amount}`,
+  startTrial: 'Start free trial',
+  updatingPrice: 'Updating price…',
+  secure: 'Secure checkout. Your payment is processed by our payment partner.',
+  priceChanged: (total: string) => `The price has changed to ${total}. Please confirm the new price to continue.`,
+  confirmPrice: 'Confirm new price',
+  trialNote: 'Try the full service for free. No payment details needed.',
+  // Automatic card renewal (Stripe): off unless ticked
+  renewWithCard: 'Renew automatically with this card',
+  renewWithCardConsent: (every: string) =>
+    `We will charge this card ${every} on the due date until you cancel auto-renew in "My services". You can cancel at any time before a due date.`,
+  renewEvery: {
+    monthly: 'each month',
+    quarterly: 'every 3 months',
+    semiannually: 'every 6 months',
+    annually: 'each year',
+    biennially: 'every 2 years',
+    triennially: 'every 3 years',
+    onetime: 'once',
+  },
+};
+
+export type CheckoutTexts = typeof texts;
