@@ -31,7 +31,10 @@ deps: node_modules/.installed $(STRIPE_MOCK) $(STATICCHECK)
 	$(GO) mod download
 
 # The script-tag files are precompressed here (.br, .gz beside each): api/web serves those copies.
+# The builds add to dist/ (two of them, and .gitkeep is tracked): the previous build's hashed
+# chunks are removed first, or the binary would embed every one of them.
 widget/dist/streamcart.js: node_modules/.installed $(WIDGET_SRC) widget/scripts/compress.mjs
+	find widget/dist -mindepth 1 -maxdepth 1 ! -name .gitkeep -exec rm -rf {} +
 	$(NPM) run build -w widget
 	node widget/scripts/compress.mjs
 
