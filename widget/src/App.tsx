@@ -17,7 +17,9 @@ class Boundary extends Component<{ controller: Controller; children: ReactNode }
     return { failed: true };
   }
   override componentDidCatch(error: Error, _info: ErrorInfo) {
-    // A screen's chunk that did not load is a network failure; anything else a bug of ours.
+    // A screen's chunk that did not load is a network failure (its screen forgets it, so that "Try
+    // again" asks for the chunk afresh); anything else a bug of ours.
+    if (error instanceof ScreenLoadError) error.forget();
     this.props.controller.fail({ name: error instanceof ScreenLoadError ? 'network' : 'internal', message: error.message });
     this.setState({ failed: false });
   }
