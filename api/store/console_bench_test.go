@@ -1,14 +1,9 @@
 package store_test
 
 import (
-	"database/sql"
 	"fmt"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
-
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver the PostgreSQL seeding writes with
 
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/store"
@@ -21,22 +16,20 @@ import (
 // (the seeding takes seconds).
 func BenchmarkConsoleOrders(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
-		path := storetest.SQLiteDB(b)
-		benchConsoleOrders(b, path, "sqlite", path)
+		benchConsoleOrders(b, storetest.SQLiteDB(b))
 	})
 	b.Run("postgres", func(b *testing.B) {
-		url := storetest.PostgresDB(b)
-		benchConsoleOrders(b, url, "pgx", url)
+		benchConsoleOrders(b, storetest.PostgresDB(b))
 	})
 }
 
-func benchConsoleOrders(b *testing.B, url, driver, dsn string) {
-	s, err := store.OpenURL(b.Context(), url)
+func benchConsoleOrders(b *testing.B, db string) {
+	s, err := store.OpenURL(b.Context(), db)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	seedOrders(b, driver, dsn, 100_000)
+	seedOrders(b, db, 100_000)
 	c := console.New(s)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	filters := []struct {
@@ -71,33 +64,15 @@ func benchConsoleOrders(b *testing.B, url, driver, dsn string) {
 
 // seedOrders writes n orders with their invoices straight into the database (the order
 // service would take minutes), one transaction.
-func seedOrders(b testing.TB, driver, dsn string, n int) {
+func seedOrders(b testing.TB, path string, n int) {
 	b.Helper()
-	db, err := sql.Open(driver, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
+	db := storetest.Open(b, path)
 	defer db.Close()
 	tx, err := db.Begin()
 	if err != nil {
 		b.Fatal(err)
 	}
-	bind := func(q string) string { return q }
-	if driver == "pgx" {
-		bind = func(q string) string {
-			var out strings.Builder
-			n := 0
-			for _, r := range q {
-				if r == '?' {
-					n++
-					out.WriteString("$" + strconv.Itoa(n))
-					continue
-				}
-				out.WriteRune(r)
-			}
-			return out.String()
-		}
-	}
+	bind := func(q string) string { return storetest.Rebind(path, q) }
 	const clients = 5000
 	for i := range clients {
 		if _, err := tx.Exec(bind(`INSERT INTO clients (id, public_id, email, created_at) VALUES (?, ?, ?, ?)`),

@@ -295,10 +295,10 @@ func WithParam(t testing.TB, rawURL, key, value string) string {
 // connection of its own, as an operator would.
 func Count(t testing.TB, db, query string, args ...any) int {
 	t.Helper()
-	conn := open(t, db)
+	conn := Open(t, db)
 	defer conn.Close()
 	var n int
-	if err := conn.QueryRowContext(t.Context(), rebind(db, query), args...).Scan(&n); err != nil {
+	if err := conn.QueryRowContext(t.Context(), Rebind(db, query), args...).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n
@@ -307,14 +307,15 @@ func Count(t testing.TB, db, query string, args ...any) int {
 // Exec runs a statement (with ? placeholders) on db from outside the shop.
 func Exec(t testing.TB, db, query string, args ...any) {
 	t.Helper()
-	conn := open(t, db)
+	conn := Open(t, db)
 	defer conn.Close()
-	if _, err := conn.ExecContext(t.Context(), rebind(db, query), args...); err != nil {
+	if _, err := conn.ExecContext(t.Context(), Rebind(db, query), args...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 }
 
-func open(t testing.TB, db string) *sql.DB {
+// Open is a connection of its own to db (a SQLite path or a PostgreSQL URL), from outside the shop.
+func Open(t testing.TB, db string) *sql.DB {
 	t.Helper()
 	driver, dsn := "pgx", db
 	if !store.IsPostgresURL(db) {
@@ -327,8 +328,8 @@ func open(t testing.TB, db string) *sql.DB {
 	return conn
 }
 
-// rebind turns ? into $1, $2, … for PostgreSQL (the tests' queries have no ? in a literal).
-func rebind(db, query string) string {
+// Rebind turns ? into $1, $2, … for PostgreSQL (the tests' queries have no ? in a literal).
+func Rebind(db, query string) string {
 	if !store.IsPostgresURL(db) {
 		return query
 	}
