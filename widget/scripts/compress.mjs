@@ -1,11 +1,13 @@
 // Precompresses the script-tag build once, at build time (`make widget` runs it after the Vite
 // builds): for every .js and .css file in widget/dist, `<file>.br` (brotli, quality 11) and
-// `<file>.gz` (gzip, level 9) beside it. The Go server (api/web) serves them to clients that
-// accept them, brotli first, and ignores a copy that does not decompress to its file's bytes
-// (a stale one from an older build).
+// `<file>.gz` beside it. The Go server (api/web) serves them to clients that accept them, brotli
+// first, and ignores a copy that does not decompress to its file's bytes (a stale one from an
+// older build). The .gz is made by Zopfli: still plain gzip for the client, about 3.5% smaller
+// than zlib's level 9 (3 KB off the first script), at a few seconds of build time spent once.
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { gzipAsync } from '@gfx/zopfli';
 
 const dist = new URL('../dist', import.meta.url).pathname;
 
@@ -38,7 +40,7 @@ for (const p of [...files(dist)]) {
     },
   });
   writeFileSync(`${p}.br`, br);
-  writeFileSync(`${p}.gz`, gzipSync(body, { level: 9 }));
+  writeFileSync(`${p}.gz`, await gzipAsync(body, { numiterations: 15 }));
   count++;
 }
 console.log(`compress: ${count} files in widget/dist precompressed (.br, .gz)`);

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createClient } from './client';
+import { createOrder, geo, getOrder, playlist } from './orders';
 
 function client(fetchImpl: (url: string, init: RequestInit) => Promise<Response>, extra = {}) {
   const f = vi.fn(fetchImpl);
@@ -15,7 +16,8 @@ describe('API client', () => {
       token: () => 'tok',
       language: () => 'de-de',
     });
-    const order = await c.createOrder(
+    const order = await createOrder(
+      c,
       { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'sandbox' },
       'key-1',
     );
@@ -33,7 +35,7 @@ describe('API client', () => {
 
   it('refuses an authenticated call without a token, without calling the API', async () => {
     const { f, c } = client(() => ok({}));
-    await expect(c.order('o1')).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(getOrder(c, 'o1')).rejects.toMatchObject({ code: 'unauthorized' });
     expect(f).not.toHaveBeenCalled();
   });
 
@@ -45,9 +47,11 @@ describe('API client', () => {
         token: () => 't',
       },
     );
-    const err = await c
-      .createOrder({ pid: 1, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'x' }, 'k')
-      .catch((e: unknown) => e);
+    const err = await createOrder(
+      c,
+      { pid: 1, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false, gateway: 'x' },
+      'k',
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ code: 'price_changed', status: 409, message: 'changed', quote });
   });
@@ -63,7 +67,7 @@ describe('API client', () => {
     const { c: c2 } = client(() => Promise.resolve(new Response('not json', { status: 200 })));
     await expect(c2.gateways()).rejects.toMatchObject({ code: 'malformed' });
     const { c: c3 } = client(() => ok({ orderId: 'o', status: 'teleported', total: { amount: 1, currency: 'EUR' } }));
-    await expect(c3.order('o').catch((e) => e)).resolves.toBeInstanceOf(ApiError);
+    await expect(getOrder(c3, 'o').catch((e: unknown) => e)).resolves.toBeInstanceOf(ApiError);
   });
 
   it('keeps unknown billing cycles out instead of failing the catalog', async () => {
@@ -84,7 +88,7 @@ describe('API client', () => {
             init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
           }),
       );
-      const p = c.geo().catch((e: unknown) => e);
+      const p = geo(c).catch((e: unknown) => e);
       await vi.advanceTimersByTimeAsync(30_000);
       expect(await p).toMatchObject({ code: 'timeout' });
     } finally {
@@ -99,11 +103,11 @@ describe('API client', () => {
 
   it('downloads the playlist with the token and checks it is an M3U', async () => {
     const { f, c } = client(() => Promise.resolve(new Response('#EXTM3U\n', { status: 200 })), { token: () => 'tok' });
-    const blob = await c.playlist('s 1');
+    const blob = await playlist(c, 's 1');
     expect(await blob.text()).toBe('#EXTM3U\n');
     expect(f.mock.calls[0]![0]).toBe('https://shop.example/checkout/api/services/s%201/playlist.m3u');
     const { c: bad } = client(() => Promise.resolve(new Response('<html>', { status: 200 })), { token: () => 'tok' });
-    await expect(bad.playlist('s')).rejects.toMatchObject({ code: 'malformed' });
+    await expect(playlist(bad, 's')).rejects.toMatchObject({ code: 'malformed' });
   });
 
   it('resolves payment links against the API origin', () => {

@@ -5,14 +5,9 @@ import {
   CurrencyListSchema,
   ErrorBodySchema,
   GatewayListSchema,
-  GeoSchema,
-  OrderSchema,
   ProductListSchema,
   ProductSchema,
-  PromotionSchema,
   QuoteSchema,
-  ServiceSchema,
-  SessionSchema,
   StorefrontSchema,
   type Cycle,
   type Money,
@@ -193,28 +188,10 @@ export function createClient(opts: ClientOptions) {
     currencies: () => json(CurrencyListSchema, 'GET', '/currencies'),
     gateways: (locale?: string) => json(GatewayListSchema, 'GET', '/gateways', { query: { locale } }),
     storefront: (locale?: string) => json(StorefrontSchema, 'GET', '/storefront', { query: { locale } }),
-    geo: () => json(GeoSchema, 'GET', '/geo'),
-    promotion: (code: string, pid: number) => json(PromotionSchema, 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } }),
     quote: (body: QuoteBody) => json(QuoteSchema, 'POST', '/quote', { body }),
-    createSession: (email: string) => json(SessionSchema, 'POST', '/session', { body: { email } }),
     deleteSession: async () => {
       await send('DELETE', '/session', { auth: true });
     },
-    createOrder: (body: OrderBody, idempotencyKey: string) =>
-      json(OrderSchema, 'POST', '/orders', { body, auth: true, headers: { 'Idempotency-Key': idempotencyKey } }),
-    order: (orderId: string) => json(OrderSchema, 'GET', `/orders/${encodeURIComponent(orderId)}`, { auth: true }),
-    service: (serviceId: string) => json(ServiceSchema, 'GET', `/services/${encodeURIComponent(serviceId)}`, { auth: true }),
-    playlist: async (serviceId: string): Promise<Blob> => {
-      const res = await send('GET', `/services/${encodeURIComponent(serviceId)}/playlist.m3u`, {
-        auth: true,
-        headers: { Accept: 'audio/x-mpegurl, text/plain, */*' },
-      });
-      const text = await res.text();
-      // A playlist always starts with #EXTM3U; anything else is not one.
-      if (!text.trimStart().startsWith('#EXTM3U')) throw new ApiError('malformed', res.status, 'playlist: not an M3U file');
-      return new Blob([text], { type: 'audio/x-mpegurl' });
-    },
-    cancelOrder: (orderId: string) => json(OrderSchema, 'POST', `/orders/${encodeURIComponent(orderId)}/cancel`, { auth: true }),
     affiliateClick: async (affId: string, referer: string) => {
       await send('POST', '/affiliates/clicks', { body: { affId, referer } });
     },

@@ -91,13 +91,6 @@ export const GatewayListSchema = v.object({
   default: v.string(),
 });
 
-export const PromotionSchema = v.object({
-  code: v.string(),
-  type: v.string(),
-  value: v.union([v.string(), v.number()]),
-  appliesTo: v.optional(v.array(int), []),
-});
-
 export const QuoteSchema = v.object({
   extraConnections: v.optional(int),
   lines: v.array(v.object({ key: v.optional(v.string(), ''), label: v.string(), amount: MoneySchema })),
@@ -106,77 +99,10 @@ export const QuoteSchema = v.object({
   total: MoneySchema,
 });
 
-export const SessionSchema = v.object({
-  token: v.pipe(v.string(), v.minLength(1)),
-  // An opaque usr_… id since issue 12 (once a decimal number): compared, never parsed.
-  userId: v.string(),
-  email: v.string(),
-  scope: v.optional(v.string(), 'email'),
-});
-
-export const GeoSchema = v.object({ ip: v.string(), country: v.string() });
-
-export const ORDER_STATUSES = [
-  'pending',
-  'paid',
-  'provisioning',
-  'active',
-  'fraud',
-  'cancelled',
-  'failed',
-  'needs_review',
-  'partially_refunded',
-  'refunded',
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const OrderSchema = v.object({
-  orderId: id,
-  invoiceId: v.optional(id, ''),
-  status: v.picklist(ORDER_STATUSES),
-  fraud: v.optional(v.boolean(), false),
-  serviceIds: v.optional(v.array(id), []),
-  total: MoneySchema,
-  paymentUrl: v.optional(v.string(), ''),
-  paymentDeadline: v.optional(v.string(), ''),
-  // What a crypto gateway asks in its own currency (Coinbase: USDC), converted when its link was made.
-  paymentQuote: v.optional(
-    v.object({ amount: v.string(), currency: v.string(), network: v.string(), rate: v.string(), rateTakenAt: v.string() }),
-  ),
-});
-
-export const ServiceSchema = v.object({
-  serviceId: id,
-  name: v.string(),
-  status: v.string(),
-  username: v.optional(v.string(), ''),
-  password: v.optional(v.string(), ''),
-  serverHostname: v.optional(v.string(), ''),
-  maxConnections: v.optional(int, 1),
-  billingCycle: v.optional(v.string(), ''),
-  nextDueDate: v.optional(v.string(), ''),
-  playlistUrl: v.optional(v.string(), ''),
-  macAddress: v.optional(v.string(), ''),
-  expiresAt: v.optional(v.string(), ''),
-  trial: v.optional(v.boolean(), false),
-  pid: v.optional(int, 0),
-  // Renewals (issue 13): absent from an older server, so nothing renews there.
-  autoRenew: v.optional(v.boolean(), false),
-  renewsWithCard: v.optional(v.boolean(), false),
-  renewalInvoiceId: v.nullish(v.string()),
-  renewalOrderId: v.nullish(v.string()),
-  recurringAmount: v.nullish(MoneySchema),
-});
-
 export type Product = v.InferOutput<typeof ProductSchema>;
 export type ConfigOption = v.InferOutput<typeof ConfigOptionSchema>;
 export type Currency = v.InferOutput<typeof CurrencySchema>;
 export type CurrencyList = v.InferOutput<typeof CurrencyListSchema>;
 export type GatewayList = v.InferOutput<typeof GatewayListSchema>;
-export type Promotion = v.InferOutput<typeof PromotionSchema>;
 export type Quote = v.InferOutput<typeof QuoteSchema>;
-export type Session = v.InferOutput<typeof SessionSchema>;
-export type Geo = v.InferOutput<typeof GeoSchema>;
 export type Storefront = v.InferOutput<typeof StorefrontSchema>;
-export type Order = v.InferOutput<typeof OrderSchema>;
-export type Service = v.InferOutput<typeof ServiceSchema>;

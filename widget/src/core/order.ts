@@ -5,6 +5,7 @@ import { browser } from './browser';
 import type { Controller } from './controller';
 import { orderStarted } from './persisted';
 import { extraConnectionsFor, findOption } from './options';
+import { createOrder, createSession, geo, getPromotion } from '../api/orders';
 
 export type Group = 'plan' | 'reseller';
 
@@ -25,7 +26,7 @@ const DAY_MS = 24 * 3600 * 1000;
 export async function ensureSession(c: Controller, email: string, force = false): Promise<void> {
   const p = c.getState().persisted;
   if (!force && p.token && p.auth.loggedIn && p.user.email.toLowerCase() === email.toLowerCase()) return;
-  const session = await c.client.createSession(email);
+  const session = await createSession(c.client, email);
   c.setSession(session);
 }
 
@@ -54,13 +55,13 @@ export async function placeOrder(c: Controller, input: OrderInput, opts: { silen
     };
     let order;
     try {
-      order = await c.client.createOrder(body, c.idempotencyKey(JSON.stringify(body)));
+      order = await createOrder(c.client, body, c.idempotencyKey(JSON.stringify(body)));
     } catch (e) {
       // An expired or revoked token: identify again once, then retry the same order.
       if (!isApiError(e) || e.code !== 'unauthorized') throw e;
       await ensureSession(c, input.email, true);
       c.forgetIdempotencyKey();
-      order = await c.client.createOrder(body, c.idempotencyKey(JSON.stringify(body)));
+      order = await createOrder(c.client, body, c.idempotencyKey(JSON.stringify(body)));
     }
     c.forgetIdempotencyKey();
     const o = order;
@@ -133,7 +134,7 @@ export async function autoOrder(c: Controller): Promise<boolean> {
   };
   try {
     await ensureSession(c, email);
-    const country = await c.client.geo().then(
+    const country = await geo(c.client).then(
       (g) => g.country.toUpperCase(),
       () => 'XX',
     );
@@ -144,7 +145,7 @@ export async function autoOrder(c: Controller): Promise<boolean> {
     let promoCode: string | undefined;
     if (promocode) {
       // A code that does not apply is left out rather than stopping the order.
-      promoCode = await c.client.promotion(promocode, pid).then(
+      promoCode = await getPromotion(c.client, promocode, pid).then(
         (p) => p.code,
         () => undefined,
       );

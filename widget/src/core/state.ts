@@ -1,5 +1,6 @@
 // The shape of the widget's state (held by a Store in the Controller) and how it starts.
-import type { Cycle, Promotion, Quote, Storefront } from '../api/schemas';
+import type { Promotion } from '../api/orders';
+import type { Cycle, Quote, Storefront } from '../api/schemas';
 import type { LocaleCode } from '../i18n/locale';
 import type { Landing } from './landing';
 import type { Persisted } from './persisted';

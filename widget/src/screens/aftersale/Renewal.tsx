@@ -2,7 +2,8 @@
 // the same or another cycle of the plan, a trial continued with a paid plan, cancelling and
 // resuming auto-renew, and the renewal paid on the return from the payment page.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Cycle, Service } from '../../api/schemas';
+import { getOrder, getService, type Service } from '../../api/orders';
+import type { Cycle } from '../../api/schemas';
 import { useAfterSaleError, useApi, useGateways } from './common';
 import {
   ENDED_STATUSES,
@@ -42,7 +43,7 @@ export function useRenewalReturn(paid: () => void): 'confirming' | 'paid' | null
     let timer: ReturnType<typeof setTimeout> | undefined;
     const check = () => {
       polls++;
-      c.client.order(pending.orderId).then(
+      getOrder(c.client, pending.orderId).then(
         (o) => {
           if (!live) return;
           if (PAID_STATUSES.includes(o.status)) {
@@ -134,7 +135,7 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
         return;
       }
       // Nothing left to pay here (settled meanwhile): show the service as it is now.
-      onChange(await c.client.service(s.serviceId));
+      onChange(await getService(c.client, s.serviceId));
       setBusy(null);
     } catch (e) {
       if (isApiError(e) && e.code === 'malformed') c.fail(e);

@@ -1,7 +1,7 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address, the
 // panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import type { Service } from '../../api/schemas';
+import { type Service, playlist } from '../../api/orders';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
@@ -191,7 +191,7 @@ function ServiceCard({ initial }: { initial: Service }) {
     setBusy('playlist');
     setError(null);
     try {
-      const blob = await c.client.playlist(s.serviceId);
+      const blob = await playlist(c.client, s.serviceId);
       const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;

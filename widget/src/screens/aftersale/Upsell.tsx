@@ -10,6 +10,7 @@ import { Centered, HomeLink } from '../../ui/Views';
 import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { getService } from '../../api/orders';
 
 export function UpsellPage() {
   const landing = useSigninLanding();
@@ -248,7 +249,7 @@ export function UpsellSuccess() {
   const { a, t } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const serviceId = useCheckout((s) => s.route.query.upsell ?? '');
-  const service = useResource(`service:${serviceId}`, () => c.client.service(serviceId));
+  const service = useResource(`service:${serviceId}`, () => getService(c.client, serviceId));
   if (service.status === 'loading') return <Centered icon="spinner" tone="busy" title={t.loading} />;
   if (service.status === 'error') {
     return (

@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import type { Client } from '../../api/client';
 import { id, int, MoneySchema } from '../../api/primitives';
-import { OrderSchema, ServiceSchema, SessionSchema } from '../../api/schemas';
+import { OrderSchema, ServiceSchema, SessionSchema } from '../../api/orders';
 import { browser } from '../../core/browser';
 
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });

@@ -14,6 +14,7 @@ import { useQuote } from './useQuote';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import checkoutCss from './checkout.css?inline';
+import { getPromotion } from '../../api/orders';
 
 export interface CheckoutFormProps {
   group: Group;
@@ -111,7 +112,7 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
     if (!value || !pid) return;
     setPromoChecking(true);
     try {
-      const promo = await c.client.promotion(value, pid);
+      const promo = await getPromotion(c.client, value, pid);
       // Spec §4: the discount is set only when the code applies to the chosen product.
       if (promo.appliesTo.length && !promo.appliesTo.includes(pid)) {
         c.setDraft({ promo: null });

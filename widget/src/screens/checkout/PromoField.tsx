@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
-import type { Promotion } from '../../api/schemas';
+import type { Promotion } from '../../api/orders';
 import { formatDecimalMoney, formatPercent } from '../../i18n/format';
 import { useController, useI18n, useTexts } from '../../ui/context';
 import { refocus } from '../../ui/focus';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/client';
-import type { Service } from '../../api/schemas';
+import { type Service, getOrder, getService, playlist } from '../../api/orders';
 import { catalogKey } from '../../core/catalog';
 import { clearedForSuccess } from '../../core/persisted';
 import { useCheckout, useController, useErrorText, useTexts, useResource } from '../../ui/context';
@@ -29,8 +29,8 @@ export function Success() {
   const orderId = orderIdFrom(route.query, initial.orderid);
 
   const services = useResource(`services:${orderId}:${initial.serviceid.join(',')}`, async () => {
-    const ids = orderId ? (await c.client.order(orderId)).serviceIds : initial.serviceid;
-    return Promise.all(ids.map((id) => c.client.service(id)));
+    const ids = orderId ? (await getOrder(c.client, orderId)).serviceIds : initial.serviceid;
+    return Promise.all(ids.map((id) => getService(c.client, id)));
   });
   const storefront = useResource(catalogKey.storefront(locale), () =>
     c.cached(catalogKey.storefront(locale), () => c.client.storefront(locale)),
@@ -200,7 +200,7 @@ function ServiceCard({ service: s }: { service: Service }) {
     setDownloading(true);
     setDownloadError(null);
     try {
-      const blob = await c.client.playlist(s.serviceId);
+      const blob = await playlist(c.client, s.serviceId);
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;

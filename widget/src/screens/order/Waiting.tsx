@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
-import type { Order } from '../../api/schemas';
+import { type Order, cancelOrder, getOrder } from '../../api/orders';
 import { useCheckout, useController, useErrorText, useTexts, useResource } from '../../ui/context';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
@@ -58,7 +58,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
 
     const poll = async () => {
       try {
-        const o = await c.client.order(orderId);
+        const o = await getOrder(c.client, orderId);
         if (!live || cancelled.current) return;
         setOrder(o);
         setError(null);
@@ -147,7 +147,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   async function cancel() {
     setCancelling(true);
     try {
-      const o = await c.client.cancelOrder(orderId);
+      const o = await cancelOrder(c.client, orderId);
       cancelled.current = true;
       setOrder(o);
       setError(null);

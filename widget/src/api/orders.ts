@@ -1,0 +1,112 @@
+// The calls of a purchase after the plan page: the buyer's session, the order, its services and
+// playlist, a promo code and the visitor's country, each answer parsed with its valibot schema
+// through the client's request(). Only the checkout, order and after-sale screens make them, so
+// they and their schemas load with those screens, not with the plan page's first script.
+import * as v from 'valibot';
+import { ApiError, type Client, type OrderBody } from './client';
+import { id, int, MoneySchema } from './primitives';
+
+export const PromotionSchema = v.object({
+  code: v.string(),
+  type: v.string(),
+  value: v.union([v.string(), v.number()]),
+  appliesTo: v.optional(v.array(int), []),
+});
+
+export const SessionSchema = v.object({
+  token: v.pipe(v.string(), v.minLength(1)),
+  // An opaque usr_… id since issue 12 (once a decimal number): compared, never parsed.
+  userId: v.string(),
+  email: v.string(),
+  scope: v.optional(v.string(), 'email'),
+});
+
+export const GeoSchema = v.object({ ip: v.string(), country: v.string() });
+
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'provisioning',
+  'active',
+  'fraud',
+  'cancelled',
+  'failed',
+  'needs_review',
+  'partially_refunded',
+  'refunded',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export const OrderSchema = v.object({
+  orderId: id,
+  invoiceId: v.optional(id, ''),
+  status: v.picklist(ORDER_STATUSES),
+  fraud: v.optional(v.boolean(), false),
+  serviceIds: v.optional(v.array(id), []),
+  total: MoneySchema,
+  paymentUrl: v.optional(v.string(), ''),
+  paymentDeadline: v.optional(v.string(), ''),
+  // What a crypto gateway asks in its own currency (Coinbase: USDC), converted when its link was made.
+  paymentQuote: v.optional(
+    v.object({ amount: v.string(), currency: v.string(), network: v.string(), rate: v.string(), rateTakenAt: v.string() }),
+  ),
+});
+
+export const ServiceSchema = v.object({
+  serviceId: id,
+  name: v.string(),
+  status: v.string(),
+  username: v.optional(v.string(), ''),
+  password: v.optional(v.string(), ''),
+  serverHostname: v.optional(v.string(), ''),
+  maxConnections: v.optional(int, 1),
+  billingCycle: v.optional(v.string(), ''),
+  nextDueDate: v.optional(v.string(), ''),
+  playlistUrl: v.optional(v.string(), ''),
+  macAddress: v.optional(v.string(), ''),
+  expiresAt: v.optional(v.string(), ''),
+  trial: v.optional(v.boolean(), false),
+  pid: v.optional(int, 0),
+  // Renewals (issue 13): absent from an older server, so nothing renews there.
+  autoRenew: v.optional(v.boolean(), false),
+  renewsWithCard: v.optional(v.boolean(), false),
+  renewalInvoiceId: v.nullish(v.string()),
+  renewalOrderId: v.nullish(v.string()),
+  recurringAmount: v.nullish(MoneySchema),
+});
+
+export type Promotion = v.InferOutput<typeof PromotionSchema>;
+export type Session = v.InferOutput<typeof SessionSchema>;
+export type Geo = v.InferOutput<typeof GeoSchema>;
+export type Order = v.InferOutput<typeof OrderSchema>;
+export type Service = v.InferOutput<typeof ServiceSchema>;
+
+const path = (id: string) => encodeURIComponent(id);
+
+export const createSession = (c: Client, email: string) => c.request(SessionSchema, 'POST', '/session', { body: { email } });
+
+export const createOrder = (c: Client, body: OrderBody, idempotencyKey: string) =>
+  c.request(OrderSchema, 'POST', '/orders', { body, auth: true, headers: { 'Idempotency-Key': idempotencyKey } });
+
+export const getOrder = (c: Client, orderId: string) => c.request(OrderSchema, 'GET', `/orders/${path(orderId)}`, { auth: true });
+
+export const cancelOrder = (c: Client, orderId: string) =>
+  c.request(OrderSchema, 'POST', `/orders/${path(orderId)}/cancel`, { auth: true });
+
+export const getService = (c: Client, serviceId: string) => c.request(ServiceSchema, 'GET', `/services/${path(serviceId)}`, { auth: true });
+
+export async function playlist(c: Client, serviceId: string): Promise<Blob> {
+  const res = await c.send('GET', `/services/${path(serviceId)}/playlist.m3u`, {
+    auth: true,
+    headers: { Accept: 'audio/x-mpegurl, text/plain, */*' },
+  });
+  const text = await res.text();
+  // A playlist always starts with #EXTM3U; anything else is not one.
+  if (!text.trimStart().startsWith('#EXTM3U')) throw new ApiError('malformed', res.status, 'playlist: not an M3U file');
+  return new Blob([text], { type: 'audio/x-mpegurl' });
+}
+
+export const getPromotion = (c: Client, code: string, pid: number) =>
+  c.request(PromotionSchema, 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } });
+
+export const geo = (c: Client) => c.request(GeoSchema, 'GET', '/geo');
