@@ -1,8 +1,8 @@
-// valibot schemas for the responses of the API contract the client reads (the after-sale screens'
-// own answers are in screens/aftersale/api.ts). Unknown fields are dropped; fields the widget can
+// valibot schemas for the catalog answers the plan page reads (an order's, a service's and a
+// session's are in api/orders.ts, the after-sale screens' own in screens/aftersale/api.ts). Unknown fields are dropped; fields the widget can
 // live without get defaults so that an older or newer server still works.
 import * as v from 'valibot';
-import { id, int, MoneySchema } from './primitives';
+import { int, MoneySchema } from './primitives';
 
 export const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially', 'onetime'] as const;
 export type Cycle = (typeof CYCLES)[number];
