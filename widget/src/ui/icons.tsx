@@ -11,22 +11,18 @@ const paths = {
   lock: <path d="M6 11h12v9H6z M8.5 11V8a3.5 3.5 0 017 0v3" />,
   copy: <path d="M9 9h11v11H9z M5 15H4V4h11v1" />,
   download: <path d="M12 4v11 M7 10.5l5 5 5-5 M5 20h14" />,
-  tv: <path d="M3 6h18v11H3z M8 21h8 M12 17v4" />,
-  phone: <path d="M7 3h10v18H7z M11 18h2" />,
-  laptop: <path d="M5 5h14v10H5z M2.5 19h19" />,
-  box: <path d="M3 8l9-5 9 5v8l-9 5-9-5V8z M3 8l9 5 9-5 M12 13v8" />,
   link: <path d="M10 14a4 4 0 006 0l3-3a4 4 0 00-6-6l-1 1 M14 10a4 4 0 00-6 0l-3 3a4 4 0 006 6l1-1" />,
-  home: <path d="M3 11l9-7 9 7 M6 9.5V20h12V9.5" />,
   sparkle: <path d="M12 3v5 M12 16v5 M3 12h5 M16 12h5 M6 6l3 3 M15 15l3 3 M18 6l-3 3 M9 15l-3 3" />,
-  clock: <path d="M12 21a9 9 0 100-18 9 9 0 000 18z M12 7v5l3 2" />,
-  book: <path d="M4 5a2 2 0 012-2h13v16H6a2 2 0 00-2 2V5z M4 19a2 2 0 012-2h13" />,
-  gauge: <path d="M4 16a8 8 0 1116 0 M12 16l4-5" />,
-  devices: <path d="M2 5h14v9H2z M6 18h6 M9 14v4 M18 9h4v11h-4z" />,
 } satisfies Record<string, ReactElement>;
 
 export type IconName = keyof typeof paths;
 
 export function Icon({ name, className }: { name: IconName; className?: string | undefined }) {
+  return <Svg className={className}>{paths[name]}</Svg>;
+}
+
+/** The frame every icon is drawn in: a 24×24 stroke drawing in the text's colour. */
+export function Svg({ className, children }: { className?: string | undefined; children: ReactElement }) {
   return (
     <svg
       className={className ? `sc-icon ${className}` : 'sc-icon'}
@@ -39,26 +35,7 @@ export function Icon({ name, className }: { name: IconName; className?: string |
       aria-hidden="true"
       focusable="false"
     >
-      {paths[name]}
+      {children}
     </svg>
   );
-}
-
-/** Icon for a utility card: the catalog names one; unknown names get a link icon. */
-export function iconForCard(icon: string): IconName {
-  const i = icon.toLowerCase();
-  if (/(book|guide|doc)/.test(i)) return 'book';
-  if (/(support|help|chat|mail)/.test(i)) return 'help';
-  if (/(speed|fast|gauge)/.test(i)) return 'gauge';
-  if (/(device|screen|tv)/.test(i)) return 'devices';
-  return 'link';
-}
-
-export function iconForPlatform(platform: string): IconName {
-  const p = platform.toLowerCase();
-  if (/(tv|fire|roku|tizen|webos|android ?tv)/.test(p)) return 'tv';
-  if (/(ios|iphone|android|mobile|phone)/.test(p)) return 'phone';
-  if (/(windows|mac|linux|desktop|web)/.test(p)) return 'laptop';
-  if (/(mag|box|enigma|stb)/.test(p)) return 'box';
-  return 'tv';
 }

@@ -6,7 +6,8 @@ import { clearedForSuccess } from '../../core/persisted';
 import { useCheckout, useController, useErrorText, useTexts, useResource } from '../../ui/context';
 import { Credential } from '../../ui/Credential';
 import { useStepFocus } from '../../ui/focus';
-import { Icon, iconForCard, iconForPlatform } from '../../ui/icons';
+import { Icon } from '../../ui/icons';
+import { CardIcon, PlatformIcon } from './appIcons';
 import { Centered, HomeLink, ManageLink } from '../../ui/Views';
 import { orderIdFrom } from './Waiting';
 import { useSheet } from '../../element/styles';
@@ -122,7 +123,7 @@ export function Success() {
                 {isUrl(app.icon) ? (
                   <img src={app.icon} alt="" width={28} height={28} loading="lazy" />
                 ) : (
-                  <Icon name={iconForPlatform(app.platform || app.icon)} />
+                  <PlatformIcon platform={app.platform || app.icon} />
                 )}
                 <span>
                   <strong>{app.name}</strong>
@@ -143,11 +144,7 @@ export function Success() {
             {sf.cards.map((card) => {
               const body = (
                 <>
-                  {isUrl(card.icon) ? (
-                    <img src={card.icon} alt="" width={32} height={32} loading="lazy" />
-                  ) : (
-                    <Icon name={iconForCard(card.icon)} />
-                  )}
+                  {isUrl(card.icon) ? <img src={card.icon} alt="" width={32} height={32} loading="lazy" /> : <CardIcon icon={card.icon} />}
                   <strong>{card.title}</strong>
                   <span>{card.text}</span>
                 </>
