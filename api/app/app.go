@@ -46,6 +46,7 @@ import (
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/storefront"
+	"github.com/streamcart/streamcart/api/testclock"
 	"github.com/streamcart/streamcart/api/web"
 	plainhtml "github.com/streamcart/streamcart/examples/plain-html"
 	strictcsp "github.com/streamcart/streamcart/examples/strict-csp"
@@ -158,10 +159,10 @@ type App struct {
 	// job's work too; nothing without Stripe).
 	chargeRenewals func(ctx context.Context) (int, error)
 
-	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
-	// clockRefused records that a live gateway kept this shop off it (reported once).
-	clock        *clock.Offset
-	clockRefused atomic.Bool
+	// clock is business time: cfg.Now plus the test clock's offset, which testClock follows
+	// (RefreshClock).
+	clock     *clock.Offset
+	testClock *testclock.Follower
 
 	// payLinks signs the tokens of renewal pay links (/checkout/renew?invoice=…&t=…), with a key
 	// derived from the session signing key.
@@ -198,6 +199,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, err
 	}
 	a := &App{cfg: cfg, base: base, log: log, store: st, clock: clock.NewOffset(cfg.Now)}
+	a.testClock = testclock.NewFollower(a.clock, st, cfg.Payment, log)
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -620,6 +622,14 @@ func (a *App) gatewaysBuilt(c *catalog.Catalog) error {
 	}
 	return nil
 }
+
+// Now is the shop's business time: its clock (Config.Now, else real time) plus the test clock.
+func (a *App) Now() time.Time { return a.clock.Now() }
+
+// RefreshClock reads the test clock's offset and reports whether it changed. Run calls it with
+// every catalog poll, so an advance made through any process reaches every replica within one
+// poll interval.
+func (a *App) RefreshClock(ctx context.Context) (bool, error) { return a.testClock.Refresh(ctx) }
 
 // SyncSessions drops from memory the sessions signed out through other replicas (Run does it
 // every sessioncache.Poll).
