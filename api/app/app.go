@@ -175,11 +175,8 @@ type App struct {
 // elsewhere: one poll interval plus one database read.
 const DefaultCatalogPoll = 2 * time.Second
 
-// settingCatalog and settingKey name the settings rows.
-const (
-	settingCatalog = "catalog"
-	settingKey     = "session_hmac_key"
-)
+// settingKey names the settings row of the session signing key.
+const settingKey = "session_hmac_key"
 
 // Open builds the shop: it migrates the database, loads (or seeds) the catalog and the signing key.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
@@ -521,10 +518,10 @@ func (a *App) loadCatalog(ctx context.Context) error {
 // through one process reaches the others' in-memory catalog (and their cached product lists,
 // keyed by the catalog) without a restart.
 func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
-	raw, err := a.store.Setting(ctx, settingCatalog)
+	raw, err := a.store.Setting(ctx, console.CatalogSetting)
 	if errors.Is(err, store.ErrNotFound) {
 		// First start: the demo catalog makes the shop work with zero configuration.
-		raw, err = a.store.SettingOnce(ctx, settingCatalog, catalog.DemoYAML())
+		raw, err = a.store.SettingOnce(ctx, console.CatalogSetting, catalog.DemoYAML())
 		a.log.Info("demo catalog loaded")
 	}
 	if err != nil {
@@ -678,16 +675,26 @@ func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog
 	}
 	// Kept as a version like a catalog saved in the console (the import's wall-clock time).
 	sum := sha256.Sum256(raw)
-	if _, err := st.SaveCatalog(ctx, settingCatalog, raw, console.CatalogVersion{Comment: "imported from " + filepath.Base(path),
+	if _, err := st.SaveCatalog(ctx, console.CatalogSetting, raw, console.CatalogVersion{Comment: "imported from " + filepath.Base(path),
 		SHA256: hex.EncodeToString(sum[:]), CreatedAt: time.Now().UTC()}); err != nil {
 		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	return c, nil
 }
 
+// catalogSource is the source of the catalog a shop on st serves: the one imported or saved,
+// else the demo catalog.
+func catalogSource(ctx context.Context, st store.Backend) ([]byte, error) {
+	raw, err := st.Setting(ctx, console.CatalogSetting)
+	if errors.Is(err, store.ErrNotFound) {
+		return catalog.DemoYAML(), nil
+	}
+	return raw, err
+}
+
 // StoredCatalog is the catalog a shop on st serves: the one imported, else the demo catalog.
 func StoredCatalog(ctx context.Context, st store.Backend) (*catalog.Catalog, error) {
-	raw, err := st.Setting(ctx, settingCatalog)
+	raw, err := st.Setting(ctx, console.CatalogSetting)
 	if errors.Is(err, store.ErrNotFound) {
 		return catalog.Parse("demo.yaml", catalog.DemoYAML())
 	}
