@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"time"
 
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/operator"
@@ -25,8 +27,23 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) 
 	log := audit.New(a.store, a.log)
 	log.SetClock(now)
 	d.Store, d.Now = a.store, now
+	cat := console.NewCatalogs(console.CatalogDeps{Store: a.store, InForce: a.Catalog, Check: a.checkSaved, Now: now,
+		Source: func(ctx context.Context) ([]byte, error) { return catalogSource(ctx, a.store) },
+		Reload: func(ctx context.Context) error { _, err := a.RefreshCatalog(ctx); return err }})
 	return &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base,
-		Catalog: adminCatalog{a: a, now: now}}
+		Catalog: cat}
+}
+
+// checkSaved refuses a catalog saved in the console that this shop could not serve, as
+// RefreshCatalog would: STREAMCART_GATEWAYS, when set, wins over the catalog's gateways.
+func (a *App) checkSaved(c *catalog.Catalog) error {
+	if len(a.cfg.Payment.Modules) > 0 {
+		return nil
+	}
+	if err := a.gatewaysBuilt(c); err != nil {
+		return err
+	}
+	return CheckCatalog(a.cfg, c)
 }
 
 // refunders are the gateways that refund at once, by module.

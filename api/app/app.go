@@ -46,6 +46,7 @@ import (
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/storefront"
+	"github.com/streamcart/streamcart/api/testclock"
 	"github.com/streamcart/streamcart/api/web"
 	plainhtml "github.com/streamcart/streamcart/examples/plain-html"
 	strictcsp "github.com/streamcart/streamcart/examples/strict-csp"
@@ -158,10 +159,10 @@ type App struct {
 	// job's work too; nothing without Stripe).
 	chargeRenewals func(ctx context.Context) (int, error)
 
-	// clock is business time: cfg.Now plus the test clock's offset (RefreshClock);
-	// clockRefused records that a live gateway kept this shop off it (reported once).
-	clock        *clock.Offset
-	clockRefused atomic.Bool
+	// clock is business time: cfg.Now plus the test clock's offset, which testClock follows
+	// (RefreshClock).
+	clock     *clock.Offset
+	testClock *testclock.Follower
 
 	// payLinks signs the tokens of renewal pay links (/checkout/renew?invoice=…&t=…), with a key
 	// derived from the session signing key.
@@ -174,11 +175,8 @@ type App struct {
 // elsewhere: one poll interval plus one database read.
 const DefaultCatalogPoll = 2 * time.Second
 
-// settingCatalog and settingKey name the settings rows.
-const (
-	settingCatalog = "catalog"
-	settingKey     = "session_hmac_key"
-)
+// settingKey names the settings row of the session signing key.
+const settingKey = "session_hmac_key"
 
 // Open builds the shop: it migrates the database, loads (or seeds) the catalog and the signing key.
 func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error) {
@@ -198,6 +196,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, err
 	}
 	a := &App{cfg: cfg, base: base, log: log, store: st, clock: clock.NewOffset(cfg.Now)}
+	a.testClock = testclock.NewFollower(a.clock, st, cfg.Payment, log)
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -519,10 +518,10 @@ func (a *App) loadCatalog(ctx context.Context) error {
 // through one process reaches the others' in-memory catalog (and their cached product lists,
 // keyed by the catalog) without a restart.
 func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
-	raw, err := a.store.Setting(ctx, settingCatalog)
+	raw, err := a.store.Setting(ctx, console.CatalogSetting)
 	if errors.Is(err, store.ErrNotFound) {
 		// First start: the demo catalog makes the shop work with zero configuration.
-		raw, err = a.store.SettingOnce(ctx, settingCatalog, catalog.DemoYAML())
+		raw, err = a.store.SettingOnce(ctx, console.CatalogSetting, catalog.DemoYAML())
 		a.log.Info("demo catalog loaded")
 	}
 	if err != nil {
@@ -621,6 +620,14 @@ func (a *App) gatewaysBuilt(c *catalog.Catalog) error {
 	return nil
 }
 
+// Now is the shop's business time: its clock (Config.Now, else real time) plus the test clock.
+func (a *App) Now() time.Time { return a.clock.Now() }
+
+// RefreshClock reads the test clock's offset and reports whether it changed. Run calls it with
+// every catalog poll, so an advance made through any process reaches every replica within one
+// poll interval.
+func (a *App) RefreshClock(ctx context.Context) (bool, error) { return a.testClock.Refresh(ctx) }
+
 // SyncSessions drops from memory the sessions signed out through other replicas (Run does it
 // every sessioncache.Poll).
 func (a *App) SyncSessions(ctx context.Context) error { return a.sessions.Sync(ctx) }
@@ -668,16 +675,26 @@ func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog
 	}
 	// Kept as a version like a catalog saved in the console (the import's wall-clock time).
 	sum := sha256.Sum256(raw)
-	if _, err := st.SaveCatalog(ctx, settingCatalog, raw, console.CatalogVersion{Comment: "imported from " + filepath.Base(path),
+	if _, err := st.SaveCatalog(ctx, console.CatalogSetting, raw, console.CatalogVersion{Comment: "imported from " + filepath.Base(path),
 		SHA256: hex.EncodeToString(sum[:]), CreatedAt: time.Now().UTC()}); err != nil {
 		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	return c, nil
 }
 
+// catalogSource is the source of the catalog a shop on st serves: the one imported or saved,
+// else the demo catalog.
+func catalogSource(ctx context.Context, st store.Backend) ([]byte, error) {
+	raw, err := st.Setting(ctx, console.CatalogSetting)
+	if errors.Is(err, store.ErrNotFound) {
+		return catalog.DemoYAML(), nil
+	}
+	return raw, err
+}
+
 // StoredCatalog is the catalog a shop on st serves: the one imported, else the demo catalog.
 func StoredCatalog(ctx context.Context, st store.Backend) (*catalog.Catalog, error) {
-	raw, err := st.Setting(ctx, settingCatalog)
+	raw, err := st.Setting(ctx, console.CatalogSetting)
 	if errors.Is(err, store.ErrNotFound) {
 		return catalog.Parse("demo.yaml", catalog.DemoYAML())
 	}

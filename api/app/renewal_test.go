@@ -11,13 +11,14 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/renewal"
+	"github.com/streamcart/streamcart/api/testclock"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
 
 // advanceTo moves the test clock of s (and its replicas) forward to at.
 func advanceTo(t *testing.T, at time.Time, s *shop, replicas ...*shop) {
 	t.Helper()
-	if _, err := app.AdvanceClock(t.Context(), s.cfg, s.app.Store(), at.Sub(s.app.Now())); err != nil {
+	if _, err := testclock.Advance(t.Context(), s.cfg.Payment, s.app.Store(), at.Sub(s.app.Now())); err != nil {
 		t.Fatal(err)
 	}
 	for _, sh := range append([]*shop{s}, replicas...) {
@@ -169,7 +170,7 @@ func TestRenewalInvoicedOnceAndExtendsOnPayment(t *testing.T) {
 
 		advance := func(d time.Duration) {
 			t.Helper()
-			if _, err := app.AdvanceClock(ctx, s.cfg, st, d); err != nil {
+			if _, err := testclock.Advance(ctx, s.cfg.Payment, st, d); err != nil {
 				t.Fatal(err)
 			}
 			for _, sh := range []*shop{s, other} {

@@ -11,6 +11,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/testclock"
 	genpromotion "github.com/streamcart/streamcart/gen/promotion"
 )
 
@@ -75,7 +76,7 @@ func TestTestClockMovesARunningShop(t *testing.T) {
 		}
 
 		// A day and an hour later the payment deadline (24 h) has passed: the expiry job is due.
-		if _, err := app.AdvanceClock(ctx, s.cfg, st, 25*time.Hour); err != nil {
+		if _, err := testclock.Advance(ctx, s.cfg.Payment, st, 25*time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		aheadBy(t, s, 25*time.Hour)
@@ -94,7 +95,7 @@ func TestTestClockMovesARunningShop(t *testing.T) {
 
 		// 30 days after the first trial the address has one again (cumulative: 25 h + 29 d), and
 		// ENDSOON has expired, for lookups and orders alike.
-		offset, err := app.AdvanceClock(ctx, s.cfg, st, 29*24*time.Hour)
+		offset, err := testclock.Advance(ctx, s.cfg.Payment, st, 29*24*time.Hour)
 		if err != nil || offset != 25*time.Hour+29*24*time.Hour {
 			t.Fatalf("second advance: offset %s, %v; want 30d1h", offset, err)
 		}
@@ -113,15 +114,15 @@ func TestTestClockMovesARunningShop(t *testing.T) {
 		if ahead := time.Until(liveShop.app.Now()); ahead > time.Minute {
 			t.Fatalf("shop with a live Stripe key is %s ahead, want real time", ahead)
 		}
-		if _, err := app.AdvanceClock(ctx, live, st, time.Hour); !errors.Is(err, payment.ErrTestClockLive) {
+		if _, err := testclock.Advance(ctx, live.Payment, st, time.Hour); !errors.Is(err, payment.ErrTestClockLive) {
 			t.Fatalf("advance with a live Stripe key: %v, want ErrTestClockLive", err)
 		}
 
-		if err := app.ResetClock(ctx, st); err != nil {
+		if err := testclock.Reset(ctx, st); err != nil {
 			t.Fatal(err)
 		}
 		aheadBy(t, s, 0)
-		if offset, err := app.ClockOffset(ctx, st); err != nil || offset != 0 {
+		if offset, err := testclock.Offset(ctx, st); err != nil || offset != 0 {
 			t.Fatalf("offset after reset: %s, %v", offset, err)
 		}
 	})

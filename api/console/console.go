@@ -1,6 +1,7 @@
 // Package console is what the seller's console reads and does: orders with their timeline, the
-// dashboard summary and the job queue. Who may do what is the caller's (authz roles); this
-// package answers with the shop's own types and leaves the HTTP shape to httpapi.
+// dashboard summary, the job queue and the catalog's versions. Who may do what is the caller's
+// (authz roles); this package answers with the shop's own types and leaves the HTTP shape to
+// httpapi.
 package console
 
 import (

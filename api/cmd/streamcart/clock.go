@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/testclock"
 )
 
 // clockCommand runs `clock advance DURATION`, `clock show` and `clock reset`: the test clock,
@@ -49,7 +50,7 @@ func clockCommand(ctx context.Context, args []string, out io.Writer) error {
 	follow := fmt.Sprintf("running shops follow within their catalog poll interval (STREAMCART_CATALOG_POLL, default %s)", app.DefaultCatalogPoll)
 	switch sub {
 	case "advance":
-		offset, err := app.AdvanceClock(ctx, *cfg, st, by)
+		offset, err := testclock.Advance(ctx, cfg.Payment, st, by)
 		if err != nil {
 			return err
 		}
@@ -57,13 +58,13 @@ func clockCommand(ctx context.Context, args []string, out io.Writer) error {
 			formatSpan(by), formatSpan(offset), time.Now().Add(offset).UTC().Format(time.RFC3339), follow)
 		return nil
 	case "reset":
-		if err := app.ResetClock(ctx, st); err != nil {
+		if err := testclock.Reset(ctx, st); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "test clock reset: shops are back on real time; %s\n", follow)
 		return nil
 	}
-	offset, err := app.ClockOffset(ctx, st)
+	offset, err := testclock.Offset(ctx, st)
 	if err != nil {
 		return err
 	}

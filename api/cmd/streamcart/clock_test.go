@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/store/storetest"
+	"github.com/streamcart/streamcart/api/testclock"
 )
 
 func clockCLI(t *testing.T, args ...string) (string, error) {
@@ -151,7 +152,7 @@ func storedOffset(t *testing.T, db string) time.Duration {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	d, err := app.ClockOffset(t.Context(), st)
+	d, err := testclock.Offset(t.Context(), st)
 	if err != nil {
 		t.Fatal(err)
 	}

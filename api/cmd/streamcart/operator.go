@@ -10,8 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/operator"
+	"github.com/streamcart/streamcart/api/testclock"
 )
 
 const operatorUsage = `Usage:
@@ -72,7 +72,7 @@ func operatorCommand(ctx context.Context, args []string, out io.Writer) error {
 	defer st.Close()
 	ops := operator.New(st, "", slog.New(slog.DiscardHandler))
 	// Setup links expire on business time, as the shop reads it (the test clock included).
-	offset, err := app.ClockOffset(ctx, st)
+	offset, err := testclock.Offset(ctx, st)
 	if err != nil {
 		return err
 	}

@@ -7,8 +7,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/renewal"
+	"github.com/streamcart/streamcart/api/testclock"
 )
 
 // renewalsCommand runs `renewals list [--due-within 14d]`: the services that renew, soonest due
@@ -38,7 +38,7 @@ func renewalsCommand(ctx context.Context, args []string, out io.Writer) error {
 	defer st.Close()
 	var before time.Time
 	if span > 0 {
-		offset, err := app.ClockOffset(ctx, st)
+		offset, err := testclock.Offset(ctx, st)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,130 @@
+package console
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
+)
+
+// CatalogSetting names the settings row holding the catalog in force, which every replica's
+// catalog poll reads.
+const CatalogSetting = "catalog"
+
+// CatalogStore keeps the catalog's versions.
+type CatalogStore interface {
+	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
+	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
+	CatalogVersions(ctx context.Context) ([]CatalogVersion, error)
+	CatalogVersion(ctx context.Context, version int64) (CatalogVersion, []byte, error)
+	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
+}
+
+// CatalogDeps is the store and the running shop the catalog's versions act on.
+type CatalogDeps struct {
+	Store CatalogStore
+	// Source reads the catalog source in force from the store: the one last imported or saved,
+	// else the demo catalog.
+	Source func(ctx context.Context) ([]byte, error)
+	// InForce is the running shop's catalog.
+	InForce func() *catalog.Catalog
+	// Check refuses a catalog the running shop cannot serve (a gateway without settings, the
+	// sandbox next to a live gateway); nil accepts every valid one.
+	Check func(c *catalog.Catalog) error
+	// Reload makes the stored catalog the running shop's at once.
+	Reload func(ctx context.Context) error
+	Now    func() time.Time
+}
+
+// Catalogs is the console's catalog: versions kept in the store, the one in force in the
+// catalog setting.
+type Catalogs struct{ d CatalogDeps }
+
+// NewCatalogs returns the console's catalog.
+func NewCatalogs(d CatalogDeps) *Catalogs {
+	d.Now = clock.OrReal(d.Now)
+	if d.Check == nil {
+		d.Check = func(*catalog.Catalog) error { return nil }
+	}
+	return &Catalogs{d: d}
+}
+
+// Current is the catalog in force: its newest version, else the one imported before versions
+// were kept (version 0).
+func (c *Catalogs) Current(ctx context.Context) (CatalogVersion, []byte, error) {
+	vs, err := c.d.Store.CatalogVersions(ctx)
+	if err != nil {
+		return CatalogVersion{}, nil, err
+	}
+	raw, err := c.d.Source(ctx)
+	if err != nil {
+		return CatalogVersion{}, nil, err
+	}
+	sum := sha256.Sum256(raw)
+	if len(vs) > 0 && vs[0].SHA256 == hex.EncodeToString(sum[:]) {
+		return vs[0], raw, nil
+	}
+	// Imported by the CLI since the last saved version, or never saved from the console.
+	return CatalogVersion{SHA256: hex.EncodeToString(sum[:]), Comment: "in force (imported)"}, raw, nil
+}
+
+// Save validates source as `streamcart catalog check` does and makes it the catalog: a new
+// version, served here at once and by other replicas at their next catalog poll. A bad source
+// is a *catalog.ValidationError, one the shop cannot serve an ErrCatalogGateway; either changes
+// nothing.
+func (c *Catalogs) Save(ctx context.Context, source []byte, operator, comment string) (CatalogVersion, error) {
+	cat, err := catalog.Parse("catalog", source)
+	if err != nil {
+		return CatalogVersion{}, err
+	}
+	if err := c.d.Check(cat); err != nil {
+		return CatalogVersion{}, fmt.Errorf("%w: %v", ErrCatalogGateway, err)
+	}
+	sum := sha256.Sum256(source)
+	v, err := c.d.Store.SaveCatalog(ctx, CatalogSetting, source, CatalogVersion{Operator: operator, Comment: comment,
+		SHA256: hex.EncodeToString(sum[:]), CreatedAt: c.d.Now().UTC()})
+	if err != nil {
+		return v, err
+	}
+	return v, c.d.Reload(ctx)
+}
+
+// Versions lists the saved versions, newest first.
+func (c *Catalogs) Versions(ctx context.Context) ([]CatalogVersion, error) {
+	return c.d.Store.CatalogVersions(ctx)
+}
+
+// Version reads one saved version.
+func (c *Catalogs) Version(ctx context.Context, n int64) (CatalogVersion, []byte, error) {
+	return c.d.Store.CatalogVersion(ctx, n)
+}
+
+// Catalog is the catalog in force.
+func (c *Catalogs) Catalog() *catalog.Catalog { return c.d.InForce() }
+
+// PromoUses counts a promotion's uses now.
+func (c *Catalogs) PromoUses(ctx context.Context, code string) (int, error) {
+	return c.d.Store.PromoUses(ctx, code, c.d.Now())
+}
+
+// EditPromotion saves a new catalog version with the promotion code changed (or added, when add)
+// as ch says. ErrNotFound when code is not in the catalog (not add); ErrExists when add and it is.
+func (c *Catalogs) EditPromotion(ctx context.Context, code string, add bool, ch PromotionChange, operator string) (CatalogVersion, error) {
+	_, raw, err := c.Current(ctx)
+	if err != nil {
+		return CatalogVersion{}, err
+	}
+	edited, err := ch.Apply(raw, code, add)
+	if err != nil {
+		return CatalogVersion{}, err
+	}
+	what := "promotion " + code + " changed"
+	if add {
+		what = "promotion " + code + " added"
+	}
+	return c.Save(ctx, edited, operator, what)
+}
