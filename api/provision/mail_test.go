@@ -19,7 +19,9 @@ func (s *outboxStore) QueueMail(_ context.Context, m mail.Message, _ string, _ b
 	s.queued = append(s.queued, m)
 	return int64(len(s.queued)), nil
 }
-func (s *outboxStore) Mail(context.Context, int64) (mail.Stored, error)     { return mail.Stored{}, mail.ErrNotFound }
+func (s *outboxStore) Mail(context.Context, int64) (mail.Stored, error) {
+	return mail.Stored{}, mail.ErrNotFound
+}
 func (s *outboxStore) ListMail(context.Context, int) ([]mail.Stored, error) { return nil, nil }
 func (s *outboxStore) MarkMail(context.Context, int64, string, string, time.Time) error {
 	return nil
