@@ -6,7 +6,7 @@ import type { CurrencyList } from '../api/schemas';
 import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
 import { normalizeLocale, resolveLocale } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
-import { affiliateId, rememberAffiliate } from './affiliate';
+import { rememberAffiliate } from './affiliate';
 import { CatalogCache, catalogKey } from './catalog';
 import { readBrowserLang, writeBrowserLang } from './cookie';
 import { IdempotencyKey } from './idempotency';
@@ -23,7 +23,7 @@ import {
 } from './negotiation';
 import { loadPersisted, savePersisted, signedOut, type Persisted } from './persisted';
 import { isPrefix, type RouteName } from './router';
-import { signedIn, withSession } from './session';
+import { signedIn } from './session';
 import { initialDraft, plansFirst, type Attempt, type Config, type Draft, type Selection, type State } from './state';
 import { Store } from './store';
 
@@ -34,7 +34,8 @@ export class Controller {
   client: Client;
   private store: Store<State>;
   private catalog: CatalogCache;
-  private idempotency = new IdempotencyKey();
+  /** One Idempotency-Key per order attempt (core/order.ts). */
+  readonly idempotency = new IdempotencyKey();
   private emitted = new Set<string>();
   /** True while the storefront's default language may still replace the current one. */
   private localeFromStore: boolean;
@@ -275,7 +276,8 @@ export class Controller {
 
   // ---- navigation -----------------------------------------------------------------------------
 
-  private place(): nav.Place {
+  /** Where the widget is: what every address it hands out depends on (core/returns.ts). */
+  place(): nav.Place {
     return { routing: this.config.routing, base: this.config.base, prefix: this.getState().prefix };
   }
 
@@ -288,19 +290,6 @@ export class Controller {
   navigate(name: RouteName, query: Record<string, string> = {}, opts: { replace?: boolean } = {}): void {
     nav.showRoute(this.place(), this.host, name, query, opts.replace);
     this.set({ route: { name, query }, fatal: null });
-  }
-
-  /** The URL the payment provider sends the buyer back to (see core/navigation.ts). */
-  returnUrl(waiting: 'waiting' | 'resellers/waiting' = 'waiting', upsell?: string): string {
-    return nav.returnUrl(this.place(), waiting, upsell);
-  }
-
-  renewReturnUrl(invoice: string, t: string): string {
-    return nav.renewReturnUrl(this.place(), invoice, t);
-  }
-
-  viewUrl(view: 'services' | 'upsell'): string {
-    return nav.viewUrl(this.place(), view);
   }
 
   servicesHref(): string {
@@ -399,11 +388,6 @@ export class Controller {
     return signedIn(this.getState().persisted);
   }
 
-  setSession(session: { token: string; userId: string; email: string }): void {
-    this.update((p) => withSession(p, session));
-    this.emit('streamcart:session-changed', { signedIn: true, email: session.email });
-  }
-
   async signOut(): Promise<void> {
     if (this.getState().persisted.token) {
       try {
@@ -416,19 +400,5 @@ export class Controller {
     this.set({ draft: { ...this.getState().draft, email: '' }, attempt: { status: 'idle' } });
     this.emit('streamcart:session-changed', { signedIn: false });
     this.navigate('');
-  }
-
-  /** One Idempotency-Key per order attempt: the same body retried keeps it, a new body gets a new one. */
-  idempotencyKey(body: string): string {
-    return this.idempotency.for(body);
-  }
-
-  forgetIdempotencyKey(): void {
-    this.idempotency.forget();
-  }
-
-  /** The affiliate to credit: the landing aff_id, else the remembered one (digits, as a string). */
-  affiliateId(): string | null {
-    return affiliateId(this.landing);
   }
 }

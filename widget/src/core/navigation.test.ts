@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { homeHref, pageUrl, readRoute, renewReturnUrl, returnUrl, servicesHref, viewUrl, type Place } from './navigation';
+import { homeHref, readRoute, servicesHref, type Place } from './navigation';
+import { pageUrl, renewReturnUrl, returnUrl, viewUrl } from './returns';
 
 const page = 'https://shop.example/buy?utm=x&sc_order=7&signin=abc#top';
 const memory: Place = { routing: 'memory', base: '/', prefix: null };

@@ -11,9 +11,6 @@ export interface Place {
   prefix: Prefix | null;
 }
 
-/** The widget's own parameters on the host page in memory routing. */
-const PAGE_PARAMS = ['auto_redirect', 'sc_order', 'sc_upsell', 'sc_view', 'signin', 'sc_invoice', 'sc_t', 'sc_return'];
-
 export function readRoute(
   routing: Place['routing'],
   base: string,
@@ -40,38 +37,6 @@ export function readRoute(
   return { route: { name: '', query: {} }, prefix: null };
 }
 
-/** This page without the widget's own parameters, ending in "?" or "&" for more. */
-export function pageUrl(href: string = location.href): string {
-  const u = new URL(href);
-  for (const k of PAGE_PARAMS) u.searchParams.delete(k);
-  u.hash = '';
-  return `${u.toString()}${u.search ? '&' : '?'}`;
-}
-
-/**
- * The URL the payment provider sends the buyer back to. `{orderId}` is filled in by the API;
- * `upsell` names the service an extra-connection order is for.
- */
-export function returnUrl(at: Place, waiting: 'waiting' | 'resellers/waiting', upsell?: string, href?: string): string {
-  const extra = upsell ? `&${new URLSearchParams(at.routing === 'history' ? { upsell } : { sc_upsell: upsell })}` : '';
-  if (at.routing === 'history') return formatLocation(at.base, at.prefix, waiting, {}) + '?order={orderId}' + extra;
-  return `${pageUrl(href)}sc_order={orderId}${extra}`;
-}
-
-/** Where a renewal invoice's payment page sends the buyer back: its /renew page, marked as a return. */
-export function renewReturnUrl(at: Place, invoice: string, t: string, href?: string): string {
-  if (at.routing === 'history') return formatLocation(at.base, at.prefix, 'renew', { invoice, t, return: '1' });
-  return `${pageUrl(href)}${new URLSearchParams({ sc_invoice: invoice, sc_t: t, sc_return: '1' })}`;
-}
-
-/** The address of an after-sale page (a sign-in link's return URL; the API adds ?signin=). */
-export function viewUrl(at: Place, view: 'services' | 'upsell', href?: string): string {
-  if (at.routing === 'history') {
-    return view === 'upsell' ? formatLocation(at.base, at.prefix, 'upsell') : formatLocation(at.base, at.prefix, '', { view: 'services' });
-  }
-  return `${pageUrl(href)}sc_view=${view}`;
-}
-
 /** The plan page's link target: a real href in history routing. */
 export function homeHref(at: Place): string {
   return at.routing === 'history' ? formatLocation(at.base, at.prefix, '') : '#';
@@ -79,7 +44,7 @@ export function homeHref(at: Place): string {
 
 /** The services view's link target: a real href in history routing. */
 export function servicesHref(at: Place): string {
-  return at.routing === 'history' ? viewUrl(at, 'services') : '#';
+  return at.routing === 'history' ? formatLocation(at.base, at.prefix, '', { view: 'services' }) : '#';
 }
 
 /** Puts a route in the address bar (history routing) or brings the widget into view (memory). */

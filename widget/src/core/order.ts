@@ -6,6 +6,9 @@ import type { Controller } from './controller';
 import { orderStarted } from './persisted';
 import { extraConnectionsFor, findOption } from './options';
 import { createOrder, createSession, geo, getPromotion } from '../api/orders';
+import { startSession } from './signin';
+import { returnUrl } from './returns';
+import { affiliateId } from './affiliate';
 
 export type Group = 'plan' | 'reseller';
 
@@ -27,7 +30,7 @@ export async function ensureSession(c: Controller, email: string, force = false)
   const p = c.getState().persisted;
   if (!force && p.token && p.auth.loggedIn && p.user.email.toLowerCase() === email.toLowerCase()) return;
   const session = await createSession(c.client, email);
-  c.setSession(session);
+  startSession(c, session);
 }
 
 /**
@@ -43,27 +46,27 @@ export async function placeOrder(c: Controller, input: OrderInput, opts: { silen
   try {
     await ensureSession(c, input.email);
     c.update(orderStarted);
-    const affiliateId = c.affiliateId();
+    const affiliate = affiliateId(c.landing);
     const body: OrderBody = {
       ...input.body,
       gateway: input.gateway,
       expectedTotal: input.expectedTotal,
-      returnUrl: c.returnUrl(waiting),
+      returnUrl: returnUrl(c.place(), waiting),
       emailSubscription: input.subscribe,
       ...(input.renewWithCard ? { renewWithCard: true } : {}),
-      ...(affiliateId ? { affiliateId } : {}),
+      ...(affiliate ? { affiliateId: affiliate } : {}),
     };
     let order;
     try {
-      order = await createOrder(c.client, body, c.idempotencyKey(JSON.stringify(body)));
+      order = await createOrder(c.client, body, c.idempotency.for(JSON.stringify(body)));
     } catch (e) {
       // An expired or revoked token: identify again once, then retry the same order.
       if (!isApiError(e) || e.code !== 'unauthorized') throw e;
       await ensureSession(c, input.email, true);
-      c.forgetIdempotencyKey();
-      order = await createOrder(c.client, body, c.idempotencyKey(JSON.stringify(body)));
+      c.idempotency.forget();
+      order = await createOrder(c.client, body, c.idempotency.for(JSON.stringify(body)));
     }
-    c.forgetIdempotencyKey();
+    c.idempotency.forget();
     const o = order;
     c.update((p) => ({
       ...p,
@@ -97,7 +100,7 @@ export async function placeOrder(c: Controller, input: OrderInput, opts: { silen
       return false;
     }
     if (isApiError(e) && e.code === 'price_changed' && e.quote) {
-      c.forgetIdempotencyKey();
+      c.idempotency.forget();
       c.setAttempt({ status: 'priceChanged', quote: e.quote });
     } else {
       c.setAttempt({

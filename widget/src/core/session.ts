@@ -27,8 +27,3 @@ export function tokenScope(token: string): Scope | null {
 export function signedIn(p: Persisted): boolean {
   return p.auth.loggedIn && !!p.token;
 }
-
-/** The cookie's fields after the API issued a session for `email`. */
-export function withSession(p: Persisted, session: { token: string; userId: string; email: string }): Persisted {
-  return { ...p, auth: { loggedIn: true, user: { userid: session.userId } }, user: { email: session.email }, token: session.token };
-}

@@ -11,6 +11,7 @@ import { Centered } from '../../ui/Views';
 import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { renewReturnUrl } from '../../core/returns';
 
 export function RenewPage() {
   const query = useCheckout((s) => s.route.query);
@@ -103,7 +104,10 @@ function Invoice({ invoiceId, token, returned }: { invoiceId: string; token: str
     setPaying(true);
     setPayError(null);
     try {
-      const p = await api.payInvoice(invoiceId, token, { ...(gateway ? { gateway } : {}), returnUrl: c.renewReturnUrl(invoiceId, token) });
+      const p = await api.payInvoice(invoiceId, token, {
+        ...(gateway ? { gateway } : {}),
+        returnUrl: renewReturnUrl(c.place(), invoiceId, token),
+      });
       const paymentUrl = c.client.resolve(p.paymentUrl);
       c.emit('streamcart:payment-started', { orderId: p.orderId || data!.orderId, gateway: gateway ?? '', paymentUrl });
       browser.assign(paymentUrl);

@@ -12,6 +12,8 @@ import { Centered, HomeLink } from '../../ui/Views';
 import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { startSession } from '../../core/signin';
+import { returnUrl } from '../../core/returns';
 
 export function ResellersPage() {
   const c = useController();
@@ -85,11 +87,11 @@ export function ResellersPage() {
         password,
         confirmPassword: confirm,
         currency,
-        returnUrl: c.returnUrl('resellers/waiting'),
+        returnUrl: returnUrl(c.place(), 'resellers/waiting'),
       });
       // The password is the reseller panel account's and proves nothing: the answer carries the
       // caller's own session, unchanged.
-      if (o.session) c.setSession(o.session);
+      if (o.session) startSession(c, o.session);
       const serviceIds = o.serviceIds.length ? o.serviceIds : o.serviceId ? [o.serviceId] : [];
       c.update((p) => ({
         ...p,

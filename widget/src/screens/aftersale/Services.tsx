@@ -11,6 +11,7 @@ import { Centered, HomeLink } from '../../ui/Views';
 import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
 import { refocus, useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { viewUrl } from '../../core/returns';
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -87,7 +88,7 @@ function ServiceList() {
         <p className="sc-center-row">
           <a
             className="sc-btn sc-btn-secondary"
-            href={c.viewUrl('upsell')}
+            href={viewUrl(c.place(), 'upsell')}
             data-testid="upsell-link"
             onClick={(e) => {
               e.preventDefault();

@@ -11,6 +11,7 @@ import { useAfterSaleTexts, useCheckout, useController, useResource } from '../.
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { getService } from '../../api/orders';
+import { returnUrl } from '../../core/returns';
 
 export function UpsellPage() {
   const landing = useSigninLanding();
@@ -111,7 +112,7 @@ function UpsellOffers() {
         extraQuantity: extra,
         currency,
         gateway: gateways.gateway ?? '',
-        returnUrl: c.returnUrl('waiting', offer.serviceId),
+        returnUrl: returnUrl(c.place(), 'waiting', offer.serviceId),
       });
       c.update((p) => ({
         ...p,

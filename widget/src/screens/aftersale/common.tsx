@@ -9,6 +9,8 @@ import { Centered } from '../../ui/Views';
 import { useAfterSaleTexts, useCheckout, useController, useErrorText, useI18n } from '../../ui/context';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { startSession } from '../../core/signin';
+import { viewUrl } from '../../core/returns';
 
 export function useApi() {
   const c = useController();
@@ -53,7 +55,7 @@ export function useSigninLanding(): { busy: boolean; error: unknown } {
     setState({ busy: true, error: null });
     let p = redeemed.get(token);
     if (!p) {
-      p = api.redeemLink(token).then((session) => c.setSession(session));
+      p = api.redeemLink(token).then((session) => startSession(c, session));
       redeemed.set(token, p);
     }
     p.then(
@@ -111,12 +113,12 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
     setBusy(true);
     try {
       if (mode === 'link') {
-        await api.requestLink(value, c.viewUrl(view));
+        await api.requestLink(value, viewUrl(c.place(), view));
         setSent(true);
       } else {
         const session = await api.signIn(value, password);
         setPassword('');
-        c.setSession(session);
+        startSession(c, session);
       }
     } catch (err) {
       setError(errText(err));
