@@ -1,7 +1,7 @@
 import type { Preview } from '@storybook/react-vite';
 import { LOCALES } from '../../widget/src/i18n/locale';
 import currencies from '../../widget/src/test/api/fixtures/catalog.listCurrencies/200.json';
-import { Checkout, type CheckoutStory } from '../stories/Checkout';
+import { Checkout, type CheckoutStory } from '../../widget/src/test/story/Checkout';
 
 // The widget's seven locales (spec §3 display names) and the catalog fixture's currencies.
 const LOCALE_NAMES: Record<(typeof LOCALES)[number], string> = {

@@ -112,6 +112,24 @@ const EXPECT = {
   'resellers--weak-password': ['Please choose a password of at least 8 characters.'],
   'resellers--waiting': ['Payment received. Setting up your subscription…'],
   'resellers--success': ['Your reseller plan is active', '500 credits have been added to your reseller account.', 'res_buyer'],
+  // The shared components on their own (widget/src/ui/*.stories.tsx).
+  'ui-copybutton--default': ['Copy'],
+  'ui-credential--username': ['Username', 'sc91692420', 'Copy'],
+  'ui-emailfield--invalid': ['Please enter a Valid Email.'],
+  'ui-emailfield--required': ['Please enter your email address.'],
+  'ui-plangrid--default': ['Free Trial', 'Standard', 'Premium', '€12.99', 'Selected'],
+  'ui-plangrid--annually': ['€99.99', '€119.99'],
+  'ui-summary--default': ['Order summary', 'Standard · Monthly', 'Pay €12.99'],
+  'ui-summary--with-extras': ['2 extra connections', 'Proxy protection', 'Pay €20.99'],
+  'ui-summary--discount': ['Discount (WELCOME10)', 'Pay €11.69'],
+  'ui-summary--other-currency': ['Pay $14.03', '≈ €12.99 · 1 EUR = 1.08 USD'],
+  'ui-summary--free-trial': ['Start free trial'],
+  'ui-summary--price-changed': ['The price has changed to €15.99. Please confirm the new price to continue.', 'Confirm new price'],
+  'ui-summary--order-failed': ['The service is busy right now. Please try again in a moment.'],
+  'ui-views--not-found-view': ['This page could not be found', 'Back to the home page', '404'],
+  'ui-views--error-network': ['Something went wrong', 'We could not reach the server. Please check your connection.', 'Try again'],
+  'ui-views--manage-services': ['Already a customer?', 'Manage my services'],
+  'ui-icons--all': ['check', 'devices'],
 };
 
 const TYPES = {
@@ -216,14 +234,17 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
     .then((h) => h.jsonValue())
     .catch(() => 'timed out');
   if (phase !== 'finished') problems.push(`render ${phase}`);
-  const shown = await page.evaluate(() => {
+  // A UI/ story shows one shared component in the widget's shadow root and CSS (the Frame of
+  // widget/src/test/story/Frame.tsx), not the whole element.
+  const host = id.startsWith('ui-') ? '[data-component-frame]' : 'streamcart-checkout';
+  const shown = await page.evaluate((host) => {
     const error = document.body.classList.contains('sb-show-errordisplay')
       ? (document.querySelector('#error-message')?.textContent ?? 'error display')
       : null;
-    const root = document.querySelector('#storybook-root streamcart-checkout')?.shadowRoot?.querySelector('.sc-root');
+    const root = document.querySelector(`#storybook-root ${host}`)?.shadowRoot?.querySelector('.sc-root');
     const box = root?.getBoundingClientRect();
     return { error, rendered: !!root && !!box && box.height > 0 && (root.textContent ?? '').trim().length > 0 };
-  });
+  }, host);
   if (shown.error) problems.push(`Storybook error display: ${shown.error.trim().slice(0, 300)}`);
   if (!shown.rendered) problems.push('the widget rendered nothing');
   for (const text of expect) {
@@ -238,7 +259,7 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
         () => false,
       );
     if (!visible) {
-      const shownText = await page.evaluate(() => document.querySelector('streamcart-checkout')?.shadowRoot?.textContent ?? '');
+      const shownText = await page.evaluate((host) => document.querySelector(host)?.shadowRoot?.textContent ?? '', host);
       problems.push(`does not show ${JSON.stringify(String(text))}; it shows: ${shownText.replace(/\s+/g, ' ').slice(0, 400)}`);
     }
   }

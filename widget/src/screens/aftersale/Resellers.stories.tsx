@@ -1,7 +1,7 @@
 // /resellers (?sc_view=resellers): credit plans, the existing-reseller choice, the password pair,
 // then the reseller waiting and success pages.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { find, pay, type, widget } from './play';
+import { find, pay, type, widget } from '../../test/story/play';
 
 export default {
   title: 'Resellers',

@@ -1,7 +1,7 @@
 // Gateways and placing the order: each gateway of the fixture, order creation, the redirect to
 // the payment page, a changed price and the order failures.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { click, find, pay, shows, widget } from './play';
+import { click, find, pay, shows, widget } from '../../test/story/play';
 
 export default {
   title: 'Checkout/Payment',

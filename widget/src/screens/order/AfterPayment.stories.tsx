@@ -1,7 +1,7 @@
 // Back from the payment page (?sc_order=<id>): the waiting view in each order status, the fraud
 // view, and the success page.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { click, find, widget } from './play';
+import { click, find, widget } from '../../test/story/play';
 
 export default {
   title: 'Checkout/After payment',

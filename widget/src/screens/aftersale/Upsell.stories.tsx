@@ -1,6 +1,6 @@
 // /upsell (?sc_view=upsell): extra connections for an active service, and its success page.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { find, pay, slide, widget } from './play';
+import { find, pay, slide, widget } from '../../test/story/play';
 
 export default {
   title: 'Account/Upsell',

@@ -1,7 +1,7 @@
 // After the sale (?sc_view=services): sign-in by link or password and "My services" with the
 // panel actions and the device MAC address.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { click, find, type, widget } from './play';
+import { click, find, type, widget } from '../../test/story/play';
 
 export default {
   title: 'Account/Services',

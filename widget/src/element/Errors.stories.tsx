@@ -1,7 +1,7 @@
 // Error states of the checkout: the API unreachable, an unknown currency, email errors, an answer
 // that breaks the contract, and the 404 view.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { click, find, pay, type, widget } from './play';
+import { click, find, pay, type, widget } from '../test/story/play';
 
 export default { title: 'Checkout/Errors' } satisfies Meta;
 type Story = StoryObj;

@@ -2,7 +2,7 @@
 // cancelled, and the /renew page of a reminder email's pay link (?sc_invoice=…&sc_t=…), which
 // needs no sign-in.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { click, find, widget } from './play';
+import { click, find, widget } from '../../test/story/play';
 
 export default {
   title: 'Account/Renewals',

@@ -3,11 +3,11 @@
 // fixtures, the widget's cookies hold the story's session, and the page URL carries the story's
 // landing or return parameters (what a buyer's browser would have when reaching that screen).
 import { createElement, useEffect, useState } from 'react';
-import '../../widget/src/index';
-import { emptyPersisted, savePersisted, type Persisted } from '../../widget/src/core/persisted';
-import { browser } from '../../widget/src/core/browser';
-import { installMockApi, type ApiScenario } from '../../widget/src/test/api/mock';
-import { body } from '../../widget/src/test/api/fixtures';
+import '../../index';
+import { emptyPersisted, savePersisted, type Persisted } from '../../core/persisted';
+import { browser } from '../../core/browser';
+import { installMockApi, type ApiScenario } from '../api/mock';
+import { body } from '../api/fixtures';
 
 /** Query parameters the widget reads from the page (spec §2 landing parameters, return and view links). */
 const WIDGET_PARAMS = [

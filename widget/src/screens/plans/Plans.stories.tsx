@@ -1,6 +1,6 @@
 // The index screen: plan grid, options, details, promo code, summary.
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { find, shows, widget } from './play';
+import { find, shows, widget } from '../../test/story/play';
 
 export default { title: 'Checkout/Plans' } satisfies Meta;
 type Story = StoryObj;
