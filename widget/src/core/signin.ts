@@ -4,6 +4,29 @@
 import type { Controller } from './controller';
 import type { Persisted } from './persisted';
 
+/**
+ * What a token says about itself: the API's token is base64url(JSON claims).signature and its claims
+ * are signed, not secret (api/authz). The widget reads the scope only to choose what to show.
+ */
+export type Scope = 'email' | 'proven';
+
+export function tokenScope(token: string): Scope | null {
+  const body = token.split('.')[0] ?? '';
+  if (!body || body === token) return null;
+  try {
+    const json = atob(
+      body
+        .replace(/-/g, '+')
+        .replace(/_/g, '/')
+        .padEnd(Math.ceil(body.length / 4) * 4, '='),
+    );
+    const claims = JSON.parse(json) as { scp?: unknown };
+    return claims.scp === 'proven' || claims.scp === 'email' ? claims.scp : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface IssuedSession {
   token: string;
   userId: string;

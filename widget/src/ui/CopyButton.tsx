@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useTexts } from './context';
+import { useTexts } from './texts';
 import { timing } from '../core/timing';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';

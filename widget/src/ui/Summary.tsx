@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
-import { formatDecimal, toDefaultCurrency } from '../i18n/format';
+import { formatDecimal, toDefaultCurrency } from '../i18n/amounts';
 import type { Attempt } from '../core/state';
-import { useErrorText, useTexts } from './context';
+import { useErrorText, useTexts } from './texts';
 import { Icon } from './icons';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';

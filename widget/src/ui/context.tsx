@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { isApiError } from '../api/client';
 import type { Money } from '../api/schemas';
 import { formatDate, formatMoney } from '../i18n/format';
@@ -30,33 +30,6 @@ export function useI18n() {
   const money = useCallback((m: Money) => formatMoney(m, locale), [locale]);
   const date = useCallback((d: string) => formatDate(d, locale), [locale]);
   return { t, locale, money, date };
-}
-
-/** useI18n with the texts of a screen area added to t (its screen has waited for them). */
-export function useTexts<A extends 'checkout' | 'order'>(area: A) {
-  const i = useI18n();
-  const t = useMemo(() => ({ ...i.t, ...tableOf(i.locale, area) }), [i.t, i.locale, area]);
-  return { ...i, t };
-}
-
-/** The after-sale screens: the shared words of every area in t, their own texts in a. */
-export function useAfterSaleTexts() {
-  const i = useI18n();
-  const t = useMemo(() => ({ ...i.t, ...tableOf(i.locale, 'checkout'), ...tableOf(i.locale, 'order') }), [i.t, i.locale]);
-  return { ...i, t, a: tableOf(i.locale, 'aftersale') };
-}
-
-/** Text for an API failure: translated by its stable name, else the server's message. */
-export function useErrorText() {
-  const { t } = useI18n();
-  return useCallback(
-    (err: unknown): string => {
-      if (!isApiError(err)) return t.errors.internal;
-      const known = (t.errors as Record<string, string>)[err.code];
-      return known ?? (err.message || t.errors.internal);
-    },
-    [t],
-  );
 }
 
 export type Resource<T> =

@@ -7,7 +7,8 @@ import { GatewayChoice, SignIn, SigningIn, useAfterSaleError, useApi, useGateway
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { Centered, HomeLink } from '../../ui/Views';
-import { useAfterSaleTexts, useCheckout, useController, useResource } from '../../ui/context';
+import { useCheckout, useController, useResource } from '../../ui/context';
+import { useAfterSaleTexts } from '../../ui/texts';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { getService } from '../../api/orders';

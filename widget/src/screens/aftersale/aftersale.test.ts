@@ -2,7 +2,7 @@ import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../core/browser';
 import { emptyPersisted, loadPersisted, savePersisted } from '../../core/persisted';
-import { tokenScope } from '../../core/session';
+import { tokenScope } from '../../core/signin';
 import { texts as en } from '../../i18n/en/aftersale';
 import { apiError, installFakeApi, order, PASSWORD, resellerService, service, sessionToken } from '../../test/fakeApi';
 import { mount, mountIndex } from '../../test/mount';

@@ -1,12 +1,13 @@
 // Pieces every after-sale screen uses: the API, the session's proof, sign-in (link or password).
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { tokenScope } from '../../core/session';
+import { tokenScope } from '../../core/signin';
 import { afterSaleApi } from './api';
 import { isApiError } from '../../api/client';
 import { catalogKey } from '../../core/catalog';
 import { EmailField, isValidEmail } from '../../ui/EmailField';
 import { Centered } from '../../ui/Views';
-import { useAfterSaleTexts, useCheckout, useController, useErrorText, useI18n } from '../../ui/context';
+import { useCheckout, useController, useI18n } from '../../ui/context';
+import { useAfterSaleTexts, useErrorText } from '../../ui/texts';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { startSession } from '../../core/signin';

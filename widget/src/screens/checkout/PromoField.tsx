@@ -1,7 +1,8 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Promotion } from '../../api/orders';
-import { formatDecimalMoney, formatPercent } from '../../i18n/format';
-import { useController, useI18n, useTexts } from '../../ui/context';
+import { formatDecimalMoney, formatPercent } from '../../i18n/amounts';
+import { useController, useI18n } from '../../ui/context';
+import { useTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 

@@ -1,6 +1,7 @@
 // The step between Pay and the payment page: the order is being created, then the redirect.
 import { useEffect } from 'react';
-import { useCheckout, useController, useTexts } from '../../ui/context';
+import { useCheckout, useController } from '../../ui/context';
+import { useTexts } from '../../ui/texts';
 import { Centered } from '../../ui/Views';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';

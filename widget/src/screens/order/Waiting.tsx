@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
 import { type Order, cancelOrder, getOrder } from '../../api/orders';
-import { useCheckout, useController, useErrorText, useTexts, useResource } from '../../ui/context';
+import { useCheckout, useController, useResource } from '../../ui/context';
+import { useErrorText, useTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { catalogKey } from '../../core/catalog';
