@@ -39,7 +39,11 @@ describe('adopted style sheets', () => {
 
   it("adopts the storefront's theme once GET /storefront answers", async () => {
     const api = installApi();
-    api.on('catalog.storefront', () => ({ ...body<{ name: string }>('catalog.storefront', '200'), name: 'Teal', theme: { primary: '#0f766e' } }));
+    api.on('catalog.storefront', () => ({
+      ...body<{ name: string }>('catalog.storefront', '200'),
+      name: 'Teal',
+      theme: { primary: '#0f766e' },
+    }));
     await import('../index');
     const el = document.createElement('streamcart-checkout');
     document.body.append(el);
