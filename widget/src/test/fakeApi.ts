@@ -284,6 +284,7 @@ function shared(call: Call): Response {
   const reply: Reply = defaultReply({
     op: found.op.key,
     method: call.method,
+    url: call.url,
     path: call.path,
     params: found.params,
     query: call.query,

@@ -43,6 +43,7 @@ interface Product {
 export interface MockRequest {
   op: string;
   method: string;
+  url: string;
   /** The path under /checkout/api ("/orders/ord_1"). */
   path: string;
   params: Record<string, string>;
@@ -423,7 +424,8 @@ export function installMockApi(initial: ApiScenario = {}, { report = console.err
 
   const mocked = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-    if (url.origin !== location.origin || !url.pathname.startsWith(`${API_PREFIX}/`)) return original(input, init);
+    // Any origin: a page may point the widget at another host's API (the element's api attribute).
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return original(input, init);
     const method = (init.method ?? 'GET').toUpperCase();
     const found = contract.match(method, url.pathname);
     if (!found) {
@@ -434,6 +436,7 @@ export function installMockApi(initial: ApiScenario = {}, { report = console.err
     const req: MockRequest = {
       op: found.op.key,
       method,
+      url: url.href,
       path: url.pathname.slice(API_PREFIX.length),
       params: found.params,
       query: url.searchParams,

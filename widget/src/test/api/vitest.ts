@@ -2,7 +2,7 @@
 // contract checks. A test changes an operation's answer with `on`; a contract breach (an answer, a
 // request body, an unknown route) fails the test that caused it.
 import { afterEach, expect, vi, type Mock } from 'vitest';
-import { contract, installMockApi, type Answer, type ApiScenario, type MockApi, type MockRequest, type Reply } from './mock';
+import { contract, defaultReply, installMockApi, type Answer, type ApiScenario, type MockApi, type MockRequest, type Reply } from './mock';
 
 type Json = Record<string, unknown>;
 
@@ -34,6 +34,13 @@ export function apiError(status: number, name: string, message: string, extra: J
 /** 409 price_changed as the API sends it: the fresh quote instead of an error's bookkeeping fields. */
 export function priceChanged(message: string, quote: Json): Response {
   return json(409, { name: 'price_changed', message, quote });
+}
+
+/** What the mock answers `req` by default, for a handler that changes the request or the answer. */
+export function byDefault(req: MockRequest): Response {
+  const r = defaultReply(req);
+  if (r.text !== undefined) return new Response(r.text, { status: r.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
+  return json(r.status, r.body);
 }
 
 /** Contract breaches in the running test; checked after each test. */
