@@ -202,8 +202,10 @@ function services(): Json[] {
   return body<{ services: Json[] }>('services.list', '200').services;
 }
 
+/** The service `id` of the list or of a services.get fixture (the trial's), else the base one as `id`. */
 function service(id: string, patch: Json = {}): Reply {
-  const s = services().find((x) => x.serviceId === id) ?? { ...body<Json>('services.get', '200'), serviceId: id };
+  const fixtures = [...FIXTURES.values()].filter((f) => f.op === 'services.get' && f.status === 200).map((f) => f.body as Json);
+  const s = [...services(), ...fixtures].find((x) => x.serviceId === id) ?? { ...body<Json>('services.get', '200'), serviceId: id };
   return { status: 200, body: { ...s, ...patch } };
 }
 
