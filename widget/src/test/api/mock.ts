@@ -283,8 +283,12 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   },
   // Renewals (issue 13): renew answers the open renewal invoice's order; the pay link's invoice.
   'services.renew': (r) => {
+    // The service's plan and cycle unless the buyer picks others (a trial continues with a paid plan).
+    const s = service(r.params.serviceId!).body as Json;
+    const q = quote({ pid: r.body?.pid ?? s.pid, billingCycle: r.body?.billingCycle ?? s.billingCycle });
+    if (q.status !== 200) return q;
     const o = fromFixture('services.renew', '201');
-    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId] } };
+    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId], total: (q.body as Json).total, quote: q.body } };
   },
   'services.cancel': (r) => service(r.params.serviceId!, { autoRenew: false, renewalInvoiceId: null, renewalOrderId: null }),
   'services.resume': (r) => service(r.params.serviceId!, { autoRenew: true }),
