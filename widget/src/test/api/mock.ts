@@ -2,7 +2,8 @@
 // story picks fixtures per operation (parameters.api); the rest get the defaults below, which
 // derive what a server computes (prices in another currency, quotes, promo checks) from the
 // catalog fixtures. Every request body and every answer is checked against the contract: a
-// mismatch is logged with console.error, which fails the smoke test.
+// mismatch is logged with console.error, which fails the smoke test. The widget's Vitest tests use
+// the same mock through ./vitest.ts.
 import openapi from '../../../../api/httpapi/openapi3.json';
 import { loadContract } from './contract';
 import { body, fixture, localized, FIXTURES } from './fixtures';
@@ -357,7 +358,7 @@ const BEARER = /^Bearer \S/;
 export function defaultReply(req: MockRequest): Reply {
   if (contract.operations.get(req.op)?.secured && !BEARER.test(req.headers.get('Authorization') ?? ''))
     // Every operation's 401 is the same error: one fixture says it.
-    return { ...fromFixture('services.list', '401') };
+    return fromFixture('services.list', '401');
   return (DEFAULTS[req.op] ?? notMocked)(req);
 }
 
