@@ -1,6 +1,6 @@
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi } from '../test/fakeApi';
+import { installApi } from '../test/api/vitest';
 import { mountIndex } from '../test/mount';
 import { BROWSER_LANG_MAX_AGE, readCookie, writeBrowserLang, writeCookie } from './cookie';
 import { readLanding } from './landing';
@@ -110,13 +110,13 @@ describe('browserLang cookie', () => {
 
 describe('sign-out through the element', () => {
   it('calls DELETE /session with the token, clears the cookie fields and emits session-changed', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     savePersisted(full());
     const { el, of } = await mountIndex();
     await waitFor(() => expect(of('ready')).toEqual([{ locale: 'en-us', currency: 'EUR', signedIn: true, email: 'buyer@example.com' }]));
     await el.signOut();
-    const del = api.callsTo('DELETE /session')[0]!;
-    expect(del.headers.authorization).toBe('Bearer tok');
+    const del = api.callsTo('session.delete')[0]!;
+    expect(del.headers.get('authorization')).toBe('Bearer tok');
     expect(of('session-changed')).toEqual([{ signedIn: false }]);
     const after = loadPersisted();
     expect(after).toEqual({ ...signedOut(full()), products: after.products });

@@ -3,14 +3,14 @@
 // here the sheets are <style> elements, in the same order).
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi } from '../test/fakeApi';
+import { installApi } from '../test/api/vitest';
 import { mount } from '../test/mount';
 
 const styles = (el: Element) => Array.from(el.shadowRoot!.querySelectorAll('style')).map((s) => s.textContent ?? '');
 
 describe('sheets of the screens', () => {
   it('adds the checkout form’s sheets once the form is there, after the shared one, once each', async () => {
-    installFakeApi();
+    installApi();
     const { el, ui } = mount();
     await waitFor(() => expect(el.shadowRoot!.querySelector('[data-testid="plan-card"]')).not.toBeNull());
     expect(styles(el)[0]).toContain('.sc-plan');

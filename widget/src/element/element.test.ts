@@ -1,11 +1,11 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi } from '../test/fakeApi';
+import { installApi } from '../test/api/vitest';
 import { mount, mountIndex } from '../test/mount';
 
 describe('<streamcart-checkout>', () => {
   it('renders into its own open shadow root and leaves the light DOM empty', async () => {
-    installFakeApi();
+    installApi();
     const { el, ui } = await mountIndex();
     expect(el.shadowRoot?.mode).toBe('open');
     expect(el.childNodes).toHaveLength(0);
@@ -16,7 +16,7 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('emits streamcart:ready (bubbling, composed) with locale, currency and session', async () => {
-    installFakeApi();
+    installApi();
     const seen: Event[] = [];
     document.addEventListener('streamcart:ready', (e) => seen.push(e), { once: true });
     const { of } = mount({ locale: 'de-de', currency: 'usd' });
@@ -27,25 +27,25 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('sends the store key and asks for prices in the currency attribute', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     await mountIndex({ store: 'pk_test_1', currency: 'GBP', api: 'https://shop.example/checkout/api' });
-    const call = api.callsTo('GET /products')[0]!;
-    expect(call.headers['streamcart-store']).toBe('pk_test_1');
+    const call = api.callsTo('catalog.listProducts')[0]!;
+    expect(call.headers.get('streamcart-store')).toBe('pk_test_1');
     expect(call.query.get('currency')).toBe('GBP');
     expect(call.url).toMatch(/^https:\/\/shop\.example\/checkout\/api\//);
   });
 
   it('asks for the products as it connects, before React renders, and the plan page reuses the answer', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const { el } = mount({ currency: 'usd' });
-    expect(api.callsTo('GET /products').map((c) => c.query.get('currency'))).toEqual(['USD']);
+    expect(api.callsTo('catalog.listProducts').map((c) => c.query.get('currency'))).toEqual(['USD']);
     expect(el.shadowRoot?.querySelector('.sc-root')).toBeFalsy();
     await waitFor(() => expect(el.shadowRoot?.querySelectorAll('[data-testid="plan-card"]')).toHaveLength(3));
-    expect(api.callsTo('GET /products')).toHaveLength(1);
+    expect(api.callsTo('catalog.listProducts')).toHaveLength(1);
   });
 
   it('selects the plan attribute, and open(pid) selects another plan', async () => {
-    installFakeApi();
+    installApi();
     const { el, ui, of } = await mountIndex({ plan: '3' });
     const selected = () =>
       ui()
@@ -58,14 +58,14 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('setLocale switches language, writes browserLang and emits locale-changed', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const { el, ui, of } = await mountIndex();
     expect(ui().getByText('Choose your plan')).toBeTruthy();
     el.setLocale('de-de');
     await ui().findByText('Wählen Sie Ihr Paket');
     // The catalog's own texts are asked for in the new language too.
-    await waitFor(() => expect(api.callsTo('GET /products').at(-1)!.query.get('locale')).toBe('de-de'));
-    expect(api.callsTo('GET /gateways').at(-1)!.query.get('locale')).toBe('de-de');
+    await waitFor(() => expect(api.callsTo('catalog.listProducts').at(-1)!.query.get('locale')).toBe('de-de'));
+    expect(api.callsTo('catalog.listGateways').at(-1)!.query.get('locale')).toBe('de-de');
     expect(document.cookie).toContain('browserLang=de-de');
     expect(of('locale-changed')).toEqual([{ locale: 'de-de' }]);
     el.setLocale('xx-yy');
@@ -73,10 +73,10 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('setCurrency re-prices the plans and emits currency-changed', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const { el, ui, of } = await mountIndex();
     el.setCurrency('usd');
-    await waitFor(() => expect(api.callsTo('GET /products').some((c) => c.query.get('currency') === 'USD')).toBe(true));
+    await waitFor(() => expect(api.callsTo('catalog.listProducts').some((c) => c.query.get('currency') === 'USD')).toBe(true));
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('$'));
     expect(of('currency-changed')).toEqual([{ currency: 'USD' }]);
   });
@@ -92,14 +92,14 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('re-renders when an attribute changes', async () => {
-    installFakeApi();
+    installApi();
     const { el, ui } = await mountIndex();
     el.setAttribute('locale', 'es-es');
     await ui().findByText('Elige tu plan');
   });
 
   it('keeps running when moved within the page', async () => {
-    installFakeApi();
+    installApi();
     const { el, ui } = await mountIndex();
     fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'moved@example.com' } });
     const box = document.createElement('section');
@@ -110,7 +110,7 @@ describe('<streamcart-checkout>', () => {
   });
 
   it('unmounts when removed from the page', async () => {
-    installFakeApi();
+    installApi();
     const { el } = await mountIndex();
     el.remove();
     await waitFor(() => expect(el.shadowRoot?.querySelector('[data-testid="plan-card"]')).toBeNull());

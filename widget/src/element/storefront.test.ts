@@ -1,11 +1,13 @@
 // The storefront's settings (GET /storefront): theme, logo, default language and currency.
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi, storefront, type FakeApi } from '../test/fakeApi';
+import { body } from '../test/api/fixtures';
+import { byDefault, installApi, type Api } from '../test/api/vitest';
 import { mount, mountIndex } from '../test/mount';
 import { safeCssValue, themeCss } from './styles';
 
-const TEAL = storefront({
+const TEAL = {
+  ...body<{ name: string }>('catalog.storefront', '200'),
   name: 'Teal TV',
   key: 'pk_test_teal',
   logo: 'https://teal.example/logo.svg',
@@ -13,11 +15,14 @@ const TEAL = storefront({
   defaultLocale: 'de-de',
   defaultCurrency: 'GBP',
   plans: [1, 2, 3],
-});
+};
 
-function tealStore(api: FakeApi): void {
-  api.on('GET /storefront', () => TEAL);
-  api.storeCurrency = 'GBP';
+function tealStore(api: Api): void {
+  api.on('catalog.storefront', () => TEAL);
+  // The server answers in the storefront's currency when the widget asks for none.
+  api.on('catalog.listProducts', (r) =>
+    byDefault({ ...r, query: new URLSearchParams({ currency: 'GBP', ...Object.fromEntries(r.query) }) }),
+  );
 }
 
 describe('themeCss', () => {
@@ -41,7 +46,7 @@ describe('themeCss', () => {
 
 describe('storefront settings', () => {
   it('applies theme, logo, default language and currency when the page sets none', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     tealStore(api);
     const { el, ui, of } = await mountIndex();
     // jsdom has no adopted sheets: the theme is a <style> of its own in the shadow root.
@@ -57,7 +62,7 @@ describe('storefront settings', () => {
     await waitFor(() => expect(el.shadowRoot!.querySelector('.sc-root')?.getAttribute('lang')).toBe('de-DE'));
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('£'));
     // The plans were asked for without a currency (the server's default) and never in EUR.
-    const asked = api.callsTo('GET /products').map((c) => c.query.get('currency'));
+    const asked = api.callsTo('catalog.listProducts').map((c) => c.query.get('currency'));
     expect(asked[0]).toBeNull();
     expect(asked).not.toContain('EUR');
     expect(of('ready')).toEqual([expect.objectContaining({ currency: 'GBP' })]);
@@ -68,10 +73,10 @@ describe('storefront settings', () => {
   });
 
   it("keeps the buyer's regional variant of the storefront's language", async () => {
-    const api = installFakeApi();
-    api.on('GET /storefront', () => ({ ...TEAL, defaultLocale: 'en-gb' }));
+    const api = installApi();
+    api.on('catalog.storefront', () => ({ ...TEAL, defaultLocale: 'en-gb' }));
     const { el, of } = await mountIndex();
-    await waitFor(() => expect(api.callsTo('GET /storefront')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('catalog.storefront')).toHaveLength(1));
     await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
     // jsdom's browser speaks en-US.
     expect(el.shadowRoot!.querySelector('.sc-root')?.getAttribute('lang')).toBe('en-US');
@@ -79,18 +84,18 @@ describe('storefront settings', () => {
   });
 
   it("keeps the page's locale and currency attributes and the buyer's language cookie", async () => {
-    const api = installFakeApi();
+    const api = installApi();
     tealStore(api);
     document.cookie = 'browserLang=es-es; Path=/';
     const { el, ui } = await mountIndex({ currency: 'USD' });
     await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
     expect(el.shadowRoot!.querySelector('.sc-root')?.getAttribute('lang')).toBe('es-ES');
     expect(ui().getByTestId('price-total').textContent).toContain('$');
-    expect(api.callsTo('GET /products').every((c) => c.query.get('currency') === 'USD')).toBe(true);
+    expect(api.callsTo('catalog.listProducts').every((c) => c.query.get('currency') === 'USD')).toBe(true);
   });
 
   it("remembers the buyer's currency through a page reload when the page sets none; an attribute still wins", async () => {
-    const api = installFakeApi();
+    const api = installApi();
     tealStore(api);
     const first = await mountIndex({ store: 'pk_test_teal' });
     await waitFor(() => expect(first.ui().getByTestId('price-total').textContent).toContain('£'));
@@ -99,13 +104,13 @@ describe('storefront settings', () => {
     // Off to the payment page: the host page reloads, and a new element starts.
     first.el.remove();
     await Promise.resolve();
-    const before = api.callsTo('GET /products').length;
+    const before = api.callsTo('catalog.listProducts').length;
     const back = await mountIndex({ store: 'pk_test_teal' });
     await waitFor(() => expect(back.el.shadowRoot!.querySelector('img[part="logo"]')).not.toBeNull());
     await waitFor(() => expect(back.ui().getByTestId('price-total').textContent).toContain('$'));
     // Priced in the buyer's currency from the start, not in the storefront's default one first.
     const asked = api
-      .callsTo('GET /products')
+      .callsTo('catalog.listProducts')
       .slice(before)
       .map((c) => c.query.get('currency'));
     expect(asked.length).toBeGreaterThan(0);
@@ -128,9 +133,11 @@ describe('storefront settings', () => {
   });
 
   it('takes the theme and logo of another storefront when the store attribute changes', async () => {
-    const api = installFakeApi();
-    api.on('GET /storefront', (c) =>
-      c.headers['streamcart-store'] === 'pk_b' ? storefront({ name: 'B', logo: '/b.svg', theme: { primary: 'rebeccapurple' } }) : TEAL,
+    const api = installApi();
+    api.on('catalog.storefront', (c) =>
+      c.headers.get('streamcart-store') === 'pk_b'
+        ? { ...body<object>('catalog.storefront', '200'), name: 'B', logo: '/b.svg', theme: { primary: 'rebeccapurple' } }
+        : TEAL,
     );
     const { el } = await mountIndex({ store: 'pk_a', api: 'https://shop.example/checkout/api' });
     await waitFor(() => expect(el.shadowRoot!.querySelector('img[part="logo"]')?.getAttribute('alt')).toBe('Teal TV'));
@@ -145,11 +152,11 @@ describe('storefront settings', () => {
   });
 
   it('shows no logo and keeps the defaults when the storefront has none (an older server)', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     // Off the contract on purpose: a server from before these fields existed.
-    api.on('GET /storefront', () => ({ name: 'Old' }), { offContract: true });
+    api.on('catalog.storefront', () => ({ name: 'Old' }), { offContract: true });
     const { el, ui } = await mountIndex();
-    await waitFor(() => expect(api.callsTo('GET /storefront')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('catalog.storefront')).toHaveLength(1));
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).toContain('€'));
     expect(el.shadowRoot!.querySelector('img[part="logo"]')).toBeNull();
     expect(Array.from(el.shadowRoot!.querySelectorAll('style')).some((s) => s.textContent?.startsWith(':host{--_p'))).toBe(false);
@@ -164,8 +171,8 @@ describe('what a host page needs, announced instead of asked for twice', () => {
   }
 
   it('announces the storefront links and the currencies it read, one request each', async () => {
-    const api = installFakeApi();
-    api.on('GET /storefront', () => ({ ...TEAL, supportUrl: 'https://help.teal.example/', dashboardUrl: 'https://my.teal.example/' }));
+    const api = installApi();
+    api.on('catalog.storefront', () => ({ ...TEAL, supportUrl: 'https://help.teal.example/', dashboardUrl: 'https://my.teal.example/' }));
     const storefronts = listen('storefront-loaded');
     const currencies = listen('currencies-loaded');
     await mountIndex();
@@ -180,19 +187,19 @@ describe('what a host page needs, announced instead of asked for twice', () => {
         currencies: expect.arrayContaining([expect.objectContaining({ code: 'EUR' })]),
       }),
     );
-    expect(api.callsTo('GET /storefront')).toHaveLength(1);
-    expect(api.callsTo('GET /currencies')).toHaveLength(1);
+    expect(api.callsTo('catalog.storefront')).toHaveLength(1);
+    expect(api.callsTo('catalog.listCurrencies')).toHaveLength(1);
   });
 
   it('reads the currencies at once, once, off the plan page', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const currencies = listen('currencies-loaded');
     history.replaceState(null, '', '/checkout/success');
     try {
       const { el } = mount({ routing: 'history', base: '/checkout/' });
       await waitFor(() => expect(currencies).toHaveLength(1));
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(api.callsTo('GET /currencies')).toHaveLength(1);
+      expect(api.callsTo('catalog.listCurrencies')).toHaveLength(1);
       el.remove();
     } finally {
       history.replaceState(null, '', '/');

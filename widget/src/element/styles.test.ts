@@ -3,7 +3,8 @@
 // widget is loaded.
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it } from 'vitest';
-import { installFakeApi, storefront } from '../test/fakeApi';
+import { installApi } from '../test/api/vitest';
+import { body } from '../test/api/fixtures';
 
 const adopted = new WeakMap<ShadowRoot, CSSStyleSheet[]>();
 Object.defineProperty(ShadowRoot.prototype, 'adoptedStyleSheets', {
@@ -18,7 +19,7 @@ Object.defineProperty(ShadowRoot.prototype, 'adoptedStyleSheets', {
 
 describe('adopted style sheets', () => {
   it('adopts one shared sheet into each widget and adds no <style>', async () => {
-    installFakeApi();
+    installApi();
     await import('../index');
     const a = document.createElement('streamcart-checkout');
     const b = document.createElement('streamcart-checkout');
@@ -37,8 +38,12 @@ describe('adopted style sheets', () => {
   });
 
   it("adopts the storefront's theme once GET /storefront answers", async () => {
-    const api = installFakeApi();
-    api.on('GET /storefront', () => storefront({ name: 'Teal', theme: { primary: '#0f766e' } }));
+    const api = installApi();
+    api.on('catalog.storefront', () => ({
+      ...body<{ name: string }>('catalog.storefront', '200'),
+      name: 'Teal',
+      theme: { primary: '#0f766e' },
+    }));
     await import('../index');
     const el = document.createElement('streamcart-checkout');
     document.body.append(el);

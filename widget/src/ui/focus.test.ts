@@ -4,7 +4,8 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../core/browser';
-import { apiError, installFakeApi, promotion, quote } from '../test/fakeApi';
+import { apiError, byDefault, installApi } from '../test/api/vitest';
+import { body } from '../test/api/fixtures';
 import { mount, mountIndex } from '../test/mount';
 
 type Mounted = Awaited<ReturnType<typeof mountIndex>>;
@@ -23,16 +24,16 @@ async function typeEmail(m: Mounted) {
 
 describe('focus', () => {
   it('leaves the focus with the page when the plans first show', async () => {
-    installFakeApi();
+    installApi();
     const m = await mountIndex();
     expect(document.activeElement).toBe(document.body);
     expect(m.ui().getByRole('heading', { name: 'Choose your plan' }).tabIndex).toBe(-1);
   });
 
   it('gives the next step its heading, and an order failure its message', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     let fail: (r: Response) => void = () => undefined;
-    api.on('POST /orders', () => new Promise<Response>((resolve) => (fail = resolve)));
+    api.on('order.create', () => new Promise<Response>((resolve) => (fail = resolve)));
     const m = await mountIndex();
     await typeEmail(m);
     const pay = m.ui().getByTestId('pay-button');
@@ -40,17 +41,17 @@ describe('focus', () => {
     fireEvent.click(pay);
     const creating = await m.ui().findByRole('heading', { name: 'Creating your order…' });
     await waitFor(() => expect(focused(m)).toBe(creating));
-    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('order.create')).toHaveLength(1));
     fail(apiError(503, 'unavailable', 'Try later'));
     const alert = await m.ui().findByText('The service is busy right now. Please try again in a moment.');
     await waitFor(() => expect(focused(m)).toBe(alert));
   });
 
   it('moves from Apply to Remove and from Remove back to the field', async () => {
-    installFakeApi();
+    installApi();
     const m = await mountIndex();
     const input = m.ui().getByTestId('promo-input');
-    fireEvent.change(input, { target: { value: 'SAVE10' } });
+    fireEvent.change(input, { target: { value: 'WELCOME10' } });
     const apply = m.ui().getByTestId('promo-apply');
     apply.focus();
     fireEvent.click(apply);
@@ -61,14 +62,14 @@ describe('focus', () => {
   });
 
   it('puts the cancel question on its safe answer and returns to "Cancel order"', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['pending'];
+    const api = installApi();
+    api.on('order.get', ['200.pending']);
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const m = await mountIndex();
     await typeEmail(m);
     m.ui().getByTestId('pay-button').focus();
     fireEvent.click(m.ui().getByTestId('pay-button'));
-    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('order.create')).toHaveLength(1));
     // Back from the payment page without paying: the waiting view.
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     const cancel = await m.ui().findByTestId('cancel-order');
@@ -99,16 +100,16 @@ function controls(m: ReturnType<typeof mount>): HTMLElement[] {
 // page) are there: what they arrive with must not take away the control the focus is on.
 describe('focus while the form loads', () => {
   it("keeps the focus on the buyer's control when a free trial's quote comes late", async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const lateQuote = held();
-    api.on('POST /quote', async (call) => {
+    api.on('pricing.quote', async (call) => {
       await lateQuote.gate;
-      return quote(call.body ?? {});
+      return byDefault(call);
     });
     const m = mount({ plan: '1' });
     await waitFor(() => expect(m.el.shadowRoot?.querySelector('[data-testid="billing-cycle"]')).toBeTruthy());
-    await waitFor(() => expect(api.callsTo('GET /gateways')).toHaveLength(1));
-    await waitFor(() => expect(api.callsTo('POST /quote')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('catalog.listGateways')).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo('pricing.quote')).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The last control of the form, where Tab has taken the buyer while the total is not there.
     const last = controls(m).at(-1)!;
@@ -121,13 +122,13 @@ describe('focus while the form loads', () => {
   });
 
   it("hands the focus from Apply to Remove when the page's code is accepted while the buyer is on Apply", async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const promo = held();
-    api.on('GET /promotions/SAVE10', async () => {
+    api.on('promotion.get', async () => {
       await promo.gate;
-      return promotion('SAVE10')!;
+      return body('promotion.get', '200');
     });
-    const m = mount({ promocode: 'SAVE10' });
+    const m = mount({ promocode: 'WELCOME10' });
     const apply = await waitFor(() => {
       const b = m.el.shadowRoot?.querySelector<HTMLButtonElement>('[data-testid="promo-apply"]');
       expect(b?.getAttribute('aria-busy')).toBe('true');
@@ -140,19 +141,19 @@ describe('focus while the form loads', () => {
   });
 
   it('keeps the focused pay button focusable while a late code re-prices the order', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const promo = held();
-    api.on('GET /promotions/SAVE10', async () => {
+    api.on('promotion.get', async () => {
       await promo.gate;
-      return promotion('SAVE10')!;
+      return body('promotion.get', '200');
     });
     const repriced = held();
-    api.on('POST /quote', async (call) => {
+    api.on('pricing.quote', async (call) => {
       // The re-priced order (the code applied: 12.99 less 10 %) is answered when the test says so.
       if (call.body?.promoCode) await repriced.gate;
-      return quote(call.body ?? {});
+      return byDefault(call);
     });
-    const m = mount({ promocode: 'SAVE10' });
+    const m = mount({ promocode: 'WELCOME10' });
     const pay = await waitFor(() => {
       const b = m.el.shadowRoot?.querySelector<HTMLButtonElement>('[data-testid="pay-button"]');
       expect(b?.disabled).toBe(false);
@@ -165,7 +166,7 @@ describe('focus while the form loads', () => {
     expect(pay.disabled).toBe(false);
     expect(focused(m)).toBe(pay);
     fireEvent.click(pay);
-    expect(api.callsTo('POST /orders')).toHaveLength(0);
+    expect(api.callsTo('order.create')).toHaveLength(0);
     // Left while not ready, it is disabled as usual (out of the Tab order).
     m.ui().getByTestId('email-input').focus();
     await waitFor(() => expect(pay.disabled).toBe(true));

@@ -4,9 +4,15 @@ import { browser } from '../../core/browser';
 import { emptyPersisted, loadPersisted, savePersisted } from '../../core/persisted';
 import { tokenScope } from '../../core/signin';
 import { texts as en } from '../../i18n/en/aftersale';
-import { apiError, installFakeApi, order, PASSWORD, resellerService, service, sessionToken } from '../../test/fakeApi';
+import { apiError, installApi } from '../../test/api/vitest';
+import { body } from '../../test/api/fixtures';
+import { LINK_TOKEN, PASSWORD, THROTTLED_EMAIL } from '../../test/api/mock';
 import { mount, mountIndex } from '../../test/mount';
 import { normalizeMac } from './api';
+
+/** The session tokens of the fixtures: by email only, and proven (a password or a link). */
+const EMAIL_TOKEN = body<{ token: string }>('session.create', '201').token;
+const PROVEN_TOKEN = body<{ token: string }>('session.create', '201.proven').token;
 
 function signIn(email: string, scope: 'email' | 'proven') {
   const p = emptyPersisted();
@@ -14,7 +20,7 @@ function signIn(email: string, scope: 'email' | 'proven') {
     ...p,
     auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
     user: { email },
-    token: scope === 'proven' ? sessionToken(email) : `tok-${email}`,
+    token: scope === 'proven' ? PROVEN_TOKEN : EMAIL_TOKEN,
   });
 }
 
@@ -29,7 +35,7 @@ async function open(attrs: Record<string, string> = {}) {
 
 describe('sign-in for management', () => {
   it('goes from "Manage my services" to the sign-in view and always says the same after sending a link', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     history.replaceState(null, '', '/checkout/');
     const { ui } = await mountIndex(HISTORY);
     const link = ui().getByTestId('manage-services');
@@ -40,32 +46,32 @@ describe('sign-in for management', () => {
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'not-an-email' } });
     fireEvent.click(ui().getByTestId('signin-send'));
     expect((await ui().findByTestId('email-error')).textContent).toBe('Please enter a Valid Email.');
-    expect(api.callsTo('POST /session/link')).toHaveLength(0);
+    expect(api.callsTo('session.requestLink')).toHaveLength(0);
 
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'nobody@example.com' } });
     fireEvent.click(ui().getByTestId('signin-send'));
     expect((await ui().findByTestId('signin-sent')).textContent).toBe(en.linkSent);
-    expect(api.callsTo('POST /session/link')[0]!.body).toEqual({ email: 'nobody@example.com', returnUrl: '/checkout/?view=services' });
+    expect(api.callsTo('session.requestLink')[0]!.body).toEqual({ email: 'nobody@example.com', returnUrl: '/checkout/?view=services' });
   });
 
   it('trades a ?signin= link for a proven session, drops it from the URL and shows the services', async () => {
-    const api = installFakeApi();
-    history.replaceState(null, '', '/checkout/de-de/?signin=good-link');
+    const api = installApi();
+    history.replaceState(null, '', `/checkout/de-de/?signin=${LINK_TOKEN}`);
     const { ui, of } = await open(HISTORY);
     await ui().findByTestId('services-view');
-    expect(api.callsTo('POST /session/link/good-link')).toHaveLength(1);
+    expect(api.callsTo(`POST /session/link/${LINK_TOKEN}`)).toHaveLength(1);
     expect(location.pathname + location.search).toBe('/checkout/de-de/?view=services');
     const p = loadPersisted();
     expect(p.user.email).toBe('buyer@example.com');
     expect(tokenScope(p.token)).toBe('proven');
-    expect(api.callsTo('GET /services')[0]!.headers.authorization).toBe(`Bearer ${p.token}`);
+    expect(api.callsTo('services.list')[0]!.headers.get('authorization')).toBe(`Bearer ${p.token}`);
     expect(of('session-changed')).toEqual([{ signedIn: true, email: 'buyer@example.com' }]);
     // The German table is used on the German route.
     expect(ui().getByText('Meine Dienste')).toBeTruthy();
   });
 
   it('says so when the link is used or expired, and offers the form again', async () => {
-    installFakeApi();
+    installApi();
     history.replaceState(null, '', '/?signin=used-link');
     const { ui } = await open();
     expect((await ui().findByRole('alert')).textContent).toContain(en.errors.invalid_link);
@@ -74,7 +80,7 @@ describe('sign-in for management', () => {
   });
 
   it('signs in with a password; wrong password and throttling have their messages', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     history.replaceState(null, '', '/checkout/?view=services');
     const { ui } = await open(HISTORY);
     await ui().findByTestId('signin-form');
@@ -87,7 +93,7 @@ describe('sign-in for management', () => {
     fireEvent.click(ui().getByTestId('signin-submit'));
     await waitFor(() => expect(ui().getByTestId('signin-error').textContent).toBe('Wrong email or password.'));
 
-    fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'throttled@example.com' } });
+    fireEvent.input(ui().getByTestId('email-input'), { target: { value: THROTTLED_EMAIL } });
     fireEvent.click(ui().getByTestId('signin-submit'));
     await waitFor(() => expect(ui().getByTestId('signin-error').textContent).toBe(en.errors.too_many_attempts));
 
@@ -95,11 +101,11 @@ describe('sign-in for management', () => {
     fireEvent.input(ui().getByTestId('signin-password'), { target: { value: PASSWORD } });
     fireEvent.click(ui().getByTestId('signin-submit'));
     await ui().findByTestId('services-view');
-    expect(api.callsTo('POST /session').at(-1)!.body).toEqual({ email: 'buyer@example.com', password: PASSWORD });
+    expect(api.callsTo('session.create').at(-1)!.body).toEqual({ email: 'buyer@example.com', password: PASSWORD });
   });
 
   it('an email-only session must still sign in to manage', async () => {
-    installFakeApi();
+    installApi();
     signIn('buyer@example.com', 'email');
     history.replaceState(null, '', '/checkout/?view=services');
     const { ui } = await open(HISTORY);
@@ -108,18 +114,18 @@ describe('sign-in for management', () => {
   });
 
   it('the email landing parameter leaves a session of the same email alone', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/?email=buyer%40example.com');
     await mountIndex(HISTORY);
-    expect(api.callsTo('POST /session')).toHaveLength(0);
+    expect(api.callsTo('session.create')).toHaveLength(0);
     expect(tokenScope(loadPersisted().token)).toBe('proven');
   });
 });
 
 describe('services', () => {
   async function services() {
-    const api = installFakeApi();
+    const api = installApi();
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/?view=services');
     const m = await open(HISTORY);
@@ -129,19 +135,19 @@ describe('services', () => {
 
   it('lists services with status badges and credentials with copy buttons', async () => {
     const { cards } = await services();
-    expect(cards.map((c) => c.dataset.serviceId)).toEqual(['s-1', 's-2']);
-    const [first, second] = cards as [HTMLElement, HTMLElement];
+    expect(cards.map((c) => c.dataset.serviceId)).toEqual(['svc_storybook01', 'svc_storybook02', 'svc_storybook03']);
+    const [first, , second] = cards as [HTMLElement, HTMLElement, HTMLElement];
     expect(first.querySelector('[data-testid="service-status"]')!.textContent).toBe('Active');
     expect(second.querySelector<HTMLElement>('[data-testid="service-status"]')!.dataset.status).toBe('Cancelled');
     expect(second.querySelector('[data-testid="service-status"]')!.textContent).toMatch(/^Cancell?ed$/);
-    expect(first.querySelector('[data-testid="credential-username"]')!.textContent).toBe('sc12345678');
+    expect(first.querySelector('[data-testid="credential-username"]')!.textContent).toBe('sc91692420');
     expect(first.querySelectorAll('[data-testid="copy-button"]')).toHaveLength(3);
     // A cancelled service offers no actions.
     expect(second.querySelector('[data-testid="service-restart"]')).toBeNull();
   });
 
   it('links the upsell by a real address in memory routing too, and opens it in place on a click', async () => {
-    installFakeApi();
+    installApi();
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/shop/?sc_view=services');
     const { ui } = await open();
@@ -158,18 +164,18 @@ describe('services', () => {
     const q = (id: string) => card.querySelector<HTMLElement>(`[data-testid="${id}"]`)!;
     fireEvent.click(q('service-restart'));
     await waitFor(() => expect(q('service-message').textContent).toBe(en.restarted));
-    expect(api.callsTo('POST /services/s-1/restart')).toHaveLength(1);
+    expect(api.callsTo('POST /services/svc_storybook01/restart')).toHaveLength(1);
     fireEvent.click(q('service-recreate'));
     await waitFor(() => expect(q('service-message').textContent).toBe(en.recreated));
 
     fireEvent.click(q('service-terminate'));
-    expect((await within(card).findByTestId('terminate-confirm')).textContent).toContain('Terminate Premium for good?');
+    expect((await within(card).findByTestId('terminate-confirm')).textContent).toContain('Terminate Standard for good?');
     fireEvent.click(q('terminate-no'));
     fireEvent.click(await within(card).findByTestId('service-terminate'));
-    expect(api.callsTo('POST /services/s-1/terminate')).toHaveLength(0);
+    expect(api.callsTo('POST /services/svc_storybook01/terminate')).toHaveLength(0);
     fireEvent.click(await within(card).findByTestId('terminate-yes'));
     await waitFor(() => expect(q('service-status').textContent).toBe('Terminated'));
-    expect(api.callsTo('POST /services/s-1/terminate')[0]!.body).toEqual({ confirm: true });
+    expect(api.callsTo('POST /services/svc_storybook01/terminate')[0]!.body).toEqual({ confirm: true });
     expect(q('service-message').textContent).toBe(en.terminated);
   });
 
@@ -180,15 +186,15 @@ describe('services', () => {
     fireEvent.input(q('mac-input'), { target: { value: '00:1A:79:12:34' } });
     fireEvent.click(q('mac-save'));
     expect((await within(card).findByTestId('mac-error')).textContent).toBe(en.errors.invalid_mac);
-    expect(api.callsTo('PUT /services/s-1/mac')).toHaveLength(0);
+    expect(api.callsTo('PUT /services/svc_storybook01/mac')).toHaveLength(0);
 
-    fireEvent.input(q('mac-input'), { target: { value: '00-1a-79-12-34-56' } });
+    fireEvent.input(q('mac-input'), { target: { value: '00-1a-79-65-43-2f' } });
     fireEvent.click(q('mac-save'));
-    await waitFor(() => expect(q('service-message').textContent).toBe('The MAC address is now 00:1A:79:12:34:56.'));
-    expect(api.callsTo('PUT /services/s-1/mac')[0]!.body).toEqual({ macAddress: '00-1a-79-12-34-56' });
-    expect((q('mac-input') as HTMLInputElement).value).toBe('00:1A:79:12:34:56');
+    await waitFor(() => expect(q('service-message').textContent).toBe('The MAC address is now 00:1A:79:65:43:2F.'));
+    expect(api.callsTo('PUT /services/svc_storybook01/mac')[0]!.body).toEqual({ macAddress: '00-1a-79-65-43-2f' });
+    expect((q('mac-input') as HTMLInputElement).value).toBe('00:1A:79:65:43:2F');
 
-    api.on('PUT /services/s-1/mac', () => apiError(400, 'invalid_mac', 'Please enter a valid MAC address.'));
+    api.on('services.setMac', '400');
     fireEvent.input(q('mac-input'), { target: { value: 'AA:BB:CC:DD:EE:FF' } });
     fireEvent.click(q('mac-save'));
     await waitFor(() => expect(q('mac-error').textContent).toBe(en.errors.invalid_mac));
@@ -200,13 +206,13 @@ describe('services', () => {
     const { api, cards } = await services();
     fireEvent.click(cards[0]!.querySelector<HTMLElement>('[data-testid="m3u-download"]')!);
     await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
-    const call = api.callsTo('GET /services/s-1/playlist.m3u')[0]!;
-    expect(call.headers.authorization).toBe(`Bearer ${sessionToken('buyer@example.com')}`);
+    const call = api.callsTo('GET /services/svc_storybook01/playlist.m3u')[0]!;
+    expect(call.headers.get('authorization')).toBe(`Bearer ${PROVEN_TOKEN}`);
   });
 
   it('sends an expired session back to the sign-in form', async () => {
-    const api = installFakeApi();
-    api.on('GET /services', () => apiError(401, 'unauthorized', 'expired'));
+    const api = installApi();
+    api.on('services.list', '401');
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/?view=services');
     const { ui } = await open(HISTORY);
@@ -217,7 +223,7 @@ describe('services', () => {
 
 describe('upsell', () => {
   it('prices the slider choice on the server and pays through its own invoice', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     signIn('buyer@example.com', 'proven');
     history.replaceState(null, '', '/checkout/upsell');
@@ -227,28 +233,28 @@ describe('upsell', () => {
     expect(slider.value).toBe('1');
     expect(slider.max).toBe('4');
     await waitFor(() => expect(ui().getByTestId('upsell-total').textContent).toBe('€3.00'));
-    expect(api.callsTo('POST /upsell/quote')[0]!.body).toEqual({ serviceId: 's-1', extraQuantity: 1, currency: 'EUR' });
+    expect(api.callsTo('upsell.quote')[0]!.body).toEqual({ serviceId: 'svc_storybook01', extraQuantity: 1, currency: 'EUR' });
 
     fireEvent.change(slider, { target: { value: '2' } });
     await waitFor(() => expect(ui().getByTestId('upsell-total').textContent).toBe('€6.00'));
     expect(ui().getByTestId('upsell-after').textContent).toBe('3 connections after payment');
     fireEvent.click(ui().getByTestId('pay-button'));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/checkout/api/payments/sandbox/i-up'));
-    expect(api.callsTo('POST /upsell/orders')[0]!.body).toEqual({
-      serviceId: 's-1',
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/checkout/api/payments/sandbox/inv_storybookup'));
+    expect(api.callsTo('upsell.order')[0]!.body).toEqual({
+      serviceId: 'svc_storybook01',
       extraQuantity: 2,
       currency: 'EUR',
       gateway: 'sandbox',
-      returnUrl: '/checkout/waiting?order={orderId}&upsell=s-1',
+      returnUrl: '/checkout/waiting?order={orderId}&upsell=svc_storybook01',
     });
     expect(of('order-created')).toEqual([
-      { orderId: 'o-up', invoiceId: 'i-up', status: 'pending', total: { amount: 600, currency: 'EUR' } },
+      { orderId: 'ord_storybookup', invoiceId: 'inv_storybookup', status: 'pending', total: { amount: 600, currency: 'EUR' } },
     ]);
-    expect(loadPersisted().order.orderid).toBe('o-up');
+    expect(loadPersisted().order.orderid).toBe('ord_storybookup');
   });
 
   it('asks an email-only session to sign in first', async () => {
-    installFakeApi();
+    installApi();
     signIn('buyer@example.com', 'email');
     history.replaceState(null, '', '/checkout/upsell');
     const { ui } = await open(HISTORY);
@@ -257,20 +263,20 @@ describe('upsell', () => {
   });
 
   it('waits for the paid upsell and shows the new max connections', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['paid', 'active'];
-    api.on('GET /services/s-1', () => service('s-1', { maxConnections: 3 }));
+    const api = installApi();
+    api.on('order.get', ['200.upsell-paid', '200.upsell-active']);
+    api.on('services.get', () => ({ ...body<object>('services.get', '200'), maxConnections: 3 }));
     signIn('buyer@example.com', 'proven');
-    history.replaceState(null, '', '/checkout/waiting?order=o-up&upsell=s-1');
+    history.replaceState(null, '', '/checkout/waiting?order=ord_storybookup&upsell=svc_storybook01');
     const { ui } = await open(HISTORY);
     expect((await ui().findByTestId('upsell-connections')).textContent).toBe('3');
-    expect(location.pathname + location.search).toBe('/checkout/success?order=o-up&upsell=s-1');
+    expect(location.pathname + location.search).toBe('/checkout/success?order=ord_storybookup&upsell=svc_storybook01');
   });
 });
 
 describe('resellers', () => {
   async function resellers(attrs = HISTORY) {
-    const api = installFakeApi();
+    const api = installApi();
     history.replaceState(null, '', '/checkout/resellers');
     const m = await open(attrs);
     await m.ui().findAllByTestId('plan-card');
@@ -286,14 +292,14 @@ describe('resellers', () => {
     fireEvent.input(ui().getByTestId('reseller-password-confirm'), { target: { value: 'secret-124' } });
     expect(ui().getByTestId('password-mismatch').textContent).toBe('Not the same password');
     fireEvent.click(ui().getByTestId('pay-button'));
-    expect(api.callsTo('POST /resellers/orders')).toHaveLength(0);
+    expect(api.callsTo('resellers.order')).toHaveLength(0);
     fireEvent.input(ui().getByTestId('reseller-password-confirm'), { target: { value: 'secret-123' } });
     expect(ui().queryByTestId('password-mismatch')).toBeNull();
   });
 
   it('shows the server password_mismatch answer the same way', async () => {
     const { api, ui } = await resellers();
-    api.on('POST /resellers/orders', () => apiError(422, 'password_mismatch', 'Not the same password'));
+    api.on('resellers.order', '422');
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'res@example.com' } });
     fireEvent.input(ui().getByTestId('reseller-password'), { target: { value: 'secret-123' } });
     fireEvent.input(ui().getByTestId('reseller-password-confirm'), { target: { value: 'secret-123' } });
@@ -303,6 +309,7 @@ describe('resellers', () => {
 
   it('orders the chosen plan as an existing reseller, keeps the email-only session and pays', async () => {
     const { api, ui } = await resellers();
+    api.on('resellers.order', '201.pending');
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     fireEvent.click(ui().getAllByTestId('plan-card')[0]!);
     fireEvent.click(ui().getByTestId('existing-reseller-yes').querySelector('input')!);
@@ -310,9 +317,9 @@ describe('resellers', () => {
     fireEvent.input(ui().getByTestId('reseller-password'), { target: { value: 'secret-123' } });
     fireEvent.input(ui().getByTestId('reseller-password-confirm'), { target: { value: 'secret-123' } });
     fireEvent.click(ui().getByTestId('pay-button'));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/checkout/api/payments/sandbox/i-res'));
-    expect(api.callsTo('POST /session')[0]!.body).toEqual({ email: 'res@example.com' });
-    expect(api.callsTo('POST /resellers/orders')[0]!.body).toEqual({
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('http://localhost:3000/checkout/api/payments/sandbox/inv_storybookre'));
+    expect(api.callsTo('session.create')[0]!.body).toEqual({ email: 'res@example.com' });
+    expect(api.callsTo('resellers.order')[0]!.body).toEqual({
       pid: 10,
       gateway: 'sandbox',
       existingReseller: true,
@@ -323,37 +330,29 @@ describe('resellers', () => {
     });
     // The password is the reseller panel account's: it proves nothing, the session stays email-only.
     const p = loadPersisted();
-    expect(p.token).toBe('tok-res@example.com');
+    expect(p.token).toBe(EMAIL_TOKEN);
     expect(tokenScope(p.token)).not.toBe('proven');
-    expect(p.order).toMatchObject({ orderid: 'o-res', serviceid: ['s-res'] });
+    expect(p.order).toMatchObject({ orderid: 'ord_storybookre', serviceid: ['svc_storybookre'] });
   });
 
   it('says whether the signed-in user already is a reseller', async () => {
-    const api = installFakeApi();
-    api.on('GET /resellers/me', () => ({ isReseller: true, balance: 120 }));
+    const api = installApi();
+    api.on('resellers.me', '200.reseller');
     signIn('res@example.com', 'proven');
     history.replaceState(null, '', '/checkout/resellers');
     const { ui } = await open(HISTORY);
-    expect((await ui().findByTestId('reseller-status')).textContent).toBe('You are a reseller. Your balance: 120 credits.');
+    expect((await ui().findByTestId('reseller-status')).textContent).toBe('You are a reseller. Your balance: 240 credits.');
     expect((ui().getByTestId('existing-reseller-yes').querySelector('input') as HTMLInputElement).checked).toBe(true);
   });
 
   it('moves from the reseller waiting view to the reseller success page', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['paid', 'active'];
-    api.on('GET /orders/o-res', () =>
-      order('o-res', {
-        invoiceId: 'i-res',
-        status: api.orderStatuses.shift() ?? 'active',
-        serviceIds: ['s-res'],
-        total: { amount: 5000, currency: 'EUR' },
-      }),
-    );
+    const api = installApi();
+    api.on('order.get', ['200.reseller-paid', '200.reseller-active']);
     signIn('res@example.com', 'proven');
-    history.replaceState(null, '', '/checkout/resellers/waiting?order=o-res');
+    history.replaceState(null, '', '/checkout/resellers/waiting?order=ord_storybookre');
     const { ui } = await open(HISTORY);
     const done = await ui().findByTestId('reseller-success');
-    expect(location.pathname + location.search).toBe('/checkout/resellers/success?serviceid=s-res');
+    expect(location.pathname + location.search).toBe('/checkout/resellers/success?serviceid=svc_storybookre');
     expect(done.textContent).toContain('500 credits have been added');
     expect(ui().getByTestId('reseller-account').textContent).toBe('res_buyer');
   });
@@ -364,11 +363,19 @@ describe('resellers', () => {
     [
       'a reseller product not Active',
       '/checkout/resellers/success?serviceid=s-x',
-      () => resellerService('s-x', { name: 'R', status: 'Pending', credits: 0, balance: 0, account: '' }),
+      () => ({
+        ...body<object>('resellers.getService', '200'),
+        serviceId: 's-x',
+        name: 'R',
+        status: 'Pending',
+        credits: 0,
+        balance: 0,
+        account: '',
+      }),
     ],
   ])('guards the success page: %s goes back to /resellers', async (_name, url, answer) => {
-    const api = installFakeApi();
-    if (answer) api.on('GET /resellers/services/s-x', answer);
+    const api = installApi();
+    if (answer) api.on('resellers.getService', answer);
     signIn('res@example.com', 'proven');
     history.replaceState(null, '', url);
     const { ui } = await open(HISTORY);
@@ -379,51 +386,51 @@ describe('resellers', () => {
 
 describe('affiliates', () => {
   it('records a click when aff_id differs from the cookie, sets the cookie, and credits the order', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     vi.spyOn(document, 'referrer', 'get').mockReturnValue('https://blog.example/post');
     history.replaceState(null, '', '/?aff_id=42');
     const { el } = await mountIndex();
     await waitFor(() => expect(document.cookie).toContain('aff_id=42'));
-    expect(api.callsTo('POST /affiliates/clicks')[0]!.body).toEqual({ affId: '42', referer: 'https://blog.example/post' });
+    expect(api.callsTo('affiliates.click')[0]!.body).toEqual({ affId: '42', referer: 'https://blog.example/post' });
     el.remove();
     await Promise.resolve();
     await mountIndex();
-    expect(api.callsTo('POST /affiliates/clicks')).toHaveLength(1);
+    expect(api.callsTo('affiliates.click')).toHaveLength(1);
   });
 
   it('passes the remembered affiliate id on orders', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     document.cookie = 'aff_id=77; Path=/';
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const { ui } = await mountIndex();
     fireEvent.input(ui().getByTestId('email-input'), { target: { value: 'buyer@example.com' } });
     await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
-    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
-    expect(api.callsTo('POST /orders')[0]!.body?.affiliateId).toBe('77');
-    expect(api.callsTo('POST /affiliates/clicks')).toHaveLength(0);
+    await waitFor(() => expect(api.callsTo('order.create')).toHaveLength(1));
+    expect(api.callsTo('order.create')[0]!.body?.affiliateId).toBe('77');
+    expect(api.callsTo('affiliates.click')).toHaveLength(0);
   });
 });
 
 describe('cancel a pending order', () => {
   it('asks first, then cancels and clears the order ids', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['pending'];
+    const api = installApi();
+    api.on('order.get', ['200.pending']);
     const p = emptyPersisted();
     savePersisted({
       ...p,
       auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
       user: { email: 'b@example.com' },
       token: 'tok-b@example.com',
-      order: { ...p.order, orderid: 'o-9', invoiceid: 'i-o-9' },
+      order: { ...p.order, orderid: 'ord_storybook01', invoiceid: 'inv_storybook01' },
     });
-    history.replaceState(null, '', '/checkout/waiting?order=o-9');
+    history.replaceState(null, '', '/checkout/waiting?order=ord_storybook01');
     const { ui } = await open(HISTORY);
     fireEvent.click(await ui().findByTestId('cancel-order'));
     expect((await ui().findByTestId('cancel-order-confirm')).textContent).toContain('Cancel this order?');
     fireEvent.click(ui().getByTestId('cancel-order-yes'));
     await waitFor(() => expect(ui().getByTestId('waiting-status').dataset.status).toBe('cancelled'));
-    expect(api.callsTo('POST /orders/o-9/cancel')[0]!.headers.authorization).toBe('Bearer tok-b@example.com');
+    expect(api.callsTo('POST /orders/ord_storybook01/cancel')[0]!.headers.get('authorization')).toBe('Bearer tok-b@example.com');
     expect(loadPersisted().order).toMatchObject({ orderid: '', invoiceid: '', fraud: false });
   });
 });

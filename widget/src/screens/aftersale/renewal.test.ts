@@ -8,12 +8,24 @@ import { texts as checkout } from '../../i18n/en/checkout';
 import { texts as main } from '../../i18n/en/plans';
 import { browser } from '../../core/browser';
 import { emptyPersisted, savePersisted } from '../../core/persisted';
-import { apiError, installFakeApi, json, order, PAY_TOKEN, quote, service, sessionToken } from '../../test/fakeApi';
+import { body } from '../../test/api/fixtures';
+import { PAY_TOKEN } from '../../test/api/mock';
+import { apiError, byDefault, installApi } from '../../test/api/vitest';
 import { mount, mountIndex } from '../../test/mount';
 import { pendingRenewal, rememberRenewal } from './renewal';
 
 const HISTORY = { routing: 'history', base: '/checkout/' };
 const PAYMENT = 'http://localhost:3000/checkout/api/payments/sandbox';
+const TOKEN = body<{ token: string }>('session.create', '201.proven').token;
+/** The fixtures' Standard line, its open renewal (services.list/200.renewal) and its pay link's invoice. */
+const SVC = 'svc_storybook01';
+const INVOICE = 'inv_storybookr1';
+const RENEWAL = { serviceId: SVC, orderId: 'ord_storybookr1', invoiceId: INVOICE };
+
+/** The fixtures' Standard line as `id`, changed by `over`. */
+function service(id: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...body<{ services: object[] }>('services.list', '200').services[0], serviceId: id, ...over };
+}
 
 function signIn(email = 'buyer@example.com') {
   const p = emptyPersisted();
@@ -21,7 +33,7 @@ function signIn(email = 'buyer@example.com') {
     ...p,
     auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
     user: { email },
-    token: sessionToken(email),
+    token: TOKEN,
   });
 }
 
@@ -34,8 +46,8 @@ async function open(url: string, attrs: Record<string, string> = HISTORY) {
 
 /** "My services" with the given services; returns a query for one card by service id. */
 async function services(list: Record<string, unknown>[]) {
-  const api = installFakeApi();
-  api.on('GET /services', () => ({ services: list }));
+  const api = installApi();
+  api.on('services.list', () => ({ services: list }));
   signIn();
   const m = await open('/checkout/?view=services');
   await m.ui().findAllByTestId('service-card');
@@ -54,7 +66,7 @@ describe('renewals in My services', () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const statuses = ['Pending', 'Active', 'Overdue', 'Suspended', 'Cancelled', 'Terminated', 'Expired'];
     const { api, card, ui, of } = await services([
-      service('s-1', { renewalInvoiceId: 'i-ren-s-1', renewalOrderId: 'o-ren-s-1' }),
+      service(SVC, { renewalInvoiceId: INVOICE, renewalOrderId: RENEWAL.orderId }),
       ...statuses.filter((s) => s !== 'Active').map((status, i) => service(`s-${i + 2}`, { status, autoRenew: status !== 'Cancelled' })),
     ]);
     const badges = ui().getAllByTestId('service-status');
@@ -70,26 +82,26 @@ describe('renewals in My services', () => {
     // jsdom's language is en-US: American spelling.
     expect(badges.map((b) => b.textContent)).toEqual(['Active', 'Pending', 'Overdue', 'Suspended', 'Canceled', 'Terminated', 'Expired']);
     const due = formatDate('2030-02-01', 'en-us');
-    expect(card('s-1').getByText(due)).toBeTruthy();
-    expect(card('s-1').getByTestId('renewal-due').textContent).toBe(en.renewalDue('€12.99', due));
+    expect(card(SVC).getByText(due)).toBeTruthy();
+    expect(card(SVC).getByTestId('renewal-due').textContent).toBe(en.renewalDue('€12.99', due));
     // Only the service with an open renewal invoice has the banner.
     expect(ui().getAllByTestId('renewal-banner')).toHaveLength(1);
     expect(card('s-4').getByTestId('renewal-warning').textContent).toBe(en.suspendedNote);
     expect(card('s-3').getByTestId('renewal-warning').textContent).toBe(en.overdueNote);
 
-    fireEvent.click(card('s-1').getByTestId('renewal-pay'));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-ren-s-1`));
-    const call = api.callsTo('POST /services/s-1/renew')[0]!;
+    fireEvent.click(card(SVC).getByTestId('renewal-pay'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/${INVOICE}`));
+    const call = api.callsTo('POST /services/svc_storybook01/renew')[0]!;
     expect(call.body).toEqual({ billingCycle: 'monthly', returnUrl: '/checkout/?view=services' });
-    expect(call.headers.authorization).toBe(`Bearer ${sessionToken('buyer@example.com')}`);
-    expect(of('payment-started')).toEqual([{ orderId: 'o-ren-s-1', gateway: '', paymentUrl: `${PAYMENT}/i-ren-s-1` }]);
-    expect(pendingRenewal()).toEqual({ serviceId: 's-1', orderId: 'o-ren-s-1', invoiceId: 'i-ren-s-1' });
+    expect(call.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
+    expect(of('payment-started')).toEqual([{ orderId: RENEWAL.orderId, gateway: '', paymentUrl: `${PAYMENT}/${INVOICE}` }]);
+    expect(pendingRenewal()).toEqual(RENEWAL);
   });
 
   it('renews early in another cycle of the same plan, also a suspended line; never a cancelled one', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     const { api, card } = await services([
-      service('s-1', { status: 'Suspended' }),
+      service(SVC, { status: 'Suspended' }),
       service('s-2', { status: 'Overdue' }),
       service('s-3', { status: 'Cancelled', autoRenew: false }),
       service('s-4', { status: 'Terminated', autoRenew: false }),
@@ -98,42 +110,30 @@ describe('renewals in My services', () => {
     expect(card('s-3').queryByTestId('service-renew')).toBeNull();
     expect(card('s-4').queryByTestId('service-renew')).toBeNull();
 
-    fireEvent.click(card('s-1').getByTestId('service-renew'));
-    const cycle = await card('s-1').findByTestId<HTMLSelectElement>('renew-cycle');
+    fireEvent.click(card(SVC).getByTestId('service-renew'));
+    const cycle = await card(SVC).findByTestId<HTMLSelectElement>('renew-cycle');
     // The plan's cycles from the catalog, the service's own first chosen.
-    await waitFor(() => expect([...cycle.options].map((o) => o.value)).toEqual(['monthly', 'annually']));
+    await waitFor(() => expect([...cycle.options].map((o) => o.value)).toEqual(['monthly', 'quarterly', 'semiannually', 'annually']));
     expect(cycle.value).toBe('monthly');
-    const gateway = await card('s-1').findByTestId<HTMLSelectElement>('renew-gateway');
+    const gateway = await card(SVC).findByTestId<HTMLSelectElement>('renew-gateway');
     fireEvent.change(cycle, { target: { value: 'annually' } });
     fireEvent.change(gateway, { target: { value: 'coinbase' } });
 
     // A refusal is shown by its error name.
-    api.on('POST /services/s-1/renew', () => apiError(409, 'conflict', 'not now'));
-    fireEvent.click(card('s-1').getByTestId('renew-submit'));
-    expect((await card('s-1').findByTestId('renewal-error')).textContent).toBe(en.errors.conflict);
+    api.on('services.renew', () => apiError(409, 'conflict', 'not now'));
+    fireEvent.click(card(SVC).getByTestId('renew-submit'));
+    expect((await card(SVC).findByTestId('renewal-error')).textContent).toBe(en.errors.conflict);
     expect(assign).not.toHaveBeenCalled();
 
-    api.on('POST /services/s-1/renew', () => apiError(503, 'unavailable', 'gateway down'));
-    fireEvent.click(card('s-1').getByTestId('renew-submit'));
-    await waitFor(() => expect(card('s-1').getByTestId('renewal-error').textContent).toBe(main.errors.unavailable));
+    api.on('services.renew', () => apiError(503, 'unavailable', 'gateway down'));
+    fireEvent.click(card(SVC).getByTestId('renew-submit'));
+    await waitFor(() => expect(card(SVC).getByTestId('renewal-error').textContent).toBe(main.errors.unavailable));
 
     api.calls.length = 0;
-    api.on('POST /services/s-1/renew', () =>
-      json(
-        201,
-        order('o-r', {
-          invoiceId: 'i-r',
-          serviceIds: ['s-1'],
-          total: { amount: 9999, currency: 'EUR' },
-          paymentUrl: '/checkout/api/payments/sandbox/i-r',
-          paymentDeadline: '',
-          quote: quote({ pid: 2, billingCycle: 'annually', currency: 'EUR' }),
-        }),
-      ),
-    );
-    fireEvent.click(card('s-1').getByTestId('renew-submit'));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-r`));
-    expect(api.callsTo('POST /services/s-1/renew')[0]!.body).toEqual({
+    api.on('services.renew', byDefault);
+    fireEvent.click(card(SVC).getByTestId('renew-submit'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/${INVOICE}`));
+    expect(api.callsTo('POST /services/svc_storybook01/renew')[0]!.body).toEqual({
       billingCycle: 'annually',
       gateway: 'coinbase',
       returnUrl: '/checkout/?view=services',
@@ -142,22 +142,28 @@ describe('renewals in My services', () => {
 
   it('continues a trial with a paid plan and cycle of the catalog', async () => {
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    const { api, card } = await services([
-      service('s-t', { pid: 1, name: 'Free Trial', trial: true, autoRenew: false, nextDueDate: '', recurringAmount: null }),
-    ]);
-    expect(card('s-t').queryByTestId('service-renew')).toBeNull();
-    expect(card('s-t').queryByTestId('service-cancel-renew')).toBeNull();
-    expect(card('s-t').queryByTestId('service-resume')).toBeNull();
-    fireEvent.click(card('s-t').getByTestId('service-convert'));
-    const plan = await card('s-t').findByTestId<HTMLSelectElement>('renew-plan');
-    await waitFor(() => expect([...plan.options].map((o) => o.textContent)).toEqual(['Premium', 'Family']));
+    const { api, card } = await services([body('services.get', '200.trial')]);
+    const trial = card('svc_storybooktr');
+    expect(trial.queryByTestId('service-renew')).toBeNull();
+    expect(trial.queryByTestId('service-cancel-renew')).toBeNull();
+    expect(trial.queryByTestId('service-resume')).toBeNull();
+    fireEvent.click(trial.getByTestId('service-convert'));
+    const plan = await trial.findByTestId<HTMLSelectElement>('renew-plan');
+    await waitFor(() => expect([...plan.options].map((o) => o.textContent)).toEqual(['Standard', 'Premium']));
     fireEvent.change(plan, { target: { value: '3' } });
-    const cycle = card('s-t').getByTestId<HTMLSelectElement>('renew-cycle');
-    await waitFor(() => expect([...cycle.options].map((o) => o.textContent)).toEqual(['Monthly · €19.99', 'Yearly · €149.99']));
+    const cycle = trial.getByTestId<HTMLSelectElement>('renew-cycle');
+    await waitFor(() =>
+      expect([...cycle.options].map((o) => o.textContent)).toEqual([
+        'Monthly · €15.99',
+        'Quarterly · €39.99',
+        'Every 6 months · €69.99',
+        'Yearly · €119.99',
+      ]),
+    );
     fireEvent.change(cycle, { target: { value: 'annually' } });
-    fireEvent.click(card('s-t').getByTestId('renew-submit'));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-ren-s-t`));
-    expect(api.callsTo('POST /services/s-t/renew')[0]!.body).toEqual({
+    fireEvent.click(trial.getByTestId('renew-submit'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/${INVOICE}`));
+    expect(api.callsTo('POST /services/svc_storybooktr/renew')[0]!.body).toEqual({
       billingCycle: 'annually',
       pid: 3,
       gateway: 'sandbox',
@@ -166,55 +172,55 @@ describe('renewals in My services', () => {
   });
 
   it('cancels auto-renew after a confirmation, then resumes it', async () => {
-    const { api, card } = await services([service('s-1')]);
-    const q = card('s-1');
+    const { api, card } = await services([service(SVC)]);
+    const q = card(SVC);
     fireEvent.click(q.getByTestId('service-cancel-renew'));
-    expect((await q.findByTestId('cancel-renew-confirm')).textContent).toContain(en.cancelAutoRenewConfirm('Premium'));
+    expect((await q.findByTestId('cancel-renew-confirm')).textContent).toContain(en.cancelAutoRenewConfirm('Standard'));
     fireEvent.click(q.getByTestId('cancel-renew-no'));
     fireEvent.click(await q.findByTestId('service-cancel-renew'));
-    expect(api.callsTo('POST /services/s-1/cancel')).toHaveLength(0);
+    expect(api.callsTo('POST /services/svc_storybook01/cancel')).toHaveLength(0);
     fireEvent.click(await q.findByTestId('cancel-renew-yes'));
     await waitFor(() => expect(q.getByTestId('renewal-message').textContent).toBe(en.autoRenewCancelled));
-    expect(api.callsTo('POST /services/s-1/cancel')[0]!.headers.authorization).toBe(`Bearer ${sessionToken('buyer@example.com')}`);
+    expect(api.callsTo('POST /services/svc_storybook01/cancel')[0]!.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
     expect(q.getByTestId('auto-renew-off').textContent).toBe(en.autoRenewOff(formatDate('2030-02-01', 'en-us')));
     expect(q.queryByTestId('service-cancel-renew')).toBeNull();
 
     fireEvent.click(q.getByTestId('service-resume'));
     await waitFor(() => expect(q.getByTestId('renewal-message').textContent).toBe(en.autoRenewResumed));
-    expect(api.callsTo('POST /services/s-1/resume')).toHaveLength(1);
+    expect(api.callsTo('POST /services/svc_storybook01/resume')).toHaveLength(1);
     expect(q.getByTestId('service-cancel-renew')).toBeTruthy();
 
-    api.on('POST /services/s-1/cancel', () => apiError(409, 'conflict', 'already cancelled'));
+    api.on('services.cancel', () => apiError(409, 'conflict', 'already cancelled'));
     fireEvent.click(q.getByTestId('service-cancel-renew'));
     fireEvent.click(await q.findByTestId('cancel-renew-yes'));
     await waitFor(() => expect(q.getByTestId('renewal-error').textContent).toBe(en.errors.conflict));
   });
 
   it('says when renewals are charged to the saved card', async () => {
-    const { card } = await services([service('s-1', { renewsWithCard: true }), service('s-2')]);
-    expect(card('s-1').getByTestId('renews-with-card').textContent).toBe(en.renewsWithCard);
+    const { card } = await services([service(SVC, { renewsWithCard: true }), service('s-2')]);
+    expect(card(SVC).getByTestId('renews-with-card').textContent).toBe(en.renewsWithCard);
     expect(card('s-2').queryByTestId('renews-with-card')).toBeNull();
   });
 
   it('back from paying a renewal, follows its order and announces it paid once', async () => {
-    rememberRenewal({ serviceId: 's-1', orderId: 'o-ren-s-1', invoiceId: 'i-ren-s-1' });
-    const api = installFakeApi();
-    api.orderStatuses = ['pending', 'paid'];
+    rememberRenewal(RENEWAL);
+    const api = installApi();
+    api.on('order.get', ['200.renewal-pending', '200.renewal-paid']);
     signIn();
     const { ui, of } = await open('/checkout/?view=services');
     await waitFor(() => expect(ui().getByTestId('renewal-return').dataset.state).toBe('paid'));
     expect(ui().getByTestId('renewal-return').textContent).toBe(en.renewalPaid);
-    expect(of('renewal-paid')).toEqual([{ invoiceId: 'i-ren-s-1', orderId: 'o-ren-s-1', serviceId: 's-1' }]);
-    expect(api.callsTo('GET /orders/o-ren-s-1').length).toBeGreaterThanOrEqual(2);
+    expect(of('renewal-paid')).toEqual([{ invoiceId: INVOICE, orderId: RENEWAL.orderId, serviceId: SVC }]);
+    expect(api.callsTo(`GET /orders/${RENEWAL.orderId}`).length).toBeGreaterThanOrEqual(2);
     // The list is read again for the new due date.
-    await waitFor(() => expect(api.callsTo('GET /services').length).toBe(2));
+    await waitFor(() => expect(api.callsTo('services.list').length).toBe(2));
     expect(pendingRenewal()).toBeNull();
   });
 
   it('forgets a renewal the buyer came back from without paying', async () => {
-    rememberRenewal({ serviceId: 's-1', orderId: 'o-ren-s-1', invoiceId: 'i-ren-s-1' });
-    const api = installFakeApi();
-    api.orderStatuses = ['cancelled'];
+    rememberRenewal(RENEWAL);
+    const api = installApi();
+    api.on('order.get', ['200.cancelled']);
     signIn();
     const { ui, of } = await open('/checkout/?view=services');
     await ui().findAllByTestId('service-card');
@@ -226,16 +232,17 @@ describe('renewals in My services', () => {
 
 describe('the /renew page of a pay link', () => {
   it('shows the invoice and pays it through the chosen gateway without signing in', async () => {
-    const api = installFakeApi();
+    const api = installApi();
+    api.on('invoices.get', '200.extra');
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}`);
+    const { ui, of } = await open(`/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}`);
     await ui().findByTestId('renew-view');
-    const get = api.callsTo('GET /invoices/i-77')[0]!;
-    expect(get.headers.authorization).toBeUndefined();
+    const get = api.callsTo(`GET /invoices/${INVOICE}`)[0]!;
+    expect(get.headers.get('authorization')).toBeNull();
     expect(get.query.get('t')).toBe(PAY_TOKEN);
     expect(get.query.get('locale')).toBe('en-us');
-    expect(ui().getByTestId('invoice-service').textContent).toBe('Premium');
-    expect(ui().getByTestId('invoice-username').textContent).toBe('sc12345678');
+    expect(ui().getByTestId('invoice-service').textContent).toBe('Standard');
+    expect(ui().getByTestId('invoice-username').textContent).toBe('sc91692420');
     expect(ui().getByTestId('invoice-period').textContent).toBe(
       en.periodRange(formatDate('2030-02-01', 'en-us'), formatDate('2030-03-01', 'en-us')),
     );
@@ -244,58 +251,58 @@ describe('the /renew page of a pay link', () => {
       ui()
         .getAllByTestId('invoice-line')
         .map((l) => l.textContent),
-    ).toEqual(['Premium — monthly€12.99', '1 extra connection€3.00']);
+    ).toEqual(['Standard — monthly€12.99', '1 extra connection€3.00']);
     expect(ui().getByTestId('invoice-total').textContent).toBe('€15.99');
     const options = ui().getAllByTestId('gateway-option');
-    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'coinbase']);
-    fireEvent.click(options[1]!.querySelector('input')!);
+    expect(options.map((o) => o.dataset.module)).toEqual(['sandbox', 'stripe', 'coinbase', 'cryptomus']);
+    fireEvent.click(options[2]!.querySelector('input')!);
     fireEvent.click(ui().getByTestId('invoice-pay'));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/i-77`));
-    const pay = api.callsTo('POST /invoices/i-77/pay')[0]!;
-    expect(pay.headers.authorization).toBeUndefined();
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/${INVOICE}`));
+    const pay = api.callsTo(`POST /invoices/${INVOICE}/pay`)[0]!;
+    expect(pay.headers.get('authorization')).toBeNull();
     expect(pay.query.get('t')).toBe(PAY_TOKEN);
-    expect(pay.body).toEqual({ gateway: 'coinbase', returnUrl: `/checkout/renew?invoice=i-77&t=${PAY_TOKEN}&return=1` });
-    expect(of('payment-started')).toEqual([{ orderId: 'o-i-77', gateway: 'coinbase', paymentUrl: `${PAYMENT}/i-77` }]);
-    expect(api.callsTo('POST /session')).toHaveLength(0);
+    expect(pay.body).toEqual({ gateway: 'coinbase', returnUrl: `/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1` });
+    expect(of('payment-started')).toEqual([{ orderId: RENEWAL.orderId, gateway: 'coinbase', paymentUrl: `${PAYMENT}/${INVOICE}` }]);
+    expect(api.callsTo('session.create')).toHaveLength(0);
   });
 
   it('works under a locale prefix, in that language', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    const { ui } = await open(`/checkout/de-de/renew?invoice=i-77&t=${PAY_TOKEN}`);
+    const { ui } = await open(`/checkout/de-de/renew?invoice=${INVOICE}&t=${PAY_TOKEN}`);
     await ui().findByTestId('renew-view');
     expect(ui().getByText('Abo verlängern')).toBeTruthy();
-    expect(api.callsTo('GET /invoices/i-77')[0]!.query.get('locale')).toBe('de-de');
+    expect(api.callsTo(`GET /invoices/${INVOICE}`)[0]!.query.get('locale')).toBe('de-de');
     fireEvent.click(ui().getByTestId('invoice-pay'));
-    await waitFor(() => expect(api.callsTo('POST /invoices/i-77/pay')).toHaveLength(1));
-    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body).toEqual({
+    await waitFor(() => expect(api.callsTo(`POST /invoices/${INVOICE}/pay`)).toHaveLength(1));
+    expect(api.callsTo(`POST /invoices/${INVOICE}/pay`)[0]!.body).toEqual({
       gateway: 'sandbox',
-      returnUrl: `/checkout/de-de/renew?invoice=i-77&t=${PAY_TOKEN}&return=1`,
+      returnUrl: `/checkout/de-de/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1`,
     });
   });
 
   it('back from the payment page, waits for the payment and shows the renewal paid', async () => {
-    const api = installFakeApi();
-    api.invoiceStatuses = ['unpaid'];
-    const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}&return=1`);
+    const api = installApi();
+    api.on('invoices.get', ['200']);
+    const { ui, of } = await open(`/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1`);
     expect((await ui().findByTestId('renew-confirming')).textContent).toContain(en.invoiceConfirming);
     // Still unpaid: it keeps asking.
-    await waitFor(() => expect(api.callsTo('GET /invoices/i-77').length).toBeGreaterThanOrEqual(3));
+    await waitFor(() => expect(api.callsTo(`GET /invoices/${INVOICE}`).length).toBeGreaterThanOrEqual(3));
     expect(ui().getByTestId('renew-confirming')).toBeTruthy();
     expect(of('renewal-paid')).toEqual([]);
-    api.invoiceStatuses = ['paid'];
+    api.on('invoices.get', ['200.paid']);
     const paid = await ui().findByTestId('renew-paid');
     expect(paid.textContent).toContain(en.invoicePaidLead(formatDate('2030-03-01', 'en-us')));
     await waitFor(() => expect(of('renewal-paid')).toHaveLength(1));
-    expect(of('renewal-paid')).toEqual([{ invoiceId: 'i-77', orderId: 'o-i-77', serviceId: 's-1' }]);
+    expect(of('renewal-paid')).toEqual([{ invoiceId: INVOICE, orderId: RENEWAL.orderId, serviceId: SVC }]);
   });
 
   it('shows the invoice paid when the payment arrived meanwhile (409 on pay)', async () => {
-    const api = installFakeApi();
-    api.invoiceStatuses = ['unpaid', 'paid'];
-    api.on('POST /invoices/i-77/pay', () => apiError(409, 'conflict', 'already paid'));
+    const api = installApi();
+    api.on('invoices.get', ['200', '200.paid']);
+    api.on('invoices.pay', () => apiError(409, 'conflict', 'already paid'));
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    const { ui, of } = await open(`/checkout/renew?invoice=i-77&t=${PAY_TOKEN}`);
+    const { ui, of } = await open(`/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}`);
     fireEvent.click(await ui().findByTestId('invoice-pay'));
     await ui().findByTestId('renew-paid');
     expect(assign).not.toHaveBeenCalled();
@@ -303,11 +310,11 @@ describe('the /renew page of a pay link', () => {
   });
 
   it.each([
-    ['a stale or wrong token', '/checkout/renew?invoice=i-77&t=old-token', 1],
-    ['no token', '/checkout/renew?invoice=i-77', 0],
+    ['a stale or wrong token', `/checkout/renew?invoice=${INVOICE}&t=old-token`, 1],
+    ['no token', `/checkout/renew?invoice=${INVOICE}`, 0],
     ['no invoice', `/checkout/renew?t=${PAY_TOKEN}`, 0],
   ])('%s: "This payment link is no longer valid"', async (_name, url, calls) => {
-    const api = installFakeApi();
+    const api = installApi();
     const { ui } = await open(url);
     const view = await ui().findByTestId('renew-invalid');
     expect(view.textContent).toContain('This payment link is no longer valid');
@@ -315,21 +322,21 @@ describe('the /renew page of a pay link', () => {
   });
 
   it('opens from ?sc_invoice= on a page in memory routing and comes back there', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
-    const { ui } = await open(`/?sc_invoice=i-77&sc_t=${PAY_TOKEN}`, {});
+    const { ui } = await open(`/?sc_invoice=${INVOICE}&sc_t=${PAY_TOKEN}`, {});
     fireEvent.click(await ui().findByTestId('invoice-pay'));
-    await waitFor(() => expect(api.callsTo('POST /invoices/i-77/pay')).toHaveLength(1));
-    expect(api.callsTo('POST /invoices/i-77/pay')[0]!.body?.returnUrl).toBe(
-      `http://localhost:3000/?sc_invoice=i-77&sc_t=${PAY_TOKEN}&sc_return=1`,
+    await waitFor(() => expect(api.callsTo(`POST /invoices/${INVOICE}/pay`)).toHaveLength(1));
+    expect(api.callsTo(`POST /invoices/${INVOICE}/pay`)[0]!.body?.returnUrl).toBe(
+      `http://localhost:3000/?sc_invoice=${INVOICE}&sc_t=${PAY_TOKEN}&sc_return=1`,
     );
   });
 });
 
 describe('Renew automatically with this card (checkout)', () => {
   function withStripe() {
-    const api = installFakeApi();
-    api.on('GET /gateways', () => ({
+    const api = installApi();
+    api.on('catalog.listGateways', () => ({
       gateways: [
         { module: 'sandbox', displayName: 'Card (sandbox)' },
         { module: 'stripe', displayName: 'Card' },
@@ -373,9 +380,9 @@ describe('Renew automatically with this card (checkout)', () => {
     fireEvent.click((await ui().findAllByTestId('gateway-option')).find((o) => o.dataset.module === 'stripe')!.querySelector('input')!);
     await ui().findByTestId('renew-with-card');
     await pay(ui);
-    await waitFor(() => expect(api.callsTo('POST /orders')).toHaveLength(1));
-    expect(api.callsTo('POST /orders')[0]!.body).toMatchObject({ gateway: 'stripe' });
-    expect(api.callsTo('POST /orders')[0]!.body).not.toHaveProperty('renewWithCard');
+    await waitFor(() => expect(api.callsTo('order.create')).toHaveLength(1));
+    expect(api.callsTo('order.create')[0]!.body).toMatchObject({ gateway: 'stripe' });
+    expect(api.callsTo('order.create')[0]!.body).not.toHaveProperty('renewWithCard');
     el.remove();
 
     const again = withStripe();
@@ -384,7 +391,7 @@ describe('Renew automatically with this card (checkout)', () => {
     fireEvent.click(await m.ui().findByTestId('renew-with-card'));
     await waitFor(() => expect(m.ui().getByTestId<HTMLInputElement>('renew-with-card').checked).toBe(true));
     await pay(m.ui);
-    await waitFor(() => expect(again.callsTo('POST /orders')).toHaveLength(1));
-    expect(again.callsTo('POST /orders')[0]!.body).toMatchObject({ gateway: 'stripe', renewWithCard: true });
+    await waitFor(() => expect(again.callsTo('order.create')).toHaveLength(1));
+    expect(again.callsTo('order.create')[0]!.body).toMatchObject({ gateway: 'stripe', renewWithCard: true });
   });
 });

@@ -1,6 +1,7 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
-import { apiError, installFakeApi, order } from '../../test/fakeApi';
+import { installApi } from '../../test/api/vitest';
+import { body } from '../../test/api/fixtures';
 import { mount } from '../../test/mount';
 import { savePersisted, emptyPersisted } from '../../core/persisted';
 import { timing } from '../../core/timing';
@@ -18,23 +19,23 @@ function signedInAs(email: string, order = '') {
 
 describe('waiting', () => {
   it('polls the order every interval and moves to success when active', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['pending', 'paid', 'provisioning', 'active'];
+    const api = installApi();
+    api.on('order.get', ['200.pending', '200.paid', '200.provisioning', '200.active']);
     signedInAs('buyer@example.com');
-    history.replaceState(null, '', '/shop?sc_order=o-5');
+    history.replaceState(null, '', '/shop?sc_order=ord_storybook01');
     const { ui, of } = mount();
-    expect((await ui_(ui).findByTestId('success-credentials')).textContent).toContain('sc12345678');
-    const polls = api.callsTo('GET /orders/o-5');
+    expect((await ui_(ui).findByTestId('success-credentials')).textContent).toContain('sc91692420');
+    const polls = api.callsTo('GET /orders/ord_storybook01');
     expect(polls.length).toBeGreaterThanOrEqual(4);
-    expect(polls[0]!.headers.authorization).toBe('Bearer tok-buyer@example.com');
-    expect(of('order-paid')).toEqual([{ orderId: 'o-5' }]);
-    expect(of('service-ready')).toEqual([{ orderId: 'o-5', serviceIds: ['s-o-5'] }]);
+    expect(polls[0]!.headers.get('authorization')).toBe('Bearer tok-buyer@example.com');
+    expect(of('order-paid')).toEqual([{ orderId: 'ord_storybook01' }]);
+    expect(of('service-ready')).toEqual([{ orderId: 'ord_storybook01', serviceIds: ['svc_storybook01'] }]);
   });
 
   it('shows the waiting status while the payment is pending', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['pending'];
-    signedInAs('buyer@example.com', 'o-6');
+    const api = installApi();
+    api.on('order.get', ['200.pending']);
+    signedInAs('buyer@example.com', 'ord_storybook01');
     const { ui } = mount({ routing: 'history', base: '/checkout/' });
     history.replaceState(null, '', '/checkout/waiting');
     // (history routing reads the URL when mounting; mount again on the waiting URL)
@@ -42,42 +43,40 @@ describe('waiting', () => {
     const second = mount({ routing: 'history', base: '/checkout/' });
     const status = await ui_(second.ui).findByTestId('waiting-status');
     await waitFor(() => expect(status.textContent).toBe('Waiting for your payment to be confirmed…'));
-    expect(api.callsTo('GET /orders/o-6').length).toBeGreaterThan(0);
+    expect(api.callsTo('GET /orders/ord_storybook01').length).toBeGreaterThan(0);
     void ui;
   });
 
   it('shows what a crypto gateway asks, and at which rate, while the order is pending', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const quote = { amount: '14.03', currency: 'USDC', network: 'base', rate: '1.08', rateTakenAt: '2026-11-23T10:00:00Z' };
-    api.on('GET /orders/o-8', () =>
-      order('o-8', {
-        status: 'pending',
-        serviceIds: [],
-        paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1',
-        paymentDeadline: '',
-        paymentQuote: quote,
-      }),
-    );
-    signedInAs('buyer@example.com', 'o-8');
-    history.replaceState(null, '', '/?sc_order=o-8');
+    api.on('order.get', () => ({
+      ...body<object>('order.get', '200.pending'),
+      serviceIds: [],
+      paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1',
+      paymentDeadline: '',
+      paymentQuote: quote,
+    }));
+    signedInAs('buyer@example.com', 'ord_storybook01');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
     const { ui } = mount();
     const line = await ui_(ui).findByTestId('payment-quote');
     expect(line.textContent).toBe('To pay: 14.03 USDC on base (1 EUR = 1.08 USDC)');
   });
 
   it('shows the fraud view when the order is held, and stops polling', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['pending', 'fraud'];
+    const api = installApi();
+    api.on('order.get', ['200.pending', '200.fraud']);
     signedInAs('buyer@example.com');
-    history.replaceState(null, '', '/?sc_order=o-7');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
     timing.pollMs = 7; // a delay nothing else uses, to recognise the poll timers
     const timers = vi.spyOn(window, 'setTimeout');
     const { ui } = mount();
     const fraud = await ui_(ui).findByTestId('fraud-error');
     expect(fraud.textContent).toContain('We could not complete your order');
-    expect(fraud.textContent).toContain('Order o-7');
+    expect(fraud.textContent).toContain('Order ord_storybook01');
     // Every answer but the last (fraud) scheduled the next poll: polling has stopped.
-    const polls = api.callsTo('GET /orders/o-7').length;
+    const polls = api.callsTo('GET /orders/ord_storybook01').length;
     expect(polls).toBe(2);
     expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(polls - 1);
     const cookie = JSON.parse(decodeURIComponent(document.cookie.match(/checkout=([^;]+)/)![1]!));
@@ -85,28 +84,28 @@ describe('waiting', () => {
   });
 
   it('says a payment the order could no longer take is refunded, and stops polling', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['pending', 'needs_review'];
+    const api = installApi();
+    api.on('order.get', ['200.pending', '200.needs-review']);
     signedInAs('buyer@example.com');
-    history.replaceState(null, '', '/?sc_order=o-9');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
     timing.pollMs = 7;
     const timers = vi.spyOn(window, 'setTimeout');
     const { ui } = mount();
     const notice = await ui_(ui).findByTestId('review-notice');
     expect(notice.textContent).toContain('We received a payment this order can no longer take');
     expect(notice.textContent).toContain('Your payment will be refunded.');
-    expect(notice.textContent).toContain('Order o-9');
+    expect(notice.textContent).toContain('Order ord_storybook01');
     expect(notice.textContent).not.toContain('No payment has been taken');
-    const polls = api.callsTo('GET /orders/o-9').length;
+    const polls = api.callsTo('GET /orders/ord_storybook01').length;
     expect(polls).toBe(2);
     expect(timers.mock.calls.filter(([, ms]) => ms === 7)).toHaveLength(polls - 1);
   });
 
   it('says so when the order is not ours', async () => {
-    const api = installFakeApi();
-    api.on('GET /orders/o-8', () => apiError(404, 'not_found', 'Not found'));
+    const api = installApi();
+    api.on('order.get', '404');
     signedInAs('buyer@example.com');
-    history.replaceState(null, '', '/?sc_order=o-8');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
     const { ui } = mount();
     expect(await ui_(ui).findByText('We could not find what you were looking for.')).toBeTruthy();
   });
@@ -114,8 +113,8 @@ describe('waiting', () => {
 
 describe('success', () => {
   it('copies credentials with "Copied!" for a while, downloads the playlist with the token, lists apps and cards', async () => {
-    const api = installFakeApi();
-    api.orderStatuses = ['active'];
+    const api = installApi();
+    api.on('order.get', ['200.active']);
     signedInAs('buyer@example.com');
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
@@ -125,7 +124,7 @@ describe('success', () => {
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       clicks.push(`${this.download} ${this.href}`);
     });
-    history.replaceState(null, '', '/?sc_order=o-1');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
     timing.copiedMs = 300;
     const { ui } = mount();
     await ui_(ui).findByTestId('success-credentials');
@@ -134,14 +133,14 @@ describe('success', () => {
     expect(buttons[1]!.textContent).toBe('Copy');
     fireEvent.click(buttons[1]!);
     await waitFor(() => expect(buttons[1]!.textContent).toBe('Copied!'));
-    expect(writeText).toHaveBeenCalledWith('sc12345678');
+    expect(writeText).toHaveBeenCalledWith('sc91692420');
     expect(buttons[2]!.textContent).toBe('Copy');
     await waitFor(() => expect(buttons[1]!.textContent).toBe('Copy'));
 
     fireEvent.click(ui_(ui).getByTestId('m3u-download'));
-    await waitFor(() => expect(clicks).toEqual(['sc12345678.m3u blob:playlist']));
-    const playlist = api.callsTo('GET /services/s-o-1/playlist.m3u')[0]!;
-    expect(playlist.headers.authorization).toBe('Bearer tok-buyer@example.com');
+    await waitFor(() => expect(clicks).toEqual(['sc91692420.m3u blob:playlist']));
+    const playlist = api.callsTo('GET /services/svc_storybook01/playlist.m3u')[0]!;
+    expect(playlist.headers.get('authorization')).toBe('Bearer tok-buyer@example.com');
 
     expect(ui_(ui).getByText('IPTV Smarters Pro')).toBeTruthy();
     expect(ui_(ui).getByText('Setup guide')).toBeTruthy();
@@ -149,36 +148,36 @@ describe('success', () => {
     // Spec §4: success clears the order and invoice ids; the client product is kept without secrets.
     const cookie = JSON.parse(decodeURIComponent(document.cookie.match(/checkout=([^;]+)/)![1]!));
     expect(cookie.order.orderid).toBe('');
-    expect(cookie.order.serviceid).toEqual(['s-o-1']);
+    expect(cookie.order.serviceid).toEqual(['svc_storybook01']);
     expect(cookie.productDetails).toEqual({
-      serviceid: 's-o-1',
-      name: 'Premium',
+      serviceid: 'svc_storybook01',
+      name: 'Standard',
       status: 'Active',
-      username: 'sc12345678',
-      serverhostname: 'http://tv.example:8080',
+      username: 'sc91692420',
+      serverhostname: 'line.streamcart.local:8000',
     });
-    expect(JSON.stringify(cookie)).not.toContain('123456789012');
+    expect(JSON.stringify(cookie)).not.toContain('865762160918');
   });
 });
 
 describe('malformed answers', () => {
   it('shows the generic error view instead of crashing, and recovers on retry', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     // Off the contract on purpose: a product of the wrong shape.
-    api.on('GET /products', () => ({ products: [{ pid: 'two', name: 7 }] }), { offContract: true });
+    api.on('catalog.listProducts', () => ({ products: [{ pid: 'two', name: 7 }] }), { offContract: true });
     const { ui, of } = mount();
     const view = await ui_(ui).findByTestId('error-view');
     expect(view.textContent).toContain('Something went wrong');
     expect(view.textContent).toContain('We received an unexpected answer from the server.');
     expect(of('error')[0]).toMatchObject({ name: 'malformed' });
-    api.on('GET /products', () => ({ products: [] }));
+    api.on('catalog.listProducts', () => ({ products: [] }));
     fireEvent.click(ui_(ui).getByText('Try again'));
     expect(await ui_(ui).findByText('No plans are available right now. Please check back soon.')).toBeTruthy();
   });
 
   it('treats a body that is not JSON as malformed', async () => {
-    const api = installFakeApi();
-    api.on('POST /quote', () => new Response('<html>proxy error</html>', { status: 200 }), { offContract: true });
+    const api = installApi();
+    api.on('pricing.quote', () => new Response('<html>proxy error</html>', { status: 200 }), { offContract: true });
     const { ui } = mount();
     expect(await ui_(ui).findByTestId('error-view')).toBeTruthy();
   });

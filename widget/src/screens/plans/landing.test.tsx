@@ -4,7 +4,7 @@
 import { waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../core/browser';
-import { installFakeApi } from '../../test/fakeApi';
+import { installApi } from '../../test/api/vitest';
 import { mount } from '../../test/mount';
 
 type Gate = { resolve: () => void; reject: (e: Error) => void };
@@ -35,14 +35,14 @@ const cards = (el: Element) => Array.from(el.shadowRoot?.querySelectorAll<HTMLEl
 
 describe('an automatic order from the landing URL', () => {
   it('shows an automatic order under way at once, not the plans, and a chunk that does not load as a network error', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     history.replaceState(null, '', '/?email=auto%40example.com&pid=2&auto_redirect=true');
     const { el, ui, of } = mount();
     await waitFor(() => ui().getByRole('heading', { name: 'Loading…' }));
     await waitFor(() => expect(chunks.order).toHaveLength(1));
     expect(cards(el)).toHaveLength(0);
-    expect(api.callsTo('GET /products')).toHaveLength(0);
+    expect(api.callsTo('catalog.listProducts')).toHaveLength(0);
     chunks.order[0]!.reject(new Error('offline'));
     await waitFor(() => ui().getByTestId('error-view'));
     // (vitest wraps the failed import's error in its own message)

@@ -2,7 +2,7 @@
 // its "Try again" asks for the chunk again: React.lazy alone would keep the first failure for good.
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
-import { installFakeApi } from '../../test/fakeApi';
+import { installApi } from '../../test/api/vitest';
 import { mount } from '../../test/mount';
 
 const chunk = vi.hoisted(() => ({ requests: 0 }));
@@ -15,7 +15,7 @@ vi.mock('../checkout', async (original) => {
 
 describe('a screen chunk that failed to load', () => {
   it('shows the network error, and Try again loads the chunk afresh', async () => {
-    installFakeApi();
+    installApi();
     const { ui } = mount();
     await waitFor(() => expect(ui().getByTestId('error-view')).toBeTruthy());
     expect(chunk.requests).toBe(1);

@@ -3,7 +3,7 @@
 // each chunk is a promise this file settles.
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
-import { installFakeApi } from '../../test/fakeApi';
+import { installApi } from '../../test/api/vitest';
 import { mount } from '../../test/mount';
 
 type Gate = { resolve: () => void; reject: (e: Error) => void };
@@ -36,18 +36,18 @@ const card = (el: Element, pid: number) => el.shadowRoot!.querySelector<HTMLElem
 // One test, in order: the chunks are modules, loaded once per file (hence landing.test.tsx).
 describe('the plan cards first, the checkout form after them', () => {
   it('paints the cards without the form, asks for it after they painted, and keeps the buyer’s place when it comes', async () => {
-    const api = installFakeApi();
+    const api = installApi();
     const { el, ui, of } = mount();
     // Connecting the element sent the catalog request before React rendered anything.
-    expect(api.callsTo('GET /products')).toHaveLength(1);
+    expect(api.callsTo('catalog.listProducts')).toHaveLength(1);
     await waitFor(() => expect(cards(el)).toHaveLength(3));
     expect(cards(el).find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid).toBe('2');
     expect(ui().queryByTestId('pay-button')).toBeNull();
     await waitFor(() => expect(chunks.checkout).toHaveLength(1));
     expect(chunks.cardsAtRequest).toEqual([3]);
     // The form's catalog reads start after the paint, with its chunk.
-    await waitFor(() => expect(api.callsTo('GET /gateways')).toHaveLength(1));
-    expect(api.callsTo('GET /currencies')).toHaveLength(1);
+    await waitFor(() => expect(api.callsTo('catalog.listGateways')).toHaveLength(1));
+    expect(api.callsTo('catalog.listCurrencies')).toHaveLength(1);
 
     // Enter on a card before the form is there: the plan is chosen, the card keeps the focus…
     card(el, 3).focus();
@@ -69,7 +69,7 @@ describe('the plan cards first, the checkout form after them', () => {
     await ui().findByTestId('pay-button');
     // The form used the answers fetched early instead of asking again.
     await waitFor(() => expect(ui().getByTestId('price-total').textContent).not.toBe('—'));
-    expect(api.callsTo('GET /products')).toHaveLength(1);
-    expect(api.callsTo('GET /gateways')).toHaveLength(1);
+    expect(api.callsTo('catalog.listProducts')).toHaveLength(1);
+    expect(api.callsTo('catalog.listGateways')).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ interface OpenApiOperation {
   operationId: string;
   responses?: Record<string, { description?: string; content?: Record<string, { schema: Node }> }>;
   requestBody?: { content?: Record<string, { schema: Node }> };
+  security?: unknown[];
 }
 export interface OpenApiDocument {
   components: { schemas: Record<string, Node> };
@@ -22,6 +23,8 @@ export interface Operation {
   params: string[];
   responses: Map<number, { description: string; contentType: string | null; schema: (() => Schema) | null }>;
   request: (() => Schema) | null;
+  /** The operation wants a session (Authorization: Bearer …); without one the server answers 401. */
+  secured: boolean;
 }
 export type Contract = ReturnType<typeof loadContract>;
 
@@ -92,6 +95,7 @@ export function loadContract(doc: OpenApiDocument) {
         params,
         responses,
         request: body ? lazy(() => compile(body)) : null,
+        secured: (op.security?.length ?? 0) > 0,
       });
     }
   }

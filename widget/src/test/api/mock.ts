@@ -2,7 +2,8 @@
 // story picks fixtures per operation (parameters.api); the rest get the defaults below, which
 // derive what a server computes (prices in another currency, quotes, promo checks) from the
 // catalog fixtures. Every request body and every answer is checked against the contract: a
-// mismatch is logged with console.error, which fails the smoke test.
+// mismatch is logged with console.error, which fails the smoke test. The widget's Vitest tests use
+// the same mock through ./vitest.ts.
 import openapi from '../../../../api/httpapi/openapi3.json';
 import { loadContract } from './contract';
 import { body, fixture, localized, FIXTURES } from './fixtures';
@@ -10,6 +11,15 @@ import { body, fixture, localized, FIXTURES } from './fixtures';
 export const contract = loadContract(openapi);
 
 const API_PREFIX = '/checkout/api';
+
+/** The password session.create accepts (for any email); another one is refused (401). */
+export const PASSWORD = 'correct-horse';
+/** An email whose password sign-ins are throttled (429), whatever the password. */
+export const THROTTLED_EMAIL = 'throttled@example.com';
+/** The emailed sign-in link token session.redeemLink accepts; any other is invalid or used (401). */
+export const LINK_TOKEN = 'good-link';
+/** The pay link's token (?t=) invoices.get and invoices.pay accept; the Renewal stories' sc_t. */
+export const PAY_TOKEN = 'pl_storybook.sig';
 
 type Json = Record<string, unknown>;
 interface Money {
@@ -34,6 +44,9 @@ interface Product {
 export interface MockRequest {
   op: string;
   method: string;
+  url: string;
+  /** The path under /checkout/api ("/orders/ord_1"). */
+  path: string;
   params: Record<string, string>;
   query: URLSearchParams;
   headers: Headers;
@@ -190,8 +203,10 @@ function services(): Json[] {
   return body<{ services: Json[] }>('services.list', '200').services;
 }
 
+/** The service `id` of the list or of a services.get fixture (the trial's), else the base one as `id`. */
 function service(id: string, patch: Json = {}): Reply {
-  const s = services().find((x) => x.serviceId === id) ?? { ...body<Json>('services.get', '200'), serviceId: id };
+  const fixtures = [...FIXTURES.values()].filter((f) => f.op === 'services.get' && f.status === 200).map((f) => f.body as Json);
+  const s = [...services(), ...fixtures].find((x) => x.serviceId === id) ?? { ...body<Json>('services.get', '200'), serviceId: id };
   return { status: 200, body: { ...s, ...patch } };
 }
 
@@ -228,12 +243,15 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'session.create': (r) => {
     const email = String(r.body?.email ?? '');
     if (!EMAIL.test(email)) return fromFixture('session.create', '400.invalid-email');
-    const s = fromFixture('session.create', r.body?.password === undefined ? '201' : '201.proven');
+    const password = r.body?.password;
+    if (password !== undefined && email === THROTTLED_EMAIL) return fromFixture('session.create', '429');
+    if (password !== undefined && password !== PASSWORD) return fromFixture('session.create', '401.invalid-credentials');
+    const s = fromFixture('session.create', password === undefined ? '201' : '201.proven');
     return { ...s, body: { ...(s.body as Json), email } };
   },
   'session.delete': () => ({ status: 204 }),
   'session.requestLink': () => ({ status: 202 }),
-  'session.redeemLink': () => fromFixture('session.redeemLink', '201'),
+  'session.redeemLink': (r) => fromFixture('session.redeemLink', r.params.token === LINK_TOKEN ? '201' : '401'),
   'order.create': (r) => {
     const q = quote(r.body ?? {});
     if (q.status !== 200) return q;
@@ -245,7 +263,10 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const o = fromFixture('order.create', total.amount === 0 ? '201.trial' : '201');
     return { ...o, body: { ...(o.body as Json), total, quote: q.body } };
   },
-  'order.get': () => fromFixture('order.get', '200.pending'),
+  'order.get': (r) => {
+    const o = fromFixture('order.get', '200.pending');
+    return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
+  },
   'order.cancel': (r) => {
     const o = fromFixture('order.cancel', '200');
     return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
@@ -254,7 +275,8 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'services.get': (r) => service(r.params.serviceId!),
   'services.restart': (r) => service(r.params.serviceId!),
   'services.recreate': (r) => service(r.params.serviceId!),
-  'services.terminate': (r) => service(r.params.serviceId!, { status: 'Terminated' }),
+  'services.terminate': (r) =>
+    r.body?.confirm === true ? service(r.params.serviceId!, { status: 'Terminated' }) : fromFixture('services.terminate', '400'),
   'services.setMac': (r) => {
     const mac = String(r.body?.macAddress ?? '').trim();
     if (!MAC.test(mac)) return fromFixture('services.setMac', '400');
@@ -262,16 +284,22 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   },
   // Renewals (issue 13): renew answers the open renewal invoice's order; the pay link's invoice.
   'services.renew': (r) => {
+    // The service's plan and cycle unless the buyer picks others (a trial continues with a paid plan).
+    const s = service(r.params.serviceId!).body as Json;
+    const q = quote({ pid: r.body?.pid ?? s.pid, billingCycle: r.body?.billingCycle ?? s.billingCycle });
+    if (q.status !== 200) return q;
     const o = fromFixture('services.renew', '201');
-    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId] } };
+    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId], total: (q.body as Json).total, quote: q.body } };
   },
   'services.cancel': (r) => service(r.params.serviceId!, { autoRenew: false, renewalInvoiceId: null, renewalOrderId: null }),
   'services.resume': (r) => service(r.params.serviceId!, { autoRenew: true }),
   'invoices.get': (r) => {
+    if (r.query.get('t') !== PAY_TOKEN) return fromFixture('invoices.get', '404');
     const f = fromFixture('invoices.get', '200');
     return { ...f, body: { ...(f.body as Json), invoiceId: r.params.invoiceId } };
   },
   'invoices.pay': (r) => {
+    if (r.query.get('t') !== PAY_TOKEN) return fromFixture('invoices.pay', '404');
     const f = fromFixture('invoices.pay', '200');
     return { ...f, body: { ...(f.body as Json), invoiceId: r.params.invoiceId } };
   },
@@ -321,8 +349,16 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   },
 };
 
-/** What `req` gets when nobody says otherwise; the widget's Vitest fake answers from it too. */
+const BEARER = /^Bearer \S/;
+
+/**
+ * What `req` gets when nobody says otherwise. An operation that wants a session is refused
+ * without one, as the server does before anything else.
+ */
 export function defaultReply(req: MockRequest): Reply {
+  if (contract.operations.get(req.op)?.secured && !BEARER.test(req.headers.get('Authorization') ?? ''))
+    // Every operation's 401 is the same error: one fixture says it.
+    return fromFixture('services.list', '401');
   return (DEFAULTS[req.op] ?? notMocked)(req);
 }
 
@@ -333,14 +369,24 @@ const NEVER = new Promise<never>(() => undefined);
 export interface MockApi {
   /** Every request the widget made, in order ("GET catalog.listProducts"). */
   calls: MockRequest[];
+  /** Answers `op` with `answer` from now on (a list starts again from its first answer). */
+  set(op: string, answer: Answer): void;
   uninstall(): void;
 }
 
+export interface MockOptions {
+  /** Where contract breaches go; console.error by default (it fails Storybook's smoke test). */
+  report?: (problem: string) => void;
+}
+
 /** Replaces window.fetch for /checkout/api/…; other URLs (Storybook's own) go to the network. */
-export function installMockApi(scenario: ApiScenario = {}): MockApi {
+export function installMockApi(initial: ApiScenario = {}, { report = console.error }: MockOptions = {}): MockApi {
   const original = window.fetch.bind(window);
   const calls: MockRequest[] = [];
   const turns = new Map<string, number>();
+  const scenario: ApiScenario = {};
+  // Orders placed by default, so that order.get of their id answers them as the server would.
+  const placed = new Map<string, Reply>();
 
   // Fixture names in the scenario are checked now, so a typo fails the story at once.
   const check = (op: string, a: Answer) => {
@@ -348,7 +394,21 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
     if (typeof a === 'string' && a !== 'never' && a !== 'network') fixture(op, a);
     if (Array.isArray(a)) a.forEach((x) => check(op, x));
   };
-  for (const [op, a] of Object.entries(scenario)) check(op, a);
+  const set = (op: string, a: Answer) => {
+    check(op, a);
+    scenario[op] = a;
+    turns.delete(op);
+  };
+  for (const [op, a] of Object.entries(initial)) set(op, a);
+
+  function byDefault(req: MockRequest): Reply {
+    const known = req.op === 'order.get' && placed.get(req.params.orderId!);
+    if (known && BEARER.test(req.headers.get('Authorization') ?? '')) return structuredClone(known);
+    const reply = defaultReply(req);
+    if (req.op === 'order.create' && reply.status === 201)
+      placed.set(String((reply.body as Json).orderId), { ...structuredClone(reply), status: 200 });
+    return reply;
+  }
 
   async function answer(req: MockRequest): Promise<Response> {
     let a: Answer | undefined = scenario[req.op];
@@ -359,12 +419,10 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
     }
     if (a === 'never') return NEVER;
     if (a === 'network') throw new TypeError('Failed to fetch');
-    const reply: Reply =
-      typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : (DEFAULTS[req.op]?.(req) ?? notMocked(req));
+    const reply: Reply = typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : byDefault(req);
     if (!reply.offContract) {
       const problems = reply.text !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
-      if (problems.length)
-        console.error(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
+      if (problems.length) report(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
     }
     if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
     if (reply.body === undefined) return new Response(null, { status: reply.status });
@@ -373,17 +431,20 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
 
   const mocked = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
-    if (url.origin !== location.origin || !url.pathname.startsWith(`${API_PREFIX}/`)) return original(input, init);
+    // Any origin: a page may point the widget at another host's API (the element's api attribute).
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) return original(input, init);
     const method = (init.method ?? 'GET').toUpperCase();
     const found = contract.match(method, url.pathname);
     if (!found) {
-      console.error(`[mock api] ${method} ${url.pathname} is not an operation of the contract`);
+      report(`[mock api] ${method} ${url.pathname} is not an operation of the contract`);
       return new Response(JSON.stringify({ name: 'not_found', message: 'No such route' }), { status: 404 });
     }
     const reqBody = typeof init.body === 'string' ? (JSON.parse(init.body) as Json) : null;
     const req: MockRequest = {
       op: found.op.key,
       method,
+      url: url.href,
+      path: url.pathname.slice(API_PREFIX.length),
       params: found.params,
       query: url.searchParams,
       headers: new Headers(init.headers),
@@ -393,7 +454,7 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
     // widget sends something nobody reads); anything else would be refused (an error).
     const { errors, unknown } = contract.checkRequest(req.op, reqBody);
     if (errors.length)
-      console.error(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${errors.join('\n  ')}`);
+      report(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${errors.join('\n  ')}`);
     if (unknown.length)
       console.warn(`[mock api] the widget sent ${method} ${req.op} fields the contract does not declare: ${unknown.join(', ')}`);
     calls.push(req);
@@ -412,6 +473,7 @@ export function installMockApi(scenario: ApiScenario = {}): MockApi {
   window.fetch = mocked;
   return {
     calls,
+    set,
     uninstall: () => {
       if (window.fetch === mocked) window.fetch = original;
     },
