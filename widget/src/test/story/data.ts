@@ -29,6 +29,8 @@ export function quote(req: QuoteRequest): Quote {
   const reply = defaultReply({
     op: 'pricing.quote',
     method: 'POST',
+    url: 'http://localhost/checkout/api/quote',
+    path: '/quote',
     params: {},
     query: new URLSearchParams(),
     headers: new Headers(),
