@@ -129,7 +129,8 @@ const EXPECT = {
   'ui-views--not-found-view': ['This page could not be found', 'Back to the home page', '404'],
   'ui-views--error-network': ['Something went wrong', 'We could not reach the server. Please check your connection.', 'Try again'],
   'ui-views--manage-services': ['Already a customer?', 'Manage my services'],
-  'ui-icons--all': ['check', 'devices'],
+  'ui-icons--all': ['check', 'sparkle'],
+  'ui-app-icons--all': ['Android TV', 'Speed test'],
 };
 
 const TYPES = {

@@ -32,17 +32,17 @@ export class Controller {
   readonly landing: Landing;
   config: Config;
   client: Client;
-  private store: Store<State>;
-  private catalog: CatalogCache;
+  #store: Store<State>;
+  #catalog: CatalogCache;
   /** One Idempotency-Key per order attempt (core/order.ts). */
   readonly idempotency = new IdempotencyKey();
-  private emitted = new Set<string>();
+  #emitted = new Set<string>();
   /** True while the storefront's default language may still replace the current one. */
-  private localeFromStore: boolean;
+  #localeFromStore: boolean;
   /** True while the storefront's default currency may still replace the current one. */
-  private currencyFromStore: boolean;
+  #currencyFromStore: boolean;
   /** Set by open(): the selection the flow settles on next is announced like a click. */
-  private announceNextSelection = false;
+  #announceNextSelection = false;
 
   /**
    * The landing asks for the automatic order (spec §4): the widget starts on the creating-order view,
@@ -62,11 +62,11 @@ export class Controller {
     const { route, prefix } = this.autoOrderDue ? { ...initial, route: { name: 'creatingOrder' as const, query: {} } } : initial;
     const cookie = readBrowserLang();
     const chosen = config.currency ? null : chosenCurrency(config.store);
-    this.localeFromStore = localeFollowsStorefront(config.locale, cookie, prefix);
-    this.currencyFromStore = !config.currency && !chosen;
+    this.#localeFromStore = localeFollowsStorefront(config.locale, cookie, prefix);
+    this.#currencyFromStore = !config.currency && !chosen;
     const persisted = loadPersisted();
     const plan = config.plan ?? this.landing.pid;
-    this.store = new Store<State>({
+    this.#store = new Store<State>({
       locale: resolveLocale({ attribute: config.locale, cookie, prefix, languages: browserLanguages() }),
       currency: initialCurrency(config.currency, chosen, plansFirst(route)),
       route,
@@ -78,8 +78,8 @@ export class Controller {
       fatal: null,
       storefront: null,
     });
-    this.catalog = this.newCatalog();
-    this.client = this.makeClient();
+    this.#catalog = this.#newCatalog();
+    this.client = this.#makeClient();
     this.affiliateClick = rememberAffiliate(this.landing, (id, referer) => this.client.affiliateClick(id, referer));
     // Start fetching the table now; the first paint waits for it.
     void loadMessages(this.getState().locale);
@@ -87,20 +87,20 @@ export class Controller {
 
   // ---- store ---------------------------------------------------------------------------------
 
-  subscribe = (fn: () => void): (() => void) => this.store.subscribe(fn);
+  subscribe = (fn: () => void): (() => void) => this.#store.subscribe(fn);
 
-  getState = (): State => this.store.getState();
+  getState = (): State => this.#store.getState();
 
-  private set(patch: Partial<State>): void {
-    this.store.set(patch);
+  #set(patch: Partial<State>): void {
+    this.#store.set(patch);
   }
 
   setDraft(patch: Partial<Draft>): void {
-    this.set({ draft: { ...this.getState().draft, ...patch } });
+    this.#set({ draft: { ...this.getState().draft, ...patch } });
   }
 
   setAttempt(attempt: Attempt): void {
-    this.set({ attempt });
+    this.#set({ attempt });
   }
 
   emit<K extends StreamcartEventName>(name: K, detail: StreamcartEventMap[K]): void {
@@ -109,19 +109,19 @@ export class Controller {
 
   /** Emits an event once per key (an order is paid once, however often the page polls). */
   emitOnce<K extends StreamcartEventName>(key: string, name: K, detail: StreamcartEventMap[K]): void {
-    if (this.emitted.has(key)) return;
-    this.emitted.add(key);
+    if (this.#emitted.has(key)) return;
+    this.#emitted.add(key);
     this.emit(name, detail);
   }
 
   fail(err: { code?: string; name?: string; message?: string }): void {
     const fatal = { name: err.code ?? err.name ?? 'internal', message: err.message ?? '' };
-    this.set({ fatal });
+    this.#set({ fatal });
     this.emit('streamcart:error', fatal);
   }
 
   recover(): void {
-    this.set({ fatal: null });
+    this.#set({ fatal: null });
   }
 
   readyDetail(): StreamcartEventMap['streamcart:ready'] {
@@ -138,15 +138,15 @@ export class Controller {
 
   /** Memoised GET for data that does not change while the page is open; failures are retried. */
   cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    return this.catalog.get(key, load);
+    return this.#catalog.get(key, load);
   }
 
   /** The answer cached under `key` when it has already arrived. */
   peek(key: string): { value: unknown } | undefined {
-    return this.catalog.peek(key);
+    return this.#catalog.peek(key);
   }
 
-  private newCatalog(): CatalogCache {
+  #newCatalog(): CatalogCache {
     return new CatalogCache((key, answer) => {
       // The host page's currency picker offers the list the widget read (one request for both).
       if (key === catalogKey.currencies)
@@ -175,7 +175,7 @@ export class Controller {
       // The prices' currency is the storefront's default one.
       if (!currency)
         plans.then(
-          (list) => this.fillCurrency(answerCurrency(list)),
+          (list) => this.#fillCurrency(answerCurrency(list)),
           () => undefined,
         );
     } else {
@@ -191,51 +191,51 @@ export class Controller {
    */
   loadStorefront(): void {
     const { locale } = this.getState();
-    const catalog = this.catalog;
+    const catalog = this.#catalog;
     catalog
       .get(catalogKey.storefront(locale), () => this.client.storefront(locale))
       .then(
         (storefront) => {
           // The page named another storefront (store or api attribute) meanwhile.
-          if (this.catalog !== catalog) return;
+          if (this.#catalog !== catalog) return;
           const patch: Partial<State> = { storefront };
           this.emit('streamcart:storefront-loaded', { supportUrl: storefront.supportUrl, dashboardUrl: storefront.dashboardUrl });
-          const wanted = this.localeFromStore ? storefrontLocale(this.getState().locale, storefront.defaultLocale) : null;
+          const wanted = this.#localeFromStore ? storefrontLocale(this.getState().locale, storefront.defaultLocale) : null;
           if (wanted) {
             patch.locale = wanted;
             void loadMessages(wanted);
             queueMicrotask(() => this.emit('streamcart:locale-changed', { locale: wanted }));
           }
-          this.localeFromStore = false;
-          this.set(patch);
+          this.#localeFromStore = false;
+          this.#set(patch);
           const code = storefront.defaultCurrency.trim().toUpperCase();
-          if (!this.getState().currency) this.fillCurrency(code);
-          else if (this.currencyFromStore && isCurrencyCode(code)) this.set({ currency: code });
-          this.currencyFromStore = false;
+          if (!this.getState().currency) this.#fillCurrency(code);
+          else if (this.#currencyFromStore && isCurrencyCode(code)) this.#set({ currency: code });
+          this.#currencyFromStore = false;
         },
         // An older server or a network failure: the widget's own defaults stay.
-        () => this.fillCurrency('EUR'),
+        () => this.#fillCurrency('EUR'),
       );
   }
 
   /** Calls `fn` once the state has a currency (see initialCurrency in core/negotiation.ts). */
   whenCurrency(fn: () => void): void {
-    this.store.when((s) => !!s.currency, fn);
+    this.#store.when((s) => !!s.currency, fn);
   }
 
   /**
    * Settles the plan page's currency ('' until then). The products asked for without a currency
    * are the ones in this currency: the cache serves them under its key too, without a new request.
    */
-  private fillCurrency(code: string): void {
+  #fillCurrency(code: string): void {
     if (this.getState().currency || !isCurrencyCode(code)) return;
     const { locale } = this.getState();
-    this.catalog.alias(catalogKey.products('plan', '', locale), catalogKey.products('plan', code, locale));
-    this.currencyFromStore = false;
-    this.set({ currency: code });
+    this.#catalog.alias(catalogKey.products('plan', '', locale), catalogKey.products('plan', code, locale));
+    this.#currencyFromStore = false;
+    this.#set({ currency: code });
   }
 
-  private makeClient(): Client {
+  #makeClient(): Client {
     return createClient({
       base: this.config.api,
       store: this.config.store,
@@ -251,27 +251,27 @@ export class Controller {
     this.config = next;
     const patch: Partial<State> = {};
     if (prev.api !== next.api || prev.store !== next.store) {
-      this.client = this.makeClient();
-      this.catalog = this.newCatalog();
+      this.client = this.#makeClient();
+      this.#catalog = this.#newCatalog();
       // Another storefront: its own theme and logo (the language and currency stay as they are).
       patch.storefront = null;
       queueMicrotask(() => this.loadStorefront());
     }
     if (next.locale !== prev.locale) {
-      this.localeFromStore = false;
+      this.#localeFromStore = false;
       const locale = normalizeLocale(next.locale);
       if (locale && locale !== this.getState().locale) {
         patch.locale = locale;
         queueMicrotask(() => this.emit('streamcart:locale-changed', { locale }));
       }
     }
-    if (next.currency !== prev.currency && next.currency) this.applyCurrency(next.currency, patch);
+    if (next.currency !== prev.currency && next.currency) this.#applyCurrency(next.currency, patch);
     if (next.plan !== prev.plan && next.plan) patch.selection = { pid: next.plan, cycle: null };
     if (next.promocode !== prev.promocode && next.promocode) {
       patch.draft = { ...this.getState().draft, promoInput: next.promocode.toUpperCase(), promo: null };
     }
     if (next.routing !== prev.routing || next.base !== prev.base) Object.assign(patch, nav.readRoute(next.routing, next.base));
-    if (Object.keys(patch).length) this.set(patch);
+    if (Object.keys(patch).length) this.#set(patch);
   }
 
   // ---- navigation -----------------------------------------------------------------------------
@@ -284,12 +284,12 @@ export class Controller {
   /** popstate: the browser's back/forward buttons in history mode. */
   syncFromLocation = (): void => {
     if (this.config.routing !== 'history') return;
-    this.set(nav.readRoute(this.config.routing, this.config.base));
+    this.#set(nav.readRoute(this.config.routing, this.config.base));
   };
 
   navigate(name: RouteName, query: Record<string, string> = {}, opts: { replace?: boolean } = {}): void {
     nav.showRoute(this.place(), this.host, name, query, opts.replace);
-    this.set({ route: { name, query }, fatal: null });
+    this.#set({ route: { name, query }, fatal: null });
   }
 
   servicesHref(): string {
@@ -312,7 +312,7 @@ export class Controller {
       return;
     }
     nav.dropSigninParam();
-    this.set({ route: { name: route.name, query } });
+    this.#set({ route: { name: route.name, query } });
   }
 
   // ---- selection, locale, currency ------------------------------------------------------------
@@ -320,9 +320,9 @@ export class Controller {
   select(selection: Selection, opts: { emit?: boolean } = {}): void {
     const prev = this.getState().selection;
     if (prev && prev.pid === selection.pid && prev.cycle === selection.cycle) return;
-    this.set({ selection });
-    if ((opts.emit || this.announceNextSelection) && selection.cycle) {
-      this.announceNextSelection = false;
+    this.#set({ selection });
+    if ((opts.emit || this.#announceNextSelection) && selection.cycle) {
+      this.#announceNextSelection = false;
       this.emit('streamcart:plan-selected', { pid: selection.pid, billingCycle: selection.cycle });
     }
   }
@@ -330,8 +330,8 @@ export class Controller {
   open(pid?: number): void {
     const current = this.getState().selection;
     const selection = pid && Number.isInteger(pid) && pid > 0 ? { pid, cycle: null } : current;
-    this.announceNextSelection = selection !== current;
-    this.set({ selection });
+    this.#announceNextSelection = selection !== current;
+    this.#set({ selection });
     this.navigate('');
   }
 
@@ -342,7 +342,7 @@ export class Controller {
       return;
     }
     writeBrowserLang(locale);
-    this.localeFromStore = false;
+    this.#localeFromStore = false;
     const patch: Partial<State> = { locale };
     if (this.config.routing === 'history') {
       const prefix = isPrefix(locale) ? locale : null;
@@ -350,25 +350,25 @@ export class Controller {
       patch.prefix = prefix;
     }
     const changed = locale !== this.getState().locale;
-    this.set(patch);
+    this.#set(patch);
     if (changed) this.emit('streamcart:locale-changed', { locale });
   }
 
   setCurrency(code: string): void {
     const patch: Partial<State> = {};
-    const currency = this.applyCurrency(code, patch);
+    const currency = this.#applyCurrency(code, patch);
     if (currency) chosenCurrency(this.config.store, currency);
-    if (Object.keys(patch).length) this.set(patch);
+    if (Object.keys(patch).length) this.#set(patch);
   }
 
   /** The code when it is one (ISO 4217 shape), patching the state; null after an error event. */
-  private applyCurrency(code: string, patch: Partial<State>): string | null {
+  #applyCurrency(code: string, patch: Partial<State>): string | null {
     const currency = code.trim().toUpperCase();
     if (!isCurrencyCode(currency)) {
       queueMicrotask(() => this.emit('streamcart:error', { name: 'unknown_currency', message: `Unknown currency ${code}` }));
       return null;
     }
-    this.currencyFromStore = false;
+    this.#currencyFromStore = false;
     if (currency !== this.getState().currency) {
       patch.currency = currency;
       queueMicrotask(() => this.emit('streamcart:currency-changed', { currency }));
@@ -381,7 +381,7 @@ export class Controller {
   update(fn: (p: Persisted) => Persisted): void {
     const persisted = fn(this.getState().persisted);
     savePersisted(persisted);
-    this.set({ persisted });
+    this.#set({ persisted });
   }
 
   signedIn(): boolean {
@@ -397,7 +397,7 @@ export class Controller {
       }
     }
     this.update(signedOut);
-    this.set({ draft: { ...this.getState().draft, email: '' }, attempt: { status: 'idle' } });
+    this.#set({ draft: { ...this.getState().draft, email: '' }, attempt: { status: 'idle' } });
     this.emit('streamcart:session-changed', { signedIn: false });
     this.navigate('');
   }

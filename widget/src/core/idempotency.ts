@@ -2,14 +2,14 @@
 import { browser } from './browser';
 
 export class IdempotencyKey {
-  private current: { body: string; key: string } | null = null;
+  #current: { body: string; key: string } | null = null;
 
   for(body: string): string {
-    if (this.current?.body !== body) this.current = { body, key: browser.uuid() };
-    return this.current.key;
+    if (this.#current?.body !== body) this.#current = { body, key: browser.uuid() };
+    return this.#current.key;
   }
 
   forget(): void {
-    this.current = null;
+    this.#current = null;
   }
 }
