@@ -1,5 +1,5 @@
-// Package compress is the one place that reads Accept-Encoding and gzips bodies, for the API
-// (httpapi) and the pages and assets it hosts (web) alike.
+// Package compress is the one place that reads Accept-Encoding and compresses bodies (gzip and
+// brotli), for the API (httpapi) and the pages and assets it hosts (web) alike.
 package compress
 
 import (
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/andybalholm/brotli"
 )
 
 // Accepts reports whether the request's Accept-Encoding takes coding ("gzip", "br"), as RFC 9110
@@ -73,23 +75,56 @@ func weight(params string) float64 {
 // AcceptsGzip reports whether the client takes a gzip body (browsers always do).
 func AcceptsGzip(r *http.Request) bool { return Accepts(r, "gzip") }
 
-var writers = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
+// BrotliLevel is the brotli quality of bodies compressed per request: at 5 a JSON answer is a
+// few per cent larger than at 11 for a small fraction of the time (docs/benchmarks.md, "API JSON
+// in brotli").
+const BrotliLevel = 5
 
-// NewWriter is a gzip writer to w from a pool; Release gives it back once closed.
-func NewWriter(w io.Writer) *gzip.Writer {
-	gz := writers.Get().(*gzip.Writer)
-	gz.Reset(w)
-	return gz
+// encoder is what gzip.Writer and brotli.Writer have in common.
+type encoder interface {
+	io.WriteCloser
+	Reset(io.Writer)
 }
 
-// Release returns a closed writer of NewWriter to the pool.
-func Release(gz *gzip.Writer) { writers.Put(gz) }
+// pools hold a compressor per coding: each holds tens to hundreds of KB of tables, too much to
+// make per request.
+var pools = map[string]*sync.Pool{
+	"gzip": {New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }},
+	"br":   {New: func() any { return brotli.NewWriterLevel(nil, BrotliLevel) }},
+}
+
+// Writer compresses to another writer in one coding; Close ends the stream and gives the
+// compressor back to its pool.
+type Writer struct {
+	enc  encoder
+	pool *sync.Pool
+}
+
+// NewWriter is a pooled writer to w in coding, "gzip" or "br" (a name Prefer returns).
+func NewWriter(coding string, w io.Writer) *Writer {
+	pool, ok := pools[coding]
+	if !ok {
+		panic("compress: no writer for coding " + strconv.Quote(coding))
+	}
+	enc := pool.Get().(encoder)
+	enc.Reset(w)
+	return &Writer{enc: enc, pool: pool}
+}
+
+func (w *Writer) Write(p []byte) (int, error) { return w.enc.Write(p) }
+
+// Close ends the compressed stream; the Writer is not to be used after it.
+func (w *Writer) Close() error {
+	err := w.enc.Close()
+	w.pool.Put(w.enc)
+	w.enc = nil
+	return err
+}
 
 // Gzip compresses b at the default level: bodies made per request or per catalog.
 func Gzip(b []byte) []byte {
 	var buf bytes.Buffer
-	gz := NewWriter(&buf)
-	defer Release(gz)
+	gz := NewWriter("gzip", &buf)
 	gz.Write(b)
 	gz.Close()
 	return buf.Bytes()
@@ -102,5 +137,15 @@ func GzipSmallest(b []byte) []byte {
 	gz, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 	gz.Write(b)
 	gz.Close()
+	return buf.Bytes()
+}
+
+// BrotliSmallest compresses b as small as brotli can (quality 11): for bodies compressed once
+// and served many times (the product lists), where the time is spent once.
+func BrotliSmallest(b []byte) []byte {
+	var buf bytes.Buffer
+	bw := brotli.NewWriterLevel(&buf, brotli.BestCompression)
+	bw.Write(b)
+	bw.Close()
 	return buf.Bytes()
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/andybalholm/brotli"
+
 	"github.com/streamcart/streamcart/api/compress"
 )
 
@@ -92,6 +94,36 @@ func TestPrefer(t *testing.T) {
 		}
 		if got := compress.Prefer(r, "br", "gzip"); got != tt.want {
 			t.Errorf("Prefer(%q) = %q, want %q", tt.header, got, tt.want)
+		}
+	}
+}
+
+// The pooled writers of each coding, reused, and BrotliSmallest decode to what was written.
+func TestWriters(t *testing.T) {
+	readers := map[string]func(io.Reader) (io.Reader, error){
+		"gzip": func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+		"br":   func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+	}
+	for _, body := range [][]byte{[]byte(strings.Repeat(`{"pid":2,"name":"Premium"},`, 200)), []byte("short"), nil} {
+		for coding, reader := range readers {
+			for range 2 {
+				var buf bytes.Buffer
+				w := compress.NewWriter(coding, &buf)
+				w.Write(body)
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				r, err := reader(&buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, body) {
+					t.Fatalf("%s of %d bytes decodes to %d bytes, %v", coding, len(body), len(got), err)
+				}
+			}
+		}
+		if got, err := io.ReadAll(brotli.NewReader(bytes.NewReader(compress.BrotliSmallest(body)))); err != nil || !bytes.Equal(got, body) {
+			t.Fatalf("BrotliSmallest of %d bytes decodes to %d bytes, %v", len(body), len(got), err)
 		}
 	}
 }

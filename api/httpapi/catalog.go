@@ -42,19 +42,25 @@ var (
 	jsonContentType    = []string{"application/json"}
 	varyAcceptEncoding = []string{"Accept-Encoding"}
 	gzipEncoding       = []string{"gzip"}
+	brotliEncoding     = []string{"br"}
 )
 
-// encodedList is a product list's JSON as sent, plain and gzip-compressed.
+// encodedList is a product list's JSON as sent: plain, gzip- and brotli-compressed.
 type encodedList struct {
-	plain, gz []byte
-	// plainLen and gzLen are the Content-Length values: a body of known length goes out in one
-	// piece instead of chunks.
-	plainLen, gzLen []string
+	plain, gz, br []byte
+	// plainLen, gzLen and brLen are the Content-Length values: a body of known length goes out
+	// in one piece instead of chunks.
+	plainLen, gzLen, brLen []string
 }
 
+// newEncodedList compresses a list once per catalog, currency and locale, so brotli at its
+// smallest costs nothing per request.
 func newEncodedList(plain []byte) encodedList {
-	gz := compress.Gzip(plain)
-	return encodedList{plain: plain, gz: gz, plainLen: []string{strconv.Itoa(len(plain))}, gzLen: []string{strconv.Itoa(len(gz))}}
+	gz, br := compress.Gzip(plain), compress.BrotliSmallest(plain)
+	return encodedList{
+		plain: plain, gz: gz, br: br,
+		plainLen: []string{strconv.Itoa(len(plain))}, gzLen: []string{strconv.Itoa(len(gz))}, brLen: []string{strconv.Itoa(len(br))},
+	}
 }
 
 // Storefront is the shop-wide settings the storefront endpoint adds to the catalog.
@@ -231,18 +237,24 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 		}
 		h := w.Header()
 		h["Content-Type"] = jsonContentType
-		// CORS has named Origin already, and withGzip Accept-Encoding when the client takes gzip.
+		// CORS has named Origin already, and withCompression Accept-Encoding when the client
+		// takes a coding.
 		if !slices.Contains(h["Vary"], varyAcceptEncoding[0]) {
 			h["Vary"] = append(h["Vary"], varyAcceptEncoding...)
 		}
-		if compress.AcceptsGzip(r) {
+		switch compress.Prefer(r, "br", "gzip") {
+		case "br":
+			h["Content-Encoding"] = brotliEncoding
+			h["Content-Length"] = body.brLen
+			w.Write(body.br)
+		case "gzip":
 			h["Content-Encoding"] = gzipEncoding
 			h["Content-Length"] = body.gzLen
 			w.Write(body.gz)
-			return
+		default:
+			h["Content-Length"] = body.plainLen
+			w.Write(body.plain)
 		}
-		h["Content-Length"] = body.plainLen
-		w.Write(body.plain)
 	})
 }
 

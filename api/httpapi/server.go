@@ -182,7 +182,7 @@ func New(d Deps) http.Handler {
 		}
 	}
 	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
-	return withGzip(root)
+	return withCompression(root)
 }
 
 // requestDecoder reads JSON bodies; a body sent without a JSON content type (curl -d sends a form

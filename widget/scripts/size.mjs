@@ -9,7 +9,7 @@
 //    before the first plan card was in a painted frame, at its size on the wire (gzip where the
 //    server compresses, the JSON as served). The same files are then asked for again with
 //    `Accept-Encoding: gzip` and with `Accept-Encoding: br, gzip` and their bodies counted as the
-//    server sends them (precompressed widget files, brotli first; the API's JSON in gzip): the
+//    server sends them (precompressed widget files and the API's JSON, brotli first): the
 //    first paint for a gzip-only client and for a brotli client. Fails (exit 1) above BUDGET_KB
 //    (gzip) or BUDGET_BR_KB (brotli).
 //

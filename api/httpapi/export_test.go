@@ -1,0 +1,5 @@
+package httpapi
+
+// WithCompression is withCompression for the external tests of its cases no endpoint has (a
+// large error answer, 204, 304, a body already encoded).
+var WithCompression = withCompression
