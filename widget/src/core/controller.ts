@@ -1,28 +1,21 @@
 // The façade the element, App and screens hold: it composes the framework-free pieces of core/
-// (store, catalog cache, navigation, negotiation, session, affiliate) and announces what changed
-// with the element's events. React subscribes with useSyncExternalStore.
+// (store, catalog cache, navigation, language and currency preferences, session, affiliate) and
+// announces what changed with the element's events. React subscribes with useSyncExternalStore.
 import { createClient, type Client } from '../api/client';
 import type { CurrencyList } from '../api/schemas';
 import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
-import { normalizeLocale, resolveLocale } from '../i18n/locale';
+import { resolveLocale } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
 import { rememberAffiliate } from './affiliate';
 import { CatalogCache, catalogKey } from './catalog';
-import { readBrowserLang, writeBrowserLang } from './cookie';
+import { readBrowserLang } from './cookie';
 import { IdempotencyKey } from './idempotency';
 import { automaticOrderDue, readLanding, type Landing } from './landing';
 import * as nav from './navigation';
-import {
-  answerCurrency,
-  browserLanguages,
-  chosenCurrency,
-  initialCurrency,
-  isCurrencyCode,
-  localeFollowsStorefront,
-  storefrontLocale,
-} from './negotiation';
+import { answerCurrency, browserLanguages, chosenCurrency, initialCurrency, localeFollowsStorefront } from './negotiation';
 import { loadPersisted, savePersisted, signedOut, type Persisted } from './persisted';
-import { isPrefix, type RouteName } from './router';
+import { Preferences } from './preferences';
+import type { RouteName } from './router';
 import { signedIn } from './session';
 import { initialDraft, plansFirst, type Attempt, type Config, type Draft, type Selection, type State } from './state';
 import { Store } from './store';
@@ -37,10 +30,7 @@ export class Controller {
   /** One Idempotency-Key per order attempt (core/order.ts). */
   readonly idempotency = new IdempotencyKey();
   #emitted = new Set<string>();
-  /** True while the storefront's default language may still replace the current one. */
-  #localeFromStore: boolean;
-  /** True while the storefront's default currency may still replace the current one. */
-  #currencyFromStore: boolean;
+  #preferences: Preferences;
   /** Set by open(): the selection the flow settles on next is announced like a click. */
   #announceNextSelection = false;
 
@@ -62,8 +52,6 @@ export class Controller {
     const { route, prefix } = this.autoOrderDue ? { ...initial, route: { name: 'creatingOrder' as const, query: {} } } : initial;
     const cookie = readBrowserLang();
     const chosen = config.currency ? null : chosenCurrency(config.store);
-    this.#localeFromStore = localeFollowsStorefront(config.locale, cookie, prefix);
-    this.#currencyFromStore = !config.currency && !chosen;
     const persisted = loadPersisted();
     const plan = config.plan ?? this.landing.pid;
     this.#store = new Store<State>({
@@ -78,6 +66,20 @@ export class Controller {
       fatal: null,
       storefront: null,
     });
+    this.#preferences = new Preferences(
+      {
+        state: this.getState,
+        set: (patch) => this.#set(patch),
+        emit: (name, detail) => this.emit(name, detail),
+        config: () => this.config,
+        // The cache serves those products under the currency's key too, without a new request.
+        pricedIn: (code) => {
+          const { locale } = this.getState();
+          this.#catalog.alias(catalogKey.products('plan', '', locale), catalogKey.products('plan', code, locale));
+        },
+      },
+      { locale: localeFollowsStorefront(config.locale, cookie, prefix), currency: !config.currency && !chosen },
+    );
     this.#catalog = this.#newCatalog();
     this.client = this.#makeClient();
     this.affiliateClick = rememberAffiliate(this.landing, (id, referer) => this.client.affiliateClick(id, referer));
@@ -175,7 +177,7 @@ export class Controller {
       // The prices' currency is the storefront's default one.
       if (!currency)
         plans.then(
-          (list) => this.#fillCurrency(answerCurrency(list)),
+          (list) => this.#preferences.fill(answerCurrency(list)),
           () => undefined,
         );
     } else {
@@ -198,41 +200,18 @@ export class Controller {
         (storefront) => {
           // The page named another storefront (store or api attribute) meanwhile.
           if (this.#catalog !== catalog) return;
-          const patch: Partial<State> = { storefront };
           this.emit('streamcart:storefront-loaded', { supportUrl: storefront.supportUrl, dashboardUrl: storefront.dashboardUrl });
-          const wanted = this.#localeFromStore ? storefrontLocale(this.getState().locale, storefront.defaultLocale) : null;
-          if (wanted) {
-            patch.locale = wanted;
-            void loadMessages(wanted);
-            queueMicrotask(() => this.emit('streamcart:locale-changed', { locale: wanted }));
-          }
-          this.#localeFromStore = false;
-          this.#set(patch);
-          const code = storefront.defaultCurrency.trim().toUpperCase();
-          if (!this.getState().currency) this.#fillCurrency(code);
-          else if (this.#currencyFromStore && isCurrencyCode(code)) this.#set({ currency: code });
-          this.#currencyFromStore = false;
+          this.#set({ storefront, ...this.#preferences.storefrontLocale(storefront) });
+          this.#preferences.storefrontCurrency(storefront);
         },
         // An older server or a network failure: the widget's own defaults stay.
-        () => this.#fillCurrency('EUR'),
+        () => this.#preferences.fill('EUR'),
       );
   }
 
   /** Calls `fn` once the state has a currency (see initialCurrency in core/negotiation.ts). */
   whenCurrency(fn: () => void): void {
     this.#store.when((s) => !!s.currency, fn);
-  }
-
-  /**
-   * Settles the plan page's currency ('' until then). The products asked for without a currency
-   * are the ones in this currency: the cache serves them under its key too, without a new request.
-   */
-  #fillCurrency(code: string): void {
-    if (this.getState().currency || !isCurrencyCode(code)) return;
-    const { locale } = this.getState();
-    this.#catalog.alias(catalogKey.products('plan', '', locale), catalogKey.products('plan', code, locale));
-    this.#currencyFromStore = false;
-    this.#set({ currency: code });
   }
 
   #makeClient(): Client {
@@ -257,15 +236,8 @@ export class Controller {
       patch.storefront = null;
       queueMicrotask(() => this.loadStorefront());
     }
-    if (next.locale !== prev.locale) {
-      this.#localeFromStore = false;
-      const locale = normalizeLocale(next.locale);
-      if (locale && locale !== this.getState().locale) {
-        patch.locale = locale;
-        queueMicrotask(() => this.emit('streamcart:locale-changed', { locale }));
-      }
-    }
-    if (next.currency !== prev.currency && next.currency) this.#applyCurrency(next.currency, patch);
+    if (next.locale !== prev.locale) this.#preferences.pageLocale(next.locale, patch);
+    if (next.currency !== prev.currency && next.currency) this.#preferences.apply(next.currency, patch);
     if (next.plan !== prev.plan && next.plan) patch.selection = { pid: next.plan, cycle: null };
     if (next.promocode !== prev.promocode && next.promocode) {
       patch.draft = { ...this.getState().draft, promoInput: next.promocode.toUpperCase(), promo: null };
@@ -336,44 +308,11 @@ export class Controller {
   }
 
   setLocale(code: string): void {
-    const locale = normalizeLocale(code);
-    if (!locale) {
-      this.emit('streamcart:error', { name: 'unknown_locale', message: `Unknown locale ${code}` });
-      return;
-    }
-    writeBrowserLang(locale);
-    this.#localeFromStore = false;
-    const patch: Partial<State> = { locale };
-    if (this.config.routing === 'history') {
-      const prefix = isPrefix(locale) ? locale : null;
-      nav.replacePrefix(this.config.base, prefix);
-      patch.prefix = prefix;
-    }
-    const changed = locale !== this.getState().locale;
-    this.#set(patch);
-    if (changed) this.emit('streamcart:locale-changed', { locale });
+    this.#preferences.setLocale(code);
   }
 
   setCurrency(code: string): void {
-    const patch: Partial<State> = {};
-    const currency = this.#applyCurrency(code, patch);
-    if (currency) chosenCurrency(this.config.store, currency);
-    if (Object.keys(patch).length) this.#set(patch);
-  }
-
-  /** The code when it is one (ISO 4217 shape), patching the state; null after an error event. */
-  #applyCurrency(code: string, patch: Partial<State>): string | null {
-    const currency = code.trim().toUpperCase();
-    if (!isCurrencyCode(currency)) {
-      queueMicrotask(() => this.emit('streamcart:error', { name: 'unknown_currency', message: `Unknown currency ${code}` }));
-      return null;
-    }
-    this.#currencyFromStore = false;
-    if (currency !== this.getState().currency) {
-      patch.currency = currency;
-      queueMicrotask(() => this.emit('streamcart:currency-changed', { currency }));
-    }
-    return currency;
+    this.#preferences.setCurrency(code);
   }
 
   // ---- persisted state, session, order attempt, affiliate --------------------------------------
