@@ -4,6 +4,7 @@
 // retyped or dropped on either side fails tsc.
 import type * as v from 'valibot';
 import type { paths } from './openapi.gen';
+import type { GeoSchema, OrderSchema, PromotionSchema, ServiceSchema, SessionSchema } from '../src/api/orders';
 import type {
   ErrorBodySchema,
   ProductListSchema,
@@ -11,12 +12,7 @@ import type {
   StorefrontSchema,
   CurrencyListSchema,
   GatewayListSchema,
-  GeoSchema,
-  OrderSchema,
-  PromotionSchema,
   QuoteSchema,
-  ServiceSchema,
-  SessionSchema,
 } from '../src/api/schemas';
 import type {
   InvoicePaymentSchema,
