@@ -121,14 +121,18 @@ func (w *Writer) Close() error {
 	return err
 }
 
-// Gzip compresses b at the default level: bodies made per request or per catalog.
-func Gzip(b []byte) []byte {
+// Encode compresses b in coding ("gzip" or "br", a name Prefer returns) at the per-request
+// level: bodies made per request or per catalog.
+func Encode(coding string, b []byte) []byte {
 	var buf bytes.Buffer
-	gz := NewWriter("gzip", &buf)
-	gz.Write(b)
-	gz.Close()
+	w := NewWriter(coding, &buf)
+	w.Write(b)
+	w.Close()
 	return buf.Bytes()
 }
+
+// Gzip is Encode("gzip", b).
+func Gzip(b []byte) []byte { return Encode("gzip", b) }
 
 // GzipSmallest compresses b as small as gzip can: for bodies compressed once and served for the
 // life of the process (static assets), where the time is spent once.

@@ -328,9 +328,11 @@ func (h *host) writeHTML(w http.ResponseWriter, r *http.Request, status int, bod
 	hd.Set("Cache-Control", "no-cache")
 	// The page is rendered in the visitor's language.
 	hd.Set("Vary", "Accept-Encoding, Accept-Language, Cookie")
-	if len(body) >= minGzip && compress.AcceptsGzip(r) {
-		body = compress.Gzip(body)
-		hd.Set("Content-Encoding", "gzip")
+	// Brotli when the client weighs it at least as high as gzip (every current browser), as the
+	// widget's files and the API's JSON.
+	if coding := compress.Prefer(r, "br", "gzip"); len(body) >= minGzip && coding != "" {
+		body = compress.Encode(coding, body)
+		hd.Set("Content-Encoding", coding)
 	}
 	writeBody(w, r, status, body)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/andybalholm/brotli"
 	"github.com/streamcart/streamcart/api/shoplink"
 	"github.com/streamcart/streamcart/api/web"
 	"github.com/streamcart/streamcart/examples/checkout"
@@ -49,12 +50,15 @@ func do(t *testing.T, h http.Handler, method, target string, headers ...string) 
 	h.ServeHTTP(rec, req)
 	res := rec.Result()
 	var r io.Reader = res.Body
-	if res.Header.Get("Content-Encoding") == "gzip" {
+	switch res.Header.Get("Content-Encoding") {
+	case "gzip":
 		zr, err := gzip.NewReader(res.Body)
 		if err != nil {
 			t.Fatalf("%s %s: gzip: %v", method, target, err)
 		}
 		r = zr
+	case "br":
+		r = brotli.NewReader(res.Body)
 	}
 	b, err := io.ReadAll(r)
 	if err != nil {
@@ -381,13 +385,32 @@ func TestHostLanguageSwitcherKeepsRouteAndQuery(t *testing.T) {
 	}
 }
 
-func TestHostGzipsPages(t *testing.T) {
-	res := get(t, newHost(t, nil), "/checkout/", "Accept-Encoding", "gzip")
-	if res.header.Get("Content-Encoding") != "gzip" || !strings.Contains(res.body, "<streamcart-checkout") {
-		t.Fatalf("page not gzipped (%q)", res.header.Get("Content-Encoding"))
+func TestHostCompressesPages(t *testing.T) {
+	h := newHost(t, nil)
+	cases := []struct{ accept, encoding string }{
+		{"gzip", "gzip"},
+		{"gzip, deflate, br, zstd", "br"},
+		{"br;q=0.5, gzip", "gzip"},
+		{"br, gzip;q=0", "br"},
+		{"br;q=0, gzip;q=0", ""},
+		{"identity", ""},
+		{"*", "br"},
 	}
-	if !strings.Contains(res.header.Get("Vary"), "Accept-Language") {
-		t.Errorf("Vary = %q", res.header.Get("Vary"))
+	for _, c := range cases {
+		t.Run(c.accept, func(t *testing.T) {
+			res := get(t, h, "/checkout/", "Accept-Encoding", c.accept)
+			if got := res.header.Get("Content-Encoding"); got != c.encoding {
+				t.Errorf("Content-Encoding = %q, want %q", got, c.encoding)
+			}
+			if !strings.Contains(res.body, "<streamcart-checkout") {
+				t.Errorf("the page does not decode to itself: %.80q", res.body)
+			}
+			for _, v := range []string{"Accept-Encoding", "Accept-Language"} {
+				if !strings.Contains(res.header.Get("Vary"), v) {
+					t.Errorf("Vary = %q, lacks %s", res.header.Get("Vary"), v)
+				}
+			}
+		})
 	}
 }
 
