@@ -12,7 +12,7 @@ const send = (fake: FakeApi, method: string, path: string, body?: unknown) =>
   });
 
 describe('the fake admin API', () => {
-  it('reports an answer, a request body and a route off the contract', async () => {
+  it('reports an answer, a request body, a parameter and a route off the contract', async () => {
     const fake = new FakeApi('owner')
       .on('GET', '/jobs', () => ({ jobs: [{ ...job(), state: 'stuck' }] }))
       .on('POST', '/jobs/:id/retry', () => ({ ...job(), retried: true }))
@@ -23,8 +23,10 @@ describe('the fake admin API', () => {
     await send(fake, 'POST', '/operators', { email: 'new@example.com' });
     await send(fake, 'PATCH', '/promotions/WELCOME', { disabled: true, paused: true });
     await send(fake, 'GET', '/nowhere');
+    await send(fake, 'GET', '/jobs?state=stuck&limit=0&page=2');
+    await send(fake, 'POST', '/jobs/seven/retry');
     const found = takeBreaches();
-    expect(found).toHaveLength(7);
+    expect(found).toHaveLength(11);
     expect(found[0]).toMatch(/^GET adminJobs\.list → 200 breaks the contract:\n {2}jobs\.0\.state:/);
     expect(found[1]).toMatch(/retried/);
     expect(found[2]).toMatch(/adminOrderActions\.approve declares no 204 response/);
@@ -33,6 +35,12 @@ describe('the fake admin API', () => {
     expect(found[4]).toMatch(/adminOperators\.invite → 404 breaks the contract/);
     expect(found[5]).toBe('the console sent PATCH adminPromotions.update fields the contract does not declare: paused');
     expect(found[6]).toBe('GET /checkout/api/admin/nowhere is not an operation of the contract');
+    expect(found[7]).toMatch(
+      /^the console sent GET adminJobs\.list parameters the contract refuses:\n {2}query parameter state=stuck: .+\n {2}query parameter limit=0: .+\n {2}query parameter page: not declared by adminJobs\.list$/,
+    );
+    expect(found[8]).toMatch(/^GET adminJobs\.list → 200/);
+    expect(found[9]).toMatch(/^the console sent POST adminJobs\.retry parameters the contract refuses:\n {2}path parameter id=seven: /);
+    expect(found[10]).toMatch(/retried/);
   });
 
   it('answers a plain body with the success status the contract declares, and checks its own 401 and 403', async () => {

@@ -2,8 +2,8 @@
 // cookie and CSRF header as the server does (401 unauthorized without a session, 403
 // invalid_csrf_token on a change without the token), and records every call. Every answer and
 // every request body is checked against the served contract (api/httpapi/openapi3.json), with the
-// widget's checker: a breach (an answer off the contract, a body the contract refuses or does not
-// declare, a route it does not have) fails the test that caused it.
+// widget's checker: a breach (an answer off the contract, a body or parameter the contract refuses
+// or does not declare, a route it does not have) fails the test that caused it.
 import { expect } from 'vitest';
 import openapi from '../../../../api/httpapi/openapi3.json';
 import { loadContract } from '../../../src/test/api/contract';
@@ -175,6 +175,8 @@ export class FakeApi {
     const op = found.op.key;
     // The console's own API: a field the contract does not declare is dropped by the server's
     // decoder, so what the operator asked for would silently not happen.
+    const params = contract.checkParameters(op, found.params, url.searchParams);
+    if (params.length) breaches.push(`the console sent ${method} ${op} parameters the contract refuses:\n  ${params.join('\n  ')}`);
     const { errors, unknown } = contract.checkRequest(op, call.body);
     if (errors.length) breaches.push(`the console sent ${method} ${op} a body the contract refuses:\n  ${errors.join('\n  ')}`);
     if (unknown.length) breaches.push(`the console sent ${method} ${op} fields the contract does not declare: ${unknown.join(', ')}`);
