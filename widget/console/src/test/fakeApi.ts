@@ -1,8 +1,34 @@
-// A fake of the admin API for the screens' tests: a fetch that answers routes with bodies shaped as
-// in api/httpapi/openapi3.json, enforces the session cookie and CSRF header as the server does
-// (401 unauthorized without a session, 403 invalid_csrf_token on a change without the token), and
-// records every call.
+// A fake of the admin API for the screens' tests: a fetch that answers routes, enforces the session
+// cookie and CSRF header as the server does (401 unauthorized without a session, 403
+// invalid_csrf_token on a change without the token), and records every call. Every answer and
+// every request body is checked against the served contract (api/httpapi/openapi3.json), with the
+// widget's checker: a breach (an answer off the contract, a body or parameter the contract refuses
+// or does not declare, a route it does not have) fails the test that caused it.
+import { expect } from 'vitest';
+import openapi from '../../../../api/httpapi/openapi3.json';
+import { loadContract } from '../../../src/test/api/contract';
 import type { Role } from '../schemas';
+import { API_BASE } from '../api';
+
+const contract = loadContract(openapi);
+
+/** Contract breaches in the running test. */
+const breaches: string[] = [];
+
+/** The breaches since the last call, cleared. */
+export function takeBreaches(): string[] {
+  return breaches.splice(0);
+}
+
+/** Fails the running test if the fake answered or was asked off the contract (setup.ts, after each test). */
+export function expectNoBreaches() {
+  expect(takeBreaches(), 'the fake admin API answered or was asked off the contract').toEqual([]);
+}
+
+/** The status the operation answers with when it succeeds (201 for a creation), as the server. */
+function successStatus(key: string): number {
+  return [...(contract.operations.get(key)?.responses.keys() ?? [])].find((s) => s >= 200 && s < 300) ?? 200;
+}
 
 export interface Call {
   method: string;
@@ -13,8 +39,14 @@ export interface Call {
 }
 
 export type Reply = { status: number; body?: unknown };
-// A handler answers with a Reply, or with just the body of a 200.
+// A handler answers with a Reply, or with just the body of the operation's success status.
 type Handler = (call: Call, params: string[]) => unknown;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+  offContract: boolean;
+}
 
 export const CSRF = 'csrf-123';
 
@@ -86,7 +118,7 @@ export const summary = (over: Record<string, unknown> = {}) => ({
 export class FakeApi {
   calls: Call[] = [];
   signedIn: { operator: string; role: Role } | null;
-  private routes: [string, RegExp, Handler][] = [];
+  private routes: Route[] = [];
 
   constructor(role: Role | null = 'owner') {
     this.signedIn = role ? { operator: 'me@example.com', role } : null;
@@ -107,10 +139,16 @@ export class FakeApi {
     return { ...this.signedIn!, csrfToken: CSRF, expiresAt: '2026-11-23T22:00:00Z' };
   }
 
-  /** on answers METHOD path (":x" segments are parameters) with handler's body (200) or its Reply. */
-  on(method: string, path: string, handler: Handler): this {
-    const re = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`);
-    this.routes.unshift([method, re, handler]);
+  /**
+   * on answers METHOD path (":x" segments are parameters) with handler's body (the operation's
+   * success status) or its Reply. The route must be an operation of the contract; the answers are
+   * checked against it unless `offContract` says the test breaks the contract on purpose.
+   */
+  on(method: string, path: string, handler: Handler, options?: { offContract?: boolean }): this {
+    if (!contract.match(method, API_BASE + path.replace(/:[a-z]+/g, 'x')))
+      throw new Error(`FakeApi.on: ${method} ${path} is not an operation of the contract`);
+    const pattern = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`);
+    this.routes.unshift({ method, pattern, handler, offContract: !!options?.offContract });
     return this;
   }
 
@@ -120,7 +158,7 @@ export class FakeApi {
 
   fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(String(input), 'http://shop.test');
-    const path = url.pathname.replace(/^\/checkout\/api\/admin/, '');
+    const path = url.pathname.slice(API_BASE.length);
     const method = init.method ?? 'GET';
     const headers = Object.fromEntries(
       Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
@@ -129,19 +167,35 @@ export class FakeApi {
     this.calls.push(call);
     const json = (status: number, body?: unknown) =>
       new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-    const open = method === 'POST' && ['/session', '/setup', '/setup/confirm'].includes(path);
-    if (!open && !this.signedIn) return json(401, errorBody('unauthorized'));
-    if (!open && method !== 'GET' && headers['x-csrf-token'] !== CSRF) return json(403, errorBody('invalid_csrf_token'));
-    for (const [m, re, handler] of this.routes) {
-      const match = m === method ? re.exec(path) : null;
-      if (!match) continue;
-      const out = handler(call, match.slice(1).map(decodeURIComponent));
-      if (out && typeof out === 'object' && 'status' in out && typeof (out as Reply).status === 'number') {
-        const r = out as Reply;
-        return json(r.status, r.body);
-      }
-      return json(200, out);
+    const found = url.pathname.startsWith(`${API_BASE}/`) ? contract.match(method, url.pathname) : null;
+    if (!found) {
+      breaches.push(`${method} ${url.pathname} is not an operation of the contract`);
+      return json(404, errorBody('not_found', `no route ${method} ${path}`));
     }
-    return json(404, errorBody('not_found', `no route ${method} ${path}`));
+    const op = found.op.key;
+    // The console's own API: a field the contract does not declare is dropped by the server's
+    // decoder, so what the operator asked for would silently not happen.
+    const params = contract.checkParameters(op, found.params, url.searchParams);
+    if (params.length) breaches.push(`the console sent ${method} ${op} parameters the contract refuses:\n  ${params.join('\n  ')}`);
+    const { errors, unknown } = contract.checkRequest(op, call.body);
+    if (errors.length) breaches.push(`the console sent ${method} ${op} a body the contract refuses:\n  ${errors.join('\n  ')}`);
+    if (unknown.length) breaches.push(`the console sent ${method} ${op} fields the contract does not declare: ${unknown.join(', ')}`);
+    const answer = (r: Reply, offContract = false) => {
+      const problems = offContract ? [] : contract.checkResponse(op, r.status, r.body);
+      if (problems.length) breaches.push(`${method} ${op} → ${r.status} breaks the contract:\n  ${problems.join('\n  ')}`);
+      return json(r.status, r.body);
+    };
+    const open = method === 'POST' && ['/session', '/setup', '/setup/confirm'].includes(path);
+    if (!open && !this.signedIn) return answer({ status: 401, body: errorBody('unauthorized') });
+    if (!open && method !== 'GET' && headers['x-csrf-token'] !== CSRF)
+      return answer({ status: 403, body: errorBody('invalid_csrf_token') });
+    for (const route of this.routes) {
+      const match = route.method === method ? route.pattern.exec(path) : null;
+      if (!match) continue;
+      const out = route.handler(call, match.slice(1).map(decodeURIComponent));
+      const isReply = out && typeof out === 'object' && 'status' in out && typeof (out as Reply).status === 'number';
+      return answer(isReply ? (out as Reply) : { status: successStatus(op), body: out }, route.offContract);
+    }
+    return answer({ status: 404, body: errorBody('not_found', `no route ${method} ${path}`) });
   };
 }

@@ -1,6 +1,7 @@
 import { cleanup } from '@testing-library/react';
 import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach } from 'vitest';
+import { expectNoBreaches } from './fakeApi';
 
 // CI shares two cores with the Go tests: give waiting queries room (they return as soon as they pass).
 configure({ asyncUtilTimeout: 5000 });
@@ -10,5 +11,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Unmounted first, so a failing check cannot leave this test's app running into the next test.
   cleanup();
+  expectNoBreaches();
 });

@@ -60,5 +60,14 @@ describe('the contract', () => {
     expect(contract.checkRequest('pricing.quote', quote)).toEqual({ errors: [], unknown: [] });
     expect(contract.checkRequest('pricing.quote', { ...quote, pid: 'two' }).errors).not.toEqual([]);
     expect(contract.checkRequest('pricing.quote', { ...quote, gift: true })).toEqual({ errors: [], unknown: ['gift'] });
+    const jobs = new URLSearchParams('state=dead&limit=50');
+    expect(contract.checkParameters('adminJobs.list', {}, jobs)).toEqual([]);
+    expect(contract.checkParameters('adminJobs.list', {}, new URLSearchParams('limit=501'))).toHaveLength(1);
+    expect(contract.checkParameters('adminJobs.list', {}, new URLSearchParams('limit=ten'))).toHaveLength(1);
+    expect(contract.checkParameters('adminJobs.list', {}, new URLSearchParams('page=2'))).toEqual([
+      'query parameter page: not declared by adminJobs.list',
+    ]);
+    expect(contract.checkParameters('adminJobs.retry', { id: '7' }, new URLSearchParams())).toEqual([]);
+    expect(contract.checkParameters('adminJobs.retry', { id: 'x' }, new URLSearchParams())).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ interface OpenApiOperation {
   operationId: string;
   responses?: Record<string, { description?: string; content?: Record<string, { schema: Node }> }>;
   requestBody?: { content?: Record<string, { schema: Node }> };
+  parameters?: { $ref?: string; in?: string; name?: string; schema?: { type?: string } }[];
   security?: unknown[];
 }
 export interface OpenApiDocument {
@@ -23,6 +24,8 @@ export interface Operation {
   params: string[];
   responses: Map<number, { description: string; contentType: string | null; schema: (() => Schema) | null }>;
   request: (() => Schema) | null;
+  /** The path and query parameters by name, each with its schema. */
+  parameters: Map<string, { in: 'path' | 'query'; integer: boolean; schema: () => Schema }>;
   /** The operation wants a session (Authorization: Bearer …); without one the server answers 401. */
   secured: boolean;
 }
@@ -55,7 +58,8 @@ export function operationKey(operationId: string): string {
 
 /**
  * loadContract turns the OpenAPI document into operations, each with a zod schema per response
- * status and one for the request body, and a matcher from method + URL path to operation.
+ * status, one for the request body and one per path or query parameter, and a matcher from method +
+ * URL path to operation.
  */
 export function loadContract(doc: OpenApiDocument) {
   const definitions = normalize(doc.components.schemas) as Record<string, Node>;
@@ -87,6 +91,13 @@ export function loadContract(doc: OpenApiDocument) {
         });
       }
       const body = op.requestBody?.content?.['application/json']?.schema;
+      const parameters: Operation['parameters'] = new Map();
+      for (const p of op.parameters ?? []) {
+        // Headers (and the $ref'd Streamcart-Store header) are not checked: only path and query.
+        if ((p.in !== 'path' && p.in !== 'query') || !p.name || !p.schema) continue;
+        const schema = p.schema;
+        parameters.set(p.name, { in: p.in, integer: schema.type === 'integer', schema: lazy(() => compile(schema)) });
+      }
       operations.set(key, {
         key,
         method: method.toUpperCase(),
@@ -95,6 +106,7 @@ export function loadContract(doc: OpenApiDocument) {
         params,
         responses,
         request: body ? lazy(() => compile(body)) : null,
+        parameters,
         secured: (op.security?.length ?? 0) > 0,
       });
     }
@@ -120,6 +132,25 @@ export function loadContract(doc: OpenApiDocument) {
       if (!res.schema) return body === undefined || body === null ? [] : [`${key} ${status} has no body in the contract`];
       if (res.contentType !== 'application/json' && res.contentType !== 'application/vnd.goa.error') return [];
       return issues(res.schema().safeParse(body));
+    },
+    /**
+     * Problems of a request's path parameters (as `match` gives them) and query: a value the server
+     * would refuse (400), or a query parameter the operation does not declare (the server ignores it).
+     */
+    checkParameters(key: string, path: Record<string, string>, query: URLSearchParams): string[] {
+      const op = operations.get(key);
+      if (!op) return [`unknown operation ${key}`];
+      const values: [string, 'path' | 'query', string][] = [
+        ...Object.entries(path).map(([n, v]): [string, 'path', string] => [n, 'path', v]),
+        ...[...query].map(([n, v]): [string, 'query', string] => [n, 'query', v]),
+      ];
+      return values.flatMap(([name, where, raw]) => {
+        const p = op.parameters.get(name);
+        if (!p || p.in !== where) return [`${where} parameter ${name}: not declared by ${key}`];
+        // Parameters travel as text; Goa parses an integer one from its digits.
+        const value = p.integer && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+        return issues(p.schema().safeParse(value)).map((i) => `${where} parameter ${name}=${raw}: ${i.replace(/^\(body\): /, '')}`);
+      });
     },
     /**
      * Problems of a request body sent to `key`: `errors` the server would refuse, `unknown` fields
