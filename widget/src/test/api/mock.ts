@@ -457,6 +457,9 @@ export function installMockApi(initial: ApiScenario = {}, { report = console.err
       report(`[mock api] the widget sent ${method} ${req.op} a body the contract does not accept:\n  ${errors.join('\n  ')}`);
     if (unknown.length)
       console.warn(`[mock api] the widget sent ${method} ${req.op} fields the contract does not declare: ${unknown.join(', ')}`);
+    // A path or query value the server would refuse with a 400, or a query name it does not know.
+    const params = contract.checkParameters(req.op, req.params, req.query);
+    if (params.length) report(`[mock api] the widget sent ${method} ${req.op} parameters off the contract:\n  ${params.join('\n  ')}`);
     calls.push(req);
     // An aborted request (the widget's 30 s timeout) rejects like a real one.
     const signal = init.signal;
