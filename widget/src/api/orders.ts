@@ -106,6 +106,22 @@ export async function playlist(c: Client, serviceId: string): Promise<Blob> {
   return new Blob([text], { type: 'audio/x-mpegurl' });
 }
 
+/**
+ * Downloads the service's playlist as "<username>.m3u": the file is saved through a hidden link in
+ * `into` (the widget's shadow root), its object URL released once the browser has it.
+ */
+export async function downloadPlaylist(c: Client, s: { serviceId: string; username: string }, into: ParentNode | null): Promise<void> {
+  const url = URL.createObjectURL(await playlist(c, s.serviceId));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `${s.username || 'playlist'}.m3u`;
+  link.hidden = true;
+  into?.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 export const getPromotion = (c: Client, code: string, pid: number) =>
   c.request(PromotionSchema, 'GET', `/promotions/${encodeURIComponent(code)}`, { query: { pid } });
 

@@ -1,7 +1,7 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address, the
 // panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { type Service, playlist } from '../../api/orders';
+import { type Service, downloadPlaylist } from '../../api/orders';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
@@ -193,16 +193,7 @@ function ServiceCard({ initial }: { initial: Service }) {
     setBusy('playlist');
     setError(null);
     try {
-      const blob = await playlist(c.client, s.serviceId);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `${s.username || 'playlist'}.m3u`;
-      link.hidden = true;
-      c.host.shadowRoot?.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      await downloadPlaylist(c.client, s, c.host.shadowRoot);
     } catch (e) {
       setError(errText(e));
     } finally {

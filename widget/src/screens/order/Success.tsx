@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/client';
-import { type Service, getOrder, getService, playlist } from '../../api/orders';
+import { type Service, downloadPlaylist, getOrder, getService } from '../../api/orders';
 import { catalogKey } from '../../core/catalog';
 import { clearedForSuccess } from '../../core/persisted';
 import { useCheckout, useController, useResource } from '../../ui/context';
@@ -198,16 +198,7 @@ function ServiceCard({ service: s }: { service: Service }) {
     setDownloading(true);
     setDownloadError(null);
     try {
-      const blob = await playlist(c.client, s.serviceId);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = `${s.username || 'playlist'}.m3u`;
-      a.hidden = true;
-      c.host.shadowRoot?.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      await downloadPlaylist(c.client, s, c.host.shadowRoot);
     } catch (e) {
       setDownloadError(e);
     } finally {
