@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { narrowRequires, REACT } from './scripts/narrow-requires.ts';
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
 
@@ -43,7 +44,9 @@ export default defineConfig(({ mode }) => {
   }
   const test = mode === 'test';
   return {
-    plugins: [react()],
+    // React's CommonJS files require one another whole; narrowed, the bundler drops the exports
+    // nobody imports (scripts/narrow-requires.ts).
+    plugins: [react(), ...(test ? [] : [narrowRequires(REACT)])],
     // Library mode does not replace process.env.NODE_ENV itself; React would ship its dev build.
     define: test ? {} : { 'process.env.NODE_ENV': '"production"' },
     resolve: {
@@ -71,7 +74,7 @@ export default defineConfig(({ mode }) => {
     },
     test: {
       environment: 'jsdom',
-      include: ['src/**/*.test.{ts,tsx}'],
+      include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
       // The widget's CSS is part of what is tested (it must land in the shadow root).

@@ -4,13 +4,15 @@
 // an ordinary app build: hashed file names, one script and one style sheet, no inline code.
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { narrowRequires, REACT } from './scripts/narrow-requires.ts';
 
 const file = (p: string) => new URL(p, import.meta.url).pathname;
 
 export default defineConfig(({ mode }) => ({
   root: file('./console'),
   base: '/checkout/admin/',
-  plugins: [react()],
+  // As in the widget's build (vite.config.ts): React's unused exports left out.
+  plugins: [react(), ...(mode === 'test' ? [] : [narrowRequires(REACT)])],
   // console/public/.gitkeep keeps the tracked dist folder in place after emptyOutDir.
   publicDir: file('./console/public'),
   define: mode === 'test' ? {} : { 'process.env.NODE_ENV': '"production"' },
