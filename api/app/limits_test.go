@@ -229,8 +229,9 @@ func TestErrorsQuoteLittle(t *testing.T) {
 	})
 }
 
-// TestControlCharacters: a NUL or another control character anywhere in a body, path or query is
-// 400 bad_request before it reaches the store (PostgreSQL refuses NUL in text with a 500).
+// TestControlCharacters: a NUL or another control character anywhere in a body, path, query or
+// Idempotency-Key header is 400 bad_request before it reaches the store (PostgreSQL refuses NUL
+// in text with a 500).
 func TestControlCharacters(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s := newShop(t)
@@ -255,6 +256,18 @@ func TestControlCharacters(t *testing.T) {
 			if e := decodeError(t, b); status != http.StatusBadRequest || e.Name != "bad_request" || e.Message != "The request contains a control character." {
 				t.Errorf("%s: status %d %+v", tc.name, status, e)
 			}
+		}
+		// A tab, the one control character HTTP lets through in a header, in the Idempotency-Key of
+		// each operation that stores one.
+		for _, path := range []string{"/checkout/api/orders", "/checkout/api/upsell/orders", "/checkout/api/resellers/orders"} {
+			h := http.Header{"Content-Type": {"application/json"}, "Idempotency-Key": {"k\tx"}}
+			status, _, b := s.rawWith(http.MethodPost, path, token, strings.NewReader(`{"pid":2,"billingCycle":"monthly"}`), h)
+			if e := decodeError(t, b); status != http.StatusBadRequest || e.Name != "bad_request" || e.Message != "The request contains a control character." {
+				t.Errorf("tab in the Idempotency-Key header of %s: status %d %+v", path, status, e)
+			}
+		}
+		if n := s.count(`SELECT COUNT(*) FROM orders`); n != 0 {
+			t.Fatalf("%d orders stored by refused requests", n)
 		}
 		// An escaped backslash followed by "u0000" is text, not a NUL.
 		status, _, b := s.send(http.MethodPost, "/checkout/api/session", "", "", `{"email":"a\\u0000b@example.com"}`)

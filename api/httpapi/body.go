@@ -49,14 +49,15 @@ func errControlChar() error  { return goa.PermanentError(nameBadRequest, msgCont
 
 // boundBodies refuses a body announced over MaxBody before reading any of it, cuts a longer
 // chunked body at MaxBody (the decoder then answers 413), and refuses control characters in
-// the path and query. Webhooks are left alone: they verify the raw body under their own limit.
+// the path, the query and the headers the API keeps. Webhooks are left alone: they verify the
+// raw body under their own limit.
 func boundBodies(next http.Handler, skip func(path string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if skip(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		if hasControlText(r.URL.Path) || queryHasControl(r) {
+		if hasControlText(r.URL.Path) || queryHasControl(r) || keptHeaderHasControl(r) {
 			writeError(w, r, http.StatusBadRequest, errControlChar())
 			return
 		}
@@ -80,6 +81,22 @@ func queryHasControl(r *http.Request) bool {
 			return true
 		}
 		for _, v := range vs {
+			if hasControlText(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptHeaders are the request headers whose values the API stores (an Idempotency-Key is kept
+// with its order, like the body's idempotencyKey). HTTP lets one control character through in a
+// header value, a tab; there it is refused as it is in a body.
+var keptHeaders = []string{"Idempotency-Key"}
+
+func keptHeaderHasControl(r *http.Request) bool {
+	for _, name := range keptHeaders {
+		for _, v := range r.Header.Values(name) {
 			if hasControlText(v) {
 				return true
 			}
