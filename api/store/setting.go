@@ -44,3 +44,35 @@ func (s *db) SettingOnce(ctx context.Context, key string, value []byte) ([]byte,
 	}
 	return v, nil
 }
+
+// UpdateSetting replaces the setting under key with what change makes of its current value (ok
+// false when there is none) and returns the new value. Concurrent updates of one key queue up, each seeing
+// what the previous one committed, so none is lost. change may run more than once (a retried
+// transaction) and must depend only on its argument; when it fails, nothing is written.
+func (s *db) UpdateSetting(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error) {
+	var updated []byte
+	err := s.tx(ctx, func(q querier) error {
+		if err := s.d.lock(ctx, q, "setting:"+key); err != nil {
+			return err
+		}
+		var old []byte
+		err := q.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, key).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		v, err := change(old, err == nil)
+		if err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`, key, v, fmtTime(s.now())); err != nil {
+			return err
+		}
+		updated = v
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("update setting %s: %w", key, err)
+	}
+	return updated, nil
+}

@@ -57,3 +57,39 @@ func TestSettingOnceConcurrentStartsAgree(t *testing.T) {
 		}
 	})
 }
+
+// Forty updates of one setting at once each see the one before: none is lost. A failing change
+// writes nothing.
+func TestUpdateSettingConcurrentUpdatesAllCount(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		const n = 40
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				_, err := s.UpdateSetting(t.Context(), "counter", func(old []byte, ok bool) ([]byte, error) {
+					count := 0
+					if ok {
+						if _, err := fmt.Sscan(string(old), &count); err != nil {
+							return nil, err
+						}
+					}
+					return fmt.Appendf(nil, "%d", count+1), nil
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if got, err := s.Setting(t.Context(), "counter"); err != nil || string(got) != fmt.Sprint(n) {
+			t.Fatalf("after %d updates the setting is %q, %v", n, got, err)
+		}
+		refused := errors.New("refused")
+		if _, err := s.UpdateSetting(t.Context(), "counter", func([]byte, bool) ([]byte, error) { return []byte("0"), refused }); !errors.Is(err, refused) {
+			t.Fatalf("a failing change: %v, want %v", err, refused)
+		}
+		if got, _ := s.Setting(t.Context(), "counter"); string(got) != fmt.Sprint(n) {
+			t.Fatalf("a failing change wrote %q", got)
+		}
+	})
+}

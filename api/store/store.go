@@ -88,6 +88,7 @@ type Backend interface {
 	Setting(ctx context.Context, key string) ([]byte, error)
 	PutSetting(ctx context.Context, key string, value []byte) error
 	SettingOnce(ctx context.Context, key string, value []byte) ([]byte, error)
+	UpdateSetting(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error)
 
 	Ping(ctx context.Context) error
 	Close() error

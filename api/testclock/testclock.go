@@ -24,6 +24,7 @@ const setting = "test_clock_offset"
 type Settings interface {
 	Setting(ctx context.Context, key string) ([]byte, error)
 	PutSetting(ctx context.Context, key string, value []byte) error
+	UpdateSetting(ctx context.Context, key string, change func(old []byte, ok bool) ([]byte, error)) ([]byte, error)
 }
 
 // Offset is how far the test clock of the shops on st is ahead of real time; zero when it was
@@ -36,6 +37,11 @@ func Offset(ctx context.Context, st Settings) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read the test clock: %w", err)
 	}
+	return parseOffset(raw)
+}
+
+// parseOffset reads a stored offset.
+func parseOffset(raw []byte) (time.Duration, error) {
 	d, err := time.ParseDuration(string(raw))
 	if err != nil || d < 0 {
 		return 0, fmt.Errorf("read the test clock: stored offset %q is not a duration", raw)
@@ -53,12 +59,20 @@ func Advance(ctx context.Context, pay payment.Config, st Settings, d time.Durati
 	if d <= 0 {
 		return 0, fmt.Errorf("advance the test clock by %s: want a positive duration", d)
 	}
-	offset, err := Offset(ctx, st)
+	// One read-and-write: two advances at once both count.
+	var offset time.Duration
+	_, err := st.UpdateSetting(ctx, setting, func(old []byte, ok bool) ([]byte, error) {
+		var was time.Duration // zero when never advanced
+		if ok {
+			var err error
+			if was, err = parseOffset(old); err != nil {
+				return nil, err
+			}
+		}
+		offset = was + d
+		return []byte(offset.String()), nil
+	})
 	if err != nil {
-		return 0, err
-	}
-	offset += d
-	if err := st.PutSetting(ctx, setting, []byte(offset.String())); err != nil {
 		return 0, fmt.Errorf("advance the test clock: %w", err)
 	}
 	return offset, nil

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,6 +65,35 @@ func TestAdvanceAndReset(t *testing.T) {
 			}
 			if got, err := testclock.Offset(ctx, st); err != nil || got != s.want {
 				t.Fatalf("%s: stored offset %s, %v; want %s", s.name, got, err, s.want)
+			}
+		}
+	})
+}
+
+// Forty `clock advance 1h` at once move the clock forty hours: each advance adds to the one
+// before it, and each returns a different offset.
+func TestConcurrentAdvancesAllCount(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		st, ctx := b.Open(t), t.Context()
+		const n = 40
+		got := make([]time.Duration, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				var err error
+				if got[i], err = testclock.Advance(ctx, testMode, st, time.Hour); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if offset, err := testclock.Offset(ctx, st); err != nil || offset != n*time.Hour {
+			t.Fatalf("after %d advances of 1h: offset %s, %v; want %s", n, offset, err, n*time.Hour)
+		}
+		slices.Sort(got)
+		for i, d := range got {
+			if d != time.Duration(i+1)*time.Hour {
+				t.Fatalf("the advances returned %v; want 1h…%dh, each once", got, n)
 			}
 		}
 	})
