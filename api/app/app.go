@@ -573,6 +573,7 @@ func CheckCatalog(cfg Config, c *catalog.Catalog) error {
 // settings stops the start, naming the missing setting.
 func (a *App) buildGateways() ([]order.Gateway, error) {
 	cfg := a.cfg.Payment
+	cfg.Log = a.log
 	if len(cfg.Modules) > 0 {
 		return payment.Build(cfg, a.store)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store/storetest"
+	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
 
@@ -26,7 +28,8 @@ const cardWebhookSecret = "whsec_card_renewal"
 // fakeStripe answers the few Stripe API calls a card renewal makes, as Stripe does (the
 // library's client talks to it), and records them: the answer to an off-session PaymentIntent is
 // the test's choice (stripe-mock answers every intent alike; api/payment tests the requests
-// against it).
+// against it). Like Stripe, it answers a session created again under an Idempotency-Key with the
+// first answer, and refuses the key with other parameters.
 type fakeStripe struct {
 	t   *testing.T
 	srv *httptest.Server
@@ -34,12 +37,20 @@ type fakeStripe struct {
 	mu       sync.Mutex
 	answer   string // succeed, decline, authenticate (an error), requires_action (a 200)
 	sessions []url.Values
+	byKey    map[string]idempotent // the sessions created, by Idempotency-Key
+	expired  []string              // the Checkout Sessions expired, in order
 	intents  []url.Values
 	keys     []string // the Idempotency-Key of each intent
 }
 
+// idempotent is what Stripe keeps of a request made under an Idempotency-Key.
+type idempotent struct {
+	params string
+	answer map[string]any
+}
+
 func newFakeStripe(t *testing.T) *fakeStripe {
-	f := &fakeStripe{t: t, answer: "succeed"}
+	f := &fakeStripe{t: t, answer: "succeed", byKey: map[string]idempotent{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -77,12 +88,26 @@ func (f *fakeStripe) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/checkout/sessions":
+		key := r.Header.Get("Idempotency-Key")
+		if was, ok := f.byKey[key]; ok {
+			if was.params != r.PostForm.Encode() {
+				write(400, map[string]any{"error": map[string]any{"type": "idempotency_error",
+					"message": "Keys for idempotent requests can only be used with the same parameters they were first used with."}})
+				return
+			}
+			write(200, was.answer)
+			return
+		}
 		f.sessions = append(f.sessions, r.PostForm)
 		id := fmt.Sprintf("cs_test_%d", len(f.sessions))
-		write(200, map[string]any{"id": id, "object": "checkout.session", "url": "https://checkout.stripe.test/c/" + id,
-			"payment_intent": fmt.Sprintf("pi_cs_%d", len(f.sessions)), "status": "open", "payment_status": "unpaid"})
+		answer := map[string]any{"id": id, "object": "checkout.session", "url": "https://checkout.stripe.test/c/" + id,
+			"payment_intent": fmt.Sprintf("pi_cs_%d", len(f.sessions)), "status": "open", "payment_status": "unpaid"}
+		f.byKey[key] = idempotent{params: r.PostForm.Encode(), answer: answer}
+		write(200, answer)
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/expire"):
-		write(200, map[string]any{"id": strings.Split(r.URL.Path, "/")[4], "object": "checkout.session", "status": "expired"})
+		id := strings.Split(r.URL.Path, "/")[4]
+		f.expired = append(f.expired, id)
+		write(200, map[string]any{"id": id, "object": "checkout.session", "status": "expired"})
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/v1/payment_intents/"):
 		write(200, map[string]any{"id": strings.TrimPrefix(r.URL.Path, "/v1/payment_intents/"), "object": "payment_intent",
 			"status": "succeeded", "customer": "cus_card", "payment_method": map[string]any{"id": "pm_card", "object": "payment_method"}})
@@ -173,6 +198,22 @@ func (s *shop) cardService(f *fakeStripe, email string) (svcID string, due time.
 		s.t.Fatalf("service %+v %v: want a due date", svc, err)
 	}
 	return svc.ID, svc.NextDueDate, buyer.Token
+}
+
+// cardRenewal is cardService six days before the due date, once the sweep has placed the
+// renewal: the service, its due date and the renewal.
+func (s *shop) cardRenewal(f *fakeStripe, email string) (svcID string, due time.Time, rn renewal.Renewal) {
+	s.t.Helper()
+	svcID, due, _ = s.cardService(f, email)
+	advanceTo(s.t, due.Add(-6*24*time.Hour), s)
+	if n, err := s.app.SweepRenewals(s.t.Context()); err != nil || n != 1 {
+		s.t.Fatalf("renewals placed: %d %v, want 1", n, err)
+	}
+	rn, err := storetest.Inspect(s.app.Store()).LatestRenewal(s.t.Context(), svcID)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return svcID, due, rn
 }
 
 // TestRenewWithCardSavesTheCardAndChargesOnceAtTheDueDay: the consent makes the Checkout Session
@@ -294,14 +335,40 @@ func TestRenewWithCardDeclinedFallsBackAndRetries(t *testing.T) {
 		f := newFakeStripe(t)
 		s := cardShop(t, f)
 		ctx, st := t.Context(), storetest.Inspect(s.app.Store())
-		svcID, due, _ := s.cardService(f, "declined@example.com")
-		advanceTo(t, due.Add(-6*24*time.Hour), s)
-		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
-			t.Fatalf("renewals placed: %d %v, want 1", n, err)
-		}
-		rn, err := st.LatestRenewal(ctx, svcID)
+		svcID, due, rn := s.cardRenewal(f, "declined@example.com")
+		// The renewal was placed with a Checkout page of its own. The buyer opens the reminder's pay
+		// link and pays by card from there: a new page, returning to the pay page, replaces it (the
+		// first is expired, and Stripe's idempotency does not refuse the new one). The buyer leaves
+		// that page open too: once the saved card pays, it must no longer take a second payment.
+		ro, err := st.Order(ctx, rn.OrderID)
 		if err != nil {
 			t.Fatal(err)
+		}
+		placed, err := s.app.Store().Ref(ctx, "stripe", ro.Invoice.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, tok := s.payLink(ro.Invoice.ID)
+		before, _ := f.calls()
+		var wg sync.WaitGroup
+		urls := make([]string, 40)
+		for i := range urls { // the pay button pressed 40 times at once: one new page, the same for all
+			wg.Go(func() {
+				res, err := s.after.invoices.Pay(ctx, &geninvoices.PayPayload{InvoiceID: ro.Invoice.ID, T: ptr(tok), Gateway: ptr("stripe")})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				urls[i] = res.PaymentURL
+			})
+		}
+		wg.Wait()
+		page, err := s.app.Store().Ref(ctx, "stripe", ro.Invoice.ID)
+		if err != nil || page == placed {
+			t.Fatalf("the pay link's page %q %v: want a session other than the renewal's own %s", page, err, placed)
+		}
+		if after, _ := f.calls(); after != before+1 || slices.ContainsFunc(urls, func(u string) bool { return !strings.HasSuffix(u, "/"+page) }) {
+			t.Fatalf("40 presses made %d sessions and pages %v; want one, %s", after-before, slices.Compact(slices.Sorted(slices.Values(urls))), page)
 		}
 		day := due.UTC().Truncate(24 * time.Hour)
 		steps := []struct {
@@ -345,6 +412,13 @@ func TestRenewWithCardDeclinedFallsBackAndRetries(t *testing.T) {
 				t.Fatalf("%s: invoice %+v: want it open with its pay link", step.at, ro.Invoice)
 			}
 		}
+		f.mu.Lock()
+		expired := slices.Clone(f.expired)
+		f.mu.Unlock()
+		// (presses at once may each expire the replaced page: Stripe refuses the repeats, which change nothing)
+		if want := []string{placed, page}; !slices.Equal(slices.Compact(expired), want) {
+			t.Fatalf("Checkout Sessions expired: %v; want %v (the replaced page, then the open one once the card paid)", expired, want)
+		}
 		charges, err := st.Charges(ctx, rn.OrderID)
 		if err != nil {
 			t.Fatal(err)
@@ -366,6 +440,45 @@ func TestRenewWithCardDeclinedFallsBackAndRetries(t *testing.T) {
 		// (the business clock runs on while the test works: to the second)
 		if want := day.AddDate(0, 1, 5); svc.NextDueDate.Sub(want).Abs() > time.Second {
 			t.Fatalf("due %s, want %s", svc.NextDueDate, want)
+		}
+	})
+}
+
+// TestRenewWithCardRetriesAnAttemptItsProcessLeft: a process that stopped in the middle of the
+// due day's charge left the attempt pending. A sweep a minute later leaves it alone (it may still
+// be running); ten minutes on, a sweep makes it again under the same idempotency key, so the
+// provider can only answer with one payment, and the renewal is paid.
+func TestRenewWithCardRetriesAnAttemptItsProcessLeft(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := newFakeStripe(t)
+		s := cardShop(t, f)
+		ctx, st := t.Context(), storetest.Inspect(s.app.Store())
+		_, due, rn := s.cardRenewal(f, "crashed@example.com")
+		crashedAt := due.Add(5 * time.Minute)
+		advanceTo(t, crashedAt, s)
+		if ok, err := s.app.Store().ReserveCharge(ctx, renewal.Attempt{OrderID: rn.OrderID, N: 1, At: crashedAt, Outcome: "pending"}, crashedAt); err != nil || !ok {
+			t.Fatalf("the crashed process's reservation: %v %v", ok, err)
+		}
+		for _, step := range []struct {
+			after   time.Duration
+			intents int
+			paid    int
+		}{{time.Minute, 0, 0}, {11 * time.Minute, 1, 1}, {20 * time.Minute, 1, 0}} {
+			advanceTo(t, crashedAt.Add(step.after), s)
+			paid, err := s.app.ChargeRenewals(ctx)
+			if err != nil || paid != step.paid {
+				t.Fatalf("%s after the crash: %d paid %v; want %d", step.after, paid, err, step.paid)
+			}
+			if _, n := f.calls(); n != step.intents {
+				t.Fatalf("%s after the crash: %d charges, want %d", step.after, n, step.intents)
+			}
+		}
+		if _, key := f.intent(0); key != "streamcart-renewal-"+rn.OrderID+"-1" {
+			t.Fatalf("idempotency key %q: want the crashed attempt's", key)
+		}
+		s.drain()
+		if ro, err := st.Order(ctx, rn.OrderID); err != nil || ro.Status != order.StatusActive {
+			t.Fatalf("renewal order %s %v: want active", ro.Status, err)
 		}
 	})
 }

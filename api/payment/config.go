@@ -41,6 +41,7 @@ type Config struct {
 	CryptomusMerchant, CryptomusAPIKey, CryptomusAPIURL string
 
 	HTTPClient *http.Client // tests; nil: a client with a 30 s timeout
+	Log        *slog.Logger // where a gateway reports what it could not tidy up; nil: discarded
 }
 
 // Modules are the gateways Build knows.
@@ -75,7 +76,7 @@ func Build(cfg Config, refs Refs) ([]order.Gateway, error) {
 				return nil, err
 			}
 			out = append(out, NewStripe(StripeConfig{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
-				APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL, HTTPClient: cfg.HTTPClient}, refs))
+				APIURL: cfg.StripeAPIURL, PublicURL: cfg.PublicURL, HTTPClient: cfg.HTTPClient, Log: cfg.Log}, refs))
 		case "coinbase":
 			if err := missing("STREAMCART_COINBASE_KEY_ID", cfg.CoinbaseKeyID, "STREAMCART_COINBASE_KEY_SECRET", cfg.CoinbaseKeySecret,
 				"STREAMCART_COINBASE_WEBHOOK_SECRET", cfg.CoinbaseWebhookSecret, "STREAMCART_PUBLIC_URL", cfg.PublicURL); err != nil {

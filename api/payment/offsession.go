@@ -249,5 +249,10 @@ func (c *CardCharger) ChargeRenewal(ctx context.Context, o order.Order, card ord
 		return out, fmt.Errorf("settle %s: %w", ch.Event.TransactionID, err)
 	}
 	c.apply.log.Info("renewal charge settled", "invoice", o.Invoice.ID, "payment", ch.Event.TransactionID, "outcome", settled)
+	// The invoice's Checkout page, if the buyer opened its pay link, would take a second payment.
+	// A failure is only logged: a payment that still arrives there goes to review and is refunded.
+	if err := c.stripe.ExpireCheckout(ctx, o); err != nil {
+		c.apply.log.Warn("payment page left open", "invoice", o.Invoice.ID, "err", err)
+	}
 	return out, nil
 }

@@ -2,9 +2,12 @@ package payment
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -32,6 +35,7 @@ type StripeConfig struct {
 	APIURL        string // empty: Stripe's; stripe-mock in tests
 	PublicURL     string // the shop's public base URL: success and cancel URLs are built on it
 	HTTPClient    *http.Client
+	Log           *slog.Logger // what could not be tidied up (a replaced page left open); nil: discarded
 }
 
 // Stripe is the card gateway through Stripe Checkout Sessions.
@@ -41,6 +45,7 @@ type Stripe struct {
 	refs      Refs
 	customers Customers // nil: every card-saving session creates its customer
 	now       func() time.Time
+	log       *slog.Logger
 }
 
 var (
@@ -70,7 +75,11 @@ func NewStripe(cfg StripeConfig, refs Refs) *Stripe {
 	}
 	sc := stripe.NewClient(cfg.SecretKey, stripe.WithBackends(stripe.NewBackendsWithConfig(bc)))
 	customers, _ := refs.(Customers)
-	return &Stripe{cfg: cfg, sc: sc, refs: refs, customers: customers, now: time.Now}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Stripe{cfg: cfg, sc: sc, refs: refs, customers: customers, now: time.Now, log: log}
 }
 
 // SavesCards: a Checkout Session can save the card for off-session renewals.
@@ -80,9 +89,15 @@ func (*Stripe) SavesCards() bool { return true }
 func (*Stripe) Module() string { return "stripe" }
 
 // Checkout creates a Checkout Session for the invoice and returns its hosted page. The
-// idempotency key makes a retried call return the same session.
+// idempotency key makes a retried call return the same session. A session made for the invoice
+// before (a renewal's own page, which its pay link replaces with one returning to the pay page)
+// is expired once the new one stands, so that only one page can take the payment.
 func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 	back := absURL(s.cfg.PublicURL, o.PaymentReturnURL())
+	prev, err := s.refs.Ref(ctx, s.Module(), o.Invoice.ID)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
+	}
 	unit, err := toStripe(o.Invoice.Amount)
 	if err != nil {
 		return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
@@ -119,7 +134,7 @@ func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 	if left := o.Invoice.Deadline.Sub(s.now()); left >= 31*time.Minute && left <= 24*time.Hour {
 		p.ExpiresAt = stripe.Int64(o.Invoice.Deadline.Unix())
 	}
-	p.SetIdempotencyKey("streamcart-checkout-" + o.Invoice.ID)
+	p.SetIdempotencyKey(checkoutKey(o.Invoice.ID, back))
 	sess, err := s.sc.V1CheckoutSessions.Create(ctx, p)
 	if err != nil {
 		return "", fmt.Errorf("stripe checkout %s: %w: %s", o.Invoice.ID, ErrUnavailable, stripeReason(err))
@@ -127,7 +142,20 @@ func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 	if err := s.refs.PutRef(ctx, s.Module(), o.Invoice.ID, sess.ID); err != nil {
 		return "", fmt.Errorf("stripe checkout %s: %w", o.Invoice.ID, err)
 	}
+	if prev != "" && prev != sess.ID {
+		// Only logged: a payment that still arrives on the old page goes to review and is refunded.
+		if _, err := s.sc.V1CheckoutSessions.Expire(ctx, prev, nil); err != nil {
+			s.log.Warn("replaced payment page left open", "invoice", o.Invoice.ID, "session", prev, "err", stripeReason(err))
+		}
+	}
 	return sess.URL, nil
+}
+
+// checkoutKey is the idempotency key of the invoice's session returning to back. Stripe refuses a
+// key used again with other parameters, so a page with another return address needs its own.
+func checkoutKey(invoiceID, back string) string {
+	sum := sha256.Sum256([]byte(back))
+	return "streamcart-checkout-" + invoiceID + "-" + hex.EncodeToString(sum[:6])
 }
 
 // saveCard makes the session save the card for off-session charges (the buyer consented), to the
@@ -241,8 +269,9 @@ func (s *Stripe) Matches(ctx context.Context, ev Event) error {
 	return nil
 }
 
-// ExpireCheckout ends the open Checkout Session of a cancelled order, so it can no longer be
-// paid. An invoice without a session has nothing to end.
+// ExpireCheckout ends the open Checkout Session of an order that takes no more payment (cancelled,
+// or renewed with the saved card), so it can no longer be paid. An invoice without a session has
+// nothing to end.
 func (s *Stripe) ExpireCheckout(ctx context.Context, o order.Order) error {
 	id, err := s.refs.Ref(ctx, s.Module(), o.Invoice.ID)
 	if errors.Is(err, ErrNotFound) {
