@@ -268,3 +268,47 @@ func TestRenewalInvoicedOnceAndExtendsOnPayment(t *testing.T) {
 		}
 	})
 }
+
+// A reservation left behind by a process that stopped before placing its order is taken over by
+// exactly one of forty sweeps at once, on two replicas; the others place nothing and report no
+// error (one that looks after the first deleted the left-behind one finds the period free, not
+// an error).
+func TestAbandonedRenewalTakenOverOnceByConcurrentSweeps(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		other := openShop(t, s.cfg)
+		ctx, st := t.Context(), s.app.Store()
+		owner := s.register("takeover@example.com", "takeover-password")
+		_, svcID := s.activeService(owner.Token, standard())
+		svc, err := st.Service(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		due := svc.NextDueDate
+		if ok, err := st.ReserveRenewal(ctx, renewal.Renewal{OrderID: "ord_left_behind", ServiceID: svcID, PeriodStart: due,
+			PeriodEnd: due.AddDate(0, 1, 0), CycleMonths: 1, CreatedAt: due.Add(-7*24*time.Hour - renewal.Abandoned - time.Minute)}); err != nil || !ok {
+			t.Fatalf("reserve: %v %v", ok, err)
+		}
+		advanceTo(t, due.Add(-6*24*time.Hour), s, other)
+		var wg sync.WaitGroup
+		placed := make([]int, 40)
+		for i := range placed {
+			sh := []*shop{s, other}[i%2]
+			wg.Go(func() {
+				n, err := sh.app.SweepRenewals(ctx)
+				if err != nil {
+					t.Errorf("sweep %d: %v", i, err)
+				}
+				placed[i] = n
+			})
+		}
+		wg.Wait()
+		total := 0
+		for _, n := range placed {
+			total += n
+		}
+		if n := s.count(`SELECT COUNT(*) FROM orders WHERE kind = 'renewal'`); total != 1 || n != 1 {
+			t.Fatalf("40 sweeps placed %d renewals (%d orders), want 1", total, n)
+		}
+	})
+}

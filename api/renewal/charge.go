@@ -30,6 +30,11 @@ const (
 	chargePending = "pending"
 )
 
+// chargeStale is how long an attempt may stay pending before a sweep takes it over: its process
+// stopped mid-call (a provider call gives up after 30 s). Made again under the same idempotency
+// key, it charges nothing twice: the provider answers with the first attempt's payment.
+const chargeStale = 10 * time.Minute
+
 // Attempt is one off-session charge of a renewal order at one attempt point.
 type Attempt struct {
 	OrderID       string
@@ -69,9 +74,10 @@ type ChargeStore interface {
 	// CardRenewalsDue lists the unpaid renewal orders of provider's invoices whose service (active,
 	// overdue or suspended) has a card of provider saved, for periods starting before before.
 	CardRenewalsDue(ctx context.Context, provider string, before time.Time) ([]CardDue, error)
-	// ReserveCharge records attempt a (outcome pending) unless its order has that attempt; it
-	// reports whether it recorded (the database's unique key decides between replicas).
-	ReserveCharge(ctx context.Context, a Attempt) (bool, error)
+	// ReserveCharge records attempt a (outcome pending) unless its order has that attempt, or
+	// takes over that attempt when it is still pending from before stale (the process making it
+	// stopped mid-call); it reports whether it recorded (the database decides between replicas).
+	ReserveCharge(ctx context.Context, a Attempt, stale time.Time) (bool, error)
 	// FinishCharge records the outcome of a reserved attempt.
 	FinishCharge(ctx context.Context, a Attempt) error
 	// ReleaseCharge forgets a reserved attempt that charged nothing, so it may be made again.
@@ -97,7 +103,8 @@ func ChargeAttempt(due, now time.Time) int {
 
 // Charge charges the saved card of every unpaid renewal at its current attempt point, once per
 // point whatever the number of replicas and runs (ReserveCharge), and answers how many charges
-// succeeded. A declined charge, or one needing the buyer's authentication, is recorded and logged;
+// succeeded. An attempt left pending by a process that stopped mid-call is made again, under its
+// idempotency key, by the first sweep chargeStale later. A declined charge, or one needing the buyer's authentication, is recorded and logged;
 // the invoice stays open for its pay link until the next point. A point passed while no sweep ran
 // is not made up: only the latest point is tried. The line's suspension after the grace days does
 // not stop the points: paying then re-enables it.
@@ -133,7 +140,7 @@ func (r *Renewals) Charge(ctx context.Context) (int, error) {
 // this call made no charge).
 func (r *Renewals) chargeAt(ctx context.Context, d CardDue, n int, now time.Time) (string, error) {
 	a := Attempt{OrderID: d.Renewal.OrderID, N: n, At: now, Outcome: chargePending}
-	ok, err := r.charges.ReserveCharge(ctx, a)
+	ok, err := r.charges.ReserveCharge(ctx, a, now.Add(-chargeStale))
 	if err != nil || !ok {
 		return "", err
 	}

@@ -351,6 +351,11 @@ const Abandoned = 10 * time.Minute
 // the order, the payment was declined); it reports whether rn is now the period's renewal.
 func (r *Renewals) reclaim(ctx context.Context, rn Renewal, now time.Time) (bool, error) {
 	prev, err := r.store.LatestRenewal(ctx, rn.ServiceID)
+	if errors.Is(err, ErrNotFound) {
+		// Gone since our reservation was refused: another sweep is taking the period over. Whichever
+		// reserves first places it; the other's reservation is refused.
+		return r.store.ReserveRenewal(ctx, rn)
+	}
 	if err != nil || !prev.PeriodStart.Equal(rn.PeriodStart) {
 		return false, err
 	}

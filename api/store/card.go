@@ -90,12 +90,14 @@ func (s *db) CardRenewalsDue(ctx context.Context, provider string, before time.T
 	return out, rows.Err()
 }
 
-// ReserveCharge records an attempt unless its order has that attempt: the primary key (order_id,
-// attempt) lets one of any number of concurrent sweeps record it.
-func (s *db) ReserveCharge(ctx context.Context, a renewal.Attempt) (bool, error) {
+// ReserveCharge records an attempt unless its order has that attempt, or takes over that attempt
+// when it is still pending from before stale: the primary key (order_id, attempt) and the
+// conditional update let one of any number of concurrent sweeps record it.
+func (s *db) ReserveCharge(ctx context.Context, a renewal.Attempt, stale time.Time) (bool, error) {
 	res, err := s.w.ExecContext(ctx, `INSERT INTO renewal_charges (order_id, attempt, at, outcome, decline_code, payment_intent)
-		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (order_id, attempt) DO NOTHING`,
-		a.OrderID, a.N, fmtTime(a.At), a.Outcome, a.DeclineCode, a.PaymentIntent)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (order_id, attempt) DO UPDATE SET at = excluded.at
+		WHERE renewal_charges.outcome = 'pending' AND renewal_charges.at < ?`,
+		a.OrderID, a.N, fmtTime(a.At), a.Outcome, a.DeclineCode, a.PaymentIntent, fmtTime(stale))
 	if err != nil {
 		return false, fmt.Errorf("reserve charge %s/%d: %w", a.OrderID, a.N, err)
 	}
