@@ -152,6 +152,9 @@ func TestBuyThroughNginx(t *testing.T) {
 	if n := c.count(`SELECT COUNT(*) FROM orders WHERE ip = '127.0.0.1'`); n != 1 {
 		t.Fatalf("orders from 127.0.0.1 = %d, want 1 (buyer's own X-Forwarded-For %s must not count)", n, buyer.ip)
 	}
+	// The order turns active inside the provisioning job, which is marked done just after: wait
+	// for that last write before auditing.
+	c.settled()
 	a2 := c.audit()
 	if a2.Active != 1 || a2.PanelLines != 1 {
 		t.Fatalf("audit: %s", a2)
