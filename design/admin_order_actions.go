@@ -62,12 +62,12 @@ var _ = Service("adminOrderActions", func() {
 		})
 	})
 	Method("refund", func() {
-		Description("Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded; on a full refund its lines are disabled unless keepLine.")
+		Description("Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line.")
 		Payload(func() {
 			orderAction()
 			Attribute("amount", Int64, "Minor units of the order's currency; absent: all that is left", func() { Minimum(1) })
 			Attribute("reason", String, func() { MinLength(1); MaxLength(500) })
-			Attribute("keepLine", Boolean, "On a full refund, leave the lines running", func() { Default(false) })
+			Attribute("keepLine", Boolean, "On a full refund, leave the lines running (a renewal's period, an upsell's connections) as they are", func() { Default(false) })
 			Required("reason")
 		})
 		Result(func() {

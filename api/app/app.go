@@ -322,7 +322,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Limiter:   a.limiter,
 		PayQuotes: st,
 		Now:       now,
-		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Sessions: a.sessions,
+		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
 			Signin: after.signin, Mailer: after.outbox, Wake: func() { worker.Notify() }}),
 	})
 	mux := http.NewServeMux()

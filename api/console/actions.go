@@ -97,6 +97,9 @@ type ActionStore interface {
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
 	LiveSessions(ctx context.Context, clientID int64, now time.Time) ([]ClientSession, error)
 	ExtendService(ctx context.Context, id string, days int, now time.Time) (order.Service, error)
+	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line,
+	// or it is never applied; moved reports the service changed.
+	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
 	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
 	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
 	CatalogVersions(ctx context.Context) ([]CatalogVersion, error)
@@ -108,9 +111,11 @@ type AmountRefunder interface {
 	RefundAmount(ctx context.Context, r order.Review, amount money.Money) (refundID string, err error)
 }
 
-// Lines is the panel: switching a line off and on, moving its expiry, deleting it.
+// Lines is the panel: switching a line off and on, moving its expiry, setting its connections,
+// deleting it.
 type Lines interface {
 	Extend(ctx context.Context, ref string, until time.Time) error
+	SetMaxConnections(ctx context.Context, ref string, n int) error
 	SetEnabled(ctx context.Context, ref string, enabled bool) error
 	Delete(ctx context.Context, ref string) error
 }
@@ -120,7 +125,11 @@ type Deps struct {
 	Store     ActionStore
 	Refunders map[string]AmountRefunder // by gateway module; a gateway absent refunds by hand
 	Lines     Lines
-	Sessions  interface {
+	// Renewals takes back the time a fully refunded renewal added (package renewal).
+	Renewals interface {
+		TakeBack(ctx context.Context, orderID string) (order.Service, bool, error)
+	}
+	Sessions interface {
 		RevokeClientSessions(ctx context.Context, clientID int64, keep string, at time.Time) ([]string, error)
 	}
 	Signin interface {
@@ -221,7 +230,8 @@ type RefundResult struct {
 
 // Refund gives back amount (0: all that is left) of a paid order: through the gateway's refund
 // API where it has one, else recorded as a manual refund with a note (crypto). The order
-// becomes partially_refunded or refunded; a full refund disables its lines unless keepLine.
+// becomes partially_refunded or refunded; a full refund takes back what the order gave unless
+// keepLine (takeBack).
 func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, operator string, keepLine bool) (RefundResult, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
@@ -252,7 +262,7 @@ func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, o
 		return RefundResult{}, err
 	}
 	if full && !keepLine {
-		if err := a.disableLines(ctx, id); err != nil {
+		if err := a.takeBack(ctx, o); err != nil {
 			return RefundResult{}, err
 		}
 	}
@@ -260,6 +270,38 @@ func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, o
 		return RefundResult{}, err
 	}
 	return RefundResult{Order: o, Refund: r, Refunded: done}, nil
+}
+
+// takeBack withdraws what a fully refunded order gave: a renewal's time and an upsell's
+// connections come off the line they extended, which stays the buyer's for what was paid before;
+// an order's own lines are switched off and cancelled.
+func (a *Actions) takeBack(ctx context.Context, o order.Order) error {
+	switch o.Kind {
+	case order.KindRenewal:
+		svc, moved, err := a.d.Renewals.TakeBack(ctx, o.ID)
+		if err != nil || !moved {
+			return err
+		}
+		if err := a.d.Lines.Extend(ctx, svc.ID, svc.ExpiresAt); err != nil {
+			return fmt.Errorf("%w: expiry of %s: %v", ErrPanel, svc.ID, err)
+		}
+		if svc.Status == order.ServiceSuspended {
+			if err := a.d.Lines.SetEnabled(ctx, svc.ID, false); err != nil {
+				return fmt.Errorf("%w: disable %s: %v", ErrPanel, svc.ID, err)
+			}
+		}
+		return nil
+	case order.KindUpsell:
+		svc, moved, err := a.d.Store.ReverseUpsell(ctx, o.ID, a.d.Now().UTC())
+		if err != nil || !moved {
+			return err
+		}
+		if err := a.d.Lines.SetMaxConnections(ctx, svc.ID, svc.MaxConnections); err != nil {
+			return fmt.Errorf("%w: connections of %s: %v", ErrPanel, svc.ID, err)
+		}
+		return nil
+	}
+	return a.disableLines(ctx, o.ID)
 }
 
 // disableLines switches the order's running lines off on the panel and cancels them.

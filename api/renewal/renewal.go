@@ -100,6 +100,10 @@ type Store interface {
 	// ApplyRenewal moves the service's due date (and expiry) to the renewal's period end unless
 	// it was moved already, in one transaction with marking it applied; it returns the service.
 	ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error)
+	// ReverseRenewal takes back a refunded renewal once: cancelled, and, applied to a running
+	// line, the due date and expiry moved back by what it added (Suspended when that is past);
+	// moved reports the service changed.
+	ReverseRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
 	// LapsedServices lists the paid-for services in status due at or before dueBefore.
 	LapsedServices(ctx context.Context, status order.ServiceStatus, dueBefore time.Time) ([]order.Service, error)
 	// EndedTrials lists the active free trials that expired at or before now.
@@ -423,6 +427,29 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 		return fmt.Errorf("renewal %s: %w", o.ID, err)
 	}
 	return nil
+}
+
+// TakeBack undoes a renewal whose payment was refunded in full: the service loses the time it
+// added (ReverseRenewal), and an unpaid renewal already invoiced for the period after it, which
+// the service no longer starts, is cancelled. It answers the service and whether it moved, for
+// the caller to bring the panel line in step (its expiry, and switched off when Suspended).
+func (r *Renewals) TakeBack(ctx context.Context, orderID string) (order.Service, bool, error) {
+	now := r.now().UTC()
+	svc, moved, err := r.store.ReverseRenewal(ctx, orderID, now)
+	if err != nil || !moved {
+		return svc, moved, err
+	}
+	open, err := r.store.OpenRenewal(ctx, svc.ID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+	case err != nil:
+		return svc, moved, fmt.Errorf("take back renewal %s: %w", orderID, err)
+	case !open.PeriodStart.Equal(svc.NextDueDate):
+		if err := r.cancelRenewal(ctx, open, now); err != nil && !errors.Is(err, ErrBeingApplied) {
+			return svc, moved, fmt.Errorf("take back renewal %s: %w", orderID, err)
+		}
+	}
+	return svc, moved, nil
 }
 
 // Lapse moves the services whose time ran out at the business time, each step once whatever the

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,7 +123,10 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		if !r.CancelledAt.IsZero() {
 			return renewal.ErrLineGone
 		}
-		end := r.PeriodEnd
+		end, before := r.PeriodEnd, svc.NextDueDate
+		if before.IsZero() {
+			before = svc.ExpiresAt // a trial: it ran until its end
+		}
 		switch {
 		case svc.Trial && (svc.Status == order.ServiceActive || svc.Status == order.ServiceExpired):
 			// A trial converting: its paid period starts with the payment.
@@ -150,7 +154,8 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 			string(svc.Status), fmtTime(end), fmtTime(end), svc.PID, svc.Trial, svc.BillingCycle, svc.Name, r.ServiceID); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE renewals SET applied_at = ? WHERE order_id = ?`, fmtTime(at), orderID)
+		_, err = tx.ExecContext(ctx, `UPDATE renewals SET applied_at = ?, due_before = ?, due_after = ? WHERE order_id = ?`,
+			fmtTime(at), fmtTime(before), fmtTime(end), orderID)
 		return err
 	})
 	if err != nil {
@@ -158,6 +163,65 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 	}
 	return svc, nil
 }
+
+// ReverseRenewal takes back a renewal whose payment was refunded, once, under the service's lock:
+// the renewal is cancelled (its period may be renewed again, and one not applied yet never will
+// be) and, when it was applied to a line still running (active, overdue or suspended), the
+// service's due date and expiry move back by what it added. A line then due at or before at is
+// Suspended: a refunded buyer has no grace days. moved reports a service changed; a renewal taken
+// back already changes nothing.
+func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
+	err = s.tx(ctx, func(tx querier) error {
+		r, err := scanRenewal(tx.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE order_id = ?`, orderID))
+		if err != nil {
+			return err
+		}
+		if err := s.d.lock(ctx, tx, "service:"+r.ServiceID); err != nil {
+			return err
+		}
+		var before, after, reversed string
+		if err := tx.QueryRowContext(ctx, `SELECT due_before, due_after, reversed_at FROM renewals WHERE order_id = ?`, orderID).
+			Scan(&before, &after, &reversed); err != nil {
+			return err
+		}
+		if svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, r.ServiceID)); err != nil {
+			return err
+		}
+		if reversed != "" {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE renewals SET reversed_at = ?,
+			cancelled_at = CASE WHEN cancelled_at = '' THEN ? ELSE cancelled_at END WHERE order_id = ?`,
+			fmtTime(at), fmtTime(at), orderID); err != nil {
+			return err
+		}
+		if r.AppliedAt.IsZero() || !slices.Contains(running, svc.Status) {
+			return nil
+		}
+		from, to := r.PeriodStart, r.PeriodEnd
+		if before != "" {
+			from, to = parseTime(before), parseTime(after)
+		}
+		added := to.Sub(from)
+		svc.NextDueDate, svc.ExpiresAt = svc.NextDueDate.Add(-added), svc.ExpiresAt.Add(-added)
+		if !svc.NextDueDate.After(at) {
+			svc.Status = order.ServiceSuspended
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE services SET status = ?, next_due_date = ?, expires_at = ? WHERE id = ?`,
+			string(svc.Status), fmtTime(svc.NextDueDate), fmtTime(svc.ExpiresAt), svc.ID); err != nil {
+			return err
+		}
+		moved = true
+		return nil
+	})
+	if err != nil {
+		return order.Service{}, false, fmt.Errorf("reverse renewal %s: %w", orderID, err)
+	}
+	return svc, moved, nil
+}
+
+// running are the statuses of a line a refunded renewal or upsell is taken back from.
+var running = []order.ServiceStatus{order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended}
 
 // RenewalListing lists the renewable services due at or before dueBefore (zero: any), each with
 // its order's email and the unpaid invoice of its latest renewal.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
@@ -98,7 +99,8 @@ func (s *db) Upsell(ctx context.Context, orderID string) (upsell.Upsell, error) 
 }
 
 // ApplyUpsell adds an upsell's connections to its service once. Under the service's lock the
-// upsell row is read again: applied already, the service is returned as it is.
+// upsell row is read again: applied already, or taken back by a refund, the service is returned
+// as it is.
 func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error) {
 	var svc order.Service
 	err := s.tx(ctx, func(tx querier) error {
@@ -112,7 +114,11 @@ func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (ord
 		if u, err = readUpsell(ctx, tx, orderID); err != nil {
 			return err
 		}
-		if u.AppliedAt.IsZero() {
+		var reversed string
+		if err := tx.QueryRowContext(ctx, `SELECT reversed_at FROM upsells WHERE order_id = ?`, orderID).Scan(&reversed); err != nil {
+			return err
+		}
+		if u.AppliedAt.IsZero() && reversed == "" {
 			if _, err := tx.ExecContext(ctx, `UPDATE services SET max_connections = max_connections + ? WHERE id = ?`, u.ExtraQuantity, u.ServiceID); err != nil {
 				return err
 			}
@@ -131,4 +137,46 @@ func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (ord
 		return order.Service{}, fmt.Errorf("apply upsell: %w", err)
 	}
 	return svc, nil
+}
+
+// ReverseUpsell takes back an upsell whose payment was refunded, once, under the service's lock:
+// applied to a line still running, its connections come off the service's (never below one);
+// not applied yet, it never will be. moved reports the service changed.
+func (s *db) ReverseUpsell(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
+	err = s.tx(ctx, func(tx querier) error {
+		u, err := readUpsell(ctx, tx, orderID)
+		if err != nil {
+			return err
+		}
+		if err := s.d.lock(ctx, tx, "service:"+u.ServiceID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE upsells SET reversed_at = ? WHERE order_id = ? AND reversed_at = ''`, fmtTime(at), orderID)
+		if err != nil {
+			return err
+		}
+		first, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if u, err = readUpsell(ctx, tx, orderID); err != nil {
+			return err
+		}
+		if svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, u.ServiceID)); err != nil {
+			return err
+		}
+		if first == 0 || u.AppliedAt.IsZero() || !slices.Contains(running, svc.Status) {
+			return nil
+		}
+		svc.MaxConnections = max(1, svc.MaxConnections-u.ExtraQuantity)
+		if _, err := tx.ExecContext(ctx, `UPDATE services SET max_connections = ? WHERE id = ?`, svc.MaxConnections, svc.ID); err != nil {
+			return err
+		}
+		moved = true
+		return nil
+	})
+	if err != nil {
+		return order.Service{}, false, fmt.Errorf("reverse upsell %s: %w", orderID, err)
+	}
+	return svc, moved, nil
 }

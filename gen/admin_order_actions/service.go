@@ -24,8 +24,12 @@ type Service interface {
 	Reject(context.Context, *RejectPayload) (res *RejectResult, err error)
 	// Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox
 	// through their refund API at once, crypto recorded as a manual refund with a
-	// note. The order becomes partially_refunded or refunded; on a full refund its
-	// lines are disabled unless keepLine.
+	// note. The order becomes partially_refunded or refunded. A full refund takes
+	// back what the order gave unless keepLine: a plan order's lines are disabled
+	// and cancelled; a renewal's period comes off the line it renewed (due and
+	// expiring when it was before, suspended at once when that is past, an invoice
+	// already sent for the next period cancelled); an upsell's connections come
+	// off its line.
 	Refund(context.Context, *RefundPayload) (res *RefundResult, err error)
 	// The refunds of an order, oldest first.
 	Refunds(context.Context, *RefundsPayload) (res *RefundsResult, err error)
@@ -115,7 +119,8 @@ type RefundPayload struct {
 	// Minor units of the order's currency; absent: all that is left
 	Amount *int64
 	Reason string
-	// On a full refund, leave the lines running
+	// On a full refund, leave the lines running (a renewal's period, an upsell's
+	// connections) as they are
 	KeepLine bool
 }
 

@@ -135,6 +135,8 @@ const en = {
   refundAmountHint: 'Leave empty to refund everything that is left.',
   reasonLabel: 'Reason',
   keepLineLabel: 'Keep the line running after a full refund',
+  keepRenewalLabel: 'Keep the renewed period on the line after a full refund',
+  keepUpsellLabel: 'Keep the extra connections on the line after a full refund',
   refundButton: 'Refund',
   badAmount: 'Enter an amount such as 12.50.',
   reasonRequired: 'Say why you refund.',

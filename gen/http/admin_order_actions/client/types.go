@@ -24,7 +24,8 @@ type RefundRequestBody struct {
 	// Minor units of the order's currency; absent: all that is left
 	Amount *int64 `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	Reason string `form:"reason" json:"reason" xml:"reason"`
-	// On a full refund, leave the lines running
+	// On a full refund, leave the lines running (a renewal's period, an upsell's
+	// connections) as they are
 	KeepLine bool `form:"keepLine" json:"keepLine" xml:"keepLine"`
 }
 

@@ -26,7 +26,8 @@ type RefundRequestBody struct {
 	// Minor units of the order's currency; absent: all that is left
 	Amount *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	Reason *string `form:"reason,omitempty" json:"reason,omitempty" xml:"reason,omitempty"`
-	// On a full refund, leave the lines running
+	// On a full refund, leave the lines running (a renewal's period, an upsell's
+	// connections) as they are
 	KeepLine *bool `form:"keepLine,omitempty" json:"keepLine,omitempty" xml:"keepLine,omitempty"`
 }
 

@@ -9,6 +9,13 @@ import type { Order } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
 import { LinesTable } from './Lines';
 
+/** What a full refund takes back unless kept: a renewal's period, an upsell's connections, else the order's lines. */
+function keepLabel(kind: string): string {
+  if (kind === 'renewal') return t.keepRenewalLabel;
+  if (kind === 'upsell') return t.keepUpsellLabel;
+  return t.keepLineLabel;
+}
+
 function RefundForm({ order, onDone }: { order: Order; onDone: () => void }) {
   const { api } = useConsole();
   const action = useAction(onDone);
@@ -44,7 +51,7 @@ function RefundForm({ order, onDone }: { order: Order; onDone: () => void }) {
       </Field>
       <div className="check">
         <input id="keep-line" type="checkbox" checked={keepLine} onChange={(e) => setKeepLine(e.target.checked)} />
-        <label htmlFor="keep-line">{t.keepLineLabel}</label>
+        <label htmlFor="keep-line">{keepLabel(order.kind)}</label>
       </div>
       {bad && (
         <p role="alert" className="note note-error">

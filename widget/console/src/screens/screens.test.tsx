@@ -191,6 +191,41 @@ describe('order detail', () => {
     expect(await within(list).findByText('re_1')).toBeTruthy();
   });
 
+  it('names what a full refund of a renewal or an upsell takes back, and keeps it when ticked', async () => {
+    for (const [kind, label] of [
+      ['renewal', 'Keep the renewed period on the line after a full refund'],
+      ['upsell', 'Keep the extra connections on the line after a full refund'],
+      ['plan', 'Keep the line running after a full refund'],
+    ] as const) {
+      const fake = new FakeApi('owner')
+        .on('GET', '/orders/:id', () => ({ order: order({ kind, status: 'active' }), lines: [line()], timeline: [] }))
+        .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
+        .on('POST', '/orders/:id/refund', () => ({
+          order: order({ kind, status: 'refunded' }),
+          refunded: { amount: 1299, currency: 'EUR' },
+          refund: {
+            orderId: 'ord_1',
+            amount: { amount: 1299, currency: 'EUR' },
+            method: 'sandbox',
+            reference: 're_2',
+            reason: 'kept',
+            note: '',
+            operator: 'me@example.com',
+            createdAt: '2026-11-21T00:00:00Z',
+          },
+        }));
+      const { unmount } = await renderConsole(fake, '/checkout/admin/orders/ord_1');
+      const form = await screen.findByTestId('refund-form');
+      const user = userEvent.setup();
+      await user.type(within(form).getByLabelText('Reason'), 'kept');
+      await user.click(within(form).getByLabelText(label));
+      await user.click(within(form).getByRole('button', { name: 'Refund' }));
+      expect(await screen.findByText('Refunded €12.99 (€12.99 refunded on this order in all).')).toBeTruthy();
+      expect(fake.calledWith('POST', '/orders/ord_1/refund')[0]!.body).toEqual({ reason: 'kept', keepLine: true });
+      unmount();
+    }
+  });
+
   it('a support operator may suspend a line but not terminate it or refund', async () => {
     const fake = new FakeApi('support')
       .on('GET', '/orders/:id', () => ({ order: order(), lines: [line()], timeline: [] }))
