@@ -42,6 +42,11 @@ type console struct {
 func newConsole(t *testing.T, opts ...func(*app.Config)) *console {
 	c := &clock{t: time.Now().UTC()}
 	s := newShop(t, append([]func(*app.Config){func(cfg *app.Config) { cfg.Now = c.Now }}, opts...)...)
+	return consoleOf(s, c)
+}
+
+// consoleOf is the console's clients on shop s, whose business time is c.
+func consoleOf(s *shop, c *clock) *console {
 	u, _ := url.Parse(s.base)
 	enc, dec := goahttp.RequestEncoder, goahttp.ResponseDecoder
 	sc := adminsessioncli.NewClient(u.Scheme, u.Host, s.http, enc, dec, false)

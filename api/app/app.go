@@ -167,6 +167,7 @@ type App struct {
 	// payLinks signs the tokens of renewal pay links (/checkout/renew?invoice=…&t=…), with a key
 	// derived from the session signing key.
 	payLinks *paylink.Signer
+	key      []byte // the shop's secret key: signs session tokens, seals operators' TOTP secrets
 	// renewalMail writes the renewal mails, whose pay links PayLink answers.
 	renewalMail renewal.Mail
 }
@@ -216,6 +217,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	key, err := a.signingKey(ctx)
 	if err != nil {
 		return nil, err
+	}
+	a.key = key
+	// TOTP secrets kept in the clear by an earlier version are sealed under the key once.
+	if n, err := a.Operators().SealClear(ctx); err != nil {
+		return nil, err
+	} else if n > 0 {
+		log.Info("operator TOTP secrets sealed", "count", n)
 	}
 	signer, err := authz.NewSigner(key)
 	if err != nil {

@@ -128,6 +128,13 @@ type Store interface {
 	// UseTOTPStep records step as the operator's last accepted code unless one as late was
 	// accepted already (then false): a code works once.
 	UseTOTPStep(ctx context.Context, id, step int64) (bool, error)
+	// ReplaceTOTPSecret stores secret as the operator's TOTP secret while it is still old; it
+	// reports whether it did.
+	ReplaceTOTPSecret(ctx context.Context, id int64, old, secret string) (bool, error)
+	// ResetOperator puts an operator back to pending with no password or TOTP secret, ends its
+	// sessions, voids its unused setup tokens and adds tokenHash, in one transaction;
+	// ErrNotFound when none.
+	ResetOperator(ctx context.Context, email, tokenHash string, now, expires time.Time) (Operator, error)
 	ReserveAttempt(ctx context.Context, scope, key string, at, since time.Time, max int) (id int64, oldest time.Time, ok bool, err error)
 	RemoveAttempt(ctx context.Context, id int64) error
 	CreateOperatorSession(ctx context.Context, s Session) error
@@ -143,6 +150,7 @@ type Operators struct {
 	log    *slog.Logger
 	now    func() time.Time
 	cost   int
+	sealer *sealer // nil: TOTP secrets stored as given (the CLI, which never sets one up)
 }
 
 // New returns the operators service; issuer names the shop in authenticator apps.
@@ -155,6 +163,47 @@ func New(store Store, issuer string, log *slog.Logger) *Operators {
 
 // SetClock sets the business clock (setup and session expiry, the lock window, TOTP time).
 func (s *Operators) SetClock(now func() time.Time) { s.now = now }
+
+// SetSecretKey seals the TOTP secrets it stores with a key derived from the shop's secret key
+// (the one signing session tokens, the same on every replica).
+func (s *Operators) SetSecretKey(key []byte) { s.sealer = newSealer(key) }
+
+// SealClear seals every TOTP secret still stored in the clear (kept before sealing existed); it
+// answers how many it sealed. A secret changed meanwhile is left to its new value.
+func (s *Operators) SealClear(ctx context.Context) (int, error) {
+	if s.sealer == nil {
+		return 0, nil
+	}
+	list, err := s.store.ListOperators(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("seal totp secrets: %w", err)
+	}
+	n := 0
+	for _, o := range list {
+		if o.TOTPSecret == "" || strings.HasPrefix(o.TOTPSecret, sealedPrefix) {
+			continue
+		}
+		done, err := s.store.ReplaceTOTPSecret(ctx, o.ID, o.TOTPSecret, s.sealer.seal(o.ID, o.TOTPSecret))
+		if err != nil {
+			return n, fmt.Errorf("seal totp secrets: %w", err)
+		}
+		if done {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// totpSecret opens the operator's stored TOTP secret.
+func (s *Operators) totpSecret(o Operator) (string, error) {
+	if !strings.HasPrefix(o.TOTPSecret, sealedPrefix) {
+		return o.TOTPSecret, nil
+	}
+	if s.sealer == nil {
+		return "", ErrSealedSecret
+	}
+	return s.sealer.open(o.ID, o.TOTPSecret)
+}
 
 // SetPasswordCost sets the bcrypt cost (tests lower it to bcrypt.MinCost).
 func (s *Operators) SetPasswordCost(cost int) { s.cost = cost }
@@ -200,6 +249,22 @@ func (s *Operators) Add(ctx context.Context, email string, role Role) (Invitatio
 	return Invitation{Operator: o, Token: token, ExpiresAt: exp}, nil
 }
 
+// Reset gives an operator a new setup link (SetupTTL), as for a new one: until it is used the
+// operator cannot sign in, its password and authenticator are forgotten and its sessions end.
+// This is the way back for an operator who lost the authenticator, or whose TOTP secret was
+// sealed under a secret key the shop no longer has (ErrSealedSecret). A disabled operator is
+// let back in this way too.
+func (s *Operators) Reset(ctx context.Context, email string) (Invitation, error) {
+	token := randomToken()
+	now := s.now().UTC()
+	exp := now.Add(SetupTTL)
+	o, err := s.store.ResetOperator(ctx, strings.ToLower(strings.TrimSpace(email)), hashToken(token), now, exp)
+	if err != nil {
+		return Invitation{}, fmt.Errorf("reset operator: %w", err)
+	}
+	return Invitation{Operator: o, Token: token, ExpiresAt: exp}, nil
+}
+
 // List returns every operator.
 func (s *Operators) List(ctx context.Context) ([]Operator, error) { return s.store.ListOperators(ctx) }
 
@@ -234,7 +299,11 @@ func (s *Operators) Setup(ctx context.Context, token, password string) (Enrolmen
 	if err != nil {
 		return Enrolment{}, fmt.Errorf("setup: %w", err)
 	}
-	if err := s.store.SetOperatorCredentials(ctx, o.ID, string(h), key.Secret()); err != nil {
+	stored := key.Secret()
+	if s.sealer != nil {
+		stored = s.sealer.seal(o.ID, stored)
+	}
+	if err := s.store.SetOperatorCredentials(ctx, o.ID, string(h), stored); err != nil {
 		return Enrolment{}, fmt.Errorf("setup: %w", err)
 	}
 	return Enrolment{Secret: key.Secret(), URL: key.URL()}, nil
@@ -252,7 +321,13 @@ func (s *Operators) Confirm(ctx context.Context, token, code string) error {
 	if o.TOTPSecret == "" || o.PasswordHash == "" {
 		return ErrSetupNotBegun
 	}
-	step, ok := matchCode(o.TOTPSecret, code, now)
+	secret, err := s.totpSecret(o)
+	if err != nil {
+		// Set up under another secret key (a replica configured apart): Setup again.
+		s.log.Error("operator setup: TOTP secret cannot be opened", "operator", o.Email, "err", err)
+		return ErrInvalidOTP
+	}
+	step, ok := matchCode(secret, code, now)
 	if !ok {
 		return ErrInvalidOTP
 	}
@@ -334,7 +409,13 @@ func (s *Operators) check(ctx context.Context, email, password, code string, now
 	if bcrypt.CompareHashAndPassword([]byte(o.PasswordHash), []byte(password)) != nil || o.Status != StatusActive {
 		return Operator{}, ErrInvalidCredentials
 	}
-	step, ok := matchCode(o.TOTPSecret, code, now)
+	secret, err := s.totpSecret(o)
+	if err != nil {
+		s.log.Error("operator sign-in: TOTP secret cannot be opened with this secret key: give a new setup link with streamcart operator reset",
+			"operator", o.Email, "err", err)
+		return Operator{}, ErrInvalidCredentials
+	}
+	step, ok := matchCode(secret, code, now)
 	if !ok {
 		return Operator{}, ErrInvalidCredentials
 	}

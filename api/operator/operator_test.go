@@ -232,3 +232,35 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestSealedSecretBelongsToItsOperator: with a secret key, the TOTP secret is stored sealed, and
+// sealed for its operator: copied onto another operator's row it does not open, so a database
+// writer cannot lend one operator's authenticator to another.
+func TestSealedSecretBelongsToItsOperator(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		f := &fixture{now: t0}
+		st := b.Open(t)
+		f.ops = operator.New(st, "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)))
+		f.ops.SetClock(f.clock)
+		f.ops.SetPasswordCost(bcrypt.MinCost)
+		f.ops.SetSecretKey([]byte("a secret key of the shop, 32+ bytes long"))
+		ctx := t.Context()
+		secretA := f.enrol(t, "a@example.com", operator.RoleOwner)
+		f.enrol(t, "b@example.com", operator.RoleViewer)
+		a, _ := st.OperatorByEmail(ctx, "a@example.com")
+		b2, _ := st.OperatorByEmail(ctx, "b@example.com")
+		if a.TOTPSecret == secretA || a.TOTPSecret == b2.TOTPSecret {
+			t.Fatalf("stored secrets %q, %q: want sealed, each its own", a.TOTPSecret, b2.TOTPSecret)
+		}
+		if ok, err := st.ReplaceTOTPSecret(ctx, b2.ID, b2.TOTPSecret, a.TOTPSecret); err != nil || !ok {
+			t.Fatalf("copy: %v %v", ok, err)
+		}
+		code, _ := operator.Code(secretA, f.clock())
+		if _, err := f.ops.SignIn(ctx, "b@example.com", password, code, ""); !errors.Is(err, operator.ErrInvalidCredentials) {
+			t.Fatalf("b signing in with a's copied secret: %v, want ErrInvalidCredentials", err)
+		}
+		if _, err := f.ops.SignIn(ctx, "a@example.com", password, code, ""); err != nil {
+			t.Fatalf("a signing in: %v", err)
+		}
+	})
+}

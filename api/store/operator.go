@@ -190,6 +190,58 @@ func (s *db) UseTOTPStep(ctx context.Context, id, step int64) (bool, error) {
 	return n == 1, nil
 }
 
+// ReplaceTOTPSecret stores an operator's TOTP secret while it is still old (compare and set).
+func (s *db) ReplaceTOTPSecret(ctx context.Context, id int64, old, secret string) (bool, error) {
+	res, err := s.w.ExecContext(ctx, `UPDATE operators SET totp_secret = ? WHERE id = ? AND totp_secret = ?`, secret, id, old)
+	if err != nil {
+		return false, fmt.Errorf("replace totp secret: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("replace totp secret: %w", err)
+	}
+	return n == 1, nil
+}
+
+// ResetOperator puts an operator back to pending with a new setup token, in one transaction: its
+// password, TOTP secret and last step are forgotten, its unused setup tokens voided and its
+// sessions revoked.
+func (s *db) ResetOperator(ctx context.Context, email, tokenHash string, now, expires time.Time) (operator.Operator, error) {
+	var o operator.Operator
+	err := s.tx(ctx, func(tx querier) error {
+		var err error
+		o, err = scanOperator(tx.QueryRowContext(ctx, `SELECT `+operatorColumns+` FROM operators WHERE email = ?`, email))
+		if errors.Is(err, sql.ErrNoRows) {
+			return operator.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		o.Status, o.PasswordHash, o.TOTPSecret, o.TOTPStep, o.DisabledAt = operator.StatusPending, "", "", 0, time.Time{}
+		if _, err := tx.ExecContext(ctx, `UPDATE operators SET status = ?, password_hash = '', totp_secret = '', totp_step = 0,
+			disabled_at = '' WHERE id = ?`, string(o.Status), o.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE operator_setup_tokens SET used_at = ? WHERE operator_id = ? AND used_at = ''`,
+			fmtTime(now), o.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO operator_setup_tokens (token_hash, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
+			tokenHash, o.ID, fmtTime(now), fmtTime(expires)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE operator_sessions SET revoked_at = ? WHERE operator_id = ? AND revoked_at = ''`, fmtTime(now), o.ID)
+		return err
+	})
+	if errors.Is(err, operator.ErrNotFound) {
+		return operator.Operator{}, err
+	}
+	if err != nil {
+		return operator.Operator{}, fmt.Errorf("reset operator: %w", err)
+	}
+	return o, nil
+}
+
 // CreateOperatorSession stores a console session.
 func (s *db) CreateOperatorSession(ctx context.Context, o operator.Session) error {
 	_, err := s.w.ExecContext(ctx, `INSERT INTO operator_sessions (id, operator_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,

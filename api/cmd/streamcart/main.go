@@ -55,6 +55,7 @@ const usage = `Usage:
   streamcart operator add EMAIL --role owner|support|viewer  a console operator and its one-time setup link (24 h)
   streamcart operator list            console operators: email, role, status
   streamcart operator disable EMAIL   an operator can no longer sign in; its sessions end
+  streamcart operator reset EMAIL     a new setup link for an operator (lost authenticator): sessions end
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments, renewals) only read: they refuse a database that does not exist.
@@ -280,7 +281,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.String(&cfg.GeoDB, "geo-db", defaultGeoDB(), "MMDB country database; empty: country lookups answer XX").
 		Documented("the MMDB make installs (./data/geo-whois-asn-country.mmdb or under node_modules), when present")
 	publicURLSetting(s, cfg)
-	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, the same on every replica; unset: generated on first start and stored")
+	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, also sealing the console operators' TOTP secrets, the same on every replica; unset: generated on first start and stored")
 	s.String(&cfg.ServerHostname, "server-hostname", "line.streamcart.local:8000", "streaming host of the built-in panel")
 	s.String(&cfg.UsernamePrefix, "username-prefix", "sc", "prefix of generated line usernames")
 	s.String(&cfg.DashboardURL, "dashboard-url", "/checkout/", "account dashboard behind \"Login\"")

@@ -18,27 +18,31 @@ const operatorUsage = `Usage:
   streamcart operator add EMAIL --role owner|support|viewer  a console operator, and its one-time setup link (24 h)
   streamcart operator list            operators: email, role, status
   streamcart operator disable EMAIL   the operator can no longer sign in; its sessions end
-Each takes --db (STREAMCART_DB); add also takes --public-url (STREAMCART_PUBLIC_URL) for the link.
+  streamcart operator reset EMAIL     a new one-time setup link (24 h): password and authenticator set anew; sessions end
+Each takes --db (STREAMCART_DB); add and reset also take --public-url (STREAMCART_PUBLIC_URL) for the link.
 `
 
-// operatorCommand runs `operator add EMAIL --role R`, `operator list` and `operator disable EMAIL`.
+// operatorCommand runs `operator add EMAIL --role R`, `operator list`, `operator disable EMAIL` and
+// `operator reset EMAIL`.
 func operatorCommand(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) < 2 {
-		return fmt.Errorf("operator: want add, list or disable\n%s", operatorUsage)
+		return fmt.Errorf("operator: want add, list, disable or reset\n%s", operatorUsage)
 	}
 	sub := args[1]
 	switch sub {
 	case "-h", "--help", "help":
 		fmt.Fprint(out, operatorUsage)
 		return nil
-	case "add", "list", "disable":
+	case "add", "list", "disable", "reset":
 	default:
 		return fmt.Errorf("operator: unknown subcommand %q\n%s", sub, operatorUsage)
 	}
 	set, cfg := readOnlySettings("operator " + sub)
 	var role string
-	if sub == "add" {
+	if sub == "add" || sub == "reset" {
 		publicURLSetting(set, cfg)
+	}
+	if sub == "add" {
 		set.Flags().StringVar(&role, "role", "", "owner, support or viewer")
 	}
 	// The email may come before the flags (operator add me@example.com --role owner).
@@ -89,6 +93,17 @@ func operatorCommand(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(out, "operator %s (%s) added; open this link within 24 hours (until %s) to set a password and an authenticator:\n%s\n",
+			inv.Operator.Email, inv.Operator.Role, inv.ExpiresAt.Format(time.RFC3339), inv.Link(cfg.PublicURL))
+		return nil
+	case "reset":
+		inv, err := ops.Reset(ctx, pos[0])
+		if errors.Is(err, operator.ErrNotFound) {
+			return fmt.Errorf("operator reset: no operator %s (streamcart operator list)", printable(pos[0]))
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "operator %s (%s) reset: it cannot sign in and its sessions ended; open this link within 24 hours (until %s) to set a new password and authenticator:\n%s\n",
 			inv.Operator.Email, inv.Operator.Role, inv.ExpiresAt.Format(time.RFC3339), inv.Link(cfg.PublicURL))
 		return nil
 	case "disable":

@@ -39,11 +39,25 @@ func TestOperatorCommands(t *testing.T) {
 	if err := operatorCommand(t.Context(), []string{"operator", "list", "--db", db}, &out); err != nil || !strings.Contains(out.String(), "disabled") {
 		t.Fatalf("list after disable: %v\n%s", err, out.String())
 	}
+	// reset: a new setup link, the operator pending again (the way back from a lost authenticator).
+	out.Reset()
+	if err := operatorCommand(t.Context(), []string{"operator", "reset", "ME@example.com", "--db", db, "--public-url", "https://shop.example"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`me@example\.com \(owner\) reset: .*\nhttps://shop\.example/checkout/admin/setup\?token=[A-Za-z0-9_-]{43}\n$`).MatchString(out.String()) {
+		t.Fatalf("reset printed no setup link:\n%s", out.String())
+	}
+	out.Reset()
+	if err := operatorCommand(t.Context(), []string{"operator", "list", "--db", db}, &out); err != nil || !strings.Contains(out.String(), "pending") {
+		t.Fatalf("list after reset: %v\n%s", err, out.String())
+	}
 	for _, args := range [][]string{
 		{"operator", "add", "me@example.com", "--role", "owner", "--db", db},   // exists
 		{"operator", "add", "x@example.com", "--role", "admin", "--db", db},    // bad role
 		{"operator", "add", "not-an-email", "--role", "viewer", "--db", db},    // bad email
 		{"operator", "disable", "nobody@example.com", "--db", db},              // unknown
+		{"operator", "reset", "nobody@example.com", "--db", db},                // unknown
+		{"operator", "reset", "--db", db},                                      // no email
 		{"operator", "list", "--db", filepath.Join(t.TempDir(), "missing.db")}, // no database
 		{"operator", "rename", "--db", db},
 	} {
