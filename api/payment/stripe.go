@@ -144,7 +144,7 @@ func (s *Stripe) Checkout(ctx context.Context, o order.Order) (string, error) {
 	}
 	if prev != "" && prev != sess.ID {
 		// Only logged: a payment that still arrives on the old page goes to review and is refunded.
-		if _, err := s.sc.V1CheckoutSessions.Expire(ctx, prev, nil); err != nil {
+		if err := s.expireSession(ctx, prev); err != nil {
 			s.log.Warn("replaced payment page left open", "invoice", o.Invoice.ID, "session", prev, "err", stripeReason(err))
 		}
 	}
@@ -280,10 +280,25 @@ func (s *Stripe) ExpireCheckout(ctx context.Context, o order.Order) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.sc.V1CheckoutSessions.Expire(ctx, id, nil); err != nil {
+	if err := s.expireSession(ctx, id); err != nil {
 		return fmt.Errorf("stripe expire session %s: %w: %s", id, ErrUnavailable, stripeReason(err))
 	}
 	return nil
+}
+
+// expireSession ends an open Checkout Session. Stripe refuses to expire one that is not open
+// (expired at its own deadline, or complete): that one has nothing to end, which Stripe's
+// answer on the session itself tells apart from a failure.
+func (s *Stripe) expireSession(ctx context.Context, id string) error {
+	_, err := s.sc.V1CheckoutSessions.Expire(ctx, id, nil)
+	if err == nil {
+		return nil
+	}
+	if sess, rerr := s.sc.V1CheckoutSessions.Retrieve(ctx, id, nil); rerr == nil && sess.Status != "" &&
+		sess.Status != stripe.CheckoutSessionStatusOpen {
+		return nil
+	}
+	return err
 }
 
 // Refund gives back a payment under review: its payment intent, from the event or else from its
