@@ -4,7 +4,7 @@ import . "goa.design/goa/v3/dsl"
 
 var AdminJob = Type("AdminJob", func() {
 	Attribute("id", Int64)
-	Attribute("kind", String, "provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep")
+	Attribute("kind", String, "provision, mail, webhook, expire, refund, reconcile, prune, renewals, trial-ending, line-sync")
 	Attribute("ref", String, "What it works on: an order id, a mail id, …")
 	Attribute("state", String, func() { Enum("queued", "running", "done", "dead", "cancelled") })
 	Attribute("attempts", Int)

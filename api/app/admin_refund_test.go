@@ -11,8 +11,8 @@ import (
 )
 
 // A full refund of an upsell takes its connections off the line, and a full refund of a renewal
-// takes back the time it added: the line is due again when it was before, on the panel too,
-// switched off when that date is past, and an invoice already sent for the period after it is
+// takes back the time it added: the line is due again when it was before, on the panel too (a
+// line-sync job queued with the change), switched off when that date is past, and an invoice already sent for the period after it is
 // cancelled. The refunded period is invoiced again by the next sweep. The line itself stays the
 // buyer's for what was paid before it.
 func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
@@ -33,6 +33,7 @@ func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
 			if err != nil || r.Order.Status != "refunded" {
 				t.Fatalf("refund %s: %+v %v", id, r, err)
 			}
+			c.drain() // the line-sync job brings the panel line in step
 			return r
 		}
 		token := c.register("taken@example.com", "taken-password").Token
@@ -114,6 +115,10 @@ func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
 		// A suspended line is renewed from its due date: the buyer can pay to have it back.
 		if rn, _ := st.Renewal(ctx, sweep().ID); !rn.PeriodStart.Equal(due) {
 			t.Fatalf("renewal of the suspended line bills from %s, want %s", rn.PeriodStart, due)
+		}
+
+		if n := c.count(`SELECT COUNT(*) FROM jobs WHERE kind = 'line-sync' AND ref = ? AND state = 'done'`, svcID); n != 3 {
+			t.Fatalf("%d line-sync jobs done, want 3 (one per refund taken back)", n)
 		}
 
 		// keepLine: the refund leaves the time it bought.

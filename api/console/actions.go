@@ -97,8 +97,9 @@ type ActionStore interface {
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
 	LiveSessions(ctx context.Context, clientID int64, now time.Time) ([]ClientSession, error)
 	ExtendService(ctx context.Context, id string, days int, now time.Time) (order.Service, error)
-	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line,
-	// or it is never applied; moved reports the service changed.
+	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line
+	// (its panel line follows by a job queued with the change), or it is never applied; moved
+	// reports the service changed.
 	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
 	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
 	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
@@ -111,11 +112,9 @@ type AmountRefunder interface {
 	RefundAmount(ctx context.Context, r order.Review, amount money.Money) (refundID string, err error)
 }
 
-// Lines is the panel: switching a line off and on, moving its expiry, setting its connections,
-// deleting it.
+// Lines is the panel: switching a line off and on, moving its expiry, deleting it.
 type Lines interface {
 	Extend(ctx context.Context, ref string, until time.Time) error
-	SetMaxConnections(ctx context.Context, ref string, n int) error
 	SetEnabled(ctx context.Context, ref string, enabled bool) error
 	Delete(ctx context.Context, ref string) error
 }
@@ -273,35 +272,24 @@ func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, o
 }
 
 // takeBack withdraws what a fully refunded order gave: a renewal's time and an upsell's
-// connections come off the line they extended, which stays the buyer's for what was paid before;
-// an order's own lines are switched off and cancelled.
+// connections come off the line they extended, which stays the buyer's for what was paid before
+// (the panel follows through a line-sync job queued with the change, retried until the panel
+// answers); an order's own lines are switched off and cancelled.
 func (a *Actions) takeBack(ctx context.Context, o order.Order) error {
+	var moved bool
+	var err error
 	switch o.Kind {
 	case order.KindRenewal:
-		svc, moved, err := a.d.Renewals.TakeBack(ctx, o.ID)
-		if err != nil || !moved {
-			return err
-		}
-		if err := a.d.Lines.Extend(ctx, svc.ID, svc.ExpiresAt); err != nil {
-			return fmt.Errorf("%w: expiry of %s: %v", ErrPanel, svc.ID, err)
-		}
-		if svc.Status == order.ServiceSuspended {
-			if err := a.d.Lines.SetEnabled(ctx, svc.ID, false); err != nil {
-				return fmt.Errorf("%w: disable %s: %v", ErrPanel, svc.ID, err)
-			}
-		}
-		return nil
+		_, moved, err = a.d.Renewals.TakeBack(ctx, o.ID)
 	case order.KindUpsell:
-		svc, moved, err := a.d.Store.ReverseUpsell(ctx, o.ID, a.d.Now().UTC())
-		if err != nil || !moved {
-			return err
-		}
-		if err := a.d.Lines.SetMaxConnections(ctx, svc.ID, svc.MaxConnections); err != nil {
-			return fmt.Errorf("%w: connections of %s: %v", ErrPanel, svc.ID, err)
-		}
-		return nil
+		_, moved, err = a.d.Store.ReverseUpsell(ctx, o.ID, a.d.Now().UTC())
+	default:
+		return a.disableLines(ctx, o.ID)
 	}
-	return a.disableLines(ctx, o.ID)
+	if moved {
+		a.d.Wake()
+	}
+	return err
 }
 
 // disableLines switches the order's running lines off on the panel and cancels them.

@@ -101,8 +101,8 @@ type Store interface {
 	// it was moved already, in one transaction with marking it applied; it returns the service.
 	ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 	// ReverseRenewal takes back a refunded renewal once: cancelled, and, applied to a running
-	// line, the due date and expiry moved back by what it added (Suspended when that is past);
-	// moved reports the service changed.
+	// line, the due date and expiry moved back by what it added (Suspended when that is past)
+	// with a JobLineSync queued; moved reports the service changed.
 	ReverseRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
 	// LapsedServices lists the paid-for services in status due at or before dueBefore.
 	LapsedServices(ctx context.Context, status order.ServiceStatus, dueBefore time.Time) ([]order.Service, error)
@@ -431,8 +431,8 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 
 // TakeBack undoes a renewal whose payment was refunded in full: the service loses the time it
 // added (ReverseRenewal), and an unpaid renewal already invoiced for the period after it, which
-// the service no longer starts, is cancelled. It answers the service and whether it moved, for
-// the caller to bring the panel line in step (its expiry, and switched off when Suspended).
+// the service no longer starts, is cancelled. It answers the service and whether it moved; its
+// panel line follows by the JobLineSync queued with the change.
 func (r *Renewals) TakeBack(ctx context.Context, orderID string) (order.Service, bool, error) {
 	now := r.now().UTC()
 	svc, moved, err := r.store.ReverseRenewal(ctx, orderID, now)

@@ -169,7 +169,8 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 // be) and, when it was applied to a line still running (active, overdue or suspended), the
 // service's due date and expiry move back by what it added. A line then due at or before at is
 // Suspended: a refunded buyer has no grace days. moved reports a service changed; a renewal taken
-// back already changes nothing.
+// back already changes nothing. A service moved has its panel line brought in step by a
+// renewal.JobLineSync queued in the same transaction.
 func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
 	err = s.tx(ctx, func(tx querier) error {
 		r, err := scanRenewal(tx.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE order_id = ?`, orderID))
@@ -212,7 +213,7 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 			return err
 		}
 		moved = true
-		return nil
+		return enqueue(ctx, tx, s.now(), renewal.JobLineSync, svc.ID, renewal.JobLineSync+":"+orderID, at)
 	})
 	if err != nil {
 		return order.Service{}, false, fmt.Errorf("reverse renewal %s: %w", orderID, err)

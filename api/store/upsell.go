@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/upsell"
 )
 
@@ -141,7 +142,8 @@ func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (ord
 
 // ReverseUpsell takes back an upsell whose payment was refunded, once, under the service's lock:
 // applied to a line still running, its connections come off the service's (never below one);
-// not applied yet, it never will be. moved reports the service changed.
+// not applied yet, it never will be. moved reports the service changed; its panel line is then
+// brought in step by a renewal.JobLineSync queued in the same transaction.
 func (s *db) ReverseUpsell(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
 	err = s.tx(ctx, func(tx querier) error {
 		u, err := readUpsell(ctx, tx, orderID)
@@ -173,7 +175,7 @@ func (s *db) ReverseUpsell(ctx context.Context, orderID string, at time.Time) (s
 			return err
 		}
 		moved = true
-		return nil
+		return enqueue(ctx, tx, s.now(), renewal.JobLineSync, svc.ID, renewal.JobLineSync+":"+orderID, at)
 	})
 	if err != nil {
 		return order.Service{}, false, fmt.Errorf("reverse upsell %s: %w", orderID, err)

@@ -44,7 +44,8 @@ var MethodNames = [3]string{"list", "retry", "cancel"}
 // AdminJob is the result type of the adminJobs service retry method.
 type AdminJob struct {
 	ID int64
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind string
 	// What it works on: an order id, a mail id, …
 	Ref      string

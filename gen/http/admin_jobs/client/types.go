@@ -22,7 +22,8 @@ type ListResponseBody struct {
 // HTTP response body.
 type RetryResponseBody struct {
 	ID *int64 `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
 	// What it works on: an order id, a mail id, …
 	Ref      *string `form:"ref,omitempty" json:"ref,omitempty" xml:"ref,omitempty"`
@@ -39,7 +40,8 @@ type RetryResponseBody struct {
 // HTTP response body.
 type CancelResponseBody struct {
 	ID *int64 `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
 	// What it works on: an order id, a mail id, …
 	Ref      *string `form:"ref,omitempty" json:"ref,omitempty" xml:"ref,omitempty"`
@@ -271,7 +273,8 @@ type CancelUnauthorizedResponseBody struct {
 // AdminJobResponseBody is used to define fields on response body types.
 type AdminJobResponseBody struct {
 	ID *int64 `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
 	// What it works on: an order id, a mail id, …
 	Ref      *string `form:"ref,omitempty" json:"ref,omitempty" xml:"ref,omitempty"`

@@ -22,7 +22,8 @@ type ListResponseBody struct {
 // HTTP response body.
 type RetryResponseBody struct {
 	ID int64 `form:"id" json:"id" xml:"id"`
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind string `form:"kind" json:"kind" xml:"kind"`
 	// What it works on: an order id, a mail id, …
 	Ref      string `form:"ref" json:"ref" xml:"ref"`
@@ -39,7 +40,8 @@ type RetryResponseBody struct {
 // HTTP response body.
 type CancelResponseBody struct {
 	ID int64 `form:"id" json:"id" xml:"id"`
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind string `form:"kind" json:"kind" xml:"kind"`
 	// What it works on: an order id, a mail id, …
 	Ref      string `form:"ref" json:"ref" xml:"ref"`
@@ -271,7 +273,8 @@ type CancelUnauthorizedResponseBody struct {
 // AdminJobResponseBody is used to define fields on response body types.
 type AdminJobResponseBody struct {
 	ID int64 `form:"id" json:"id" xml:"id"`
-	// provision, mail, webhook, expire, refund, reconcile, prune, renewal-sweep
+	// provision, mail, webhook, expire, refund, reconcile, prune, renewals,
+	// trial-ending, line-sync
 	Kind string `form:"kind" json:"kind" xml:"kind"`
 	// What it works on: an order id, a mail id, …
 	Ref      string `form:"ref" json:"ref" xml:"ref"`
