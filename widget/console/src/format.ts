@@ -1,22 +1,7 @@
 // Display formats. Times are shown as the API gives them, in UTC (the shop's business days are UTC
 // days), so every operator reads the same minute whatever the browser's time zone.
+import { fractionDigits, minorDigits } from '../../src/i18n/minor';
 import type { Money } from './schemas';
-
-const digitsCache = new Map<string, number>();
-
-/** minorDigits is the number of minor-unit digits of an ISO 4217 currency (2 for EUR, 0 for JPY). */
-export function minorDigits(currency: string): number {
-  let d = digitsCache.get(currency);
-  if (d === undefined) {
-    try {
-      d = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      d = 2;
-    }
-    digitsCache.set(currency, d);
-  }
-  return d;
-}
 
 /** major turns minor units into the currency's major unit (1299 EUR → 12.99). */
 export function major(m: Money): number {
@@ -25,7 +10,7 @@ export function major(m: Money): number {
 
 export function formatMoney(m: Money): string {
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: m.currency }).format(major(m));
+    return new Intl.NumberFormat('en', { style: 'currency', currency: m.currency, ...fractionDigits(m.currency) }).format(major(m));
   } catch {
     return `${major(m).toFixed(2)} ${m.currency}`;
   }

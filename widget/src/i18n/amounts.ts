@@ -1,6 +1,7 @@
 // The checkout's other numbers: a promotion's value ("10 %", "€5.00"), a conversion rate, and the
 // "≈" amount in the shop's default currency. Only the checkout form shows them, so they load with it.
-import { formatMoney, minorDigits, type Money } from './format';
+import { formatMoney, type Money } from './format';
+import { minorDigits } from './minor';
 import { bcp47, type LocaleCode } from './locale';
 
 /** Formats a decimal written in the currency's units, as the catalog writes a fixed promotion ("5.00" EUR, "500" JPY). */

@@ -1,5 +1,6 @@
 // Prices and dates go through Intl for the active locale; amounts stay integer minor units until here.
 import { bcp47, type LocaleCode } from './locale';
+import { fractionDigits, minorDigits } from './minor';
 
 export interface Money {
   amount: number;
@@ -13,7 +14,7 @@ function currencyFormat(locale: LocaleCode, currency: string): Intl.NumberFormat
   let f = numberFormats.get(key);
   if (!f) {
     try {
-      f = new Intl.NumberFormat(bcp47(locale), { style: 'currency', currency });
+      f = new Intl.NumberFormat(bcp47(locale), { style: 'currency', currency, ...fractionDigits(currency) });
     } catch {
       // An unknown ISO code still renders, with the code instead of a symbol.
       f = new Intl.NumberFormat(bcp47(locale), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -21,19 +22,6 @@ function currencyFormat(locale: LocaleCode, currency: string): Intl.NumberFormat
     numberFormats.set(key, f);
   }
   return f;
-}
-
-/**
- * Number of minor-unit digits of a currency (0 for JPY, 2 for EUR, 3 for KWD), as Intl knows it:
- * the server's amounts are ISO 4217 minor units (api/money), which Intl follows for these. V8's
- * ICU data differs for a few codes (HUF, IDR, IQD, PKR… show 0 digits): see docs/catalog.md.
- */
-export function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
 }
 
 export function formatMoney(money: Money, locale: LocaleCode): string {

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, minorDigits } from './format';
+import { formatDate, formatMoney } from './format';
+import { minorDigits } from './minor';
 import { formatDecimalMoney, toDefaultCurrency } from './amounts';
 import { LOCALES, matchBrowserLanguage, normalizeLocale, resolveLocale, type LocaleCode } from './locale';
 import { AREAS, loadTexts, tableOf, type Area } from './messages';
