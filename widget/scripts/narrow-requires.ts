@@ -13,6 +13,11 @@
 // of X (handed on, destructured, read with a computed key, written to) leaves that require as it
 // is. A call `X.f()` then runs with the re-exporting module as `this`, so the plugin is only given
 // modules whose exported functions do not read `this` (React's, which are plain functions).
+//
+// Also: a CommonJS module that reads its own `exports` keeps all of them, used or not (scheduler
+// reads `exports.unstable_now`, which it assigns in an if/else: unstable_next, unstable_wrapCallback,
+// unstable_runWithPriority… stayed, 0.7 KB). settleExports keeps such an export in a local variable
+// and assigns it to `exports` once, at the end, so the module no longer reads `exports`.
 import type { Node } from 'estree';
 import { parseAst, type Plugin } from 'vite';
 
@@ -107,6 +112,61 @@ export function narrow(code: string, from: string): string | null {
   return out;
 }
 
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/** Whether any of node's ancestors is a function. */
+function inFunction(node: Node, parents: Map<Node, Node | null>): boolean {
+  for (let p = parents.get(node); p; p = parents.get(p)) if (FUNCTIONS.has(p.type)) return true;
+  return false;
+}
+
+/**
+ * The source with each export the module reads back, or assigns more than once, kept in a local
+ * variable that is assigned to `exports` once at the end; null when there is none. Only an export
+ * assigned with `=` outside any function qualifies: its value is then final once the module has
+ * run, which is when a requirer reads it, so moving the assignment to the end changes nothing. A
+ * module that declares its own `exports` is left alone. Exported for the tests.
+ */
+export function settleExports(code: string): string | null {
+  const program = parseAst(code) as Node;
+  const parents = new Map<Node, Node | null>();
+  walk(program, null, (node, parent) => parents.set(node, parent));
+  const uses = new Map<string, { members: Ranged[]; writes: number; reads: number; settles: boolean }>();
+  for (const [node, parent] of parents) {
+    if (node.type !== 'Identifier' || node.name !== 'exports' || !parent) continue;
+    if (parent.type !== 'MemberExpression' || parent.object !== node) {
+      if (parent.type === 'MemberExpression' && parent.property === node && !parent.computed) continue;
+      if (parent.type === 'Property' && parent.key === node && !parent.computed && !parent.shorthand) continue;
+      return null; // declared, handed on or destructured: not only read by member
+    }
+    const name = !parent.computed && parent.property.type === 'Identifier' ? parent.property.name : null;
+    if (!name) return null;
+    const use = uses.get(name) ?? { members: [], writes: 0, reads: 0, settles: true };
+    uses.set(name, use);
+    use.members.push(parent as Ranged);
+    const above = parents.get(parent) ?? undefined;
+    if (readOnly(parent, above)) {
+      use.reads++;
+      continue;
+    }
+    use.writes++;
+    const plain = above?.type === 'AssignmentExpression' && above.operator === '=';
+    if (!plain || inFunction(above, parents)) use.settles = false;
+  }
+  const settled = [...uses].filter(([, u]) => u.settles && u.writes > 0 && (u.reads > 0 || u.writes > 1));
+  const locals = settled.map(([name]) => [name, `__exports_${name}`] as const).filter(([, local]) => !code.includes(local));
+  if (!locals.length) return null;
+  const edits = locals
+    .flatMap(([name, local]) => (uses.get(name)?.members ?? []).map((m) => ({ start: m.start, end: m.end, local })))
+    .sort((a, b) => b.start - a.start);
+  let out = code;
+  for (const e of edits) out = out.slice(0, e.start) + e.local + out.slice(e.end);
+  // `var` at the end still declares the local for the whole module, and keeps a leading "use strict".
+  const declare = `var ${locals.map(([, local]) => local).join(', ')};`;
+  const assign = locals.map(([name, local]) => `exports.${name} = ${local};`);
+  return [out, declare, ...assign, ''].join('\n');
+}
+
 interface Narrowed {
   spec: string;
   /** The module that required it: `spec` is resolved from there, as require() would. */
@@ -139,7 +199,8 @@ export function narrowRequires(include: RegExp): Plugin {
     load: (id) => reexport(id),
     transform(code, id) {
       if (!include.test(id)) return null;
-      const out = narrow(code, id);
+      const settled = settleExports(code);
+      const out = narrow(settled ?? code, id) ?? settled;
       return out === null ? null : { code: out, map: null };
     },
   };

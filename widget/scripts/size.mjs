@@ -249,7 +249,7 @@ async function measure() {
       }
       const over = sum > budget * 1024;
       console.log(
-        `first paint, ${label.padEnd(6)} client: ${kb(sum)}; budget ${budget} KB${over ? ' EXCEEDED' : ''}  (${parts.join(', ')})`,
+        `first paint, ${label.padEnd(6)} client: ${kb(sum)} (${sum} B, ${budget * 1024 - sum} B to spare); budget ${budget} KB${over ? ' EXCEEDED' : ''}  (${parts.join(', ')})`,
       );
       if (over) failed = true;
     }
