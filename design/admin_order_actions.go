@@ -62,7 +62,7 @@ var _ = Service("adminOrderActions", func() {
 		})
 	})
 	Method("refund", func() {
-		Description("Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line.")
+		Description("Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.")
 		Payload(func() {
 			orderAction()
 			Attribute("amount", Int64, "Minor units of the order's currency; absent: all that is left", func() { Minimum(1) })

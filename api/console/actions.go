@@ -101,6 +101,9 @@ type ActionStore interface {
 	// (its panel line follows by a job queued with the change), or it is never applied; moved
 	// reports the service changed.
 	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
+	// TakeBackResellerCredit takes back, once, the credits a refunded reseller order gave: as
+	// many as the account still has, up to those credited.
+	TakeBackResellerCredit(ctx context.Context, orderID string, at time.Time) (taken int, moved bool, err error)
 	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
 	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
 	CatalogVersions(ctx context.Context) ([]CatalogVersion, error)
@@ -274,7 +277,8 @@ func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, o
 // takeBack withdraws what a fully refunded order gave: a renewal's time and an upsell's
 // connections come off the line they extended, which stays the buyer's for what was paid before
 // (the panel follows through a line-sync job queued with the change, retried until the panel
-// answers); an order's own lines are switched off and cancelled.
+// answers); a reseller plan's credits come off the account (those not spent yet) and its service
+// is cancelled; an order's own lines are switched off and cancelled.
 func (a *Actions) takeBack(ctx context.Context, o order.Order) error {
 	var moved bool
 	var err error
@@ -283,6 +287,11 @@ func (a *Actions) takeBack(ctx context.Context, o order.Order) error {
 		_, moved, err = a.d.Renewals.TakeBack(ctx, o.ID)
 	case order.KindUpsell:
 		_, moved, err = a.d.Store.ReverseUpsell(ctx, o.ID, a.d.Now().UTC())
+	case order.KindReseller:
+		if _, _, err := a.d.Store.TakeBackResellerCredit(ctx, o.ID, a.d.Now().UTC()); err != nil {
+			return err
+		}
+		return a.cancelServices(ctx, o.ID) // a reseller plan has no panel line
 	default:
 		return a.disableLines(ctx, o.ID)
 	}
@@ -290,6 +299,20 @@ func (a *Actions) takeBack(ctx context.Context, o order.Order) error {
 		a.d.Wake()
 	}
 	return err
+}
+
+// cancelServices cancels the order's running services that have no panel line.
+func (a *Actions) cancelServices(ctx context.Context, orderID string) error {
+	services, err := a.d.Store.OrderServices(ctx, orderID)
+	if err != nil {
+		return err
+	}
+	for _, s := range services {
+		if _, err := a.d.Store.SetServiceStatus(ctx, s.ID, order.ServiceCancelled, order.ServiceActive, order.ServicePending); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // disableLines switches the order's running lines off on the panel and cancels them.

@@ -103,6 +103,64 @@ func (s *db) CreditReseller(ctx context.Context, ref, acct, passwordHash string,
 	return a, nil
 }
 
+// TakeBackResellerCredit takes back, once, the credits the reseller order ref gave its account:
+// as many as the account still has, up to those credited (credits spent stay spent). A ledger row
+// "refund:<ref>" with the negative amount records it, under the ref's credit lock, so the credit
+// and its take-back never interleave. moved is false when nothing was credited for ref, or it was
+// taken back already.
+func (s *db) TakeBackResellerCredit(ctx context.Context, ref string, at time.Time) (taken int, moved bool, err error) {
+	err = s.tx(ctx, func(tx querier) error {
+		taken, moved = 0, false
+		if err := s.d.lock(ctx, tx, "reseller-credit:"+ref); err != nil {
+			return err
+		}
+		var acct string
+		var credited int
+		err := tx.QueryRowContext(ctx, `SELECT account, credits FROM panel_reseller_credits WHERE ref = ?`, ref).Scan(&acct, &credited)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var done int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM panel_reseller_credits WHERE ref = ?`, "refund:"+ref).Scan(&done); err != nil || done > 0 {
+			return err
+		}
+		// Only take-backs lower a balance: one of another order may run at once, so the update is
+		// made only while the balance still covers it, and read again when it did not.
+		for range 5 {
+			var balance int
+			if err := tx.QueryRowContext(ctx, `SELECT credits FROM panel_resellers WHERE account = ?`, acct).Scan(&balance); err != nil {
+				return err
+			}
+			take := min(balance, credited)
+			res, err := tx.ExecContext(ctx, `UPDATE panel_resellers SET credits = credits - ?, updated_at = ? WHERE account = ? AND credits >= ?`,
+				take, fmtTime(at), acct, take)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO panel_reseller_credits (ref, account, credits, created_at) VALUES (?, ?, ?, ?)`,
+				"refund:"+ref, acct, -take, fmtTime(at)); err != nil {
+				return err
+			}
+			taken, moved = take, true
+			return nil
+		}
+		return fmt.Errorf("account %s: balance kept changing", acct)
+	})
+	if err != nil {
+		return 0, false, fmt.Errorf("take back reseller credit %s: %w", ref, err)
+	}
+	return taken, moved, nil
+}
+
 // ResellerAccount reads a reseller account; reseller.ErrNotFound when none.
 func (s *db) ResellerAccount(ctx context.Context, acct string) (reseller.Account, error) {
 	var a reseller.Account

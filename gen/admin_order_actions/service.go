@@ -29,7 +29,8 @@ type Service interface {
 	// and cancelled; a renewal's period comes off the line it renewed (due and
 	// expiring when it was before, suspended at once when that is past, an invoice
 	// already sent for the next period cancelled); an upsell's connections come
-	// off its line.
+	// off its line; a reseller plan's credits come off the account (those not
+	// spent) and its service is cancelled.
 	Refund(context.Context, *RefundPayload) (res *RefundResult, err error)
 	// The refunds of an order, oldest first.
 	Refunds(context.Context, *RefundsPayload) (res *RefundsResult, err error)

@@ -137,6 +137,7 @@ const en = {
   keepLineLabel: 'Keep the line running after a full refund',
   keepRenewalLabel: 'Keep the renewed period on the line after a full refund',
   keepUpsellLabel: 'Keep the extra connections on the line after a full refund',
+  keepResellerLabel: 'Keep the credits on the reseller account after a full refund',
   refundButton: 'Refund',
   badAmount: 'Enter an amount such as 12.50.',
   reasonRequired: 'Say why you refund.',

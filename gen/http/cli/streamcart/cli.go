@@ -2040,7 +2040,7 @@ func adminOrderActionsUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
 	fmt.Fprintln(os.Stderr, `    reject: An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).`)
-	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line.`)
+	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 	fmt.Fprintln(os.Stderr, `    refunds: The refunds of an order, oldest first.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2103,7 +2103,7 @@ func adminOrderActionsRefundUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line.`)
+	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)

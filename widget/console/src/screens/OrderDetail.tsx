@@ -9,10 +9,11 @@ import type { Order } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
 import { LinesTable } from './Lines';
 
-/** What a full refund takes back unless kept: a renewal's period, an upsell's connections, else the order's lines. */
+/** What a full refund takes back unless kept: a renewal's period, an upsell's connections, a reseller plan's credits, else the order's lines. */
 function keepLabel(kind: string): string {
   if (kind === 'renewal') return t.keepRenewalLabel;
   if (kind === 'upsell') return t.keepUpsellLabel;
+  if (kind === 'reseller') return t.keepResellerLabel;
   return t.keepLineLabel;
 }
 

@@ -195,6 +195,7 @@ describe('order detail', () => {
     for (const [kind, label] of [
       ['renewal', 'Keep the renewed period on the line after a full refund'],
       ['upsell', 'Keep the extra connections on the line after a full refund'],
+      ['reseller', 'Keep the credits on the reseller account after a full refund'],
       ['plan', 'Keep the line running after a full refund'],
     ] as const) {
       const fake = new FakeApi('owner')
