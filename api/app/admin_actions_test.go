@@ -124,6 +124,11 @@ func TestAdminRefundPartialThenFull(t *testing.T) {
 		if st := c.count(`SELECT COUNT(*) FROM services WHERE id = ? AND status = 'Cancelled'`, svc); st != 1 {
 			t.Fatal("a full refund left the line running")
 		}
+		// The panel line is switched off by the line-sync job queued with the refund.
+		c.drain()
+		if line, err := c.app.Store().LineByRef(ctx, svc); err != nil || line.Enabled {
+			t.Fatalf("panel line after a full refund: %+v %v, want switched off", line, err)
+		}
 		_, err = refund("owner", nil, false)
 		wantErr(t, err, "conflict", "") // nothing left
 		list, err := cl.actions.Refunds(ctx, &genactions.RefundsPayload{Session: ptr(s["viewer"].cookie), ID: id})

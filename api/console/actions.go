@@ -101,6 +101,9 @@ type ActionStore interface {
 	// (its panel line follows by a job queued with the change), or it is never applied; moved
 	// reports the service changed.
 	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
+	// CancelOrderLines cancels an order's running lines, queuing the jobs that switch them off on
+	// the panel; it answers how many.
+	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
 	// TakeBackResellerCredit takes back, once, the credits a refunded reseller order gave: as
 	// many as the account still has, up to those credited.
 	TakeBackResellerCredit(ctx context.Context, orderID string, at time.Time) (taken int, moved bool, err error)
@@ -315,26 +318,14 @@ func (a *Actions) cancelServices(ctx context.Context, orderID string) error {
 	return nil
 }
 
-// disableLines switches the order's running lines off on the panel and cancels them.
+// disableLines cancels the order's running lines; their panel lines are switched off by the
+// line-sync jobs queued with the change, retried while the panel is down.
 func (a *Actions) disableLines(ctx context.Context, orderID string) error {
-	lines, err := a.d.Store.OrderServices(ctx, orderID)
-	if err != nil {
-		return err
+	n, err := a.d.Store.CancelOrderLines(ctx, orderID, a.d.Now().UTC())
+	if n > 0 {
+		a.d.Wake()
 	}
-	for _, l := range lines {
-		switch l.Status {
-		case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
-		default:
-			continue
-		}
-		if err := a.d.Lines.SetEnabled(ctx, l.ID, false); err != nil {
-			return fmt.Errorf("%w: disable %s: %v", ErrPanel, l.ID, err)
-		}
-		if _, err := a.d.Store.SetServiceStatus(ctx, l.ID, order.ServiceCancelled, l.Status); err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }
 
 // refund reserves the amount under the order's lock, then asks the gateway; a refused refund is

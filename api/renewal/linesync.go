@@ -10,15 +10,16 @@ import (
 )
 
 // JobLineSync is the kind of the job that brings a service's panel line in step with the service
-// as stored (its ref is the service id). A refund that takes back a renewal's period or an
-// upsell's connections queues it in the same transaction, so the panel follows even when it is
-// down at the time of the refund: the job is retried until it gets through.
+// as stored (its ref is the service id). A full refund (a plan's lines cancelled, a renewal's
+// period or an upsell's connections taken back) queues it in the same transaction, so the panel
+// follows even when it is down at the time of the refund: the job is retried until it gets through.
 const JobLineSync = "line-sync"
 
 // SyncLine is the JobLineSync handler: the line expires when the service does, plays its
-// connections, and is on unless the service is Suspended. It reads the service when it runs, so
-// whatever changed since it was queued (a renewal paid meanwhile) is what the panel gets. A service
-// without a running line (pending, cancelled, terminated, expired) is left alone.
+// connections, and is on unless the service is Suspended; a Cancelled service's line is switched
+// off. It reads the service when it runs, so whatever changed since it was queued (a renewal paid
+// meanwhile) is what the panel gets. A service without a line (pending, terminated, expired) is
+// left alone.
 func (r *Renewals) SyncLine(ctx context.Context, j job.Job) error {
 	s, err := r.store.Service(ctx, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
@@ -29,6 +30,11 @@ func (r *Renewals) SyncLine(ctx context.Context, j job.Job) error {
 	}
 	switch s.Status {
 	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
+	case order.ServiceCancelled:
+		if err := r.lines.SetEnabled(ctx, s.ID, false); err != nil {
+			return fmt.Errorf("line sync %s: off: %w", s.ID, err)
+		}
+		return nil
 	default:
 		return nil
 	}

@@ -56,7 +56,7 @@ func (p *panelLog) SetEnabled(_ context.Context, ref string, on bool) error {
 }
 
 // SyncLine gives the panel the service as stored: its expiry, its connections, and on unless
-// Suspended; a line not running is left alone; a panel that is down fails the job, which the
+// Suspended; a Cancelled line is switched off; a terminated one is left alone; a panel that is down fails the job, which the
 // worker retries, and the next run gets through.
 func TestSyncLineBringsThePanelInStep(t *testing.T) {
 	due := time.Date(2026, 12, 20, 0, 0, 0, 0, time.UTC)
@@ -64,6 +64,7 @@ func TestSyncLineBringsThePanelInStep(t *testing.T) {
 		"svc_active":    {ID: "svc_active", Status: order.ServiceActive, ExpiresAt: due, MaxConnections: 3},
 		"svc_suspended": {ID: "svc_suspended", Status: order.ServiceSuspended, ExpiresAt: due, MaxConnections: 1},
 		"svc_gone":      {ID: "svc_gone", Status: order.ServiceTerminated, ExpiresAt: due, MaxConnections: 1},
+		"svc_refunded":  {ID: "svc_refunded", Status: order.ServiceCancelled, ExpiresAt: due, MaxConnections: 1},
 	}}
 	for _, tc := range []struct {
 		ref   string
@@ -74,6 +75,7 @@ func TestSyncLineBringsThePanelInStep(t *testing.T) {
 		{ref: "svc_active", want: []string{"svc_active expires 2026-12-20", "svc_active plays 3", "svc_active on true"}},
 		{ref: "svc_suspended", want: []string{"svc_suspended expires 2026-12-20", "svc_suspended plays 1", "svc_suspended on false"}},
 		{ref: "svc_gone"},
+		{ref: "svc_refunded", want: []string{"svc_refunded on false"}},
 		{ref: "svc_suspended", down: 1, fails: true},
 	} {
 		lines := &panelLog{down: tc.down}

@@ -221,6 +221,58 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 	return svc, moved, nil
 }
 
+// CancelOrderLines cancels an order's running lines (a full refund) and, in the same transaction,
+// queues for each a renewal.JobLineSync that switches its panel line off; it answers how many.
+func (s *db) CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error) {
+	n := 0
+	err := s.tx(ctx, func(tx querier) error {
+		n = 0
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM services WHERE order_id = ? AND status IN (?, ?, ?)`, orderID,
+			string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended))
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if err := s.d.lock(ctx, tx, "service:"+id); err != nil {
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE services SET status = ? WHERE id = ? AND status IN (?, ?, ?)`, string(order.ServiceCancelled), id,
+				string(order.ServiceActive), string(order.ServiceOverdue), string(order.ServiceSuspended))
+			if err != nil {
+				return err
+			}
+			if k, err := res.RowsAffected(); err != nil || k != 1 {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			if err := enqueue(ctx, tx, s.now(), renewal.JobLineSync, id, renewal.JobLineSync+":"+id+":refund:"+orderID, at); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("cancel lines of %s: %w", orderID, err)
+	}
+	return n, nil
+}
+
 // running are the statuses of a line a refunded renewal or upsell is taken back from.
 var running = []order.ServiceStatus{order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended}
 
