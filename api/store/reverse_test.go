@@ -181,3 +181,37 @@ func TestReverseUpsellOnce(t *testing.T) {
 		}
 	})
 }
+
+// A full refund cancels an order's running lines once, each with a line-sync job queued in the
+// same transaction to switch its panel line off.
+func TestCancelOrderLinesQueuesTheirSync(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ctx, now := t.Context(), time.Now().UTC()
+		svc := runningService(t, s, "refunded@example.com", order.ServiceActive, now.AddDate(0, 1, 0))
+		var cancelled atomic.Int32
+		var wg sync.WaitGroup
+		for range 40 {
+			wg.Go(func() {
+				n, err := s.CancelOrderLines(ctx, svc.OrderID, now)
+				if err != nil {
+					t.Error(err)
+				}
+				cancelled.Add(int32(n))
+			})
+		}
+		wg.Wait()
+		if n := cancelled.Load(); n != 1 {
+			t.Fatalf("%d lines cancelled by 40 refunds at once, want 1", n)
+		}
+		if got, _ := s.Service(ctx, svc.ID); got.Status != order.ServiceCancelled {
+			t.Fatalf("status %s, want Cancelled", got.Status)
+		}
+		j, ok, err := s.ClaimJob(ctx, now.Add(time.Minute), now, time.Minute)
+		if err != nil || !ok || j.Kind != renewal.JobLineSync || j.Ref != svc.ID {
+			t.Fatalf("queued job %+v %v %v, want the line-sync of %s", j, ok, err, svc.ID)
+		}
+		if _, ok, _ := s.ClaimJob(ctx, now.Add(time.Minute), now, time.Minute); ok {
+			t.Fatal("more than one job queued")
+		}
+	})
+}
