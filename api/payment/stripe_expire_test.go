@@ -1,40 +1,16 @@
 package payment_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 )
-
-// refs is an in-memory payment.Refs.
-type refs struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (r *refs) PutRef(_ context.Context, scope, key, ref string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.m[scope+"/"+key] = ref
-	return nil
-}
-
-func (r *refs) Ref(_ context.Context, scope, key string) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if v, ok := r.m[scope+"/"+key]; ok {
-		return v, nil
-	}
-	return "", payment.ErrNotFound
-}
 
 // ExpireCheckout ends an open session; one Stripe will not expire because it is no longer open
 // (expired at its deadline, or complete) has nothing to end and is no failure; any other refusal
@@ -66,7 +42,7 @@ func TestStripeExpireCheckoutOfASessionNoLongerOpen(t *testing.T) {
 		fails   bool
 	}{{"cs_open", false}, {"cs_expired", false}, {"cs_complete", false}, {"cs_down", true}} {
 		t.Run(tc.session, func(t *testing.T) {
-			r := &refs{m: map[string]string{"stripe/inv_1": tc.session}}
+			r := &memRefs{m: map[string]string{"stripe/inv_1": tc.session}}
 			s := payment.NewStripe(payment.StripeConfig{SecretKey: "sk_test_123", APIURL: srv.URL}, r)
 			err := s.ExpireCheckout(t.Context(), order.Order{Invoice: order.Invoice{ID: "inv_1"}})
 			if tc.fails != (err != nil) || (tc.fails && !errors.Is(err, payment.ErrUnavailable)) {
