@@ -24,6 +24,9 @@ type Store interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	// CancelOrderLines cancels the order's running lines with the jobs that switch them off on
+	// the panel, in one transaction; it answers how many.
+	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
 }
 
 // Provisioner is the handler of order.JobProvision jobs.
@@ -88,6 +91,11 @@ func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
+	if !active {
+		if err := p.refundedMeanwhile(ctx, o.ID); err != nil {
+			return fmt.Errorf("provision: %w", err)
+		}
+	}
 	if active && p.notify != nil {
 		if err := p.notify.LinesReady(ctx, o); err != nil {
 			p.log.Error("lines ready mail not queued", "order", o.ID, "err", err)
@@ -95,6 +103,23 @@ func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
 	}
 	p.log.Info("order active", "order", o.ID, "services", len(services))
 	return nil
+}
+
+// refundedMeanwhile cancels the lines just made for an order refunded in full (or cancelled) while
+// they were being made: the refund's take-back ran before they existed. A partial refund keeps them.
+func (p *Provisioner) refundedMeanwhile(ctx context.Context, id string) error {
+	o, err := p.store.Order(ctx, id)
+	if err != nil {
+		return err
+	}
+	if o.Status != order.Status("refunded") && o.Status != order.StatusCancelled {
+		return nil
+	}
+	n, err := p.store.CancelOrderLines(ctx, id, p.now().UTC())
+	if n > 0 {
+		p.log.Warn("lines made for an order refunded meanwhile: cancelled", "order", id, "status", o.Status, "lines", n)
+	}
+	return err
 }
 
 // line creates one service's line. Credentials are stored before the panel is called, and the

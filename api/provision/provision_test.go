@@ -55,15 +55,30 @@ func (s *memStore) SetOrderStatus(_ context.Context, id string, to order.Status,
 	return true, nil
 }
 
+func (s *memStore) CancelOrderLines(_ context.Context, orderID string, _ time.Time) (int, error) {
+	n := 0
+	for i, v := range s.services[orderID] {
+		if v.Status == order.ServiceActive {
+			s.services[orderID][i].Status = order.ServiceCancelled
+			n++
+		}
+	}
+	return n, nil
+}
+
 // fakePanel keeps lines by ref (idempotent, as the contract says) and fails as told.
 type fakePanel struct {
-	lines map[string]panel.Line
-	calls int
-	fail  []error // the next calls' errors, in order
+	lines    map[string]panel.Line
+	calls    int
+	fail     []error // the next calls' errors, in order
+	onCreate func()  // runs with each call: something happening meanwhile
 }
 
 func (p *fakePanel) CreateLine(_ context.Context, l panel.Line) (panel.Line, error) {
 	p.calls++
+	if p.onCreate != nil {
+		p.onCreate()
+	}
 	if len(p.fail) > 0 {
 		err := p.fail[0]
 		p.fail = p.fail[1:]
@@ -232,5 +247,34 @@ func TestProvisionSkips(t *testing.T) {
 	err := f.p.Handle(t.Context(), job.Job{Ref: "ord_none"})
 	if !errors.Is(err, order.ErrNotFound) || !job.IsPermanent(err) {
 		t.Fatalf("unknown order: %v, want a permanent not found", err)
+	}
+}
+
+// An order refunded in full while its lines were being made (the refund's take-back ran before
+// they existed) has them cancelled once made; one refunded in part keeps them.
+func TestProvisionOfAnOrderRefundedMeanwhile(t *testing.T) {
+	for _, tc := range []struct {
+		to   order.Status
+		want order.ServiceStatus
+	}{
+		{order.Status("refunded"), order.ServiceCancelled},
+		{order.StatusCancelled, order.ServiceCancelled},
+		{order.Status("partially_refunded"), order.ServiceActive},
+	} {
+		f := newFixture(order.StatusPaid, 1299, monthly)
+		f.panel.onCreate = func() {
+			o := f.store.orders["ord_1"]
+			o.Status = tc.to
+			f.store.orders["ord_1"] = o
+		}
+		if err := f.run(t); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.store.services["ord_1"][0].Status; got != tc.want {
+			t.Errorf("order %s during provisioning: line %s, want %s", tc.to, got, tc.want)
+		}
+		if len(f.notes.ready) != 0 {
+			t.Errorf("order %s during provisioning: lines-ready mail sent", tc.to)
+		}
 	}
 }
