@@ -98,6 +98,23 @@ func prefixed(p, columns string) string {
 	return strings.Join(parts, ", ")
 }
 
+// lockedRenewal takes the lock of the renewal's service and reads the renewal under it: read
+// before, it could miss an apply or a refund's take-back made while this waited for the lock.
+func (s *db) lockedRenewal(ctx context.Context, tx querier, orderID string) (renewal.Renewal, error) {
+	var serviceID string
+	err := tx.QueryRowContext(ctx, `SELECT service_id FROM renewals WHERE order_id = ?`, orderID).Scan(&serviceID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return renewal.Renewal{}, renewal.ErrNotFound
+	}
+	if err != nil {
+		return renewal.Renewal{}, err
+	}
+	if err := s.d.lock(ctx, tx, "service:"+serviceID); err != nil {
+		return renewal.Renewal{}, err
+	}
+	return scanRenewal(tx.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE order_id = ?`, orderID))
+}
+
 // ApplyRenewal makes the service active again for the renewal's period, under the service's
 // lock (the one upsells take), once: a renewal applied already changes nothing. An active or
 // overdue line is due at the period's end; a suspended one, or a trial converting to a paid plan, a
@@ -107,11 +124,8 @@ func prefixed(p, columns string) string {
 func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error) {
 	var svc order.Service
 	err := s.tx(ctx, func(tx querier) error {
-		r, err := scanRenewal(tx.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE order_id = ?`, orderID))
+		r, err := s.lockedRenewal(ctx, tx, orderID)
 		if err != nil {
-			return err
-		}
-		if err := s.d.lock(ctx, tx, "service:"+r.ServiceID); err != nil {
 			return err
 		}
 		if svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, r.ServiceID)); err != nil {
@@ -173,11 +187,8 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 // renewal.JobLineSync queued in the same transaction.
 func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
 	err = s.tx(ctx, func(tx querier) error {
-		r, err := scanRenewal(tx.QueryRowContext(ctx, `SELECT `+renewalColumns+` FROM renewals WHERE order_id = ?`, orderID))
+		r, err := s.lockedRenewal(ctx, tx, orderID)
 		if err != nil {
-			return err
-		}
-		if err := s.d.lock(ctx, tx, "service:"+r.ServiceID); err != nil {
 			return err
 		}
 		var before, after, reversed string

@@ -1,6 +1,8 @@
 package store_test
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -212,6 +214,38 @@ func TestCancelOrderLinesQueuesTheirSync(t *testing.T) {
 		}
 		if _, ok, _ := s.ClaimJob(ctx, now.Add(time.Minute), now, time.Minute); ok {
 			t.Fatal("more than one job queued")
+		}
+	})
+}
+
+// A refund's take-back and the renewal's own fulfilment at the same moment end the same whichever
+// comes first: the service is due when it was before the renewal. (Each reads the renewal under
+// the service's lock: read before it, an apply could miss the take-back, or a take-back the apply.)
+func TestReverseRenewalRacingItsApply(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ctx := t.Context()
+		due := time.Date(2026, 12, 20, 10, 0, 0, 0, time.UTC)
+		for i := range 30 {
+			svc := runningService(t, s, fmt.Sprintf("race%d@example.com", i), order.ServiceActive, due)
+			rn := renewal.Renewal{OrderID: fmt.Sprintf("ord_race_%d", i), ServiceID: svc.ID, PeriodStart: due, PeriodEnd: due.AddDate(0, 1, 0), CycleMonths: 1, CreatedAt: due}
+			if ok, err := s.ReserveRenewal(ctx, rn); err != nil || !ok {
+				t.Fatalf("reserve: %v %v", ok, err)
+			}
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				if _, err := s.ApplyRenewal(ctx, rn.OrderID, due.Add(-time.Hour)); err != nil && !errors.Is(err, renewal.ErrLineGone) {
+					t.Error(err)
+				}
+			})
+			wg.Go(func() {
+				if _, _, err := s.ReverseRenewal(ctx, rn.OrderID, due.Add(-time.Hour)); err != nil {
+					t.Error(err)
+				}
+			})
+			wg.Wait()
+			if got, _ := s.Service(ctx, svc.ID); !got.NextDueDate.Equal(due) {
+				t.Fatalf("run %d: due %s after a refund racing the apply, want %s", i, got.NextDueDate, due)
+			}
 		}
 	})
 }
