@@ -1,9 +1,13 @@
 package app_test
 
 import (
+	"errors"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
+
+	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/order"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
@@ -132,6 +136,58 @@ func TestAdminFullRefundTakesBackRenewalAndUpsell(t *testing.T) {
 		refund(up2.OrderID, true)
 		if svc, _ := st.Service(ctx, kept); svc.MaxConnections != 2 {
 			t.Fatalf("keepLine: %d connections, want the 2 bought", svc.MaxConnections)
+		}
+	})
+}
+
+// Forty full refunds of one upsell at once: one refunds and takes its connections back, the
+// others find nothing left (409 conflict); the line loses the connections once.
+func TestAdminFortyRefundsAtOnceTakeBackOnce(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c := newConsole(t)
+		cl := c.clientsOf()
+		ctx, st := t.Context(), c.app.Store()
+		owner := c.roles()["owner"]
+		token := c.register("forty@example.com", "forty-password").Token
+		_, svcID := c.activeService(token, standard())
+		up, err := c.after.upsell.Order(ctx, &genupsell.OrderPayload{Token: ptr(token), ServiceID: svcID, ExtraQuantity: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp := c.sandbox(up.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		var mu sync.Mutex
+		outcomes := map[string]int{}
+		var wg sync.WaitGroup
+		for range 40 {
+			wg.Go(func() {
+				_, err := cl.actions.Refund(ctx, &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf, ID: up.OrderID, Reason: "at once"})
+				name := "ok"
+				var se *goa.ServiceError
+				if errors.As(err, &se) {
+					name = se.Name
+				} else if err != nil {
+					name = err.Error()
+				}
+				mu.Lock()
+				outcomes[name]++
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		if outcomes["ok"] != 1 || outcomes["conflict"] != 39 {
+			t.Fatalf("outcomes %v, want 1 ok and 39 conflict", outcomes)
+		}
+		c.drain()
+		svc, err := st.Service(ctx, svcID)
+		line, lerr := st.LineByRef(ctx, svcID)
+		if err != nil || lerr != nil || svc.MaxConnections != 1 || line.MaxConnections != 1 {
+			t.Fatalf("service %d connections, panel %d (%v %v), want 1 and 1", svc.MaxConnections, line.MaxConnections, err, lerr)
+		}
+		if n := c.count(`SELECT COUNT(*) FROM order_refunds WHERE order_id = ?`, up.OrderID); n != 1 {
+			t.Fatalf("%d refunds recorded, want 1", n)
 		}
 	})
 }
