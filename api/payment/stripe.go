@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +20,8 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 )
 
-// StripeTolerance is how old a signed Stripe webhook may be.
+// StripeTolerance is how far a signed Stripe webhook's timestamp may be from the shop's real
+// time, in the past (a replay) or in the future (a forged or skewed clock).
 const StripeTolerance = 300 * time.Second
 
 // Refs records what a provider calls our invoices (store.PutRef / Ref).
@@ -187,16 +189,36 @@ func stripeReason(err error) string {
 	return err.Error()
 }
 
-// Verify checks the Stripe-Signature header with the library (timestamp within 300 s). The
-// API version of the event is not checked: the dashboard's endpoint version may differ from the
-// library's, and we read only fields every version has.
+// Verify checks the Stripe-Signature header with the library (signature, and a timestamp at most
+// StripeTolerance old), then refuses a timestamp more than StripeTolerance ahead, which the
+// library lets through. Both against real time, never the test clock. The API version of the
+// event is not checked: the dashboard's endpoint version may differ from the library's, and we
+// read only fields every version has.
 func (s *Stripe) Verify(h http.Header, body []byte) error {
-	_, err := webhook.ConstructEventWithOptions(body, h.Get("Stripe-Signature"), s.cfg.WebhookSecret,
+	sig := h.Get("Stripe-Signature")
+	_, err := webhook.ConstructEventWithOptions(body, sig, s.cfg.WebhookSecret,
 		webhook.ConstructEventOptions{Tolerance: StripeTolerance, IgnoreAPIVersionMismatch: true})
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBadSignature, err)
 	}
+	if ahead := time.Until(stripeSignedAt(sig)); ahead > StripeTolerance {
+		return fmt.Errorf("%w: signed %s in the future, more than %s", ErrBadSignature, ahead.Round(time.Second), StripeTolerance)
+	}
 	return nil
+}
+
+// stripeSignedAt is the timestamp of a Stripe-Signature header the library verified: the last
+// t= pair, as the library reads it (the signature covers that one).
+func stripeSignedAt(header string) time.Time {
+	var at time.Time
+	for pair := range strings.SplitSeq(header, ",") {
+		if v, ok := strings.CutPrefix(pair, "t="); ok {
+			if sec, err := strconv.ParseInt(v, 10, 64); err == nil {
+				at = time.Unix(sec, 0)
+			}
+		}
+	}
+	return at
 }
 
 // Parse reads a Checkout Session event.

@@ -143,6 +143,37 @@ func TestStripeWebhook(t *testing.T) {
 				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
 			},
 			{
+				// The library checks the past only (issue 24, finding 9).
+				name: "timestamp an hour ahead is refused",
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_future", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header: func(b []byte) map[string]string {
+					return signed(b, stripeWebhookSecret, time.Now().Add(time.Hour))
+				},
+				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
+			},
+			{
+				name: "timestamp just past the tolerance ahead is refused",
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_ahead", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header: func(b []byte) map[string]string {
+					return signed(b, stripeWebhookSecret, time.Now().Add(payment.StripeTolerance+time.Minute))
+				},
+				wantStatus: http.StatusBadRequest, wantStored: 0, wantOrder: order.StatusPending,
+			},
+			{
+				name: "timestamp a little ahead (a provider's clock skew) settles",
+				body: func(o order.Order, cs string) []byte {
+					return stripeEvent("evt_skew", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount, "eur")
+				},
+				header: func(b []byte) map[string]string {
+					return signed(b, stripeWebhookSecret, time.Now().Add(payment.StripeTolerance-time.Minute))
+				},
+				wantStatus: http.StatusOK, wantStored: 1, wantOrder: order.StatusActive,
+			},
+			{
 				name: "amount mismatch holds the order",
 				body: func(o order.Order, cs string) []byte {
 					return stripeEvent("evt_short", "checkout.session.completed", cs, o.Invoice.ID, "paid", o.Invoice.Amount.Amount-100, "eur")
