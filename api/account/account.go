@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -20,8 +22,22 @@ import (
 // emailRule is the spec's rule: non-space, at sign, non-space, dot, non-space.
 var emailRule = regexp.MustCompile(`^\S+@\S+\.\S+$`)
 
-// ValidEmail reports whether email passes the spec's rule.
-func ValidEmail(email string) bool { return emailRule.MatchString(email) }
+// ValidEmail reports whether email passes the spec's rule and is text that reads as typed: valid
+// UTF-8 without U+FFFD (the JSON decoder turns invalid bytes into it, so "u\xff@" and "u\xfe@"
+// would be one client), and no character that is invisible or moves others: controls, format
+// characters (bidi controls such as U+202E, zero-width ones, U+FEFF) and any space or
+// line/paragraph separator beyond the ASCII ones the rule already refuses.
+func ValidEmail(email string) bool {
+	if !utf8.ValidString(email) {
+		return false
+	}
+	for _, r := range email {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return emailRule.MatchString(email)
+}
 
 var (
 	ErrInvalidEmail       = errors.New("invalid email")

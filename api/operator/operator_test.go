@@ -80,6 +80,12 @@ func TestSetupAndSignIn(t *testing.T) {
 		if _, err := f.ops.Add(ctx, "me@example.com", operator.RoleViewer); !errors.Is(err, operator.ErrExists) {
 			t.Fatalf("second add: %v, want ErrExists", err)
 		}
+		// An address that reads otherwise than it is (issue 24, finding 8) is no operator's.
+		for _, email := range []string{"\u202emoc.elpmaxe@u", "u\xff@example.com", "u\u200b@example.com", "u\u2028@example.com"} {
+			if _, err := f.ops.Add(ctx, email, operator.RoleViewer); !errors.Is(err, operator.ErrInvalidEmail) {
+				t.Fatalf("add %+q: %v, want ErrInvalidEmail", email, err)
+			}
+		}
 		if _, err := f.ops.Setup(ctx, inv.Token, "short pass"); !errors.Is(err, operator.ErrWeakPassword) {
 			t.Fatalf("short password: %v", err)
 		}
