@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/audit"
@@ -11,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/web"
 )
 
 // OperatorPasswordCost is the bcrypt cost of operator passwords (tests lower it).
@@ -23,6 +25,9 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) 
 	ops.SetClock(now)
 	ops.SetPasswordCost(OperatorPasswordCost)
 	ops.SetSecretKey(a.key)
+	// Security time: the sign-in guard reads the base clock, never the test clock's offset.
+	ops.SetGuard(operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer,
+		ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath})
 	c := console.New(a.store)
 	c.SetClock(now)
 	log := audit.New(a.store, a.log)

@@ -49,10 +49,11 @@ type Refund struct {
 }
 
 // AuditFilter selects audit entries; Before is the keyset position (entries with a smaller id).
+// IP is the client address a refused console sign-in came from.
 type AuditFilter struct {
-	Operator, Action, Target string
-	Before                   int64
-	Limit                    int
+	Operator, Action, Target, IP string
+	Before                       int64
+	Limit                        int
 }
 
 // AuditRow is an audit entry with the acting customer's public id.
