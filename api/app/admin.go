@@ -33,6 +33,8 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) 
 	log := audit.New(a.store, a.log)
 	log.SetClock(now)
 	d.Store, d.Now = a.store, now
+	// Security time: support's extension cap counts real days, never the test clock's.
+	d.RealNow, d.SupportMaxExtendDays = a.clock.Base, a.cfg.SupportMaxExtendDays
 	cat := console.NewCatalogs(console.CatalogDeps{Store: a.store, InForce: a.Catalog, Check: a.checkSaved, Now: now,
 		Source: func(ctx context.Context) ([]byte, error) { return catalogSource(ctx, a.store) },
 		Reload: func(ctx context.Context) error { _, err := a.RefreshCatalog(ctx); return err }})
