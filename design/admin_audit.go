@@ -10,8 +10,9 @@ var AdminAuditEntry = Type("AdminAuditEntry", func() {
 	Attribute("action", String)
 	Attribute("target", String, "What it acted on: a service id, an order id, job:…, operator:…")
 	Attribute("result", String, func() { Enum("ok", "failed") })
-	Attribute("detail", String)
-	Required("id", "at", "operator", "customerId", "action", "target", "result", "detail")
+	Attribute("detail", String, "The new value, or why it failed (a refused sign-in: unknown_email, not_set_up, disabled, bad_password, bad_code, replayed_code, sealed_secret or throttled)")
+	Attribute("ip", String, "The client address of a refused console sign-in; empty otherwise")
+	Required("id", "at", "operator", "customerId", "action", "target", "result", "detail", "ip")
 })
 
 var _ = Service("adminAudit", func() {
@@ -26,6 +27,7 @@ var _ = Service("adminAudit", func() {
 			Attribute("operator", String, "Only this operator's actions", func() { MaxLength(254) })
 			Attribute("action", String, func() { MaxLength(64) })
 			Attribute("target", String, func() { MaxLength(128) })
+			Attribute("ip", String, "Only entries from this client address (refused console sign-ins)", func() { MaxLength(64) })
 			Attribute("limit", Int, func() { Minimum(1); Maximum(500); Default(100) })
 			Attribute("cursor", String, func() { MaxLength(200) })
 		})
@@ -41,6 +43,7 @@ var _ = Service("adminAudit", func() {
 			Param("operator")
 			Param("action")
 			Param("target")
+			Param("ip")
 			Param("limit")
 			Param("cursor")
 		})

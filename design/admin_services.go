@@ -39,16 +39,18 @@ var _ = Service("adminServices", func() {
 		})
 	})
 	Method("extend", func() {
-		Description("Gives a line days more: its expiry on the panel and its next due date move by days, free.")
+		Description("Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.")
 		Payload(func() {
 			serviceAction()
 			Attribute("days", Int, func() { Minimum(1); Maximum(3660) })
 			Required("days")
 		})
 		Result(AdminLine)
+		Error("extend_limit", ErrorResult, "Support's extensions of this line would pass the cap; the message says how many days remain.")
 		HTTP(func() {
 			POST("/{id}/extend")
 			adminCookie(true)
+			Response("extend_limit", StatusForbidden)
 		})
 	})
 	Method("terminate", func() {

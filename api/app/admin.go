@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/streamcart/streamcart/api/audit"
@@ -11,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/web"
 )
 
 // OperatorPasswordCost is the bcrypt cost of operator passwords (tests lower it).
@@ -23,11 +25,16 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) 
 	ops.SetClock(now)
 	ops.SetPasswordCost(OperatorPasswordCost)
 	ops.SetSecretKey(a.key)
+	// Security time: the sign-in guard reads the base clock, never the test clock's offset.
+	ops.SetGuard(operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer,
+		ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath})
 	c := console.New(a.store)
 	c.SetClock(now)
 	log := audit.New(a.store, a.log)
 	log.SetClock(now)
 	d.Store, d.Now = a.store, now
+	// Security time: support's extension cap counts real days, never the test clock's.
+	d.RealNow, d.SupportMaxExtendDays = a.clock.Base, a.cfg.SupportMaxExtendDays
 	cat := console.NewCatalogs(console.CatalogDeps{Store: a.store, InForce: a.Catalog, Check: a.checkSaved, Now: now,
 		Source: func(ctx context.Context) ([]byte, error) { return catalogSource(ctx, a.store) },
 		Reload: func(ctx context.Context) error { _, err := a.RefreshCatalog(ctx); return err }})

@@ -36,6 +36,7 @@ import (
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/metrics"
+	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/paylink"
@@ -101,6 +102,12 @@ type Config struct {
 	// windows, session and sign-in link expiry, job schedules), to which the test clock's offset
 	// (streamcart clock advance) is added; nil: time.Now. Tests move it instead of waiting.
 	Now func() time.Time
+	// Sleep waits out a real-time delay (the console sign-in's growing delay) unless ctx ends
+	// first; nil: a timer. Tests move their clock instead of waiting.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// SupportMaxExtendDays (STREAMCART_SUPPORT_MAX_EXTEND_DAYS) caps the days the support role may
+	// extend one line by within 30 days; 0: console.DefaultSupportMaxExtendDays.
+	SupportMaxExtendDays int
 	// RateLimits are the per-address limits (STREAMCART_RATE_LIMITS, STREAMCART_RATE_LIMIT_*,
 	// STREAMCART_REDIS_URL); the zero value is the defaults, in memory.
 	RateLimits httpapi.RateLimits
@@ -448,7 +455,7 @@ func (a *App) pruneJob(now func() time.Time) job.Daily {
 			*f.v = *f.d
 		}
 	}
-	keep.Attempts = signin.Window
+	keep.Attempts = max(signin.Window, operator.AttemptsKept)
 	return job.Daily{Kind: JobPrune, Enqueue: a.store.Enqueue, Now: now, Run: func(ctx context.Context, now time.Time) error {
 		p, err := a.store.Prune(ctx, now, keep)
 		a.log.Info("prune", "idempotency_keys", p.IdempotencyKeys, "sessions", p.Sessions, "signin_links", p.SigninLinks,

@@ -27,6 +27,7 @@ type Entry struct {
 	Target   string // the service id
 	Result   string // ResultOK or ResultFailed
 	Detail   string // the new value, or why it failed
+	IP       string // the client's address, kept for refused console sign-ins
 	At       time.Time
 }
 
@@ -63,6 +64,20 @@ func (l *Log) Record(ctx context.Context, claims authz.Claims, action, target, d
 // mail or operator id), like Record.
 func (l *Log) RecordOperator(ctx context.Context, operator, action, target, detail string, err error) {
 	l.write(ctx, Entry{Operator: operator, Action: action, Target: target, Detail: detail}, err)
+}
+
+// ActionSignInFailed is a refused console sign-in: its target is operator:<email tried>, its
+// detail the reason (operator.Reason…), never the password.
+const ActionSignInFailed = "console-signin-failed"
+
+// RecordSignInFailure writes a refused console sign-in as email from ip. Nobody proved who acted,
+// so the entry names no operator.
+func (l *Log) RecordSignInFailure(ctx context.Context, email, ip, reason string) {
+	e := Entry{Action: ActionSignInFailed, Target: "operator:" + email, Detail: reason, IP: ip}
+	e.Result, e.At = ResultFailed, l.now().UTC()
+	if werr := l.store.InsertAudit(context.WithoutCancel(ctx), e); werr != nil {
+		l.log.Error("audit write failed", "action", e.Action, "target", e.Target, "err", werr)
+	}
 }
 
 func (l *Log) write(ctx context.Context, e Entry, err error) {

@@ -49,10 +49,11 @@ type Refund struct {
 }
 
 // AuditFilter selects audit entries; Before is the keyset position (entries with a smaller id).
+// IP is the client address a refused console sign-in came from.
 type AuditFilter struct {
-	Operator, Action, Target string
-	Before                   int64
-	Limit                    int
+	Operator, Action, Target, IP string
+	Before                       int64
+	Limit                        int
 }
 
 // AuditRow is an audit entry with the acting customer's public id.
@@ -96,7 +97,9 @@ type ActionStore interface {
 	CustomerOrders(ctx context.Context, clientID int64, limit int) ([]OrderRow, error)
 	ClientServices(ctx context.Context, clientID int64) ([]order.Service, error)
 	LiveSessions(ctx context.Context, clientID int64, now time.Time) ([]ClientSession, error)
-	ExtendService(ctx context.Context, id string, days int, now time.Time) (order.Service, error)
+	// ExtendService gives a line e.Days more from now (business time) and records e; a capped
+	// extension past its cap is a *ExtendLimitError.
+	ExtendService(ctx context.Context, id string, e Extension, now time.Time) (order.Service, error)
 	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line
 	// (its panel line follows by a job queued with the change), or it is never applied; moved
 	// reports the service changed.
@@ -146,6 +149,11 @@ type Deps struct {
 	// Wake tells the job worker a job is ready (approve queues a provisioning).
 	Wake func()
 	Now  func() time.Time
+	// RealNow is real time, which caps are counted on (never the test clock); nil: time.Now.
+	RealNow func() time.Time
+	// SupportMaxExtendDays caps the days a capped role may extend one line by within
+	// ExtendCapWindow; 0: DefaultSupportMaxExtendDays.
+	SupportMaxExtendDays int
 }
 
 // Actions is what operators do to orders, lines and customers.
@@ -153,7 +161,10 @@ type Actions struct{ d Deps }
 
 // NewActions returns the actions.
 func NewActions(d Deps) *Actions {
-	d.Now = clock.OrReal(d.Now)
+	d.Now, d.RealNow = clock.OrReal(d.Now), clock.OrReal(d.RealNow)
+	if d.SupportMaxExtendDays <= 0 {
+		d.SupportMaxExtendDays = DefaultSupportMaxExtendDays
+	}
 	if d.Wake == nil {
 		d.Wake = func() {}
 	}
@@ -426,9 +437,36 @@ func (a *Actions) Terminate(ctx context.Context, id string) (order.Service, erro
 		func(v order.Service) error { return a.d.Lines.Delete(ctx, v.ID) })
 }
 
+// DefaultSupportMaxExtendDays is how many days support may extend one line by within
+// ExtendCapWindow (STREAMCART_SUPPORT_MAX_EXTEND_DAYS).
+const DefaultSupportMaxExtendDays = 31
+
+// ExtendCapWindow is the rolling window, in real time, a capped role's extensions are summed over.
+const ExtendCapWindow = 30 * 24 * time.Hour
+
+// ErrExtendLimit is a capped role's extension past its cap (an *ExtendLimitError).
+var ErrExtendLimit = errors.New("console: extension cap reached")
+
+// ExtendLimitError is an extension refused by the cap: Left days remain within the window.
+type ExtendLimitError struct{ Cap, Left int }
+
+func (e *ExtendLimitError) Error() string        { return ErrExtendLimit.Error() }
+func (e *ExtendLimitError) Is(target error) bool { return target == ErrExtendLimit }
+
+// Extension is one extension of a line by an operator; Cap > 0 counts it against that many days
+// of capped extensions of the line since Since.
+type Extension struct {
+	Operator string
+	Days     int
+	At       time.Time // real time
+	Cap      int
+	Since    time.Time
+}
+
 // Extend gives a provisioned line days more: its expiry (and next due date) move, and the
-// panel's line with them.
-func (a *Actions) Extend(ctx context.Context, id string, days int) (order.Service, error) {
+// panel's line with them. A capped operator (support) may give one line at most
+// SupportMaxExtendDays within ExtendCapWindow (*ExtendLimitError beyond, nothing moved).
+func (a *Actions) Extend(ctx context.Context, id string, days int, operator string, capped bool) (order.Service, error) {
 	v, err := a.service(ctx, id)
 	if err != nil {
 		return v, err
@@ -438,7 +476,11 @@ func (a *Actions) Extend(ctx context.Context, id string, days int) (order.Servic
 	default:
 		return v, ErrLineState
 	}
-	w, err := a.d.Store.ExtendService(ctx, id, days, a.d.Now().UTC())
+	e := Extension{Operator: operator, Days: days, At: a.d.RealNow().UTC()}
+	if capped {
+		e.Cap, e.Since = a.d.SupportMaxExtendDays, e.At.Add(-ExtendCapWindow)
+	}
+	w, err := a.d.Store.ExtendService(ctx, id, e, a.d.Now().UTC())
 	if err != nil {
 		return v, err
 	}

@@ -57,7 +57,7 @@ const (
 	msgInvalidOTP           = "This code is not the authenticator's current one."
 	msgSetupNotBegun        = "Please choose a password first."
 	msgOperatorCredentials  = "Wrong email, password or code."
-	msgOperatorLocked       = "Too many failed sign-ins. Please wait 15 minutes and try again."
+	msgOperatorLocked       = "Too many sign-in attempts from your address. Please wait and try again."
 	msgBadDate              = "Dates are RFC 3339 or YYYY-MM-DD."
 	msgBadCursor            = "This cursor is not one of ours: start from the first page."
 	msgNoOrder              = "No such order."
@@ -204,6 +204,10 @@ func (s adminSession) ConfirmSetup(ctx context.Context, p *genadminsession.Confi
 func (s adminSession) Create(ctx context.Context, p *genadminsession.CreatePayload) (*genadminsession.CreateResult, error) {
 	in, err := s.Operators.SignIn(ctx, p.Email, p.Password, p.Otp, clientIP(ctx).String())
 	if err != nil {
+		var r *operator.Refusal
+		if errors.As(err, &r) && r.Audit {
+			s.Audit.RecordSignInFailure(ctx, r.Email, r.IP, r.Reason)
+		}
 		return nil, operatorError(err)
 	}
 	s.Audit.RecordOperator(ctx, in.Principal.Email, "console-signin", "operator:"+in.Principal.Email, clientIP(ctx).String(), nil)
@@ -251,7 +255,7 @@ func operatorError(err error) error {
 	case errors.Is(err, operator.ErrInvalidCredentials):
 		return genadminsession.MakeInvalidCredentials(errors.New(msgOperatorCredentials))
 	case errors.Is(err, operator.ErrTooManyAttempts):
-		wait := operator.LockWindow
+		wait := operator.AddressWindow
 		var t *operator.ThrottledError
 		if errors.As(err, &t) {
 			wait = t.RetryAfter

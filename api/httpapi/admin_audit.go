@@ -15,7 +15,7 @@ func (s adminAudit) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResu
 	if _, err := s.allow(ctx, p.Session, authz.OpRead); err != nil {
 		return nil, err
 	}
-	rows, next, err := s.Actions.AuditPage(ctx, console.AuditFilter{Operator: deref(p.Operator), Action: deref(p.Action), Target: deref(p.Target), Limit: p.Limit}, deref(p.Cursor))
+	rows, next, err := s.Actions.AuditPage(ctx, console.AuditFilter{Operator: deref(p.Operator), Action: deref(p.Action), Target: deref(p.Target), IP: deref(p.IP), Limit: p.Limit}, deref(p.Cursor))
 	if errors.Is(err, console.ErrBadCursor) {
 		return nil, gen.MakeBadRequest(errors.New(msgBadCursor))
 	}
@@ -25,7 +25,7 @@ func (s adminAudit) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResu
 	res := &gen.ListResult{Entries: []*gen.AdminAuditEntry{}, NextCursor: next}
 	for _, e := range rows {
 		res.Entries = append(res.Entries, &gen.AdminAuditEntry{ID: e.ID, At: rfc3339(e.At), Operator: e.Operator, CustomerID: e.CustomerID,
-			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail})
+			Action: e.Action, Target: e.Target, Result: e.Result, Detail: e.Detail, IP: e.IP})
 	}
 	return res, nil
 }

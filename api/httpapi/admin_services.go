@@ -3,29 +3,34 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
 	gen "github.com/streamcart/streamcart/gen/admin_services"
 )
 
 type adminServices struct{ admin }
 
-func (s adminServices) act(ctx context.Context, cookie *string, action, name, id, detail string, do func() (order.Service, error)) (*gen.AdminLine, error) {
+func (s adminServices) act(ctx context.Context, cookie *string, action, name, id, detail string, do func(operator.Principal) (order.Service, error)) (*gen.AdminLine, error) {
 	pr, err := s.allow(ctx, cookie, action)
 	if err != nil {
 		return nil, err
 	}
-	v, err := do()
+	v, err := do(pr)
 	s.Audit.RecordOperator(ctx, pr.Email, name, id, detail, err)
+	var limit *console.ExtendLimitError
 	switch {
 	case errors.Is(err, console.ErrNotFound):
 		return nil, gen.MakeNotFound(errors.New(msgNoLine))
 	case errors.Is(err, console.ErrLineState):
 		return nil, gen.MakeConflict(errors.New(msgLineState + " (" + string(v.Status) + ")"))
+	case errors.As(err, &limit):
+		return nil, gen.MakeExtendLimit(fmt.Errorf("Support may extend a line by at most %d days within 30 days: %d days remain for this line.", limit.Cap, limit.Left))
 	case errors.Is(err, console.ErrPanel):
 		return nil, gen.MakeUnavailable(errors.New(msgPanelFailed))
 	case err != nil:
@@ -44,19 +49,20 @@ func (s adminServices) act(ctx context.Context, cookie *string, action, name, id
 }
 
 func (s adminServices) Suspend(ctx context.Context, p *gen.SuspendPayload) (*gen.AdminLine, error) {
-	return s.act(ctx, p.Session, authz.OpManageLine, "line-suspend", p.ID, "", func() (order.Service, error) { return s.Actions.Suspend(ctx, p.ID) })
+	return s.act(ctx, p.Session, authz.OpManageLine, "line-suspend", p.ID, "", func(operator.Principal) (order.Service, error) { return s.Actions.Suspend(ctx, p.ID) })
 }
 
 func (s adminServices) Unsuspend(ctx context.Context, p *gen.UnsuspendPayload) (*gen.AdminLine, error) {
-	return s.act(ctx, p.Session, authz.OpManageLine, "line-unsuspend", p.ID, "", func() (order.Service, error) { return s.Actions.Unsuspend(ctx, p.ID) })
+	return s.act(ctx, p.Session, authz.OpManageLine, "line-unsuspend", p.ID, "", func(operator.Principal) (order.Service, error) { return s.Actions.Unsuspend(ctx, p.ID) })
 }
 
 func (s adminServices) Extend(ctx context.Context, p *gen.ExtendPayload) (*gen.AdminLine, error) {
-	return s.act(ctx, p.Session, authz.OpManageLine, "line-extend", p.ID, strconv.Itoa(p.Days)+" days", func() (order.Service, error) {
-		return s.Actions.Extend(ctx, p.ID, p.Days)
+	return s.act(ctx, p.Session, authz.OpManageLine, "line-extend", p.ID, strconv.Itoa(p.Days)+" days", func(pr operator.Principal) (order.Service, error) {
+		// Only the owner is not capped (support is the other role that may extend).
+		return s.Actions.Extend(ctx, p.ID, p.Days, pr.Email, pr.Role != operator.RoleOwner)
 	})
 }
 
 func (s adminServices) Terminate(ctx context.Context, p *gen.TerminatePayload) (*gen.AdminLine, error) {
-	return s.act(ctx, p.Session, authz.OpTerminateLine, "line-terminate", p.ID, "", func() (order.Service, error) { return s.Actions.Terminate(ctx, p.ID) })
+	return s.act(ctx, p.Session, authz.OpTerminateLine, "line-terminate", p.ID, "", func(operator.Principal) (order.Service, error) { return s.Actions.Terminate(ctx, p.ID) })
 }

@@ -51,9 +51,6 @@ const (
 const (
 	SetupTTL   = 24 * time.Hour
 	SessionTTL = 12 * time.Hour
-	// MaxFailures wrong sign-ins within LockWindow lock the operator until the oldest leaves it.
-	MaxFailures = 5
-	LockWindow  = 15 * time.Minute
 	// MinPasswordLen is the shortest operator password; MaxPasswordBytes is what bcrypt reads.
 	MinPasswordLen   = 12
 	MaxPasswordBytes = 72
@@ -63,9 +60,6 @@ const (
 
 // totpOpts is RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30 seconds.
 var totpOpts = totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
-
-// scopeSignin counts wrong sign-ins per operator email in the shared auth_attempts table.
-const scopeSignin = "operator-signin"
 
 var (
 	ErrNotFound      = errors.New("operator: not found")
@@ -137,8 +131,13 @@ type Store interface {
 	// sessions, voids its unused setup tokens and adds tokenHash, in one transaction;
 	// ErrNotFound when none.
 	ResetOperator(ctx context.Context, email, tokenHash string, now, expires time.Time) (Operator, error)
+	// ReserveAttempt records an attempt unless max are recorded since since (then ok is false and
+	// oldest is the first of them), atomically for every replica.
 	ReserveAttempt(ctx context.Context, scope, key string, at, since time.Time, max int) (id int64, oldest time.Time, ok bool, err error)
 	RemoveAttempt(ctx context.Context, id int64) error
+	AddAttempt(ctx context.Context, scope, key string, at time.Time) error
+	// AttemptsSince counts the attempts of scope and key since since, with the latest of them.
+	AttemptsSince(ctx context.Context, scope, key string, since time.Time) (int, time.Time, error)
 	CreateOperatorSession(ctx context.Context, s Session) error
 	// OperatorSession reads a session with its operator; ErrNotFound when none.
 	OperatorSession(ctx context.Context, id string) (Session, Operator, error)
@@ -153,6 +152,7 @@ type Operators struct {
 	now    func() time.Time
 	cost   int
 	sealer *sealer // nil: TOTP secrets stored as given (the CLI, which never sets one up)
+	guard  Guard
 }
 
 // New returns the operators service; issuer names the shop in authenticator apps.
@@ -160,10 +160,11 @@ func New(store Store, issuer string, log *slog.Logger) *Operators {
 	if issuer == "" {
 		issuer = "Streamcart"
 	}
-	return &Operators{store: store, issuer: issuer, log: log, now: time.Now, cost: bcrypt.DefaultCost}
+	return &Operators{store: store, issuer: issuer, log: log, now: time.Now, cost: bcrypt.DefaultCost, guard: Guard{}.orDefaults()}
 }
 
-// SetClock sets the business clock (setup and session expiry, the lock window, TOTP time).
+// SetClock sets the business clock (setup and session expiry, TOTP time); the sign-in guard is on
+// real time (SetGuard).
 func (s *Operators) SetClock(now func() time.Time) { s.now = now }
 
 // SetSecretKey seals the TOTP secrets it stores with a key derived from the shop's secret key
@@ -357,39 +358,37 @@ type SignedIn struct {
 // dummyHash keeps the time of a sign-in for an unknown email close to a known one's.
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("streamcart operator timing"), bcrypt.DefaultCost)
 
-// SignIn opens a session with email, password and a TOTP code. MaxFailures refused attempts
-// within LockWindow lock the email: each attempt takes its place in the count before anything is
-// checked (so concurrent guesses are counted too), and beyond the limit every attempt answers a
-// ThrottledError without any check. A successful sign-in gives its place back.
+// SignIn opens a session with email, password and a TOTP code, under the guard (guard.go): an
+// address over its limit is refused at once (429), and an account's check waits out the delay
+// its failures earned. A refused sign-in is a *Refusal saying why, for the audit log.
 func (s *Operators) SignIn(ctx context.Context, email, password, code, ip string) (SignedIn, error) {
 	key := strings.ToLower(strings.TrimSpace(email))
-	if !emailRule.MatchString(key) || len(key) > 254 {
-		return SignedIn{}, ErrInvalidCredentials
-	}
-	if len(password) > MaxPasswordBytes {
-		return SignedIn{}, ErrLongPassword
-	}
+	// The code is checked at the time it was sent, whatever the delay before the check.
 	now := s.now().UTC()
-	place, oldest, ok, err := s.store.ReserveAttempt(ctx, scopeSignin, key, now, now.Add(-LockWindow), MaxFailures)
+	place, err := s.reserveAddress(ctx, key, ip)
 	if err != nil {
-		return SignedIn{}, fmt.Errorf("sign in: %w", err)
-	}
-	if !ok {
-		// The window includes its first instant (at >= since), and the store keeps microseconds: the
-		// lock lifts one microsecond after the oldest attempt is LockWindow old.
-		wait := min(oldest.Add(LockWindow+time.Microsecond).Sub(s.now().UTC()), LockWindow+time.Microsecond)
-		s.log.Warn("operator sign-in refused: locked", "operator", key, "ip", ip)
-		return SignedIn{}, &ThrottledError{RetryAfter: max(wait, time.Second)}
-	}
-	o, err := s.check(ctx, key, password, code, now)
-	if err != nil {
-		if errors.Is(err, ErrInvalidCredentials) {
-			s.log.Info("operator sign-in refused", "operator", key, "ip", ip)
-		}
 		return SignedIn{}, err
 	}
-	if err := s.store.RemoveAttempt(ctx, place); err != nil {
-		s.log.Error("operator sign-in attempt not given back", "err", err)
+	if !validEmail(key) {
+		return SignedIn{}, s.refused(ctx, key, ip, ReasonUnknownEmail, ErrInvalidCredentials, Operator{}, false)
+	}
+	if len(password) > MaxPasswordBytes {
+		return SignedIn{}, s.refused(ctx, key, ip, ReasonBadPassword, ErrLongPassword, Operator{}, true)
+	}
+	if err := s.waitDelay(ctx, key); err != nil {
+		return SignedIn{}, err
+	}
+	o, reason, err := s.check(ctx, key, password, code, now)
+	if reason != "" {
+		return SignedIn{}, s.refused(ctx, key, ip, reason, ErrInvalidCredentials, o, true)
+	}
+	if err != nil {
+		return SignedIn{}, err
+	}
+	if place != 0 {
+		if err := s.store.RemoveAttempt(ctx, place); err != nil {
+			s.log.Error("operator sign-in attempt not given back", "err", err)
+		}
 	}
 	token := randomToken()
 	sess := Session{ID: hashToken(token), OperatorID: o.ID, CreatedAt: now, ExpiresAt: now.Add(SessionTTL)}
@@ -400,36 +399,46 @@ func (s *Operators) SignIn(ctx context.Context, email, password, code, ip string
 		Token: token, CSRF: CSRFToken(token), ExpiresAt: sess.ExpiresAt}, nil
 }
 
-func (s *Operators) check(ctx context.Context, email, password, code string, now time.Time) (Operator, error) {
+// check checks the credentials; a refusal is its reason (the operator read, when one was).
+func (s *Operators) check(ctx context.Context, email, password, code string, now time.Time) (Operator, string, error) {
 	o, err := s.store.OperatorByEmail(ctx, email)
 	if errors.Is(err, ErrNotFound) || (err == nil && o.PasswordHash == "") {
 		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return Operator{}, ErrInvalidCredentials
+		if err == nil {
+			return o, ReasonNotSetUp, nil
+		}
+		return Operator{}, ReasonUnknownEmail, nil
 	}
 	if err != nil {
-		return Operator{}, fmt.Errorf("sign in: %w", err)
+		return Operator{}, "", fmt.Errorf("sign in: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(o.PasswordHash), []byte(password)) != nil || o.Status != StatusActive {
-		return Operator{}, ErrInvalidCredentials
+	if bcrypt.CompareHashAndPassword([]byte(o.PasswordHash), []byte(password)) != nil {
+		return o, ReasonBadPassword, nil
+	}
+	if o.Status == StatusPending {
+		return o, ReasonNotSetUp, nil
+	}
+	if o.Status != StatusActive {
+		return o, ReasonDisabled, nil
 	}
 	secret, err := s.totpSecret(o)
 	if err != nil {
 		s.log.Error("operator sign-in: TOTP secret cannot be opened with this secret key: give a new setup link with streamcart operator reset",
 			"operator", o.Email, "err", err)
-		return Operator{}, ErrInvalidCredentials
+		return o, ReasonSealedSecret, nil
 	}
 	step, ok := matchCode(secret, code, now)
 	if !ok {
-		return Operator{}, ErrInvalidCredentials
+		return o, ReasonBadCode, nil
 	}
 	fresh, err := s.store.UseTOTPStep(ctx, o.ID, step)
 	if err != nil {
-		return Operator{}, fmt.Errorf("sign in: %w", err)
+		return Operator{}, "", fmt.Errorf("sign in: %w", err)
 	}
 	if !fresh {
-		return Operator{}, ErrInvalidCredentials
+		return o, ReasonReplayedCode, nil
 	}
-	return o, nil
+	return o, "", nil
 }
 
 // Authenticate reads the session of a cookie's token: unexpired, not signed out, its operator active.

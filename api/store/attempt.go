@@ -60,3 +60,19 @@ func (s *db) RemoveAttempt(ctx context.Context, id int64) error {
 	}
 	return nil
 }
+
+// AttemptsSince counts the attempts of scope and key since since and answers the latest of them
+// (zero when none).
+func (s *db) AttemptsSince(ctx context.Context, scope, key string, since time.Time) (int, time.Time, error) {
+	var n int
+	var last sql.NullString
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), MAX(at) FROM auth_attempts WHERE scope = ? AND key = ? AND at >= ?`,
+		scope, key, fmtTime(since)).Scan(&n, &last)
+	if err != nil {
+		return 0, time.Time{}, fmt.Errorf("attempts since: %w", err)
+	}
+	if !last.Valid {
+		return n, time.Time{}, nil
+	}
+	return n, parseTime(last.String), nil
+}

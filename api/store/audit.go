@@ -11,8 +11,8 @@ import (
 
 // InsertAudit writes one entry.
 func (s *db) InsertAudit(ctx context.Context, e audit.Entry) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO audit_log (client_id, session_id, operator, action, target, result, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		e.ClientID, e.SessionID, e.Operator, e.Action, e.Target, e.Result, e.Detail, fmtTime(e.At))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO audit_log (client_id, session_id, operator, action, target, result, detail, ip, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		e.ClientID, e.SessionID, e.Operator, e.Action, e.Target, e.Result, e.Detail, e.IP, fmtTime(e.At))
 	if err != nil {
 		return fmt.Errorf("insert audit: %w", err)
 	}
@@ -21,7 +21,7 @@ func (s *db) InsertAudit(ctx context.Context, e audit.Entry) error {
 
 // ListAudit returns the newest entries first, only target's when target is set.
 func (s *db) ListAudit(ctx context.Context, target string, limit int) ([]audit.Entry, error) {
-	q := `SELECT id, client_id, session_id, operator, action, target, result, detail, at FROM audit_log`
+	q := `SELECT id, client_id, session_id, operator, action, target, result, detail, ip, at FROM audit_log`
 	args := []any{}
 	if target != "" {
 		q += ` WHERE target = ?`
@@ -38,7 +38,7 @@ func (s *db) ListAudit(ctx context.Context, target string, limit int) ([]audit.E
 	for rows.Next() {
 		var e audit.Entry
 		var at string
-		if err := rows.Scan(&e.ID, &e.ClientID, &e.SessionID, &e.Operator, &e.Action, &e.Target, &e.Result, &e.Detail, &at); err != nil {
+		if err := rows.Scan(&e.ID, &e.ClientID, &e.SessionID, &e.Operator, &e.Action, &e.Target, &e.Result, &e.Detail, &e.IP, &at); err != nil {
 			return nil, fmt.Errorf("list audit: %w", err)
 		}
 		e.At = parseTime(at)
@@ -59,10 +59,13 @@ func (s *db) AuditPage(ctx context.Context, f console.AuditFilter) ([]console.Au
 	if f.Target != "" {
 		where, args = append(where, "a.target = ?"), append(args, f.Target)
 	}
+	if f.IP != "" {
+		where, args = append(where, "a.ip = ?"), append(args, f.IP)
+	}
 	if f.Before > 0 {
 		where, args = append(where, "a.id < ?"), append(args, f.Before)
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT a.id, a.client_id, a.session_id, a.operator, a.action, a.target, a.result, a.detail, a.at,
+	rows, err := s.r.QueryContext(ctx, `SELECT a.id, a.client_id, a.session_id, a.operator, a.action, a.target, a.result, a.detail, a.ip, a.at,
 		COALESCE(c.public_id, '') FROM audit_log a LEFT JOIN clients c ON c.id = a.client_id AND a.client_id <> 0
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY a.id DESC LIMIT ?`, append(args, f.Limit)...)
 	if err != nil {
@@ -73,7 +76,7 @@ func (s *db) AuditPage(ctx context.Context, f console.AuditFilter) ([]console.Au
 	for rows.Next() {
 		var e audit.Entry
 		var at, pub string
-		if err := rows.Scan(&e.ID, &e.ClientID, &e.SessionID, &e.Operator, &e.Action, &e.Target, &e.Result, &e.Detail, &at, &pub); err != nil {
+		if err := rows.Scan(&e.ID, &e.ClientID, &e.SessionID, &e.Operator, &e.Action, &e.Target, &e.Result, &e.Detail, &e.IP, &at, &pub); err != nil {
 			return nil, fmt.Errorf("audit page: %w", err)
 		}
 		e.At = parseTime(at)

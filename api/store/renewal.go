@@ -117,8 +117,10 @@ func (s *db) lockedRenewal(ctx context.Context, tx querier, orderID string) (ren
 
 // ApplyRenewal makes the service active again for the renewal's period, under the service's
 // lock (the one upsells take), once: a renewal applied already changes nothing. An active or
-// overdue line is due at the period's end; a suspended one, or a trial converting to a paid plan, a
-// cycle from at (the payment). The service takes the renewal's plan, cycle and name when it names
+// overdue line is due at the period's end moved by how far the later of its due date and its
+// expiry runs past the period's start (an operator extended the line since it was invoiced); a
+// suspended one a cycle after the latest of those and at (the payment); a trial converting to a
+// paid plan a cycle from at. The service takes the renewal's plan, cycle and name when it names
 // them. A line in any other state (terminated, cancelled), or a renewal cancelled meanwhile, is
 // renewal.ErrLineGone.
 func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (order.Service, error) {
@@ -148,8 +150,14 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		case svc.Trial:
 			return renewal.ErrLineGone
 		case svc.Status == order.ServiceActive || svc.Status == order.ServiceOverdue:
+			// From the later of the due date and the expiry: days an operator gave since the renewal
+			// was invoiced (the line now runs past its period's start) stay the buyer's.
+			if from := later(svc.NextDueDate, svc.ExpiresAt); from.After(r.PeriodStart) {
+				before, end = from, r.PeriodEnd.Add(from.Sub(r.PeriodStart))
+			}
 		case svc.Status == order.ServiceSuspended:
-			end = at.AddDate(0, r.CycleMonths, 0)
+			// A cycle from the payment, or from a later expiry an operator gave.
+			end = later(at, later(svc.NextDueDate, svc.ExpiresAt)).AddDate(0, r.CycleMonths, 0)
 		default:
 			return renewal.ErrLineGone
 		}
@@ -176,6 +184,14 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		return order.Service{}, fmt.Errorf("apply renewal %s: %w", orderID, err)
 	}
 	return svc, nil
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // ReverseRenewal takes back a renewal whose payment was refunded, once, under the service's lock:

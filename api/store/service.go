@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/order"
 )
 
@@ -160,27 +161,52 @@ func (s *db) SetAutoRenew(ctx context.Context, id string, on bool, in ...order.S
 	return svc, changed, nil
 }
 
-// ExtendService moves a line's expiry and next due date days on (from now when it has expired
-// or has none) and answers the line.
-func (s *db) ExtendService(ctx context.Context, id string, days int, now time.Time) (order.Service, error) {
-	v, err := s.Service(ctx, id)
-	if err != nil {
-		return v, err
-	}
-	exp := v.ExpiresAt
-	if exp.IsZero() || exp.Before(now) {
-		exp = now
-	}
-	exp = exp.AddDate(0, 0, days)
-	due := v.NextDueDate
-	if !due.IsZero() {
-		due = due.AddDate(0, 0, days)
-	}
-	_, err = s.w.ExecContext(ctx, `UPDATE services SET expires_at = ?, next_due_date = ? WHERE id = ?`, fmtTime(exp), fmtTime(due), id)
+// ExtendService moves a line's expiry and next due date e.Days on (from now when it has expired
+// or has none) and records the extension, under the service's lock; a capped extension that
+// would take the line's capped days since e.Since past e.Cap is a *console.ExtendLimitError and
+// changes nothing.
+func (s *db) ExtendService(ctx context.Context, id string, e console.Extension, now time.Time) (order.Service, error) {
+	var v order.Service
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "service:"+id); err != nil {
+			return err
+		}
+		var err error
+		if v, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, id)); err != nil {
+			return err
+		}
+		capped := 0
+		if e.Cap > 0 {
+			capped = 1
+			var given int
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(days), 0) FROM line_extensions WHERE service_id = ? AND capped = 1 AND at > ?`,
+				id, fmtTime(e.Since)).Scan(&given); err != nil {
+				return err
+			}
+			if given+e.Days > e.Cap {
+				return &console.ExtendLimitError{Cap: e.Cap, Left: max(e.Cap-given, 0)}
+			}
+		}
+		exp := v.ExpiresAt
+		if exp.IsZero() || exp.Before(now) {
+			exp = now
+		}
+		v.ExpiresAt = exp.AddDate(0, 0, e.Days)
+		if !v.NextDueDate.IsZero() {
+			v.NextDueDate = v.NextDueDate.AddDate(0, 0, e.Days)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE services SET expires_at = ?, next_due_date = ? WHERE id = ?`,
+			fmtTime(v.ExpiresAt), fmtTime(v.NextDueDate), id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO line_extensions (service_id, operator, capped, days, at) VALUES (?, ?, ?, ?, ?)`,
+			id, e.Operator, capped, e.Days, fmtTime(e.At))
+		return err
+	})
 	if err != nil {
 		return v, fmt.Errorf("extend service: %w", err)
 	}
-	return s.Service(ctx, id)
+	return v, nil
 }
 
 // DueServices lists the paid-for services that are active, overdue or suspended and due at or

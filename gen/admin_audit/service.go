@@ -48,7 +48,12 @@ type AdminAuditEntry struct {
 	// What it acted on: a service id, an order id, job:…, operator:…
 	Target string
 	Result string
+	// The new value, or why it failed (a refused sign-in: unknown_email,
+	// not_set_up, disabled, bad_password, bad_code, replayed_code, sealed_secret
+	// or throttled)
 	Detail string
+	// The client address of a refused console sign-in; empty otherwise
+	IP string
 }
 
 // ListPayload is the payload type of the adminAudit service list method.
@@ -59,8 +64,10 @@ type ListPayload struct {
 	Operator *string
 	Action   *string
 	Target   *string
-	Limit    int
-	Cursor   *string
+	// Only entries from this client address (refused console sign-ins)
+	IP     *string
+	Limit  int
+	Cursor *string
 }
 
 // ListResult is the result type of the adminAudit service list method.

@@ -69,6 +69,7 @@ func (c *Client) Unsuspend(ctx context.Context, p *UnsuspendPayload) (res *Admin
 
 // Extend calls the "extend" endpoint of the "adminServices" service.
 // Extend may return the following errors:
+//   - "extend_limit" (type *goa.ServiceError): Support's extensions of this line would pass the cap; the message says how many days remain.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "forbidden" (type *goa.ServiceError)
 //   - "invalid_csrf_token" (type *goa.ServiceError)

@@ -21,7 +21,9 @@ type Service interface {
 	// Enables a suspended line again on the panel; the line shows Active.
 	Unsuspend(context.Context, *UnsuspendPayload) (res *AdminLine, err error)
 	// Gives a line days more: its expiry on the panel and its next due date move
-	// by days, free.
+	// by days, free. Support may give one line at most
+	// STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the
+	// owner is not capped.
 	Extend(context.Context, *ExtendPayload) (res *AdminLine, err error)
 	// Deletes the line from the panel for good; the line shows Terminated.
 	Terminate(context.Context, *TerminatePayload) (res *AdminLine, err error)
@@ -132,4 +134,9 @@ func MakeConflict(err error) *goa.ServiceError {
 // MakeUnavailable builds a goa.ServiceError from an error.
 func MakeUnavailable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "unavailable", false, false, false)
+}
+
+// MakeExtendLimit builds a goa.ServiceError from an error.
+func MakeExtendLimit(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "extend_limit", false, false, false)
 }

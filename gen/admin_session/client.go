@@ -62,7 +62,7 @@ func (c *Client) ConfirmSetup(ctx context.Context, p *ConfirmSetupPayload) (err 
 // Create calls the "create" endpoint of the "adminSession" service.
 // Create may return the following errors:
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email, password or code, or the operator is disabled or not set up.
-//   - "too_many_attempts" (type *TooManyAttempts): Five refused sign-ins in 15 minutes; wait Retry-After seconds.
+//   - "too_many_attempts" (type *TooManyAttempts): Ten sign-in attempts from this address in 15 minutes; wait Retry-After seconds.
 //   - "bad_request" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *CreateResult, err error) {

@@ -20,6 +20,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/config"
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
@@ -306,6 +307,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Int(&cfg.RenewalLeadDays, "renewal-lead-days", 0, "days before its due date a service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles")
 	s.Int(&cfg.RenewalGraceDays, "renewal-grace-days", renewal.DefaultGraceDays, "days an unpaid line stays Overdue after its due date before it is suspended (line disabled); 0: the default")
 	s.Int(&cfg.TerminateAfterDays, "terminate-after-days", 0, "days after its due date an unpaid line is deleted and its service Terminated; 0: never")
+	s.Int(&cfg.SupportMaxExtendDays, "support-max-extend-days", console.DefaultSupportMaxExtendDays, "days the console's support role may extend one line by within 30 days (real time); the owner is not capped; 0: the default")
 	s.Int(&cfg.NewResellerPID, "new-reseller-pid", 0, "product a new reseller buys with the first reseller plan; 0: none")
 	s.Duration(&cfg.CatalogPoll, "catalog-poll", app.DefaultCatalogPoll, "how often a running shop checks for a catalog imported elsewhere and for the test clock (streamcart clock)")
 	s.Duration(&cfg.JobLease, "job-lease", 30*time.Second, "how long a job claim lasts before another worker may take it over")

@@ -18,7 +18,7 @@ import (
 
 // BuildListPayload builds the payload for the adminAudit list endpoint from
 // CLI flags.
-func BuildListPayload(adminAuditListOperator string, adminAuditListAction string, adminAuditListTarget string, adminAuditListLimit string, adminAuditListCursor string, adminAuditListSession string) (*adminaudit.ListPayload, error) {
+func BuildListPayload(adminAuditListOperator string, adminAuditListAction string, adminAuditListTarget string, adminAuditListIP string, adminAuditListLimit string, adminAuditListCursor string, adminAuditListSession string) (*adminaudit.ListPayload, error) {
 	var err error
 	var operator *string
 	{
@@ -50,6 +50,18 @@ func BuildListPayload(adminAuditListOperator string, adminAuditListAction string
 			target = &adminAuditListTarget
 			if utf8.RuneCountInString(*target) > 128 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("target", *target, utf8.RuneCountInString(*target), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var ip *string
+	{
+		if adminAuditListIP != "" {
+			ip = &adminAuditListIP
+			if utf8.RuneCountInString(*ip) > 64 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("ip", *ip, utf8.RuneCountInString(*ip), 64, false))
 			}
 			if err != nil {
 				return nil, err
@@ -104,6 +116,7 @@ func BuildListPayload(adminAuditListOperator string, adminAuditListAction string
 	v.Operator = operator
 	v.Action = action
 	v.Target = target
+	v.IP = ip
 	v.Limit = limit
 	v.Cursor = cursor
 	v.Session = session

@@ -59,6 +59,9 @@ func EncodeListRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.R
 		if p.Target != nil {
 			values.Add("target", *p.Target)
 		}
+		if p.IP != nil {
+			values.Add("ip", *p.IP)
+		}
 		values.Add("limit", fmt.Sprintf("%v", p.Limit))
 		if p.Cursor != nil {
 			values.Add("cursor", *p.Cursor)
@@ -168,6 +171,7 @@ func unmarshalAdminAuditEntryResponseBodyToAdminauditAdminAuditEntry(v *AdminAud
 		Target:     *v.Target,
 		Result:     *v.Result,
 		Detail:     *v.Detail,
+		IP:         *v.IP,
 	}
 
 	return res

@@ -87,7 +87,12 @@ type AdminAuditEntryResponseBody struct {
 	// What it acted on: a service id, an order id, job:…, operator:…
 	Target *string `form:"target,omitempty" json:"target,omitempty" xml:"target,omitempty"`
 	Result *string `form:"result,omitempty" json:"result,omitempty" xml:"result,omitempty"`
+	// The new value, or why it failed (a refused sign-in: unknown_email,
+	// not_set_up, disabled, bad_password, bad_code, replayed_code, sealed_secret
+	// or throttled)
 	Detail *string `form:"detail,omitempty" json:"detail,omitempty" xml:"detail,omitempty"`
+	// The client address of a refused console sign-in; empty otherwise
+	IP *string `form:"ip,omitempty" json:"ip,omitempty" xml:"ip,omitempty"`
 }
 
 // NewListResultOK builds a "adminAudit" service "list" endpoint result from a
@@ -268,6 +273,9 @@ func ValidateAdminAuditEntryResponseBody(body *AdminAuditEntryResponseBody) (err
 	}
 	if body.Detail == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("detail", "body"))
+	}
+	if body.IP == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ip", "body"))
 	}
 	if body.Result != nil {
 		if !(*body.Result == "ok" || *body.Result == "failed") {

@@ -40,6 +40,7 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 			operator *string
 			action   *string
 			target   *string
+			ip       *string
 			limit    int
 			cursor   *string
 			session  *string
@@ -72,6 +73,15 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 		if target != nil {
 			if utf8.RuneCountInString(*target) > 128 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("target", *target, utf8.RuneCountInString(*target), 128, false))
+			}
+		}
+		ipRaw := qp.Get("ip")
+		if ipRaw != "" {
+			ip = &ipRaw
+		}
+		if ip != nil {
+			if utf8.RuneCountInString(*ip) > 64 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("ip", *ip, utf8.RuneCountInString(*ip), 64, false))
 			}
 		}
 		{
@@ -117,7 +127,7 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 		if err != nil {
 			return payload, err
 		}
-		payload = NewListPayload(operator, action, target, limit, cursor, session)
+		payload = NewListPayload(operator, action, target, ip, limit, cursor, session)
 
 		return payload, nil
 	}
@@ -191,6 +201,7 @@ func marshalAdminauditAdminAuditEntryToAdminAuditEntryResponseBody(v *adminaudit
 		Target:     v.Target,
 		Result:     v.Result,
 		Detail:     v.Detail,
+		IP:         v.IP,
 	}
 
 	return res

@@ -87,7 +87,12 @@ type AdminAuditEntryResponseBody struct {
 	// What it acted on: a service id, an order id, job:…, operator:…
 	Target string `form:"target" json:"target" xml:"target"`
 	Result string `form:"result" json:"result" xml:"result"`
+	// The new value, or why it failed (a refused sign-in: unknown_email,
+	// not_set_up, disabled, bad_password, bad_code, replayed_code, sealed_secret
+	// or throttled)
 	Detail string `form:"detail" json:"detail" xml:"detail"`
+	// The client address of a refused console sign-in; empty otherwise
+	IP string `form:"ip" json:"ip" xml:"ip"`
 }
 
 // NewListResponseBody builds the HTTP response body from the result of the
@@ -154,11 +159,12 @@ func NewListForbiddenResponseBody(res *goa.ServiceError) *ListForbiddenResponseB
 }
 
 // NewListPayload builds a adminAudit service list endpoint payload.
-func NewListPayload(operator *string, action *string, target *string, limit int, cursor *string, session *string) *adminaudit.ListPayload {
+func NewListPayload(operator *string, action *string, target *string, ip *string, limit int, cursor *string, session *string) *adminaudit.ListPayload {
 	v := &adminaudit.ListPayload{}
 	v.Operator = operator
 	v.Action = action
 	v.Target = target
+	v.IP = ip
 	v.Limit = limit
 	v.Cursor = cursor
 	v.Session = session

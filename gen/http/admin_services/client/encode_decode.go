@@ -448,9 +448,10 @@ func EncodeExtendRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // adminServices extend endpoint. restoreBody controls whether the response
 // body should be restored after having been read.
 // DecodeExtendResponse may return the following errors:
-//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "extend_limit" (type *goa.ServiceError): http.StatusForbidden
 //   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
 //   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
@@ -485,23 +486,23 @@ func DecodeExtendResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			res := NewExtendAdminLineOK(&body)
 			return res, nil
-		case http.StatusUnauthorized:
-			var (
-				body ExtendUnauthorizedResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("adminServices", "extend", err)
-			}
-			err = ValidateExtendUnauthorizedResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("adminServices", "extend", err)
-			}
-			return nil, NewExtendUnauthorized(&body)
 		case http.StatusForbidden:
 			en := resp.Header.Get("goa-error")
 			switch en {
+			case "extend_limit":
+				var (
+					body ExtendExtendLimitResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "extend", err)
+				}
+				err = ValidateExtendExtendLimitResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "extend", err)
+				}
+				return nil, NewExtendExtendLimit(&body)
 			case "forbidden":
 				var (
 					body ExtendForbiddenResponseBody
@@ -534,6 +535,20 @@ func DecodeExtendResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("adminServices", "extend", resp.StatusCode, string(body))
 			}
+		case http.StatusUnauthorized:
+			var (
+				body ExtendUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "extend", err)
+			}
+			err = ValidateExtendUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "extend", err)
+			}
+			return nil, NewExtendUnauthorized(&body)
 		case http.StatusNotFound:
 			var (
 				body ExtendNotFoundResponseBody

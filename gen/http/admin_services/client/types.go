@@ -308,9 +308,9 @@ type UnsuspendUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
-// ExtendUnauthorizedResponseBody is the type of the "adminServices" service
-// "extend" endpoint HTTP response body for the "unauthorized" error.
-type ExtendUnauthorizedResponseBody struct {
+// ExtendExtendLimitResponseBody is the type of the "adminServices" service
+// "extend" endpoint HTTP response body for the "extend_limit" error.
+type ExtendExtendLimitResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -348,6 +348,24 @@ type ExtendForbiddenResponseBody struct {
 // service "extend" endpoint HTTP response body for the "invalid_csrf_token"
 // error.
 type ExtendInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ExtendUnauthorizedResponseBody is the type of the "adminServices" service
+// "extend" endpoint HTTP response body for the "unauthorized" error.
+type ExtendUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -769,9 +787,9 @@ func NewExtendAdminLineOK(body *ExtendResponseBody) *adminservices.AdminLine {
 	return v
 }
 
-// NewExtendUnauthorized builds a adminServices service extend endpoint
-// unauthorized error.
-func NewExtendUnauthorized(body *ExtendUnauthorizedResponseBody) *goa.ServiceError {
+// NewExtendExtendLimit builds a adminServices service extend endpoint
+// extend_limit error.
+func NewExtendExtendLimit(body *ExtendExtendLimitResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -802,6 +820,21 @@ func NewExtendForbidden(body *ExtendForbiddenResponseBody) *goa.ServiceError {
 // NewExtendInvalidCsrfToken builds a adminServices service extend endpoint
 // invalid_csrf_token error.
 func NewExtendInvalidCsrfToken(body *ExtendInvalidCsrfTokenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewExtendUnauthorized builds a adminServices service extend endpoint
+// unauthorized error.
+func NewExtendUnauthorized(body *ExtendUnauthorizedResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -1386,9 +1419,9 @@ func ValidateUnsuspendUnavailableResponseBody(body *UnsuspendUnavailableResponse
 	return
 }
 
-// ValidateExtendUnauthorizedResponseBody runs the validations defined on
-// extend_unauthorized_response_body
-func ValidateExtendUnauthorizedResponseBody(body *ExtendUnauthorizedResponseBody) (err error) {
+// ValidateExtendExtendLimitResponseBody runs the validations defined on
+// extend_extend_limit_response_body
+func ValidateExtendExtendLimitResponseBody(body *ExtendExtendLimitResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1437,6 +1470,30 @@ func ValidateExtendForbiddenResponseBody(body *ExtendForbiddenResponseBody) (err
 // ValidateExtendInvalidCsrfTokenResponseBody runs the validations defined on
 // extend_invalid_csrf_token_response_body
 func ValidateExtendInvalidCsrfTokenResponseBody(body *ExtendInvalidCsrfTokenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateExtendUnauthorizedResponseBody runs the validations defined on
+// extend_unauthorized_response_body
+func ValidateExtendUnauthorizedResponseBody(body *ExtendUnauthorizedResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -308,9 +308,9 @@ type UnsuspendUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
-// ExtendUnauthorizedResponseBody is the type of the "adminServices" service
-// "extend" endpoint HTTP response body for the "unauthorized" error.
-type ExtendUnauthorizedResponseBody struct {
+// ExtendExtendLimitResponseBody is the type of the "adminServices" service
+// "extend" endpoint HTTP response body for the "extend_limit" error.
+type ExtendExtendLimitResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -348,6 +348,24 @@ type ExtendForbiddenResponseBody struct {
 // service "extend" endpoint HTTP response body for the "invalid_csrf_token"
 // error.
 type ExtendInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExtendUnauthorizedResponseBody is the type of the "adminServices" service
+// "extend" endpoint HTTP response body for the "unauthorized" error.
+type ExtendUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -762,10 +780,10 @@ func NewUnsuspendUnavailableResponseBody(res *goa.ServiceError) *UnsuspendUnavai
 	return body
 }
 
-// NewExtendUnauthorizedResponseBody builds the HTTP response body from the
+// NewExtendExtendLimitResponseBody builds the HTTP response body from the
 // result of the "extend" endpoint of the "adminServices" service.
-func NewExtendUnauthorizedResponseBody(res *goa.ServiceError) *ExtendUnauthorizedResponseBody {
-	body := &ExtendUnauthorizedResponseBody{
+func NewExtendExtendLimitResponseBody(res *goa.ServiceError) *ExtendExtendLimitResponseBody {
+	body := &ExtendExtendLimitResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -794,6 +812,20 @@ func NewExtendForbiddenResponseBody(res *goa.ServiceError) *ExtendForbiddenRespo
 // result of the "extend" endpoint of the "adminServices" service.
 func NewExtendInvalidCsrfTokenResponseBody(res *goa.ServiceError) *ExtendInvalidCsrfTokenResponseBody {
 	body := &ExtendInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExtendUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "extend" endpoint of the "adminServices" service.
+func NewExtendUnauthorizedResponseBody(res *goa.ServiceError) *ExtendUnauthorizedResponseBody {
+	body := &ExtendUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -75,7 +75,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --limit 298 --cursor \"ifg\" --session \"hx6\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --ip \"hif\" --limit 449 --cursor \"hx6\" --session \"v98\"" + "\n" +
 		os.Args[0] + " " + "admin-catalog get --session \"fbf\"" + "\n" +
 		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"" + "\n" +
@@ -99,6 +99,7 @@ func ParseEndpoint(
 		adminAuditListOperatorFlag = adminAuditListFlags.String("operator", "", "")
 		adminAuditListActionFlag   = adminAuditListFlags.String("action", "", "")
 		adminAuditListTargetFlag   = adminAuditListFlags.String("target", "", "")
+		adminAuditListIPFlag       = adminAuditListFlags.String("ip", "", "")
 		adminAuditListLimitFlag    = adminAuditListFlags.String("limit", "100", "")
 		adminAuditListCursorFlag   = adminAuditListFlags.String("cursor", "", "")
 		adminAuditListSessionFlag  = adminAuditListFlags.String("session", "", "")
@@ -1020,7 +1021,7 @@ func ParseEndpoint(
 			switch epn {
 			case "list":
 				endpoint = c.List()
-				data, err = adminauditc.BuildListPayload(*adminAuditListOperatorFlag, *adminAuditListActionFlag, *adminAuditListTargetFlag, *adminAuditListLimitFlag, *adminAuditListCursorFlag, *adminAuditListSessionFlag)
+				data, err = adminauditc.BuildListPayload(*adminAuditListOperatorFlag, *adminAuditListActionFlag, *adminAuditListTargetFlag, *adminAuditListIPFlag, *adminAuditListLimitFlag, *adminAuditListCursorFlag, *adminAuditListSessionFlag)
 			}
 		case "admin-catalog":
 			c := admincatalogc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -1357,6 +1358,7 @@ func adminAuditListUsage() {
 	fmt.Fprint(os.Stderr, " -operator STRING")
 	fmt.Fprint(os.Stderr, " -action STRING")
 	fmt.Fprint(os.Stderr, " -target STRING")
+	fmt.Fprint(os.Stderr, " -ip STRING")
 	fmt.Fprint(os.Stderr, " -limit INT")
 	fmt.Fprint(os.Stderr, " -cursor STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
@@ -1370,13 +1372,14 @@ func adminAuditListUsage() {
 	fmt.Fprintln(os.Stderr, `    -operator STRING: `)
 	fmt.Fprintln(os.Stderr, `    -action STRING: `)
 	fmt.Fprintln(os.Stderr, `    -target STRING: `)
+	fmt.Fprintln(os.Stderr, `    -ip STRING: `)
 	fmt.Fprintln(os.Stderr, `    -limit INT: `)
 	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --limit 298 --cursor \"ifg\" --session \"hx6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --ip \"hif\" --limit 449 --cursor \"hx6\" --session \"v98\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1770,7 +1773,7 @@ func adminServicesUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
 	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
-	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free.`)
+	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -1831,7 +1834,7 @@ func adminServicesExtendUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free.`)
+	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -1863,7 +1866,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"g0c\" --csrf-token \"Rem qui repudiandae velit.\" --session \"f9l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"03x\" --csrf-token \"Velit placeat est dolorum.\" --session \"rkn\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1900,7 +1903,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"hoh\" --outcome \"vwp\" --limit 7 --cursor \"yk1\" --session \"deh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"deh\" --outcome \"b6t\" --limit 97 --cursor \"0so\" --session \"s4l\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1929,7 +1932,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"0kb\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"woj\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -1965,7 +1968,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"ngt\" --limit 83 --session \"x7g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"58m\" --limit 77 --session \"gtx\"")
 }
 
 func adminCustomersGetUsage() {
@@ -1985,7 +1988,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ihq\" --session \"ju7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"5n5\" --session \"ihq\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2164,7 +2167,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 281 --session \"2q2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 52 --session \"ggl\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2200,7 +2203,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"mIf\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"TDt\" --locale \"de-de\"")
 }
 
 func catalogGetProductUsage() {
@@ -2222,7 +2225,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 351606884019662890 --currency \"ZTn\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2959712555971988637 --currency \"cwA\" --locale \"en-us\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2242,7 +2245,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"uSU\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"eNU\" --locale \"de-de\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2280,7 +2283,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 6836488423081883833 --from \"Sunt quia at id.\" --to \"Voluptatem quasi id.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 6948513124262453461 --from \"Recusandae possimus vero eum laborum quis incidunt.\" --to \"Minus rerum possimus sint.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2298,7 +2301,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2316,7 +2319,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2375,7 +2378,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Labore minus error.\" --t \"bc4\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Illo illo ut sint.\" --t \"gki\" --locale \"en-gb\"")
 }
 
 func invoicesPayUsage() {
@@ -2399,7 +2402,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"1po\",\n      \"returnUrl\": \"qw7\"\n   }' --invoice-id \"Et corrupti in.\" --t \"9ck\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"amx\",\n      \"returnUrl\": \"hmc\"\n   }' --invoice-id \"Rerum et consequatur rerum qui illo.\" --t \"5p6\" --locale \"pt-pt\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2528,7 +2531,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"har\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vcw\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 74,\n      \"gateway\": \"Vero exercitationem perspiciatis iste laboriosam voluptatem.\",\n      \"pid\": 2,\n      \"promoCode\": \"ydd\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"gis\"\n   }' --token \"Aut aspernatur.\" --idempotency-key \"8t\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"r97\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wFa\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 24,\n      \"gateway\": \"Aut aut aspernatur occaecati sunt.\",\n      \"pid\": 2,\n      \"promoCode\": \"q8r\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"wq8\"\n   }' --token \"Quae totam eos.\" --idempotency-key \"ts\"")
 }
 
 func orderGetUsage() {
@@ -2548,7 +2551,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Velit nemo atque voluptatem rerum.\" --token \"Alias facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Nobis unde.\" --token \"Veniam nulla molestias.\"")
 }
 
 func orderCancelUsage() {
@@ -2568,7 +2571,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Et sunt earum qui blanditiis magnam non.\" --token \"Quae nisi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Distinctio optio perspiciatis.\" --token \"Voluptatem beatae dolorum.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2635,7 +2638,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Voluptates sint adipisci sint et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Id ipsam.\"")
 }
 
 func servicesGetUsage() {
@@ -2657,7 +2660,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur quaerat omnis.\" --locale \"en-us\" --token \"Id ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Vel esse tenetur.\" --locale \"en-us\" --token \"Voluptas quia consequuntur.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2679,7 +2682,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Inventore nostrum dolorem.\" --locale \"de-de\" --token \"Omnis quaerat illum occaecati.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Occaecati quia.\" --locale \"pt-pt\" --token \"Ipsum maiores sit.\"")
 }
 
 func servicesRestartUsage() {
@@ -2701,7 +2704,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Adipisci cupiditate veniam.\" --locale \"de-de\" --token \"Non in soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Cumque rerum.\" --locale \"nl-nl\" --token \"Explicabo distinctio eos minus enim.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2723,7 +2726,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Pariatur voluptatem.\" --locale \"en-gb\" --token \"Error assumenda.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Recusandae explicabo molestiae enim consequuntur.\" --locale \"en-gb\" --token \"Quas est nihil aut iste sint accusantium.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2747,7 +2750,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est alias.\" --locale \"en-us\" --token \"Voluptatem velit illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2771,7 +2774,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Magnam nesciunt.\" --locale \"pt-pt\" --token \"Reprehenderit atque in labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Voluptas et fuga ea tenetur quas.\" --locale \"de-de\" --token \"Blanditiis eaque inventore neque officiis.\"")
 }
 
 func servicesRenewUsage() {
@@ -2795,7 +2798,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fjb\",\n      \"pid\": 3068850326262496906,\n      \"returnUrl\": \"wjq\"\n   }' --service-id \"Accusamus similique aut quidem voluptas qui.\" --locale \"es-es\" --token \"Suscipit iure suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"bvh\",\n      \"pid\": 8828701126046512685,\n      \"returnUrl\": \"yx9\"\n   }' --service-id \"Architecto totam autem.\" --locale \"pt-pt\" --token \"Laudantium dolorum et reiciendis aut.\"")
 }
 
 func servicesCancelUsage() {
@@ -2817,7 +2820,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Officiis quae.\" --locale \"en\" --token \"Qui itaque corporis optio omnis molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Dicta enim similique.\" --locale \"en-gb\" --token \"Quia maxime non aspernatur nihil optio.\"")
 }
 
 func servicesResumeUsage() {
@@ -2839,7 +2842,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Consequatur nulla.\" --locale \"pt-pt\" --token \"Repellendus ipsa repellat debitis ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Repellendus est officia neque ipsum sunt modi.\" --locale \"en-gb\" --token \"Occaecati sit enim sit nulla minus ea.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -2870,7 +2873,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Amet esse sit sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Et totam repudiandae nobis consequuntur porro.\"")
 }
 
 func resellersOrderUsage() {
@@ -2892,7 +2895,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }' --token \"Iste molestias accusamus rerum ut et totam.\" --idempotency-key \"v\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"kf0\",\n      \"currency\": \"e9e\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sint in distinctio tempora architecto.\",\n      \"password\": \"1zn\",\n      \"pid\": 5547511824464650365,\n      \"returnUrl\": \"u5g\"\n   }' --token \"Earum in ipsum fuga.\" --idempotency-key \"yv\"")
 }
 
 func resellersGetServiceUsage() {
@@ -2914,7 +2917,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Maiores enim voluptate sint est iusto.\" --locale \"de-de\" --token \"Velit natus consequuntur occaecati quod eligendi aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Sunt vel illo.\" --locale \"pt-pt\" --token \"Dolorum harum quisquam minus illo.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -2925,7 +2928,7 @@ func adminSessionUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    setup: Sets the password of the setup link's operator (at least 12 characters) and returns a fresh TOTP secret for an authenticator app. The operator is active only once setup/confirm sees one of its codes; until then setup may be called again.`)
 	fmt.Fprintln(os.Stderr, `    confirm-setup: Proves the authenticator with a current code: the operator becomes active and the setup link is used up.`)
-	fmt.Fprintln(os.Stderr, `    create: Signs an operator in with email, password and TOTP code: a 12-hour session in the streamcart_admin cookie (HttpOnly, SameSite=Strict, Secure on an https shop), and the CSRF token every change must carry. Five refused sign-ins within 15 minutes lock the operator until the oldest is 15 minutes old (429 too_many_attempts, nothing checked).`)
+	fmt.Fprintln(os.Stderr, `    create: Signs an operator in with email, password and TOTP code: a 12-hour session in the streamcart_admin cookie (HttpOnly, SameSite=Strict, Secure on an https shop), and the CSRF token every change must carry. An address may try 10 times in 15 minutes (beyond: 429 too_many_attempts, nothing checked; a sign-in that succeeds gives its place back). An operator is never locked: after 5 refused sign-ins within 15 minutes, each further one doubles the time (from 1 s, at most 30 s) the server waits after the latest failure before it checks the next attempt, so the right password and code get in within 30 s whatever others try. Every refusal is in the audit log (console-signin-failed).`)
 	fmt.Fprintln(os.Stderr, `    get: The signed-in operator, and the session's CSRF token again (a reloaded console page).`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs the operator out: the session stops working and the cookie is cleared.`)
 	fmt.Fprintln(os.Stderr)
@@ -2976,7 +2979,7 @@ func adminSessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Signs an operator in with email, password and TOTP code: a 12-hour session in the streamcart_admin cookie (HttpOnly, SameSite=Strict, Secure on an https shop), and the CSRF token every change must carry. Five refused sign-ins within 15 minutes lock the operator until the oldest is 15 minutes old (429 too_many_attempts, nothing checked).`)
+	fmt.Fprintln(os.Stderr, `Signs an operator in with email, password and TOTP code: a 12-hour session in the streamcart_admin cookie (HttpOnly, SameSite=Strict, Secure on an https shop), and the CSRF token every change must carry. An address may try 10 times in 15 minutes (beyond: 429 too_many_attempts, nothing checked; a sign-in that succeeds gives its place back). An operator is never locked: after 5 refused sign-ins within 15 minutes, each further one doubles the time (from 1 s, at most 30 s) the server waits after the latest failure before it checks the next attempt, so the right password and code get in within 30 s whatever others try. Every refusal is in the audit log (console-signin-failed).`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -3053,7 +3056,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"tm1\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"z4i\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3071,7 +3074,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Deleniti maxime ut repellendus quis officia exercitationem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Quis officia.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3089,7 +3092,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"pfv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"dpf\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3107,7 +3110,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"70n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"f70\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3127,7 +3130,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d51\"\n   }' --token \"Voluptatibus est libero vero saepe.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"9d5\"\n   }' --token \"Minima voluptatibus est libero.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3161,7 +3164,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0l\" --locale \"nl-nl\" --token \"Doloremque blanditiis est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"k\" --locale \"en-us\" --token \"Repellat mollitia nisi doloremque.\"")
 }
 
 func upsellQuoteUsage() {
