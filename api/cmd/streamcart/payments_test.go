@@ -28,10 +28,10 @@ func TestPaymentsReviewListsEachPayment(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := [][]string{
-		{"ORDER", "INVOICE", "PROVIDER", "AMOUNT", "CURRENCY", "REASON", "REFUNDED"},
-		{"ord_1", "inv_1", "stripe", "1599", "EUR", "order cancelled", "yes", "re_1"},
-		{"ord_2", "inv_2", "cryptomus", "2000", "USD", "order held", "no", "refund by hand"},
-		{"ord_3", "inv_3", "stripe", "500", "GBP", "line not active", "no", "stripe unavailable"},
+		{"ID", "ORDER", "INVOICE", "PROVIDER", "AMOUNT", "CURRENCY", "EXPECTED", "REASON", "STATE", "REFUNDED"},
+		{"ord_1", "inv_1", "stripe", "1599", "EUR", "cancelled", "yes", "re_1"},
+		{"ord_2", "inv_2", "cryptomus", "2000", "USD", "held", "no", "refund by hand"},
+		{"ord_3", "inv_3", "stripe", "500", "GBP", "line_gone", "no", "stripe unavailable"},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())

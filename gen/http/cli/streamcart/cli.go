@@ -21,6 +21,7 @@ import (
 	adminoperatorsc "github.com/streamcart/streamcart/gen/http/admin_operators/client"
 	adminorderactionsc "github.com/streamcart/streamcart/gen/http/admin_order_actions/client"
 	adminordersc "github.com/streamcart/streamcart/gen/http/admin_orders/client"
+	adminpaymentsc "github.com/streamcart/streamcart/gen/http/admin_payments/client"
 	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
 	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
@@ -57,6 +58,7 @@ func UsageCommands() []string {
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
+		"admin-payments (list|refund|accept)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
@@ -75,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --limit 298 --cursor \"ifg\" --session \"hx6\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"fbf\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"3s0\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --limit 233 --cursor \"7vr\" --session \"i02\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"fke\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"zhk\"" + "\n" +
 		""
 }
 
@@ -262,6 +264,24 @@ func ParseEndpoint(
 		adminOrderActionsRefundsFlags       = flag.NewFlagSet("refunds", flag.ExitOnError)
 		adminOrderActionsRefundsIDFlag      = adminOrderActionsRefundsFlags.String("id", "REQUIRED", "")
 		adminOrderActionsRefundsSessionFlag = adminOrderActionsRefundsFlags.String("session", "", "")
+
+		adminPaymentsFlags = flag.NewFlagSet("admin-payments", flag.ContinueOnError)
+
+		adminPaymentsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminPaymentsListStateFlag   = adminPaymentsListFlags.String("state", "review", "")
+		adminPaymentsListLimitFlag   = adminPaymentsListFlags.String("limit", "100", "")
+		adminPaymentsListSessionFlag = adminPaymentsListFlags.String("session", "", "")
+
+		adminPaymentsRefundFlags         = flag.NewFlagSet("refund", flag.ExitOnError)
+		adminPaymentsRefundBodyFlag      = adminPaymentsRefundFlags.String("body", "REQUIRED", "")
+		adminPaymentsRefundIDFlag        = adminPaymentsRefundFlags.String("id", "REQUIRED", "")
+		adminPaymentsRefundCsrfTokenFlag = adminPaymentsRefundFlags.String("csrf-token", "", "")
+		adminPaymentsRefundSessionFlag   = adminPaymentsRefundFlags.String("session", "", "")
+
+		adminPaymentsAcceptFlags         = flag.NewFlagSet("accept", flag.ExitOnError)
+		adminPaymentsAcceptIDFlag        = adminPaymentsAcceptFlags.String("id", "REQUIRED", "")
+		adminPaymentsAcceptCsrfTokenFlag = adminPaymentsAcceptFlags.String("csrf-token", "", "")
+		adminPaymentsAcceptSessionFlag   = adminPaymentsAcceptFlags.String("session", "", "")
 
 		adminSummaryFlags = flag.NewFlagSet("admin-summary", flag.ContinueOnError)
 
@@ -529,6 +549,11 @@ func ParseEndpoint(
 	adminOrderActionsRefundFlags.Usage = adminOrderActionsRefundUsage
 	adminOrderActionsRefundsFlags.Usage = adminOrderActionsRefundsUsage
 
+	adminPaymentsFlags.Usage = adminPaymentsUsage
+	adminPaymentsListFlags.Usage = adminPaymentsListUsage
+	adminPaymentsRefundFlags.Usage = adminPaymentsRefundUsage
+	adminPaymentsAcceptFlags.Usage = adminPaymentsAcceptUsage
+
 	adminSummaryFlags.Usage = adminSummaryUsage
 	adminSummaryGetFlags.Usage = adminSummaryGetUsage
 
@@ -636,6 +661,8 @@ func ParseEndpoint(
 			svcf = adminCustomersFlags
 		case "admin-order-actions":
 			svcf = adminOrderActionsFlags
+		case "admin-payments":
+			svcf = adminPaymentsFlags
 		case "admin-summary":
 			svcf = adminSummaryFlags
 		case "catalog":
@@ -808,6 +835,19 @@ func ParseEndpoint(
 
 			case "refunds":
 				epf = adminOrderActionsRefundsFlags
+
+			}
+
+		case "admin-payments":
+			switch epn {
+			case "list":
+				epf = adminPaymentsListFlags
+
+			case "refund":
+				epf = adminPaymentsRefundFlags
+
+			case "accept":
+				epf = adminPaymentsAcceptFlags
 
 			}
 
@@ -1149,6 +1189,19 @@ func ParseEndpoint(
 				endpoint = c.Refunds()
 				data, err = adminorderactionsc.BuildRefundsPayload(*adminOrderActionsRefundsIDFlag, *adminOrderActionsRefundsSessionFlag)
 			}
+		case "admin-payments":
+			c := adminpaymentsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminpaymentsc.BuildListPayload(*adminPaymentsListStateFlag, *adminPaymentsListLimitFlag, *adminPaymentsListSessionFlag)
+			case "refund":
+				endpoint = c.Refund()
+				data, err = adminpaymentsc.BuildRefundPayload(*adminPaymentsRefundBodyFlag, *adminPaymentsRefundIDFlag, *adminPaymentsRefundCsrfTokenFlag, *adminPaymentsRefundSessionFlag)
+			case "accept":
+				endpoint = c.Accept()
+				data, err = adminpaymentsc.BuildAcceptPayload(*adminPaymentsAcceptIDFlag, *adminPaymentsAcceptCsrfTokenFlag, *adminPaymentsAcceptSessionFlag)
+			}
 		case "admin-summary":
 			c := adminsummaryc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1376,7 +1429,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --limit 298 --cursor \"ifg\" --session \"hx6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --limit 233 --cursor \"7vr\" --session \"i02\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1408,7 +1461,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fbf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fke\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1430,7 +1483,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"gsw\",\n      \"source\": \"66\"\n   }' --csrf-token \"A omnis molestias eos nisi blanditiis fugit.\" --session \"7bl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"8f0\",\n      \"source\": \"6x\"\n   }' --csrf-token \"Qui eaque explicabo.\" --session \"681\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1448,7 +1501,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"6nq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"h6m\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1468,7 +1521,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 1827410018463582163 --session \"6oh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 6931323369387412081 --session \"2hf\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1503,7 +1556,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1525,7 +1578,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6266157325978615476 --csrf-token \"Nam et corrupti.\" --session \"dzu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5578638975682511528 --csrf-token \"Eveniet dicta voluptatem hic labore qui.\" --session \"hy2\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1547,7 +1600,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1118980671431575670 --csrf-token \"Est dolorem.\" --session \"m0i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3630871423688905702 --csrf-token \"Beatae cum aut numquam quaerat.\" --session \"jwz\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1585,7 +1638,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"")
 }
 
 func adminMailResendUsage() {
@@ -1607,7 +1660,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 986843932693715971 --csrf-token \"At impedit nihil voluptatum quod nobis.\" --session \"8ut\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 900936618419605221 --csrf-token \"Et est deserunt.\" --session \"cg2\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1638,7 +1691,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"3s0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"zhk\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1660,7 +1713,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"rw2\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Autem harum quas illo iste cupiditate.\" --session \"mm5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sce\",\n      \"role\": \"support\"\n   }' --csrf-token \"Dolore laudantium.\" --session \"obm\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1682,7 +1735,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"mwp\" --csrf-token \"Sunt ex rerum officiis.\" --session \"az0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"glg\" --csrf-token \"Molestiae ut ab et blanditiis assumenda.\" --session \"ai3\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1713,7 +1766,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"tgm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"akt\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1735,7 +1788,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5427675438931228727\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"bo8\",\n      \"maxUses\": 5533923013390269970,\n      \"recurring\": false,\n      \"startDate\": \"lho\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }' --csrf-token \"Voluptatem optio eos eum dolorem.\" --session \"5i6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         533427850654157609,\n         5457037498668814372,\n         9210281120859102377\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ph2\",\n      \"maxUses\": 8303872223040730923,\n      \"recurring\": true,\n      \"startDate\": \"xnq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"x69\"\n   }' --csrf-token \"Omnis explicabo et et occaecati.\" --session \"kum\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1759,7 +1812,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"sbu\",\n      \"maxUses\": 5770481811617357184,\n      \"startDate\": \"pu7\"\n   }' --code \"hk7\" --csrf-token \"Est aut rerum dolor.\" --session \"9df\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"vfc\",\n      \"maxUses\": 1245708450793899132,\n      \"startDate\": \"x1c\"\n   }' --code \"bnv\" --csrf-token \"Voluptates quis velit dolore culpa.\" --session \"43b\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -1795,7 +1848,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Quasi perferendis sit.\" --session \"9iv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Et cupiditate non.\" --session \"5mr\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -1817,7 +1870,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"nb2\" --csrf-token \"Provident enim officia.\" --session \"p1k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"5qy\" --csrf-token \"Est molestiae.\" --session \"emq\"")
 }
 
 func adminServicesExtendUsage() {
@@ -1841,7 +1894,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 2447\n   }' --id \"a7k\" --csrf-token \"Quo reiciendis explicabo non sit quasi numquam.\" --session \"741\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 731\n   }' --id \"bo8\" --csrf-token \"Ipsa sint.\" --session \"aen\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -1863,7 +1916,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"g0c\" --csrf-token \"Rem qui repudiandae velit.\" --session \"f9l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"ma5\" --csrf-token \"Totam atque.\" --session \"rhm\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1900,7 +1953,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"hoh\" --outcome \"vwp\" --limit 7 --cursor \"yk1\" --session \"deh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"6s6\" --outcome \"odw\" --limit 16 --cursor \"w2f\" --session \"uv2\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1929,7 +1982,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"0kb\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"u5d\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -1965,7 +2018,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"ngt\" --limit 83 --session \"x7g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"4n6\" --limit 22 --session \"z9x\"")
 }
 
 func adminCustomersGetUsage() {
@@ -1985,7 +2038,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ihq\" --session \"ju7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"gh0\" --session \"utz\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2007,7 +2060,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"psd\" --csrf-token \"Autem incidunt ut vel hic.\" --session \"vtn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1mz\" --csrf-token \"Qui ut laboriosam dicta.\" --session \"vqd\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2029,7 +2082,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"gu1\" --csrf-token \"Soluta quis.\" --session \"1cv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"p2j\" --csrf-token \"Odio voluptas maiores sit deleniti quas.\" --session \"u9e\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2065,7 +2118,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"3ax\" --csrf-token \"Ratione eaque.\" --session \"mqr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ep0\" --csrf-token \"Quos totam sed voluptatem reiciendis vitae.\" --session \"yff\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2089,7 +2142,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"i49\"\n   }' --id \"hju\" --csrf-token \"Odio nihil aut.\" --session \"ccj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"fx1\"\n   }' --id \"29g\" --csrf-token \"Ut laborum culpa consequuntur assumenda at perspiciatis.\" --session \"ad7\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2113,7 +2166,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3066546465673056613,\n      \"keepLine\": false,\n      \"reason\": \"d4u\"\n   }' --id \"jyz\" --csrf-token \"Voluptatem et.\" --session \"ofl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7516969569121816412,\n      \"keepLine\": true,\n      \"reason\": \"h71\"\n   }' --id \"i9g\" --csrf-token \"Quo quae inventore rem quis sed.\" --session \"9ox\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2133,7 +2186,88 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"oge\" --session \"i5a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"v4l\" --session \"1mn\"")
+}
+
+// adminPaymentsUsage displays the usage of the admin-payments command and its
+// subcommands.
+func adminPaymentsUsage() {
+	fmt.Fprintln(os.Stderr, `Payments to review: money that arrived short, over, in another currency or for an order that could not take it. The owner refunds or accepts each, once.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-payments COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Payments in a state (review by default), newest first.`)
+	fmt.Fprintln(os.Stderr, `    refund: Gives the payment back in full, once: through the provider's refund API where it has one (Stripe, the sandbox), else (Coinbase, Cryptomus) marked refunded by hand, which needs the transaction reference of that refund. Another refund or accept of the same payment, before or at the same time, is 409 conflict.`)
+	fmt.Fprintln(os.Stderr, `    accept: Takes the payment as payment of its order, once: the invoice is paid by it (keeping its own amount and currency: the seller takes what arrived as full payment), the order paid and provisioned as usual. 409 conflict when decided already, being refunded, or the order is paid already.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-payments COMMAND --help\n", os.Args[0])
+}
+func adminPaymentsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-payments list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -state STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Payments in a state (review by default), newest first.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -state STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 108 --session \"grv\"")
+}
+
+func adminPaymentsRefundUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-payments refund", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Gives the payment back in full, once: through the provider's refund API where it has one (Stripe, the sandbox), else (Coinbase, Cryptomus) marked refunded by hand, which needs the transaction reference of that refund. Another refund or accept of the same payment, before or at the same time, is 409 conflict.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"nuf\"\n   }' --id \"rjg\" --csrf-token \"Magnam illo sint non molestiae.\" --session \"wa6\"")
+}
+
+func adminPaymentsAcceptUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-payments accept", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Takes the payment as payment of its order, once: the invoice is paid by it (keeping its own amount and currency: the seller takes what arrived as full payment), the order paid and provisioned as usual. 409 conflict when decided already, being refunded, or the order is paid already.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"np1\" --csrf-token \"Consequatur omnis.\" --session \"n1y\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2164,7 +2298,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 281 --session \"2q2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 189 --session \"t44\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2200,7 +2334,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"mIf\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"MlK\" --locale \"en\"")
 }
 
 func catalogGetProductUsage() {
@@ -2222,7 +2356,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 351606884019662890 --currency \"ZTn\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 4551658941975985419 --currency \"mhs\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2242,7 +2376,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"uSU\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"kFF\" --locale \"nl-nl\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2280,7 +2414,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 6836488423081883833 --from \"Sunt quia at id.\" --to \"Voluptatem quasi id.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 8449126990000003870 --from \"Et enim debitis et et est dignissimos.\" --to \"Quos dolores soluta tenetur quia aut.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2298,7 +2432,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2375,7 +2509,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Labore minus error.\" --t \"bc4\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Nesciunt debitis earum magni.\" --t \"u9v\" --locale \"en-gb\"")
 }
 
 func invoicesPayUsage() {
@@ -2399,7 +2533,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"1po\",\n      \"returnUrl\": \"qw7\"\n   }' --invoice-id \"Et corrupti in.\" --t \"9ck\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"jea\",\n      \"returnUrl\": \"nuv\"\n   }' --invoice-id \"Totam est necessitatibus quibusdam nisi doloribus voluptatem.\" --t \"ia2\" --locale \"en\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2443,7 +2577,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"cil\" --gateway \"ool\" --from \"71q\" --to \"nze\" --limit 83 --cursor \"9w3\" --session \"ypk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"5q2\" --gateway \"j7a\" --from \"u4l\" --to \"5jx\" --limit 173 --cursor \"61r\" --session \"zyv\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2463,7 +2597,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"i9g\" --session \"mhc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"v98\" --session \"0lc\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2494,7 +2628,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"i5\" --pid 5392288462071687691")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"x8b\" --pid 6985028767513024733")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2528,7 +2662,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"har\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vcw\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 74,\n      \"gateway\": \"Vero exercitationem perspiciatis iste laboriosam voluptatem.\",\n      \"pid\": 2,\n      \"promoCode\": \"ydd\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"gis\"\n   }' --token \"Aut aspernatur.\" --idempotency-key \"8t\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"v3v\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"edw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 5,\n      \"gateway\": \"Quibusdam voluptas iste.\",\n      \"pid\": 2,\n      \"promoCode\": \"97o\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"ca8\"\n   }' --token \"Doloremque et ea odio et.\" --idempotency-key \"6\"")
 }
 
 func orderGetUsage() {
@@ -2548,7 +2682,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Velit nemo atque voluptatem rerum.\" --token \"Alias facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Soluta aut et dolorem sed.\" --token \"Et cumque rerum doloribus reiciendis explicabo.\"")
 }
 
 func orderCancelUsage() {
@@ -2568,7 +2702,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Et sunt earum qui blanditiis magnam non.\" --token \"Quae nisi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Eum unde esse saepe.\" --token \"Quibusdam veniam ut repudiandae.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2596,7 +2730,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"UTE\",\n      \"extraConnections\": 82,\n      \"pid\": 2,\n      \"promoCode\": \"ayw\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"lHn\",\n      \"extraConnections\": 97,\n      \"pid\": 2,\n      \"promoCode\": \"3hq\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2635,7 +2769,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Voluptates sint adipisci sint et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en\" --token \"Itaque officia necessitatibus nulla autem.\"")
 }
 
 func servicesGetUsage() {
@@ -2657,7 +2791,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur quaerat omnis.\" --locale \"en-us\" --token \"Id ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ullam sit ipsa consequatur maxime voluptas est.\" --locale \"en-us\" --token \"Ut magnam incidunt dicta consequatur cumque distinctio.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2679,7 +2813,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Inventore nostrum dolorem.\" --locale \"de-de\" --token \"Omnis quaerat illum occaecati.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Voluptatem optio voluptatem dolorum ea voluptatem.\" --locale \"en\" --token \"Et numquam omnis velit qui possimus occaecati.\"")
 }
 
 func servicesRestartUsage() {
@@ -2701,7 +2835,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Adipisci cupiditate veniam.\" --locale \"de-de\" --token \"Non in soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Ipsa cupiditate.\" --locale \"de-de\" --token \"Est architecto nihil illo magnam esse fuga.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2723,7 +2857,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Pariatur voluptatem.\" --locale \"en-gb\" --token \"Error assumenda.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolor et dicta ullam consequuntur blanditiis iure.\" --locale \"en-gb\" --token \"Ratione voluptatem eius.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2747,7 +2881,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est alias.\" --locale \"en-us\" --token \"Voluptatem velit illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Debitis consequuntur.\" --locale \"de-de\" --token \"Accusantium nemo explicabo alias.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2771,7 +2905,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Magnam nesciunt.\" --locale \"pt-pt\" --token \"Reprehenderit atque in labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Tempora iusto autem aut molestias.\" --locale \"en-us\" --token \"Error veritatis.\"")
 }
 
 func servicesRenewUsage() {
@@ -2795,7 +2929,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fjb\",\n      \"pid\": 3068850326262496906,\n      \"returnUrl\": \"wjq\"\n   }' --service-id \"Accusamus similique aut quidem voluptas qui.\" --locale \"es-es\" --token \"Suscipit iure suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"we7\",\n      \"pid\": 6768507227920817956,\n      \"returnUrl\": \"pf8\"\n   }' --service-id \"Et id dolorem aut consequatur tenetur vel.\" --locale \"en-gb\" --token \"Tempore quia aliquid mollitia.\"")
 }
 
 func servicesCancelUsage() {
@@ -2817,7 +2951,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Officiis quae.\" --locale \"en\" --token \"Qui itaque corporis optio omnis molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Architecto voluptas sunt odit.\" --locale \"de-de\" --token \"Ut repellendus quis officia.\"")
 }
 
 func servicesResumeUsage() {
@@ -2839,7 +2973,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Consequatur nulla.\" --locale \"pt-pt\" --token \"Repellendus ipsa repellat debitis ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dicta tenetur deleniti.\" --locale \"es-es\" --token \"Quis ut commodi aut est.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -2870,7 +3004,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Amet esse sit sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Fuga consectetur nisi id molestiae.\"")
 }
 
 func resellersOrderUsage() {
@@ -2892,7 +3026,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }' --token \"Iste molestias accusamus rerum ut et totam.\" --idempotency-key \"v\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"2e4\",\n      \"currency\": \"68\",\n      \"existingReseller\": false,\n      \"gateway\": \"Quae magni error.\",\n      \"password\": \"kzc\",\n      \"pid\": 8205460100353686976,\n      \"returnUrl\": \"dgj\"\n   }' --token \"Architecto rerum qui voluptas explicabo quo impedit.\" --idempotency-key \"3fs\"")
 }
 
 func resellersGetServiceUsage() {
@@ -2914,7 +3048,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Maiores enim voluptate sint est iusto.\" --locale \"de-de\" --token \"Velit natus consequuntur occaecati quod eligendi aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Quis qui sint hic doloremque atque sit.\" --locale \"pt-pt\" --token \"Beatae voluptatibus voluptas illo porro.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -2947,7 +3081,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"4ug\",\n      \"token\": \"jg8\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"fu2\",\n      \"token\": \"oaz\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -2965,7 +3099,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"t4r\",\n      \"token\": \"33i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6jq\",\n      \"token\": \"q3o\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -2983,7 +3117,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"r1d\",\n      \"otp\": \"alz\",\n      \"password\": \"77s\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"rwe\",\n      \"otp\": \"0kf\",\n      \"password\": \"kp9\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3001,7 +3135,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"f4e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"gum\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3021,7 +3155,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Et consequatur.\" --session \"u4l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Delectus deserunt non aut voluptas.\" --session \"gjs\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3053,7 +3187,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"tm1\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"4od\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3071,7 +3205,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Deleniti maxime ut repellendus quis officia exercitationem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Tempore explicabo hic temporibus excepturi.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3089,7 +3223,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"pfv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"xtq\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3107,7 +3241,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"70n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"4e6\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3127,7 +3261,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d51\"\n   }' --token \"Voluptatibus est libero vero saepe.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"a9j\"\n   }' --token \"Repellendus ullam laborum earum illum.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3161,7 +3295,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0l\" --locale \"nl-nl\" --token \"Doloremque blanditiis est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"dl\" --locale \"pt-pt\" --token \"Debitis mollitia odio.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3181,7 +3315,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"uk\",\n      \"extraQuantity\": 2321741270632893413,\n      \"serviceId\": \"nmq\"\n   }' --token \"Ut commodi aut est qui doloremque ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u\",\n      \"extraQuantity\": 3750402787810021683,\n      \"serviceId\": \"weq\"\n   }' --token \"Quasi quos inventore voluptates vel optio.\"")
 }
 
 func upsellOrderUsage() {
@@ -3203,5 +3337,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5\",\n      \"extraQuantity\": 8659794747124886769,\n      \"gateway\": \"Vitae necessitatibus architecto quae.\",\n      \"returnUrl\": \"ylw\",\n      \"serviceId\": \"thu\"\n   }' --token \"Dolores eum.\" --idempotency-key \"dxx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"h2\",\n      \"extraQuantity\": 5022156177585717902,\n      \"gateway\": \"Laboriosam quibusdam perspiciatis quia veritatis.\",\n      \"returnUrl\": \"o10\",\n      \"serviceId\": \"obn\"\n   }' --token \"Ipsam neque ipsa possimus neque odit.\" --idempotency-key \"jma\"")
 }
