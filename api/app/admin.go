@@ -20,7 +20,7 @@ var OperatorPasswordCost = 10
 
 // admin wires the seller's console API: operators, the console's reads, roles and the audit
 // log, all on business time.
-func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) *httpapi.Admin {
+func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, orders *order.Orders) *httpapi.Admin {
 	ops := operator.New(a.store, storeName(a.cfg.StoreName), a.log)
 	ops.SetClock(now)
 	ops.SetPasswordCost(OperatorPasswordCost)
@@ -38,8 +38,24 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps) 
 	cat := console.NewCatalogs(console.CatalogDeps{Store: a.store, InForce: a.Catalog, Check: a.checkSaved, Now: now,
 		Source: func(ctx context.Context) ([]byte, error) { return catalogSource(ctx, a.store) },
 		Reload: func(ctx context.Context) error { _, err := a.RefreshCatalog(ctx); return err }})
-	return &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base,
+	adm := &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base,
 		Catalog: cat}
+	if orders != nil {
+		adm.Payments = payments{Orders: orders, list: a.store}
+	}
+	return adm
+}
+
+// payments are the payments to review: refunded and accepted by the orders, listed by the store.
+type payments struct {
+	*order.Orders
+	list interface {
+		ReviewsIn(ctx context.Context, state string, limit int) ([]order.Review, error)
+	}
+}
+
+func (p payments) ReviewsIn(ctx context.Context, state string, limit int) ([]order.Review, error) {
+	return p.list.ReviewsIn(ctx, state, limit)
 }
 
 // checkSaved refuses a catalog saved in the console that this shop could not serve, as
@@ -67,5 +83,5 @@ func refunders(gateways []order.Gateway) map[string]console.AmountRefunder {
 
 // Operators is the shop's console operators (tests and the CLI add them).
 func (a *App) Operators() *operator.Operators {
-	return a.admin(nil, a.clock.Now, console.Deps{}).Operators
+	return a.admin(nil, a.clock.Now, console.Deps{}, nil).Operators
 }

@@ -339,7 +339,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayQuotes: st,
 		Now:       now,
 		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Wake: func() { worker.Notify() }}),
+			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: func() { worker.Notify() }}, orders),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

@@ -146,6 +146,10 @@ type Deps struct {
 	Mailer interface {
 		Send(ctx context.Context, m mail.Message) error
 	}
+	// Payments refunds the payments to review of a rejected held order (order.Orders).
+	Payments interface {
+		RefundOrderPayments(ctx context.Context, orderID, operator string) ([]order.Review, error)
+	}
 	// Wake tells the job worker a job is ready (approve queues a provisioning).
 	Wake func()
 	Now  func() time.Time
@@ -198,7 +202,9 @@ func (a *Actions) Approve(ctx context.Context, id string) (order.Order, error) {
 }
 
 // Reject cancels an order held by the fraud check, its lines with it; what its invoice took is
-// refunded in full (refund nil when nothing was paid).
+// refunded in full, and so is money held on it for review (short, over, another currency):
+// through its provider where it can refund, else it stays in the payments to review for the
+// owner to refund by hand with its reference. refund is nil when nothing was paid.
 func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (order.Order, *Refund, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
@@ -232,9 +238,32 @@ func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (orde
 		if err == nil {
 			ref = &r
 		}
+	} else if a.d.Payments != nil {
+		held, err := a.d.Payments.RefundOrderPayments(ctx, id, operator)
+		if err != nil {
+			return o, nil, fmt.Errorf("%w: %v", ErrRefundFailed, err)
+		}
+		if len(held) > 0 {
+			ref = heldRefund(held[0], reason, operator)
+		}
 	}
 	o, err = a.order(ctx, id)
 	return o, ref, err
+}
+
+// heldRefund describes the refund of money held for review on a rejected order: made through
+// its provider, or (crypto) still to make by hand.
+func heldRefund(r order.Review, reason, operator string) *Refund {
+	if reason == "" {
+		reason = "order rejected"
+	}
+	out := &Refund{ID: r.ID, OrderID: r.OrderID, Amount: r.Amount, Method: r.Provider, Reference: r.RefundID, Reason: reason,
+		Operator: operator, CreatedAt: r.RefundedAt}
+	if r.State != order.ReviewRefunded {
+		out.Method, out.CreatedAt = RefundManual, r.CreatedAt
+		out.Note = fmt.Sprintf("%s cannot refund through its API: pay the buyer back by hand, then mark payment %s refunded with its reference.", r.Provider, r.ID)
+	}
+	return out
 }
 
 // RefundResult is a refund made and where the order stands.

@@ -26,6 +26,7 @@ import (
 	genadminoperators "github.com/streamcart/streamcart/gen/admin_operators"
 	genadminorderactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
+	genadminpayments "github.com/streamcart/streamcart/gen/admin_payments"
 	genadminpromotions "github.com/streamcart/streamcart/gen/admin_promotions"
 	genadminservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
@@ -39,6 +40,7 @@ import (
 	adminoperatorssrv "github.com/streamcart/streamcart/gen/http/admin_operators/server"
 	adminorderactionssrv "github.com/streamcart/streamcart/gen/http/admin_order_actions/server"
 	adminorderssrv "github.com/streamcart/streamcart/gen/http/admin_orders/server"
+	adminpaymentssrv "github.com/streamcart/streamcart/gen/http/admin_payments/server"
 	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
 	adminservicessrv "github.com/streamcart/streamcart/gen/http/admin_services/server"
 	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
@@ -80,6 +82,8 @@ type Admin struct {
 	// PublicURL is the shop's address, for the setup links of invited operators.
 	PublicURL string
 	Catalog   CatalogAdmin
+	// Payments are the payments to review (nil: the console lists none and acts on none).
+	Payments Payments
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.
@@ -177,6 +181,11 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 		e := genadminaudit.NewEndpoints(adminAudit{a})
 		e.Use(hide)
 		adminauditsrv.Mount(mux, adminauditsrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	if d.Payments != nil {
+		e := genadminpayments.NewEndpoints(adminPayments{a})
+		e.Use(hide)
+		adminpaymentssrv.Mount(mux, adminpaymentssrv.New(e, mux, dec, enc, errh, formatError))
 	}
 	{
 		e := genadminoperators.NewEndpoints(adminOperators{a})

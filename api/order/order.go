@@ -161,19 +161,30 @@ type Payment struct {
 	Amount money.Money
 }
 
-// Why a payment is under review.
+// Why a payment is under review: stable names, shown by the console, its API and the CLI.
 const (
-	ReasonCancelled   = "order cancelled"
-	ReasonExpired     = "invoice expired"
-	ReasonHeld        = "order held"
-	ReasonFailed      = "payment failed before"
-	ReasonAlreadyPaid = "invoice already paid"
-	ReasonInReview    = "order already under review"
-	ReasonLineGone    = "line not active"
+	ReasonCancelled   = "cancelled"    // the order was cancelled
+	ReasonExpired     = "expired"      // the invoice's deadline passed
+	ReasonHeld        = "held"         // the order is held by the fraud check
+	ReasonFailed      = "failed"       // the payment had failed before
+	ReasonAlreadyPaid = "already_paid" // the invoice is paid already (a second payment)
+	ReasonInReview    = "in_review"    // the order is under review already
+	ReasonLineGone    = "line_gone"    // the line it paid for is not active
+	ReasonShort       = "short"        // less than the invoice's amount arrived
+	ReasonOver        = "over"         // more than the invoice's amount arrived
+	ReasonCurrency    = "currency"     // the money arrived in another currency
 )
 
-// Review is a payment kept aside because its order cannot deliver anything for it: refunded by
-// a RefundJob where the gateway can, else for the operator to settle by hand.
+// The states of a payment to review.
+const (
+	ReviewOpen     = "review"   // the owner refunds or accepts it
+	ReviewRefunded = "refunded" // given back (by the provider, or by hand with a reference)
+	ReviewAccepted = "accepted" // taken as payment of its order
+)
+
+// Review is a payment to review: money that arrived but cannot settle its order. One whose
+// order cannot deliver anything is refunded by a RefundJob where the gateway can; the others
+// wait for the owner, who refunds or accepts them.
 type Review struct {
 	ID            string
 	OrderID       string
@@ -181,11 +192,15 @@ type Review struct {
 	Provider      string
 	TransactionID string
 	PaymentRef    string
-	Amount        money.Money
+	Amount        money.Money // what arrived
+	Expected      money.Money // what the order asked
 	Reason        string
+	State         string
 	RefundID      string    // the provider's refund; "" until refunded
+	Reference     string    // the transaction of a refund made by hand
 	RefundedAt    time.Time // zero until refunded
 	RefundError   string    // why the last refund attempt failed
+	DecidedBy     string    // the operator who refunded or accepted it; "" for an automatic refund
 	CreatedAt     time.Time
 }
 

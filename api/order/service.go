@@ -50,8 +50,14 @@ type Store interface {
 	SetPaymentLink(ctx context.Context, o Order) (bool, error)
 	// Review reads a payment under review; ErrNotFound when none.
 	Review(ctx context.Context, id string) (Review, error)
-	// RecordRefund records a refund made (refundID, at) or, with refundID "", why it failed.
-	RecordRefund(ctx context.Context, id, refundID, failure string, at time.Time) error
+	// ClaimRefund marks a refund of a payment to review under way, once; false when it is
+	// decided already or another refund of it is under way.
+	ClaimRefund(ctx context.Context, id string) (bool, error)
+	// FinishRefund records a claimed refund made (r's RefundID or Reference, DecidedBy,
+	// RefundedAt; the state refunded) or, with failure, why it failed (the claim let go).
+	FinishRefund(ctx context.Context, r Review, failure string) error
+	// OrderReviews lists an order's payments to review in state ("": all).
+	OrderReviews(ctx context.Context, orderID, state string) ([]Review, error)
 }
 
 // Tx is the unit of work of an order write.
@@ -71,6 +77,12 @@ type Tx interface {
 	// InsertReview records a payment under review unless its transaction id is recorded already
 	// (a duplicate delivery); it reports whether it inserted.
 	InsertReview(ctx context.Context, r Review) (bool, error)
+	// AcceptReview moves a payment to review to accepted unless it is decided or being refunded
+	// (ErrDecided); it answers the row.
+	AcceptReview(ctx context.Context, id, by string, at time.Time) (Review, error)
+	// PayInvoice marks an unpaid or cancelled invoice paid by txn; false when it is paid or the
+	// transaction settled another invoice.
+	PayInvoice(ctx context.Context, id, txn string, at time.Time) (bool, error)
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the

@@ -129,7 +129,7 @@ func (s *Orders) putReview(ctx context.Context, tx Tx, o Order, p Payment, reaso
 	now := s.now().UTC()
 	r := Review{
 		ID: id.New("pay_"), OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: p.Provider, TransactionID: p.TransactionID,
-		PaymentRef: p.Ref, Amount: p.Amount, Reason: reason, CreatedAt: now,
+		PaymentRef: p.Ref, Amount: p.Amount, Expected: o.Invoice.Amount, Reason: reason, State: ReviewOpen, CreatedAt: now,
 	}
 	inserted, err := tx.InsertReview(ctx, r)
 	if err != nil {
@@ -196,30 +196,21 @@ func (s *Orders) ReviewPaid(ctx context.Context, orderID, reason string) error {
 
 // Refund is the JobRefund handler's work: it gives back the payment under review id through its
 // gateway and records the refund, or why it failed (the job retries, a bounded number of times).
+// A payment the owner refunded or accepted meanwhile, or is refunding now, is left alone.
 func (s *Orders) Refund(ctx context.Context, id string) error {
 	r, err := s.store.Review(ctx, id)
 	if err != nil {
 		return fmt.Errorf("refund %s: %w", id, err)
 	}
-	if r.Refunded() {
+	if r.State != ReviewOpen {
 		return nil
 	}
-	g, ok := s.gateways[r.Provider].(Refunder)
-	if !ok {
+	if _, ok := s.gateways[r.Provider].(Refunder); !ok {
 		return nil // listed for the operator
 	}
-	refundID, err := g.Refund(ctx, r)
-	if err != nil {
-		if rerr := s.store.RecordRefund(ctx, id, "", err.Error(), s.now().UTC()); rerr != nil {
-			err = errors.Join(err, rerr)
-		}
+	if _, err := s.refund(ctx, r, "", ""); err != nil && !errors.Is(err, ErrDecided) {
 		return fmt.Errorf("refund %s: %w", id, err)
 	}
-	if err := s.store.RecordRefund(ctx, id, refundID, "", s.now().UTC()); err != nil {
-		return fmt.Errorf("refund %s: %w", id, err)
-	}
-	s.log.Warn("payment refunded", "order", r.OrderID, "invoice", r.InvoiceID, "provider", r.Provider, "refund", refundID,
-		"amount", r.Amount.Amount, "currency", r.Amount.Currency, "reason", r.Reason)
 	return nil
 }
 
@@ -229,8 +220,9 @@ var ErrAmountMismatch = errors.New("paid amount differs from the invoice")
 
 // SettleVerified settles an invoice a payment provider reported paid, after checking that the
 // provider charged exactly the invoice's amount in its currency. A mismatch on a payable order
-// settles nothing and holds the order (Hold); a person decides what the money buys. A payment of
-// an order that cannot take one goes to review whatever its amount (SettlePayment).
+// settles nothing: the order is held and the money recorded as a payment to review (HoldPayment);
+// the owner refunds or accepts it. A payment of an order that cannot take one goes to review
+// whatever its amount (SettlePayment).
 func (s *Orders) SettleVerified(ctx context.Context, invoiceID string, p Payment) (Order, error) {
 	o, err := s.store.InvoiceOrder(ctx, invoiceID)
 	if err != nil {
@@ -238,13 +230,9 @@ func (s *Orders) SettleVerified(ctx context.Context, invoiceID string, p Payment
 	}
 	paid := p.Amount
 	if s.unpayable(o) == "" && (paid.Amount != o.Invoice.Amount.Amount || !strings.EqualFold(paid.Currency, o.Invoice.Amount.Currency)) {
-		if p.Provider != "" && p.Provider != o.Invoice.Gateway {
-			return Order{}, fmt.Errorf("settle %s: %w", invoiceID, ErrWrongProvider)
-		}
-		reason := fmt.Sprintf("amount mismatch: paid %d %s, invoice %d %s", paid.Amount, strings.ToUpper(paid.Currency),
-			o.Invoice.Amount.Amount, o.Invoice.Amount.Currency)
-		if o, err = s.Hold(ctx, invoiceID, reason); err != nil {
-			return Order{}, err
+		p.Amount.Currency = strings.ToUpper(paid.Currency)
+		if o, err = s.HoldPayment(ctx, invoiceID, p, o.Invoice.Amount, ""); err != nil {
+			return o, err
 		}
 		return o, fmt.Errorf("settle %s: %w", invoiceID, ErrAmountMismatch)
 	}

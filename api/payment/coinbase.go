@@ -321,6 +321,13 @@ func (c *Coinbase) paid(ev Event, l coinbaseLink) Event {
 	if !strings.EqualFold(l.Currency, coinbaseCurrency) || !ok1 || !ok2 || got.Cmp(asked) < 0 {
 		ev.Kind = KindWrongAmount
 		ev.Type = fmt.Sprintf("%s: paid %s %s of %s %s", ev.Type, took, l.Currency, l.Amount, coinbaseCurrency)
+		// A payment to review, in the link's own units: what arrived against what it asked.
+		ev.Amount = money.Money{Amount: minorUnits(got, l.Currency), Currency: strings.ToUpper(l.Currency)}
+		ev.Expected = money.Money{Amount: minorUnits(asked, coinbaseCurrency), Currency: coinbaseCurrency}
+		ev.Reason = order.ReasonShort
+		if !strings.EqualFold(l.Currency, coinbaseCurrency) {
+			ev.Reason = order.ReasonCurrency
+		}
 		return ev
 	}
 	ev.Kind = KindPaid
@@ -400,6 +407,18 @@ func parseDecimal(s, currency string) (int64, error) {
 		}
 	}
 	return money.Parse(s, currency)
+}
+
+// minorUnits is a decimal amount (nil: unreadable, 0) in minor units of currency, rounded once.
+func minorUnits(r *big.Rat, currency string) int64 {
+	if r == nil {
+		return 0
+	}
+	digits, ok := money.Digits(currency)
+	if !ok {
+		digits = 2 // USDC, as Coinbase writes it
+	}
+	return money.Round(new(big.Rat).Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil))))
 }
 
 func truncate(s string, n int) string {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -75,14 +76,18 @@ func CryptomusSign(body []byte, apiKey string) string {
 
 // cryptomusInvoice is the part of an invoice (API answer or webhook) we read.
 type cryptomusInvoice struct {
-	UUID          string `json:"uuid"`
-	OrderID       string `json:"order_id"`
-	Amount        string `json:"amount"`
-	Currency      string `json:"currency"`
-	Status        string `json:"status"`         // webhooks
-	PaymentStatus string `json:"payment_status"` // API answers
-	URL           string `json:"url"`
-	TxID          string `json:"txid"`
+	UUID     string `json:"uuid"`
+	OrderID  string `json:"order_id"`
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	// What the buyer actually paid (webhooks): in USD, and in the payer's currency.
+	PaymentAmountUSD string `json:"payment_amount_usd"`
+	PaymentAmount    string `json:"payment_amount"`
+	PayerCurrency    string `json:"payer_currency"`
+	Status           string `json:"status"`         // webhooks
+	PaymentStatus    string `json:"payment_status"` // API answers
+	URL              string `json:"url"`
+	TxID             string `json:"txid"`
 }
 
 // call POSTs a signed request and decodes {"state":0,"result":…} into out.
@@ -216,7 +221,15 @@ func (c *Cryptomus) invoiceEvent(ev Event, inv cryptomusInvoice, status string) 
 	case "paid", "paid_over":
 		ev.Kind = KindPaid
 	case "wrong_amount":
-		ev.Kind = KindWrongAmount
+		// Cryptomus's status for less than the invoice's amount: a payment to review of what
+		// arrived (in USD as Cryptomus counts it, else in the payer's currency) against the invoice.
+		ev.Kind, ev.Reason, ev.Expected = KindWrongAmount, order.ReasonShort, ev.Amount
+		ev.Amount = money.Money{Currency: "USD"}
+		if r, ok := new(big.Rat).SetString(strings.TrimSpace(inv.PaymentAmountUSD)); ok {
+			ev.Amount.Amount = minorUnits(r, "USD")
+		} else if r, ok := new(big.Rat).SetString(strings.TrimSpace(inv.PaymentAmount)); ok && money.Known(inv.PayerCurrency) {
+			ev.Amount = money.Money{Amount: minorUnits(r, inv.PayerCurrency), Currency: strings.ToUpper(inv.PayerCurrency)}
+		}
 	case "fail", "system_fail":
 		ev.Kind = KindFailed
 	case "cancel":

@@ -41,7 +41,7 @@ type Kind string
 
 const (
 	KindPaid        Kind = "paid"         // settle
-	KindWrongAmount Kind = "wrong_amount" // the buyer paid another amount: hold for review
+	KindWrongAmount Kind = "wrong_amount" // the buyer paid another amount: a payment to review, the order held
 	KindFailed      Kind = "failed"       // the payment failed for good
 	KindPending     Kind = "pending"      // nothing final yet
 	KindIgnored     Kind = "ignored"      // an event type we do not act on
@@ -55,9 +55,15 @@ type Event struct {
 	Kind          Kind
 	InvoiceID     string      // ours, as we gave it to the provider
 	TransactionID string      // unique per payment: a reused one never settles twice
-	Amount        money.Money // the invoice amount the provider charged
-	PaymentRef    string      // what the provider refunds by (Stripe: the payment intent); may be ""
-	Customer      string      // the provider's customer who paid (Stripe), when the event names one
+	Amount        money.Money // the invoice amount the provider charged; for KindWrongAmount, what arrived
+	// Expected is what the provider asked for the invoice (KindWrongAmount); zero: the invoice's
+	// amount.
+	Expected money.Money
+	// Reason is why a KindWrongAmount payment cannot settle (order.ReasonShort…); "": worked
+	// out from Amount and Expected.
+	Reason     string
+	PaymentRef string // what the provider refunds by (Stripe: the payment intent); may be ""
+	Customer   string // the provider's customer who paid (Stripe), when the event names one
 }
 
 // Provider is the webhook side of a gateway.
@@ -112,7 +118,7 @@ type Inbox interface {
 type Orders interface {
 	SettleVerified(ctx context.Context, invoiceID string, p order.Payment) (order.Order, error)
 	Fail(ctx context.Context, invoiceID string) (order.Order, error)
-	Hold(ctx context.Context, invoiceID, reason string) (order.Order, error)
+	HoldPayment(ctx context.Context, invoiceID string, p order.Payment, expected money.Money, reason string) (order.Order, error)
 	InvoiceOrder(ctx context.Context, invoiceID string) (order.Order, error)
 }
 
@@ -293,7 +299,12 @@ func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 		_, err = w.orders.SettleVerified(ctx, ev.InvoiceID, order.Payment{Provider: ev.Provider,
 			TransactionID: ev.Provider + ":" + ev.TransactionID, Ref: ev.PaymentRef, Amount: ev.Amount})
 	case KindWrongAmount:
-		_, err = w.orders.Hold(ctx, ev.InvoiceID, ev.Provider+" reported "+ev.Type)
+		expected := ev.Expected
+		if expected.Currency == "" {
+			expected = o.Invoice.Amount
+		}
+		_, err = w.orders.HoldPayment(ctx, ev.InvoiceID, order.Payment{Provider: ev.Provider,
+			TransactionID: ev.Provider + ":" + ev.TransactionID, Ref: ev.PaymentRef, Amount: ev.Amount}, expected, ev.Reason)
 		if err == nil {
 			return "held: " + ev.Type, nil
 		}

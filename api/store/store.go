@@ -80,6 +80,8 @@ type Backend interface {
 	PendingInvoices(ctx context.Context, before time.Time, gateways []string, limit int) ([]string, error)
 	// Reviews lists the payments under review, newest first (streamcart payments review).
 	Reviews(ctx context.Context, limit int) ([]order.Review, error)
+	// ReviewsIn lists the payments to review in a state ("": all), newest first.
+	ReviewsIn(ctx context.Context, state string, limit int) ([]order.Review, error)
 
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	Jobs

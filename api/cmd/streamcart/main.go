@@ -45,7 +45,7 @@ const usage = `Usage:
   streamcart mail preview KIND [--locale de-de]  print a message rendered from sample data (text and HTML)
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
-  streamcart payments review [--limit N]  payments for orders that could not deliver them: refunded or to refund by hand
+  streamcart payments review [--state review|refunded|accepted|all] [--limit N]  payments to review: money that could not settle its order
   streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
   streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
   streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)

@@ -28,10 +28,10 @@ func TestPaymentsReviewListsEachPayment(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := [][]string{
-		{"ORDER", "INVOICE", "PROVIDER", "AMOUNT", "CURRENCY", "REASON", "REFUNDED"},
-		{"ord_1", "inv_1", "stripe", "1599", "EUR", "order cancelled", "yes", "re_1"},
-		{"ord_2", "inv_2", "cryptomus", "2000", "USD", "order held", "no", "refund by hand"},
-		{"ord_3", "inv_3", "stripe", "500", "GBP", "line not active", "no", "stripe unavailable"},
+		{"ID", "ORDER", "INVOICE", "PROVIDER", "AMOUNT", "CURRENCY", "EXPECTED", "REASON", "STATE", "REFUNDED"},
+		{"ord_1", "inv_1", "stripe", "1599", "EUR", "cancelled", "yes", "re_1"},
+		{"ord_2", "inv_2", "cryptomus", "2000", "USD", "held", "no", "refund by hand"},
+		{"ord_3", "inv_3", "stripe", "500", "GBP", "line_gone", "no", "stripe unavailable"},
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out.String())
@@ -45,15 +45,47 @@ func TestPaymentsReviewListsEachPayment(t *testing.T) {
 	}
 }
 
+// Finding 4 of issue 24: `streamcart payments review` lists the payments to review (state
+// review), as the console does; --state lists the decided ones, and an unknown state is refused.
 func TestPaymentsReviewCommand(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "shop.db")
 	st, err := store.OpenURL(t.Context(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
+	at := time.Now().UTC()
+	err = st.WithTx(t.Context(), func(tx order.Tx) error {
+		for _, r := range []order.Review{
+			{ID: "pay_short", OrderID: "ord_1", InvoiceID: "inv_1", Provider: "stripe", TransactionID: "stripe:cs_1",
+				Amount: money.Money{Amount: 1, Currency: "EUR"}, Expected: money.Money{Amount: 1299, Currency: "EUR"}, Reason: order.ReasonShort, CreatedAt: at},
+			{ID: "pay_done", OrderID: "ord_2", InvoiceID: "inv_2", Provider: "stripe", TransactionID: "stripe:cs_2",
+				Amount: money.Money{Amount: 1299, Currency: "USD"}, Expected: money.Money{Amount: 1299, Currency: "EUR"}, Reason: order.ReasonCurrency,
+				State: order.ReviewAccepted, CreatedAt: at},
+		} {
+			if _, err := tx.InsertReview(t.Context(), r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	st.Close()
-	if err := run([]string{"payments", "review", "--db", db}); err != nil {
-		t.Fatalf("payments review: %v", err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args      []string
+		want, not string
+	}{
+		{nil, "pay_short", "pay_done"},
+		{[]string{"--state", "accepted"}, "pay_done", "pay_short"},
+	} {
+		out := captureStdout(t, func() error { return run(append([]string{"payments", "review", "--db", db}, tc.args...)) })
+		if !strings.Contains(out, tc.want) || strings.Contains(out, tc.not) || !strings.Contains(out, "1299 EUR") {
+			t.Fatalf("payments review %v:\n%s\nwant %s, not %s", tc.args, out, tc.want, tc.not)
+		}
+	}
+	if err := run([]string{"payments", "review", "--db", db, "--state", "lost"}); err == nil {
+		t.Fatal("payments review --state lost: no error")
 	}
 	if err := run([]string{"payments"}); err == nil {
 		t.Fatal("payments without review: no error")
