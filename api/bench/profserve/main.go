@@ -3,7 +3,7 @@
 // profile of one window of it, so the "where the time goes" figures of docs/benchmarks.md can be
 // taken again under load:
 //
-//	profserve --db /tmp/p.db --after 3s --for 8s --cpuprofile cpu.prof &
+//	profserve --db /tmp/p.db --after 3s --for 8s --cpuprofile cpu.prof 2>/tmp/access.log &
 //	orders --targets http://127.0.0.1:18189 --duration 10s
 //	go tool pprof -top -cum profserve cpu.prof
 package main
@@ -49,7 +49,8 @@ func run(addr, db, out string, after, window time.Duration) error {
 	defer f.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// As `streamcart serve` logs by default: a JSON access line per request (send stderr to a file).
+	log := slog.New(httpapi.LogRequestID(slog.NewJSONHandler(os.Stderr, nil)))
 	a, err := app.Open(ctx, app.Config{
 		Addr: addr, DB: db, TrustedProxies: geo.LocalNetworks(), FraudMaxPerIP: fraud.DefaultMaxOrdersPerIP, RateLimits: httpapi.RateLimits{Off: true},
 		ServerHostname: "line.streamcart.local:8000", UsernamePrefix: "sc", DashboardURL: "/checkout/", StoreName: "Streamcart",
