@@ -21,6 +21,7 @@ import (
 	adminoperatorsc "github.com/streamcart/streamcart/gen/http/admin_operators/client"
 	adminorderactionsc "github.com/streamcart/streamcart/gen/http/admin_order_actions/client"
 	adminordersc "github.com/streamcart/streamcart/gen/http/admin_orders/client"
+	adminpaymentsc "github.com/streamcart/streamcart/gen/http/admin_payments/client"
 	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
 	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
@@ -57,6 +58,7 @@ func UsageCommands() []string {
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
+		"admin-payments (list|refund|accept)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
@@ -75,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --ip \"hif\" --limit 449 --cursor \"hx6\" --session \"v98\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"fbf\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"3s0\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --ip \"b7v\" --limit 125 --cursor \"i02\" --session \"3c7\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"fke\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"zhk\"" + "\n" +
 		""
 }
 
@@ -263,6 +265,24 @@ func ParseEndpoint(
 		adminOrderActionsRefundsFlags       = flag.NewFlagSet("refunds", flag.ExitOnError)
 		adminOrderActionsRefundsIDFlag      = adminOrderActionsRefundsFlags.String("id", "REQUIRED", "")
 		adminOrderActionsRefundsSessionFlag = adminOrderActionsRefundsFlags.String("session", "", "")
+
+		adminPaymentsFlags = flag.NewFlagSet("admin-payments", flag.ContinueOnError)
+
+		adminPaymentsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminPaymentsListStateFlag   = adminPaymentsListFlags.String("state", "review", "")
+		adminPaymentsListLimitFlag   = adminPaymentsListFlags.String("limit", "100", "")
+		adminPaymentsListSessionFlag = adminPaymentsListFlags.String("session", "", "")
+
+		adminPaymentsRefundFlags         = flag.NewFlagSet("refund", flag.ExitOnError)
+		adminPaymentsRefundBodyFlag      = adminPaymentsRefundFlags.String("body", "REQUIRED", "")
+		adminPaymentsRefundIDFlag        = adminPaymentsRefundFlags.String("id", "REQUIRED", "")
+		adminPaymentsRefundCsrfTokenFlag = adminPaymentsRefundFlags.String("csrf-token", "", "")
+		adminPaymentsRefundSessionFlag   = adminPaymentsRefundFlags.String("session", "", "")
+
+		adminPaymentsAcceptFlags         = flag.NewFlagSet("accept", flag.ExitOnError)
+		adminPaymentsAcceptIDFlag        = adminPaymentsAcceptFlags.String("id", "REQUIRED", "")
+		adminPaymentsAcceptCsrfTokenFlag = adminPaymentsAcceptFlags.String("csrf-token", "", "")
+		adminPaymentsAcceptSessionFlag   = adminPaymentsAcceptFlags.String("session", "", "")
 
 		adminSummaryFlags = flag.NewFlagSet("admin-summary", flag.ContinueOnError)
 
@@ -530,6 +550,11 @@ func ParseEndpoint(
 	adminOrderActionsRefundFlags.Usage = adminOrderActionsRefundUsage
 	adminOrderActionsRefundsFlags.Usage = adminOrderActionsRefundsUsage
 
+	adminPaymentsFlags.Usage = adminPaymentsUsage
+	adminPaymentsListFlags.Usage = adminPaymentsListUsage
+	adminPaymentsRefundFlags.Usage = adminPaymentsRefundUsage
+	adminPaymentsAcceptFlags.Usage = adminPaymentsAcceptUsage
+
 	adminSummaryFlags.Usage = adminSummaryUsage
 	adminSummaryGetFlags.Usage = adminSummaryGetUsage
 
@@ -637,6 +662,8 @@ func ParseEndpoint(
 			svcf = adminCustomersFlags
 		case "admin-order-actions":
 			svcf = adminOrderActionsFlags
+		case "admin-payments":
+			svcf = adminPaymentsFlags
 		case "admin-summary":
 			svcf = adminSummaryFlags
 		case "catalog":
@@ -809,6 +836,19 @@ func ParseEndpoint(
 
 			case "refunds":
 				epf = adminOrderActionsRefundsFlags
+
+			}
+
+		case "admin-payments":
+			switch epn {
+			case "list":
+				epf = adminPaymentsListFlags
+
+			case "refund":
+				epf = adminPaymentsRefundFlags
+
+			case "accept":
+				epf = adminPaymentsAcceptFlags
 
 			}
 
@@ -1150,6 +1190,19 @@ func ParseEndpoint(
 				endpoint = c.Refunds()
 				data, err = adminorderactionsc.BuildRefundsPayload(*adminOrderActionsRefundsIDFlag, *adminOrderActionsRefundsSessionFlag)
 			}
+		case "admin-payments":
+			c := adminpaymentsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminpaymentsc.BuildListPayload(*adminPaymentsListStateFlag, *adminPaymentsListLimitFlag, *adminPaymentsListSessionFlag)
+			case "refund":
+				endpoint = c.Refund()
+				data, err = adminpaymentsc.BuildRefundPayload(*adminPaymentsRefundBodyFlag, *adminPaymentsRefundIDFlag, *adminPaymentsRefundCsrfTokenFlag, *adminPaymentsRefundSessionFlag)
+			case "accept":
+				endpoint = c.Accept()
+				data, err = adminpaymentsc.BuildAcceptPayload(*adminPaymentsAcceptIDFlag, *adminPaymentsAcceptCsrfTokenFlag, *adminPaymentsAcceptSessionFlag)
+			}
 		case "admin-summary":
 			c := adminsummaryc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1379,7 +1432,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"y06\" --action \"q8f\" --target \"tq4\" --ip \"hif\" --limit 449 --cursor \"hx6\" --session \"v98\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --ip \"b7v\" --limit 125 --cursor \"i02\" --session \"3c7\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1411,7 +1464,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fbf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fke\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1433,7 +1486,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"gsw\",\n      \"source\": \"66\"\n   }' --csrf-token \"A omnis molestias eos nisi blanditiis fugit.\" --session \"7bl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"8f0\",\n      \"source\": \"6x\"\n   }' --csrf-token \"Qui eaque explicabo.\" --session \"681\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1451,7 +1504,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"6nq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"h6m\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1471,7 +1524,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 1827410018463582163 --session \"6oh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 6931323369387412081 --session \"2hf\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1506,7 +1559,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 298 --session \"e7r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1528,7 +1581,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6266157325978615476 --csrf-token \"Nam et corrupti.\" --session \"dzu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5578638975682511528 --csrf-token \"Eveniet dicta voluptatem hic labore qui.\" --session \"hy2\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1550,7 +1603,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1118980671431575670 --csrf-token \"Est dolorem.\" --session \"m0i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3630871423688905702 --csrf-token \"Beatae cum aut numquam quaerat.\" --session \"jwz\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1588,7 +1641,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"kfp\" --q \"pm4\" --limit 169 --cursor \"um3\" --session \"9by\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"")
 }
 
 func adminMailResendUsage() {
@@ -1610,7 +1663,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 986843932693715971 --csrf-token \"At impedit nihil voluptatum quod nobis.\" --session \"8ut\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 900936618419605221 --csrf-token \"Et est deserunt.\" --session \"cg2\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1641,7 +1694,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"3s0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"zhk\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1663,7 +1716,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"rw2\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Autem harum quas illo iste cupiditate.\" --session \"mm5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sce\",\n      \"role\": \"support\"\n   }' --csrf-token \"Dolore laudantium.\" --session \"obm\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1685,7 +1738,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"mwp\" --csrf-token \"Sunt ex rerum officiis.\" --session \"az0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"glg\" --csrf-token \"Molestiae ut ab et blanditiis assumenda.\" --session \"ai3\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1716,7 +1769,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"tgm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"akt\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1738,7 +1791,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5427675438931228727\n      ],\n      \"code\": \"sce\",\n      \"expirationDate\": \"bo8\",\n      \"maxUses\": 5533923013390269970,\n      \"recurring\": false,\n      \"startDate\": \"lho\",\n      \"type\": \"Percentage\",\n      \"value\": \"ls4\"\n   }' --csrf-token \"Voluptatem optio eos eum dolorem.\" --session \"5i6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         533427850654157609,\n         5457037498668814372,\n         9210281120859102377\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ph2\",\n      \"maxUses\": 8303872223040730923,\n      \"recurring\": true,\n      \"startDate\": \"xnq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"x69\"\n   }' --csrf-token \"Omnis explicabo et et occaecati.\" --session \"kum\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1762,7 +1815,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"sbu\",\n      \"maxUses\": 5770481811617357184,\n      \"startDate\": \"pu7\"\n   }' --code \"hk7\" --csrf-token \"Est aut rerum dolor.\" --session \"9df\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"vfc\",\n      \"maxUses\": 1245708450793899132,\n      \"startDate\": \"x1c\"\n   }' --code \"bnv\" --csrf-token \"Voluptates quis velit dolore culpa.\" --session \"43b\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -1798,7 +1851,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Quasi perferendis sit.\" --session \"9iv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Et cupiditate non.\" --session \"5mr\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -1820,7 +1873,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"nb2\" --csrf-token \"Provident enim officia.\" --session \"p1k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"5qy\" --csrf-token \"Est molestiae.\" --session \"emq\"")
 }
 
 func adminServicesExtendUsage() {
@@ -1844,7 +1897,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 2447\n   }' --id \"a7k\" --csrf-token \"Quo reiciendis explicabo non sit quasi numquam.\" --session \"741\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 731\n   }' --id \"bo8\" --csrf-token \"Ipsa sint.\" --session \"aen\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -1866,7 +1919,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"03x\" --csrf-token \"Velit placeat est dolorum.\" --session \"rkn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"fio\" --csrf-token \"Dolorem fuga qui ducimus.\" --session \"cs8\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1903,7 +1956,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"deh\" --outcome \"b6t\" --limit 97 --cursor \"0so\" --session \"s4l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"6io\" --outcome \"whv\" --limit 170 --cursor \"flu\" --session \"238\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1932,7 +1985,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"woj\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"7t4\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -1968,7 +2021,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"58m\" --limit 77 --session \"gtx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"cz9\" --limit 70 --session \"ll5\"")
 }
 
 func adminCustomersGetUsage() {
@@ -1988,7 +2041,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"5n5\" --session \"ihq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"gh0\" --session \"utz\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2010,7 +2063,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"psd\" --csrf-token \"Autem incidunt ut vel hic.\" --session \"vtn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1mz\" --csrf-token \"Qui ut laboriosam dicta.\" --session \"vqd\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2032,7 +2085,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"gu1\" --csrf-token \"Soluta quis.\" --session \"1cv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"p2j\" --csrf-token \"Odio voluptas maiores sit deleniti quas.\" --session \"u9e\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2068,7 +2121,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"3ax\" --csrf-token \"Ratione eaque.\" --session \"mqr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ep0\" --csrf-token \"Quos totam sed voluptatem reiciendis vitae.\" --session \"yff\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2092,7 +2145,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"i49\"\n   }' --id \"hju\" --csrf-token \"Odio nihil aut.\" --session \"ccj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"fx1\"\n   }' --id \"29g\" --csrf-token \"Ut laborum culpa consequuntur assumenda at perspiciatis.\" --session \"ad7\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2116,7 +2169,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3066546465673056613,\n      \"keepLine\": false,\n      \"reason\": \"d4u\"\n   }' --id \"jyz\" --csrf-token \"Voluptatem et.\" --session \"ofl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7516969569121816412,\n      \"keepLine\": true,\n      \"reason\": \"h71\"\n   }' --id \"i9g\" --csrf-token \"Quo quae inventore rem quis sed.\" --session \"9ox\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2136,7 +2189,88 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"oge\" --session \"i5a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"v4l\" --session \"1mn\"")
+}
+
+// adminPaymentsUsage displays the usage of the admin-payments command and its
+// subcommands.
+func adminPaymentsUsage() {
+	fmt.Fprintln(os.Stderr, `Payments to review: money that arrived short, over, in another currency or for an order that could not take it. The owner refunds or accepts each, once.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-payments COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Payments in a state (review by default), newest first.`)
+	fmt.Fprintln(os.Stderr, `    refund: Gives the payment back in full, once: through the provider's refund API where it has one (Stripe, the sandbox), else (Coinbase, Cryptomus) marked refunded by hand, which needs the transaction reference of that refund. Another refund or accept of the same payment, before or at the same time, is 409 conflict.`)
+	fmt.Fprintln(os.Stderr, `    accept: Takes the payment as payment of its order, once: the invoice is paid by it (keeping its own amount and currency: the seller takes what arrived as full payment), the order paid and provisioned as usual. 409 conflict when decided already, being refunded, or the order is paid already.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-payments COMMAND --help\n", os.Args[0])
+}
+func adminPaymentsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-payments list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -state STRING")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Payments in a state (review by default), newest first.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -state STRING: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 108 --session \"grv\"")
+}
+
+func adminPaymentsRefundUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-payments refund", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Gives the payment back in full, once: through the provider's refund API where it has one (Stripe, the sandbox), else (Coinbase, Cryptomus) marked refunded by hand, which needs the transaction reference of that refund. Another refund or accept of the same payment, before or at the same time, is 409 conflict.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"nuf\"\n   }' --id \"rjg\" --csrf-token \"Magnam illo sint non molestiae.\" --session \"wa6\"")
+}
+
+func adminPaymentsAcceptUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-payments accept", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Takes the payment as payment of its order, once: the invoice is paid by it (keeping its own amount and currency: the seller takes what arrived as full payment), the order paid and provisioned as usual. 409 conflict when decided already, being refunded, or the order is paid already.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"np1\" --csrf-token \"Consequatur omnis.\" --session \"n1y\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2167,7 +2301,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 52 --session \"ggl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 54 --session \"lxq\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2203,7 +2337,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"TDt\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"pmc\" --locale \"en-us\"")
 }
 
 func catalogGetProductUsage() {
@@ -2225,7 +2359,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2959712555971988637 --currency \"cwA\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6552212538598939821 --currency \"WdX\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2245,7 +2379,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"eNU\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Ooe\" --locale \"nl-nl\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2283,7 +2417,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 6948513124262453461 --from \"Recusandae possimus vero eum laborum quis incidunt.\" --to \"Minus rerum possimus sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 7574213636445592008 --from \"Et quos dolores soluta tenetur quia aut.\" --to \"Aspernatur occaecati sunt omnis.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2301,7 +2435,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2319,7 +2453,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2378,7 +2512,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Illo illo ut sint.\" --t \"gki\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Nesciunt debitis earum magni.\" --t \"u9v\" --locale \"en-gb\"")
 }
 
 func invoicesPayUsage() {
@@ -2402,7 +2536,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"amx\",\n      \"returnUrl\": \"hmc\"\n   }' --invoice-id \"Rerum et consequatur rerum qui illo.\" --t \"5p6\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"jea\",\n      \"returnUrl\": \"nuv\"\n   }' --invoice-id \"Totam est necessitatibus quibusdam nisi doloribus voluptatem.\" --t \"ia2\" --locale \"en\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2446,7 +2580,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"cil\" --gateway \"ool\" --from \"71q\" --to \"nze\" --limit 83 --cursor \"9w3\" --session \"ypk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"5q2\" --gateway \"j7a\" --from \"u4l\" --to \"5jx\" --limit 173 --cursor \"61r\" --session \"zyv\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2466,7 +2600,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"i9g\" --session \"mhc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"v98\" --session \"0lc\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2497,7 +2631,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"i5\" --pid 5392288462071687691")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"x8b\" --pid 6985028767513024733")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2531,7 +2665,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"r97\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wFa\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 24,\n      \"gateway\": \"Aut aut aspernatur occaecati sunt.\",\n      \"pid\": 2,\n      \"promoCode\": \"q8r\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"wq8\"\n   }' --token \"Quae totam eos.\" --idempotency-key \"ts\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"v3v\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"edw\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 5,\n      \"gateway\": \"Quibusdam voluptas iste.\",\n      \"pid\": 2,\n      \"promoCode\": \"97o\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"ca8\"\n   }' --token \"Doloremque et ea odio et.\" --idempotency-key \"6\"")
 }
 
 func orderGetUsage() {
@@ -2551,7 +2685,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Nobis unde.\" --token \"Veniam nulla molestias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Soluta aut et dolorem sed.\" --token \"Et cumque rerum doloribus reiciendis explicabo.\"")
 }
 
 func orderCancelUsage() {
@@ -2571,7 +2705,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Distinctio optio perspiciatis.\" --token \"Voluptatem beatae dolorum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Eum unde esse saepe.\" --token \"Quibusdam veniam ut repudiandae.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2599,7 +2733,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"UTE\",\n      \"extraConnections\": 82,\n      \"pid\": 2,\n      \"promoCode\": \"ayw\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"lHn\",\n      \"extraConnections\": 97,\n      \"pid\": 2,\n      \"promoCode\": \"3hq\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2638,7 +2772,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Id ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en\" --token \"Itaque officia necessitatibus nulla autem.\"")
 }
 
 func servicesGetUsage() {
@@ -2660,7 +2794,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Vel esse tenetur.\" --locale \"en-us\" --token \"Voluptas quia consequuntur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ullam sit ipsa consequatur maxime voluptas est.\" --locale \"en-us\" --token \"Ut magnam incidunt dicta consequatur cumque distinctio.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2682,7 +2816,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Occaecati quia.\" --locale \"pt-pt\" --token \"Ipsum maiores sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Voluptatem optio voluptatem dolorum ea voluptatem.\" --locale \"en\" --token \"Et numquam omnis velit qui possimus occaecati.\"")
 }
 
 func servicesRestartUsage() {
@@ -2704,7 +2838,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Cumque rerum.\" --locale \"nl-nl\" --token \"Explicabo distinctio eos minus enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Ipsa cupiditate.\" --locale \"de-de\" --token \"Est architecto nihil illo magnam esse fuga.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2726,7 +2860,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Recusandae explicabo molestiae enim consequuntur.\" --locale \"en-gb\" --token \"Quas est nihil aut iste sint accusantium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolor et dicta ullam consequuntur blanditiis iure.\" --locale \"en-gb\" --token \"Ratione voluptatem eius.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2750,7 +2884,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Debitis consequuntur.\" --locale \"de-de\" --token \"Accusantium nemo explicabo alias.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2774,7 +2908,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Voluptas et fuga ea tenetur quas.\" --locale \"de-de\" --token \"Blanditiis eaque inventore neque officiis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Tempora iusto autem aut molestias.\" --locale \"en-us\" --token \"Error veritatis.\"")
 }
 
 func servicesRenewUsage() {
@@ -2798,7 +2932,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"bvh\",\n      \"pid\": 8828701126046512685,\n      \"returnUrl\": \"yx9\"\n   }' --service-id \"Architecto totam autem.\" --locale \"pt-pt\" --token \"Laudantium dolorum et reiciendis aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"we7\",\n      \"pid\": 6768507227920817956,\n      \"returnUrl\": \"pf8\"\n   }' --service-id \"Et id dolorem aut consequatur tenetur vel.\" --locale \"en-gb\" --token \"Tempore quia aliquid mollitia.\"")
 }
 
 func servicesCancelUsage() {
@@ -2820,7 +2954,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Dicta enim similique.\" --locale \"en-gb\" --token \"Quia maxime non aspernatur nihil optio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Architecto voluptas sunt odit.\" --locale \"de-de\" --token \"Ut repellendus quis officia.\"")
 }
 
 func servicesResumeUsage() {
@@ -2842,7 +2976,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Repellendus est officia neque ipsum sunt modi.\" --locale \"en-gb\" --token \"Occaecati sit enim sit nulla minus ea.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dicta tenetur deleniti.\" --locale \"es-es\" --token \"Quis ut commodi aut est.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -2873,7 +3007,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Et totam repudiandae nobis consequuntur porro.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Fuga consectetur nisi id molestiae.\"")
 }
 
 func resellersOrderUsage() {
@@ -2895,7 +3029,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"kf0\",\n      \"currency\": \"e9e\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sint in distinctio tempora architecto.\",\n      \"password\": \"1zn\",\n      \"pid\": 5547511824464650365,\n      \"returnUrl\": \"u5g\"\n   }' --token \"Earum in ipsum fuga.\" --idempotency-key \"yv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"2e4\",\n      \"currency\": \"68\",\n      \"existingReseller\": false,\n      \"gateway\": \"Quae magni error.\",\n      \"password\": \"kzc\",\n      \"pid\": 8205460100353686976,\n      \"returnUrl\": \"dgj\"\n   }' --token \"Architecto rerum qui voluptas explicabo quo impedit.\" --idempotency-key \"3fs\"")
 }
 
 func resellersGetServiceUsage() {
@@ -2917,7 +3051,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Sunt vel illo.\" --locale \"pt-pt\" --token \"Dolorum harum quisquam minus illo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Quis qui sint hic doloremque atque sit.\" --locale \"pt-pt\" --token \"Beatae voluptatibus voluptas illo porro.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -2950,7 +3084,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"4ug\",\n      \"token\": \"jg8\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"fu2\",\n      \"token\": \"oaz\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -2968,7 +3102,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"t4r\",\n      \"token\": \"33i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6jq\",\n      \"token\": \"q3o\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -2986,7 +3120,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"r1d\",\n      \"otp\": \"alz\",\n      \"password\": \"77s\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"rwe\",\n      \"otp\": \"0kf\",\n      \"password\": \"kp9\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3004,7 +3138,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"f4e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"gum\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3024,7 +3158,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Et consequatur.\" --session \"u4l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Delectus deserunt non aut voluptas.\" --session \"gjs\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3056,7 +3190,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"z4i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"4od\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3074,7 +3208,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Quis officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Tempore explicabo hic temporibus excepturi.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3092,7 +3226,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"dpf\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"xtq\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3110,7 +3244,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"f70\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"4e6\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3130,7 +3264,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"9d5\"\n   }' --token \"Minima voluptatibus est libero.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"a9j\"\n   }' --token \"Repellendus ullam laborum earum illum.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3164,7 +3298,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"k\" --locale \"en-us\" --token \"Repellat mollitia nisi doloremque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"dl\" --locale \"pt-pt\" --token \"Debitis mollitia odio.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3184,7 +3318,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"uk\",\n      \"extraQuantity\": 2321741270632893413,\n      \"serviceId\": \"nmq\"\n   }' --token \"Ut commodi aut est qui doloremque ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u\",\n      \"extraQuantity\": 3750402787810021683,\n      \"serviceId\": \"weq\"\n   }' --token \"Quasi quos inventore voluptates vel optio.\"")
 }
 
 func upsellOrderUsage() {
@@ -3206,5 +3340,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5\",\n      \"extraQuantity\": 8659794747124886769,\n      \"gateway\": \"Vitae necessitatibus architecto quae.\",\n      \"returnUrl\": \"ylw\",\n      \"serviceId\": \"thu\"\n   }' --token \"Dolores eum.\" --idempotency-key \"dxx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"h2\",\n      \"extraQuantity\": 5022156177585717902,\n      \"gateway\": \"Laboriosam quibusdam perspiciatis quia veritatis.\",\n      \"returnUrl\": \"o10\",\n      \"serviceId\": \"obn\"\n   }' --token \"Ipsam neque ipsa possimus neque odit.\" --idempotency-key \"jma\"")
 }

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"kf0\",\n      \"currency\": \"e9e\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sint in distinctio tempora architecto.\",\n      \"password\": \"1zn\",\n      \"pid\": 5547511824464650365,\n      \"returnUrl\": \"u5g\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"2e4\",\n      \"currency\": \"68\",\n      \"existingReseller\": false,\n      \"gateway\": \"Quae magni error.\",\n      \"password\": \"kzc\",\n      \"pid\": 8205460100353686976,\n      \"returnUrl\": \"dgj\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
