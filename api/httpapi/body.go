@@ -153,9 +153,10 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 	return func(r *http.Request) goahttp.Decoder {
 		// The console's catalog source is a file: its line breaks and tabs are its text. Its
 		// body is checked as text only (the decoded value holds the same strings).
-		file := r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" && jsonBody(r)
+		isJSON := jsonBody(r)
+		file := r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" && isJSON
 		var raw []byte
-		if jsonBody(r) {
+		if isJSON {
 			var err error
 			raw, err = io.ReadAll(r.Body)
 			var tooLarge *http.MaxBytesError
@@ -177,7 +178,7 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 				}
 				return err
 			}
-			if raw != nil && !onlySpaceAfter(d, raw) {
+			if isJSON && !onlySpaceAfter(d, raw) {
 				return errTrailingData()
 			}
 			if !file && hasControlValue(reflect.ValueOf(v), 0) {
