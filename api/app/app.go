@@ -361,7 +361,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	})
 	mux.Handle("GET /{$}", http.RedirectHandler("/checkout/", http.StatusFound))
 	a.metricsRoute(mux)
-	if a.handler, err = a.observed(ctx, secureHeaders(mux, strings.HasPrefix(cfg.PublicURL, "https://"))); err != nil {
+	// One control-character guard in front of every route (issue 24: a route mounted beside the
+	// API's own guard answered 200 to ?x=%00).
+	site := secureHeaders(httpapi.RefuseControl(mux), strings.HasPrefix(cfg.PublicURL, "https://"))
+	if a.handler, err = a.observed(ctx, site); err != nil {
 		return nil, err
 	}
 	return a, nil

@@ -153,7 +153,7 @@ func (a *App) metricsServer() *http.Server {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", h)
-	return &http.Server{Addr: a.cfg.MetricsAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
+	return &http.Server{Addr: a.cfg.MetricsAddr, Handler: httpapi.RefuseControl(mux), ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second}
 }
 
 // observed wraps the site in the access log and HTTP metrics, and in tracing when an OTLP

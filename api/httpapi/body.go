@@ -42,23 +42,20 @@ const (
 	nameBadRequest   = "bad_request"
 	msgBodyTooLarge  = "The request body is larger than 64 KB."
 	msgControlChar   = "The request contains a control character."
+	msgTrailingData  = "The request body must be one JSON value with nothing after it."
 )
 
 func errBodyTooLarge() error { return goa.PermanentError(nameBodyTooLarge, msgBodyTooLarge) }
 func errControlChar() error  { return goa.PermanentError(nameBadRequest, msgControlChar) }
+func errTrailingData() error { return goa.PermanentError(nameBadRequest, msgTrailingData) }
 
-// boundBodies refuses a body announced over MaxBody before reading any of it, cuts a longer
-// chunked body at MaxBody (the decoder then answers 413), and refuses control characters in
-// the path, the query and the headers the API keeps. Webhooks are left alone: they verify the
-// raw body under their own limit.
+// boundBodies refuses a body announced over MaxBody before reading any of it and cuts a longer
+// chunked body at MaxBody (the decoder then answers 413). Webhooks are left alone: they verify
+// the raw body under their own limit.
 func boundBodies(next http.Handler, skip func(path string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if skip(r.URL.Path) {
 			next.ServeHTTP(w, r)
-			return
-		}
-		if hasControlText(r.URL.Path) || queryHasControl(r) || keptHeaderHasControl(r) {
-			writeError(w, r, http.StatusBadRequest, errControlChar())
 			return
 		}
 		if r.ContentLength > MaxBody {
@@ -72,31 +69,61 @@ func boundBodies(next http.Handler, skip func(path string) bool) http.Handler {
 	})
 }
 
-func queryHasControl(r *http.Request) bool {
-	if r.URL.RawQuery == "" {
-		return false
-	}
-	for k, vs := range r.URL.Query() {
-		if hasControlText(k) {
-			return true
+// RefuseControl answers 400 bad_request to a request with a control character in its path,
+// its query or any header value, before any route sees it: the shop wraps its whole handler
+// (API, webhooks, pages, widget files, metrics) in it once, so no route can be mounted outside
+// it. net/http already refuses raw control bytes in the request line and every control
+// character but the tab in headers; what is left is a percent-escaped one in the path or the
+// query, and a tab in a header. One pass over the bytes, no allocation on a clean request: the
+// product list is the hottest read.
+func RefuseControl(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hasControlText(r.URL.Path) || escapedControl(r.URL.RawQuery) || headerHasControl(r.Header) {
+			writeError(w, r, http.StatusBadRequest, errControlChar())
+			return
 		}
-		for _, v := range vs {
-			if hasControlText(v) {
-				return true
+		next.ServeHTTP(w, r)
+	})
+}
+
+// escapedControl reports a control character in a raw query, as a byte or percent-escaped
+// (%00, %0d%0a, %7F); an invalid escape is left to the query's reader.
+func escapedControl(q string) bool {
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c == '%' && i+2 < len(q) {
+			hi, lo := unhex(q[i+1]), unhex(q[i+2])
+			if hi < 0 || lo < 0 {
+				continue
 			}
+			c = byte(hi<<4 | lo)
+			i += 2
+		}
+		if c < 0x20 || c == 0x7f {
+			return true
 		}
 	}
 	return false
 }
 
-// keptHeaders are the request headers whose values the API stores (an Idempotency-Key is kept
-// with its order, like the body's idempotencyKey). HTTP lets one control character through in a
-// header value, a tab; there it is refused as it is in a body.
-var keptHeaders = []string{"Idempotency-Key"}
+func unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c - 'a' + 10)
+	case 'A' <= c && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}
 
-func keptHeaderHasControl(r *http.Request) bool {
-	for _, name := range keptHeaders {
-		for _, v := range r.Header.Values(name) {
+// headerHasControl reports a control character in a header value (HTTP lets one through, the
+// tab): no header the shop reads (an Idempotency-Key kept with its order, a storefront key, a
+// cookie, a signature) holds one.
+func headerHasControl(h http.Header) bool {
+	for _, vs := range h {
+		for _, v := range vs {
 			if hasControlText(v) {
 				return true
 			}
@@ -117,16 +144,21 @@ func hasControlText(s string) bool {
 }
 
 // checkedDecoder wraps the request decoder, for every method in one place: a body cut by the
-// size limit becomes 413 body_too_large, and a control character in any string of the body
+// size limit becomes 413 body_too_large, a control character in any string of the body
 // becomes 400 bad_request, whether the payload declares that member or not (a JSON body is
-// scanned as text; other content types are checked once decoded).
+// scanned as text; other content types are checked once decoded), and so does anything but
+// whitespace after a JSON body's one value: json.Decoder stops after the first, so `{…}x` or
+// `{…}{…}` would be read as `{…}` by the handler while any other reader sees an error.
 func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request) goahttp.Decoder {
 	return func(r *http.Request) goahttp.Decoder {
 		// The console's catalog source is a file: its line breaks and tabs are its text. Its
 		// body is checked as text only (the decoded value holds the same strings).
-		file := r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" && jsonBody(r)
-		if jsonBody(r) {
-			raw, err := io.ReadAll(r.Body)
+		isJSON := jsonBody(r)
+		file := r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" && isJSON
+		var raw []byte
+		if isJSON {
+			var err error
+			raw, err = io.ReadAll(r.Body)
 			var tooLarge *http.MaxBytesError
 			switch {
 			case errors.As(err, &tooLarge):
@@ -146,12 +178,33 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 				}
 				return err
 			}
+			if isJSON && !onlySpaceAfter(d, raw) {
+				return errTrailingData()
+			}
 			if !file && hasControlValue(reflect.ValueOf(v), 0) {
 				return errControlChar()
 			}
 			return nil
 		})
 	}
+}
+
+// onlySpaceAfter reports whether raw holds nothing but JSON whitespace after the value d (a
+// json.Decoder over raw) has just decoded. requestDecoder reads every body jsonBody names with
+// a json.Decoder; any other decoder here would be a new wrapping, refused until it tells where
+// its value ends.
+func onlySpaceAfter(d goahttp.Decoder, raw []byte) bool {
+	o, ok := d.(interface{ InputOffset() int64 })
+	if !ok {
+		return false
+	}
+	end := o.InputOffset()
+	for _, c := range raw[end:] {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
 }
 
 func failing(err error) goahttp.Decoder {

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +49,8 @@ func ParseLimit(s string) (Limit, error) {
 // Limit takes its default.
 type RateLimits struct {
 	Off bool // a shop behind its own rate-limiting proxy, or a load test
-	// Sessions: new email sessions (POST /session without a password) and sign-in links.
+	// Sessions: sessions opened by email (POST /session, with a password or without) and
+	// sign-in links.
 	Sessions Limit
 	// Promotions: promo code lookups.
 	Promotions Limit
@@ -161,7 +160,8 @@ func (l *Limiter) Close() error {
 	return errors.Join(errs...)
 }
 
-// limit picks the limiter of a request, nil for requests that are not limited. Paths are the
+// limit picks the limiter of a request by its method and path alone, nil for requests that are
+// not limited: every request to a limited route counts, whatever its body. Paths are the
 // generated servers' (gen/http/*/server/paths.go).
 func (l *Limiter) limit(r *http.Request) *httprate.RateLimiter {
 	p := r.URL.Path
@@ -172,11 +172,9 @@ func (l *Limiter) limit(r *http.Request) *httprate.RateLimiter {
 		}
 	case http.MethodPost:
 		switch p {
-		case "/checkout/api/session":
-			if newEmailSession(r) {
-				return l.sessions
-			}
-		case "/checkout/api/session/link":
+		case "/checkout/api/session", "/checkout/api/session/link":
+			// Password or not, whatever the body: the limiter reads no body, so no body can
+			// take a request out of the count (password sign-ins have their own throttle too).
 			return l.sessions
 		case "/checkout/api/quote", "/checkout/api/upsell/quote":
 			return l.quotes
@@ -187,34 +185,6 @@ func (l *Limiter) limit(r *http.Request) *httprate.RateLimiter {
 		}
 	}
 	return nil
-}
-
-// newEmailSession reports whether a POST /session opens an email-only session (no password, or
-// an empty one): password sign-ins have their own per-address throttle. The body, bounded by
-// boundBodies, is read and put back for the decoder.
-func newEmailSession(r *http.Request) bool {
-	raw, err := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(raw), errReader{err}))
-	if err != nil {
-		return false // the decoder reports the error (413 for a body over the limit)
-	}
-	var p struct {
-		Password *string `json:"password"`
-	}
-	if json.Unmarshal(raw, &p) != nil {
-		return false // not JSON: the decoder answers 400, no session is opened
-	}
-	return p.Password == nil || *p.Password == ""
-}
-
-// errReader replays a read error after the bytes read before it (nil: end of body).
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	return 0, io.EOF
 }
 
 // guard answers 429 rate_limited (with Retry-After) once a limited request's address is over

@@ -74,8 +74,8 @@ func dig(v any, path ...string) any {
 	return v
 }
 
-// RateLimited are the operations api/httpapi/limit.go limits per address (POST /session: the
-// email-only sessions), answering 429 rate_limited with Retry-After.
+// RateLimited are the operations api/httpapi/limit.go limits per address (every request,
+// whatever its body), answering 429 rate_limited with Retry-After.
 var RateLimited = []string{
 	"POST /checkout/api/session",
 	"POST /checkout/api/session/link",

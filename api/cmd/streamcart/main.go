@@ -379,7 +379,7 @@ func rateLimitSettings(s *config.Set, rl *httpapi.RateLimits) {
 		def  httpapi.Limit
 		what string
 	}{
-		{"sessions", &rl.Sessions, httpapi.DefaultSessions, "new email sessions (POST /session without a password) and sign-in links (POST /session/link)"},
+		{"sessions", &rl.Sessions, httpapi.DefaultSessions, "sessions (POST /session, with a password or without) and sign-in links (POST /session/link)"},
 		{"promotions", &rl.Promotions, httpapi.DefaultPromotions, "promo code lookups (GET /promotions/{code})"},
 		{"quotes", &rl.Quotes, httpapi.DefaultQuotes, "quotes (POST /quote, POST /upsell/quote)"},
 		{"clicks", &rl.Clicks, httpapi.DefaultClicks, "affiliate clicks (POST /affiliates/clicks)"},
