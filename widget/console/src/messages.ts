@@ -234,6 +234,8 @@ const en = {
   filterOperator: 'Operator',
   filterAction: 'Action',
   filterTarget: 'Target',
+  filterIp: 'Address',
+  failedSignIns: 'Failed sign-ins',
   auditCaption: 'Audit log',
 
   // Operators
@@ -286,6 +288,7 @@ const en = {
   colEvent: 'Event',
   colOutcome: 'Outcome',
   colDetail: 'Detail',
+  colAddress: 'Address',
   colBody: 'Body',
   colTo: 'To',
   colSubject: 'Subject',
@@ -333,7 +336,7 @@ const en = {
     forbidden: 'Your role does not allow this (403 forbidden).',
     unauthorized: 'Your session has ended. Sign in again.',
     invalid_credentials: 'Wrong email, password or code.',
-    too_many_attempts: 'Too many refused sign-ins: this account is locked for 15 minutes.',
+    too_many_attempts: 'Too many sign-in attempts from this address. Wait a few minutes and try again.',
     invalid_setup_token: 'This setup link is unknown, used or expired. Ask the shop owner for a new one.',
     weak_password: 'The password needs at least 12 characters.',
     invalid_otp: 'That code is not the authenticator’s current one. Check the time on your phone and try the next code.',

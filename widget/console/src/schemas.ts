@@ -209,6 +209,8 @@ export const AuditEntrySchema = v.object({
   target: v.string(),
   result: v.string(),
   detail: v.string(),
+  /** The client address of a refused console sign-in; empty otherwise. */
+  ip: v.string(),
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
 export const AuditListSchema = v.object({ entries: v.array(AuditEntrySchema), nextCursor: v.string() });

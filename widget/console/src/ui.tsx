@@ -33,9 +33,13 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   return { ...state, reload };
 }
 
+/** Errors whose message the server words with what is left (extend_limit: the days that remain). */
+const SERVER_WORDED = new Set(['extend_limit']);
+
 /** errorText is the operator's text for a failure: the contract's error name looked up, else its message. */
 export function errorText(e: unknown): string {
   if (e instanceof ApiError) {
+    if (SERVER_WORDED.has(e.code) && e.message) return e.message;
     const known = (t.errors as Record<string, string>)[e.code];
     if (known) return known;
     return t.errorUnknown(e.code, e.message);

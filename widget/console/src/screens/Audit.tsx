@@ -1,4 +1,5 @@
-// The audit log (GET /admin/audit?operator=&action=&target=), paged, newest first.
+// The audit log (GET /admin/audit?operator=&action=&target=&ip=), paged, newest first. Refused
+// console sign-ins (action console-signin-failed) carry the address they came from.
 import { useState, type FormEvent } from 'react';
 import { useConsole } from '../context';
 import { formatTime } from '../format';
@@ -6,7 +7,9 @@ import { t } from '../messages';
 import { href, navigate, useRoute } from '../router';
 import { Field, Loading, Pager, Status, Table, useCursorPages, useLoad } from '../ui';
 
-const KEYS = ['operator', 'action', 'target'] as const;
+const KEYS = ['operator', 'action', 'target', 'ip'] as const;
+
+const SIGNIN_FAILED = 'console-signin-failed';
 
 export function Audit() {
   const { api } = useConsole();
@@ -32,9 +35,15 @@ export function Audit() {
         <Field label={t.filterTarget}>
           {(id) => <input id={id} value={draft.target} onChange={(e) => setDraft({ ...draft, target: e.target.value })} />}
         </Field>
+        <Field label={t.filterIp}>
+          {(id) => <input id={id} value={draft.ip} onChange={(e) => setDraft({ ...draft, ip: e.target.value })} />}
+        </Field>
         <div className="filter-buttons">
           <button type="submit" className="primary">
             {t.applyFilters}
+          </button>
+          <button type="button" onClick={() => navigate(href('audit', { ...draft, action: SIGNIN_FAILED }))}>
+            {t.failedSignIns}
           </button>
         </div>
       </form>
@@ -53,6 +62,7 @@ export function Audit() {
               { header: t.colTarget, cell: (a) => <code>{a.target}</code> },
               { header: t.colResult, cell: (a) => <Status value={a.result} /> },
               { header: t.colDetail, cell: (a) => a.detail || '—' },
+              { header: t.colAddress, cell: (a) => a.ip || '—' },
             ]}
           />
           <Pager page={pages.page} hasPrev={pages.page > 1} nextCursor={list.data.nextCursor} onPrev={pages.prev} onNext={pages.next} />

@@ -380,3 +380,42 @@ describe('other screens', () => {
     expect(await screen.findByText('The message to buyer@example.com is queued again.')).toBeTruthy();
   });
 });
+
+describe('audit and line caps (issue 24)', () => {
+  it('audit: filters by address, shows it, and the failed sign-ins button sets the action', async () => {
+    const entry = {
+      id: 7,
+      at: '2026-11-26T10:00:00Z',
+      operator: '',
+      customerId: '',
+      action: 'console-signin-failed',
+      target: 'operator:owner@example.com',
+      result: 'failed',
+      detail: 'bad_password',
+      ip: '203.0.113.7',
+    };
+    const fake = new FakeApi('viewer').on('GET', '/audit', () => ({ entries: [entry], nextCursor: '' }));
+    await renderConsole(fake, '/checkout/admin/audit');
+    await screen.findByText('203.0.113.7');
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Address'), '203.0.113.7');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => expect(fake.calledWith('GET', '/audit').at(-1)!.query.get('ip')).toBe('203.0.113.7'));
+    expect(location.search).toBe('?ip=203.0.113.7');
+    await user.click(screen.getByRole('button', { name: 'Failed sign-ins' }));
+    await waitFor(() => expect(fake.calledWith('GET', '/audit').at(-1)!.query.get('action')).toBe('console-signin-failed'));
+    expect(fake.calledWith('GET', '/audit').at(-1)!.query.get('ip')).toBe('203.0.113.7');
+  });
+
+  it("an extension past support's cap shows the server's message with the days that remain", async () => {
+    const message = 'Support may extend a line by at most 31 days within 30 days: 4 days remain for this line.';
+    const fake = new FakeApi('support')
+      .on('GET', '/orders/:id', () => ({ order: order(), lines: [line()], timeline: [] }))
+      .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
+      .on('POST', '/services/:id/extend', () => ({ status: 403, body: errorBody('extend_limit', message) }));
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const row = (await screen.findByText('svc_1')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Extend' }));
+    expect(await screen.findByText(message)).toBeTruthy();
+  });
+});
