@@ -23,7 +23,13 @@ function PaymentActions({ p, action }: { p: Payment; action: ReturnType<typeof u
       {!p.refundable && (
         <span className="field">
           <label htmlFor={`ref-${p.id}`}>{t.referenceLabel}</label>
-          <input id={`ref-${p.id}`} maxLength={200} value={reference} title={t.referenceHint} onChange={(e) => setReference(e.target.value)} />
+          <input
+            id={`ref-${p.id}`}
+            maxLength={200}
+            value={reference}
+            title={t.referenceHint}
+            onChange={(e) => setReference(e.target.value)}
+          />
         </span>
       )}
       <ConfirmButton

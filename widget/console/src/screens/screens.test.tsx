@@ -402,7 +402,10 @@ describe('payments to review', () => {
   });
 
   it('refunds through the provider and accepts, each after a confirmation; crypto needs the refund reference', async () => {
-    const rows = [payment(), payment({ id: 'pay_2', orderId: 'ord_2', provider: 'coinbase', currency: 'USDC', amount: 1000, refundable: false })];
+    const rows = [
+      payment(),
+      payment({ id: 'pay_2', orderId: 'ord_2', provider: 'coinbase', currency: 'USDC', amount: 1000, refundable: false }),
+    ];
     const fake = new FakeApi('owner')
       .on('GET', '/payments', (c) => ({ payments: c.query.get('state') === 'review' ? rows : [] }))
       .on('POST', '/payments/:id/refund', (_c, [id]) => payment({ id, state: 'refunded', refundId: 're_1', decidedBy: 'me@example.com' }))
