@@ -32,7 +32,7 @@ var _ = Service("adminSummary", func() {
 			Attribute("failedJobs", Int, "Jobs waiting for a retry after a failure")
 			Attribute("deadJobs", Int, "Jobs that gave up")
 			Attribute("failedMails", Int, "Messages the mail server refused")
-			Attribute("moneyToReview", Int, "Payments kept aside and not refunded")
+			Attribute("moneyToReview", Int, "Payments to review (state review): money that could not settle its order, to refund or accept")
 			Attribute("paidNotActive", Int, "Orders paid more than 10 minutes ago and not active")
 			Attribute("series", ArrayOf(AdminDay), "One entry per day, oldest first")
 			Required("from", "orders", "paidRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",

@@ -190,6 +190,12 @@ func TestShortStripePaymentIsAPaymentToReview(t *testing.T) {
 		wantErr(t, err, "conflict", "")
 		_, err = accept(owner, byOrder[cent].ID)
 		wantErr(t, err, "conflict", "")
+		// A refund may come without a body (its reference is optional): decided already, 409.
+		status, _, body := c.rawWith(http.MethodPost, "/checkout/api/admin/payments/"+byOrder[cent].ID+"/refund", "", nil,
+			http.Header{"Cookie": {httpapi.AdminCookie + "=" + owner.cookie}, "X-CSRF-Token": {owner.csrf}})
+		if status != http.StatusConflict || !strings.Contains(string(body), `"conflict"`) {
+			t.Fatalf("refund without a body = %d %s, want 409 conflict", status, body)
+		}
 		if f.refunded(centPI) != 1 || len(list("refunded")) != 1 || toReview() != 1 {
 			t.Fatalf("after the refund: %d refunds, %d refunded listed, %d to review", f.refunded(centPI), len(list("refunded")), toReview())
 		}

@@ -235,11 +235,15 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	}
 	for _, r := range reviews {
 		if r.OrderID == id {
-			out, detail := "to refund", r.RefundError
-			if r.Refunded() {
-				out, detail = "refunded", r.RefundID
+			out, detail := "to review", r.RefundError
+			switch {
+			case r.Refunded():
+				out, detail = "refunded", r.RefundID+r.Reference
+			case r.State == order.ReviewAccepted:
+				out, detail = "accepted", r.DecidedBy
 			}
-			add(Event{At: r.CreatedAt, Kind: "review", Summary: fmt.Sprintf("payment %d %s kept aside: %s", r.Amount.Amount, r.Amount.Currency, r.Reason), Outcome: out, Detail: detail})
+			add(Event{At: r.CreatedAt, Kind: "review", Summary: fmt.Sprintf("payment %d %s kept aside (expected %d %s): %s", r.Amount.Amount,
+				r.Amount.Currency, r.Expected.Amount, r.Expected.Currency, r.Reason), Outcome: out, Detail: detail})
 		}
 	}
 	// Providers' events name the invoice in their own bodies, each in its own shape: a stored

@@ -185,7 +185,7 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 	if d.Payments != nil {
 		e := genadminpayments.NewEndpoints(adminPayments{a})
 		e.Use(hide)
-		adminpaymentssrv.Mount(mux, adminpaymentssrv.New(e, mux, dec, enc, errh, formatError))
+		adminpaymentssrv.Mount(mux, adminpaymentssrv.New(e, mux, emptyAsObject(dec), enc, errh, formatError))
 	}
 	{
 		e := genadminoperators.NewEndpoints(adminOperators{a})

@@ -88,7 +88,11 @@ func (s adminOrderActions) Reject(ctx context.Context, p *gen.RejectPayload) (*g
 	_, ref, err := s.Actions.Reject(ctx, p.ID, deref(p.Reason), pr.Email)
 	detail := deref(p.Reason)
 	if ref != nil {
-		detail += " (refunded " + money.Format(ref.Amount.Amount, ref.Amount.Currency) + " " + ref.Amount.Currency + ")"
+		verb := "refunded "
+		if ref.Method == console.RefundManual && ref.Reference == "" {
+			verb = "to refund by hand " // a crypto payment to review: listed for the owner
+		}
+		detail += " (" + verb + money.Format(ref.Amount.Amount, ref.Amount.Currency) + " " + ref.Amount.Currency + ")"
 	}
 	s.Audit.RecordOperator(ctx, pr.Email, "order-reject", p.ID, detail, err)
 	if err != nil {

@@ -78,7 +78,8 @@ type GetResult struct {
 	DeadJobs int
 	// Messages the mail server refused
 	FailedMails int
-	// Payments kept aside and not refunded
+	// Payments to review (state review): money that could not settle its order, to
+	// refund or accept
 	MoneyToReview int
 	// Orders paid more than 10 minutes ago and not active
 	PaidNotActive int

@@ -14,6 +14,7 @@ import { Dashboard } from './screens/Dashboard';
 import { Jobs } from './screens/Jobs';
 import { MailList } from './screens/Mail';
 import { Operators } from './screens/Operators';
+import { Payments } from './screens/Payments';
 import { OrderDetail } from './screens/OrderDetail';
 import { HeldOrders, Orders } from './screens/Orders';
 import { Promotions } from './screens/Promotions';
@@ -27,6 +28,7 @@ export const NAV = [
   ['', () => t.navDashboard],
   ['orders', () => t.navOrders],
   ['held', () => t.navHeld],
+  ['payments', () => t.navPayments],
   ['customers', () => t.navCustomers],
   ['jobs', () => t.navJobs],
   ['webhooks', () => t.navWebhooks],
@@ -57,6 +59,7 @@ function screen(route: Route): { title: string; body: ReactNode; section: string
     '': <Dashboard />,
     orders: <Orders />,
     held: <HeldOrders />,
+    payments: <Payments />,
     customers: <Customers />,
     jobs: <Jobs />,
     webhooks: <Webhooks />,

@@ -149,6 +149,12 @@ export function createApi(opts: ApiOptions = {}) {
       list: (q: Query) => call('GET', '/mail', s.MailListSchema, { query: q }),
       resend: (id: number) => call('POST', `/mail/${id}/resend`, s.MailSchema),
     },
+    payments: {
+      list: (state: string) => call('GET', '/payments', s.PaymentListSchema, { query: { state, limit: 200 } }),
+      refund: (id: string, reference?: string) =>
+        call('POST', `/payments/${enc(id)}/refund`, s.PaymentSchema, { body: reference ? { reference } : {} }),
+      accept: (id: string) => call('POST', `/payments/${enc(id)}/accept`, s.AcceptResultSchema),
+    },
     webhooks: (q: Query) => call('GET', '/webhooks', s.WebhookListSchema, { query: q }),
     catalog: {
       get: () => call('GET', '/catalog', s.CatalogSchema),

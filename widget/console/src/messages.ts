@@ -33,6 +33,7 @@ const en = {
   navDashboard: 'Dashboard',
   navOrders: 'Orders',
   navHeld: 'Held orders',
+  navPayments: 'Money to review',
   navCustomers: 'Customers',
   navJobs: 'Jobs',
   navWebhooks: 'Webhooks',
@@ -176,6 +177,23 @@ const en = {
   confirmCancelJob: 'Cancel the job',
   jobRetried: (id: number) => `Job ${id} queued to run now.`,
   jobCancelled: (id: number) => `Job ${id} cancelled.`,
+
+  // Payments to review
+  paymentStateLabel: 'State',
+  paymentStates: { review: 'to review', refunded: 'refunded', accepted: 'accepted' } as Record<string, string>,
+  paymentsCaption: 'Payments to review',
+  paymentsIntro:
+    'Money that arrived but could not settle its order: short, over, in another currency, or for an order that could not take it. Refund it or accept it as payment of the order.',
+  colExpected: 'Expected',
+  referenceLabel: 'Refund reference',
+  referenceHint: 'The transaction of the refund you made by hand',
+  refundPayment: 'Refund',
+  confirmRefundPayment: (amount: string) => `Give back ${amount} in full`,
+  acceptPayment: 'Accept',
+  confirmAcceptPayment: (amount: string, expected: string) => `Take ${amount} as payment of ${expected}`,
+  paymentRefunded: (amount: string) => `Refunded ${amount}.`,
+  paymentAccepted: (orderId: string) => `Accepted as payment of order ${orderId}: its lines are being provisioned.`,
+  referenceRequired: 'This provider cannot refund through its API: refund the buyer by hand, then give that refund’s reference.',
 
   // Webhooks
   webhookFiltersLabel: 'Filter webhooks',
@@ -329,6 +347,8 @@ const en = {
     sent: 'sent',
     ok: 'ok',
     disabled: 'disabled',
+    review: 'to review',
+    accepted: 'accepted',
   },
 
   // The API's error names (design/*.go); anything else shows errorUnknown.
@@ -346,6 +366,7 @@ const en = {
     unavailable: 'A service this needs is unavailable right now. Try again later.',
     bad_request: 'The request was refused as malformed.',
     invalid_catalog: 'The catalog does not pass validation; nothing was changed.',
+    reference_required: 'Give the reference of the refund you made by hand.',
     network: 'The shop cannot be reached. Check the connection and try again.',
     malformed: 'The shop answered something the console does not understand.',
   },

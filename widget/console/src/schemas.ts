@@ -95,6 +95,27 @@ export const RefundsSchema = v.object({ refunds: v.array(RefundSchema), refunded
 export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema });
 export const RejectResultSchema = v.object({ order: OrderSchema, refund: v.optional(RefundSchema) });
 
+export const PaymentSchema = v.object({
+  id: v.string(),
+  orderId: v.string(),
+  provider: v.string(),
+  transactionId: v.string(),
+  amount: int,
+  currency: v.string(),
+  expected: MoneySchema,
+  reason: v.string(),
+  state: v.string(),
+  refundable: v.boolean(),
+  refundId: v.string(),
+  reference: v.string(),
+  refundError: v.string(),
+  decidedBy: v.string(),
+  createdAt: v.string(),
+});
+export type Payment = v.InferOutput<typeof PaymentSchema>;
+export const PaymentListSchema = v.object({ payments: v.array(PaymentSchema) });
+export const AcceptResultSchema = v.object({ payment: PaymentSchema, order: OrderSchema });
+
 export const DaySchema = v.object({ date: v.string(), orders: int, paidRevenue: v.array(MoneySchema) });
 export type Day = v.InferOutput<typeof DaySchema>;
 

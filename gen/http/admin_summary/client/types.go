@@ -37,7 +37,8 @@ type GetResponseBody struct {
 	DeadJobs *int `form:"deadJobs,omitempty" json:"deadJobs,omitempty" xml:"deadJobs,omitempty"`
 	// Messages the mail server refused
 	FailedMails *int `form:"failedMails,omitempty" json:"failedMails,omitempty" xml:"failedMails,omitempty"`
-	// Payments kept aside and not refunded
+	// Payments to review (state review): money that could not settle its order, to
+	// refund or accept
 	MoneyToReview *int `form:"moneyToReview,omitempty" json:"moneyToReview,omitempty" xml:"moneyToReview,omitempty"`
 	// Orders paid more than 10 minutes ago and not active
 	PaidNotActive *int `form:"paidNotActive,omitempty" json:"paidNotActive,omitempty" xml:"paidNotActive,omitempty"`

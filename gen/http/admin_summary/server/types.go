@@ -37,7 +37,8 @@ type GetResponseBody struct {
 	DeadJobs int `form:"deadJobs" json:"deadJobs" xml:"deadJobs"`
 	// Messages the mail server refused
 	FailedMails int `form:"failedMails" json:"failedMails" xml:"failedMails"`
-	// Payments kept aside and not refunded
+	// Payments to review (state review): money that could not settle its order, to
+	// refund or accept
 	MoneyToReview int `form:"moneyToReview" json:"moneyToReview" xml:"moneyToReview"`
 	// Orders paid more than 10 minutes ago and not active
 	PaidNotActive int `form:"paidNotActive" json:"paidNotActive" xml:"paidNotActive"`

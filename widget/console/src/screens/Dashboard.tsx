@@ -72,7 +72,7 @@ function alerts(s: Summary): { n: number; text: string; to: string }[] {
     { n: s.heldOrders, text: t.alertHeld(s.heldOrders), to: href('held') },
     { n: s.deadJobs, text: t.alertDeadJobs(s.deadJobs), to: href('jobs', { state: 'dead' }) },
     { n: s.failedJobs, text: t.alertFailedJobs(s.failedJobs), to: href('jobs', { state: 'failed' }) },
-    { n: s.moneyToReview, text: t.alertMoneyToReview(s.moneyToReview), to: href('orders', { status: 'needs_review' }) },
+    { n: s.moneyToReview, text: t.alertMoneyToReview(s.moneyToReview), to: href('payments') },
     { n: s.failedMails, text: t.alertFailedMail(s.failedMails), to: href('mail', { status: 'failed' }) },
   ].filter((a) => a.n > 0);
 }

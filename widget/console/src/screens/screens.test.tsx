@@ -419,3 +419,76 @@ describe('audit and line caps (issue 24)', () => {
     expect(await screen.findByText(message)).toBeTruthy();
   });
 });
+
+describe('payments to review', () => {
+  const payment = (over: Record<string, unknown> = {}) => ({
+    id: 'pay_1',
+    orderId: 'ord_1',
+    provider: 'stripe',
+    transactionId: 'stripe:cs_1',
+    amount: 1,
+    currency: 'EUR',
+    expected: { amount: 1299, currency: 'EUR' },
+    reason: 'short',
+    state: 'review',
+    refundable: true,
+    refundId: '',
+    reference: '',
+    refundError: '',
+    decidedBy: '',
+    createdAt: '2026-11-20T10:00:00Z',
+    ...over,
+  });
+
+  it('refunds through the provider and accepts, each after a confirmation; crypto needs the refund reference', async () => {
+    const rows = [
+      payment(),
+      payment({ id: 'pay_2', orderId: 'ord_2', provider: 'coinbase', currency: 'USDC', amount: 1000, refundable: false }),
+    ];
+    const fake = new FakeApi('owner')
+      .on('GET', '/payments', (c) => ({ payments: c.query.get('state') === 'review' ? rows : [] }))
+      .on('POST', '/payments/:id/refund', (_c, [id]) => payment({ id, state: 'refunded', refundId: 're_1', decidedBy: 'me@example.com' }))
+      .on('POST', '/payments/:id/accept', (_c, [id]) => ({
+        payment: payment({ id, state: 'accepted', decidedBy: 'me@example.com' }),
+        order: order({ status: 'paid' }),
+      }));
+    await renderConsole(fake, '/checkout/admin/payments');
+    const table = await screen.findByRole('table', { name: 'Payments to review' });
+    const [, stripeRow, coinbaseRow] = within(table).getAllByRole('row');
+    expect(within(stripeRow!).getByText('€0.01')).toBeTruthy();
+    expect(within(stripeRow!).getByText('€12.99')).toBeTruthy();
+    const user = userEvent.setup();
+
+    await user.click(within(stripeRow!).getByRole('button', { name: 'Refund' }));
+    expect(fake.calledWith('POST', '/payments/pay_1/refund')).toHaveLength(0);
+    await user.click(within(stripeRow!).getByRole('button', { name: 'Give back €0.01 in full' }));
+    expect(await screen.findByText('Refunded €0.01.')).toBeTruthy();
+    const sent = fake.calledWith('POST', '/payments/pay_1/refund')[0]!;
+    expect(sent.body).toEqual({});
+    expect(sent.headers['x-csrf-token']).toBe('csrf-123');
+
+    await user.click(within(coinbaseRow!).getByRole('button', { name: 'Refund' }));
+    await user.click(within(coinbaseRow!).getByRole('button', { name: /^Give back/ }));
+    expect(within(coinbaseRow!).getByRole('alert').textContent).toContain('give that refund’s reference');
+    expect(fake.calledWith('POST', '/payments/pay_2/refund')).toHaveLength(0);
+    await user.type(within(coinbaseRow!).getByLabelText('Refund reference'), '0xabc');
+    await user.click(within(coinbaseRow!).getByRole('button', { name: 'Refund' }));
+    await user.click(within(coinbaseRow!).getByRole('button', { name: /^Give back/ }));
+    await waitFor(() => expect(fake.calledWith('POST', '/payments/pay_2/refund')[0]!.body).toEqual({ reference: '0xabc' }));
+
+    await user.click(within(stripeRow!).getByRole('button', { name: 'Accept' }));
+    await user.click(within(stripeRow!).getByRole('button', { name: 'Take €0.01 as payment of €12.99' }));
+    expect(await screen.findByText('Accepted as payment of order ord_1: its lines are being provisioned.')).toBeTruthy();
+  });
+
+  it('a viewer sees the list but cannot refund or accept; the dashboard links its count here', async () => {
+    const fake = new FakeApi('viewer')
+      .on('GET', '/payments', () => ({ payments: [payment()] }))
+      .on('GET', '/summary', () => summary({ moneyToReview: 1 }));
+    await renderConsole(fake, '/checkout/admin/payments');
+    const table = await screen.findByRole('table', { name: 'Payments to review' });
+    expect(within(table).getByRole('button', { name: 'Refund' }).hasAttribute('disabled')).toBe(true);
+    expect(within(table).getByRole('button', { name: 'Accept' }).hasAttribute('disabled')).toBe(true);
+    expect(fake.calledWith('GET', '/payments')[0]!.query.get('state')).toBe('review');
+  });
+});
