@@ -99,6 +99,7 @@ var _ = Service("services", func() {
 			bearer()
 			SkipResponseBodyEncodeDecode()
 			Response(StatusOK, func() {
+				ContentType("audio/x-mpegurl") // the document's media type; the header adds the charset
 				Header("contentType:Content-Type")
 				Header("contentDisposition:Content-Disposition")
 			})

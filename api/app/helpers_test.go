@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,6 +21,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/contract"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/store/storetest"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
@@ -134,7 +136,7 @@ func openShop(t *testing.T, cfg app.Config) *shop {
 		srv.Close()
 		t.Fatalf("app.Open: %v", err)
 	}
-	srv.Config.Handler = a.Handler()
+	srv.Config.Handler = checkContract(t, a.Handler())
 	srv.Start()
 	s := &shop{t: t, cfg: cfg, app: a, srv: srv, base: srv.URL, http: srv.Client()}
 	s.noJump = &http.Client{
@@ -144,6 +146,20 @@ func openShop(t *testing.T, cfg app.Config) *shop {
 	s.clients(srv.Client())
 	t.Cleanup(s.close)
 	return s
+}
+
+// contractChecker holds the served document, loaded once for every shop of the package.
+var contractChecker = sync.OnceValues(func() (*contract.Checker, error) { return contract.New(httpapi.OpenAPI) })
+
+// checkContract wraps a shop's handler: every request the server accepts and every answer it
+// sends, whichever client a test uses, must be what the served OpenAPI document says, or t fails.
+func checkContract(t *testing.T, h http.Handler) http.Handler {
+	t.Helper()
+	c, err := contractChecker()
+	if err != nil {
+		t.Fatalf("served OpenAPI document: %v", err)
+	}
+	return c.Handler(t, h)
 }
 
 // clients points the generated clients at the shop through doer.

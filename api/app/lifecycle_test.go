@@ -254,7 +254,13 @@ func startServe(t *testing.T, bin, dir, db string, env ...string) *process {
 		return resp.StatusCode == http.StatusOK
 	})
 	u, _ := url.Parse(p.base)
-	doer, enc, dec := http.DefaultClient, goahttp.RequestEncoder, goahttp.ResponseDecoder
+	c, err := contractChecker()
+	if err != nil {
+		t.Fatalf("served OpenAPI document: %v", err)
+	}
+	// The binary's answers are held to the document on this side of the connection.
+	doer := &http.Client{Transport: c.Transport(t, nil)}
+	enc, dec := goahttp.RequestEncoder, goahttp.ResponseDecoder
 	sc := sessioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	p.session = gensession.NewClient(sc.Create(), sc.Delete(), sc.RequestLink(), sc.RedeemLink(), sc.SetPassword())
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)

@@ -60,7 +60,8 @@ const (
 
 var methods = []string{"get", "put", "post", "delete", "options", "head", "patch"}
 
-// Complete returns doc completed with c: nullable properties; `security: []` on every public
+// Complete returns doc completed with c: nullable properties; every object of an answer closed
+// (additionalProperties: false); `security: []` on every public
 // operation; the Streamcart-Store header on every operation; every error an operation can
 // answer (the design's and the HTTP layer's), grouped by status, as the server sends it
 // (application/json, Goa's ErrorResult body unless the error has its own type); and no
@@ -148,6 +149,7 @@ func Complete(doc []byte, c Completion) ([]byte, error) {
 		}
 	}
 	dropUnused(root)
+	closeAnswers(root)
 	var out bytes.Buffer
 	e := json.NewEncoder(&out)
 	e.SetEscapeHTML(false)
@@ -239,6 +241,57 @@ func setErrors(key string, op map[string]any, errs []Error) error {
 		resps[strconv.Itoa(status)] = r
 	}
 	return nil
+}
+
+// closeAnswers sets additionalProperties: false on every object schema an answer uses (through
+// $ref too) that lists its properties and says nothing of others: Goa leaves them open, so a
+// property the design does not have would pass a validator, and the document says every field
+// the server sends. The parts of an allOf of several are left open (no object could match two
+// closed parts); request bodies are left as they are (the server ignores what it does not read).
+func closeAnswers(root map[string]any) {
+	schemas, _ := dig(root, "components", "schemas").(map[string]any)
+	seen := map[string]bool{}
+	var walk func(v any, allOfPart bool)
+	walk = func(v any, allOfPart bool) {
+		s, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if ref, ok := s["$ref"].(string); ok {
+			if name, ok := strings.CutPrefix(ref, "#/components/schemas/"); ok && !seen[name] {
+				seen[name] = true
+				walk(schemas[name], allOfPart)
+			}
+			return
+		}
+		props, _ := s["properties"].(map[string]any)
+		if _, open := s["additionalProperties"]; len(props) > 0 && !open && !allOfPart {
+			s["additionalProperties"] = false
+		}
+		for _, p := range props {
+			walk(p, false)
+		}
+		walk(s["items"], false)
+		walk(s["additionalProperties"], false)
+		for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+			parts, _ := s[k].([]any)
+			for _, p := range parts {
+				walk(p, k == "allOf" && len(parts) > 1)
+			}
+		}
+	}
+	paths, _ := root["paths"].(map[string]any)
+	for _, item := range paths {
+		for _, m := range methods {
+			resps, _ := dig(item, m, "responses").(map[string]any)
+			for _, r := range resps {
+				content, _ := dig(r, "content").(map[string]any)
+				for _, mt := range content {
+					walk(dig(mt, "schema"), false)
+				}
+			}
+		}
+	}
 }
 
 // dropUnused deletes the component schemas nothing refers to (Goa writes some for error types

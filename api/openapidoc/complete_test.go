@@ -149,3 +149,55 @@ func TestCompleteRefusesADisagreeingDesign(t *testing.T) {
 		})
 	}
 }
+
+// TestCompleteClosesAnswers: every object an answer uses lists all it may hold (Goa leaves them
+// open, and a field the server sends that the design lacks would pass a validator), through
+// $ref, items and anyOf; maps, the parts of an allOf of several and request bodies stay open.
+func TestCompleteClosesAnswers(t *testing.T) {
+	const in = `{"openapi":"3.0.3","paths":{"/api/x":{"post":{
+		"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/In"}}}},
+		"responses":{"200":{"description":"OK","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Out"}}}}}}}},
+	"components":{"schemas":{
+		"In":{"type":"object","properties":{"a":{"type":"string"}}},
+		"Out":{"type":"object","properties":{
+			"list":{"type":"array","items":{"$ref":"#/components/schemas/Item"}},
+			"map":{"type":"object","additionalProperties":{"type":"string"}},
+			"either":{"anyOf":[{"$ref":"#/components/schemas/Item"},{"type":"object","properties":{"b":{"type":"string"}}}]},
+			"both":{"allOf":[{"$ref":"#/components/schemas/PartA"},{"$ref":"#/components/schemas/PartB"}]},
+			"maybe":{"type":"object","nullable":true,"allOf":[{"$ref":"#/components/schemas/One"}]}}},
+		"Item":{"type":"object","properties":{"c":{"type":"string"}}},
+		"PartA":{"type":"object","properties":{"d":{"type":"string"}}},
+		"PartB":{"type":"object","properties":{"e":{"type":"string"}}},
+		"One":{"type":"object","properties":{"f":{"type":"string"}}}}}}`
+	out, err := openapidoc.Complete([]byte(in), openapidoc.Completion{Errors: map[string][]openapidoc.Error{"POST /api/x": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	closed := func(s map[string]any) any { return s["additionalProperties"] }
+	schemas := doc.Components.Schemas
+	props := schemas["Out"]["properties"].(map[string]any)
+	for name, got := range map[string]any{
+		"Out": closed(schemas["Out"]), "Item": closed(schemas["Item"]), "One": closed(schemas["One"]),
+		"inline anyOf part": closed(props["either"].(map[string]any)["anyOf"].([]any)[1].(map[string]any)),
+	} {
+		if got != false {
+			t.Errorf("%s: additionalProperties %v, want false", name, got)
+		}
+	}
+	for name, s := range map[string]map[string]any{"In (a request)": schemas["In"], "PartA": schemas["PartA"], "PartB": schemas["PartB"]} {
+		if _, ok := s["additionalProperties"]; ok {
+			t.Errorf("%s closed, want open", name)
+		}
+	}
+	if m := props["map"].(map[string]any)["additionalProperties"]; m == false {
+		t.Error("a map closed")
+	}
+}

@@ -202,6 +202,7 @@ func EncodeGetError(encoder func(context.Context, http.ResponseWriter) goahttp.E
 func EncodePlaylistResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
 	return func(ctx context.Context, w http.ResponseWriter, v any) error {
 		res, _ := v.(*services.PlaylistResult)
+		ctx = context.WithValue(ctx, goahttp.ContentTypeKey, "audio/x-mpegurl")
 		w.Header().Set("Content-Type", res.ContentType)
 		w.Header().Set("Content-Disposition", res.ContentDisposition)
 		w.WriteHeader(http.StatusOK)
