@@ -2548,7 +2548,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Velit nemo atque voluptatem rerum.\" --token \"Alias facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Nobis unde.\" --token \"Veniam nulla molestias.\"")
 }
 
 func orderCancelUsage() {
@@ -2568,7 +2568,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Et sunt earum qui blanditiis magnam non.\" --token \"Quae nisi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem beatae dolorum.\" --token \"Et provident nesciunt expedita voluptas.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2635,7 +2635,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Voluptates sint adipisci sint et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Ipsam qui.\"")
 }
 
 func servicesGetUsage() {
@@ -2657,7 +2657,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur quaerat omnis.\" --locale \"en-us\" --token \"Id ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Incidunt consequuntur vel esse tenetur.\" --locale \"en-us\" --token \"Voluptas quia consequuntur.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2679,7 +2679,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Inventore nostrum dolorem.\" --locale \"de-de\" --token \"Omnis quaerat illum occaecati.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Occaecati quia.\" --locale \"pt-pt\" --token \"Ipsum maiores sit.\"")
 }
 
 func servicesRestartUsage() {
@@ -2701,7 +2701,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Adipisci cupiditate veniam.\" --locale \"de-de\" --token \"Non in soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Cumque rerum.\" --locale \"nl-nl\" --token \"Explicabo distinctio eos minus enim.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2723,7 +2723,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Pariatur voluptatem.\" --locale \"en-gb\" --token \"Error assumenda.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Recusandae explicabo molestiae enim consequuntur.\" --locale \"en-gb\" --token \"Quas est nihil aut iste sint accusantium.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2747,7 +2747,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est alias.\" --locale \"en-us\" --token \"Voluptatem velit illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2771,7 +2771,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Magnam nesciunt.\" --locale \"pt-pt\" --token \"Reprehenderit atque in labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Voluptas et fuga ea tenetur quas.\" --locale \"de-de\" --token \"Blanditiis eaque inventore neque officiis.\"")
 }
 
 func servicesRenewUsage() {
@@ -2795,7 +2795,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fjb\",\n      \"pid\": 3068850326262496906,\n      \"returnUrl\": \"wjq\"\n   }' --service-id \"Accusamus similique aut quidem voluptas qui.\" --locale \"es-es\" --token \"Suscipit iure suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"bvh\",\n      \"pid\": 8828701126046512685,\n      \"returnUrl\": \"yx9\"\n   }' --service-id \"Architecto totam autem.\" --locale \"pt-pt\" --token \"Laudantium dolorum et reiciendis aut.\"")
 }
 
 func servicesCancelUsage() {
@@ -2817,7 +2817,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Officiis quae.\" --locale \"en\" --token \"Qui itaque corporis optio omnis molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Maxime non aspernatur nihil optio dolore esse.\" --locale \"en-gb\" --token \"Id sapiente corrupti at expedita consequuntur.\"")
 }
 
 func servicesResumeUsage() {
@@ -2839,7 +2839,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Consequatur nulla.\" --locale \"pt-pt\" --token \"Repellendus ipsa repellat debitis ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Nulla minus ea.\" --locale \"pt-pt\" --token \"Doloremque beatae voluptatem ut minus vitae tenetur.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -2870,7 +2870,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Amet esse sit sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Vitae at esse aut aut qui.\"")
 }
 
 func resellersOrderUsage() {
@@ -2892,7 +2892,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }' --token \"Iste molestias accusamus rerum ut et totam.\" --idempotency-key \"v\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"f0v\",\n      \"currency\": \"z\",\n      \"existingReseller\": false,\n      \"gateway\": \"Possimus numquam earum in ipsum.\",\n      \"password\": \"yvb\",\n      \"pid\": 1225845043263091398,\n      \"returnUrl\": \"gmd\"\n   }' --token \"Nulla nemo.\" --idempotency-key \"xw\"")
 }
 
 func resellersGetServiceUsage() {
@@ -2914,7 +2914,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Maiores enim voluptate sint est iusto.\" --locale \"de-de\" --token \"Velit natus consequuntur occaecati quod eligendi aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Voluptas veniam sunt et odio nam sint.\" --locale \"de-de\" --token \"Pariatur atque aut dolorum voluptate.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3053,7 +3053,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"tm1\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"n29\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3071,7 +3071,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Deleniti maxime ut repellendus quis officia exercitationem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Nisi doloremque blanditiis.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3089,7 +3089,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"pfv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"8d6\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3107,7 +3107,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"70n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"h26\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3127,7 +3127,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d51\"\n   }' --token \"Voluptatibus est libero vero saepe.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"hdk\"\n   }' --token \"Sunt vitae ut maiores et impedit corrupti.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3161,7 +3161,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0l\" --locale \"nl-nl\" --token \"Doloremque blanditiis est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"8\" --locale \"en-gb\" --token \"Doloremque ut aut eaque eum velit.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3181,7 +3181,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"uk\",\n      \"extraQuantity\": 2321741270632893413,\n      \"serviceId\": \"nmq\"\n   }' --token \"Ut commodi aut est qui doloremque ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"6y\",\n      \"extraQuantity\": 6424732015227708884,\n      \"serviceId\": \"ci3\"\n   }' --token \"Ea architecto dolores eum.\"")
 }
 
 func upsellOrderUsage() {
@@ -3203,5 +3203,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5\",\n      \"extraQuantity\": 8659794747124886769,\n      \"gateway\": \"Vitae necessitatibus architecto quae.\",\n      \"returnUrl\": \"ylw\",\n      \"serviceId\": \"thu\"\n   }' --token \"Dolores eum.\" --idempotency-key \"dxx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"s\",\n      \"extraQuantity\": 7472961373717892918,\n      \"gateway\": \"Impedit ut quae magni error.\",\n      \"returnUrl\": \"1kz\",\n      \"serviceId\": \"495\"\n   }' --token \"Aut soluta nostrum quam ut maiores.\" --idempotency-key \"0dg\"")
 }
