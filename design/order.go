@@ -20,6 +20,9 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 		Attribute("createdAt", String, "RFC 3339")
 		Attribute("quote", QuoteResult, "The priced selection")
 		Attribute("paymentQuote", PaymentQuote, "What the gateway asks the buyer to pay when it takes another currency than the invoice's (Coinbase: USDC); absent otherwise")
+		Attribute("paymentState", String, "processing: the provider has seen the payment and is confirming it (Coinbase's PROCESSING); the order is still pending and nothing is settled yet. Absent otherwise", func() {
+			Enum("processing")
+		})
 		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote")
 	})
 })

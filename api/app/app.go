@@ -310,6 +310,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
 	webhooks.Observe(a.metrics)
 	webhooks.KeepCards(st)
+	progress := payment.NewProgress(st)
+	webhooks.TrackProgress(progress)
 	for _, g := range gateways {
 		if sg, ok := g.(*payment.Stripe); ok {
 			after.renewals.ChargeWith(payment.NewCardCharger(sg, webhooks), st)
@@ -343,9 +345,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 		Renewals: after.renewals, PayLinks: a.payLinks,
-		Limiter:   a.limiter,
-		PayQuotes: st,
-		Now:       now,
+		Limiter:     a.limiter,
+		PayQuotes:   st,
+		PayProgress: progress,
+		Now:         now,
 		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
 			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: func() { worker.Notify() }}, orders),
 	})

@@ -33,10 +33,11 @@ const (
 	coinbaseSecret = "hook0-subscription-secret"
 )
 
-// fakeCoinbase is the Coinbase Business Payment Link API as documented: a JWT per request
-// (ES256 here: verified with the key's public half; kid, nonce, sub, iss "cdp", two-minute
-// nbf/exp, uri "METHOD host/path"), POST /api/v1/payment-links, GET /api/v1/payment-links/{id},
-// POST /api/v1/payment-links/{id}/deactivate.
+// fakeCoinbase is the Coinbase Business Checkouts API as documented: a JWT per request (ES256
+// here: verified with the key's public half; kid, nonce, sub, iss "cdp", two-minute nbf/exp, uri
+// "METHOD host/path"), POST /api/v1/checkouts, GET /api/v1/checkouts/{id},
+// POST /api/v1/checkouts/{id}/deactivate. The Payment Link API it replaces answers nothing here:
+// a shop that still made links would fail this fake.
 type fakeCoinbase struct {
 	srv    *httptest.Server
 	secret string // the CDP key secret (PEM, newlines escaped as in an environment variable)
@@ -72,9 +73,9 @@ func newFakeCoinbase(t *testing.T) *fakeCoinbase {
 			w.Write([]byte(`{"errorType":"unauthorized","errorMessage":"bad JWT"}`))
 			return
 		}
-		id, deactivate := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/api/v1/payment-links/"), "/deactivate")
+		id, deactivate := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/api/v1/checkouts/"), "/deactivate")
 		switch {
-		case r.Method == http.MethodPost && r.URL.Path == "/api/v1/payment-links":
+		case r.Method == http.MethodPost && r.URL.Path == "/api/v1/checkouts":
 			var body map[string]any
 			if json.NewDecoder(r.Body).Decode(&body) != nil || body["currency"] != "USDC" || r.Header.Get("X-Idempotency-Key") == "" {
 				w.WriteHeader(http.StatusBadRequest)
@@ -82,11 +83,13 @@ func newFakeCoinbase(t *testing.T) *fakeCoinbase {
 			}
 			id := fmt.Sprintf("%024x", 0x68f7a946+len(f.links))
 			f.links[id] = map[string]any{"id": id, "url": "https://payments.coinbase.com/payment-links/pl_" + id, "status": "ACTIVE",
-				"amount": body["amount"], "currency": "USDC", "network": body["network"], "metadata": body["metadata"]}
+				"amount": body["amount"], "currency": "USDC", "network": body["network"], "metadata": body["metadata"],
+				"description": body["description"], "expiresAt": body["expiresAt"],
+				"successRedirectUrl": body["successRedirectUrl"], "failRedirectUrl": body["failRedirectUrl"]}
 			f.order = append(f.order, id)
 			w.WriteHeader(http.StatusCreated)
 			json.NewEncoder(w).Encode(f.links[id])
-		case f.links[id] == nil:
+		case f.links[id] == nil || !strings.HasPrefix(r.URL.Path, "/api/v1/checkouts/"):
 			w.WriteHeader(http.StatusNotFound)
 		case r.Method == http.MethodPost && deactivate:
 			f.links[id]["status"] = "DEACTIVATED"
@@ -107,7 +110,7 @@ func (f *fakeCoinbase) charges() int {
 	return len(f.links)
 }
 
-// last is the last link made.
+// last is the last checkout made.
 func (f *fakeCoinbase) last() map[string]any {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -125,7 +128,7 @@ func (f *fakeCoinbase) config() payment.Config {
 	return payment.Config{CoinbaseKeyID: coinbaseKeyID, CoinbaseKeySecret: f.secret, CoinbaseWebhookSecret: coinbaseSecret, CoinbaseAPIURL: f.srv.URL}
 }
 
-// postCoinbaseEvent sends a link's event signed in X-Hook0-Signature (at at, with secret) to the
+// postCoinbaseEvent sends a checkout's event signed in X-Hook0-Signature (at at, with secret) to the
 // shop's webhook and answers the status.
 func postCoinbaseEvent(t *testing.T, s *shop, link map[string]any, eventType, secret string, at time.Time) int {
 	t.Helper()
@@ -149,10 +152,12 @@ func postCoinbaseEvent(t *testing.T, s *shop, link map[string]any, eventType, se
 	return resp.StatusCode
 }
 
-// TestCoinbaseBusinessCheckout runs a crypto sale through the HTTP API: the order answer shows
-// the USDC amount, network and rate before paying; a forged or stale event is refused with 400
-// and stores nothing; the signed event settles once however often it comes; a cancelled
-// order's link is deactivated; the provider down is a 503 to the buyer.
+// TestCoinbaseBusinessCheckout runs a crypto sale through the HTTP API: the order makes a Coinbase
+// checkout and its answer shows the USDC amount, network and rate before paying; a forged or
+// stale event is refused with 400 and stores nothing; a checkout seen PROCESSING shows the order
+// as "payment seen, confirming" (paymentState processing, still pending); the signed
+// checkout.payment.success settles once however often it comes; a cancelled order's checkout is
+// deactivated; the provider down is a 503 to the buyer.
 func TestCoinbaseBusinessCheckout(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		fake := newFakeCoinbase(t)
@@ -165,7 +170,7 @@ func TestCoinbaseBusinessCheckout(t *testing.T) {
 
 		o := s.buy(buyer.Token, standard()) // 12.99 EUR
 		q := o.PaymentQuote
-		// 12.99 EUR × (USD 1.08 / EUR 1) = 14.0292 → 14.03 USDC, taken when the link was made.
+		// 12.99 EUR × (USD 1.08 / EUR 1) = 14.0292 → 14.03 USDC, taken when the checkout was made.
 		if q == nil || q.Amount != "14.03" || q.Currency != "USDC" || q.Network != "base" || q.Rate != "1.08" || q.RateTakenAt == "" {
 			t.Fatalf("payment quote = %+v", q)
 		}
@@ -173,42 +178,53 @@ func TestCoinbaseBusinessCheckout(t *testing.T) {
 			t.Fatalf("order read shows quote %+v, want %+v", got, q)
 		}
 		link := fake.last()
-		if o.PaymentURL != link["url"] {
-			t.Fatalf("payment URL = %q, want the link's %v", o.PaymentURL, link["url"])
+		if o.PaymentURL != link["url"] || o.PaymentState != nil {
+			t.Fatalf("payment URL = %q (state %v), want the checkout's %v", o.PaymentURL, o.PaymentState, link["url"])
 		}
 
 		for _, bad := range []struct {
 			secret string
 			at     time.Time
 		}{{"forged", time.Now()}, {coinbaseSecret, time.Now().Add(-10 * time.Minute)}} {
-			if got := postCoinbaseEvent(t, s, link, "payment_link.payment.success", bad.secret, bad.at); got != http.StatusBadRequest {
+			if got := postCoinbaseEvent(t, s, link, "checkout.payment.success", bad.secret, bad.at); got != http.StatusBadRequest {
 				t.Fatalf("bad event = %d, want 400", got)
 			}
 		}
 		if n := s.count(`SELECT COUNT(*) FROM webhooks WHERE provider = 'coinbase'`); n != 0 {
 			t.Fatalf("refused events stored: %d", n)
 		}
+		// PROCESSING: the documentation names no event for it; a notification whose checkout is in
+		// it shows the payment as seen and confirming, and settles nothing.
+		link["status"] = "PROCESSING"
+		if got := postCoinbaseEvent(t, s, link, "checkout.payment.processing", coinbaseSecret, time.Now()); got != http.StatusOK {
+			t.Fatalf("processing notification = %d, want 200", got)
+		}
+		s.drain()
+		if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "pending" || got.PaymentState == nil || *got.PaymentState != "processing" {
+			t.Fatalf("order = %s, payment state %v; want pending, processing", got.Status, got.PaymentState)
+		}
 		link["status"] = "COMPLETED"
+		link["settlement"] = map[string]any{"totalAmount": "14.03", "feeAmount": "0.14", "netAmount": "13.89", "currency": "USDC"}
 		for range 2 {
-			if got := postCoinbaseEvent(t, s, link, "payment_link.payment.success", coinbaseSecret, time.Now()); got != http.StatusOK {
+			if got := postCoinbaseEvent(t, s, link, "checkout.payment.success", coinbaseSecret, time.Now()); got != http.StatusOK {
 				t.Fatalf("signed event = %d, want 200", got)
 			}
 		}
 		s.drain()
-		if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
-			t.Fatalf("order = %s, want active", got.Status)
+		if got := s.getOrder(buyer.Token, o.OrderID); got.Status != "active" || got.PaymentState != nil {
+			t.Fatalf("order = %s (payment state %v), want active", got.Status, got.PaymentState)
 		}
-		if n := s.count(`SELECT COUNT(*) FROM webhooks WHERE provider = 'coinbase'`); n != 1 {
-			t.Fatalf("stored events = %d, want 1", n)
+		if n := s.count(`SELECT COUNT(*) FROM webhooks WHERE provider = 'coinbase'`); n != 2 {
+			t.Fatalf("stored events = %d, want 2 (processing, success)", n)
 		}
 
-		// Cancelling a pending order deactivates its link.
+		// Cancelling a pending order deactivates its checkout.
 		o2 := s.buy(buyer.Token, standard())
 		if _, err := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(buyer.Token), OrderID: o2.OrderID}); err != nil {
 			t.Fatal(err)
 		}
 		if got := fake.last()["status"]; got != "DEACTIVATED" {
-			t.Fatalf("cancelled order's link = %v, want DEACTIVATED", got)
+			t.Fatalf("cancelled order's checkout = %v, want DEACTIVATED", got)
 		}
 
 		// The provider down: a clear 503 unavailable, and no order left behind unpaid for nothing.

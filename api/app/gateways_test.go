@@ -96,7 +96,7 @@ func TestCatalogImportChangesTheGateways(t *testing.T) {
 		}
 
 		link := fake.last()
-		if got := postCoinbaseEvent(t, two, link, "payment_link.payment.success", coinbaseSecret, time.Now()); got != http.StatusOK {
+		if got := postCoinbaseEvent(t, two, link, "checkout.payment.success", coinbaseSecret, time.Now()); got != http.StatusOK {
 			t.Fatalf("Coinbase webhook = %d, want 200", got)
 		}
 		eventually(t, "the running shop's worker to settle and provision the Coinbase order", func() bool {

@@ -136,10 +136,10 @@ func TestWebhookMetrics(t *testing.T) {
 		})
 		link := map[string]any{"id": "0123456789abcdef01234567", "status": "COMPLETED", "amount": "12.99", "currency": "USDC",
 			"metadata": map[string]string{"invoice_id": "inv_unknown", "order_id": "ord_unknown"}}
-		if code := postCoinbaseEvent(t, s, link, "payment_link.payment.success", "forged", time.Now()); code != http.StatusBadRequest {
+		if code := postCoinbaseEvent(t, s, link, "checkout.payment.success", "forged", time.Now()); code != http.StatusBadRequest {
 			t.Fatalf("forged webhook = %d, want 400", code)
 		}
-		if code := postCoinbaseEvent(t, s, link, "payment_link.payment.success", coinbaseSecret, time.Now()); code != http.StatusOK {
+		if code := postCoinbaseEvent(t, s, link, "checkout.payment.success", coinbaseSecret, time.Now()); code != http.StatusOK {
 			t.Fatalf("signed webhook = %d, want 200", code)
 		}
 		s.drain()

@@ -24,20 +24,33 @@ const msgTrialUnavailable = "Free trials are not available for this email addres
 
 type orderService struct {
 	authenticator
-	orders *order.Orders
-	quotes payment.Quotes // nil: no gateway quotes another currency
+	orders   *order.Orders
+	quotes   payment.Quotes   // nil: no gateway quotes another currency
+	progress payment.Progress // zero: no payment is shown as seen and confirming
 }
 
 // NewOrder returns the order service; quotes are what gateways paid in another currency asked
-// for invoices (nil: none).
-func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes) genorder.Service {
-	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders, quotes: quotes}
+// for invoices (nil: none), progress which pending invoices' payments a provider has seen and
+// is confirming.
+func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress) genorder.Service {
+	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
+		quotes: quotes, progress: progress}
 }
 
 // result is orderResult with the invoice's quote in the gateway's currency, if it has one: the
-// buyer sees the amount and rate before paying.
+// buyer sees the amount and rate before paying; and, while the order waits for its payment, the
+// payment's state at the provider when it has seen it (processing).
 func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.OrderResult, error) {
 	r := orderResult(o)
+	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid && o.Invoice.ID != "" {
+		seen, err := s.progress.Processing(ctx, o.Invoice.ID)
+		if err != nil {
+			return nil, err
+		}
+		if seen {
+			r.PaymentState = strPtr(string(payment.KindProcessing))
+		}
+	}
 	if s.quotes == nil || o.Invoice.ID == "" {
 		return r, nil
 	}

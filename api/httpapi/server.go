@@ -61,15 +61,17 @@ var OpenAPI []byte
 
 // Deps is what the API is built from.
 type Deps struct {
-	Catalog    func() *catalog.Catalog
-	Accounts   *account.Service
-	Orders     *order.Orders
-	Panel      panel.Panel
-	Geo        *geo.Lookup
-	Webhooks   *payment.Webhooks // providers' webhooks, served raw; nil: none
-	PayQuotes  payment.Quotes    // invoices' quotes in a gateway's own currency (Coinbase: USDC); nil: none
-	Now        func() time.Time  // business clock (promotion dates; the test clock moves it); nil: time.Now
-	Storefront Storefront
+	Catalog   func() *catalog.Catalog
+	Accounts  *account.Service
+	Orders    *order.Orders
+	Panel     panel.Panel
+	Geo       *geo.Lookup
+	Webhooks  *payment.Webhooks // providers' webhooks, served raw; nil: none
+	PayQuotes payment.Quotes    // invoices' quotes in a gateway's own currency (Coinbase: USDC); nil: none
+	// PayProgress: pending invoices whose payment a provider has seen and is confirming; zero: none.
+	PayProgress payment.Progress
+	Now         func() time.Time // business clock (promotion dates; the test clock moves it); nil: time.Now
+	Storefront  Storefront
 	// TrustedProxies are the proxies whose X-Forwarded-For names the client (geo.ClientIP).
 	TrustedProxies []netip.Prefix
 	Logger         *slog.Logger
@@ -126,7 +128,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 

@@ -82,7 +82,7 @@ func New(o Options) *Metrics {
 	m.ordersCreated = counter("streamcart_orders_created_total", "Orders placed, by gateway and kind (plan, trial, custom).", "gateway", "kind")
 	m.ordersPaid = counter("streamcart_orders_paid_total", "Orders paid (settled, or free at creation), by gateway and kind.", "gateway", "kind")
 	m.webhooksReceived = counter("streamcart_webhooks_received_total", "Provider webhooks received, by provider and result (stored, duplicate, rejected, unreadable, error).", "provider", "result")
-	m.webhooksProcessed = counter("streamcart_webhooks_processed_total", "Stored webhooks acted on, by provider and outcome (paid, failed, held, review, ignored, refused, error).", "provider", "outcome")
+	m.webhooksProcessed = counter("streamcart_webhooks_processed_total", "Stored webhooks acted on, by provider and outcome (paid, processing, failed, held, review, ignored, refused, error).", "provider", "outcome")
 	m.jobAttempts = counter("streamcart_job_attempts_total", "Job runs, by kind.", "kind")
 	m.jobFailures = counter("streamcart_job_failures_total", "Job runs that failed (retried later or buried), by kind.", "kind")
 	m.mail = counter("streamcart_mail_total", "Outgoing mail by status: stored (no SMTP server, kept in the outbox), queued for delivery, and each delivery attempt sent, deferred (retried later) or failed (refused for good).", "status")
@@ -123,7 +123,7 @@ func (m *Metrics) Known(jobKinds, gateways, providers []string) {
 		for _, r := range []string{"stored", "duplicate", "rejected", "unreadable", "error"} {
 			m.webhooksReceived.WithLabelValues(p, r)
 		}
-		for _, o := range []string{"paid", "failed", "held", "review", "ignored", "refused", "error"} {
+		for _, o := range []string{"paid", "processing", "failed", "held", "review", "ignored", "refused", "error"} {
 			m.webhooksProcessed.WithLabelValues(p, o)
 		}
 	}

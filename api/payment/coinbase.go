@@ -18,32 +18,55 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 )
 
-// CoinbaseAPIURL is Coinbase Business's API (payment links live under /api/v1/payment-links).
+// CoinbaseAPIURL is Coinbase Business's API (checkouts live under /api/v1/checkouts).
 const CoinbaseAPIURL = "https://business.coinbase.com"
 
-// CoinbaseNetwork is the network payment links take USDC on unless STREAMCART_COINBASE_NETWORK
+// CoinbaseNetwork is the network checkouts take USDC on unless STREAMCART_COINBASE_NETWORK
 // names another.
 const CoinbaseNetwork = "base"
 
-// coinbaseCurrency is what payment links are priced in: USDC, a dollar token with 2 decimals
-// in the API's amounts ("50.00"), converted from the invoice at the catalog's USD rate.
+// coinbaseCurrency is what checkouts are priced in: USDC, a dollar token with 2 decimals in the
+// API's amounts ("50.00"), converted from the invoice at the catalog's USD rate.
 const coinbaseCurrency = "USDC"
 
-// coinbaseLinks is the payment links path.
-const coinbaseLinks = "/api/v1/payment-links"
-
-// Coinbase Business payment link statuses and webhook event types.
+// coinbaseCheckouts is the Checkouts API's path; coinbaseLinks the Payment Link API's, which
+// Coinbase asks its users to leave for checkouts (same request body, same answer fields, same
+// statuses, events renamed from payment_link.* to checkout.*). Invoices are given checkouts
+// now; the links of invoices made before the switch are still read, deactivated and settled.
 const (
-	linkExpired   = "EXPIRED"
-	linkCompleted = "COMPLETED"
-	linkFailed    = "FAILED"
+	coinbaseCheckouts = "/api/v1/checkouts"
+	coinbaseLinks     = "/api/v1/payment-links"
+)
+
+// checkoutScope is the Refs scope of each invoice's checkout id. A payment link made before the
+// switch stays under the module's own scope ("coinbase"), where it always was.
+const checkoutScope = "coinbase:checkout"
+
+// Checkout (and payment link) statuses, as the Checkouts API reference lists them: ACTIVE takes
+// a payment, PROCESSING is processing one, COMPLETED is paid, FAILED failed on a payment error,
+// EXPIRED passed its expiresAt, DEACTIVATED was ended by us (REFUNDED and PARTIALLY_REFUNDED
+// follow a refund made at Coinbase).
+const (
+	statusProcessing = "PROCESSING"
+	statusCompleted  = "COMPLETED"
+	statusFailed     = "FAILED"
+	statusExpired    = "EXPIRED"
+)
+
+// Webhook event types: the Checkouts API's and, for links made before the switch, the Payment
+// Link API's. The documentation names no event for PROCESSING: a notification whose body has
+// that status, whatever its eventType, is read as the payment seen (KindProcessing).
+const (
+	eventCheckoutSuccess = "checkout.payment.success"
+	eventCheckoutFailed  = "checkout.payment.failed"
+	eventCheckoutExpired = "checkout.payment.expired"
 
 	eventLinkSuccess = "payment_link.payment.success"
 	eventLinkFailed  = "payment_link.payment.failed"
 	eventLinkExpired = "payment_link.payment.expired"
 )
 
-// CoinbaseConfig configures crypto payments through Coinbase Business payment links.
+// CoinbaseConfig configures crypto payments through Coinbase Business checkouts.
 type CoinbaseConfig struct {
 	KeyID         string // the CDP secret API key's id
 	KeySecret     string // its secret: Ed25519 (base64) or ECDSA P-256 (PEM)
@@ -56,14 +79,14 @@ type CoinbaseConfig struct {
 	HTTPClient *http.Client
 }
 
-// CoinbaseStore keeps each invoice's payment link id (Refs) and its USDC quote (Quotes).
+// CoinbaseStore keeps each invoice's checkout id (Refs) and its USDC quote (Quotes).
 type CoinbaseStore interface {
 	Refs
 	Quotes
 }
 
-// Coinbase is the Coinbase Business payment link gateway (module name kept from Coinbase
-// Commerce, which it replaces: catalogs and the widget name it "coinbase").
+// Coinbase is the Coinbase Business checkout gateway (module name kept from Coinbase Commerce,
+// which it replaces: catalogs and the widget name it "coinbase").
 type Coinbase struct {
 	cfg  CoinbaseConfig
 	key  cdpKey
@@ -80,7 +103,7 @@ var (
 	_ Matcher       = (*Coinbase)(nil)
 )
 
-// NewCoinbase returns the Coinbase Business gateway; st keeps each invoice's link and quote.
+// NewCoinbase returns the Coinbase Business gateway; st keeps each invoice's checkout and quote.
 // A secret that is not a CDP key is an error (ErrBadKey).
 func NewCoinbase(cfg CoinbaseConfig, st CoinbaseStore) (*Coinbase, error) {
 	if cfg.APIURL == "" {
@@ -105,15 +128,15 @@ func NewCoinbase(cfg CoinbaseConfig, st CoinbaseStore) (*Coinbase, error) {
 	return &Coinbase{cfg: cfg, key: key, host: u.Host, st: st, now: time.Now}, nil
 }
 
-// SetClock replaces the clock (tests): JWT times, link expiry and webhook tolerance use it.
+// SetClock replaces the clock (tests): JWT times, quote times and webhook tolerance use it.
 func (c *Coinbase) SetClock(now func() time.Time) { c.now = now }
 
 // Module names the gateway.
 func (*Coinbase) Module() string { return "coinbase" }
 
-// coinbaseLink is the part of a payment link we read (also the body of its webhooks, which
-// add eventType).
-type coinbaseLink struct {
+// coinbaseCheckout is the part of a checkout (or payment link: the same fields) we read; it is
+// also the body of their webhooks, which add eventType.
+type coinbaseCheckout struct {
 	ID         string            `json:"id"`
 	URL        string            `json:"url"`
 	Status     string            `json:"status"`
@@ -127,7 +150,7 @@ type coinbaseLink struct {
 	} `json:"settlement"`
 }
 
-// call sends one payment link API request, signed by a JWT of its own, and decodes the answer.
+// call sends one Checkouts (or Payment Link) API request, signed by a JWT of its own, and decodes the answer.
 func (c *Coinbase) call(ctx context.Context, method, path, idempotencyKey string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
@@ -173,21 +196,21 @@ func (c *Coinbase) call(ctx context.Context, method, path, idempotencyKey string
 	return nil
 }
 
-// Checkout makes the payment link of an order's invoice.
+// Checkout makes the Coinbase checkout of an order's invoice.
 func (c *Coinbase) Checkout(ctx context.Context, o order.Order) (string, error) {
 	label := "Order " + o.ID
 	if len(o.Quote.Lines) > 0 {
 		label = o.Quote.Lines[0].Label
 	}
-	return c.CreateLink(ctx, o.Invoice, o.ID, label, o.PaymentReturnURL())
+	return c.CreateCheckout(ctx, o.Invoice, o.ID, label, o.PaymentReturnURL())
 }
 
-// CreateLink makes the payment link of one invoice (a first order's, or any later invoice of the
-// same client) and records its id: the link asks the invoice's USDC quote on the configured
-// network, expires at the invoice's deadline, sends the buyer back to returnURL (on the public
-// URL) whether the payment succeeds or fails, and carries the invoice and order ids. The
-// idempotency key is the invoice's, so a retry after a lost answer gets the same link.
-func (c *Coinbase) CreateLink(ctx context.Context, inv order.Invoice, orderID, label, returnURL string) (string, error) {
+// CreateCheckout makes the checkout of one invoice (a first order's, or any later invoice of the
+// same client) and records its id: it asks the invoice's USDC quote on the configured network,
+// expires at the invoice's deadline, sends the buyer back to returnURL (on the public URL)
+// whether the payment succeeds or fails, and carries the invoice and order ids. The idempotency
+// key is the invoice's, so a retry after a lost answer gets the same checkout.
+func (c *Coinbase) CreateCheckout(ctx context.Context, inv order.Invoice, orderID, label, returnURL string) (string, error) {
 	q, err := c.quote(ctx, inv)
 	if err != nil {
 		return "", err
@@ -205,26 +228,26 @@ func (c *Coinbase) CreateLink(ctx context.Context, inv order.Invoice, orderID, l
 	if !inv.Deadline.IsZero() {
 		body["expiresAt"] = inv.Deadline.UTC().Format(time.RFC3339)
 	}
-	var link coinbaseLink
-	if err := c.call(ctx, http.MethodPost, coinbaseLinks, "streamcart-link-"+inv.ID, body, &link); err != nil {
+	var co coinbaseCheckout
+	if err := c.call(ctx, http.MethodPost, coinbaseCheckouts, "streamcart-checkout-"+inv.ID, body, &co); err != nil {
 		return "", err
 	}
-	if link.ID == "" || link.URL == "" {
-		return "", fmt.Errorf("coinbase payment link %s: %w: no id or url", inv.ID, ErrUnavailable)
+	if co.ID == "" || co.URL == "" {
+		return "", fmt.Errorf("coinbase checkout %s: %w: no id or url", inv.ID, ErrUnavailable)
 	}
-	if link.Amount != "" && (!sameDecimal(link.Amount, q.Amount) || !strings.EqualFold(link.Currency, q.Currency)) {
-		return "", fmt.Errorf("coinbase payment link %s: %w: link asks %s %s, not %s %s", inv.ID, ErrUnavailable, link.Amount, link.Currency, q.Amount, q.Currency)
+	if co.Amount != "" && (!sameDecimal(co.Amount, q.Amount) || !strings.EqualFold(co.Currency, q.Currency)) {
+		return "", fmt.Errorf("coinbase checkout %s: %w: checkout asks %s %s, not %s %s", inv.ID, ErrUnavailable, co.Amount, co.Currency, q.Amount, q.Currency)
 	}
-	if err := c.st.PutRef(ctx, c.Module(), inv.ID, link.ID); err != nil {
-		return "", fmt.Errorf("coinbase payment link %s: %w", inv.ID, err)
+	if err := c.st.PutRef(ctx, checkoutScope, inv.ID, co.ID); err != nil {
+		return "", fmt.Errorf("coinbase checkout %s: %w", inv.ID, err)
 	}
-	return link.URL, nil
+	return co.URL, nil
 }
 
-// quote converts the invoice's total to USDC at the catalog's USD rate, taken now, when its link
-// is first made: rate = USD's rate / the invoice currency's rate (both relative to the catalog's
-// default currency; USDC counts as one USD), rounded once to cents. The first quote of an
-// invoice is stored and kept, so a retried link asks the same amount as the first attempt.
+// quote converts the invoice's total to USDC at the catalog's USD rate, taken now, when its
+// checkout is first made: rate = USD's rate / the invoice currency's rate (both relative to the
+// catalog's default currency; USDC counts as one USD), rounded once to cents. The first quote of an
+// invoice is stored and kept, so a retried checkout asks the same amount as the first attempt.
 func (c *Coinbase) quote(ctx context.Context, inv order.Invoice) (Quote, error) {
 	if q, err := c.st.Quote(ctx, inv.ID); err == nil {
 		return q, nil
@@ -278,121 +301,163 @@ func (c *Coinbase) Verify(h http.Header, body []byte) error {
 	return verifyHook0(h, body, c.cfg.WebhookSecret, c.now())
 }
 
-// Parse reads a payment link event. Its body is the payment link and eventType; it carries no
-// event id of its own, so the link id and the event type are the deduplication key: a link is
-// paid, fails or expires once, and every redelivery of that news is the same event.
+// Parse reads a checkout event, or a payment link event of a link made before the switch. Its
+// body is the checkout (or link) and eventType; it carries no event id of its own, so the
+// resource id and the event type are the deduplication key: a checkout is paid, fails or
+// expires once, and every redelivery of that news is the same event.
 func (c *Coinbase) Parse(body []byte) (Event, error) {
-	var l coinbaseLink
-	if err := json.Unmarshal(body, &l); err != nil {
+	var co coinbaseCheckout
+	if err := json.Unmarshal(body, &co); err != nil {
 		return Event{}, fmt.Errorf("%w: %v", ErrBadPayload, err)
 	}
-	if l.ID == "" || l.EventType == "" {
-		return Event{}, fmt.Errorf("%w: no payment link id or eventType", ErrBadPayload)
+	if co.ID == "" || co.EventType == "" {
+		return Event{}, fmt.Errorf("%w: no checkout id or eventType", ErrBadPayload)
 	}
-	ev := c.linkEvent(Event{Provider: c.Module(), ID: l.ID + ":" + l.EventType, Type: l.EventType}, l)
-	switch l.EventType {
-	case eventLinkSuccess:
-		ev = c.paid(ev, l)
-	case eventLinkFailed, eventLinkExpired:
+	ev := c.event(Event{Provider: c.Module(), ID: co.ID + ":" + co.EventType, Type: co.EventType}, co)
+	switch co.EventType {
+	case eventCheckoutSuccess, eventLinkSuccess:
+		ev = c.paid(ev, co)
+	case eventCheckoutFailed, eventCheckoutExpired, eventLinkFailed, eventLinkExpired:
 		ev.Kind = KindFailed
 	default:
 		ev.Kind = KindIgnored
+		if co.Status == statusProcessing {
+			ev.Kind = KindProcessing
+		}
 	}
 	return ev, nil
 }
 
-func (c *Coinbase) linkEvent(ev Event, l coinbaseLink) Event {
-	ev.InvoiceID = l.Metadata["invoice_id"]
-	ev.TransactionID = l.ID // one link pays one invoice
+func (c *Coinbase) event(ev Event, co coinbaseCheckout) Event {
+	ev.InvoiceID = co.Metadata["invoice_id"]
+	ev.TransactionID = co.ID // one checkout (or link) pays one invoice
 	return ev
 }
 
-// paid judges a paid link: settled when it took at least the link's amount in USDC, the amount
-// the invoice was quoted (the link is matched to the one recorded for the invoice before
+// paid judges a paid checkout: settled when it took at least its amount in USDC, the amount the
+// invoice was quoted (the checkout is matched to the one recorded for the invoice before
 // anything settles); held for review when less arrived or in another currency. The settlement
-// is then checked as the invoice's own amount, which the link's metadata carries.
-func (c *Coinbase) paid(ev Event, l coinbaseLink) Event {
-	took := l.Amount
-	if l.Settlement != nil && l.Settlement.TotalAmount != "" {
-		took = l.Settlement.TotalAmount
+// is then checked as the invoice's own amount, which the checkout's metadata carries.
+func (c *Coinbase) paid(ev Event, co coinbaseCheckout) Event {
+	took := co.Amount
+	if co.Settlement != nil && co.Settlement.TotalAmount != "" {
+		took = co.Settlement.TotalAmount
 	}
-	asked, ok1 := new(big.Rat).SetString(strings.TrimSpace(l.Amount))
+	asked, ok1 := new(big.Rat).SetString(strings.TrimSpace(co.Amount))
 	got, ok2 := new(big.Rat).SetString(strings.TrimSpace(took))
-	if !strings.EqualFold(l.Currency, coinbaseCurrency) || !ok1 || !ok2 || got.Cmp(asked) < 0 {
+	if !strings.EqualFold(co.Currency, coinbaseCurrency) || !ok1 || !ok2 || got.Cmp(asked) < 0 {
 		ev.Kind = KindWrongAmount
-		ev.Type = fmt.Sprintf("%s: paid %s %s of %s %s", ev.Type, took, l.Currency, l.Amount, coinbaseCurrency)
+		ev.Type = fmt.Sprintf("%s: paid %s %s of %s %s", ev.Type, took, co.Currency, co.Amount, coinbaseCurrency)
 		// A payment to review, in the link's own units: what arrived against what it asked.
-		ev.Amount = money.Money{Amount: minorUnits(got, l.Currency), Currency: strings.ToUpper(l.Currency)}
+		ev.Amount = money.Money{Amount: minorUnits(got, co.Currency), Currency: strings.ToUpper(co.Currency)}
 		ev.Expected = money.Money{Amount: minorUnits(asked, coinbaseCurrency), Currency: coinbaseCurrency}
 		ev.Reason = order.ReasonShort
-		if !strings.EqualFold(l.Currency, coinbaseCurrency) {
+		if !strings.EqualFold(co.Currency, coinbaseCurrency) {
 			ev.Reason = order.ReasonCurrency
 		}
 		return ev
 	}
 	ev.Kind = KindPaid
-	cur := strings.ToUpper(l.Metadata["invoice_currency"])
+	cur := strings.ToUpper(co.Metadata["invoice_currency"])
 	ev.Amount = money.Money{Amount: -1, Currency: cur}
-	if n, err := parseDecimal(l.Metadata["invoice_amount"], cur); err == nil {
+	if n, err := parseDecimal(co.Metadata["invoice_amount"], cur); err == nil {
 		ev.Amount.Amount = n
 	}
 	return ev
 }
 
-// Matches accepts an event only for the payment link recorded for its invoice: a link made
-// elsewhere on the same Coinbase account, whatever invoice its metadata names, settles nothing.
+// resource is where an invoice's payment lives at Coinbase: its checkout, or the payment link
+// it was given before the switch.
+type resource struct{ path, id string }
+
+// resources answers the invoice's checkout and legacy payment link, those it has.
+func (c *Coinbase) resources(ctx context.Context, invoiceID string) ([]resource, error) {
+	var out []resource
+	for _, r := range []struct{ scope, path string }{{checkoutScope, coinbaseCheckouts}, {c.Module(), coinbaseLinks}} {
+		id, err := c.st.Ref(ctx, r.scope, invoiceID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, resource{path: r.path + "/" + url.PathEscape(id), id: id})
+	}
+	return out, nil
+}
+
+// Matches accepts an event only for the checkout (or pre-switch payment link) recorded for its
+// invoice: a checkout made elsewhere on the same Coinbase account, whatever invoice its metadata
+// names, settles nothing.
 func (c *Coinbase) Matches(ctx context.Context, ev Event) error {
-	ref, err := c.st.Ref(ctx, c.Module(), ev.InvoiceID)
-	if errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("%w: invoice %s has no payment link", ErrForeignPayment, ev.InvoiceID)
-	}
+	rs, err := c.resources(ctx, ev.InvoiceID)
 	if err != nil {
 		return err
 	}
-	if ref != ev.TransactionID {
-		return fmt.Errorf("%w: link %s, invoice %s was given %s", ErrForeignPayment, ev.TransactionID, ev.InvoiceID, ref)
+	if len(rs) == 0 {
+		return fmt.Errorf("%w: invoice %s has no checkout", ErrForeignPayment, ev.InvoiceID)
 	}
-	return nil
+	for _, r := range rs {
+		if r.id == ev.TransactionID {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: checkout %s, invoice %s was given %s", ErrForeignPayment, ev.TransactionID, ev.InvoiceID, rs[0].id)
 }
 
-// ExpireCheckout deactivates the payment link of a cancelled order, so it can no longer be paid.
-// An invoice without a link has nothing to deactivate.
+// ExpireCheckout deactivates the checkout (and any pre-switch payment link) of a cancelled
+// order, so it can no longer be paid. An invoice with neither has nothing to deactivate.
 func (c *Coinbase) ExpireCheckout(ctx context.Context, o order.Order) error {
-	id, err := c.st.Ref(ctx, c.Module(), o.Invoice.ID)
-	if errors.Is(err, ErrNotFound) {
-		return nil
-	}
+	rs, err := c.resources(ctx, o.Invoice.ID)
 	if err != nil {
 		return err
 	}
-	var l coinbaseLink
-	return c.call(ctx, http.MethodPost, coinbaseLinks+"/"+url.PathEscape(id)+"/deactivate", "", nil, &l)
+	var errs []error
+	for _, r := range rs {
+		var co coinbaseCheckout
+		errs = append(errs, c.call(ctx, http.MethodPost, r.path+"/deactivate", "", nil, &co))
+	}
+	return errors.Join(errs...)
 }
 
-// Inquire reads the invoice's payment link (GET /payment-links/{id}); its status says where the
-// invoice stands, judged as its webhook would be.
+// Inquire reads the invoice's checkout (GET /checkouts/{id}) and, for an invoice given one before
+// the switch, its payment link (GET /payment-links/{id}); their status says where the invoice
+// stands, judged as their webhooks would be. When it has both, the one furthest on answers
+// (paid, then processing, then failed, then waiting).
 func (c *Coinbase) Inquire(ctx context.Context, o order.Order) (Event, error) {
-	id, err := c.st.Ref(ctx, c.Module(), o.Invoice.ID)
+	rs, err := c.resources(ctx, o.Invoice.ID)
 	if err != nil {
 		return Event{}, err
 	}
-	var l coinbaseLink
-	if err := c.call(ctx, http.MethodGet, coinbaseLinks+"/"+url.PathEscape(id), "", nil, &l); err != nil {
-		return Event{}, err
+	if len(rs) == 0 {
+		return Event{}, fmt.Errorf("coinbase invoice %s: no checkout: %w", o.Invoice.ID, ErrNotFound)
 	}
-	if l.ID == "" {
-		l.ID = id
+	rank := map[Kind]int{KindPending: 0, KindFailed: 1, KindProcessing: 2, KindWrongAmount: 3, KindPaid: 3}
+	var best Event
+	for i, r := range rs {
+		var co coinbaseCheckout
+		if err := c.call(ctx, http.MethodGet, r.path, "", nil, &co); err != nil {
+			return Event{}, err
+		}
+		if co.ID == "" {
+			co.ID = r.id
+		}
+		ev := c.event(Event{Provider: c.Module(), ID: "inquiry:" + r.id, Type: "coinbase " + co.Status}, co)
+		switch co.Status {
+		case statusCompleted:
+			ev = c.paid(ev, co)
+		case statusFailed, statusExpired:
+			ev.Kind = KindFailed
+		case statusProcessing:
+			ev.Kind = KindProcessing
+		default: // ACTIVE: not paid yet; DEACTIVATED: we ended it, the order is cancelled
+			ev.Kind = KindPending
+		}
+		if i == 0 || rank[ev.Kind] > rank[best.Kind] {
+			best = ev
+		}
 	}
-	ev := c.linkEvent(Event{Provider: c.Module(), ID: "inquiry:" + id, Type: "payment link " + l.Status}, l)
-	switch l.Status {
-	case linkCompleted:
-		ev = c.paid(ev, l)
-	case linkFailed, linkExpired:
-		ev.Kind = KindFailed
-	default: // ACTIVE: not paid yet; DEACTIVATED: we ended it, the order is cancelled
-		ev.Kind = KindPending
-	}
-	return ev, nil
+	return best, nil
 }
 
 // parseDecimal reads a provider's decimal amount of currency ("15.99", "15.990000" EUR;

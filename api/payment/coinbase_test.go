@@ -1,7 +1,9 @@
 package payment_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +18,7 @@ import (
 
 // coinbaseGateway builds the gateway against the fake API, converting at the rates of the
 // catalog src (YAML).
-func coinbaseGateway(t *testing.T, f *fakeLinks, src []byte) gatewayFactory {
+func coinbaseGateway(t *testing.T, f *fakeCoinbase, src []byte) gatewayFactory {
 	return func(st store.Backend) order.Gateway {
 		cat, err := catalog.Parse("catalog.yaml", src)
 		if err != nil {
@@ -31,19 +33,31 @@ func coinbaseGateway(t *testing.T, f *fakeLinks, src []byte) gatewayFactory {
 	}
 }
 
-// TestCoinbaseLinkRequest: the payment link asks the invoice's total in USDC at the catalog's
-// USD rate, on base, until the invoice's deadline, returns the buyer to the shop, carries the
-// invoice and order ids, and is signed by either kind of CDP key.
-func TestCoinbaseLinkRequest(t *testing.T) {
+// TestCoinbaseCheckoutRequest: an order makes a checkout (POST /api/v1/checkouts, signed by a
+// JWT naming that path, with the invoice's idempotency key), not a payment link; it asks the
+// invoice's total in USDC at the catalog's USD rate, on base, until the invoice's deadline,
+// returns the buyer to the shop, carries the invoice and order ids, and is signed by either
+// kind of CDP key.
+func TestCoinbaseCheckoutRequest(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		for _, alg := range []string{"EdDSA", "ES256"} {
 			t.Run(alg, func(t *testing.T) {
-				f := newFakeLinks(t, newCDPKey(t, alg))
+				f := newFakeCoinbase(t, newCDPKey(t, alg))
 				e := newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
 				o := e.mustBuy("coinbase", 3, "EUR") // 15.99 EUR
-				if !strings.HasPrefix(o.Invoice.PaymentURL, "https://payments.coinbase.com/payment-links/pl_") {
-					t.Fatalf("payment URL = %q", o.Invoice.PaymentURL)
+				co := f.checkout("")
+				if o.Invoice.PaymentURL != co["url"] || f.kindOf(co["id"].(string)) != "checkouts" {
+					t.Fatalf("payment URL = %q, made by %q; want the checkout's %v", o.Invoice.PaymentURL, f.kindOf(co["id"].(string)), co["url"])
 				}
+				if !containsCall(f, "POST /api/v1/checkouts") || containsCall(f, "POST /api/v1/payment-links") {
+					t.Fatalf("calls = %v, want POST /api/v1/checkouts", f.calls)
+				}
+				// A retry of the invoice's checkout (a lost answer) gets the same checkout.
+				again, err := coinbaseOn(t, f, e).CreateCheckout(t.Context(), o.Invoice, o.ID, "retry", o.PaymentReturnURL())
+				if err != nil || again != co["url"] {
+					t.Fatalf("retry = %q, %v; want the same checkout", again, err)
+				}
+				f.checkout("") // still only one
 				body := f.created[0]
 				meta := body["metadata"].(map[string]any)
 				// 15.99 EUR × (USD 1.08 / EUR 1) = 17.2692 → 17.27 USDC.
@@ -51,7 +65,7 @@ func TestCoinbaseLinkRequest(t *testing.T) {
 					body["expiresAt"] != o.Invoice.Deadline.UTC().Format(time.RFC3339) ||
 					!strings.HasPrefix(body["successRedirectUrl"].(string), "https://shop.example/") || body["failRedirectUrl"] != body["successRedirectUrl"] ||
 					meta["invoice_id"] != o.Invoice.ID || meta["order_id"] != o.ID {
-					t.Fatalf("link request = %v", body)
+					t.Fatalf("checkout request = %v", body)
 				}
 				q, err := e.st.Quote(t.Context(), o.Invoice.ID)
 				if err != nil || q.Amount != "17.27" || q.Currency != "USDC" || q.Network != "base" || q.Rate != "1.08" || q.TakenAt.IsZero() {
@@ -62,52 +76,103 @@ func TestCoinbaseLinkRequest(t *testing.T) {
 	})
 }
 
-// TestCoinbaseWebhook drives signed (and forged) payment link events through the webhook.
+// coinbaseOn is the gateway over e's store, as the env's own.
+func coinbaseOn(t *testing.T, f *fakeCoinbase, e *env) *payment.Coinbase {
+	return coinbaseGateway(t, f, catalog.DemoYAML())(e.st).(*payment.Coinbase)
+}
+
+// preSwitch is the gateway as it was before it moved to checkouts, for invoices made then: their
+// checkout is a payment link (POST /api/v1/payment-links, with the same body) whose id is recorded
+// under the module's own scope, "coinbase", with its USDC quote. Everything else is today's.
+type preSwitch struct {
+	*payment.Coinbase
+	f  *fakeCoinbase
+	st store.Backend
+}
+
+func (p preSwitch) Checkout(ctx context.Context, o order.Order) (string, error) {
+	q, err := p.st.PutQuote(ctx, payment.Quote{InvoiceID: o.Invoice.ID, Gateway: "coinbase", Amount: "17.27", Currency: "USDC",
+		Network: "base", Rate: "1.08", Basis: "catalog rates", TakenAt: time.Now()})
+	if err != nil {
+		return "", err
+	}
+	l := p.f.legacyLink(map[string]any{"amount": q.Amount, "network": q.Network, "metadata": map[string]any{
+		"invoice_id": o.Invoice.ID, "order_id": o.ID, "invoice_amount": "15.99", "invoice_currency": "EUR"}})
+	if err := p.st.PutRef(ctx, "coinbase", o.Invoice.ID, l["id"].(string)); err != nil {
+		return "", err
+	}
+	return l["url"].(string), nil
+}
+
+// preSwitchGateway makes the invoices of the env's coinbase orders payment links, as before.
+func preSwitchGateway(t *testing.T, f *fakeCoinbase) gatewayFactory {
+	return func(st store.Backend) order.Gateway {
+		return preSwitch{Coinbase: coinbaseGateway(t, f, catalog.DemoYAML())(st).(*payment.Coinbase), f: f, st: st}
+	}
+}
+
+// TestCoinbaseWebhook drives signed (and forged) checkout events through the webhook, and the
+// payment link events of invoices given a link before the switch to checkouts.
 func TestCoinbaseWebhook(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		now := time.Now()
 		cases := []struct {
 			name       string
 			event      string
+			legacy     bool   // the invoice was given a payment link before the switch
 			currency   string // "" : USDC
-			paid       string // settlement.totalAmount; "" : the link's amount
-			otherLink  bool   // the event is about a link made elsewhere naming this invoice
+			paid       string // settlement.totalAmount; "" : the checkout's amount
+			otherLink  bool   // the event is about a checkout made elsewhere naming this invoice
 			secret     string // "" : the subscription's
 			at         time.Time
 			wantStatus int
 			wantStored int
 			wantOrder  order.Status
 		}{
-			{"success settles", "payment_link.payment.success", "", "", false, "", now, 200, 1, order.StatusActive},
-			{"failed fails the order", "payment_link.payment.failed", "", "", false, "", now, 200, 1, order.StatusFailed},
-			{"expired fails the order", "payment_link.payment.expired", "", "", false, "", now, 200, 1, order.StatusFailed},
-			{"underpayment is held", "payment_link.payment.success", "", "10.00", false, "", now, 200, 1, order.StatusFraud},
-			{"another currency is held", "payment_link.payment.success", "USDT", "", false, "", now, 200, 1, order.StatusFraud},
-			{"another link settles nothing", "payment_link.payment.success", "", "", true, "", now, 200, 1, order.StatusPending},
-			{"bad signature refused", "payment_link.payment.success", "", "", false, "not-the-secret", now, 400, 0, order.StatusPending},
-			{"stale signature refused", "payment_link.payment.success", "", "", false, "", now.Add(-6 * time.Minute), 400, 0, order.StatusPending},
-			{"future signature refused", "payment_link.payment.success", "", "", false, "", now.Add(10 * time.Minute), 400, 0, order.StatusPending},
+			{"success settles", "checkout.payment.success", false, "", "", false, "", now, 200, 1, order.StatusActive},
+			{"failed fails the order", "checkout.payment.failed", false, "", "", false, "", now, 200, 1, order.StatusFailed},
+			{"expired fails the order", "checkout.payment.expired", false, "", "", false, "", now, 200, 1, order.StatusFailed},
+			{"underpayment is held", "checkout.payment.success", false, "", "10.00", false, "", now, 200, 1, order.StatusFraud},
+			{"another currency is held", "checkout.payment.success", false, "USDT", "", false, "", now, 200, 1, order.StatusFraud},
+			{"another checkout settles nothing", "checkout.payment.success", false, "", "", true, "", now, 200, 1, order.StatusPending},
+			{"refund event ignored", "checkout.refund.success", false, "", "", false, "", now, 200, 1, order.StatusPending},
+			{"bad signature refused", "checkout.payment.success", false, "", "", false, "not-the-secret", now, 400, 0, order.StatusPending},
+			{"stale signature refused", "checkout.payment.success", false, "", "", false, "", now.Add(-6 * time.Minute), 400, 0, order.StatusPending},
+			{"future signature refused", "checkout.payment.success", false, "", "", false, "", now.Add(10 * time.Minute), 400, 0, order.StatusPending},
+			{"legacy link success settles", "payment_link.payment.success", true, "", "", false, "", now, 200, 1, order.StatusActive},
+			{"legacy link failed fails the order", "payment_link.payment.failed", true, "", "", false, "", now, 200, 1, order.StatusFailed},
+			{"legacy link expired fails the order", "payment_link.payment.expired", true, "", "", false, "", now, 200, 1, order.StatusFailed},
+			{"legacy link underpayment is held", "payment_link.payment.success", true, "", "10.00", false, "", now, 200, 1, order.StatusFraud},
+			{"legacy link forged refused", "payment_link.payment.success", true, "", "", false, "not-the-secret", now, 400, 0, order.StatusPending},
+			{"another legacy link settles nothing", "payment_link.payment.success", true, "", "", true, "", now, 200, 1, order.StatusPending},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
-				e := newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
+				f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
+				gw := coinbaseGateway(t, f, catalog.DemoYAML())
+				if tc.legacy {
+					gw = preSwitchGateway(t, f)
+				}
+				e := newEnv(t, b, gw)
 				o := e.mustBuy("coinbase", 3, "EUR")
-				link := f.link("")
+				co := f.checkout("")
+				if want := map[bool]string{true: "payment-links", false: "checkouts"}[tc.legacy]; f.kindOf(co["id"].(string)) != want {
+					t.Fatalf("the invoice's checkout was made by %s, want %s", f.kindOf(co["id"].(string)), want)
+				}
 				if tc.otherLink {
-					link["id"] = "0123456789abcdef01234567"
+					co["id"] = "0123456789abcdef01234567"
 				}
 				if tc.currency != "" {
-					link["currency"] = tc.currency
+					co["currency"] = tc.currency
 				}
 				if tc.paid != "" {
-					link["settlement"] = map[string]string{"totalAmount": tc.paid}
+					co["settlement"] = map[string]string{"totalAmount": tc.paid, "currency": "USDC"}
 				}
 				secret := coinbaseWebhookSecret
 				if tc.secret != "" {
 					secret = tc.secret
 				}
-				body, h := hook0Signed(link, tc.event, secret, tc.at)
+				body, h := hook0Signed(co, tc.event, secret, tc.at)
 				for range 2 { // the same event twice: acknowledged twice, stored and acted on once
 					if got := e.post("coinbase", body, h); got != tc.wantStatus {
 						t.Fatalf("status = %d, want %d", got, tc.wantStatus)
@@ -121,7 +186,7 @@ func TestCoinbaseWebhook(t *testing.T) {
 				if got.Status != tc.wantOrder {
 					t.Fatalf("order = %s, want %s", got.Status, tc.wantOrder)
 				}
-				if tc.wantOrder == order.StatusActive && (got.Invoice.TransactionID != "coinbase:"+link["id"].(string) || e.provisionJobs(o.ID) != 1) {
+				if tc.wantOrder == order.StatusActive && (got.Invoice.TransactionID != "coinbase:"+co["id"].(string) || e.provisionJobs(o.ID) != 1) {
 					t.Fatalf("settled as %q with %d provisioning jobs", got.Invoice.TransactionID, e.provisionJobs(o.ID))
 				}
 			})
@@ -129,27 +194,94 @@ func TestCoinbaseWebhook(t *testing.T) {
 	})
 }
 
-// TestCoinbaseCancelDeactivates: cancelling an order deactivates its payment link.
+// TestCoinbaseProcessing: a checkout in PROCESSING (read by reconciliation, or in a notification
+// whose body has that status: the documentation names no event for it) records the payment as
+// seen and confirming, settling nothing; a forged one records nothing; the success event then
+// settles the order as usual.
+func TestCoinbaseProcessing(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		for _, via := range []string{"reconciliation", "webhook", "forged webhook"} {
+			t.Run(via, func(t *testing.T) {
+				f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
+				gw := coinbaseGateway(t, f, catalog.DemoYAML())
+				e := newEnv(t, b, gw)
+				o := e.mustBuy("coinbase", 3, "EUR")
+				progress := payment.NewProgress(e.st)
+				id := f.checkout("")["id"].(string)
+				f.pay(id, "PROCESSING", "")
+				switch via {
+				case "reconciliation":
+					rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
+					if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
+						t.Fatal(err)
+					}
+					if !containsCall(f, "GET /api/v1/checkouts/"+id) {
+						t.Fatalf("calls = %v, want GET of the checkout", f.calls)
+					}
+				default:
+					secret := coinbaseWebhookSecret
+					if via == "forged webhook" {
+						secret = "not-the-secret"
+					}
+					body, h := hook0Signed(f.checkout(id), "checkout.payment.processing", secret, time.Now())
+					if got, want := e.post("coinbase", body, h), map[bool]int{true: 400, false: 200}[via == "forged webhook"]; got != want {
+						t.Fatalf("status = %d, want %d", got, want)
+					}
+					e.drain()
+				}
+				seen, err := progress.Processing(t.Context(), o.Invoice.ID)
+				if err != nil || seen != (via != "forged webhook") {
+					t.Fatalf("processing = %v, %v after a PROCESSING checkout by %s", seen, err, via)
+				}
+				if got := e.order(o.ID).Status; got != order.StatusPending {
+					t.Fatalf("order = %s while the payment is confirming, want pending", got)
+				}
+				f.pay(id, "COMPLETED", "17.27")
+				body, h := hook0Signed(f.checkout(id), "checkout.payment.success", coinbaseWebhookSecret, time.Now())
+				if got := e.post("coinbase", body, h); got != 200 {
+					t.Fatalf("success status = %d", got)
+				}
+				e.drain()
+				if got := e.order(o.ID).Status; got != order.StatusActive {
+					t.Fatalf("order = %s after the success event, want active", got)
+				}
+			})
+		}
+	})
+}
+
+// TestCoinbaseCancelDeactivates: cancelling an order deactivates its checkout
+// (POST /api/v1/checkouts/{id}/deactivate), or the payment link of an invoice made before the
+// switch (POST /api/v1/payment-links/{id}/deactivate).
 func TestCoinbaseCancelDeactivates(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		f := newFakeLinks(t, newCDPKey(t, "ES256"))
-		e := newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
-		o := e.mustBuy("coinbase", 3, "EUR")
-		if _, err := e.orders.Cancel(t.Context(), e.claims, o.ID); err != nil {
-			t.Fatal(err)
-		}
-		if got := f.link("")["status"]; got != "DEACTIVATED" {
-			t.Fatalf("link status = %v after the cancel, want DEACTIVATED", got)
+		for _, legacy := range []bool{false, true} {
+			t.Run(map[bool]string{false: "checkout", true: "legacy link"}[legacy], func(t *testing.T) {
+				f := newFakeCoinbase(t, newCDPKey(t, "ES256"))
+				gw, api := coinbaseGateway(t, f, catalog.DemoYAML()), "checkouts"
+				if legacy {
+					gw, api = preSwitchGateway(t, f), "payment-links"
+				}
+				e := newEnv(t, b, gw)
+				o := e.mustBuy("coinbase", 3, "EUR")
+				if _, err := e.orders.Cancel(t.Context(), e.claims, o.ID); err != nil {
+					t.Fatal(err)
+				}
+				co := f.checkout("")
+				if co["status"] != "DEACTIVATED" || !containsCall(f, "POST /api/v1/"+api+"/"+co["id"].(string)+"/deactivate") {
+					t.Fatalf("%s status = %v after the cancel (calls %v), want DEACTIVATED", api, co["status"], f.calls)
+				}
+			})
 		}
 	})
 }
 
 // TestCoinbaseDownThenBack: the provider down at creation is ErrGatewayUnavailable (a 503 to the
-// buyer) and the retry with the same key makes the link with the first quote; down at
+// buyer) and the retry with the same key makes the checkout with the first quote; down at
 // reconciliation, the job fails and its retry settles the payment whose webhook was lost.
 func TestCoinbaseDownThenBack(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+		f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
 		gw := coinbaseGateway(t, f, catalog.DemoYAML())
 		e := newEnv(t, b, gw)
 
@@ -164,8 +296,8 @@ func TestCoinbaseDownThenBack(t *testing.T) {
 		if err != nil || o.Invoice.PaymentURL == "" {
 			t.Fatalf("retry: %v, url %q", err, o.Invoice.PaymentURL)
 		}
-		link := f.link("")
-		id := link["id"].(string)
+		co := f.checkout("")
+		id := co["id"].(string)
 
 		rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
 		nearDeadline := func() time.Time { return o.Invoice.Deadline.Add(-10 * time.Minute) }
@@ -175,7 +307,7 @@ func TestCoinbaseDownThenBack(t *testing.T) {
 		if err := rec.Start(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		f.pay(id, "COMPLETED", link["amount"].(string))
+		f.pay(id, "COMPLETED", co["amount"].(string))
 		f.setDown(true)
 		if ran, err := worker.RunOnce(t.Context()); !ran || err != nil {
 			t.Fatalf("reconcile while down: ran %v, %v", ran, err)
@@ -192,32 +324,58 @@ func TestCoinbaseDownThenBack(t *testing.T) {
 		if got := e.order(o.ID); got.Status != order.StatusActive || got.Invoice.TransactionID != "coinbase:"+id {
 			t.Fatalf("order = %s txn %q, want active coinbase:%s", got.Status, got.Invoice.TransactionID, id)
 		}
-		if !containsCall(f, "GET /api/v1/payment-links/"+id) {
-			t.Fatalf("calls = %v, want GET of the link", f.calls)
+		if !containsCall(f, "GET /api/v1/checkouts/"+id) {
+			t.Fatalf("calls = %v, want GET of the checkout", f.calls)
 		}
 	})
 }
 
-// TestCoinbaseReconcileUnderpaid: a completed link that took less than it asked is held, as its
-// webhook would have been.
-func TestCoinbaseReconcileUnderpaid(t *testing.T) {
+// TestCoinbaseReconcile: reconciliation reads the invoice's checkout, or its payment link when it
+// was given one before the switch, and judges its status as the webhook would: COMPLETED with its
+// full amount settles, less is held, FAILED and EXPIRED fail, ACTIVE waits.
+func TestCoinbaseReconcile(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
-		gw := coinbaseGateway(t, f, catalog.DemoYAML())
-		e := newEnv(t, b, gw)
-		o := e.mustBuy("coinbase", 3, "EUR")
-		f.pay(f.link("")["id"].(string), "COMPLETED", "1.00")
-		rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
-		if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
-			t.Fatal(err)
-		}
-		if got := e.order(o.ID).Status; got != order.StatusFraud {
-			t.Fatalf("order = %s, want held (fraud)", got)
+		for _, tc := range []struct {
+			status, total string
+			legacy        bool
+			want          order.Status
+		}{
+			{"COMPLETED", "17.27", false, order.StatusActive},
+			{"COMPLETED", "1.00", false, order.StatusFraud},
+			{"FAILED", "", false, order.StatusFailed},
+			{"EXPIRED", "", false, order.StatusFailed},
+			{"ACTIVE", "", false, order.StatusPending},
+			{"COMPLETED", "17.27", true, order.StatusActive},
+			{"COMPLETED", "1.00", true, order.StatusFraud},
+			{"EXPIRED", "", true, order.StatusFailed},
+		} {
+			t.Run(fmt.Sprintf("%s %s legacy %v", tc.status, tc.total, tc.legacy), func(t *testing.T) {
+				f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
+				gw, api := coinbaseGateway(t, f, catalog.DemoYAML()), "checkouts"
+				if tc.legacy {
+					gw, api = preSwitchGateway(t, f), "payment-links"
+				}
+				e := newEnv(t, b, gw)
+				o := e.mustBuy("coinbase", 3, "EUR")
+				id := f.checkout("")["id"].(string)
+				f.pay(id, tc.status, tc.total)
+				rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
+				if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
+					t.Fatal(err)
+				}
+				e.drain()
+				if got := e.order(o.ID).Status; got != tc.want {
+					t.Fatalf("order = %s, want %s", got, tc.want)
+				}
+				if !containsCall(f, "GET /api/v1/"+api+"/"+id) {
+					t.Fatalf("calls = %v, want GET /api/v1/%s/%s", f.calls, api, id)
+				}
+			})
 		}
 	})
 }
 
-func containsCall(f *fakeLinks, call string) bool {
+func containsCall(f *fakeCoinbase, call string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, c := range f.calls {
@@ -238,11 +396,11 @@ func TestCoinbaseKeySecret(t *testing.T) {
 	}
 }
 
-// TestCoinbaseQuoteKept: the rate is taken when an invoice's link is first made; a catalog
+// TestCoinbaseQuoteKept: the rate is taken when an invoice's checkout is first made; a catalog
 // import changing the USD rate before the retry does not change what the invoice asks.
 func TestCoinbaseQuoteKept(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
-		f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+		f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
 		cat, err := catalog.Parse("catalog.yaml", catalog.DemoYAML())
 		if err != nil {
 			t.Fatal(err)
@@ -272,8 +430,8 @@ func TestCoinbaseQuoteKept(t *testing.T) {
 		if _, err := e.orders.Create(t.Context(), e.claims, req); err != nil {
 			t.Fatal(err)
 		}
-		if got := f.link("")["amount"]; got != "17.27" { // 15.99 × 1.08, not × 1.20
-			t.Fatalf("link asks %v, want the first quote 17.27", got)
+		if got := f.checkout("")["amount"]; got != "17.27" { // 15.99 × 1.08, not × 1.20
+			t.Fatalf("checkout asks %v, want the first quote 17.27", got)
 		}
 	})
 }

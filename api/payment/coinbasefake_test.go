@@ -63,76 +63,87 @@ func newCDPKey(t *testing.T, alg string) cdpTestKey {
 	return cdpTestKey{}
 }
 
-// fakeLinks is the Coinbase Business Payment Link API as its documentation describes it:
-// every request carries "Authorization: Bearer <JWT>" signed by the CDP key (header kid and
-// nonce; claims sub, iss "cdp", nbf and exp two minutes apart, uri "METHOD host/path");
-// POST /api/v1/payment-links with X-Idempotency-Key (a repeat answers the same link) takes
-// {amount, currency, network, description, expiresAt, successRedirectUrl, failRedirectUrl,
-// metadata} and answers 201 and the link; GET /api/v1/payment-links/{id} reads one;
-// POST /api/v1/payment-links/{id}/deactivate ends an ACTIVE one.
-type fakeLinks struct {
+// fakeCoinbase is the Coinbase Business Checkouts API as its documentation describes it, and
+// the Payment Link API it replaces (same request body, answer fields and statuses) for the links
+// of invoices made before the switch: every request carries "Authorization: Bearer <JWT>"
+// signed by the CDP key (header kid and nonce; claims sub, iss "cdp", nbf and exp two minutes
+// apart, uri "METHOD host/path"); POST /api/v1/checkouts with X-Idempotency-Key (a repeat
+// answers the same checkout) takes {amount, currency, network, description, expiresAt,
+// successRedirectUrl, failRedirectUrl, metadata} and answers 201 and the checkout;
+// GET /api/v1/checkouts/{id} reads one; POST /api/v1/checkouts/{id}/deactivate ends an ACTIVE
+// one. The same three under /api/v1/payment-links serve links, each API only its own ids.
+type fakeCoinbase struct {
 	t       *testing.T
 	key     cdpTestKey
 	mu      sync.Mutex
 	down    bool
-	links   map[string]map[string]any
+	res     map[string]map[string]any // checkouts and links by id
+	kind    map[string]string         // id → "checkouts" or "payment-links"
 	byIdem  map[string]string
 	created []map[string]any // create bodies, in order
 	calls   []string         // "METHOD path" of every authenticated call
 	srv     *httptest.Server
 }
 
-func newFakeLinks(t *testing.T, key cdpTestKey) *fakeLinks {
-	f := &fakeLinks{t: t, key: key, links: map[string]map[string]any{}, byIdem: map[string]string{}}
+func newFakeCoinbase(t *testing.T, key cdpTestKey) *fakeCoinbase {
+	f := &fakeCoinbase{t: t, key: key, res: map[string]map[string]any{}, kind: map[string]string{}, byIdem: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
 }
 
-func (f *fakeLinks) setDown(down bool) {
+func (f *fakeCoinbase) setDown(down bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.down = down
 }
 
-// pay marks a link as the provider would once the buyer paid: status and settlement.
-func (f *fakeLinks) pay(id, status, total string) {
+// pay marks a checkout (or link) as the provider would once the buyer paid: status and,
+// when total is given, settlement.
+func (f *fakeCoinbase) pay(id, status, total string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	l := f.links[id]
-	l["status"] = status
+	c := f.res[id]
+	c["status"] = status
 	if total != "" {
-		l["settlement"] = map[string]string{"totalAmount": total, "feeAmount": "0.10", "netAmount": total}
+		c["settlement"] = map[string]string{"totalAmount": total, "feeAmount": "0.10", "netAmount": total, "currency": "USDC"}
 	}
 }
 
-// link answers a copy of a link the fake made (the only one when id is "").
-func (f *fakeLinks) link(id string) map[string]any {
+// checkout answers a copy of a checkout (or link) the fake made (the only one when id is "").
+func (f *fakeCoinbase) checkout(id string) map[string]any {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if id == "" {
-		if len(f.links) != 1 {
-			f.t.Fatalf("%d links made, want 1", len(f.links))
+		if len(f.res) != 1 {
+			f.t.Fatalf("%d checkouts made, want 1", len(f.res))
 		}
-		for k := range f.links {
+		for k := range f.res {
 			id = k
 		}
 	}
 	out := map[string]any{}
-	for k, v := range f.links[id] {
+	for k, v := range f.res[id] {
 		out[k] = v
 	}
 	return out
 }
 
-func (f *fakeLinks) fail(w http.ResponseWriter, status int, typ, msg string) {
+// kindOf answers which API made id: "checkouts" or "payment-links".
+func (f *fakeCoinbase) kindOf(id string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.kind[id]
+}
+
+func (f *fakeCoinbase) fail(w http.ResponseWriter, status int, typ, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"errorType": typ, "errorMessage": msg})
 }
 
 // authorize verifies the request's JWT with the key's public half and checks its claims.
-func (f *fakeLinks) authorize(r *http.Request) error {
+func (f *fakeCoinbase) authorize(r *http.Request) error {
 	raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok {
 		return fmt.Errorf("no bearer token")
@@ -162,10 +173,10 @@ func (f *fakeLinks) authorize(r *http.Request) error {
 
 var (
 	usdcAmount = regexp.MustCompile(`^[0-9]+\.[0-9]{2}$`)
-	linkPath   = regexp.MustCompile(`^/api/v1/payment-links/([0-9a-f]{24})(/deactivate)?$`)
+	resPath    = regexp.MustCompile(`^/api/v1/(checkouts|payment-links)(?:/([0-9a-f]{24})(/deactivate)?)?$`)
 )
 
-func (f *fakeLinks) serve(w http.ResponseWriter, r *http.Request) {
+func (f *fakeCoinbase) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.down {
@@ -178,71 +189,87 @@ func (f *fakeLinks) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.calls = append(f.calls, r.Method+" "+r.URL.Path)
 	w.Header().Set("Content-Type", "application/json")
-	if r.Method == http.MethodPost && r.URL.Path == "/api/v1/payment-links" {
-		idem := r.Header.Get("X-Idempotency-Key")
-		if id, ok := f.byIdem[idem]; ok && idem != "" {
-			json.NewEncoder(w).Encode(f.links[id])
-			return
-		}
-		var body map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-			f.fail(w, http.StatusBadRequest, "invalid_request", err.Error())
-			return
-		}
-		amount, _ := body["amount"].(string)
-		expires, _ := body["expiresAt"].(string)
-		if !usdcAmount.MatchString(amount) || body["currency"] != "USDC" || body["network"] == nil {
-			f.fail(w, http.StatusBadRequest, "invalid_request", "amount must be a decimal string in USDC on a network")
-			return
-		}
-		if _, err := time.Parse(time.RFC3339, expires); expires != "" && err != nil {
-			f.fail(w, http.StatusBadRequest, "invalid_request", "expiresAt must be RFC 3339")
-			return
-		}
-		f.created = append(f.created, body)
-		id := fmt.Sprintf("%024x", len(f.links)+0x68f7a946)
-		link := map[string]any{
-			"id": id, "url": "https://payments.coinbase.com/payment-links/pl_" + id, "status": "ACTIVE",
-			"amount": amount, "currency": "USDC", "network": body["network"], "address": "0x742d35Cc6634C0532925a3b844Bc454e4438f44e",
-			"description": body["description"], "metadata": body["metadata"], "expiresAt": body["expiresAt"],
-			"successRedirectUrl": body["successRedirectUrl"], "failRedirectUrl": body["failRedirectUrl"],
-			"createdAt": "2026-11-23T10:00:00Z", "updatedAt": "2026-11-23T10:00:00Z",
-		}
-		f.links[id] = link
-		if idem != "" {
-			f.byIdem[idem] = id
-		}
-		w.WriteHeader(http.StatusCreated)
-		json.NewEncoder(w).Encode(link)
+	m := resPath.FindStringSubmatch(r.URL.Path)
+	if m == nil {
+		f.fail(w, http.StatusNotFound, "not_found", "no such path")
 		return
 	}
-	m := linkPath.FindStringSubmatch(r.URL.Path)
-	if m == nil || f.links[m[1]] == nil {
-		f.fail(w, http.StatusNotFound, "not_found", "no such payment link")
+	api, id, deactivate := m[1], m[2], m[3] != ""
+	if id == "" {
+		if r.Method != http.MethodPost {
+			f.fail(w, http.StatusMethodNotAllowed, "invalid_request", "method not allowed")
+			return
+		}
+		f.create(w, r, api)
 		return
 	}
-	link := f.links[m[1]]
+	c := f.res[id]
+	if c == nil || f.kind[id] != api {
+		f.fail(w, http.StatusNotFound, "not_found", "no such "+api)
+		return
+	}
 	switch {
-	case r.Method == http.MethodGet && m[2] == "":
-		json.NewEncoder(w).Encode(link)
-	case r.Method == http.MethodPost && m[2] == "/deactivate":
-		if link["status"] != "ACTIVE" {
-			f.fail(w, http.StatusBadRequest, "invalid_request", "only an ACTIVE payment link can be deactivated")
+	case r.Method == http.MethodGet && !deactivate:
+		json.NewEncoder(w).Encode(c)
+	case r.Method == http.MethodPost && deactivate:
+		if c["status"] != "ACTIVE" {
+			f.fail(w, http.StatusBadRequest, "invalid_request", "only an ACTIVE checkout can be deactivated")
 			return
 		}
-		link["status"] = "DEACTIVATED"
-		json.NewEncoder(w).Encode(link)
+		c["status"] = "DEACTIVATED"
+		json.NewEncoder(w).Encode(c)
 	default:
 		f.fail(w, http.StatusMethodNotAllowed, "invalid_request", "method not allowed")
 	}
 }
 
-// hook0Signed is a payment link webhook as Coinbase Business sends it through Hook0: the link
-// with its eventType, and X-Hook0-Signature over t, the signed header names and values, and the
+// create makes a checkout (api "checkouts") or a payment link ("payment-links").
+func (f *fakeCoinbase) create(w http.ResponseWriter, r *http.Request, api string) {
+	idem := r.Header.Get("X-Idempotency-Key")
+	if id, ok := f.byIdem[api+" "+idem]; ok && idem != "" {
+		json.NewEncoder(w).Encode(f.res[id])
+		return
+	}
+	var body map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		f.fail(w, http.StatusBadRequest, "invalid_request", err.Error())
+		return
+	}
+	amount, _ := body["amount"].(string)
+	expires, _ := body["expiresAt"].(string)
+	if !usdcAmount.MatchString(amount) || body["currency"] != "USDC" || body["network"] == nil {
+		f.fail(w, http.StatusBadRequest, "invalid_request", "amount must be a decimal string in USDC on a network")
+		return
+	}
+	if _, err := time.Parse(time.RFC3339, expires); expires != "" && err != nil {
+		f.fail(w, http.StatusBadRequest, "invalid_request", "expiresAt must be RFC 3339")
+		return
+	}
+	f.created = append(f.created, body)
+	id := fmt.Sprintf("%024x", len(f.res)+0x68f7a946)
+	c := map[string]any{
+		// The documentation's examples of both APIs give a hosted page under /payment-links/.
+		"id": id, "url": "https://payments.coinbase.com/payment-links/pl_" + id, "status": "ACTIVE",
+		"amount": amount, "currency": "USDC", "network": body["network"], "address": "0x742d35Cc6634C0532925a3b844Bc454e4438f44e",
+		"tokenAddress": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+		"description":  body["description"], "metadata": body["metadata"], "expiresAt": body["expiresAt"],
+		"successRedirectUrl": body["successRedirectUrl"], "failRedirectUrl": body["failRedirectUrl"],
+		"createdAt": "2026-11-23T10:00:00Z", "updatedAt": "2026-11-23T10:00:00Z",
+	}
+	f.res[id], f.kind[id] = c, api
+	if idem != "" {
+		f.byIdem[api+" "+idem] = id
+	}
+	w.WriteHeader(http.StatusCreated)
+	json.NewEncoder(w).Encode(c)
+}
+
+// hook0Signed is a checkout (or payment link) webhook as Coinbase Business sends it through
+// Hook0: the checkout with its eventType, and X-Hook0-Signature over t, the signed header names and values, and the
 // body with the subscription's secret, signed at at.
-func hook0Signed(link map[string]any, eventType, secret string, at time.Time) ([]byte, map[string]string) {
+func hook0Signed(checkout map[string]any, eventType, secret string, at time.Time) ([]byte, map[string]string) {
 	ev := map[string]any{}
-	for k, v := range link {
+	for k, v := range checkout {
 		ev[k] = v
 	}
 	ev["eventType"] = eventType
@@ -254,4 +281,19 @@ func hook0Signed(link map[string]any, eventType, secret string, at time.Time) ([
 	mac.Write([]byte(ts + "." + names + "." + h["Content-Type"] + "." + h["X-Event-Id"] + "." + h["X-Event-Type"] + "." + string(body)))
 	h["X-Hook0-Signature"] = "t=" + ts + ",h=" + names + ",v1=" + hex.EncodeToString(mac.Sum(nil))
 	return body, h
+}
+
+// legacyLink makes a payment link as the gateway did before it moved to checkouts (the same
+// body, under /api/v1/payment-links) and answers it.
+func (f *fakeCoinbase) legacyLink(body map[string]any) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := fmt.Sprintf("%024x", len(f.res)+0x5f00aa00)
+	l := map[string]any{
+		"id": id, "url": "https://payments.coinbase.com/payment-links/pl_" + id, "status": "ACTIVE",
+		"amount": body["amount"], "currency": "USDC", "network": body["network"], "metadata": body["metadata"],
+		"createdAt": "2026-11-01T10:00:00Z", "updatedAt": "2026-11-01T10:00:00Z",
+	}
+	f.res[id], f.kind[id] = l, "payment-links"
+	return l
 }

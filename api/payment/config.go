@@ -145,9 +145,9 @@ func CheckCoinbaseCommerce(cfg Config) error {
 		return nil
 	}
 	return fmt.Errorf("%w: STREAMCART_COINBASE_API_KEY is a Coinbase Commerce key, and Coinbase Commerce shut down on 31 March 2026. "+
-		"The coinbase gateway now makes Coinbase Business payment links: remove STREAMCART_COINBASE_API_KEY and set "+
+		"The coinbase gateway now makes Coinbase Business checkouts: remove STREAMCART_COINBASE_API_KEY and set "+
 		"STREAMCART_COINBASE_KEY_ID and STREAMCART_COINBASE_KEY_SECRET (a CDP secret API key) and STREAMCART_COINBASE_WEBHOOK_SECRET "+
-		"(the secret of the payment_link webhook subscription); see docs/gateways.md", ErrCommerceClosed)
+		"(the secret of the checkout webhook subscription); see docs/gateways.md", ErrCommerceClosed)
 }
 
 // CheckPublicURL refuses a live gateway set up (its key given, whether or not a gateway list

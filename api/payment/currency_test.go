@@ -57,16 +57,16 @@ func TestCoinbaseAmountInEveryCurrency(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		for _, tc := range moneyCases {
 			t.Run(tc.currency, func(t *testing.T) {
-				f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+				f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
 				e := newEnvCatalog(t, b, moneyCatalog(t), coinbaseGateway(t, f, moneyCatalog(t)))
 				o := e.mustBuy("coinbase", 3, tc.currency)
 				checkInvoice(t, o, tc.currency, tc.minor)
-				link := f.link("")
-				if link["amount"] != usdc[tc.currency] || link["currency"] != "USDC" {
-					t.Fatalf("link asks %v %v, want %s USDC", link["amount"], link["currency"], usdc[tc.currency])
+				co := f.checkout("")
+				if co["amount"] != usdc[tc.currency] || co["currency"] != "USDC" {
+					t.Fatalf("checkout asks %v %v, want %s USDC", co["amount"], co["currency"], usdc[tc.currency])
 				}
-				// The paid link settles the invoice exactly, in its own currency.
-				body, h := hook0Signed(link, "payment_link.payment.success", coinbaseWebhookSecret, time.Now())
+				// The paid checkout settles the invoice exactly, in its own currency.
+				body, h := hook0Signed(co, "checkout.payment.success", coinbaseWebhookSecret, time.Now())
 				if got := e.post("coinbase", body, h); got != http.StatusOK {
 					t.Fatalf("webhook status = %d", got)
 				}

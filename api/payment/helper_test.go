@@ -85,6 +85,7 @@ func newEnvCatalog(t *testing.T, b storetest.Backend, src []byte, factories ...g
 	e := &env{t: t, st: st, claims: id.Claims, log: log}
 	e.orders = order.New(st, catFn, gws, az, order.Config{}, log)
 	e.webhooks = payment.NewWebhooks(st, e.orders, providers, nil, log)
+	e.webhooks.TrackProgress(payment.NewProgress(st))
 	prov := provision.New(st, panel.NewBuiltin(st, "line.test:8000"), catFn, "tst", log)
 	e.provision = prov.Handle
 	e.worker = job.NewWorker(st, map[string]job.Handler{

@@ -44,7 +44,10 @@ const (
 	KindWrongAmount Kind = "wrong_amount" // the buyer paid another amount: a payment to review, the order held
 	KindFailed      Kind = "failed"       // the payment failed for good
 	KindPending     Kind = "pending"      // nothing final yet
-	KindIgnored     Kind = "ignored"      // an event type we do not act on
+	// KindProcessing: the provider has seen the payment and is confirming it (Coinbase's
+	// PROCESSING); nothing settles, the buyer is told (Progress).
+	KindProcessing Kind = "processing"
+	KindIgnored    Kind = "ignored" // an event type we do not act on
 )
 
 // Event is a provider's event as Streamcart reads it.
@@ -132,7 +135,12 @@ type Webhooks struct {
 	now       func() time.Time
 	observer  WebhookObserver
 	cards     CardStore // nil: no card is kept for renewals
+	progress  Progress  // zero: a payment seen and confirming is not recorded
 }
+
+// TrackProgress makes a payment a provider reports seen and confirming (KindProcessing) recorded
+// in p, once the event is checked like any other, so the buyer is told; call it before serving.
+func (w *Webhooks) TrackProgress(p Progress) { w.progress = p }
 
 // KeepCards makes a paid order whose buyer consented to renew with the card (RenewWithCard)
 // keep the card that paid it, in cards, for its services' renewals; call it before serving.
@@ -140,7 +148,8 @@ func (w *Webhooks) KeepCards(cards CardStore) { w.cards = cards }
 
 // WebhookObserver hears what became of each webhook (metrics). Results on receipt: stored,
 // duplicate, rejected (signature), unreadable, error (not stored); outcomes once processed: the
-// first word of Apply's outcome (paid, failed, held, review, ignored, refused), or error.
+// first word of Apply's outcome (paid, processing, failed, held, review, ignored, refused), or
+// error.
 type WebhookObserver interface {
 	WebhookReceived(provider, result string)
 	WebhookProcessed(provider, outcome string)
@@ -295,6 +304,14 @@ func (w *Webhooks) Apply(ctx context.Context, ev Event) (string, error) {
 		}
 	}
 	switch ev.Kind {
+	case KindProcessing:
+		if o.Status != order.StatusPending {
+			return "ignored: " + ev.Type + " of a " + string(o.Status) + " order", nil
+		}
+		if err := w.progress.mark(ctx, ev); err != nil {
+			return "", err
+		}
+		return string(ev.Kind), nil
 	case KindPaid:
 		_, err = w.orders.SettleVerified(ctx, ev.InvoiceID, order.Payment{Provider: ev.Provider,
 			TransactionID: ev.Provider + ":" + ev.TransactionID, Ref: ev.PaymentRef, Amount: ev.Amount})

@@ -126,6 +126,10 @@ type OrderResult struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string
 }
 
 // The invoice's total converted to the gateway's currency when its payment
@@ -251,7 +255,9 @@ func NewViewedOrderResult(res *OrderResult, view string) *orderviews.OrderResult
 // newOrderResult converts projected type OrderResult to service type
 // OrderResult.
 func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
-	res := &OrderResult{}
+	res := &OrderResult{
+		PaymentState: vres.PaymentState,
+	}
 	if vres.OrderID != nil {
 		res.OrderID = *vres.OrderID
 	}
@@ -302,6 +308,7 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 		PaymentURL:      &res.PaymentURL,
 		PaymentDeadline: &res.PaymentDeadline,
 		CreatedAt:       &res.CreatedAt,
+		PaymentState:    res.PaymentState,
 	}
 	if res.ServiceIds != nil {
 		vres.ServiceIds = make([]string, len(res.ServiceIds))

@@ -149,6 +149,10 @@ type OrderResult struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string
 }
 
 // The invoice's total converted to the gateway's currency when its payment
@@ -490,7 +494,9 @@ func newServiceResultView(res *ServiceResult) *servicesviews.ServiceResultView {
 // newOrderResult converts projected type OrderResult to service type
 // OrderResult.
 func newOrderResult(vres *servicesviews.OrderResultView) *OrderResult {
-	res := &OrderResult{}
+	res := &OrderResult{
+		PaymentState: vres.PaymentState,
+	}
 	if vres.OrderID != nil {
 		res.OrderID = *vres.OrderID
 	}
@@ -541,6 +547,7 @@ func newOrderResultView(res *OrderResult) *servicesviews.OrderResultView {
 		PaymentURL:      &res.PaymentURL,
 		PaymentDeadline: &res.PaymentDeadline,
 		CreatedAt:       &res.CreatedAt,
+		PaymentState:    res.PaymentState,
 	}
 	if res.ServiceIds != nil {
 		vres.ServiceIds = make([]string, len(res.ServiceIds))

@@ -39,6 +39,10 @@ type OrderResultView struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteView
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string
 }
 
 // MoneyView is a type that runs validations on a projected type.
@@ -111,6 +115,7 @@ var (
 			"createdAt",
 			"quote",
 			"paymentQuote",
+			"paymentState",
 		},
 	}
 )
@@ -178,6 +183,11 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	if result.PaymentQuote != nil {
 		if err2 := ValidatePaymentQuoteView(result.PaymentQuote); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.PaymentState != nil {
+		if !(*result.PaymentState == "processing") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.paymentState", *result.PaymentState, []any{"processing"}))
 		}
 	}
 	return

@@ -37,6 +37,10 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** A pending order's payment state at the provider (the API's paymentState). */
+export const PAYMENT_STATES = ['processing'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
 export const OrderSchema = v.object({
   orderId: id,
   invoiceId: v.optional(id, ''),
@@ -50,6 +54,8 @@ export const OrderSchema = v.object({
   paymentQuote: v.optional(
     v.object({ amount: v.string(), currency: v.string(), network: v.string(), rate: v.string(), rateTakenAt: v.string() }),
   ),
+  // processing: the provider has seen the payment and is confirming it (the order is still pending).
+  paymentState: v.optional(v.picklist(PAYMENT_STATES)),
 });
 
 export const ServiceSchema = v.object({

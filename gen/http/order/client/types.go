@@ -62,6 +62,10 @@ type CreateResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // GetResponseBody is the type of the "order" service "get" endpoint HTTP
@@ -85,6 +89,10 @@ type GetResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // CancelResponseBody is the type of the "order" service "cancel" endpoint HTTP
@@ -108,6 +116,10 @@ type CancelResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // CreateNotApplicableResponseBody is the type of the "order" service "create"
@@ -461,6 +473,7 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 		PaymentURL:      body.PaymentURL,
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
+		PaymentState:    body.PaymentState,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {
@@ -615,6 +628,7 @@ func NewGetOrderResultOK(body *GetResponseBody) *orderviews.OrderResultView {
 		PaymentURL:      body.PaymentURL,
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
+		PaymentState:    body.PaymentState,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {
@@ -668,6 +682,7 @@ func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultVie
 		PaymentURL:      body.PaymentURL,
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
+		PaymentState:    body.PaymentState,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {

@@ -64,6 +64,10 @@ type CreateResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // GetResponseBody is the type of the "order" service "get" endpoint HTTP
@@ -87,6 +91,10 @@ type GetResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // CancelResponseBody is the type of the "order" service "cancel" endpoint HTTP
@@ -110,6 +118,10 @@ type CancelResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // CreateNotApplicableResponseBody is the type of the "order" service "create"
@@ -428,6 +440,7 @@ func NewCreateResponseBody(res *orderviews.OrderResultView) *CreateResponseBody 
 		PaymentURL:      *res.PaymentURL,
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
+		PaymentState:    res.PaymentState,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))
@@ -460,6 +473,7 @@ func NewGetResponseBody(res *orderviews.OrderResultView) *GetResponseBody {
 		PaymentURL:      *res.PaymentURL,
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
+		PaymentState:    res.PaymentState,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))
@@ -492,6 +506,7 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 		PaymentURL:      *res.PaymentURL,
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
+		PaymentState:    res.PaymentState,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))

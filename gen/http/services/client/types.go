@@ -271,6 +271,10 @@ type RenewResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // CancelResponseBody is the type of the "services" service "cancel" endpoint
@@ -1627,6 +1631,7 @@ func NewRenewOrderResultCreated(body *RenewResponseBody) *servicesviews.OrderRes
 		PaymentURL:      body.PaymentURL,
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
+		PaymentState:    body.PaymentState,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {

@@ -273,6 +273,10 @@ type RenewResponseBody struct {
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
 }
 
 // CancelResponseBody is the type of the "services" service "cancel" endpoint
@@ -1246,6 +1250,7 @@ func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody
 		PaymentURL:      *res.PaymentURL,
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
+		PaymentState:    res.PaymentState,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))

@@ -12,6 +12,9 @@ export const texts: OrderTexts = {
   statusActive: 'Ihr Abonnement ist bereit.',
   statusCancelled: 'Diese Bestellung wurde storniert.',
   statusFailed: 'Die Zahlung ist nicht durchgegangen.',
+  paymentStates: {
+    processing: 'Zahlung erkannt. Sie wird bestätigt …',
+  },
   endedHint: 'Es wurde nichts abgebucht. Sie können ein Paket wählen und es erneut versuchen.',
   waitingHint: 'Diese Seite aktualisiert sich von selbst. Das dauert meist weniger als eine Minute.',
   completePayment: 'Zahlung abschließen',

@@ -16,6 +16,10 @@ export const texts = {
   statusActive: 'Your subscription is ready.',
   statusCancelled: 'This order was cancelled.',
   statusFailed: 'The payment did not go through.',
+  // A payment's state at the provider while the order waits, keyed by the API's paymentState.
+  paymentStates: {
+    processing: 'Payment seen. Confirming it…',
+  },
   endedHint: 'Nothing has been charged. You can choose a plan and try again.',
   waitingHint: 'This page updates by itself. It usually takes less than a minute.',
   orderNumber: (id: string) => `Order ${id}`,

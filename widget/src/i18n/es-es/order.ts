@@ -12,6 +12,9 @@ export const texts: OrderTexts = {
   statusActive: 'Tu suscripción está lista.',
   statusCancelled: 'Este pedido se ha cancelado.',
   statusFailed: 'El pago no se ha completado.',
+  paymentStates: {
+    processing: 'Pago detectado. Lo estamos confirmando…',
+  },
   endedHint: 'No se ha cobrado nada. Puedes elegir un plan y volver a intentarlo.',
   waitingHint: 'Esta página se actualiza sola. Normalmente tarda menos de un minuto.',
   completePayment: 'Completar el pago',

@@ -12,6 +12,9 @@ export const texts: OrderTexts = {
   statusActive: 'Je abonnement staat klaar.',
   statusCancelled: 'Deze bestelling is geannuleerd.',
   statusFailed: 'De betaling is niet gelukt.',
+  paymentStates: {
+    processing: 'Betaling gezien. We bevestigen deze nu…',
+  },
   endedHint: 'Er is niets afgeschreven. Je kunt een abonnement kiezen en het opnieuw proberen.',
   waitingHint: 'Deze pagina werkt zichzelf bij. Meestal duurt het minder dan een minuut.',
   completePayment: 'Betaling afronden',

@@ -12,6 +12,9 @@ export const texts: OrderTexts = {
   statusActive: 'A sua subscrição está pronta.',
   statusCancelled: 'Esta encomenda foi cancelada.',
   statusFailed: 'O pagamento não foi concluído.',
+  paymentStates: {
+    processing: 'Pagamento detetado. A confirmar…',
+  },
   endedHint: 'Não foi cobrado nada. Pode escolher um plano e tentar novamente.',
   waitingHint: 'Esta página atualiza-se sozinha. Normalmente demora menos de um minuto.',
   completePayment: 'Concluir o pagamento',

@@ -129,19 +129,24 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   }
 
   const ended = order && (order.status === 'cancelled' || order.status === 'failed');
+  // Seen by the provider and being confirmed: paid already, so neither paying nor cancelling again.
+  const seen = order?.status === 'pending' && order.paymentState ? order.paymentState : undefined;
+  const awaiting = order?.status === 'pending' && !seen;
   const status = !order
     ? t.loading
-    : order.status === 'pending'
-      ? t.statusPending
-      : order.status === 'paid'
-        ? t.statusPaid
-        : order.status === 'provisioning'
-          ? t.statusProvisioning
-          : order.status === 'active'
-            ? t.statusActive
-            : order.status === 'cancelled'
-              ? t.statusCancelled
-              : t.statusFailed;
+    : seen
+      ? t.paymentStates[seen]
+      : order.status === 'pending'
+        ? t.statusPending
+        : order.status === 'paid'
+          ? t.statusPaid
+          : order.status === 'provisioning'
+            ? t.statusProvisioning
+            : order.status === 'active'
+              ? t.statusActive
+              : order.status === 'cancelled'
+                ? t.statusCancelled
+                : t.statusFailed;
   const paymentUrl = order?.paymentUrl ? c.client.resolve(order.paymentUrl) : persisted.payment.url;
 
   // Spec §4: cancelling resets the order ids and the fraud flag. The API lets only the owner cancel.
@@ -174,7 +179,14 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
       focusKey={ended ? 'ended' : 'waiting'}
     >
       {!ended && (
-        <p className="sc-lead" role="status" aria-live="polite" data-testid="waiting-status" data-status={order?.status ?? 'loading'}>
+        <p
+          className="sc-lead"
+          role="status"
+          aria-live="polite"
+          data-testid="waiting-status"
+          data-status={order?.status ?? 'loading'}
+          data-payment-state={seen}
+        >
           {status}
         </p>
       )}
@@ -187,7 +199,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         {t.orderNumber(orderId)}
         {order ? ` · ${money(order.total)}` : ''}
       </p>
-      {order?.status === 'pending' && order.paymentQuote && (
+      {awaiting && order.paymentQuote && (
         <p className="sc-muted" data-testid="payment-quote">
           {t.payCrypto(
             order.paymentQuote.amount,
@@ -206,12 +218,12 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         </p>
       )}
       <div className="sc-actions">
-        {order?.status === 'pending' && paymentUrl && (
+        {awaiting && paymentUrl && (
           <a className="sc-btn sc-btn-primary" href={paymentUrl}>
             {t.completePayment}
           </a>
         )}
-        {order?.status === 'pending' && !confirming && (
+        {awaiting && !confirming && (
           <button
             ref={cancelRef}
             type="button"
@@ -224,7 +236,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         )}
         {ended && <HomeLink>{t.backToPlans}</HomeLink>}
       </div>
-      {order?.status === 'pending' && confirming && (
+      {awaiting && confirming && (
         <div className="sc-confirm" role="alertdialog" aria-labelledby="sc-cancel-q" data-testid="cancel-order-confirm">
           <p id="sc-cancel-q">{t.cancelConfirm}</p>
           <div className="sc-actions">

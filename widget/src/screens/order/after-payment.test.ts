@@ -64,6 +64,30 @@ describe('waiting', () => {
     expect(line.textContent).toBe('To pay: 14.03 USDC on base (1 EUR = 1.08 USDC)');
   });
 
+  it('says a payment the provider has seen is being confirmed, and offers neither paying nor cancelling', async () => {
+    const api = installApi();
+    const quote = { amount: '14.03', currency: 'USDC', network: 'base', rate: '1.08', rateTakenAt: '2026-11-23T10:00:00Z' };
+    const pending = {
+      ...body<object>('order.get', '200.pending'),
+      serviceIds: [],
+      paymentUrl: 'https://payments.coinbase.com/payment-links/pl_1',
+      paymentDeadline: '',
+      paymentQuote: quote,
+    };
+    let polls = 0;
+    api.on('order.get', () => (polls++ === 0 ? pending : { ...pending, paymentState: 'processing' }));
+    signedInAs('buyer@example.com', 'ord_storybook01');
+    history.replaceState(null, '', '/?sc_order=ord_storybook01');
+    const { ui } = mount();
+    const status = await ui_(ui).findByTestId('waiting-status');
+    await waitFor(() => expect(status.textContent).toBe('Payment seen. Confirming it…'), { timeout: 3 * timing.pollMs + 1000 });
+    expect(status.dataset.status).toBe('pending');
+    expect(status.dataset.paymentState).toBe('processing');
+    expect(ui().queryByTestId('cancel-order')).toBeNull();
+    expect(ui().queryByTestId('payment-quote')).toBeNull();
+    expect(ui().queryByText('Complete your payment')).toBeNull();
+  });
+
   it('shows the fraud view when the order is held, and stops polling', async () => {
     const api = installApi();
     api.on('order.get', ['200.pending', '200.fraud']);
