@@ -46,10 +46,10 @@ func TestCryptoMoneyThatCannotSettleIsAPaymentToReview(t *testing.T) {
 					if tc.provider == "cryptomus" {
 						e = newEnv(t, b, cryptomusGateway(newFakeCryptomus(t)))
 					} else {
-						f := newFakeLinks(t, newCDPKey(t, "EdDSA"))
+						f := newFakeCoinbase(t, newCDPKey(t, "EdDSA"))
 						e = newEnv(t, b, coinbaseGateway(t, f, catalog.DemoYAML()))
 						deliver = func(t *testing.T, e *env, o order.Order) {
-							link := f.link("")
+							link := f.checkout("")
 							n, err := money.Parse(link["amount"].(string), "USD")
 							if err != nil {
 								t.Fatal(err)
@@ -60,7 +60,7 @@ func TestCryptoMoneyThatCannotSettleIsAPaymentToReview(t *testing.T) {
 							} else {
 								link["settlement"] = map[string]string{"totalAmount": "10.00"}
 							}
-							body, h := hook0Signed(link, "payment_link.payment.success", coinbaseWebhookSecret, time.Now())
+							body, h := hook0Signed(link, "checkout.payment.success", coinbaseWebhookSecret, time.Now())
 							for range 2 {
 								if got := e.post("coinbase", body, h); got != 200 {
 									t.Fatalf("webhook = %d", got)
