@@ -70,6 +70,7 @@ var _ = Service("order", func() {
 		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 		Error("price_changed", PriceChanged, "The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.")
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
+		Error("trial_unavailable", ErrorResult, "No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.")
 		HTTP(func() {
 			POST("/orders")
 			bearer()
@@ -79,6 +80,7 @@ var _ = Service("order", func() {
 			Response("idempotency_mismatch", StatusUnprocessableEntity)
 			Response("price_changed", StatusConflict)
 			Response("trial_used", StatusConflict)
+			Response("trial_unavailable", StatusConflict)
 		})
 	})
 	Method("get", func() {

@@ -30,6 +30,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/disposable"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
@@ -90,6 +91,12 @@ type Config struct {
 	// days (STREAMCART_TRIALS_PER_CLIENT, STREAMCART_TRIALS_PER_IP); 0: the default
 	// (order.DefaultTrialsPerClient, order.DefaultTrialsPerIP), negative: no limit.
 	TrialsPerClient, TrialsPerIP int
+	// TrialAllowDisposable gives free trials to throwaway addresses too (the built-in list of
+	// package disposable is not checked: STREAMCART_TRIAL_BLOCK_DISPOSABLE=false).
+	// TrialBlockedDomains (STREAMCART_TRIAL_BLOCKED_DOMAINS) are the seller's own domains given
+	// no free trial, subdomains included, whether the list is checked or not.
+	TrialAllowDisposable bool
+	TrialBlockedDomains  []string
 	// RenewalLeadDays (STREAMCART_RENEWAL_LEAD_DAYS) is how many days before its due date a
 	// service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles.
 	RenewalLeadDays int
@@ -273,6 +280,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		// Free trials: to the order service 0 is no limit.
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
+		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
 	}, log)
 	orders.SetClock(now)
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)

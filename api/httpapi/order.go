@@ -19,6 +19,9 @@ import (
 // msgTrialUsed answers a free trial beyond the limits; the widget shows its own translation.
 const msgTrialUsed = "The free trial has already been used. Please choose a plan."
 
+// msgTrialUnavailable answers a free trial refused to a throwaway (or seller-refused) address.
+const msgTrialUnavailable = "Free trials are not available for this email address. Please use your own email address or choose a plan."
+
 type orderService struct {
 	authenticator
 	orders *order.Orders
@@ -108,6 +111,8 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		return nil, genorder.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
 	case errors.Is(err, order.ErrTrialUsed):
 		return nil, genorder.MakeTrialUsed(errors.New(msgTrialUsed))
+	case errors.Is(err, order.ErrTrialUnavailable):
+		return nil, genorder.MakeTrialUnavailable(errors.New(msgTrialUnavailable))
 	case errors.Is(err, order.ErrUnknownGateway):
 		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrCardGateway):

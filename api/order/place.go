@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/streamcart/streamcart/api/authz"
@@ -164,6 +165,13 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 		}
 		if err := tx.InsertOrder(ctx, o, services); err != nil {
 			return err
+		}
+		if slices.ContainsFunc(services, func(v Service) bool { return v.Trial }) {
+			// Kept whatever its line becomes (converted, refunded): what the limits count.
+			if err := tx.RecordTrial(ctx, TrialStart{OrderID: o.ID, ClientID: o.ClientID, IP: o.IP,
+				EmailKey: CanonicalEmail(o.Email), CreatedAt: o.CreatedAt}); err != nil {
+				return err
+			}
 		}
 		if verdict.Fraud {
 			s.log.Warn("order held by fraud check", "order", o.ID, "reason", verdict.Reason, "ip", p.IP)

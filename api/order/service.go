@@ -63,6 +63,8 @@ type Tx interface {
 	InvoiceOrder(ctx context.Context, invoiceID string) (Order, error)
 	PromoUses(ctx context.Context, code string, now time.Time) (int, error)
 	InsertOrder(ctx context.Context, o Order, services []Service) error
+	// RecordTrial keeps the record of a free trial started, with its order.
+	RecordTrial(ctx context.Context, t TrialStart) error
 	// SetOrderStatus moves the order to status when it is in one of from; reports whether it moved.
 	SetOrderStatus(ctx context.Context, id string, to Status, from ...Status) (bool, error)
 	// SetInvoiceStatus moves the invoice when it is unpaid; txn (unique) and paidAt are recorded for paid.
@@ -75,7 +77,7 @@ type Tx interface {
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the
 // order stored under the client's idempotency key, the promotion's uses, the orders from the IP,
-// the client's trials, the trials from the IP.
+// the client's trials, the trials from the IP, the trials of the e-mail address.
 type Check struct {
 	ClientID       int64
 	IdempotencyKey string // "": no lookup
@@ -84,18 +86,21 @@ type Check struct {
 	CountIP        bool // count the orders from IP created at or after Since
 	IP             string
 	Since          time.Time
-	// Trial counts the client's free-trial orders, and those from IP created at or after TrialSince.
+	// Trial counts the free trials started (TrialStart) by the client, from IP at or after
+	// TrialSince, and by the e-mail address whose CanonicalEmail is TrialEmail.
 	Trial      bool
 	TrialSince time.Time
+	TrialEmail string
 }
 
 // Checked is what Check read.
 type Checked struct {
-	Prev         *Order // the order stored under the idempotency key; nil when none
-	PromoUses    int
-	FromIP       int
-	Trials       int // the client's free-trial orders
-	TrialsFromIP int // the free-trial orders from IP since TrialSince
+	Prev          *Order // the order stored under the idempotency key; nil when none
+	PromoUses     int
+	FromIP        int
+	Trials        int // the client's free trials started
+	TrialsFromIP  int // the free trials started from IP since TrialSince
+	TrialsOfEmail int // the free trials started by the e-mail address, in any spelling
 }
 
 // Gateway creates the link where a buyer pays an invoice.
@@ -138,8 +143,11 @@ type Config struct {
 	// committed (metrics); it must not block.
 	Observe func(event string, o Order)
 	// TrialsPerClient and TrialsPerIP limit free trials: per client ever, and per address per
-	// TrialIPWindow; 0 is no limit.
+	// TrialIPWindow; 0 is no limit. The client's limit holds for its e-mail address too.
 	TrialsPerClient, TrialsPerIP int
+	// TrialBlocked, when set, reports the e-mail addresses given no free trial (throwaway ones):
+	// their trial orders are ErrTrialUnavailable, with nothing stored.
+	TrialBlocked func(email string) bool
 }
 
 // Orders creates and settles orders.
@@ -305,8 +313,12 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	// The orders from the IP are counted (which serialises them) only when the limit is used.
 	check := Check{ClientID: claims.ClientID, IdempotencyKey: r.IdempotencyKey, PromoCode: limited, Now: now,
 		CountIP: s.cfg.Fraud.MaxOrdersPerIP > 0, IP: r.IP, Since: now.Add(-24 * time.Hour)}
-	s.trialCheck(cat, r.Quote.PID, now, &check)
+	s.trialCheck(cat, r.Quote.PID, claims.Email, now, &check)
 	return s.place(ctx, claims, p, check, func(got Checked) (pricing.Quote, []Service, error) {
+		// After the idempotency check, so a replay of a trial placed before is still its order.
+		if s.cfg.TrialBlocked != nil && isTrial(cat, r.Quote.PID) && s.cfg.TrialBlocked(claims.Email) {
+			return pricing.Quote{}, nil, ErrTrialUnavailable
+		}
 		q, err := pre, preErr
 		if limited != "" {
 			quote := r.Quote

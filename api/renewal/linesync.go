@@ -17,9 +17,10 @@ const JobLineSync = "line-sync"
 
 // SyncLine is the JobLineSync handler: the line expires when the service does, plays its
 // connections, and is on unless the service is Suspended; a Cancelled service's line is switched
-// off. It reads the service when it runs, so whatever changed since it was queued (a renewal paid
-// meanwhile) is what the panel gets. A service without a line (pending, terminated, expired) is
-// left alone.
+// off, and an Expired one (a refunded trial conversion back to its trial, which has ended) ends
+// when its trial did, switched off. It reads the service when it runs, so whatever changed since
+// it was queued (a renewal paid meanwhile) is what the panel gets. A service without a line
+// (pending, terminated) is left alone.
 func (r *Renewals) SyncLine(ctx context.Context, j job.Job) error {
 	s, err := r.store.Service(ctx, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
@@ -29,7 +30,7 @@ func (r *Renewals) SyncLine(ctx context.Context, j job.Job) error {
 		return fmt.Errorf("line sync %s: %w", j.Ref, err)
 	}
 	switch s.Status {
-	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:
+	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended, order.ServiceExpired:
 	case order.ServiceCancelled:
 		if err := r.lines.SetEnabled(ctx, s.ID, false); err != nil {
 			return fmt.Errorf("line sync %s: off: %w", s.ID, err)
@@ -44,7 +45,8 @@ func (r *Renewals) SyncLine(ctx context.Context, j job.Job) error {
 	if err := r.lines.SetMaxConnections(ctx, s.ID, s.MaxConnections); err != nil {
 		return fmt.Errorf("line sync %s: connections: %w", s.ID, err)
 	}
-	if err := r.lines.SetEnabled(ctx, s.ID, s.Status != order.ServiceSuspended); err != nil {
+	on := s.Status != order.ServiceSuspended && s.Status != order.ServiceExpired
+	if err := r.lines.SetEnabled(ctx, s.ID, on); err != nil {
 		return fmt.Errorf("line sync %s: on/off: %w", s.ID, err)
 	}
 	return nil

@@ -77,6 +77,8 @@ var sqliteDialect = dialect{
 		"text_prefix": "",
 		// random_hex26: 26 random lower-case hex characters, a new value per row.
 		"random_hex26": "lower(hex(randomblob(13)))",
+		// strpos: the position of a string's first occurrence in another (1-based, 0: none).
+		"strpos": "instr",
 	},
 	rebind:     func(q string) string { return q },
 	skipLocked: "",
@@ -108,6 +110,7 @@ var postgresDialect = dialect{
 
 		// random_hex26: see sqliteDialect.
 		"random_hex26": "substr(md5(gen_random_uuid()::text), 1, 26)",
+		"strpos":       "strpos",
 	},
 	rebind:     dollarPlaceholders,
 	skipLocked: " FOR UPDATE SKIP LOCKED",

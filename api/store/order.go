@@ -14,7 +14,7 @@ import (
 )
 
 // orderTx is order.Tx over one write transaction. Each check that a later write depends on
-// (idempotency key, promotion uses, orders per IP, trials, transaction id) first takes the dialect's lock
+// (idempotency key, promotion uses, orders per IP, trials started, transaction id) first takes the dialect's lock
 // on what it counts, so on PostgreSQL concurrent orders queue up per key exactly as SQLite's
 // single writer queues every transaction.
 type orderTx struct {
@@ -156,6 +156,8 @@ func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, erro
 		keys, reads = append(keys, key), append(reads, read)
 		key, read = trialIPRead(c.IP, c.TrialSince, &got.TrialsFromIP)
 		keys, reads = append(keys, key), append(reads, read)
+		key, read = trialEmailRead(c.TrialEmail, &got.TrialsOfEmail)
+		keys, reads = append(keys, key), append(reads, read)
 	}
 	if err := t.tx.pipeline(ctx, append(t.d.lockSteps(keys...), reads...)...); err != nil {
 		return order.Checked{}, fmt.Errorf("order checks: %w", err)
@@ -192,21 +194,38 @@ func promoRead(code string, now time.Time, n *int) (string, step) {
 	return "promo:" + code, step{query: promoUsesQuery, args: []any{code, fmtTime(now)}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
-// trialOrders are the free-trial orders that count against a limit: those not cancelled, failed,
-// held or set aside for review (such an order gives nothing).
-const trialOrders = `SELECT COUNT(*) FROM orders o WHERE o.status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review')
-	AND EXISTS (SELECT 1 FROM services s WHERE s.order_id = o.id AND s.trial = ?) AND `
+// trialStarts counts the free trials started (trial_starts, whatever their lines became since)
+// whose orders count against a limit: those not cancelled, failed, held or set aside for review
+// (such an order gives nothing).
+const trialStarts = `SELECT COUNT(*) FROM trial_starts t JOIN orders o ON o.id = t.order_id
+	WHERE o.status NOT IN ('cancelled', 'failed', 'fraud', 'needs_review') AND `
 
-// trialClientRead is the lock of a client's trials and the count of its trial orders.
+// trialClientRead is the lock of a client's trials and the count of those it started.
 func trialClientRead(clientID int64, n *int) (string, step) {
-	return "trial-client:" + strconv.FormatInt(clientID, 10), step{query: trialOrders + `o.client_id = ?`,
-		args: []any{true, clientID}, row: func(row rowScanner) error { return row.Scan(n) }}
+	return "trial-client:" + strconv.FormatInt(clientID, 10), step{query: trialStarts + `t.client_id = ?`,
+		args: []any{clientID}, row: func(row rowScanner) error { return row.Scan(n) }}
 }
 
-// trialIPRead is the lock of an address's trials and the count of its trial orders since then.
+// trialIPRead is the lock of an address's trials and the count of those started from it since then.
 func trialIPRead(ip string, since time.Time, n *int) (string, step) {
-	return "trial-ip:" + ip, step{query: trialOrders + `o.ip = ? AND o.created_at >= ?`,
-		args: []any{true, ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
+	return "trial-ip:" + ip, step{query: trialStarts + `t.ip = ? AND t.created_at >= ?`,
+		args: []any{ip, fmtTime(since)}, row: func(row rowScanner) error { return row.Scan(n) }}
+}
+
+// trialEmailRead is the lock of a canonical e-mail address's trials and the count of those it
+// started, whichever client (spelling) started them.
+func trialEmailRead(key string, n *int) (string, step) {
+	return "trial-email:" + key, step{query: trialStarts + `t.email_key = ?`,
+		args: []any{key}, row: func(row rowScanner) error { return row.Scan(n) }}
+}
+
+// RecordTrial stores the record of a free trial started, with the order's next round trip.
+func (t *orderTx) RecordTrial(ctx context.Context, r order.TrialStart) error {
+	if err := t.tx.later(ctx, `INSERT INTO trial_starts (order_id, client_id, ip, email_key, created_at) VALUES (?, ?, ?, ?, ?)`,
+		r.OrderID, r.ClientID, r.IP, r.EmailKey, fmtTime(r.CreatedAt)); err != nil {
+		return fmt.Errorf("record trial: %w", err)
+	}
+	return nil
 }
 
 func ipRead(ip string, since time.Time, n *int) (string, step) {

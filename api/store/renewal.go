@@ -141,6 +141,7 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 		if before.IsZero() {
 			before = svc.ExpiresAt // a trial: it ran until its end
 		}
+		was := svc // the trial a conversion converts, kept for a refund of it
 		switch {
 		case svc.Trial && (svc.Status == order.ServiceActive || svc.Status == order.ServiceExpired):
 			// A trial converting: its paid period starts with the payment.
@@ -168,6 +169,13 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 			string(svc.Status), fmtTime(end), fmtTime(end), svc.PID, svc.Trial, svc.BillingCycle, svc.Name, r.ServiceID); err != nil {
 			return err
 		}
+		if was.Trial {
+			_, err = tx.ExecContext(ctx, `UPDATE renewals SET trial_pid = ?, trial_name = ?, trial_cycle = ?, trial_connections = ?
+				WHERE order_id = ?`, was.PID, was.Name, was.BillingCycle, was.MaxConnections, orderID)
+			if err != nil {
+				return err
+			}
+		}
 		_, err = tx.ExecContext(ctx, `UPDATE renewals SET applied_at = ?, due_before = ?, due_after = ? WHERE order_id = ?`,
 			fmtTime(at), fmtTime(before), fmtTime(end), orderID)
 		return err
@@ -182,9 +190,12 @@ func (s *db) ApplyRenewal(ctx context.Context, orderID string, at time.Time) (or
 // the renewal is cancelled (its period may be renewed again, and one not applied yet never will
 // be) and, when it was applied to a line still running (active, overdue or suspended), the
 // service's due date and expiry move back by what it added. A line then due at or before at is
-// Suspended: a refunded buyer has no grace days. moved reports a service changed; a renewal taken
-// back already changes nothing. A service moved has its panel line brought in step by a
-// renewal.JobLineSync queued in the same transaction.
+// Suspended: a refunded buyer has no grace days. A renewal that converted a trial puts the line
+// back to that trial instead (its plan, name, cycle and connections, flagged trial, ending when
+// the trial ended: Expired when that is past); its trial start stays recorded, so no trial is
+// given back. moved reports a service changed; a renewal taken back already changes nothing. A
+// service moved has its panel line brought in step by a renewal.JobLineSync queued in the same
+// transaction.
 func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
 	err = s.tx(ctx, func(tx querier) error {
 		r, err := s.lockedRenewal(ctx, tx, orderID)
@@ -192,8 +203,10 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 			return err
 		}
 		var before, after, reversed string
-		if err := tx.QueryRowContext(ctx, `SELECT due_before, due_after, reversed_at FROM renewals WHERE order_id = ?`, orderID).
-			Scan(&before, &after, &reversed); err != nil {
+		var trial order.Service // the trial it converted; PID 0: no conversion
+		if err := tx.QueryRowContext(ctx, `SELECT due_before, due_after, reversed_at, trial_pid, trial_name, trial_cycle,
+			trial_connections FROM renewals WHERE order_id = ?`, orderID).
+			Scan(&before, &after, &reversed, &trial.PID, &trial.Name, &trial.BillingCycle, &trial.MaxConnections); err != nil {
 			return err
 		}
 		if svc, err = scanService(tx.QueryRowContext(ctx, `SELECT `+serviceColumns+` FROM services WHERE id = ?`, r.ServiceID)); err != nil {
@@ -207,8 +220,23 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 			fmtTime(at), fmtTime(at), orderID); err != nil {
 			return err
 		}
-		if r.AppliedAt.IsZero() || !slices.Contains(running, svc.Status) {
+		// A line back to its trial (a conversion refunded before) has no paid time to take back.
+		if r.AppliedAt.IsZero() || !slices.Contains(running, svc.Status) || svc.Trial {
 			return nil
+		}
+		if trial.PID != 0 {
+			svc.PID, svc.Name, svc.BillingCycle, svc.MaxConnections, svc.Trial = trial.PID, trial.Name, trial.BillingCycle, trial.MaxConnections, true
+			svc.ExpiresAt, svc.NextDueDate, svc.Status = parseTime(before), time.Time{}, order.ServiceActive
+			if !svc.ExpiresAt.After(at) {
+				svc.Status = order.ServiceExpired
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE services SET status = ?, next_due_date = ?, expires_at = ?, pid = ?, trial = ?,
+				billing_cycle = ?, name = ?, max_connections = ? WHERE id = ?`, string(svc.Status), fmtTime(svc.NextDueDate),
+				fmtTime(svc.ExpiresAt), svc.PID, svc.Trial, svc.BillingCycle, svc.Name, svc.MaxConnections, svc.ID); err != nil {
+				return err
+			}
+			moved = true
+			return enqueue(ctx, tx, s.now(), renewal.JobLineSync, svc.ID, renewal.JobLineSync+":"+orderID, at)
 		}
 		from, to := r.PeriodStart, r.PeriodEnd
 		if before != "" {

@@ -225,6 +225,11 @@ func MakeTrialUsed(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "trial_used", false, false, false)
 }
 
+// MakeTrialUnavailable builds a goa.ServiceError from an error.
+func MakeTrialUnavailable(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "trial_unavailable", false, false, false)
+}
+
 // MakeConflict builds a goa.ServiceError from an error.
 func MakeConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "conflict", false, false, false)

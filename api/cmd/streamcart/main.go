@@ -20,6 +20,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/config"
+	"github.com/streamcart/streamcart/api/disposable"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
@@ -303,6 +304,15 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	})
 	s.Int(&cfg.TrialsPerClient, "trials-per-client", order.DefaultTrialsPerClient, "free-trial orders per client (beyond: 409 trial_used); 0: the default; negative: no limit")
 	s.Int(&cfg.TrialsPerIP, "trials-per-ip", order.DefaultTrialsPerIP, "free-trial orders per client address per 30 days; 0: the default; negative: no limit")
+	s.Func("trial-block-disposable", "true", "true or false", "refuse free trials (409 trial_unavailable) to throwaway e-mail addresses, by the list of package api/disposable (a pinned mailchecker release); false: that list is not checked (STREAMCART_TRIAL_BLOCKED_DOMAINS still is)", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		cfg.TrialAllowDisposable = !on
+		return err
+	})
+	s.Func("trial-blocked-domains", "", "", "comma list of e-mail domains (subdomains included) refused free trials (409 trial_unavailable), besides the throwaway list", func(v string) error {
+		cfg.TrialBlockedDomains = disposable.ParseDomains(v)
+		return nil
+	})
 	s.Int(&cfg.RenewalLeadDays, "renewal-lead-days", 0, "days before its due date a service's renewal is invoiced; 0: 7 for monthly lines, 14 for longer cycles")
 	s.Int(&cfg.RenewalGraceDays, "renewal-grace-days", renewal.DefaultGraceDays, "days an unpaid line stays Overdue after its due date before it is suspended (line disabled); 0: the default")
 	s.Int(&cfg.TerminateAfterDays, "terminate-after-days", 0, "days after its due date an unpaid line is deleted and its service Terminated; 0: never")

@@ -2548,7 +2548,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Velit nemo atque voluptatem rerum.\" --token \"Alias facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Alias facilis.\" --token \"Ad possimus dolore facere sint autem.\"")
 }
 
 func orderCancelUsage() {
@@ -2568,7 +2568,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Et sunt earum qui blanditiis magnam non.\" --token \"Quae nisi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptas et provident nesciunt expedita voluptas.\" --token \"Sed praesentium recusandae.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2635,7 +2635,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Voluptates sint adipisci sint et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Voluptas tempore.\"")
 }
 
 func servicesGetUsage() {
@@ -2657,7 +2657,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Consequatur quaerat omnis.\" --locale \"en-us\" --token \"Id ipsam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Voluptas quia consequuntur.\" --locale \"en-gb\" --token \"Deserunt non voluptas.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2679,7 +2679,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Inventore nostrum dolorem.\" --locale \"de-de\" --token \"Omnis quaerat illum occaecati.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Occaecati quia.\" --locale \"pt-pt\" --token \"Ipsum maiores sit.\"")
 }
 
 func servicesRestartUsage() {
@@ -2701,7 +2701,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Adipisci cupiditate veniam.\" --locale \"de-de\" --token \"Non in soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Cumque rerum.\" --locale \"nl-nl\" --token \"Explicabo distinctio eos minus enim.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2723,7 +2723,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Pariatur voluptatem.\" --locale \"en-gb\" --token \"Error assumenda.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Recusandae explicabo molestiae enim consequuntur.\" --locale \"en-gb\" --token \"Quas est nihil aut iste sint accusantium.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2747,7 +2747,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est alias.\" --locale \"en-us\" --token \"Voluptatem velit illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2771,7 +2771,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Magnam nesciunt.\" --locale \"pt-pt\" --token \"Reprehenderit atque in labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Voluptas et fuga ea tenetur quas.\" --locale \"de-de\" --token \"Blanditiis eaque inventore neque officiis.\"")
 }
 
 func servicesRenewUsage() {
@@ -2795,7 +2795,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fjb\",\n      \"pid\": 3068850326262496906,\n      \"returnUrl\": \"wjq\"\n   }' --service-id \"Accusamus similique aut quidem voluptas qui.\" --locale \"es-es\" --token \"Suscipit iure suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"bvh\",\n      \"pid\": 8828701126046512685,\n      \"returnUrl\": \"yx9\"\n   }' --service-id \"Architecto totam autem.\" --locale \"pt-pt\" --token \"Laudantium dolorum et reiciendis aut.\"")
 }
 
 func servicesCancelUsage() {
@@ -2817,7 +2817,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Officiis quae.\" --locale \"en\" --token \"Qui itaque corporis optio omnis molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Dicta enim similique.\" --locale \"en-gb\" --token \"Quia maxime non aspernatur nihil optio.\"")
 }
 
 func servicesResumeUsage() {
@@ -2839,7 +2839,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Consequatur nulla.\" --locale \"pt-pt\" --token \"Repellendus ipsa repellat debitis ducimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Repellendus est officia neque ipsum sunt modi.\" --locale \"en-gb\" --token \"Occaecati sit enim sit nulla minus ea.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -2870,7 +2870,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Amet esse sit sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Et totam repudiandae nobis consequuntur porro.\"")
 }
 
 func resellersOrderUsage() {
@@ -2892,7 +2892,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }' --token \"Iste molestias accusamus rerum ut et totam.\" --idempotency-key \"v\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"kf0\",\n      \"currency\": \"e9e\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sint in distinctio tempora architecto.\",\n      \"password\": \"1zn\",\n      \"pid\": 5547511824464650365,\n      \"returnUrl\": \"u5g\"\n   }' --token \"Earum in ipsum fuga.\" --idempotency-key \"yv\"")
 }
 
 func resellersGetServiceUsage() {
@@ -2914,7 +2914,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Maiores enim voluptate sint est iusto.\" --locale \"de-de\" --token \"Velit natus consequuntur occaecati quod eligendi aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Sunt vel illo.\" --locale \"pt-pt\" --token \"Dolorum harum quisquam minus illo.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3053,7 +3053,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"tm1\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"z4i\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3071,7 +3071,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Deleniti maxime ut repellendus quis officia exercitationem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Quis officia.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3089,7 +3089,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"pfv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"dpf\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3107,7 +3107,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"70n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"f70\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3127,7 +3127,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d51\"\n   }' --token \"Voluptatibus est libero vero saepe.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"9d5\"\n   }' --token \"Minima voluptatibus est libero.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3161,7 +3161,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"0l\" --locale \"nl-nl\" --token \"Doloremque blanditiis est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"k\" --locale \"en-us\" --token \"Repellat mollitia nisi doloremque.\"")
 }
 
 func upsellQuoteUsage() {

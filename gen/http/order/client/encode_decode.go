@@ -70,6 +70,7 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "trial_used" (type *goa.ServiceError): http.StatusConflict
+//   - "trial_unavailable" (type *goa.ServiceError): http.StatusConflict
 //   - "price_changed" (type *order.PriceChanged): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
@@ -160,6 +161,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("order", "create", err)
 				}
 				return nil, NewCreateTrialUsed(&body)
+			case "trial_unavailable":
+				var (
+					body CreateTrialUnavailableResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateTrialUnavailableResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateTrialUnavailable(&body)
 			case "price_changed":
 				var (
 					body CreatePriceChangedResponseBody

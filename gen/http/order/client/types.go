@@ -164,6 +164,24 @@ type CreateTrialUsedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// CreateTrialUnavailableResponseBody is the type of the "order" service
+// "create" endpoint HTTP response body for the "trial_unavailable" error.
+type CreateTrialUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CreatePriceChangedResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "price_changed" error.
 type CreatePriceChangedResponseBody struct {
@@ -501,6 +519,21 @@ func NewCreateTrialUsed(body *CreateTrialUsedResponseBody) *goa.ServiceError {
 	return v
 }
 
+// NewCreateTrialUnavailable builds a order service create endpoint
+// trial_unavailable error.
+func NewCreateTrialUnavailable(body *CreateTrialUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewCreatePriceChanged builds a order service create endpoint price_changed
 // error.
 func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceChanged {
@@ -743,6 +776,30 @@ func ValidateCreateIdempotencyMismatchResponseBody(body *CreateIdempotencyMismat
 // ValidateCreateTrialUsedResponseBody runs the validations defined on
 // create_trial_used_response_body
 func ValidateCreateTrialUsedResponseBody(body *CreateTrialUsedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreateTrialUnavailableResponseBody runs the validations defined on
+// create_trial_unavailable_response_body
+func ValidateCreateTrialUnavailableResponseBody(body *CreateTrialUnavailableResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"jn4\",\n      \"currency\": \"gu\",\n      \"existingReseller\": false,\n      \"gateway\": \"Consequatur expedita ex.\",\n      \"password\": \"ygf\",\n      \"pid\": 1222770460254707374,\n      \"returnUrl\": \"br9\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"kf0\",\n      \"currency\": \"e9e\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sint in distinctio tempora architecto.\",\n      \"password\": \"1zn\",\n      \"pid\": 5547511824464650365,\n      \"returnUrl\": \"u5g\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
