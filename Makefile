@@ -6,7 +6,7 @@ GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 CONSOLE_SRC := $(shell find widget/console/src widget/console/public -type f 2>/dev/null) widget/console/index.html widget/vite.console.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go lint-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package gen check-gen lint-openapi widget console size bench soak clean
+.PHONY: all deps build run test test-go lint-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package gen check-gen check-disposable lint-openapi widget console size bench soak clean
 
 all: build
 
@@ -66,6 +66,11 @@ check-gen: gen
 	@git diff --exit-code --stat -- gen api/httpapi/openapi3.json
 	@test -z "$$(git status --porcelain -- gen)" || { git status --porcelain -- gen; echo "gen/ is stale: run make gen and commit"; exit 1; }
 
+# The throwaway-address list (api/disposable/domains.txt) is the pinned mailchecker release's,
+# unedited: refresh.sh fetches that version with npm and compares.
+check-disposable:
+	api/disposable/refresh.sh --check
+
 # The served OpenAPI document: 0 errors under Redocly's recommended rules (redocly.yaml), and a
 # TypeScript client generated from it that the widget's response schemas must accept (tsc fails
 # on drift: widget/openapi/check.ts). Offline: no telemetry, no update check.
@@ -120,7 +125,7 @@ lint-package: node_modules/.installed
 	@git diff --exit-code --stat -- widget/custom-elements.json || { echo "widget/custom-elements.json is stale: run npm run analyze -w widget and commit"; exit 1; }
 	cd widget && ../node_modules/.bin/publint --strict && ../node_modules/.bin/attw --pack . --profile esm-only
 
-test: deps check-gen lint-openapi lint-go test-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package
+test: deps check-gen check-disposable lint-openapi lint-go test-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package
 
 # The crash trial of api/faulttest for SOAK (a Go duration): two replicas on a fresh PostgreSQL
 # database, SIGKILLed at random while 16 buyers order and pay; prints zero lost, duplicated and

@@ -665,8 +665,9 @@ func TestCheckReadsWhatItIsAskedFor(t *testing.T) {
 		if _, err := orders.Create(t.Context(), claims, trialReq); err != nil {
 			t.Fatal(err)
 		}
-		if got = check(order.Check{ClientID: claims.ClientID, Trial: true, IP: "203.0.113.40", TrialSince: jobT0.Add(-time.Hour)}); got.Trials != 1 || got.TrialsFromIP != 1 {
-			t.Fatalf("Check of trials after one = %+v, want 1 and 1", got)
+		if got = check(order.Check{ClientID: claims.ClientID, Trial: true, IP: "203.0.113.40", TrialSince: jobT0.Add(-time.Hour),
+			TrialEmail: order.CanonicalEmail("Ana+again@Example.com")}); got.Trials != 1 || got.TrialsFromIP != 1 || got.TrialsOfEmail != 1 {
+			t.Fatalf("Check of trials after one = %+v, want 1, 1 and 1", got)
 		}
 		if got = check(order.Check{ClientID: claims.ClientID, Trial: true, IP: "203.0.113.41", TrialSince: jobT0.Add(time.Hour)}); got.Trials != 1 || got.TrialsFromIP != 0 {
 			t.Fatalf("Check of trials from another IP, after the window = %+v, want 1 and 0", got)

@@ -49,6 +49,7 @@ export const texts = {
     conflict: 'This order can no longer be changed.',
     idempotency_mismatch: 'This order was already submitted with different details. Please try again.',
     trial_used: 'You have already used your free trial. Please choose a plan to continue.',
+    trial_unavailable: 'Free trials are not available for this email address. Please use your own email address or choose a plan.',
     unknown_currency: 'This currency is not supported.',
     unavailable: 'The service is busy right now. Please try again in a moment.',
     internal: 'Something went wrong on our side. Please try again.',

@@ -50,6 +50,7 @@ export const texts: PlansTexts = {
     conflict: 'Este pedido ya no se puede modificar.',
     idempotency_mismatch: 'Este pedido ya se envió con otros datos. Inténtalo de nuevo.',
     trial_used: 'Ya has usado tu prueba gratuita. Elige un plan para continuar.',
+    trial_unavailable: 'La prueba gratuita no está disponible para esta dirección de correo. Usa tu propio correo o elige un plan.',
     unknown_currency: 'Esta moneda no está admitida.',
     unavailable: 'El servicio está saturado en este momento. Inténtalo de nuevo dentro de un momento.',
     internal: 'Se ha producido un error por nuestra parte. Inténtalo de nuevo.',

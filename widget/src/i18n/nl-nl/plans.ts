@@ -50,6 +50,7 @@ export const texts: PlansTexts = {
     conflict: 'Deze bestelling kan niet meer worden gewijzigd.',
     idempotency_mismatch: 'Deze bestelling is al met andere gegevens verstuurd. Probeer het opnieuw.',
     trial_used: 'Je hebt je gratis proefperiode al gebruikt. Kies een abonnement om verder te gaan.',
+    trial_unavailable: 'Voor dit e-mailadres is geen gratis proefperiode beschikbaar. Gebruik je eigen e-mailadres of kies een abonnement.',
     unknown_currency: 'Deze valuta wordt niet ondersteund.',
     unavailable: 'De dienst is op dit moment druk bezet. Probeer het zo meteen opnieuw.',
     internal: 'Er ging bij ons iets mis. Probeer het opnieuw.',

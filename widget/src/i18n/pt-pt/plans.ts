@@ -50,6 +50,7 @@ export const texts: PlansTexts = {
     conflict: 'Esta encomenda já não pode ser alterada.',
     idempotency_mismatch: 'Esta encomenda já foi enviada com outros dados. Tente novamente.',
     trial_used: 'Já utilizou o seu teste gratuito. Escolha um plano para continuar.',
+    trial_unavailable: 'O teste gratuito não está disponível para este endereço de email. Utilize o seu próprio email ou escolha um plano.',
     unknown_currency: 'Esta moeda não é suportada.',
     unavailable: 'O serviço está sobrecarregado neste momento. Tente novamente daqui a pouco.',
     internal: 'Ocorreu um erro do nosso lado. Tente novamente.',

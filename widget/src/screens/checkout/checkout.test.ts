@@ -336,6 +336,28 @@ describe('free trial', () => {
     expect(of('error')).toContainEqual({ name: 'trial_used', message: 'The free trial has already been used. Please choose a plan.' });
   });
 
+  // And 409 trial_unavailable to a throwaway (disposable) address, in every locale's words.
+  it.each([
+    ['en', 'Free trials are not available for this email address. Please use your own email address or choose a plan.'],
+    ['en-gb', 'Free trials are not available for this email address. Please use your own email address or choose a plan.'],
+    ['en-us', 'Free trials are not available for this email address. Please use your own email address or choose a plan.'],
+    ['de-de', 'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.'],
+    ['es-es', 'La prueba gratuita no está disponible para esta dirección de correo. Usa tu propio correo o elige un plan.'],
+    ['nl-nl', 'Voor dit e-mailadres is geen gratis proefperiode beschikbaar. Gebruik je eigen e-mailadres of kies een abonnement.'],
+    ['pt-pt', 'O teste gratuito não está disponível para este endereço de email. Utilize o seu próprio email ou escolha um plano.'],
+  ])('shows trial_unavailable in the %s summary and keeps the form', async (locale, text) => {
+    const api = installApi();
+    const message = 'Free trials are not available for this email address. Please use your own email address or choose a plan.';
+    api.on('order.create', () => apiError(409, 'trial_unavailable', message));
+    const { ui, of } = await mountIndex({ plan: '1', locale });
+    fireEvent.change(ui().getByTestId('email-input'), { target: { value: 'x@mailinator.com' } });
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
+    fireEvent.click(ui().getByTestId('pay-button'));
+    expect(await ui().findByText(text)).toBeTruthy();
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('x@mailinator.com');
+    expect(of('error')).toContainEqual({ name: 'trial_unavailable', message });
+  });
+
   it('has no payment step and goes from the order to waiting and success', async () => {
     const api = installApi();
     api.on('order.get', ['200.trial-provisioning', '200.trial-active']);
