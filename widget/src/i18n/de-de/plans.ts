@@ -50,7 +50,8 @@ export const texts: PlansTexts = {
     conflict: 'Diese Bestellung kann nicht mehr geändert werden.',
     idempotency_mismatch: 'Diese Bestellung wurde bereits mit anderen Angaben abgeschickt. Bitte versuchen Sie es erneut.',
     trial_used: 'Sie haben Ihren Gratis-Test bereits genutzt. Bitte wählen Sie ein Abo, um fortzufahren.',
-    trial_unavailable: 'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
+    trial_unavailable:
+      'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
     unknown_currency: 'Diese Währung wird nicht unterstützt.',
     unavailable: 'Der Dienst ist gerade ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
     internal: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',

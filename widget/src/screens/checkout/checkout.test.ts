@@ -341,7 +341,10 @@ describe('free trial', () => {
     ['en', 'Free trials are not available for this email address. Please use your own email address or choose a plan.'],
     ['en-gb', 'Free trials are not available for this email address. Please use your own email address or choose a plan.'],
     ['en-us', 'Free trials are not available for this email address. Please use your own email address or choose a plan.'],
-    ['de-de', 'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.'],
+    [
+      'de-de',
+      'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
+    ],
     ['es-es', 'La prueba gratuita no está disponible para esta dirección de correo. Usa tu propio correo o elige un plan.'],
     ['nl-nl', 'Voor dit e-mailadres is geen gratis proefperiode beschikbaar. Gebruik je eigen e-mailadres of kies een abonnement.'],
     ['pt-pt', 'O teste gratuito não está disponível para este endereço de email. Utilize o seu próprio email ou escolha um plano.'],
