@@ -44,8 +44,8 @@ const checkoutScope = "coinbase:checkout"
 
 // Checkout (and payment link) statuses, as the Checkouts API reference lists them: ACTIVE takes
 // a payment, PROCESSING is processing one, COMPLETED is paid, FAILED failed on a payment error,
-// EXPIRED passed its expiresAt, DEACTIVATED was ended by us (REFUNDED and PARTIALLY_REFUNDED
-// follow a refund made at Coinbase).
+// EXPIRED passed its expiresAt, DEACTIVATED was deactivated (by us, on a cancel); REFUNDED and
+// PARTIALLY_REFUNDED follow a refund.
 const (
 	statusProcessing = "PROCESSING"
 	statusCompleted  = "COMPLETED"
@@ -150,7 +150,8 @@ type coinbaseCheckout struct {
 	} `json:"settlement"`
 }
 
-// call sends one Checkouts (or Payment Link) API request, signed by a JWT of its own, and decodes the answer.
+// call sends one Checkouts (or Payment Link) API request, signed by a JWT of its own, and
+// decodes the answer.
 func (c *Coinbase) call(ctx context.Context, method, path, idempotencyKey string, body, out any) error {
 	var rd io.Reader
 	if body != nil {

@@ -18,6 +18,13 @@ const waiting = (status: string): Story => ({
 
 /** Not paid yet: "Complete your payment" and "Cancel order". */
 export const WaitingForPayment: Story = waiting('pending');
+/** A crypto payment Coinbase has seen and is confirming (paymentState processing): no pay or cancel button. */
+export const PaymentSeenConfirming: Story = {
+  parameters: { checkout: { api: { 'order.get': '200.processing' } } },
+  play: async ({ canvasElement }) => {
+    await find(await widget(canvasElement), '[data-payment-state="processing"]');
+  },
+};
 /** Paid, the subscription is being set up. */
 export const WaitingPaid: Story = waiting('paid');
 /** The panel is creating the line. */
