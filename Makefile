@@ -57,7 +57,7 @@ run: build
 
 gen:
 	$(GOA) gen github.com/streamcart/streamcart/design
-	# The served document is Goa's, completed with what Goa cannot say (nullable properties, every
+	# The served document is Goa's, completed with what Goa cannot say (nullable properties, closed answer objects, every
 	# error of each operation, the HTTP layer's answers, security, the Streamcart-Store header).
 	$(GO) run ./api/cmd/openapidoc gen/http/openapi3.json api/httpapi/openapi3.json
 

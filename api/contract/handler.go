@@ -21,15 +21,18 @@ const report = "contract: %s %s → %d: %v\n(fix the design, api/openapidoc or t
 // what is checked is what went over the wire.
 func (c *Checker) Handler(r Reporter, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		// The check reads a copy of the request as it came (a handler may change its URL), and
+		// next gets another copy reading through a tee: the server's own request keeps its
+		// Body, by which it decides to drain or drop what the handler left unread (a 100 MB
+		// body refused unread must not be waited for).
+		orig := req.Clone(req.Context())
+		served := req.Clone(req.Context())
 		var in bytes.Buffer
 		if req.Body != nil && req.Body != http.NoBody {
-			req.Body = teeBody{Reader: io.TeeReader(req.Body, &in), Closer: req.Body}
+			served.Body = teeBody{Reader: io.TeeReader(req.Body, &in), Closer: req.Body}
 		}
-		// The handler may change the request's URL (a prefix stripped) or its body: the check
-		// reads a copy of the request as it came.
-		orig := req.Clone(req.Context())
 		rec := &recorder{ResponseWriter: w}
-		next.ServeHTTP(rec, req)
+		next.ServeHTTP(rec, served)
 		status := rec.status
 		if status == 0 {
 			status = http.StatusOK
