@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -119,6 +120,10 @@ type Config struct {
 	// LogLevel and LogFormat (STREAMCART_LOG_LEVEL, STREAMCART_LOG_FORMAT) shape the process
 	// logger, which cmd builds from them.
 	LogLevel, LogFormat string
+	// LogJSON is the writer under the process logger when that is slog's JSON handler as cmd
+	// builds it: the access lines are written there directly (httpapi.Observe.JSON); nil:
+	// through the logger.
+	LogJSON io.Writer
 }
 
 // App is an assembled shop.
