@@ -35,7 +35,7 @@ func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Qu
 // buyer sees the amount and rate before paying.
 func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.OrderResult, error) {
 	r := orderResult(o)
-	if s.quotes == nil || o.Invoice.ID == "" {
+	if s.quotes == nil || o.Invoice.ID == "" || !s.quoting(o.Gateway) {
 		return r, nil
 	}
 	q, err := s.quotes.Quote(ctx, o.Invoice.ID)
@@ -48,6 +48,15 @@ func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.Ord
 	r.PaymentQuote = &genorder.PaymentQuote{Amount: q.Amount, Currency: q.Currency, Network: q.Network, Rate: q.Rate,
 		RateTakenAt: q.TakenAt.UTC().Format(time.RFC3339)}
 	return r, nil
+}
+
+// quoting reports whether gateway keeps a quote per invoice: only then is there one to read (a
+// database read the answer of every other order skips). A gateway no longer configured is
+// looked up, as its invoices may have one.
+func (s *orderService) quoting(gateway string) bool {
+	g, ok := s.orders.Gateway(gateway)
+	_, quoter := g.(payment.Quoter)
+	return !ok || quoter
 }
 
 func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {

@@ -78,6 +78,7 @@ var (
 	_ Provider      = (*Coinbase)(nil)
 	_ Inquirer      = (*Coinbase)(nil)
 	_ Matcher       = (*Coinbase)(nil)
+	_ Quoter        = (*Coinbase)(nil)
 )
 
 // NewCoinbase returns the Coinbase Business gateway; st keeps each invoice's link and quote.
@@ -220,6 +221,9 @@ func (c *Coinbase) CreateLink(ctx context.Context, inv order.Invoice, orderID, l
 	}
 	return link.URL, nil
 }
+
+// QuoteCurrency is what Coinbase asks for: every invoice it links has a USDC quote.
+func (c *Coinbase) QuoteCurrency() string { return coinbaseCurrency }
 
 // quote converts the invoice's total to USDC at the catalog's USD rate, taken now, when its link
 // is first made: rate = USD's rate / the invoice currency's rate (both relative to the catalog's
