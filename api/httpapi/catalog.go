@@ -41,8 +41,10 @@ type productsRequest struct{ store, currency, locale string }
 var (
 	jsonContentType    = []string{"application/json"}
 	varyAcceptEncoding = []string{"Accept-Encoding"}
-	gzipEncoding       = []string{"gzip"}
-	brotliEncoding     = []string{"br"}
+	// varyOriginAcceptEncoding is CORS's Vary with the list's own after it.
+	varyOriginAcceptEncoding = []string{"Origin", "Accept-Encoding"}
+	gzipEncoding             = []string{"gzip"}
+	brotliEncoding           = []string{"br"}
 )
 
 // encodedList is a product list's JSON as sent: plain, gzip- and brotli-compressed.
@@ -239,8 +241,11 @@ func (s *catalogService) productsHandler(next http.Handler) http.Handler {
 		h["Content-Type"] = jsonContentType
 		// CORS has named Origin already, and withCompression Accept-Encoding when the client
 		// takes a coding.
-		if !slices.Contains(h["Vary"], varyAcceptEncoding[0]) {
-			h["Vary"] = append(h["Vary"], varyAcceptEncoding...)
+		switch vary := h["Vary"]; {
+		case len(vary) == 1 && vary[0] == varyOriginAcceptEncoding[0]: // CORS's, as usual
+			h["Vary"] = varyOriginAcceptEncoding
+		case !slices.Contains(vary, varyAcceptEncoding[0]):
+			h["Vary"] = append(vary, varyAcceptEncoding...)
 		}
 		switch compress.Prefer(r, "br", "gzip") {
 		case "br":

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/streamcart/streamcart/api/httpapi"
 )
@@ -36,5 +39,112 @@ func TestLogRequestID(t *testing.T) {
 		if err := json.Unmarshal([]byte(lines[i]), &m); err != nil || m["msg"] != want || m["request_id"] != id {
 			t.Errorf("line %d = %q, want msg %q with request_id %q", i, lines[i], want, id)
 		}
+	}
+}
+
+// TestAccessLineAsSlogWritesIt: the access line written straight to the log's writer is, byte
+// for byte, what slog's JSON handler writes for the same record; a value that would need JSON
+// escapes writes nothing there (the line then goes through slog).
+func TestAccessLineAsSlogWritesIt(t *testing.T) {
+	at := time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.UTC)
+	type line struct {
+		at            time.Time
+		method, route string
+		status        int
+		bytes         int64
+		d             time.Duration
+		id            string
+		ip            netip.Addr
+		trace         string
+	}
+	base := line{at, "GET", "/checkout/api/products", 200, 3530, 14387111 * time.Nanosecond, "okbgosmjwgsafibi-1", netip.MustParseAddr("127.0.0.1"), ""}
+	cases := map[string]func(l *line){
+		"as served":              func(*line) {},
+		"whole second":           func(l *line) { l.at = at.Truncate(time.Second) },
+		"another zone":           func(l *line) { l.at = at.In(time.FixedZone("CET", 3600)) },
+		"monotonic clock":        func(l *line) { l.at = time.Now() },
+		"zero duration":          func(l *line) { l.d = 0 },
+		"sub-microsecond":        func(l *line) { l.d = 500 },
+		"microseconds":           func(l *line) { l.d = 54422 },
+		"ten microseconds":       func(l *line) { l.d = 10 * time.Microsecond },
+		"seconds":                func(l *line) { l.d = 3*time.Second + 7 },
+		"negative (clock moved)": func(l *line) { l.d = -time.Millisecond },
+		"longest":                func(l *line) { l.d = math.MaxInt64 },
+		"no body":                func(l *line) { l.status, l.bytes = 204, 0 },
+		"IPv6":                   func(l *line) { l.ip = netip.MustParseAddr("2001:db8::1") },
+		"IPv4 in IPv6":           func(l *line) { l.ip = netip.MustParseAddr("::ffff:10.0.0.1") },
+		"IPv6 zone":              func(l *line) { l.ip = netip.MustParseAddr("fe80::1%eth0") },
+		"no address":             func(l *line) { l.ip = netip.Addr{} },
+		"traced":                 func(l *line) { l.trace = "4bf92f3577b34da6a3ce929d0e0e4736" },
+		"unmatched route":        func(l *line) { l.method, l.route = "PROPFIND", "unmatched" },
+	}
+	for name, change := range cases {
+		t.Run(name, func(t *testing.T) {
+			l := base
+			change(&l)
+			var want, got bytes.Buffer
+			r := slog.NewRecord(l.at, slog.LevelInfo, httpapi.AccessMsg, 0)
+			r.AddAttrs(httpapi.AccessAttrs(l.method, l.route, l.status, l.bytes, l.d, l.id, l.ip, l.trace)...)
+			if err := slog.NewJSONHandler(&want, nil).Handle(t.Context(), r); err != nil {
+				t.Fatal(err)
+			}
+			if !httpapi.AccessJSON(&got, l.at, l.method, l.route, l.status, l.bytes, l.d, l.id, l.ip, l.trace) {
+				t.Fatal("not written")
+			}
+			if got.String() != want.String() {
+				t.Fatalf("access line\n got %s\nwant %s", got.String(), want.String())
+			}
+		})
+	}
+	escaped := map[string]func(l *line){
+		"quote in route":      func(l *line) { l.route = `/a"b` },
+		"backslash in method": func(l *line) { l.method = `G\T` },
+		"control character":   func(l *line) { l.route = "/a\x7fb" },
+		"non-ASCII":           func(l *line) { l.route = "/café" },
+		"year 10000":          func(l *line) { l.at = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) },
+	}
+	for name, change := range escaped {
+		t.Run(name, func(t *testing.T) {
+			l := base
+			change(&l)
+			var got bytes.Buffer
+			if httpapi.AccessJSON(&got, l.at, l.method, l.route, l.status, l.bytes, l.d, l.id, l.ip, l.trace) || got.Len() != 0 {
+				t.Fatalf("written %q, want nothing (slog escapes it)", got.String())
+			}
+		})
+	}
+}
+
+// TestObservedWritesAccessLineToJSON: with the log's writer given, each request's access line
+// goes there, with the fields slog would give it, and the request's own log lines still carry
+// its id.
+func TestObservedWritesAccessLineToJSON(t *testing.T) {
+	var out bytes.Buffer
+	log := slog.New(httpapi.LogRequestID(slog.NewJSONHandler(&out, nil)))
+	h := httpapi.Observed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.WarnContext(r.Context(), "inside")
+		w.Write([]byte("hello"))
+	}), httpapi.Observe{Log: log, JSON: &out})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/x", nil))
+	id := rec.Header().Get("X-Request-Id")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if id == "" || len(lines) != 2 {
+		t.Fatalf("id %q, lines %q", id, lines)
+	}
+	var inside, access map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &inside); err != nil || inside["msg"] != "inside" || inside["request_id"] != id {
+		t.Fatalf("request's own line %q", lines[0])
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &access); err != nil {
+		t.Fatalf("access line %q: %v", lines[1], err)
+	}
+	for k, v := range map[string]any{"level": "INFO", "msg": "request", "method": "POST", "route": "unmatched", "status": 200.0, "bytes": 5.0, "request_id": id, "ip": "192.0.2.1"} {
+		if access[k] != v {
+			t.Errorf("access line %s = %v, want %v (%s)", k, access[k], v, lines[1])
+		}
+	}
+	if _, err := time.Parse(time.RFC3339Nano, access["time"].(string)); err != nil || access["duration"].(float64) < 0 {
+		t.Errorf("access line time %v, duration %v", access["time"], access["duration"])
 	}
 }

@@ -42,7 +42,12 @@ func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Qu
 // payment's state at the provider when it has seen it (processing).
 func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.OrderResult, error) {
 	r := orderResult(o)
-	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid && o.Invoice.ID != "" {
+	// Only a gateway paying in another currency (Coinbase) keeps quotes and reports a payment seen
+	// before it settles: the answer of every other order skips both database reads.
+	if o.Invoice.ID == "" || !s.quoting(o.Gateway) {
+		return r, nil
+	}
+	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
 		seen, err := s.progress.Processing(ctx, o.Invoice.ID)
 		if err != nil {
 			return nil, err
@@ -51,7 +56,7 @@ func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.Ord
 			r.PaymentState = strPtr(string(payment.KindProcessing))
 		}
 	}
-	if s.quotes == nil || o.Invoice.ID == "" {
+	if s.quotes == nil {
 		return r, nil
 	}
 	q, err := s.quotes.Quote(ctx, o.Invoice.ID)
@@ -64,6 +69,15 @@ func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.Ord
 	r.PaymentQuote = &genorder.PaymentQuote{Amount: q.Amount, Currency: q.Currency, Network: q.Network, Rate: q.Rate,
 		RateTakenAt: q.TakenAt.UTC().Format(time.RFC3339)}
 	return r, nil
+}
+
+// quoting reports whether gateway keeps a quote per invoice: only then is there one to read (a
+// database read the answer of every other order skips). A gateway no longer configured is
+// looked up, as its invoices may have one.
+func (s *orderService) quoting(gateway string) bool {
+	g, ok := s.orders.Gateway(gateway)
+	_, quoter := g.(payment.Quoter)
+	return !ok || quoter
 }
 
 func unauthorizedAs(f func(error) *goa.ServiceError) func(error) error {

@@ -205,6 +205,12 @@ func New(store Store, cat func() *catalog.Catalog, gateways []Gateway, az Author
 	return &Orders{store: store, catalog: cat, gateways: gw, authz: az, cfg: cfg, log: log, now: time.Now}
 }
 
+// Gateway is the configured gateway of that module name.
+func (s *Orders) Gateway(module string) (Gateway, bool) {
+	g, ok := s.gateways[module]
+	return g, ok
+}
+
 // SetClock replaces the clock (tests).
 func (s *Orders) SetClock(now func() time.Time) { s.now = now }
 

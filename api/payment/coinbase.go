@@ -101,6 +101,7 @@ var (
 	_ Provider      = (*Coinbase)(nil)
 	_ Inquirer      = (*Coinbase)(nil)
 	_ Matcher       = (*Coinbase)(nil)
+	_ Quoter        = (*Coinbase)(nil)
 )
 
 // NewCoinbase returns the Coinbase Business gateway; st keeps each invoice's checkout and quote.
@@ -244,6 +245,9 @@ func (c *Coinbase) CreateCheckout(ctx context.Context, inv order.Invoice, orderI
 	}
 	return co.URL, nil
 }
+
+// QuoteCurrency is what Coinbase asks for: every invoice it makes a checkout for has a USDC quote.
+func (c *Coinbase) QuoteCurrency() string { return coinbaseCurrency }
 
 // quote converts the invoice's total to USDC at the catalog's USD rate, taken now, when its
 // checkout is first made: rate = USD's rate / the invoice currency's rate (both relative to the

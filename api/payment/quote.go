@@ -22,6 +22,12 @@ type Quote struct {
 	TakenAt time.Time
 }
 
+// Quoter is a gateway that asks for another currency than the invoice's and keeps the Quote of
+// each invoice it makes a link for (Coinbase: USDC). The invoices of other gateways have none.
+type Quoter interface {
+	QuoteCurrency() string
+}
+
 // Quotes keeps each invoice's Quote.
 type Quotes interface {
 	// PutQuote stores q unless its invoice has one, and answers the stored one: the first quote

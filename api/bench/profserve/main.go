@@ -23,6 +23,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/httpapi"
+	"github.com/streamcart/streamcart/api/logbuf"
 )
 
 func main() {
@@ -49,10 +50,14 @@ func run(addr, db, out string, after, window time.Duration) error {
 	defer f.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// As `streamcart serve` logs by default: a JSON access line per request (send stderr to a file).
-	log := slog.New(httpapi.LogRequestID(slog.NewJSONHandler(os.Stderr, nil)))
+	// As `streamcart serve` logs by default: a JSON access line per request, buffered (send
+	// stderr to a file).
+	logOut := logbuf.New(os.Stderr)
+	defer logOut.Close()
+	log := slog.New(httpapi.LogRequestID(logbuf.Urgent(slog.NewJSONHandler(logOut, nil), logOut)))
 	a, err := app.Open(ctx, app.Config{
-		Addr: addr, DB: db, TrustedProxies: geo.LocalNetworks(), FraudMaxPerIP: fraud.DefaultMaxOrdersPerIP, RateLimits: httpapi.RateLimits{Off: true},
+		LogJSON: logOut,
+		Addr:    addr, DB: db, TrustedProxies: geo.LocalNetworks(), FraudMaxPerIP: fraud.DefaultMaxOrdersPerIP, RateLimits: httpapi.RateLimits{Off: true},
 		ServerHostname: "line.streamcart.local:8000", UsernamePrefix: "sc", DashboardURL: "/checkout/", StoreName: "Streamcart",
 		JobLease: 30 * time.Second, JobPoll: 500 * time.Millisecond, ShutdownTimeout: 5 * time.Second,
 	}, log)

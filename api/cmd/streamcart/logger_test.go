@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/streamcart/streamcart/api/logbuf"
 )
 
 // TestNewLogger: STREAMCART_LOG_LEVEL and STREAMCART_LOG_FORMAT choose the level and the format;
-// a value outside them stops the start with a message naming the variable and the value.
+// a value outside them stops the start with a message naming the variable and the value; a
+// warning is written at once, an info line when the buffer is flushed.
 func TestNewLogger(t *testing.T) {
 	cases := []struct {
 		level, format string
@@ -25,7 +28,8 @@ func TestNewLogger(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out bytes.Buffer
-		log, err := newLogger(&out, c.level, c.format)
+		w := logbuf.New(&out)
+		log, logJSON, err := newLogger(w, c.level, c.format)
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("level %q format %q: error %v, want %q", c.level, c.format, err, c.err)
@@ -35,9 +39,17 @@ func TestNewLogger(t *testing.T) {
 		if err != nil {
 			t.Fatalf("level %q format %q: %v", c.level, c.format, err)
 		}
+		if (logJSON != nil) != c.json {
+			t.Errorf("format %q: JSON writer %v", c.format, logJSON)
+		}
 		log.Debug("debug line")
 		log.Info("info line")
 		log.Warn("warn line", "k", "v")
+		// A warning goes out at once, with what waited before it.
+		if c.level != "error" && !strings.Contains(out.String(), "warn line") {
+			t.Errorf("level %q: warning still buffered: %q", c.level, out.String())
+		}
+		w.Close()
 		got := out.String()
 		if strings.Contains(got, "debug line") != c.debug || strings.Contains(got, "info line") != c.info {
 			t.Errorf("level %q: wrote %q", c.level, got)

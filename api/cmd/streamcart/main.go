@@ -26,6 +26,7 @@ import (
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/logbuf"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
@@ -97,10 +98,13 @@ func command(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		log, err := newLogger(os.Stderr, cfg.LogLevel, cfg.LogFormat)
+		out := logbuf.New(os.Stderr)
+		defer out.Close() // after the shop's own Close: its last lines are written too
+		log, logJSON, err := newLogger(out, cfg.LogLevel, cfg.LogFormat)
 		if err != nil {
 			return err
 		}
+		cfg.LogJSON = logJSON
 		if s.Setting("trust-proxy").Given() {
 			log.Warn("STREAMCART_TRUST_PROXY is deprecated: list the proxies in STREAMCART_TRUSTED_PROXIES (true trusts loopback and the private ranges)")
 		}
