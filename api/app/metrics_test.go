@@ -261,7 +261,9 @@ func TestAccessLinesAndRequestIDs(t *testing.T) {
 			}{
 				{"/checkout/api/products", "", "/checkout/api/products", 200, false},
 				{"/checkout/api/orders/ord_secret123", "from-proxy-42", "/checkout/api/orders/{orderId}", 401, trust},
-				{"/checkout/api/nothing/here", "bad id\twith spaces", "/checkout/api/", 404, false},
+				{"/checkout/api/nothing/here", "bad id with spaces", "/checkout/api/", 404, false},
+				// A control character in any header is refused before routing (one guard), logged all the same.
+				{"/checkout/api/products", "bad id\twith a tab", "unmatched", 400, false},
 				{"/checkout/api/products", strings.Repeat("a", 129), "/checkout/api/products", 200, false},
 				{"/no/such/page", "", "unmatched", 404, false},
 				{"/healthz", "", "/healthz", 200, false},

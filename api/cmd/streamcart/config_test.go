@@ -154,7 +154,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"audit", "list"}, []string{"db", "limit", "service", "since"}},
 		{[]string{"affiliates", "report"}, []string{"db", "limit", "service", "since"}},
 		{[]string{"storefront", "list"}, []string{"catalog", "db"}},
-		{[]string{"payments", "review"}, []string{"db", "limit"}},
+		{[]string{"payments", "review"}, []string{"db", "limit", "state"}},
 		{[]string{"settings"}, []string{"markdown"}},
 		{[]string{"serve"}, nil},
 	}
