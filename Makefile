@@ -84,8 +84,10 @@ test-go: $(STRIPE_MOCK)
 	STREAMCART_STRIPE_MOCK=$(CURDIR)/$(STRIPE_MOCK) $(GO) test -race -count=1 ./...
 
 # staticcheck's default checks with zero findings; staticcheck.conf files say what is off and why.
+# gen/ is Goa's output, never edited by hand: a finding there cannot be mended where it is (the
+# playlist's encoder, for one, sets a context value it never reads), so staticcheck reads the rest.
 lint-go: $(STATICCHECK)
-	$(STATICCHECK) ./...
+	$(STATICCHECK) $$($(GO) list ./... | grep -v '/gen/')
 
 test-widget: node_modules/.installed
 	$(NPM) test -w widget
