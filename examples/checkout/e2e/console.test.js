@@ -38,6 +38,8 @@ const SCREENS = [
   { path: 'promotions', heading: 'Promotions', ready: 'table tbody tr', name: 'promotions' },
   { path: 'audit', heading: 'Audit log', ready: 'table tbody tr', name: 'audit' },
   { path: 'operators', heading: 'Operators', ready: 'table tbody tr', name: 'operators' },
+  { path: 'payments', heading: 'Money to review', ready: 'main', name: 'payments' },
+  { path: 'audit?action=console-signin-failed', heading: 'Audit log', ready: 'main', name: 'audit-signin-failed' },
 ];
 
 test('console: operator setup with TOTP, sign-in, find an order by email, every screen accessible', async () => {
