@@ -159,16 +159,7 @@ func (s *db) ReviewsIn(ctx context.Context, state string, limit int) ([]order.Re
 	if err != nil {
 		return nil, fmt.Errorf("list payment reviews: %w", err)
 	}
-	defer rows.Close()
-	out := []order.Review{}
-	for rows.Next() {
-		r, err := scanReview(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return scanReviews(rows)
 }
 
 // OrderReviews lists an order's payments to review in state ("": all), oldest first.
@@ -178,6 +169,11 @@ func (s *db) OrderReviews(ctx context.Context, orderID, state string) ([]order.R
 	if err != nil {
 		return nil, fmt.Errorf("list payment reviews of %s: %w", orderID, err)
 	}
+	return scanReviews(rows)
+}
+
+// scanReviews reads every row of a payment_reviews query (reviewColumns) and closes rows.
+func scanReviews(rows *sql.Rows) ([]order.Review, error) {
 	defer rows.Close()
 	out := []order.Review{}
 	for rows.Next() {
