@@ -39,24 +39,25 @@ func (s Storefront) Sells(pid int) bool { return s.SellsEveryPlan() || slices.Co
 // its product lists are the shop's own.
 func (s Storefront) SellsEveryPlan() bool { return len(s.Plans) == 0 }
 
-// Storefront finds a storefront by key.
-func (c *Catalog) Storefront(key string) (Storefront, bool) {
-	for _, s := range c.Storefronts {
-		if s.Key == key {
+// Storefront finds a storefront by key. The storefront is the catalog's own (a catalog is never
+// changed once loaded): read it, never write it.
+func (c *Catalog) Storefront(key string) (*Storefront, bool) {
+	for i := range c.Storefronts {
+		if s := &c.Storefronts[i]; s.Key == key {
 			return s, true
 		}
 	}
-	return Storefront{}, false
+	return nil, false
 }
 
-// DefaultStorefront is the storefront marked default, if any.
-func (c *Catalog) DefaultStorefront() (Storefront, bool) {
-	for _, s := range c.Storefronts {
-		if s.Default {
+// DefaultStorefront is the storefront marked default, if any (the catalog's own, as Storefront's).
+func (c *Catalog) DefaultStorefront() (*Storefront, bool) {
+	for i := range c.Storefronts {
+		if s := &c.Storefronts[i]; s.Default {
 			return s, true
 		}
 	}
-	return Storefront{}, false
+	return nil, false
 }
 
 // AnyStorefrontAllows reports whether some storefront allows origin; preflight requests carry no

@@ -17,27 +17,39 @@ import (
 // Accepts reports whether the request's Accept-Encoding takes coding ("gzip", "br"), as RFC 9110
 // §12.5.3 reads it: codings match case-insensitively, a coding named with q=0 is refused, and
 // "*" stands for every coding the header does not name. No header takes no coding.
-func Accepts(r *http.Request, coding string) bool { return quality(r, coding) > 0 }
+func Accepts(r *http.Request, coding string) bool { return quality(acceptEncoding(r), coding) > 0 }
 
 // Prefer is the coding of offered the request's Accept-Encoding weighs highest (RFC 9110
 // §12.5.3, as Accepts reads it), the earlier of offered on a tie; "" for the identity when it
 // takes none of them. A client that refuses the identity as well still gets it: a 406 for a
 // script helps no one.
 func Prefer(r *http.Request, offered ...string) string {
+	accept := acceptEncoding(r)
+	if accept == "" {
+		return ""
+	}
 	best, bestQ := "", 0.0
 	for _, coding := range offered {
-		if q := quality(r, coding); q > bestQ {
+		if q := quality(accept, coding); q > bestQ {
 			best, bestQ = coding, q
 		}
 	}
 	return best
 }
 
-// quality is the weight the request's Accept-Encoding gives coding: its own q, else that of
+// acceptEncoding is the request's Accept-Encoding (the map itself: the key is canonical).
+func acceptEncoding(r *http.Request) string {
+	if v := r.Header["Accept-Encoding"]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+// quality is the weight the Accept-Encoding value accept gives coding: its own q, else that of
 // "*", else 0. "x-gzip" is gzip.
-func quality(r *http.Request, coding string) float64 {
+func quality(accept, coding string) float64 {
 	named, star := -1.0, 0.0
-	for part := range strings.SplitSeq(r.Header.Get("Accept-Encoding"), ",") {
+	for part := range strings.SplitSeq(accept, ",") {
 		name, params, _ := strings.Cut(part, ";")
 		name = strings.TrimSpace(name)
 		if strings.EqualFold(name, "x-gzip") {

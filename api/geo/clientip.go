@@ -24,7 +24,9 @@ func ClientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
 		hops = append(hops, strings.Split(line, ",")...)
 	}
 	if len(hops) == 0 {
-		if ip, ok := parseHost(r.Header.Get("X-Real-IP")); ok {
+		// The canonical key, looked up directly: Get("X-Real-IP") allocates its canonical form
+		// on every request.
+		if ip, ok := parseHost(first(r.Header["X-Real-Ip"])); ok {
 			return ip
 		}
 		return peer
@@ -77,4 +79,12 @@ func parseHost(s string) (netip.Addr, bool) {
 		return netip.Addr{}, false
 	}
 	return ip.Unmap().WithZone(""), true
+}
+
+// first is a header's first value, "" for none.
+func first(values []string) string {
+	if len(values) > 0 {
+		return values[0]
+	}
+	return ""
 }

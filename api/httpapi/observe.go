@@ -228,13 +228,30 @@ type exchange struct {
 	route       string
 	id          string
 	idHeader    [1]string // the X-Request-Id header's value slice
+	// One value a layer of the site keeps in the request's own context (Keep) instead of
+	// wrapping it in another and copying the request: the storefront.
+	keptKey, kept any
 }
 
 func (e *exchange) Value(key any) any {
 	if key == (exchangeKey{}) {
 		return e
 	}
+	if e.keptKey != nil && key == e.keptKey {
+		return e.kept
+	}
 	return e.Context.Value(key)
+}
+
+// Keep makes val the context's value for key, as context.WithValue would, when no value was
+// kept yet; it reports whether it did. Only for a layer in front of every handler of the
+// request, before any of them reads key: contexts are otherwise immutable.
+func (e *exchange) Keep(key, val any) bool {
+	if e.keptKey != nil {
+		return false
+	}
+	e.keptKey, e.kept = key, val
+	return true
 }
 
 func (e *exchange) WriteHeader(code int) {
@@ -300,8 +317,9 @@ const maxRequestID = 128
 
 func requestID(r *http.Request, trusted []netip.Prefix) string {
 	if geo.Trusted(trusted, geo.ClientIP(r, nil)) {
-		if id := r.Header.Get(RequestIDHeader); id != "" && validRequestID(id) {
-			return id
+		// The map itself, not Header.Get: the key is canonical already.
+		if v := r.Header[RequestIDHeader]; len(v) > 0 && v[0] != "" && validRequestID(v[0]) {
+			return v[0]
 		}
 	}
 	return newRequestID()

@@ -184,7 +184,17 @@ func New(d Deps) http.Handler {
 		}
 	}
 	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
-	return withCompression(root)
+	return withCompression(keepPattern(root))
+}
+
+// keepPattern puts back the pattern the site's mux matched ("/checkout/api/") once root has
+// answered: root's catch-all "/" replaces it on the request, which is shared from the site's mux
+// on, not copied, and the access line of a path nothing serves names the site's pattern.
+func keepPattern(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func(p string) { r.Pattern = p }(r.Pattern)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // requestDecoder reads JSON bodies; a body sent without a JSON content type (curl -d sends a form

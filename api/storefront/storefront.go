@@ -29,16 +29,44 @@ var allowedMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, 
 
 type ctxKey struct{}
 
+// varyOrigin is the Vary of an answer to a request without Origin; shared and read-only (its
+// capacity is its length, so Header.Add copies it).
+var varyOrigin = []string{"Origin"}
+
 // FromContext is the request's storefront; false when the catalog defines none for it (no key and
 // no default storefront).
 func FromContext(ctx context.Context) (catalog.Storefront, bool) {
-	s, ok := ctx.Value(ctxKey{}).(catalog.Storefront)
-	return s, ok
+	if s, ok := ctx.Value(ctxKey{}).(*catalog.Storefront); ok {
+		return *s, true
+	}
+	return catalog.Storefront{}, false
 }
 
 // NewContext returns ctx carrying s (tests and callers outside HTTP).
 func NewContext(ctx context.Context, s catalog.Storefront) context.Context {
-	return context.WithValue(ctx, ctxKey{}, s)
+	return context.WithValue(ctx, ctxKey{}, &s)
+}
+
+// keeper is a request context that holds one more value itself: the site's request exchange
+// (httpapi.Observed). The storefront is kept there rather than in a new context on a copy of the
+// request: two allocations less on every API request (issue 24, the read path).
+type keeper interface{ Keep(key, val any) bool }
+
+// with is r carrying s, the catalog's own storefront.
+func with(r *http.Request, s *catalog.Storefront) *http.Request {
+	if k, ok := r.Context().(keeper); ok && k.Keep(ctxKey{}, s) {
+		return r
+	}
+	return r.WithContext(context.WithValue(r.Context(), ctxKey{}, s))
+}
+
+// header is the first value of h's field key, which must be in canonical form: as Header.Get
+// without canonicalising the key on every request.
+func header(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // Middleware resolves the storefront of every request to next. cat is read per request, so a
@@ -63,13 +91,13 @@ func Middleware(cat func() *catalog.Catalog, next http.Handler) http.Handler {
 	})
 	serve := actual.Handler(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		if r.Method == http.MethodOptions && header(r.Header, "Access-Control-Request-Method") != "" {
 			preflight.Handler(next).ServeHTTP(w, r)
 			return
 		}
 		c := cat()
-		key := r.Header.Get(Header)
-		var s catalog.Storefront
+		key := header(r.Header, Header)
+		var s *catalog.Storefront
 		var ok bool
 		if key == "" {
 			s, ok = c.DefaultStorefront()
@@ -83,13 +111,24 @@ func Middleware(cat func() *catalog.Catalog, next http.Handler) http.Handler {
 				refuse(w, http.StatusUnauthorized, "unknown_store", "Unknown storefront key.")
 				return
 			}
-			if !sameOrigin(r) && !s.AllowsOrigin(r.Header.Get("Origin")) && isWrite(r.Method) {
+			if !sameOrigin(r) && !s.AllowsOrigin(header(r.Header, "Origin")) && isWrite(r.Method) {
 				refuse(w, http.StatusForbidden, "origin_not_allowed", "This site may not use this storefront.")
 				return
 			}
 		}
 		if ok {
-			r = r.WithContext(NewContext(r.Context(), s))
+			r = with(r, s)
+		}
+		if _, cross := r.Header["Origin"]; !cross {
+			// All CORS does for a request without Origin is name Origin in Vary: done here with
+			// a shared value, where its Header.Add allocates on every request.
+			if h := w.Header(); len(h["Vary"]) == 0 {
+				h["Vary"] = varyOrigin
+			} else {
+				h.Add("Vary", "Origin")
+			}
+			next.ServeHTTP(w, r)
+			return
 		}
 		serve.ServeHTTP(w, r)
 	})
@@ -103,7 +142,7 @@ func isWrite(method string) bool {
 // page) or one naming the host it reached. Only the host is compared: behind a TLS-terminating
 // proxy the scheme the server sees differs from the browser's.
 func sameOrigin(r *http.Request) bool {
-	o := r.Header.Get("Origin")
+	o := header(r.Header, "Origin")
 	if o == "" {
 		return true
 	}

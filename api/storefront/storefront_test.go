@@ -1,9 +1,12 @@
 package storefront_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 
 	"github.com/streamcart/streamcart/api/catalog"
@@ -61,39 +64,74 @@ func TestMiddleware(t *testing.T) {
 			wantStatus: 200},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reached := ""
-			h := storefront.Middleware(func() *catalog.Catalog { return cat }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				s, _ := storefront.FromContext(r.Context())
-				reached = s.Key
-			}))
-			r := httptest.NewRequest(tt.method, "http://shop.test/checkout/api/orders", nil)
-			if tt.key != "" {
-				r.Header.Set(storefront.Header, tt.key)
-			}
-			if tt.origin != "" {
-				r.Header.Set("Origin", tt.origin)
-			}
-			for k, v := range tt.headers {
-				r.Header.Set(k, v)
-			}
-			w := httptest.NewRecorder()
-			h.ServeHTTP(w, r)
-			if w.Code != tt.wantStatus {
-				t.Errorf("status = %d, want %d", w.Code, tt.wantStatus)
-			}
-			if got := w.Header().Get("Access-Control-Allow-Origin"); got != tt.wantCORS {
-				t.Errorf("Access-Control-Allow-Origin = %q, want %q", got, tt.wantCORS)
-			}
-			if reached != tt.wantStore {
-				t.Errorf("handler saw storefront %q, want %q", reached, tt.wantStore)
-			}
-			if tt.wantError != "" {
-				var body struct{ Name, ID, Message string }
-				if err := json.NewDecoder(w.Body).Decode(&body); err != nil || body.Name != tt.wantError || body.ID == "" || body.Message == "" {
-					t.Errorf("body = %+v (%v), want design error %q", body, err, tt.wantError)
+		for _, kept := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/kept=%v", tt.name, kept), func(t *testing.T) {
+				reached := ""
+				h := storefront.Middleware(func() *catalog.Catalog { return cat }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					s, _ := storefront.FromContext(r.Context())
+					reached = s.Key
+				}))
+				r := httptest.NewRequest(tt.method, "http://shop.test/checkout/api/orders", nil)
+				if tt.key != "" {
+					r.Header.Set(storefront.Header, tt.key)
 				}
-			}
-		})
+				if tt.origin != "" {
+					r.Header.Set("Origin", tt.origin)
+				}
+				for k, v := range tt.headers {
+					r.Header.Set(k, v)
+				}
+				var keeper *keeperContext
+				if kept {
+					// As behind httpapi.Observed: the request's context keeps the storefront itself.
+					keeper = &keeperContext{Context: r.Context()}
+					r = r.WithContext(keeper)
+				}
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if kept && tt.wantStore != "" && keeper.key == nil {
+					t.Error("the storefront was not kept in the request's own context")
+				}
+				if tt.wantStatus == 200 && !slices.Contains(w.Header().Values("Vary"), "Origin") {
+					t.Errorf("Vary = %q, want Origin named", w.Header().Values("Vary"))
+				}
+				if w.Code != tt.wantStatus {
+					t.Errorf("status = %d, want %d", w.Code, tt.wantStatus)
+				}
+				if got := w.Header().Get("Access-Control-Allow-Origin"); got != tt.wantCORS {
+					t.Errorf("Access-Control-Allow-Origin = %q, want %q", got, tt.wantCORS)
+				}
+				if reached != tt.wantStore {
+					t.Errorf("handler saw storefront %q, want %q", reached, tt.wantStore)
+				}
+				if tt.wantError != "" {
+					var body struct{ Name, ID, Message string }
+					if err := json.NewDecoder(w.Body).Decode(&body); err != nil || body.Name != tt.wantError || body.ID == "" || body.Message == "" {
+						t.Errorf("body = %+v (%v), want design error %q", body, err, tt.wantError)
+					}
+				}
+			})
+		}
 	}
+}
+
+// keeperContext holds one value itself, as httpapi's request exchange does.
+type keeperContext struct {
+	context.Context
+	key, val any
+}
+
+func (c *keeperContext) Keep(key, val any) bool {
+	if c.key != nil {
+		return false
+	}
+	c.key, c.val = key, val
+	return true
+}
+
+func (c *keeperContext) Value(key any) any {
+	if c.key != nil && key == c.key {
+		return c.val
+	}
+	return c.Context.Value(key)
 }
