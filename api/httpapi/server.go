@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
@@ -174,7 +175,8 @@ func New(d Deps) http.Handler {
 	// The product lists, the hottest read, skip the caller's context: they never ask for it.
 	api := withClientIP(mux, d.TrustedProxies, d.PublicURL)
 	root := http.NewServeMux()
-	root.Handle("GET /checkout/api/products", withRoute(cs.productsHandler(api)))
+	products := withRoute(cs.productsHandler(api))
+	root.Handle(productsPattern, products)
 	// Webhooks keep their own body limit; every other request is bounded and, on the endpoints
 	// an attacker would hammer, rate limited per address.
 	hooks := map[string]bool{}
@@ -184,7 +186,29 @@ func New(d Deps) http.Handler {
 		}
 	}
 	root.Handle("/", boundBodies(d.Limiter.guard(guardAdmin(api, strings.HasPrefix(d.PublicURL, "https://"))), func(p string) bool { return hooks[p] }))
-	return withCompression(keepPattern(root))
+	return withCompression(keepPattern(ExactFirst(productsPattern, products, root)))
+}
+
+// productsPattern is the product list's route.
+const productsPattern = "GET /checkout/api/products"
+
+// ExactFirst hands requests for pattern's one path ("METHOD /path", no wildcards) straight to
+// h, noting pattern on the request as mux would, without ServeMux's tree walk: a tenth of the
+// product list's CPU in front of its pre-encoded bytes, at each of the site's two muxes (issue
+// 24). mux serves everything else, HEAD and escaped spellings of the path included.
+func ExactFirst(pattern string, h http.Handler, mux http.Handler) http.Handler {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok || strings.ContainsAny(path, "{}") || !strings.HasPrefix(path, "/") {
+		panic("httpapi.ExactFirst: want \"METHOD /exact/path\", got " + strconv.Quote(pattern))
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == method && r.URL.Path == path && r.URL.RawPath == "" {
+			r.Pattern = pattern
+			h.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // keepPattern puts back the pattern the site's mux matched ("/checkout/api/") once root has
