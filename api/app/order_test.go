@@ -421,7 +421,7 @@ func TestSandboxPayment(t *testing.T) {
 		page := string(body)
 		if status != http.StatusOK || !strings.HasPrefix(h.Get("Content-Type"), "text/html") ||
 			!strings.Contains(page, `data-testid="sandbox-pay"`) || !strings.Contains(page, `data-testid="sandbox-fail"`) ||
-			!strings.Contains(page, ">Pay<") || !strings.Contains(page, ">Fail<") || !strings.Contains(page, "12.99 EUR") {
+			!strings.Contains(page, ">Pay<") || !strings.Contains(page, ">Fail<") || !strings.Contains(page, "€12.99") {
 			t.Fatalf("GET %s = %d %s\n%s", o.PaymentURL, status, h.Get("Content-Type"), page)
 		}
 		if status, _, _ := s.raw(http.MethodGet, "/checkout/api/payments/sandbox/inv_unknown", "", nil); status != http.StatusNotFound {

@@ -65,7 +65,7 @@ func TestSandboxPage(t *testing.T) {
 		body, location                string
 		settled, failed               int
 	}{
-		{name: "the page", method: http.MethodGet, invoice: "inv_a", cat: on, status: http.StatusOK, body: "<dd class=\"total\">1500 JPY</dd>"},
+		{name: "the page", method: http.MethodGet, invoice: "inv_a", cat: on, status: http.StatusOK, body: "data-testid=\"sandbox-total\">JP¥1,500</dd>"},
 		{name: "a paid invoice", method: http.MethodGet, invoice: "inv_paid", cat: on, status: http.StatusOK, body: "This invoice is paid."},
 		{name: "pay", method: http.MethodPost, invoice: "inv_a", action: "pay", cat: on, status: http.StatusSeeOther,
 			location: "https://partner.test/done?sc_order=ord_inv_a", settled: 1},
@@ -116,6 +116,62 @@ func TestSandboxPage(t *testing.T) {
 				csp := rec.Header().Get("Content-Security-Policy")
 				if !strings.Contains(csp, "default-src 'none'") || !strings.HasSuffix(csp, "form-action 'self' https://partner.test") {
 					t.Errorf("CSP %q: want no default source and forms to the shop and the return site", csp)
+				}
+			}
+		})
+	}
+}
+
+// The page as the buyer's checkout shows the order: the shop's name, every line and the discount
+// with amounts formatted for the buyer's language, the page in that language, a way back.
+func TestSandboxPageItemisedInTheBuyersLanguage(t *testing.T) {
+	eur := func(minor int64) money.Money { return money.Money{Amount: minor, Currency: "EUR"} }
+	withLogo := func(logo string) *catalog.Catalog {
+		c := *catalog.Demo()
+		c.Storefronts = []catalog.Storefront{{Key: "pk_test_shop", Name: "Example Streams", Default: true, Logo: logo}}
+		return &c
+	}
+	o := order.Order{ID: "ord_de", Locale: "de-de", ReturnURL: "https://shop.test/checkout/waiting?order={orderId}",
+		Quote: pricing.Quote{Lines: []pricing.Line{
+			{Key: pricing.LinePlan, Label: "Premium — Quarterly", Amount: eur(6099)},
+			{Key: "extra", Label: "Extra connections × 2", Amount: eur(1000)},
+		}, Discount: &pricing.Discount{Code: "SPRING", Amount: eur(1610)}, Total: eur(5489)},
+		Invoice: order.Invoice{ID: "inv_de", Gateway: "sandbox", Status: order.InvoiceUnpaid, Amount: eur(5489)}}
+	tests := []struct {
+		name, locale, logo string
+		want, not          []string
+	}{
+		{name: "German", locale: "de-de", logo: "https://cdn.example/logo.png",
+			want: []string{`lang="de"`, "Example Streams", "Premium — Quarterly", "60,99\u00a0€", "Extra connections × 2", "10,00\u00a0€", "SPRING", "−16,10\u00a0€",
+				"data-testid=\"sandbox-total\">54,89\u00a0€", ">Bezahlen<", ">Ablehnen<", "Ohne Zahlung zurück zum Shop",
+				`href="https://shop.test/checkout/waiting?order=ord_de"`, `src="https://cdn.example/logo.png"`},
+			not: []string{"Sandbox — no real money", "EUR"}},
+		{name: "English, a logo the page may not load", locale: "en", logo: "javascript:alert(1)",
+			want: []string{`lang="en"`, "€60.99", `data-testid="sandbox-total">€54.89`, ">Pay<", "Back to the shop without paying"},
+			not:  []string{"<img", "javascript"}},
+		{name: "a language the shop has no words in", locale: "fr-fr", logo: "/checkout/logo.svg",
+			want: []string{`lang="en"`, ">Pay<", `src="/checkout/logo.svg"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := o
+			o.Locale = tt.locale
+			orders := &pageOrders{byInvoice: map[string]order.Order{"inv_de": o}}
+			page := payment.NewSandboxPage(func() *catalog.Catalog { return withLogo(tt.logo) }, orders, slog.New(slog.DiscardHandler))
+			rec := httptest.NewRecorder()
+			page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, payment.SandboxPath+"inv_de", nil))
+			body := rec.Body.String()
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d: %s", rec.Code, body)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(body, n) {
+					t.Errorf("page has %q", n)
 				}
 			}
 		})
