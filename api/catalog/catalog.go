@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -253,15 +254,28 @@ type Catalog struct {
 	Cards            []Card
 	// Storefronts are the sites the checkout is embedded in, by publishable key.
 	Storefronts []Storefront
+	// Seller is the legal entity selling; zero when the catalog names none.
+	Seller Seller
+	// Legal are the legal and help pages, in file order.
+	Legal   []LegalPage
+	Consent Consent
 }
 
-// Load reads and parses the catalog file at path.
+// Load reads and parses the catalog file at path, and the legal files it names (relative to
+// its folder): a missing one is a problem of the *ValidationError like any other.
 func Load(path string) (*Catalog, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: load: %w", err)
 	}
-	return Parse(path, data)
+	c, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ReadLegal(path, DirReader(filepath.Dir(path))); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 //go:embed demo.yaml
@@ -269,6 +283,9 @@ var demoYAML []byte
 
 var demo = sync.OnceValue(func() *Catalog {
 	c, err := Parse("demo.yaml", demoYAML)
+	if err == nil {
+		err = c.ReadLegal("demo.yaml", DemoLegal())
+	}
 	if err != nil {
 		// The demo file is part of the binary and covered by tests.
 		panic(err)

@@ -296,7 +296,8 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 		return func(n *yaml.Node, _ string) { nodes[key] = n }
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
-		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts"}
+		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts",
+		"seller", "legal", "consent"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -343,6 +344,15 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["storefronts"]; n != nil {
 		p.list(n, "storefronts", p.storefront)
+	}
+	if n := nodes["seller"]; n != nil && !isNull(n) {
+		p.seller(n)
+	}
+	if n := nodes["legal"]; n != nil {
+		p.legal(n)
+	}
+	if n := nodes["consent"]; n != nil && !isNull(n) {
+		p.consent(n)
 	}
 	for _, check := range p.later {
 		check()

@@ -22,6 +22,9 @@ func TestCatalogCommandsRefuseTheSandboxBesideLive(t *testing.T) {
 	if err := os.WriteFile(file, []byte(demo), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		stripe  string
