@@ -34,7 +34,7 @@ func TestLegalParse(t *testing.T) {
 		{"bad name", "legal: {Terms..x: t.md}\n", "page name \"Terms..x\" must be lower-case"},
 		{"bad locale", "legal:\n  terms: {fr: t.md}\n", `locale "fr" is not one of`},
 		{"url per locale", "legal:\n  terms: {en: \"https://example.com/t\"}\n", "give the page one URL"},
-		{"javascript url", "legal: {terms: \"javascript:alert(1)\"}\n", "must not contain control characters, \\\\ or :"},
+		{"javascript url", "legal: {terms: \"javascript:alert(1)\"}\n", "must not contain control characters"},
 		{"bad country", "seller: {country: Ireland}\n", "ISO 3166 alpha-2"},
 		{"bad support url", "seller: {supportUrl: \"javascript:alert(1)\"}\n", "must start with https://"},
 		{"unknown seller field", "seller: {vat: x}\n", `unknown field "vat"`},
