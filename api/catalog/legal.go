@@ -103,7 +103,9 @@ func (c *Catalog) LegalPage(name string) (LegalPage, bool) {
 }
 
 // isLegalURL tells a URL entry from a file path.
-func isLegalURL(s string) bool { return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") }
+func isLegalURL(s string) bool {
+	return strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://")
+}
 
 // checkLegalPath refuses a file path that could leave the catalog's directory or that no
 // operating system spells alike: absolute, a drive or UNC name, backslashes, "..", "." or empty

@@ -346,7 +346,9 @@ func TestHostGermanPageHasNoEnglish(t *testing.T) {
 
 func TestHostFooterAndClaims(t *testing.T) {
 	// The copyright year is the shop clock's.
-	res := get(t, newHost(t, func(c *web.HostConfig) { c.Now = func() time.Time { return time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC) } }), "/checkout/")
+	res := get(t, newHost(t, func(c *web.HostConfig) {
+		c.Now = func() time.Time { return time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC) }
+	}), "/checkout/")
 	for _, want := range []string{
 		"Premium IPTV Experience", "Quick Links", ">Home<", ">Features<", ">Support<",
 		"Help Center", "Contact Us", ">FAQ<", ">Legal<", "Terms of Service", "Privacy Policy", ">DMCA<",
