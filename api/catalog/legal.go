@@ -115,13 +115,13 @@ func checkLegalPath(p string) error {
 	case p == "":
 		return errors.New("is empty")
 	case strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' || r == ':' }):
-		return errors.New("must not contain control characters, \\ or :")
+		return errors.New("must not contain control characters, a backslash or a colon")
 	case strings.HasPrefix(p, "/"):
 		return errors.New("must be relative to the catalog file, not absolute")
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "" || seg == "." || seg == ".." {
-			return errors.New("must not contain empty, . or .. segments (it must stay inside the catalog's folder)")
+			return errors.New("must not contain empty, . or .. segments: it must stay inside the catalog's folder")
 		}
 	}
 	if ext := strings.ToLower(path.Ext(p)); ext != ".md" && ext != ".markdown" {

@@ -86,9 +86,7 @@ function applyLocale(code) {
   const m = messages(info ? norm : i18n.default);
   document.querySelectorAll('[data-i18n]').forEach((node) => {
     // The copyright line's year and owner come from the server (the shop's clock, the seller).
-    const s = m[node.dataset.i18n]
-      ?.replace('{year}', node.dataset.year ?? '')
-      .replace('{name}', node.dataset.name ?? '');
+    const s = m[node.dataset.i18n]?.replace('{year}', node.dataset.year ?? '').replace('{name}', node.dataset.name ?? '');
     if (s && node.textContent !== s) node.textContent = s;
   });
   document

@@ -39,8 +39,22 @@ async function axeViolations(page) {
 }
 
 const LOCALES = [
-  { name: 'en', home: '/checkout/', legal: '/checkout/legal/terms', link: 'Terms of Service', title: 'Terms of Service', lang: /^en(-US)?$/ },
-  { name: 'de', home: '/checkout/de-de/', legal: '/checkout/de-de/legal/terms', link: 'Nutzungsbedingungen', title: 'Nutzungsbedingungen', lang: /^de-DE$/ },
+  {
+    name: 'en',
+    home: '/checkout/',
+    legal: '/checkout/legal/terms',
+    link: 'Terms of Service',
+    title: 'Terms of Service',
+    lang: /^en(-US)?$/,
+  },
+  {
+    name: 'de',
+    home: '/checkout/de-de/',
+    legal: '/checkout/de-de/legal/terms',
+    link: 'Nutzungsbedingungen',
+    title: 'Nutzungsbedingungen',
+    lang: /^de-DE$/,
+  },
 ];
 const SIZES = [
   { name: '1280', viewport: { width: 1280, height: 900 } },
