@@ -72,14 +72,13 @@ var AppResult = Type("AppResult", func() {
 })
 
 var SellerResult = Type("SellerResult", func() {
-	Description("Who sells (the catalog's seller); each field empty when the catalog leaves it out.")
+	Description("Who sells (the catalog's seller); a field the catalog leaves out is left out here too (the answer is on the widget's first paint).")
 	Attribute("name", String, "Legal name")
 	Attribute("address", String, "Postal address")
 	Attribute("country", String, "ISO 3166 alpha-2 code")
 	Attribute("taxId", String, "VAT or other tax number")
 	Attribute("email", String, "Support and billing address")
 	Attribute("supportUrl", String, "The seller's support site")
-	Required("name", "address", "country", "taxId", "email", "supportUrl")
 })
 
 var ConsentResult = Type("ConsentResult", func() {

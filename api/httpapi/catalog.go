@@ -386,7 +386,8 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 		res.Plans = append(res.Plans, sf.Plans...)
 	}
 	sl := cat.Seller
-	res.Seller = &gencatalog.SellerResult{Name: sl.Name, Address: sl.Address, Country: sl.Country, TaxID: sl.TaxID, Email: sl.Email, SupportURL: sl.SupportURL}
+	res.Seller = &gencatalog.SellerResult{Name: strPtr(sl.Name), Address: strPtr(sl.Address), Country: strPtr(sl.Country),
+		TaxID: strPtr(sl.TaxID), Email: strPtr(sl.Email), SupportURL: strPtr(sl.SupportURL)}
 	res.Consent = &gencatalog.ConsentResult{Checkbox: cat.Consent.Checkbox}
 	res.Legal = map[string]string{}
 	pageLocale := loc

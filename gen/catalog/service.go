@@ -216,21 +216,21 @@ type ProductResult struct {
 
 type ProductResultCollection []*ProductResult
 
-// Who sells (the catalog's seller); each field empty when the catalog leaves
-// it out.
+// Who sells (the catalog's seller); a field the catalog leaves out is left out
+// here too (the answer is on the widget's first paint).
 type SellerResult struct {
 	// Legal name
-	Name string
+	Name *string
 	// Postal address
-	Address string
+	Address *string
 	// ISO 3166 alpha-2 code
-	Country string
+	Country *string
 	// VAT or other tax number
-	TaxID string
+	TaxID *string
 	// Support and billing address
-	Email string
+	Email *string
 	// The seller's support site
-	SupportURL string
+	SupportURL *string
 }
 
 // StorefrontPayload is the payload type of the catalog service storefront

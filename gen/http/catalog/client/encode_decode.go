@@ -817,12 +817,12 @@ func unmarshalCardResultResponseBodyToCatalogCardResult(v *CardResultResponseBod
 // type *catalog.SellerResult from a value of type *SellerResultResponseBody.
 func unmarshalSellerResultResponseBodyToCatalogSellerResult(v *SellerResultResponseBody) *catalog.SellerResult {
 	res := &catalog.SellerResult{
-		Name:       *v.Name,
-		Address:    *v.Address,
-		Country:    *v.Country,
-		TaxID:      *v.TaxID,
-		Email:      *v.Email,
-		SupportURL: *v.SupportURL,
+		Name:       v.Name,
+		Address:    v.Address,
+		Country:    v.Country,
+		TaxID:      v.TaxID,
+		Email:      v.Email,
+		SupportURL: v.SupportURL,
 	}
 
 	return res

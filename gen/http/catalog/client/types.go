@@ -716,11 +716,6 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 			}
 		}
 	}
-	if body.Seller != nil {
-		if err2 := ValidateSellerResultResponseBody(body.Seller); err2 != nil {
-			err = goa.MergeErrors(err, err2)
-		}
-	}
 	if body.Consent != nil {
 		if err2 := ValidateConsentResultResponseBody(body.Consent); err2 != nil {
 			err = goa.MergeErrors(err, err2)
@@ -1060,30 +1055,6 @@ func ValidateCardResultResponseBody(body *CardResultResponseBody) (err error) {
 	}
 	if body.Icon == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
-	}
-	return
-}
-
-// ValidateSellerResultResponseBody runs the validations defined on
-// SellerResultResponseBody
-func ValidateSellerResultResponseBody(body *SellerResultResponseBody) (err error) {
-	if body.Name == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
-	}
-	if body.Address == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("address", "body"))
-	}
-	if body.Country == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
-	}
-	if body.TaxID == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("taxId", "body"))
-	}
-	if body.Email == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("email", "body"))
-	}
-	if body.SupportURL == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("supportUrl", "body"))
 	}
 	return
 }

@@ -304,17 +304,17 @@ type CardResultResponseBody struct {
 // SellerResultResponseBody is used to define fields on response body types.
 type SellerResultResponseBody struct {
 	// Legal name
-	Name string `form:"name" json:"name" xml:"name"`
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// Postal address
-	Address string `form:"address" json:"address" xml:"address"`
+	Address *string `form:"address,omitempty" json:"address,omitempty" xml:"address,omitempty"`
 	// ISO 3166 alpha-2 code
-	Country string `form:"country" json:"country" xml:"country"`
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
 	// VAT or other tax number
-	TaxID string `form:"taxId" json:"taxId" xml:"taxId"`
+	TaxID *string `form:"taxId,omitempty" json:"taxId,omitempty" xml:"taxId,omitempty"`
 	// Support and billing address
-	Email string `form:"email" json:"email" xml:"email"`
+	Email *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
 	// The seller's support site
-	SupportURL string `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
+	SupportURL *string `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
 }
 
 // ConsentResultResponseBody is used to define fields on response body types.
