@@ -370,10 +370,10 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	mux.Handle("/checkout/", host)
 	// Any path nothing else matches: the storefront's branded 404, not Go's bare one.
 	mux.Handle("/", host)
-	mux.Handle("/widget/", web.NewWidget())
+	mux.Handle("/widget/", web.BrandedNotFound(web.NewWidget(), host))
 	if cfg.Examples {
-		mux.Handle("GET /examples/plain-html/", http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)))
-		mux.Handle("GET /examples/strict-csp/", http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()))
+		mux.Handle("GET /examples/plain-html/", web.BrandedNotFound(http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)), host))
+		mux.Handle("GET /examples/strict-csp/", web.BrandedNotFound(http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()), host))
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {

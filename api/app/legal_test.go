@@ -70,6 +70,7 @@ func TestLegalDemo(t *testing.T) {
 			{"/checkout/legal/unknown", 404, `data-testid="not-found"`},
 			{"/nope", 404, `data-testid="not-found"`},
 			{"/checkout/nope-x/y", 404, `data-testid="not-found"`},
+			{"/widget/nope.js", 404, `data-testid="not-found"`},
 			{"/checkout/api/nope", 404, ""}, // the API's own answer, not the page
 		}
 		for _, tc := range tests {

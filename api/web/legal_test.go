@@ -198,3 +198,37 @@ func TestNotFoundAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestBrandedNotFound: a handler's bare 404 becomes the branded page; its other answers, and a
+// 404 of its own making (JSON, say), pass untouched.
+func TestBrandedNotFound(t *testing.T) {
+	page := shopHost(t, catalog.Demo())
+	inner := http.NewServeMux()
+	inner.HandleFunc("/ok", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("fine")) })
+	inner.HandleFunc("/json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"name":"not_found"}`))
+	})
+	h := web.BrandedNotFound(inner, page)
+	tests := []struct {
+		target string
+		status int
+		want   string
+	}{
+		{"/ok", 200, "fine"},
+		{"/json", 404, `{"name":"not_found"}`},
+		{"/missing", 404, `data-testid="not-found"`},
+	}
+	for _, tc := range tests {
+		res := get(t, h, tc.target)
+		if res.status != tc.status || !strings.Contains(res.body, tc.want) || strings.Contains(res.body, "404 page not found") {
+			t.Errorf("%s: %d %.120q, want %d with %q", tc.target, res.status, res.body, tc.status, tc.want)
+		}
+	}
+	// The widget's own handler: a file it does not have.
+	res := get(t, web.BrandedNotFound(web.NewWidgetFS(builtWidget()), page), "/widget/nope.js")
+	if res.status != 404 || !strings.Contains(res.body, `data-testid="not-found"`) || res.header.Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Errorf("/widget/nope.js: %d %q %.120q", res.status, res.header.Get("Content-Type"), res.body)
+	}
+}
