@@ -9,6 +9,7 @@ package catalog
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
@@ -268,12 +269,16 @@ func Load(path string) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("catalog: load: %w", err)
 	}
-	c, err := Parse(path, data)
-	if err != nil {
-		return nil, err
+	// The legal files are read even when the file has other problems, so one run lists them all.
+	c, p := parse(path, data)
+	if c != nil {
+		var ve *ValidationError
+		if err := c.ReadLegal(path, DirReader(filepath.Dir(path))); errors.As(err, &ve) {
+			p.problems = append(p.problems, ve.Problems...)
+		}
 	}
-	if err := c.ReadLegal(path, DirReader(filepath.Dir(path))); err != nil {
-		return nil, err
+	if len(p.problems) > 0 {
+		return nil, p.err()
 	}
 	return c, nil
 }

@@ -180,3 +180,18 @@ func TestDemoLegal(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLegalLoadListsEverything: a file with other problems still has its legal files checked, so
+// one run of `catalog check` lists them all.
+func TestLegalLoadListsEverything(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "catalog.yaml", base+"legal: {terms: ../x.md, faq: faq.md}\nseller: {country: Ireland}\n")
+	_, err := catalog.Load(filepath.Join(dir, "catalog.yaml"))
+	var ve *catalog.ValidationError
+	if !errors.As(err, &ve) || len(ve.Problems) != 3 {
+		t.Fatalf("Load = %v, want 3 problems (traversal, missing file, country)", err)
+	}
+	if !strings.Contains(err.Error(), `legal.faq: file "faq.md" is missing`) {
+		t.Errorf("missing file not listed: %v", err)
+	}
+}
