@@ -71,6 +71,22 @@ var AppResult = Type("AppResult", func() {
 	Required("name", "platform", "url", "icon")
 })
 
+var SellerResult = Type("SellerResult", func() {
+	Description("Who sells (the catalog's seller); a field the catalog leaves out is left out here too (the answer is on the widget's first paint).")
+	Attribute("name", String, "Legal name")
+	Attribute("address", String, "Postal address")
+	Attribute("country", String, "ISO 3166 alpha-2 code")
+	Attribute("taxId", String, "VAT or other tax number")
+	Attribute("email", String, "Support and billing address")
+	Attribute("supportUrl", String, "The seller's support site")
+})
+
+var ConsentResult = Type("ConsentResult", func() {
+	Description("What the buyer is asked before paying (the catalog's consent).")
+	Attribute("checkbox", Boolean, "Ask for a ticked box besides the consent line")
+	Required("checkbox")
+})
+
 var CardResult = Type("CardResult", func() {
 	Attribute("title", String)
 	Attribute("text", String)
@@ -200,7 +216,10 @@ var _ = Service("catalog", func() {
 			Attribute("supportUrl", String)
 			Attribute("apps", ArrayOf(AppResult))
 			Attribute("cards", ArrayOf(CardResult))
-			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards")
+			Attribute("seller", SellerResult)
+			Attribute("legal", MapOf(String, String), "Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked locale) or the seller's own")
+			Attribute("consent", ConsentResult)
+			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards", "seller", "legal", "consent")
 		})
 		HTTP(func() {
 			GET("/storefront")

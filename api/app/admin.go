@@ -37,6 +37,7 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 	d.RealNow, d.SupportMaxExtendDays = a.clock.Base, a.cfg.SupportMaxExtendDays
 	cat := console.NewCatalogs(console.CatalogDeps{Store: a.store, InForce: a.Catalog, Check: a.checkSaved, Now: now,
 		Source: func(ctx context.Context) ([]byte, error) { return catalogSource(ctx, a.store) },
+		Legal:  a.consoleLegal,
 		Reload: func(ctx context.Context) error { _, err := a.RefreshCatalog(ctx); return err }})
 	adm := &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base,
 		Catalog: cat}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/openapidoc"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 	genorder "github.com/streamcart/streamcart/gen/order"
@@ -444,6 +445,9 @@ func TestPromotionMaxUses(t *testing.T) {
 		}
 		file := filepath.Join(t.TempDir(), "catalog.yaml")
 		if err := os.WriteFile(file, []byte(custom), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
 			t.Fatal(err)
 		}
 		s := newShop(t, func(c *app.Config) { c.CatalogFile = file })

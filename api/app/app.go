@@ -163,6 +163,7 @@ type App struct {
 	catalogMu      sync.Mutex
 	catalogRaw     []byte
 	catalogRefused []byte
+	legalRaw       []byte // the stored legal files catalogRaw's pages were read from
 	// gateways are the modules built at start, which a catalog read later may enable; nil
 	// until then (the catalog read by Open chooses them).
 	gateways map[string]bool
@@ -365,11 +366,14 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	// match (for a redirect to the path with a slash) and five allocations per request.
 	mux.Handle(productsPattern, shopAPI)
 	mux.Handle(web.ConsolePath, web.NewConsole())
-	mux.Handle("/checkout/", web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log}))
-	mux.Handle("/widget/", web.NewWidget())
+	host := web.NewHost(web.HostConfig{DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL, Logger: log, Catalog: a.Catalog, Now: now})
+	mux.Handle("/checkout/", host)
+	// Any path nothing else matches: the storefront's branded 404, not Go's bare one.
+	mux.Handle("/", host)
+	mux.Handle("/widget/", web.BrandedNotFound(web.NewWidget(), host))
 	if cfg.Examples {
-		mux.Handle("GET /examples/plain-html/", http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)))
-		mux.Handle("GET /examples/strict-csp/", http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()))
+		mux.Handle("GET /examples/plain-html/", web.BrandedNotFound(http.StripPrefix("/examples/plain-html/", http.FileServerFS(plainhtml.Files)), host))
+		mux.Handle("GET /examples/strict-csp/", web.BrandedNotFound(http.StripPrefix("/examples/strict-csp/", strictcsp.Handler()), host))
 	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok\n")) })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
@@ -569,20 +573,36 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	raw, err := a.store.Setting(ctx, console.CatalogSetting)
 	if errors.Is(err, store.ErrNotFound) {
 		// First start: the demo catalog makes the shop work with zero configuration.
-		raw, err = a.store.SettingOnce(ctx, console.CatalogSetting, catalog.DemoYAML())
+		// Its legal files first, as an import stores them: a console edit of the demo keeps them.
+		if _, err = a.store.SettingOnce(ctx, LegalSetting, demoLegalBundle()); err == nil {
+			raw, err = a.store.SettingOnce(ctx, console.CatalogSetting, catalog.DemoYAML())
+		}
 		a.log.Info("demo catalog loaded")
 	}
 	if err != nil {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
+	legal, err := storedLegal(ctx, a.store)
+	if err != nil {
+		return false, fmt.Errorf("load catalog: %w", err)
+	}
 	a.catalogMu.Lock()
 	defer a.catalogMu.Unlock()
-	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) {
+	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) && bytes.Equal(legal, a.legalRaw) {
 		return false, nil
 	}
 	c, err := catalog.Parse("catalog (database)", raw)
 	if err != nil {
 		return false, fmt.Errorf("load catalog: %w", err)
+	}
+	read, err := legalReader(raw, legal)
+	if err != nil {
+		return false, fmt.Errorf("load catalog: %w", err)
+	}
+	if err := c.ReadLegal("catalog (database)", read); err != nil {
+		// Only a catalog written around `catalog import` lacks its files: its other pages and
+		// everything else still serve; the missing pages answer 404 and leave the footer.
+		a.log.Warn("legal pages without their files in the database: left out", "err", err)
 	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
@@ -597,7 +617,7 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
 	a.catalog.Store(c)
-	a.catalogRaw, a.catalogRefused = raw, nil
+	a.catalogRaw, a.catalogRefused, a.legalRaw = raw, nil, legal
 	return true, nil
 }
 
@@ -721,6 +741,12 @@ func ImportCatalog(ctx context.Context, st store.Backend, path string) (*catalog
 	c, err := catalog.Parse(path, raw)
 	if err != nil {
 		return nil, err
+	}
+	if err := c.ReadLegal(path, catalog.DirReader(filepath.Dir(path))); err != nil {
+		return nil, err
+	}
+	if err := storeLegal(ctx, st, c); err != nil {
+		return nil, fmt.Errorf("import catalog: %w", err)
 	}
 	// Kept as a version like a catalog saved in the console (the import's wall-clock time).
 	sum := sha256.Sum256(raw)

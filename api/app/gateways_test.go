@@ -28,6 +28,9 @@ func catalogWithGateways(t *testing.T, gateways string) string {
 	if err := os.WriteFile(path, []byte(strings.Replace(demo, old, "\ngateways: "+gateways+"\n", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
 	return path
 }
 

@@ -25,6 +25,9 @@ func catalogFile(t *testing.T, currencies string) string {
 	if err := os.WriteFile(file, []byte(strings.Replace(demo, gbp, gbp+currencies, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
+		t.Fatal(err)
+	}
 	return file
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genpromotion "github.com/streamcart/streamcart/gen/promotion"
@@ -42,6 +43,9 @@ func kickoffShop(t *testing.T, now func() time.Time) *shop {
 	}
 	file := filepath.Join(t.TempDir(), "catalog.yaml")
 	if err := os.WriteFile(file, []byte(custom), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
 		t.Fatal(err)
 	}
 	return newShop(t, func(c *app.Config) { c.CatalogFile = file; c.Now = now })

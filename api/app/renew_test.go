@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/renewal"
@@ -376,6 +377,9 @@ func TestRecurringPromotionAppliesToRenewals(t *testing.T) {
 `, 1)
 		file := filepath.Join(t.TempDir(), "catalog.yaml")
 		if err := os.WriteFile(file, []byte(custom), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
 			t.Fatal(err)
 		}
 		s := newShop(t, func(c *app.Config) { c.CatalogFile = file })

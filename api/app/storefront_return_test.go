@@ -22,6 +22,9 @@ func TestStorefrontReturnURLs(t *testing.T) {
 		if err := os.WriteFile(file, append(catalog.DemoYAML(), partner...), 0o600); err != nil {
 			t.Fatal(err)
 		}
+		if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
+			t.Fatal(err)
+		}
 		s := newShop(t, func(c *app.Config) { c.CatalogFile = file })
 		keyed := *s
 		keyed.clients(storeDoer{next: s.http, key: "pk_test_partner", origin: "https://partner.test"})

@@ -34,6 +34,9 @@ func partnerShop(t *testing.T) (s, keyed *shop) {
 	if err := os.WriteFile(file, append(catalog.DemoYAML(), partner...), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
+		t.Fatal(err)
+	}
 	s = newShop(t, func(c *app.Config) { c.CatalogFile = file })
 	k := *s
 	k.clients(storeDoer{next: s.http, key: "pk_test_partner", origin: "https://partner.test"})

@@ -35,6 +35,9 @@ func clockShop(t *testing.T) *shop {
 	if err := os.WriteFile(file, []byte(custom), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
+		t.Fatal(err)
+	}
 	s := newShop(t, func(c *app.Config) {
 		c.CatalogFile = file
 		c.Addr, c.CatalogPoll = freeAddr(t), 20*time.Millisecond

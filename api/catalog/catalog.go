@@ -9,9 +9,11 @@ package catalog
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"math/big"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -253,15 +255,32 @@ type Catalog struct {
 	Cards            []Card
 	// Storefronts are the sites the checkout is embedded in, by publishable key.
 	Storefronts []Storefront
+	// Seller is the legal entity selling; zero when the catalog names none.
+	Seller Seller
+	// Legal are the legal and help pages, in file order.
+	Legal   []LegalPage
+	Consent Consent
 }
 
-// Load reads and parses the catalog file at path.
+// Load reads and parses the catalog file at path, and the legal files it names (relative to
+// its folder): a missing one is a problem of the *ValidationError like any other.
 func Load(path string) (*Catalog, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: load: %w", err)
 	}
-	return Parse(path, data)
+	// The legal files are read even when the file has other problems, so one run lists them all.
+	c, p := parse(path, data)
+	if c != nil {
+		var ve *ValidationError
+		if err := c.ReadLegal(path, DirReader(filepath.Dir(path))); errors.As(err, &ve) {
+			p.problems = append(p.problems, ve.Problems...)
+		}
+	}
+	if len(p.problems) > 0 {
+		return nil, p.err()
+	}
+	return c, nil
 }
 
 //go:embed demo.yaml
@@ -269,6 +288,9 @@ var demoYAML []byte
 
 var demo = sync.OnceValue(func() *Catalog {
 	c, err := Parse("demo.yaml", demoYAML)
+	if err == nil {
+		err = c.ReadLegal("demo.yaml", DemoLegal())
+	}
 	if err != nil {
 		// The demo file is part of the binary and covered by tests.
 		panic(err)

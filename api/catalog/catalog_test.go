@@ -148,6 +148,10 @@ func TestDemoIsSharedAndYAMLIsACopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Demo() has its legal pages read too (Parse names the files, ReadLegal reads them).
+	if err := c.ReadLegal("demo.yaml", catalog.DemoLegal()); err != nil {
+		t.Fatal(err)
+	}
 	if !reflect.DeepEqual(c, catalog.Demo()) {
 		t.Error("parsing DemoYAML() differs from Demo()")
 	}
@@ -253,6 +257,9 @@ func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "catalog.yaml")
 	if err := os.WriteFile(path, catalog.DemoYAML(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(path)); err != nil {
 		t.Fatal(err)
 	}
 	c, err := catalog.Load(path)

@@ -66,21 +66,27 @@ var fieldTypes = []string{"text", "password", "textarea", "dropdown", "tickbox",
 // file path). On failure the error is a *ValidationError listing every
 // problem found.
 func Parse(name string, data []byte) (*Catalog, error) {
-	p := &parser{name: name}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		p.syntax(err)
-		return nil, p.err()
-	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
-		p.add(0, "", "catalog is empty")
-		return nil, p.err()
-	}
-	c := p.catalog(doc.Content[0])
+	c, p := parse(name, data)
 	if len(p.problems) > 0 {
 		return nil, p.err()
 	}
 	return c, nil
+}
+
+// parse decodes data as far as it can: the catalog (nil when the YAML itself is broken) and the
+// parser holding every problem found.
+func parse(name string, data []byte) (*Catalog, *parser) {
+	p := &parser{name: name}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		p.syntax(err)
+		return nil, p
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		p.add(0, "", "catalog is empty")
+		return nil, p
+	}
+	return p.catalog(doc.Content[0]), p
 }
 
 type parser struct {
@@ -296,7 +302,8 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 		return func(n *yaml.Node, _ string) { nodes[key] = n }
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
-		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts"}
+		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts",
+		"seller", "legal", "consent"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -343,6 +350,15 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["storefronts"]; n != nil {
 		p.list(n, "storefronts", p.storefront)
+	}
+	if n := nodes["seller"]; n != nil && !isNull(n) {
+		p.seller(n)
+	}
+	if n := nodes["legal"]; n != nil {
+		p.legal(n)
+	}
+	if n := nodes["consent"]; n != nil && !isNull(n) {
+		p.consent(n)
 	}
 	for _, check := range p.later {
 		check()

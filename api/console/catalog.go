@@ -35,6 +35,9 @@ type CatalogDeps struct {
 	// Check refuses a catalog the running shop cannot serve (a gateway without settings, the
 	// sandbox next to a live gateway); nil accepts every valid one.
 	Check func(c *catalog.Catalog) error
+	// Legal reads the legal files a saved source's entries name: the files stored by the last
+	// import (the console has no catalog folder). nil: the source's files are not read.
+	Legal func(ctx context.Context, source []byte) (catalog.LegalReader, error)
 	// Reload makes the stored catalog the running shop's at once.
 	Reload func(ctx context.Context) error
 	Now    func() time.Time
@@ -80,6 +83,15 @@ func (c *Catalogs) Save(ctx context.Context, source []byte, operator, comment st
 	cat, err := catalog.Parse("catalog", source)
 	if err != nil {
 		return CatalogVersion{}, err
+	}
+	if c.d.Legal != nil {
+		read, err := c.d.Legal(ctx, source)
+		if err != nil {
+			return CatalogVersion{}, err
+		}
+		if err := cat.ReadLegal("catalog", read); err != nil {
+			return CatalogVersion{}, err
+		}
 	}
 	if err := c.d.Check(cat); err != nil {
 		return CatalogVersion{}, fmt.Errorf("%w: %v", ErrCatalogGateway, err)

@@ -30,6 +30,9 @@ func dearerCatalog(t *testing.T) string {
 	if err := os.WriteFile(path, []byte(strings.Replace(demo, old, `monthly:      {EUR: "14.49", GBP: "10.99"}`, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
 	return path
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/shoplink"
 	"github.com/streamcart/streamcart/api/storefront"
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 	catalogsrv "github.com/streamcart/streamcart/gen/http/catalog/server"
@@ -70,6 +71,9 @@ type Storefront struct {
 	Name         string
 	DashboardURL string
 	SupportURL   string
+	// PublicURL is the shop's origin, which the legal pages' links are built on (a widget
+	// embedded elsewhere links back to them); New sets it from Deps.PublicURL.
+	PublicURL string
 }
 
 // NewCatalog returns the catalog service.
@@ -380,6 +384,23 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 		}
 		maps.Copy(res.Theme, sf.Theme)
 		res.Plans = append(res.Plans, sf.Plans...)
+	}
+	sl := cat.Seller
+	res.Seller = &gencatalog.SellerResult{Name: strPtr(sl.Name), Address: strPtr(sl.Address), Country: strPtr(sl.Country),
+		TaxID: strPtr(sl.TaxID), Email: strPtr(sl.Email), SupportURL: strPtr(sl.SupportURL)}
+	res.Consent = &gencatalog.ConsentResult{Checkbox: cat.Consent.Checkbox}
+	res.Legal = map[string]string{}
+	pageLocale := loc
+	if pageLocale == "" {
+		pageLocale = res.DefaultLocale
+	}
+	for _, l := range cat.Legal {
+		switch {
+		case l.URL != "":
+			res.Legal[l.Name] = l.URL
+		case len(l.Docs) > 0: // files the shop could read: its rendered page, in the asked locale
+			res.Legal[l.Name] = shoplink.Page(s.storefont.PublicURL, pageLocale, "legal/"+l.Name, nil)
+		}
 	}
 	for _, a := range cat.Apps {
 		a = a.Localized(loc)

@@ -299,10 +299,11 @@ func withRoute(next http.Handler) http.Handler {
 	})
 }
 
-// routeLabel is a pattern without its method (a label of its own); no pattern at all is a
-// path nothing serves, all of them one label.
+// routeLabel is a pattern without its method (a label of its own); no pattern at all, or the
+// site's catch-all "/" (which only answers the branded 404), is a path nothing serves, all of
+// them one label.
 func routeLabel(pattern string) string {
-	if pattern == "" {
+	if pattern == "" || pattern == "/" {
 		return "unmatched"
 	}
 	if _, p, ok := strings.Cut(pattern, " "); ok {

@@ -108,6 +108,9 @@ func New(d Deps) http.Handler {
 	}
 	hide := hideInternal(d.Logger)
 
+	if d.Storefront.PublicURL == "" {
+		d.Storefront.PublicURL = d.PublicURL
+	}
 	cs := newCatalog(d.Catalog, d.Storefront)
 	ce := gencatalog.NewEndpoints(cs)
 	ce.Use(hide)

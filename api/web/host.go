@@ -11,8 +11,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
+	shop "github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/compress"
 	"github.com/streamcart/streamcart/api/shoplink"
 	"github.com/streamcart/streamcart/examples/checkout"
@@ -40,6 +43,11 @@ type HostConfig struct {
 	// Files overrides the embedded host files (examples/checkout); nil
 	// means the embedded ones.
 	Files fs.FS
+	// Catalog is the shop's catalog in force: its legal pages (served at
+	// legal/{name}) and seller (footer links and copyright). nil: none.
+	Catalog func() *shop.Catalog
+	// Now is the shop's clock (the copyright year); default time.Now.
+	Now func() time.Time
 }
 
 // host is the http.Handler returned by NewHost.
@@ -53,6 +61,7 @@ type host struct {
 	version string
 	widget  *bundle
 	csp     string
+	legal   legalCache
 }
 
 // NewHost returns the handler for everything under /checkout/ except the
@@ -74,6 +83,9 @@ func newHost(cfg HostConfig) (*host, error) {
 	}
 	if cfg.SupportURL == "" {
 		cfg.SupportURL = cfg.DashboardURL
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	files := cfg.Files
 	if files == nil {
@@ -103,7 +115,7 @@ func newHost(cfg HostConfig) (*host, error) {
 	h.tmpl, err = template.New("host").Funcs(template.FuncMap{
 		"asset": h.assetURL,
 		"flag":  func(code string) string { return h.assetURL("flags/" + code + ".svg") },
-	}).ParseFS(files, "partials.html", "index.html", "error.html")
+	}).ParseFS(files, "partials.html", "index.html", "error.html", "legal.html")
 	if err != nil {
 		return nil, fmt.Errorf("new host: %w", err)
 	}
@@ -157,6 +169,10 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	prefix, route, ok := splitRoute(rest)
+	if name, legal := strings.CutPrefix(route, LegalPath); !ok && legal {
+		h.serveLegal(w, r, prefix, name)
+		return
+	}
 	if !ok {
 		h.serveNotFound(w, r, prefix)
 		return
@@ -209,6 +225,24 @@ type page struct {
 	NotFound bool
 	Status   int
 	Message  string
+
+	// The footer: its links by name (see links) and the copyright line.
+	Links     map[string]link
+	Year      int
+	Owner     string
+	Copyright string
+
+	// A legal page: the rendered document and its language when it is not the page's.
+	Doc     legalDoc
+	DocLang string
+}
+
+// shop is the catalog in force, nil without one.
+func (h *host) shop() *shop.Catalog {
+	if h.cfg.Catalog == nil {
+		return nil
+	}
+	return h.cfg.Catalog()
 }
 
 func (h *host) page(r *http.Request, prefix, route string) page {
@@ -239,6 +273,13 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 		// the raw page readable (no &#43; for every '+').
 		p.WidgetIntegrity = template.HTMLAttr(`integrity="` + h.widget.integrity + `"`)
 	}
+	cat := h.shop()
+	p.Links = h.links(cat, prefix)
+	p.Year, p.Owner = h.cfg.Now().Year(), "Streamcart"
+	if cat != nil && cat.Seller.Name != "" {
+		p.Owner = cat.Seller.Name
+	}
+	p.Copyright = copyright(h.cat.Messages[code]["copyright"], p.Year, p.Owner)
 	p.Current = option{Code: info.SwitcherCode, Value: info.Code, ISO: info.ISO, Name: info.Name, Flag: info.Flag}
 	for _, l := range h.cat.Locales {
 		if !l.Listed {
@@ -255,6 +296,11 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 		})
 	}
 	return p
+}
+
+// copyright fills the footer's line ("© {year} {name}. …").
+func copyright(line string, year int, owner string) string {
+	return strings.NewReplacer("{year}", strconv.Itoa(year), "{name}", owner).Replace(line)
 }
 
 func (h *host) serveNotFound(w http.ResponseWriter, r *http.Request, prefix string) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/streamcart/streamcart/api/shoplink"
@@ -344,11 +345,14 @@ func TestHostGermanPageHasNoEnglish(t *testing.T) {
 }
 
 func TestHostFooterAndClaims(t *testing.T) {
-	res := get(t, newHost(t, nil), "/checkout/")
+	// The copyright year is the shop clock's.
+	res := get(t, newHost(t, func(c *web.HostConfig) {
+		c.Now = func() time.Time { return time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC) }
+	}), "/checkout/")
 	for _, want := range []string{
 		"Premium IPTV Experience", "Quick Links", ">Home<", ">Features<", ">Support<",
 		"Help Center", "Contact Us", ">FAQ<", ">Legal<", "Terms of Service", "Privacy Policy", ">DMCA<",
-		"© 2025", "Free trial", "10,000+ channels", "No credit card required", "24/7 support",
+		"© 2031 Streamcart. All rights reserved.", "Free trial", "10,000+ channels", "No credit card required", "24/7 support",
 	} {
 		if !strings.Contains(res.body, want) {
 			t.Errorf("page lacks %q", want)

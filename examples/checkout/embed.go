@@ -8,5 +8,5 @@ import "embed"
 // Files holds the page templates (index.html, error.html, partials.html),
 // sw.js and everything under assets/.
 //
-//go:embed index.html error.html partials.html sw.js assets
+//go:embed index.html error.html legal.html partials.html sw.js assets
 var Files embed.FS

@@ -77,6 +77,12 @@ type ConfigOptionResult struct {
 
 type ConfigOptionResultCollection []*ConfigOptionResult
 
+// What the buyer is asked before paying (the catalog's consent).
+type ConsentResult struct {
+	// Ask for a ticked box besides the consent line
+	Checkbox bool
+}
+
 // ConvertPayload is the payload type of the catalog service convert method.
 type ConvertPayload struct {
 	// Amount in minor units of the source currency
@@ -210,6 +216,23 @@ type ProductResult struct {
 
 type ProductResultCollection []*ProductResult
 
+// Who sells (the catalog's seller); a field the catalog leaves out is left out
+// here too (the answer is on the widget's first paint).
+type SellerResult struct {
+	// Legal name
+	Name *string
+	// Postal address
+	Address *string
+	// ISO 3166 alpha-2 code
+	Country *string
+	// VAT or other tax number
+	TaxID *string
+	// Support and billing address
+	Email *string
+	// The seller's support site
+	SupportURL *string
+}
+
 // StorefrontPayload is the payload type of the catalog service storefront
 // method.
 type StorefrontPayload struct {
@@ -239,6 +262,12 @@ type StorefrontResult struct {
 	SupportURL   string
 	Apps         []*AppResult
 	Cards        []*CardResult
+	Seller       *SellerResult
+	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
+	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
+	// locale) or the seller's own
+	Legal   map[string]string
+	Consent *ConsentResult
 }
 
 // MakeBadRequest builds a goa.ServiceError from an error.

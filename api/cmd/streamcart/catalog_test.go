@@ -22,6 +22,9 @@ func TestCatalogCommandsRefuseTheSandboxBesideLive(t *testing.T) {
 	if err := os.WriteFile(file, []byte(demo), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name    string
 		stripe  string
@@ -47,6 +50,55 @@ func TestCatalogCommandsRefuseTheSandboxBesideLive(t *testing.T) {
 					if _, statErr := os.Stat(cfg.DB); statErr == nil {
 						t.Fatalf("catalog import refused but opened %s", cfg.DB)
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestCatalogCommandsRefuseLegalFiles: `catalog check` and `catalog import` refuse a legal entry
+// whose file is missing, absolute or outside the catalog's folder, naming the entry and its
+// line; nothing is imported. With the files beside it the catalog is valid.
+func TestCatalogCommandsRefuseLegalFiles(t *testing.T) {
+	const entry = "  terms: {en: legal/terms.md, de: legal/terms.de.md}\n"
+	demo := string(catalog.DemoYAML())
+	if !strings.Contains(demo, entry) {
+		t.Fatal("the demo catalog's terms entry moved")
+	}
+	cases := []struct {
+		name, terms, problem string
+	}{
+		{"valid", entry, ""},
+		{"missing", "  terms: legal/nope.md\n", `legal.terms: file "legal/nope.md" is missing`},
+		{"missing locale", "  terms: {en: legal/terms.md, de: legal/agb.md}\n", `legal.terms.de: file "legal/agb.md" is missing`},
+		{"traversal", "  terms: ../../etc/passwd\n", `legal.terms: file "../../etc/passwd" must not contain empty, . or .. segments`},
+		{"absolute", "  terms: /etc/passwd\n", `legal.terms: file "/etc/passwd" must be relative to the catalog file`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "catalog.yaml")
+			if err := os.WriteFile(file, []byte(strings.Replace(demo, entry, tc.terms, 1)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := catalog.WriteDemoLegal(dir); err != nil {
+				t.Fatal(err)
+			}
+			for _, sub := range []string{"check", "import"} {
+				cfg := app.Config{CatalogFile: file, DB: filepath.Join(t.TempDir(), "s.db")}
+				var err error
+				captureStdout(t, func() error { err = catalogCommand(t.Context(), sub, cfg); return nil })
+				if tc.problem == "" {
+					if err != nil {
+						t.Fatalf("catalog %s: %v", sub, err)
+					}
+					continue
+				}
+				if !errors.Is(err, catalog.ErrInvalid) || !strings.Contains(err.Error(), tc.problem) || !strings.Contains(err.Error(), file+":") {
+					t.Fatalf("catalog %s: %v, want %q", sub, err, tc.problem)
+				}
+				if _, statErr := os.Stat(cfg.DB); sub == "import" && statErr == nil {
+					t.Fatalf("catalog import refused but opened %s", cfg.DB)
 				}
 			}
 		})

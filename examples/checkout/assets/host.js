@@ -85,7 +85,8 @@ function applyLocale(code) {
   const info = i18n.locales.find((l) => l.code === norm);
   const m = messages(info ? norm : i18n.default);
   document.querySelectorAll('[data-i18n]').forEach((node) => {
-    const s = m[node.dataset.i18n];
+    // The copyright line's year and owner come from the server (the shop's clock, the seller).
+    const s = m[node.dataset.i18n]?.replace('{year}', node.dataset.year ?? '').replace('{name}', node.dataset.name ?? '');
     if (s && node.textContent !== s) node.textContent = s;
   });
   document
@@ -301,7 +302,8 @@ async function loadStorefront() {
 function showStorefront(data) {
   const support = safeHttpURL(data?.supportUrl);
   if (support) {
-    document.querySelectorAll('a[data-support-link]').forEach((a) => {
+    // Links the server took from the catalog (its legal pages, the seller's site) stay as they are.
+    document.querySelectorAll('a[data-support-link]:not([data-legal-link])').forEach((a) => {
       const frag = a.dataset.supportLink;
       a.href = frag ? `${support.split('#')[0]}#${frag}` : support;
     });

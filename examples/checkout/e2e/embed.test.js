@@ -3,7 +3,7 @@
 // through CORS), plus the storefront key rules: unknown key 401, foreign origin refused.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -32,6 +32,8 @@ before(async () => {
   const origin = `http://127.0.0.1:${port}`;
   dir = await mkdtemp(join(tmpdir(), 'streamcart-embed-'));
   const demo = await readFile(join(repoRoot, 'api/catalog/demo.yaml'), 'utf8');
+  // Its legal pages are files beside it (catalog check refuses it without them).
+  await cp(join(repoRoot, 'api/catalog/legal'), join(dir, 'legal'), { recursive: true });
   const catalog = join(dir, 'catalog.yaml');
   assert.ok(demo.includes('      - http://127.0.0.1:8081\n'), 'demo catalog allows the default reseller origin');
   await writeFile(

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, writeFile, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, writeFile, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, launchBrowser, newPage, shot, persisted, api, uniqueEmail, freePort, repoRoot, startExample } from './helpers.js';
@@ -24,6 +24,8 @@ before(async () => {
   const origin = `http://127.0.0.1:${port}`;
   dir = await mkdtemp(join(tmpdir(), 'streamcart-react-host-'));
   const demo = await readFile(join(repoRoot, 'api/catalog/demo.yaml'), 'utf8');
+  // Its legal pages are files beside it (catalog check refuses it without them).
+  await cp(join(repoRoot, 'api/catalog/legal'), join(dir, 'legal'), { recursive: true });
   assert.ok(demo.includes('      - http://127.0.0.1:8082\n'), 'demo catalog allows the default React host origin');
   const catalog = join(dir, 'catalog.yaml');
   await writeFile(catalog, demo.replace('      - http://127.0.0.1:8082\n', `      - ${origin}\n`));

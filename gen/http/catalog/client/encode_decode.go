@@ -812,3 +812,28 @@ func unmarshalCardResultResponseBodyToCatalogCardResult(v *CardResultResponseBod
 
 	return res
 }
+
+// unmarshalSellerResultResponseBodyToCatalogSellerResult builds a value of
+// type *catalog.SellerResult from a value of type *SellerResultResponseBody.
+func unmarshalSellerResultResponseBodyToCatalogSellerResult(v *SellerResultResponseBody) *catalog.SellerResult {
+	res := &catalog.SellerResult{
+		Name:       v.Name,
+		Address:    v.Address,
+		Country:    v.Country,
+		TaxID:      v.TaxID,
+		Email:      v.Email,
+		SupportURL: v.SupportURL,
+	}
+
+	return res
+}
+
+// unmarshalConsentResultResponseBodyToCatalogConsentResult builds a value of
+// type *catalog.ConsentResult from a value of type *ConsentResultResponseBody.
+func unmarshalConsentResultResponseBodyToCatalogConsentResult(v *ConsentResultResponseBody) *catalog.ConsentResult {
+	res := &catalog.ConsentResult{
+		Checkbox: *v.Checkbox,
+	}
+
+	return res
+}

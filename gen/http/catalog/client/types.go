@@ -100,6 +100,12 @@ type StorefrontResponseBody struct {
 	SupportURL   *string                   `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
 	Apps         []*AppResultResponseBody  `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
 	Cards        []*CardResultResponseBody `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
+	Seller       *SellerResultResponseBody `form:"seller,omitempty" json:"seller,omitempty" xml:"seller,omitempty"`
+	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
+	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
+	// locale) or the seller's own
+	Legal   map[string]string          `form:"legal,omitempty" json:"legal,omitempty" xml:"legal,omitempty"`
+	Consent *ConsentResultResponseBody `form:"consent,omitempty" json:"consent,omitempty" xml:"consent,omitempty"`
 }
 
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
@@ -289,6 +295,28 @@ type CardResultResponseBody struct {
 	Text  *string `form:"text,omitempty" json:"text,omitempty" xml:"text,omitempty"`
 	URL   *string `form:"url,omitempty" json:"url,omitempty" xml:"url,omitempty"`
 	Icon  *string `form:"icon,omitempty" json:"icon,omitempty" xml:"icon,omitempty"`
+}
+
+// SellerResultResponseBody is used to define fields on response body types.
+type SellerResultResponseBody struct {
+	// Legal name
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Postal address
+	Address *string `form:"address,omitempty" json:"address,omitempty" xml:"address,omitempty"`
+	// ISO 3166 alpha-2 code
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// VAT or other tax number
+	TaxID *string `form:"taxId,omitempty" json:"taxId,omitempty" xml:"taxId,omitempty"`
+	// Support and billing address
+	Email *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
+	// The seller's support site
+	SupportURL *string `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
+}
+
+// ConsentResultResponseBody is used to define fields on response body types.
+type ConsentResultResponseBody struct {
+	// Ask for a ticked box besides the consent line
+	Checkbox *bool `form:"checkbox,omitempty" json:"checkbox,omitempty" xml:"checkbox,omitempty"`
 }
 
 // NewListProductsProductListOK builds a "catalog" service "listProducts"
@@ -536,6 +564,14 @@ func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResu
 		}
 		v.Cards[i] = unmarshalCardResultResponseBodyToCatalogCardResult(val)
 	}
+	v.Seller = unmarshalSellerResultResponseBodyToCatalogSellerResult(body.Seller)
+	v.Legal = make(map[string]string, len(body.Legal))
+	for key, val := range body.Legal {
+		tk := key
+		tv := val
+		v.Legal[tk] = tv
+	}
+	v.Consent = unmarshalConsentResultResponseBodyToCatalogConsentResult(body.Consent)
 
 	return v
 }
@@ -657,6 +693,15 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Cards == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("cards", "body"))
 	}
+	if body.Seller == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("seller", "body"))
+	}
+	if body.Legal == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("legal", "body"))
+	}
+	if body.Consent == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("consent", "body"))
+	}
 	for _, e := range body.Apps {
 		if e != nil {
 			if err2 := ValidateAppResultResponseBody(e); err2 != nil {
@@ -669,6 +714,11 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 			if err2 := ValidateCardResultResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)
 			}
+		}
+	}
+	if body.Consent != nil {
+		if err2 := ValidateConsentResultResponseBody(body.Consent); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return
@@ -1005,6 +1055,15 @@ func ValidateCardResultResponseBody(body *CardResultResponseBody) (err error) {
 	}
 	if body.Icon == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
+	}
+	return
+}
+
+// ValidateConsentResultResponseBody runs the validations defined on
+// ConsentResultResponseBody
+func ValidateConsentResultResponseBody(body *ConsentResultResponseBody) (err error) {
+	if body.Checkbox == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("checkbox", "body"))
 	}
 	return
 }

@@ -667,3 +667,28 @@ func marshalCatalogCardResultToCardResultResponseBody(v *catalog.CardResult) *Ca
 
 	return res
 }
+
+// marshalCatalogSellerResultToSellerResultResponseBody builds a value of type
+// *SellerResultResponseBody from a value of type *catalog.SellerResult.
+func marshalCatalogSellerResultToSellerResultResponseBody(v *catalog.SellerResult) *SellerResultResponseBody {
+	res := &SellerResultResponseBody{
+		Name:       v.Name,
+		Address:    v.Address,
+		Country:    v.Country,
+		TaxID:      v.TaxID,
+		Email:      v.Email,
+		SupportURL: v.SupportURL,
+	}
+
+	return res
+}
+
+// marshalCatalogConsentResultToConsentResultResponseBody builds a value of
+// type *ConsentResultResponseBody from a value of type *catalog.ConsentResult.
+func marshalCatalogConsentResultToConsentResultResponseBody(v *catalog.ConsentResult) *ConsentResultResponseBody {
+	res := &ConsentResultResponseBody{
+		Checkbox: v.Checkbox,
+	}
+
+	return res
+}

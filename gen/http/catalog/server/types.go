@@ -100,6 +100,12 @@ type StorefrontResponseBody struct {
 	SupportURL   string                    `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
 	Apps         []*AppResultResponseBody  `form:"apps" json:"apps" xml:"apps"`
 	Cards        []*CardResultResponseBody `form:"cards" json:"cards" xml:"cards"`
+	Seller       *SellerResultResponseBody `form:"seller" json:"seller" xml:"seller"`
+	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
+	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
+	// locale) or the seller's own
+	Legal   map[string]string          `form:"legal" json:"legal" xml:"legal"`
+	Consent *ConsentResultResponseBody `form:"consent" json:"consent" xml:"consent"`
 }
 
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
@@ -293,6 +299,28 @@ type CardResultResponseBody struct {
 	Text  string `form:"text" json:"text" xml:"text"`
 	URL   string `form:"url" json:"url" xml:"url"`
 	Icon  string `form:"icon" json:"icon" xml:"icon"`
+}
+
+// SellerResultResponseBody is used to define fields on response body types.
+type SellerResultResponseBody struct {
+	// Legal name
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Postal address
+	Address *string `form:"address,omitempty" json:"address,omitempty" xml:"address,omitempty"`
+	// ISO 3166 alpha-2 code
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// VAT or other tax number
+	TaxID *string `form:"taxId,omitempty" json:"taxId,omitempty" xml:"taxId,omitempty"`
+	// Support and billing address
+	Email *string `form:"email,omitempty" json:"email,omitempty" xml:"email,omitempty"`
+	// The seller's support site
+	SupportURL *string `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
+}
+
+// ConsentResultResponseBody is used to define fields on response body types.
+type ConsentResultResponseBody struct {
+	// Ask for a ticked box besides the consent line
+	Checkbox bool `form:"checkbox" json:"checkbox" xml:"checkbox"`
 }
 
 // NewListProductsResponseBody builds the HTTP response body from the result of
@@ -506,6 +534,20 @@ func NewStorefrontResponseBody(res *catalog.StorefrontResult) *StorefrontRespons
 		}
 	} else {
 		body.Cards = []*CardResultResponseBody{}
+	}
+	if res.Seller != nil {
+		body.Seller = marshalCatalogSellerResultToSellerResultResponseBody(res.Seller)
+	}
+	if res.Legal != nil {
+		body.Legal = make(map[string]string, len(res.Legal))
+		for key, val := range res.Legal {
+			tk := key
+			tv := val
+			body.Legal[tk] = tv
+		}
+	}
+	if res.Consent != nil {
+		body.Consent = marshalCatalogConsentResultToConsentResultResponseBody(res.Consent)
 	}
 	return body
 }

@@ -77,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"dd5\" --action \"o6v\" --target \"ci7\" --ip \"994\" --limit 37 --cursor \"zw0\" --session \"j8j\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"ufn\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 199 --session \"5jg\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"mm5\" --q \"5j3\" --limit 163 --cursor \"ife\" --session \"xg1\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"cem\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --ip \"b7v\" --limit 125 --cursor \"i02\" --session \"3c7\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"fke\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"zhk\"" + "\n" +
 		""
 }
 
@@ -1432,7 +1432,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"dd5\" --action \"o6v\" --target \"ci7\" --ip \"994\" --limit 37 --cursor \"zw0\" --session \"j8j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --ip \"b7v\" --limit 125 --cursor \"i02\" --session \"3c7\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1464,7 +1464,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"ufn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fke\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1486,7 +1486,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"mqd\",\n      \"source\": \"jm2\"\n   }' --csrf-token \"Dicta aut eaque temporibus omnis atque.\" --session \"0b6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"8f0\",\n      \"source\": \"6x\"\n   }' --csrf-token \"Qui eaque explicabo.\" --session \"681\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1504,7 +1504,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"ncz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"h6m\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1524,7 +1524,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 995884222995028346 --session \"fpq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 6931323369387412081 --session \"2hf\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1559,7 +1559,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 199 --session \"5jg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1581,7 +1581,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 141063986223859248 --csrf-token \"Eum non aut.\" --session \"j4c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5578638975682511528 --csrf-token \"Eveniet dicta voluptatem hic labore qui.\" --session \"hy2\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1603,7 +1603,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7906595521617843105 --csrf-token \"Vel ducimus modi.\" --session \"nfa\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3630871423688905702 --csrf-token \"Beatae cum aut numquam quaerat.\" --session \"jwz\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1641,7 +1641,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"mm5\" --q \"5j3\" --limit 163 --cursor \"ife\" --session \"xg1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"")
 }
 
 func adminMailResendUsage() {
@@ -1663,7 +1663,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 8428194777184715426 --csrf-token \"Id ipsum.\" --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 900936618419605221 --csrf-token \"Et est deserunt.\" --session \"cg2\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1694,7 +1694,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"cem\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"zhk\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1716,7 +1716,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"i67\",\n      \"role\": \"owner\"\n   }' --csrf-token \"At nesciunt quis laudantium ea molestias.\" --session \"3ug\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sce\",\n      \"role\": \"support\"\n   }' --csrf-token \"Dolore laudantium.\" --session \"obm\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1738,7 +1738,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"wcf\" --csrf-token \"Aut tempora architecto ipsa et.\" --session \"x1k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"glg\" --csrf-token \"Molestiae ut ab et blanditiis assumenda.\" --session \"ai3\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1769,7 +1769,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"b8j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"akt\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1791,7 +1791,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5205166622918872014\n      ],\n      \"code\": \"kum\",\n      \"expirationDate\": \"q38\",\n      \"maxUses\": 3570712149444215495,\n      \"recurring\": true,\n      \"startDate\": \"5le\",\n      \"type\": \"Percentage\",\n      \"value\": \"s0\"\n   }' --csrf-token \"Temporibus quasi perferendis sit voluptatem quae.\" --session \"vo0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         533427850654157609,\n         5457037498668814372,\n         9210281120859102377\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ph2\",\n      \"maxUses\": 8303872223040730923,\n      \"recurring\": true,\n      \"startDate\": \"xnq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"x69\"\n   }' --csrf-token \"Omnis explicabo et et occaecati.\" --session \"kum\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1815,7 +1815,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"159\",\n      \"maxUses\": 5470642192382815671,\n      \"startDate\": \"bra\"\n   }' --code \"fnb\" --csrf-token \"Porro provident enim officia.\" --session \"p1k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"vfc\",\n      \"maxUses\": 1245708450793899132,\n      \"startDate\": \"x1c\"\n   }' --code \"bnv\" --csrf-token \"Voluptates quis velit dolore culpa.\" --session \"43b\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -1851,7 +1851,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"h8u\" --csrf-token \"Ut omnis excepturi nulla aliquam.\" --session \"geh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Et cupiditate non.\" --session \"5mr\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -1873,7 +1873,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"njm\" --csrf-token \"Culpa ab ad veritatis dolorem expedita.\" --session \"gx7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"5qy\" --csrf-token \"Est molestiae.\" --session \"emq\"")
 }
 
 func adminServicesExtendUsage() {
@@ -1897,7 +1897,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1075\n   }' --id \"yok\" --csrf-token \"Sequi necessitatibus fugit et praesentium exercitationem omnis.\" --session \"jk1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 731\n   }' --id \"bo8\" --csrf-token \"Ipsa sint.\" --session \"aen\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -1919,7 +1919,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"zue\" --csrf-token \"Aperiam cupiditate molestiae quaerat occaecati sequi velit.\" --session \"jcl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"fio\" --csrf-token \"Dolorem fuga qui ducimus.\" --session \"cs8\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1956,7 +1956,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"k0l\" --outcome \"mhy\" --limit 80 --cursor \"xmc\" --session \"kes\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"6io\" --outcome \"whv\" --limit 170 --cursor \"flu\" --session \"238\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1985,7 +1985,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"4y4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"7t4\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2021,7 +2021,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"tz6\" --limit 4 --session \"r15\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"cz9\" --limit 70 --session \"ll5\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2041,7 +2041,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"zj2\" --session \"1zv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"gh0\" --session \"utz\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2063,7 +2063,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"6la\" --csrf-token \"Exercitationem quae dolor qui culpa debitis repudiandae.\" --session \"ks7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1mz\" --csrf-token \"Qui ut laboriosam dicta.\" --session \"vqd\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2085,7 +2085,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"9vq\" --csrf-token \"Esse eaque aut sed minima enim omnis.\" --session \"dt0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"p2j\" --csrf-token \"Odio voluptas maiores sit deleniti quas.\" --session \"u9e\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2121,7 +2121,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ep0\" --csrf-token \"Quos totam sed voluptatem reiciendis vitae.\" --session \"yff\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2145,7 +2145,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"1os\"\n   }' --id \"9gk\" --csrf-token \"Quae inventore rem quis sed.\" --session \"9ox\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"fx1\"\n   }' --id \"29g\" --csrf-token \"Ut laborum culpa consequuntur assumenda at perspiciatis.\" --session \"ad7\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2169,7 +2169,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 1991868826295816858,\n      \"keepLine\": false,\n      \"reason\": \"qgr\"\n   }' --id \"s6w\" --csrf-token \"Cumque beatae doloribus.\" --session \"py7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7516969569121816412,\n      \"keepLine\": true,\n      \"reason\": \"h71\"\n   }' --id \"i9g\" --csrf-token \"Quo quae inventore rem quis sed.\" --session \"9ox\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2189,7 +2189,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"62q\" --session \"57k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"v4l\" --session \"1mn\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2224,7 +2224,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 238 --session \"3mx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 108 --session \"grv\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2248,7 +2248,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"r1d\"\n   }' --id \"77s\" --csrf-token \"Vitae quisquam nobis voluptates eum sunt nobis.\" --session \"72g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"nuf\"\n   }' --id \"rjg\" --csrf-token \"Magnam illo sint non molestiae.\" --session \"wa6\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2270,7 +2270,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"8fc\" --csrf-token \"Esse id vel consequatur mollitia corrupti.\" --session \"vhx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"np1\" --csrf-token \"Consequatur omnis.\" --session \"n1y\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2301,7 +2301,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 48 --session \"yoh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 54 --session \"lxq\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2337,7 +2337,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"cTN\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"pmc\" --locale \"en-us\"")
 }
 
 func catalogGetProductUsage() {
@@ -2359,7 +2359,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1817961036524910083 --currency \"EUe\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6552212538598939821 --currency \"WdX\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2379,7 +2379,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"HuV\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Ooe\" --locale \"nl-nl\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2417,7 +2417,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2350672074154188265 --from \"Quo soluta consectetur itaque hic laudantium laborum.\" --to \"Ipsum vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 7574213636445592008 --from \"Et quos dolores soluta tenetur quia aut.\" --to \"Aspernatur occaecati sunt omnis.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2435,7 +2435,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2453,7 +2453,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2512,7 +2512,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Et veritatis et.\" --t \"i3x\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Iste rerum quo et distinctio optio perspiciatis.\" --t \"0m3\" --locale \"de-de\"")
 }
 
 func invoicesPayUsage() {
@@ -2536,7 +2536,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"t4x\",\n      \"returnUrl\": \"797\"\n   }' --invoice-id \"Sit doloremque.\" --t \"agv\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ken\",\n      \"returnUrl\": \"fa3\"\n   }' --invoice-id \"Sunt consequatur aut eaque.\" --t \"sjx\" --locale \"en-gb\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2580,7 +2580,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"paid\" --q \"cdz\" --gateway \"i97\" --from \"sl0\" --to \"wtg\" --limit 77 --cursor \"yo3\" --session \"71z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"5q2\" --gateway \"j7a\" --from \"u4l\" --to \"5jx\" --limit 173 --cursor \"61r\" --session \"zyv\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2600,7 +2600,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"wpo\" --session \"yk1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"v98\" --session \"0lc\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2631,7 +2631,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"xk7\" --pid 7718061257349847298")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"x8b\" --pid 6985028767513024733")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2665,7 +2665,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"10q\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"OHA\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 52,\n      \"gateway\": \"Odio accusamus dolores tempore occaecati.\",\n      \"pid\": 2,\n      \"promoCode\": \"39f\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"z46\"\n   }' --token \"Explicabo non nisi omnis porro est sapiente.\" --idempotency-key \"enr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"mlg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vCe\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 62,\n      \"gateway\": \"Mollitia incidunt aut minus dolore itaque.\",\n      \"pid\": 2,\n      \"promoCode\": \"qy1\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"aq4\"\n   }' --token \"Facilis inventore nostrum dolorem omnis in.\" --idempotency-key \"d3z\"")
 }
 
 func orderGetUsage() {
@@ -2685,7 +2685,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Esse saepe aut.\" --token \"Veniam ut repudiandae et aspernatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Laborum commodi hic.\" --token \"Iusto accusantium.\"")
 }
 
 func orderCancelUsage() {
@@ -2705,7 +2705,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Est labore itaque.\" --token \"Magnam incidunt dicta consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Est alias.\" --token \"Rerum voluptatem.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2733,7 +2733,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"gUh\",\n      \"extraConnections\": 19,\n      \"pid\": 2,\n      \"promoCode\": \"81q\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"lHn\",\n      \"extraConnections\": 97,\n      \"pid\": 2,\n      \"promoCode\": \"3hq\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2772,7 +2772,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Adipisci excepturi at.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Consequatur similique esse.\"")
 }
 
 func servicesGetUsage() {
@@ -2794,7 +2794,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Deserunt sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Voluptatem tempora dolor sed ad velit vero.\" --locale \"en-gb\" --token \"Eveniet facilis fuga et.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2816,7 +2816,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Incidunt doloremque odit quas aut voluptate tenetur.\" --locale \"es-es\" --token \"Vero ex distinctio voluptatum fugit molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Aliquam nobis ut ut modi cupiditate veniam.\" --locale \"pt-pt\" --token \"Temporibus culpa.\"")
 }
 
 func servicesRestartUsage() {
@@ -2838,7 +2838,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Voluptas architecto totam autem consequatur non.\" --locale \"en\" --token \"Et reiciendis aut vero quia rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Dicta ullam consequuntur blanditiis iure architecto molestiae.\" --locale \"pt-pt\" --token \"Eius dolorem quo.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2860,7 +2860,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Sapiente corrupti at expedita consequuntur.\" --locale \"de-de\" --token \"Et beatae laboriosam voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ut debitis consequuntur culpa consectetur accusantium.\" --locale \"en\" --token \"Alias expedita dolorem sequi.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2884,7 +2884,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Doloremque beatae voluptatem ut minus vitae tenetur.\" --locale \"en-gb\" --token \"Incidunt vero deserunt animi labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est voluptatem nobis.\" --locale \"pt-pt\" --token \"Amet esse sit sit.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2908,7 +2908,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Possimus numquam earum in ipsum.\" --locale \"en-gb\" --token \"Voluptas fugiat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Tempora et.\" --locale \"en-us\" --token \"Et id dolorem aut consequatur tenetur vel.\"")
 }
 
 func servicesRenewUsage() {
@@ -2932,7 +2932,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"qwz\",\n      \"pid\": 3010650205579707836,\n      \"returnUrl\": \"i70\"\n   }' --service-id \"Dolorum voluptate ad quos magni nesciunt saepe.\" --locale \"de-de\" --token \"Voluptas sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"dpf\",\n      \"pid\": 2562850785818666172,\n      \"returnUrl\": \"l1e\"\n   }' --service-id \"Qui dolore.\" --locale \"en\" --token \"Praesentium qui ut ipsam non.\"")
 }
 
 func servicesCancelUsage() {
@@ -2954,7 +2954,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Laborum quas.\" --locale \"es-es\" --token \"Libero quibusdam dolorem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
 }
 
 func servicesResumeUsage() {
@@ -2976,7 +2976,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Earum non qui commodi dolorem.\" --locale \"es-es\" --token \"Hic laudantium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Vel qui nobis iusto impedit ut quae.\" --locale \"en-gb\" --token \"Suscipit quia reiciendis ut libero aut soluta.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3007,7 +3007,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nisi et maiores quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Sit autem.\"")
 }
 
 func resellersOrderUsage() {
@@ -3029,7 +3029,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"vyg\",\n      \"currency\": \"upq\",\n      \"existingReseller\": true,\n      \"gateway\": \"Rem iusto aut et.\",\n      \"password\": \"0f0\",\n      \"pid\": 1506530087286194591,\n      \"returnUrl\": \"5dy\"\n   }' --token \"Ut id eos nulla quo.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0em\",\n      \"currency\": \"l\",\n      \"existingReseller\": true,\n      \"gateway\": \"Non minima ut id eos nulla quo.\",\n      \"password\": \"91a\",\n      \"pid\": 208964266118748977,\n      \"returnUrl\": \"egk\"\n   }' --token \"Placeat laborum earum.\" --idempotency-key \"0a\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3051,7 +3051,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Earum sunt harum.\" --locale \"en-gb\" --token \"Voluptatem et incidunt dolorem dolorum maxime.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"In laboriosam impedit fugit.\" --locale \"de-de\" --token \"Reprehenderit maxime earum voluptas.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3084,7 +3084,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"gte\",\n      \"token\": \"k0k\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"fu2\",\n      \"token\": \"oaz\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3102,7 +3102,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"l63\",\n      \"token\": \"my5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6jq\",\n      \"token\": \"q3o\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3120,7 +3120,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"frs\",\n      \"otp\": \"anl\",\n      \"password\": \"b1i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"rwe\",\n      \"otp\": \"0kf\",\n      \"password\": \"kp9\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3138,7 +3138,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"2am\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"gum\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3158,7 +3158,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Suscipit minima.\" --session \"z61\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Delectus deserunt non aut voluptas.\" --session \"gjs\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3190,7 +3190,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"c0b\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"hf4\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3208,7 +3208,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"At earum nihil quasi quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ipsa sint.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3226,7 +3226,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"r8n\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"vjv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3244,7 +3244,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tn4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"mh2\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3264,7 +3264,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"v22\"\n   }' --token \"Dolor eligendi error.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ozo\"\n   }' --token \"Earum sit ipsam neque.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3298,7 +3298,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"yy\" --locale \"de-de\" --token \"Harum iusto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"gcm\" --locale \"de-de\" --token \"Molestiae cum distinctio sit.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3318,7 +3318,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"zxd\",\n      \"extraQuantity\": 5150569001408366223,\n      \"serviceId\": \"9br\"\n   }' --token \"Dolorem modi sint nesciunt deserunt nemo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"d6\",\n      \"extraQuantity\": 440797947138412397,\n      \"serviceId\": \"yon\"\n   }' --token \"Rem voluptatum quae illum quo odit odio.\"")
 }
 
 func upsellOrderUsage() {
@@ -3340,5 +3340,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"g\",\n      \"extraQuantity\": 2203475549486245534,\n      \"gateway\": \"Quisquam ad ut inventore qui quas.\",\n      \"returnUrl\": \"402\",\n      \"serviceId\": \"mdb\"\n   }' --token \"Ut sed.\" --idempotency-key \"ont\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"x8u\",\n      \"extraQuantity\": 6170707015014683402,\n      \"gateway\": \"Magnam sit optio exercitationem.\",\n      \"returnUrl\": \"zv5\",\n      \"serviceId\": \"tur\"\n   }' --token \"Reiciendis et odit qui eum.\" --idempotency-key \"d9l\"")
 }
