@@ -21,17 +21,14 @@ var OperatorPasswordCost = 10
 // admin wires the seller's console API: operators, the console's reads, roles and the audit
 // log, all on business time.
 func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, orders *order.Orders) *httpapi.Admin {
-	ops := operator.New(a.store, storeName(a.cfg.StoreName), a.log)
-	ops.SetClock(now)
+	ops := operator.New(a.store, storeName(a.cfg.StoreName), a.log, now)
 	ops.SetPasswordCost(OperatorPasswordCost)
 	ops.SetSecretKey(a.key)
 	// Security time: the sign-in guard reads the base clock, never the test clock's offset.
 	ops.SetGuard(operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer,
 		ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath})
-	c := console.New(a.store)
-	c.SetClock(now)
-	log := audit.New(a.store, a.log)
-	log.SetClock(now)
+	c := console.New(a.store, now)
+	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now
 	// Security time: support's extension cap counts real days, never the test clock's.
 	d.RealNow, d.SupportMaxExtendDays = a.clock.Base, a.cfg.SupportMaxExtendDays

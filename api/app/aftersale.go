@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/affiliate"
@@ -42,7 +43,7 @@ type afterSale struct {
 	}
 }
 
-func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func()) (*afterSale, error) {
+func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func(), now func() time.Time) (*afterSale, error) {
 	var smtp *mail.SMTP
 	if cfg.SMTPURL != "" {
 		s, err := mail.ParseSMTPURL(cfg.SMTPURL)
@@ -55,22 +56,22 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	if !ok {
 		return nil, fmt.Errorf("panel %q cannot manage lines", cfg.Panel)
 	}
-	auditLog := audit.New(a.store, a.log)
+	auditLog := audit.New(a.store, a.log, now)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
 	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base}
-	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log)
-	renewer := renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log)
+	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
+	renewer := renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log, now)
 	renewer.SetReminders(reminders)
 	return &afterSale{
 		outbox:      outbox,
-		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
+		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log, now),
 		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
-		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
-		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
+		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
-		affiliates:  affiliate.New(a.store),
+		affiliates:  affiliate.New(a.store, now),
 		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base},
 		renewalMail: renewalMail,
 		orders:      a.store,

@@ -267,10 +267,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	}
 	cat := a.Catalog
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
-	accounts := account.New(a.sessions, signer)
-	accounts.SetClock(now)
-	builtin := panel.NewBuiltin(st, cfg.ServerHostname)
-	builtin.SetClock(now)
+	accounts := account.New(a.sessions, signer, now)
+	builtin := panel.NewBuiltin(st, cfg.ServerHostname, now)
 	var lines panel.Panel = builtin
 	switch cfg.Panel {
 	case "", "builtin":
@@ -283,36 +281,30 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	default:
 		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
 	}
-	var worker *job.Worker
+	// The worker is built last, from every service's handler; what enqueues a job rings its
+	// bell, made first.
+	bell := job.NewBell()
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: []string{base},
-		OnPaid:        func() { worker.Notify() },
+		OnPaid:        bell.Ring,
 		Observe:       a.observeOrder,
 		// Free trials: to the order service 0 is no limit.
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
-	}, log)
-	orders.SetClock(now)
-	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
-	prov.SetClock(now)
-	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
+	}, log, now)
+	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log, now)
+	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, bell.Ring, now)
 	if err != nil {
 		return nil, err
 	}
-	after.signin.SetClock(now)
-	after.upsells.SetClock(now)
-	after.resellers.SetClock(now)
-	after.affiliates.SetClock(now)
-	after.renewals.SetClock(now)
-	after.reminders.SetClock(now)
 	a.renewals = after.renewals.Job(st.Enqueue)
 	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
 	a.renewalMail = after.renewalMail
 	prov.Notify(provisionNotices{after.notices, after.reminders})
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
-	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
+	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
 	webhooks.KeepCards(st)
 	progress := payment.NewProgress(st)
@@ -324,17 +316,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	}
 	a.chargeRenewals = after.renewals.Charge
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
-	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
-	reconciler.SetClock(now)
+	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
-	worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
+	a.worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle, renewal.JobTrialEnding: after.reminders.TrialEnding,
 		renewal.JobLineSync: after.renewals.SyncLine}), job.Options{
-		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base,
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base, Bell: bell,
 	})
-	a.worker = worker
 	if reconciler.Enabled() {
 		if err := reconciler.Start(ctx); err != nil {
 			return nil, err
@@ -355,7 +345,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayProgress: progress,
 		Now:         now,
 		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: func() { worker.Notify() }}, orders),
+			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: bell.Ring}, orders),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // Role is what an operator may do (authz.OperatorAllowed).
@@ -155,17 +156,15 @@ type Operators struct {
 	guard  Guard
 }
 
-// New returns the operators service; issuer names the shop in authenticator apps.
-func New(store Store, issuer string, log *slog.Logger) *Operators {
+// New returns the operators service; issuer names the shop in authenticator apps; now is the
+// business clock (setup and session expiry, TOTP time), nil: real time. The sign-in guard is on
+// real time (SetGuard).
+func New(store Store, issuer string, log *slog.Logger, now func() time.Time) *Operators {
 	if issuer == "" {
 		issuer = "Streamcart"
 	}
-	return &Operators{store: store, issuer: issuer, log: log, now: time.Now, cost: bcrypt.DefaultCost, guard: Guard{}.orDefaults()}
+	return &Operators{store: store, issuer: issuer, log: log, now: clock.OrReal(now), cost: bcrypt.DefaultCost, guard: Guard{}.orDefaults()}
 }
-
-// SetClock sets the business clock (setup and session expiry, TOTP time); the sign-in guard is on
-// real time (SetGuard).
-func (s *Operators) SetClock(now func() time.Time) { s.now = now }
 
 // SetSecretKey seals the TOTP secrets it stores with a key derived from the shop's secret key
 // (the one signing session tokens, the same on every replica).

@@ -39,8 +39,7 @@ func (f *fixture) move(d time.Duration) {
 
 func newFixture(t *testing.T, b storetest.Backend) *fixture {
 	f := &fixture{now: t0}
-	f.ops = operator.New(b.Open(t), "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)))
-	f.ops.SetClock(f.clock)
+	f.ops = operator.New(b.Open(t), "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock)
 	// The guard's delay moves the clock instead of waiting.
 	f.ops.SetGuard(operator.Guard{Now: f.clock, Sleep: func(_ context.Context, d time.Duration) error { f.move(d); return nil }})
 	f.ops.SetPasswordCost(bcrypt.MinCost)
@@ -263,8 +262,7 @@ func TestSealedSecretBelongsToItsOperator(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		f := &fixture{now: t0}
 		st := b.Open(t)
-		f.ops = operator.New(st, "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)))
-		f.ops.SetClock(f.clock)
+		f.ops = operator.New(st, "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock)
 		f.ops.SetPasswordCost(bcrypt.MinCost)
 		f.ops.SetSecretKey([]byte("a secret key of the shop, 32+ bytes long"))
 		ctx := t.Context()

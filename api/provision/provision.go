@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
@@ -52,13 +53,11 @@ type Notifier interface {
 // Notify makes n tell buyers about their orders.
 func (p *Provisioner) Notify(n Notifier) { p.notify = n }
 
-// New returns a provisioner creating lines with usernames starting with prefix.
-func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, log *slog.Logger) *Provisioner {
-	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, log: log, now: time.Now}
+// New returns a provisioner creating lines with usernames starting with prefix; now is the
+// business clock (service due dates), nil: real time.
+func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, log *slog.Logger, now func() time.Time) *Provisioner {
+	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (service due dates): the shop's test clock; time.Now by default.
-func (p *Provisioner) SetClock(now func() time.Time) { p.now = now }
 
 // Handle provisions the order named by the job.
 func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {

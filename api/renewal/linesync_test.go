@@ -79,7 +79,7 @@ func TestSyncLineBringsThePanelInStep(t *testing.T) {
 		{ref: "svc_suspended", down: 1, fails: true},
 	} {
 		lines := &panelLog{down: tc.down}
-		r := renewal.New(st, func() *catalog.Catalog { return catalog.Demo() }, nil, lines, renewal.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		r := renewal.New(st, func() *catalog.Catalog { return catalog.Demo() }, nil, lines, renewal.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 		err := r.SyncLine(t.Context(), job.Job{Kind: renewal.JobLineSync, Ref: tc.ref})
 		if tc.fails {
 			if err == nil || !errors.Is(err, panel.ErrUnavailable) || job.IsPermanent(err) {
@@ -98,7 +98,7 @@ func TestSyncLineBringsThePanelInStep(t *testing.T) {
 		}
 	}
 	lines := &panelLog{}
-	r := renewal.New(st, func() *catalog.Catalog { return catalog.Demo() }, nil, lines, renewal.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	r := renewal.New(st, func() *catalog.Catalog { return catalog.Demo() }, nil, lines, renewal.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err := r.SyncLine(t.Context(), job.Job{Kind: renewal.JobLineSync, Ref: "svc_unknown"}); !job.IsPermanent(err) {
 		t.Fatalf("unknown service: %v, want a permanent failure", err)
 	}

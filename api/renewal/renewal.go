@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
@@ -168,13 +169,10 @@ type Renewals struct {
 	charges ChargeStore // the attempts of charger
 }
 
-// New returns the renewal service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, cfg Config, log *slog.Logger) *Renewals {
-	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, cfg: cfg, log: log, now: time.Now}
+// New returns the renewal service; now is the business clock, nil: real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, cfg Config, log *slog.Logger, now func() time.Time) *Renewals {
+	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, cfg: cfg, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock: the shop's test clock; time.Now by default.
-func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 
 // Job is the daily sweep, run once a day whatever the number of replicas.
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {

@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -87,13 +88,11 @@ type Resellers struct {
 	now      func() time.Time
 }
 
-// New returns the reseller service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts *Ledger, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
-	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: time.Now}
+// New returns the reseller service; now is the business clock (prices and credit dates), nil:
+// real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts *Ledger, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger, now func() time.Time) *Resellers {
+	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (prices and credit dates): the shop's test clock; time.Now by default.
-func (r *Resellers) SetClock(now func() time.Time) { r.now = now }
 
 // IsReseller reports whether claims' client has a reseller account. An email-only session only
 // learns about purchases it made itself: an email alone reveals nothing about its client.

@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
@@ -81,13 +82,11 @@ type Upsells struct {
 	now     func() time.Time
 }
 
-// New returns the upsell service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger) *Upsells {
-	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: time.Now}
+// New returns the upsell service; now is the business clock (reservations and prices), nil:
+// real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger, now func() time.Time) *Upsells {
+	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (reservations and prices): the shop's test clock; time.Now by default.
-func (u *Upsells) SetClock(now func() time.Time) { u.now = now }
 
 // PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
 // §4): One Time maps to monthly; any other is lower-cased with hyphens and spaces removed.
