@@ -67,17 +67,6 @@ func (a *App) checkSaved(c *catalog.Catalog) error {
 	return CheckCatalog(a.cfg, c)
 }
 
-// refunders are the gateways that refund at once, by module.
-func refunders(gateways []order.Gateway) map[string]console.AmountRefunder {
-	out := map[string]console.AmountRefunder{}
-	for _, g := range gateways {
-		if r, ok := g.(console.AmountRefunder); ok {
-			out[g.Module()] = r
-		}
-	}
-	return out
-}
-
 // Operators is the shop's console operators (tests and the CLI add them).
 func (a *App) Operators() *operator.Operators {
 	return a.admin(nil, a.clock.Now, console.Deps{}, nil).Operators

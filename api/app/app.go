@@ -44,6 +44,7 @@ import (
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
+	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/sessioncache"
 	"github.com/streamcart/streamcart/api/signin"
@@ -294,35 +295,37 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
 	}, log, now)
-	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log, now)
-	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, bell.Ring, now)
-	if err != nil {
-		return nil, err
-	}
-	a.renewals = after.renewals.Job(st.Enqueue)
-	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
-	a.renewalMail = after.renewalMail
-	prov.Notify(provisionNotices{after.notices, after.reminders})
-	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
 	webhooks.KeepCards(st)
 	progress := payment.NewProgress(st)
 	webhooks.TrackProgress(progress)
+	var cards renewal.Cards // renewals are charged to saved cards through Stripe only
 	for _, g := range gateways {
 		if sg, ok := g.(*payment.Stripe); ok {
-			after.renewals.ChargeWith(payment.NewCardCharger(sg, webhooks), st)
+			cards = renewal.Cards{Charger: payment.NewCardCharger(sg, webhooks), Store: st}
 		}
 	}
+	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, cards, bell.Ring, now)
+	if err != nil {
+		return nil, err
+	}
+	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, provisionNotices{after.notices, after.reminders}, log, now)
+	a.renewals = after.renewals.Job(st.Enqueue)
+	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
 	a.chargeRenewals = after.renewals.Charge
+	a.renewalMail = after.renewalMail
+	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
+	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
+	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
-	a.worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
+	a.worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: homes.Fulfilment(st), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
 		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
 		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle, renewal.JobTrialEnding: after.reminders.TrialEnding,
-		renewal.JobLineSync: after.renewals.SyncLine}), job.Options{
+		order.JobLineSync: homes.LineSync(st)}), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base, Bell: bell,
 	})
 	if reconciler.Enabled() {
@@ -344,8 +347,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayQuotes:   st,
 		PayProgress: progress,
 		Now:         now,
-		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: bell.Ring}, orders),
+		Admin: a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
+			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

@@ -127,10 +127,13 @@ type Expirer interface {
 	ExpireCheckout(ctx context.Context, o Order) error
 }
 
-// Refunder is a Gateway that can give a payment back; it answers the provider's refund id. It
-// must be safe to repeat for one Review (an idempotency key), as a retried job repeats it.
+// Refunder is a Gateway that can give money back through its API; each call answers the
+// provider's refund id. Refund gives back a payment to review in full, and must be safe to repeat
+// for one Review (an idempotency key), as a retried job repeats it; RefundAmount gives back part
+// or all of an order's payment at once (package refund, r naming the refund and the transaction).
 type Refunder interface {
 	Refund(ctx context.Context, r Review) (refundID string, err error)
+	RefundAmount(ctx context.Context, r Review, amount money.Money) (refundID string, err error)
 }
 
 // LocalLinker is a Gateway whose payment link is derived from the order alone, with no network

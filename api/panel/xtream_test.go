@@ -375,7 +375,7 @@ func TestXtreamProvisioningRetriesUntilPanelIsBack(t *testing.T) {
 		if err != nil || o.Status != order.StatusPaid {
 			t.Fatalf("trial order: %v %s", err, o.Status)
 		}
-		prov := provision.New(st, x, catFn, "sc", log, nil)
+		prov := provision.New(st, x, catFn, "sc", nil, log, nil)
 		w := job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle},
 			job.Options{Logger: log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond})
 

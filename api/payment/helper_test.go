@@ -86,7 +86,7 @@ func newEnvCatalog(t *testing.T, b storetest.Backend, src []byte, factories ...g
 	e.orders = order.New(st, catFn, gws, az, order.Config{}, log, nil)
 	e.webhooks = payment.NewWebhooks(st, e.orders, providers, nil, log)
 	e.webhooks.TrackProgress(payment.NewProgress(st))
-	prov := provision.New(st, panel.NewBuiltin(st, "line.test:8000", nil), catFn, "tst", log, nil)
+	prov := provision.New(st, panel.NewBuiltin(st, "line.test:8000", nil), catFn, "tst", nil, log, nil)
 	e.provision = prov.Handle
 	e.worker = job.NewWorker(st, map[string]job.Handler{
 		payment.JobWebhook: e.webhooks.Handle, order.JobProvision: prov.Handle,

@@ -50,13 +50,11 @@ type Notifier interface {
 	LinesReady(ctx context.Context, o order.Order) error
 }
 
-// Notify makes n tell buyers about their orders.
-func (p *Provisioner) Notify(n Notifier) { p.notify = n }
-
-// New returns a provisioner creating lines with usernames starting with prefix; now is the
+// New returns a provisioner creating lines with usernames starting with prefix, telling buyers
+// how their orders go through notify (nil: nobody); now is the
 // business clock (service due dates), nil: real time.
-func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, log *slog.Logger, now func() time.Time) *Provisioner {
-	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, log: log, now: clock.OrReal(now)}
+func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, notify Notifier, log *slog.Logger, now func() time.Time) *Provisioner {
+	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, notify: notify, log: log, now: clock.OrReal(now)}
 }
 
 // Handle provisions the order named by the job.
@@ -111,7 +109,7 @@ func (p *Provisioner) refundedMeanwhile(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if o.Status != order.Status("refunded") && o.Status != order.StatusCancelled {
+	if o.Status != order.StatusRefunded && o.Status != order.StatusCancelled {
 		return nil
 	}
 	n, err := p.store.CancelOrderLines(ctx, id, p.now().UTC())

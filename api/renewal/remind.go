@@ -74,9 +74,6 @@ func NewReminders(store RemindStore, mailer Mailer, enqueue func(ctx context.Con
 	return &Reminders{store: store, mailer: mailer, enqueue: enqueue, grace: cfg.grace(), log: log, now: clock.OrReal(now)}
 }
 
-// SetReminders makes the sweep mail each renewal invoice it places, and the daily job run m.
-func (r *Renewals) SetReminders(m *Reminders) { r.remind = m }
-
 // invoiced mails the invoice of a renewal order just placed. A failure is logged only: the order
 // stands, and the next daily run sends the invoice mail of a renewal that has none.
 func (m *Reminders) invoiced(ctx context.Context, o order.Order, s order.Service, rn Renewal) {

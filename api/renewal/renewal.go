@@ -17,6 +17,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/upsell"
 )
 
@@ -29,6 +30,9 @@ const (
 
 // JobSweep is the kind of the daily renewal sweep (one a day, unique key renewals:YYYY-MM-DD).
 const JobSweep = "renewals"
+
+// JobLineSync is order.JobLineSync, under the name it had here.
+const JobLineSync = order.JobLineSync
 
 var (
 	// ErrNotFound is what Store answers when an order is no renewal.
@@ -165,13 +169,17 @@ type Renewals struct {
 	log     *slog.Logger
 	now     func() time.Time
 	remind  *Reminders  // the renewal mails (remind.go); nil: none
-	charger Charger     // nil: no saved card is charged (ChargeWith)
+	charger Charger     // nil: no saved card is charged (Cards)
 	charges ChargeStore // the attempts of charger
 }
 
-// New returns the renewal service; now is the business clock, nil: real time.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, cfg Config, log *slog.Logger, now func() time.Time) *Renewals {
-	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, cfg: cfg, log: log, now: clock.OrReal(now)}
+// New returns the renewal service: the sweep mails each renewal invoice it places through remind
+// and the daily job runs it (nil: no mail), and charges saved cards through cards; now is the
+// business clock, nil: real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, remind *Reminders, cards Cards,
+	cfg Config, log *slog.Logger, now func() time.Time) *Renewals {
+	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, remind: remind, charger: cards.Charger, charges: cards.Store,
+		cfg: cfg, log: log, now: clock.OrReal(now)}
 }
 
 // Job is the daily sweep, run once a day whatever the number of replicas.
@@ -427,27 +435,33 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 	return nil
 }
 
-// TakeBack undoes a renewal whose payment was refunded in full: the service loses the time it
-// added (ReverseRenewal), and an unpaid renewal already invoiced for the period after it, which
-// the service no longer starts, is cancelled. It answers the service and whether it moved; its
+// TakeBack undoes a renewal whose payment was refunded in full (order.Home): the service loses
+// the time it added (ReverseRenewal), and an unpaid renewal already invoiced for the period after
+// it, which the service no longer starts, is cancelled. moved reports the service changed; its
 // panel line follows by the JobLineSync queued with the change.
-func (r *Renewals) TakeBack(ctx context.Context, orderID string) (order.Service, bool, error) {
+func (r *Renewals) TakeBack(ctx context.Context, o order.Order) (moved bool, err error) {
 	now := r.now().UTC()
-	svc, moved, err := r.store.ReverseRenewal(ctx, orderID, now)
+	svc, moved, err := r.store.ReverseRenewal(ctx, o.ID, now)
 	if err != nil || !moved {
-		return svc, moved, err
+		return moved, err
 	}
 	open, err := r.store.OpenRenewal(ctx, svc.ID)
 	switch {
 	case errors.Is(err, ErrNotFound):
 	case err != nil:
-		return svc, moved, fmt.Errorf("take back renewal %s: %w", orderID, err)
+		return moved, fmt.Errorf("take back renewal %s: %w", o.ID, err)
 	case !open.PeriodStart.Equal(svc.NextDueDate):
 		if err := r.cancelRenewal(ctx, open, now); err != nil && !errors.Is(err, ErrBeingApplied) {
-			return svc, moved, fmt.Errorf("take back renewal %s: %w", orderID, err)
+			return moved, fmt.Errorf("take back renewal %s: %w", o.ID, err)
 		}
 	}
-	return svc, moved, nil
+	return moved, nil
+}
+
+// SyncLine brings the line a renewal extends in step with its service (provision.SyncLine): a
+// renewal's time lives on a plan's line.
+func (r *Renewals) SyncLine(ctx context.Context, s order.Service) error {
+	return provision.SyncLine(ctx, r.lines, s)
 }
 
 // Lapse moves the services whose time ran out at the business time, each step once whatever the

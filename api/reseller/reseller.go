@@ -61,6 +61,10 @@ type Store interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
+	// TakeBackResellerCredit takes back, once, the credits a refunded reseller order gave: as
+	// many as the account still has, up to those credited.
+	TakeBackResellerCredit(ctx context.Context, orderID string, at time.Time) (taken int, moved bool, err error)
 }
 
 // Authorizer decides who may do what.
@@ -232,6 +236,28 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	}
 	return out, nil
 }
+
+// TakeBack withdraws what a fully refunded reseller order gave (order.Home): its credits come off
+// the account (those not spent yet) and its service is cancelled. Nothing is queued: a reseller
+// plan has no panel line.
+func (r *Resellers) TakeBack(ctx context.Context, o order.Order) (bool, error) {
+	if _, _, err := r.store.TakeBackResellerCredit(ctx, o.ID, r.now().UTC()); err != nil {
+		return false, err
+	}
+	services, err := r.store.OrderServices(ctx, o.ID)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range services {
+		if _, err := r.store.SetServiceStatus(ctx, s.ID, order.ServiceCancelled, order.ServiceActive, order.ServicePending); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// SyncLine has nothing to do (order.Home): a reseller plan's service has no panel line.
+func (r *Resellers) SyncLine(context.Context, order.Service) error { return nil }
 
 // Fulfil credits the reseller account of a paid reseller order (KindReseller) named by a
 // provisioning job. The ledger credits once per order id, so a repeat changes nothing.

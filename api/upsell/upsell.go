@@ -20,6 +20,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/provision"
 )
 
 var (
@@ -63,6 +64,10 @@ type Store interface {
 	// added already, in one transaction with marking it applied; it returns the service after.
 	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line
+	// (its panel line follows by a job queued with the change), or it is never applied; moved
+	// reports the service changed.
+	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
 }
 
 // Authorizer decides who may do what.
@@ -275,6 +280,20 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		return order.Order{}, q, err
 	}
 	return o, q, nil
+}
+
+// TakeBack withdraws the connections of a fully refunded upsell (order.Home): they come off the
+// line they were added to, which stays the buyer's for what was paid before; moved reports the
+// service changed, its panel line following by the JobLineSync queued with the change.
+func (u *Upsells) TakeBack(ctx context.Context, o order.Order) (moved bool, err error) {
+	_, moved, err = u.store.ReverseUpsell(ctx, o.ID, u.now().UTC())
+	return moved, err
+}
+
+// SyncLine brings the line an upsell adds to in step with its service (provision.SyncLine): an
+// upsell's connections live on a plan's line.
+func (u *Upsells) SyncLine(ctx context.Context, s order.Service) error {
+	return provision.SyncLine(ctx, u.lines, s)
 }
 
 // Fulfil applies a paid upsell order (KindUpsell) named by a provisioning job. The connections
