@@ -315,17 +315,25 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
 	a.chargeRenewals = after.renewals.Charge
 	a.renewalMail = after.renewalMail
-	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
-	a.worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: homes.Fulfilment(st), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
-		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
-		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
-		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle, renewal.JobTrialEnding: after.reminders.TrialEnding,
-		order.JobLineSync: homes.LineSync(st)}), job.Options{
+	// Every job kind and its handler, one a line; the worker is the last thing built.
+	jobs := map[string]job.Handler{
+		order.JobProvision:     homes.Fulfilment(st),
+		order.JobLineSync:      homes.LineSync(st),
+		order.JobExpire:        func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) },
+		order.JobRefund:        func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
+		mail.JobSend:           after.outbox.Handle,
+		payment.JobWebhook:     webhooks.Handle,
+		payment.JobReconcile:   reconciler.Handle,
+		JobPrune:               a.prune.Handle,
+		renewal.JobSweep:       a.renewals.Handle,
+		renewal.JobTrialEnding: after.reminders.TrialEnding,
+	}
+	a.worker = job.NewWorker(st, a.countJobs(jobs), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base, Bell: bell,
 	})
 	if reconciler.Enabled() {

@@ -2,7 +2,6 @@ package order
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/streamcart/streamcart/api/job"
@@ -64,12 +63,9 @@ func (h Homes) LineSync(services interface {
 	Service(ctx context.Context, id string) (Service, error)
 }) job.Handler {
 	return func(ctx context.Context, j job.Job) error {
-		s, err := services.Service(ctx, j.Ref)
-		if errors.Is(err, ErrNotFound) {
-			return job.Permanent(fmt.Errorf("line sync %s: %w", j.Ref, err))
-		}
+		s, err := jobRead(ctx, "line sync", j.Ref, services.Service)
 		if err != nil {
-			return fmt.Errorf("line sync %s: %w", j.Ref, err)
+			return err
 		}
 		k := KindPlan
 		if s.Trial {

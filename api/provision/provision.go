@@ -1,5 +1,7 @@
 // Package provision turns a paid order into working lines on the panel. It runs as a durable job:
 // every step is safe to repeat, so a crash or a panel outage between any two steps only delays it.
+// It is the home of the plan and trial kinds (Plans, Trials: order.Home) and keeps every kind's
+// panel line in step with its service (SyncLine).
 package provision
 
 import (

@@ -1,6 +1,7 @@
 // Package renewal bills the next period of active services: a sweep on business time places one
 // renewal order (order.KindRenewal) per service and period, lead days before its due date, and
-// its fulfiller moves the due date one cycle on and extends the same panel line once paid.
+// its fulfiller moves the due date one cycle on and extends the same panel line once paid. Renewals
+// is the renewal kind's home (order.Home): fulfil, take back after a full refund, line sync.
 package renewal
 
 import (
@@ -30,6 +31,8 @@ const (
 
 // JobSweep is the kind of the daily renewal sweep (one a day, unique key renewals:YYYY-MM-DD).
 const JobSweep = "renewals"
+
+var _ order.Home = (*Renewals)(nil)
 
 // JobLineSync is order.JobLineSync, under the name it had here.
 const JobLineSync = order.JobLineSync

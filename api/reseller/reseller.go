@@ -1,6 +1,7 @@
 // Package reseller sells reseller credit plans: an order priced at the plan's monthly price (plus
 // the new-reseller product for a new reseller), and once paid, a durable job creates or credits
-// the client's reseller account in the credit ledger (Ledger) exactly once.
+// the client's reseller account in the credit ledger (Ledger) exactly once. Resellers is the
+// reseller kind's home (order.Home): fulfil, take back after a full refund, line sync (none).
 package reseller
 
 import (
@@ -236,6 +237,8 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	}
 	return out, nil
 }
+
+var _ order.Home = (*Resellers)(nil)
 
 // TakeBack withdraws what a fully refunded reseller order gave (order.Home): its credits come off
 // the account (those not spent yet) and its service is cancelled. Nothing is queued: a reseller

@@ -1,6 +1,7 @@
 // Package upsell sells extra connections on an active service: priced by the server for the
 // service's billing cycle, paid through its own invoice, and applied once paid by a durable job
-// that raises the line's max connections exactly once.
+// that raises the line's max connections exactly once. Upsells is the upsell kind's home
+// (order.Home): fulfil, take back after a full refund, line sync.
 package upsell
 
 import (
@@ -281,6 +282,8 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	}
 	return o, q, nil
 }
+
+var _ order.Home = (*Upsells)(nil)
 
 // TakeBack withdraws the connections of a fully refunded upsell (order.Home): they come off the
 // line they were added to, which stays the buyer's for what was paid before; moved reports the
