@@ -21,12 +21,10 @@ var OperatorPasswordCost = 10
 // admin wires the seller's console API: operators, the console's reads, roles and the audit
 // log, all on business time.
 func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, orders *order.Orders) *httpapi.Admin {
-	ops := operator.New(a.store, storeName(a.cfg.StoreName), a.log, now)
-	ops.SetPasswordCost(OperatorPasswordCost)
-	ops.SetSecretKey(a.key)
-	// Security time: the sign-in guard reads the base clock, never the test clock's offset.
-	ops.SetGuard(operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer,
-		ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath})
+	ops := operator.New(a.store, operator.Config{Issuer: storeName(a.cfg.StoreName), PasswordCost: OperatorPasswordCost, SecretKey: a.key,
+		// Security time: the sign-in guard reads the base clock, never the test clock's offset.
+		Guard: operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer, ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath}},
+		a.log, now)
 	c := console.New(a.store, now)
 	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now

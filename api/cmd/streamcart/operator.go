@@ -79,7 +79,7 @@ func operatorCommand(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ops := operator.New(st, "", slog.New(slog.DiscardHandler), func() time.Time { return time.Now().Add(offset) })
+	ops := operator.New(st, operator.Config{}, slog.New(slog.DiscardHandler), func() time.Time { return time.Now().Add(offset) })
 	switch sub {
 	case "add":
 		inv, err := ops.Add(ctx, pos[0], r)
