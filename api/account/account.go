@@ -16,6 +16,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/id"
 )
 
@@ -100,13 +101,10 @@ type Service struct {
 	passwords hasher
 }
 
-// New returns the account service.
-func New(store Store, signer *authz.Signer) *Service {
-	return &Service{store: store, signer: signer, now: time.Now, passwords: bcryptHasher{}}
+// New returns the account service; now is the business clock (session expiry), nil: real time.
+func New(store Store, signer *authz.Signer, now func() time.Time) *Service {
+	return &Service{store: store, signer: signer, now: clock.OrReal(now), passwords: bcryptHasher{}}
 }
-
-// SetClock sets the business clock (session expiry): the shop's test clock; time.Now by default.
-func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
 // hasher is the password work of a sign-in: one bcrypt computation each way, the cost of a
 // sign-in (tests count the calls).

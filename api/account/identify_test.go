@@ -56,7 +56,7 @@ func newService(t *testing.T, st account.Store) (*account.Service, *countingHash
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := account.New(st, signer)
+	s := account.New(st, signer, nil)
 	h := &countingHasher{}
 	account.SetHasher(s, h)
 	return s, h

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/money"
 )
 
@@ -55,11 +56,10 @@ type Affiliates struct {
 	now   func() time.Time
 }
 
-// New returns the affiliate service.
-func New(store Store) *Affiliates { return &Affiliates{store: store, now: time.Now} }
-
-// SetClock sets the business clock (click times): the shop's test clock; time.Now by default.
-func (a *Affiliates) SetClock(now func() time.Time) { a.now = now }
+// New returns the affiliate service; now is the business clock (click times), nil: real time.
+func New(store Store, now func() time.Time) *Affiliates {
+	return &Affiliates{store: store, now: clock.OrReal(now)}
+}
 
 // maxReferer keeps a stored referer short.
 const maxReferer = 2048

@@ -21,17 +21,12 @@ var OperatorPasswordCost = 10
 // admin wires the seller's console API: operators, the console's reads, roles and the audit
 // log, all on business time.
 func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, orders *order.Orders) *httpapi.Admin {
-	ops := operator.New(a.store, storeName(a.cfg.StoreName), a.log)
-	ops.SetClock(now)
-	ops.SetPasswordCost(OperatorPasswordCost)
-	ops.SetSecretKey(a.key)
-	// Security time: the sign-in guard reads the base clock, never the test clock's offset.
-	ops.SetGuard(operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer,
-		ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath})
-	c := console.New(a.store)
-	c.SetClock(now)
-	log := audit.New(a.store, a.log)
-	log.SetClock(now)
+	ops := operator.New(a.store, operator.Config{Issuer: storeName(a.cfg.StoreName), PasswordCost: OperatorPasswordCost, SecretKey: a.key,
+		// Security time: the sign-in guard reads the base clock, never the test clock's offset.
+		Guard: operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer, ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath}},
+		a.log, now)
+	c := console.New(a.store, now)
+	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now
 	// Security time: support's extension cap counts real days, never the test clock's.
 	d.RealNow, d.SupportMaxExtendDays = a.clock.Base, a.cfg.SupportMaxExtendDays
@@ -69,17 +64,6 @@ func (a *App) checkSaved(c *catalog.Catalog) error {
 		return err
 	}
 	return CheckCatalog(a.cfg, c)
-}
-
-// refunders are the gateways that refund at once, by module.
-func refunders(gateways []order.Gateway) map[string]console.AmountRefunder {
-	out := map[string]console.AmountRefunder{}
-	for _, g := range gateways {
-		if r, ok := g.(console.AmountRefunder); ok {
-			out[g.Module()] = r
-		}
-	}
-	return out
 }
 
 // Operators is the shop's console operators (tests and the CLI add them).

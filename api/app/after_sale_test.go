@@ -606,7 +606,7 @@ func TestAffiliateReport(t *testing.T) {
 		s.buy(buyer.Token, withAff("7"))
 		s.activeService(buyer.Token, standard())
 
-		rows, err := affiliate.New(s.app.Store()).Report(t.Context(), time.Time{})
+		rows, err := affiliate.New(s.app.Store(), nil).Report(t.Context(), time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -632,7 +632,7 @@ func TestAffiliateReport(t *testing.T) {
 		if !strings.Contains(out.String(), "42\t1\t2\t1\t12.99 EUR\n") || !strings.Contains(out.String(), "7\t1\t1\t0\t-\n") {
 			t.Fatalf("report:\n%s", out.String())
 		}
-		future, err := affiliate.New(s.app.Store()).Report(t.Context(), time.Now().Add(24*time.Hour))
+		future, err := affiliate.New(s.app.Store(), nil).Report(t.Context(), time.Now().Add(24*time.Hour))
 		if err != nil || len(future) != 0 {
 			t.Fatalf("report since tomorrow: %+v %v", future, err)
 		}

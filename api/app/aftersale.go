@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
-	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
@@ -36,13 +36,9 @@ type afterSale struct {
 	notices provision.Mail
 	// renewalMail writes the renewal and trial mails and their pay links.
 	renewalMail renewal.Mail
-	// orders reads the order a provisioning job names, for its kind.
-	orders interface {
-		Order(ctx context.Context, id string) (order.Order, error)
-	}
 }
 
-func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, wake func()) (*afterSale, error) {
+func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Orders, lines panel.Panel, az *authz.Authorizer, cards renewal.Cards, wake func(), now func() time.Time) (*afterSale, error) {
 	var smtp *mail.SMTP
 	if cfg.SMTPURL != "" {
 		s, err := mail.ParseSMTPURL(cfg.SMTPURL)
@@ -55,25 +51,23 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	if !ok {
 		return nil, fmt.Errorf("panel %q cannot manage lines", cfg.Panel)
 	}
-	auditLog := audit.New(a.store, a.log)
+	auditLog := audit.New(a.store, a.log, now)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
 	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base}
-	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log)
-	renewer := renewal.New(a.store, a.Catalog, orders, mgr, renewals, a.log)
-	renewer.SetReminders(reminders)
+	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
+	renewer := renewal.New(a.store, a.Catalog, orders, mgr, reminders, cards, renewals, a.log, now)
 	return &afterSale{
 		outbox:      outbox,
-		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log),
+		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log, now),
 		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
-		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log),
-		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
+		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
-		affiliates:  affiliate.New(a.store),
+		affiliates:  affiliate.New(a.store, now),
 		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base},
 		renewalMail: renewalMail,
-		orders:      a.store,
 	}, nil
 }
 
@@ -85,16 +79,18 @@ func storeName(name string) string {
 	return name
 }
 
-// provision is the handler of paid orders: the fulfiller of the order's kind runs it, plan
-// (new lines) for a plan, the upsell's (more connections), the reseller plan's (credits) and the
-// renewal's (the due date one cycle on).
-func (s *afterSale) provision(plan job.Handler) job.Handler {
-	return order.Fulfilment(s.orders, map[order.Kind]job.Handler{
-		order.KindPlan:     plan,
-		order.KindUpsell:   s.upsells.Fulfil,
-		order.KindReseller: s.resellers.Fulfil,
-		order.KindRenewal:  s.renewals.Fulfil,
-	})
+// homes is the table of the order kinds' homes, the one place a kind is registered: each
+// fulfils its paid orders (plan and trial: new lines; upsell: more connections; reseller plan:
+// credits; renewal: the due date one cycle on), takes back what a fully refunded one gave, and
+// keeps its panel lines in step.
+func (s *afterSale) homes(plans provision.Plans) order.Homes {
+	return order.Homes{
+		order.KindPlan:     plans,
+		order.KindTrial:    provision.Trials{Plans: plans},
+		order.KindUpsell:   s.upsells,
+		order.KindReseller: s.resellers,
+		order.KindRenewal:  s.renewals,
+	}
 }
 
 // provisionNotices tells buyers how their orders go (the order mail) and, once a trial's lines

@@ -44,6 +44,7 @@ import (
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
+	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/sessioncache"
 	"github.com/streamcart/streamcart/api/signin"
@@ -268,10 +269,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	}
 	cat := a.Catalog
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
-	accounts := account.New(a.sessions, signer)
-	accounts.SetClock(now)
-	builtin := panel.NewBuiltin(st, cfg.ServerHostname)
-	builtin.SetClock(now)
+	accounts := account.New(a.sessions, signer, now)
+	builtin := panel.NewBuiltin(st, cfg.ServerHostname, now)
 	var lines panel.Panel = builtin
 	switch cfg.Panel {
 	case "", "builtin":
@@ -284,58 +283,60 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	default:
 		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
 	}
-	var worker *job.Worker
+	// The worker is built last, from every service's handler; what enqueues a job rings its
+	// bell, made first.
+	bell := job.NewBell()
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: []string{base},
-		OnPaid:        func() { worker.Notify() },
+		OnPaid:        bell.Ring,
 		Observe:       a.observeOrder,
 		// Free trials: to the order service 0 is no limit.
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
-	}, log)
-	orders.SetClock(now)
-	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, log)
-	prov.SetClock(now)
-	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, func() { worker.Notify() })
-	if err != nil {
-		return nil, err
-	}
-	after.signin.SetClock(now)
-	after.upsells.SetClock(now)
-	after.resellers.SetClock(now)
-	after.affiliates.SetClock(now)
-	after.renewals.SetClock(now)
-	after.reminders.SetClock(now)
-	a.renewals = after.renewals.Job(st.Enqueue)
-	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
-	a.renewalMail = after.renewalMail
-	prov.Notify(provisionNotices{after.notices, after.reminders})
-	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
-	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), func() { worker.Notify() }, log)
+	}, log, now)
+	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
 	webhooks.KeepCards(st)
 	progress := payment.NewProgress(st)
 	webhooks.TrackProgress(progress)
+	var cards renewal.Cards // renewals are charged to saved cards through Stripe only
 	for _, g := range gateways {
 		if sg, ok := g.(*payment.Stripe); ok {
-			after.renewals.ChargeWith(payment.NewCardCharger(sg, webhooks), st)
+			cards = renewal.Cards{Charger: payment.NewCardCharger(sg, webhooks), Store: st}
 		}
 	}
+	after, err := a.afterSale(cfg, accounts, orders, lines, authorizer, cards, bell.Ring, now)
+	if err != nil {
+		return nil, err
+	}
+	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, provisionNotices{after.notices, after.reminders}, log, now)
+	a.renewals = after.renewals.Job(st.Enqueue)
+	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
 	a.chargeRenewals = after.renewals.Charge
+	a.renewalMail = after.renewalMail
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
-	reconciler := payment.NewReconciler(st, gateways, webhooks, log)
-	reconciler.SetClock(now)
+	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
+	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
+	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
-	worker = job.NewWorker(st, a.countJobs(map[string]job.Handler{order.JobProvision: after.provision(prov.Handle), mail.JobSend: after.outbox.Handle, order.JobExpire: expire,
-		payment.JobWebhook: webhooks.Handle, payment.JobReconcile: reconciler.Handle,
-		order.JobRefund: func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
-		JobPrune:        a.prune.Handle, renewal.JobSweep: a.renewals.Handle, renewal.JobTrialEnding: after.reminders.TrialEnding,
-		renewal.JobLineSync: after.renewals.SyncLine}), job.Options{
-		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base,
+	// Every job kind and its handler, one a line; the worker is the last thing built.
+	jobs := map[string]job.Handler{
+		order.JobProvision:     homes.Fulfilment(st),
+		order.JobLineSync:      homes.LineSync(st),
+		order.JobExpire:        func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) },
+		order.JobRefund:        func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
+		mail.JobSend:           after.outbox.Handle,
+		payment.JobWebhook:     webhooks.Handle,
+		payment.JobReconcile:   reconciler.Handle,
+		JobPrune:               a.prune.Handle,
+		renewal.JobSweep:       a.renewals.Handle,
+		renewal.JobTrialEnding: after.reminders.TrialEnding,
+	}
+	a.worker = job.NewWorker(st, a.countJobs(jobs), job.Options{
+		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base, Bell: bell,
 	})
-	a.worker = worker
 	if reconciler.Enabled() {
 		if err := reconciler.Start(ctx); err != nil {
 			return nil, err
@@ -355,8 +356,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayQuotes:   st,
 		PayProgress: progress,
 		Now:         now,
-		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: func() { worker.Notify() }}, orders),
+		Admin: a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
+			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // Results.
@@ -45,13 +46,10 @@ type Log struct {
 	now   func() time.Time
 }
 
-// New returns the audit log.
-func New(store Store, log *slog.Logger) *Log {
-	return &Log{store: store, log: log, now: time.Now}
+// New returns the audit log; now is the business clock the entries are dated by, nil: real time.
+func New(store Store, log *slog.Logger, now func() time.Time) *Log {
+	return &Log{store: store, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock the entries are dated by: the shop's test clock; time.Now by default.
-func (l *Log) SetClock(now func() time.Time) { l.now = now }
 
 // Record writes what claims' session did to target: err nil is a success, anything else a failure
 // whose text is kept (the log is for the shop, never shown to buyers). A write failure is logged:

@@ -10,43 +10,21 @@ import (
 
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/clock"
-	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/signin"
 )
 
 var (
 	// ErrNotHeld means the order is not held by the fraud check (approve, reject).
 	ErrNotHeld = errors.New("console: order not held")
-	// ErrNotPaid means the order's invoice is not paid: there is nothing to refund.
-	ErrNotPaid = errors.New("console: order not paid")
-	// ErrFullyRefunded means all that was paid was refunded already.
-	ErrFullyRefunded = errors.New("console: order fully refunded")
-	// ErrRefundTooMuch means the amount is more than what is left to refund.
-	ErrRefundTooMuch = errors.New("console: refund more than is left")
-	// ErrRefundFailed means the gateway refused or could not be reached; nothing was recorded.
-	ErrRefundFailed = errors.New("console: gateway refund failed")
 	// ErrLineState means the line's status does not allow the action.
 	ErrLineState = errors.New("console: line status does not allow it")
 	// ErrPanel means the panel refused or could not be reached; the line is as it was.
 	ErrPanel = errors.New("console: panel failed")
 )
-
-// Refund methods.
-const (
-	RefundManual = "manual"
-)
-
-// Refund is money given back on an order from the console.
-type Refund struct {
-	ID, OrderID                     string
-	Amount                          money.Money
-	Method, Reference, Reason, Note string
-	Operator                        string
-	CreatedAt                       time.Time
-}
 
 // AuditFilter selects audit entries; Before is the keyset position (entries with a smaller id).
 // IP is the client address a refused console sign-in came from.
@@ -84,10 +62,6 @@ type ActionStore interface {
 	ApproveHeld(ctx context.Context, id string, now time.Time) (bool, error)
 	SetOrderStatusFrom(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
 	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
-	OrderRefunds(ctx context.Context, orderID string) ([]Refund, error)
-	ReserveRefund(ctx context.Context, r Refund, paid int64) (Refund, error)
-	CompleteRefund(ctx context.Context, id, reference string) error
-	DropRefund(ctx context.Context, id string) error
 	AuditPage(ctx context.Context, f AuditFilter) ([]AuditRow, error)
 	MailPage(ctx context.Context, status, to string, before int64, limit int) ([]mail.Stored, error)
 	Mail(ctx context.Context, id int64) (mail.Stored, error)
@@ -100,25 +74,10 @@ type ActionStore interface {
 	// ExtendService gives a line e.Days more from now (business time) and records e; a capped
 	// extension past its cap is a *ExtendLimitError.
 	ExtendService(ctx context.Context, id string, e Extension, now time.Time) (order.Service, error)
-	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line
-	// (its panel line follows by a job queued with the change), or it is never applied; moved
-	// reports the service changed.
-	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
-	// CancelOrderLines cancels an order's running lines, queuing the jobs that switch them off on
-	// the panel; it answers how many.
-	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
-	// TakeBackResellerCredit takes back, once, the credits a refunded reseller order gave: as
-	// many as the account still has, up to those credited.
-	TakeBackResellerCredit(ctx context.Context, orderID string, at time.Time) (taken int, moved bool, err error)
 	// SaveCatalog keeps source as the next version and makes it the catalog (setting key).
 	SaveCatalog(ctx context.Context, key string, source []byte, v CatalogVersion) (CatalogVersion, error)
 	CatalogVersions(ctx context.Context) ([]CatalogVersion, error)
 	CatalogVersion(ctx context.Context, version int64) (CatalogVersion, []byte, error)
-}
-
-// AmountRefunder is a gateway that gives back part or all of an order's payment at once.
-type AmountRefunder interface {
-	RefundAmount(ctx context.Context, r order.Review, amount money.Money) (refundID string, err error)
 }
 
 // Lines is the panel: switching a line off and on, moving its expiry, deleting it.
@@ -130,13 +89,10 @@ type Lines interface {
 
 // Deps is what the actions act through.
 type Deps struct {
-	Store     ActionStore
-	Refunders map[string]AmountRefunder // by gateway module; a gateway absent refunds by hand
-	Lines     Lines
-	// Renewals takes back the time a fully refunded renewal added (package renewal).
-	Renewals interface {
-		TakeBack(ctx context.Context, orderID string) (order.Service, bool, error)
-	}
+	Store ActionStore
+	// Refunds gives money back and takes back what a fully refunded order gave (package refund).
+	Refunds  Refunds
+	Lines    Lines
 	Sessions interface {
 		RevokeClientSessions(ctx context.Context, clientID int64, keep string, at time.Time) ([]string, error)
 	}
@@ -146,10 +102,6 @@ type Deps struct {
 	Mailer interface {
 		Send(ctx context.Context, m mail.Message) error
 	}
-	// Payments refunds the payments to review of a rejected held order (order.Orders).
-	Payments interface {
-		RefundOrderPayments(ctx context.Context, orderID, operator string) ([]order.Review, error)
-	}
 	// Wake tells the job worker a job is ready (approve queues a provisioning).
 	Wake func()
 	Now  func() time.Time
@@ -158,6 +110,13 @@ type Deps struct {
 	// SupportMaxExtendDays caps the days a capped role may extend one line by within
 	// ExtendCapWindow; 0: DefaultSupportMaxExtendDays.
 	SupportMaxExtendDays int
+}
+
+// Refunds is the refund service (refund.Service).
+type Refunds interface {
+	Order(ctx context.Context, o order.Order, amount int64, reason, operator string, keepLine bool) (refund.Result, error)
+	Rejected(ctx context.Context, o order.Order, reason, operator string) (*refund.Refund, error)
+	Refunds(ctx context.Context, o order.Order) ([]refund.Refund, money.Money, error)
 }
 
 // Actions is what operators do to orders, lines and customers.
@@ -205,7 +164,7 @@ func (a *Actions) Approve(ctx context.Context, id string) (order.Order, error) {
 // refunded in full, and so is money held on it for review (short, over, another currency):
 // through its provider where it can refund, else it stays in the payments to review for the
 // owner to refund by hand with its reference. refund is nil when nothing was paid.
-func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (order.Order, *Refund, error) {
+func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (order.Order, *refund.Refund, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
 		return o, nil, err
@@ -226,192 +185,45 @@ func (a *Actions) Reject(ctx context.Context, id, reason, operator string) (orde
 			return o, nil, err
 		}
 	}
-	var ref *Refund
-	if o.Invoice.Status == order.InvoicePaid {
-		if reason == "" {
-			reason = "order rejected"
-		}
-		r, err := a.refund(ctx, o, 0, reason, operator)
-		if err != nil && !errors.Is(err, ErrFullyRefunded) {
-			return o, nil, err
-		}
-		if err == nil {
-			ref = &r
-		}
-	} else if a.d.Payments != nil {
-		held, err := a.d.Payments.RefundOrderPayments(ctx, id, operator)
-		if err != nil {
-			return o, nil, fmt.Errorf("%w: %v", ErrRefundFailed, err)
-		}
-		if len(held) > 0 {
-			ref = heldRefund(held[0], reason, operator)
-		}
+	ref, err := a.d.Refunds.Rejected(ctx, o, reason, operator)
+	if err != nil {
+		return o, nil, err
 	}
 	o, err = a.order(ctx, id)
 	return o, ref, err
 }
 
-// heldRefund describes the refund of money held for review on a rejected order: made through
-// its provider, or (crypto) still to make by hand.
-func heldRefund(r order.Review, reason, operator string) *Refund {
-	if reason == "" {
-		reason = "order rejected"
-	}
-	out := &Refund{ID: r.ID, OrderID: r.OrderID, Amount: r.Amount, Method: r.Provider, Reference: r.RefundID, Reason: reason,
-		Operator: operator, CreatedAt: r.RefundedAt}
-	if r.State != order.ReviewRefunded {
-		out.Method, out.CreatedAt = RefundManual, r.CreatedAt
-		out.Note = fmt.Sprintf("%s cannot refund through its API: pay the buyer back by hand, then mark payment %s refunded with its reference.", r.Provider, r.ID)
-	}
-	return out
-}
-
 // RefundResult is a refund made and where the order stands.
 type RefundResult struct {
-	Order    order.Order
-	Refund   Refund
-	Refunded money.Money // all refunded on the order so far
+	refund.Result
+	Order order.Order
 }
 
-// Refund gives back amount (0: all that is left) of a paid order: through the gateway's refund
-// API where it has one, else recorded as a manual refund with a note (crypto). The order
-// becomes partially_refunded or refunded; a full refund takes back what the order gave unless
-// keepLine (takeBack).
+// Refund gives back amount (0: all that is left) of a paid order (refund.Service.Order): the
+// order becomes partially_refunded or refunded, and a full refund takes back what the order gave
+// unless keepLine.
 func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, operator string, keepLine bool) (RefundResult, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
 		return RefundResult{}, err
 	}
-	if o.Invoice.Status != order.InvoicePaid {
-		return RefundResult{}, ErrNotPaid
-	}
-	r, err := a.refund(ctx, o, amount, reason, operator)
+	r, err := a.d.Refunds.Order(ctx, o, amount, reason, operator, keepLine)
 	if err != nil {
 		return RefundResult{}, err
-	}
-	all, err := a.d.Store.OrderRefunds(ctx, id)
-	if err != nil {
-		return RefundResult{}, err
-	}
-	done := money.Money{Currency: o.Invoice.Amount.Currency}
-	for _, x := range all {
-		done.Amount += x.Amount.Amount
-	}
-	full := done.Amount >= o.Invoice.Amount.Amount
-	to := order.Status("partially_refunded")
-	if full {
-		to = order.Status("refunded")
-	}
-	if _, err := a.d.Store.SetOrderStatusFrom(ctx, id, to, order.StatusPaid, order.StatusProvisioning, order.StatusActive,
-		order.Status("partially_refunded"), order.StatusNeedsReview, order.StatusFailed); err != nil {
-		return RefundResult{}, err
-	}
-	if full && !keepLine {
-		if err := a.takeBack(ctx, o); err != nil {
-			return RefundResult{}, err
-		}
 	}
 	if o, err = a.order(ctx, id); err != nil {
 		return RefundResult{}, err
 	}
-	return RefundResult{Order: o, Refund: r, Refunded: done}, nil
-}
-
-// takeBack withdraws what a fully refunded order gave: a renewal's time and an upsell's
-// connections come off the line they extended, which stays the buyer's for what was paid before
-// (the panel follows through a line-sync job queued with the change, retried until the panel
-// answers); a reseller plan's credits come off the account (those not spent yet) and its service
-// is cancelled; an order's own lines are switched off and cancelled.
-func (a *Actions) takeBack(ctx context.Context, o order.Order) error {
-	var moved bool
-	var err error
-	switch o.Kind {
-	case order.KindRenewal:
-		_, moved, err = a.d.Renewals.TakeBack(ctx, o.ID)
-	case order.KindUpsell:
-		_, moved, err = a.d.Store.ReverseUpsell(ctx, o.ID, a.d.Now().UTC())
-	case order.KindReseller:
-		if _, _, err := a.d.Store.TakeBackResellerCredit(ctx, o.ID, a.d.Now().UTC()); err != nil {
-			return err
-		}
-		return a.cancelServices(ctx, o.ID) // a reseller plan has no panel line
-	default:
-		return a.disableLines(ctx, o.ID)
-	}
-	if moved {
-		a.d.Wake()
-	}
-	return err
-}
-
-// cancelServices cancels the order's running services that have no panel line.
-func (a *Actions) cancelServices(ctx context.Context, orderID string) error {
-	services, err := a.d.Store.OrderServices(ctx, orderID)
-	if err != nil {
-		return err
-	}
-	for _, s := range services {
-		if _, err := a.d.Store.SetServiceStatus(ctx, s.ID, order.ServiceCancelled, order.ServiceActive, order.ServicePending); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// disableLines cancels the order's running lines; their panel lines are switched off by the
-// line-sync jobs queued with the change, retried while the panel is down.
-func (a *Actions) disableLines(ctx context.Context, orderID string) error {
-	n, err := a.d.Store.CancelOrderLines(ctx, orderID, a.d.Now().UTC())
-	if n > 0 {
-		a.d.Wake()
-	}
-	return err
-}
-
-// refund reserves the amount under the order's lock, then asks the gateway; a refused refund is
-// dropped again, so nothing is recorded for it.
-func (a *Actions) refund(ctx context.Context, o order.Order, amount int64, reason, operator string) (Refund, error) {
-	r := Refund{ID: id.New("ref_"), OrderID: o.ID, Amount: money.Money{Amount: amount, Currency: o.Invoice.Amount.Currency},
-		Reason: reason, Operator: operator, CreatedAt: a.d.Now().UTC()}
-	g, auto := a.d.Refunders[o.Invoice.Gateway]
-	if auto {
-		r.Method = o.Invoice.Gateway
-	} else {
-		r.Method = RefundManual
-		r.Note = fmt.Sprintf("%s cannot refund through its API: pay the buyer back by hand (transaction %s).", o.Invoice.Gateway, o.Invoice.TransactionID)
-	}
-	r, err := a.d.Store.ReserveRefund(ctx, r, o.Invoice.Amount.Amount)
-	if err != nil {
-		return r, err
-	}
-	if !auto {
-		return r, nil
-	}
-	review := order.Review{ID: r.ID, OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: o.Invoice.Gateway,
-		TransactionID: o.Invoice.TransactionID, Amount: r.Amount, Reason: reason}
-	ref, err := g.RefundAmount(ctx, review, r.Amount)
-	if err != nil {
-		if derr := a.d.Store.DropRefund(ctx, r.ID); derr != nil {
-			err = errors.Join(err, derr)
-		}
-		return r, fmt.Errorf("%w: %v", ErrRefundFailed, err)
-	}
-	r.Reference = ref
-	return r, a.d.Store.CompleteRefund(ctx, r.ID, ref)
+	return RefundResult{Result: r, Order: o}, nil
 }
 
 // Refunds lists an order's refunds and their total.
-func (a *Actions) Refunds(ctx context.Context, id string) ([]Refund, money.Money, error) {
+func (a *Actions) Refunds(ctx context.Context, id string) ([]refund.Refund, money.Money, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
 		return nil, money.Money{}, err
 	}
-	rs, err := a.d.Store.OrderRefunds(ctx, id)
-	total := money.Money{Currency: o.Invoice.Amount.Currency}
-	for _, r := range rs {
-		total.Amount += r.Amount.Amount
-	}
-	return rs, total, err
+	return a.d.Refunds.Refunds(ctx, o)
 }
 
 // --- lines ---

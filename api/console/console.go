@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/audit"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
@@ -120,11 +121,11 @@ type Console struct {
 	now   func() time.Time
 }
 
-// New returns the console.
-func New(store Store) *Console { return &Console{store: store, now: time.Now} }
-
-// SetClock sets the business clock (the summary's days, the 10-minute alert).
-func (c *Console) SetClock(now func() time.Time) { c.now = now }
+// New returns the console; now is the business clock (the summary's days, the 10-minute alert),
+// nil: real time.
+func New(store Store, now func() time.Time) *Console {
+	return &Console{store: store, now: clock.OrReal(now)}
+}
 
 // ParseTime reads a filter's date: RFC 3339, or a day (its first instant, UTC).
 func ParseTime(s string) (time.Time, error) {

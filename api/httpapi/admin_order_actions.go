@@ -8,6 +8,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/refund"
 	gen "github.com/streamcart/streamcart/gen/admin_order_actions"
 )
 
@@ -38,13 +39,13 @@ func orderActionError(err error) error {
 		return gen.MakeNotFound(errors.New(msgNoOrder))
 	case errors.Is(err, console.ErrNotHeld):
 		return gen.MakeConflict(errors.New(msgNotHeld))
-	case errors.Is(err, console.ErrNotPaid):
+	case errors.Is(err, refund.ErrNotPaid):
 		return gen.MakeConflict(errors.New(msgNotPaid))
-	case errors.Is(err, console.ErrFullyRefunded):
+	case errors.Is(err, refund.ErrFullyRefunded):
 		return gen.MakeConflict(errors.New(msgFullyRefunded))
-	case errors.Is(err, console.ErrRefundTooMuch):
+	case errors.Is(err, refund.ErrTooMuch):
 		return gen.MakeBadRequest(errors.New(msgRefundTooMuch))
-	case errors.Is(err, console.ErrRefundFailed):
+	case errors.Is(err, refund.ErrFailed):
 		return gen.MakeUnavailable(errors.New(msgRefundFailed))
 	case errors.Is(err, console.ErrPanel):
 		return gen.MakeUnavailable(errors.New(msgPanelFailed))
@@ -62,7 +63,7 @@ func (s adminOrderActions) row(ctx context.Context, id string) (*gen.AdminOrder,
 		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt)}, nil
 }
 
-func adminRefund(r console.Refund) *gen.AdminRefund {
+func adminRefund(r refund.Refund) *gen.AdminRefund {
 	return &gen.AdminRefund{OrderID: r.OrderID, Amount: &gen.Money{Amount: r.Amount.Amount, Currency: r.Amount.Currency}, Method: r.Method,
 		Reference: r.Reference, Reason: r.Reason, Note: r.Note, Operator: r.Operator, CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339)}
 }
@@ -89,7 +90,7 @@ func (s adminOrderActions) Reject(ctx context.Context, p *gen.RejectPayload) (*g
 	detail := deref(p.Reason)
 	if ref != nil {
 		verb := "refunded "
-		if ref.Method == console.RefundManual && ref.Reference == "" {
+		if ref.Method == refund.Manual && ref.Reference == "" {
 			verb = "to refund by hand " // a crypto payment to review: listed for the owner
 		}
 		detail += " (" + verb + money.Format(ref.Amount.Amount, ref.Amount.Currency) + " " + ref.Amount.Currency + ")"

@@ -91,6 +91,25 @@ type Options struct {
 	// Attempts bounds the claims of a job whose kind MaxAttempts does not list;
 	// DefaultMaxAttempts when 0.
 	Attempts int
+	// Bell is what wakes the worker (Notify rings it); nil: a bell of its own. A shop makes
+	// the bell first and hands its Ring to the services that enqueue, so none of them needs
+	// the worker, which is built last from their handlers.
+	Bell Bell
+}
+
+// Bell wakes an idle worker; ringing it never blocks, and rings made while the worker is busy
+// come to one wake-up.
+type Bell chan struct{}
+
+// NewBell returns a bell for Options.Bell.
+func NewBell() Bell { return make(Bell, 1) }
+
+// Ring wakes the worker listening on b now, typically right after a job was enqueued.
+func (b Bell) Ring() {
+	select {
+	case b <- struct{}{}:
+	default:
+	}
 }
 
 // DefaultMaxAttempts is how many times a job of a kind without its own limit is tried: with the
@@ -142,7 +161,7 @@ type Worker struct {
 	store    Store
 	handlers map[string]Handler
 	o        Options
-	wake     chan struct{}
+	wake     Bell
 }
 
 // NewWorker returns a worker running handlers by job kind.
@@ -151,16 +170,15 @@ func NewWorker(s Store, handlers map[string]Handler, o Options) *Worker {
 	for k, h := range handlers {
 		hs[k] = h
 	}
-	return &Worker{store: s, handlers: hs, o: o.withDefaults(), wake: make(chan struct{}, 1)}
+	wake := o.Bell
+	if wake == nil {
+		wake = NewBell()
+	}
+	return &Worker{store: s, handlers: hs, o: o.withDefaults(), wake: wake}
 }
 
 // Notify wakes an idle worker now, typically right after a job was enqueued. It never blocks.
-func (w *Worker) Notify() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
+func (w *Worker) Notify() { w.wake.Ring() }
 
 // Run claims and runs jobs until ctx is done. On shutdown it stops claiming and gives in-flight
 // jobs Options.Grace to finish; then their context is cancelled and a job interrupted that way

@@ -111,9 +111,6 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// SetGuard sets the sign-in guard's clock, wait and alert mailer.
-func (s *Operators) SetGuard(g Guard) { s.guard = g.orDefaults() }
-
 // Delay is the wait after an account's latest failure that its next check serves when it has
 // failures refused sign-ins within DelayWindow.
 func Delay(failures int) time.Duration {

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // Role is what an operator may do (authz.OperatorAllowed).
@@ -155,21 +156,35 @@ type Operators struct {
 	guard  Guard
 }
 
-// New returns the operators service; issuer names the shop in authenticator apps.
-func New(store Store, issuer string, log *slog.Logger) *Operators {
-	if issuer == "" {
-		issuer = "Streamcart"
-	}
-	return &Operators{store: store, issuer: issuer, log: log, now: time.Now, cost: bcrypt.DefaultCost, guard: Guard{}.orDefaults()}
+// Config is how the operators service works, besides its store and clock.
+type Config struct {
+	// Issuer names the shop in authenticator apps; "": Streamcart.
+	Issuer string
+	// PasswordCost is the bcrypt cost of passwords; 0: bcrypt.DefaultCost (tests lower it).
+	PasswordCost int
+	// SecretKey, when set, seals the TOTP secrets stored with a key derived from it: the shop's
+	// secret key (the one signing session tokens, the same on every replica). nil: secrets are
+	// stored as given (the CLI, which never sets one up).
+	SecretKey []byte
+	// Guard is the sign-in guard's clock, wait and alert mailer, on real time.
+	Guard Guard
 }
 
-// SetClock sets the business clock (setup and session expiry, TOTP time); the sign-in guard is on
-// real time (SetGuard).
-func (s *Operators) SetClock(now func() time.Time) { s.now = now }
-
-// SetSecretKey seals the TOTP secrets it stores with a key derived from the shop's secret key
-// (the one signing session tokens, the same on every replica).
-func (s *Operators) SetSecretKey(key []byte) { s.sealer = newSealer(key) }
+// New returns the operators service; now is the business clock (setup and session expiry, TOTP
+// time), nil: real time. The sign-in guard is on real time (Config.Guard).
+func New(store Store, cfg Config, log *slog.Logger, now func() time.Time) *Operators {
+	if cfg.Issuer == "" {
+		cfg.Issuer = "Streamcart"
+	}
+	if cfg.PasswordCost == 0 {
+		cfg.PasswordCost = bcrypt.DefaultCost
+	}
+	s := &Operators{store: store, issuer: cfg.Issuer, log: log, now: clock.OrReal(now), cost: cfg.PasswordCost, guard: cfg.Guard.orDefaults()}
+	if cfg.SecretKey != nil {
+		s.sealer = newSealer(cfg.SecretKey)
+	}
+	return s
+}
 
 // SealClear seals every TOTP secret still stored in the clear (kept before sealing existed); it
 // answers how many it sealed. A secret changed meanwhile is left to its new value.
@@ -207,9 +222,6 @@ func (s *Operators) totpSecret(o Operator) (string, error) {
 	}
 	return s.sealer.open(o.ID, o.TOTPSecret)
 }
-
-// SetPasswordCost sets the bcrypt cost (tests lower it to bcrypt.MinCost).
-func (s *Operators) SetPasswordCost(cost int) { s.cost = cost }
 
 var emailRule = regexp.MustCompile(`^\S+@\S+\.\S+$`)
 

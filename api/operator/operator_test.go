@@ -39,11 +39,10 @@ func (f *fixture) move(d time.Duration) {
 
 func newFixture(t *testing.T, b storetest.Backend) *fixture {
 	f := &fixture{now: t0}
-	f.ops = operator.New(b.Open(t), "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)))
-	f.ops.SetClock(f.clock)
-	// The guard's delay moves the clock instead of waiting.
-	f.ops.SetGuard(operator.Guard{Now: f.clock, Sleep: func(_ context.Context, d time.Duration) error { f.move(d); return nil }})
-	f.ops.SetPasswordCost(bcrypt.MinCost)
+	f.ops = operator.New(b.Open(t), operator.Config{Issuer: "Test Shop", PasswordCost: bcrypt.MinCost,
+		// The guard's delay moves the clock instead of waiting.
+		Guard: operator.Guard{Now: f.clock, Sleep: func(_ context.Context, d time.Duration) error { f.move(d); return nil }}},
+		slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock)
 	return f
 }
 
@@ -263,10 +262,8 @@ func TestSealedSecretBelongsToItsOperator(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
 		f := &fixture{now: t0}
 		st := b.Open(t)
-		f.ops = operator.New(st, "Test Shop", slog.New(slog.NewTextHandler(io.Discard, nil)))
-		f.ops.SetClock(f.clock)
-		f.ops.SetPasswordCost(bcrypt.MinCost)
-		f.ops.SetSecretKey([]byte("a secret key of the shop, 32+ bytes long"))
+		f.ops = operator.New(st, operator.Config{Issuer: "Test Shop", PasswordCost: bcrypt.MinCost,
+			SecretKey: []byte("a secret key of the shop, 32+ bytes long")}, slog.New(slog.NewTextHandler(io.Discard, nil)), f.clock)
 		ctx := t.Context()
 		secretA := f.enrol(t, "a@example.com", operator.RoleOwner)
 		f.enrol(t, "b@example.com", operator.RoleViewer)

@@ -15,12 +15,9 @@ func Fulfilment(orders interface {
 	Order(ctx context.Context, id string) (Order, error)
 }, fulfil map[Kind]job.Handler) job.Handler {
 	return func(ctx context.Context, j job.Job) error {
-		o, err := orders.Order(ctx, j.Ref)
-		if errors.Is(err, ErrNotFound) {
-			return job.Permanent(fmt.Errorf("fulfil order %s: %w", j.Ref, err))
-		}
+		o, err := jobRead(ctx, "fulfil order", j.Ref, orders.Order)
 		if err != nil {
-			return fmt.Errorf("fulfil order %s: %w", j.Ref, err)
+			return err
 		}
 		h, ok := fulfil[o.Kind]
 		if !ok {
@@ -28,6 +25,19 @@ func Fulfilment(orders interface {
 		}
 		return h(ctx, j)
 	}
+}
+
+// jobRead reads what a job names with read; an unknown ref fails the job for good (no retry can
+// find it), any other error is retried. The error says what the job was doing.
+func jobRead[T any](ctx context.Context, doing, ref string, read func(ctx context.Context, id string) (T, error)) (T, error) {
+	v, err := read(ctx, ref)
+	if errors.Is(err, ErrNotFound) {
+		return v, job.Permanent(fmt.Errorf("%s %s: %w", doing, ref, err))
+	}
+	if err != nil {
+		return v, fmt.Errorf("%s %s: %w", doing, ref, err)
+	}
+	return v, nil
 }
 
 // fulfilmentStore is what starting a fulfilment needs.

@@ -25,6 +25,10 @@ const (
 	// held or already paid, or its line is gone). The payment is refunded where the gateway can,
 	// else listed for the operator (streamcart payments review); the order is never provisioned.
 	StatusNeedsReview Status = "needs_review"
+	// StatusPartiallyRefunded and StatusRefunded: an operator gave back part or all of what the
+	// order's invoice took (package refund); a full refund takes back what the order gave.
+	StatusPartiallyRefunded Status = "partially_refunded"
+	StatusRefunded          Status = "refunded"
 )
 
 // InvoiceStatus is the payment state of an invoice.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -126,10 +127,13 @@ type Expirer interface {
 	ExpireCheckout(ctx context.Context, o Order) error
 }
 
-// Refunder is a Gateway that can give a payment back; it answers the provider's refund id. It
-// must be safe to repeat for one Review (an idempotency key), as a retried job repeats it.
+// Refunder is a Gateway that can give money back through its API; each call answers the
+// provider's refund id. Refund gives back a payment to review in full, and must be safe to repeat
+// for one Review (an idempotency key), as a retried job repeats it; RefundAmount gives back part
+// or all of an order's payment at once (package refund, r naming the refund and the transaction).
 type Refunder interface {
 	Refund(ctx context.Context, r Review) (refundID string, err error)
+	RefundAmount(ctx context.Context, r Review, amount money.Money) (refundID string, err error)
 }
 
 // LocalLinker is a Gateway whose payment link is derived from the order alone, with no network
@@ -190,8 +194,8 @@ func (s *Orders) observeCreated(o Order, replay bool) {
 	}
 }
 
-// NewService returns the order service.
-func New(store Store, cat func() *catalog.Catalog, gateways []Gateway, az Authorizer, cfg Config, log *slog.Logger) *Orders {
+// New returns the order service; now is the business clock, nil: real time.
+func New(store Store, cat func() *catalog.Catalog, gateways []Gateway, az Authorizer, cfg Config, log *slog.Logger, now func() time.Time) *Orders {
 	gw := make(map[string]Gateway, len(gateways))
 	for _, g := range gateways {
 		gw[g.Module()] = g
@@ -202,7 +206,7 @@ func New(store Store, cat func() *catalog.Catalog, gateways []Gateway, az Author
 	if cfg.Observe == nil {
 		cfg.Observe = func(string, Order) {}
 	}
-	return &Orders{store: store, catalog: cat, gateways: gw, authz: az, cfg: cfg, log: log, now: time.Now}
+	return &Orders{store: store, catalog: cat, gateways: gw, authz: az, cfg: cfg, log: log, now: clock.OrReal(now)}
 }
 
 // Gateway is the configured gateway of that module name.
@@ -210,9 +214,6 @@ func (s *Orders) Gateway(module string) (Gateway, bool) {
 	g, ok := s.gateways[module]
 	return g, ok
 }
-
-// SetClock replaces the clock (tests).
-func (s *Orders) SetClock(now func() time.Time) { s.now = now }
 
 // Request is an order to place.
 type Request struct {

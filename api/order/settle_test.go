@@ -34,8 +34,8 @@ func newFixture(t *testing.T, b storetest.Backend, cfg order.Config) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{st: st, now: time.Now().UTC().Truncate(time.Second)}
-	f.orders = order.New(st, catalog.Demo, []order.Gateway{payment.Sandbox{}}, az, cfg, slog.New(slog.DiscardHandler))
-	f.orders.SetClock(func() time.Time { return f.now })
+	f.orders = order.New(st, catalog.Demo, []order.Gateway{payment.Sandbox{}}, az, cfg, slog.New(slog.DiscardHandler),
+		func() time.Time { return f.now })
 	return f
 }
 

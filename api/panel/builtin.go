@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/streamcart/streamcart/api/clock"
 )
 
 // LineStore keeps the built-in panel's lines.
@@ -28,13 +30,11 @@ type Builtin struct {
 
 var _ Panel = (*Builtin)(nil)
 
-// NewBuiltin returns the built-in panel serving lines on hostname (host or host:port).
-func NewBuiltin(s LineStore, hostname string) *Builtin {
-	return &Builtin{store: s, hostname: hostname, now: time.Now}
+// NewBuiltin returns the built-in panel serving lines on hostname (host or host:port); now is
+// the business clock (line creation and expiry), nil: real time.
+func NewBuiltin(s LineStore, hostname string, now func() time.Time) *Builtin {
+	return &Builtin{store: s, hostname: hostname, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (line creation and expiry): the shop's test clock; time.Now by default.
-func (b *Builtin) SetClock(now func() time.Time) { b.now = now }
 
 // CreateLine stores l as given, or returns the line already stored under l.Ref. Username
 // collisions answer ErrUsernameTaken: draw a new username and call again with the same Ref.

@@ -15,7 +15,7 @@ import (
 
 func newBuiltin(t *testing.T, b storetest.Backend) *panel.Builtin {
 	t.Helper()
-	return panel.NewBuiltin(b.Open(t), "line.example.com:8080")
+	return panel.NewBuiltin(b.Open(t), "line.example.com:8080", nil)
 }
 
 func TestNewUsernameAndPasswordShapes(t *testing.T) {

@@ -365,17 +365,17 @@ func TestXtreamProvisioningRetriesUntilPanelIsBack(t *testing.T) {
 		az, _ := authz.NewAuthorizer()
 		key, _ := authz.NewKey()
 		signer, _ := authz.NewSigner(key)
-		id, err := account.New(st, signer).Identify(ctx, "trial@example.com", "")
+		id, err := account.New(st, signer, nil).Identify(ctx, "trial@example.com", "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		orders := order.New(st, catFn, []order.Gateway{payment.Sandbox{}}, az, order.Config{}, log)
+		orders := order.New(st, catFn, []order.Gateway{payment.Sandbox{}}, az, order.Config{}, log, nil)
 		trial := cat.Plans()[0] // the free trial: paid at once, provisioning queued
 		o, err := orders.Create(ctx, id.Claims, order.Request{Quote: pricing.Request{PID: trial.PID}, Gateway: "sandbox", IP: "203.0.113.9"})
 		if err != nil || o.Status != order.StatusPaid {
 			t.Fatalf("trial order: %v %s", err, o.Status)
 		}
-		prov := provision.New(st, x, catFn, "sc", log)
+		prov := provision.New(st, x, catFn, "sc", nil, log, nil)
 		w := job.NewWorker(st, map[string]job.Handler{order.JobProvision: prov.Handle},
 			job.Options{Logger: log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond})
 

@@ -129,9 +129,6 @@ func NewCoinbase(cfg CoinbaseConfig, st CoinbaseStore) (*Coinbase, error) {
 	return &Coinbase{cfg: cfg, key: key, host: u.Host, st: st, now: time.Now}, nil
 }
 
-// SetClock replaces the clock (tests): JWT times, quote times and webhook tolerance use it.
-func (c *Coinbase) SetClock(now func() time.Time) { c.now = now }
-
 // Module names the gateway.
 func (*Coinbase) Module() string { return "coinbase" }
 

@@ -211,7 +211,7 @@ func TestCoinbaseProcessing(t *testing.T) {
 				f.pay(id, "PROCESSING", "")
 				switch via {
 				case "reconciliation":
-					rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
+					rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log, nil)
 					if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
 						t.Fatal(err)
 					}
@@ -299,9 +299,8 @@ func TestCoinbaseDownThenBack(t *testing.T) {
 		co := f.checkout("")
 		id := co["id"].(string)
 
-		rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
 		nearDeadline := func() time.Time { return o.Invoice.Deadline.Add(-10 * time.Minute) }
-		rec.SetClock(nearDeadline)
+		rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log, nearDeadline)
 		worker := job.NewWorker(e.st, map[string]job.Handler{payment.JobReconcile: rec.Handle, order.JobProvision: e.provision},
 			job.Options{Logger: e.log, MinBackoff: time.Nanosecond, MaxBackoff: time.Nanosecond, Now: nearDeadline})
 		if err := rec.Start(t.Context()); err != nil {
@@ -359,7 +358,7 @@ func TestCoinbaseReconcile(t *testing.T) {
 				o := e.mustBuy("coinbase", 3, "EUR")
 				id := f.checkout("")["id"].(string)
 				f.pay(id, tc.status, tc.total)
-				rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log)
+				rec := payment.NewReconciler(e.st, []order.Gateway{gw(e.st)}, e.webhooks, e.log, nil)
 				if err := rec.Check(t.Context(), o.Invoice.ID); err != nil {
 					t.Fatal(err)
 				}

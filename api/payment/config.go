@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 )
@@ -242,19 +243,17 @@ type Reconciler struct {
 	now       func() time.Time
 }
 
-// NewReconciler returns the reconciler of the gateways that can be asked.
-func NewReconciler(st ReconcileStore, gws []order.Gateway, apply *Webhooks, log *slog.Logger) *Reconciler {
+// NewReconciler returns the reconciler of the gateways that can be asked; now is the business
+// clock, nil: real time.
+func NewReconciler(st ReconcileStore, gws []order.Gateway, apply *Webhooks, log *slog.Logger, now func() time.Time) *Reconciler {
 	m := map[string]Inquirer{}
 	for _, g := range gws {
 		if q, ok := g.(Inquirer); ok {
 			m[q.Module()] = q
 		}
 	}
-	return &Reconciler{store: st, inquirers: m, apply: apply, log: log, now: time.Now}
+	return &Reconciler{store: st, inquirers: m, apply: apply, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock replaces the clock (tests).
-func (r *Reconciler) SetClock(now func() time.Time) { r.now = now }
 
 // Enabled reports whether any gateway can be asked.
 func (r *Reconciler) Enabled() bool { return len(r.inquirers) > 0 }

@@ -199,7 +199,7 @@ func TestCryptomusReconcileAfterOutage(t *testing.T) {
 		f := newFakeCryptomus(t)
 		e := newEnv(t, b, cryptomusGateway(f))
 		o := e.mustBuy("cryptomus", 3, "EUR")
-		rec := payment.NewReconciler(e.st, []order.Gateway{cryptomusGateway(f)(e.st)}, e.webhooks, e.log)
+		rec := payment.NewReconciler(e.st, []order.Gateway{cryptomusGateway(f)(e.st)}, e.webhooks, e.log, nil)
 		f.set(true, "paid")
 		if err := rec.Check(t.Context(), o.Invoice.ID); !errors.Is(err, payment.ErrUnavailable) {
 			t.Fatalf("check while down: %v", err)

@@ -78,15 +78,15 @@ func newEnvCatalog(t *testing.T, b storetest.Backend, src []byte, factories ...g
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := account.New(st, signer).Identify(ctx, "buyer@example.com", "")
+	id, err := account.New(st, signer, nil).Identify(ctx, "buyer@example.com", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &env{t: t, st: st, claims: id.Claims, log: log}
-	e.orders = order.New(st, catFn, gws, az, order.Config{}, log)
+	e.orders = order.New(st, catFn, gws, az, order.Config{}, log, nil)
 	e.webhooks = payment.NewWebhooks(st, e.orders, providers, nil, log)
 	e.webhooks.TrackProgress(payment.NewProgress(st))
-	prov := provision.New(st, panel.NewBuiltin(st, "line.test:8000"), catFn, "tst", log)
+	prov := provision.New(st, panel.NewBuiltin(st, "line.test:8000", nil), catFn, "tst", nil, log, nil)
 	e.provision = prov.Handle
 	e.worker = job.NewWorker(st, map[string]job.Handler{
 		payment.JobWebhook: e.webhooks.Handle, order.JobProvision: prov.Handle,

@@ -1,5 +1,7 @@
 // Package provision turns a paid order into working lines on the panel. It runs as a durable job:
 // every step is safe to repeat, so a crash or a panel outage between any two steps only delays it.
+// It is the home of the plan and trial kinds (Plans, Trials: order.Home) and keeps every kind's
+// panel line in step with its service (SyncLine).
 package provision
 
 import (
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
@@ -49,16 +52,12 @@ type Notifier interface {
 	LinesReady(ctx context.Context, o order.Order) error
 }
 
-// Notify makes n tell buyers about their orders.
-func (p *Provisioner) Notify(n Notifier) { p.notify = n }
-
-// New returns a provisioner creating lines with usernames starting with prefix.
-func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, log *slog.Logger) *Provisioner {
-	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, log: log, now: time.Now}
+// New returns a provisioner creating lines with usernames starting with prefix, telling buyers
+// how their orders go through notify (nil: nobody); now is the
+// business clock (service due dates), nil: real time.
+func New(store Store, p panel.Panel, cat func() *catalog.Catalog, prefix string, notify Notifier, log *slog.Logger, now func() time.Time) *Provisioner {
+	return &Provisioner{store: store, panel: p, catalog: cat, prefix: prefix, notify: notify, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (service due dates): the shop's test clock; time.Now by default.
-func (p *Provisioner) SetClock(now func() time.Time) { p.now = now }
 
 // Handle provisions the order named by the job.
 func (p *Provisioner) Handle(ctx context.Context, j job.Job) error {
@@ -112,7 +111,7 @@ func (p *Provisioner) refundedMeanwhile(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if o.Status != order.Status("refunded") && o.Status != order.StatusCancelled {
+	if o.Status != order.StatusRefunded && o.Status != order.StatusCancelled {
 		return nil
 	}
 	n, err := p.store.CancelOrderLines(ctx, id, p.now().UTC())

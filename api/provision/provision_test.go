@@ -132,9 +132,7 @@ func newFixture(status order.Status, amount int64, svcs ...order.Service) fixtur
 		st.services["ord_1"] = append(st.services["ord_1"], s)
 	}
 	f := fixture{store: st, panel: &fakePanel{lines: map[string]panel.Line{}}, notes: &notes{}}
-	f.p = provision.New(st, f.panel, catalog.Demo, "sc", slog.New(slog.DiscardHandler))
-	f.p.SetClock(func() time.Time { return now })
-	f.p.Notify(f.notes)
+	f.p = provision.New(st, f.panel, catalog.Demo, "sc", f.notes, slog.New(slog.DiscardHandler), func() time.Time { return now })
 	return f
 }
 

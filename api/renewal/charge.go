@@ -84,9 +84,12 @@ type ChargeStore interface {
 	ReleaseCharge(ctx context.Context, orderID string, n int) error
 }
 
-// ChargeWith makes the sweep charge saved cards through c, keeping attempts in st; without it
-// (a shop without Stripe) no card is charged.
-func (r *Renewals) ChargeWith(c Charger, st ChargeStore) { r.charger, r.charges = c, st }
+// Cards is how the sweep charges saved cards: through Charger, keeping attempts in Store. The
+// zero value (a shop without Stripe) charges no card.
+type Cards struct {
+	Charger Charger
+	Store   ChargeStore
+}
 
 // ChargeAttempt is the attempt number (1…len(ChargeDays)) whose point is the latest at or before
 // now for a renewal due at due; 0 before the due day.

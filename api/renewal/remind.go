@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
@@ -67,17 +68,11 @@ type Reminders struct {
 }
 
 // NewReminders returns the reminders; enqueue is the job queue's (it ignores a unique key
-// enqueued before).
+// enqueued before); now is the business clock, nil: real time.
 func NewReminders(store RemindStore, mailer Mailer, enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error,
-	cfg Config, log *slog.Logger) *Reminders {
-	return &Reminders{store: store, mailer: mailer, enqueue: enqueue, grace: cfg.grace(), log: log, now: time.Now}
+	cfg Config, log *slog.Logger, now func() time.Time) *Reminders {
+	return &Reminders{store: store, mailer: mailer, enqueue: enqueue, grace: cfg.grace(), log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock: the shop's test clock; time.Now by default.
-func (m *Reminders) SetClock(now func() time.Time) { m.now = now }
-
-// SetReminders makes the sweep mail each renewal invoice it places, and the daily job run m.
-func (r *Renewals) SetReminders(m *Reminders) { r.remind = m }
 
 // invoiced mails the invoice of a renewal order just placed. A failure is logged only: the order
 // stands, and the next daily run sends the invoice mail of a renewal that has none.

@@ -94,8 +94,7 @@ func TestRemindersSendTheLatestPointOnly(t *testing.T) {
 		st := &fakeStore{open: []renewal.Open{{Renewal: renewal.Renewal{OrderID: "ord_r", ServiceID: "svc_1", PeriodStart: due,
 			PeriodEnd: due.AddDate(0, 1, 0), CycleMonths: 1, CreatedAt: tc.created}, Service: tc.status, LastMail: tc.lastMail}}}
 		m := &fakeMailer{}
-		r := renewal.NewReminders(st, m, nil, renewal.Config{GraceDays: 5}, quiet)
-		r.SetClock(func() time.Time { return tc.now })
+		r := renewal.NewReminders(st, m, nil, renewal.Config{GraceDays: 5}, quiet, func() time.Time { return tc.now })
 		n, err := r.Run(t.Context())
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -126,12 +125,11 @@ func TestTrialEndingJob(t *testing.T) {
 		at             time.Time
 	}
 	var jobs []queued
+	clock := now
 	r := renewal.NewReminders(st, m, func(_ context.Context, kind, ref, key string, at time.Time) error {
 		jobs = append(jobs, queued{kind, ref, key, at})
 		return nil
-	}, renewal.Config{}, quiet)
-	clock := now
-	r.SetClock(func() time.Time { return clock })
+	}, renewal.Config{}, quiet, func() time.Time { return clock })
 	if err := r.TrialStarted(t.Context(), order.Order{ID: "ord_t"}); err != nil {
 		t.Fatal(err)
 	}

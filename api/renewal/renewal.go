@@ -1,6 +1,7 @@
 // Package renewal bills the next period of active services: a sweep on business time places one
 // renewal order (order.KindRenewal) per service and period, lead days before its due date, and
-// its fulfiller moves the due date one cycle on and extends the same panel line once paid.
+// its fulfiller moves the due date one cycle on and extends the same panel line once paid. Renewals
+// is the renewal kind's home (order.Home): fulfil, take back after a full refund, line sync.
 package renewal
 
 import (
@@ -12,10 +13,12 @@ import (
 
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/upsell"
 )
 
@@ -28,6 +31,11 @@ const (
 
 // JobSweep is the kind of the daily renewal sweep (one a day, unique key renewals:YYYY-MM-DD).
 const JobSweep = "renewals"
+
+var _ order.Home = (*Renewals)(nil)
+
+// JobLineSync is order.JobLineSync, under the name it had here.
+const JobLineSync = order.JobLineSync
 
 var (
 	// ErrNotFound is what Store answers when an order is no renewal.
@@ -164,17 +172,18 @@ type Renewals struct {
 	log     *slog.Logger
 	now     func() time.Time
 	remind  *Reminders  // the renewal mails (remind.go); nil: none
-	charger Charger     // nil: no saved card is charged (ChargeWith)
+	charger Charger     // nil: no saved card is charged (Cards)
 	charges ChargeStore // the attempts of charger
 }
 
-// New returns the renewal service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, cfg Config, log *slog.Logger) *Renewals {
-	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, cfg: cfg, log: log, now: time.Now}
+// New returns the renewal service: the sweep mails each renewal invoice it places through remind
+// and the daily job runs it (nil: no mail), and charges saved cards through cards; now is the
+// business clock, nil: real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, remind *Reminders, cards Cards,
+	cfg Config, log *slog.Logger, now func() time.Time) *Renewals {
+	return &Renewals{store: store, catalog: cat, orders: orders, lines: lines, remind: remind, charger: cards.Charger, charges: cards.Store,
+		cfg: cfg, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock: the shop's test clock; time.Now by default.
-func (r *Renewals) SetClock(now func() time.Time) { r.now = now }
 
 // Job is the daily sweep, run once a day whatever the number of replicas.
 func (r *Renewals) Job(enqueue func(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error) job.Daily {
@@ -429,27 +438,33 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 	return nil
 }
 
-// TakeBack undoes a renewal whose payment was refunded in full: the service loses the time it
-// added (ReverseRenewal), and an unpaid renewal already invoiced for the period after it, which
-// the service no longer starts, is cancelled. It answers the service and whether it moved; its
+// TakeBack undoes a renewal whose payment was refunded in full (order.Home): the service loses
+// the time it added (ReverseRenewal), and an unpaid renewal already invoiced for the period after
+// it, which the service no longer starts, is cancelled. moved reports the service changed; its
 // panel line follows by the JobLineSync queued with the change.
-func (r *Renewals) TakeBack(ctx context.Context, orderID string) (order.Service, bool, error) {
+func (r *Renewals) TakeBack(ctx context.Context, o order.Order) (moved bool, err error) {
 	now := r.now().UTC()
-	svc, moved, err := r.store.ReverseRenewal(ctx, orderID, now)
+	svc, moved, err := r.store.ReverseRenewal(ctx, o.ID, now)
 	if err != nil || !moved {
-		return svc, moved, err
+		return moved, err
 	}
 	open, err := r.store.OpenRenewal(ctx, svc.ID)
 	switch {
 	case errors.Is(err, ErrNotFound):
 	case err != nil:
-		return svc, moved, fmt.Errorf("take back renewal %s: %w", orderID, err)
+		return moved, fmt.Errorf("take back renewal %s: %w", o.ID, err)
 	case !open.PeriodStart.Equal(svc.NextDueDate):
 		if err := r.cancelRenewal(ctx, open, now); err != nil && !errors.Is(err, ErrBeingApplied) {
-			return svc, moved, fmt.Errorf("take back renewal %s: %w", orderID, err)
+			return moved, fmt.Errorf("take back renewal %s: %w", o.ID, err)
 		}
 	}
-	return svc, moved, nil
+	return moved, nil
+}
+
+// SyncLine brings the line a renewal extends in step with its service (provision.SyncLine): a
+// renewal's time lives on a plan's line.
+func (r *Renewals) SyncLine(ctx context.Context, s order.Service) error {
+	return provision.SyncLine(ctx, r.lines, s)
 }
 
 // Lapse moves the services whose time ran out at the business time, each step once whatever the

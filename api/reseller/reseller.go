@@ -1,6 +1,7 @@
 // Package reseller sells reseller credit plans: an order priced at the plan's monthly price (plus
 // the new-reseller product for a new reseller), and once paid, a durable job creates or credits
-// the client's reseller account in the credit ledger (Ledger) exactly once.
+// the client's reseller account in the credit ledger (Ledger) exactly once. Resellers is the
+// reseller kind's home (order.Home): fulfil, take back after a full refund, line sync (none).
 package reseller
 
 import (
@@ -14,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -60,6 +62,10 @@ type Store interface {
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	UpdateService(ctx context.Context, s order.Service) error
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	SetServiceStatus(ctx context.Context, id string, to order.ServiceStatus, from ...order.ServiceStatus) (bool, error)
+	// TakeBackResellerCredit takes back, once, the credits a refunded reseller order gave: as
+	// many as the account still has, up to those credited.
+	TakeBackResellerCredit(ctx context.Context, orderID string, at time.Time) (taken int, moved bool, err error)
 }
 
 // Authorizer decides who may do what.
@@ -87,13 +93,11 @@ type Resellers struct {
 	now      func() time.Time
 }
 
-// New returns the reseller service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts *Ledger, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger) *Resellers {
-	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: time.Now}
+// New returns the reseller service; now is the business clock (prices and credit dates), nil:
+// real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, accounts *Ledger, az Authorizer, al *audit.Log, cfg Config, log *slog.Logger, now func() time.Time) *Resellers {
+	return &Resellers{store: store, catalog: cat, orders: orders, accounts: accounts, authz: az, audit: al, cfg: cfg, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (prices and credit dates): the shop's test clock; time.Now by default.
-func (r *Resellers) SetClock(now func() time.Time) { r.now = now }
 
 // IsReseller reports whether claims' client has a reseller account. An email-only session only
 // learns about purchases it made itself: an email alone reveals nothing about its client.
@@ -233,6 +237,30 @@ func (r *Resellers) Service(ctx context.Context, claims authz.Claims, id string)
 	}
 	return out, nil
 }
+
+var _ order.Home = (*Resellers)(nil)
+
+// TakeBack withdraws what a fully refunded reseller order gave (order.Home): its credits come off
+// the account (those not spent yet) and its service is cancelled. Nothing is queued: a reseller
+// plan has no panel line.
+func (r *Resellers) TakeBack(ctx context.Context, o order.Order) (bool, error) {
+	if _, _, err := r.store.TakeBackResellerCredit(ctx, o.ID, r.now().UTC()); err != nil {
+		return false, err
+	}
+	services, err := r.store.OrderServices(ctx, o.ID)
+	if err != nil {
+		return false, err
+	}
+	for _, s := range services {
+		if _, err := r.store.SetServiceStatus(ctx, s.ID, order.ServiceCancelled, order.ServiceActive, order.ServicePending); err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// SyncLine has nothing to do (order.Home): a reseller plan's service has no panel line.
+func (r *Resellers) SyncLine(context.Context, order.Service) error { return nil }
 
 // Fulfil credits the reseller account of a paid reseller order (KindReseller) named by a
 // provisioning job. The ledger credits once per order id, so a repeat changes nothing.

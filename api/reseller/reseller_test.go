@@ -55,8 +55,8 @@ func newFixture(t *testing.T, b storetest.Backend, newPID int) fixture {
 	}
 	log := slog.New(slog.DiscardHandler)
 	f := fixture{st: st, ledger: reseller.NewLedger(st)}
-	f.orders = order.New(st, catalog.Demo, []order.Gateway{payment.Sandbox{}}, az, order.Config{Fraud: fraud.Rules{}}, log)
-	f.r = reseller.New(st, catalog.Demo, f.orders, f.ledger, az, audit.New(st, log), reseller.Config{NewResellerPID: newPID}, log)
+	f.orders = order.New(st, catalog.Demo, []order.Gateway{payment.Sandbox{}}, az, order.Config{Fraud: fraud.Rules{}}, log, nil)
+	f.r = reseller.New(st, catalog.Demo, f.orders, f.ledger, az, audit.New(st, log, nil), reseller.Config{NewResellerPID: newPID}, log, nil)
 	return f
 }
 

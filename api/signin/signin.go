@@ -19,6 +19,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/mail"
 )
 
@@ -103,16 +104,14 @@ type Service struct {
 	now      func() time.Time
 }
 
-// New returns the sign-in service.
-func New(store Store, accounts *account.Service, mailer Mailer, cfg Config, log *slog.Logger) *Service {
+// New returns the sign-in service; now is the business clock (sign-in link expiry and the
+// attempt window), nil: real time.
+func New(store Store, accounts *account.Service, mailer Mailer, cfg Config, log *slog.Logger, now func() time.Time) *Service {
 	if cfg.StoreName == "" {
 		cfg.StoreName = "Streamcart"
 	}
-	return &Service{store: store, accounts: accounts, mailer: mailer, cfg: cfg, log: log, now: time.Now}
+	return &Service{store: store, accounts: accounts, mailer: mailer, cfg: cfg, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (sign-in link expiry and the attempt window): the shop's test clock; time.Now by default.
-func (s *Service) SetClock(now func() time.Time) { s.now = now }
 
 // LinkRequest asks for a sign-in link.
 type LinkRequest struct {

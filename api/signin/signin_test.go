@@ -72,9 +72,9 @@ func newFixture(t *testing.T, b storetest.Backend) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{accounts: account.New(st, signer), mails: &sent{}, now: time.Now().UTC().Truncate(time.Second)} // whole seconds: stored times keep microseconds
-	f.svc = signin.New(st, f.accounts, f.mails, signin.Config{PublicURL: "https://shop.example"}, slog.New(slog.DiscardHandler))
-	f.svc.SetClock(func() time.Time { return f.now })
+	f := &fixture{accounts: account.New(st, signer, nil), mails: &sent{}, now: time.Now().UTC().Truncate(time.Second)} // whole seconds: stored times keep microseconds
+	f.svc = signin.New(st, f.accounts, f.mails, signin.Config{PublicURL: "https://shop.example"}, slog.New(slog.DiscardHandler),
+		func() time.Time { return f.now })
 	return f
 }
 

@@ -67,7 +67,7 @@ func TestAffiliateCounts(t *testing.T) {
 				}
 			}
 		}
-		rows, err := affiliate.New(s).Report(t.Context(), time.Time{})
+		rows, err := affiliate.New(s, nil).Report(t.Context(), time.Time{})
 		if err != nil || len(rows) != 2 {
 			t.Fatalf("report %+v %v", rows, err)
 		}

@@ -29,12 +29,18 @@ import (
 
 func newOrders(t testing.TB, s store.Backend, cat *catalog.Catalog, rules fraud.Rules) *order.Orders {
 	t.Helper()
+	return newOrdersAt(t, s, cat, rules, nil)
+}
+
+// newOrdersAt is newOrders on the clock now (nil: real time).
+func newOrdersAt(t testing.TB, s store.Backend, cat *catalog.Catalog, rules fraud.Rules, now func() time.Time) *order.Orders {
+	t.Helper()
 	az, err := authz.NewAuthorizer()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return order.New(s, func() *catalog.Catalog { return cat }, []order.Gateway{payment.Sandbox{}}, az,
-		order.Config{Fraud: rules}, slog.New(slog.DiscardHandler))
+		order.Config{Fraud: rules}, slog.New(slog.DiscardHandler), now)
 }
 
 // buyer signs email in with an email-only session.
@@ -88,8 +94,7 @@ func ordersFrom(t *testing.T, s store.Backend, ip string) int {
 
 func TestOrderRoundTrips(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
-		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
-		orders.SetClock(func() time.Time { return jobT0 }) // the store keeps microseconds
+		orders := newOrdersAt(t, s, catalog.Demo(), fraud.Rules{}, func() time.Time { return jobT0 }) // the store keeps microseconds
 		claims := buyer(t, s, "ana@example.com")
 		req := order.Request{
 			Quote:          pricing.Request{PID: 3, Cycle: "annually", Currency: "GBP", ExtraConnections: 2, ProxyProtection: true, PromoCode: "welcome10"},
@@ -627,8 +632,7 @@ func TestFailedOrderWriteFailsItsTransaction(t *testing.T) {
 // IP's orders, each only when asked.
 func TestCheckReadsWhatItIsAskedFor(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
-		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
-		orders.SetClock(func() time.Time { return jobT0 }) // the store keeps microseconds
+		orders := newOrdersAt(t, s, catalog.Demo(), fraud.Rules{}, func() time.Time { return jobT0 }) // the store keeps microseconds
 		claims := buyer(t, s, "ana@example.com")
 		req := standardMonthly("203.0.113.40")
 		req.IdempotencyKey, req.Quote.PromoCode = "check-me", "WELCOME10"
@@ -782,7 +786,7 @@ func TestTrialLimitsHoldUnderConcurrency(t *testing.T) {
 		}
 		cat := catalog.Demo()
 		orders := order.New(s, func() *catalog.Catalog { return cat }, []order.Gateway{payment.Sandbox{}}, az,
-			order.Config{TrialsPerClient: 1, TrialsPerIP: 3}, slog.New(slog.DiscardHandler))
+			order.Config{TrialsPerClient: 1, TrialsPerIP: 3}, slog.New(slog.DiscardHandler), nil)
 		place := func(claims []authz.Claims, ip string, n int) (placed, refused int) {
 			var wg sync.WaitGroup
 			var mu sync.Mutex

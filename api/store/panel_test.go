@@ -113,7 +113,7 @@ func TestInsertLineConcurrentRepeatsStoreOne(t *testing.T) {
 
 func TestLineEdits(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
-		b := panel.NewBuiltin(s, "line.example:80")
+		b := panel.NewBuiltin(s, "line.example:80", nil)
 		l := panel.Line{Ref: "svc_1", Username: "u1", Password: "p1", MaxConnections: 1, Enabled: true}
 		if _, err := b.CreateLine(t.Context(), l); err != nil {
 			t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/refund"
 )
 
 const refundColumns = `id, order_id, amount, currency, method, reference, reason, note, operator, created_at`
 
-func scanRefund(sc interface{ Scan(...any) error }) (console.Refund, error) {
-	var r console.Refund
+func scanRefund(sc interface{ Scan(...any) error }) (refund.Refund, error) {
+	var r refund.Refund
 	var at string
 	err := sc.Scan(&r.ID, &r.OrderID, &r.Amount.Amount, &r.Amount.Currency, &r.Method, &r.Reference, &r.Reason, &r.Note, &r.Operator, &at)
 	r.CreatedAt = parseTime(at)
@@ -20,13 +20,13 @@ func scanRefund(sc interface{ Scan(...any) error }) (console.Refund, error) {
 
 func orderRefunds(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, orderID string) ([]console.Refund, error) {
+}, orderID string) ([]refund.Refund, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+refundColumns+` FROM order_refunds WHERE order_id = ? ORDER BY seq`, orderID)
 	if err != nil {
 		return nil, fmt.Errorf("order refunds: %w", err)
 	}
 	defer rows.Close()
-	out := []console.Refund{}
+	out := []refund.Refund{}
 	for rows.Next() {
 		r, err := scanRefund(rows)
 		if err != nil {
@@ -38,14 +38,14 @@ func orderRefunds(ctx context.Context, q interface {
 }
 
 // OrderRefunds lists an order's refunds, oldest first.
-func (s *db) OrderRefunds(ctx context.Context, orderID string) ([]console.Refund, error) {
+func (s *db) OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error) {
 	return orderRefunds(ctx, s.r, orderID)
 }
 
 // ReserveRefund records r under the order's lock unless it takes more than paid minus what was
-// refunded already (console.ErrRefundTooMuch; console.ErrFullyRefunded when nothing is left). An
+// refunded already (refund.ErrTooMuch; refund.ErrFullyRefunded when nothing is left). An
 // r.Amount of 0 takes all that is left. It answers the refund as recorded.
-func (s *db) ReserveRefund(ctx context.Context, r console.Refund, paid int64) (console.Refund, error) {
+func (s *db) ReserveRefund(ctx context.Context, r refund.Refund, paid int64) (refund.Refund, error) {
 	err := s.tx(ctx, func(q querier) error {
 		if err := q.d.lock(ctx, q, orderLock(r.OrderID)); err != nil {
 			return err
@@ -61,11 +61,11 @@ func (s *db) ReserveRefund(ctx context.Context, r console.Refund, paid int64) (c
 		left := paid - done
 		switch {
 		case left <= 0:
-			return console.ErrFullyRefunded
+			return refund.ErrFullyRefunded
 		case r.Amount.Amount == 0:
 			r.Amount.Amount = left
 		case r.Amount.Amount > left:
-			return fmt.Errorf("%w: %d left", console.ErrRefundTooMuch, left)
+			return fmt.Errorf("%w: %d left", refund.ErrTooMuch, left)
 		}
 		_, err = q.ExecContext(ctx, `INSERT INTO order_refunds (id, order_id, seq, amount, currency, method, reference, reason, note, operator, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.OrderID, len(prev)+1, r.Amount.Amount, r.Amount.Currency, r.Method,

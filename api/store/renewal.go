@@ -210,7 +210,7 @@ func later(a, b time.Time) time.Time {
 // back to that trial instead (its plan, name, cycle and connections, flagged trial, ending when
 // the trial ended: Expired when that is past); its trial start stays recorded, so no trial is
 // given back. moved reports a service changed; a renewal taken back already changes nothing. A
-// service moved has its panel line brought in step by a renewal.JobLineSync queued in the same
+// service moved has its panel line brought in step by a order.JobLineSync queued in the same
 // transaction.
 func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
 	err = s.tx(ctx, func(tx querier) error {
@@ -252,7 +252,7 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 				return err
 			}
 			moved = true
-			return enqueue(ctx, tx, s.now(), renewal.JobLineSync, svc.ID, renewal.JobLineSync+":"+orderID, at)
+			return enqueue(ctx, tx, s.now(), order.JobLineSync, svc.ID, order.JobLineSync+":"+orderID, at)
 		}
 		from, to := r.PeriodStart, r.PeriodEnd
 		if before != "" {
@@ -268,7 +268,7 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 			return err
 		}
 		moved = true
-		return enqueue(ctx, tx, s.now(), renewal.JobLineSync, svc.ID, renewal.JobLineSync+":"+orderID, at)
+		return enqueue(ctx, tx, s.now(), order.JobLineSync, svc.ID, order.JobLineSync+":"+orderID, at)
 	})
 	if err != nil {
 		return order.Service{}, false, fmt.Errorf("reverse renewal %s: %w", orderID, err)
@@ -277,7 +277,7 @@ func (s *db) ReverseRenewal(ctx context.Context, orderID string, at time.Time) (
 }
 
 // CancelOrderLines cancels an order's running lines (a full refund) and, in the same transaction,
-// queues for each a renewal.JobLineSync that switches its panel line off; it answers how many.
+// queues for each a order.JobLineSync that switches its panel line off; it answers how many.
 func (s *db) CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error) {
 	n := 0
 	err := s.tx(ctx, func(tx querier) error {
@@ -315,7 +315,7 @@ func (s *db) CancelOrderLines(ctx context.Context, orderID string, at time.Time)
 				}
 				continue
 			}
-			if err := enqueue(ctx, tx, s.now(), renewal.JobLineSync, id, renewal.JobLineSync+":"+id+":refund:"+orderID, at); err != nil {
+			if err := enqueue(ctx, tx, s.now(), order.JobLineSync, id, order.JobLineSync+":"+id+":refund:"+orderID, at); err != nil {
 				return err
 			}
 			n++

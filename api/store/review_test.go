@@ -17,6 +17,13 @@ import (
 // reason, and its refund is queued once; a second delivery of the same transaction changes nothing.
 func TestPaymentsThatCannotBeKeptGoToReview(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		var at time.Time // the orders' clock; zero: real time
+		clock := func() time.Time {
+			if at.IsZero() {
+				return time.Now()
+			}
+			return at
+		}
 		cases := []struct {
 			name       string
 			prepare    func(t *testing.T, orders *order.Orders, claims authz.Claims, o order.Order)
@@ -32,7 +39,7 @@ func TestPaymentsThatCannotBeKeptGoToReview(t *testing.T) {
 			{"expired before its expiry job ran", func(*testing.T, *order.Orders, authz.Claims, order.Order) {}, order.PaymentDeadline + time.Minute,
 				order.ReasonExpired, order.StatusNeedsReview},
 			{"expired and cancelled by the job", func(t *testing.T, orders *order.Orders, claims authz.Claims, o order.Order) {
-				orders.SetClock(func() time.Time { return o.CreatedAt.Add(order.PaymentDeadline + time.Second) })
+				at = o.CreatedAt.Add(order.PaymentDeadline + time.Second)
 				if err := orders.Expire(t.Context(), o.ID); err != nil {
 					t.Fatal(err)
 				}
@@ -50,14 +57,15 @@ func TestPaymentsThatCannotBeKeptGoToReview(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
+				at = time.Time{}
+				orders := newOrdersAt(t, s, catalog.Demo(), fraud.Rules{}, clock)
 				claims := buyer(t, s, "late@example.com")
 				o, err := orders.Create(t.Context(), claims, standardMonthly("192.0.2.150"))
 				if err != nil {
 					t.Fatal(err)
 				}
 				tc.prepare(t, orders, claims, o)
-				orders.SetClock(func() time.Time { return o.CreatedAt.Add(tc.late) })
+				at = o.CreatedAt.Add(tc.late)
 				txn := "sandbox:late-" + o.Invoice.ID
 				_, err = orders.Settle(t.Context(), o.Invoice.ID, txn)
 				var review *order.ReviewError

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
-	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/upsell"
 )
 
@@ -143,7 +142,7 @@ func (s *db) ApplyUpsell(ctx context.Context, orderID string, at time.Time) (ord
 // ReverseUpsell takes back an upsell whose payment was refunded, once, under the service's lock:
 // applied to a line still running, its connections come off the service's (never below one);
 // not applied yet, it never will be. moved reports the service changed; its panel line is then
-// brought in step by a renewal.JobLineSync queued in the same transaction.
+// brought in step by a order.JobLineSync queued in the same transaction.
 func (s *db) ReverseUpsell(ctx context.Context, orderID string, at time.Time) (svc order.Service, moved bool, err error) {
 	err = s.tx(ctx, func(tx querier) error {
 		u, err := readUpsell(ctx, tx, orderID)
@@ -175,7 +174,7 @@ func (s *db) ReverseUpsell(ctx context.Context, orderID string, at time.Time) (s
 			return err
 		}
 		moved = true
-		return enqueue(ctx, tx, s.now(), renewal.JobLineSync, svc.ID, renewal.JobLineSync+":"+orderID, at)
+		return enqueue(ctx, tx, s.now(), order.JobLineSync, svc.ID, order.JobLineSync+":"+orderID, at)
 	})
 	if err != nil {
 		return order.Service{}, false, fmt.Errorf("reverse upsell %s: %w", orderID, err)

@@ -103,11 +103,12 @@ func TestExternalRefs(t *testing.T) {
 
 func TestPendingInvoicesOldestDeadlineFirst(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, s store.Backend) {
-		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
+		at := jobT0
+		orders := newOrdersAt(t, s, catalog.Demo(), fraud.Rules{}, func() time.Time { return at })
 		claims := buyer(t, s, "ana@example.com")
 		var invoices []string
 		for i := range 3 {
-			orders.SetClock(func() time.Time { return jobT0.Add(time.Duration(i) * time.Minute) })
+			at = jobT0.Add(time.Duration(i) * time.Minute)
 			o, err := orders.Create(t.Context(), claims, standardMonthly("192.0.2.210"))
 			if err != nil {
 				t.Fatal(err)

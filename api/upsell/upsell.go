@@ -1,6 +1,7 @@
 // Package upsell sells extra connections on an active service: priced by the server for the
 // service's billing cycle, paid through its own invoice, and applied once paid by a durable job
-// that raises the line's max connections exactly once.
+// that raises the line's max connections exactly once. Upsells is the upsell kind's home
+// (order.Home): fulfil, take back after a full refund, line sync.
 package upsell
 
 import (
@@ -14,11 +15,13 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/provision"
 )
 
 var (
@@ -62,6 +65,10 @@ type Store interface {
 	// added already, in one transaction with marking it applied; it returns the service after.
 	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	// ReverseUpsell takes back a refunded upsell once: its connections come off a running line
+	// (its panel line follows by a job queued with the change), or it is never applied; moved
+	// reports the service changed.
+	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
 }
 
 // Authorizer decides who may do what.
@@ -81,13 +88,11 @@ type Upsells struct {
 	now     func() time.Time
 }
 
-// New returns the upsell service.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger) *Upsells {
-	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: time.Now}
+// New returns the upsell service; now is the business clock (reservations and prices), nil:
+// real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger, now func() time.Time) *Upsells {
+	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now)}
 }
-
-// SetClock sets the business clock (reservations and prices): the shop's test clock; time.Now by default.
-func (u *Upsells) SetClock(now func() time.Time) { u.now = now }
 
 // PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
 // §4): One Time maps to monthly; any other is lower-cased with hyphens and spaces removed.
@@ -276,6 +281,22 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		return order.Order{}, q, err
 	}
 	return o, q, nil
+}
+
+var _ order.Home = (*Upsells)(nil)
+
+// TakeBack withdraws the connections of a fully refunded upsell (order.Home): they come off the
+// line they were added to, which stays the buyer's for what was paid before; moved reports the
+// service changed, its panel line following by the JobLineSync queued with the change.
+func (u *Upsells) TakeBack(ctx context.Context, o order.Order) (moved bool, err error) {
+	_, moved, err = u.store.ReverseUpsell(ctx, o.ID, u.now().UTC())
+	return moved, err
+}
+
+// SyncLine brings the line an upsell adds to in step with its service (provision.SyncLine): an
+// upsell's connections live on a plan's line.
+func (u *Upsells) SyncLine(ctx context.Context, s order.Service) error {
+	return provision.SyncLine(ctx, u.lines, s)
 }
 
 // Fulfil applies a paid upsell order (KindUpsell) named by a provisioning job. The connections

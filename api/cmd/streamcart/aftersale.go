@@ -63,7 +63,7 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 		fmt.Fprintf(w, "To: %s\nSubject: %s\nDate: %s\nStatus: %s\n\n%s", printable(m.To), printable(m.Subject), m.CreatedAt.Format(time.RFC1123Z), printable(m.Status), printableText(m.Body))
 		return nil
 	case "audit list":
-		entries, err := audit.New(st, nil).List(ctx, *service, *limit)
+		entries, err := audit.New(st, nil, nil).List(ctx, *service, *limit)
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func afterSaleCommand(ctx context.Context, args []string) error {
 				return fmt.Errorf("affiliates report: --since wants YYYY-MM-DD, got %q", *since)
 			}
 		}
-		rows, err := affiliate.New(st).Report(ctx, from)
+		rows, err := affiliate.New(st, nil).Report(ctx, from)
 		if err != nil {
 			return err
 		}

@@ -74,13 +74,12 @@ func operatorCommand(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	ops := operator.New(st, "", slog.New(slog.DiscardHandler))
 	// Setup links expire on business time, as the shop reads it (the test clock included).
 	offset, err := testclock.Offset(ctx, st)
 	if err != nil {
 		return err
 	}
-	ops.SetClock(func() time.Time { return time.Now().Add(offset) })
+	ops := operator.New(st, operator.Config{}, slog.New(slog.DiscardHandler), func() time.Time { return time.Now().Add(offset) })
 	switch sub {
 	case "add":
 		inv, err := ops.Add(ctx, pos[0], r)

@@ -55,7 +55,7 @@ func TestListingsEscapeStoredControls(t *testing.T) {
 	if err := st.InsertClick(t.Context(), affiliate.Click{AffID: "42" + evil, At: time.Now().UTC()}); err != nil {
 		t.Fatal(err)
 	}
-	audit.New(st, nil).Record(t.Context(), authz.Claims{SessionID: "ses" + evil}, "mac", "svc"+evil, "00:11"+evil, nil)
+	audit.New(st, nil, nil).Record(t.Context(), authz.Claims{SessionID: "ses" + evil}, "mac", "svc"+evil, "00:11"+evil, nil)
 	st.Close()
 
 	for _, args := range [][]string{

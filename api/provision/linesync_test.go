@@ -1,25 +1,21 @@
-package renewal_test
+package provision_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
-	"github.com/streamcart/streamcart/api/renewal"
+	"github.com/streamcart/streamcart/api/provision"
 )
 
-// serviceStore answers its services; the rest of renewal.Store is not called by SyncLine.
+// serviceStore answers its services, all the line sync reads.
 type serviceStore struct {
-	renewal.Store
 	services map[string]order.Service
 }
 
@@ -79,14 +75,14 @@ func TestSyncLineBringsThePanelInStep(t *testing.T) {
 		{ref: "svc_suspended", down: 1, fails: true},
 	} {
 		lines := &panelLog{down: tc.down}
-		r := renewal.New(st, func() *catalog.Catalog { return catalog.Demo() }, nil, lines, renewal.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-		err := r.SyncLine(t.Context(), job.Job{Kind: renewal.JobLineSync, Ref: tc.ref})
+		sync := lineSync(st, lines)
+		err := sync(t.Context(), job.Job{Kind: order.JobLineSync, Ref: tc.ref})
 		if tc.fails {
 			if err == nil || !errors.Is(err, panel.ErrUnavailable) || job.IsPermanent(err) {
 				t.Fatalf("%s with the panel down: %v, want a retryable failure", tc.ref, err)
 			}
 			// The worker's retry, the panel back.
-			if err := r.SyncLine(t.Context(), job.Job{Kind: renewal.JobLineSync, Ref: tc.ref, Attempts: 2}); err != nil {
+			if err := sync(t.Context(), job.Job{Kind: order.JobLineSync, Ref: tc.ref, Attempts: 2}); err != nil {
 				t.Fatalf("%s retried: %v", tc.ref, err)
 			}
 			tc.want = []string{"svc_suspended expires 2026-12-20", "svc_suspended plays 1", "svc_suspended on false"}
@@ -98,8 +94,13 @@ func TestSyncLineBringsThePanelInStep(t *testing.T) {
 		}
 	}
 	lines := &panelLog{}
-	r := renewal.New(st, func() *catalog.Catalog { return catalog.Demo() }, nil, lines, renewal.Config{}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err := r.SyncLine(t.Context(), job.Job{Kind: renewal.JobLineSync, Ref: "svc_unknown"}); !job.IsPermanent(err) {
+	if err := lineSync(st, lines)(t.Context(), job.Job{Kind: order.JobLineSync, Ref: "svc_unknown"}); !job.IsPermanent(err) {
 		t.Fatalf("unknown service: %v, want a permanent failure", err)
 	}
+}
+
+// lineSync is the line-sync job as the shop wires it: the kinds' table, whose plan home syncs
+// the lines on the panel.
+func lineSync(st serviceStore, lines panel.Manager) job.Handler {
+	return order.Homes{order.KindPlan: provision.NewPlans(nil, lines)}.LineSync(st)
 }

@@ -1,0 +1,215 @@
+// Package refund is the shop's one refund service: money given back on a paid order, through
+// the order's gateway where it refunds by API (order.Refunder) or recorded as a manual refund
+// with a note; the order's refund status after it; and, once all was given back, what the order
+// gave taken back by its kind's home (order.Homes). Money held on an order for review
+// (order.Review: short, over, another currency) is given back by order.Orders through the same
+// gateway interface; rejecting a held order asks it to.
+package refund
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/id"
+	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/order"
+)
+
+var (
+	// ErrNotPaid means the order's invoice is not paid: there is nothing to refund.
+	ErrNotPaid = errors.New("refund: order not paid")
+	// ErrFullyRefunded means all that was paid was refunded already.
+	ErrFullyRefunded = errors.New("refund: order fully refunded")
+	// ErrTooMuch means the amount is more than what is left to refund.
+	ErrTooMuch = errors.New("refund: more than is left")
+	// ErrFailed means the gateway refused or could not be reached; nothing was recorded.
+	ErrFailed = errors.New("refund: gateway refund failed")
+)
+
+// Manual is the method of a refund the owner makes by hand (the gateway has no refund API).
+const Manual = "manual"
+
+// Refund is money given back on an order.
+type Refund struct {
+	ID, OrderID                     string
+	Amount                          money.Money
+	Method, Reference, Reason, Note string
+	Operator                        string
+	CreatedAt                       time.Time
+}
+
+// Store keeps the refunds of orders.
+type Store interface {
+	SetOrderStatusFrom(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	OrderRefunds(ctx context.Context, orderID string) ([]Refund, error)
+	// ReserveRefund records r under the order's lock unless it takes more than paid minus what
+	// was refunded already (ErrTooMuch; ErrFullyRefunded when nothing is left); an r.Amount of 0
+	// takes all that is left.
+	ReserveRefund(ctx context.Context, r Refund, paid int64) (Refund, error)
+	CompleteRefund(ctx context.Context, id, reference string) error
+	DropRefund(ctx context.Context, id string) error
+}
+
+// Payments refunds the payments to review of an order (order.Orders).
+type Payments interface {
+	RefundOrderPayments(ctx context.Context, orderID, operator string) ([]order.Review, error)
+}
+
+// Service gives money back.
+type Service struct {
+	store     Store
+	refunders map[string]order.Refunder // by gateway module; a gateway absent refunds by hand
+	payments  Payments
+	homes     order.Homes
+	wake      func()
+	now       func() time.Time
+}
+
+// New returns the refund service: gateways are the shop's (those that are order.Refunders give
+// money back through their API), payments refunds the payments held for review, homes take back
+// what a fully refunded order gave, wake tells the job worker jobs were queued, now is the
+// business clock (nil: real time).
+func New(store Store, gateways []order.Gateway, payments Payments, homes order.Homes, wake func(), now func() time.Time) *Service {
+	refunders := map[string]order.Refunder{}
+	for _, g := range gateways {
+		if r, ok := g.(order.Refunder); ok {
+			refunders[g.Module()] = r
+		}
+	}
+	if wake == nil {
+		wake = func() {}
+	}
+	return &Service{store: store, refunders: refunders, payments: payments, homes: homes, wake: wake, now: clock.OrReal(now)}
+}
+
+// Result is a refund made and where the order stands.
+type Result struct {
+	Refund   Refund
+	Refunded money.Money // all refunded on the order so far
+}
+
+// Order gives back amount (0: all that is left) of the paid order o: through the gateway's
+// refund API where it has one, else recorded as a manual refund with a note (crypto). The order
+// becomes partially_refunded or refunded; a full refund takes back what the order gave unless
+// keepLine (its kind's home, order.Home.TakeBack).
+func (s *Service) Order(ctx context.Context, o order.Order, amount int64, reason, operator string, keepLine bool) (Result, error) {
+	if o.Invoice.Status != order.InvoicePaid {
+		return Result{}, ErrNotPaid
+	}
+	r, err := s.give(ctx, o, amount, reason, operator)
+	if err != nil {
+		return Result{}, err
+	}
+	_, done, err := s.Refunds(ctx, o)
+	if err != nil {
+		return Result{}, err
+	}
+	full := done.Amount >= o.Invoice.Amount.Amount
+	to := order.StatusPartiallyRefunded
+	if full {
+		to = order.StatusRefunded
+	}
+	if _, err := s.store.SetOrderStatusFrom(ctx, o.ID, to, order.StatusPaid, order.StatusProvisioning, order.StatusActive,
+		order.StatusPartiallyRefunded, order.StatusNeedsReview, order.StatusFailed); err != nil {
+		return Result{}, err
+	}
+	if full && !keepLine {
+		queued, err := s.homes.TakeBack(ctx, o)
+		if queued {
+			s.wake()
+		}
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Refund: r, Refunded: done}, nil
+}
+
+// Rejected gives back all that the rejected order o took: its invoice's payment when it was
+// paid, else the money held on it for review (short, over, another currency) through its
+// provider where it can refund; a payment only refundable by hand stays in the payments to review
+// for the owner to refund with its reference, and is answered with a note saying so. nil: nothing
+// was paid.
+func (s *Service) Rejected(ctx context.Context, o order.Order, reason, operator string) (*Refund, error) {
+	if reason == "" {
+		reason = "order rejected"
+	}
+	if o.Invoice.Status == order.InvoicePaid {
+		r, err := s.give(ctx, o, 0, reason, operator)
+		if errors.Is(err, ErrFullyRefunded) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		return &r, nil
+	}
+	if s.payments == nil {
+		return nil, nil
+	}
+	held, err := s.payments.RefundOrderPayments(ctx, o.ID, operator)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFailed, err)
+	}
+	if len(held) == 0 {
+		return nil, nil
+	}
+	return heldRefund(held[0], reason, operator), nil
+}
+
+// heldRefund describes the refund of money held for review on a rejected order: made through
+// its provider, or (crypto) still to make by hand.
+func heldRefund(r order.Review, reason, operator string) *Refund {
+	out := &Refund{ID: r.ID, OrderID: r.OrderID, Amount: r.Amount, Method: r.Provider, Reference: r.RefundID, Reason: reason,
+		Operator: operator, CreatedAt: r.RefundedAt}
+	if r.State != order.ReviewRefunded {
+		out.Method, out.CreatedAt = Manual, r.CreatedAt
+		out.Note = fmt.Sprintf("%s cannot refund through its API: pay the buyer back by hand, then mark payment %s refunded with its reference.", r.Provider, r.ID)
+	}
+	return out
+}
+
+// give reserves the amount under the order's lock, then asks the gateway; a refused refund is
+// dropped again, so nothing is recorded for it.
+func (s *Service) give(ctx context.Context, o order.Order, amount int64, reason, operator string) (Refund, error) {
+	r := Refund{ID: id.New("ref_"), OrderID: o.ID, Amount: money.Money{Amount: amount, Currency: o.Invoice.Amount.Currency},
+		Reason: reason, Operator: operator, CreatedAt: s.now().UTC()}
+	g, auto := s.refunders[o.Invoice.Gateway]
+	if auto {
+		r.Method = o.Invoice.Gateway
+	} else {
+		r.Method = Manual
+		r.Note = fmt.Sprintf("%s cannot refund through its API: pay the buyer back by hand (transaction %s).", o.Invoice.Gateway, o.Invoice.TransactionID)
+	}
+	r, err := s.store.ReserveRefund(ctx, r, o.Invoice.Amount.Amount)
+	if err != nil {
+		return r, err
+	}
+	if !auto {
+		return r, nil
+	}
+	review := order.Review{ID: r.ID, OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: o.Invoice.Gateway,
+		TransactionID: o.Invoice.TransactionID, Amount: r.Amount, Reason: reason}
+	ref, err := g.RefundAmount(ctx, review, r.Amount)
+	if err != nil {
+		if derr := s.store.DropRefund(ctx, r.ID); derr != nil {
+			err = errors.Join(err, derr)
+		}
+		return r, fmt.Errorf("%w: %v", ErrFailed, err)
+	}
+	r.Reference = ref
+	return r, s.store.CompleteRefund(ctx, r.ID, ref)
+}
+
+// Refunds lists the refunds of o and their total.
+func (s *Service) Refunds(ctx context.Context, o order.Order) ([]Refund, money.Money, error) {
+	rs, err := s.store.OrderRefunds(ctx, o.ID)
+	total := money.Money{Currency: o.Invoice.Amount.Currency}
+	for _, r := range rs {
+		total.Amount += r.Amount.Amount
+	}
+	return rs, total, err
+}
