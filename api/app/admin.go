@@ -24,7 +24,9 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 	ops := operator.New(a.store, operator.Config{Issuer: storeName(a.cfg.StoreName), PasswordCost: OperatorPasswordCost, SecretKey: a.key,
 		// Security time: the sign-in guard reads the base clock, never the test clock's offset.
 		Guard: operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer, ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath}},
-		a.log, now)
+		// Security time: TOTP, setup links and operator sessions read real time, never the test
+		// clock (an authenticator app knows nothing of `streamcart clock advance`).
+		a.log, a.clock.Base)
 	c := console.New(a.store, now)
 	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now

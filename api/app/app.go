@@ -494,7 +494,11 @@ func (a *App) pruneJob(now func() time.Time) job.Daily {
 	}
 	keep.Attempts = max(signin.Window, operator.AttemptsKept)
 	return job.Daily{Kind: JobPrune, Enqueue: a.store.Enqueue, Now: now, Run: func(ctx context.Context, now time.Time) error {
-		p, err := a.store.Prune(ctx, now, keep)
+		k := keep
+		// Console sign-in attempts are stamped on real time (security time): their cutoff is
+		// measured from it, or a test clock moved ahead would forget failures still in the window.
+		k.Attempts += a.clock.Offset()
+		p, err := a.store.Prune(ctx, now, k)
 		a.log.Info("prune", "idempotency_keys", p.IdempotencyKeys, "sessions", p.Sessions, "signin_links", p.SigninLinks,
 			"clicks", p.Clicks, "sent_mail", p.SentMail, "jobs", p.Jobs, "signin_attempts", p.Attempts)
 		return err

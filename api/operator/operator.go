@@ -170,8 +170,9 @@ type Config struct {
 	Guard Guard
 }
 
-// New returns the operators service; now is the business clock (setup and session expiry, TOTP
-// time), nil: real time. The sign-in guard is on real time (Config.Guard).
+// New returns the operators service; now is security time (setup and session expiry, TOTP
+// time): real time, never the test clock's (nil: time.Now). The sign-in guard has its own
+// (Config.Guard).
 func New(store Store, cfg Config, log *slog.Logger, now func() time.Time) *Operators {
 	if cfg.Issuer == "" {
 		cfg.Issuer = "Streamcart"
