@@ -9,6 +9,18 @@ var AdminDay = Type("AdminDay", func() {
 	Required("date", "orders", "paidRevenue")
 })
 
+var AdminCount = Type("AdminCount", func() {
+	Attribute("count", Int, "How many")
+	Attribute("amount", Money, "What they amount to, in the shop's default currency")
+	Required("count", "amount")
+})
+
+var AdminRenewalsDue = Type("AdminRenewalsDue", func() {
+	Attribute("days7", AdminCount, "Renewals due within 7 days (overdue ones included), auto-renew on, and what they will charge")
+	Attribute("days30", AdminCount, "The same within 30 days")
+	Required("days7", "days30")
+})
+
 var _ = Service("adminSummary", func() {
 	Description("The console's dashboard: what happened over the last days, and what needs a look now.")
 	Error("unauthorized")
@@ -35,8 +47,15 @@ var _ = Service("adminSummary", func() {
 			Attribute("moneyToReview", Int, "Payments to review (state review): money that could not settle its order, to refund or accept")
 			Attribute("paidNotActive", Int, "Orders paid more than 10 minutes ago and not active")
 			Attribute("series", ArrayOf(AdminDay), "One entry per day, oldest first")
+			Attribute("mrr", Money, "Monthly recurring revenue: the next period's price of every line that will renew (Active or Overdue, auto-renew on, no trial), divided by its months, in the shop's default currency")
+			Attribute("activeSubscriptions", Int, "Lines Active or Overdue that renew (no trials, no one-time plans), auto-renew on or off")
+			Attribute("churn30d", Float64, "Lines that ended (Cancelled, Terminated, Expired) in the last 30 days ÷ lines live 30 days ago; 0 with none live then")
+			Attribute("renewalsDue", AdminRenewalsDue, "Renewals due within 7 and 30 days")
+			Attribute("failedRenewals", Int, "Renewal invoices that failed since from")
+			Attribute("refunds", AdminCount, "Refunds made since from, in the shop's default currency")
 			Required("from", "orders", "paidRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",
-				"heldOrders", "failedJobs", "deadJobs", "failedMails", "moneyToReview", "paidNotActive", "series")
+				"heldOrders", "failedJobs", "deadJobs", "failedMails", "moneyToReview", "paidNotActive", "series",
+				"mrr", "activeSubscriptions", "churn30d", "renewalsDue", "failedRenewals", "refunds")
 		})
 		HTTP(func() {
 			GET("/admin/summary")

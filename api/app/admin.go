@@ -12,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/web"
 )
 
@@ -20,7 +21,7 @@ var OperatorPasswordCost = 10
 
 // admin wires the seller's console API: operators, the console's reads, roles and the audit
 // log, all on business time.
-func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, orders *order.Orders) *httpapi.Admin {
+func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, orders *order.Orders, figures *revenue.Revenue) *httpapi.Admin {
 	ops := operator.New(a.store, operator.Config{Issuer: storeName(a.cfg.StoreName), PasswordCost: OperatorPasswordCost, SecretKey: a.key,
 		// Security time: the sign-in guard reads the base clock, never the test clock's offset.
 		Guard: operator.Guard{Now: a.clock.Base, Sleep: a.cfg.Sleep, Mailer: d.Mailer, ConsoleURL: strings.TrimRight(a.base, "/") + web.ConsolePath}},
@@ -38,6 +39,9 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 		Reload: func(ctx context.Context) error { _, err := a.RefreshCatalog(ctx); return err }})
 	adm := &httpapi.Admin{Operators: ops, Console: c, Actions: console.NewActions(d), Authz: az, Audit: log, PublicURL: a.base,
 		Catalog: cat}
+	if figures != nil {
+		adm.Revenue = figures
+	}
 	if orders != nil {
 		adm.Payments = payments{Orders: orders, list: a.store}
 	}
@@ -70,5 +74,5 @@ func (a *App) checkSaved(c *catalog.Catalog) error {
 
 // Operators is the shop's console operators (tests and the CLI add them).
 func (a *App) Operators() *operator.Operators {
-	return a.admin(nil, a.clock.Now, console.Deps{}, nil).Operators
+	return a.admin(nil, a.clock.Now, console.Deps{}, nil, nil).Operators
 }

@@ -46,6 +46,7 @@ import (
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
+	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/sessioncache"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/store"
@@ -357,7 +358,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayProgress: progress,
 		Now:         now,
 		Admin: a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders),
+			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

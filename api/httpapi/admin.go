@@ -16,6 +16,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
 	genadminaudit "github.com/streamcart/streamcart/gen/admin_audit"
@@ -84,6 +85,10 @@ type Admin struct {
 	Catalog   CatalogAdmin
 	// Payments are the payments to review (nil: the console lists none and acts on none).
 	Payments Payments
+	// Revenue is the dashboard's subscription figures (nil: all zero).
+	Revenue interface {
+		Figures(ctx context.Context, from time.Time) (revenue.Figures, error)
+	}
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.
@@ -373,6 +378,19 @@ func (s adminSummary) Get(ctx context.Context, p *genadminsummary.GetPayload) (*
 	for _, d := range sum.Series {
 		res.Series = append(res.Series, &genadminsummary.AdminDay{Date: d.Date, Orders: d.Orders, PaidRevenue: money(d.PaidRevenue)})
 	}
+	var fig revenue.Figures
+	if s.Revenue != nil {
+		if fig, err = s.Revenue.Figures(ctx, sum.From); err != nil {
+			return nil, err
+		}
+	}
+	count := func(c revenue.Count) *genadminsummary.AdminCount {
+		return &genadminsummary.AdminCount{Count: c.Count, Amount: &genadminsummary.Money{Amount: c.Amount.Amount, Currency: c.Amount.Currency}}
+	}
+	res.Mrr = &genadminsummary.Money{Amount: fig.MRR.Amount, Currency: fig.MRR.Currency}
+	res.ActiveSubscriptions, res.Churn30d = fig.ActiveSubscriptions, fig.Churn30d
+	res.RenewalsDue = &genadminsummary.AdminRenewalsDue{Days7: count(fig.Due7), Days30: count(fig.Due30)}
+	res.FailedRenewals, res.Refunds = fig.FailedRenewals, count(fig.Refunds)
 	return res, nil
 }
 

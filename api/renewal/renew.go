@@ -231,11 +231,22 @@ func (r *Renewals) RecurringAmount(ctx context.Context, svc order.Service) (mone
 	if err != nil {
 		return money.Money{}, false, fmt.Errorf("recurring amount of %s: %w", svc.ID, err)
 	}
-	q, err := r.RecurringQuote(first, svc, upsell.PricingCycle(svc.BillingCycle), r.now().UTC())
-	if err != nil {
-		return money.Money{}, false, nil
+	amount, _, ok := r.RecurringAmountOf(first, svc)
+	return amount, ok, nil
+}
+
+// RecurringAmountOf is RecurringAmount with the order that bought svc already read (the
+// dashboard reads them all at once), and the months the amount pays for.
+func (r *Renewals) RecurringAmountOf(first order.Order, svc order.Service) (money.Money, int, bool) {
+	if !Recurring(svc) {
+		return money.Money{}, 0, false
 	}
-	return q.Total, true, nil
+	cycle := upsell.PricingCycle(svc.BillingCycle)
+	q, err := r.RecurringQuote(first, svc, cycle, r.now().UTC())
+	if err != nil {
+		return money.Money{}, 0, false
+	}
+	return q.Total, cycle.Months(), true
 }
 
 // OfOrder reads the renewal an order pays and its service; ErrNotFound when the order is no

@@ -27,6 +27,7 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/refund"
+	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
@@ -75,6 +76,7 @@ type Backend interface {
 	console.Store
 	console.ActionStore
 	refund.Store
+	revenue.Store
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -38,6 +38,13 @@ const ServiceName = "adminSummary"
 // MethodKey key.
 var MethodNames = [1]string{"get"}
 
+type AdminCount struct {
+	// How many
+	Count int
+	// What they amount to, in the shop's default currency
+	Amount *Money
+}
+
 type AdminDay struct {
 	// YYYY-MM-DD (UTC)
 	Date string
@@ -45,6 +52,14 @@ type AdminDay struct {
 	Orders int
 	// Invoices paid that day, per currency
 	PaidRevenue []*Money
+}
+
+type AdminRenewalsDue struct {
+	// Renewals due within 7 days (overdue ones included), auto-renew on, and what
+	// they will charge
+	Days7 *AdminCount
+	// The same within 30 days
+	Days30 *AdminCount
 }
 
 // GetPayload is the payload type of the adminSummary service get method.
@@ -85,6 +100,22 @@ type GetResult struct {
 	PaidNotActive int
 	// One entry per day, oldest first
 	Series []*AdminDay
+	// Monthly recurring revenue: the next period's price of every line that will
+	// renew (Active or Overdue, auto-renew on, no trial), divided by its months,
+	// in the shop's default currency
+	Mrr *Money
+	// Lines Active or Overdue that renew (no trials, no one-time plans),
+	// auto-renew on or off
+	ActiveSubscriptions int
+	// Lines that ended (Cancelled, Terminated, Expired) in the last 30 days ÷
+	// lines live 30 days ago; 0 with none live then
+	Churn30d float64
+	// Renewals due within 7 and 30 days
+	RenewalsDue *AdminRenewalsDue
+	// Renewal invoices that failed since from
+	FailedRenewals int
+	// Refunds made since from, in the shop's default currency
+	Refunds *AdminCount
 }
 
 type Money struct {

@@ -157,3 +157,25 @@ func unmarshalAdminDayResponseBodyToAdminsummaryAdminDay(v *AdminDayResponseBody
 
 	return res
 }
+
+// unmarshalAdminRenewalsDueResponseBodyToAdminsummaryAdminRenewalsDue builds a
+// value of type *adminsummary.AdminRenewalsDue from a value of type
+// *AdminRenewalsDueResponseBody.
+func unmarshalAdminRenewalsDueResponseBodyToAdminsummaryAdminRenewalsDue(v *AdminRenewalsDueResponseBody) *adminsummary.AdminRenewalsDue {
+	res := &adminsummary.AdminRenewalsDue{}
+	res.Days7 = unmarshalAdminCountResponseBodyToAdminsummaryAdminCount(v.Days7)
+	res.Days30 = unmarshalAdminCountResponseBodyToAdminsummaryAdminCount(v.Days30)
+
+	return res
+}
+
+// unmarshalAdminCountResponseBodyToAdminsummaryAdminCount builds a value of
+// type *adminsummary.AdminCount from a value of type *AdminCountResponseBody.
+func unmarshalAdminCountResponseBodyToAdminsummaryAdminCount(v *AdminCountResponseBody) *adminsummary.AdminCount {
+	res := &adminsummary.AdminCount{
+		Count: *v.Count,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToAdminsummaryMoney(v.Amount)
+
+	return res
+}

@@ -44,6 +44,22 @@ type GetResponseBody struct {
 	PaidNotActive *int `form:"paidNotActive,omitempty" json:"paidNotActive,omitempty" xml:"paidNotActive,omitempty"`
 	// One entry per day, oldest first
 	Series []*AdminDayResponseBody `form:"series,omitempty" json:"series,omitempty" xml:"series,omitempty"`
+	// Monthly recurring revenue: the next period's price of every line that will
+	// renew (Active or Overdue, auto-renew on, no trial), divided by its months,
+	// in the shop's default currency
+	Mrr *MoneyResponseBody `form:"mrr,omitempty" json:"mrr,omitempty" xml:"mrr,omitempty"`
+	// Lines Active or Overdue that renew (no trials, no one-time plans),
+	// auto-renew on or off
+	ActiveSubscriptions *int `form:"activeSubscriptions,omitempty" json:"activeSubscriptions,omitempty" xml:"activeSubscriptions,omitempty"`
+	// Lines that ended (Cancelled, Terminated, Expired) in the last 30 days ÷
+	// lines live 30 days ago; 0 with none live then
+	Churn30d *float64 `form:"churn30d,omitempty" json:"churn30d,omitempty" xml:"churn30d,omitempty"`
+	// Renewals due within 7 and 30 days
+	RenewalsDue *AdminRenewalsDueResponseBody `form:"renewalsDue,omitempty" json:"renewalsDue,omitempty" xml:"renewalsDue,omitempty"`
+	// Renewal invoices that failed since from
+	FailedRenewals *int `form:"failedRenewals,omitempty" json:"failedRenewals,omitempty" xml:"failedRenewals,omitempty"`
+	// Refunds made since from, in the shop's default currency
+	Refunds *AdminCountResponseBody `form:"refunds,omitempty" json:"refunds,omitempty" xml:"refunds,omitempty"`
 }
 
 // GetUnauthorizedResponseBody is the type of the "adminSummary" service "get"
@@ -100,22 +116,42 @@ type AdminDayResponseBody struct {
 	PaidRevenue []*MoneyResponseBody `form:"paidRevenue,omitempty" json:"paidRevenue,omitempty" xml:"paidRevenue,omitempty"`
 }
 
+// AdminRenewalsDueResponseBody is used to define fields on response body types.
+type AdminRenewalsDueResponseBody struct {
+	// Renewals due within 7 days (overdue ones included), auto-renew on, and what
+	// they will charge
+	Days7 *AdminCountResponseBody `form:"days7,omitempty" json:"days7,omitempty" xml:"days7,omitempty"`
+	// The same within 30 days
+	Days30 *AdminCountResponseBody `form:"days30,omitempty" json:"days30,omitempty" xml:"days30,omitempty"`
+}
+
+// AdminCountResponseBody is used to define fields on response body types.
+type AdminCountResponseBody struct {
+	// How many
+	Count *int `form:"count,omitempty" json:"count,omitempty" xml:"count,omitempty"`
+	// What they amount to, in the shop's default currency
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
 // NewGetResultOK builds a "adminSummary" service "get" endpoint result from a
 // HTTP "OK" response.
 func NewGetResultOK(body *GetResponseBody) *adminsummary.GetResult {
 	v := &adminsummary.GetResult{
-		From:           *body.From,
-		Orders:         *body.Orders,
-		NewCustomers:   *body.NewCustomers,
-		FailedPayments: *body.FailedPayments,
-		ActiveLines:    *body.ActiveLines,
-		RenewalsDue7d:  *body.RenewalsDue7d,
-		HeldOrders:     *body.HeldOrders,
-		FailedJobs:     *body.FailedJobs,
-		DeadJobs:       *body.DeadJobs,
-		FailedMails:    *body.FailedMails,
-		MoneyToReview:  *body.MoneyToReview,
-		PaidNotActive:  *body.PaidNotActive,
+		From:                *body.From,
+		Orders:              *body.Orders,
+		NewCustomers:        *body.NewCustomers,
+		FailedPayments:      *body.FailedPayments,
+		ActiveLines:         *body.ActiveLines,
+		RenewalsDue7d:       *body.RenewalsDue7d,
+		HeldOrders:          *body.HeldOrders,
+		FailedJobs:          *body.FailedJobs,
+		DeadJobs:            *body.DeadJobs,
+		FailedMails:         *body.FailedMails,
+		MoneyToReview:       *body.MoneyToReview,
+		PaidNotActive:       *body.PaidNotActive,
+		ActiveSubscriptions: *body.ActiveSubscriptions,
+		Churn30d:            *body.Churn30d,
+		FailedRenewals:      *body.FailedRenewals,
 	}
 	v.PaidRevenue = make([]*adminsummary.Money, len(body.PaidRevenue))
 	for i, val := range body.PaidRevenue {
@@ -133,6 +169,9 @@ func NewGetResultOK(body *GetResponseBody) *adminsummary.GetResult {
 		}
 		v.Series[i] = unmarshalAdminDayResponseBodyToAdminsummaryAdminDay(val)
 	}
+	v.Mrr = unmarshalMoneyResponseBodyToAdminsummaryMoney(body.Mrr)
+	v.RenewalsDue = unmarshalAdminRenewalsDueResponseBodyToAdminsummaryAdminRenewalsDue(body.RenewalsDue)
+	v.Refunds = unmarshalAdminCountResponseBodyToAdminsummaryAdminCount(body.Refunds)
 
 	return v
 }
@@ -210,6 +249,24 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	if body.Series == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("series", "body"))
 	}
+	if body.Mrr == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("mrr", "body"))
+	}
+	if body.ActiveSubscriptions == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("activeSubscriptions", "body"))
+	}
+	if body.Churn30d == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("churn30d", "body"))
+	}
+	if body.RenewalsDue == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("renewalsDue", "body"))
+	}
+	if body.FailedRenewals == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("failedRenewals", "body"))
+	}
+	if body.Refunds == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunds", "body"))
+	}
 	for _, e := range body.PaidRevenue {
 		if e != nil {
 			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
@@ -222,6 +279,21 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 			if err2 := ValidateAdminDayResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)
 			}
+		}
+	}
+	if body.Mrr != nil {
+		if err2 := ValidateMoneyResponseBody(body.Mrr); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.RenewalsDue != nil {
+		if err2 := ValidateAdminRenewalsDueResponseBody(body.RenewalsDue); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Refunds != nil {
+		if err2 := ValidateAdminCountResponseBody(body.Refunds); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return
@@ -303,6 +375,45 @@ func ValidateAdminDayResponseBody(body *AdminDayResponseBody) (err error) {
 			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)
 			}
+		}
+	}
+	return
+}
+
+// ValidateAdminRenewalsDueResponseBody runs the validations defined on
+// AdminRenewalsDueResponseBody
+func ValidateAdminRenewalsDueResponseBody(body *AdminRenewalsDueResponseBody) (err error) {
+	if body.Days7 == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("days7", "body"))
+	}
+	if body.Days30 == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("days30", "body"))
+	}
+	if body.Days7 != nil {
+		if err2 := ValidateAdminCountResponseBody(body.Days7); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Days30 != nil {
+		if err2 := ValidateAdminCountResponseBody(body.Days30); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateAdminCountResponseBody runs the validations defined on
+// AdminCountResponseBody
+func ValidateAdminCountResponseBody(body *AdminCountResponseBody) (err error) {
+	if body.Count == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("count", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return

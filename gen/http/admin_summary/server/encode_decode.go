@@ -157,3 +157,31 @@ func marshalAdminsummaryAdminDayToAdminDayResponseBody(v *adminsummary.AdminDay)
 
 	return res
 }
+
+// marshalAdminsummaryAdminRenewalsDueToAdminRenewalsDueResponseBody builds a
+// value of type *AdminRenewalsDueResponseBody from a value of type
+// *adminsummary.AdminRenewalsDue.
+func marshalAdminsummaryAdminRenewalsDueToAdminRenewalsDueResponseBody(v *adminsummary.AdminRenewalsDue) *AdminRenewalsDueResponseBody {
+	res := &AdminRenewalsDueResponseBody{}
+	if v.Days7 != nil {
+		res.Days7 = marshalAdminsummaryAdminCountToAdminCountResponseBody(v.Days7)
+	}
+	if v.Days30 != nil {
+		res.Days30 = marshalAdminsummaryAdminCountToAdminCountResponseBody(v.Days30)
+	}
+
+	return res
+}
+
+// marshalAdminsummaryAdminCountToAdminCountResponseBody builds a value of type
+// *AdminCountResponseBody from a value of type *adminsummary.AdminCount.
+func marshalAdminsummaryAdminCountToAdminCountResponseBody(v *adminsummary.AdminCount) *AdminCountResponseBody {
+	res := &AdminCountResponseBody{
+		Count: v.Count,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalAdminsummaryMoneyToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}

@@ -44,6 +44,22 @@ type GetResponseBody struct {
 	PaidNotActive int `form:"paidNotActive" json:"paidNotActive" xml:"paidNotActive"`
 	// One entry per day, oldest first
 	Series []*AdminDayResponseBody `form:"series" json:"series" xml:"series"`
+	// Monthly recurring revenue: the next period's price of every line that will
+	// renew (Active or Overdue, auto-renew on, no trial), divided by its months,
+	// in the shop's default currency
+	Mrr *MoneyResponseBody `form:"mrr" json:"mrr" xml:"mrr"`
+	// Lines Active or Overdue that renew (no trials, no one-time plans),
+	// auto-renew on or off
+	ActiveSubscriptions int `form:"activeSubscriptions" json:"activeSubscriptions" xml:"activeSubscriptions"`
+	// Lines that ended (Cancelled, Terminated, Expired) in the last 30 days ÷
+	// lines live 30 days ago; 0 with none live then
+	Churn30d float64 `form:"churn30d" json:"churn30d" xml:"churn30d"`
+	// Renewals due within 7 and 30 days
+	RenewalsDue *AdminRenewalsDueResponseBody `form:"renewalsDue" json:"renewalsDue" xml:"renewalsDue"`
+	// Renewal invoices that failed since from
+	FailedRenewals int `form:"failedRenewals" json:"failedRenewals" xml:"failedRenewals"`
+	// Refunds made since from, in the shop's default currency
+	Refunds *AdminCountResponseBody `form:"refunds" json:"refunds" xml:"refunds"`
 }
 
 // GetUnauthorizedResponseBody is the type of the "adminSummary" service "get"
@@ -100,22 +116,42 @@ type AdminDayResponseBody struct {
 	PaidRevenue []*MoneyResponseBody `form:"paidRevenue" json:"paidRevenue" xml:"paidRevenue"`
 }
 
+// AdminRenewalsDueResponseBody is used to define fields on response body types.
+type AdminRenewalsDueResponseBody struct {
+	// Renewals due within 7 days (overdue ones included), auto-renew on, and what
+	// they will charge
+	Days7 *AdminCountResponseBody `form:"days7" json:"days7" xml:"days7"`
+	// The same within 30 days
+	Days30 *AdminCountResponseBody `form:"days30" json:"days30" xml:"days30"`
+}
+
+// AdminCountResponseBody is used to define fields on response body types.
+type AdminCountResponseBody struct {
+	// How many
+	Count int `form:"count" json:"count" xml:"count"`
+	// What they amount to, in the shop's default currency
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
 // NewGetResponseBody builds the HTTP response body from the result of the
 // "get" endpoint of the "adminSummary" service.
 func NewGetResponseBody(res *adminsummary.GetResult) *GetResponseBody {
 	body := &GetResponseBody{
-		From:           res.From,
-		Orders:         res.Orders,
-		NewCustomers:   res.NewCustomers,
-		FailedPayments: res.FailedPayments,
-		ActiveLines:    res.ActiveLines,
-		RenewalsDue7d:  res.RenewalsDue7d,
-		HeldOrders:     res.HeldOrders,
-		FailedJobs:     res.FailedJobs,
-		DeadJobs:       res.DeadJobs,
-		FailedMails:    res.FailedMails,
-		MoneyToReview:  res.MoneyToReview,
-		PaidNotActive:  res.PaidNotActive,
+		From:                res.From,
+		Orders:              res.Orders,
+		NewCustomers:        res.NewCustomers,
+		FailedPayments:      res.FailedPayments,
+		ActiveLines:         res.ActiveLines,
+		RenewalsDue7d:       res.RenewalsDue7d,
+		HeldOrders:          res.HeldOrders,
+		FailedJobs:          res.FailedJobs,
+		DeadJobs:            res.DeadJobs,
+		FailedMails:         res.FailedMails,
+		MoneyToReview:       res.MoneyToReview,
+		PaidNotActive:       res.PaidNotActive,
+		ActiveSubscriptions: res.ActiveSubscriptions,
+		Churn30d:            res.Churn30d,
+		FailedRenewals:      res.FailedRenewals,
 	}
 	if res.PaidRevenue != nil {
 		body.PaidRevenue = make([]*MoneyResponseBody, len(res.PaidRevenue))
@@ -140,6 +176,15 @@ func NewGetResponseBody(res *adminsummary.GetResult) *GetResponseBody {
 		}
 	} else {
 		body.Series = []*AdminDayResponseBody{}
+	}
+	if res.Mrr != nil {
+		body.Mrr = marshalAdminsummaryMoneyToMoneyResponseBody(res.Mrr)
+	}
+	if res.RenewalsDue != nil {
+		body.RenewalsDue = marshalAdminsummaryAdminRenewalsDueToAdminRenewalsDueResponseBody(res.RenewalsDue)
+	}
+	if res.Refunds != nil {
+		body.Refunds = marshalAdminsummaryAdminCountToAdminCountResponseBody(res.Refunds)
 	}
 	return body
 }
