@@ -13,7 +13,10 @@ import (
 func TestExactFirst(t *testing.T) {
 	const pattern = "GET /checkout/api/products"
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { w.Header().Set("X-By", "mux"); w.Write([]byte(r.Pattern)) })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-By", "mux")
+		w.Write([]byte(r.Pattern))
+	})
 	h := httpapi.ExactFirst(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-By", "exact")
 		w.Write([]byte(r.Pattern))

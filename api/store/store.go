@@ -27,9 +27,9 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/refund"
-	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
+	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
 )
