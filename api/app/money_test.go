@@ -42,13 +42,13 @@ func TestMoneyInEveryCurrency(t *testing.T) {
 			currency  string
 			plan      int64  // plan 3 monthly: 15.99 EUR, an explicit 16.99 USD
 			save5     int64  // SAVE5: 5.00 EUR converted
-			page      string // the sandbox page's total
+			page      string // the sandbox page's total, as the checkout formats it (British English without a locale)
 			backToEUR int64  // plan converted back to EUR
 		}{
-			{"JPY", 2558, 800, "2558 JPY", 1599}, // 2558.4 → 2558 yen; 2558 / 160 = 15.9875 → 15.99
-			{"EUR", 1599, 500, "15.99 EUR", 1599},
-			{"USD", 1699, 540, "16.99 USD", 1573},  // 16.99 / 1.08 = 15.7314… → 15.73
-			{"KWD", 5350, 1673, "5.350 KWD", 1599}, // 5.350254 → 5.350 dinars; 5.350 / 0.3346 = 15.989… → 15.99
+			{"JPY", 2558, 800, "JP¥2,558", 1599}, // 2558.4 → 2558 yen; 2558 / 160 = 15.9875 → 15.99
+			{"EUR", 1599, 500, "€15.99", 1599},
+			{"USD", 1699, 540, "US$16.99", 1573},        // 16.99 / 1.08 = 15.7314… → 15.73
+			{"KWD", 5350, 1673, "KWD\u00a05.350", 1599}, // 5.350254 → 5.350 dinars; 5.350 / 0.3346 = 15.989… → 15.99
 		}
 		for _, tc := range cases {
 			t.Run(tc.currency, func(t *testing.T) {

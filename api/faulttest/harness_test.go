@@ -94,7 +94,8 @@ func newCluster(t *testing.T, env ...string) *cluster {
 	}
 	t.Cleanup(func() {
 		defer admin.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		// Generous: on a loaded 2-core machine a forced drop of a busy database took over 30 s.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if _, err := admin.ExecContext(ctx, `DROP DATABASE `+name+` WITH (FORCE)`); err != nil {
 			t.Errorf("drop database %s: %v", name, err)
