@@ -354,8 +354,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayQuotes:   st,
 		PayProgress: progress,
 		Now:         now,
-		Admin: a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: func() { worker.Notify() }}, orders),
+		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunders: refunders(gateways), Lines: lines.(panel.Manager), Renewals: after.renewals, Sessions: a.sessions,
+			Signin: after.signin, Mailer: after.outbox, Payments: orders, Wake: func() { worker.Notify() }}, orders), after, now),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.

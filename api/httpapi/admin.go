@@ -84,6 +84,8 @@ type Admin struct {
 	Catalog   CatalogAdmin
 	// Payments are the payments to review (nil: the console lists none and acts on none).
 	Payments Payments
+	// Subscriptions is the list of lines and their renewal actions (nil: none).
+	Subscriptions *console.Subscriptions
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.

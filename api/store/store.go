@@ -73,6 +73,7 @@ type Backend interface {
 	Operators
 	console.Store
 	console.ActionStore
+	console.ServiceStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

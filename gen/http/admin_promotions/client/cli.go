@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         5205166622918872014\n      ],\n      \"code\": \"kum\",\n      \"expirationDate\": \"q38\",\n      \"maxUses\": 3570712149444215495,\n      \"recurring\": true,\n      \"startDate\": \"5le\",\n      \"type\": \"Percentage\",\n      \"value\": \"s0\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         7040490209012152426\n      ],\n      \"code\": \"a\",\n      \"expirationDate\": \"3ts\",\n      \"maxUses\": 8349590696341389242,\n      \"recurring\": false,\n      \"startDate\": \"nb2\",\n      \"type\": \"Percentage\",\n      \"value\": \"59\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"159\",\n      \"maxUses\": 5470642192382815671,\n      \"startDate\": \"bra\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"a7k\",\n      \"maxUses\": 8098925706785568585,\n      \"startDate\": \"eh1\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -24,7 +24,7 @@ func BuildSetupPayload(adminSessionSetupBody string) (*adminsession.SetupPayload
 	{
 		err = json.Unmarshal([]byte(adminSessionSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"gte\",\n      \"token\": \"k0k\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"8mw\",\n      \"token\": \"22a\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -52,7 +52,7 @@ func BuildConfirmSetupPayload(adminSessionConfirmSetupBody string) (*adminsessio
 	{
 		err = json.Unmarshal([]byte(adminSessionConfirmSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"l63\",\n      \"token\": \"my5\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"6f4\",\n      \"token\": \"9tt\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -80,7 +80,7 @@ func BuildCreatePayload(adminSessionCreateBody string) (*adminsession.CreatePayl
 	{
 		err = json.Unmarshal([]byte(adminSessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"frs\",\n      \"otp\": \"anl\",\n      \"password\": \"b1i\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"4qw\",\n      \"otp\": \"j9c\",\n      \"password\": \"6wd\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))

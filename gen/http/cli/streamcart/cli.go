@@ -53,12 +53,12 @@ func UsageCommands() []string {
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
 		"admin-promotions (list|create|update)",
-		"admin-services (suspend|unsuspend|extend|terminate)",
 		"admin-webhooks list",
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-payments (list|refund|accept)",
+		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|terminate)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
@@ -77,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"dd5\" --action \"o6v\" --target \"ci7\" --ip \"994\" --limit 37 --cursor \"zw0\" --session \"j8j\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"ufn\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 199 --session \"5jg\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"mm5\" --q \"5j3\" --limit 163 --cursor \"ife\" --session \"xg1\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"cem\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"sq2\" --action \"m2v\" --target \"kgt\" --ip \"me1\" --limit 499 --cursor \"0nx\" --session \"kz5\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"dwa\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 57 --session \"dhj\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"cxz\" --q \"ktm\" --limit 58 --cursor \"29v\" --session \"k43\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"a92\"" + "\n" +
 		""
 }
 
@@ -185,29 +185,6 @@ func ParseEndpoint(
 		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
 		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
 
-		adminServicesFlags = flag.NewFlagSet("admin-services", flag.ContinueOnError)
-
-		adminServicesSuspendFlags         = flag.NewFlagSet("suspend", flag.ExitOnError)
-		adminServicesSuspendIDFlag        = adminServicesSuspendFlags.String("id", "REQUIRED", "The service id")
-		adminServicesSuspendCsrfTokenFlag = adminServicesSuspendFlags.String("csrf-token", "", "")
-		adminServicesSuspendSessionFlag   = adminServicesSuspendFlags.String("session", "", "")
-
-		adminServicesUnsuspendFlags         = flag.NewFlagSet("unsuspend", flag.ExitOnError)
-		adminServicesUnsuspendIDFlag        = adminServicesUnsuspendFlags.String("id", "REQUIRED", "The service id")
-		adminServicesUnsuspendCsrfTokenFlag = adminServicesUnsuspendFlags.String("csrf-token", "", "")
-		adminServicesUnsuspendSessionFlag   = adminServicesUnsuspendFlags.String("session", "", "")
-
-		adminServicesExtendFlags         = flag.NewFlagSet("extend", flag.ExitOnError)
-		adminServicesExtendBodyFlag      = adminServicesExtendFlags.String("body", "REQUIRED", "")
-		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
-		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
-		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
-
-		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
-		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
-		adminServicesTerminateCsrfTokenFlag = adminServicesTerminateFlags.String("csrf-token", "", "")
-		adminServicesTerminateSessionFlag   = adminServicesTerminateFlags.String("session", "", "")
-
 		adminWebhooksFlags = flag.NewFlagSet("admin-webhooks", flag.ContinueOnError)
 
 		adminWebhooksListFlags        = flag.NewFlagSet("list", flag.ExitOnError)
@@ -283,6 +260,62 @@ func ParseEndpoint(
 		adminPaymentsAcceptIDFlag        = adminPaymentsAcceptFlags.String("id", "REQUIRED", "")
 		adminPaymentsAcceptCsrfTokenFlag = adminPaymentsAcceptFlags.String("csrf-token", "", "")
 		adminPaymentsAcceptSessionFlag   = adminPaymentsAcceptFlags.String("session", "", "")
+
+		adminServicesFlags = flag.NewFlagSet("admin-services", flag.ContinueOnError)
+
+		adminServicesListFlags         = flag.NewFlagSet("list", flag.ExitOnError)
+		adminServicesListStatusFlag    = adminServicesListFlags.String("status", "", "")
+		adminServicesListQFlag         = adminServicesListFlags.String("q", "", "")
+		adminServicesListDueWithinFlag = adminServicesListFlags.String("due-within", "", "")
+		adminServicesListAutoRenewFlag = adminServicesListFlags.String("auto-renew", "", "")
+		adminServicesListPidFlag       = adminServicesListFlags.String("pid", "", "")
+		adminServicesListLimitFlag     = adminServicesListFlags.String("limit", "50", "")
+		adminServicesListCursorFlag    = adminServicesListFlags.String("cursor", "", "")
+		adminServicesListSessionFlag   = adminServicesListFlags.String("session", "", "")
+
+		adminServicesExportFlags         = flag.NewFlagSet("export", flag.ExitOnError)
+		adminServicesExportStatusFlag    = adminServicesExportFlags.String("status", "", "")
+		adminServicesExportQFlag         = adminServicesExportFlags.String("q", "", "")
+		adminServicesExportDueWithinFlag = adminServicesExportFlags.String("due-within", "", "")
+		adminServicesExportAutoRenewFlag = adminServicesExportFlags.String("auto-renew", "", "")
+		adminServicesExportPidFlag       = adminServicesExportFlags.String("pid", "", "")
+		adminServicesExportSessionFlag   = adminServicesExportFlags.String("session", "", "")
+
+		adminServicesCancelFlags         = flag.NewFlagSet("cancel", flag.ExitOnError)
+		adminServicesCancelIDFlag        = adminServicesCancelFlags.String("id", "REQUIRED", "The service id")
+		adminServicesCancelCsrfTokenFlag = adminServicesCancelFlags.String("csrf-token", "", "")
+		adminServicesCancelSessionFlag   = adminServicesCancelFlags.String("session", "", "")
+
+		adminServicesResumeFlags         = flag.NewFlagSet("resume", flag.ExitOnError)
+		adminServicesResumeIDFlag        = adminServicesResumeFlags.String("id", "REQUIRED", "The service id")
+		adminServicesResumeCsrfTokenFlag = adminServicesResumeFlags.String("csrf-token", "", "")
+		adminServicesResumeSessionFlag   = adminServicesResumeFlags.String("session", "", "")
+
+		adminServicesRenewalLinkFlags         = flag.NewFlagSet("renewal-link", flag.ExitOnError)
+		adminServicesRenewalLinkIDFlag        = adminServicesRenewalLinkFlags.String("id", "REQUIRED", "The service id")
+		adminServicesRenewalLinkCsrfTokenFlag = adminServicesRenewalLinkFlags.String("csrf-token", "", "")
+		adminServicesRenewalLinkSessionFlag   = adminServicesRenewalLinkFlags.String("session", "", "")
+
+		adminServicesSuspendFlags         = flag.NewFlagSet("suspend", flag.ExitOnError)
+		adminServicesSuspendIDFlag        = adminServicesSuspendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesSuspendCsrfTokenFlag = adminServicesSuspendFlags.String("csrf-token", "", "")
+		adminServicesSuspendSessionFlag   = adminServicesSuspendFlags.String("session", "", "")
+
+		adminServicesUnsuspendFlags         = flag.NewFlagSet("unsuspend", flag.ExitOnError)
+		adminServicesUnsuspendIDFlag        = adminServicesUnsuspendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesUnsuspendCsrfTokenFlag = adminServicesUnsuspendFlags.String("csrf-token", "", "")
+		adminServicesUnsuspendSessionFlag   = adminServicesUnsuspendFlags.String("session", "", "")
+
+		adminServicesExtendFlags         = flag.NewFlagSet("extend", flag.ExitOnError)
+		adminServicesExtendBodyFlag      = adminServicesExtendFlags.String("body", "REQUIRED", "")
+		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
+		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
+
+		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
+		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
+		adminServicesTerminateCsrfTokenFlag = adminServicesTerminateFlags.String("csrf-token", "", "")
+		adminServicesTerminateSessionFlag   = adminServicesTerminateFlags.String("session", "", "")
 
 		adminSummaryFlags = flag.NewFlagSet("admin-summary", flag.ContinueOnError)
 
@@ -526,12 +559,6 @@ func ParseEndpoint(
 	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
 	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
 
-	adminServicesFlags.Usage = adminServicesUsage
-	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
-	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
-	adminServicesExtendFlags.Usage = adminServicesExtendUsage
-	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
-
 	adminWebhooksFlags.Usage = adminWebhooksUsage
 	adminWebhooksListFlags.Usage = adminWebhooksListUsage
 
@@ -554,6 +581,17 @@ func ParseEndpoint(
 	adminPaymentsListFlags.Usage = adminPaymentsListUsage
 	adminPaymentsRefundFlags.Usage = adminPaymentsRefundUsage
 	adminPaymentsAcceptFlags.Usage = adminPaymentsAcceptUsage
+
+	adminServicesFlags.Usage = adminServicesUsage
+	adminServicesListFlags.Usage = adminServicesListUsage
+	adminServicesExportFlags.Usage = adminServicesExportUsage
+	adminServicesCancelFlags.Usage = adminServicesCancelUsage
+	adminServicesResumeFlags.Usage = adminServicesResumeUsage
+	adminServicesRenewalLinkFlags.Usage = adminServicesRenewalLinkUsage
+	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
+	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
+	adminServicesExtendFlags.Usage = adminServicesExtendUsage
+	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
 
 	adminSummaryFlags.Usage = adminSummaryUsage
 	adminSummaryGetFlags.Usage = adminSummaryGetUsage
@@ -652,8 +690,6 @@ func ParseEndpoint(
 			svcf = adminOperatorsFlags
 		case "admin-promotions":
 			svcf = adminPromotionsFlags
-		case "admin-services":
-			svcf = adminServicesFlags
 		case "admin-webhooks":
 			svcf = adminWebhooksFlags
 		case "affiliates":
@@ -664,6 +700,8 @@ func ParseEndpoint(
 			svcf = adminOrderActionsFlags
 		case "admin-payments":
 			svcf = adminPaymentsFlags
+		case "admin-services":
+			svcf = adminServicesFlags
 		case "admin-summary":
 			svcf = adminSummaryFlags
 		case "catalog":
@@ -777,22 +815,6 @@ func ParseEndpoint(
 
 			}
 
-		case "admin-services":
-			switch epn {
-			case "suspend":
-				epf = adminServicesSuspendFlags
-
-			case "unsuspend":
-				epf = adminServicesUnsuspendFlags
-
-			case "extend":
-				epf = adminServicesExtendFlags
-
-			case "terminate":
-				epf = adminServicesTerminateFlags
-
-			}
-
 		case "admin-webhooks":
 			switch epn {
 			case "list":
@@ -849,6 +871,37 @@ func ParseEndpoint(
 
 			case "accept":
 				epf = adminPaymentsAcceptFlags
+
+			}
+
+		case "admin-services":
+			switch epn {
+			case "list":
+				epf = adminServicesListFlags
+
+			case "export":
+				epf = adminServicesExportFlags
+
+			case "cancel":
+				epf = adminServicesCancelFlags
+
+			case "resume":
+				epf = adminServicesResumeFlags
+
+			case "renewal-link":
+				epf = adminServicesRenewalLinkFlags
+
+			case "suspend":
+				epf = adminServicesSuspendFlags
+
+			case "unsuspend":
+				epf = adminServicesUnsuspendFlags
+
+			case "extend":
+				epf = adminServicesExtendFlags
+
+			case "terminate":
+				epf = adminServicesTerminateFlags
 
 			}
 
@@ -1128,22 +1181,6 @@ func ParseEndpoint(
 				endpoint = c.Update()
 				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
 			}
-		case "admin-services":
-			c := adminservicesc.NewClient(scheme, host, doer, enc, dec, restore)
-			switch epn {
-			case "suspend":
-				endpoint = c.Suspend()
-				data, err = adminservicesc.BuildSuspendPayload(*adminServicesSuspendIDFlag, *adminServicesSuspendCsrfTokenFlag, *adminServicesSuspendSessionFlag)
-			case "unsuspend":
-				endpoint = c.Unsuspend()
-				data, err = adminservicesc.BuildUnsuspendPayload(*adminServicesUnsuspendIDFlag, *adminServicesUnsuspendCsrfTokenFlag, *adminServicesUnsuspendSessionFlag)
-			case "extend":
-				endpoint = c.Extend()
-				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
-			case "terminate":
-				endpoint = c.Terminate()
-				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
-			}
 		case "admin-webhooks":
 			c := adminwebhooksc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1202,6 +1239,37 @@ func ParseEndpoint(
 			case "accept":
 				endpoint = c.Accept()
 				data, err = adminpaymentsc.BuildAcceptPayload(*adminPaymentsAcceptIDFlag, *adminPaymentsAcceptCsrfTokenFlag, *adminPaymentsAcceptSessionFlag)
+			}
+		case "admin-services":
+			c := adminservicesc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminservicesc.BuildListPayload(*adminServicesListStatusFlag, *adminServicesListQFlag, *adminServicesListDueWithinFlag, *adminServicesListAutoRenewFlag, *adminServicesListPidFlag, *adminServicesListLimitFlag, *adminServicesListCursorFlag, *adminServicesListSessionFlag)
+			case "export":
+				endpoint = c.Export()
+				data, err = adminservicesc.BuildExportPayload(*adminServicesExportStatusFlag, *adminServicesExportQFlag, *adminServicesExportDueWithinFlag, *adminServicesExportAutoRenewFlag, *adminServicesExportPidFlag, *adminServicesExportSessionFlag)
+			case "cancel":
+				endpoint = c.Cancel()
+				data, err = adminservicesc.BuildCancelPayload(*adminServicesCancelIDFlag, *adminServicesCancelCsrfTokenFlag, *adminServicesCancelSessionFlag)
+			case "resume":
+				endpoint = c.Resume()
+				data, err = adminservicesc.BuildResumePayload(*adminServicesResumeIDFlag, *adminServicesResumeCsrfTokenFlag, *adminServicesResumeSessionFlag)
+			case "renewal-link":
+				endpoint = c.RenewalLink()
+				data, err = adminservicesc.BuildRenewalLinkPayload(*adminServicesRenewalLinkIDFlag, *adminServicesRenewalLinkCsrfTokenFlag, *adminServicesRenewalLinkSessionFlag)
+			case "suspend":
+				endpoint = c.Suspend()
+				data, err = adminservicesc.BuildSuspendPayload(*adminServicesSuspendIDFlag, *adminServicesSuspendCsrfTokenFlag, *adminServicesSuspendSessionFlag)
+			case "unsuspend":
+				endpoint = c.Unsuspend()
+				data, err = adminservicesc.BuildUnsuspendPayload(*adminServicesUnsuspendIDFlag, *adminServicesUnsuspendCsrfTokenFlag, *adminServicesUnsuspendSessionFlag)
+			case "extend":
+				endpoint = c.Extend()
+				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
+			case "terminate":
+				endpoint = c.Terminate()
+				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
 			}
 		case "admin-summary":
 			c := adminsummaryc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -1432,7 +1500,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"dd5\" --action \"o6v\" --target \"ci7\" --ip \"994\" --limit 37 --cursor \"zw0\" --session \"j8j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"sq2\" --action \"m2v\" --target \"kgt\" --ip \"me1\" --limit 499 --cursor \"0nx\" --session \"kz5\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1464,7 +1532,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"ufn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"dwa\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1486,7 +1554,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"mqd\",\n      \"source\": \"jm2\"\n   }' --csrf-token \"Dicta aut eaque temporibus omnis atque.\" --session \"0b6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"jtc\",\n      \"source\": \"7\"\n   }' --csrf-token \"Sapiente voluptatem.\" --session \"qpm\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1504,7 +1572,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"ncz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"5au\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1524,7 +1592,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 995884222995028346 --session \"fpq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 1952672862088227512 --session \"x0s\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1559,7 +1627,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 199 --session \"5jg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 57 --session \"dhj\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1581,7 +1649,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 141063986223859248 --csrf-token \"Eum non aut.\" --session \"j4c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 8014889613711704291 --csrf-token \"Repellat vitae omnis eius et autem.\" --session \"nf8\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1603,7 +1671,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7906595521617843105 --csrf-token \"Vel ducimus modi.\" --session \"nfa\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 900936618419605221 --csrf-token \"Et est deserunt.\" --session \"cg2\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1641,7 +1709,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"mm5\" --q \"5j3\" --limit 163 --cursor \"ife\" --session \"xg1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"cxz\" --q \"ktm\" --limit 58 --cursor \"29v\" --session \"k43\"")
 }
 
 func adminMailResendUsage() {
@@ -1663,7 +1731,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 8428194777184715426 --csrf-token \"Id ipsum.\" --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7622476551232256551 --csrf-token \"Molestias rerum placeat.\" --session \"glg\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1694,7 +1762,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"cem\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"a92\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1716,7 +1784,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"i67\",\n      \"role\": \"owner\"\n   }' --csrf-token \"At nesciunt quis laudantium ea molestias.\" --session \"3ug\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"8j5\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Sequi unde et magni.\" --session \"9nb\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1738,7 +1806,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"wcf\" --csrf-token \"Aut tempora architecto ipsa et.\" --session \"x1k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"umi\" --csrf-token \"Eligendi occaecati qui vel dolorem et repudiandae.\" --session \"hq3\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1769,7 +1837,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"b8j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"xjt\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1791,7 +1859,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         5205166622918872014\n      ],\n      \"code\": \"kum\",\n      \"expirationDate\": \"q38\",\n      \"maxUses\": 3570712149444215495,\n      \"recurring\": true,\n      \"startDate\": \"5le\",\n      \"type\": \"Percentage\",\n      \"value\": \"s0\"\n   }' --csrf-token \"Temporibus quasi perferendis sit voluptatem quae.\" --session \"vo0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         7040490209012152426\n      ],\n      \"code\": \"a\",\n      \"expirationDate\": \"3ts\",\n      \"maxUses\": 8349590696341389242,\n      \"recurring\": false,\n      \"startDate\": \"nb2\",\n      \"type\": \"Percentage\",\n      \"value\": \"59\"\n   }' --csrf-token \"Dolorem et blanditiis.\" --session \"xzs\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1815,111 +1883,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"159\",\n      \"maxUses\": 5470642192382815671,\n      \"startDate\": \"bra\"\n   }' --code \"fnb\" --csrf-token \"Porro provident enim officia.\" --session \"p1k\"")
-}
-
-// adminServicesUsage displays the usage of the admin-services command and its
-// subcommands.
-func adminServicesUsage() {
-	fmt.Fprintln(os.Stderr, `The console's actions on one line, through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
-	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
-	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
-	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
-	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
-	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Additional help:")
-	fmt.Fprintf(os.Stderr, "    %s admin-services COMMAND --help\n", os.Args[0])
-}
-func adminServicesSuspendUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services suspend", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Disables an active line on the panel; the line shows Suspended.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"h8u\" --csrf-token \"Ut omnis excepturi nulla aliquam.\" --session \"geh\"")
-}
-
-func adminServicesUnsuspendUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services unsuspend", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Enables a suspended line again on the panel; the line shows Active.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"njm\" --csrf-token \"Culpa ab ad veritatis dolorem expedita.\" --session \"gx7\"")
-}
-
-func adminServicesExtendUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services extend", os.Args[0])
-	fmt.Fprint(os.Stderr, " -body JSON")
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -body JSON: `)
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1075\n   }' --id \"yok\" --csrf-token \"Sequi necessitatibus fugit et praesentium exercitationem omnis.\" --session \"jk1\"")
-}
-
-func adminServicesTerminateUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services terminate", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Deletes the line from the panel for good; the line shows Terminated.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"zue\" --csrf-token \"Aperiam cupiditate molestiae quaerat occaecati sequi velit.\" --session \"jcl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"a7k\",\n      \"maxUses\": 8098925706785568585,\n      \"startDate\": \"eh1\"\n   }' --code \"ik6\" --csrf-token \"Quasi numquam ipsum id nemo consequatur.\" --session \"25a\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1956,7 +1920,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"k0l\" --outcome \"mhy\" --limit 80 --cursor \"xmc\" --session \"kes\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"p0z\" --outcome \"w8n\" --limit 33 --cursor \"ewj\" --session \"7h3\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1985,7 +1949,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"4y4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"mei\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2021,7 +1985,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"tz6\" --limit 4 --session \"r15\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"9p9\" --limit 53 --session \"93g\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2041,7 +2005,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"zj2\" --session \"1zv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"o8p\" --session \"o6a\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2063,7 +2027,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"6la\" --csrf-token \"Exercitationem quae dolor qui culpa debitis repudiandae.\" --session \"ks7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"lob\" --csrf-token \"Fuga dolore voluptatibus.\" --session \"u04\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2085,7 +2049,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"9vq\" --csrf-token \"Esse eaque aut sed minima enim omnis.\" --session \"dt0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"x1w\" --csrf-token \"Et cumque nihil suscipit autem omnis.\" --session \"61m\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2121,7 +2085,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"5sv\" --csrf-token \"Illum dolore quibusdam dolores hic et nostrum.\" --session \"vd4\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2145,7 +2109,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"1os\"\n   }' --id \"9gk\" --csrf-token \"Quae inventore rem quis sed.\" --session \"9ox\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"hyw\"\n   }' --id \"axm\" --csrf-token \"Eaque et.\" --session \"qr0\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2169,7 +2133,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 1991868826295816858,\n      \"keepLine\": false,\n      \"reason\": \"qgr\"\n   }' --id \"s6w\" --csrf-token \"Cumque beatae doloribus.\" --session \"py7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 8641388171029676189,\n      \"keepLine\": true,\n      \"reason\": \"z\"\n   }' --id \"au9\" --csrf-token \"Occaecati est vero dolorum eum eum.\" --session \"49f\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2189,7 +2153,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"62q\" --session \"57k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"fa6\" --session \"vfj\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2224,7 +2188,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 238 --session \"3mx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 372 --session \"dt0\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2248,7 +2212,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"r1d\"\n   }' --id \"77s\" --csrf-token \"Vitae quisquam nobis voluptates eum sunt nobis.\" --session \"72g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"uc0\"\n   }' --id \"5b9\" --csrf-token \"Rerum commodi sint libero id.\" --session \"qoo\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2270,7 +2234,242 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"8fc\" --csrf-token \"Esse id vel consequatur mollitia corrupti.\" --session \"vhx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"1v3\" --csrf-token \"Soluta quas vel reprehenderit.\" --session \"kqg\"")
+}
+
+// adminServicesUsage displays the usage of the admin-services command and its
+// subcommands.
+func adminServicesUsage() {
+	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
+	fmt.Fprintln(os.Stderr, `    export: The whole filtered list as CSV (RFC 4180, UTF-8), in the list's order and columns; a cell a spreadsheet would run as a formula (=, +, -, @ first) gets a leading '. The username is masked for a viewer.`)
+	fmt.Fprintln(os.Stderr, `    cancel: Cancels the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/cancel does: no more renewal invoices, the open one cancelled, the line Cancelled at its due date. 409 conflict when it is cancelled already or the line does not renew.`)
+	fmt.Fprintln(os.Stderr, `    resume: Resumes the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/resume does. 409 conflict when it was not cancelled or the line has ended.`)
+	fmt.Fprintln(os.Stderr, `    renewal-link: Mails the buyer, in their locale, the pay link of the line's open renewal invoice (the renewal invoice mail, again).`)
+	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
+	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
+	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-services COMMAND --help\n", os.Args[0])
+}
+func adminServicesListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -due-within STRING")
+	fmt.Fprint(os.Stderr, " -auto-renew BOOL")
+	fmt.Fprint(os.Stderr, " -pid INT")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -due-within STRING: `)
+	fmt.Fprintln(os.Stderr, `    -auto-renew BOOL: `)
+	fmt.Fprintln(os.Stderr, `    -pid INT: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"4d6\" --q \"egf\" --due-within \"eik\" --auto-renew true --pid 1364572611819415870 --limit 106 --cursor \"7kc\" --session \"j19\"")
+}
+
+func adminServicesExportUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services export", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -due-within STRING")
+	fmt.Fprint(os.Stderr, " -auto-renew BOOL")
+	fmt.Fprint(os.Stderr, " -pid INT")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The whole filtered list as CSV (RFC 4180, UTF-8), in the list's order and columns; a cell a spreadsheet would run as a formula (=, +, -, @ first) gets a leading '. The username is masked for a viewer.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -due-within STRING: `)
+	fmt.Fprintln(os.Stderr, `    -auto-renew BOOL: `)
+	fmt.Fprintln(os.Stderr, `    -pid INT: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"t4r\" --q \"6u9\" --due-within \"wl6\" --auto-renew true --pid 7484905637958546739 --session \"1dp\"")
+}
+
+func adminServicesCancelUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services cancel", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Cancels the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/cancel does: no more renewal invoices, the open one cancelled, the line Cancelled at its due date. 409 conflict when it is cancelled already or the line does not renew.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"p1r\" --csrf-token \"Omnis exercitationem ea.\" --session \"yff\"")
+}
+
+func adminServicesResumeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services resume", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Resumes the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/resume does. 409 conflict when it was not cancelled or the line has ended.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"i97\" --csrf-token \"Fugit impedit earum error nihil earum reprehenderit.\" --session \"dyo\"")
+}
+
+func adminServicesRenewalLinkUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services renewal-link", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Mails the buyer, in their locale, the pay link of the line's open renewal invoice (the renewal invoice mail, again).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"vrr\" --csrf-token \"Non minus ab et explicabo.\" --session \"wij\"")
+}
+
+func adminServicesSuspendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services suspend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Disables an active line on the panel; the line shows Suspended.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"q2p\" --csrf-token \"Et et autem ut.\" --session \"2e9\"")
+}
+
+func adminServicesUnsuspendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services unsuspend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Enables a suspended line again on the panel; the line shows Active.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"lz2\" --csrf-token \"Odio consectetur aut voluptatem impedit.\" --session \"2kg\"")
+}
+
+func adminServicesExtendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services extend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 2775\n   }' --id \"2am\" --csrf-token \"Aut mollitia omnis nesciunt.\" --session \"b7v\"")
+}
+
+func adminServicesTerminateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services terminate", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Deletes the line from the panel for good; the line shows Terminated.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"hvw\" --csrf-token \"Molestiae ut qui ullam.\" --session \"38t\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2301,7 +2500,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 48 --session \"yoh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 107 --session \"3xv\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2337,7 +2536,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"cTN\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"wWc\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2359,7 +2558,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1817961036524910083 --currency \"EUe\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8622505209879431737 --currency \"jRf\" --locale \"en-gb\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2379,7 +2578,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"HuV\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"WGi\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2417,7 +2616,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2350672074154188265 --from \"Quo soluta consectetur itaque hic laudantium laborum.\" --to \"Ipsum vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3378088641826233587 --from \"Quia voluptas officiis ipsum maiores.\" --to \"Aspernatur laudantium hic.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2435,7 +2634,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"pt-pt\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2453,7 +2652,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"es-es\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2512,7 +2711,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Et veritatis et.\" --t \"i3x\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Distinctio ullam sit ipsa consequatur maxime.\" --t \"7ft\" --locale \"es-es\"")
 }
 
 func invoicesPayUsage() {
@@ -2536,7 +2735,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"t4x\",\n      \"returnUrl\": \"797\"\n   }' --invoice-id \"Sit doloremque.\" --t \"agv\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"6tq\",\n      \"returnUrl\": \"ro9\"\n   }' --invoice-id \"Totam iste rerum eos velit expedita et.\" --t \"kuc\" --locale \"en\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2580,7 +2779,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"paid\" --q \"cdz\" --gateway \"i97\" --from \"sl0\" --to \"wtg\" --limit 77 --cursor \"yo3\" --session \"71z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"provisioning\" --q \"7t4\" --gateway \"v3l\" --from \"lxq\" --to \"382\" --limit 155 --cursor \"b3g\" --session \"adh\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2600,7 +2799,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"wpo\" --session \"yk1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"lyo\" --session \"71i\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2631,7 +2830,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"xk7\" --pid 7718061257349847298")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"o\" --pid 7581441004049316913")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2665,7 +2864,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"10q\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"OHA\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 52,\n      \"gateway\": \"Odio accusamus dolores tempore occaecati.\",\n      \"pid\": 2,\n      \"promoCode\": \"39f\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"z46\"\n   }' --token \"Explicabo non nisi omnis porro est sapiente.\" --idempotency-key \"enr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"fgl\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"TMA\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 9,\n      \"gateway\": \"Voluptatem totam assumenda et numquam omnis.\",\n      \"pid\": 2,\n      \"promoCode\": \"8dw\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"6mq\"\n   }' --token \"Fugit velit ad.\" --idempotency-key \"kla\"")
 }
 
 func orderGetUsage() {
@@ -2685,7 +2884,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Esse saepe aut.\" --token \"Veniam ut repudiandae et aspernatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Veniam hic excepturi quia dicta ut.\" --token \"Provident ea.\"")
 }
 
 func orderCancelUsage() {
@@ -2705,7 +2904,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Est labore itaque.\" --token \"Magnam incidunt dicta consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Sequi at et.\" --token \"Magnam dolorem ut laudantium eius.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2733,7 +2932,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"gUh\",\n      \"extraConnections\": 19,\n      \"pid\": 2,\n      \"promoCode\": \"81q\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Njd\",\n      \"extraConnections\": 14,\n      \"pid\": 2,\n      \"promoCode\": \"pfy\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2772,7 +2971,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Adipisci excepturi at.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Quis praesentium ex.\"")
 }
 
 func servicesGetUsage() {
@@ -2794,7 +2993,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Deserunt sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Quia eligendi accusamus.\" --locale \"es-es\" --token \"Sed beatae consequatur expedita ex.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2816,7 +3015,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Incidunt doloremque odit quas aut voluptate tenetur.\" --locale \"es-es\" --token \"Vero ex distinctio voluptatum fugit molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Modi ipsum pariatur atque.\" --locale \"nl-nl\" --token \"Voluptate ad quos.\"")
 }
 
 func servicesRestartUsage() {
@@ -2838,7 +3037,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Voluptas architecto totam autem consequatur non.\" --locale \"en\" --token \"Et reiciendis aut vero quia rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Consequuntur repellendus qui dolore dolor doloribus.\" --locale \"es-es\" --token \"Ut ipsam non natus.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2860,7 +3059,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Sapiente corrupti at expedita consequuntur.\" --locale \"de-de\" --token \"Et beatae laboriosam voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Esse quo in quos.\" --locale \"en-gb\" --token \"Dolorem reiciendis occaecati sit.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2884,7 +3083,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Doloremque beatae voluptatem ut minus vitae tenetur.\" --locale \"en-gb\" --token \"Incidunt vero deserunt animi labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"In quis quis.\" --locale \"en-gb\" --token \"Sint qui.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2908,7 +3107,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Possimus numquam earum in ipsum.\" --locale \"en-gb\" --token \"Voluptas fugiat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Debitis omnis quisquam harum quia.\" --locale \"es-es\" --token \"Nihil est quos ex placeat laborum earum.\"")
 }
 
 func servicesRenewUsage() {
@@ -2932,7 +3131,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"qwz\",\n      \"pid\": 3010650205579707836,\n      \"returnUrl\": \"i70\"\n   }' --service-id \"Dolorum voluptate ad quos magni nesciunt saepe.\" --locale \"de-de\" --token \"Voluptas sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"annually\",\n      \"gateway\": \"m7d\",\n      \"pid\": 4482832482144426254,\n      \"returnUrl\": \"pi7\"\n   }' --service-id \"Quia suscipit ut voluptatum deleniti id repellendus.\" --locale \"es-es\" --token \"Nam sunt odio amet dolorem.\"")
 }
 
 func servicesCancelUsage() {
@@ -2954,7 +3153,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Laborum quas.\" --locale \"es-es\" --token \"Libero quibusdam dolorem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Ipsam neque ipsa possimus neque odit.\" --locale \"en-gb\" --token \"Qui quisquam sit totam praesentium molestiae.\"")
 }
 
 func servicesResumeUsage() {
@@ -2976,7 +3175,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Earum non qui commodi dolorem.\" --locale \"es-es\" --token \"Hic laudantium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Et consequatur dolore nihil reiciendis et odit.\" --locale \"de-de\" --token \"Doloremque quia placeat officiis quia fuga dolorem.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3007,7 +3206,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nisi et maiores quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Natus quaerat a neque debitis cum molestiae.\"")
 }
 
 func resellersOrderUsage() {
@@ -3029,7 +3228,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"vyg\",\n      \"currency\": \"upq\",\n      \"existingReseller\": true,\n      \"gateway\": \"Rem iusto aut et.\",\n      \"password\": \"0f0\",\n      \"pid\": 1506530087286194591,\n      \"returnUrl\": \"5dy\"\n   }' --token \"Ut id eos nulla quo.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"4bf\",\n      \"currency\": \"5\",\n      \"existingReseller\": false,\n      \"gateway\": \"Expedita ex quis.\",\n      \"password\": \"0d7\",\n      \"pid\": 4139904558486725371,\n      \"returnUrl\": \"aom\"\n   }' --token \"Beatae sed odio autem enim.\" --idempotency-key \"n\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3051,7 +3250,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Earum sunt harum.\" --locale \"en-gb\" --token \"Voluptatem et incidunt dolorem dolorum maxime.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Nam est odit voluptatum ipsa dolores.\" --locale \"en-us\" --token \"Quaerat aspernatur iusto quis.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3084,7 +3283,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"gte\",\n      \"token\": \"k0k\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"8mw\",\n      \"token\": \"22a\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3102,7 +3301,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"l63\",\n      \"token\": \"my5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6f4\",\n      \"token\": \"9tt\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3120,7 +3319,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"frs\",\n      \"otp\": \"anl\",\n      \"password\": \"b1i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"4qw\",\n      \"otp\": \"j9c\",\n      \"password\": \"6wd\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3138,7 +3337,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"2am\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"dgi\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3158,7 +3357,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Suscipit minima.\" --session \"z61\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Omnis velit ut neque quis sint.\" --session \"q8o\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3190,7 +3389,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"c0b\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"xc6\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3208,7 +3407,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"At earum nihil quasi quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Possimus autem sapiente.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3226,7 +3425,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"r8n\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"fqv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3244,7 +3443,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tn4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"x4n\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3264,7 +3463,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"v22\"\n   }' --token \"Dolor eligendi error.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5s9\"\n   }' --token \"Cum voluptatem quaerat autem dicta aut libero.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3298,7 +3497,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"yy\" --locale \"de-de\" --token \"Harum iusto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"kej\" --locale \"en-gb\" --token \"Excepturi exercitationem quam ut eius voluptas.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3318,7 +3517,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"zxd\",\n      \"extraQuantity\": 5150569001408366223,\n      \"serviceId\": \"9br\"\n   }' --token \"Dolorem modi sint nesciunt deserunt nemo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"su\",\n      \"extraQuantity\": 3002652619724599165,\n      \"serviceId\": \"cjd\"\n   }' --token \"Et laboriosam qui voluptas quaerat.\"")
 }
 
 func upsellOrderUsage() {
@@ -3340,5 +3539,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"g\",\n      \"extraQuantity\": 2203475549486245534,\n      \"gateway\": \"Quisquam ad ut inventore qui quas.\",\n      \"returnUrl\": \"402\",\n      \"serviceId\": \"mdb\"\n   }' --token \"Ut sed.\" --idempotency-key \"ont\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5b6\",\n      \"extraQuantity\": 4925706201879321969,\n      \"gateway\": \"Sunt vel atque id excepturi doloribus.\",\n      \"returnUrl\": \"csj\",\n      \"serviceId\": \"mlk\"\n   }' --token \"Autem ut id.\" --idempotency-key \"z\"")
 }

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"vyg\",\n      \"currency\": \"upq\",\n      \"existingReseller\": true,\n      \"gateway\": \"Rem iusto aut et.\",\n      \"password\": \"0f0\",\n      \"pid\": 1506530087286194591,\n      \"returnUrl\": \"5dy\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"4bf\",\n      \"currency\": \"5\",\n      \"existingReseller\": false,\n      \"gateway\": \"Expedita ex quis.\",\n      \"password\": \"0d7\",\n      \"pid\": 4139904558486725371,\n      \"returnUrl\": \"aom\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
