@@ -363,7 +363,7 @@ const en = {
   sendRenewalLink: 'Send renewal link',
   confirmRenewalLink: (email: string) => `Confirm: mail the pay link to ${email}`,
   manageLine: 'Suspend, extend, terminate…',
-  manageLineLabel: (id: string) => `Suspend, extend or terminate line ${id} on its customer’s page`,
+  manageLineWhere: (id: string) => `(line ${id}, on its customer’s page)`,
   autoRenewCancelled: (id: string) => `Auto-renew of ${id} cancelled: it ends at its due date.`,
   autoRenewResumed: (id: string) => `Auto-renew of ${id} resumed.`,
   renewalLinkSent: (to: string, invoice: string) => `Pay link of invoice ${invoice} mailed to ${to}.`,

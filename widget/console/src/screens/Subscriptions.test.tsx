@@ -111,8 +111,8 @@ describe('subscriptions', () => {
     await user.click(screen.getByRole('button', { name: 'Send renewal link' }));
     await user.click(screen.getByRole('button', { name: 'Confirm: mail the pay link to buyer@example.com' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This line has no open renewal invoice: there is no pay link to send.');
-    expect(screen.getByRole('link', { name: 'Suspend, extend or terminate line svc_1 on its customer’s page' }).getAttribute('href')).toBe(
-      '/checkout/admin/customers/usr_1',
-    );
+    expect(
+      screen.getByRole('link', { name: 'Suspend, extend, terminate… (line svc_1, on its customer’s page)' }).getAttribute('href'),
+    ).toBe('/checkout/admin/customers/usr_1');
   });
 });

@@ -96,29 +96,31 @@ export function Subscriptions() {
           />
         )}
         {running && (
-          <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)} aria-label={t.manageLineLabel(s.serviceId)}>
-            {t.manageLine}
+          <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>
+            {t.manageLine} <span className="visually-hidden">{t.manageLineWhere(s.serviceId)}</span>
           </Link>
         )}
       </span>
     );
   };
 
+  // What a seller scans for first, and the actions, come before the plan's details: at any width
+  // the actions show without scrolling the table sideways.
   const columns: Column<Subscription>[] = [
     { header: t.colService, cell: (s) => <code>{s.serviceId}</code> },
     { header: t.colEmail, cell: (s) => <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>{s.customer.email}</Link> },
+    { header: t.colStatus, cell: (s) => <Status value={s.status} /> },
+    { header: t.colNextDue, cell: (s) => <span className="nowrap">{s.nextDueDate || '—'}</span> },
+    { header: t.colOverdue, cell: (s) => t.overdueDays(s.overdueDays), numeric: true },
+    { header: t.colAutoRenew, cell: autoRenewText },
+    { header: t.colActions, cell: actions },
+    { header: t.colRenewsAt, cell: (s) => (s.recurringAmount ? formatMoney(s.recurringAmount) : '—'), numeric: true },
     { header: t.colPlan, cell: (s) => `${s.plan} (${s.pid})` },
     { header: t.colCycle, cell: (s) => s.billingCycle },
     { header: t.colConnections, cell: (s) => s.maxConnections, numeric: true },
-    { header: t.colStatus, cell: (s) => <Status value={s.status} /> },
-    { header: t.colNextDue, cell: (s) => s.nextDueDate || '—' },
-    { header: t.colOverdue, cell: (s) => t.overdueDays(s.overdueDays), numeric: true },
-    { header: t.colAutoRenew, cell: autoRenewText },
-    { header: t.colRenewsAt, cell: (s) => (s.recurringAmount ? formatMoney(s.recurringAmount) : '—'), numeric: true },
     { header: t.colRenewalInvoice, cell: (s) => s.renewalInvoiceId ?? '—' },
     { header: t.colUsername, cell: (s) => <code>{s.username}</code> },
     { header: t.colMac, cell: (s) => (s.macAddress ? <code>{s.macAddress}</code> : '—') },
-    { header: t.colActions, cell: actions },
   ];
 
   return (
@@ -183,7 +185,14 @@ export function Subscriptions() {
       <Loading what={list} />
       {list.data && (
         <>
-          <Table caption={t.subscriptionsCaption} hideCaption columns={columns} rows={list.data.services} rowKey={(s) => s.serviceId} />
+          <Table
+            caption={t.subscriptionsCaption}
+            hideCaption
+            cards
+            columns={columns}
+            rows={list.data.services}
+            rowKey={(s) => s.serviceId}
+          />
           <Pager page={pages.page} hasPrev={pages.page > 1} nextCursor={list.data.nextCursor} onPrev={pages.prev} onNext={pages.next} />
         </>
       )}
