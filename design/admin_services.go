@@ -10,8 +10,56 @@ func serviceAction() {
 	Required("id")
 }
 
+// AdminSubscription is a line as the console's Subscriptions list shows it.
+var AdminSubscription = Type("AdminSubscription", func() {
+	Attribute("serviceId", String)
+	Attribute("customer", func() {
+		Attribute("id", String, "The client's public id (usr_…)")
+		Attribute("email", String)
+		Required("id", "email")
+	})
+	Attribute("pid", Int)
+	Attribute("plan", String, "The plan's name as bought")
+	Attribute("billingCycle", String)
+	Attribute("maxConnections", Int)
+	Attribute("status", String, func() { Enum("Pending", "Active", "Overdue", "Suspended", "Cancelled", "Terminated", "Expired") })
+	Attribute("nextDueDate", String, "YYYY-MM-DD; empty when nothing more is due")
+	Attribute("overdueDays", Int, "Whole days (business time) since the due date of a line still running (Active, Overdue, Suspended) whose due date has passed; 0 otherwise")
+	Attribute("autoRenew", Boolean, "As the buyer's GET /services shows it")
+	Attribute("renewsWithCard", Boolean, "As the buyer's GET /services shows it")
+	Attribute("renewalInvoiceId", String, "The open (unpaid) renewal invoice; null when none", func() {
+		Meta("struct:tag:json", "renewalInvoiceId") // always present, null when none
+	})
+	Attribute("recurringAmount", Money, "What the next period costs; null for trials and one-time lines", func() {
+		Meta("struct:tag:json", "recurringAmount") // always present, null when none
+	})
+	Attribute("username", String, "Masked (\"••••\") for a viewer")
+	Attribute("macAddress", String)
+	Required("serviceId", "customer", "pid", "plan", "billingCycle", "maxConnections", "status", "nextDueDate", "overdueDays",
+		"autoRenew", "renewsWithCard", "username", "macAddress")
+})
+
+// subscriptionFilter is the filter of the Subscriptions list and of its CSV export.
+func subscriptionFilter() {
+	operatorSession()
+	Attribute("status", String, "A status of the buyer's GET /services, in any case (active, OVERDUE, …)", func() { MaxLength(32) })
+	Attribute("q", String, "An email (whole or its beginning), a line's username, a MAC address (':' or '-', any case) or a service id", func() { MaxLength(254) })
+	Attribute("dueWithin", String, "Running lines (Active, Overdue, Suspended) due within this long of now (business time), overdue ones included: a number and d (days) or h (hours), e.g. 14d, 12h; 0d: due by now", func() { MaxLength(16) })
+	Attribute("autoRenew", Boolean, "true: lines that renew; false: the others")
+	Attribute("pid", Int, "The plan's product id")
+}
+
+// subscriptionParams maps subscriptionFilter's query parameters.
+func subscriptionParams() {
+	Param("status")
+	Param("q")
+	Param("dueWithin")
+	Param("autoRenew")
+	Param("pid")
+}
+
 var _ = Service("adminServices", func() {
-	Description("The console's actions on one line, through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).")
+	Description("The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).")
 	HTTP(func() { Path("/admin/services") })
 	Error("unauthorized")
 	Error("forbidden")
@@ -20,6 +68,89 @@ var _ = Service("adminServices", func() {
 	Error("conflict")    // the line's status does not allow it
 	Error("unavailable") // the panel is down
 
+	Method("list", func() {
+		Description("Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.")
+		Payload(func() {
+			subscriptionFilter()
+			Attribute("limit", Int, func() { Minimum(1); Maximum(200); Default(50) })
+			Attribute("cursor", String, func() { MaxLength(200) })
+		})
+		Result(func() {
+			Attribute("services", ArrayOf(AdminSubscription))
+			Attribute("nextCursor", String, "Empty on the last page")
+			Required("services", "nextCursor")
+		})
+		Error("invalid_status", ErrorResult, "status is none of the buyer's service statuses.")
+		Error("invalid_due_within", ErrorResult, "dueWithin is not a number followed by d or h (e.g. 14d, 12h), or is more than 3660 days.")
+		Error("bad_request") // a cursor not ours
+		HTTP(func() {
+			GET("")
+			adminCookie(false)
+			subscriptionParams()
+			Param("limit")
+			Param("cursor")
+			Response("invalid_status", StatusBadRequest)
+			Response("invalid_due_within", StatusBadRequest)
+		})
+	})
+	Method("export", func() {
+		Description("The whole filtered list as CSV (RFC 4180, UTF-8), in the list's order and columns; a cell a spreadsheet would run as a formula (=, +, -, @ first) gets a leading '. The username is masked for a viewer.")
+		Payload(subscriptionFilter)
+		Result(func() {
+			Attribute("contentType", String)
+			Attribute("contentDisposition", String)
+			Required("contentType", "contentDisposition")
+		})
+		Error("invalid_status", ErrorResult, "status is none of the buyer's service statuses.")
+		Error("invalid_due_within", ErrorResult, "dueWithin is not a number followed by d or h (e.g. 14d, 12h), or is more than 3660 days.")
+		HTTP(func() {
+			// "//" leaves the service's base path: the export sits beside the list, at /admin/services.csv.
+			GET("//checkout/api/admin/services.csv")
+			adminCookie(false)
+			subscriptionParams()
+			SkipResponseBodyEncodeDecode()
+			Response(StatusOK, func() {
+				ContentType("text/csv")
+				Header("contentType:Content-Type")
+				Header("contentDisposition:Content-Disposition")
+			})
+			Response("invalid_status", StatusBadRequest)
+			Response("invalid_due_within", StatusBadRequest)
+		})
+	})
+	Method("cancel", func() {
+		Description("Cancels the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/cancel does: no more renewal invoices, the open one cancelled, the line Cancelled at its due date. 409 conflict when it is cancelled already or the line does not renew.")
+		Payload(serviceAction)
+		Result(AdminSubscription)
+		HTTP(func() {
+			POST("/{id}/cancel")
+			adminCookie(true)
+		})
+	})
+	Method("resume", func() {
+		Description("Resumes the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/resume does. 409 conflict when it was not cancelled or the line has ended.")
+		Payload(serviceAction)
+		Result(AdminSubscription)
+		HTTP(func() {
+			POST("/{id}/resume")
+			adminCookie(true)
+		})
+	})
+	Method("renewalLink", func() {
+		Description("Mails the buyer, in their locale, the pay link of the line's open renewal invoice (the renewal invoice mail, again).")
+		Payload(serviceAction)
+		Result(func() {
+			Attribute("sentTo", String, "The buyer's email")
+			Attribute("invoiceId", String, "The open renewal invoice the link pays")
+			Required("sentTo", "invoiceId")
+		})
+		Error("no_open_renewal", ErrorResult, "The line has no open renewal invoice to pay.")
+		HTTP(func() {
+			POST("/{id}/renewal-link")
+			adminCookie(true)
+			Response("no_open_renewal", StatusConflict)
+		})
+	})
 	Method("suspend", func() {
 		Description("Disables an active line on the panel; the line shows Suspended.")
 		Payload(serviceAction)

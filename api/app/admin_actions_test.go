@@ -59,7 +59,7 @@ func (c *console) clientsOf() consoleClients {
 	return consoleClients{
 		actions:   genactions.NewClient(a.Approve(), a.Reject(), a.Refund(), a.Refunds()),
 		customers: gencustomers.NewClient(cu.List(), cu.Get(), cu.Signout(), cu.SigninLink()),
-		services:  genservices.NewClient(sv.Suspend(), sv.Unsuspend(), sv.Extend(), sv.Terminate()),
+		services:  genservices.NewClient(sv.List(), sv.Export(), sv.Cancel(), sv.Resume(), sv.RenewalLink(), sv.Suspend(), sv.Unsuspend(), sv.Extend(), sv.Terminate()),
 		mail:      genmail.NewClient(ml.List(), ml.Resend()),
 		webhooks:  genwebhooks.NewClient(wh.List()),
 		catalog:   gencatalog.NewClient(ca.Get(), ca.Put(), ca.Versions(), ca.Version()),

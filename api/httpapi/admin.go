@@ -89,6 +89,8 @@ type Admin struct {
 	Revenue interface {
 		Figures(ctx context.Context, from time.Time) (revenue.Figures, error)
 	}
+	// Subscriptions is the list of lines and their renewal actions (nil: none).
+	Subscriptions *console.Subscriptions
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.

@@ -38,17 +38,28 @@ type Mail struct {
 
 // Notify queues n's mail once per order and kind (Mailer).
 func (m Mail) Notify(ctx context.Context, n Notice, at time.Time) (bool, error) {
+	msg, err := m.message(n)
+	if err != nil {
+		return false, err
+	}
+	return m.Outbox.SendOnce(ctx, msg, func(ctx context.Context, msg mail.Message, status string, send bool, created time.Time) (bool, error) {
+		return m.Store.QueueReminder(ctx, n.Order.ID, string(n.Kind), at, msg, status, send, created)
+	})
+}
+
+// message writes n's mail to its order's buyer, in the order's locale.
+func (m Mail) message(n Notice) (mail.Message, error) {
 	o := n.Order
 	d := mail.Data{Store: m.Shop, OrderID: o.ID, Due: mail.FormatDate(n.Due, o.Locale)}
 	if n.Kind == mail.KindTrialEnding {
 		d.Link = shoplink.Page(m.Base, o.Locale, "", url.Values{"view": {"services"}})
 	} else {
 		if o.Invoice.ID == "" || o.Invoice.Deadline.IsZero() {
-			return false, fmt.Errorf("%s mail of %s: no invoice to pay", n.Kind, o.ID)
+			return mail.Message{}, fmt.Errorf("%s mail of %s: no invoice to pay", n.Kind, o.ID)
 		}
 		link, err := m.Links.Link(m.Base, o.Locale, o.Invoice.ID, o.Invoice.Deadline)
 		if err != nil {
-			return false, err
+			return mail.Message{}, err
 		}
 		d.Link = link
 		d.Total = mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
@@ -56,11 +67,9 @@ func (m Mail) Notify(ctx context.Context, n Notice, at time.Time) (bool, error) 
 	}
 	r, err := mail.Render(n.Kind, o.Locale, d)
 	if err != nil {
-		return false, err
+		return mail.Message{}, err
 	}
-	return m.Outbox.SendOnce(ctx, r.Message(o.Email), func(ctx context.Context, msg mail.Message, status string, send bool, created time.Time) (bool, error) {
-		return m.Store.QueueReminder(ctx, o.ID, string(n.Kind), at, msg, status, send, created)
-	})
+	return r.Message(o.Email), nil
 }
 
 // PayLink is the pay link of a renewal invoice (/checkout/[locale/]renew?invoice=…&t=…), in the

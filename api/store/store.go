@@ -77,6 +77,7 @@ type Backend interface {
 	console.ActionStore
 	refund.Store
 	revenue.Store
+	console.ServiceStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -9,26 +9,134 @@ package adminservices
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
 
 // Client is the "adminServices" service client.
 type Client struct {
-	SuspendEndpoint   goa.Endpoint
-	UnsuspendEndpoint goa.Endpoint
-	ExtendEndpoint    goa.Endpoint
-	TerminateEndpoint goa.Endpoint
+	ListEndpoint        goa.Endpoint
+	ExportEndpoint      goa.Endpoint
+	CancelEndpoint      goa.Endpoint
+	ResumeEndpoint      goa.Endpoint
+	RenewalLinkEndpoint goa.Endpoint
+	SuspendEndpoint     goa.Endpoint
+	UnsuspendEndpoint   goa.Endpoint
+	ExtendEndpoint      goa.Endpoint
+	TerminateEndpoint   goa.Endpoint
 }
 
 // NewClient initializes a "adminServices" service client given the endpoints.
-func NewClient(suspend, unsuspend, extend, terminate goa.Endpoint) *Client {
+func NewClient(list, export, cancel, resume, renewalLink, suspend, unsuspend, extend, terminate goa.Endpoint) *Client {
 	return &Client{
-		SuspendEndpoint:   suspend,
-		UnsuspendEndpoint: unsuspend,
-		ExtendEndpoint:    extend,
-		TerminateEndpoint: terminate,
+		ListEndpoint:        list,
+		ExportEndpoint:      export,
+		CancelEndpoint:      cancel,
+		ResumeEndpoint:      resume,
+		RenewalLinkEndpoint: renewalLink,
+		SuspendEndpoint:     suspend,
+		UnsuspendEndpoint:   unsuspend,
+		ExtendEndpoint:      extend,
+		TerminateEndpoint:   terminate,
 	}
+}
+
+// List calls the "list" endpoint of the "adminServices" service.
+// List may return the following errors:
+//   - "invalid_status" (type *goa.ServiceError): status is none of the buyer's service statuses.
+//   - "invalid_due_within" (type *goa.ServiceError): dueWithin is not a number followed by d or h (e.g. 14d, 12h), or is more than 3660 days.
+//   - "bad_request" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) List(ctx context.Context, p *ListPayload) (res *ListResult, err error) {
+	var ires any
+	ires, err = c.ListEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ListResult), nil
+}
+
+// Export calls the "export" endpoint of the "adminServices" service.
+// Export may return the following errors:
+//   - "invalid_status" (type *goa.ServiceError): status is none of the buyer's service statuses.
+//   - "invalid_due_within" (type *goa.ServiceError): dueWithin is not a number followed by d or h (e.g. 14d, 12h), or is more than 3660 days.
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Export(ctx context.Context, p *ExportPayload) (res *ExportResult, resp io.ReadCloser, err error) {
+	var ires any
+	ires, err = c.ExportEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	o := ires.(*ExportResponseData)
+	return o.Result, o.Body, nil
+}
+
+// Cancel calls the "cancel" endpoint of the "adminServices" service.
+// Cancel may return the following errors:
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Cancel(ctx context.Context, p *CancelPayload) (res *AdminSubscription, err error) {
+	var ires any
+	ires, err = c.CancelEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*AdminSubscription), nil
+}
+
+// Resume calls the "resume" endpoint of the "adminServices" service.
+// Resume may return the following errors:
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Resume(ctx context.Context, p *ResumePayload) (res *AdminSubscription, err error) {
+	var ires any
+	ires, err = c.ResumeEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*AdminSubscription), nil
+}
+
+// RenewalLink calls the "renewalLink" endpoint of the "adminServices" service.
+// RenewalLink may return the following errors:
+//   - "no_open_renewal" (type *goa.ServiceError): The line has no open renewal invoice to pay.
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) RenewalLink(ctx context.Context, p *RenewalLinkPayload) (res *RenewalLinkResult, err error) {
+	var ires any
+	ires, err = c.RenewalLinkEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*RenewalLinkResult), nil
 }
 
 // Suspend calls the "suspend" endpoint of the "adminServices" service.

@@ -9,35 +9,109 @@ package adminservices
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
 
 // Endpoints wraps the "adminServices" service endpoints.
 type Endpoints struct {
-	Suspend   goa.Endpoint
-	Unsuspend goa.Endpoint
-	Extend    goa.Endpoint
-	Terminate goa.Endpoint
+	List        goa.Endpoint
+	Export      goa.Endpoint
+	Cancel      goa.Endpoint
+	Resume      goa.Endpoint
+	RenewalLink goa.Endpoint
+	Suspend     goa.Endpoint
+	Unsuspend   goa.Endpoint
+	Extend      goa.Endpoint
+	Terminate   goa.Endpoint
+}
+
+// ExportResponseData holds both the result and the HTTP response body reader
+// of the "export" method.
+type ExportResponseData struct {
+	// Result is the method result.
+	Result *ExportResult
+	// Body streams the HTTP response body.
+	Body io.ReadCloser
 }
 
 // NewEndpoints wraps the methods of the "adminServices" service with endpoints.
 func NewEndpoints(s Service) *Endpoints {
 	return &Endpoints{
-		Suspend:   NewSuspendEndpoint(s),
-		Unsuspend: NewUnsuspendEndpoint(s),
-		Extend:    NewExtendEndpoint(s),
-		Terminate: NewTerminateEndpoint(s),
+		List:        NewListEndpoint(s),
+		Export:      NewExportEndpoint(s),
+		Cancel:      NewCancelEndpoint(s),
+		Resume:      NewResumeEndpoint(s),
+		RenewalLink: NewRenewalLinkEndpoint(s),
+		Suspend:     NewSuspendEndpoint(s),
+		Unsuspend:   NewUnsuspendEndpoint(s),
+		Extend:      NewExtendEndpoint(s),
+		Terminate:   NewTerminateEndpoint(s),
 	}
 }
 
 // Use applies the given middleware to all the "adminServices" service
 // endpoints.
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
+	e.List = m(e.List)
+	e.Export = m(e.Export)
+	e.Cancel = m(e.Cancel)
+	e.Resume = m(e.Resume)
+	e.RenewalLink = m(e.RenewalLink)
 	e.Suspend = m(e.Suspend)
 	e.Unsuspend = m(e.Unsuspend)
 	e.Extend = m(e.Extend)
 	e.Terminate = m(e.Terminate)
+}
+
+// NewListEndpoint returns an endpoint function that calls the method "list" of
+// service "adminServices".
+func NewListEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ListPayload)
+		return s.List(ctx, p)
+	}
+}
+
+// NewExportEndpoint returns an endpoint function that calls the method
+// "export" of service "adminServices".
+func NewExportEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ExportPayload)
+		res, body, err := s.Export(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &ExportResponseData{Result: res, Body: body}, nil
+	}
+}
+
+// NewCancelEndpoint returns an endpoint function that calls the method
+// "cancel" of service "adminServices".
+func NewCancelEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*CancelPayload)
+		return s.Cancel(ctx, p)
+	}
+}
+
+// NewResumeEndpoint returns an endpoint function that calls the method
+// "resume" of service "adminServices".
+func NewResumeEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ResumePayload)
+		return s.Resume(ctx, p)
+	}
+}
+
+// NewRenewalLinkEndpoint returns an endpoint function that calls the method
+// "renewalLink" of service "adminServices".
+func NewRenewalLinkEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*RenewalLinkPayload)
+		return s.RenewalLink(ctx, p)
+	}
 }
 
 // NewSuspendEndpoint returns an endpoint function that calls the method

@@ -9,13 +9,40 @@ package adminservices
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
 
-// The console's actions on one line, through the panel: suspend, unsuspend and
-// extend (support, owner), terminate (owner).
+// The console's lines: the Subscriptions list (viewer and up) and its CSV
+// export; auto-renew off and on and the renewal link (support, owner); actions
+// through the panel: suspend, unsuspend and extend (support, owner), terminate
+// (owner).
 type Service interface {
+	// Lines, soonest due first (lines with no due date last), then by service id.
+	// Pass nextCursor back as cursor for the next page; it is empty on the last.
+	// The username is masked for a viewer.
+	List(context.Context, *ListPayload) (res *ListResult, err error)
+	// The whole filtered list as CSV (RFC 4180, UTF-8), in the list's order and
+	// columns; a cell a spreadsheet would run as a formula (=, +, -, @ first) gets
+	// a leading '. The username is masked for a viewer.
+
+	// If body implements [io.WriterTo], that implementation will be used instead.
+	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
+	// implementations.
+	Export(context.Context, *ExportPayload) (res *ExportResult, body io.ReadCloser, err error)
+	// Cancels the buyer's auto-renew, as the buyer's own POST
+	// /services/{serviceId}/cancel does: no more renewal invoices, the open one
+	// cancelled, the line Cancelled at its due date. 409 conflict when it is
+	// cancelled already or the line does not renew.
+	Cancel(context.Context, *CancelPayload) (res *AdminSubscription, err error)
+	// Resumes the buyer's auto-renew, as the buyer's own POST
+	// /services/{serviceId}/resume does. 409 conflict when it was not cancelled or
+	// the line has ended.
+	Resume(context.Context, *ResumePayload) (res *AdminSubscription, err error)
+	// Mails the buyer, in their locale, the pay link of the line's open renewal
+	// invoice (the renewal invoice mail, again).
+	RenewalLink(context.Context, *RenewalLinkPayload) (res *RenewalLinkResult, err error)
 	// Disables an active line on the panel; the line shows Suspended.
 	Suspend(context.Context, *SuspendPayload) (res *AdminLine, err error)
 	// Enables a suspended line again on the panel; the line shows Active.
@@ -43,7 +70,7 @@ const ServiceName = "adminServices"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [4]string{"suspend", "unsuspend", "extend", "terminate"}
+var MethodNames = [9]string{"list", "export", "cancel", "resume", "renewalLink", "suspend", "unsuspend", "extend", "terminate"}
 
 // AdminLine is the result type of the adminServices service suspend method.
 type AdminLine struct {
@@ -62,6 +89,74 @@ type AdminLine struct {
 	NextDueDate string
 }
 
+// AdminSubscription is the result type of the adminServices service cancel
+// method.
+type AdminSubscription struct {
+	ServiceID string
+	Customer  *struct {
+		// The client's public id (usr_…)
+		ID    string
+		Email string
+	}
+	Pid int
+	// The plan's name as bought
+	Plan           string
+	BillingCycle   string
+	MaxConnections int
+	Status         string
+	// YYYY-MM-DD; empty when nothing more is due
+	NextDueDate string
+	// Whole days (business time) since the due date of a line still running
+	// (Active, Overdue, Suspended) whose due date has passed; 0 otherwise
+	OverdueDays int
+	// As the buyer's GET /services shows it
+	AutoRenew bool
+	// As the buyer's GET /services shows it
+	RenewsWithCard bool
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// What the next period costs; null for trials and one-time lines
+	RecurringAmount *Money `json:"recurringAmount"`
+	// Masked ("••••") for a viewer
+	Username   string
+	MacAddress string
+}
+
+// CancelPayload is the payload type of the adminServices service cancel method.
+type CancelPayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// The csrfToken of POST /admin/session; required on every change
+	CsrfToken *string
+	// The service id
+	ID string
+}
+
+// ExportPayload is the payload type of the adminServices service export method.
+type ExportPayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// A status of the buyer's GET /services, in any case (active, OVERDUE, …)
+	Status *string
+	// An email (whole or its beginning), a line's username, a MAC address (':' or
+	// '-', any case) or a service id
+	Q *string
+	// Running lines (Active, Overdue, Suspended) due within this long of now
+	// (business time), overdue ones included: a number and d (days) or h (hours),
+	// e.g. 14d, 12h; 0d: due by now
+	DueWithin *string
+	// true: lines that renew; false: the others
+	AutoRenew *bool
+	// The plan's product id
+	Pid *int
+}
+
+// ExportResult is the result type of the adminServices service export method.
+type ExportResult struct {
+	ContentType        string
+	ContentDisposition string
+}
+
 // ExtendPayload is the payload type of the adminServices service extend method.
 type ExtendPayload struct {
 	// Console session (the streamcart_admin cookie)
@@ -71,6 +166,71 @@ type ExtendPayload struct {
 	// The service id
 	ID   string
 	Days int
+}
+
+// ListPayload is the payload type of the adminServices service list method.
+type ListPayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// A status of the buyer's GET /services, in any case (active, OVERDUE, …)
+	Status *string
+	// An email (whole or its beginning), a line's username, a MAC address (':' or
+	// '-', any case) or a service id
+	Q *string
+	// Running lines (Active, Overdue, Suspended) due within this long of now
+	// (business time), overdue ones included: a number and d (days) or h (hours),
+	// e.g. 14d, 12h; 0d: due by now
+	DueWithin *string
+	// true: lines that renew; false: the others
+	AutoRenew *bool
+	// The plan's product id
+	Pid    *int
+	Limit  int
+	Cursor *string
+}
+
+// ListResult is the result type of the adminServices service list method.
+type ListResult struct {
+	Services []*AdminSubscription
+	// Empty on the last page
+	NextCursor string
+}
+
+type Money struct {
+	// Amount in minor units (e.g. cents)
+	Amount int64
+	// ISO 4217 currency code
+	Currency string
+}
+
+// RenewalLinkPayload is the payload type of the adminServices service
+// renewalLink method.
+type RenewalLinkPayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// The csrfToken of POST /admin/session; required on every change
+	CsrfToken *string
+	// The service id
+	ID string
+}
+
+// RenewalLinkResult is the result type of the adminServices service
+// renewalLink method.
+type RenewalLinkResult struct {
+	// The buyer's email
+	SentTo string
+	// The open renewal invoice the link pays
+	InvoiceID string
+}
+
+// ResumePayload is the payload type of the adminServices service resume method.
+type ResumePayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// The csrfToken of POST /admin/session; required on every change
+	CsrfToken *string
+	// The service id
+	ID string
 }
 
 // SuspendPayload is the payload type of the adminServices service suspend
@@ -134,6 +294,26 @@ func MakeConflict(err error) *goa.ServiceError {
 // MakeUnavailable builds a goa.ServiceError from an error.
 func MakeUnavailable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "unavailable", false, false, false)
+}
+
+// MakeInvalidStatus builds a goa.ServiceError from an error.
+func MakeInvalidStatus(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_status", false, false, false)
+}
+
+// MakeInvalidDueWithin builds a goa.ServiceError from an error.
+func MakeInvalidDueWithin(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_due_within", false, false, false)
+}
+
+// MakeBadRequest builds a goa.ServiceError from an error.
+func MakeBadRequest(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "bad_request", false, false, false)
+}
+
+// MakeNoOpenRenewal builds a goa.ServiceError from an error.
+func MakeNoOpenRenewal(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "no_open_renewal", false, false, false)
 }
 
 // MakeExtendLimit builds a goa.ServiceError from an error.

@@ -32,6 +32,7 @@ const SCREENS = [
   { path: 'jobs', heading: 'Jobs', ready: 'table', name: 'jobs' },
   { path: 'jobs?state=dead', heading: 'Jobs', ready: 'table', name: 'jobs-dead' },
   { path: 'customers', heading: 'Customers', ready: 'table tbody tr', name: 'customers' },
+  { path: 'subscriptions', heading: 'Subscriptions', ready: 'table tbody tr', name: 'subscriptions-all' },
   { path: 'webhooks', heading: 'Webhooks', ready: 'main', name: 'webhooks' },
   { path: 'mail', heading: 'Mail', ready: 'table tbody tr', name: 'mail' },
   { path: 'catalog', heading: 'Catalog', ready: '[data-testid="catalog-form"]', name: 'catalog' },

@@ -19,6 +19,7 @@ import { OrderDetail } from './screens/OrderDetail';
 import { HeldOrders, Orders } from './screens/Orders';
 import { Promotions } from './screens/Promotions';
 import { Setup } from './screens/Setup';
+import { Subscriptions } from './screens/Subscriptions';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
 import { ErrorNote } from './ui';
@@ -30,6 +31,7 @@ export const NAV = [
   ['held', () => t.navHeld],
   ['payments', () => t.navPayments],
   ['customers', () => t.navCustomers],
+  ['subscriptions', () => t.navSubscriptions],
   ['jobs', () => t.navJobs],
   ['webhooks', () => t.navWebhooks],
   ['mail', () => t.navMail],
@@ -61,6 +63,7 @@ function screen(route: Route): { title: string; body: ReactNode; section: string
     held: <HeldOrders />,
     payments: <Payments />,
     customers: <Customers />,
+    subscriptions: <Subscriptions />,
     jobs: <Jobs />,
     webhooks: <Webhooks />,
     mail: <MailList />,

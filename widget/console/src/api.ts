@@ -142,6 +142,12 @@ export function createApi(opts: ApiOptions = {}) {
       signinLink: (id: string) => call('POST', `/customers/${enc(id)}/signin-link`, s.SigninLinkSchema),
     },
     services: {
+      list: (q: Query) => call('GET', '/services', s.SubscriptionListSchema, { query: q }),
+      /** csvHref is the CSV export of the filtered list: a link the browser downloads with the session cookie. */
+      csvHref: (q: Query) => `${API_BASE}/services.csv${query(q)}`,
+      cancel: (id: string) => call('POST', `/services/${enc(id)}/cancel`, s.SubscriptionSchema),
+      resume: (id: string) => call('POST', `/services/${enc(id)}/resume`, s.SubscriptionSchema),
+      renewalLink: (id: string) => call('POST', `/services/${enc(id)}/renewal-link`, s.RenewalLinkSchema),
       act: (id: string, action: 'suspend' | 'unsuspend' | 'terminate') => call('POST', `/services/${enc(id)}/${action}`, s.LineSchema),
       extend: (id: string, days: number) => call('POST', `/services/${enc(id)}/extend`, s.LineSchema, { body: { days } }),
     },

@@ -2,7 +2,18 @@
 // the console hides or disables what the operator's role may not do; the server refuses it anyway.
 import type { Role } from './schemas';
 
-const SUPPORT = ['readCredentials', 'resendMail', 'signinLink', 'retryJob', 'suspend', 'unsuspend', 'extend', 'signoutCustomer'] as const;
+const SUPPORT = [
+  'readCredentials',
+  'resendMail',
+  'signinLink',
+  'retryJob',
+  'suspend',
+  'unsuspend',
+  'extend',
+  'signoutCustomer',
+  'autoRenew',
+  'renewalLink',
+] as const;
 const OWNER = ['cancelJob', 'terminate', 'refund', 'approve', 'reject', 'editCatalog', 'editPromotions', 'manageOperators'] as const;
 
 export type Action = (typeof SUPPORT)[number] | (typeof OWNER)[number];

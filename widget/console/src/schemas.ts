@@ -69,6 +69,29 @@ export const LineSchema = v.object({
 });
 export type Line = v.InferOutput<typeof LineSchema>;
 
+export const SERVICE_STATUSES = ['Pending', 'Active', 'Overdue', 'Suspended', 'Cancelled', 'Terminated', 'Expired'] as const;
+
+export const SubscriptionSchema = v.object({
+  serviceId: v.string(),
+  customer: v.object({ id: v.string(), email: v.string() }),
+  pid: int,
+  plan: v.string(),
+  billingCycle: v.string(),
+  maxConnections: int,
+  status: v.string(),
+  nextDueDate: v.string(),
+  overdueDays: int,
+  autoRenew: v.boolean(),
+  renewsWithCard: v.boolean(),
+  renewalInvoiceId: v.nullable(v.string()),
+  recurringAmount: v.nullable(MoneySchema),
+  username: v.string(),
+  macAddress: v.string(),
+});
+export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
+export const SubscriptionListSchema = v.object({ services: v.array(SubscriptionSchema), nextCursor: v.string() });
+export const RenewalLinkSchema = v.object({ sentTo: v.string(), invoiceId: v.string() });
+
 export const TimelineEventSchema = v.object({
   at: v.string(),
   kind: v.string(),

@@ -83,15 +83,18 @@ export function Table<T>({
   rows,
   rowKey,
   hideCaption = false,
+  cards = false,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string | number;
   hideCaption?: boolean;
+  /** On a narrow screen each row shows as a card, every cell labelled by its column (styles.css). */
+  cards?: boolean;
 }) {
   return (
-    <div className="table-wrap">
+    <div className={cards ? 'table-wrap cards' : 'table-wrap'}>
       <table>
         <caption className={hideCaption ? 'visually-hidden' : undefined}>{caption}</caption>
         <thead>
@@ -114,7 +117,7 @@ export function Table<T>({
             rows.map((r) => (
               <tr key={rowKey(r)}>
                 {columns.map((c) => (
-                  <td key={c.header} className={c.numeric ? 'num' : undefined}>
+                  <td key={c.header} className={c.numeric ? 'num' : undefined} data-label={c.header}>
                     {c.cell(r)}
                   </td>
                 ))}

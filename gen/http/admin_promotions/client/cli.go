@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         8203632439983240991\n      ],\n      \"code\": \"cnu\",\n      \"expirationDate\": \"h57\",\n      \"maxUses\": 4470799408017065885,\n      \"recurring\": false,\n      \"startDate\": \"0ug\",\n      \"type\": \"Percentage\",\n      \"value\": \"19\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         4401520613827012532,\n         8098925706785568585\n      ],\n      \"code\": \"dg\",\n      \"expirationDate\": \"coo\",\n      \"maxUses\": 57681405440379331,\n      \"recurring\": true,\n      \"startDate\": \"ik6\",\n      \"type\": \"Percentage\",\n      \"value\": \"13a\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"fsm\",\n      \"maxUses\": 5087405461001641701,\n      \"startDate\": \"ep1\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"vqe\",\n      \"maxUses\": 4225736001827978943,\n      \"startDate\": \"c03\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

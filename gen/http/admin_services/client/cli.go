@@ -10,11 +10,338 @@ package client
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	adminservices "github.com/streamcart/streamcart/gen/admin_services"
 	goa "goa.design/goa/v3/pkg"
 )
+
+// BuildListPayload builds the payload for the adminServices list endpoint from
+// CLI flags.
+func BuildListPayload(adminServicesListStatus string, adminServicesListQ string, adminServicesListDueWithin string, adminServicesListAutoRenew string, adminServicesListPid string, adminServicesListLimit string, adminServicesListCursor string, adminServicesListSession string) (*adminservices.ListPayload, error) {
+	var err error
+	var status *string
+	{
+		if adminServicesListStatus != "" {
+			status = &adminServicesListStatus
+			if utf8.RuneCountInString(*status) > 32 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("status", *status, utf8.RuneCountInString(*status), 32, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var q *string
+	{
+		if adminServicesListQ != "" {
+			q = &adminServicesListQ
+			if utf8.RuneCountInString(*q) > 254 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("q", *q, utf8.RuneCountInString(*q), 254, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var dueWithin *string
+	{
+		if adminServicesListDueWithin != "" {
+			dueWithin = &adminServicesListDueWithin
+			if utf8.RuneCountInString(*dueWithin) > 16 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("dueWithin", *dueWithin, utf8.RuneCountInString(*dueWithin), 16, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var autoRenew *bool
+	{
+		if adminServicesListAutoRenew != "" {
+			var val bool
+			val, err = strconv.ParseBool(adminServicesListAutoRenew)
+			autoRenew = &val
+			if err != nil {
+				return nil, fmt.Errorf("invalid value for autoRenew, must be BOOL")
+			}
+		}
+	}
+	var pid *int
+	{
+		if adminServicesListPid != "" {
+			var v int64
+			v, err = strconv.ParseInt(adminServicesListPid, 10, strconv.IntSize)
+			val := int(v)
+			pid = &val
+			if err != nil {
+				return nil, fmt.Errorf("invalid value for pid, must be INT")
+			}
+		}
+	}
+	var limit int
+	{
+		if adminServicesListLimit != "" {
+			var v int64
+			v, err = strconv.ParseInt(adminServicesListLimit, 10, strconv.IntSize)
+			limit = int(v)
+			if err != nil {
+				return nil, fmt.Errorf("invalid value for limit, must be INT")
+			}
+			if limit < 1 {
+				err = goa.MergeErrors(err, goa.InvalidRangeError("limit", limit, 1, true))
+			}
+			if limit > 200 {
+				err = goa.MergeErrors(err, goa.InvalidRangeError("limit", limit, 200, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var cursor *string
+	{
+		if adminServicesListCursor != "" {
+			cursor = &adminServicesListCursor
+			if utf8.RuneCountInString(*cursor) > 200 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("cursor", *cursor, utf8.RuneCountInString(*cursor), 200, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var session *string
+	{
+		if adminServicesListSession != "" {
+			session = &adminServicesListSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &adminservices.ListPayload{}
+	v.Status = status
+	v.Q = q
+	v.DueWithin = dueWithin
+	v.AutoRenew = autoRenew
+	v.Pid = pid
+	v.Limit = limit
+	v.Cursor = cursor
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildExportPayload builds the payload for the adminServices export endpoint
+// from CLI flags.
+func BuildExportPayload(adminServicesExportStatus string, adminServicesExportQ string, adminServicesExportDueWithin string, adminServicesExportAutoRenew string, adminServicesExportPid string, adminServicesExportSession string) (*adminservices.ExportPayload, error) {
+	var err error
+	var status *string
+	{
+		if adminServicesExportStatus != "" {
+			status = &adminServicesExportStatus
+			if utf8.RuneCountInString(*status) > 32 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("status", *status, utf8.RuneCountInString(*status), 32, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var q *string
+	{
+		if adminServicesExportQ != "" {
+			q = &adminServicesExportQ
+			if utf8.RuneCountInString(*q) > 254 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("q", *q, utf8.RuneCountInString(*q), 254, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var dueWithin *string
+	{
+		if adminServicesExportDueWithin != "" {
+			dueWithin = &adminServicesExportDueWithin
+			if utf8.RuneCountInString(*dueWithin) > 16 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("dueWithin", *dueWithin, utf8.RuneCountInString(*dueWithin), 16, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var autoRenew *bool
+	{
+		if adminServicesExportAutoRenew != "" {
+			var val bool
+			val, err = strconv.ParseBool(adminServicesExportAutoRenew)
+			autoRenew = &val
+			if err != nil {
+				return nil, fmt.Errorf("invalid value for autoRenew, must be BOOL")
+			}
+		}
+	}
+	var pid *int
+	{
+		if adminServicesExportPid != "" {
+			var v int64
+			v, err = strconv.ParseInt(adminServicesExportPid, 10, strconv.IntSize)
+			val := int(v)
+			pid = &val
+			if err != nil {
+				return nil, fmt.Errorf("invalid value for pid, must be INT")
+			}
+		}
+	}
+	var session *string
+	{
+		if adminServicesExportSession != "" {
+			session = &adminServicesExportSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &adminservices.ExportPayload{}
+	v.Status = status
+	v.Q = q
+	v.DueWithin = dueWithin
+	v.AutoRenew = autoRenew
+	v.Pid = pid
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildCancelPayload builds the payload for the adminServices cancel endpoint
+// from CLI flags.
+func BuildCancelPayload(adminServicesCancelID string, adminServicesCancelCsrfToken string, adminServicesCancelSession string) (*adminservices.CancelPayload, error) {
+	var err error
+	var id string
+	{
+		id = adminServicesCancelID
+		if utf8.RuneCountInString(id) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("id", id, utf8.RuneCountInString(id), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var csrfToken *string
+	{
+		if adminServicesCancelCsrfToken != "" {
+			csrfToken = &adminServicesCancelCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminServicesCancelSession != "" {
+			session = &adminServicesCancelSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &adminservices.CancelPayload{}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildResumePayload builds the payload for the adminServices resume endpoint
+// from CLI flags.
+func BuildResumePayload(adminServicesResumeID string, adminServicesResumeCsrfToken string, adminServicesResumeSession string) (*adminservices.ResumePayload, error) {
+	var err error
+	var id string
+	{
+		id = adminServicesResumeID
+		if utf8.RuneCountInString(id) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("id", id, utf8.RuneCountInString(id), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var csrfToken *string
+	{
+		if adminServicesResumeCsrfToken != "" {
+			csrfToken = &adminServicesResumeCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminServicesResumeSession != "" {
+			session = &adminServicesResumeSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &adminservices.ResumePayload{}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildRenewalLinkPayload builds the payload for the adminServices renewalLink
+// endpoint from CLI flags.
+func BuildRenewalLinkPayload(adminServicesRenewalLinkID string, adminServicesRenewalLinkCsrfToken string, adminServicesRenewalLinkSession string) (*adminservices.RenewalLinkPayload, error) {
+	var err error
+	var id string
+	{
+		id = adminServicesRenewalLinkID
+		if utf8.RuneCountInString(id) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("id", id, utf8.RuneCountInString(id), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var csrfToken *string
+	{
+		if adminServicesRenewalLinkCsrfToken != "" {
+			csrfToken = &adminServicesRenewalLinkCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminServicesRenewalLinkSession != "" {
+			session = &adminServicesRenewalLinkSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &adminservices.RenewalLinkPayload{}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
 
 // BuildSuspendPayload builds the payload for the adminServices suspend
 // endpoint from CLI flags.
@@ -104,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 3347\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1448\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))

@@ -11,12 +11,29 @@ import (
 	"context"
 	"net/http"
 
+	adminservices "github.com/streamcart/streamcart/gen/admin_services"
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 )
 
 // Client lists the adminServices service endpoint HTTP clients.
 type Client struct {
+	// List Doer is the HTTP client used to make requests to the list endpoint.
+	ListDoer goahttp.Doer
+
+	// Export Doer is the HTTP client used to make requests to the export endpoint.
+	ExportDoer goahttp.Doer
+
+	// Cancel Doer is the HTTP client used to make requests to the cancel endpoint.
+	CancelDoer goahttp.Doer
+
+	// Resume Doer is the HTTP client used to make requests to the resume endpoint.
+	ResumeDoer goahttp.Doer
+
+	// RenewalLink Doer is the HTTP client used to make requests to the renewalLink
+	// endpoint.
+	RenewalLinkDoer goahttp.Doer
+
 	// Suspend Doer is the HTTP client used to make requests to the suspend
 	// endpoint.
 	SuspendDoer goahttp.Doer
@@ -53,6 +70,11 @@ func NewClient(
 	restoreBody bool,
 ) *Client {
 	return &Client{
+		ListDoer:            doer,
+		ExportDoer:          doer,
+		CancelDoer:          doer,
+		ResumeDoer:          doer,
+		RenewalLinkDoer:     doer,
 		SuspendDoer:         doer,
 		UnsuspendDoer:       doer,
 		ExtendDoer:          doer,
@@ -62,6 +84,131 @@ func NewClient(
 		host:                host,
 		decoder:             dec,
 		encoder:             enc,
+	}
+}
+
+// List returns an endpoint that makes HTTP requests to the adminServices
+// service list server.
+func (c *Client) List() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeListRequest(c.encoder)
+		decodeResponse = DecodeListResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildListRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ListDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminServices", "list", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Export returns an endpoint that makes HTTP requests to the adminServices
+// service export server.
+func (c *Client) Export() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeExportRequest(c.encoder)
+		decodeResponse = DecodeExportResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildExportRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ExportDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminServices", "export", err)
+		}
+		res, err := decodeResponse(resp)
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		return &adminservices.ExportResponseData{Result: res.(*adminservices.ExportResult), Body: resp.Body}, nil
+	}
+}
+
+// Cancel returns an endpoint that makes HTTP requests to the adminServices
+// service cancel server.
+func (c *Client) Cancel() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeCancelRequest(c.encoder)
+		decodeResponse = DecodeCancelResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildCancelRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.CancelDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminServices", "cancel", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Resume returns an endpoint that makes HTTP requests to the adminServices
+// service resume server.
+func (c *Client) Resume() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeResumeRequest(c.encoder)
+		decodeResponse = DecodeResumeResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildResumeRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ResumeDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminServices", "resume", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// RenewalLink returns an endpoint that makes HTTP requests to the
+// adminServices service renewalLink server.
+func (c *Client) RenewalLink() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeRenewalLinkRequest(c.encoder)
+		decodeResponse = DecodeRenewalLinkResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildRenewalLinkRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.RenewalLinkDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminServices", "renewalLink", err)
+		}
+		return decodeResponse(resp)
 	}
 }
 

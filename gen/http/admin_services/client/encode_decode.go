@@ -10,13 +10,1075 @@ package client
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 
 	adminservices "github.com/streamcart/streamcart/gen/admin_services"
 	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
 )
+
+// BuildListRequest instantiates a HTTP request object with method and path set
+// to call the "adminServices" service "list" endpoint
+func (c *Client) BuildListRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ListAdminServicesPath()}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminServices", "list", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeListRequest returns an encoder for requests sent to the adminServices
+// list server.
+func EncodeListRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*adminservices.ListPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminServices", "list", "*adminservices.ListPayload", v)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		values := req.URL.Query()
+		if p.Status != nil {
+			values.Add("status", *p.Status)
+		}
+		if p.Q != nil {
+			values.Add("q", *p.Q)
+		}
+		if p.DueWithin != nil {
+			values.Add("dueWithin", *p.DueWithin)
+		}
+		if p.AutoRenew != nil {
+			values.Add("autoRenew", fmt.Sprintf("%v", *p.AutoRenew))
+		}
+		if p.Pid != nil {
+			values.Add("pid", fmt.Sprintf("%v", *p.Pid))
+		}
+		values.Add("limit", fmt.Sprintf("%v", p.Limit))
+		if p.Cursor != nil {
+			values.Add("cursor", *p.Cursor)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeListResponse returns a decoder for responses returned by the
+// adminServices list endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeListResponse may return the following errors:
+//   - "invalid_status" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_due_within" (type *goa.ServiceError): http.StatusBadRequest
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeListResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body ListResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+			}
+			err = ValidateListResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "list", err)
+			}
+			res := NewListResultOK(&body)
+			return res, nil
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_status":
+				var (
+					body ListInvalidStatusResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+				}
+				err = ValidateListInvalidStatusResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "list", err)
+				}
+				return nil, NewListInvalidStatus(&body)
+			case "invalid_due_within":
+				var (
+					body ListInvalidDueWithinResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+				}
+				err = ValidateListInvalidDueWithinResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "list", err)
+				}
+				return nil, NewListInvalidDueWithin(&body)
+			case "bad_request":
+				var (
+					body ListBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+				}
+				err = ValidateListBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "list", err)
+				}
+				return nil, NewListBadRequest(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "list", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			var (
+				body ListUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+			}
+			err = ValidateListUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "list", err)
+			}
+			return nil, NewListUnauthorized(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "forbidden":
+				var (
+					body ListForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+				}
+				err = ValidateListForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "list", err)
+				}
+				return nil, NewListForbidden(&body)
+			case "invalid_csrf_token":
+				var (
+					body ListInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+				}
+				err = ValidateListInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "list", err)
+				}
+				return nil, NewListInvalidCsrfToken(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "list", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body ListNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+			}
+			err = ValidateListNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "list", err)
+			}
+			return nil, NewListNotFound(&body)
+		case http.StatusConflict:
+			var (
+				body ListConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+			}
+			err = ValidateListConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "list", err)
+			}
+			return nil, NewListConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body ListUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "list", err)
+			}
+			err = ValidateListUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "list", err)
+			}
+			return nil, NewListUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminServices", "list", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildExportRequest instantiates a HTTP request object with method and path
+// set to call the "adminServices" service "export" endpoint
+func (c *Client) BuildExportRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ExportAdminServicesPath()}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminServices", "export", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeExportRequest returns an encoder for requests sent to the
+// adminServices export server.
+func EncodeExportRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*adminservices.ExportPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminServices", "export", "*adminservices.ExportPayload", v)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		values := req.URL.Query()
+		if p.Status != nil {
+			values.Add("status", *p.Status)
+		}
+		if p.Q != nil {
+			values.Add("q", *p.Q)
+		}
+		if p.DueWithin != nil {
+			values.Add("dueWithin", *p.DueWithin)
+		}
+		if p.AutoRenew != nil {
+			values.Add("autoRenew", fmt.Sprintf("%v", *p.AutoRenew))
+		}
+		if p.Pid != nil {
+			values.Add("pid", fmt.Sprintf("%v", *p.Pid))
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeExportResponse returns a decoder for responses returned by the
+// adminServices export endpoint. restoreBody controls whether the response
+// body should be restored after having been read.
+// DecodeExportResponse may return the following errors:
+//   - "invalid_status" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_due_within" (type *goa.ServiceError): http.StatusBadRequest
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeExportResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				contentType        string
+				contentDisposition string
+				err                error
+			)
+			contentTypeRaw := resp.Header.Get("Content-Type")
+			if contentTypeRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentType", "header"))
+			}
+			contentType = contentTypeRaw
+			contentDispositionRaw := resp.Header.Get("Content-Disposition")
+			if contentDispositionRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentDisposition", "header"))
+			}
+			contentDisposition = contentDispositionRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "export", err)
+			}
+			res := NewExportResultOK(contentType, contentDisposition)
+			return res, nil
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_status":
+				var (
+					body ExportInvalidStatusResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+				}
+				err = ValidateExportInvalidStatusResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "export", err)
+				}
+				return nil, NewExportInvalidStatus(&body)
+			case "invalid_due_within":
+				var (
+					body ExportInvalidDueWithinResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+				}
+				err = ValidateExportInvalidDueWithinResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "export", err)
+				}
+				return nil, NewExportInvalidDueWithin(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "export", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			var (
+				body ExportUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+			}
+			err = ValidateExportUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "export", err)
+			}
+			return nil, NewExportUnauthorized(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "forbidden":
+				var (
+					body ExportForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+				}
+				err = ValidateExportForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "export", err)
+				}
+				return nil, NewExportForbidden(&body)
+			case "invalid_csrf_token":
+				var (
+					body ExportInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+				}
+				err = ValidateExportInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "export", err)
+				}
+				return nil, NewExportInvalidCsrfToken(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "export", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body ExportNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+			}
+			err = ValidateExportNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "export", err)
+			}
+			return nil, NewExportNotFound(&body)
+		case http.StatusConflict:
+			var (
+				body ExportConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+			}
+			err = ValidateExportConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "export", err)
+			}
+			return nil, NewExportConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body ExportUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "export", err)
+			}
+			err = ValidateExportUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "export", err)
+			}
+			return nil, NewExportUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminServices", "export", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildCancelRequest instantiates a HTTP request object with method and path
+// set to call the "adminServices" service "cancel" endpoint
+func (c *Client) BuildCancelRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		id string
+	)
+	{
+		p, ok := v.(*adminservices.CancelPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("adminServices", "cancel", "*adminservices.CancelPayload", v)
+		}
+		id = p.ID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: CancelAdminServicesPath(id)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminServices", "cancel", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeCancelRequest returns an encoder for requests sent to the
+// adminServices cancel server.
+func EncodeCancelRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*adminservices.CancelPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminServices", "cancel", "*adminservices.CancelPayload", v)
+		}
+		if p.CsrfToken != nil {
+			head := *p.CsrfToken
+			req.Header.Set("X-CSRF-Token", head)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		return nil
+	}
+}
+
+// DecodeCancelResponse returns a decoder for responses returned by the
+// adminServices cancel endpoint. restoreBody controls whether the response
+// body should be restored after having been read.
+// DecodeCancelResponse may return the following errors:
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeCancelResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body CancelResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+			}
+			err = ValidateCancelResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+			}
+			res := NewCancelAdminSubscriptionOK(&body)
+			return res, nil
+		case http.StatusUnauthorized:
+			var (
+				body CancelUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+			}
+			err = ValidateCancelUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+			}
+			return nil, NewCancelUnauthorized(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "forbidden":
+				var (
+					body CancelForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+				}
+				err = ValidateCancelForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+				}
+				return nil, NewCancelForbidden(&body)
+			case "invalid_csrf_token":
+				var (
+					body CancelInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+				}
+				err = ValidateCancelInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+				}
+				return nil, NewCancelInvalidCsrfToken(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "cancel", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body CancelNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+			}
+			err = ValidateCancelNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+			}
+			return nil, NewCancelNotFound(&body)
+		case http.StatusConflict:
+			var (
+				body CancelConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+			}
+			err = ValidateCancelConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+			}
+			return nil, NewCancelConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body CancelUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "cancel", err)
+			}
+			err = ValidateCancelUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "cancel", err)
+			}
+			return nil, NewCancelUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminServices", "cancel", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildResumeRequest instantiates a HTTP request object with method and path
+// set to call the "adminServices" service "resume" endpoint
+func (c *Client) BuildResumeRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		id string
+	)
+	{
+		p, ok := v.(*adminservices.ResumePayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("adminServices", "resume", "*adminservices.ResumePayload", v)
+		}
+		id = p.ID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ResumeAdminServicesPath(id)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminServices", "resume", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeResumeRequest returns an encoder for requests sent to the
+// adminServices resume server.
+func EncodeResumeRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*adminservices.ResumePayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminServices", "resume", "*adminservices.ResumePayload", v)
+		}
+		if p.CsrfToken != nil {
+			head := *p.CsrfToken
+			req.Header.Set("X-CSRF-Token", head)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		return nil
+	}
+}
+
+// DecodeResumeResponse returns a decoder for responses returned by the
+// adminServices resume endpoint. restoreBody controls whether the response
+// body should be restored after having been read.
+// DecodeResumeResponse may return the following errors:
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeResumeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body ResumeResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+			}
+			err = ValidateResumeResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+			}
+			res := NewResumeAdminSubscriptionOK(&body)
+			return res, nil
+		case http.StatusUnauthorized:
+			var (
+				body ResumeUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+			}
+			err = ValidateResumeUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+			}
+			return nil, NewResumeUnauthorized(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "forbidden":
+				var (
+					body ResumeForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+				}
+				err = ValidateResumeForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+				}
+				return nil, NewResumeForbidden(&body)
+			case "invalid_csrf_token":
+				var (
+					body ResumeInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+				}
+				err = ValidateResumeInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+				}
+				return nil, NewResumeInvalidCsrfToken(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "resume", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body ResumeNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+			}
+			err = ValidateResumeNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+			}
+			return nil, NewResumeNotFound(&body)
+		case http.StatusConflict:
+			var (
+				body ResumeConflictResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+			}
+			err = ValidateResumeConflictResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+			}
+			return nil, NewResumeConflict(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body ResumeUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "resume", err)
+			}
+			err = ValidateResumeUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "resume", err)
+			}
+			return nil, NewResumeUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminServices", "resume", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildRenewalLinkRequest instantiates a HTTP request object with method and
+// path set to call the "adminServices" service "renewalLink" endpoint
+func (c *Client) BuildRenewalLinkRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		id string
+	)
+	{
+		p, ok := v.(*adminservices.RenewalLinkPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("adminServices", "renewalLink", "*adminservices.RenewalLinkPayload", v)
+		}
+		id = p.ID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: RenewalLinkAdminServicesPath(id)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminServices", "renewalLink", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeRenewalLinkRequest returns an encoder for requests sent to the
+// adminServices renewalLink server.
+func EncodeRenewalLinkRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*adminservices.RenewalLinkPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminServices", "renewalLink", "*adminservices.RenewalLinkPayload", v)
+		}
+		if p.CsrfToken != nil {
+			head := *p.CsrfToken
+			req.Header.Set("X-CSRF-Token", head)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		return nil
+	}
+}
+
+// DecodeRenewalLinkResponse returns a decoder for responses returned by the
+// adminServices renewalLink endpoint. restoreBody controls whether the
+// response body should be restored after having been read.
+// DecodeRenewalLinkResponse may return the following errors:
+//   - "no_open_renewal" (type *goa.ServiceError): http.StatusConflict
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeRenewalLinkResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body RenewalLinkResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+			}
+			err = ValidateRenewalLinkResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+			}
+			res := NewRenewalLinkResultOK(&body)
+			return res, nil
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "no_open_renewal":
+				var (
+					body RenewalLinkNoOpenRenewalResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+				}
+				err = ValidateRenewalLinkNoOpenRenewalResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+				}
+				return nil, NewRenewalLinkNoOpenRenewal(&body)
+			case "conflict":
+				var (
+					body RenewalLinkConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+				}
+				err = ValidateRenewalLinkConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+				}
+				return nil, NewRenewalLinkConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "renewalLink", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			var (
+				body RenewalLinkUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+			}
+			err = ValidateRenewalLinkUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+			}
+			return nil, NewRenewalLinkUnauthorized(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "forbidden":
+				var (
+					body RenewalLinkForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+				}
+				err = ValidateRenewalLinkForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+				}
+				return nil, NewRenewalLinkForbidden(&body)
+			case "invalid_csrf_token":
+				var (
+					body RenewalLinkInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+				}
+				err = ValidateRenewalLinkInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+				}
+				return nil, NewRenewalLinkInvalidCsrfToken(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "renewalLink", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body RenewalLinkNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+			}
+			err = ValidateRenewalLinkNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+			}
+			return nil, NewRenewalLinkNotFound(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body RenewalLinkUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "renewalLink", err)
+			}
+			err = ValidateRenewalLinkUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "renewalLink", err)
+			}
+			return nil, NewRenewalLinkUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminServices", "renewalLink", resp.StatusCode, string(body))
+		}
+	}
+}
 
 // BuildSuspendRequest instantiates a HTTP request object with method and path
 // set to call the "adminServices" service "suspend" endpoint
@@ -783,4 +1845,52 @@ func DecodeTerminateResponse(decoder func(*http.Response) goahttp.Decoder, resto
 			return nil, goahttp.ErrInvalidResponse("adminServices", "terminate", resp.StatusCode, string(body))
 		}
 	}
+}
+
+// unmarshalAdminSubscriptionResponseBodyToAdminservicesAdminSubscription
+// builds a value of type *adminservices.AdminSubscription from a value of type
+// *AdminSubscriptionResponseBody.
+func unmarshalAdminSubscriptionResponseBodyToAdminservicesAdminSubscription(v *AdminSubscriptionResponseBody) *adminservices.AdminSubscription {
+	res := &adminservices.AdminSubscription{
+		ServiceID:        *v.ServiceID,
+		Pid:              *v.Pid,
+		Plan:             *v.Plan,
+		BillingCycle:     *v.BillingCycle,
+		MaxConnections:   *v.MaxConnections,
+		Status:           *v.Status,
+		NextDueDate:      *v.NextDueDate,
+		OverdueDays:      *v.OverdueDays,
+		AutoRenew:        *v.AutoRenew,
+		RenewsWithCard:   *v.RenewsWithCard,
+		RenewalInvoiceID: v.RenewalInvoiceID,
+		Username:         *v.Username,
+		MacAddress:       *v.MacAddress,
+	}
+	res.Customer = &struct {
+		// The client's public id (usr_…)
+		ID    string
+		Email string
+	}{
+		ID:    *v.Customer.ID,
+		Email: *v.Customer.Email,
+	}
+	if v.RecurringAmount != nil {
+		res.RecurringAmount = unmarshalMoneyResponseBodyToAdminservicesMoney(v.RecurringAmount)
+	}
+
+	return res
+}
+
+// unmarshalMoneyResponseBodyToAdminservicesMoney builds a value of type
+// *adminservices.Money from a value of type *MoneyResponseBody.
+func unmarshalMoneyResponseBodyToAdminservicesMoney(v *MoneyResponseBody) *adminservices.Money {
+	if v == nil {
+		return nil
+	}
+	res := &adminservices.Money{
+		Amount:   *v.Amount,
+		Currency: *v.Currency,
+	}
+
+	return res
 }

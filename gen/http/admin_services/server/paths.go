@@ -11,6 +11,31 @@ import (
 	"fmt"
 )
 
+// ListAdminServicesPath returns the URL path to the adminServices service list HTTP endpoint.
+func ListAdminServicesPath() string {
+	return "/checkout/api/admin/services"
+}
+
+// ExportAdminServicesPath returns the URL path to the adminServices service export HTTP endpoint.
+func ExportAdminServicesPath() string {
+	return "/checkout/api/admin/services.csv"
+}
+
+// CancelAdminServicesPath returns the URL path to the adminServices service cancel HTTP endpoint.
+func CancelAdminServicesPath(id string) string {
+	return fmt.Sprintf("/checkout/api/admin/services/%v/cancel", id)
+}
+
+// ResumeAdminServicesPath returns the URL path to the adminServices service resume HTTP endpoint.
+func ResumeAdminServicesPath(id string) string {
+	return fmt.Sprintf("/checkout/api/admin/services/%v/resume", id)
+}
+
+// RenewalLinkAdminServicesPath returns the URL path to the adminServices service renewalLink HTTP endpoint.
+func RenewalLinkAdminServicesPath(id string) string {
+	return fmt.Sprintf("/checkout/api/admin/services/%v/renewal-link", id)
+}
+
 // SuspendAdminServicesPath returns the URL path to the adminServices service suspend HTTP endpoint.
 func SuspendAdminServicesPath(id string) string {
 	return fmt.Sprintf("/checkout/api/admin/services/%v/suspend", id)

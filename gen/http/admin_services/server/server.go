@@ -8,7 +8,9 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"net/http"
 
 	adminservices "github.com/streamcart/streamcart/gen/admin_services"
@@ -18,11 +20,16 @@ import (
 
 // Server lists the adminServices service endpoint HTTP handlers.
 type Server struct {
-	Mounts    []*MountPoint
-	Suspend   http.Handler
-	Unsuspend http.Handler
-	Extend    http.Handler
-	Terminate http.Handler
+	Mounts      []*MountPoint
+	List        http.Handler
+	Export      http.Handler
+	Cancel      http.Handler
+	Resume      http.Handler
+	RenewalLink http.Handler
+	Suspend     http.Handler
+	Unsuspend   http.Handler
+	Extend      http.Handler
+	Terminate   http.Handler
 }
 
 // MountPoint holds information about the mounted endpoints.
@@ -52,15 +59,25 @@ func New(
 ) *Server {
 	return &Server{
 		Mounts: []*MountPoint{
+			{"List", "GET", "/checkout/api/admin/services"},
+			{"Export", "GET", "/checkout/api/admin/services.csv"},
+			{"Cancel", "POST", "/checkout/api/admin/services/{id}/cancel"},
+			{"Resume", "POST", "/checkout/api/admin/services/{id}/resume"},
+			{"RenewalLink", "POST", "/checkout/api/admin/services/{id}/renewal-link"},
 			{"Suspend", "POST", "/checkout/api/admin/services/{id}/suspend"},
 			{"Unsuspend", "POST", "/checkout/api/admin/services/{id}/unsuspend"},
 			{"Extend", "POST", "/checkout/api/admin/services/{id}/extend"},
 			{"Terminate", "POST", "/checkout/api/admin/services/{id}/terminate"},
 		},
-		Suspend:   NewSuspendHandler(e.Suspend, mux, decoder, encoder, errhandler, formatter),
-		Unsuspend: NewUnsuspendHandler(e.Unsuspend, mux, decoder, encoder, errhandler, formatter),
-		Extend:    NewExtendHandler(e.Extend, mux, decoder, encoder, errhandler, formatter),
-		Terminate: NewTerminateHandler(e.Terminate, mux, decoder, encoder, errhandler, formatter),
+		List:        NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
+		Export:      NewExportHandler(e.Export, mux, decoder, encoder, errhandler, formatter),
+		Cancel:      NewCancelHandler(e.Cancel, mux, decoder, encoder, errhandler, formatter),
+		Resume:      NewResumeHandler(e.Resume, mux, decoder, encoder, errhandler, formatter),
+		RenewalLink: NewRenewalLinkHandler(e.RenewalLink, mux, decoder, encoder, errhandler, formatter),
+		Suspend:     NewSuspendHandler(e.Suspend, mux, decoder, encoder, errhandler, formatter),
+		Unsuspend:   NewUnsuspendHandler(e.Unsuspend, mux, decoder, encoder, errhandler, formatter),
+		Extend:      NewExtendHandler(e.Extend, mux, decoder, encoder, errhandler, formatter),
+		Terminate:   NewTerminateHandler(e.Terminate, mux, decoder, encoder, errhandler, formatter),
 	}
 }
 
@@ -69,6 +86,11 @@ func (s *Server) Service() string { return "adminServices" }
 
 // Use wraps the server handlers with the given middleware.
 func (s *Server) Use(m func(http.Handler) http.Handler) {
+	s.List = m(s.List)
+	s.Export = m(s.Export)
+	s.Cancel = m(s.Cancel)
+	s.Resume = m(s.Resume)
+	s.RenewalLink = m(s.RenewalLink)
 	s.Suspend = m(s.Suspend)
 	s.Unsuspend = m(s.Unsuspend)
 	s.Extend = m(s.Extend)
@@ -80,6 +102,11 @@ func (s *Server) MethodNames() []string { return adminservices.MethodNames[:] }
 
 // Mount configures the mux to serve the adminServices endpoints.
 func Mount(mux goahttp.Muxer, h *Server) {
+	MountListHandler(mux, h.List)
+	MountExportHandler(mux, h.Export)
+	MountCancelHandler(mux, h.Cancel)
+	MountResumeHandler(mux, h.Resume)
+	MountRenewalLinkHandler(mux, h.RenewalLink)
 	MountSuspendHandler(mux, h.Suspend)
 	MountUnsuspendHandler(mux, h.Unsuspend)
 	MountExtendHandler(mux, h.Extend)
@@ -89,6 +116,306 @@ func Mount(mux goahttp.Muxer, h *Server) {
 // Mount configures the mux to serve the adminServices endpoints.
 func (s *Server) Mount(mux goahttp.Muxer) {
 	Mount(mux, s)
+}
+
+// MountListHandler configures the mux to serve the "adminServices" service
+// "list" endpoint.
+func MountListHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/admin/services", f)
+}
+
+// NewListHandler creates a HTTP handler which loads the HTTP request and calls
+// the "adminServices" service "list" endpoint.
+func NewListHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeListRequest(mux, decoder)
+		encodeResponse = EncodeListResponse(encoder)
+		encodeError    = EncodeListError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "list")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountExportHandler configures the mux to serve the "adminServices" service
+// "export" endpoint.
+func MountExportHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/admin/services.csv", f)
+}
+
+// NewExportHandler creates a HTTP handler which loads the HTTP request and
+// calls the "adminServices" service "export" endpoint.
+func NewExportHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeExportRequest(mux, decoder)
+		encodeResponse = EncodeExportResponse(encoder)
+		encodeError    = EncodeExportError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "export")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		o := res.(*adminservices.ExportResponseData)
+		defer o.Body.Close()
+		if wt, ok := o.Body.(io.WriterTo); ok {
+			if err := encodeResponse(ctx, w, o.Result); err != nil {
+				if errhandler != nil {
+					errhandler(ctx, w, err)
+				}
+				return
+			}
+			n, err := wt.WriteTo(w)
+			if err != nil {
+				if n == 0 {
+					if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+						errhandler(ctx, w, err)
+					}
+				} else {
+					http.NewResponseController(w).Flush()
+					panic(http.ErrAbortHandler) // too late to write an error
+				}
+			}
+			return
+		}
+		// handle immediate read error like a returned error
+		buf := bufio.NewReader(o.Body)
+		if _, err := buf.Peek(1); err != nil && err != io.EOF {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, o.Result); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if _, err := io.Copy(w, buf); err != nil {
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler) // too late to write an error
+		}
+	})
+}
+
+// MountCancelHandler configures the mux to serve the "adminServices" service
+// "cancel" endpoint.
+func MountCancelHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/admin/services/{id}/cancel", f)
+}
+
+// NewCancelHandler creates a HTTP handler which loads the HTTP request and
+// calls the "adminServices" service "cancel" endpoint.
+func NewCancelHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeCancelRequest(mux, decoder)
+		encodeResponse = EncodeCancelResponse(encoder)
+		encodeError    = EncodeCancelError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "cancel")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountResumeHandler configures the mux to serve the "adminServices" service
+// "resume" endpoint.
+func MountResumeHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/admin/services/{id}/resume", f)
+}
+
+// NewResumeHandler creates a HTTP handler which loads the HTTP request and
+// calls the "adminServices" service "resume" endpoint.
+func NewResumeHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeResumeRequest(mux, decoder)
+		encodeResponse = EncodeResumeResponse(encoder)
+		encodeError    = EncodeResumeError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "resume")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountRenewalLinkHandler configures the mux to serve the "adminServices"
+// service "renewalLink" endpoint.
+func MountRenewalLinkHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/admin/services/{id}/renewal-link", f)
+}
+
+// NewRenewalLinkHandler creates a HTTP handler which loads the HTTP request
+// and calls the "adminServices" service "renewalLink" endpoint.
+func NewRenewalLinkHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeRenewalLinkRequest(mux, decoder)
+		encodeResponse = EncodeRenewalLinkResponse(encoder)
+		encodeError    = EncodeRenewalLinkError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "renewalLink")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
 }
 
 // MountSuspendHandler configures the mux to serve the "adminServices" service

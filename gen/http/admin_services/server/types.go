@@ -18,6 +18,89 @@ type ExtendRequestBody struct {
 	Days *int `form:"days,omitempty" json:"days,omitempty" xml:"days,omitempty"`
 }
 
+// ListResponseBody is the type of the "adminServices" service "list" endpoint
+// HTTP response body.
+type ListResponseBody struct {
+	Services []*AdminSubscriptionResponseBody `form:"services" json:"services" xml:"services"`
+	// Empty on the last page
+	NextCursor string `form:"nextCursor" json:"nextCursor" xml:"nextCursor"`
+}
+
+// CancelResponseBody is the type of the "adminServices" service "cancel"
+// endpoint HTTP response body.
+type CancelResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	Customer  *struct {
+		// The client's public id (usr_…)
+		ID    string `form:"id" json:"id" xml:"id"`
+		Email string `form:"email" json:"email" xml:"email"`
+	} `form:"customer" json:"customer" xml:"customer"`
+	Pid int `form:"pid" json:"pid" xml:"pid"`
+	// The plan's name as bought
+	Plan           string `form:"plan" json:"plan" xml:"plan"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	Status         string `form:"status" json:"status" xml:"status"`
+	// YYYY-MM-DD; empty when nothing more is due
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// Whole days (business time) since the due date of a line still running
+	// (Active, Overdue, Suspended) whose due date has passed; 0 otherwise
+	OverdueDays int `form:"overdueDays" json:"overdueDays" xml:"overdueDays"`
+	// As the buyer's GET /services shows it
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// As the buyer's GET /services shows it
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// What the next period costs; null for trials and one-time lines
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+	// Masked ("••••") for a viewer
+	Username   string `form:"username" json:"username" xml:"username"`
+	MacAddress string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+}
+
+// ResumeResponseBody is the type of the "adminServices" service "resume"
+// endpoint HTTP response body.
+type ResumeResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	Customer  *struct {
+		// The client's public id (usr_…)
+		ID    string `form:"id" json:"id" xml:"id"`
+		Email string `form:"email" json:"email" xml:"email"`
+	} `form:"customer" json:"customer" xml:"customer"`
+	Pid int `form:"pid" json:"pid" xml:"pid"`
+	// The plan's name as bought
+	Plan           string `form:"plan" json:"plan" xml:"plan"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	Status         string `form:"status" json:"status" xml:"status"`
+	// YYYY-MM-DD; empty when nothing more is due
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// Whole days (business time) since the due date of a line still running
+	// (Active, Overdue, Suspended) whose due date has passed; 0 otherwise
+	OverdueDays int `form:"overdueDays" json:"overdueDays" xml:"overdueDays"`
+	// As the buyer's GET /services shows it
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// As the buyer's GET /services shows it
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// What the next period costs; null for trials and one-time lines
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+	// Masked ("••••") for a viewer
+	Username   string `form:"username" json:"username" xml:"username"`
+	MacAddress string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+}
+
+// RenewalLinkResponseBody is the type of the "adminServices" service
+// "renewalLink" endpoint HTTP response body.
+type RenewalLinkResponseBody struct {
+	// The buyer's email
+	SentTo string `form:"sentTo" json:"sentTo" xml:"sentTo"`
+	// The open renewal invoice the link pays
+	InvoiceID string `form:"invoiceId" json:"invoiceId" xml:"invoiceId"`
+}
+
 // SuspendResponseBody is the type of the "adminServices" service "suspend"
 // endpoint HTTP response body.
 type SuspendResponseBody struct {
@@ -88,6 +171,662 @@ type TerminateResponseBody struct {
 	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
 	// YYYY-MM-DD; empty when nothing more is due
 	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+}
+
+// ListInvalidStatusResponseBody is the type of the "adminServices" service
+// "list" endpoint HTTP response body for the "invalid_status" error.
+type ListInvalidStatusResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListInvalidDueWithinResponseBody is the type of the "adminServices" service
+// "list" endpoint HTTP response body for the "invalid_due_within" error.
+type ListInvalidDueWithinResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListBadRequestResponseBody is the type of the "adminServices" service "list"
+// endpoint HTTP response body for the "bad_request" error.
+type ListBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListUnauthorizedResponseBody is the type of the "adminServices" service
+// "list" endpoint HTTP response body for the "unauthorized" error.
+type ListUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListForbiddenResponseBody is the type of the "adminServices" service "list"
+// endpoint HTTP response body for the "forbidden" error.
+type ListForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListInvalidCsrfTokenResponseBody is the type of the "adminServices" service
+// "list" endpoint HTTP response body for the "invalid_csrf_token" error.
+type ListInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListNotFoundResponseBody is the type of the "adminServices" service "list"
+// endpoint HTTP response body for the "not_found" error.
+type ListNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListConflictResponseBody is the type of the "adminServices" service "list"
+// endpoint HTTP response body for the "conflict" error.
+type ListConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ListUnavailableResponseBody is the type of the "adminServices" service
+// "list" endpoint HTTP response body for the "unavailable" error.
+type ListUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportInvalidStatusResponseBody is the type of the "adminServices" service
+// "export" endpoint HTTP response body for the "invalid_status" error.
+type ExportInvalidStatusResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportInvalidDueWithinResponseBody is the type of the "adminServices"
+// service "export" endpoint HTTP response body for the "invalid_due_within"
+// error.
+type ExportInvalidDueWithinResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportUnauthorizedResponseBody is the type of the "adminServices" service
+// "export" endpoint HTTP response body for the "unauthorized" error.
+type ExportUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportForbiddenResponseBody is the type of the "adminServices" service
+// "export" endpoint HTTP response body for the "forbidden" error.
+type ExportForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportInvalidCsrfTokenResponseBody is the type of the "adminServices"
+// service "export" endpoint HTTP response body for the "invalid_csrf_token"
+// error.
+type ExportInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportNotFoundResponseBody is the type of the "adminServices" service
+// "export" endpoint HTTP response body for the "not_found" error.
+type ExportNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportConflictResponseBody is the type of the "adminServices" service
+// "export" endpoint HTTP response body for the "conflict" error.
+type ExportConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ExportUnavailableResponseBody is the type of the "adminServices" service
+// "export" endpoint HTTP response body for the "unavailable" error.
+type ExportUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelUnauthorizedResponseBody is the type of the "adminServices" service
+// "cancel" endpoint HTTP response body for the "unauthorized" error.
+type CancelUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelForbiddenResponseBody is the type of the "adminServices" service
+// "cancel" endpoint HTTP response body for the "forbidden" error.
+type CancelForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelInvalidCsrfTokenResponseBody is the type of the "adminServices"
+// service "cancel" endpoint HTTP response body for the "invalid_csrf_token"
+// error.
+type CancelInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelNotFoundResponseBody is the type of the "adminServices" service
+// "cancel" endpoint HTTP response body for the "not_found" error.
+type CancelNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelConflictResponseBody is the type of the "adminServices" service
+// "cancel" endpoint HTTP response body for the "conflict" error.
+type CancelConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CancelUnavailableResponseBody is the type of the "adminServices" service
+// "cancel" endpoint HTTP response body for the "unavailable" error.
+type CancelUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeUnauthorizedResponseBody is the type of the "adminServices" service
+// "resume" endpoint HTTP response body for the "unauthorized" error.
+type ResumeUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeForbiddenResponseBody is the type of the "adminServices" service
+// "resume" endpoint HTTP response body for the "forbidden" error.
+type ResumeForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeInvalidCsrfTokenResponseBody is the type of the "adminServices"
+// service "resume" endpoint HTTP response body for the "invalid_csrf_token"
+// error.
+type ResumeInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeNotFoundResponseBody is the type of the "adminServices" service
+// "resume" endpoint HTTP response body for the "not_found" error.
+type ResumeNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeConflictResponseBody is the type of the "adminServices" service
+// "resume" endpoint HTTP response body for the "conflict" error.
+type ResumeConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ResumeUnavailableResponseBody is the type of the "adminServices" service
+// "resume" endpoint HTTP response body for the "unavailable" error.
+type ResumeUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkNoOpenRenewalResponseBody is the type of the "adminServices"
+// service "renewalLink" endpoint HTTP response body for the "no_open_renewal"
+// error.
+type RenewalLinkNoOpenRenewalResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkConflictResponseBody is the type of the "adminServices" service
+// "renewalLink" endpoint HTTP response body for the "conflict" error.
+type RenewalLinkConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkUnauthorizedResponseBody is the type of the "adminServices"
+// service "renewalLink" endpoint HTTP response body for the "unauthorized"
+// error.
+type RenewalLinkUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkForbiddenResponseBody is the type of the "adminServices" service
+// "renewalLink" endpoint HTTP response body for the "forbidden" error.
+type RenewalLinkForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkInvalidCsrfTokenResponseBody is the type of the "adminServices"
+// service "renewalLink" endpoint HTTP response body for the
+// "invalid_csrf_token" error.
+type RenewalLinkInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkNotFoundResponseBody is the type of the "adminServices" service
+// "renewalLink" endpoint HTTP response body for the "not_found" error.
+type RenewalLinkNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewalLinkUnavailableResponseBody is the type of the "adminServices"
+// service "renewalLink" endpoint HTTP response body for the "unavailable"
+// error.
+type RenewalLinkUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
 // SuspendUnauthorizedResponseBody is the type of the "adminServices" service
@@ -544,6 +1283,146 @@ type TerminateUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// AdminSubscriptionResponseBody is used to define fields on response body
+// types.
+type AdminSubscriptionResponseBody struct {
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	Customer  *struct {
+		// The client's public id (usr_…)
+		ID    string `form:"id" json:"id" xml:"id"`
+		Email string `form:"email" json:"email" xml:"email"`
+	} `form:"customer" json:"customer" xml:"customer"`
+	Pid int `form:"pid" json:"pid" xml:"pid"`
+	// The plan's name as bought
+	Plan           string `form:"plan" json:"plan" xml:"plan"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	Status         string `form:"status" json:"status" xml:"status"`
+	// YYYY-MM-DD; empty when nothing more is due
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+	// Whole days (business time) since the due date of a line still running
+	// (Active, Overdue, Suspended) whose due date has passed; 0 otherwise
+	OverdueDays int `form:"overdueDays" json:"overdueDays" xml:"overdueDays"`
+	// As the buyer's GET /services shows it
+	AutoRenew bool `form:"autoRenew" json:"autoRenew" xml:"autoRenew"`
+	// As the buyer's GET /services shows it
+	RenewsWithCard bool `form:"renewsWithCard" json:"renewsWithCard" xml:"renewsWithCard"`
+	// The open (unpaid) renewal invoice; null when none
+	RenewalInvoiceID *string `json:"renewalInvoiceId"`
+	// What the next period costs; null for trials and one-time lines
+	RecurringAmount *MoneyResponseBody `json:"recurringAmount"`
+	// Masked ("••••") for a viewer
+	Username   string `form:"username" json:"username" xml:"username"`
+	MacAddress string `form:"macAddress" json:"macAddress" xml:"macAddress"`
+}
+
+// MoneyResponseBody is used to define fields on response body types.
+type MoneyResponseBody struct {
+	// Amount in minor units (e.g. cents)
+	Amount int64 `form:"amount" json:"amount" xml:"amount"`
+	// ISO 4217 currency code
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+}
+
+// NewListResponseBody builds the HTTP response body from the result of the
+// "list" endpoint of the "adminServices" service.
+func NewListResponseBody(res *adminservices.ListResult) *ListResponseBody {
+	body := &ListResponseBody{
+		NextCursor: res.NextCursor,
+	}
+	if res.Services != nil {
+		body.Services = make([]*AdminSubscriptionResponseBody, len(res.Services))
+		for i, val := range res.Services {
+			if val == nil {
+				body.Services[i] = nil
+				continue
+			}
+			body.Services[i] = marshalAdminservicesAdminSubscriptionToAdminSubscriptionResponseBody(val)
+		}
+	} else {
+		body.Services = []*AdminSubscriptionResponseBody{}
+	}
+	return body
+}
+
+// NewCancelResponseBody builds the HTTP response body from the result of the
+// "cancel" endpoint of the "adminServices" service.
+func NewCancelResponseBody(res *adminservices.AdminSubscription) *CancelResponseBody {
+	body := &CancelResponseBody{
+		ServiceID:        res.ServiceID,
+		Pid:              res.Pid,
+		Plan:             res.Plan,
+		BillingCycle:     res.BillingCycle,
+		MaxConnections:   res.MaxConnections,
+		Status:           res.Status,
+		NextDueDate:      res.NextDueDate,
+		OverdueDays:      res.OverdueDays,
+		AutoRenew:        res.AutoRenew,
+		RenewsWithCard:   res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		Username:         res.Username,
+		MacAddress:       res.MacAddress,
+	}
+	if res.Customer != nil {
+		body.Customer = &struct {
+			// The client's public id (usr_…)
+			ID    string `form:"id" json:"id" xml:"id"`
+			Email string `form:"email" json:"email" xml:"email"`
+		}{
+			ID:    res.Customer.ID,
+			Email: res.Customer.Email,
+		}
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalAdminservicesMoneyToMoneyResponseBody(res.RecurringAmount)
+	}
+	return body
+}
+
+// NewResumeResponseBody builds the HTTP response body from the result of the
+// "resume" endpoint of the "adminServices" service.
+func NewResumeResponseBody(res *adminservices.AdminSubscription) *ResumeResponseBody {
+	body := &ResumeResponseBody{
+		ServiceID:        res.ServiceID,
+		Pid:              res.Pid,
+		Plan:             res.Plan,
+		BillingCycle:     res.BillingCycle,
+		MaxConnections:   res.MaxConnections,
+		Status:           res.Status,
+		NextDueDate:      res.NextDueDate,
+		OverdueDays:      res.OverdueDays,
+		AutoRenew:        res.AutoRenew,
+		RenewsWithCard:   res.RenewsWithCard,
+		RenewalInvoiceID: res.RenewalInvoiceID,
+		Username:         res.Username,
+		MacAddress:       res.MacAddress,
+	}
+	if res.Customer != nil {
+		body.Customer = &struct {
+			// The client's public id (usr_…)
+			ID    string `form:"id" json:"id" xml:"id"`
+			Email string `form:"email" json:"email" xml:"email"`
+		}{
+			ID:    res.Customer.ID,
+			Email: res.Customer.Email,
+		}
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalAdminservicesMoneyToMoneyResponseBody(res.RecurringAmount)
+	}
+	return body
+}
+
+// NewRenewalLinkResponseBody builds the HTTP response body from the result of
+// the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkResponseBody(res *adminservices.RenewalLinkResult) *RenewalLinkResponseBody {
+	body := &RenewalLinkResponseBody{
+		SentTo:    res.SentTo,
+		InvoiceID: res.InvoiceID,
+	}
+	return body
+}
+
 // NewSuspendResponseBody builds the HTTP response body from the result of the
 // "suspend" endpoint of the "adminServices" service.
 func NewSuspendResponseBody(res *adminservices.AdminLine) *SuspendResponseBody {
@@ -608,6 +1487,510 @@ func NewTerminateResponseBody(res *adminservices.AdminLine) *TerminateResponseBo
 		Password:    res.Password,
 		ExpiresAt:   res.ExpiresAt,
 		NextDueDate: res.NextDueDate,
+	}
+	return body
+}
+
+// NewListInvalidStatusResponseBody builds the HTTP response body from the
+// result of the "list" endpoint of the "adminServices" service.
+func NewListInvalidStatusResponseBody(res *goa.ServiceError) *ListInvalidStatusResponseBody {
+	body := &ListInvalidStatusResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListInvalidDueWithinResponseBody builds the HTTP response body from the
+// result of the "list" endpoint of the "adminServices" service.
+func NewListInvalidDueWithinResponseBody(res *goa.ServiceError) *ListInvalidDueWithinResponseBody {
+	body := &ListInvalidDueWithinResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListBadRequestResponseBody builds the HTTP response body from the result
+// of the "list" endpoint of the "adminServices" service.
+func NewListBadRequestResponseBody(res *goa.ServiceError) *ListBadRequestResponseBody {
+	body := &ListBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "list" endpoint of the "adminServices" service.
+func NewListUnauthorizedResponseBody(res *goa.ServiceError) *ListUnauthorizedResponseBody {
+	body := &ListUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListForbiddenResponseBody builds the HTTP response body from the result
+// of the "list" endpoint of the "adminServices" service.
+func NewListForbiddenResponseBody(res *goa.ServiceError) *ListForbiddenResponseBody {
+	body := &ListForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "list" endpoint of the "adminServices" service.
+func NewListInvalidCsrfTokenResponseBody(res *goa.ServiceError) *ListInvalidCsrfTokenResponseBody {
+	body := &ListInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListNotFoundResponseBody builds the HTTP response body from the result of
+// the "list" endpoint of the "adminServices" service.
+func NewListNotFoundResponseBody(res *goa.ServiceError) *ListNotFoundResponseBody {
+	body := &ListNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListConflictResponseBody builds the HTTP response body from the result of
+// the "list" endpoint of the "adminServices" service.
+func NewListConflictResponseBody(res *goa.ServiceError) *ListConflictResponseBody {
+	body := &ListConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewListUnavailableResponseBody builds the HTTP response body from the result
+// of the "list" endpoint of the "adminServices" service.
+func NewListUnavailableResponseBody(res *goa.ServiceError) *ListUnavailableResponseBody {
+	body := &ListUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportInvalidStatusResponseBody builds the HTTP response body from the
+// result of the "export" endpoint of the "adminServices" service.
+func NewExportInvalidStatusResponseBody(res *goa.ServiceError) *ExportInvalidStatusResponseBody {
+	body := &ExportInvalidStatusResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportInvalidDueWithinResponseBody builds the HTTP response body from the
+// result of the "export" endpoint of the "adminServices" service.
+func NewExportInvalidDueWithinResponseBody(res *goa.ServiceError) *ExportInvalidDueWithinResponseBody {
+	body := &ExportInvalidDueWithinResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "export" endpoint of the "adminServices" service.
+func NewExportUnauthorizedResponseBody(res *goa.ServiceError) *ExportUnauthorizedResponseBody {
+	body := &ExportUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportForbiddenResponseBody builds the HTTP response body from the result
+// of the "export" endpoint of the "adminServices" service.
+func NewExportForbiddenResponseBody(res *goa.ServiceError) *ExportForbiddenResponseBody {
+	body := &ExportForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "export" endpoint of the "adminServices" service.
+func NewExportInvalidCsrfTokenResponseBody(res *goa.ServiceError) *ExportInvalidCsrfTokenResponseBody {
+	body := &ExportInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportNotFoundResponseBody builds the HTTP response body from the result
+// of the "export" endpoint of the "adminServices" service.
+func NewExportNotFoundResponseBody(res *goa.ServiceError) *ExportNotFoundResponseBody {
+	body := &ExportNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportConflictResponseBody builds the HTTP response body from the result
+// of the "export" endpoint of the "adminServices" service.
+func NewExportConflictResponseBody(res *goa.ServiceError) *ExportConflictResponseBody {
+	body := &ExportConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewExportUnavailableResponseBody builds the HTTP response body from the
+// result of the "export" endpoint of the "adminServices" service.
+func NewExportUnavailableResponseBody(res *goa.ServiceError) *ExportUnavailableResponseBody {
+	body := &ExportUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "cancel" endpoint of the "adminServices" service.
+func NewCancelUnauthorizedResponseBody(res *goa.ServiceError) *CancelUnauthorizedResponseBody {
+	body := &CancelUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelForbiddenResponseBody builds the HTTP response body from the result
+// of the "cancel" endpoint of the "adminServices" service.
+func NewCancelForbiddenResponseBody(res *goa.ServiceError) *CancelForbiddenResponseBody {
+	body := &CancelForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "cancel" endpoint of the "adminServices" service.
+func NewCancelInvalidCsrfTokenResponseBody(res *goa.ServiceError) *CancelInvalidCsrfTokenResponseBody {
+	body := &CancelInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelNotFoundResponseBody builds the HTTP response body from the result
+// of the "cancel" endpoint of the "adminServices" service.
+func NewCancelNotFoundResponseBody(res *goa.ServiceError) *CancelNotFoundResponseBody {
+	body := &CancelNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelConflictResponseBody builds the HTTP response body from the result
+// of the "cancel" endpoint of the "adminServices" service.
+func NewCancelConflictResponseBody(res *goa.ServiceError) *CancelConflictResponseBody {
+	body := &CancelConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCancelUnavailableResponseBody builds the HTTP response body from the
+// result of the "cancel" endpoint of the "adminServices" service.
+func NewCancelUnavailableResponseBody(res *goa.ServiceError) *CancelUnavailableResponseBody {
+	body := &CancelUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "resume" endpoint of the "adminServices" service.
+func NewResumeUnauthorizedResponseBody(res *goa.ServiceError) *ResumeUnauthorizedResponseBody {
+	body := &ResumeUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeForbiddenResponseBody builds the HTTP response body from the result
+// of the "resume" endpoint of the "adminServices" service.
+func NewResumeForbiddenResponseBody(res *goa.ServiceError) *ResumeForbiddenResponseBody {
+	body := &ResumeForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "resume" endpoint of the "adminServices" service.
+func NewResumeInvalidCsrfTokenResponseBody(res *goa.ServiceError) *ResumeInvalidCsrfTokenResponseBody {
+	body := &ResumeInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeNotFoundResponseBody builds the HTTP response body from the result
+// of the "resume" endpoint of the "adminServices" service.
+func NewResumeNotFoundResponseBody(res *goa.ServiceError) *ResumeNotFoundResponseBody {
+	body := &ResumeNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeConflictResponseBody builds the HTTP response body from the result
+// of the "resume" endpoint of the "adminServices" service.
+func NewResumeConflictResponseBody(res *goa.ServiceError) *ResumeConflictResponseBody {
+	body := &ResumeConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewResumeUnavailableResponseBody builds the HTTP response body from the
+// result of the "resume" endpoint of the "adminServices" service.
+func NewResumeUnavailableResponseBody(res *goa.ServiceError) *ResumeUnavailableResponseBody {
+	body := &ResumeUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkNoOpenRenewalResponseBody builds the HTTP response body from
+// the result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkNoOpenRenewalResponseBody(res *goa.ServiceError) *RenewalLinkNoOpenRenewalResponseBody {
+	body := &RenewalLinkNoOpenRenewalResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkConflictResponseBody builds the HTTP response body from the
+// result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkConflictResponseBody(res *goa.ServiceError) *RenewalLinkConflictResponseBody {
+	body := &RenewalLinkConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkUnauthorizedResponseBody builds the HTTP response body from
+// the result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkUnauthorizedResponseBody(res *goa.ServiceError) *RenewalLinkUnauthorizedResponseBody {
+	body := &RenewalLinkUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkForbiddenResponseBody builds the HTTP response body from the
+// result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkForbiddenResponseBody(res *goa.ServiceError) *RenewalLinkForbiddenResponseBody {
+	body := &RenewalLinkForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkInvalidCsrfTokenResponseBody builds the HTTP response body
+// from the result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkInvalidCsrfTokenResponseBody(res *goa.ServiceError) *RenewalLinkInvalidCsrfTokenResponseBody {
+	body := &RenewalLinkInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkNotFoundResponseBody builds the HTTP response body from the
+// result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkNotFoundResponseBody(res *goa.ServiceError) *RenewalLinkNotFoundResponseBody {
+	body := &RenewalLinkNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewalLinkUnavailableResponseBody builds the HTTP response body from the
+// result of the "renewalLink" endpoint of the "adminServices" service.
+func NewRenewalLinkUnavailableResponseBody(res *goa.ServiceError) *RenewalLinkUnavailableResponseBody {
+	body := &RenewalLinkUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
 	}
 	return body
 }
@@ -960,6 +2343,65 @@ func NewTerminateUnavailableResponseBody(res *goa.ServiceError) *TerminateUnavai
 		Fault:     res.Fault,
 	}
 	return body
+}
+
+// NewListPayload builds a adminServices service list endpoint payload.
+func NewListPayload(status *string, q *string, dueWithin *string, autoRenew *bool, pid *int, limit int, cursor *string, session *string) *adminservices.ListPayload {
+	v := &adminservices.ListPayload{}
+	v.Status = status
+	v.Q = q
+	v.DueWithin = dueWithin
+	v.AutoRenew = autoRenew
+	v.Pid = pid
+	v.Limit = limit
+	v.Cursor = cursor
+	v.Session = session
+
+	return v
+}
+
+// NewExportPayload builds a adminServices service export endpoint payload.
+func NewExportPayload(status *string, q *string, dueWithin *string, autoRenew *bool, pid *int, session *string) *adminservices.ExportPayload {
+	v := &adminservices.ExportPayload{}
+	v.Status = status
+	v.Q = q
+	v.DueWithin = dueWithin
+	v.AutoRenew = autoRenew
+	v.Pid = pid
+	v.Session = session
+
+	return v
+}
+
+// NewCancelPayload builds a adminServices service cancel endpoint payload.
+func NewCancelPayload(id string, csrfToken *string, session *string) *adminservices.CancelPayload {
+	v := &adminservices.CancelPayload{}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v
+}
+
+// NewResumePayload builds a adminServices service resume endpoint payload.
+func NewResumePayload(id string, csrfToken *string, session *string) *adminservices.ResumePayload {
+	v := &adminservices.ResumePayload{}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v
+}
+
+// NewRenewalLinkPayload builds a adminServices service renewalLink endpoint
+// payload.
+func NewRenewalLinkPayload(id string, csrfToken *string, session *string) *adminservices.RenewalLinkPayload {
+	v := &adminservices.RenewalLinkPayload{}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v
 }
 
 // NewSuspendPayload builds a adminServices service suspend endpoint payload.

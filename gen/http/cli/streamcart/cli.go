@@ -53,12 +53,12 @@ func UsageCommands() []string {
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
 		"admin-promotions (list|create|update)",
-		"admin-services (suspend|unsuspend|extend|terminate)",
 		"admin-webhooks list",
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-payments (list|refund|accept)",
+		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|terminate)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
@@ -77,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"r6s\" --action \"iod\" --target \"hvw\" --ip \"flu\" --limit 374 --cursor \"38t\" --session \"pdk\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"nxa\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 13 --session \"rek\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"ett\" --q \"mwp\" --limit 129 --cursor \"2iu\" --session \"az0\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"o8y\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"p0z\" --action \"w8n\" --target \"aew\" --ip \"07h\" --limit 19 --cursor \"u8w\" --session \"bet\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"oq5\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 41 --session \"3xg\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"glg\" --q \"dpg\" --limit 184 --cursor \"tfa\" --session \"3e0\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"q38\"" + "\n" +
 		""
 }
 
@@ -185,29 +185,6 @@ func ParseEndpoint(
 		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
 		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
 
-		adminServicesFlags = flag.NewFlagSet("admin-services", flag.ContinueOnError)
-
-		adminServicesSuspendFlags         = flag.NewFlagSet("suspend", flag.ExitOnError)
-		adminServicesSuspendIDFlag        = adminServicesSuspendFlags.String("id", "REQUIRED", "The service id")
-		adminServicesSuspendCsrfTokenFlag = adminServicesSuspendFlags.String("csrf-token", "", "")
-		adminServicesSuspendSessionFlag   = adminServicesSuspendFlags.String("session", "", "")
-
-		adminServicesUnsuspendFlags         = flag.NewFlagSet("unsuspend", flag.ExitOnError)
-		adminServicesUnsuspendIDFlag        = adminServicesUnsuspendFlags.String("id", "REQUIRED", "The service id")
-		adminServicesUnsuspendCsrfTokenFlag = adminServicesUnsuspendFlags.String("csrf-token", "", "")
-		adminServicesUnsuspendSessionFlag   = adminServicesUnsuspendFlags.String("session", "", "")
-
-		adminServicesExtendFlags         = flag.NewFlagSet("extend", flag.ExitOnError)
-		adminServicesExtendBodyFlag      = adminServicesExtendFlags.String("body", "REQUIRED", "")
-		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
-		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
-		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
-
-		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
-		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
-		adminServicesTerminateCsrfTokenFlag = adminServicesTerminateFlags.String("csrf-token", "", "")
-		adminServicesTerminateSessionFlag   = adminServicesTerminateFlags.String("session", "", "")
-
 		adminWebhooksFlags = flag.NewFlagSet("admin-webhooks", flag.ContinueOnError)
 
 		adminWebhooksListFlags        = flag.NewFlagSet("list", flag.ExitOnError)
@@ -283,6 +260,62 @@ func ParseEndpoint(
 		adminPaymentsAcceptIDFlag        = adminPaymentsAcceptFlags.String("id", "REQUIRED", "")
 		adminPaymentsAcceptCsrfTokenFlag = adminPaymentsAcceptFlags.String("csrf-token", "", "")
 		adminPaymentsAcceptSessionFlag   = adminPaymentsAcceptFlags.String("session", "", "")
+
+		adminServicesFlags = flag.NewFlagSet("admin-services", flag.ContinueOnError)
+
+		adminServicesListFlags         = flag.NewFlagSet("list", flag.ExitOnError)
+		adminServicesListStatusFlag    = adminServicesListFlags.String("status", "", "")
+		adminServicesListQFlag         = adminServicesListFlags.String("q", "", "")
+		adminServicesListDueWithinFlag = adminServicesListFlags.String("due-within", "", "")
+		adminServicesListAutoRenewFlag = adminServicesListFlags.String("auto-renew", "", "")
+		adminServicesListPidFlag       = adminServicesListFlags.String("pid", "", "")
+		adminServicesListLimitFlag     = adminServicesListFlags.String("limit", "50", "")
+		adminServicesListCursorFlag    = adminServicesListFlags.String("cursor", "", "")
+		adminServicesListSessionFlag   = adminServicesListFlags.String("session", "", "")
+
+		adminServicesExportFlags         = flag.NewFlagSet("export", flag.ExitOnError)
+		adminServicesExportStatusFlag    = adminServicesExportFlags.String("status", "", "")
+		adminServicesExportQFlag         = adminServicesExportFlags.String("q", "", "")
+		adminServicesExportDueWithinFlag = adminServicesExportFlags.String("due-within", "", "")
+		adminServicesExportAutoRenewFlag = adminServicesExportFlags.String("auto-renew", "", "")
+		adminServicesExportPidFlag       = adminServicesExportFlags.String("pid", "", "")
+		adminServicesExportSessionFlag   = adminServicesExportFlags.String("session", "", "")
+
+		adminServicesCancelFlags         = flag.NewFlagSet("cancel", flag.ExitOnError)
+		adminServicesCancelIDFlag        = adminServicesCancelFlags.String("id", "REQUIRED", "The service id")
+		adminServicesCancelCsrfTokenFlag = adminServicesCancelFlags.String("csrf-token", "", "")
+		adminServicesCancelSessionFlag   = adminServicesCancelFlags.String("session", "", "")
+
+		adminServicesResumeFlags         = flag.NewFlagSet("resume", flag.ExitOnError)
+		adminServicesResumeIDFlag        = adminServicesResumeFlags.String("id", "REQUIRED", "The service id")
+		adminServicesResumeCsrfTokenFlag = adminServicesResumeFlags.String("csrf-token", "", "")
+		adminServicesResumeSessionFlag   = adminServicesResumeFlags.String("session", "", "")
+
+		adminServicesRenewalLinkFlags         = flag.NewFlagSet("renewal-link", flag.ExitOnError)
+		adminServicesRenewalLinkIDFlag        = adminServicesRenewalLinkFlags.String("id", "REQUIRED", "The service id")
+		adminServicesRenewalLinkCsrfTokenFlag = adminServicesRenewalLinkFlags.String("csrf-token", "", "")
+		adminServicesRenewalLinkSessionFlag   = adminServicesRenewalLinkFlags.String("session", "", "")
+
+		adminServicesSuspendFlags         = flag.NewFlagSet("suspend", flag.ExitOnError)
+		adminServicesSuspendIDFlag        = adminServicesSuspendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesSuspendCsrfTokenFlag = adminServicesSuspendFlags.String("csrf-token", "", "")
+		adminServicesSuspendSessionFlag   = adminServicesSuspendFlags.String("session", "", "")
+
+		adminServicesUnsuspendFlags         = flag.NewFlagSet("unsuspend", flag.ExitOnError)
+		adminServicesUnsuspendIDFlag        = adminServicesUnsuspendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesUnsuspendCsrfTokenFlag = adminServicesUnsuspendFlags.String("csrf-token", "", "")
+		adminServicesUnsuspendSessionFlag   = adminServicesUnsuspendFlags.String("session", "", "")
+
+		adminServicesExtendFlags         = flag.NewFlagSet("extend", flag.ExitOnError)
+		adminServicesExtendBodyFlag      = adminServicesExtendFlags.String("body", "REQUIRED", "")
+		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
+		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
+		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
+
+		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
+		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
+		adminServicesTerminateCsrfTokenFlag = adminServicesTerminateFlags.String("csrf-token", "", "")
+		adminServicesTerminateSessionFlag   = adminServicesTerminateFlags.String("session", "", "")
 
 		adminSummaryFlags = flag.NewFlagSet("admin-summary", flag.ContinueOnError)
 
@@ -526,12 +559,6 @@ func ParseEndpoint(
 	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
 	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
 
-	adminServicesFlags.Usage = adminServicesUsage
-	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
-	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
-	adminServicesExtendFlags.Usage = adminServicesExtendUsage
-	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
-
 	adminWebhooksFlags.Usage = adminWebhooksUsage
 	adminWebhooksListFlags.Usage = adminWebhooksListUsage
 
@@ -554,6 +581,17 @@ func ParseEndpoint(
 	adminPaymentsListFlags.Usage = adminPaymentsListUsage
 	adminPaymentsRefundFlags.Usage = adminPaymentsRefundUsage
 	adminPaymentsAcceptFlags.Usage = adminPaymentsAcceptUsage
+
+	adminServicesFlags.Usage = adminServicesUsage
+	adminServicesListFlags.Usage = adminServicesListUsage
+	adminServicesExportFlags.Usage = adminServicesExportUsage
+	adminServicesCancelFlags.Usage = adminServicesCancelUsage
+	adminServicesResumeFlags.Usage = adminServicesResumeUsage
+	adminServicesRenewalLinkFlags.Usage = adminServicesRenewalLinkUsage
+	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
+	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
+	adminServicesExtendFlags.Usage = adminServicesExtendUsage
+	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
 
 	adminSummaryFlags.Usage = adminSummaryUsage
 	adminSummaryGetFlags.Usage = adminSummaryGetUsage
@@ -652,8 +690,6 @@ func ParseEndpoint(
 			svcf = adminOperatorsFlags
 		case "admin-promotions":
 			svcf = adminPromotionsFlags
-		case "admin-services":
-			svcf = adminServicesFlags
 		case "admin-webhooks":
 			svcf = adminWebhooksFlags
 		case "affiliates":
@@ -664,6 +700,8 @@ func ParseEndpoint(
 			svcf = adminOrderActionsFlags
 		case "admin-payments":
 			svcf = adminPaymentsFlags
+		case "admin-services":
+			svcf = adminServicesFlags
 		case "admin-summary":
 			svcf = adminSummaryFlags
 		case "catalog":
@@ -777,22 +815,6 @@ func ParseEndpoint(
 
 			}
 
-		case "admin-services":
-			switch epn {
-			case "suspend":
-				epf = adminServicesSuspendFlags
-
-			case "unsuspend":
-				epf = adminServicesUnsuspendFlags
-
-			case "extend":
-				epf = adminServicesExtendFlags
-
-			case "terminate":
-				epf = adminServicesTerminateFlags
-
-			}
-
 		case "admin-webhooks":
 			switch epn {
 			case "list":
@@ -849,6 +871,37 @@ func ParseEndpoint(
 
 			case "accept":
 				epf = adminPaymentsAcceptFlags
+
+			}
+
+		case "admin-services":
+			switch epn {
+			case "list":
+				epf = adminServicesListFlags
+
+			case "export":
+				epf = adminServicesExportFlags
+
+			case "cancel":
+				epf = adminServicesCancelFlags
+
+			case "resume":
+				epf = adminServicesResumeFlags
+
+			case "renewal-link":
+				epf = adminServicesRenewalLinkFlags
+
+			case "suspend":
+				epf = adminServicesSuspendFlags
+
+			case "unsuspend":
+				epf = adminServicesUnsuspendFlags
+
+			case "extend":
+				epf = adminServicesExtendFlags
+
+			case "terminate":
+				epf = adminServicesTerminateFlags
 
 			}
 
@@ -1128,22 +1181,6 @@ func ParseEndpoint(
 				endpoint = c.Update()
 				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
 			}
-		case "admin-services":
-			c := adminservicesc.NewClient(scheme, host, doer, enc, dec, restore)
-			switch epn {
-			case "suspend":
-				endpoint = c.Suspend()
-				data, err = adminservicesc.BuildSuspendPayload(*adminServicesSuspendIDFlag, *adminServicesSuspendCsrfTokenFlag, *adminServicesSuspendSessionFlag)
-			case "unsuspend":
-				endpoint = c.Unsuspend()
-				data, err = adminservicesc.BuildUnsuspendPayload(*adminServicesUnsuspendIDFlag, *adminServicesUnsuspendCsrfTokenFlag, *adminServicesUnsuspendSessionFlag)
-			case "extend":
-				endpoint = c.Extend()
-				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
-			case "terminate":
-				endpoint = c.Terminate()
-				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
-			}
 		case "admin-webhooks":
 			c := adminwebhooksc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1202,6 +1239,37 @@ func ParseEndpoint(
 			case "accept":
 				endpoint = c.Accept()
 				data, err = adminpaymentsc.BuildAcceptPayload(*adminPaymentsAcceptIDFlag, *adminPaymentsAcceptCsrfTokenFlag, *adminPaymentsAcceptSessionFlag)
+			}
+		case "admin-services":
+			c := adminservicesc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminservicesc.BuildListPayload(*adminServicesListStatusFlag, *adminServicesListQFlag, *adminServicesListDueWithinFlag, *adminServicesListAutoRenewFlag, *adminServicesListPidFlag, *adminServicesListLimitFlag, *adminServicesListCursorFlag, *adminServicesListSessionFlag)
+			case "export":
+				endpoint = c.Export()
+				data, err = adminservicesc.BuildExportPayload(*adminServicesExportStatusFlag, *adminServicesExportQFlag, *adminServicesExportDueWithinFlag, *adminServicesExportAutoRenewFlag, *adminServicesExportPidFlag, *adminServicesExportSessionFlag)
+			case "cancel":
+				endpoint = c.Cancel()
+				data, err = adminservicesc.BuildCancelPayload(*adminServicesCancelIDFlag, *adminServicesCancelCsrfTokenFlag, *adminServicesCancelSessionFlag)
+			case "resume":
+				endpoint = c.Resume()
+				data, err = adminservicesc.BuildResumePayload(*adminServicesResumeIDFlag, *adminServicesResumeCsrfTokenFlag, *adminServicesResumeSessionFlag)
+			case "renewal-link":
+				endpoint = c.RenewalLink()
+				data, err = adminservicesc.BuildRenewalLinkPayload(*adminServicesRenewalLinkIDFlag, *adminServicesRenewalLinkCsrfTokenFlag, *adminServicesRenewalLinkSessionFlag)
+			case "suspend":
+				endpoint = c.Suspend()
+				data, err = adminservicesc.BuildSuspendPayload(*adminServicesSuspendIDFlag, *adminServicesSuspendCsrfTokenFlag, *adminServicesSuspendSessionFlag)
+			case "unsuspend":
+				endpoint = c.Unsuspend()
+				data, err = adminservicesc.BuildUnsuspendPayload(*adminServicesUnsuspendIDFlag, *adminServicesUnsuspendCsrfTokenFlag, *adminServicesUnsuspendSessionFlag)
+			case "extend":
+				endpoint = c.Extend()
+				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
+			case "terminate":
+				endpoint = c.Terminate()
+				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
 			}
 		case "admin-summary":
 			c := adminsummaryc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -1432,7 +1500,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"r6s\" --action \"iod\" --target \"hvw\" --ip \"flu\" --limit 374 --cursor \"38t\" --session \"pdk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"p0z\" --action \"w8n\" --target \"aew\" --ip \"07h\" --limit 19 --cursor \"u8w\" --session \"bet\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1464,7 +1532,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"nxa\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"oq5\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1486,7 +1554,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"otd\",\n      \"source\": \"n\"\n   }' --csrf-token \"In voluptas cum.\" --session \"mc9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"0ko\",\n      \"source\": \"x\"\n   }' --csrf-token \"Aut at beatae beatae at.\" --session \"4v5\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1504,7 +1572,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"pqp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"fg3\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1524,7 +1592,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2069776927137224385 --session \"yxu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 3664577208910871469 --session \"unf\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1559,7 +1627,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 13 --session \"rek\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 41 --session \"3xg\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1581,7 +1649,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3708884198909797529 --csrf-token \"Eos maxime nulla voluptates eveniet nemo exercitationem.\" --session \"ikx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6985490613232565127 --csrf-token \"Quos nam dicta est vero ea.\" --session \"2l0\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1603,7 +1671,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3221883740039032962 --csrf-token \"Consequatur asperiores ratione qui id.\" --session \"tkf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 538129253597220261 --csrf-token \"Corporis non ut provident debitis hic.\" --session \"9as\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1641,7 +1709,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"ett\" --q \"mwp\" --limit 129 --cursor \"2iu\" --session \"az0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"glg\" --q \"dpg\" --limit 184 --cursor \"tfa\" --session \"3e0\"")
 }
 
 func adminMailResendUsage() {
@@ -1663,7 +1731,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 1675596738841997607 --csrf-token \"Consequuntur explicabo.\" --session \"hkt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7175907792550638973 --csrf-token \"Et ea sed quaerat adipisci.\" --session \"j59\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1694,7 +1762,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"o8y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"q38\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1716,7 +1784,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"pg3\",\n      \"role\": \"support\"\n   }' --csrf-token \"Perspiciatis quaerat vitae iure.\" --session \"0yl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"bm5\",\n      \"role\": \"support\"\n   }' --csrf-token \"Reprehenderit repudiandae optio et deserunt aut porro.\" --session \"jtz\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1738,7 +1806,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"6pu\" --csrf-token \"Dolorem et ducimus.\" --session \"cyh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"cyx\" --csrf-token \"Illo et et.\" --session \"i15\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1769,7 +1837,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"kx6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"f4y\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1791,7 +1859,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         8203632439983240991\n      ],\n      \"code\": \"cnu\",\n      \"expirationDate\": \"h57\",\n      \"maxUses\": 4470799408017065885,\n      \"recurring\": false,\n      \"startDate\": \"0ug\",\n      \"type\": \"Percentage\",\n      \"value\": \"19\"\n   }' --csrf-token \"Est maiores facilis autem totam velit.\" --session \"bcb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         4401520613827012532,\n         8098925706785568585\n      ],\n      \"code\": \"dg\",\n      \"expirationDate\": \"coo\",\n      \"maxUses\": 57681405440379331,\n      \"recurring\": true,\n      \"startDate\": \"ik6\",\n      \"type\": \"Percentage\",\n      \"value\": \"13a\"\n   }' --csrf-token \"Consectetur velit expedita omnis enim.\" --session \"zri\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1815,111 +1883,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"fsm\",\n      \"maxUses\": 5087405461001641701,\n      \"startDate\": \"ep1\"\n   }' --code \"svw\" --csrf-token \"Reiciendis eos quod numquam quasi.\" --session \"z5v\"")
-}
-
-// adminServicesUsage displays the usage of the admin-services command and its
-// subcommands.
-func adminServicesUsage() {
-	fmt.Fprintln(os.Stderr, `The console's actions on one line, through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
-	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
-	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
-	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
-	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
-	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Additional help:")
-	fmt.Fprintf(os.Stderr, "    %s admin-services COMMAND --help\n", os.Args[0])
-}
-func adminServicesSuspendUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services suspend", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Disables an active line on the panel; the line shows Suspended.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"vik\" --csrf-token \"Sit quasi numquam.\" --session \"741\"")
-}
-
-func adminServicesUnsuspendUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services unsuspend", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Enables a suspended line again on the panel; the line shows Active.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"g0c\" --csrf-token \"Rem qui repudiandae velit.\" --session \"f9l\"")
-}
-
-func adminServicesExtendUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services extend", os.Args[0])
-	fmt.Fprint(os.Stderr, " -body JSON")
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -body JSON: `)
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3347\n   }' --id \"x7g\" --csrf-token \"Molestiae explicabo ducimus non tempora.\" --session \"1ic\"")
-}
-
-func adminServicesTerminateUsage() {
-	// Header with flags
-	fmt.Fprintf(os.Stderr, "%s [flags] admin-services terminate", os.Args[0])
-	fmt.Fprint(os.Stderr, " -id STRING")
-	fmt.Fprint(os.Stderr, " -csrf-token STRING")
-	fmt.Fprint(os.Stderr, " -session STRING")
-	fmt.Fprintln(os.Stderr)
-
-	// Description
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Deletes the line from the panel for good; the line shows Terminated.`)
-
-	// Flags list
-	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
-	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
-	fmt.Fprintln(os.Stderr, `    -session STRING: `)
-
-	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"obr\" --csrf-token \"Dolore voluptatibus odit velit assumenda hic ex.\" --session \"rcz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"vqe\",\n      \"maxUses\": 4225736001827978943,\n      \"startDate\": \"c03\"\n   }' --code \"lrk\" --csrf-token \"Et et atque ut.\" --session \"ey2\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1956,7 +1920,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"7t4\" --outcome \"v3l\" --limit 110 --cursor \"xqf\" --session \"82f\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"o5m\" --outcome \"88p\" --limit 182 --cursor \"eff\" --session \"bjr\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1985,7 +1949,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"r7a\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"vu6\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2021,7 +1985,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"8rs\" --limit 20 --session \"4hy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"7g6\" --limit 129 --session \"5e8\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2041,7 +2005,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ymq\" --session \"hdc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"sq1\" --session \"qgk\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2063,7 +2027,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"dcc\" --csrf-token \"Qui culpa debitis repudiandae quia veniam quos.\" --session \"g53\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"psd\" --csrf-token \"Autem incidunt ut vel hic.\" --session \"vtn\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2085,7 +2049,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"wmx\" --csrf-token \"Sed minima enim omnis commodi reiciendis aliquid.\" --session \"h16\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"gu1\" --csrf-token \"Soluta quis.\" --session \"1cv\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2121,7 +2085,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"9hy\" --csrf-token \"Saepe inventore sunt veritatis in temporibus.\" --session \"5ef\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"3ax\" --csrf-token \"Ratione eaque.\" --session \"mqr\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2145,7 +2109,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"gkm\"\n   }' --id \"cg9\" --csrf-token \"Nostrum officia quos.\" --session \"itc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"i49\"\n   }' --id \"hju\" --csrf-token \"Odio nihil aut.\" --session \"ccj\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2169,7 +2133,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7450970086741120748,\n      \"keepLine\": true,\n      \"reason\": \"x4d\"\n   }' --id \"egf\" --csrf-token \"Placeat culpa iusto nam quia voluptatibus.\" --session \"7kc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3066546465673056613,\n      \"keepLine\": false,\n      \"reason\": \"d4u\"\n   }' --id \"jyz\" --csrf-token \"Voluptatem et.\" --session \"ofl\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2189,7 +2153,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"me2\" --session \"mxy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"oge\" --session \"i5a\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2224,7 +2188,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 367 --session \"trj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 408 --session \"ilq\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2248,7 +2212,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"ngm\"\n   }' --id \"040\" --csrf-token \"Est aspernatur nemo repudiandae voluptatem.\" --session \"knp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"x53\"\n   }' --id \"0q7\" --csrf-token \"Et corrupti accusamus laborum est id labore.\" --session \"y74\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2270,7 +2234,242 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"pi9\" --csrf-token \"Dolorem fugit impedit.\" --session \"iwt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"3mx\" --csrf-token \"Omnis ducimus sint quia ut quia.\" --session \"zw4\"")
+}
+
+// adminServicesUsage displays the usage of the admin-services command and its
+// subcommands.
+func adminServicesUsage() {
+	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
+	fmt.Fprintln(os.Stderr, `    export: The whole filtered list as CSV (RFC 4180, UTF-8), in the list's order and columns; a cell a spreadsheet would run as a formula (=, +, -, @ first) gets a leading '. The username is masked for a viewer.`)
+	fmt.Fprintln(os.Stderr, `    cancel: Cancels the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/cancel does: no more renewal invoices, the open one cancelled, the line Cancelled at its due date. 409 conflict when it is cancelled already or the line does not renew.`)
+	fmt.Fprintln(os.Stderr, `    resume: Resumes the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/resume does. 409 conflict when it was not cancelled or the line has ended.`)
+	fmt.Fprintln(os.Stderr, `    renewal-link: Mails the buyer, in their locale, the pay link of the line's open renewal invoice (the renewal invoice mail, again).`)
+	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
+	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
+	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-services COMMAND --help\n", os.Args[0])
+}
+func adminServicesListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -due-within STRING")
+	fmt.Fprint(os.Stderr, " -auto-renew BOOL")
+	fmt.Fprint(os.Stderr, " -pid INT")
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -due-within STRING: `)
+	fmt.Fprintln(os.Stderr, `    -auto-renew BOOL: `)
+	fmt.Fprintln(os.Stderr, `    -pid INT: `)
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"qwa\" --q \"9iy\" --due-within \"7x9\" --auto-renew true --pid 4830292296277138561 --limit 176 --cursor \"bzh\" --session \"x52\"")
+}
+
+func adminServicesExportUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services export", os.Args[0])
+	fmt.Fprint(os.Stderr, " -status STRING")
+	fmt.Fprint(os.Stderr, " -q STRING")
+	fmt.Fprint(os.Stderr, " -due-within STRING")
+	fmt.Fprint(os.Stderr, " -auto-renew BOOL")
+	fmt.Fprint(os.Stderr, " -pid INT")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The whole filtered list as CSV (RFC 4180, UTF-8), in the list's order and columns; a cell a spreadsheet would run as a formula (=, +, -, @ first) gets a leading '. The username is masked for a viewer.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -status STRING: `)
+	fmt.Fprintln(os.Stderr, `    -q STRING: `)
+	fmt.Fprintln(os.Stderr, `    -due-within STRING: `)
+	fmt.Fprintln(os.Stderr, `    -auto-renew BOOL: `)
+	fmt.Fprintln(os.Stderr, `    -pid INT: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"wj7\" --q \"qu4\" --due-within \"y5j\" --auto-renew false --pid 225353899565834054 --session \"61r\"")
+}
+
+func adminServicesCancelUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services cancel", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Cancels the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/cancel does: no more renewal invoices, the open one cancelled, the line Cancelled at its due date. 409 conflict when it is cancelled already or the line does not renew.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"cdz\" --csrf-token \"Sapiente ut ea dolorem fugit.\" --session \"0iw\"")
+}
+
+func adminServicesResumeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services resume", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Resumes the buyer's auto-renew, as the buyer's own POST /services/{serviceId}/resume does. 409 conflict when it was not cancelled or the line has ended.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"29a\" --csrf-token \"Corporis dolor et non minus ab.\" --session \"j5w\"")
+}
+
+func adminServicesRenewalLinkUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services renewal-link", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Mails the buyer, in their locale, the pay link of the line's open renewal invoice (the renewal invoice mail, again).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"6jq\" --csrf-token \"Omnis maiores corporis odio dicta non.\" --session \"3fr\"")
+}
+
+func adminServicesSuspendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services suspend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Disables an active line on the panel; the line shows Suspended.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"my5\" --csrf-token \"Voluptatem impedit cupiditate nihil.\" --session \"gbm\"")
+}
+
+func adminServicesUnsuspendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services unsuspend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Enables a suspended line again on the panel; the line shows Active.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"mbh\" --csrf-token \"Omnis nesciunt et.\" --session \"7vr\"")
+}
+
+func adminServicesExtendUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services extend", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1448\n   }' --id \"6s6\" --csrf-token \"Repellendus dolor vitae consequuntur a ad quis.\" --session \"luv\"")
+}
+
+func adminServicesTerminateUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services terminate", os.Args[0])
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Deletes the line from the panel for good; the line shows Terminated.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"kn7\" --csrf-token \"Error iusto qui earum magni.\" --session \"lxq\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2301,7 +2500,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 163 --session \"k07\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 216 --session \"vii\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2337,7 +2536,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"zVP\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"vnH\" --locale \"en\"")
 }
 
 func catalogGetProductUsage() {
@@ -2359,7 +2558,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8759738148342328535 --currency \"UUg\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1807223421969486448 --currency \"fQq\" --locale \"en-gb\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2379,7 +2578,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Nep\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"WzZ\" --locale \"es-es\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2417,7 +2616,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 7053512558047366268 --from \"Ex vitae et consequatur nam error iure.\" --to \"Voluptate et voluptas quia esse ullam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1556733640132401307 --from \"Incidunt repellat illum eligendi sed voluptas omnis.\" --to \"Possimus omnis ut sed soluta.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2435,7 +2634,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"de-de\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2453,7 +2652,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2512,7 +2711,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Sint adipisci sint et fugit quisquam.\" --t \"7yx\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Aut placeat et est.\" --t \"jqq\" --locale \"de-de\"")
 }
 
 func invoicesPayUsage() {
@@ -2536,7 +2735,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"tnk\",\n      \"returnUrl\": \"ews\"\n   }' --invoice-id \"Nam cum error nisi mollitia incidunt aut.\" --t \"avk\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ztb\",\n      \"returnUrl\": \"lma\"\n   }' --invoice-id \"Aut sunt totam rem.\" --t \"o1o\" --locale \"nl-nl\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2580,7 +2779,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"needs_review\" --q \"2wx\" --gateway \"b5v\" --from \"hoh\" --to \"vwp\" --limit 7 --cursor \"yk1\" --session \"deh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"paid\" --q \"gk0\" --gateway \"lbd\" --from \"l6o\" --to \"5i5\" --limit 33 --cursor \"917\" --session \"yer\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2600,7 +2799,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"pxr\" --session \"tbv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"gki\" --session \"faf\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2631,7 +2830,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"j\" --pid 3910955589826836304")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"d\" --pid 4026110577403859698")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2665,7 +2864,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"yry\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"yto\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 29,\n      \"gateway\": \"Debitis reprehenderit quae distinctio voluptas.\",\n      \"pid\": 2,\n      \"promoCode\": \"orw\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"bsx\"\n   }' --token \"Veniam et pariatur non in soluta.\" --idempotency-key \"02\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"npm\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"HuE\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 86,\n      \"gateway\": \"Deleniti incidunt doloremque odit quas aut voluptate.\",\n      \"pid\": 2,\n      \"promoCode\": \"1q5\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"jbo\"\n   }' --token \"Quo suscipit iure suscipit aliquam.\" --idempotency-key \"ceh\"")
 }
 
 func orderGetUsage() {
@@ -2685,7 +2884,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Possimus non hic consectetur illo.\" --token \"Suscipit nesciunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Et aliquid magnam dolorem ut laudantium eius.\" --token \"Possimus eum aut quo.\"")
 }
 
 func orderCancelUsage() {
@@ -2705,7 +2904,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quod distinctio aut placeat.\" --token \"Est voluptatum perferendis sint est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Veniam quis praesentium ex est voluptatem.\" --token \"Voluptate ea amet esse.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2733,7 +2932,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"leL\",\n      \"extraConnections\": 67,\n      \"pid\": 2,\n      \"promoCode\": \"hba\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vsx\",\n      \"extraConnections\": 61,\n      \"pid\": 2,\n      \"promoCode\": \"6f4\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2772,7 +2971,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Nesciunt accusamus itaque reprehenderit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Explicabo maxime animi ut magni.\"")
 }
 
 func servicesGetUsage() {
@@ -2794,7 +2993,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Dolore nisi nobis ipsa voluptatem optio voluptatem.\" --locale \"en\" --token \"Voluptatem totam assumenda et numquam omnis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ipsum voluptas fugiat unde recusandae similique quos.\" --locale \"en\" --token \"Delectus omnis quia mollitia qui nostrum nulla.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2816,7 +3015,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Laborum tenetur modi illo.\" --locale \"en\" --token \"Molestiae architecto atque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maxime repellat mollitia.\" --locale \"en-gb\" --token \"Blanditiis est vero iusto ut in.\"")
 }
 
 func servicesRestartUsage() {
@@ -2838,7 +3037,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Quas molestiae et veniam hic excepturi quia.\" --locale \"es-es\" --token \"Similique provident ea exercitationem voluptatum dicta enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2860,7 +3059,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Iste hic nisi aliquam iusto.\" --locale \"en-gb\" --token \"Est officia neque ipsum sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Impedit ut quae magni error.\" --locale \"pt-pt\" --token \"Reiciendis ut.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2884,7 +3083,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Vitae ratione sint in distinctio tempora.\" --locale \"pt-pt\" --token \"Repellendus et vitae at.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Minima ut id.\" --locale \"es-es\" --token \"Quo praesentium.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2908,7 +3107,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nemo explicabo magni nostrum nesciunt quasi autem.\" --locale \"pt-pt\" --token \"Sint at voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
 }
 
 func servicesRenewUsage() {
@@ -2932,7 +3131,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"mmf\",\n      \"pid\": 5119363540135681984,\n      \"returnUrl\": \"dkt\"\n   }' --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"semiannually\",\n      \"gateway\": \"o8j\",\n      \"pid\": 8243818000346827770,\n      \"returnUrl\": \"akx\"\n   }' --service-id \"Molestiae maiores culpa quidem molestiae.\" --locale \"pt-pt\" --token \"Sit accusamus modi vero.\"")
 }
 
 func servicesCancelUsage() {
@@ -2954,7 +3153,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Hic laudantium.\" --locale \"en-gb\" --token \"Sint doloribus quis similique fuga.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Sed qui et.\" --locale \"es-es\" --token \"Provident eum quod atque.\"")
 }
 
 func servicesResumeUsage() {
@@ -2976,7 +3175,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo officia rem sed minima officia rem.\" --locale \"es-es\" --token \"Et ut quis qui sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem eum.\" --locale \"de-de\" --token \"Dolore et asperiores.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3007,7 +3206,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Earum delectus quae maiores aspernatur dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Pariatur consequuntur sed cumque molestiae qui.\"")
 }
 
 func resellersOrderUsage() {
@@ -3029,7 +3228,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"imw\",\n      \"currency\": \"k\",\n      \"existingReseller\": false,\n      \"gateway\": \"Pariatur voluptatem et incidunt dolorem dolorum.\",\n      \"password\": \"qyo\",\n      \"pid\": 5307139260299637302,\n      \"returnUrl\": \"3sr\"\n   }' --token \"Maxime earum voluptas.\" --idempotency-key \"y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"oje\",\n      \"currency\": \"d\",\n      \"existingReseller\": true,\n      \"gateway\": \"Libero in sint facere.\",\n      \"password\": \"9lu\",\n      \"pid\": 1999807730729539144,\n      \"returnUrl\": \"x9y\"\n   }' --token \"Neque eum.\" --idempotency-key \"z\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3051,7 +3250,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Facere nihil laboriosam iste.\" --locale \"en-gb\" --token \"Officia quaerat dolor eligendi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Sapiente voluptate rerum illo nisi.\" --locale \"nl-nl\" --token \"Qui repellendus hic.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3084,7 +3283,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"l63\",\n      \"token\": \"my5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"p6r\",\n      \"token\": \"agx\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3102,7 +3301,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"m65\",\n      \"token\": \"w9g\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"ydd\",\n      \"token\": \"gus\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3120,7 +3319,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"1r7\",\n      \"otp\": \"pgj\",\n      \"password\": \"hrc\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"twq\",\n      \"otp\": \"cz4\",\n      \"password\": \"o4d\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3138,7 +3337,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"ac4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"4ak\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3158,7 +3357,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Et aut nulla soluta nihil.\" --session \"zzw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Voluptatem quae dolores qui at eaque.\" --session \"fup\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3190,7 +3389,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"mak\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"76c\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3208,7 +3407,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ut id.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ducimus laborum.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3226,7 +3425,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"fct\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"kp4\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3244,7 +3443,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"gmd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"31b\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3264,7 +3463,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"rfm\"\n   }' --token \"Consequatur consequatur vel corporis voluptatem hic.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"qcu\"\n   }' --token \"Repellat perferendis saepe repellat.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3298,7 +3497,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"b7j\" --locale \"en-us\" --token \"Quas nihil molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"47\" --locale \"de-de\" --token \"Rem est illo vero tempore ut enim.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3318,7 +3517,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"0h\",\n      \"extraQuantity\": 1440776584301751790,\n      \"serviceId\": \"9lb\"\n   }' --token \"Provident voluptas quae quisquam dolorem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"6\",\n      \"extraQuantity\": 3694367046513687800,\n      \"serviceId\": \"udi\"\n   }' --token \"Quia laudantium vitae velit nobis amet.\"")
 }
 
 func upsellOrderUsage() {
@@ -3340,5 +3539,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5l\",\n      \"extraQuantity\": 4731156058885591960,\n      \"gateway\": \"Recusandae voluptas.\",\n      \"returnUrl\": \"sw2\",\n      \"serviceId\": \"c3f\"\n   }' --token \"Assumenda soluta sit sit ipsum saepe.\" --idempotency-key \"4x\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"x\",\n      \"extraQuantity\": 6698913979038028945,\n      \"gateway\": \"Rerum dolore.\",\n      \"returnUrl\": \"44l\",\n      \"serviceId\": \"n4y\"\n   }' --token \"Modi veritatis ut ex ut nulla.\" --idempotency-key \"1p\"")
 }

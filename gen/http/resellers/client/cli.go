@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"imw\",\n      \"currency\": \"k\",\n      \"existingReseller\": false,\n      \"gateway\": \"Pariatur voluptatem et incidunt dolorem dolorum.\",\n      \"password\": \"qyo\",\n      \"pid\": 5307139260299637302,\n      \"returnUrl\": \"3sr\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"oje\",\n      \"currency\": \"d\",\n      \"existingReseller\": true,\n      \"gateway\": \"Libero in sint facere.\",\n      \"password\": \"9lu\",\n      \"pid\": 1999807730729539144,\n      \"returnUrl\": \"x9y\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

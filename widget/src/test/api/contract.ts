@@ -25,7 +25,7 @@ export interface Operation {
   responses: Map<number, { description: string; contentType: string | null; schema: (() => Schema) | null }>;
   request: (() => Schema) | null;
   /** The path and query parameters by name, each with its schema. */
-  parameters: Map<string, { in: 'path' | 'query'; integer: boolean; schema: () => Schema }>;
+  parameters: Map<string, { in: 'path' | 'query'; integer: boolean; boolean: boolean; schema: () => Schema }>;
   /** The operation wants a session (Authorization: Bearer …); without one the server answers 401. */
   secured: boolean;
 }
@@ -96,7 +96,12 @@ export function loadContract(doc: OpenApiDocument) {
         // Headers (and the $ref'd Streamcart-Store header) are not checked: only path and query.
         if ((p.in !== 'path' && p.in !== 'query') || !p.name || !p.schema) continue;
         const schema = p.schema;
-        parameters.set(p.name, { in: p.in, integer: schema.type === 'integer', schema: lazy(() => compile(schema)) });
+        parameters.set(p.name, {
+          in: p.in,
+          integer: schema.type === 'integer',
+          boolean: schema.type === 'boolean',
+          schema: lazy(() => compile(schema)),
+        });
       }
       operations.set(key, {
         key,
@@ -147,8 +152,8 @@ export function loadContract(doc: OpenApiDocument) {
       return values.flatMap(([name, where, raw]) => {
         const p = op.parameters.get(name);
         if (!p || p.in !== where) return [`${where} parameter ${name}: not declared by ${key}`];
-        // Parameters travel as text; Goa parses an integer one from its digits.
-        const value = p.integer && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+        // Parameters travel as text; Goa parses an integer one from its digits, a boolean one from true or false.
+        const value = p.integer && /^-?\d+$/.test(raw) ? Number(raw) : p.boolean && /^(true|false)$/.test(raw) ? raw === 'true' : raw;
         return issues(p.schema().safeParse(value)).map((i) => `${where} parameter ${name}=${raw}: ${i.replace(/^\(body\): /, '')}`);
       });
     },

@@ -1,0 +1,201 @@
+// Subscriptions (GET /admin/services): every line with its renewal, filtered by status, search
+// (email, username, MAC, line id), due date, auto-renew and plan, the filters kept in the URL,
+// keyset paging and the CSV export of the filtered list (GET /admin/services.csv, downloaded by the
+// browser with the session cookie). Support and owners cancel or resume the buyer's auto-renew and
+// mail the open renewal's pay link, each after a confirmation naming its effect; the panel
+// actions (suspend, extend, terminate) are on the customer's page.
+import { useState, type FormEvent } from 'react';
+import { useConsole } from '../context';
+import { formatMoney } from '../format';
+import { t } from '../messages';
+import { href, Link, navigate, useRoute } from '../router';
+import { SERVICE_STATUSES, type Subscription } from '../schemas';
+import { ConfirmButton, Field, Loading, Outcome, Pager, Status, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
+
+const FILTERS = ['status', 'q', 'dueWithin', 'autoRenew', 'pid'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+/** DUE_CHOICES are the due-within choices: due now or overdue, then days ahead. */
+const DUE_DAYS = [7, 14, 30, 60] as const;
+
+const RUNNING = new Set(['Active', 'Overdue', 'Suspended']);
+
+function readFilters(query: URLSearchParams): Filters {
+  return Object.fromEntries(FILTERS.map((k) => [k, query.get(k) ?? ''])) as Filters;
+}
+
+function autoRenewText(s: Subscription): string {
+  if (!s.autoRenew) return t.autoRenewOff;
+  return s.renewsWithCard ? t.autoRenewCard : t.autoRenewOn;
+}
+
+export function Subscriptions() {
+  const { api, can } = useConsole();
+  const route = useRoute();
+  const applied = readFilters(route.query);
+  const key = JSON.stringify(applied);
+  const [draft, setDraft] = useState<Filters>(applied);
+  const [draftKey, setDraftKey] = useState(key);
+  if (draftKey !== key) {
+    setDraftKey(key);
+    setDraft(applied);
+  }
+  const pages = useCursorPages(key);
+  const list = useLoad(() => api.services.list({ ...applied, limit: 50, cursor: pages.cursor }), key + pages.cursor);
+  const action = useAction(list.reload);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    navigate(href('subscriptions', { ...draft, q: draft.q.trim() }));
+  };
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
+
+  const actions = (s: Subscription) => {
+    const running = RUNNING.has(s.status);
+    return (
+      <span className="actions">
+        {s.autoRenew && (
+          <ConfirmButton
+            label={t.cancelAutoRenew}
+            confirmLabel={t.confirmCancelAutoRenew(s.nextDueDate)}
+            disabled={!can('autoRenew') || action.busy}
+            onConfirm={() =>
+              action.run(async () => {
+                await api.services.cancel(s.serviceId);
+                return t.autoRenewCancelled(s.serviceId);
+              })
+            }
+          />
+        )}
+        {!s.autoRenew && running && s.nextDueDate !== '' && s.recurringAmount !== null && (
+          <ConfirmButton
+            label={t.resumeAutoRenew}
+            confirmLabel={t.confirmResumeAutoRenew(s.nextDueDate)}
+            danger={false}
+            disabled={!can('autoRenew') || action.busy}
+            onConfirm={() =>
+              action.run(async () => {
+                await api.services.resume(s.serviceId);
+                return t.autoRenewResumed(s.serviceId);
+              })
+            }
+          />
+        )}
+        {s.renewalInvoiceId && (
+          <ConfirmButton
+            label={t.sendRenewalLink}
+            confirmLabel={t.confirmRenewalLink(s.customer.email)}
+            danger={false}
+            disabled={!can('renewalLink') || action.busy}
+            onConfirm={() =>
+              action.run(async () => {
+                const r = await api.services.renewalLink(s.serviceId);
+                return t.renewalLinkSent(r.sentTo, r.invoiceId);
+              })
+            }
+          />
+        )}
+        {running && (
+          <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>
+            {t.manageLine} <span className="visually-hidden">{t.manageLineWhere(s.serviceId)}</span>
+          </Link>
+        )}
+      </span>
+    );
+  };
+
+  // What a seller scans for first, and the actions, come before the plan's details: at any width
+  // the actions show without scrolling the table sideways.
+  const columns: Column<Subscription>[] = [
+    { header: t.colService, cell: (s) => <code>{s.serviceId}</code> },
+    { header: t.colEmail, cell: (s) => <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>{s.customer.email}</Link> },
+    { header: t.colStatus, cell: (s) => <Status value={s.status} /> },
+    { header: t.colNextDue, cell: (s) => <span className="nowrap">{s.nextDueDate || '—'}</span> },
+    { header: t.colOverdue, cell: (s) => t.overdueDays(s.overdueDays), numeric: true },
+    { header: t.colAutoRenew, cell: autoRenewText },
+    { header: t.colActions, cell: actions },
+    { header: t.colRenewsAt, cell: (s) => (s.recurringAmount ? formatMoney(s.recurringAmount) : '—'), numeric: true },
+    { header: t.colPlan, cell: (s) => `${s.plan} (${s.pid})` },
+    { header: t.colCycle, cell: (s) => s.billingCycle },
+    { header: t.colConnections, cell: (s) => s.maxConnections, numeric: true },
+    { header: t.colRenewalInvoice, cell: (s) => s.renewalInvoiceId ?? '—' },
+    { header: t.colUsername, cell: (s) => <code>{s.username}</code> },
+    { header: t.colMac, cell: (s) => (s.macAddress ? <code>{s.macAddress}</code> : '—') },
+  ];
+
+  return (
+    <>
+      <form className="filters" onSubmit={submit} role="search" aria-label={t.subscriptionFiltersLabel}>
+        <Field label={t.filterStatus}>
+          {(id) => (
+            <select id={id} value={draft.status} onChange={set('status')}>
+              <option value="">{t.anyStatus}</option>
+              {SERVICE_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={t.subQueryLabel} hint={t.subQueryHint}>
+          {(id, hint) => <input id={id} aria-describedby={hint} type="search" value={draft.q} onChange={set('q')} />}
+        </Field>
+        <Field label={t.subDueLabel}>
+          {(id) => (
+            <select id={id} value={draft.dueWithin} onChange={set('dueWithin')}>
+              <option value="">{t.subDueAny}</option>
+              <option value="0d">{t.subDueOverdue}</option>
+              {DUE_DAYS.map((n) => (
+                <option key={n} value={`${n}d`}>
+                  {t.subDueDays(n)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={t.subAutoRenewLabel}>
+          {(id) => (
+            <select id={id} value={draft.autoRenew} onChange={set('autoRenew')}>
+              <option value="">{t.subAutoRenewAny}</option>
+              <option value="true">{t.subAutoRenewOn}</option>
+              <option value="false">{t.subAutoRenewOff}</option>
+            </select>
+          )}
+        </Field>
+        <Field label={t.subPlanLabel}>
+          {(id) => <input id={id} type="number" min={1} className="days" value={draft.pid} onChange={set('pid')} />}
+        </Field>
+        <div className="filter-buttons">
+          <button type="submit" className="primary">
+            {t.applyFilters}
+          </button>
+          <Link href={href('subscriptions')} className="button">
+            {t.clearFilters}
+          </Link>
+        </div>
+      </form>
+      <div className="toolbar">
+        <a className="button" href={api.services.csvHref(applied)} download>
+          {t.subExportCsv}
+        </a>
+      </div>
+      {!can('autoRenew') && <p className="note note-forbidden">{t.roleCannot}</p>}
+      <Outcome result={action.result} />
+      <Loading what={list} />
+      {list.data && (
+        <>
+          <Table
+            caption={t.subscriptionsCaption}
+            hideCaption
+            cards
+            columns={columns}
+            rows={list.data.services}
+            rowKey={(s) => s.serviceId}
+          />
+          <Pager page={pages.page} hasPrev={pages.page > 1} nextCursor={list.data.nextCursor} onPrev={pages.prev} onNext={pages.next} />
+        </>
+      )}
+    </>
+  );
+}
