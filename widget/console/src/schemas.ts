@@ -139,6 +139,8 @@ export type Payment = v.InferOutput<typeof PaymentSchema>;
 export const PaymentListSchema = v.object({ payments: v.array(PaymentSchema) });
 export const AcceptResultSchema = v.object({ payment: PaymentSchema, order: OrderSchema });
 
+const CountSchema = v.object({ count: int, amount: MoneySchema });
+
 export const DaySchema = v.object({ date: v.string(), orders: int, paidRevenue: v.array(MoneySchema) });
 export type Day = v.InferOutput<typeof DaySchema>;
 
@@ -157,6 +159,12 @@ export const SummarySchema = v.object({
   moneyToReview: int,
   paidNotActive: int,
   series: v.array(DaySchema),
+  mrr: MoneySchema,
+  activeSubscriptions: int,
+  churn30d: v.number(),
+  renewalsDue: v.object({ days7: CountSchema, days30: CountSchema }),
+  failedRenewals: int,
+  refunds: CountSchema,
 });
 export type Summary = v.InferOutput<typeof SummarySchema>;
 

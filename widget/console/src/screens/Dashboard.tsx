@@ -66,6 +66,20 @@ function counts(s: Summary): [string, string | number][] {
   ];
 }
 
+/** figures are the subscription business at a glance: MRR, churn, what renews soon, what went back. */
+function figures(s: Summary): [string, string | number][] {
+  const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
+  return [
+    [t.figureMrr, formatMoney(s.mrr)],
+    [t.figureActiveSubscriptions, s.activeSubscriptions],
+    [t.figureChurn, percent.format(s.churn30d)],
+    [t.figureDue7, t.countAndAmount(s.renewalsDue.days7.count, formatMoney(s.renewalsDue.days7.amount))],
+    [t.figureDue30, t.countAndAmount(s.renewalsDue.days30.count, formatMoney(s.renewalsDue.days30.amount))],
+    [t.figureFailedRenewals, s.failedRenewals],
+    [t.figureRefunds, t.countAndAmount(s.refunds.count, formatMoney(s.refunds.amount))],
+  ];
+}
+
 function alerts(s: Summary): { n: number; text: string; to: string }[] {
   return [
     { n: s.paidNotActive, text: t.alertPaidNotActive(s.paidNotActive), to: href('orders', { status: 'paid' }) },
@@ -118,6 +132,17 @@ export function Dashboard() {
                 ))}
               </ul>
             )}
+          </section>
+          <section aria-labelledby="figures-h">
+            <h2 id="figures-h">{t.subscriptionsHeading}</h2>
+            <dl className="counts" data-testid="figures">
+              {figures(s).map(([k, val]) => (
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd>{val}</dd>
+                </div>
+              ))}
+            </dl>
           </section>
           <section aria-labelledby="counts-h">
             <h2 id="counts-h">{t.countsHeading(days)}</h2>

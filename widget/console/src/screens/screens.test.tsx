@@ -46,6 +46,11 @@ describe('dashboard', () => {
   it('shows the counts, links each alert to its list, and draws one bar per day', async () => {
     const fake = new FakeApi('viewer').on('GET', '/summary', (c) => summary({ orders: Number(c.query.get('days')) }));
     await renderConsole(fake);
+    const figures = await screen.findByTestId('figures');
+    expect(within(figures).getByText('Monthly recurring revenue').nextSibling!.textContent).toBe('€2,398.66');
+    expect(within(figures).getByText('Churn, last 30 days').nextSibling!.textContent).toBe('4.3%');
+    expect(within(figures).getByText('Renewing within 30 days').nextSibling!.textContent).toBe('61 · €1,023.39');
+    expect(within(figures).getByText('Refunds').nextSibling!.textContent).toBe('1 · €12.99');
     const counts = await screen.findByTestId('counts');
     expect(within(counts).getByText('Paid revenue').nextSibling!.textContent).toBe('€155.88');
     expect(within(counts).getByText('Orders').nextSibling!.textContent).toBe('30');

@@ -107,6 +107,15 @@ export const summary = (over: Record<string, unknown> = {}) => ({
   failedMails: 0,
   moneyToReview: 0,
   paidNotActive: 0,
+  mrr: { amount: 239866, currency: 'EUR' },
+  activeSubscriptions: 184,
+  churn30d: 0.0432,
+  renewalsDue: {
+    days7: { count: 4, amount: { amount: 5196, currency: 'EUR' } },
+    days30: { count: 61, amount: { amount: 102339, currency: 'EUR' } },
+  },
+  failedRenewals: 2,
+  refunds: { count: 1, amount: { amount: 1299, currency: 'EUR' } },
   series: [
     { date: '2026-11-21', orders: 3, paidRevenue: [{ amount: 3897, currency: 'EUR' }] },
     { date: '2026-11-22', orders: 0, paidRevenue: [] },
