@@ -245,7 +245,7 @@ describe('upsell', () => {
       extraQuantity: 2,
       currency: 'EUR',
       gateway: 'sandbox',
-      returnUrl: '/checkout/waiting?order={orderId}&upsell=svc_storybook01',
+      returnUrl: `${location.origin}/checkout/waiting?order={orderId}&upsell=svc_storybook01`,
     });
     expect(of('order-created')).toEqual([
       { orderId: 'ord_storybookup', invoiceId: 'inv_storybookup', status: 'pending', total: { amount: 600, currency: 'EUR' } },
@@ -326,7 +326,7 @@ describe('resellers', () => {
       password: 'secret-123',
       confirmPassword: 'secret-123',
       currency: 'EUR',
-      returnUrl: '/checkout/resellers/waiting?order={orderId}',
+      returnUrl: `${location.origin}/checkout/resellers/waiting?order={orderId}`,
     });
     // The password is the reseller panel account's: it proves nothing, the session stays email-only.
     const p = loadPersisted();
