@@ -261,7 +261,10 @@ describe('the /renew page of a pay link', () => {
     const pay = api.callsTo(`POST /invoices/${INVOICE}/pay`)[0]!;
     expect(pay.headers.get('authorization')).toBeNull();
     expect(pay.query.get('t')).toBe(PAY_TOKEN);
-    expect(pay.body).toEqual({ gateway: 'coinbase', returnUrl: `${location.origin}/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1` });
+    expect(pay.body).toEqual({
+      gateway: 'coinbase',
+      returnUrl: `${location.origin}/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1`,
+    });
     expect(of('payment-started')).toEqual([{ orderId: RENEWAL.orderId, gateway: 'coinbase', paymentUrl: `${PAYMENT}/${INVOICE}` }]);
     expect(api.callsTo('session.create')).toHaveLength(0);
   });
