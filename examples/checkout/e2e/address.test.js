@@ -48,7 +48,7 @@ const locales = [
     code: 'de',
     path: 'de-de/',
     browser: 'de-DE',
-    renews: /Danach [\d,]+ € alle 3 Monate, bis Sie kündigen\./,
+    renews: /Danach [\d,]+\s€ alle 3 Monate, bis Sie kündigen\./,
     consent: /Mit der Zahlung stimmen Sie den/,
   },
 ];
