@@ -94,6 +94,12 @@ func currencyParam() {
 	})
 }
 
+// ConsentResult is how the buyer accepts the terms at Pay (the catalog's consent).
+var ConsentResult = Type("ConsentResult", func() {
+	Attribute("checkbox", Boolean, "A ticked box is asked for before paying; false: the consent line says that paying accepts the terms")
+	Required("checkbox")
+})
+
 var _ = Service("catalog", func() {
 	Description("What is for sale, in which currencies, paid through which gateways.")
 	// Each method declares the errors its code path (api/httpapi/catalog.go) can return.
@@ -200,7 +206,8 @@ var _ = Service("catalog", func() {
 			Attribute("supportUrl", String)
 			Attribute("apps", ArrayOf(AppResult))
 			Attribute("cards", ArrayOf(CardResult))
-			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards")
+			Attribute("consent", ConsentResult)
+			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards", "consent")
 		})
 		HTTP(func() {
 			GET("/storefront")

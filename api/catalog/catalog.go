@@ -253,6 +253,14 @@ type Catalog struct {
 	Cards            []Card
 	// Storefronts are the sites the checkout is embedded in, by publishable key.
 	Storefronts []Storefront
+	// Consent is how the buyer accepts the terms at Pay.
+	Consent Consent
+}
+
+// Consent says how the buyer accepts the terms: Checkbox asks for a ticked box before Pay (false:
+// the consent line at Pay says that paying accepts them).
+type Consent struct {
+	Checkbox bool
 }
 
 // Load reads and parses the catalog file at path.

@@ -296,7 +296,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 		return func(n *yaml.Node, _ string) { nodes[key] = n }
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
-		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts"}
+		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts", "consent"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -343,6 +343,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["storefronts"]; n != nil {
 		p.list(n, "storefronts", p.storefront)
+	}
+	if n := nodes["consent"]; n != nil {
+		p.object(n, "consent", []field{{"checkbox", false, p.boolean(&c.Consent.Checkbox)}})
 	}
 	for _, check := range p.later {
 		check()

@@ -368,6 +368,7 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,
 		SupportURL: s.storefont.SupportURL, Theme: map[string]string{}, Plans: []int{},
 		Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
+		Consent: &gencatalog.ConsentResult{Checkbox: cat.Consent.Checkbox},
 	}
 	if sf, ok := storefront.FromContext(ctx); ok {
 		res.Key, res.Logo, res.DefaultLocale = sf.Key, sf.Logo, strings.ToLower(sf.DefaultLocale)

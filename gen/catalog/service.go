@@ -77,6 +77,12 @@ type ConfigOptionResult struct {
 
 type ConfigOptionResultCollection []*ConfigOptionResult
 
+type ConsentResult struct {
+	// A ticked box is asked for before paying; false: the consent line says that
+	// paying accepts the terms
+	Checkbox bool
+}
+
 // ConvertPayload is the payload type of the catalog service convert method.
 type ConvertPayload struct {
 	// Amount in minor units of the source currency
@@ -239,6 +245,7 @@ type StorefrontResult struct {
 	SupportURL   string
 	Apps         []*AppResult
 	Cards        []*CardResult
+	Consent      *ConsentResult
 }
 
 // MakeBadRequest builds a goa.ServiceError from an error.

@@ -812,3 +812,13 @@ func unmarshalCardResultResponseBodyToCatalogCardResult(v *CardResultResponseBod
 
 	return res
 }
+
+// unmarshalConsentResultResponseBodyToCatalogConsentResult builds a value of
+// type *catalog.ConsentResult from a value of type *ConsentResultResponseBody.
+func unmarshalConsentResultResponseBodyToCatalogConsentResult(v *ConsentResultResponseBody) *catalog.ConsentResult {
+	res := &catalog.ConsentResult{
+		Checkbox: *v.Checkbox,
+	}
+
+	return res
+}

@@ -95,11 +95,12 @@ type StorefrontResponseBody struct {
 	DefaultLocale   *string `form:"defaultLocale,omitempty" json:"defaultLocale,omitempty" xml:"defaultLocale,omitempty"`
 	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
 	// Plans (pids) this storefront sells; empty: every plan
-	Plans        []int                     `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
-	DashboardURL *string                   `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
-	SupportURL   *string                   `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
-	Apps         []*AppResultResponseBody  `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
-	Cards        []*CardResultResponseBody `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
+	Plans        []int                      `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
+	DashboardURL *string                    `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
+	SupportURL   *string                    `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
+	Apps         []*AppResultResponseBody   `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
+	Cards        []*CardResultResponseBody  `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
+	Consent      *ConsentResultResponseBody `form:"consent,omitempty" json:"consent,omitempty" xml:"consent,omitempty"`
 }
 
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
@@ -289,6 +290,13 @@ type CardResultResponseBody struct {
 	Text  *string `form:"text,omitempty" json:"text,omitempty" xml:"text,omitempty"`
 	URL   *string `form:"url,omitempty" json:"url,omitempty" xml:"url,omitempty"`
 	Icon  *string `form:"icon,omitempty" json:"icon,omitempty" xml:"icon,omitempty"`
+}
+
+// ConsentResultResponseBody is used to define fields on response body types.
+type ConsentResultResponseBody struct {
+	// A ticked box is asked for before paying; false: the consent line says that
+	// paying accepts the terms
+	Checkbox *bool `form:"checkbox,omitempty" json:"checkbox,omitempty" xml:"checkbox,omitempty"`
 }
 
 // NewListProductsProductListOK builds a "catalog" service "listProducts"
@@ -536,6 +544,7 @@ func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResu
 		}
 		v.Cards[i] = unmarshalCardResultResponseBodyToCatalogCardResult(val)
 	}
+	v.Consent = unmarshalConsentResultResponseBodyToCatalogConsentResult(body.Consent)
 
 	return v
 }
@@ -657,6 +666,9 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Cards == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("cards", "body"))
 	}
+	if body.Consent == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("consent", "body"))
+	}
 	for _, e := range body.Apps {
 		if e != nil {
 			if err2 := ValidateAppResultResponseBody(e); err2 != nil {
@@ -669,6 +681,11 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 			if err2 := ValidateCardResultResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)
 			}
+		}
+	}
+	if body.Consent != nil {
+		if err2 := ValidateConsentResultResponseBody(body.Consent); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return
@@ -1005,6 +1022,15 @@ func ValidateCardResultResponseBody(body *CardResultResponseBody) (err error) {
 	}
 	if body.Icon == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
+	}
+	return
+}
+
+// ValidateConsentResultResponseBody runs the validations defined on
+// ConsentResultResponseBody
+func ValidateConsentResultResponseBody(body *ConsentResultResponseBody) (err error) {
+	if body.Checkbox == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("checkbox", "body"))
 	}
 	return
 }

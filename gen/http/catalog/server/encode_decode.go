@@ -667,3 +667,13 @@ func marshalCatalogCardResultToCardResultResponseBody(v *catalog.CardResult) *Ca
 
 	return res
 }
+
+// marshalCatalogConsentResultToConsentResultResponseBody builds a value of
+// type *ConsentResultResponseBody from a value of type *catalog.ConsentResult.
+func marshalCatalogConsentResultToConsentResultResponseBody(v *catalog.ConsentResult) *ConsentResultResponseBody {
+	res := &ConsentResultResponseBody{
+		Checkbox: v.Checkbox,
+	}
+
+	return res
+}

@@ -95,11 +95,12 @@ type StorefrontResponseBody struct {
 	DefaultLocale   string `form:"defaultLocale" json:"defaultLocale" xml:"defaultLocale"`
 	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
 	// Plans (pids) this storefront sells; empty: every plan
-	Plans        []int                     `form:"plans" json:"plans" xml:"plans"`
-	DashboardURL string                    `form:"dashboardUrl" json:"dashboardUrl" xml:"dashboardUrl"`
-	SupportURL   string                    `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
-	Apps         []*AppResultResponseBody  `form:"apps" json:"apps" xml:"apps"`
-	Cards        []*CardResultResponseBody `form:"cards" json:"cards" xml:"cards"`
+	Plans        []int                      `form:"plans" json:"plans" xml:"plans"`
+	DashboardURL string                     `form:"dashboardUrl" json:"dashboardUrl" xml:"dashboardUrl"`
+	SupportURL   string                     `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
+	Apps         []*AppResultResponseBody   `form:"apps" json:"apps" xml:"apps"`
+	Cards        []*CardResultResponseBody  `form:"cards" json:"cards" xml:"cards"`
+	Consent      *ConsentResultResponseBody `form:"consent" json:"consent" xml:"consent"`
 }
 
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
@@ -293,6 +294,13 @@ type CardResultResponseBody struct {
 	Text  string `form:"text" json:"text" xml:"text"`
 	URL   string `form:"url" json:"url" xml:"url"`
 	Icon  string `form:"icon" json:"icon" xml:"icon"`
+}
+
+// ConsentResultResponseBody is used to define fields on response body types.
+type ConsentResultResponseBody struct {
+	// A ticked box is asked for before paying; false: the consent line says that
+	// paying accepts the terms
+	Checkbox bool `form:"checkbox" json:"checkbox" xml:"checkbox"`
 }
 
 // NewListProductsResponseBody builds the HTTP response body from the result of
@@ -506,6 +514,9 @@ func NewStorefrontResponseBody(res *catalog.StorefrontResult) *StorefrontRespons
 		}
 	} else {
 		body.Cards = []*CardResultResponseBody{}
+	}
+	if res.Consent != nil {
+		body.Consent = marshalCatalogConsentResultToConsentResultResponseBody(res.Consent)
 	}
 	return body
 }

@@ -2512,7 +2512,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Et veritatis et.\" --t \"i3x\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Veritatis et rerum.\" --t \"3xv\" --locale \"en-us\"")
 }
 
 func invoicesPayUsage() {
@@ -2536,7 +2536,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"t4x\",\n      \"returnUrl\": \"797\"\n   }' --invoice-id \"Sit doloremque.\" --t \"agv\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"c6a\",\n      \"returnUrl\": \"lv5\"\n   }' --invoice-id \"Cupiditate laborum aspernatur.\" --t \"z7c\" --locale \"en-gb\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2665,7 +2665,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"10q\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"OHA\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 52,\n      \"gateway\": \"Odio accusamus dolores tempore occaecati.\",\n      \"pid\": 2,\n      \"promoCode\": \"39f\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"z46\"\n   }' --token \"Explicabo non nisi omnis porro est sapiente.\" --idempotency-key \"enr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"tly\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"jnr\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 2,\n      \"gateway\": \"Qui sunt et velit aliquid quia dignissimos.\",\n      \"pid\": 2,\n      \"promoCode\": \"elb\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"amk\"\n   }' --token \"Est cum.\" --idempotency-key \"xf\"")
 }
 
 func orderGetUsage() {
@@ -2685,7 +2685,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Esse saepe aut.\" --token \"Veniam ut repudiandae et aspernatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Pariatur voluptatem.\" --token \"Id error.\"")
 }
 
 func orderCancelUsage() {
@@ -2705,7 +2705,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Est labore itaque.\" --token \"Magnam incidunt dicta consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Eveniet sed iusto possimus non hic.\" --token \"Illo perspiciatis suscipit nesciunt.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2772,7 +2772,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Adipisci excepturi at.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Quo aut.\"")
 }
 
 func servicesGetUsage() {
@@ -2794,7 +2794,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Deserunt sint eum.\" --locale \"en-us\" --token \"Est qui ad.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Perferendis sint est.\" --locale \"de-de\" --token \"Illo pariatur.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2816,7 +2816,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Incidunt doloremque odit quas aut voluptate tenetur.\" --locale \"es-es\" --token \"Vero ex distinctio voluptatum fugit molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Molestiae eaque nihil placeat ut accusamus.\" --locale \"en-us\" --token \"Quidem voluptas qui nihil quo suscipit iure.\"")
 }
 
 func servicesRestartUsage() {
@@ -2838,7 +2838,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Voluptas architecto totam autem consequatur non.\" --locale \"en\" --token \"Et reiciendis aut vero quia rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Reiciendis aut vero quia rerum fuga.\" --locale \"en-us\" --token \"Et dicta ullam consequuntur.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2860,7 +2860,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Sapiente corrupti at expedita consequuntur.\" --locale \"de-de\" --token \"Et beatae laboriosam voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ut debitis consequuntur culpa consectetur accusantium.\" --locale \"en\" --token \"Alias expedita dolorem sequi.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2884,7 +2884,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Doloremque beatae voluptatem ut minus vitae tenetur.\" --locale \"en-gb\" --token \"Incidunt vero deserunt animi labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est voluptatem nobis.\" --locale \"pt-pt\" --token \"Amet esse sit sit.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2908,7 +2908,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Possimus numquam earum in ipsum.\" --locale \"en-gb\" --token \"Voluptas fugiat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Tempora et.\" --locale \"en-us\" --token \"Et id dolorem aut consequatur tenetur vel.\"")
 }
 
 func servicesRenewUsage() {
@@ -2932,7 +2932,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"qwz\",\n      \"pid\": 3010650205579707836,\n      \"returnUrl\": \"i70\"\n   }' --service-id \"Dolorum voluptate ad quos magni nesciunt saepe.\" --locale \"de-de\" --token \"Voluptas sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"dpf\",\n      \"pid\": 2562850785818666172,\n      \"returnUrl\": \"l1e\"\n   }' --service-id \"Qui dolore.\" --locale \"en\" --token \"Praesentium qui ut ipsam non.\"")
 }
 
 func servicesCancelUsage() {
@@ -2954,7 +2954,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Laborum quas.\" --locale \"es-es\" --token \"Libero quibusdam dolorem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
 }
 
 func servicesResumeUsage() {
@@ -2976,7 +2976,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Earum non qui commodi dolorem.\" --locale \"es-es\" --token \"Hic laudantium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Vel qui nobis iusto impedit ut quae.\" --locale \"en-gb\" --token \"Suscipit quia reiciendis ut libero aut soluta.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3007,7 +3007,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nisi et maiores quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Sit autem.\"")
 }
 
 func resellersOrderUsage() {
@@ -3029,7 +3029,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"vyg\",\n      \"currency\": \"upq\",\n      \"existingReseller\": true,\n      \"gateway\": \"Rem iusto aut et.\",\n      \"password\": \"0f0\",\n      \"pid\": 1506530087286194591,\n      \"returnUrl\": \"5dy\"\n   }' --token \"Ut id eos nulla quo.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0em\",\n      \"currency\": \"l\",\n      \"existingReseller\": true,\n      \"gateway\": \"Non minima ut id eos nulla quo.\",\n      \"password\": \"91a\",\n      \"pid\": 208964266118748977,\n      \"returnUrl\": \"egk\"\n   }' --token \"Placeat laborum earum.\" --idempotency-key \"0a\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3051,7 +3051,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Earum sunt harum.\" --locale \"en-gb\" --token \"Voluptatem et incidunt dolorem dolorum maxime.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"In laboriosam impedit fugit.\" --locale \"de-de\" --token \"Reprehenderit maxime earum voluptas.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3190,7 +3190,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"c0b\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"hf4\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3208,7 +3208,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"At earum nihil quasi quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ipsa sint.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3226,7 +3226,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"r8n\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"vjv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3244,7 +3244,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"tn4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"mh2\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3264,7 +3264,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"v22\"\n   }' --token \"Dolor eligendi error.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ozo\"\n   }' --token \"Earum sit ipsam neque.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3298,7 +3298,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"yy\" --locale \"de-de\" --token \"Harum iusto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"gcm\" --locale \"de-de\" --token \"Molestiae cum distinctio sit.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3318,7 +3318,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"zxd\",\n      \"extraQuantity\": 5150569001408366223,\n      \"serviceId\": \"9br\"\n   }' --token \"Dolorem modi sint nesciunt deserunt nemo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"d6\",\n      \"extraQuantity\": 440797947138412397,\n      \"serviceId\": \"yon\"\n   }' --token \"Rem voluptatum quae illum quo odit odio.\"")
 }
 
 func upsellOrderUsage() {
@@ -3340,5 +3340,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"g\",\n      \"extraQuantity\": 2203475549486245534,\n      \"gateway\": \"Quisquam ad ut inventore qui quas.\",\n      \"returnUrl\": \"402\",\n      \"serviceId\": \"mdb\"\n   }' --token \"Ut sed.\" --idempotency-key \"ont\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"x8u\",\n      \"extraQuantity\": 6170707015014683402,\n      \"gateway\": \"Magnam sit optio exercitationem.\",\n      \"returnUrl\": \"zv5\",\n      \"serviceId\": \"tur\"\n   }' --token \"Reiciendis et odit qui eum.\" --idempotency-key \"d9l\"")
 }

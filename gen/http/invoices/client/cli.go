@@ -64,7 +64,7 @@ func BuildPayPayload(invoicesPayBody string, invoicesPayInvoiceID string, invoic
 	{
 		err = json.Unmarshal([]byte(invoicesPayBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"gateway\": \"t4x\",\n      \"returnUrl\": \"797\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"gateway\": \"c6a\",\n      \"returnUrl\": \"lv5\"\n   }'")
 		}
 		if body.Gateway != nil {
 			if utf8.RuneCountInString(*body.Gateway) > 64 {
