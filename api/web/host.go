@@ -23,7 +23,8 @@ const Base = shoplink.Base
 
 // HostConfig configures the /checkout/ reference host.
 type HostConfig struct {
-	// DashboardURL is the external account dashboard behind "Login".
+	// DashboardURL is the external account dashboard behind "Login" when it points off the shop
+	// (loginHref); otherwise Login opens the shop's sign-in form.
 	DashboardURL string
 	// APIBase is the widget's API base; default "/checkout/api".
 	APIBase string

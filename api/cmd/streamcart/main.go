@@ -341,7 +341,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, also sealing the console operators' TOTP secrets, the same on every replica; unset: generated on first start and stored")
 	s.String(&cfg.ServerHostname, "server-hostname", "line.streamcart.local:8000", "streaming host of the built-in panel")
 	s.String(&cfg.UsernamePrefix, "username-prefix", "sc", "prefix of generated line usernames")
-	s.String(&cfg.DashboardURL, "dashboard-url", "/checkout/", "account dashboard behind \"Login\"")
+	s.String(&cfg.DashboardURL, "dashboard-url", "/checkout/", "the seller's external account dashboard behind the header's \"Login\" when it points off the shop (another site, or a path outside /checkout/); otherwise Login opens the shop's sign-in form")
 	s.URL(&cfg.SupportURL, "support-url", "", "support site linked from the footer", "http", "https")
 	s.String(&cfg.StoreName, "store-name", "Streamcart", "shop name (/storefront)")
 	s.Bool(&cfg.Examples, "examples", false, "serve the embedding examples under /examples/ (make run sets it); not for a shop taking real orders")
