@@ -19,6 +19,9 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 		Attribute("paymentDeadline", String, "RFC 3339; empty when nothing is due")
 		Attribute("createdAt", String, "RFC 3339")
 		Attribute("quote", QuoteResult, "The priced selection")
+		Attribute("recurring", RecurringResult, "What renews after this order's period, and for how much (as quote.recurring); null for a one-time plan, a free trial and a reseller credit plan", func() {
+			Meta("struct:tag:json", "recurring") // always present, null when nothing renews
+		})
 		Attribute("paymentQuote", PaymentQuote, "What the gateway asks the buyer to pay when it takes another currency than the invoice's (Coinbase: USDC); absent otherwise")
 		Attribute("paymentState", String, "processing: the provider has seen the payment and is confirming it (Coinbase's PROCESSING); the order is still pending and nothing is settled yet. Absent otherwise", func() {
 			Enum("processing")

@@ -32,6 +32,14 @@ var DiscountResult = Type("DiscountResult", func() {
 	Required("code", "type", "value", "amount")
 })
 
+// RecurringResult is what renews after the period paid now: the price of each next period.
+var RecurringResult = Type("RecurringResult", func() {
+	Attribute("amount", Int64, "Minor units of currency (cents): each next period's price at today's catalog prices, the promotion included only when it is recurring", func() { Example(6099) })
+	Attribute("currency", String, func() { Example("EUR") })
+	Attribute("billingCycle", String, "How often it renews", func() { Enum(Cycles...); Example("quarterly") })
+	Required("amount", "currency", "billingCycle")
+})
+
 var QuoteResult = Type("QuoteResult", func() {
 	Attribute("pid", Int)
 	Attribute("billingCycle", String)
@@ -44,6 +52,9 @@ var QuoteResult = Type("QuoteResult", func() {
 		Meta("struct:tag:json", "discount") // always present, null when absent
 	})
 	Attribute("total", Money)
+	Attribute("recurring", RecurringResult, "What renews, and for how much, until the buyer cancels; null for a one-time plan, a free trial and a reseller credit plan", func() {
+		Meta("struct:tag:json", "recurring") // always present, null when nothing renews
+	})
 	Required("pid", "billingCycle", "currency", "extraConnections", "proxyProtection", "lines", "subtotal", "total")
 })
 

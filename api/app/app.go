@@ -289,7 +289,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	bell := job.NewBell()
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
-		ReturnOrigins: []string{base},
+		ReturnOrigins: append([]string{base}, loopbackAliases(base)...),
 		OnPaid:        bell.Ring,
 		Observe:       a.observeOrder,
 		// Free trials: to the order service 0 is no limit.
@@ -457,13 +457,30 @@ func linkBase(cfg *Config) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("listen address %q: %w", cfg.Addr, err)
 	}
-	if ip, err := netip.ParseAddr(host); host == "" || (err == nil && ip.IsUnspecified()) {
+	// Loopback too: the README's address is http://localhost:8080, and a buyer who starts there
+	// must come back there (a session lives on one origin).
+	if ip, err := netip.ParseAddr(host); host == "" || (err == nil && (ip.IsUnspecified() || ip == netip.IPv6Loopback() || ip == netip.AddrFrom4([4]byte{127, 0, 0, 1}))) {
 		host = "localhost"
 	}
 	if port == "80" {
 		return "http://" + host, nil
 	}
 	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// loopbackAliases are the other names of a local shop's origin (http://localhost:8080 is also
+// http://127.0.0.1:8080 and http://[::1]:8080): a buyer who opened the shop on one of them is sent
+// back to it after paying, not to another origin where the session is unknown. None for any other
+// base: a public origin has one name.
+func loopbackAliases(base string) []string {
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme != "http" || u.Hostname() != "localhost" {
+		return nil
+	}
+	if port := u.Port(); port != "" {
+		return []string{"http://" + net.JoinHostPort("127.0.0.1", port), "http://" + net.JoinHostPort("::1", port)}
+	}
+	return []string{"http://127.0.0.1", "http://[::1]"}
 }
 
 // jobAttempts bounds the kinds of job that need not last long: a sweep or a prune that fails is
@@ -534,6 +551,31 @@ func (a *App) Catalog() *catalog.Catalog { return a.catalog.Load() }
 
 // Handler serves the whole site.
 func (a *App) Handler() http.Handler { return a.handler }
+
+// Banner is what `streamcart serve` prints before anything else: where the shop and its console
+// are (on the link base, the address every link is built on), whether it takes real money, and
+// addOperator, the command that adds the first operator.
+func (a *App) Banner(addOperator string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Shop:     %s%s\n", a.base, web.Base)
+	fmt.Fprintf(&b, "Console:  %s%s\n", a.base, web.ConsolePath)
+	var live []string
+	for _, g := range a.Catalog().Gateways {
+		if g.Module != "sandbox" {
+			live = append(live, g.Module)
+		}
+	}
+	switch {
+	case len(live) == 0:
+		b.WriteString("Payments: sandbox: no real money\n")
+	case a.cfg.Payment.TestMode:
+		fmt.Fprintf(&b, "Payments: %s, test mode: no real money\n", strings.Join(live, ", "))
+	default:
+		fmt.Fprintf(&b, "Payments: %s: real money\n", strings.Join(live, ", "))
+	}
+	fmt.Fprintf(&b, "Operator: %s\n", addOperator)
+	return b.String()
+}
 
 // Worker is the job worker (tests drive it).
 func (a *App) Worker() *job.Worker { return a.worker }

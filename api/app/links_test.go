@@ -308,15 +308,17 @@ func TestSandboxFormActionAllowsTheReturnSite(t *testing.T) {
 }
 
 // TestLinksOnTheListenAddress: without a public URL, links are on the address the shop listens
-// on; an unspecified host (":8080", "0.0.0.0", "[::]") is localhost.
+// on; an unspecified host (":8080", "0.0.0.0", "[::]") or the loopback address is localhost.
 func TestLinksOnTheListenAddress(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		for _, tc := range []struct{ addr, want string }{
 			{":8080", "http://localhost:8080"},
 			{"0.0.0.0:9000", "http://localhost:9000"},
 			{"[::]:8082", "http://localhost:8082"},
-			{"127.0.0.1:8080", "http://127.0.0.1:8080"},
-			{"[::1]:8081", "http://[::1]:8081"},
+			{"127.0.0.1:8080", "http://localhost:8080"}, // make run's: the README's address
+			{"[::1]:8081", "http://localhost:8081"},
+			{"localhost:8083", "http://localhost:8083"},
+			{"127.0.0.2:8084", "http://127.0.0.2:8084"},
 			{"shop.internal:80", "http://shop.internal"},
 		} {
 			t.Run(tc.addr, func(t *testing.T) {
@@ -327,5 +329,38 @@ func TestLinksOnTheListenAddress(t *testing.T) {
 				}
 			})
 		}
+	})
+}
+
+// TestLocalShopReturnsToTheBuyersOrigin: a local shop's links are on localhost (the README's
+// address), and a buyer who opened it on 127.0.0.1 or [::1] instead may ask to come back there
+// (same port): the session lives on that origin. Any other origin stays refused, and a public URL
+// has no aliases.
+func TestLocalShopReturnsToTheBuyersOrigin(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t, func(c *app.Config) { c.Addr = "127.0.0.1:8080" })
+		token := s.identify("alias@example.com", "").Token
+		for _, ret := range []string{"http://127.0.0.1:8080/checkout/waiting?order={orderId}", "http://[::1]:8080/checkout/waiting?order={orderId}",
+			"http://localhost:8080/checkout/waiting?order={orderId}"} {
+			p := standard()
+			p.ReturnURL = ptr(ret)
+			o := s.buy(token, p)
+			if !strings.HasPrefix(o.PaymentURL, "http://localhost:8080"+payment.SandboxPath) {
+				t.Fatalf("payment URL %q, want it on http://localhost:8080", o.PaymentURL)
+			}
+		}
+		for _, ret := range []string{"http://127.0.0.1:9090/checkout/", "http://127.0.0.2:8080/checkout/", "http://evil.example/checkout/"} {
+			p := standard()
+			p.ReturnURL = ptr(ret)
+			p.Token = ptr(token)
+			_, err := s.order.Create(t.Context(), &p)
+			wantErr(t, err, "bad_request", "")
+		}
+		pub := newShop(t, func(c *app.Config) { c.Addr = "127.0.0.1:8080"; c.PublicURL = "https://shop.example" })
+		p := standard()
+		p.ReturnURL = ptr("http://127.0.0.1:8080/checkout/")
+		p.Token = ptr(pub.identify("alias@example.com", "").Token)
+		_, err := pub.order.Create(t.Context(), &p)
+		wantErr(t, err, "bad_request", "")
 	})
 }

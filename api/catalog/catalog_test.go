@@ -329,3 +329,35 @@ func TestCanonicalPromoCode(t *testing.T) {
 		}
 	}
 }
+
+// TestParseConsent: consent is optional (no box asked for), {checkbox: true} asks for one, and
+// anything else is refused like any other malformed entry.
+func TestParseConsent(t *testing.T) {
+	base := `defaultCurrency: EUR
+currencies: [{code: EUR, rate: "1"}]
+products: [{pid: 1, group: plan, name: A, cycles: {monthly: {EUR: "1.00"}}}]
+gateways: sandbox
+`
+	for _, tc := range []struct {
+		extra string
+		want  bool
+		err   string
+	}{
+		{"", false, ""},
+		{"consent: {checkbox: false}\n", false, ""},
+		{"consent: {checkbox: true}\n", true, ""},
+		{"consent: {checkbox: yes please}\n", false, "consent.checkbox"},
+		{"consent: {box: true}\n", false, "consent"},
+	} {
+		c, err := catalog.Parse("catalog.yaml", []byte(base+tc.extra))
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want one naming %s", tc.extra, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || c.Consent.Checkbox != tc.want {
+			t.Errorf("%q: checkbox %v, err %v; want %v", tc.extra, c != nil && c.Consent.Checkbox, err, tc.want)
+		}
+	}
+}

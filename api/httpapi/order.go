@@ -186,6 +186,7 @@ func orderResult(o order.Order) *genorder.OrderResult {
 		Total: &genorder.Money{Amount: o.Quote.Total.Amount, Currency: o.Quote.Total.Currency}, CreatedAt: o.CreatedAt.Format(time.RFC3339),
 		Quote: orderQuote(o.Quote),
 	}
+	r.Recurring = r.Quote.Recurring
 	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
 		r.PaymentURL = o.Invoice.PaymentURL
 		r.PaymentDeadline = o.Invoice.Deadline.Format(time.RFC3339)
@@ -207,6 +208,9 @@ func orderQuote(q pricing.Quote) *genorder.QuoteResult {
 	}
 	if d := q.Discount; d != nil {
 		r.Discount = &genorder.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: amount(d.Amount)}
+	}
+	if rc := q.Recurring; rc != nil {
+		r.Recurring = &genorder.RecurringResult{Amount: rc.Amount, Currency: rc.Currency, BillingCycle: string(rc.Cycle)}
 	}
 	return r
 }

@@ -43,6 +43,9 @@ func pricingQuote(q pricing.Quote) *genpricing.QuoteResult {
 	if d := q.Discount; d != nil {
 		r.Discount = &genpricing.DiscountResult{Code: d.Code, Type: d.Type, Value: d.Value, Amount: amount(d.Amount)}
 	}
+	if rc := q.Recurring; rc != nil {
+		r.Recurring = &genpricing.RecurringResult{Amount: rc.Amount, Currency: rc.Currency, BillingCycle: string(rc.Cycle)}
+	}
 	return r
 }
 

@@ -15,8 +15,8 @@ import (
 
 // Nullable names, per component schema, the properties sent as null when absent (design/quote.go:
 // QuoteResult.discount).
-var Nullable = map[string][]string{"QuoteResult": {"discount"}, "ServiceResult": {"renewalInvoiceId", "renewalOrderId", "recurringAmount"},
-	"AdminSubscription": {"renewalInvoiceId", "recurringAmount"}}
+var Nullable = map[string][]string{"QuoteResult": {"discount", "recurring"}, "OrderResult": {"recurring"},
+	"ServiceResult": {"renewalInvoiceId", "renewalOrderId", "recurringAmount"}, "AdminSubscription": {"renewalInvoiceId", "recurringAmount"}}
 
 // ErrMissing means a property to mark is not in the document: the design changed under the list.
 var ErrMissing = errors.New("openapidoc: property not in the document")

@@ -101,6 +101,18 @@ type Quote struct {
 	Total            money.Money   `json:"total"`
 	ExtraConnections int           `json:"extraConnections"`
 	ProxyProtection  bool          `json:"proxyProtection"`
+	// Recurring is what renews after the period this quote pays; nil for a one-time plan, a free
+	// trial (it ends, nothing is charged) and a reseller credit plan. Kept with the order's quote.
+	Recurring *Recurring `json:"recurring,omitempty"`
+}
+
+// Recurring is the price of each next period, as the renewals will bill it (renewal.RecurringQuote):
+// the plan and extras at today's catalog prices, the promotion again only when it is recurring.
+// Amount is in minor units of Currency.
+type Recurring struct {
+	Amount   int64         `json:"amount"`
+	Currency string        `json:"currency"`
+	Cycle    catalog.Cycle `json:"billingCycle"`
 }
 
 // ExtraFromCount turns the storefront's connection count into the extra
@@ -278,6 +290,8 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 	}
 	q.Subtotal = inCur(subtotal)
 	q.Total = inCur(subtotal)
+	// A one-time promotion takes off the first period only: the next ones cost the subtotal.
+	recurring := subtotal
 
 	if strings.TrimSpace(r.PromoCode) != "" {
 		p, err := CheckPromotion(c, r.PromoCode, prod.PID, r.PromoUses, now)
@@ -287,6 +301,12 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 		off := discount(c, p, subtotal, cur)
 		q.Discount = &Discount{Code: p.Code, Type: p.Type, Value: p.Value, Amount: inCur(off)}
 		q.Total = inCur(subtotal - off)
+		if p.Recurring {
+			recurring = q.Total.Amount
+		}
+	}
+	if !prod.Trial && prod.Group != catalog.GroupReseller && cycle.Months() > 0 {
+		q.Recurring = &Recurring{Amount: recurring, Currency: cur.Code, Cycle: cycle}
 	}
 	return q, nil
 }

@@ -186,6 +186,7 @@ func TestQuoteDemo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			got.Recurring = nil // TestQuoteRecurring's
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("quote:\n got %+v\nwant %+v", got, tt.want)
 			}
@@ -501,9 +502,70 @@ func TestQuoteJSON(t *testing.T) {
 	want := `{"pid":2,"billingCycle":"monthly","currency":"EUR",` +
 		`"lines":[{"key":"plan","label":"Standard — Monthly","amount":{"amount":1299,"currency":"EUR"}}],` +
 		`"subtotal":{"amount":1299,"currency":"EUR"},"discount":null,"total":{"amount":1299,"currency":"EUR"},` +
-		`"extraConnections":0,"proxyProtection":false}`
+		`"extraConnections":0,"proxyProtection":false,"recurring":{"amount":1299,"currency":"EUR","billingCycle":"monthly"}}`
 	if string(b) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", b, want)
+	}
+}
+
+// TestQuoteRecurring: what renews is each next period at today's prices: the subtotal after a
+// one-time promotion, the total after a recurring one; nothing for a one-time plan, a free trial
+// or a reseller credit plan.
+func TestQuoteRecurring(t *testing.T) {
+	c := mustParse(t, `defaultCurrency: EUR
+currencies:
+  - {code: EUR, rate: "1"}
+  - {code: GBP, rate: "0.86"}
+configOptions:
+  - {id: 2, name: Extra connections, type: quantity, minQty: 0, maxQty: 4, pricing: {quarterly: {EUR: "8.00"}, monthly: {EUR: "3.00"}}}
+  - {id: 4, name: Proxy protection, type: yesno, pricing: {quarterly: {EUR: "5.00"}, monthly: {EUR: "2.00"}}}
+products:
+  - {pid: 1, group: plan, name: Trial, trial: true, cycles: {onetime: {EUR: 0}}}
+  - {pid: 3, group: plan, name: Premium, cycles: {monthly: {EUR: "15.99"}, quarterly: {EUR: "39.99"}}, configOptions: [2, 4]}
+  - {pid: 5, group: plan, name: Lifetime, cycles: {onetime: {EUR: "49.00"}, monthly: {EUR: "5.00"}}}
+  - {pid: 10, group: reseller, name: Credits, cycles: {monthly: {EUR: "149.00"}}, credits: 100}
+promotions:
+  - {code: ONCE10, type: Percentage, value: "10", appliesTo: [3]}
+  - {code: ALWAYS10, type: Percentage, value: "10", appliesTo: [3], recurring: true}
+gateways: sandbox
+`)
+	none := int64(-1)
+	for _, tc := range []struct {
+		name             string
+		req              pricing.Request
+		total, recurring int64
+		cycle            catalog.Cycle
+		currency         string
+	}{
+		{"one-time promo: then the full price", pricing.Request{PID: 3, Cycle: catalog.Quarterly, ExtraConnections: 2, ProxyProtection: true, PromoCode: "ONCE10"},
+			5489, 6099, catalog.Quarterly, "EUR"},
+		{"recurring promo: then the discounted price", pricing.Request{PID: 3, Cycle: catalog.Quarterly, ExtraConnections: 2, ProxyProtection: true, PromoCode: "ALWAYS10"},
+			5489, 5489, catalog.Quarterly, "EUR"},
+		{"converted", pricing.Request{PID: 3, Cycle: catalog.Monthly, Currency: "GBP"}, 1375, 1375, catalog.Monthly, "GBP"},
+		{"one-time plan", pricing.Request{PID: 5, Cycle: catalog.OneTime}, 4900, none, "", ""},
+		{"the same plan monthly renews", pricing.Request{PID: 5, Cycle: catalog.Monthly}, 500, 500, catalog.Monthly, "EUR"},
+		{"trial", pricing.Request{PID: 1, Cycle: catalog.OneTime}, 0, none, "", ""},
+		{"reseller credits", pricing.Request{PID: 10, Cycle: catalog.Monthly}, 14900, none, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := pricing.QuoteFor(c, tc.req, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.Total.Amount != tc.total {
+				t.Fatalf("total %d, want %d", q.Total.Amount, tc.total)
+			}
+			if tc.recurring == none {
+				if q.Recurring != nil {
+					t.Fatalf("recurring %+v, want nil", *q.Recurring)
+				}
+				return
+			}
+			want := pricing.Recurring{Amount: tc.recurring, Currency: tc.currency, Cycle: tc.cycle}
+			if q.Recurring == nil || *q.Recurring != want {
+				t.Fatalf("recurring %+v, want %+v", q.Recurring, want)
+			}
+		})
 	}
 }
 

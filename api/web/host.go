@@ -26,7 +26,8 @@ const Base = shoplink.Base
 
 // HostConfig configures the /checkout/ reference host.
 type HostConfig struct {
-	// DashboardURL is the external account dashboard behind "Login".
+	// DashboardURL is the external account dashboard behind "Login" when it points off the shop
+	// (loginHref); otherwise Login opens the shop's sign-in form.
 	DashboardURL string
 	// APIBase is the widget's API base; default "/checkout/api".
 	APIBase string
@@ -263,7 +264,7 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 		Base:      Base,
 		Home:      localePath(Base, prefix, ""),
 		API:       h.cfg.APIBase,
-		Dashboard: h.cfg.DashboardURL,
+		Dashboard: loginHref(h.cfg.DashboardURL, localePath(Base, prefix, "")),
 		Support:   h.cfg.SupportURL,
 		Version:   h.version,
 		WidgetSrc: h.widget.src(widgetPrefix),
@@ -301,6 +302,29 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 // copyright fills the footer's line ("© {year} {name}. …").
 func copyright(line string, year int, owner string) string {
 	return strings.NewReplacer("{year}", strconv.Itoa(year), "{name}", owner).Replace(line)
+}
+
+// loginHref is where the header's "Login" goes: the seller's external account dashboard when the
+// setting points off the shop, else (the default, /checkout/) the shop's own sign-in form, the
+// services view of home, which asks a visitor without a session to sign in.
+func loginHref(dashboard, home string) string {
+	if offShop(dashboard) {
+		return dashboard
+	}
+	return home + "?view=services"
+}
+
+// offShop reports whether a dashboard URL leads out of the storefront: an absolute http(s) URL,
+// or a path outside /checkout/ (another application on the same site).
+func offShop(dashboard string) bool {
+	u, err := url.Parse(strings.TrimSpace(dashboard))
+	if err != nil || dashboard == "" {
+		return false
+	}
+	if u.Scheme != "" || u.Host != "" {
+		return u.Scheme == "http" || u.Scheme == "https"
+	}
+	return strings.HasPrefix(u.Path, "/") && !strings.HasPrefix(u.Path, Base) && u.Path+"/" != Base
 }
 
 func (h *host) serveNotFound(w http.ResponseWriter, r *http.Request, prefix string) {

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"compress/gzip"
+	"html"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -509,5 +510,33 @@ func TestHostServesThePayLinkPage(t *testing.T) {
 	}
 	if res := get(t, h, "/checkout/renewal?invoice=inv_01&t=tok.sig"); res.status != http.StatusNotFound {
 		t.Errorf("/checkout/renewal: status = %d, want 404", res.status)
+	}
+}
+
+// TestLoginTarget: the header's Login goes to the seller's external account dashboard when the
+// setting points off the shop; otherwise (the default, /checkout/) it opens the shop's sign-in
+// form (the services view, under the page's locale prefix), never the page it is on.
+func TestLoginTarget(t *testing.T) {
+	for _, tc := range []struct{ setting, path, want string }{
+		{"https://dashboard.example.test/login", "/checkout/", "https://dashboard.example.test/login"},
+		{"/account/", "/checkout/de-de/", "/account/"},
+		{"/checkout/", "/checkout/", "/checkout/?view=services"},
+		{"/checkout/", "/checkout/de-de/success", "/checkout/de-de/?view=services"},
+		{"/checkout", "/checkout/", "/checkout/?view=services"},
+		{"", "/checkout/", "/checkout/?view=services"},
+		{"javascript:alert(1)", "/checkout/", "/checkout/?view=services"},
+	} {
+		t.Run(tc.setting+" "+tc.path, func(t *testing.T) {
+			h := newHost(t, func(c *web.HostConfig) { c.DashboardURL = tc.setting })
+			res := get(t, h, tc.path)
+			want := `class="account-login" href="` + html.EscapeString(tc.want) + `"`
+			if !strings.Contains(res.body, want) {
+				i := strings.Index(res.body, `class="account-login"`)
+				t.Fatalf("%s lacks %s; has %s", tc.path, want, res.body[max(i, 0):min(len(res.body), max(i, 0)+120)])
+			}
+			if !strings.Contains(res.body, `<meta name="streamcart:dashboard" content="`+html.EscapeString(tc.want)+`">`) {
+				t.Errorf("meta streamcart:dashboard is not %s", tc.want)
+			}
+		})
 	}
 }

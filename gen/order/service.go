@@ -123,6 +123,10 @@ type OrderResult struct {
 	CreatedAt string
 	// The priced selection
 	Quote *QuoteResult
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResult `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
@@ -175,6 +179,18 @@ type QuoteResult struct {
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
 	Total    *Money
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResult `json:"recurring"`
+}
+
+type RecurringResult struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64
+	Currency string
+	// How often it renews
+	BillingCycle string
 }
 
 // Error returns an error description.
@@ -291,6 +307,9 @@ func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
 	if vres.Quote != nil {
 		res.Quote = transformOrderviewsQuoteResultViewToQuoteResult(vres.Quote)
 	}
+	if vres.Recurring != nil {
+		res.Recurring = transformOrderviewsRecurringResultViewToRecurringResult(vres.Recurring)
+	}
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformOrderviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
@@ -323,6 +342,9 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 	}
 	if res.Quote != nil {
 		vres.Quote = transformQuoteResultToOrderviewsQuoteResultView(res.Quote)
+	}
+	if res.Recurring != nil {
+		vres.Recurring = transformRecurringResultToOrderviewsRecurringResultView(res.Recurring)
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToOrderviewsPaymentQuoteView(res.PaymentQuote)
@@ -378,6 +400,9 @@ func transformOrderviewsQuoteResultViewToQuoteResult(v *orderviews.QuoteResultVi
 	if v.Total != nil {
 		res.Total = transformOrderviewsMoneyViewToMoney(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = transformOrderviewsRecurringResultViewToRecurringResult(v.Recurring)
+	}
 
 	return res
 }
@@ -409,6 +434,21 @@ func transformOrderviewsDiscountResultViewToDiscountResult(v *orderviews.Discoun
 	}
 	if v.Amount != nil {
 		res.Amount = transformOrderviewsMoneyViewToMoney(v.Amount)
+	}
+
+	return res
+}
+
+// transformOrderviewsRecurringResultViewToRecurringResult builds a value of
+// type *RecurringResult from a value of type *orderviews.RecurringResultView.
+func transformOrderviewsRecurringResultViewToRecurringResult(v *orderviews.RecurringResultView) *RecurringResult {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResult{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
 	}
 
 	return res
@@ -473,6 +513,9 @@ func transformQuoteResultToOrderviewsQuoteResultView(v *QuoteResult) *orderviews
 	if v.Total != nil {
 		res.Total = transformMoneyToOrderviewsMoneyView(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = transformRecurringResultToOrderviewsRecurringResultView(v.Recurring)
+	}
 
 	return res
 }
@@ -504,6 +547,21 @@ func transformDiscountResultToOrderviewsDiscountResultView(v *DiscountResult) *o
 	}
 	if v.Amount != nil {
 		res.Amount = transformMoneyToOrderviewsMoneyView(v.Amount)
+	}
+
+	return res
+}
+
+// transformRecurringResultToOrderviewsRecurringResultView builds a value of
+// type *orderviews.RecurringResultView from a value of type *RecurringResult.
+func transformRecurringResultToOrderviewsRecurringResultView(v *RecurringResult) *orderviews.RecurringResultView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.RecurringResultView{
+		Amount:       &v.Amount,
+		Currency:     &v.Currency,
+		BillingCycle: &v.BillingCycle,
 	}
 
 	return res

@@ -82,6 +82,18 @@ type QuoteResult struct {
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
 	Total    *Money
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResult `json:"recurring"`
+}
+
+type RecurringResult struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64
+	Currency string
+	// How often it renews
+	BillingCycle string
 }
 
 // MakeNotFound builds a goa.ServiceError from an error.

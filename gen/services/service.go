@@ -146,6 +146,10 @@ type OrderResult struct {
 	CreatedAt string
 	// The priced selection
 	Quote *QuoteResult
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResult `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
@@ -205,6 +209,9 @@ type QuoteResult struct {
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
 	Total    *Money
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResult `json:"recurring"`
 }
 
 // RecreatePayload is the payload type of the services service recreate method.
@@ -215,6 +222,15 @@ type RecreatePayload struct {
 	// Language of the catalog texts (names, descriptions, badges); the catalog's
 	// own when absent or untranslated
 	Locale *string
+}
+
+type RecurringResult struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64
+	Currency string
+	// How often it renews
+	BillingCycle string
 }
 
 // RenewPayload is the payload type of the services service renew method.
@@ -530,6 +546,9 @@ func newOrderResult(vres *servicesviews.OrderResultView) *OrderResult {
 	if vres.Quote != nil {
 		res.Quote = transformServicesviewsQuoteResultViewToQuoteResult(vres.Quote)
 	}
+	if vres.Recurring != nil {
+		res.Recurring = transformServicesviewsRecurringResultViewToRecurringResult(vres.Recurring)
+	}
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformServicesviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
@@ -562,6 +581,9 @@ func newOrderResultView(res *OrderResult) *servicesviews.OrderResultView {
 	}
 	if res.Quote != nil {
 		vres.Quote = transformQuoteResultToServicesviewsQuoteResultView(res.Quote)
+	}
+	if res.Recurring != nil {
+		vres.Recurring = transformRecurringResultToServicesviewsRecurringResultView(res.Recurring)
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToServicesviewsPaymentQuoteView(res.PaymentQuote)
@@ -631,6 +653,9 @@ func transformServicesviewsQuoteResultViewToQuoteResult(v *servicesviews.QuoteRe
 	if v.Total != nil {
 		res.Total = transformServicesviewsMoneyViewToMoney(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = transformServicesviewsRecurringResultViewToRecurringResult(v.Recurring)
+	}
 
 	return res
 }
@@ -662,6 +687,22 @@ func transformServicesviewsDiscountResultViewToDiscountResult(v *servicesviews.D
 	}
 	if v.Amount != nil {
 		res.Amount = transformServicesviewsMoneyViewToMoney(v.Amount)
+	}
+
+	return res
+}
+
+// transformServicesviewsRecurringResultViewToRecurringResult builds a value of
+// type *RecurringResult from a value of type
+// *servicesviews.RecurringResultView.
+func transformServicesviewsRecurringResultViewToRecurringResult(v *servicesviews.RecurringResultView) *RecurringResult {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResult{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
 	}
 
 	return res
@@ -715,6 +756,9 @@ func transformQuoteResultToServicesviewsQuoteResultView(v *QuoteResult) *service
 	if v.Total != nil {
 		res.Total = transformMoneyToServicesviewsMoneyView(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = transformRecurringResultToServicesviewsRecurringResultView(v.Recurring)
+	}
 
 	return res
 }
@@ -746,6 +790,22 @@ func transformDiscountResultToServicesviewsDiscountResultView(v *DiscountResult)
 	}
 	if v.Amount != nil {
 		res.Amount = transformMoneyToServicesviewsMoneyView(v.Amount)
+	}
+
+	return res
+}
+
+// transformRecurringResultToServicesviewsRecurringResultView builds a value of
+// type *servicesviews.RecurringResultView from a value of type
+// *RecurringResult.
+func transformRecurringResultToServicesviewsRecurringResultView(v *RecurringResult) *servicesviews.RecurringResultView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.RecurringResultView{
+		Amount:       &v.Amount,
+		Currency:     &v.Currency,
+		BillingCycle: &v.BillingCycle,
 	}
 
 	return res

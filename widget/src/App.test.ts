@@ -128,7 +128,7 @@ describe('history routing', () => {
     await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(api.callsTo('order.create')).toHaveLength(1));
-    expect(api.callsTo('order.create')[0]!.body?.returnUrl).toBe('/checkout/de-de/waiting?order={orderId}');
+    expect(api.callsTo('order.create')[0]!.body?.returnUrl).toBe(`${location.origin}/checkout/de-de/waiting?order={orderId}`);
     await waitFor(() => expect(location.pathname).toBe('/checkout/de-de/creatingOrder'));
   });
 

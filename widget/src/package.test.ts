@@ -18,7 +18,7 @@ describe('package build', () => {
   });
 
   it('loads each screens/ folder after the plan page as a module of its own', async () => {
-    expect(Object.keys(await import('./screens/checkout')).sort()).toEqual(['CheckoutForm', 'runLanding']);
+    expect(Object.keys(await import('./screens/checkout')).sort()).toEqual(['CardTerms', 'CheckoutForm', 'runLanding']);
     expect(Object.keys(await import('./screens/order')).sort()).toEqual(['CreatingOrder', 'Success', 'Waiting']);
     expect(Object.keys(await import('./screens/aftersale')).sort()).toEqual(['AfterSale', 'screens']);
   });

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -35,7 +37,7 @@ import (
 )
 
 const usage = `Usage:
-  streamcart serve [flags]            start the shop (http://127.0.0.1:8080/checkout/)
+  streamcart serve [flags]            start the shop (http://localhost:8080/checkout/)
   streamcart migrate [--db PATH]      apply database migrations
   streamcart catalog import FILE      validate a catalog file and make it the shop's catalog
   streamcart catalog check FILE       validate a catalog file only
@@ -63,6 +65,49 @@ const usage = `Usage:
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments, renewals) only read: they refuse a database that does not exist.
 `
+
+// heldWriter keeps what is written to it while held, and writes it to w on release; then it
+// writes through.
+type heldWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	held bool
+	buf  bytes.Buffer
+}
+
+func (h *heldWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held {
+		return h.buf.Write(p)
+	}
+	return h.w.Write(p)
+}
+
+func (h *heldWriter) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held {
+		h.held = false
+		_, _ = h.w.Write(h.buf.Bytes())
+		h.buf.Reset()
+	}
+}
+
+// operatorAddCommand is the command that adds a console operator to the database db, as the
+// banner of serve prints it: with this binary's path, and the database when it is not the
+// default one (a postgres:// URL by its variable: it may hold a password).
+func operatorAddCommand(db string) string {
+	cmd := os.Args[0] + " operator add you@example.com --role owner"
+	switch {
+	case db == defaultDB:
+	case strings.Contains(db, "://"):
+		cmd = "STREAMCART_DB=… " + cmd
+	default:
+		cmd += " --db " + db
+	}
+	return cmd
+}
 
 // version is the release, set at link time (-ldflags "-X main.version=v1.2.3"); empty: the
 // module version Go recorded, "(devel)" for a build from a work tree.
@@ -98,7 +143,10 @@ func command(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		out := logbuf.New(os.Stderr)
+		// The banner (the shop's address first) comes before any log line: those written while
+		// the shop opens wait for it.
+		held := &heldWriter{w: os.Stderr, held: true}
+		out := logbuf.New(held)
 		defer out.Close() // after the shop's own Close: its last lines are written too
 		log, logJSON, err := newLogger(out, cfg.LogLevel, cfg.LogFormat)
 		if err != nil {
@@ -116,9 +164,12 @@ func command(ctx context.Context, args []string) error {
 		}
 		a, err := app.Open(ctx, cfg, log)
 		if err != nil {
+			held.release()
 			return err
 		}
 		defer a.Close()
+		fmt.Print(a.Banner(operatorAddCommand(cfg.DB)))
+		held.release()
 		return a.Run(ctx)
 	case "migrate":
 		var cfg app.Config
@@ -290,7 +341,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Secret(&cfg.SecretKey, "secret-key", "base64 HMAC key (at least 32 bytes) for session tokens, also sealing the console operators' TOTP secrets, the same on every replica; unset: generated on first start and stored")
 	s.String(&cfg.ServerHostname, "server-hostname", "line.streamcart.local:8000", "streaming host of the built-in panel")
 	s.String(&cfg.UsernamePrefix, "username-prefix", "sc", "prefix of generated line usernames")
-	s.String(&cfg.DashboardURL, "dashboard-url", "/checkout/", "account dashboard behind \"Login\"")
+	s.String(&cfg.DashboardURL, "dashboard-url", "/checkout/", "the seller's external account dashboard behind the header's \"Login\" when it points off the shop (another site, or a path outside /checkout/); otherwise Login opens the shop's sign-in form")
 	s.URL(&cfg.SupportURL, "support-url", "", "support site linked from the footer", "http", "https")
 	s.String(&cfg.StoreName, "store-name", "Streamcart", "shop name (/storefront)")
 	s.Bool(&cfg.Examples, "examples", false, "serve the embedding examples under /examples/ (make run sets it); not for a shop taking real orders")
@@ -347,8 +398,11 @@ func publicURLSetting(s *config.Set, cfg *app.Config) {
 }
 
 // dbSetting is the database, the one setting every command that opens it reads.
+// defaultDB is the database of every command without --db.
+const defaultDB = "./data/streamcart.db"
+
 func dbSetting(s *config.Set, cfg *app.Config) {
-	cfg.DB = "./data/streamcart.db"
+	cfg.DB = defaultDB
 	s.Func("db", cfg.DB, "", "SQLite database file (created with its directory by serve and migrate), or a postgres:// URL", func(v string) error {
 		cfg.DB = strings.TrimPrefix(v, "sqlite://")
 		return nil

@@ -16,6 +16,7 @@ import {
   currencyLabel,
   parseCurrencies,
   safeHttpURL,
+  offShop,
 } from './policy.js';
 import { renderRows } from './posters.js';
 
@@ -230,10 +231,13 @@ currencySelect?.addEventListener('change', () => {
   call('setCurrency', currencySelect.value);
 });
 
-// 5. Session: sign-out only for signed-in visitors.
+// 5. Session: sign-out only for signed-in visitors, "Already have an account? Login" only for the
+//    others: never both.
 const signOutButton = document.querySelector('[data-testid="signout-button"]');
+const accountLogin = document.querySelector('.account');
 function showSession(detail) {
   const signedIn = !!detail?.signedIn;
+  if (accountLogin) accountLogin.hidden = signedIn;
   // The focused sign-out button is about to disappear: keyboard focus goes to the page's content
   // (the skip link's target) instead of falling back to the top of the document.
   if (!signedIn && signOutButton && document.activeElement === signOutButton) {
@@ -308,8 +312,9 @@ function showStorefront(data) {
       a.href = frag ? `${support.split('#')[0]}#${frag}` : support;
     });
   }
+  // The storefront's own dashboard, when it leads out of the shop and the page's setting does not.
   const dashboard = safeHttpURL(data?.dashboardUrl);
-  if (dashboard && !config.dashboard)
+  if (dashboard && offShop(dashboard, location.href, config.base) && !offShop(config.dashboard, location.href, config.base))
     document.querySelectorAll('a[data-dashboard-link]').forEach((a) => {
       a.href = dashboard;
     });

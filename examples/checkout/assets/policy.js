@@ -103,3 +103,15 @@ export function safeHttpURL(url) {
     return '';
   }
 }
+
+/**
+ * offShop says whether an account dashboard URL leads out of the storefront (another origin, or a
+ * path outside base): only then is it behind "Login"; the storefront's own address would only
+ * reload the page, so "Login" opens the sign-in form instead.
+ */
+export function offShop(url, here, base = '/checkout/') {
+  const abs = safeHttpURL(url ? new URL(String(url), here).href : '');
+  if (!abs) return false;
+  const u = new URL(abs);
+  return u.origin !== new URL(here).origin || !(u.pathname + '/').startsWith(base);
+}

@@ -14,6 +14,7 @@ import {
   currencyLabel,
   parseCurrencies,
   safeHttpURL,
+  offShop,
   POSTERS_PER_ROW,
 } from '../assets/policy.js';
 import { posterSpecs } from '../assets/posters.js';
@@ -117,6 +118,14 @@ test('currencyLabel and parseCurrencies', () => {
 test('safeHttpURL only passes absolute http(s) URLs', () => {
   assert.equal(safeHttpURL('https://help.example/x'), 'https://help.example/x');
   for (const bad of ['javascript:alert(1)', '/relative', '', null, 'data:text/html,x']) assert.equal(safeHttpURL(bad), '');
+});
+
+test('offShop: only a dashboard out of the storefront is behind Login', () => {
+  const here = 'http://localhost:8080/checkout/de-de/';
+  for (const off of ['https://account.example/login', 'http://localhost:9000/checkout/', '/account/', 'http://localhost:8080/account'])
+    assert.equal(offShop(off, here), true, off);
+  for (const on of ['/checkout/', '/checkout', 'http://localhost:8080/checkout/?x=1', '', null, 'javascript:alert(1)'])
+    assert.equal(offShop(on, here), false, String(on));
 });
 
 test('two rows of 12 distinct invented posters', () => {

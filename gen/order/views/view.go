@@ -36,6 +36,10 @@ type OrderResultView struct {
 	CreatedAt *string
 	// The priced selection
 	Quote *QuoteResultView
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultView `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteView
@@ -65,6 +69,9 @@ type QuoteResultView struct {
 	// null when no promo code applies
 	Discount *DiscountResultView `json:"discount"`
 	Total    *MoneyView
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultView `json:"recurring"`
 }
 
 // QuoteLineView is a type that runs validations on a projected type.
@@ -82,6 +89,16 @@ type DiscountResultView struct {
 	Value *string
 	// Amount taken off the subtotal
 	Amount *MoneyView
+}
+
+// RecurringResultView is a type that runs validations on a projected type.
+type RecurringResultView struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   *int64
+	Currency *string
+	// How often it renews
+	BillingCycle *string
 }
 
 // PaymentQuoteView is a type that runs validations on a projected type.
@@ -114,6 +131,7 @@ var (
 			"paymentDeadline",
 			"createdAt",
 			"quote",
+			"recurring",
 			"paymentQuote",
 			"paymentState",
 		},
@@ -177,6 +195,11 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	}
 	if result.Quote != nil {
 		if err2 := ValidateQuoteResultView(result.Quote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Recurring != nil {
+		if err2 := ValidateRecurringResultView(result.Recurring); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -252,6 +275,11 @@ func ValidateQuoteResultView(result *QuoteResultView) (err error) {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if result.Recurring != nil {
+		if err2 := ValidateRecurringResultView(result.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	return
 }
 
@@ -292,6 +320,26 @@ func ValidateDiscountResultView(result *DiscountResultView) (err error) {
 	if result.Amount != nil {
 		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateRecurringResultView runs the validations defined on
+// RecurringResultView.
+func ValidateRecurringResultView(result *RecurringResultView) (err error) {
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "result"))
+	}
+	if result.BillingCycle != nil {
+		if !(*result.BillingCycle == "monthly" || *result.BillingCycle == "quarterly" || *result.BillingCycle == "semiannually" || *result.BillingCycle == "annually" || *result.BillingCycle == "biennially" || *result.BillingCycle == "triennially" || *result.BillingCycle == "onetime") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.billingCycle", *result.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
 		}
 	}
 	return

@@ -96,6 +96,10 @@ type OrderResultView struct {
 	CreatedAt *string
 	// The priced selection
 	Quote *QuoteResultView
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultView `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteView
@@ -117,6 +121,9 @@ type QuoteResultView struct {
 	// null when no promo code applies
 	Discount *DiscountResultView `json:"discount"`
 	Total    *MoneyView
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultView `json:"recurring"`
 }
 
 // QuoteLineView is a type that runs validations on a projected type.
@@ -134,6 +141,16 @@ type DiscountResultView struct {
 	Value *string
 	// Amount taken off the subtotal
 	Amount *MoneyView
+}
+
+// RecurringResultView is a type that runs validations on a projected type.
+type RecurringResultView struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   *int64
+	Currency *string
+	// How often it renews
+	BillingCycle *string
 }
 
 // PaymentQuoteView is a type that runs validations on a projected type.
@@ -192,6 +209,7 @@ var (
 			"paymentDeadline",
 			"createdAt",
 			"quote",
+			"recurring",
 			"paymentQuote",
 			"paymentState",
 		},
@@ -385,6 +403,11 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if result.Recurring != nil {
+		if err2 := ValidateRecurringResultView(result.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	if result.PaymentQuote != nil {
 		if err2 := ValidatePaymentQuoteView(result.PaymentQuote); err2 != nil {
 			err = goa.MergeErrors(err, err2)
@@ -446,6 +469,11 @@ func ValidateQuoteResultView(result *QuoteResultView) (err error) {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if result.Recurring != nil {
+		if err2 := ValidateRecurringResultView(result.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	return
 }
 
@@ -486,6 +514,26 @@ func ValidateDiscountResultView(result *DiscountResultView) (err error) {
 	if result.Amount != nil {
 		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateRecurringResultView runs the validations defined on
+// RecurringResultView.
+func ValidateRecurringResultView(result *RecurringResultView) (err error) {
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "result"))
+	}
+	if result.BillingCycle != nil {
+		if !(*result.BillingCycle == "monthly" || *result.BillingCycle == "quarterly" || *result.BillingCycle == "semiannually" || *result.BillingCycle == "annually" || *result.BillingCycle == "biennially" || *result.BillingCycle == "triennially" || *result.BillingCycle == "onetime") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.billingCycle", *result.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
 		}
 	}
 	return

@@ -67,6 +67,9 @@ export const StorefrontSchema = v.object({
   cards: v.optional(v.array(v.object({ title: v.string(), text: v.string(), url: v.string(), icon: v.optional(v.string(), '') })), []),
   dashboardUrl: v.optional(v.string(), ''),
   supportUrl: v.optional(v.string(), ''),
+  // Read by the checkout chunk (ui/terms.tsx checks their shape there): legal pages by name, the consent box.
+  legal: v.optional(v.unknown()),
+  consent: v.optional(v.unknown()),
 });
 
 export const ErrorBodySchema = v.object({

@@ -34,9 +34,15 @@ describe('memory routing', () => {
 
 describe('history routing', () => {
   it('hands out addresses under the base and the locale prefix', () => {
-    expect(returnUrl(history, 'resellers/waiting', 's1')).toBe('/checkout/de-de/resellers/waiting?order={orderId}&upsell=s1');
-    expect(returnUrl(history, 'waiting')).toBe('/checkout/de-de/waiting?order={orderId}');
-    expect(renewReturnUrl(history, 'inv_1', 'tok')).toBe('/checkout/de-de/renew?invoice=inv_1&t=tok&return=1');
+    // On this page's origin: a local shop answers on localhost and 127.0.0.1, the session on one of them.
+    expect(returnUrl(history, 'resellers/waiting', 's1')).toBe(
+      `${location.origin}/checkout/de-de/resellers/waiting?order={orderId}&upsell=s1`,
+    );
+    expect(returnUrl(history, 'waiting', undefined, 'http://127.0.0.1:8080/checkout/')).toBe(
+      'http://127.0.0.1:8080/checkout/de-de/waiting?order={orderId}',
+    );
+    expect(returnUrl(history, 'waiting')).toBe(`${location.origin}/checkout/de-de/waiting?order={orderId}`);
+    expect(renewReturnUrl(history, 'inv_1', 'tok')).toBe(`${location.origin}/checkout/de-de/renew?invoice=inv_1&t=tok&return=1`);
     expect(viewUrl(history, 'upsell')).toBe('/checkout/de-de/upsell');
     expect(servicesHref(history)).toBe('/checkout/de-de/?view=services');
     expect(homeHref({ ...history, prefix: null })).toBe('/checkout/');

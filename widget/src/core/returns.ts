@@ -23,13 +23,22 @@ export function pageUrl(href: string = location.href): string {
  */
 export function returnUrl(at: Place, waiting: 'waiting' | 'resellers/waiting', upsell?: string, href?: string): string {
   const extra = upsell ? `&${new URLSearchParams(at.routing === 'history' ? { upsell } : { sc_upsell: upsell })}` : '';
-  if (at.routing === 'history') return formatLocation(at.base, at.prefix, waiting, {}) + '?order={orderId}' + extra;
+  if (at.routing === 'history') return onThisOrigin(formatLocation(at.base, at.prefix, waiting, {}), href) + '?order={orderId}' + extra;
   return `${pageUrl(href)}sc_order={orderId}${extra}`;
+}
+
+/**
+ * A path of history routing on this page's origin: the buyer comes back to the origin the session
+ * lives on (a local shop answers on localhost and 127.0.0.1 alike; a path would be made absolute
+ * on the shop's one configured address).
+ */
+function onThisOrigin(path: string, href: string = location.href): string {
+  return new URL(href).origin + path;
 }
 
 /** Where a renewal invoice's payment page sends the buyer back: its /renew page, marked as a return. */
 export function renewReturnUrl(at: Place, invoice: string, t: string, href?: string): string {
-  if (at.routing === 'history') return formatLocation(at.base, at.prefix, 'renew', { invoice, t, return: '1' });
+  if (at.routing === 'history') return onThisOrigin(formatLocation(at.base, at.prefix, 'renew', { invoice, t, return: '1' }), href);
   return `${pageUrl(href)}${new URLSearchParams({ sc_invoice: invoice, sc_t: t, sc_return: '1' })}`;
 }
 
@@ -39,4 +48,9 @@ export function viewUrl(at: Place, view: 'services' | 'upsell', href?: string): 
     return view === 'upsell' ? formatLocation(at.base, at.prefix, 'upsell') : formatLocation(at.base, at.prefix, '', { view: 'services' });
   }
   return `${pageUrl(href)}sc_view=${view}`;
+}
+
+/** The services view as a payment's way back (a renewal paid from there): on this page's origin, as returnUrl. */
+export function viewReturnUrl(at: Place, href?: string): string {
+  return at.routing === 'history' ? onThisOrigin(viewUrl(at, 'services'), href) : viewUrl(at, 'services', href);
 }

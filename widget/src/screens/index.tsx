@@ -99,6 +99,7 @@ const order = () => import('./order');
 
 // The order pages follow Pay: their texts come with the form's (in parallel), so Pay never waits on them.
 export const CheckoutForm = screen(['checkout', 'order'], () => checkout().then((m) => m.CheckoutForm));
+export const CardTerms = screen(['checkout'], () => checkout().then((m) => m.CardTerms));
 export const CreatingOrder = screen(['order'], () => order().then((m) => m.CreatingOrder));
 export const Waiting = screen(['order'], () => order().then((m) => m.Waiting));
 export const Success = screen(['order'], () => order().then((m) => m.Success));

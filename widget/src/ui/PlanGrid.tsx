@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import type { Cycle, Product } from '../api/schemas';
 import { useCheckout, useController, useI18n } from './context';
 import { Icon } from './icons';
@@ -11,6 +11,8 @@ interface Props {
   /** Enter on a card: chosen, on to the checkout form (Space only chooses, as on a radio). */
   onContinue?: () => void;
   busy?: boolean;
+  /** A card's terms (what renews, the saving against monthly), rendered by the checkout chunk once it is there. */
+  terms?: (product: Product, cycle: Cycle | null) => ReactNode;
 }
 
 /** The cycle a card shows: the chosen one when the plan offers it, else the plan's first. */
@@ -33,7 +35,7 @@ export function StoreLogo() {
 }
 
 /** Three plan cards as one radio group (arrow keys move the choice, as with native radios). */
-export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, busy }: Props) {
+export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, busy, terms }: Props) {
   const { t, money } = useI18n();
   const refs = useRef<(HTMLDivElement | null)[]>([]);
 
@@ -88,7 +90,6 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
               <h3 className="sc-plan-name" id={`sc-plan-${p.pid}-name`}>
                 {p.name}
               </h3>
-              {p.saveBadge && <span className="sc-badge sc-badge-save">{p.saveBadge}</span>}
               {p.trial && <span className="sc-badge sc-badge-trial">{t.freeTrial}</span>}
             </div>
             <div className="sc-plan-price" id={`sc-plan-${p.pid}-price`}>
@@ -114,6 +115,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
                 <span>{p.guarantee}</span>
               </p>
             )}
+            {terms?.(p, cy)}
             <span className="sc-plan-select" aria-hidden="true">
               {selected ? (
                 <>

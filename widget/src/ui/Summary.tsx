@@ -3,6 +3,7 @@ import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
 import { formatDecimal, toDefaultCurrency } from '../i18n/amounts';
 import type { Attempt } from '../core/state';
 import { useErrorText, useTexts } from './texts';
+import { consentParts, renewalOf, TermsLink, useRenewalText } from './terms';
 import { Icon } from './icons';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';
@@ -21,6 +22,8 @@ interface Props {
   canPay: boolean;
   onPay: () => void;
   onConfirmPrice: () => void;
+  /** The catalog asks for a ticked box to accept the terms: its state, and whether Pay was pressed without it. */
+  consent?: { checked: boolean; missing: boolean; onChange: (v: boolean) => void } | null;
 }
 
 export function Summary(props: Props) {
@@ -32,6 +35,9 @@ export function Summary(props: Props) {
   const free = !!quote && quote.total.amount === 0;
   const off = !props.canPay || busy || attempt.status === 'priceChanged';
   const [payFocused, setPayFocused] = useState(false);
+  const renewalText = useRenewalText();
+  // What renews is the quote's (the server's); before a quote, the plan's own rule.
+  const renewal = product ? renewalOf(product, cycle, quote) : null;
 
   function label(line: Quote['lines'][number]): string {
     switch (line.key) {
@@ -95,6 +101,12 @@ export function Summary(props: Props) {
           {quote ? money(quote.total) : '—'}
         </strong>
       </div>
+      {quote && renewal && (
+        <p className="sc-renewal" data-testid="renewal-terms">
+          {renewal.kind === 'renews' && `${t.dueToday}: ${money(quote.total)}. `}
+          {renewalText(renewal)}
+        </p>
+      )}
       {conversion && <p className="sc-conversion">{conversion}</p>}
       {quoteLoading && quote && (
         <p className="sc-muted sc-small" role="status">
@@ -139,6 +151,27 @@ export function Summary(props: Props) {
         <input type="checkbox" checked={props.subscribe} onChange={(e) => props.onSubscribe(e.target.checked)} />
         <span>{t.subscribe}</span>
       </label>
+      {renewal &&
+        (props.consent ? (
+          <>
+            <label className="sc-check sc-consent">
+              <input
+                type="checkbox"
+                checked={props.consent.checked}
+                data-testid="consent-checkbox"
+                aria-invalid={props.consent.missing || undefined}
+                aria-describedby={props.consent.missing ? 'sc-consent-error' : undefined}
+                onChange={(e) => props.consent?.onChange(e.target.checked)}
+              />
+              <span>{t.consentCheck(<TermsLink key="terms" />)}</span>
+            </label>
+            {props.consent.missing && (
+              <p className="sc-field-error" id="sc-consent-error" role="alert" data-testid="consent-error">
+                {t.consentRequired}
+              </p>
+            )}
+          </>
+        ) : null)}
       <button
         type="button"
         className="sc-btn sc-btn-primary sc-pay"
@@ -169,6 +202,11 @@ export function Summary(props: Props) {
           t.pay('…')
         )}
       </button>
+      {renewal && (
+        <p className="sc-consent" data-testid="consent-line">
+          {consentParts(renewal, <TermsLink key="terms" />, t, money)}
+        </p>
+      )}
       <p className="sc-secure">{free ? t.noCreditCard : t.secure}</p>
     </aside>
   );

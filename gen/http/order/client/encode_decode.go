@@ -572,6 +572,9 @@ func unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(v *QuoteResultR
 		res.Discount = unmarshalDiscountResultResponseBodyToOrderviewsDiscountResultView(v.Discount)
 	}
 	res.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Total)
+	if v.Recurring != nil {
+		res.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(v.Recurring)
+	}
 
 	return res
 }
@@ -601,6 +604,22 @@ func unmarshalDiscountResultResponseBodyToOrderviewsDiscountResultView(v *Discou
 		Value: v.Value,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Amount)
+
+	return res
+}
+
+// unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView builds a
+// value of type *orderviews.RecurringResultView from a value of type
+// *RecurringResultResponseBody.
+func unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(v *RecurringResultResponseBody) *orderviews.RecurringResultView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.RecurringResultView{
+		Amount:       v.Amount,
+		Currency:     v.Currency,
+		BillingCycle: v.BillingCycle,
+	}
 
 	return res
 }
@@ -646,6 +665,9 @@ func unmarshalQuoteResultResponseBodyToOrderQuoteResult(v *QuoteResultResponseBo
 		res.Discount = unmarshalDiscountResultResponseBodyToOrderDiscountResult(v.Discount)
 	}
 	res.Total = unmarshalMoneyResponseBodyToOrderMoney(v.Total)
+	if v.Recurring != nil {
+		res.Recurring = unmarshalRecurringResultResponseBodyToOrderRecurringResult(v.Recurring)
+	}
 
 	return res
 }
@@ -685,6 +707,22 @@ func unmarshalDiscountResultResponseBodyToOrderDiscountResult(v *DiscountResultR
 		Value: *v.Value,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToOrderMoney(v.Amount)
+
+	return res
+}
+
+// unmarshalRecurringResultResponseBodyToOrderRecurringResult builds a value of
+// type *order.RecurringResult from a value of type
+// *RecurringResultResponseBody.
+func unmarshalRecurringResultResponseBodyToOrderRecurringResult(v *RecurringResultResponseBody) *order.RecurringResult {
+	if v == nil {
+		return nil
+	}
+	res := &order.RecurringResult{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
+	}
 
 	return res
 }

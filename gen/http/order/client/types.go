@@ -59,6 +59,10 @@ type CreateResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -86,6 +90,10 @@ type GetResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -113,6 +121,10 @@ type CancelResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -394,6 +406,9 @@ type QuoteResultResponseBody struct {
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
 	Total    *MoneyResponseBody          `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -411,6 +426,16 @@ type DiscountResultResponseBody struct {
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
 	// Amount taken off the subtotal
 	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// How often it renews
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
 }
 
 // PaymentQuoteResponseBody is used to define fields on response body types.
@@ -481,6 +506,9 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 	}
 	v.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Total)
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
+	if body.Recurring != nil {
+		v.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(body.Recurring)
+	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
 	}
@@ -636,6 +664,9 @@ func NewGetOrderResultOK(body *GetResponseBody) *orderviews.OrderResultView {
 	}
 	v.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Total)
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
+	if body.Recurring != nil {
+		v.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(body.Recurring)
+	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
 	}
@@ -690,6 +721,9 @@ func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultVie
 	}
 	v.Total = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Total)
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
+	if body.Recurring != nil {
+		v.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(body.Recurring)
+	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
 	}
@@ -1132,6 +1166,11 @@ func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) 
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if body.Recurring != nil {
+		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	return
 }
 
@@ -1173,6 +1212,26 @@ func ValidateDiscountResultResponseBody(body *DiscountResultResponseBody) (err e
 	if body.Amount != nil {
 		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateRecurringResultResponseBody runs the validations defined on
+// RecurringResultResponseBody
+func ValidateRecurringResultResponseBody(body *RecurringResultResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "body"))
+	}
+	if body.BillingCycle != nil {
+		if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", *body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
 		}
 	}
 	return

@@ -465,6 +465,9 @@ func marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(v *orderviews.Quo
 	if v.Total != nil {
 		res.Total = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(v.Recurring)
+	}
 
 	return res
 }
@@ -497,6 +500,22 @@ func marshalOrderviewsDiscountResultViewToDiscountResultResponseBody(v *ordervie
 	}
 	if v.Amount != nil {
 		res.Amount = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalOrderviewsRecurringResultViewToRecurringResultResponseBody builds a
+// value of type *RecurringResultResponseBody from a value of type
+// *orderviews.RecurringResultView.
+func marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(v *orderviews.RecurringResultView) *RecurringResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResultResponseBody{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
 	}
 
 	return res
@@ -551,6 +570,9 @@ func marshalOrderQuoteResultToQuoteResultResponseBody(v *order.QuoteResult) *Quo
 	if v.Total != nil {
 		res.Total = marshalOrderMoneyToMoneyResponseBody(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = marshalOrderRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
 
 	return res
 }
@@ -593,6 +615,22 @@ func marshalOrderDiscountResultToDiscountResultResponseBody(v *order.DiscountRes
 	}
 	if v.Amount != nil {
 		res.Amount = marshalOrderMoneyToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalOrderRecurringResultToRecurringResultResponseBody builds a value of
+// type *RecurringResultResponseBody from a value of type
+// *order.RecurringResult.
+func marshalOrderRecurringResultToRecurringResultResponseBody(v *order.RecurringResult) *RecurringResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResultResponseBody{
+		Amount:       v.Amount,
+		Currency:     v.Currency,
+		BillingCycle: v.BillingCycle,
 	}
 
 	return res

@@ -61,6 +61,9 @@ type CreateResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -88,6 +91,9 @@ type GetResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -115,6 +121,9 @@ type CancelResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -388,6 +397,9 @@ type QuoteResultResponseBody struct {
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
 	Total    *MoneyResponseBody          `form:"total" json:"total" xml:"total"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -404,6 +416,16 @@ type DiscountResultResponseBody struct {
 	Type   string             `form:"type" json:"type" xml:"type"`
 	Value  string             `form:"value" json:"value" xml:"value"`
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// How often it renews
+	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
 }
 
 // PaymentQuoteResponseBody is used to define fields on response body types.
@@ -456,6 +478,9 @@ func NewCreateResponseBody(res *orderviews.OrderResultView) *CreateResponseBody 
 	if res.Quote != nil {
 		body.Quote = marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
 	}
+	if res.Recurring != nil {
+		body.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
+	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
 	}
@@ -489,6 +514,9 @@ func NewGetResponseBody(res *orderviews.OrderResultView) *GetResponseBody {
 	if res.Quote != nil {
 		body.Quote = marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
 	}
+	if res.Recurring != nil {
+		body.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
+	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
 	}
@@ -521,6 +549,9 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 	}
 	if res.Quote != nil {
 		body.Quote = marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
+	}
+	if res.Recurring != nil {
+		body.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)

@@ -175,3 +175,19 @@ func unmarshalDiscountResultResponseBodyToPricingDiscountResult(v *DiscountResul
 
 	return res
 }
+
+// unmarshalRecurringResultResponseBodyToPricingRecurringResult builds a value
+// of type *pricing.RecurringResult from a value of type
+// *RecurringResultResponseBody.
+func unmarshalRecurringResultResponseBodyToPricingRecurringResult(v *RecurringResultResponseBody) *pricing.RecurringResult {
+	if v == nil {
+		return nil
+	}
+	res := &pricing.RecurringResult{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
+	}
+
+	return res
+}

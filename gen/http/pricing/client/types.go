@@ -39,6 +39,9 @@ type QuoteResponseBody struct {
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
 	Total    *MoneyResponseBody          `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 }
 
 // QuoteNotFoundResponseBody is the type of the "pricing" service "quote"
@@ -120,6 +123,16 @@ type DiscountResultResponseBody struct {
 	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 }
 
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// How often it renews
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+}
+
 // NewQuoteRequestBody builds the HTTP request body from the payload of the
 // "quote" endpoint of the "pricing" service.
 func NewQuoteRequestBody(p *pricing.QuoteRequest) *QuoteRequestBody {
@@ -169,6 +182,9 @@ func NewQuoteResultOK(body *QuoteResponseBody) *pricing.QuoteResult {
 		v.Discount = unmarshalDiscountResultResponseBodyToPricingDiscountResult(body.Discount)
 	}
 	v.Total = unmarshalMoneyResponseBodyToPricingMoney(body.Total)
+	if body.Recurring != nil {
+		v.Recurring = unmarshalRecurringResultResponseBodyToPricingRecurringResult(body.Recurring)
+	}
 
 	return v
 }
@@ -261,6 +277,11 @@ func ValidateQuoteResponseBody(body *QuoteResponseBody) (err error) {
 	}
 	if body.Total != nil {
 		if err2 := ValidateMoneyResponseBody(body.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Recurring != nil {
+		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -388,6 +409,26 @@ func ValidateDiscountResultResponseBody(body *DiscountResultResponseBody) (err e
 	if body.Amount != nil {
 		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateRecurringResultResponseBody runs the validations defined on
+// RecurringResultResponseBody
+func ValidateRecurringResultResponseBody(body *RecurringResultResponseBody) (err error) {
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "body"))
+	}
+	if body.BillingCycle != nil {
+		if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", *body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
 		}
 	}
 	return

@@ -158,3 +158,19 @@ func marshalPricingDiscountResultToDiscountResultResponseBody(v *pricing.Discoun
 
 	return res
 }
+
+// marshalPricingRecurringResultToRecurringResultResponseBody builds a value of
+// type *RecurringResultResponseBody from a value of type
+// *pricing.RecurringResult.
+func marshalPricingRecurringResultToRecurringResultResponseBody(v *pricing.RecurringResult) *RecurringResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResultResponseBody{
+		Amount:       v.Amount,
+		Currency:     v.Currency,
+		BillingCycle: v.BillingCycle,
+	}
+
+	return res
+}

@@ -41,6 +41,9 @@ type QuoteResponseBody struct {
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
 	Total    *MoneyResponseBody          `form:"total" json:"total" xml:"total"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 }
 
 // QuoteNotFoundResponseBody is the type of the "pricing" service "quote"
@@ -122,6 +125,16 @@ type DiscountResultResponseBody struct {
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
 }
 
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// How often it renews
+	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+}
+
 // NewQuoteResponseBody builds the HTTP response body from the result of the
 // "quote" endpoint of the "pricing" service.
 func NewQuoteResponseBody(res *pricing.QuoteResult) *QuoteResponseBody {
@@ -152,6 +165,9 @@ func NewQuoteResponseBody(res *pricing.QuoteResult) *QuoteResponseBody {
 	}
 	if res.Total != nil {
 		body.Total = marshalPricingMoneyToMoneyResponseBody(res.Total)
+	}
+	if res.Recurring != nil {
+		body.Recurring = marshalPricingRecurringResultToRecurringResultResponseBody(res.Recurring)
 	}
 	return body
 }

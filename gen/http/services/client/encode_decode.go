@@ -1556,6 +1556,9 @@ func unmarshalQuoteResultResponseBodyToServicesviewsQuoteResultView(v *QuoteResu
 		res.Discount = unmarshalDiscountResultResponseBodyToServicesviewsDiscountResultView(v.Discount)
 	}
 	res.Total = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Total)
+	if v.Recurring != nil {
+		res.Recurring = unmarshalRecurringResultResponseBodyToServicesviewsRecurringResultView(v.Recurring)
+	}
 
 	return res
 }
@@ -1586,6 +1589,22 @@ func unmarshalDiscountResultResponseBodyToServicesviewsDiscountResultView(v *Dis
 		Value: v.Value,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Amount)
+
+	return res
+}
+
+// unmarshalRecurringResultResponseBodyToServicesviewsRecurringResultView
+// builds a value of type *servicesviews.RecurringResultView from a value of
+// type *RecurringResultResponseBody.
+func unmarshalRecurringResultResponseBodyToServicesviewsRecurringResultView(v *RecurringResultResponseBody) *servicesviews.RecurringResultView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.RecurringResultView{
+		Amount:       v.Amount,
+		Currency:     v.Currency,
+		BillingCycle: v.BillingCycle,
+	}
 
 	return res
 }

@@ -1313,6 +1313,9 @@ func marshalServicesviewsQuoteResultViewToQuoteResultResponseBody(v *servicesvie
 	if v.Total != nil {
 		res.Total = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Total)
 	}
+	if v.Recurring != nil {
+		res.Recurring = marshalServicesviewsRecurringResultViewToRecurringResultResponseBody(v.Recurring)
+	}
 
 	return res
 }
@@ -1346,6 +1349,22 @@ func marshalServicesviewsDiscountResultViewToDiscountResultResponseBody(v *servi
 	}
 	if v.Amount != nil {
 		res.Amount = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalServicesviewsRecurringResultViewToRecurringResultResponseBody builds
+// a value of type *RecurringResultResponseBody from a value of type
+// *servicesviews.RecurringResultView.
+func marshalServicesviewsRecurringResultViewToRecurringResultResponseBody(v *servicesviews.RecurringResultView) *RecurringResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &RecurringResultResponseBody{
+		Amount:       *v.Amount,
+		Currency:     *v.Currency,
+		BillingCycle: *v.BillingCycle,
 	}
 
 	return res

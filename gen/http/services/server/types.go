@@ -270,6 +270,9 @@ type RenewResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// The priced selection
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -1037,6 +1040,9 @@ type QuoteResultResponseBody struct {
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
 	Total    *MoneyResponseBody          `form:"total" json:"total" xml:"total"`
+	// What renews, and for how much, until the buyer cancels; null for a one-time
+	// plan, a free trial and a reseller credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -1053,6 +1059,16 @@ type DiscountResultResponseBody struct {
 	Type   string             `form:"type" json:"type" xml:"type"`
 	Value  string             `form:"value" json:"value" xml:"value"`
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// RecurringResultResponseBody is used to define fields on response body types.
+type RecurringResultResponseBody struct {
+	// Minor units of currency (cents): each next period's price at today's catalog
+	// prices, the promotion included only when it is recurring
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// How often it renews
+	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
 }
 
 // PaymentQuoteResponseBody is used to define fields on response body types.
@@ -1265,6 +1281,9 @@ func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody
 	}
 	if res.Quote != nil {
 		body.Quote = marshalServicesviewsQuoteResultViewToQuoteResultResponseBody(res.Quote)
+	}
+	if res.Recurring != nil {
+		body.Recurring = marshalServicesviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)

@@ -1,6 +1,8 @@
 import type { AfterSaleTexts } from '../en/aftersale';
 
 export const texts: AfterSaleTexts = {
+  purchaseOnly: 'Das sind die Dienste Ihres Kaufs. Melden Sie sich an, um alle Ihre Dienste zu sehen und zu verwalten.',
+  signInToManage: 'Anmelden und verwalten',
   signInTitle: 'Anmelden, um Ihre Dienste zu verwalten',
   signInLead: 'Wir senden Ihnen einen Anmeldelink per E-Mail, oder Sie nutzen Ihr Passwort.',
   upsellSignInLead: 'Melden Sie sich an, um Ihrem Abo Verbindungen hinzuzufügen.',

@@ -4,7 +4,7 @@ export const texts: CheckoutTexts = {
   billingCycle: 'Abrechnungszeitraum',
   customize: 'Paket anpassen',
   extraConnections: 'Zusätzliche Verbindungen',
-  extraConnectionsHint: (price) => `Auf mehreren Geräten gleichzeitig schauen. ${price} pro zusätzlicher Verbindung.`,
+  extraConnectionsHint: (price) => `Auf mehreren Geräten gleichzeitig schauen: ${price} für jede zusätzliche Verbindung.`,
   connections: 'Verbindungen',
   connectionsHint: (extra) =>
     extra === 0 ? 'Eine Verbindung ist inklusive.' : extra === 1 ? '1 inklusive + 1 zusätzliche' : `1 inklusive + ${extra} zusätzliche`,
@@ -42,6 +42,29 @@ export const texts: CheckoutTexts = {
   renewWithCard: 'Automatisch mit dieser Karte verlängern',
   renewWithCardConsent: (every) =>
     `Wir belasten diese Karte ${every} am Fälligkeitsdatum, bis Sie die automatische Verlängerung unter „Meine Dienste“ beenden. Sie können jederzeit vor einem Fälligkeitsdatum kündigen.`,
+  dueToday: 'Heute fällig',
+  thenEvery: (amount, every) => `Danach ${amount} ${every}, bis Sie kündigen.`,
+  cardRenews: (today, then, every) => `Heute ${today}, danach ${then} ${every}, bis Sie kündigen`,
+  noRenewal: 'Einmalige Zahlung: keine Verlängerung.',
+  trialEnds: 'Wenn der Gratis-Test endet, läuft er einfach aus: Es wird nichts berechnet und nichts verlängert.',
+  perMonth: (amount) => `${amount}/Monat`,
+  pricePer: (amount, per) => `${amount} ${per}`,
+  saveVsMonthly: (pct, months, monthly) => `${pct} % gespart gegenüber ${months} Monaten zu ${monthly}`,
+  saveShort: (pct) => `${pct} % günstiger als monatlich`,
+  termsName: 'Allgemeinen Geschäftsbedingungen',
+  consentRenews: (terms, amount, every) => [
+    'Mit der Zahlung stimmen Sie den ',
+    terms,
+    ` zu. Ihr Paket verlängert sich ${every} zu ${amount}, bis Sie es unter „Meine Dienste“ kündigen; vor jedem Fälligkeitsdatum senden wir Ihnen eine Rechnung.`,
+  ],
+  consentOnce: (terms) => ['Mit der Zahlung stimmen Sie den ', terms, ' zu. Einmalige Zahlung: keine Verlängerung.'],
+  consentTrial: (terms) => [
+    'Mit dem Start des Gratis-Tests stimmen Sie den ',
+    terms,
+    ' zu. Er endet von selbst: Es wird nichts berechnet.',
+  ],
+  consentCheck: (terms) => ['Ich stimme den ', terms, ' und den obigen Verlängerungsbedingungen zu.'],
+  consentRequired: 'Bitte stimmen Sie den Bedingungen zu, um fortzufahren.',
   renewEvery: {
     monthly: 'jeden Monat',
     quarterly: 'alle 3 Monate',

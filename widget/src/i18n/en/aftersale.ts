@@ -2,6 +2,8 @@
 // Shared words (Total, Copy, statuses, cycles…) come from the other areas' tables.
 export const texts = {
   // Sign-in
+  purchaseOnly: 'These are the services of your purchase. Sign in to see all your services and to manage them.',
+  signInToManage: 'Sign in to manage',
   signInTitle: 'Sign in to manage your services',
   signInLead: 'We email you a link that signs you in, or use your password.',
   upsellSignInLead: 'Sign in to add connections to your subscription.',

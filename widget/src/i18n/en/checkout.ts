@@ -7,7 +7,7 @@ export const texts = {
   // Options
   customize: 'Customize your plan',
   extraConnections: 'Extra connections',
-  extraConnectionsHint: (price: string) => `Watch on more devices at the same time. ${price} per extra connection.`,
+  extraConnectionsHint: (price: string) => `Watch on more devices at the same time: ${price} for each extra connection.`,
   connections: 'Connections',
   connectionsHint: (extra: number) =>
     extra === 0 ? 'One connection is included.' : extra === 1 ? '1 included + 1 extra' : `1 included + ${extra} extra`,
@@ -49,6 +49,31 @@ export const texts = {
   renewWithCard: 'Renew automatically with this card',
   renewWithCardConsent: (every: string) =>
     `We will charge this card ${every} on the due date until you cancel auto-renew in "My services". You can cancel at any time before a due date.`,
+  // What is charged today and what renews (summary, plan cards, consent at Pay)
+  dueToday: 'Due today',
+  thenEvery: (amount: string, every: string) => `Then ${amount} ${every} until you cancel.`,
+  cardRenews: (today: string, then: string, every: string) => `${today} today, then ${then} ${every} until you cancel`,
+  noRenewal: 'One-time payment: it does not renew.',
+  trialEnds: 'When the free trial ends, it simply stops: nothing is charged and nothing renews.',
+  perMonth: (amount: string) => `${amount}/month`,
+  pricePer: (amount: string, per: string) => `${amount} ${per}`,
+  // Savings name what they are compared with: the monthly price over the same months.
+  saveVsMonthly: (pct: number, months: number, monthly: string) => `Save ${pct}% vs. ${months} months at ${monthly}`,
+  saveShort: (pct: number) => `save ${pct}% vs. monthly`,
+  termsName: 'Terms of Service',
+  consentRenews: <T>(terms: T, amount: string, every: string): (string | T)[] => [
+    'By paying, you agree to the ',
+    terms,
+    `. Your plan renews ${every} at ${amount} until you cancel it in “My services”; we send an invoice before each due date.`,
+  ],
+  consentOnce: <T>(terms: T): (string | T)[] => ['By paying, you agree to the ', terms, '. One-time payment: it does not renew.'],
+  consentTrial: <T>(terms: T): (string | T)[] => [
+    'By starting the free trial, you agree to the ',
+    terms,
+    '. It ends on its own: nothing is charged.',
+  ],
+  consentCheck: <T>(terms: T): (string | T)[] => ['I agree to the ', terms, ' and to the renewal terms above.'],
+  consentRequired: 'Please accept the terms to continue.',
   renewEvery: {
     monthly: 'each month',
     quarterly: 'every 3 months',

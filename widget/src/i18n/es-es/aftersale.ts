@@ -1,6 +1,8 @@
 import type { AfterSaleTexts } from '../en/aftersale';
 
 export const texts: AfterSaleTexts = {
+  purchaseOnly: 'Estos son los servicios de tu compra. Inicia sesión para ver todos tus servicios y gestionarlos.',
+  signInToManage: 'Iniciar sesión para gestionar',
   signInTitle: 'Inicia sesión para gestionar tus servicios',
   signInLead: 'Te enviamos por correo un enlace para iniciar sesión, o usa tu contraseña.',
   upsellSignInLead: 'Inicia sesión para añadir conexiones a tu suscripción.',

@@ -1,6 +1,8 @@
 import type { AfterSaleTexts } from '../en/aftersale';
 
 export const texts: AfterSaleTexts = {
+  purchaseOnly: 'Dit zijn de diensten van je aankoop. Log in om al je diensten te zien en te beheren.',
+  signInToManage: 'Inloggen om te beheren',
   signInTitle: 'Log in om je diensten te beheren',
   signInLead: 'We mailen je een link waarmee je inlogt, of gebruik je wachtwoord.',
   upsellSignInLead: 'Log in om verbindingen aan je abonnement toe te voegen.',

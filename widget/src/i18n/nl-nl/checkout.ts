@@ -4,7 +4,7 @@ export const texts: CheckoutTexts = {
   billingCycle: 'Factuurperiode',
   customize: 'Stel je abonnement samen',
   extraConnections: 'Extra verbindingen',
-  extraConnectionsHint: (price) => `Kijk op meerdere apparaten tegelijk. ${price} per extra verbinding.`,
+  extraConnectionsHint: (price) => `Kijk op meerdere apparaten tegelijk: ${price} voor elke extra verbinding.`,
   connections: 'Verbindingen',
   connectionsHint: (extra) =>
     extra === 0 ? 'Eén verbinding is inbegrepen.' : extra === 1 ? '1 inbegrepen + 1 extra' : `1 inbegrepen + ${extra} extra`,
@@ -42,6 +42,29 @@ export const texts: CheckoutTexts = {
   renewWithCard: 'Automatisch verlengen met deze kaart',
   renewWithCardConsent: (every) =>
     `We schrijven ${every} op de vervaldatum af van deze kaart, tot je automatisch verlengen stopt bij "Mijn diensten". Je kunt op elk moment vóór een vervaldatum opzeggen.`,
+  dueToday: 'Vandaag te betalen',
+  thenEvery: (amount, every) => `Daarna ${amount} ${every} tot je opzegt.`,
+  cardRenews: (today, then, every) => `Vandaag ${today}, daarna ${then} ${every} tot je opzegt`,
+  noRenewal: 'Eenmalige betaling: wordt niet verlengd.',
+  trialEnds: 'Als de gratis proefperiode afloopt, stopt die gewoon: er wordt niets in rekening gebracht en niets verlengd.',
+  perMonth: (amount) => `${amount}/maand`,
+  pricePer: (amount, per) => `${amount} ${per}`,
+  saveVsMonthly: (pct, months, monthly) => `Bespaar ${pct}% t.o.v. ${months} maanden à ${monthly}`,
+  saveShort: (pct) => `bespaar ${pct}% t.o.v. maandelijks`,
+  termsName: 'Servicevoorwaarden',
+  consentRenews: (terms, amount, every) => [
+    'Door te betalen ga je akkoord met de ',
+    terms,
+    `. Je abonnement wordt ${every} verlengd voor ${amount} tot je het opzegt in „Mijn diensten”; vóór elke vervaldatum sturen we je een factuur.`,
+  ],
+  consentOnce: (terms) => ['Door te betalen ga je akkoord met de ', terms, '. Eenmalige betaling: wordt niet verlengd.'],
+  consentTrial: (terms) => [
+    'Door de gratis proefperiode te starten ga je akkoord met de ',
+    terms,
+    '. Die stopt vanzelf: er wordt niets in rekening gebracht.',
+  ],
+  consentCheck: (terms) => ['Ik ga akkoord met de ', terms, ' en de verlengingsvoorwaarden hierboven.'],
+  consentRequired: 'Ga akkoord met de voorwaarden om verder te gaan.',
   renewEvery: {
     monthly: 'elke maand',
     quarterly: 'elke 3 maanden',

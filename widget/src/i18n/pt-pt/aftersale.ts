@@ -1,6 +1,8 @@
 import type { AfterSaleTexts } from '../en/aftersale';
 
 export const texts: AfterSaleTexts = {
+  purchaseOnly: 'Estes são os serviços da sua compra. Inicie sessão para ver todos os seus serviços e geri-los.',
+  signInToManage: 'Iniciar sessão para gerir',
   signInTitle: 'Inicie sessão para gerir os seus serviços',
   signInLead: 'Enviamos-lhe por email uma ligação para iniciar sessão, ou utilize a sua palavra-passe.',
   upsellSignInLead: 'Inicie sessão para adicionar ligações à sua subscrição.',

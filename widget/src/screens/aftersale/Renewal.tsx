@@ -22,7 +22,7 @@ import { useCheckout, useController, useResource } from '../../ui/context';
 import { useAfterSaleTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
-import { viewUrl } from '../../core/returns';
+import { viewReturnUrl } from '../../core/returns';
 
 /** Polls of the renewal order after the return (at the Waiting view's pace) before giving up quietly. */
 const MAX_POLLS = 30;
@@ -128,7 +128,7 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
     setError(null);
     setMessage(null);
     try {
-      const o = await api.renew(s.serviceId, { ...body, returnUrl: viewUrl(c.place(), 'services') });
+      const o = await api.renew(s.serviceId, { ...body, returnUrl: viewReturnUrl(c.place()) });
       if (o.paymentUrl && o.status === 'pending') {
         const paymentUrl = c.client.resolve(o.paymentUrl);
         rememberRenewal({ serviceId: s.serviceId, orderId: o.orderId, invoiceId: o.invoiceId });

@@ -11,6 +11,7 @@ import { PlanGrid } from '../../ui/PlanGrid';
 import { Centered, HomeLink } from '../../ui/Views';
 import { useCheckout, useController, useResource } from '../../ui/context';
 import { useAfterSaleTexts } from '../../ui/texts';
+import { CardTerms, TermsLink } from '../../ui/terms';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { startSession } from '../../core/signin';
@@ -170,6 +171,7 @@ export function ResellersPage() {
             cycle="monthly"
             onSelect={setPid}
             onContinue={() => existingRef.current?.querySelector<HTMLInputElement>('input:checked')?.focus()}
+            terms={(p, cy) => <CardTerms product={p} cycle={cy} />}
           />
         )}
       </section>
@@ -282,6 +284,9 @@ export function ResellersPage() {
             >
               {busy ? t.processing : a.payNow}
             </button>
+            <p className="sc-consent" data-testid="consent-line">
+              {t.consentOnce(<TermsLink key="terms" />)}
+            </p>
             <p className="sc-secure">{t.secure}</p>
           </aside>
         </form>

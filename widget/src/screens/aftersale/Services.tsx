@@ -1,6 +1,7 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address, the
 // panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { signedIn } from '../../core/session';
 import { type Service, downloadPlaylist } from '../../api/orders';
 import { normalizeMac } from './api';
 import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
@@ -17,13 +18,18 @@ import { viewUrl } from '../../core/returns';
 export function ServicesPage() {
   const landing = useSigninLanding();
   const proven = useProven();
+  // A buyer's session (the email they bought with) reads the lines it bought: right after paying,
+  // "My services" shows them without signing in; everything else needs a proven session.
+  const buying = useCheckout((s) => signedIn(s.persisted));
+  const [signIn, setSignIn] = useState(false);
   const errText = useAfterSaleError();
   if (landing.busy) return <SigningIn />;
-  if (!proven) return <SignIn view="services" notice={landing.error ? errText(landing.error) : null} />;
-  return <ServiceList />;
+  if (!proven && (!buying || signIn || landing.error))
+    return <SignIn view="services" notice={landing.error ? errText(landing.error) : null} />;
+  return <ServiceList proven={proven} onSignIn={() => setSignIn(true)} />;
 }
 
-function ServiceList() {
+function ServiceList({ proven, onSignIn }: { proven: boolean; onSignIn: () => void }) {
   const c = useController();
   const api = useApi();
   const { a, t } = useAfterSaleTexts();
@@ -54,7 +60,9 @@ function ServiceList() {
     );
   }
   const services = list.data?.services ?? [];
-  const canUpsell = services.some((s) => s.status === 'Active' && !s.trial);
+  // Nothing bought in this session: signing in is the only way to the services.
+  if (!proven && list.data && services.length === 0) return <SignIn view="services" />;
+  const canUpsell = proven && services.some((s) => s.status === 'Active' && !s.trial);
   return (
     <div className="sc-page" data-testid="services-view">
       <header className="sc-section-head">
@@ -62,8 +70,16 @@ function ServiceList() {
           {a.servicesTitle}
         </h2>
         <p className="sc-lead">{a.servicesLead}</p>
-        {email && <p className="sc-muted">{a.signedInAs(email)}</p>}
+        {email && proven && <p className="sc-muted">{a.signedInAs(email)}</p>}
       </header>
+      {!proven && (
+        <div className="sc-note sc-purchase-only" data-testid="services-purchase-only">
+          <p>{a.purchaseOnly}</p>
+          <button type="button" className="sc-btn sc-btn-secondary sc-btn-small" data-testid="services-signin" onClick={onSignIn}>
+            {a.signInToManage}
+          </button>
+        </div>
+      )}
       <div role="status">
         {renewal && (
           <p className={renewal === 'paid' ? 'sc-note' : 'sc-muted'} data-testid="renewal-return" data-state={renewal}>
@@ -81,7 +97,7 @@ function ServiceList() {
       ) : (
         <div className="sc-services">
           {services.map((s) => (
-            <ServiceCard key={s.serviceId} initial={s} />
+            <ServiceCard key={s.serviceId} initial={s} manage={proven} />
           ))}
         </div>
       )}
@@ -107,7 +123,7 @@ function ServiceList() {
 
 type Action = 'restart' | 'recreate' | 'terminate' | 'mac' | 'playlist';
 
-function ServiceCard({ initial }: { initial: Service }) {
+function ServiceCard({ initial, manage }: { initial: Service; manage: boolean }) {
   const c = useController();
   const api = useApi();
   const { a, t, date } = useAfterSaleTexts();
@@ -236,7 +252,7 @@ function ServiceCard({ initial }: { initial: Service }) {
         )}
       </dl>
 
-      <RenewalPanel service={s} onChange={setService} />
+      {manage && <RenewalPanel service={s} onChange={setService} />}
 
       {ready && s.status !== 'Terminated' && (
         <div className="sc-creds">
@@ -260,7 +276,7 @@ function ServiceCard({ initial }: { initial: Service }) {
         </button>
       )}
 
-      {(active || s.status === 'Suspended') && (
+      {manage && (active || s.status === 'Suspended') && (
         <form className="sc-field" noValidate onSubmit={saveMac}>
           <label className="sc-label" htmlFor={`${idBase}-mac`}>
             {a.macAddress}
@@ -304,7 +320,7 @@ function ServiceCard({ initial }: { initial: Service }) {
         </form>
       )}
 
-      {active && !confirming && (
+      {manage && active && !confirming && (
         <div className="sc-service-actions">
           <button
             type="button"

@@ -104,13 +104,31 @@ describe('sign-in for management', () => {
     expect(api.callsTo('session.create').at(-1)!.body).toEqual({ email: 'buyer@example.com', password: PASSWORD });
   });
 
-  it('an email-only session must still sign in to manage', async () => {
-    installApi();
+  it('a buyer’s session sees the lines it bought, and must sign in to manage them', async () => {
+    const api = installApi();
+    signIn('buyer@example.com', 'email');
+    history.replaceState(null, '', '/checkout/?view=services');
+    const { ui } = await open(HISTORY);
+    await ui().findByTestId('services-view');
+    expect(api.callsTo('services.list')[0]!.headers.get('authorization')).toBe(`Bearer ${EMAIL_TOKEN}`);
+    const cards = ui().getAllByTestId('service-card');
+    expect(cards.length).toBeGreaterThan(0);
+    expect(within(cards[0]!).getByTestId('credential-username')).toBeTruthy();
+    // Reading only: no panel action, no MAC form, no renewal, no upsell.
+    for (const id of ['service-restart', 'service-terminate', 'mac-input', 'upsell-link']) expect(ui().queryByTestId(id)).toBeNull();
+    expect(ui().getByTestId('services-purchase-only').textContent).toContain(en.purchaseOnly);
+    fireEvent.click(ui().getByTestId('services-signin'));
+    await ui().findByTestId('signin-form');
+    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('buyer@example.com');
+  });
+
+  it('a buyer’s session that bought nothing is asked to sign in', async () => {
+    const api = installApi();
+    api.on('services.list', () => ({ services: [] }));
     signIn('buyer@example.com', 'email');
     history.replaceState(null, '', '/checkout/?view=services');
     const { ui } = await open(HISTORY);
     await ui().findByTestId('signin-form');
-    expect(ui().getByTestId<HTMLInputElement>('email-input').value).toBe('buyer@example.com');
   });
 
   it('the email landing parameter leaves a session of the same email alone', async () => {
@@ -245,7 +263,7 @@ describe('upsell', () => {
       extraQuantity: 2,
       currency: 'EUR',
       gateway: 'sandbox',
-      returnUrl: '/checkout/waiting?order={orderId}&upsell=svc_storybook01',
+      returnUrl: `${location.origin}/checkout/waiting?order={orderId}&upsell=svc_storybook01`,
     });
     expect(of('order-created')).toEqual([
       { orderId: 'ord_storybookup', invoiceId: 'inv_storybookup', status: 'pending', total: { amount: 600, currency: 'EUR' } },
@@ -326,7 +344,7 @@ describe('resellers', () => {
       password: 'secret-123',
       confirmPassword: 'secret-123',
       currency: 'EUR',
-      returnUrl: '/checkout/resellers/waiting?order={orderId}',
+      returnUrl: `${location.origin}/checkout/resellers/waiting?order={orderId}`,
     });
     // The password is the reseller panel account's: it proves nothing, the session stays email-only.
     const p = loadPersisted();

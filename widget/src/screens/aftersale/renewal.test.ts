@@ -92,7 +92,7 @@ describe('renewals in My services', () => {
     fireEvent.click(card(SVC).getByTestId('renewal-pay'));
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${PAYMENT}/${INVOICE}`));
     const call = api.callsTo('POST /services/svc_storybook01/renew')[0]!;
-    expect(call.body).toEqual({ billingCycle: 'monthly', returnUrl: '/checkout/?view=services' });
+    expect(call.body).toEqual({ billingCycle: 'monthly', returnUrl: `${location.origin}/checkout/?view=services` });
     expect(call.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
     expect(of('payment-started')).toEqual([{ orderId: RENEWAL.orderId, gateway: '', paymentUrl: `${PAYMENT}/${INVOICE}` }]);
     expect(pendingRenewal()).toEqual(RENEWAL);
@@ -136,7 +136,7 @@ describe('renewals in My services', () => {
     expect(api.callsTo('POST /services/svc_storybook01/renew')[0]!.body).toEqual({
       billingCycle: 'annually',
       gateway: 'coinbase',
-      returnUrl: '/checkout/?view=services',
+      returnUrl: `${location.origin}/checkout/?view=services`,
     });
   });
 
@@ -167,7 +167,7 @@ describe('renewals in My services', () => {
       billingCycle: 'annually',
       pid: 3,
       gateway: 'sandbox',
-      returnUrl: '/checkout/?view=services',
+      returnUrl: `${location.origin}/checkout/?view=services`,
     });
   });
 
@@ -261,7 +261,10 @@ describe('the /renew page of a pay link', () => {
     const pay = api.callsTo(`POST /invoices/${INVOICE}/pay`)[0]!;
     expect(pay.headers.get('authorization')).toBeNull();
     expect(pay.query.get('t')).toBe(PAY_TOKEN);
-    expect(pay.body).toEqual({ gateway: 'coinbase', returnUrl: `/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1` });
+    expect(pay.body).toEqual({
+      gateway: 'coinbase',
+      returnUrl: `${location.origin}/checkout/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1`,
+    });
     expect(of('payment-started')).toEqual([{ orderId: RENEWAL.orderId, gateway: 'coinbase', paymentUrl: `${PAYMENT}/${INVOICE}` }]);
     expect(api.callsTo('session.create')).toHaveLength(0);
   });
@@ -277,7 +280,7 @@ describe('the /renew page of a pay link', () => {
     await waitFor(() => expect(api.callsTo(`POST /invoices/${INVOICE}/pay`)).toHaveLength(1));
     expect(api.callsTo(`POST /invoices/${INVOICE}/pay`)[0]!.body).toEqual({
       gateway: 'sandbox',
-      returnUrl: `/checkout/de-de/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1`,
+      returnUrl: `${location.origin}/checkout/de-de/renew?invoice=${INVOICE}&t=${PAY_TOKEN}&return=1`,
     });
   });
 

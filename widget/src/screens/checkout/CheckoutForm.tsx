@@ -2,7 +2,7 @@
 // chunk: the plan page renders it once the cards have painted, or when the buyer acts first.
 import { useEffect, useRef, useState } from 'react';
 import { isApiError, type QuoteBody } from '../../api/client';
-import type { Cycle, Product } from '../../api/schemas';
+import type { Cycle, Money, Product } from '../../api/schemas';
 import { catalogKey } from '../../core/catalog';
 import { extraConnectionsFor, findOption, maxConnections, optionPrice } from '../../core/options';
 import { placeOrder, type Group } from '../../core/order';
@@ -16,6 +16,7 @@ import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import checkoutCss from './checkout.css?inline';
 import { getPromotion } from '../../api/orders';
+import { perMonth, savingOf, useStoreTerms } from '../../ui/terms';
 
 export interface CheckoutFormProps {
   group: Group;
@@ -39,6 +40,10 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
   const [forced, setForced] = useState(0);
   const [promoMessage, setPromoMessage] = useState<PromoMessage>(null);
   const [promoChecking, setPromoChecking] = useState(false);
+  // The catalog may ask for a ticked box accepting the terms (GET /storefront's consent.checkbox).
+  const askConsent = !!useStoreTerms()?.consent.checkbox;
+  const [consented, setConsented] = useState(false);
+  const [consentMissing, setConsentMissing] = useState(false);
 
   const gateways = useResource(catalogKey.gateways(locale), () => c.cached(catalogKey.gateways(locale), () => c.client.gateways(locale)));
   const currencies = useResource(catalogKey.currencies, () => c.cached(catalogKey.currencies, () => c.client.currencies()));
@@ -161,6 +166,12 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
   // plan that renews: offered there only, unticked until the buyer agrees.
   const cardRenewal = gateway === 'stripe' && !free && !!cycle && cycle !== 'onetime' && !product.trial && group === 'plan';
 
+  // An extra's price says per what: "€5.00 per 3 months".
+  const per = (m: Money | null | undefined) => {
+    const shown = money(m ?? { amount: 0, currency });
+    return cycle ? t.pricePer(shown, t.perCycle[cycle]) : shown;
+  };
+
   const quoteReady = !!q.quote && q.forKey === q.key && !q.loading;
   const canPay = quoteReady && !!body && (free || !!gateway);
 
@@ -172,6 +183,11 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
       return;
     }
     if (!body || !expected) return;
+    if (askConsent && !consented) {
+      setConsentMissing(true);
+      c.host.shadowRoot?.querySelector<HTMLInputElement>('[data-testid="consent-checkbox"]')?.focus();
+      return;
+    }
     // Spec: a free trial has no payment step; the API still records which gateway would have been used.
     const gw = gateway ?? gateways.data?.default ?? '';
     void placeOrder(c, {
@@ -210,11 +226,16 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
               onChange={(e) => c.select({ pid: product.pid, cycle: e.target.value as Cycle }, { emit: true })}
             >
               {product.cycles.map((cy) => {
+                // Each cycle's total, its price per month, and its saving against paying monthly.
                 const price = product.pricing[cy];
+                const month = price && price.amount > 0 ? perMonth(price, cy) : null;
+                const save = savingOf(product, cy);
                 return (
                   <option key={cy} value={cy}>
                     {t.cycles[cy]}
                     {price ? ` · ${price.amount === 0 ? t.free : money(price)}` : ''}
+                    {month ? ` (${t.perMonth(money(month))})` : ''}
+                    {save ? ` · ${t.saveShort(save.pct)}` : ''}
                   </option>
                 );
               })}
@@ -242,7 +263,7 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
                 <span className="sc-switch-label">{t.extraConnections}</span>
               </label>
               <p className="sc-hint" id="sc-extra-hint">
-                {t.extraConnectionsHint(money(optionPrice(extraOption, cycle) ?? { amount: 0, currency }))}
+                {t.extraConnectionsHint(per(optionPrice(extraOption, cycle)))}
               </p>
               {draft.extra && (
                 <ConnectionCount
@@ -268,7 +289,7 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
                 <span className="sc-switch-label">{t.proxyProtection}</span>
               </label>
               <p className="sc-hint" id="sc-proxy-hint">
-                {t.proxyProtectionHint(money(optionPrice(proxyOption, cycle) ?? { amount: 0, currency }))}
+                {t.proxyProtectionHint(per(optionPrice(proxyOption, cycle)))}
               </p>
             </div>
           )}
@@ -355,6 +376,18 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
         canPay={canPay}
         onPay={() => pay()}
         onConfirmPrice={() => attempt.status === 'priceChanged' && pay(attempt.quote.total)}
+        consent={
+          askConsent
+            ? {
+                checked: consented,
+                missing: consentMissing && !consented,
+                onChange: (v) => {
+                  setConsented(v);
+                  if (v) setConsentMissing(false);
+                },
+              }
+            : null
+        }
       />
     </div>
   );

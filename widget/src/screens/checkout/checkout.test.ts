@@ -20,11 +20,11 @@ describe('plan grid', () => {
     expect(standard.textContent).toContain('Standard');
     expect(standard.textContent).toContain('€12.99');
     expect(standard.textContent).toContain('per month');
-    expect(standard.textContent).toContain('Save 35%');
+    // The seller's free-text badge is gone: a saving names what it is compared with (disclosure.test.ts).
+    expect(standard.textContent).not.toContain('Save 35%');
     expect(standard.textContent).toContain('30-day money-back guarantee');
     const premium = cards[2]!;
     expect(premium.textContent).toContain('Premium');
-    expect(premium.textContent).toContain('Save 40%');
     expect(premium.textContent).toContain('Best seller');
     expect(cards[0]!.textContent).toContain('Free');
     expect(cards[0]!.textContent).toContain('No credit card required');

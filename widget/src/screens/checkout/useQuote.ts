@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { isApiError, type QuoteBody } from '../../api/client';
-import type { Quote } from '../../api/schemas';
+import { CheckoutQuoteSchema, type CheckoutQuote } from '../../ui/terms';
 import { useController } from '../../ui/context';
 import { timing } from '../../core/timing';
 
 export interface QuoteState {
-  quote: Quote | null;
+  quote: CheckoutQuote | null;
   /** The body the shown quote answers; the pay button needs it to match the current choice. */
   forKey: string | null;
   loading: boolean;
@@ -24,7 +24,8 @@ export function useQuote(body: QuoteBody | null): QuoteState & { key: string | n
     const id = ++seq.current;
     setState((s) => ({ ...s, loading: true, error: null }));
     const timer = setTimeout(() => {
-      c.client.quote(JSON.parse(key) as QuoteBody).then(
+      // With what renews (ui/terms.tsx's schema: the first script's has no need of it).
+      c.client.request(CheckoutQuoteSchema, 'POST', '/quote', { body: JSON.parse(key) as QuoteBody }).then(
         (quote) => {
           if (id === seq.current) setState({ quote, forKey: key, loading: false, error: null });
         },

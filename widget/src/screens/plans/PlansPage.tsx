@@ -9,7 +9,7 @@ import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { cardCycle, PlanGrid, StoreLogo } from '../../ui/PlanGrid';
 import { ManageLink } from '../../ui/Views';
-import { CheckoutForm, preloadOrder } from '../index';
+import { CardTerms, CheckoutForm, preloadOrder } from '../index';
 
 /** Runs `fn` once the browser has painted the current frame. */
 function afterPaint(fn: () => void): () => void {
@@ -136,6 +136,15 @@ export function PlansPage({ group }: { group: Group }) {
               if (p) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
             }}
             onContinue={() => setContinued((n) => n + 1)}
+            terms={
+              formWanted
+                ? (p, cy) => (
+                    <Suspense fallback={null}>
+                      <CardTerms product={p} cycle={cy} />
+                    </Suspense>
+                  )
+                : undefined
+            }
           />
         )}
       </section>

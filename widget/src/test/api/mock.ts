@@ -183,6 +183,12 @@ function quote(b: Json): Reply {
     // As the server: always present, null without a code.
     discount: null,
     total: subtotal,
+    // As the server: each next period at the full price (the fixtures' promotions are one-time);
+    // null for a trial, a one-time plan and reseller credits.
+    recurring:
+      product.trial || cycle === 'onetime' || product.group === 'reseller'
+        ? null
+        : { amount: subtotal.amount, currency: subtotal.currency, billingCycle: cycle },
   };
   if (b.promoCode) {
     const promo = checkPromotion(String(b.promoCode), product.pid);
