@@ -319,6 +319,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
+	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
 	// Every job kind and its handler, one a line; the worker is the last thing built.

@@ -86,6 +86,10 @@ type Tx interface {
 	// PayInvoice marks an unpaid or cancelled invoice paid by txn; false when it is paid or the
 	// transaction settled another invoice.
 	PayInvoice(ctx context.Context, id, txn string, at time.Time) (bool, error)
+	// NumberInvoice gives the paid invoice id the next number of the shop's invoice sequence,
+	// written with pattern (package numbering) and the date at, in this transaction: its
+	// rollback gives the number back. An invoice numbered already keeps its number.
+	NumberInvoice(ctx context.Context, id, pattern string, at time.Time) (string, error)
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the
