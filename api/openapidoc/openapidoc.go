@@ -15,7 +15,7 @@ import (
 
 // Nullable names, per component schema, the properties sent as null when absent (design/quote.go:
 // QuoteResult.discount).
-var Nullable = map[string][]string{"QuoteResult": {"discount"}, "ServiceResult": {"renewalInvoiceId", "renewalOrderId", "recurringAmount"}}
+var Nullable = map[string][]string{"QuoteResult": {"discount"}, "OrderResult": {"invoiceNumber", "receiptUrl"}, "ServiceResult": {"renewalInvoiceId", "renewalOrderId", "recurringAmount"}}
 
 // ErrMissing means a property to mark is not in the document: the design changed under the list.
 var ErrMissing = errors.New("openapidoc: property not in the document")

@@ -68,6 +68,14 @@ type Store interface {
 	IssueCreditNote(ctx context.Context, c CreditNote, pattern string) (CreditNote, error)
 }
 
+// CreditNotes reads the credit notes issued.
+type CreditNotes interface {
+	// OrderCreditNotes lists an order's credit notes, oldest first.
+	OrderCreditNotes(ctx context.Context, orderID string) ([]CreditNote, error)
+	// CreditNote reads one; ErrNoCreditNote when there is none.
+	CreditNote(ctx context.Context, id string) (CreditNote, error)
+}
+
 // Payments refunds the payments to review of an order (order.Orders).
 type Payments interface {
 	RefundOrderPayments(ctx context.Context, orderID, operator string) ([]order.Review, error)

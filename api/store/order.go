@@ -93,6 +93,38 @@ func (s *db) Order(ctx context.Context, id string) (order.Order, error) {
 	return readOrder(ctx, s.r, `o.id = ?`, id)
 }
 
+// ClientOrders lists the client's orders newest first (those of the session sessionID only,
+// unless ""), at most limit.
+func (s *db) ClientOrders(ctx context.Context, clientID int64, sessionID string, limit int) ([]order.Order, error) {
+	where, args := `o.client_id = ?`, []any{clientID}
+	if sessionID != "" {
+		where, args = where+` AND o.session_id = ?`, append(args, sessionID)
+	}
+	rows, err := s.r.QueryContext(ctx, orderQuery(where)+` ORDER BY o.created_at DESC, o.id DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("client orders: %w", err)
+	}
+	defer rows.Close()
+	out := []order.Order{}
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("client orders: %w", err)
+	}
+	rows.Close()
+	for i := range out {
+		if err := readServiceIDs(ctx, s.r, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // ClientOrderByKey reads the client's order placed with an idempotency key (no lock taken).
 func (s *db) ClientOrderByKey(ctx context.Context, clientID int64, key string) (order.Order, error) {
 	return readOrder(ctx, s.r, `o.client_id = ? AND o.idempotency_key = ?`, clientID, key)

@@ -75,6 +75,7 @@ type Backend interface {
 	console.Store
 	console.ActionStore
 	refund.Store
+	refund.CreditNotes
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -64,7 +64,7 @@ func BuildRejectPayload(adminOrderActionsRejectBody string, adminOrderActionsRej
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRejectBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"fx1\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"gkm\"\n   }'")
 		}
 		if body.Reason != nil {
 			if utf8.RuneCountInString(*body.Reason) > 500 {
@@ -121,7 +121,7 @@ func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRef
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRefundBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 7516969569121816412,\n      \"keepLine\": true,\n      \"reason\": \"h71\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 7450970086741120748,\n      \"keepLine\": true,\n      \"reason\": \"x4d\"\n   }'")
 		}
 		if body.Amount != nil {
 			if *body.Amount < 1 {

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         533427850654157609,\n         5457037498668814372,\n         9210281120859102377\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ph2\",\n      \"maxUses\": 8303872223040730923,\n      \"recurring\": true,\n      \"startDate\": \"xnq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"x69\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         8203632439983240991\n      ],\n      \"code\": \"cnu\",\n      \"expirationDate\": \"h57\",\n      \"maxUses\": 4470799408017065885,\n      \"recurring\": false,\n      \"startDate\": \"0ug\",\n      \"type\": \"Percentage\",\n      \"value\": \"19\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"vfc\",\n      \"maxUses\": 1245708450793899132,\n      \"startDate\": \"x1c\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"fsm\",\n      \"maxUses\": 5087405461001641701,\n      \"startDate\": \"ep1\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -24,7 +24,7 @@ func BuildSetupPayload(adminSessionSetupBody string) (*adminsession.SetupPayload
 	{
 		err = json.Unmarshal([]byte(adminSessionSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"fu2\",\n      \"token\": \"oaz\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"password\": \"l63\",\n      \"token\": \"my5\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -52,7 +52,7 @@ func BuildConfirmSetupPayload(adminSessionConfirmSetupBody string) (*adminsessio
 	{
 		err = json.Unmarshal([]byte(adminSessionConfirmSetupBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"6jq\",\n      \"token\": \"q3o\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"otp\": \"m65\",\n      \"token\": \"w9g\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Token) > 128 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.token", body.Token, utf8.RuneCountInString(body.Token), 128, false))
@@ -80,7 +80,7 @@ func BuildCreatePayload(adminSessionCreateBody string) (*adminsession.CreatePayl
 	{
 		err = json.Unmarshal([]byte(adminSessionCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"rwe\",\n      \"otp\": \"0kf\",\n      \"password\": \"kp9\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"email\": \"1r7\",\n      \"otp\": \"pgj\",\n      \"password\": \"hrc\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Email) > 254 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.email", body.Email, utf8.RuneCountInString(body.Email), 254, false))

@@ -65,7 +65,7 @@ func UsageCommands() []string {
 		"invoices (get|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
-		"order (create|get|cancel)",
+		"order (create|get|list|cancel)",
 		"pricing quote",
 		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
@@ -77,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --ip \"b7v\" --limit 125 --cursor \"i02\" --session \"3c7\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"fke\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"zhk\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"r6s\" --action \"iod\" --target \"hvw\" --ip \"flu\" --limit 374 --cursor \"38t\" --session \"pdk\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"nxa\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 13 --session \"rek\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"ett\" --q \"mwp\" --limit 129 --cursor \"2iu\" --session \"az0\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"o8y\"" + "\n" +
 		""
 }
 
@@ -368,6 +368,9 @@ func ParseEndpoint(
 		orderGetOrderIDFlag = orderGetFlags.String("order-id", "REQUIRED", "")
 		orderGetTokenFlag   = orderGetFlags.String("token", "", "")
 
+		orderListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
+		orderListTokenFlag = orderListFlags.String("token", "", "")
+
 		orderCancelFlags       = flag.NewFlagSet("cancel", flag.ExitOnError)
 		orderCancelOrderIDFlag = orderCancelFlags.String("order-id", "REQUIRED", "")
 		orderCancelTokenFlag   = orderCancelFlags.String("token", "", "")
@@ -584,6 +587,7 @@ func ParseEndpoint(
 	orderFlags.Usage = orderUsage
 	orderCreateFlags.Usage = orderCreateUsage
 	orderGetFlags.Usage = orderGetUsage
+	orderListFlags.Usage = orderListUsage
 	orderCancelFlags.Usage = orderCancelUsage
 
 	pricingFlags.Usage = pricingUsage
@@ -925,6 +929,9 @@ func ParseEndpoint(
 
 			case "get":
 				epf = orderGetFlags
+
+			case "list":
+				epf = orderListFlags
 
 			case "cancel":
 				epf = orderCancelFlags
@@ -1276,6 +1283,9 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = orderc.BuildGetPayload(*orderGetOrderIDFlag, *orderGetTokenFlag)
+			case "list":
+				endpoint = c.List()
+				data, err = orderc.BuildListPayload(*orderListTokenFlag)
 			case "cancel":
 				endpoint = c.Cancel()
 				data, err = orderc.BuildCancelPayload(*orderCancelOrderIDFlag, *orderCancelTokenFlag)
@@ -1432,7 +1442,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"i73\" --action \"amb\" --target \"x88\" --ip \"b7v\" --limit 125 --cursor \"i02\" --session \"3c7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"r6s\" --action \"iod\" --target \"hvw\" --ip \"flu\" --limit 374 --cursor \"38t\" --session \"pdk\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1464,7 +1474,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fke\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"nxa\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1486,7 +1496,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"8f0\",\n      \"source\": \"6x\"\n   }' --csrf-token \"Qui eaque explicabo.\" --session \"681\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"otd\",\n      \"source\": \"n\"\n   }' --csrf-token \"In voluptas cum.\" --session \"mc9\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1504,7 +1514,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"h6m\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"pqp\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1524,7 +1534,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 6931323369387412081 --session \"2hf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2069776927137224385 --session \"yxu\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1559,7 +1569,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 93 --session \"x0s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 13 --session \"rek\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1581,7 +1591,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5578638975682511528 --csrf-token \"Eveniet dicta voluptatem hic labore qui.\" --session \"hy2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3708884198909797529 --csrf-token \"Eos maxime nulla voluptates eveniet nemo exercitationem.\" --session \"ikx\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1603,7 +1613,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3630871423688905702 --csrf-token \"Beatae cum aut numquam quaerat.\" --session \"jwz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3221883740039032962 --csrf-token \"Consequatur asperiores ratione qui id.\" --session \"tkf\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1641,7 +1651,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"tkf\" --q \"3rr\" --limit 120 --cursor \"rw2\" --session \"lzu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"ett\" --q \"mwp\" --limit 129 --cursor \"2iu\" --session \"az0\"")
 }
 
 func adminMailResendUsage() {
@@ -1663,7 +1673,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 900936618419605221 --csrf-token \"Et est deserunt.\" --session \"cg2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 1675596738841997607 --csrf-token \"Consequuntur explicabo.\" --session \"hkt\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1694,7 +1704,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"zhk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"o8y\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1716,7 +1726,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sce\",\n      \"role\": \"support\"\n   }' --csrf-token \"Dolore laudantium.\" --session \"obm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"pg3\",\n      \"role\": \"support\"\n   }' --csrf-token \"Perspiciatis quaerat vitae iure.\" --session \"0yl\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1738,7 +1748,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"glg\" --csrf-token \"Molestiae ut ab et blanditiis assumenda.\" --session \"ai3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"6pu\" --csrf-token \"Dolorem et ducimus.\" --session \"cyh\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1769,7 +1779,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"akt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"kx6\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1791,7 +1801,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         533427850654157609,\n         5457037498668814372,\n         9210281120859102377\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ph2\",\n      \"maxUses\": 8303872223040730923,\n      \"recurring\": true,\n      \"startDate\": \"xnq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"x69\"\n   }' --csrf-token \"Omnis explicabo et et occaecati.\" --session \"kum\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         8203632439983240991\n      ],\n      \"code\": \"cnu\",\n      \"expirationDate\": \"h57\",\n      \"maxUses\": 4470799408017065885,\n      \"recurring\": false,\n      \"startDate\": \"0ug\",\n      \"type\": \"Percentage\",\n      \"value\": \"19\"\n   }' --csrf-token \"Est maiores facilis autem totam velit.\" --session \"bcb\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1815,7 +1825,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"vfc\",\n      \"maxUses\": 1245708450793899132,\n      \"startDate\": \"x1c\"\n   }' --code \"bnv\" --csrf-token \"Voluptates quis velit dolore culpa.\" --session \"43b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"fsm\",\n      \"maxUses\": 5087405461001641701,\n      \"startDate\": \"ep1\"\n   }' --code \"svw\" --csrf-token \"Reiciendis eos quod numquam quasi.\" --session \"z5v\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -1851,7 +1861,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n8c\" --csrf-token \"Et cupiditate non.\" --session \"5mr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"vik\" --csrf-token \"Sit quasi numquam.\" --session \"741\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -1873,7 +1883,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"5qy\" --csrf-token \"Est molestiae.\" --session \"emq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"g0c\" --csrf-token \"Rem qui repudiandae velit.\" --session \"f9l\"")
 }
 
 func adminServicesExtendUsage() {
@@ -1897,7 +1907,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 731\n   }' --id \"bo8\" --csrf-token \"Ipsa sint.\" --session \"aen\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3347\n   }' --id \"x7g\" --csrf-token \"Molestiae explicabo ducimus non tempora.\" --session \"1ic\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -1919,7 +1929,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"fio\" --csrf-token \"Dolorem fuga qui ducimus.\" --session \"cs8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"obr\" --csrf-token \"Dolore voluptatibus odit velit assumenda hic ex.\" --session \"rcz\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1956,7 +1966,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"6io\" --outcome \"whv\" --limit 170 --cursor \"flu\" --session \"238\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"7t4\" --outcome \"v3l\" --limit 110 --cursor \"xqf\" --session \"82f\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1985,7 +1995,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"7t4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"r7a\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2021,7 +2031,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"cz9\" --limit 70 --session \"ll5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"8rs\" --limit 20 --session \"4hy\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2041,7 +2051,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"gh0\" --session \"utz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ymq\" --session \"hdc\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2063,7 +2073,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1mz\" --csrf-token \"Qui ut laboriosam dicta.\" --session \"vqd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"dcc\" --csrf-token \"Qui culpa debitis repudiandae quia veniam quos.\" --session \"g53\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2085,7 +2095,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"p2j\" --csrf-token \"Odio voluptas maiores sit deleniti quas.\" --session \"u9e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"wmx\" --csrf-token \"Sed minima enim omnis commodi reiciendis aliquid.\" --session \"h16\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2121,7 +2131,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ep0\" --csrf-token \"Quos totam sed voluptatem reiciendis vitae.\" --session \"yff\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"9hy\" --csrf-token \"Saepe inventore sunt veritatis in temporibus.\" --session \"5ef\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2145,7 +2155,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"fx1\"\n   }' --id \"29g\" --csrf-token \"Ut laborum culpa consequuntur assumenda at perspiciatis.\" --session \"ad7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"gkm\"\n   }' --id \"cg9\" --csrf-token \"Nostrum officia quos.\" --session \"itc\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2169,7 +2179,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7516969569121816412,\n      \"keepLine\": true,\n      \"reason\": \"h71\"\n   }' --id \"i9g\" --csrf-token \"Quo quae inventore rem quis sed.\" --session \"9ox\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7450970086741120748,\n      \"keepLine\": true,\n      \"reason\": \"x4d\"\n   }' --id \"egf\" --csrf-token \"Placeat culpa iusto nam quia voluptatibus.\" --session \"7kc\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2189,7 +2199,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"v4l\" --session \"1mn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"me2\" --session \"mxy\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2224,7 +2234,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 108 --session \"grv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 367 --session \"trj\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2248,7 +2258,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"nuf\"\n   }' --id \"rjg\" --csrf-token \"Magnam illo sint non molestiae.\" --session \"wa6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"ngm\"\n   }' --id \"040\" --csrf-token \"Est aspernatur nemo repudiandae voluptatem.\" --session \"knp\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2270,7 +2280,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"np1\" --csrf-token \"Consequatur omnis.\" --session \"n1y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"pi9\" --csrf-token \"Dolorem fugit impedit.\" --session \"iwt\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2301,7 +2311,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 54 --session \"lxq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 163 --session \"k07\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2337,7 +2347,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"pmc\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"lzV\" --locale \"pt-pt\"")
 }
 
 func catalogGetProductUsage() {
@@ -2359,7 +2369,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6552212538598939821 --currency \"WdX\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7931009592021612144 --currency \"ozn\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2379,7 +2389,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Ooe\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"yme\" --locale \"en-us\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2417,7 +2427,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 7574213636445592008 --from \"Et quos dolores soluta tenetur quia aut.\" --to \"Aspernatur occaecati sunt omnis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 4678768203200270142 --from \"Sit non temporibus necessitatibus tempore.\" --to \"Dolorem qui possimus eum autem ex.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2435,7 +2445,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"pt-pt\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2453,7 +2463,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2512,7 +2522,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Iste rerum quo et distinctio optio perspiciatis.\" --t \"0m3\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Odit libero.\" --t \"y7n\" --locale \"es-es\"")
 }
 
 func invoicesPayUsage() {
@@ -2580,7 +2590,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"5q2\" --gateway \"j7a\" --from \"u4l\" --to \"5jx\" --limit 173 --cursor \"61r\" --session \"zyv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"needs_review\" --q \"2wx\" --gateway \"b5v\" --from \"hoh\" --to \"vwp\" --limit 7 --cursor \"yk1\" --session \"deh\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2600,7 +2610,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"v98\" --session \"0lc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"pxr\" --session \"tbv\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2631,7 +2641,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"x8b\" --pid 6985028767513024733")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"j\" --pid 3910955589826836304")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2641,6 +2651,7 @@ func orderUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    create: Create implements create.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    list: The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
 	fmt.Fprintln(os.Stderr, `    cancel: Cancels a pending order.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2685,7 +2696,25 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Laborum commodi hic.\" --token \"Iusto accusantium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Iusto possimus non hic consectetur illo.\" --token \"Suscipit nesciunt.\"")
+}
+
+func orderListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] order list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Distinctio aut placeat.\"")
 }
 
 func orderCancelUsage() {
@@ -2705,7 +2734,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Est alias.\" --token \"Rerum voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Illo pariatur.\" --token \"Maxime corrupti voluptates.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2733,7 +2762,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"lHn\",\n      \"extraConnections\": 97,\n      \"pid\": 2,\n      \"promoCode\": \"3hq\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"leL\",\n      \"extraConnections\": 67,\n      \"pid\": 2,\n      \"promoCode\": \"hba\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2772,7 +2801,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Consequatur similique esse.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Assumenda et numquam omnis.\"")
 }
 
 func servicesGetUsage() {
@@ -2794,7 +2823,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Voluptatem tempora dolor sed ad velit vero.\" --locale \"en-gb\" --token \"Eveniet facilis fuga et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Fuga ea tenetur quas.\" --locale \"de-de\" --token \"Blanditiis eaque inventore neque officiis.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2816,7 +2845,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Aliquam nobis ut ut modi cupiditate veniam.\" --locale \"pt-pt\" --token \"Temporibus culpa.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Commodi cupiditate qui.\" --locale \"nl-nl\" --token \"Et iste consequatur voluptatem et sed ipsa.\"")
 }
 
 func servicesRestartUsage() {
@@ -2838,7 +2867,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Dicta ullam consequuntur blanditiis iure architecto molestiae.\" --locale \"pt-pt\" --token \"Eius dolorem quo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Nihil id sapiente corrupti at.\" --locale \"en-us\" --token \"Laudantium quia et beatae laboriosam voluptas.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2860,7 +2889,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ut debitis consequuntur culpa consectetur accusantium.\" --locale \"en\" --token \"Alias expedita dolorem sequi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et doloremque.\" --locale \"pt-pt\" --token \"Ut minus vitae tenetur voluptas iste incidunt.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2884,7 +2913,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Est voluptatem nobis.\" --locale \"pt-pt\" --token \"Amet esse sit sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Repellendus et vitae at.\" --locale \"en-gb\" --token \"Aut qui est explicabo.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2908,7 +2937,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Tempora et.\" --locale \"en-us\" --token \"Et id dolorem aut consequatur tenetur vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nemo explicabo magni nostrum nesciunt quasi autem.\" --locale \"pt-pt\" --token \"Sint at voluptas.\"")
 }
 
 func servicesRenewUsage() {
@@ -2932,7 +2961,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"dpf\",\n      \"pid\": 2562850785818666172,\n      \"returnUrl\": \"l1e\"\n   }' --service-id \"Qui dolore.\" --locale \"en\" --token \"Praesentium qui ut ipsam non.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"mmf\",\n      \"pid\": 5119363540135681984,\n      \"returnUrl\": \"dkt\"\n   }' --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
 }
 
 func servicesCancelUsage() {
@@ -2954,7 +2983,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Vel qui nobis iusto impedit ut quae.\" --locale \"en-gb\" --token \"Suscipit quia reiciendis ut libero aut soluta.\"")
 }
 
 func servicesResumeUsage() {
@@ -2976,7 +3005,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Vel qui nobis iusto impedit ut quae.\" --locale \"en-gb\" --token \"Suscipit quia reiciendis ut libero aut soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Beatae voluptatibus voluptas illo porro.\" --locale \"en-us\" --token \"Minima ut id.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3007,7 +3036,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Sit autem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Qui perspiciatis repellendus ullam.\"")
 }
 
 func resellersOrderUsage() {
@@ -3029,7 +3058,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0em\",\n      \"currency\": \"l\",\n      \"existingReseller\": true,\n      \"gateway\": \"Non minima ut id eos nulla quo.\",\n      \"password\": \"91a\",\n      \"pid\": 208964266118748977,\n      \"returnUrl\": \"egk\"\n   }' --token \"Placeat laborum earum.\" --idempotency-key \"0a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"khz\",\n      \"currency\": \"d\",\n      \"existingReseller\": false,\n      \"gateway\": \"Fugit autem odit reprehenderit maxime earum voluptas.\",\n      \"password\": \"r4m\",\n      \"pid\": 8992575799277268620,\n      \"returnUrl\": \"7do\"\n   }' --token \"Cum velit.\" --idempotency-key \"0\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3051,7 +3080,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"In laboriosam impedit fugit.\" --locale \"de-de\" --token \"Reprehenderit maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3084,7 +3113,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"fu2\",\n      \"token\": \"oaz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"l63\",\n      \"token\": \"my5\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3102,7 +3131,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6jq\",\n      \"token\": \"q3o\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"m65\",\n      \"token\": \"w9g\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3120,7 +3149,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"rwe\",\n      \"otp\": \"0kf\",\n      \"password\": \"kp9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"1r7\",\n      \"otp\": \"pgj\",\n      \"password\": \"hrc\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3138,7 +3167,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"gum\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"ac4\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3158,7 +3187,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Delectus deserunt non aut voluptas.\" --session \"gjs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Et aut nulla soluta nihil.\" --session \"zzw\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3190,7 +3219,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"hf4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ct6\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3208,7 +3237,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ipsa sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Corporis voluptatem hic.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3226,7 +3255,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"vjv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"db9\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3244,7 +3273,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"mh2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"020\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3264,7 +3293,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ozo\"\n   }' --token \"Earum sit ipsam neque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"tur\"\n   }' --token \"Atque labore voluptatem assumenda sapiente magnam.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3298,7 +3327,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"gcm\" --locale \"de-de\" --token \"Molestiae cum distinctio sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"os\" --locale \"de-de\" --token \"Quia placeat officiis.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3318,7 +3347,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"d6\",\n      \"extraQuantity\": 440797947138412397,\n      \"serviceId\": \"yon\"\n   }' --token \"Rem voluptatum quae illum quo odit odio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"g0\",\n      \"extraQuantity\": 3704859949979075007,\n      \"serviceId\": \"wyt\"\n   }' --token \"Vel repellendus.\"")
 }
 
 func upsellOrderUsage() {
@@ -3340,5 +3369,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"x8u\",\n      \"extraQuantity\": 6170707015014683402,\n      \"gateway\": \"Magnam sit optio exercitationem.\",\n      \"returnUrl\": \"zv5\",\n      \"serviceId\": \"tur\"\n   }' --token \"Reiciendis et odit qui eum.\" --idempotency-key \"d9l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"k\",\n      \"extraQuantity\": 889122402573039726,\n      \"gateway\": \"Deserunt dolorem eum autem libero dolore.\",\n      \"returnUrl\": \"gzb\",\n      \"serviceId\": \"gh5\"\n   }' --token \"Assumenda natus quaerat.\" --idempotency-key \"5s\"")
 }

@@ -131,6 +131,21 @@ func BuildGetPayload(orderGetOrderID string, orderGetToken string) (*order.GetPa
 	return v, nil
 }
 
+// BuildListPayload builds the payload for the order list endpoint from CLI
+// flags.
+func BuildListPayload(orderListToken string) (*order.ListPayload, error) {
+	var token *string
+	{
+		if orderListToken != "" {
+			token = &orderListToken
+		}
+	}
+	v := &order.ListPayload{}
+	v.Token = token
+
+	return v, nil
+}
+
 // BuildCancelPayload builds the payload for the order cancel endpoint from CLI
 // flags.
 func BuildCancelPayload(orderCancelOrderID string, orderCancelToken string) (*order.CancelPayload, error) {

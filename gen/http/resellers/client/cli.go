@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"0em\",\n      \"currency\": \"l\",\n      \"existingReseller\": true,\n      \"gateway\": \"Non minima ut id eos nulla quo.\",\n      \"password\": \"91a\",\n      \"pid\": 208964266118748977,\n      \"returnUrl\": \"egk\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"khz\",\n      \"currency\": \"d\",\n      \"existingReseller\": false,\n      \"gateway\": \"Fugit autem odit reprehenderit maxime earum voluptas.\",\n      \"password\": \"r4m\",\n      \"pid\": 8992575799277268620,\n      \"returnUrl\": \"7do\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

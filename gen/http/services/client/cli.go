@@ -189,7 +189,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": true\n   }'")
 		}
 	}
 	var serviceID string
@@ -281,7 +281,7 @@ func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, 
 	{
 		err = json.Unmarshal([]byte(servicesRenewBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"dpf\",\n      \"pid\": 2562850785818666172,\n      \"returnUrl\": \"l1e\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"mmf\",\n      \"pid\": 5119363540135681984,\n      \"returnUrl\": \"dkt\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {

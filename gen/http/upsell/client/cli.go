@@ -66,7 +66,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"d6\",\n      \"extraQuantity\": 440797947138412397,\n      \"serviceId\": \"yon\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"g0\",\n      \"extraQuantity\": 3704859949979075007,\n      \"serviceId\": \"wyt\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -107,7 +107,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string, upsellOr
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"x8u\",\n      \"extraQuantity\": 6170707015014683402,\n      \"gateway\": \"Magnam sit optio exercitationem.\",\n      \"returnUrl\": \"zv5\",\n      \"serviceId\": \"tur\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"k\",\n      \"extraQuantity\": 889122402573039726,\n      \"gateway\": \"Deserunt dolorem eum autem libero dolore.\",\n      \"returnUrl\": \"gzb\",\n      \"serviceId\": \"gh5\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
