@@ -26,8 +26,8 @@ const msgTrialUnavailable = "Free trials are not available for this email addres
 type orderService struct {
 	authenticator
 	orders   *order.Orders
-	quotes   payment.Quotes   // nil: no gateway quotes another currency
-	progress payment.Progress // zero: no payment is shown as seen and confirming
+	quotes   payment.Quotes     // nil: no gateway quotes another currency
+	progress payment.Progress   // zero: no payment is shown as seen and confirming
 	notes    refund.CreditNotes // nil: no credit note is listed
 }
 

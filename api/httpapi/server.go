@@ -144,7 +144,8 @@ func New(d Deps) http.Handler {
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
-	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now)))
+	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now),
+		receipts{accounts: d.Accounts, orders: d.Orders, notes: d.CreditNotes, links: d.PayLinks, catalog: d.Catalog, geo: d.Geo}))
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 

@@ -62,7 +62,7 @@ func UsageCommands() []string {
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
-		"invoices (get|pay)",
+		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
 		"order (create|get|list|cancel)",
@@ -78,8 +78,8 @@ func UsageCommands() []string {
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
 	return os.Args[0] + " " + "admin-audit list --operator \"r6s\" --action \"iod\" --target \"hvw\" --ip \"flu\" --limit 374 --cursor \"38t\" --session \"pdk\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"nxa\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 13 --session \"rek\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"jf3\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 327 --session \"2z1\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"ett\" --q \"mwp\" --limit 129 --cursor \"2iu\" --session \"az0\"" + "\n" +
 		os.Args[0] + " " + "admin-operators list --session \"o8y\"" + "\n" +
 		""
@@ -329,6 +329,16 @@ func ParseEndpoint(
 		invoicesGetTFlag         = invoicesGetFlags.String("t", "", "")
 		invoicesGetLocaleFlag    = invoicesGetFlags.String("locale", "", "")
 
+		invoicesPdfFlags         = flag.NewFlagSet("pdf", flag.ExitOnError)
+		invoicesPdfInvoiceIDFlag = invoicesPdfFlags.String("invoice-id", "REQUIRED", "")
+		invoicesPdfTFlag         = invoicesPdfFlags.String("t", "", "")
+		invoicesPdfTokenFlag     = invoicesPdfFlags.String("token", "", "")
+
+		invoicesCreditNotePdfFlags            = flag.NewFlagSet("credit-note-pdf", flag.ExitOnError)
+		invoicesCreditNotePdfCreditNoteIDFlag = invoicesCreditNotePdfFlags.String("credit-note-id", "REQUIRED", "")
+		invoicesCreditNotePdfTFlag            = invoicesCreditNotePdfFlags.String("t", "", "")
+		invoicesCreditNotePdfTokenFlag        = invoicesCreditNotePdfFlags.String("token", "", "")
+
 		invoicesPayFlags         = flag.NewFlagSet("pay", flag.ExitOnError)
 		invoicesPayBodyFlag      = invoicesPayFlags.String("body", "REQUIRED", "")
 		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
@@ -575,6 +585,8 @@ func ParseEndpoint(
 
 	invoicesFlags.Usage = invoicesUsage
 	invoicesGetFlags.Usage = invoicesGetUsage
+	invoicesPdfFlags.Usage = invoicesPdfUsage
+	invoicesCreditNotePdfFlags.Usage = invoicesCreditNotePdfUsage
 	invoicesPayFlags.Usage = invoicesPayUsage
 
 	adminOrdersFlags.Usage = adminOrdersUsage
@@ -899,6 +911,12 @@ func ParseEndpoint(
 			switch epn {
 			case "get":
 				epf = invoicesGetFlags
+
+			case "pdf":
+				epf = invoicesPdfFlags
+
+			case "credit-note-pdf":
+				epf = invoicesCreditNotePdfFlags
 
 			case "pay":
 				epf = invoicesPayFlags
@@ -1253,6 +1271,12 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = invoicesc.BuildGetPayload(*invoicesGetInvoiceIDFlag, *invoicesGetTFlag, *invoicesGetLocaleFlag)
+			case "pdf":
+				endpoint = c.Pdf()
+				data, err = invoicesc.BuildPdfPayload(*invoicesPdfInvoiceIDFlag, *invoicesPdfTFlag, *invoicesPdfTokenFlag)
+			case "credit-note-pdf":
+				endpoint = c.CreditNotePdf()
+				data, err = invoicesc.BuildCreditNotePdfPayload(*invoicesCreditNotePdfCreditNoteIDFlag, *invoicesCreditNotePdfTFlag, *invoicesCreditNotePdfTokenFlag)
 			case "pay":
 				endpoint = c.Pay()
 				data, err = invoicesc.BuildPayPayload(*invoicesPayBodyFlag, *invoicesPayInvoiceIDFlag, *invoicesPayTFlag, *invoicesPayLocaleFlag)
@@ -1474,7 +1498,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"nxa\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"jf3\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1496,7 +1520,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"otd\",\n      \"source\": \"n\"\n   }' --csrf-token \"In voluptas cum.\" --session \"mc9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"et5\",\n      \"source\": \"1\"\n   }' --csrf-token \"Autem sunt quidem.\" --session \"02o\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1514,7 +1538,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"pqp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"3r9\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1534,7 +1558,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2069776927137224385 --session \"yxu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2266438262547636365 --session \"g6p\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1569,7 +1593,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 13 --session \"rek\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 327 --session \"2z1\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1591,7 +1615,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3708884198909797529 --csrf-token \"Eos maxime nulla voluptates eveniet nemo exercitationem.\" --session \"ikx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 2060759221182964566 --csrf-token \"At expedita eveniet at et natus saepe.\" --session \"6ts\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1613,7 +1637,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3221883740039032962 --csrf-token \"Consequatur asperiores ratione qui id.\" --session \"tkf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1591472737845849234 --csrf-token \"Qui id.\" --session \"tkf\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -2498,6 +2522,8 @@ func invoicesUsage() {
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] invoices COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    pdf: The paid invoice as a PDF, in the buyer's locale: for the buyer's proven or buying session (Authorization, the rule of GET /orders/{orderId}) or the holder of the invoice's pay-link token (t, the mails' receipt link). Anyone else, an unpaid invoice and an unknown id: not_found alike.`)
+	fmt.Fprintln(os.Stderr, `    credit-note-pdf: A credit note (a refund of the order) as a PDF, under the rule of its invoice's PDF (the invoice's pay-link token opens it too).`)
 	fmt.Fprintln(os.Stderr, `    pay: A payment link for the invoice through gateway: the current one when it is the same gateway and still open.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2525,6 +2551,50 @@ func invoicesGetUsage() {
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Odit libero.\" --t \"y7n\" --locale \"es-es\"")
 }
 
+func invoicesPdfUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] invoices pdf", os.Args[0])
+	fmt.Fprint(os.Stderr, " -invoice-id STRING")
+	fmt.Fprint(os.Stderr, " -t STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The paid invoice as a PDF, in the buyer's locale: for the buyer's proven or buying session (Authorization, the rule of GET /orders/{orderId}) or the holder of the invoice's pay-link token (t, the mails' receipt link). Anyone else, an unpaid invoice and an unknown id: not_found alike.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -invoice-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -t STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"8ia\" --t \"ken\" --token \"Voluptatem illum et.\"")
+}
+
+func invoicesCreditNotePdfUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] invoices credit-note-pdf", os.Args[0])
+	fmt.Fprint(os.Stderr, " -credit-note-id STRING")
+	fmt.Fprint(os.Stderr, " -t STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A credit note (a refund of the order) as a PDF, under the rule of its invoice's PDF (the invoice's pay-link token opens it too).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -credit-note-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -t STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"k5e\" --t \"s31\" --token \"Error nisi mollitia incidunt aut.\"")
+}
+
 func invoicesPayUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] invoices pay", os.Args[0])
@@ -2546,7 +2616,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ken\",\n      \"returnUrl\": \"fa3\"\n   }' --invoice-id \"Sunt consequatur aut eaque.\" --t \"sjx\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"2yq\",\n      \"returnUrl\": \"tse\"\n   }' --invoice-id \"Illum occaecati debitis reprehenderit quae distinctio.\" --t \"tyr\" --locale \"en\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2676,7 +2746,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"mlg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vCe\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 62,\n      \"gateway\": \"Mollitia incidunt aut minus dolore itaque.\",\n      \"pid\": 2,\n      \"promoCode\": \"qy1\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"aq4\"\n   }' --token \"Facilis inventore nostrum dolorem omnis in.\" --idempotency-key \"d3z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"aes\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"XVW\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 31,\n      \"gateway\": \"Doloribus reiciendis.\",\n      \"pid\": 2,\n      \"promoCode\": \"lgn\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"pxh\"\n   }' --token \"Harum et omnis voluptatem numquam id.\" --idempotency-key \"be\"")
 }
 
 func orderGetUsage() {
@@ -2696,7 +2766,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Iusto possimus non hic consectetur illo.\" --token \"Suscipit nesciunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Ad et laborum incidunt quo aut corporis.\" --token \"Quod distinctio aut placeat.\"")
 }
 
 func orderListUsage() {
@@ -2714,7 +2784,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Distinctio aut placeat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Labore aliquid.\"")
 }
 
 func orderCancelUsage() {
@@ -2734,7 +2804,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Illo pariatur.\" --token \"Maxime corrupti voluptates.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem totam assumenda et numquam omnis.\" --token \"Qui possimus occaecati doloremque voluptas.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2801,7 +2871,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Assumenda et numquam omnis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"es-es\" --token \"Animi possimus saepe cum.\"")
 }
 
 func servicesGetUsage() {
@@ -2823,7 +2893,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Fuga ea tenetur quas.\" --locale \"de-de\" --token \"Blanditiis eaque inventore neque officiis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Vero ex distinctio voluptatum fugit molestiae.\" --locale \"en\" --token \"Placeat ut accusamus.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -2845,7 +2915,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Commodi cupiditate qui.\" --locale \"nl-nl\" --token \"Et iste consequatur voluptatem et sed ipsa.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Dolorem sequi dolor omnis omnis ipsum.\" --locale \"de-de\" --token \"Quibusdam accusamus consequatur nulla velit id.\"")
 }
 
 func servicesRestartUsage() {
@@ -2867,7 +2937,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Nihil id sapiente corrupti at.\" --locale \"en-us\" --token \"Laudantium quia et beatae laboriosam voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Ut possimus.\" --locale \"en-us\" --token \"Quo dolor iusto et excepturi commodi.\"")
 }
 
 func servicesRecreateUsage() {
@@ -2889,7 +2959,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et doloremque.\" --locale \"pt-pt\" --token \"Ut minus vitae tenetur voluptas iste incidunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ducimus dolorem iste molestias accusamus.\" --locale \"pt-pt\" --token \"Et totam repudiandae nobis consequuntur porro.\"")
 }
 
 func servicesTerminateUsage() {
@@ -2913,7 +2983,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Repellendus et vitae at.\" --locale \"en-gb\" --token \"Aut qui est explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Illo harum ducimus.\" --locale \"pt-pt\" --token \"Quisquam minus illo.\"")
 }
 
 func servicesSetMacUsage() {
@@ -2937,7 +3007,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nemo explicabo magni nostrum nesciunt quasi autem.\" --locale \"pt-pt\" --token \"Sint at voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Asperiores maxime repellat mollitia.\" --locale \"en-gb\" --token \"Blanditiis est vero iusto ut in.\"")
 }
 
 func servicesRenewUsage() {
@@ -2961,7 +3031,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"mmf\",\n      \"pid\": 5119363540135681984,\n      \"returnUrl\": \"dkt\"\n   }' --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"ira\",\n      \"pid\": 7325211476113697112,\n      \"returnUrl\": \"86l\"\n   }' --service-id \"Accusantium sint doloribus quis similique fuga.\" --locale \"nl-nl\" --token \"Id molestiae ullam vel qui nobis.\"")
 }
 
 func servicesCancelUsage() {
@@ -2983,7 +3053,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Vel qui nobis iusto impedit ut quae.\" --locale \"en-gb\" --token \"Suscipit quia reiciendis ut libero aut soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Consectetur ad ullam.\" --locale \"de-de\" --token \"Maiores quos et.\"")
 }
 
 func servicesResumeUsage() {
@@ -3005,7 +3075,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Beatae voluptatibus voluptas illo porro.\" --locale \"en-us\" --token \"Minima ut id.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem earum delectus quae maiores aspernatur.\" --locale \"en-gb\" --token \"Provident rerum earum sunt harum modi pariatur.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3036,7 +3106,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Qui perspiciatis repellendus ullam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Aut qui quaerat praesentium ipsa sint dolorem.\"")
 }
 
 func resellersOrderUsage() {
@@ -3058,7 +3128,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"khz\",\n      \"currency\": \"d\",\n      \"existingReseller\": false,\n      \"gateway\": \"Fugit autem odit reprehenderit maxime earum voluptas.\",\n      \"password\": \"r4m\",\n      \"pid\": 8992575799277268620,\n      \"returnUrl\": \"7do\"\n   }' --token \"Cum velit.\" --idempotency-key \"0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"mh2\",\n      \"currency\": \"ay\",\n      \"existingReseller\": false,\n      \"gateway\": \"Officia quaerat dolor eligendi.\",\n      \"password\": \"obn\",\n      \"pid\": 6574942678023555439,\n      \"returnUrl\": \"yoz\"\n   }' --token \"Ullam earum.\" --idempotency-key \"51d\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3080,7 +3150,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Quisquam ad ut inventore qui quas.\" --locale \"de-de\" --token \"Excepturi vel ab.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3219,7 +3289,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ct6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"hlm\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3237,7 +3307,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Corporis voluptatem hic.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Vel sunt non omnis.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3255,7 +3325,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"db9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"3fr\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3273,7 +3343,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"020\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"gko\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3293,7 +3363,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"tur\"\n   }' --token \"Atque labore voluptatem assumenda sapiente magnam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"xgh\"\n   }' --token \"Nemo dignissimos.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3327,7 +3397,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"os\" --locale \"de-de\" --token \"Quia placeat officiis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"zb\" --locale \"pt-pt\" --token \"Natus quaerat a neque debitis cum molestiae.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3347,7 +3417,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"g0\",\n      \"extraQuantity\": 3704859949979075007,\n      \"serviceId\": \"wyt\"\n   }' --token \"Vel repellendus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"ju8\",\n      \"extraQuantity\": 9006207651731112694,\n      \"serviceId\": \"e88\"\n   }' --token \"Reprehenderit voluptatem quaerat maxime accusamus.\"")
 }
 
 func upsellOrderUsage() {
@@ -3369,5 +3439,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"k\",\n      \"extraQuantity\": 889122402573039726,\n      \"gateway\": \"Deserunt dolorem eum autem libero dolore.\",\n      \"returnUrl\": \"gzb\",\n      \"serviceId\": \"gh5\"\n   }' --token \"Assumenda natus quaerat.\" --idempotency-key \"5s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"5\",\n      \"extraQuantity\": 3661357937100458340,\n      \"gateway\": \"Dolorem qui autem.\",\n      \"returnUrl\": \"g7l\",\n      \"serviceId\": \"xb7\"\n   }' --token \"Sint facere similique molestiae.\" --idempotency-key \"l\"")
 }

@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"mlg\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vCe\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 62,\n      \"gateway\": \"Mollitia incidunt aut minus dolore itaque.\",\n      \"pid\": 2,\n      \"promoCode\": \"qy1\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"aq4\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"aes\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"XVW\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 31,\n      \"gateway\": \"Doloribus reiciendis.\",\n      \"pid\": 2,\n      \"promoCode\": \"lgn\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"pxh\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"khz\",\n      \"currency\": \"d\",\n      \"existingReseller\": false,\n      \"gateway\": \"Fugit autem odit reprehenderit maxime earum voluptas.\",\n      \"password\": \"r4m\",\n      \"pid\": 8992575799277268620,\n      \"returnUrl\": \"7do\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"mh2\",\n      \"currency\": \"ay\",\n      \"existingReseller\": false,\n      \"gateway\": \"Officia quaerat dolor eligendi.\",\n      \"password\": \"obn\",\n      \"pid\": 6574942678023555439,\n      \"returnUrl\": \"yoz\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

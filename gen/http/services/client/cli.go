@@ -189,7 +189,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": true\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
 		}
 	}
 	var serviceID string
@@ -281,7 +281,7 @@ func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, 
 	{
 		err = json.Unmarshal([]byte(servicesRenewBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"mmf\",\n      \"pid\": 5119363540135681984,\n      \"returnUrl\": \"dkt\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"ira\",\n      \"pid\": 7325211476113697112,\n      \"returnUrl\": \"86l\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {

@@ -66,7 +66,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"g0\",\n      \"extraQuantity\": 3704859949979075007,\n      \"serviceId\": \"wyt\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"ju8\",\n      \"extraQuantity\": 9006207651731112694,\n      \"serviceId\": \"e88\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -107,7 +107,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string, upsellOr
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"k\",\n      \"extraQuantity\": 889122402573039726,\n      \"gateway\": \"Deserunt dolorem eum autem libero dolore.\",\n      \"returnUrl\": \"gzb\",\n      \"serviceId\": \"gh5\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"5\",\n      \"extraQuantity\": 3661357937100458340,\n      \"gateway\": \"Dolorem qui autem.\",\n      \"returnUrl\": \"g7l\",\n      \"serviceId\": \"xb7\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
