@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,8 @@ import (
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
+
+var receiptLink = regexp.MustCompile(`https?://\S+/checkout/api/invoices/\S+\.pdf\?t=\S+`)
 
 // A paid order answers its invoice's number and PDF; the PDF opens for the buyer's session and
 // the invoice's pay-link token only: another buyer's session, another invoice's token, no
@@ -65,6 +68,17 @@ func TestInvoiceNumbersPDFsAndCreditNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		pdf(link, "", http.StatusOK)
+		// The order mail links the PDF the same way: it opens without signing in.
+		var mailed string
+		for _, m := range c.mailsTo("buyer@example.com") {
+			if strings.Contains(m.Body, *o.InvoiceNumber) {
+				mailed = receiptLink.FindString(m.Body)
+			}
+		}
+		if mailed == "" {
+			t.Fatal("no order mail links the invoice PDF")
+		}
+		pdf(mailed, "", http.StatusOK)
 		otherLink, err := c.app.ReceiptLink(unpaid.InvoiceID)
 		if err != nil {
 			t.Fatal(err)
