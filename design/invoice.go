@@ -41,6 +41,36 @@ func invoiceTokenPayload() {
 	Required("invoiceId")
 }
 
+// documentPayload is who asks for a document: its id, and the session's token or the invoice's
+// pay-link token (neither required: a missing one is one more caller answered not_found).
+func documentPayload(idName string) func() {
+	return func() {
+		Attribute(idName, String, func() { MaxLength(64) })
+		Attribute("t", String, "The invoice's pay-link token", func() { MaxLength(2048) })
+		Attribute("token", String, "The session's bearer token")
+		Required(idName)
+	}
+}
+
+var DocumentResult = Type("DocumentResult", func() {
+	Attribute("contentType", String)
+	Attribute("contentDisposition", String)
+	Attribute("cacheControl", String)
+	Required("contentType", "contentDisposition", "cacheControl")
+})
+
+func documentHTTP() {
+	Param("t")
+	Header("token:Authorization")
+	SkipResponseBodyEncodeDecode()
+	Response(StatusOK, func() {
+		ContentType("application/pdf")
+		Header("contentType:Content-Type")
+		Header("contentDisposition:Content-Disposition")
+		Header("cacheControl:Cache-Control")
+	})
+}
+
 var _ = Service("invoices", func() {
 	Description("Renewal invoices for the holder of a pay link (the reminder mails): view and pay one invoice without signing in. A wrong, stale or other invoice's token is not_found.")
 	Error("not_found")
@@ -52,6 +82,24 @@ var _ = Service("invoices", func() {
 			GET("/invoices/{invoiceId}")
 			Param("t")
 			Param("locale")
+		})
+	})
+	Method("pdf", func() {
+		Description("The paid invoice as a PDF, in the buyer's locale: for the buyer's proven or buying session (Authorization, the rule of GET /orders/{orderId}) or the holder of the invoice's pay-link token (t, the mails' receipt link). Anyone else, an unpaid invoice and an unknown id: not_found alike.")
+		Payload(documentPayload("invoiceId"))
+		Result(DocumentResult)
+		HTTP(func() {
+			GET("/invoices/{invoiceId}.pdf")
+			documentHTTP()
+		})
+	})
+	Method("creditNotePdf", func() {
+		Description("A credit note (a refund of the order) as a PDF, under the rule of its invoice's PDF (the invoice's pay-link token opens it too).")
+		Payload(documentPayload("creditNoteId"))
+		Result(DocumentResult)
+		HTTP(func() {
+			GET("/credit-notes/{creditNoteId}.pdf")
+			documentHTTP()
 		})
 	})
 	Method("pay", func() {

@@ -26,8 +26,24 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 		Attribute("paymentState", String, "processing: the provider has seen the payment and is confirming it (Coinbase's PROCESSING); the order is still pending and nothing is settled yet. Absent otherwise", func() {
 			Enum("processing")
 		})
-		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote")
+		Attribute("invoiceNumber", String, "The invoice's number, given when it is paid (catalog invoiceNumber); null until then", func() {
+			Meta("struct:tag:json", "invoiceNumber") // always present, null until paid
+		})
+		Attribute("receiptUrl", String, "The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's Authorization header); null until paid", func() {
+			Meta("struct:tag:json", "receiptUrl") // always present, null until paid
+		})
+		Attribute("creditNotes", ArrayOf(CreditNoteRef), "The credit notes the order's refunds issued, oldest first")
+		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote", "creditNotes")
 	})
+})
+
+var CreditNoteRef = Type("CreditNoteRef", func() {
+	Description("A credit note: what a refund gave back, numbered from its own sequence, referring to the order's invoice.")
+	Attribute("id", String)
+	Attribute("number", String, func() { Example("CN-2026-000001") })
+	Attribute("amount", Money)
+	Attribute("pdfUrl", String, "GET /credit-notes/{id}.pdf")
+	Required("id", "number", "amount", "pdfUrl")
 })
 
 var PaymentQuote = Type("PaymentQuote", func() {
@@ -99,6 +115,20 @@ var _ = Service("order", func() {
 		Error("not_found")
 		HTTP(func() {
 			GET("/orders/{orderId}")
+			bearer()
+		})
+	})
+	Method("list", func() {
+		Description("The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.")
+		Payload(func() {
+			tokenAttr()
+		})
+		Result(func() {
+			Attribute("orders", ArrayOf(OrderResult))
+			Required("orders")
+		})
+		HTTP(func() {
+			GET("/orders")
 			bearer()
 		})
 	})

@@ -33,6 +33,6 @@ func newAfterClients(u *url.URL, doer goahttp.Doer) afterClients {
 		upsell:     genupsell.NewClient(uc.Offers(), uc.Quote(), uc.Order()),
 		resellers:  genresellers.NewClient(rc.Me(), rc.Order(), rc.GetService()),
 		affiliates: genaffiliates.NewClient(ac.Click()),
-		invoices:   geninvoices.NewClient(ic.Get(), ic.Pay()),
+		invoices:   geninvoices.NewClient(ic.Get(), ic.Pdf(), ic.CreditNotePdf(), ic.Pay()),
 	}
 }

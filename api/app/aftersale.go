@@ -66,7 +66,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		renewals:    renewer,
 		reminders:   reminders,
 		affiliates:  affiliate.New(a.store, now),
-		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base},
+		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base, Receipt: a.ReceiptLink},
 		renewalMail: renewalMail,
 	}, nil
 }

@@ -320,6 +320,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
+	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
 	// Every job kind and its handler, one a line; the worker is the last thing built.
@@ -356,6 +357,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Limiter:     a.limiter,
 		PayQuotes:   st,
 		PayProgress: progress,
+		CreditNotes: st,
 		Now:         now,
 		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
 			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
@@ -544,6 +546,19 @@ func (a *App) LapseServices(ctx context.Context) error { return a.lapseServices(
 // (renewal.ErrNotRenewal for another kind's invoice).
 func (a *App) PayLink(ctx context.Context, invoiceID string) (string, error) {
 	return a.renewalMail.PayLink(ctx, invoiceID)
+}
+
+// ReceiptLinkLife is how long the token of a mailed invoice PDF link opens it.
+const ReceiptLinkLife = 365 * 24 * time.Hour
+
+// ReceiptLink is the PDF of an invoice with a pay-link token for it (good for ReceiptLinkLife):
+// what a mail links, opened without signing in. The token opens that invoice's documents only.
+func (a *App) ReceiptLink(invoiceID string) (string, error) {
+	t, err := a.payLinks.Sign(invoiceID, a.clock.Now().Add(ReceiptLinkLife))
+	if err != nil {
+		return "", err
+	}
+	return httpapi.InvoicePDFURL(a.base, invoiceID) + "?t=" + t, nil
 }
 
 // Catalog is the catalog in force.

@@ -260,6 +260,9 @@ type Catalog struct {
 	// Legal are the legal and help pages, in file order.
 	Legal   []LegalPage
 	Consent Consent
+	// InvoiceNumber and CreditNoteNumber are the patterns of the numbers given to a paid invoice
+	// and a refund's credit note (package numbering); the defaults when the catalog sets none.
+	InvoiceNumber, CreditNoteNumber string
 }
 
 // Load reads and parses the catalog file at path, and the legal files it names (relative to

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/numbering"
 )
 
 // ErrInvalid is matched (errors.Is) by every *ValidationError.
@@ -303,7 +304,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
 		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts",
-		"seller", "legal", "consent"}
+		"seller", "legal", "consent", "invoiceNumber", "creditNoteNumber"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -360,6 +361,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	if n := nodes["consent"]; n != nil && !isNull(n) {
 		p.consent(n)
 	}
+	c.InvoiceNumber, c.CreditNoteNumber = numbering.DefaultInvoice, numbering.DefaultCreditNote
+	p.numberPattern(nodes["invoiceNumber"], "invoiceNumber", &c.InvoiceNumber)
+	p.numberPattern(nodes["creditNoteNumber"], "creditNoteNumber", &c.CreditNoteNumber)
 	for _, check := range p.later {
 		check()
 	}
@@ -945,4 +949,19 @@ func (p *parser) gatewayNamesI18n(n *yaml.Node) {
 		})
 		p.cat.GatewayNamesI18n[k.Value] = names
 	})
+}
+
+// numberPattern reads an invoice or credit note number pattern (package numbering); absent or
+// null keeps the default dst holds.
+func (p *parser) numberPattern(n *yaml.Node, path string, dst *string) {
+	if n == nil || isNull(deref(n)) {
+		return
+	}
+	var v string
+	p.str(&v)(n, path)
+	if err := numbering.Validate(v); err != nil {
+		p.bad(n, path, "%s", strings.TrimPrefix(err.Error(), "numbering: "))
+		return
+	}
+	*dst = v
 }

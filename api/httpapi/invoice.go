@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"io"
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
@@ -24,12 +25,23 @@ type invoicesService struct {
 	links    *paylink.Signer
 	base     string // the shop's origin, for the default return to the pay page
 	now      func() time.Time
+	docs     receipts // the invoice and credit note PDFs
 }
 
 // NewInvoices returns the pay-link invoice service.
 func NewInvoices(cat func() *catalog.Catalog, orders *order.Orders, r *renewal.Renewals, links *paylink.Signer, base string,
-	now func() time.Time) geninvoices.Service {
-	return &invoicesService{catalog: cat, orders: orders, renewals: r, links: links, base: base, now: now}
+	now func() time.Time, docs receipts) geninvoices.Service {
+	return &invoicesService{catalog: cat, orders: orders, renewals: r, links: links, base: base, now: now, docs: docs}
+}
+
+// Pdf answers a paid invoice's PDF to its buyer or pay-link holder (receipts).
+func (s *invoicesService) Pdf(ctx context.Context, p *geninvoices.PdfPayload) (*geninvoices.DocumentResult, io.ReadCloser, error) {
+	return s.docs.document(ctx, false, p.InvoiceID, deref(p.T), deref(p.Token))
+}
+
+// CreditNotePdf answers a credit note's PDF under its invoice's rule.
+func (s *invoicesService) CreditNotePdf(ctx context.Context, p *geninvoices.CreditNotePdfPayload) (*geninvoices.DocumentResult, io.ReadCloser, error) {
+	return s.docs.document(ctx, true, p.CreditNoteID, deref(p.T), deref(p.Token))
 }
 
 // held is what a pay link opens: the renewal order of the invoice its token names.

@@ -12,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/storefront"
 	genorder "github.com/streamcart/streamcart/gen/order"
 )
@@ -25,16 +26,17 @@ const msgTrialUnavailable = "Free trials are not available for this email addres
 type orderService struct {
 	authenticator
 	orders   *order.Orders
-	quotes   payment.Quotes   // nil: no gateway quotes another currency
-	progress payment.Progress // zero: no payment is shown as seen and confirming
+	quotes   payment.Quotes     // nil: no gateway quotes another currency
+	progress payment.Progress   // zero: no payment is shown as seen and confirming
+	notes    refund.CreditNotes // nil: no credit note is listed
 }
 
 // NewOrder returns the order service; quotes are what gateways paid in another currency asked
 // for invoices (nil: none), progress which pending invoices' payments a provider has seen and
 // is confirming.
-func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress) genorder.Service {
+func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes) genorder.Service {
 	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
-		quotes: quotes, progress: progress}
+		quotes: quotes, progress: progress, notes: notes}
 }
 
 // result is orderResult with the invoice's quote in the gateway's currency, if it has one: the
@@ -42,6 +44,21 @@ func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Qu
 // payment's state at the provider when it has seen it (processing).
 func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.OrderResult, error) {
 	r := orderResult(o)
+	if o.Invoice.Number != "" {
+		r.InvoiceNumber = strPtr(o.Invoice.Number)
+		r.ReceiptURL = strPtr(InvoicePDFURL(origin(ctx), o.Invoice.ID))
+	}
+	// Only a refund issues credit notes, and every refund moves the order to one of these.
+	if s.notes != nil && (o.Status == order.StatusPartiallyRefunded || o.Status == order.StatusRefunded) {
+		notes, err := s.notes.OrderCreditNotes(ctx, o.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range notes {
+			r.CreditNotes = append(r.CreditNotes, &genorder.CreditNoteRef{ID: n.ID, Number: n.Number,
+				Amount: &genorder.Money{Amount: n.Amount.Amount, Currency: n.Amount.Currency}, PdfURL: CreditNotePDFURL(origin(ctx), n.ID)})
+		}
+	}
 	// Only a gateway paying in another currency (Coinbase) keeps quotes and reports a payment seen
 	// before it settles: the answer of every other order skips both database reads.
 	if o.Invoice.ID == "" || !s.quoting(o.Gateway) {
@@ -166,6 +183,23 @@ func (s *orderService) Get(ctx context.Context, p *genorder.GetPayload) (*genord
 	return s.result(ctx, o)
 }
 
+// List reads the session's orders, newest first.
+func (s *orderService) List(ctx context.Context, _ *genorder.ListPayload) (*genorder.ListResult, error) {
+	os, err := s.orders.List(ctx, claimsFrom(ctx))
+	if err != nil {
+		return nil, err
+	}
+	out := &genorder.ListResult{Orders: make([]*genorder.OrderResult, 0, len(os))}
+	for _, o := range os {
+		r, err := s.result(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		out.Orders = append(out.Orders, r)
+	}
+	return out, nil
+}
+
 // Cancel cancels a pending order.
 func (s *orderService) Cancel(ctx context.Context, p *genorder.CancelPayload) (*genorder.OrderResult, error) {
 	o, err := s.orders.Cancel(ctx, claimsFrom(ctx), p.OrderID)
@@ -194,6 +228,7 @@ func orderResult(o order.Order) *genorder.OrderResult {
 	if r.ServiceIds == nil {
 		r.ServiceIds = []string{}
 	}
+	r.CreditNotes = []*genorder.CreditNoteRef{}
 	return r
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
@@ -91,6 +92,9 @@ type Deps struct {
 	// PayLinks checks the tokens of renewal pay links (GET/POST /invoices/{id}?t=…).
 	PayLinks *paylink.Signer
 
+	// CreditNotes reads the credit notes refunds issued (listed on orders, served as PDFs).
+	CreditNotes refund.CreditNotes
+
 	// Limiter holds the per-address rate limits; nil: off.
 	Limiter *Limiter
 
@@ -132,7 +136,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
@@ -140,7 +144,8 @@ func New(d Deps) http.Handler {
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
-	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now)))
+	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now),
+		receipts{accounts: d.Accounts, orders: d.Orders, notes: d.CreditNotes, links: d.PayLinks, catalog: d.Catalog, geo: d.Geo}))
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 

@@ -47,6 +47,8 @@ type Data struct {
 	Minutes int    // how long a sign-in link works
 	Due     string // the renewal's due date or the trial's end, formatted for the locale (FormatDate)
 	Suspend string // the date an overdue line is suspended unless paid (FormatDate)
+	// Receipt is the invoice PDF's link and Invoice its number: the order mail links it when set.
+	Receipt, Invoice string
 }
 
 // Rendered is a message's subject and its two bodies.
@@ -132,7 +134,7 @@ func Render(kind Kind, locale string, d Data) (Rendered, error) {
 	}
 	t := texts[lang]
 	fill := strings.NewReplacer("{store}", d.Store, "{order}", d.OrderID, "{total}", d.Total, "{minutes}", strconv.Itoa(d.Minutes),
-		"{due}", d.Due, "{suspend}", d.Suspend).Replace
+		"{due}", d.Due, "{suspend}", d.Suspend, "{invoice}", d.Invoice).Replace
 	page := htmlPage{
 		Lang: lang, Subject: fill(l.subject(t)), Greeting: fill(t.Greeting), Button: fill(l.button(t)),
 		Link: d.Link, Signature: fill(t.Signature),
@@ -143,12 +145,18 @@ func Render(kind Kind, locale string, d Data) (Rendered, error) {
 	for _, s := range l.after(t) {
 		page.After = append(page.After, fill(s))
 	}
+	if d.Receipt != "" && kind == KindOrderReceived {
+		page.Receipt, page.ReceiptText = d.Receipt, fill(t.OrderReceipt)
+	}
 	var text strings.Builder
 	text.WriteString(page.Greeting + "\n\n")
 	for _, p := range page.Before {
 		text.WriteString(p + "\n\n")
 	}
 	text.WriteString(d.Link + "\n\n")
+	if page.Receipt != "" {
+		text.WriteString(page.ReceiptText + "\n" + page.Receipt + "\n\n")
+	}
 	for _, p := range page.After {
 		text.WriteString(p + "\n\n")
 	}
@@ -178,6 +186,7 @@ func ParseKind(s string) (Kind, error) {
 
 type htmlPage struct {
 	Lang, Subject, Greeting, Button, Signature, Link string
+	Receipt, ReceiptText                             string
 	Before, After                                    []string
 }
 
@@ -192,7 +201,8 @@ var htmlLayout = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
 {{range .Before}}<p>{{.}}</p>
 {{end}}<p><a href="{{.Link}}" style="display:inline-block;padding:12px 20px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">{{.Button}}</a></p>
 <p style="font-size:12px;color:#52525b;word-break:break-all">{{.Link}}</p>
-{{range .After}}<p>{{.}}</p>
+{{if .Receipt}}<p>{{.ReceiptText}} <a href="{{.Receipt}}" style="word-break:break-all">{{.Receipt}}</a></p>
+{{end}}{{range .After}}<p>{{.}}</p>
 {{end}}<p>{{.Signature}}</p>
 </div>
 </body>

@@ -17,6 +17,8 @@ type Texts struct {
 	OrderIntro   string
 	OrderNext    string
 	OrderButton  string
+	// OrderReceipt introduces the invoice PDF's link ({invoice}: its number).
+	OrderReceipt string
 
 	ReadySubject string
 	ReadyIntro   string
@@ -76,6 +78,7 @@ var english = Texts{
 	OrderSubject: "We received your order {order}",
 	OrderIntro:   "Thank you for your order {order}: your payment of {total} has arrived.",
 	OrderNext:    "We are setting up your line now and will write again as soon as it is ready.",
+	OrderReceipt: "Your invoice {invoice} (PDF):",
 	OrderButton:  "View your order",
 
 	ReadySubject:     "Your line is ready (order {order})",
@@ -122,6 +125,7 @@ var german = Texts{
 	OrderSubject: "Wir haben Ihre Bestellung {order} erhalten",
 	OrderIntro:   "Vielen Dank für Ihre Bestellung {order}: Ihre Zahlung über {total} ist eingegangen.",
 	OrderNext:    "Wir richten Ihren Zugang jetzt ein und melden uns wieder, sobald er bereit ist.",
+	OrderReceipt: "Ihre Rechnung {invoice} (PDF):",
 	OrderButton:  "Bestellung ansehen",
 
 	ReadySubject:     "Ihr Zugang ist bereit (Bestellung {order})",
@@ -168,6 +172,7 @@ var spanish = Texts{
 	OrderSubject: "Hemos recibido tu pedido {order}",
 	OrderIntro:   "Gracias por tu pedido {order}: hemos recibido tu pago de {total}.",
 	OrderNext:    "Estamos preparando tu línea y te escribiremos de nuevo en cuanto esté lista.",
+	OrderReceipt: "Tu factura {invoice} (PDF):",
 	OrderButton:  "Ver tu pedido",
 
 	ReadySubject:     "Tu línea está lista (pedido {order})",
@@ -214,6 +219,7 @@ var dutch = Texts{
 	OrderSubject: "We hebben je bestelling {order} ontvangen",
 	OrderIntro:   "Bedankt voor je bestelling {order}: je betaling van {total} is binnen.",
 	OrderNext:    "We zetten je lijn nu klaar en laten van ons horen zodra hij werkt.",
+	OrderReceipt: "Je factuur {invoice} (pdf):",
 	OrderButton:  "Bekijk je bestelling",
 
 	ReadySubject:     "Je lijn is klaar (bestelling {order})",
@@ -260,6 +266,7 @@ var portuguese = Texts{
 	OrderSubject: "Recebemos a sua encomenda {order}",
 	OrderIntro:   "Obrigado pela sua encomenda {order}: o seu pagamento de {total} foi recebido.",
 	OrderNext:    "Estamos a preparar a sua linha e voltaremos a escrever assim que estiver pronta.",
+	OrderReceipt: "A sua fatura {invoice} (PDF):",
 	OrderButton:  "Ver a sua encomenda",
 
 	ReadySubject:     "A sua linha está pronta (encomenda {order})",

@@ -116,6 +116,8 @@ type Invoice struct {
 	Deadline      time.Time // zero when nothing is due
 	TransactionID string
 	PaidAt        time.Time
+	// Number is the invoice's number, given when it is paid (Tx.NumberInvoice); "" until then.
+	Number string
 }
 
 // Service is one IPTV line sold by an order.

@@ -188,6 +188,9 @@ func (s *Orders) AcceptPayment(ctx context.Context, id, operator string) (Review
 		if !paid {
 			return ErrOrderPaid
 		}
+		if _, err := tx.NumberInvoice(ctx, o.Invoice.ID, s.invoicePattern(), s.now()); err != nil {
+			return err
+		}
 		moved, err := tx.SetOrderStatus(ctx, o.ID, StatusPaid, StatusFraud, StatusNeedsReview, StatusPending, StatusCancelled, StatusFailed)
 		if err != nil {
 			return err

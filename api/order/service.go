@@ -59,6 +59,9 @@ type Store interface {
 	FinishRefund(ctx context.Context, r Review, failure string) error
 	// OrderReviews lists an order's payments to review in state ("": all).
 	OrderReviews(ctx context.Context, orderID, state string) ([]Review, error)
+	// ClientOrders lists the client's orders newest first, at most limit; those placed by the
+	// session sessionID only unless it is "".
+	ClientOrders(ctx context.Context, clientID int64, sessionID string, limit int) ([]Order, error)
 }
 
 // Tx is the unit of work of an order write.
@@ -86,6 +89,10 @@ type Tx interface {
 	// PayInvoice marks an unpaid or cancelled invoice paid by txn; false when it is paid or the
 	// transaction settled another invoice.
 	PayInvoice(ctx context.Context, id, txn string, at time.Time) (bool, error)
+	// NumberInvoice gives the paid invoice id the next number of the shop's invoice sequence,
+	// written with pattern (package numbering) and the date at, in this transaction: its
+	// rollback gives the number back. An invoice numbered already keeps its number.
+	NumberInvoice(ctx context.Context, id, pattern string, at time.Time) (string, error)
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the
@@ -391,6 +398,39 @@ func (s *Orders) Get(ctx context.Context, claims authz.Claims, id string) (Order
 		return Order{}, ErrNotFound
 	}
 	return o, nil
+}
+
+// ListLimit is how many orders List answers at most.
+const ListLimit = 200
+
+// List reads the orders the session may see, newest first: a proven session's are its client's,
+// an email-only (buying) session's are those it placed.
+func (s *Orders) List(ctx context.Context, claims authz.Claims) ([]Order, error) {
+	session := ""
+	switch claims.Scope {
+	case authz.ScopeProven:
+	case authz.ScopeEmail:
+		if claims.SessionID == "" {
+			return []Order{}, nil
+		}
+		session = claims.SessionID
+	default:
+		return []Order{}, nil
+	}
+	if claims.ClientID <= 0 {
+		return []Order{}, nil
+	}
+	all, err := s.store.ClientOrders(ctx, claims.ClientID, session, ListLimit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Order, 0, len(all))
+	for _, o := range all {
+		if s.authz.Allowed(claims, authz.ActionRead, resource(o)) { // the one ownership rule, as Get
+			out = append(out, o)
+		}
+	}
+	return out, nil
 }
 
 // GetService reads a service the session may see.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/numbering"
 )
 
 // Settle records a payment of the invoice's amount through the invoice's own gateway (the
@@ -51,6 +52,11 @@ func (s *Orders) SettlePayment(ctx context.Context, invoiceID string, p Payment)
 				return err
 			}
 			if moved {
+				// Numbered in the transaction that marks it paid: an invoice never paid takes no
+				// number, and one whose settlement rolls back gives its number back.
+				if _, err := tx.NumberInvoice(ctx, invoiceID, s.invoicePattern(), s.now()); err != nil {
+					return err
+				}
 				if _, err := tx.SetOrderStatus(ctx, o.ID, StatusPaid, StatusPending); err != nil {
 					return err
 				}
@@ -92,6 +98,14 @@ func (s *Orders) SettlePayment(ctx context.Context, invoiceID string, p Payment)
 	s.cfg.Observe(EventPaid, o)
 	s.cfg.OnPaid()
 	return s.store.Order(ctx, o.ID)
+}
+
+// invoicePattern is the catalog's invoice number pattern, the default when it sets none.
+func (s *Orders) invoicePattern() string {
+	if c := s.catalog(); c != nil && c.InvoiceNumber != "" {
+		return c.InvoiceNumber
+	}
+	return numbering.DefaultInvoice
 }
 
 // unpayable says why o cannot take a payment now; "" when it can.

@@ -16,12 +16,22 @@ type Mail struct {
 	Outbox *mail.Outbox
 	Shop   string // the shop's name
 	Base   string // the shop's origin (configuration, never a request's)
+	// Receipt is the link of a numbered invoice's PDF that opens without signing in; nil: none.
+	Receipt func(invoiceID string) (string, error)
 }
 
-// OrderReceived mails the order's total and a link to its waiting page.
+// OrderReceived mails the order's total and a link to its waiting page, and the invoice's PDF.
 func (m Mail) OrderReceived(ctx context.Context, o order.Order) error {
 	total := mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
-	return m.send(ctx, mail.KindOrderReceived, o, mail.Data{Total: total, Link: m.page(o, "waiting")})
+	d := mail.Data{Total: total, Link: m.page(o, "waiting")}
+	if m.Receipt != nil && o.Invoice.Number != "" {
+		link, err := m.Receipt(o.Invoice.ID)
+		if err != nil {
+			return err
+		}
+		d.Receipt, d.Invoice = link, o.Invoice.Number
+	}
+	return m.send(ctx, mail.KindOrderReceived, o, d)
 }
 
 // LinesReady mails a link to the order's success page, which shows the lines.

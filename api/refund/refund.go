@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/id"
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/numbering"
 	"github.com/streamcart/streamcart/api/order"
 )
 
@@ -27,7 +28,18 @@ var (
 	ErrTooMuch = errors.New("refund: more than is left")
 	// ErrFailed means the gateway refused or could not be reached; nothing was recorded.
 	ErrFailed = errors.New("refund: gateway refund failed")
+	// ErrNoCreditNote means there is no credit note by that id.
+	ErrNoCreditNote = errors.New("refund: no such credit note")
 )
+
+// CreditNote is the document a refund issues: a number from the shop's credit note sequence,
+// the amount given back, and the invoice (and order) it corrects.
+type CreditNote struct {
+	ID, Number                   string
+	RefundID, OrderID, InvoiceID string
+	Amount                       money.Money
+	CreatedAt                    time.Time
+}
 
 // Manual is the method of a refund the owner makes by hand (the gateway has no refund API).
 const Manual = "manual"
@@ -51,6 +63,17 @@ type Store interface {
 	ReserveRefund(ctx context.Context, r Refund, paid int64) (Refund, error)
 	CompleteRefund(ctx context.Context, id, reference string) error
 	DropRefund(ctx context.Context, id string) error
+	// IssueCreditNote numbers c with pattern from the credit note sequence and records it; the
+	// credit note of a refund that has one is answered as it is.
+	IssueCreditNote(ctx context.Context, c CreditNote, pattern string) (CreditNote, error)
+}
+
+// CreditNotes reads the credit notes issued.
+type CreditNotes interface {
+	// OrderCreditNotes lists an order's credit notes, oldest first.
+	OrderCreditNotes(ctx context.Context, orderID string) ([]CreditNote, error)
+	// CreditNote reads one; ErrNoCreditNote when there is none.
+	CreditNote(ctx context.Context, id string) (CreditNote, error)
 }
 
 // Payments refunds the payments to review of an order (order.Orders).
@@ -66,7 +89,11 @@ type Service struct {
 	homes     order.Homes
 	wake      func()
 	now       func() time.Time
+	pattern   func() string // the credit note number pattern; nil: numbering.DefaultCreditNote
 }
+
+// NumberCreditNotes sets where the credit note number pattern is read (the catalog in force).
+func (s *Service) NumberCreditNotes(pattern func() string) { s.pattern = pattern }
 
 // New returns the refund service: gateways are the shop's (those that are order.Refunders give
 // money back through their API), payments refunds the payments held for review, homes take back
@@ -189,7 +216,7 @@ func (s *Service) give(ctx context.Context, o order.Order, amount int64, reason,
 		return r, err
 	}
 	if !auto {
-		return r, nil
+		return r, s.creditNote(ctx, o, r)
 	}
 	review := order.Review{ID: r.ID, OrderID: o.ID, InvoiceID: o.Invoice.ID, Provider: o.Invoice.Gateway,
 		TransactionID: o.Invoice.TransactionID, Amount: r.Amount, Reason: reason}
@@ -201,7 +228,25 @@ func (s *Service) give(ctx context.Context, o order.Order, amount int64, reason,
 		return r, fmt.Errorf("%w: %v", ErrFailed, err)
 	}
 	r.Reference = ref
-	return r, s.store.CompleteRefund(ctx, r.ID, ref)
+	if err := s.store.CompleteRefund(ctx, r.ID, ref); err != nil {
+		return r, err
+	}
+	return r, s.creditNote(ctx, o, r)
+}
+
+// creditNote issues the credit note of refund r of o, once the money is given back (or, by
+// hand, recorded as owed): a refused gateway refund issues none, so the sequence has no note
+// for money never returned.
+func (s *Service) creditNote(ctx context.Context, o order.Order, r Refund) error {
+	pattern := numbering.DefaultCreditNote
+	if s.pattern != nil {
+		if p := s.pattern(); p != "" {
+			pattern = p
+		}
+	}
+	_, err := s.store.IssueCreditNote(ctx, CreditNote{ID: id.New("cn_"), RefundID: r.ID, OrderID: o.ID, InvoiceID: o.Invoice.ID,
+		Amount: r.Amount, CreatedAt: r.CreatedAt}, pattern)
+	return err
 }
 
 // Refunds lists the refunds of o and their total.

@@ -31,7 +31,8 @@ func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
 	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at, o.locale,
 	o.kind, o.renew_with_card,
-	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at`
+	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at,
+	COALESCE(i.number, '')`
 
 func orderQuery(where string) string {
 	return `SELECT ` + orderColumns + ` FROM orders o JOIN invoices i ON i.order_id = o.id WHERE ` + where
@@ -45,7 +46,7 @@ func scanOrder(row rowScanner) (order.Order, error) {
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
 		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale, &kind, &o.RenewWithCard,
 		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
-		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt)
+		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt, &o.Invoice.Number)
 	if errors.Is(err, sql.ErrNoRows) {
 		return order.Order{}, order.ErrNotFound
 	}
@@ -90,6 +91,38 @@ func readServiceIDs(ctx context.Context, q querier, o *order.Order) error {
 // Order reads an order with its invoice and service ids.
 func (s *db) Order(ctx context.Context, id string) (order.Order, error) {
 	return readOrder(ctx, s.r, `o.id = ?`, id)
+}
+
+// ClientOrders lists the client's orders newest first (those of the session sessionID only,
+// unless ""), at most limit.
+func (s *db) ClientOrders(ctx context.Context, clientID int64, sessionID string, limit int) ([]order.Order, error) {
+	where, args := `o.client_id = ?`, []any{clientID}
+	if sessionID != "" {
+		where, args = where+` AND o.session_id = ?`, append(args, sessionID)
+	}
+	rows, err := s.r.QueryContext(ctx, orderQuery(where)+` ORDER BY o.created_at DESC, o.id DESC LIMIT ?`, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("client orders: %w", err)
+	}
+	defer rows.Close()
+	out := []order.Order{}
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("client orders: %w", err)
+	}
+	rows.Close()
+	for i := range out {
+		if err := readServiceIDs(ctx, s.r, &out[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // ClientOrderByKey reads the client's order placed with an idempotency key (no lock taken).

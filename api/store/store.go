@@ -78,6 +78,7 @@ type Backend interface {
 	refund.Store
 	revenue.Store
 	console.ServiceStore
+	refund.CreditNotes
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -9,21 +9,26 @@ package invoices
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
 
 // Client is the "invoices" service client.
 type Client struct {
-	GetEndpoint goa.Endpoint
-	PayEndpoint goa.Endpoint
+	GetEndpoint           goa.Endpoint
+	PdfEndpoint           goa.Endpoint
+	CreditNotePdfEndpoint goa.Endpoint
+	PayEndpoint           goa.Endpoint
 }
 
 // NewClient initializes a "invoices" service client given the endpoints.
-func NewClient(get, pay goa.Endpoint) *Client {
+func NewClient(get, pdf, creditNotePdf, pay goa.Endpoint) *Client {
 	return &Client{
-		GetEndpoint: get,
-		PayEndpoint: pay,
+		GetEndpoint:           get,
+		PdfEndpoint:           pdf,
+		CreditNotePdfEndpoint: creditNotePdf,
+		PayEndpoint:           pay,
 	}
 }
 
@@ -38,6 +43,34 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *InvoiceResult, er
 		return
 	}
 	return ires.(*InvoiceResult), nil
+}
+
+// Pdf calls the "pdf" endpoint of the "invoices" service.
+// Pdf may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Pdf(ctx context.Context, p *PdfPayload) (res *DocumentResult, resp io.ReadCloser, err error) {
+	var ires any
+	ires, err = c.PdfEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	o := ires.(*PdfResponseData)
+	return o.Result, o.Body, nil
+}
+
+// CreditNotePdf calls the "creditNotePdf" endpoint of the "invoices" service.
+// CreditNotePdf may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) CreditNotePdf(ctx context.Context, p *CreditNotePdfPayload) (res *DocumentResult, resp io.ReadCloser, err error) {
+	var ires any
+	ires, err = c.CreditNotePdfEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	o := ires.(*CreditNotePdfResponseData)
+	return o.Result, o.Body, nil
 }
 
 // Pay calls the "pay" endpoint of the "invoices" service.

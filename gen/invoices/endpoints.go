@@ -9,27 +9,52 @@ package invoices
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
 
 // Endpoints wraps the "invoices" service endpoints.
 type Endpoints struct {
-	Get goa.Endpoint
-	Pay goa.Endpoint
+	Get           goa.Endpoint
+	Pdf           goa.Endpoint
+	CreditNotePdf goa.Endpoint
+	Pay           goa.Endpoint
+}
+
+// PdfResponseData holds both the result and the HTTP response body reader of
+// the "pdf" method.
+type PdfResponseData struct {
+	// Result is the method result.
+	Result *DocumentResult
+	// Body streams the HTTP response body.
+	Body io.ReadCloser
+}
+
+// CreditNotePdfResponseData holds both the result and the HTTP response body
+// reader of the "creditNotePdf" method.
+type CreditNotePdfResponseData struct {
+	// Result is the method result.
+	Result *DocumentResult
+	// Body streams the HTTP response body.
+	Body io.ReadCloser
 }
 
 // NewEndpoints wraps the methods of the "invoices" service with endpoints.
 func NewEndpoints(s Service) *Endpoints {
 	return &Endpoints{
-		Get: NewGetEndpoint(s),
-		Pay: NewPayEndpoint(s),
+		Get:           NewGetEndpoint(s),
+		Pdf:           NewPdfEndpoint(s),
+		CreditNotePdf: NewCreditNotePdfEndpoint(s),
+		Pay:           NewPayEndpoint(s),
 	}
 }
 
 // Use applies the given middleware to all the "invoices" service endpoints.
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Get = m(e.Get)
+	e.Pdf = m(e.Pdf)
+	e.CreditNotePdf = m(e.CreditNotePdf)
 	e.Pay = m(e.Pay)
 }
 
@@ -44,6 +69,32 @@ func NewGetEndpoint(s Service) goa.Endpoint {
 		}
 		vres := NewViewedInvoiceResult(res, "default")
 		return vres, nil
+	}
+}
+
+// NewPdfEndpoint returns an endpoint function that calls the method "pdf" of
+// service "invoices".
+func NewPdfEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*PdfPayload)
+		res, body, err := s.Pdf(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &PdfResponseData{Result: res, Body: body}, nil
+	}
+}
+
+// NewCreditNotePdfEndpoint returns an endpoint function that calls the method
+// "creditNotePdf" of service "invoices".
+func NewCreditNotePdfEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*CreditNotePdfPayload)
+		res, body, err := s.CreditNotePdf(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &CreditNotePdfResponseData{Result: res, Body: body}, nil
 	}
 }
 

@@ -9,6 +9,7 @@ package invoices
 
 import (
 	"context"
+	"io"
 
 	invoicesviews "github.com/streamcart/streamcart/gen/invoices/views"
 	goa "goa.design/goa/v3/pkg"
@@ -20,6 +21,22 @@ import (
 type Service interface {
 	// Get implements get.
 	Get(context.Context, *GetPayload) (res *InvoiceResult, err error)
+	// The paid invoice as a PDF, in the buyer's locale: for the buyer's proven or
+	// buying session (Authorization, the rule of GET /orders/{orderId}) or the
+	// holder of the invoice's pay-link token (t, the mails' receipt link). Anyone
+	// else, an unpaid invoice and an unknown id: not_found alike.
+
+	// If body implements [io.WriterTo], that implementation will be used instead.
+	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
+	// implementations.
+	Pdf(context.Context, *PdfPayload) (res *DocumentResult, body io.ReadCloser, err error)
+	// A credit note (a refund of the order) as a PDF, under the rule of its
+	// invoice's PDF (the invoice's pay-link token opens it too).
+
+	// If body implements [io.WriterTo], that implementation will be used instead.
+	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
+	// implementations.
+	CreditNotePdf(context.Context, *CreditNotePdfPayload) (res *DocumentResult, body io.ReadCloser, err error)
 	// A payment link for the invoice through gateway: the current one when it is
 	// the same gateway and still open.
 	Pay(context.Context, *PayPayload) (res *PayResult, err error)
@@ -39,7 +56,24 @@ const ServiceName = "invoices"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [2]string{"get", "pay"}
+var MethodNames = [4]string{"get", "pdf", "creditNotePdf", "pay"}
+
+// CreditNotePdfPayload is the payload type of the invoices service
+// creditNotePdf method.
+type CreditNotePdfPayload struct {
+	CreditNoteID string
+	// The invoice's pay-link token
+	T *string
+	// The session's bearer token
+	Token *string
+}
+
+// DocumentResult is the result type of the invoices service pdf method.
+type DocumentResult struct {
+	ContentType        string
+	ContentDisposition string
+	CacheControl       string
+}
 
 type GatewayResult struct {
 	Module      string
@@ -119,6 +153,15 @@ type PayResult struct {
 	PaymentURL string
 	OrderID    string
 	InvoiceID  string
+}
+
+// PdfPayload is the payload type of the invoices service pdf method.
+type PdfPayload struct {
+	InvoiceID string
+	// The invoice's pay-link token
+	T *string
+	// The session's bearer token
+	Token *string
 }
 
 // MakeNotFound builds a goa.ServiceError from an error.

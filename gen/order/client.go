@@ -17,14 +17,16 @@ import (
 type Client struct {
 	CreateEndpoint goa.Endpoint
 	GetEndpoint    goa.Endpoint
+	ListEndpoint   goa.Endpoint
 	CancelEndpoint goa.Endpoint
 }
 
 // NewClient initializes a "order" service client given the endpoints.
-func NewClient(create, get, cancel goa.Endpoint) *Client {
+func NewClient(create, get, list, cancel goa.Endpoint) *Client {
 	return &Client{
 		CreateEndpoint: create,
 		GetEndpoint:    get,
+		ListEndpoint:   list,
 		CancelEndpoint: cancel,
 	}
 }
@@ -62,6 +64,19 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *OrderResult, err 
 		return
 	}
 	return ires.(*OrderResult), nil
+}
+
+// List calls the "list" endpoint of the "order" service.
+// List may return the following errors:
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) List(ctx context.Context, p *ListPayload) (res *ListResult, err error) {
+	var ires any
+	ires, err = c.ListEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*ListResult), nil
 }
 
 // Cancel calls the "cancel" endpoint of the "order" service.

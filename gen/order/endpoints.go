@@ -18,6 +18,7 @@ import (
 type Endpoints struct {
 	Create goa.Endpoint
 	Get    goa.Endpoint
+	List   goa.Endpoint
 	Cancel goa.Endpoint
 }
 
@@ -28,6 +29,7 @@ func NewEndpoints(s Service) *Endpoints {
 	return &Endpoints{
 		Create: NewCreateEndpoint(s, a.JWTAuth),
 		Get:    NewGetEndpoint(s, a.JWTAuth),
+		List:   NewListEndpoint(s, a.JWTAuth),
 		Cancel: NewCancelEndpoint(s, a.JWTAuth),
 	}
 }
@@ -36,6 +38,7 @@ func NewEndpoints(s Service) *Endpoints {
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Create = m(e.Create)
 	e.Get = m(e.Get)
+	e.List = m(e.List)
 	e.Cancel = m(e.Cancel)
 }
 
@@ -92,6 +95,29 @@ func NewGetEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
 		}
 		vres := NewViewedOrderResult(res, "default")
 		return vres, nil
+	}
+}
+
+// NewListEndpoint returns an endpoint function that calls the method "list" of
+// service "order".
+func NewListEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ListPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		return s.List(ctx, p)
 	}
 }
 

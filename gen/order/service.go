@@ -21,6 +21,9 @@ type Service interface {
 	Create(context.Context, *CreatePayload) (res *OrderResult, err error)
 	// Get implements get.
 	Get(context.Context, *GetPayload) (res *OrderResult, err error)
+	// The session's orders, newest first: a proven session's are its client's, a
+	// buying (email-only) session's those it placed.
+	List(context.Context, *ListPayload) (res *ListResult, err error)
 	// Cancels a pending order.
 	Cancel(context.Context, *CancelPayload) (res *OrderResult, err error)
 }
@@ -45,7 +48,7 @@ const ServiceName = "order"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [3]string{"create", "get", "cancel"}
+var MethodNames = [4]string{"create", "get", "list", "cancel"}
 
 // CancelPayload is the payload type of the order service cancel method.
 type CancelPayload struct {
@@ -84,6 +87,16 @@ type CreatePayload struct {
 	PromoCode        *string
 }
 
+// A credit note: what a refund gave back, numbered from its own sequence,
+// referring to the order's invoice.
+type CreditNoteRef struct {
+	ID     string
+	Number string
+	Amount *Money
+	// GET /credit-notes/{id}.pdf
+	PdfURL string
+}
+
 type DiscountResult struct {
 	Code  string
 	Type  string
@@ -97,6 +110,17 @@ type GetPayload struct {
 	// Session token
 	Token   *string
 	OrderID string
+}
+
+// ListPayload is the payload type of the order service list method.
+type ListPayload struct {
+	// Session token
+	Token *string
+}
+
+// ListResult is the result type of the order service list method.
+type ListResult struct {
+	Orders []*OrderResult
 }
 
 type Money struct {
@@ -134,6 +158,14 @@ type OrderResult struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRef
 }
 
 // The invoice's total converted to the gateway's currency when its payment
@@ -272,7 +304,9 @@ func NewViewedOrderResult(res *OrderResult, view string) *orderviews.OrderResult
 // OrderResult.
 func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
 	res := &OrderResult{
-		PaymentState: vres.PaymentState,
+		PaymentState:  vres.PaymentState,
+		InvoiceNumber: vres.InvoiceNumber,
+		ReceiptURL:    vres.ReceiptURL,
 	}
 	if vres.OrderID != nil {
 		res.OrderID = *vres.OrderID
@@ -313,6 +347,16 @@ func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformOrderviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
+	if vres.CreditNotes != nil {
+		res.CreditNotes = make([]*CreditNoteRef, len(vres.CreditNotes))
+		for i, val := range vres.CreditNotes {
+			if val == nil {
+				res.CreditNotes[i] = nil
+				continue
+			}
+			res.CreditNotes[i] = transformOrderviewsCreditNoteRefViewToCreditNoteRef(val)
+		}
+	}
 	return res
 }
 
@@ -328,6 +372,8 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 		PaymentDeadline: &res.PaymentDeadline,
 		CreatedAt:       &res.CreatedAt,
 		PaymentState:    res.PaymentState,
+		InvoiceNumber:   res.InvoiceNumber,
+		ReceiptURL:      res.ReceiptURL,
 	}
 	if res.ServiceIds != nil {
 		vres.ServiceIds = make([]string, len(res.ServiceIds))
@@ -348,6 +394,18 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToOrderviewsPaymentQuoteView(res.PaymentQuote)
+	}
+	if res.CreditNotes != nil {
+		vres.CreditNotes = make([]*orderviews.CreditNoteRefView, len(res.CreditNotes))
+		for i, val := range res.CreditNotes {
+			if val == nil {
+				vres.CreditNotes[i] = nil
+				continue
+			}
+			vres.CreditNotes[i] = transformCreditNoteRefToOrderviewsCreditNoteRefView(val)
+		}
+	} else {
+		vres.CreditNotes = []*orderviews.CreditNoteRefView{}
 	}
 	return vres
 }
@@ -471,6 +529,24 @@ func transformOrderviewsPaymentQuoteViewToPaymentQuote(v *orderviews.PaymentQuot
 	return res
 }
 
+// transformOrderviewsCreditNoteRefViewToCreditNoteRef builds a value of type
+// *CreditNoteRef from a value of type *orderviews.CreditNoteRefView.
+func transformOrderviewsCreditNoteRefViewToCreditNoteRef(v *orderviews.CreditNoteRefView) *CreditNoteRef {
+	if v == nil {
+		return nil
+	}
+	res := &CreditNoteRef{
+		ID:     *v.ID,
+		Number: *v.Number,
+		PdfURL: *v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = transformOrderviewsMoneyViewToMoney(v.Amount)
+	}
+
+	return res
+}
+
 // transformMoneyToOrderviewsMoneyView builds a value of type
 // *orderviews.MoneyView from a value of type *Money.
 func transformMoneyToOrderviewsMoneyView(v *Money) *orderviews.MoneyView {
@@ -579,6 +655,21 @@ func transformPaymentQuoteToOrderviewsPaymentQuoteView(v *PaymentQuote) *ordervi
 		Network:     &v.Network,
 		Rate:        &v.Rate,
 		RateTakenAt: &v.RateTakenAt,
+	}
+
+	return res
+}
+
+// transformCreditNoteRefToOrderviewsCreditNoteRefView builds a value of type
+// *orderviews.CreditNoteRefView from a value of type *CreditNoteRef.
+func transformCreditNoteRefToOrderviewsCreditNoteRefView(v *CreditNoteRef) *orderviews.CreditNoteRefView {
+	res := &orderviews.CreditNoteRefView{
+		ID:     &v.ID,
+		Number: &v.Number,
+		PdfURL: &v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = transformMoneyToOrderviewsMoneyView(v.Amount)
 	}
 
 	return res

@@ -90,6 +90,16 @@ type CancelPayload struct {
 	Locale *string
 }
 
+// A credit note: what a refund gave back, numbered from its own sequence,
+// referring to the order's invoice.
+type CreditNoteRef struct {
+	ID     string
+	Number string
+	Amount *Money
+	// GET /credit-notes/{id}.pdf
+	PdfURL string
+}
+
 type DiscountResult struct {
 	Code  string
 	Type  string
@@ -157,6 +167,14 @@ type OrderResult struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRef
 }
 
 // The invoice's total converted to the gateway's currency when its payment
@@ -511,7 +529,9 @@ func newServiceResultView(res *ServiceResult) *servicesviews.ServiceResultView {
 // OrderResult.
 func newOrderResult(vres *servicesviews.OrderResultView) *OrderResult {
 	res := &OrderResult{
-		PaymentState: vres.PaymentState,
+		PaymentState:  vres.PaymentState,
+		InvoiceNumber: vres.InvoiceNumber,
+		ReceiptURL:    vres.ReceiptURL,
 	}
 	if vres.OrderID != nil {
 		res.OrderID = *vres.OrderID
@@ -552,6 +572,16 @@ func newOrderResult(vres *servicesviews.OrderResultView) *OrderResult {
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformServicesviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
+	if vres.CreditNotes != nil {
+		res.CreditNotes = make([]*CreditNoteRef, len(vres.CreditNotes))
+		for i, val := range vres.CreditNotes {
+			if val == nil {
+				res.CreditNotes[i] = nil
+				continue
+			}
+			res.CreditNotes[i] = transformServicesviewsCreditNoteRefViewToCreditNoteRef(val)
+		}
+	}
 	return res
 }
 
@@ -567,6 +597,8 @@ func newOrderResultView(res *OrderResult) *servicesviews.OrderResultView {
 		PaymentDeadline: &res.PaymentDeadline,
 		CreatedAt:       &res.CreatedAt,
 		PaymentState:    res.PaymentState,
+		InvoiceNumber:   res.InvoiceNumber,
+		ReceiptURL:      res.ReceiptURL,
 	}
 	if res.ServiceIds != nil {
 		vres.ServiceIds = make([]string, len(res.ServiceIds))
@@ -587,6 +619,18 @@ func newOrderResultView(res *OrderResult) *servicesviews.OrderResultView {
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToServicesviewsPaymentQuoteView(res.PaymentQuote)
+	}
+	if res.CreditNotes != nil {
+		vres.CreditNotes = make([]*servicesviews.CreditNoteRefView, len(res.CreditNotes))
+		for i, val := range res.CreditNotes {
+			if val == nil {
+				vres.CreditNotes[i] = nil
+				continue
+			}
+			vres.CreditNotes[i] = transformCreditNoteRefToServicesviewsCreditNoteRefView(val)
+		}
+	} else {
+		vres.CreditNotes = []*servicesviews.CreditNoteRefView{}
 	}
 	return vres
 }
@@ -725,6 +769,24 @@ func transformServicesviewsPaymentQuoteViewToPaymentQuote(v *servicesviews.Payme
 	return res
 }
 
+// transformServicesviewsCreditNoteRefViewToCreditNoteRef builds a value of
+// type *CreditNoteRef from a value of type *servicesviews.CreditNoteRefView.
+func transformServicesviewsCreditNoteRefViewToCreditNoteRef(v *servicesviews.CreditNoteRefView) *CreditNoteRef {
+	if v == nil {
+		return nil
+	}
+	res := &CreditNoteRef{
+		ID:     *v.ID,
+		Number: *v.Number,
+		PdfURL: *v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = transformServicesviewsMoneyViewToMoney(v.Amount)
+	}
+
+	return res
+}
+
 // transformQuoteResultToServicesviewsQuoteResultView builds a value of type
 // *servicesviews.QuoteResultView from a value of type *QuoteResult.
 func transformQuoteResultToServicesviewsQuoteResultView(v *QuoteResult) *servicesviews.QuoteResultView {
@@ -823,6 +885,21 @@ func transformPaymentQuoteToServicesviewsPaymentQuoteView(v *PaymentQuote) *serv
 		Network:     &v.Network,
 		Rate:        &v.Rate,
 		RateTakenAt: &v.RateTakenAt,
+	}
+
+	return res
+}
+
+// transformCreditNoteRefToServicesviewsCreditNoteRefView builds a value of
+// type *servicesviews.CreditNoteRefView from a value of type *CreditNoteRef.
+func transformCreditNoteRefToServicesviewsCreditNoteRefView(v *CreditNoteRef) *servicesviews.CreditNoteRefView {
+	res := &servicesviews.CreditNoteRefView{
+		ID:     &v.ID,
+		Number: &v.Number,
+		PdfURL: &v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = transformMoneyToServicesviewsMoneyView(v.Amount)
 	}
 
 	return res

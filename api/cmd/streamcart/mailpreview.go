@@ -79,6 +79,7 @@ func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 		d.Link = page("", url.Values{"signin": {"sample-token"}})
 	case mail.KindOrderReceived:
 		d.Link = page("waiting", url.Values{"order": {d.OrderID}})
+		d.Receipt, d.Invoice = strings.TrimRight(base, "/")+"/checkout/api/invoices/inv_7QxS4mPz.pdf?t=sample-token", "SC-2026-000042"
 	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue:
 		d.Link = paylink.URL(base, locale, "inv_7QxS4mPz", "sample-token")
 	case mail.KindTrialEnding:

@@ -107,6 +107,14 @@ type OrderResultView struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefView
 }
 
 // QuoteResultView is a type that runs validations on a projected type.
@@ -168,6 +176,15 @@ type PaymentQuoteView struct {
 	RateTakenAt *string
 }
 
+// CreditNoteRefView is a type that runs validations on a projected type.
+type CreditNoteRefView struct {
+	ID     *string
+	Number *string
+	Amount *MoneyView
+	// GET /credit-notes/{id}.pdf
+	PdfURL *string
+}
+
 var (
 	// ServiceResultMap is a map indexing the attribute names of ServiceResult by
 	// view name.
@@ -212,6 +229,9 @@ var (
 			"recurring",
 			"paymentQuote",
 			"paymentState",
+			"invoiceNumber",
+			"receiptUrl",
+			"creditNotes",
 		},
 	}
 	// ServiceResultCollectionMap is a map indexing the attribute names of
@@ -388,6 +408,9 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	if result.Quote == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "result"))
 	}
+	if result.CreditNotes == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("creditNotes", "result"))
+	}
 	if result.Status != nil {
 		if !(*result.Status == "pending" || *result.Status == "paid" || *result.Status == "provisioning" || *result.Status == "active" || *result.Status == "fraud" || *result.Status == "cancelled" || *result.Status == "failed" || *result.Status == "needs_review" || *result.Status == "partially_refunded" || *result.Status == "refunded") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.status", *result.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}))
@@ -416,6 +439,13 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	if result.PaymentState != nil {
 		if !(*result.PaymentState == "processing") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("result.paymentState", *result.PaymentState, []any{"processing"}))
+		}
+	}
+	for _, e := range result.CreditNotes {
+		if e != nil {
+			if err2 := ValidateCreditNoteRefView(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
 		}
 	}
 	return
@@ -555,6 +585,28 @@ func ValidatePaymentQuoteView(result *PaymentQuoteView) (err error) {
 	}
 	if result.RateTakenAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "result"))
+	}
+	return
+}
+
+// ValidateCreditNoteRefView runs the validations defined on CreditNoteRefView.
+func ValidateCreditNoteRefView(result *CreditNoteRefView) (err error) {
+	if result.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "result"))
+	}
+	if result.Number == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("number", "result"))
+	}
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.PdfURL == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pdfUrl", "result"))
+	}
+	if result.Amount != nil {
+		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
 	}
 	return
 }

@@ -62,10 +62,10 @@ func UsageCommands() []string {
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
-		"invoices (get|pay)",
+		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
-		"order (create|get|cancel)",
+		"order (create|get|list|cancel)",
 		"pricing quote",
 		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
@@ -77,11 +77,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"p0z\" --action \"w8n\" --target \"aew\" --ip \"07h\" --limit 19 --cursor \"u8w\" --session \"bet\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"oq5\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 41 --session \"3xg\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"glg\" --q \"dpg\" --limit 184 --cursor \"tfa\" --session \"3e0\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"q38\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"zg5\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
 		""
 }
 
@@ -362,6 +362,16 @@ func ParseEndpoint(
 		invoicesGetTFlag         = invoicesGetFlags.String("t", "", "")
 		invoicesGetLocaleFlag    = invoicesGetFlags.String("locale", "", "")
 
+		invoicesPdfFlags         = flag.NewFlagSet("pdf", flag.ExitOnError)
+		invoicesPdfInvoiceIDFlag = invoicesPdfFlags.String("invoice-id", "REQUIRED", "")
+		invoicesPdfTFlag         = invoicesPdfFlags.String("t", "", "")
+		invoicesPdfTokenFlag     = invoicesPdfFlags.String("token", "", "")
+
+		invoicesCreditNotePdfFlags            = flag.NewFlagSet("credit-note-pdf", flag.ExitOnError)
+		invoicesCreditNotePdfCreditNoteIDFlag = invoicesCreditNotePdfFlags.String("credit-note-id", "REQUIRED", "")
+		invoicesCreditNotePdfTFlag            = invoicesCreditNotePdfFlags.String("t", "", "")
+		invoicesCreditNotePdfTokenFlag        = invoicesCreditNotePdfFlags.String("token", "", "")
+
 		invoicesPayFlags         = flag.NewFlagSet("pay", flag.ExitOnError)
 		invoicesPayBodyFlag      = invoicesPayFlags.String("body", "REQUIRED", "")
 		invoicesPayInvoiceIDFlag = invoicesPayFlags.String("invoice-id", "REQUIRED", "")
@@ -400,6 +410,9 @@ func ParseEndpoint(
 		orderGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
 		orderGetOrderIDFlag = orderGetFlags.String("order-id", "REQUIRED", "")
 		orderGetTokenFlag   = orderGetFlags.String("token", "", "")
+
+		orderListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
+		orderListTokenFlag = orderListFlags.String("token", "", "")
 
 		orderCancelFlags       = flag.NewFlagSet("cancel", flag.ExitOnError)
 		orderCancelOrderIDFlag = orderCancelFlags.String("order-id", "REQUIRED", "")
@@ -610,6 +623,8 @@ func ParseEndpoint(
 
 	invoicesFlags.Usage = invoicesUsage
 	invoicesGetFlags.Usage = invoicesGetUsage
+	invoicesPdfFlags.Usage = invoicesPdfUsage
+	invoicesCreditNotePdfFlags.Usage = invoicesCreditNotePdfUsage
 	invoicesPayFlags.Usage = invoicesPayUsage
 
 	adminOrdersFlags.Usage = adminOrdersUsage
@@ -622,6 +637,7 @@ func ParseEndpoint(
 	orderFlags.Usage = orderUsage
 	orderCreateFlags.Usage = orderCreateUsage
 	orderGetFlags.Usage = orderGetUsage
+	orderListFlags.Usage = orderListUsage
 	orderCancelFlags.Usage = orderCancelUsage
 
 	pricingFlags.Usage = pricingUsage
@@ -949,6 +965,12 @@ func ParseEndpoint(
 			case "get":
 				epf = invoicesGetFlags
 
+			case "pdf":
+				epf = invoicesPdfFlags
+
+			case "credit-note-pdf":
+				epf = invoicesCreditNotePdfFlags
+
 			case "pay":
 				epf = invoicesPayFlags
 
@@ -978,6 +1000,9 @@ func ParseEndpoint(
 
 			case "get":
 				epf = orderGetFlags
+
+			case "list":
+				epf = orderListFlags
 
 			case "cancel":
 				epf = orderCancelFlags
@@ -1314,6 +1339,12 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = invoicesc.BuildGetPayload(*invoicesGetInvoiceIDFlag, *invoicesGetTFlag, *invoicesGetLocaleFlag)
+			case "pdf":
+				endpoint = c.Pdf()
+				data, err = invoicesc.BuildPdfPayload(*invoicesPdfInvoiceIDFlag, *invoicesPdfTFlag, *invoicesPdfTokenFlag)
+			case "credit-note-pdf":
+				endpoint = c.CreditNotePdf()
+				data, err = invoicesc.BuildCreditNotePdfPayload(*invoicesCreditNotePdfCreditNoteIDFlag, *invoicesCreditNotePdfTFlag, *invoicesCreditNotePdfTokenFlag)
 			case "pay":
 				endpoint = c.Pay()
 				data, err = invoicesc.BuildPayPayload(*invoicesPayBodyFlag, *invoicesPayInvoiceIDFlag, *invoicesPayTFlag, *invoicesPayLocaleFlag)
@@ -1344,6 +1375,9 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = orderc.BuildGetPayload(*orderGetOrderIDFlag, *orderGetTokenFlag)
+			case "list":
+				endpoint = c.List()
+				data, err = orderc.BuildListPayload(*orderListTokenFlag)
 			case "cancel":
 				endpoint = c.Cancel()
 				data, err = orderc.BuildCancelPayload(*orderCancelOrderIDFlag, *orderCancelTokenFlag)
@@ -1500,7 +1534,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"p0z\" --action \"w8n\" --target \"aew\" --ip \"07h\" --limit 19 --cursor \"u8w\" --session \"bet\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1532,7 +1566,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"oq5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"zg5\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1554,7 +1588,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"0ko\",\n      \"source\": \"x\"\n   }' --csrf-token \"Aut at beatae beatae at.\" --session \"4v5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"eju\",\n      \"source\": \"w\"\n   }' --csrf-token \"Sapiente molestiae ratione voluptatem quo.\" --session \"rzr\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1572,7 +1606,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"fg3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"cs8\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1592,7 +1626,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 3664577208910871469 --session \"unf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8074737835463688748 --session \"l0l\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1627,7 +1661,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 41 --session \"3xg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1649,7 +1683,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6985490613232565127 --csrf-token \"Quos nam dicta est vero ea.\" --session \"2l0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3421794194855734729 --csrf-token \"Corporis nisi ea officiis.\" --session \"sce\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1671,7 +1705,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 538129253597220261 --csrf-token \"Corporis non ut provident debitis hic.\" --session \"9as\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 6922093628002384777 --csrf-token \"Ab et blanditiis assumenda perspiciatis quaerat vitae.\" --session \"e0y\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1709,7 +1743,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"glg\" --q \"dpg\" --limit 184 --cursor \"tfa\" --session \"3e0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"")
 }
 
 func adminMailResendUsage() {
@@ -1731,7 +1765,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7175907792550638973 --csrf-token \"Et ea sed quaerat adipisci.\" --session \"j59\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 4158077668315539051 --csrf-token \"Adipisci sunt sunt temporibus.\" --session \"e11\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1762,7 +1796,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"q38\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"043\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1784,7 +1818,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"bm5\",\n      \"role\": \"support\"\n   }' --csrf-token \"Reprehenderit repudiandae optio et deserunt aut porro.\" --session \"jtz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ts\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Voluptates dolorem et.\" --session \"mxz\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1806,7 +1840,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"cyx\" --csrf-token \"Illo et et.\" --session \"i15\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"v5m\" --csrf-token \"Accusamus dicta eum quis esse atque.\" --session \"nrr\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1837,7 +1871,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"f4y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"102\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1859,7 +1893,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         4401520613827012532,\n         8098925706785568585\n      ],\n      \"code\": \"dg\",\n      \"expirationDate\": \"coo\",\n      \"maxUses\": 57681405440379331,\n      \"recurring\": true,\n      \"startDate\": \"ik6\",\n      \"type\": \"Percentage\",\n      \"value\": \"13a\"\n   }' --csrf-token \"Consectetur velit expedita omnis enim.\" --session \"zri\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3510889739766455107,\n         7377259772301219364,\n         4987267603495276275\n      ],\n      \"code\": \"i\",\n      \"expirationDate\": \"p9h\",\n      \"maxUses\": 4992134960326410804,\n      \"recurring\": false,\n      \"startDate\": \"jmn\",\n      \"type\": \"Percentage\",\n      \"value\": \"tud\"\n   }' --csrf-token \"Vero nam.\" --session \"04g\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1883,7 +1917,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"vqe\",\n      \"maxUses\": 4225736001827978943,\n      \"startDate\": \"c03\"\n   }' --code \"lrk\" --csrf-token \"Et et atque ut.\" --session \"ey2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"yok\",\n      \"maxUses\": 1666777376219075827,\n      \"startDate\": \"uxy\"\n   }' --code \"q9s\" --csrf-token \"Exercitationem omnis.\" --session \"jk1\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1920,7 +1954,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"o5m\" --outcome \"88p\" --limit 182 --cursor \"eff\" --session \"bjr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"87v\" --outcome \"ia2\" --limit 176 --cursor \"axx\" --session \"pye\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1949,7 +1983,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"vu6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nlv\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -1985,7 +2019,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"7g6\" --limit 129 --session \"5e8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"2sd\" --limit 64 --session \"zul\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2005,7 +2039,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"sq1\" --session \"qgk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"xjl\" --session \"5uj\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2027,7 +2061,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"psd\" --csrf-token \"Autem incidunt ut vel hic.\" --session \"vtn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mvn\" --csrf-token \"Placeat et iste doloribus alias eos omnis.\" --session \"mme\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2049,7 +2083,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"gu1\" --csrf-token \"Soluta quis.\" --session \"1cv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"33q\" --csrf-token \"Sequi nemo adipisci iste ducimus non.\" --session \"c0n\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2085,7 +2119,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"3ax\" --csrf-token \"Ratione eaque.\" --session \"mqr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"j92\" --csrf-token \"Maiores sit deleniti quas molestiae perspiciatis accusamus.\" --session \"9bb\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2109,7 +2143,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"i49\"\n   }' --id \"hju\" --csrf-token \"Odio nihil aut.\" --session \"ccj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"w56\"\n   }' --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2133,7 +2167,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3066546465673056613,\n      \"keepLine\": false,\n      \"reason\": \"d4u\"\n   }' --id \"jyz\" --csrf-token \"Voluptatem et.\" --session \"ofl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6868370071153867271,\n      \"keepLine\": true,\n      \"reason\": \"my\"\n   }' --id \"28o\" --csrf-token \"Laboriosam consequatur.\" --session \"h71\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2153,7 +2187,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"oge\" --session \"i5a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"lyj\" --session \"kfs\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2188,7 +2222,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 408 --session \"ilq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 98 --session \"y74\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2212,7 +2246,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"x53\"\n   }' --id \"0q7\" --csrf-token \"Et corrupti accusamus laborum est id labore.\" --session \"y74\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"spl\"\n   }' --id \"2bu\" --csrf-token \"Ab ipsa doloribus minima temporibus amet qui.\" --session \"bct\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2234,7 +2268,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"3mx\" --csrf-token \"Omnis ducimus sint quia ut quia.\" --session \"zw4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"qm3\" --csrf-token \"Eum magnam autem ea blanditiis eum.\" --session \"082\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2285,7 +2319,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"qwa\" --q \"9iy\" --due-within \"7x9\" --auto-renew true --pid 4830292296277138561 --limit 176 --cursor \"bzh\" --session \"x52\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"4et\" --q \"e7r\" --due-within \"apq\" --auto-renew true --pid 39891411475155400 --limit 117 --cursor \"5q2\" --session \"j7a\"")
 }
 
 func adminServicesExportUsage() {
@@ -2313,7 +2347,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"wj7\" --q \"qu4\" --due-within \"y5j\" --auto-renew false --pid 225353899565834054 --session \"61r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"vbh\" --q \"hjv\" --due-within \"poa\" --auto-renew true --pid 3970528032510677720 --session \"jde\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2335,7 +2369,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"cdz\" --csrf-token \"Sapiente ut ea dolorem fugit.\" --session \"0iw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"i29\" --csrf-token \"Porro corporis dolor et non.\" --session \"gdj\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2357,7 +2391,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"29a\" --csrf-token \"Corporis dolor et non minus ab.\" --session \"j5w\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"3ol\" --csrf-token \"Nesciunt deleniti velit omnis maiores corporis odio.\" --session \"ap3\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2379,7 +2413,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"6jq\" --csrf-token \"Omnis maiores corporis odio dicta non.\" --session \"3fr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"65e\" --csrf-token \"Harum omnis ratione accusamus.\" --session \"el5\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2401,7 +2435,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"my5\" --csrf-token \"Voluptatem impedit cupiditate nihil.\" --session \"gbm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"88q\" --csrf-token \"Consequatur explicabo corporis voluptas molestiae et et.\" --session \"3c7\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2423,7 +2457,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"mbh\" --csrf-token \"Omnis nesciunt et.\" --session \"7vr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"flu\" --csrf-token \"Nulla et consequatur repellendus temporibus cum sit.\" --session \"cau\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2447,7 +2481,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1448\n   }' --id \"6s6\" --csrf-token \"Repellendus dolor vitae consequuntur a ad quis.\" --session \"luv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 577\n   }' --id \"82f\" --csrf-token \"Tempora totam voluptatum quia optio omnis earum.\" --session \"b35\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2469,7 +2503,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"kn7\" --csrf-token \"Error iusto qui earum magni.\" --session \"lxq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"y91\" --csrf-token \"Labore minus error.\" --session \"bc4\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2500,7 +2534,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 216 --session \"vii\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 303 --session \"yz7\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2536,7 +2570,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"vnH\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"AsF\" --locale \"nl-nl\"")
 }
 
 func catalogGetProductUsage() {
@@ -2558,7 +2592,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 1807223421969486448 --currency \"fQq\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6811017604193296641 --currency \"nOP\" --locale \"nl-nl\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2578,7 +2612,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"WzZ\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"FHV\" --locale \"en\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2616,7 +2650,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1556733640132401307 --from \"Incidunt repellat illum eligendi sed voluptas omnis.\" --to \"Possimus omnis ut sed soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1470431161129444689 --from \"Itaque officia necessitatibus nulla autem.\" --to \"Dolorem laborum commodi.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2634,7 +2668,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2652,7 +2686,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2687,6 +2721,8 @@ func invoicesUsage() {
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] invoices COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    pdf: The paid invoice as a PDF, in the buyer's locale: for the buyer's proven or buying session (Authorization, the rule of GET /orders/{orderId}) or the holder of the invoice's pay-link token (t, the mails' receipt link). Anyone else, an unpaid invoice and an unknown id: not_found alike.`)
+	fmt.Fprintln(os.Stderr, `    credit-note-pdf: A credit note (a refund of the order) as a PDF, under the rule of its invoice's PDF (the invoice's pay-link token opens it too).`)
 	fmt.Fprintln(os.Stderr, `    pay: A payment link for the invoice through gateway: the current one when it is the same gateway and still open.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2711,7 +2747,51 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Aut placeat et est.\" --t \"jqq\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Fuga ea tenetur quas.\" --t \"cpt\" --locale \"nl-nl\"")
+}
+
+func invoicesPdfUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] invoices pdf", os.Args[0])
+	fmt.Fprint(os.Stderr, " -invoice-id STRING")
+	fmt.Fprint(os.Stderr, " -t STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The paid invoice as a PDF, in the buyer's locale: for the buyer's proven or buying session (Authorization, the rule of GET /orders/{orderId}) or the holder of the invoice's pay-link token (t, the mails' receipt link). Anyone else, an unpaid invoice and an unknown id: not_found alike.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -invoice-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -t STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r23\" --t \"ew5\" --token \"Odio vel ipsum voluptas quis harum.\"")
+}
+
+func invoicesCreditNotePdfUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] invoices credit-note-pdf", os.Args[0])
+	fmt.Fprint(os.Stderr, " -credit-note-id STRING")
+	fmt.Fprint(os.Stderr, " -t STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A credit note (a refund of the order) as a PDF, under the rule of its invoice's PDF (the invoice's pay-link token opens it too).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -credit-note-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -t STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"n0i\" --t \"ixg\" --token \"Voluptatem et iste consequatur.\"")
 }
 
 func invoicesPayUsage() {
@@ -2735,7 +2815,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ztb\",\n      \"returnUrl\": \"lma\"\n   }' --invoice-id \"Aut sunt totam rem.\" --t \"o1o\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"6oj\",\n      \"returnUrl\": \"9lk\"\n   }' --invoice-id \"Corrupti at expedita consequuntur laudantium quia et.\" --t \"hwi\" --locale \"en-us\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2779,7 +2859,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"paid\" --q \"gk0\" --gateway \"lbd\" --from \"l6o\" --to \"5i5\" --limit 33 --cursor \"917\" --session \"yer\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"fraud\" --q \"zvv\" --gateway \"6dm\" --from \"4jl\" --to \"p07\" --limit 89 --cursor \"9rw\" --session \"22a\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2799,7 +2879,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"gki\" --session \"faf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"y0o\" --session \"7k9\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2830,7 +2910,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"d\" --pid 4026110577403859698")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ka\" --pid 4537525777274311222")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2840,6 +2920,7 @@ func orderUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    create: Create implements create.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    list: The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
 	fmt.Fprintln(os.Stderr, `    cancel: Cancels a pending order.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2864,7 +2945,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"npm\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"HuE\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 86,\n      \"gateway\": \"Deleniti incidunt doloremque odit quas aut voluptate.\",\n      \"pid\": 2,\n      \"promoCode\": \"1q5\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"jbo\"\n   }' --token \"Quo suscipit iure suscipit aliquam.\" --idempotency-key \"ceh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Dolorem ut laudantium eius.\" --idempotency-key \"j\"")
 }
 
 func orderGetUsage() {
@@ -2884,7 +2965,25 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Et aliquid magnam dolorem ut laudantium eius.\" --token \"Possimus eum aut quo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
+}
+
+func orderListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] order list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
 }
 
 func orderCancelUsage() {
@@ -2904,7 +3003,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Veniam quis praesentium ex est voluptatem.\" --token \"Voluptate ea amet esse.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -2932,7 +3031,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vsx\",\n      \"extraConnections\": 61,\n      \"pid\": 2,\n      \"promoCode\": \"6f4\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -2971,7 +3070,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Explicabo maxime animi ut magni.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
 }
 
 func servicesGetUsage() {
@@ -2993,7 +3092,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Ipsum voluptas fugiat unde recusandae similique quos.\" --locale \"en\" --token \"Delectus omnis quia mollitia qui nostrum nulla.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3015,7 +3114,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maxime repellat mollitia.\" --locale \"en-gb\" --token \"Blanditiis est vero iusto ut in.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
 }
 
 func servicesRestartUsage() {
@@ -3037,7 +3136,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Vitae ut maiores et impedit corrupti.\" --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3059,7 +3158,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Impedit ut quae magni error.\" --locale \"pt-pt\" --token \"Reiciendis ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3083,7 +3182,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Minima ut id.\" --locale \"es-es\" --token \"Quo praesentium.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3107,7 +3206,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
 }
 
 func servicesRenewUsage() {
@@ -3131,7 +3230,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"semiannually\",\n      \"gateway\": \"o8j\",\n      \"pid\": 8243818000346827770,\n      \"returnUrl\": \"akx\"\n   }' --service-id \"Molestiae maiores culpa quidem molestiae.\" --locale \"pt-pt\" --token \"Sit accusamus modi vero.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
 }
 
 func servicesCancelUsage() {
@@ -3153,7 +3252,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Sed qui et.\" --locale \"es-es\" --token \"Provident eum quod atque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
 }
 
 func servicesResumeUsage() {
@@ -3175,7 +3274,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolorem eum.\" --locale \"de-de\" --token \"Dolore et asperiores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3206,7 +3305,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Pariatur consequuntur sed cumque molestiae qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
 }
 
 func resellersOrderUsage() {
@@ -3228,7 +3327,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"oje\",\n      \"currency\": \"d\",\n      \"existingReseller\": true,\n      \"gateway\": \"Libero in sint facere.\",\n      \"password\": \"9lu\",\n      \"pid\": 1999807730729539144,\n      \"returnUrl\": \"x9y\"\n   }' --token \"Neque eum.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3250,7 +3349,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Sapiente voluptate rerum illo nisi.\" --locale \"nl-nl\" --token \"Qui repellendus hic.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3283,7 +3382,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"p6r\",\n      \"token\": \"agx\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"tjr\",\n      \"token\": \"kz5\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3301,7 +3400,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"ydd\",\n      \"token\": \"gus\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6u2\",\n      \"token\": \"alp\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3319,7 +3418,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"twq\",\n      \"otp\": \"cz4\",\n      \"password\": \"o4d\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"6u3\",\n      \"otp\": \"qzn\",\n      \"password\": \"upz\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3337,7 +3436,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"4ak\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"xuw\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3357,7 +3456,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Voluptatem quae dolores qui at eaque.\" --session \"fup\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Nulla molestias est.\" --session \"cm3\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3389,7 +3488,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"76c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3407,7 +3506,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ducimus laborum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3425,7 +3524,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"kp4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3443,7 +3542,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"31b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3463,7 +3562,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"qcu\"\n   }' --token \"Repellat perferendis saepe repellat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3497,7 +3596,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"47\" --locale \"de-de\" --token \"Rem est illo vero tempore ut enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3517,7 +3616,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"6\",\n      \"extraQuantity\": 3694367046513687800,\n      \"serviceId\": \"udi\"\n   }' --token \"Quia laudantium vitae velit nobis amet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
 }
 
 func upsellOrderUsage() {
@@ -3539,5 +3638,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"x\",\n      \"extraQuantity\": 6698913979038028945,\n      \"gateway\": \"Rerum dolore.\",\n      \"returnUrl\": \"44l\",\n      \"serviceId\": \"n4y\"\n   }' --token \"Modi veritatis ut ex ut nulla.\" --idempotency-key \"1p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
 }

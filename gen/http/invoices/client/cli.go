@@ -56,6 +56,86 @@ func BuildGetPayload(invoicesGetInvoiceID string, invoicesGetT string, invoicesG
 	return v, nil
 }
 
+// BuildPdfPayload builds the payload for the invoices pdf endpoint from CLI
+// flags.
+func BuildPdfPayload(invoicesPdfInvoiceID string, invoicesPdfT string, invoicesPdfToken string) (*invoices.PdfPayload, error) {
+	var err error
+	var invoiceID string
+	{
+		invoiceID = invoicesPdfInvoiceID
+		if utf8.RuneCountInString(invoiceID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("invoiceId", invoiceID, utf8.RuneCountInString(invoiceID), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var t *string
+	{
+		if invoicesPdfT != "" {
+			t = &invoicesPdfT
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var token *string
+	{
+		if invoicesPdfToken != "" {
+			token = &invoicesPdfToken
+		}
+	}
+	v := &invoices.PdfPayload{}
+	v.InvoiceID = invoiceID
+	v.T = t
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildCreditNotePdfPayload builds the payload for the invoices creditNotePdf
+// endpoint from CLI flags.
+func BuildCreditNotePdfPayload(invoicesCreditNotePdfCreditNoteID string, invoicesCreditNotePdfT string, invoicesCreditNotePdfToken string) (*invoices.CreditNotePdfPayload, error) {
+	var err error
+	var creditNoteID string
+	{
+		creditNoteID = invoicesCreditNotePdfCreditNoteID
+		if utf8.RuneCountInString(creditNoteID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("creditNoteId", creditNoteID, utf8.RuneCountInString(creditNoteID), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var t *string
+	{
+		if invoicesCreditNotePdfT != "" {
+			t = &invoicesCreditNotePdfT
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var token *string
+	{
+		if invoicesCreditNotePdfToken != "" {
+			token = &invoicesCreditNotePdfToken
+		}
+	}
+	v := &invoices.CreditNotePdfPayload{}
+	v.CreditNoteID = creditNoteID
+	v.T = t
+	v.Token = token
+
+	return v, nil
+}
+
 // BuildPayPayload builds the payload for the invoices pay endpoint from CLI
 // flags.
 func BuildPayPayload(invoicesPayBody string, invoicesPayInvoiceID string, invoicesPayT string, invoicesPayLocale string) (*invoices.PayPayload, error) {
@@ -64,7 +144,7 @@ func BuildPayPayload(invoicesPayBody string, invoicesPayInvoiceID string, invoic
 	{
 		err = json.Unmarshal([]byte(invoicesPayBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"gateway\": \"ztb\",\n      \"returnUrl\": \"lma\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"gateway\": \"6oj\",\n      \"returnUrl\": \"9lk\"\n   }'")
 		}
 		if body.Gateway != nil {
 			if utf8.RuneCountInString(*body.Gateway) > 64 {

@@ -11,6 +11,7 @@ import (
 	"context"
 	"net/http"
 
+	invoices "github.com/streamcart/streamcart/gen/invoices"
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 )
@@ -19,6 +20,13 @@ import (
 type Client struct {
 	// Get Doer is the HTTP client used to make requests to the get endpoint.
 	GetDoer goahttp.Doer
+
+	// Pdf Doer is the HTTP client used to make requests to the pdf endpoint.
+	PdfDoer goahttp.Doer
+
+	// CreditNotePdf Doer is the HTTP client used to make requests to the
+	// creditNotePdf endpoint.
+	CreditNotePdfDoer goahttp.Doer
 
 	// Pay Doer is the HTTP client used to make requests to the pay endpoint.
 	PayDoer goahttp.Doer
@@ -44,6 +52,8 @@ func NewClient(
 ) *Client {
 	return &Client{
 		GetDoer:             doer,
+		PdfDoer:             doer,
+		CreditNotePdfDoer:   doer,
 		PayDoer:             doer,
 		RestoreResponseBody: restoreBody,
 		scheme:              scheme,
@@ -74,6 +84,64 @@ func (c *Client) Get() goa.Endpoint {
 			return nil, goahttp.ErrRequestError("invoices", "get", err)
 		}
 		return decodeResponse(resp)
+	}
+}
+
+// Pdf returns an endpoint that makes HTTP requests to the invoices service pdf
+// server.
+func (c *Client) Pdf() goa.Endpoint {
+	var (
+		encodeRequest  = EncodePdfRequest(c.encoder)
+		decodeResponse = DecodePdfResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildPdfRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.PdfDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("invoices", "pdf", err)
+		}
+		res, err := decodeResponse(resp)
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		return &invoices.PdfResponseData{Result: res.(*invoices.DocumentResult), Body: resp.Body}, nil
+	}
+}
+
+// CreditNotePdf returns an endpoint that makes HTTP requests to the invoices
+// service creditNotePdf server.
+func (c *Client) CreditNotePdf() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeCreditNotePdfRequest(c.encoder)
+		decodeResponse = DecodeCreditNotePdfResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildCreditNotePdfRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.CreditNotePdfDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("invoices", "creditNotePdf", err)
+		}
+		res, err := decodeResponse(resp)
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		return &invoices.CreditNotePdfResponseData{Result: res.(*invoices.DocumentResult), Body: resp.Body}, nil
 	}
 }
 

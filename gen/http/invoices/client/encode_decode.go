@@ -17,6 +17,7 @@ import (
 	invoices "github.com/streamcart/streamcart/gen/invoices"
 	invoicesviews "github.com/streamcart/streamcart/gen/invoices/views"
 	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
 )
 
 // BuildGetRequest instantiates a HTTP request object with method and path set
@@ -119,6 +120,232 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("invoices", "get", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildPdfRequest instantiates a HTTP request object with method and path set
+// to call the "invoices" service "pdf" endpoint
+func (c *Client) BuildPdfRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		invoiceID string
+	)
+	{
+		p, ok := v.(*invoices.PdfPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("invoices", "pdf", "*invoices.PdfPayload", v)
+		}
+		invoiceID = p.InvoiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: PdfInvoicesPath(invoiceID)}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("invoices", "pdf", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodePdfRequest returns an encoder for requests sent to the invoices pdf
+// server.
+func EncodePdfRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*invoices.PdfPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("invoices", "pdf", "*invoices.PdfPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			req.Header.Set("Authorization", head)
+		}
+		values := req.URL.Query()
+		if p.T != nil {
+			values.Add("t", *p.T)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodePdfResponse returns a decoder for responses returned by the invoices
+// pdf endpoint. restoreBody controls whether the response body should be
+// restored after having been read.
+// DecodePdfResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - error: internal error
+func DecodePdfResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				contentType        string
+				contentDisposition string
+				cacheControl       string
+				err                error
+			)
+			contentTypeRaw := resp.Header.Get("Content-Type")
+			if contentTypeRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentType", "header"))
+			}
+			contentType = contentTypeRaw
+			contentDispositionRaw := resp.Header.Get("Content-Disposition")
+			if contentDispositionRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentDisposition", "header"))
+			}
+			contentDisposition = contentDispositionRaw
+			cacheControlRaw := resp.Header.Get("Cache-Control")
+			if cacheControlRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("cacheControl", "header"))
+			}
+			cacheControl = cacheControlRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("invoices", "pdf", err)
+			}
+			res := NewPdfDocumentResultOK(contentType, contentDisposition, cacheControl)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body PdfNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("invoices", "pdf", err)
+			}
+			err = ValidatePdfNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("invoices", "pdf", err)
+			}
+			return nil, NewPdfNotFound(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("invoices", "pdf", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildCreditNotePdfRequest instantiates a HTTP request object with method and
+// path set to call the "invoices" service "creditNotePdf" endpoint
+func (c *Client) BuildCreditNotePdfRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		creditNoteID string
+	)
+	{
+		p, ok := v.(*invoices.CreditNotePdfPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("invoices", "creditNotePdf", "*invoices.CreditNotePdfPayload", v)
+		}
+		creditNoteID = p.CreditNoteID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: CreditNotePdfInvoicesPath(creditNoteID)}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("invoices", "creditNotePdf", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeCreditNotePdfRequest returns an encoder for requests sent to the
+// invoices creditNotePdf server.
+func EncodeCreditNotePdfRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*invoices.CreditNotePdfPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("invoices", "creditNotePdf", "*invoices.CreditNotePdfPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			req.Header.Set("Authorization", head)
+		}
+		values := req.URL.Query()
+		if p.T != nil {
+			values.Add("t", *p.T)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeCreditNotePdfResponse returns a decoder for responses returned by the
+// invoices creditNotePdf endpoint. restoreBody controls whether the response
+// body should be restored after having been read.
+// DecodeCreditNotePdfResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - error: internal error
+func DecodeCreditNotePdfResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				contentType        string
+				contentDisposition string
+				cacheControl       string
+				err                error
+			)
+			contentTypeRaw := resp.Header.Get("Content-Type")
+			if contentTypeRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentType", "header"))
+			}
+			contentType = contentTypeRaw
+			contentDispositionRaw := resp.Header.Get("Content-Disposition")
+			if contentDispositionRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentDisposition", "header"))
+			}
+			contentDisposition = contentDispositionRaw
+			cacheControlRaw := resp.Header.Get("Cache-Control")
+			if cacheControlRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("cacheControl", "header"))
+			}
+			cacheControl = cacheControlRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("invoices", "creditNotePdf", err)
+			}
+			res := NewCreditNotePdfDocumentResultOK(contentType, contentDisposition, cacheControl)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body CreditNotePdfNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("invoices", "creditNotePdf", err)
+			}
+			err = ValidateCreditNotePdfNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("invoices", "creditNotePdf", err)
+			}
+			return nil, NewCreditNotePdfNotFound(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("invoices", "creditNotePdf", resp.StatusCode, string(body))
 		}
 	}
 }

@@ -80,6 +80,42 @@ type GetNotFoundResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// PdfNotFoundResponseBody is the type of the "invoices" service "pdf" endpoint
+// HTTP response body for the "not_found" error.
+type PdfNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CreditNotePdfNotFoundResponseBody is the type of the "invoices" service
+// "creditNotePdf" endpoint HTTP response body for the "not_found" error.
+type CreditNotePdfNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // PayBadRequestResponseBody is the type of the "invoices" service "pay"
 // endpoint HTTP response body for the "bad_request" error.
 type PayBadRequestResponseBody struct {
@@ -236,6 +272,57 @@ func NewGetNotFound(body *GetNotFoundResponseBody) *goa.ServiceError {
 	return v
 }
 
+// NewPdfDocumentResultOK builds a "invoices" service "pdf" endpoint result
+// from a HTTP "OK" response.
+func NewPdfDocumentResultOK(contentType string, contentDisposition string, cacheControl string) *invoices.DocumentResult {
+	v := &invoices.DocumentResult{}
+	v.ContentType = contentType
+	v.ContentDisposition = contentDisposition
+	v.CacheControl = cacheControl
+
+	return v
+}
+
+// NewPdfNotFound builds a invoices service pdf endpoint not_found error.
+func NewPdfNotFound(body *PdfNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCreditNotePdfDocumentResultOK builds a "invoices" service "creditNotePdf"
+// endpoint result from a HTTP "OK" response.
+func NewCreditNotePdfDocumentResultOK(contentType string, contentDisposition string, cacheControl string) *invoices.DocumentResult {
+	v := &invoices.DocumentResult{}
+	v.ContentType = contentType
+	v.ContentDisposition = contentDisposition
+	v.CacheControl = cacheControl
+
+	return v
+}
+
+// NewCreditNotePdfNotFound builds a invoices service creditNotePdf endpoint
+// not_found error.
+func NewCreditNotePdfNotFound(body *CreditNotePdfNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewPayResultOK builds a "invoices" service "pay" endpoint result from a HTTP
 // "OK" response.
 func NewPayResultOK(body *PayResponseBody) *invoices.PayResult {
@@ -321,6 +408,54 @@ func ValidatePayResponseBody(body *PayResponseBody) (err error) {
 // ValidateGetNotFoundResponseBody runs the validations defined on
 // get_not_found_response_body
 func ValidateGetNotFoundResponseBody(body *GetNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidatePdfNotFoundResponseBody runs the validations defined on
+// pdf_not_found_response_body
+func ValidatePdfNotFoundResponseBody(body *PdfNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreditNotePdfNotFoundResponseBody runs the validations defined on
+// creditNotePdf_not_found_response_body
+func ValidateCreditNotePdfNotFoundResponseBody(body *CreditNotePdfNotFoundResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

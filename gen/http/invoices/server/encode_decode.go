@@ -103,6 +103,170 @@ func EncodeGetError(encoder func(context.Context, http.ResponseWriter) goahttp.E
 	}
 }
 
+// EncodePdfResponse returns an encoder for responses returned by the invoices
+// pdf endpoint.
+func EncodePdfResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*invoices.DocumentResult)
+		ctx = context.WithValue(ctx, goahttp.ContentTypeKey, "application/pdf")
+		w.Header().Set("Content-Type", res.ContentType)
+		w.Header().Set("Content-Disposition", res.ContentDisposition)
+		w.Header().Set("Cache-Control", res.CacheControl)
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+}
+
+// DecodePdfRequest returns a decoder for requests sent to the invoices pdf
+// endpoint.
+func DecodePdfRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*invoices.PdfPayload, error) {
+	return func(r *http.Request) (*invoices.PdfPayload, error) {
+		var payload *invoices.PdfPayload
+		var (
+			invoiceID string
+			t         *string
+			token     *string
+			err       error
+
+			params = mux.Vars(r)
+		)
+		invoiceID = params["invoiceId"]
+		if utf8.RuneCountInString(invoiceID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("invoiceId", invoiceID, utf8.RuneCountInString(invoiceID), 64, false))
+		}
+		tRaw := r.URL.Query().Get("t")
+		if tRaw != "" {
+			t = &tRaw
+		}
+		if t != nil {
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewPdfPayload(invoiceID, t, token)
+
+		return payload, nil
+	}
+}
+
+// EncodePdfError returns an encoder for errors returned by the pdf invoices
+// endpoint.
+func EncodePdfError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewPdfNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
+// EncodeCreditNotePdfResponse returns an encoder for responses returned by the
+// invoices creditNotePdf endpoint.
+func EncodeCreditNotePdfResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*invoices.DocumentResult)
+		ctx = context.WithValue(ctx, goahttp.ContentTypeKey, "application/pdf")
+		w.Header().Set("Content-Type", res.ContentType)
+		w.Header().Set("Content-Disposition", res.ContentDisposition)
+		w.Header().Set("Cache-Control", res.CacheControl)
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+}
+
+// DecodeCreditNotePdfRequest returns a decoder for requests sent to the
+// invoices creditNotePdf endpoint.
+func DecodeCreditNotePdfRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*invoices.CreditNotePdfPayload, error) {
+	return func(r *http.Request) (*invoices.CreditNotePdfPayload, error) {
+		var payload *invoices.CreditNotePdfPayload
+		var (
+			creditNoteID string
+			t            *string
+			token        *string
+			err          error
+
+			params = mux.Vars(r)
+		)
+		creditNoteID = params["creditNoteId"]
+		if utf8.RuneCountInString(creditNoteID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("creditNoteId", creditNoteID, utf8.RuneCountInString(creditNoteID), 64, false))
+		}
+		tRaw := r.URL.Query().Get("t")
+		if tRaw != "" {
+			t = &tRaw
+		}
+		if t != nil {
+			if utf8.RuneCountInString(*t) > 2048 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("t", *t, utf8.RuneCountInString(*t), 2048, false))
+			}
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewCreditNotePdfPayload(creditNoteID, t, token)
+
+		return payload, nil
+	}
+}
+
+// EncodeCreditNotePdfError returns an encoder for errors returned by the
+// creditNotePdf invoices endpoint.
+func EncodeCreditNotePdfError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCreditNotePdfNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
 // EncodePayResponse returns an encoder for responses returned by the invoices
 // pay endpoint.
 func EncodePayResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {

@@ -16,6 +16,16 @@ func GetInvoicesPath(invoiceID string) string {
 	return fmt.Sprintf("/checkout/api/invoices/%v", invoiceID)
 }
 
+// PdfInvoicesPath returns the URL path to the invoices service pdf HTTP endpoint.
+func PdfInvoicesPath(invoiceID string) string {
+	return fmt.Sprintf("/checkout/api/invoices/%v.pdf", invoiceID)
+}
+
+// CreditNotePdfInvoicesPath returns the URL path to the invoices service creditNotePdf HTTP endpoint.
+func CreditNotePdfInvoicesPath(creditNoteID string) string {
+	return fmt.Sprintf("/checkout/api/credit-notes/%v.pdf", creditNoteID)
+}
+
 // PayInvoicesPath returns the URL path to the invoices service pay HTTP endpoint.
 func PayInvoicesPath(invoiceID string) string {
 	return fmt.Sprintf("/checkout/api/invoices/%v/pay", invoiceID)

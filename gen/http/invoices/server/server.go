@@ -8,7 +8,9 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"net/http"
 
 	invoices "github.com/streamcart/streamcart/gen/invoices"
@@ -18,9 +20,11 @@ import (
 
 // Server lists the invoices service endpoint HTTP handlers.
 type Server struct {
-	Mounts []*MountPoint
-	Get    http.Handler
-	Pay    http.Handler
+	Mounts        []*MountPoint
+	Get           http.Handler
+	Pdf           http.Handler
+	CreditNotePdf http.Handler
+	Pay           http.Handler
 }
 
 // MountPoint holds information about the mounted endpoints.
@@ -51,10 +55,14 @@ func New(
 	return &Server{
 		Mounts: []*MountPoint{
 			{"Get", "GET", "/checkout/api/invoices/{invoiceId}"},
+			{"Pdf", "GET", "/checkout/api/invoices/{invoiceId}.pdf"},
+			{"CreditNotePdf", "GET", "/checkout/api/credit-notes/{creditNoteId}.pdf"},
 			{"Pay", "POST", "/checkout/api/invoices/{invoiceId}/pay"},
 		},
-		Get: NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
-		Pay: NewPayHandler(e.Pay, mux, decoder, encoder, errhandler, formatter),
+		Get:           NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
+		Pdf:           NewPdfHandler(e.Pdf, mux, decoder, encoder, errhandler, formatter),
+		CreditNotePdf: NewCreditNotePdfHandler(e.CreditNotePdf, mux, decoder, encoder, errhandler, formatter),
+		Pay:           NewPayHandler(e.Pay, mux, decoder, encoder, errhandler, formatter),
 	}
 }
 
@@ -64,6 +72,8 @@ func (s *Server) Service() string { return "invoices" }
 // Use wraps the server handlers with the given middleware.
 func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Get = m(s.Get)
+	s.Pdf = m(s.Pdf)
+	s.CreditNotePdf = m(s.CreditNotePdf)
 	s.Pay = m(s.Pay)
 }
 
@@ -73,6 +83,8 @@ func (s *Server) MethodNames() []string { return invoices.MethodNames[:] }
 // Mount configures the mux to serve the invoices endpoints.
 func Mount(mux goahttp.Muxer, h *Server) {
 	MountGetHandler(mux, h.Get)
+	MountPdfHandler(mux, h.Pdf)
+	MountCreditNotePdfHandler(mux, h.CreditNotePdf)
 	MountPayHandler(mux, h.Pay)
 }
 
@@ -130,6 +142,182 @@ func NewGetHandler(
 			if errhandler != nil {
 				errhandler(ctx, w, err)
 			}
+		}
+	})
+}
+
+// MountPdfHandler configures the mux to serve the "invoices" service "pdf"
+// endpoint.
+func MountPdfHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/invoices/{invoiceId}.pdf", f)
+}
+
+// NewPdfHandler creates a HTTP handler which loads the HTTP request and calls
+// the "invoices" service "pdf" endpoint.
+func NewPdfHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodePdfRequest(mux, decoder)
+		encodeResponse = EncodePdfResponse(encoder)
+		encodeError    = EncodePdfError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "pdf")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "invoices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		o := res.(*invoices.PdfResponseData)
+		defer o.Body.Close()
+		if wt, ok := o.Body.(io.WriterTo); ok {
+			if err := encodeResponse(ctx, w, o.Result); err != nil {
+				if errhandler != nil {
+					errhandler(ctx, w, err)
+				}
+				return
+			}
+			n, err := wt.WriteTo(w)
+			if err != nil {
+				if n == 0 {
+					if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+						errhandler(ctx, w, err)
+					}
+				} else {
+					http.NewResponseController(w).Flush()
+					panic(http.ErrAbortHandler) // too late to write an error
+				}
+			}
+			return
+		}
+		// handle immediate read error like a returned error
+		buf := bufio.NewReader(o.Body)
+		if _, err := buf.Peek(1); err != nil && err != io.EOF {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, o.Result); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if _, err := io.Copy(w, buf); err != nil {
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler) // too late to write an error
+		}
+	})
+}
+
+// MountCreditNotePdfHandler configures the mux to serve the "invoices" service
+// "creditNotePdf" endpoint.
+func MountCreditNotePdfHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/credit-notes/{creditNoteId}.pdf", f)
+}
+
+// NewCreditNotePdfHandler creates a HTTP handler which loads the HTTP request
+// and calls the "invoices" service "creditNotePdf" endpoint.
+func NewCreditNotePdfHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeCreditNotePdfRequest(mux, decoder)
+		encodeResponse = EncodeCreditNotePdfResponse(encoder)
+		encodeError    = EncodeCreditNotePdfError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "creditNotePdf")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "invoices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		o := res.(*invoices.CreditNotePdfResponseData)
+		defer o.Body.Close()
+		if wt, ok := o.Body.(io.WriterTo); ok {
+			if err := encodeResponse(ctx, w, o.Result); err != nil {
+				if errhandler != nil {
+					errhandler(ctx, w, err)
+				}
+				return
+			}
+			n, err := wt.WriteTo(w)
+			if err != nil {
+				if n == 0 {
+					if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+						errhandler(ctx, w, err)
+					}
+				} else {
+					http.NewResponseController(w).Flush()
+					panic(http.ErrAbortHandler) // too late to write an error
+				}
+			}
+			return
+		}
+		// handle immediate read error like a returned error
+		buf := bufio.NewReader(o.Body)
+		if _, err := buf.Peek(1); err != nil && err != io.EOF {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, o.Result); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if _, err := io.Copy(w, buf); err != nil {
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler) // too late to write an error
 		}
 	})
 }

@@ -82,6 +82,42 @@ type GetNotFoundResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// PdfNotFoundResponseBody is the type of the "invoices" service "pdf" endpoint
+// HTTP response body for the "not_found" error.
+type PdfNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreditNotePdfNotFoundResponseBody is the type of the "invoices" service
+// "creditNotePdf" endpoint HTTP response body for the "not_found" error.
+type CreditNotePdfNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // PayBadRequestResponseBody is the type of the "invoices" service "pay"
 // endpoint HTTP response body for the "bad_request" error.
 type PayBadRequestResponseBody struct {
@@ -248,6 +284,34 @@ func NewGetNotFoundResponseBody(res *goa.ServiceError) *GetNotFoundResponseBody 
 	return body
 }
 
+// NewPdfNotFoundResponseBody builds the HTTP response body from the result of
+// the "pdf" endpoint of the "invoices" service.
+func NewPdfNotFoundResponseBody(res *goa.ServiceError) *PdfNotFoundResponseBody {
+	body := &PdfNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreditNotePdfNotFoundResponseBody builds the HTTP response body from the
+// result of the "creditNotePdf" endpoint of the "invoices" service.
+func NewCreditNotePdfNotFoundResponseBody(res *goa.ServiceError) *CreditNotePdfNotFoundResponseBody {
+	body := &CreditNotePdfNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewPayBadRequestResponseBody builds the HTTP response body from the result
 // of the "pay" endpoint of the "invoices" service.
 func NewPayBadRequestResponseBody(res *goa.ServiceError) *PayBadRequestResponseBody {
@@ -310,6 +374,27 @@ func NewGetPayload(invoiceID string, t *string, locale *string) *invoices.GetPay
 	v.InvoiceID = invoiceID
 	v.T = t
 	v.Locale = locale
+
+	return v
+}
+
+// NewPdfPayload builds a invoices service pdf endpoint payload.
+func NewPdfPayload(invoiceID string, t *string, token *string) *invoices.PdfPayload {
+	v := &invoices.PdfPayload{}
+	v.InvoiceID = invoiceID
+	v.T = t
+	v.Token = token
+
+	return v
+}
+
+// NewCreditNotePdfPayload builds a invoices service creditNotePdf endpoint
+// payload.
+func NewCreditNotePdfPayload(creditNoteID string, t *string, token *string) *invoices.CreditNotePdfPayload {
+	v := &invoices.CreditNotePdfPayload{}
+	v.CreditNoteID = creditNoteID
+	v.T = t
+	v.Token = token
 
 	return v
 }

@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"npm\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"HuE\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 86,\n      \"gateway\": \"Deleniti incidunt doloremque odit quas aut voluptate.\",\n      \"pid\": 2,\n      \"promoCode\": \"1q5\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"jbo\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {
@@ -126,6 +126,21 @@ func BuildGetPayload(orderGetOrderID string, orderGetToken string) (*order.GetPa
 	}
 	v := &order.GetPayload{}
 	v.OrderID = orderID
+	v.Token = token
+
+	return v, nil
+}
+
+// BuildListPayload builds the payload for the order list endpoint from CLI
+// flags.
+func BuildListPayload(orderListToken string) (*order.ListPayload, error) {
+	var token *string
+	{
+		if orderListToken != "" {
+			token = &orderListToken
+		}
+	}
+	v := &order.ListPayload{}
 	v.Token = token
 
 	return v, nil

@@ -23,6 +23,9 @@ type Client struct {
 	// Get Doer is the HTTP client used to make requests to the get endpoint.
 	GetDoer goahttp.Doer
 
+	// List Doer is the HTTP client used to make requests to the list endpoint.
+	ListDoer goahttp.Doer
+
 	// Cancel Doer is the HTTP client used to make requests to the cancel endpoint.
 	CancelDoer goahttp.Doer
 
@@ -48,6 +51,7 @@ func NewClient(
 	return &Client{
 		CreateDoer:          doer,
 		GetDoer:             doer,
+		ListDoer:            doer,
 		CancelDoer:          doer,
 		RestoreResponseBody: restoreBody,
 		scheme:              scheme,
@@ -100,6 +104,30 @@ func (c *Client) Get() goa.Endpoint {
 		resp, err := c.GetDoer.Do(req)
 		if err != nil {
 			return nil, goahttp.ErrRequestError("order", "get", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// List returns an endpoint that makes HTTP requests to the order service list
+// server.
+func (c *Client) List() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeListRequest(c.encoder)
+		decodeResponse = DecodeListResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildListRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ListDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("order", "list", err)
 		}
 		return decodeResponse(resp)
 	}

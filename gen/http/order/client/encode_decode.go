@@ -375,6 +375,98 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 	}
 }
 
+// BuildListRequest instantiates a HTTP request object with method and path set
+// to call the "order" service "list" endpoint
+func (c *Client) BuildListRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ListOrderPath()}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("order", "list", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeListRequest returns an encoder for requests sent to the order list
+// server.
+func EncodeListRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*order.ListPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("order", "list", "*order.ListPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		return nil
+	}
+}
+
+// DecodeListResponse returns a decoder for responses returned by the order
+// list endpoint. restoreBody controls whether the response body should be
+// restored after having been read.
+// DecodeListResponse may return the following errors:
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeListResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body ListResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "list", err)
+			}
+			err = ValidateListResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "list", err)
+			}
+			res := NewListResultOK(&body)
+			return res, nil
+		case http.StatusUnauthorized:
+			var (
+				body ListUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "list", err)
+			}
+			err = ValidateListUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "list", err)
+			}
+			return nil, NewListUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("order", "list", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // BuildCancelRequest instantiates a HTTP request object with method and path
 // set to call the "order" service "cancel" endpoint
 func (c *Client) BuildCancelRequest(ctx context.Context, v any) (*http.Request, error) {
@@ -642,6 +734,20 @@ func unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(v *PaymentQuo
 	return res
 }
 
+// unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView builds a
+// value of type *orderviews.CreditNoteRefView from a value of type
+// *CreditNoteRefResponseBody.
+func unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView(v *CreditNoteRefResponseBody) *orderviews.CreditNoteRefView {
+	res := &orderviews.CreditNoteRefView{
+		ID:     v.ID,
+		Number: v.Number,
+		PdfURL: v.PdfURL,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Amount)
+
+	return res
+}
+
 // unmarshalQuoteResultResponseBodyToOrderQuoteResult builds a value of type
 // *order.QuoteResult from a value of type *QuoteResultResponseBody.
 func unmarshalQuoteResultResponseBodyToOrderQuoteResult(v *QuoteResultResponseBody) *order.QuoteResult {
@@ -723,6 +829,75 @@ func unmarshalRecurringResultResponseBodyToOrderRecurringResult(v *RecurringResu
 		Currency:     *v.Currency,
 		BillingCycle: *v.BillingCycle,
 	}
+
+	return res
+}
+
+// unmarshalOrderResultResponseBodyToOrderOrderResult builds a value of type
+// *order.OrderResult from a value of type *OrderResultResponseBody.
+func unmarshalOrderResultResponseBodyToOrderOrderResult(v *OrderResultResponseBody) *order.OrderResult {
+	res := &order.OrderResult{
+		OrderID:         *v.OrderID,
+		InvoiceID:       *v.InvoiceID,
+		Status:          *v.Status,
+		Fraud:           *v.Fraud,
+		PaymentURL:      *v.PaymentURL,
+		PaymentDeadline: *v.PaymentDeadline,
+		CreatedAt:       *v.CreatedAt,
+		PaymentState:    v.PaymentState,
+		InvoiceNumber:   v.InvoiceNumber,
+		ReceiptURL:      v.ReceiptURL,
+	}
+	res.ServiceIds = make([]string, len(v.ServiceIds))
+	for i, val := range v.ServiceIds {
+		res.ServiceIds[i] = val
+	}
+	res.Total = unmarshalMoneyResponseBodyToOrderMoney(v.Total)
+	res.Quote = unmarshalQuoteResultResponseBodyToOrderQuoteResult(v.Quote)
+	if v.Recurring != nil {
+		res.Recurring = unmarshalRecurringResultResponseBodyToOrderRecurringResult(v.Recurring)
+	}
+	if v.PaymentQuote != nil {
+		res.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderPaymentQuote(v.PaymentQuote)
+	}
+	res.CreditNotes = make([]*order.CreditNoteRef, len(v.CreditNotes))
+	for i, val := range v.CreditNotes {
+		if val == nil {
+			res.CreditNotes[i] = nil
+			continue
+		}
+		res.CreditNotes[i] = unmarshalCreditNoteRefResponseBodyToOrderCreditNoteRef(val)
+	}
+
+	return res
+}
+
+// unmarshalPaymentQuoteResponseBodyToOrderPaymentQuote builds a value of type
+// *order.PaymentQuote from a value of type *PaymentQuoteResponseBody.
+func unmarshalPaymentQuoteResponseBodyToOrderPaymentQuote(v *PaymentQuoteResponseBody) *order.PaymentQuote {
+	if v == nil {
+		return nil
+	}
+	res := &order.PaymentQuote{
+		Amount:      *v.Amount,
+		Currency:    *v.Currency,
+		Network:     *v.Network,
+		Rate:        *v.Rate,
+		RateTakenAt: *v.RateTakenAt,
+	}
+
+	return res
+}
+
+// unmarshalCreditNoteRefResponseBodyToOrderCreditNoteRef builds a value of
+// type *order.CreditNoteRef from a value of type *CreditNoteRefResponseBody.
+func unmarshalCreditNoteRefResponseBodyToOrderCreditNoteRef(v *CreditNoteRefResponseBody) *order.CreditNoteRef {
+	res := &order.CreditNoteRef{
+		ID:     *v.ID,
+		Number: *v.Number,
+		PdfURL: *v.PdfURL,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToOrderMoney(v.Amount)
 
 	return res
 }

@@ -70,6 +70,14 @@ type CreateResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes,omitempty" json:"creditNotes,omitempty" xml:"creditNotes,omitempty"`
 }
 
 // GetResponseBody is the type of the "order" service "get" endpoint HTTP
@@ -101,6 +109,20 @@ type GetResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes,omitempty" json:"creditNotes,omitempty" xml:"creditNotes,omitempty"`
+}
+
+// ListResponseBody is the type of the "order" service "list" endpoint HTTP
+// response body.
+type ListResponseBody struct {
+	Orders []*OrderResultResponseBody `form:"orders,omitempty" json:"orders,omitempty" xml:"orders,omitempty"`
 }
 
 // CancelResponseBody is the type of the "order" service "cancel" endpoint HTTP
@@ -132,6 +154,14 @@ type CancelResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes,omitempty" json:"creditNotes,omitempty" xml:"creditNotes,omitempty"`
 }
 
 // CreateNotApplicableResponseBody is the type of the "order" service "create"
@@ -324,6 +354,24 @@ type GetUnauthorizedResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// ListUnauthorizedResponseBody is the type of the "order" service "list"
+// endpoint HTTP response body for the "unauthorized" error.
+type ListUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CancelNotFoundResponseBody is the type of the "order" service "cancel"
 // endpoint HTTP response body for the "not_found" error.
 type CancelNotFoundResponseBody struct {
@@ -453,6 +501,53 @@ type PaymentQuoteResponseBody struct {
 	RateTakenAt *string `form:"rateTakenAt,omitempty" json:"rateTakenAt,omitempty" xml:"rateTakenAt,omitempty"`
 }
 
+// CreditNoteRefResponseBody is used to define fields on response body types.
+type CreditNoteRefResponseBody struct {
+	ID     *string            `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	Number *string            `form:"number,omitempty" json:"number,omitempty" xml:"number,omitempty"`
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// GET /credit-notes/{id}.pdf
+	PdfURL *string `form:"pdfUrl,omitempty" json:"pdfUrl,omitempty" xml:"pdfUrl,omitempty"`
+}
+
+// OrderResultResponseBody is used to define fields on response body types.
+type OrderResultResponseBody struct {
+	OrderID   *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
+	InvoiceID *string `form:"invoiceId,omitempty" json:"invoiceId,omitempty" xml:"invoiceId,omitempty"`
+	Status    *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+	// The order is held by the fraud check and will not be provisioned
+	Fraud      *bool              `form:"fraud,omitempty" json:"fraud,omitempty" xml:"fraud,omitempty"`
+	ServiceIds []string           `form:"serviceIds,omitempty" json:"serviceIds,omitempty" xml:"serviceIds,omitempty"`
+	Total      *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// Where the buyer pays; empty when nothing is due
+	PaymentURL *string `form:"paymentUrl,omitempty" json:"paymentUrl,omitempty" xml:"paymentUrl,omitempty"`
+	// RFC 3339; empty when nothing is due
+	PaymentDeadline *string `form:"paymentDeadline,omitempty" json:"paymentDeadline,omitempty" xml:"paymentDeadline,omitempty"`
+	// RFC 3339
+	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
+	// The priced selection
+	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes,omitempty" json:"creditNotes,omitempty" xml:"creditNotes,omitempty"`
+}
+
 // NewCreateRequestBody builds the HTTP request body from the payload of the
 // "create" endpoint of the "order" service.
 func NewCreateRequestBody(p *order.CreatePayload) *CreateRequestBody {
@@ -499,6 +594,8 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
 		PaymentState:    body.PaymentState,
+		InvoiceNumber:   body.InvoiceNumber,
+		ReceiptURL:      body.ReceiptURL,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {
@@ -511,6 +608,14 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
+	}
+	v.CreditNotes = make([]*orderviews.CreditNoteRefView, len(body.CreditNotes))
+	for i, val := range body.CreditNotes {
+		if val == nil {
+			v.CreditNotes[i] = nil
+			continue
+		}
+		v.CreditNotes[i] = unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView(val)
 	}
 
 	return v
@@ -657,6 +762,8 @@ func NewGetOrderResultOK(body *GetResponseBody) *orderviews.OrderResultView {
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
 		PaymentState:    body.PaymentState,
+		InvoiceNumber:   body.InvoiceNumber,
+		ReceiptURL:      body.ReceiptURL,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {
@@ -669,6 +776,14 @@ func NewGetOrderResultOK(body *GetResponseBody) *orderviews.OrderResultView {
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
+	}
+	v.CreditNotes = make([]*orderviews.CreditNoteRefView, len(body.CreditNotes))
+	for i, val := range body.CreditNotes {
+		if val == nil {
+			v.CreditNotes[i] = nil
+			continue
+		}
+		v.CreditNotes[i] = unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView(val)
 	}
 
 	return v
@@ -702,6 +817,36 @@ func NewGetUnauthorized(body *GetUnauthorizedResponseBody) *goa.ServiceError {
 	return v
 }
 
+// NewListResultOK builds a "order" service "list" endpoint result from a HTTP
+// "OK" response.
+func NewListResultOK(body *ListResponseBody) *order.ListResult {
+	v := &order.ListResult{}
+	v.Orders = make([]*order.OrderResult, len(body.Orders))
+	for i, val := range body.Orders {
+		if val == nil {
+			v.Orders[i] = nil
+			continue
+		}
+		v.Orders[i] = unmarshalOrderResultResponseBodyToOrderOrderResult(val)
+	}
+
+	return v
+}
+
+// NewListUnauthorized builds a order service list endpoint unauthorized error.
+func NewListUnauthorized(body *ListUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewCancelOrderResultOK builds a "order" service "cancel" endpoint result
 // from a HTTP "OK" response.
 func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultView {
@@ -714,6 +859,8 @@ func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultVie
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
 		PaymentState:    body.PaymentState,
+		InvoiceNumber:   body.InvoiceNumber,
+		ReceiptURL:      body.ReceiptURL,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {
@@ -726,6 +873,14 @@ func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultVie
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
+	}
+	v.CreditNotes = make([]*orderviews.CreditNoteRefView, len(body.CreditNotes))
+	for i, val := range body.CreditNotes {
+		if val == nil {
+			v.CreditNotes[i] = nil
+			continue
+		}
+		v.CreditNotes[i] = unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView(val)
 	}
 
 	return v
@@ -772,6 +927,21 @@ func NewCancelUnauthorized(body *CancelUnauthorizedResponseBody) *goa.ServiceErr
 	}
 
 	return v
+}
+
+// ValidateListResponseBody runs the validations defined on ListResponseBody
+func ValidateListResponseBody(body *ListResponseBody) (err error) {
+	if body.Orders == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("orders", "body"))
+	}
+	for _, e := range body.Orders {
+		if e != nil {
+			if err2 := ValidateOrderResultResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	return
 }
 
 // ValidateCreateNotApplicableResponseBody runs the validations defined on
@@ -1034,6 +1204,30 @@ func ValidateGetUnauthorizedResponseBody(body *GetUnauthorizedResponseBody) (err
 	return
 }
 
+// ValidateListUnauthorizedResponseBody runs the validations defined on
+// list_unauthorized_response_body
+func ValidateListUnauthorizedResponseBody(body *ListUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateCancelNotFoundResponseBody runs the validations defined on
 // cancel_not_found_response_body
 func ValidateCancelNotFoundResponseBody(body *CancelNotFoundResponseBody) (err error) {
@@ -1254,6 +1448,105 @@ func ValidatePaymentQuoteResponseBody(body *PaymentQuoteResponseBody) (err error
 	}
 	if body.RateTakenAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "body"))
+	}
+	return
+}
+
+// ValidateCreditNoteRefResponseBody runs the validations defined on
+// CreditNoteRefResponseBody
+func ValidateCreditNoteRefResponseBody(body *CreditNoteRefResponseBody) (err error) {
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Number == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("number", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.PdfURL == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pdfUrl", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateOrderResultResponseBody runs the validations defined on
+// OrderResultResponseBody
+func ValidateOrderResultResponseBody(body *OrderResultResponseBody) (err error) {
+	if body.OrderID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("orderId", "body"))
+	}
+	if body.InvoiceID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("invoiceId", "body"))
+	}
+	if body.Status == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
+	}
+	if body.Fraud == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fraud", "body"))
+	}
+	if body.ServiceIds == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("serviceIds", "body"))
+	}
+	if body.Total == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
+	}
+	if body.PaymentURL == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("paymentUrl", "body"))
+	}
+	if body.PaymentDeadline == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("paymentDeadline", "body"))
+	}
+	if body.CreatedAt == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("createdAt", "body"))
+	}
+	if body.Quote == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("quote", "body"))
+	}
+	if body.CreditNotes == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("creditNotes", "body"))
+	}
+	if body.Status != nil {
+		if !(*body.Status == "pending" || *body.Status == "paid" || *body.Status == "provisioning" || *body.Status == "active" || *body.Status == "fraud" || *body.Status == "cancelled" || *body.Status == "failed" || *body.Status == "needs_review" || *body.Status == "partially_refunded" || *body.Status == "refunded") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"pending", "paid", "provisioning", "active", "fraud", "cancelled", "failed", "needs_review", "partially_refunded", "refunded"}))
+		}
+	}
+	if body.Total != nil {
+		if err2 := ValidateMoneyResponseBody(body.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Quote != nil {
+		if err2 := ValidateQuoteResultResponseBody(body.Quote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Recurring != nil {
+		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.PaymentQuote != nil {
+		if err2 := ValidatePaymentQuoteResponseBody(body.PaymentQuote); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.PaymentState != nil {
+		if !(*body.PaymentState == "processing") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.paymentState", *body.PaymentState, []any{"processing"}))
+		}
+	}
+	for _, e := range body.CreditNotes {
+		if e != nil {
+			if err2 := ValidateCreditNoteRefResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
 	}
 	return
 }

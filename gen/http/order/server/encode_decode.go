@@ -312,6 +312,72 @@ func EncodeGetError(encoder func(context.Context, http.ResponseWriter) goahttp.E
 	}
 }
 
+// EncodeListResponse returns an encoder for responses returned by the order
+// list endpoint.
+func EncodeListResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*order.ListResult)
+		enc := encoder(ctx, w)
+		body := NewListResponseBody(res)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeListRequest returns a decoder for requests sent to the order list
+// endpoint.
+func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*order.ListPayload, error) {
+	return func(r *http.Request) (*order.ListPayload, error) {
+		var payload *order.ListPayload
+		var (
+			token *string
+		)
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		payload = NewListPayload(token)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeListError returns an encoder for errors returned by the list order
+// endpoint.
+func EncodeListError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewListUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
 // EncodeCancelResponse returns an encoder for responses returned by the order
 // cancel endpoint.
 func EncodeCancelResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
@@ -539,6 +605,22 @@ func marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(v *orderviews.P
 	return res
 }
 
+// marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody builds a value
+// of type *CreditNoteRefResponseBody from a value of type
+// *orderviews.CreditNoteRefView.
+func marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody(v *orderviews.CreditNoteRefView) *CreditNoteRefResponseBody {
+	res := &CreditNoteRefResponseBody{
+		ID:     *v.ID,
+		Number: *v.Number,
+		PdfURL: *v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
 // marshalOrderQuoteResultToQuoteResultResponseBody builds a value of type
 // *QuoteResultResponseBody from a value of type *order.QuoteResult.
 func marshalOrderQuoteResultToQuoteResultResponseBody(v *order.QuoteResult) *QuoteResultResponseBody {
@@ -631,6 +713,89 @@ func marshalOrderRecurringResultToRecurringResultResponseBody(v *order.Recurring
 		Amount:       v.Amount,
 		Currency:     v.Currency,
 		BillingCycle: v.BillingCycle,
+	}
+
+	return res
+}
+
+// marshalOrderOrderResultToOrderResultResponseBody builds a value of type
+// *OrderResultResponseBody from a value of type *order.OrderResult.
+func marshalOrderOrderResultToOrderResultResponseBody(v *order.OrderResult) *OrderResultResponseBody {
+	res := &OrderResultResponseBody{
+		OrderID:         v.OrderID,
+		InvoiceID:       v.InvoiceID,
+		Status:          v.Status,
+		Fraud:           v.Fraud,
+		PaymentURL:      v.PaymentURL,
+		PaymentDeadline: v.PaymentDeadline,
+		CreatedAt:       v.CreatedAt,
+		PaymentState:    v.PaymentState,
+		InvoiceNumber:   v.InvoiceNumber,
+		ReceiptURL:      v.ReceiptURL,
+	}
+	if v.ServiceIds != nil {
+		res.ServiceIds = make([]string, len(v.ServiceIds))
+		for i, val := range v.ServiceIds {
+			res.ServiceIds[i] = val
+		}
+	} else {
+		res.ServiceIds = []string{}
+	}
+	if v.Total != nil {
+		res.Total = marshalOrderMoneyToMoneyResponseBody(v.Total)
+	}
+	if v.Quote != nil {
+		res.Quote = marshalOrderQuoteResultToQuoteResultResponseBody(v.Quote)
+	}
+	if v.Recurring != nil {
+		res.Recurring = marshalOrderRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
+	if v.PaymentQuote != nil {
+		res.PaymentQuote = marshalOrderPaymentQuoteToPaymentQuoteResponseBody(v.PaymentQuote)
+	}
+	if v.CreditNotes != nil {
+		res.CreditNotes = make([]*CreditNoteRefResponseBody, len(v.CreditNotes))
+		for i, val := range v.CreditNotes {
+			if val == nil {
+				res.CreditNotes[i] = nil
+				continue
+			}
+			res.CreditNotes[i] = marshalOrderCreditNoteRefToCreditNoteRefResponseBody(val)
+		}
+	} else {
+		res.CreditNotes = []*CreditNoteRefResponseBody{}
+	}
+
+	return res
+}
+
+// marshalOrderPaymentQuoteToPaymentQuoteResponseBody builds a value of type
+// *PaymentQuoteResponseBody from a value of type *order.PaymentQuote.
+func marshalOrderPaymentQuoteToPaymentQuoteResponseBody(v *order.PaymentQuote) *PaymentQuoteResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &PaymentQuoteResponseBody{
+		Amount:      v.Amount,
+		Currency:    v.Currency,
+		Network:     v.Network,
+		Rate:        v.Rate,
+		RateTakenAt: v.RateTakenAt,
+	}
+
+	return res
+}
+
+// marshalOrderCreditNoteRefToCreditNoteRefResponseBody builds a value of type
+// *CreditNoteRefResponseBody from a value of type *order.CreditNoteRef.
+func marshalOrderCreditNoteRefToCreditNoteRefResponseBody(v *order.CreditNoteRef) *CreditNoteRefResponseBody {
+	res := &CreditNoteRefResponseBody{
+		ID:     v.ID,
+		Number: v.Number,
+		PdfURL: v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalOrderMoneyToMoneyResponseBody(v.Amount)
 	}
 
 	return res

@@ -21,6 +21,11 @@ func GetOrderPath(orderID string) string {
 	return fmt.Sprintf("/checkout/api/orders/%v", orderID)
 }
 
+// ListOrderPath returns the URL path to the order service list HTTP endpoint.
+func ListOrderPath() string {
+	return "/checkout/api/orders"
+}
+
 // CancelOrderPath returns the URL path to the order service cancel HTTP endpoint.
 func CancelOrderPath(orderID string) string {
 	return fmt.Sprintf("/checkout/api/orders/%v/cancel", orderID)

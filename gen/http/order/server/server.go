@@ -21,6 +21,7 @@ type Server struct {
 	Mounts []*MountPoint
 	Create http.Handler
 	Get    http.Handler
+	List   http.Handler
 	Cancel http.Handler
 }
 
@@ -53,10 +54,12 @@ func New(
 		Mounts: []*MountPoint{
 			{"Create", "POST", "/checkout/api/orders"},
 			{"Get", "GET", "/checkout/api/orders/{orderId}"},
+			{"List", "GET", "/checkout/api/orders"},
 			{"Cancel", "POST", "/checkout/api/orders/{orderId}/cancel"},
 		},
 		Create: NewCreateHandler(e.Create, mux, decoder, encoder, errhandler, formatter),
 		Get:    NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
+		List:   NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
 		Cancel: NewCancelHandler(e.Cancel, mux, decoder, encoder, errhandler, formatter),
 	}
 }
@@ -68,6 +71,7 @@ func (s *Server) Service() string { return "order" }
 func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Create = m(s.Create)
 	s.Get = m(s.Get)
+	s.List = m(s.List)
 	s.Cancel = m(s.Cancel)
 }
 
@@ -78,6 +82,7 @@ func (s *Server) MethodNames() []string { return order.MethodNames[:] }
 func Mount(mux goahttp.Muxer, h *Server) {
 	MountCreateHandler(mux, h.Create)
 	MountGetHandler(mux, h.Get)
+	MountListHandler(mux, h.List)
 	MountCancelHandler(mux, h.Cancel)
 }
 
@@ -169,6 +174,59 @@ func NewGetHandler(
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "get")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "order")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountListHandler configures the mux to serve the "order" service "list"
+// endpoint.
+func MountListHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/orders", f)
+}
+
+// NewListHandler creates a HTTP handler which loads the HTTP request and calls
+// the "order" service "list" endpoint.
+func NewListHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeListRequest(mux, decoder)
+		encodeResponse = EncodeListResponse(encoder)
+		encodeError    = EncodeListError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "list")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "order")
 		payload, err := decodeRequest(r)
 		if err != nil {

@@ -71,6 +71,14 @@ type CreateResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes" json:"creditNotes" xml:"creditNotes"`
 }
 
 // GetResponseBody is the type of the "order" service "get" endpoint HTTP
@@ -101,6 +109,20 @@ type GetResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes" json:"creditNotes" xml:"creditNotes"`
+}
+
+// ListResponseBody is the type of the "order" service "list" endpoint HTTP
+// response body.
+type ListResponseBody struct {
+	Orders []*OrderResultResponseBody `form:"orders" json:"orders" xml:"orders"`
 }
 
 // CancelResponseBody is the type of the "order" service "cancel" endpoint HTTP
@@ -131,6 +153,14 @@ type CancelResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes" json:"creditNotes" xml:"creditNotes"`
 }
 
 // CreateNotApplicableResponseBody is the type of the "order" service "create"
@@ -323,6 +353,24 @@ type GetUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// ListUnauthorizedResponseBody is the type of the "order" service "list"
+// endpoint HTTP response body for the "unauthorized" error.
+type ListUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CancelNotFoundResponseBody is the type of the "order" service "cancel"
 // endpoint HTTP response body for the "not_found" error.
 type CancelNotFoundResponseBody struct {
@@ -443,6 +491,53 @@ type PaymentQuoteResponseBody struct {
 	RateTakenAt string `form:"rateTakenAt" json:"rateTakenAt" xml:"rateTakenAt"`
 }
 
+// CreditNoteRefResponseBody is used to define fields on response body types.
+type CreditNoteRefResponseBody struct {
+	ID     string             `form:"id" json:"id" xml:"id"`
+	Number string             `form:"number" json:"number" xml:"number"`
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+	// GET /credit-notes/{id}.pdf
+	PdfURL string `form:"pdfUrl" json:"pdfUrl" xml:"pdfUrl"`
+}
+
+// OrderResultResponseBody is used to define fields on response body types.
+type OrderResultResponseBody struct {
+	OrderID   string `form:"orderId" json:"orderId" xml:"orderId"`
+	InvoiceID string `form:"invoiceId" json:"invoiceId" xml:"invoiceId"`
+	Status    string `form:"status" json:"status" xml:"status"`
+	// The order is held by the fraud check and will not be provisioned
+	Fraud      bool               `form:"fraud" json:"fraud" xml:"fraud"`
+	ServiceIds []string           `form:"serviceIds" json:"serviceIds" xml:"serviceIds"`
+	Total      *MoneyResponseBody `form:"total" json:"total" xml:"total"`
+	// Where the buyer pays; empty when nothing is due
+	PaymentURL string `form:"paymentUrl" json:"paymentUrl" xml:"paymentUrl"`
+	// RFC 3339; empty when nothing is due
+	PaymentDeadline string `form:"paymentDeadline" json:"paymentDeadline" xml:"paymentDeadline"`
+	// RFC 3339
+	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
+	// The priced selection
+	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
+	// What renews after this order's period, and for how much (as
+	// quote.recurring); null for a one-time plan, a free trial and a reseller
+	// credit plan
+	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// What the gateway asks the buyer to pay when it takes another currency than
+	// the invoice's (Coinbase: USDC); absent otherwise
+	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
+	// processing: the provider has seen the payment and is confirming it
+	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
+	// yet. Absent otherwise
+	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes" json:"creditNotes" xml:"creditNotes"`
+}
+
 // MoneyRequestBody is used to define fields on request body types.
 type MoneyRequestBody struct {
 	// Amount in minor units (e.g. cents)
@@ -463,6 +558,8 @@ func NewCreateResponseBody(res *orderviews.OrderResultView) *CreateResponseBody 
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
 		PaymentState:    res.PaymentState,
+		InvoiceNumber:   res.InvoiceNumber,
+		ReceiptURL:      res.ReceiptURL,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))
@@ -483,6 +580,18 @@ func NewCreateResponseBody(res *orderviews.OrderResultView) *CreateResponseBody 
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
+	if res.CreditNotes != nil {
+		body.CreditNotes = make([]*CreditNoteRefResponseBody, len(res.CreditNotes))
+		for i, val := range res.CreditNotes {
+			if val == nil {
+				body.CreditNotes[i] = nil
+				continue
+			}
+			body.CreditNotes[i] = marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody(val)
+		}
+	} else {
+		body.CreditNotes = []*CreditNoteRefResponseBody{}
 	}
 	return body
 }
@@ -499,6 +608,8 @@ func NewGetResponseBody(res *orderviews.OrderResultView) *GetResponseBody {
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
 		PaymentState:    res.PaymentState,
+		InvoiceNumber:   res.InvoiceNumber,
+		ReceiptURL:      res.ReceiptURL,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))
@@ -519,6 +630,37 @@ func NewGetResponseBody(res *orderviews.OrderResultView) *GetResponseBody {
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
+	if res.CreditNotes != nil {
+		body.CreditNotes = make([]*CreditNoteRefResponseBody, len(res.CreditNotes))
+		for i, val := range res.CreditNotes {
+			if val == nil {
+				body.CreditNotes[i] = nil
+				continue
+			}
+			body.CreditNotes[i] = marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody(val)
+		}
+	} else {
+		body.CreditNotes = []*CreditNoteRefResponseBody{}
+	}
+	return body
+}
+
+// NewListResponseBody builds the HTTP response body from the result of the
+// "list" endpoint of the "order" service.
+func NewListResponseBody(res *order.ListResult) *ListResponseBody {
+	body := &ListResponseBody{}
+	if res.Orders != nil {
+		body.Orders = make([]*OrderResultResponseBody, len(res.Orders))
+		for i, val := range res.Orders {
+			if val == nil {
+				body.Orders[i] = nil
+				continue
+			}
+			body.Orders[i] = marshalOrderOrderResultToOrderResultResponseBody(val)
+		}
+	} else {
+		body.Orders = []*OrderResultResponseBody{}
 	}
 	return body
 }
@@ -535,6 +677,8 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
 		PaymentState:    res.PaymentState,
+		InvoiceNumber:   res.InvoiceNumber,
+		ReceiptURL:      res.ReceiptURL,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))
@@ -555,6 +699,18 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
+	if res.CreditNotes != nil {
+		body.CreditNotes = make([]*CreditNoteRefResponseBody, len(res.CreditNotes))
+		for i, val := range res.CreditNotes {
+			if val == nil {
+				body.CreditNotes[i] = nil
+				continue
+			}
+			body.CreditNotes[i] = marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody(val)
+		}
+	} else {
+		body.CreditNotes = []*CreditNoteRefResponseBody{}
 	}
 	return body
 }
@@ -712,6 +868,20 @@ func NewGetUnauthorizedResponseBody(res *goa.ServiceError) *GetUnauthorizedRespo
 	return body
 }
 
+// NewListUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "list" endpoint of the "order" service.
+func NewListUnauthorizedResponseBody(res *goa.ServiceError) *ListUnauthorizedResponseBody {
+	body := &ListUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewCancelNotFoundResponseBody builds the HTTP response body from the result
 // of the "cancel" endpoint of the "order" service.
 func NewCancelNotFoundResponseBody(res *goa.ServiceError) *CancelNotFoundResponseBody {
@@ -792,6 +962,14 @@ func NewCreatePayload(body *CreateRequestBody, token *string, idempotencyKey *st
 func NewGetPayload(orderID string, token *string) *order.GetPayload {
 	v := &order.GetPayload{}
 	v.OrderID = orderID
+	v.Token = token
+
+	return v
+}
+
+// NewListPayload builds a order service list endpoint payload.
+func NewListPayload(token *string) *order.ListPayload {
+	v := &order.ListPayload{}
 	v.Token = token
 
 	return v

@@ -1626,3 +1626,17 @@ func unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView(v *Payment
 
 	return res
 }
+
+// unmarshalCreditNoteRefResponseBodyToServicesviewsCreditNoteRefView builds a
+// value of type *servicesviews.CreditNoteRefView from a value of type
+// *CreditNoteRefResponseBody.
+func unmarshalCreditNoteRefResponseBodyToServicesviewsCreditNoteRefView(v *CreditNoteRefResponseBody) *servicesviews.CreditNoteRefView {
+	res := &servicesviews.CreditNoteRefView{
+		ID:     v.ID,
+		Number: v.Number,
+		PdfURL: v.PdfURL,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Amount)
+
+	return res
+}

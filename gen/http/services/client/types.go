@@ -279,6 +279,14 @@ type RenewResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes,omitempty" json:"creditNotes,omitempty" xml:"creditNotes,omitempty"`
 }
 
 // CancelResponseBody is the type of the "services" service "cancel" endpoint
@@ -1086,6 +1094,15 @@ type PaymentQuoteResponseBody struct {
 	RateTakenAt *string `form:"rateTakenAt,omitempty" json:"rateTakenAt,omitempty" xml:"rateTakenAt,omitempty"`
 }
 
+// CreditNoteRefResponseBody is used to define fields on response body types.
+type CreditNoteRefResponseBody struct {
+	ID     *string            `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	Number *string            `form:"number,omitempty" json:"number,omitempty" xml:"number,omitempty"`
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// GET /credit-notes/{id}.pdf
+	PdfURL *string `form:"pdfUrl,omitempty" json:"pdfUrl,omitempty" xml:"pdfUrl,omitempty"`
+}
+
 // NewTerminateRequestBody builds the HTTP request body from the payload of the
 // "terminate" endpoint of the "services" service.
 func NewTerminateRequestBody(p *services.TerminatePayload) *TerminateRequestBody {
@@ -1649,6 +1666,8 @@ func NewRenewOrderResultCreated(body *RenewResponseBody) *servicesviews.OrderRes
 		PaymentDeadline: body.PaymentDeadline,
 		CreatedAt:       body.CreatedAt,
 		PaymentState:    body.PaymentState,
+		InvoiceNumber:   body.InvoiceNumber,
+		ReceiptURL:      body.ReceiptURL,
 	}
 	v.ServiceIds = make([]string, len(body.ServiceIds))
 	for i, val := range body.ServiceIds {
@@ -1661,6 +1680,14 @@ func NewRenewOrderResultCreated(body *RenewResponseBody) *servicesviews.OrderRes
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView(body.PaymentQuote)
+	}
+	v.CreditNotes = make([]*servicesviews.CreditNoteRefView, len(body.CreditNotes))
+	for i, val := range body.CreditNotes {
+		if val == nil {
+			v.CreditNotes[i] = nil
+			continue
+		}
+		v.CreditNotes[i] = unmarshalCreditNoteRefResponseBodyToServicesviewsCreditNoteRefView(val)
 	}
 
 	return v
@@ -2944,6 +2971,29 @@ func ValidatePaymentQuoteResponseBody(body *PaymentQuoteResponseBody) (err error
 	}
 	if body.RateTakenAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("rateTakenAt", "body"))
+	}
+	return
+}
+
+// ValidateCreditNoteRefResponseBody runs the validations defined on
+// CreditNoteRefResponseBody
+func ValidateCreditNoteRefResponseBody(body *CreditNoteRefResponseBody) (err error) {
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Number == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("number", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.PdfURL == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pdfUrl", "body"))
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
 	}
 	return
 }

@@ -1387,3 +1387,19 @@ func marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody(v *servicesv
 
 	return res
 }
+
+// marshalServicesviewsCreditNoteRefViewToCreditNoteRefResponseBody builds a
+// value of type *CreditNoteRefResponseBody from a value of type
+// *servicesviews.CreditNoteRefView.
+func marshalServicesviewsCreditNoteRefViewToCreditNoteRefResponseBody(v *servicesviews.CreditNoteRefView) *CreditNoteRefResponseBody {
+	res := &CreditNoteRefResponseBody{
+		ID:     *v.ID,
+		Number: *v.Number,
+		PdfURL: *v.PdfURL,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}

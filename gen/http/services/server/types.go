@@ -280,6 +280,14 @@ type RenewResponseBody struct {
 	// (Coinbase's PROCESSING); the order is still pending and nothing is settled
 	// yet. Absent otherwise
 	PaymentState *string `form:"paymentState,omitempty" json:"paymentState,omitempty" xml:"paymentState,omitempty"`
+	// The invoice's number, given when it is paid (catalog invoiceNumber); null
+	// until then
+	InvoiceNumber *string `json:"invoiceNumber"`
+	// The invoice's PDF (GET /invoices/{invoiceId}.pdf, with the session's
+	// Authorization header); null until paid
+	ReceiptURL *string `json:"receiptUrl"`
+	// The credit notes the order's refunds issued, oldest first
+	CreditNotes []*CreditNoteRefResponseBody `form:"creditNotes" json:"creditNotes" xml:"creditNotes"`
 }
 
 // CancelResponseBody is the type of the "services" service "cancel" endpoint
@@ -1086,6 +1094,15 @@ type PaymentQuoteResponseBody struct {
 	RateTakenAt string `form:"rateTakenAt" json:"rateTakenAt" xml:"rateTakenAt"`
 }
 
+// CreditNoteRefResponseBody is used to define fields on response body types.
+type CreditNoteRefResponseBody struct {
+	ID     string             `form:"id" json:"id" xml:"id"`
+	Number string             `form:"number" json:"number" xml:"number"`
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+	// GET /credit-notes/{id}.pdf
+	PdfURL string `form:"pdfUrl" json:"pdfUrl" xml:"pdfUrl"`
+}
+
 // NewListResponseBody builds the HTTP response body from the result of the
 // "list" endpoint of the "services" service.
 func NewListResponseBody(res *services.ListResult) *ListResponseBody {
@@ -1267,6 +1284,8 @@ func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody
 		PaymentDeadline: *res.PaymentDeadline,
 		CreatedAt:       *res.CreatedAt,
 		PaymentState:    res.PaymentState,
+		InvoiceNumber:   res.InvoiceNumber,
+		ReceiptURL:      res.ReceiptURL,
 	}
 	if res.ServiceIds != nil {
 		body.ServiceIds = make([]string, len(res.ServiceIds))
@@ -1287,6 +1306,18 @@ func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
+	}
+	if res.CreditNotes != nil {
+		body.CreditNotes = make([]*CreditNoteRefResponseBody, len(res.CreditNotes))
+		for i, val := range res.CreditNotes {
+			if val == nil {
+				body.CreditNotes[i] = nil
+				continue
+			}
+			body.CreditNotes[i] = marshalServicesviewsCreditNoteRefViewToCreditNoteRefResponseBody(val)
+		}
+	} else {
+		body.CreditNotes = []*CreditNoteRefResponseBody{}
 	}
 	return body
 }
