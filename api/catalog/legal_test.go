@@ -147,7 +147,7 @@ func TestLegalSymlinkOut(t *testing.T) {
 	write(t, outside, "secret.md", "secret")
 	dir := t.TempDir()
 	if err := os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(dir, "terms.md")); err != nil {
-		t.Skip("no symbolic links here:", err)
+		t.Fatal(err)
 	}
 	write(t, dir, "catalog.yaml", base+"legal: {terms: terms.md}\n")
 	_, err := catalog.Load(filepath.Join(dir, "catalog.yaml"))
