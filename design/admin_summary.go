@@ -27,7 +27,7 @@ var _ = Service("adminSummary", func() {
 	Error("forbidden")
 
 	Method("get", func() {
-		Description("Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, money needing review, paid orders not active after 10 minutes.")
+		Description("Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, mail never sent for want of a mail server, money needing review, paid orders not active after 10 minutes.")
 		Payload(func() {
 			operatorSession()
 			Attribute("days", Int, func() { Minimum(1); Maximum(366); Default(30) })
@@ -44,6 +44,7 @@ var _ = Service("adminSummary", func() {
 			Attribute("failedJobs", Int, "Jobs waiting for a retry after a failure")
 			Attribute("deadJobs", Int, "Jobs that gave up")
 			Attribute("failedMails", Int, "Messages the mail server refused")
+			Attribute("storedMails", Int, "Messages kept in the outbox only, never sent: no mail server is configured (STREAMCART_SMTP_URL)")
 			Attribute("moneyToReview", Int, "Payments to review (state review): money that could not settle its order, to refund or accept")
 			Attribute("paidNotActive", Int, "Orders paid more than 10 minutes ago and not active")
 			Attribute("series", ArrayOf(AdminDay), "One entry per day, oldest first")
@@ -54,7 +55,7 @@ var _ = Service("adminSummary", func() {
 			Attribute("failedRenewals", Int, "Renewal invoices that failed since from")
 			Attribute("refunds", AdminCount, "Refunds made since from, in the shop's default currency")
 			Required("from", "orders", "paidRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",
-				"heldOrders", "failedJobs", "deadJobs", "failedMails", "moneyToReview", "paidNotActive", "series",
+				"heldOrders", "failedJobs", "deadJobs", "failedMails", "storedMails", "moneyToReview", "paidNotActive", "series",
 				"mrr", "activeSubscriptions", "churn30d", "renewalsDue", "failedRenewals", "refunds")
 		})
 		HTTP(func() {

@@ -47,6 +47,11 @@ func TestAdminSummarySubscriptions(t *testing.T) {
 		}
 
 		s := summary()
+		// No mail server in a test shop: every mail of these purchases is kept, never sent, and
+		// the dashboard says so.
+		if stored := c.count(`SELECT COUNT(*) FROM mail_outbox WHERE status = 'stored'`); stored == 0 || s.StoredMails != stored {
+			t.Fatalf("storedMails %d, want the %d messages kept in the outbox", s.StoredMails, stored)
+		}
 		const wantMRR = 2399 // 12.99 + 32.99 ÷ 3 = 23.9866…, rounded once
 		if s.Mrr.Amount != wantMRR || s.Mrr.Currency != "EUR" || s.ActiveSubscriptions != 3 {
 			t.Fatalf("MRR %+v over %d subscriptions, want %d EUR over 3", s.Mrr, s.ActiveSubscriptions, wantMRR)

@@ -73,6 +73,7 @@ type Summary struct {
 	PaidRevenue                            []money.Money
 	ActiveLines, RenewalsDue7d, HeldOrders int
 	FailedJobs, DeadJobs, FailedMails      int
+	StoredMails                            int
 	MoneyToReview, PaidNotActive           int
 	Series                                 []Day
 }
@@ -88,6 +89,8 @@ type Day struct {
 type Counts struct {
 	Orders, NewCustomers, FailedPayments, ActiveLines, RenewalsDue, HeldOrders int
 	FailedJobs, DeadJobs, FailedMails, MoneyToReview, PaidNotActive            int
+	// StoredMails are messages kept in the outbox only: no mail server is configured.
+	StoredMails int
 	// Revenue and OrdersByDay are per UTC day (YYYY-MM-DD); revenue per currency in minor units.
 	Revenue     map[string]map[string]int64
 	OrdersByDay map[string]int
@@ -315,7 +318,7 @@ func (c *Console) Summary(ctx context.Context, days int) (Summary, error) {
 	}
 	s := Summary{From: from, Orders: n.Orders, NewCustomers: n.NewCustomers, FailedPayments: n.FailedPayments,
 		ActiveLines: n.ActiveLines, RenewalsDue7d: n.RenewalsDue, HeldOrders: n.HeldOrders, FailedJobs: n.FailedJobs,
-		DeadJobs: n.DeadJobs, FailedMails: n.FailedMails, MoneyToReview: n.MoneyToReview, PaidNotActive: n.PaidNotActive}
+		DeadJobs: n.DeadJobs, FailedMails: n.FailedMails, StoredMails: n.StoredMails, MoneyToReview: n.MoneyToReview, PaidNotActive: n.PaidNotActive}
 	total := map[string]int64{}
 	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
 		key := d.Format(time.DateOnly)

@@ -375,7 +375,7 @@ func (s adminSummary) Get(ctx context.Context, p *genadminsummary.GetPayload) (*
 	res := &genadminsummary.GetResult{From: rfc3339(sum.From), Orders: sum.Orders, PaidRevenue: money(sum.PaidRevenue),
 		NewCustomers: sum.NewCustomers, FailedPayments: sum.FailedPayments, ActiveLines: sum.ActiveLines,
 		RenewalsDue7d: sum.RenewalsDue7d, HeldOrders: sum.HeldOrders, FailedJobs: sum.FailedJobs, DeadJobs: sum.DeadJobs,
-		FailedMails: sum.FailedMails, MoneyToReview: sum.MoneyToReview, PaidNotActive: sum.PaidNotActive,
+		FailedMails: sum.FailedMails, StoredMails: sum.StoredMails, MoneyToReview: sum.MoneyToReview, PaidNotActive: sum.PaidNotActive,
 		Series: []*genadminsummary.AdminDay{}}
 	for _, d := range sum.Series {
 		res.Series = append(res.Series, &genadminsummary.AdminDay{Date: d.Date, Orders: d.Orders, PaidRevenue: money(d.PaidRevenue)})

@@ -30,6 +30,7 @@ func (s *db) SummaryCounts(ctx context.Context, from, now time.Time) (console.Co
 		{&c.FailedJobs, `SELECT COUNT(*) FROM jobs WHERE state = ? AND last_error <> ''`, []any{JobQueued}},
 		{&c.DeadJobs, `SELECT COUNT(*) FROM jobs WHERE state = ?`, []any{JobDead}},
 		{&c.FailedMails, `SELECT COUNT(*) FROM mail_outbox WHERE status = ?`, []any{mail.StatusFailed}},
+		{&c.StoredMails, `SELECT COUNT(*) FROM mail_outbox WHERE status = ?`, []any{mail.StatusStored}},
 		{&c.MoneyToReview, `SELECT COUNT(*) FROM payment_reviews WHERE state = ?`, []any{order.ReviewOpen}},
 		{&c.PaidNotActive, `SELECT COUNT(*) FROM orders o JOIN invoices i ON i.order_id = o.id
 			WHERE o.status IN (?, ?) AND i.paid_at <> '' AND i.paid_at <= ?`,

@@ -18,7 +18,8 @@ import (
 type Service interface {
 	// Counts over the last days (business time, UTC days, today included), and the
 	// alerts worth a look now: held orders, failed and dead jobs, failed mail,
-	// money needing review, paid orders not active after 10 minutes.
+	// mail never sent for want of a mail server, money needing review, paid orders
+	// not active after 10 minutes.
 	Get(context.Context, *GetPayload) (res *GetResult, err error)
 }
 
@@ -93,6 +94,9 @@ type GetResult struct {
 	DeadJobs int
 	// Messages the mail server refused
 	FailedMails int
+	// Messages kept in the outbox only, never sent: no mail server is configured
+	// (STREAMCART_SMTP_URL)
+	StoredMails int
 	// Payments to review (state review): money that could not settle its order, to
 	// refund or accept
 	MoneyToReview int

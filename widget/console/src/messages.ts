@@ -81,6 +81,8 @@ const en = {
   alertFailedJobs: (n: number) => `${n} ${n === 1 ? 'job waits' : 'jobs wait'} for a retry after a failure`,
   alertMoneyToReview: (n: number) => `${n} ${n === 1 ? 'payment needs' : 'payments need'} review`,
   alertFailedMail: (n: number) => `${n} failed ${n === 1 ? 'message' : 'messages'}`,
+  alertStoredMail: (n: number) =>
+    `${n} ${n === 1 ? 'message was' : 'messages were'} never sent: no mail server is configured (set STREAMCART_SMTP_URL)`,
   countsHeading: (n: number) => `Last ${n} days`,
   summaryOrders: 'Orders',
   summaryRevenue: 'Paid revenue',
@@ -379,6 +381,7 @@ const en = {
 
   statuses: {
     pending: 'pending',
+    stored: 'stored, not sent',
     paid: 'paid',
     provisioning: 'provisioning',
     active: 'active',

@@ -156,6 +156,7 @@ export const SummarySchema = v.object({
   failedJobs: int,
   deadJobs: int,
   failedMails: int,
+  storedMails: int,
   moneyToReview: int,
   paidNotActive: int,
   series: v.array(DaySchema),

@@ -37,6 +37,9 @@ type GetResponseBody struct {
 	DeadJobs *int `form:"deadJobs,omitempty" json:"deadJobs,omitempty" xml:"deadJobs,omitempty"`
 	// Messages the mail server refused
 	FailedMails *int `form:"failedMails,omitempty" json:"failedMails,omitempty" xml:"failedMails,omitempty"`
+	// Messages kept in the outbox only, never sent: no mail server is configured
+	// (STREAMCART_SMTP_URL)
+	StoredMails *int `form:"storedMails,omitempty" json:"storedMails,omitempty" xml:"storedMails,omitempty"`
 	// Payments to review (state review): money that could not settle its order, to
 	// refund or accept
 	MoneyToReview *int `form:"moneyToReview,omitempty" json:"moneyToReview,omitempty" xml:"moneyToReview,omitempty"`
@@ -147,6 +150,7 @@ func NewGetResultOK(body *GetResponseBody) *adminsummary.GetResult {
 		FailedJobs:          *body.FailedJobs,
 		DeadJobs:            *body.DeadJobs,
 		FailedMails:         *body.FailedMails,
+		StoredMails:         *body.StoredMails,
 		MoneyToReview:       *body.MoneyToReview,
 		PaidNotActive:       *body.PaidNotActive,
 		ActiveSubscriptions: *body.ActiveSubscriptions,
@@ -239,6 +243,9 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	}
 	if body.FailedMails == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("failedMails", "body"))
+	}
+	if body.StoredMails == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("storedMails", "body"))
 	}
 	if body.MoneyToReview == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("moneyToReview", "body"))

@@ -37,6 +37,9 @@ type GetResponseBody struct {
 	DeadJobs int `form:"deadJobs" json:"deadJobs" xml:"deadJobs"`
 	// Messages the mail server refused
 	FailedMails int `form:"failedMails" json:"failedMails" xml:"failedMails"`
+	// Messages kept in the outbox only, never sent: no mail server is configured
+	// (STREAMCART_SMTP_URL)
+	StoredMails int `form:"storedMails" json:"storedMails" xml:"storedMails"`
 	// Payments to review (state review): money that could not settle its order, to
 	// refund or accept
 	MoneyToReview int `form:"moneyToReview" json:"moneyToReview" xml:"moneyToReview"`
@@ -147,6 +150,7 @@ func NewGetResponseBody(res *adminsummary.GetResult) *GetResponseBody {
 		FailedJobs:          res.FailedJobs,
 		DeadJobs:            res.DeadJobs,
 		FailedMails:         res.FailedMails,
+		StoredMails:         res.StoredMails,
 		MoneyToReview:       res.MoneyToReview,
 		PaidNotActive:       res.PaidNotActive,
 		ActiveSubscriptions: res.ActiveSubscriptions,

@@ -78,8 +78,8 @@ func UsageCommands() []string {
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
 	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"zg5\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"0s2\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
 		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
 		""
@@ -1566,7 +1566,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"zg5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"0s2\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1588,7 +1588,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"eju\",\n      \"source\": \"w\"\n   }' --csrf-token \"Sapiente molestiae ratione voluptatem quo.\" --session \"rzr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"a3s\",\n      \"source\": \"izn\"\n   }' --csrf-token \"Iusto ex saepe eum enim vel.\" --session \"ifw\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1606,7 +1606,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"cs8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"2iu\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1626,7 +1626,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8074737835463688748 --session \"l0l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2516729940402427484 --session \"qcg\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1661,7 +1661,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"")
 }
 
 func adminJobsRetryUsage() {
@@ -2512,7 +2512,7 @@ func adminSummaryUsage() {
 	fmt.Fprintln(os.Stderr, `The console's dashboard: what happened over the last days, and what needs a look now.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-summary COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    get: Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, money needing review, paid orders not active after 10 minutes.`)
+	fmt.Fprintln(os.Stderr, `    get: Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, mail never sent for want of a mail server, money needing review, paid orders not active after 10 minutes.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s admin-summary COMMAND --help\n", os.Args[0])
@@ -2526,7 +2526,7 @@ func adminSummaryGetUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, money needing review, paid orders not active after 10 minutes.`)
+	fmt.Fprintln(os.Stderr, `Counts over the last days (business time, UTC days, today included), and the alerts worth a look now: held orders, failed and dead jobs, failed mail, mail never sent for want of a mail server, money needing review, paid orders not active after 10 minutes.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -days INT: `)
@@ -2570,7 +2570,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"AsF\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"sFq\" --locale \"de-de\"")
 }
 
 func catalogGetProductUsage() {
@@ -2592,7 +2592,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 6811017604193296641 --currency \"nOP\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7546303902331448311 --currency \"sfp\" --locale \"en-us\"")
 }
 
 func catalogListResellerProductsUsage() {

@@ -88,6 +88,7 @@ function alerts(s: Summary): { n: number; text: string; to: string }[] {
     { n: s.failedJobs, text: t.alertFailedJobs(s.failedJobs), to: href('jobs', { state: 'failed' }) },
     { n: s.moneyToReview, text: t.alertMoneyToReview(s.moneyToReview), to: href('payments') },
     { n: s.failedMails, text: t.alertFailedMail(s.failedMails), to: href('mail', { status: 'failed' }) },
+    { n: s.storedMails, text: t.alertStoredMail(s.storedMails), to: href('mail', { status: 'stored' }) },
   ].filter((a) => a.n > 0);
 }
 

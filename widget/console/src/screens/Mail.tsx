@@ -26,7 +26,7 @@ export function MailList() {
           {(id) => (
             <select id={id} value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
               <option value="">{t.anyStatus}</option>
-              {(['queued', 'sent', 'failed'] as const).map((s) => (
+              {(['stored', 'pending', 'sent', 'failed'] as const).map((s) => (
                 <option key={s} value={s}>
                   {t.statuses[s]}
                 </option>

@@ -59,6 +59,11 @@ describe('dashboard', () => {
       '/checkout/admin/held',
     );
     expect(within(alerts).getByRole('link', { name: '1 dead job' }).getAttribute('href')).toBe('/checkout/admin/jobs?state=dead');
+    expect(
+      within(alerts)
+        .getByRole('link', { name: '3 messages were never sent: no mail server is configured (set STREAMCART_SMTP_URL)' })
+        .getAttribute('href'),
+    ).toBe('/checkout/admin/mail?status=stored');
     const chart = screen.getByTestId('revenue-chart');
     expect(chart.getAttribute('aria-label')).toBe('Paid revenue per day over 3 days, €155.88 in all');
     const bars = chart.querySelectorAll('rect.bar');

@@ -105,6 +105,7 @@ export const summary = (over: Record<string, unknown> = {}) => ({
   failedJobs: 0,
   deadJobs: 1,
   failedMails: 0,
+  storedMails: 3,
   moneyToReview: 0,
   paidNotActive: 0,
   mrr: { amount: 239866, currency: 'EUR' },
