@@ -81,7 +81,9 @@ lint-openapi: node_modules/.installed
 
 test-go: $(STRIPE_MOCK)
 	$(GO) vet ./...
-	STREAMCART_STRIPE_MOCK=$(CURDIR)/$(STRIPE_MOCK) $(GO) test -race -count=1 ./...
+	# api/app's integration tests take about 10 minutes under -race on 2 cores: above go test's
+	# default per-package limit.
+	STREAMCART_STRIPE_MOCK=$(CURDIR)/$(STRIPE_MOCK) $(GO) test -race -count=1 -timeout 30m ./...
 
 # staticcheck's default checks with zero findings; staticcheck.conf files say what is off and why.
 # gen/ is Goa's output, never edited by hand: a finding there cannot be mended where it is (the

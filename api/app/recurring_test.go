@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 )
@@ -38,6 +39,9 @@ func recurringCatalog(t *testing.T) string {
 	}
 	file := filepath.Join(t.TempDir(), "catalog.yaml")
 	if err := os.WriteFile(file, []byte(custom), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
 		t.Fatal(err)
 	}
 	return file
