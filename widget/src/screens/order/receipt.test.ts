@@ -34,7 +34,12 @@ function discounted() {
       total: { amount: 1169, currency: 'EUR' },
     },
     creditNotes: [
-      { id: 'cn_1', number: 'CN-2030-000001', amount: { amount: 500, currency: 'EUR' }, pdfUrl: 'http://x/checkout/api/credit-notes/cn_1.pdf' },
+      {
+        id: 'cn_1',
+        number: 'CN-2030-000001',
+        amount: { amount: 500, currency: 'EUR' },
+        pdfUrl: 'http://x/checkout/api/credit-notes/cn_1.pdf',
+      },
     ],
   };
 }

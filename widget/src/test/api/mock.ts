@@ -313,7 +313,10 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'invoices.pdf': (r) =>
     BEARER.test(r.headers.get('Authorization') ?? '')
       ? { status: 200, text: `%PDF-1.7\n% invoice ${r.params.invoiceId}\n%%EOF\n` }
-      : { status: 404, body: { name: 'not_found', message: 'Invoice not found.', id: 'x', temporary: false, timeout: false, fault: false } },
+      : {
+          status: 404,
+          body: { name: 'not_found', message: 'Invoice not found.', id: 'x', temporary: false, timeout: false, fault: false },
+        },
   'services.playlist': (r) => ({
     status: 200,
     text: `#EXTM3U\n#EXTINF:-1 tvg-id="news" group-title="News",News 1\nhttp://line.streamcart.local:8000/live/${r.params.serviceId}/1.ts\n`,
