@@ -46,7 +46,7 @@ export const texts: OrderTexts = {
   receiptTitle: 'Ihre Quittung',
   receiptDiscount: (code: string) => `Rabatt (${code})`,
   receiptTotal: 'Bezahlt',
-  paymentMethod: 'Zahlungsart',
+  paidWith: 'Zahlungsart',
   invoiceNumber: 'Rechnungsnummer',
   orderDate: 'Datum',
   downloadInvoice: 'Rechnung herunterladen',

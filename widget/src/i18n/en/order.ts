@@ -52,7 +52,7 @@ export const texts = {
   receiptTitle: 'Your receipt',
   receiptDiscount: (code: string) => `Discount (${code})`,
   receiptTotal: 'Total paid',
-  paymentMethod: 'Payment method',
+  paidWith: 'Payment method',
   invoiceNumber: 'Invoice number',
   orderDate: 'Date',
   downloadInvoice: 'Download invoice',

@@ -47,7 +47,7 @@ export const texts: OrderTexts = {
   receiptTitle: 'Su recibo',
   receiptDiscount: (code: string) => `Descuento (${code})`,
   receiptTotal: 'Total pagado',
-  paymentMethod: 'Método de pago',
+  paidWith: 'Método de pago',
   invoiceNumber: 'Número de factura',
   orderDate: 'Fecha',
   downloadInvoice: 'Descargar factura',

@@ -46,7 +46,7 @@ export const texts: OrderTexts = {
   receiptTitle: 'Uw betaalbewijs',
   receiptDiscount: (code: string) => `Korting (${code})`,
   receiptTotal: 'Totaal betaald',
-  paymentMethod: 'Betaalmethode',
+  paidWith: 'Betaalmethode',
   invoiceNumber: 'Factuurnummer',
   orderDate: 'Datum',
   downloadInvoice: 'Factuur downloaden',

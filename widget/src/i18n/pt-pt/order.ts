@@ -46,7 +46,7 @@ export const texts: OrderTexts = {
   receiptTitle: 'O seu recibo',
   receiptDiscount: (code: string) => `Desconto (${code})`,
   receiptTotal: 'Total pago',
-  paymentMethod: 'Método de pagamento',
+  paidWith: 'Método de pagamento',
   invoiceNumber: 'Número da fatura',
   orderDate: 'Data',
   downloadInvoice: 'Transferir fatura',

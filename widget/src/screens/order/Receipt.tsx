@@ -70,7 +70,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         )}
         {method && (
           <div>
-            <dt>{t.paymentMethod}</dt>
+            <dt>{t.paidWith}</dt>
             <dd data-testid="receipt-method">{method}</dd>
           </div>
         )}
