@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { ApiError, type Client, type OrderBody } from './client';
 import { id, int, MoneySchema } from './primitives';
+import { QuoteSchema } from './schemas';
 
 export const PromotionSchema = v.object({
   code: v.string(),
@@ -56,7 +57,16 @@ export const OrderSchema = v.object({
   ),
   // processing: the provider has seen the payment and is confirming it (the order is still pending).
   paymentState: v.optional(v.picklist(PAYMENT_STATES)),
+  // The receipt (issue 25): absent from an older server; invoiceNumber and receiptUrl are null until paid.
+  createdAt: v.optional(v.string(), ''),
+  quote: v.optional(QuoteSchema),
+  recurring: v.nullish(v.object({ amount: int, currency: v.string(), billingCycle: v.string() })),
+  invoiceNumber: v.nullish(v.string()),
+  receiptUrl: v.nullish(v.string()),
+  creditNotes: v.optional(v.array(v.object({ id, number: v.string(), amount: MoneySchema, pdfUrl: v.string() })), []),
 });
+
+export const OrderListSchema = v.object({ orders: v.array(OrderSchema) });
 
 export const ServiceSchema = v.object({
   serviceId: id,
@@ -99,6 +109,9 @@ export const getOrder = (c: Client, orderId: string) => c.request(OrderSchema, '
 export const cancelOrder = (c: Client, orderId: string) =>
   c.request(OrderSchema, 'POST', `/orders/${path(orderId)}/cancel`, { auth: true });
 
+/** The session's orders, newest first (a buying session: those it placed; a proven one: its client's). */
+export const listOrders = (c: Client) => c.request(OrderListSchema, 'GET', '/orders', { auth: true });
+
 export const getService = (c: Client, serviceId: string) => c.request(ServiceSchema, 'GET', `/services/${path(serviceId)}`, { auth: true });
 
 export async function playlist(c: Client, serviceId: string): Promise<Blob> {
@@ -117,10 +130,23 @@ export async function playlist(c: Client, serviceId: string): Promise<Blob> {
  * `into` (the widget's shadow root), its object URL released once the browser has it.
  */
 export async function downloadPlaylist(c: Client, s: { serviceId: string; username: string }, into: ParentNode | null): Promise<void> {
-  const url = URL.createObjectURL(await playlist(c, s.serviceId));
+  saveBlob(await playlist(c, s.serviceId), `${s.username || 'playlist'}.m3u`, into);
+}
+
+/**
+ * Saves a paid invoice's PDF as "<number>.pdf". The PDF opens only with the session's Authorization
+ * header (a plain link would answer 404), so it is fetched here and handed over as an object URL.
+ */
+export async function downloadInvoice(c: Client, o: { invoiceId: string; invoiceNumber?: string | null }, into: ParentNode | null) {
+  const res = await c.send('GET', `/invoices/${path(o.invoiceId)}.pdf`, { auth: true, headers: { Accept: 'application/pdf' } });
+  saveBlob(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }), `${o.invoiceNumber || 'invoice'}.pdf`, into);
+}
+
+function saveBlob(blob: Blob, name: string, into: ParentNode | null) {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = `${s.username || 'playlist'}.m3u`;
+  link.download = name;
   link.hidden = true;
   into?.appendChild(link);
   link.click();

@@ -48,6 +48,16 @@ export const texts = {
   maxConnections: 'Connections',
   nextDueDate: 'Next due date',
   billing: 'Billing',
+  // The receipt on the success page (issue 25).
+  receiptTitle: 'Your receipt',
+  receiptDiscount: (code: string) => `Discount (${code})`,
+  receiptTotal: 'Total paid',
+  paidWith: 'Payment method',
+  invoiceNumber: 'Invoice number',
+  orderDate: 'Date',
+  downloadInvoice: 'Download invoice',
+  creditNote: 'Credit note',
+  recurringNote: (amount: string, cycle: string) => `Then ${amount} ${cycle}, until you cancel.`,
   statuses: {
     Pending: 'Pending',
     Active: 'Active',

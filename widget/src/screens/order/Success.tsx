@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { isApiError } from '../../api/client';
-import { type Service, downloadPlaylist, getOrder, getService } from '../../api/orders';
+import { type Order, type Service, downloadPlaylist, getOrder, getService } from '../../api/orders';
 import { catalogKey } from '../../core/catalog';
 import { clearedForSuccess } from '../../core/persisted';
 import { useCheckout, useController, useResource } from '../../ui/context';
@@ -11,9 +11,15 @@ import { Icon } from '../../ui/icons';
 import { CardIcon, PlatformIcon } from './appIcons';
 import { Centered, HomeLink, ManageLink } from '../../ui/Views';
 import { orderIdFrom } from './Waiting';
+import { Receipt } from './Receipt';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import orderCss from './order.css?inline';
+
+interface Bought {
+  order: Order | null;
+  services: Service[];
+}
 
 function isUrl(s: string): boolean {
   return /^(https?:)?\/\//.test(s) || s.startsWith('/');
@@ -28,12 +34,17 @@ export function Success() {
   const errorText = useErrorText();
   const route = useCheckout((s) => s.route);
   const [initial] = useState(() => c.getState().persisted.order);
+  // The gateway this browser paid with: the order answer does not name it (the receipt shows it).
+  const [gateway] = useState(() => c.getState().persisted.payment.gateway);
   const orderId = orderIdFrom(route.query, initial.orderid);
 
-  const services = useResource(`services:${orderId}:${initial.serviceid.join(',')}`, async () => {
-    const ids = orderId ? (await getOrder(c.client, orderId)).serviceIds : initial.serviceid;
-    return Promise.all(ids.map((id) => getService(c.client, id)));
+  const bought = useResource(`services:${orderId}:${initial.serviceid.join(',')}`, async (): Promise<Bought> => {
+    const order = orderId ? await getOrder(c.client, orderId) : null;
+    const list = await Promise.all((order ? order.serviceIds : initial.serviceid).map((id) => getService(c.client, id)));
+    return { order, services: list };
   });
+  const services = bought.status === 'ok' ? { ...bought, data: bought.data.services } : bought;
+  const order = bought.status === 'ok' ? bought.data.order : null;
   const storefront = useResource(catalogKey.storefront(locale), () =>
     c.cached(catalogKey.storefront(locale), () => c.client.storefront(locale)),
   );
@@ -94,6 +105,8 @@ export function Success() {
       {services.data.map((s) => (
         <ServiceCard key={s.serviceId} service={s} />
       ))}
+
+      {order && <Receipt order={order} gateway={gateway} />}
 
       <section className="sc-card" aria-labelledby="sc-setup-title">
         <h3 className="sc-card-title" id="sc-setup-title">

@@ -55,6 +55,12 @@ describe('the contract', () => {
     expect(contract.match('GET', '/checkout/api/orders/ord_1')?.params).toEqual({ orderId: 'ord_1' });
     expect(contract.match('POST', '/checkout/api/orders/ord_1/cancel')?.op.key).toBe('order.cancel');
     expect(contract.match('GET', '/checkout/api/services/s%201/playlist.m3u')?.params.serviceId).toBe('s 1');
+    // The more literal template wins: an invoice's PDF is not the invoice itself.
+    expect(contract.match('GET', '/checkout/api/invoices/inv_1.pdf')).toMatchObject({
+      op: { key: 'invoices.pdf' },
+      params: { invoiceId: 'inv_1' },
+    });
+    expect(contract.match('GET', '/checkout/api/invoices/inv_1')?.op.key).toBe('invoices.get');
     expect(contract.match('DELETE', '/checkout/api/products')).toBeNull();
     const quote = { pid: 2, billingCycle: 'monthly', currency: 'EUR', extraConnections: 0, proxyProtection: false };
     expect(contract.checkRequest('pricing.quote', quote)).toEqual({ errors: [], unknown: [] });

@@ -121,12 +121,17 @@ export function loadContract(doc: OpenApiDocument) {
     operations,
     /** The operation a request goes to, with its path parameters, or null. */
     match(method: string, pathname: string): { op: Operation; params: Record<string, string> } | null {
+      // The most literal template wins, as in the server's router: /invoices/{id}.pdf over /invoices/{id}.
+      let best: { op: Operation; m: RegExpExecArray; literal: number } | null = null;
       for (const op of operations.values()) {
         if (op.method !== method.toUpperCase()) continue;
         const m = op.pattern.exec(pathname);
-        if (m) return { op, params: Object.fromEntries(op.params.map((p, i) => [p, decodeURIComponent(m[i + 1]!)])) };
+        const literal = op.pattern.source.replace(/\(\[\^\/\]\+\)/g, '').length;
+        if (m && (!best || literal > best.literal)) best = { op, m, literal };
       }
-      return null;
+      if (!best) return null;
+      const { op, m } = best;
+      return { op, params: Object.fromEntries(op.params.map((p, i) => [p, decodeURIComponent(m[i + 1]!)])) };
     },
     /** Problems of a response body for operation `key` and `status` (empty when it conforms). */
     checkResponse(key: string, status: number, body: unknown): string[] {

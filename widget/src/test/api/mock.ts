@@ -309,6 +309,14 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const f = fromFixture('invoices.pay', '200');
     return { ...f, body: { ...(f.body as Json), invoiceId: r.params.invoiceId } };
   },
+  // The PDF opens with the buyer's session only (a plain link, without the header, is a 404).
+  'invoices.pdf': (r) =>
+    BEARER.test(r.headers.get('Authorization') ?? '')
+      ? { status: 200, text: `%PDF-1.7\n% invoice ${r.params.invoiceId}\n%%EOF\n` }
+      : {
+          status: 404,
+          body: { name: 'not_found', message: 'Invoice not found.', id: 'x', temporary: false, timeout: false, fault: false },
+        },
   'services.playlist': (r) => ({
     status: 200,
     text: `#EXTM3U\n#EXTINF:-1 tvg-id="news" group-title="News",News 1\nhttp://line.streamcart.local:8000/live/${r.params.serviceId}/1.ts\n`,

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { type Order, downloadInvoice } from '../../api/orders';
+import { catalogKey } from '../../core/catalog';
+import { useController, useResource } from '../../ui/context';
+import { useErrorText, useTexts } from '../../ui/texts';
+import { Icon } from '../../ui/icons';
+
+/**
+ * What was bought and paid: the quote's lines and discount, the total, the payment method, the
+ * invoice number and its PDF. `gateway` is the module the buyer paid with in this browser (the
+ * order answer does not name it); its display name comes from the gateway list.
+ */
+export function Receipt({ order: o, gateway }: { order: Order; gateway: string }) {
+  const c = useController();
+  const { t, locale, money, date } = useTexts('order');
+  const errorText = useErrorText();
+  const [downloading, setDownloading] = useState(false);
+  const [downloadError, setDownloadError] = useState<unknown>(null);
+  const gateways = useResource(gateway ? catalogKey.gateways(locale) : null, () =>
+    c.cached(catalogKey.gateways(locale), () => c.client.gateways(locale)),
+  );
+  const method = gateway && gateways.status === 'ok' ? (gateways.data.gateways.find((g) => g.module === gateway)?.displayName ?? '') : '';
+  const q = o.quote;
+  const perCycle = o.recurring ? ((t.perCycle as Record<string, string>)[o.recurring.billingCycle] ?? o.recurring.billingCycle) : '';
+
+  async function download() {
+    setDownloading(true);
+    setDownloadError(null);
+    try {
+      await downloadInvoice(c.client, o, c.host.shadowRoot);
+    } catch (e) {
+      setDownloadError(e);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <section className="sc-card sc-receipt" part="receipt" data-testid="receipt" aria-labelledby="sc-receipt-title">
+      <h3 className="sc-card-title" id="sc-receipt-title">
+        {t.receiptTitle}
+      </h3>
+      {q && (
+        <dl className="sc-lines" data-testid="receipt-lines">
+          {q.lines.map((line, i) => (
+            <div className="sc-line" key={`${line.key}-${i}`}>
+              <dt>{line.label}</dt>
+              <dd>{money(line.amount)}</dd>
+            </div>
+          ))}
+          {q.discount && (
+            <div className="sc-line sc-line-discount">
+              <dt>{t.receiptDiscount(q.discount.code)}</dt>
+              <dd>−{money(q.discount.amount)}</dd>
+            </div>
+          )}
+        </dl>
+      )}
+      <div className="sc-total" data-testid="receipt-total">
+        <span>{t.receiptTotal}</span>
+        <strong>{money(o.total)}</strong>
+      </div>
+      {o.recurring && <p className="sc-muted sc-small">{t.recurringNote(money(o.recurring), perCycle)}</p>}
+      <dl className="sc-facts">
+        {o.createdAt && (
+          <div>
+            <dt>{t.orderDate}</dt>
+            <dd>{date(o.createdAt)}</dd>
+          </div>
+        )}
+        {method && (
+          <div>
+            <dt>{t.paidWith}</dt>
+            <dd data-testid="receipt-method">{method}</dd>
+          </div>
+        )}
+        {o.invoiceNumber && (
+          <div>
+            <dt>{t.invoiceNumber}</dt>
+            <dd data-testid="receipt-number">{o.invoiceNumber}</dd>
+          </div>
+        )}
+        {o.creditNotes.map((n) => (
+          <div key={n.id}>
+            <dt>{t.creditNote}</dt>
+            <dd>
+              {n.number}: −{money(n.amount)}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {o.receiptUrl && o.invoiceId && (
+        <button
+          type="button"
+          className="sc-btn sc-btn-secondary sc-download"
+          data-testid="invoice-download"
+          onClick={() => !downloading && void download()}
+          aria-disabled={downloading || undefined}
+          aria-busy={downloading || undefined}
+        >
+          <Icon name={downloading ? 'spinner' : 'download'} className={downloading ? 'sc-spin' : undefined} />
+          {downloading ? t.downloading : t.downloadInvoice}
+        </button>
+      )}
+      {downloadError !== null && (
+        <p className="sc-alert" role="alert" data-testid="invoice-error">
+          <Icon name="alert" />
+          {errorText(downloadError)}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+import { fireEvent, waitFor, within } from '@testing-library/dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { apiError, installApi } from '../../test/api/vitest';
+import { body } from '../../test/api/fixtures';
+import { mount } from '../../test/mount';
+import { emptyPersisted, savePersisted } from '../../core/persisted';
+
+function paidWith(gateway: string) {
+  const p = emptyPersisted();
+  savePersisted({
+    ...p,
+    auth: { loggedIn: true, user: { userid: 'usr_7m3q9kx2v8t4r6w1n5p0hcj2ab' } },
+    user: { email: 'buyer@example.com' },
+    token: 'tok-buyer',
+    payment: { gateway, url: '', deadline: '' },
+  });
+  history.replaceState(null, '', '/?sc_order=ord_storybook01');
+}
+
+/** An active order bought with a promo code: two lines, a discount and a credit note. */
+function discounted() {
+  const o = body<{ quote: Record<string, unknown> } & Record<string, unknown>>('order.get', '200.active');
+  return {
+    ...o,
+    total: { amount: 1169, currency: 'EUR' },
+    quote: {
+      ...o.quote,
+      extraConnections: 1,
+      lines: [
+        { key: 'plan', label: 'Standard — Monthly', amount: { amount: 1299, currency: 'EUR' } },
+        { key: 'extraConnections', label: '1 extra connection', amount: { amount: 0, currency: 'EUR' } },
+      ],
+      discount: { code: 'SAVE10', type: 'Percentage', value: '10', amount: { amount: 130, currency: 'EUR' } },
+      total: { amount: 1169, currency: 'EUR' },
+    },
+    creditNotes: [
+      {
+        id: 'cn_1',
+        number: 'CN-2030-000001',
+        amount: { amount: 500, currency: 'EUR' },
+        pdfUrl: 'http://x/checkout/api/credit-notes/cn_1.pdf',
+      },
+    ],
+  };
+}
+
+async function receipt(ui: () => ReturnType<ReturnType<typeof mount>['ui']>) {
+  await waitFor(() => ui());
+  return ui().findByTestId('receipt');
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the receipt on the success page', () => {
+  it('shows the items, discount, total, payment method and invoice number (en)', async () => {
+    const api = installApi();
+    api.on('order.get', discounted);
+    paidWith('sandbox');
+    const { ui } = mount();
+    const r = within(await receipt(ui));
+    expect(r.getByRole('heading', { name: 'Your receipt' })).toBeTruthy();
+    const lines = r.getByTestId('receipt-lines').textContent;
+    expect(lines).toContain('Standard — Monthly');
+    expect(lines).toContain('€12.99');
+    expect(lines).toContain('Discount (SAVE10)');
+    expect(lines).toContain('−€1.30');
+    expect(r.getByTestId('receipt-total').textContent).toBe('Total paid€11.69');
+    expect(r.getByTestId('receipt-number').textContent).toBe('SC-2030-000001');
+    expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Card (sandbox)');
+    expect(r.getByText('Then €12.99 per month, until you cancel.')).toBeTruthy();
+    expect(r.getByText('CN-2030-000001: −€5.00')).toBeTruthy();
+    expect(r.getByTestId('invoice-download').textContent).toBe('Download invoice');
+  });
+
+  it('speaks German (de-de)', async () => {
+    const api = installApi();
+    api.on('order.get', discounted);
+    paidWith('sandbox');
+    const { ui } = mount({ locale: 'de-de' });
+    const r = within(await receipt(ui));
+    expect(r.getByRole('heading', { name: 'Ihre Quittung' })).toBeTruthy();
+    expect(r.getByTestId('receipt-lines').textContent).toContain('Rabatt (SAVE10)');
+    expect(r.getByTestId('receipt-total').textContent).toMatch(/^Bezahlt11,69\s€$/);
+    expect(r.getByText('Rechnungsnummer')).toBeTruthy();
+    expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Karte (Sandbox)');
+    expect(r.getByTestId('invoice-download').textContent).toBe('Rechnung herunterladen');
+  });
+
+  it('downloads the invoice PDF with the session token, as a blob named after its number', async () => {
+    const api = installApi();
+    api.on('order.get', ['200.active']);
+    paidWith('sandbox');
+    const blobs: Blob[] = [];
+    const createObjectURL = vi.fn((b: Blob) => (blobs.push(b), 'blob:invoice'));
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    const clicks: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(`${this.download} ${this.href}`);
+    });
+    const { ui } = mount();
+    const r = within(await receipt(ui));
+    fireEvent.click(r.getByTestId('invoice-download'));
+    await waitFor(() => expect(clicks).toEqual(['SC-2030-000001.pdf blob:invoice']));
+    const call = api.callsTo('GET /invoices/inv_storybook01.pdf')[0]!;
+    expect(call.headers.get('authorization')).toBe('Bearer tok-buyer');
+    expect(blobs[0]!.type).toBe('application/pdf');
+    expect(await blobs[0]!.text()).toContain('%PDF-1.7');
+  });
+
+  it('says why when the PDF cannot be had', async () => {
+    const api = installApi();
+    api.on('order.get', ['200.active']);
+    api.on('invoices.pdf', () => apiError(404, 'not_found', 'Invoice not found.'));
+    paidWith('sandbox');
+    const { ui } = mount();
+    const r = within(await receipt(ui));
+    fireEvent.click(r.getByTestId('invoice-download'));
+    await waitFor(() => expect(r.getByTestId('invoice-error').textContent).toBe('We could not find what you were looking for.'));
+    expect(api.callsTo('GET /invoices/inv_storybook01.pdf')).toHaveLength(1);
+  });
+
+  it('offers no download before the invoice is paid', async () => {
+    const api = installApi();
+    api.on('order.get', () => ({ ...body<object>('order.get', '200.active'), invoiceNumber: null, receiptUrl: null }));
+    paidWith('sandbox');
+    const second = mount();
+    const r2 = within(await receipt(second.ui));
+    expect(r2.queryByTestId('invoice-download')).toBeNull();
+    expect(r2.queryByTestId('receipt-number')).toBeNull();
+  });
+});
