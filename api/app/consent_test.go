@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/catalog"
 )
 
 // TestStorefrontConsent: GET /storefront answers the catalog's consent: a ticked box asked for
@@ -24,8 +25,15 @@ func TestStorefrontConsent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		asked := strings.Replace(string(demo), "\nconsent: {checkbox: false}\n", "\nconsent: {checkbox: true}\n", 1)
+		if asked == string(demo) {
+			t.Fatal("the demo catalog no longer says consent: {checkbox: false}")
+		}
 		file := filepath.Join(t.TempDir(), "catalog.yaml")
-		if err := os.WriteFile(file, []byte(strings.TrimRight(string(demo), "\n")+"\nconsent: {checkbox: true}\n"), 0o600); err != nil {
+		if err := os.WriteFile(file, []byte(asked), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.WriteDemoLegal(filepath.Dir(file)); err != nil {
 			t.Fatal(err)
 		}
 		asks := newShop(t, func(c *app.Config) { c.CatalogFile = file })
