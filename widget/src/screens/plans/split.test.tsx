@@ -1,6 +1,8 @@
 // The first paint is the plan cards; the checkout form is its own chunk (screens/checkout), asked
 // for once the cards have painted or as soon as the buyer acts, and the order pages theirs. Here
 // each chunk is a promise this file settles.
+// It runs in a vitest run of its own (package.json "test"): after aftersale.test.ts in the same run
+// the checkout form appeared before its mocked chunk was released (order-dependent, not traced yet).
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { installApi } from '../../test/api/vitest';
