@@ -164,3 +164,29 @@ func (f *Fake) Control() http.Handler {
 	})
 	return mux
 }
+
+// EditProduct changes product pid as a WHMCS admin would (a price, a name); false when there is
+// no such product.
+func (f *Fake) EditProduct(pid int, edit func(*Product)) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.seed.Products {
+		if f.seed.Products[i].PID == pid {
+			p := f.seed.Products[i]
+			p.Pricing = Pricing{}
+			for cur, ps := range f.seed.Products[i].Pricing {
+				p.Pricing[cur] = Prices{}
+				for k, v := range ps {
+					p.Pricing[cur][k] = v
+				}
+			}
+			edit(&p)
+			// The seed's slices are shared with Demo's callers only through copies: replace, not mutate.
+			products := append([]Product(nil), f.seed.Products...)
+			products[i] = p
+			f.seed.Products = products
+			return true
+		}
+	}
+	return false
+}
