@@ -4,9 +4,9 @@ package httpapi
 
 import (
 	"context"
-	"errors"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
