@@ -53,6 +53,7 @@ import (
 	"github.com/streamcart/streamcart/api/storefront"
 	"github.com/streamcart/streamcart/api/testclock"
 	"github.com/streamcart/streamcart/api/web"
+	"github.com/streamcart/streamcart/api/whmcs"
 	plainhtml "github.com/streamcart/streamcart/examples/plain-html"
 	strictcsp "github.com/streamcart/streamcart/examples/strict-csp"
 )
@@ -140,7 +141,21 @@ type Config struct {
 	// builds it: the access lines are written there directly (httpapi.Observe.JSON); nil:
 	// through the logger.
 	LogJSON io.Writer
+	// Backend (STREAMCART_BACKEND) is BackendBuiltin (the default: Streamcart is the billing
+	// system) or BackendWHMCS (a seller's WHMCS owns the catalog, clients, orders and
+	// invoices; docs/whmcs.md), reached with WHMCS.
+	Backend string
+	WHMCS   whmcs.Settings
 }
+
+// The back ends (STREAMCART_BACKEND).
+const (
+	BackendBuiltin = "builtin"
+	BackendWHMCS   = "whmcs"
+)
+
+// msgOrderingOff answers a new order in WHMCS mode until ordering through WHMCS exists.
+const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, which Streamcart cannot place orders in yet. Nothing was charged or stored."
 
 // App is an assembled shop.
 type App struct {
@@ -169,6 +184,14 @@ type App struct {
 	// gateways are the modules built at start, which a catalog read later may enable; nil
 	// until then (the catalog read by Open chooses them).
 	gateways map[string]bool
+
+	// whmcs keeps what a WHMCS back end sells (nil: the built-in back end); whmcsVersion is the
+	// version merged into the catalog in force, whmcsBusy is true while a read runs and
+	// whmcsNotes the last notes logged.
+	whmcs        *whmcs.CatalogSync
+	whmcsVersion int
+	whmcsBusy    atomic.Bool
+	whmcsNotes   string
 
 	// base is the origin links are built on: the public URL, else the listen address.
 	base string
@@ -228,6 +251,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.metrics = a.newMetrics()
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
+	}
+	switch cfg.Backend {
+	case "", BackendBuiltin:
+	case BackendWHMCS:
+		if err := a.startWHMCS(ctx); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("STREAMCART_BACKEND=%q: want builtin or whmcs", cfg.Backend)
 	}
 	if moved, err := a.RefreshClock(ctx); err != nil {
 		return nil, err
@@ -348,8 +380,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
+	ordersOff := ""
+	if a.whmcs != nil {
+		ordersOff = msgOrderingOff
+	}
 	api := httpapi.New(httpapi.Deps{
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		OrderingOff: ordersOff,
+		Catalog:     cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
@@ -588,6 +625,9 @@ func (a *App) Banner(addOperator string) string {
 	default:
 		fmt.Fprintf(&b, "Payments: %s: real money\n", strings.Join(live, ", "))
 	}
+	if a.whmcs != nil {
+		b.WriteString("Billing:  WHMCS (STREAMCART_BACKEND=whmcs): plans from WHMCS; ordering through WHMCS is not available yet\n")
+	}
 	fmt.Fprintf(&b, "Operator: %s\n", addOperator)
 	return b.String()
 }
@@ -649,9 +689,14 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
+	var sold *whmcs.Sold
+	version := 0
+	if a.whmcs != nil {
+		sold, version = a.whmcs.Sold()
+	}
 	a.catalogMu.Lock()
 	defer a.catalogMu.Unlock()
-	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) && bytes.Equal(legal, a.legalRaw) {
+	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) && bytes.Equal(legal, a.legalRaw) && version == a.whmcsVersion {
 		return false, nil
 	}
 	c, err := catalog.Parse("catalog (database)", raw)
@@ -667,6 +712,10 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		// everything else still serve; the missing pages answer 404 and leave the footer.
 		a.log.Warn("legal pages without their files in the database: left out", "err", err)
 	}
+	if sold != nil {
+		// WHMCS mode: WHMCS sells; the file keeps the storefront's own settings and dress.
+		c = whmcs.Merge(c, *sold)
+	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
 	} else if err = a.gatewaysBuilt(c); err == nil && a.gateways != nil {
@@ -680,7 +729,7 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
 	a.catalog.Store(c)
-	a.catalogRaw, a.catalogRefused, a.legalRaw = raw, nil, legal
+	a.catalogRaw, a.catalogRefused, a.legalRaw, a.whmcsVersion = raw, nil, legal, version
 	return true, nil
 }
 
@@ -780,6 +829,7 @@ func (a *App) watchCatalog(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
+		a.refreshWHMCS(ctx)
 		changed, err := a.RefreshCatalog(ctx)
 		if err != nil && ctx.Err() == nil {
 			a.log.Warn("catalog check failed; keeping the catalog in force", "err", err)
@@ -793,6 +843,80 @@ func (a *App) watchCatalog(ctx context.Context) {
 			a.log.Info("test clock moved", "offset", a.clock.Offset(), "now", a.clock.Now())
 		}
 	}
+}
+
+// startWHMCS checks the WHMCS settings against WHMCS (whmcs.Start: the credentials, the payment
+// modules the enabled gateways map to, the groups and options) and makes the catalog in force
+// the catalog file dressed with what WHMCS sells. A refusal stops the start, naming the setting.
+func (a *App) startWHMCS(ctx context.Context) error {
+	gateways := a.cfg.Payment.Modules
+	if len(gateways) == 0 {
+		for _, g := range a.Catalog().Gateways {
+			gateways = append(gateways, g.Module)
+		}
+	}
+	started, err := whmcs.Start(ctx, a.cfg.WHMCS, gateways)
+	if err != nil {
+		return err
+	}
+	a.whmcs = started.Catalog
+	a.logWHMCSNotes()
+	if _, err := a.RefreshCatalog(ctx); err != nil {
+		return err
+	}
+	a.log.Info("WHMCS back end: the catalog comes from WHMCS", "plans_group", a.cfg.WHMCS.PlansGroup,
+		"reseller_group", a.cfg.WHMCS.ResellerGroup, "products", len(a.Catalog().Products))
+	return nil
+}
+
+// refreshWHMCS reads the catalog from WHMCS again when it is due (STREAMCART_WHMCS_CATALOG_REFRESH),
+// in the background: the catalog poll merges it once read, and nothing waits on WHMCS.
+func (a *App) refreshWHMCS(ctx context.Context) {
+	if a.whmcs == nil || !a.whmcs.Due(time.Now()) || !a.whmcsBusy.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer a.whmcsBusy.Store(false)
+		changed, err := a.whmcs.Refresh(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			a.log.Warn("WHMCS catalog read failed; keeping the last one read", "err", err)
+		case changed:
+			a.log.Info("WHMCS catalog changed: reloaded")
+			if _, err := a.RefreshCatalog(ctx); err != nil && ctx.Err() == nil {
+				a.log.Warn("catalog check failed; keeping the catalog in force", "err", err)
+			}
+		}
+		a.logWHMCSNotes()
+	}()
+}
+
+// logWHMCSNotes logs what the last WHMCS read left out, when that changed.
+func (a *App) logWHMCSNotes() {
+	notes := a.whmcs.Notes()
+	joined := strings.Join(notes, "\n")
+	a.catalogMu.Lock()
+	same := joined == a.whmcsNotes
+	a.whmcsNotes = joined
+	a.catalogMu.Unlock()
+	if same {
+		return
+	}
+	for _, n := range notes {
+		a.log.Warn("WHMCS catalog: " + n)
+	}
+}
+
+// RefreshWHMCS reads the catalog from WHMCS now and merges it into the catalog in force (tests;
+// a running shop does it on its catalog poll).
+func (a *App) RefreshWHMCS(ctx context.Context) (bool, error) {
+	if a.whmcs == nil {
+		return false, nil
+	}
+	if _, err := a.whmcs.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return a.RefreshCatalog(ctx)
 }
 
 // ImportCatalog validates a catalog file and makes it the shop's catalog.

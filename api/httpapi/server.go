@@ -6,6 +6,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -100,6 +101,16 @@ type Deps struct {
 
 	// Admin is the seller's console API under /checkout/api/admin; nil: none.
 	Admin *Admin
+
+	// OrderingOff, when set, is the message every new order (POST /orders, /upsell/orders,
+	// /resellers/orders) is refused with, 503 unavailable, before anything is stored: the WHMCS
+	// back end, until ordering through WHMCS exists, must not write built-in orders.
+	OrderingOff string
+}
+
+// refuse is an endpoint answering err, whatever the request.
+func refuse(err error) goa.Endpoint {
+	return func(context.Context, any) (any, error) { return nil, err }
 }
 
 // New returns the handler of everything under /checkout/api.
@@ -137,6 +148,9 @@ func New(d Deps) http.Handler {
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
 	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes))
+	if d.OrderingOff != "" {
+		oe.Create = refuse(genorder.MakeUnavailable(errors.New(d.OrderingOff)))
+	}
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
@@ -150,10 +164,16 @@ func New(d Deps) http.Handler {
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
+	if d.OrderingOff != "" {
+		ue.Order = refuse(genupsell.MakeUnavailable(errors.New(d.OrderingOff)))
+	}
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
+	if d.OrderingOff != "" {
+		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.OrderingOff)))
+	}
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))
 

@@ -34,6 +34,7 @@ import (
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
+	"github.com/streamcart/streamcart/api/whmcs"
 )
 
 const usage = `Usage:
@@ -396,6 +397,29 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Choice(&cfg.LogFormat, "log-format", "json", []string{"json", "text"}, "json: one object a line, for a log collector; text: for a terminal")
 	retentionSettings(s, &cfg.Retention)
 	paymentSettings(s, cfg)
+	whmcsSettings(s, cfg)
+}
+
+// whmcsSettings are the back end's: builtin, or a seller's WHMCS (docs/whmcs.md). app.Open
+// checks them together (whmcs.Settings.Check) and against WHMCS when the back end is whmcs.
+func whmcsSettings(s *config.Set, cfg *app.Config) {
+	w := &cfg.WHMCS
+	s.Choice(&cfg.Backend, "backend", app.BackendBuiltin, []string{app.BackendBuiltin, app.BackendWHMCS}, "who owns the catalog, clients, orders and invoices: builtin (Streamcart) or whmcs (a seller's WHMCS, reached with the STREAMCART_WHMCS_* settings; docs/whmcs.md)")
+	s.URL(&w.URL, "whmcs-url", "", "the address of WHMCS's API, https://billing.example.com/includes/api.php (http only on this machine)", "http", "https").MarkSecret()
+	s.Secret(&w.Identifier, "whmcs-identifier", "identifier of the WHMCS API credential (Configuration → System Settings → Manage API Credentials)")
+	s.Secret(&w.Secret, "whmcs-secret", "secret of the WHMCS API credential")
+	s.Secret(&w.AccessKey, "whmcs-access-key", "WHMCS's API access key ($api_access_key in configuration.php), when the shop's address cannot be on WHMCS's API IP allow-list; sent in the request body only")
+	s.Int(&w.PlansGroup, "whmcs-plans-group", 0, "id of the WHMCS product group holding the plans (the storefront lists its first three)")
+	s.Int(&w.ResellerGroup, "whmcs-reseller-group", 0, "id of the WHMCS product group holding the reseller plans; 0: none")
+	s.Func("whmcs-gateways", "", "a comma list of gateway=module such as stripe=stripe,sandbox=banktransfer", "the WHMCS payment module each Streamcart gateway's payments are recorded under (each active in WHMCS)", func(v string) error {
+		m, err := whmcs.ParseGateways(v)
+		w.Gateways = m
+		return err
+	})
+	s.Int(&w.ExtraOption, "whmcs-extra-option", whmcs.DefaultExtraOption, "id of the WHMCS config option (a quantity) sold as extra connections; 0: none")
+	s.Int(&w.ProxyOption, "whmcs-proxy-option", whmcs.DefaultProxyOption, "id of the WHMCS config option (a yes/no) sold as proxy protection; 0: none")
+	s.String(&w.MACField, "whmcs-mac-field", whmcs.DefaultMACField, "name of the WHMCS product custom field holding a MAG device's MAC address")
+	s.Duration(&w.CatalogRefresh, "whmcs-catalog-refresh", whmcs.DefaultCatalogRefresh, "how often the catalog is read again from WHMCS (in the background; the storefront serves the last one read)")
 }
 
 // publicURLSetting is the shop's origin: serve builds every link on it, operator add the setup link.
