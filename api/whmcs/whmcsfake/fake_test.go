@@ -2,7 +2,6 @@ package whmcsfake_test
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -39,15 +38,6 @@ func post(t *testing.T, srv *httptest.Server, action string, params url.Values) 
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res.StatusCode, string(b)
-}
-
-func decode(t *testing.T, body string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(body), &m); err != nil {
-		t.Fatalf("%v: %s", err, body)
-	}
-	return m
 }
 
 // php is a PHP-serialised array written by hand (not by the client's encoder).
