@@ -66,6 +66,8 @@ type Backend interface {
 	account.Store
 	job.Store
 	panel.LineStore
+	panel.CreditStore
+	panel.LineCatalog
 	provision.Store
 	payment.Inbox
 	payment.Refs

@@ -61,6 +61,7 @@ const usage = `Usage:
   streamcart operator list            console operators: email, role, status
   streamcart operator disable EMAIL   an operator can no longer sign in; its sessions end
   streamcart operator reset EMAIL     a new setup link for an operator (lost authenticator): sessions end
+  streamcart panel list|delete|disable|enable|set-expiry|set-connections|credits  the built-in panel's lines and credits by hand (streamcart panel -h)
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments, renewals) only read: they refuse a database that does not exist.
@@ -217,6 +218,8 @@ func command(ctx context.Context, args []string) error {
 		return renewalsCommand(ctx, args, os.Stdout)
 	case "operator":
 		return operatorCommand(ctx, args, os.Stdout)
+	case "panel":
+		return panelCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
