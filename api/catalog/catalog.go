@@ -166,7 +166,7 @@ type Product struct {
 	// Credits is what a line of the plan costs on the panel in reseller credits, per billing
 	// cycle (catalog `credits: {monthly: 1, quarterly: 3}` on a plan); a cycle not listed costs 0.
 	Credits map[Cycle]int
-	I18n            map[string]ProductText // by locale; see Localized
+	I18n    map[string]ProductText // by locale; see Localized
 }
 
 // EnabledCycles returns the product's cycles in Cycles order.
