@@ -100,6 +100,9 @@ type Deps struct {
 
 	// Admin is the seller's console API under /checkout/api/admin; nil: none.
 	Admin *Admin
+	// Stock says which plans the panel's reseller credits can cover now (products' available);
+	// nil: every plan.
+	Stock Stock
 }
 
 // New returns the handler of everything under /checkout/api.
@@ -115,7 +118,7 @@ func New(d Deps) http.Handler {
 	if d.Storefront.PublicURL == "" {
 		d.Storefront.PublicURL = d.PublicURL
 	}
-	cs := newCatalog(d.Catalog, d.Storefront)
+	cs := newCatalog(d.Catalog, d.Storefront).withStock(d.Stock)
 	ce := gencatalog.NewEndpoints(cs)
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))
