@@ -85,3 +85,7 @@ type panelAdmin struct {
 func (p panelAdmin) DriftPage(ctx context.Context, before int64, limit int) ([]linedrift.Drift, error) {
 	return p.drift.DriftPage(ctx, before, limit)
 }
+
+// RefreshCredits reads the panel's credit balance now (what Run does every minute, every couple
+// of seconds for the built-in panel) and reports whether it changed.
+func (a *App) RefreshCredits(ctx context.Context) (bool, error) { return a.balance.Refresh(ctx) }
