@@ -78,4 +78,3 @@ func printReconcile(out io.Writer, rep linedrift.Report) error {
 	_, err := fmt.Fprintf(out, "%d lines checked; %s; %d panel lines no order explains (listed, never deleted)\n", rep.Checked, what, listed)
 	return err
 }
-
