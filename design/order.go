@@ -93,6 +93,7 @@ var _ = Service("order", func() {
 		Error("price_changed", PriceChanged, "The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.")
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
 		Error("trial_unavailable", ErrorResult, "No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.")
+		Error("out_of_stock", ErrorResult, "The plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it for this billing cycle (the product's credits in the catalog; GET /products says available: false). Nothing was stored or charged.")
 		HTTP(func() {
 			POST("/orders")
 			bearer()
@@ -103,6 +104,7 @@ var _ = Service("order", func() {
 			Response("price_changed", StatusConflict)
 			Response("trial_used", StatusConflict)
 			Response("trial_unavailable", StatusConflict)
+			Response("out_of_stock", StatusConflict)
 		})
 	})
 	Method("get", func() {

@@ -42,6 +42,9 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 	if figures != nil {
 		adm.Revenue = figures
 	}
+	if a.balance != nil {
+		adm.Panel = panelAdmin{Balance: a.balance, drift: a.store}
+	}
 	if orders != nil {
 		adm.Payments = payments{Orders: orders, list: a.store}
 	}

@@ -31,11 +31,13 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/credits"
 	"github.com/streamcart/streamcart/api/disposable"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/metrics"
 	"github.com/streamcart/streamcart/api/operator"
@@ -137,6 +139,13 @@ type Config struct {
 	// LogLevel and LogFormat (STREAMCART_LOG_LEVEL, STREAMCART_LOG_FORMAT) shape the process
 	// logger, which cmd builds from them.
 	LogLevel, LogFormat string
+	// ReconcileEvery (STREAMCART_RECONCILE_EVERY) is how often the panel is reconciled with what
+	// was paid (package linedrift); 0: never (streamcart lines reconcile still runs it).
+	ReconcileEvery time.Duration
+	// PanelCreditsAlert (STREAMCART_PANEL_CREDITS_ALERT) is the low-water mark of the panel's
+	// credit balance: at or under it the owners are mailed once and the console shows a banner;
+	// negative: no alert.
+	PanelCreditsAlert float64
 	// LogJSON is the writer under the process logger when that is slog's JSON handler as cmd
 	// builds it: the access lines are written there directly (httpapi.Observe.JSON); nil:
 	// through the logger.
@@ -170,10 +179,15 @@ type App struct {
 	worker   *job.Worker
 	prune    job.Daily
 	renewals job.Daily
-	handler  http.Handler
-	limiter  *httpapi.Limiter
-	metrics  *metrics.Metrics
-	tracing  *sdktrace.TracerProvider // nil without OTLPEndpoint
+	// reconcile is the periodic reconciliation of the panel (nil Period: off); reconciler runs it.
+	reconcile  job.Every
+	reconciler *linedrift.Reconciler
+	// balance is the panel's reseller credit balance, cached.
+	balance *credits.Balance
+	handler http.Handler
+	limiter *httpapi.Limiter
+	metrics *metrics.Metrics
+	tracing *sdktrace.TracerProvider // nil without OTLPEndpoint
 
 	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from, and
 	// catalogRefused, stored bytes RefreshCatalog turned down (reported once, not every poll).
@@ -319,6 +333,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	// The worker is built last, from every service's handler; what enqueues a job rings its
 	// bell, made first.
 	bell := job.NewBell()
+	creditMail := &laterMailer{}
+	a.balance = a.newBalance(lines, builtin, creditMail)
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: append([]string{base}, loopbackAliases(base)...),
@@ -328,6 +344,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
+		Stock:           a.stock,
 	}, log, now)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
@@ -344,6 +361,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, err
 	}
+	creditMail.outbox = after.outbox
+	a.reconciler = a.newReconciler(lines, after.notices, now)
+	a.metrics.Panel(st.DriftCounts, linedrift.Kinds, a.balance.Get, log)
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, provisionNotices{after.notices, after.reminders}, log, now)
 	a.renewals = after.renewals.Job(st.Enqueue)
 	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
@@ -367,6 +387,18 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		JobPrune:               a.prune.Handle,
 		renewal.JobSweep:       a.renewals.Handle,
 		renewal.JobTrialEnding: after.reminders.TrialEnding,
+	}
+	if cfg.ReconcileEvery > 0 {
+		a.reconcile = a.reconciler.Job(st.Enqueue, cfg.ReconcileEvery)
+		jobs[linedrift.JobReconcile] = a.reconcile.Handle
+	}
+	{
+		// The first read before serving: a shop without credits opens with its plans unavailable.
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if _, err := a.balance.Refresh(rctx); err != nil {
+			log.Warn("panel credits unreadable at start: every plan is for sale until the balance is read", "err", err)
+		}
+		cancel()
 	}
 	a.worker = job.NewWorker(st, a.countJobs(jobs), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base, Bell: bell,
@@ -396,6 +428,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PayProgress: progress,
 		CreditNotes: st,
 		Now:         now,
+		Stock:       a.balance,
 		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
 			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
 	})
@@ -530,6 +563,8 @@ var jobAttempts = map[string]int{
 	payment.JobReconcile: 5,
 	JobPrune:             5,
 	renewal.JobSweep:     5,
+	// Each period has its own run; a failed one is the next period's to repeat.
+	linedrift.JobReconcile: 2,
 }
 
 // JobPrune is the daily retention prune's job kind (one a day, unique key prune:YYYY-MM-DD).
@@ -993,11 +1028,17 @@ func (a *App) Run(ctx context.Context) error {
 	if err := a.renewals.Start(ctx); err != nil {
 		return fmt.Errorf("queue today's renewal sweep: %w", err)
 	}
+	if a.reconcile.Period > 0 {
+		if err := a.reconcile.Start(ctx); err != nil {
+			return fmt.Errorf("queue the line reconciliation: %w", err)
+		}
+	}
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- a.worker.Run(workerCtx) }()
 	go a.watchCatalog(workerCtx)
 	go a.sessions.Run(workerCtx)
+	go a.balance.Run(workerCtx)
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.ListenAndServe() }()
 	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", a.base+"/checkout/")

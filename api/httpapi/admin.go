@@ -27,6 +27,7 @@ import (
 	genadminoperators "github.com/streamcart/streamcart/gen/admin_operators"
 	genadminorderactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
+	genadminpanel "github.com/streamcart/streamcart/gen/admin_panel"
 	genadminpayments "github.com/streamcart/streamcart/gen/admin_payments"
 	genadminpromotions "github.com/streamcart/streamcart/gen/admin_promotions"
 	genadminservices "github.com/streamcart/streamcart/gen/admin_services"
@@ -41,6 +42,7 @@ import (
 	adminoperatorssrv "github.com/streamcart/streamcart/gen/http/admin_operators/server"
 	adminorderactionssrv "github.com/streamcart/streamcart/gen/http/admin_order_actions/server"
 	adminorderssrv "github.com/streamcart/streamcart/gen/http/admin_orders/server"
+	adminpanelsrv "github.com/streamcart/streamcart/gen/http/admin_panel/server"
 	adminpaymentssrv "github.com/streamcart/streamcart/gen/http/admin_payments/server"
 	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
 	adminservicessrv "github.com/streamcart/streamcart/gen/http/admin_services/server"
@@ -91,6 +93,8 @@ type Admin struct {
 	}
 	// Subscriptions is the list of lines and their renewal actions (nil: none).
 	Subscriptions *console.Subscriptions
+	// Panel is the line drift and the credit balance (nil: none recorded, no balance).
+	Panel PanelAdmin
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.
@@ -183,6 +187,11 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 		e := genadminpromotions.NewEndpoints(adminPromotions{a})
 		e.Use(hide)
 		adminpromotionssrv.Mount(mux, adminpromotionssrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
+		e := genadminpanel.NewEndpoints(adminPanel{a})
+		e.Use(hide)
+		adminpanelsrv.Mount(mux, adminpanelsrv.New(e, mux, dec, enc, errh, formatError))
 	}
 	{
 		e := genadminaudit.NewEndpoints(adminAudit{a})

@@ -21,6 +21,9 @@ import (
 const msgTrialUsed = "The free trial has already been used. Please choose a plan."
 
 // msgTrialUnavailable answers a free trial refused to a throwaway (or seller-refused) address.
+// msgOutOfStock: the panel's credits cannot cover the plan (nothing stored, nothing charged).
+const msgOutOfStock = "This plan is temporarily unavailable. Please try again later or choose another plan."
+
 const msgTrialUnavailable = "Free trials are not available for this email address. Please use your own email address or choose a plan."
 
 type orderService struct {
@@ -157,6 +160,8 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		return nil, genorder.MakeTrialUsed(errors.New(msgTrialUsed))
 	case errors.Is(err, order.ErrTrialUnavailable):
 		return nil, genorder.MakeTrialUnavailable(errors.New(msgTrialUnavailable))
+	case errors.Is(err, order.ErrOutOfStock):
+		return nil, genorder.MakeOutOfStock(errors.New(msgOutOfStock))
 	case errors.Is(err, order.ErrUnknownGateway):
 		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrCardGateway):

@@ -101,6 +101,9 @@ type Deps struct {
 
 	// Admin is the seller's console API under /checkout/api/admin; nil: none.
 	Admin *Admin
+	// Stock says which plans the panel's reseller credits can cover now (products' available);
+	// nil: every plan.
+	Stock Stock
 
 	// OrderingOff, when set, is the message every new order (POST /orders, /upsell/orders,
 	// /resellers/orders) is refused with, 503 unavailable, before anything is stored: the WHMCS
@@ -126,7 +129,7 @@ func New(d Deps) http.Handler {
 	if d.Storefront.PublicURL == "" {
 		d.Storefront.PublicURL = d.PublicURL
 	}
-	cs := newCatalog(d.Catalog, d.Storefront)
+	cs := newCatalog(d.Catalog, d.Storefront).withStock(d.Stock)
 	ce := gencatalog.NewEndpoints(cs)
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))

@@ -171,6 +171,9 @@ type Config struct {
 	// TrialBlocked, when set, reports the e-mail addresses given no free trial (throwaway ones):
 	// their trial orders are ErrTrialUnavailable, with nothing stored.
 	TrialBlocked func(email string) bool
+	// Stock, when set, answers ErrOutOfStock for a plan and cycle the panel cannot make a line
+	// of now (the reseller credits cannot cover its cost): checked before anything is stored.
+	Stock func(ctx context.Context, pid int, cycle catalog.Cycle) error
 }
 
 // Orders creates and settles orders.
@@ -319,6 +322,17 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if r.RenewWithCard {
 		if err := s.checkCardRenewal(cat, p.Gateway, r.Quote.PID, r.Quote.Cycle); err != nil {
 			return Order{}, err
+		}
+	}
+	if s.cfg.Stock != nil {
+		cycle := r.Quote.Cycle
+		if product, ok := cat.Product(r.Quote.PID); ok && cycle == "" {
+			if cs := product.EnabledCycles(); len(cs) > 0 {
+				cycle = cs[0]
+			}
+		}
+		if err := s.cfg.Stock(ctx, r.Quote.PID, cycle); err != nil {
+			return Order{}, fmt.Errorf("create: %w", err)
 		}
 	}
 	r.Gateway = p.Gateway

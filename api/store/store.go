@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
@@ -66,6 +67,12 @@ type Backend interface {
 	account.Store
 	job.Store
 	panel.LineStore
+	panel.CreditStore
+	panel.LineCatalog
+	linedrift.Store
+	// DriftCounts counts the recorded line drifts by kind; DriftPage lists them newest first.
+	DriftCounts(ctx context.Context) (map[string]int, error)
+	DriftPage(ctx context.Context, before int64, limit int) ([]linedrift.Drift, error)
 	provision.Store
 	payment.Inbox
 	payment.Refs

@@ -41,6 +41,7 @@ func NewClient(create, get, list, cancel goa.Endpoint) *Client {
 //   - "price_changed" (type *PriceChanged): The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.
 //   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
 //   - "trial_unavailable" (type *goa.ServiceError): No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.
+//   - "out_of_stock" (type *goa.ServiceError): The plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it for this billing cycle (the product's credits in the catalog; GET /products says available: false). Nothing was stored or charged.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *OrderResult, err error) {

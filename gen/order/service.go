@@ -282,6 +282,11 @@ func MakeTrialUnavailable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "trial_unavailable", false, false, false)
 }
 
+// MakeOutOfStock builds a goa.ServiceError from an error.
+func MakeOutOfStock(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "out_of_stock", false, false, false)
+}
+
 // MakeConflict builds a goa.ServiceError from an error.
 func MakeConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "conflict", false, false, false)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -23,11 +24,13 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/credits"
 	"github.com/streamcart/streamcart/api/disposable"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/logbuf"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
@@ -62,6 +65,8 @@ const usage = `Usage:
   streamcart operator list            console operators: email, role, status
   streamcart operator disable EMAIL   an operator can no longer sign in; its sessions end
   streamcart operator reset EMAIL     a new setup link for an operator (lost authenticator): sessions end
+  streamcart lines reconcile [--dry-run]  compare every line with the panel, repair drift toward what was paid, list unexplained panel lines
+  streamcart panel list|delete|disable|enable|set-expiry|set-connections|credits  the built-in panel's lines and credits by hand (streamcart panel -h)
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
 storefront, payments, renewals) only read: they refuse a database that does not exist.
@@ -224,6 +229,10 @@ func command(ctx context.Context, args []string) error {
 		return renewalsCommand(ctx, args, os.Stdout)
 	case "operator":
 		return operatorCommand(ctx, args, os.Stdout)
+	case "panel":
+		return panelCommand(ctx, args, os.Stdout)
+	case "lines":
+		return linesCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
@@ -388,6 +397,27 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Duration(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "graceful shutdown limit")
 	s.Choice(&cfg.Panel, "panel", "builtin", []string{"builtin", "xui", "xtream"}, "IPTV panel")
 	s.URL(&cfg.PanelURL, "panel-url", "", "panel API base URL; for xui including the access code", "http", "https")
+	cfg.ReconcileEvery = linedrift.DefaultEvery
+	s.Func("reconcile-every", linedrift.DefaultEvery.String(), "a duration such as 15m, or 0 for never", "how often the panel is reconciled with what was paid (lines deleted, disabled, shortened … on the panel repaired; streamcart lines reconcile runs it once); 0: never", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return errors.New("invalid")
+		}
+		cfg.ReconcileEvery = d
+		return nil
+	})
+	cfg.PanelCreditsAlert = credits.DefaultAlert
+	s.Func("panel-credits-alert", strconv.Itoa(credits.DefaultAlert), "a number of credits such as 10, or -1 for no alert", "low-water mark of the panel's reseller credit balance: at or under it the owners are mailed once and the console shows a banner (plans the balance cannot cover are shown temporarily unavailable whatever the mark)", func(v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return errors.New("invalid")
+		}
+		cfg.PanelCreditsAlert = f
+		return nil
+	})
 	s.Secret(&cfg.PanelAPIKey, "panel-api-key", "the panel's API key")
 	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com (STARTTLS required), smtps://… or port 465 for implicit TLS, ?tls=none for a local relay in plain text; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
 	rateLimitSettings(s, &cfg.RateLimits)

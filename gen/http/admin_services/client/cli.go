@@ -431,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 577\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1282\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))

@@ -21,6 +21,7 @@ import (
 	adminoperatorsc "github.com/streamcart/streamcart/gen/http/admin_operators/client"
 	adminorderactionsc "github.com/streamcart/streamcart/gen/http/admin_order_actions/client"
 	adminordersc "github.com/streamcart/streamcart/gen/http/admin_orders/client"
+	adminpanelc "github.com/streamcart/streamcart/gen/http/admin_panel/client"
 	adminpaymentsc "github.com/streamcart/streamcart/gen/http/admin_payments/client"
 	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
@@ -52,6 +53,7 @@ func UsageCommands() []string {
 		"admin-jobs (list|retry|cancel)",
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
+		"admin-panel (drift|credits)",
 		"admin-promotions (list|create|update)",
 		"admin-webhooks list",
 		"affiliates click",
@@ -77,11 +79,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"0s2\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"vu6\" --action \"lf8\" --target \"vii\" --ip \"230\" --limit 479 --cursor \"xop\" --session \"ego\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"fa3\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 49 --session \"sfd\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"spo\" --q \"o27\" --limit 57 --cursor \"umi\" --session \"s0r\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"5vz\"" + "\n" +
 		""
 }
 
@@ -168,6 +170,16 @@ func ParseEndpoint(
 		adminOperatorsDisableEmailFlag     = adminOperatorsDisableFlags.String("email", "REQUIRED", "")
 		adminOperatorsDisableCsrfTokenFlag = adminOperatorsDisableFlags.String("csrf-token", "", "")
 		adminOperatorsDisableSessionFlag   = adminOperatorsDisableFlags.String("session", "", "")
+
+		adminPanelFlags = flag.NewFlagSet("admin-panel", flag.ContinueOnError)
+
+		adminPanelDriftFlags       = flag.NewFlagSet("drift", flag.ExitOnError)
+		adminPanelDriftLimitFlag   = adminPanelDriftFlags.String("limit", "100", "")
+		adminPanelDriftCursorFlag  = adminPanelDriftFlags.String("cursor", "", "")
+		adminPanelDriftSessionFlag = adminPanelDriftFlags.String("session", "", "")
+
+		adminPanelCreditsFlags       = flag.NewFlagSet("credits", flag.ExitOnError)
+		adminPanelCreditsSessionFlag = adminPanelCreditsFlags.String("session", "", "")
 
 		adminPromotionsFlags = flag.NewFlagSet("admin-promotions", flag.ContinueOnError)
 
@@ -567,6 +579,10 @@ func ParseEndpoint(
 	adminOperatorsInviteFlags.Usage = adminOperatorsInviteUsage
 	adminOperatorsDisableFlags.Usage = adminOperatorsDisableUsage
 
+	adminPanelFlags.Usage = adminPanelUsage
+	adminPanelDriftFlags.Usage = adminPanelDriftUsage
+	adminPanelCreditsFlags.Usage = adminPanelCreditsUsage
+
 	adminPromotionsFlags.Usage = adminPromotionsUsage
 	adminPromotionsListFlags.Usage = adminPromotionsListUsage
 	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
@@ -704,6 +720,8 @@ func ParseEndpoint(
 			svcf = adminMailFlags
 		case "admin-operators":
 			svcf = adminOperatorsFlags
+		case "admin-panel":
+			svcf = adminPanelFlags
 		case "admin-promotions":
 			svcf = adminPromotionsFlags
 		case "admin-webhooks":
@@ -815,6 +833,16 @@ func ParseEndpoint(
 
 			case "disable":
 				epf = adminOperatorsDisableFlags
+
+			}
+
+		case "admin-panel":
+			switch epn {
+			case "drift":
+				epf = adminPanelDriftFlags
+
+			case "credits":
+				epf = adminPanelCreditsFlags
 
 			}
 
@@ -1193,6 +1221,16 @@ func ParseEndpoint(
 				endpoint = c.Disable()
 				data, err = adminoperatorsc.BuildDisablePayload(*adminOperatorsDisableEmailFlag, *adminOperatorsDisableCsrfTokenFlag, *adminOperatorsDisableSessionFlag)
 			}
+		case "admin-panel":
+			c := adminpanelc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "drift":
+				endpoint = c.Drift()
+				data, err = adminpanelc.BuildDriftPayload(*adminPanelDriftLimitFlag, *adminPanelDriftCursorFlag, *adminPanelDriftSessionFlag)
+			case "credits":
+				endpoint = c.Credits()
+				data, err = adminpanelc.BuildCreditsPayload(*adminPanelCreditsSessionFlag)
+			}
 		case "admin-promotions":
 			c := adminpromotionsc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1534,7 +1572,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"vu6\" --action \"lf8\" --target \"vii\" --ip \"230\" --limit 479 --cursor \"xop\" --session \"ego\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1566,7 +1604,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"0s2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fa3\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1588,7 +1626,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"a3s\",\n      \"source\": \"izn\"\n   }' --csrf-token \"Iusto ex saepe eum enim vel.\" --session \"ifw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"5j3\",\n      \"source\": \"mm5\"\n   }' --csrf-token \"Earum explicabo.\" --session \"e3x\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1606,7 +1644,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"2iu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"koo\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1626,7 +1664,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2516729940402427484 --session \"qcg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 6027507566541754474 --session \"rtc\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1661,7 +1699,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 49 --session \"sfd\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1683,7 +1721,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3421794194855734729 --csrf-token \"Corporis nisi ea officiis.\" --session \"sce\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5927811485182204275 --csrf-token \"Laudantium ea molestias rerum placeat accusamus aut.\" --session \"g7d\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1705,7 +1743,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 6922093628002384777 --csrf-token \"Ab et blanditiis assumenda perspiciatis quaerat vitae.\" --session \"e0y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 8370195173684305976 --csrf-token \"Et et dolores consequatur.\" --session \"sbu\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1743,7 +1781,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"spo\" --q \"o27\" --limit 57 --cursor \"umi\" --session \"s0r\"")
 }
 
 func adminMailResendUsage() {
@@ -1765,7 +1803,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 4158077668315539051 --csrf-token \"Adipisci sunt sunt temporibus.\" --session \"e11\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7190471929297191769 --csrf-token \"Mollitia et consectetur qui nam.\" --session \"bnv\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1796,7 +1834,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"043\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"5vz\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1818,7 +1856,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ts\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Voluptates dolorem et.\" --session \"mxz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sa3\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Aliquid quod qui earum sapiente cumque.\" --session \"fcj\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1840,7 +1878,59 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"v5m\" --csrf-token \"Accusamus dicta eum quis esse atque.\" --session \"nrr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"xq8\" --csrf-token \"Et officiis quis culpa.\" --session \"l8i\"")
+}
+
+// adminPanelUsage displays the usage of the admin-panel command and its
+// subcommands.
+func adminPanelUsage() {
+	fmt.Fprintln(os.Stderr, `The console's view of the panel: the line drift the reconciliation repaired, and the reseller credit balance.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-panel COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    drift: The "Line drift" view: each drift found between the panel and what was paid, and what was done, newest first, paged (pass nextCursor back as cursor; empty on the last page).`)
+	fmt.Fprintln(os.Stderr, `    credits: The panel's reseller credit balance as the shop last read it, the low-water mark, and the plans it cannot cover (shown as temporarily unavailable): the console's banner.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-panel COMMAND --help\n", os.Args[0])
+}
+func adminPanelDriftUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-panel drift", os.Args[0])
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The "Line drift" view: each drift found between the panel and what was paid, and what was done, newest first, paged (pass nextCursor back as cursor; empty on the last page).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 446 --cursor \"lv5\" --session \"r81\"")
+}
+
+func adminPanelCreditsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-panel credits", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The panel's reseller credit balance as the shop last read it, the low-water mark, and the plans it cannot cover (shown as temporarily unavailable): the console's banner.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"elb\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1871,7 +1961,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"102\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"rnj\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1893,7 +1983,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3510889739766455107,\n         7377259772301219364,\n         4987267603495276275\n      ],\n      \"code\": \"i\",\n      \"expirationDate\": \"p9h\",\n      \"maxUses\": 4992134960326410804,\n      \"recurring\": false,\n      \"startDate\": \"jmn\",\n      \"type\": \"Percentage\",\n      \"value\": \"tud\"\n   }' --csrf-token \"Vero nam.\" --session \"04g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3391278555398540389,\n         4899571360387347207,\n         6674279786066694552\n      ],\n      \"code\": \"ley\",\n      \"expirationDate\": \"ox8\",\n      \"maxUses\": 4306524463668623362,\n      \"recurring\": true,\n      \"startDate\": \"aen\",\n      \"type\": \"Percentage\",\n      \"value\": \"bo\"\n   }' --csrf-token \"Est commodi et aut eligendi.\" --session \"3iy\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1917,7 +2007,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"yok\",\n      \"maxUses\": 1666777376219075827,\n      \"startDate\": \"uxy\"\n   }' --code \"q9s\" --csrf-token \"Exercitationem omnis.\" --session \"jk1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"mrm\",\n      \"maxUses\": 2526838764081060864,\n      \"startDate\": \"o0r\"\n   }' --code \"83m\" --csrf-token \"Dolorum facere at consequatur aliquam facere.\" --session \"hq3\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1954,7 +2044,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"87v\" --outcome \"ia2\" --limit 176 --cursor \"axx\" --session \"pye\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"ews\" --outcome \"1ma\" --limit 121 --cursor \"s9g\" --session \"vkm\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1983,7 +2073,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nlv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"02o\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2019,7 +2109,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"2sd\" --limit 64 --session \"zul\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"5uj\" --limit 86 --session \"m22\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2039,7 +2129,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"xjl\" --session \"5uj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"6pd\" --session \"15s\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2061,7 +2151,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mvn\" --csrf-token \"Placeat et iste doloribus alias eos omnis.\" --session \"mme\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"qfp\" --csrf-token \"Qui blanditiis aut dolor.\" --session \"lau\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2083,7 +2173,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"33q\" --csrf-token \"Sequi nemo adipisci iste ducimus non.\" --session \"c0n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"9bb\" --csrf-token \"Eum eum officiis aut qui ducimus.\" --session \"ju5\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2119,7 +2209,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"j92\" --csrf-token \"Maiores sit deleniti quas molestiae perspiciatis accusamus.\" --session \"9bb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"6kv\" --csrf-token \"Omnis eligendi.\" --session \"7o9\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2143,7 +2233,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"w56\"\n   }' --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"b9r\"\n   }' --id \"f5c\" --csrf-token \"Ad eum.\" --session \"olt\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2167,7 +2257,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6868370071153867271,\n      \"keepLine\": true,\n      \"reason\": \"my\"\n   }' --id \"28o\" --csrf-token \"Laboriosam consequatur.\" --session \"h71\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 4340849285548530505,\n      \"keepLine\": false,\n      \"reason\": \"xqu\"\n   }' --id \"lyj\" --csrf-token \"Nemo quasi fugiat adipisci voluptatem quam.\" --session \"0q7\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2187,7 +2277,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"lyj\" --session \"kfs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"rvy\" --session \"6w1\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2222,7 +2312,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 98 --session \"y74\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 153 --session \"sei\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2246,7 +2336,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"spl\"\n   }' --id \"2bu\" --csrf-token \"Ab ipsa doloribus minima temporibus amet qui.\" --session \"bct\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"ggq\"\n   }' --id \"a69\" --csrf-token \"Tempora omnis consequatur in.\" --session \"odn\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2268,7 +2358,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"qm3\" --csrf-token \"Eum magnam autem ea blanditiis eum.\" --session \"082\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"e7r\" --csrf-token \"Omnis sed omnis voluptatem reiciendis impedit et.\" --session \"q2w\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2319,7 +2409,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"4et\" --q \"e7r\" --due-within \"apq\" --auto-renew true --pid 39891411475155400 --limit 117 --cursor \"5q2\" --session \"j7a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"szy\" --q \"y06\" --due-within \"q8f\" --auto-renew true --pid 6927060884541968441 --limit 198 --cursor \"1hi\" --session \"gvh\"")
 }
 
 func adminServicesExportUsage() {
@@ -2347,7 +2437,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"vbh\" --q \"hjv\" --due-within \"poa\" --auto-renew true --pid 3970528032510677720 --session \"jde\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"3wp\" --q \"r7t\" --due-within \"v3h\" --auto-renew true --pid 8482607184181938369 --session \"7qi\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2369,7 +2459,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"i29\" --csrf-token \"Porro corporis dolor et non.\" --session \"gdj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"jag\" --csrf-token \"Et alias.\" --session \"x81\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2391,7 +2481,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"3ol\" --csrf-token \"Nesciunt deleniti velit omnis maiores corporis odio.\" --session \"ap3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"lz2\" --csrf-token \"Odio consectetur aut voluptatem impedit.\" --session \"2kg\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2413,7 +2503,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"65e\" --csrf-token \"Harum omnis ratione accusamus.\" --session \"el5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"8qb\" --csrf-token \"Explicabo corporis voluptas molestiae et.\" --session \"n3c\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2435,7 +2525,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"88q\" --csrf-token \"Consequatur explicabo corporis voluptas molestiae et et.\" --session \"3c7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"945\" --csrf-token \"Perferendis mollitia adipisci et laudantium vel.\" --session \"zqm\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2457,7 +2547,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"flu\" --csrf-token \"Nulla et consequatur repellendus temporibus cum sit.\" --session \"cau\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"5op\" --csrf-token \"Qui excepturi sit accusantium vel quisquam placeat.\" --session \"7t4\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2481,7 +2571,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 577\n   }' --id \"82f\" --csrf-token \"Tempora totam voluptatum quia optio omnis earum.\" --session \"b35\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1282\n   }' --id \"gk0\" --csrf-token \"Commodi enim eum praesentium aut asperiores aliquid.\" --session \"5i5\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2503,7 +2593,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"y91\" --csrf-token \"Labore minus error.\" --session \"bc4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"4vz\" --csrf-token \"Velit ipsum ea dolorem suscipit ut.\" --session \"jlk\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2534,7 +2624,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 303 --session \"yz7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 182 --session \"pfa\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2570,7 +2660,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"sFq\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"lyH\" --locale \"nl-nl\"")
 }
 
 func catalogGetProductUsage() {
@@ -2592,7 +2682,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7546303902331448311 --currency \"sfp\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2645238997325773664 --currency \"HFQ\" --locale \"pt-pt\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2612,7 +2702,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"FHV\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"fcN\" --locale \"nl-nl\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2650,7 +2740,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1470431161129444689 --from \"Itaque officia necessitatibus nulla autem.\" --to \"Dolorem laborum commodi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 8878728608394164257 --from \"Magnam nesciunt.\" --to \"Itaque reprehenderit atque in labore.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2668,7 +2758,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2686,7 +2776,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2747,7 +2837,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Fuga ea tenetur quas.\" --t \"cpt\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Hic excepturi quia.\" --t \"j8f\" --locale \"en\"")
 }
 
 func invoicesPdfUsage() {
@@ -2769,7 +2859,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r23\" --t \"ew5\" --token \"Odio vel ipsum voluptas quis harum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"xya\" --t \"i6t\" --token \"Magnam non.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2791,7 +2881,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"n0i\" --t \"ixg\" --token \"Voluptatem et iste consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"hiy\" --t \"f1j\" --token \"Incidunt pariatur ut nobis ipsum sunt et.\"")
 }
 
 func invoicesPayUsage() {
@@ -2815,7 +2905,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"6oj\",\n      \"returnUrl\": \"9lk\"\n   }' --invoice-id \"Corrupti at expedita consequuntur laudantium quia et.\" --t \"hwi\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"11z\",\n      \"returnUrl\": \"qkf\"\n   }' --invoice-id \"Est explicabo maxime animi ut magni.\" --t \"g04\" --locale \"de-de\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2859,7 +2949,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"fraud\" --q \"zvv\" --gateway \"6dm\" --from \"4jl\" --to \"p07\" --limit 89 --cursor \"9rw\" --session \"22a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"7qb\" --gateway \"5mk\" --from \"mxu\" --to \"mcz\" --limit 2 --cursor \"ema\" --session \"x5p\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2879,7 +2969,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"y0o\" --session \"7k9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"r0g\" --session \"sfy\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2910,7 +3000,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ka\" --pid 4537525777274311222")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"sq2\" --pid 4360336893927969418")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2945,7 +3035,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Dolorem ut laudantium eius.\" --idempotency-key \"j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"cdw\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IpV\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 2,\n      \"gateway\": \"Id dolorem aut consequatur tenetur.\",\n      \"pid\": 2,\n      \"promoCode\": \"zlt\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"q03\"\n   }' --token \"Reprehenderit enim.\" --idempotency-key \"0\"")
 }
 
 func orderGetUsage() {
@@ -2965,7 +3055,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"In quos quibusdam labore dolorem reiciendis.\" --token \"Sit repellendus velit ut ab.\"")
 }
 
 func orderListUsage() {
@@ -2983,7 +3073,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Explicabo quo impedit voluptatem in.\"")
 }
 
 func orderCancelUsage() {
@@ -3003,7 +3093,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Ea qui et.\" --token \"Recusandae quis dolores.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3031,7 +3121,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"DkJ\",\n      \"extraConnections\": 73,\n      \"pid\": 2,\n      \"promoCode\": \"alp\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3070,7 +3160,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Perspiciatis debitis omnis quisquam harum.\"")
 }
 
 func servicesGetUsage() {
@@ -3092,7 +3182,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Placeat laborum earum.\" --locale \"es-es\" --token \"Quia accusamus.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3114,7 +3204,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Quia laboriosam.\" --locale \"es-es\" --token \"Quia veritatis.\"")
 }
 
 func servicesRestartUsage() {
@@ -3136,7 +3226,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Modi vero.\" --locale \"pt-pt\" --token \"Iusto voluptates voluptatum totam et velit cumque.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3158,7 +3248,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Quae quisquam dolorem maxime sunt.\" --locale \"pt-pt\" --token \"Enim quidem aspernatur est et.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3182,7 +3272,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Voluptatem corrupti odit eligendi adipisci perspiciatis laborum.\" --locale \"en-gb\" --token \"Beatae sed odio autem enim.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3206,7 +3296,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Ut eaque.\" --locale \"es-es\" --token \"Molestiae similique voluptatem corporis dignissimos illum.\"")
 }
 
 func servicesRenewUsage() {
@@ -3230,7 +3320,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"ux3\",\n      \"pid\": 3916539551146867020,\n      \"returnUrl\": \"2nx\"\n   }' --service-id \"Reiciendis vero dolores doloremque.\" --locale \"en\" --token \"Illum ut.\"")
 }
 
 func servicesCancelUsage() {
@@ -3252,7 +3342,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Quas reiciendis.\" --locale \"en-gb\" --token \"Incidunt voluptatem sint dolorum animi.\"")
 }
 
 func servicesResumeUsage() {
@@ -3274,7 +3364,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Tempora et velit rem.\" --locale \"en\" --token \"Eligendi sint sint expedita consequatur fuga.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3305,7 +3395,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Qui ad itaque vel.\"")
 }
 
 func resellersOrderUsage() {
@@ -3327,7 +3417,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"2b3\",\n      \"currency\": \"m4\",\n      \"existingReseller\": false,\n      \"gateway\": \"Eos perspiciatis iste sunt incidunt.\",\n      \"password\": \"gby\",\n      \"pid\": 8224945972220258464,\n      \"returnUrl\": \"et3\"\n   }' --token \"Rerum tempore quis vel iusto ut delectus.\" --idempotency-key \"n\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3349,7 +3439,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Nam nostrum.\" --locale \"de-de\" --token \"Magnam voluptate consectetur eius iure temporibus.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3382,7 +3472,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"tjr\",\n      \"token\": \"kz5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"u9v\",\n      \"token\": \"bet\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3400,7 +3490,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6u2\",\n      \"token\": \"alp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"30h\",\n      \"token\": \"xxu\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3418,7 +3508,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"6u3\",\n      \"otp\": \"qzn\",\n      \"password\": \"upz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"nxo\",\n      \"otp\": \"ooc\",\n      \"password\": \"2z4\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3436,7 +3526,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"xuw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"4na\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3456,7 +3546,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Nulla molestias est.\" --session \"cm3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Asperiores dicta reiciendis.\" --session \"z2y\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3488,7 +3578,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"whj\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3506,7 +3596,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Possimus accusamus magni soluta rem architecto.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3524,7 +3614,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"oo9\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3542,7 +3632,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"1e4\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3562,7 +3652,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"n7f\"\n   }' --token \"Quia officia voluptate dolores sed.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3596,7 +3686,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"f\" --locale \"en-gb\" --token \"Quidem autem sed provident qui reiciendis optio.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3616,7 +3706,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"wiz\",\n      \"extraQuantity\": 7991634024566310555,\n      \"serviceId\": \"4qg\"\n   }' --token \"Quis quis pariatur dolor ipsum quaerat suscipit.\"")
 }
 
 func upsellOrderUsage() {
@@ -3638,5 +3728,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"y6n\",\n      \"extraQuantity\": 8575335583483669895,\n      \"gateway\": \"Iure excepturi ducimus quasi qui facilis.\",\n      \"returnUrl\": \"xo8\",\n      \"serviceId\": \"11r\"\n   }' --token \"Neque consequuntur nihil.\" --idempotency-key \"k\"")
 }

@@ -71,6 +71,7 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "trial_used" (type *goa.ServiceError): http.StatusConflict
 //   - "trial_unavailable" (type *goa.ServiceError): http.StatusConflict
+//   - "out_of_stock" (type *goa.ServiceError): http.StatusConflict
 //   - "price_changed" (type *order.PriceChanged): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
@@ -175,6 +176,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("order", "create", err)
 				}
 				return nil, NewCreateTrialUnavailable(&body)
+			case "out_of_stock":
+				var (
+					body CreateOutOfStockResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateOutOfStockResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateOutOfStock(&body)
 			case "price_changed":
 				var (
 					body CreatePriceChangedResponseBody

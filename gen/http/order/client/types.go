@@ -236,6 +236,24 @@ type CreateTrialUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// CreateOutOfStockResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "out_of_stock" error.
+type CreateOutOfStockResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CreatePriceChangedResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "price_changed" error.
 type CreatePriceChangedResponseBody struct {
@@ -680,6 +698,21 @@ func NewCreateTrialUnavailable(body *CreateTrialUnavailableResponseBody) *goa.Se
 	return v
 }
 
+// NewCreateOutOfStock builds a order service create endpoint out_of_stock
+// error.
+func NewCreateOutOfStock(body *CreateOutOfStockResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewCreatePriceChanged builds a order service create endpoint price_changed
 // error.
 func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceChanged {
@@ -1019,6 +1052,30 @@ func ValidateCreateTrialUsedResponseBody(body *CreateTrialUsedResponseBody) (err
 // ValidateCreateTrialUnavailableResponseBody runs the validations defined on
 // create_trial_unavailable_response_body
 func ValidateCreateTrialUnavailableResponseBody(body *CreateTrialUnavailableResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreateOutOfStockResponseBody runs the validations defined on
+// create_out_of_stock_response_body
+func ValidateCreateOutOfStockResponseBody(body *CreateOutOfStockResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}

@@ -235,6 +235,24 @@ type CreateTrialUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// CreateOutOfStockResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "out_of_stock" error.
+type CreateOutOfStockResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CreatePriceChangedResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "price_changed" error.
 type CreatePriceChangedResponseBody struct {
@@ -761,6 +779,20 @@ func NewCreateTrialUsedResponseBody(res *goa.ServiceError) *CreateTrialUsedRespo
 // result of the "create" endpoint of the "order" service.
 func NewCreateTrialUnavailableResponseBody(res *goa.ServiceError) *CreateTrialUnavailableResponseBody {
 	body := &CreateTrialUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateOutOfStockResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "order" service.
+func NewCreateOutOfStockResponseBody(res *goa.ServiceError) *CreateOutOfStockResponseBody {
+	body := &CreateOutOfStockResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
