@@ -25,6 +25,7 @@ import (
 	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
 	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
+	adminsettingsc "github.com/streamcart/streamcart/gen/http/admin_settings/client"
 	adminsummaryc "github.com/streamcart/streamcart/gen/http/admin_summary/client"
 	adminwebhooksc "github.com/streamcart/streamcart/gen/http/admin_webhooks/client"
 	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
@@ -53,12 +54,13 @@ func UsageCommands() []string {
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
 		"admin-promotions (list|create|update)",
+		"admin-settings list",
 		"admin-webhooks list",
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-payments (list|refund|accept)",
-		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|terminate)",
+		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|change|terminate)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
@@ -77,11 +79,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"0s2\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"eox\" --action \"lty\" --target \"yq8\" --ip \"sxf\" --limit 293 --cursor \"clh\" --session \"orw\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"2iu\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 195 --session \"2gm\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"mt3\" --q \"ha0\" --limit 149 --cursor \"bjz\" --session \"yxv\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"025\"" + "\n" +
 		""
 }
 
@@ -184,6 +186,11 @@ func ParseEndpoint(
 		adminPromotionsUpdateCodeFlag      = adminPromotionsUpdateFlags.String("code", "REQUIRED", "")
 		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
 		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
+
+		adminSettingsFlags = flag.NewFlagSet("admin-settings", flag.ContinueOnError)
+
+		adminSettingsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminSettingsListSessionFlag = adminSettingsListFlags.String("session", "", "")
 
 		adminWebhooksFlags = flag.NewFlagSet("admin-webhooks", flag.ContinueOnError)
 
@@ -311,6 +318,13 @@ func ParseEndpoint(
 		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
 		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
 		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
+
+		adminServicesChangeFlags              = flag.NewFlagSet("change", flag.ExitOnError)
+		adminServicesChangeBodyFlag           = adminServicesChangeFlags.String("body", "REQUIRED", "")
+		adminServicesChangeIDFlag             = adminServicesChangeFlags.String("id", "REQUIRED", "The service id")
+		adminServicesChangeCsrfTokenFlag      = adminServicesChangeFlags.String("csrf-token", "", "")
+		adminServicesChangeIdempotencyKeyFlag = adminServicesChangeFlags.String("idempotency-key", "", "")
+		adminServicesChangeSessionFlag        = adminServicesChangeFlags.String("session", "", "")
 
 		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
 		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
@@ -572,6 +586,9 @@ func ParseEndpoint(
 	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
 	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
 
+	adminSettingsFlags.Usage = adminSettingsUsage
+	adminSettingsListFlags.Usage = adminSettingsListUsage
+
 	adminWebhooksFlags.Usage = adminWebhooksUsage
 	adminWebhooksListFlags.Usage = adminWebhooksListUsage
 
@@ -604,6 +621,7 @@ func ParseEndpoint(
 	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
 	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
 	adminServicesExtendFlags.Usage = adminServicesExtendUsage
+	adminServicesChangeFlags.Usage = adminServicesChangeUsage
 	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
 
 	adminSummaryFlags.Usage = adminSummaryUsage
@@ -706,6 +724,8 @@ func ParseEndpoint(
 			svcf = adminOperatorsFlags
 		case "admin-promotions":
 			svcf = adminPromotionsFlags
+		case "admin-settings":
+			svcf = adminSettingsFlags
 		case "admin-webhooks":
 			svcf = adminWebhooksFlags
 		case "affiliates":
@@ -831,6 +851,13 @@ func ParseEndpoint(
 
 			}
 
+		case "admin-settings":
+			switch epn {
+			case "list":
+				epf = adminSettingsListFlags
+
+			}
+
 		case "admin-webhooks":
 			switch epn {
 			case "list":
@@ -915,6 +942,9 @@ func ParseEndpoint(
 
 			case "extend":
 				epf = adminServicesExtendFlags
+
+			case "change":
+				epf = adminServicesChangeFlags
 
 			case "terminate":
 				epf = adminServicesTerminateFlags
@@ -1206,6 +1236,13 @@ func ParseEndpoint(
 				endpoint = c.Update()
 				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
 			}
+		case "admin-settings":
+			c := adminsettingsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminsettingsc.BuildListPayload(*adminSettingsListSessionFlag)
+			}
 		case "admin-webhooks":
 			c := adminwebhooksc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1292,6 +1329,9 @@ func ParseEndpoint(
 			case "extend":
 				endpoint = c.Extend()
 				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
+			case "change":
+				endpoint = c.Change()
+				data, err = adminservicesc.BuildChangePayload(*adminServicesChangeBodyFlag, *adminServicesChangeIDFlag, *adminServicesChangeCsrfTokenFlag, *adminServicesChangeIdempotencyKeyFlag, *adminServicesChangeSessionFlag)
 			case "terminate":
 				endpoint = c.Terminate()
 				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
@@ -1534,7 +1574,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"eox\" --action \"lty\" --target \"yq8\" --ip \"sxf\" --limit 293 --cursor \"clh\" --session \"orw\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1566,7 +1606,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"0s2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"2iu\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1588,7 +1628,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"a3s\",\n      \"source\": \"izn\"\n   }' --csrf-token \"Iusto ex saepe eum enim vel.\" --session \"ifw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"oht\",\n      \"source\": \"k\"\n   }' --csrf-token \"Animi facere tenetur.\" --session \"ym7\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1606,7 +1646,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"2iu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"cxr\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1626,7 +1666,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2516729940402427484 --session \"qcg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 894438613933051881 --session \"7dp\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1661,7 +1701,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 195 --session \"2gm\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1683,7 +1723,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3421794194855734729 --csrf-token \"Corporis nisi ea officiis.\" --session \"sce\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 4442487530891942701 --csrf-token \"Dolorum dolores et ea.\" --session \"ob8\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1705,7 +1745,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 6922093628002384777 --csrf-token \"Ab et blanditiis assumenda perspiciatis quaerat vitae.\" --session \"e0y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 8441427350383443237 --csrf-token \"Itaque ut at ut adipisci sunt.\" --session \"nue\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1743,7 +1783,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"mt3\" --q \"ha0\" --limit 149 --cursor \"bjz\" --session \"yxv\"")
 }
 
 func adminMailResendUsage() {
@@ -1765,7 +1805,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 4158077668315539051 --csrf-token \"Adipisci sunt sunt temporibus.\" --session \"e11\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 4079902947851541432 --csrf-token \"Et cupiditate non.\" --session \"5mr\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1796,7 +1836,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"043\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"025\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1818,7 +1858,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ts\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Voluptates dolorem et.\" --session \"mxz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"yrs\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Doloribus velit similique quasi.\" --session \"mai\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1840,7 +1880,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"v5m\" --csrf-token \"Accusamus dicta eum quis esse atque.\" --session \"nrr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"xvq\" --csrf-token \"Est dolorum et culpa omnis.\" --session \"h1i\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1871,7 +1911,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"102\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"u82\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1893,7 +1933,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3510889739766455107,\n         7377259772301219364,\n         4987267603495276275\n      ],\n      \"code\": \"i\",\n      \"expirationDate\": \"p9h\",\n      \"maxUses\": 4992134960326410804,\n      \"recurring\": false,\n      \"startDate\": \"jmn\",\n      \"type\": \"Percentage\",\n      \"value\": \"tud\"\n   }' --csrf-token \"Vero nam.\" --session \"04g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1166871504886841619\n      ],\n      \"code\": \"djm\",\n      \"expirationDate\": \"s83\",\n      \"maxUses\": 8701905068977654858,\n      \"recurring\": true,\n      \"startDate\": \"mrm\",\n      \"type\": \"Percentage\",\n      \"value\": \"fio\"\n   }' --csrf-token \"Facere at consequatur.\" --session \"oih\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1917,7 +1957,36 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"yok\",\n      \"maxUses\": 1666777376219075827,\n      \"startDate\": \"uxy\"\n   }' --code \"q9s\" --csrf-token \"Exercitationem omnis.\" --session \"jk1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"1wv\",\n      \"maxUses\": 5386120043895435280,\n      \"startDate\": \"m22\"\n   }' --code \"s17\" --csrf-token \"Rerum aut aut enim rem ducimus.\" --session \"vt7\"")
+}
+
+// adminSettingsUsage displays the usage of the admin-settings command and its
+// subcommands.
+func adminSettingsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's Settings screen: every setting of the running shop, read only (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-settings COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Every setting in force on this replica, in the order `+"`"+`streamcart settings`+"`"+` lists them, with its source (default, environment, flag); secrets masked.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-settings COMMAND --help\n", os.Args[0])
+}
+func adminSettingsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-settings list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every setting in force on this replica, in the order `+"`"+`streamcart settings`+"`"+` lists them, with its source (default, environment, flag); secrets masked.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"n74\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1954,7 +2023,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"87v\" --outcome \"ia2\" --limit 176 --cursor \"axx\" --session \"pye\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"faw\" --outcome \"jx3\" --limit 1 --cursor \"uff\" --session \"t2w\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1983,7 +2052,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nlv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"9v5\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2019,7 +2088,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"2sd\" --limit 64 --session \"zul\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"dst\" --limit 37 --session \"2t2\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2039,7 +2108,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"xjl\" --session \"5uj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"3qg\" --session \"xwk\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2061,7 +2130,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mvn\" --csrf-token \"Placeat et iste doloribus alias eos omnis.\" --session \"mme\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"ltx\" --csrf-token \"Provident qui a.\" --session \"v2h\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2083,7 +2152,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"33q\" --csrf-token \"Sequi nemo adipisci iste ducimus non.\" --session \"c0n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"egi\" --csrf-token \"Eligendi rerum quis quas illum.\" --session \"c09\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2119,7 +2188,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"j92\" --csrf-token \"Maiores sit deleniti quas molestiae perspiciatis accusamus.\" --session \"9bb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"ypk\" --csrf-token \"Debitis non voluptas consequatur dicta.\" --session \"k28\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2143,7 +2212,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"w56\"\n   }' --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"kqg\"\n   }' --id \"vys\" --csrf-token \"Voluptates voluptatem cumque beatae.\" --session \"spy\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2167,7 +2236,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6868370071153867271,\n      \"keepLine\": true,\n      \"reason\": \"my\"\n   }' --id \"28o\" --csrf-token \"Laboriosam consequatur.\" --session \"h71\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7649147819547006127,\n      \"keepLine\": false,\n      \"reason\": \"ct2\"\n   }' --id \"zw4\" --csrf-token \"Vero eos nulla sunt distinctio.\" --session \"rjg\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2187,7 +2256,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"lyj\" --session \"kfs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"52g\" --session \"33i\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2222,7 +2291,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 98 --session \"y74\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 462 --session \"dp7\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2246,7 +2315,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"spl\"\n   }' --id \"2bu\" --csrf-token \"Ab ipsa doloribus minima temporibus amet qui.\" --session \"bct\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"aqu\"\n   }' --id \"ly5\" --csrf-token \"Provident illo sit distinctio temporibus at eos.\" --session \"yvy\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2268,13 +2337,13 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"qm3\" --csrf-token \"Eum magnam autem ea blanditiis eum.\" --session \"082\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"ayk\" --csrf-token \"Aut ullam.\" --session \"h6b\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
 // subcommands.
 func adminServicesUsage() {
-	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
+	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); a change of plan, cycle, connections or due date (owner; support with charge next-renewal); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    list: Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
@@ -2285,6 +2354,7 @@ func adminServicesUsage() {
 	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
 	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
 	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+	fmt.Fprintln(os.Stderr, `    change: Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2319,7 +2389,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"4et\" --q \"e7r\" --due-within \"apq\" --auto-renew true --pid 39891411475155400 --limit 117 --cursor \"5q2\" --session \"j7a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"k7p\" --q \"wpx\" --due-within \"7tb\" --auto-renew false --pid 5696744150820914823 --limit 116 --cursor \"xk7\" --session \"i29\"")
 }
 
 func adminServicesExportUsage() {
@@ -2347,7 +2417,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"vbh\" --q \"hjv\" --due-within \"poa\" --auto-renew true --pid 3970528032510677720 --session \"jde\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"y9u\" --q \"ap3\" --due-within \"rwe\" --auto-renew false --pid 7221345484266576380 --session \"9k0\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2369,7 +2439,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"i29\" --csrf-token \"Porro corporis dolor et non.\" --session \"gdj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"qfr\" --csrf-token \"Eum nam quos distinctio et sunt et.\" --session \"y9j\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2391,7 +2461,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"3ol\" --csrf-token \"Nesciunt deleniti velit omnis maiores corporis odio.\" --session \"ap3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"a2p\" --csrf-token \"Molestiae eius itaque eum et quia cupiditate.\" --session \"dd5\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2413,7 +2483,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"65e\" --csrf-token \"Harum omnis ratione accusamus.\" --session \"el5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"tk0\" --csrf-token \"Voluptatem aperiam recusandae possimus vero eum laborum.\" --session \"cvk\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2435,7 +2505,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"88q\" --csrf-token \"Consequatur explicabo corporis voluptas molestiae et et.\" --session \"3c7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"adh\" --csrf-token \"Sed enim tenetur occaecati et et repudiandae.\" --session \"jn8\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2457,7 +2527,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"flu\" --csrf-token \"Nulla et consequatur repellendus temporibus cum sit.\" --session \"cau\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"bc4\" --csrf-token \"Enim officia dignissimos velit tempore.\" --session \"8z8\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2481,7 +2551,33 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 577\n   }' --id \"82f\" --csrf-token \"Tempora totam voluptatum quia optio omnis earum.\" --session \"b35\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 187\n   }' --id \"07l\" --csrf-token \"Ut voluptate quod nihil.\" --session \"2ag\"")
+}
+
+func adminServicesChangeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services change", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"uhm\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 6535456667555062872,\n      \"nextDueDate\": \"mre\",\n      \"pid\": 4537525777274311222,\n      \"preview\": false,\n      \"reason\": \"gx5\"\n   }' --id \"r3v\" --csrf-token \"Vero exercitationem perspiciatis iste laboriosam voluptatem.\" --idempotency-key \"har\" --session \"dgi\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2503,7 +2599,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"y91\" --csrf-token \"Labore minus error.\" --session \"bc4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"p06\" --csrf-token \"Quia esse ullam.\" --session \"hv4\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2534,7 +2630,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 303 --session \"yz7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 365 --session \"v57\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2570,7 +2666,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"sFq\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"CFl\" --locale \"en-us\"")
 }
 
 func catalogGetProductUsage() {
@@ -2592,7 +2688,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7546303902331448311 --currency \"sfp\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 9153371552202101375 --currency \"HDq\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2612,7 +2708,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"FHV\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"nEe\" --locale \"de-de\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2650,7 +2746,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1470431161129444689 --from \"Itaque officia necessitatibus nulla autem.\" --to \"Dolorem laborum commodi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 4902604543658191912 --from \"Illum animi possimus saepe cum voluptatem.\" --to \"Incidunt doloremque odit quas aut voluptate tenetur.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2668,7 +2764,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-gb\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2686,7 +2782,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2747,7 +2843,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Fuga ea tenetur quas.\" --t \"cpt\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Eaque id.\" --t \"z23\" --locale \"es-es\"")
 }
 
 func invoicesPdfUsage() {
@@ -2769,7 +2865,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r23\" --t \"ew5\" --token \"Odio vel ipsum voluptas quis harum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"n2j\" --t \"s9q\" --token \"In distinctio tempora architecto.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2791,7 +2887,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"n0i\" --t \"ixg\" --token \"Voluptatem et iste consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"0vk\" --t \"ygm\" --token \"Nostrum nulla nemo.\"")
 }
 
 func invoicesPayUsage() {
@@ -2815,7 +2911,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"6oj\",\n      \"returnUrl\": \"9lk\"\n   }' --invoice-id \"Corrupti at expedita consequuntur laudantium quia et.\" --t \"hwi\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"li6\",\n      \"returnUrl\": \"zlt\"\n   }' --invoice-id \"Reprehenderit enim.\" --t \"0z5\" --locale \"es-es\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2859,7 +2955,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"fraud\" --q \"zvv\" --gateway \"6dm\" --from \"4jl\" --to \"p07\" --limit 89 --cursor \"9rw\" --session \"22a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"pending\" --q \"zcr\" --gateway \"r4c\" --from \"dxx\" --to \"w30\" --limit 161 --cursor \"rxp\" --session \"1ri\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2879,7 +2975,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"y0o\" --session \"7k9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"7i3\" --session \"v6o\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2910,7 +3006,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ka\" --pid 4537525777274311222")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"3o\" --pid 7462402215475220054")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2945,7 +3041,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Dolorem ut laudantium eius.\" --idempotency-key \"j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"kwa\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"zWc\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 55,\n      \"gateway\": \"Est maxime nemo.\",\n      \"pid\": 2,\n      \"promoCode\": \"z4i\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"m19\"\n   }' --token \"Atque aut dolorum voluptate ad quos.\" --idempotency-key \"foh\"")
 }
 
 func orderGetUsage() {
@@ -2965,7 +3061,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Non quos assumenda veritatis eum architecto rerum.\" --token \"Voluptas explicabo.\"")
 }
 
 func orderListUsage() {
@@ -2983,7 +3079,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Ut quis qui.\"")
 }
 
 func orderCancelUsage() {
@@ -3003,7 +3099,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatibus voluptas illo porro hic non.\" --token \"Ut id eos nulla quo.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3031,7 +3127,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"evk\",\n      \"extraConnections\": 6,\n      \"pid\": 2,\n      \"promoCode\": \"opy\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3070,7 +3166,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dolore reiciendis excepturi dolorem earum.\"")
 }
 
 func servicesGetUsage() {
@@ -3092,7 +3188,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Rerum earum.\" --locale \"en-gb\" --token \"Modi pariatur voluptatem.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3114,7 +3210,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Modi sint nesciunt.\" --locale \"nl-nl\" --token \"Sed dolorem qui assumenda id ea.\"")
 }
 
 func servicesRestartUsage() {
@@ -3136,7 +3232,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Ea placeat.\" --locale \"en\" --token \"Ad ut inventore qui quas nihil molestiae.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3158,7 +3254,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Saepe ipsam.\" --locale \"en\" --token \"Dignissimos deleniti architecto nemo.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3182,7 +3278,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Sint repellat nemo pariatur.\" --locale \"de-de\" --token \"Cumque molestiae qui consequatur.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3206,7 +3302,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Amet saepe et et at deserunt iste.\" --locale \"es-es\" --token \"Sunt illum aperiam.\"")
 }
 
 func servicesRenewUsage() {
@@ -3230,7 +3326,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"semiannually\",\n      \"gateway\": \"7h0\",\n      \"pid\": 1849202046144711477,\n      \"returnUrl\": \"476\"\n   }' --service-id \"Rem est illo vero tempore ut enim.\" --locale \"es-es\" --token \"Dolore ullam.\"")
 }
 
 func servicesCancelUsage() {
@@ -3252,7 +3348,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Voluptas maiores illo quaerat modi veritatis.\" --locale \"de-de\" --token \"Ut nulla et.\"")
 }
 
 func servicesResumeUsage() {
@@ -3274,7 +3370,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Fugiat quia.\" --locale \"en\" --token \"Sapiente sint quia voluptas sapiente impedit atque.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3305,7 +3401,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Ex aspernatur qui voluptates cum laudantium illum.\"")
 }
 
 func resellersOrderUsage() {
@@ -3327,7 +3423,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ipg\",\n      \"currency\": \"p\",\n      \"existingReseller\": true,\n      \"gateway\": \"Voluptas est ullam aut.\",\n      \"password\": \"zsa\",\n      \"pid\": 2244358115943469718,\n      \"returnUrl\": \"ggz\"\n   }' --token \"Nostrum dolorem esse magnam voluptate.\" --idempotency-key \"5iq\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3349,7 +3445,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Doloribus non.\" --locale \"en-us\" --token \"Qui est molestias aut ex omnis.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3382,7 +3478,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"tjr\",\n      \"token\": \"kz5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"v5q\",\n      \"token\": \"6an\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3400,7 +3496,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6u2\",\n      \"token\": \"alp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"k0w\",\n      \"token\": \"ojb\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3418,7 +3514,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"6u3\",\n      \"otp\": \"qzn\",\n      \"password\": \"upz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"8ab\",\n      \"otp\": \"9fo\",\n      \"password\": \"k96\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3436,7 +3532,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"xuw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"es9\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3456,7 +3552,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Nulla molestias est.\" --session \"cm3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Ratione voluptatibus qui quis.\" --session \"y5q\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3488,7 +3584,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"n99\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3506,7 +3602,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Delectus quidem quis quis.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3524,7 +3620,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"b3t\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3542,7 +3638,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"3j8\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3562,7 +3658,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"7zp\"\n   }' --token \"Perferendis numquam accusamus quae.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3596,7 +3692,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"1dw\" --locale \"pt-pt\" --token \"Sed ab est enim excepturi neque.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3616,7 +3712,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"g\",\n      \"extraQuantity\": 6022447163614494026,\n      \"serviceId\": \"x22\"\n   }' --token \"Aspernatur rem.\"")
 }
 
 func upsellOrderUsage() {
@@ -3638,5 +3734,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"p\",\n      \"extraQuantity\": 7304770713265737772,\n      \"gateway\": \"Laborum quidem quis.\",\n      \"returnUrl\": \"nr1\",\n      \"serviceId\": \"hxo\"\n   }' --token \"Rerum similique.\" --idempotency-key \"r\"")
 }
