@@ -363,7 +363,7 @@ func (c *Changes) target(s order.Service, r Request, now time.Time) (Terms, erro
 func (c *Changes) Change(ctx context.Context, r Request) (Result, error) {
 	hash := order.CustomHash("change", r.ServiceID, r.PID, r.BillingCycle, r.MaxConnections, r.NextDueDate, r.Charge, r.Reason)
 	if r.IdempotencyKey != "" {
-		r.IdempotencyKey = r.Operator + "\x00" + r.IdempotencyKey
+		r.IdempotencyKey = r.Operator + " " + r.IdempotencyKey // an email has no space
 	}
 	q, err := c.Preview(ctx, r)
 	if err != nil {
