@@ -26,7 +26,7 @@ type invoicesService struct {
 	links    *paylink.Signer
 	base     string // the shop's origin, for the default return to the pay page
 	now      func() time.Time
-	docs     receipts // the invoice and credit note PDFs
+	docs     receipts     // the invoice and credit note PDFs
 	changes  changeReader // the charge-now changes of lines (nil: none)
 }
 

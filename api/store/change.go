@@ -253,4 +253,3 @@ func (s *db) ReverseChange(ctx context.Context, orderID string, at time.Time) (s
 	}
 	return svc, changed, nil
 }
-
