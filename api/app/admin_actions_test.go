@@ -428,6 +428,7 @@ func TestAdminActionBoundaries(t *testing.T) {
 			{"POST", "/admin/customers/usr_x/signout", "{}"}, {"POST", "/admin/customers/usr_x/signin-link", "{}"},
 			{"POST", "/admin/services/svc_x/suspend", "{}"}, {"POST", "/admin/services/svc_x/unsuspend", "{}"},
 			{"POST", "/admin/services/svc_x/extend", `{"days":3}`}, {"POST", "/admin/services/svc_x/terminate", "{}"},
+			{"POST", "/admin/services/svc_x/change", `{"maxConnections":2,"charge":"free","reason":"r"}`}, {"GET", "/admin/settings", ""},
 			{"POST", "/admin/mail/1/resend", "{}"}, {"PUT", "/admin/catalog", `{"source":"x: 1"}`},
 			{"POST", "/admin/promotions", `{"code":"A","type":"Percentage","value":"5","appliesTo":[2]}`},
 			{"PATCH", "/admin/promotions/X", `{"disabled":true}`}, {"POST", "/admin/operators", `{"email":"n@example.com","role":"viewer"}`},

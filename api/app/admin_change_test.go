@@ -271,6 +271,41 @@ func TestAdminChangeLine(t *testing.T) {
 		// The same key for another change is refused.
 		_, err = change("owner", genservices.ChangePayload{ID: svcA, MaxConnections: ptr(5), Charge: "free", IdempotencyKey: ptr("k-1")})
 		wantErr(t, err, "conflict", "")
+
+		// An oversized body is refused before it is read; nothing changes.
+		owner := http.Header{"Cookie": {"streamcart_admin=" + s["owner"].cookie}, "X-Csrf-Token": {s["owner"].csrf}}
+		big := `{"maxConnections":5,"charge":"free","reason":"` + strings.Repeat("a", 70<<10) + `"}`
+		if status, _, body := c.rawWith(http.MethodPost, "/checkout/api/admin/services/"+svcA+"/change", "", strings.NewReader(big), owner); status != http.StatusRequestEntityTooLarge {
+			t.Fatalf("70 KB change: %d %s, want 413", status, body)
+		}
+		if line(svcA).MaxConnections != 4 {
+			t.Fatal("an oversized change changed the line")
+		}
+		// A forged Host (and X-Forwarded-Host) never reaches the mailed pay link: it is built on the
+		// shop's configured address.
+		forged := owner.Clone()
+		forged.Set("X-Forwarded-Host", "evil.example")
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/checkout/api/admin/services/"+svcA+"/change",
+			strings.NewReader(`{"maxConnections":5,"charge":"now","reason":"forged host"}`))
+		req.Header = forged
+		req.Header.Set("Content-Type", "application/json")
+		req.Host = "evil.example"
+		resp, err := c.noJump.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("charge-now change with a forged Host: %d", resp.StatusCode)
+		}
+		for _, m := range c.renewalMails("alice@example.com") {
+			if strings.Contains(m.Body+m.HTML, "evil.example") || !strings.Contains(m.Body, c.base+"/checkout/renew?") {
+				t.Fatalf("the pay link follows the request's Host:\n%s", m.Body)
+			}
+		}
+		if n := len(c.renewalMails("alice@example.com")); n != 1 {
+			t.Fatalf("%d pay-link mails to alice, want the change's", n)
+		}
 	})
 }
 
