@@ -127,10 +127,8 @@ func effect(q planchange.Quote) string {
 	return fmt.Sprintf("The line changes now (%s); nothing is charged now, and %s.", what, rec)
 }
 
-// fmtMinor writes an amount as 12.99 EUR (minor units of two digits; the console formats it per locale).
-func fmtMinor(m money.Money) string {
-	return fmt.Sprintf("%d.%02d %s", m.Amount/100, m.Amount%100, m.Currency)
-}
+// fmtMinor writes an amount as 12.99 EUR, in its currency's digits (the console formats it per locale).
+func fmtMinor(m money.Money) string { return money.Format(m.Amount, m.Currency) + " " + m.Currency }
 
 func lineTerms(t planchange.Terms) *gen.AdminLineTerms {
 	r := &gen.AdminLineTerms{Pid: t.PID, Plan: t.Name, BillingCycle: t.BillingCycle, MaxConnections: t.MaxConnections}
