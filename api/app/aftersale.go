@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
@@ -30,6 +31,7 @@ type afterSale struct {
 	upsells    *upsell.Upsells
 	resellers  *reseller.Resellers
 	renewals   *renewal.Renewals
+	changes    *planchange.Changes
 	reminders  *renewal.Reminders
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
@@ -57,7 +59,11 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base}
 	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
 	renewer := renewal.New(a.store, a.Catalog, orders, mgr, reminders, cards, renewals, a.log, now)
+	changes := planchange.New(planchange.Deps{Store: a.store, Catalog: a.Catalog, Orders: orders, Prices: renewer, Renewals: renewer,
+		Mail:  planchange.Mail{Outbox: outbox, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base},
+		Lines: mgr, Audit: auditLog, Log: a.log, Wake: wake, Now: now})
 	return &afterSale{
+		changes:     changes,
 		outbox:      outbox,
 		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log, now),
 		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
@@ -81,7 +87,7 @@ func storeName(name string) string {
 
 // homes is the table of the order kinds' homes, the one place a kind is registered: each
 // fulfils its paid orders (plan and trial: new lines; upsell: more connections; reseller plan:
-// credits; renewal: the due date one cycle on), takes back what a fully refunded one gave, and
+// credits; renewal: the due date one cycle on; change: an operator's change of a line's terms), takes back what a fully refunded one gave, and
 // keeps its panel lines in step.
 func (s *afterSale) homes(plans provision.Plans) order.Homes {
 	return order.Homes{
@@ -90,6 +96,7 @@ func (s *afterSale) homes(plans provision.Plans) order.Homes {
 		order.KindUpsell:   s.upsells,
 		order.KindReseller: s.resellers,
 		order.KindRenewal:  s.renewals,
+		order.KindChange:   s.changes,
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/config"
 	"io"
 	"log/slog"
 	"net"
@@ -62,6 +63,9 @@ import (
 
 // Config is every setting of a shop. Each has a STREAMCART_* environment variable (see cmd).
 type Config struct {
+	// Settings lists every setting in force with its source, masked (config.Set.InForce): the
+	// console's Settings screen. nil: none listed.
+	Settings       func() []config.InForce
 	Addr           string
 	DB             string
 	CatalogFile    string // imported at start when set
@@ -422,7 +426,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
-		Renewals: after.renewals, PayLinks: a.payLinks,
+		Renewals: after.renewals, PayLinks: a.payLinks, Changes: after.changes,
 		Limiter:     a.limiter,
 		PayQuotes:   st,
 		PayProgress: progress,

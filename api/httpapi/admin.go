@@ -14,10 +14,12 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/revenue"
 	genadminaudit "github.com/streamcart/streamcart/gen/admin_audit"
 	genadmincatalog "github.com/streamcart/streamcart/gen/admin_catalog"
@@ -32,6 +34,7 @@ import (
 	genadminpromotions "github.com/streamcart/streamcart/gen/admin_promotions"
 	genadminservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
+	genadminsettings "github.com/streamcart/streamcart/gen/admin_settings"
 	genadminsummary "github.com/streamcart/streamcart/gen/admin_summary"
 	genadminwebhooks "github.com/streamcart/streamcart/gen/admin_webhooks"
 	adminauditsrv "github.com/streamcart/streamcart/gen/http/admin_audit/server"
@@ -47,6 +50,7 @@ import (
 	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
 	adminservicessrv "github.com/streamcart/streamcart/gen/http/admin_services/server"
 	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
+	adminsettingssrv "github.com/streamcart/streamcart/gen/http/admin_settings/server"
 	adminsummarysrv "github.com/streamcart/streamcart/gen/http/admin_summary/server"
 	adminwebhookssrv "github.com/streamcart/streamcart/gen/http/admin_webhooks/server"
 )
@@ -95,6 +99,10 @@ type Admin struct {
 	Subscriptions *console.Subscriptions
 	// Panel is the line drift and the credit balance (nil: none recorded, no balance).
 	Panel PanelAdmin
+	// Changes changes lines' plans, cycles, connections and due dates (nil: none).
+	Changes *planchange.Changes
+	// Settings are the settings in force, masked (nil: none listed).
+	Settings func() []config.InForce
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.
@@ -202,6 +210,11 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 		e := genadminpayments.NewEndpoints(adminPayments{a})
 		e.Use(hide)
 		adminpaymentssrv.Mount(mux, adminpaymentssrv.New(e, mux, emptyAsObject(dec), enc, errh, formatError))
+	}
+	{
+		e := genadminsettings.NewEndpoints(adminSettings{a})
+		e.Use(hide)
+		adminsettingssrv.Mount(mux, adminsettingssrv.New(e, mux, dec, enc, errh, formatError))
 	}
 	{
 		e := genadminoperators.NewEndpoints(adminOperators{a})

@@ -27,6 +27,7 @@ import (
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
@@ -90,6 +91,8 @@ type Deps struct {
 	Resellers  *reseller.Resellers
 	Affiliates *affiliate.Affiliates
 	Renewals   *renewal.Renewals
+	// Changes are the operators' changes of lines; their charge-now invoices open on the pay page.
+	Changes *planchange.Changes
 	// PayLinks checks the tokens of renewal pay links (GET/POST /invoices/{id}?t=…).
 	PayLinks *paylink.Signer
 
@@ -161,8 +164,12 @@ func New(d Deps) http.Handler {
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
+	var changes changeReader // a nil *planchange.Changes is no reader
+	if d.Changes != nil {
+		changes = d.Changes
+	}
 	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now),
-		receipts{accounts: d.Accounts, orders: d.Orders, notes: d.CreditNotes, links: d.PayLinks, catalog: d.Catalog, geo: d.Geo}))
+		receipts{accounts: d.Accounts, orders: d.Orders, notes: d.CreditNotes, links: d.PayLinks, catalog: d.Catalog, geo: d.Geo}, changes))
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 

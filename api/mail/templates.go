@@ -32,11 +32,15 @@ const (
 	// KindTrialEnding is sent a day before a free trial ends: continue with a paid plan, linking
 	// to the storefront's services view.
 	KindTrialEnding Kind = "trial-ending"
+
+	// KindLineChange is sent when an operator changed a line with charge now: the difference to
+	// pay for the rest of the period, with the pay link of its invoice.
+	KindLineChange Kind = "line-change"
 )
 
 // Kinds are every message, in the order the preview lists them.
 var Kinds = []Kind{KindSigninLink, KindOrderReceived, KindLineReady,
-	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindTrialEnding}
+	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindTrialEnding, KindLineChange}
 
 // Data is what a message is about; a kind uses only some fields.
 type Data struct {
@@ -110,6 +114,12 @@ var layouts = map[Kind]layout{
 	KindRenewalOverdue: {
 		subject: func(t Texts) string { return t.OverdueSubject },
 		before:  func(t Texts) []string { return []string{t.OverdueIntro, t.OverdueWarning} },
+		button:  func(t Texts) string { return t.RenewalButton },
+		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
+	},
+	KindLineChange: {
+		subject: func(t Texts) string { return t.ChangeSubject },
+		before:  func(t Texts) []string { return []string{t.ChangeIntro, t.ChangeNext} },
 		button:  func(t Texts) string { return t.RenewalButton },
 		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
 	},

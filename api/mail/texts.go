@@ -50,6 +50,11 @@ type Texts struct {
 	TrialEndingNext    string
 	TrialEndingButton  string
 
+	// The change mails: an operator changed the subscription, the difference is to pay.
+	ChangeSubject string
+	ChangeIntro   string
+	ChangeNext    string
+
 	// DateLayout writes a date with {day}, {month} (a name of Months) and {year}.
 	DateLayout string
 	Months     [12]string
@@ -109,6 +114,10 @@ var english = Texts{
 	TrialEndingNext:    "Choose a plan on your services page: your line, user name and password stay the same.",
 	TrialEndingButton:  "Continue with a paid plan",
 
+	ChangeSubject: "Your {store} subscription change: {total} to pay",
+	ChangeIntro:   "We have prepared the change of your subscription you asked for. It costs {total} for the rest of the current period, up to {due}.",
+	ChangeNext:    "Pay it and the change applies at once, with the same user name and password.",
+
 	DateLayout: "{day} {month} {year}",
 	Months:     [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
 }
@@ -155,6 +164,10 @@ var german = Texts{
 	TrialEndingIntro:   "Ihr kostenloser Test endet am {due}. Wechseln Sie zu einem bezahlten Tarif, um ohne Unterbrechung weiterzuschauen.",
 	TrialEndingNext:    "Wählen Sie einen Tarif auf Ihrer Seite mit den Diensten: Zugang, Benutzername und Passwort bleiben gleich.",
 	TrialEndingButton:  "Mit einem bezahlten Tarif weitermachen",
+
+	ChangeSubject: "Änderung Ihres {store}-Abonnements: {total} zu bezahlen",
+	ChangeIntro:   "Wir haben die gewünschte Änderung Ihres Abonnements vorbereitet. Sie kostet {total} für den Rest des laufenden Zeitraums, bis zum {due}.",
+	ChangeNext:    "Sobald Sie bezahlt haben, gilt die Änderung sofort, mit demselben Benutzernamen und Passwort.",
 
 	DateLayout: "{day}. {month} {year}",
 	Months:     [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
@@ -203,6 +216,10 @@ var spanish = Texts{
 	TrialEndingNext:    "Elige un plan en la página de tus servicios: tu línea, tu usuario y tu contraseña no cambian.",
 	TrialEndingButton:  "Continuar con un plan de pago",
 
+	ChangeSubject: "Cambio de tu suscripción a {store}: {total} por pagar",
+	ChangeIntro:   "Hemos preparado el cambio de tu suscripción que pediste. Cuesta {total} por el resto del periodo actual, hasta el {due}.",
+	ChangeNext:    "Págalo y el cambio se aplica de inmediato, con el mismo usuario y contraseña.",
+
 	DateLayout: "{day} de {month} de {year}",
 	Months:     [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
 }
@@ -250,6 +267,10 @@ var dutch = Texts{
 	TrialEndingNext:    "Kies een abonnement op de pagina met je diensten: je lijn, gebruikersnaam en wachtwoord blijven hetzelfde.",
 	TrialEndingButton:  "Verder met een betaald abonnement",
 
+	ChangeSubject: "Wijziging van je {store}-abonnement: {total} te betalen",
+	ChangeIntro:   "We hebben de gevraagde wijziging van je abonnement klaargezet. Die kost {total} voor de rest van de huidige periode, tot {due}.",
+	ChangeNext:    "Betaal en de wijziging gaat meteen in, met dezelfde gebruikersnaam en hetzelfde wachtwoord.",
+
 	DateLayout: "{day} {month} {year}",
 	Months:     [12]string{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
 }
@@ -296,6 +317,10 @@ var portuguese = Texts{
 	TrialEndingIntro:   "O seu período experimental gratuito termina a {due}. Continue com um plano pago para ver sem interrupções.",
 	TrialEndingNext:    "Escolha um plano na página dos seus serviços: a sua linha, o nome de utilizador e a palavra-passe mantêm-se.",
 	TrialEndingButton:  "Continuar com um plano pago",
+
+	ChangeSubject: "Alteração da sua subscrição {store}: {total} a pagar",
+	ChangeIntro:   "Preparámos a alteração da sua subscrição que pediu. Custa {total} pelo resto do período atual, até {due}.",
+	ChangeNext:    "Pague e a alteração aplica-se de imediato, com o mesmo nome de utilizador e palavra-passe.",
 
 	DateLayout: "{day} de {month} de {year}",
 	Months:     [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},

@@ -70,6 +70,9 @@ const (
 	KindReseller Kind = "reseller"
 	// KindRenewal is the next billing period of an active service (package renewal).
 	KindRenewal Kind = "renewal"
+	// KindChange is the prorated difference of an operator's change of a line's plan, cycle,
+	// connections or due date, charged now (package planchange).
+	KindChange Kind = "change"
 )
 
 // Order is one purchase. Owner is the client; SessionID is the session that bought it, which

@@ -26,6 +26,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
@@ -134,6 +135,7 @@ type AfterSale interface {
 	mail.Store
 	audit.Store
 	upsell.Store
+	planchange.Store
 	reseller.Store
 	reseller.LedgerStore
 	renewal.Store

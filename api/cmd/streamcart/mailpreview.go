@@ -80,7 +80,7 @@ func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 	case mail.KindOrderReceived:
 		d.Link = page("waiting", url.Values{"order": {d.OrderID}})
 		d.Receipt, d.Invoice = strings.TrimRight(base, "/")+"/checkout/api/invoices/inv_7QxS4mPz.pdf?t=sample-token", "SC-2026-000042"
-	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue:
+	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue, mail.KindLineChange:
 		d.Link = paylink.URL(base, locale, "inv_7QxS4mPz", "sample-token")
 	case mail.KindTrialEnding:
 		d.Link = page("", url.Values{"view": {"services"}})

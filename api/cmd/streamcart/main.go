@@ -336,6 +336,7 @@ func shopConfig(s *config.Set, args []string) (app.Config, error) {
 	if rest := s.Args(); len(rest) > 0 {
 		cfg.CatalogFile = rest[0]
 	}
+	cfg.Settings = s.InForce
 	// OpenTelemetry's own variable, as every OTLP exporter reads it (docs/operations.md#traces).
 	cfg.OTLPEndpoint = os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	if s.Setting("trust-proxy").Given() && s.Setting("trusted-proxies").Given() {

@@ -19,6 +19,7 @@ import { OrderDetail } from './screens/OrderDetail';
 import { HeldOrders, Orders } from './screens/Orders';
 import { Promotions } from './screens/Promotions';
 import { Setup } from './screens/Setup';
+import { Settings } from './screens/Settings';
 import { Subscriptions } from './screens/Subscriptions';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
@@ -39,6 +40,7 @@ export const NAV = [
   ['promotions', () => t.navPromotions],
   ['audit', () => t.navAudit],
   ['operators', () => t.navOperators],
+  ['settings', () => t.navSettings],
 ] as const;
 
 /** screen picks the title and the content of a signed-in route. */
@@ -71,6 +73,7 @@ function screen(route: Route): { title: string; body: ReactNode; section: string
     promotions: <Promotions />,
     audit: <Audit />,
     operators: <Operators />,
+    settings: <Settings />,
   };
   return { title: nav[1](), body: bodies[first], section: first };
 }

@@ -27,6 +27,7 @@ export type Query = Record<string, string | number | undefined>;
 interface CallOptions {
   query?: Query;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** query builds ?a=1&b=2 from the non-empty values. */
@@ -37,6 +38,17 @@ export function query(q: Query = {}): string {
   }
   const text = p.toString();
   return text ? `?${text}` : '';
+}
+
+/** ChangeBody is a change of a line's terms; absent fields keep the line's. */
+export interface ChangeBody {
+  pid?: number;
+  billingCycle?: string;
+  maxConnections?: number;
+  nextDueDate?: string;
+  charge: s.Charge;
+  reason: string;
+  preview?: boolean;
 }
 
 export interface ApiOptions {
@@ -53,9 +65,9 @@ export function createApi(opts: ApiOptions = {}) {
     method: string,
     path: string,
     schema: T,
-    { query: q, body }: CallOptions = {},
+    { query: q, body, headers: extra }: CallOptions = {},
   ): Promise<T extends v.GenericSchema ? v.InferOutput<T> : void> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...extra };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = csrf;
     let res: Response;
@@ -150,6 +162,12 @@ export function createApi(opts: ApiOptions = {}) {
       renewalLink: (id: string) => call('POST', `/services/${enc(id)}/renewal-link`, s.RenewalLinkSchema),
       act: (id: string, action: 'suspend' | 'unsuspend' | 'terminate') => call('POST', `/services/${enc(id)}/${action}`, s.LineSchema),
       extend: (id: string, days: number) => call('POST', `/services/${enc(id)}/extend`, s.LineSchema, { body: { days } }),
+      /** change changes a line's terms (preview: says what it would do); key makes it once (Idempotency-Key). */
+      change: (id: string, body: ChangeBody, key?: string) =>
+        call('POST', `/services/${enc(id)}/change`, s.LineChangeSchema, { body, headers: key ? { 'Idempotency-Key': key } : {} }),
+    },
+    settings: {
+      list: () => call('GET', '/settings', s.SettingListSchema),
     },
     mail: {
       list: (q: Query) => call('GET', '/mail', s.MailListSchema, { query: q }),

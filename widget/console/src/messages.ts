@@ -379,6 +379,74 @@ const en = {
   autoRenewResumed: (id: string) => `Auto-renew of ${id} resumed.`,
   renewalLinkSent: (to: string, invoice: string) => `Pay link of invoice ${invoice} mailed to ${to}.`,
 
+  // Changing a line's terms, and the panel actions, each in a dialog naming its effect.
+  changeLine: 'Change…',
+  changeLineWhere: (id: string) => `(line ${id})`,
+  changeTitle: (id: string) => `Change line ${id}`,
+  changeIntro: (plan: string, cycle: string, conns: number, due: string) =>
+    `Now: ${plan}, ${cycle}, ${conns} ${conns === 1 ? 'connection' : 'connections'}, due ${due}. Change any of these, then preview what it costs.`,
+  changePidLabel: 'Plan (product id)',
+  changeCycleLabel: 'Billing cycle',
+  changeConnectionsLabel: 'Connections',
+  changeDueLabel: 'Next due date',
+  changeChargeLegend: 'Charge',
+  chargeNow: 'Now: mail the buyer a pay link for the rest of the period; the line changes once paid',
+  chargeNextRenewal: 'From the next renewal: the line changes now, the new price from the next period',
+  chargeFree: 'Free: the line changes now, nobody pays for it',
+  chargeOwnerOnly: '(owner only)',
+  changeReasonLabel: 'Reason (for the audit log)',
+  changePreview: 'Preview',
+  changePreviewHeading: 'What this change does',
+  changeAmountNow: 'Charged now',
+  changeDaysLeft: (left: number, period: number) => `${left} of ${period} days left in the period`,
+  changeRecurring: 'Each period',
+  changeRecurringFromTo: (from: string, to: string) => `${from} now, ${to} from the next renewal`,
+  changeEffect: (charge: string, amount: string, email: string, to: string) =>
+    charge === 'now'
+      ? `${email} is mailed a pay link for ${amount}; once paid the line becomes ${to}.`
+      : charge === 'free'
+        ? `The line becomes ${to} now, free of charge.`
+        : `The line becomes ${to} now; the new price applies from the next renewal.`,
+  changeTerms: (plan: string, cycle: string, conns: number, due: string) =>
+    `${plan}, ${cycle}, ${conns} ${conns === 1 ? 'connection' : 'connections'}, due ${due}`,
+  changePreviewFirst: 'Preview the change to see its cost before confirming.',
+  changePreviewStale: 'The form changed since the preview: preview again.',
+  confirmChange: (charge: string, amount: string) =>
+    charge === 'now'
+      ? `Confirm: mail a pay link for ${amount}`
+      : charge === 'free'
+        ? 'Confirm: change free'
+        : 'Confirm: change from the next renewal',
+  changeDone: (id: string, charge: string, sentTo: string) =>
+    charge === 'now' ? `Pay link for the change of ${id} mailed to ${sentTo}.` : `Line ${id} changed.`,
+  cancel: 'Cancel',
+  suspendTitle: (id: string) => `Suspend line ${id}?`,
+  suspendEffect: (email: string) =>
+    `The line is switched off on the panel at once: ${email} cannot watch until it is unsuspended. Its due date does not move.`,
+  confirmSuspend: 'Confirm: suspend',
+  unsuspendTitle: (id: string) => `Unsuspend line ${id}?`,
+  unsuspendEffect: (email: string) => `The line is switched on again on the panel: ${email} can watch again.`,
+  confirmUnsuspend: 'Confirm: unsuspend',
+  extendTitle: (id: string) => `Extend line ${id}?`,
+  extendEffect: (due: string) => `The line’s expiry and its next due date (${due || '—'}) move on by the days below, free of charge.`,
+  extendDays: 'Days',
+  confirmExtend: (days: number) => `Confirm: ${days} ${days === 1 ? 'day' : 'days'} more, free`,
+  terminateTitle: (id: string) => `Terminate line ${id}?`,
+  terminateEffect: (email: string) =>
+    `The line is deleted from the panel for good: ${email} loses it, with its user name and password. This cannot be undone.`,
+
+  navSettings: 'Settings',
+  settingsIntro:
+    'Every setting in force on this replica and where it comes from. Secrets are masked; change them in the environment and restart.',
+  settingsCaption: 'Settings in force',
+  colSetting: 'Setting',
+  colVariable: 'Variable',
+  colFlag: 'Flag',
+  colSource: 'Source',
+  colMeaning: 'Meaning',
+  sources: { default: 'default', environment: 'environment', flag: 'flag' },
+  secretNote: '(secret)',
+
   statuses: {
     pending: 'pending',
     stored: 'stored, not sent',
@@ -422,6 +490,10 @@ const en = {
     bad_request: 'The request was refused as malformed.',
     invalid_catalog: 'The catalog does not pass validation; nothing was changed.',
     reference_required: 'Give the reference of the refund you made by hand.',
+    invalid_change: 'This change cannot be made as asked.',
+    nothing_to_charge: 'This change costs nothing more over the rest of the period: charge it from the next renewal, or give it free.',
+    nothing_to_change: 'The line has these terms already.',
+    change_pending: 'This line has a change waiting for the buyer’s payment.',
     network: 'The shop cannot be reached. Check the connection and try again.',
     malformed: 'The shop answered something the console does not understand.',
   },

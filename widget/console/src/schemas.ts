@@ -92,6 +92,43 @@ export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
 export const SubscriptionListSchema = v.object({ services: v.array(SubscriptionSchema), nextCursor: v.string() });
 export const RenewalLinkSchema = v.object({ sentTo: v.string(), invoiceId: v.string() });
 
+export const CHARGES = ['now', 'next-renewal', 'free'] as const;
+export type Charge = (typeof CHARGES)[number];
+const TermsSchema = v.object({ pid: int, plan: v.string(), billingCycle: v.string(), maxConnections: int, nextDueDate: v.string() });
+/** LineChangeSchema is POST /admin/services/{id}/change's answer, a preview's too. */
+export const LineChangeSchema = v.object({
+  changeId: v.string(),
+  serviceId: v.string(),
+  charge: v.picklist(CHARGES),
+  preview: v.boolean(),
+  applied: v.boolean(),
+  from: TermsSchema,
+  to: TermsSchema,
+  amount: MoneySchema,
+  daysLeft: int,
+  periodDays: int,
+  recurringAmount: MoneySchema,
+  newRecurringAmount: MoneySchema,
+  effect: v.string(),
+  orderId: v.string(),
+  invoiceId: v.string(),
+  sentTo: v.string(),
+});
+export type LineChange = v.InferOutput<typeof LineChangeSchema>;
+
+export const SETTING_SOURCES = ['default', 'environment', 'flag'] as const;
+export const SettingSchema = v.object({
+  name: v.string(),
+  env: v.string(),
+  flag: v.string(),
+  value: v.string(),
+  source: v.picklist(SETTING_SOURCES),
+  secret: v.boolean(),
+  description: v.string(),
+});
+export type Setting = v.InferOutput<typeof SettingSchema>;
+export const SettingListSchema = v.object({ settings: v.array(SettingSchema) });
+
 export const TimelineEventSchema = v.object({
   at: v.string(),
   kind: v.string(),

@@ -64,7 +64,7 @@ func BuildRejectPayload(adminOrderActionsRejectBody string, adminOrderActionsRej
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRejectBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"b9r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"v57\"\n   }'")
 		}
 		if body.Reason != nil {
 			if utf8.RuneCountInString(*body.Reason) > 500 {
@@ -121,7 +121,7 @@ func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRef
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRefundBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 4340849285548530505,\n      \"keepLine\": false,\n      \"reason\": \"xqu\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 3787260421254708509,\n      \"keepLine\": true,\n      \"reason\": \"33\"\n   }'")
 		}
 		if body.Amount != nil {
 			if *body.Amount < 1 {

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         3391278555398540389,\n         4899571360387347207,\n         6674279786066694552\n      ],\n      \"code\": \"ley\",\n      \"expirationDate\": \"ox8\",\n      \"maxUses\": 4306524463668623362,\n      \"recurring\": true,\n      \"startDate\": \"aen\",\n      \"type\": \"Percentage\",\n      \"value\": \"bo\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         8727198232952495145\n      ],\n      \"code\": \"a\",\n      \"expirationDate\": \"rb9\",\n      \"maxUses\": 3019249514130760586,\n      \"recurring\": true,\n      \"startDate\": \"clo\",\n      \"type\": \"Percentage\",\n      \"value\": \"bwk\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"mrm\",\n      \"maxUses\": 2526838764081060864,\n      \"startDate\": \"o0r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"8rs\",\n      \"maxUses\": 6623194731098379079,\n      \"startDate\": \"5rh\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -26,6 +26,7 @@ import (
 	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
 	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
+	adminsettingsc "github.com/streamcart/streamcart/gen/http/admin_settings/client"
 	adminsummaryc "github.com/streamcart/streamcart/gen/http/admin_summary/client"
 	adminwebhooksc "github.com/streamcart/streamcart/gen/http/admin_webhooks/client"
 	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
@@ -55,12 +56,13 @@ func UsageCommands() []string {
 		"admin-operators (list|invite|disable)",
 		"admin-panel (drift|credits)",
 		"admin-promotions (list|create|update)",
+		"admin-settings list",
 		"admin-webhooks list",
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-payments (list|refund|accept)",
-		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|terminate)",
+		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|change|terminate)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
@@ -79,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"vu6\" --action \"lf8\" --target \"vii\" --ip \"230\" --limit 479 --cursor \"xop\" --session \"ego\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"fa3\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 49 --session \"sfd\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"spo\" --q \"o27\" --limit 57 --cursor \"umi\" --session \"s0r\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"5vz\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"006\" --action \"id8\" --target \"bed\" --ip \"y7g\" --limit 80 --cursor \"wmj\" --session \"325\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"bt9\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 474 --session \"23s\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"4yn\" --q \"c66\" --limit 149 --cursor \"v5m\" --session \"had\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"3gx\"" + "\n" +
 		""
 }
 
@@ -196,6 +198,11 @@ func ParseEndpoint(
 		adminPromotionsUpdateCodeFlag      = adminPromotionsUpdateFlags.String("code", "REQUIRED", "")
 		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
 		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
+
+		adminSettingsFlags = flag.NewFlagSet("admin-settings", flag.ContinueOnError)
+
+		adminSettingsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminSettingsListSessionFlag = adminSettingsListFlags.String("session", "", "")
 
 		adminWebhooksFlags = flag.NewFlagSet("admin-webhooks", flag.ContinueOnError)
 
@@ -323,6 +330,13 @@ func ParseEndpoint(
 		adminServicesExtendIDFlag        = adminServicesExtendFlags.String("id", "REQUIRED", "The service id")
 		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
 		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
+
+		adminServicesChangeFlags              = flag.NewFlagSet("change", flag.ExitOnError)
+		adminServicesChangeBodyFlag           = adminServicesChangeFlags.String("body", "REQUIRED", "")
+		adminServicesChangeIDFlag             = adminServicesChangeFlags.String("id", "REQUIRED", "The service id")
+		adminServicesChangeCsrfTokenFlag      = adminServicesChangeFlags.String("csrf-token", "", "")
+		adminServicesChangeIdempotencyKeyFlag = adminServicesChangeFlags.String("idempotency-key", "", "")
+		adminServicesChangeSessionFlag        = adminServicesChangeFlags.String("session", "", "")
 
 		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
 		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
@@ -588,6 +602,9 @@ func ParseEndpoint(
 	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
 	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
 
+	adminSettingsFlags.Usage = adminSettingsUsage
+	adminSettingsListFlags.Usage = adminSettingsListUsage
+
 	adminWebhooksFlags.Usage = adminWebhooksUsage
 	adminWebhooksListFlags.Usage = adminWebhooksListUsage
 
@@ -620,6 +637,7 @@ func ParseEndpoint(
 	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
 	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
 	adminServicesExtendFlags.Usage = adminServicesExtendUsage
+	adminServicesChangeFlags.Usage = adminServicesChangeUsage
 	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
 
 	adminSummaryFlags.Usage = adminSummaryUsage
@@ -724,6 +742,8 @@ func ParseEndpoint(
 			svcf = adminPanelFlags
 		case "admin-promotions":
 			svcf = adminPromotionsFlags
+		case "admin-settings":
+			svcf = adminSettingsFlags
 		case "admin-webhooks":
 			svcf = adminWebhooksFlags
 		case "affiliates":
@@ -859,6 +879,13 @@ func ParseEndpoint(
 
 			}
 
+		case "admin-settings":
+			switch epn {
+			case "list":
+				epf = adminSettingsListFlags
+
+			}
+
 		case "admin-webhooks":
 			switch epn {
 			case "list":
@@ -943,6 +970,9 @@ func ParseEndpoint(
 
 			case "extend":
 				epf = adminServicesExtendFlags
+
+			case "change":
+				epf = adminServicesChangeFlags
 
 			case "terminate":
 				epf = adminServicesTerminateFlags
@@ -1244,6 +1274,13 @@ func ParseEndpoint(
 				endpoint = c.Update()
 				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
 			}
+		case "admin-settings":
+			c := adminsettingsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminsettingsc.BuildListPayload(*adminSettingsListSessionFlag)
+			}
 		case "admin-webhooks":
 			c := adminwebhooksc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1330,6 +1367,9 @@ func ParseEndpoint(
 			case "extend":
 				endpoint = c.Extend()
 				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
+			case "change":
+				endpoint = c.Change()
+				data, err = adminservicesc.BuildChangePayload(*adminServicesChangeBodyFlag, *adminServicesChangeIDFlag, *adminServicesChangeCsrfTokenFlag, *adminServicesChangeIdempotencyKeyFlag, *adminServicesChangeSessionFlag)
 			case "terminate":
 				endpoint = c.Terminate()
 				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
@@ -1572,7 +1612,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"vu6\" --action \"lf8\" --target \"vii\" --ip \"230\" --limit 479 --cursor \"xop\" --session \"ego\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"006\" --action \"id8\" --target \"bed\" --ip \"y7g\" --limit 80 --cursor \"wmj\" --session \"325\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1604,7 +1644,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fa3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"bt9\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1626,7 +1666,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"5j3\",\n      \"source\": \"mm5\"\n   }' --csrf-token \"Earum explicabo.\" --session \"e3x\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"cxr\",\n      \"source\": \"i67\"\n   }' --csrf-token \"Laudantium ea molestias rerum placeat accusamus aut.\" --session \"g7d\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1644,7 +1684,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"koo\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"vob\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1664,7 +1704,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 6027507566541754474 --session \"rtc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 469230641231366908 --session \"9nb\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1699,7 +1739,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 49 --session \"sfd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 474 --session \"23s\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1721,7 +1761,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5927811485182204275 --csrf-token \"Laudantium ea molestias rerum placeat accusamus aut.\" --session \"g7d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5249280290174011218 --csrf-token \"Dolor ut consequatur doloremque voluptas.\" --session \"51i\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1743,7 +1783,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 8370195173684305976 --csrf-token \"Et et dolores consequatur.\" --session \"sbu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 4641906340894240833 --csrf-token \"Illo et et.\" --session \"i15\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1781,7 +1821,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"spo\" --q \"o27\" --limit 57 --cursor \"umi\" --session \"s0r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"4yn\" --q \"c66\" --limit 149 --cursor \"v5m\" --session \"had\"")
 }
 
 func adminMailResendUsage() {
@@ -1803,7 +1843,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7190471929297191769 --csrf-token \"Mollitia et consectetur qui nam.\" --session \"bnv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 8386771427373798036 --csrf-token \"Expedita omnis enim exercitationem quis magnam.\" --session \"nxq\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1834,7 +1874,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"5vz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"3gx\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1856,7 +1896,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"sa3\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Aliquid quod qui earum sapiente cumque.\" --session \"fcj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"ihl\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Beatae dolorem voluptates voluptate vitae molestias.\" --session \"o6a\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1878,7 +1918,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"xq8\" --csrf-token \"Et officiis quis culpa.\" --session \"l8i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ok7\" --csrf-token \"Necessitatibus fugit et praesentium exercitationem omnis omnis.\" --session \"k15\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -1912,7 +1952,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 446 --cursor \"lv5\" --session \"r81\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 460 --cursor \"ks2\" --session \"7v5\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -1930,7 +1970,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"elb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"rcl\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1961,7 +2001,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"rnj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"muy\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1983,7 +2023,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3391278555398540389,\n         4899571360387347207,\n         6674279786066694552\n      ],\n      \"code\": \"ley\",\n      \"expirationDate\": \"ox8\",\n      \"maxUses\": 4306524463668623362,\n      \"recurring\": true,\n      \"startDate\": \"aen\",\n      \"type\": \"Percentage\",\n      \"value\": \"bo\"\n   }' --csrf-token \"Est commodi et aut eligendi.\" --session \"3iy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         8727198232952495145\n      ],\n      \"code\": \"a\",\n      \"expirationDate\": \"rb9\",\n      \"maxUses\": 3019249514130760586,\n      \"recurring\": true,\n      \"startDate\": \"clo\",\n      \"type\": \"Percentage\",\n      \"value\": \"bwk\"\n   }' --csrf-token \"Assumenda hic.\" --session \"6rc\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2007,7 +2047,36 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"mrm\",\n      \"maxUses\": 2526838764081060864,\n      \"startDate\": \"o0r\"\n   }' --code \"83m\" --csrf-token \"Dolorum facere at consequatur aliquam facere.\" --session \"hq3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"8rs\",\n      \"maxUses\": 6623194731098379079,\n      \"startDate\": \"5rh\"\n   }' --code \"4hy\" --csrf-token \"Dolor quis ad exercitationem et et.\" --session \"k29\"")
+}
+
+// adminSettingsUsage displays the usage of the admin-settings command and its
+// subcommands.
+func adminSettingsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's Settings screen: every setting of the running shop, read only (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-settings COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Every setting in force on this replica, in the order `+"`"+`streamcart settings`+"`"+` lists them, with its source (default, environment, flag); secrets masked.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-settings COMMAND --help\n", os.Args[0])
+}
+func adminSettingsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-settings list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every setting in force on this replica, in the order `+"`"+`streamcart settings`+"`"+` lists them, with its source (default, environment, flag); secrets masked.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"2t2\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2044,7 +2113,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"ews\" --outcome \"1ma\" --limit 121 --cursor \"s9g\" --session \"vkm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"tk9\" --outcome \"c68\" --limit 71 --cursor \"s0u\" --session \"v7e\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2073,7 +2142,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"02o\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"1c6\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2109,7 +2178,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"5uj\" --limit 86 --session \"m22\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"1mz\" --limit 15 --session \"n1o\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2129,7 +2198,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"6pd\" --session \"15s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"izg\" --session \"au9\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2151,7 +2220,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"qfp\" --csrf-token \"Qui blanditiis aut dolor.\" --session \"lau\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"rxf\" --csrf-token \"Libero id ad eum rerum.\" --session \"lt7\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2173,7 +2242,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"9bb\" --csrf-token \"Eum eum officiis aut qui ducimus.\" --session \"ju5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"7my\" --csrf-token \"Ut dolore ut ex id.\" --session \"78h\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2209,7 +2278,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"6kv\" --csrf-token \"Omnis eligendi.\" --session \"7o9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"qu7\" --csrf-token \"Quia dolorum.\" --session \"4kf\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2233,7 +2302,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"b9r\"\n   }' --id \"f5c\" --csrf-token \"Ad eum.\" --session \"olt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"v57\"\n   }' --id \"si2\" --csrf-token \"Accusantium aut qui omnis aut quos.\" --session \"uim\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2257,7 +2326,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 4340849285548530505,\n      \"keepLine\": false,\n      \"reason\": \"xqu\"\n   }' --id \"lyj\" --csrf-token \"Nemo quasi fugiat adipisci voluptatem quam.\" --session \"0q7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3787260421254708509,\n      \"keepLine\": true,\n      \"reason\": \"33\"\n   }' --id \"t4r\" --csrf-token \"Ut atque quidem fugiat possimus placeat.\" --session \"gjr\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2277,7 +2346,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"rvy\" --session \"6w1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"jqm\" --session \"ngm\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2312,7 +2381,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 153 --session \"sei\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 16 --session \"psp\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2336,7 +2405,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"ggq\"\n   }' --id \"a69\" --csrf-token \"Tempora omnis consequatur in.\" --session \"odn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"05x\"\n   }' --id \"cdz\" --csrf-token \"Sapiente ut ea dolorem fugit.\" --session \"0iw\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2358,13 +2427,13 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"e7r\" --csrf-token \"Omnis sed omnis voluptatem reiciendis impedit et.\" --session \"q2w\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"apy\" --csrf-token \"Et explicabo.\" --session \"wij\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
 // subcommands.
 func adminServicesUsage() {
-	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
+	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); a change of plan, cycle, connections or due date (owner; support with charge next-renewal); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    list: Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
@@ -2375,6 +2444,7 @@ func adminServicesUsage() {
 	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
 	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
 	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+	fmt.Fprintln(os.Stderr, `    change: Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2409,7 +2479,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"szy\" --q \"y06\" --due-within \"q8f\" --auto-renew true --pid 6927060884541968441 --limit 198 --cursor \"1hi\" --session \"gvh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"q2w\" --q \"j4l\" --due-within \"jag\" --auto-renew true --pid 8251414441417385193 --limit 37 --cursor \"x81\" --session \"2po\"")
 }
 
 func adminServicesExportUsage() {
@@ -2437,7 +2507,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"3wp\" --q \"r7t\" --due-within \"v3h\" --auto-renew true --pid 8482607184181938369 --session \"7qi\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"bmd\" --q \"srq\" --due-within \"rsw\" --auto-renew false --pid 1442530337236088509 --session \"ean\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2459,7 +2529,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"jag\" --csrf-token \"Et alias.\" --session \"x81\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"f8g\" --csrf-token \"Omnis quia eligendi a nobis nostrum.\" --session \"amb\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2481,7 +2551,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"lz2\" --csrf-token \"Odio consectetur aut voluptatem impedit.\" --session \"2kg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"flu\" --csrf-token \"Nulla et consequatur repellendus temporibus cum sit.\" --session \"cau\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2503,7 +2573,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"8qb\" --csrf-token \"Explicabo corporis voluptas molestiae et.\" --session \"n3c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"5zm\" --csrf-token \"Repudiandae consequatur qui ea dolor.\" --session \"y49\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2525,7 +2595,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"945\" --csrf-token \"Perferendis mollitia adipisci et laudantium vel.\" --session \"zqm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"9bg\" --csrf-token \"Voluptas sint commodi enim eum.\" --session \"l6o\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2547,7 +2617,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"5op\" --csrf-token \"Qui excepturi sit accusantium vel quisquam placeat.\" --session \"7t4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"e7g\" --csrf-token \"Similique magni nisi.\" --session \"vzv\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2571,7 +2641,33 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1282\n   }' --id \"gk0\" --csrf-token \"Commodi enim eum praesentium aut asperiores aliquid.\" --session \"5i5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 2144\n   }' --id \"4qw\" --csrf-token \"Facere et corrupti in totam eaque.\" --session \"kv4\"")
+}
+
+func adminServicesChangeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services change", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"twq\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2578805865650010248,\n      \"nextDueDate\": \"4dm\",\n      \"pid\": 3329501588524282399,\n      \"preview\": false,\n      \"reason\": \"4q8\"\n   }' --id \"8zt\" --csrf-token \"Laborum quo.\" --idempotency-key \"2am\" --session \"v9k\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2593,7 +2689,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"4vz\" --csrf-token \"Velit ipsum ea dolorem suscipit ut.\" --session \"jlk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"bet\" --csrf-token \"Dolorem dolore.\" --session \"kss\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2624,7 +2720,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 182 --session \"pfa\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 234 --session \"tq4\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2660,7 +2756,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"lyH\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"rvR\" --locale \"de-de\"")
 }
 
 func catalogGetProductUsage() {
@@ -2682,7 +2778,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 2645238997325773664 --currency \"HFQ\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3172589607091012328 --currency \"AFt\" --locale \"nl-nl\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2702,7 +2798,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"fcN\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"fhb\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2740,7 +2836,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 8878728608394164257 --from \"Magnam nesciunt.\" --to \"Itaque reprehenderit atque in labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1090276198749515491 --from \"Aspernatur nihil.\" --to \"Dolore esse non nihil.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2776,7 +2872,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2837,7 +2933,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Hic excepturi quia.\" --t \"j8f\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Architecto nobis repellendus et.\" --t \"nqk\" --locale \"de-de\"")
 }
 
 func invoicesPdfUsage() {
@@ -2859,7 +2955,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"xya\" --t \"i6t\" --token \"Magnam non.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"gyx\" --t \"vx6\" --token \"Et a facilis sint velit voluptatem porro.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2881,7 +2977,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"hiy\" --t \"f1j\" --token \"Incidunt pariatur ut nobis ipsum sunt et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"5so\" --t \"e9a\" --token \"Eos qui necessitatibus dolor.\"")
 }
 
 func invoicesPayUsage() {
@@ -2905,7 +3001,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"11z\",\n      \"returnUrl\": \"qkf\"\n   }' --invoice-id \"Est explicabo maxime animi ut magni.\" --t \"g04\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"kfu\",\n      \"returnUrl\": \"hsc\"\n   }' --invoice-id \"Minus distinctio.\" --t \"8mm\" --locale \"en-gb\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2949,7 +3045,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"failed\" --q \"7qb\" --gateway \"5mk\" --from \"mxu\" --to \"mcz\" --limit 2 --cursor \"ema\" --session \"x5p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"provisioning\" --q \"feb\" --gateway \"r4p\" --from \"qmf\" --to \"058\" --limit 52 --cursor \"efw\" --session \"ca8\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2969,7 +3065,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"r0g\" --session \"sfy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"o9p\" --session \"dz2\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3000,7 +3096,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"sq2\" --pid 4360336893927969418")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ye\" --pid 5507809800240221044")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3035,7 +3131,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"cdw\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IpV\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 2,\n      \"gateway\": \"Id dolorem aut consequatur tenetur.\",\n      \"pid\": 2,\n      \"promoCode\": \"zlt\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"q03\"\n   }' --token \"Reprehenderit enim.\" --idempotency-key \"0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"4vu\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wrP\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 36,\n      \"gateway\": \"Eum velit.\",\n      \"pid\": 2,\n      \"promoCode\": \"ygw\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"9e0\"\n   }' --token \"Sit repellendus velit ut ab.\" --idempotency-key \"hu8\"")
 }
 
 func orderGetUsage() {
@@ -3055,7 +3151,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"In quos quibusdam labore dolorem reiciendis.\" --token \"Sit repellendus velit ut ab.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quaerat at error.\" --token \"Fugiat aut.\"")
 }
 
 func orderListUsage() {
@@ -3073,7 +3169,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Explicabo quo impedit voluptatem in.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Aspernatur aut.\"")
 }
 
 func orderCancelUsage() {
@@ -3093,7 +3189,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Ea qui et.\" --token \"Recusandae quis dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quia suscipit ut voluptatum deleniti id repellendus.\" --token \"Et nam sunt odio.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3121,7 +3217,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"DkJ\",\n      \"extraConnections\": 73,\n      \"pid\": 2,\n      \"promoCode\": \"alp\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fwv\",\n      \"extraConnections\": 97,\n      \"pid\": 2,\n      \"promoCode\": \"gvc\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3160,7 +3256,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Perspiciatis debitis omnis quisquam harum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dolore qui quisquam.\"")
 }
 
 func servicesGetUsage() {
@@ -3182,7 +3278,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Placeat laborum earum.\" --locale \"es-es\" --token \"Quia accusamus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Modi vero.\" --locale \"pt-pt\" --token \"Iusto voluptates voluptatum totam et velit cumque.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3204,7 +3300,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Quia laboriosam.\" --locale \"es-es\" --token \"Quia veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Neque debitis cum molestiae fugit eaque.\" --locale \"pt-pt\" --token \"Nam vero voluptatem.\"")
 }
 
 func servicesRestartUsage() {
@@ -3226,7 +3322,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Modi vero.\" --locale \"pt-pt\" --token \"Iusto voluptates voluptatum totam et velit cumque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Beatae sed odio autem enim.\" --locale \"pt-pt\" --token \"Repellat est illum odio reiciendis eveniet ratione.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3248,7 +3344,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Quae quisquam dolorem maxime sunt.\" --locale \"pt-pt\" --token \"Enim quidem aspernatur est et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Illum dolore excepturi sequi beatae aliquid mollitia.\" --locale \"es-es\" --token \"Rerum tenetur.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3272,7 +3368,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Voluptatem corrupti odit eligendi adipisci perspiciatis laborum.\" --locale \"en-gb\" --token \"Beatae sed odio autem enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Excepturi exercitationem quam ut eius voluptas.\" --locale \"de-de\" --token \"Aperiam molestiae delectus sapiente.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3296,7 +3392,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Ut eaque.\" --locale \"es-es\" --token \"Molestiae similique voluptatem corporis dignissimos illum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Facere voluptatem.\" --locale \"en-us\" --token \"Aut saepe ut dolores nostrum.\"")
 }
 
 func servicesRenewUsage() {
@@ -3320,7 +3416,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"ux3\",\n      \"pid\": 3916539551146867020,\n      \"returnUrl\": \"2nx\"\n   }' --service-id \"Reiciendis vero dolores doloremque.\" --locale \"en\" --token \"Illum ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"h2t\",\n      \"pid\": 1313849285849771673,\n      \"returnUrl\": \"hhi\"\n   }' --service-id \"Dolor qui corrupti eius assumenda.\" --locale \"en\" --token \"Ipsa voluptatem et nesciunt nesciunt omnis.\"")
 }
 
 func servicesCancelUsage() {
@@ -3342,7 +3438,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Quas reiciendis.\" --locale \"en-gb\" --token \"Incidunt voluptatem sint dolorum animi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Voluptatem id.\" --locale \"de-de\" --token \"Asperiores accusantium eveniet et dolor.\"")
 }
 
 func servicesResumeUsage() {
@@ -3364,7 +3460,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Tempora et velit rem.\" --locale \"en\" --token \"Eligendi sint sint expedita consequatur fuga.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Voluptatem praesentium id et voluptate.\" --locale \"nl-nl\" --token \"Dolorem quod.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3395,7 +3491,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Qui ad itaque vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Suscipit eos non ullam quidem autem sed.\"")
 }
 
 func resellersOrderUsage() {
@@ -3417,7 +3513,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"2b3\",\n      \"currency\": \"m4\",\n      \"existingReseller\": false,\n      \"gateway\": \"Eos perspiciatis iste sunt incidunt.\",\n      \"password\": \"gby\",\n      \"pid\": 8224945972220258464,\n      \"returnUrl\": \"et3\"\n   }' --token \"Rerum tempore quis vel iusto ut delectus.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"c8e\",\n      \"currency\": \"gcw\",\n      \"existingReseller\": true,\n      \"gateway\": \"Eum distinctio commodi numquam velit.\",\n      \"password\": \"99v\",\n      \"pid\": 8769299339854052285,\n      \"returnUrl\": \"xk1\"\n   }' --token \"Sit ab.\" --idempotency-key \"lqb\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3439,7 +3535,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Nam nostrum.\" --locale \"de-de\" --token \"Magnam voluptate consectetur eius iure temporibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Est nesciunt.\" --locale \"nl-nl\" --token \"Ea sit ab sapiente est et dolore.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3472,7 +3568,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"u9v\",\n      \"token\": \"bet\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"mke\",\n      \"token\": \"y8i\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3490,7 +3586,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"30h\",\n      \"token\": \"xxu\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"m9s\",\n      \"token\": \"9vz\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3508,7 +3604,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"nxo\",\n      \"otp\": \"ooc\",\n      \"password\": \"2z4\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"ws3\",\n      \"otp\": \"s9g\",\n      \"password\": \"man\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3526,7 +3622,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"4na\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"5cl\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3546,7 +3642,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Asperiores dicta reiciendis.\" --session \"z2y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Ut et cumque rerum doloribus reiciendis.\" --session \"aes\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3578,7 +3674,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"whj\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"c85\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3596,7 +3692,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Possimus accusamus magni soluta rem architecto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Perspiciatis quibusdam.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3614,7 +3710,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"oo9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"f7n\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3632,7 +3728,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"1e4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"eje\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3652,7 +3748,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"n7f\"\n   }' --token \"Quia officia voluptate dolores sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"370\"\n   }' --token \"Autem labore est est autem ut.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3686,7 +3782,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"f\" --locale \"en-gb\" --token \"Quidem autem sed provident qui reiciendis optio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"3\" --locale \"de-de\" --token \"Molestiae possimus.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3706,7 +3802,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"wiz\",\n      \"extraQuantity\": 7991634024566310555,\n      \"serviceId\": \"4qg\"\n   }' --token \"Quis quis pariatur dolor ipsum quaerat suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"9lv\",\n      \"extraQuantity\": 3883757405235461166,\n      \"serviceId\": \"kzy\"\n   }' --token \"Reprehenderit magni eaque et.\"")
 }
 
 func upsellOrderUsage() {
@@ -3728,5 +3824,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"y6n\",\n      \"extraQuantity\": 8575335583483669895,\n      \"gateway\": \"Iure excepturi ducimus quasi qui facilis.\",\n      \"returnUrl\": \"xo8\",\n      \"serviceId\": \"11r\"\n   }' --token \"Neque consequuntur nihil.\" --idempotency-key \"k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"pit\",\n      \"extraQuantity\": 3645578042863014581,\n      \"gateway\": \"Laudantium omnis.\",\n      \"returnUrl\": \"1h4\",\n      \"serviceId\": \"5zt\"\n   }' --token \"Repellat iure.\" --idempotency-key \"5z1\"")
 }
