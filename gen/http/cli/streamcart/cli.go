@@ -77,9 +77,9 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"0s2\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"dz2\" --action \"cy7\" --target \"jea\" --ip \"nuv\" --limit 202 --cursor \"tlf\" --session \"7vi\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"zg5\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
 		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
 		""
@@ -223,6 +223,7 @@ func ParseEndpoint(
 		adminOrderActionsFlags = flag.NewFlagSet("admin-order-actions", flag.ContinueOnError)
 
 		adminOrderActionsApproveFlags         = flag.NewFlagSet("approve", flag.ExitOnError)
+		adminOrderActionsApproveBodyFlag      = adminOrderActionsApproveFlags.String("body", "REQUIRED", "")
 		adminOrderActionsApproveIDFlag        = adminOrderActionsApproveFlags.String("id", "REQUIRED", "")
 		adminOrderActionsApproveCsrfTokenFlag = adminOrderActionsApproveFlags.String("csrf-token", "", "")
 		adminOrderActionsApproveSessionFlag   = adminOrderActionsApproveFlags.String("session", "", "")
@@ -233,11 +234,12 @@ func ParseEndpoint(
 		adminOrderActionsRejectCsrfTokenFlag = adminOrderActionsRejectFlags.String("csrf-token", "", "")
 		adminOrderActionsRejectSessionFlag   = adminOrderActionsRejectFlags.String("session", "", "")
 
-		adminOrderActionsRefundFlags         = flag.NewFlagSet("refund", flag.ExitOnError)
-		adminOrderActionsRefundBodyFlag      = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
-		adminOrderActionsRefundIDFlag        = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
-		adminOrderActionsRefundCsrfTokenFlag = adminOrderActionsRefundFlags.String("csrf-token", "", "")
-		adminOrderActionsRefundSessionFlag   = adminOrderActionsRefundFlags.String("session", "", "")
+		adminOrderActionsRefundFlags              = flag.NewFlagSet("refund", flag.ExitOnError)
+		adminOrderActionsRefundBodyFlag           = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
+		adminOrderActionsRefundIDFlag             = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
+		adminOrderActionsRefundCsrfTokenFlag      = adminOrderActionsRefundFlags.String("csrf-token", "", "")
+		adminOrderActionsRefundIdempotencyKeyFlag = adminOrderActionsRefundFlags.String("idempotency-key", "", "")
+		adminOrderActionsRefundSessionFlag        = adminOrderActionsRefundFlags.String("session", "", "")
 
 		adminOrderActionsRefundsFlags       = flag.NewFlagSet("refunds", flag.ExitOnError)
 		adminOrderActionsRefundsIDFlag      = adminOrderActionsRefundsFlags.String("id", "REQUIRED", "")
@@ -384,6 +386,7 @@ func ParseEndpoint(
 		adminOrdersListStatusFlag  = adminOrdersListFlags.String("status", "", "")
 		adminOrdersListQFlag       = adminOrdersListFlags.String("q", "", "")
 		adminOrdersListGatewayFlag = adminOrdersListFlags.String("gateway", "", "")
+		adminOrdersListKindFlag    = adminOrdersListFlags.String("kind", "", "")
 		adminOrdersListFromFlag    = adminOrdersListFlags.String("from", "", "")
 		adminOrdersListToFlag      = adminOrdersListFlags.String("to", "", "")
 		adminOrdersListLimitFlag   = adminOrdersListFlags.String("limit", "50", "")
@@ -1241,13 +1244,13 @@ func ParseEndpoint(
 			switch epn {
 			case "approve":
 				endpoint = c.Approve()
-				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
+				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveBodyFlag, *adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
 			case "reject":
 				endpoint = c.Reject()
 				data, err = adminorderactionsc.BuildRejectPayload(*adminOrderActionsRejectBodyFlag, *adminOrderActionsRejectIDFlag, *adminOrderActionsRejectCsrfTokenFlag, *adminOrderActionsRejectSessionFlag)
 			case "refund":
 				endpoint = c.Refund()
-				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundSessionFlag)
+				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundIdempotencyKeyFlag, *adminOrderActionsRefundSessionFlag)
 			case "refunds":
 				endpoint = c.Refunds()
 				data, err = adminorderactionsc.BuildRefundsPayload(*adminOrderActionsRefundsIDFlag, *adminOrderActionsRefundsSessionFlag)
@@ -1354,7 +1357,7 @@ func ParseEndpoint(
 			switch epn {
 			case "list":
 				endpoint = c.List()
-				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
+				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListKindFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
 			case "get":
 				endpoint = c.Get()
 				data, err = adminordersc.BuildGetPayload(*adminOrdersGetIDFlag, *adminOrdersGetSessionFlag)
@@ -1534,7 +1537,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"dz2\" --action \"cy7\" --target \"jea\" --ip \"nuv\" --limit 202 --cursor \"tlf\" --session \"7vi\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1566,7 +1569,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"0s2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"zg5\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1588,7 +1591,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"a3s\",\n      \"source\": \"izn\"\n   }' --csrf-token \"Iusto ex saepe eum enim vel.\" --session \"ifw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"eju\",\n      \"source\": \"w\"\n   }' --csrf-token \"Sapiente molestiae ratione voluptatem quo.\" --session \"rzr\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1606,7 +1609,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"2iu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"cs8\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1626,7 +1629,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2516729940402427484 --session \"qcg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8074737835463688748 --session \"l0l\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1661,7 +1664,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1954,7 +1957,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"87v\" --outcome \"ia2\" --limit 176 --cursor \"axx\" --session \"pye\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"gvc\" --outcome \"anl\" --limit 129 --cursor \"qr8\" --session \"yz7\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1983,7 +1986,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nlv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"lb2\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2061,7 +2064,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mvn\" --csrf-token \"Placeat et iste doloribus alias eos omnis.\" --session \"mme\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"e7m\" --csrf-token \"Amet veritatis eligendi et dolore animi.\" --session \"pwz\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2083,7 +2086,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"33q\" --csrf-token \"Sequi nemo adipisci iste ducimus non.\" --session \"c0n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"n1o\" --csrf-token \"Debitis rerum dolorem unde.\" --session \"qfp\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2092,9 +2095,9 @@ func adminOrderActionsUsage() {
 	fmt.Fprintln(os.Stderr, `The console's actions on one order: approving or rejecting an order held by the fraud check, and refunds (owner).`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-order-actions COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released. mode request-payment (the default; support or owner): the order is pending again with a fresh payment deadline (24 h) and payment link, and the buyer is mailed the pay link in their locale. mode provision (owner only): its lines are provisioned now without payment, audited as "provisioned unpaid". Concurrent approvals apply once: the others answer conflict.`)
 	fmt.Fprintln(os.Stderr, `    reject: An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).`)
-	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
+	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The buyer is mailed the refund in their locale. An Idempotency-Key makes the refund once: the same key on the order again answers the refund it made (replayed), whatever the number of concurrent calls; with another amount or reason it is idempotency_mismatch. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 	fmt.Fprintln(os.Stderr, `    refunds: The refunds of an order, oldest first.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2103,6 +2106,7 @@ func adminOrderActionsUsage() {
 func adminOrderActionsApproveUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions approve", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -csrf-token STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
@@ -2110,16 +2114,17 @@ func adminOrderActionsApproveUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released. mode request-payment (the default; support or owner): the order is pending again with a fresh payment deadline (24 h) and payment link, and the buyer is mailed the pay link in their locale. mode provision (owner only): its lines are provisioned now without payment, audited as "provisioned unpaid". Concurrent approvals apply once: the others answer conflict.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
 	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"j92\" --csrf-token \"Maiores sit deleniti quas molestiae perspiciatis accusamus.\" --session \"9bb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"e9b\" --csrf-token \"Dolorum eum.\" --session \"i49\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2143,7 +2148,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"w56\"\n   }' --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"bof\"\n   }' --id \"tx7\" --csrf-token \"Qui a.\" --session \"v2h\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2152,22 +2157,24 @@ func adminOrderActionsRefundUsage() {
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
+	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The buyer is mailed the refund in their locale. An Idempotency-Key makes the refund once: the same key on the order again answers the refund it made (replayed), whatever the number of concurrent calls; with another amount or reason it is idempotency_mismatch. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
 	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6868370071153867271,\n      \"keepLine\": true,\n      \"reason\": \"my\"\n   }' --id \"28o\" --csrf-token \"Laboriosam consequatur.\" --session \"h71\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7920344726370297760,\n      \"keepLine\": true,\n      \"reason\": \"yp\"\n   }' --id \"wm7\" --csrf-token \"Dicta occaecati.\" --idempotency-key \"28o\" --session \"h78\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2187,7 +2194,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"lyj\" --session \"kfs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"yj4\" --session \"fsx\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2222,7 +2229,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 98 --session \"y74\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 123 --session \"74a\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2246,7 +2253,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"spl\"\n   }' --id \"2bu\" --csrf-token \"Ab ipsa doloribus minima temporibus amet qui.\" --session \"bct\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"me2\"\n   }' --id \"mxy\" --csrf-token \"Ducimus sint quia ut quia aliquam.\" --session \"w49\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2268,7 +2275,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"qm3\" --csrf-token \"Eum magnam autem ea blanditiis eum.\" --session \"082\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"s78\" --csrf-token \"A quod quis ut eum magnam.\" --session \"040\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2319,7 +2326,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"4et\" --q \"e7r\" --due-within \"apq\" --auto-renew true --pid 39891411475155400 --limit 117 --cursor \"5q2\" --session \"j7a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"1yf\" --q \"4et\" --due-within \"e7r\" --auto-renew false --pid 9056812353758046586 --limit 5 --cursor \"04k\" --session \"5q2\"")
 }
 
 func adminServicesExportUsage() {
@@ -2534,7 +2541,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 303 --session \"yz7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 201 --session \"v07\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2570,7 +2577,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"sFq\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"Cey\" --locale \"en-us\"")
 }
 
 func catalogGetProductUsage() {
@@ -2592,7 +2599,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7546303902331448311 --currency \"sfp\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 5520392531894744445 --currency \"Rub\" --locale \"en\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2612,7 +2619,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"FHV\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"SdD\" --locale \"nl-nl\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2650,7 +2657,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1470431161129444689 --from \"Itaque officia necessitatibus nulla autem.\" --to \"Dolorem laborum commodi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3479656904372720477 --from \"Amet totam mollitia dolore enim dolorem adipisci.\" --to \"At quae nemo ex voluptatem et.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2668,7 +2675,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2686,7 +2693,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2747,7 +2754,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Fuga ea tenetur quas.\" --t \"cpt\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Itaque est aut et.\" --t \"jsn\" --locale \"en\"")
 }
 
 func invoicesPdfUsage() {
@@ -2769,7 +2776,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r23\" --t \"ew5\" --token \"Odio vel ipsum voluptas quis harum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"nom\" --t \"kwp\" --token \"Et veniam hic.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2791,7 +2798,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"n0i\" --t \"ixg\" --token \"Voluptatem et iste consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"9lk\" --t \"u1r\" --token \"Laudantium quia et beatae laboriosam voluptas.\"")
 }
 
 func invoicesPayUsage() {
@@ -2815,7 +2822,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"6oj\",\n      \"returnUrl\": \"9lk\"\n   }' --invoice-id \"Corrupti at expedita consequuntur laudantium quia et.\" --t \"hwi\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"atm\",\n      \"returnUrl\": \"s08\"\n   }' --invoice-id \"Repellat debitis ducimus.\" --t \"dsb\" --locale \"es-es\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2824,8 +2831,8 @@ func adminOrdersUsage() {
 	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
-	fmt.Fprintln(os.Stderr, `    get: One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `    get: One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
@@ -2836,6 +2843,7 @@ func adminOrdersListUsage() {
 	fmt.Fprint(os.Stderr, " -status STRING")
 	fmt.Fprint(os.Stderr, " -q STRING")
 	fmt.Fprint(os.Stderr, " -gateway STRING")
+	fmt.Fprint(os.Stderr, " -kind STRING")
 	fmt.Fprint(os.Stderr, " -from STRING")
 	fmt.Fprint(os.Stderr, " -to STRING")
 	fmt.Fprint(os.Stderr, " -limit INT")
@@ -2845,12 +2853,13 @@ func adminOrdersListUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -status STRING: `)
 	fmt.Fprintln(os.Stderr, `    -q STRING: `)
 	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
+	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
 	fmt.Fprintln(os.Stderr, `    -from STRING: `)
 	fmt.Fprintln(os.Stderr, `    -to STRING: `)
 	fmt.Fprintln(os.Stderr, `    -limit INT: `)
@@ -2859,7 +2868,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"fraud\" --q \"zvv\" --gateway \"6dm\" --from \"4jl\" --to \"p07\" --limit 89 --cursor \"9rw\" --session \"22a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"fraud\" --q \"zvv\" --gateway \"6dm\" --kind \"renewal\" --from \"jlk\" --to \"07l\" --limit 1 --cursor \"rwa\" --session \"2ag\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2871,7 +2880,7 @@ func adminOrdersGetUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
@@ -2879,7 +2888,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"y0o\" --session \"7k9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"kq9\" --session \"po4\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2910,7 +2919,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ka\" --pid 4537525777274311222")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"tr9\" --pid 3329501588524282399")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2945,7 +2954,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Dolorem ut laudantium eius.\" --idempotency-key \"j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"7fn\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"oyQ\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 25,\n      \"gateway\": \"Officia neque ipsum sunt modi.\",\n      \"pid\": 2,\n      \"promoCode\": \"7i8\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"76d\"\n   }' --token \"Incidunt vero deserunt animi labore.\" --idempotency-key \"ai\"")
 }
 
 func orderGetUsage() {
@@ -2965,7 +2974,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Modi ipsum pariatur atque.\" --token \"Dolorum voluptate ad quos magni nesciunt saepe.\"")
 }
 
 func orderListUsage() {
@@ -2983,7 +2992,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Doloremque blanditiis est.\"")
 }
 
 func orderCancelUsage() {
@@ -3003,7 +3012,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Asperiores libero quibusdam dolorem reiciendis minus.\" --token \"Ut est assumenda et.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3031,7 +3040,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Nep\",\n      \"extraConnections\": 79,\n      \"pid\": 2,\n      \"promoCode\": \"l46\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3070,7 +3079,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Quibusdam quod incidunt earum.\"")
 }
 
 func servicesGetUsage() {
@@ -3092,7 +3101,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Quis similique.\" --locale \"es-es\" --token \"Nisi id molestiae ullam.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3114,7 +3123,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Saepe fugiat aut repellat perspiciatis in delectus.\" --locale \"es-es\" --token \"Autem expedita qui atque tempore explicabo hic.\"")
 }
 
 func servicesRestartUsage() {
@@ -3136,7 +3145,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Et incidunt dolorem dolorum.\" --locale \"en\" --token \"Perspiciatis repellendus ullam laborum earum illum animi.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3158,7 +3167,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Quia veritatis.\" --locale \"de-de\" --token \"Ullam earum.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3182,7 +3191,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Eum quod atque labore voluptatem.\" --locale \"pt-pt\" --token \"Magnam sit optio exercitationem.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3206,7 +3215,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Omnis maiores dolorum assumenda natus quaerat.\" --locale \"en-us\" --token \"Debitis cum molestiae.\"")
 }
 
 func servicesRenewUsage() {
@@ -3230,7 +3239,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"semiannually\",\n      \"gateway\": \"5oj\",\n      \"pid\": 9073443864579836853,\n      \"returnUrl\": \"kdg\"\n   }' --service-id \"Voluptatum ipsa dolores neque.\" --locale \"nl-nl\" --token \"Aspernatur iusto quis.\"")
 }
 
 func servicesCancelUsage() {
@@ -3252,7 +3261,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Dolorem sunt.\" --locale \"es-es\" --token \"Itaque explicabo natus labore.\"")
 }
 
 func servicesResumeUsage() {
@@ -3274,7 +3283,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Saepe repellat voluptatem quod est.\" --locale \"en-gb\" --token \"Sunt totam nam earum consequatur ut.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3305,7 +3314,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Porro nemo architecto porro.\"")
 }
 
 func resellersOrderUsage() {
@@ -3327,7 +3336,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"4lx\",\n      \"currency\": \"3bk\",\n      \"existingReseller\": false,\n      \"gateway\": \"Sed id incidunt iusto ipsam.\",\n      \"password\": \"r0y\",\n      \"pid\": 7559827395101090147,\n      \"returnUrl\": \"wa1\"\n   }' --token \"Voluptates autem.\" --idempotency-key \"s1g\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3349,7 +3358,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Architecto fugiat quia officia quasi sapiente.\" --locale \"en-us\" --token \"Voluptas sapiente impedit atque est qui.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3382,7 +3391,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"tjr\",\n      \"token\": \"kz5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"wj0\",\n      \"token\": \"nsa\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3400,7 +3409,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6u2\",\n      \"token\": \"alp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"qr4\",\n      \"token\": \"ozc\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3418,7 +3427,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"6u3\",\n      \"otp\": \"qzn\",\n      \"password\": \"upz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"9rx\",\n      \"otp\": \"y0n\",\n      \"password\": \"u1r\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3436,7 +3445,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"xuw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"fn0\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3456,7 +3465,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Nulla molestias est.\" --session \"cm3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Et distinctio optio.\" --session \"c0m\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3488,7 +3497,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"rkj\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3506,7 +3515,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Itaque et labore.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3524,7 +3533,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"jiv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3542,7 +3551,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"hsw\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3562,7 +3571,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"e58\"\n   }' --token \"Ullam aut officiis explicabo facere dolor.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3596,7 +3605,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"z6\" --locale \"en-us\" --token \"Esse magnam voluptate consectetur eius iure.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3616,7 +3625,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"r3\",\n      \"extraQuantity\": 6319474791813660641,\n      \"serviceId\": \"hj8\"\n   }' --token \"Quis architecto.\"")
 }
 
 func upsellOrderUsage() {
@@ -3638,5 +3647,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"ntx\",\n      \"extraQuantity\": 4742763518694024883,\n      \"gateway\": \"Voluptatem eos.\",\n      \"returnUrl\": \"1e4\",\n      \"serviceId\": \"9c7\"\n   }' --token \"Voluptates qui est molestias aut.\" --idempotency-key \"ff\"")
 }
