@@ -155,7 +155,8 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 	{
 		e := genadminorderactions.NewEndpoints(adminOrderActions{a})
 		e.Use(hide)
-		adminorderactionssrv.Mount(mux, adminorderactionssrv.New(e, mux, dec, enc, errh, formatError))
+		// An approval without a body is {}: mode request-payment, as before modes it was one click.
+		adminorderactionssrv.Mount(mux, adminorderactionssrv.New(e, mux, emptyAsObject(dec), enc, errh, formatError))
 	}
 	{
 		e := genadmincustomers.NewEndpoints(adminCustomers{a})

@@ -145,7 +145,7 @@ export function OrderDetail({ id }: { id: string }) {
               order={o}
               primary
               onDone={(text) => {
-                void action.run(async () => text);
+                void action.run(() => Promise.resolve(text));
               }}
             />
             <ConfirmButton
@@ -180,7 +180,7 @@ export function OrderDetail({ id }: { id: string }) {
           order={o}
           onDone={(text) => {
             setRefunded((n) => n + 1);
-            void action.run(async () => text);
+            void action.run(() => Promise.resolve(text));
           }}
         />
       )}

@@ -249,7 +249,7 @@ export function HeldOrders() {
       header: t.colActions,
       cell: (o) => (
         <span className="actions">
-          <ApproveButton order={o} onDone={(text) => void action.run(async () => text)} />
+          <ApproveButton order={o} onDone={(text) => void action.run(() => Promise.resolve(text))} />
           <ConfirmButton
             label={t.reject}
             confirmLabel={t.confirmReject}
