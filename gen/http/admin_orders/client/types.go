@@ -218,8 +218,8 @@ type AdminHoldRuleResponseBody struct {
 	// What it saw: the email's domain, the orders from the address in the 24 h
 	// before
 	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
-	// What it allows: the banned domain, the most orders an address may place in
-	// 24 h
+	// What it allows: banned (a banned domain), the most orders an address may
+	// place in 24 h
 	Limit *string `form:"limit,omitempty" json:"limit,omitempty" xml:"limit,omitempty"`
 }
 
