@@ -174,7 +174,7 @@ func TestAdminApproveAndRejectHeld(t *testing.T) {
 		}
 		approve := func(role, id string) (*genactions.AdminOrder, error) {
 			x := s[role]
-			return cl.actions.Approve(ctx, &genactions.ApprovePayload{Session: &x.cookie, CsrfToken: &x.csrf, ID: id})
+			return cl.actions.Approve(ctx, &genactions.ApprovePayload{Session: &x.cookie, CsrfToken: &x.csrf, ID: id, Mode: "provision"})
 		}
 		_, err := approve("viewer", held.OrderID)
 		wantErr(t, err, "forbidden", "")

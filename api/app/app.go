@@ -377,6 +377,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
+	refunds.NotifyBuyers(refund.Mail{Outbox: after.outbox, Shop: storeName(cfg.StoreName), Link: a.creditNoteLink}, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
 	// Every job kind and its handler, one a line; the worker is the last thing built.
@@ -434,7 +435,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Now:         now,
 		Stock:       a.balance,
 		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
+			Signin: after.signin, Mailer: after.outbox, Payments: orders, Notices: after.notices, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
@@ -635,6 +636,16 @@ func (a *App) ReceiptLink(invoiceID string) (string, error) {
 		return "", err
 	}
 	return httpapi.InvoicePDFURL(a.base, invoiceID) + "?t=" + t, nil
+}
+
+// creditNoteLink is a credit note's PDF with a pay-link token for its invoice (good for
+// ReceiptLinkLife): what the refund mail links, opened without signing in.
+func (a *App) creditNoteLink(note refund.CreditNote) (string, error) {
+	t, err := a.payLinks.Sign(note.InvoiceID, a.clock.Now().Add(ReceiptLinkLife))
+	if err != nil {
+		return "", err
+	}
+	return httpapi.CreditNotePDFURL(a.base, note.ID) + "?t=" + t, nil
 }
 
 // Catalog is the catalog in force.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
@@ -105,6 +106,17 @@ type Order struct {
 	// RenewWithCard is the buyer's consent to renew with the card paying this order: the
 	// gateway saves it (a CardSaver) and renewals are charged to it off-session.
 	RenewWithCard bool
+
+	// Hold is why the fraud check held the order (stored with it when placed); nil otherwise.
+	Hold *Hold
+}
+
+// Hold is why the fraud check held an order: the checks that fired with their values, the
+// address it came from, and the orders from that address in the 24 hours before it.
+type Hold struct {
+	Rules        []fraud.Fired
+	IP           string
+	OrdersFromIP int
 }
 
 // Invoice is what the buyer pays for an order.

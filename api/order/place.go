@@ -147,6 +147,9 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 		}
 		verdict := s.cfg.Fraud.Check(claims.Email, got.FromIP)
 		o = s.newOrder(claims, p, q, check.Now, verdict)
+		if verdict.Fraud {
+			o.Hold = &Hold{Rules: verdict.Rules, IP: p.IP, OrdersFromIP: got.FromIP}
+		}
 		services := make([]Service, len(wanted))
 		o.ServiceIDs = make([]string, len(wanted))
 		for i, v := range wanted {

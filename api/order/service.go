@@ -93,6 +93,10 @@ type Tx interface {
 	// written with pattern (package numbering) and the date at, in this transaction: its
 	// rollback gives the number back. An invoice numbered already keeps its number.
 	NumberInvoice(ctx context.Context, id, pattern string, at time.Time) (string, error)
+	// ReopenHeld moves o from held (fraud) to pending under its lock, and its cancelled invoice to
+	// unpaid with o.Invoice's deadline and payment link; false, changing nothing, when o is not
+	// held.
+	ReopenHeld(ctx context.Context, o Order) (bool, error)
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the

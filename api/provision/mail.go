@@ -52,3 +52,11 @@ func (m Mail) send(ctx context.Context, kind mail.Kind, o order.Order, d mail.Da
 func (m Mail) page(o order.Order, route string) string {
 	return shoplink.Page(m.Base, o.Locale, route, url.Values{"order": {o.ID}})
 }
+
+// PaymentRequested mails the buyer of an order released from the fraud check its payment link,
+// the amount and until when the link works.
+func (m Mail) PaymentRequested(ctx context.Context, o order.Order) error {
+	return m.send(ctx, mail.KindPaymentRequest, o, mail.Data{Link: o.Invoice.PaymentURL,
+		Total: mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale),
+		Due:   mail.FormatDate(o.Invoice.Deadline, o.Locale)})
+}

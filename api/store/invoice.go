@@ -151,3 +151,18 @@ func (s *db) Ref(ctx context.Context, scope, key string) (string, error) {
 	}
 	return ref, nil
 }
+
+// ReopenHeld moves a held order to pending and its cancelled invoice to unpaid with o.Invoice's
+// deadline and payment link, under the order's lock; false, changing nothing, when it is not held.
+func (t *orderTx) ReopenHeld(ctx context.Context, o order.Order) (bool, error) {
+	moved, err := setOrderStatus(ctx, t.tx, t.now(), o.ID, order.StatusPending, order.StatusFraud)
+	if err != nil || !moved {
+		return false, err
+	}
+	_, err = t.tx.ExecContext(ctx, `UPDATE invoices SET status = 'unpaid', deadline = ?, payment_url = ? WHERE id = ? AND status = 'cancelled'`,
+		fmtTime(o.Invoice.Deadline), o.Invoice.PaymentURL, o.Invoice.ID)
+	if err != nil {
+		return false, fmt.Errorf("reopen held %s: %w", o.ID, err)
+	}
+	return true, nil
+}

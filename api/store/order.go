@@ -316,6 +316,16 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	if err != nil {
 		return fmt.Errorf("insert invoice: %w", err)
 	}
+	if h := o.Hold; h != nil {
+		rules, err := json.Marshal(h.Rules)
+		if err != nil {
+			return fmt.Errorf("insert hold: %w", err)
+		}
+		if err := t.tx.later(ctx, `INSERT INTO order_holds (order_id, rules, ip, orders_from_ip, created_at) VALUES (?, ?, ?, ?, ?)`,
+			o.ID, string(rules), h.IP, h.OrdersFromIP, fmtTime(o.CreatedAt)); err != nil {
+			return fmt.Errorf("insert hold: %w", err)
+		}
+	}
 	for _, v := range services {
 		err = t.tx.later(ctx, `INSERT INTO services (id, order_id, client_id, session_id, pid, name, billing_cycle, status,
 			trial, max_connections, created_at, auto_renew) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -137,10 +137,11 @@ export function createApi(opts: ApiOptions = {}) {
       list: (q: Query) => call('GET', '/orders', s.OrderListSchema, { query: q }),
       get: (id: string) => call('GET', `/orders/${enc(id)}`, s.OrderDetailSchema),
       refunds: (id: string) => call('GET', `/orders/${enc(id)}/refunds`, s.RefundsSchema),
-      approve: (id: string) => call('POST', `/orders/${enc(id)}/approve`, s.OrderSchema),
+      approve: (id: string, mode: ApproveMode) => call('POST', `/orders/${enc(id)}/approve`, s.OrderSchema, { body: { mode } }),
       reject: (id: string, reason: string) => call('POST', `/orders/${enc(id)}/reject`, s.RejectResultSchema, { body: { reason } }),
-      refund: (id: string, body: { amount?: number; reason: string; keepLine?: boolean }) =>
-        call('POST', `/orders/${enc(id)}/refund`, s.RefundResultSchema, { body }),
+      /** refund sends the dialog's idempotency key: the same key again refunds nothing more. */
+      refund: (id: string, body: { amount?: number; reason: string; keepLine?: boolean }, idempotencyKey: string) =>
+        call('POST', `/orders/${enc(id)}/refund`, s.RefundResultSchema, { body, headers: { 'Idempotency-Key': idempotencyKey } }),
     },
     jobs: {
       list: (q: Query) => call('GET', '/jobs', s.JobListSchema, { query: q }),
@@ -199,6 +200,9 @@ export function createApi(opts: ApiOptions = {}) {
     },
   };
 }
+
+/** How a held order is released: its buyer asked to pay (support, owner), or provisioned unpaid (owner). */
+export type ApproveMode = 'request-payment' | 'provision';
 
 export interface PromotionInput {
   code: string;

@@ -85,7 +85,9 @@ const en = {
     `${n} ${n === 1 ? 'message was' : 'messages were'} never sent: no mail server is configured (set STREAMCART_SMTP_URL)`,
   countsHeading: (n: number) => `Last ${n} days`,
   summaryOrders: 'Orders',
-  summaryRevenue: 'Paid revenue',
+  summaryRevenue: 'Revenue (net of refunds)',
+  summaryPaid: 'Paid before refunds',
+  summaryRefunded: 'Refunded',
   summaryNewCustomers: 'New customers',
   summaryFailedPayments: 'Failed payments',
   summaryActiveLines: 'Active lines',
@@ -101,8 +103,11 @@ const en = {
   countAndAmount: (n: number, amount: string) => `${n} · ${amount}`,
   revenueHeading: 'Revenue per day',
   currencyLabel: 'Currency',
-  chartLabel: (days: number, total: string) => `Paid revenue per day over ${days} days, ${total} in all`,
-  chartCaption: (currency: string) => `Paid invoices per UTC day, in ${currency}. Hover a bar for the day's amount and orders.`,
+  chartLabel: (days: number, total: string) => `Revenue net of refunds per day over ${days} days, ${total} in all`,
+  chartCaption: (currency: string) =>
+    `Invoices paid less refunds made, per UTC day, in ${currency}. Hover a bar for the day's amounts and orders.`,
+  chartBarTitle: (date: string, net: string, paid: string, refunded: string, orders: string) =>
+    `${date}: ${net} net (${paid} paid, ${refunded} refunded), ${orders}`,
   ordersCount: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`,
 
   // Orders
@@ -120,7 +125,8 @@ const en = {
   exportedCapped: (n: number) => `Exported the first ${n} orders; narrow the filters for the rest.`,
   orderTitle: (id: string) => `Order ${id}`,
   ordersHeading: 'Orders',
-  heldIntro: 'These orders were held by the fraud check. Approve to provision them now; reject to cancel them and refund what was paid.',
+  heldIntro:
+    'These orders were held by the fraud check. Approve to ask the buyer to pay (or, as the owner, to provision them unpaid); reject to cancel them and refund what was paid.',
   heldCaption: 'Held orders',
   heldHeading: 'Held by the fraud check',
   rejectReasonLabel: 'Reason for a rejection (optional)',
@@ -129,6 +135,43 @@ const en = {
   confirmReject: 'Reject and refund',
   approved: (id: string) => `Order ${id} approved: its lines are being provisioned.`,
   rejected: (id: string) => `Order ${id} rejected.`,
+  rejectReasonFor: (id: string) => `Reason to reject ${id} (optional)`,
+  paymentRequested: (id: string, email: string) => `Order ${id} is pending again: ${email} was mailed the link to pay.`,
+  provisionedUnpaid: (id: string) => `Order ${id} approved without payment: its lines are being provisioned.`,
+  approveTitle: (id: string) => `Approve order ${id}?`,
+  approveModeLabel: 'How to release it',
+  modeRequestPayment: 'Ask the buyer to pay',
+  modeRequestPaymentEffect: (email: string, amount: string) =>
+    `The order goes back to pending with a new 24-hour deadline, and ${email} is mailed a link to pay ${amount}. Nothing is set up until it is paid.`,
+  modeProvision: 'Provision without payment (owner)',
+  modeProvisionEffect: (amount: string) =>
+    `The lines are set up now and nothing is charged: the ${amount} stays unpaid. The audit log records it as “provisioned unpaid”.`,
+  modeProvisionForbidden: 'Only an owner may provision an order without payment.',
+  confirmApprove: 'Approve',
+  cancel: 'Cancel',
+  holdHeading: 'Why it was held',
+  holdRules: { 'banned-email-domain': 'Banned email domain', 'orders-per-ip': 'Orders from one address in 24 h' } as Record<string, string>,
+  holdRule: (name: string, value: string, limit: string) => `${name}: ${value} (limit ${limit})`,
+  holdIp: 'Address',
+  holdCountry: 'Country',
+  holdOrdersFromIp: 'Orders from this address in the 24 h before',
+  holdNoRules: 'Held before the shop kept which check fired.',
+  unknownCountry: 'unknown',
+  itemsHeading: 'Items',
+  itemsCaption: 'What the order billed',
+  colDescription: 'Description',
+  colQuantity: 'Quantity',
+  colUnit: 'Unit price',
+  itemKinds: { plan: 'Plan', extra: 'Extra connections', proxy: 'Proxy protection', discount: 'Discount', tax: 'Tax' } as Record<
+    string,
+    string
+  >,
+  colRefunded: 'Refunded',
+  colNet: 'Net',
+  kinds: { plan: 'plan', trial: 'trial', renewal: 'renewal', upsell: 'upsell', reseller: 'reseller' } as Record<string, string>,
+  filterKind: 'Kind',
+  anyKind: 'Any',
+  anyGateway: 'Any',
   linesHeading: 'Lines',
   linesCaption: 'Lines',
   timelineHeading: 'Timeline',
@@ -151,8 +194,27 @@ const en = {
   keepRenewalLabel: 'Keep the renewed period on the line after a full refund',
   keepUpsellLabel: 'Keep the extra connections on the line after a full refund',
   keepResellerLabel: 'Keep the credits on the reseller account after a full refund',
-  refundButton: 'Refund',
+  refundButton: 'Refund…',
+  refundTitle: (id: string) => `Refund order ${id}?`,
+  refundEffectPartial: (amount: string, total: string, gateway: string) =>
+    `${amount} of the ${total} paid goes back to the buyer through ${gateway}. The order becomes partially refunded; its lines keep running.`,
+  refundEffectFull: (amount: string, gateway: string) =>
+    `${amount}, all that is left, goes back to the buyer through ${gateway}. The order becomes refunded.`,
+  refundEffectManual: 'This gateway cannot refund by API: the refund is recorded and you pay the buyer back by hand.',
+  refundTakesBack: (kind: string) =>
+    kind === 'renewal'
+      ? 'The renewed period comes off the line.'
+      : kind === 'upsell'
+        ? 'The extra connections come off the line.'
+        : kind === 'reseller'
+          ? 'The unspent credits come off the reseller account and its service is cancelled.'
+          : 'The order’s lines are switched off and cancelled.',
+  refundKeeps: 'The lines keep running (you chose to keep them).',
+  refundMailed: 'The buyer is mailed the refund and its credit note in their language.',
+  confirmRefund: (amount: string) => `Refund ${amount}`,
+  refundReplayed: (amount: string) => `This refund was made already (${amount}): nothing more was refunded.`,
   badAmount: 'Enter an amount such as 12.50.',
+  refundTooMuch: (left: string) => `At most ${left} is left to refund on this order.`,
   reasonRequired: 'Say why you refund.',
   refundedText: (amount: string, total: string) => `Refunded ${amount} (${total} refunded on this order in all).`,
 
@@ -494,6 +556,7 @@ const en = {
     nothing_to_charge: 'This change costs nothing more over the rest of the period: charge it from the next renewal, or give it free.',
     nothing_to_change: 'The line has these terms already.',
     change_pending: 'This line has a change waiting for the buyer’s payment.',
+    idempotency_mismatch: 'This dialog already refunded another amount. Close it and start again.',
     network: 'The shop cannot be reached. Check the connection and try again.',
     malformed: 'The shop answered something the console does not understand.',
   },

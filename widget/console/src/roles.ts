@@ -14,12 +14,14 @@ const SUPPORT = [
   'autoRenew',
   'renewalLink',
   'changeAtRenewal',
+  'requestPayment',
 ] as const;
 const OWNER = [
   'cancelJob',
   'terminate',
   'refund',
   'approve',
+  'provisionUnpaid',
   'reject',
   'editCatalog',
   'editPromotions',

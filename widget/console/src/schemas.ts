@@ -40,9 +40,13 @@ export const ORDER_STATUSES = [
   'refunded',
 ] as const;
 
+export const ORDER_KINDS = ['plan', 'trial', 'renewal', 'upsell', 'reseller'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
 export const OrderSchema = v.object({
   id: v.string(),
   kind: v.string(),
+  product: v.string(),
   status: v.string(),
   email: v.string(),
   customerId: v.string(),
@@ -53,8 +57,28 @@ export const OrderSchema = v.object({
   promoCode: v.string(),
   createdAt: v.string(),
   paidAt: v.string(),
+  refunded: MoneySchema,
+  net: MoneySchema,
 });
 export type Order = v.InferOutput<typeof OrderSchema>;
+
+export const ITEM_KINDS = ['plan', 'extra', 'proxy', 'discount', 'tax'] as const;
+export const OrderItemSchema = v.object({
+  kind: v.picklist(ITEM_KINDS),
+  description: v.string(),
+  quantity: int,
+  unitAmount: MoneySchema,
+  amount: MoneySchema,
+});
+export type OrderItem = v.InferOutput<typeof OrderItemSchema>;
+
+export const HoldSchema = v.object({
+  rules: v.array(v.object({ rule: v.string(), value: v.string(), limit: v.string() })),
+  ip: v.string(),
+  country: v.string(),
+  ordersFromIp: int,
+});
+export type Hold = v.InferOutput<typeof HoldSchema>;
 
 export const LineSchema = v.object({
   serviceId: v.string(),
@@ -137,8 +161,17 @@ export const TimelineEventSchema = v.object({
   detail: v.string(),
 });
 
-export const OrderListSchema = v.object({ orders: v.array(OrderSchema), nextCursor: v.string() });
-export const OrderDetailSchema = v.object({ order: OrderSchema, lines: v.array(LineSchema), timeline: v.array(TimelineEventSchema) });
+export const OrderListSchema = v.object({ orders: v.array(OrderSchema), nextCursor: v.string(), gateways: v.array(v.string()) });
+export const OrderDetailSchema = v.object({
+  order: OrderSchema,
+  kind: v.string(),
+  items: v.array(OrderItemSchema),
+  refunded: MoneySchema,
+  net: MoneySchema,
+  hold: v.optional(HoldSchema),
+  lines: v.array(LineSchema),
+  timeline: v.array(TimelineEventSchema),
+});
 export type OrderDetail = v.InferOutput<typeof OrderDetailSchema>;
 
 export const RefundSchema = v.object({
@@ -152,7 +185,7 @@ export const RefundSchema = v.object({
   createdAt: v.string(),
 });
 export const RefundsSchema = v.object({ refunds: v.array(RefundSchema), refunded: MoneySchema });
-export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema });
+export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema, replayed: v.boolean() });
 export const RejectResultSchema = v.object({ order: OrderSchema, refund: v.optional(RefundSchema) });
 
 export const PaymentSchema = v.object({
@@ -178,13 +211,21 @@ export const AcceptResultSchema = v.object({ payment: PaymentSchema, order: Orde
 
 const CountSchema = v.object({ count: int, amount: MoneySchema });
 
-export const DaySchema = v.object({ date: v.string(), orders: int, paidRevenue: v.array(MoneySchema) });
+export const DaySchema = v.object({
+  date: v.string(),
+  orders: int,
+  paidRevenue: v.array(MoneySchema),
+  refunded: v.array(MoneySchema),
+  netRevenue: v.array(MoneySchema),
+});
 export type Day = v.InferOutput<typeof DaySchema>;
 
 export const SummarySchema = v.object({
   from: v.string(),
   orders: int,
   paidRevenue: v.array(MoneySchema),
+  refundedRevenue: v.array(MoneySchema),
+  netRevenue: v.array(MoneySchema),
   newCustomers: int,
   failedPayments: int,
   activeLines: int,

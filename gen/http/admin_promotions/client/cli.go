@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         8727198232952495145\n      ],\n      \"code\": \"a\",\n      \"expirationDate\": \"rb9\",\n      \"maxUses\": 3019249514130760586,\n      \"recurring\": true,\n      \"startDate\": \"clo\",\n      \"type\": \"Percentage\",\n      \"value\": \"bwk\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         1040270587152514616,\n         4715172133618690031\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ok2\",\n      \"maxUses\": 7995293177892255369,\n      \"recurring\": true,\n      \"startDate\": \"noh\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"4h\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"8rs\",\n      \"maxUses\": 6623194731098379079,\n      \"startDate\": \"5rh\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"me7\",\n      \"maxUses\": 9222344513371094530,\n      \"startDate\": \"3ax\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

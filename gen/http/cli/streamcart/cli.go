@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"006\" --action \"id8\" --target \"bed\" --ip \"y7g\" --limit 80 --cursor \"wmj\" --session \"325\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"bt9\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 474 --session \"23s\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"4yn\" --q \"c66\" --limit 149 --cursor \"v5m\" --session \"had\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"3gx\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"jja\" --action \"ltp\" --target \"eye\" --ip \"wjw\" --limit 321 --cursor \"t2u\" --session \"c33\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"fai\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 492 --session \"tz3\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"5qy\" --q \"8iv\" --limit 194 --cursor \"qld\" --session \"b9y\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"k15\"" + "\n" +
 		""
 }
 
@@ -242,6 +242,7 @@ func ParseEndpoint(
 		adminOrderActionsFlags = flag.NewFlagSet("admin-order-actions", flag.ContinueOnError)
 
 		adminOrderActionsApproveFlags         = flag.NewFlagSet("approve", flag.ExitOnError)
+		adminOrderActionsApproveBodyFlag      = adminOrderActionsApproveFlags.String("body", "REQUIRED", "")
 		adminOrderActionsApproveIDFlag        = adminOrderActionsApproveFlags.String("id", "REQUIRED", "")
 		adminOrderActionsApproveCsrfTokenFlag = adminOrderActionsApproveFlags.String("csrf-token", "", "")
 		adminOrderActionsApproveSessionFlag   = adminOrderActionsApproveFlags.String("session", "", "")
@@ -252,11 +253,12 @@ func ParseEndpoint(
 		adminOrderActionsRejectCsrfTokenFlag = adminOrderActionsRejectFlags.String("csrf-token", "", "")
 		adminOrderActionsRejectSessionFlag   = adminOrderActionsRejectFlags.String("session", "", "")
 
-		adminOrderActionsRefundFlags         = flag.NewFlagSet("refund", flag.ExitOnError)
-		adminOrderActionsRefundBodyFlag      = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
-		adminOrderActionsRefundIDFlag        = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
-		adminOrderActionsRefundCsrfTokenFlag = adminOrderActionsRefundFlags.String("csrf-token", "", "")
-		adminOrderActionsRefundSessionFlag   = adminOrderActionsRefundFlags.String("session", "", "")
+		adminOrderActionsRefundFlags              = flag.NewFlagSet("refund", flag.ExitOnError)
+		adminOrderActionsRefundBodyFlag           = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
+		adminOrderActionsRefundIDFlag             = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
+		adminOrderActionsRefundCsrfTokenFlag      = adminOrderActionsRefundFlags.String("csrf-token", "", "")
+		adminOrderActionsRefundIdempotencyKeyFlag = adminOrderActionsRefundFlags.String("idempotency-key", "", "")
+		adminOrderActionsRefundSessionFlag        = adminOrderActionsRefundFlags.String("session", "", "")
 
 		adminOrderActionsRefundsFlags       = flag.NewFlagSet("refunds", flag.ExitOnError)
 		adminOrderActionsRefundsIDFlag      = adminOrderActionsRefundsFlags.String("id", "REQUIRED", "")
@@ -410,6 +412,7 @@ func ParseEndpoint(
 		adminOrdersListStatusFlag  = adminOrdersListFlags.String("status", "", "")
 		adminOrdersListQFlag       = adminOrdersListFlags.String("q", "", "")
 		adminOrdersListGatewayFlag = adminOrdersListFlags.String("gateway", "", "")
+		adminOrdersListKindFlag    = adminOrdersListFlags.String("kind", "", "")
 		adminOrdersListFromFlag    = adminOrdersListFlags.String("from", "", "")
 		adminOrdersListToFlag      = adminOrdersListFlags.String("to", "", "")
 		adminOrdersListLimitFlag   = adminOrdersListFlags.String("limit", "50", "")
@@ -1316,13 +1319,13 @@ func ParseEndpoint(
 			switch epn {
 			case "approve":
 				endpoint = c.Approve()
-				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
+				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveBodyFlag, *adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
 			case "reject":
 				endpoint = c.Reject()
 				data, err = adminorderactionsc.BuildRejectPayload(*adminOrderActionsRejectBodyFlag, *adminOrderActionsRejectIDFlag, *adminOrderActionsRejectCsrfTokenFlag, *adminOrderActionsRejectSessionFlag)
 			case "refund":
 				endpoint = c.Refund()
-				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundSessionFlag)
+				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundIdempotencyKeyFlag, *adminOrderActionsRefundSessionFlag)
 			case "refunds":
 				endpoint = c.Refunds()
 				data, err = adminorderactionsc.BuildRefundsPayload(*adminOrderActionsRefundsIDFlag, *adminOrderActionsRefundsSessionFlag)
@@ -1432,7 +1435,7 @@ func ParseEndpoint(
 			switch epn {
 			case "list":
 				endpoint = c.List()
-				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
+				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListKindFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
 			case "get":
 				endpoint = c.Get()
 				data, err = adminordersc.BuildGetPayload(*adminOrdersGetIDFlag, *adminOrdersGetSessionFlag)
@@ -1612,7 +1615,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"006\" --action \"id8\" --target \"bed\" --ip \"y7g\" --limit 80 --cursor \"wmj\" --session \"325\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"jja\" --action \"ltp\" --target \"eye\" --ip \"wjw\" --limit 321 --cursor \"t2u\" --session \"c33\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1644,7 +1647,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"bt9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fai\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1666,7 +1669,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"cxr\",\n      \"source\": \"i67\"\n   }' --csrf-token \"Laudantium ea molestias rerum placeat accusamus aut.\" --session \"g7d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"77s\",\n      \"source\": \"p\"\n   }' --csrf-token \"Vitae doloremque.\" --session \"hk7\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1684,7 +1687,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"vob\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"ue1\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1704,7 +1707,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 469230641231366908 --session \"9nb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 645868024889093109 --session \"57t\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1739,7 +1742,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 474 --session \"23s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 492 --session \"tz3\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1761,7 +1764,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 5249280290174011218 --csrf-token \"Dolor ut consequatur doloremque voluptas.\" --session \"51i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 182458178553828029 --csrf-token \"Ratione tempore velit natus ab aut.\" --session \"3ts\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1783,7 +1786,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 4641906340894240833 --csrf-token \"Illo et et.\" --session \"i15\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 6549936353036312675 --csrf-token \"Qui voluptatibus earum.\" --session \"sa3\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1821,7 +1824,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"4yn\" --q \"c66\" --limit 149 --cursor \"v5m\" --session \"had\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"5qy\" --q \"8iv\" --limit 194 --cursor \"qld\" --session \"b9y\"")
 }
 
 func adminMailResendUsage() {
@@ -1843,7 +1846,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 8386771427373798036 --csrf-token \"Expedita omnis enim exercitationem quis magnam.\" --session \"nxq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 2316421805881323405 --csrf-token \"Omnis at et et atque.\" --session \"ley\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1874,7 +1877,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"3gx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"k15\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1896,7 +1899,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"ihl\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Beatae dolorem voluptates voluptate vitae molestias.\" --session \"o6a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"hmr\",\n      \"role\": \"support\"\n   }' --csrf-token \"Rerum aut aliquid.\" --session \"uy9\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1918,7 +1921,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ok7\" --csrf-token \"Necessitatibus fugit et praesentium exercitationem omnis omnis.\" --session \"k15\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"e9a\" --csrf-token \"Molestiae quaerat occaecati.\" --session \"6lj\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -1952,7 +1955,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 460 --cursor \"ks2\" --session \"7v5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 400 --cursor \"dfa\" --session \"j67\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -1970,7 +1973,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"rcl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"brl\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2001,7 +2004,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"muy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"4zs\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2023,7 +2026,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         8727198232952495145\n      ],\n      \"code\": \"a\",\n      \"expirationDate\": \"rb9\",\n      \"maxUses\": 3019249514130760586,\n      \"recurring\": true,\n      \"startDate\": \"clo\",\n      \"type\": \"Percentage\",\n      \"value\": \"bwk\"\n   }' --csrf-token \"Assumenda hic.\" --session \"6rc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1040270587152514616,\n         4715172133618690031\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ok2\",\n      \"maxUses\": 7995293177892255369,\n      \"recurring\": true,\n      \"startDate\": \"noh\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"4h\"\n   }' --csrf-token \"Itaque nostrum.\" --session \"pzj\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2047,7 +2050,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"8rs\",\n      \"maxUses\": 6623194731098379079,\n      \"startDate\": \"5rh\"\n   }' --code \"4hy\" --csrf-token \"Dolor quis ad exercitationem et et.\" --session \"k29\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"me7\",\n      \"maxUses\": 9222344513371094530,\n      \"startDate\": \"3ax\"\n   }' --code \"r0s\" --csrf-token \"Dolore animi tenetur libero veniam nesciunt.\" --session \"o6i\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2076,7 +2079,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"2t2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"9bb\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2113,7 +2116,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"tk9\" --outcome \"c68\" --limit 71 --cursor \"s0u\" --session \"v7e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"mh5\" --outcome \"hht\" --limit 67 --cursor \"8tl\" --session \"npm\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2142,7 +2145,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"1c6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"2r2\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2178,7 +2181,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"1mz\" --limit 15 --session \"n1o\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"j56\" --limit 6 --session \"9vq\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2198,7 +2201,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"izg\" --session \"au9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"bof\" --session \"tx7\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2220,7 +2223,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"rxf\" --csrf-token \"Libero id ad eum rerum.\" --session \"lt7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"71m\" --csrf-token \"Ad ea eaque itaque nemo dolores.\" --session \"37y\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2242,7 +2245,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"7my\" --csrf-token \"Ut dolore ut ex id.\" --session \"78h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"py7\" --csrf-token \"Adipisci est.\" --session \"6se\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2251,9 +2254,9 @@ func adminOrderActionsUsage() {
 	fmt.Fprintln(os.Stderr, `The console's actions on one order: approving or rejecting an order held by the fraud check, and refunds (owner).`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-order-actions COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released. mode request-payment (the default; support or owner): the order is pending again with a fresh payment deadline (24 h) and payment link, and the buyer is mailed the pay link in their locale. mode provision (owner only): its lines are provisioned now without payment, audited as "provisioned unpaid". Concurrent approvals apply once: the others answer conflict.`)
 	fmt.Fprintln(os.Stderr, `    reject: An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).`)
-	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
+	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The buyer is mailed the refund in their locale. An Idempotency-Key makes the refund once: the same key on the order again answers the refund it made (replayed), whatever the number of concurrent calls; with another amount or reason it is idempotency_mismatch. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 	fmt.Fprintln(os.Stderr, `    refunds: The refunds of an order, oldest first.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2262,6 +2265,7 @@ func adminOrderActionsUsage() {
 func adminOrderActionsApproveUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions approve", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -csrf-token STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
@@ -2269,16 +2273,17 @@ func adminOrderActionsApproveUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released. mode request-payment (the default; support or owner): the order is pending again with a fresh payment deadline (24 h) and payment link, and the buyer is mailed the pay link in their locale. mode provision (owner only): its lines are provisioned now without payment, audited as "provisioned unpaid". Concurrent approvals apply once: the others answer conflict.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
 	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"qu7\" --csrf-token \"Quia dolorum.\" --session \"4kf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"jrs\" --csrf-token \"Omnis aut.\" --session \"bui\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2302,7 +2307,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"v57\"\n   }' --id \"si2\" --csrf-token \"Accusantium aut qui omnis aut quos.\" --session \"uim\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"1dp\"\n   }' --id \"7so\" --csrf-token \"Quisquam nobis voluptates eum sunt nobis pariatur.\" --session \"2g5\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2311,22 +2316,24 @@ func adminOrderActionsRefundUsage() {
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
+	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The buyer is mailed the refund in their locale. An Idempotency-Key makes the refund once: the same key on the order again answers the refund it made (replayed), whatever the number of concurrent calls; with another amount or reason it is idempotency_mismatch. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
 	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3787260421254708509,\n      \"keepLine\": true,\n      \"reason\": \"33\"\n   }' --id \"t4r\" --csrf-token \"Ut atque quidem fugiat possimus placeat.\" --session \"gjr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 9059728107680075612,\n      \"keepLine\": true,\n      \"reason\": \"aq\"\n   }' --id \"ly5\" --csrf-token \"Provident illo sit distinctio temporibus at eos.\" --idempotency-key \"yvy\" --session \"6lq\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2346,7 +2353,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"jqm\" --session \"ngm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"ecd\" --session \"pi9\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2381,7 +2388,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 16 --session \"psp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 111 --session \"1zk\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2405,7 +2412,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"05x\"\n   }' --id \"cdz\" --csrf-token \"Sapiente ut ea dolorem fugit.\" --session \"0iw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"apy\"\n   }' --id \"dj5\" --csrf-token \"Nisi rerum est enim ratione illum.\" --session \"n30\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2427,7 +2434,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"apy\" --csrf-token \"Et explicabo.\" --session \"wij\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"k0k\" --csrf-token \"Recusandae laboriosam aut consequatur maiores.\" --session \"1s0\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2479,7 +2486,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"q2w\" --q \"j4l\" --due-within \"jag\" --auto-renew true --pid 8251414441417385193 --limit 37 --cursor \"x81\" --session \"2po\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"5zl\" --q \"32k\" --due-within \"bmd\" --auto-renew false --pid 5379120538462099180 --limit 43 --cursor \"frs\" --session \"b1i\"")
 }
 
 func adminServicesExportUsage() {
@@ -2507,7 +2514,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"bmd\" --q \"srq\" --due-within \"rsw\" --auto-renew false --pid 1442530337236088509 --session \"ean\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"dd5\" --q \"o6v\" --due-within \"ci7\" --auto-renew true --pid 8804284180026465069 --session \"45z\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2529,7 +2536,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"f8g\" --csrf-token \"Omnis quia eligendi a nobis nostrum.\" --session \"amb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"zy9\" --csrf-token \"Neque nesciunt temporibus qui.\" --session \"77p\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2551,7 +2558,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"flu\" --csrf-token \"Nulla et consequatur repellendus temporibus cum sit.\" --session \"cau\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"ewu\" --csrf-token \"Ab doloremque.\" --session \"71i\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2573,7 +2580,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"5zm\" --csrf-token \"Repudiandae consequatur qui ea dolor.\" --session \"y49\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"ack\" --csrf-token \"Soluta quia quod.\" --session \"g4o\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2595,7 +2602,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"9bg\" --csrf-token \"Voluptas sint commodi enim eum.\" --session \"l6o\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"g8m\" --csrf-token \"Suscipit enim tempore magnam qui at in.\" --session \"z4f\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2617,7 +2624,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"e7g\" --csrf-token \"Similique magni nisi.\" --session \"vzv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"zmr\" --csrf-token \"Rerum qui illo voluptatum sunt rerum.\" --session \"r3v\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2641,7 +2648,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 2144\n   }' --id \"4qw\" --csrf-token \"Facere et corrupti in totam eaque.\" --session \"kv4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3148\n   }' --id \"hg0\" --csrf-token \"Dolores voluptas quia est ad nihil voluptas.\" --session \"rgl\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2667,7 +2674,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"twq\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2578805865650010248,\n      \"nextDueDate\": \"4dm\",\n      \"pid\": 3329501588524282399,\n      \"preview\": false,\n      \"reason\": \"4q8\"\n   }' --id \"8zt\" --csrf-token \"Laborum quo.\" --idempotency-key \"2am\" --session \"v9k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"obe\",\n      \"charge\": \"free\",\n      \"maxConnections\": 6643205095357213697,\n      \"nextDueDate\": \"u9v\",\n      \"pid\": 7337348804149298324,\n      \"preview\": true,\n      \"reason\": \"skx\"\n   }' --id \"zcr\" --csrf-token \"Quo sit quas vitae.\" --idempotency-key \"xxu\" --session \"30h\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2689,7 +2696,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"bet\" --csrf-token \"Dolorem dolore.\" --session \"kss\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"2yc\" --csrf-token \"Cum fuga voluptatem architecto placeat.\" --session \"nuv\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2720,7 +2727,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 234 --session \"tq4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 218 --session \"346\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2756,7 +2763,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"rvR\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"CDA\" --locale \"es-es\"")
 }
 
 func catalogGetProductUsage() {
@@ -2778,7 +2785,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3172589607091012328 --currency \"AFt\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3392176156711157160 --currency \"ZWz\" --locale \"de-de\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2798,7 +2805,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"fhb\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"KlT\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2836,7 +2843,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1090276198749515491 --from \"Aspernatur nihil.\" --to \"Dolore esse non nihil.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3814612864907453958 --from \"Sunt et ducimus dolorem iste.\" --to \"Accusamus rerum.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2854,7 +2861,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2872,7 +2879,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2933,7 +2940,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Architecto nobis repellendus et.\" --t \"nqk\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Eos qui necessitatibus dolor.\" --t \"0ly\" --locale \"en-gb\"")
 }
 
 func invoicesPdfUsage() {
@@ -2955,7 +2962,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"gyx\" --t \"vx6\" --token \"Et a facilis sint velit voluptatem porro.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"tvl\" --t \"91k\" --token \"Libero aut soluta nostrum.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2977,7 +2984,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"5so\" --t \"e9a\" --token \"Eos qui necessitatibus dolor.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"if1\" --t \"rtp\" --token \"Dicta eaque architecto.\"")
 }
 
 func invoicesPayUsage() {
@@ -3001,7 +3008,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"kfu\",\n      \"returnUrl\": \"hsc\"\n   }' --invoice-id \"Minus distinctio.\" --t \"8mm\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"vw0\",\n      \"returnUrl\": \"pmf\"\n   }' --invoice-id \"Nisi et maiores quos.\" --t \"xqq\" --locale \"es-es\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3010,8 +3017,8 @@ func adminOrdersUsage() {
 	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
-	fmt.Fprintln(os.Stderr, `    get: One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `    get: One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
@@ -3022,6 +3029,7 @@ func adminOrdersListUsage() {
 	fmt.Fprint(os.Stderr, " -status STRING")
 	fmt.Fprint(os.Stderr, " -q STRING")
 	fmt.Fprint(os.Stderr, " -gateway STRING")
+	fmt.Fprint(os.Stderr, " -kind STRING")
 	fmt.Fprint(os.Stderr, " -from STRING")
 	fmt.Fprint(os.Stderr, " -to STRING")
 	fmt.Fprint(os.Stderr, " -limit INT")
@@ -3031,12 +3039,13 @@ func adminOrdersListUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -status STRING: `)
 	fmt.Fprintln(os.Stderr, `    -q STRING: `)
 	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
+	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
 	fmt.Fprintln(os.Stderr, `    -from STRING: `)
 	fmt.Fprintln(os.Stderr, `    -to STRING: `)
 	fmt.Fprintln(os.Stderr, `    -limit INT: `)
@@ -3045,7 +3054,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"provisioning\" --q \"feb\" --gateway \"r4p\" --from \"qmf\" --to \"058\" --limit 52 --cursor \"efw\" --session \"ca8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"cancelled\" --q \"797\" --gateway \"jpo\" --kind \"upsell\" --from \"vc6\" --to \"nlv\" --limit 110 --cursor \"r81\" --session \"z7c\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3057,7 +3066,7 @@ func adminOrdersGetUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
@@ -3065,7 +3074,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"o9p\" --session \"dz2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"k96\" --session \"9fo\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3096,7 +3105,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ye\" --pid 5507809800240221044")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"2y\" --pid 6651122385054979034")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3131,7 +3140,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"4vu\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wrP\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 36,\n      \"gateway\": \"Eum velit.\",\n      \"pid\": 2,\n      \"promoCode\": \"ygw\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"9e0\"\n   }' --token \"Sit repellendus velit ut ab.\" --idempotency-key \"hu8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"a20\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"sAP\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 60,\n      \"gateway\": \"Aut nisi.\",\n      \"pid\": 2,\n      \"promoCode\": \"s0a\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"nlm\"\n   }' --token \"Autem rerum.\" --idempotency-key \"d\"")
 }
 
 func orderGetUsage() {
@@ -3151,7 +3160,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quaerat at error.\" --token \"Fugiat aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Dolorem qui assumenda id.\" --token \"Quasi est nisi qui tempora dolorem rem.\"")
 }
 
 func orderListUsage() {
@@ -3169,7 +3178,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Aspernatur aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Similique provident voluptas.\"")
 }
 
 func orderCancelUsage() {
@@ -3189,7 +3198,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quia suscipit ut voluptatum deleniti id repellendus.\" --token \"Et nam sunt odio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Repellat harum.\" --token \"Officiis illo eaque harum nobis id qui.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3217,7 +3226,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"fwv\",\n      \"extraConnections\": 97,\n      \"pid\": 2,\n      \"promoCode\": \"gvc\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Pme\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fae\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3256,7 +3265,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dolore qui quisquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"es-es\" --token \"Eaque ut facilis.\"")
 }
 
 func servicesGetUsage() {
@@ -3278,7 +3287,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Modi vero.\" --locale \"pt-pt\" --token \"Iusto voluptates voluptatum totam et velit cumque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Et qui sunt autem.\" --locale \"pt-pt\" --token \"Corrupti odit eligendi adipisci.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3300,7 +3309,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Neque debitis cum molestiae fugit eaque.\" --locale \"pt-pt\" --token \"Nam vero voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Saepe et et at deserunt iste.\" --locale \"es-es\" --token \"Sunt illum aperiam.\"")
 }
 
 func servicesRestartUsage() {
@@ -3322,7 +3331,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Beatae sed odio autem enim.\" --locale \"pt-pt\" --token \"Repellat est illum odio reiciendis eveniet ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Ipsum sapiente nisi.\" --locale \"en\" --token \"Quam ut eius.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3344,7 +3353,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Illum dolore excepturi sequi beatae aliquid mollitia.\" --locale \"es-es\" --token \"Rerum tenetur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolorum animi nihil facere voluptatem.\" --locale \"en-us\" --token \"Aut saepe ut dolores nostrum.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3368,7 +3377,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Excepturi exercitationem quam ut eius voluptas.\" --locale \"de-de\" --token \"Aperiam molestiae delectus sapiente.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Sed fuga quisquam dolores laborum et at.\" --locale \"de-de\" --token \"Sequi nesciunt dolor qui corrupti eius.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3392,7 +3401,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Facere voluptatem.\" --locale \"en-us\" --token \"Aut saepe ut dolores nostrum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Ut delectus.\" --locale \"pt-pt\" --token \"Id et veritatis.\"")
 }
 
 func servicesRenewUsage() {
@@ -3416,7 +3425,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"h2t\",\n      \"pid\": 1313849285849771673,\n      \"returnUrl\": \"hhi\"\n   }' --service-id \"Dolor qui corrupti eius assumenda.\" --locale \"en\" --token \"Ipsa voluptatem et nesciunt nesciunt omnis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"uik\",\n      \"pid\": 7193308745112558057,\n      \"returnUrl\": \"br5\"\n   }' --service-id \"Molestiae sint corporis a praesentium.\" --locale \"en-us\" --token \"Architecto quis architecto.\"")
 }
 
 func servicesCancelUsage() {
@@ -3438,7 +3447,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Voluptatem id.\" --locale \"de-de\" --token \"Asperiores accusantium eveniet et dolor.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"In reprehenderit voluptatem quas quod soluta nesciunt.\" --locale \"en-gb\" --token \"Molestias suscipit debitis culpa nesciunt sit ab.\"")
 }
 
 func servicesResumeUsage() {
@@ -3460,7 +3469,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Voluptatem praesentium id et voluptate.\" --locale \"nl-nl\" --token \"Dolorem quod.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolor explicabo commodi aut ea iste.\" --locale \"en-us\" --token \"Quidem laudantium doloremque architecto id aspernatur.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3491,7 +3500,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Suscipit eos non ullam quidem autem sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Qui expedita dolores recusandae.\"")
 }
 
 func resellersOrderUsage() {
@@ -3513,7 +3522,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"c8e\",\n      \"currency\": \"gcw\",\n      \"existingReseller\": true,\n      \"gateway\": \"Eum distinctio commodi numquam velit.\",\n      \"password\": \"99v\",\n      \"pid\": 8769299339854052285,\n      \"returnUrl\": \"xk1\"\n   }' --token \"Sit ab.\" --idempotency-key \"lqb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"kmb\",\n      \"currency\": \"494\",\n      \"existingReseller\": true,\n      \"gateway\": \"Dolores ea.\",\n      \"password\": \"4us\",\n      \"pid\": 6925667603066769432,\n      \"returnUrl\": \"kzy\"\n   }' --token \"Ex ratione quia eaque qui reprehenderit.\" --idempotency-key \"h\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3535,7 +3544,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Est nesciunt.\" --locale \"nl-nl\" --token \"Ea sit ab sapiente est et dolore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ut architecto.\" --locale \"de-de\" --token \"Tenetur porro reiciendis unde explicabo.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3568,7 +3577,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"mke\",\n      \"token\": \"y8i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"g0i\",\n      \"token\": \"kng\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3586,7 +3595,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"m9s\",\n      \"token\": \"9vz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"b9v\",\n      \"token\": \"z6d\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3604,7 +3613,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"ws3\",\n      \"otp\": \"s9g\",\n      \"password\": \"man\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"0cl\",\n      \"otp\": \"i6c\",\n      \"password\": \"awu\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3622,7 +3631,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"5cl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"oi4\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3642,7 +3651,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Ut et cumque rerum doloribus reiciendis.\" --session \"aes\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Illum aut amet.\" --session \"c68\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3674,7 +3683,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"c85\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ywb\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3692,7 +3701,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Perspiciatis quibusdam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Perspiciatis accusantium voluptate optio soluta.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3710,7 +3719,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"f7n\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"es0\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3728,7 +3737,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"eje\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"fpx\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3748,7 +3757,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"370\"\n   }' --token \"Autem labore est est autem ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"xdt\"\n   }' --token \"Molestiae aut.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3782,7 +3791,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"3\" --locale \"de-de\" --token \"Molestiae possimus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"aw\" --locale \"en\" --token \"Dolore quia.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3802,7 +3811,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"9lv\",\n      \"extraQuantity\": 3883757405235461166,\n      \"serviceId\": \"kzy\"\n   }' --token \"Reprehenderit magni eaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"2m8\",\n      \"extraQuantity\": 5735839048140026670,\n      \"serviceId\": \"8yw\"\n   }' --token \"Quia sed velit quis.\"")
 }
 
 func upsellOrderUsage() {
@@ -3824,5 +3833,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"pit\",\n      \"extraQuantity\": 3645578042863014581,\n      \"gateway\": \"Laudantium omnis.\",\n      \"returnUrl\": \"1h4\",\n      \"serviceId\": \"5zt\"\n   }' --token \"Repellat iure.\" --idempotency-key \"5z1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"nt\",\n      \"extraQuantity\": 6739692507273329438,\n      \"gateway\": \"Reprehenderit reprehenderit.\",\n      \"returnUrl\": \"2cx\",\n      \"serviceId\": \"34b\"\n   }' --token \"Quia eaque fugit consequatur.\" --idempotency-key \"bz\"")
 }

@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"4vu\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wrP\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 36,\n      \"gateway\": \"Eum velit.\",\n      \"pid\": 2,\n      \"promoCode\": \"ygw\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"9e0\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"a20\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"sAP\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 60,\n      \"gateway\": \"Aut nisi.\",\n      \"pid\": 2,\n      \"promoCode\": \"s0a\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"nlm\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"c8e\",\n      \"currency\": \"gcw\",\n      \"existingReseller\": true,\n      \"gateway\": \"Eum distinctio commodi numquam velit.\",\n      \"password\": \"99v\",\n      \"pid\": 8769299339854052285,\n      \"returnUrl\": \"xk1\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"kmb\",\n      \"currency\": \"494\",\n      \"existingReseller\": true,\n      \"gateway\": \"Dolores ea.\",\n      \"password\": \"4us\",\n      \"pid\": 6925667603066769432,\n      \"returnUrl\": \"kzy\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

@@ -189,7 +189,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": true\n   }'")
 		}
 	}
 	var serviceID string
@@ -281,7 +281,7 @@ func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, 
 	{
 		err = json.Unmarshal([]byte(servicesRenewBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"triennially\",\n      \"gateway\": \"h2t\",\n      \"pid\": 1313849285849771673,\n      \"returnUrl\": \"hhi\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"uik\",\n      \"pid\": 7193308745112558057,\n      \"returnUrl\": \"br5\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
