@@ -481,7 +481,6 @@ const en = {
         : 'Confirm: change from the next renewal',
   changeDone: (id: string, charge: string, sentTo: string) =>
     charge === 'now' ? `Pay link for the change of ${id} mailed to ${sentTo}.` : `Line ${id} changed.`,
-  cancel: 'Cancel',
   suspendTitle: (id: string) => `Suspend line ${id}?`,
   suspendEffect: (email: string) =>
     `The line is switched off on the panel at once: ${email} cannot watch until it is unsuspended. Its due date does not move.`,
