@@ -124,7 +124,7 @@ func New(d Deps) http.Handler {
 	pe.Use(hide)
 	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 
-	qe := genpricing.NewEndpoints(NewPricing(d.Orders))
+	qe := genpricing.NewEndpoints(NewPricing(d.Orders, d.Geo))
 	qe.Use(hide)
 	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, formatError))
 
@@ -136,7 +136,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.Geo))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 

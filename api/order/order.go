@@ -102,6 +102,13 @@ type Order struct {
 	// RenewWithCard is the buyer's consent to renew with the card paying this order: the
 	// gateway saves it (a CardSaver) and renewals are charged to it off-session.
 	RenewWithCard bool
+
+	// Where the buyer is, kept as evidence of the tax country with an order placed under a tax
+	// block (all empty otherwise): the billing country taxed (the one they gave, else their
+	// address's, else the seller's), their IP address's country ("" when unknown), and whether
+	// they confirmed a billing country that differs from it. The tax itself is Quote.Tax.
+	BillingCountry, IPCountry string
+	CountryConfirmed          bool
 }
 
 // Invoice is what the buyer pays for an order.

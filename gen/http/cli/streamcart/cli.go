@@ -2945,7 +2945,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Dolorem ut laudantium eius.\" --idempotency-key \"j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"HjX\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 94,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"3l1\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Ut laudantium eius ut possimus eum.\" --idempotency-key \"s\"")
 }
 
 func orderGetUsage() {
@@ -2965,7 +2965,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quod eligendi aperiam ut vel.\" --token \"Molestias reprehenderit fuga est sint eos.\"")
 }
 
 func orderListUsage() {
@@ -2983,7 +2983,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Qui ut ipsam non natus.\"")
 }
 
 func orderCancelUsage() {
@@ -3003,7 +3003,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Est libero vero.\" --token \"Tempora aut.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3031,7 +3031,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3070,7 +3070,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"es-es\" --token \"Quos aspernatur.\"")
 }
 
 func servicesGetUsage() {
@@ -3092,7 +3092,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Labore dolorem reiciendis occaecati sit.\" --locale \"es-es\" --token \"Ut ab quasi ut totam.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3114,7 +3114,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Beatae voluptatibus voluptas illo porro.\" --locale \"en-us\" --token \"Minima ut id.\"")
 }
 
 func servicesRestartUsage() {
@@ -3136,7 +3136,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Quos ex placeat.\" --locale \"es-es\" --token \"Facere aut.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3158,7 +3158,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Et nam sunt odio.\" --locale \"en\" --token \"Aut ut qui nemo.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3182,7 +3182,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptas consequuntur maxime et dolorem modi.\" --locale \"en-us\" --token \"Deserunt nemo sed dolorem qui.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3206,7 +3206,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Eius quae quae vel sunt.\" --locale \"en\" --token \"Alias vel.\"")
 }
 
 func servicesRenewUsage() {
@@ -3230,7 +3230,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"semiannually\",\n      \"gateway\": \"m42\",\n      \"pid\": 7407844715590859815,\n      \"returnUrl\": \"gk8\"\n   }' --service-id \"Exercitationem sint provident magnam optio natus.\" --locale \"es-es\" --token \"Eaque autem unde soluta minus sint.\"")
 }
 
 func servicesCancelUsage() {
@@ -3252,7 +3252,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Consequatur at fugit quas.\" --locale \"nl-nl\" --token \"Nisi id quia deserunt voluptas possimus.\"")
 }
 
 func servicesResumeUsage() {
@@ -3274,7 +3274,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Et laboriosam qui voluptas quaerat.\" --locale \"en\" --token \"Placeat incidunt quis repellat.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3305,7 +3305,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Asperiores est tempora porro nemo.\"")
 }
 
 func resellersOrderUsage() {
@@ -3327,7 +3327,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"rr0\",\n      \"currency\": \"44\",\n      \"existingReseller\": false,\n      \"gateway\": \"Similique similique.\",\n      \"password\": \"yoh\",\n      \"pid\": 193219485168139664,\n      \"returnUrl\": \"xo3\"\n   }' --token \"Ex ut nulla et quis ipsum voluptates.\" --idempotency-key \"ws\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3349,7 +3349,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Architecto fugiat quia officia quasi sapiente.\" --locale \"en-us\" --token \"Voluptas sapiente impedit atque est qui.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3382,7 +3382,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"tjr\",\n      \"token\": \"kz5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"46a\",\n      \"token\": \"jrg\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3400,7 +3400,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6u2\",\n      \"token\": \"alp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"403\",\n      \"token\": \"nch\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3418,7 +3418,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"6u3\",\n      \"otp\": \"qzn\",\n      \"password\": \"upz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"qzn\",\n      \"otp\": \"69p\",\n      \"password\": \"hyj\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3488,7 +3488,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"rkj\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3506,7 +3506,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Itaque et labore.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3524,7 +3524,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"jiv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3542,7 +3542,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"hsw\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3562,7 +3562,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"e58\"\n   }' --token \"Ullam aut officiis explicabo facere dolor.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3596,7 +3596,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"z6\" --locale \"en-us\" --token \"Esse magnam voluptate consectetur eius iure.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3616,7 +3616,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"r3\",\n      \"extraQuantity\": 6319474791813660641,\n      \"serviceId\": \"hj8\"\n   }' --token \"Quis architecto.\"")
 }
 
 func upsellOrderUsage() {
@@ -3638,5 +3638,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"ntx\",\n      \"extraQuantity\": 4742763518694024883,\n      \"gateway\": \"Voluptatem eos.\",\n      \"returnUrl\": \"1e4\",\n      \"serviceId\": \"9c7\"\n   }' --token \"Voluptates qui est molestias aut.\" --idempotency-key \"ff\"")
 }
