@@ -1,7 +1,10 @@
 package country_test
 
 import (
+	"os"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/text/language"
@@ -40,5 +43,25 @@ func TestNormalize(t *testing.T) {
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("Normalize(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
 		}
+	}
+}
+
+// The widget's billing-country select offers the same codes (widget/src/screens/checkout/countries.ts).
+func TestWidgetCountries(t *testing.T) {
+	src, err := os.ReadFile("../../widget/src/screens/checkout/countries.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(src), "const CODES =")
+	body, _, _ := strings.Cut(after, ";")
+	if !ok {
+		t.Fatal("countries.ts has no CODES")
+	}
+	var joined strings.Builder
+	for _, m := range regexp.MustCompile(`'([A-Z]*)'`).FindAllStringSubmatch(body, -1) {
+		joined.WriteString(m[1])
+	}
+	if got, want := joined.String(), strings.Join(country.Codes(), ""); got != want {
+		t.Fatalf("the widget's codes differ from api/country's:\n got %s\nwant %s", got, want)
 	}
 }

@@ -66,6 +66,9 @@ type Request struct {
 	// IPCountry is the country of the buyer's address (package geo), the default billing country
 	// and the second piece of evidence; "" when it is not known.
 	IPCountry string
+	// Untaxed prices a sale the tax block does not apply to (reseller credit plans, sold to
+	// businesses): no tax, the net is the total, as without a tax block.
+	Untaxed bool
 }
 
 // Sold refuses a pid the request's storefront does not sell, with
@@ -382,7 +385,7 @@ func applyTax(c *catalog.Catalog, r Request, q *Quote) error {
 		return err
 	}
 	q.Net = q.Total
-	if c.Tax == nil {
+	if c.Tax == nil || r.Untaxed {
 		return nil
 	}
 	rate := c.Tax.RateFor(where)
@@ -393,6 +396,14 @@ func applyTax(c *catalog.Catalog, r Request, q *Quote) error {
 	ip, _ := country.Normalize(r.IPCountry)
 	if !country.Valid(ip) {
 		ip = ""
+	}
+	if q.Recurring != nil && !c.Tax.PricesIncludeTax {
+		// What renews is told tax included, as the renewal will charge it (in the same country).
+		next, err := tax.Apply(q.Recurring.Amount, rate, false)
+		if err != nil {
+			return err
+		}
+		q.Recurring.Amount = next.Gross
 	}
 	q.Net = money.Money{Amount: split.Net, Currency: q.Currency}
 	q.Total = money.Money{Amount: split.Gross, Currency: q.Currency}

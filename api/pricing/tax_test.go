@@ -51,8 +51,9 @@ func TestQuoteTax(t *testing.T) {
 		{"included, billing DE", true, false, with("DE", "DE"), 3024, 3599,
 			&pricing.Tax{Country: "DE", Rate: "19", Amount: 575, Currency: "EUR", Included: true, IPCountry: "DE"}, 3999},
 		// 35.99 × 0.19 = 6.8381 → 6.84 on top.
+		// The next periods are told tax included too: 39.99 × 1.19 = 47.5881 → 47.59.
 		{"excluded, billing DE", false, false, with("DE", "DE"), 3599, 4283,
-			&pricing.Tax{Country: "DE", Rate: "19", Amount: 684, Currency: "EUR", IPCountry: "DE"}, 3999},
+			&pricing.Tax{Country: "DE", Rate: "19", Amount: 684, Currency: "EUR", IPCountry: "DE"}, 4759},
 		{"lower-case billing country", true, false, with("de", "FR"), 3024, 3599,
 			&pricing.Tax{Country: "DE", Rate: "19", Amount: 575, Currency: "EUR", Included: true, IPCountry: "FR"}, 3999},
 		// 35.99 / 1.2 = 29.9917 → 29.99.
