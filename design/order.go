@@ -22,6 +22,10 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 		Attribute("recurring", RecurringResult, "What renews after this order's period, and for how much (as quote.recurring); null for a one-time plan, a free trial and a reseller credit plan", func() {
 			Meta("struct:tag:json", "recurring") // always present, null when nothing renews
 		})
+		Attribute("net", Money, "The total without tax (as quote.net)")
+		Attribute("tax", TaxResult, "The tax in the total (as quote.tax); null when the catalog had no tax block", func() {
+			Meta("struct:tag:json", "tax") // always present, null without tax
+		})
 		Attribute("paymentQuote", PaymentQuote, "What the gateway asks the buyer to pay when it takes another currency than the invoice's (Coinbase: USDC); absent otherwise")
 		Attribute("paymentState", String, "processing: the provider has seen the payment and is confirming it (Coinbase's PROCESSING); the order is still pending and nothing is settled yet. Absent otherwise", func() {
 			Enum("processing")
@@ -33,7 +37,7 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 			Meta("struct:tag:json", "receiptUrl") // always present, null until paid
 		})
 		Attribute("creditNotes", ArrayOf(CreditNoteRef), "The credit notes the order's refunds issued, oldest first")
-		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote", "creditNotes")
+		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "net", "paymentUrl", "paymentDeadline", "createdAt", "quote", "creditNotes")
 	})
 })
 
@@ -42,6 +46,7 @@ var CreditNoteRef = Type("CreditNoteRef", func() {
 	Attribute("id", String)
 	Attribute("number", String, func() { Example("CN-2026-000001") })
 	Attribute("amount", Money)
+	Attribute("tax", Money, "The tax it gives back: the invoice's tax in proportion to the amount; absent when the order had no tax")
 	Attribute("pdfUrl", String, "GET /credit-notes/{id}.pdf")
 	Required("id", "number", "amount", "pdfUrl")
 })
@@ -82,6 +87,7 @@ var _ = Service("order", func() {
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() {
 				MaxLength(2048)
 			})
+			Attribute("confirmCountry", Boolean, "The buyer confirmed billingCountry where it differs from the country of their IP address (quote.tax.ipCountry); without it such an order answers 409 country_unconfirmed. Kept with the order as evidence")
 			Attribute("renewWithCard", Boolean, "Stripe only: the buyer ticked \"Renew automatically with this card\" (consent shown): the card is saved (setup_future_usage=off_session) and each renewal charged to it at its due date")
 		})
 		Result(OrderResult)
@@ -92,6 +98,8 @@ var _ = Service("order", func() {
 		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 		Error("price_changed", PriceChanged, "The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.")
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
+		Error("invalid_country", ErrorResult, "billingCountry is not an ISO 3166-1 alpha-2 country code.")
+		Error("country_unconfirmed", ErrorResult, "The catalog charges tax and billingCountry differs from the country of the buyer's IP address: ask the buyer, then send confirmCountry: true. Nothing was stored.")
 		Error("trial_unavailable", ErrorResult, "No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.")
 		Error("out_of_stock", ErrorResult, "The plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it for this billing cycle (the product's credits in the catalog; GET /products says available: false). Nothing was stored or charged.")
 		HTTP(func() {
@@ -105,6 +113,8 @@ var _ = Service("order", func() {
 			Response("trial_used", StatusConflict)
 			Response("trial_unavailable", StatusConflict)
 			Response("out_of_stock", StatusConflict)
+			Response("invalid_country", StatusBadRequest)
+			Response("country_unconfirmed", StatusConflict)
 		})
 	})
 	Method("get", func() {

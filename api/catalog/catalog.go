@@ -279,6 +279,9 @@ type Catalog struct {
 	// InvoiceNumber and CreditNoteNumber are the patterns of the numbers given to a paid invoice
 	// and a refund's credit note (package numbering); the defaults when the catalog sets none.
 	InvoiceNumber, CreditNoteNumber string
+	// Tax is the tax block: prices with or without tax, rates by buyer country; nil: no tax is
+	// charged or shown.
+	Tax *Tax
 }
 
 // Load reads and parses the catalog file at path, and the legal files it names (relative to

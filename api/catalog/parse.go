@@ -304,7 +304,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
 		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts",
-		"seller", "legal", "consent", "invoiceNumber", "creditNoteNumber"}
+		"seller", "legal", "consent", "invoiceNumber", "creditNoteNumber", "tax"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -360,6 +360,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["consent"]; n != nil && !isNull(n) {
 		p.consent(n)
+	}
+	if n := nodes["tax"]; n != nil && !isNull(n) {
+		p.tax(n)
 	}
 	c.InvoiceNumber, c.CreditNoteNumber = numbering.DefaultInvoice, numbering.DefaultCreditNote
 	p.numberPattern(nodes["invoiceNumber"], "invoiceNumber", &c.InvoiceNumber)

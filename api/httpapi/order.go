@@ -8,6 +8,7 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
@@ -32,14 +33,17 @@ type orderService struct {
 	quotes   payment.Quotes     // nil: no gateway quotes another currency
 	progress payment.Progress   // zero: no payment is shown as seen and confirming
 	notes    refund.CreditNotes // nil: no credit note is listed
+	geo      *geo.Lookup        // places the buyer's address in a country; nil: nowhere
 }
 
 // NewOrder returns the order service; quotes are what gateways paid in another currency asked
 // for invoices (nil: none), progress which pending invoices' payments a provider has seen and
-// is confirming.
-func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes) genorder.Service {
+// is confirming, l the country of the buyer's address (the default billing country, kept as
+// evidence with a taxed order).
+func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes,
+	l *geo.Lookup) genorder.Service {
 	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
-		quotes: quotes, progress: progress, notes: notes}
+		quotes: quotes, progress: progress, notes: notes, geo: l}
 }
 
 // result is orderResult with the invoice's quote in the gateway's currency, if it has one: the
@@ -58,8 +62,12 @@ func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.Ord
 			return nil, err
 		}
 		for _, n := range notes {
-			r.CreditNotes = append(r.CreditNotes, &genorder.CreditNoteRef{ID: n.ID, Number: n.Number,
-				Amount: &genorder.Money{Amount: n.Amount.Amount, Currency: n.Amount.Currency}, PdfURL: CreditNotePDFURL(origin(ctx), n.ID)})
+			ref := &genorder.CreditNoteRef{ID: n.ID, Number: n.Number,
+				Amount: &genorder.Money{Amount: n.Amount.Amount, Currency: n.Amount.Currency}, PdfURL: CreditNotePDFURL(origin(ctx), n.ID)}
+			if o.Quote.Tax != nil {
+				ref.Tax = &genorder.Money{Amount: n.Tax.Amount, Currency: n.Amount.Currency}
+			}
+			r.CreditNotes = append(r.CreditNotes, ref)
 		}
 	}
 	// Only a gateway paying in another currency (Coinbase) keeps quotes and reports a payment seen
@@ -112,6 +120,8 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		Origin: origin(ctx),
 		Locale: buyerLocale(ctx),
 	}
+	buyerCountry(ctx, s.geo, &r.Quote, p.BillingCountry)
+	r.ConfirmCountry = p.ConfirmCountry != nil && *p.ConfirmCountry
 	if p.IdempotencyKey != nil {
 		r.IdempotencyKey = *p.IdempotencyKey
 	}
@@ -156,6 +166,12 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		}
 	case errors.Is(err, order.ErrIdempotencyMismatch):
 		return nil, genorder.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
+	case errors.Is(err, pricing.ErrInvalidCountry):
+		return nil, genorder.MakeInvalidCountry(errors.New(msgInvalidCountry))
+	case errors.Is(err, order.ErrCountryUnknown):
+		return nil, genorder.MakeInvalidCountry(errors.New("Choose the country of your billing address (billingCountry): the shop charges the tax of your country."))
+	case errors.Is(err, order.ErrCountryUnconfirmed):
+		return nil, genorder.MakeCountryUnconfirmed(errors.New("Your billing country differs from the country of your internet address: please confirm it (confirmCountry)."))
 	case errors.Is(err, order.ErrTrialUsed):
 		return nil, genorder.MakeTrialUsed(errors.New(msgTrialUsed))
 	case errors.Is(err, order.ErrTrialUnavailable):
@@ -226,6 +242,7 @@ func orderResult(o order.Order) *genorder.OrderResult {
 		Quote: orderQuote(o.Quote),
 	}
 	r.Recurring = r.Quote.Recurring
+	r.Net, r.Tax = r.Quote.Net, r.Quote.Tax
 	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
 		r.PaymentURL = o.Invoice.PaymentURL
 		r.PaymentDeadline = o.Invoice.Deadline.Format(time.RFC3339)
@@ -251,6 +268,11 @@ func orderQuote(q pricing.Quote) *genorder.QuoteResult {
 	}
 	if rc := q.Recurring; rc != nil {
 		r.Recurring = &genorder.RecurringResult{Amount: rc.Amount, Currency: rc.Currency, BillingCycle: string(rc.Cycle)}
+	}
+	r.Net = amount(q.NetAmount())
+	if t := q.Tax; t != nil {
+		r.Tax = &genorder.TaxResult{Country: t.Country, Rate: t.Rate, Amount: t.Amount, Currency: t.Currency,
+			PricesIncludeTax: t.Included, IPCountry: t.IPCountry}
 	}
 	return r
 }

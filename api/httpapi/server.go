@@ -141,7 +141,7 @@ func New(d Deps) http.Handler {
 	pe.Use(hide)
 	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 
-	qe := genpricing.NewEndpoints(NewPricing(d.Orders))
+	qe := genpricing.NewEndpoints(NewPricing(d.Orders, d.Geo))
 	qe.Use(hide)
 	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, formatError))
 
@@ -153,7 +153,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.Geo))
 	if d.OrderingOff != "" {
 		oe.Create = refuse(genorder.MakeUnavailable(errors.New(d.OrderingOff)))
 	}

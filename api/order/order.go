@@ -109,6 +109,12 @@ type Order struct {
 
 	// Hold is why the fraud check held the order (stored with it when placed); nil otherwise.
 	Hold *Hold
+	// Where the buyer is, kept as evidence of the tax country with an order placed under a tax
+	// block (all empty otherwise): the billing country taxed (the one they gave, else their
+	// address's, else the seller's), their IP address's country ("" when unknown), and whether
+	// they confirmed a billing country that differs from it. The tax itself is Quote.Tax.
+	BillingCountry, IPCountry string
+	CountryConfirmed          bool
 }
 
 // Hold is why the fraud check held an order: the checks that fired with their values, the

@@ -45,6 +45,10 @@ type Placement struct {
 	Deadline time.Time
 	// RenewWithCard is the buyer's consent to save the paying card for renewals (Request's).
 	RenewWithCard bool
+	// BillingCountry, IPCountry and CountryConfirmed are the evidence of where the buyer is,
+	// kept with an order taxed by the catalog's tax block (Order's).
+	BillingCountry, IPCountry string
+	CountryConfirmed          bool
 }
 
 // CustomHash is a digest of what a Placement's caller was asked, for Placement.RequestHash.
@@ -225,6 +229,7 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 		o.PromoCode = q.Discount.Code // the catalog's code: canonical
 	}
 	o.ReturnURL, o.Locale, o.RenewWithCard = p.ReturnURL, p.Locale, p.RenewWithCard
+	o.BillingCountry, o.IPCountry, o.CountryConfirmed = p.BillingCountry, p.IPCountry, p.CountryConfirmed
 	if o.ReturnURL == "" {
 		o.ReturnURL = "/checkout/waiting?order=" + o.ID
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/numbering"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/tax"
 )
 
 var (
@@ -37,13 +38,20 @@ var (
 )
 
 // CreditNote is the document a refund issues: a number from the shop's credit note sequence,
-// the amount given back, and the invoice (and order) it corrects.
+// the amount given back, and the invoice (and order) it corrects. Of a taxed order's invoice it
+// gives back the tax in proportion (Tax; Net = Amount − Tax); of another, Tax is 0 and Net the
+// amount.
 type CreditNote struct {
 	ID, Number                   string
 	RefundID, OrderID, InvoiceID string
 	Amount                       money.Money
+	Tax, Net                     money.Money
 	CreatedAt                    time.Time
 }
+
+// TaxShare is the tax a credit note gives back, from what the order's credit notes before it
+// gave back (amount and tax): tax.RefundShare over the invoice's gross and tax.
+type TaxShare func(refundedBefore, taxBefore int64) int64
 
 // Manual is the method of a refund the owner makes by hand (the gateway has no refund API).
 const Manual = "manual"
@@ -70,9 +78,10 @@ type Store interface {
 	ReserveRefund(ctx context.Context, r Refund, paid int64) (rec Refund, replayed bool, err error)
 	CompleteRefund(ctx context.Context, id, reference string) error
 	DropRefund(ctx context.Context, id string) error
-	// IssueCreditNote numbers c with pattern from the credit note sequence and records it; the
-	// credit note of a refund that has one is answered as it is.
-	IssueCreditNote(ctx context.Context, c CreditNote, pattern string) (CreditNote, error)
+	// IssueCreditNote numbers c with pattern from the credit note sequence and records it, with
+	// the tax share gives it (nil: none) from the order's credit notes issued before, read under
+	// the sequence's lock; the credit note of a refund that has one is answered as it is.
+	IssueCreditNote(ctx context.Context, c CreditNote, pattern string, share TaxShare) (CreditNote, error)
 }
 
 // CreditNotes reads the credit notes issued.
@@ -286,8 +295,15 @@ func (s *Service) creditNote(ctx context.Context, o order.Order, r Refund) (Cred
 			pattern = p
 		}
 	}
+	var share TaxShare
+	if t := o.Quote.Tax; t != nil {
+		gross, total := o.Invoice.Amount.Amount, t.Amount
+		share = func(refundedBefore, taxBefore int64) int64 {
+			return tax.RefundShare(gross, total, refundedBefore, taxBefore, r.Amount.Amount)
+		}
+	}
 	return s.store.IssueCreditNote(ctx, CreditNote{ID: id.New("cn_"), RefundID: r.ID, OrderID: o.ID, InvoiceID: o.Invoice.ID,
-		Amount: r.Amount, CreatedAt: r.CreatedAt}, pattern)
+		Amount: r.Amount, CreatedAt: r.CreatedAt}, pattern, share)
 }
 
 // Refunds lists the refunds of o and their total.

@@ -33,6 +33,7 @@ import (
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/signin"
+	"github.com/streamcart/streamcart/api/tax"
 	"github.com/streamcart/streamcart/api/upsell"
 )
 
@@ -87,6 +88,7 @@ type Backend interface {
 	revenue.Store
 	console.ServiceStore
 	refund.CreditNotes
+	tax.Store
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -40,6 +40,8 @@ func NewClient(create, get, list, cancel goa.Endpoint) *Client {
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - "price_changed" (type *PriceChanged): The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.
 //   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
+//   - "invalid_country" (type *goa.ServiceError): billingCountry is not an ISO 3166-1 alpha-2 country code.
+//   - "country_unconfirmed" (type *goa.ServiceError): The catalog charges tax and billingCountry differs from the country of the buyer's IP address: ask the buyer, then send confirmCountry: true. Nothing was stored.
 //   - "trial_unavailable" (type *goa.ServiceError): No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.
 //   - "out_of_stock" (type *goa.ServiceError): The plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it for this billing cycle (the product's credits in the catalog; GET /products says available: false). Nothing was stored or charged.
 //   - "unauthorized" (type *goa.ServiceError)

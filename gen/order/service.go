@@ -72,6 +72,10 @@ type CreatePayload struct {
 	EmailSubscription *bool
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string
+	// The buyer confirmed billingCountry where it differs from the country of
+	// their IP address (quote.tax.ipCountry); without it such an order answers 409
+	// country_unconfirmed. Kept with the order as evidence
+	ConfirmCountry *bool
 	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
 	// shown): the card is saved (setup_future_usage=off_session) and each renewal
 	// charged to it at its due date
@@ -85,6 +89,10 @@ type CreatePayload struct {
 	ExtraConnections int
 	ProxyProtection  bool
 	PromoCode        *string
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string
 }
 
 // A credit note: what a refund gave back, numbered from its own sequence,
@@ -93,6 +101,9 @@ type CreditNoteRef struct {
 	ID     string
 	Number string
 	Amount *Money
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *Money
 	// GET /credit-notes/{id}.pdf
 	PdfURL string
 }
@@ -151,6 +162,10 @@ type OrderResult struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *Money
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResult `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
@@ -210,10 +225,15 @@ type QuoteResult struct {
 	Subtotal         *Money
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
-	Total    *Money
+	// What the buyer pays: after the discount, tax included
+	Total *Money
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *Money
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResult `json:"tax"`
 }
 
 type RecurringResult struct {
@@ -223,6 +243,25 @@ type RecurringResult struct {
 	Currency string
 	// How often it renews
 	BillingCycle string
+}
+
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
 }
 
 // Error returns an error description.
@@ -275,6 +314,16 @@ func MakeIdempotencyMismatch(err error) *goa.ServiceError {
 // MakeTrialUsed builds a goa.ServiceError from an error.
 func MakeTrialUsed(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "trial_used", false, false, false)
+}
+
+// MakeInvalidCountry builds a goa.ServiceError from an error.
+func MakeInvalidCountry(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_country", false, false, false)
+}
+
+// MakeCountryUnconfirmed builds a goa.ServiceError from an error.
+func MakeCountryUnconfirmed(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "country_unconfirmed", false, false, false)
 }
 
 // MakeTrialUnavailable builds a goa.ServiceError from an error.
@@ -349,6 +398,12 @@ func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
 	if vres.Recurring != nil {
 		res.Recurring = transformOrderviewsRecurringResultViewToRecurringResult(vres.Recurring)
 	}
+	if vres.Net != nil {
+		res.Net = transformOrderviewsMoneyViewToMoney(vres.Net)
+	}
+	if vres.Tax != nil {
+		res.Tax = transformOrderviewsTaxResultViewToTaxResult(vres.Tax)
+	}
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformOrderviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
@@ -396,6 +451,12 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 	}
 	if res.Recurring != nil {
 		vres.Recurring = transformRecurringResultToOrderviewsRecurringResultView(res.Recurring)
+	}
+	if res.Net != nil {
+		vres.Net = transformMoneyToOrderviewsMoneyView(res.Net)
+	}
+	if res.Tax != nil {
+		vres.Tax = transformTaxResultToOrderviewsTaxResultView(res.Tax)
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToOrderviewsPaymentQuoteView(res.PaymentQuote)
@@ -466,6 +527,12 @@ func transformOrderviewsQuoteResultViewToQuoteResult(v *orderviews.QuoteResultVi
 	if v.Recurring != nil {
 		res.Recurring = transformOrderviewsRecurringResultViewToRecurringResult(v.Recurring)
 	}
+	if v.Net != nil {
+		res.Net = transformOrderviewsMoneyViewToMoney(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = transformOrderviewsTaxResultViewToTaxResult(v.Tax)
+	}
 
 	return res
 }
@@ -517,6 +584,24 @@ func transformOrderviewsRecurringResultViewToRecurringResult(v *orderviews.Recur
 	return res
 }
 
+// transformOrderviewsTaxResultViewToTaxResult builds a value of type
+// *TaxResult from a value of type *orderviews.TaxResultView.
+func transformOrderviewsTaxResultViewToTaxResult(v *orderviews.TaxResultView) *TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // transformOrderviewsPaymentQuoteViewToPaymentQuote builds a value of type
 // *PaymentQuote from a value of type *orderviews.PaymentQuoteView.
 func transformOrderviewsPaymentQuoteViewToPaymentQuote(v *orderviews.PaymentQuoteView) *PaymentQuote {
@@ -547,6 +632,9 @@ func transformOrderviewsCreditNoteRefViewToCreditNoteRef(v *orderviews.CreditNot
 	}
 	if v.Amount != nil {
 		res.Amount = transformOrderviewsMoneyViewToMoney(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = transformOrderviewsMoneyViewToMoney(v.Tax)
 	}
 
 	return res
@@ -596,6 +684,12 @@ func transformQuoteResultToOrderviewsQuoteResultView(v *QuoteResult) *orderviews
 	}
 	if v.Recurring != nil {
 		res.Recurring = transformRecurringResultToOrderviewsRecurringResultView(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = transformMoneyToOrderviewsMoneyView(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = transformTaxResultToOrderviewsTaxResultView(v.Tax)
 	}
 
 	return res
@@ -648,6 +742,24 @@ func transformRecurringResultToOrderviewsRecurringResultView(v *RecurringResult)
 	return res
 }
 
+// transformTaxResultToOrderviewsTaxResultView builds a value of type
+// *orderviews.TaxResultView from a value of type *TaxResult.
+func transformTaxResultToOrderviewsTaxResultView(v *TaxResult) *orderviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.TaxResultView{
+		Country:          &v.Country,
+		Rate:             &v.Rate,
+		Amount:           &v.Amount,
+		Currency:         &v.Currency,
+		PricesIncludeTax: &v.PricesIncludeTax,
+		IPCountry:        &v.IPCountry,
+	}
+
+	return res
+}
+
 // transformPaymentQuoteToOrderviewsPaymentQuoteView builds a value of type
 // *orderviews.PaymentQuoteView from a value of type *PaymentQuote.
 func transformPaymentQuoteToOrderviewsPaymentQuoteView(v *PaymentQuote) *orderviews.PaymentQuoteView {
@@ -675,6 +787,9 @@ func transformCreditNoteRefToOrderviewsCreditNoteRefView(v *CreditNoteRef) *orde
 	}
 	if v.Amount != nil {
 		res.Amount = transformMoneyToOrderviewsMoneyView(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = transformMoneyToOrderviewsMoneyView(v.Tax)
 	}
 
 	return res

@@ -54,6 +54,7 @@ const usage = `Usage:
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--state review|refunded|accepted|all] [--limit N]  payments to review: money that could not settle its order
+  streamcart tax report --from YYYY-MM-DD --to YYYY-MM-DD [--csv]  net, tax and gross per country and rate, credit notes subtracted (OSS)
   streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
   streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
   streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)
@@ -69,7 +70,7 @@ const usage = `Usage:
   streamcart panel list|delete|disable|enable|set-expiry|set-connections|credits  the built-in panel's lines and credits by hand (streamcart panel -h)
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
-storefront, payments, renewals) only read: they refuse a database that does not exist.
+storefront, payments, renewals, tax) only read: they refuse a database that does not exist.
 `
 
 // heldWriter keeps what is written to it while held, and writes it to w on release; then it
@@ -221,6 +222,8 @@ func command(ctx context.Context, args []string) error {
 		return storefrontCommand(ctx, args)
 	case "payments":
 		return paymentsCommand(ctx, args)
+	case "tax":
+		return taxCommand(ctx, args, os.Stdout)
 	case "jobs":
 		return jobsCommand(ctx, args, os.Stdout)
 	case "clock":

@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"jja\" --action \"ltp\" --target \"eye\" --ip \"wjw\" --limit 321 --cursor \"t2u\" --session \"c33\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"fai\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 492 --session \"tz3\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"5qy\" --q \"8iv\" --limit 194 --cursor \"qld\" --session \"b9y\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"k15\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"gmp\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 412 --session \"vfc\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"rsx\" --q \"e2j\" --limit 85 --cursor \"mai\" --session \"0zt\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"x7g\"" + "\n" +
 		""
 }
 
@@ -1615,7 +1615,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"jja\" --action \"ltp\" --target \"eye\" --ip \"wjw\" --limit 321 --cursor \"t2u\" --session \"c33\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1647,7 +1647,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"fai\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"gmp\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1669,7 +1669,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"77s\",\n      \"source\": \"p\"\n   }' --csrf-token \"Vitae doloremque.\" --session \"hk7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"1p1\",\n      \"source\": \"7h4\"\n   }' --csrf-token \"Et ea sed quaerat adipisci.\" --session \"j59\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1687,7 +1687,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"ue1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"h57\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1707,7 +1707,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 645868024889093109 --session \"57t\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 4437968318884640632 --session \"bcb\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1742,7 +1742,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 492 --session \"tz3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 412 --session \"vfc\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1764,7 +1764,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 182458178553828029 --csrf-token \"Ratione tempore velit natus ab aut.\" --session \"3ts\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6823882258856853659 --csrf-token \"Adipisci sunt fugiat.\" --session \"yg2\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1786,7 +1786,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 6549936353036312675 --csrf-token \"Qui voluptatibus earum.\" --session \"sa3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1531461309971432848 --csrf-token \"Excepturi nulla aliquam.\" --session \"geh\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1824,7 +1824,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"5qy\" --q \"8iv\" --limit 194 --cursor \"qld\" --session \"b9y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"rsx\" --q \"e2j\" --limit 85 --cursor \"mai\" --session \"0zt\"")
 }
 
 func adminMailResendUsage() {
@@ -1846,7 +1846,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 2316421805881323405 --csrf-token \"Omnis at et et atque.\" --session \"ley\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 3391278555398540389 --csrf-token \"Sint eos mollitia.\" --session \"nso\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1877,7 +1877,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"k15\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"x7g\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1899,7 +1899,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"hmr\",\n      \"role\": \"support\"\n   }' --csrf-token \"Rerum aut aliquid.\" --session \"uy9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"muy\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Consequatur aliquam facere porro.\" --session \"q3j\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1921,7 +1921,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"e9a\" --csrf-token \"Molestiae quaerat occaecati.\" --session \"6lj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ebw\" --csrf-token \"Velit rerum est dolorem.\" --session \"obr\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -1955,7 +1955,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 400 --cursor \"dfa\" --session \"j67\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 383 --cursor \"37d\" --session \"gka\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -1973,7 +1973,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"brl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jk2\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2004,7 +2004,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"4zs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"6j6\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2026,7 +2026,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1040270587152514616,\n         4715172133618690031\n      ],\n      \"code\": \"s\",\n      \"expirationDate\": \"ok2\",\n      \"maxUses\": 7995293177892255369,\n      \"recurring\": true,\n      \"startDate\": \"noh\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"4h\"\n   }' --csrf-token \"Itaque nostrum.\" --session \"pzj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1040270587152514616,\n         4715172133618690031\n      ],\n      \"code\": \"8rs\",\n      \"expirationDate\": \"ok2\",\n      \"maxUses\": 7995293177892255369,\n      \"recurring\": true,\n      \"startDate\": \"noh\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"4h\"\n   }' --csrf-token \"Itaque nostrum.\" --session \"pzj\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2116,7 +2116,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"mh5\" --outcome \"hht\" --limit 67 --cursor \"8tl\" --session \"npm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"owj\" --outcome \"cmx\" --limit 160 --cursor \"q5c\" --session \"psm\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2145,7 +2145,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"2r2\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"w0x\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2727,7 +2727,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 218 --session \"346\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 334 --session \"d5n\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2763,7 +2763,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"CDA\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"OIp\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2785,7 +2785,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3392176156711157160 --currency \"ZWz\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7166262527334705904 --currency \"uyx\" --locale \"en-us\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2805,7 +2805,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"KlT\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"gdI\" --locale \"en\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2843,7 +2843,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 3814612864907453958 --from \"Sunt et ducimus dolorem iste.\" --to \"Accusamus rerum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5567085481820411976 --from \"Et vitae.\" --to \"Esse aut aut qui.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2861,7 +2861,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2879,7 +2879,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2940,7 +2940,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Eos qui necessitatibus dolor.\" --t \"0ly\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Asperiores libero quibusdam dolorem reiciendis minus.\" --t \"s8m\" --locale \"en\"")
 }
 
 func invoicesPdfUsage() {
@@ -2962,7 +2962,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"tvl\" --t \"91k\" --token \"Libero aut soluta nostrum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"0dg\" --t \"0ib\" --token \"Voluptas explicabo.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2984,7 +2984,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"if1\" --t \"rtp\" --token \"Dicta eaque architecto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"0ah\" --t \"qjj\" --token \"Necessitatibus dignissimos voluptate quia alias deserunt tempora.\"")
 }
 
 func invoicesPayUsage() {
@@ -3008,7 +3008,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"vw0\",\n      \"returnUrl\": \"pmf\"\n   }' --invoice-id \"Nisi et maiores quos.\" --t \"xqq\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"n0f\",\n      \"returnUrl\": \"6vy\"\n   }' --invoice-id \"Nam beatae.\" --t \"q15\" --locale \"en-us\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3140,7 +3140,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"a20\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"sAP\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 60,\n      \"gateway\": \"Aut nisi.\",\n      \"pid\": 2,\n      \"promoCode\": \"s0a\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"nlm\"\n   }' --token \"Autem rerum.\" --idempotency-key \"d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"0a0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"DXm\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 97,\n      \"gateway\": \"Laborum earum.\",\n      \"pid\": 2,\n      \"promoCode\": \"ima\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"odd\"\n   }' --token \"In delectus culpa ut autem.\" --idempotency-key \"on\"")
 }
 
 func orderGetUsage() {
@@ -3160,7 +3160,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Dolorem qui assumenda id.\" --token \"Quasi est nisi qui tempora dolorem rem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Consequatur consequatur vel corporis voluptatem hic.\" --token \"Voluptatem consequuntur fuga similique asperiores.\"")
 }
 
 func orderListUsage() {
@@ -3178,7 +3178,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Similique provident voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Repellat harum.\"")
 }
 
 func orderCancelUsage() {
@@ -3198,7 +3198,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Repellat harum.\" --token \"Officiis illo eaque harum nobis id qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quae vel sunt non.\" --token \"Alias vel.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3226,7 +3226,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Pme\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fae\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Pme\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fae\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3265,7 +3265,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"es-es\" --token \"Eaque ut facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en\" --token \"Laborum enim.\"")
 }
 
 func servicesGetUsage() {
@@ -3287,7 +3287,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Et qui sunt autem.\" --locale \"pt-pt\" --token \"Corrupti odit eligendi adipisci.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Odio reiciendis eveniet ratione atque sapiente repellendus.\" --locale \"es-es\" --token \"Quaerat maxime accusamus ullam voluptates delectus.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3309,7 +3309,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Saepe et et at deserunt iste.\" --locale \"es-es\" --token \"Sunt illum aperiam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Quaerat autem dicta.\" --locale \"en-us\" --token \"Ab natus magni quis sint corrupti.\"")
 }
 
 func servicesRestartUsage() {
@@ -3331,7 +3331,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Ipsum sapiente nisi.\" --locale \"en\" --token \"Quam ut eius.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Sapiente vitae reiciendis vero dolores.\" --locale \"es-es\" --token \"Ab illum ut ducimus laborum.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3353,7 +3353,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolorum animi nihil facere voluptatem.\" --locale \"en-us\" --token \"Aut saepe ut dolores nostrum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Odio corporis ut quia laudantium.\" --locale \"nl-nl\" --token \"Nobis amet ab voluptatem tenetur distinctio.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3377,7 +3377,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Sed fuga quisquam dolores laborum et at.\" --locale \"de-de\" --token \"Sequi nesciunt dolor qui corrupti eius.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Vel ipsa voluptatem et nesciunt nesciunt omnis.\" --locale \"nl-nl\" --token \"Voluptas quo et numquam.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3401,7 +3401,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Ut delectus.\" --locale \"pt-pt\" --token \"Id et veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Consequatur deleniti fugiat provident.\" --locale \"nl-nl\" --token \"Quos rerum fuga at voluptates itaque.\"")
 }
 
 func servicesRenewUsage() {
@@ -3425,7 +3425,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"onetime\",\n      \"gateway\": \"uik\",\n      \"pid\": 7193308745112558057,\n      \"returnUrl\": \"br5\"\n   }' --service-id \"Molestiae sint corporis a praesentium.\" --locale \"en-us\" --token \"Architecto quis architecto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"r30\",\n      \"pid\": 6319474791813660640,\n      \"returnUrl\": \"mja\"\n   }' --service-id \"Qui commodi omnis aut.\" --locale \"en\" --token \"Qui similique ut aliquam perspiciatis non fugit.\"")
 }
 
 func servicesCancelUsage() {
@@ -3577,7 +3577,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"g0i\",\n      \"token\": \"kng\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"vt0\",\n      \"token\": \"8b9\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3595,7 +3595,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"b9v\",\n      \"token\": \"z6d\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"5ks\",\n      \"token\": \"tb9\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3613,7 +3613,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"0cl\",\n      \"otp\": \"i6c\",\n      \"password\": \"awu\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"3aw\",\n      \"otp\": \"pst\",\n      \"password\": \"1i6\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3631,7 +3631,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"oi4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"zzj\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3651,7 +3651,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Illum aut amet.\" --session \"c68\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Mollitia dolore enim dolorem.\" --session \"s0u\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.

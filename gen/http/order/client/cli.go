@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"a20\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"sAP\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 60,\n      \"gateway\": \"Aut nisi.\",\n      \"pid\": 2,\n      \"promoCode\": \"s0a\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"nlm\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"0a0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"DXm\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 97,\n      \"gateway\": \"Laborum earum.\",\n      \"pid\": 2,\n      \"promoCode\": \"ima\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"odd\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {
@@ -83,6 +83,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 		AffiliateID:       body.AffiliateID,
 		EmailSubscription: body.EmailSubscription,
 		ReturnURL:         body.ReturnURL,
+		ConfirmCountry:    body.ConfirmCountry,
 		RenewWithCard:     body.RenewWithCard,
 		Pid:               body.Pid,
 		BillingCycle:      body.BillingCycle,
@@ -90,6 +91,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 		ExtraConnections:  body.ExtraConnections,
 		ProxyProtection:   body.ProxyProtection,
 		PromoCode:         body.PromoCode,
+		BillingCountry:    body.BillingCountry,
 	}
 	if body.ExpectedTotal != nil {
 		v.ExpectedTotal = marshalMoneyRequestBodyToOrderMoney(body.ExpectedTotal)

@@ -72,9 +72,11 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "trial_used" (type *goa.ServiceError): http.StatusConflict
 //   - "trial_unavailable" (type *goa.ServiceError): http.StatusConflict
 //   - "out_of_stock" (type *goa.ServiceError): http.StatusConflict
+//   - "country_unconfirmed" (type *goa.ServiceError): http.StatusConflict
 //   - "price_changed" (type *order.PriceChanged): http.StatusConflict
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "invalid_country" (type *goa.ServiceError): http.StatusBadRequest
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
@@ -190,6 +192,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("order", "create", err)
 				}
 				return nil, NewCreateOutOfStock(&body)
+			case "country_unconfirmed":
+				var (
+					body CreateCountryUnconfirmedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateCountryUnconfirmedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateCountryUnconfirmed(&body)
 			case "price_changed":
 				var (
 					body CreatePriceChangedResponseBody
@@ -208,6 +224,41 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
 			}
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_country":
+				var (
+					body CreateInvalidCountryResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateInvalidCountryResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateInvalidCountry(&body)
+			case "bad_request":
+				var (
+					body CreateBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateBadRequest(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body CreateNotFoundResponseBody
@@ -222,20 +273,6 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "create", err)
 			}
 			return nil, NewCreateNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body CreateBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "create", err)
-			}
-			err = ValidateCreateBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "create", err)
-			}
-			return nil, NewCreateBadRequest(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body CreateUnavailableResponseBody
@@ -682,6 +719,10 @@ func unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(v *QuoteResultR
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(v.Recurring)
 	}
+	res.Net = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(v.Tax)
+	}
 
 	return res
 }
@@ -731,6 +772,24 @@ func unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(v *Recu
 	return res
 }
 
+// unmarshalTaxResultResponseBodyToOrderviewsTaxResultView builds a value of
+// type *orderviews.TaxResultView from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(v *TaxResultResponseBody) *orderviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.TaxResultView{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}
+
 // unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView builds a value
 // of type *orderviews.PaymentQuoteView from a value of type
 // *PaymentQuoteResponseBody.
@@ -759,6 +818,9 @@ func unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView(v *CreditNo
 		PdfURL: v.PdfURL,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Amount)
+	if v.Tax != nil {
+		res.Tax = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Tax)
+	}
 
 	return res
 }
@@ -788,6 +850,10 @@ func unmarshalQuoteResultResponseBodyToOrderQuoteResult(v *QuoteResultResponseBo
 	res.Total = unmarshalMoneyResponseBodyToOrderMoney(v.Total)
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToOrderRecurringResult(v.Recurring)
+	}
+	res.Net = unmarshalMoneyResponseBodyToOrderMoney(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToOrderTaxResult(v.Tax)
 	}
 
 	return res
@@ -848,6 +914,24 @@ func unmarshalRecurringResultResponseBodyToOrderRecurringResult(v *RecurringResu
 	return res
 }
 
+// unmarshalTaxResultResponseBodyToOrderTaxResult builds a value of type
+// *order.TaxResult from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToOrderTaxResult(v *TaxResultResponseBody) *order.TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &order.TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // unmarshalOrderResultResponseBodyToOrderOrderResult builds a value of type
 // *order.OrderResult from a value of type *OrderResultResponseBody.
 func unmarshalOrderResultResponseBodyToOrderOrderResult(v *OrderResultResponseBody) *order.OrderResult {
@@ -871,6 +955,10 @@ func unmarshalOrderResultResponseBodyToOrderOrderResult(v *OrderResultResponseBo
 	res.Quote = unmarshalQuoteResultResponseBodyToOrderQuoteResult(v.Quote)
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToOrderRecurringResult(v.Recurring)
+	}
+	res.Net = unmarshalMoneyResponseBodyToOrderMoney(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToOrderTaxResult(v.Tax)
 	}
 	if v.PaymentQuote != nil {
 		res.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderPaymentQuote(v.PaymentQuote)
@@ -913,6 +1001,9 @@ func unmarshalCreditNoteRefResponseBodyToOrderCreditNoteRef(v *CreditNoteRefResp
 		PdfURL: *v.PdfURL,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToOrderMoney(v.Amount)
+	if v.Tax != nil {
+		res.Tax = unmarshalMoneyResponseBodyToOrderMoney(v.Tax)
+	}
 
 	return res
 }

@@ -171,6 +171,19 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusConflict)
 			return enc.Encode(body)
+		case "country_unconfirmed":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCreateCountryUnconfirmedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
 		case "price_changed":
 			var res *order.PriceChanged
 			errors.As(v, &res)
@@ -184,7 +197,7 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusConflict)
 			return enc.Encode(body)
-		case "not_found":
+		case "invalid_country":
 			var res *goa.ServiceError
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
@@ -192,10 +205,10 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			if formatter != nil {
 				body = formatter(ctx, res)
 			} else {
-				body = NewCreateNotFoundResponseBody(res)
+				body = NewCreateInvalidCountryResponseBody(res)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
-			w.WriteHeader(http.StatusNotFound)
+			w.WriteHeader(http.StatusBadRequest)
 			return enc.Encode(body)
 		case "bad_request":
 			var res *goa.ServiceError
@@ -209,6 +222,19 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCreateNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
 			return enc.Encode(body)
 		case "unavailable":
 			var res *goa.ServiceError
@@ -547,6 +573,12 @@ func marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(v *orderviews.Quo
 	if v.Recurring != nil {
 		res.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(v.Recurring)
 	}
+	if v.Net != nil {
+		res.Net = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderviewsTaxResultViewToTaxResultResponseBody(v.Tax)
+	}
 
 	return res
 }
@@ -600,6 +632,24 @@ func marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(v *orderv
 	return res
 }
 
+// marshalOrderviewsTaxResultViewToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *orderviews.TaxResultView.
+func marshalOrderviewsTaxResultViewToTaxResultResponseBody(v *orderviews.TaxResultView) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody builds a value
 // of type *PaymentQuoteResponseBody from a value of type
 // *orderviews.PaymentQuoteView.
@@ -629,6 +679,9 @@ func marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody(v *orderviews
 	}
 	if v.Amount != nil {
 		res.Amount = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Tax)
 	}
 
 	return res
@@ -667,6 +720,12 @@ func marshalOrderQuoteResultToQuoteResultResponseBody(v *order.QuoteResult) *Quo
 	}
 	if v.Recurring != nil {
 		res.Recurring = marshalOrderRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = marshalOrderMoneyToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderTaxResultToTaxResultResponseBody(v.Tax)
 	}
 
 	return res
@@ -731,6 +790,24 @@ func marshalOrderRecurringResultToRecurringResultResponseBody(v *order.Recurring
 	return res
 }
 
+// marshalOrderTaxResultToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *order.TaxResult.
+func marshalOrderTaxResultToTaxResultResponseBody(v *order.TaxResult) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}
+
 // marshalOrderOrderResultToOrderResultResponseBody builds a value of type
 // *OrderResultResponseBody from a value of type *order.OrderResult.
 func marshalOrderOrderResultToOrderResultResponseBody(v *order.OrderResult) *OrderResultResponseBody {
@@ -762,6 +839,12 @@ func marshalOrderOrderResultToOrderResultResponseBody(v *order.OrderResult) *Ord
 	}
 	if v.Recurring != nil {
 		res.Recurring = marshalOrderRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = marshalOrderMoneyToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderTaxResultToTaxResultResponseBody(v.Tax)
 	}
 	if v.PaymentQuote != nil {
 		res.PaymentQuote = marshalOrderPaymentQuoteToPaymentQuoteResponseBody(v.PaymentQuote)
@@ -809,6 +892,9 @@ func marshalOrderCreditNoteRefToCreditNoteRefResponseBody(v *order.CreditNoteRef
 	}
 	if v.Amount != nil {
 		res.Amount = marshalOrderMoneyToMoneyResponseBody(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderMoneyToMoneyResponseBody(v.Tax)
 	}
 
 	return res

@@ -183,6 +183,9 @@ function quote(b: Json): Reply {
     // As the server: always present, null without a code.
     discount: null,
     total: subtotal,
+    // As a server whose catalog has no tax block: the net is the total, no tax.
+    net: subtotal,
+    tax: null,
     // As the server: each next period at the full price (the fixtures' promotions are one-time);
     // null for a trial, a one-time plan and reseller credits.
     recurring:
@@ -201,6 +204,7 @@ function quote(b: Json): Reply {
     const amount = { amount: Math.min(off, subtotal.amount), currency: subtotal.currency };
     result.discount = { code: promo.code, type: promo.type, value: promo.value, amount };
     result.total = { amount: subtotal.amount - amount.amount, currency: subtotal.currency };
+    result.net = result.total;
   }
   return { status: 200, body: result };
 }
@@ -267,7 +271,8 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
       return { status: 409, body: { ...body<Json>('order.create', '409.price-changed'), quote: q.body } };
     }
     const o = fromFixture('order.create', total.amount === 0 ? '201.trial' : '201');
-    return { ...o, body: { ...(o.body as Json), total, quote: q.body } };
+    const { net, tax } = q.body as Json;
+    return { ...o, body: { ...(o.body as Json), total, net, tax, quote: q.body } };
   },
   'order.get': (r) => {
     const o = fromFixture('order.get', '200.pending');
@@ -295,7 +300,8 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const q = quote({ pid: r.body?.pid ?? s.pid, billingCycle: r.body?.billingCycle ?? s.billingCycle });
     if (q.status !== 200) return q;
     const o = fromFixture('services.renew', '201');
-    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId], total: (q.body as Json).total, quote: q.body } };
+    const { total, net, tax } = q.body as Json;
+    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId], total, net, tax, quote: q.body } };
   },
   'services.cancel': (r) => service(r.params.serviceId!, { autoRenew: false, renewalInvoiceId: null, renewalOrderId: null }),
   'services.resume': (r) => service(r.params.serviceId!, { autoRenew: true }),
