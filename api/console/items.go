@@ -26,7 +26,8 @@ type Item struct {
 // Items are what the quote billed, as items whose amounts sum to total (the invoice's amount):
 // its lines, its discount, and (should a quote ever not add up, as none does today) the
 // difference as one more line, so the console never shows items that disagree with the total.
-// Prices include tax: the shop's quotes carry no tax line, so no tax item is made today.
+// Tax added on top of the prices (a catalog tax block with pricesIncludeTax false) is an item of
+// its own; tax included in the prices is inside the lines' amounts and makes none.
 func Items(q pricing.Quote, total money.Money) []Item {
 	items := []Item{}
 	var sum int64
@@ -50,6 +51,10 @@ func Items(q pricing.Quote, total money.Money) []Item {
 	if d := q.Discount; d != nil && d.Amount.Amount > 0 {
 		off := money.Money{Amount: -d.Amount.Amount, Currency: d.Amount.Currency}
 		add(Item{Kind: ItemDiscount, Description: "Promotion " + d.Code, Quantity: 1, Unit: off, Amount: off})
+	}
+	if t := q.Tax; t != nil && !t.Included && t.Amount != 0 {
+		m := money.Money{Amount: t.Amount, Currency: t.Currency}
+		add(Item{Kind: ItemTax, Description: "VAT " + t.Rate + "% (" + t.Country + ")", Quantity: 1, Unit: m, Amount: m})
 	}
 	if diff := total.Amount - sum; diff != 0 || len(items) == 0 {
 		kind := ItemPlan
