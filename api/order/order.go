@@ -102,6 +102,12 @@ type Order struct {
 	// RenewWithCard is the buyer's consent to renew with the card paying this order: the
 	// gateway saves it (a CardSaver) and renewals are charged to it off-session.
 	RenewWithCard bool
+
+	// Version counts the changes of what the buyer is shown of the order (status, fraud hold,
+	// invoice, credit notes, the gateway's quote, the payment seen): 1 when placed, moved by the
+	// database in the transaction of each change (migration 0028). Order streams number their
+	// events with it.
+	Version int64
 }
 
 // Invoice is what the buyer pays for an order.

@@ -23,6 +23,7 @@ import (
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/orderwatch"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/provision"
@@ -79,6 +80,8 @@ type Backend interface {
 	revenue.Store
 	console.ServiceStore
 	refund.CreditNotes
+	// The order streams' changes (listen.go): versions and the listener.
+	orderwatch.Source
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)
