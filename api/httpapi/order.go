@@ -29,14 +29,20 @@ type orderService struct {
 	quotes   payment.Quotes     // nil: no gateway quotes another currency
 	progress payment.Progress   // zero: no payment is shown as seen and confirming
 	notes    refund.CreditNotes // nil: no credit note is listed
+	streams  *OrderStreams      // the open order streams (events.go)
 }
 
 // NewOrder returns the order service; quotes are what gateways paid in another currency asked
 // for invoices (nil: none), progress which pending invoices' payments a provider has seen and
 // is confirming.
-func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes) genorder.Service {
+// streams are the replica's order streams (nil: streams of their own, re-reading their orders
+// every orderwatch.DefaultSafetyTick).
+func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes, streams *OrderStreams) genorder.Service {
+	if streams == nil {
+		streams = NewOrderStreams(nil, StreamSettings{}, nil)
+	}
 	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
-		quotes: quotes, progress: progress, notes: notes}
+		quotes: quotes, progress: progress, notes: notes, streams: streams}
 }
 
 // result is orderResult with the invoice's quote in the gateway's currency, if it has one: the

@@ -98,6 +98,10 @@ type Deps struct {
 	// Limiter holds the per-address rate limits; nil: off.
 	Limiter *Limiter
 
+	// OrderStreams are the replica's order streams (GET /orders/{orderId}/events): caps, and
+	// the hub that tells them of changes; nil: defaults, each stream re-reading on a tick.
+	OrderStreams *OrderStreams
+
 	// Admin is the seller's console API under /checkout/api/admin; nil: none.
 	Admin *Admin
 }
@@ -136,7 +140,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.OrderStreams))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 

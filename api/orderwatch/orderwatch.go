@@ -62,9 +62,11 @@ type Watch struct {
 	once  sync.Once
 }
 
-// Watch starts watching orderID; Close ends it. The first watch starts the listener.
+// Watch starts watching orderID; Close ends it. The first watch starts the listener. A watch
+// starts signalled: whatever changed between the stream's first read and the watch is read again.
 func (h *Hub) Watch(orderID string) *Watch {
 	c := make(chan struct{}, 1)
+	c <- struct{}{}
 	w := &Watch{C: c, c: c, order: orderID, hub: h}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -65,7 +65,7 @@ func UsageCommands() []string {
 		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
-		"order (create|get|list|cancel)",
+		"order (create|get|events|list|cancel)",
 		"pricing quote",
 		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
@@ -78,8 +78,8 @@ func UsageCommands() []string {
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
 	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"0s2\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"zg5\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
 		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
 		""
@@ -411,6 +411,11 @@ func ParseEndpoint(
 		orderGetOrderIDFlag = orderGetFlags.String("order-id", "REQUIRED", "")
 		orderGetTokenFlag   = orderGetFlags.String("token", "", "")
 
+		orderEventsFlags           = flag.NewFlagSet("events", flag.ExitOnError)
+		orderEventsOrderIDFlag     = orderEventsFlags.String("order-id", "REQUIRED", "")
+		orderEventsTokenFlag       = orderEventsFlags.String("token", "", "")
+		orderEventsLastEventIDFlag = orderEventsFlags.String("last-event-id", "", "")
+
 		orderListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
 		orderListTokenFlag = orderListFlags.String("token", "", "")
 
@@ -637,6 +642,7 @@ func ParseEndpoint(
 	orderFlags.Usage = orderUsage
 	orderCreateFlags.Usage = orderCreateUsage
 	orderGetFlags.Usage = orderGetUsage
+	orderEventsFlags.Usage = orderEventsUsage
 	orderListFlags.Usage = orderListUsage
 	orderCancelFlags.Usage = orderCancelUsage
 
@@ -1000,6 +1006,9 @@ func ParseEndpoint(
 
 			case "get":
 				epf = orderGetFlags
+
+			case "events":
+				epf = orderEventsFlags
 
 			case "list":
 				epf = orderListFlags
@@ -1375,6 +1384,9 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = orderc.BuildGetPayload(*orderGetOrderIDFlag, *orderGetTokenFlag)
+			case "events":
+				endpoint = c.Events()
+				data, err = orderc.BuildEventsPayload(*orderEventsOrderIDFlag, *orderEventsTokenFlag, *orderEventsLastEventIDFlag)
 			case "list":
 				endpoint = c.List()
 				data, err = orderc.BuildListPayload(*orderListTokenFlag)
@@ -1566,7 +1578,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"0s2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"zg5\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1588,7 +1600,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"a3s\",\n      \"source\": \"izn\"\n   }' --csrf-token \"Iusto ex saepe eum enim vel.\" --session \"ifw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"eju\",\n      \"source\": \"w\"\n   }' --csrf-token \"Sapiente molestiae ratione voluptatem quo.\" --session \"rzr\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1606,7 +1618,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"2iu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"cs8\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1626,7 +1638,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2516729940402427484 --session \"qcg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8074737835463688748 --session \"l0l\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1661,7 +1673,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 112 --session \"xko\"")
 }
 
 func adminJobsRetryUsage() {
@@ -2920,6 +2932,7 @@ func orderUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    create: Create implements create.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    events: The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
 	fmt.Fprintln(os.Stderr, `    list: The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
 	fmt.Fprintln(os.Stderr, `    cancel: Cancels a pending order.`)
 	fmt.Fprintln(os.Stderr)
@@ -2968,6 +2981,28 @@ func orderGetUsage() {
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
 }
 
+func orderEventsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] order events", os.Args[0])
+	fmt.Fprint(os.Stderr, " -order-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprint(os.Stderr, " -last-event-id STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -order-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -last-event-id STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"dpf\" --token \"Porro voluptas consequuntur repellendus.\" --last-event-id \"2\"")
+}
+
 func orderListUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] order list", os.Args[0])
@@ -2983,7 +3018,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Officiis architecto laborum quas voluptatibus asperiores libero.\"")
 }
 
 func orderCancelUsage() {
@@ -3003,7 +3038,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Rerum architecto aspernatur magni.\" --token \"Vitae ut maiores et impedit corrupti.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3070,7 +3105,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-us\" --token \"Quibusdam quod incidunt earum.\"")
 }
 
 func servicesGetUsage() {
@@ -3092,7 +3127,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Quis similique.\" --locale \"es-es\" --token \"Nisi id molestiae ullam.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3114,7 +3149,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Saepe fugiat aut repellat perspiciatis in delectus.\" --locale \"es-es\" --token \"Autem expedita qui atque tempore explicabo hic.\"")
 }
 
 func servicesRestartUsage() {
@@ -3136,7 +3171,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Et incidunt dolorem dolorum.\" --locale \"en\" --token \"Perspiciatis repellendus ullam laborum earum illum animi.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3158,7 +3193,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Quia veritatis.\" --locale \"de-de\" --token \"Ullam earum.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3182,7 +3217,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Eum quod atque labore voluptatem.\" --locale \"pt-pt\" --token \"Magnam sit optio exercitationem.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3206,7 +3241,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Omnis maiores dolorum assumenda natus quaerat.\" --locale \"en-us\" --token \"Debitis cum molestiae.\"")
 }
 
 func servicesRenewUsage() {
@@ -3230,7 +3265,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"semiannually\",\n      \"gateway\": \"5oj\",\n      \"pid\": 9073443864579836853,\n      \"returnUrl\": \"kdg\"\n   }' --service-id \"Voluptatum ipsa dolores neque.\" --locale \"nl-nl\" --token \"Aspernatur iusto quis.\"")
 }
 
 func servicesCancelUsage() {
@@ -3252,7 +3287,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Dolorem sunt.\" --locale \"es-es\" --token \"Itaque explicabo natus labore.\"")
 }
 
 func servicesResumeUsage() {
@@ -3274,7 +3309,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Saepe repellat voluptatem quod est.\" --locale \"en-gb\" --token \"Sunt totam nam earum consequatur ut.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3305,7 +3340,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Porro nemo architecto porro.\"")
 }
 
 func resellersOrderUsage() {
@@ -3327,7 +3362,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"4lx\",\n      \"currency\": \"3bk\",\n      \"existingReseller\": false,\n      \"gateway\": \"Sed id incidunt iusto ipsam.\",\n      \"password\": \"r0y\",\n      \"pid\": 7559827395101090147,\n      \"returnUrl\": \"wa1\"\n   }' --token \"Voluptates autem.\" --idempotency-key \"s1g\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3349,7 +3384,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Architecto fugiat quia officia quasi sapiente.\" --locale \"en-us\" --token \"Voluptas sapiente impedit atque est qui.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3488,7 +3523,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"rkj\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3506,7 +3541,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Itaque et labore.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3524,7 +3559,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"jiv\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3542,7 +3577,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"hsw\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3562,7 +3597,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"e58\"\n   }' --token \"Ullam aut officiis explicabo facere dolor.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3596,7 +3631,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"z6\" --locale \"en-us\" --token \"Esse magnam voluptate consectetur eius iure.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3616,7 +3651,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"r3\",\n      \"extraQuantity\": 6319474791813660641,\n      \"serviceId\": \"hj8\"\n   }' --token \"Quis architecto.\"")
 }
 
 func upsellOrderUsage() {
@@ -3638,5 +3673,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"ntx\",\n      \"extraQuantity\": 4742763518694024883,\n      \"gateway\": \"Voluptatem eos.\",\n      \"returnUrl\": \"1e4\",\n      \"serviceId\": \"9c7\"\n   }' --token \"Voluptates qui est molestias aut.\" --idempotency-key \"ff\"")
 }
