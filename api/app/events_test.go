@@ -63,6 +63,9 @@ func (s *shop) eventsRequest(token, orderID, lastID string) *http.Response {
 	if err != nil {
 		s.t.Fatal(err)
 	}
+	// A forged Host: links in the events are the shop's, never the caller's.
+	req.Host = "evil.example"
+	req.Header.Set("X-Forwarded-Host", "evil.example")
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Accept-Encoding", "gzip, br") // a browser's: the stream must not be compressed anyway
 	if token != "" {
@@ -215,8 +218,8 @@ func TestOrderEvents(t *testing.T) {
 		if got.Status != "paid" || next <= id {
 			t.Fatalf("after paying: %+v id %d (previous %d), want paid with a greater id", got, next, id)
 		}
-		if got.InvoiceNumber == nil {
-			t.Fatalf("paid event without its invoice number: %s", paid.data)
+		if got.InvoiceNumber == nil || got.ReceiptURL == nil || !strings.HasPrefix(*got.ReceiptURL, s.base+"/") {
+			t.Fatalf("paid event without its invoice number, or its receipt off the shop (%s): %s", s.base, paid.data)
 		}
 		id = next
 		s.drain() // provisioning, then active
@@ -436,6 +439,47 @@ func TestOrderEventsShutdown(t *testing.T) {
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatal("Run still shutting down 10 s later: an open stream held it")
+		}
+	})
+}
+
+// TestOrderEventsCapUnderConcurrency: 40 streams asked for at once by one session get exactly
+// the session's cap; the others are refused with 429.
+func TestOrderEventsCapUnderConcurrency(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t, func(c *app.Config) { c.OrderStreams = httpapi.StreamSettings{PerSession: 4} })
+		buyer := s.identify("many@example.com", "")
+		o := s.buy(buyer.Token, standard())
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		codes := make(chan int, 40)
+		var bodies []io.Closer
+		resps := make(chan *http.Response, 40)
+		for range 40 {
+			go func() {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/checkout/api/orders/"+o.OrderID+"/events", nil)
+				req.Header.Set("Authorization", "Bearer "+buyer.Token)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					codes <- 0
+					return
+				}
+				codes <- resp.StatusCode
+				resps <- resp
+			}()
+		}
+		got := map[int]int{}
+		for range 40 {
+			got[<-codes]++
+		}
+		for range got[http.StatusOK] + got[http.StatusTooManyRequests] {
+			bodies = append(bodies, (<-resps).Body)
+		}
+		if got[http.StatusOK] != 4 || got[http.StatusTooManyRequests] != 36 {
+			t.Fatalf("answers %v, want 4 × 200 and 36 × 429", got)
+		}
+		for _, b := range bodies {
+			b.Close()
 		}
 	})
 }
