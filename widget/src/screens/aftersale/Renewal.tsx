@@ -3,7 +3,7 @@
 // resuming auto-renew, and the renewal paid on the return from the payment page.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { getService, type Service } from '../../api/orders';
-import { watchOrder } from '../../api/orderEvents';
+import { watchOrder } from '../../core/orderWatch';
 import type { Cycle } from '../../api/schemas';
 import { useAfterSaleError, useApi, useGateways } from './common';
 import {

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
 import { type Order, cancelOrder } from '../../api/orders';
-import { watchOrder } from '../../api/orderEvents';
+import { watchOrder } from '../../core/orderWatch';
 import { useCheckout, useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';

@@ -451,7 +451,10 @@ export function installMockApi(initial: ApiScenario = {}, { report = console.err
     if (reply.text !== undefined)
       return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl', ...reply.headers } });
     if (reply.body === undefined) return new Response(null, { status: reply.status, headers: reply.headers });
-    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'Content-Type': 'application/json', ...reply.headers } });
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'Content-Type': 'application/json', ...reply.headers },
+    });
   }
 
   const mocked = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {

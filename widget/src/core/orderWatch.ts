@@ -5,9 +5,9 @@
 // opened again with Last-Event-ID; a stream refused or failing falls back to polling GET
 // /orders/{id} every timing.pollMs. Only the waiting page and the services view load this file.
 import * as v from 'valibot';
-import { ApiError, isApiError, type Client } from './client';
-import { getOrder, OrderSchema, type Order } from './orders';
-import { timing } from '../core/timing';
+import { ApiError, isApiError, type Client } from '../api/client';
+import { getOrder, OrderSchema, type Order } from '../api/orders';
+import { timing } from './timing';
 
 /** Mutable so tests can shorten it instead of waiting. */
 export const streamTiming = {

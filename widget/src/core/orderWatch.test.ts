@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/dom';
 import { installApi, type Api } from '../test/api/vitest';
 import { body } from '../test/api/fixtures';
-import { createClient } from './client';
-import { sseParser, streamTiming, watchOrder } from './orderEvents';
-import type { Order } from './orders';
-import { timing } from '../core/timing';
+import { createClient } from '../api/client';
+import { sseParser, streamTiming, watchOrder } from './orderWatch';
+import type { Order } from '../api/orders';
+import { timing } from './timing';
 
 const ORDER = 'ord_storybook01';
 const order = (name: string) => ({ ...body<Record<string, unknown>>('order.get', name), orderId: ORDER });
