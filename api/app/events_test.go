@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/httpapi"
 	genorder "github.com/streamcart/streamcart/gen/order"
+	gensession "github.com/streamcart/streamcart/gen/session"
 )
 
 // sseItem is one thing read from an order stream: an event, or a comment line (heartbeat).
@@ -481,5 +482,21 @@ func TestOrderEventsCapUnderConcurrency(t *testing.T) {
 		for _, b := range bodies {
 			b.Close()
 		}
+	})
+}
+
+// TestOrderEventsEndWithTheSession: signing out ends the session's open streams by their next
+// heartbeat.
+func TestOrderEventsEndWithTheSession(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t, func(c *app.Config) { c.OrderStreams = httpapi.StreamSettings{Heartbeat: 20 * time.Millisecond} })
+		buyer := s.identify("leaving@example.com", "")
+		o := s.buy(buyer.Token, standard())
+		es := s.openEvents(buyer.Token, o.OrderID, "")
+		es.next()
+		if err := s.session.Delete(t.Context(), &gensession.DeletePayload{Token: ptr(buyer.Token)}); err != nil {
+			t.Fatalf("DELETE /session: %v", err)
+		}
+		es.ends()
 	})
 }

@@ -44,6 +44,20 @@ http {
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_next_upstream error timeout;
         }
+        location ~ ^/checkout/api/orders/[^/]+/events$ {
+            proxy_pass http://streamcart;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Real-IP $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_next_upstream error timeout;
+            proxy_buffering off;
+            proxy_cache off;
+            gzip off;
+            proxy_read_timeout 60s;
+        }
     }
 }
 `

@@ -306,11 +306,14 @@ func (st *orderStream) WriteTo(w io.Writer) (int64, error) {
 		case <-idle.C:
 			return end(nil)
 		case <-heartbeat.C:
+			// A session signed out meanwhile ends its stream (a check in memory: api/sessioncache).
+			if _, err := st.svc.accounts.Authenticate(ctx, st.token); err != nil {
+				return end(err)
+			}
 			if err := write([]byte(": heartbeat\n\n")); err != nil {
 				return end(err)
 			}
 		case <-wake:
-			// The session may have been signed out meanwhile: its stream ends with it.
 			if _, err := st.svc.accounts.Authenticate(ctx, st.token); err != nil {
 				return end(err)
 			}
