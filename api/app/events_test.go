@@ -26,10 +26,9 @@ type sseItem struct {
 
 // eventStream is an open GET /orders/{id}/events, read line by line in the background.
 type eventStream struct {
-	t      *testing.T
-	resp   *http.Response
-	items  chan sseItem // closed when the server ends the stream
-	cancel context.CancelFunc
+	t     *testing.T
+	resp  *http.Response
+	items chan sseItem // closed when the server ends the stream
 }
 
 // openEvents opens the order's stream with token (and Last-Event-ID when lastID is set) and
