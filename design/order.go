@@ -61,6 +61,14 @@ var PaymentQuote = Type("PaymentQuote", func() {
 	Required("amount", "currency", "network", "rate", "rateTakenAt")
 })
 
+var RateLimited = Type("RateLimited", func() {
+	Description("Too many requests of this kind are open or were made; nothing was done.")
+	ErrorName("name", String, "rate_limited")
+	Attribute("message", String)
+	Attribute("retryAfter", Int, "Seconds until a request may be made again (the Retry-After header)")
+	Required("name", "message", "retryAfter")
+})
+
 var PriceChanged = Type("PriceChanged", func() {
 	Description("The expected total differs from the server's price; nothing was stored.")
 	ErrorName("name", String, "price_changed")
@@ -128,6 +136,40 @@ var _ = Service("order", func() {
 		HTTP(func() {
 			GET("/orders/{orderId}")
 			bearer()
+		})
+	})
+	Method("events", func() {
+		Description(`The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
+		Payload(func() {
+			tokenAttr()
+			Attribute("orderId", String, func() { MaxLength(64) })
+			Attribute("lastEventId", String, "The id of the last event received (a reconnecting stream): only a newer version is sent", func() {
+				Pattern("^[0-9]{1,18}$")
+			})
+			Required("orderId")
+		})
+		Result(func() {
+			Attribute("contentType", String)
+			Attribute("cacheControl", String)
+			Attribute("accelBuffering", String, "no: nginx passes each event on at once")
+			Required("contentType", "cacheControl", "accelBuffering")
+		})
+		Error("not_found")
+		Error("rate_limited", RateLimited, "Too many open streams: this session's (STREAMCART_ORDER_STREAMS_PER_SESSION) or this replica's (STREAMCART_ORDER_STREAMS); poll GET /orders/{orderId}, or retry after Retry-After seconds.")
+		HTTP(func() {
+			GET("/orders/{orderId}/events")
+			bearer()
+			Header("lastEventId:Last-Event-ID")
+			SkipResponseBodyEncodeDecode()
+			Response(StatusOK, func() {
+				ContentType("text/event-stream")
+				Header("contentType:Content-Type")
+				Header("cacheControl:Cache-Control")
+				Header("accelBuffering:X-Accel-Buffering")
+			})
+			Response("rate_limited", StatusTooManyRequests, func() {
+				Header("retryAfter:Retry-After")
+			})
 		})
 	})
 	Method("list", func() {

@@ -43,6 +43,7 @@ import (
 	"github.com/streamcart/streamcart/api/metrics"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/orderwatch"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
@@ -128,6 +129,12 @@ type Config struct {
 	// RateLimits are the per-address limits (STREAMCART_RATE_LIMITS, STREAMCART_RATE_LIMIT_*,
 	// STREAMCART_REDIS_URL); the zero value is the defaults, in memory.
 	RateLimits httpapi.RateLimits
+	// OrderStreams bound the order status streams (STREAMCART_ORDER_STREAMS,
+	// STREAMCART_ORDER_STREAMS_PER_SESSION, STREAMCART_ORDER_STREAM_IDLE); a zero field is its
+	// default. OrderSafetyTick is how often every watched order's version is read besides the
+	// change notifications; 0: orderwatch.DefaultSafetyTick.
+	OrderStreams    httpapi.StreamSettings
+	OrderSafetyTick time.Duration
 	// Examples (STREAMCART_EXAMPLES) serves the embedding examples under /examples/: demo pages
 	// with their own storefront keys, not for a shop taking real orders.
 	Examples bool
@@ -190,6 +197,9 @@ type App struct {
 	balance *credits.Balance
 	handler http.Handler
 	limiter *httpapi.Limiter
+	// watch tells the order streams of changes (one listener per process); streams are them.
+	watch   *orderwatch.Hub
+	streams *httpapi.OrderStreams
 	metrics *metrics.Metrics
 	tracing *sdktrace.TracerProvider // nil without OTLPEndpoint
 
@@ -421,6 +431,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.whmcs != nil {
 		ordersOff = msgOrderingOff
 	}
+	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
+	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
 		OrderingOff: ordersOff,
 		Catalog:     cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
@@ -428,12 +440,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
 		Renewals: after.renewals, PayLinks: a.payLinks, Changes: after.changes,
-		Limiter:     a.limiter,
-		PayQuotes:   st,
-		PayProgress: progress,
-		CreditNotes: st,
-		Now:         now,
-		Stock:       a.balance,
+		Limiter:      a.limiter,
+		OrderStreams: a.streams,
+		PayQuotes:    st,
+		PayProgress:  progress,
+		CreditNotes:  st,
+		Now:          now,
+		Stock:        a.balance,
 		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
 			Signin: after.signin, Mailer: after.outbox, Payments: orders, Notices: after.notices, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
 	})
@@ -696,8 +709,15 @@ func (a *App) Close() error {
 		traces = a.tracing.Shutdown(ctx) // sends the spans still buffered
 		cancel()
 	}
+	if a.streams != nil {
+		a.streams.Close()
+		a.watch.Close() // its listener holds a connection of its own
+	}
 	return errors.Join(a.store.Close(), a.geo.Close(), a.limiter.Close(), traces)
 }
+
+// OrderStreams are the open order status streams (tests look at their count).
+func (a *App) OrderStreams() *httpapi.OrderStreams { return a.streams }
 
 func (a *App) loadCatalog(ctx context.Context) error {
 	if a.cfg.CatalogFile != "" {
@@ -1068,6 +1088,9 @@ func (a *App) Run(ctx context.Context) error {
 	case err = <-serveErr:
 	case <-ctx.Done():
 		a.log.Info("shutting down")
+		// Order streams never end on their own soon: they end now, and their pages reconnect
+		// to another replica with Last-Event-ID, instead of holding the shutdown to its limit.
+		a.streams.Close()
 		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 		err = srv.Shutdown(sctx)
 		cancel()

@@ -34,16 +34,21 @@ type orderService struct {
 	progress payment.Progress   // zero: no payment is shown as seen and confirming
 	notes    refund.CreditNotes // nil: no credit note is listed
 	geo      *geo.Lookup        // places the buyer's address in a country; nil: nowhere
+	streams  *OrderStreams      // the open order streams (events.go)
 }
 
 // NewOrder returns the order service; quotes are what gateways paid in another currency asked
 // for invoices (nil: none), progress which pending invoices' payments a provider has seen and
 // is confirming, l the country of the buyer's address (the default billing country, kept as
-// evidence with a taxed order).
+// evidence with a taxed order), streams the replica's order streams (nil: streams of their own,
+// re-reading their orders every orderwatch.DefaultSafetyTick).
 func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes,
-	l *geo.Lookup) genorder.Service {
+	l *geo.Lookup, streams *OrderStreams) genorder.Service {
+	if streams == nil {
+		streams = NewOrderStreams(nil, StreamSettings{}, nil)
+	}
 	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
-		quotes: quotes, progress: progress, notes: notes, geo: l}
+		quotes: quotes, progress: progress, notes: notes, geo: l, streams: streams}
 }
 
 // result is orderResult with the invoice's quote in the gateway's currency, if it has one: the

@@ -102,6 +102,10 @@ type Deps struct {
 	// Limiter holds the per-address rate limits; nil: off.
 	Limiter *Limiter
 
+	// OrderStreams are the replica's order streams (GET /orders/{orderId}/events): caps, and
+	// the hub that tells them of changes; nil: defaults, each stream re-reading on a tick.
+	OrderStreams *OrderStreams
+
 	// Admin is the seller's console API under /checkout/api/admin; nil: none.
 	Admin *Admin
 	// Stock says which plans the panel's reseller credits can cover now (products' available);
@@ -153,7 +157,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.Geo))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.Geo, d.OrderStreams))
 	if d.OrderingOff != "" {
 		oe.Create = refuse(genorder.MakeUnavailable(errors.New(d.OrderingOff)))
 	}

@@ -88,3 +88,14 @@ var RateLimited = []string{
 	"POST /checkout/api/upsell/orders",
 	"POST /checkout/api/resellers/orders",
 }
+
+// EventStreams are the Server-Sent Events streams of the API (api/httpapi/events.go).
+var EventStreams = map[string]EventStream{
+	"GET /checkout/api/orders/{orderId}/events": {
+		Description: "Server-Sent Events (UTF-8). Each event is `id: <version>`, `event: status` and `data: <the order's JSON, " +
+			"as GET /orders/{orderId} answers it (OrderResult), on one line>`, then a blank line; the first comes at once " +
+			"(unless Last-Event-ID names the current version), the next after each change, and the stream ends after the " +
+			"event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). " +
+			"`retry: 2000` opens the stream (the reconnection delay, ms); `: heartbeat` comment lines come every 15 s.",
+	},
+}

@@ -115,6 +115,11 @@ type Order struct {
 	// they confirmed a billing country that differs from it. The tax itself is Quote.Tax.
 	BillingCountry, IPCountry string
 	CountryConfirmed          bool
+	// Version counts the changes of what the buyer is shown of the order (status, fraud hold,
+	// invoice, credit notes, the gateway's quote, the payment seen): 1 when placed, moved by the
+	// database in the transaction of each change (migration 0028). Order streams number their
+	// events with it.
+	Version int64
 }
 
 // Hold is why the fraud check held an order: the checks that fired with their values, the

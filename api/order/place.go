@@ -221,6 +221,7 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 		ID: p.ID, Kind: p.Kind, ClientID: claims.ClientID, SessionID: claims.SessionID, Email: claims.Email,
 		Quote: q, Status: StatusPending, Fraud: v.Fraud, IP: p.IP, Gateway: p.Gateway, AffiliateID: p.AffiliateID,
 		PromoCode: "", IdempotencyKey: p.IdempotencyKey, RequestHash: p.RequestHash, CreatedAt: now, UpdatedAt: now,
+		Version: 1, // the column's default: the first version
 	}
 	if o.ID == "" {
 		o.ID = NewOrderID()

@@ -30,7 +30,7 @@ func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
 
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
 	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at, o.locale,
-	o.kind, o.renew_with_card, COALESCE(o.billing_country, ''), COALESCE(o.ip_country, ''), o.country_confirmed,
+	o.kind, o.renew_with_card, COALESCE(o.billing_country, ''), COALESCE(o.ip_country, ''), o.country_confirmed, o.version,
 	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at,
 	COALESCE(i.number, '')`
 
@@ -45,7 +45,7 @@ func scanOrder(row rowScanner) (order.Order, error) {
 	err := row.Scan(
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
 		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale, &kind, &o.RenewWithCard,
-		&o.BillingCountry, &o.IPCountry, &o.CountryConfirmed, &o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
+		&o.BillingCountry, &o.IPCountry, &o.CountryConfirmed, &o.Version, &o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
 		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt, &o.Invoice.Number)
 	if errors.Is(err, sql.ErrNoRows) {
 		return order.Order{}, order.ErrNotFound

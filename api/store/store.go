@@ -24,6 +24,7 @@ import (
 	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/orderwatch"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/planchange"
@@ -89,6 +90,8 @@ type Backend interface {
 	console.ServiceStore
 	refund.CreditNotes
 	tax.Store
+	// The order streams' changes (listen.go): versions and the listener.
+	orderwatch.Source
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

@@ -9,6 +9,7 @@ package order
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
@@ -17,15 +18,17 @@ import (
 type Client struct {
 	CreateEndpoint goa.Endpoint
 	GetEndpoint    goa.Endpoint
+	EventsEndpoint goa.Endpoint
 	ListEndpoint   goa.Endpoint
 	CancelEndpoint goa.Endpoint
 }
 
 // NewClient initializes a "order" service client given the endpoints.
-func NewClient(create, get, list, cancel goa.Endpoint) *Client {
+func NewClient(create, get, events, list, cancel goa.Endpoint) *Client {
 	return &Client{
 		CreateEndpoint: create,
 		GetEndpoint:    get,
+		EventsEndpoint: events,
 		ListEndpoint:   list,
 		CancelEndpoint: cancel,
 	}
@@ -67,6 +70,22 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *OrderResult, err 
 		return
 	}
 	return ires.(*OrderResult), nil
+}
+
+// Events calls the "events" endpoint of the "order" service.
+// Events may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "rate_limited" (type *RateLimited): Too many open streams: this session's (STREAMCART_ORDER_STREAMS_PER_SESSION) or this replica's (STREAMCART_ORDER_STREAMS); poll GET /orders/{orderId}, or retry after Retry-After seconds.
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Events(ctx context.Context, p *EventsPayload) (res *EventsResult, resp io.ReadCloser, err error) {
+	var ires any
+	ires, err = c.EventsEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	o := ires.(*EventsResponseData)
+	return o.Result, o.Body, nil
 }
 
 // List calls the "list" endpoint of the "order" service.

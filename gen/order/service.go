@@ -9,6 +9,7 @@ package order
 
 import (
 	"context"
+	"io"
 
 	orderviews "github.com/streamcart/streamcart/gen/order/views"
 	goa "goa.design/goa/v3/pkg"
@@ -21,6 +22,28 @@ type Service interface {
 	Create(context.Context, *CreatePayload) (res *OrderResult, err error)
 	// Get implements get.
 	Get(context.Context, *GetPayload) (res *OrderResult, err error)
+	// The order's live status as Server-Sent Events, for whoever may read it (the
+	// rule of GET /orders/{orderId}: another session's order is not_found alike).
+	// An event "status" whose data is the order's JSON exactly as GET
+	// /orders/{orderId} answers it comes at once and after every change, its id
+	// the order's version (monotonic); the stream closes after the event of a
+	// final status (active, fraud, cancelled, failed, needs_review,
+	// partially_refunded, refunded). A comment line (": heartbeat") every 15 s
+	// keeps proxies from timing it out; a stream without an event for
+	// STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's
+	// when it shuts down: reconnect with Last-Event-ID, the last id received, and
+	// only a newer version is sent (an order already final and unchanged closes at
+	// once). Changes reach the stream from any replica within a second (PostgreSQL
+	// LISTEN/NOTIFY). The session's Authorization header is required as
+	// everywhere: browsers read the stream with fetch(), not EventSource. At most
+	// STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and
+	// STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with
+	// Retry-After; poll GET /orders/{orderId} instead.
+
+	// If body implements [io.WriterTo], that implementation will be used instead.
+	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
+	// implementations.
+	Events(context.Context, *EventsPayload) (res *EventsResult, body io.ReadCloser, err error)
 	// The session's orders, newest first: a proven session's are its client's, a
 	// buying (email-only) session's those it placed.
 	List(context.Context, *ListPayload) (res *ListResult, err error)
@@ -48,7 +71,7 @@ const ServiceName = "order"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [4]string{"create", "get", "list", "cancel"}
+var MethodNames = [5]string{"create", "get", "events", "list", "cancel"}
 
 // CancelPayload is the payload type of the order service cancel method.
 type CancelPayload struct {
@@ -114,6 +137,24 @@ type DiscountResult struct {
 	Value string
 	// Amount taken off the subtotal
 	Amount *Money
+}
+
+// EventsPayload is the payload type of the order service events method.
+type EventsPayload struct {
+	// Session token
+	Token   *string
+	OrderID string
+	// The id of the last event received (a reconnecting stream): only a newer
+	// version is sent
+	LastEventID *string
+}
+
+// EventsResult is the result type of the order service events method.
+type EventsResult struct {
+	ContentType  string
+	CacheControl string
+	// no: nginx passes each event on at once
+	AccelBuffering string
 }
 
 // GetPayload is the payload type of the order service get method.
@@ -236,6 +277,15 @@ type QuoteResult struct {
 	Tax *TaxResult `json:"tax"`
 }
 
+// Too many requests of this kind are open or were made; nothing was done.
+type RateLimited struct {
+	// rate_limited
+	Name    string
+	Message string
+	// Seconds until a request may be made again (the Retry-After header)
+	RetryAfter int
+}
+
 type RecurringResult struct {
 	// Minor units of currency (cents): each next period's price at today's catalog
 	// prices, the promotion included only when it is recurring
@@ -278,6 +328,23 @@ func (e *PriceChanged) ErrorName() string {
 
 // GoaErrorName returns "PriceChanged".
 func (e *PriceChanged) GoaErrorName() string {
+	return e.Name
+}
+
+// Error returns an error description.
+func (e *RateLimited) Error() string {
+	return "Too many requests of this kind are open or were made; nothing was done."
+}
+
+// ErrorName returns "RateLimited".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *RateLimited) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "RateLimited".
+func (e *RateLimited) GoaErrorName() string {
 	return e.Name
 }
 

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         1040270587152514616,\n         4715172133618690031\n      ],\n      \"code\": \"8rs\",\n      \"expirationDate\": \"ok2\",\n      \"maxUses\": 7995293177892255369,\n      \"recurring\": true,\n      \"startDate\": \"noh\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"4h\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         183278965414350134,\n         5936431924869978400\n      ],\n      \"code\": \"9p\",\n      \"expirationDate\": \"743\",\n      \"maxUses\": 3453470147864610465,\n      \"recurring\": false,\n      \"startDate\": \"zvt\",\n      \"type\": \"Percentage\",\n      \"value\": \"pz\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"me7\",\n      \"maxUses\": 9222344513371094530,\n      \"startDate\": \"3ax\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"wk1\",\n      \"maxUses\": 1924574991355386778,\n      \"startDate\": \"qg8\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

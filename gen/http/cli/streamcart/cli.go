@@ -69,7 +69,7 @@ func UsageCommands() []string {
 		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
-		"order (create|get|list|cancel)",
+		"order (create|get|events|list|cancel)",
 		"pricing quote",
 		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
@@ -82,10 +82,10 @@ func UsageCommands() []string {
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
 	return os.Args[0] + " " + "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"gmp\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 412 --session \"vfc\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"rsx\" --q \"e2j\" --limit 85 --cursor \"mai\" --session \"0zt\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"x7g\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"lra\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"ice\"" + "\n" +
 		""
 }
 
@@ -440,6 +440,11 @@ func ParseEndpoint(
 		orderGetOrderIDFlag = orderGetFlags.String("order-id", "REQUIRED", "")
 		orderGetTokenFlag   = orderGetFlags.String("token", "", "")
 
+		orderEventsFlags           = flag.NewFlagSet("events", flag.ExitOnError)
+		orderEventsOrderIDFlag     = orderEventsFlags.String("order-id", "REQUIRED", "")
+		orderEventsTokenFlag       = orderEventsFlags.String("token", "", "")
+		orderEventsLastEventIDFlag = orderEventsFlags.String("last-event-id", "", "")
+
 		orderListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
 		orderListTokenFlag = orderListFlags.String("token", "", "")
 
@@ -674,6 +679,7 @@ func ParseEndpoint(
 	orderFlags.Usage = orderUsage
 	orderCreateFlags.Usage = orderCreateUsage
 	orderGetFlags.Usage = orderGetUsage
+	orderEventsFlags.Usage = orderEventsUsage
 	orderListFlags.Usage = orderListUsage
 	orderCancelFlags.Usage = orderCancelUsage
 
@@ -1061,6 +1067,9 @@ func ParseEndpoint(
 
 			case "get":
 				epf = orderGetFlags
+
+			case "events":
+				epf = orderEventsFlags
 
 			case "list":
 				epf = orderListFlags
@@ -1456,6 +1465,9 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = orderc.BuildGetPayload(*orderGetOrderIDFlag, *orderGetTokenFlag)
+			case "events":
+				endpoint = c.Events()
+				data, err = orderc.BuildEventsPayload(*orderEventsOrderIDFlag, *orderEventsTokenFlag, *orderEventsLastEventIDFlag)
 			case "list":
 				endpoint = c.List()
 				data, err = orderc.BuildListPayload(*orderListTokenFlag)
@@ -1647,7 +1659,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"gmp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"lra\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1669,7 +1681,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"1p1\",\n      \"source\": \"7h4\"\n   }' --csrf-token \"Et ea sed quaerat adipisci.\" --session \"j59\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"vkx\",\n      \"source\": \"bio\"\n   }' --csrf-token \"In enim omnis et quos.\" --session \"xnq\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1687,7 +1699,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"h57\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"1ce\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1707,7 +1719,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 4437968318884640632 --session \"bcb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8771640732561167770 --session \"32h\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1742,7 +1754,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 412 --session \"vfc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1764,7 +1776,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6823882258856853659 --csrf-token \"Adipisci sunt fugiat.\" --session \"yg2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 7837028207536680283 --csrf-token \"Ipsam molestiae magnam voluptatem expedita temporibus.\" --session \"8c6\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1786,7 +1798,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1531461309971432848 --csrf-token \"Excepturi nulla aliquam.\" --session \"geh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7902209446855599038 --csrf-token \"Porro in molestiae voluptas corporis.\" --session \"vik\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1824,7 +1836,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"rsx\" --q \"e2j\" --limit 85 --cursor \"mai\" --session \"0zt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"")
 }
 
 func adminMailResendUsage() {
@@ -1846,7 +1858,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 3391278555398540389 --csrf-token \"Sint eos mollitia.\" --session \"nso\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7414073342010025593 --csrf-token \"Recusandae sapiente ut est commodi.\" --session \"5nq\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1877,7 +1889,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"x7g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"ice\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1899,7 +1911,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"muy\",\n      \"role\": \"owner\"\n   }' --csrf-token \"Consequatur aliquam facere porro.\" --session \"q3j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ju\",\n      \"role\": \"support\"\n   }' --csrf-token \"Sunt quia quibusdam nostrum quaerat perspiciatis in.\" --session \"2sd\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1921,7 +1933,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ebw\" --csrf-token \"Velit rerum est dolorem.\" --session \"obr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"n6r\" --csrf-token \"Perspiciatis temporibus.\" --session \"jll\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -2004,7 +2016,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"6j6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"h03\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2026,7 +2038,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1040270587152514616,\n         4715172133618690031\n      ],\n      \"code\": \"8rs\",\n      \"expirationDate\": \"ok2\",\n      \"maxUses\": 7995293177892255369,\n      \"recurring\": true,\n      \"startDate\": \"noh\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"4h\"\n   }' --csrf-token \"Itaque nostrum.\" --session \"pzj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         183278965414350134,\n         5936431924869978400\n      ],\n      \"code\": \"9p\",\n      \"expirationDate\": \"743\",\n      \"maxUses\": 3453470147864610465,\n      \"recurring\": false,\n      \"startDate\": \"zvt\",\n      \"type\": \"Percentage\",\n      \"value\": \"pz\"\n   }' --csrf-token \"Est qui beatae.\" --session \"phd\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2050,7 +2062,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"me7\",\n      \"maxUses\": 9222344513371094530,\n      \"startDate\": \"3ax\"\n   }' --code \"r0s\" --csrf-token \"Dolore animi tenetur libero veniam nesciunt.\" --session \"o6i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"wk1\",\n      \"maxUses\": 1924574991355386778,\n      \"startDate\": \"qg8\"\n   }' --code \"c0n\" --csrf-token \"Dicta necessitatibus debitis rerum dolorem.\" --session \"iqf\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2079,7 +2091,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"9bb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"s7g\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2181,7 +2193,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"j56\" --limit 6 --session \"9vq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"t0h\" --limit 77 --session \"6hb\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2201,7 +2213,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"bof\" --session \"tx7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"l95\" --session \"5ef\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2223,7 +2235,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"71m\" --csrf-token \"Ad ea eaque itaque nemo dolores.\" --session \"37y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1eg\" --csrf-token \"Velit ea fuga ratione est.\" --session \"4d6\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2245,7 +2257,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"py7\" --csrf-token \"Adipisci est.\" --session \"6se\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"91u\" --csrf-token \"Praesentium et quia consequatur.\" --session \"ksi\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2283,7 +2295,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"jrs\" --csrf-token \"Omnis aut.\" --session \"bui\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"9ku\" --csrf-token \"Sunt distinctio.\" --session \"rjg\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2307,7 +2319,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"1dp\"\n   }' --id \"7so\" --csrf-token \"Quisquam nobis voluptates eum sunt nobis pariatur.\" --session \"2g5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"zdk\"\n   }' --id \"p1r\" --csrf-token \"Omnis exercitationem ea.\" --session \"yff\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2333,7 +2345,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 9059728107680075612,\n      \"keepLine\": true,\n      \"reason\": \"aq\"\n   }' --id \"ly5\" --csrf-token \"Provident illo sit distinctio temporibus at eos.\" --idempotency-key \"yvy\" --session \"6lq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 44825429006537273,\n      \"keepLine\": true,\n      \"reason\": \"hx\"\n   }' --id \"v98\" --csrf-token \"Quisquam vitae voluptate.\" --idempotency-key \"05\" --session \"05x\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2353,7 +2365,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"ecd\" --session \"pi9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"j62\" --session \"x8b\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2388,7 +2400,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 111 --session \"1zk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 374 --session \"deh\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2412,7 +2424,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"apy\"\n   }' --id \"dj5\" --csrf-token \"Nisi rerum est enim ratione illum.\" --session \"n30\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"9ja\"\n   }' --id \"glz\" --csrf-token \"Eos nostrum voluptatum fugit id.\" --session \"oaz\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2434,7 +2446,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"k0k\" --csrf-token \"Recusandae laboriosam aut consequatur maiores.\" --session \"1s0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"2kg\" --csrf-token \"Distinctio dolorem voluptas et in.\" --session \"frs\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2486,7 +2498,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"5zl\" --q \"32k\" --due-within \"bmd\" --auto-renew false --pid 5379120538462099180 --limit 43 --cursor \"frs\" --session \"b1i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"65e\" --q \"o4z\" --due-within \"del\" --auto-renew false --pid 7849142026053676165 --limit 72 --cursor \"jhr\" --session \"1pg\"")
 }
 
 func adminServicesExportUsage() {
@@ -2514,7 +2526,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"dd5\" --q \"o6v\" --due-within \"ci7\" --auto-renew true --pid 8804284180026465069 --session \"45z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"yr6\" --q \"6io\" --due-within \"whv\" --auto-renew true --pid 8883621656344519454 --session \"luv\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2536,7 +2548,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"zy9\" --csrf-token \"Neque nesciunt temporibus qui.\" --session \"77p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"mhy\" --csrf-token \"Eum laborum.\" --session \"cvk\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2558,7 +2570,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"ewu\" --csrf-token \"Ab doloremque.\" --session \"71i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"x8y\" --csrf-token \"Molestiae quod est optio.\" --session \"l29\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2580,7 +2592,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"ack\" --csrf-token \"Soluta quia quod.\" --session \"g4o\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"kdb\" --csrf-token \"Sint impedit laudantium.\" --session \"16d\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2602,7 +2614,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"g8m\" --csrf-token \"Suscipit enim tempore magnam qui at in.\" --session \"z4f\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"7lu\" --csrf-token \"Deleniti assumenda.\" --session \"l7k\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2624,7 +2636,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"zmr\" --csrf-token \"Rerum qui illo voluptatum sunt rerum.\" --session \"r3v\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"95h\" --csrf-token \"Sit natus in.\" --session \"isj\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2648,7 +2660,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3148\n   }' --id \"hg0\" --csrf-token \"Dolores voluptas quia est ad nihil voluptas.\" --session \"rgl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3249\n   }' --id \"gl4\" --csrf-token \"Quia sit.\" --session \"b9s\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2674,7 +2686,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"obe\",\n      \"charge\": \"free\",\n      \"maxConnections\": 6643205095357213697,\n      \"nextDueDate\": \"u9v\",\n      \"pid\": 7337348804149298324,\n      \"preview\": true,\n      \"reason\": \"skx\"\n   }' --id \"zcr\" --csrf-token \"Quo sit quas vitae.\" --idempotency-key \"xxu\" --session \"30h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"kss\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2112345047087662376,\n      \"nextDueDate\": \"yoz\",\n      \"pid\": 8172969809123390949,\n      \"preview\": true,\n      \"reason\": \"qr4\"\n   }' --id \"dxx\" --csrf-token \"Corporis velit nemo atque voluptatem.\" --idempotency-key \"xpu\" --session \"riy\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2696,7 +2708,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"2yc\" --csrf-token \"Cum fuga voluptatem architecto placeat.\" --session \"nuv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"z2y\" --csrf-token \"Sit cum.\" --session \"jea\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -3115,6 +3127,7 @@ func orderUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    create: Create implements create.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    events: The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
 	fmt.Fprintln(os.Stderr, `    list: The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
 	fmt.Fprintln(os.Stderr, `    cancel: Cancels a pending order.`)
 	fmt.Fprintln(os.Stderr)
@@ -3163,6 +3176,28 @@ func orderGetUsage() {
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Consequatur consequatur vel corporis voluptatem hic.\" --token \"Voluptatem consequuntur fuga similique asperiores.\"")
 }
 
+func orderEventsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] order events", os.Args[0])
+	fmt.Fprint(os.Stderr, " -order-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprint(os.Stderr, " -last-event-id STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -order-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -last-event-id STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"t9l\" --token \"Id qui rem earum.\" --last-event-id \"274078\"")
+}
+
 func orderListUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] order list", os.Args[0])
@@ -3178,7 +3213,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Repellat harum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Facilis nam vero voluptatem.\"")
 }
 
 func orderCancelUsage() {
@@ -3198,7 +3233,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quae vel sunt non.\" --token \"Alias vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem corrupti odit eligendi adipisci perspiciatis laborum.\" --token \"Accusamus beatae sed odio autem enim.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3265,7 +3300,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en\" --token \"Laborum enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Sequi dolorem soluta corrupti reprehenderit nam est.\"")
 }
 
 func servicesGetUsage() {
@@ -3287,7 +3322,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Odio reiciendis eveniet ratione atque sapiente repellendus.\" --locale \"es-es\" --token \"Quaerat maxime accusamus ullam voluptates delectus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Aspernatur iusto quis.\" --locale \"de-de\" --token \"Fugiat est sed.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3309,7 +3344,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Quaerat autem dicta.\" --locale \"en-us\" --token \"Ab natus magni quis sint corrupti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Repellat perferendis saepe repellat.\" --locale \"en-gb\" --token \"Est sint sunt.\"")
 }
 
 func servicesRestartUsage() {
@@ -3331,7 +3366,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Sapiente vitae reiciendis vero dolores.\" --locale \"es-es\" --token \"Ab illum ut ducimus laborum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Vel atque id excepturi doloribus neque.\" --locale \"nl-nl\" --token \"Eligendi et autem ut id quas reiciendis.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3353,7 +3388,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Odio corporis ut quia laudantium.\" --locale \"nl-nl\" --token \"Nobis amet ab voluptatem tenetur distinctio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ullam non esse sequi.\" --locale \"en\" --token \"Et velit rem qui aut eligendi sint.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3377,7 +3412,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Vel ipsa voluptatem et nesciunt nesciunt omnis.\" --locale \"nl-nl\" --token \"Voluptas quo et numquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptatem aut.\" --locale \"pt-pt\" --token \"Repudiandae dolores ut.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3401,7 +3436,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Consequatur deleniti fugiat provident.\" --locale \"nl-nl\" --token \"Quos rerum fuga at voluptates itaque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sit minima molestiae.\" --locale \"es-es\" --token \"Velit qui quia accusamus dolor vel et.\"")
 }
 
 func servicesRenewUsage() {
@@ -3425,7 +3460,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"r30\",\n      \"pid\": 6319474791813660640,\n      \"returnUrl\": \"mja\"\n   }' --service-id \"Qui commodi omnis aut.\" --locale \"en\" --token \"Qui similique ut aliquam perspiciatis non fugit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fzf\",\n      \"pid\": 7529930368987752978,\n      \"returnUrl\": \"uth\"\n   }' --service-id \"Provident qui reiciendis optio laudantium qui fugiat.\" --locale \"es-es\" --token \"Commodi numquam velit eveniet.\"")
 }
 
 func servicesCancelUsage() {
@@ -3447,7 +3482,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"In reprehenderit voluptatem quas quod soluta nesciunt.\" --locale \"en-gb\" --token \"Molestias suscipit debitis culpa nesciunt sit ab.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Neque consequuntur nihil.\" --locale \"nl-nl\" --token \"Eligendi mollitia quae corporis expedita dolorum.\"")
 }
 
 func servicesResumeUsage() {
@@ -3469,7 +3504,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Dolor explicabo commodi aut ea iste.\" --locale \"en-us\" --token \"Quidem laudantium doloremque architecto id aspernatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Iusto veniam ad dolores et corrupti earum.\" --locale \"nl-nl\" --token \"Eum velit omnis autem labore.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3500,7 +3535,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Qui expedita dolores recusandae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nesciunt commodi quo minus alias est corrupti.\"")
 }
 
 func resellersOrderUsage() {
@@ -3522,7 +3557,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"kmb\",\n      \"currency\": \"494\",\n      \"existingReseller\": true,\n      \"gateway\": \"Dolores ea.\",\n      \"password\": \"4us\",\n      \"pid\": 6925667603066769432,\n      \"returnUrl\": \"kzy\"\n   }' --token \"Ex ratione quia eaque qui reprehenderit.\" --idempotency-key \"h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"5z1\",\n      \"currency\": \"xs\",\n      \"existingReseller\": false,\n      \"gateway\": \"Omnis alias sequi.\",\n      \"password\": \"13f\",\n      \"pid\": 5819329644270803344,\n      \"returnUrl\": \"tvf\"\n   }' --token \"Sapiente excepturi non reiciendis consequuntur iusto officia.\" --idempotency-key \"n\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3544,7 +3579,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Ut architecto.\" --locale \"de-de\" --token \"Tenetur porro reiciendis unde explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Voluptate optio.\" --locale \"de-de\" --token \"Tempore perferendis ad molestias laborum sint doloremque.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3683,7 +3718,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ywb\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"xph\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3701,7 +3736,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Perspiciatis accusantium voluptate optio soluta.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Aut quis mollitia nihil.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3719,7 +3754,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"es0\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"mux\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3737,7 +3772,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"fpx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"5l2\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3757,7 +3792,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"xdt\"\n   }' --token \"Molestiae aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"shx\"\n   }' --token \"Rem eos et aliquam.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3791,7 +3826,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"aw\" --locale \"en\" --token \"Dolore quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"j\" --locale \"en\" --token \"Architecto repudiandae rerum id culpa.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3811,7 +3846,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"2m8\",\n      \"extraQuantity\": 5735839048140026670,\n      \"serviceId\": \"8yw\"\n   }' --token \"Quia sed velit quis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u6l\",\n      \"extraQuantity\": 2284639104895799884,\n      \"serviceId\": \"t0w\"\n   }' --token \"Voluptate sit consequatur dolores.\"")
 }
 
 func upsellOrderUsage() {
@@ -3833,5 +3868,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"nt\",\n      \"extraQuantity\": 6739692507273329438,\n      \"gateway\": \"Reprehenderit reprehenderit.\",\n      \"returnUrl\": \"2cx\",\n      \"serviceId\": \"34b\"\n   }' --token \"Quia eaque fugit consequatur.\" --idempotency-key \"bz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"0\",\n      \"extraQuantity\": 9106693072361222864,\n      \"gateway\": \"Eos odit praesentium omnis eum reiciendis illum.\",\n      \"returnUrl\": \"r2t\",\n      \"serviceId\": \"zdu\"\n   }' --token \"Quo ratione aspernatur impedit praesentium.\" --idempotency-key \"39\"")
 }

@@ -133,6 +133,44 @@ func BuildGetPayload(orderGetOrderID string, orderGetToken string) (*order.GetPa
 	return v, nil
 }
 
+// BuildEventsPayload builds the payload for the order events endpoint from CLI
+// flags.
+func BuildEventsPayload(orderEventsOrderID string, orderEventsToken string, orderEventsLastEventID string) (*order.EventsPayload, error) {
+	var err error
+	var orderID string
+	{
+		orderID = orderEventsOrderID
+		if utf8.RuneCountInString(orderID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("orderId", orderID, utf8.RuneCountInString(orderID), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var token *string
+	{
+		if orderEventsToken != "" {
+			token = &orderEventsToken
+		}
+	}
+	var lastEventID *string
+	{
+		if orderEventsLastEventID != "" {
+			lastEventID = &orderEventsLastEventID
+			err = goa.MergeErrors(err, goa.ValidatePattern("lastEventId", *lastEventID, "^[0-9]{1,18}$"))
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &order.EventsPayload{}
+	v.OrderID = orderID
+	v.Token = token
+	v.LastEventID = lastEventID
+
+	return v, nil
+}
+
 // BuildListPayload builds the payload for the order list endpoint from CLI
 // flags.
 func BuildListPayload(orderListToken string) (*order.ListPayload, error) {

@@ -13,11 +13,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	order "github.com/streamcart/streamcart/gen/order"
 	orderviews "github.com/streamcart/streamcart/gen/order/views"
 	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
 )
 
 // BuildCreateRequest instantiates a HTTP request object with method and path
@@ -423,6 +425,169 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("order", "get", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildEventsRequest instantiates a HTTP request object with method and path
+// set to call the "order" service "events" endpoint
+func (c *Client) BuildEventsRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		orderID string
+	)
+	{
+		p, ok := v.(*order.EventsPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("order", "events", "*order.EventsPayload", v)
+		}
+		orderID = p.OrderID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: EventsOrderPath(orderID)}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("order", "events", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeEventsRequest returns an encoder for requests sent to the order events
+// server.
+func EncodeEventsRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*order.EventsPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("order", "events", "*order.EventsPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		if p.LastEventID != nil {
+			head := *p.LastEventID
+			req.Header.Set("Last-Event-ID", head)
+		}
+		return nil
+	}
+}
+
+// DecodeEventsResponse returns a decoder for responses returned by the order
+// events endpoint. restoreBody controls whether the response body should be
+// restored after having been read.
+// DecodeEventsResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "rate_limited" (type *order.RateLimited): http.StatusTooManyRequests
+//   - error: internal error
+func DecodeEventsResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				contentType    string
+				cacheControl   string
+				accelBuffering string
+				err            error
+			)
+			contentTypeRaw := resp.Header.Get("Content-Type")
+			if contentTypeRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentType", "header"))
+			}
+			contentType = contentTypeRaw
+			cacheControlRaw := resp.Header.Get("Cache-Control")
+			if cacheControlRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("cacheControl", "header"))
+			}
+			cacheControl = cacheControlRaw
+			accelBufferingRaw := resp.Header.Get("X-Accel-Buffering")
+			if accelBufferingRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("accelBuffering", "header"))
+			}
+			accelBuffering = accelBufferingRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			res := NewEventsResultOK(contentType, cacheControl, accelBuffering)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body EventsNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "events", err)
+			}
+			err = ValidateEventsNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			return nil, NewEventsNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body EventsUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "events", err)
+			}
+			err = ValidateEventsUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			return nil, NewEventsUnauthorized(&body)
+		case http.StatusTooManyRequests:
+			var (
+				body EventsRateLimitedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "events", err)
+			}
+			err = ValidateEventsRateLimitedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("order", "events", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			return nil, NewEventsRateLimited(&body, retryAfter)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("order", "events", resp.StatusCode, string(body))
 		}
 	}
 }

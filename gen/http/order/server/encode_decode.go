@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -344,6 +345,124 @@ func EncodeGetError(encoder func(context.Context, http.ResponseWriter) goahttp.E
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
+// EncodeEventsResponse returns an encoder for responses returned by the order
+// events endpoint.
+func EncodeEventsResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*order.EventsResult)
+		ctx = context.WithValue(ctx, goahttp.ContentTypeKey, "text/event-stream")
+		w.Header().Set("Content-Type", res.ContentType)
+		w.Header().Set("Cache-Control", res.CacheControl)
+		w.Header().Set("X-Accel-Buffering", res.AccelBuffering)
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+}
+
+// DecodeEventsRequest returns a decoder for requests sent to the order events
+// endpoint.
+func DecodeEventsRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*order.EventsPayload, error) {
+	return func(r *http.Request) (*order.EventsPayload, error) {
+		var payload *order.EventsPayload
+		var (
+			orderID     string
+			token       *string
+			lastEventID *string
+			err         error
+
+			params = mux.Vars(r)
+		)
+		orderID = params["orderId"]
+		if utf8.RuneCountInString(orderID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("orderId", orderID, utf8.RuneCountInString(orderID), 64, false))
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		lastEventIDRaw := r.Header.Get("Last-Event-ID")
+		if lastEventIDRaw != "" {
+			lastEventID = &lastEventIDRaw
+		}
+		if lastEventID != nil {
+			err = goa.MergeErrors(err, goa.ValidatePattern("lastEventId", *lastEventID, "^[0-9]{1,18}$"))
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewEventsPayload(orderID, token, lastEventID)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeEventsError returns an encoder for errors returned by the events order
+// endpoint.
+func EncodeEventsError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewEventsNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewEventsUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		case "rate_limited":
+			var res *order.RateLimited
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewEventsRateLimitedResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusTooManyRequests)
 			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)

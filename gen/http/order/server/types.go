@@ -424,6 +424,50 @@ type GetUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// EventsNotFoundResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "not_found" error.
+type EventsNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// EventsUnauthorizedResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "unauthorized" error.
+type EventsUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// EventsRateLimitedResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "rate_limited" error.
+type EventsRateLimitedResponseBody struct {
+	// rate_limited
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+}
+
 // ListUnauthorizedResponseBody is the type of the "order" service "list"
 // endpoint HTTP response body for the "unauthorized" error.
 type ListUnauthorizedResponseBody struct {
@@ -1029,6 +1073,44 @@ func NewGetUnauthorizedResponseBody(res *goa.ServiceError) *GetUnauthorizedRespo
 	return body
 }
 
+// NewEventsNotFoundResponseBody builds the HTTP response body from the result
+// of the "events" endpoint of the "order" service.
+func NewEventsNotFoundResponseBody(res *goa.ServiceError) *EventsNotFoundResponseBody {
+	body := &EventsNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewEventsUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "events" endpoint of the "order" service.
+func NewEventsUnauthorizedResponseBody(res *goa.ServiceError) *EventsUnauthorizedResponseBody {
+	body := &EventsUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewEventsRateLimitedResponseBody builds the HTTP response body from the
+// result of the "events" endpoint of the "order" service.
+func NewEventsRateLimitedResponseBody(res *order.RateLimited) *EventsRateLimitedResponseBody {
+	body := &EventsRateLimitedResponseBody{
+		Name:    res.Name,
+		Message: res.Message,
+	}
+	return body
+}
+
 // NewListUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "list" endpoint of the "order" service.
 func NewListUnauthorizedResponseBody(res *goa.ServiceError) *ListUnauthorizedResponseBody {
@@ -1126,6 +1208,16 @@ func NewGetPayload(orderID string, token *string) *order.GetPayload {
 	v := &order.GetPayload{}
 	v.OrderID = orderID
 	v.Token = token
+
+	return v
+}
+
+// NewEventsPayload builds a order service events endpoint payload.
+func NewEventsPayload(orderID string, token *string, lastEventID *string) *order.EventsPayload {
+	v := &order.EventsPayload{}
+	v.OrderID = orderID
+	v.Token = token
+	v.LastEventID = lastEventID
 
 	return v
 }

@@ -58,6 +58,10 @@ export interface Reply {
   status: number;
   body?: unknown;
   text?: string;
+  /** A text/event-stream body, passed on as it is written (an order's live status). */
+  stream?: ReadableStream<Uint8Array>;
+  /** Response headers besides Content-Type (Retry-After). */
+  headers?: Record<string, string>;
   offContract?: boolean;
 }
 
@@ -278,6 +282,9 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const o = fromFixture('order.get', '200.pending');
     return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
   },
+  // The live status stream is refused (429, as past the server's caps) unless a test or story
+  // streams: the widget then polls order.get, whose answers the scenarios set.
+  'order.events': () => ({ ...fromFixture('order.events', '429'), headers: { 'Retry-After': '30' } }),
   'order.cancel': (r) => {
     const o = fromFixture('order.cancel', '200');
     return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
@@ -441,12 +448,19 @@ export function installMockApi(initial: ApiScenario = {}, { report = console.err
     if (a === 'network') throw new TypeError('Failed to fetch');
     const reply: Reply = typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : byDefault(req);
     if (!reply.offContract) {
-      const problems = reply.text !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
+      const problems =
+        reply.text !== undefined || reply.stream !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
       if (problems.length) report(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
     }
-    if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
-    if (reply.body === undefined) return new Response(null, { status: reply.status });
-    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'Content-Type': 'application/json' } });
+    if (reply.stream !== undefined)
+      return new Response(reply.stream, { status: reply.status, headers: { 'Content-Type': 'text/event-stream', ...reply.headers } });
+    if (reply.text !== undefined)
+      return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl', ...reply.headers } });
+    if (reply.body === undefined) return new Response(null, { status: reply.status, headers: reply.headers });
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'Content-Type': 'application/json', ...reply.headers },
+    });
   }
 
   const mocked = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
