@@ -33,6 +33,7 @@ import (
 	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 )
 
 // timeFormat is how every timestamp is stored: sortable text, UTC, fixed width.
@@ -86,6 +87,8 @@ type Backend interface {
 	revenue.Store
 	console.ServiceStore
 	refund.CreditNotes
+	whmcsorder.Store
+	whmcsorder.HomeStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)
