@@ -18,6 +18,7 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genorder "github.com/streamcart/streamcart/gen/order"
+	gensession "github.com/streamcart/streamcart/gen/session"
 )
 
 // whmcsBuy is the plan the acceptance buys: Premium monthly in EUR with two extra connections,
@@ -389,6 +390,46 @@ func TestWHMCSConcurrentOrders(t *testing.T) {
 		}
 		if n := s.count("SELECT COUNT(*) FROM orders"); n != 1 {
 			t.Fatalf("%d orders", n)
+		}
+	})
+}
+
+// TestWHMCSPasswordSignIn: in WHMCS mode a password sign-in is checked by WHMCS (ValidateLogin)
+// behind the shop's throttling: a WHMCS client's own password proves the session, a wrong one is
+// 401, WHMCS down is 503, and past the limit WHMCS is not even asked. The proven buyer's order
+// goes to that WHMCS client: no second client is made.
+func TestWHMCSPasswordSignIn(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s, f := whmcsShop(t)
+		admin, err := whmcs.New(whmcs.Config{URL: s.cfg.WHMCS.URL, Identifier: s.cfg.WHMCS.Identifier, Secret: s.cfg.WHMCS.Secret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := admin.AddClient(t.Context(), whmcs.NewClient{FirstName: "Known", Email: "known@example.com", Password: "whmcs password 1", CurrencyID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		id := s.identify("known@example.com", "whmcs password 1")
+		if id.Scope != "proven" || f.CallCount("ValidateLogin") != 1 {
+			t.Fatalf("session %+v after %d ValidateLogin calls, want proven after one", id, f.CallCount("ValidateLogin"))
+		}
+		_, err = s.session.Create(t.Context(), &gensession.CreatePayload{Email: "known@example.com", Password: ptr("wrong password")})
+		wantErr(t, err, "invalid_credentials", "")
+		f.SetStatus(http.StatusServiceUnavailable)
+		_, err = s.session.Create(t.Context(), &gensession.CreatePayload{Email: "known@example.com", Password: ptr("whmcs password 1")})
+		f.SetStatus(0)
+		wantErr(t, err, "unavailable", "")
+		for range 4 {
+			s.session.Create(t.Context(), &gensession.CreatePayload{Email: "known@example.com", Password: ptr("guess")})
+		}
+		asked := f.CallCount("ValidateLogin")
+		status, _, body := s.raw(http.MethodPost, "/checkout/api/session", "", strings.NewReader(`{"email":"known@example.com","password":"whmcs password 1"}`))
+		if status != http.StatusTooManyRequests || f.CallCount("ValidateLogin") != asked {
+			t.Fatalf("past the limit: %d %s after %d more ValidateLogin calls, want 429 and none", status, body, f.CallCount("ValidateLogin")-asked)
+		}
+		s.buy(id.Token, whmcsBuy())
+		st := f.State()
+		if len(st.Clients) != 1 || f.CallCount("AddClient") != 1 || len(st.Orders) != 1 || st.Orders[0].ClientID != st.Clients[0].ID {
+			t.Fatalf("WHMCS %+v: want the order on the known client, no second client", st)
 		}
 	})
 }

@@ -3554,7 +3554,7 @@ func sessionUsage() {
 	fmt.Fprintln(os.Stderr, `Identifies a buyer by email, and proves it with a password or a one-time sign-in link.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] session COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs out: the token stops working.`)
 	fmt.Fprintln(os.Stderr, `    request-link: Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
 	fmt.Fprintln(os.Stderr, `    redeem-link: Trades a sign-in link's token for a proven session. A token works once.`)
@@ -3571,7 +3571,7 @@ func sessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -3596,7 +3596,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Possimus accusamus magni soluta rem architecto.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Soluta rem architecto exercitationem cum dolorem pariatur.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3614,7 +3614,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"oo9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"7io\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3632,7 +3632,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"1e4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"0rp\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3652,7 +3652,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"n7f\"\n   }' --token \"Quia officia voluptate dolores sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"mdd\"\n   }' --token \"Sed enim.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3686,7 +3686,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"f\" --locale \"en-gb\" --token \"Quidem autem sed provident qui reiciendis optio.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"put\" --locale \"en-gb\" --token \"Provident qui reiciendis optio laudantium qui fugiat.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3706,7 +3706,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"wiz\",\n      \"extraQuantity\": 7991634024566310555,\n      \"serviceId\": \"4qg\"\n   }' --token \"Quis quis pariatur dolor ipsum quaerat suscipit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"tb9\",\n      \"extraQuantity\": 2902592488935176112,\n      \"serviceId\": \"0lq\"\n   }' --token \"Quia incidunt quasi aut nisi.\"")
 }
 
 func upsellOrderUsage() {
@@ -3728,5 +3728,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"y6n\",\n      \"extraQuantity\": 8575335583483669895,\n      \"gateway\": \"Iure excepturi ducimus quasi qui facilis.\",\n      \"returnUrl\": \"xo8\",\n      \"serviceId\": \"11r\"\n   }' --token \"Neque consequuntur nihil.\" --idempotency-key \"k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"we\",\n      \"extraQuantity\": 19883702469949598,\n      \"gateway\": \"Sed ab est enim excepturi neque.\",\n      \"returnUrl\": \"4ik\",\n      \"serviceId\": \"nyl\"\n   }' --token \"Mollitia quae corporis expedita dolorum sed.\" --idempotency-key \"h9\"")
 }

@@ -66,7 +66,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"wiz\",\n      \"extraQuantity\": 7991634024566310555,\n      \"serviceId\": \"4qg\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"tb9\",\n      \"extraQuantity\": 2902592488935176112,\n      \"serviceId\": \"0lq\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -107,7 +107,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string, upsellOr
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"y6n\",\n      \"extraQuantity\": 8575335583483669895,\n      \"gateway\": \"Iure excepturi ducimus quasi qui facilis.\",\n      \"returnUrl\": \"xo8\",\n      \"serviceId\": \"11r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"we\",\n      \"extraQuantity\": 19883702469949598,\n      \"gateway\": \"Sed ab est enim excepturi neque.\",\n      \"returnUrl\": \"4ik\",\n      \"serviceId\": \"nyl\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
