@@ -320,7 +320,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	cat := a.Catalog
 	// WHMCS mode: plan orders are placed in WHMCS before they are paid (nil: the built-in back end).
 	var upstream order.Upstream
+	stock := a.stock
 	if a.whmcsClient != nil {
+		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
 		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
 			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.country}, log, now)
 	}
@@ -353,7 +355,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
-		Stock:           a.stock,
+		Stock:           stock,
 		Upstream:        upstream,
 	}, log, now)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
@@ -416,7 +418,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	for kind, h := range whmcsJobs {
 		jobs[kind] = h
 	}
-	if cfg.ReconcileEvery > 0 {
+	if cfg.ReconcileEvery > 0 && a.whmcsClient != nil {
+		log.Warn("STREAMCART_RECONCILE_EVERY ignored in WHMCS mode: WHMCS's module keeps the lines")
+	} else if cfg.ReconcileEvery > 0 {
 		a.reconcile = a.reconciler.Job(st.Enqueue, cfg.ReconcileEvery)
 		jobs[linedrift.JobReconcile] = a.reconcile.Handle
 	}
