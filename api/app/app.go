@@ -419,7 +419,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		jobs[kind] = h
 	}
 	if cfg.ReconcileEvery > 0 && a.whmcsClient != nil {
-		log.Warn("STREAMCART_RECONCILE_EVERY ignored in WHMCS mode: WHMCS's module keeps the lines")
+		log.Info("line reconciliation off in WHMCS mode: WHMCS's module keeps the lines")
 	} else if cfg.ReconcileEvery > 0 {
 		a.reconcile = a.reconciler.Job(st.Enqueue, cfg.ReconcileEvery)
 		jobs[linedrift.JobReconcile] = a.reconcile.Handle

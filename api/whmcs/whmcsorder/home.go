@@ -209,11 +209,8 @@ func (h *Home) cancelled(ctx context.Context, o order.Order) error {
 
 func (h *Home) reviewed(ctx context.Context, o order.Order, why string) error {
 	h.log.Warn("WHMCS will not take the payment: order held for review, payment refunded where the gateway can", "order", o.ID, "why", why)
-	reason := why
-	if reason != order.ReasonCancelled {
-		reason = order.ReasonCancelled // the review names one of order's reasons; the log says more
-	}
-	if err := h.review.ReviewPaid(ctx, o.ID, reason); err != nil {
+	// The review's reason is order's own: the invoice cannot be paid, as a cancelled order's.
+	if err := h.review.ReviewPaid(ctx, o.ID, order.ReasonCancelled); err != nil {
 		return fmt.Errorf("%s %s: %w", JobRecordPayment, o.ID, err)
 	}
 	return nil
