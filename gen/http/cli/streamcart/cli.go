@@ -3694,7 +3694,7 @@ func sessionUsage() {
 	fmt.Fprintln(os.Stderr, `Identifies a buyer by email, and proves it with a password or a one-time sign-in link.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] session COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs out: the token stops working.`)
 	fmt.Fprintln(os.Stderr, `    request-link: Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
 	fmt.Fprintln(os.Stderr, `    redeem-link: Trades a sign-in link's token for a proven session. A token works once.`)
@@ -3711,7 +3711,7 @@ func sessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -3736,7 +3736,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Aut quis mollitia nihil.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Nihil velit alias hic blanditiis laboriosam.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3754,7 +3754,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"mux\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"iha\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3772,7 +3772,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"5l2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"0w1\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3792,7 +3792,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"shx\"\n   }' --token \"Rem eos et aliquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"pax\"\n   }' --token \"Corporis debitis hic.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3826,7 +3826,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"j\" --locale \"en\" --token \"Architecto repudiandae rerum id culpa.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"5\" --locale \"pt-pt\" --token \"Culpa tempore.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3846,7 +3846,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u6l\",\n      \"extraQuantity\": 2284639104895799884,\n      \"serviceId\": \"t0w\"\n   }' --token \"Voluptate sit consequatur dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"it\",\n      \"extraQuantity\": 8510875220316423514,\n      \"serviceId\": \"ou6\"\n   }' --token \"Dolores dolorem est ut temporibus et.\"")
 }
 
 func upsellOrderUsage() {
@@ -3868,5 +3868,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"0\",\n      \"extraQuantity\": 9106693072361222864,\n      \"gateway\": \"Eos odit praesentium omnis eum reiciendis illum.\",\n      \"returnUrl\": \"r2t\",\n      \"serviceId\": \"zdu\"\n   }' --token \"Quo ratione aspernatur impedit praesentium.\" --idempotency-key \"39\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"r\",\n      \"extraQuantity\": 2490148301118756510,\n      \"gateway\": \"Reiciendis illum et qui.\",\n      \"returnUrl\": \"tho\",\n      \"serviceId\": \"0w6\"\n   }' --token \"Aspernatur impedit.\" --idempotency-key \"d\"")
 }
