@@ -40,16 +40,22 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
   const refs = useRef<(HTMLDivElement | null)[]>([]);
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>, index: number) {
-    let next = -1;
-    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = (index + 1) % products.length;
-    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = (index - 1 + products.length) % products.length;
+    let step = 0;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') step = 1;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') step = -1;
     else if (e.key === ' ' || e.key === 'Enter') {
       e.preventDefault();
+      if (!products[index]!.available) return;
       onSelect(products[index]!.pid);
       if (e.key === 'Enter') onContinue?.();
       return;
     }
-    if (next < 0) return;
+    if (!step) return;
+    // Arrows skip a plan that is temporarily unavailable, as they skip a disabled radio.
+    let next = index;
+    do next = (next + step + products.length) % products.length;
+    while (next !== index && !products[next]!.available);
+    if (next === index) return;
     e.preventDefault();
     onSelect(products[next]!.pid);
     refs.current[next]?.focus();
@@ -67,6 +73,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
         const cy = cardCycle(p, cycle);
         const price = cy ? p.pricing[cy] : undefined;
         const isFree = p.trial || (price?.amount ?? 0) === 0;
+        const off = !p.available;
         return (
           <div
             key={p.pid}
@@ -77,12 +84,13 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
             part={selected ? 'plan-card plan-card-selected' : 'plan-card'}
             role="radio"
             aria-checked={selected}
+            aria-disabled={off || undefined}
             aria-labelledby={`sc-plan-${p.pid}-name`}
-            aria-describedby={`sc-plan-${p.pid}-price`}
+            aria-describedby={`sc-plan-${p.pid}-price${off ? ` sc-plan-${p.pid}-na` : ''}`}
             tabIndex={i === selectedIndex ? 0 : -1}
             data-testid="plan-card"
             data-pid={p.pid}
-            onClick={() => onSelect(p.pid)}
+            onClick={() => off || onSelect(p.pid)}
             onKeyDown={(e) => onKeyDown(e, i)}
           >
             {p.soldBadge && <span className="sc-ribbon">{p.soldBadge}</span>}
@@ -116,8 +124,10 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
               </p>
             )}
             {terms?.(p, cy)}
-            <span className="sc-plan-select" aria-hidden="true">
-              {selected ? (
+            <span className="sc-plan-select" aria-hidden={!off} id={`sc-plan-${p.pid}-na`}>
+              {off ? (
+                t.unavailable
+              ) : selected ? (
                 <>
                   <Icon name="check" /> {t.selected}
                 </>

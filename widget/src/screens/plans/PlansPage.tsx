@@ -32,8 +32,9 @@ let formAskedFor = false;
 
 /** Plans pre-select the first paid plan; reseller plans their second one (spec §9). */
 function defaultProduct(list: Product[], group: Group): Product {
-  if (group === 'reseller') return list[1] ?? list[0]!;
-  return list.find((p) => !p.trial) ?? list[0]!;
+  const pick = group === 'reseller' ? (list[1] ?? list[0]!) : (list.find((p) => !p.trial) ?? list[0]!);
+  // Not a plan that is temporarily unavailable while another one can be bought.
+  return pick.available ? pick : (list.find((p) => p.available && !p.trial) ?? list.find((p) => p.available) ?? pick);
 }
 
 export function PlansPage({ group }: { group: Group }) {
@@ -68,7 +69,8 @@ export function PlansPage({ group }: { group: Group }) {
     if (!list.length) return;
     // Read the live selection, not this render's: open() may have changed it since.
     const current = c.getState().selection;
-    const target = list.find((p) => p.pid === current?.pid) ?? defaultProduct(list, group);
+    const asked = list.find((p) => p.pid === current?.pid);
+    const target = asked?.available ? asked : defaultProduct(list, group);
     const cy = cardCycle(target, current?.cycle ?? null);
     if (target.pid !== current?.pid || cy !== current?.cycle) c.select({ pid: target.pid, cycle: cy });
   });
