@@ -40,22 +40,16 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
   const refs = useRef<(HTMLDivElement | null)[]>([]);
 
   function onKeyDown(e: KeyboardEvent<HTMLDivElement>, index: number) {
-    let step = 0;
-    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') step = 1;
-    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') step = -1;
+    let next = -1;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = (index + 1) % products.length;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = (index - 1 + products.length) % products.length;
     else if (e.key === ' ' || e.key === 'Enter') {
       e.preventDefault();
-      if (!products[index]!.available) return;
       onSelect(products[index]!.pid);
       if (e.key === 'Enter') onContinue?.();
       return;
     }
-    if (!step) return;
-    // Arrows skip a plan that is temporarily unavailable, as they skip a disabled radio.
-    let next = index;
-    do next = (next + step + products.length) % products.length;
-    while (next !== index && !products[next]!.available);
-    if (next === index) return;
+    if (next < 0) return;
     e.preventDefault();
     onSelect(products[next]!.pid);
     refs.current[next]?.focus();
@@ -73,6 +67,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
         const cy = cardCycle(p, cycle);
         const price = cy ? p.pricing[cy] : undefined;
         const isFree = p.trial || (price?.amount ?? 0) === 0;
+        // Temporarily unavailable (the panel's credits): shown, never chosen (PlansPage's onSelect).
         const off = !p.available;
         return (
           <div
@@ -90,7 +85,7 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
             tabIndex={i === selectedIndex ? 0 : -1}
             data-testid="plan-card"
             data-pid={p.pid}
-            onClick={() => off || onSelect(p.pid)}
+            onClick={() => onSelect(p.pid)}
             onKeyDown={(e) => onKeyDown(e, i)}
           >
             {p.soldBadge && <span className="sc-ribbon">{p.soldBadge}</span>}

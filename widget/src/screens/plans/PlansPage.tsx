@@ -31,10 +31,11 @@ function afterPaint(fn: () => void): () => void {
 let formAskedFor = false;
 
 /** Plans pre-select the first paid plan; reseller plans their second one (spec §9). */
-function defaultProduct(list: Product[], group: Group): Product {
-  const pick = group === 'reseller' ? (list[1] ?? list[0]!) : (list.find((p) => !p.trial) ?? list[0]!);
+function defaultProduct(all: Product[], group: Group): Product {
   // Not a plan that is temporarily unavailable while another one can be bought.
-  return pick.available ? pick : (list.find((p) => p.available && !p.trial) ?? list.find((p) => p.available) ?? pick);
+  const list = all.some((p) => p.available) ? all.filter((p) => p.available) : all;
+  if (group === 'reseller') return list[1] ?? list[0]!;
+  return list.find((p) => !p.trial) ?? list[0]!;
 }
 
 export function PlansPage({ group }: { group: Group }) {
@@ -135,7 +136,7 @@ export function PlansPage({ group }: { group: Group }) {
             busy={products.status === 'loading'}
             onSelect={(pid) => {
               const p = list.find((x) => x.pid === pid);
-              if (p) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
+              if (p?.available) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
             }}
             onContinue={() => setContinued((n) => n + 1)}
             terms={
