@@ -12,9 +12,9 @@ import { Loading, Pager, Table, useCursorPages, useLoad } from '../ui';
 const PAGE = 100;
 
 function done(d: Drift) {
-  if (d.action === 'failed') return <span className="status status-bad">{t.driftFailed(d.error)}</span>;
-  if (d.action === 'listed') return <span className="status status-neutral">{t.driftActions.listed}</span>;
-  return <span className="status status-good">{t.driftActions[d.action] ?? d.action}</span>;
+  if (d.action === 'failed') return <span className="status status-bad wrap">{t.driftFailed(d.error)}</span>;
+  if (d.action === 'listed') return <span className="status status-neutral wrap">{t.driftActions.listed}</span>;
+  return <span className="status status-good wrap">{t.driftActions[d.action] ?? d.action}</span>;
 }
 
 export function LineDrift() {
