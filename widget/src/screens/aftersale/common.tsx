@@ -27,8 +27,8 @@ export function useProven(): boolean {
 
 /** Error text: this module's names first, then the main table's, then the server's message. */
 export function useAfterSaleError() {
-  const { a } = useAfterSaleTexts();
-  const main = useErrorText();
+  const { a, t } = useAfterSaleTexts();
+  const main = useErrorText(t.errors);
   return (e: unknown): string => {
     if (isApiError(e)) {
       const own = (a.errors as Record<string, string>)[e.code];
