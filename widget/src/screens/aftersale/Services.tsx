@@ -1,6 +1,6 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address, the
 // panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { signedIn } from '../../core/session';
 import { type Service, downloadPlaylist } from '../../api/orders';
 import { normalizeMac } from './api';
@@ -14,6 +14,9 @@ import { useAfterSaleTexts } from '../../ui/texts';
 import { refocus, useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { viewUrl } from '../../core/returns';
+
+// "Orders and invoices" loads after the services, in a chunk of its own.
+const OrdersSection = lazy(() => import('./Orders'));
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -117,6 +120,9 @@ function ServiceList({ proven, onSignIn }: { proven: boolean; onSignIn: () => vo
           </a>
         </p>
       )}
+      <Suspense fallback={null}>
+        <OrdersSection />
+      </Suspense>
     </div>
   );
 }
