@@ -35,7 +35,7 @@ func TestMailPreview(t *testing.T) {
 		{args: []string{"renewal-reminder", "--locale", "en-us"}, want: []string{"December 24, 2026", "in three days"}},
 		{args: []string{"renewal-due", "--locale", "nl-nl"}, want: []string{"vervalt vandaag"}},
 		{args: []string{"trial-ending", "--locale", "pt-pt"}, want: []string{"termina a 24 de dezembro de 2026", "/checkout/pt-pt/?view=services"}},
-		{args: []string{"renewal-receipt"}, wantErr: `no message "renewal-receipt" (one of signin-link, order-received, line-ready, renewal-invoice, renewal-reminder, renewal-due, renewal-overdue, trial-ending)`},
+		{args: []string{"renewal-receipt"}, wantErr: `no message "renewal-receipt" (one of signin-link, order-received, line-ready, renewal-invoice, renewal-reminder, renewal-due, renewal-overdue, renewal-paid, trial-ending)`},
 		{args: []string{"signin-link", "--locale", "fr-fr"}, wantErr: `no locale "fr-fr"`},
 		{args: []string{}, wantErr: "mail preview KIND"},
 	}
