@@ -104,10 +104,11 @@ describe('Orders and invoices in My services', () => {
 
   it('offers to try again when the list fails, and the services stay', async () => {
     const api = installApi();
-    api.on('order.list', [() => apiError(503, 'unavailable', 'Busy.'), '200']);
+    let calls = 0;
+    api.on('order.list', () => (calls++ === 0 ? apiError(500, 'fault', 'Internal error.', { fault: true }) : body<Record<string, unknown>>('order.list', '200')));
     const { section, ui } = await openOrders();
     const s = within(section);
-    expect((await s.findByTestId('orders-error')).textContent).toBe('The service is busy right now. Please try again in a moment.');
+    expect((await s.findByTestId('orders-error')).textContent).toBe('Internal error.');
     expect(ui().getAllByTestId('service-card').length).toBeGreaterThan(0);
     fireEvent.click(s.getByTestId('orders-retry'));
     expect(await s.findAllByTestId('order-row')).toHaveLength(3);
