@@ -12,6 +12,7 @@ import { EmailField, isValidEmail } from '../../ui/EmailField';
 import { Summary } from '../../ui/Summary';
 import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
 import { useQuote } from './useQuote';
+import { PayBar } from './PayBar';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import checkoutCss from './checkout.css?inline';
@@ -388,6 +389,12 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
               }
             : null
         }
+      />
+      <PayBar
+        total={shownQuote?.total ?? null}
+        free={free}
+        off={!canPay || attempt.status === 'creating' || attempt.status === 'redirecting' || attempt.status === 'priceChanged'}
+        onPay={() => pay()}
       />
     </div>
   );
