@@ -7,7 +7,8 @@ import { isApiError } from '../../api/client';
 import { useCheckout, useController, useResource } from '../../ui/context';
 import { useAfterSaleTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
-import { useAfterSaleError } from './common';
+import { Alert } from '../../ui/Notice';
+import { useAfterSaleError } from './hooks';
 
 type Texts = ReturnType<typeof useAfterSaleTexts>['t'];
 
@@ -68,10 +69,7 @@ export default function OrdersSection() {
         </p>
       ) : list.status === 'error' && !list.data ? (
         <div className="sc-orders-error">
-          <p className="sc-alert" role="alert" data-testid="orders-error">
-            <Icon name="alert" />
-            {isApiError(list.error) ? errText(list.error) : t.errors.internal}
-          </p>
+          <Alert testId="orders-error">{isApiError(list.error) ? errText(list.error) : t.errors.internal}</Alert>
           <button type="button" className="sc-btn sc-btn-secondary sc-btn-small" data-testid="orders-retry" onClick={list.reload}>
             {t.tryAgain}
           </button>
@@ -160,10 +158,9 @@ function OrderRow({ order: o }: { order: Order }) {
         ))}
       </span>
       {error && (
-        <p className="sc-alert sc-order-error" role="alert" data-testid="order-error">
-          <Icon name="alert" />
-          {error}
-        </p>
+        <div className="sc-order-error">
+          <Alert testId="order-error">{error}</Alert>
+        </div>
       )}
     </li>
   );

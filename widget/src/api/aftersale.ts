@@ -1,10 +1,12 @@
-// The after-sale calls of the contract (issue 4), each answer parsed with its valibot schema
-// through the main client's request(): a malformed answer is an ApiError "malformed".
+// The after-sale calls of the contract (issue 4) and their schemas, beside the other schemas of
+// api/: each answer parsed with its valibot schema through the main client's request() (a
+// malformed answer is an ApiError "malformed"). Only the after-sale screens import this file, so
+// it loads with their chunk.
 import * as v from 'valibot';
-import type { Client } from '../../api/client';
-import { id, int, MoneySchema } from '../../api/primitives';
-import { OrderSchema, ServiceSchema, SessionSchema } from '../../api/orders';
-import { browser } from '../../core/browser';
+import type { Client } from './client';
+import { id, int, MoneySchema } from './primitives';
+import { OrderSchema, ServiceSchema, SessionSchema } from './orders';
+import { browser } from '../core/browser';
 
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
 
@@ -159,10 +161,3 @@ export function afterSaleApi(client: Client, locale?: string) {
 }
 
 export type AfterSaleApi = ReturnType<typeof afterSaleApi>;
-
-/** Mirrors the server's rule: six hex pairs separated by ':' or '-'; stored upper-case with ':'. */
-export function normalizeMac(raw: string): string | null {
-  const s = raw.trim();
-  if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(s)) return null;
-  return s.replace(/-/g, ':').toUpperCase();
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createClient } from '../../api/client';
-import { afterSaleApi } from './api';
+import { createClient } from './client';
+import { afterSaleApi } from './aftersale';
 
 const upsellAnswer = { orderId: 'o1', serviceId: 's1', extraQuantity: 1, status: 'pending', total: { amount: 300, currency: 'EUR' } };
 const body = { serviceId: 's1', extraQuantity: 1, currency: 'EUR', gateway: 'sandbox', returnUrl: '/checkout/waiting' };
