@@ -6,7 +6,6 @@ import * as v from 'valibot';
 import type { Client } from './client';
 import { id, int, MoneySchema } from './primitives';
 import { OrderSchema, ServiceSchema, SessionSchema } from './orders';
-import { browser } from '../core/browser';
 
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
 
@@ -103,8 +102,12 @@ export type ResellerService = v.InferOutput<typeof ResellerServiceSchema>;
 
 const path = (s: string) => encodeURIComponent(s);
 
-/** The after-sale calls; service names come back in `locale` where the catalog translates them. */
-export function afterSaleApi(client: Client, locale?: string) {
+/**
+ * The after-sale calls; service names come back in `locale` where the catalog translates them.
+ * `newKey` makes an order's Idempotency-Key (a UUID: core/browser.ts's, passed in by the screens,
+ * so that api/ keeps to the network and imports nothing above it).
+ */
+export function afterSaleApi(client: Client, locale: string | undefined, newKey: () => string) {
   const { request, send } = client;
   const query = { locale };
   // One Idempotency-Key per order body until it succeeds: a retry after a lost answer gets the
@@ -112,7 +115,7 @@ export function afterSaleApi(client: Client, locale?: string) {
   const keys = new Map<string, string>();
   async function once<T>(body: object, place: (headers: Record<string, string>) => Promise<T>): Promise<T> {
     const b = JSON.stringify(body);
-    const key = keys.get(b) ?? browser.uuid();
+    const key = keys.get(b) ?? newKey();
     keys.set(b, key);
     const res = await place({ 'Idempotency-Key': key });
     keys.delete(b);

@@ -1,6 +1,7 @@
 // The after-sale screens' hooks: their API (in the shown locale), whether the session is proven,
 // and an API failure in their words.
 import { useMemo } from 'react';
+import { browser } from '../../core/browser';
 import { tokenScope } from '../../core/signin';
 import { afterSaleApi } from '../../api/aftersale';
 import { isApiError } from '../../api/client';
@@ -11,7 +12,7 @@ export function useApi() {
   const c = useController();
   const client = useCheckout(() => c.client);
   const { locale } = useI18n();
-  return useMemo(() => afterSaleApi(client, locale), [client, locale]);
+  return useMemo(() => afterSaleApi(client, locale, browser.uuid), [client, locale]);
 }
 
 /** Signed in with a password or a link (the scope the token carries); the server has the last word. */
