@@ -215,6 +215,10 @@ for (const size of sizes) {
     await page.goto(`${server.url}/checkout/?view=services`);
     await W(page, 'upsell-link').waitFor();
     assert.ok((await gap(W(page, 'service-card').last(), W(page, 'upsell-link'))) >= 12, 'Add connections below the cards');
+    const managed = W(page, 'service-card').first();
+    assert.ok((await gap(managed.locator('.sc-renewal .sc-service-actions'), managed.locator('.sc-creds'))) >= 12, 'credentials below Renew now');
+    assert.ok((await gap(managed.locator('[data-testid="m3u-download"]'), managed.locator('form.sc-field'))) >= 12, 'MAC form below the M3U button');
+    assert.ok((await gap(managed.locator('form.sc-field'), managed.locator('[data-testid="service-restart"]'))) >= 12, 'Restart below the MAC form');
     await W(page, 'order-row').first().waitFor();
     await shot(page, `papercuts-services-proven-${size.viewport.width}`);
     await page.context().close();

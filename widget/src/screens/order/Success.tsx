@@ -77,7 +77,7 @@ export function Success() {
   }, [services.status, services.data, c]);
 
   if (services.status === 'loading') {
-    return <Centered icon="spinner" tone="busy" title={t.loading} />;
+    return <Centered icon="spinner" tone="busy" title={t.statusDetails} />;
   }
   if (services.status === 'error') {
     return (
