@@ -4,20 +4,22 @@
 // which empties the widget's memory; the cookie keeps only what spec §3 names. Only the checkout
 // and order chunks import this file.
 import * as v from 'valibot';
+import { int } from '../api/primitives';
 import { isCycle } from '../api/schemas';
 import type { Controller } from './controller';
 
 const KEY = 'streamcart:cart';
 
+// Only valibot functions the first script has already (a new one would be bundled into it).
 const CartSchema = v.object({
   orderId: v.string(),
-  pid: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  cycle: v.nullable(v.string()),
+  pid: int,
+  cycle: v.nullish(v.string(), null),
   extra: v.boolean(),
-  connections: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  connections: int,
   proxy: v.boolean(),
   promoInput: v.string(),
-  gateway: v.nullable(v.string()),
+  gateway: v.nullish(v.string(), null),
 });
 
 export type Cart = v.InferOutput<typeof CartSchema>;
@@ -67,7 +69,7 @@ export function keptCart(orderId: string): Cart | null {
 /** Puts the cart kept for `orderId` back into the form (plan, cycle, extras, promo, gateway). */
 export function restoreCart(c: Controller, orderId: string): boolean {
   const cart = keptCart(orderId);
-  if (!cart) return false;
+  if (!cart || cart.pid < 1 || cart.connections < 1) return false;
   c.select({ pid: cart.pid, cycle: cart.cycle && isCycle(cart.cycle) ? cart.cycle : null });
   c.setDraft({
     extra: cart.extra,

@@ -1,12 +1,13 @@
 // "My services": every service of a proven session, its credentials, playlist, MAC address, the
 // panel actions (restart, recreate, terminate after a confirmation) and its renewal (Renewal.tsx).
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { signedIn } from '../../core/session';
 import { type Service, downloadPlaylist } from '../../api/orders';
 import { normalizeMac } from './mac';
 import { useAfterSaleError, useApi, useProven } from './hooks';
 import { SignIn, SigningIn, useSigninLanding } from './SignIn';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
+import OrdersSection from './Orders';
 import { isApiError } from '../../api/client';
 import { Credential } from '../../ui/Credential';
 import { Centered, HomeLink } from '../../ui/Views';
@@ -17,9 +18,6 @@ import { Icon } from '../../ui/icons';
 import { BusyButton } from '../../ui/BusyButton';
 import { Alert, StatusNote } from '../../ui/Notice';
 import { viewUrl } from '../../core/returns';
-
-// "Orders and invoices" loads after the services, in a chunk of its own.
-const OrdersSection = lazy(() => import('./Orders'));
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -123,9 +121,7 @@ function ServiceList({ proven, onSignIn }: { proven: boolean; onSignIn: () => vo
           </a>
         </p>
       )}
-      <Suspense fallback={null}>
-        <OrdersSection />
-      </Suspense>
+      <OrdersSection />
     </div>
   );
 }
