@@ -29,7 +29,13 @@ const sizes = [
 ];
 const locales = [
   { code: 'en', path: '', browser: 'en-US', waiting: 'Waiting for your payment to be confirmed…', quarterly: 'Premium — quarterly' },
-  { code: 'de', path: 'de-de/', browser: 'de-DE', waiting: 'Wir warten auf die Bestätigung Ihrer Zahlung …', quarterly: 'Premium — vierteljährlich' },
+  {
+    code: 'de',
+    path: 'de-de/',
+    browser: 'de-DE',
+    waiting: 'Wir warten auf die Bestätigung Ihrer Zahlung …',
+    quarterly: 'Premium — vierteljährlich',
+  },
 ];
 
 async function enabled(page, id) {
@@ -216,9 +222,18 @@ for (const size of sizes) {
     await W(page, 'upsell-link').waitFor();
     assert.ok((await gap(W(page, 'service-card').last(), W(page, 'upsell-link'))) >= 12, 'Add connections below the cards');
     const managed = W(page, 'service-card').first();
-    assert.ok((await gap(managed.locator('.sc-renewal .sc-service-actions'), managed.locator('.sc-creds'))) >= 12, 'credentials below Renew now');
-    assert.ok((await gap(managed.locator('[data-testid="m3u-download"]'), managed.locator('form.sc-field'))) >= 12, 'MAC form below the M3U button');
-    assert.ok((await gap(managed.locator('form.sc-field'), managed.locator('[data-testid="service-restart"]'))) >= 12, 'Restart below the MAC form');
+    assert.ok(
+      (await gap(managed.locator('.sc-renewal .sc-service-actions'), managed.locator('.sc-creds'))) >= 12,
+      'credentials below Renew now',
+    );
+    assert.ok(
+      (await gap(managed.locator('[data-testid="m3u-download"]'), managed.locator('form.sc-field'))) >= 12,
+      'MAC form below the M3U button',
+    );
+    assert.ok(
+      (await gap(managed.locator('form.sc-field'), managed.locator('[data-testid="service-restart"]'))) >= 12,
+      'Restart below the MAC form',
+    );
     await W(page, 'order-row').first().waitFor();
     await shot(page, `papercuts-services-proven-${size.viewport.width}`);
     await page.context().close();
@@ -242,7 +257,10 @@ for (const size of sizes) {
     await page.waitForFunction(() => document.querySelector('[data-testid="currency-symbol"]')?.textContent === '£');
     if (!size.isMobile) assert.ok(await page.locator('[data-testid="currency-symbol"]').isVisible());
     await page.waitForFunction(() =>
-      document.querySelector('streamcart-checkout').shadowRoot.querySelector('[data-testid="plan-card"][data-pid="3"]')?.textContent.includes('£'),
+      document
+        .querySelector('streamcart-checkout')
+        .shadowRoot.querySelector('[data-testid="plan-card"][data-pid="3"]')
+        ?.textContent.includes('£'),
     );
     await shot(page, `papercuts-header-${size.viewport.width}`);
     await page.context().close();

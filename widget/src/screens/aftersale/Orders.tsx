@@ -1,6 +1,6 @@
 // "Orders and invoices" in "My services" (issue 25): the session's orders newest first, each with
 // its date, what it bought, its total and status, and its invoice's PDF (and any credit note's)
-// fetched with the session's token. Services.tsx loads this file lazily, after the services.
+// fetched with the session's token. Part of the after-sale chunk: never on the first paint.
 import { useState } from 'react';
 import { downloadCreditNote, downloadInvoice, listOrders, type Order } from '../../api/orders';
 import { isApiError } from '../../api/client';
@@ -49,7 +49,7 @@ export function orderItems(o: Order, t: Texts): string {
     .join(', ');
 }
 
-export default function OrdersSection() {
+export function OrdersSection() {
   const c = useController();
   const { a, t } = useAfterSaleTexts();
   const errText = useAfterSaleError();
@@ -58,7 +58,12 @@ export default function OrdersSection() {
   const orders = list.data?.orders ?? [];
 
   return (
-    <section className="sc-card sc-orders" data-testid="orders" aria-labelledby="sc-orders-title" aria-busy={list.status === 'loading' || undefined}>
+    <section
+      className="sc-card sc-orders"
+      data-testid="orders"
+      aria-labelledby="sc-orders-title"
+      aria-busy={list.status === 'loading' || undefined}
+    >
       <h3 className="sc-card-title" id="sc-orders-title">
         {a.ordersTitle}
       </h3>
@@ -123,7 +128,11 @@ function OrderRow({ order: o }: { order: Order }) {
       <strong className="sc-order-total" data-testid="order-total">
         {money(o.total)}
       </strong>
-      <span className={`sc-status sc-order-status sc-status-${TONES[o.status] ?? 'pending'}`} data-testid="order-status" data-status={o.status}>
+      <span
+        className={`sc-status sc-order-status sc-status-${TONES[o.status] ?? 'pending'}`}
+        data-testid="order-status"
+        data-status={o.status}
+      >
         {status}
       </span>
       <span className="sc-order-pdfs">

@@ -415,7 +415,14 @@ function RenewForm({
         </div>
       )}
       <div className="sc-actions">
-        <BusyButton type="submit" className="sc-btn sc-btn-primary" testId="renew-submit" busy={busy} blocked={!ready} busyLabel={a.working}>
+        <BusyButton
+          type="submit"
+          className="sc-btn sc-btn-primary"
+          testId="renew-submit"
+          busy={busy}
+          blocked={!ready}
+          busyLabel={a.working}
+        >
           {a.payNow}
         </BusyButton>
         <button type="button" className="sc-btn sc-btn-ghost" data-testid="renew-close" onClick={onClose}>

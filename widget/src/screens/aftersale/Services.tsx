@@ -7,7 +7,7 @@ import { normalizeMac } from './mac';
 import { useAfterSaleError, useApi, useProven } from './hooks';
 import { SignIn, SigningIn, useSigninLanding } from './SignIn';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
-import OrdersSection from './Orders';
+import { OrdersSection } from './Orders';
 import { isApiError } from '../../api/client';
 import { Credential } from '../../ui/Credential';
 import { Centered, HomeLink } from '../../ui/Views';
@@ -334,7 +334,13 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
             busy={busy === 'restart'}
             blocked={busy !== null}
             busyLabel={a.working}
-            onClick={() => void run('restart', () => api.restart(s.serviceId), () => a.restarted)}
+            onClick={() =>
+              void run(
+                'restart',
+                () => api.restart(s.serviceId),
+                () => a.restarted,
+              )
+            }
           >
             {a.restart}
           </BusyButton>
@@ -344,7 +350,13 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
             busy={busy === 'recreate'}
             blocked={busy !== null}
             busyLabel={a.working}
-            onClick={() => void run('recreate', () => api.recreate(s.serviceId), () => a.recreated)}
+            onClick={() =>
+              void run(
+                'recreate',
+                () => api.recreate(s.serviceId),
+                () => a.recreated,
+              )
+            }
           >
             {a.recreate}
           </BusyButton>
@@ -369,11 +381,23 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
               busy={busy === 'terminate'}
               blocked={busy !== null}
               busyLabel={a.working}
-              onClick={() => void run('terminate', () => api.terminate(s.serviceId), () => a.terminated)}
+              onClick={() =>
+                void run(
+                  'terminate',
+                  () => api.terminate(s.serviceId),
+                  () => a.terminated,
+                )
+              }
             >
               {a.terminateYes}
             </BusyButton>
-            <BusyButton buttonRef={keepRef} className="sc-btn sc-btn-ghost" testId="terminate-no" blocked={busy !== null} onClick={() => setConfirming(false)}>
+            <BusyButton
+              buttonRef={keepRef}
+              className="sc-btn sc-btn-ghost"
+              testId="terminate-no"
+              blocked={busy !== null}
+              onClick={() => setConfirming(false)}
+            >
               {a.keep}
             </BusyButton>
           </div>

@@ -12,7 +12,7 @@ export function useApi() {
   const c = useController();
   const client = useCheckout(() => c.client);
   const { locale } = useI18n();
-  return useMemo(() => afterSaleApi(client, locale, browser.uuid), [client, locale]);
+  return useMemo(() => afterSaleApi(client, locale, () => browser.uuid()), [client, locale]);
 }
 
 /** Signed in with a password or a link (the scope the token carries); the server has the last word. */

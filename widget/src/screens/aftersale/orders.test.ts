@@ -105,7 +105,9 @@ describe('Orders and invoices in My services', () => {
   it('offers to try again when the list fails, and the services stay', async () => {
     const api = installApi();
     let calls = 0;
-    api.on('order.list', () => (calls++ === 0 ? apiError(500, 'fault', 'Internal error.', { fault: true }) : body<Record<string, unknown>>('order.list', '200')));
+    api.on('order.list', () =>
+      calls++ === 0 ? apiError(500, 'fault', 'Internal error.', { fault: true }) : body<Record<string, unknown>>('order.list', '200'),
+    );
     const { section, ui } = await openOrders();
     const s = within(section);
     expect((await s.findByTestId('orders-error')).textContent).toBe('Internal error.');

@@ -42,7 +42,12 @@ describe('after a failed or cancelled payment', () => {
     await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
     fireEvent.click(ui().getByTestId('pay-button'));
     await waitFor(() => expect(browser.assign).toHaveBeenCalled());
-    expect(api.callsTo('order.create')[0]!.body).toMatchObject({ pid: 3, billingCycle: 'quarterly', extraConnections: 2, proxyProtection: true });
+    expect(api.callsTo('order.create')[0]!.body).toMatchObject({
+      pid: 3,
+      billingCycle: 'quarterly',
+      extraConnections: 2,
+      proxyProtection: true,
+    });
 
     // The payment page declines and sends the buyer back: a new page, the order failed.
     document.body.innerHTML = '';
@@ -55,7 +60,12 @@ describe('after a failed or cancelled payment', () => {
     expect(back.ui().getByTestId<HTMLInputElement>('extra-connections-toggle').checked).toBe(true);
     expect(back.ui().getByTestId<HTMLInputElement>('extra-connections-count').value).toBe('3');
     expect(back.ui().getByTestId<HTMLInputElement>('proxy-protection-toggle').checked).toBe(true);
-    expect(back.ui().getAllByTestId('plan-card').find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid).toBe('3');
+    expect(
+      back
+        .ui()
+        .getAllByTestId('plan-card')
+        .find((c) => c.getAttribute('aria-checked') === 'true')?.dataset.pid,
+    ).toBe('3');
     await waitFor(() => expect(back.ui().getByTestId('promo-message').textContent).toContain('SAVE5'));
   });
 
@@ -63,7 +73,16 @@ describe('after a failed or cancelled payment', () => {
     const api = installApi();
     sessionStorage.setItem(
       'streamcart:cart',
-      JSON.stringify({ orderId: 'ord_other', pid: 3, cycle: 'quarterly', extra: true, connections: 3, proxy: true, promoInput: '', gateway: null }),
+      JSON.stringify({
+        orderId: 'ord_other',
+        pid: 3,
+        cycle: 'quarterly',
+        extra: true,
+        connections: 3,
+        proxy: true,
+        promoInput: '',
+        gateway: null,
+      }),
     );
     api.on('order.get', '200.failed');
     signedIn('ord_storybook01');
