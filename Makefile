@@ -6,7 +6,7 @@ GOA := $(GO) run goa.design/goa/v3/cmd/goa
 WIDGET_SRC := $(shell find widget/src -type f 2>/dev/null) widget/vite.config.ts widget/package.json
 CONSOLE_SRC := $(shell find widget/console/src widget/console/public -type f 2>/dev/null) widget/console/index.html widget/vite.console.config.ts widget/package.json
 
-.PHONY: all deps build run test test-go lint-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package gen check-gen check-disposable lint-openapi widget console size bench soak clean
+.PHONY: all deps build run run-whmcs test test-go lint-go test-widget check-cycles lint-ts test-storybook test-e2e lighthouse lint-package gen check-gen check-disposable lint-openapi widget console size bench soak clean
 
 all: build
 
@@ -54,6 +54,20 @@ build: widget console
 # The embedding examples (/examples/…) are demo pages: served here, off unless asked elsewhere.
 run: build
 	STREAMCART_EXAMPLES=true ./bin/streamcart serve
+
+# The shop in WHMCS mode (docs/whmcs.md) in front of the fake WHMCS (api/cmd/whmcs-fake) and its
+# demo data, on a database of its own: the storefront's plans come from the fake. Ctrl-C stops both.
+WHMCS_FAKE_ADDR ?= 127.0.0.1:8090
+run-whmcs: build
+	$(GO) build -o bin/whmcs-fake ./api/cmd/whmcs-fake
+	mkdir -p data; ./bin/whmcs-fake --addr $(WHMCS_FAKE_ADDR) --state ./data/whmcs-fake.json & fake=$$!; trap 'kill $$fake 2>/dev/null' EXIT; \
+	for i in $$(seq 50); do (exec 3<>/dev/tcp/$(subst :,/,$(WHMCS_FAKE_ADDR))) 2>/dev/null && break; sleep 0.1; done; \
+	STREAMCART_EXAMPLES=true STREAMCART_DB=./data/streamcart-whmcs.db STREAMCART_BACKEND=whmcs \
+	STREAMCART_WHMCS_URL=http://$(WHMCS_FAKE_ADDR)/includes/api.php \
+	STREAMCART_WHMCS_IDENTIFIER=demo-identifier STREAMCART_WHMCS_SECRET=demo-secret \
+	STREAMCART_WHMCS_PLANS_GROUP=1 STREAMCART_WHMCS_RESELLER_GROUP=2 \
+	STREAMCART_WHMCS_GATEWAYS=sandbox=banktransfer,stripe=stripe,coinbase=coinbase,cryptomus=cryptomus \
+	./bin/streamcart serve
 
 gen:
 	$(GOA) gen github.com/streamcart/streamcart/design

@@ -2,9 +2,14 @@ package design
 
 import . "goa.design/goa/v3/dsl"
 
+// OrderKinds are what an order sells, as the console names them: a free trial is a plan order
+// whose line is a trial.
+var OrderKinds = []any{"plan", "trial", "renewal", "upsell", "reseller"}
+
 var AdminOrder = Type("AdminOrder", func() {
 	Attribute("id", String)
-	Attribute("kind", String, func() { Enum("plan", "upsell", "reseller", "renewal") })
+	Attribute("kind", String, func() { Enum(OrderKinds...) })
+	Attribute("product", String, "What was bought, in a few words: the plan's name; an upsell's line")
 	Attribute("status", String, "pending, paid, provisioning, active, fraud (held), cancelled, failed, needs_review, partially_refunded, refunded")
 	Attribute("email", String)
 	Attribute("customerId", String, "The client's public id (usr_…)")
@@ -15,7 +20,38 @@ var AdminOrder = Type("AdminOrder", func() {
 	Attribute("promoCode", String)
 	Attribute("createdAt", String, "RFC 3339")
 	Attribute("paidAt", String, "RFC 3339; empty until paid")
-	Required("id", "kind", "status", "email", "customerId", "total", "gateway", "invoiceId", "invoiceStatus", "promoCode", "createdAt", "paidAt")
+	Attribute("refunded", Money, "All refunded on the order so far")
+	Attribute("net", Money, "What the order kept: its total when paid (0 when not), less what was refunded")
+	Required("id", "kind", "product", "status", "email", "customerId", "total", "gateway", "invoiceId", "invoiceStatus", "promoCode", "createdAt", "paidAt",
+		"refunded", "net")
+})
+
+var AdminOrderItem = Type("AdminOrderItem", func() {
+	Description("One billed item of an order; an order's items sum to its total.")
+	Attribute("kind", String, "plan: the plan's period; extra: extra connections; proxy: proxy protection; discount: a promotion (negative); tax", func() {
+		Enum("plan", "extra", "proxy", "discount", "tax")
+	})
+	Attribute("description", String, "In English, as the quote said it")
+	Attribute("quantity", Int, "How many (extra connections: their count; else 1)")
+	Attribute("unitAmount", Money, "The price of one")
+	Attribute("amount", Money, "quantity × unitAmount (negative for a discount)")
+	Required("kind", "description", "quantity", "unitAmount", "amount")
+})
+
+var AdminHoldRule = Type("AdminHoldRule", func() {
+	Attribute("rule", String, "Which check fired", func() { Enum("banned-email-domain", "orders-per-ip") })
+	Attribute("value", String, "What it saw: the email's domain, the orders from the address in the 24 h before")
+	Attribute("limit", String, "What it allows: banned (a banned domain), the most orders an address may place in 24 h")
+	Required("rule", "value", "limit")
+})
+
+var AdminHold = Type("AdminHold", func() {
+	Description("Why the fraud check held the order, as it was when the order was placed.")
+	Attribute("rules", ArrayOf(AdminHoldRule), "The checks that fired, with their values")
+	Attribute("ip", String, "The address the order came from; empty when none (an order the shop placed)")
+	Attribute("country", String, "The address's country (ISO 3166-1 alpha-2) from the offline database; empty when unknown")
+	Attribute("ordersFromIp", Int, "Orders placed from that address in the 24 h before this one")
+	Required("rules", "ip", "country", "ordersFromIp")
 })
 
 var AdminLine = Type("AdminLine", func() {
@@ -49,14 +85,15 @@ var _ = Service("adminOrders", func() {
 	Error("forbidden")
 
 	Method("list", func() {
-		Description("Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.")
+		Description("Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.")
 		Payload(func() {
 			operatorSession()
 			Attribute("status", String, func() {
 				Enum(OrderStatuses...)
 			})
 			Attribute("q", String, func() { MaxLength(254) })
-			Attribute("gateway", String, func() { MaxLength(32) })
+			Attribute("gateway", String, "One of the configured gateways (gateways in the answer)", func() { MaxLength(32) })
+			Attribute("kind", String, func() { Enum(OrderKinds...) })
 			Attribute("from", String, "RFC 3339 or YYYY-MM-DD: created at or after", func() { MaxLength(40) })
 			Attribute("to", String, "RFC 3339 or YYYY-MM-DD: created before", func() { MaxLength(40) })
 			Attribute("limit", Int, func() { Minimum(1); Maximum(200); Default(50) })
@@ -65,15 +102,17 @@ var _ = Service("adminOrders", func() {
 		Result(func() {
 			Attribute("orders", ArrayOf(AdminOrder))
 			Attribute("nextCursor", String, "Empty on the last page")
-			Required("orders", "nextCursor")
+			Attribute("gateways", ArrayOf(String), "The configured gateways (module names): the choices of the gateway filter")
+			Required("orders", "nextCursor", "gateways")
 		})
-		Error("bad_request") // a bad date or cursor
+		Error("bad_request") // a bad date or cursor, a gateway not configured
 		HTTP(func() {
 			GET("")
 			adminCookie(false)
 			Param("status")
 			Param("q")
 			Param("gateway")
+			Param("kind")
 			Param("from")
 			Param("to")
 			Param("limit")
@@ -81,7 +120,7 @@ var _ = Service("adminOrders", func() {
 		})
 	})
 	Method("get", func() {
-		Description("One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.")
+		Description("One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.")
 		Payload(func() {
 			operatorSession()
 			Attribute("id", String, func() { MaxLength(64) })
@@ -89,9 +128,14 @@ var _ = Service("adminOrders", func() {
 		})
 		Result(func() {
 			Attribute("order", AdminOrder)
+			Attribute("kind", String, "The order's kind (order.kind)", func() { Enum(OrderKinds...) })
+			Attribute("items", ArrayOf(AdminOrderItem), "What the order billed; the amounts sum to order.total")
+			Attribute("refunded", Money, "All refunded on the order so far")
+			Attribute("net", Money, "What the order kept: its total when paid, less what was refunded")
+			Attribute("hold", AdminHold, "Why the fraud check held it; absent when it was never held")
 			Attribute("lines", ArrayOf(AdminLine))
 			Attribute("timeline", ArrayOf(AdminTimelineEvent))
-			Required("order", "lines", "timeline")
+			Required("order", "kind", "items", "refunded", "net", "lines", "timeline")
 		})
 		Error("not_found")
 		HTTP(func() {

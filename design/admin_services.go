@@ -39,6 +39,38 @@ var AdminSubscription = Type("AdminSubscription", func() {
 		"autoRenew", "renewsWithCard", "username", "macAddress")
 })
 
+// AdminLineTerms are what a line is sold as: the terms a change moves.
+var AdminLineTerms = Type("AdminLineTerms", func() {
+	Attribute("pid", Int)
+	Attribute("plan", String, "The plan's name")
+	Attribute("billingCycle", String)
+	Attribute("maxConnections", Int)
+	Attribute("nextDueDate", String, "YYYY-MM-DD")
+	Required("pid", "plan", "billingCycle", "maxConnections", "nextDueDate")
+})
+
+// AdminLineChange is a change of a line's terms, made or previewed.
+var AdminLineChange = Type("AdminLineChange", func() {
+	Attribute("changeId", String, "Empty for a preview")
+	Attribute("serviceId", String)
+	Attribute("charge", String, func() { Enum("now", "next-renewal", "free") })
+	Attribute("preview", Boolean, "Nothing was changed: this is what the change would do")
+	Attribute("applied", Boolean, "The line has the new terms (next-renewal, free; now once paid)")
+	Attribute("from", AdminLineTerms, "The line's terms before")
+	Attribute("to", AdminLineTerms, "The line's terms after")
+	Attribute("amount", Money, "What the buyer pays now: with charge now, the difference over the rest of the period, prorated by days; 0 otherwise")
+	Attribute("daysLeft", Int, "Days left in the current period (business time), which amount covers")
+	Attribute("periodDays", Int, "Days of the current period")
+	Attribute("recurringAmount", Money, "What a period costs now")
+	Attribute("newRecurringAmount", Money, "What a period costs from the next one")
+	Attribute("effect", String, "The effect, in one English sentence")
+	Attribute("orderId", String, "charge now: the order the buyer pays; empty otherwise")
+	Attribute("invoiceId", String, "charge now: its invoice; empty otherwise")
+	Attribute("sentTo", String, "charge now: whom the pay link was mailed to; empty otherwise (and for a preview)")
+	Required("changeId", "serviceId", "charge", "preview", "applied", "from", "to", "amount", "daysLeft", "periodDays",
+		"recurringAmount", "newRecurringAmount", "effect", "orderId", "invoiceId", "sentTo")
+})
+
 // subscriptionFilter is the filter of the Subscriptions list and of its CSV export.
 func subscriptionFilter() {
 	operatorSession()
@@ -59,7 +91,7 @@ func subscriptionParams() {
 }
 
 var _ = Service("adminServices", func() {
-	Description("The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).")
+	Description("The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); a change of plan, cycle, connections or due date (owner; support with charge next-renewal); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).")
 	HTTP(func() { Path("/admin/services") })
 	Error("unauthorized")
 	Error("forbidden")
@@ -182,6 +214,37 @@ var _ = Service("adminServices", func() {
 			POST("/{id}/extend")
 			adminCookie(true)
 			Response("extend_limit", StatusForbidden)
+		})
+	})
+	Method("change", func() {
+		Description("Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.")
+		Payload(func() {
+			serviceAction()
+			Attribute("idempotencyKey", String, "Idempotency-Key header: the same key and operator give back the first change", func() { MaxLength(200) })
+			Attribute("pid", Int, "The new plan (a product of the catalog, not a trial)")
+			Attribute("billingCycle", String, "The new billing cycle, one the plan offers in the line's currency", func() { MaxLength(32) })
+			Attribute("maxConnections", Int, "The new number of connections, 1 up to 1 + the plan's extra connections")
+			Attribute("nextDueDate", String, "YYYY-MM-DD: the new due date, after today (business time); the line's expiry moves with it", func() { MaxLength(32) })
+			Attribute("charge", String, "now: the buyer pays the prorated difference before the line changes; next-renewal: from the next period; free: no charge", func() {
+				Enum("now", "next-renewal", "free")
+			})
+			Attribute("reason", String, "Why; written to the audit log", func() { MaxLength(500) })
+			Attribute("preview", Boolean, "true: change nothing, answer what would happen", func() { Default(false) })
+			Required("charge", "reason")
+		})
+		Result(AdminLineChange)
+		Error("invalid_change", ErrorResult, "A field is not acceptable: an unknown plan, a trial, a cycle the plan does not offer, connections out of the plan's range, a due date not after today or not YYYY-MM-DD, an empty reason; the message names the field.")
+		Error("nothing_to_charge", ErrorResult, "charge now on a change that costs nothing more over the rest of the period: use next-renewal or free.")
+		Error("nothing_to_change", ErrorResult, "The line has these terms already (a concurrent change applied them).")
+		Error("change_pending", ErrorResult, "The line has a change waiting for the buyer's payment.")
+		HTTP(func() {
+			POST("/{id}/change")
+			adminCookie(true)
+			Header("idempotencyKey:Idempotency-Key")
+			Response("invalid_change", StatusBadRequest)
+			Response("nothing_to_charge", StatusBadRequest)
+			Response("nothing_to_change", StatusConflict)
+			Response("change_pending", StatusConflict)
 		})
 	})
 	Method("terminate", func() {

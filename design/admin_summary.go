@@ -6,7 +6,9 @@ var AdminDay = Type("AdminDay", func() {
 	Attribute("date", String, "YYYY-MM-DD (UTC)")
 	Attribute("orders", Int, "Orders placed that day")
 	Attribute("paidRevenue", ArrayOf(Money), "Invoices paid that day, per currency")
-	Required("date", "orders", "paidRevenue")
+	Attribute("refunded", ArrayOf(Money), "Refunds made that day, per currency")
+	Attribute("netRevenue", ArrayOf(Money), "paidRevenue less refunded, per currency")
+	Required("date", "orders", "paidRevenue", "refunded", "netRevenue")
 })
 
 var AdminCount = Type("AdminCount", func() {
@@ -35,7 +37,9 @@ var _ = Service("adminSummary", func() {
 		Result(func() {
 			Attribute("from", String, "RFC 3339: the first instant counted")
 			Attribute("orders", Int, "Orders placed")
-			Attribute("paidRevenue", ArrayOf(Money), "Invoices paid, per currency")
+			Attribute("paidRevenue", ArrayOf(Money), "Invoices paid, per currency (before refunds)")
+			Attribute("refundedRevenue", ArrayOf(Money), "Refunds made, per currency")
+			Attribute("netRevenue", ArrayOf(Money), "The revenue: invoices paid less refunds made, per currency")
 			Attribute("newCustomers", Int, "Clients first seen")
 			Attribute("failedPayments", Int, "Invoices whose payment failed")
 			Attribute("activeLines", Int, "Lines Active or Overdue now")
@@ -54,7 +58,7 @@ var _ = Service("adminSummary", func() {
 			Attribute("renewalsDue", AdminRenewalsDue, "Renewals due within 7 and 30 days")
 			Attribute("failedRenewals", Int, "Renewal invoices that failed since from")
 			Attribute("refunds", AdminCount, "Refunds made since from, in the shop's default currency")
-			Required("from", "orders", "paidRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",
+			Required("from", "orders", "paidRevenue", "refundedRevenue", "netRevenue", "newCustomers", "failedPayments", "activeLines", "renewalsDue7d",
 				"heldOrders", "failedJobs", "deadJobs", "failedMails", "storedMails", "moneyToReview", "paidNotActive", "series",
 				"mrr", "activeSubscriptions", "churn30d", "renewalsDue", "failedRenewals", "refunds")
 		})

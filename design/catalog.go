@@ -39,8 +39,9 @@ var ProductResult = ResultType("application/vnd.streamcart.product", "ProductRes
 		Attribute("soldBadge", String, "Badge such as \"Best seller\"; empty when none")
 		Attribute("guarantee", String, "Guarantee text; empty when none")
 		Attribute("credits", Int, "Reseller credits granted (reseller plans)")
+		Attribute("available", Boolean, "false while the plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it in any of its cycles (read at least every minute); an order of it answers 409 out_of_stock")
 		Required("pid", "group", "name", "description", "features", "trial", "cycles", "pricing", "currency",
-			"configOptions", "customFields", "saveBadge", "soldBadge", "guarantee", "credits")
+			"configOptions", "customFields", "saveBadge", "soldBadge", "guarantee", "credits", "available")
 	})
 })
 

@@ -22,6 +22,10 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 		Attribute("recurring", RecurringResult, "What renews after this order's period, and for how much (as quote.recurring); null for a one-time plan, a free trial and a reseller credit plan", func() {
 			Meta("struct:tag:json", "recurring") // always present, null when nothing renews
 		})
+		Attribute("net", Money, "The total without tax (as quote.net)")
+		Attribute("tax", TaxResult, "The tax in the total (as quote.tax); null when the catalog had no tax block", func() {
+			Meta("struct:tag:json", "tax") // always present, null without tax
+		})
 		Attribute("paymentQuote", PaymentQuote, "What the gateway asks the buyer to pay when it takes another currency than the invoice's (Coinbase: USDC); absent otherwise")
 		Attribute("paymentState", String, "processing: the provider has seen the payment and is confirming it (Coinbase's PROCESSING); the order is still pending and nothing is settled yet. Absent otherwise", func() {
 			Enum("processing")
@@ -33,7 +37,7 @@ var OrderResult = ResultType("application/vnd.streamcart.order", "OrderResult", 
 			Meta("struct:tag:json", "receiptUrl") // always present, null until paid
 		})
 		Attribute("creditNotes", ArrayOf(CreditNoteRef), "The credit notes the order's refunds issued, oldest first")
-		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "paymentUrl", "paymentDeadline", "createdAt", "quote", "creditNotes")
+		Required("orderId", "invoiceId", "status", "fraud", "serviceIds", "total", "net", "paymentUrl", "paymentDeadline", "createdAt", "quote", "creditNotes")
 	})
 })
 
@@ -42,6 +46,7 @@ var CreditNoteRef = Type("CreditNoteRef", func() {
 	Attribute("id", String)
 	Attribute("number", String, func() { Example("CN-2026-000001") })
 	Attribute("amount", Money)
+	Attribute("tax", Money, "The tax it gives back: the invoice's tax in proportion to the amount; absent when the order had no tax")
 	Attribute("pdfUrl", String, "GET /credit-notes/{id}.pdf")
 	Required("id", "number", "amount", "pdfUrl")
 })
@@ -54,6 +59,14 @@ var PaymentQuote = Type("PaymentQuote", func() {
 	Attribute("rate", String, "Units of currency per unit of the invoice's currency: the catalog's USD rate over the invoice currency's", func() { Example("1.08") })
 	Attribute("rateTakenAt", String, "RFC 3339: when the rate was taken (the payment link's creation)")
 	Required("amount", "currency", "network", "rate", "rateTakenAt")
+})
+
+var RateLimited = Type("RateLimited", func() {
+	Description("Too many requests of this kind are open or were made; nothing was done.")
+	ErrorName("name", String, "rate_limited")
+	Attribute("message", String)
+	Attribute("retryAfter", Int, "Seconds until a request may be made again (the Retry-After header)")
+	Required("name", "message", "retryAfter")
 })
 
 var PriceChanged = Type("PriceChanged", func() {
@@ -82,6 +95,7 @@ var _ = Service("order", func() {
 			Attribute("returnUrl", String, "Where the payment page sends the buyer back: a path or a same-origin URL", func() {
 				MaxLength(2048)
 			})
+			Attribute("confirmCountry", Boolean, "The buyer confirmed billingCountry where it differs from the country of their IP address (quote.tax.ipCountry); without it such an order answers 409 country_unconfirmed. Kept with the order as evidence")
 			Attribute("renewWithCard", Boolean, "Stripe only: the buyer ticked \"Renew automatically with this card\" (consent shown): the card is saved (setup_future_usage=off_session) and each renewal charged to it at its due date")
 		})
 		Result(OrderResult)
@@ -92,7 +106,10 @@ var _ = Service("order", func() {
 		Error("idempotency_mismatch", ErrorResult, "The Idempotency-Key was already used with another request body.")
 		Error("price_changed", PriceChanged, "The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.")
 		Error("trial_used", ErrorResult, "A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).")
+		Error("invalid_country", ErrorResult, "billingCountry is not an ISO 3166-1 alpha-2 country code.")
+		Error("country_unconfirmed", ErrorResult, "The catalog charges tax and billingCountry differs from the country of the buyer's IP address: ask the buyer, then send confirmCountry: true. Nothing was stored.")
 		Error("trial_unavailable", ErrorResult, "No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.")
+		Error("out_of_stock", ErrorResult, "The plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it for this billing cycle (the product's credits in the catalog; GET /products says available: false). Nothing was stored or charged.")
 		HTTP(func() {
 			POST("/orders")
 			bearer()
@@ -103,6 +120,9 @@ var _ = Service("order", func() {
 			Response("price_changed", StatusConflict)
 			Response("trial_used", StatusConflict)
 			Response("trial_unavailable", StatusConflict)
+			Response("out_of_stock", StatusConflict)
+			Response("invalid_country", StatusBadRequest)
+			Response("country_unconfirmed", StatusConflict)
 		})
 	})
 	Method("get", func() {
@@ -116,6 +136,40 @@ var _ = Service("order", func() {
 		HTTP(func() {
 			GET("/orders/{orderId}")
 			bearer()
+		})
+	})
+	Method("events", func() {
+		Description(`The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
+		Payload(func() {
+			tokenAttr()
+			Attribute("orderId", String, func() { MaxLength(64) })
+			Attribute("lastEventId", String, "The id of the last event received (a reconnecting stream): only a newer version is sent", func() {
+				Pattern("^[0-9]{1,18}$")
+			})
+			Required("orderId")
+		})
+		Result(func() {
+			Attribute("contentType", String)
+			Attribute("cacheControl", String)
+			Attribute("accelBuffering", String, "no: nginx passes each event on at once")
+			Required("contentType", "cacheControl", "accelBuffering")
+		})
+		Error("not_found")
+		Error("rate_limited", RateLimited, "Too many open streams: this session's (STREAMCART_ORDER_STREAMS_PER_SESSION) or this replica's (STREAMCART_ORDER_STREAMS); poll GET /orders/{orderId}, or retry after Retry-After seconds.")
+		HTTP(func() {
+			GET("/orders/{orderId}/events")
+			bearer()
+			Header("lastEventId:Last-Event-ID")
+			SkipResponseBodyEncodeDecode()
+			Response(StatusOK, func() {
+				ContentType("text/event-stream")
+				Header("contentType:Content-Type")
+				Header("cacheControl:Cache-Control")
+				Header("accelBuffering:X-Accel-Buffering")
+			})
+			Response("rate_limited", StatusTooManyRequests, func() {
+				Header("retryAfter:Retry-After")
+			})
 		})
 	})
 	Method("list", func() {

@@ -14,6 +14,11 @@ var QuoteRequest = Type("QuoteRequest", func() {
 	})
 	Attribute("proxyProtection", Boolean, func() { Default(false) })
 	Attribute("promoCode", String, func() { MaxLength(64) })
+	// Checked by the service, not by a pattern: a bad code answers invalid_country, a name
+	// clients translate, instead of Goa's invalid_pattern.
+	Attribute("billingCountry", String, "The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE), any case; default: the country of the caller's IP address. It picks the catalog's tax rate; another code answers 400 invalid_country", func() {
+		Example("DE")
+	})
 	Required("pid", "billingCycle")
 })
 
@@ -40,6 +45,17 @@ var RecurringResult = Type("RecurringResult", func() {
 	Required("amount", "currency", "billingCycle")
 })
 
+// TaxResult is the tax in a total, at the rate of the buyer's billing country.
+var TaxResult = Type("TaxResult", func() {
+	Attribute("country", String, "The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's, else the seller's; empty when none is known", func() { Example("DE") })
+	Attribute("rate", String, "Percent, as the catalog's tax block writes it; \"0\" for a country it names no rate for", func() { Example("19") })
+	Attribute("amount", Int64, "Minor units of currency: the tax in total", func() { Example(958) })
+	Attribute("currency", String, func() { Example("EUR") })
+	Attribute("pricesIncludeTax", Boolean, "true: the catalog's prices include the tax (the total is the prices'); false: it is added on top")
+	Attribute("ipCountry", String, "The country of the buyer's IP address, the default billing country; empty when it is not known. When the billing country differs, POST /orders asks for confirmCountry", func() { Example("DE") })
+	Required("country", "rate", "amount", "currency", "pricesIncludeTax", "ipCountry")
+})
+
 var QuoteResult = Type("QuoteResult", func() {
 	Attribute("pid", Int)
 	Attribute("billingCycle", String)
@@ -51,11 +67,15 @@ var QuoteResult = Type("QuoteResult", func() {
 	Attribute("discount", DiscountResult, "null when no promo code applies", func() {
 		Meta("struct:tag:json", "discount") // always present, null when absent
 	})
-	Attribute("total", Money)
+	Attribute("total", Money, "What the buyer pays: after the discount, tax included")
 	Attribute("recurring", RecurringResult, "What renews, and for how much, until the buyer cancels; null for a one-time plan, a free trial and a reseller credit plan", func() {
 		Meta("struct:tag:json", "recurring") // always present, null when nothing renews
 	})
-	Required("pid", "billingCycle", "currency", "extraConnections", "proxyProtection", "lines", "subtotal", "total")
+	Attribute("net", Money, "The total without tax; the total itself when the catalog has no tax block")
+	Attribute("tax", TaxResult, "The tax in the total; null when the catalog has no tax block", func() {
+		Meta("struct:tag:json", "tax") // always present, null without a tax block
+	})
+	Required("pid", "billingCycle", "currency", "extraConnections", "proxyProtection", "lines", "subtotal", "total", "net")
 })
 
 var _ = Service("pricing", func() {
@@ -63,8 +83,10 @@ var _ = Service("pricing", func() {
 	Error("not_found")
 	Error("bad_request")
 	Error("not_applicable", ErrorResult, "The promo code does not apply to this product.")
+	Error("invalid_country", ErrorResult, "billingCountry is not an ISO 3166-1 alpha-2 country code.")
 	HTTP(func() {
 		Response("not_applicable", StatusUnprocessableEntity)
+		Response("invalid_country", StatusBadRequest)
 	})
 
 	Method("quote", func() {

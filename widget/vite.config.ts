@@ -77,6 +77,9 @@ export default defineConfig(({ mode }) => {
       include: ['src/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
+      // A test's first mount loads the lazy screens' chunks: on two cores shared with other work
+      // that alone passed 5 s (aftersale.test.ts's first test, 5.4 s in CI). Slow, not wrong.
+      testTimeout: 20_000,
       // The widget's CSS is part of what is tested (it must land in the shadow root).
       css: { include: [/\.css(\?|$)/] },
     },

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -9,12 +10,28 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/web"
 )
+
+// country names the country of a stored client address from the offline database; "" when it
+// is unknown (no database, a private address, not in it).
+func (a *App) country(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil || a.geo == nil {
+		return ""
+	}
+	switch c := a.geo.Country(addr); c {
+	case geo.Unknown, geo.Failed:
+		return ""
+	default:
+		return c
+	}
+}
 
 // OperatorPasswordCost is the bcrypt cost of operator passwords (tests lower it).
 var OperatorPasswordCost = 10
@@ -28,7 +45,7 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 		// Security time: TOTP, setup links and operator sessions read real time, never the test
 		// clock (an authenticator app knows nothing of `streamcart clock advance`).
 		a.log, a.clock.Base)
-	c := console.New(a.store, now)
+	c := console.New(a.store, now, a.country)
 	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now
 	// Security time: support's extension cap counts real days, never the test clock's.
@@ -41,6 +58,9 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 		Catalog: cat}
 	if figures != nil {
 		adm.Revenue = figures
+	}
+	if a.balance != nil {
+		adm.Panel = panelAdmin{Balance: a.balance, drift: a.store}
 	}
 	if orders != nil {
 		adm.Payments = payments{Orders: orders, list: a.store}

@@ -19,6 +19,7 @@ import (
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genpromos "github.com/streamcart/streamcart/gen/admin_promotions"
 	genservices "github.com/streamcart/streamcart/gen/admin_services"
+	gensettings "github.com/streamcart/streamcart/gen/admin_settings"
 	genwebhooks "github.com/streamcart/streamcart/gen/admin_webhooks"
 	auditcli "github.com/streamcart/streamcart/gen/http/admin_audit/client"
 	catalogcli "github.com/streamcart/streamcart/gen/http/admin_catalog/client"
@@ -28,6 +29,7 @@ import (
 	actionscli "github.com/streamcart/streamcart/gen/http/admin_order_actions/client"
 	promoscli "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	servicescli "github.com/streamcart/streamcart/gen/http/admin_services/client"
+	settingscli "github.com/streamcart/streamcart/gen/http/admin_settings/client"
 	webhookscli "github.com/streamcart/streamcart/gen/http/admin_webhooks/client"
 )
 
@@ -42,6 +44,7 @@ type consoleClients struct {
 	promos    *genpromos.Client
 	audit     *genaudit.Client
 	operators *genoperators.Client
+	settings  *gensettings.Client
 }
 
 func (c *console) clientsOf() consoleClients {
@@ -56,16 +59,18 @@ func (c *console) clientsOf() consoleClients {
 	pr := promoscli.NewClient(u.Scheme, u.Host, c.http, enc, dec, false)
 	au := auditcli.NewClient(u.Scheme, u.Host, c.http, enc, dec, false)
 	op := operatorscli.NewClient(u.Scheme, u.Host, c.http, enc, dec, false)
+	st := settingscli.NewClient(u.Scheme, u.Host, c.http, enc, dec, false)
 	return consoleClients{
 		actions:   genactions.NewClient(a.Approve(), a.Reject(), a.Refund(), a.Refunds()),
 		customers: gencustomers.NewClient(cu.List(), cu.Get(), cu.Signout(), cu.SigninLink()),
-		services:  genservices.NewClient(sv.List(), sv.Export(), sv.Cancel(), sv.Resume(), sv.RenewalLink(), sv.Suspend(), sv.Unsuspend(), sv.Extend(), sv.Terminate()),
+		services:  genservices.NewClient(sv.List(), sv.Export(), sv.Cancel(), sv.Resume(), sv.RenewalLink(), sv.Suspend(), sv.Unsuspend(), sv.Extend(), sv.Change(), sv.Terminate()),
 		mail:      genmail.NewClient(ml.List(), ml.Resend()),
 		webhooks:  genwebhooks.NewClient(wh.List()),
 		catalog:   gencatalog.NewClient(ca.Get(), ca.Put(), ca.Versions(), ca.Version()),
 		promos:    genpromos.NewClient(pr.List(), pr.Create(), pr.Update()),
 		audit:     genaudit.NewClient(au.List()),
 		operators: genoperators.NewClient(op.List(), op.Invite(), op.Disable()),
+		settings:  gensettings.NewClient(st.List()),
 	}
 }
 
@@ -169,7 +174,7 @@ func TestAdminApproveAndRejectHeld(t *testing.T) {
 		}
 		approve := func(role, id string) (*genactions.AdminOrder, error) {
 			x := s[role]
-			return cl.actions.Approve(ctx, &genactions.ApprovePayload{Session: &x.cookie, CsrfToken: &x.csrf, ID: id})
+			return cl.actions.Approve(ctx, &genactions.ApprovePayload{Session: &x.cookie, CsrfToken: &x.csrf, ID: id, Mode: "provision"})
 		}
 		_, err := approve("viewer", held.OrderID)
 		wantErr(t, err, "forbidden", "")
@@ -423,6 +428,7 @@ func TestAdminActionBoundaries(t *testing.T) {
 			{"POST", "/admin/customers/usr_x/signout", "{}"}, {"POST", "/admin/customers/usr_x/signin-link", "{}"},
 			{"POST", "/admin/services/svc_x/suspend", "{}"}, {"POST", "/admin/services/svc_x/unsuspend", "{}"},
 			{"POST", "/admin/services/svc_x/extend", `{"days":3}`}, {"POST", "/admin/services/svc_x/terminate", "{}"},
+			{"POST", "/admin/services/svc_x/change", `{"maxConnections":2,"charge":"free","reason":"r"}`}, {"GET", "/admin/settings", ""},
 			{"POST", "/admin/mail/1/resend", "{}"}, {"PUT", "/admin/catalog", `{"source":"x: 1"}`},
 			{"POST", "/admin/promotions", `{"code":"A","type":"Percentage","value":"5","appliesTo":[2]}`},
 			{"PATCH", "/admin/promotions/X", `{"disabled":true}`}, {"POST", "/admin/operators", `{"email":"n@example.com","role":"viewer"}`},

@@ -14,11 +14,13 @@ import (
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
+	"github.com/streamcart/streamcart/api/whmcs"
 )
 
 // afterSale holds what the shop does after the first sale: sign-in links and passwords, service
@@ -30,6 +32,7 @@ type afterSale struct {
 	upsells    *upsell.Upsells
 	resellers  *reseller.Resellers
 	renewals   *renewal.Renewals
+	changes    *planchange.Changes
 	reminders  *renewal.Reminders
 	affiliates *affiliate.Affiliates
 	// notices mails the buyer when an order is received and when its lines are ready.
@@ -58,9 +61,13 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		Receipt: a.ReceiptLink}
 	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
 	renewer := renewal.New(a.store, a.Catalog, orders, mgr, reminders, cards, renewals, a.log, now)
+	changes := planchange.New(planchange.Deps{Store: a.store, Catalog: a.Catalog, Orders: orders, Prices: renewer, Renewals: renewer,
+		Mail:  planchange.Mail{Outbox: outbox, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base},
+		Lines: mgr, Audit: auditLog, Log: a.log, Wake: wake, Now: now})
 	return &afterSale{
+		changes:     changes,
 		outbox:      outbox,
-		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log, now),
+		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
 		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
 		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
@@ -82,7 +89,7 @@ func storeName(name string) string {
 
 // homes is the table of the order kinds' homes, the one place a kind is registered: each
 // fulfils its paid orders (plan and trial: new lines; upsell: more connections; reseller plan:
-// credits; renewal: the due date one cycle on), takes back what a fully refunded one gave, and
+// credits; renewal: the due date one cycle on; change: an operator's change of a line's terms), takes back what a fully refunded one gave, and
 // keeps its panel lines in step.
 func (s *afterSale) homes(plans provision.Plans) order.Homes {
 	return order.Homes{
@@ -91,6 +98,7 @@ func (s *afterSale) homes(plans provision.Plans) order.Homes {
 		order.KindUpsell:   s.upsells,
 		order.KindReseller: s.resellers,
 		order.KindRenewal:  s.renewals,
+		order.KindChange:   s.changes,
 	}
 }
 
@@ -103,4 +111,28 @@ type provisionNotices struct {
 
 func (n provisionNotices) LinesReady(ctx context.Context, o order.Order) error {
 	return errors.Join(n.Mail.LinesReady(ctx, o), n.trials.TrialStarted(ctx, o))
+}
+
+// passwords is who checks buyers' passwords: the seller's WHMCS in WHMCS mode (ValidateLogin), nil
+// (the shop's own hashes) otherwise.
+func (a *App) passwords() signin.PasswordChecker {
+	if a.whmcsClient == nil {
+		return nil
+	}
+	return whmcsPasswords{a.whmcsClient}
+}
+
+// whmcsPasswords checks buyers' passwords with WHMCS's ValidateLogin (signin.PasswordChecker). A
+// user with two-factor sign-in is not proven by a password alone: the emailed link proves them.
+type whmcsPasswords struct{ c *whmcs.Client }
+
+func (p whmcsPasswords) CheckPassword(ctx context.Context, email, password string) error {
+	_, twoFactor, err := p.c.ValidateLogin(ctx, email, password)
+	switch {
+	case errors.Is(err, whmcs.ErrRefused), errors.Is(err, whmcs.ErrNotFound), err == nil && twoFactor:
+		return signin.ErrInvalidCredentials
+	case err != nil:
+		return fmt.Errorf("whmcs: %s: %w", "ValidateLogin", err)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/config"
 	"io"
 	"log/slog"
 	"net"
@@ -31,15 +32,18 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/credits"
 	"github.com/streamcart/streamcart/api/disposable"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/metrics"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/orderwatch"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
@@ -53,12 +57,17 @@ import (
 	"github.com/streamcart/streamcart/api/storefront"
 	"github.com/streamcart/streamcart/api/testclock"
 	"github.com/streamcart/streamcart/api/web"
+	"github.com/streamcart/streamcart/api/whmcs"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	plainhtml "github.com/streamcart/streamcart/examples/plain-html"
 	strictcsp "github.com/streamcart/streamcart/examples/strict-csp"
 )
 
 // Config is every setting of a shop. Each has a STREAMCART_* environment variable (see cmd).
 type Config struct {
+	// Settings lists every setting in force with its source, masked (config.Set.InForce): the
+	// console's Settings screen. nil: none listed.
+	Settings       func() []config.InForce
 	Addr           string
 	DB             string
 	CatalogFile    string // imported at start when set
@@ -121,6 +130,12 @@ type Config struct {
 	// RateLimits are the per-address limits (STREAMCART_RATE_LIMITS, STREAMCART_RATE_LIMIT_*,
 	// STREAMCART_REDIS_URL); the zero value is the defaults, in memory.
 	RateLimits httpapi.RateLimits
+	// OrderStreams bound the order status streams (STREAMCART_ORDER_STREAMS,
+	// STREAMCART_ORDER_STREAMS_PER_SESSION, STREAMCART_ORDER_STREAM_IDLE); a zero field is its
+	// default. OrderSafetyTick is how often every watched order's version is read besides the
+	// change notifications; 0: orderwatch.DefaultSafetyTick.
+	OrderStreams    httpapi.StreamSettings
+	OrderSafetyTick time.Duration
 	// Examples (STREAMCART_EXAMPLES) serves the embedding examples under /examples/: demo pages
 	// with their own storefront keys, not for a shop taking real orders.
 	Examples bool
@@ -136,11 +151,33 @@ type Config struct {
 	// LogLevel and LogFormat (STREAMCART_LOG_LEVEL, STREAMCART_LOG_FORMAT) shape the process
 	// logger, which cmd builds from them.
 	LogLevel, LogFormat string
+	// ReconcileEvery (STREAMCART_RECONCILE_EVERY) is how often the panel is reconciled with what
+	// was paid (package linedrift); 0: never (streamcart lines reconcile still runs it).
+	ReconcileEvery time.Duration
+	// PanelCreditsAlert (STREAMCART_PANEL_CREDITS_ALERT) is the low-water mark of the panel's
+	// credit balance: at or under it the owners are mailed once and the console shows a banner;
+	// negative: no alert.
+	PanelCreditsAlert float64
 	// LogJSON is the writer under the process logger when that is slog's JSON handler as cmd
 	// builds it: the access lines are written there directly (httpapi.Observe.JSON); nil:
 	// through the logger.
 	LogJSON io.Writer
+	// Backend (STREAMCART_BACKEND) is BackendBuiltin (the default: Streamcart is the billing
+	// system) or BackendWHMCS (a seller's WHMCS owns the catalog, clients, orders and
+	// invoices; docs/whmcs.md), reached with WHMCS.
+	Backend string
+	WHMCS   whmcs.Settings
 }
+
+// The back ends (STREAMCART_BACKEND).
+const (
+	BackendBuiltin = "builtin"
+	BackendWHMCS   = "whmcs"
+)
+
+// msgOrderingOff answers an upsell or reseller order in WHMCS mode: only plans and free trials
+// are placed in WHMCS so far (docs/whmcs.md).
+const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, where Streamcart places plans and free trials only for now. Nothing was charged or stored."
 
 // App is an assembled shop.
 type App struct {
@@ -155,10 +192,18 @@ type App struct {
 	worker   *job.Worker
 	prune    job.Daily
 	renewals job.Daily
-	handler  http.Handler
-	limiter  *httpapi.Limiter
-	metrics  *metrics.Metrics
-	tracing  *sdktrace.TracerProvider // nil without OTLPEndpoint
+	// reconcile is the periodic reconciliation of the panel (nil Period: off); reconciler runs it.
+	reconcile  job.Every
+	reconciler *linedrift.Reconciler
+	// balance is the panel's reseller credit balance, cached.
+	balance *credits.Balance
+	handler http.Handler
+	limiter *httpapi.Limiter
+	// watch tells the order streams of changes (one listener per process); streams are them.
+	watch   *orderwatch.Hub
+	streams *httpapi.OrderStreams
+	metrics *metrics.Metrics
+	tracing *sdktrace.TracerProvider // nil without OTLPEndpoint
 
 	// catalogMu guards catalogRaw, the stored bytes the catalog in force was parsed from, and
 	// catalogRefused, stored bytes RefreshCatalog turned down (reported once, not every poll).
@@ -169,6 +214,15 @@ type App struct {
 	// gateways are the modules built at start, which a catalog read later may enable; nil
 	// until then (the catalog read by Open chooses them).
 	gateways map[string]bool
+
+	// whmcs keeps what a WHMCS back end sells (nil: the built-in back end); whmcsVersion is the
+	// version merged into the catalog in force, whmcsBusy is true while a read runs and
+	// whmcsNotes the last notes logged.
+	whmcs        *whmcs.CatalogSync
+	whmcsClient  *whmcs.Client
+	whmcsVersion int
+	whmcsBusy    atomic.Bool
+	whmcsNotes   string
 
 	// base is the origin links are built on: the public URL, else the listen address.
 	base string
@@ -229,6 +283,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err := a.loadCatalog(ctx); err != nil {
 		return nil, err
 	}
+	switch cfg.Backend {
+	case "", BackendBuiltin:
+	case BackendWHMCS:
+		if err := a.startWHMCS(ctx); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("STREAMCART_BACKEND=%q: want builtin or whmcs", cfg.Backend)
+	}
 	if moved, err := a.RefreshClock(ctx); err != nil {
 		return nil, err
 	} else if moved {
@@ -269,6 +332,14 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, err
 	}
 	cat := a.Catalog
+	// WHMCS mode: plan orders are placed in WHMCS before they are paid (nil: the built-in back end).
+	var upstream order.Upstream
+	stock := a.stock
+	if a.whmcsClient != nil {
+		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
+		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
+			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf}, log, now)
+	}
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer, now)
 	builtin := panel.NewBuiltin(st, cfg.ServerHostname, now)
@@ -287,6 +358,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	// The worker is built last, from every service's handler; what enqueues a job rings its
 	// bell, made first.
 	bell := job.NewBell()
+	creditMail := &laterMailer{}
+	a.balance = a.newBalance(lines, builtin, creditMail)
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
 		Fraud:         fraud.Rules{MaxOrdersPerIP: cfg.FraudMaxPerIP, BannedDomains: cfg.FraudBanned},
 		ReturnOrigins: append([]string{base}, loopbackAliases(base)...),
@@ -296,6 +369,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
+		Stock:           stock,
+		Upstream:        upstream,
 	}, log, now)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
@@ -312,6 +387,9 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if err != nil {
 		return nil, err
 	}
+	creditMail.outbox = after.outbox
+	a.reconciler = a.newReconciler(lines, after.notices, now)
+	a.metrics.Panel(st.DriftCounts, linedrift.Kinds, a.balance.Get, log)
 	prov := provision.New(st, lines, cat, cfg.UsernamePrefix, provisionNotices{after.notices, after.reminders}, log, now)
 	a.renewals = after.renewals.Job(st.Enqueue)
 	a.sweepRenewals, a.lapseServices, a.remindRenewals = after.renewals.Sweep, after.renewals.Lapse, after.reminders.Run
@@ -319,15 +397,31 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.renewalMail = after.renewalMail
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
+	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
+	var whmcsJobs map[string]job.Handler
+	if a.whmcsClient != nil {
+		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
+		// recorded there; an order expired here is cancelled there.
+		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
+		homes[order.KindPlan], homes[order.KindTrial] = home, home
+		whmcsJobs = home.Jobs()
+		expire = func(ctx context.Context, j job.Job) error {
+			if err := orders.Expire(ctx, j.Ref); err != nil {
+				return err
+			}
+			return home.Expired(ctx, j.Ref)
+		}
+	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
+	refunds.NotifyBuyers(refund.Mail{Outbox: after.outbox, Shop: storeName(cfg.StoreName), Link: a.creditNoteLink}, log)
 	reconciler := payment.NewReconciler(st, gateways, webhooks, log, now)
 	a.prune = a.pruneJob(now)
 	// Every job kind and its handler, one a line; the worker is the last thing built.
 	jobs := map[string]job.Handler{
 		order.JobProvision:     homes.Fulfilment(st),
 		order.JobLineSync:      homes.LineSync(st),
-		order.JobExpire:        func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) },
+		order.JobExpire:        expire,
 		order.JobRefund:        func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		mail.JobSend:           after.outbox.Handle,
 		payment.JobWebhook:     webhooks.Handle,
@@ -335,6 +429,23 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		JobPrune:               a.prune.Handle,
 		renewal.JobSweep:       a.renewals.Handle,
 		renewal.JobTrialEnding: after.reminders.TrialEnding,
+	}
+	for kind, h := range whmcsJobs {
+		jobs[kind] = h
+	}
+	if cfg.ReconcileEvery > 0 && a.whmcsClient != nil {
+		log.Info("line reconciliation off in WHMCS mode: WHMCS's module keeps the lines")
+	} else if cfg.ReconcileEvery > 0 {
+		a.reconcile = a.reconciler.Job(st.Enqueue, cfg.ReconcileEvery)
+		jobs[linedrift.JobReconcile] = a.reconcile.Handle
+	}
+	{
+		// The first read before serving: a shop without credits opens with its plans unavailable.
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		if _, err := a.balance.Refresh(rctx); err != nil {
+			log.Warn("panel credits unreadable at start: every plan is for sale until the balance is read", "err", err)
+		}
+		cancel()
 	}
 	a.worker = job.NewWorker(st, a.countJobs(jobs), job.Options{
 		Lease: cfg.JobLease, Poll: cfg.JobPoll, Logger: log, MaxAttempts: jobAttempts, Attempts: cfg.JobAttempts, Now: now, LeaseNow: a.clock.Base, Bell: bell,
@@ -348,19 +459,28 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
+	ordersOff := ""
+	if a.whmcs != nil {
+		ordersOff = msgOrderingOff
+	}
+	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
+	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		OrderingOff: ordersOff,
+		Catalog:     cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
-		Renewals: after.renewals, PayLinks: a.payLinks,
-		Limiter:     a.limiter,
-		PayQuotes:   st,
-		PayProgress: progress,
-		CreditNotes: st,
-		Now:         now,
+		Renewals: after.renewals, PayLinks: a.payLinks, Changes: after.changes,
+		Limiter:      a.limiter,
+		OrderStreams: a.streams,
+		PayQuotes:    st,
+		PayProgress:  progress,
+		CreditNotes:  st,
+		Now:          now,
+		Stock:        a.balance,
 		Admin: a.withSubscriptions(a.admin(authorizer, now, console.Deps{Refunds: refunds, Lines: lines.(panel.Manager), Sessions: a.sessions,
-			Signin: after.signin, Mailer: after.outbox, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
+			Signin: after.signin, Mailer: after.outbox, Payments: orders, Notices: after.notices, Wake: bell.Ring}, orders, revenue.New(st, a.Catalog, after.renewals, now)), after, now),
 	})
 	mux := http.NewServeMux()
 	// Every API request belongs to a storefront (by its Streamcart-Store key), which decides CORS.
@@ -493,6 +613,8 @@ var jobAttempts = map[string]int{
 	payment.JobReconcile: 5,
 	JobPrune:             5,
 	renewal.JobSweep:     5,
+	// Each period has its own run; a failed one is the next period's to repeat.
+	linedrift.JobReconcile: 2,
 }
 
 // JobPrune is the daily retention prune's job kind (one a day, unique key prune:YYYY-MM-DD).
@@ -561,6 +683,16 @@ func (a *App) ReceiptLink(invoiceID string) (string, error) {
 	return httpapi.InvoicePDFURL(a.base, invoiceID) + "?t=" + t, nil
 }
 
+// creditNoteLink is a credit note's PDF with a pay-link token for its invoice (good for
+// ReceiptLinkLife): what the refund mail links, opened without signing in.
+func (a *App) creditNoteLink(note refund.CreditNote) (string, error) {
+	t, err := a.payLinks.Sign(note.InvoiceID, a.clock.Now().Add(ReceiptLinkLife))
+	if err != nil {
+		return "", err
+	}
+	return httpapi.CreditNotePDFURL(a.base, note.ID) + "?t=" + t, nil
+}
+
 // Catalog is the catalog in force.
 func (a *App) Catalog() *catalog.Catalog { return a.catalog.Load() }
 
@@ -588,6 +720,9 @@ func (a *App) Banner(addOperator string) string {
 	default:
 		fmt.Fprintf(&b, "Payments: %s: real money\n", strings.Join(live, ", "))
 	}
+	if a.whmcs != nil {
+		b.WriteString("Billing:  WHMCS (STREAMCART_BACKEND=whmcs): plans from WHMCS, orders placed in WHMCS, paid here\n")
+	}
 	fmt.Fprintf(&b, "Operator: %s\n", addOperator)
 	return b.String()
 }
@@ -606,8 +741,15 @@ func (a *App) Close() error {
 		traces = a.tracing.Shutdown(ctx) // sends the spans still buffered
 		cancel()
 	}
+	if a.streams != nil {
+		a.streams.Close()
+		a.watch.Close() // its listener holds a connection of its own
+	}
 	return errors.Join(a.store.Close(), a.geo.Close(), a.limiter.Close(), traces)
 }
+
+// OrderStreams are the open order status streams (tests look at their count).
+func (a *App) OrderStreams() *httpapi.OrderStreams { return a.streams }
 
 func (a *App) loadCatalog(ctx context.Context) error {
 	if a.cfg.CatalogFile != "" {
@@ -649,9 +791,14 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
+	var sold *whmcs.Sold
+	version := 0
+	if a.whmcs != nil {
+		sold, version = a.whmcs.Sold()
+	}
 	a.catalogMu.Lock()
 	defer a.catalogMu.Unlock()
-	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) && bytes.Equal(legal, a.legalRaw) {
+	if a.catalogRaw != nil && bytes.Equal(raw, a.catalogRaw) && bytes.Equal(legal, a.legalRaw) && version == a.whmcsVersion {
 		return false, nil
 	}
 	c, err := catalog.Parse("catalog (database)", raw)
@@ -667,6 +814,10 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		// everything else still serve; the missing pages answer 404 and leave the footer.
 		a.log.Warn("legal pages without their files in the database: left out", "err", err)
 	}
+	if sold != nil {
+		// WHMCS mode: WHMCS sells; the file keeps the storefront's own settings and dress.
+		c = whmcs.Merge(c, *sold)
+	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {
 		c.Gateways = c.GatewaysFor(mods) // STREAMCART_GATEWAYS wins over the catalog's list
 	} else if err = a.gatewaysBuilt(c); err == nil && a.gateways != nil {
@@ -680,7 +831,7 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("load catalog: %w", err)
 	}
 	a.catalog.Store(c)
-	a.catalogRaw, a.catalogRefused, a.legalRaw = raw, nil, legal
+	a.catalogRaw, a.catalogRefused, a.legalRaw, a.whmcsVersion = raw, nil, legal, version
 	return true, nil
 }
 
@@ -780,6 +931,7 @@ func (a *App) watchCatalog(ctx context.Context) {
 			return
 		case <-tick.C:
 		}
+		a.refreshWHMCS(ctx)
 		changed, err := a.RefreshCatalog(ctx)
 		if err != nil && ctx.Err() == nil {
 			a.log.Warn("catalog check failed; keeping the catalog in force", "err", err)
@@ -793,6 +945,91 @@ func (a *App) watchCatalog(ctx context.Context) {
 			a.log.Info("test clock moved", "offset", a.clock.Offset(), "now", a.clock.Now())
 		}
 	}
+}
+
+// startWHMCS checks the WHMCS settings against WHMCS (whmcs.Start: the credentials, the payment
+// modules the enabled gateways map to, the groups and options) and makes the catalog in force
+// the catalog file dressed with what WHMCS sells. A refusal stops the start, naming the setting.
+func (a *App) startWHMCS(ctx context.Context) error {
+	gateways := a.cfg.Payment.Modules
+	if len(gateways) == 0 {
+		for _, g := range a.Catalog().Gateways {
+			gateways = append(gateways, g.Module)
+		}
+	}
+	started, err := whmcs.Start(ctx, a.cfg.WHMCS, gateways, func(action string, err error) {
+		a.metrics.WHMCSFailed(action, whmcs.Reason(err))
+	})
+	if err != nil {
+		return err
+	}
+	a.whmcs, a.whmcsClient = started.Catalog, started.Client
+	a.logWHMCSNotes()
+	if _, err := a.RefreshCatalog(ctx); err != nil {
+		return err
+	}
+	a.log.Info("WHMCS back end: the catalog comes from WHMCS", "plans_group", a.cfg.WHMCS.PlansGroup,
+		"reseller_group", a.cfg.WHMCS.ResellerGroup, "products", len(a.Catalog().Products))
+	return nil
+}
+
+// countryOf is the country of a buyer's address for WHMCS's client record; "" when unknown (no
+// country database, a private or loopback address).
+func (a *App) countryOf(ip netip.Addr) string {
+	if a.geo == nil || geo.Skipped(ip) {
+		return ""
+	}
+	return a.geo.Country(ip)
+}
+
+// refreshWHMCS reads the catalog from WHMCS again when it is due (STREAMCART_WHMCS_CATALOG_REFRESH),
+// in the background: the catalog poll merges it once read, and nothing waits on WHMCS.
+func (a *App) refreshWHMCS(ctx context.Context) {
+	if a.whmcs == nil || !a.whmcs.Due(time.Now()) || !a.whmcsBusy.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer a.whmcsBusy.Store(false)
+		changed, err := a.whmcs.Refresh(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			a.log.Warn("WHMCS catalog read failed; keeping the last one read", "err", err)
+		case changed:
+			a.log.Info("WHMCS catalog changed: reloaded")
+			if _, err := a.RefreshCatalog(ctx); err != nil && ctx.Err() == nil {
+				a.log.Warn("catalog check failed; keeping the catalog in force", "err", err)
+			}
+		}
+		a.logWHMCSNotes()
+	}()
+}
+
+// logWHMCSNotes logs what the last WHMCS read left out, when that changed.
+func (a *App) logWHMCSNotes() {
+	notes := a.whmcs.Notes()
+	joined := strings.Join(notes, "\n")
+	a.catalogMu.Lock()
+	same := joined == a.whmcsNotes
+	a.whmcsNotes = joined
+	a.catalogMu.Unlock()
+	if same {
+		return
+	}
+	for _, n := range notes {
+		a.log.Warn("WHMCS catalog: " + n)
+	}
+}
+
+// RefreshWHMCS reads the catalog from WHMCS now and merges it into the catalog in force (tests;
+// a running shop does it on its catalog poll).
+func (a *App) RefreshWHMCS(ctx context.Context) (bool, error) {
+	if a.whmcs == nil {
+		return false, nil
+	}
+	if _, err := a.whmcs.Refresh(ctx); err != nil {
+		return false, err
+	}
+	return a.RefreshCatalog(ctx)
 }
 
 // ImportCatalog validates a catalog file and makes it the shop's catalog.
@@ -869,11 +1106,17 @@ func (a *App) Run(ctx context.Context) error {
 	if err := a.renewals.Start(ctx); err != nil {
 		return fmt.Errorf("queue today's renewal sweep: %w", err)
 	}
+	if a.reconcile.Period > 0 {
+		if err := a.reconcile.Start(ctx); err != nil {
+			return fmt.Errorf("queue the line reconciliation: %w", err)
+		}
+	}
 	workerCtx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan error, 1)
 	go func() { workerDone <- a.worker.Run(workerCtx) }()
 	go a.watchCatalog(workerCtx)
 	go a.sessions.Run(workerCtx)
+	go a.balance.Run(workerCtx)
 	serveErr := make(chan error, 2)
 	go func() { serveErr <- srv.ListenAndServe() }()
 	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", a.base+"/checkout/")
@@ -888,6 +1131,9 @@ func (a *App) Run(ctx context.Context) error {
 	case err = <-serveErr:
 	case <-ctx.Done():
 		a.log.Info("shutting down")
+		// Order streams never end on their own soon: they end now, and their pages reconnect
+		// to another replica with Last-Event-ID, instead of holding the shutdown to its limit.
+		a.streams.Close()
 		sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 		err = srv.Shutdown(sctx)
 		cancel()

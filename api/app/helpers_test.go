@@ -179,7 +179,7 @@ func (s *shop) clients(doer goahttp.Doer) {
 	sc := sessioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.session = gensession.NewClient(sc.Create(), sc.Delete(), sc.RequestLink(), sc.RedeemLink(), sc.SetPassword())
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	s.order = genorder.NewClient(oc.Create(), oc.Get(), oc.List(), oc.Cancel())
+	s.order = genorder.NewClient(oc.Create(), oc.Get(), oc.Events(), oc.List(), oc.Cancel())
 	vc := servicescli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac(), vc.Renew(), vc.Cancel(), vc.Resume())
 	gc := geocli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)

@@ -264,7 +264,7 @@ func startServe(t *testing.T, bin, dir, db string, env ...string) *process {
 	sc := sessioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	p.session = gensession.NewClient(sc.Create(), sc.Delete(), sc.RequestLink(), sc.RedeemLink(), sc.SetPassword())
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	p.order = genorder.NewClient(oc.Create(), oc.Get(), oc.List(), oc.Cancel())
+	p.order = genorder.NewClient(oc.Create(), oc.Get(), oc.Events(), oc.List(), oc.Cancel())
 	vc := servicescli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	p.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac(), vc.Renew(), vc.Cancel(), vc.Resume())
 	return p

@@ -14,6 +14,10 @@ import (
 	"github.com/streamcart/streamcart/api/httpapi"
 )
 
+// capped are the operations whose 429 rate_limited counts open streams, not requests per
+// address: TestOrderEventsCaps holds them to it.
+var capped = map[string]bool{"GET /checkout/api/orders/{orderId}/events": true}
+
 // TestOpenAPIDocumentsRateLimits: an operation documents 429 rate_limited exactly when the
 // server limits it. Every limit is one request an hour and each operation is called twice: the
 // second call is refused only where the document says so (operations sharing a limit are all
@@ -38,6 +42,9 @@ func TestOpenAPIDocumentsRateLimits(t *testing.T) {
 		for _, p := range slices.Sorted(maps.Keys(doc.Paths)) {
 			for m, op := range doc.Paths[p] {
 				documented := strings.Contains(op.Responses["429"].Description, "rate_limited:")
+				if capped[strings.ToUpper(m)+" "+p] {
+					continue
+				}
 				path := param.ReplaceAllString(p, "x")
 				body := ""
 				if m != "get" && m != "delete" {

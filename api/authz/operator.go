@@ -17,9 +17,16 @@ const (
 	OpTerminateLine   = "terminate-line" // delete the line for good
 	OpSignOutCustomer = "signout-customer"
 	OpRefund          = "refund"
-	OpReviewOrder     = "review-order" // approve or reject a held order
-	OpEditCatalog     = "edit-catalog" // catalog and promotions
+	OpReviewOrder     = "review-order"     // reject a held order (refunding what it took)
+	OpRequestPayment  = "request-payment"  // release a held order to be paid: pending again, the pay link mailed
+	OpProvisionUnpaid = "provision-unpaid" // release a held order provisioned without payment
+	OpEditCatalog     = "edit-catalog"     // catalog and promotions
 	OpManageOperators = "manage-operators"
+	// OpChangeLineAtRenewal changes a line's plan, cycle, connections or due date billed from its
+	// next renewal; OpChangeLine also charges the difference now, or gives it free.
+	OpChangeLineAtRenewal = "change-line-at-renewal"
+	OpChangeLine          = "change-line"
+	OpReadSettings        = "read-settings" // the settings in force (secrets masked)
 )
 
 // Operator roles, as package operator names them.
@@ -33,8 +40,10 @@ const (
 // tells what the role can do; anything no policy allows is denied, an unknown role included.
 func operatorPolicies() []ladon.Policy {
 	viewer := []string{OpRead}
-	support := append(append([]string{}, viewer...), OpReadCredentials, OpResendMail, OpRetryJob, OpManageLine, OpSignOutCustomer)
-	owner := append(append([]string{}, support...), OpCancelJob, OpTerminateLine, OpRefund, OpReviewOrder, OpEditCatalog, OpManageOperators)
+	support := append(append([]string{}, viewer...), OpReadCredentials, OpResendMail, OpRetryJob, OpManageLine, OpSignOutCustomer, OpChangeLineAtRenewal,
+		OpRequestPayment)
+	owner := append(append([]string{}, support...), OpCancelJob, OpTerminateLine, OpRefund, OpReviewOrder, OpProvisionUnpaid, OpEditCatalog, OpManageOperators,
+		OpChangeLine, OpReadSettings)
 	policy := func(role, desc string, actions []string) ladon.Policy {
 		return &ladon.DefaultPolicy{
 			ID:          "operator-" + role,
@@ -47,8 +56,8 @@ func operatorPolicies() []ladon.Policy {
 	}
 	return []ladon.Policy{
 		policy(RoleViewer, "A viewer reads everything but line credentials.", viewer),
-		policy(RoleSupport, "Support also reads credentials, resends mail, retries jobs, suspends, unsuspends and extends lines and signs customers out.", support),
-		policy(RoleOwner, "An owner also cancels jobs, terminates lines, refunds, approves and rejects held orders, edits the catalog and promotions and manages operators.", owner),
+		policy(RoleSupport, "Support also reads credentials, resends mail, retries jobs, suspends, unsuspends and extends lines, changes lines billed from their next renewal, signs customers out and asks the buyer of a held order to pay.", support),
+		policy(RoleOwner, "An owner also cancels jobs, terminates lines, refunds, provisions held orders unpaid and rejects them, edits the catalog and promotions, manages operators, changes lines charged now or free and reads the settings.", owner),
 	}
 }
 

@@ -163,7 +163,10 @@ type Product struct {
 	Hidden        bool
 	// ResellerCredits is the number of credits a reseller plan grants.
 	ResellerCredits int
-	I18n            map[string]ProductText // by locale; see Localized
+	// Credits is what a line of the plan costs on the panel in reseller credits, per billing
+	// cycle (catalog `credits: {monthly: 1, quarterly: 3}` on a plan); a cycle not listed costs 0.
+	Credits map[Cycle]int
+	I18n    map[string]ProductText // by locale; see Localized
 }
 
 // EnabledCycles returns the product's cycles in Cycles order.
@@ -175,6 +178,19 @@ func (p Product) EnabledCycles() []Cycle {
 		}
 	}
 	return out
+}
+
+// CreditCost is what a line of the product bought for cycle costs on the panel in credits.
+func (p Product) CreditCost(cycle Cycle) int { return p.Credits[cycle] }
+
+// MaxCreditCost is the dearest of the product's cycles in credits: a balance below it cannot
+// sell every cycle of the plan.
+func (p Product) MaxCreditCost() int {
+	m := 0
+	for _, c := range p.Credits {
+		m = max(m, c)
+	}
+	return m
 }
 
 // Option returns the config option with the given id, if the product has it.
@@ -263,6 +279,9 @@ type Catalog struct {
 	// InvoiceNumber and CreditNoteNumber are the patterns of the numbers given to a paid invoice
 	// and a refund's credit note (package numbering); the defaults when the catalog sets none.
 	InvoiceNumber, CreditNoteNumber string
+	// Tax is the tax block: prices with or without tax, rates by buyer country; nil: no tax is
+	// charged or shown.
+	Tax *Tax
 }
 
 // Load reads and parses the catalog file at path, and the legal files it names (relative to

@@ -304,7 +304,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
 		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts",
-		"seller", "legal", "consent", "invoiceNumber", "creditNoteNumber"}
+		"seller", "legal", "consent", "invoiceNumber", "creditNoteNumber", "tax"}
 	var fields []field
 	for _, k := range keys {
 		req := k == "defaultCurrency" || k == "currencies" || k == "products" || k == "gateways"
@@ -360,6 +360,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["consent"]; n != nil && !isNull(n) {
 		p.consent(n)
+	}
+	if n := nodes["tax"]; n != nil && !isNull(n) {
+		p.tax(n)
 	}
 	c.InvoiceNumber, c.CreditNoteNumber = numbering.DefaultInvoice, numbering.DefaultCreditNote
 	p.numberPattern(nodes["invoiceNumber"], "invoiceNumber", &c.InvoiceNumber)
@@ -440,6 +443,29 @@ func (p *parser) amount(n *yaml.Node, path, code string) (int64, bool, bool) {
 		return 0, false, false
 	}
 	return a, true, true
+}
+
+// cycleCredits decodes a plan's panel cost, "cycle: credits" (a whole number, 0 or more).
+func (p *parser) cycleCredits(n *yaml.Node, path string) map[Cycle]int {
+	out := map[Cycle]int{}
+	p.pairs(n, path, func(k, v *yaml.Node, path string) {
+		cycle := Cycle(k.Value)
+		if !cycle.Valid() {
+			p.bad(k, path, "unknown billing cycle %q (want one of %s)", k.Value, cycleNames())
+			return
+		}
+		c, before := 0, len(p.problems)
+		p.integer(&c)(v, path)
+		if len(p.problems) != before {
+			return
+		}
+		if c < 0 {
+			p.bad(v, path, "credits must be 0 or more")
+			return
+		}
+		out[cycle] = c
+	})
+	return out
 }
 
 // cyclePrices decodes "cycle: {CUR: amount}". A cycle that is absent, null or
@@ -614,7 +640,14 @@ func (p *parser) product(_ int, n *yaml.Node, path string) {
 		{"customFields", false, func(n *yaml.Node, path string) { fieldsNode = n; p.ints(&fieldIDs)(n, path) }},
 		{"bouquets", false, func(n *yaml.Node, path string) { bouquetsNode = n; p.ints(&pr.Bouquets)(n, path) }},
 		{"hidden", false, p.boolean(&pr.Hidden)},
-		{"credits", false, func(n *yaml.Node, path string) { creditsNode = n; p.integer(&pr.ResellerCredits)(n, path) }},
+		{"credits", false, func(n *yaml.Node, path string) {
+			creditsNode = n
+			if deref(n).Kind == yaml.MappingNode {
+				pr.Credits = p.cycleCredits(n, path)
+				return
+			}
+			p.integer(&pr.ResellerCredits)(n, path)
+		}},
 		{"i18n", false, func(n *yaml.Node, path string) {
 			pr.I18n = translations(p, n, path, func(t *ProductText, tr *translator) []field {
 				return []field{
@@ -665,8 +698,8 @@ func (p *parser) product(_ int, n *yaml.Node, path string) {
 			p.bad(n, path, "a reseller plan cannot be a trial")
 		}
 	case GroupPlan:
-		if creditsNode != nil {
-			p.bad(creditsNode, join(path, "credits"), "credits only apply to reseller plans")
+		if creditsNode != nil && deref(creditsNode).Kind != yaml.MappingNode {
+			p.bad(creditsNode, join(path, "credits"), "a plan's credits are its panel cost per billing cycle ({monthly: 1, quarterly: 3}); a number of credits only applies to reseller plans")
 		}
 	}
 	for i, id := range optionIDs {

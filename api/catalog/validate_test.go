@@ -260,7 +260,7 @@ gateways: sandbox
     cycles: {monthly: {EUR: 1}}
 gateways: sandbox
 `, []string{
-			`catalog.yaml:10: products[0].credits: credits only apply to reseller plans`,
+			`catalog.yaml:10: products[0].credits: a plan's credits are its panel cost per billing cycle ({monthly: 1, quarterly: 3}); a number of credits only applies to reseller plans`,
 			`catalog.yaml:11: products[0].hidden: "maybe" is not true or false`,
 			`catalog.yaml:12: products[1].pid: pid 1 defined twice`,
 			`catalog.yaml:13: products[1].group: group "vip" must be plan or reseller`,
@@ -405,5 +405,35 @@ apps: 3
 				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// A plan's credits are its panel cost per billing cycle: a cycle not listed costs 0, a cycle
+// that does not exist or a negative cost is refused.
+func TestPlanCredits(t *testing.T) {
+	p, ok := catalog.Demo().Product(2)
+	if !ok || p.CreditCost(catalog.Monthly) != 1 || p.CreditCost(catalog.Annually) != 12 || p.CreditCost(catalog.Biennially) != 0 || p.MaxCreditCost() != 12 {
+		t.Fatalf("demo plan 2 credits %v", p.Credits)
+	}
+	if trial, _ := catalog.Demo().Product(1); trial.MaxCreditCost() != 0 {
+		t.Fatalf("the demo trial costs %v credits, want none", trial.Credits)
+	}
+	for _, tc := range []struct{ credits, problem string }{
+		{"{weekly: 1}", `unknown billing cycle "weekly"`},
+		{"{monthly: -1}", "credits must be 0 or more"},
+		{"{monthly: x}", "is not an integer"},
+	} {
+		_, err := catalog.Parse("catalog.yaml", []byte(`currencies: [{code: EUR, default: true}]
+products:
+  - pid: 2
+    group: plan
+    name: P
+    cycles: {monthly: {EUR: 1}}
+    credits: `+tc.credits+`
+gateways: sandbox
+`))
+		if err == nil || !strings.Contains(err.Error(), tc.problem) {
+			t.Errorf("credits %s: %v, want %q", tc.credits, err, tc.problem)
+		}
 	}
 }

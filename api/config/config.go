@@ -39,7 +39,20 @@ type Setting struct {
 	set     func(string) error
 	emptyOK bool // an empty variable is a value (strings), not "unset" (numbers, durations…)
 	given   bool
+	// text is the value in force as given (the default's until a variable or flag sets it),
+	// source where it came from, file the _FILE variable's path a secret was read from.
+	text, file string
+	source     Source
 }
+
+// Source is where a setting's value in force comes from.
+type Source string
+
+const (
+	SourceDefault     Source = "default"
+	SourceEnvironment Source = "environment" // its variable, or its _FILE variable's file
+	SourceFlag        Source = "flag"
+)
 
 // Given reports whether the setting came from its variable, its file or its flag.
 func (st *Setting) Given() bool { return st.given }
@@ -92,7 +105,7 @@ func (s *Set) Args() []string { return s.args }
 // Func declares a setting parsed by set; def is its default, already in force.
 func (s *Set) Func(name, def, expect, usage string, set func(string) error) *Setting {
 	st := &Setting{Name: name, Env: EnvPrefix + strings.ToUpper(strings.ReplaceAll(name, "-", "_")),
-		Default: def, Usage: usage, Expect: expect, set: set}
+		Default: def, Usage: usage, Expect: expect, set: set, text: def, source: SourceDefault}
 	s.settings = append(s.settings, st)
 	v := &value{st: st, text: def}
 	if expect == expectBool {
@@ -106,7 +119,7 @@ func (s *Set) Func(name, def, expect, usage string, set func(string) error) *Set
 // Secret declares a secret read only from its variable or its _FILE form.
 func (s *Set) Secret(dst *string, name, usage string) *Setting {
 	st := &Setting{Name: name, Env: EnvPrefix + strings.ToUpper(strings.ReplaceAll(name, "-", "_")),
-		Usage: usage, Secret: true, EnvOnly: true, emptyOK: true,
+		Usage: usage, Secret: true, EnvOnly: true, emptyOK: true, source: SourceDefault,
 		set: func(v string) error { *dst = v; return nil }}
 	s.settings = append(s.settings, st)
 	return st
@@ -277,6 +290,7 @@ func (s *Set) Parse(args []string, out io.Writer) error {
 
 func (s *Set) fromEnv(st *Setting) error {
 	v, ok := s.Lookup(st.Env)
+	file := ""
 	if st.Secret {
 		path, fromFile := s.Lookup(st.Env + "_FILE")
 		if fromFile && path != "" {
@@ -288,7 +302,7 @@ func (s *Set) fromEnv(st *Setting) error {
 				return fmt.Errorf("%s_FILE=%q: cannot read it: %w", st.Env, path, errors.Unwrap(err))
 			}
 			// Editors and `echo` end files with a line break that is no part of the secret.
-			v, ok = strings.TrimRight(string(b), "\r\n"), true
+			v, ok, file = strings.TrimRight(string(b), "\r\n"), true, path
 			if v == "" {
 				return fmt.Errorf("%s_FILE=%q: the file is empty: want the secret in it", st.Env, path)
 			}
@@ -303,7 +317,7 @@ func (s *Set) fromEnv(st *Setting) error {
 		}
 		return fmt.Errorf("%s=%q: want %s", st.Env, v, st.Expect)
 	}
-	st.given = true
+	st.given, st.text, st.file, st.source = true, v, file, SourceEnvironment
 	return nil
 }
 
@@ -325,6 +339,7 @@ func (v *value) Set(s string) error {
 		return errors.New("want " + v.st.Expect)
 	}
 	v.text = s
+	v.st.text, v.st.file, v.st.source = s, "", SourceFlag
 	return nil
 }
 

@@ -24,6 +24,20 @@ var (
 	ErrLineState = errors.New("console: line status does not allow it")
 	// ErrPanel means the panel refused or could not be reached; the line is as it was.
 	ErrPanel = errors.New("console: panel failed")
+	// ErrPayLink means the gateway could not make the payment link of an order released to be
+	// paid: it is pending without one, and the buyer was not mailed.
+	ErrPayLink = errors.New("console: payment link failed")
+	// ErrMode means an approval's mode is neither request-payment nor provision.
+	ErrMode = errors.New("console: no such approval mode")
+)
+
+// How an operator releases a held order.
+const (
+	// ApproveRequestPayment: the buyer is asked to pay (the order pending again, a fresh
+	// deadline and payment link mailed to them).
+	ApproveRequestPayment = "request-payment"
+	// ApproveProvision: the lines are provisioned without payment.
+	ApproveProvision = "provision"
 )
 
 // AuditFilter selects audit entries; Before is the keyset position (entries with a smaller id).
@@ -102,6 +116,15 @@ type Deps struct {
 	Mailer interface {
 		Send(ctx context.Context, m mail.Message) error
 	}
+	// Payments releases a held order to be paid (order.Orders.RequestPayment): order.ErrNotHeld
+	// when it is not held, order.ErrGatewayUnavailable when no payment link could be made.
+	Payments interface {
+		RequestPayment(ctx context.Context, id string) (order.Order, error)
+	}
+	// Notices mails the buyer the pay link of an order released to be paid, in their locale.
+	Notices interface {
+		PaymentRequested(ctx context.Context, o order.Order) error
+	}
 	// Wake tells the job worker a job is ready (approve queues a provisioning).
 	Wake func()
 	Now  func() time.Time
@@ -114,7 +137,7 @@ type Deps struct {
 
 // Refunds is the refund service (refund.Service).
 type Refunds interface {
-	Order(ctx context.Context, o order.Order, amount int64, reason, operator string, keepLine bool) (refund.Result, error)
+	Order(ctx context.Context, o order.Order, req refund.Request) (refund.Result, error)
 	Rejected(ctx context.Context, o order.Order, reason, operator string) (*refund.Refund, error)
 	Refunds(ctx context.Context, o order.Order) ([]refund.Refund, money.Money, error)
 }
@@ -142,12 +165,22 @@ func (a *Actions) order(ctx context.Context, id string) (order.Order, error) {
 	return o, err
 }
 
-// Approve releases an order held by the fraud check: paid as far as the shop is concerned, its
-// provisioning queued now. Like WHMCS's "accept order", the operator vouches for the buyer; the
-// invoice stays as it was (a held order's invoice was cancelled when it was placed).
-func (a *Actions) Approve(ctx context.Context, id string) (order.Order, error) {
+// Approve releases an order held by the fraud check. ApproveRequestPayment: the order is pending
+// again with a fresh deadline and payment link, and its buyer is mailed the link in their locale.
+// ApproveProvision: paid as far as the shop is concerned, its provisioning queued now (like
+// WHMCS's "accept order", the operator vouches for the buyer; the invoice stays cancelled, as a
+// held order's invoice is when it is placed). Of concurrent approvals one applies; the others
+// are ErrNotHeld.
+func (a *Actions) Approve(ctx context.Context, id, mode string) (order.Order, error) {
 	if _, err := a.order(ctx, id); err != nil {
 		return order.Order{}, err
+	}
+	switch mode {
+	case ApproveRequestPayment:
+		return a.requestPayment(ctx, id)
+	case ApproveProvision:
+	default:
+		return order.Order{}, ErrMode
 	}
 	moved, err := a.d.Store.ApproveHeld(ctx, id, a.d.Now().UTC())
 	if err != nil {
@@ -157,6 +190,22 @@ func (a *Actions) Approve(ctx context.Context, id string) (order.Order, error) {
 		return order.Order{}, ErrNotHeld
 	}
 	a.d.Wake()
+	return a.order(ctx, id)
+}
+
+func (a *Actions) requestPayment(ctx context.Context, id string) (order.Order, error) {
+	o, err := a.d.Payments.RequestPayment(ctx, id)
+	switch {
+	case errors.Is(err, order.ErrNotHeld):
+		return o, ErrNotHeld
+	case errors.Is(err, order.ErrGatewayUnavailable):
+		return o, fmt.Errorf("%w: %v", ErrPayLink, err)
+	case err != nil:
+		return o, err
+	}
+	if err := a.d.Notices.PaymentRequested(ctx, o); err != nil {
+		return o, fmt.Errorf("pay link mail of %s: %w", id, err)
+	}
 	return a.order(ctx, id)
 }
 
@@ -199,15 +248,15 @@ type RefundResult struct {
 	Order order.Order
 }
 
-// Refund gives back amount (0: all that is left) of a paid order (refund.Service.Order): the
+// Refund gives back req.Amount (0: all that is left) of a paid order (refund.Service.Order): the
 // order becomes partially_refunded or refunded, and a full refund takes back what the order gave
-// unless keepLine.
-func (a *Actions) Refund(ctx context.Context, id string, amount int64, reason, operator string, keepLine bool) (RefundResult, error) {
+// unless req.KeepLine. A request whose idempotency key made a refund already answers it, Replayed.
+func (a *Actions) Refund(ctx context.Context, id string, req refund.Request) (RefundResult, error) {
 	o, err := a.order(ctx, id)
 	if err != nil {
 		return RefundResult{}, err
 	}
-	r, err := a.d.Refunds.Order(ctx, o, amount, reason, operator, keepLine)
+	r, err := a.d.Refunds.Order(ctx, o, req)
 	if err != nil {
 		return RefundResult{}, err
 	}

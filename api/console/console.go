@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,22 +31,50 @@ var (
 	ErrJobState = errors.New("console: job state does not allow it")
 )
 
-// OrderFilter selects orders; empty fields select all.
+// OrderFilter selects orders; empty fields select all. Kind is one of the console's kinds
+// (KindTrial: a plan order that started a free trial).
 type OrderFilter struct {
-	Status, Gateway, Q string
-	From, To           time.Time // created at or after From, before To; zero: open
-	Limit              int
+	Status, Gateway, Q, Kind string
+	From, To                 time.Time // created at or after From, before To; zero: open
+	Limit                    int
 	// After is the keyset position: the orders strictly older than it (created_at, id).
 	AfterAt time.Time
 	AfterID string
 }
 
-// OrderRow is an order as the console lists it.
+// KindTrial is the console's kind of a plan order that started a free trial (order.KindPlan
+// with a trial start): the other kinds are order.Kind's.
+const KindTrial = "trial"
+
+// Kinds are the console's order kinds.
+var Kinds = []string{string(order.KindPlan), KindTrial, string(order.KindRenewal), string(order.KindUpsell), string(order.KindReseller)}
+
+// OrderRow is an order as the console lists it. Product is what it sells in a few words;
+// Refunded is all given back on it so far (minor units of Total's currency).
 type OrderRow struct {
 	ID, Kind, Status, Email, CustomerID, Gateway, PromoCode string
+	Product                                                 string
 	Total                                                   money.Money
+	Refunded                                                int64
 	InvoiceID, InvoiceStatus                                string
 	CreatedAt, PaidAt                                       time.Time
+}
+
+// Paid reports whether the order's invoice was paid (refunds leave it paid).
+func (r OrderRow) Paid() bool { return r.InvoiceStatus == string(order.InvoicePaid) }
+
+// RefundedMoney is Refunded in the order's currency.
+func (r OrderRow) RefundedMoney() money.Money {
+	return money.Money{Amount: r.Refunded, Currency: r.Total.Currency}
+}
+
+// Net is what the order kept: its total when paid, less what was refunded.
+func (r OrderRow) Net() money.Money {
+	n := -r.Refunded
+	if r.Paid() {
+		n += r.Total.Amount
+	}
+	return money.Money{Amount: n, Currency: r.Total.Currency}
 }
 
 // Webhook is a stored provider event.
@@ -66,11 +95,12 @@ type Job struct {
 	LastError, UniqueKey string
 }
 
-// Summary is the dashboard.
+// Summary is the dashboard. PaidRevenue is what invoices took, Refunded what went back, and
+// NetRevenue the one less the other, each per currency.
 type Summary struct {
 	From                                   time.Time
 	Orders, NewCustomers, FailedPayments   int
-	PaidRevenue                            []money.Money
+	PaidRevenue, Refunded, NetRevenue      []money.Money
 	ActiveLines, RenewalsDue7d, HeldOrders int
 	FailedJobs, DeadJobs, FailedMails      int
 	StoredMails                            int
@@ -80,9 +110,9 @@ type Summary struct {
 
 // Day is one day of the dashboard's chart.
 type Day struct {
-	Date        string
-	Orders      int
-	PaidRevenue []money.Money
+	Date                              string
+	Orders                            int
+	PaidRevenue, Refunded, NetRevenue []money.Money
 }
 
 // Counts is what the store counts for the summary.
@@ -91,15 +121,20 @@ type Counts struct {
 	FailedJobs, DeadJobs, FailedMails, MoneyToReview, PaidNotActive            int
 	// StoredMails are messages kept in the outbox only: no mail server is configured.
 	StoredMails int
-	// Revenue and OrdersByDay are per UTC day (YYYY-MM-DD); revenue per currency in minor units.
-	Revenue     map[string]map[string]int64
-	OrdersByDay map[string]int
+	// Revenue, Refunded and OrdersByDay are per UTC day (YYYY-MM-DD); money per currency in
+	// minor units: invoices paid that day, refunds made that day.
+	Revenue, Refunded map[string]map[string]int64
+	OrdersByDay       map[string]int
 }
 
 // Store is what the console reads.
 type Store interface {
 	ListOrders(ctx context.Context, f OrderFilter) ([]OrderRow, error)
 	OrderRow(ctx context.Context, id string) (OrderRow, error)
+	// Order reads the order itself (its quote); order.ErrNotFound when none.
+	Order(ctx context.Context, id string) (order.Order, error)
+	// OrderHold reads why the fraud check held the order; nil when it never was.
+	OrderHold(ctx context.Context, id string) (*order.Hold, error)
 	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
 	Reviews(ctx context.Context, limit int) ([]order.Review, error)
 	// WebhooksBetween lists stored events received in [from, to), oldest first, at most limit.
@@ -120,15 +155,23 @@ type Store interface {
 
 // Console reads the shop for operators.
 type Console struct {
-	store Store
-	now   func() time.Time
+	store   Store
+	now     func() time.Time
+	country func(ip string) string
 }
 
 // New returns the console; now is the business clock (the summary's days, the 10-minute alert),
-// nil: real time.
-func New(store Store, now func() time.Time) *Console {
-	return &Console{store: store, now: clock.OrReal(now)}
+// nil: real time; country names an address's country for a held order ("" unknown; nil: none
+// is known).
+func New(store Store, now func() time.Time, country func(ip string) string) *Console {
+	if country == nil {
+		country = func(string) string { return "" }
+	}
+	return &Console{store: store, now: clock.OrReal(now), country: country}
 }
+
+// ErrBadKind means a kind filter names no kind of order.
+var ErrBadKind = errors.New("console: no such order kind")
 
 // ParseTime reads a filter's date: RFC 3339, or a day (its first instant, UTC).
 func ParseTime(s string) (time.Time, error) {
@@ -152,6 +195,9 @@ type Page struct {
 
 // Orders lists a page of orders, newest first (keyset paging on created_at, id).
 func (c *Console) Orders(ctx context.Context, f OrderFilter, cursor string) (Page, error) {
+	if f.Kind != "" && !slices.Contains(Kinds, f.Kind) {
+		return Page{}, ErrBadKind
+	}
 	if cursor != "" {
 		at, id, err := parseCursor(cursor)
 		if err != nil {
@@ -200,11 +246,19 @@ type Event struct {
 	Kind, Summary, Outcome, Detail string
 }
 
-// Detail is one order, its lines and its timeline.
+// Detail is one order, what it billed, why it was held, its lines and its timeline.
 type Detail struct {
 	Order    OrderRow
+	Items    []Item
+	Hold     *Hold
 	Lines    []order.Service
 	Timeline []Event
+}
+
+// Hold is why the fraud check held an order, with its address's country ("" unknown).
+type Hold struct {
+	order.Hold
+	Country string
 }
 
 // mailSlack is how long before an order the timeline looks for mail to its buyer.
@@ -226,7 +280,18 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Order: o, Lines: lines}
+	full, err := c.store.Order(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	d := Detail{Order: o, Lines: lines, Items: Items(full.Quote, o.Total)}
+	h, err := c.store.OrderHold(ctx, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	if h != nil {
+		d.Hold = &Hold{Hold: *h, Country: c.country(h.IP)}
+	}
 	add := func(e Event) { d.Timeline = append(d.Timeline, e) }
 	add(Event{At: o.CreatedAt, Kind: "created", Summary: fmt.Sprintf("%s order placed by %s", o.Kind, o.Email), Outcome: o.Status})
 	add(Event{At: o.CreatedAt, Kind: "invoice", Summary: fmt.Sprintf("invoice %s: %d %s by %s", o.InvoiceID, o.Total.Amount, o.Total.Currency, o.Gateway), Outcome: o.InvoiceStatus})
@@ -319,17 +384,33 @@ func (c *Console) Summary(ctx context.Context, days int) (Summary, error) {
 	s := Summary{From: from, Orders: n.Orders, NewCustomers: n.NewCustomers, FailedPayments: n.FailedPayments,
 		ActiveLines: n.ActiveLines, RenewalsDue7d: n.RenewalsDue, HeldOrders: n.HeldOrders, FailedJobs: n.FailedJobs,
 		DeadJobs: n.DeadJobs, FailedMails: n.FailedMails, StoredMails: n.StoredMails, MoneyToReview: n.MoneyToReview, PaidNotActive: n.PaidNotActive}
-	total := map[string]int64{}
+	paid, back := map[string]int64{}, map[string]int64{}
 	for d := from; !d.After(today); d = d.AddDate(0, 0, 1) {
 		key := d.Format(time.DateOnly)
-		day := Day{Date: key, Orders: n.OrdersByDay[key], PaidRevenue: moneyList(n.Revenue[key])}
+		day := Day{Date: key, Orders: n.OrdersByDay[key], PaidRevenue: moneyList(n.Revenue[key]), Refunded: moneyList(n.Refunded[key]),
+			NetRevenue: moneyList(net(n.Revenue[key], n.Refunded[key]))}
 		for cur, amt := range n.Revenue[key] {
-			total[cur] += amt
+			paid[cur] += amt
+		}
+		for cur, amt := range n.Refunded[key] {
+			back[cur] += amt
 		}
 		s.Series = append(s.Series, day)
 	}
-	s.PaidRevenue = moneyList(total)
+	s.PaidRevenue, s.Refunded, s.NetRevenue = moneyList(paid), moneyList(back), moneyList(net(paid, back))
 	return s, nil
+}
+
+// net is paid less refunded, per currency (a currency in either).
+func net(paid, refunded map[string]int64) map[string]int64 {
+	out := map[string]int64{}
+	for cur, amt := range paid {
+		out[cur] += amt
+	}
+	for cur, amt := range refunded {
+		out[cur] -= amt
+	}
+	return out
 }
 
 func moneyList(m map[string]int64) []money.Money {

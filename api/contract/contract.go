@@ -32,8 +32,12 @@ type Checker struct {
 // ErrDocument means the document cannot be loaded or is not valid OpenAPI.
 var ErrDocument = errors.New("contract: bad document")
 
-// playlist is the one media type the API sends that openapi3filter does not decode by itself.
-const playlist = "audio/x-mpegurl"
+// playlist and eventStream are the media types the API sends that openapi3filter does not
+// decode by itself: both are text.
+const (
+	playlist    = "audio/x-mpegurl"
+	eventStream = "text/event-stream"
+)
 
 var register sync.Once
 
@@ -44,6 +48,7 @@ var register sync.Once
 func New(doc []byte) (*Checker, error) {
 	register.Do(func() {
 		openapi3filter.RegisterBodyDecoder(playlist, openapi3filter.RegisteredBodyDecoder("text/plain"))
+		openapi3filter.RegisterBodyDecoder(eventStream, openapi3filter.RegisteredBodyDecoder("text/plain"))
 	})
 	t, err := openapi3.NewLoader().LoadFromData(doc)
 	if err != nil {

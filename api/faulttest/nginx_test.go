@@ -44,6 +44,20 @@ http {
             proxy_set_header X-Forwarded-Proto $scheme;
             proxy_next_upstream error timeout;
         }
+        location ~ ^/checkout/api/orders/[^/]+/events$ {
+            proxy_pass http://streamcart;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Real-IP $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_next_upstream error timeout;
+            proxy_buffering off;
+            proxy_cache off;
+            gzip off;
+            proxy_read_timeout 60s;
+        }
     }
 }
 `
@@ -53,54 +67,13 @@ http {
 // replica; the token and the order are shared through the database.
 func TestBuyThroughNginx(t *testing.T) {
 	t.Parallel()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		bin = "/usr/sbin/nginx" // Debian's place, outside a non-root PATH
-		if _, err := os.Stat(bin); err != nil {
-			t.Fatal("nginx is required (apt-get install nginx; .ci/run installs it)")
-		}
-	}
 	c := newCluster(t)
 	listen := freeAddr(t)
 	lb := "http://" + listen
 	// As docs/deploy.md says: links are built on the load balancer's address, never on the Host
 	// nginx passes on.
 	a, b := c.replica("a", "STREAMCART_PUBLIC_URL="+lb), c.replica("b", "STREAMCART_PUBLIC_URL="+lb)
-	dir := t.TempDir()
-	conf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(conf, fmt.Appendf(nil, nginxConf, dir, a.addr, b.addr, listen), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	errorLog := filepath.Join(dir, "error.log")
-	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", errorLog)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // dies with the test
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-		if t.Failed() {
-			logs, _ := os.ReadFile(errorLog)
-			t.Logf("nginx error.log:\n%s", logs)
-		}
-	})
-	eventually(t, "nginx to answer", func() bool {
-		select {
-		case <-done:
-			logs, _ := os.ReadFile(errorLog)
-			t.Fatalf("nginx exited: %v\n%s", cmd.ProcessState, logs)
-		default:
-		}
-		resp, err := http.Get(lb + "/readyz")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
+	startNginx(t, listen, a, b)
 
 	ctx := t.Context()
 	buyer := &buyer{email: "nginx@example.com", ip: "203.0.113.7", http: newHTTPClient()}
@@ -159,4 +132,51 @@ func TestBuyThroughNginx(t *testing.T) {
 	if a2.Active != 1 || a2.PanelLines != 1 {
 		t.Fatalf("audit: %s", a2)
 	}
+}
+
+// startNginx runs nginxConf on listen in front of replicas a and b until the test ends.
+func startNginx(t *testing.T, listen string, a, b *replica) {
+	t.Helper()
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		bin = "/usr/sbin/nginx" // Debian's place, outside a non-root PATH
+		if _, err := os.Stat(bin); err != nil {
+			t.Fatal("nginx is required (apt-get install nginx; .ci/run installs it)")
+		}
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(conf, fmt.Appendf(nil, nginxConf, dir, a.addr, b.addr, listen), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	errorLog := filepath.Join(dir, "error.log")
+	cmd := exec.Command(bin, "-p", dir, "-c", conf, "-e", errorLog)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // dies with the test
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-done
+		if t.Failed() {
+			logs, _ := os.ReadFile(errorLog)
+			t.Logf("nginx error.log:\n%s", logs)
+		}
+	})
+	eventually(t, "nginx to answer", func() bool {
+		select {
+		case <-done:
+			logs, _ := os.ReadFile(errorLog)
+			t.Fatalf("nginx exited: %v\n%s", cmd.ProcessState, logs)
+		default:
+		}
+		resp, err := http.Get("http://" + listen + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 }

@@ -3,6 +3,7 @@ package fraud
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,21 +27,41 @@ func ParseDomains(list string) []string {
 	return out
 }
 
-// Verdict says whether an order is held, and why (for the logs, never for the buyer).
+// The checks' names, as the console shows them.
+const (
+	RuleBannedDomain = "banned-email-domain"
+	RuleOrdersPerIP  = "orders-per-ip"
+)
+
+// Fired is one check that held an order: what it saw (Value) against what it allows (Limit).
+type Fired struct {
+	Rule  string `json:"rule"`
+	Value string `json:"value"`
+	Limit string `json:"limit"`
+}
+
+// Verdict says whether an order is held, and why (for the logs and the console, never for the
+// buyer): Rules are every check that fired.
 type Verdict struct {
 	Fraud  bool
 	Reason string
+	Rules  []Fired
 }
 
 // Check judges an order from email, placed when ordersFromIP orders (this one excluded) came from
 // the same IP in the last 24 hours.
 func (r Rules) Check(email string, ordersFromIP int) Verdict {
+	var v Verdict
+	var reasons []string
 	domain := strings.ToLower(email[strings.LastIndex(email, "@")+1:])
 	if slices.Contains(r.BannedDomains, domain) {
-		return Verdict{Fraud: true, Reason: "banned email domain " + domain}
+		reasons = append(reasons, "banned email domain "+domain)
+		v.Rules = append(v.Rules, Fired{Rule: RuleBannedDomain, Value: domain, Limit: "banned"})
 	}
 	if r.MaxOrdersPerIP > 0 && ordersFromIP >= r.MaxOrdersPerIP {
-		return Verdict{Fraud: true, Reason: "too many orders from this IP in 24 h"}
+		reasons = append(reasons, "too many orders from this IP in 24 h")
+		v.Rules = append(v.Rules, Fired{Rule: RuleOrdersPerIP, Value: strconv.Itoa(ordersFromIP), Limit: strconv.Itoa(r.MaxOrdersPerIP)})
 	}
-	return Verdict{}
+	v.Fraud, v.Reason = len(v.Rules) > 0, strings.Join(reasons, "; ")
+	return v
 }

@@ -93,6 +93,23 @@ func (l *Lookup) Country(ip netip.Addr) string {
 	return code
 }
 
+// Locate is the country of ip as evidence of where a buyer is: its ISO 3166-1 alpha-2 code, or
+// "" when it is not known (an address that cannot be located, one missing from the database, a
+// failed lookup, a nil Lookup). Unlike Country it never answers the storefront's fallbacks (MA,
+// XX), which would read as real countries.
+func (l *Lookup) Locate(ip netip.Addr) string {
+	ip = ip.Unmap().WithZone("")
+	if l == nil || !ip.IsValid() || Skipped(ip) {
+		return ""
+	}
+	code, err := l.lookup(ip)
+	if err != nil {
+		slog.Warn("Country lookup failed", "ip", ip.String(), "err", err)
+		return ""
+	}
+	return code
+}
+
 func (l *Lookup) lookup(ip netip.Addr) (string, error) {
 	if l == nil {
 		return "", errors.New("geo: no database")

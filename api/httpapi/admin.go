@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,10 +15,12 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/revenue"
 	genadminaudit "github.com/streamcart/streamcart/gen/admin_audit"
 	genadmincatalog "github.com/streamcart/streamcart/gen/admin_catalog"
@@ -27,10 +30,12 @@ import (
 	genadminoperators "github.com/streamcart/streamcart/gen/admin_operators"
 	genadminorderactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
+	genadminpanel "github.com/streamcart/streamcart/gen/admin_panel"
 	genadminpayments "github.com/streamcart/streamcart/gen/admin_payments"
 	genadminpromotions "github.com/streamcart/streamcart/gen/admin_promotions"
 	genadminservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
+	genadminsettings "github.com/streamcart/streamcart/gen/admin_settings"
 	genadminsummary "github.com/streamcart/streamcart/gen/admin_summary"
 	genadminwebhooks "github.com/streamcart/streamcart/gen/admin_webhooks"
 	adminauditsrv "github.com/streamcart/streamcart/gen/http/admin_audit/server"
@@ -41,10 +46,12 @@ import (
 	adminoperatorssrv "github.com/streamcart/streamcart/gen/http/admin_operators/server"
 	adminorderactionssrv "github.com/streamcart/streamcart/gen/http/admin_order_actions/server"
 	adminorderssrv "github.com/streamcart/streamcart/gen/http/admin_orders/server"
+	adminpanelsrv "github.com/streamcart/streamcart/gen/http/admin_panel/server"
 	adminpaymentssrv "github.com/streamcart/streamcart/gen/http/admin_payments/server"
 	adminpromotionssrv "github.com/streamcart/streamcart/gen/http/admin_promotions/server"
 	adminservicessrv "github.com/streamcart/streamcart/gen/http/admin_services/server"
 	adminsessionsrv "github.com/streamcart/streamcart/gen/http/admin_session/server"
+	adminsettingssrv "github.com/streamcart/streamcart/gen/http/admin_settings/server"
 	adminsummarysrv "github.com/streamcart/streamcart/gen/http/admin_summary/server"
 	adminwebhookssrv "github.com/streamcart/streamcart/gen/http/admin_webhooks/server"
 )
@@ -65,6 +72,8 @@ const (
 	msgBadCursor            = "This cursor is not one of ours: start from the first page."
 	msgNoOrder              = "No such order."
 	msgNoJob                = "No such job."
+	msgNoSuchGateway        = "No gateway of that name is configured."
+	msgBadKind              = "Kinds of orders are plan, trial, renewal, upsell and reseller."
 )
 
 // AdminCookie is the console session's cookie.
@@ -91,6 +100,12 @@ type Admin struct {
 	}
 	// Subscriptions is the list of lines and their renewal actions (nil: none).
 	Subscriptions *console.Subscriptions
+	// Panel is the line drift and the credit balance (nil: none recorded, no balance).
+	Panel PanelAdmin
+	// Changes changes lines' plans, cycles, connections and due dates (nil: none).
+	Changes *planchange.Changes
+	// Settings are the settings in force, masked (nil: none listed).
+	Settings func() []config.InForce
 }
 
 // CatalogAdmin keeps the catalog's versions and edits its promotions.
@@ -152,7 +167,8 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 	{
 		e := genadminorderactions.NewEndpoints(adminOrderActions{a})
 		e.Use(hide)
-		adminorderactionssrv.Mount(mux, adminorderactionssrv.New(e, mux, dec, enc, errh, formatError))
+		// An approval without a body is {}: mode request-payment, as before modes it was one click.
+		adminorderactionssrv.Mount(mux, adminorderactionssrv.New(e, mux, emptyAsObject(dec), enc, errh, formatError))
 	}
 	{
 		e := genadmincustomers.NewEndpoints(adminCustomers{a})
@@ -185,6 +201,11 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 		adminpromotionssrv.Mount(mux, adminpromotionssrv.New(e, mux, dec, enc, errh, formatError))
 	}
 	{
+		e := genadminpanel.NewEndpoints(adminPanel{a})
+		e.Use(hide)
+		adminpanelsrv.Mount(mux, adminpanelsrv.New(e, mux, dec, enc, errh, formatError))
+	}
+	{
 		e := genadminaudit.NewEndpoints(adminAudit{a})
 		e.Use(hide)
 		adminauditsrv.Mount(mux, adminauditsrv.New(e, mux, dec, enc, errh, formatError))
@@ -193,6 +214,11 @@ func mountAdmin(mux goahttp.Muxer, d Admin, dec func(*http.Request) goahttp.Deco
 		e := genadminpayments.NewEndpoints(adminPayments{a})
 		e.Use(hide)
 		adminpaymentssrv.Mount(mux, adminpaymentssrv.New(e, mux, emptyAsObject(dec), enc, errh, formatError))
+	}
+	{
+		e := genadminsettings.NewEndpoints(adminSettings{a})
+		e.Use(hide)
+		adminsettingssrv.Mount(mux, adminsettingssrv.New(e, mux, dec, enc, errh, formatError))
 	}
 	{
 		e := genadminoperators.NewEndpoints(adminOperators{a})
@@ -289,7 +315,11 @@ func (s adminOrders) List(ctx context.Context, p *genadminorders.ListPayload) (*
 	if _, err := s.allow(ctx, p.Session, authz.OpRead); err != nil {
 		return nil, err
 	}
-	f := console.OrderFilter{Status: deref(p.Status), Gateway: deref(p.Gateway), Q: deref(p.Q), Limit: p.Limit}
+	f := console.OrderFilter{Status: deref(p.Status), Gateway: deref(p.Gateway), Kind: deref(p.Kind), Q: deref(p.Q), Limit: p.Limit}
+	gateways := s.gateways()
+	if f.Gateway != "" && !slices.Contains(gateways, f.Gateway) {
+		return nil, genadminorders.MakeBadRequest(errors.New(msgNoSuchGateway))
+	}
 	var err error
 	if f.From, err = console.ParseTime(deref(p.From)); err != nil {
 		return nil, genadminorders.MakeBadRequest(errors.New(msgBadDate))
@@ -298,13 +328,16 @@ func (s adminOrders) List(ctx context.Context, p *genadminorders.ListPayload) (*
 		return nil, genadminorders.MakeBadRequest(errors.New(msgBadDate))
 	}
 	page, err := s.Console.Orders(ctx, f, deref(p.Cursor))
+	if errors.Is(err, console.ErrBadKind) {
+		return nil, genadminorders.MakeBadRequest(errors.New(msgBadKind))
+	}
 	if errors.Is(err, console.ErrBadCursor) {
 		return nil, genadminorders.MakeBadRequest(errors.New(msgBadCursor))
 	}
 	if err != nil {
 		return nil, err
 	}
-	res := &genadminorders.ListResult{Orders: []*genadminorders.AdminOrder{}, NextCursor: page.Next}
+	res := &genadminorders.ListResult{Orders: []*genadminorders.AdminOrder{}, NextCursor: page.Next, Gateways: gateways}
 	for _, o := range page.Orders {
 		res.Orders = append(res.Orders, adminOrder(o))
 	}
@@ -324,7 +357,19 @@ func (s adminOrders) Get(ctx context.Context, p *genadminorders.GetPayload) (*ge
 		return nil, err
 	}
 	creds := s.Authz.OperatorAllowed(string(pr.Role), authz.OpReadCredentials)
-	res := &genadminorders.GetResult{Order: adminOrder(d.Order), Lines: []*genadminorders.AdminLine{}, Timeline: []*genadminorders.AdminTimelineEvent{}}
+	res := &genadminorders.GetResult{Order: adminOrder(d.Order), Kind: d.Order.Kind, Items: []*genadminorders.AdminOrderItem{},
+		Refunded: ordersMoney(d.Order.RefundedMoney()), Net: ordersMoney(d.Order.Net()),
+		Lines: []*genadminorders.AdminLine{}, Timeline: []*genadminorders.AdminTimelineEvent{}}
+	for _, it := range d.Items {
+		res.Items = append(res.Items, &genadminorders.AdminOrderItem{Kind: it.Kind, Description: it.Description, Quantity: it.Quantity,
+			UnitAmount: ordersMoney(it.Unit), Amount: ordersMoney(it.Amount)})
+	}
+	if h := d.Hold; h != nil {
+		res.Hold = &genadminorders.AdminHold{Rules: []*genadminorders.AdminHoldRule{}, IP: h.IP, Country: h.Country, OrdersFromIP: h.OrdersFromIP}
+		for _, r := range h.Rules {
+			res.Hold.Rules = append(res.Hold.Rules, &genadminorders.AdminHoldRule{Rule: r.Rule, Value: r.Value, Limit: r.Limit})
+		}
+	}
 	for _, l := range d.Lines {
 		res.Lines = append(res.Lines, adminLine(l, creds))
 	}
@@ -337,7 +382,12 @@ func (s adminOrders) Get(ctx context.Context, p *genadminorders.GetPayload) (*ge
 func adminOrder(o console.OrderRow) *genadminorders.AdminOrder {
 	return &genadminorders.AdminOrder{ID: o.ID, Kind: o.Kind, Status: o.Status, Email: o.Email, CustomerID: o.CustomerID,
 		Total: &genadminorders.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, Gateway: o.Gateway,
-		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt)}
+		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt),
+		Product: o.Product, Refunded: ordersMoney(o.RefundedMoney()), Net: ordersMoney(o.Net())}
+}
+
+func ordersMoney(m money.Money) *genadminorders.Money {
+	return &genadminorders.Money{Amount: m.Amount, Currency: m.Currency}
 }
 
 // adminLine is a line for the console; its credentials masked unless creds.
@@ -373,12 +423,14 @@ func (s adminSummary) Get(ctx context.Context, p *genadminsummary.GetPayload) (*
 		return out
 	}
 	res := &genadminsummary.GetResult{From: rfc3339(sum.From), Orders: sum.Orders, PaidRevenue: money(sum.PaidRevenue),
+		RefundedRevenue: money(sum.Refunded), NetRevenue: money(sum.NetRevenue),
 		NewCustomers: sum.NewCustomers, FailedPayments: sum.FailedPayments, ActiveLines: sum.ActiveLines,
 		RenewalsDue7d: sum.RenewalsDue7d, HeldOrders: sum.HeldOrders, FailedJobs: sum.FailedJobs, DeadJobs: sum.DeadJobs,
 		FailedMails: sum.FailedMails, StoredMails: sum.StoredMails, MoneyToReview: sum.MoneyToReview, PaidNotActive: sum.PaidNotActive,
 		Series: []*genadminsummary.AdminDay{}}
 	for _, d := range sum.Series {
-		res.Series = append(res.Series, &genadminsummary.AdminDay{Date: d.Date, Orders: d.Orders, PaidRevenue: money(d.PaidRevenue)})
+		res.Series = append(res.Series, &genadminsummary.AdminDay{Date: d.Date, Orders: d.Orders, PaidRevenue: money(d.PaidRevenue),
+			Refunded: money(d.Refunded), NetRevenue: money(d.NetRevenue)})
 	}
 	var fig revenue.Figures
 	if s.Revenue != nil {
@@ -508,4 +560,18 @@ func rfc3339(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// gateways are the module names of the catalog's gateways: the orders' gateway filter's choices.
+func (a admin) gateways() []string {
+	out := []string{}
+	if a.Catalog == nil {
+		return out
+	}
+	if c := a.Catalog.Catalog(); c != nil {
+		for _, g := range c.Gateways {
+			out = append(out, g.Module)
+		}
+	}
+	return out
 }

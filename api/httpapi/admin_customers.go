@@ -53,7 +53,8 @@ func (s adminCustomers) Get(ctx context.Context, p *gen.GetPayload) (*gen.GetRes
 	for _, o := range d.Orders {
 		res.Orders = append(res.Orders, &gen.AdminOrder{ID: o.ID, Kind: o.Kind, Status: o.Status, Email: o.Email, CustomerID: o.CustomerID,
 			Total: &gen.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, Gateway: o.Gateway, InvoiceID: o.InvoiceID,
-			InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt)})
+			InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt),
+			Product: o.Product, Refunded: &gen.Money{Amount: o.Refunded, Currency: o.Total.Currency}, Net: &gen.Money{Amount: o.Net().Amount, Currency: o.Total.Currency}})
 	}
 	for _, v := range d.Services {
 		l := &gen.AdminLine{ServiceID: v.ID, OrderID: v.OrderID, Pid: v.PID, Name: v.Name, Status: string(v.Status),

@@ -13,19 +13,21 @@ import (
 )
 
 const (
-	msgNotHeld        = "This order is not held by the fraud check."
-	msgNotPaid        = "This order is not paid: there is nothing to refund."
-	msgFullyRefunded  = "This order is refunded in full already."
-	msgRefundTooMuch  = "This is more than is left to refund on this order."
-	msgRefundFailed   = "The payment gateway did not refund: nothing was recorded. Try again later."
-	msgPanelFailed    = "The panel did not answer or refused: the line is as it was. Try again later."
-	msgLineState      = "This line's status does not allow that."
-	msgNoLine         = "No such line."
-	msgNoCustomer     = "No such customer."
-	msgNoMail         = "No such message."
-	msgNoOperator     = "No such operator."
-	msgOperatorExists = "An active or disabled operator has this email."
-	msgDisableSelf    = "You cannot disable yourself."
+	msgNotHeld         = "This order is not held by the fraud check."
+	msgNotPaid         = "This order is not paid: there is nothing to refund."
+	msgFullyRefunded   = "This order is refunded in full already."
+	msgRefundTooMuch   = "This is more than is left to refund on this order."
+	msgRefundFailed    = "The payment gateway did not refund: nothing was recorded. Try again later."
+	msgPanelFailed     = "The panel did not answer or refused: the line is as it was. Try again later."
+	msgLineState       = "This line's status does not allow that."
+	msgNoLine          = "No such line."
+	msgNoCustomer      = "No such customer."
+	msgNoMail          = "No such message."
+	msgNoOperator      = "No such operator."
+	msgOperatorExists  = "An active or disabled operator has this email."
+	msgDisableSelf     = "You cannot disable yourself."
+	msgPayLinkFailed   = "The payment gateway did not make a payment link: the order is pending without one and the buyer was not mailed. The buyer's order page asks for a link again."
+	msgRefundKeyReused = "This Idempotency-Key made a refund of another amount or reason on this order: nothing was refunded."
 )
 
 type adminOrderActions struct{ admin }
@@ -49,6 +51,10 @@ func orderActionError(err error) error {
 		return gen.MakeUnavailable(errors.New(msgRefundFailed))
 	case errors.Is(err, console.ErrPanel):
 		return gen.MakeUnavailable(errors.New(msgPanelFailed))
+	case errors.Is(err, console.ErrPayLink):
+		return gen.MakeUnavailable(errors.New(msgPayLinkFailed))
+	case errors.Is(err, refund.ErrKeyReused):
+		return gen.MakeIdempotencyMismatch(errors.New(msgRefundKeyReused))
 	}
 	return err
 }
@@ -60,7 +66,8 @@ func (s adminOrderActions) row(ctx context.Context, id string) (*gen.AdminOrder,
 	}
 	return &gen.AdminOrder{ID: o.ID, Kind: o.Kind, Status: o.Status, Email: o.Email, CustomerID: o.CustomerID,
 		Total: &gen.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, Gateway: o.Gateway,
-		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt)}, nil
+		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt), PaidAt: rfc3339(o.PaidAt),
+		Product: o.Product, Refunded: &gen.Money{Amount: o.Refunded, Currency: o.Total.Currency}, Net: &gen.Money{Amount: o.Net().Amount, Currency: o.Total.Currency}}, nil
 }
 
 func adminRefund(r refund.Refund) *gen.AdminRefund {
@@ -68,13 +75,19 @@ func adminRefund(r refund.Refund) *gen.AdminRefund {
 		Reference: r.Reference, Reason: r.Reason, Note: r.Note, Operator: r.Operator, CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339)}
 }
 
+// Approve releases a held order: asking its buyer to pay (support and owner), or provisioning it
+// unpaid (owner), audited as such.
 func (s adminOrderActions) Approve(ctx context.Context, p *gen.ApprovePayload) (*gen.AdminOrder, error) {
-	pr, err := s.allow(ctx, p.Session, authz.OpReviewOrder)
+	op, detail := authz.OpRequestPayment, "payment requested"
+	if p.Mode == console.ApproveProvision {
+		op, detail = authz.OpProvisionUnpaid, "provisioned unpaid"
+	}
+	pr, err := s.allow(ctx, p.Session, op)
 	if err != nil {
 		return nil, err
 	}
-	_, err = s.Actions.Approve(ctx, p.ID)
-	s.Audit.RecordOperator(ctx, pr.Email, "order-approve", p.ID, "", err)
+	_, err = s.Actions.Approve(ctx, p.ID, p.Mode)
+	s.Audit.RecordOperator(ctx, pr.Email, "order-approve", p.ID, detail, err)
 	if err != nil {
 		return nil, orderActionError(err)
 	}
@@ -115,10 +128,14 @@ func (s adminOrderActions) Refund(ctx context.Context, p *gen.RefundPayload) (*g
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.Actions.Refund(ctx, p.ID, deref(p.Amount), p.Reason, pr.Email, p.KeepLine)
+	r, err := s.Actions.Refund(ctx, p.ID, refund.Request{Amount: deref(p.Amount), Reason: p.Reason, Operator: pr.Email, KeepLine: p.KeepLine,
+		IdempotencyKey: deref(p.IdempotencyKey)})
 	detail := p.Reason
 	if err == nil {
 		detail = money.Format(r.Refund.Amount.Amount, r.Refund.Amount.Currency) + " " + r.Refund.Amount.Currency + " by " + r.Refund.Method + ": " + p.Reason
+		if r.Replayed {
+			detail = "replayed (nothing more refunded): " + detail
+		}
 	}
 	s.Audit.RecordOperator(ctx, pr.Email, "order-refund", p.ID, detail, err)
 	if err != nil {
@@ -128,7 +145,8 @@ func (s adminOrderActions) Refund(ctx context.Context, p *gen.RefundPayload) (*g
 	if err != nil {
 		return nil, err
 	}
-	return &gen.RefundResult{Order: row, Refund: adminRefund(r.Refund), Refunded: &gen.Money{Amount: r.Refunded.Amount, Currency: r.Refunded.Currency}}, nil
+	return &gen.RefundResult{Order: row, Refund: adminRefund(r.Refund), Refunded: &gen.Money{Amount: r.Refunded.Amount, Currency: r.Refunded.Currency},
+		Replayed: r.Replayed}, nil
 }
 
 func (s adminOrderActions) Refunds(ctx context.Context, p *gen.RefundsPayload) (*gen.RefundsResult, error) {

@@ -105,5 +105,6 @@ func (s adminPayments) Accept(ctx context.Context, p *gen.AcceptPayload) (*gen.A
 	return &gen.AcceptResult{Payment: s.payment(r), Order: &gen.AdminOrder{ID: o.ID, Kind: o.Kind, Status: o.Status, Email: o.Email,
 		CustomerID: o.CustomerID, Total: &gen.Money{Amount: o.Total.Amount, Currency: o.Total.Currency}, Gateway: o.Gateway,
 		InvoiceID: o.InvoiceID, InvoiceStatus: o.InvoiceStatus, PromoCode: o.PromoCode, CreatedAt: rfc3339(o.CreatedAt),
-		PaidAt: rfc3339(o.PaidAt)}}, nil
+		PaidAt: rfc3339(o.PaidAt), Product: o.Product, Refunded: &gen.Money{Amount: o.Refunded, Currency: o.Total.Currency},
+		Net: &gen.Money{Amount: o.Net().Amount, Currency: o.Total.Currency}}}, nil
 }

@@ -314,6 +314,9 @@ func formatError(ctx context.Context, err error) goahttp.Statuser {
 	if ta := new(genadminsession.TooManyAttempts); errors.As(err, &ta) {
 		return adminTooManyAttemptsBody{adminsessionsrv.NewCreateTooManyAttemptsResponseBody(ta)}
 	}
+	if rl := new(genorder.RateLimited); errors.As(err, &rl) {
+		return rateLimitedBody{ordersrv.NewEventsRateLimitedResponseBody(rl)}
+	}
 	if ic := new(genadmincatalog.InvalidCatalog); errors.As(err, &ic) {
 		return invalidCatalogBody{admincatalogsrv.NewPutInvalidCatalogResponseBody(ic)}
 	}
@@ -357,6 +360,13 @@ type tooManyAttemptsBody struct {
 }
 
 func (tooManyAttemptsBody) StatusCode() int { return http.StatusTooManyRequests }
+
+// rateLimitedBody is an order stream refused for the caps (its Retry-After is a header).
+type rateLimitedBody struct {
+	*ordersrv.EventsRateLimitedResponseBody
+}
+
+func (rateLimitedBody) StatusCode() int { return http.StatusTooManyRequests }
 
 // shortenQuotes cuts every run of non-space characters longer than maxQuoted (Goa quotes the
 // offending value with %q, json repeats a bad number as is) to maxQuoted characters and "…".

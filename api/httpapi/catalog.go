@@ -27,6 +27,8 @@ import (
 type catalogService struct {
 	catalog   func() *catalog.Catalog
 	storefont Storefront
+	// stock says which plans the panel can make lines of now; nil: all of them.
+	stock     Stock
 	mu        sync.Mutex
 	cachedFor *catalog.Catalog
 	cache     map[string]*gencatalog.ProductList
@@ -37,6 +39,27 @@ type catalogService struct {
 }
 
 type productsRequest struct{ store, currency, locale string }
+
+// Stock says whether the panel can make a line of a product now (its reseller credits cover the
+// product's cost, package credits), and calls back when that may have changed.
+type Stock interface {
+	Available(p catalog.Product) bool
+	// OnChange registers fn, called after each change of what Available answers.
+	OnChange(fn func())
+}
+
+// available is the product's availability now.
+func (s *catalogService) available(p catalog.Product) bool {
+	return s.stock == nil || s.stock.Available(p)
+}
+
+// forget drops the cached lists: a change of availability recomputes their bytes once, on the
+// next request, and never per request.
+func (s *catalogService) forget() {
+	s.mu.Lock()
+	s.cachedFor = nil
+	s.mu.Unlock()
+}
 
 // Header values of the products fast path, shared so a request allocates none.
 var (
@@ -83,6 +106,15 @@ func NewCatalog(cat func() *catalog.Catalog, sf Storefront) gencatalog.Service {
 
 func newCatalog(cat func() *catalog.Catalog, sf Storefront) *catalogService {
 	return &catalogService{catalog: cat, storefont: sf}
+}
+
+// withStock makes the lists say which plans stock can sell now, rebuilt when it changes.
+func (s *catalogService) withStock(stock Stock) *catalogService {
+	if stock != nil {
+		s.stock = stock
+		stock.OnChange(s.forget)
+	}
+	return s
 }
 
 func (s *catalogService) currency(cat *catalog.Catalog, code *string) (string, error) {
@@ -155,6 +187,7 @@ func (s *catalogService) list(ctx context.Context, code, loc *string, reseller b
 		if err != nil {
 			return nil, err
 		}
+		pr.Available = s.available(p)
 		l.Products = append(l.Products, pr)
 	}
 	s.cache[key] = l
@@ -289,7 +322,12 @@ func (s *catalogService) GetProduct(ctx context.Context, p *gencatalog.GetProduc
 	if !ok || prod.Hidden || (prod.Group == catalog.GroupPlan && !sells(ctx, prod.PID)) {
 		return nil, gencatalog.MakeNotFound(errors.New("Product not found."))
 	}
-	return productResult(cat, prod.Localized(locale(p.Locale)), cur)
+	r, err := productResult(cat, prod.Localized(locale(p.Locale)), cur)
+	if err != nil {
+		return nil, err
+	}
+	r.Available = s.available(prod)
+	return r, nil
 }
 
 func productResult(cat *catalog.Catalog, p catalog.Product, cur string) (*gencatalog.ProductResult, error) {
@@ -304,7 +342,7 @@ func productResult(cat *catalog.Catalog, p catalog.Product, cur string) (*gencat
 		Pid: p.PID, Group: p.Group, Name: p.Name, Description: p.Description, Features: nonNil(p.Features), Trial: p.Trial,
 		Cycles: []string{}, Pricing: map[string]*gencatalog.Money{}, Currency: cur,
 		ConfigOptions: gencatalog.ConfigOptionResultCollection{}, CustomFields: []*gencatalog.CustomFieldResult{},
-		SaveBadge: p.SaveBadge, SoldBadge: p.SoldBadge, Guarantee: p.Guarantee, Credits: p.ResellerCredits,
+		SaveBadge: p.SaveBadge, SoldBadge: p.SoldBadge, Guarantee: p.Guarantee, Credits: p.ResellerCredits, Available: true,
 	}
 	for _, c := range p.EnabledCycles() {
 		m, err := money(p.Cycles[c])

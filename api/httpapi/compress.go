@@ -45,7 +45,9 @@ func (c *compressResponse) WriteHeader(status int) {
 		return
 	}
 	c.status = status
-	if status < 200 || status == http.StatusNoContent || status == http.StatusNotModified {
+	// An event stream goes out as it is written: nothing held back, nothing compressed (a
+	// compressor holds bytes until it has enough, and an event would wait for the next).
+	if status < 200 || status == http.StatusNoContent || status == http.StatusNotModified || isEventStream(c.Header()) {
 		c.decide(false)
 	}
 }
@@ -65,8 +67,12 @@ func (c *compressResponse) Write(p []byte) (int, error) {
 	return c.ResponseWriter.Write(p)
 }
 
+func isEventStream(h http.Header) bool {
+	return strings.HasPrefix(h.Get("Content-Type"), "text/event-stream")
+}
+
 func compressible(h http.Header) bool {
-	if h.Get("Content-Encoding") != "" {
+	if h.Get("Content-Encoding") != "" || isEventStream(h) {
 		return false
 	}
 	ct := h.Get("Content-Type")

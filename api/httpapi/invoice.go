@@ -9,6 +9,7 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/renewal"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 )
@@ -25,13 +26,19 @@ type invoicesService struct {
 	links    *paylink.Signer
 	base     string // the shop's origin, for the default return to the pay page
 	now      func() time.Time
-	docs     receipts // the invoice and credit note PDFs
+	docs     receipts     // the invoice and credit note PDFs
+	changes  changeReader // the charge-now changes of lines (nil: none)
+}
+
+// changeReader reads the change of a line an order pays (planchange.Changes).
+type changeReader interface {
+	OfOrder(ctx context.Context, orderID string) (planchange.Change, order.Service, error)
 }
 
 // NewInvoices returns the pay-link invoice service.
 func NewInvoices(cat func() *catalog.Catalog, orders *order.Orders, r *renewal.Renewals, links *paylink.Signer, base string,
-	now func() time.Time, docs receipts) geninvoices.Service {
-	return &invoicesService{catalog: cat, orders: orders, renewals: r, links: links, base: base, now: now, docs: docs}
+	now func() time.Time, docs receipts, changes changeReader) geninvoices.Service {
+	return &invoicesService{catalog: cat, orders: orders, renewals: r, links: links, base: base, now: now, docs: docs, changes: changes}
 }
 
 // Pdf answers a paid invoice's PDF to its buyer or pay-link holder (receipts).
@@ -59,7 +66,8 @@ func (s *invoicesService) open(ctx context.Context, invoiceID, token string) (he
 		return held{}, notFound
 	}
 	o, err := s.orders.InvoiceOrder(ctx, invoiceID)
-	if errors.Is(err, order.ErrNotFound) || (err == nil && o.Kind != order.KindRenewal) {
+	changed := err == nil && o.Kind == order.KindChange && s.changes != nil
+	if errors.Is(err, order.ErrNotFound) || (err == nil && o.Kind != order.KindRenewal && !changed) {
 		return held{}, notFound
 	}
 	if err != nil {
@@ -68,6 +76,20 @@ func (s *invoicesService) open(ctx context.Context, invoiceID, token string) (he
 	payable := o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid && s.now().Before(o.Invoice.Deadline)
 	if !payable && o.Invoice.Status != order.InvoicePaid {
 		return held{}, notFound // closed: cancelled, failed, expired
+	}
+	if changed {
+		// A line's change paid through the same pay page: the period it pays runs from the
+		// change to the line's (new) due date.
+		ch, svc, err := s.changes.OfOrder(ctx, o.ID)
+		if errors.Is(err, planchange.ErrNotFound) || errors.Is(err, order.ErrNotFound) {
+			return held{}, notFound
+		}
+		if err != nil {
+			return held{}, err
+		}
+		rn := renewal.Renewal{OrderID: o.ID, ServiceID: svc.ID, PeriodStart: ch.CreatedAt, PeriodEnd: ch.To.NextDueDate,
+			BillingCycle: ch.To.BillingCycle, CreatedAt: ch.CreatedAt}
+		return held{order: o, renewal: rn, service: svc}, nil
 	}
 	rn, svc, err := s.renewals.OfOrder(ctx, o.ID)
 	if errors.Is(err, renewal.ErrNotFound) || errors.Is(err, order.ErrNotFound) {

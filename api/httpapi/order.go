@@ -8,6 +8,7 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
@@ -18,9 +19,15 @@ import (
 )
 
 // msgTrialUsed answers a free trial beyond the limits; the widget shows its own translation.
+// msgBillingUnavailable: the shop's billing system (WHMCS) could not take the order.
+const msgBillingUnavailable = "The shop's billing system is unavailable right now. Nothing was charged. Please try again in a moment."
+
 const msgTrialUsed = "The free trial has already been used. Please choose a plan."
 
 // msgTrialUnavailable answers a free trial refused to a throwaway (or seller-refused) address.
+// msgOutOfStock: the panel's credits cannot cover the plan (nothing stored, nothing charged).
+const msgOutOfStock = "This plan is temporarily unavailable. Please try again later or choose another plan."
+
 const msgTrialUnavailable = "Free trials are not available for this email address. Please use your own email address or choose a plan."
 
 type orderService struct {
@@ -29,14 +36,22 @@ type orderService struct {
 	quotes   payment.Quotes     // nil: no gateway quotes another currency
 	progress payment.Progress   // zero: no payment is shown as seen and confirming
 	notes    refund.CreditNotes // nil: no credit note is listed
+	geo      *geo.Lookup        // places the buyer's address in a country; nil: nowhere
+	streams  *OrderStreams      // the open order streams (events.go)
 }
 
 // NewOrder returns the order service; quotes are what gateways paid in another currency asked
 // for invoices (nil: none), progress which pending invoices' payments a provider has seen and
-// is confirming.
-func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes) genorder.Service {
+// is confirming, l the country of the buyer's address (the default billing country, kept as
+// evidence with a taxed order), streams the replica's order streams (nil: streams of their own,
+// re-reading their orders every orderwatch.DefaultSafetyTick).
+func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes,
+	l *geo.Lookup, streams *OrderStreams) genorder.Service {
+	if streams == nil {
+		streams = NewOrderStreams(nil, StreamSettings{}, nil)
+	}
 	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
-		quotes: quotes, progress: progress, notes: notes}
+		quotes: quotes, progress: progress, notes: notes, geo: l, streams: streams}
 }
 
 // result is orderResult with the invoice's quote in the gateway's currency, if it has one: the
@@ -55,8 +70,12 @@ func (s *orderService) result(ctx context.Context, o order.Order) (*genorder.Ord
 			return nil, err
 		}
 		for _, n := range notes {
-			r.CreditNotes = append(r.CreditNotes, &genorder.CreditNoteRef{ID: n.ID, Number: n.Number,
-				Amount: &genorder.Money{Amount: n.Amount.Amount, Currency: n.Amount.Currency}, PdfURL: CreditNotePDFURL(origin(ctx), n.ID)})
+			ref := &genorder.CreditNoteRef{ID: n.ID, Number: n.Number,
+				Amount: &genorder.Money{Amount: n.Amount.Amount, Currency: n.Amount.Currency}, PdfURL: CreditNotePDFURL(origin(ctx), n.ID)}
+			if o.Quote.Tax != nil {
+				ref.Tax = &genorder.Money{Amount: n.Tax.Amount, Currency: n.Amount.Currency}
+			}
+			r.CreditNotes = append(r.CreditNotes, ref)
 		}
 	}
 	// Only a gateway paying in another currency (Coinbase) keeps quotes and reports a payment seen
@@ -109,6 +128,8 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		Origin: origin(ctx),
 		Locale: buyerLocale(ctx),
 	}
+	buyerCountry(ctx, s.geo, &r.Quote, p.BillingCountry)
+	r.ConfirmCountry = p.ConfirmCountry != nil && *p.ConfirmCountry
 	if p.IdempotencyKey != nil {
 		r.IdempotencyKey = *p.IdempotencyKey
 	}
@@ -153,10 +174,18 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		}
 	case errors.Is(err, order.ErrIdempotencyMismatch):
 		return nil, genorder.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
+	case errors.Is(err, pricing.ErrInvalidCountry):
+		return nil, genorder.MakeInvalidCountry(errors.New(msgInvalidCountry))
+	case errors.Is(err, order.ErrCountryUnknown):
+		return nil, genorder.MakeInvalidCountry(errors.New("Choose the country of your billing address (billingCountry): the shop charges the tax of your country."))
+	case errors.Is(err, order.ErrCountryUnconfirmed):
+		return nil, genorder.MakeCountryUnconfirmed(errors.New("Your billing country differs from the country of your internet address: please confirm it (confirmCountry)."))
 	case errors.Is(err, order.ErrTrialUsed):
 		return nil, genorder.MakeTrialUsed(errors.New(msgTrialUsed))
 	case errors.Is(err, order.ErrTrialUnavailable):
 		return nil, genorder.MakeTrialUnavailable(errors.New(msgTrialUnavailable))
+	case errors.Is(err, order.ErrOutOfStock):
+		return nil, genorder.MakeOutOfStock(errors.New(msgOutOfStock))
 	case errors.Is(err, order.ErrUnknownGateway):
 		return nil, genorder.MakeBadRequest(errors.New(msgUnknownGateway))
 	case errors.Is(err, order.ErrCardGateway):
@@ -167,6 +196,9 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		return nil, genorder.MakeBadRequest(errors.New("The return URL must be a path or a URL on this site."))
 	case errors.Is(err, order.ErrGatewayUnavailable):
 		return nil, genorder.MakeUnavailable(errors.New(msgGatewayUnavailable))
+	case errors.Is(err, order.ErrUpstreamUnavailable):
+		// WHMCS's own words stay in the log, with the action that failed.
+		return nil, genorder.MakeUnavailable(errors.New(msgBillingUnavailable))
 	}
 	return nil, pricingError(err, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
 }
@@ -221,6 +253,7 @@ func orderResult(o order.Order) *genorder.OrderResult {
 		Quote: orderQuote(o.Quote),
 	}
 	r.Recurring = r.Quote.Recurring
+	r.Net, r.Tax = r.Quote.Net, r.Quote.Tax
 	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
 		r.PaymentURL = o.Invoice.PaymentURL
 		r.PaymentDeadline = o.Invoice.Deadline.Format(time.RFC3339)
@@ -246,6 +279,11 @@ func orderQuote(q pricing.Quote) *genorder.QuoteResult {
 	}
 	if rc := q.Recurring; rc != nil {
 		r.Recurring = &genorder.RecurringResult{Amount: rc.Amount, Currency: rc.Currency, BillingCycle: string(rc.Cycle)}
+	}
+	r.Net = amount(q.NetAmount())
+	if t := q.Tax; t != nil {
+		r.Tax = &genorder.TaxResult{Country: t.Country, Rate: t.Rate, Amount: t.Amount, Currency: t.Currency,
+			PricesIncludeTax: t.Included, IPCountry: t.IPCountry}
 	}
 	return r
 }

@@ -8,6 +8,7 @@ import (
 	goa "goa.design/goa/v3/pkg"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -15,18 +16,44 @@ import (
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 )
 
-type pricingService struct{ orders *order.Orders }
+type pricingService struct {
+	orders *order.Orders
+	geo    *geo.Lookup
+}
 
-// NewPricing returns the quote service.
-func NewPricing(orders *order.Orders) genpricing.Service { return &pricingService{orders: orders} }
+// NewPricing returns the quote service; l places the caller's address in a country (the default
+// billing country), nil: nowhere.
+func NewPricing(orders *order.Orders, l *geo.Lookup) genpricing.Service {
+	return &pricingService{orders: orders, geo: l}
+}
 
 // Quote prices a selection.
 func (s *pricingService) Quote(ctx context.Context, p *genpricing.QuoteRequest) (*genpricing.QuoteResult, error) {
-	q, err := s.orders.Quote(ctx, quoteRequest(ctx, p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode))
+	r := quoteRequest(ctx, p.Pid, p.BillingCycle, p.Currency, p.ExtraConnections, p.ProxyProtection, p.PromoCode)
+	buyerCountry(ctx, s.geo, &r, p.BillingCountry)
+	q, err := s.orders.Quote(ctx, r)
+	if errors.Is(err, pricing.ErrInvalidCountry) {
+		return nil, genpricing.MakeInvalidCountry(errors.New(msgInvalidCountry))
+	}
 	if err != nil {
 		return nil, pricingError(err, genpricing.MakeNotFound, genpricing.MakeBadRequest, genpricing.MakeNotApplicable)
 	}
 	return pricingQuote(q), nil
+}
+
+// msgInvalidCountry answers a billing country that is not an ISO 3166-1 alpha-2 code.
+const msgInvalidCountry = "The billing country must be a two-letter ISO 3166 country code (DE, FR, …)."
+
+// buyerCountry fills in r's billing country (the buyer's, if given) and the country of the
+// caller's address, l's answer ("" where it cannot place it): the default billing country and
+// the evidence kept with an order. Without a tax block pricing only checks the billing country.
+func buyerCountry(ctx context.Context, l *geo.Lookup, r *pricing.Request, billing *string) {
+	if billing != nil {
+		r.BillingCountry = *billing
+	}
+	if l != nil {
+		r.IPCountry = l.Locate(clientIP(ctx))
+	}
 }
 
 func pricingQuote(q pricing.Quote) *genpricing.QuoteResult {
@@ -45,6 +72,11 @@ func pricingQuote(q pricing.Quote) *genpricing.QuoteResult {
 	}
 	if rc := q.Recurring; rc != nil {
 		r.Recurring = &genpricing.RecurringResult{Amount: rc.Amount, Currency: rc.Currency, BillingCycle: string(rc.Cycle)}
+	}
+	r.Net = amount(q.NetAmount())
+	if t := q.Tax; t != nil {
+		r.Tax = &genpricing.TaxResult{Country: t.Country, Rate: t.Rate, Amount: t.Amount, Currency: t.Currency,
+			PricesIncludeTax: t.Included, IPCountry: t.IPCountry}
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -26,6 +27,7 @@ import (
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/paylink"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
@@ -89,6 +91,8 @@ type Deps struct {
 	Resellers  *reseller.Resellers
 	Affiliates *affiliate.Affiliates
 	Renewals   *renewal.Renewals
+	// Changes are the operators' changes of lines; their charge-now invoices open on the pay page.
+	Changes *planchange.Changes
 	// PayLinks checks the tokens of renewal pay links (GET/POST /invoices/{id}?t=…).
 	PayLinks *paylink.Signer
 
@@ -98,8 +102,25 @@ type Deps struct {
 	// Limiter holds the per-address rate limits; nil: off.
 	Limiter *Limiter
 
+	// OrderStreams are the replica's order streams (GET /orders/{orderId}/events): caps, and
+	// the hub that tells them of changes; nil: defaults, each stream re-reading on a tick.
+	OrderStreams *OrderStreams
+
 	// Admin is the seller's console API under /checkout/api/admin; nil: none.
 	Admin *Admin
+	// Stock says which plans the panel's reseller credits can cover now (products' available);
+	// nil: every plan.
+	Stock Stock
+
+	// OrderingOff, when set, is the message upsell and reseller orders (POST /upsell/orders,
+	// /resellers/orders) are refused with, 503 unavailable, before anything is stored: the WHMCS
+	// back end places plans and trials in WHMCS (order.Upstream), not those kinds yet.
+	OrderingOff string
+}
+
+// refuse is an endpoint answering err, whatever the request.
+func refuse(err error) goa.Endpoint {
+	return func(context.Context, any) (any, error) { return nil, err }
 }
 
 // New returns the handler of everything under /checkout/api.
@@ -115,7 +136,7 @@ func New(d Deps) http.Handler {
 	if d.Storefront.PublicURL == "" {
 		d.Storefront.PublicURL = d.PublicURL
 	}
-	cs := newCatalog(d.Catalog, d.Storefront)
+	cs := newCatalog(d.Catalog, d.Storefront).withStock(d.Stock)
 	ce := gencatalog.NewEndpoints(cs)
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))
@@ -124,7 +145,7 @@ func New(d Deps) http.Handler {
 	pe.Use(hide)
 	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 
-	qe := genpricing.NewEndpoints(NewPricing(d.Orders))
+	qe := genpricing.NewEndpoints(NewPricing(d.Orders, d.Geo))
 	qe.Use(hide)
 	pricingsrv.Mount(mux, pricingsrv.New(qe, mux, dec, enc, errh, formatError))
 
@@ -136,7 +157,7 @@ func New(d Deps) http.Handler {
 	ge.Use(hide)
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
-	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes))
+	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.Geo, d.OrderStreams))
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
@@ -144,16 +165,26 @@ func New(d Deps) http.Handler {
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
+	var changes changeReader // a nil *planchange.Changes is no reader
+	if d.Changes != nil {
+		changes = d.Changes
+	}
 	ie := geninvoices.NewEndpoints(NewInvoices(d.Catalog, d.Orders, d.Renewals, d.PayLinks, d.PublicURL, clock.OrReal(d.Now),
-		receipts{accounts: d.Accounts, orders: d.Orders, notes: d.CreditNotes, links: d.PayLinks, catalog: d.Catalog, geo: d.Geo}))
+		receipts{accounts: d.Accounts, orders: d.Orders, notes: d.CreditNotes, links: d.PayLinks, catalog: d.Catalog, geo: d.Geo}, changes))
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
+	if d.OrderingOff != "" {
+		ue.Order = refuse(genupsell.MakeUnavailable(errors.New(d.OrderingOff)))
+	}
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
+	if d.OrderingOff != "" {
+		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.OrderingOff)))
+	}
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))
 

@@ -74,6 +74,15 @@ func ForInvoice(o order.Order, cat *catalog.Catalog, country string) Document {
 	if q := o.Quote.Discount; q != nil && q.Amount.Amount > 0 {
 		d.Discount = &Line{Description: l.Discount + " (" + q.Code + ")", Amount: money.Money{Amount: -q.Amount.Amount, Currency: q.Amount.Currency}}
 	}
+	if t := o.Quote.Tax; t != nil {
+		// A taxed order: net, the tax at its country's rate, gross; the buyer's country is the
+		// billing country taxed (the evidence kept with the order), not a guess from the address.
+		d.Net = o.Quote.NetAmount()
+		d.Tax = &Tax{Country: t.Country, Rate: t.Rate, Amount: money.Money{Amount: t.Amount, Currency: t.Currency}}
+		if t.Country != "" {
+			d.BuyerCountry = t.Country
+		}
+	}
 	return d
 }
 
@@ -87,6 +96,13 @@ func ForCreditNote(o order.Order, c refund.CreditNote, cat *catalog.Catalog, cou
 	}
 	d.Lines = []Line{{Description: l.Refunded + ": " + l.Invoice + " " + d.Refers, Amount: c.Amount}}
 	d.Discount, d.Net, d.Total, d.PaidAt = nil, c.Amount, c.Amount, c.CreatedAt
+	if d.Tax != nil {
+		// The invoice's tax in proportion to what was given back (refund.CreditNote).
+		d.Net, d.Tax.Amount = c.Net, c.Tax
+		if !o.Quote.Tax.Included {
+			d.Lines[0].Amount = c.Net // the invoice's lines were net: so is the correction's
+		}
+	}
 	return d
 }
 

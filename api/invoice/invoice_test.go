@@ -51,7 +51,7 @@ func TestInvoicePDF(t *testing.T) {
 	o, cat := paidOrder()
 	d := ForInvoice(o, cat, "DE")
 	if d.Tax != nil || d.Net != d.Total {
-		t.Fatalf("no tax exists yet: net %v, total %v, tax %v", d.Net, d.Total, d.Tax)
+		t.Fatalf("an order without tax: net %v, total %v, tax %v", d.Net, d.Total, d.Tax)
 	}
 	pdf, err := render(d, false)
 	if err != nil {

@@ -36,11 +36,20 @@ const (
 	// KindRenewalPaid: a renewal's payment arrived and the line runs to the new due date; it
 	// lists the items, links the invoice's PDF and the services view.
 	KindRenewalPaid Kind = "renewal-paid"
+	// KindLineChange is sent when an operator changed a line with charge now: the difference to
+	// pay for the rest of the period, with the pay link of its invoice.
+	KindLineChange Kind = "line-change"
+	// KindRefund is sent for every refund of an order, full or partial: the amount, and a link to
+	// its credit note.
+	KindRefund Kind = "refund"
+	// KindPaymentRequest is sent when an operator releases a held order asking for payment: the
+	// amount, the pay link and until when it works.
+	KindPaymentRequest Kind = "payment-request"
 )
 
 // Kinds are every message, in the order the preview lists them.
 var Kinds = []Kind{KindSigninLink, KindOrderReceived, KindLineReady,
-	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindRenewalPaid, KindTrialEnding}
+	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindRenewalPaid, KindTrialEnding, KindLineChange, KindRefund, KindPaymentRequest}
 
 // Data is what a message is about; a kind uses only some fields.
 type Data struct {
@@ -137,11 +146,29 @@ var layouts = map[Kind]layout{
 		button:  func(t Texts) string { return t.RenewalPaidButton },
 		after:   func(Texts) []string { return nil },
 	},
+	KindLineChange: {
+		subject: func(t Texts) string { return t.ChangeSubject },
+		before:  func(t Texts) []string { return []string{t.ChangeIntro, t.ChangeNext} },
+		button:  func(t Texts) string { return t.RenewalButton },
+		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
+	},
 	KindTrialEnding: {
 		subject: func(t Texts) string { return t.TrialEndingSubject },
 		before:  func(t Texts) []string { return []string{t.TrialEndingIntro, t.TrialEndingNext} },
 		button:  func(t Texts) string { return t.TrialEndingButton },
 		after:   func(Texts) []string { return nil },
+	},
+	KindRefund: {
+		subject: func(t Texts) string { return t.RefundSubject },
+		before:  func(t Texts) []string { return []string{t.RefundIntro} },
+		button:  func(t Texts) string { return t.RefundButton },
+		after:   func(t Texts) []string { return []string{t.RefundNext} },
+	},
+	KindPaymentRequest: {
+		subject: func(t Texts) string { return t.PaymentRequestSubject },
+		before:  func(t Texts) []string { return []string{t.PaymentRequestIntro} },
+		button:  func(t Texts) string { return t.PaymentRequestButton },
+		after:   func(t Texts) []string { return []string{t.PaymentRequestNext} },
 	},
 }
 

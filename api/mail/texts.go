@@ -57,6 +57,24 @@ type Texts struct {
 	TrialEndingNext    string
 	TrialEndingButton  string
 
+	// The change mails: an operator changed the subscription, the difference is to pay.
+	ChangeSubject string
+	ChangeIntro   string
+	ChangeNext    string
+	// RefundSubject … RefundNext: money given back on an order, in full or in part ({total}: the
+	// amount of this refund; the link is its credit note, {invoice} its number).
+	RefundSubject string
+	RefundIntro   string
+	RefundButton  string
+	RefundNext    string
+
+	// PaymentRequest…: an order held for a check was released; the buyer may pay it now with the
+	// link, until {due}.
+	PaymentRequestSubject string
+	PaymentRequestIntro   string
+	PaymentRequestButton  string
+	PaymentRequestNext    string
+
 	// DateLayout writes a date with {day}, {month} (a name of Months) and {year}.
 	DateLayout string
 	Months     [12]string
@@ -121,6 +139,19 @@ var english = Texts{
 	TrialEndingNext:    "Choose a plan on your services page: your line, user name and password stay the same.",
 	TrialEndingButton:  "Continue with a paid plan",
 
+	ChangeSubject: "Your {store} subscription change: {total} to pay",
+	ChangeIntro:   "We have prepared the change of your subscription you asked for. It costs {total} for the rest of the current period, up to {due}.",
+	ChangeNext:    "Pay it and the change applies at once, with the same user name and password.",
+	RefundSubject: "We refunded {total} on your order {order}",
+	RefundIntro:   "We have refunded {total} on your order {order}. Depending on how you paid, it can take a few days to reach you.",
+	RefundButton:  "Your credit note {invoice}",
+	RefundNext:    "The credit note is the document of this refund; keep it with your invoice.",
+
+	PaymentRequestSubject: "Your order {order} is ready to pay",
+	PaymentRequestIntro:   "Thank you for your patience: we have checked your order {order}, and you can pay {total} now.",
+	PaymentRequestButton:  "Pay {total}",
+	PaymentRequestNext:    "The link works until {due}. If you no longer want it, ignore this email and nothing will be charged.",
+
 	DateLayout: "{day} {month} {year}",
 	Months:     [12]string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"},
 }
@@ -172,6 +203,19 @@ var german = Texts{
 	TrialEndingIntro:   "Ihr kostenloser Test endet am {due}. Wechseln Sie zu einem bezahlten Tarif, um ohne Unterbrechung weiterzuschauen.",
 	TrialEndingNext:    "Wählen Sie einen Tarif auf Ihrer Seite mit den Diensten: Zugang, Benutzername und Passwort bleiben gleich.",
 	TrialEndingButton:  "Mit einem bezahlten Tarif weitermachen",
+
+	ChangeSubject: "Änderung Ihres {store}-Abonnements: {total} zu bezahlen",
+	ChangeIntro:   "Wir haben die gewünschte Änderung Ihres Abonnements vorbereitet. Sie kostet {total} für den Rest des laufenden Zeitraums, bis zum {due}.",
+	ChangeNext:    "Sobald Sie bezahlt haben, gilt die Änderung sofort, mit demselben Benutzernamen und Passwort.",
+	RefundSubject: "Wir haben {total} für Ihre Bestellung {order} erstattet",
+	RefundIntro:   "Wir haben {total} für Ihre Bestellung {order} erstattet. Je nach Zahlungsart kann es einige Tage dauern, bis der Betrag bei Ihnen ankommt.",
+	RefundButton:  "Ihre Gutschrift {invoice}",
+	RefundNext:    "Die Gutschrift ist der Beleg dieser Erstattung; bewahren Sie sie mit Ihrer Rechnung auf.",
+
+	PaymentRequestSubject: "Ihre Bestellung {order} kann jetzt bezahlt werden",
+	PaymentRequestIntro:   "Danke für Ihre Geduld: Wir haben Ihre Bestellung {order} geprüft, und Sie können jetzt {total} bezahlen.",
+	PaymentRequestButton:  "{total} bezahlen",
+	PaymentRequestNext:    "Der Link gilt bis {due}. Wenn Sie sie nicht mehr möchten, ignorieren Sie diese E-Mail: Es wird nichts abgebucht.",
 
 	DateLayout: "{day}. {month} {year}",
 	Months:     [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"},
@@ -225,6 +269,19 @@ var spanish = Texts{
 	TrialEndingNext:    "Elige un plan en la página de tus servicios: tu línea, tu usuario y tu contraseña no cambian.",
 	TrialEndingButton:  "Continuar con un plan de pago",
 
+	ChangeSubject: "Cambio de tu suscripción a {store}: {total} por pagar",
+	ChangeIntro:   "Hemos preparado el cambio de tu suscripción que pediste. Cuesta {total} por el resto del periodo actual, hasta el {due}.",
+	ChangeNext:    "Págalo y el cambio se aplica de inmediato, con el mismo usuario y contraseña.",
+	RefundSubject: "Te hemos devuelto {total} de tu pedido {order}",
+	RefundIntro:   "Te hemos devuelto {total} de tu pedido {order}. Según cómo pagaste, puede tardar unos días en llegarte.",
+	RefundButton:  "Tu factura rectificativa {invoice}",
+	RefundNext:    "La factura rectificativa es el documento de esta devolución; guárdala con tu factura.",
+
+	PaymentRequestSubject: "Ya puedes pagar tu pedido {order}",
+	PaymentRequestIntro:   "Gracias por tu paciencia: hemos revisado tu pedido {order} y ya puedes pagar {total}.",
+	PaymentRequestButton:  "Pagar {total}",
+	PaymentRequestNext:    "El enlace funciona hasta el {due}. Si ya no lo quieres, ignora este correo y no se cobrará nada.",
+
 	DateLayout: "{day} de {month} de {year}",
 	Months:     [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"},
 }
@@ -277,6 +334,19 @@ var dutch = Texts{
 	TrialEndingNext:    "Kies een abonnement op de pagina met je diensten: je lijn, gebruikersnaam en wachtwoord blijven hetzelfde.",
 	TrialEndingButton:  "Verder met een betaald abonnement",
 
+	ChangeSubject: "Wijziging van je {store}-abonnement: {total} te betalen",
+	ChangeIntro:   "We hebben de gevraagde wijziging van je abonnement klaargezet. Die kost {total} voor de rest van de huidige periode, tot {due}.",
+	ChangeNext:    "Betaal en de wijziging gaat meteen in, met dezelfde gebruikersnaam en hetzelfde wachtwoord.",
+	RefundSubject: "We hebben {total} van je bestelling {order} terugbetaald",
+	RefundIntro:   "We hebben {total} van je bestelling {order} terugbetaald. Afhankelijk van hoe je betaalde, kan het een paar dagen duren voor het bij je is.",
+	RefundButton:  "Je creditnota {invoice}",
+	RefundNext:    "De creditnota is het bewijs van deze terugbetaling; bewaar hem bij je factuur.",
+
+	PaymentRequestSubject: "Je bestelling {order} kan nu betaald worden",
+	PaymentRequestIntro:   "Bedankt voor je geduld: we hebben je bestelling {order} gecontroleerd en je kunt nu {total} betalen.",
+	PaymentRequestButton:  "{total} betalen",
+	PaymentRequestNext:    "De link werkt tot {due}. Wil je haar niet meer, negeer dan deze e-mail: er wordt niets afgeschreven.",
+
 	DateLayout: "{day} {month} {year}",
 	Months:     [12]string{"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september", "oktober", "november", "december"},
 }
@@ -328,6 +398,19 @@ var portuguese = Texts{
 	TrialEndingIntro:   "O seu período experimental gratuito termina a {due}. Continue com um plano pago para ver sem interrupções.",
 	TrialEndingNext:    "Escolha um plano na página dos seus serviços: a sua linha, o nome de utilizador e a palavra-passe mantêm-se.",
 	TrialEndingButton:  "Continuar com um plano pago",
+
+	ChangeSubject: "Alteração da sua subscrição {store}: {total} a pagar",
+	ChangeIntro:   "Preparámos a alteração da sua subscrição que pediu. Custa {total} pelo resto do período atual, até {due}.",
+	ChangeNext:    "Pague e a alteração aplica-se de imediato, com o mesmo nome de utilizador e palavra-passe.",
+	RefundSubject: "Reembolsámos {total} da sua encomenda {order}",
+	RefundIntro:   "Reembolsámos {total} da sua encomenda {order}. Conforme o meio de pagamento, pode demorar alguns dias a chegar.",
+	RefundButton:  "A sua nota de crédito {invoice}",
+	RefundNext:    "A nota de crédito é o documento deste reembolso; guarde-a com a sua fatura.",
+
+	PaymentRequestSubject: "Já pode pagar a sua encomenda {order}",
+	PaymentRequestIntro:   "Obrigado pela paciência: verificámos a sua encomenda {order} e já pode pagar {total}.",
+	PaymentRequestButton:  "Pagar {total}",
+	PaymentRequestNext:    "A ligação funciona até {due}. Se já não a quiser, ignore este e-mail e nada será cobrado.",
 
 	DateLayout: "{day} de {month} de {year}",
 	Months:     [12]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"},

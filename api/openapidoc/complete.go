@@ -33,7 +33,21 @@ type Completion struct {
 	Errors map[string][]Error
 	// RateLimited are the operations limited per address (api/httpapi/limit.go).
 	RateLimited []string
+	// EventStreams describe, per operation, the text/event-stream its 200 answers: Goa writes
+	// a bodiless stream (SkipResponseBodyEncodeDecode) as a binary string, saying nothing of
+	// the events.
+	EventStreams map[string]EventStream
 }
+
+// EventStream is what a text/event-stream answer carries.
+type EventStream struct {
+	// Description says what the stream carries: the events, their ids and data, when it ends.
+	// (No example: an event's "id:" field reads as lorem ipsum to the document's example check.)
+	Description string
+}
+
+// eventStreamType is the media type of Server-Sent Events.
+const eventStreamType = "text/event-stream"
 
 // ErrDesign means the document and the design disagree: an operation without its errors, or a
 // custom error whose body Goa did not document.
@@ -136,6 +150,16 @@ func Complete(doc []byte, c Completion) ([]byte, error) {
 			if err := setErrors(key, op, errs); err != nil {
 				return nil, err
 			}
+			if es, ok := c.EventStreams[key]; ok {
+				mt, ok := dig(op, "responses", "200", "content", eventStreamType).(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("%w: %s answers no %s", ErrDesign, key, eventStreamType)
+				}
+				mt["schema"] = map[string]any{"type": "string", "description": es.Description}
+				if r, ok := dig(op, "responses", "200").(map[string]any); ok {
+					r["description"] = "The stream of events (" + eventStreamType + ")."
+				}
+			}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.Errors)) {
@@ -146,6 +170,11 @@ func Complete(doc []byte, c Completion) ([]byte, error) {
 	for _, k := range c.RateLimited {
 		if !seen[k] {
 			return nil, fmt.Errorf("%w: rate-limited %s is not in the document", ErrDesign, k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.EventStreams)) {
+		if !seen[k] {
+			return nil, fmt.Errorf("%w: event stream %s is not in the document", ErrDesign, k)
 		}
 	}
 	dropUnused(root)

@@ -135,6 +135,12 @@ func TestCompleteRefusesADisagreeingDesign(t *testing.T) {
 		{"an operation without its errors", func(c *openapidoc.Completion) { delete(c.Errors, "GET /api/geo") }},
 		{"errors of an operation not in the document", func(c *openapidoc.Completion) { c.Errors["GET /api/gone"] = nil }},
 		{"a rate limit on an operation not in the document", func(c *openapidoc.Completion) { c.RateLimited = append(c.RateLimited, "GET /api/gone") }},
+		{"an event stream of an operation not in the document", func(c *openapidoc.Completion) {
+			c.EventStreams = map[string]openapidoc.EventStream{"GET /api/gone": {Description: "events"}}
+		}},
+		{"an event stream of an operation answering no text/event-stream", func(c *openapidoc.Completion) {
+			c.EventStreams = map[string]openapidoc.EventStream{"GET /api/geo": {Description: "events"}}
+		}},
 		{"a custom body Goa did not document at its status", func(c *openapidoc.Completion) {
 			c.Errors["POST /api/orders"] = append(c.Errors["POST /api/orders"], openapidoc.Error{Name: "held", Status: 409, Custom: true})
 		}},

@@ -16,7 +16,7 @@ func Build(goa []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Complete(goa, Completion{Nullable: Nullable, Errors: errs, RateLimited: RateLimited})
+	return Complete(goa, Completion{Nullable: Nullable, Errors: errs, RateLimited: RateLimited, EventStreams: EventStreams})
 }
 
 var design struct {

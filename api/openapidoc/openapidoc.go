@@ -15,7 +15,7 @@ import (
 
 // Nullable names, per component schema, the properties sent as null when absent (design/quote.go:
 // QuoteResult.discount).
-var Nullable = map[string][]string{"QuoteResult": {"discount", "recurring"}, "OrderResult": {"recurring", "invoiceNumber", "receiptUrl"},
+var Nullable = map[string][]string{"QuoteResult": {"discount", "recurring", "tax"}, "OrderResult": {"recurring", "invoiceNumber", "receiptUrl", "tax"},
 	"ServiceResult": {"renewalInvoiceId", "renewalOrderId", "recurringAmount"}, "AdminSubscription": {"renewalInvoiceId", "recurringAmount"}}
 
 // ErrMissing means a property to mark is not in the document: the design changed under the list.
@@ -87,4 +87,15 @@ var RateLimited = []string{
 	"POST /checkout/api/orders",
 	"POST /checkout/api/upsell/orders",
 	"POST /checkout/api/resellers/orders",
+}
+
+// EventStreams are the Server-Sent Events streams of the API (api/httpapi/events.go).
+var EventStreams = map[string]EventStream{
+	"GET /checkout/api/orders/{orderId}/events": {
+		Description: "Server-Sent Events (UTF-8). Each event is `id: <version>`, `event: status` and `data: <the order's JSON, " +
+			"as GET /orders/{orderId} answers it (OrderResult), on one line>`, then a blank line; the first comes at once " +
+			"(unless Last-Event-ID names the current version), the next after each change, and the stream ends after the " +
+			"event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). " +
+			"`retry: 2000` opens the stream (the reconnection delay, ms); `: heartbeat` comment lines come every 15 s.",
+	},
 }

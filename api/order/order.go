@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
 )
@@ -70,6 +71,9 @@ const (
 	KindReseller Kind = "reseller"
 	// KindRenewal is the next billing period of an active service (package renewal).
 	KindRenewal Kind = "renewal"
+	// KindChange is the prorated difference of an operator's change of a line's plan, cycle,
+	// connections or due date, charged now (package planchange).
+	KindChange Kind = "change"
 )
 
 // Order is one purchase. Owner is the client; SessionID is the session that bought it, which
@@ -102,6 +106,28 @@ type Order struct {
 	// RenewWithCard is the buyer's consent to renew with the card paying this order: the
 	// gateway saves it (a CardSaver) and renewals are charged to it off-session.
 	RenewWithCard bool
+
+	// Hold is why the fraud check held the order (stored with it when placed); nil otherwise.
+	Hold *Hold
+	// Where the buyer is, kept as evidence of the tax country with an order placed under a tax
+	// block (all empty otherwise): the billing country taxed (the one they gave, else their
+	// address's, else the seller's), their IP address's country ("" when unknown), and whether
+	// they confirmed a billing country that differs from it. The tax itself is Quote.Tax.
+	BillingCountry, IPCountry string
+	CountryConfirmed          bool
+	// Version counts the changes of what the buyer is shown of the order (status, fraud hold,
+	// invoice, credit notes, the gateway's quote, the payment seen): 1 when placed, moved by the
+	// database in the transaction of each change (migration 0028). Order streams number their
+	// events with it.
+	Version int64
+}
+
+// Hold is why the fraud check held an order: the checks that fired with their values, the
+// address it came from, and the orders from that address in the 24 hours before it.
+type Hold struct {
+	Rules        []fraud.Fired
+	IP           string
+	OrdersFromIP int
 }
 
 // Invoice is what the buyer pays for an order.

@@ -45,6 +45,10 @@ type Placement struct {
 	Deadline time.Time
 	// RenewWithCard is the buyer's consent to save the paying card for renewals (Request's).
 	RenewWithCard bool
+	// BillingCountry, IPCountry and CountryConfirmed are the evidence of where the buyer is,
+	// kept with an order taxed by the catalog's tax block (Order's).
+	BillingCountry, IPCountry string
+	CountryConfirmed          bool
 }
 
 // CustomHash is a digest of what a Placement's caller was asked, for Placement.RequestHash.
@@ -147,6 +151,9 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 		}
 		verdict := s.cfg.Fraud.Check(claims.Email, got.FromIP)
 		o = s.newOrder(claims, p, q, check.Now, verdict)
+		if verdict.Fraud {
+			o.Hold = &Hold{Rules: verdict.Rules, IP: p.IP, OrdersFromIP: got.FromIP}
+		}
 		services := make([]Service, len(wanted))
 		o.ServiceIDs = make([]string, len(wanted))
 		for i, v := range wanted {
@@ -187,6 +194,10 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 	if err != nil {
 		return Order{}, fmt.Errorf("create order: %w", err)
 	}
+	// Before the payment link: an order the billing system refuses is dropped, nothing charged.
+	if err := s.placeUpstream(ctx, o); err != nil {
+		return Order{}, fmt.Errorf("create order: %w", err)
+	}
 	s.observeCreated(o, replay)
 	if o.Status == StatusPaid && !replay {
 		s.cfg.OnPaid()
@@ -214,6 +225,7 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 		ID: p.ID, Kind: p.Kind, ClientID: claims.ClientID, SessionID: claims.SessionID, Email: claims.Email,
 		Quote: q, Status: StatusPending, Fraud: v.Fraud, IP: p.IP, Gateway: p.Gateway, AffiliateID: p.AffiliateID,
 		PromoCode: "", IdempotencyKey: p.IdempotencyKey, RequestHash: p.RequestHash, CreatedAt: now, UpdatedAt: now,
+		Version: 1, // the column's default: the first version
 	}
 	if o.ID == "" {
 		o.ID = NewOrderID()
@@ -222,6 +234,7 @@ func (s *Orders) newOrder(claims authz.Claims, p Placement, q pricing.Quote, now
 		o.PromoCode = q.Discount.Code // the catalog's code: canonical
 	}
 	o.ReturnURL, o.Locale, o.RenewWithCard = p.ReturnURL, p.Locale, p.RenewWithCard
+	o.BillingCountry, o.IPCountry, o.CountryConfirmed = p.BillingCountry, p.IPCountry, p.CountryConfirmed
 	if o.ReturnURL == "" {
 		o.ReturnURL = "/checkout/waiting?order=" + o.ID
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/country"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -62,6 +63,9 @@ type Store interface {
 	// ClientOrders lists the client's orders newest first, at most limit; those placed by the
 	// session sessionID only unless it is "".
 	ClientOrders(ctx context.Context, clientID int64, sessionID string, limit int) ([]Order, error)
+	// DropOrder deletes an order an Upstream refused, with its invoice, services, trial record and
+	// jobs, as if it had never been placed; only while no payment reached it (pending, or free).
+	DropOrder(ctx context.Context, id string) error
 }
 
 // Tx is the unit of work of an order write.
@@ -93,6 +97,10 @@ type Tx interface {
 	// written with pattern (package numbering) and the date at, in this transaction: its
 	// rollback gives the number back. An invoice numbered already keeps its number.
 	NumberInvoice(ctx context.Context, id, pattern string, at time.Time) (string, error)
+	// ReopenHeld moves o from held (fraud) to pending under its lock, and its cancelled invoice to
+	// unpaid with o.Invoice's deadline and payment link; false, changing nothing, when o is not
+	// held.
+	ReopenHeld(ctx context.Context, o Order) (bool, error)
 }
 
 // Check names what an order placement reads, each under its own lock, taken in this order: the
@@ -171,6 +179,12 @@ type Config struct {
 	// TrialBlocked, when set, reports the e-mail addresses given no free trial (throwaway ones):
 	// their trial orders are ErrTrialUnavailable, with nothing stored.
 	TrialBlocked func(email string) bool
+	// Stock, when set, answers ErrOutOfStock for a plan and cycle the panel cannot make a line
+	// of now (the reseller credits cannot cover its cost): checked before anything is stored.
+	Stock func(ctx context.Context, pid int, cycle catalog.Cycle) error
+	// Upstream, when set, is the billing system plan orders are placed in too (WHMCS), before
+	// their payment link is made; nil: the shop is the billing system.
+	Upstream Upstream
 }
 
 // Orders creates and settles orders.
@@ -242,7 +256,20 @@ type Request struct {
 	// RenewWithCard is the buyer's consent to have the card saved and renewals charged to it;
 	// only with a gateway that saves cards (CardSaver) and a plan that renews.
 	RenewWithCard bool
+	// ConfirmCountry is the buyer's confirmation of a billing country (Quote.BillingCountry)
+	// that differs from their address's (Quote.IPCountry): under a tax block such an order is
+	// ErrCountryUnconfirmed without it.
+	ConfirmCountry bool
 }
+
+var (
+	// ErrCountryUnconfirmed means the catalog charges tax and the billing country differs from
+	// the country of the buyer's address, which the buyer did not confirm; nothing was stored.
+	ErrCountryUnconfirmed = errors.New("billing country differs from the address's and is not confirmed")
+	// ErrCountryUnknown means the catalog charges tax and no country is known to charge it for:
+	// no billing country, an address that cannot be placed, no seller country.
+	ErrCountryUnknown = errors.New("no billing country")
+)
 
 func (r Request) hash() string {
 	b, _ := json.Marshal(struct {
@@ -261,6 +288,13 @@ func (r Request) hash() string {
 	if r.RenewWithCard {
 		// Only when given, so the hash of every request without it stays what it was.
 		b = append(b, " renew-with-card"...)
+	}
+	// The same for the billing country and its confirmation: they change the tax.
+	if c := strings.ToUpper(strings.TrimSpace(r.Quote.BillingCountry)); c != "" {
+		b = append(b, " billing-country:"+c...)
+	}
+	if r.ConfirmCountry {
+		b = append(b, " confirm-country"...)
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -321,6 +355,20 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 			return Order{}, err
 		}
 	}
+	if err := s.taxEvidence(cat, r, &p); err != nil {
+		return Order{}, fmt.Errorf("create: %w", err)
+	}
+	if s.cfg.Stock != nil {
+		cycle := r.Quote.Cycle
+		if product, ok := cat.Product(r.Quote.PID); ok && cycle == "" {
+			if cs := product.EnabledCycles(); len(cs) > 0 {
+				cycle = cs[0]
+			}
+		}
+		if err := s.cfg.Stock(ctx, r.Quote.PID, cycle); err != nil {
+			return Order{}, fmt.Errorf("create: %w", err)
+		}
+	}
 	r.Gateway = p.Gateway
 	p.RequestHash = r.hash()
 	now := s.now().UTC()
@@ -361,6 +409,34 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 		return q, []Service{{PID: product.PID, Name: product.Name, BillingCycle: string(q.Cycle),
 			Trial: product.Trial, MaxConnections: 1 + q.ExtraConnections}}, nil
 	})
+}
+
+// taxEvidence fills in p's evidence of where the buyer is when the catalog charges tax: the
+// billing country given, the address's country, and the buyer's confirmation where they
+// differ (else ErrCountryUnconfirmed). A billing country that is no ISO code is
+// pricing.ErrInvalidCountry; with no country to tax at all, ErrCountryUnknown. Without a tax
+// block nothing is kept or asked.
+func (s *Orders) taxEvidence(cat *catalog.Catalog, r Request, p *Placement) error {
+	if cat.Tax == nil {
+		return nil
+	}
+	where, err := pricing.TaxCountry(cat, r.Quote)
+	if err != nil {
+		return err
+	}
+	if where == "" {
+		return ErrCountryUnknown
+	}
+	ip, _ := country.Normalize(r.Quote.IPCountry)
+	if !country.Valid(ip) {
+		ip = ""
+	}
+	differs := ip != "" && where != ip
+	if differs && !r.ConfirmCountry {
+		return ErrCountryUnconfirmed
+	}
+	p.BillingCountry, p.IPCountry, p.CountryConfirmed = where, ip, differs
+	return nil
 }
 
 // checkReturnURL accepts a plain path, or an absolute URL on one of origins (the request's own

@@ -25,6 +25,9 @@ var (
 	// ErrTrialUnavailable means the shop gives no free trial to the buyer's e-mail address (a
 	// disposable one): refused before anything is stored.
 	ErrTrialUnavailable = errors.New("free trial unavailable for this address")
+	// ErrOutOfStock means the panel cannot make a line of the plan now (its reseller credits
+	// cannot cover the plan's cost): refused before anything is stored or charged.
+	ErrOutOfStock = errors.New("plan temporarily unavailable")
 )
 
 // TrialStart is the durable record of a free trial started: written with the trial's order, in

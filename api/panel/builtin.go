@@ -46,6 +46,8 @@ func (b *Builtin) CreateLine(ctx context.Context, l Line) (Line, error) {
 		return Line{}, fmt.Errorf("create line %s: %w: empty username or password", l.Ref, ErrInvalidLine)
 	case l.MaxConnections < 1:
 		return Line{}, fmt.Errorf("create line %s: %w: max connections %d", l.Ref, ErrInvalidLine, l.MaxConnections)
+	case l.Credits < 0:
+		return Line{}, fmt.Errorf("create line %s: %w: credits %d", l.Ref, ErrInvalidLine, l.Credits)
 	}
 	stored, _, err := b.store.InsertLine(ctx, l, b.now().UTC())
 	if err != nil {

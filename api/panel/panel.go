@@ -21,6 +21,11 @@ type Line struct {
 	Bouquets       []int
 	Enabled        bool
 	MAC            string
+	// Credits is what making the line costs in reseller credits (the product's cost for its
+	// billing cycle, package catalog). The built-in panel takes it from its balance and refuses
+	// the line when the balance cannot cover it (ErrNoCredits); XUI.one and Xtream UI charge
+	// their resellers by their own packages and ignore it. Never read back: a stored line has 0.
+	Credits int
 }
 
 // Panel creates and reads lines.
@@ -48,7 +53,31 @@ var (
 	ErrInvalidLine = errors.New("panel: invalid line")
 	// ErrDisabled means the line exists but is switched off.
 	ErrDisabled = errors.New("panel: line disabled")
+	// ErrNoCredits means the reseller's credit balance cannot pay for the line.
+	ErrNoCredits = errors.New("panel: not enough credits")
+	// ErrNoBalance means the panel reports no credit balance (an admin account that spends
+	// none, or a panel without a way to read it): nothing limits what the shop sells.
+	ErrNoBalance = errors.New("panel: no credit balance")
 )
+
+// CreditReader reads the reseller credit balance a panel spends making and extending lines
+// (XUI.one and Xtream UI resellers, the built-in panel). ErrNoBalance when it has none.
+type CreditReader interface {
+	Credits(ctx context.Context) (float64, error)
+}
+
+// Lister lists every line on the panel, whoever made it: the reconciliation lists the lines no
+// order explains. A listed line's Ref is "" when the panel cannot say which service made it
+// (the lines are then matched by username).
+type Lister interface {
+	Lines(ctx context.Context) ([]Line, error)
+}
+
+// MACReporter is a panel whose Line reports the MAC address bound to a line (the built-in
+// panel): only there can a MAC that drifted be seen.
+type MACReporter interface {
+	ReportsMAC() bool
+}
 
 // NewUsername returns prefix followed by 8 random digits.
 func NewUsername(prefix string) string { return prefix + digits(8) }

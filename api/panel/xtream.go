@@ -482,3 +482,35 @@ func (x *Xtream) SetMAC(ctx context.Context, ref, mac string) error {
 }
 
 var _ Manager = (*Xtream)(nil)
+
+var _ CreditReader = (*Xtream)(nil)
+
+// Credits reads the reseller credit balance of the account whose api_key the shop uses: XUI.one's
+// user_info action answers the key's user, whose credits a reseller spends on lines. Xtream UI's
+// admin API (authorised by caller IP) reports no balance: ErrNoBalance, nothing limits the sale.
+func (x *Xtream) Credits(ctx context.Context) (float64, error) {
+	if x.cfg.Flavor != FlavorXUI {
+		return 0, fmt.Errorf("credits: %w: Xtream UI's admin API reports none", ErrNoBalance)
+	}
+	var a xuiAnswer
+	if err := x.call(ctx, "user_info", "", url.Values{}, &a); err != nil {
+		return 0, fmt.Errorf("credits: %w", err)
+	}
+	if a.Status != "STATUS_SUCCESS" {
+		return 0, fmt.Errorf("credits: %w: user_info refused", ErrUnavailable)
+	}
+	var info struct {
+		Credits *json.Number `json:"credits"`
+	}
+	if err := json.Unmarshal(a.Data, &info); err != nil {
+		return 0, fmt.Errorf("credits: %w: unreadable user_info", ErrUnavailable)
+	}
+	if info.Credits == nil {
+		return 0, fmt.Errorf("credits: %w: the key's user has no credits field (an admin)", ErrNoBalance)
+	}
+	v, err := strconv.ParseFloat(strings.Trim(info.Credits.String(), `"`), 64)
+	if err != nil {
+		return 0, fmt.Errorf("credits: %w: credits %q", ErrUnavailable, info.Credits.String())
+	}
+	return v, nil
+}

@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/country"
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/tax"
 )
 
 // Errors returned (wrapped) by this package.
@@ -32,6 +34,8 @@ var (
 	// ErrInvalidExtras: negative or above the option's maximum, or the option
 	// is not offered with this product and cycle.
 	ErrInvalidExtras = errors.New("pricing: invalid extras")
+	// ErrInvalidCountry: a billing country that is not an ISO 3166-1 alpha-2 code.
+	ErrInvalidCountry = errors.New("pricing: invalid country")
 )
 
 // Request describes what the buyer wants priced.
@@ -55,6 +59,16 @@ type Request struct {
 	// Storefront is the storefront the buyer shops in; nil for none (the
 	// shop's own range). A plan it does not sell is ErrUnknownProduct.
 	Storefront *catalog.Storefront
+	// BillingCountry is the country of the buyer's billing address (ISO 3166-1 alpha-2, any
+	// case); "" takes IPCountry. It picks the catalog's tax rate; without a tax block it is
+	// only checked.
+	BillingCountry string
+	// IPCountry is the country of the buyer's address (package geo), the default billing country
+	// and the second piece of evidence; "" when it is not known.
+	IPCountry string
+	// Untaxed prices a sale the tax block does not apply to (reseller credit plans, sold to
+	// businesses): no tax, the net is the total, as without a tax block.
+	Untaxed bool
 }
 
 // Sold refuses a pid the request's storefront does not sell, with
@@ -104,6 +118,34 @@ type Quote struct {
 	// Recurring is what renews after the period this quote pays; nil for a one-time plan, a free
 	// trial (it ends, nothing is charged) and a reseller credit plan. Kept with the order's quote.
 	Recurring *Recurring `json:"recurring,omitempty"`
+	// Net is Total without tax: Total itself when the catalog has no tax block. Zero in the
+	// quotes of orders placed before it was kept (NetAmount answers Total for them).
+	Net money.Money `json:"net"`
+	// Tax is the tax in Total, at the rate of the buyer's country; nil when the catalog has no
+	// tax block.
+	Tax *Tax `json:"tax,omitempty"`
+}
+
+// NetAmount is q's net: Total for a quote kept before Net was (it had no tax).
+func (q Quote) NetAmount() money.Money {
+	if q.Net.Currency == "" {
+		return q.Total
+	}
+	return q.Net
+}
+
+// Tax is the tax of a quote, computed once on its total after the discount (package tax):
+// Country is the billing country it was charged for (the buyer's, else the IP's, else the
+// seller's; "" when none is known), Rate the catalog's rate there ("0" where it names none),
+// Amount the tax in minor units of Currency. IPCountry is the address's country, kept as
+// evidence ("" unknown); Included says whether the catalog's prices included the tax.
+type Tax struct {
+	Country   string `json:"country"`
+	Rate      string `json:"rate"`
+	Amount    int64  `json:"amount"`
+	Currency  string `json:"currency"`
+	Included  bool   `json:"pricesIncludeTax"`
+	IPCountry string `json:"ipCountry"`
 }
 
 // Recurring is the price of each next period, as the renewals will bill it (renewal.RecurringQuote):
@@ -308,7 +350,65 @@ func QuoteFor(c *catalog.Catalog, r Request, now time.Time) (Quote, error) {
 	if !prod.Trial && prod.Group != catalog.GroupReseller && cycle.Months() > 0 {
 		q.Recurring = &Recurring{Amount: recurring, Currency: cur.Code, Cycle: cycle}
 	}
+	if err := applyTax(c, r, &q); err != nil {
+		return Quote{}, fmt.Errorf("quote: %w", err)
+	}
 	return q, nil
+}
+
+// TaxCountry is the country r is taxed in: its billing country, else its IP's, else the
+// seller's (catalog seller.country); "" when none is known. A billing country that is not an
+// ISO 3166-1 alpha-2 code is ErrInvalidCountry.
+func TaxCountry(c *catalog.Catalog, r Request) (string, error) {
+	if r.BillingCountry != "" {
+		code, ok := country.Normalize(r.BillingCountry)
+		if !ok {
+			return "", fmt.Errorf("%w: %q", ErrInvalidCountry, r.BillingCountry)
+		}
+		return code, nil
+	}
+	if code, ok := country.Normalize(r.IPCountry); ok {
+		return code, nil
+	}
+	if code, ok := country.Normalize(c.Seller.Country); ok {
+		return code, nil
+	}
+	return "", nil
+}
+
+// applyTax splits q's total at the rate of r's country when the catalog has a tax block (prices
+// with tax: the total stays, its tax is taken out; without: the tax is added on top); without
+// one, the net is the total and there is no tax.
+func applyTax(c *catalog.Catalog, r Request, q *Quote) error {
+	where, err := TaxCountry(c, r)
+	if err != nil {
+		return err
+	}
+	q.Net = q.Total
+	if c.Tax == nil || r.Untaxed {
+		return nil
+	}
+	rate := c.Tax.RateFor(where)
+	split, err := tax.Apply(q.Total.Amount, rate, c.Tax.PricesIncludeTax)
+	if err != nil {
+		return err
+	}
+	ip, _ := country.Normalize(r.IPCountry)
+	if !country.Valid(ip) {
+		ip = ""
+	}
+	if q.Recurring != nil && !c.Tax.PricesIncludeTax {
+		// What renews is told tax included, as the renewal will charge it (in the same country).
+		next, err := tax.Apply(q.Recurring.Amount, rate, false)
+		if err != nil {
+			return err
+		}
+		q.Recurring.Amount = next.Gross
+	}
+	q.Net = money.Money{Amount: split.Net, Currency: q.Currency}
+	q.Total = money.Money{Amount: split.Gross, Currency: q.Currency}
+	q.Tax = &Tax{Country: where, Rate: rate, Amount: split.Tax, Currency: q.Currency, Included: c.Tax.PricesIncludeTax, IPCountry: ip}
+	return nil
 }
 
 func optionPrice(c *catalog.Catalog, prod catalog.Product, id int, cycle catalog.Cycle, cur string) (int64, error) {

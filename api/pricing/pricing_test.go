@@ -187,6 +187,10 @@ func TestQuoteDemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			got.Recurring = nil // TestQuoteRecurring's
+			if got.Net != got.Total || got.Tax != nil {
+				t.Errorf("without a tax block: net %+v, total %+v, tax %+v", got.Net, got.Total, got.Tax)
+			}
+			got.Net = money.Money{} // TestQuoteTax's
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("quote:\n got %+v\nwant %+v", got, tt.want)
 			}
@@ -502,7 +506,7 @@ func TestQuoteJSON(t *testing.T) {
 	want := `{"pid":2,"billingCycle":"monthly","currency":"EUR",` +
 		`"lines":[{"key":"plan","label":"Standard — Monthly","amount":{"amount":1299,"currency":"EUR"}}],` +
 		`"subtotal":{"amount":1299,"currency":"EUR"},"discount":null,"total":{"amount":1299,"currency":"EUR"},` +
-		`"extraConnections":0,"proxyProtection":false,"recurring":{"amount":1299,"currency":"EUR","billingCycle":"monthly"}}`
+		`"extraConnections":0,"proxyProtection":false,"recurring":{"amount":1299,"currency":"EUR","billingCycle":"monthly"},"net":{"amount":1299,"currency":"EUR"}}`
 	if string(b) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", b, want)
 	}

@@ -66,3 +66,11 @@ func Items(o order.Order) []mail.Item {
 	}
 	return out
 }
+
+// PaymentRequested mails the buyer of an order released from the fraud check its payment link,
+// the amount and until when the link works.
+func (m Mail) PaymentRequested(ctx context.Context, o order.Order) error {
+	return m.send(ctx, mail.KindPaymentRequest, o, mail.Data{Link: o.Invoice.PaymentURL,
+		Total: mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale),
+		Due:   mail.FormatDate(o.Invoice.Deadline, o.Locale)})
+}

@@ -139,6 +139,7 @@ func (p *Provisioner) line(ctx context.Context, o order.Order, svc order.Service
 	line, err := p.panel.CreateLine(ctx, panel.Line{
 		Ref: svc.ID, Username: svc.Username, Password: svc.Password, MaxConnections: svc.MaxConnections,
 		ExpiresAt: svc.ExpiresAt, Trial: svc.Trial, Bouquets: product.Bouquets, Enabled: true,
+		Credits: product.CreditCost(catalog.Cycle(svc.BillingCycle)),
 	})
 	if errors.Is(err, panel.ErrUsernameTaken) {
 		// Forget the taken name; the retry draws a new one.

@@ -68,16 +68,16 @@ func TestRefundsIssueNumberedCreditNotes(t *testing.T) {
 		}
 
 		down := refund.New(st, []order.Gateway{refusing{}}, orders, order.Homes{}, nil, clock)
-		if _, err := down.Order(t.Context(), o, 300, "test", "owner", true); !errors.Is(err, refund.ErrFailed) {
+		if _, err := down.Order(t.Context(), o, refund.Request{Amount: 300, Reason: "test", Operator: "owner", KeepLine: true}); !errors.Is(err, refund.ErrFailed) {
 			t.Fatalf("refused refund: %v", err)
 		}
 
 		svc := refund.New(st, []order.Gateway{payment.Sandbox{}}, orders, order.Homes{}, nil, clock)
 		svc.NumberCreditNotes(func() string { return "R/{YY}/{seq:04}" })
-		if _, err := svc.Order(t.Context(), o, 300, "part", "owner", true); err != nil {
+		if _, err := svc.Order(t.Context(), o, refund.Request{Amount: 300, Reason: "part", Operator: "owner", KeepLine: true}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Order(t.Context(), o, 0, "rest", "owner", true); err != nil {
+		if _, err := svc.Order(t.Context(), o, refund.Request{Reason: "rest", Operator: "owner", KeepLine: true}); err != nil {
 			t.Fatal(err)
 		}
 		notes, err := st.OrderCreditNotes(t.Context(), o.ID)

@@ -262,3 +262,43 @@ func (r *Renewals) OfOrder(ctx context.Context, orderID string) (Renewal, order.
 	}
 	return rn, svc, nil
 }
+
+// Reprice has the renewals bill svc's terms as they are now, after an operator changed them
+// (package planchange): an open renewal invoice (placed at the old terms, or for the old due date)
+// is cancelled and, when the new due date is within its lead, placed again at once (else the sweep
+// places it). A renewal paid meanwhile stands. A line that does not renew is left alone.
+func (r *Renewals) Reprice(ctx context.Context, svc order.Service) error {
+	if !Recurring(svc) || !svc.AutoRenew {
+		return nil
+	}
+	now := r.now().UTC()
+	rn, err := r.store.OpenRenewal(ctx, svc.ID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("reprice %s: %w", svc.ID, err)
+	}
+	cycle := upsell.PricingCycle(svc.BillingCycle)
+	if (period{svc: svc, start: svc.NextDueDate, cycle: cycle, pid: svc.PID}).same(rn) {
+		o, oerr := r.store.Order(ctx, rn.OrderID)
+		first, ferr := r.store.Order(ctx, svc.OrderID)
+		if oerr == nil && ferr == nil {
+			if q, err := r.RecurringQuote(first, svc, cycle, now); err == nil && q.Total == o.Quote.Total {
+				return nil // billed at these terms already
+			}
+		}
+	}
+	if err := r.cancelRenewal(ctx, rn, now); err != nil {
+		if errors.Is(err, ErrBeingApplied) {
+			return nil
+		}
+		return fmt.Errorf("reprice %s: %w", svc.ID, err)
+	}
+	if !svc.NextDueDate.Add(-r.cfg.Lead(cycle)).After(now) {
+		if _, err := r.invoice(ctx, svc, cycle, now); err != nil {
+			return fmt.Errorf("reprice %s: %w", svc.ID, err)
+		}
+	}
+	return nil
+}

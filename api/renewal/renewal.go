@@ -242,6 +242,11 @@ func (r *Renewals) quote(first order.Order, s order.Service, pid int, cycle cata
 	if s.Trial {
 		req.ExtraConnections, req.ProxyProtection = 0, false
 	}
+	// A renewal is taxed where its first order was (the billing country taxed then, with the
+	// address's country as evidence); a first order placed without tax leaves the catalog's default.
+	if t := first.Quote.Tax; t != nil {
+		req.BillingCountry, req.IPCountry = t.Country, first.IPCountry
+	}
 	if promo, ok := cat.Promotion(first.PromoCode); ok && promo.Recurring && pid == s.PID && !s.Trial {
 		promoted := req
 		promoted.PromoCode = promo.Code
@@ -318,6 +323,9 @@ func (r *Renewals) place(ctx context.Context, p period, how placing, now time.Ti
 	}
 	pl := order.Placement{Kind: order.KindRenewal, ID: rn.OrderID, Quote: q, Gateway: gateway, Locale: first.Locale,
 		Deadline: deadline, ReturnURL: how.returnURL}
+	if q.Tax != nil { // the first order's evidence of where the buyer is, kept with the renewal
+		pl.BillingCountry, pl.IPCountry, pl.CountryConfirmed = first.BillingCountry, first.IPCountry, first.CountryConfirmed
+	}
 	if len(how.origins) > 0 {
 		pl.Origin, pl.ReturnOrigins = how.origins[0], how.origins[1:]
 	}

@@ -155,7 +155,7 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 	if cur == "" {
 		cur = cat.DefaultCurrency
 	}
-	planQuote, err := pricing.QuoteFor(cat, pricing.Request{PID: plan.PID, Cycle: catalog.Monthly, Currency: cur}, r.now())
+	planQuote, err := pricing.QuoteFor(cat, pricing.Request{PID: plan.PID, Cycle: catalog.Monthly, Currency: cur, Untaxed: true}, r.now())
 	if err != nil {
 		return order.Order{}, fmt.Errorf("reseller order: %w", err)
 	}
@@ -167,13 +167,14 @@ func (r *Resellers) Order(ctx context.Context, claims authz.Claims, req Request)
 			return order.Order{}, err
 		}
 		if !has {
-			fee, err := pricing.QuoteFor(cat, pricing.Request{PID: r.cfg.NewResellerPID, Cycle: catalog.Monthly, Currency: cur}, r.now())
+			fee, err := pricing.QuoteFor(cat, pricing.Request{PID: r.cfg.NewResellerPID, Cycle: catalog.Monthly, Currency: cur, Untaxed: true}, r.now())
 			if err != nil {
 				return order.Order{}, fmt.Errorf("reseller order: new-reseller product: %w", err)
 			}
 			q.Lines = append(q.Lines, fee.Lines...)
 			q.Subtotal.Amount += fee.Subtotal.Amount
 			q.Total.Amount += fee.Total.Amount
+			q.Net = q.Total // untaxed: credit plans are sold to businesses
 			newAccount = true
 		}
 	}

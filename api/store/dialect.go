@@ -35,8 +35,10 @@ type dialect struct {
 }
 
 // expandDDL is the migrations' single source of truth: one set of files (migrations/*.sql), a
-// handful of {{word}}s for the types the back ends spell differently. An unknown word is an
-// error, so a migration can never reach a database half expanded.
+// handful of {{word}}s for the types the back ends spell differently, and, for what only one back
+// end can say (a trigger: SQLite's body is SQL, PostgreSQL's a PL/pgSQL function), a section
+// "{{if sqlite}} … {{end}}" or "{{if postgres}} … {{end}}" kept for that back end only (not
+// nested). An unknown word is an error, so a migration can never reach a database half expanded.
 func (d dialect) expandDDL(name, body string) (string, error) {
 	var out strings.Builder
 	for {
@@ -50,6 +52,27 @@ func (d dialect) expandDDL(name, body string) (string, error) {
 			return "", fmt.Errorf("%s: unclosed {{", name)
 		}
 		word := body[i+2 : i+j]
+		if only, ok := strings.CutPrefix(word, "if "); ok {
+			if only != sqliteDialect.name && only != postgresDialect.name {
+				return "", fmt.Errorf("%s: {{if %s}} names no back end", name, only)
+			}
+			rest := body[i+j+2:]
+			k := strings.Index(rest, "{{end}}")
+			if k < 0 {
+				return "", fmt.Errorf("%s: {{if %s}} without its {{end}}", name, only)
+			}
+			if strings.Contains(rest[:k], "{{if ") {
+				return "", fmt.Errorf("%s: {{if %s}} nested", name, only)
+			}
+			out.WriteString(body[:i])
+			if only == d.name {
+				// The section's own words are expanded with the rest.
+				body = rest[:k] + rest[k+len("{{end}}"):]
+			} else {
+				body = rest[k+len("{{end}}"):]
+			}
+			continue
+		}
 		v, ok := d.ddl[word]
 		if !ok {
 			return "", fmt.Errorf("%s: unknown word {{%s}} for %s", name, word, d.name)

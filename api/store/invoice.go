@@ -13,9 +13,15 @@ import (
 	"github.com/streamcart/streamcart/api/payment"
 )
 
-// SetPaymentURL records where an invoice is paid.
+// SetPaymentURL records where an invoice is paid. A transaction of its own, not a bare statement:
+// the change moves the order's version too (migration 0028), whose row lock a concurrent cancel
+// may hold, and a deadlock PostgreSQL breaks is then run again instead of failing.
 func (s *db) SetPaymentURL(ctx context.Context, invoiceID, url string) error {
-	if _, err := s.w.ExecContext(ctx, `UPDATE invoices SET payment_url = ? WHERE id = ?`, url, invoiceID); err != nil {
+	err := s.tx(ctx, func(tx querier) error {
+		_, err := tx.ExecContext(ctx, `UPDATE invoices SET payment_url = ? WHERE id = ?`, url, invoiceID)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("set payment url: %w", err)
 	}
 	return nil
@@ -129,9 +135,14 @@ func (s *db) PendingInvoices(ctx context.Context, before time.Time, gateways []s
 }
 
 // PutRef records what an outside system calls one of ours (scope names the system and kind).
+// A transaction of its own: a payment seen (scope payment:processing) moves its order's version
+// too, under the order's row lock (see SetPaymentURL).
 func (s *db) PutRef(ctx context.Context, scope, key, ref string) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO external_refs (scope, key, ref, created_at) VALUES (?, ?, ?, ?)
+	err := s.tx(ctx, func(tx querier) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO external_refs (scope, key, ref, created_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (scope, key) DO UPDATE SET ref = excluded.ref`, scope, key, ref, fmtTime(s.now()))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("put ref %s/%s: %w", scope, key, err)
 	}
@@ -150,4 +161,19 @@ func (s *db) Ref(ctx context.Context, scope, key string) (string, error) {
 		return "", fmt.Errorf("ref %s/%s: %w", scope, key, err)
 	}
 	return ref, nil
+}
+
+// ReopenHeld moves a held order to pending and its cancelled invoice to unpaid with o.Invoice's
+// deadline and payment link, under the order's lock; false, changing nothing, when it is not held.
+func (t *orderTx) ReopenHeld(ctx context.Context, o order.Order) (bool, error) {
+	moved, err := setOrderStatus(ctx, t.tx, t.now(), o.ID, order.StatusPending, order.StatusFraud)
+	if err != nil || !moved {
+		return false, err
+	}
+	_, err = t.tx.ExecContext(ctx, `UPDATE invoices SET status = 'unpaid', deadline = ?, payment_url = ? WHERE id = ? AND status = 'cancelled'`,
+		fmtTime(o.Invoice.Deadline), o.Invoice.PaymentURL, o.Invoice.ID)
+	if err != nil {
+		return false, fmt.Errorf("reopen held %s: %w", o.ID, err)
+	}
+	return true, nil
 }

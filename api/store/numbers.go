@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/numbering"
 	"github.com/streamcart/streamcart/api/refund"
 )
@@ -46,19 +47,26 @@ func (t *orderTx) NumberInvoice(ctx context.Context, id, pattern string, at time
 	return number, nil
 }
 
-const creditNoteColumns = `id, number, refund_id, order_id, invoice_id, amount, currency, created_at`
+const creditNoteColumns = `id, number, refund_id, order_id, invoice_id, amount, currency, created_at, tax_amount, net_amount`
 
 func scanCreditNote(sc interface{ Scan(...any) error }) (refund.CreditNote, error) {
 	var c refund.CreditNote
 	var at string
-	err := sc.Scan(&c.ID, &c.Number, &c.RefundID, &c.OrderID, &c.InvoiceID, &c.Amount.Amount, &c.Amount.Currency, &at)
+	err := sc.Scan(&c.ID, &c.Number, &c.RefundID, &c.OrderID, &c.InvoiceID, &c.Amount.Amount, &c.Amount.Currency, &at,
+		&c.Tax.Amount, &c.Net.Amount)
 	c.CreatedAt = parseTime(at)
+	c.Tax.Currency, c.Net.Currency = c.Amount.Currency, c.Amount.Currency
+	if c.Tax.Amount == 0 && c.Net.Amount == 0 {
+		c.Net.Amount = c.Amount.Amount // a note issued before migration 0032 kept no net: it had no tax
+	}
 	return c, err
 }
 
 // IssueCreditNote numbers c from the credit note sequence with pattern and records it, in one
-// transaction; a refund has one credit note: asked again, it answers the one issued.
-func (s *db) IssueCreditNote(ctx context.Context, c refund.CreditNote, pattern string) (refund.CreditNote, error) {
+// transaction; a refund has one credit note: asked again, it answers the one issued. The tax it
+// gives back is share's of the order's notes before it, summed after the sequence's row is
+// locked: two refunds of one order at once take their shares one after the other.
+func (s *db) IssueCreditNote(ctx context.Context, c refund.CreditNote, pattern string, share refund.TaxShare) (refund.CreditNote, error) {
 	err := s.tx(ctx, func(tx querier) error {
 		prev, err := scanCreditNote(tx.QueryRowContext(ctx, `SELECT `+creditNoteColumns+` FROM credit_notes WHERE refund_id = ?`, c.RefundID))
 		if err == nil {
@@ -75,8 +83,19 @@ func (s *db) IssueCreditNote(ctx context.Context, c refund.CreditNote, pattern s
 		if c.Number, err = numbering.Format(pattern, seq, c.CreatedAt); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO credit_notes (`+creditNoteColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.ID, c.Number, c.RefundID, c.OrderID, c.InvoiceID, c.Amount.Amount, c.Amount.Currency, fmtTime(c.CreatedAt))
+		c.Tax = money.Money{Currency: c.Amount.Currency}
+		if share != nil {
+			var before, taxBefore int64
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(amount), 0), COALESCE(SUM(tax_amount), 0) FROM credit_notes
+				WHERE order_id = ?`, c.OrderID).Scan(&before, &taxBefore); err != nil {
+				return err
+			}
+			c.Tax.Amount = share(before, taxBefore)
+		}
+		c.Net = money.Money{Amount: c.Amount.Amount - c.Tax.Amount, Currency: c.Amount.Currency}
+		_, err = tx.ExecContext(ctx, `INSERT INTO credit_notes (`+creditNoteColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.ID, c.Number, c.RefundID, c.OrderID, c.InvoiceID, c.Amount.Amount, c.Amount.Currency, fmtTime(c.CreatedAt),
+			c.Tax.Amount, c.Net.Amount)
 		return err
 	})
 	if err != nil {

@@ -30,7 +30,7 @@ func (s *db) WithTx(ctx context.Context, fn func(order.Tx) error) error {
 
 const orderColumns = `o.id, o.client_id, o.session_id, o.email, o.quote, o.status, o.fraud, o.ip, o.gateway, o.affiliate_id,
 	o.return_url, o.promo_code, COALESCE(o.idempotency_key, ''), o.request_hash, o.created_at, o.updated_at, o.locale,
-	o.kind, o.renew_with_card,
+	o.kind, o.renew_with_card, COALESCE(o.billing_country, ''), COALESCE(o.ip_country, ''), o.country_confirmed, o.version,
 	i.id, i.amount, i.currency, i.status, i.gateway, i.payment_url, i.deadline, COALESCE(i.transaction_id, ''), i.paid_at,
 	COALESCE(i.number, '')`
 
@@ -45,7 +45,7 @@ func scanOrder(row rowScanner) (order.Order, error) {
 	err := row.Scan(
 		&o.ID, &o.ClientID, &o.SessionID, &o.Email, &quote, &status, &o.Fraud, &o.IP, &o.Gateway, &o.AffiliateID,
 		&o.ReturnURL, &o.PromoCode, &o.IdempotencyKey, &o.RequestHash, &created, &updated, &o.Locale, &kind, &o.RenewWithCard,
-		&o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
+		&o.BillingCountry, &o.IPCountry, &o.CountryConfirmed, &o.Version, &o.Invoice.ID, &o.Invoice.Amount.Amount, &o.Invoice.Amount.Currency, &invStatus, &o.Invoice.Gateway,
 		&o.Invoice.PaymentURL, &deadline, &o.Invoice.TransactionID, &paidAt, &o.Invoice.Number)
 	if errors.Is(err, sql.ErrNoRows) {
 		return order.Order{}, order.ErrNotFound
@@ -295,12 +295,24 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 	}
 	// The rows go with the transaction's next round trip (on PostgreSQL, with COMMIT): nothing
 	// reads them before.
+	// The evidence and the tax are NULL for an order without tax (migration 0032).
+	var billing, ipCountry, taxCountry, taxRate, taxAmount, net any
+	if o.BillingCountry != "" {
+		billing = o.BillingCountry
+	}
+	if o.IPCountry != "" {
+		ipCountry = o.IPCountry
+	}
+	if tx := o.Quote.Tax; tx != nil {
+		taxCountry, taxRate, taxAmount, net = tx.Country, tx.Rate, tx.Amount, o.Quote.Net.Amount
+	}
 	err = t.tx.later(ctx, `INSERT INTO orders (id, client_id, session_id, email, quote, total_amount, currency, status, fraud,
 		ip, gateway, affiliate_id, return_url, promo_code, idempotency_key, request_hash, created_at, updated_at, locale, kind,
-		renew_with_card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		renew_with_card, billing_country, ip_country, country_confirmed, tax_country, tax_rate, tax_amount, net_amount)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.ID, o.ClientID, o.SessionID, o.Email, string(quote), o.Quote.Total.Amount, o.Quote.Total.Currency, string(o.Status), o.Fraud,
 		o.IP, o.Gateway, o.AffiliateID, o.ReturnURL, o.PromoCode, key, o.RequestHash, fmtTime(o.CreatedAt), fmtTime(o.UpdatedAt), o.Locale, string(o.Kind),
-		o.RenewWithCard)
+		o.RenewWithCard, billing, ipCountry, o.CountryConfirmed, taxCountry, taxRate, taxAmount, net)
 	if err != nil {
 		return fmt.Errorf("insert order: %w", err)
 	}
@@ -315,6 +327,16 @@ func (t *orderTx) InsertOrder(ctx context.Context, o order.Order, services []ord
 		fmtTime(inv.Deadline), txn, fmtTime(inv.PaidAt))
 	if err != nil {
 		return fmt.Errorf("insert invoice: %w", err)
+	}
+	if h := o.Hold; h != nil {
+		rules, err := json.Marshal(h.Rules)
+		if err != nil {
+			return fmt.Errorf("insert hold: %w", err)
+		}
+		if err := t.tx.later(ctx, `INSERT INTO order_holds (order_id, rules, ip, orders_from_ip, created_at) VALUES (?, ?, ?, ?, ?)`,
+			o.ID, string(rules), h.IP, h.OrdersFromIP, fmtTime(o.CreatedAt)); err != nil {
+			return fmt.Errorf("insert hold: %w", err)
+		}
 	}
 	for _, v := range services {
 		err = t.tx.later(ctx, `INSERT INTO services (id, order_id, client_id, session_id, pid, name, billing_cycle, status,

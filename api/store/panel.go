@@ -11,7 +11,11 @@ import (
 	"github.com/streamcart/streamcart/api/panel"
 )
 
-var _ panel.LineStore = (*SQLite)(nil)
+var (
+	_ panel.LineStore   = (*SQLite)(nil)
+	_ panel.CreditStore = (*SQLite)(nil)
+	_ panel.LineCatalog = (*SQLite)(nil)
+)
 
 const lineColumns = `ref, username, password, max_connections, expires_at, trial, enabled, bouquets, mac`
 
@@ -56,6 +60,20 @@ func (s *db) InsertLine(ctx context.Context, l panel.Line, createdAt time.Time) 
 		stored, err = scanLine(tx.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, l.Ref))
 		if !errors.Is(err, panel.ErrNotFound) {
 			return err
+		}
+		if l.Credits > 0 {
+			// Spent in the line's own transaction: a line refused for its username gives
+			// its credits back with the rollback, and a repeat of the ref spends nothing.
+			res, err := tx.ExecContext(ctx, `UPDATE panel_credits SET balance = balance - ? WHERE name = 'builtin' AND balance >= ?`,
+				l.Credits, l.Credits)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				return panel.ErrNoCredits
+			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO panel_lines (`+lineColumns+`, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			l.Ref, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, string(bouquets), l.MAC,
@@ -102,6 +120,50 @@ func (s *db) UpdateLine(ctx context.Context, l panel.Line) error {
 func (s *db) DeleteLine(ctx context.Context, ref string) error {
 	if _, err := s.w.ExecContext(ctx, `DELETE FROM panel_lines WHERE ref = ?`, ref); err != nil {
 		return fmt.Errorf("delete line %s: %w", ref, err)
+	}
+	return nil
+}
+
+// ListLines lists every built-in panel line, oldest first.
+func (s *db) ListLines(ctx context.Context) ([]panel.Line, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+lineColumns+` FROM panel_lines ORDER BY created_at, ref`)
+	if err != nil {
+		return nil, fmt.Errorf("list lines: %w", err)
+	}
+	defer rows.Close()
+	out := []panel.Line{}
+	for rows.Next() {
+		l, err := scanLine(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list lines: %w", err)
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// LineByUsername reads the built-in panel line with username; panel.ErrNotFound when none.
+func (s *db) LineByUsername(ctx context.Context, username string) (panel.Line, error) {
+	l, err := scanLine(s.r.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE username = ?`, username))
+	if err != nil {
+		return panel.Line{}, fmt.Errorf("read line %s: %w", username, err)
+	}
+	return l, nil
+}
+
+// PanelCredits reads the built-in panel's credit balance.
+func (s *db) PanelCredits(ctx context.Context) (int64, error) {
+	var n int64
+	if err := s.r.QueryRowContext(ctx, `SELECT balance FROM panel_credits WHERE name = 'builtin'`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("panel credits: %w", err)
+	}
+	return n, nil
+}
+
+// SetPanelCredits sets the built-in panel's credit balance.
+func (s *db) SetPanelCredits(ctx context.Context, n int64) error {
+	if _, err := s.w.ExecContext(ctx, `UPDATE panel_credits SET balance = ? WHERE name = 'builtin'`, n); err != nil {
+		return fmt.Errorf("set panel credits: %w", err)
 	}
 	return nil
 }

@@ -146,3 +146,52 @@ func TestLineEdits(t *testing.T) {
 		}
 	})
 }
+
+// Making a line spends its credits from the built-in panel's balance in the line's transaction:
+// a balance that cannot cover it refuses the line and keeps the balance, a repeat of the ref
+// spends nothing, and a line refused for its username gives its credits back.
+func TestBuiltinLineSpendsCredits(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ctx := t.Context()
+		if n, err := s.PanelCredits(ctx); err != nil || n != 1000 {
+			t.Fatalf("a new shop's balance: %d, %v; want 1000", n, err)
+		}
+		if err := s.SetPanelCredits(ctx, 3); err != nil {
+			t.Fatal(err)
+		}
+		l := panel.Line{Ref: "svc_1", Username: "sc1", Password: "p", MaxConnections: 1, Enabled: true, Credits: 2}
+		for range 2 {
+			if _, _, err := s.InsertLine(ctx, l, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, _ := s.PanelCredits(ctx); n != 1 {
+			t.Fatalf("balance %d after one line of 2 credits made twice, want 1", n)
+		}
+		taken := panel.Line{Ref: "svc_2", Username: "sc1", Password: "p", MaxConnections: 1, Credits: 1}
+		if _, _, err := s.InsertLine(ctx, taken, time.Now()); !errors.Is(err, panel.ErrUsernameTaken) {
+			t.Fatalf("username taken: %v", err)
+		}
+		dear := panel.Line{Ref: "svc_3", Username: "sc3", Password: "p", MaxConnections: 1, Credits: 2}
+		if _, _, err := s.InsertLine(ctx, dear, time.Now()); !errors.Is(err, panel.ErrNoCredits) {
+			t.Fatalf("a line dearer than the balance: %v, want ErrNoCredits", err)
+		}
+		if n, _ := s.PanelCredits(ctx); n != 1 {
+			t.Fatalf("balance %d after two refused lines, want 1", n)
+		}
+		if _, err := s.LineByRef(ctx, "svc_3"); !errors.Is(err, panel.ErrNotFound) {
+			t.Fatalf("the refused line was stored: %v", err)
+		}
+		got, err := s.LineByUsername(ctx, "sc1")
+		if err != nil || got.Ref != "svc_1" {
+			t.Fatalf("LineByUsername = %+v, %v", got, err)
+		}
+		if _, err := s.LineByUsername(ctx, "nobody"); !errors.Is(err, panel.ErrNotFound) {
+			t.Fatalf("unknown username: %v", err)
+		}
+		all, err := s.ListLines(ctx)
+		if err != nil || len(all) != 1 || all[0].Ref != "svc_1" {
+			t.Fatalf("ListLines = %+v, %v", all, err)
+		}
+	})
+}

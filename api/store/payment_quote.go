@@ -11,9 +11,14 @@ import (
 
 // PutQuote stores an invoice's payment quote unless it has one, and answers the stored one.
 func (s *db) PutQuote(ctx context.Context, q payment.Quote) (payment.Quote, error) {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO payment_quotes (invoice_id, gateway, amount, currency, network, rate, basis, taken_at)
+	// A transaction of its own: the quote moves its order's version, under the order's row lock
+	// (see SetPaymentURL).
+	err := s.tx(ctx, func(tx querier) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO payment_quotes (invoice_id, gateway, amount, currency, network, rate, basis, taken_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (invoice_id) DO NOTHING`,
-		q.InvoiceID, q.Gateway, q.Amount, q.Currency, q.Network, q.Rate, q.Basis, fmtTime(q.TakenAt))
+			q.InvoiceID, q.Gateway, q.Amount, q.Currency, q.Network, q.Rate, q.Basis, fmtTime(q.TakenAt))
+		return err
+	})
 	if err != nil {
 		return payment.Quote{}, fmt.Errorf("put quote %s: %w", q.InvoiceID, err)
 	}

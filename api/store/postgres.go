@@ -19,6 +19,7 @@ import (
 // their transaction (see dialect.lock), job claims skip rows another replica has locked.
 type Postgres struct {
 	*db
+	cfg *pgx.ConnConfig // ListenOrders connects with it, outside the pool
 }
 
 // defaultPoolSize is the connection pool size unless the URL sets pool_max_conns.
@@ -62,7 +63,7 @@ func OpenPostgres(ctx context.Context, rawURL string) (*Postgres, error) {
 		pool.Close()
 		return nil, fmt.Errorf("open postgres %s@%s:%d/%s: %w", cfg.User, cfg.Host, cfg.Port, cfg.Database, err)
 	}
-	s := &Postgres{newDB(pool, pool, &postgresDialect, false)}
+	s := &Postgres{db: newDB(pool, pool, &postgresDialect, false), cfg: cfg}
 	if err := s.Migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

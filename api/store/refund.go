@@ -8,12 +8,13 @@ import (
 	"github.com/streamcart/streamcart/api/refund"
 )
 
-const refundColumns = `id, order_id, amount, currency, method, reference, reason, note, operator, created_at`
+const refundColumns = `id, order_id, amount, currency, method, reference, reason, note, operator, created_at, COALESCE(idempotency_key, '')`
 
 func scanRefund(sc interface{ Scan(...any) error }) (refund.Refund, error) {
 	var r refund.Refund
 	var at string
-	err := sc.Scan(&r.ID, &r.OrderID, &r.Amount.Amount, &r.Amount.Currency, &r.Method, &r.Reference, &r.Reason, &r.Note, &r.Operator, &at)
+	err := sc.Scan(&r.ID, &r.OrderID, &r.Amount.Amount, &r.Amount.Currency, &r.Method, &r.Reference, &r.Reason, &r.Note, &r.Operator, &at,
+		&r.IdempotencyKey)
 	r.CreatedAt = parseTime(at)
 	return r, err
 }
@@ -44,8 +45,12 @@ func (s *db) OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund,
 
 // ReserveRefund records r under the order's lock unless it takes more than paid minus what was
 // refunded already (refund.ErrTooMuch; refund.ErrFullyRefunded when nothing is left). An
-// r.Amount of 0 takes all that is left. It answers the refund as recorded.
-func (s *db) ReserveRefund(ctx context.Context, r refund.Refund, paid int64) (refund.Refund, error) {
+// r.Amount of 0 takes all that is left. It answers the refund as recorded. A refund of the order
+// recorded with r's idempotency key is answered instead (replayed), first, under the same lock:
+// concurrent requests with one key record one refund; with another reason, or another amount
+// asked, it is refund.ErrKeyReused.
+func (s *db) ReserveRefund(ctx context.Context, r refund.Refund, paid int64) (refund.Refund, bool, error) {
+	replayed := false
 	err := s.tx(ctx, func(q querier) error {
 		if err := q.d.lock(ctx, q, orderLock(r.OrderID)); err != nil {
 			return err
@@ -56,6 +61,13 @@ func (s *db) ReserveRefund(ctx context.Context, r refund.Refund, paid int64) (re
 		}
 		var done int64
 		for _, p := range prev {
+			if r.IdempotencyKey != "" && p.IdempotencyKey == r.IdempotencyKey {
+				if p.Reason != r.Reason || (r.Amount.Amount != 0 && p.Amount.Amount != r.Amount.Amount) {
+					return refund.ErrKeyReused
+				}
+				r, replayed = p, true
+				return nil
+			}
 			done += p.Amount.Amount
 		}
 		left := paid - done
@@ -67,15 +79,19 @@ func (s *db) ReserveRefund(ctx context.Context, r refund.Refund, paid int64) (re
 		case r.Amount.Amount > left:
 			return fmt.Errorf("%w: %d left", refund.ErrTooMuch, left)
 		}
-		_, err = q.ExecContext(ctx, `INSERT INTO order_refunds (id, order_id, seq, amount, currency, method, reference, reason, note, operator, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.OrderID, len(prev)+1, r.Amount.Amount, r.Amount.Currency, r.Method,
-			r.Reference, r.Reason, r.Note, r.Operator, fmtTime(r.CreatedAt))
+		var key any
+		if r.IdempotencyKey != "" {
+			key = r.IdempotencyKey
+		}
+		_, err = q.ExecContext(ctx, `INSERT INTO order_refunds (id, order_id, seq, amount, currency, method, reference, reason, note, operator,
+			created_at, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.ID, r.OrderID, len(prev)+1, r.Amount.Amount, r.Amount.Currency,
+			r.Method, r.Reference, r.Reason, r.Note, r.Operator, fmtTime(r.CreatedAt), key)
 		return err
 	})
 	if err != nil {
-		return r, fmt.Errorf("refund %s: %w", r.OrderID, err)
+		return r, false, fmt.Errorf("refund %s: %w", r.OrderID, err)
 	}
-	return r, nil
+	return r, replayed, nil
 }
 
 // CompleteRefund records the gateway's refund id of a reserved refund.

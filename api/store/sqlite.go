@@ -15,6 +15,7 @@ import (
 // check-then-insert inside a transaction is atomic; reads use a pool.
 type SQLite struct {
 	*db
+	dsn string // ListenOrders opens a connection of its own on it
 }
 
 // sqliteReaders is the size of the reader pool.
@@ -56,7 +57,7 @@ func Open(ctx context.Context, path string) (*SQLite, error) {
 	// order under 16 clients (docs/benchmarks.md, issue 24).
 	r.SetMaxOpenConns(sqliteReaders)
 	r.SetMaxIdleConns(sqliteReaders)
-	s := &SQLite{newDB(w, r, &sqliteDialect, true)}
+	s := &SQLite{db: newDB(w, r, &sqliteDialect, true), dsn: dsn}
 	s.group = newGroupCommit(w, s.d, s.w.st)
 	if err := s.Migrate(ctx); err != nil {
 		s.Close()

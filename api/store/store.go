@@ -21,17 +21,22 @@ import (
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/orderwatch"
 	"github.com/streamcart/streamcart/api/panel"
 	"github.com/streamcart/streamcart/api/payment"
+	"github.com/streamcart/streamcart/api/planchange"
 	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/signin"
+	"github.com/streamcart/streamcart/api/tax"
 	"github.com/streamcart/streamcart/api/upsell"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 )
 
 // timeFormat is how every timestamp is stored: sortable text, UTC, fixed width.
@@ -66,6 +71,12 @@ type Backend interface {
 	account.Store
 	job.Store
 	panel.LineStore
+	panel.CreditStore
+	panel.LineCatalog
+	linedrift.Store
+	// DriftCounts counts the recorded line drifts by kind; DriftPage lists them newest first.
+	DriftCounts(ctx context.Context) (map[string]int, error)
+	DriftPage(ctx context.Context, before int64, limit int) ([]linedrift.Drift, error)
 	provision.Store
 	payment.Inbox
 	payment.Refs
@@ -79,6 +90,11 @@ type Backend interface {
 	revenue.Store
 	console.ServiceStore
 	refund.CreditNotes
+	tax.Store
+	// The order streams' changes (listen.go): versions and the listener.
+	orderwatch.Source
+	whmcsorder.Store
+	whmcsorder.HomeStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)
@@ -127,6 +143,7 @@ type AfterSale interface {
 	mail.Store
 	audit.Store
 	upsell.Store
+	planchange.Store
 	reseller.Store
 	reseller.LedgerStore
 	renewal.Store

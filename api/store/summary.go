@@ -12,7 +12,7 @@ import (
 
 // SummaryCounts counts the dashboard from from to now.
 func (s *db) SummaryCounts(ctx context.Context, from, now time.Time) (console.Counts, error) {
-	c := console.Counts{Revenue: map[string]map[string]int64{}, OrdersByDay: map[string]int{}}
+	c := console.Counts{Revenue: map[string]map[string]int64{}, Refunded: map[string]map[string]int64{}, OrdersByDay: map[string]int{}}
 	f, n := fmtTime(from), fmtTime(now)
 	counts := []struct {
 		dst   *int
@@ -56,22 +56,39 @@ func (s *db) SummaryCounts(ctx context.Context, from, now time.Time) (console.Co
 		c.OrdersByDay[day] = k
 	}
 	rows.Close()
-	rows, err = s.r.QueryContext(ctx, `SELECT SUBSTR(paid_at, 1, 10), currency, SUM(amount) FROM invoices WHERE status = ? AND paid_at >= ? AND paid_at <= ?
-		GROUP BY SUBSTR(paid_at, 1, 10), currency`, string(order.InvoicePaid), f, n)
+	// A refunded invoice stays paid (its order is partially_refunded or refunded): revenue counts
+	// what was paid on the day it was paid, refunds what went back on the day it went back.
+	if err := s.perDay(ctx, c.Revenue, `SELECT SUBSTR(paid_at, 1, 10), currency, SUM(amount) FROM invoices WHERE status = ? AND paid_at >= ? AND paid_at <= ?
+		GROUP BY SUBSTR(paid_at, 1, 10), currency`, string(order.InvoicePaid), f, n); err != nil {
+		return c, err
+	}
+	if err := s.perDay(ctx, c.Refunded, `SELECT SUBSTR(created_at, 1, 10), currency, SUM(amount) FROM order_refunds WHERE created_at >= ? AND created_at <= ?
+		GROUP BY SUBSTR(created_at, 1, 10), currency`, f, n); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// perDay adds the (day, currency, amount) rows of query to into.
+func (s *db) perDay(ctx context.Context, into map[string]map[string]int64, query string, args ...any) error {
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
-		return c, fmt.Errorf("summary: %w", err)
+		return fmt.Errorf("summary: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var day, cur string
 		var amt int64
 		if err := rows.Scan(&day, &cur, &amt); err != nil {
-			return c, fmt.Errorf("summary: %w", err)
+			return fmt.Errorf("summary: %w", err)
 		}
-		if c.Revenue[day] == nil {
-			c.Revenue[day] = map[string]int64{}
+		if into[day] == nil {
+			into[day] = map[string]int64{}
 		}
-		c.Revenue[day][cur] += amt
+		into[day][cur] += amt
 	}
-	return c, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	return nil
 }

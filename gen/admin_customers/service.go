@@ -88,6 +88,8 @@ type AdminLine struct {
 type AdminOrder struct {
 	ID   string
 	Kind string
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string
@@ -103,6 +105,10 @@ type AdminOrder struct {
 	CreatedAt string
 	// RFC 3339; empty until paid
 	PaidAt string
+	// All refunded on the order so far
+	Refunded *Money
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *Money
 }
 
 // GetPayload is the payload type of the adminCustomers service get method.

@@ -73,6 +73,7 @@ func (c *Client) Reject(ctx context.Context, p *RejectPayload) (res *RejectResul
 //   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
+//   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key made a refund of another amount or reason on this order.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - "forbidden" (type *goa.ServiceError)
 //   - "invalid_csrf_token" (type *goa.ServiceError)

@@ -16,21 +16,29 @@ import (
 // The console's actions on one order: approving or rejecting an order held by
 // the fraud check, and refunds (owner).
 type Service interface {
-	// An order held by the fraud check (status fraud) released: its lines are
-	// provisioned now.
+	// An order held by the fraud check (status fraud) released. mode
+	// request-payment (the default; support or owner): the order is pending again
+	// with a fresh payment deadline (24 h) and payment link, and the buyer is
+	// mailed the pay link in their locale. mode provision (owner only): its lines
+	// are provisioned now without payment, audited as "provisioned unpaid".
+	// Concurrent approvals apply once: the others answer conflict.
 	Approve(context.Context, *ApprovePayload) (res *AdminOrder, err error)
 	// An order held by the fraud check cancelled; what was paid is refunded in
 	// full (through the gateway, or recorded as manual for crypto).
 	Reject(context.Context, *RejectPayload) (res *RejectResult, err error)
 	// Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox
 	// through their refund API at once, crypto recorded as a manual refund with a
-	// note. The order becomes partially_refunded or refunded. A full refund takes
-	// back what the order gave unless keepLine: a plan order's lines are disabled
-	// and cancelled; a renewal's period comes off the line it renewed (due and
-	// expiring when it was before, suspended at once when that is past, an invoice
-	// already sent for the next period cancelled); an upsell's connections come
-	// off its line; a reseller plan's credits come off the account (those not
-	// spent) and its service is cancelled.
+	// note. The buyer is mailed the refund in their locale. An Idempotency-Key
+	// makes the refund once: the same key on the order again answers the refund it
+	// made (replayed), whatever the number of concurrent calls; with another
+	// amount or reason it is idempotency_mismatch. The order becomes
+	// partially_refunded or refunded. A full refund takes back what the order gave
+	// unless keepLine: a plan order's lines are disabled and cancelled; a
+	// renewal's period comes off the line it renewed (due and expiring when it was
+	// before, suspended at once when that is past, an invoice already sent for the
+	// next period cancelled); an upsell's connections come off its line; a
+	// reseller plan's credits come off the account (those not spent) and its
+	// service is cancelled.
 	Refund(context.Context, *RefundPayload) (res *RefundResult, err error)
 	// The refunds of an order, oldest first.
 	Refunds(context.Context, *RefundsPayload) (res *RefundsResult, err error)
@@ -57,6 +65,8 @@ var MethodNames = [4]string{"approve", "reject", "refund", "refunds"}
 type AdminOrder struct {
 	ID   string
 	Kind string
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string
@@ -72,6 +82,10 @@ type AdminOrder struct {
 	CreatedAt string
 	// RFC 3339; empty until paid
 	PaidAt string
+	// All refunded on the order so far
+	Refunded *Money
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *Money
 }
 
 type AdminRefund struct {
@@ -100,6 +114,9 @@ type ApprovePayload struct {
 	// The csrfToken of POST /admin/session; required on every change
 	CsrfToken *string
 	ID        string
+	// request-payment: ask the buyer to pay; provision: set the lines up unpaid
+	// (owner)
+	Mode string
 }
 
 type Money struct {
@@ -123,6 +140,8 @@ type RefundPayload struct {
 	// On a full refund, leave the lines running (a renewal's period, an upsell's
 	// connections) as they are
 	KeepLine bool
+	// One per confirmation dialog: a second submission with it refunds nothing more
+	IdempotencyKey *string
 }
 
 // RefundResult is the result type of the adminOrderActions service refund
@@ -132,6 +151,9 @@ type RefundResult struct {
 	Refund *AdminRefund
 	// All refunded on this order so far
 	Refunded *Money
+	// True when the Idempotency-Key had made this refund already: nothing more was
+	// refunded
+	Replayed bool
 }
 
 // RefundsPayload is the payload type of the adminOrderActions service refunds
@@ -201,4 +223,9 @@ func MakeUnavailable(err error) *goa.ServiceError {
 // MakeBadRequest builds a goa.ServiceError from an error.
 func MakeBadRequest(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "bad_request", false, false, false)
+}
+
+// MakeIdempotencyMismatch builds a goa.ServiceError from an error.
+func MakeIdempotencyMismatch(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "idempotency_mismatch", false, false, false)
 }

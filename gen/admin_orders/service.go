@@ -17,14 +17,16 @@ import (
 // timeline.
 type Service interface {
 	// Orders, newest first. q matches an email (whole, or its beginning), an order
-	// id, an invoice id or a line's username. Pass nextCursor back as cursor for
-	// the next page; it is empty on the last.
+	// id, an invoice id or a line's username; kind and gateway narrow them
+	// (gateway: one of the configured gateways, listed in gateways). Pass
+	// nextCursor back as cursor for the next page; it is empty on the last.
 	List(context.Context, *ListPayload) (res *ListResult, err error)
-	// One order, its lines (credentials masked for a viewer) and its timeline,
-	// oldest first: created, invoice, payments under review, webhooks naming its
-	// invoice with their outcome, its jobs with attempts and last error, mail to
-	// its buyer since it was placed, and the audit log's actions on it and its
-	// lines.
+	// One order: what it sells (kind) and its billed items (summing to its total),
+	// what was refunded and what it kept (net), why the fraud check held it
+	// (hold), its lines (credentials masked for a viewer) and its timeline, oldest
+	// first: created, invoice, payments under review, webhooks naming its invoice
+	// with their outcome, its jobs with attempts and last error, mail to its buyer
+	// since it was placed, and the audit log's actions on it and its lines.
 	Get(context.Context, *GetPayload) (res *GetResult, err error)
 }
 
@@ -43,6 +45,30 @@ const ServiceName = "adminOrders"
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
 var MethodNames = [2]string{"list", "get"}
+
+// Why the fraud check held the order, as it was when the order was placed.
+type AdminHold struct {
+	// The checks that fired, with their values
+	Rules []*AdminHoldRule
+	// The address the order came from; empty when none (an order the shop placed)
+	IP string
+	// The address's country (ISO 3166-1 alpha-2) from the offline database; empty
+	// when unknown
+	Country string
+	// Orders placed from that address in the 24 h before this one
+	OrdersFromIP int
+}
+
+type AdminHoldRule struct {
+	// Which check fired
+	Rule string
+	// What it saw: the email's domain, the orders from the address in the 24 h
+	// before
+	Value string
+	// What it allows: banned (a banned domain), the most orders an address may
+	// place in 24 h
+	Limit string
+}
 
 type AdminLine struct {
 	ServiceID string
@@ -63,6 +89,8 @@ type AdminLine struct {
 type AdminOrder struct {
 	ID   string
 	Kind string
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string
@@ -78,6 +106,25 @@ type AdminOrder struct {
 	CreatedAt string
 	// RFC 3339; empty until paid
 	PaidAt string
+	// All refunded on the order so far
+	Refunded *Money
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *Money
+}
+
+// One billed item of an order; an order's items sum to its total.
+type AdminOrderItem struct {
+	// plan: the plan's period; extra: extra connections; proxy: proxy protection;
+	// discount: a promotion (negative); tax
+	Kind string
+	// In English, as the quote said it
+	Description string
+	// How many (extra connections: their count; else 1)
+	Quantity int
+	// The price of one
+	UnitAmount *Money
+	// quantity × unitAmount (negative for a discount)
+	Amount *Money
 }
 
 type AdminTimelineEvent struct {
@@ -101,7 +148,17 @@ type GetPayload struct {
 
 // GetResult is the result type of the adminOrders service get method.
 type GetResult struct {
-	Order    *AdminOrder
+	Order *AdminOrder
+	// The order's kind (order.kind)
+	Kind string
+	// What the order billed; the amounts sum to order.total
+	Items []*AdminOrderItem
+	// All refunded on the order so far
+	Refunded *Money
+	// What the order kept: its total when paid, less what was refunded
+	Net *Money
+	// Why the fraud check held it; absent when it was never held
+	Hold     *AdminHold
 	Lines    []*AdminLine
 	Timeline []*AdminTimelineEvent
 }
@@ -112,7 +169,9 @@ type ListPayload struct {
 	Session *string
 	Status  *string
 	Q       *string
+	// One of the configured gateways (gateways in the answer)
 	Gateway *string
+	Kind    *string
 	// RFC 3339 or YYYY-MM-DD: created at or after
 	From *string
 	// RFC 3339 or YYYY-MM-DD: created before
@@ -126,6 +185,8 @@ type ListResult struct {
 	Orders []*AdminOrder
 	// Empty on the last page
 	NextCursor string
+	// The configured gateways (module names): the choices of the gateway filter
+	Gateways []string
 }
 
 type Money struct {

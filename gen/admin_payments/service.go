@@ -65,6 +65,8 @@ type AcceptResult struct {
 type AdminOrder struct {
 	ID   string
 	Kind string
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string
@@ -80,6 +82,10 @@ type AdminOrder struct {
 	CreatedAt string
 	// RFC 3339; empty until paid
 	PaidAt string
+	// All refunded on the order so far
+	Refunded *Money
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *Money
 }
 
 // AdminPayment is the result type of the adminPayments service refund method.

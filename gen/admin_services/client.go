@@ -24,11 +24,12 @@ type Client struct {
 	SuspendEndpoint     goa.Endpoint
 	UnsuspendEndpoint   goa.Endpoint
 	ExtendEndpoint      goa.Endpoint
+	ChangeEndpoint      goa.Endpoint
 	TerminateEndpoint   goa.Endpoint
 }
 
 // NewClient initializes a "adminServices" service client given the endpoints.
-func NewClient(list, export, cancel, resume, renewalLink, suspend, unsuspend, extend, terminate goa.Endpoint) *Client {
+func NewClient(list, export, cancel, resume, renewalLink, suspend, unsuspend, extend, change, terminate goa.Endpoint) *Client {
 	return &Client{
 		ListEndpoint:        list,
 		ExportEndpoint:      export,
@@ -38,6 +39,7 @@ func NewClient(list, export, cancel, resume, renewalLink, suspend, unsuspend, ex
 		SuspendEndpoint:     suspend,
 		UnsuspendEndpoint:   unsuspend,
 		ExtendEndpoint:      extend,
+		ChangeEndpoint:      change,
 		TerminateEndpoint:   terminate,
 	}
 }
@@ -192,6 +194,28 @@ func (c *Client) Extend(ctx context.Context, p *ExtendPayload) (res *AdminLine, 
 		return
 	}
 	return ires.(*AdminLine), nil
+}
+
+// Change calls the "change" endpoint of the "adminServices" service.
+// Change may return the following errors:
+//   - "invalid_change" (type *goa.ServiceError): A field is not acceptable: an unknown plan, a trial, a cycle the plan does not offer, connections out of the plan's range, a due date not after today or not YYYY-MM-DD, an empty reason; the message names the field.
+//   - "nothing_to_charge" (type *goa.ServiceError): charge now on a change that costs nothing more over the rest of the period: use next-renewal or free.
+//   - "nothing_to_change" (type *goa.ServiceError): The line has these terms already (a concurrent change applied them).
+//   - "change_pending" (type *goa.ServiceError): The line has a change waiting for the buyer's payment.
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "not_found" (type *goa.ServiceError)
+//   - "conflict" (type *goa.ServiceError)
+//   - "unavailable" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Change(ctx context.Context, p *ChangePayload) (res *AdminLineChange, err error) {
+	var ires any
+	ires, err = c.ChangeEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*AdminLineChange), nil
 }
 
 // Terminate calls the "terminate" endpoint of the "adminServices" service.

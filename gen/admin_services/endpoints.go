@@ -24,6 +24,7 @@ type Endpoints struct {
 	Suspend     goa.Endpoint
 	Unsuspend   goa.Endpoint
 	Extend      goa.Endpoint
+	Change      goa.Endpoint
 	Terminate   goa.Endpoint
 }
 
@@ -47,6 +48,7 @@ func NewEndpoints(s Service) *Endpoints {
 		Suspend:     NewSuspendEndpoint(s),
 		Unsuspend:   NewUnsuspendEndpoint(s),
 		Extend:      NewExtendEndpoint(s),
+		Change:      NewChangeEndpoint(s),
 		Terminate:   NewTerminateEndpoint(s),
 	}
 }
@@ -62,6 +64,7 @@ func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Suspend = m(e.Suspend)
 	e.Unsuspend = m(e.Unsuspend)
 	e.Extend = m(e.Extend)
+	e.Change = m(e.Change)
 	e.Terminate = m(e.Terminate)
 }
 
@@ -138,6 +141,15 @@ func NewExtendEndpoint(s Service) goa.Endpoint {
 	return func(ctx context.Context, req any) (any, error) {
 		p := req.(*ExtendPayload)
 		return s.Extend(ctx, p)
+	}
+}
+
+// NewChangeEndpoint returns an endpoint function that calls the method
+// "change" of service "adminServices".
+func NewChangeEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*ChangePayload)
+		return s.Change(ctx, p)
 	}
 }
 

@@ -15,9 +15,10 @@ import (
 )
 
 // The console's lines: the Subscriptions list (viewer and up) and its CSV
-// export; auto-renew off and on and the renewal link (support, owner); actions
-// through the panel: suspend, unsuspend and extend (support, owner), terminate
-// (owner).
+// export; auto-renew off and on and the renewal link (support, owner); a
+// change of plan, cycle, connections or due date (owner; support with charge
+// next-renewal); actions through the panel: suspend, unsuspend and extend
+// (support, owner), terminate (owner).
 type Service interface {
 	// Lines, soonest due first (lines with no due date last), then by service id.
 	// Pass nextCursor back as cursor for the next page; it is empty on the last.
@@ -52,6 +53,19 @@ type Service interface {
 	// STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the
 	// owner is not capped.
 	Extend(context.Context, *ExtendPayload) (res *AdminLine, err error)
+	// Changes a running line's plan (pid), billing cycle, connections or next due
+	// date. charge now (owner): an order of kind change for the difference over
+	// the rest of the period (prorated by days, business time) is placed for the
+	// buyer and its pay link mailed; the line changes once it is paid.
+	// next-renewal (support, owner): the line changes at once and its recurring
+	// amount is the new one from the next period (an open renewal invoice is
+	// placed again at the new amount). free (owner): the line changes at once,
+	// audited as free. The panel line follows through the line-sync job. preview:
+	// true answers the same without changing anything (the console shows it before
+	// confirming). An Idempotency-Key header makes the change once per operator
+	// and key: a retry answers the first change. Of concurrent changes of a line
+	// one applies; the others answer 409.
+	Change(context.Context, *ChangePayload) (res *AdminLineChange, err error)
 	// Deletes the line from the panel for good; the line shows Terminated.
 	Terminate(context.Context, *TerminatePayload) (res *AdminLine, err error)
 }
@@ -70,7 +84,7 @@ const ServiceName = "adminServices"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [9]string{"list", "export", "cancel", "resume", "renewalLink", "suspend", "unsuspend", "extend", "terminate"}
+var MethodNames = [10]string{"list", "export", "cancel", "resume", "renewalLink", "suspend", "unsuspend", "extend", "change", "terminate"}
 
 // AdminLine is the result type of the adminServices service suspend method.
 type AdminLine struct {
@@ -86,6 +100,53 @@ type AdminLine struct {
 	// RFC 3339; empty when it never expires or is not provisioned
 	ExpiresAt string
 	// YYYY-MM-DD; empty when nothing more is due
+	NextDueDate string
+}
+
+// AdminLineChange is the result type of the adminServices service change
+// method.
+type AdminLineChange struct {
+	// Empty for a preview
+	ChangeID  string
+	ServiceID string
+	Charge    string
+	// Nothing was changed: this is what the change would do
+	Preview bool
+	// The line has the new terms (next-renewal, free; now once paid)
+	Applied bool
+	// The line's terms before
+	From *AdminLineTerms
+	// The line's terms after
+	To *AdminLineTerms
+	// What the buyer pays now: with charge now, the difference over the rest of
+	// the period, prorated by days; 0 otherwise
+	Amount *Money
+	// Days left in the current period (business time), which amount covers
+	DaysLeft int
+	// Days of the current period
+	PeriodDays int
+	// What a period costs now
+	RecurringAmount *Money
+	// What a period costs from the next one
+	NewRecurringAmount *Money
+	// The effect, in one English sentence
+	Effect string
+	// charge now: the order the buyer pays; empty otherwise
+	OrderID string
+	// charge now: its invoice; empty otherwise
+	InvoiceID string
+	// charge now: whom the pay link was mailed to; empty otherwise (and for a
+	// preview)
+	SentTo string
+}
+
+type AdminLineTerms struct {
+	Pid int
+	// The plan's name
+	Plan           string
+	BillingCycle   string
+	MaxConnections int
+	// YYYY-MM-DD
 	NextDueDate string
 }
 
@@ -130,6 +191,34 @@ type CancelPayload struct {
 	CsrfToken *string
 	// The service id
 	ID string
+}
+
+// ChangePayload is the payload type of the adminServices service change method.
+type ChangePayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// The csrfToken of POST /admin/session; required on every change
+	CsrfToken *string
+	// The service id
+	ID string
+	// Idempotency-Key header: the same key and operator give back the first change
+	IdempotencyKey *string
+	// The new plan (a product of the catalog, not a trial)
+	Pid *int
+	// The new billing cycle, one the plan offers in the line's currency
+	BillingCycle *string
+	// The new number of connections, 1 up to 1 + the plan's extra connections
+	MaxConnections *int
+	// YYYY-MM-DD: the new due date, after today (business time); the line's expiry
+	// moves with it
+	NextDueDate *string
+	// now: the buyer pays the prorated difference before the line changes;
+	// next-renewal: from the next period; free: no charge
+	Charge string
+	// Why; written to the audit log
+	Reason string
+	// true: change nothing, answer what would happen
+	Preview bool
 }
 
 // ExportPayload is the payload type of the adminServices service export method.
@@ -319,4 +408,24 @@ func MakeNoOpenRenewal(err error) *goa.ServiceError {
 // MakeExtendLimit builds a goa.ServiceError from an error.
 func MakeExtendLimit(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "extend_limit", false, false, false)
+}
+
+// MakeInvalidChange builds a goa.ServiceError from an error.
+func MakeInvalidChange(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_change", false, false, false)
+}
+
+// MakeNothingToCharge builds a goa.ServiceError from an error.
+func MakeNothingToCharge(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "nothing_to_charge", false, false, false)
+}
+
+// MakeNothingToChange builds a goa.ServiceError from an error.
+func MakeNothingToChange(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "nothing_to_change", false, false, false)
+}
+
+// MakeChangePending builds a goa.ServiceError from an error.
+func MakeChangePending(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "change_pending", false, false, false)
 }

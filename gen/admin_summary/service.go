@@ -53,6 +53,10 @@ type AdminDay struct {
 	Orders int
 	// Invoices paid that day, per currency
 	PaidRevenue []*Money
+	// Refunds made that day, per currency
+	Refunded []*Money
+	// paidRevenue less refunded, per currency
+	NetRevenue []*Money
 }
 
 type AdminRenewalsDue struct {
@@ -76,8 +80,12 @@ type GetResult struct {
 	From string
 	// Orders placed
 	Orders int
-	// Invoices paid, per currency
+	// Invoices paid, per currency (before refunds)
 	PaidRevenue []*Money
+	// Refunds made, per currency
+	RefundedRevenue []*Money
+	// The revenue: invoices paid less refunds made, per currency
+	NetRevenue []*Money
 	// Clients first seen
 	NewCustomers int
 	// Invoices whose payment failed

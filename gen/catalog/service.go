@@ -212,6 +212,10 @@ type ProductResult struct {
 	Guarantee string
 	// Reseller credits granted (reseller plans)
 	Credits int
+	// false while the plan is temporarily unavailable: the panel's reseller
+	// credits cannot cover a line of it in any of its cycles (read at least every
+	// minute); an order of it answers 409 out_of_stock
+	Available bool
 }
 
 type ProductResultCollection []*ProductResult
@@ -347,6 +351,9 @@ func newProductResult(vres *catalogviews.ProductResultView) *ProductResult {
 	if vres.Credits != nil {
 		res.Credits = *vres.Credits
 	}
+	if vres.Available != nil {
+		res.Available = *vres.Available
+	}
 	if vres.Features != nil {
 		res.Features = make([]string, len(vres.Features))
 		for i, val := range vres.Features {
@@ -400,6 +407,7 @@ func newProductResultView(res *ProductResult) *catalogviews.ProductResultView {
 		SoldBadge:   &res.SoldBadge,
 		Guarantee:   &res.Guarantee,
 		Credits:     &res.Credits,
+		Available:   &res.Available,
 	}
 	if res.Features != nil {
 		vres.Features = make([]string, len(res.Features))

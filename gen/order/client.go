@@ -9,6 +9,7 @@ package order
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 )
@@ -17,15 +18,17 @@ import (
 type Client struct {
 	CreateEndpoint goa.Endpoint
 	GetEndpoint    goa.Endpoint
+	EventsEndpoint goa.Endpoint
 	ListEndpoint   goa.Endpoint
 	CancelEndpoint goa.Endpoint
 }
 
 // NewClient initializes a "order" service client given the endpoints.
-func NewClient(create, get, list, cancel goa.Endpoint) *Client {
+func NewClient(create, get, events, list, cancel goa.Endpoint) *Client {
 	return &Client{
 		CreateEndpoint: create,
 		GetEndpoint:    get,
+		EventsEndpoint: events,
 		ListEndpoint:   list,
 		CancelEndpoint: cancel,
 	}
@@ -40,7 +43,10 @@ func NewClient(create, get, list, cancel goa.Endpoint) *Client {
 //   - "idempotency_mismatch" (type *goa.ServiceError): The Idempotency-Key was already used with another request body.
 //   - "price_changed" (type *PriceChanged): The expected total differs from the server's price: the body holds the fresh quote; nothing was stored.
 //   - "trial_used" (type *goa.ServiceError): A free trial beyond the limits: one per client (STREAMCART_TRIALS_PER_CLIENT) and a few per address per 30 days (STREAMCART_TRIALS_PER_IP).
+//   - "invalid_country" (type *goa.ServiceError): billingCountry is not an ISO 3166-1 alpha-2 country code.
+//   - "country_unconfirmed" (type *goa.ServiceError): The catalog charges tax and billingCountry differs from the country of the buyer's IP address: ask the buyer, then send confirmCountry: true. Nothing was stored.
 //   - "trial_unavailable" (type *goa.ServiceError): No free trial for this e-mail address: a throwaway (disposable) one, or a domain the seller refuses trials to (STREAMCART_TRIAL_BLOCK_DISPOSABLE, STREAMCART_TRIAL_BLOCKED_DOMAINS). Nothing was stored.
+//   - "out_of_stock" (type *goa.ServiceError): The plan is temporarily unavailable: the panel's reseller credits cannot cover a line of it for this billing cycle (the product's credits in the catalog; GET /products says available: false). Nothing was stored or charged.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *OrderResult, err error) {
@@ -64,6 +70,22 @@ func (c *Client) Get(ctx context.Context, p *GetPayload) (res *OrderResult, err 
 		return
 	}
 	return ires.(*OrderResult), nil
+}
+
+// Events calls the "events" endpoint of the "order" service.
+// Events may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "rate_limited" (type *RateLimited): Too many open streams: this session's (STREAMCART_ORDER_STREAMS_PER_SESSION) or this replica's (STREAMCART_ORDER_STREAMS); poll GET /orders/{orderId}, or retry after Retry-After seconds.
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Events(ctx context.Context, p *EventsPayload) (res *EventsResult, resp io.ReadCloser, err error) {
+	var ires any
+	ires, err = c.EventsEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	o := ires.(*EventsResponseData)
+	return o.Result, o.Body, nil
 }
 
 // List calls the "list" endpoint of the "order" service.

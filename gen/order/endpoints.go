@@ -9,6 +9,7 @@ package order
 
 import (
 	"context"
+	"io"
 
 	goa "goa.design/goa/v3/pkg"
 	"goa.design/goa/v3/security"
@@ -18,8 +19,18 @@ import (
 type Endpoints struct {
 	Create goa.Endpoint
 	Get    goa.Endpoint
+	Events goa.Endpoint
 	List   goa.Endpoint
 	Cancel goa.Endpoint
+}
+
+// EventsResponseData holds both the result and the HTTP response body reader
+// of the "events" method.
+type EventsResponseData struct {
+	// Result is the method result.
+	Result *EventsResult
+	// Body streams the HTTP response body.
+	Body io.ReadCloser
 }
 
 // NewEndpoints wraps the methods of the "order" service with endpoints.
@@ -29,6 +40,7 @@ func NewEndpoints(s Service) *Endpoints {
 	return &Endpoints{
 		Create: NewCreateEndpoint(s, a.JWTAuth),
 		Get:    NewGetEndpoint(s, a.JWTAuth),
+		Events: NewEventsEndpoint(s, a.JWTAuth),
 		List:   NewListEndpoint(s, a.JWTAuth),
 		Cancel: NewCancelEndpoint(s, a.JWTAuth),
 	}
@@ -38,6 +50,7 @@ func NewEndpoints(s Service) *Endpoints {
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Create = m(e.Create)
 	e.Get = m(e.Get)
+	e.Events = m(e.Events)
 	e.List = m(e.List)
 	e.Cancel = m(e.Cancel)
 }
@@ -95,6 +108,33 @@ func NewGetEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
 		}
 		vres := NewViewedOrderResult(res, "default")
 		return vres, nil
+	}
+}
+
+// NewEventsEndpoint returns an endpoint function that calls the method
+// "events" of service "order".
+func NewEventsEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*EventsPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, body, err := s.Events(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &EventsResponseData{Result: res, Body: body}, nil
 	}
 }
 

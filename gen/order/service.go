@@ -9,6 +9,7 @@ package order
 
 import (
 	"context"
+	"io"
 
 	orderviews "github.com/streamcart/streamcart/gen/order/views"
 	goa "goa.design/goa/v3/pkg"
@@ -21,6 +22,28 @@ type Service interface {
 	Create(context.Context, *CreatePayload) (res *OrderResult, err error)
 	// Get implements get.
 	Get(context.Context, *GetPayload) (res *OrderResult, err error)
+	// The order's live status as Server-Sent Events, for whoever may read it (the
+	// rule of GET /orders/{orderId}: another session's order is not_found alike).
+	// An event "status" whose data is the order's JSON exactly as GET
+	// /orders/{orderId} answers it comes at once and after every change, its id
+	// the order's version (monotonic); the stream closes after the event of a
+	// final status (active, fraud, cancelled, failed, needs_review,
+	// partially_refunded, refunded). A comment line (": heartbeat") every 15 s
+	// keeps proxies from timing it out; a stream without an event for
+	// STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's
+	// when it shuts down: reconnect with Last-Event-ID, the last id received, and
+	// only a newer version is sent (an order already final and unchanged closes at
+	// once). Changes reach the stream from any replica within a second (PostgreSQL
+	// LISTEN/NOTIFY). The session's Authorization header is required as
+	// everywhere: browsers read the stream with fetch(), not EventSource. At most
+	// STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and
+	// STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with
+	// Retry-After; poll GET /orders/{orderId} instead.
+
+	// If body implements [io.WriterTo], that implementation will be used instead.
+	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
+	// implementations.
+	Events(context.Context, *EventsPayload) (res *EventsResult, body io.ReadCloser, err error)
 	// The session's orders, newest first: a proven session's are its client's, a
 	// buying (email-only) session's those it placed.
 	List(context.Context, *ListPayload) (res *ListResult, err error)
@@ -48,7 +71,7 @@ const ServiceName = "order"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [4]string{"create", "get", "list", "cancel"}
+var MethodNames = [5]string{"create", "get", "events", "list", "cancel"}
 
 // CancelPayload is the payload type of the order service cancel method.
 type CancelPayload struct {
@@ -72,6 +95,10 @@ type CreatePayload struct {
 	EmailSubscription *bool
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string
+	// The buyer confirmed billingCountry where it differs from the country of
+	// their IP address (quote.tax.ipCountry); without it such an order answers 409
+	// country_unconfirmed. Kept with the order as evidence
+	ConfirmCountry *bool
 	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
 	// shown): the card is saved (setup_future_usage=off_session) and each renewal
 	// charged to it at its due date
@@ -85,6 +112,10 @@ type CreatePayload struct {
 	ExtraConnections int
 	ProxyProtection  bool
 	PromoCode        *string
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string
 }
 
 // A credit note: what a refund gave back, numbered from its own sequence,
@@ -93,6 +124,9 @@ type CreditNoteRef struct {
 	ID     string
 	Number string
 	Amount *Money
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *Money
 	// GET /credit-notes/{id}.pdf
 	PdfURL string
 }
@@ -103,6 +137,24 @@ type DiscountResult struct {
 	Value string
 	// Amount taken off the subtotal
 	Amount *Money
+}
+
+// EventsPayload is the payload type of the order service events method.
+type EventsPayload struct {
+	// Session token
+	Token   *string
+	OrderID string
+	// The id of the last event received (a reconnecting stream): only a newer
+	// version is sent
+	LastEventID *string
+}
+
+// EventsResult is the result type of the order service events method.
+type EventsResult struct {
+	ContentType  string
+	CacheControl string
+	// no: nginx passes each event on at once
+	AccelBuffering string
 }
 
 // GetPayload is the payload type of the order service get method.
@@ -151,6 +203,10 @@ type OrderResult struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *Money
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResult `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
@@ -210,10 +266,24 @@ type QuoteResult struct {
 	Subtotal         *Money
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
-	Total    *Money
+	// What the buyer pays: after the discount, tax included
+	Total *Money
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *Money
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResult `json:"tax"`
+}
+
+// Too many requests of this kind are open or were made; nothing was done.
+type RateLimited struct {
+	// rate_limited
+	Name    string
+	Message string
+	// Seconds until a request may be made again (the Retry-After header)
+	RetryAfter int
 }
 
 type RecurringResult struct {
@@ -223,6 +293,25 @@ type RecurringResult struct {
 	Currency string
 	// How often it renews
 	BillingCycle string
+}
+
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
 }
 
 // Error returns an error description.
@@ -239,6 +328,23 @@ func (e *PriceChanged) ErrorName() string {
 
 // GoaErrorName returns "PriceChanged".
 func (e *PriceChanged) GoaErrorName() string {
+	return e.Name
+}
+
+// Error returns an error description.
+func (e *RateLimited) Error() string {
+	return "Too many requests of this kind are open or were made; nothing was done."
+}
+
+// ErrorName returns "RateLimited".
+//
+// Deprecated: Use GoaErrorName - https://github.com/goadesign/goa/issues/3105
+func (e *RateLimited) ErrorName() string {
+	return e.GoaErrorName()
+}
+
+// GoaErrorName returns "RateLimited".
+func (e *RateLimited) GoaErrorName() string {
 	return e.Name
 }
 
@@ -277,9 +383,24 @@ func MakeTrialUsed(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "trial_used", false, false, false)
 }
 
+// MakeInvalidCountry builds a goa.ServiceError from an error.
+func MakeInvalidCountry(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_country", false, false, false)
+}
+
+// MakeCountryUnconfirmed builds a goa.ServiceError from an error.
+func MakeCountryUnconfirmed(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "country_unconfirmed", false, false, false)
+}
+
 // MakeTrialUnavailable builds a goa.ServiceError from an error.
 func MakeTrialUnavailable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "trial_unavailable", false, false, false)
+}
+
+// MakeOutOfStock builds a goa.ServiceError from an error.
+func MakeOutOfStock(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "out_of_stock", false, false, false)
 }
 
 // MakeConflict builds a goa.ServiceError from an error.
@@ -344,6 +465,12 @@ func newOrderResult(vres *orderviews.OrderResultView) *OrderResult {
 	if vres.Recurring != nil {
 		res.Recurring = transformOrderviewsRecurringResultViewToRecurringResult(vres.Recurring)
 	}
+	if vres.Net != nil {
+		res.Net = transformOrderviewsMoneyViewToMoney(vres.Net)
+	}
+	if vres.Tax != nil {
+		res.Tax = transformOrderviewsTaxResultViewToTaxResult(vres.Tax)
+	}
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformOrderviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
@@ -391,6 +518,12 @@ func newOrderResultView(res *OrderResult) *orderviews.OrderResultView {
 	}
 	if res.Recurring != nil {
 		vres.Recurring = transformRecurringResultToOrderviewsRecurringResultView(res.Recurring)
+	}
+	if res.Net != nil {
+		vres.Net = transformMoneyToOrderviewsMoneyView(res.Net)
+	}
+	if res.Tax != nil {
+		vres.Tax = transformTaxResultToOrderviewsTaxResultView(res.Tax)
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToOrderviewsPaymentQuoteView(res.PaymentQuote)
@@ -461,6 +594,12 @@ func transformOrderviewsQuoteResultViewToQuoteResult(v *orderviews.QuoteResultVi
 	if v.Recurring != nil {
 		res.Recurring = transformOrderviewsRecurringResultViewToRecurringResult(v.Recurring)
 	}
+	if v.Net != nil {
+		res.Net = transformOrderviewsMoneyViewToMoney(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = transformOrderviewsTaxResultViewToTaxResult(v.Tax)
+	}
 
 	return res
 }
@@ -512,6 +651,24 @@ func transformOrderviewsRecurringResultViewToRecurringResult(v *orderviews.Recur
 	return res
 }
 
+// transformOrderviewsTaxResultViewToTaxResult builds a value of type
+// *TaxResult from a value of type *orderviews.TaxResultView.
+func transformOrderviewsTaxResultViewToTaxResult(v *orderviews.TaxResultView) *TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // transformOrderviewsPaymentQuoteViewToPaymentQuote builds a value of type
 // *PaymentQuote from a value of type *orderviews.PaymentQuoteView.
 func transformOrderviewsPaymentQuoteViewToPaymentQuote(v *orderviews.PaymentQuoteView) *PaymentQuote {
@@ -542,6 +699,9 @@ func transformOrderviewsCreditNoteRefViewToCreditNoteRef(v *orderviews.CreditNot
 	}
 	if v.Amount != nil {
 		res.Amount = transformOrderviewsMoneyViewToMoney(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = transformOrderviewsMoneyViewToMoney(v.Tax)
 	}
 
 	return res
@@ -591,6 +751,12 @@ func transformQuoteResultToOrderviewsQuoteResultView(v *QuoteResult) *orderviews
 	}
 	if v.Recurring != nil {
 		res.Recurring = transformRecurringResultToOrderviewsRecurringResultView(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = transformMoneyToOrderviewsMoneyView(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = transformTaxResultToOrderviewsTaxResultView(v.Tax)
 	}
 
 	return res
@@ -643,6 +809,24 @@ func transformRecurringResultToOrderviewsRecurringResultView(v *RecurringResult)
 	return res
 }
 
+// transformTaxResultToOrderviewsTaxResultView builds a value of type
+// *orderviews.TaxResultView from a value of type *TaxResult.
+func transformTaxResultToOrderviewsTaxResultView(v *TaxResult) *orderviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.TaxResultView{
+		Country:          &v.Country,
+		Rate:             &v.Rate,
+		Amount:           &v.Amount,
+		Currency:         &v.Currency,
+		PricesIncludeTax: &v.PricesIncludeTax,
+		IPCountry:        &v.IPCountry,
+	}
+
+	return res
+}
+
 // transformPaymentQuoteToOrderviewsPaymentQuoteView builds a value of type
 // *orderviews.PaymentQuoteView from a value of type *PaymentQuote.
 func transformPaymentQuoteToOrderviewsPaymentQuoteView(v *PaymentQuote) *orderviews.PaymentQuoteView {
@@ -670,6 +854,9 @@ func transformCreditNoteRefToOrderviewsCreditNoteRefView(v *CreditNoteRef) *orde
 	}
 	if v.Amount != nil {
 		res.Amount = transformMoneyToOrderviewsMoneyView(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = transformMoneyToOrderviewsMoneyView(v.Tax)
 	}
 
 	return res

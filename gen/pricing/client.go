@@ -30,6 +30,7 @@ func NewClient(quote goa.Endpoint) *Client {
 //   - "not_found" (type *goa.ServiceError)
 //   - "bad_request" (type *goa.ServiceError)
 //   - "not_applicable" (type *goa.ServiceError): The promo code does not apply to this product.
+//   - "invalid_country" (type *goa.ServiceError): billingCountry is not an ISO 3166-1 alpha-2 country code.
 //   - error: internal error
 func (c *Client) Quote(ctx context.Context, p *QuoteRequest) (res *QuoteResult, err error) {
 	var ires any

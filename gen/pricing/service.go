@@ -68,6 +68,10 @@ type QuoteRequest struct {
 	ExtraConnections int
 	ProxyProtection  bool
 	PromoCode        *string
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string
 }
 
 // QuoteResult is the result type of the pricing service quote method.
@@ -81,10 +85,15 @@ type QuoteResult struct {
 	Subtotal         *Money
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
-	Total    *Money
+	// What the buyer pays: after the discount, tax included
+	Total *Money
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *Money
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResult `json:"tax"`
 }
 
 type RecurringResult struct {
@@ -94,6 +103,25 @@ type RecurringResult struct {
 	Currency string
 	// How often it renews
 	BillingCycle string
+}
+
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
 }
 
 // MakeNotFound builds a goa.ServiceError from an error.
@@ -109,4 +137,9 @@ func MakeBadRequest(err error) *goa.ServiceError {
 // MakeNotApplicable builds a goa.ServiceError from an error.
 func MakeNotApplicable(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "not_applicable", false, false, false)
+}
+
+// MakeInvalidCountry builds a goa.ServiceError from an error.
+func MakeInvalidCountry(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "invalid_country", false, false, false)
 }

@@ -96,6 +96,9 @@ type CreditNoteRef struct {
 	ID     string
 	Number string
 	Amount *Money
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *Money
 	// GET /credit-notes/{id}.pdf
 	PdfURL string
 }
@@ -160,6 +163,10 @@ type OrderResult struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *Money
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResult `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuote
@@ -226,10 +233,15 @@ type QuoteResult struct {
 	Subtotal         *Money
 	// null when no promo code applies
 	Discount *DiscountResult `json:"discount"`
-	Total    *Money
+	// What the buyer pays: after the discount, tax included
+	Total *Money
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResult `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *Money
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResult `json:"tax"`
 }
 
 // RecreatePayload is the payload type of the services service recreate method.
@@ -340,6 +352,25 @@ type SetMacPayload struct {
 	// own when absent or untranslated
 	Locale     *string
 	MacAddress string
+}
+
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
 }
 
 // TerminatePayload is the payload type of the services service terminate
@@ -569,6 +600,12 @@ func newOrderResult(vres *servicesviews.OrderResultView) *OrderResult {
 	if vres.Recurring != nil {
 		res.Recurring = transformServicesviewsRecurringResultViewToRecurringResult(vres.Recurring)
 	}
+	if vres.Net != nil {
+		res.Net = transformServicesviewsMoneyViewToMoney(vres.Net)
+	}
+	if vres.Tax != nil {
+		res.Tax = transformServicesviewsTaxResultViewToTaxResult(vres.Tax)
+	}
 	if vres.PaymentQuote != nil {
 		res.PaymentQuote = transformServicesviewsPaymentQuoteViewToPaymentQuote(vres.PaymentQuote)
 	}
@@ -616,6 +653,12 @@ func newOrderResultView(res *OrderResult) *servicesviews.OrderResultView {
 	}
 	if res.Recurring != nil {
 		vres.Recurring = transformRecurringResultToServicesviewsRecurringResultView(res.Recurring)
+	}
+	if res.Net != nil {
+		vres.Net = transformMoneyToServicesviewsMoneyView(res.Net)
+	}
+	if res.Tax != nil {
+		vres.Tax = transformTaxResultToServicesviewsTaxResultView(res.Tax)
 	}
 	if res.PaymentQuote != nil {
 		vres.PaymentQuote = transformPaymentQuoteToServicesviewsPaymentQuoteView(res.PaymentQuote)
@@ -700,6 +743,12 @@ func transformServicesviewsQuoteResultViewToQuoteResult(v *servicesviews.QuoteRe
 	if v.Recurring != nil {
 		res.Recurring = transformServicesviewsRecurringResultViewToRecurringResult(v.Recurring)
 	}
+	if v.Net != nil {
+		res.Net = transformServicesviewsMoneyViewToMoney(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = transformServicesviewsTaxResultViewToTaxResult(v.Tax)
+	}
 
 	return res
 }
@@ -752,6 +801,24 @@ func transformServicesviewsRecurringResultViewToRecurringResult(v *servicesviews
 	return res
 }
 
+// transformServicesviewsTaxResultViewToTaxResult builds a value of type
+// *TaxResult from a value of type *servicesviews.TaxResultView.
+func transformServicesviewsTaxResultViewToTaxResult(v *servicesviews.TaxResultView) *TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // transformServicesviewsPaymentQuoteViewToPaymentQuote builds a value of type
 // *PaymentQuote from a value of type *servicesviews.PaymentQuoteView.
 func transformServicesviewsPaymentQuoteViewToPaymentQuote(v *servicesviews.PaymentQuoteView) *PaymentQuote {
@@ -782,6 +849,9 @@ func transformServicesviewsCreditNoteRefViewToCreditNoteRef(v *servicesviews.Cre
 	}
 	if v.Amount != nil {
 		res.Amount = transformServicesviewsMoneyViewToMoney(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = transformServicesviewsMoneyViewToMoney(v.Tax)
 	}
 
 	return res
@@ -820,6 +890,12 @@ func transformQuoteResultToServicesviewsQuoteResultView(v *QuoteResult) *service
 	}
 	if v.Recurring != nil {
 		res.Recurring = transformRecurringResultToServicesviewsRecurringResultView(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = transformMoneyToServicesviewsMoneyView(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = transformTaxResultToServicesviewsTaxResultView(v.Tax)
 	}
 
 	return res
@@ -873,6 +949,24 @@ func transformRecurringResultToServicesviewsRecurringResultView(v *RecurringResu
 	return res
 }
 
+// transformTaxResultToServicesviewsTaxResultView builds a value of type
+// *servicesviews.TaxResultView from a value of type *TaxResult.
+func transformTaxResultToServicesviewsTaxResultView(v *TaxResult) *servicesviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.TaxResultView{
+		Country:          &v.Country,
+		Rate:             &v.Rate,
+		Amount:           &v.Amount,
+		Currency:         &v.Currency,
+		PricesIncludeTax: &v.PricesIncludeTax,
+		IPCountry:        &v.IPCountry,
+	}
+
+	return res
+}
+
 // transformPaymentQuoteToServicesviewsPaymentQuoteView builds a value of type
 // *servicesviews.PaymentQuoteView from a value of type *PaymentQuote.
 func transformPaymentQuoteToServicesviewsPaymentQuoteView(v *PaymentQuote) *servicesviews.PaymentQuoteView {
@@ -900,6 +994,9 @@ func transformCreditNoteRefToServicesviewsCreditNoteRefView(v *CreditNoteRef) *s
 	}
 	if v.Amount != nil {
 		res.Amount = transformMoneyToServicesviewsMoneyView(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = transformMoneyToServicesviewsMoneyView(v.Tax)
 	}
 
 	return res

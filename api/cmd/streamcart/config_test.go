@@ -155,6 +155,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"affiliates", "report"}, []string{"db", "limit", "service", "since"}},
 		{[]string{"storefront", "list"}, []string{"catalog", "db"}},
 		{[]string{"payments", "review"}, []string{"db", "limit", "state"}},
+		{[]string{"tax", "report"}, []string{"csv", "db", "from", "to"}},
 		{[]string{"settings"}, []string{"markdown"}},
 		{[]string{"serve"}, nil},
 	}
@@ -214,7 +215,8 @@ func TestHelp(t *testing.T) {
 // database a mistyped --db names, on SQLite (no file, no directory) and PostgreSQL (no
 // database); on an existing one they work.
 func TestReadOnlyCommandsRefuseAMissingDatabase(t *testing.T) {
-	commands := [][]string{{"mail", "list"}, {"mail", "show", "1"}, {"audit", "list"}, {"affiliates", "report"}, {"storefront", "list"}, {"payments", "review"}}
+	commands := [][]string{{"mail", "list"}, {"mail", "show", "1"}, {"audit", "list"}, {"affiliates", "report"}, {"storefront", "list"}, {"payments", "review"},
+		{"tax", "report", "--from", "2026-01-01", "--to", "2026-03-31"}}
 	admin, err := sql.Open("pgx", storetest.AdminURL())
 	if err != nil {
 		t.Fatal(err)

@@ -101,7 +101,7 @@ func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 		d.Link = page("waiting", url.Values{"order": {d.OrderID}})
 		d.Receipt, d.Invoice = receipt, "SC-2026-000042"
 		d.Items = provision.Items(sampleOrder(locale))
-	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue:
+	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue, mail.KindLineChange:
 		d.Link = paylink.URL(base, locale, "inv_7QxS4mPz", "sample-token")
 		d.Items = provision.Items(sampleOrder(locale))
 	case mail.KindRenewalPaid:
@@ -110,6 +110,10 @@ func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 		d.Items = provision.Items(sampleOrder(locale))
 	case mail.KindTrialEnding:
 		d.Link = page("", url.Values{"view": {"services"}})
+	case mail.KindRefund:
+		d.Link, d.Invoice = strings.TrimRight(base, "/")+"/checkout/api/credit-notes/cn_7QxS4mPz.pdf?t=sample-token", "CN-2026-000007"
+	case mail.KindPaymentRequest:
+		d.Link = strings.TrimRight(base, "/") + "/checkout/api/sandbox/pay/inv_7QxS4mPz" // the gateway's payment link
 	default:
 		d.Link = page("success", url.Values{"order": {d.OrderID}})
 	}

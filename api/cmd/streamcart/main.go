@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -23,17 +24,20 @@ import (
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/console"
+	"github.com/streamcart/streamcart/api/credits"
 	"github.com/streamcart/streamcart/api/disposable"
 	"github.com/streamcart/streamcart/api/fraud"
 	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/logbuf"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/payment"
 	"github.com/streamcart/streamcart/api/renewal"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/web"
+	"github.com/streamcart/streamcart/api/whmcs"
 )
 
 const usage = `Usage:
@@ -50,6 +54,7 @@ const usage = `Usage:
   streamcart audit list [--service ID] list service actions (who, what, when, result)
   streamcart affiliates report [--since YYYY-MM-DD]  clicks, orders and paid revenue per affiliate
   streamcart payments review [--state review|refunded|accepted|all] [--limit N]  payments to review: money that could not settle its order
+  streamcart tax report --from YYYY-MM-DD --to YYYY-MM-DD [--csv]  net, tax and gross per country and rate, credit notes subtracted (OSS)
   streamcart jobs list [--state dead] [--kind K] [--limit N]  background jobs, newest first, with their last error
   streamcart jobs retry ID            a dead, failed or cancelled job queued again, attempts reset, run now
   streamcart jobs cancel ID           a queued or dead job cancelled (a running one is refused)
@@ -61,9 +66,11 @@ const usage = `Usage:
   streamcart operator list            console operators: email, role, status
   streamcart operator disable EMAIL   an operator can no longer sign in; its sessions end
   streamcart operator reset EMAIL     a new setup link for an operator (lost authenticator): sessions end
+  streamcart lines reconcile [--dry-run]  compare every line with the panel, repair drift toward what was paid, list unexplained panel lines
+  streamcart panel list|delete|disable|enable|set-expiry|set-connections|credits  the built-in panel's lines and credits by hand (streamcart panel -h)
 
 Run "streamcart COMMAND -h" for a command's flags. The listings (mail, audit, affiliates,
-storefront, payments, renewals) only read: they refuse a database that does not exist.
+storefront, payments, renewals, tax) only read: they refuse a database that does not exist.
 `
 
 // heldWriter keeps what is written to it while held, and writes it to w on release; then it
@@ -143,6 +150,12 @@ func command(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
+		// The collector at twice Go's default heap growth unless GOGC says otherwise: the shop's
+		// live heap is small and its requests allocate little, so this halves the collector's
+		// share of a request's CPU (issue 24, docs/benchmarks.md) for a few MB of memory.
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(200)
+		}
 		// The banner (the shop's address first) comes before any log line: those written while
 		// the shop opens wait for it.
 		held := &heldWriter{w: os.Stderr, held: true}
@@ -209,6 +222,8 @@ func command(ctx context.Context, args []string) error {
 		return storefrontCommand(ctx, args)
 	case "payments":
 		return paymentsCommand(ctx, args)
+	case "tax":
+		return taxCommand(ctx, args, os.Stdout)
 	case "jobs":
 		return jobsCommand(ctx, args, os.Stdout)
 	case "clock":
@@ -217,6 +232,10 @@ func command(ctx context.Context, args []string) error {
 		return renewalsCommand(ctx, args, os.Stdout)
 	case "operator":
 		return operatorCommand(ctx, args, os.Stdout)
+	case "panel":
+		return panelCommand(ctx, args, os.Stdout)
+	case "lines":
+		return linesCommand(ctx, args, os.Stdout)
 	case "settings":
 		return settingsCommand(os.Stdout, args[1:])
 	case "version", "--version", "-version":
@@ -320,6 +339,7 @@ func shopConfig(s *config.Set, args []string) (app.Config, error) {
 	if rest := s.Args(); len(rest) > 0 {
 		cfg.CatalogFile = rest[0]
 	}
+	cfg.Settings = s.InForce
 	// OpenTelemetry's own variable, as every OTLP exporter reads it (docs/operations.md#traces).
 	cfg.OTLPEndpoint = os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	if s.Setting("trust-proxy").Given() && s.Setting("trusted-proxies").Given() {
@@ -381,15 +401,62 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.Duration(&cfg.ShutdownTimeout, "shutdown-timeout", 15*time.Second, "graceful shutdown limit")
 	s.Choice(&cfg.Panel, "panel", "builtin", []string{"builtin", "xui", "xtream"}, "IPTV panel")
 	s.URL(&cfg.PanelURL, "panel-url", "", "panel API base URL; for xui including the access code", "http", "https")
+	cfg.ReconcileEvery = linedrift.DefaultEvery
+	s.Func("reconcile-every", linedrift.DefaultEvery.String(), "a duration such as 15m, or 0 for never", "how often the panel is reconciled with what was paid (lines deleted, disabled, shortened … on the panel repaired; streamcart lines reconcile runs it once); 0: never", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if v == "0" {
+			d, err = 0, nil
+		}
+		if err != nil || d < 0 {
+			return errors.New("invalid")
+		}
+		cfg.ReconcileEvery = d
+		return nil
+	})
+	cfg.PanelCreditsAlert = credits.DefaultAlert
+	s.Func("panel-credits-alert", strconv.Itoa(credits.DefaultAlert), "a number of credits such as 10, or -1 for no alert", "low-water mark of the panel's reseller credit balance: at or under it the owners are mailed once and the console shows a banner (plans the balance cannot cover are shown temporarily unavailable whatever the mark)", func(v string) error {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return errors.New("invalid")
+		}
+		cfg.PanelCreditsAlert = f
+		return nil
+	})
 	s.Secret(&cfg.PanelAPIKey, "panel-api-key", "the panel's API key")
 	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com (STARTTLS required), smtps://… or port 465 for implicit TLS, ?tls=none for a local relay in plain text; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
 	rateLimitSettings(s, &cfg.RateLimits)
+	s.Int(&cfg.OrderStreams.PerReplica, "order-streams", httpapi.DefaultStreamsPerReplica, "open order status streams (GET /orders/{id}/events) a replica serves at once; beyond: 429 rate_limited, and the pages poll")
+	s.Int(&cfg.OrderStreams.PerSession, "order-streams-per-session", httpapi.DefaultStreamsPerSession, "open order status streams one session may hold on a replica (a buyer's tabs); beyond: 429 rate_limited")
+	s.Duration(&cfg.OrderStreams.Idle, "order-stream-idle", httpapi.DefaultStreamIdle, "an order status stream that sent no event for this long is closed (the page reconnects with Last-Event-ID)")
 	s.Addr(&cfg.MetricsAddr, "metrics-addr", "", "serve /metrics on a listener of its own, e.g. 127.0.0.1:9090; empty: on the main listener, to bearers of STREAMCART_METRICS_TOKEN or, without one, to direct loopback callers only")
 	s.Secret(&cfg.MetricsToken, "metrics-token", "Bearer token /metrics asks for on the main listener")
 	s.Choice(&cfg.LogLevel, "log-level", "info", []string{"debug", "info", "warn", "error"}, "least important log lines written")
 	s.Choice(&cfg.LogFormat, "log-format", "json", []string{"json", "text"}, "json: one object a line, for a log collector; text: for a terminal")
 	retentionSettings(s, &cfg.Retention)
 	paymentSettings(s, cfg)
+	whmcsSettings(s, cfg)
+}
+
+// whmcsSettings are the back end's: builtin, or a seller's WHMCS (docs/whmcs.md). app.Open
+// checks them together (whmcs.Settings.Check) and against WHMCS when the back end is whmcs.
+func whmcsSettings(s *config.Set, cfg *app.Config) {
+	w := &cfg.WHMCS
+	s.Choice(&cfg.Backend, "backend", app.BackendBuiltin, []string{app.BackendBuiltin, app.BackendWHMCS}, "who owns the catalog, clients, orders and invoices: builtin (Streamcart) or whmcs (a seller's WHMCS, reached with the STREAMCART_WHMCS_* settings; docs/whmcs.md)")
+	s.URL(&w.URL, "whmcs-url", "", "the address of WHMCS's API, https://billing.example.com/includes/api.php (http only on this machine)", "http", "https").MarkSecret()
+	s.Secret(&w.Identifier, "whmcs-identifier", "identifier of the WHMCS API credential (Configuration → System Settings → Manage API Credentials)")
+	s.Secret(&w.Secret, "whmcs-secret", "secret of the WHMCS API credential")
+	s.Secret(&w.AccessKey, "whmcs-access-key", "WHMCS's API access key ($api_access_key in configuration.php), when the shop's address cannot be on WHMCS's API IP allow-list; sent in the request body only")
+	s.Int(&w.PlansGroup, "whmcs-plans-group", 0, "id of the WHMCS product group holding the plans (the storefront lists its first three)")
+	s.Int(&w.ResellerGroup, "whmcs-reseller-group", 0, "id of the WHMCS product group holding the reseller plans; 0: none")
+	s.Func("whmcs-gateways", "", "a comma list of gateway=module such as stripe=stripe,sandbox=banktransfer", "the WHMCS payment module each Streamcart gateway's payments are recorded under (each active in WHMCS)", func(v string) error {
+		m, err := whmcs.ParseGateways(v)
+		w.Gateways = m
+		return err
+	})
+	s.Int(&w.ExtraOption, "whmcs-extra-option", whmcs.DefaultExtraOption, "id of the WHMCS config option (a quantity) sold as extra connections; 0: none")
+	s.Int(&w.ProxyOption, "whmcs-proxy-option", whmcs.DefaultProxyOption, "id of the WHMCS config option (a yes/no) sold as proxy protection; 0: none")
+	s.String(&w.MACField, "whmcs-mac-field", whmcs.DefaultMACField, "name of the WHMCS product custom field holding a MAG device's MAC address")
+	s.Duration(&w.CatalogRefresh, "whmcs-catalog-refresh", whmcs.DefaultCatalogRefresh, "how often the catalog is read again from WHMCS (in the background; the storefront serves the last one read)")
 }
 
 // publicURLSetting is the shop's origin: serve builds every link on it, operator add the setup link.

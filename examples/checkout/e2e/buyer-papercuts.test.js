@@ -125,7 +125,7 @@ for (const size of sizes) {
       await page.waitForURL(/\/checkout\/api\/payments\/sandbox\//);
       // The first answers about the order come late: the page says meanwhile what it waits for.
       let held = 0;
-      await page.route(/\/checkout\/api\/orders\/[^/?]+$/, async (route) => {
+      await page.route(/\/checkout\/api\/orders\/[^/?]+(\/events)?(\?.*)?$/, async (route) => {
         if (held++ < 1) await new Promise((ok) => setTimeout(ok, 1500));
         await route.continue();
       });

@@ -1,5 +1,6 @@
 // The seller's console acting on the shop, end to end in Chromium, as docs/console.md describes:
-// an owner refunds a paid order in full, approves an order the fraud check held, changes a price
+// an owner refunds a paid order in full (a double click on the dialog refunds once), approves an
+// order the fraud check held asking its buyer to pay (the pay-link mail listed), changes a price
 // in the catalog and disables a promotion, and the shop's public API (and storefront) follow.
 // Each new screen state passes axe-core. The server holds the orders of one email domain
 // (STREAMCART_FRAUD_BANNED_EMAIL_DOMAINS) so the fraud check has something to hold.
@@ -41,11 +42,17 @@ test('refund in full from the order page: the order is refunded and its line can
   await page.getByRole('heading', { level: 1, name: `Order ${id}` }).waitFor();
   const form = page.getByTestId('refund-form');
   // A refund without a reason is refused in the form, nothing sent.
-  await form.getByRole('button', { name: 'Refund' }).click();
+  await form.getByRole('button', { name: 'Refund…' }).click();
   await form.getByRole('alert').filter({ hasText: 'Say why you refund.' }).waitFor();
   await visit(page, 'order-refund-invalid');
   await form.getByLabel('Reason').fill('customer asked, e2e');
-  await form.getByRole('button', { name: 'Refund' }).click();
+  await form.getByRole('button', { name: 'Refund…' }).click();
+  // The dialog states the effect before anything is sent; a second click refunds nothing more.
+  const dialog = page.getByRole('alertdialog', { name: `Refund order ${id}?` });
+  await dialog.getByText('The order’s lines are switched off and cancelled.').waitFor();
+  await visit(page, 'order-refund-dialog');
+  await dialog.getByRole('button', { name: 'Refund €12.99' }).dblclick();
+  await dialog.waitFor({ state: 'detached' });
 
   // The page reloads the order: refunded, the form gone, the line cancelled with nothing to act on.
   await page.getByTestId('refund-form').waitFor({ state: 'detached' });
@@ -63,11 +70,13 @@ test('refund in full from the order page: the order is refunded and its line can
   assert.equal(after.lines[0].status.toLowerCase(), 'cancelled');
   const listed = await adminGet(page, `/orders/${encodeURIComponent(id)}/refunds`);
   assert.equal(listed.status, 200);
+  assert.equal(listed.json.refunds.length, 1, 'one refund for a double click');
   const total = listed.json.refunds.reduce((n, r) => n + r.amount.amount, 0);
   assert.equal(total, after.order.total.amount, 'refunded in full');
+  assert.equal(after.order.net.amount, 0, 'nothing kept');
 });
 
-test('an order held by the fraud check, approved on Held orders, is provisioned', async () => {
+test('an order held by the fraud check, approved on Held orders, is pending again and its buyer mailed the pay link', async () => {
   const email = `buyer-${Date.now().toString(36)}@${HELD_DOMAIN}`;
   // The fraud check holds it as it is placed: nothing to pay until the owner decides.
   const placed = await placeOrder(server, email);
@@ -80,21 +89,18 @@ test('an order held by the fraud check, approved on Held orders, is provisioned'
   await row.waitFor();
   await visit(page, 'held-with-order');
   await row.getByRole('button', { name: 'Approve' }).click();
-  await page.getByText(`Order ${id} approved`).waitFor();
+  const dialog = page.getByRole('alertdialog', { name: `Approve order ${id}?` });
+  await dialog.getByText(`${email} is mailed a link to pay €12.99`, { exact: false }).waitFor();
+  await visit(page, 'held-approve-dialog');
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await page.getByText(`Order ${id} is pending again`).waitFor();
   await page.getByRole('row').filter({ hasText: id }).waitFor({ state: 'detached' });
   await visit(page, 'held-approved');
 
-  const done = await orderUntil(
-    page,
-    id,
-    'approved order provisioned',
-    (o) => o.order.status === 'active' && o.lines.length === 1 && o.lines[0].status.toLowerCase() === 'active' && o.lines[0].username,
-  );
-  assert.ok(done.lines[0].password, 'the line has credentials');
-  await page.goto(`${server.url}/checkout/admin/orders/${encodeURIComponent(id)}`);
-  const lineRow = page.locator('section[aria-labelledby="lines-h"]').getByRole('row').filter({ hasText: done.lines[0].username });
-  await lineRow.getByText(/^active$/i).waitFor();
-  await visit(page, 'order-approved');
+  await orderUntil(page, id, 'approved order pending', (o) => o.order.status === 'pending' && o.order.invoiceStatus === 'unpaid');
+  await page.goto(`${server.url}/checkout/admin/mail?q=${encodeURIComponent(email)}`);
+  await page.getByText(`Your order ${id} is ready to pay`).waitFor();
+  await visit(page, 'order-approved-mail');
 });
 
 test('a price changed in the catalog and a disabled promotion reach the shop', async () => {

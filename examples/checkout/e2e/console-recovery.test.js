@@ -158,7 +158,10 @@ test('a Stripe order refunded in full from the order page: Stripe refunds, the l
   await page.getByRole('heading', { level: 1, name: `Order ${id}` }).waitFor();
   const form = page.getByTestId('refund-form');
   await form.getByLabel('Reason').fill('duplicate purchase, e2e');
-  await form.getByRole('button', { name: 'Refund' }).click();
+  await form.getByRole('button', { name: 'Refund…' }).click();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.getByText('through stripe', { exact: false }).waitFor();
+  await dialog.getByRole('button', { name: /^Refund / }).click();
   await page.getByTestId('refund-form').waitFor({ state: 'detached' });
   const refunds = page.locator('section[aria-labelledby="refunds-h"]');
   const refundRow = refunds.getByRole('row').filter({ hasText: 'duplicate purchase, e2e' });

@@ -54,6 +54,10 @@ type ProductResultView struct {
 	Guarantee *string
 	// Reseller credits granted (reseller plans)
 	Credits *int
+	// false while the plan is temporarily unavailable: the panel's reseller
+	// credits cannot cover a line of it in any of its cycles (read at least every
+	// minute); an order of it answers 409 out_of_stock
+	Available *bool
 }
 
 // MoneyView is a type that runs validations on a projected type.
@@ -109,6 +113,7 @@ var (
 			"soldBadge",
 			"guarantee",
 			"credits",
+			"available",
 		},
 	}
 	// ProductResultCollectionMap is a map indexing the attribute names of
@@ -130,6 +135,7 @@ var (
 			"soldBadge",
 			"guarantee",
 			"credits",
+			"available",
 		},
 	}
 	// ConfigOptionResultCollectionMap is a map indexing the attribute names of
@@ -236,6 +242,9 @@ func ValidateProductResultView(result *ProductResultView) (err error) {
 	}
 	if result.Credits == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("credits", "result"))
+	}
+	if result.Available == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("available", "result"))
 	}
 	if result.Group != nil {
 		if !(*result.Group == "plan" || *result.Group == "reseller") {

@@ -40,6 +40,10 @@ type OrderResultView struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultView `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyView
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultView `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteView
@@ -76,10 +80,15 @@ type QuoteResultView struct {
 	Subtotal         *MoneyView
 	// null when no promo code applies
 	Discount *DiscountResultView `json:"discount"`
-	Total    *MoneyView
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyView
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultView `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyView
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultView `json:"tax"`
 }
 
 // QuoteLineView is a type that runs validations on a projected type.
@@ -109,6 +118,26 @@ type RecurringResultView struct {
 	BillingCycle *string
 }
 
+// TaxResultView is a type that runs validations on a projected type.
+type TaxResultView struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string
+	// Minor units of currency: the tax in total
+	Amount   *int64
+	Currency *string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string
+}
+
 // PaymentQuoteView is a type that runs validations on a projected type.
 type PaymentQuoteView struct {
 	// Decimal amount the payment link asks
@@ -129,6 +158,9 @@ type CreditNoteRefView struct {
 	ID     *string
 	Number *string
 	Amount *MoneyView
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *MoneyView
 	// GET /credit-notes/{id}.pdf
 	PdfURL *string
 }
@@ -149,6 +181,8 @@ var (
 			"createdAt",
 			"quote",
 			"recurring",
+			"net",
+			"tax",
 			"paymentQuote",
 			"paymentState",
 			"invoiceNumber",
@@ -191,6 +225,9 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	if result.Total == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("total", "result"))
 	}
+	if result.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "result"))
+	}
 	if result.PaymentURL == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paymentUrl", "result"))
 	}
@@ -223,6 +260,16 @@ func ValidateOrderResultView(result *OrderResultView) (err error) {
 	}
 	if result.Recurring != nil {
 		if err2 := ValidateRecurringResultView(result.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Net != nil {
+		if err2 := ValidateMoneyView(result.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Tax != nil {
+		if err2 := ValidateTaxResultView(result.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -283,6 +330,9 @@ func ValidateQuoteResultView(result *QuoteResultView) (err error) {
 	if result.Total == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("total", "result"))
 	}
+	if result.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "result"))
+	}
 	for _, e := range result.Lines {
 		if e != nil {
 			if err2 := ValidateQuoteLineView(e); err2 != nil {
@@ -307,6 +357,16 @@ func ValidateQuoteResultView(result *QuoteResultView) (err error) {
 	}
 	if result.Recurring != nil {
 		if err2 := ValidateRecurringResultView(result.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Net != nil {
+		if err2 := ValidateMoneyView(result.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Tax != nil {
+		if err2 := ValidateTaxResultView(result.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -375,6 +435,29 @@ func ValidateRecurringResultView(result *RecurringResultView) (err error) {
 	return
 }
 
+// ValidateTaxResultView runs the validations defined on TaxResultView.
+func ValidateTaxResultView(result *TaxResultView) (err error) {
+	if result.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "result"))
+	}
+	if result.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "result"))
+	}
+	if result.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "result"))
+	}
+	if result.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "result"))
+	}
+	if result.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "result"))
+	}
+	if result.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "result"))
+	}
+	return
+}
+
 // ValidatePaymentQuoteView runs the validations defined on PaymentQuoteView.
 func ValidatePaymentQuoteView(result *PaymentQuoteView) (err error) {
 	if result.Amount == nil {
@@ -411,6 +494,11 @@ func ValidateCreditNoteRefView(result *CreditNoteRefView) (err error) {
 	}
 	if result.Amount != nil {
 		if err2 := ValidateMoneyView(result.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if result.Tax != nil {
+		if err2 := ValidateMoneyView(result.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}

@@ -3,6 +3,7 @@
 // again; the CSRF token lives in the API client's memory only.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApi } from './api';
+import { CreditsBanner } from './CreditsBanner';
 import { Ctx } from './context';
 import { t } from './messages';
 import { href, Link, useRoute, type Route } from './router';
@@ -12,6 +13,7 @@ import { Catalog } from './screens/Catalog';
 import { CustomerDetail, Customers } from './screens/Customers';
 import { Dashboard } from './screens/Dashboard';
 import { Jobs } from './screens/Jobs';
+import { LineDrift } from './screens/LineDrift';
 import { MailList } from './screens/Mail';
 import { Operators } from './screens/Operators';
 import { Payments } from './screens/Payments';
@@ -19,6 +21,7 @@ import { OrderDetail } from './screens/OrderDetail';
 import { HeldOrders, Orders } from './screens/Orders';
 import { Promotions } from './screens/Promotions';
 import { Setup } from './screens/Setup';
+import { Settings } from './screens/Settings';
 import { Subscriptions } from './screens/Subscriptions';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
@@ -33,12 +36,14 @@ export const NAV = [
   ['customers', () => t.navCustomers],
   ['subscriptions', () => t.navSubscriptions],
   ['jobs', () => t.navJobs],
+  ['line-drift', () => t.navLineDrift],
   ['webhooks', () => t.navWebhooks],
   ['mail', () => t.navMail],
   ['catalog', () => t.navCatalog],
   ['promotions', () => t.navPromotions],
   ['audit', () => t.navAudit],
   ['operators', () => t.navOperators],
+  ['settings', () => t.navSettings],
 ] as const;
 
 /** screen picks the title and the content of a signed-in route. */
@@ -65,12 +70,14 @@ function screen(route: Route): { title: string; body: ReactNode; section: string
     customers: <Customers />,
     subscriptions: <Subscriptions />,
     jobs: <Jobs />,
+    'line-drift': <LineDrift />,
     webhooks: <Webhooks />,
     mail: <MailList />,
     catalog: <Catalog />,
     promotions: <Promotions />,
     audit: <Audit />,
     operators: <Operators />,
+    settings: <Settings />,
   };
   return { title: nav[1](), body: bodies[first], section: first };
 }
@@ -182,7 +189,15 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   );
   return (
     <Ctx.Provider value={{ api, session }}>
-      <Page title={s.title} nav={nav}>
+      <Page
+        title={s.title}
+        nav={
+          <>
+            {nav}
+            <CreditsBanner api={api} path={route.path} />
+          </>
+        }
+      >
         {s.body}
       </Page>
     </Ctx.Provider>

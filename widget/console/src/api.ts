@@ -27,6 +27,7 @@ export type Query = Record<string, string | number | undefined>;
 interface CallOptions {
   query?: Query;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** query builds ?a=1&b=2 from the non-empty values. */
@@ -37,6 +38,17 @@ export function query(q: Query = {}): string {
   }
   const text = p.toString();
   return text ? `?${text}` : '';
+}
+
+/** ChangeBody is a change of a line's terms; absent fields keep the line's. */
+export interface ChangeBody {
+  pid?: number;
+  billingCycle?: string;
+  maxConnections?: number;
+  nextDueDate?: string;
+  charge: s.Charge;
+  reason: string;
+  preview?: boolean;
 }
 
 export interface ApiOptions {
@@ -53,9 +65,9 @@ export function createApi(opts: ApiOptions = {}) {
     method: string,
     path: string,
     schema: T,
-    { query: q, body }: CallOptions = {},
+    { query: q, body, headers: extra }: CallOptions = {},
   ): Promise<T extends v.GenericSchema ? v.InferOutput<T> : void> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...extra };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = csrf;
     let res: Response;
@@ -125,10 +137,11 @@ export function createApi(opts: ApiOptions = {}) {
       list: (q: Query) => call('GET', '/orders', s.OrderListSchema, { query: q }),
       get: (id: string) => call('GET', `/orders/${enc(id)}`, s.OrderDetailSchema),
       refunds: (id: string) => call('GET', `/orders/${enc(id)}/refunds`, s.RefundsSchema),
-      approve: (id: string) => call('POST', `/orders/${enc(id)}/approve`, s.OrderSchema),
+      approve: (id: string, mode: ApproveMode) => call('POST', `/orders/${enc(id)}/approve`, s.OrderSchema, { body: { mode } }),
       reject: (id: string, reason: string) => call('POST', `/orders/${enc(id)}/reject`, s.RejectResultSchema, { body: { reason } }),
-      refund: (id: string, body: { amount?: number; reason: string; keepLine?: boolean }) =>
-        call('POST', `/orders/${enc(id)}/refund`, s.RefundResultSchema, { body }),
+      /** refund sends the dialog's idempotency key: the same key again refunds nothing more. */
+      refund: (id: string, body: { amount?: number; reason: string; keepLine?: boolean }, idempotencyKey: string) =>
+        call('POST', `/orders/${enc(id)}/refund`, s.RefundResultSchema, { body, headers: { 'Idempotency-Key': idempotencyKey } }),
     },
     jobs: {
       list: (q: Query) => call('GET', '/jobs', s.JobListSchema, { query: q }),
@@ -150,6 +163,12 @@ export function createApi(opts: ApiOptions = {}) {
       renewalLink: (id: string) => call('POST', `/services/${enc(id)}/renewal-link`, s.RenewalLinkSchema),
       act: (id: string, action: 'suspend' | 'unsuspend' | 'terminate') => call('POST', `/services/${enc(id)}/${action}`, s.LineSchema),
       extend: (id: string, days: number) => call('POST', `/services/${enc(id)}/extend`, s.LineSchema, { body: { days } }),
+      /** change changes a line's terms (preview: says what it would do); key makes it once (Idempotency-Key). */
+      change: (id: string, body: ChangeBody, key?: string) =>
+        call('POST', `/services/${enc(id)}/change`, s.LineChangeSchema, { body, headers: key ? { 'Idempotency-Key': key } : {} }),
+    },
+    settings: {
+      list: () => call('GET', '/settings', s.SettingListSchema),
     },
     mail: {
       list: (q: Query) => call('GET', '/mail', s.MailListSchema, { query: q }),
@@ -174,6 +193,10 @@ export function createApi(opts: ApiOptions = {}) {
       update: (code: string, body: PromotionPatch) => call('PATCH', `/promotions/${enc(code)}`, s.PromotionSchema, { body }),
     },
     audit: (q: Query) => call('GET', '/audit', s.AuditListSchema, { query: q }),
+    panel: {
+      drift: (q: Query) => call('GET', '/line-drift', s.LineDriftListSchema, { query: q }),
+      credits: () => call('GET', '/panel/credits', s.PanelCreditsSchema),
+    },
     operators: {
       list: () => call('GET', '/operators', s.OperatorListSchema),
       invite: (body: { email: string; role: s.Role }) => call('POST', '/operators', s.InviteSchema, { body }),
@@ -181,6 +204,9 @@ export function createApi(opts: ApiOptions = {}) {
     },
   };
 }
+
+/** How a held order is released: its buyer asked to pay (support, owner), or provisioned unpaid (owner). */
+export type ApproveMode = 'request-payment' | 'provision';
 
 export interface PromotionInput {
   code: string;

@@ -1,6 +1,7 @@
 // Display formats. Times are shown as the API gives them, in UTC (the shop's business days are UTC
 // days), so every operator reads the same minute whatever the browser's time zone.
-import { fractionDigits, minorDigits } from '../../src/i18n/minor';
+import { formatMoney as widgetMoney } from '../../src/i18n/format';
+import { minorDigits } from '../../src/i18n/minor';
 import type { Money } from './schemas';
 
 /** major turns minor units into the currency's major unit (1299 EUR → 12.99). */
@@ -8,12 +9,13 @@ export function major(m: Money): number {
   return m.amount / 10 ** minorDigits(m.currency);
 }
 
+/**
+ * formatMoney is every amount the console shows: the buyer widget's formatting (its minor-unit
+ * table, widget/src/i18n/minor.ts, and its Intl formats) in English, so one amount reads the same
+ * on the buyer's screen and the seller's.
+ */
 export function formatMoney(m: Money): string {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: m.currency, ...fractionDigits(m.currency) }).format(major(m));
-  } catch {
-    return `${major(m).toFixed(2)} ${m.currency}`;
-  }
+  return widgetMoney(m, 'en');
 }
 
 /** formatTime shows an RFC 3339 instant as "2026-11-23 14:05 UTC"; "" stays "—". */

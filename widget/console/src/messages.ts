@@ -37,6 +37,7 @@ const en = {
   navCustomers: 'Customers',
   navSubscriptions: 'Subscriptions',
   navJobs: 'Jobs',
+  navLineDrift: 'Line drift',
   navWebhooks: 'Webhooks',
   navMail: 'Mail',
   navCatalog: 'Catalog',
@@ -85,7 +86,9 @@ const en = {
     `${n} ${n === 1 ? 'message was' : 'messages were'} never sent: no mail server is configured (set STREAMCART_SMTP_URL)`,
   countsHeading: (n: number) => `Last ${n} days`,
   summaryOrders: 'Orders',
-  summaryRevenue: 'Paid revenue',
+  summaryRevenue: 'Revenue (net of refunds)',
+  summaryPaid: 'Paid before refunds',
+  summaryRefunded: 'Refunded',
   summaryNewCustomers: 'New customers',
   summaryFailedPayments: 'Failed payments',
   summaryActiveLines: 'Active lines',
@@ -101,8 +104,11 @@ const en = {
   countAndAmount: (n: number, amount: string) => `${n} · ${amount}`,
   revenueHeading: 'Revenue per day',
   currencyLabel: 'Currency',
-  chartLabel: (days: number, total: string) => `Paid revenue per day over ${days} days, ${total} in all`,
-  chartCaption: (currency: string) => `Paid invoices per UTC day, in ${currency}. Hover a bar for the day's amount and orders.`,
+  chartLabel: (days: number, total: string) => `Revenue net of refunds per day over ${days} days, ${total} in all`,
+  chartCaption: (currency: string) =>
+    `Invoices paid less refunds made, per UTC day, in ${currency}. Hover a bar for the day's amounts and orders.`,
+  chartBarTitle: (date: string, net: string, paid: string, refunded: string, orders: string) =>
+    `${date}: ${net} net (${paid} paid, ${refunded} refunded), ${orders}`,
   ordersCount: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`,
 
   // Orders
@@ -120,7 +126,8 @@ const en = {
   exportedCapped: (n: number) => `Exported the first ${n} orders; narrow the filters for the rest.`,
   orderTitle: (id: string) => `Order ${id}`,
   ordersHeading: 'Orders',
-  heldIntro: 'These orders were held by the fraud check. Approve to provision them now; reject to cancel them and refund what was paid.',
+  heldIntro:
+    'These orders were held by the fraud check. Approve to ask the buyer to pay (or, as the owner, to provision them unpaid); reject to cancel them and refund what was paid.',
   heldCaption: 'Held orders',
   heldHeading: 'Held by the fraud check',
   rejectReasonLabel: 'Reason for a rejection (optional)',
@@ -129,6 +136,43 @@ const en = {
   confirmReject: 'Reject and refund',
   approved: (id: string) => `Order ${id} approved: its lines are being provisioned.`,
   rejected: (id: string) => `Order ${id} rejected.`,
+  rejectReasonFor: (id: string) => `Reason to reject ${id} (optional)`,
+  paymentRequested: (id: string, email: string) => `Order ${id} is pending again: ${email} was mailed the link to pay.`,
+  provisionedUnpaid: (id: string) => `Order ${id} approved without payment: its lines are being provisioned.`,
+  approveTitle: (id: string) => `Approve order ${id}?`,
+  approveModeLabel: 'How to release it',
+  modeRequestPayment: 'Ask the buyer to pay',
+  modeRequestPaymentEffect: (email: string, amount: string) =>
+    `The order goes back to pending with a new 24-hour deadline, and ${email} is mailed a link to pay ${amount}. Nothing is set up until it is paid.`,
+  modeProvision: 'Provision without payment (owner)',
+  modeProvisionEffect: (amount: string) =>
+    `The lines are set up now and nothing is charged: the ${amount} stays unpaid. The audit log records it as “provisioned unpaid”.`,
+  modeProvisionForbidden: 'Only an owner may provision an order without payment.',
+  confirmApprove: 'Approve',
+  cancel: 'Cancel',
+  holdHeading: 'Why it was held',
+  holdRules: { 'banned-email-domain': 'Banned email domain', 'orders-per-ip': 'Orders from one address in 24 h' } as Record<string, string>,
+  holdRule: (name: string, value: string, limit: string) => `${name}: ${value} (limit ${limit})`,
+  holdIp: 'Address',
+  holdCountry: 'Country',
+  holdOrdersFromIp: 'Orders from this address in the 24 h before',
+  holdNoRules: 'Held before the shop kept which check fired.',
+  unknownCountry: 'unknown',
+  itemsHeading: 'Items',
+  itemsCaption: 'What the order billed',
+  colDescription: 'Description',
+  colQuantity: 'Quantity',
+  colUnit: 'Unit price',
+  itemKinds: { plan: 'Plan', extra: 'Extra connections', proxy: 'Proxy protection', discount: 'Discount', tax: 'Tax' } as Record<
+    string,
+    string
+  >,
+  colRefunded: 'Refunded',
+  colNet: 'Net',
+  kinds: { plan: 'plan', trial: 'trial', renewal: 'renewal', upsell: 'upsell', reseller: 'reseller' } as Record<string, string>,
+  filterKind: 'Kind',
+  anyKind: 'Any',
+  anyGateway: 'Any',
   linesHeading: 'Lines',
   linesCaption: 'Lines',
   timelineHeading: 'Timeline',
@@ -151,8 +195,27 @@ const en = {
   keepRenewalLabel: 'Keep the renewed period on the line after a full refund',
   keepUpsellLabel: 'Keep the extra connections on the line after a full refund',
   keepResellerLabel: 'Keep the credits on the reseller account after a full refund',
-  refundButton: 'Refund',
+  refundButton: 'Refund…',
+  refundTitle: (id: string) => `Refund order ${id}?`,
+  refundEffectPartial: (amount: string, total: string, gateway: string) =>
+    `${amount} of the ${total} paid goes back to the buyer through ${gateway}. The order becomes partially refunded; its lines keep running.`,
+  refundEffectFull: (amount: string, gateway: string) =>
+    `${amount}, all that is left, goes back to the buyer through ${gateway}. The order becomes refunded.`,
+  refundEffectManual: 'This gateway cannot refund by API: the refund is recorded and you pay the buyer back by hand.',
+  refundTakesBack: (kind: string) =>
+    kind === 'renewal'
+      ? 'The renewed period comes off the line.'
+      : kind === 'upsell'
+        ? 'The extra connections come off the line.'
+        : kind === 'reseller'
+          ? 'The unspent credits come off the reseller account and its service is cancelled.'
+          : 'The order’s lines are switched off and cancelled.',
+  refundKeeps: 'The lines keep running (you chose to keep them).',
+  refundMailed: 'The buyer is mailed the refund and its credit note in their language.',
+  confirmRefund: (amount: string) => `Refund ${amount}`,
+  refundReplayed: (amount: string) => `This refund was made already (${amount}): nothing more was refunded.`,
   badAmount: 'Enter an amount such as 12.50.',
+  refundTooMuch: (left: string) => `At most ${left} is left to refund on this order.`,
   reasonRequired: 'Say why you refund.',
   refundedText: (amount: string, total: string) => `Refunded ${amount} (${total} refunded on this order in all).`,
 
@@ -277,6 +340,45 @@ const en = {
   confirmDisableOperator: (email: string) => `Disable ${email}`,
   operatorDisabled: (email: string) => `${email} disabled; its sessions ended.`,
 
+  // Line drift (GET /admin/line-drift) and the panel's credits (GET /admin/panel/credits)
+  driftIntro:
+    'The reconciliation compares every line with the panel (every STREAMCART_RECONCILE_EVERY, or now with streamcart lines reconcile) and repairs it toward what was paid. Each difference it found is listed here, newest first.',
+  driftCaption: 'Line drift',
+  driftEmpty: 'No line drift recorded: every line matched the panel whenever the reconciliation looked.',
+  colDriftCustomer: 'Customer',
+  driftCustomerLink: 'Look up',
+  driftCustomerLabel: (serviceId: string) => `The customer of line ${serviceId}, in Subscriptions`,
+  driftNoService: 'no order',
+  driftFailed: (error: string) => `Repair failed${error ? `: ${error}` : ''}. The next run tries again.`,
+  driftKinds: {
+    missing: 'Line missing on the panel',
+    disabled: 'Disabled on the panel, though paid',
+    enabled: 'Enabled on the panel, though not paid',
+    expiry: 'Other expiry',
+    connections: 'Other connection limit',
+    mac: 'Other MAC address',
+    unexplained: 'Panel line without an order',
+  } as Record<string, string>,
+  driftActions: {
+    recreated: 'Recreated with the same credentials',
+    'new-credentials': 'Recreated with new credentials; the buyer was mailed',
+    enabled: 'Enabled',
+    disabled: 'Disabled',
+    'expiry-set': 'Expiry set',
+    'connections-set': 'Connection limit set',
+    'mac-set': 'MAC address set',
+    listed: 'Not explained by any order — kept',
+  } as Record<string, string>,
+  colDriftKind: 'Drift',
+  colDriftWant: 'Paid',
+  colDriftFound: 'Found on the panel',
+  colDriftAction: 'Done',
+  creditsLow: (balance: string, alert: string) => `Panel credits low: ${balance} left (alert at ${alert}).`,
+  creditsUnavailable: (plans: string) => `Plans unavailable: ${plans}.`,
+  creditsNoneUnavailable: 'Every plan can still be sold.',
+  creditsHelp: 'How to top up',
+  creditsHelpUrl: 'https://github.com/streamcart/streamcart/blob/main/docs/operations.md#panel-credits',
+
   // Table columns
   colOrder: 'Order',
   colCreated: 'Created',
@@ -379,6 +481,73 @@ const en = {
   autoRenewResumed: (id: string) => `Auto-renew of ${id} resumed.`,
   renewalLinkSent: (to: string, invoice: string) => `Pay link of invoice ${invoice} mailed to ${to}.`,
 
+  // Changing a line's terms, and the panel actions, each in a dialog naming its effect.
+  changeLine: 'Change…',
+  changeLineWhere: (id: string) => `(line ${id})`,
+  changeTitle: (id: string) => `Change line ${id}`,
+  changeIntro: (plan: string, cycle: string, conns: number, due: string) =>
+    `Now: ${plan}, ${cycle}, ${conns} ${conns === 1 ? 'connection' : 'connections'}, due ${due}. Change any of these, then preview what it costs.`,
+  changePidLabel: 'Plan (product id)',
+  changeCycleLabel: 'Billing cycle',
+  changeConnectionsLabel: 'Connections',
+  changeDueLabel: 'Next due date',
+  changeChargeLegend: 'Charge',
+  chargeNow: 'Now: mail the buyer a pay link for the rest of the period; the line changes once paid',
+  chargeNextRenewal: 'From the next renewal: the line changes now, the new price from the next period',
+  chargeFree: 'Free: the line changes now, nobody pays for it',
+  chargeOwnerOnly: '(owner only)',
+  changeReasonLabel: 'Reason (for the audit log)',
+  changePreview: 'Preview',
+  changePreviewHeading: 'What this change does',
+  changeAmountNow: 'Charged now',
+  changeDaysLeft: (left: number, period: number) => `${left} of ${period} days left in the period`,
+  changeRecurring: 'Each period',
+  changeRecurringFromTo: (from: string, to: string) => `${from} now, ${to} from the next renewal`,
+  changeEffect: (charge: string, amount: string, email: string, to: string) =>
+    charge === 'now'
+      ? `${email} is mailed a pay link for ${amount}; once paid the line becomes ${to}.`
+      : charge === 'free'
+        ? `The line becomes ${to} now, free of charge.`
+        : `The line becomes ${to} now; the new price applies from the next renewal.`,
+  changeTerms: (plan: string, cycle: string, conns: number, due: string) =>
+    `${plan}, ${cycle}, ${conns} ${conns === 1 ? 'connection' : 'connections'}, due ${due}`,
+  changePreviewFirst: 'Preview the change to see its cost before confirming.',
+  changePreviewStale: 'The form changed since the preview: preview again.',
+  confirmChange: (charge: string, amount: string) =>
+    charge === 'now'
+      ? `Confirm: mail a pay link for ${amount}`
+      : charge === 'free'
+        ? 'Confirm: change free'
+        : 'Confirm: change from the next renewal',
+  changeDone: (id: string, charge: string, sentTo: string) =>
+    charge === 'now' ? `Pay link for the change of ${id} mailed to ${sentTo}.` : `Line ${id} changed.`,
+  suspendTitle: (id: string) => `Suspend line ${id}?`,
+  suspendEffect: (email: string) =>
+    `The line is switched off on the panel at once: ${email} cannot watch until it is unsuspended. Its due date does not move.`,
+  confirmSuspend: 'Confirm: suspend',
+  unsuspendTitle: (id: string) => `Unsuspend line ${id}?`,
+  unsuspendEffect: (email: string) => `The line is switched on again on the panel: ${email} can watch again.`,
+  confirmUnsuspend: 'Confirm: unsuspend',
+  extendTitle: (id: string) => `Extend line ${id}?`,
+  extendEffect: (due: string) => `The line’s expiry and its next due date (${due || '—'}) move on by the days below, free of charge.`,
+  extendDays: 'Days',
+  confirmExtend: (days: number) => `Confirm: ${days} ${days === 1 ? 'day' : 'days'} more, free`,
+  terminateTitle: (id: string) => `Terminate line ${id}?`,
+  terminateEffect: (email: string) =>
+    `The line is deleted from the panel for good: ${email} loses it, with its user name and password. This cannot be undone.`,
+
+  navSettings: 'Settings',
+  settingsIntro:
+    'Every setting in force on this replica and where it comes from. Secrets are masked; change them in the environment and restart.',
+  settingsCaption: 'Settings in force',
+  colSetting: 'Setting',
+  colVariable: 'Variable',
+  colFlag: 'Flag',
+  colSource: 'Source',
+  colMeaning: 'Meaning',
+  sources: { default: 'default', environment: 'environment', flag: 'flag' },
+  secretNote: '(secret)',
+
   statuses: {
     pending: 'pending',
     stored: 'stored, not sent',
@@ -422,6 +591,11 @@ const en = {
     bad_request: 'The request was refused as malformed.',
     invalid_catalog: 'The catalog does not pass validation; nothing was changed.',
     reference_required: 'Give the reference of the refund you made by hand.',
+    invalid_change: 'This change cannot be made as asked.',
+    nothing_to_charge: 'This change costs nothing more over the rest of the period: charge it from the next renewal, or give it free.',
+    nothing_to_change: 'The line has these terms already.',
+    change_pending: 'This line has a change waiting for the buyer’s payment.',
+    idempotency_mismatch: 'This dialog already refunded another amount. Close it and start again.',
     network: 'The shop cannot be reached. Check the connection and try again.',
     malformed: 'The shop answered something the console does not understand.',
   },

@@ -13,8 +13,22 @@ const SUPPORT = [
   'signoutCustomer',
   'autoRenew',
   'renewalLink',
+  'changeAtRenewal',
+  'requestPayment',
 ] as const;
-const OWNER = ['cancelJob', 'terminate', 'refund', 'approve', 'reject', 'editCatalog', 'editPromotions', 'manageOperators'] as const;
+const OWNER = [
+  'cancelJob',
+  'terminate',
+  'refund',
+  'approve',
+  'provisionUnpaid',
+  'reject',
+  'editCatalog',
+  'editPromotions',
+  'manageOperators',
+  'change',
+  'readSettings',
+] as const;
 
 export type Action = (typeof SUPPORT)[number] | (typeof OWNER)[number];
 

@@ -40,9 +40,13 @@ export const ORDER_STATUSES = [
   'refunded',
 ] as const;
 
+export const ORDER_KINDS = ['plan', 'trial', 'renewal', 'upsell', 'reseller'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
+
 export const OrderSchema = v.object({
   id: v.string(),
   kind: v.string(),
+  product: v.string(),
   status: v.string(),
   email: v.string(),
   customerId: v.string(),
@@ -53,8 +57,28 @@ export const OrderSchema = v.object({
   promoCode: v.string(),
   createdAt: v.string(),
   paidAt: v.string(),
+  refunded: MoneySchema,
+  net: MoneySchema,
 });
 export type Order = v.InferOutput<typeof OrderSchema>;
+
+export const ITEM_KINDS = ['plan', 'extra', 'proxy', 'discount', 'tax'] as const;
+export const OrderItemSchema = v.object({
+  kind: v.picklist(ITEM_KINDS),
+  description: v.string(),
+  quantity: int,
+  unitAmount: MoneySchema,
+  amount: MoneySchema,
+});
+export type OrderItem = v.InferOutput<typeof OrderItemSchema>;
+
+export const HoldSchema = v.object({
+  rules: v.array(v.object({ rule: v.string(), value: v.string(), limit: v.string() })),
+  ip: v.string(),
+  country: v.string(),
+  ordersFromIp: int,
+});
+export type Hold = v.InferOutput<typeof HoldSchema>;
 
 export const LineSchema = v.object({
   serviceId: v.string(),
@@ -92,6 +116,43 @@ export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
 export const SubscriptionListSchema = v.object({ services: v.array(SubscriptionSchema), nextCursor: v.string() });
 export const RenewalLinkSchema = v.object({ sentTo: v.string(), invoiceId: v.string() });
 
+export const CHARGES = ['now', 'next-renewal', 'free'] as const;
+export type Charge = (typeof CHARGES)[number];
+const TermsSchema = v.object({ pid: int, plan: v.string(), billingCycle: v.string(), maxConnections: int, nextDueDate: v.string() });
+/** LineChangeSchema is POST /admin/services/{id}/change's answer, a preview's too. */
+export const LineChangeSchema = v.object({
+  changeId: v.string(),
+  serviceId: v.string(),
+  charge: v.picklist(CHARGES),
+  preview: v.boolean(),
+  applied: v.boolean(),
+  from: TermsSchema,
+  to: TermsSchema,
+  amount: MoneySchema,
+  daysLeft: int,
+  periodDays: int,
+  recurringAmount: MoneySchema,
+  newRecurringAmount: MoneySchema,
+  effect: v.string(),
+  orderId: v.string(),
+  invoiceId: v.string(),
+  sentTo: v.string(),
+});
+export type LineChange = v.InferOutput<typeof LineChangeSchema>;
+
+export const SETTING_SOURCES = ['default', 'environment', 'flag'] as const;
+export const SettingSchema = v.object({
+  name: v.string(),
+  env: v.string(),
+  flag: v.string(),
+  value: v.string(),
+  source: v.picklist(SETTING_SOURCES),
+  secret: v.boolean(),
+  description: v.string(),
+});
+export type Setting = v.InferOutput<typeof SettingSchema>;
+export const SettingListSchema = v.object({ settings: v.array(SettingSchema) });
+
 export const TimelineEventSchema = v.object({
   at: v.string(),
   kind: v.string(),
@@ -100,8 +161,17 @@ export const TimelineEventSchema = v.object({
   detail: v.string(),
 });
 
-export const OrderListSchema = v.object({ orders: v.array(OrderSchema), nextCursor: v.string() });
-export const OrderDetailSchema = v.object({ order: OrderSchema, lines: v.array(LineSchema), timeline: v.array(TimelineEventSchema) });
+export const OrderListSchema = v.object({ orders: v.array(OrderSchema), nextCursor: v.string(), gateways: v.array(v.string()) });
+export const OrderDetailSchema = v.object({
+  order: OrderSchema,
+  kind: v.string(),
+  items: v.array(OrderItemSchema),
+  refunded: MoneySchema,
+  net: MoneySchema,
+  hold: v.optional(HoldSchema),
+  lines: v.array(LineSchema),
+  timeline: v.array(TimelineEventSchema),
+});
 export type OrderDetail = v.InferOutput<typeof OrderDetailSchema>;
 
 export const RefundSchema = v.object({
@@ -115,7 +185,7 @@ export const RefundSchema = v.object({
   createdAt: v.string(),
 });
 export const RefundsSchema = v.object({ refunds: v.array(RefundSchema), refunded: MoneySchema });
-export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema });
+export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema, replayed: v.boolean() });
 export const RejectResultSchema = v.object({ order: OrderSchema, refund: v.optional(RefundSchema) });
 
 export const PaymentSchema = v.object({
@@ -141,13 +211,21 @@ export const AcceptResultSchema = v.object({ payment: PaymentSchema, order: Orde
 
 const CountSchema = v.object({ count: int, amount: MoneySchema });
 
-export const DaySchema = v.object({ date: v.string(), orders: int, paidRevenue: v.array(MoneySchema) });
+export const DaySchema = v.object({
+  date: v.string(),
+  orders: int,
+  paidRevenue: v.array(MoneySchema),
+  refunded: v.array(MoneySchema),
+  netRevenue: v.array(MoneySchema),
+});
 export type Day = v.InferOutput<typeof DaySchema>;
 
 export const SummarySchema = v.object({
   from: v.string(),
   orders: int,
   paidRevenue: v.array(MoneySchema),
+  refundedRevenue: v.array(MoneySchema),
+  netRevenue: v.array(MoneySchema),
   newCustomers: int,
   failedPayments: int,
   activeLines: int,
@@ -267,6 +345,33 @@ export const AuditEntrySchema = v.object({
 });
 export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
 export const AuditListSchema = v.object({ entries: v.array(AuditEntrySchema), nextCursor: v.string() });
+
+/** One drift the panel reconciliation found (design/admin_panel.go AdminLineDrift); kind and action stay strings so a newer server's words still show. */
+export const LineDriftSchema = v.object({
+  id: int,
+  at: v.string(),
+  runId: v.string(),
+  /** Empty for an unexplained panel line (no service explains it). */
+  serviceId: v.string(),
+  username: v.string(),
+  kind: v.string(),
+  want: v.string(),
+  found: v.string(),
+  action: v.string(),
+  error: v.string(),
+});
+export type LineDrift = v.InferOutput<typeof LineDriftSchema>;
+export const LineDriftListSchema = v.object({ drifts: v.array(LineDriftSchema), nextCursor: v.string() });
+
+/** The panel's reseller credits as the shop last read them: the console's low-credit banner. */
+export const PanelCreditsSchema = v.object({
+  known: v.boolean(),
+  balance: v.number(),
+  alert: v.number(),
+  low: v.boolean(),
+  unavailable: v.array(v.string()),
+});
+export type PanelCredits = v.InferOutput<typeof PanelCreditsSchema>;
 
 export const OperatorSchema = v.object({
   email: v.string(),

@@ -34,7 +34,7 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
 }
 
 /** Errors whose message the server words with what is left (extend_limit: the days that remain). */
-const SERVER_WORDED = new Set(['extend_limit']);
+const SERVER_WORDED = new Set(['extend_limit', 'invalid_change']);
 
 /** errorText is the operator's text for a failure: the contract's error name looked up, else its message. */
 export function errorText(e: unknown): string {

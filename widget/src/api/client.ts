@@ -55,6 +55,10 @@ export interface QuoteBody {
   extraConnections: number;
   proxyProtection: boolean;
   promoCode?: string;
+  /** The buyer's billing country (ISO 3166 alpha-2), sent once they chose one; the server defaults to the address's. */
+  billingCountry?: string;
+  /** POST /orders only, sent only when the buyer confirmed a billing country other than their address's. */
+  confirmCountry?: boolean;
 }
 
 export interface OrderBody extends QuoteBody {

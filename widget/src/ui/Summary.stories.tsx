@@ -44,6 +44,17 @@ export const Discount: Story = {
   args: { quote: quote({ pid: 2, billingCycle: 'monthly', promoCode: 'WELCOME10' }) },
 };
 
+/** A catalog with a tax block, prices including tax: net and the VAT line (rate, country) above the total. */
+export const WithTax: Story = {
+  args: {
+    quote: {
+      ...quote({ pid: 2, billingCycle: 'monthly', promoCode: 'WELCOME10' }),
+      net: { amount: 982, currency: 'EUR' },
+      tax: { country: 'DE', rate: '19', amount: 187, currency: 'EUR', pricesIncludeTax: true, ipCountry: 'DE' },
+    },
+  },
+};
+
 /** Priced in dollars: the approximate amount in the default currency and the rate. */
 export const OtherCurrency: Story = {
   args: { quote: quote({ pid: 2, billingCycle: 'monthly', currency: 'USD' }) },

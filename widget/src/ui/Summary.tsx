@@ -1,18 +1,21 @@
 import { useState } from 'react';
-import type { CurrencyList, Cycle, Product, Quote } from '../api/schemas';
+import type { CurrencyList, Cycle, Money, Product, Quote } from '../api/schemas';
 import { formatDecimal, toDefaultCurrency } from '../i18n/amounts';
 import type { Attempt } from '../core/state';
 import { useErrorText, useTexts } from './texts';
-import { consentParts, renewalOf, TermsLink, useRenewalText } from './terms';
+import { consentParts, renewalOf, TermsLink, useRenewalText, type Tax } from './terms';
 import { Icon } from './icons';
 import { useSheet } from '../element/styles';
 import componentsCss from './components.css?inline';
+
+/** A quote with, from a catalog with a tax block, its net and the tax in its total. */
+export type SummaryQuote = Quote & { net?: Money; tax?: Tax | null };
 
 interface Props {
   product: Product | null;
   cycle: Cycle | null;
   extra: number;
-  quote: Quote | null;
+  quote: SummaryQuote | null;
   quoteLoading: boolean;
   quoteError: unknown;
   currencies: CurrencyList | undefined;
@@ -87,6 +90,18 @@ export function Summary(props: Props) {
                 <div className="sc-line sc-line-discount">
                   <dt>{t.discount(quote.discount.code)}</dt>
                   <dd>−{money(quote.discount.amount)}</dd>
+                </div>
+              </>
+            )}
+            {quote.tax && quote.net && (
+              <>
+                <div className="sc-line sc-line-sub" data-testid="price-net">
+                  <dt>{t.net}</dt>
+                  <dd>{money(quote.net)}</dd>
+                </div>
+                <div className="sc-line sc-line-sub" data-testid="price-tax">
+                  <dt>{t.taxLine(formatDecimal(Number(quote.tax.rate), locale), quote.tax.country)}</dt>
+                  <dd>{money({ amount: quote.tax.amount, currency: quote.tax.currency })}</dd>
                 </div>
               </>
             )}

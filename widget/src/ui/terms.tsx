@@ -5,7 +5,7 @@
 // in ui/components.css, which the screens showing it (the checkout form, the reseller page) add.
 import type { ReactNode } from 'react';
 import * as v from 'valibot';
-import { int, isCycle, QuoteSchema, type Cycle, type Money, type Product } from '../api/schemas';
+import { int, isCycle, MoneySchema, QuoteSchema, type Cycle, type Money, type Product } from '../api/schemas';
 import { useMemo } from 'react';
 import { useCheckout } from './context';
 import { useTexts } from './texts';
@@ -13,10 +13,26 @@ import { useTexts } from './texts';
 // The fields of the checkout's disclosure, read here rather than by the first script's schemas
 // (api/schemas.ts), whose every byte is on the first paint.
 
-/** POST /quote with `recurring`: each next period's price, null when nothing renews (absent from an older server). */
+/** The tax in a quote's total (a catalog with a tax block): the billing country taxed, its rate, and the address's country. */
+export const TaxSchema = v.object({
+  country: v.string(),
+  rate: v.string(),
+  amount: int,
+  currency: v.string(),
+  pricesIncludeTax: v.optional(v.boolean(), true),
+  ipCountry: v.optional(v.string(), ''),
+});
+export type Tax = v.InferOutput<typeof TaxSchema>;
+
+/**
+ * POST /quote with `recurring`: each next period's price, null when nothing renews (absent from an
+ * older server); `net` and `tax`: the total without tax and the tax in it, tax null without a tax block.
+ */
 export const CheckoutQuoteSchema = v.object({
   ...QuoteSchema.entries,
   recurring: v.nullish(v.object({ amount: int, currency: v.string(), billingCycle: v.string() })),
+  net: v.optional(MoneySchema),
+  tax: v.nullish(TaxSchema),
 });
 export type CheckoutQuote = v.InferOutput<typeof CheckoutQuoteSchema>;
 

@@ -627,6 +627,7 @@ func unmarshalAdminOrderResponseBodyToAdmincustomersAdminOrder(v *AdminOrderResp
 	res := &admincustomers.AdminOrder{
 		ID:            *v.ID,
 		Kind:          *v.Kind,
+		Product:       *v.Product,
 		Status:        *v.Status,
 		Email:         *v.Email,
 		CustomerID:    *v.CustomerID,
@@ -638,6 +639,8 @@ func unmarshalAdminOrderResponseBodyToAdmincustomersAdminOrder(v *AdminOrderResp
 		PaidAt:        *v.PaidAt,
 	}
 	res.Total = unmarshalMoneyResponseBodyToAdmincustomersMoney(v.Total)
+	res.Refunded = unmarshalMoneyResponseBodyToAdmincustomersMoney(v.Refunded)
+	res.Net = unmarshalMoneyResponseBodyToAdmincustomersMoney(v.Net)
 
 	return res
 }

@@ -331,6 +331,8 @@ type AdminCustomerResponseBody struct {
 type AdminOrderResponseBody struct {
 	ID   *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product *string `form:"product,omitempty" json:"product,omitempty" xml:"product,omitempty"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
@@ -346,6 +348,10 @@ type AdminOrderResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// RFC 3339; empty until paid
 	PaidAt *string `form:"paidAt,omitempty" json:"paidAt,omitempty" xml:"paidAt,omitempty"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
 }
 
 // MoneyResponseBody is used to define fields on response body types.
@@ -1144,6 +1150,9 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.Kind == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("kind", "body"))
 	}
+	if body.Product == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("product", "body"))
+	}
 	if body.Status == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
 	}
@@ -1174,9 +1183,15 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.PaidAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paidAt", "body"))
 	}
+	if body.Refunded == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	if body.Kind != nil {
-		if !(*body.Kind == "plan" || *body.Kind == "upsell" || *body.Kind == "reseller" || *body.Kind == "renewal") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "upsell", "reseller", "renewal"}))
+		if !(*body.Kind == "plan" || *body.Kind == "trial" || *body.Kind == "renewal" || *body.Kind == "upsell" || *body.Kind == "reseller") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
 		}
 	}
 	if body.Total != nil {
@@ -1187,6 +1202,16 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.InvoiceStatus != nil {
 		if !(*body.InvoiceStatus == "unpaid" || *body.InvoiceStatus == "paid" || *body.InvoiceStatus == "failed" || *body.InvoiceStatus == "cancelled") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.invoiceStatus", *body.InvoiceStatus, []any{"unpaid", "paid", "failed", "cancelled"}))
+		}
+	}
+	if body.Refunded != nil {
+		if err2 := ValidateMoneyResponseBody(body.Refunded); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return

@@ -536,6 +536,7 @@ func marshalAdmincustomersAdminOrderToAdminOrderResponseBody(v *admincustomers.A
 	res := &AdminOrderResponseBody{
 		ID:            v.ID,
 		Kind:          v.Kind,
+		Product:       v.Product,
 		Status:        v.Status,
 		Email:         v.Email,
 		CustomerID:    v.CustomerID,
@@ -548,6 +549,12 @@ func marshalAdmincustomersAdminOrderToAdminOrderResponseBody(v *admincustomers.A
 	}
 	if v.Total != nil {
 		res.Total = marshalAdmincustomersMoneyToMoneyResponseBody(v.Total)
+	}
+	if v.Refunded != nil {
+		res.Refunded = marshalAdmincustomersMoneyToMoneyResponseBody(v.Refunded)
+	}
+	if v.Net != nil {
+		res.Net = marshalAdmincustomersMoneyToMoneyResponseBody(v.Net)
 	}
 
 	return res

@@ -18,8 +18,21 @@ import (
 
 // BuildApprovePayload builds the payload for the adminOrderActions approve
 // endpoint from CLI flags.
-func BuildApprovePayload(adminOrderActionsApproveID string, adminOrderActionsApproveCsrfToken string, adminOrderActionsApproveSession string) (*adminorderactions.ApprovePayload, error) {
+func BuildApprovePayload(adminOrderActionsApproveBody string, adminOrderActionsApproveID string, adminOrderActionsApproveCsrfToken string, adminOrderActionsApproveSession string) (*adminorderactions.ApprovePayload, error) {
 	var err error
+	var body ApproveRequestBody
+	{
+		err = json.Unmarshal([]byte(adminOrderActionsApproveBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"mode\": \"request-payment\"\n   }'")
+		}
+		if !(body.Mode == "request-payment" || body.Mode == "provision") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.mode", body.Mode, []any{"request-payment", "provision"}))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	var id string
 	{
 		id = adminOrderActionsApproveID
@@ -48,7 +61,15 @@ func BuildApprovePayload(adminOrderActionsApproveID string, adminOrderActionsApp
 			}
 		}
 	}
-	v := &adminorderactions.ApprovePayload{}
+	v := &adminorderactions.ApprovePayload{
+		Mode: body.Mode,
+	}
+	{
+		var zero string
+		if v.Mode == zero {
+			v.Mode = "request-payment"
+		}
+	}
 	v.ID = id
 	v.CsrfToken = csrfToken
 	v.Session = session
@@ -64,7 +85,7 @@ func BuildRejectPayload(adminOrderActionsRejectBody string, adminOrderActionsRej
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRejectBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"w56\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"zdk\"\n   }'")
 		}
 		if body.Reason != nil {
 			if utf8.RuneCountInString(*body.Reason) > 500 {
@@ -115,13 +136,13 @@ func BuildRejectPayload(adminOrderActionsRejectBody string, adminOrderActionsRej
 
 // BuildRefundPayload builds the payload for the adminOrderActions refund
 // endpoint from CLI flags.
-func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRefundID string, adminOrderActionsRefundCsrfToken string, adminOrderActionsRefundSession string) (*adminorderactions.RefundPayload, error) {
+func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRefundID string, adminOrderActionsRefundCsrfToken string, adminOrderActionsRefundIdempotencyKey string, adminOrderActionsRefundSession string) (*adminorderactions.RefundPayload, error) {
 	var err error
 	var body RefundRequestBody
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRefundBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 6868370071153867271,\n      \"keepLine\": true,\n      \"reason\": \"my\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 44825429006537273,\n      \"keepLine\": true,\n      \"reason\": \"hx\"\n   }'")
 		}
 		if body.Amount != nil {
 			if *body.Amount < 1 {
@@ -154,6 +175,21 @@ func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRef
 			csrfToken = &adminOrderActionsRefundCsrfToken
 		}
 	}
+	var idempotencyKey *string
+	{
+		if adminOrderActionsRefundIdempotencyKey != "" {
+			idempotencyKey = &adminOrderActionsRefundIdempotencyKey
+			if utf8.RuneCountInString(*idempotencyKey) < 1 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 1, true))
+			}
+			if utf8.RuneCountInString(*idempotencyKey) > 255 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 255, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
 	var session *string
 	{
 		if adminOrderActionsRefundSession != "" {
@@ -179,6 +215,7 @@ func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRef
 	}
 	v.ID = id
 	v.CsrfToken = csrfToken
+	v.IdempotencyKey = idempotencyKey
 	v.Session = session
 
 	return v, nil

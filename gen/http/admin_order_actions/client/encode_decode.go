@@ -62,6 +62,10 @@ func EncodeApproveRequest(encoder func(*http.Request) goahttp.Encoder) func(*htt
 				Value: v,
 			})
 		}
+		body := NewApproveRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("adminOrderActions", "approve", err)
+		}
 		return nil
 	}
 }
@@ -433,6 +437,10 @@ func EncodeRefundRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 			head := *p.CsrfToken
 			req.Header.Set("X-CSRF-Token", head)
 		}
+		if p.IdempotencyKey != nil {
+			head := *p.IdempotencyKey
+			req.Header.Set("Idempotency-Key", head)
+		}
 		if p.Session != nil {
 			v := *p.Session
 			req.AddCookie(&http.Cookie{
@@ -452,6 +460,7 @@ func EncodeRefundRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 // adminOrderActions refund endpoint. restoreBody controls whether the response
 // body should be restored after having been read.
 // DecodeRefundResponse may return the following errors:
+//   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
@@ -490,6 +499,20 @@ func DecodeRefundResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 			}
 			res := NewRefundResultOK(&body)
 			return res, nil
+		case http.StatusUnprocessableEntity:
+			var (
+				body RefundIdempotencyMismatchResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminOrderActions", "refund", err)
+			}
+			err = ValidateRefundIdempotencyMismatchResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminOrderActions", "refund", err)
+			}
+			return nil, NewRefundIdempotencyMismatch(&body)
 		case http.StatusBadRequest:
 			var (
 				body RefundBadRequestResponseBody
@@ -773,6 +796,7 @@ func unmarshalAdminOrderResponseBodyToAdminorderactionsAdminOrder(v *AdminOrderR
 	res := &adminorderactions.AdminOrder{
 		ID:            *v.ID,
 		Kind:          *v.Kind,
+		Product:       *v.Product,
 		Status:        *v.Status,
 		Email:         *v.Email,
 		CustomerID:    *v.CustomerID,
@@ -784,6 +808,8 @@ func unmarshalAdminOrderResponseBodyToAdminorderactionsAdminOrder(v *AdminOrderR
 		PaidAt:        *v.PaidAt,
 	}
 	res.Total = unmarshalMoneyResponseBodyToAdminorderactionsMoney(v.Total)
+	res.Refunded = unmarshalMoneyResponseBodyToAdminorderactionsMoney(v.Refunded)
+	res.Net = unmarshalMoneyResponseBodyToAdminorderactionsMoney(v.Net)
 
 	return res
 }

@@ -12,6 +12,14 @@ import (
 	goa "goa.design/goa/v3/pkg"
 )
 
+// ApproveRequestBody is the type of the "adminOrderActions" service "approve"
+// endpoint HTTP request body.
+type ApproveRequestBody struct {
+	// request-payment: ask the buyer to pay; provision: set the lines up unpaid
+	// (owner)
+	Mode string `form:"mode" json:"mode" xml:"mode"`
+}
+
 // RejectRequestBody is the type of the "adminOrderActions" service "reject"
 // endpoint HTTP request body.
 type RejectRequestBody struct {
@@ -34,6 +42,8 @@ type RefundRequestBody struct {
 type ApproveResponseBody struct {
 	ID   *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product *string `form:"product,omitempty" json:"product,omitempty" xml:"product,omitempty"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
@@ -49,6 +59,10 @@ type ApproveResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// RFC 3339; empty until paid
 	PaidAt *string `form:"paidAt,omitempty" json:"paidAt,omitempty" xml:"paidAt,omitempty"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
 }
 
 // RejectResponseBody is the type of the "adminOrderActions" service "reject"
@@ -66,6 +80,9 @@ type RefundResponseBody struct {
 	Refund *AdminRefundResponseBody `form:"refund,omitempty" json:"refund,omitempty" xml:"refund,omitempty"`
 	// All refunded on this order so far
 	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// True when the Idempotency-Key had made this refund already: nothing more was
+	// refunded
+	Replayed *bool `form:"replayed,omitempty" json:"replayed,omitempty" xml:"replayed,omitempty"`
 }
 
 // RefundsResponseBody is the type of the "adminOrderActions" service "refunds"
@@ -293,6 +310,25 @@ type RejectNotFoundResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// RefundIdempotencyMismatchResponseBody is the type of the "adminOrderActions"
+// service "refund" endpoint HTTP response body for the "idempotency_mismatch"
+// error.
+type RefundIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // RefundBadRequestResponseBody is the type of the "adminOrderActions" service
 // "refund" endpoint HTTP response body for the "bad_request" error.
 type RefundBadRequestResponseBody struct {
@@ -505,6 +541,8 @@ type MoneyResponseBody struct {
 type AdminOrderResponseBody struct {
 	ID   *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product *string `form:"product,omitempty" json:"product,omitempty" xml:"product,omitempty"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
@@ -520,6 +558,10 @@ type AdminOrderResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// RFC 3339; empty until paid
 	PaidAt *string `form:"paidAt,omitempty" json:"paidAt,omitempty" xml:"paidAt,omitempty"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
 }
 
 // AdminRefundResponseBody is used to define fields on response body types.
@@ -539,6 +581,21 @@ type AdminRefundResponseBody struct {
 	Operator *string `form:"operator,omitempty" json:"operator,omitempty" xml:"operator,omitempty"`
 	// RFC 3339
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
+}
+
+// NewApproveRequestBody builds the HTTP request body from the payload of the
+// "approve" endpoint of the "adminOrderActions" service.
+func NewApproveRequestBody(p *adminorderactions.ApprovePayload) *ApproveRequestBody {
+	body := &ApproveRequestBody{
+		Mode: p.Mode,
+	}
+	{
+		var zero string
+		if body.Mode == zero {
+			body.Mode = "request-payment"
+		}
+	}
+	return body
 }
 
 // NewRejectRequestBody builds the HTTP request body from the payload of the
@@ -573,6 +630,7 @@ func NewApproveAdminOrderOK(body *ApproveResponseBody) *adminorderactions.AdminO
 	v := &adminorderactions.AdminOrder{
 		ID:            *body.ID,
 		Kind:          *body.Kind,
+		Product:       *body.Product,
 		Status:        *body.Status,
 		Email:         *body.Email,
 		CustomerID:    *body.CustomerID,
@@ -584,6 +642,8 @@ func NewApproveAdminOrderOK(body *ApproveResponseBody) *adminorderactions.AdminO
 		PaidAt:        *body.PaidAt,
 	}
 	v.Total = unmarshalMoneyResponseBodyToAdminorderactionsMoney(body.Total)
+	v.Refunded = unmarshalMoneyResponseBodyToAdminorderactionsMoney(body.Refunded)
+	v.Net = unmarshalMoneyResponseBodyToAdminorderactionsMoney(body.Net)
 
 	return v
 }
@@ -783,10 +843,27 @@ func NewRejectNotFound(body *RejectNotFoundResponseBody) *goa.ServiceError {
 // NewRefundResultOK builds a "adminOrderActions" service "refund" endpoint
 // result from a HTTP "OK" response.
 func NewRefundResultOK(body *RefundResponseBody) *adminorderactions.RefundResult {
-	v := &adminorderactions.RefundResult{}
+	v := &adminorderactions.RefundResult{
+		Replayed: *body.Replayed,
+	}
 	v.Order = unmarshalAdminOrderResponseBodyToAdminorderactionsAdminOrder(body.Order)
 	v.Refund = unmarshalAdminRefundResponseBodyToAdminorderactionsAdminRefund(body.Refund)
 	v.Refunded = unmarshalMoneyResponseBodyToAdminorderactionsMoney(body.Refunded)
+
+	return v
+}
+
+// NewRefundIdempotencyMismatch builds a adminOrderActions service refund
+// endpoint idempotency_mismatch error.
+func NewRefundIdempotencyMismatch(body *RefundIdempotencyMismatchResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
 
 	return v
 }
@@ -982,6 +1059,9 @@ func ValidateApproveResponseBody(body *ApproveResponseBody) (err error) {
 	if body.Kind == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("kind", "body"))
 	}
+	if body.Product == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("product", "body"))
+	}
 	if body.Status == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
 	}
@@ -1012,9 +1092,15 @@ func ValidateApproveResponseBody(body *ApproveResponseBody) (err error) {
 	if body.PaidAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paidAt", "body"))
 	}
+	if body.Refunded == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	if body.Kind != nil {
-		if !(*body.Kind == "plan" || *body.Kind == "upsell" || *body.Kind == "reseller" || *body.Kind == "renewal") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "upsell", "reseller", "renewal"}))
+		if !(*body.Kind == "plan" || *body.Kind == "trial" || *body.Kind == "renewal" || *body.Kind == "upsell" || *body.Kind == "reseller") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
 		}
 	}
 	if body.Total != nil {
@@ -1025,6 +1111,16 @@ func ValidateApproveResponseBody(body *ApproveResponseBody) (err error) {
 	if body.InvoiceStatus != nil {
 		if !(*body.InvoiceStatus == "unpaid" || *body.InvoiceStatus == "paid" || *body.InvoiceStatus == "failed" || *body.InvoiceStatus == "cancelled") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.invoiceStatus", *body.InvoiceStatus, []any{"unpaid", "paid", "failed", "cancelled"}))
+		}
+	}
+	if body.Refunded != nil {
+		if err2 := ValidateMoneyResponseBody(body.Refunded); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return
@@ -1058,6 +1154,9 @@ func ValidateRefundResponseBody(body *RefundResponseBody) (err error) {
 	}
 	if body.Refunded == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.Replayed == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("replayed", "body"))
 	}
 	if body.Order != nil {
 		if err2 := ValidateAdminOrderResponseBody(body.Order); err2 != nil {
@@ -1389,6 +1488,30 @@ func ValidateRejectNotFoundResponseBody(body *RejectNotFoundResponseBody) (err e
 	return
 }
 
+// ValidateRefundIdempotencyMismatchResponseBody runs the validations defined
+// on refund_idempotency_mismatch_response_body
+func ValidateRefundIdempotencyMismatchResponseBody(body *RefundIdempotencyMismatchResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateRefundBadRequestResponseBody runs the validations defined on
 // refund_bad_request_response_body
 func ValidateRefundBadRequestResponseBody(body *RefundBadRequestResponseBody) (err error) {
@@ -1673,6 +1796,9 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.Kind == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("kind", "body"))
 	}
+	if body.Product == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("product", "body"))
+	}
 	if body.Status == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
 	}
@@ -1703,9 +1829,15 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.PaidAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paidAt", "body"))
 	}
+	if body.Refunded == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	if body.Kind != nil {
-		if !(*body.Kind == "plan" || *body.Kind == "upsell" || *body.Kind == "reseller" || *body.Kind == "renewal") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "upsell", "reseller", "renewal"}))
+		if !(*body.Kind == "plan" || *body.Kind == "trial" || *body.Kind == "renewal" || *body.Kind == "upsell" || *body.Kind == "reseller") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
 		}
 	}
 	if body.Total != nil {
@@ -1716,6 +1848,16 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.InvoiceStatus != nil {
 		if !(*body.InvoiceStatus == "unpaid" || *body.InvoiceStatus == "paid" || *body.InvoiceStatus == "failed" || *body.InvoiceStatus == "cancelled") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.invoiceStatus", *body.InvoiceStatus, []any{"unpaid", "paid", "failed", "cancelled"}))
+		}
+	}
+	if body.Refunded != nil {
+		if err2 := ValidateMoneyResponseBody(body.Refunded); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return

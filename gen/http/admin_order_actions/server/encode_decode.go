@@ -37,10 +37,29 @@ func DecodeApproveRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp
 	return func(r *http.Request) (*adminorderactions.ApprovePayload, error) {
 		var payload *adminorderactions.ApprovePayload
 		var (
+			body ApproveRequestBody
+			err  error
+		)
+		err = decoder(r).Decode(&body)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return payload, goa.MissingPayloadError()
+			}
+			var gerr *goa.ServiceError
+			if errors.As(err, &gerr) {
+				return payload, gerr
+			}
+			return payload, goa.DecodePayloadError(err.Error())
+		}
+		err = ValidateApproveRequestBody(&body)
+		if err != nil {
+			return payload, err
+		}
+
+		var (
 			id        string
 			csrfToken *string
 			session   *string
-			err       error
 			c         *http.Cookie
 
 			params = mux.Vars(r)
@@ -69,7 +88,7 @@ func DecodeApproveRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp
 		if err != nil {
 			return payload, err
 		}
-		payload = NewApprovePayload(id, csrfToken, session)
+		payload = NewApprovePayload(&body, id, csrfToken, session)
 
 		return payload, nil
 	}
@@ -376,10 +395,11 @@ func DecodeRefundRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.
 		}
 
 		var (
-			id        string
-			csrfToken *string
-			session   *string
-			c         *http.Cookie
+			id             string
+			csrfToken      *string
+			idempotencyKey *string
+			session        *string
+			c              *http.Cookie
 
 			params = mux.Vars(r)
 		)
@@ -390,6 +410,20 @@ func DecodeRefundRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.
 		csrfTokenRaw := r.Header.Get("X-CSRF-Token")
 		if csrfTokenRaw != "" {
 			csrfToken = &csrfTokenRaw
+		}
+		idempotencyKeyRaw := r.Header.Get("Idempotency-Key")
+		if idempotencyKeyRaw != "" {
+			idempotencyKey = &idempotencyKeyRaw
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) < 1 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 1, true))
+			}
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) > 255 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 255, false))
+			}
 		}
 		c, _ = r.Cookie("streamcart_admin")
 		var sessionRaw string
@@ -407,7 +441,7 @@ func DecodeRefundRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.
 		if err != nil {
 			return payload, err
 		}
-		payload = NewRefundPayload(&body, id, csrfToken, session)
+		payload = NewRefundPayload(&body, id, csrfToken, idempotencyKey, session)
 
 		return payload, nil
 	}
@@ -423,6 +457,19 @@ func EncodeRefundError(encoder func(context.Context, http.ResponseWriter) goahtt
 			return encodeError(ctx, w, v)
 		}
 		switch en.GoaErrorName() {
+		case "idempotency_mismatch":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewRefundIdempotencyMismatchResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnprocessableEntity)
+			return enc.Encode(body)
 		case "bad_request":
 			var res *goa.ServiceError
 			errors.As(v, &res)
@@ -657,6 +704,7 @@ func marshalAdminorderactionsAdminOrderToAdminOrderResponseBody(v *adminorderact
 	res := &AdminOrderResponseBody{
 		ID:            v.ID,
 		Kind:          v.Kind,
+		Product:       v.Product,
 		Status:        v.Status,
 		Email:         v.Email,
 		CustomerID:    v.CustomerID,
@@ -669,6 +717,12 @@ func marshalAdminorderactionsAdminOrderToAdminOrderResponseBody(v *adminorderact
 	}
 	if v.Total != nil {
 		res.Total = marshalAdminorderactionsMoneyToMoneyResponseBody(v.Total)
+	}
+	if v.Refunded != nil {
+		res.Refunded = marshalAdminorderactionsMoneyToMoneyResponseBody(v.Refunded)
+	}
+	if v.Net != nil {
+		res.Net = marshalAdminorderactionsMoneyToMoneyResponseBody(v.Net)
 	}
 
 	return res

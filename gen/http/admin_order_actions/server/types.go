@@ -14,6 +14,14 @@ import (
 	goa "goa.design/goa/v3/pkg"
 )
 
+// ApproveRequestBody is the type of the "adminOrderActions" service "approve"
+// endpoint HTTP request body.
+type ApproveRequestBody struct {
+	// request-payment: ask the buyer to pay; provision: set the lines up unpaid
+	// (owner)
+	Mode *string `form:"mode,omitempty" json:"mode,omitempty" xml:"mode,omitempty"`
+}
+
 // RejectRequestBody is the type of the "adminOrderActions" service "reject"
 // endpoint HTTP request body.
 type RejectRequestBody struct {
@@ -36,6 +44,8 @@ type RefundRequestBody struct {
 type ApproveResponseBody struct {
 	ID   string `form:"id" json:"id" xml:"id"`
 	Kind string `form:"kind" json:"kind" xml:"kind"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string `form:"product" json:"product" xml:"product"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string `form:"status" json:"status" xml:"status"`
@@ -51,6 +61,10 @@ type ApproveResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// RFC 3339; empty until paid
 	PaidAt string `form:"paidAt" json:"paidAt" xml:"paidAt"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
 }
 
 // RejectResponseBody is the type of the "adminOrderActions" service "reject"
@@ -68,6 +82,9 @@ type RefundResponseBody struct {
 	Refund *AdminRefundResponseBody `form:"refund" json:"refund" xml:"refund"`
 	// All refunded on this order so far
 	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// True when the Idempotency-Key had made this refund already: nothing more was
+	// refunded
+	Replayed bool `form:"replayed" json:"replayed" xml:"replayed"`
 }
 
 // RefundsResponseBody is the type of the "adminOrderActions" service "refunds"
@@ -295,6 +312,25 @@ type RejectNotFoundResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// RefundIdempotencyMismatchResponseBody is the type of the "adminOrderActions"
+// service "refund" endpoint HTTP response body for the "idempotency_mismatch"
+// error.
+type RefundIdempotencyMismatchResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // RefundBadRequestResponseBody is the type of the "adminOrderActions" service
 // "refund" endpoint HTTP response body for the "bad_request" error.
 type RefundBadRequestResponseBody struct {
@@ -507,6 +543,8 @@ type MoneyResponseBody struct {
 type AdminOrderResponseBody struct {
 	ID   string `form:"id" json:"id" xml:"id"`
 	Kind string `form:"kind" json:"kind" xml:"kind"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string `form:"product" json:"product" xml:"product"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string `form:"status" json:"status" xml:"status"`
@@ -522,6 +560,10 @@ type AdminOrderResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// RFC 3339; empty until paid
 	PaidAt string `form:"paidAt" json:"paidAt" xml:"paidAt"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
 }
 
 // AdminRefundResponseBody is used to define fields on response body types.
@@ -549,6 +591,7 @@ func NewApproveResponseBody(res *adminorderactions.AdminOrder) *ApproveResponseB
 	body := &ApproveResponseBody{
 		ID:            res.ID,
 		Kind:          res.Kind,
+		Product:       res.Product,
 		Status:        res.Status,
 		Email:         res.Email,
 		CustomerID:    res.CustomerID,
@@ -561,6 +604,12 @@ func NewApproveResponseBody(res *adminorderactions.AdminOrder) *ApproveResponseB
 	}
 	if res.Total != nil {
 		body.Total = marshalAdminorderactionsMoneyToMoneyResponseBody(res.Total)
+	}
+	if res.Refunded != nil {
+		body.Refunded = marshalAdminorderactionsMoneyToMoneyResponseBody(res.Refunded)
+	}
+	if res.Net != nil {
+		body.Net = marshalAdminorderactionsMoneyToMoneyResponseBody(res.Net)
 	}
 	return body
 }
@@ -581,7 +630,9 @@ func NewRejectResponseBody(res *adminorderactions.RejectResult) *RejectResponseB
 // NewRefundResponseBody builds the HTTP response body from the result of the
 // "refund" endpoint of the "adminOrderActions" service.
 func NewRefundResponseBody(res *adminorderactions.RefundResult) *RefundResponseBody {
-	body := &RefundResponseBody{}
+	body := &RefundResponseBody{
+		Replayed: res.Replayed,
+	}
 	if res.Order != nil {
 		body.Order = marshalAdminorderactionsAdminOrderToAdminOrderResponseBody(res.Order)
 	}
@@ -784,6 +835,20 @@ func NewRejectNotFoundResponseBody(res *goa.ServiceError) *RejectNotFoundRespons
 	return body
 }
 
+// NewRefundIdempotencyMismatchResponseBody builds the HTTP response body from
+// the result of the "refund" endpoint of the "adminOrderActions" service.
+func NewRefundIdempotencyMismatchResponseBody(res *goa.ServiceError) *RefundIdempotencyMismatchResponseBody {
+	body := &RefundIdempotencyMismatchResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewRefundBadRequestResponseBody builds the HTTP response body from the
 // result of the "refund" endpoint of the "adminOrderActions" service.
 func NewRefundBadRequestResponseBody(res *goa.ServiceError) *RefundBadRequestResponseBody {
@@ -940,8 +1005,14 @@ func NewRefundsNotFoundResponseBody(res *goa.ServiceError) *RefundsNotFoundRespo
 
 // NewApprovePayload builds a adminOrderActions service approve endpoint
 // payload.
-func NewApprovePayload(id string, csrfToken *string, session *string) *adminorderactions.ApprovePayload {
+func NewApprovePayload(body *ApproveRequestBody, id string, csrfToken *string, session *string) *adminorderactions.ApprovePayload {
 	v := &adminorderactions.ApprovePayload{}
+	if body.Mode != nil {
+		v.Mode = *body.Mode
+	}
+	if body.Mode == nil {
+		v.Mode = "request-payment"
+	}
 	v.ID = id
 	v.CsrfToken = csrfToken
 	v.Session = session
@@ -962,7 +1033,7 @@ func NewRejectPayload(body *RejectRequestBody, id string, csrfToken *string, ses
 }
 
 // NewRefundPayload builds a adminOrderActions service refund endpoint payload.
-func NewRefundPayload(body *RefundRequestBody, id string, csrfToken *string, session *string) *adminorderactions.RefundPayload {
+func NewRefundPayload(body *RefundRequestBody, id string, csrfToken *string, idempotencyKey *string, session *string) *adminorderactions.RefundPayload {
 	v := &adminorderactions.RefundPayload{
 		Amount: body.Amount,
 		Reason: *body.Reason,
@@ -975,6 +1046,7 @@ func NewRefundPayload(body *RefundRequestBody, id string, csrfToken *string, ses
 	}
 	v.ID = id
 	v.CsrfToken = csrfToken
+	v.IdempotencyKey = idempotencyKey
 	v.Session = session
 
 	return v
@@ -988,6 +1060,16 @@ func NewRefundsPayload(id string, session *string) *adminorderactions.RefundsPay
 	v.Session = session
 
 	return v
+}
+
+// ValidateApproveRequestBody runs the validations defined on ApproveRequestBody
+func ValidateApproveRequestBody(body *ApproveRequestBody) (err error) {
+	if body.Mode != nil {
+		if !(*body.Mode == "request-payment" || *body.Mode == "provision") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.mode", *body.Mode, []any{"request-payment", "provision"}))
+		}
+	}
+	return
 }
 
 // ValidateRejectRequestBody runs the validations defined on RejectRequestBody

@@ -18,7 +18,7 @@ import (
 
 // BuildListPayload builds the payload for the adminOrders list endpoint from
 // CLI flags.
-func BuildListPayload(adminOrdersListStatus string, adminOrdersListQ string, adminOrdersListGateway string, adminOrdersListFrom string, adminOrdersListTo string, adminOrdersListLimit string, adminOrdersListCursor string, adminOrdersListSession string) (*adminorders.ListPayload, error) {
+func BuildListPayload(adminOrdersListStatus string, adminOrdersListQ string, adminOrdersListGateway string, adminOrdersListKind string, adminOrdersListFrom string, adminOrdersListTo string, adminOrdersListLimit string, adminOrdersListCursor string, adminOrdersListSession string) (*adminorders.ListPayload, error) {
 	var err error
 	var status *string
 	{
@@ -50,6 +50,18 @@ func BuildListPayload(adminOrdersListStatus string, adminOrdersListQ string, adm
 			gateway = &adminOrdersListGateway
 			if utf8.RuneCountInString(*gateway) > 32 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("gateway", *gateway, utf8.RuneCountInString(*gateway), 32, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var kind *string
+	{
+		if adminOrdersListKind != "" {
+			kind = &adminOrdersListKind
+			if !(*kind == "plan" || *kind == "trial" || *kind == "renewal" || *kind == "upsell" || *kind == "reseller") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("kind", *kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
 			}
 			if err != nil {
 				return nil, err
@@ -128,6 +140,7 @@ func BuildListPayload(adminOrdersListStatus string, adminOrdersListQ string, adm
 	v.Status = status
 	v.Q = q
 	v.Gateway = gateway
+	v.Kind = kind
 	v.From = from
 	v.To = to
 	v.Limit = limit

@@ -59,6 +59,9 @@ func EncodeListRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.R
 		if p.Gateway != nil {
 			values.Add("gateway", *p.Gateway)
 		}
+		if p.Kind != nil {
+			values.Add("kind", *p.Kind)
+		}
 		if p.From != nil {
 			values.Add("from", *p.From)
 		}
@@ -298,6 +301,7 @@ func unmarshalAdminOrderResponseBodyToAdminordersAdminOrder(v *AdminOrderRespons
 	res := &adminorders.AdminOrder{
 		ID:            *v.ID,
 		Kind:          *v.Kind,
+		Product:       *v.Product,
 		Status:        *v.Status,
 		Email:         *v.Email,
 		CustomerID:    *v.CustomerID,
@@ -309,6 +313,8 @@ func unmarshalAdminOrderResponseBodyToAdminordersAdminOrder(v *AdminOrderRespons
 		PaidAt:        *v.PaidAt,
 	}
 	res.Total = unmarshalMoneyResponseBodyToAdminordersMoney(v.Total)
+	res.Refunded = unmarshalMoneyResponseBodyToAdminordersMoney(v.Refunded)
+	res.Net = unmarshalMoneyResponseBodyToAdminordersMoney(v.Net)
 
 	return res
 }
@@ -319,6 +325,57 @@ func unmarshalMoneyResponseBodyToAdminordersMoney(v *MoneyResponseBody) *adminor
 	res := &adminorders.Money{
 		Amount:   *v.Amount,
 		Currency: *v.Currency,
+	}
+
+	return res
+}
+
+// unmarshalAdminOrderItemResponseBodyToAdminordersAdminOrderItem builds a
+// value of type *adminorders.AdminOrderItem from a value of type
+// *AdminOrderItemResponseBody.
+func unmarshalAdminOrderItemResponseBodyToAdminordersAdminOrderItem(v *AdminOrderItemResponseBody) *adminorders.AdminOrderItem {
+	res := &adminorders.AdminOrderItem{
+		Kind:        *v.Kind,
+		Description: *v.Description,
+		Quantity:    *v.Quantity,
+	}
+	res.UnitAmount = unmarshalMoneyResponseBodyToAdminordersMoney(v.UnitAmount)
+	res.Amount = unmarshalMoneyResponseBodyToAdminordersMoney(v.Amount)
+
+	return res
+}
+
+// unmarshalAdminHoldResponseBodyToAdminordersAdminHold builds a value of type
+// *adminorders.AdminHold from a value of type *AdminHoldResponseBody.
+func unmarshalAdminHoldResponseBodyToAdminordersAdminHold(v *AdminHoldResponseBody) *adminorders.AdminHold {
+	if v == nil {
+		return nil
+	}
+	res := &adminorders.AdminHold{
+		IP:           *v.IP,
+		Country:      *v.Country,
+		OrdersFromIP: *v.OrdersFromIP,
+	}
+	res.Rules = make([]*adminorders.AdminHoldRule, len(v.Rules))
+	for i, val := range v.Rules {
+		if val == nil {
+			res.Rules[i] = nil
+			continue
+		}
+		res.Rules[i] = unmarshalAdminHoldRuleResponseBodyToAdminordersAdminHoldRule(val)
+	}
+
+	return res
+}
+
+// unmarshalAdminHoldRuleResponseBodyToAdminordersAdminHoldRule builds a value
+// of type *adminorders.AdminHoldRule from a value of type
+// *AdminHoldRuleResponseBody.
+func unmarshalAdminHoldRuleResponseBodyToAdminordersAdminHoldRule(v *AdminHoldRuleResponseBody) *adminorders.AdminHoldRule {
+	res := &adminorders.AdminHoldRule{
+		Rule:  *v.Rule,
+		Value: *v.Value,
+		Limit: *v.Limit,
 	}
 
 	return res

@@ -18,12 +18,24 @@ type ListResponseBody struct {
 	Orders []*AdminOrderResponseBody `form:"orders,omitempty" json:"orders,omitempty" xml:"orders,omitempty"`
 	// Empty on the last page
 	NextCursor *string `form:"nextCursor,omitempty" json:"nextCursor,omitempty" xml:"nextCursor,omitempty"`
+	// The configured gateways (module names): the choices of the gateway filter
+	Gateways []string `form:"gateways,omitempty" json:"gateways,omitempty" xml:"gateways,omitempty"`
 }
 
 // GetResponseBody is the type of the "adminOrders" service "get" endpoint HTTP
 // response body.
 type GetResponseBody struct {
-	Order    *AdminOrderResponseBody           `form:"order,omitempty" json:"order,omitempty" xml:"order,omitempty"`
+	Order *AdminOrderResponseBody `form:"order,omitempty" json:"order,omitempty" xml:"order,omitempty"`
+	// The order's kind (order.kind)
+	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
+	// What the order billed; the amounts sum to order.total
+	Items []*AdminOrderItemResponseBody `form:"items,omitempty" json:"items,omitempty" xml:"items,omitempty"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// What the order kept: its total when paid, less what was refunded
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// Why the fraud check held it; absent when it was never held
+	Hold     *AdminHoldResponseBody            `form:"hold,omitempty" json:"hold,omitempty" xml:"hold,omitempty"`
 	Lines    []*AdminLineResponseBody          `form:"lines,omitempty" json:"lines,omitempty" xml:"lines,omitempty"`
 	Timeline []*AdminTimelineEventResponseBody `form:"timeline,omitempty" json:"timeline,omitempty" xml:"timeline,omitempty"`
 }
@@ -140,6 +152,8 @@ type GetForbiddenResponseBody struct {
 type AdminOrderResponseBody struct {
 	ID   *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product *string `form:"product,omitempty" json:"product,omitempty" xml:"product,omitempty"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
@@ -155,6 +169,10 @@ type AdminOrderResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 	// RFC 3339; empty until paid
 	PaidAt *string `form:"paidAt,omitempty" json:"paidAt,omitempty" xml:"paidAt,omitempty"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
 }
 
 // MoneyResponseBody is used to define fields on response body types.
@@ -163,6 +181,46 @@ type MoneyResponseBody struct {
 	Amount *int64 `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 	// ISO 4217 currency code
 	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+}
+
+// AdminOrderItemResponseBody is used to define fields on response body types.
+type AdminOrderItemResponseBody struct {
+	// plan: the plan's period; extra: extra connections; proxy: proxy protection;
+	// discount: a promotion (negative); tax
+	Kind *string `form:"kind,omitempty" json:"kind,omitempty" xml:"kind,omitempty"`
+	// In English, as the quote said it
+	Description *string `form:"description,omitempty" json:"description,omitempty" xml:"description,omitempty"`
+	// How many (extra connections: their count; else 1)
+	Quantity *int `form:"quantity,omitempty" json:"quantity,omitempty" xml:"quantity,omitempty"`
+	// The price of one
+	UnitAmount *MoneyResponseBody `form:"unitAmount,omitempty" json:"unitAmount,omitempty" xml:"unitAmount,omitempty"`
+	// quantity × unitAmount (negative for a discount)
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+}
+
+// AdminHoldResponseBody is used to define fields on response body types.
+type AdminHoldResponseBody struct {
+	// The checks that fired, with their values
+	Rules []*AdminHoldRuleResponseBody `form:"rules,omitempty" json:"rules,omitempty" xml:"rules,omitempty"`
+	// The address the order came from; empty when none (an order the shop placed)
+	IP *string `form:"ip,omitempty" json:"ip,omitempty" xml:"ip,omitempty"`
+	// The address's country (ISO 3166-1 alpha-2) from the offline database; empty
+	// when unknown
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Orders placed from that address in the 24 h before this one
+	OrdersFromIP *int `form:"ordersFromIp,omitempty" json:"ordersFromIp,omitempty" xml:"ordersFromIp,omitempty"`
+}
+
+// AdminHoldRuleResponseBody is used to define fields on response body types.
+type AdminHoldRuleResponseBody struct {
+	// Which check fired
+	Rule *string `form:"rule,omitempty" json:"rule,omitempty" xml:"rule,omitempty"`
+	// What it saw: the email's domain, the orders from the address in the 24 h
+	// before
+	Value *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	// What it allows: banned (a banned domain), the most orders an address may
+	// place in 24 h
+	Limit *string `form:"limit,omitempty" json:"limit,omitempty" xml:"limit,omitempty"`
 }
 
 // AdminLineResponseBody is used to define fields on response body types.
@@ -209,6 +267,10 @@ func NewListResultOK(body *ListResponseBody) *adminorders.ListResult {
 			continue
 		}
 		v.Orders[i] = unmarshalAdminOrderResponseBodyToAdminordersAdminOrder(val)
+	}
+	v.Gateways = make([]string, len(body.Gateways))
+	for i, val := range body.Gateways {
+		v.Gateways[i] = val
 	}
 
 	return v
@@ -261,8 +323,23 @@ func NewListForbidden(body *ListForbiddenResponseBody) *goa.ServiceError {
 // NewGetResultOK builds a "adminOrders" service "get" endpoint result from a
 // HTTP "OK" response.
 func NewGetResultOK(body *GetResponseBody) *adminorders.GetResult {
-	v := &adminorders.GetResult{}
+	v := &adminorders.GetResult{
+		Kind: *body.Kind,
+	}
 	v.Order = unmarshalAdminOrderResponseBodyToAdminordersAdminOrder(body.Order)
+	v.Items = make([]*adminorders.AdminOrderItem, len(body.Items))
+	for i, val := range body.Items {
+		if val == nil {
+			v.Items[i] = nil
+			continue
+		}
+		v.Items[i] = unmarshalAdminOrderItemResponseBodyToAdminordersAdminOrderItem(val)
+	}
+	v.Refunded = unmarshalMoneyResponseBodyToAdminordersMoney(body.Refunded)
+	v.Net = unmarshalMoneyResponseBodyToAdminordersMoney(body.Net)
+	if body.Hold != nil {
+		v.Hold = unmarshalAdminHoldResponseBodyToAdminordersAdminHold(body.Hold)
+	}
 	v.Lines = make([]*adminorders.AdminLine, len(body.Lines))
 	for i, val := range body.Lines {
 		if val == nil {
@@ -334,6 +411,9 @@ func ValidateListResponseBody(body *ListResponseBody) (err error) {
 	if body.NextCursor == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("nextCursor", "body"))
 	}
+	if body.Gateways == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("gateways", "body"))
+	}
 	for _, e := range body.Orders {
 		if e != nil {
 			if err2 := ValidateAdminOrderResponseBody(e); err2 != nil {
@@ -349,6 +429,18 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	if body.Order == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("order", "body"))
 	}
+	if body.Kind == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("kind", "body"))
+	}
+	if body.Items == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("items", "body"))
+	}
+	if body.Refunded == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	if body.Lines == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("lines", "body"))
 	}
@@ -357,6 +449,33 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	}
 	if body.Order != nil {
 		if err2 := ValidateAdminOrderResponseBody(body.Order); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Kind != nil {
+		if !(*body.Kind == "plan" || *body.Kind == "trial" || *body.Kind == "renewal" || *body.Kind == "upsell" || *body.Kind == "reseller") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
+		}
+	}
+	for _, e := range body.Items {
+		if e != nil {
+			if err2 := ValidateAdminOrderItemResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if body.Refunded != nil {
+		if err2 := ValidateMoneyResponseBody(body.Refunded); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Hold != nil {
+		if err2 := ValidateAdminHoldResponseBody(body.Hold); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -530,6 +649,9 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.Kind == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("kind", "body"))
 	}
+	if body.Product == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("product", "body"))
+	}
 	if body.Status == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
 	}
@@ -560,9 +682,15 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 	if body.PaidAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paidAt", "body"))
 	}
+	if body.Refunded == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	if body.Kind != nil {
-		if !(*body.Kind == "plan" || *body.Kind == "upsell" || *body.Kind == "reseller" || *body.Kind == "renewal") {
-			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "upsell", "reseller", "renewal"}))
+		if !(*body.Kind == "plan" || *body.Kind == "trial" || *body.Kind == "renewal" || *body.Kind == "upsell" || *body.Kind == "reseller") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
 		}
 	}
 	if body.Total != nil {
@@ -575,6 +703,16 @@ func ValidateAdminOrderResponseBody(body *AdminOrderResponseBody) (err error) {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.invoiceStatus", *body.InvoiceStatus, []any{"unpaid", "paid", "failed", "cancelled"}))
 		}
 	}
+	if body.Refunded != nil {
+		if err2 := ValidateMoneyResponseBody(body.Refunded); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	return
 }
 
@@ -585,6 +723,87 @@ func ValidateMoneyResponseBody(body *MoneyResponseBody) (err error) {
 	}
 	if body.Currency == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	return
+}
+
+// ValidateAdminOrderItemResponseBody runs the validations defined on
+// AdminOrderItemResponseBody
+func ValidateAdminOrderItemResponseBody(body *AdminOrderItemResponseBody) (err error) {
+	if body.Kind == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("kind", "body"))
+	}
+	if body.Description == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("description", "body"))
+	}
+	if body.Quantity == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("quantity", "body"))
+	}
+	if body.UnitAmount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("unitAmount", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Kind != nil {
+		if !(*body.Kind == "plan" || *body.Kind == "extra" || *body.Kind == "proxy" || *body.Kind == "discount" || *body.Kind == "tax") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.kind", *body.Kind, []any{"plan", "extra", "proxy", "discount", "tax"}))
+		}
+	}
+	if body.UnitAmount != nil {
+		if err2 := ValidateMoneyResponseBody(body.UnitAmount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateAdminHoldResponseBody runs the validations defined on
+// AdminHoldResponseBody
+func ValidateAdminHoldResponseBody(body *AdminHoldResponseBody) (err error) {
+	if body.Rules == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rules", "body"))
+	}
+	if body.IP == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ip", "body"))
+	}
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.OrdersFromIP == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ordersFromIp", "body"))
+	}
+	for _, e := range body.Rules {
+		if e != nil {
+			if err2 := ValidateAdminHoldRuleResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	return
+}
+
+// ValidateAdminHoldRuleResponseBody runs the validations defined on
+// AdminHoldRuleResponseBody
+func ValidateAdminHoldRuleResponseBody(body *AdminHoldRuleResponseBody) (err error) {
+	if body.Rule == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rule", "body"))
+	}
+	if body.Value == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("value", "body"))
+	}
+	if body.Limit == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("limit", "body"))
+	}
+	if body.Rule != nil {
+		if !(*body.Rule == "banned-email-domain" || *body.Rule == "orders-per-ip") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.rule", *body.Rule, []any{"banned-email-domain", "orders-per-ip"}))
+		}
 	}
 	return
 }

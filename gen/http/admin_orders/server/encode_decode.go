@@ -40,6 +40,7 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 			status  *string
 			q       *string
 			gateway *string
+			kind    *string
 			from    *string
 			to      *string
 			limit   int
@@ -74,6 +75,15 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 		if gateway != nil {
 			if utf8.RuneCountInString(*gateway) > 32 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("gateway", *gateway, utf8.RuneCountInString(*gateway), 32, false))
+			}
+		}
+		kindRaw := qp.Get("kind")
+		if kindRaw != "" {
+			kind = &kindRaw
+		}
+		if kind != nil {
+			if !(*kind == "plan" || *kind == "trial" || *kind == "renewal" || *kind == "upsell" || *kind == "reseller") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("kind", *kind, []any{"plan", "trial", "renewal", "upsell", "reseller"}))
 			}
 		}
 		fromRaw := qp.Get("from")
@@ -137,7 +147,7 @@ func DecodeListRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.De
 		if err != nil {
 			return payload, err
 		}
-		payload = NewListPayload(status, q, gateway, from, to, limit, cursor, session)
+		payload = NewListPayload(status, q, gateway, kind, from, to, limit, cursor, session)
 
 		return payload, nil
 	}
@@ -310,6 +320,7 @@ func marshalAdminordersAdminOrderToAdminOrderResponseBody(v *adminorders.AdminOr
 	res := &AdminOrderResponseBody{
 		ID:            v.ID,
 		Kind:          v.Kind,
+		Product:       v.Product,
 		Status:        v.Status,
 		Email:         v.Email,
 		CustomerID:    v.CustomerID,
@@ -323,6 +334,12 @@ func marshalAdminordersAdminOrderToAdminOrderResponseBody(v *adminorders.AdminOr
 	if v.Total != nil {
 		res.Total = marshalAdminordersMoneyToMoneyResponseBody(v.Total)
 	}
+	if v.Refunded != nil {
+		res.Refunded = marshalAdminordersMoneyToMoneyResponseBody(v.Refunded)
+	}
+	if v.Net != nil {
+		res.Net = marshalAdminordersMoneyToMoneyResponseBody(v.Net)
+	}
 
 	return res
 }
@@ -333,6 +350,65 @@ func marshalAdminordersMoneyToMoneyResponseBody(v *adminorders.Money) *MoneyResp
 	res := &MoneyResponseBody{
 		Amount:   v.Amount,
 		Currency: v.Currency,
+	}
+
+	return res
+}
+
+// marshalAdminordersAdminOrderItemToAdminOrderItemResponseBody builds a value
+// of type *AdminOrderItemResponseBody from a value of type
+// *adminorders.AdminOrderItem.
+func marshalAdminordersAdminOrderItemToAdminOrderItemResponseBody(v *adminorders.AdminOrderItem) *AdminOrderItemResponseBody {
+	res := &AdminOrderItemResponseBody{
+		Kind:        v.Kind,
+		Description: v.Description,
+		Quantity:    v.Quantity,
+	}
+	if v.UnitAmount != nil {
+		res.UnitAmount = marshalAdminordersMoneyToMoneyResponseBody(v.UnitAmount)
+	}
+	if v.Amount != nil {
+		res.Amount = marshalAdminordersMoneyToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
+// marshalAdminordersAdminHoldToAdminHoldResponseBody builds a value of type
+// *AdminHoldResponseBody from a value of type *adminorders.AdminHold.
+func marshalAdminordersAdminHoldToAdminHoldResponseBody(v *adminorders.AdminHold) *AdminHoldResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &AdminHoldResponseBody{
+		IP:           v.IP,
+		Country:      v.Country,
+		OrdersFromIP: v.OrdersFromIP,
+	}
+	if v.Rules != nil {
+		res.Rules = make([]*AdminHoldRuleResponseBody, len(v.Rules))
+		for i, val := range v.Rules {
+			if val == nil {
+				res.Rules[i] = nil
+				continue
+			}
+			res.Rules[i] = marshalAdminordersAdminHoldRuleToAdminHoldRuleResponseBody(val)
+		}
+	} else {
+		res.Rules = []*AdminHoldRuleResponseBody{}
+	}
+
+	return res
+}
+
+// marshalAdminordersAdminHoldRuleToAdminHoldRuleResponseBody builds a value of
+// type *AdminHoldRuleResponseBody from a value of type
+// *adminorders.AdminHoldRule.
+func marshalAdminordersAdminHoldRuleToAdminHoldRuleResponseBody(v *adminorders.AdminHoldRule) *AdminHoldRuleResponseBody {
+	res := &AdminHoldRuleResponseBody{
+		Rule:  v.Rule,
+		Value: v.Value,
+		Limit: v.Limit,
 	}
 
 	return res

@@ -18,12 +18,24 @@ type ListResponseBody struct {
 	Orders []*AdminOrderResponseBody `form:"orders" json:"orders" xml:"orders"`
 	// Empty on the last page
 	NextCursor string `form:"nextCursor" json:"nextCursor" xml:"nextCursor"`
+	// The configured gateways (module names): the choices of the gateway filter
+	Gateways []string `form:"gateways" json:"gateways" xml:"gateways"`
 }
 
 // GetResponseBody is the type of the "adminOrders" service "get" endpoint HTTP
 // response body.
 type GetResponseBody struct {
-	Order    *AdminOrderResponseBody           `form:"order" json:"order" xml:"order"`
+	Order *AdminOrderResponseBody `form:"order" json:"order" xml:"order"`
+	// The order's kind (order.kind)
+	Kind string `form:"kind" json:"kind" xml:"kind"`
+	// What the order billed; the amounts sum to order.total
+	Items []*AdminOrderItemResponseBody `form:"items" json:"items" xml:"items"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// What the order kept: its total when paid, less what was refunded
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
+	// Why the fraud check held it; absent when it was never held
+	Hold     *AdminHoldResponseBody            `form:"hold,omitempty" json:"hold,omitempty" xml:"hold,omitempty"`
 	Lines    []*AdminLineResponseBody          `form:"lines" json:"lines" xml:"lines"`
 	Timeline []*AdminTimelineEventResponseBody `form:"timeline" json:"timeline" xml:"timeline"`
 }
@@ -140,6 +152,8 @@ type GetForbiddenResponseBody struct {
 type AdminOrderResponseBody struct {
 	ID   string `form:"id" json:"id" xml:"id"`
 	Kind string `form:"kind" json:"kind" xml:"kind"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string `form:"product" json:"product" xml:"product"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string `form:"status" json:"status" xml:"status"`
@@ -155,6 +169,10 @@ type AdminOrderResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// RFC 3339; empty until paid
 	PaidAt string `form:"paidAt" json:"paidAt" xml:"paidAt"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
 }
 
 // MoneyResponseBody is used to define fields on response body types.
@@ -163,6 +181,46 @@ type MoneyResponseBody struct {
 	Amount int64 `form:"amount" json:"amount" xml:"amount"`
 	// ISO 4217 currency code
 	Currency string `form:"currency" json:"currency" xml:"currency"`
+}
+
+// AdminOrderItemResponseBody is used to define fields on response body types.
+type AdminOrderItemResponseBody struct {
+	// plan: the plan's period; extra: extra connections; proxy: proxy protection;
+	// discount: a promotion (negative); tax
+	Kind string `form:"kind" json:"kind" xml:"kind"`
+	// In English, as the quote said it
+	Description string `form:"description" json:"description" xml:"description"`
+	// How many (extra connections: their count; else 1)
+	Quantity int `form:"quantity" json:"quantity" xml:"quantity"`
+	// The price of one
+	UnitAmount *MoneyResponseBody `form:"unitAmount" json:"unitAmount" xml:"unitAmount"`
+	// quantity × unitAmount (negative for a discount)
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+}
+
+// AdminHoldResponseBody is used to define fields on response body types.
+type AdminHoldResponseBody struct {
+	// The checks that fired, with their values
+	Rules []*AdminHoldRuleResponseBody `form:"rules" json:"rules" xml:"rules"`
+	// The address the order came from; empty when none (an order the shop placed)
+	IP string `form:"ip" json:"ip" xml:"ip"`
+	// The address's country (ISO 3166-1 alpha-2) from the offline database; empty
+	// when unknown
+	Country string `form:"country" json:"country" xml:"country"`
+	// Orders placed from that address in the 24 h before this one
+	OrdersFromIP int `form:"ordersFromIp" json:"ordersFromIp" xml:"ordersFromIp"`
+}
+
+// AdminHoldRuleResponseBody is used to define fields on response body types.
+type AdminHoldRuleResponseBody struct {
+	// Which check fired
+	Rule string `form:"rule" json:"rule" xml:"rule"`
+	// What it saw: the email's domain, the orders from the address in the 24 h
+	// before
+	Value string `form:"value" json:"value" xml:"value"`
+	// What it allows: banned (a banned domain), the most orders an address may
+	// place in 24 h
+	Limit string `form:"limit" json:"limit" xml:"limit"`
 }
 
 // AdminLineResponseBody is used to define fields on response body types.
@@ -214,15 +272,46 @@ func NewListResponseBody(res *adminorders.ListResult) *ListResponseBody {
 	} else {
 		body.Orders = []*AdminOrderResponseBody{}
 	}
+	if res.Gateways != nil {
+		body.Gateways = make([]string, len(res.Gateways))
+		for i, val := range res.Gateways {
+			body.Gateways[i] = val
+		}
+	} else {
+		body.Gateways = []string{}
+	}
 	return body
 }
 
 // NewGetResponseBody builds the HTTP response body from the result of the
 // "get" endpoint of the "adminOrders" service.
 func NewGetResponseBody(res *adminorders.GetResult) *GetResponseBody {
-	body := &GetResponseBody{}
+	body := &GetResponseBody{
+		Kind: res.Kind,
+	}
 	if res.Order != nil {
 		body.Order = marshalAdminordersAdminOrderToAdminOrderResponseBody(res.Order)
+	}
+	if res.Items != nil {
+		body.Items = make([]*AdminOrderItemResponseBody, len(res.Items))
+		for i, val := range res.Items {
+			if val == nil {
+				body.Items[i] = nil
+				continue
+			}
+			body.Items[i] = marshalAdminordersAdminOrderItemToAdminOrderItemResponseBody(val)
+		}
+	} else {
+		body.Items = []*AdminOrderItemResponseBody{}
+	}
+	if res.Refunded != nil {
+		body.Refunded = marshalAdminordersMoneyToMoneyResponseBody(res.Refunded)
+	}
+	if res.Net != nil {
+		body.Net = marshalAdminordersMoneyToMoneyResponseBody(res.Net)
+	}
+	if res.Hold != nil {
+		body.Hold = marshalAdminordersAdminHoldToAdminHoldResponseBody(res.Hold)
 	}
 	if res.Lines != nil {
 		body.Lines = make([]*AdminLineResponseBody, len(res.Lines))
@@ -336,11 +425,12 @@ func NewGetForbiddenResponseBody(res *goa.ServiceError) *GetForbiddenResponseBod
 }
 
 // NewListPayload builds a adminOrders service list endpoint payload.
-func NewListPayload(status *string, q *string, gateway *string, from *string, to *string, limit int, cursor *string, session *string) *adminorders.ListPayload {
+func NewListPayload(status *string, q *string, gateway *string, kind *string, from *string, to *string, limit int, cursor *string, session *string) *adminorders.ListPayload {
 	v := &adminorders.ListPayload{}
 	v.Status = status
 	v.Q = q
 	v.Gateway = gateway
+	v.Kind = kind
 	v.From = from
 	v.To = to
 	v.Limit = limit

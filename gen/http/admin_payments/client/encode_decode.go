@@ -564,6 +564,7 @@ func unmarshalAdminOrderResponseBodyToAdminpaymentsAdminOrder(v *AdminOrderRespo
 	res := &adminpayments.AdminOrder{
 		ID:            *v.ID,
 		Kind:          *v.Kind,
+		Product:       *v.Product,
 		Status:        *v.Status,
 		Email:         *v.Email,
 		CustomerID:    *v.CustomerID,
@@ -575,6 +576,8 @@ func unmarshalAdminOrderResponseBodyToAdminpaymentsAdminOrder(v *AdminOrderRespo
 		PaidAt:        *v.PaidAt,
 	}
 	res.Total = unmarshalMoneyResponseBodyToAdminpaymentsMoney(v.Total)
+	res.Refunded = unmarshalMoneyResponseBodyToAdminpaymentsMoney(v.Refunded)
+	res.Net = unmarshalMoneyResponseBodyToAdminpaymentsMoney(v.Net)
 
 	return res
 }

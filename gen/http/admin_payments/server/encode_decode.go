@@ -512,6 +512,7 @@ func marshalAdminpaymentsAdminOrderToAdminOrderResponseBody(v *adminpayments.Adm
 	res := &AdminOrderResponseBody{
 		ID:            v.ID,
 		Kind:          v.Kind,
+		Product:       v.Product,
 		Status:        v.Status,
 		Email:         v.Email,
 		CustomerID:    v.CustomerID,
@@ -524,6 +525,12 @@ func marshalAdminpaymentsAdminOrderToAdminOrderResponseBody(v *adminpayments.Adm
 	}
 	if v.Total != nil {
 		res.Total = marshalAdminpaymentsMoneyToMoneyResponseBody(v.Total)
+	}
+	if v.Refunded != nil {
+		res.Refunded = marshalAdminpaymentsMoneyToMoneyResponseBody(v.Refunded)
+	}
+	if v.Net != nil {
+		res.Net = marshalAdminpaymentsMoneyToMoneyResponseBody(v.Net)
 	}
 
 	return res

@@ -388,6 +388,8 @@ type MoneyResponseBody struct {
 type AdminOrderResponseBody struct {
 	ID   string `form:"id" json:"id" xml:"id"`
 	Kind string `form:"kind" json:"kind" xml:"kind"`
+	// What was bought, in a few words: the plan's name; an upsell's line
+	Product string `form:"product" json:"product" xml:"product"`
 	// pending, paid, provisioning, active, fraud (held), cancelled, failed,
 	// needs_review, partially_refunded, refunded
 	Status string `form:"status" json:"status" xml:"status"`
@@ -403,6 +405,10 @@ type AdminOrderResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 	// RFC 3339; empty until paid
 	PaidAt string `form:"paidAt" json:"paidAt" xml:"paidAt"`
+	// All refunded on the order so far
+	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// What the order kept: its total when paid (0 when not), less what was refunded
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
 }
 
 // NewListResponseBody builds the HTTP response body from the result of the

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         3510889739766455107,\n         7377259772301219364,\n         4987267603495276275\n      ],\n      \"code\": \"i\",\n      \"expirationDate\": \"p9h\",\n      \"maxUses\": 4992134960326410804,\n      \"recurring\": false,\n      \"startDate\": \"jmn\",\n      \"type\": \"Percentage\",\n      \"value\": \"tud\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         183278965414350134,\n         5936431924869978400\n      ],\n      \"code\": \"9p\",\n      \"expirationDate\": \"743\",\n      \"maxUses\": 3453470147864610465,\n      \"recurring\": false,\n      \"startDate\": \"zvt\",\n      \"type\": \"Percentage\",\n      \"value\": \"pz\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"yok\",\n      \"maxUses\": 1666777376219075827,\n      \"startDate\": \"uxy\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"wk1\",\n      \"maxUses\": 1924574991355386778,\n      \"startDate\": \"qg8\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

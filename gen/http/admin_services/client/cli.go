@@ -431,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 577\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 3249\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))
@@ -476,6 +476,99 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	}
 	v.ID = id
 	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildChangePayload builds the payload for the adminServices change endpoint
+// from CLI flags.
+func BuildChangePayload(adminServicesChangeBody string, adminServicesChangeID string, adminServicesChangeCsrfToken string, adminServicesChangeIdempotencyKey string, adminServicesChangeSession string) (*adminservices.ChangePayload, error) {
+	var err error
+	var body ChangeRequestBody
+	{
+		err = json.Unmarshal([]byte(adminServicesChangeBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"kss\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2112345047087662376,\n      \"nextDueDate\": \"yoz\",\n      \"pid\": 8172969809123390949,\n      \"preview\": true,\n      \"reason\": \"qr4\"\n   }'")
+		}
+		if body.BillingCycle != nil {
+			if utf8.RuneCountInString(*body.BillingCycle) > 32 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.billingCycle", *body.BillingCycle, utf8.RuneCountInString(*body.BillingCycle), 32, false))
+			}
+		}
+		if body.NextDueDate != nil {
+			if utf8.RuneCountInString(*body.NextDueDate) > 32 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.nextDueDate", *body.NextDueDate, utf8.RuneCountInString(*body.NextDueDate), 32, false))
+			}
+		}
+		if !(body.Charge == "now" || body.Charge == "next-renewal" || body.Charge == "free") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.charge", body.Charge, []any{"now", "next-renewal", "free"}))
+		}
+		if utf8.RuneCountInString(body.Reason) > 500 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.reason", body.Reason, utf8.RuneCountInString(body.Reason), 500, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var id string
+	{
+		id = adminServicesChangeID
+		if utf8.RuneCountInString(id) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("id", id, utf8.RuneCountInString(id), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var csrfToken *string
+	{
+		if adminServicesChangeCsrfToken != "" {
+			csrfToken = &adminServicesChangeCsrfToken
+		}
+	}
+	var idempotencyKey *string
+	{
+		if adminServicesChangeIdempotencyKey != "" {
+			idempotencyKey = &adminServicesChangeIdempotencyKey
+			if utf8.RuneCountInString(*idempotencyKey) > 200 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 200, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var session *string
+	{
+		if adminServicesChangeSession != "" {
+			session = &adminServicesChangeSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &adminservices.ChangePayload{
+		Pid:            body.Pid,
+		BillingCycle:   body.BillingCycle,
+		MaxConnections: body.MaxConnections,
+		NextDueDate:    body.NextDueDate,
+		Charge:         body.Charge,
+		Reason:         body.Reason,
+		Preview:        body.Preview,
+	}
+	{
+		var zero bool
+		if v.Preview == zero {
+			v.Preview = false
+		}
+	}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.IdempotencyKey = idempotencyKey
 	v.Session = session
 
 	return v, nil

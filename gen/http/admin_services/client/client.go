@@ -45,6 +45,9 @@ type Client struct {
 	// Extend Doer is the HTTP client used to make requests to the extend endpoint.
 	ExtendDoer goahttp.Doer
 
+	// Change Doer is the HTTP client used to make requests to the change endpoint.
+	ChangeDoer goahttp.Doer
+
 	// Terminate Doer is the HTTP client used to make requests to the terminate
 	// endpoint.
 	TerminateDoer goahttp.Doer
@@ -78,6 +81,7 @@ func NewClient(
 		SuspendDoer:         doer,
 		UnsuspendDoer:       doer,
 		ExtendDoer:          doer,
+		ChangeDoer:          doer,
 		TerminateDoer:       doer,
 		RestoreResponseBody: restoreBody,
 		scheme:              scheme,
@@ -279,6 +283,30 @@ func (c *Client) Extend() goa.Endpoint {
 		resp, err := c.ExtendDoer.Do(req)
 		if err != nil {
 			return nil, goahttp.ErrRequestError("adminServices", "extend", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Change returns an endpoint that makes HTTP requests to the adminServices
+// service change server.
+func (c *Client) Change() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeChangeRequest(c.encoder)
+		decodeResponse = DecodeChangeResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildChangeRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.ChangeDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminServices", "change", err)
 		}
 		return decodeResponse(resp)
 	}

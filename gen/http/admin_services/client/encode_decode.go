@@ -1660,6 +1660,275 @@ func DecodeExtendResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 	}
 }
 
+// BuildChangeRequest instantiates a HTTP request object with method and path
+// set to call the "adminServices" service "change" endpoint
+func (c *Client) BuildChangeRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		id string
+	)
+	{
+		p, ok := v.(*adminservices.ChangePayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("adminServices", "change", "*adminservices.ChangePayload", v)
+		}
+		id = p.ID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: ChangeAdminServicesPath(id)}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminServices", "change", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeChangeRequest returns an encoder for requests sent to the
+// adminServices change server.
+func EncodeChangeRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*adminservices.ChangePayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminServices", "change", "*adminservices.ChangePayload", v)
+		}
+		if p.CsrfToken != nil {
+			head := *p.CsrfToken
+			req.Header.Set("X-CSRF-Token", head)
+		}
+		if p.IdempotencyKey != nil {
+			head := *p.IdempotencyKey
+			req.Header.Set("Idempotency-Key", head)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		body := NewChangeRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("adminServices", "change", err)
+		}
+		return nil
+	}
+}
+
+// DecodeChangeResponse returns a decoder for responses returned by the
+// adminServices change endpoint. restoreBody controls whether the response
+// body should be restored after having been read.
+// DecodeChangeResponse may return the following errors:
+//   - "invalid_change" (type *goa.ServiceError): http.StatusBadRequest
+//   - "nothing_to_charge" (type *goa.ServiceError): http.StatusBadRequest
+//   - "nothing_to_change" (type *goa.ServiceError): http.StatusConflict
+//   - "change_pending" (type *goa.ServiceError): http.StatusConflict
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
+//   - error: internal error
+func DecodeChangeResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body ChangeResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+			}
+			err = ValidateChangeResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "change", err)
+			}
+			res := NewChangeAdminLineChangeOK(&body)
+			return res, nil
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_change":
+				var (
+					body ChangeInvalidChangeResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeInvalidChangeResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeInvalidChange(&body)
+			case "nothing_to_charge":
+				var (
+					body ChangeNothingToChargeResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeNothingToChargeResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeNothingToCharge(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "change", resp.StatusCode, string(body))
+			}
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "nothing_to_change":
+				var (
+					body ChangeNothingToChangeResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeNothingToChangeResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeNothingToChange(&body)
+			case "change_pending":
+				var (
+					body ChangeChangePendingResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeChangePendingResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeChangePending(&body)
+			case "conflict":
+				var (
+					body ChangeConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "change", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			var (
+				body ChangeUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+			}
+			err = ValidateChangeUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "change", err)
+			}
+			return nil, NewChangeUnauthorized(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "forbidden":
+				var (
+					body ChangeForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeForbidden(&body)
+			case "invalid_csrf_token":
+				var (
+					body ChangeInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+				}
+				err = ValidateChangeInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminServices", "change", err)
+				}
+				return nil, NewChangeInvalidCsrfToken(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminServices", "change", resp.StatusCode, string(body))
+			}
+		case http.StatusNotFound:
+			var (
+				body ChangeNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+			}
+			err = ValidateChangeNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "change", err)
+			}
+			return nil, NewChangeNotFound(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body ChangeUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminServices", "change", err)
+			}
+			err = ValidateChangeUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminServices", "change", err)
+			}
+			return nil, NewChangeUnavailable(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminServices", "change", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // BuildTerminateRequest instantiates a HTTP request object with method and
 // path set to call the "adminServices" service "terminate" endpoint
 func (c *Client) BuildTerminateRequest(ctx context.Context, v any) (*http.Request, error) {
@@ -1890,6 +2159,21 @@ func unmarshalMoneyResponseBodyToAdminservicesMoney(v *MoneyResponseBody) *admin
 	res := &adminservices.Money{
 		Amount:   *v.Amount,
 		Currency: *v.Currency,
+	}
+
+	return res
+}
+
+// unmarshalAdminLineTermsResponseBodyToAdminservicesAdminLineTerms builds a
+// value of type *adminservices.AdminLineTerms from a value of type
+// *AdminLineTermsResponseBody.
+func unmarshalAdminLineTermsResponseBodyToAdminservicesAdminLineTerms(v *AdminLineTermsResponseBody) *adminservices.AdminLineTerms {
+	res := &adminservices.AdminLineTerms{
+		Pid:            *v.Pid,
+		Plan:           *v.Plan,
+		BillingCycle:   *v.BillingCycle,
+		MaxConnections: *v.MaxConnections,
+		NextDueDate:    *v.NextDueDate,
 	}
 
 	return res

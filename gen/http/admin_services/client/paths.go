@@ -51,6 +51,11 @@ func ExtendAdminServicesPath(id string) string {
 	return fmt.Sprintf("/checkout/api/admin/services/%v/extend", id)
 }
 
+// ChangeAdminServicesPath returns the URL path to the adminServices service change HTTP endpoint.
+func ChangeAdminServicesPath(id string) string {
+	return fmt.Sprintf("/checkout/api/admin/services/%v/change", id)
+}
+
 // TerminateAdminServicesPath returns the URL path to the adminServices service terminate HTTP endpoint.
 func TerminateAdminServicesPath(id string) string {
 	return fmt.Sprintf("/checkout/api/admin/services/%v/terminate", id)

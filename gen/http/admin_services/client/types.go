@@ -18,6 +18,27 @@ type ExtendRequestBody struct {
 	Days int `form:"days" json:"days" xml:"days"`
 }
 
+// ChangeRequestBody is the type of the "adminServices" service "change"
+// endpoint HTTP request body.
+type ChangeRequestBody struct {
+	// The new plan (a product of the catalog, not a trial)
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// The new billing cycle, one the plan offers in the line's currency
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	// The new number of connections, 1 up to 1 + the plan's extra connections
+	MaxConnections *int `form:"maxConnections,omitempty" json:"maxConnections,omitempty" xml:"maxConnections,omitempty"`
+	// YYYY-MM-DD: the new due date, after today (business time); the line's expiry
+	// moves with it
+	NextDueDate *string `form:"nextDueDate,omitempty" json:"nextDueDate,omitempty" xml:"nextDueDate,omitempty"`
+	// now: the buyer pays the prorated difference before the line changes;
+	// next-renewal: from the next period; free: no charge
+	Charge string `form:"charge" json:"charge" xml:"charge"`
+	// Why; written to the audit log
+	Reason string `form:"reason" json:"reason" xml:"reason"`
+	// true: change nothing, answer what would happen
+	Preview bool `form:"preview" json:"preview" xml:"preview"`
+}
+
 // ListResponseBody is the type of the "adminServices" service "list" endpoint
 // HTTP response body.
 type ListResponseBody struct {
@@ -153,6 +174,43 @@ type ExtendResponseBody struct {
 	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
 	// YYYY-MM-DD; empty when nothing more is due
 	NextDueDate *string `form:"nextDueDate,omitempty" json:"nextDueDate,omitempty" xml:"nextDueDate,omitempty"`
+}
+
+// ChangeResponseBody is the type of the "adminServices" service "change"
+// endpoint HTTP response body.
+type ChangeResponseBody struct {
+	// Empty for a preview
+	ChangeID  *string `form:"changeId,omitempty" json:"changeId,omitempty" xml:"changeId,omitempty"`
+	ServiceID *string `form:"serviceId,omitempty" json:"serviceId,omitempty" xml:"serviceId,omitempty"`
+	Charge    *string `form:"charge,omitempty" json:"charge,omitempty" xml:"charge,omitempty"`
+	// Nothing was changed: this is what the change would do
+	Preview *bool `form:"preview,omitempty" json:"preview,omitempty" xml:"preview,omitempty"`
+	// The line has the new terms (next-renewal, free; now once paid)
+	Applied *bool `form:"applied,omitempty" json:"applied,omitempty" xml:"applied,omitempty"`
+	// The line's terms before
+	From *AdminLineTermsResponseBody `form:"from,omitempty" json:"from,omitempty" xml:"from,omitempty"`
+	// The line's terms after
+	To *AdminLineTermsResponseBody `form:"to,omitempty" json:"to,omitempty" xml:"to,omitempty"`
+	// What the buyer pays now: with charge now, the difference over the rest of
+	// the period, prorated by days; 0 otherwise
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// Days left in the current period (business time), which amount covers
+	DaysLeft *int `form:"daysLeft,omitempty" json:"daysLeft,omitempty" xml:"daysLeft,omitempty"`
+	// Days of the current period
+	PeriodDays *int `form:"periodDays,omitempty" json:"periodDays,omitempty" xml:"periodDays,omitempty"`
+	// What a period costs now
+	RecurringAmount *MoneyResponseBody `form:"recurringAmount,omitempty" json:"recurringAmount,omitempty" xml:"recurringAmount,omitempty"`
+	// What a period costs from the next one
+	NewRecurringAmount *MoneyResponseBody `form:"newRecurringAmount,omitempty" json:"newRecurringAmount,omitempty" xml:"newRecurringAmount,omitempty"`
+	// The effect, in one English sentence
+	Effect *string `form:"effect,omitempty" json:"effect,omitempty" xml:"effect,omitempty"`
+	// charge now: the order the buyer pays; empty otherwise
+	OrderID *string `form:"orderId,omitempty" json:"orderId,omitempty" xml:"orderId,omitempty"`
+	// charge now: its invoice; empty otherwise
+	InvoiceID *string `form:"invoiceId,omitempty" json:"invoiceId,omitempty" xml:"invoiceId,omitempty"`
+	// charge now: whom the pay link was mailed to; empty otherwise (and for a
+	// preview)
+	SentTo *string `form:"sentTo,omitempty" json:"sentTo,omitempty" xml:"sentTo,omitempty"`
 }
 
 // TerminateResponseBody is the type of the "adminServices" service "terminate"
@@ -1174,6 +1232,187 @@ type ExtendUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// ChangeInvalidChangeResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "invalid_change" error.
+type ChangeInvalidChangeResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeNothingToChargeResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "nothing_to_charge" error.
+type ChangeNothingToChargeResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeNothingToChangeResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "nothing_to_change" error.
+type ChangeNothingToChangeResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeChangePendingResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "change_pending" error.
+type ChangeChangePendingResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeConflictResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "conflict" error.
+type ChangeConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeUnauthorizedResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "unauthorized" error.
+type ChangeUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeForbiddenResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "forbidden" error.
+type ChangeForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeInvalidCsrfTokenResponseBody is the type of the "adminServices"
+// service "change" endpoint HTTP response body for the "invalid_csrf_token"
+// error.
+type ChangeInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeNotFoundResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "not_found" error.
+type ChangeNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// ChangeUnavailableResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "unavailable" error.
+type ChangeUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // TerminateUnauthorizedResponseBody is the type of the "adminServices" service
 // "terminate" endpoint HTTP response body for the "unauthorized" error.
 type TerminateUnauthorizedResponseBody struct {
@@ -1324,11 +1563,43 @@ type MoneyResponseBody struct {
 	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
 }
 
+// AdminLineTermsResponseBody is used to define fields on response body types.
+type AdminLineTermsResponseBody struct {
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// The plan's name
+	Plan           *string `form:"plan,omitempty" json:"plan,omitempty" xml:"plan,omitempty"`
+	BillingCycle   *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	MaxConnections *int    `form:"maxConnections,omitempty" json:"maxConnections,omitempty" xml:"maxConnections,omitempty"`
+	// YYYY-MM-DD
+	NextDueDate *string `form:"nextDueDate,omitempty" json:"nextDueDate,omitempty" xml:"nextDueDate,omitempty"`
+}
+
 // NewExtendRequestBody builds the HTTP request body from the payload of the
 // "extend" endpoint of the "adminServices" service.
 func NewExtendRequestBody(p *adminservices.ExtendPayload) *ExtendRequestBody {
 	body := &ExtendRequestBody{
 		Days: p.Days,
+	}
+	return body
+}
+
+// NewChangeRequestBody builds the HTTP request body from the payload of the
+// "change" endpoint of the "adminServices" service.
+func NewChangeRequestBody(p *adminservices.ChangePayload) *ChangeRequestBody {
+	body := &ChangeRequestBody{
+		Pid:            p.Pid,
+		BillingCycle:   p.BillingCycle,
+		MaxConnections: p.MaxConnections,
+		NextDueDate:    p.NextDueDate,
+		Charge:         p.Charge,
+		Reason:         p.Reason,
+		Preview:        p.Preview,
+	}
+	{
+		var zero bool
+		if body.Preview == zero {
+			body.Preview = false
+		}
 	}
 	return body
 }
@@ -2315,6 +2586,181 @@ func NewExtendUnavailable(body *ExtendUnavailableResponseBody) *goa.ServiceError
 	return v
 }
 
+// NewChangeAdminLineChangeOK builds a "adminServices" service "change"
+// endpoint result from a HTTP "OK" response.
+func NewChangeAdminLineChangeOK(body *ChangeResponseBody) *adminservices.AdminLineChange {
+	v := &adminservices.AdminLineChange{
+		ChangeID:   *body.ChangeID,
+		ServiceID:  *body.ServiceID,
+		Charge:     *body.Charge,
+		Preview:    *body.Preview,
+		Applied:    *body.Applied,
+		DaysLeft:   *body.DaysLeft,
+		PeriodDays: *body.PeriodDays,
+		Effect:     *body.Effect,
+		OrderID:    *body.OrderID,
+		InvoiceID:  *body.InvoiceID,
+		SentTo:     *body.SentTo,
+	}
+	v.From = unmarshalAdminLineTermsResponseBodyToAdminservicesAdminLineTerms(body.From)
+	v.To = unmarshalAdminLineTermsResponseBodyToAdminservicesAdminLineTerms(body.To)
+	v.Amount = unmarshalMoneyResponseBodyToAdminservicesMoney(body.Amount)
+	v.RecurringAmount = unmarshalMoneyResponseBodyToAdminservicesMoney(body.RecurringAmount)
+	v.NewRecurringAmount = unmarshalMoneyResponseBodyToAdminservicesMoney(body.NewRecurringAmount)
+
+	return v
+}
+
+// NewChangeInvalidChange builds a adminServices service change endpoint
+// invalid_change error.
+func NewChangeInvalidChange(body *ChangeInvalidChangeResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeNothingToCharge builds a adminServices service change endpoint
+// nothing_to_charge error.
+func NewChangeNothingToCharge(body *ChangeNothingToChargeResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeNothingToChange builds a adminServices service change endpoint
+// nothing_to_change error.
+func NewChangeNothingToChange(body *ChangeNothingToChangeResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeChangePending builds a adminServices service change endpoint
+// change_pending error.
+func NewChangeChangePending(body *ChangeChangePendingResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeConflict builds a adminServices service change endpoint conflict
+// error.
+func NewChangeConflict(body *ChangeConflictResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeUnauthorized builds a adminServices service change endpoint
+// unauthorized error.
+func NewChangeUnauthorized(body *ChangeUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeForbidden builds a adminServices service change endpoint forbidden
+// error.
+func NewChangeForbidden(body *ChangeForbiddenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeInvalidCsrfToken builds a adminServices service change endpoint
+// invalid_csrf_token error.
+func NewChangeInvalidCsrfToken(body *ChangeInvalidCsrfTokenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeNotFound builds a adminServices service change endpoint not_found
+// error.
+func NewChangeNotFound(body *ChangeNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewChangeUnavailable builds a adminServices service change endpoint
+// unavailable error.
+func NewChangeUnavailable(body *ChangeUnavailableResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewTerminateAdminLineOK builds a "adminServices" service "terminate"
 // endpoint result from a HTTP "OK" response.
 func NewTerminateAdminLineOK(body *TerminateResponseBody) *adminservices.AdminLine {
@@ -2671,6 +3117,89 @@ func ValidateExtendResponseBody(body *ExtendResponseBody) (err error) {
 	}
 	if body.NextDueDate == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("nextDueDate", "body"))
+	}
+	return
+}
+
+// ValidateChangeResponseBody runs the validations defined on ChangeResponseBody
+func ValidateChangeResponseBody(body *ChangeResponseBody) (err error) {
+	if body.ChangeID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("changeId", "body"))
+	}
+	if body.ServiceID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("serviceId", "body"))
+	}
+	if body.Charge == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("charge", "body"))
+	}
+	if body.Preview == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("preview", "body"))
+	}
+	if body.Applied == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("applied", "body"))
+	}
+	if body.From == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("from", "body"))
+	}
+	if body.To == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("to", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.DaysLeft == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("daysLeft", "body"))
+	}
+	if body.PeriodDays == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("periodDays", "body"))
+	}
+	if body.RecurringAmount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("recurringAmount", "body"))
+	}
+	if body.NewRecurringAmount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("newRecurringAmount", "body"))
+	}
+	if body.Effect == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("effect", "body"))
+	}
+	if body.OrderID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("orderId", "body"))
+	}
+	if body.InvoiceID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("invoiceId", "body"))
+	}
+	if body.SentTo == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("sentTo", "body"))
+	}
+	if body.Charge != nil {
+		if !(*body.Charge == "now" || *body.Charge == "next-renewal" || *body.Charge == "free") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.charge", *body.Charge, []any{"now", "next-renewal", "free"}))
+		}
+	}
+	if body.From != nil {
+		if err2 := ValidateAdminLineTermsResponseBody(body.From); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.To != nil {
+		if err2 := ValidateAdminLineTermsResponseBody(body.To); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.RecurringAmount != nil {
+		if err2 := ValidateMoneyResponseBody(body.RecurringAmount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.NewRecurringAmount != nil {
+		if err2 := ValidateMoneyResponseBody(body.NewRecurringAmount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
 	}
 	return
 }
@@ -4028,6 +4557,246 @@ func ValidateExtendUnavailableResponseBody(body *ExtendUnavailableResponseBody) 
 	return
 }
 
+// ValidateChangeInvalidChangeResponseBody runs the validations defined on
+// change_invalid_change_response_body
+func ValidateChangeInvalidChangeResponseBody(body *ChangeInvalidChangeResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeNothingToChargeResponseBody runs the validations defined on
+// change_nothing_to_charge_response_body
+func ValidateChangeNothingToChargeResponseBody(body *ChangeNothingToChargeResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeNothingToChangeResponseBody runs the validations defined on
+// change_nothing_to_change_response_body
+func ValidateChangeNothingToChangeResponseBody(body *ChangeNothingToChangeResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeChangePendingResponseBody runs the validations defined on
+// change_change_pending_response_body
+func ValidateChangeChangePendingResponseBody(body *ChangeChangePendingResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeConflictResponseBody runs the validations defined on
+// change_conflict_response_body
+func ValidateChangeConflictResponseBody(body *ChangeConflictResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeUnauthorizedResponseBody runs the validations defined on
+// change_unauthorized_response_body
+func ValidateChangeUnauthorizedResponseBody(body *ChangeUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeForbiddenResponseBody runs the validations defined on
+// change_forbidden_response_body
+func ValidateChangeForbiddenResponseBody(body *ChangeForbiddenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeInvalidCsrfTokenResponseBody runs the validations defined on
+// change_invalid_csrf_token_response_body
+func ValidateChangeInvalidCsrfTokenResponseBody(body *ChangeInvalidCsrfTokenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeNotFoundResponseBody runs the validations defined on
+// change_not_found_response_body
+func ValidateChangeNotFoundResponseBody(body *ChangeNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateChangeUnavailableResponseBody runs the validations defined on
+// change_unavailable_response_body
+func ValidateChangeUnavailableResponseBody(body *ChangeUnavailableResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateTerminateUnauthorizedResponseBody runs the validations defined on
 // terminate_unauthorized_response_body
 func ValidateTerminateUnauthorizedResponseBody(body *TerminateUnauthorizedResponseBody) (err error) {
@@ -4242,6 +5011,27 @@ func ValidateMoneyResponseBody(body *MoneyResponseBody) (err error) {
 	}
 	if body.Currency == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	return
+}
+
+// ValidateAdminLineTermsResponseBody runs the validations defined on
+// AdminLineTermsResponseBody
+func ValidateAdminLineTermsResponseBody(body *AdminLineTermsResponseBody) (err error) {
+	if body.Pid == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pid", "body"))
+	}
+	if body.Plan == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("plan", "body"))
+	}
+	if body.BillingCycle == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billingCycle", "body"))
+	}
+	if body.MaxConnections == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("maxConnections", "body"))
+	}
+	if body.NextDueDate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("nextDueDate", "body"))
 	}
 	return
 }

@@ -1444,6 +1444,237 @@ func EncodeExtendError(encoder func(context.Context, http.ResponseWriter) goahtt
 	}
 }
 
+// EncodeChangeResponse returns an encoder for responses returned by the
+// adminServices change endpoint.
+func EncodeChangeResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*adminservices.AdminLineChange)
+		enc := encoder(ctx, w)
+		body := NewChangeResponseBody(res)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeChangeRequest returns a decoder for requests sent to the adminServices
+// change endpoint.
+func DecodeChangeRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*adminservices.ChangePayload, error) {
+	return func(r *http.Request) (*adminservices.ChangePayload, error) {
+		var payload *adminservices.ChangePayload
+		var (
+			body ChangeRequestBody
+			err  error
+		)
+		err = decoder(r).Decode(&body)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return payload, goa.MissingPayloadError()
+			}
+			var gerr *goa.ServiceError
+			if errors.As(err, &gerr) {
+				return payload, gerr
+			}
+			return payload, goa.DecodePayloadError(err.Error())
+		}
+		err = ValidateChangeRequestBody(&body)
+		if err != nil {
+			return payload, err
+		}
+
+		var (
+			id             string
+			csrfToken      *string
+			idempotencyKey *string
+			session        *string
+			c              *http.Cookie
+
+			params = mux.Vars(r)
+		)
+		id = params["id"]
+		if utf8.RuneCountInString(id) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("id", id, utf8.RuneCountInString(id), 64, false))
+		}
+		csrfTokenRaw := r.Header.Get("X-CSRF-Token")
+		if csrfTokenRaw != "" {
+			csrfToken = &csrfTokenRaw
+		}
+		idempotencyKeyRaw := r.Header.Get("Idempotency-Key")
+		if idempotencyKeyRaw != "" {
+			idempotencyKey = &idempotencyKeyRaw
+		}
+		if idempotencyKey != nil {
+			if utf8.RuneCountInString(*idempotencyKey) > 200 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("idempotencyKey", *idempotencyKey, utf8.RuneCountInString(*idempotencyKey), 200, false))
+			}
+		}
+		c, _ = r.Cookie("streamcart_admin")
+		var sessionRaw string
+		if c != nil {
+			sessionRaw = c.Value
+		}
+		if sessionRaw != "" {
+			session = &sessionRaw
+		}
+		if session != nil {
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewChangePayload(&body, id, csrfToken, idempotencyKey, session)
+
+		return payload, nil
+	}
+}
+
+// EncodeChangeError returns an encoder for errors returned by the change
+// adminServices endpoint.
+func EncodeChangeError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "invalid_change":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeInvalidChangeResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "nothing_to_charge":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeNothingToChargeResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "nothing_to_change":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeNothingToChangeResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "change_pending":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeChangePendingResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "conflict":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeConflictResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		case "forbidden":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeForbiddenResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusForbidden)
+			return enc.Encode(body)
+		case "invalid_csrf_token":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeInvalidCsrfTokenResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusForbidden)
+			return enc.Encode(body)
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "unavailable":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewChangeUnavailableResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
 // EncodeTerminateResponse returns an encoder for responses returned by the
 // adminServices terminate endpoint.
 func EncodeTerminateResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
@@ -1639,6 +1870,21 @@ func marshalAdminservicesMoneyToMoneyResponseBody(v *adminservices.Money) *Money
 	res := &MoneyResponseBody{
 		Amount:   v.Amount,
 		Currency: v.Currency,
+	}
+
+	return res
+}
+
+// marshalAdminservicesAdminLineTermsToAdminLineTermsResponseBody builds a
+// value of type *AdminLineTermsResponseBody from a value of type
+// *adminservices.AdminLineTerms.
+func marshalAdminservicesAdminLineTermsToAdminLineTermsResponseBody(v *adminservices.AdminLineTerms) *AdminLineTermsResponseBody {
+	res := &AdminLineTermsResponseBody{
+		Pid:            v.Pid,
+		Plan:           v.Plan,
+		BillingCycle:   v.BillingCycle,
+		MaxConnections: v.MaxConnections,
+		NextDueDate:    v.NextDueDate,
 	}
 
 	return res

@@ -29,6 +29,7 @@ type Server struct {
 	Suspend     http.Handler
 	Unsuspend   http.Handler
 	Extend      http.Handler
+	Change      http.Handler
 	Terminate   http.Handler
 }
 
@@ -67,6 +68,7 @@ func New(
 			{"Suspend", "POST", "/checkout/api/admin/services/{id}/suspend"},
 			{"Unsuspend", "POST", "/checkout/api/admin/services/{id}/unsuspend"},
 			{"Extend", "POST", "/checkout/api/admin/services/{id}/extend"},
+			{"Change", "POST", "/checkout/api/admin/services/{id}/change"},
 			{"Terminate", "POST", "/checkout/api/admin/services/{id}/terminate"},
 		},
 		List:        NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
@@ -77,6 +79,7 @@ func New(
 		Suspend:     NewSuspendHandler(e.Suspend, mux, decoder, encoder, errhandler, formatter),
 		Unsuspend:   NewUnsuspendHandler(e.Unsuspend, mux, decoder, encoder, errhandler, formatter),
 		Extend:      NewExtendHandler(e.Extend, mux, decoder, encoder, errhandler, formatter),
+		Change:      NewChangeHandler(e.Change, mux, decoder, encoder, errhandler, formatter),
 		Terminate:   NewTerminateHandler(e.Terminate, mux, decoder, encoder, errhandler, formatter),
 	}
 }
@@ -94,6 +97,7 @@ func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Suspend = m(s.Suspend)
 	s.Unsuspend = m(s.Unsuspend)
 	s.Extend = m(s.Extend)
+	s.Change = m(s.Change)
 	s.Terminate = m(s.Terminate)
 }
 
@@ -110,6 +114,7 @@ func Mount(mux goahttp.Muxer, h *Server) {
 	MountSuspendHandler(mux, h.Suspend)
 	MountUnsuspendHandler(mux, h.Unsuspend)
 	MountExtendHandler(mux, h.Extend)
+	MountChangeHandler(mux, h.Change)
 	MountTerminateHandler(mux, h.Terminate)
 }
 
@@ -554,6 +559,59 @@ func NewExtendHandler(
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "extend")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountChangeHandler configures the mux to serve the "adminServices" service
+// "change" endpoint.
+func MountChangeHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/admin/services/{id}/change", f)
+}
+
+// NewChangeHandler creates a HTTP handler which loads the HTTP request and
+// calls the "adminServices" service "change" endpoint.
+func NewChangeHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeChangeRequest(mux, decoder)
+		encodeResponse = EncodeChangeResponse(encoder)
+		encodeError    = EncodeChangeError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "change")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "adminServices")
 		payload, err := decodeRequest(r)
 		if err != nil {

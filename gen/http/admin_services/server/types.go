@@ -8,6 +8,8 @@
 package server
 
 import (
+	"unicode/utf8"
+
 	adminservices "github.com/streamcart/streamcart/gen/admin_services"
 	goa "goa.design/goa/v3/pkg"
 )
@@ -16,6 +18,27 @@ import (
 // endpoint HTTP request body.
 type ExtendRequestBody struct {
 	Days *int `form:"days,omitempty" json:"days,omitempty" xml:"days,omitempty"`
+}
+
+// ChangeRequestBody is the type of the "adminServices" service "change"
+// endpoint HTTP request body.
+type ChangeRequestBody struct {
+	// The new plan (a product of the catalog, not a trial)
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// The new billing cycle, one the plan offers in the line's currency
+	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
+	// The new number of connections, 1 up to 1 + the plan's extra connections
+	MaxConnections *int `form:"maxConnections,omitempty" json:"maxConnections,omitempty" xml:"maxConnections,omitempty"`
+	// YYYY-MM-DD: the new due date, after today (business time); the line's expiry
+	// moves with it
+	NextDueDate *string `form:"nextDueDate,omitempty" json:"nextDueDate,omitempty" xml:"nextDueDate,omitempty"`
+	// now: the buyer pays the prorated difference before the line changes;
+	// next-renewal: from the next period; free: no charge
+	Charge *string `form:"charge,omitempty" json:"charge,omitempty" xml:"charge,omitempty"`
+	// Why; written to the audit log
+	Reason *string `form:"reason,omitempty" json:"reason,omitempty" xml:"reason,omitempty"`
+	// true: change nothing, answer what would happen
+	Preview *bool `form:"preview,omitempty" json:"preview,omitempty" xml:"preview,omitempty"`
 }
 
 // ListResponseBody is the type of the "adminServices" service "list" endpoint
@@ -153,6 +176,43 @@ type ExtendResponseBody struct {
 	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
 	// YYYY-MM-DD; empty when nothing more is due
 	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+}
+
+// ChangeResponseBody is the type of the "adminServices" service "change"
+// endpoint HTTP response body.
+type ChangeResponseBody struct {
+	// Empty for a preview
+	ChangeID  string `form:"changeId" json:"changeId" xml:"changeId"`
+	ServiceID string `form:"serviceId" json:"serviceId" xml:"serviceId"`
+	Charge    string `form:"charge" json:"charge" xml:"charge"`
+	// Nothing was changed: this is what the change would do
+	Preview bool `form:"preview" json:"preview" xml:"preview"`
+	// The line has the new terms (next-renewal, free; now once paid)
+	Applied bool `form:"applied" json:"applied" xml:"applied"`
+	// The line's terms before
+	From *AdminLineTermsResponseBody `form:"from" json:"from" xml:"from"`
+	// The line's terms after
+	To *AdminLineTermsResponseBody `form:"to" json:"to" xml:"to"`
+	// What the buyer pays now: with charge now, the difference over the rest of
+	// the period, prorated by days; 0 otherwise
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+	// Days left in the current period (business time), which amount covers
+	DaysLeft int `form:"daysLeft" json:"daysLeft" xml:"daysLeft"`
+	// Days of the current period
+	PeriodDays int `form:"periodDays" json:"periodDays" xml:"periodDays"`
+	// What a period costs now
+	RecurringAmount *MoneyResponseBody `form:"recurringAmount" json:"recurringAmount" xml:"recurringAmount"`
+	// What a period costs from the next one
+	NewRecurringAmount *MoneyResponseBody `form:"newRecurringAmount" json:"newRecurringAmount" xml:"newRecurringAmount"`
+	// The effect, in one English sentence
+	Effect string `form:"effect" json:"effect" xml:"effect"`
+	// charge now: the order the buyer pays; empty otherwise
+	OrderID string `form:"orderId" json:"orderId" xml:"orderId"`
+	// charge now: its invoice; empty otherwise
+	InvoiceID string `form:"invoiceId" json:"invoiceId" xml:"invoiceId"`
+	// charge now: whom the pay link was mailed to; empty otherwise (and for a
+	// preview)
+	SentTo string `form:"sentTo" json:"sentTo" xml:"sentTo"`
 }
 
 // TerminateResponseBody is the type of the "adminServices" service "terminate"
@@ -1174,6 +1234,187 @@ type ExtendUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// ChangeInvalidChangeResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "invalid_change" error.
+type ChangeInvalidChangeResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeNothingToChargeResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "nothing_to_charge" error.
+type ChangeNothingToChargeResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeNothingToChangeResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "nothing_to_change" error.
+type ChangeNothingToChangeResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeChangePendingResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "change_pending" error.
+type ChangeChangePendingResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeConflictResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "conflict" error.
+type ChangeConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeUnauthorizedResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "unauthorized" error.
+type ChangeUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeForbiddenResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "forbidden" error.
+type ChangeForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeInvalidCsrfTokenResponseBody is the type of the "adminServices"
+// service "change" endpoint HTTP response body for the "invalid_csrf_token"
+// error.
+type ChangeInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeNotFoundResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "not_found" error.
+type ChangeNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// ChangeUnavailableResponseBody is the type of the "adminServices" service
+// "change" endpoint HTTP response body for the "unavailable" error.
+type ChangeUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // TerminateUnauthorizedResponseBody is the type of the "adminServices" service
 // "terminate" endpoint HTTP response body for the "unauthorized" error.
 type TerminateUnauthorizedResponseBody struct {
@@ -1324,6 +1565,17 @@ type MoneyResponseBody struct {
 	Currency string `form:"currency" json:"currency" xml:"currency"`
 }
 
+// AdminLineTermsResponseBody is used to define fields on response body types.
+type AdminLineTermsResponseBody struct {
+	Pid int `form:"pid" json:"pid" xml:"pid"`
+	// The plan's name
+	Plan           string `form:"plan" json:"plan" xml:"plan"`
+	BillingCycle   string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
+	MaxConnections int    `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	// YYYY-MM-DD
+	NextDueDate string `form:"nextDueDate" json:"nextDueDate" xml:"nextDueDate"`
+}
+
 // NewListResponseBody builds the HTTP response body from the result of the
 // "list" endpoint of the "adminServices" service.
 func NewListResponseBody(res *adminservices.ListResult) *ListResponseBody {
@@ -1470,6 +1722,40 @@ func NewExtendResponseBody(res *adminservices.AdminLine) *ExtendResponseBody {
 		Password:    res.Password,
 		ExpiresAt:   res.ExpiresAt,
 		NextDueDate: res.NextDueDate,
+	}
+	return body
+}
+
+// NewChangeResponseBody builds the HTTP response body from the result of the
+// "change" endpoint of the "adminServices" service.
+func NewChangeResponseBody(res *adminservices.AdminLineChange) *ChangeResponseBody {
+	body := &ChangeResponseBody{
+		ChangeID:   res.ChangeID,
+		ServiceID:  res.ServiceID,
+		Charge:     res.Charge,
+		Preview:    res.Preview,
+		Applied:    res.Applied,
+		DaysLeft:   res.DaysLeft,
+		PeriodDays: res.PeriodDays,
+		Effect:     res.Effect,
+		OrderID:    res.OrderID,
+		InvoiceID:  res.InvoiceID,
+		SentTo:     res.SentTo,
+	}
+	if res.From != nil {
+		body.From = marshalAdminservicesAdminLineTermsToAdminLineTermsResponseBody(res.From)
+	}
+	if res.To != nil {
+		body.To = marshalAdminservicesAdminLineTermsToAdminLineTermsResponseBody(res.To)
+	}
+	if res.Amount != nil {
+		body.Amount = marshalAdminservicesMoneyToMoneyResponseBody(res.Amount)
+	}
+	if res.RecurringAmount != nil {
+		body.RecurringAmount = marshalAdminservicesMoneyToMoneyResponseBody(res.RecurringAmount)
+	}
+	if res.NewRecurringAmount != nil {
+		body.NewRecurringAmount = marshalAdminservicesMoneyToMoneyResponseBody(res.NewRecurringAmount)
 	}
 	return body
 }
@@ -2261,6 +2547,146 @@ func NewExtendUnavailableResponseBody(res *goa.ServiceError) *ExtendUnavailableR
 	return body
 }
 
+// NewChangeInvalidChangeResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeInvalidChangeResponseBody(res *goa.ServiceError) *ChangeInvalidChangeResponseBody {
+	body := &ChangeInvalidChangeResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeNothingToChargeResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeNothingToChargeResponseBody(res *goa.ServiceError) *ChangeNothingToChargeResponseBody {
+	body := &ChangeNothingToChargeResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeNothingToChangeResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeNothingToChangeResponseBody(res *goa.ServiceError) *ChangeNothingToChangeResponseBody {
+	body := &ChangeNothingToChangeResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeChangePendingResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeChangePendingResponseBody(res *goa.ServiceError) *ChangeChangePendingResponseBody {
+	body := &ChangeChangePendingResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeConflictResponseBody builds the HTTP response body from the result
+// of the "change" endpoint of the "adminServices" service.
+func NewChangeConflictResponseBody(res *goa.ServiceError) *ChangeConflictResponseBody {
+	body := &ChangeConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeUnauthorizedResponseBody(res *goa.ServiceError) *ChangeUnauthorizedResponseBody {
+	body := &ChangeUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeForbiddenResponseBody builds the HTTP response body from the result
+// of the "change" endpoint of the "adminServices" service.
+func NewChangeForbiddenResponseBody(res *goa.ServiceError) *ChangeForbiddenResponseBody {
+	body := &ChangeForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeInvalidCsrfTokenResponseBody(res *goa.ServiceError) *ChangeInvalidCsrfTokenResponseBody {
+	body := &ChangeInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeNotFoundResponseBody builds the HTTP response body from the result
+// of the "change" endpoint of the "adminServices" service.
+func NewChangeNotFoundResponseBody(res *goa.ServiceError) *ChangeNotFoundResponseBody {
+	body := &ChangeNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewChangeUnavailableResponseBody builds the HTTP response body from the
+// result of the "change" endpoint of the "adminServices" service.
+func NewChangeUnavailableResponseBody(res *goa.ServiceError) *ChangeUnavailableResponseBody {
+	body := &ChangeUnavailableResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewTerminateUnauthorizedResponseBody builds the HTTP response body from the
 // result of the "terminate" endpoint of the "adminServices" service.
 func NewTerminateUnauthorizedResponseBody(res *goa.ServiceError) *TerminateUnauthorizedResponseBody {
@@ -2437,6 +2863,30 @@ func NewExtendPayload(body *ExtendRequestBody, id string, csrfToken *string, ses
 	return v
 }
 
+// NewChangePayload builds a adminServices service change endpoint payload.
+func NewChangePayload(body *ChangeRequestBody, id string, csrfToken *string, idempotencyKey *string, session *string) *adminservices.ChangePayload {
+	v := &adminservices.ChangePayload{
+		Pid:            body.Pid,
+		BillingCycle:   body.BillingCycle,
+		MaxConnections: body.MaxConnections,
+		NextDueDate:    body.NextDueDate,
+		Charge:         *body.Charge,
+		Reason:         *body.Reason,
+	}
+	if body.Preview != nil {
+		v.Preview = *body.Preview
+	}
+	if body.Preview == nil {
+		v.Preview = false
+	}
+	v.ID = id
+	v.CsrfToken = csrfToken
+	v.IdempotencyKey = idempotencyKey
+	v.Session = session
+
+	return v
+}
+
 // NewTerminatePayload builds a adminServices service terminate endpoint
 // payload.
 func NewTerminatePayload(id string, csrfToken *string, session *string) *adminservices.TerminatePayload {
@@ -2461,6 +2911,37 @@ func ValidateExtendRequestBody(body *ExtendRequestBody) (err error) {
 	if body.Days != nil {
 		if *body.Days > 3660 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", *body.Days, 3660, false))
+		}
+	}
+	return
+}
+
+// ValidateChangeRequestBody runs the validations defined on ChangeRequestBody
+func ValidateChangeRequestBody(body *ChangeRequestBody) (err error) {
+	if body.Charge == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("charge", "body"))
+	}
+	if body.Reason == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("reason", "body"))
+	}
+	if body.BillingCycle != nil {
+		if utf8.RuneCountInString(*body.BillingCycle) > 32 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.billingCycle", *body.BillingCycle, utf8.RuneCountInString(*body.BillingCycle), 32, false))
+		}
+	}
+	if body.NextDueDate != nil {
+		if utf8.RuneCountInString(*body.NextDueDate) > 32 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.nextDueDate", *body.NextDueDate, utf8.RuneCountInString(*body.NextDueDate), 32, false))
+		}
+	}
+	if body.Charge != nil {
+		if !(*body.Charge == "now" || *body.Charge == "next-renewal" || *body.Charge == "free") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.charge", *body.Charge, []any{"now", "next-renewal", "free"}))
+		}
+	}
+	if body.Reason != nil {
+		if utf8.RuneCountInString(*body.Reason) > 500 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.reason", *body.Reason, utf8.RuneCountInString(*body.Reason), 500, false))
 		}
 	}
 	return

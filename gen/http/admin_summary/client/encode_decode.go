@@ -154,6 +154,22 @@ func unmarshalAdminDayResponseBodyToAdminsummaryAdminDay(v *AdminDayResponseBody
 		}
 		res.PaidRevenue[i] = unmarshalMoneyResponseBodyToAdminsummaryMoney(val)
 	}
+	res.Refunded = make([]*adminsummary.Money, len(v.Refunded))
+	for i, val := range v.Refunded {
+		if val == nil {
+			res.Refunded[i] = nil
+			continue
+		}
+		res.Refunded[i] = unmarshalMoneyResponseBodyToAdminsummaryMoney(val)
+	}
+	res.NetRevenue = make([]*adminsummary.Money, len(v.NetRevenue))
+	for i, val := range v.NetRevenue {
+		if val == nil {
+			res.NetRevenue[i] = nil
+			continue
+		}
+		res.NetRevenue[i] = unmarshalMoneyResponseBodyToAdminsummaryMoney(val)
+	}
 
 	return res
 }

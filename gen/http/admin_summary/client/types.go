@@ -19,8 +19,12 @@ type GetResponseBody struct {
 	From *string `form:"from,omitempty" json:"from,omitempty" xml:"from,omitempty"`
 	// Orders placed
 	Orders *int `form:"orders,omitempty" json:"orders,omitempty" xml:"orders,omitempty"`
-	// Invoices paid, per currency
+	// Invoices paid, per currency (before refunds)
 	PaidRevenue []*MoneyResponseBody `form:"paidRevenue,omitempty" json:"paidRevenue,omitempty" xml:"paidRevenue,omitempty"`
+	// Refunds made, per currency
+	RefundedRevenue []*MoneyResponseBody `form:"refundedRevenue,omitempty" json:"refundedRevenue,omitempty" xml:"refundedRevenue,omitempty"`
+	// The revenue: invoices paid less refunds made, per currency
+	NetRevenue []*MoneyResponseBody `form:"netRevenue,omitempty" json:"netRevenue,omitempty" xml:"netRevenue,omitempty"`
 	// Clients first seen
 	NewCustomers *int `form:"newCustomers,omitempty" json:"newCustomers,omitempty" xml:"newCustomers,omitempty"`
 	// Invoices whose payment failed
@@ -117,6 +121,10 @@ type AdminDayResponseBody struct {
 	Orders *int `form:"orders,omitempty" json:"orders,omitempty" xml:"orders,omitempty"`
 	// Invoices paid that day, per currency
 	PaidRevenue []*MoneyResponseBody `form:"paidRevenue,omitempty" json:"paidRevenue,omitempty" xml:"paidRevenue,omitempty"`
+	// Refunds made that day, per currency
+	Refunded []*MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
+	// paidRevenue less refunded, per currency
+	NetRevenue []*MoneyResponseBody `form:"netRevenue,omitempty" json:"netRevenue,omitempty" xml:"netRevenue,omitempty"`
 }
 
 // AdminRenewalsDueResponseBody is used to define fields on response body types.
@@ -164,6 +172,22 @@ func NewGetResultOK(body *GetResponseBody) *adminsummary.GetResult {
 			continue
 		}
 		v.PaidRevenue[i] = unmarshalMoneyResponseBodyToAdminsummaryMoney(val)
+	}
+	v.RefundedRevenue = make([]*adminsummary.Money, len(body.RefundedRevenue))
+	for i, val := range body.RefundedRevenue {
+		if val == nil {
+			v.RefundedRevenue[i] = nil
+			continue
+		}
+		v.RefundedRevenue[i] = unmarshalMoneyResponseBodyToAdminsummaryMoney(val)
+	}
+	v.NetRevenue = make([]*adminsummary.Money, len(body.NetRevenue))
+	for i, val := range body.NetRevenue {
+		if val == nil {
+			v.NetRevenue[i] = nil
+			continue
+		}
+		v.NetRevenue[i] = unmarshalMoneyResponseBodyToAdminsummaryMoney(val)
 	}
 	v.Series = make([]*adminsummary.AdminDay, len(body.Series))
 	for i, val := range body.Series {
@@ -220,6 +244,12 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	if body.PaidRevenue == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paidRevenue", "body"))
 	}
+	if body.RefundedRevenue == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refundedRevenue", "body"))
+	}
+	if body.NetRevenue == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("netRevenue", "body"))
+	}
 	if body.NewCustomers == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("newCustomers", "body"))
 	}
@@ -275,6 +305,20 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 		err = goa.MergeErrors(err, goa.MissingFieldError("refunds", "body"))
 	}
 	for _, e := range body.PaidRevenue {
+		if e != nil {
+			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.RefundedRevenue {
+		if e != nil {
+			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.NetRevenue {
 		if e != nil {
 			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)
@@ -377,7 +421,27 @@ func ValidateAdminDayResponseBody(body *AdminDayResponseBody) (err error) {
 	if body.PaidRevenue == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paidRevenue", "body"))
 	}
+	if body.Refunded == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("refunded", "body"))
+	}
+	if body.NetRevenue == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("netRevenue", "body"))
+	}
 	for _, e := range body.PaidRevenue {
+		if e != nil {
+			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Refunded {
+		if e != nil {
+			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.NetRevenue {
 		if e != nil {
 			if err2 := ValidateMoneyResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)

@@ -154,6 +154,30 @@ func marshalAdminsummaryAdminDayToAdminDayResponseBody(v *adminsummary.AdminDay)
 	} else {
 		res.PaidRevenue = []*MoneyResponseBody{}
 	}
+	if v.Refunded != nil {
+		res.Refunded = make([]*MoneyResponseBody, len(v.Refunded))
+		for i, val := range v.Refunded {
+			if val == nil {
+				res.Refunded[i] = nil
+				continue
+			}
+			res.Refunded[i] = marshalAdminsummaryMoneyToMoneyResponseBody(val)
+		}
+	} else {
+		res.Refunded = []*MoneyResponseBody{}
+	}
+	if v.NetRevenue != nil {
+		res.NetRevenue = make([]*MoneyResponseBody, len(v.NetRevenue))
+		for i, val := range v.NetRevenue {
+			if val == nil {
+				res.NetRevenue[i] = nil
+				continue
+			}
+			res.NetRevenue[i] = marshalAdminsummaryMoneyToMoneyResponseBody(val)
+		}
+	} else {
+		res.NetRevenue = []*MoneyResponseBody{}
+	}
 
 	return res
 }

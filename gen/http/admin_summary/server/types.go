@@ -19,8 +19,12 @@ type GetResponseBody struct {
 	From string `form:"from" json:"from" xml:"from"`
 	// Orders placed
 	Orders int `form:"orders" json:"orders" xml:"orders"`
-	// Invoices paid, per currency
+	// Invoices paid, per currency (before refunds)
 	PaidRevenue []*MoneyResponseBody `form:"paidRevenue" json:"paidRevenue" xml:"paidRevenue"`
+	// Refunds made, per currency
+	RefundedRevenue []*MoneyResponseBody `form:"refundedRevenue" json:"refundedRevenue" xml:"refundedRevenue"`
+	// The revenue: invoices paid less refunds made, per currency
+	NetRevenue []*MoneyResponseBody `form:"netRevenue" json:"netRevenue" xml:"netRevenue"`
 	// Clients first seen
 	NewCustomers int `form:"newCustomers" json:"newCustomers" xml:"newCustomers"`
 	// Invoices whose payment failed
@@ -117,6 +121,10 @@ type AdminDayResponseBody struct {
 	Orders int `form:"orders" json:"orders" xml:"orders"`
 	// Invoices paid that day, per currency
 	PaidRevenue []*MoneyResponseBody `form:"paidRevenue" json:"paidRevenue" xml:"paidRevenue"`
+	// Refunds made that day, per currency
+	Refunded []*MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
+	// paidRevenue less refunded, per currency
+	NetRevenue []*MoneyResponseBody `form:"netRevenue" json:"netRevenue" xml:"netRevenue"`
 }
 
 // AdminRenewalsDueResponseBody is used to define fields on response body types.
@@ -168,6 +176,30 @@ func NewGetResponseBody(res *adminsummary.GetResult) *GetResponseBody {
 		}
 	} else {
 		body.PaidRevenue = []*MoneyResponseBody{}
+	}
+	if res.RefundedRevenue != nil {
+		body.RefundedRevenue = make([]*MoneyResponseBody, len(res.RefundedRevenue))
+		for i, val := range res.RefundedRevenue {
+			if val == nil {
+				body.RefundedRevenue[i] = nil
+				continue
+			}
+			body.RefundedRevenue[i] = marshalAdminsummaryMoneyToMoneyResponseBody(val)
+		}
+	} else {
+		body.RefundedRevenue = []*MoneyResponseBody{}
+	}
+	if res.NetRevenue != nil {
+		body.NetRevenue = make([]*MoneyResponseBody, len(res.NetRevenue))
+		for i, val := range res.NetRevenue {
+			if val == nil {
+				body.NetRevenue[i] = nil
+				continue
+			}
+			body.NetRevenue[i] = marshalAdminsummaryMoneyToMoneyResponseBody(val)
+		}
+	} else {
+		body.NetRevenue = []*MoneyResponseBody{}
 	}
 	if res.Series != nil {
 		body.Series = make([]*AdminDayResponseBody, len(res.Series))

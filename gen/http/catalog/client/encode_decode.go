@@ -626,6 +626,7 @@ func unmarshalProductResultResponseBodyToCatalogProductResult(v *ProductResultRe
 		SoldBadge:   *v.SoldBadge,
 		Guarantee:   *v.Guarantee,
 		Credits:     *v.Credits,
+		Available:   *v.Available,
 	}
 	res.Features = make([]string, len(v.Features))
 	for i, val := range v.Features {

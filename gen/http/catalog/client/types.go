@@ -46,6 +46,10 @@ type GetProductResponseBody struct {
 	Guarantee *string `form:"guarantee,omitempty" json:"guarantee,omitempty" xml:"guarantee,omitempty"`
 	// Reseller credits granted (reseller plans)
 	Credits *int `form:"credits,omitempty" json:"credits,omitempty" xml:"credits,omitempty"`
+	// false while the plan is temporarily unavailable: the panel's reseller
+	// credits cannot cover a line of it in any of its cycles (read at least every
+	// minute); an order of it answers 409 out_of_stock
+	Available *bool `form:"available,omitempty" json:"available,omitempty" xml:"available,omitempty"`
 }
 
 // ListResellerProductsResponseBody is the type of the "catalog" service
@@ -229,6 +233,10 @@ type ProductResultResponseBody struct {
 	Guarantee *string `form:"guarantee,omitempty" json:"guarantee,omitempty" xml:"guarantee,omitempty"`
 	// Reseller credits granted (reseller plans)
 	Credits *int `form:"credits,omitempty" json:"credits,omitempty" xml:"credits,omitempty"`
+	// false while the plan is temporarily unavailable: the panel's reseller
+	// credits cannot cover a line of it in any of its cycles (read at least every
+	// minute); an order of it answers 409 out_of_stock
+	Available *bool `form:"available,omitempty" json:"available,omitempty" xml:"available,omitempty"`
 }
 
 // MoneyResponseBody is used to define fields on response body types.
@@ -364,6 +372,7 @@ func NewGetProductProductResultOK(body *GetProductResponseBody) *catalogviews.Pr
 		SoldBadge:   body.SoldBadge,
 		Guarantee:   body.Guarantee,
 		Credits:     body.Credits,
+		Available:   body.Available,
 	}
 	v.Features = make([]string, len(body.Features))
 	for i, val := range body.Features {
@@ -904,6 +913,9 @@ func ValidateProductResultResponseBody(body *ProductResultResponseBody) (err err
 	}
 	if body.Credits == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("credits", "body"))
+	}
+	if body.Available == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("available", "body"))
 	}
 	if body.Group != nil {
 		if !(*body.Group == "plan" || *body.Group == "reseller") {

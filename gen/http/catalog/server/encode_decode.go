@@ -459,6 +459,7 @@ func marshalCatalogProductResultToProductResultResponseBody(v *catalog.ProductRe
 		SoldBadge:   v.SoldBadge,
 		Guarantee:   v.Guarantee,
 		Credits:     v.Credits,
+		Available:   v.Available,
 	}
 	if v.Features != nil {
 		res.Features = make([]string, len(v.Features))

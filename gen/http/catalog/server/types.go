@@ -46,6 +46,10 @@ type GetProductResponseBody struct {
 	Guarantee string `form:"guarantee" json:"guarantee" xml:"guarantee"`
 	// Reseller credits granted (reseller plans)
 	Credits int `form:"credits" json:"credits" xml:"credits"`
+	// false while the plan is temporarily unavailable: the panel's reseller
+	// credits cannot cover a line of it in any of its cycles (read at least every
+	// minute); an order of it answers 409 out_of_stock
+	Available bool `form:"available" json:"available" xml:"available"`
 }
 
 // ListResellerProductsResponseBody is the type of the "catalog" service
@@ -229,6 +233,10 @@ type ProductResultResponseBody struct {
 	Guarantee string `form:"guarantee" json:"guarantee" xml:"guarantee"`
 	// Reseller credits granted (reseller plans)
 	Credits int `form:"credits" json:"credits" xml:"credits"`
+	// false while the plan is temporarily unavailable: the panel's reseller
+	// credits cannot cover a line of it in any of its cycles (read at least every
+	// minute); an order of it answers 409 out_of_stock
+	Available bool `form:"available" json:"available" xml:"available"`
 }
 
 // MoneyResponseBody is used to define fields on response body types.
@@ -356,6 +364,7 @@ func NewGetProductResponseBody(res *catalogviews.ProductResultView) *GetProductR
 		SoldBadge:   *res.SoldBadge,
 		Guarantee:   *res.Guarantee,
 		Credits:     *res.Credits,
+		Available:   *res.Available,
 	}
 	if res.Features != nil {
 		body.Features = make([]string, len(res.Features))

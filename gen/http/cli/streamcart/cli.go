@@ -21,10 +21,12 @@ import (
 	adminoperatorsc "github.com/streamcart/streamcart/gen/http/admin_operators/client"
 	adminorderactionsc "github.com/streamcart/streamcart/gen/http/admin_order_actions/client"
 	adminordersc "github.com/streamcart/streamcart/gen/http/admin_orders/client"
+	adminpanelc "github.com/streamcart/streamcart/gen/http/admin_panel/client"
 	adminpaymentsc "github.com/streamcart/streamcart/gen/http/admin_payments/client"
 	adminpromotionsc "github.com/streamcart/streamcart/gen/http/admin_promotions/client"
 	adminservicesc "github.com/streamcart/streamcart/gen/http/admin_services/client"
 	adminsessionc "github.com/streamcart/streamcart/gen/http/admin_session/client"
+	adminsettingsc "github.com/streamcart/streamcart/gen/http/admin_settings/client"
 	adminsummaryc "github.com/streamcart/streamcart/gen/http/admin_summary/client"
 	adminwebhooksc "github.com/streamcart/streamcart/gen/http/admin_webhooks/client"
 	affiliatesc "github.com/streamcart/streamcart/gen/http/affiliates/client"
@@ -52,20 +54,22 @@ func UsageCommands() []string {
 		"admin-jobs (list|retry|cancel)",
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
+		"admin-panel (drift|credits)",
 		"admin-promotions (list|create|update)",
+		"admin-settings list",
 		"admin-webhooks list",
 		"affiliates click",
 		"admin-customers (list|get|signout|signin-link)",
 		"admin-order-actions (approve|reject|refund|refunds)",
 		"admin-payments (list|refund|accept)",
-		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|terminate)",
+		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|change|terminate)",
 		"admin-summary get",
 		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
 		"geo lookup",
 		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
-		"order (create|get|list|cancel)",
+		"order (create|get|events|list|cancel)",
 		"pricing quote",
 		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
@@ -77,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"0s2\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"043\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"lra\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"ice\"" + "\n" +
 		""
 }
 
@@ -169,6 +173,16 @@ func ParseEndpoint(
 		adminOperatorsDisableCsrfTokenFlag = adminOperatorsDisableFlags.String("csrf-token", "", "")
 		adminOperatorsDisableSessionFlag   = adminOperatorsDisableFlags.String("session", "", "")
 
+		adminPanelFlags = flag.NewFlagSet("admin-panel", flag.ContinueOnError)
+
+		adminPanelDriftFlags       = flag.NewFlagSet("drift", flag.ExitOnError)
+		adminPanelDriftLimitFlag   = adminPanelDriftFlags.String("limit", "100", "")
+		adminPanelDriftCursorFlag  = adminPanelDriftFlags.String("cursor", "", "")
+		adminPanelDriftSessionFlag = adminPanelDriftFlags.String("session", "", "")
+
+		adminPanelCreditsFlags       = flag.NewFlagSet("credits", flag.ExitOnError)
+		adminPanelCreditsSessionFlag = adminPanelCreditsFlags.String("session", "", "")
+
 		adminPromotionsFlags = flag.NewFlagSet("admin-promotions", flag.ContinueOnError)
 
 		adminPromotionsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
@@ -184,6 +198,11 @@ func ParseEndpoint(
 		adminPromotionsUpdateCodeFlag      = adminPromotionsUpdateFlags.String("code", "REQUIRED", "")
 		adminPromotionsUpdateCsrfTokenFlag = adminPromotionsUpdateFlags.String("csrf-token", "", "")
 		adminPromotionsUpdateSessionFlag   = adminPromotionsUpdateFlags.String("session", "", "")
+
+		adminSettingsFlags = flag.NewFlagSet("admin-settings", flag.ContinueOnError)
+
+		adminSettingsListFlags       = flag.NewFlagSet("list", flag.ExitOnError)
+		adminSettingsListSessionFlag = adminSettingsListFlags.String("session", "", "")
 
 		adminWebhooksFlags = flag.NewFlagSet("admin-webhooks", flag.ContinueOnError)
 
@@ -223,6 +242,7 @@ func ParseEndpoint(
 		adminOrderActionsFlags = flag.NewFlagSet("admin-order-actions", flag.ContinueOnError)
 
 		adminOrderActionsApproveFlags         = flag.NewFlagSet("approve", flag.ExitOnError)
+		adminOrderActionsApproveBodyFlag      = adminOrderActionsApproveFlags.String("body", "REQUIRED", "")
 		adminOrderActionsApproveIDFlag        = adminOrderActionsApproveFlags.String("id", "REQUIRED", "")
 		adminOrderActionsApproveCsrfTokenFlag = adminOrderActionsApproveFlags.String("csrf-token", "", "")
 		adminOrderActionsApproveSessionFlag   = adminOrderActionsApproveFlags.String("session", "", "")
@@ -233,11 +253,12 @@ func ParseEndpoint(
 		adminOrderActionsRejectCsrfTokenFlag = adminOrderActionsRejectFlags.String("csrf-token", "", "")
 		adminOrderActionsRejectSessionFlag   = adminOrderActionsRejectFlags.String("session", "", "")
 
-		adminOrderActionsRefundFlags         = flag.NewFlagSet("refund", flag.ExitOnError)
-		adminOrderActionsRefundBodyFlag      = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
-		adminOrderActionsRefundIDFlag        = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
-		adminOrderActionsRefundCsrfTokenFlag = adminOrderActionsRefundFlags.String("csrf-token", "", "")
-		adminOrderActionsRefundSessionFlag   = adminOrderActionsRefundFlags.String("session", "", "")
+		adminOrderActionsRefundFlags              = flag.NewFlagSet("refund", flag.ExitOnError)
+		adminOrderActionsRefundBodyFlag           = adminOrderActionsRefundFlags.String("body", "REQUIRED", "")
+		adminOrderActionsRefundIDFlag             = adminOrderActionsRefundFlags.String("id", "REQUIRED", "")
+		adminOrderActionsRefundCsrfTokenFlag      = adminOrderActionsRefundFlags.String("csrf-token", "", "")
+		adminOrderActionsRefundIdempotencyKeyFlag = adminOrderActionsRefundFlags.String("idempotency-key", "", "")
+		adminOrderActionsRefundSessionFlag        = adminOrderActionsRefundFlags.String("session", "", "")
 
 		adminOrderActionsRefundsFlags       = flag.NewFlagSet("refunds", flag.ExitOnError)
 		adminOrderActionsRefundsIDFlag      = adminOrderActionsRefundsFlags.String("id", "REQUIRED", "")
@@ -312,6 +333,13 @@ func ParseEndpoint(
 		adminServicesExtendCsrfTokenFlag = adminServicesExtendFlags.String("csrf-token", "", "")
 		adminServicesExtendSessionFlag   = adminServicesExtendFlags.String("session", "", "")
 
+		adminServicesChangeFlags              = flag.NewFlagSet("change", flag.ExitOnError)
+		adminServicesChangeBodyFlag           = adminServicesChangeFlags.String("body", "REQUIRED", "")
+		adminServicesChangeIDFlag             = adminServicesChangeFlags.String("id", "REQUIRED", "The service id")
+		adminServicesChangeCsrfTokenFlag      = adminServicesChangeFlags.String("csrf-token", "", "")
+		adminServicesChangeIdempotencyKeyFlag = adminServicesChangeFlags.String("idempotency-key", "", "")
+		adminServicesChangeSessionFlag        = adminServicesChangeFlags.String("session", "", "")
+
 		adminServicesTerminateFlags         = flag.NewFlagSet("terminate", flag.ExitOnError)
 		adminServicesTerminateIDFlag        = adminServicesTerminateFlags.String("id", "REQUIRED", "The service id")
 		adminServicesTerminateCsrfTokenFlag = adminServicesTerminateFlags.String("csrf-token", "", "")
@@ -384,6 +412,7 @@ func ParseEndpoint(
 		adminOrdersListStatusFlag  = adminOrdersListFlags.String("status", "", "")
 		adminOrdersListQFlag       = adminOrdersListFlags.String("q", "", "")
 		adminOrdersListGatewayFlag = adminOrdersListFlags.String("gateway", "", "")
+		adminOrdersListKindFlag    = adminOrdersListFlags.String("kind", "", "")
 		adminOrdersListFromFlag    = adminOrdersListFlags.String("from", "", "")
 		adminOrdersListToFlag      = adminOrdersListFlags.String("to", "", "")
 		adminOrdersListLimitFlag   = adminOrdersListFlags.String("limit", "50", "")
@@ -410,6 +439,11 @@ func ParseEndpoint(
 		orderGetFlags       = flag.NewFlagSet("get", flag.ExitOnError)
 		orderGetOrderIDFlag = orderGetFlags.String("order-id", "REQUIRED", "")
 		orderGetTokenFlag   = orderGetFlags.String("token", "", "")
+
+		orderEventsFlags           = flag.NewFlagSet("events", flag.ExitOnError)
+		orderEventsOrderIDFlag     = orderEventsFlags.String("order-id", "REQUIRED", "")
+		orderEventsTokenFlag       = orderEventsFlags.String("token", "", "")
+		orderEventsLastEventIDFlag = orderEventsFlags.String("last-event-id", "", "")
 
 		orderListFlags     = flag.NewFlagSet("list", flag.ExitOnError)
 		orderListTokenFlag = orderListFlags.String("token", "", "")
@@ -567,10 +601,17 @@ func ParseEndpoint(
 	adminOperatorsInviteFlags.Usage = adminOperatorsInviteUsage
 	adminOperatorsDisableFlags.Usage = adminOperatorsDisableUsage
 
+	adminPanelFlags.Usage = adminPanelUsage
+	adminPanelDriftFlags.Usage = adminPanelDriftUsage
+	adminPanelCreditsFlags.Usage = adminPanelCreditsUsage
+
 	adminPromotionsFlags.Usage = adminPromotionsUsage
 	adminPromotionsListFlags.Usage = adminPromotionsListUsage
 	adminPromotionsCreateFlags.Usage = adminPromotionsCreateUsage
 	adminPromotionsUpdateFlags.Usage = adminPromotionsUpdateUsage
+
+	adminSettingsFlags.Usage = adminSettingsUsage
+	adminSettingsListFlags.Usage = adminSettingsListUsage
 
 	adminWebhooksFlags.Usage = adminWebhooksUsage
 	adminWebhooksListFlags.Usage = adminWebhooksListUsage
@@ -604,6 +645,7 @@ func ParseEndpoint(
 	adminServicesSuspendFlags.Usage = adminServicesSuspendUsage
 	adminServicesUnsuspendFlags.Usage = adminServicesUnsuspendUsage
 	adminServicesExtendFlags.Usage = adminServicesExtendUsage
+	adminServicesChangeFlags.Usage = adminServicesChangeUsage
 	adminServicesTerminateFlags.Usage = adminServicesTerminateUsage
 
 	adminSummaryFlags.Usage = adminSummaryUsage
@@ -637,6 +679,7 @@ func ParseEndpoint(
 	orderFlags.Usage = orderUsage
 	orderCreateFlags.Usage = orderCreateUsage
 	orderGetFlags.Usage = orderGetUsage
+	orderEventsFlags.Usage = orderEventsUsage
 	orderListFlags.Usage = orderListUsage
 	orderCancelFlags.Usage = orderCancelUsage
 
@@ -704,8 +747,12 @@ func ParseEndpoint(
 			svcf = adminMailFlags
 		case "admin-operators":
 			svcf = adminOperatorsFlags
+		case "admin-panel":
+			svcf = adminPanelFlags
 		case "admin-promotions":
 			svcf = adminPromotionsFlags
+		case "admin-settings":
+			svcf = adminSettingsFlags
 		case "admin-webhooks":
 			svcf = adminWebhooksFlags
 		case "affiliates":
@@ -818,6 +865,16 @@ func ParseEndpoint(
 
 			}
 
+		case "admin-panel":
+			switch epn {
+			case "drift":
+				epf = adminPanelDriftFlags
+
+			case "credits":
+				epf = adminPanelCreditsFlags
+
+			}
+
 		case "admin-promotions":
 			switch epn {
 			case "list":
@@ -828,6 +885,13 @@ func ParseEndpoint(
 
 			case "update":
 				epf = adminPromotionsUpdateFlags
+
+			}
+
+		case "admin-settings":
+			switch epn {
+			case "list":
+				epf = adminSettingsListFlags
 
 			}
 
@@ -916,6 +980,9 @@ func ParseEndpoint(
 			case "extend":
 				epf = adminServicesExtendFlags
 
+			case "change":
+				epf = adminServicesChangeFlags
+
 			case "terminate":
 				epf = adminServicesTerminateFlags
 
@@ -1000,6 +1067,9 @@ func ParseEndpoint(
 
 			case "get":
 				epf = orderGetFlags
+
+			case "events":
+				epf = orderEventsFlags
 
 			case "list":
 				epf = orderListFlags
@@ -1193,6 +1263,16 @@ func ParseEndpoint(
 				endpoint = c.Disable()
 				data, err = adminoperatorsc.BuildDisablePayload(*adminOperatorsDisableEmailFlag, *adminOperatorsDisableCsrfTokenFlag, *adminOperatorsDisableSessionFlag)
 			}
+		case "admin-panel":
+			c := adminpanelc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "drift":
+				endpoint = c.Drift()
+				data, err = adminpanelc.BuildDriftPayload(*adminPanelDriftLimitFlag, *adminPanelDriftCursorFlag, *adminPanelDriftSessionFlag)
+			case "credits":
+				endpoint = c.Credits()
+				data, err = adminpanelc.BuildCreditsPayload(*adminPanelCreditsSessionFlag)
+			}
 		case "admin-promotions":
 			c := adminpromotionsc.NewClient(scheme, host, doer, enc, dec, restore)
 			switch epn {
@@ -1205,6 +1285,13 @@ func ParseEndpoint(
 			case "update":
 				endpoint = c.Update()
 				data, err = adminpromotionsc.BuildUpdatePayload(*adminPromotionsUpdateBodyFlag, *adminPromotionsUpdateCodeFlag, *adminPromotionsUpdateCsrfTokenFlag, *adminPromotionsUpdateSessionFlag)
+			}
+		case "admin-settings":
+			c := adminsettingsc.NewClient(scheme, host, doer, enc, dec, restore)
+			switch epn {
+			case "list":
+				endpoint = c.List()
+				data, err = adminsettingsc.BuildListPayload(*adminSettingsListSessionFlag)
 			}
 		case "admin-webhooks":
 			c := adminwebhooksc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -1241,13 +1328,13 @@ func ParseEndpoint(
 			switch epn {
 			case "approve":
 				endpoint = c.Approve()
-				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
+				data, err = adminorderactionsc.BuildApprovePayload(*adminOrderActionsApproveBodyFlag, *adminOrderActionsApproveIDFlag, *adminOrderActionsApproveCsrfTokenFlag, *adminOrderActionsApproveSessionFlag)
 			case "reject":
 				endpoint = c.Reject()
 				data, err = adminorderactionsc.BuildRejectPayload(*adminOrderActionsRejectBodyFlag, *adminOrderActionsRejectIDFlag, *adminOrderActionsRejectCsrfTokenFlag, *adminOrderActionsRejectSessionFlag)
 			case "refund":
 				endpoint = c.Refund()
-				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundSessionFlag)
+				data, err = adminorderactionsc.BuildRefundPayload(*adminOrderActionsRefundBodyFlag, *adminOrderActionsRefundIDFlag, *adminOrderActionsRefundCsrfTokenFlag, *adminOrderActionsRefundIdempotencyKeyFlag, *adminOrderActionsRefundSessionFlag)
 			case "refunds":
 				endpoint = c.Refunds()
 				data, err = adminorderactionsc.BuildRefundsPayload(*adminOrderActionsRefundsIDFlag, *adminOrderActionsRefundsSessionFlag)
@@ -1292,6 +1379,9 @@ func ParseEndpoint(
 			case "extend":
 				endpoint = c.Extend()
 				data, err = adminservicesc.BuildExtendPayload(*adminServicesExtendBodyFlag, *adminServicesExtendIDFlag, *adminServicesExtendCsrfTokenFlag, *adminServicesExtendSessionFlag)
+			case "change":
+				endpoint = c.Change()
+				data, err = adminservicesc.BuildChangePayload(*adminServicesChangeBodyFlag, *adminServicesChangeIDFlag, *adminServicesChangeCsrfTokenFlag, *adminServicesChangeIdempotencyKeyFlag, *adminServicesChangeSessionFlag)
 			case "terminate":
 				endpoint = c.Terminate()
 				data, err = adminservicesc.BuildTerminatePayload(*adminServicesTerminateIDFlag, *adminServicesTerminateCsrfTokenFlag, *adminServicesTerminateSessionFlag)
@@ -1354,7 +1444,7 @@ func ParseEndpoint(
 			switch epn {
 			case "list":
 				endpoint = c.List()
-				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
+				data, err = adminordersc.BuildListPayload(*adminOrdersListStatusFlag, *adminOrdersListQFlag, *adminOrdersListGatewayFlag, *adminOrdersListKindFlag, *adminOrdersListFromFlag, *adminOrdersListToFlag, *adminOrdersListLimitFlag, *adminOrdersListCursorFlag, *adminOrdersListSessionFlag)
 			case "get":
 				endpoint = c.Get()
 				data, err = adminordersc.BuildGetPayload(*adminOrdersGetIDFlag, *adminOrdersGetSessionFlag)
@@ -1375,6 +1465,9 @@ func ParseEndpoint(
 			case "get":
 				endpoint = c.Get()
 				data, err = orderc.BuildGetPayload(*orderGetOrderIDFlag, *orderGetTokenFlag)
+			case "events":
+				endpoint = c.Events()
+				data, err = orderc.BuildEventsPayload(*orderEventsOrderIDFlag, *orderEventsTokenFlag, *orderEventsLastEventIDFlag)
 			case "list":
 				endpoint = c.List()
 				data, err = orderc.BuildListPayload(*orderListTokenFlag)
@@ -1534,7 +1627,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"v6o\" --action \"mr8\" --target \"pd4\" --ip \"ffe\" --limit 291 --cursor \"r4p\" --session \"qmf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1566,7 +1659,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"0s2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"lra\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1588,7 +1681,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"a3s\",\n      \"source\": \"izn\"\n   }' --csrf-token \"Iusto ex saepe eum enim vel.\" --session \"ifw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"vkx\",\n      \"source\": \"bio\"\n   }' --csrf-token \"In enim omnis et quos.\" --session \"xnq\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1606,7 +1699,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"2iu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"1ce\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1626,7 +1719,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2516729940402427484 --session \"qcg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8771640732561167770 --session \"32h\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1661,7 +1754,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 88 --session \"y2n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1683,7 +1776,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 3421794194855734729 --csrf-token \"Corporis nisi ea officiis.\" --session \"sce\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 7837028207536680283 --csrf-token \"Ipsam molestiae magnam voluptatem expedita temporibus.\" --session \"8c6\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1705,7 +1798,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 6922093628002384777 --csrf-token \"Ab et blanditiis assumenda perspiciatis quaerat vitae.\" --session \"e0y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7902209446855599038 --csrf-token \"Porro in molestiae voluptas corporis.\" --session \"vik\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1743,7 +1836,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"h4y\" --q \"p19\" --limit 143 --cursor \"vob\" --session \"j59\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"")
 }
 
 func adminMailResendUsage() {
@@ -1765,7 +1858,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 4158077668315539051 --csrf-token \"Adipisci sunt sunt temporibus.\" --session \"e11\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7414073342010025593 --csrf-token \"Recusandae sapiente ut est commodi.\" --session \"5nq\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1796,7 +1889,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"043\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"ice\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1818,7 +1911,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ts\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Voluptates dolorem et.\" --session \"mxz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ju\",\n      \"role\": \"support\"\n   }' --csrf-token \"Sunt quia quibusdam nostrum quaerat perspiciatis in.\" --session \"2sd\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1840,7 +1933,59 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"v5m\" --csrf-token \"Accusamus dicta eum quis esse atque.\" --session \"nrr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"n6r\" --csrf-token \"Perspiciatis temporibus.\" --session \"jll\"")
+}
+
+// adminPanelUsage displays the usage of the admin-panel command and its
+// subcommands.
+func adminPanelUsage() {
+	fmt.Fprintln(os.Stderr, `The console's view of the panel: the line drift the reconciliation repaired, and the reseller credit balance.`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-panel COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    drift: The "Line drift" view: each drift found between the panel and what was paid, and what was done, newest first, paged (pass nextCursor back as cursor; empty on the last page).`)
+	fmt.Fprintln(os.Stderr, `    credits: The panel's reseller credit balance as the shop last read it, the low-water mark, and the plans it cannot cover (shown as temporarily unavailable): the console's banner.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-panel COMMAND --help\n", os.Args[0])
+}
+func adminPanelDriftUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-panel drift", os.Args[0])
+	fmt.Fprint(os.Stderr, " -limit INT")
+	fmt.Fprint(os.Stderr, " -cursor STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The "Line drift" view: each drift found between the panel and what was paid, and what was done, newest first, paged (pass nextCursor back as cursor; empty on the last page).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -limit INT: `)
+	fmt.Fprintln(os.Stderr, `    -cursor STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 383 --cursor \"37d\" --session \"gka\"")
+}
+
+func adminPanelCreditsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-panel credits", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The panel's reseller credit balance as the shop last read it, the low-water mark, and the plans it cannot cover (shown as temporarily unavailable): the console's banner.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jk2\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -1871,7 +2016,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"102\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"h03\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -1893,7 +2038,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         3510889739766455107,\n         7377259772301219364,\n         4987267603495276275\n      ],\n      \"code\": \"i\",\n      \"expirationDate\": \"p9h\",\n      \"maxUses\": 4992134960326410804,\n      \"recurring\": false,\n      \"startDate\": \"jmn\",\n      \"type\": \"Percentage\",\n      \"value\": \"tud\"\n   }' --csrf-token \"Vero nam.\" --session \"04g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         183278965414350134,\n         5936431924869978400\n      ],\n      \"code\": \"9p\",\n      \"expirationDate\": \"743\",\n      \"maxUses\": 3453470147864610465,\n      \"recurring\": false,\n      \"startDate\": \"zvt\",\n      \"type\": \"Percentage\",\n      \"value\": \"pz\"\n   }' --csrf-token \"Est qui beatae.\" --session \"phd\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -1917,7 +2062,36 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"yok\",\n      \"maxUses\": 1666777376219075827,\n      \"startDate\": \"uxy\"\n   }' --code \"q9s\" --csrf-token \"Exercitationem omnis.\" --session \"jk1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"wk1\",\n      \"maxUses\": 1924574991355386778,\n      \"startDate\": \"qg8\"\n   }' --code \"c0n\" --csrf-token \"Dicta necessitatibus debitis rerum dolorem.\" --session \"iqf\"")
+}
+
+// adminSettingsUsage displays the usage of the admin-settings command and its
+// subcommands.
+func adminSettingsUsage() {
+	fmt.Fprintln(os.Stderr, `The console's Settings screen: every setting of the running shop, read only (owner).`)
+	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-settings COMMAND [flags]\n\n", os.Args[0])
+	fmt.Fprintln(os.Stderr, "COMMAND:")
+	fmt.Fprintln(os.Stderr, `    list: Every setting in force on this replica, in the order `+"`"+`streamcart settings`+"`"+` lists them, with its source (default, environment, flag); secrets masked.`)
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Additional help:")
+	fmt.Fprintf(os.Stderr, "    %s admin-settings COMMAND --help\n", os.Args[0])
+}
+func adminSettingsListUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-settings list", os.Args[0])
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Every setting in force on this replica, in the order `+"`"+`streamcart settings`+"`"+` lists them, with its source (default, environment, flag); secrets masked.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"s7g\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -1954,7 +2128,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"87v\" --outcome \"ia2\" --limit 176 --cursor \"axx\" --session \"pye\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"owj\" --outcome \"cmx\" --limit 160 --cursor \"q5c\" --session \"psm\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -1983,7 +2157,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"nlv\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"w0x\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2019,7 +2193,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"2sd\" --limit 64 --session \"zul\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"t0h\" --limit 77 --session \"6hb\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2039,7 +2213,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"xjl\" --session \"5uj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"l95\" --session \"5ef\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2061,7 +2235,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mvn\" --csrf-token \"Placeat et iste doloribus alias eos omnis.\" --session \"mme\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1eg\" --csrf-token \"Velit ea fuga ratione est.\" --session \"4d6\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2083,7 +2257,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"33q\" --csrf-token \"Sequi nemo adipisci iste ducimus non.\" --session \"c0n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"91u\" --csrf-token \"Praesentium et quia consequatur.\" --session \"ksi\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2092,9 +2266,9 @@ func adminOrderActionsUsage() {
 	fmt.Fprintln(os.Stderr, `The console's actions on one order: approving or rejecting an order held by the fraud check, and refunds (owner).`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-order-actions COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `    approve: An order held by the fraud check (status fraud) released. mode request-payment (the default; support or owner): the order is pending again with a fresh payment deadline (24 h) and payment link, and the buyer is mailed the pay link in their locale. mode provision (owner only): its lines are provisioned now without payment, audited as "provisioned unpaid". Concurrent approvals apply once: the others answer conflict.`)
 	fmt.Fprintln(os.Stderr, `    reject: An order held by the fraud check cancelled; what was paid is refunded in full (through the gateway, or recorded as manual for crypto).`)
-	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
+	fmt.Fprintln(os.Stderr, `    refund: Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The buyer is mailed the refund in their locale. An Idempotency-Key makes the refund once: the same key on the order again answers the refund it made (replayed), whatever the number of concurrent calls; with another amount or reason it is idempotency_mismatch. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 	fmt.Fprintln(os.Stderr, `    refunds: The refunds of an order, oldest first.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2103,6 +2277,7 @@ func adminOrderActionsUsage() {
 func adminOrderActionsApproveUsage() {
 	// Header with flags
 	fmt.Fprintf(os.Stderr, "%s [flags] admin-order-actions approve", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -csrf-token STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
@@ -2110,16 +2285,17 @@ func adminOrderActionsApproveUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released: its lines are provisioned now.`)
+	fmt.Fprintln(os.Stderr, `An order held by the fraud check (status fraud) released. mode request-payment (the default; support or owner): the order is pending again with a fresh payment deadline (24 h) and payment link, and the buyer is mailed the pay link in their locale. mode provision (owner only): its lines are provisioned now without payment, audited as "provisioned unpaid". Concurrent approvals apply once: the others answer conflict.`)
 
 	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
 	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --id \"j92\" --csrf-token \"Maiores sit deleniti quas molestiae perspiciatis accusamus.\" --session \"9bb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"9ku\" --csrf-token \"Sunt distinctio.\" --session \"rjg\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2143,7 +2319,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"w56\"\n   }' --id \"ofl\" --csrf-token \"Reiciendis illo provident qui a omnis.\" --session \"2hl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"zdk\"\n   }' --id \"p1r\" --csrf-token \"Omnis exercitationem ea.\" --session \"yff\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2152,22 +2328,24 @@ func adminOrderActionsRefundUsage() {
 	fmt.Fprint(os.Stderr, " -body JSON")
 	fmt.Fprint(os.Stderr, " -id STRING")
 	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
 	fmt.Fprint(os.Stderr, " -session STRING")
 	fmt.Fprintln(os.Stderr)
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
+	fmt.Fprintln(os.Stderr, `Refunds a paid order, in full (no amount) or in part: Stripe and the sandbox through their refund API at once, crypto recorded as a manual refund with a note. The buyer is mailed the refund in their locale. An Idempotency-Key makes the refund once: the same key on the order again answers the refund it made (replayed), whatever the number of concurrent calls; with another amount or reason it is idempotency_mismatch. The order becomes partially_refunded or refunded. A full refund takes back what the order gave unless keepLine: a plan order's lines are disabled and cancelled; a renewal's period comes off the line it renewed (due and expiring when it was before, suspended at once when that is past, an invoice already sent for the next period cancelled); an upsell's connections come off its line; a reseller plan's credits come off the account (those not spent) and its service is cancelled.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
 	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
 	fmt.Fprintln(os.Stderr, `    -session STRING: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 6868370071153867271,\n      \"keepLine\": true,\n      \"reason\": \"my\"\n   }' --id \"28o\" --csrf-token \"Laboriosam consequatur.\" --session \"h71\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 44825429006537273,\n      \"keepLine\": true,\n      \"reason\": \"hx\"\n   }' --id \"v98\" --csrf-token \"Quisquam vitae voluptate.\" --idempotency-key \"05\" --session \"05x\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2187,7 +2365,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"lyj\" --session \"kfs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"j62\" --session \"x8b\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2222,7 +2400,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"refunded\" --limit 98 --session \"y74\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 374 --session \"deh\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2246,7 +2424,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"spl\"\n   }' --id \"2bu\" --csrf-token \"Ab ipsa doloribus minima temporibus amet qui.\" --session \"bct\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"9ja\"\n   }' --id \"glz\" --csrf-token \"Eos nostrum voluptatum fugit id.\" --session \"oaz\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2268,13 +2446,13 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"qm3\" --csrf-token \"Eum magnam autem ea blanditiis eum.\" --session \"082\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"2kg\" --csrf-token \"Distinctio dolorem voluptas et in.\" --session \"frs\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
 // subcommands.
 func adminServicesUsage() {
-	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
+	fmt.Fprintln(os.Stderr, `The console's lines: the Subscriptions list (viewer and up) and its CSV export; auto-renew off and on and the renewal link (support, owner); a change of plan, cycle, connections or due date (owner; support with charge next-renewal); actions through the panel: suspend, unsuspend and extend (support, owner), terminate (owner).`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-services COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    list: Lines, soonest due first (lines with no due date last), then by service id. Pass nextCursor back as cursor for the next page; it is empty on the last. The username is masked for a viewer.`)
@@ -2285,6 +2463,7 @@ func adminServicesUsage() {
 	fmt.Fprintln(os.Stderr, `    suspend: Disables an active line on the panel; the line shows Suspended.`)
 	fmt.Fprintln(os.Stderr, `    unsuspend: Enables a suspended line again on the panel; the line shows Active.`)
 	fmt.Fprintln(os.Stderr, `    extend: Gives a line days more: its expiry on the panel and its next due date move by days, free. Support may give one line at most STREAMCART_SUPPORT_MAX_EXTEND_DAYS days (default 31) within 30 days; the owner is not capped.`)
+	fmt.Fprintln(os.Stderr, `    change: Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the line shows Terminated.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
@@ -2319,7 +2498,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"4et\" --q \"e7r\" --due-within \"apq\" --auto-renew true --pid 39891411475155400 --limit 117 --cursor \"5q2\" --session \"j7a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"65e\" --q \"o4z\" --due-within \"del\" --auto-renew false --pid 7849142026053676165 --limit 72 --cursor \"jhr\" --session \"1pg\"")
 }
 
 func adminServicesExportUsage() {
@@ -2347,7 +2526,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"vbh\" --q \"hjv\" --due-within \"poa\" --auto-renew true --pid 3970528032510677720 --session \"jde\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"yr6\" --q \"6io\" --due-within \"whv\" --auto-renew true --pid 8883621656344519454 --session \"luv\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2369,7 +2548,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"i29\" --csrf-token \"Porro corporis dolor et non.\" --session \"gdj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"mhy\" --csrf-token \"Eum laborum.\" --session \"cvk\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2391,7 +2570,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"3ol\" --csrf-token \"Nesciunt deleniti velit omnis maiores corporis odio.\" --session \"ap3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"x8y\" --csrf-token \"Molestiae quod est optio.\" --session \"l29\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2413,7 +2592,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"65e\" --csrf-token \"Harum omnis ratione accusamus.\" --session \"el5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"kdb\" --csrf-token \"Sint impedit laudantium.\" --session \"16d\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2435,7 +2614,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"88q\" --csrf-token \"Consequatur explicabo corporis voluptas molestiae et et.\" --session \"3c7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"7lu\" --csrf-token \"Deleniti assumenda.\" --session \"l7k\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2457,7 +2636,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"flu\" --csrf-token \"Nulla et consequatur repellendus temporibus cum sit.\" --session \"cau\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"95h\" --csrf-token \"Sit natus in.\" --session \"isj\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2481,7 +2660,33 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 577\n   }' --id \"82f\" --csrf-token \"Tempora totam voluptatum quia optio omnis earum.\" --session \"b35\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3249\n   }' --id \"gl4\" --csrf-token \"Quia sit.\" --session \"b9s\"")
+}
+
+func adminServicesChangeUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-services change", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -id STRING")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -idempotency-key STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Changes a running line's plan (pid), billing cycle, connections or next due date. charge now (owner): an order of kind change for the difference over the rest of the period (prorated by days, business time) is placed for the buyer and its pay link mailed; the line changes once it is paid. next-renewal (support, owner): the line changes at once and its recurring amount is the new one from the next period (an open renewal invoice is placed again at the new amount). free (owner): the line changes at once, audited as free. The panel line follows through the line-sync job. preview: true answers the same without changing anything (the console shows it before confirming). An Idempotency-Key header makes the change once per operator and key: a retry answers the first change. Of concurrent changes of a line one applies; the others answer 409.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -id STRING: The service id`)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -idempotency-key STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"kss\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2112345047087662376,\n      \"nextDueDate\": \"yoz\",\n      \"pid\": 8172969809123390949,\n      \"preview\": true,\n      \"reason\": \"qr4\"\n   }' --id \"dxx\" --csrf-token \"Corporis velit nemo atque voluptatem.\" --idempotency-key \"xpu\" --session \"riy\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2503,7 +2708,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"y91\" --csrf-token \"Labore minus error.\" --session \"bc4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"z2y\" --csrf-token \"Sit cum.\" --session \"jea\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2534,7 +2739,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 303 --session \"yz7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 334 --session \"d5n\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2570,7 +2775,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"sFq\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"OIp\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2592,7 +2797,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7546303902331448311 --currency \"sfp\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7166262527334705904 --currency \"uyx\" --locale \"en-us\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2612,7 +2817,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"FHV\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"gdI\" --locale \"en\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2650,7 +2855,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 1470431161129444689 --from \"Itaque officia necessitatibus nulla autem.\" --to \"Dolorem laborum commodi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5567085481820411976 --from \"Et vitae.\" --to \"Esse aut aut qui.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2668,7 +2873,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2686,7 +2891,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2747,7 +2952,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Fuga ea tenetur quas.\" --t \"cpt\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Asperiores libero quibusdam dolorem reiciendis minus.\" --t \"s8m\" --locale \"en\"")
 }
 
 func invoicesPdfUsage() {
@@ -2769,7 +2974,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r23\" --t \"ew5\" --token \"Odio vel ipsum voluptas quis harum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"0dg\" --t \"0ib\" --token \"Voluptas explicabo.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2791,7 +2996,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"n0i\" --t \"ixg\" --token \"Voluptatem et iste consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"0ah\" --t \"qjj\" --token \"Necessitatibus dignissimos voluptate quia alias deserunt tempora.\"")
 }
 
 func invoicesPayUsage() {
@@ -2815,7 +3020,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"6oj\",\n      \"returnUrl\": \"9lk\"\n   }' --invoice-id \"Corrupti at expedita consequuntur laudantium quia et.\" --t \"hwi\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"n0f\",\n      \"returnUrl\": \"6vy\"\n   }' --invoice-id \"Nam beatae.\" --t \"q15\" --locale \"en-us\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -2824,8 +3029,8 @@ func adminOrdersUsage() {
 	fmt.Fprintln(os.Stderr, `The console's orders: a filtered, keyset-paged list and one order with its timeline.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] admin-orders COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
-	fmt.Fprintln(os.Stderr, `    get: One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `    list: Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `    get: One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s admin-orders COMMAND --help\n", os.Args[0])
@@ -2836,6 +3041,7 @@ func adminOrdersListUsage() {
 	fmt.Fprint(os.Stderr, " -status STRING")
 	fmt.Fprint(os.Stderr, " -q STRING")
 	fmt.Fprint(os.Stderr, " -gateway STRING")
+	fmt.Fprint(os.Stderr, " -kind STRING")
 	fmt.Fprint(os.Stderr, " -from STRING")
 	fmt.Fprint(os.Stderr, " -to STRING")
 	fmt.Fprint(os.Stderr, " -limit INT")
@@ -2845,12 +3051,13 @@ func adminOrdersListUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username. Pass nextCursor back as cursor for the next page; it is empty on the last.`)
+	fmt.Fprintln(os.Stderr, `Orders, newest first. q matches an email (whole, or its beginning), an order id, an invoice id or a line's username; kind and gateway narrow them (gateway: one of the configured gateways, listed in gateways). Pass nextCursor back as cursor for the next page; it is empty on the last.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -status STRING: `)
 	fmt.Fprintln(os.Stderr, `    -q STRING: `)
 	fmt.Fprintln(os.Stderr, `    -gateway STRING: `)
+	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
 	fmt.Fprintln(os.Stderr, `    -from STRING: `)
 	fmt.Fprintln(os.Stderr, `    -to STRING: `)
 	fmt.Fprintln(os.Stderr, `    -limit INT: `)
@@ -2859,7 +3066,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"fraud\" --q \"zvv\" --gateway \"6dm\" --from \"4jl\" --to \"p07\" --limit 89 --cursor \"9rw\" --session \"22a\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"cancelled\" --q \"797\" --gateway \"jpo\" --kind \"upsell\" --from \"vc6\" --to \"nlv\" --limit 110 --cursor \"r81\" --session \"z7c\"")
 }
 
 func adminOrdersGetUsage() {
@@ -2871,7 +3078,7 @@ func adminOrdersGetUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `One order, its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
+	fmt.Fprintln(os.Stderr, `One order: what it sells (kind) and its billed items (summing to its total), what was refunded and what it kept (net), why the fraud check held it (hold), its lines (credentials masked for a viewer) and its timeline, oldest first: created, invoice, payments under review, webhooks naming its invoice with their outcome, its jobs with attempts and last error, mail to its buyer since it was placed, and the audit log's actions on it and its lines.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -id STRING: `)
@@ -2879,7 +3086,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"y0o\" --session \"7k9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"k96\" --session \"9fo\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -2910,7 +3117,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"ka\" --pid 4537525777274311222")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"2y\" --pid 6651122385054979034")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -2920,6 +3127,7 @@ func orderUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    create: Create implements create.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
+	fmt.Fprintln(os.Stderr, `    events: The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
 	fmt.Fprintln(os.Stderr, `    list: The session's orders, newest first: a proven session's are its client's, a buying (email-only) session's those it placed.`)
 	fmt.Fprintln(os.Stderr, `    cancel: Cancels a pending order.`)
 	fmt.Fprintln(os.Stderr)
@@ -2945,7 +3153,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }' --token \"Dolorem ut laudantium eius.\" --idempotency-key \"j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"0a0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"DXm\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 97,\n      \"gateway\": \"Laborum earum.\",\n      \"pid\": 2,\n      \"promoCode\": \"ima\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"odd\"\n   }' --token \"In delectus culpa ut autem.\" --idempotency-key \"on\"")
 }
 
 func orderGetUsage() {
@@ -2965,7 +3173,29 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Autem et maiores enim voluptate sint est.\" --token \"Reprehenderit enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Consequatur consequatur vel corporis voluptatem hic.\" --token \"Voluptatem consequuntur fuga similique asperiores.\"")
+}
+
+func orderEventsUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] order events", os.Args[0])
+	fmt.Fprint(os.Stderr, " -order-id STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprint(os.Stderr, " -last-event-id STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `The order's live status as Server-Sent Events, for whoever may read it (the rule of GET /orders/{orderId}: another session's order is not_found alike). An event "status" whose data is the order's JSON exactly as GET /orders/{orderId} answers it comes at once and after every change, its id the order's version (monotonic); the stream closes after the event of a final status (active, fraud, cancelled, failed, needs_review, partially_refunded, refunded). A comment line (": heartbeat") every 15 s keeps proxies from timing it out; a stream without an event for STREAMCART_ORDER_STREAM_IDLE (10 min) is closed, as are all of a replica's when it shuts down: reconnect with Last-Event-ID, the last id received, and only a newer version is sent (an order already final and unchanged closes at once). Changes reach the stream from any replica within a second (PostgreSQL LISTEN/NOTIFY). The session's Authorization header is required as everywhere: browsers read the stream with fetch(), not EventSource. At most STREAMCART_ORDER_STREAMS_PER_SESSION (4) open streams per session and STREAMCART_ORDER_STREAMS (1000) per replica: beyond, 429 rate_limited with Retry-After; poll GET /orders/{orderId} instead.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -order-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -last-event-id STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"t9l\" --token \"Id qui rem earum.\" --last-event-id \"274078\"")
 }
 
 func orderListUsage() {
@@ -2983,7 +3213,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Exercitationem qui et a facilis sint velit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Facilis nam vero voluptatem.\"")
 }
 
 func orderCancelUsage() {
@@ -3003,7 +3233,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Doloribus praesentium qui ut ipsam non natus.\" --token \"Provident aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem corrupti odit eligendi adipisci perspiciatis laborum.\" --token \"Accusamus beatae sed odio autem enim.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3031,7 +3261,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"vvc\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fyd\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Pme\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fae\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3070,7 +3300,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Dicta tenetur deleniti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Sequi dolorem soluta corrupti reprehenderit nam est.\"")
 }
 
 func servicesGetUsage() {
@@ -3092,7 +3322,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Eum velit.\" --locale \"en-us\" --token \"Praesentium ullam laboriosam quos aspernatur quis vel.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Aspernatur iusto quis.\" --locale \"de-de\" --token \"Fugiat est sed.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3114,7 +3344,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Maiores quos et.\" --locale \"nl-nl\" --token \"Rem sed minima officia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Repellat perferendis saepe repellat.\" --locale \"en-gb\" --token \"Est sint sunt.\"")
 }
 
 func servicesRestartUsage() {
@@ -3136,7 +3366,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Non minima ut id eos nulla quo.\" --locale \"nl-nl\" --token \"Nisi ratione.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Vel atque id excepturi doloribus neque.\" --locale \"nl-nl\" --token \"Eligendi et autem ut id quas reiciendis.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3158,7 +3388,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Laboriosam impedit fugit autem.\" --locale \"pt-pt\" --token \"Maxime earum voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ullam non esse sequi.\" --locale \"en\" --token \"Et velit rem qui aut eligendi sint.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3182,7 +3412,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Ullam earum.\" --locale \"nl-nl\" --token \"Neque ipsa possimus neque odit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptatem aut.\" --locale \"pt-pt\" --token \"Repudiandae dolores ut.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3206,7 +3436,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Assumenda sapiente magnam sit.\" --locale \"es-es\" --token \"Laborum et consequatur.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sit minima molestiae.\" --locale \"es-es\" --token \"Velit qui quia accusamus dolor vel et.\"")
 }
 
 func servicesRenewUsage() {
@@ -3230,7 +3460,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }' --service-id \"Ut voluptatem.\" --locale \"de-de\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fzf\",\n      \"pid\": 7529930368987752978,\n      \"returnUrl\": \"uth\"\n   }' --service-id \"Provident qui reiciendis optio laudantium qui fugiat.\" --locale \"es-es\" --token \"Commodi numquam velit eveniet.\"")
 }
 
 func servicesCancelUsage() {
@@ -3252,7 +3482,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eum quaerat aspernatur.\" --locale \"en-us\" --token \"Nihil voluptatem fugiat est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Neque consequuntur nihil.\" --locale \"nl-nl\" --token \"Eligendi mollitia quae corporis expedita dolorum.\"")
 }
 
 func servicesResumeUsage() {
@@ -3274,7 +3504,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Explicabo natus labore atque.\" --locale \"pt-pt\" --token \"Eum aut cum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Iusto veniam ad dolores et corrupti earum.\" --locale \"nl-nl\" --token \"Eum velit omnis autem labore.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3305,7 +3535,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Perferendis saepe repellat voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nesciunt commodi quo minus alias est corrupti.\"")
 }
 
 func resellersOrderUsage() {
@@ -3327,7 +3557,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"lk8\",\n      \"currency\": \"5b6\",\n      \"existingReseller\": true,\n      \"gateway\": \"Earum consequatur ut voluptas facilis.\",\n      \"password\": \"m34\",\n      \"pid\": 481653699977031235,\n      \"returnUrl\": \"nnh\"\n   }' --token \"Excepturi doloribus neque facere non.\" --idempotency-key \"h3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"5z1\",\n      \"currency\": \"xs\",\n      \"existingReseller\": false,\n      \"gateway\": \"Omnis alias sequi.\",\n      \"password\": \"13f\",\n      \"pid\": 5819329644270803344,\n      \"returnUrl\": \"tvf\"\n   }' --token \"Sapiente excepturi non reiciendis consequuntur iusto officia.\" --idempotency-key \"n\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3349,7 +3579,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Asperiores velit rerum dolore libero.\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Voluptate optio.\" --locale \"de-de\" --token \"Tempore perferendis ad molestias laborum sint doloremque.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3382,7 +3612,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"tjr\",\n      \"token\": \"kz5\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"vt0\",\n      \"token\": \"8b9\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3400,7 +3630,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"6u2\",\n      \"token\": \"alp\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"5ks\",\n      \"token\": \"tb9\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3418,7 +3648,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"6u3\",\n      \"otp\": \"qzn\",\n      \"password\": \"upz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"3aw\",\n      \"otp\": \"pst\",\n      \"password\": \"1i6\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3436,7 +3666,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"xuw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"zzj\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3456,7 +3686,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Nulla molestias est.\" --session \"cm3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Mollitia dolore enim dolorem.\" --session \"s0u\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3464,7 +3694,7 @@ func sessionUsage() {
 	fmt.Fprintln(os.Stderr, `Identifies a buyer by email, and proves it with a password or a one-time sign-in link.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] session COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs out: the token stops working.`)
 	fmt.Fprintln(os.Stderr, `    request-link: Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
 	fmt.Fprintln(os.Stderr, `    redeem-link: Trades a sign-in link's token for a proven session. A token works once.`)
@@ -3481,14 +3711,14 @@ func sessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"ix6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"xph\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3506,7 +3736,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Numquam eaque et et nam laborum et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Nihil velit alias hic blanditiis laboriosam.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3524,7 +3754,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"14c\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"iha\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3542,7 +3772,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"qr0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"0w1\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3562,7 +3792,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"2n1\"\n   }' --token \"Quasi sapiente sint quia voluptas sapiente impedit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"pax\"\n   }' --token \"Corporis debitis hic.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3596,7 +3826,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"64\" --locale \"pt-pt\" --token \"Perspiciatis iste sunt incidunt aut est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"5\" --locale \"pt-pt\" --token \"Culpa tempore.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3616,7 +3846,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }' --token \"At voluptates itaque et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"it\",\n      \"extraQuantity\": 8510875220316423514,\n      \"serviceId\": \"ou6\"\n   }' --token \"Dolores dolorem est ut temporibus et.\"")
 }
 
 func upsellOrderUsage() {
@@ -3638,5 +3868,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }' --token \"Dolorem esse.\" --idempotency-key \"z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"r\",\n      \"extraQuantity\": 2490148301118756510,\n      \"gateway\": \"Reiciendis illum et qui.\",\n      \"returnUrl\": \"tho\",\n      \"serviceId\": \"0w6\"\n   }' --token \"Aspernatur impedit.\" --idempotency-key \"d\"")
 }

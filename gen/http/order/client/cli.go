@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"5u0\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"IHj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Velit id.\",\n      \"pid\": 2,\n      \"promoCode\": \"23l\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"dsb\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"0a0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"DXm\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 97,\n      \"gateway\": \"Laborum earum.\",\n      \"pid\": 2,\n      \"promoCode\": \"ima\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"odd\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {
@@ -83,6 +83,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 		AffiliateID:       body.AffiliateID,
 		EmailSubscription: body.EmailSubscription,
 		ReturnURL:         body.ReturnURL,
+		ConfirmCountry:    body.ConfirmCountry,
 		RenewWithCard:     body.RenewWithCard,
 		Pid:               body.Pid,
 		BillingCycle:      body.BillingCycle,
@@ -90,6 +91,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 		ExtraConnections:  body.ExtraConnections,
 		ProxyProtection:   body.ProxyProtection,
 		PromoCode:         body.PromoCode,
+		BillingCountry:    body.BillingCountry,
 	}
 	if body.ExpectedTotal != nil {
 		v.ExpectedTotal = marshalMoneyRequestBodyToOrderMoney(body.ExpectedTotal)
@@ -127,6 +129,44 @@ func BuildGetPayload(orderGetOrderID string, orderGetToken string) (*order.GetPa
 	v := &order.GetPayload{}
 	v.OrderID = orderID
 	v.Token = token
+
+	return v, nil
+}
+
+// BuildEventsPayload builds the payload for the order events endpoint from CLI
+// flags.
+func BuildEventsPayload(orderEventsOrderID string, orderEventsToken string, orderEventsLastEventID string) (*order.EventsPayload, error) {
+	var err error
+	var orderID string
+	{
+		orderID = orderEventsOrderID
+		if utf8.RuneCountInString(orderID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("orderId", orderID, utf8.RuneCountInString(orderID), 64, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var token *string
+	{
+		if orderEventsToken != "" {
+			token = &orderEventsToken
+		}
+	}
+	var lastEventID *string
+	{
+		if orderEventsLastEventID != "" {
+			lastEventID = &orderEventsLastEventID
+			err = goa.MergeErrors(err, goa.ValidatePattern("lastEventId", *lastEventID, "^[0-9]{1,18}$"))
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &order.EventsPayload{}
+	v.OrderID = orderID
+	v.Token = token
+	v.LastEventID = lastEventID
 
 	return v, nil
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"net/http"
 
+	order "github.com/streamcart/streamcart/gen/order"
 	goahttp "goa.design/goa/v3/http"
 	goa "goa.design/goa/v3/pkg"
 )
@@ -22,6 +23,9 @@ type Client struct {
 
 	// Get Doer is the HTTP client used to make requests to the get endpoint.
 	GetDoer goahttp.Doer
+
+	// Events Doer is the HTTP client used to make requests to the events endpoint.
+	EventsDoer goahttp.Doer
 
 	// List Doer is the HTTP client used to make requests to the list endpoint.
 	ListDoer goahttp.Doer
@@ -51,6 +55,7 @@ func NewClient(
 	return &Client{
 		CreateDoer:          doer,
 		GetDoer:             doer,
+		EventsDoer:          doer,
 		ListDoer:            doer,
 		CancelDoer:          doer,
 		RestoreResponseBody: restoreBody,
@@ -106,6 +111,35 @@ func (c *Client) Get() goa.Endpoint {
 			return nil, goahttp.ErrRequestError("order", "get", err)
 		}
 		return decodeResponse(resp)
+	}
+}
+
+// Events returns an endpoint that makes HTTP requests to the order service
+// events server.
+func (c *Client) Events() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeEventsRequest(c.encoder)
+		decodeResponse = DecodeEventsResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildEventsRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.EventsDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("order", "events", err)
+		}
+		res, err := decodeResponse(resp)
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		return &order.EventsResponseData{Result: res.(*order.EventsResult), Body: resp.Body}, nil
 	}
 }
 

@@ -13,11 +13,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	order "github.com/streamcart/streamcart/gen/order"
 	orderviews "github.com/streamcart/streamcart/gen/order/views"
 	goahttp "goa.design/goa/v3/http"
+	goa "goa.design/goa/v3/pkg"
 )
 
 // BuildCreateRequest instantiates a HTTP request object with method and path
@@ -71,9 +73,12 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "idempotency_mismatch" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - "trial_used" (type *goa.ServiceError): http.StatusConflict
 //   - "trial_unavailable" (type *goa.ServiceError): http.StatusConflict
+//   - "out_of_stock" (type *goa.ServiceError): http.StatusConflict
+//   - "country_unconfirmed" (type *goa.ServiceError): http.StatusConflict
 //   - "price_changed" (type *order.PriceChanged): http.StatusConflict
-//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "invalid_country" (type *goa.ServiceError): http.StatusBadRequest
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
@@ -175,6 +180,34 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 					return nil, goahttp.ErrValidationError("order", "create", err)
 				}
 				return nil, NewCreateTrialUnavailable(&body)
+			case "out_of_stock":
+				var (
+					body CreateOutOfStockResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateOutOfStockResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateOutOfStock(&body)
+			case "country_unconfirmed":
+				var (
+					body CreateCountryUnconfirmedResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateCountryUnconfirmedResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateCountryUnconfirmed(&body)
 			case "price_changed":
 				var (
 					body CreatePriceChangedResponseBody
@@ -193,6 +226,41 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				body, _ := io.ReadAll(resp.Body)
 				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
 			}
+		case http.StatusBadRequest:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_country":
+				var (
+					body CreateInvalidCountryResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateInvalidCountryResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateInvalidCountry(&body)
+			case "bad_request":
+				var (
+					body CreateBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("order", "create", err)
+				}
+				err = ValidateCreateBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("order", "create", err)
+				}
+				return nil, NewCreateBadRequest(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("order", "create", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body CreateNotFoundResponseBody
@@ -207,20 +275,6 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("order", "create", err)
 			}
 			return nil, NewCreateNotFound(&body)
-		case http.StatusBadRequest:
-			var (
-				body CreateBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("order", "create", err)
-			}
-			err = ValidateCreateBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("order", "create", err)
-			}
-			return nil, NewCreateBadRequest(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body CreateUnavailableResponseBody
@@ -371,6 +425,169 @@ func DecodeGetResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 		default:
 			body, _ := io.ReadAll(resp.Body)
 			return nil, goahttp.ErrInvalidResponse("order", "get", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildEventsRequest instantiates a HTTP request object with method and path
+// set to call the "order" service "events" endpoint
+func (c *Client) BuildEventsRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		orderID string
+	)
+	{
+		p, ok := v.(*order.EventsPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("order", "events", "*order.EventsPayload", v)
+		}
+		orderID = p.OrderID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: EventsOrderPath(orderID)}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("order", "events", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeEventsRequest returns an encoder for requests sent to the order events
+// server.
+func EncodeEventsRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*order.EventsPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("order", "events", "*order.EventsPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		if p.LastEventID != nil {
+			head := *p.LastEventID
+			req.Header.Set("Last-Event-ID", head)
+		}
+		return nil
+	}
+}
+
+// DecodeEventsResponse returns a decoder for responses returned by the order
+// events endpoint. restoreBody controls whether the response body should be
+// restored after having been read.
+// DecodeEventsResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "rate_limited" (type *order.RateLimited): http.StatusTooManyRequests
+//   - error: internal error
+func DecodeEventsResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				contentType    string
+				cacheControl   string
+				accelBuffering string
+				err            error
+			)
+			contentTypeRaw := resp.Header.Get("Content-Type")
+			if contentTypeRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentType", "header"))
+			}
+			contentType = contentTypeRaw
+			cacheControlRaw := resp.Header.Get("Cache-Control")
+			if cacheControlRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("cacheControl", "header"))
+			}
+			cacheControl = cacheControlRaw
+			accelBufferingRaw := resp.Header.Get("X-Accel-Buffering")
+			if accelBufferingRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("accelBuffering", "header"))
+			}
+			accelBuffering = accelBufferingRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			res := NewEventsResultOK(contentType, cacheControl, accelBuffering)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body EventsNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "events", err)
+			}
+			err = ValidateEventsNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			return nil, NewEventsNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body EventsUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "events", err)
+			}
+			err = ValidateEventsUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			return nil, NewEventsUnauthorized(&body)
+		case http.StatusTooManyRequests:
+			var (
+				body EventsRateLimitedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("order", "events", err)
+			}
+			err = ValidateEventsRateLimitedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			var (
+				retryAfter int
+			)
+			{
+				retryAfterRaw := resp.Header.Get("Retry-After")
+				if retryAfterRaw == "" {
+					return nil, goahttp.ErrValidationError("order", "events", goa.MissingFieldError("retryAfter", "header"))
+				}
+				v, err2 := strconv.ParseInt(retryAfterRaw, 10, strconv.IntSize)
+				if err2 != nil {
+					err = goa.MergeErrors(err, goa.InvalidFieldTypeError("retryAfter", retryAfterRaw, "integer"))
+				}
+				retryAfter = int(v)
+			}
+			if err != nil {
+				return nil, goahttp.ErrValidationError("order", "events", err)
+			}
+			return nil, NewEventsRateLimited(&body, retryAfter)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("order", "events", resp.StatusCode, string(body))
 		}
 	}
 }
@@ -667,6 +884,10 @@ func unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(v *QuoteResultR
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(v.Recurring)
 	}
+	res.Net = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(v.Tax)
+	}
 
 	return res
 }
@@ -716,6 +937,24 @@ func unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(v *Recu
 	return res
 }
 
+// unmarshalTaxResultResponseBodyToOrderviewsTaxResultView builds a value of
+// type *orderviews.TaxResultView from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(v *TaxResultResponseBody) *orderviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &orderviews.TaxResultView{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}
+
 // unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView builds a value
 // of type *orderviews.PaymentQuoteView from a value of type
 // *PaymentQuoteResponseBody.
@@ -744,6 +983,9 @@ func unmarshalCreditNoteRefResponseBodyToOrderviewsCreditNoteRefView(v *CreditNo
 		PdfURL: v.PdfURL,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Amount)
+	if v.Tax != nil {
+		res.Tax = unmarshalMoneyResponseBodyToOrderviewsMoneyView(v.Tax)
+	}
 
 	return res
 }
@@ -773,6 +1015,10 @@ func unmarshalQuoteResultResponseBodyToOrderQuoteResult(v *QuoteResultResponseBo
 	res.Total = unmarshalMoneyResponseBodyToOrderMoney(v.Total)
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToOrderRecurringResult(v.Recurring)
+	}
+	res.Net = unmarshalMoneyResponseBodyToOrderMoney(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToOrderTaxResult(v.Tax)
 	}
 
 	return res
@@ -833,6 +1079,24 @@ func unmarshalRecurringResultResponseBodyToOrderRecurringResult(v *RecurringResu
 	return res
 }
 
+// unmarshalTaxResultResponseBodyToOrderTaxResult builds a value of type
+// *order.TaxResult from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToOrderTaxResult(v *TaxResultResponseBody) *order.TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &order.TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // unmarshalOrderResultResponseBodyToOrderOrderResult builds a value of type
 // *order.OrderResult from a value of type *OrderResultResponseBody.
 func unmarshalOrderResultResponseBodyToOrderOrderResult(v *OrderResultResponseBody) *order.OrderResult {
@@ -856,6 +1120,10 @@ func unmarshalOrderResultResponseBodyToOrderOrderResult(v *OrderResultResponseBo
 	res.Quote = unmarshalQuoteResultResponseBodyToOrderQuoteResult(v.Quote)
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToOrderRecurringResult(v.Recurring)
+	}
+	res.Net = unmarshalMoneyResponseBodyToOrderMoney(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToOrderTaxResult(v.Tax)
 	}
 	if v.PaymentQuote != nil {
 		res.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderPaymentQuote(v.PaymentQuote)
@@ -898,6 +1166,9 @@ func unmarshalCreditNoteRefResponseBodyToOrderCreditNoteRef(v *CreditNoteRefResp
 		PdfURL: *v.PdfURL,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToOrderMoney(v.Amount)
+	if v.Tax != nil {
+		res.Tax = unmarshalMoneyResponseBodyToOrderMoney(v.Tax)
+	}
 
 	return res
 }

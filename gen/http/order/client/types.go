@@ -26,6 +26,10 @@ type CreateRequestBody struct {
 	EmailSubscription *bool `form:"emailSubscription,omitempty" json:"emailSubscription,omitempty" xml:"emailSubscription,omitempty"`
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+	// The buyer confirmed billingCountry where it differs from the country of
+	// their IP address (quote.tax.ipCountry); without it such an order answers 409
+	// country_unconfirmed. Kept with the order as evidence
+	ConfirmCountry *bool `form:"confirmCountry,omitempty" json:"confirmCountry,omitempty" xml:"confirmCountry,omitempty"`
 	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
 	// shown): the card is saved (setup_future_usage=off_session) and each renewal
 	// charged to it at its due date
@@ -39,6 +43,10 @@ type CreateRequestBody struct {
 	ExtraConnections int     `form:"extraConnections" json:"extraConnections" xml:"extraConnections"`
 	ProxyProtection  bool    `form:"proxyProtection" json:"proxyProtection" xml:"proxyProtection"`
 	PromoCode        *string `form:"promoCode,omitempty" json:"promoCode,omitempty" xml:"promoCode,omitempty"`
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string `form:"billingCountry,omitempty" json:"billingCountry,omitempty" xml:"billingCountry,omitempty"`
 }
 
 // CreateResponseBody is the type of the "order" service "create" endpoint HTTP
@@ -63,6 +71,10 @@ type CreateResponseBody struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -102,6 +114,10 @@ type GetResponseBody struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -147,6 +163,10 @@ type CancelResponseBody struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -236,6 +256,42 @@ type CreateTrialUnavailableResponseBody struct {
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
 }
 
+// CreateOutOfStockResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "out_of_stock" error.
+type CreateOutOfStockResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CreateCountryUnconfirmedResponseBody is the type of the "order" service
+// "create" endpoint HTTP response body for the "country_unconfirmed" error.
+type CreateCountryUnconfirmedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
 // CreatePriceChangedResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "price_changed" error.
 type CreatePriceChangedResponseBody struct {
@@ -246,9 +302,9 @@ type CreatePriceChangedResponseBody struct {
 	Quote *QuoteResultResponseBody `form:"quote,omitempty" json:"quote,omitempty" xml:"quote,omitempty"`
 }
 
-// CreateNotFoundResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "not_found" error.
-type CreateNotFoundResponseBody struct {
+// CreateInvalidCountryResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "invalid_country" error.
+type CreateInvalidCountryResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -267,6 +323,24 @@ type CreateNotFoundResponseBody struct {
 // CreateBadRequestResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "bad_request" error.
 type CreateBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CreateNotFoundResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "not_found" error.
+type CreateNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -352,6 +426,50 @@ type GetUnauthorizedResponseBody struct {
 	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
 	// Is the error a server-side fault?
 	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// EventsNotFoundResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "not_found" error.
+type EventsNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// EventsUnauthorizedResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "unauthorized" error.
+type EventsUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// EventsRateLimitedResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "rate_limited" error.
+type EventsRateLimitedResponseBody struct {
+	// rate_limited
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
 }
 
 // ListUnauthorizedResponseBody is the type of the "order" service "list"
@@ -453,10 +571,15 @@ type QuoteResultResponseBody struct {
 	Subtotal         *MoneyResponseBody       `form:"subtotal,omitempty" json:"subtotal,omitempty" xml:"subtotal,omitempty"`
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
-	Total    *MoneyResponseBody          `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -486,6 +609,26 @@ type RecurringResultResponseBody struct {
 	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// Minor units of currency: the tax in total
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string `form:"ipCountry,omitempty" json:"ipCountry,omitempty" xml:"ipCountry,omitempty"`
+}
+
 // PaymentQuoteResponseBody is used to define fields on response body types.
 type PaymentQuoteResponseBody struct {
 	// Decimal amount the payment link asks
@@ -506,6 +649,9 @@ type CreditNoteRefResponseBody struct {
 	ID     *string            `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Number *string            `form:"number,omitempty" json:"number,omitempty" xml:"number,omitempty"`
 	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *MoneyResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// GET /credit-notes/{id}.pdf
 	PdfURL *string `form:"pdfUrl,omitempty" json:"pdfUrl,omitempty" xml:"pdfUrl,omitempty"`
 }
@@ -531,6 +677,10 @@ type OrderResultResponseBody struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -556,6 +706,7 @@ func NewCreateRequestBody(p *order.CreatePayload) *CreateRequestBody {
 		AffiliateID:       p.AffiliateID,
 		EmailSubscription: p.EmailSubscription,
 		ReturnURL:         p.ReturnURL,
+		ConfirmCountry:    p.ConfirmCountry,
 		RenewWithCard:     p.RenewWithCard,
 		Pid:               p.Pid,
 		BillingCycle:      p.BillingCycle,
@@ -563,6 +714,7 @@ func NewCreateRequestBody(p *order.CreatePayload) *CreateRequestBody {
 		ExtraConnections:  p.ExtraConnections,
 		ProxyProtection:   p.ProxyProtection,
 		PromoCode:         p.PromoCode,
+		BillingCountry:    p.BillingCountry,
 	}
 	if p.ExpectedTotal != nil {
 		body.ExpectedTotal = marshalOrderMoneyToMoneyRequestBody(p.ExpectedTotal)
@@ -605,6 +757,10 @@ func NewCreateOrderResultCreated(body *CreateResponseBody) *orderviews.OrderResu
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
 	if body.Recurring != nil {
 		v.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(body.Recurring)
+	}
+	v.Net = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Net)
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(body.Tax)
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
@@ -680,6 +836,36 @@ func NewCreateTrialUnavailable(body *CreateTrialUnavailableResponseBody) *goa.Se
 	return v
 }
 
+// NewCreateOutOfStock builds a order service create endpoint out_of_stock
+// error.
+func NewCreateOutOfStock(body *CreateOutOfStockResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCreateCountryUnconfirmed builds a order service create endpoint
+// country_unconfirmed error.
+func NewCreateCountryUnconfirmed(body *CreateCountryUnconfirmedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewCreatePriceChanged builds a order service create endpoint price_changed
 // error.
 func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceChanged {
@@ -692,8 +878,9 @@ func NewCreatePriceChanged(body *CreatePriceChangedResponseBody) *order.PriceCha
 	return v
 }
 
-// NewCreateNotFound builds a order service create endpoint not_found error.
-func NewCreateNotFound(body *CreateNotFoundResponseBody) *goa.ServiceError {
+// NewCreateInvalidCountry builds a order service create endpoint
+// invalid_country error.
+func NewCreateInvalidCountry(body *CreateInvalidCountryResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -708,6 +895,20 @@ func NewCreateNotFound(body *CreateNotFoundResponseBody) *goa.ServiceError {
 
 // NewCreateBadRequest builds a order service create endpoint bad_request error.
 func NewCreateBadRequest(body *CreateBadRequestResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCreateNotFound builds a order service create endpoint not_found error.
+func NewCreateNotFound(body *CreateNotFoundResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -774,6 +975,10 @@ func NewGetOrderResultOK(body *GetResponseBody) *orderviews.OrderResultView {
 	if body.Recurring != nil {
 		v.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(body.Recurring)
 	}
+	v.Net = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Net)
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(body.Tax)
+	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
 	}
@@ -813,6 +1018,58 @@ func NewGetUnauthorized(body *GetUnauthorizedResponseBody) *goa.ServiceError {
 		Timeout:   *body.Timeout,
 		Fault:     *body.Fault,
 	}
+
+	return v
+}
+
+// NewEventsResultOK builds a "order" service "events" endpoint result from a
+// HTTP "OK" response.
+func NewEventsResultOK(contentType string, cacheControl string, accelBuffering string) *order.EventsResult {
+	v := &order.EventsResult{}
+	v.ContentType = contentType
+	v.CacheControl = cacheControl
+	v.AccelBuffering = accelBuffering
+
+	return v
+}
+
+// NewEventsNotFound builds a order service events endpoint not_found error.
+func NewEventsNotFound(body *EventsNotFoundResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewEventsUnauthorized builds a order service events endpoint unauthorized
+// error.
+func NewEventsUnauthorized(body *EventsUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewEventsRateLimited builds a order service events endpoint rate_limited
+// error.
+func NewEventsRateLimited(body *EventsRateLimitedResponseBody, retryAfter int) *order.RateLimited {
+	v := &order.RateLimited{
+		Name:    *body.Name,
+		Message: *body.Message,
+	}
+	v.RetryAfter = retryAfter
 
 	return v
 }
@@ -870,6 +1127,10 @@ func NewCancelOrderResultOK(body *CancelResponseBody) *orderviews.OrderResultVie
 	v.Quote = unmarshalQuoteResultResponseBodyToOrderviewsQuoteResultView(body.Quote)
 	if body.Recurring != nil {
 		v.Recurring = unmarshalRecurringResultResponseBodyToOrderviewsRecurringResultView(body.Recurring)
+	}
+	v.Net = unmarshalMoneyResponseBodyToOrderviewsMoneyView(body.Net)
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToOrderviewsTaxResultView(body.Tax)
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToOrderviewsPaymentQuoteView(body.PaymentQuote)
@@ -1040,6 +1301,54 @@ func ValidateCreateTrialUnavailableResponseBody(body *CreateTrialUnavailableResp
 	return
 }
 
+// ValidateCreateOutOfStockResponseBody runs the validations defined on
+// create_out_of_stock_response_body
+func ValidateCreateOutOfStockResponseBody(body *CreateOutOfStockResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreateCountryUnconfirmedResponseBody runs the validations defined on
+// create_country_unconfirmed_response_body
+func ValidateCreateCountryUnconfirmedResponseBody(body *CreateCountryUnconfirmedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
 // ValidateCreatePriceChangedResponseBody runs the validations defined on
 // create_price_changed_response_body
 func ValidateCreatePriceChangedResponseBody(body *CreatePriceChangedResponseBody) (err error) {
@@ -1060,9 +1369,9 @@ func ValidateCreatePriceChangedResponseBody(body *CreatePriceChangedResponseBody
 	return
 }
 
-// ValidateCreateNotFoundResponseBody runs the validations defined on
-// create_not_found_response_body
-func ValidateCreateNotFoundResponseBody(body *CreateNotFoundResponseBody) (err error) {
+// ValidateCreateInvalidCountryResponseBody runs the validations defined on
+// create_invalid_country_response_body
+func ValidateCreateInvalidCountryResponseBody(body *CreateInvalidCountryResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1087,6 +1396,30 @@ func ValidateCreateNotFoundResponseBody(body *CreateNotFoundResponseBody) (err e
 // ValidateCreateBadRequestResponseBody runs the validations defined on
 // create_bad_request_response_body
 func ValidateCreateBadRequestResponseBody(body *CreateBadRequestResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCreateNotFoundResponseBody runs the validations defined on
+// create_not_found_response_body
+func ValidateCreateNotFoundResponseBody(body *CreateNotFoundResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -1200,6 +1533,66 @@ func ValidateGetUnauthorizedResponseBody(body *GetUnauthorizedResponseBody) (err
 	}
 	if body.Fault == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateEventsNotFoundResponseBody runs the validations defined on
+// events_not_found_response_body
+func ValidateEventsNotFoundResponseBody(body *EventsNotFoundResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateEventsUnauthorizedResponseBody runs the validations defined on
+// events_unauthorized_response_body
+func ValidateEventsUnauthorizedResponseBody(body *EventsUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateEventsRateLimitedResponseBody runs the validations defined on
+// events_rate_limited_response_body
+func ValidateEventsRateLimitedResponseBody(body *EventsRateLimitedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
 	}
 	return
 }
@@ -1338,6 +1731,9 @@ func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) 
 	if body.Total == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
 	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	for _, e := range body.Lines {
 		if e != nil {
 			if err2 := ValidateQuoteLineResponseBody(e); err2 != nil {
@@ -1362,6 +1758,16 @@ func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) 
 	}
 	if body.Recurring != nil {
 		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -1431,6 +1837,30 @@ func ValidateRecurringResultResponseBody(body *RecurringResultResponseBody) (err
 	return
 }
 
+// ValidateTaxResultResponseBody runs the validations defined on
+// TaxResultResponseBody
+func ValidateTaxResultResponseBody(body *TaxResultResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
+	}
+	if body.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "body"))
+	}
+	return
+}
+
 // ValidatePaymentQuoteResponseBody runs the validations defined on
 // PaymentQuoteResponseBody
 func ValidatePaymentQuoteResponseBody(body *PaymentQuoteResponseBody) (err error) {
@@ -1472,6 +1902,11 @@ func ValidateCreditNoteRefResponseBody(body *CreditNoteRefResponseBody) (err err
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if body.Tax != nil {
+		if err2 := ValidateMoneyResponseBody(body.Tax); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	return
 }
 
@@ -1495,6 +1930,9 @@ func ValidateOrderResultResponseBody(body *OrderResultResponseBody) (err error) 
 	}
 	if body.Total == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
+	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
 	}
 	if body.PaymentURL == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("paymentUrl", "body"))
@@ -1528,6 +1966,16 @@ func ValidateOrderResultResponseBody(body *OrderResultResponseBody) (err error) 
 	}
 	if body.Recurring != nil {
 		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}

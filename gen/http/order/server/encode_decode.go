@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -158,6 +159,32 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusConflict)
 			return enc.Encode(body)
+		case "out_of_stock":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCreateOutOfStockResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
+		case "country_unconfirmed":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCreateCountryUnconfirmedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusConflict)
+			return enc.Encode(body)
 		case "price_changed":
 			var res *order.PriceChanged
 			errors.As(v, &res)
@@ -171,7 +198,7 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusConflict)
 			return enc.Encode(body)
-		case "not_found":
+		case "invalid_country":
 			var res *goa.ServiceError
 			errors.As(v, &res)
 			enc := encoder(ctx, w)
@@ -179,10 +206,10 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			if formatter != nil {
 				body = formatter(ctx, res)
 			} else {
-				body = NewCreateNotFoundResponseBody(res)
+				body = NewCreateInvalidCountryResponseBody(res)
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
-			w.WriteHeader(http.StatusNotFound)
+			w.WriteHeader(http.StatusBadRequest)
 			return enc.Encode(body)
 		case "bad_request":
 			var res *goa.ServiceError
@@ -196,6 +223,19 @@ func EncodeCreateError(encoder func(context.Context, http.ResponseWriter) goahtt
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCreateNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
 			return enc.Encode(body)
 		case "unavailable":
 			var res *goa.ServiceError
@@ -305,6 +345,124 @@ func EncodeGetError(encoder func(context.Context, http.ResponseWriter) goahttp.E
 			}
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
+// EncodeEventsResponse returns an encoder for responses returned by the order
+// events endpoint.
+func EncodeEventsResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*order.EventsResult)
+		ctx = context.WithValue(ctx, goahttp.ContentTypeKey, "text/event-stream")
+		w.Header().Set("Content-Type", res.ContentType)
+		w.Header().Set("Cache-Control", res.CacheControl)
+		w.Header().Set("X-Accel-Buffering", res.AccelBuffering)
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+}
+
+// DecodeEventsRequest returns a decoder for requests sent to the order events
+// endpoint.
+func DecodeEventsRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*order.EventsPayload, error) {
+	return func(r *http.Request) (*order.EventsPayload, error) {
+		var payload *order.EventsPayload
+		var (
+			orderID     string
+			token       *string
+			lastEventID *string
+			err         error
+
+			params = mux.Vars(r)
+		)
+		orderID = params["orderId"]
+		if utf8.RuneCountInString(orderID) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("orderId", orderID, utf8.RuneCountInString(orderID), 64, false))
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		lastEventIDRaw := r.Header.Get("Last-Event-ID")
+		if lastEventIDRaw != "" {
+			lastEventID = &lastEventIDRaw
+		}
+		if lastEventID != nil {
+			err = goa.MergeErrors(err, goa.ValidatePattern("lastEventId", *lastEventID, "^[0-9]{1,18}$"))
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewEventsPayload(orderID, token, lastEventID)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeEventsError returns an encoder for errors returned by the events order
+// endpoint.
+func EncodeEventsError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewEventsNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewEventsUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		case "rate_limited":
+			var res *order.RateLimited
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewEventsRateLimitedResponseBody(res)
+			}
+			{
+				val := res.RetryAfter
+				retryAfters := strconv.Itoa(val)
+				w.Header().Set("Retry-After", retryAfters)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusTooManyRequests)
 			return enc.Encode(body)
 		default:
 			return encodeError(ctx, w, v)
@@ -534,6 +692,12 @@ func marshalOrderviewsQuoteResultViewToQuoteResultResponseBody(v *orderviews.Quo
 	if v.Recurring != nil {
 		res.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(v.Recurring)
 	}
+	if v.Net != nil {
+		res.Net = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderviewsTaxResultViewToTaxResultResponseBody(v.Tax)
+	}
 
 	return res
 }
@@ -587,6 +751,24 @@ func marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(v *orderv
 	return res
 }
 
+// marshalOrderviewsTaxResultViewToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *orderviews.TaxResultView.
+func marshalOrderviewsTaxResultViewToTaxResultResponseBody(v *orderviews.TaxResultView) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody builds a value
 // of type *PaymentQuoteResponseBody from a value of type
 // *orderviews.PaymentQuoteView.
@@ -616,6 +798,9 @@ func marshalOrderviewsCreditNoteRefViewToCreditNoteRefResponseBody(v *orderviews
 	}
 	if v.Amount != nil {
 		res.Amount = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderviewsMoneyViewToMoneyResponseBody(v.Tax)
 	}
 
 	return res
@@ -654,6 +839,12 @@ func marshalOrderQuoteResultToQuoteResultResponseBody(v *order.QuoteResult) *Quo
 	}
 	if v.Recurring != nil {
 		res.Recurring = marshalOrderRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = marshalOrderMoneyToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderTaxResultToTaxResultResponseBody(v.Tax)
 	}
 
 	return res
@@ -718,6 +909,24 @@ func marshalOrderRecurringResultToRecurringResultResponseBody(v *order.Recurring
 	return res
 }
 
+// marshalOrderTaxResultToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *order.TaxResult.
+func marshalOrderTaxResultToTaxResultResponseBody(v *order.TaxResult) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}
+
 // marshalOrderOrderResultToOrderResultResponseBody builds a value of type
 // *OrderResultResponseBody from a value of type *order.OrderResult.
 func marshalOrderOrderResultToOrderResultResponseBody(v *order.OrderResult) *OrderResultResponseBody {
@@ -749,6 +958,12 @@ func marshalOrderOrderResultToOrderResultResponseBody(v *order.OrderResult) *Ord
 	}
 	if v.Recurring != nil {
 		res.Recurring = marshalOrderRecurringResultToRecurringResultResponseBody(v.Recurring)
+	}
+	if v.Net != nil {
+		res.Net = marshalOrderMoneyToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderTaxResultToTaxResultResponseBody(v.Tax)
 	}
 	if v.PaymentQuote != nil {
 		res.PaymentQuote = marshalOrderPaymentQuoteToPaymentQuoteResponseBody(v.PaymentQuote)
@@ -796,6 +1011,9 @@ func marshalOrderCreditNoteRefToCreditNoteRefResponseBody(v *order.CreditNoteRef
 	}
 	if v.Amount != nil {
 		res.Amount = marshalOrderMoneyToMoneyResponseBody(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalOrderMoneyToMoneyResponseBody(v.Tax)
 	}
 
 	return res

@@ -21,6 +21,11 @@ func GetOrderPath(orderID string) string {
 	return fmt.Sprintf("/checkout/api/orders/%v", orderID)
 }
 
+// EventsOrderPath returns the URL path to the order service events HTTP endpoint.
+func EventsOrderPath(orderID string) string {
+	return fmt.Sprintf("/checkout/api/orders/%v/events", orderID)
+}
+
 // ListOrderPath returns the URL path to the order service list HTTP endpoint.
 func ListOrderPath() string {
 	return "/checkout/api/orders"

@@ -8,7 +8,9 @@
 package server
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"net/http"
 
 	order "github.com/streamcart/streamcart/gen/order"
@@ -21,6 +23,7 @@ type Server struct {
 	Mounts []*MountPoint
 	Create http.Handler
 	Get    http.Handler
+	Events http.Handler
 	List   http.Handler
 	Cancel http.Handler
 }
@@ -54,11 +57,13 @@ func New(
 		Mounts: []*MountPoint{
 			{"Create", "POST", "/checkout/api/orders"},
 			{"Get", "GET", "/checkout/api/orders/{orderId}"},
+			{"Events", "GET", "/checkout/api/orders/{orderId}/events"},
 			{"List", "GET", "/checkout/api/orders"},
 			{"Cancel", "POST", "/checkout/api/orders/{orderId}/cancel"},
 		},
 		Create: NewCreateHandler(e.Create, mux, decoder, encoder, errhandler, formatter),
 		Get:    NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
+		Events: NewEventsHandler(e.Events, mux, decoder, encoder, errhandler, formatter),
 		List:   NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
 		Cancel: NewCancelHandler(e.Cancel, mux, decoder, encoder, errhandler, formatter),
 	}
@@ -71,6 +76,7 @@ func (s *Server) Service() string { return "order" }
 func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Create = m(s.Create)
 	s.Get = m(s.Get)
+	s.Events = m(s.Events)
 	s.List = m(s.List)
 	s.Cancel = m(s.Cancel)
 }
@@ -82,6 +88,7 @@ func (s *Server) MethodNames() []string { return order.MethodNames[:] }
 func Mount(mux goahttp.Muxer, h *Server) {
 	MountCreateHandler(mux, h.Create)
 	MountGetHandler(mux, h.Get)
+	MountEventsHandler(mux, h.Events)
 	MountListHandler(mux, h.List)
 	MountCancelHandler(mux, h.Cancel)
 }
@@ -193,6 +200,94 @@ func NewGetHandler(
 			if errhandler != nil {
 				errhandler(ctx, w, err)
 			}
+		}
+	})
+}
+
+// MountEventsHandler configures the mux to serve the "order" service "events"
+// endpoint.
+func MountEventsHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/orders/{orderId}/events", f)
+}
+
+// NewEventsHandler creates a HTTP handler which loads the HTTP request and
+// calls the "order" service "events" endpoint.
+func NewEventsHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeEventsRequest(mux, decoder)
+		encodeResponse = EncodeEventsResponse(encoder)
+		encodeError    = EncodeEventsError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "events")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "order")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		o := res.(*order.EventsResponseData)
+		defer o.Body.Close()
+		if wt, ok := o.Body.(io.WriterTo); ok {
+			if err := encodeResponse(ctx, w, o.Result); err != nil {
+				if errhandler != nil {
+					errhandler(ctx, w, err)
+				}
+				return
+			}
+			n, err := wt.WriteTo(w)
+			if err != nil {
+				if n == 0 {
+					if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+						errhandler(ctx, w, err)
+					}
+				} else {
+					http.NewResponseController(w).Flush()
+					panic(http.ErrAbortHandler) // too late to write an error
+				}
+			}
+			return
+		}
+		// handle immediate read error like a returned error
+		buf := bufio.NewReader(o.Body)
+		if _, err := buf.Peek(1); err != nil && err != io.EOF {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, o.Result); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if _, err := io.Copy(w, buf); err != nil {
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler) // too late to write an error
 		}
 	})
 }

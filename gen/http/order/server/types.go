@@ -28,6 +28,10 @@ type CreateRequestBody struct {
 	EmailSubscription *bool `form:"emailSubscription,omitempty" json:"emailSubscription,omitempty" xml:"emailSubscription,omitempty"`
 	// Where the payment page sends the buyer back: a path or a same-origin URL
 	ReturnURL *string `form:"returnUrl,omitempty" json:"returnUrl,omitempty" xml:"returnUrl,omitempty"`
+	// The buyer confirmed billingCountry where it differs from the country of
+	// their IP address (quote.tax.ipCountry); without it such an order answers 409
+	// country_unconfirmed. Kept with the order as evidence
+	ConfirmCountry *bool `form:"confirmCountry,omitempty" json:"confirmCountry,omitempty" xml:"confirmCountry,omitempty"`
 	// Stripe only: the buyer ticked "Renew automatically with this card" (consent
 	// shown): the card is saved (setup_future_usage=off_session) and each renewal
 	// charged to it at its due date
@@ -41,6 +45,10 @@ type CreateRequestBody struct {
 	ExtraConnections *int    `form:"extraConnections,omitempty" json:"extraConnections,omitempty" xml:"extraConnections,omitempty"`
 	ProxyProtection  *bool   `form:"proxyProtection,omitempty" json:"proxyProtection,omitempty" xml:"proxyProtection,omitempty"`
 	PromoCode        *string `form:"promoCode,omitempty" json:"promoCode,omitempty" xml:"promoCode,omitempty"`
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string `form:"billingCountry,omitempty" json:"billingCountry,omitempty" xml:"billingCountry,omitempty"`
 }
 
 // CreateResponseBody is the type of the "order" service "create" endpoint HTTP
@@ -64,6 +72,9 @@ type CreateResponseBody struct {
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	Net       *MoneyResponseBody           `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -102,6 +113,9 @@ type GetResponseBody struct {
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	Net       *MoneyResponseBody           `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -146,6 +160,9 @@ type CancelResponseBody struct {
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	Net       *MoneyResponseBody           `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -235,6 +252,42 @@ type CreateTrialUnavailableResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// CreateOutOfStockResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "out_of_stock" error.
+type CreateOutOfStockResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreateCountryUnconfirmedResponseBody is the type of the "order" service
+// "create" endpoint HTTP response body for the "country_unconfirmed" error.
+type CreateCountryUnconfirmedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CreatePriceChangedResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "price_changed" error.
 type CreatePriceChangedResponseBody struct {
@@ -245,9 +298,9 @@ type CreatePriceChangedResponseBody struct {
 	Quote *QuoteResultResponseBody `form:"quote" json:"quote" xml:"quote"`
 }
 
-// CreateNotFoundResponseBody is the type of the "order" service "create"
-// endpoint HTTP response body for the "not_found" error.
-type CreateNotFoundResponseBody struct {
+// CreateInvalidCountryResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "invalid_country" error.
+type CreateInvalidCountryResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -266,6 +319,24 @@ type CreateNotFoundResponseBody struct {
 // CreateBadRequestResponseBody is the type of the "order" service "create"
 // endpoint HTTP response body for the "bad_request" error.
 type CreateBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CreateNotFoundResponseBody is the type of the "order" service "create"
+// endpoint HTTP response body for the "not_found" error.
+type CreateNotFoundResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -351,6 +422,50 @@ type GetUnauthorizedResponseBody struct {
 	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
 	// Is the error a server-side fault?
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// EventsNotFoundResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "not_found" error.
+type EventsNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// EventsUnauthorizedResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "unauthorized" error.
+type EventsUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// EventsRateLimitedResponseBody is the type of the "order" service "events"
+// endpoint HTTP response body for the "rate_limited" error.
+type EventsRateLimitedResponseBody struct {
+	// rate_limited
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
 }
 
 // ListUnauthorizedResponseBody is the type of the "order" service "list"
@@ -448,6 +563,9 @@ type QuoteResultResponseBody struct {
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	Net       *MoneyResponseBody           `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -476,6 +594,26 @@ type RecurringResultResponseBody struct {
 	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string `form:"country" json:"country" xml:"country"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// Minor units of currency: the tax in total
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string `form:"ipCountry" json:"ipCountry" xml:"ipCountry"`
+}
+
 // PaymentQuoteResponseBody is used to define fields on response body types.
 type PaymentQuoteResponseBody struct {
 	// Decimal amount the payment link asks
@@ -496,6 +634,9 @@ type CreditNoteRefResponseBody struct {
 	ID     string             `form:"id" json:"id" xml:"id"`
 	Number string             `form:"number" json:"number" xml:"number"`
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *MoneyResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// GET /credit-notes/{id}.pdf
 	PdfURL string `form:"pdfUrl" json:"pdfUrl" xml:"pdfUrl"`
 }
@@ -521,6 +662,10 @@ type OrderResultResponseBody struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -578,6 +723,12 @@ func NewCreateResponseBody(res *orderviews.OrderResultView) *CreateResponseBody 
 	if res.Recurring != nil {
 		body.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
 	}
+	if res.Net != nil {
+		body.Net = marshalOrderviewsMoneyViewToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalOrderviewsTaxResultViewToTaxResultResponseBody(res.Tax)
+	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
 	}
@@ -627,6 +778,12 @@ func NewGetResponseBody(res *orderviews.OrderResultView) *GetResponseBody {
 	}
 	if res.Recurring != nil {
 		body.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
+	}
+	if res.Net != nil {
+		body.Net = marshalOrderviewsMoneyViewToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalOrderviewsTaxResultViewToTaxResultResponseBody(res.Tax)
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
@@ -696,6 +853,12 @@ func NewCancelResponseBody(res *orderviews.OrderResultView) *CancelResponseBody 
 	}
 	if res.Recurring != nil {
 		body.Recurring = marshalOrderviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
+	}
+	if res.Net != nil {
+		body.Net = marshalOrderviewsMoneyViewToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalOrderviewsTaxResultViewToTaxResultResponseBody(res.Tax)
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalOrderviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)
@@ -771,6 +934,34 @@ func NewCreateTrialUnavailableResponseBody(res *goa.ServiceError) *CreateTrialUn
 	return body
 }
 
+// NewCreateOutOfStockResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "order" service.
+func NewCreateOutOfStockResponseBody(res *goa.ServiceError) *CreateOutOfStockResponseBody {
+	body := &CreateOutOfStockResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateCountryUnconfirmedResponseBody builds the HTTP response body from
+// the result of the "create" endpoint of the "order" service.
+func NewCreateCountryUnconfirmedResponseBody(res *goa.ServiceError) *CreateCountryUnconfirmedResponseBody {
+	body := &CreateCountryUnconfirmedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewCreatePriceChangedResponseBody builds the HTTP response body from the
 // result of the "create" endpoint of the "order" service.
 func NewCreatePriceChangedResponseBody(res *order.PriceChanged) *CreatePriceChangedResponseBody {
@@ -784,10 +975,10 @@ func NewCreatePriceChangedResponseBody(res *order.PriceChanged) *CreatePriceChan
 	return body
 }
 
-// NewCreateNotFoundResponseBody builds the HTTP response body from the result
-// of the "create" endpoint of the "order" service.
-func NewCreateNotFoundResponseBody(res *goa.ServiceError) *CreateNotFoundResponseBody {
-	body := &CreateNotFoundResponseBody{
+// NewCreateInvalidCountryResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "order" service.
+func NewCreateInvalidCountryResponseBody(res *goa.ServiceError) *CreateInvalidCountryResponseBody {
+	body := &CreateInvalidCountryResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -802,6 +993,20 @@ func NewCreateNotFoundResponseBody(res *goa.ServiceError) *CreateNotFoundRespons
 // result of the "create" endpoint of the "order" service.
 func NewCreateBadRequestResponseBody(res *goa.ServiceError) *CreateBadRequestResponseBody {
 	body := &CreateBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateNotFoundResponseBody builds the HTTP response body from the result
+// of the "create" endpoint of the "order" service.
+func NewCreateNotFoundResponseBody(res *goa.ServiceError) *CreateNotFoundResponseBody {
+	body := &CreateNotFoundResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -864,6 +1069,44 @@ func NewGetUnauthorizedResponseBody(res *goa.ServiceError) *GetUnauthorizedRespo
 		Temporary: res.Temporary,
 		Timeout:   res.Timeout,
 		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewEventsNotFoundResponseBody builds the HTTP response body from the result
+// of the "events" endpoint of the "order" service.
+func NewEventsNotFoundResponseBody(res *goa.ServiceError) *EventsNotFoundResponseBody {
+	body := &EventsNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewEventsUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "events" endpoint of the "order" service.
+func NewEventsUnauthorizedResponseBody(res *goa.ServiceError) *EventsUnauthorizedResponseBody {
+	body := &EventsUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewEventsRateLimitedResponseBody builds the HTTP response body from the
+// result of the "events" endpoint of the "order" service.
+func NewEventsRateLimitedResponseBody(res *order.RateLimited) *EventsRateLimitedResponseBody {
+	body := &EventsRateLimitedResponseBody{
+		Name:    res.Name,
+		Message: res.Message,
 	}
 	return body
 }
@@ -931,11 +1174,13 @@ func NewCreatePayload(body *CreateRequestBody, token *string, idempotencyKey *st
 		AffiliateID:       body.AffiliateID,
 		EmailSubscription: body.EmailSubscription,
 		ReturnURL:         body.ReturnURL,
+		ConfirmCountry:    body.ConfirmCountry,
 		RenewWithCard:     body.RenewWithCard,
 		Pid:               *body.Pid,
 		BillingCycle:      *body.BillingCycle,
 		Currency:          body.Currency,
 		PromoCode:         body.PromoCode,
+		BillingCountry:    body.BillingCountry,
 	}
 	if body.ExtraConnections != nil {
 		v.ExtraConnections = *body.ExtraConnections
@@ -963,6 +1208,16 @@ func NewGetPayload(orderID string, token *string) *order.GetPayload {
 	v := &order.GetPayload{}
 	v.OrderID = orderID
 	v.Token = token
+
+	return v
+}
+
+// NewEventsPayload builds a order service events endpoint payload.
+func NewEventsPayload(orderID string, token *string, lastEventID *string) *order.EventsPayload {
+	v := &order.EventsPayload{}
+	v.OrderID = orderID
+	v.Token = token
+	v.LastEventID = lastEventID
 
 	return v
 }

@@ -55,6 +55,7 @@ func EncodeQuoteRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // DecodeQuoteResponse may return the following errors:
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_country" (type *goa.ServiceError): http.StatusBadRequest
 //   - "not_applicable" (type *goa.ServiceError): http.StatusUnprocessableEntity
 //   - error: internal error
 func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -102,19 +103,40 @@ func DecodeQuoteResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			return nil, NewQuoteNotFound(&body)
 		case http.StatusBadRequest:
-			var (
-				body QuoteBadRequestResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("pricing", "quote", err)
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "bad_request":
+				var (
+					body QuoteBadRequestResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("pricing", "quote", err)
+				}
+				err = ValidateQuoteBadRequestResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("pricing", "quote", err)
+				}
+				return nil, NewQuoteBadRequest(&body)
+			case "invalid_country":
+				var (
+					body QuoteInvalidCountryResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("pricing", "quote", err)
+				}
+				err = ValidateQuoteInvalidCountryResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("pricing", "quote", err)
+				}
+				return nil, NewQuoteInvalidCountry(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("pricing", "quote", resp.StatusCode, string(body))
 			}
-			err = ValidateQuoteBadRequestResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("pricing", "quote", err)
-			}
-			return nil, NewQuoteBadRequest(&body)
 		case http.StatusUnprocessableEntity:
 			var (
 				body QuoteNotApplicableResponseBody
@@ -187,6 +209,24 @@ func unmarshalRecurringResultResponseBodyToPricingRecurringResult(v *RecurringRe
 		Amount:       *v.Amount,
 		Currency:     *v.Currency,
 		BillingCycle: *v.BillingCycle,
+	}
+
+	return res
+}
+
+// unmarshalTaxResultResponseBodyToPricingTaxResult builds a value of type
+// *pricing.TaxResult from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToPricingTaxResult(v *TaxResultResponseBody) *pricing.TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &pricing.TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
 	}
 
 	return res

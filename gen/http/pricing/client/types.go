@@ -24,6 +24,10 @@ type QuoteRequestBody struct {
 	ExtraConnections int     `form:"extraConnections" json:"extraConnections" xml:"extraConnections"`
 	ProxyProtection  bool    `form:"proxyProtection" json:"proxyProtection" xml:"proxyProtection"`
 	PromoCode        *string `form:"promoCode,omitempty" json:"promoCode,omitempty" xml:"promoCode,omitempty"`
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string `form:"billingCountry,omitempty" json:"billingCountry,omitempty" xml:"billingCountry,omitempty"`
 }
 
 // QuoteResponseBody is the type of the "pricing" service "quote" endpoint HTTP
@@ -38,10 +42,15 @@ type QuoteResponseBody struct {
 	Subtotal         *MoneyResponseBody       `form:"subtotal,omitempty" json:"subtotal,omitempty" xml:"subtotal,omitempty"`
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
-	Total    *MoneyResponseBody          `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 }
 
 // QuoteNotFoundResponseBody is the type of the "pricing" service "quote"
@@ -65,6 +74,24 @@ type QuoteNotFoundResponseBody struct {
 // QuoteBadRequestResponseBody is the type of the "pricing" service "quote"
 // endpoint HTTP response body for the "bad_request" error.
 type QuoteBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// QuoteInvalidCountryResponseBody is the type of the "pricing" service "quote"
+// endpoint HTTP response body for the "invalid_country" error.
+type QuoteInvalidCountryResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -133,6 +160,26 @@ type RecurringResultResponseBody struct {
 	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// Minor units of currency: the tax in total
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string `form:"ipCountry,omitempty" json:"ipCountry,omitempty" xml:"ipCountry,omitempty"`
+}
+
 // NewQuoteRequestBody builds the HTTP request body from the payload of the
 // "quote" endpoint of the "pricing" service.
 func NewQuoteRequestBody(p *pricing.QuoteRequest) *QuoteRequestBody {
@@ -143,6 +190,7 @@ func NewQuoteRequestBody(p *pricing.QuoteRequest) *QuoteRequestBody {
 		ExtraConnections: p.ExtraConnections,
 		ProxyProtection:  p.ProxyProtection,
 		PromoCode:        p.PromoCode,
+		BillingCountry:   p.BillingCountry,
 	}
 	{
 		var zero int
@@ -185,6 +233,10 @@ func NewQuoteResultOK(body *QuoteResponseBody) *pricing.QuoteResult {
 	if body.Recurring != nil {
 		v.Recurring = unmarshalRecurringResultResponseBodyToPricingRecurringResult(body.Recurring)
 	}
+	v.Net = unmarshalMoneyResponseBodyToPricingMoney(body.Net)
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToPricingTaxResult(body.Tax)
+	}
 
 	return v
 }
@@ -205,6 +257,21 @@ func NewQuoteNotFound(body *QuoteNotFoundResponseBody) *goa.ServiceError {
 
 // NewQuoteBadRequest builds a pricing service quote endpoint bad_request error.
 func NewQuoteBadRequest(body *QuoteBadRequestResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewQuoteInvalidCountry builds a pricing service quote endpoint
+// invalid_country error.
+func NewQuoteInvalidCountry(body *QuoteInvalidCountryResponseBody) *goa.ServiceError {
 	v := &goa.ServiceError{
 		Name:      *body.Name,
 		ID:        *body.ID,
@@ -258,6 +325,9 @@ func ValidateQuoteResponseBody(body *QuoteResponseBody) (err error) {
 	if body.Total == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
 	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	for _, e := range body.Lines {
 		if e != nil {
 			if err2 := ValidateQuoteLineResponseBody(e); err2 != nil {
@@ -282,6 +352,16 @@ func ValidateQuoteResponseBody(body *QuoteResponseBody) (err error) {
 	}
 	if body.Recurring != nil {
 		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -315,6 +395,30 @@ func ValidateQuoteNotFoundResponseBody(body *QuoteNotFoundResponseBody) (err err
 // ValidateQuoteBadRequestResponseBody runs the validations defined on
 // quote_bad_request_response_body
 func ValidateQuoteBadRequestResponseBody(body *QuoteBadRequestResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateQuoteInvalidCountryResponseBody runs the validations defined on
+// quote_invalid_country_response_body
+func ValidateQuoteInvalidCountryResponseBody(body *QuoteInvalidCountryResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -430,6 +534,30 @@ func ValidateRecurringResultResponseBody(body *RecurringResultResponseBody) (err
 		if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billingCycle", *body.BillingCycle, []any{"monthly", "quarterly", "semiannually", "annually", "biennially", "triennially", "onetime"}))
 		}
+	}
+	return
+}
+
+// ValidateTaxResultResponseBody runs the validations defined on
+// TaxResultResponseBody
+func ValidateTaxResultResponseBody(body *TaxResultResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
+	}
+	if body.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "body"))
 	}
 	return
 }

@@ -96,6 +96,19 @@ func EncodeQuoteError(encoder func(context.Context, http.ResponseWriter) goahttp
 			w.Header().Set("goa-error", res.GoaErrorName())
 			w.WriteHeader(http.StatusBadRequest)
 			return enc.Encode(body)
+		case "invalid_country":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewQuoteInvalidCountryResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
 		case "not_applicable":
 			var res *goa.ServiceError
 			errors.As(v, &res)
@@ -170,6 +183,24 @@ func marshalPricingRecurringResultToRecurringResultResponseBody(v *pricing.Recur
 		Amount:       v.Amount,
 		Currency:     v.Currency,
 		BillingCycle: v.BillingCycle,
+	}
+
+	return res
+}
+
+// marshalPricingTaxResultToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *pricing.TaxResult.
+func marshalPricingTaxResultToTaxResultResponseBody(v *pricing.TaxResult) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
 	}
 
 	return res

@@ -26,6 +26,10 @@ type QuoteRequestBody struct {
 	ExtraConnections *int    `form:"extraConnections,omitempty" json:"extraConnections,omitempty" xml:"extraConnections,omitempty"`
 	ProxyProtection  *bool   `form:"proxyProtection,omitempty" json:"proxyProtection,omitempty" xml:"proxyProtection,omitempty"`
 	PromoCode        *string `form:"promoCode,omitempty" json:"promoCode,omitempty" xml:"promoCode,omitempty"`
+	// The country of the buyer's billing address: an ISO 3166-1 alpha-2 code (DE),
+	// any case; default: the country of the caller's IP address. It picks the
+	// catalog's tax rate; another code answers 400 invalid_country
+	BillingCountry *string `form:"billingCountry,omitempty" json:"billingCountry,omitempty" xml:"billingCountry,omitempty"`
 }
 
 // QuoteResponseBody is the type of the "pricing" service "quote" endpoint HTTP
@@ -40,10 +44,15 @@ type QuoteResponseBody struct {
 	Subtotal         *MoneyResponseBody       `form:"subtotal" json:"subtotal" xml:"subtotal"`
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
-	Total    *MoneyResponseBody          `form:"total" json:"total" xml:"total"`
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyResponseBody `form:"total" json:"total" xml:"total"`
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 }
 
 // QuoteNotFoundResponseBody is the type of the "pricing" service "quote"
@@ -67,6 +76,24 @@ type QuoteNotFoundResponseBody struct {
 // QuoteBadRequestResponseBody is the type of the "pricing" service "quote"
 // endpoint HTTP response body for the "bad_request" error.
 type QuoteBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// QuoteInvalidCountryResponseBody is the type of the "pricing" service "quote"
+// endpoint HTTP response body for the "invalid_country" error.
+type QuoteInvalidCountryResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -135,6 +162,26 @@ type RecurringResultResponseBody struct {
 	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string `form:"country" json:"country" xml:"country"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// Minor units of currency: the tax in total
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string `form:"ipCountry" json:"ipCountry" xml:"ipCountry"`
+}
+
 // NewQuoteResponseBody builds the HTTP response body from the result of the
 // "quote" endpoint of the "pricing" service.
 func NewQuoteResponseBody(res *pricing.QuoteResult) *QuoteResponseBody {
@@ -169,6 +216,12 @@ func NewQuoteResponseBody(res *pricing.QuoteResult) *QuoteResponseBody {
 	if res.Recurring != nil {
 		body.Recurring = marshalPricingRecurringResultToRecurringResultResponseBody(res.Recurring)
 	}
+	if res.Net != nil {
+		body.Net = marshalPricingMoneyToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalPricingTaxResultToTaxResultResponseBody(res.Tax)
+	}
 	return body
 }
 
@@ -200,6 +253,20 @@ func NewQuoteBadRequestResponseBody(res *goa.ServiceError) *QuoteBadRequestRespo
 	return body
 }
 
+// NewQuoteInvalidCountryResponseBody builds the HTTP response body from the
+// result of the "quote" endpoint of the "pricing" service.
+func NewQuoteInvalidCountryResponseBody(res *goa.ServiceError) *QuoteInvalidCountryResponseBody {
+	body := &QuoteInvalidCountryResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewQuoteNotApplicableResponseBody builds the HTTP response body from the
 // result of the "quote" endpoint of the "pricing" service.
 func NewQuoteNotApplicableResponseBody(res *goa.ServiceError) *QuoteNotApplicableResponseBody {
@@ -217,10 +284,11 @@ func NewQuoteNotApplicableResponseBody(res *goa.ServiceError) *QuoteNotApplicabl
 // NewQuoteRequest builds a pricing service quote endpoint payload.
 func NewQuoteRequest(body *QuoteRequestBody) *pricing.QuoteRequest {
 	v := &pricing.QuoteRequest{
-		Pid:          *body.Pid,
-		BillingCycle: *body.BillingCycle,
-		Currency:     body.Currency,
-		PromoCode:    body.PromoCode,
+		Pid:            *body.Pid,
+		BillingCycle:   *body.BillingCycle,
+		Currency:       body.Currency,
+		PromoCode:      body.PromoCode,
+		BillingCountry: body.BillingCountry,
 	}
 	if body.ExtraConnections != nil {
 		v.ExtraConnections = *body.ExtraConnections

@@ -189,7 +189,7 @@ func BuildTerminatePayload(servicesTerminateBody string, servicesTerminateServic
 	{
 		err = json.Unmarshal([]byte(servicesTerminateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": false\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirm\": true\n   }'")
 		}
 	}
 	var serviceID string
@@ -281,7 +281,7 @@ func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, 
 	{
 		err = json.Unmarshal([]byte(servicesRenewBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"monthly\",\n      \"gateway\": \"0c5\",\n      \"pid\": 6265134263029029098,\n      \"returnUrl\": \"0d7\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fzf\",\n      \"pid\": 7529930368987752978,\n      \"returnUrl\": \"uth\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {

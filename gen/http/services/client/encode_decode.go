@@ -1559,6 +1559,10 @@ func unmarshalQuoteResultResponseBodyToServicesviewsQuoteResultView(v *QuoteResu
 	if v.Recurring != nil {
 		res.Recurring = unmarshalRecurringResultResponseBodyToServicesviewsRecurringResultView(v.Recurring)
 	}
+	res.Net = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Net)
+	if v.Tax != nil {
+		res.Tax = unmarshalTaxResultResponseBodyToServicesviewsTaxResultView(v.Tax)
+	}
 
 	return res
 }
@@ -1609,6 +1613,25 @@ func unmarshalRecurringResultResponseBodyToServicesviewsRecurringResultView(v *R
 	return res
 }
 
+// unmarshalTaxResultResponseBodyToServicesviewsTaxResultView builds a value of
+// type *servicesviews.TaxResultView from a value of type
+// *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToServicesviewsTaxResultView(v *TaxResultResponseBody) *servicesviews.TaxResultView {
+	if v == nil {
+		return nil
+	}
+	res := &servicesviews.TaxResultView{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}
+
 // unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView builds a
 // value of type *servicesviews.PaymentQuoteView from a value of type
 // *PaymentQuoteResponseBody.
@@ -1637,6 +1660,9 @@ func unmarshalCreditNoteRefResponseBodyToServicesviewsCreditNoteRefView(v *Credi
 		PdfURL: v.PdfURL,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Amount)
+	if v.Tax != nil {
+		res.Tax = unmarshalMoneyResponseBodyToServicesviewsMoneyView(v.Tax)
+	}
 
 	return res
 }

@@ -272,6 +272,10 @@ type RenewResponseBody struct {
 	// quote.recurring); null for a one-time plan, a free trial and a reseller
 	// credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax (as quote.net)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total (as quote.tax); null when the catalog had no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -1046,10 +1050,15 @@ type QuoteResultResponseBody struct {
 	Subtotal         *MoneyResponseBody       `form:"subtotal,omitempty" json:"subtotal,omitempty" xml:"subtotal,omitempty"`
 	// null when no promo code applies
 	Discount *DiscountResultResponseBody `json:"discount"`
-	Total    *MoneyResponseBody          `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// What the buyer pays: after the discount, tax included
+	Total *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	// The total without tax; the total itself when the catalog has no tax block
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -1079,6 +1088,26 @@ type RecurringResultResponseBody struct {
 	BillingCycle *string `form:"billingCycle,omitempty" json:"billingCycle,omitempty" xml:"billingCycle,omitempty"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// Minor units of currency: the tax in total
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string `form:"ipCountry,omitempty" json:"ipCountry,omitempty" xml:"ipCountry,omitempty"`
+}
+
 // PaymentQuoteResponseBody is used to define fields on response body types.
 type PaymentQuoteResponseBody struct {
 	// Decimal amount the payment link asks
@@ -1099,6 +1128,9 @@ type CreditNoteRefResponseBody struct {
 	ID     *string            `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
 	Number *string            `form:"number,omitempty" json:"number,omitempty" xml:"number,omitempty"`
 	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *MoneyResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// GET /credit-notes/{id}.pdf
 	PdfURL *string `form:"pdfUrl,omitempty" json:"pdfUrl,omitempty" xml:"pdfUrl,omitempty"`
 }
@@ -1677,6 +1709,10 @@ func NewRenewOrderResultCreated(body *RenewResponseBody) *servicesviews.OrderRes
 	v.Quote = unmarshalQuoteResultResponseBodyToServicesviewsQuoteResultView(body.Quote)
 	if body.Recurring != nil {
 		v.Recurring = unmarshalRecurringResultResponseBodyToServicesviewsRecurringResultView(body.Recurring)
+	}
+	v.Net = unmarshalMoneyResponseBodyToServicesviewsMoneyView(body.Net)
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToServicesviewsTaxResultView(body.Tax)
 	}
 	if body.PaymentQuote != nil {
 		v.PaymentQuote = unmarshalPaymentQuoteResponseBodyToServicesviewsPaymentQuoteView(body.PaymentQuote)
@@ -2861,6 +2897,9 @@ func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) 
 	if body.Total == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("total", "body"))
 	}
+	if body.Net == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("net", "body"))
+	}
 	for _, e := range body.Lines {
 		if e != nil {
 			if err2 := ValidateQuoteLineResponseBody(e); err2 != nil {
@@ -2885,6 +2924,16 @@ func ValidateQuoteResultResponseBody(body *QuoteResultResponseBody) (err error) 
 	}
 	if body.Recurring != nil {
 		if err2 := ValidateRecurringResultResponseBody(body.Recurring); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -2954,6 +3003,30 @@ func ValidateRecurringResultResponseBody(body *RecurringResultResponseBody) (err
 	return
 }
 
+// ValidateTaxResultResponseBody runs the validations defined on
+// TaxResultResponseBody
+func ValidateTaxResultResponseBody(body *TaxResultResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
+	}
+	if body.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "body"))
+	}
+	return
+}
+
 // ValidatePaymentQuoteResponseBody runs the validations defined on
 // PaymentQuoteResponseBody
 func ValidatePaymentQuoteResponseBody(body *PaymentQuoteResponseBody) (err error) {
@@ -2992,6 +3065,11 @@ func ValidateCreditNoteRefResponseBody(body *CreditNoteRefResponseBody) (err err
 	}
 	if body.Amount != nil {
 		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateMoneyResponseBody(body.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}

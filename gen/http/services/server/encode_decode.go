@@ -1316,6 +1316,12 @@ func marshalServicesviewsQuoteResultViewToQuoteResultResponseBody(v *servicesvie
 	if v.Recurring != nil {
 		res.Recurring = marshalServicesviewsRecurringResultViewToRecurringResultResponseBody(v.Recurring)
 	}
+	if v.Net != nil {
+		res.Net = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Net)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalServicesviewsTaxResultViewToTaxResultResponseBody(v.Tax)
+	}
 
 	return res
 }
@@ -1370,6 +1376,25 @@ func marshalServicesviewsRecurringResultViewToRecurringResultResponseBody(v *ser
 	return res
 }
 
+// marshalServicesviewsTaxResultViewToTaxResultResponseBody builds a value of
+// type *TaxResultResponseBody from a value of type
+// *servicesviews.TaxResultView.
+func marshalServicesviewsTaxResultViewToTaxResultResponseBody(v *servicesviews.TaxResultView) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}
+
 // marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody builds a
 // value of type *PaymentQuoteResponseBody from a value of type
 // *servicesviews.PaymentQuoteView.
@@ -1399,6 +1424,9 @@ func marshalServicesviewsCreditNoteRefViewToCreditNoteRefResponseBody(v *service
 	}
 	if v.Amount != nil {
 		res.Amount = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Amount)
+	}
+	if v.Tax != nil {
+		res.Tax = marshalServicesviewsMoneyViewToMoneyResponseBody(v.Tax)
 	}
 
 	return res

@@ -273,6 +273,9 @@ type RenewResponseBody struct {
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	Net       *MoneyResponseBody           `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 	// What the gateway asks the buyer to pay when it takes another currency than
 	// the invoice's (Coinbase: USDC); absent otherwise
 	PaymentQuote *PaymentQuoteResponseBody `form:"paymentQuote,omitempty" json:"paymentQuote,omitempty" xml:"paymentQuote,omitempty"`
@@ -1051,6 +1054,9 @@ type QuoteResultResponseBody struct {
 	// What renews, and for how much, until the buyer cancels; null for a one-time
 	// plan, a free trial and a reseller credit plan
 	Recurring *RecurringResultResponseBody `json:"recurring"`
+	Net       *MoneyResponseBody           `form:"net" json:"net" xml:"net"`
+	// The tax in the total; null when the catalog has no tax block
+	Tax *TaxResultResponseBody `json:"tax"`
 }
 
 // QuoteLineResponseBody is used to define fields on response body types.
@@ -1079,6 +1085,26 @@ type RecurringResultResponseBody struct {
 	BillingCycle string `form:"billingCycle" json:"billingCycle" xml:"billingCycle"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string `form:"country" json:"country" xml:"country"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// Minor units of currency: the tax in total
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string `form:"ipCountry" json:"ipCountry" xml:"ipCountry"`
+}
+
 // PaymentQuoteResponseBody is used to define fields on response body types.
 type PaymentQuoteResponseBody struct {
 	// Decimal amount the payment link asks
@@ -1099,6 +1125,9 @@ type CreditNoteRefResponseBody struct {
 	ID     string             `form:"id" json:"id" xml:"id"`
 	Number string             `form:"number" json:"number" xml:"number"`
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+	// The tax it gives back: the invoice's tax in proportion to the amount; absent
+	// when the order had no tax
+	Tax *MoneyResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// GET /credit-notes/{id}.pdf
 	PdfURL string `form:"pdfUrl" json:"pdfUrl" xml:"pdfUrl"`
 }
@@ -1303,6 +1332,12 @@ func NewRenewResponseBody(res *servicesviews.OrderResultView) *RenewResponseBody
 	}
 	if res.Recurring != nil {
 		body.Recurring = marshalServicesviewsRecurringResultViewToRecurringResultResponseBody(res.Recurring)
+	}
+	if res.Net != nil {
+		body.Net = marshalServicesviewsMoneyViewToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalServicesviewsTaxResultViewToTaxResultResponseBody(res.Tax)
 	}
 	if res.PaymentQuote != nil {
 		body.PaymentQuote = marshalServicesviewsPaymentQuoteViewToPaymentQuoteResponseBody(res.PaymentQuote)

@@ -66,7 +66,7 @@ func BuildQuotePayload(upsellQuoteBody string, upsellQuoteToken string) (*upsell
 	{
 		err = json.Unmarshal([]byte(upsellQuoteBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"c89\",\n      \"extraQuantity\": 1083878542875289524,\n      \"serviceId\": \"wxd\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"it\",\n      \"extraQuantity\": 8510875220316423514,\n      \"serviceId\": \"ou6\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))
@@ -107,7 +107,7 @@ func BuildOrderPayload(upsellOrderBody string, upsellOrderToken string, upsellOr
 	{
 		err = json.Unmarshal([]byte(upsellOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"jzs\",\n      \"extraQuantity\": 8368115803796182475,\n      \"gateway\": \"Autem perferendis ea eos qui harum accusamus.\",\n      \"returnUrl\": \"gz6\",\n      \"serviceId\": \"8m7\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"currency\": \"r\",\n      \"extraQuantity\": 2490148301118756510,\n      \"gateway\": \"Reiciendis illum et qui.\",\n      \"returnUrl\": \"tho\",\n      \"serviceId\": \"0w6\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.ServiceID) > 64 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.serviceId", body.ServiceID, utf8.RuneCountInString(body.ServiceID), 64, false))

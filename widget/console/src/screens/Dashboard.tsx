@@ -1,24 +1,27 @@
 // The dashboard (GET /admin/summary): counts over the chosen days, the alerts worth a look now
-// (each a link to the list that shows them), and the paid revenue per day as an inline SVG chart.
+// (each a link to the list that shows them), and the revenue per day, net of refunds, as an inline
+// SVG chart.
 import { useState } from 'react';
 import { useConsole } from '../context';
-import { formatMoney, major } from '../format';
+import { formatMoney } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
-import type { Day, Summary } from '../schemas';
+import type { Day, Money, Summary } from '../schemas';
 import { Loading, useLoad } from '../ui';
 
 const RANGES = [7, 30, 90] as const;
 
-/** RevenueChart draws one bar per day of the paid revenue in currency; the table below says the same in text. */
+const inCurrency = (list: Money[], currency: string): Money => list.find((m) => m.currency === currency) ?? { amount: 0, currency };
+
+/** RevenueChart draws one bar per day of the revenue in currency, net of that day's refunds (a day that gave back more than it took draws none); each bar's title says paid, refunded and net. */
 export function RevenueChart({ series, currency }: { series: Day[]; currency: string }) {
-  const values = series.map((d) => major(d.paidRevenue.find((m) => m.currency === currency) ?? { amount: 0, currency }));
+  const values = series.map((d) => Math.max(inCurrency(d.netRevenue, currency).amount, 0));
   const max = Math.max(...values, 0);
   const W = 720;
   const H = 200;
   const pad = 28;
   const bw = series.length ? (W - pad) / series.length : 0;
-  const total = series.reduce((a, d) => a + (d.paidRevenue.find((m) => m.currency === currency)?.amount ?? 0), 0);
+  const total = series.reduce((a, d) => a + inCurrency(d.netRevenue, currency).amount, 0);
   return (
     <figure className="chart">
       <svg
@@ -29,13 +32,21 @@ export function RevenueChart({ series, currency }: { series: Day[]; currency: st
       >
         <line x1={pad} y1={H} x2={W} y2={H} stroke="currentColor" strokeWidth="1" />
         <text x={pad - 4} y={12} textAnchor="end" fontSize="11" fill="currentColor">
-          {max ? Math.round(max) : 0}
+          {formatMoney({ amount: max, currency })}
         </text>
         {series.map((d, i) => {
           const h = max ? (values[i]! / max) * (H - 16) : 0;
           return (
             <rect key={d.date} x={pad + i * bw + 1} y={H - h} width={Math.max(bw - 2, 1)} height={h} className="bar">
-              <title>{`${d.date}: ${formatMoney(d.paidRevenue.find((m) => m.currency === currency) ?? { amount: 0, currency })}, ${t.ordersCount(d.orders)}`}</title>
+              <title>
+                {t.chartBarTitle(
+                  d.date,
+                  formatMoney(inCurrency(d.netRevenue, currency)),
+                  formatMoney(inCurrency(d.paidRevenue, currency)),
+                  formatMoney(inCurrency(d.refunded, currency)),
+                  t.ordersCount(d.orders),
+                )}
+              </title>
             </rect>
           );
         })}
@@ -55,10 +66,17 @@ export function RevenueChart({ series, currency }: { series: Day[]; currency: st
   );
 }
 
+/** amounts shows one amount per currency; none: zero in the shop's usual currency. */
+function amounts(list: Money[]): string {
+  return list.length ? list.map(formatMoney).join(', ') : formatMoney({ amount: 0, currency: 'EUR' });
+}
+
 function counts(s: Summary): [string, string | number][] {
   return [
     [t.summaryOrders, s.orders],
-    [t.summaryRevenue, s.paidRevenue.length ? s.paidRevenue.map(formatMoney).join(', ') : formatMoney({ amount: 0, currency: 'EUR' })],
+    [t.summaryRevenue, amounts(s.netRevenue)],
+    [t.summaryPaid, amounts(s.paidRevenue)],
+    [t.summaryRefunded, amounts(s.refundedRevenue)],
     [t.summaryNewCustomers, s.newCustomers],
     [t.summaryFailedPayments, s.failedPayments],
     [t.summaryActiveLines, s.activeLines],
@@ -98,7 +116,7 @@ export function Dashboard() {
   const summary = useLoad(() => api.summary(days), String(days));
   const s = summary.data;
   const currencies = s
-    ? [...new Set(s.series.flatMap((d) => d.paidRevenue.map((m) => m.currency)).concat(s.paidRevenue.map((m) => m.currency)))]
+    ? [...new Set(s.series.flatMap((d) => d.netRevenue.map((m) => m.currency)).concat(s.netRevenue.map((m) => m.currency)))]
     : [];
   const [chosen, setChosen] = useState('');
   const currency = currencies.includes(chosen) ? chosen : (currencies[0] ?? 'EUR');

@@ -1,71 +1,17 @@
-// One order (GET /admin/orders/{id}): its facts, its lines, its refunds, its timeline, and the
-// owner's actions: approve or reject a held order, refund in full or in part.
-import { useState, type FormEvent } from 'react';
+// One order (GET /admin/orders/{id}): what it sold and billed (items summing to its total), what
+// went back and what it kept (refunded, net), why it was held, its lines, its refunds and its
+// timeline; and the actions on it: approve or reject a held order, refund in full or in part,
+// each asked in a dialog that states its effect.
+import { useState } from 'react';
 import { useConsole } from '../context';
-import { formatMoney, formatTime, parseAmount } from '../format';
+import { formatMoney, formatTime } from '../format';
 import { t } from '../messages';
+import { ApproveButton } from '../money/ApproveButton';
+import { RefundForm } from '../money/RefundForm';
 import { href, Link } from '../router';
-import type { Order } from '../schemas';
+import type { Hold, OrderDetail as Detail } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
 import { LinesTable } from './Lines';
-
-/** What a full refund takes back unless kept: a renewal's period, an upsell's connections, a reseller plan's credits, else the order's lines. */
-function keepLabel(kind: string): string {
-  if (kind === 'renewal') return t.keepRenewalLabel;
-  if (kind === 'upsell') return t.keepUpsellLabel;
-  if (kind === 'reseller') return t.keepResellerLabel;
-  return t.keepLineLabel;
-}
-
-function RefundForm({ order, onDone }: { order: Order; onDone: () => void }) {
-  const { api } = useConsole();
-  const action = useAction(onDone);
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const [keepLine, setKeepLine] = useState(false);
-  const [bad, setBad] = useState('');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setBad('');
-    let minor: number | undefined;
-    if (amount.trim()) {
-      const n = parseAmount(amount, order.total.currency);
-      if (n === null || n <= 0) return setBad(t.badAmount);
-      minor = n;
-    }
-    if (!reason.trim()) return setBad(t.reasonRequired);
-    void action.run(async () => {
-      const r = await api.orders.refund(order.id, { amount: minor, reason: reason.trim(), keepLine });
-      return t.refundedText(formatMoney(r.refund.amount), formatMoney(r.refunded));
-    });
-  };
-  return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby="refund-h" data-testid="refund-form">
-      <h2 id="refund-h">{t.refundHeading}</h2>
-      <Field label={t.refundAmountLabel(order.total.currency)} hint={t.refundAmountHint}>
-        {(id, hint) => (
-          <input id={id} aria-describedby={hint} inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
-        )}
-      </Field>
-      <Field label={t.reasonLabel}>
-        {(id) => <input id={id} required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />}
-      </Field>
-      <div className="check">
-        <input id="keep-line" type="checkbox" checked={keepLine} onChange={(e) => setKeepLine(e.target.checked)} />
-        <label htmlFor="keep-line">{keepLabel(order.kind)}</label>
-      </div>
-      {bad && (
-        <p role="alert" className="note note-error">
-          {bad}
-        </p>
-      )}
-      <Outcome result={action.result} />
-      <button type="submit" className="danger" disabled={action.busy}>
-        {t.refundButton}
-      </button>
-    </form>
-  );
-}
 
 // version changes after each refund made on the page, so the list shows it.
 function Refunds({ id, version }: { id: string; version: number }) {
@@ -96,6 +42,52 @@ function Refunds({ id, version }: { id: string; version: number }) {
   );
 }
 
+function Items({ d }: { d: Detail }) {
+  return (
+    <section aria-labelledby="items-h">
+      <h2 id="items-h">{t.itemsHeading}</h2>
+      <Table
+        caption={t.itemsCaption}
+        hideCaption
+        rows={d.items}
+        rowKey={(it) => it.kind + it.description}
+        columns={[
+          { header: t.colKind, cell: (it) => t.itemKinds[it.kind] ?? it.kind },
+          { header: t.colDescription, cell: (it) => it.description },
+          { header: t.colQuantity, cell: (it) => it.quantity, numeric: true },
+          { header: t.colUnit, cell: (it) => formatMoney(it.unitAmount), numeric: true },
+          { header: t.colAmount, cell: (it) => formatMoney(it.amount), numeric: true },
+        ]}
+      />
+    </section>
+  );
+}
+
+function HoldFacts({ hold }: { hold: Hold }) {
+  return (
+    <>
+      <h3>{t.holdHeading}</h3>
+      {hold.rules.length ? (
+        <ul data-testid="hold-rules">
+          {hold.rules.map((r) => (
+            <li key={r.rule}>{t.holdRule(t.holdRules[r.rule] ?? r.rule, r.value, r.limit)}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t.holdNoRules}</p>
+      )}
+      <dl className="facts">
+        <dt>{t.holdIp}</dt>
+        <dd>{hold.ip || '—'}</dd>
+        <dt>{t.holdCountry}</dt>
+        <dd>{hold.country || t.unknownCountry}</dd>
+        <dt>{t.holdOrdersFromIp}</dt>
+        <dd>{hold.ordersFromIp}</dd>
+      </dl>
+    </>
+  );
+}
+
 export function OrderDetail({ id }: { id: string }) {
   const { api, can } = useConsole();
   const detail = useLoad(() => api.orders.get(id), id);
@@ -118,9 +110,15 @@ export function OrderDetail({ id }: { id: string }) {
         <dt>{t.colEmail}</dt>
         <dd>{o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email}</dd>
         <dt>{t.colKind}</dt>
-        <dd>{o.kind}</dd>
+        <dd>{t.kinds[d.kind] ?? d.kind}</dd>
+        <dt>{t.colProduct}</dt>
+        <dd>{o.product || '—'}</dd>
         <dt>{t.colTotal}</dt>
         <dd>{formatMoney(o.total)}</dd>
+        <dt>{t.colRefunded}</dt>
+        <dd data-testid="order-refunded">{formatMoney(d.refunded)}</dd>
+        <dt>{t.colNet}</dt>
+        <dd data-testid="order-net">{formatMoney(d.net)}</dd>
         <dt>{t.colGateway}</dt>
         <dd>{o.gateway}</dd>
         <dt>{t.colInvoice}</dt>
@@ -137,24 +135,19 @@ export function OrderDetail({ id }: { id: string }) {
       {held && (
         <section className="card" aria-labelledby="held-h">
           <h2 id="held-h">{t.heldHeading}</h2>
-          {!can('approve') && <p className="note note-forbidden">{t.roleCannot}</p>}
+          {d.hold && <HoldFacts hold={d.hold} />}
+          {!can('requestPayment') && <p className="note note-forbidden">{t.roleCannot}</p>}
           <Field label={t.rejectReasonLabel}>
             {(fid) => <input id={fid} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />}
           </Field>
           <span className="actions">
-            <button
-              type="button"
-              className="primary"
-              disabled={!can('approve') || action.busy}
-              onClick={() =>
-                action.run(async () => {
-                  await api.orders.approve(o.id);
-                  return t.approved(o.id);
-                })
-              }
-            >
-              {t.approve}
-            </button>
+            <ApproveButton
+              order={o}
+              primary
+              onDone={(text) => {
+                void action.run(() => Promise.resolve(text));
+              }}
+            />
             <ConfirmButton
               label={t.reject}
               confirmLabel={t.confirmReject}
@@ -169,7 +162,14 @@ export function OrderDetail({ id }: { id: string }) {
           </span>
         </section>
       )}
+      {!held && d.hold && (
+        <section className="card" aria-labelledby="hold-h">
+          <h2 id="hold-h">{t.heldHeading}</h2>
+          <HoldFacts hold={d.hold} />
+        </section>
+      )}
       <Outcome result={action.result} />
+      <Items d={d} />
       <section aria-labelledby="lines-h">
         <h2 id="lines-h">{t.linesHeading}</h2>
         <LinesTable lines={d.lines} onChanged={detail.reload} />
@@ -178,9 +178,9 @@ export function OrderDetail({ id }: { id: string }) {
       {paid && can('refund') && o.status !== 'refunded' && (
         <RefundForm
           order={o}
-          onDone={() => {
+          onDone={(text) => {
             setRefunded((n) => n + 1);
-            detail.reload();
+            void action.run(() => Promise.resolve(text));
           }}
         />
       )}

@@ -1,6 +1,7 @@
-// Orders (GET /admin/orders): filters kept in the URL (a filtered list is a link), keyset paging,
-// and CSV export of the page shown or of every order the filters match. Also the held orders'
-// review (status fraud) with approve and reject on each row.
+// Orders (GET /admin/orders): filters kept in the URL (a filtered list is a link; the gateway a
+// choice of the configured ones), keyset paging, and CSV export of the page shown or of every
+// order the filters match. Also the held orders' review (status fraud): approve in a dialog, and
+// reject with its own reason on each row.
 import { useState, type FormEvent } from 'react';
 import type { Api, Query } from '../api';
 import { useConsole } from '../context';
@@ -9,9 +10,11 @@ import { formatMoney, formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { ORDER_STATUSES, type Order } from '../schemas';
+import { ApproveButton } from '../money/ApproveButton';
 import { ConfirmButton, Field, Loading, Outcome, Pager, Status, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
+import { ORDER_KINDS } from '../schemas';
 
-const FILTERS = ['status', 'q', 'gateway', 'from', 'to'] as const;
+const FILTERS = ['status', 'kind', 'q', 'gateway', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** EXPORT_MAX_PAGES bounds an export of the filtered set (200 orders a page). */
@@ -25,8 +28,11 @@ export function orderColumns(): Column<Order>[] {
       header: t.colEmail,
       cell: (o) => (o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email),
     },
+    { header: t.colKind, cell: (o) => t.kinds[o.kind] ?? o.kind },
+    { header: t.colProduct, cell: (o) => o.product || '—' },
     { header: t.colStatus, cell: (o) => <Status value={o.status} /> },
     { header: t.colTotal, cell: (o) => formatMoney(o.total), numeric: true },
+    { header: t.colNet, cell: (o) => formatMoney(o.net), numeric: true },
     { header: t.colGateway, cell: (o) => o.gateway },
     {
       header: t.colInvoice,
@@ -42,11 +48,14 @@ export function orderColumns(): Column<Order>[] {
 const CSV_HEADER = [
   'id',
   'kind',
+  'product',
   'status',
   'email',
   'customerId',
   'amount',
   'currency',
+  'refunded',
+  'net',
   'gateway',
   'invoiceId',
   'invoiceStatus',
@@ -61,11 +70,14 @@ export function ordersCsv(orders: readonly Order[]): string {
     orders.map((o) => [
       o.id,
       o.kind,
+      o.product,
       o.status,
       o.email,
       o.customerId,
       o.total.amount,
       o.total.currency,
+      o.refunded.amount,
+      o.net.amount,
       o.gateway,
       o.invoiceId,
       o.invoiceStatus,
@@ -107,6 +119,11 @@ export function Orders() {
   const pages = useCursorPages(key);
   const list = useLoad(() => api.orders.list({ ...applied, limit: 50, cursor: pages.cursor }), key + pages.cursor);
   const exporting = useAction();
+  // The configured gateways, as the list answers them (kept while a page loads); the one in the
+  // URL stays a choice even before the first answer.
+  const [known, setKnown] = useState<string[]>([]);
+  if (list.data && list.data.gateways.join() !== known.join()) setKnown(list.data.gateways);
+  const gateways = applied.gateway && !known.includes(applied.gateway) ? [...known, applied.gateway] : known;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -129,10 +146,33 @@ export function Orders() {
             </select>
           )}
         </Field>
+        <Field label={t.filterKind}>
+          {(id) => (
+            <select id={id} value={draft.kind} onChange={set('kind')}>
+              <option value="">{t.anyKind}</option>
+              {ORDER_KINDS.map((k) => (
+                <option key={k} value={k}>
+                  {t.kinds[k]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field label={t.filterQuery} hint={t.filterQueryHint}>
           {(id, hint) => <input id={id} aria-describedby={hint} type="search" value={draft.q} onChange={set('q')} />}
         </Field>
-        <Field label={t.filterGateway}>{(id) => <input id={id} value={draft.gateway} onChange={set('gateway')} />}</Field>
+        <Field label={t.filterGateway}>
+          {(id) => (
+            <select id={id} value={draft.gateway} onChange={set('gateway')}>
+              <option value="">{t.anyGateway}</option>
+              {gateways.map((g) => (
+                <option key={g} value={g}>
+                  {g}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Field label={t.filterFrom}>{(id) => <input id={id} type="date" value={draft.from} onChange={set('from')} />}</Field>
         <Field label={t.filterTo}>{(id) => <input id={id} type="date" value={draft.to} onChange={set('to')} />}</Field>
         <div className="filter-buttons">
@@ -178,39 +218,45 @@ export function Orders() {
   );
 }
 
-/** HeldOrders lists the orders the fraud check holds, to approve (provision now) or reject (cancel and refund). */
+/** HeldOrders lists the orders the fraud check holds, to approve (in a dialog: ask the buyer to pay, or provision unpaid) or reject (cancel and refund, each row with its reason). */
 export function HeldOrders() {
   const { api, can } = useConsole();
   const pages = useCursorPages('fraud');
   const list = useLoad(() => api.orders.list({ status: 'fraud', limit: 50, cursor: pages.cursor }), pages.cursor);
   const action = useAction(list.reload);
-  const [reason, setReason] = useState('');
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const base = orderColumns();
   const columns: Column<Order>[] = [
-    ...orderColumns().slice(0, 3),
-    orderColumns()[4]!,
+    base[0]!,
+    base[1]!,
+    base[2]!,
+    base[4]!,
+    base[6]!,
+    {
+      header: t.colReason,
+      cell: (o) => (
+        <input
+          aria-label={t.rejectReasonFor(o.id)}
+          className="row-reason"
+          value={reasons[o.id] ?? ''}
+          maxLength={500}
+          disabled={!can('reject')}
+          onChange={(e) => setReasons({ ...reasons, [o.id]: e.target.value })}
+        />
+      ),
+    },
     {
       header: t.colActions,
       cell: (o) => (
         <span className="actions">
-          <button
-            type="button"
-            disabled={!can('approve') || action.busy}
-            onClick={() =>
-              action.run(async () => {
-                await api.orders.approve(o.id);
-                return t.approved(o.id);
-              })
-            }
-          >
-            {t.approve}
-          </button>
+          <ApproveButton order={o} onDone={(text) => void action.run(() => Promise.resolve(text))} />
           <ConfirmButton
             label={t.reject}
             confirmLabel={t.confirmReject}
             disabled={!can('reject') || action.busy}
             onConfirm={() =>
               action.run(async () => {
-                await api.orders.reject(o.id, reason);
+                await api.orders.reject(o.id, reasons[o.id] ?? '');
                 return t.rejected(o.id);
               })
             }
@@ -222,10 +268,7 @@ export function HeldOrders() {
   return (
     <>
       <p>{t.heldIntro}</p>
-      {!can('approve') && <p className="note note-forbidden">{t.roleCannot}</p>}
-      <Field label={t.rejectReasonLabel}>
-        {(id) => <input id={id} value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />}
-      </Field>
+      {!can('requestPayment') && <p className="note note-forbidden">{t.roleCannot}</p>}
       <Outcome result={action.result} />
       <Loading what={list} />
       {list.data && (

@@ -2,8 +2,10 @@
 // (email, username, MAC, line id), due date, auto-renew and plan, the filters kept in the URL,
 // keyset paging and the CSV export of the filtered list (GET /admin/services.csv, downloaded by the
 // browser with the session cookie). Support and owners cancel or resume the buyer's auto-renew and
-// mail the open renewal's pay link, each after a confirmation naming its effect; the panel
-// actions (suspend, extend, terminate) are on the customer's page.
+// mail the open renewal's pay link, each after a confirmation naming its effect. A running line's
+// terms change (plan, cycle, connections, due date) after a preview of what it costs, and the panel
+// actions (suspend, unsuspend, extend, terminate) ask in a dialog naming their effect
+// (LineChange.tsx).
 import { useState, type FormEvent } from 'react';
 import { useConsole } from '../context';
 import { formatMoney } from '../format';
@@ -11,6 +13,7 @@ import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { SERVICE_STATUSES, type Subscription } from '../schemas';
 import { ConfirmButton, Field, Loading, Outcome, Pager, Status, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
+import { LineDialog, type LineAction } from './LineChange';
 
 const FILTERS = ['status', 'q', 'dueWithin', 'autoRenew', 'pid'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -43,6 +46,8 @@ export function Subscriptions() {
   const pages = useCursorPages(key);
   const list = useLoad(() => api.services.list({ ...applied, limit: 50, cursor: pages.cursor }), key + pages.cursor);
   const action = useAction(list.reload);
+  const [dialog, setDialog] = useState<{ sub: Subscription; action: LineAction } | null>(null);
+  const open = (sub: Subscription, a: LineAction) => () => setDialog({ sub, action: a });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -95,10 +100,30 @@ export function Subscriptions() {
             }
           />
         )}
+        {running && s.nextDueDate !== '' && s.recurringAmount !== null && (
+          <button type="button" disabled={!can('changeAtRenewal') || action.busy} onClick={open(s, 'change')}>
+            {t.changeLine} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
+          </button>
+        )}
+        {(s.status === 'Active' || s.status === 'Overdue') && (
+          <button type="button" disabled={!can('suspend') || action.busy} onClick={open(s, 'suspend')}>
+            {t.suspend} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
+          </button>
+        )}
+        {s.status === 'Suspended' && (
+          <button type="button" disabled={!can('unsuspend') || action.busy} onClick={open(s, 'unsuspend')}>
+            {t.unsuspend} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
+          </button>
+        )}
         {running && (
-          <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>
-            {t.manageLine} <span className="visually-hidden">{t.manageLineWhere(s.serviceId)}</span>
-          </Link>
+          <button type="button" disabled={!can('extend') || action.busy} onClick={open(s, 'extend')}>
+            {t.extend} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
+          </button>
+        )}
+        {running && (
+          <button type="button" className="danger" disabled={!can('terminate') || action.busy} onClick={open(s, 'terminate')}>
+            {t.terminate} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
+          </button>
         )}
       </span>
     );
@@ -182,6 +207,7 @@ export function Subscriptions() {
       </div>
       {!can('autoRenew') && <p className="note note-forbidden">{t.roleCannot}</p>}
       <Outcome result={action.result} />
+      {dialog && <LineDialog sub={dialog.sub} action={dialog.action} onClose={() => setDialog(null)} run={(f) => void action.run(f)} />}
       <Loading what={list} />
       {list.data && (
         <>

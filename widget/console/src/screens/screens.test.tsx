@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { toCsv } from '../csv';
-import { FakeApi, errorBody, line, order, summary } from '../test/fakeApi';
+import { FakeApi, errorBody, line, order, orderDetail, summary } from '../test/fakeApi';
 import { renderConsole } from '../test/render';
 
 describe('setup', () => {
@@ -52,7 +52,9 @@ describe('dashboard', () => {
     expect(within(figures).getByText('Renewing within 30 days').nextSibling!.textContent).toBe('61 · €1,023.39');
     expect(within(figures).getByText('Refunds').nextSibling!.textContent).toBe('1 · €12.99');
     const counts = await screen.findByTestId('counts');
-    expect(within(counts).getByText('Paid revenue').nextSibling!.textContent).toBe('€155.88');
+    expect(within(counts).getByText('Revenue (net of refunds)').nextSibling!.textContent).toBe('€142.89');
+    expect(within(counts).getByText('Paid before refunds').nextSibling!.textContent).toBe('€155.88');
+    expect(within(counts).getByText('Refunded').nextSibling!.textContent).toBe('€12.99');
     expect(within(counts).getByText('Orders').nextSibling!.textContent).toBe('30');
     const alerts = screen.getByTestId('alerts');
     expect(within(alerts).getByRole('link', { name: '2 orders are held by the fraud check' }).getAttribute('href')).toBe(
@@ -65,12 +67,12 @@ describe('dashboard', () => {
         .getAttribute('href'),
     ).toBe('/checkout/admin/mail?status=stored');
     const chart = screen.getByTestId('revenue-chart');
-    expect(chart.getAttribute('aria-label')).toBe('Paid revenue per day over 3 days, €155.88 in all');
+    expect(chart.getAttribute('aria-label')).toBe('Revenue net of refunds per day over 3 days, €142.89 in all');
     const bars = chart.querySelectorAll('rect.bar');
     expect(bars).toHaveLength(3);
     expect(Number(bars[1]!.getAttribute('height'))).toBe(0);
     expect(Number(bars[2]!.getAttribute('height'))).toBeGreaterThan(Number(bars[0]!.getAttribute('height')));
-    expect(bars[0]!.querySelector('title')!.textContent).toBe('2026-11-21: €38.97, 3 orders');
+    expect(bars[0]!.querySelector('title')!.textContent).toBe('2026-11-21: €25.98 net (€38.97 paid, €12.99 refunded), 3 orders');
     await userEvent.selectOptions(screen.getByLabelText('Period'), '7');
     await waitFor(() => expect(within(screen.getByTestId('counts')).getByText('Orders').nextSibling!.textContent).toBe('7'));
   });
@@ -81,8 +83,8 @@ describe('orders', () => {
     const fake = new FakeApi('viewer').on('GET', '/orders', (c) => {
       const cursor = c.query.get('cursor') ?? '';
       return cursor === 'c2'
-        ? { orders: [order({ id: 'ord_2', email: 'b@example.com' })], nextCursor: '' }
-        : { orders: [order()], nextCursor: 'c2' };
+        ? { orders: [order({ id: 'ord_2', email: 'b@example.com' })], nextCursor: '', gateways: ['sandbox', 'stripe'] }
+        : { orders: [order()], nextCursor: 'c2', gateways: ['sandbox', 'stripe'] };
     });
     await renderConsole(fake, '/checkout/admin/orders');
     await screen.findByRole('link', { name: 'ord_1' });
@@ -107,9 +109,9 @@ describe('orders', () => {
   });
 
   it('exports every order the filters match as CSV, following nextCursor', async () => {
-    const pages: Record<string, { orders: unknown[]; nextCursor: string }> = {
-      '': { orders: [order({ id: 'ord_1' })], nextCursor: 'p2' },
-      p2: { orders: [order({ id: 'ord_2', email: '=cmd@example.com' })], nextCursor: '' },
+    const pages: Record<string, { orders: unknown[]; nextCursor: string; gateways: string[] }> = {
+      '': { orders: [order({ id: 'ord_1' })], nextCursor: 'p2', gateways: ['sandbox'] },
+      p2: { orders: [order({ id: 'ord_2', email: '=cmd@example.com' })], nextCursor: '', gateways: ['sandbox'] },
     };
     const fake = new FakeApi('viewer').on('GET', '/orders', (c) => pages[c.query.get('cursor') ?? '']);
     const blobs: Blob[] = [];
@@ -129,9 +131,9 @@ describe('orders', () => {
     ]);
     const text = await blobs[0]!.text();
     expect(text.split('\r\n')[0]).toBe(
-      'id,kind,status,email,customerId,amount,currency,gateway,invoiceId,invoiceStatus,promoCode,createdAt,paidAt',
+      'id,kind,product,status,email,customerId,amount,currency,refunded,net,gateway,invoiceId,invoiceStatus,promoCode,createdAt,paidAt',
     );
-    expect(text).toContain("ord_2,plan,active,'=cmd@example.com,usr_1,1299,EUR");
+    expect(text).toContain("ord_2,plan,Basic,active,'=cmd@example.com,usr_1,1299,EUR,0,1299");
   });
 
   it('quotes CSV cells with commas, quotes and line breaks', () => {
@@ -150,14 +152,14 @@ describe('orders', () => {
 describe('order detail', () => {
   it('shows the timeline, approves a held order and refunds part of a paid one with the CSRF token', async () => {
     let status = 'fraud';
-    const fake = new FakeApi('owner').on('GET', '/orders/:id', () => ({
-      order: order({ status }),
-      lines: [line()],
-      timeline: [
-        { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
-        { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
-      ],
-    }));
+    const fake = new FakeApi('owner').on('GET', '/orders/:id', () =>
+      orderDetail(order({ status }), {
+        timeline: [
+          { at: '2026-11-20T10:00:00Z', kind: 'created', summary: 'plan order placed', outcome: '', detail: '' },
+          { at: '2026-11-20T10:02:00Z', kind: 'job', summary: 'provision job 4', outcome: 'dead', detail: 'panel: timeout' },
+        ],
+      }),
+    );
     const refund = {
       orderId: 'ord_1',
       amount: { amount: 500, currency: 'EUR' },
@@ -177,7 +179,7 @@ describe('order detail', () => {
       })
       .on('POST', '/orders/:id/refund', () => {
         refunds.push(refund);
-        return { order: order({ status: 'partially_refunded' }), refunded: { amount: 500, currency: 'EUR' }, refund };
+        return { order: order({ status: 'partially_refunded' }), refunded: { amount: 500, currency: 'EUR' }, refund, replayed: false };
       });
     await renderConsole(fake, '/checkout/admin/orders/ord_1');
     const timeline = await screen.findByTestId('timeline');
@@ -185,16 +187,22 @@ describe('order detail', () => {
     expect(within(timeline).getByText('dead')).toBeTruthy();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Approve' }));
-    expect(await screen.findByText('Order ord_1 approved: its lines are being provisioned.')).toBeTruthy();
+    const approve = await screen.findByRole('alertdialog', { name: 'Approve order ord_1?' });
+    await user.click(within(approve).getByLabelText('Provision without payment (owner)'));
+    await user.click(within(approve).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Order ord_1 approved without payment: its lines are being provisioned.')).toBeTruthy();
     expect(fake.calledWith('POST', '/orders/ord_1/approve')[0]!.headers['x-csrf-token']).toBe('csrf-123');
+    expect(fake.calledWith('POST', '/orders/ord_1/approve')[0]!.body).toEqual({ mode: 'provision' });
 
     const form = await screen.findByTestId('refund-form');
     await user.type(within(form).getByLabelText('Amount (EUR)'), '5.00');
-    await user.click(within(form).getByRole('button', { name: 'Refund' }));
+    await user.click(within(form).getByRole('button', { name: 'Refund…' }));
     expect(within(form).getByRole('alert').textContent).toBe('Say why you refund.');
     await user.type(within(form).getByLabelText('Reason'), 'goodwill');
-    await user.click(within(form).getByRole('button', { name: 'Refund' }));
-    expect(await screen.findByText('Refunded €5.00 (€5.00 refunded on this order in all).')).toBeTruthy();
+    await user.click(within(form).getByRole('button', { name: 'Refund…' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Refund order ord_1?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Refund €5.00' }));
+    expect((await screen.findAllByText('Refunded €5.00 (€5.00 refunded on this order in all).')).length).toBeGreaterThan(0);
     expect(fake.calledWith('POST', '/orders/ord_1/refund')[0]!.body).toEqual({ amount: 500, reason: 'goodwill', keepLine: false });
     // The refunds list is fetched again and shows the new refund.
     const list = screen.getByRole('heading', { name: 'Refunds', level: 2 }).closest('section')!;
@@ -209,7 +217,7 @@ describe('order detail', () => {
       ['plan', 'Keep the line running after a full refund'],
     ] as const) {
       const fake = new FakeApi('owner')
-        .on('GET', '/orders/:id', () => ({ order: order({ kind, status: 'active' }), lines: [line()], timeline: [] }))
+        .on('GET', '/orders/:id', () => orderDetail(order({ kind, status: 'active' })))
         .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
         .on('POST', '/orders/:id/refund', () => ({
           order: order({ kind, status: 'refunded' }),
@@ -224,14 +232,18 @@ describe('order detail', () => {
             operator: 'me@example.com',
             createdAt: '2026-11-21T00:00:00Z',
           },
+          replayed: false,
         }));
       const { unmount } = await renderConsole(fake, '/checkout/admin/orders/ord_1');
       const form = await screen.findByTestId('refund-form');
       const user = userEvent.setup();
       await user.type(within(form).getByLabelText('Reason'), 'kept');
       await user.click(within(form).getByLabelText(label));
-      await user.click(within(form).getByRole('button', { name: 'Refund' }));
-      expect(await screen.findByText('Refunded €12.99 (€12.99 refunded on this order in all).')).toBeTruthy();
+      await user.click(within(form).getByRole('button', { name: 'Refund…' }));
+      const dialog = await screen.findByRole('alertdialog');
+      expect(within(dialog).getByText('The lines keep running (you chose to keep them).')).toBeTruthy();
+      await user.click(within(dialog).getByRole('button', { name: 'Refund €12.99' }));
+      expect((await screen.findAllByText('Refunded €12.99 (€12.99 refunded on this order in all).')).length).toBeGreaterThan(0);
       expect(fake.calledWith('POST', '/orders/ord_1/refund')[0]!.body).toEqual({ reason: 'kept', keepLine: true });
       unmount();
     }
@@ -239,7 +251,7 @@ describe('order detail', () => {
 
   it('a support operator may suspend a line but not terminate it or refund', async () => {
     const fake = new FakeApi('support')
-      .on('GET', '/orders/:id', () => ({ order: order(), lines: [line()], timeline: [] }))
+      .on('GET', '/orders/:id', () => orderDetail())
       .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
       .on('POST', '/services/:id/suspend', () => line({ status: 'Suspended' }));
     await renderConsole(fake, '/checkout/admin/orders/ord_1');
@@ -420,7 +432,7 @@ describe('audit and line caps (issue 24)', () => {
   it("an extension past support's cap shows the server's message with the days that remain", async () => {
     const message = 'Support may extend a line by at most 31 days within 30 days: 4 days remain for this line.';
     const fake = new FakeApi('support')
-      .on('GET', '/orders/:id', () => ({ order: order(), lines: [line()], timeline: [] }))
+      .on('GET', '/orders/:id', () => orderDetail())
       .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }))
       .on('POST', '/services/:id/extend', () => ({ status: 403, body: errorBody('extend_limit', message) }));
     await renderConsole(fake, '/checkout/admin/orders/ord_1');

@@ -19,7 +19,7 @@ describe('the fake admin API', () => {
       .on('POST', '/orders/:id/approve', () => ({ status: 204 }));
     await send(fake, 'GET', '/jobs');
     await send(fake, 'POST', '/jobs/7/retry');
-    await send(fake, 'POST', '/orders/ord_1/approve');
+    await send(fake, 'POST', '/orders/ord_1/approve', { mode: 'provision' });
     await send(fake, 'POST', '/operators', { email: 'new@example.com' });
     await send(fake, 'PATCH', '/promotions/WELCOME', { disabled: true, paused: true });
     await send(fake, 'GET', '/nowhere');

@@ -63,6 +63,21 @@ export const order = (over: Record<string, unknown> = {}) => ({
   promoCode: '',
   createdAt: '2026-11-20T10:00:00Z',
   paidAt: '2026-11-20T10:01:00Z',
+  product: 'Basic',
+  refunded: { amount: 0, currency: 'EUR' },
+  net: { amount: 1299, currency: 'EUR' },
+  ...over,
+});
+
+/** orderDetail is GET /admin/orders/{id}'s answer for o: one plan item of its total, no hold. */
+export const orderDetail = (o: ReturnType<typeof order> = order(), over: Record<string, unknown> = {}) => ({
+  order: o,
+  kind: o.kind,
+  items: [{ kind: 'plan', description: 'Basic — 1 month', quantity: 1, unitAmount: o.total, amount: o.total }],
+  refunded: o.refunded,
+  net: o.net,
+  lines: [line()],
+  timeline: [],
   ...over,
 });
 
@@ -97,6 +112,8 @@ export const summary = (over: Record<string, unknown> = {}) => ({
   from: '2026-11-17T00:00:00Z',
   orders: 12,
   paidRevenue: [{ amount: 15588, currency: 'EUR' }],
+  refundedRevenue: [{ amount: 1299, currency: 'EUR' }],
+  netRevenue: [{ amount: 14289, currency: 'EUR' }],
   newCustomers: 9,
   failedPayments: 1,
   activeLines: 30,
@@ -118,9 +135,21 @@ export const summary = (over: Record<string, unknown> = {}) => ({
   failedRenewals: 2,
   refunds: { count: 1, amount: { amount: 1299, currency: 'EUR' } },
   series: [
-    { date: '2026-11-21', orders: 3, paidRevenue: [{ amount: 3897, currency: 'EUR' }] },
-    { date: '2026-11-22', orders: 0, paidRevenue: [] },
-    { date: '2026-11-23', orders: 9, paidRevenue: [{ amount: 11691, currency: 'EUR' }] },
+    {
+      date: '2026-11-21',
+      orders: 3,
+      paidRevenue: [{ amount: 3897, currency: 'EUR' }],
+      refunded: [{ amount: 1299, currency: 'EUR' }],
+      netRevenue: [{ amount: 2598, currency: 'EUR' }],
+    },
+    { date: '2026-11-22', orders: 0, paidRevenue: [], refunded: [], netRevenue: [] },
+    {
+      date: '2026-11-23',
+      orders: 9,
+      paidRevenue: [{ amount: 11691, currency: 'EUR' }],
+      refunded: [],
+      netRevenue: [{ amount: 11691, currency: 'EUR' }],
+    },
   ],
   ...over,
 });
@@ -133,6 +162,8 @@ export class FakeApi {
   constructor(role: Role | null = 'owner') {
     this.signedIn = role ? { operator: 'me@example.com', role } : null;
     this.on('GET', '/session', () => this.sessionBody());
+    // The layout's low-credit banner asks on every screen: plenty of credits unless a test says otherwise.
+    this.on('GET', '/panel/credits', () => ({ known: true, balance: 1000, alert: 10, low: false, unavailable: [] }));
     this.on('POST', '/session', (c) => {
       const b = c.body as { email: string; password: string; otp: string };
       if (b.password !== 'correct horse battery' || b.otp !== '123456') return { status: 401, body: errorBody('invalid_credentials') };

@@ -3,6 +3,13 @@ import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach } from 'vitest';
 import { expectNoBreaches } from './fakeApi';
 
+// jsdom has no CSS.escape, which react-aria's dialogs call (looking for a csp-nonce meta): the
+// browsers the console supports all have it.
+if (typeof CSS === 'undefined' || !CSS.escape) {
+  const escape = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`);
+  Object.defineProperty(globalThis, 'CSS', { value: { ...(globalThis.CSS ?? {}), escape }, configurable: true });
+}
+
 // CI shares two cores with the Go tests: give waiting queries room (they return as soon as they pass).
 configure({ asyncUtilTimeout: 5000 });
 

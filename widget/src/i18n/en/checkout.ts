@@ -34,6 +34,16 @@ export const texts = {
   subtotal: 'Subtotal',
   discount: (code: string) => `Discount (${code})`,
   total: 'Total',
+  // Tax (a catalog with a tax block): the summary's net and tax, the billing country
+  net: 'Net',
+  taxLine: (rate: string, country: string) => `VAT ${rate}% (${country})`,
+  billingCountry: 'Billing country',
+  billingCountryHint: 'The country of your billing address: its VAT applies.',
+  chooseCountry: 'Choose your country',
+  confirmCountry: (chosen: string, located: string) =>
+    `I confirm that my billing address is in ${chosen} (my connection appears to come from ${located}).`,
+  countryRequired: 'Please choose the country of your billing address.',
+  confirmCountryRequired: 'Please confirm your billing country.',
   approx: (amount: string) => `≈ ${amount}`,
   rate: (from: string, rate: string, to: string) => `1 ${from} = ${rate} ${to}`,
   lineExtraConnections: (n: number) => (n === 1 ? '1 extra connection' : `${n} extra connections`),

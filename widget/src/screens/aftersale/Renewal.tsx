@@ -2,7 +2,8 @@
 // the same or another cycle of the plan, a trial continued with a paid plan, cancelling and
 // resuming auto-renew, and the renewal paid on the return from the payment page.
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { getOrder, getService, type Service } from '../../api/orders';
+import { getService, type Service } from '../../api/orders';
+import { watchOrder } from '../../core/orderWatch';
 import type { Cycle } from '../../api/schemas';
 import { useAfterSaleError, useApi } from './hooks';
 import { useGateways } from './Gateways';
@@ -27,11 +28,11 @@ import { BusyButton } from '../../ui/BusyButton';
 import { Alert, StatusNote } from '../../ui/Notice';
 import { viewReturnUrl } from '../../core/returns';
 
-/** Polls of the renewal order after the return (at the Waiting view's pace) before giving up quietly. */
+/** How long the renewal order is followed after the return, in polls at the Waiting view's pace, before giving up quietly. */
 const MAX_POLLS = 30;
 
 /**
- * Back from paying a renewal: follows its order until it is paid, then announces it
+ * Back from paying a renewal: follows its order (its stream, else polling) until it is paid, then announces it
  * (streamcart:renewal-paid) and calls `paid` so the list shows the new due date.
  */
 export function useRenewalReturn(paid: () => void): 'confirming' | 'paid' | null {
@@ -43,43 +44,45 @@ export function useRenewalReturn(paid: () => void): 'confirming' | 'paid' | null
 
   useEffect(() => {
     if (!pending) return;
-    let live = true;
-    let polls = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const check = () => {
-      polls++;
-      getOrder(c.client, pending.orderId).then(
-        (o) => {
-          if (!live) return;
-          if (PAID_STATUSES.includes(o.status)) {
-            forgetRenewal();
-            c.emitOnce(`renewal-paid:${pending.invoiceId || o.invoiceId}`, 'streamcart:renewal-paid', {
-              invoiceId: pending.invoiceId || o.invoiceId,
-              orderId: o.orderId,
-              serviceId: pending.serviceId,
-            });
-            setState('paid');
-            paidRef.current();
-          } else if (ENDED_STATUSES.includes(o.status) || polls >= MAX_POLLS) {
-            // Not paid (the buyer came back without paying, or it ended): the banner still offers it.
-            forgetRenewal();
-            setState(null);
-          } else timer = setTimeout(check, timing.pollMs);
-        },
-        (e: unknown) => {
-          if (!live) return;
-          if (isApiError(e) && (e.code === 'not_found' || e.code === 'unauthorized' || e.code === 'malformed')) {
-            forgetRenewal();
-            setState(null);
-          } else if (polls < MAX_POLLS) timer = setTimeout(check, timing.pollMs);
-          else setState(null);
-        },
-      );
+    // Not paid within the waiting page's patience (the buyer came back without paying): the
+    // banner still offers it.
+    let stopWatch: () => void = () => undefined;
+    const giveUp = () => {
+      stopWatch();
+      forgetRenewal();
+      setState(null);
     };
-    check();
+    const patience = setTimeout(giveUp, MAX_POLLS * timing.pollMs);
+    // The renewal order's stream (GET /orders/{id}/events), or polling when it cannot be had.
+    stopWatch = watchOrder(c.client, pending.orderId, {
+      order: (o) => {
+        if (PAID_STATUSES.includes(o.status)) {
+          clearTimeout(patience);
+          forgetRenewal();
+          c.emitOnce(`renewal-paid:${pending.invoiceId || o.invoiceId}`, 'streamcart:renewal-paid', {
+            invoiceId: pending.invoiceId || o.invoiceId,
+            orderId: o.orderId,
+            serviceId: pending.serviceId,
+          });
+          setState('paid');
+          paidRef.current();
+          return true;
+        }
+        if (!ENDED_STATUSES.includes(o.status)) return false;
+        clearTimeout(patience);
+        giveUp();
+        return true;
+      },
+      error: (e) => {
+        if (!(isApiError(e) && (e.code === 'not_found' || e.code === 'unauthorized' || e.code === 'malformed'))) return false;
+        clearTimeout(patience);
+        giveUp();
+        return true;
+      },
+    });
     return () => {
-      live = false;
-      clearTimeout(timer);
+      clearTimeout(patience);
+      stopWatch();
     };
   }, [pending, c]);
   return state;

@@ -11,6 +11,7 @@ import { useTexts } from '../../ui/texts';
 import { EmailField, isValidEmail } from '../../ui/EmailField';
 import { Summary } from '../../ui/Summary';
 import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
+import { BillingCountry, countryDiffers } from './BillingCountry';
 import { useQuote } from './useQuote';
 import { PayBar } from './PayBar';
 import { useSheet } from '../../element/styles';
@@ -45,6 +46,10 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
   const askConsent = !!useStoreTerms()?.consent.checkbox;
   const [consented, setConsented] = useState(false);
   const [consentMissing, setConsentMissing] = useState(false);
+  // The billing country of a shop that charges tax: '' until the buyer picks one (the quote's is shown).
+  const [billingCountry, setBillingCountry] = useState('');
+  const [countryConfirmed, setCountryConfirmed] = useState(false);
+  const [countryMissing, setCountryMissing] = useState<'country' | 'confirm' | null>(null);
 
   const gateways = useResource(catalogKey.gateways(locale), () => c.cached(catalogKey.gateways(locale), () => c.client.gateways(locale)));
   const currencies = useResource(catalogKey.currencies, () => c.cached(catalogKey.currencies, () => c.client.currencies()));
@@ -62,9 +67,13 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
         extraConnections: extra,
         proxyProtection: !!proxyOption && draft.proxy,
         ...(draft.promo ? { promoCode: draft.promo.code } : {}),
+        ...(billingCountry ? { billingCountry } : {}),
       }
     : null;
   const q = useQuote(body);
+  // A catalog with a tax block: the quote names the country taxed and the address's.
+  const tax = q.quote?.tax ?? null;
+  const country = billingCountry || tax?.country || '';
   const shownQuote = attempt.status === 'priceChanged' ? attempt.quote : q.quote;
   // Until the quote for this choice is there, the plan's own price says whether it is free: the
   // payment methods of a free trial never show up only to go away under the buyer's keyboard focus.
@@ -174,7 +183,8 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
   };
 
   const quoteReady = !!q.quote && q.forKey === q.key && !q.loading;
-  const canPay = quoteReady && !!body && (free || !!gateway);
+  // A plan shown temporarily unavailable (the panel's credits) cannot be bought: the server would answer 409 out_of_stock.
+  const canPay = quoteReady && !!body && (free || !!gateway) && product.available;
 
   function pay(expected = q.quote?.total) {
     const email = draft.email.trim();
@@ -184,6 +194,17 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
       return;
     }
     if (!body || !expected) return;
+    if (tax && !country) {
+      setCountryMissing('country');
+      c.host.shadowRoot?.querySelector<HTMLSelectElement>('[data-testid="billing-country"]')?.focus();
+      return;
+    }
+    const confirmCountry = !!tax && countryDiffers(tax, country);
+    if (confirmCountry && !countryConfirmed) {
+      setCountryMissing('confirm');
+      c.host.shadowRoot?.querySelector<HTMLInputElement>('[data-testid="confirm-country"]')?.focus();
+      return;
+    }
     if (askConsent && !consented) {
       setConsentMissing(true);
       c.host.shadowRoot?.querySelector<HTMLInputElement>('[data-testid="consent-checkbox"]')?.focus();
@@ -192,7 +213,7 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
     // Spec: a free trial has no payment step; the API still records which gateway would have been used.
     const gw = gateway ?? gateways.data?.default ?? '';
     void placeOrder(c, {
-      body,
+      body: confirmCountry ? { ...body, confirmCountry } : body,
       gateway: gw,
       expectedTotal: expected,
       email,
@@ -301,6 +322,23 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
             {t.yourDetails}
           </h2>
           <EmailField ref={emailRef} value={draft.email} forced={forced} onChange={(email) => c.setDraft({ email })} />
+          {tax && (
+            <BillingCountry
+              tax={tax}
+              value={billingCountry}
+              confirmed={countryConfirmed}
+              missing={countryMissing}
+              onChange={(code) => {
+                setBillingCountry(code);
+                setCountryConfirmed(false);
+                setCountryMissing(null);
+              }}
+              onConfirm={(v) => {
+                setCountryConfirmed(v);
+                if (v) setCountryMissing(null);
+              }}
+            />
+          )}
           <PromoField
             value={draft.promoInput}
             applied={draft.promo}

@@ -1,13 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { isApiError } from '../../api/client';
-import { type Order, cancelOrder, getOrder } from '../../api/orders';
+import { type Order, cancelOrder } from '../../api/orders';
+import { watchOrder } from '../../core/orderWatch';
 import { useCheckout, useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { catalogKey } from '../../core/catalog';
 import { forgetCart, restoreCart } from '../../core/cart';
-import { timing } from '../../core/timing';
 import { Centered, HomeLink } from '../../ui/Views';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
@@ -22,7 +22,10 @@ export function orderIdFrom(query: Record<string, string>, remembered: string): 
 
 const PAID = new Set(['paid', 'provisioning', 'active']);
 
-/** Polls GET /orders/{id} every 2 s until the order is active (→ success), held or ended. */
+/**
+ * Follows the order on its stream (GET /orders/{id}/events; polling GET /orders/{id} every 2 s when
+ * the stream fails) until it is active (→ success), held or ended.
+ */
 export function Waiting({ reseller }: { reseller?: boolean }) {
   useSheet(componentsCss);
   useSheet(orderCss);
@@ -55,13 +58,10 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
     if (!p.waiting.lastDate || p.order.orderid !== orderId) {
       c.update((s) => ({ ...s, waiting: { lastDate: new Date().toISOString(), duration: 0 } }));
     }
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-
-    const poll = async () => {
-      try {
-        const o = await getOrder(c.client, orderId);
-        if (!live || cancelled.current) return;
+    // The order's stream (GET /orders/{id}/events), or polling when it cannot be had.
+    return watchOrder(c.client, orderId, {
+      order: (o) => {
+        if (cancelled.current) return true;
         setOrder(o);
         setError(null);
         c.update((s) => ({
@@ -83,26 +83,20 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
           const upsell = c.getState().route.query.upsell;
           if (reseller) c.navigate('resellers/success', { serviceid: o.serviceIds[0] ?? '' }, { replace: true });
           else c.navigate('success', { order: o.orderId, ...(upsell ? { upsell } : {}) }, { replace: true });
-          return;
+          return true;
         }
-        if (o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed' || o.status === 'needs_review') return;
-      } catch (e) {
-        if (!live) return;
+        return o.status === 'fraud' || o.fraud || o.status === 'cancelled' || o.status === 'failed' || o.status === 'needs_review';
+      },
+      error: (e) => {
         if (isApiError(e) && e.code === 'malformed') {
           c.fail(e);
-          return;
+          return true;
         }
         setError(e);
-        // Not ours, or no longer signed in: polling again will not change that.
-        if (isApiError(e) && (e.code === 'not_found' || e.code === 'unauthorized')) return;
-      }
-      timer = setTimeout(poll, timing.pollMs);
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
+        // Not ours, or no longer signed in: reading again will not change that.
+        return isApiError(e) && (e.code === 'not_found' || e.code === 'unauthorized');
+      },
+    });
   }, [orderId, reseller, c]);
 
   if (!orderId) {

@@ -17,7 +17,61 @@ function signedInAs(email: string, order = '') {
   });
 }
 
+/** A text/event-stream answer the test writes event by event. */
+function orderStream() {
+  let ctl!: ReadableStreamDefaultController<Uint8Array>;
+  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (ctl = c) });
+  const enc = new TextEncoder();
+  return {
+    response: () => new Response(stream, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }),
+    status: (id: number, name: string) =>
+      ctl.enqueue(enc.encode(`id: ${id}\nevent: status\ndata: ${JSON.stringify(body('order.get', name))}\n\n`)),
+    drop: () => ctl.error(new TypeError('network error')),
+  };
+}
+
 describe('waiting', () => {
+  it('follows the order on its stream to success, without a poll, and emits the events as polling did', async () => {
+    const api = installApi();
+    const s = orderStream();
+    api.on('order.events', () => s.response());
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/shop?sc_order=ord_storybook01');
+    const { ui, of } = mount();
+    await waitFor(() => expect(api.callsTo('order.events')).toHaveLength(1));
+    expect(api.callsTo('order.events')[0]!.headers.get('authorization')).toBe('Bearer tok-buyer@example.com');
+    s.status(1, '200.pending');
+    const status = await ui_(ui).findByTestId('waiting-status');
+    await waitFor(() => expect(status.dataset.status).toBe('pending'));
+    s.status(2, '200.paid');
+    await waitFor(() => expect(of('order-paid')).toEqual([{ orderId: 'ord_storybook01' }]));
+    // No poll while waiting (the success page then reads the order once for itself).
+    expect(api.callsTo('GET /orders/ord_storybook01')).toHaveLength(0);
+    s.status(4, '200.active');
+    expect((await ui_(ui).findByTestId('success-credentials')).textContent).toContain('sc91692420');
+    expect(of('service-ready')).toEqual([{ orderId: 'ord_storybook01', serviceIds: ['svc_storybook01'] }]);
+    expect(api.callsTo('order.events')).toHaveLength(1);
+  });
+
+  it('finishes through a stream opened again when its replica goes away', async () => {
+    timing.pollMs = 5;
+    const api = installApi();
+    const first = orderStream();
+    const second = orderStream();
+    const streams = [first, second];
+    api.on('order.events', () => streams.shift()!.response());
+    signedInAs('buyer@example.com');
+    history.replaceState(null, '', '/shop?sc_order=ord_storybook01');
+    const { ui } = mount();
+    await waitFor(() => expect(api.callsTo('order.events')).toHaveLength(1));
+    first.status(3, '200.paid');
+    first.drop();
+    await waitFor(() => expect(api.callsTo('order.events')).toHaveLength(2));
+    expect(api.callsTo('order.events')[1]!.headers.get('last-event-id')).toBe('3');
+    second.status(5, '200.active');
+    expect(await ui_(ui).findByTestId('success-credentials')).toBeTruthy();
+  });
+
   it('polls the order every interval and moves to success when active', async () => {
     const api = installApi();
     api.on('order.get', ['200.pending', '200.paid', '200.provisioning', '200.active']);

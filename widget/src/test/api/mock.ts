@@ -58,6 +58,10 @@ export interface Reply {
   status: number;
   body?: unknown;
   text?: string;
+  /** A text/event-stream body, passed on as it is written (an order's live status). */
+  stream?: ReadableStream<Uint8Array>;
+  /** Response headers besides Content-Type (Retry-After). */
+  headers?: Record<string, string>;
   offContract?: boolean;
 }
 
@@ -183,6 +187,9 @@ function quote(b: Json): Reply {
     // As the server: always present, null without a code.
     discount: null,
     total: subtotal,
+    // As a server whose catalog has no tax block: the net is the total, no tax.
+    net: subtotal,
+    tax: null,
     // As the server: each next period at the full price (the fixtures' promotions are one-time);
     // null for a trial, a one-time plan and reseller credits.
     recurring:
@@ -201,6 +208,7 @@ function quote(b: Json): Reply {
     const amount = { amount: Math.min(off, subtotal.amount), currency: subtotal.currency };
     result.discount = { code: promo.code, type: promo.type, value: promo.value, amount };
     result.total = { amount: subtotal.amount - amount.amount, currency: subtotal.currency };
+    result.net = result.total;
   }
   return { status: 200, body: result };
 }
@@ -267,13 +275,17 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
       return { status: 409, body: { ...body<Json>('order.create', '409.price-changed'), quote: q.body } };
     }
     const o = fromFixture('order.create', total.amount === 0 ? '201.trial' : '201');
-    return { ...o, body: { ...(o.body as Json), total, quote: q.body } };
+    const { net, tax } = q.body as Json;
+    return { ...o, body: { ...(o.body as Json), total, net, tax, quote: q.body } };
   },
   'order.get': (r) => {
     const o = fromFixture('order.get', '200.pending');
     return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
   },
   'order.list': () => fromFixture('order.list', '200'),
+  // The live status stream is refused (429, as past the server's caps) unless a test or story
+  // streams: the widget then polls order.get, whose answers the scenarios set.
+  'order.events': () => ({ ...fromFixture('order.events', '429'), headers: { 'Retry-After': '30' } }),
   'order.cancel': (r) => {
     const o = fromFixture('order.cancel', '200');
     return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
@@ -296,7 +308,8 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const q = quote({ pid: r.body?.pid ?? s.pid, billingCycle: r.body?.billingCycle ?? s.billingCycle });
     if (q.status !== 200) return q;
     const o = fromFixture('services.renew', '201');
-    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId], total: (q.body as Json).total, quote: q.body } };
+    const { total, net, tax } = q.body as Json;
+    return { ...o, body: { ...(o.body as Json), serviceIds: [r.params.serviceId], total, net, tax, quote: q.body } };
   },
   'services.cancel': (r) => service(r.params.serviceId!, { autoRenew: false, renewalInvoiceId: null, renewalOrderId: null }),
   'services.resume': (r) => service(r.params.serviceId!, { autoRenew: true }),
@@ -443,12 +456,19 @@ export function installMockApi(initial: ApiScenario = {}, { report = console.err
     if (a === 'network') throw new TypeError('Failed to fetch');
     const reply: Reply = typeof a === 'string' ? fromFixture(req.op, a) : typeof a === 'function' ? await a(req) : byDefault(req);
     if (!reply.offContract) {
-      const problems = reply.text !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
+      const problems =
+        reply.text !== undefined || reply.stream !== undefined ? [] : contract.checkResponse(req.op, reply.status, reply.body ?? null);
       if (problems.length) report(`[mock api] ${req.method} ${req.op} → ${reply.status} breaks the contract:\n  ${problems.join('\n  ')}`);
     }
-    if (reply.text !== undefined) return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl' } });
-    if (reply.body === undefined) return new Response(null, { status: reply.status });
-    return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'Content-Type': 'application/json' } });
+    if (reply.stream !== undefined)
+      return new Response(reply.stream, { status: reply.status, headers: { 'Content-Type': 'text/event-stream', ...reply.headers } });
+    if (reply.text !== undefined)
+      return new Response(reply.text, { status: reply.status, headers: { 'Content-Type': 'audio/x-mpegurl', ...reply.headers } });
+    if (reply.body === undefined) return new Response(null, { status: reply.status, headers: reply.headers });
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'Content-Type': 'application/json', ...reply.headers },
+    });
   }
 
   const mocked = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {

@@ -60,6 +60,9 @@ function successStatus(op: string): number {
 
 async function toReply(op: string, out: Response | Json, offContract: boolean): Promise<Reply> {
   if (!(out instanceof Response)) return { status: successStatus(op), body: out, offContract };
+  // An event stream is passed on as it is written, never read to its end here.
+  if ((out.headers.get('Content-Type') ?? '').startsWith('text/event-stream') && out.body)
+    return { status: out.status, stream: out.body, offContract };
   const text = await out.text();
   if (!(out.headers.get('Content-Type') ?? '').includes('json')) return { status: out.status, text, offContract };
   return { status: out.status, body: text ? (JSON.parse(text) as unknown) : undefined, offContract };

@@ -1,0 +1,56 @@
+// Package country knows the ISO 3166-1 alpha-2 country codes: the codes a catalog's tax rates
+// and a buyer's billing country are written in. Only officially assigned codes count: "UK" (GB),
+// "EL" (the EU's name for Greece, GR), "EU" and the user-assigned XA–XZ (XK included) are not
+// countries here.
+package country
+
+import "strings"
+
+// assigned lists the 249 officially assigned ISO 3166-1 alpha-2 codes, in order (ISO 3166
+// Maintenance Agency, as of 2024: no code was added or withdrawn since SS and BQ/CW/SX in 2011).
+const assigned = "" +
+	"AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ " +
+	"BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ " +
+	"CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ " +
+	"DE DJ DK DM DO DZ " +
+	"EC EE EG EH ER ES ET " +
+	"FI FJ FK FM FO FR " +
+	"GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY " +
+	"HK HM HN HR HT HU " +
+	"ID IE IL IM IN IO IQ IR IS IT " +
+	"JE JM JO JP " +
+	"KE KG KH KI KM KN KP KR KW KY KZ " +
+	"LA LB LC LI LK LR LS LT LU LV LY " +
+	"MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ " +
+	"NA NC NE NF NG NI NL NO NP NR NU NZ " +
+	"OM " +
+	"PA PE PF PG PH PK PL PM PN PR PS PT PW PY " +
+	"QA " +
+	"RE RO RS RU RW " +
+	"SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ " +
+	"TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ " +
+	"UA UG UM US UY UZ " +
+	"VA VC VE VG VI VN VU " +
+	"WF WS " +
+	"YE YT " +
+	"ZA ZM ZW"
+
+var codes = func() map[string]bool {
+	m := make(map[string]bool, 249)
+	for _, c := range strings.Fields(assigned) {
+		m[c] = true
+	}
+	return m
+}()
+
+// Codes lists every assigned code in alphabetical order.
+func Codes() []string { return strings.Fields(assigned) }
+
+// Valid reports whether code is an assigned ISO 3166-1 alpha-2 code, in upper case.
+func Valid(code string) bool { return codes[code] }
+
+// Normalize upper-cases code and reports whether it is an assigned code ("de" → "DE", true).
+func Normalize(code string) (string, bool) {
+	c := strings.ToUpper(strings.TrimSpace(code))
+	return c, codes[c]
+}

@@ -1,0 +1,1 @@
+export { ConfirmDialog, newIdempotencyKey, type ConfirmDialogProps } from './ConfirmDialog';
