@@ -123,7 +123,12 @@ function OrderRow({ order: o }: { order: Order }) {
       </span>
       <span className="sc-order-what" id={`${idBase}-what`} data-testid="order-what">
         {orderItems(o, t)}
-        {o.invoiceNumber && <span className="sc-muted sc-small"> · {o.invoiceNumber}</span>}
+        {o.invoiceNumber && (
+          <span className="sc-muted sc-small">
+            {' · '}
+            <span className="sc-nowrap">{o.invoiceNumber}</span>
+          </span>
+        )}
       </span>
       <strong className="sc-order-total" data-testid="order-total">
         {money(o.total)}
