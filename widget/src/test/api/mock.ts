@@ -282,6 +282,7 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
     const o = fromFixture('order.get', '200.pending');
     return { ...o, body: { ...(o.body as Json), orderId: r.params.orderId } };
   },
+  'order.list': () => fromFixture('order.list', '200'),
   // The live status stream is refused (429, as past the server's caps) unless a test or story
   // streams: the widget then polls order.get, whose answers the scenarios set.
   'order.events': () => ({ ...fromFixture('order.events', '429'), headers: { 'Retry-After': '30' } }),
@@ -329,6 +330,13 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
       : {
           status: 404,
           body: { name: 'not_found', message: 'Invoice not found.', id: 'x', temporary: false, timeout: false, fault: false },
+        },
+  'invoices.creditNotePdf': (r) =>
+    BEARER.test(r.headers.get('Authorization') ?? '')
+      ? { status: 200, text: `%PDF-1.7\n% credit note ${r.params.creditNoteId}\n%%EOF\n` }
+      : {
+          status: 404,
+          body: { name: 'not_found', message: 'Credit note not found.', id: 'x', temporary: false, timeout: false, fault: false },
         },
   'services.playlist': (r) => ({
     status: 200,
