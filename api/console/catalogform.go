@@ -23,11 +23,11 @@ type Prices map[string]map[string]string
 
 // FormPlan is a product as the console's catalog form edits it.
 type FormPlan struct {
-	PID          int
-	Group, Name  string
-	Trial        bool
+	PID           int
+	Group, Name   string
+	Trial         bool
 	Extras, Proxy bool // offers config option 2 (extra connections), 4 (proxy protection)
-	Prices       Prices
+	Prices        Prices
 }
 
 // FormOption is config option 2 (extra connections) or 4 (proxy protection).
