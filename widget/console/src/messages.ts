@@ -330,6 +330,8 @@ const en = {
   reviewHeading: 'Changes against the version in force',
   noChanges: 'No changes against the version in force.',
   catalogChecked: 'The draft passes the catalog check.',
+  catalogDraftInvalid: (n: number) =>
+    `The draft does not pass the catalog check: ${n} ${n === 1 ? 'problem' : 'problems'}. Nothing can be published until it does.`,
   publish: 'Publish',
   catalogPublished: (v: number) => `Published as version ${v}; the storefront shows it now.`,
   rollBack: (v: number) => `Roll back to version ${v}`,

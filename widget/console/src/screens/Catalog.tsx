@@ -39,22 +39,25 @@ function Diff({ text }: { text: string }) {
     // A scrollable region is reachable by keyboard (axe: scrollable-region-focusable).
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
     <pre className="diff" data-testid="catalog-diff" tabIndex={0}>
-      {text.split('\n').map((l, i) => {
-        const kind =
-          l.startsWith('+++') || l.startsWith('---') || l.startsWith('@@')
-            ? 'meta'
-            : l.startsWith('+')
-              ? 'add'
-              : l.startsWith('-')
-                ? 'del'
-                : 'same';
-        return (
-          <span key={i} className={`diff-${kind}`}>
-            {l}
-            {'\n'}
-          </span>
-        );
-      })}
+      {text
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l, i) => {
+          const kind =
+            l.startsWith('+++') || l.startsWith('---') || l.startsWith('@@')
+              ? 'meta'
+              : l.startsWith('+')
+                ? 'add'
+                : l.startsWith('-')
+                  ? 'del'
+                  : 'same';
+          return (
+            <span key={i} className={`diff-${kind}`}>
+              {l}
+              {'\n'}
+            </span>
+          );
+        })}
     </pre>
   );
 }
@@ -97,6 +100,7 @@ export function Catalog() {
 
   const doPublish = () => {
     if (!review) return;
+    roll.clear();
     void publish.run(async () => {
       try {
         const r = await api.catalog.put({ source: review.source, comment: comment.trim() || undefined, base: review.base });
@@ -113,8 +117,9 @@ export function Catalog() {
     });
   };
 
-  const doRollback = (n: number) =>
-    roll.run(async () => {
+  const doRollback = (n: number) => {
+    publish.clear();
+    return roll.run(async () => {
       const [old, cur] = await Promise.all([api.catalog.version(n), api.catalog.get()]);
       const r = await api.catalog.put({ source: old.source, comment: `rollback to version ${n}`, base: cur.version.sha256 });
       setRollback(null);
@@ -123,6 +128,7 @@ export function Catalog() {
       setFormKey((k) => k + 1);
       return t.rolledBack(n, r.version.version);
     });
+  };
 
   const goTo = (line: number) => {
     if (mode !== 'advanced' && review) {
@@ -208,7 +214,7 @@ export function Catalog() {
               {review.diff ? <Diff text={review.diff} /> : <p>{t.noChanges}</p>}
               {review.problems.length > 0 ? (
                 <div role="alert" className="note note-error" data-testid="catalog-problems">
-                  <p>{t.catalogInvalid(review.problems.length)}</p>
+                  <p>{t.catalogDraftInvalid(review.problems.length)}</p>
                   <ul>
                     {review.problems.map((p, i) => (
                       <li key={i}>
@@ -242,7 +248,7 @@ export function Catalog() {
               </div>
             </section>
           )}
-          <Outcome result={publish.result ?? roll.result} />
+          <Outcome result={roll.result ?? publish.result} />
         </>
       )}
       <section aria-labelledby="versions-h">

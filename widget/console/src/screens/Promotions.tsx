@@ -153,6 +153,7 @@ export function Promotions() {
         <Table
           caption={t.promotionsCaption}
           hideCaption
+          cards
           rows={list.data.promotions}
           rowKey={(p) => p.code}
           columns={[
