@@ -210,6 +210,17 @@ func TestAdminCatalogCheck(t *testing.T) {
 		if status != http.StatusBadRequest || out["name"] != "invalid_catalog" || out["field"] != "products[1].cycles.monthly.EUR" || out["line"] != wantLine {
 			t.Fatalf("bad source: %d %v (want line %v)", status, out, wantLine)
 		}
+		// Line breaks and tabs are the file's text; another control character, or a body over
+		// 64 KB, is refused before anything is checked.
+		if status, out := post(cur.Source+"# a comment\twith a tab\r\n", v.csrf); status != http.StatusOK {
+			t.Fatalf("a source with tabs and CRLF: %d %v", status, out)
+		}
+		if status, out := post(cur.Source+"\x01", v.csrf); status != http.StatusBadRequest || out["name"] != "bad_request" {
+			t.Fatalf("a control character: %d %v", status, out)
+		}
+		if status, _ := post(strings.Repeat("#", 70<<10), v.csrf); status != http.StatusRequestEntityTooLarge {
+			t.Fatalf("a 70 KB source: %d", status)
+		}
 		if status, out := post(cur.Source, ""); status != http.StatusForbidden || out["name"] != "invalid_csrf_token" {
 			t.Fatalf("no CSRF: %d %v", status, out)
 		}
