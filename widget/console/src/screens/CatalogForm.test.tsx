@@ -161,21 +161,45 @@ describe('catalog form', () => {
     expect(row.textContent).not.toContain('2, 3');
   });
 
+  it('a publish made stale by another says so and changes nothing', async () => {
+    const fake = catalogApi('owner', true).on('PUT', '/catalog', () => ({
+      status: 409,
+      body: { name: 'conflict', id: 'e1', message: 'changed', temporary: false, timeout: false, fault: false },
+    }));
+    await renderConsole(fake, '/checkout/admin/catalog');
+    const user = userEvent.setup();
+    await user.clear(await screen.findByLabelText('Standard Monthly EUR'));
+    await user.type(screen.getByLabelText('Standard Monthly EUR'), '10.99');
+    await user.click(screen.getByRole('button', { name: 'Review changes' }));
+    await user.click(within(await screen.findByTestId('catalog-review')).getByRole('button', { name: 'Publish' }));
+    expect((await screen.findByText(/Another version was published since this draft was made/)).textContent).toContain(
+      'Review the changes again',
+    );
+    expect(screen.getByTestId('catalog-review')).toBeTruthy();
+  });
+
   it('rolls back to an earlier version after a confirmation; a viewer reads only', async () => {
     const fake = catalogApi('owner', true);
     await renderConsole(fake, '/checkout/admin/catalog');
     expect((await screen.findByTestId('catalog-in-force')).textContent).toContain('Version 2 in force since');
     const user = userEvent.setup();
+    // A publish first: the rollback's outcome then replaces the publish's.
+    await user.clear(await screen.findByLabelText('Standard Monthly EUR'));
+    await user.type(screen.getByLabelText('Standard Monthly EUR'), '10.99');
+    await user.click(screen.getByRole('button', { name: 'Review changes' }));
+    await user.click(within(await screen.findByTestId('catalog-review')).getByRole('button', { name: 'Publish' }));
+    await screen.findByText(/Published as version 3/);
     await user.click(await screen.findByRole('button', { name: 'Roll back to version 1' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain('becomes the one in force');
-    expect(fake.calledWith('PUT', '/catalog')).toHaveLength(0);
+    expect(fake.calledWith('PUT', '/catalog')).toHaveLength(1);
     await user.click(within(dialog).getByRole('button', { name: 'Roll back to version 1' }));
     expect(await screen.findByText('Rolled back to version 1 (now version 3).')).toBeTruthy();
-    expect(fake.calledWith('PUT', '/catalog')[0]!.body).toEqual({
+    expect(screen.queryByText(/Published as version/)).toBeNull();
+    expect(fake.calledWith('PUT', '/catalog')[1]!.body).toEqual({
       source: YAML.replace('12.99', '9.99'),
       comment: 'rollback to version 1',
-      base: SHA1,
+      base: SHA2,
     });
 
     const viewer = catalogApi('viewer', true);
