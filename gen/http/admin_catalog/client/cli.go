@@ -47,7 +47,7 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 	{
 		err = json.Unmarshal([]byte(adminCatalogPutBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"comment\": \"vkx\",\n      \"source\": \"bio\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"base\": \"mqp\",\n      \"comment\": \"9t7\",\n      \"source\": \"43\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Source) < 1 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 1, true))
@@ -58,6 +58,11 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 		if body.Comment != nil {
 			if utf8.RuneCountInString(*body.Comment) > 500 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("body.comment", *body.Comment, utf8.RuneCountInString(*body.Comment), 500, false))
+			}
+		}
+		if body.Base != nil {
+			if utf8.RuneCountInString(*body.Base) > 64 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.base", *body.Base, utf8.RuneCountInString(*body.Base), 64, false))
 			}
 		}
 		if err != nil {
@@ -85,6 +90,95 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 	v := &admincatalog.PutPayload{
 		Source:  body.Source,
 		Comment: body.Comment,
+		Base:    body.Base,
+	}
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildCheckPayload builds the payload for the adminCatalog check endpoint
+// from CLI flags.
+func BuildCheckPayload(adminCatalogCheckBody string, adminCatalogCheckCsrfToken string, adminCatalogCheckSession string) (*admincatalog.CheckPayload, error) {
+	var err error
+	var body CheckRequestBody
+	{
+		err = json.Unmarshal([]byte(adminCatalogCheckBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"source\": \"a\"\n   }'")
+		}
+		if utf8.RuneCountInString(body.Source) < 1 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 1, true))
+		}
+		if utf8.RuneCountInString(body.Source) > 65536 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 65536, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var csrfToken *string
+	{
+		if adminCatalogCheckCsrfToken != "" {
+			csrfToken = &adminCatalogCheckCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminCatalogCheckSession != "" {
+			session = &adminCatalogCheckSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &admincatalog.CheckPayload{
+		Source: body.Source,
+	}
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildDraftPayload builds the payload for the adminCatalog draft endpoint
+// from CLI flags.
+func BuildDraftPayload(adminCatalogDraftBody string, adminCatalogDraftCsrfToken string, adminCatalogDraftSession string) (*admincatalog.DraftPayload, error) {
+	var err error
+	var body DraftRequestBody
+	{
+		err = json.Unmarshal([]byte(adminCatalogDraftBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"form\": {\n         \"currencies\": [\n            \"Molestiae saepe porro ut temporibus.\",\n            \"Necessitatibus quibusdam.\",\n            \"Eligendi quaerat magnam.\"\n         ],\n         \"cycles\": [\n            \"Sed sed labore esse eaque.\",\n            \"Sed minima enim omnis commodi reiciendis aliquid.\"\n         ],\n         \"defaultCurrency\": \"Totam sed voluptatem reiciendis.\",\n         \"extras\": {\n            \"id\": 6367966706388177589,\n            \"maxQty\": 5608260108579858948,\n            \"name\": \"Quas illum tempore ex.\",\n            \"prices\": {\n               \"Rem incidunt dolores rerum commodi sint libero.\": {\n                  \"Eum rerum consequatur officia.\": \"Et velit accusamus fugit dolores alias.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": true,\n               \"group\": \"Facere et molestiae.\",\n               \"name\": \"Sit quam.\",\n               \"pid\": 8617956204185193365,\n               \"prices\": {\n                  \"Saepe inventore sunt veritatis in temporibus.\": {\n                     \"Et ut.\": \"Enim possimus quia iure.\",\n                     \"Odit ut laborum culpa consequuntur.\": \"At perspiciatis quo eligendi.\"\n                  },\n                  \"Velit impedit voluptas.\": {\n                     \"Corrupti reiciendis.\": \"Provident qui a.\",\n                     \"Qui nam voluptatem.\": \"Veritatis quia veniam.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": true,\n               \"group\": \"Facere et molestiae.\",\n               \"name\": \"Sit quam.\",\n               \"pid\": 8617956204185193365,\n               \"prices\": {\n                  \"Saepe inventore sunt veritatis in temporibus.\": {\n                     \"Et ut.\": \"Enim possimus quia iure.\",\n                     \"Odit ut laborum culpa consequuntur.\": \"At perspiciatis quo eligendi.\"\n                  },\n                  \"Velit impedit voluptas.\": {\n                     \"Corrupti reiciendis.\": \"Provident qui a.\",\n                     \"Qui nam voluptatem.\": \"Veritatis quia veniam.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 6367966706388177589,\n            \"maxQty\": 5608260108579858948,\n            \"name\": \"Quas illum tempore ex.\",\n            \"prices\": {\n               \"Rem incidunt dolores rerum commodi sint libero.\": {\n                  \"Eum rerum consequatur officia.\": \"Et velit accusamus fugit dolores alias.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            }\n         ]\n      },\n      \"source\": \"p0k\"\n   }'")
+		}
+	}
+	var csrfToken *string
+	{
+		if adminCatalogDraftCsrfToken != "" {
+			csrfToken = &adminCatalogDraftCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminCatalogDraftSession != "" {
+			session = &adminCatalogDraftSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &admincatalog.DraftPayload{
+		Source: body.Source,
+	}
+	if body.Form != nil {
+		v.Form = marshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm(body.Form)
 	}
 	v.CsrfToken = csrfToken
 	v.Session = session

@@ -431,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 3249\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 3542\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))
@@ -489,7 +489,7 @@ func BuildChangePayload(adminServicesChangeBody string, adminServicesChangeID st
 	{
 		err = json.Unmarshal([]byte(adminServicesChangeBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"kss\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2112345047087662376,\n      \"nextDueDate\": \"yoz\",\n      \"pid\": 8172969809123390949,\n      \"preview\": true,\n      \"reason\": \"qr4\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"5az\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1523268953673268764,\n      \"nextDueDate\": \"297\",\n      \"pid\": 1464865218442069026,\n      \"preview\": true,\n      \"reason\": \"357\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if utf8.RuneCountInString(*body.BillingCycle) > 32 {

@@ -50,7 +50,7 @@ import (
 func UsageCommands() []string {
 	return []string{
 		"admin-audit list",
-		"admin-catalog (get|put|versions|version)",
+		"admin-catalog (get|put|check|draft|versions|version)",
 		"admin-jobs (list|retry|cancel)",
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"lra\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"ice\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"4od\" --action \"9sj\" --target \"uhr\" --ip \"ima\" --limit 129 --cursor \"mwg\" --session \"son\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"c93\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 380 --session \"69i\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"5xe\" --q \"dzp\" --limit 135 --cursor \"7qs\" --session \"0iw\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"q2w\"" + "\n" +
 		""
 }
 
@@ -119,6 +119,16 @@ func ParseEndpoint(
 		adminCatalogPutBodyFlag      = adminCatalogPutFlags.String("body", "REQUIRED", "")
 		adminCatalogPutCsrfTokenFlag = adminCatalogPutFlags.String("csrf-token", "", "")
 		adminCatalogPutSessionFlag   = adminCatalogPutFlags.String("session", "", "")
+
+		adminCatalogCheckFlags         = flag.NewFlagSet("check", flag.ExitOnError)
+		adminCatalogCheckBodyFlag      = adminCatalogCheckFlags.String("body", "REQUIRED", "")
+		adminCatalogCheckCsrfTokenFlag = adminCatalogCheckFlags.String("csrf-token", "", "")
+		adminCatalogCheckSessionFlag   = adminCatalogCheckFlags.String("session", "", "")
+
+		adminCatalogDraftFlags         = flag.NewFlagSet("draft", flag.ExitOnError)
+		adminCatalogDraftBodyFlag      = adminCatalogDraftFlags.String("body", "REQUIRED", "")
+		adminCatalogDraftCsrfTokenFlag = adminCatalogDraftFlags.String("csrf-token", "", "")
+		adminCatalogDraftSessionFlag   = adminCatalogDraftFlags.String("session", "", "")
 
 		adminCatalogVersionsFlags       = flag.NewFlagSet("versions", flag.ExitOnError)
 		adminCatalogVersionsSessionFlag = adminCatalogVersionsFlags.String("session", "", "")
@@ -584,6 +594,8 @@ func ParseEndpoint(
 	adminCatalogFlags.Usage = adminCatalogUsage
 	adminCatalogGetFlags.Usage = adminCatalogGetUsage
 	adminCatalogPutFlags.Usage = adminCatalogPutUsage
+	adminCatalogCheckFlags.Usage = adminCatalogCheckUsage
+	adminCatalogDraftFlags.Usage = adminCatalogDraftUsage
 	adminCatalogVersionsFlags.Usage = adminCatalogVersionsUsage
 	adminCatalogVersionFlags.Usage = adminCatalogVersionUsage
 
@@ -820,6 +832,12 @@ func ParseEndpoint(
 
 			case "put":
 				epf = adminCatalogPutFlags
+
+			case "check":
+				epf = adminCatalogCheckFlags
+
+			case "draft":
+				epf = adminCatalogDraftFlags
 
 			case "versions":
 				epf = adminCatalogVersionsFlags
@@ -1220,6 +1238,12 @@ func ParseEndpoint(
 			case "put":
 				endpoint = c.Put()
 				data, err = admincatalogc.BuildPutPayload(*adminCatalogPutBodyFlag, *adminCatalogPutCsrfTokenFlag, *adminCatalogPutSessionFlag)
+			case "check":
+				endpoint = c.Check()
+				data, err = admincatalogc.BuildCheckPayload(*adminCatalogCheckBodyFlag, *adminCatalogCheckCsrfTokenFlag, *adminCatalogCheckSessionFlag)
+			case "draft":
+				endpoint = c.Draft()
+				data, err = admincatalogc.BuildDraftPayload(*adminCatalogDraftBodyFlag, *adminCatalogDraftCsrfTokenFlag, *adminCatalogDraftSessionFlag)
 			case "versions":
 				endpoint = c.Versions()
 				data, err = admincatalogc.BuildVersionsPayload(*adminCatalogVersionsSessionFlag)
@@ -1627,7 +1651,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"4od\" --action \"9sj\" --target \"uhr\" --ip \"ima\" --limit 129 --cursor \"mwg\" --session \"son\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1638,6 +1662,8 @@ func adminCatalogUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    get: The catalog in force and its source.`)
 	fmt.Fprintln(os.Stderr, `    put: Saves a new catalog (owner): the YAML or JSON source is validated exactly as `+"`"+`streamcart catalog check`+"`"+` and import do; a bad one answers 400 invalid_catalog with each problem's line and field path, and nothing changes. The running shop serves the new version at once here and within its catalog poll on other replicas.`)
+	fmt.Fprintln(os.Stderr, `    check: Checks a catalog source exactly as `+"`"+`streamcart catalog check`+"`"+` and PUT do, changing nothing: 200 {ok: true}, or 400 invalid_catalog with the first problem's line and field and every problem.`)
+	fmt.Fprintln(os.Stderr, `    draft: Writes the form into a catalog source (owner), changing nothing stored: the YAML node tree of source (else the catalog in force) gets the form's values, keeping every field the form does not know and the comments; answers the new source and a unified diff against the version in force.`)
 	fmt.Fprintln(os.Stderr, `    versions: Every saved catalog version, newest first.`)
 	fmt.Fprintln(os.Stderr, `    version: One saved version with its source.`)
 	fmt.Fprintln(os.Stderr)
@@ -1659,7 +1685,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"lra\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"c93\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1681,7 +1707,51 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"vkx\",\n      \"source\": \"bio\"\n   }' --csrf-token \"In enim omnis et quos.\" --session \"xnq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"mqp\",\n      \"comment\": \"9t7\",\n      \"source\": \"43\"\n   }' --csrf-token \"Ea harum eius.\" --session \"vwg\"")
+}
+
+func adminCatalogCheckUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog check", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Checks a catalog source exactly as `+"`"+`streamcart catalog check`+"`"+` and PUT do, changing nothing: 200 {ok: true}, or 400 invalid_catalog with the first problem's line and field and every problem.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"a\"\n   }' --csrf-token \"Reprehenderit eligendi nostrum vel.\" --session \"2j9\"")
+}
+
+func adminCatalogDraftUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog draft", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Writes the form into a catalog source (owner), changing nothing stored: the YAML node tree of source (else the catalog in force) gets the form's values, keeping every field the form does not know and the comments; answers the new source and a unified diff against the version in force.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Molestiae saepe porro ut temporibus.\",\n            \"Necessitatibus quibusdam.\",\n            \"Eligendi quaerat magnam.\"\n         ],\n         \"cycles\": [\n            \"Sed sed labore esse eaque.\",\n            \"Sed minima enim omnis commodi reiciendis aliquid.\"\n         ],\n         \"defaultCurrency\": \"Totam sed voluptatem reiciendis.\",\n         \"extras\": {\n            \"id\": 6367966706388177589,\n            \"maxQty\": 5608260108579858948,\n            \"name\": \"Quas illum tempore ex.\",\n            \"prices\": {\n               \"Rem incidunt dolores rerum commodi sint libero.\": {\n                  \"Eum rerum consequatur officia.\": \"Et velit accusamus fugit dolores alias.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": true,\n               \"group\": \"Facere et molestiae.\",\n               \"name\": \"Sit quam.\",\n               \"pid\": 8617956204185193365,\n               \"prices\": {\n                  \"Saepe inventore sunt veritatis in temporibus.\": {\n                     \"Et ut.\": \"Enim possimus quia iure.\",\n                     \"Odit ut laborum culpa consequuntur.\": \"At perspiciatis quo eligendi.\"\n                  },\n                  \"Velit impedit voluptas.\": {\n                     \"Corrupti reiciendis.\": \"Provident qui a.\",\n                     \"Qui nam voluptatem.\": \"Veritatis quia veniam.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": true,\n               \"group\": \"Facere et molestiae.\",\n               \"name\": \"Sit quam.\",\n               \"pid\": 8617956204185193365,\n               \"prices\": {\n                  \"Saepe inventore sunt veritatis in temporibus.\": {\n                     \"Et ut.\": \"Enim possimus quia iure.\",\n                     \"Odit ut laborum culpa consequuntur.\": \"At perspiciatis quo eligendi.\"\n                  },\n                  \"Velit impedit voluptas.\": {\n                     \"Corrupti reiciendis.\": \"Provident qui a.\",\n                     \"Qui nam voluptatem.\": \"Veritatis quia veniam.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 6367966706388177589,\n            \"maxQty\": 5608260108579858948,\n            \"name\": \"Quas illum tempore ex.\",\n            \"prices\": {\n               \"Rem incidunt dolores rerum commodi sint libero.\": {\n                  \"Eum rerum consequatur officia.\": \"Et velit accusamus fugit dolores alias.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            }\n         ]\n      },\n      \"source\": \"p0k\"\n   }' --csrf-token \"Animi deserunt dolorem placeat culpa iusto nam.\" --session \"wg7\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1699,7 +1769,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"1ce\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"me2\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1719,7 +1789,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8771640732561167770 --session \"32h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2302049491782095990 --session \"izw\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1754,7 +1824,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 380 --session \"69i\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1776,7 +1846,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 7837028207536680283 --csrf-token \"Ipsam molestiae magnam voluptatem expedita temporibus.\" --session \"8c6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 2684237845835019844 --csrf-token \"Vitae quisquam nobis voluptates eum sunt nobis.\" --session \"72g\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1798,7 +1868,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7902209446855599038 --csrf-token \"Porro in molestiae voluptas corporis.\" --session \"vik\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7097268022637840321 --csrf-token \"Sed omnis voluptatem reiciendis impedit et voluptas.\" --session \"2wj\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1836,7 +1906,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"5xe\" --q \"dzp\" --limit 135 --cursor \"7qs\" --session \"0iw\"")
 }
 
 func adminMailResendUsage() {
@@ -1858,7 +1928,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7414073342010025593 --csrf-token \"Recusandae sapiente ut est commodi.\" --session \"5nq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7816196869674158008 --csrf-token \"Perspiciatis aut eum aut quo reiciendis.\" --session \"xpk\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1889,7 +1959,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"ice\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"q2w\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1911,7 +1981,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ju\",\n      \"role\": \"support\"\n   }' --csrf-token \"Sunt quia quibusdam nostrum quaerat perspiciatis in.\" --session \"2sd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"e9y\",\n      \"role\": \"support\"\n   }' --csrf-token \"Ea ea perspiciatis repudiandae eum assumenda quibusdam.\" --session \"mjv\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1933,7 +2003,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"n6r\" --csrf-token \"Perspiciatis temporibus.\" --session \"jll\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"0kf\" --csrf-token \"Laboriosam aut consequatur.\" --session \"n1s\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -1967,7 +2037,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 383 --cursor \"37d\" --session \"gka\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 498 --cursor \"hze\" --session \"m7d\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -1985,7 +2055,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jk2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jv2\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2016,7 +2086,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"h03\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"1ie\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2038,7 +2108,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         183278965414350134,\n         5936431924869978400\n      ],\n      \"code\": \"9p\",\n      \"expirationDate\": \"743\",\n      \"maxUses\": 3453470147864610465,\n      \"recurring\": false,\n      \"startDate\": \"zvt\",\n      \"type\": \"Percentage\",\n      \"value\": \"pz\"\n   }' --csrf-token \"Est qui beatae.\" --session \"phd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1733925057607666610,\n         5377735292032380179,\n         3037225662359933839\n      ],\n      \"code\": \"amb\",\n      \"expirationDate\": \"2n3\",\n      \"maxUses\": 7222190331332867268,\n      \"recurring\": false,\n      \"startDate\": \"rgi\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"8\"\n   }' --csrf-token \"Velit suscipit.\" --session \"gz6\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2062,7 +2132,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"wk1\",\n      \"maxUses\": 1924574991355386778,\n      \"startDate\": \"qg8\"\n   }' --code \"c0n\" --csrf-token \"Dicta necessitatibus debitis rerum dolorem.\" --session \"iqf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"m31\",\n      \"maxUses\": 222785889578737858,\n      \"startDate\": \"777\"\n   }' --code \"tk0\" --csrf-token \"Voluptatem aperiam recusandae possimus vero eum laborum.\" --session \"cvk\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2091,7 +2161,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"s7g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"qx8\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2128,7 +2198,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"owj\" --outcome \"cmx\" --limit 160 --cursor \"q5c\" --session \"psm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"mw5\" --outcome \"odc\" --limit 60 --cursor \"crt\" --session \"t49\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2157,7 +2227,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"w0x\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"020\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2193,7 +2263,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"t0h\" --limit 77 --session \"6hb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"4iu\" --limit 169 --session \"gqn\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2213,7 +2283,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"l95\" --session \"5ef\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"3tn\" --session \"4ot\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2235,7 +2305,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1eg\" --csrf-token \"Velit ea fuga ratione est.\" --session \"4d6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"jr0\" --csrf-token \"Et quos dolores soluta tenetur quia aut.\" --session \"6g8\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2257,7 +2327,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"91u\" --csrf-token \"Praesentium et quia consequatur.\" --session \"ksi\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"rt8\" --csrf-token \"Eos architecto laborum quo soluta consectetur itaque.\" --session \"2v9\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2295,7 +2365,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"9ku\" --csrf-token \"Sunt distinctio.\" --session \"rjg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"axx\" --csrf-token \"Necessitatibus tempore doloremque dolorem qui possimus.\" --session \"rkh\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2319,7 +2389,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"zdk\"\n   }' --id \"p1r\" --csrf-token \"Omnis exercitationem ea.\" --session \"yff\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"gdx\"\n   }' --id \"uw3\" --csrf-token \"Atque voluptatem rerum et alias facilis.\" --session \"riy\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2345,7 +2415,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 44825429006537273,\n      \"keepLine\": true,\n      \"reason\": \"hx\"\n   }' --id \"v98\" --csrf-token \"Quisquam vitae voluptate.\" --idempotency-key \"05\" --session \"05x\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 8375562290055453021,\n      \"keepLine\": true,\n      \"reason\": \"3ef\"\n   }' --id \"ca8\" --csrf-token \"Quo et distinctio optio perspiciatis.\" --idempotency-key \"0\" --session \"3oq\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2365,7 +2435,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"j62\" --session \"x8b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"f87\" --session \"iia\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2400,7 +2470,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 374 --session \"deh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 441 --session \"7yx\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2424,7 +2494,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"9ja\"\n   }' --id \"glz\" --csrf-token \"Eos nostrum voluptatum fugit id.\" --session \"oaz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"qq9\"\n   }' --id \"468\" --csrf-token \"Omnis qui sunt et.\" --session \"39f\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2446,7 +2516,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"2kg\" --csrf-token \"Distinctio dolorem voluptas et in.\" --session \"frs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"3ze\" --csrf-token \"Quae distinctio voluptas nulla nam aut.\" --session \"q8b\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2498,7 +2568,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"65e\" --q \"o4z\" --due-within \"del\" --auto-renew false --pid 7849142026053676165 --limit 72 --cursor \"jhr\" --session \"1pg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"8wr\" --q \"02o\" --due-within \"264\" --auto-renew false --pid 1935154438174079269 --limit 30 --cursor \"esu\" --session \"pxh\"")
 }
 
 func adminServicesExportUsage() {
@@ -2526,7 +2596,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"yr6\" --q \"6io\" --due-within \"whv\" --auto-renew true --pid 8883621656344519454 --session \"luv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"ks2\" --q \"7v5\" --due-within \"60c\" --auto-renew false --pid 7658391316539304623 --session \"wu1\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2548,7 +2618,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"mhy\" --csrf-token \"Eum laborum.\" --session \"cvk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"zir\" --csrf-token \"Sed iusto possimus non hic consectetur.\" --session \"y5z\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2570,7 +2640,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"x8y\" --csrf-token \"Molestiae quod est optio.\" --session \"l29\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"vw1\" --csrf-token \"Maxime voluptatem tempora.\" --session \"m1c\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2592,7 +2662,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"kdb\" --csrf-token \"Sint impedit laudantium.\" --session \"16d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"zkl\" --csrf-token \"Sit ipsa cupiditate.\" --session \"ztb\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2614,7 +2684,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"7lu\" --csrf-token \"Deleniti assumenda.\" --session \"l7k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n6g\" --csrf-token \"Illum animi possimus saepe cum voluptatem.\" --session \"t2k\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2636,7 +2706,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"95h\" --csrf-token \"Sit natus in.\" --session \"isj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"467\" --csrf-token \"Quis harum quidem.\" --session \"cw0\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2660,7 +2730,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3249\n   }' --id \"gl4\" --csrf-token \"Quia sit.\" --session \"b9s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3542\n   }' --id \"u1r\" --csrf-token \"Laudantium quia et beatae laboriosam voluptas.\" --session \"wyz\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2686,7 +2756,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"kss\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2112345047087662376,\n      \"nextDueDate\": \"yoz\",\n      \"pid\": 8172969809123390949,\n      \"preview\": true,\n      \"reason\": \"qr4\"\n   }' --id \"dxx\" --csrf-token \"Corporis velit nemo atque voluptatem.\" --idempotency-key \"xpu\" --session \"riy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"5az\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1523268953673268764,\n      \"nextDueDate\": \"297\",\n      \"pid\": 1464865218442069026,\n      \"preview\": true,\n      \"reason\": \"357\"\n   }' --id \"xcu\" --csrf-token \"Voluptatem ut minus vitae tenetur voluptas.\" --idempotency-key \"66y\" --session \"xya\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2708,7 +2778,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"z2y\" --csrf-token \"Sit cum.\" --session \"jea\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"fep\" --csrf-token \"Voluptas fugiat.\" --session \"cf0\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2739,7 +2809,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 334 --session \"d5n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 163 --session \"tur\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2775,7 +2845,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"OIp\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"WlB\" --locale \"en-us\"")
 }
 
 func catalogGetProductUsage() {
@@ -2797,7 +2867,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7166262527334705904 --currency \"uyx\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 4874663121617117019 --currency \"HnY\" --locale \"pt-pt\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2817,7 +2887,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"gdI\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Sre\" --locale \"de-de\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2855,7 +2925,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5567085481820411976 --from \"Et vitae.\" --to \"Esse aut aut qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2155893599696749883 --from \"Rerum illo nisi qui soluta qui repellendus.\" --to \"Amet saepe et et at deserunt iste.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2873,7 +2943,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2891,7 +2961,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2952,7 +3022,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Asperiores libero quibusdam dolorem reiciendis minus.\" --t \"s8m\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Quos sint ea delectus similique similique.\" --t \"4yo\" --locale \"en-us\"")
 }
 
 func invoicesPdfUsage() {
@@ -2974,7 +3044,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"0dg\" --t \"0ib\" --token \"Voluptas explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"sox\" --t \"x76\" --token \"Omnis eos perspiciatis iste sunt incidunt.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2996,7 +3066,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"0ah\" --t \"qjj\" --token \"Necessitatibus dignissimos voluptate quia alias deserunt tempora.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"kjm\" --t \"nle\" --token \"Asperiores accusantium eveniet et dolor.\"")
 }
 
 func invoicesPayUsage() {
@@ -3020,7 +3090,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"n0f\",\n      \"returnUrl\": \"6vy\"\n   }' --invoice-id \"Nam beatae.\" --t \"q15\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"pks\",\n      \"returnUrl\": \"mnf\"\n   }' --invoice-id \"Cum laudantium illum.\" --t \"si3\" --locale \"pt-pt\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3066,7 +3136,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"cancelled\" --q \"797\" --gateway \"jpo\" --kind \"upsell\" --from \"vc6\" --to \"nlv\" --limit 110 --cursor \"r81\" --session \"z7c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"1xn\" --gateway \"gdu\" --kind \"upsell\" --from \"jnh\" --to \"9n1\" --limit 26 --cursor \"buu\" --session \"wap\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3086,7 +3156,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"k96\" --session \"9fo\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"vng\" --session \"xov\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3117,7 +3187,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"2y\" --pid 6651122385054979034")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"26s\" --pid 1552982038941903416")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3153,7 +3223,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"0a0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"DXm\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 97,\n      \"gateway\": \"Laborum earum.\",\n      \"pid\": 2,\n      \"promoCode\": \"ima\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"odd\"\n   }' --token \"In delectus culpa ut autem.\" --idempotency-key \"on\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"7q4\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"cAt\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 92,\n      \"gateway\": \"Sit minima molestiae.\",\n      \"pid\": 2,\n      \"promoCode\": \"9qu\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"f4v\"\n   }' --token \"Incidunt dolorem quod.\" --idempotency-key \"5\"")
 }
 
 func orderGetUsage() {
@@ -3173,7 +3243,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Consequatur consequatur vel corporis voluptatem hic.\" --token \"Voluptatem consequuntur fuga similique asperiores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quia occaecati sit atque.\" --token \"Est nesciunt.\"")
 }
 
 func orderEventsUsage() {
@@ -3195,7 +3265,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"t9l\" --token \"Id qui rem earum.\" --last-event-id \"274078\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"x7s\" --token \"Officiis dolore pariatur doloribus hic iusto.\" --last-event-id \"3738\"")
 }
 
 func orderListUsage() {
@@ -3213,7 +3283,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Facilis nam vero voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Temporibus exercitationem corporis et est quia.\"")
 }
 
 func orderCancelUsage() {
@@ -3233,7 +3303,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem corrupti odit eligendi adipisci perspiciatis laborum.\" --token \"Accusamus beatae sed odio autem enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Laudantium saepe itaque.\" --token \"Dolor et quia eos voluptatibus iste.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3261,7 +3331,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Pme\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fae\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wrP\",\n      \"extraConnections\": 36,\n      \"pid\": 2,\n      \"promoCode\": \"ygw\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3300,7 +3370,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Sequi dolorem soluta corrupti reprehenderit nam est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Explicabo asperiores est.\"")
 }
 
 func servicesGetUsage() {
@@ -3322,7 +3392,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Aspernatur iusto quis.\" --locale \"de-de\" --token \"Fugiat est sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Distinctio ipsam dolore nulla minima enim.\" --locale \"en-gb\" --token \"Ut quos.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3344,7 +3414,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Repellat perferendis saepe repellat.\" --locale \"en-gb\" --token \"Est sint sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Vero temporibus est dolor.\" --locale \"en-us\" --token \"Fugit consequatur alias doloremque voluptatibus.\"")
 }
 
 func servicesRestartUsage() {
@@ -3366,7 +3436,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Vel atque id excepturi doloribus neque.\" --locale \"nl-nl\" --token \"Eligendi et autem ut id quas reiciendis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Sit quidem vero.\" --locale \"es-es\" --token \"Harum quia et labore non sequi.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3388,7 +3458,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ullam non esse sequi.\" --locale \"en\" --token \"Et velit rem qui aut eligendi sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Est ea laborum dolorem qui vel.\" --locale \"en\" --token \"Fuga sed.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3412,7 +3482,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptatem aut.\" --locale \"pt-pt\" --token \"Repudiandae dolores ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptatum ut dignissimos.\" --locale \"nl-nl\" --token \"Pariatur et sit in sunt autem omnis.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3436,7 +3506,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sit minima molestiae.\" --locale \"es-es\" --token \"Velit qui quia accusamus dolor vel et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sequi et quas natus sed.\" --locale \"en-gb\" --token \"Eius consequatur laudantium et sed.\"")
 }
 
 func servicesRenewUsage() {
@@ -3460,7 +3530,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fzf\",\n      \"pid\": 7529930368987752978,\n      \"returnUrl\": \"uth\"\n   }' --service-id \"Provident qui reiciendis optio laudantium qui fugiat.\" --locale \"es-es\" --token \"Commodi numquam velit eveniet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"5q1\",\n      \"pid\": 662037288375204780,\n      \"returnUrl\": \"mpf\"\n   }' --service-id \"Quia consequatur quidem minima.\" --locale \"en\" --token \"Voluptatem et laboriosam.\"")
 }
 
 func servicesCancelUsage() {
@@ -3482,7 +3552,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Neque consequuntur nihil.\" --locale \"nl-nl\" --token \"Eligendi mollitia quae corporis expedita dolorum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Maxime labore cupiditate aut officiis voluptas perspiciatis.\" --locale \"en-us\" --token \"Eaque aut qui temporibus.\"")
 }
 
 func servicesResumeUsage() {
@@ -3504,7 +3574,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Iusto veniam ad dolores et corrupti earum.\" --locale \"nl-nl\" --token \"Eum velit omnis autem labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Reprehenderit ab porro.\" --locale \"en\" --token \"Excepturi excepturi qui quam et.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3535,7 +3605,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nesciunt commodi quo minus alias est corrupti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Voluptas magni.\"")
 }
 
 func resellersOrderUsage() {
@@ -3557,7 +3627,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"5z1\",\n      \"currency\": \"xs\",\n      \"existingReseller\": false,\n      \"gateway\": \"Omnis alias sequi.\",\n      \"password\": \"13f\",\n      \"pid\": 5819329644270803344,\n      \"returnUrl\": \"tvf\"\n   }' --token \"Sapiente excepturi non reiciendis consequuntur iusto officia.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ub7\",\n      \"currency\": \"7a\",\n      \"existingReseller\": false,\n      \"gateway\": \"In voluptates iste at nemo.\",\n      \"password\": \"2gs\",\n      \"pid\": 6807499482400818797,\n      \"returnUrl\": \"y1r\"\n   }' --token \"Praesentium ut sint.\" --idempotency-key \"g\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3579,7 +3649,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Voluptate optio.\" --locale \"de-de\" --token \"Tempore perferendis ad molestias laborum sint doloremque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Et voluptatem ea et similique.\" --locale \"en-us\" --token \"Aspernatur dignissimos neque cumque eveniet voluptas.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3612,7 +3682,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"vt0\",\n      \"token\": \"8b9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"gtv\",\n      \"token\": \"1zs\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3630,7 +3700,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"5ks\",\n      \"token\": \"tb9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"son\",\n      \"token\": \"bb3\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3648,7 +3718,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"3aw\",\n      \"otp\": \"pst\",\n      \"password\": \"1i6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"4ii\",\n      \"otp\": \"p0a\",\n      \"password\": \"1ir\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3666,7 +3736,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"zzj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"6vy\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3686,7 +3756,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Mollitia dolore enim dolorem.\" --session \"s0u\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Perspiciatis debitis omnis quisquam harum.\" --session \"lme\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3718,7 +3788,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"xph\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"83p\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3736,7 +3806,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Nihil velit alias hic blanditiis laboriosam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Aliquid rem eligendi quaerat qui aspernatur nam.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3754,7 +3824,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"iha\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"7vz\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3772,7 +3842,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"0w1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"jf9\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3792,7 +3862,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"pax\"\n   }' --token \"Corporis debitis hic.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"fdv\"\n   }' --token \"Ratione aut.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3826,7 +3896,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"5\" --locale \"pt-pt\" --token \"Culpa tempore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"exu\" --locale \"en\" --token \"Dolorem quo aut aut.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3846,7 +3916,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"it\",\n      \"extraQuantity\": 8510875220316423514,\n      \"serviceId\": \"ou6\"\n   }' --token \"Dolores dolorem est ut temporibus et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"4\",\n      \"extraQuantity\": 6119672603084599947,\n      \"serviceId\": \"92b\"\n   }' --token \"Sed non ipsa ut pariatur ut.\"")
 }
 
 func upsellOrderUsage() {
@@ -3868,5 +3938,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"r\",\n      \"extraQuantity\": 2490148301118756510,\n      \"gateway\": \"Reiciendis illum et qui.\",\n      \"returnUrl\": \"tho\",\n      \"serviceId\": \"0w6\"\n   }' --token \"Aspernatur impedit.\" --idempotency-key \"d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"90p\",\n      \"extraQuantity\": 5488720309066125233,\n      \"gateway\": \"Earum nemo facilis tempore ad minus aliquam.\",\n      \"returnUrl\": \"pot\",\n      \"serviceId\": \"oj6\"\n   }' --token \"Libero aperiam aut.\" --idempotency-key \"v\"")
 }
