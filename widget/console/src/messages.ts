@@ -8,6 +8,7 @@ const en = {
   loading: 'Loading…',
   skipToContent: 'Skip to content',
   mainNavLabel: 'Console',
+  menu: 'Menu',
   signOut: 'Sign out',
   notFoundTitle: 'Page not found',
   notFoundText: 'There is no console page at this address.',
