@@ -8,8 +8,8 @@ import { useConsole } from '../context';
 import { formatMoney } from '../format';
 import { t } from '../messages';
 import type { Charge, LineChange, Subscription } from '../schemas';
-import { ErrorNote, Field } from '../ui';
-import { ConfirmDialog, Dialog } from '../ui/Dialog';
+import { ErrorNote, Field } from './index';
+import { ConfirmDialog, Dialog } from './Dialog';
 
 const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'] as const;
 
