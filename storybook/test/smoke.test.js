@@ -130,6 +130,22 @@ const EXPECT = {
   'ui-views--error-network': ['Something went wrong', 'We could not reach the server. Please check your connection.', 'Try again'],
   'ui-views--manage-services': ['Already a customer?', 'Manage my services'],
   'ui-icons--all': ['check', 'sparkle'],
+  // The seller's console, one story per screen state (widget/console/src/screens/*.stories.tsx).
+  'console-dashboard--default': [
+    'Dashboard',
+    'Needs a look',
+    '2 orders are held by the fraud check',
+    'Monthly recurring revenue',
+    'Revenue per day',
+  ],
+  'console-dashboard--quiet': ['Nothing needs a look right now.'],
+  'console-orders--default': ['Orders', 'ord_1', 'second@example.com', '€12.99', 'Next page'],
+  'console-orders--empty': ['Nothing to show.'],
+  'console-order-detail--paid': ['Order ord_1', 'buyer@example.com', 'Basic — 1 month', 'Refund…'],
+  'console-order-detail--refunded': ['Order ord_1', 'asked by phone'],
+  'console-subscriptions--default': ['Subscriptions', 'svc_1', 'svc_2', '00:1A:79:AA:BB:CC', 'Cancel auto-renew', 'Change…'],
+  'console-subscriptions--viewer': ['Your role may look here but not change anything.'],
+  'console-settings--default': ['Settings', 'STREAMCART_ADDR', 'STREAMCART_SECRET_KEY', '••••'],
   'ui-app-icons--all': ['Android TV', 'Speed test'],
 };
 
@@ -190,8 +206,10 @@ after(async () => {
   await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
 });
 
+/** SMOKE_STORIES=<id prefix> checks only those stories (console- for the console's). */
 function stories() {
-  return Object.values(index.entries).filter((e) => e.type === 'story');
+  const only = process.env.SMOKE_STORIES ?? '';
+  return Object.values(index.entries).filter((e) => e.type === 'story' && e.id.startsWith(only));
 }
 
 async function newPage() {
@@ -236,13 +254,15 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
     .catch(() => 'timed out');
   if (phase !== 'finished') problems.push(`render ${phase}`);
   // A UI/ story shows one shared component in the widget's shadow root and CSS (the Frame of
-  // widget/src/test/story/Frame.tsx), not the whole element.
-  const host = id.startsWith('ui-') ? '[data-component-frame]' : 'streamcart-checkout';
+  // widget/src/test/story/Frame.tsx), not the whole element; a Console/ story the seller's console
+  // (widget/console/src/test/story.tsx) in the page itself, no shadow root.
+  const host = id.startsWith('console-') ? '[data-console-story]' : id.startsWith('ui-') ? '[data-component-frame]' : 'streamcart-checkout';
   const shown = await page.evaluate((host) => {
     const error = document.body.classList.contains('sb-show-errordisplay')
       ? (document.querySelector('#error-message')?.textContent ?? 'error display')
       : null;
-    const root = document.querySelector(`#storybook-root ${host}`)?.shadowRoot?.querySelector('.sc-root');
+    const el = document.querySelector(`#storybook-root ${host}`);
+    const root = el?.shadowRoot ? el.shadowRoot.querySelector('.sc-root') : el?.querySelector('main');
     const box = root?.getBoundingClientRect();
     return { error, rendered: !!root && !!box && box.height > 0 && (root.textContent ?? '').trim().length > 0 };
   }, host);
@@ -260,7 +280,10 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
         () => false,
       );
     if (!visible) {
-      const shownText = await page.evaluate((host) => document.querySelector(host)?.shadowRoot?.textContent ?? '', host);
+      const shownText = await page.evaluate((host) => {
+        const el = document.querySelector(host);
+        return (el?.shadowRoot ?? el)?.textContent ?? '';
+      }, host);
       problems.push(`does not show ${JSON.stringify(String(text))}; it shows: ${shownText.replace(/\s+/g, ' ').slice(0, 400)}`);
     }
   }

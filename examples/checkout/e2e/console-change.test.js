@@ -82,7 +82,7 @@ test('change another line’s connections with charge now and pay the mailed lin
   // Suspend asks in a dialog naming its effect.
   await page.reload();
   await row.getByRole('button', { name: `Suspend (line ${serviceId})` }).click();
-  await page.getByRole('dialog', { name: `Suspend line ${serviceId}?` }).waitFor();
+  await page.getByRole('alertdialog', { name: `Suspend line ${serviceId}?` }).waitFor();
   await visit(page, 'subscriptions-suspend-confirm');
   await page.getByRole('button', { name: 'Keep' }).click();
 

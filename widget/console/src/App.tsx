@@ -1,7 +1,7 @@
 // The console's shell: the setup page (public, from the one-time link), sign-in, and once signed
 // in the navigation and the screen of the URL. A 401 from any call (session over) shows sign-in
 // again; the CSRF token lives in the API client's memory only.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApi } from './api';
 import { CreditsBanner } from './CreditsBanner';
 import { Ctx } from './context';
@@ -122,6 +122,10 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   const api = useMemo(() => createApi({ fetch: doFetch, onUnauthorized }), [doFetch, onUnauthorized]);
   const route = useRoute();
   const setup = route.parts[0] === 'setup';
+  // On a narrow screen the navigation folds behind a Menu button; it folds again on every move.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const navId = useId();
+  useEffect(() => setMenuOpen(false), [route.path]);
 
   useEffect(() => {
     if (setup || session !== 'loading') return;
@@ -168,7 +172,10 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   const nav = (
     <header className="top">
       <p className="brand">{t.appName}</p>
-      <nav aria-label={t.mainNavLabel}>
+      <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls={navId} onClick={() => setMenuOpen((o) => !o)}>
+        {t.menu}
+      </button>
+      <nav id={navId} aria-label={t.mainNavLabel} className={menuOpen ? 'open' : undefined}>
         <ul>
           {NAV.map(([p, label]) => (
             <li key={p}>

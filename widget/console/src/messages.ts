@@ -8,6 +8,7 @@ const en = {
   loading: 'Loading…',
   skipToContent: 'Skip to content',
   mainNavLabel: 'Console',
+  menu: 'Menu',
   signOut: 'Sign out',
   notFoundTitle: 'Page not found',
   notFoundText: 'There is no console page at this address.',
@@ -105,10 +106,13 @@ const en = {
   revenueHeading: 'Revenue per day',
   currencyLabel: 'Currency',
   chartLabel: (days: number, total: string) => `Revenue net of refunds per day over ${days} days, ${total} in all`,
-  chartCaption: (currency: string) =>
-    `Invoices paid less refunds made, per UTC day, in ${currency}. Hover a bar for the day's amounts and orders.`,
+  chartCaption: (currency: string) => `Invoices paid less refunds made, per UTC day, in ${currency}.`,
   chartBarTitle: (date: string, net: string, paid: string, refunded: string, orders: string) =>
     `${date}: ${net} net (${paid} paid, ${refunded} refunded), ${orders}`,
+  chartHoverHint: 'Point at a bar for that day’s amounts and orders, or show the days as a table.',
+  chartShowTable: 'Show the days as a table',
+  chartTableCaption: (currency: string) => `Revenue per day in ${currency}`,
+  colDay: 'Day',
   ordersCount: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`,
 
   // Orders

@@ -15,7 +15,16 @@ function subscribe(cb: () => void) {
   };
 }
 
-const snapshot = () => location.pathname + location.search;
+/** memory, when set, is the console's location kept off the address bar (Storybook's iframe). */
+let memory: string | null = null;
+
+/** routeInMemory starts the console at `to` without touching the address bar (stories only). */
+export function routeInMemory(to: string): void {
+  memory = to;
+  window.dispatchEvent(new Event(CHANGE));
+}
+
+const snapshot = () => memory ?? location.pathname + location.search;
 
 export interface Route {
   /** The path below BASE without slashes at the ends: "", "orders", "orders/ord_1". */
@@ -43,7 +52,8 @@ export function href(path: string, q: Record<string, string | undefined> = {}): 
 }
 
 export function navigate(to: string, replace = false): void {
-  if (replace) history.replaceState(null, '', to);
+  if (memory !== null) memory = to;
+  else if (replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   window.dispatchEvent(new Event(CHANGE));
 }

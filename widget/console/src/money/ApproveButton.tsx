@@ -4,11 +4,11 @@
 import { useState } from 'react';
 import type { ApproveMode } from '../api';
 import { useConsole } from '../context';
-import { ConfirmDialog } from '../dialog';
 import { formatMoney } from '../format';
 import { t } from '../messages';
 import type { Order } from '../schemas';
 import { ErrorNote, useAction } from '../ui';
+import { ConfirmDialog } from '../ui/Dialog';
 
 export function ApproveButton({ order, onDone, primary }: { order: Order; onDone: (text: string) => void; primary?: boolean }) {
   const { api, can } = useConsole();
@@ -42,6 +42,14 @@ export function ApproveButton({ order, onDone, primary }: { order: Order; onDone
         confirmLabel={t.confirmApprove}
         onConfirm={confirm}
         busy={action.busy}
+        danger={false}
+        effect={
+          <p data-testid="approve-effect">
+            {mode === 'provision'
+              ? t.modeProvisionEffect(formatMoney(order.total))
+              : t.modeRequestPaymentEffect(order.email, formatMoney(order.total))}
+          </p>
+        }
       >
         <fieldset className="choice">
           <legend>{t.approveModeLabel}</legend>
@@ -67,11 +75,6 @@ export function ApproveButton({ order, onDone, primary }: { order: Order; onDone
             <label htmlFor={`${name}-provision`}>{t.modeProvision}</label>
           </div>
         </fieldset>
-        <p data-testid="approve-effect">
-          {mode === 'provision'
-            ? t.modeProvisionEffect(formatMoney(order.total))
-            : t.modeRequestPaymentEffect(order.email, formatMoney(order.total))}
-        </p>
         {!mayProvision && <p className="muted">{t.modeProvisionForbidden}</p>}
         {action.result && 'error' in action.result && <ErrorNote error={action.result.error} />}
       </ConfirmDialog>

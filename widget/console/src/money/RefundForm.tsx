@@ -4,11 +4,11 @@
 // is empty again.
 import { useState, type FormEvent } from 'react';
 import { useConsole } from '../context';
-import { ConfirmDialog, newIdempotencyKey } from '../dialog';
 import { formatMoney, parseAmount } from '../format';
 import { t } from '../messages';
 import type { Money, Order } from '../schemas';
 import { ErrorNote, Field, Outcome, useAction } from '../ui';
+import { ConfirmDialog, newIdempotencyKey } from '../ui/Dialog';
 
 /** What a full refund takes back unless kept: a renewal's period, an upsell's connections, a reseller plan's credits, else the order's lines. */
 function keepLabel(kind: string): string {
@@ -106,15 +106,19 @@ export function RefundForm({ order, onDone }: { order: Order; onDone: (text: str
         onConfirm={confirm}
         busy={action.busy}
         danger
+        effect={
+          <>
+            <p data-testid="refund-effect">
+              {full
+                ? t.refundEffectFull(formatMoney(giving), order.gateway)
+                : t.refundEffectPartial(formatMoney(giving), formatMoney(order.total), order.gateway)}
+            </p>
+            {full && <p>{asked?.keepLine ? t.refundKeeps : t.refundTakesBack(order.kind)}</p>}
+            {!REFUNDS_BY_API.has(order.gateway) && <p>{t.refundEffectManual}</p>}
+            <p>{t.refundMailed}</p>
+          </>
+        }
       >
-        <p data-testid="refund-effect">
-          {full
-            ? t.refundEffectFull(formatMoney(giving), order.gateway)
-            : t.refundEffectPartial(formatMoney(giving), formatMoney(order.total), order.gateway)}
-        </p>
-        {full && <p>{asked?.keepLine ? t.refundKeeps : t.refundTakesBack(order.kind)}</p>}
-        {!REFUNDS_BY_API.has(order.gateway) && <p>{t.refundEffectManual}</p>}
-        <p>{t.refundMailed}</p>
         {action.result && 'error' in action.result && <ErrorNote error={action.result.error} />}
       </ConfirmDialog>
     </form>

@@ -6,8 +6,8 @@ import { formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { Field, Loading, Outcome, Table, useAction, useLoad } from '../ui';
-import { LinesTable } from './Lines';
-import { orderColumns } from './Orders';
+import { LinesTable } from '../ui/LinesTable';
+import { orderColumns } from '../ui/orderColumns';
 
 export function Customers() {
   const { api } = useConsole();

@@ -1,70 +1,16 @@
 // The dashboard (GET /admin/summary): counts over the chosen days, the alerts worth a look now
-// (each a link to the list that shows them), and the revenue per day, net of refunds, as an inline
-// SVG chart.
+// (each a link to the list that shows them), and the revenue per day, net of refunds, as a chart
+// with axes and the hovered day's amounts (ui/RevenueChart.tsx, uPlot).
 import { useState } from 'react';
 import { useConsole } from '../context';
 import { formatMoney } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
-import type { Day, Money, Summary } from '../schemas';
+import type { Money, Summary } from '../schemas';
 import { Loading, useLoad } from '../ui';
+import { RevenueChart } from '../ui/RevenueChart';
 
 const RANGES = [7, 30, 90] as const;
-
-const inCurrency = (list: Money[], currency: string): Money => list.find((m) => m.currency === currency) ?? { amount: 0, currency };
-
-/** RevenueChart draws one bar per day of the revenue in currency, net of that day's refunds (a day that gave back more than it took draws none); each bar's title says paid, refunded and net. */
-export function RevenueChart({ series, currency }: { series: Day[]; currency: string }) {
-  const values = series.map((d) => Math.max(inCurrency(d.netRevenue, currency).amount, 0));
-  const max = Math.max(...values, 0);
-  const W = 720;
-  const H = 200;
-  const pad = 28;
-  const bw = series.length ? (W - pad) / series.length : 0;
-  const total = series.reduce((a, d) => a + inCurrency(d.netRevenue, currency).amount, 0);
-  return (
-    <figure className="chart">
-      <svg
-        viewBox={`0 0 ${W} ${H + 20}`}
-        role="img"
-        aria-label={t.chartLabel(series.length, formatMoney({ amount: total, currency }))}
-        data-testid="revenue-chart"
-      >
-        <line x1={pad} y1={H} x2={W} y2={H} stroke="currentColor" strokeWidth="1" />
-        <text x={pad - 4} y={12} textAnchor="end" fontSize="11" fill="currentColor">
-          {formatMoney({ amount: max, currency })}
-        </text>
-        {series.map((d, i) => {
-          const h = max ? (values[i]! / max) * (H - 16) : 0;
-          return (
-            <rect key={d.date} x={pad + i * bw + 1} y={H - h} width={Math.max(bw - 2, 1)} height={h} className="bar">
-              <title>
-                {t.chartBarTitle(
-                  d.date,
-                  formatMoney(inCurrency(d.netRevenue, currency)),
-                  formatMoney(inCurrency(d.paidRevenue, currency)),
-                  formatMoney(inCurrency(d.refunded, currency)),
-                  t.ordersCount(d.orders),
-                )}
-              </title>
-            </rect>
-          );
-        })}
-        {series.length > 0 && (
-          <>
-            <text x={pad} y={H + 16} fontSize="11" fill="currentColor">
-              {series[0]!.date}
-            </text>
-            <text x={W} y={H + 16} fontSize="11" textAnchor="end" fill="currentColor">
-              {series[series.length - 1]!.date}
-            </text>
-          </>
-        )}
-      </svg>
-      <figcaption>{t.chartCaption(currency)}</figcaption>
-    </figure>
-  );
-}
 
 /** amounts shows one amount per currency; none: zero in the shop's usual currency. */
 function amounts(list: Money[]): string {

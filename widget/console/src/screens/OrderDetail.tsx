@@ -11,7 +11,7 @@ import { RefundForm } from '../money/RefundForm';
 import { href, Link } from '../router';
 import type { Hold, OrderDetail as Detail } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
-import { LinesTable } from './Lines';
+import { LinesTable } from '../ui/LinesTable';
 
 // version changes after each refund made on the page, so the list shows it.
 function Refunds({ id, version }: { id: string; version: number }) {

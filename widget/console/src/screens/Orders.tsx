@@ -6,12 +6,12 @@ import { useState, type FormEvent } from 'react';
 import type { Api, Query } from '../api';
 import { useConsole } from '../context';
 import { download, toCsv } from '../csv';
-import { formatMoney, formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { ORDER_STATUSES, type Order } from '../schemas';
 import { ApproveButton } from '../money/ApproveButton';
-import { ConfirmButton, Field, Loading, Outcome, Pager, Status, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
+import { orderColumns } from '../ui/orderColumns';
+import { ConfirmButton, Field, Loading, Outcome, Pager, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
 import { ORDER_KINDS } from '../schemas';
 
 const FILTERS = ['status', 'kind', 'q', 'gateway', 'from', 'to'] as const;
@@ -19,31 +19,6 @@ type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** EXPORT_MAX_PAGES bounds an export of the filtered set (200 orders a page). */
 export const EXPORT_MAX_PAGES = 100;
-
-export function orderColumns(): Column<Order>[] {
-  return [
-    { header: t.colOrder, cell: (o) => <Link href={href(`orders/${encodeURIComponent(o.id)}`)}>{o.id}</Link> },
-    { header: t.colCreated, cell: (o) => formatTime(o.createdAt) },
-    {
-      header: t.colEmail,
-      cell: (o) => (o.customerId ? <Link href={href(`customers/${encodeURIComponent(o.customerId)}`)}>{o.email}</Link> : o.email),
-    },
-    { header: t.colKind, cell: (o) => t.kinds[o.kind] ?? o.kind },
-    { header: t.colProduct, cell: (o) => o.product || '—' },
-    { header: t.colStatus, cell: (o) => <Status value={o.status} /> },
-    { header: t.colTotal, cell: (o) => formatMoney(o.total), numeric: true },
-    { header: t.colNet, cell: (o) => formatMoney(o.net), numeric: true },
-    { header: t.colGateway, cell: (o) => o.gateway },
-    {
-      header: t.colInvoice,
-      cell: (o) => (
-        <>
-          {o.invoiceId} <Status value={o.invoiceStatus} />
-        </>
-      ),
-    },
-  ];
-}
 
 const CSV_HEADER = [
   'id',

@@ -224,7 +224,7 @@ describe('line dialogs', () => {
     await renderConsole(fake, '/checkout/admin/subscriptions');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Suspend (line svc_1)' }));
-    let dialog = screen.getByRole('dialog', { name: 'Suspend line svc_1?' });
+    let dialog = screen.getByRole('alertdialog', { name: 'Suspend line svc_1?' });
     expect(within(dialog).getByText(/switched off on the panel at once: buyer@example.com cannot watch/)).toBeTruthy();
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Confirm: suspend' }));
     await user.click(within(dialog).getByRole('button', { name: 'Keep' }));
@@ -235,7 +235,7 @@ describe('line dialogs', () => {
     expect(fake.calledWith('POST', '/services/svc_1/suspend')).toHaveLength(1);
 
     await user.click(screen.getByRole('button', { name: 'Extend (line svc_1)' }));
-    dialog = screen.getByRole('dialog', { name: 'Extend line svc_1?' });
+    dialog = screen.getByRole('alertdialog', { name: 'Extend line svc_1?' });
     expect(within(dialog).getByText(/next due date \(2026-12-20\) move on by the days below, free of charge/)).toBeTruthy();
     const days = within(dialog).getByLabelText('Days');
     await user.clear(days);
@@ -245,7 +245,7 @@ describe('line dialogs', () => {
     expect(fake.calledWith('POST', '/services/svc_1/extend')[0]!.body).toEqual({ days: 10 });
 
     await user.click(screen.getByRole('button', { name: 'Terminate (line svc_1)' }));
-    dialog = screen.getByRole('dialog', { name: 'Terminate line svc_1?' });
+    dialog = screen.getByRole('alertdialog', { name: 'Terminate line svc_1?' });
     expect(within(dialog).getByText(/deleted from the panel for good.*cannot be undone/)).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Terminate for good' }));
     await screen.findByText('Line svc_1 terminated.');

@@ -5,7 +5,7 @@
 // mail the open renewal's pay link, each after a confirmation naming its effect. A running line's
 // terms change (plan, cycle, connections, due date) after a preview of what it costs, and the panel
 // actions (suspend, unsuspend, extend, terminate) ask in a dialog naming their effect
-// (LineChange.tsx).
+// (ui/LineDialogs.tsx).
 import { useState, type FormEvent } from 'react';
 import { useConsole } from '../context';
 import { formatMoney } from '../format';
@@ -13,7 +13,7 @@ import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { SERVICE_STATUSES, type Subscription } from '../schemas';
 import { ConfirmButton, Field, Loading, Outcome, Pager, Status, Table, useAction, useCursorPages, useLoad, type Column } from '../ui';
-import { LineDialog, type LineAction } from './LineChange';
+import { LineDialog, type LineAction } from '../ui/LineDialogs';
 
 const FILTERS = ['status', 'q', 'dueWithin', 'autoRenew', 'pid'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;

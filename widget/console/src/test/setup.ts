@@ -1,7 +1,12 @@
 import { cleanup } from '@testing-library/react';
 import { configure } from '@testing-library/dom';
-import { afterEach, beforeEach } from 'vitest';
-import { expectNoBreaches } from './fakeApi';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { takeBreaches } from './fakeApi';
+
+/** Fails the running test if the fake answered or was asked off the contract. */
+function expectNoBreaches() {
+  expect(takeBreaches(), 'the fake admin API answered or was asked off the contract').toEqual([]);
+}
 
 // jsdom has no CSS.escape, which react-aria's dialogs call (looking for a csp-nonce meta): the
 // browsers the console supports all have it.

@@ -1,101 +1,140 @@
-// Dialog is the console's modal: the native <dialog> opened with showModal(), so the browser
-// traps focus inside it, makes the page behind inert, and Escape cancels (no script or style from
-// elsewhere: CSP-safe). The title labels it and the description describes it for screen readers;
-// closing gives the focus back to what opened it.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// The console's one dialog, built on react-aria-components (a kept accessible primitive): modal,
+// the focus moved in and trapped, Escape (and a click outside, when allowed) asks to close, the
+// focus given back to what opened it, the page behind hidden from screen readers and inert. The
+// title labels it and the description (the effect) describes it. react-aria sets styles through
+// the CSSOM only (element.style), which the console's CSP (style-src 'self', no inline <style>)
+// allows; the look is in styles.css (.dialog-overlay, .dialog).
+//
+// Dialog is the general frame (a form inside: the line change); ConfirmDialog asks before an
+// action and names its effect (refund, approve, suspend, extend, terminate).
+import { useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { t } from '../messages';
 
+export interface DialogProps {
+  /** open shows the dialog; a dialog mounted only while open leaves it at its default, true. */
+  open?: boolean;
+  /** onClose is asked to close: Cancel, Escape or a click outside; never while busy. */
+  onClose: () => void;
+  title: string;
+  /** The effect, read out as the dialog's description when it opens. */
+  description?: ReactNode;
+  /** alertdialog for a confirmation that interrupts; dialog for a form. */
+  role?: 'dialog' | 'alertdialog';
+  /** busy keeps the dialog open (no Escape, no click outside) while its change runs. */
+  busy?: boolean;
+  /** dismissable lets a click outside close it (not for a form being filled in). */
+  dismissable?: boolean;
+  children?: ReactNode;
+}
+
 export function Dialog({
+  open = true,
+  onClose,
   title,
   description,
-  onClose,
+  role = 'dialog',
+  busy = false,
+  dismissable = true,
   children,
-}: {
-  title: string;
-  /** The effect, read out when the dialog opens. */
-  description?: ReactNode;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+}: DialogProps) {
   const descId = useId();
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    const opener = document.activeElement as HTMLElement | null;
-    // jsdom has no showModal: the open attribute shows it there.
-    if (typeof d.showModal === 'function') d.showModal();
-    else d.setAttribute('open', '');
-    const cancel = (e: Event) => {
-      e.preventDefault();
-      onCloseRef.current();
-    };
-    d.addEventListener('cancel', cancel);
-    return () => {
-      d.removeEventListener('cancel', cancel);
-      if (typeof d.close === 'function' && d.open) d.close();
-      opener?.focus?.();
-    };
-  }, []);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} aria-describedby={description ? descId : undefined}>
-      <h2 id={titleId}>{title}</h2>
-      {description && (
-        <div id={descId} className="dialog-effect">
-          {description}
-        </div>
-      )}
-      {children}
-    </dialog>
+    <ModalOverlay
+      isOpen={open}
+      onOpenChange={(isOpen) => {
+        if (!isOpen && !busy) onCloseRef.current();
+      }}
+      isDismissable={dismissable && !busy}
+      isKeyboardDismissDisabled={busy}
+      className="dialog-overlay"
+    >
+      <Modal className="dialog">
+        <AriaDialog role={role} aria-describedby={description ? descId : undefined} className="dialog-body">
+          <Heading slot="title" className="dialog-title">
+            {title}
+          </Heading>
+          {description && (
+            <div id={descId} className="dialog-effect">
+              {description}
+            </div>
+          )}
+          {children}
+        </AriaDialog>
+      </Modal>
+    </ModalOverlay>
   );
 }
 
+export interface ConfirmDialogProps {
+  open?: boolean;
+  onClose: () => void;
+  title: string;
+  /** The effect of confirming, read out as the dialog's description. */
+  effect: ReactNode;
+  confirmLabel: string;
+  /** onConfirm runs the action; the caller closes the dialog (at once, or when the change ends). */
+  onConfirm: () => void;
+  /** The word of the button that closes without doing anything (Cancel unless told). */
+  cancelLabel?: string;
+  busy?: boolean;
+  confirmDisabled?: boolean;
+  danger?: boolean;
+  /** Inputs the action takes (days to extend, the approval's mode), below the effect. */
+  children?: ReactNode;
+}
+
 /**
- * ConfirmDialog asks before an action, naming its effect: Confirm runs it, Keep (or Escape)
- * closes without doing anything. Confirm has the focus first.
+ * ConfirmDialog asks before an action, naming its effect: Confirm (or Enter in one of its inputs)
+ * runs it, Cancel/Keep or Escape closes without doing anything. Confirm has the focus first; it is
+ * disabled while the action runs, and the dialog cannot be closed then.
  */
 export function ConfirmDialog({
+  open = true,
+  onClose,
   title,
   effect,
   confirmLabel,
   onConfirm,
-  onClose,
+  cancelLabel = t.cancel,
+  busy = false,
+  confirmDisabled = false,
   danger = true,
   children,
-}: {
-  title: string;
-  effect: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => void;
-  onClose: () => void;
-  danger?: boolean;
-  children?: ReactNode;
-}) {
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirmRef.current?.focus(), []);
+}: ConfirmDialogProps) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    // React carries events through the portal: a dialog opened from a form (the refund) must not
+    // submit that form too.
+    e.stopPropagation();
+    if (!busy && !confirmDisabled) onConfirm();
+  };
   return (
-    <Dialog title={title} description={effect} onClose={onClose}>
-      <form
-        method="dialog"
-        onSubmit={(e) => {
-          e.preventDefault();
-          onClose();
-          onConfirm();
-        }}
-      >
+    <Dialog open={open} onClose={onClose} title={title} description={effect} role="alertdialog" busy={busy}>
+      <form className="confirm-form" onSubmit={submit}>
         {children}
         <div className="dialog-buttons">
-          <button type="submit" ref={confirmRef} className={danger ? 'danger' : 'primary'}>
+          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog's first stop is its action, as the platform's alerts */}
+          <button type="submit" autoFocus className={danger ? 'danger' : 'primary'} disabled={busy || confirmDisabled} aria-busy={busy}>
             {confirmLabel}
           </button>
-          <button type="button" onClick={onClose}>
-            {t.keep}
+          <button type="button" disabled={busy} onClick={onClose}>
+            {cancelLabel}
           </button>
         </div>
       </form>
     </Dialog>
   );
+}
+
+/**
+ * newIdempotencyKey names one dialog's change: sent as Idempotency-Key, a second submission of
+ * the same dialog is answered with the first one's result. getRandomValues works on a plain-http
+ * console too, where crypto.randomUUID does not exist.
+ */
+export function newIdempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return `console-${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
 }

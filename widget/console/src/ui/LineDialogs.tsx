@@ -8,8 +8,8 @@ import { useConsole } from '../context';
 import { formatMoney } from '../format';
 import { t } from '../messages';
 import type { Charge, LineChange, Subscription } from '../schemas';
-import { ErrorNote, Field } from '../ui';
-import { ConfirmDialog, Dialog } from '../ui/Dialog';
+import { ErrorNote, Field } from './index';
+import { ConfirmDialog, Dialog } from './Dialog';
 
 const CYCLES = ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially'] as const;
 
@@ -91,6 +91,7 @@ export function ChangeDialog({ sub, onClose, onDone }: { sub: Subscription; onCl
       title={t.changeTitle(sub.serviceId)}
       description={t.changeIntro(sub.plan, sub.billingCycle, sub.maxConnections, sub.nextDueDate)}
       onClose={onClose}
+      dismissable={false}
     >
       <form className="change" onSubmit={submit}>
         <Field label={t.changePidLabel}>
@@ -219,13 +220,15 @@ export function LineDialog({
           effect={effect}
           confirmLabel={confirm}
           danger={action !== 'unsuspend'}
+          cancelLabel={t.keep}
           onClose={onClose}
-          onConfirm={() =>
+          onConfirm={() => {
+            onClose();
             run(async () => {
               await api.services.act(id, action);
               return t.lineDone(action, id);
-            })
-          }
+            });
+          }}
         />
       );
     }
@@ -237,13 +240,15 @@ export function LineDialog({
           effect={t.extendEffect(sub.nextDueDate)}
           confirmLabel={t.confirmExtend(Number.isInteger(n) && n > 0 ? n : 0)}
           danger={false}
+          cancelLabel={t.keep}
           onClose={onClose}
-          onConfirm={() =>
+          onConfirm={() => {
+            onClose();
             run(async () => {
               await api.services.extend(id, n);
               return t.extended(id, n);
-            })
-          }
+            });
+          }}
         >
           <Field label={t.extendDays}>
             {(fid) => (

@@ -6,7 +6,7 @@ import { formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
 import type { Line } from '../schemas';
-import { ConfirmButton, Outcome, Status, Table, useAction } from '../ui';
+import { ConfirmButton, Outcome, Status, Table, useAction } from './index';
 
 function ExtendForm({ line, disabled, onExtend }: { line: Line; disabled: boolean; onExtend: (days: number) => void }) {
   const [days, setDays] = useState('30');

@@ -2,8 +2,8 @@
 // an action and say how it went. Plain HTML elements throughout, so the keyboard and screen
 // readers get what browsers give them.
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { ApiError } from './api';
-import { t } from './messages';
+import { ApiError } from '../api';
+import { t } from '../messages';
 
 export interface Loaded<T> {
   data: T | null;
@@ -83,14 +83,14 @@ export function Table<T>({
   rows,
   rowKey,
   hideCaption = false,
-  cards = false,
+  cards = true,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: readonly T[];
   rowKey: (row: T) => string | number;
   hideCaption?: boolean;
-  /** On a narrow screen each row shows as a card, every cell labelled by its column (styles.css). */
+  /** On a narrow screen each row shows as a card, every cell labelled by its column (styles.css); false keeps a scrolling table. */
   cards?: boolean;
 }) {
   return (

@@ -1,1 +1,0 @@
-export { ConfirmDialog, newIdempotencyKey, type ConfirmDialogProps } from './ConfirmDialog';
