@@ -8,12 +8,12 @@
 import { useRef, useState } from 'react';
 import { ApiError } from '../api';
 import { useConsole } from '../context';
-import { ConfirmDialog } from '../dialog';
+import { ConfirmDialog } from '../ui/Dialog';
 import { formatTime } from '../format';
 import { t } from '../messages';
 import type { CatalogForm as Form } from '../schemas';
 import { ErrorNote, Field, Loading, Outcome, Table, useAction, useLoad } from '../ui';
-import { CatalogForm } from './CatalogForm';
+import { CatalogForm } from '../catalog/CatalogForm';
 
 /** lineOffset is the offset of the first character of 1-based line n in text. */
 export function lineOffset(text: string, n: number): number {
@@ -301,11 +301,11 @@ export function Catalog() {
         open={rollback !== null}
         onClose={() => setRollback(null)}
         title={t.rollBackTitle(rollback ?? 0)}
+        effect={t.rollBackEffect(rollback ?? 0, inForce)}
         confirmLabel={t.rollBack(rollback ?? 0)}
         busy={roll.busy}
         onConfirm={() => rollback !== null && void doRollback(rollback)}
       >
-        <p>{t.rollBackEffect(rollback ?? 0, inForce)}</p>
         <ErrorNote error={roll.result && 'error' in roll.result ? roll.result.error : null} />
       </ConfirmDialog>
     </>
