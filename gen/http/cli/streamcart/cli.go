@@ -71,7 +71,7 @@ func UsageCommands() []string {
 		"promotion get",
 		"order (create|get|events|list|cancel)",
 		"pricing quote",
-		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
+		"services (list|get|playlist|qr|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
 		"admin-session (setup|confirm-setup|create|get|delete)",
 		"session (create|delete|request-link|redeem-link|set-password)",
@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"lra\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"ice\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"xov\" --action \"1ab\" --target \"f1m\" --ip \"c6r\" --limit 27 --cursor \"i6t\" --session \"4ro\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"b8j\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 257 --session \"5vz\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"vbo\" --q \"p3o\" --limit 162 --cursor \"ens\" --session \"x8y\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"vzu\"" + "\n" +
 		""
 }
 
@@ -473,6 +473,12 @@ func ParseEndpoint(
 		servicesPlaylistLocaleFlag    = servicesPlaylistFlags.String("locale", "", "")
 		servicesPlaylistTokenFlag     = servicesPlaylistFlags.String("token", "", "")
 
+		servicesQrFlags         = flag.NewFlagSet("qr", flag.ExitOnError)
+		servicesQrServiceIDFlag = servicesQrFlags.String("service-id", "REQUIRED", "")
+		servicesQrKindFlag      = servicesQrFlags.String("kind", "xtream", "")
+		servicesQrLocaleFlag    = servicesQrFlags.String("locale", "", "")
+		servicesQrTokenFlag     = servicesQrFlags.String("token", "", "")
+
 		servicesRestartFlags         = flag.NewFlagSet("restart", flag.ExitOnError)
 		servicesRestartServiceIDFlag = servicesRestartFlags.String("service-id", "REQUIRED", "")
 		servicesRestartLocaleFlag    = servicesRestartFlags.String("locale", "", "")
@@ -690,6 +696,7 @@ func ParseEndpoint(
 	servicesListFlags.Usage = servicesListUsage
 	servicesGetFlags.Usage = servicesGetUsage
 	servicesPlaylistFlags.Usage = servicesPlaylistUsage
+	servicesQrFlags.Usage = servicesQrUsage
 	servicesRestartFlags.Usage = servicesRestartUsage
 	servicesRecreateFlags.Usage = servicesRecreateUsage
 	servicesTerminateFlags.Usage = servicesTerminateUsage
@@ -1097,6 +1104,9 @@ func ParseEndpoint(
 			case "playlist":
 				epf = servicesPlaylistFlags
 
+			case "qr":
+				epf = servicesQrFlags
+
 			case "restart":
 				epf = servicesRestartFlags
 
@@ -1494,6 +1504,9 @@ func ParseEndpoint(
 			case "playlist":
 				endpoint = c.Playlist()
 				data, err = servicesc.BuildPlaylistPayload(*servicesPlaylistServiceIDFlag, *servicesPlaylistLocaleFlag, *servicesPlaylistTokenFlag)
+			case "qr":
+				endpoint = c.Qr()
+				data, err = servicesc.BuildQrPayload(*servicesQrServiceIDFlag, *servicesQrKindFlag, *servicesQrLocaleFlag, *servicesQrTokenFlag)
 			case "restart":
 				endpoint = c.Restart()
 				data, err = servicesc.BuildRestartPayload(*servicesRestartServiceIDFlag, *servicesRestartLocaleFlag, *servicesRestartTokenFlag)
@@ -1627,7 +1640,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"eye\" --action \"wjw\" --target \"bt2\" --ip \"dc3\" --limit 136 --cursor \"qqf\" --session \"ihx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"xov\" --action \"1ab\" --target \"f1m\" --ip \"c6r\" --limit 27 --cursor \"i6t\" --session \"4ro\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1659,7 +1672,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"lra\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"b8j\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1681,7 +1694,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"vkx\",\n      \"source\": \"bio\"\n   }' --csrf-token \"In enim omnis et quos.\" --session \"xnq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"45l\",\n      \"source\": \"r\"\n   }' --csrf-token \"Itaque ut at ut adipisci sunt.\" --session \"nue\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1699,7 +1712,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"1ce\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"59r\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1719,7 +1732,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8771640732561167770 --session \"32h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 9130131530411144140 --session \"p1k\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1754,7 +1767,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 34 --session \"9rm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 257 --session \"5vz\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1776,7 +1789,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 7837028207536680283 --csrf-token \"Ipsam molestiae magnam voluptatem expedita temporibus.\" --session \"8c6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 2840642828284636884 --csrf-token \"Aliquam qui.\" --session \"eh1\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1798,7 +1811,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7902209446855599038 --csrf-token \"Porro in molestiae voluptas corporis.\" --session \"vik\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 2575509368780544683 --csrf-token \"Quasi natus doloremque ut asperiores.\" --session \"tud\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1836,7 +1849,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"aii\" --q \"ztu\" --limit 161 --cursor \"v4r\" --session \"jmn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"vbo\" --q \"p3o\" --limit 162 --cursor \"ens\" --session \"x8y\"")
 }
 
 func adminMailResendUsage() {
@@ -1858,7 +1871,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7414073342010025593 --csrf-token \"Recusandae sapiente ut est commodi.\" --session \"5nq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 8605129044541420973 --csrf-token \"Molestiae assumenda vel quo.\" --session \"jr5\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1889,7 +1902,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"ice\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"vzu\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1911,7 +1924,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"3ju\",\n      \"role\": \"support\"\n   }' --csrf-token \"Sunt quia quibusdam nostrum quaerat perspiciatis in.\" --session \"2sd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"z9x\",\n      \"role\": \"support\"\n   }' --csrf-token \"Provident et nostrum voluptatum voluptatem.\" --session \"m22\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1933,7 +1946,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"n6r\" --csrf-token \"Perspiciatis temporibus.\" --session \"jll\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"z6p\" --csrf-token \"Quis et natus id provident molestiae.\" --session \"5rh\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -1967,7 +1980,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 383 --cursor \"37d\" --session \"gka\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 124 --cursor \"e8d\" --session \"bnw\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -1985,7 +1998,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jk2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"2k8\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2016,7 +2029,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"h03\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"743\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2038,7 +2051,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         183278965414350134,\n         5936431924869978400\n      ],\n      \"code\": \"9p\",\n      \"expirationDate\": \"743\",\n      \"maxUses\": 3453470147864610465,\n      \"recurring\": false,\n      \"startDate\": \"zvt\",\n      \"type\": \"Percentage\",\n      \"value\": \"pz\"\n   }' --csrf-token \"Est qui beatae.\" --session \"phd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         6082050212031162422,\n         1698248087725310014,\n         1235864845585973227\n      ],\n      \"code\": \"st\",\n      \"expirationDate\": \"yw3\",\n      \"maxUses\": 4204882997994149074,\n      \"recurring\": false,\n      \"startDate\": \"0fl\",\n      \"type\": \"Percentage\",\n      \"value\": \"2\"\n   }' --csrf-token \"Ratione eaque.\" --session \"mqr\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2062,7 +2075,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"wk1\",\n      \"maxUses\": 1924574991355386778,\n      \"startDate\": \"qg8\"\n   }' --code \"c0n\" --csrf-token \"Dicta necessitatibus debitis rerum dolorem.\" --session \"iqf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"bbk\",\n      \"maxUses\": 1770072915628730441,\n      \"startDate\": \"u9e\"\n   }' --code \"i49\" --csrf-token \"Quis expedita.\" --session \"56l\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2091,7 +2104,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"s7g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"r2m\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2128,7 +2141,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"owj\" --outcome \"cmx\" --limit 160 --cursor \"q5c\" --session \"psm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"ceh\" --outcome \"bvh\" --limit 124 --cursor \"x9b\" --session \"hjn\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2157,7 +2170,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"w0x\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"n0i\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2193,7 +2206,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"t0h\" --limit 77 --session \"6hb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"9go\" --limit 150 --session \"oge\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2213,7 +2226,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"l95\" --session \"5ef\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ypk\" --session \"wm7\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2235,7 +2248,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"1eg\" --csrf-token \"Velit ea fuga ratione est.\" --session \"4d6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"7ks\" --csrf-token \"Nihil soluta accusantium aut qui.\" --session \"d2b\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2257,7 +2270,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"91u\" --csrf-token \"Praesentium et quia consequatur.\" --session \"ksi\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"49k\" --csrf-token \"Nulla sunt distinctio.\" --session \"rjg\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2295,7 +2308,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"9ku\" --csrf-token \"Sunt distinctio.\" --session \"rjg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"2gv\" --csrf-token \"Culpa ipsam illo esse quis aspernatur quaerat.\" --session \"u9c\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2319,7 +2332,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"zdk\"\n   }' --id \"p1r\" --csrf-token \"Omnis exercitationem ea.\" --session \"yff\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"qu4\"\n   }' --id \"y5j\" --csrf-token \"Illo sit distinctio temporibus at.\" --session \"zyv\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2345,7 +2358,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 44825429006537273,\n      \"keepLine\": true,\n      \"reason\": \"hx\"\n   }' --id \"v98\" --csrf-token \"Quisquam vitae voluptate.\" --idempotency-key \"05\" --session \"05x\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7834490844743665228,\n      \"keepLine\": true,\n      \"reason\": \"71z\"\n   }' --id \"du5\" --csrf-token \"Corrupti hic aperiam deserunt est.\" --idempotency-key \"5vb\" --session \"ohj\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2365,7 +2378,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"j62\" --session \"x8b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"k7p\" --session \"wpx\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2400,7 +2413,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 374 --session \"deh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 312 --session \"vrr\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2424,7 +2437,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"9ja\"\n   }' --id \"glz\" --csrf-token \"Eos nostrum voluptatum fugit id.\" --session \"oaz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"agj\"\n   }' --id \"mjv\" --csrf-token \"Voluptas facilis explicabo in pariatur sunt.\" --session \"ol6\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2446,7 +2459,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"2kg\" --csrf-token \"Distinctio dolorem voluptas et in.\" --session \"frs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"7o4\" --csrf-token \"Accusamus est cum autem dolorem.\" --session \"r7j\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2498,7 +2511,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"65e\" --q \"o4z\" --due-within \"del\" --auto-renew false --pid 7849142026053676165 --limit 72 --cursor \"jhr\" --session \"1pg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"gyh\" --q \"5i7\" --due-within \"2am\" --auto-renew false --pid 1045980093889837781 --limit 179 --cursor \"8qb\" --session \"vrg\"")
 }
 
 func adminServicesExportUsage() {
@@ -2526,7 +2539,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"yr6\" --q \"6io\" --due-within \"whv\" --auto-renew true --pid 8883621656344519454 --session \"luv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"zy9\" --q \"js6\" --due-within \"777\" --auto-renew false --pid 3742358789444511838 --session \"1ap\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2548,7 +2561,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"mhy\" --csrf-token \"Eum laborum.\" --session \"cvk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"3lu\" --csrf-token \"Aliquam eos.\" --session \"382\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2570,7 +2583,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"x8y\" --csrf-token \"Molestiae quod est optio.\" --session \"l29\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"17s\" --csrf-token \"Error commodi repellendus nihil.\" --session \"ius\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2592,7 +2605,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"kdb\" --csrf-token \"Sint impedit laudantium.\" --session \"16d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"22a\" --csrf-token \"Dolor maiores totam suscipit enim tempore.\" --session \"0hf\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2614,7 +2627,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"7lu\" --csrf-token \"Deleniti assumenda.\" --session \"l7k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"6j9\" --csrf-token \"Dignissimos dolorem est commodi iste autem.\" --session \"g5m\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2636,7 +2649,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"95h\" --csrf-token \"Sit natus in.\" --session \"isj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"mcz\" --csrf-token \"Minima dicta omnis eveniet.\" --session \"ztd\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2660,7 +2673,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3249\n   }' --id \"gl4\" --csrf-token \"Quia sit.\" --session \"b9s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 549\n   }' --id \"6u3\" --csrf-token \"Qui saepe magnam maxime est corporis et.\" --session \"hyj\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2686,7 +2699,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"kss\",\n      \"charge\": \"now\",\n      \"maxConnections\": 2112345047087662376,\n      \"nextDueDate\": \"yoz\",\n      \"pid\": 8172969809123390949,\n      \"preview\": true,\n      \"reason\": \"qr4\"\n   }' --id \"dxx\" --csrf-token \"Corporis velit nemo atque voluptatem.\" --idempotency-key \"xpu\" --session \"riy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"xo1\",\n      \"charge\": \"now\",\n      \"maxConnections\": 4983790788333040934,\n      \"nextDueDate\": \"4to\",\n      \"pid\": 2754460641849252876,\n      \"preview\": true,\n      \"reason\": \"m3i\"\n   }' --id \"ija\" --csrf-token \"Rerum repudiandae occaecati.\" --idempotency-key \"v6o\" --session \"mr8\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2708,7 +2721,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"z2y\" --csrf-token \"Sit cum.\" --session \"jea\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"go9\" --csrf-token \"Quisquam consequuntur qui.\" --session \"xdi\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2739,7 +2752,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 334 --session \"d5n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 236 --session \"hxj\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2775,7 +2788,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"OIp\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"XCM\" --locale \"es-es\"")
 }
 
 func catalogGetProductUsage() {
@@ -2797,7 +2810,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7166262527334705904 --currency \"uyx\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7775562188220065664 --currency \"aZP\" --locale \"pt-pt\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2817,7 +2830,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"gdI\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"NQs\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2855,7 +2868,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 5567085481820411976 --from \"Et vitae.\" --to \"Esse aut aut qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 12040735745876448 --from \"Tempore quia aliquid mollitia.\" --to \"Laborum magni laborum voluptatem.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2873,7 +2886,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2891,7 +2904,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2952,7 +2965,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Asperiores libero quibusdam dolorem reiciendis minus.\" --t \"s8m\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Architecto quae fugit ducimus suscipit ea architecto.\" --t \"l2d\" --locale \"nl-nl\"")
 }
 
 func invoicesPdfUsage() {
@@ -2974,7 +2987,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"0dg\" --t \"0ib\" --token \"Voluptas explicabo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"jvc\" --t \"n0f\" --token \"Doloremque atque sit autem.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -2996,7 +3009,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"0ah\" --t \"qjj\" --token \"Necessitatibus dignissimos voluptate quia alias deserunt tempora.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"meg\" --t \"jof\" --token \"Facere aut.\"")
 }
 
 func invoicesPayUsage() {
@@ -3020,7 +3033,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"n0f\",\n      \"returnUrl\": \"6vy\"\n   }' --invoice-id \"Nam beatae.\" --t \"q15\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"son\",\n      \"returnUrl\": \"e5a\"\n   }' --invoice-id \"Maiores dolorum ipsum et dolore reiciendis.\" --t \"n6y\" --locale \"en\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3066,7 +3079,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"cancelled\" --q \"797\" --gateway \"jpo\" --kind \"upsell\" --from \"vc6\" --to \"nlv\" --limit 110 --cursor \"r81\" --session \"z7c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"paid\" --q \"jb5\" --gateway \"0w7\" --kind \"trial\" --from \"0qq\" --to \"z46\" --limit 12 --cursor \"b4k\" --session \"639\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3086,7 +3099,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"k96\" --session \"9fo\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"s31\" --session \"ane\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3117,7 +3130,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"2y\" --pid 6651122385054979034")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"p\" --pid 6685996834599644535")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3153,7 +3166,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"0a0\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"DXm\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 97,\n      \"gateway\": \"Laborum earum.\",\n      \"pid\": 2,\n      \"promoCode\": \"ima\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"odd\"\n   }' --token \"In delectus culpa ut autem.\" --idempotency-key \"on\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"yr4\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"mvB\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 8,\n      \"gateway\": \"Autem odit reprehenderit maxime earum voluptas.\",\n      \"pid\": 2,\n      \"promoCode\": \"7c0\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"khz\"\n   }' --token \"Ut voluptatum deleniti id.\" --idempotency-key \"hg\"")
 }
 
 func orderGetUsage() {
@@ -3173,7 +3186,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Consequatur consequatur vel corporis voluptatem hic.\" --token \"Voluptatem consequuntur fuga similique asperiores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Qui rem.\" --token \"Eius quae quae vel sunt.\"")
 }
 
 func orderEventsUsage() {
@@ -3195,7 +3208,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"t9l\" --token \"Id qui rem earum.\" --last-event-id \"274078\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"7r4\" --token \"Corrupti odit eligendi adipisci.\" --last-event-id \"66\"")
 }
 
 func orderListUsage() {
@@ -3213,7 +3226,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Facilis nam vero voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Pariatur consequuntur sed cumque molestiae qui.\"")
 }
 
 func orderCancelUsage() {
@@ -3233,7 +3246,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Voluptatem corrupti odit eligendi adipisci perspiciatis laborum.\" --token \"Accusamus beatae sed odio autem enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"In sint facere similique molestiae sint.\" --token \"Fuga sequi dolorem soluta corrupti.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3261,7 +3274,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Pme\",\n      \"extraConnections\": 56,\n      \"pid\": 2,\n      \"promoCode\": \"fae\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Hal\",\n      \"extraConnections\": 90,\n      \"pid\": 2,\n      \"promoCode\": \"bt2\",\n      \"proxyProtection\": false\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3272,6 +3285,7 @@ func servicesUsage() {
 	fmt.Fprintln(os.Stderr, `    list: The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
 	fmt.Fprintln(os.Stderr, `    playlist: The service's m3u_plus playlist file.`)
+	fmt.Fprintln(os.Stderr, `    qr: A QR code of the line for a phone or TV app to scan, as SVG: kind xtream encodes the Xtream codes as JSON {"server":"http://host:port","username":…,"password":…}, kind m3u the playlistUrl. The playlist's rules: the sessions that may read the service; not_found for any other and until the line works. Never cached (credentials inside).`)
 	fmt.Fprintln(os.Stderr, `    restart: Restarts the line on the panel (drops its open connections). Proven sessions only.`)
 	fmt.Fprintln(os.Stderr, `    recreate: Builds the line again on the panel with the same credentials and limits. Proven sessions only.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the body must confirm it. Proven sessions only.`)
@@ -3300,7 +3314,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"pt-pt\" --token \"Sequi dolorem soluta corrupti reprehenderit nam est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Id quia deserunt.\"")
 }
 
 func servicesGetUsage() {
@@ -3322,7 +3336,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Aspernatur iusto quis.\" --locale \"de-de\" --token \"Fugiat est sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Soluta qui repellendus.\" --locale \"en\" --token \"Saepe et et at deserunt iste.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3344,7 +3358,31 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Repellat perferendis saepe repellat.\" --locale \"en-gb\" --token \"Est sint sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Vitae velit nobis amet ab voluptatem.\" --locale \"en-us\" --token \"Quis ut dolores et inventore neque nisi.\"")
+}
+
+func servicesQrUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services qr", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -kind STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A QR code of the line for a phone or TV app to scan, as SVG: kind xtream encodes the Xtream codes as JSON {"server":"http://host:port","username":…,"password":…}, kind m3u the playlistUrl. The playlist's rules: the sessions that may read the service; not_found for any other and until the line works. Never cached (credentials inside).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Velit rerum dolore.\" --kind \"xtream\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
 }
 
 func servicesRestartUsage() {
@@ -3366,7 +3404,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Vel atque id excepturi doloribus neque.\" --locale \"nl-nl\" --token \"Eligendi et autem ut id quas reiciendis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Omnis minus assumenda qui fugiat ratione soluta.\" --locale \"de-de\" --token \"Rerum aut et illum sed fuga quisquam.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3388,7 +3426,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Ullam non esse sequi.\" --locale \"en\" --token \"Et velit rem qui aut eligendi sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Molestiae rerum tempore quis vel.\" --locale \"en-gb\" --token \"Delectus et voluptatem id et.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3412,7 +3450,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptatem aut.\" --locale \"pt-pt\" --token \"Repudiandae dolores ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Voluptatem praesentium id et voluptate.\" --locale \"nl-nl\" --token \"Dolorem quod.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3436,7 +3474,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sit minima molestiae.\" --locale \"es-es\" --token \"Velit qui quia accusamus dolor vel et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Laudantium qui fugiat eum.\" --locale \"de-de\" --token \"Numquam velit eveniet aut ut.\"")
 }
 
 func servicesRenewUsage() {
@@ -3460,7 +3498,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"fzf\",\n      \"pid\": 7529930368987752978,\n      \"returnUrl\": \"uth\"\n   }' --service-id \"Provident qui reiciendis optio laudantium qui fugiat.\" --locale \"es-es\" --token \"Commodi numquam velit eveniet.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"h9o\",\n      \"pid\": 3643131802675636538,\n      \"returnUrl\": \"jl4\"\n   }' --service-id \"Ea sit ab sapiente est et dolore.\" --locale \"en-gb\" --token \"Dolor explicabo commodi aut ea iste.\"")
 }
 
 func servicesCancelUsage() {
@@ -3482,7 +3520,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Neque consequuntur nihil.\" --locale \"nl-nl\" --token \"Eligendi mollitia quae corporis expedita dolorum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Ab error aperiam.\" --locale \"es-es\" --token \"Quia ullam autem est facere rem.\"")
 }
 
 func servicesResumeUsage() {
@@ -3504,7 +3542,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Iusto veniam ad dolores et corrupti earum.\" --locale \"nl-nl\" --token \"Eum velit omnis autem labore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Itaque et unde.\" --locale \"pt-pt\" --token \"Molestiae quia dicta et minus quos sapiente.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3535,7 +3573,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Nesciunt commodi quo minus alias est corrupti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Minima perspiciatis accusantium voluptate optio soluta et.\"")
 }
 
 func resellersOrderUsage() {
@@ -3557,7 +3595,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"5z1\",\n      \"currency\": \"xs\",\n      \"existingReseller\": false,\n      \"gateway\": \"Omnis alias sequi.\",\n      \"password\": \"13f\",\n      \"pid\": 5819329644270803344,\n      \"returnUrl\": \"tvf\"\n   }' --token \"Sapiente excepturi non reiciendis consequuntur iusto officia.\" --idempotency-key \"n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"xr0\",\n      \"currency\": \"9sx\",\n      \"existingReseller\": false,\n      \"gateway\": \"Ut in ducimus placeat placeat quisquam.\",\n      \"password\": \"bkf\",\n      \"pid\": 134439004968109632,\n      \"returnUrl\": \"tyj\"\n   }' --token \"Laborum ut incidunt et eveniet non velit.\" --idempotency-key \"u\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3579,7 +3617,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Voluptate optio.\" --locale \"de-de\" --token \"Tempore perferendis ad molestias laborum sint doloremque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Et perspiciatis ipsam.\" --locale \"nl-nl\" --token \"Reprehenderit reprehenderit.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3612,7 +3650,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"vt0\",\n      \"token\": \"8b9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"v57\",\n      \"token\": \"s2p\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3630,7 +3668,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"5ks\",\n      \"token\": \"tb9\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"pi7\",\n      \"token\": \"yqw\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3648,7 +3686,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"3aw\",\n      \"otp\": \"pst\",\n      \"password\": \"1i6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"qi9\",\n      \"otp\": \"gzi\",\n      \"password\": \"272\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3666,7 +3704,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"zzj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"ujj\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3686,7 +3724,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Mollitia dolore enim dolorem.\" --session \"s0u\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Placeat et.\" --session \"3jq\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3718,7 +3756,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"xph\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"zsj\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3736,7 +3774,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Aut quis mollitia nihil.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Iure quis voluptate enim.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3754,7 +3792,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"mux\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uvz\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3772,7 +3810,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"5l2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"2th\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3792,7 +3830,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"shx\"\n   }' --token \"Rem eos et aliquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d39\"\n   }' --token \"Illo corporis et ullam.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3826,7 +3864,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"j\" --locale \"en\" --token \"Architecto repudiandae rerum id culpa.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"kpw\" --locale \"es-es\" --token \"Rerum quos reiciendis ab dolores voluptates ut.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3846,7 +3884,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"u6l\",\n      \"extraQuantity\": 2284639104895799884,\n      \"serviceId\": \"t0w\"\n   }' --token \"Voluptate sit consequatur dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"huy\",\n      \"extraQuantity\": 9201292487064977964,\n      \"serviceId\": \"47m\"\n   }' --token \"Possimus quibusdam.\"")
 }
 
 func upsellOrderUsage() {
@@ -3868,5 +3906,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"0\",\n      \"extraQuantity\": 9106693072361222864,\n      \"gateway\": \"Eos odit praesentium omnis eum reiciendis illum.\",\n      \"returnUrl\": \"r2t\",\n      \"serviceId\": \"zdu\"\n   }' --token \"Quo ratione aspernatur impedit praesentium.\" --idempotency-key \"39\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jtf\",\n      \"extraQuantity\": 1289334793371051031,\n      \"gateway\": \"Quibusdam eos enim ut fugiat id voluptatem.\",\n      \"returnUrl\": \"1g7\",\n      \"serviceId\": \"rxo\"\n   }' --token \"Ipsa nihil repudiandae.\" --idempotency-key \"rl9\"")
 }

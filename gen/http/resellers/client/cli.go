@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"5z1\",\n      \"currency\": \"xs\",\n      \"existingReseller\": false,\n      \"gateway\": \"Omnis alias sequi.\",\n      \"password\": \"13f\",\n      \"pid\": 5819329644270803344,\n      \"returnUrl\": \"tvf\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"xr0\",\n      \"currency\": \"9sx\",\n      \"existingReseller\": false,\n      \"gateway\": \"Ut in ducimus placeat placeat quisquam.\",\n      \"password\": \"bkf\",\n      \"pid\": 134439004968109632,\n      \"returnUrl\": \"tyj\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))
