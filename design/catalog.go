@@ -69,7 +69,17 @@ var AppResult = Type("AppResult", func() {
 	Attribute("platform", String)
 	Attribute("url", String)
 	Attribute("icon", String)
-	Required("name", "platform", "url", "icon")
+	Attribute("setup", String, "How the app takes a line: the Xtream codes (server, username, password) or the m3u playlist URL", func() { Enum("xtream", "m3u") })
+	Required("name", "platform", "url", "icon", "setup")
+})
+
+var DeviceResult = Type("DeviceResult", func() {
+	Description("A set-top box family the success page explains. portal and command are templates: {server} (the line's host:port), {username} and {password} are the line's.")
+	Attribute("family", String, func() { Enum("mag", "enigma2") })
+	Attribute("name", String)
+	Attribute("portal", String, "mag: the portal URL given to the box (the box's MAC is registered on the line); empty otherwise")
+	Attribute("command", String, "enigma2: the one-line install command run on the receiver; empty otherwise")
+	Required("family", "name", "portal", "command")
 })
 
 var SellerResult = Type("SellerResult", func() {
@@ -216,11 +226,12 @@ var _ = Service("catalog", func() {
 			Attribute("dashboardUrl", String)
 			Attribute("supportUrl", String)
 			Attribute("apps", ArrayOf(AppResult))
+			Attribute("devices", ArrayOf(DeviceResult), "The catalog's set-top box families, in its order")
 			Attribute("cards", ArrayOf(CardResult))
 			Attribute("seller", SellerResult)
 			Attribute("legal", MapOf(String, String), "Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked locale) or the seller's own")
 			Attribute("consent", ConsentResult)
-			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards", "seller", "legal", "consent")
+			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "devices", "cards", "seller", "legal", "consent")
 		})
 		HTTP(func() {
 			GET("/storefront")

@@ -409,7 +409,7 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 	res := &gencatalog.StorefrontResult{
 		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,
 		SupportURL: s.storefont.SupportURL, Theme: map[string]string{}, Plans: []int{},
-		Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
+		Apps: []*gencatalog.AppResult{}, Devices: []*gencatalog.DeviceResult{}, Cards: []*gencatalog.CardResult{},
 	}
 	if sf, ok := storefront.FromContext(ctx); ok {
 		res.Key, res.Logo, res.DefaultLocale = sf.Key, sf.Logo, strings.ToLower(sf.DefaultLocale)
@@ -442,7 +442,13 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 	}
 	for _, a := range cat.Apps {
 		a = a.Localized(loc)
-		res.Apps = append(res.Apps, &gencatalog.AppResult{Name: a.Name, Platform: a.Platform, URL: a.URL, Icon: a.Icon})
+		if a.Setup == "" { // a catalog built in code rather than parsed
+			a.Setup = catalog.SetupXtream
+		}
+		res.Apps = append(res.Apps, &gencatalog.AppResult{Name: a.Name, Platform: a.Platform, URL: a.URL, Icon: a.Icon, Setup: a.Setup})
+	}
+	for _, d := range cat.Devices {
+		res.Devices = append(res.Devices, &gencatalog.DeviceResult{Family: d.Family, Name: d.Name, Portal: d.Portal, Command: d.Command})
 	}
 	for _, c := range cat.Cards {
 		c = c.Localized(loc)

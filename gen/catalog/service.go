@@ -55,6 +55,9 @@ type AppResult struct {
 	Platform string
 	URL      string
 	Icon     string
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup string
 }
 
 type CardResult struct {
@@ -114,6 +117,19 @@ type CustomFieldResult struct {
 	Type        string
 	Description *string
 	Required    bool
+}
+
+// A set-top box family the success page explains. portal and command are
+// templates: {server} (the line's host:port), {username} and {password} are
+// the line's.
+type DeviceResult struct {
+	Family string
+	Name   string
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal string
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command string
 }
 
 type GatewayResult struct {
@@ -265,8 +281,10 @@ type StorefrontResult struct {
 	DashboardURL string
 	SupportURL   string
 	Apps         []*AppResult
-	Cards        []*CardResult
-	Seller       *SellerResult
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResult
+	Cards   []*CardResult
+	Seller  *SellerResult
 	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
 	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
 	// locale) or the seller's own

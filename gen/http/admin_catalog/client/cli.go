@@ -47,7 +47,7 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 	{
 		err = json.Unmarshal([]byte(adminCatalogPutBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"comment\": \"45l\",\n      \"source\": \"r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"comment\": \"sbn\",\n      \"source\": \"c\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Source) < 1 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 1, true))

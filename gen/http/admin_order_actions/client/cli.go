@@ -24,7 +24,7 @@ func BuildApprovePayload(adminOrderActionsApproveBody string, adminOrderActionsA
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsApproveBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"mode\": \"provision\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"mode\": \"request-payment\"\n   }'")
 		}
 		if !(body.Mode == "request-payment" || body.Mode == "provision") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.mode", body.Mode, []any{"request-payment", "provision"}))
@@ -85,7 +85,7 @@ func BuildRejectPayload(adminOrderActionsRejectBody string, adminOrderActionsRej
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRejectBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"qu4\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"szy\"\n   }'")
 		}
 		if body.Reason != nil {
 			if utf8.RuneCountInString(*body.Reason) > 500 {
@@ -142,7 +142,7 @@ func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRef
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRefundBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 7834490844743665228,\n      \"keepLine\": true,\n      \"reason\": \"71z\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 7679658047899890535,\n      \"keepLine\": false,\n      \"reason\": \"u5\"\n   }'")
 		}
 		if body.Amount != nil {
 			if *body.Amount < 1 {

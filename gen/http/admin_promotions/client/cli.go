@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         6082050212031162422,\n         1698248087725310014,\n         1235864845585973227\n      ],\n      \"code\": \"st\",\n      \"expirationDate\": \"yw3\",\n      \"maxUses\": 4204882997994149074,\n      \"recurring\": false,\n      \"startDate\": \"0fl\",\n      \"type\": \"Percentage\",\n      \"value\": \"2\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         7480881076342358968,\n         2952469157130860660,\n         7496932948502793009\n      ],\n      \"code\": \"o6\",\n      \"expirationDate\": \"c0n\",\n      \"maxUses\": 105658503287893237,\n      \"recurring\": true,\n      \"startDate\": \"k1m\",\n      \"type\": \"Percentage\",\n      \"value\": \"33\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"bbk\",\n      \"maxUses\": 1770072915628730441,\n      \"startDate\": \"u9e\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"ffa\",\n      \"maxUses\": 5944000377425537094,\n      \"startDate\": \"3ss\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -796,6 +796,20 @@ func unmarshalAppResultResponseBodyToCatalogAppResult(v *AppResultResponseBody) 
 		Platform: *v.Platform,
 		URL:      *v.URL,
 		Icon:     *v.Icon,
+		Setup:    *v.Setup,
+	}
+
+	return res
+}
+
+// unmarshalDeviceResultResponseBodyToCatalogDeviceResult builds a value of
+// type *catalog.DeviceResult from a value of type *DeviceResultResponseBody.
+func unmarshalDeviceResultResponseBodyToCatalogDeviceResult(v *DeviceResultResponseBody) *catalog.DeviceResult {
+	res := &catalog.DeviceResult{
+		Family:  *v.Family,
+		Name:    *v.Name,
+		Portal:  *v.Portal,
+		Command: *v.Command,
 	}
 
 	return res

@@ -99,12 +99,14 @@ type StorefrontResponseBody struct {
 	DefaultLocale   *string `form:"defaultLocale,omitempty" json:"defaultLocale,omitempty" xml:"defaultLocale,omitempty"`
 	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
 	// Plans (pids) this storefront sells; empty: every plan
-	Plans        []int                     `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
-	DashboardURL *string                   `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
-	SupportURL   *string                   `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
-	Apps         []*AppResultResponseBody  `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
-	Cards        []*CardResultResponseBody `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
-	Seller       *SellerResultResponseBody `form:"seller,omitempty" json:"seller,omitempty" xml:"seller,omitempty"`
+	Plans        []int                    `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
+	DashboardURL *string                  `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
+	SupportURL   *string                  `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
+	Apps         []*AppResultResponseBody `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResultResponseBody `form:"devices,omitempty" json:"devices,omitempty" xml:"devices,omitempty"`
+	Cards   []*CardResultResponseBody   `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
+	Seller  *SellerResultResponseBody   `form:"seller,omitempty" json:"seller,omitempty" xml:"seller,omitempty"`
 	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
 	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
 	// locale) or the seller's own
@@ -295,6 +297,20 @@ type AppResultResponseBody struct {
 	Platform *string `form:"platform,omitempty" json:"platform,omitempty" xml:"platform,omitempty"`
 	URL      *string `form:"url,omitempty" json:"url,omitempty" xml:"url,omitempty"`
 	Icon     *string `form:"icon,omitempty" json:"icon,omitempty" xml:"icon,omitempty"`
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup *string `form:"setup,omitempty" json:"setup,omitempty" xml:"setup,omitempty"`
+}
+
+// DeviceResultResponseBody is used to define fields on response body types.
+type DeviceResultResponseBody struct {
+	Family *string `form:"family,omitempty" json:"family,omitempty" xml:"family,omitempty"`
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal *string `form:"portal,omitempty" json:"portal,omitempty" xml:"portal,omitempty"`
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command *string `form:"command,omitempty" json:"command,omitempty" xml:"command,omitempty"`
 }
 
 // CardResultResponseBody is used to define fields on response body types.
@@ -565,6 +581,14 @@ func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResu
 		}
 		v.Apps[i] = unmarshalAppResultResponseBodyToCatalogAppResult(val)
 	}
+	v.Devices = make([]*catalog.DeviceResult, len(body.Devices))
+	for i, val := range body.Devices {
+		if val == nil {
+			v.Devices[i] = nil
+			continue
+		}
+		v.Devices[i] = unmarshalDeviceResultResponseBodyToCatalogDeviceResult(val)
+	}
 	v.Cards = make([]*catalog.CardResult, len(body.Cards))
 	for i, val := range body.Cards {
 		if val == nil {
@@ -699,6 +723,9 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Apps == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("apps", "body"))
 	}
+	if body.Devices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("devices", "body"))
+	}
 	if body.Cards == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("cards", "body"))
 	}
@@ -714,6 +741,13 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	for _, e := range body.Apps {
 		if e != nil {
 			if err2 := ValidateAppResultResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Devices {
+		if e != nil {
+			if err2 := ValidateDeviceResultResponseBody(e); err2 != nil {
 				err = goa.MergeErrors(err, err2)
 			}
 		}
@@ -1049,6 +1083,37 @@ func ValidateAppResultResponseBody(body *AppResultResponseBody) (err error) {
 	}
 	if body.Icon == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
+	}
+	if body.Setup == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("setup", "body"))
+	}
+	if body.Setup != nil {
+		if !(*body.Setup == "xtream" || *body.Setup == "m3u") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.setup", *body.Setup, []any{"xtream", "m3u"}))
+		}
+	}
+	return
+}
+
+// ValidateDeviceResultResponseBody runs the validations defined on
+// DeviceResultResponseBody
+func ValidateDeviceResultResponseBody(body *DeviceResultResponseBody) (err error) {
+	if body.Family == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("family", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Portal == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("portal", "body"))
+	}
+	if body.Command == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("command", "body"))
+	}
+	if body.Family != nil {
+		if !(*body.Family == "mag" || *body.Family == "enigma2") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.family", *body.Family, []any{"mag", "enigma2"}))
+		}
 	}
 	return
 }

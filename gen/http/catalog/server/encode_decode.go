@@ -651,6 +651,20 @@ func marshalCatalogAppResultToAppResultResponseBody(v *catalog.AppResult) *AppRe
 		Platform: v.Platform,
 		URL:      v.URL,
 		Icon:     v.Icon,
+		Setup:    v.Setup,
+	}
+
+	return res
+}
+
+// marshalCatalogDeviceResultToDeviceResultResponseBody builds a value of type
+// *DeviceResultResponseBody from a value of type *catalog.DeviceResult.
+func marshalCatalogDeviceResultToDeviceResultResponseBody(v *catalog.DeviceResult) *DeviceResultResponseBody {
+	res := &DeviceResultResponseBody{
+		Family:  v.Family,
+		Name:    v.Name,
+		Portal:  v.Portal,
+		Command: v.Command,
 	}
 
 	return res

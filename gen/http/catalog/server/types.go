@@ -99,12 +99,14 @@ type StorefrontResponseBody struct {
 	DefaultLocale   string `form:"defaultLocale" json:"defaultLocale" xml:"defaultLocale"`
 	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
 	// Plans (pids) this storefront sells; empty: every plan
-	Plans        []int                     `form:"plans" json:"plans" xml:"plans"`
-	DashboardURL string                    `form:"dashboardUrl" json:"dashboardUrl" xml:"dashboardUrl"`
-	SupportURL   string                    `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
-	Apps         []*AppResultResponseBody  `form:"apps" json:"apps" xml:"apps"`
-	Cards        []*CardResultResponseBody `form:"cards" json:"cards" xml:"cards"`
-	Seller       *SellerResultResponseBody `form:"seller" json:"seller" xml:"seller"`
+	Plans        []int                    `form:"plans" json:"plans" xml:"plans"`
+	DashboardURL string                   `form:"dashboardUrl" json:"dashboardUrl" xml:"dashboardUrl"`
+	SupportURL   string                   `form:"supportUrl" json:"supportUrl" xml:"supportUrl"`
+	Apps         []*AppResultResponseBody `form:"apps" json:"apps" xml:"apps"`
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResultResponseBody `form:"devices" json:"devices" xml:"devices"`
+	Cards   []*CardResultResponseBody   `form:"cards" json:"cards" xml:"cards"`
+	Seller  *SellerResultResponseBody   `form:"seller" json:"seller" xml:"seller"`
 	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
 	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
 	// locale) or the seller's own
@@ -299,6 +301,20 @@ type AppResultResponseBody struct {
 	Platform string `form:"platform" json:"platform" xml:"platform"`
 	URL      string `form:"url" json:"url" xml:"url"`
 	Icon     string `form:"icon" json:"icon" xml:"icon"`
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup string `form:"setup" json:"setup" xml:"setup"`
+}
+
+// DeviceResultResponseBody is used to define fields on response body types.
+type DeviceResultResponseBody struct {
+	Family string `form:"family" json:"family" xml:"family"`
+	Name   string `form:"name" json:"name" xml:"name"`
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal string `form:"portal" json:"portal" xml:"portal"`
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command string `form:"command" json:"command" xml:"command"`
 }
 
 // CardResultResponseBody is used to define fields on response body types.
@@ -531,6 +547,18 @@ func NewStorefrontResponseBody(res *catalog.StorefrontResult) *StorefrontRespons
 		}
 	} else {
 		body.Apps = []*AppResultResponseBody{}
+	}
+	if res.Devices != nil {
+		body.Devices = make([]*DeviceResultResponseBody, len(res.Devices))
+		for i, val := range res.Devices {
+			if val == nil {
+				body.Devices[i] = nil
+				continue
+			}
+			body.Devices[i] = marshalCatalogDeviceResultToDeviceResultResponseBody(val)
+		}
+	} else {
+		body.Devices = []*DeviceResultResponseBody{}
 	}
 	if res.Cards != nil {
 		body.Cards = make([]*CardResultResponseBody, len(res.Cards))

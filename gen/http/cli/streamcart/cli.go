@@ -82,10 +82,10 @@ func UsageCommands() []string {
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
 	return os.Args[0] + " " + "admin-audit list --operator \"xov\" --action \"1ab\" --target \"f1m\" --ip \"c6r\" --limit 27 --cursor \"i6t\" --session \"4ro\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"b8j\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 257 --session \"5vz\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"vbo\" --q \"p3o\" --limit 162 --cursor \"ens\" --session \"x8y\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"vzu\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"g9h\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 342 --session \"gfc\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"uxy\" --q \"yok\" --limit 25 --cursor \"q9s\" --session \"5w8\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"l5u\"" + "\n" +
 		""
 }
 
@@ -1672,7 +1672,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"b8j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"g9h\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1694,7 +1694,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"45l\",\n      \"source\": \"r\"\n   }' --csrf-token \"Itaque ut at ut adipisci sunt.\" --session \"nue\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"sbn\",\n      \"source\": \"c\"\n   }' --csrf-token \"Ipsum voluptates quis velit dolore.\" --session \"043\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1712,7 +1712,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"59r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"66b\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1732,7 +1732,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 9130131530411144140 --session \"p1k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2788326410090979640 --session \"f1n\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1767,7 +1767,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 257 --session \"5vz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 342 --session \"gfc\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1789,7 +1789,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 2840642828284636884 --csrf-token \"Aliquam qui.\" --session \"eh1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 4812474377103069376 --csrf-token \"Officiis quis culpa.\" --session \"l8i\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1811,7 +1811,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 2575509368780544683 --csrf-token \"Quasi natus doloremque ut asperiores.\" --session \"tud\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1889915203701350791 --csrf-token \"Dolor qui eius aliquam alias eos et.\" --session \"03x\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1849,7 +1849,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"vbo\" --q \"p3o\" --limit 162 --cursor \"ens\" --session \"x8y\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"uxy\" --q \"yok\" --limit 25 --cursor \"q9s\" --session \"5w8\"")
 }
 
 func adminMailResendUsage() {
@@ -1871,7 +1871,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 8605129044541420973 --csrf-token \"Molestiae assumenda vel quo.\" --session \"jr5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 5006224840815529901 --csrf-token \"Mollitia voluptatem sit consequatur consectetur sunt quia.\" --session \"vqg\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1902,7 +1902,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"vzu\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"l5u\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1924,7 +1924,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"z9x\",\n      \"role\": \"support\"\n   }' --csrf-token \"Provident et nostrum voluptatum voluptatem.\" --session \"m22\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"7k0\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Ea quia omnis.\" --session \"3ut\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1946,7 +1946,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"z6p\" --csrf-token \"Quis et natus id provident molestiae.\" --session \"5rh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ok2\" --csrf-token \"Distinctio eaque itaque nostrum.\" --session \"pzj\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -2029,7 +2029,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"743\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"fa3\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2051,7 +2051,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         6082050212031162422,\n         1698248087725310014,\n         1235864845585973227\n      ],\n      \"code\": \"st\",\n      \"expirationDate\": \"yw3\",\n      \"maxUses\": 4204882997994149074,\n      \"recurring\": false,\n      \"startDate\": \"0fl\",\n      \"type\": \"Percentage\",\n      \"value\": \"2\"\n   }' --csrf-token \"Ratione eaque.\" --session \"mqr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         7480881076342358968,\n         2952469157130860660,\n         7496932948502793009\n      ],\n      \"code\": \"o6\",\n      \"expirationDate\": \"c0n\",\n      \"maxUses\": 105658503287893237,\n      \"recurring\": true,\n      \"startDate\": \"k1m\",\n      \"type\": \"Percentage\",\n      \"value\": \"33\"\n   }' --csrf-token \"Debitis rerum dolorem unde.\" --session \"qfp\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2075,7 +2075,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"bbk\",\n      \"maxUses\": 1770072915628730441,\n      \"startDate\": \"u9e\"\n   }' --code \"i49\" --csrf-token \"Quis expedita.\" --session \"56l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"ffa\",\n      \"maxUses\": 5944000377425537094,\n      \"startDate\": \"3ss\"\n   }' --code \"vfj\" --csrf-token \"Quaerat magnam dicta.\" --session \"vqw\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2104,7 +2104,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"r2m\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"a5e\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2206,7 +2206,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"9go\" --limit 150 --session \"oge\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"lqo\" --limit 179 --session \"t71\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2226,7 +2226,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"ypk\" --session \"wm7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"i9g\" --session \"mhc\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2248,7 +2248,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"7ks\" --csrf-token \"Nihil soluta accusantium aut qui.\" --session \"d2b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"9ku\" --csrf-token \"Sunt distinctio.\" --session \"rjg\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2270,7 +2270,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"49k\" --csrf-token \"Nulla sunt distinctio.\" --session \"rjg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"dnd\" --csrf-token \"Ut nostrum.\" --session \"x52\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2308,7 +2308,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"2gv\" --csrf-token \"Culpa ipsam illo esse quis aspernatur quaerat.\" --session \"u9c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"zr1\" --csrf-token \"Nobis pariatur explicabo.\" --session \"g5o\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2332,7 +2332,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"qu4\"\n   }' --id \"y5j\" --csrf-token \"Illo sit distinctio temporibus at.\" --session \"zyv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"szy\"\n   }' --id \"y06\" --csrf-token \"Dolorem molestiae quae.\" --session \"tq4\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2358,7 +2358,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7834490844743665228,\n      \"keepLine\": true,\n      \"reason\": \"71z\"\n   }' --id \"du5\" --csrf-token \"Corrupti hic aperiam deserunt est.\" --idempotency-key \"5vb\" --session \"ohj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7679658047899890535,\n      \"keepLine\": false,\n      \"reason\": \"u5\"\n   }' --id \"2wx\" --csrf-token \"Recusandae id.\" --idempotency-key \"bh\" --session \"hjv\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2378,7 +2378,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"k7p\" --session \"wpx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"7p3\" --session \"pxr\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2413,7 +2413,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 312 --session \"vrr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 247 --session \"rra\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2965,7 +2965,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Architecto quae fugit ducimus suscipit ea architecto.\" --t \"l2d\" --locale \"nl-nl\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Culpa hic laudantium.\" --t \"n6f\" --locale \"en\"")
 }
 
 func invoicesPdfUsage() {
@@ -2987,7 +2987,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"jvc\" --t \"n0f\" --token \"Doloremque atque sit autem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"91a\" --t \"0em\" --token \"Aspernatur magnam nihil est.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3009,7 +3009,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"meg\" --t \"jof\" --token \"Facere aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"mwg\" --t \"son\" --token \"Explicabo hic temporibus excepturi maiores dolorum ipsum.\"")
 }
 
 func invoicesPayUsage() {
@@ -3033,7 +3033,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"son\",\n      \"returnUrl\": \"e5a\"\n   }' --invoice-id \"Maiores dolorum ipsum et dolore reiciendis.\" --t \"n6y\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"qyo\",\n      \"returnUrl\": \"imw\"\n   }' --invoice-id \"Laboriosam impedit fugit autem.\" --t \"6xy\" --locale \"pt-pt\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3166,7 +3166,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"yr4\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"mvB\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 8,\n      \"gateway\": \"Autem odit reprehenderit maxime earum voluptas.\",\n      \"pid\": 2,\n      \"promoCode\": \"7c0\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"khz\"\n   }' --token \"Ut voluptatum deleniti id.\" --idempotency-key \"hg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"4ow\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"OsY\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 29,\n      \"gateway\": \"Amet dolorem aut ut qui nemo.\",\n      \"pid\": 2,\n      \"promoCode\": \"8n1\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"qnu\"\n   }' --token \"Voluptas nemo.\" --idempotency-key \"hf\"")
 }
 
 func orderGetUsage() {
@@ -3186,7 +3186,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Qui rem.\" --token \"Eius quae quae vel sunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Alias vel.\" --token \"Ut ad.\"")
 }
 
 func orderEventsUsage() {
@@ -3208,7 +3208,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"7r4\" --token \"Corrupti odit eligendi adipisci.\" --last-event-id \"66\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"4bf\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\" --last-event-id \"93\"")
 }
 
 func orderListUsage() {

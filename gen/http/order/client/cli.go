@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"yr4\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"mvB\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 8,\n      \"gateway\": \"Autem odit reprehenderit maxime earum voluptas.\",\n      \"pid\": 2,\n      \"promoCode\": \"7c0\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"khz\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"4ow\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"OsY\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 29,\n      \"gateway\": \"Amet dolorem aut ut qui nemo.\",\n      \"pid\": 2,\n      \"promoCode\": \"8n1\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"qnu\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {
