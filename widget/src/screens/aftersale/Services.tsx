@@ -14,6 +14,7 @@ import { useAfterSaleTexts } from '../../ui/texts';
 import { refocus, useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { viewUrl } from '../../core/returns';
+import { LazyDeviceSetup } from '../devices/Lazy';
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -275,6 +276,8 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
           {busy === 'playlist' ? t.downloading : t.downloadM3u}
         </button>
       )}
+
+      {ready && (active || s.status === 'Overdue') && <LazyDeviceSetup line={s} macHere={manage} embedded />}
 
       {manage && (active || s.status === 'Suspended') && (
         <form className="sc-field" noValidate onSubmit={saveMac}>

@@ -330,6 +330,18 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
           status: 404,
           body: { name: 'not_found', message: 'Invoice not found.', id: 'x', temporary: false, timeout: false, fault: false },
         },
+  // The line's QR code, for its session only (the server draws the real one; this one is a square).
+  'services.qr': (r) =>
+    BEARER.test(r.headers.get('Authorization') ?? '')
+      ? {
+          status: 200,
+          headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'private, no-store' },
+          text: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><title>${r.query.get('kind') ?? 'xtream'} ${r.params.serviceId}</title><rect width="29" height="29" fill="#fff"/><path d="M4 4h7v7h-7z"/></svg>`,
+        }
+      : {
+          status: 404,
+          body: { name: 'not_found', message: 'Service not found.', id: 'x', temporary: false, timeout: false, fault: false },
+        },
   'services.playlist': (r) => ({
     status: 200,
     text: `#EXTM3U\n#EXTINF:-1 tvg-id="news" group-title="News",News 1\nhttp://line.streamcart.local:8000/live/${r.params.serviceId}/1.ts\n`,
