@@ -69,8 +69,15 @@ var AppResult = Type("AppResult", func() {
 	Attribute("platform", String)
 	Attribute("url", String)
 	Attribute("icon", String)
+	Required("name", "platform", "url", "icon")
+})
+
+var SetupAppResult = Type("SetupAppResult", func() {
+	Description("An app of the catalog as the device panel shows it: its name and how it takes a line.")
+	Attribute("name", String)
+	Attribute("platform", String)
 	Attribute("setup", String, "How the app takes a line: the Xtream codes (server, username, password) or the m3u playlist URL", func() { Enum("xtream", "m3u") })
-	Required("name", "platform", "url", "icon", "setup")
+	Required("name", "platform", "setup")
 })
 
 var DeviceResult = Type("DeviceResult", func() {
@@ -226,15 +233,27 @@ var _ = Service("catalog", func() {
 			Attribute("dashboardUrl", String)
 			Attribute("supportUrl", String)
 			Attribute("apps", ArrayOf(AppResult))
-			Attribute("devices", ArrayOf(DeviceResult), "The catalog's set-top box families, in its order")
 			Attribute("cards", ArrayOf(CardResult))
 			Attribute("seller", SellerResult)
 			Attribute("legal", MapOf(String, String), "Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked locale) or the seller's own")
 			Attribute("consent", ConsentResult)
-			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "devices", "cards", "seller", "legal", "consent")
+			Required("name", "key", "logo", "theme", "defaultLocale", "defaultCurrency", "plans", "dashboardUrl", "supportUrl", "apps", "cards", "seller", "legal", "consent")
 		})
 		HTTP(func() {
 			GET("/storefront")
+			Param("locale")
+		})
+	})
+	Method("devices", func() {
+		Description("What the 'Set up your device' panel shows (the success page, the services view): the catalog's apps with how each takes a line, and its set-top box families with their templates. Apart from /storefront, which is on the widget's first paint.")
+		Payload(func() { localeParam() })
+		Result(func() {
+			Attribute("apps", ArrayOf(SetupAppResult), "The catalog's apps, in its order, names in the asked locale")
+			Attribute("devices", ArrayOf(DeviceResult), "The catalog's set-top box families, in its order")
+			Required("apps", "devices")
+		})
+		HTTP(func() {
+			GET("/devices")
 			Param("locale")
 		})
 	})

@@ -171,7 +171,7 @@ func (s *shop) clients(doer goahttp.Doer) {
 	enc, dec := goahttp.RequestEncoder, goahttp.ResponseDecoder
 	cc := catalogcli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.catalog = gencatalog.NewClient(cc.ListProducts(), cc.GetProduct(), cc.ListResellerProducts(), cc.ListCurrencies(),
-		cc.Convert(), cc.ListGateways(), cc.Storefront())
+		cc.Convert(), cc.ListGateways(), cc.Storefront(), cc.Devices())
 	pc := promotioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.promotion = genpromotion.NewClient(pc.Get())
 	qc := pricingcli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)

@@ -55,6 +55,17 @@ func TestLineQR(t *testing.T) {
 			}
 		})
 
+		t.Run("the device panel's catalog", func(t *testing.T) {
+			status, _, body := s.raw("GET", "/checkout/api/devices?locale=de-de", "", nil)
+			var d struct {
+				Apps    []struct{ Name, Setup string }
+				Devices []struct{ Family, Portal, Command string }
+			}
+			if err := json.Unmarshal(body, &d); status != http.StatusOK || err != nil || len(d.Apps) == 0 || len(d.Devices) != 2 {
+				t.Fatalf("GET /devices = %d %s", status, body)
+			}
+		})
+
 		cases := []struct {
 			name, id, query, token string
 			status                 int

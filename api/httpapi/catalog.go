@@ -409,7 +409,7 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 	res := &gencatalog.StorefrontResult{
 		Name: s.storefont.Name, DefaultCurrency: cat.DefaultCurrency, DashboardURL: s.storefont.DashboardURL,
 		SupportURL: s.storefont.SupportURL, Theme: map[string]string{}, Plans: []int{},
-		Apps: []*gencatalog.AppResult{}, Devices: []*gencatalog.DeviceResult{}, Cards: []*gencatalog.CardResult{},
+		Apps: []*gencatalog.AppResult{}, Cards: []*gencatalog.CardResult{},
 	}
 	if sf, ok := storefront.FromContext(ctx); ok {
 		res.Key, res.Logo, res.DefaultLocale = sf.Key, sf.Logo, strings.ToLower(sf.DefaultLocale)
@@ -442,17 +442,29 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 	}
 	for _, a := range cat.Apps {
 		a = a.Localized(loc)
-		if a.Setup == "" { // a catalog built in code rather than parsed
-			a.Setup = catalog.SetupXtream
-		}
-		res.Apps = append(res.Apps, &gencatalog.AppResult{Name: a.Name, Platform: a.Platform, URL: a.URL, Icon: a.Icon, Setup: a.Setup})
-	}
-	for _, d := range cat.Devices {
-		res.Devices = append(res.Devices, &gencatalog.DeviceResult{Family: d.Family, Name: d.Name, Portal: d.Portal, Command: d.Command})
+		res.Apps = append(res.Apps, &gencatalog.AppResult{Name: a.Name, Platform: a.Platform, URL: a.URL, Icon: a.Icon})
 	}
 	for _, c := range cat.Cards {
 		c = c.Localized(loc)
 		res.Cards = append(res.Cards, &gencatalog.CardResult{Title: c.Title, Text: c.Text, URL: c.URL, Icon: c.Icon})
+	}
+	return res, nil
+}
+
+// Devices answers the device panel: the apps and how each takes a line, the set-top box families.
+func (s *catalogService) Devices(_ context.Context, p *gencatalog.DevicesPayload) (*gencatalog.DevicesResult, error) {
+	cat := s.catalog()
+	loc := locale(p.Locale)
+	res := &gencatalog.DevicesResult{Apps: []*gencatalog.SetupAppResult{}, Devices: []*gencatalog.DeviceResult{}}
+	for _, a := range cat.Apps {
+		a = a.Localized(loc)
+		if a.Setup == "" { // a catalog built in code rather than parsed
+			a.Setup = catalog.SetupXtream
+		}
+		res.Apps = append(res.Apps, &gencatalog.SetupAppResult{Name: a.Name, Platform: a.Platform, Setup: a.Setup})
+	}
+	for _, d := range cat.Devices {
+		res.Devices = append(res.Devices, &gencatalog.DeviceResult{Family: d.Family, Name: d.Name, Portal: d.Portal, Command: d.Command})
 	}
 	return res, nil
 }

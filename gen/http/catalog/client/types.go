@@ -99,19 +99,26 @@ type StorefrontResponseBody struct {
 	DefaultLocale   *string `form:"defaultLocale,omitempty" json:"defaultLocale,omitempty" xml:"defaultLocale,omitempty"`
 	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
 	// Plans (pids) this storefront sells; empty: every plan
-	Plans        []int                    `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
-	DashboardURL *string                  `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
-	SupportURL   *string                  `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
-	Apps         []*AppResultResponseBody `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
-	// The catalog's set-top box families, in its order
-	Devices []*DeviceResultResponseBody `form:"devices,omitempty" json:"devices,omitempty" xml:"devices,omitempty"`
-	Cards   []*CardResultResponseBody   `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
-	Seller  *SellerResultResponseBody   `form:"seller,omitempty" json:"seller,omitempty" xml:"seller,omitempty"`
+	Plans        []int                     `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
+	DashboardURL *string                   `form:"dashboardUrl,omitempty" json:"dashboardUrl,omitempty" xml:"dashboardUrl,omitempty"`
+	SupportURL   *string                   `form:"supportUrl,omitempty" json:"supportUrl,omitempty" xml:"supportUrl,omitempty"`
+	Apps         []*AppResultResponseBody  `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
+	Cards        []*CardResultResponseBody `form:"cards,omitempty" json:"cards,omitempty" xml:"cards,omitempty"`
+	Seller       *SellerResultResponseBody `form:"seller,omitempty" json:"seller,omitempty" xml:"seller,omitempty"`
 	// Legal and help pages by name (terms, privacy, refunds, dmca, …): the URL of
 	// the shop's rendered page (/checkout/[locale/]legal/{name}, in the asked
 	// locale) or the seller's own
 	Legal   map[string]string          `form:"legal,omitempty" json:"legal,omitempty" xml:"legal,omitempty"`
 	Consent *ConsentResultResponseBody `form:"consent,omitempty" json:"consent,omitempty" xml:"consent,omitempty"`
+}
+
+// DevicesResponseBody is the type of the "catalog" service "devices" endpoint
+// HTTP response body.
+type DevicesResponseBody struct {
+	// The catalog's apps, in its order, names in the asked locale
+	Apps []*SetupAppResultResponseBody `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResultResponseBody `form:"devices,omitempty" json:"devices,omitempty" xml:"devices,omitempty"`
 }
 
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
@@ -297,20 +304,6 @@ type AppResultResponseBody struct {
 	Platform *string `form:"platform,omitempty" json:"platform,omitempty" xml:"platform,omitempty"`
 	URL      *string `form:"url,omitempty" json:"url,omitempty" xml:"url,omitempty"`
 	Icon     *string `form:"icon,omitempty" json:"icon,omitempty" xml:"icon,omitempty"`
-	// How the app takes a line: the Xtream codes (server, username, password) or
-	// the m3u playlist URL
-	Setup *string `form:"setup,omitempty" json:"setup,omitempty" xml:"setup,omitempty"`
-}
-
-// DeviceResultResponseBody is used to define fields on response body types.
-type DeviceResultResponseBody struct {
-	Family *string `form:"family,omitempty" json:"family,omitempty" xml:"family,omitempty"`
-	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	// mag: the portal URL given to the box (the box's MAC is registered on the
-	// line); empty otherwise
-	Portal *string `form:"portal,omitempty" json:"portal,omitempty" xml:"portal,omitempty"`
-	// enigma2: the one-line install command run on the receiver; empty otherwise
-	Command *string `form:"command,omitempty" json:"command,omitempty" xml:"command,omitempty"`
 }
 
 // CardResultResponseBody is used to define fields on response body types.
@@ -341,6 +334,26 @@ type SellerResultResponseBody struct {
 type ConsentResultResponseBody struct {
 	// Ask for a ticked box besides the consent line
 	Checkbox *bool `form:"checkbox,omitempty" json:"checkbox,omitempty" xml:"checkbox,omitempty"`
+}
+
+// SetupAppResultResponseBody is used to define fields on response body types.
+type SetupAppResultResponseBody struct {
+	Name     *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Platform *string `form:"platform,omitempty" json:"platform,omitempty" xml:"platform,omitempty"`
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup *string `form:"setup,omitempty" json:"setup,omitempty" xml:"setup,omitempty"`
+}
+
+// DeviceResultResponseBody is used to define fields on response body types.
+type DeviceResultResponseBody struct {
+	Family *string `form:"family,omitempty" json:"family,omitempty" xml:"family,omitempty"`
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal *string `form:"portal,omitempty" json:"portal,omitempty" xml:"portal,omitempty"`
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command *string `form:"command,omitempty" json:"command,omitempty" xml:"command,omitempty"`
 }
 
 // NewListProductsProductListOK builds a "catalog" service "listProducts"
@@ -581,14 +594,6 @@ func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResu
 		}
 		v.Apps[i] = unmarshalAppResultResponseBodyToCatalogAppResult(val)
 	}
-	v.Devices = make([]*catalog.DeviceResult, len(body.Devices))
-	for i, val := range body.Devices {
-		if val == nil {
-			v.Devices[i] = nil
-			continue
-		}
-		v.Devices[i] = unmarshalDeviceResultResponseBodyToCatalogDeviceResult(val)
-	}
 	v.Cards = make([]*catalog.CardResult, len(body.Cards))
 	for i, val := range body.Cards {
 		if val == nil {
@@ -605,6 +610,30 @@ func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResu
 		v.Legal[tk] = tv
 	}
 	v.Consent = unmarshalConsentResultResponseBodyToCatalogConsentResult(body.Consent)
+
+	return v
+}
+
+// NewDevicesResultOK builds a "catalog" service "devices" endpoint result from
+// a HTTP "OK" response.
+func NewDevicesResultOK(body *DevicesResponseBody) *catalog.DevicesResult {
+	v := &catalog.DevicesResult{}
+	v.Apps = make([]*catalog.SetupAppResult, len(body.Apps))
+	for i, val := range body.Apps {
+		if val == nil {
+			v.Apps[i] = nil
+			continue
+		}
+		v.Apps[i] = unmarshalSetupAppResultResponseBodyToCatalogSetupAppResult(val)
+	}
+	v.Devices = make([]*catalog.DeviceResult, len(body.Devices))
+	for i, val := range body.Devices {
+		if val == nil {
+			v.Devices[i] = nil
+			continue
+		}
+		v.Devices[i] = unmarshalDeviceResultResponseBodyToCatalogDeviceResult(val)
+	}
 
 	return v
 }
@@ -723,9 +752,6 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Apps == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("apps", "body"))
 	}
-	if body.Devices == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("devices", "body"))
-	}
 	if body.Cards == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("cards", "body"))
 	}
@@ -745,13 +771,6 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 			}
 		}
 	}
-	for _, e := range body.Devices {
-		if e != nil {
-			if err2 := ValidateDeviceResultResponseBody(e); err2 != nil {
-				err = goa.MergeErrors(err, err2)
-			}
-		}
-	}
 	for _, e := range body.Cards {
 		if e != nil {
 			if err2 := ValidateCardResultResponseBody(e); err2 != nil {
@@ -762,6 +781,32 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Consent != nil {
 		if err2 := ValidateConsentResultResponseBody(body.Consent); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateDevicesResponseBody runs the validations defined on
+// DevicesResponseBody
+func ValidateDevicesResponseBody(body *DevicesResponseBody) (err error) {
+	if body.Apps == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("apps", "body"))
+	}
+	if body.Devices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("devices", "body"))
+	}
+	for _, e := range body.Apps {
+		if e != nil {
+			if err2 := ValidateSetupAppResultResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Devices {
+		if e != nil {
+			if err2 := ValidateDeviceResultResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
 		}
 	}
 	return
@@ -1084,6 +1129,45 @@ func ValidateAppResultResponseBody(body *AppResultResponseBody) (err error) {
 	if body.Icon == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
 	}
+	return
+}
+
+// ValidateCardResultResponseBody runs the validations defined on
+// CardResultResponseBody
+func ValidateCardResultResponseBody(body *CardResultResponseBody) (err error) {
+	if body.Title == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("title", "body"))
+	}
+	if body.Text == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("text", "body"))
+	}
+	if body.URL == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("url", "body"))
+	}
+	if body.Icon == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
+	}
+	return
+}
+
+// ValidateConsentResultResponseBody runs the validations defined on
+// ConsentResultResponseBody
+func ValidateConsentResultResponseBody(body *ConsentResultResponseBody) (err error) {
+	if body.Checkbox == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("checkbox", "body"))
+	}
+	return
+}
+
+// ValidateSetupAppResultResponseBody runs the validations defined on
+// SetupAppResultResponseBody
+func ValidateSetupAppResultResponseBody(body *SetupAppResultResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Platform == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("platform", "body"))
+	}
 	if body.Setup == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("setup", "body"))
 	}
@@ -1114,33 +1198,6 @@ func ValidateDeviceResultResponseBody(body *DeviceResultResponseBody) (err error
 		if !(*body.Family == "mag" || *body.Family == "enigma2") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.family", *body.Family, []any{"mag", "enigma2"}))
 		}
-	}
-	return
-}
-
-// ValidateCardResultResponseBody runs the validations defined on
-// CardResultResponseBody
-func ValidateCardResultResponseBody(body *CardResultResponseBody) (err error) {
-	if body.Title == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("title", "body"))
-	}
-	if body.Text == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("text", "body"))
-	}
-	if body.URL == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("url", "body"))
-	}
-	if body.Icon == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("icon", "body"))
-	}
-	return
-}
-
-// ValidateConsentResultResponseBody runs the validations defined on
-// ConsentResultResponseBody
-func ValidateConsentResultResponseBody(body *ConsentResultResponseBody) (err error) {
-	if body.Checkbox == nil {
-		err = goa.MergeErrors(err, goa.MissingFieldError("checkbox", "body"))
 	}
 	return
 }

@@ -64,7 +64,7 @@ func UsageCommands() []string {
 		"admin-payments (list|refund|accept)",
 		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|change|terminate)",
 		"admin-summary get",
-		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
+		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront|devices)",
 		"geo lookup",
 		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
@@ -379,6 +379,9 @@ func ParseEndpoint(
 		catalogStorefrontFlags      = flag.NewFlagSet("storefront", flag.ExitOnError)
 		catalogStorefrontLocaleFlag = catalogStorefrontFlags.String("locale", "", "")
 
+		catalogDevicesFlags      = flag.NewFlagSet("devices", flag.ExitOnError)
+		catalogDevicesLocaleFlag = catalogDevicesFlags.String("locale", "", "")
+
 		geoFlags = flag.NewFlagSet("geo", flag.ContinueOnError)
 
 		geoLookupFlags = flag.NewFlagSet("lookup", flag.ExitOnError)
@@ -665,6 +668,7 @@ func ParseEndpoint(
 	catalogConvertFlags.Usage = catalogConvertUsage
 	catalogListGatewaysFlags.Usage = catalogListGatewaysUsage
 	catalogStorefrontFlags.Usage = catalogStorefrontUsage
+	catalogDevicesFlags.Usage = catalogDevicesUsage
 
 	geoFlags.Usage = geoUsage
 	geoLookupFlags.Usage = geoLookupUsage
@@ -1024,6 +1028,9 @@ func ParseEndpoint(
 
 			case "storefront":
 				epf = catalogStorefrontFlags
+
+			case "devices":
+				epf = catalogDevicesFlags
 
 			}
 
@@ -1426,6 +1433,9 @@ func ParseEndpoint(
 			case "storefront":
 				endpoint = c.Storefront()
 				data, err = catalogc.BuildStorefrontPayload(*catalogStorefrontLocaleFlag)
+			case "devices":
+				endpoint = c.Devices()
+				data, err = catalogc.BuildDevicesPayload(*catalogDevicesLocaleFlag)
 			}
 		case "geo":
 			c := geoc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -2767,6 +2777,7 @@ func catalogUsage() {
 	fmt.Fprintln(os.Stderr, `    convert: Converts an amount between currencies with the catalog's rates.`)
 	fmt.Fprintln(os.Stderr, `    list-gateways: ListGateways implements listGateways.`)
 	fmt.Fprintln(os.Stderr, `    storefront: Storefront settings (the Streamcart-Store key's name, logo, theme, defaults and plans) and the success page's app buttons and utility cards.`)
+	fmt.Fprintln(os.Stderr, `    devices: What the 'Set up your device' panel shows (the success page, the services view): the catalog's apps with how each takes a line, and its set-top box families with their templates. Apart from /storefront, which is on the widget's first paint.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s catalog COMMAND --help\n", os.Args[0])
@@ -2907,6 +2918,24 @@ func catalogStorefrontUsage() {
 	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
 }
 
+func catalogDevicesUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] catalog devices", os.Args[0])
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `What the 'Set up your device' panel shows (the success page, the services view): the catalog's apps with how each takes a line, and its set-top box families with their templates. Apart from /storefront, which is on the widget's first paint.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en-us\"")
+}
+
 // geoUsage displays the usage of the geo command and its subcommands.
 func geoUsage() {
 	fmt.Fprintln(os.Stderr, `The caller's country from an offline database (no third-party call).`)
@@ -2965,7 +2994,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Culpa hic laudantium.\" --t \"n6f\" --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Earum non qui commodi dolorem.\" --t \"86l\" --locale \"en-gb\"")
 }
 
 func invoicesPdfUsage() {
@@ -2987,7 +3016,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"91a\" --t \"0em\" --token \"Aspernatur magnam nihil est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"pq1\" --t \"dye\" --token \"Id eos nulla quo praesentium aut nisi.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3009,7 +3038,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"mwg\" --t \"son\" --token \"Explicabo hic temporibus excepturi maiores dolorum ipsum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"jnu\" --t \"r1i\" --token \"Repellat perspiciatis in delectus culpa.\"")
 }
 
 func invoicesPayUsage() {
@@ -3033,7 +3062,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"qyo\",\n      \"returnUrl\": \"imw\"\n   }' --invoice-id \"Laboriosam impedit fugit autem.\" --t \"6xy\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"h4e\",\n      \"returnUrl\": \"fcr\"\n   }' --invoice-id \"Dolorem dolorum.\" --t \"jqy\" --locale \"en-us\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3166,7 +3195,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"4ow\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"OsY\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 29,\n      \"gateway\": \"Amet dolorem aut ut qui nemo.\",\n      \"pid\": 2,\n      \"promoCode\": \"8n1\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"qnu\"\n   }' --token \"Voluptas nemo.\" --idempotency-key \"hf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"vhg\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"Klj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 4,\n      \"gateway\": \"Quos quia suscipit ut voluptatum deleniti.\",\n      \"pid\": 2,\n      \"promoCode\": \"eqq\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"i5v\"\n   }' --token \"Earum nihil quasi quos inventore voluptates vel.\" --idempotency-key \"r\"")
 }
 
 func orderGetUsage() {

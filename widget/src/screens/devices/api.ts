@@ -1,6 +1,6 @@
-// What the device panel reads: the catalog's apps and devices (GET /storefront, with this chunk's
-// own schema: the plan page's storefront schema keeps neither, to stay small) and the line's QR
-// codes (GET /services/{id}/qr.svg, with the session's bearer: a plain <img src> would be 401).
+// What the device panel reads: the catalog's apps and devices (GET /devices: apart from
+// GET /storefront, which is on the first paint) and the line's QR codes (GET /services/{id}/qr.svg,
+// with the session's bearer: a plain <img src> would be 401).
 import * as v from 'valibot';
 import type { Client } from '../../api/client';
 
@@ -25,7 +25,7 @@ export type SetupApp = Setup['apps'][number];
 export type SetupDevice = Setup['devices'][number];
 export type QrKind = 'xtream' | 'm3u';
 
-export const getSetup = (c: Client, locale: string) => c.request(SetupSchema, 'GET', '/storefront', { query: { locale } });
+export const getSetup = (c: Client, locale: string) => c.request(SetupSchema, 'GET', '/devices', { query: { locale } });
 
 /** The line's QR code as an object URL of its SVG; the caller revokes it. */
 export async function qrImage(c: Client, serviceId: string, kind: QrKind): Promise<string> {

@@ -245,6 +245,7 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'catalog.listCurrencies': () => fromFixture('catalog.listCurrencies', '200'),
   'catalog.listGateways': (r) => ({ status: 200, body: localized('catalog.listGateways', 200, r.query.get('locale')).body }),
   'catalog.storefront': (r) => ({ status: 200, body: localized('catalog.storefront', 200, r.query.get('locale')).body }),
+  'catalog.devices': (r) => ({ status: 200, body: localized('catalog.devices', 200, r.query.get('locale')).body }),
   'geo.lookup': () => fromFixture('geo.lookup', '200'),
   'affiliates.click': () => ({ status: 204 }),
   'promotion.get': (r) => {
