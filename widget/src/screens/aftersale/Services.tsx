@@ -14,7 +14,8 @@ import { useAfterSaleTexts } from '../../ui/texts';
 import { refocus, useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { viewUrl } from '../../core/returns';
-import { LazyDeviceSetup } from '../devices/Lazy';
+import { DeviceSetup } from '../devices/DeviceSetup';
+
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -277,7 +278,7 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
         </button>
       )}
 
-      {ready && (active || s.status === 'Overdue') && <LazyDeviceSetup line={s} macHere={manage} embedded />}
+      {ready && (active || s.status === 'Overdue') && <DeviceSetup line={s} macHere={manage} embedded />}
 
       {manage && (active || s.status === 'Suspended') && (
         <form className="sc-field" noValidate onSubmit={saveMac}>

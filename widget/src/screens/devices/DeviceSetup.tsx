@@ -1,8 +1,9 @@
 // "Set up your device": per device family what it needs, for one line — the phone and TV apps
 // (QR codes of the Xtream codes and of the playlist link, made by the server, and each app's
 // steps), MAG/Stalker boxes (portal URL and the line's MAC) and Enigma2 receivers (the install
-// command). Its own chunk (dist/devices.js): the success page and the services view load it lazily.
-import { useEffect, useId, useState } from 'react';
+// command). Shared by the order and after-sale chunks (never the first paint); its texts are their
+// own chunks (locales/<code>-devices.js) and its data is fetched when it opens.
+import { useEffect, useState } from 'react';
 import type { LocaleCode } from '../../i18n/locale';
 import { Credential } from '../../ui/Credential';
 import { CopyButton } from '../../ui/CopyButton';
@@ -41,7 +42,7 @@ export function DeviceSetup({ line, open: initiallyOpen = false, macHere = false
   const texts = useResource(`devices-texts:${locale}`, () => loadDevicesTexts(locale as LocaleCode));
   const key = `devices-setup:${locale}`;
   const setup = useResource(open ? key : null, () => c.cached(key, () => getSetup(c.client, locale)));
-  const id = useId();
+  const id = `sc-dev-${line.serviceId}`;
   const d = texts.data;
   if (!d) return null; // a few hundred bytes, fetched with the chunk: nothing to show before them
 
@@ -89,7 +90,7 @@ export function DeviceSetup({ line, open: initiallyOpen = false, macHere = false
 type Family = { key: string; name: string; device?: SetupDevice };
 
 function Families({ d, line, apps, devices, macHere }: { d: DevicesTexts; line: Line; apps: SetupApp[]; devices: SetupDevice[]; macHere: boolean }) {
-  const id = useId();
+  const id = `sc-dev-${line.serviceId}`;
   const families: Family[] = [
     { key: 'apps', name: d.tabApps },
     ...devices
@@ -130,7 +131,7 @@ function Families({ d, line, apps, devices, macHere }: { d: DevicesTexts; line: 
 }
 
 function Apps({ d, line, apps }: { d: DevicesTexts; line: Line; apps: SetupApp[] }) {
-  const id = useId();
+  const id = `sc-dev-${line.serviceId}`;
   const [chosen, setChosen] = useState(0);
   const app = apps[chosen];
   const server = `http://${line.serverHostname}`;

@@ -12,10 +12,11 @@ import { CardIcon, PlatformIcon } from './appIcons';
 import { Centered, HomeLink, ManageLink } from '../../ui/Views';
 import { orderIdFrom } from './Waiting';
 import { Receipt } from './Receipt';
-import { LazyDeviceSetup } from '../devices/Lazy';
+import { DeviceSetup } from '../devices/DeviceSetup';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import orderCss from './order.css?inline';
+
 
 interface Bought {
   order: Order | null;
@@ -106,7 +107,7 @@ export function Success() {
       {services.data.map((s) => (
         <ServiceCard key={s.serviceId} service={s} />
       ))}
-      {services.data.map((s) => s.username && s.password && <LazyDeviceSetup key={s.serviceId} line={s} open />)}
+      {services.data.map((s) => s.username && s.password && <DeviceSetup key={s.serviceId} line={s} open />)}
 
       {order && <Receipt order={order} gateway={gateway} />}
 
