@@ -60,7 +60,7 @@ run: build
 WHMCS_FAKE_ADDR ?= 127.0.0.1:8090
 run-whmcs: build
 	$(GO) build -o bin/whmcs-fake ./api/cmd/whmcs-fake
-	./bin/whmcs-fake --addr $(WHMCS_FAKE_ADDR) & fake=$$!; trap 'kill $$fake 2>/dev/null' EXIT; \
+	mkdir -p data; ./bin/whmcs-fake --addr $(WHMCS_FAKE_ADDR) --state ./data/whmcs-fake.json & fake=$$!; trap 'kill $$fake 2>/dev/null' EXIT; \
 	for i in $$(seq 50); do (exec 3<>/dev/tcp/$(subst :,/,$(WHMCS_FAKE_ADDR))) 2>/dev/null && break; sleep 0.1; done; \
 	STREAMCART_EXAMPLES=true STREAMCART_DB=./data/streamcart-whmcs.db STREAMCART_BACKEND=whmcs \
 	STREAMCART_WHMCS_URL=http://$(WHMCS_FAKE_ADDR)/includes/api.php \

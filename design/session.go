@@ -28,7 +28,7 @@ var _ = Service("session", func() {
 	// Each method declares the errors its code path (api/httpapi/session.go) can return.
 
 	Method("create", func() {
-		Description("Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).")
+		Description("Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.")
 		Payload(func() {
 			Attribute("email", String, func() { MaxLength(254); Example("buyer@example.com") })
 			Attribute("password", String, func() { MaxLength(256) })
@@ -39,6 +39,7 @@ var _ = Service("session", func() {
 		Error("invalid_email", ErrorResult, "The email does not look like an email address.")
 		Error("invalid_credentials", ErrorResult, "Wrong email or password.")
 		Error("too_many_attempts", TooManyAttempts, "At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.")
+		Error("unavailable") // WHMCS mode: the seller's WHMCS, which checks passwords (ValidateLogin), could not be reached
 		HTTP(func() {
 			POST("/session")
 			Response(StatusCreated)

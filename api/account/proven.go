@@ -26,3 +26,17 @@ func (s *Service) Prove(ctx context.Context, email string) (Identified, error) {
 	}
 	return s.open(ctx, c, authz.ScopeProven)
 }
+
+// ProveClient opens a proven session for email, making its client on first sight: the caller
+// checked a password with the system that keeps the buyer's (the seller's WHMCS).
+func (s *Service) ProveClient(ctx context.Context, email string) (Identified, error) {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if !ValidEmail(email) {
+		return Identified{}, ErrInvalidEmail
+	}
+	c, _, err := s.store.EnsureClient(ctx, email)
+	if err != nil {
+		return Identified{}, fmt.Errorf("prove: %w", err)
+	}
+	return s.open(ctx, c, authz.ScopeProven)
+}

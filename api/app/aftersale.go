@@ -20,6 +20,7 @@ import (
 	"github.com/streamcart/streamcart/api/reseller"
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
+	"github.com/streamcart/streamcart/api/whmcs"
 )
 
 // afterSale holds what the shop does after the first sale: sign-in links and passwords, service
@@ -65,7 +66,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	return &afterSale{
 		changes:     changes,
 		outbox:      outbox,
-		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base}, a.log, now),
+		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
 		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
 		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
 		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
@@ -109,4 +110,28 @@ type provisionNotices struct {
 
 func (n provisionNotices) LinesReady(ctx context.Context, o order.Order) error {
 	return errors.Join(n.Mail.LinesReady(ctx, o), n.trials.TrialStarted(ctx, o))
+}
+
+// passwords is who checks buyers' passwords: the seller's WHMCS in WHMCS mode (ValidateLogin), nil
+// (the shop's own hashes) otherwise.
+func (a *App) passwords() signin.PasswordChecker {
+	if a.whmcsClient == nil {
+		return nil
+	}
+	return whmcsPasswords{a.whmcsClient}
+}
+
+// whmcsPasswords checks buyers' passwords with WHMCS's ValidateLogin (signin.PasswordChecker). A
+// user with two-factor sign-in is not proven by a password alone: the emailed link proves them.
+type whmcsPasswords struct{ c *whmcs.Client }
+
+func (p whmcsPasswords) CheckPassword(ctx context.Context, email, password string) error {
+	_, twoFactor, err := p.c.ValidateLogin(ctx, email, password)
+	switch {
+	case errors.Is(err, whmcs.ErrRefused), errors.Is(err, whmcs.ErrNotFound), err == nil && twoFactor:
+		return signin.ErrInvalidCredentials
+	case err != nil:
+		return fmt.Errorf("whmcs: %s: %w", "ValidateLogin", err)
+	}
+	return nil
 }

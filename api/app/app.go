@@ -58,6 +58,7 @@ import (
 	"github.com/streamcart/streamcart/api/testclock"
 	"github.com/streamcart/streamcart/api/web"
 	"github.com/streamcart/streamcart/api/whmcs"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	plainhtml "github.com/streamcart/streamcart/examples/plain-html"
 	strictcsp "github.com/streamcart/streamcart/examples/strict-csp"
 )
@@ -174,8 +175,9 @@ const (
 	BackendWHMCS   = "whmcs"
 )
 
-// msgOrderingOff answers a new order in WHMCS mode until ordering through WHMCS exists.
-const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, which Streamcart cannot place orders in yet. Nothing was charged or stored."
+// msgOrderingOff answers an upsell or reseller order in WHMCS mode: only plans and free trials
+// are placed in WHMCS so far (docs/whmcs.md).
+const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, where Streamcart places plans and free trials only for now. Nothing was charged or stored."
 
 // App is an assembled shop.
 type App struct {
@@ -217,6 +219,7 @@ type App struct {
 	// version merged into the catalog in force, whmcsBusy is true while a read runs and
 	// whmcsNotes the last notes logged.
 	whmcs        *whmcs.CatalogSync
+	whmcsClient  *whmcs.Client
 	whmcsVersion int
 	whmcsBusy    atomic.Bool
 	whmcsNotes   string
@@ -329,6 +332,14 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		return nil, err
 	}
 	cat := a.Catalog
+	// WHMCS mode: plan orders are placed in WHMCS before they are paid (nil: the built-in back end).
+	var upstream order.Upstream
+	stock := a.stock
+	if a.whmcsClient != nil {
+		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
+		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
+			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf}, log, now)
+	}
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer, now)
 	builtin := panel.NewBuiltin(st, cfg.ServerHostname, now)
@@ -358,7 +369,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialsPerClient: limitOr(cfg.TrialsPerClient, order.DefaultTrialsPerClient),
 		TrialsPerIP:     limitOr(cfg.TrialsPerIP, order.DefaultTrialsPerIP),
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
-		Stock:           a.stock,
+		Stock:           stock,
+		Upstream:        upstream,
 	}, log, now)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
@@ -385,6 +397,21 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.renewalMail = after.renewalMail
 	a.metrics.Known(nil, gatewayModules(gateways), webhooks.Modules())
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
+	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
+	var whmcsJobs map[string]job.Handler
+	if a.whmcsClient != nil {
+		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
+		// recorded there; an order expired here is cancelled there.
+		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
+		homes[order.KindPlan], homes[order.KindTrial] = home, home
+		whmcsJobs = home.Jobs()
+		expire = func(ctx context.Context, j job.Job) error {
+			if err := orders.Expire(ctx, j.Ref); err != nil {
+				return err
+			}
+			return home.Expired(ctx, j.Ref)
+		}
+	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
 	refunds.NotifyBuyers(refund.Mail{Outbox: after.outbox, Shop: storeName(cfg.StoreName), Link: a.creditNoteLink}, log)
@@ -394,7 +421,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	jobs := map[string]job.Handler{
 		order.JobProvision:     homes.Fulfilment(st),
 		order.JobLineSync:      homes.LineSync(st),
-		order.JobExpire:        func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) },
+		order.JobExpire:        expire,
 		order.JobRefund:        func(ctx context.Context, j job.Job) error { return orders.Refund(ctx, j.Ref) },
 		mail.JobSend:           after.outbox.Handle,
 		payment.JobWebhook:     webhooks.Handle,
@@ -403,7 +430,12 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		renewal.JobSweep:       a.renewals.Handle,
 		renewal.JobTrialEnding: after.reminders.TrialEnding,
 	}
-	if cfg.ReconcileEvery > 0 {
+	for kind, h := range whmcsJobs {
+		jobs[kind] = h
+	}
+	if cfg.ReconcileEvery > 0 && a.whmcsClient != nil {
+		log.Info("line reconciliation off in WHMCS mode: WHMCS's module keeps the lines")
+	} else if cfg.ReconcileEvery > 0 {
 		a.reconcile = a.reconciler.Job(st.Enqueue, cfg.ReconcileEvery)
 		jobs[linedrift.JobReconcile] = a.reconcile.Handle
 	}
@@ -689,7 +721,7 @@ func (a *App) Banner(addOperator string) string {
 		fmt.Fprintf(&b, "Payments: %s: real money\n", strings.Join(live, ", "))
 	}
 	if a.whmcs != nil {
-		b.WriteString("Billing:  WHMCS (STREAMCART_BACKEND=whmcs): plans from WHMCS; ordering through WHMCS is not available yet\n")
+		b.WriteString("Billing:  WHMCS (STREAMCART_BACKEND=whmcs): plans from WHMCS, orders placed in WHMCS, paid here\n")
 	}
 	fmt.Fprintf(&b, "Operator: %s\n", addOperator)
 	return b.String()
@@ -925,11 +957,13 @@ func (a *App) startWHMCS(ctx context.Context) error {
 			gateways = append(gateways, g.Module)
 		}
 	}
-	started, err := whmcs.Start(ctx, a.cfg.WHMCS, gateways)
+	started, err := whmcs.Start(ctx, a.cfg.WHMCS, gateways, func(action string, err error) {
+		a.metrics.WHMCSFailed(action, whmcs.Reason(err))
+	})
 	if err != nil {
 		return err
 	}
-	a.whmcs = started.Catalog
+	a.whmcs, a.whmcsClient = started.Catalog, started.Client
 	a.logWHMCSNotes()
 	if _, err := a.RefreshCatalog(ctx); err != nil {
 		return err
@@ -937,6 +971,15 @@ func (a *App) startWHMCS(ctx context.Context) error {
 	a.log.Info("WHMCS back end: the catalog comes from WHMCS", "plans_group", a.cfg.WHMCS.PlansGroup,
 		"reseller_group", a.cfg.WHMCS.ResellerGroup, "products", len(a.Catalog().Products))
 	return nil
+}
+
+// countryOf is the country of a buyer's address for WHMCS's client record; "" when unknown (no
+// country database, a private or loopback address).
+func (a *App) countryOf(ip netip.Addr) string {
+	if a.geo == nil || geo.Skipped(ip) {
+		return ""
+	}
+	return a.geo.Country(ip)
 }
 
 // refreshWHMCS reads the catalog from WHMCS again when it is due (STREAMCART_WHMCS_CATALOG_REFRESH),

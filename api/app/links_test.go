@@ -104,12 +104,24 @@ func TestLinksIgnoreTheRequestHost(t *testing.T) {
 						if loc := resp.Header.Get("Location"); resp.StatusCode != http.StatusSeeOther || loc != "/checkout/waiting?order="+o.OrderID {
 							t.Fatalf("pay = %d Location %q, want 303 to the order's own path", resp.StatusCode, loc)
 						}
+						// Every link the buyer is mailed (sign-in, the order's pages, the invoice PDF) is on
+						// the shop's own address.
+						for _, m := range s.mailsTo(email) {
+							for _, u := range mailURL.FindAllString(m.Body+" "+m.HTML, -1) {
+								if !strings.HasPrefix(u, base+"/") {
+									t.Fatalf("mail %q links %q, want it on %s", m.Subject, u, base)
+								}
+							}
+						}
 					})
 				}
 			})
 		}
 	})
 }
+
+// mailURL finds the absolute links of a mail.
+var mailURL = regexp.MustCompile(`https?://[^\s"'<>)]+`)
 
 // sandboxBeside is a configuration enabling the sandbox next to live gateway m.
 func sandboxBeside(m string, live bool) payment.Config {

@@ -71,6 +71,9 @@ func (a *App) newReconciler(lines panel.Panel, notices provision.Mail, now func(
 // ReconcileLines runs the reconciliation once (streamcart lines reconcile): linedrift.ErrRunning
 // when another run holds the lease.
 func (a *App) ReconcileLines(ctx context.Context, dryRun bool) (linedrift.Report, error) {
+	if a.whmcsClient != nil {
+		return linedrift.Report{}, errors.New("STREAMCART_BACKEND=whmcs: WHMCS's module keeps the lines, not the panel Streamcart reconciles")
+	}
 	return a.reconciler.Run(ctx, dryRun)
 }
 

@@ -12,13 +12,14 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 )
 
-// whmcsShop opens a shop in WHMCS mode in front of a fake WHMCS with the demo data.
-func whmcsShop(t *testing.T) (*shop, *whmcsfake.Fake) {
+// whmcsShop opens a shop in WHMCS mode in front of a fake WHMCS with the demo data, its
+// configuration changed by opts.
+func whmcsShop(t *testing.T, opts ...func(*app.Config)) (*shop, *whmcsfake.Fake) {
 	t.Helper()
 	f := whmcsfake.New(whmcsfake.Demo())
 	srv := httptest.NewServer(f.Handler())
 	t.Cleanup(srv.Close)
-	return newShop(t, func(c *app.Config) { c.Backend, c.WHMCS = app.BackendWHMCS, whmcsSettings(srv.URL) }), f
+	return newShop(t, append([]func(*app.Config){func(c *app.Config) { c.Backend, c.WHMCS = app.BackendWHMCS, whmcsSettings(srv.URL) }}, opts...)...), f
 }
 
 func whmcsSettings(url string) whmcs.Settings {
@@ -29,8 +30,8 @@ func whmcsSettings(url string) whmcs.Settings {
 
 // TestWHMCSCatalog: in WHMCS mode the storefront's plans are WHMCS's (names and prices, read
 // again on the poll, the last good read kept while WHMCS is down) dressed by the catalog file;
-// a new order is refused 503 unavailable with nothing stored, since ordering through WHMCS is
-// not there yet.
+// an upsell or reseller order is refused 503 unavailable with nothing stored, since only plans
+// and trials are placed in WHMCS so far.
 func TestWHMCSCatalog(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		s, f := whmcsShop(t)
@@ -70,7 +71,6 @@ func TestWHMCSCatalog(t *testing.T) {
 
 		token := s.identify("buyer@example.com", "").Token
 		for path, req := range map[string]string{
-			"/checkout/api/orders":           `{"pid":2,"billingCycle":"monthly"}`,
 			"/checkout/api/upsell/orders":    `{"serviceId":"svc_1","extraQuantity":1}`,
 			"/checkout/api/resellers/orders": `{"pid":10,"password":"long enough 1","confirmPassword":"long enough 1"}`,
 		} {

@@ -19,6 +19,9 @@ import (
 )
 
 // msgTrialUsed answers a free trial beyond the limits; the widget shows its own translation.
+// msgBillingUnavailable: the shop's billing system (WHMCS) could not take the order.
+const msgBillingUnavailable = "The shop's billing system is unavailable right now. Nothing was charged. Please try again in a moment."
+
 const msgTrialUsed = "The free trial has already been used. Please choose a plan."
 
 // msgTrialUnavailable answers a free trial refused to a throwaway (or seller-refused) address.
@@ -193,6 +196,9 @@ func (s *orderService) Create(ctx context.Context, p *genorder.CreatePayload) (*
 		return nil, genorder.MakeBadRequest(errors.New("The return URL must be a path or a URL on this site."))
 	case errors.Is(err, order.ErrGatewayUnavailable):
 		return nil, genorder.MakeUnavailable(errors.New(msgGatewayUnavailable))
+	case errors.Is(err, order.ErrUpstreamUnavailable):
+		// WHMCS's own words stay in the log, with the action that failed.
+		return nil, genorder.MakeUnavailable(errors.New(msgBillingUnavailable))
 	}
 	return nil, pricingError(err, genorder.MakeNotFound, genorder.MakeBadRequest, genorder.MakeNotApplicable)
 }

@@ -112,9 +112,9 @@ type Deps struct {
 	// nil: every plan.
 	Stock Stock
 
-	// OrderingOff, when set, is the message every new order (POST /orders, /upsell/orders,
-	// /resellers/orders) is refused with, 503 unavailable, before anything is stored: the WHMCS
-	// back end, until ordering through WHMCS exists, must not write built-in orders.
+	// OrderingOff, when set, is the message upsell and reseller orders (POST /upsell/orders,
+	// /resellers/orders) are refused with, 503 unavailable, before anything is stored: the WHMCS
+	// back end places plans and trials in WHMCS (order.Upstream), not those kinds yet.
 	OrderingOff string
 }
 
@@ -158,9 +158,6 @@ func New(d Deps) http.Handler {
 	geosrv.Mount(mux, geosrv.New(ge, mux, dec, enc, errh, formatError))
 
 	oe := genorder.NewEndpoints(NewOrder(d.Accounts, d.Orders, d.PayQuotes, d.PayProgress, d.CreditNotes, d.Geo, d.OrderStreams))
-	if d.OrderingOff != "" {
-		oe.Create = refuse(genorder.MakeUnavailable(errors.New(d.OrderingOff)))
-	}
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 

@@ -21,6 +21,8 @@ const (
 	msgLongPassword    = "Please choose a password of at most 72 bytes (72 letters without accents)."
 	msgNotProven       = "Please sign in with your password or an emailed link first."
 	msgBadReturnURL    = "The return URL must be a path or a URL on this site."
+	// msgPasswordsUnavailable: WHMCS mode, the seller's WHMCS (which checks passwords) is down.
+	msgPasswordsUnavailable = "Signing in with a password is unavailable right now. Please try again in a moment, or ask for an emailed sign-in link."
 
 	// Order-placing messages shared by orders, upsells and reseller orders.
 	msgUnknownGateway      = "This payment method is not available."
@@ -77,6 +79,8 @@ func sessionError(err error) error {
 		return gensession.MakeUnauthorized(errors.New(msgNotProven))
 	case errors.Is(err, signin.ErrBadReturnURL):
 		return gensession.MakeBadRequest(errors.New(msgBadReturnURL))
+	case errors.Is(err, signin.ErrPasswordsUnavailable):
+		return gensession.MakeUnavailable(errors.New(msgPasswordsUnavailable))
 	}
 	return err
 }

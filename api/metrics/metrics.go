@@ -65,6 +65,8 @@ type Metrics struct {
 	jobFailures *prometheus.CounterVec
 
 	mail *prometheus.CounterVec
+
+	whmcsFailures *prometheus.CounterVec
 }
 
 // New registers every family.
@@ -90,6 +92,8 @@ func New(o Options) *Metrics {
 	m.jobAttempts = counter("streamcart_job_attempts_total", "Job runs, by kind.", "kind")
 	m.jobFailures = counter("streamcart_job_failures_total", "Job runs that failed (retried later or buried), by kind.", "kind")
 	m.mail = counter("streamcart_mail_total", "Outgoing mail by status: stored (no SMTP server, kept in the outbox), queued for delivery, and each delivery attempt sent, deferred (retried later) or failed (refused for good).", "status")
+
+	m.whmcsFailures = counter("streamcart_whmcs_call_failures_total", "WHMCS API calls that failed (WHMCS back end), by action and reason (unavailable, refused, not_found, auth, invalid_ip, permission).", "action", "reason")
 
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		collectors.NewBuildInfoCollector())
@@ -233,6 +237,13 @@ func (m *Metrics) JobRun(kind string, failed bool) {
 	m.jobAttempts.WithLabelValues(kind).Inc()
 	if failed {
 		m.jobFailures.WithLabelValues(kind).Inc()
+	}
+}
+
+// WHMCSFailed counts a failed WHMCS API call by its action and reason.
+func (m *Metrics) WHMCSFailed(action, reason string) {
+	if m != nil {
+		m.whmcsFailures.WithLabelValues(action, reason).Inc()
 	}
 }
 

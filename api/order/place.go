@@ -194,6 +194,10 @@ func (s *Orders) place(ctx context.Context, claims authz.Claims, p Placement, ch
 	if err != nil {
 		return Order{}, fmt.Errorf("create order: %w", err)
 	}
+	// Before the payment link: an order the billing system refuses is dropped, nothing charged.
+	if err := s.placeUpstream(ctx, o); err != nil {
+		return Order{}, fmt.Errorf("create order: %w", err)
+	}
 	s.observeCreated(o, replay)
 	if o.Status == StatusPaid && !replay {
 		s.cfg.OnPaid()

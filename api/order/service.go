@@ -63,6 +63,9 @@ type Store interface {
 	// ClientOrders lists the client's orders newest first, at most limit; those placed by the
 	// session sessionID only unless it is "".
 	ClientOrders(ctx context.Context, clientID int64, sessionID string, limit int) ([]Order, error)
+	// DropOrder deletes an order an Upstream refused, with its invoice, services, trial record and
+	// jobs, as if it had never been placed; only while no payment reached it (pending, or free).
+	DropOrder(ctx context.Context, id string) error
 }
 
 // Tx is the unit of work of an order write.
@@ -179,6 +182,9 @@ type Config struct {
 	// Stock, when set, answers ErrOutOfStock for a plan and cycle the panel cannot make a line
 	// of now (the reseller credits cannot cover its cost): checked before anything is stored.
 	Stock func(ctx context.Context, pid int, cycle catalog.Cycle) error
+	// Upstream, when set, is the billing system plan orders are placed in too (WHMCS), before
+	// their payment link is made; nil: the shop is the billing system.
+	Upstream Upstream
 }
 
 // Orders creates and settles orders.

@@ -92,7 +92,20 @@ type Config struct {
 	// PublicURL is the shop's origin, the base of every link (https://shop.example): from
 	// configuration, never from a request, whose Host the caller chooses.
 	PublicURL string
+	// Passwords, when set, checks buyers' passwords instead of the shop's own hashes: the seller's
+	// WHMCS (ValidateLogin), which keeps them in WHMCS mode. Behind the same throttling.
+	Passwords PasswordChecker
 }
+
+// PasswordChecker checks a buyer's password with the system that keeps it.
+type PasswordChecker interface {
+	// CheckPassword answers nil when password is email's, ErrInvalidCredentials when it is not
+	// (or proves nothing: two-factor sign-in), and any other error when it cannot tell now.
+	CheckPassword(ctx context.Context, email, password string) error
+}
+
+// ErrPasswordsUnavailable means the system that checks passwords could not be reached.
+var ErrPasswordsUnavailable = errors.New("signin: password check unavailable")
 
 // Service signs buyers in.
 type Service struct {
@@ -260,7 +273,12 @@ func (s *Service) Password(ctx context.Context, email, password, ip string) (acc
 	if err != nil {
 		return account.Identified{}, err
 	}
-	id, err := s.accounts.Identify(ctx, key, password)
+	var id account.Identified
+	if s.cfg.Passwords != nil {
+		id, err = s.checked(ctx, key, password)
+	} else {
+		id, err = s.accounts.Identify(ctx, key, password)
+	}
 	switch {
 	case err == nil:
 		for _, p := range places {
@@ -272,6 +290,20 @@ func (s *Service) Password(ctx context.Context, email, password, ip string) (acc
 		s.log.Info("sign-in refused: wrong password", "email", hashEmail(key), "ip", ip)
 	}
 	return id, err
+}
+
+// checked opens a proven session for email once Config.Passwords accepts password; the client
+// is made here on first sight, as WHMCS knew it first.
+func (s *Service) checked(ctx context.Context, email, password string) (account.Identified, error) {
+	err := s.cfg.Passwords.CheckPassword(ctx, email, password)
+	switch {
+	case errors.Is(err, ErrInvalidCredentials):
+		return account.Identified{}, account.ErrInvalidCredentials
+	case err != nil:
+		s.log.Error("password check failed", "email", hashEmail(email), "err", err)
+		return account.Identified{}, fmt.Errorf("sign in: %w", ErrPasswordsUnavailable)
+	}
+	return s.accounts.ProveClient(ctx, email)
 }
 
 // reserve takes a place for one password attempt for email and from ip (when known).

@@ -36,6 +36,7 @@ import (
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/tax"
 	"github.com/streamcart/streamcart/api/upsell"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 )
 
 // timeFormat is how every timestamp is stored: sortable text, UTC, fixed width.
@@ -92,6 +93,8 @@ type Backend interface {
 	tax.Store
 	// The order streams' changes (listen.go): versions and the listener.
 	orderwatch.Source
+	whmcsorder.Store
+	whmcsorder.HomeStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

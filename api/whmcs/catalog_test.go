@@ -27,7 +27,7 @@ func TestDemoCatalogFromWHMCS(t *testing.T) {
 	f := whmcsfake.New(whmcsfake.Demo(), whmcsfake.WithClock(func() time.Time { return day }))
 	srv := httptest.NewServer(f.Handler())
 	defer srv.Close()
-	started, err := whmcs.Start(context.Background(), settings(srv.URL), []string{"sandbox"})
+	started, err := whmcs.Start(context.Background(), settings(srv.URL), []string{"sandbox"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

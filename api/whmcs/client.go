@@ -79,6 +79,9 @@ type Config struct {
 	Timeout    time.Duration
 	// HTTPClient replaces the default client (its Timeout is then its own).
 	HTTPClient *http.Client
+	// Failed, when set, hears of every failed call (its action and *Error): the shop's metric of
+	// WHMCS failures by action. It must not block.
+	Failed func(action string, err error)
 }
 
 // String hides the credentials from any %v of a Config.
@@ -92,6 +95,7 @@ type Client struct {
 	form      url.Values // credentials and responsetype, added to every call
 	http      *http.Client
 	scrubbing *strings.Replacer
+	failed    func(action string, err error)
 }
 
 // ErrURL is a URL the client refuses.
@@ -152,12 +156,24 @@ func New(cfg Config) (*Client, error) {
 	if cfg.AccessKey != "" {
 		form.Set("accesskey", cfg.AccessKey) // in the body, never the query: no access log keeps it
 	}
-	return &Client{url: cfg.URL, form: form, http: hc, scrubbing: strings.NewReplacer(pairs...)}, nil
+	failed := cfg.Failed
+	if failed == nil {
+		failed = func(string, error) {}
+	}
+	return &Client{url: cfg.URL, form: form, http: hc, scrubbing: strings.NewReplacer(pairs...), failed: failed}, nil
 }
 
 // Call runs action with params and decodes the answer into out (a pointer; nil: none). The
 // answer's result and message are checked first: a failure is an *Error wrapping a sentinel.
 func (c *Client) Call(ctx context.Context, action string, params url.Values, out any) error {
+	err := c.call(ctx, action, params, out)
+	if err != nil {
+		c.failed(action, err)
+	}
+	return err
+}
+
+func (c *Client) call(ctx context.Context, action string, params url.Values, out any) error {
 	form := url.Values{}
 	for k, v := range params {
 		form[k] = v
@@ -210,6 +226,21 @@ func (c *Client) Call(ctx context.Context, action string, params url.Values, out
 		return nil
 	}
 	return &Error{Action: action, Kind: kindOf(res.StatusCode, msg), Message: msg, IP: invalidIP(msg)}
+}
+
+// Reason names the sentinel err wraps, for a metric's label: invalid_ip, auth, permission,
+// unavailable, not_found, refused; "other" for an error not of a call.
+func Reason(err error) string {
+	for _, r := range []struct {
+		kind error
+		name string
+	}{{ErrInvalidIP, "invalid_ip"}, {ErrAuth, "auth"}, {ErrPermission, "permission"}, {ErrUnavailable, "unavailable"},
+		{ErrNotFound, "not_found"}, {ErrRefused, "refused"}} {
+		if errors.Is(err, r.kind) {
+			return r.name
+		}
+	}
+	return "other"
 }
 
 // kindOf maps a WHMCS error message (and status) to a sentinel.

@@ -171,12 +171,13 @@ type Started struct {
 // Start checks the settings against WHMCS before the shop serves: the credentials with one
 // harmless call (GetCurrencies), the payment modules gateways map to (GetPaymentMethods), and
 // the first catalog read (the groups hold products, the option ids exist with the right type).
-// A refusal says what WHMCS answered and which setting to change.
-func Start(ctx context.Context, s Settings, gateways []string) (*Started, error) {
+// A refusal says what WHMCS answered and which setting to change. failed, when set, hears of
+// every failed call of the client (Config.Failed).
+func Start(ctx context.Context, s Settings, gateways []string, failed func(action string, err error)) (*Started, error) {
 	if err := s.Check(gateways); err != nil {
 		return nil, err
 	}
-	c, err := New(Config{URL: s.URL, Identifier: s.Identifier, Secret: s.Secret, AccessKey: s.AccessKey, Timeout: s.Timeout})
+	c, err := New(Config{URL: s.URL, Identifier: s.Identifier, Secret: s.Secret, AccessKey: s.AccessKey, Timeout: s.Timeout, Failed: failed})
 	if err != nil {
 		return nil, err
 	}

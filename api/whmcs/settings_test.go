@@ -109,7 +109,7 @@ func TestStartRefusals(t *testing.T) {
 			if c.change != nil {
 				c.change(&s)
 			}
-			_, err := whmcs.Start(context.Background(), s, []string{"sandbox", "stripe"})
+			_, err := whmcs.Start(context.Background(), s, []string{"sandbox", "stripe"}, nil)
 			if err == nil {
 				t.Fatal("started")
 			}
@@ -132,7 +132,7 @@ func TestStartRefusals(t *testing.T) {
 	defer srv.Close()
 	s := settings(srv.URL)
 	s.MACField = "Device MAC"
-	started, err := whmcs.Start(context.Background(), s, []string{"sandbox"})
+	started, err := whmcs.Start(context.Background(), s, []string{"sandbox"}, nil)
 	if err != nil || len(started.Notes) != 1 || !strings.Contains(started.Notes[0], `STREAMCART_WHMCS_MAC_FIELD="Device MAC": no plan has a custom field of that name`) {
 		t.Fatalf("%v %+v", err, started)
 	}

@@ -39,6 +39,7 @@ func NewClient(create, delete_, requestLink, redeemLink, setPassword goa.Endpoin
 //   - "invalid_email" (type *goa.ServiceError): The email does not look like an email address.
 //   - "invalid_credentials" (type *goa.ServiceError): Wrong email or password.
 //   - "too_many_attempts" (type *TooManyAttempts): At most 5 password attempts per email and 20 per address in 15 minutes; wait Retry-After seconds.
+//   - "unavailable" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Create(ctx context.Context, p *CreatePayload) (res *SessionResult, err error) {
 	var ires any

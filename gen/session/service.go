@@ -22,7 +22,10 @@ type Service interface {
 	// password never creates a client or sets its password: an unknown email, a
 	// client without a password and a wrong password all answer the same 401
 	// invalid_credentials, and create nothing. Password attempts are throttled per
-	// email and per address (429 too_many_attempts with Retry-After).
+	// email and per address (429 too_many_attempts with Retry-After). In WHMCS
+	// mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password,
+	// checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable
+	// when WHMCS cannot be reached.
 	Create(context.Context, *CreatePayload) (res *SessionResult, err error)
 	// Signs out: the token stops working.
 	Delete(context.Context, *DeletePayload) (err error)
@@ -152,6 +155,11 @@ func MakeInvalidEmail(err error) *goa.ServiceError {
 // MakeInvalidCredentials builds a goa.ServiceError from an error.
 func MakeInvalidCredentials(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "invalid_credentials", false, false, false)
+}
+
+// MakeUnavailable builds a goa.ServiceError from an error.
+func MakeUnavailable(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "unavailable", false, false, false)
 }
 
 // MakeUnauthorized builds a goa.ServiceError from an error.

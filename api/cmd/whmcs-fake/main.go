@@ -1,6 +1,7 @@
 // Command whmcs-fake serves the fake WHMCS (package whmcsfake) on a local address, for trying
 // Streamcart's WHMCS back end without a WHMCS (`make run-whmcs`; docs/whmcs.md). It is a test
-// tool: it keeps everything in memory and speaks plain http, on loopback by default.
+// tool: it keeps everything in memory (and, with --state, in a file that survives a restart) and
+// speaks plain http, on loopback by default.
 package main
 
 import (
@@ -29,6 +30,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("whmcs-fake", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8090", "listen address")
 	seedFile := fs.String("seed", "", "seed file (format: api/whmcs/whmcsfake/demo.yaml); empty: the demo data, the demo catalog's equivalent")
+	stateFile := fs.String("state", "", "file keeping the fake's clients, orders, invoices, payments and services across restarts (made when missing); empty: memory only")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -40,6 +42,12 @@ func run(args []string) error {
 		}
 	}
 	f := whmcsfake.New(seed)
+	if *stateFile != "" {
+		var err error
+		if f, err = whmcsfake.Open(seed, *stateFile); err != nil {
+			return err
+		}
+	}
 	mux := http.NewServeMux()
 	mux.Handle(whmcsfake.Path, f.Handler())
 	mux.Handle(whmcsfake.ControlPath, f.Control())

@@ -57,6 +57,8 @@ type Fake struct {
 	failures    map[string]string
 	delay       time.Duration
 	flatCurr    bool
+
+	stateFile string // Open's: the records are written there after each call
 }
 
 // Call is one API request the fake answered, without its credentials.
@@ -213,6 +215,9 @@ func (f *Fake) serveAPI(w http.ResponseWriter, r *http.Request) {
 		answer = h(f, params)
 	} else {
 		answer = errorAnswer("Command Not Found")
+	}
+	if err := f.save(); err != nil {
+		answer = errorAnswer(err.Error()) // as a WHMCS whose database failed
 	}
 	f.mu.Unlock()
 	writeJSON(w, http.StatusOK, answer)

@@ -531,6 +531,7 @@ func (f *Fake) RunCron() CronResult {
 			res.Suspended = append(res.Suspended, s.ID)
 		}
 	}
+	f.save() // a state file that cannot be written fails the next API call, which says so
 	return res
 }
 

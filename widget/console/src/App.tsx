@@ -3,6 +3,7 @@
 // again; the CSRF token lives in the API client's memory only.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { createApi } from './api';
+import { CreditsBanner } from './CreditsBanner';
 import { Ctx } from './context';
 import { t } from './messages';
 import { href, Link, useRoute, type Route } from './router';
@@ -12,6 +13,7 @@ import { Catalog } from './screens/Catalog';
 import { CustomerDetail, Customers } from './screens/Customers';
 import { Dashboard } from './screens/Dashboard';
 import { Jobs } from './screens/Jobs';
+import { LineDrift } from './screens/LineDrift';
 import { MailList } from './screens/Mail';
 import { Operators } from './screens/Operators';
 import { Payments } from './screens/Payments';
@@ -34,6 +36,7 @@ export const NAV = [
   ['customers', () => t.navCustomers],
   ['subscriptions', () => t.navSubscriptions],
   ['jobs', () => t.navJobs],
+  ['line-drift', () => t.navLineDrift],
   ['webhooks', () => t.navWebhooks],
   ['mail', () => t.navMail],
   ['catalog', () => t.navCatalog],
@@ -67,6 +70,7 @@ function screen(route: Route): { title: string; body: ReactNode; section: string
     customers: <Customers />,
     subscriptions: <Subscriptions />,
     jobs: <Jobs />,
+    'line-drift': <LineDrift />,
     webhooks: <Webhooks />,
     mail: <MailList />,
     catalog: <Catalog />,
@@ -185,7 +189,15 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   );
   return (
     <Ctx.Provider value={{ api, session }}>
-      <Page title={s.title} nav={nav}>
+      <Page
+        title={s.title}
+        nav={
+          <>
+            {nav}
+            <CreditsBanner api={api} path={route.path} />
+          </>
+        }
+      >
         {s.body}
       </Page>
     </Ctx.Provider>

@@ -193,6 +193,10 @@ export function createApi(opts: ApiOptions = {}) {
       update: (code: string, body: PromotionPatch) => call('PATCH', `/promotions/${enc(code)}`, s.PromotionSchema, { body }),
     },
     audit: (q: Query) => call('GET', '/audit', s.AuditListSchema, { query: q }),
+    panel: {
+      drift: (q: Query) => call('GET', '/line-drift', s.LineDriftListSchema, { query: q }),
+      credits: () => call('GET', '/panel/credits', s.PanelCreditsSchema),
+    },
     operators: {
       list: () => call('GET', '/operators', s.OperatorListSchema),
       invite: (body: { email: string; role: s.Role }) => call('POST', '/operators', s.InviteSchema, { body }),

@@ -346,6 +346,33 @@ export const AuditEntrySchema = v.object({
 export type AuditEntry = v.InferOutput<typeof AuditEntrySchema>;
 export const AuditListSchema = v.object({ entries: v.array(AuditEntrySchema), nextCursor: v.string() });
 
+/** One drift the panel reconciliation found (design/admin_panel.go AdminLineDrift); kind and action stay strings so a newer server's words still show. */
+export const LineDriftSchema = v.object({
+  id: int,
+  at: v.string(),
+  runId: v.string(),
+  /** Empty for an unexplained panel line (no service explains it). */
+  serviceId: v.string(),
+  username: v.string(),
+  kind: v.string(),
+  want: v.string(),
+  found: v.string(),
+  action: v.string(),
+  error: v.string(),
+});
+export type LineDrift = v.InferOutput<typeof LineDriftSchema>;
+export const LineDriftListSchema = v.object({ drifts: v.array(LineDriftSchema), nextCursor: v.string() });
+
+/** The panel's reseller credits as the shop last read them: the console's low-credit banner. */
+export const PanelCreditsSchema = v.object({
+  known: v.boolean(),
+  balance: v.number(),
+  alert: v.number(),
+  low: v.boolean(),
+  unavailable: v.array(v.string()),
+});
+export type PanelCredits = v.InferOutput<typeof PanelCreditsSchema>;
+
 export const OperatorSchema = v.object({
   email: v.string(),
   role: v.string(),

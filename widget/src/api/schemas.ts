@@ -51,6 +51,8 @@ export const ProductSchema = v.object({
   soldBadge: v.optional(v.string(), ''),
   guarantee: v.optional(v.string(), ''),
   credits: v.optional(int, 0),
+  // false while the panel's credits cannot cover the plan: shown, not orderable (409 out_of_stock).
+  available: v.optional(v.boolean(), true),
 });
 
 export const ProductListSchema = v.object({ products: v.array(ProductSchema) });

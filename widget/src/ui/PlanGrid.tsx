@@ -67,6 +67,8 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
         const cy = cardCycle(p, cycle);
         const price = cy ? p.pricing[cy] : undefined;
         const isFree = p.trial || (price?.amount ?? 0) === 0;
+        // Temporarily unavailable (the panel's credits): shown, never chosen (PlansPage's onSelect).
+        const off = !p.available;
         return (
           <div
             key={p.pid}
@@ -77,8 +79,9 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
             part={selected ? 'plan-card plan-card-selected' : 'plan-card'}
             role="radio"
             aria-checked={selected}
+            aria-disabled={off || undefined}
             aria-labelledby={`sc-plan-${p.pid}-name`}
-            aria-describedby={`sc-plan-${p.pid}-price`}
+            aria-describedby={`sc-plan-${p.pid}-price${off ? ` sc-plan-${p.pid}-na` : ''}`}
             tabIndex={i === selectedIndex ? 0 : -1}
             data-testid="plan-card"
             data-pid={p.pid}
@@ -116,8 +119,10 @@ export function PlanGrid({ products, selectedPid, cycle, onSelect, onContinue, b
               </p>
             )}
             {terms?.(p, cy)}
-            <span className="sc-plan-select" aria-hidden="true">
-              {selected ? (
+            <span className="sc-plan-select" aria-hidden={!off} id={`sc-plan-${p.pid}-na`}>
+              {off ? (
+                t.unavailable
+              ) : selected ? (
                 <>
                   <Icon name="check" /> {t.selected}
                 </>

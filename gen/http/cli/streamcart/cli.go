@@ -3761,7 +3761,7 @@ func sessionUsage() {
 	fmt.Fprintln(os.Stderr, `Identifies a buyer by email, and proves it with a password or a one-time sign-in link.`)
 	fmt.Fprintf(os.Stderr, "Usage:\n    %s [globalflags] session COMMAND [flags]\n\n", os.Args[0])
 	fmt.Fprintln(os.Stderr, "COMMAND:")
-	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `    create: Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 	fmt.Fprintln(os.Stderr, `    delete: Signs out: the token stops working.`)
 	fmt.Fprintln(os.Stderr, `    request-link: Emails a one-time sign-in link (15 minutes) to a known client. Always answers 202, known email or not, and silently sends nothing when asked too often.`)
 	fmt.Fprintln(os.Stderr, `    redeem-link: Trades a sign-in link's token for a proven session. A token works once.`)
@@ -3778,7 +3778,7 @@ func sessionCreateUsage() {
 
 	// Description
 	fmt.Fprintln(os.Stderr)
-	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After).`)
+	fmt.Fprintln(os.Stderr, `Opens a session. Without a password: an email-only session, the client created on first sight. With the client's password: a proven session. A password never creates a client or sets its password: an unknown email, a client without a password and a wrong password all answer the same 401 invalid_credentials, and create nothing. Password attempts are throttled per email and per address (429 too_many_attempts with Retry-After). In WHMCS mode (STREAMCART_BACKEND=whmcs) the password is the buyer's WHMCS password, checked by WHMCS (ValidateLogin) behind the same throttling; 503 unavailable when WHMCS cannot be reached.`)
 
 	// Flags list
 	fmt.Fprintln(os.Stderr, `    -body JSON: `)
@@ -3803,7 +3803,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Iure quis voluptate enim.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Enim saepe quasi est.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3821,7 +3821,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uvz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"0w6\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3839,7 +3839,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"2th\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"oz8\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3859,7 +3859,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"d39\"\n   }' --token \"Illo corporis et ullam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"c25\"\n   }' --token \"Ullam dolores.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3893,7 +3893,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"kpw\" --locale \"es-es\" --token \"Rerum quos reiciendis ab dolores voluptates ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"p\" --locale \"es-es\" --token \"Distinctio rerum quos reiciendis ab.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3913,7 +3913,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"huy\",\n      \"extraQuantity\": 9201292487064977964,\n      \"serviceId\": \"47m\"\n   }' --token \"Possimus quibusdam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"wi\",\n      \"extraQuantity\": 7382054174733537655,\n      \"serviceId\": \"n9h\"\n   }' --token \"Quidem asperiores.\"")
 }
 
 func upsellOrderUsage() {
@@ -3935,5 +3935,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"jtf\",\n      \"extraQuantity\": 1289334793371051031,\n      \"gateway\": \"Quibusdam eos enim ut fugiat id voluptatem.\",\n      \"returnUrl\": \"1g7\",\n      \"serviceId\": \"rxo\"\n   }' --token \"Ipsa nihil repudiandae.\" --idempotency-key \"rl9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"tf\",\n      \"extraQuantity\": 1130851313204345848,\n      \"gateway\": \"Quibusdam eos enim ut fugiat id voluptatem.\",\n      \"returnUrl\": \"1g7\",\n      \"serviceId\": \"xo6\"\n   }' --token \"Ipsa nihil repudiandae.\" --idempotency-key \"rl9\"")
 }

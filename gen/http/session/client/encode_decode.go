@@ -59,6 +59,7 @@ func EncodeCreateRequest(encoder func(*http.Request) goahttp.Encoder) func(*http
 //   - "invalid_email" (type *goa.ServiceError): http.StatusBadRequest
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
 //   - "invalid_credentials" (type *goa.ServiceError): http.StatusUnauthorized
+//   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "too_many_attempts" (type *session.TooManyAttempts): http.StatusTooManyRequests
 //   - error: internal error
 func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
@@ -140,6 +141,20 @@ func DecodeCreateResponse(decoder func(*http.Response) goahttp.Decoder, restoreB
 				return nil, goahttp.ErrValidationError("session", "create", err)
 			}
 			return nil, NewCreateInvalidCredentials(&body)
+		case http.StatusServiceUnavailable:
+			var (
+				body CreateUnavailableResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("session", "create", err)
+			}
+			err = ValidateCreateUnavailableResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("session", "create", err)
+			}
+			return nil, NewCreateUnavailable(&body)
 		case http.StatusTooManyRequests:
 			var (
 				body CreateTooManyAttemptsResponseBody

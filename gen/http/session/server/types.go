@@ -123,6 +123,24 @@ type CreateInvalidCredentialsResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// CreateUnavailableResponseBody is the type of the "session" service "create"
+// endpoint HTTP response body for the "unavailable" error.
+type CreateUnavailableResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // CreateTooManyAttemptsResponseBody is the type of the "session" service
 // "create" endpoint HTTP response body for the "too_many_attempts" error.
 type CreateTooManyAttemptsResponseBody struct {
@@ -315,6 +333,20 @@ func NewCreateBadRequestResponseBody(res *goa.ServiceError) *CreateBadRequestRes
 // the result of the "create" endpoint of the "session" service.
 func NewCreateInvalidCredentialsResponseBody(res *goa.ServiceError) *CreateInvalidCredentialsResponseBody {
 	body := &CreateInvalidCredentialsResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCreateUnavailableResponseBody builds the HTTP response body from the
+// result of the "create" endpoint of the "session" service.
+func NewCreateUnavailableResponseBody(res *goa.ServiceError) *CreateUnavailableResponseBody {
+	body := &CreateUnavailableResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

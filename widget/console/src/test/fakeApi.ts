@@ -162,6 +162,8 @@ export class FakeApi {
   constructor(role: Role | null = 'owner') {
     this.signedIn = role ? { operator: 'me@example.com', role } : null;
     this.on('GET', '/session', () => this.sessionBody());
+    // The layout's low-credit banner asks on every screen: plenty of credits unless a test says otherwise.
+    this.on('GET', '/panel/credits', () => ({ known: true, balance: 1000, alert: 10, low: false, unavailable: [] }));
     this.on('POST', '/session', (c) => {
       const b = c.body as { email: string; password: string; otp: string };
       if (b.password !== 'correct horse battery' || b.otp !== '123456') return { status: 401, body: errorBody('invalid_credentials') };

@@ -9,6 +9,7 @@ export const texts: PlansTexts = {
   noCreditCard: 'Keine Kreditkarte erforderlich',
   selected: 'Ausgewählt',
   select: 'Auswählen',
+  unavailable: 'Vorübergehend nicht verfügbar',
   noPlans: 'Derzeit sind keine Pakete verfügbar. Bitte schauen Sie bald wieder vorbei.',
   cycles: {
     monthly: 'Monatlich',
@@ -52,6 +53,7 @@ export const texts: PlansTexts = {
     trial_used: 'Sie haben Ihren Gratis-Test bereits genutzt. Bitte wählen Sie ein Abo, um fortzufahren.',
     trial_unavailable:
       'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
+    out_of_stock: 'Dieses Paket ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut oder wählen Sie ein anderes Paket.',
     unknown_currency: 'Diese Währung wird nicht unterstützt.',
     unavailable: 'Der Dienst ist gerade ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
     internal: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',

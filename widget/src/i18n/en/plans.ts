@@ -11,6 +11,7 @@ export const texts = {
   noCreditCard: 'No credit card required',
   selected: 'Selected',
   select: 'Select',
+  unavailable: 'Temporarily unavailable',
   noPlans: 'No plans are available right now. Please check back soon.',
   cycles: {
     monthly: 'Monthly',
@@ -50,6 +51,7 @@ export const texts = {
     idempotency_mismatch: 'This order was already submitted with different details. Please try again.',
     trial_used: 'You have already used your free trial. Please choose a plan to continue.',
     trial_unavailable: 'Free trials are not available for this email address. Please use your own email address or choose a plan.',
+    out_of_stock: 'This plan is temporarily unavailable. Please try again later or choose another plan.',
     unknown_currency: 'This currency is not supported.',
     unavailable: 'The service is busy right now. Please try again in a moment.',
     internal: 'Something went wrong on our side. Please try again.',

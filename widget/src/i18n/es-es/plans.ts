@@ -9,6 +9,7 @@ export const texts: PlansTexts = {
   noCreditCard: 'Sin tarjeta de crédito',
   selected: 'Seleccionado',
   select: 'Elegir',
+  unavailable: 'No disponible temporalmente',
   noPlans: 'Ahora mismo no hay planes disponibles. Vuelve a consultarlo pronto.',
   cycles: {
     monthly: 'Mensual',
@@ -51,6 +52,7 @@ export const texts: PlansTexts = {
     idempotency_mismatch: 'Este pedido ya se envió con otros datos. Inténtalo de nuevo.',
     trial_used: 'Ya has usado tu prueba gratuita. Elige un plan para continuar.',
     trial_unavailable: 'La prueba gratuita no está disponible para esta dirección de correo. Usa tu propio correo o elige un plan.',
+    out_of_stock: 'Este plan no está disponible temporalmente. Inténtalo de nuevo más tarde o elige otro plan.',
     unknown_currency: 'Esta moneda no está admitida.',
     unavailable: 'El servicio está saturado en este momento. Inténtalo de nuevo dentro de un momento.',
     internal: 'Se ha producido un error por nuestra parte. Inténtalo de nuevo.',

@@ -9,6 +9,7 @@ export const texts: PlansTexts = {
   noCreditCard: 'Geen creditcard nodig',
   selected: 'Gekozen',
   select: 'Kiezen',
+  unavailable: 'Tijdelijk niet beschikbaar',
   noPlans: 'Er zijn op dit moment geen abonnementen beschikbaar. Kom binnenkort terug.',
   cycles: {
     monthly: 'Maandelijks',
@@ -51,6 +52,7 @@ export const texts: PlansTexts = {
     idempotency_mismatch: 'Deze bestelling is al met andere gegevens verstuurd. Probeer het opnieuw.',
     trial_used: 'Je hebt je gratis proefperiode al gebruikt. Kies een abonnement om verder te gaan.',
     trial_unavailable: 'Voor dit e-mailadres is geen gratis proefperiode beschikbaar. Gebruik je eigen e-mailadres of kies een abonnement.',
+    out_of_stock: 'Dit abonnement is tijdelijk niet beschikbaar. Probeer het later opnieuw of kies een ander abonnement.',
     unknown_currency: 'Deze valuta wordt niet ondersteund.',
     unavailable: 'De dienst is op dit moment druk bezet. Probeer het zo meteen opnieuw.',
     internal: 'Er ging bij ons iets mis. Probeer het opnieuw.',

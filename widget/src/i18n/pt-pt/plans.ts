@@ -9,6 +9,7 @@ export const texts: PlansTexts = {
   noCreditCard: 'Sem cartão de crédito',
   selected: 'Selecionado',
   select: 'Escolher',
+  unavailable: 'Temporariamente indisponível',
   noPlans: 'De momento não há planos disponíveis. Volte a consultar em breve.',
   cycles: {
     monthly: 'Mensal',
@@ -51,6 +52,7 @@ export const texts: PlansTexts = {
     idempotency_mismatch: 'Esta encomenda já foi enviada com outros dados. Tente novamente.',
     trial_used: 'Já utilizou o seu teste gratuito. Escolha um plano para continuar.',
     trial_unavailable: 'O teste gratuito não está disponível para este endereço de email. Utilize o seu próprio email ou escolha um plano.',
+    out_of_stock: 'Este plano está temporariamente indisponível. Tente novamente mais tarde ou escolha outro plano.',
     unknown_currency: 'Esta moeda não é suportada.',
     unavailable: 'O serviço está sobrecarregado neste momento. Tente novamente daqui a pouco.',
     internal: 'Ocorreu um erro do nosso lado. Tente novamente.',

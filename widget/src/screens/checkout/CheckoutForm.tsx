@@ -182,7 +182,8 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
   };
 
   const quoteReady = !!q.quote && q.forKey === q.key && !q.loading;
-  const canPay = quoteReady && !!body && (free || !!gateway);
+  // A plan shown temporarily unavailable (the panel's credits) cannot be bought: the server would answer 409 out_of_stock.
+  const canPay = quoteReady && !!body && (free || !!gateway) && product.available;
 
   function pay(expected = q.quote?.total) {
     const email = draft.email.trim();

@@ -31,7 +31,9 @@ function afterPaint(fn: () => void): () => void {
 let formAskedFor = false;
 
 /** Plans pre-select the first paid plan; reseller plans their second one (spec §9). */
-function defaultProduct(list: Product[], group: Group): Product {
+function defaultProduct(all: Product[], group: Group): Product {
+  // Not a plan that is temporarily unavailable while another one can be bought.
+  const list = all.some((p) => p.available) ? all.filter((p) => p.available) : all;
   if (group === 'reseller') return list[1] ?? list[0]!;
   return list.find((p) => !p.trial) ?? list[0]!;
 }
@@ -68,7 +70,8 @@ export function PlansPage({ group }: { group: Group }) {
     if (!list.length) return;
     // Read the live selection, not this render's: open() may have changed it since.
     const current = c.getState().selection;
-    const target = list.find((p) => p.pid === current?.pid) ?? defaultProduct(list, group);
+    const asked = list.find((p) => p.pid === current?.pid);
+    const target = asked?.available ? asked : defaultProduct(list, group);
     const cy = cardCycle(target, current?.cycle ?? null);
     if (target.pid !== current?.pid || cy !== current?.cycle) c.select({ pid: target.pid, cycle: cy });
   });
@@ -133,7 +136,7 @@ export function PlansPage({ group }: { group: Group }) {
             busy={products.status === 'loading'}
             onSelect={(pid) => {
               const p = list.find((x) => x.pid === pid);
-              if (p) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
+              if (p?.available) c.select({ pid, cycle: cardCycle(p, cycle) }, { emit: true });
             }}
             onContinue={() => setContinued((n) => n + 1)}
             terms={

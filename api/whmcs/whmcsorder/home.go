@@ -1,0 +1,338 @@
+package whmcsorder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/clock"
+	"github.com/streamcart/streamcart/api/job"
+	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/whmcs"
+)
+
+// The job kinds of a paid WHMCS order, each queued by the one before, each retried with the
+// worker's backoff while WHMCS is unreachable (their ref is the order id).
+const (
+	// JobRecordPayment records the buyer's payment on the WHMCS invoice (AddInvoicePayment with
+	// the provider's transaction id), after GetInvoice and GetTransactions show it is not there.
+	JobRecordPayment = "whmcs-record-payment"
+	// JobAcceptOrder accepts the WHMCS order (AcceptOrder), running the module's CreateAccount
+	// only on services WHMCS's automation did not set up on payment.
+	JobAcceptOrder = "whmcs-accept-order"
+	// JobAwaitLine reads the WHMCS services (GetClientsProducts) until each is Active with its
+	// credentials, copies them to our services and makes the order active.
+	JobAwaitLine = "whmcs-await-line"
+)
+
+// Kinds are the job kinds of this package.
+var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine}
+
+// ErrLineNotReady retries JobAwaitLine: WHMCS's module has not made the line yet.
+var ErrLineNotReady = errors.New("whmcs: line not ready yet")
+
+// HomeStore is what fulfilling a WHMCS order reads and writes.
+type HomeStore interface {
+	Order(ctx context.Context, id string) (order.Order, error)
+	OrderServices(ctx context.Context, orderID string) ([]order.Service, error)
+	UpdateService(ctx context.Context, s order.Service) error
+	SetOrderStatus(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
+	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
+	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
+	Placement(ctx context.Context, orderID string) (Placement, error)
+}
+
+// HomeAPI is what fulfilling a WHMCS order asks of WHMCS (whmcs.Client).
+type HomeAPI interface {
+	GetInvoice(ctx context.Context, id int) (whmcs.Invoice, error)
+	GetTransactions(ctx context.Context, transID string) ([]whmcs.Transaction, error)
+	AddInvoicePayment(ctx context.Context, p whmcs.Payment) error
+	AcceptOrder(ctx context.Context, orderID int, autosetup *bool, sendEmail bool) error
+	CancelOrder(ctx context.Context, orderID int) error
+	GetClientService(ctx context.Context, clientID, serviceID int) (whmcs.Service, error)
+}
+
+// Reviewer sets aside a paid order that cannot be delivered (order.Orders.ReviewPaid): its
+// payment is refunded, or listed for the owner, as any late payment.
+type Reviewer interface {
+	ReviewPaid(ctx context.Context, orderID, reason string) error
+}
+
+// Home is the plan and trial kinds' home in WHMCS mode (order.Home): WHMCS's module makes,
+// renews and ends the lines; Streamcart records the payment and waits for the line.
+type Home struct {
+	api      HomeAPI
+	store    HomeStore
+	review   Reviewer
+	gateways map[string]string
+	wake     func()
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+var _ order.Home = (*Home)(nil)
+
+// NewHome returns the home; gateways maps a Streamcart gateway to its WHMCS payment module, wake
+// rings the job worker, now is the business clock (nil: real time).
+func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]string, wake func(), log *slog.Logger, now func() time.Time) *Home {
+	if wake == nil {
+		wake = func() {}
+	}
+	return &Home{api: api, store: store, review: review, gateways: gateways, wake: wake, log: log, now: clock.OrReal(now)}
+}
+
+// Jobs are the handlers of the package's job kinds.
+func (h *Home) Jobs() map[string]job.Handler {
+	return map[string]job.Handler{JobRecordPayment: h.RecordPayment, JobAcceptOrder: h.AcceptOrder, JobAwaitLine: h.AwaitLine}
+}
+
+// next queues the next step of the order's fulfilment.
+func (h *Home) next(ctx context.Context, kind, orderID string) error {
+	if err := h.store.Enqueue(ctx, kind, orderID, kind+":"+orderID, h.now()); err != nil {
+		return err
+	}
+	h.wake()
+	return nil
+}
+
+// Fulfil starts a paid order's fulfilment (order.JobProvision): paid → provisioning, then the
+// payment is recorded in WHMCS (JobRecordPayment).
+func (h *Home) Fulfil(ctx context.Context, j job.Job) error {
+	o, ok, err := order.StartFulfilment(ctx, h.store, j.Ref)
+	if err != nil {
+		return fmt.Errorf("whmcs fulfil %s: %w", j.Ref, err)
+	}
+	if !ok {
+		if o.Status != order.StatusActive {
+			h.log.Warn("WHMCS fulfilment skipped", "order", o.ID, "status", o.Status)
+		}
+		return nil
+	}
+	if _, err := h.placed(ctx, o.ID); err != nil {
+		return err
+	}
+	return h.next(ctx, JobRecordPayment, o.ID)
+}
+
+// placed reads the order's placement, which must be placed: a free order's job may run while
+// its placing is under way (retried), a dropped one is gone for good.
+func (h *Home) placed(ctx context.Context, orderID string) (Placement, error) {
+	p, err := h.store.Placement(ctx, orderID)
+	switch {
+	case errors.Is(err, order.ErrNotFound):
+		return p, fmt.Errorf("whmcs order %s: not placed in WHMCS yet", orderID)
+	case err != nil:
+		return p, fmt.Errorf("whmcs order %s: %w", orderID, err)
+	case p.State == StateDropped:
+		return p, job.Permanent(fmt.Errorf("whmcs order %s: dropped", orderID))
+	case p.State != StatePlaced:
+		return p, fmt.Errorf("whmcs order %s: still being placed in WHMCS", orderID)
+	}
+	return p, nil
+}
+
+// step reads the order a step's job names, still being fulfilled, and its placement; ok false:
+// nothing more to do (refunded, reviewed meanwhile).
+func (h *Home) step(ctx context.Context, j job.Job) (order.Order, Placement, bool, error) {
+	o, err := h.store.Order(ctx, j.Ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return o, Placement{}, false, job.Permanent(fmt.Errorf("%s %s: %w", j.Kind, j.Ref, err))
+	}
+	if err != nil {
+		return o, Placement{}, false, fmt.Errorf("%s %s: %w", j.Kind, j.Ref, err)
+	}
+	if o.Status != order.StatusProvisioning {
+		h.log.Warn("WHMCS fulfilment step skipped", "order", o.ID, "step", j.Kind, "status", o.Status)
+		return o, Placement{}, false, nil
+	}
+	p, err := h.placed(ctx, o.ID)
+	return o, p, err == nil, err
+}
+
+// RecordPayment records the order's payment on its WHMCS invoice once: an invoice WHMCS shows
+// paid, or one holding a payment with our transaction id (a lost answer, a second run), is left
+// as it is. An invoice WHMCS cancelled takes no payment: the order goes to review and the money
+// back to the buyer where the gateway can (as any payment of a cancelled order).
+func (h *Home) RecordPayment(ctx context.Context, j job.Job) error {
+	o, p, ok, err := h.step(ctx, j)
+	if !ok {
+		return err
+	}
+	if p.InvoiceRef == 0 || o.Invoice.Amount.Amount == 0 {
+		return h.next(ctx, JobAcceptOrder, o.ID) // free: nothing to record
+	}
+	inv, err := h.api.GetInvoice(ctx, p.InvoiceRef)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	switch inv.Status {
+	case "Paid":
+		return h.next(ctx, JobAcceptOrder, o.ID)
+	case "Unpaid":
+	case "Cancelled":
+		return h.cancelled(ctx, o)
+	default: // Refunded, Collections, Draft: not ours to pay
+		return h.reviewed(ctx, o, fmt.Sprintf("WHMCS invoice %s", inv.Status))
+	}
+	txns, err := h.api.GetTransactions(ctx, o.Invoice.TransactionID)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	for _, t := range txns {
+		if int(t.InvoiceID) == p.InvoiceRef {
+			return h.next(ctx, JobAcceptOrder, o.ID) // recorded already
+		}
+	}
+	err = h.api.AddInvoicePayment(ctx, whmcs.Payment{InvoiceID: p.InvoiceRef, TransID: o.Invoice.TransactionID,
+		Gateway: h.gateways[o.Invoice.Gateway], Date: o.Invoice.PaidAt,
+		Amount: money.Format(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency), NoEmail: false})
+	var we *whmcs.Error
+	if errors.As(err, &we) && errors.Is(err, whmcs.ErrRefused) && strings.Contains(strings.ToLower(we.Message), "cancelled") {
+		return h.cancelled(ctx, o)
+	}
+	if err != nil {
+		// Unknown whether it was recorded (a lost answer): the retry reads GetTransactions first.
+		return h.callFailed(o, err)
+	}
+	h.log.Info("payment recorded in WHMCS", "order", o.ID, "transaction", o.Invoice.TransactionID)
+	return h.next(ctx, JobAcceptOrder, o.ID)
+}
+
+// cancelled sets aside a paid order whose WHMCS invoice was cancelled.
+func (h *Home) cancelled(ctx context.Context, o order.Order) error {
+	return h.reviewed(ctx, o, order.ReasonCancelled)
+}
+
+func (h *Home) reviewed(ctx context.Context, o order.Order, why string) error {
+	h.log.Warn("WHMCS will not take the payment: order held for review, payment refunded where the gateway can", "order", o.ID, "why", why)
+	// The review's reason is order's own: the invoice cannot be paid, as a cancelled order's.
+	if err := h.review.ReviewPaid(ctx, o.ID, order.ReasonCancelled); err != nil {
+		return fmt.Errorf("%s %s: %w", JobRecordPayment, o.ID, err)
+	}
+	return nil
+}
+
+// callFailed logs a failed WHMCS call with its action and retries the job (a refusal too: the
+// seller may fix WHMCS; the job is dead after its attempts, in the console's jobs).
+func (h *Home) callFailed(o order.Order, err error) error {
+	h.log.Warn("WHMCS call failed: retried", "order", o.ID, "action", action(err), "err", err)
+	return fmt.Errorf("whmcs order %s: %w", o.ID, err)
+}
+
+// AcceptOrder accepts the order in WHMCS: with autosetup (the module's CreateAccount) when a
+// service is still Pending (a free trial, a product set up on accept), without when WHMCS's
+// automation already set them up on payment: never a second line. An order WHMCS no longer has
+// pending was accepted already (a lost answer).
+func (h *Home) AcceptOrder(ctx context.Context, j job.Job) error {
+	o, p, ok, err := h.step(ctx, j)
+	if !ok {
+		return err
+	}
+	setup := false
+	for _, ref := range p.ServiceRefs {
+		s, err := h.api.GetClientService(ctx, p.ClientRef, ref)
+		if err != nil {
+			return h.callFailed(o, err)
+		}
+		setup = setup || s.Status == "Pending"
+	}
+	err = h.api.AcceptOrder(ctx, p.OrderRef, &setup, true)
+	var we *whmcs.Error
+	if errors.As(err, &we) && errors.Is(err, whmcs.ErrRefused) && strings.Contains(strings.ToLower(we.Message), "status not pending") {
+		err = nil
+	}
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	return h.next(ctx, JobAwaitLine, o.ID)
+}
+
+// AwaitLine copies each WHMCS service's credentials to ours once WHMCS shows it Active with a
+// username, and makes the order active; until then the job is retried (ErrLineNotReady).
+func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
+	o, p, ok, err := h.step(ctx, j)
+	if !ok {
+		return err
+	}
+	services, err := h.store.OrderServices(ctx, o.ID)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
+	}
+	for _, svc := range services {
+		if svc.Status == order.ServiceActive && svc.Username != "" {
+			continue
+		}
+		ws, err := h.api.GetClientService(ctx, p.ClientRef, p.ServiceRefs[svc.ID])
+		if err != nil {
+			return h.callFailed(o, err)
+		}
+		switch ws.Status {
+		case "Active":
+		case "Cancelled", "Terminated", "Fraud":
+			return job.Permanent(fmt.Errorf("%s %s: the WHMCS service is %s", JobAwaitLine, o.ID, ws.Status))
+		default:
+			return fmt.Errorf("%s %s (WHMCS status %s): %w", JobAwaitLine, o.ID, ws.Status, ErrLineNotReady)
+		}
+		if ws.Username == "" {
+			return fmt.Errorf("%s %s (no username yet): %w", JobAwaitLine, o.ID, ErrLineNotReady)
+		}
+		// What the success page shows; due dates and renewals stay WHMCS's (its cron).
+		svc.Username, svc.Password, svc.ServerHostname, svc.Status = ws.Username, ws.Password, ws.ServerHostname, order.ServiceActive
+		if err := h.store.UpdateService(ctx, svc); err != nil {
+			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
+		}
+	}
+	if _, err := h.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
+	}
+	h.log.Info("WHMCS order active", "order", o.ID, "services", len(services))
+	return nil
+}
+
+// TakeBack cancels a fully refunded order's services here; WHMCS keeps its service until the
+// seller terminates it there (docs/whmcs.md): Streamcart never ends a WHMCS-managed line.
+func (h *Home) TakeBack(ctx context.Context, o order.Order) (bool, error) {
+	n, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC())
+	if n > 0 {
+		h.log.Warn("refunded order's services cancelled here; terminate them in WHMCS", "order", o.ID, "services", n)
+	}
+	return n > 0, err
+}
+
+// SyncLine does nothing: WHMCS's module keeps the line in step with the WHMCS service.
+func (h *Home) SyncLine(context.Context, order.Service) error { return nil }
+
+// Expired cancels in WHMCS the order of ours its payment deadline cancelled (order.JobExpire's
+// work after order.Orders.Expire): nothing is paid for it any more. A WHMCS order no longer
+// pending (paid or cancelled there) is left as it is.
+func (h *Home) Expired(ctx context.Context, orderID string) error {
+	o, err := h.store.Order(ctx, orderID)
+	if errors.Is(err, order.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if o.Status != order.StatusCancelled {
+		return nil
+	}
+	p, err := h.store.Placement(ctx, orderID)
+	if errors.Is(err, order.ErrNotFound) || (err == nil && (p.State != StatePlaced || p.OrderRef == 0)) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	err = h.api.CancelOrder(ctx, p.OrderRef)
+	if errors.Is(err, whmcs.ErrRefused) {
+		return nil // not pending there any more
+	}
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	return nil
+}
