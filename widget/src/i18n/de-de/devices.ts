@@ -43,7 +43,8 @@ export const texts: DevicesTexts = {
   macOnLine: 'Der Anschluss ist auf diese MAC-Adresse registriert (steht unter der Box):',
   noMac: 'Ihr Anschluss hat noch keine MAC-Adresse: Die Box kann sich erst anmelden, wenn er eine hat.',
   setMacHere: 'Tragen Sie die MAC Ihrer Box (steht unter der Box, 00:1A:79:…) unten im Feld „MAC-Adresse“ dieses Anschlusses ein.',
-  setMacServices: 'Tragen Sie die MAC Ihrer Box (steht unter der Box, 00:1A:79:…) unter „Meine Dienste“ bei der „MAC-Adresse“ dieses Anschlusses ein.',
+  setMacServices:
+    'Tragen Sie die MAC Ihrer Box (steht unter der Box, 00:1A:79:…) unter „Meine Dienste“ bei der „MAC-Adresse“ dieses Anschlusses ein.',
   enigma2Steps: [
     'Ermitteln Sie die IP-Adresse des Receivers (Menü → Information → Netzwerk).',
     'Verbinden Sie sich von einem Computer per Telnet oder SSH (unter Windows mit PuTTY), Benutzer root.',

@@ -16,7 +16,6 @@ import { Icon } from '../../ui/icons';
 import { viewUrl } from '../../core/returns';
 import { DeviceSetup } from '../devices/DeviceSetup';
 
-
 export function ServicesPage() {
   const landing = useSigninLanding();
   const proven = useProven();

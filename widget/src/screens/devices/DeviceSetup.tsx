@@ -4,7 +4,6 @@
 // command). Shared by the order and after-sale chunks (never the first paint); its texts are their
 // own chunks (locales/<code>-devices.js) and its data is fetched when it opens.
 import { useEffect, useState } from 'react';
-import type { LocaleCode } from '../../i18n/locale';
 import { Credential } from '../../ui/Credential';
 import { CopyButton } from '../../ui/CopyButton';
 import { useController, useI18n, useResource } from '../../ui/context';
@@ -39,7 +38,7 @@ export function DeviceSetup({ line, open: initiallyOpen = false, macHere = false
   const c = useController();
   const { locale } = useI18n();
   const [open, setOpen] = useState(initiallyOpen);
-  const texts = useResource(`devices-texts:${locale}`, () => loadDevicesTexts(locale as LocaleCode));
+  const texts = useResource(`devices-texts:${locale}`, () => loadDevicesTexts(locale));
   const key = `devices-setup:${locale}`;
   const setup = useResource(open ? key : null, () => c.cached(key, () => getSetup(c.client, locale)));
   const id = `sc-dev-${line.serviceId}`;
@@ -47,7 +46,11 @@ export function DeviceSetup({ line, open: initiallyOpen = false, macHere = false
   if (!d) return null; // a few hundred bytes, fetched with the chunk: nothing to show before them
 
   return (
-    <section className={embedded ? 'sc-devices is-embedded' : 'sc-card sc-devices'} data-testid="device-setup" aria-labelledby={`${id}-title`}>
+    <section
+      className={embedded ? 'sc-devices is-embedded' : 'sc-card sc-devices'}
+      data-testid="device-setup"
+      aria-labelledby={`${id}-title`}
+    >
       <div className="sc-devices-head">
         <h3 className="sc-card-title" id={`${id}-title`}>
           {d.title}
@@ -89,7 +92,19 @@ export function DeviceSetup({ line, open: initiallyOpen = false, macHere = false
 
 type Family = { key: string; name: string; device?: SetupDevice };
 
-function Families({ d, line, apps, devices, macHere }: { d: DevicesTexts; line: Line; apps: SetupApp[]; devices: SetupDevice[]; macHere: boolean }) {
+function Families({
+  d,
+  line,
+  apps,
+  devices,
+  macHere,
+}: {
+  d: DevicesTexts;
+  line: Line;
+  apps: SetupApp[];
+  devices: SetupDevice[];
+  macHere: boolean;
+}) {
   const id = `sc-dev-${line.serviceId}`;
   const families: Family[] = [
     { key: 'apps', name: d.tabApps },

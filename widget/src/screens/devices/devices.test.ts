@@ -24,7 +24,11 @@ function signedIn(token: string) {
 async function success(attrs: Record<string, string> = {}, line: Record<string, unknown> = {}) {
   const api = installApi();
   api.on('order.get', ['200.active']);
-  api.on('services.get', (r) => byDefault(r).json().then((s: Record<string, unknown>) => ({ ...s, ...line })));
+  api.on('services.get', (r) =>
+    byDefault(r)
+      .json()
+      .then((s: Record<string, unknown>) => ({ ...s, ...line })),
+  );
   signedIn('tok-buyer');
   const blobs: Blob[] = [];
   Object.assign(URL, { createObjectURL: vi.fn((b: Blob) => (blobs.push(b), `blob:qr${blobs.length}`)), revokeObjectURL: vi.fn() });
@@ -58,7 +62,7 @@ describe('device setup', () => {
     fireEvent.click(within(p.getByTestId('device-password').parentElement!).getByTestId('copy-button'));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith('865762160918'));
     // VLC takes the playlist link.
-    const vlc = [...(p.getByTestId('device-app') as HTMLSelectElement).options].findIndex((o) => o.text.startsWith('VLC'));
+    const vlc = [...p.getByTestId<HTMLSelectElement>('device-app').options].findIndex((o) => o.text.startsWith('VLC'));
     fireEvent.change(p.getByTestId('device-app'), { target: { value: String(vlc) } });
     await waitFor(() => expect(p.getByTestId('device-steps').textContent).toContain(en.m3uSteps('VLC media player')[1]));
     expect(p.getByTestId('device-playlist').textContent).toBe(body<{ playlistUrl: string }>('services.get', '200').playlistUrl);
@@ -75,7 +79,7 @@ describe('device setup', () => {
     expect(p.queryByTestId('device-set-mac')).toBeNull();
 
     fireEvent.click(p.getByTestId('device-tab-enigma2'));
-    const command = (await p.findByTestId('device-command')).textContent!;
+    const command = (await p.findByTestId('device-command')).textContent;
     expect(command).toBe(
       'wget -O /etc/enigma2/iptv.sh "http://line.streamcart.local:8000/get.php?username=sc91692420&password=865762160918&type=enigma22_script&output=mpegts" && chmod 755 /etc/enigma2/iptv.sh && /etc/enigma2/iptv.sh',
     );
@@ -102,8 +106,10 @@ describe('device setup', () => {
   it('says so when a QR code cannot be had, and asks again', async () => {
     const { api, panel } = await success();
     let refused = true;
-    api.on('services.qr', (r) =>
-      refused ? apiError(404, 'not_found', 'Service not found.') : new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml' } }),
+    api.on('services.qr', () =>
+      refused
+        ? apiError(404, 'not_found', 'Service not found.')
+        : new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml' } }),
     );
     // The first answers may have come already: hide and show the panel to ask again.
     const toggle = within(panel).getByTestId('device-setup-toggle');

@@ -17,7 +17,6 @@ import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import orderCss from './order.css?inline';
 
-
 interface Bought {
   order: Order | null;
   services: Service[];
