@@ -13,7 +13,11 @@ var AdminPromotion = Type("AdminPromotion", func() {
 	Attribute("recurring", Boolean, "The discount applies to renewals too")
 	Attribute("disabled", Boolean, "Switched off by an operator")
 	Attribute("uses", Int, "Orders placed with the code")
-	Required("code", "type", "value", "appliesTo", "startDate", "expirationDate", "maxUses", "recurring", "disabled", "uses")
+	Attribute("products", ArrayOf(String), "The names of the products in appliesTo, in its order (\"#9\" for a pid the catalog does not have)")
+	Attribute("status", String, "Today on the shop's clock: disabled, scheduled (before startDate), expired (after expirationDate), or active", func() {
+		Enum("active", "scheduled", "expired", "disabled")
+	})
+	Required("code", "type", "value", "appliesTo", "startDate", "expirationDate", "maxUses", "recurring", "disabled", "uses", "products", "status")
 })
 
 var _ = Service("adminPromotions", func() {

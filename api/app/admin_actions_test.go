@@ -66,7 +66,7 @@ func (c *console) clientsOf() consoleClients {
 		services:  genservices.NewClient(sv.List(), sv.Export(), sv.Cancel(), sv.Resume(), sv.RenewalLink(), sv.Suspend(), sv.Unsuspend(), sv.Extend(), sv.Change(), sv.Terminate()),
 		mail:      genmail.NewClient(ml.List(), ml.Resend()),
 		webhooks:  genwebhooks.NewClient(wh.List()),
-		catalog:   gencatalog.NewClient(ca.Get(), ca.Put(), ca.Versions(), ca.Version()),
+		catalog:   gencatalog.NewClient(ca.Get(), ca.Put(), ca.Check(), ca.Draft(), ca.Versions(), ca.Version()),
 		promos:    genpromos.NewClient(pr.List(), pr.Create(), pr.Update()),
 		audit:     genaudit.NewClient(au.List()),
 		operators: genoperators.NewClient(op.List(), op.Invite(), op.Disable()),
@@ -315,7 +315,7 @@ func TestAdminCatalogAndPromotions(t *testing.T) {
 
 		cheaper := strings.Replace(cur.Source, `monthly:      {EUR: "12.99"`, `monthly:      {EUR: "11.49"`, 1)
 		v, err := cl.catalog.Put(ctx, &gencatalog.PutPayload{Session: &o.cookie, CsrfToken: &o.csrf, Source: cheaper, Comment: ptr("cheaper")})
-		if err != nil || v.Version.Version != 1 || v.Version.Operator != "owner@example.com" {
+		if err != nil || v.Version.Version != 2 || v.Version.Operator != "owner@example.com" {
 			t.Fatalf("PUT /admin/catalog: %+v %v", v, err)
 		}
 		if _, _, body := c.raw(http.MethodGet, "/checkout/api/products", "", nil); !strings.Contains(string(body), `1149`) {
@@ -350,10 +350,10 @@ func TestAdminCatalogAndPromotions(t *testing.T) {
 		_, err = cl.promos.Create(ctx, &genpromos.CreatePayload{Session: &o.cookie, CsrfToken: &o.csrf, Code: "NEW20", Type: "Percentage", Value: "20", AppliesTo: []int{2}})
 		wantErr(t, err, "conflict", "")
 		vs, err := cl.catalog.Versions(ctx, &gencatalog.VersionsPayload{Session: ptr(s["viewer"].cookie)})
-		if err != nil || len(vs.Versions) != 3 {
+		if err != nil || len(vs.Versions) != 4 {
 			t.Fatalf("versions: %+v %v", vs, err)
 		}
-		first, err := cl.catalog.Version(ctx, &gencatalog.VersionPayload{Session: ptr(s["viewer"].cookie), Version: 1})
+		first, err := cl.catalog.Version(ctx, &gencatalog.VersionPayload{Session: ptr(s["viewer"].cookie), Version: 2})
 		if err != nil || first.Source != cheaper {
 			t.Fatalf("version 1: %v", err)
 		}

@@ -401,3 +401,86 @@ func TestTrialEndingMailBeforeTheTrialEnds(t *testing.T) {
 		}
 	})
 }
+
+// A renewal's mails list what it bills, in the buyer's language; once paid, the buyer gets one
+// renewal-paid mail with the new due date and the numbered invoice's PDF, which opens from the
+// mail without signing in.
+func TestRenewalMailsItemisedAndThePaidOneLinksItsPDF(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t, withPayKey)
+		ctx, st := t.Context(), s.app.Store()
+		de := s.speaking("de-DE,de;q=0.9")
+		buyer := de.identify("verlaengert@example.com", "")
+		_, svcID := de.activeService(buyer.Token, standard())
+		svc, err := st.Service(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		advanceTo(t, svc.NextDueDate.Add(-6*24*time.Hour), s)
+		if n, err := s.app.SweepRenewals(ctx); err != nil || n != 1 {
+			t.Fatalf("sweep: %d %v, want 1 renewal", n, err)
+		}
+		rn, err := st.LatestRenewal(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := st.Order(ctx, rn.OrderID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		invoiceMail := s.renewalMails("verlaengert@example.com")
+		if len(invoiceMail) != 1 || !strings.Contains(invoiceMail[0].Body, "Standard — monatlich: 12,99\u00a0€\nGesamt: 12,99\u00a0€\n") {
+			t.Fatalf("the renewal invoice mail is not itemised: %+v", invoiceMail)
+		}
+		if resp := s.sandbox(o.Invoice.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("sandbox pay: %d", resp.StatusCode)
+		}
+		s.drain()
+		s.drain()
+		paid, err := st.Order(ctx, o.ID)
+		if err != nil || paid.Invoice.Number == "" {
+			t.Fatalf("renewal order %+v, %v: want a numbered invoice", paid.Invoice, err)
+		}
+		var got []mail.Stored
+		for _, m := range s.mailsTo("verlaengert@example.com") {
+			if m.Subject == "Ihre Test Shop-Verlängerung ist bezahlt" {
+				got = append(got, m)
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("%d renewal-paid mails, want 1", len(got))
+		}
+		after, err := st.Service(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := got[0].Body
+		for _, w := range []string{"Standard — monatlich: 12,99\u00a0€", "bis zum " + mail.FormatDate(after.NextDueDate, "de-de"),
+			"Ihre Rechnung " + paid.Invoice.Number + " (PDF):", "/checkout/de-de/?view=services"} {
+			if !strings.Contains(body, w) {
+				t.Errorf("no %q in:\n%s", w, body)
+			}
+		}
+		pdf := regexp.MustCompile(`https?://\S+/invoices/` + paid.Invoice.ID + `\.pdf\?t=\S+`).FindString(body)
+		if pdf == "" {
+			t.Fatalf("no PDF link in:\n%s", body)
+		}
+		u, _ := url.Parse(pdf)
+		code, hdr, b := s.raw(http.MethodGet, u.RequestURI(), "", nil)
+		if code != http.StatusOK || hdr.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(string(b), "%PDF") {
+			t.Fatalf("GET %s: %d %s", u.RequestURI(), code, hdr.Get("Content-Type"))
+		}
+		// Reminders and jobs running again send no second one.
+		reminded(t, s)
+		s.drain()
+		n := 0
+		for _, m := range s.mailsTo("verlaengert@example.com") {
+			if m.Subject == got[0].Subject {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d renewal-paid mails after the jobs ran again, want 1", n)
+		}
+	})
+}

@@ -525,7 +525,16 @@ type CatalogVersion struct {
 	Version                   int64
 	Operator, Comment, SHA256 string
 	CreatedAt                 time.Time
+	// Base, when saving, is the SHA-256 the catalog in force must still have (else ErrStale);
+	// not kept.
+	Base string
+	// Before, when saving, is the source in force that no version holds (the demo catalog, a
+	// file the shop started with): kept first as its own version, so a rollback can reach it.
+	Before []byte
 }
+
+// ErrStale means the catalog in force is no longer the one a draft was made from.
+var ErrStale = errors.New("console: the catalog changed since this draft")
 
 // ErrCatalogGateway means a catalog enables a gateway this shop has no settings for.
 var ErrCatalogGateway = errors.New("console: catalog enables a gateway without settings")

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/streamcart/streamcart/api/catalog"
@@ -80,29 +81,101 @@ func (c *Catalogs) Current(ctx context.Context) (CatalogVersion, []byte, error) 
 // is a *catalog.ValidationError, one the shop cannot serve an ErrCatalogGateway; either changes
 // nothing.
 func (c *Catalogs) Save(ctx context.Context, source []byte, operator, comment string) (CatalogVersion, error) {
+	return c.Publish(ctx, source, operator, comment, "")
+}
+
+// Check validates source as Save does (`streamcart catalog check`, the legal files, what the
+// running shop can serve), changing nothing: a *catalog.ValidationError or an ErrCatalogGateway.
+func (c *Catalogs) Check(ctx context.Context, source []byte) error {
+	_, err := c.check(ctx, source)
+	return err
+}
+
+func (c *Catalogs) check(ctx context.Context, source []byte) (*catalog.Catalog, error) {
 	cat, err := catalog.Parse("catalog", source)
 	if err != nil {
-		return CatalogVersion{}, err
+		return nil, err
 	}
 	if c.d.Legal != nil {
 		read, err := c.d.Legal(ctx, source)
 		if err != nil {
-			return CatalogVersion{}, err
+			return nil, err
 		}
 		if err := cat.ReadLegal("catalog", read); err != nil {
-			return CatalogVersion{}, err
+			return nil, err
 		}
 	}
 	if err := c.d.Check(cat); err != nil {
-		return CatalogVersion{}, fmt.Errorf("%w: %v", ErrCatalogGateway, err)
+		return nil, fmt.Errorf("%w: %v", ErrCatalogGateway, err)
+	}
+	return cat, nil
+}
+
+// Publish is Save guarded by base, the SHA-256 of the catalog the draft was made from: when
+// base is set and another catalog is in force, ErrStale and nothing changes (checked in the
+// store's transaction, under its catalog lock, so of concurrent publishes of one draft one
+// makes a version).
+func (c *Catalogs) Publish(ctx context.Context, source []byte, operator, comment, base string) (CatalogVersion, error) {
+	if _, err := c.check(ctx, source); err != nil {
+		return CatalogVersion{}, err
+	}
+	cur, raw, err := c.Current(ctx)
+	if err != nil {
+		return CatalogVersion{}, err
+	}
+	// The catalog in force may be the demo or a file never stored: compare with what is read.
+	if base != "" && sha(raw) != base {
+		return CatalogVersion{}, ErrStale
+	}
+	var before []byte
+	if cur.Version == 0 {
+		before = raw
 	}
 	sum := sha256.Sum256(source)
 	v, err := c.d.Store.SaveCatalog(ctx, CatalogSetting, source, CatalogVersion{Operator: operator, Comment: comment,
-		SHA256: hex.EncodeToString(sum[:]), CreatedAt: c.d.Now().UTC()})
+		SHA256: hex.EncodeToString(sum[:]), CreatedAt: c.d.Now().UTC(), Base: base, Before: before})
 	if err != nil {
 		return v, err
 	}
 	return v, c.d.Reload(ctx)
+}
+
+func sha(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Form is the catalog in force as the console's form edits it, with its version.
+func (c *Catalogs) Form(ctx context.Context) (Form, error) {
+	_, raw, err := c.Current(ctx)
+	if err != nil {
+		return Form{}, err
+	}
+	return ReadForm(raw, c.d.InForce(), c.d.Now())
+}
+
+// Draft writes f (when not nil) into source (the catalog in force when empty) and answers the
+// new source, its unified diff against the catalog in force, and the in-force SHA-256 to publish
+// it against. Nothing is stored. An ErrForm when f does not fit the source.
+func (c *Catalogs) Draft(ctx context.Context, source []byte, f *Form) (out []byte, diff, base string, err error) {
+	v, raw, err := c.Current(ctx)
+	if err != nil {
+		return nil, "", "", err
+	}
+	out = source
+	if len(out) == 0 {
+		out = raw
+	}
+	if f != nil {
+		if out, err = WriteForm(out, *f); err != nil {
+			return nil, "", "", err
+		}
+	}
+	from := "version " + strconv.FormatInt(v.Version, 10)
+	if v.Version == 0 {
+		from = "catalog in force"
+	}
+	return out, Diff(from, "draft", raw, out), v.SHA256, nil
 }
 
 // Versions lists the saved versions, newest first.
@@ -117,6 +190,9 @@ func (c *Catalogs) Version(ctx context.Context, n int64) (CatalogVersion, []byte
 
 // Catalog is the catalog in force.
 func (c *Catalogs) Catalog() *catalog.Catalog { return c.d.InForce() }
+
+// PromoStatus is p's status today on the shop's clock.
+func (c *Catalogs) PromoStatus(p catalog.Promotion) string { return PromoStatus(p, c.d.Now()) }
 
 // PromoUses counts a promotion's uses now.
 func (c *Catalogs) PromoUses(ctx context.Context, code string) (int, error) {

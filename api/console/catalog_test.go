@@ -83,10 +83,11 @@ func TestCatalogsSave(t *testing.T) {
 			wantVersion int64
 			wantValue   string // WELCOME10's value in force after the step
 		}{
-			{name: "a valid catalog", source: withPromotion(t, "15"), wantVersion: 1, wantValue: "15"},
-			{name: "invalid YAML", source: []byte("plans: ["), wantErr: &catalog.ValidationError{}, wantVersion: 1, wantValue: "15"},
-			{name: "refused by the shop", source: withPromotion(t, "20"), refuse: gatewayless, wantErr: console.ErrCatalogGateway, wantVersion: 1, wantValue: "15"},
-			{name: "another valid one", source: withPromotion(t, "25"), wantVersion: 2, wantValue: "25"},
+			// The demo catalog in force, never kept, becomes version 1 first: a rollback can reach it.
+			{name: "a valid catalog", source: withPromotion(t, "15"), wantVersion: 2, wantValue: "15"},
+			{name: "invalid YAML", source: []byte("plans: ["), wantErr: &catalog.ValidationError{}, wantVersion: 2, wantValue: "15"},
+			{name: "refused by the shop", source: withPromotion(t, "20"), refuse: gatewayless, wantErr: console.ErrCatalogGateway, wantVersion: 2, wantValue: "15"},
+			{name: "another valid one", source: withPromotion(t, "25"), wantVersion: 3, wantValue: "25"},
 		}
 		for _, s := range steps {
 			shop.refuse, shop.fail = s.refuse, s.fail
@@ -119,18 +120,21 @@ func TestCatalogsSave(t *testing.T) {
 			}
 		}
 		vs, err := c.Versions(ctx)
-		if err != nil || len(vs) != 2 || vs[0].Version != 2 || vs[1].Version != 1 {
-			t.Fatalf("Versions = %+v, %v; want 2 then 1", vs, err)
+		if err != nil || len(vs) != 3 || vs[0].Version != 3 || vs[1].Version != 2 || vs[2].Version != 1 || vs[2].Operator != "" {
+			t.Fatalf("Versions = %+v, %v; want 3, 2, then the demo as 1", vs, err)
 		}
-		if _, _, err := c.Version(ctx, 3); !errors.Is(err, console.ErrNotFound) {
-			t.Fatalf("Version(3) = %v, want ErrNotFound", err)
+		if _, src, err := c.Version(ctx, 1); err != nil || string(src) != string(catalog.DemoYAML()) {
+			t.Fatalf("Version(1) = %d bytes, %v; want the demo catalog", len(src), err)
+		}
+		if _, _, err := c.Version(ctx, 4); !errors.Is(err, console.ErrNotFound) {
+			t.Fatalf("Version(4) = %v, want ErrNotFound", err)
 		}
 
 		// A reload that fails is reported; the version is saved all the same (other replicas
 		// take it at their next poll).
 		shop.fail = errors.New("reload failed")
-		if v, err := c.Save(ctx, withPromotion(t, "30"), "op@example.com", "reload fails"); !errors.Is(err, shop.fail) || v.Version != 3 {
-			t.Fatalf("Save with a failing reload = %+v, %v; want version 3 and the reload's error", v, err)
+		if v, err := c.Save(ctx, withPromotion(t, "30"), "op@example.com", "reload fails"); !errors.Is(err, shop.fail) || v.Version != 4 {
+			t.Fatalf("Save with a failing reload = %+v, %v; want version 4 and the reload's error", v, err)
 		}
 
 		// A catalog put in force without a version (as before versions were kept) is version 0.
@@ -157,11 +161,12 @@ func TestCatalogsEditPromotion(t *testing.T) {
 			wantVersion int64
 			wantComment string
 		}{
-			{"WELCOME10", false, console.PromotionChange{Value: ptr("12")}, nil, 1, "promotion WELCOME10 changed"},
-			{"SPRING20", true, console.PromotionChange{Type: ptr("Percentage"), Value: ptr("20"), AppliesTo: []int{2}}, nil, 2, "promotion SPRING20 added"},
-			{"SPRING20", true, console.PromotionChange{Value: ptr("1")}, console.ErrExists, 2, ""},
-			{"NOPE", false, console.PromotionChange{Value: ptr("1")}, console.ErrNotFound, 2, ""},
-			{"SPRING20", false, console.PromotionChange{Disabled: ptr(true)}, nil, 3, "promotion SPRING20 changed"},
+			// Version 1 is the demo catalog in force before the first change.
+			{"WELCOME10", false, console.PromotionChange{Value: ptr("12")}, nil, 2, "promotion WELCOME10 changed"},
+			{"SPRING20", true, console.PromotionChange{Type: ptr("Percentage"), Value: ptr("20"), AppliesTo: []int{2}}, nil, 3, "promotion SPRING20 added"},
+			{"SPRING20", true, console.PromotionChange{Value: ptr("1")}, console.ErrExists, 3, ""},
+			{"NOPE", false, console.PromotionChange{Value: ptr("1")}, console.ErrNotFound, 3, ""},
+			{"SPRING20", false, console.PromotionChange{Disabled: ptr(true)}, nil, 4, "promotion SPRING20 changed"},
 		}
 		for _, tc := range cases {
 			v, err := c.EditPromotion(ctx, tc.code, tc.add, tc.change, "op@example.com")

@@ -113,6 +113,16 @@ type CatalogAdmin interface {
 	Current(ctx context.Context) (console.CatalogVersion, []byte, error)
 	// Save validates and saves a new version; a bad source is a *catalog.ValidationError.
 	Save(ctx context.Context, source []byte, operator, comment string) (console.CatalogVersion, error)
+	// Publish is Save made from base (the SHA-256 of the catalog the draft started from; "" for
+	// none): console.ErrStale when another is in force.
+	Publish(ctx context.Context, source []byte, operator, comment, base string) (console.CatalogVersion, error)
+	// Check validates as Save, changing nothing.
+	Check(ctx context.Context, source []byte) error
+	// Form is the catalog in force as the console's form edits it.
+	Form(ctx context.Context) (console.Form, error)
+	// Draft writes a form into a source and diffs it against the catalog in force.
+	Draft(ctx context.Context, source []byte, f *console.Form) ([]byte, string, string, error)
+	PromoStatus(p catalog.Promotion) string
 	Versions(ctx context.Context) ([]console.CatalogVersion, error)
 	Version(ctx context.Context, n int64) (console.CatalogVersion, []byte, error)
 	Catalog() *catalog.Catalog

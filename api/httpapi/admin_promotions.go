@@ -34,7 +34,8 @@ func (s adminPromotions) promotion(ctx context.Context, p catalog.Promotion) (*g
 	}
 	applies := append([]int{}, p.AppliesTo...)
 	return &gen.AdminPromotion{Code: p.Code, Type: p.Type, Value: p.Value, AppliesTo: applies, StartDate: date(p.StartDate),
-		ExpirationDate: date(p.ExpirationDate), MaxUses: p.MaxUses, Recurring: p.Recurring, Disabled: p.Disabled, Uses: uses}, nil
+		ExpirationDate: date(p.ExpirationDate), MaxUses: p.MaxUses, Recurring: p.Recurring, Disabled: p.Disabled, Uses: uses,
+		Products: console.ProductNames(s.Catalog.Catalog(), applies), Status: s.Catalog.PromoStatus(p)}, nil
 }
 
 func (s adminPromotions) List(ctx context.Context, p *gen.ListPayload) (*gen.ListResult, error) {
@@ -67,7 +68,10 @@ func (s adminPromotions) edit(ctx context.Context, cookie *string, code string, 
 	if probs, ok := catalogProblems(err); ok {
 		e := &gen.InvalidCatalog{Name: "invalid_catalog", Message: msgInvalidCatalog, Problems: []*gen.AdminCatalogProblem{}}
 		for _, x := range probs {
-			e.Problems = append(e.Problems, &gen.AdminCatalogProblem{Line: x.Line, Path: x.Path, Message: x.Msg})
+			e.Problems = append(e.Problems, &gen.AdminCatalogProblem{Line: x.Line, Path: x.Path, Field: x.Path, Message: x.Msg})
+		}
+		if len(probs) > 0 {
+			e.Line, e.Field = probs[0].Line, probs[0].Path
 		}
 		return nil, e
 	}

@@ -154,7 +154,8 @@ func checkedDecoder(next func(*http.Request) goahttp.Decoder) func(*http.Request
 		// The console's catalog source is a file: its line breaks and tabs are its text. Its
 		// body is checked as text only (the decoded value holds the same strings).
 		isJSON := jsonBody(r)
-		file := r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" && isJSON
+		file := isJSON && (r.Method == http.MethodPut && r.URL.Path == adminPrefix+"catalog" ||
+			r.Method == http.MethodPost && (r.URL.Path == adminPrefix+"catalog/check" || r.URL.Path == adminPrefix+"catalog/draft"))
 		var raw []byte
 		if isJSON {
 			var err error

@@ -1,6 +1,11 @@
 package invoice
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/order"
+)
 
 // labels are the words of a PDF in one locale.
 type labels struct {
@@ -96,4 +101,19 @@ func dateLayout(locale string) string {
 		return "02/01/2006"
 	}
 	return "2006-01-02"
+}
+
+// Items are o's billed lines in the words of its buyer's locale, as its invoice PDF writes them
+// (the plan and its cycle, the extra connections and their count, proxy protection), and its
+// discount as a last line with a negative amount: what the order and renewal mails list.
+func Items(o order.Order) []Line {
+	l := texts[normLocale(o.Locale)]
+	var out []Line
+	for _, ln := range o.Quote.Lines {
+		out = append(out, Line{Description: lineText(ln, o.Quote, l), Amount: ln.Amount})
+	}
+	if q := o.Quote.Discount; q != nil && q.Amount.Amount > 0 {
+		out = append(out, Line{Description: l.Discount + " (" + q.Code + ")", Amount: money.Money{Amount: -q.Amount.Amount, Currency: q.Amount.Currency}})
+	}
+	return out
 }

@@ -33,6 +33,9 @@ const (
 	// to the storefront's services view.
 	KindTrialEnding Kind = "trial-ending"
 
+	// KindRenewalPaid: a renewal's payment arrived and the line runs to the new due date; it
+	// lists the items, links the invoice's PDF and the services view.
+	KindRenewalPaid Kind = "renewal-paid"
 	// KindLineChange is sent when an operator changed a line with charge now: the difference to
 	// pay for the rest of the period, with the pay link of its invoice.
 	KindLineChange Kind = "line-change"
@@ -46,7 +49,7 @@ const (
 
 // Kinds are every message, in the order the preview lists them.
 var Kinds = []Kind{KindSigninLink, KindOrderReceived, KindLineReady,
-	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindTrialEnding, KindLineChange, KindRefund, KindPaymentRequest}
+	KindRenewalInvoice, KindRenewalReminder, KindRenewalDue, KindRenewalOverdue, KindRenewalPaid, KindTrialEnding, KindLineChange, KindRefund, KindPaymentRequest}
 
 // Data is what a message is about; a kind uses only some fields.
 type Data struct {
@@ -57,9 +60,23 @@ type Data struct {
 	Minutes int    // how long a sign-in link works
 	Due     string // the renewal's due date or the trial's end, formatted for the locale (FormatDate)
 	Suspend string // the date an overdue line is suspended unless paid (FormatDate)
-	// Receipt is the invoice PDF's link and Invoice its number: the order mail links it when set.
+	// Receipt is the invoice PDF's link and Invoice its number: the order and renewal-paid mails
+	// link it when set.
 	Receipt, Invoice string
+	// Items are what the order or renewal bills, already in the buyer's words and amounts
+	// (the plan and its cycle, extras, proxy protection, a discount as a negative amount); the
+	// mail lists them above Total when set.
+	Items []Item
 }
+
+// Item is one billed line of a mail.
+type Item struct {
+	Text   string
+	Amount string // formatted for the locale (FormatMoney); a discount starts with "−"
+}
+
+// receiptKinds are the mails that link the invoice's PDF.
+var receiptKinds = []Kind{KindOrderReceived, KindRenewalPaid}
 
 // Rendered is a message's subject and its two bodies.
 type Rendered struct {
@@ -123,6 +140,12 @@ var layouts = map[Kind]layout{
 		button:  func(t Texts) string { return t.RenewalButton },
 		after:   func(t Texts) []string { return []string{t.RenewalLinkNote} },
 	},
+	KindRenewalPaid: {
+		subject: func(t Texts) string { return t.RenewalPaidSubject },
+		before:  func(t Texts) []string { return []string{t.RenewalPaidIntro} },
+		button:  func(t Texts) string { return t.RenewalPaidButton },
+		after:   func(Texts) []string { return nil },
+	},
 	KindLineChange: {
 		subject: func(t Texts) string { return t.ChangeSubject },
 		before:  func(t Texts) []string { return []string{t.ChangeIntro, t.ChangeNext} },
@@ -173,13 +196,22 @@ func Render(kind Kind, locale string, d Data) (Rendered, error) {
 	for _, s := range l.after(t) {
 		page.After = append(page.After, fill(s))
 	}
-	if d.Receipt != "" && kind == KindOrderReceived {
+	if d.Receipt != "" && slices.Contains(receiptKinds, kind) {
 		page.Receipt, page.ReceiptText = d.Receipt, fill(t.OrderReceipt)
+	}
+	if len(d.Items) > 0 {
+		page.Items, page.TotalLabel, page.Total = d.Items, t.ItemsTotal, d.Total
 	}
 	var text strings.Builder
 	text.WriteString(page.Greeting + "\n\n")
 	for _, p := range page.Before {
 		text.WriteString(p + "\n\n")
+	}
+	if len(page.Items) > 0 {
+		for _, it := range page.Items {
+			text.WriteString(it.Text + ": " + it.Amount + "\n")
+		}
+		text.WriteString(page.TotalLabel + ": " + page.Total + "\n\n")
 	}
 	text.WriteString(d.Link + "\n\n")
 	if page.Receipt != "" {
@@ -216,6 +248,8 @@ type htmlPage struct {
 	Lang, Subject, Greeting, Button, Signature, Link string
 	Receipt, ReceiptText                             string
 	Before, After                                    []string
+	Items                                            []Item
+	TotalLabel, Total                                string
 }
 
 // Every text is escaped; the link too, and html/template would replace one that is not
@@ -227,6 +261,10 @@ var htmlLayout = template.Must(template.New("mail").Parse(`<!DOCTYPE html>
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:24px">
 <p>{{.Greeting}}</p>
 {{range .Before}}<p>{{.}}</p>
+{{end}}{{if .Items}}<table role="presentation" style="width:100%;border-collapse:collapse;margin:0 0 16px">
+{{range .Items}}<tr><td style="padding:6px 0;border-top:1px solid #e4e4e7">{{.Text}}</td><td style="padding:6px 0 6px 12px;border-top:1px solid #e4e4e7;text-align:right;white-space:nowrap">{{.Amount}}</td></tr>
+{{end}}<tr><td style="padding:6px 0;border-top:1px solid #18181b;font-weight:700">{{.TotalLabel}}</td><td style="padding:6px 0 6px 12px;border-top:1px solid #18181b;text-align:right;white-space:nowrap;font-weight:700">{{.Total}}</td></tr>
+</table>
 {{end}}<p><a href="{{.Link}}" style="display:inline-block;padding:12px 20px;background:#2563eb;color:#ffffff;text-decoration:none;border-radius:6px">{{.Button}}</a></p>
 <p style="font-size:12px;color:#52525b;word-break:break-all">{{.Link}}</p>
 {{if .Receipt}}<p>{{.ReceiptText}} <a href="{{.Receipt}}" style="word-break:break-all">{{.Receipt}}</a></p>

@@ -19,6 +19,8 @@ type Texts struct {
 	OrderButton  string
 	// OrderReceipt introduces the invoice PDF's link ({invoice}: its number).
 	OrderReceipt string
+	// ItemsTotal labels the total under a mail's items.
+	ItemsTotal string
 
 	ReadySubject string
 	ReadyIntro   string
@@ -44,6 +46,11 @@ type Texts struct {
 	OverdueSubject string
 	OverdueIntro   string
 	OverdueWarning string
+
+	// The renewal-paid mail: {total} paid, {due} the new due date.
+	RenewalPaidSubject string
+	RenewalPaidIntro   string
+	RenewalPaidButton  string
 
 	TrialEndingSubject string
 	TrialEndingIntro   string
@@ -98,6 +105,7 @@ var english = Texts{
 	OrderNext:    "We are setting up your line now and will write again as soon as it is ready.",
 	OrderReceipt: "Your invoice {invoice} (PDF):",
 	OrderButton:  "View your order",
+	ItemsTotal:   "Total",
 
 	ReadySubject:     "Your line is ready (order {order})",
 	ReadyIntro:       "Good news: the line from your order {order} is ready to use.",
@@ -121,6 +129,10 @@ var english = Texts{
 	OverdueSubject: "Payment overdue: your {store} line will be suspended on {suspend}",
 	OverdueIntro:   "Your subscription was due on {due} and your renewal invoice of {total} is still unpaid.",
 	OverdueWarning: "Unless it is paid, your line will be suspended on {suspend}. Paying afterwards brings the same line back.",
+
+	RenewalPaidSubject: "Your {store} renewal is paid",
+	RenewalPaidIntro:   "Thank you: your renewal payment of {total} has arrived. Your subscription now runs until {due}, with the same line, user name and password.",
+	RenewalPaidButton:  "Go to my services",
 
 	TrialEndingSubject: "Your {store} trial ends on {due}",
 	TrialEndingIntro:   "Your free trial ends on {due}. Continue with a paid plan to keep watching without a break.",
@@ -158,6 +170,7 @@ var german = Texts{
 	OrderNext:    "Wir richten Ihren Zugang jetzt ein und melden uns wieder, sobald er bereit ist.",
 	OrderReceipt: "Ihre Rechnung {invoice} (PDF):",
 	OrderButton:  "Bestellung ansehen",
+	ItemsTotal:   "Gesamt",
 
 	ReadySubject:     "Ihr Zugang ist bereit (Bestellung {order})",
 	ReadyIntro:       "Gute Nachricht: Der Zugang aus Ihrer Bestellung {order} ist einsatzbereit.",
@@ -181,6 +194,10 @@ var german = Texts{
 	OverdueSubject: "Zahlung überfällig: Ihr {store}-Zugang wird am {suspend} gesperrt",
 	OverdueIntro:   "Ihr Abonnement war am {due} fällig, und Ihre Verlängerungsrechnung über {total} ist noch unbezahlt.",
 	OverdueWarning: "Ohne Zahlung wird Ihr Zugang am {suspend} gesperrt. Eine spätere Zahlung schaltet denselben Zugang wieder frei.",
+
+	RenewalPaidSubject: "Ihre {store}-Verlängerung ist bezahlt",
+	RenewalPaidIntro:   "Vielen Dank: Ihre Verlängerungszahlung über {total} ist eingegangen. Ihr Abonnement läuft jetzt bis zum {due}, mit demselben Zugang, Benutzernamen und Passwort.",
+	RenewalPaidButton:  "Zu meinen Diensten",
 
 	TrialEndingSubject: "Ihr {store}-Test endet am {due}",
 	TrialEndingIntro:   "Ihr kostenloser Test endet am {due}. Wechseln Sie zu einem bezahlten Tarif, um ohne Unterbrechung weiterzuschauen.",
@@ -218,6 +235,7 @@ var spanish = Texts{
 	OrderNext:    "Estamos preparando tu línea y te escribiremos de nuevo en cuanto esté lista.",
 	OrderReceipt: "Tu factura {invoice} (PDF):",
 	OrderButton:  "Ver tu pedido",
+	ItemsTotal:   "Total",
 
 	ReadySubject:     "Tu línea está lista (pedido {order})",
 	ReadyIntro:       "Buenas noticias: la línea de tu pedido {order} ya está lista para usar.",
@@ -241,6 +259,10 @@ var spanish = Texts{
 	OverdueSubject: "Pago vencido: tu línea de {store} se suspenderá el {suspend}",
 	OverdueIntro:   "Tu suscripción venció el {due} y tu factura de renovación de {total} sigue sin pagar.",
 	OverdueWarning: "Si no se paga, tu línea se suspenderá el {suspend}. Si pagas después, recuperarás la misma línea.",
+
+	RenewalPaidSubject: "Tu renovación de {store} está pagada",
+	RenewalPaidIntro:   "Gracias: tu pago de renovación de {total} ha llegado. Tu suscripción sigue ahora hasta el {due}, con la misma línea, usuario y contraseña.",
+	RenewalPaidButton:  "Ir a mis servicios",
 
 	TrialEndingSubject: "Tu prueba de {store} termina el {due}",
 	TrialEndingIntro:   "Tu prueba gratuita termina el {due}. Continúa con un plan de pago para seguir viendo sin cortes.",
@@ -278,6 +300,7 @@ var dutch = Texts{
 	OrderNext:    "We zetten je lijn nu klaar en laten van ons horen zodra hij werkt.",
 	OrderReceipt: "Je factuur {invoice} (pdf):",
 	OrderButton:  "Bekijk je bestelling",
+	ItemsTotal:   "Totaal",
 
 	ReadySubject:     "Je lijn is klaar (bestelling {order})",
 	ReadyIntro:       "Goed nieuws: de lijn van je bestelling {order} is klaar voor gebruik.",
@@ -301,6 +324,10 @@ var dutch = Texts{
 	OverdueSubject: "Betaling te laat: je {store}-lijn wordt op {suspend} geblokkeerd",
 	OverdueIntro:   "Je abonnement verviel op {due} en je verlengingsfactuur van {total} is nog niet betaald.",
 	OverdueWarning: "Zonder betaling wordt je lijn op {suspend} geblokkeerd. Betaal je later, dan krijg je dezelfde lijn terug.",
+
+	RenewalPaidSubject: "Je verlenging bij {store} is betaald",
+	RenewalPaidIntro:   "Bedankt: je verlengingsbetaling van {total} is binnen. Je abonnement loopt nu tot {due}, met dezelfde lijn, gebruikersnaam en hetzelfde wachtwoord.",
+	RenewalPaidButton:  "Naar mijn diensten",
 
 	TrialEndingSubject: "Je {store}-proefperiode eindigt op {due}",
 	TrialEndingIntro:   "Je gratis proefperiode eindigt op {due}. Ga verder met een betaald abonnement en kijk zonder onderbreking door.",
@@ -338,6 +365,7 @@ var portuguese = Texts{
 	OrderNext:    "Estamos a preparar a sua linha e voltaremos a escrever assim que estiver pronta.",
 	OrderReceipt: "A sua fatura {invoice} (PDF):",
 	OrderButton:  "Ver a sua encomenda",
+	ItemsTotal:   "Total",
 
 	ReadySubject:     "A sua linha está pronta (encomenda {order})",
 	ReadyIntro:       "Boas notícias: a linha da sua encomenda {order} está pronta a usar.",
@@ -361,6 +389,10 @@ var portuguese = Texts{
 	OverdueSubject: "Pagamento em atraso: a sua linha {store} será suspensa a {suspend}",
 	OverdueIntro:   "A sua subscrição venceu a {due} e a sua fatura de renovação de {total} continua por pagar.",
 	OverdueWarning: "Se não for paga, a sua linha será suspensa a {suspend}. Se pagar depois, recupera a mesma linha.",
+
+	RenewalPaidSubject: "A sua renovação {store} está paga",
+	RenewalPaidIntro:   "Obrigado: o seu pagamento de renovação de {total} foi recebido. A sua subscrição continua agora até {due}, com a mesma linha, utilizador e palavra-passe.",
+	RenewalPaidButton:  "Ir para os meus serviços",
 
 	TrialEndingSubject: "O seu período experimental de {store} termina a {due}",
 	TrialEndingIntro:   "O seu período experimental gratuito termina a {due}. Continue com um plano pago para ver sem interrupções.",

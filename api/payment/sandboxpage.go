@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/invoice"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 )
@@ -200,12 +201,14 @@ func (h sandboxHandler) render(w http.ResponseWriter, o order.Order, done string
 		title = t.DoneTitle
 	}
 	format := func(m money.Money) string { return money.FormatLocale(m.Amount, m.Currency, o.Locale) }
+	// The lines in the buyer's words, as the invoice writes them (the quote's labels are English).
 	var lines []sandboxLine
-	for _, l := range o.Quote.Lines {
-		lines = append(lines, sandboxLine{Label: l.Label, Amount: format(l.Amount)})
-	}
-	if d := o.Quote.Discount; d != nil && d.Amount.Amount > 0 {
-		lines = append(lines, sandboxLine{Label: d.Code, Amount: "−" + format(d.Amount)})
+	for _, l := range invoice.Items(o) {
+		if l.Amount.Amount < 0 {
+			lines = append(lines, sandboxLine{Label: l.Description, Amount: "−" + format(money.Money{Amount: -l.Amount.Amount, Currency: l.Amount.Currency})})
+			continue
+		}
+		lines = append(lines, sandboxLine{Label: l.Description, Amount: format(l.Amount)})
 	}
 	shop, logo := h.shop()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -132,9 +132,9 @@ func TestSandboxPageItemisedInTheBuyersLanguage(t *testing.T) {
 		return &c
 	}
 	o := order.Order{ID: "ord_de", Locale: "de-de", ReturnURL: "https://shop.test/checkout/waiting?order={orderId}",
-		Quote: pricing.Quote{Lines: []pricing.Line{
+		Quote: pricing.Quote{Cycle: catalog.Quarterly, ExtraConnections: 2, Lines: []pricing.Line{
 			{Key: pricing.LinePlan, Label: "Premium — Quarterly", Amount: eur(6099)},
-			{Key: "extra", Label: "Extra connections × 2", Amount: eur(1000)},
+			{Key: pricing.LineExtraConnections, Label: "2 extra connections", Amount: eur(1000)},
 		}, Discount: &pricing.Discount{Code: "SPRING", Amount: eur(1610)}, Total: eur(5489)},
 		Invoice: order.Invoice{ID: "inv_de", Gateway: "sandbox", Status: order.InvoiceUnpaid, Amount: eur(5489)}}
 	tests := []struct {
@@ -142,12 +142,14 @@ func TestSandboxPageItemisedInTheBuyersLanguage(t *testing.T) {
 		want, not          []string
 	}{
 		{name: "German", locale: "de-de", logo: "https://cdn.example/logo.png",
-			want: []string{`lang="de"`, "Example Streams", "Premium — Quarterly", "60,99\u00a0€", "Extra connections × 2", "10,00\u00a0€", "SPRING", "−16,10\u00a0€",
+			// The quote's labels are English: the page writes them in German, as the invoice does.
+			want: []string{`lang="de"`, "Example Streams", "Premium — vierteljährlich", "60,99\u00a0€", "Zusätzliche Verbindungen × 2", "10,00\u00a0€",
+				"Rabatt (SPRING)", "−16,10\u00a0€",
 				"data-testid=\"sandbox-total\">54,89\u00a0€", ">Bezahlen<", ">Ablehnen<", "Ohne Zahlung zurück zum Shop",
 				`href="https://shop.test/checkout/waiting?order=ord_de"`, `src="https://cdn.example/logo.png"`},
-			not: []string{"Sandbox — no real money", "EUR"}},
+			not: []string{"Sandbox — no real money", "EUR", "Quarterly", "extra connections"}},
 		{name: "English, a logo the page may not load", locale: "en", logo: "javascript:alert(1)",
-			want: []string{`lang="en"`, "€60.99", `data-testid="sandbox-total">€54.89`, ">Pay<", "Back to the shop without paying"},
+			want: []string{`lang="en"`, "Premium — quarterly", "€60.99", "Discount (SPRING)", `data-testid="sandbox-total">€54.89`, ">Pay<", "Back to the shop without paying"},
 			not:  []string{"<img", "javascript"}},
 		{name: "a language the shop has no words in", locale: "fr-fr", logo: "/checkout/logo.svg",
 			want: []string{`lang="en"`, ">Pay<", `src="/checkout/logo.svg"`}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 
+	"github.com/streamcart/streamcart/api/invoice"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/shoplink"
@@ -20,10 +21,10 @@ type Mail struct {
 	Receipt func(invoiceID string) (string, error)
 }
 
-// OrderReceived mails the order's total and a link to its waiting page, and the invoice's PDF.
+// OrderReceived mails the order's items and total, a link to its waiting page, and the invoice's PDF.
 func (m Mail) OrderReceived(ctx context.Context, o order.Order) error {
 	total := mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
-	d := mail.Data{Total: total, Link: m.page(o, "waiting")}
+	d := mail.Data{Total: total, Link: m.page(o, "waiting"), Items: Items(o)}
 	if m.Receipt != nil && o.Invoice.Number != "" {
 		link, err := m.Receipt(o.Invoice.ID)
 		if err != nil {
@@ -51,6 +52,19 @@ func (m Mail) send(ctx context.Context, kind mail.Kind, o order.Order, d mail.Da
 // page is the storefront's route for the order in its locale: /checkout/de-de/success?order=ID.
 func (m Mail) page(o order.Order, route string) string {
 	return shoplink.Page(m.Base, o.Locale, route, url.Values{"order": {o.ID}})
+}
+
+// Items are what o bills, in its buyer's words and amounts (invoice.Items), as a mail lists them.
+func Items(o order.Order) []mail.Item {
+	var out []mail.Item
+	for _, l := range invoice.Items(o) {
+		amount := mail.FormatMoney(l.Amount.Amount, l.Amount.Currency, o.Locale)
+		if l.Amount.Amount < 0 {
+			amount = "−" + mail.FormatMoney(-l.Amount.Amount, l.Amount.Currency, o.Locale)
+		}
+		out = append(out, mail.Item{Text: l.Description, Amount: amount})
+	}
+	return out
 }
 
 // PaymentRequested mails the buyer of an order released from the fraud check its payment link,

@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/provision"
 )
 
@@ -56,6 +58,34 @@ func TestMailLinksTheOrdersPageInItsLocale(t *testing.T) {
 			}
 			if total := mail.FormatMoney(1299, "EUR", tc.locale); strings.Contains(msg.Body, total) != tc.wantTotal {
 				t.Errorf("the total %q in the body: %v, want %v", total, !tc.wantTotal, tc.wantTotal)
+			}
+		})
+	}
+}
+
+// The order mail lists what was bought in the buyer's language: the plan and its cycle, the
+// extra connections with their count, proxy protection, the discount, then the total.
+func TestOrderMailIsItemised(t *testing.T) {
+	eur := func(minor int64) money.Money { return money.Money{Amount: minor, Currency: "EUR"} }
+	quote := pricing.Quote{Cycle: catalog.Quarterly, Currency: "EUR", ExtraConnections: 2,
+		Lines: []pricing.Line{{Key: pricing.LinePlan, Label: "Premium — Quarterly", Amount: eur(3299)},
+			{Key: pricing.LineExtraConnections, Label: "2 extra connections", Amount: eur(1000)},
+			{Key: pricing.LineProxyProtection, Label: "Proxy protection", Amount: eur(500)}},
+		Discount: &pricing.Discount{Code: "WELCOME", Amount: eur(480)}, Total: eur(4319)}
+	for _, tc := range []struct{ locale, want string }{
+		{"de-de", "Premium — vierteljährlich: 32,99\u00a0€\nZusätzliche Verbindungen × 2: 10,00\u00a0€\nProxy-Schutz: 5,00\u00a0€\nRabatt (WELCOME): −4,80\u00a0€\nGesamt: 43,19\u00a0€\n"},
+		{"en", "Premium — quarterly: €32.99\nExtra connections × 2: €10.00\nProxy protection: €5.00\nDiscount (WELCOME): −€4.80\nTotal: €43.19\n"},
+	} {
+		t.Run(tc.locale, func(t *testing.T) {
+			st := &outboxStore{}
+			m := provision.Mail{Outbox: mail.NewOutbox(st, nil, nil), Shop: "Test Shop", Base: "https://shop.example/"}
+			o := order.Order{ID: "ord_1", Email: "buyer@example.com", Locale: tc.locale, Quote: quote,
+				Invoice: order.Invoice{Amount: eur(4319)}}
+			if err := m.OrderReceived(t.Context(), o); err != nil {
+				t.Fatal(err)
+			}
+			if len(st.queued) != 1 || !strings.Contains(st.queued[0].Body, tc.want) {
+				t.Fatalf("want\n%s\nin\n%+v", tc.want, st.queued)
 			}
 		})
 	}

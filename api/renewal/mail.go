@@ -10,6 +10,7 @@ import (
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/shoplink"
 )
 
@@ -34,6 +35,9 @@ type Mail struct {
 	Links  *paylink.Signer
 	Shop   string // the shop's name
 	Base   string // the shop's origin (configuration, never a request's)
+	// Receipt is the link of a numbered invoice's PDF that opens without signing in (the
+	// renewal-paid mail's); nil: none.
+	Receipt func(invoiceID string) (string, error)
 }
 
 // Notify queues n's mail once per order and kind (Mailer).
@@ -51,9 +55,22 @@ func (m Mail) Notify(ctx context.Context, n Notice, at time.Time) (bool, error) 
 func (m Mail) message(n Notice) (mail.Message, error) {
 	o := n.Order
 	d := mail.Data{Store: m.Shop, OrderID: o.ID, Due: mail.FormatDate(n.Due, o.Locale)}
-	if n.Kind == mail.KindTrialEnding {
+	switch n.Kind {
+	case mail.KindTrialEnding:
 		d.Link = shoplink.Page(m.Base, o.Locale, "", url.Values{"view": {"services"}})
-	} else {
+	case mail.KindRenewalPaid:
+		// What was paid, until when the line now runs, the invoice's PDF and the services view.
+		d.Link = shoplink.Page(m.Base, o.Locale, "", url.Values{"view": {"services"}})
+		d.Total = mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
+		d.Items = provision.Items(o)
+		if m.Receipt != nil && o.Invoice.Number != "" {
+			link, err := m.Receipt(o.Invoice.ID)
+			if err != nil {
+				return mail.Message{}, err
+			}
+			d.Receipt, d.Invoice = link, o.Invoice.Number
+		}
+	default:
 		if o.Invoice.ID == "" || o.Invoice.Deadline.IsZero() {
 			return mail.Message{}, fmt.Errorf("%s mail of %s: no invoice to pay", n.Kind, o.ID)
 		}
@@ -64,6 +81,7 @@ func (m Mail) message(n Notice) (mail.Message, error) {
 		d.Link = link
 		d.Total = mail.FormatMoney(o.Invoice.Amount.Amount, o.Invoice.Amount.Currency, o.Locale)
 		d.Suspend = mail.FormatDate(n.Suspend, o.Locale)
+		d.Items = provision.Items(o)
 	}
 	r, err := mail.Render(n.Kind, o.Locale, d)
 	if err != nil {

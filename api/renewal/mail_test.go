@@ -5,13 +5,16 @@ import (
 	"errors"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/pricing"
 	"github.com/streamcart/streamcart/api/renewal"
 )
 
@@ -135,6 +138,42 @@ func TestPayLink(t *testing.T) {
 		u, _ := url.Parse(link)
 		if u.Path != "/checkout/es-es/renew" || links.Check(tc.invoice, u.Query().Get("t")) != nil {
 			t.Fatalf("PayLink(%s) = %s", tc.invoice, link)
+		}
+	}
+}
+
+// The renewal mails list the renewal's items; the renewal-paid mail goes once, with the new due
+// date, the invoice's PDF and the services view.
+func TestRenewalMailsAreItemisedAndThePaidOneLinksThePDF(t *testing.T) {
+	st := &reminderStore{queued: map[string]mail.Message{}}
+	m, _ := newMail(st)
+	m.Receipt = func(id string) (string, error) {
+		return "https://shop.example/checkout/api/invoices/" + id + ".pdf?t=tok", nil
+	}
+	o := renewalOrder("ord_1", "de-de")
+	o.Quote = pricing.Quote{Cycle: catalog.Monthly, Currency: "EUR",
+		Lines: []pricing.Line{{Key: pricing.LinePlan, Label: "Standard — Monthly", Amount: money.Money{Amount: 1299, Currency: "EUR"}}},
+		Total: money.Money{Amount: 1299, Currency: "EUR"}}
+	if _, err := m.Notify(t.Context(), renewal.Notice{Kind: mail.KindRenewalInvoice, Order: o, Due: mailNow}, mailNow); err != nil {
+		t.Fatal(err)
+	}
+	if body := st.queued["ord_1 renewal-invoice"].Body; !strings.Contains(body, "Standard — monatlich: 12,99\u00a0€\nGesamt: 12,99\u00a0€\n") {
+		t.Errorf("renewal invoice mail is not itemised:\n%s", body)
+	}
+	o.Invoice.Number = "SC-2026-000011"
+	due := time.Date(2027, 1, 23, 0, 0, 0, 0, time.UTC)
+	n := renewal.Notice{Kind: mail.KindRenewalPaid, Order: o, Due: due}
+	if queued, err := m.Notify(t.Context(), n, mailNow); err != nil || !queued {
+		t.Fatalf("Notify = %v, %v", queued, err)
+	}
+	if queued, _ := m.Notify(t.Context(), n, mailNow); queued {
+		t.Fatal("the renewal-paid mail went twice")
+	}
+	body := st.queued["ord_1 renewal-paid"].Body
+	for _, w := range []string{"bis zum 23. Januar 2027", "Standard — monatlich: 12,99\u00a0€", "https://shop.example/checkout/de-de/?view=services",
+		"Ihre Rechnung SC-2026-000011 (PDF):\nhttps://shop.example/checkout/api/invoices/inv_ord_1.pdf?t=tok\n"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("no %q in the renewal-paid mail:\n%s", w, body)
 		}
 	}
 }

@@ -86,6 +86,18 @@ func (m *Reminders) invoiced(ctx context.Context, o order.Order, s order.Service
 	}
 }
 
+// paid mails the buyer of a renewal just applied (svc runs to its new due date) what was paid,
+// with the invoice's PDF, once per order. A failure is logged only: the renewal stands.
+func (m *Reminders) paid(ctx context.Context, o order.Order, svc order.Service) {
+	if m == nil {
+		return
+	}
+	n := Notice{Kind: mail.KindRenewalPaid, Order: o, Service: svc, Due: svc.NextDueDate}
+	if _, err := m.mailer.Notify(ctx, n, m.now().UTC()); err != nil {
+		m.log.Error("renewal paid mail not queued", "order", o.ID, "service", svc.ID, "err", err)
+	}
+}
+
 // run is the daily job's part: Run when reminders are set.
 func (m *Reminders) run(ctx context.Context) error {
 	if m == nil {

@@ -440,8 +440,12 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 	if err := r.lines.SetEnabled(ctx, svc.ID, true); err != nil {
 		return fmt.Errorf("renewal %s: enable line: %w", o.ID, err)
 	}
-	if _, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
+	active, err := r.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning)
+	if err != nil {
 		return fmt.Errorf("renewal %s: %w", o.ID, err)
+	}
+	if active && o.Invoice.Amount.Amount > 0 {
+		r.remind.paid(ctx, o, svc)
 	}
 	return nil
 }

@@ -211,6 +211,7 @@ type page struct {
 	Locale    string
 	Route     string // "index", "success", "resellers/waiting", …
 	Current   option
+	Shown     option // the switcher button's entry: Current, or its language's listed one
 	Options   []option
 	T         map[string]template.HTML // trusted catalog text, pre-escaped
 	Base      string
@@ -282,6 +283,9 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 	}
 	p.Copyright = copyright(h.cat.Messages[code]["copyright"], p.Year, p.Owner)
 	p.Current = option{Code: info.SwitcherCode, Value: info.Code, ISO: info.ISO, Name: info.Name, Flag: info.Flag}
+	// The switcher's button shows the menu's entry: an unlisted locale (en-us, en-gb) its language's.
+	shown := h.cat.shown(info)
+	p.Shown = option{Code: shown.SwitcherCode, Value: shown.Code, ISO: shown.ISO, Name: shown.Name, Flag: shown.Flag}
 	for _, l := range h.cat.Locales {
 		if !l.Listed {
 			continue
@@ -293,7 +297,7 @@ func (h *host) page(r *http.Request, prefix, route string) page {
 		p.Options = append(p.Options, option{
 			Code: l.SwitcherCode, Value: l.Code, ISO: l.ISO, Name: l.Name, Flag: l.Flag,
 			Href:    localePath(Base, optPrefix, hrefRoute) + query,
-			Current: l.Code == code,
+			Current: l.Code == shown.Code,
 		})
 	}
 	return p

@@ -540,3 +540,31 @@ func TestLoginTarget(t *testing.T) {
 		})
 	}
 }
+
+// The language button shows the menu's entry: English (US) and (UK) are not listed, so a visitor
+// in en-us sees the menu's English with its flag, checked in the menu, never a US flag the menu
+// does not list.
+func TestHostSwitcherShowsTheMenusEntry(t *testing.T) {
+	h := newHost(t, nil)
+	for _, tc := range []struct{ target, flag, name, checked string }{
+		{"/checkout/en-us/", "flags/gb.svg", ">English<", `data-code="en-en"`},
+		{"/checkout/en-gb/", "flags/gb.svg", ">English<", `data-code="en-en"`},
+		{"/checkout/de-de/", "flags/de.svg", ">Deutsch<", `data-code="de-de"`},
+	} {
+		t.Run(tc.target, func(t *testing.T) {
+			body := get(t, h, tc.target).body
+			i := strings.Index(body, `class="lang-current"`)
+			j := strings.Index(body, `class="lang-menu"`)
+			if i < 0 || j < i {
+				t.Fatal("no language switcher")
+			}
+			button := body[i:j]
+			if !strings.Contains(button, tc.flag) || !strings.Contains(button, tc.name) || strings.Contains(button, "flags/us.svg") {
+				t.Errorf("button %s: want %s and %s", button, tc.flag, tc.name)
+			}
+			if !strings.Contains(body, `aria-checked="true" data-testid="language-option" `+tc.checked) {
+				t.Errorf("the menu does not check %s", tc.checked)
+			}
+		})
+	}
+}

@@ -71,6 +71,21 @@ func loadCatalog(fsys fs.FS, name string) (*catalog, error) {
 	return &c, nil
 }
 
+// shown is the switcher's entry for l: l when the menu lists it, else the listed locale of its
+// language (en-us and en-gb show the menu's English), else l.
+func (c *catalog) shown(l localeInfo) localeInfo {
+	if l.Listed {
+		return l
+	}
+	lang, _, _ := strings.Cut(l.Code, "-")
+	for _, o := range c.Locales {
+		if ol, _, _ := strings.Cut(o.Code, "-"); o.Listed && ol == lang {
+			return o
+		}
+	}
+	return l
+}
+
 func (c *catalog) info(code string) (localeInfo, bool) {
 	for _, l := range c.Locales {
 		if l.Code == code {

@@ -17,15 +17,19 @@ import (
 type Client struct {
 	GetEndpoint      goa.Endpoint
 	PutEndpoint      goa.Endpoint
+	CheckEndpoint    goa.Endpoint
+	DraftEndpoint    goa.Endpoint
 	VersionsEndpoint goa.Endpoint
 	VersionEndpoint  goa.Endpoint
 }
 
 // NewClient initializes a "adminCatalog" service client given the endpoints.
-func NewClient(get, put, versions, version goa.Endpoint) *Client {
+func NewClient(get, put, check, draft, versions, version goa.Endpoint) *Client {
 	return &Client{
 		GetEndpoint:      get,
 		PutEndpoint:      put,
+		CheckEndpoint:    check,
+		DraftEndpoint:    draft,
 		VersionsEndpoint: versions,
 		VersionEndpoint:  version,
 	}
@@ -60,6 +64,38 @@ func (c *Client) Put(ctx context.Context, p *PutPayload) (res *AdminCatalogResul
 		return
 	}
 	return ires.(*AdminCatalogResult), nil
+}
+
+// Check calls the "check" endpoint of the "adminCatalog" service.
+// Check may return the following errors:
+//   - "invalid_catalog" (type *InvalidCatalog): The catalog does not pass validation.
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Check(ctx context.Context, p *CheckPayload) (res *CheckResult, err error) {
+	var ires any
+	ires, err = c.CheckEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*CheckResult), nil
+}
+
+// Draft calls the "draft" endpoint of the "adminCatalog" service.
+// Draft may return the following errors:
+//   - "bad_request" (type *goa.ServiceError)
+//   - "invalid_csrf_token" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - "forbidden" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Draft(ctx context.Context, p *DraftPayload) (res *DraftResult, err error) {
+	var ires any
+	ires, err = c.DraftEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*DraftResult), nil
 }
 
 // Versions calls the "versions" endpoint of the "adminCatalog" service.

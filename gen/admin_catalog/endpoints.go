@@ -17,6 +17,8 @@ import (
 type Endpoints struct {
 	Get      goa.Endpoint
 	Put      goa.Endpoint
+	Check    goa.Endpoint
+	Draft    goa.Endpoint
 	Versions goa.Endpoint
 	Version  goa.Endpoint
 }
@@ -26,6 +28,8 @@ func NewEndpoints(s Service) *Endpoints {
 	return &Endpoints{
 		Get:      NewGetEndpoint(s),
 		Put:      NewPutEndpoint(s),
+		Check:    NewCheckEndpoint(s),
+		Draft:    NewDraftEndpoint(s),
 		Versions: NewVersionsEndpoint(s),
 		Version:  NewVersionEndpoint(s),
 	}
@@ -35,6 +39,8 @@ func NewEndpoints(s Service) *Endpoints {
 func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Get = m(e.Get)
 	e.Put = m(e.Put)
+	e.Check = m(e.Check)
+	e.Draft = m(e.Draft)
 	e.Versions = m(e.Versions)
 	e.Version = m(e.Version)
 }
@@ -54,6 +60,24 @@ func NewPutEndpoint(s Service) goa.Endpoint {
 	return func(ctx context.Context, req any) (any, error) {
 		p := req.(*PutPayload)
 		return s.Put(ctx, p)
+	}
+}
+
+// NewCheckEndpoint returns an endpoint function that calls the method "check"
+// of service "adminCatalog".
+func NewCheckEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*CheckPayload)
+		return s.Check(ctx, p)
+	}
+}
+
+// NewDraftEndpoint returns an endpoint function that calls the method "draft"
+// of service "adminCatalog".
+func NewDraftEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*DraftPayload)
+		return s.Draft(ctx, p)
 	}
 }
 

@@ -24,6 +24,15 @@ type Service interface {
 	// changes. The running shop serves the new version at once here and within its
 	// catalog poll on other replicas.
 	Put(context.Context, *PutPayload) (res *AdminCatalogResult, err error)
+	// Checks a catalog source exactly as `streamcart catalog check` and PUT do,
+	// changing nothing: 200 {ok: true}, or 400 invalid_catalog with the first
+	// problem's line and field and every problem.
+	Check(context.Context, *CheckPayload) (res *CheckResult, err error)
+	// Writes the form into a catalog source (owner), changing nothing stored: the
+	// YAML node tree of source (else the catalog in force) gets the form's values,
+	// keeping every field the form does not know and the comments; answers the new
+	// source and a unified diff against the version in force.
+	Draft(context.Context, *DraftPayload) (res *DraftResult, err error)
 	// Every saved catalog version, newest first.
 	Versions(context.Context, *VersionsPayload) (res *VersionsResult, err error)
 	// One saved version with its source.
@@ -44,13 +53,88 @@ const ServiceName = "adminCatalog"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [4]string{"get", "put", "versions", "version"}
+var MethodNames = [6]string{"get", "put", "check", "draft", "versions", "version"}
+
+// The parts of the catalog the console's form edits; everything else in the
+// file is kept as it is.
+type AdminCatalogForm struct {
+	DefaultCurrency string
+	// Codes, in the file's order
+	Currencies []string
+	// Every billing cycle, in display order
+	Cycles []string
+	Plans  []*AdminCatalogFormPlan
+	// Config option 2, when the catalog has it
+	Extras *AdminCatalogFormOption
+	// Config option 4, when the catalog has it
+	Proxy       *AdminCatalogFormOption
+	Promotions  []*AdminCatalogFormPromotion
+	Storefronts []*AdminCatalogFormStorefront
+}
+
+type AdminCatalogFormOption struct {
+	// 2: extra connections, 4: proxy protection
+	ID   int
+	Name string
+	// Extra connections: the most a buyer may add; 0 for proxy
+	MaxQty int
+	// Cycle → currency → price per unit
+	Prices map[string]map[string]string
+}
+
+type AdminCatalogFormPlan struct {
+	Pid int
+	// plan or reseller
+	Group string
+	Name  string
+	Trial bool
+	// Offers extra connections (config option 2)
+	Extras bool
+	// Offers proxy protection (config option 4)
+	Proxy bool
+	// Cycle → currency → price as written ("12.99"); a disabled cycle or a
+	// converted currency is absent
+	Prices map[string]map[string]string
+}
+
+type AdminCatalogFormPromotion struct {
+	Code      string
+	Type      string
+	Value     string
+	AppliesTo []int
+	// Names of the products in appliesTo (read only)
+	Products []string
+	// YYYY-MM-DD or empty
+	StartDate string
+	// YYYY-MM-DD or empty
+	ExpirationDate string
+	MaxUses        int
+	Recurring      bool
+	Disabled       bool
+	// active, scheduled, expired or disabled today (read only)
+	Status *string
+}
+
+type AdminCatalogFormStorefront struct {
+	// pk_…: identifies the storefront (not editable here)
+	Key  string
+	Name string
+	// Serves requests without a key (read only)
+	Default *bool
+	// A code from currencies, or empty
+	DefaultCurrency string
+	// Empty: the buyer's
+	DefaultLocale  string
+	AllowedOrigins []string
+}
 
 type AdminCatalogProblem struct {
 	// 1-based line of the source; 0 when unknown
 	Line int
 	// The field, e.g. products[2].pricing.EUR.monthly
-	Path    string
+	Path string
+	// The field again (the same as path)
+	Field   string
 	Message string
 }
 
@@ -60,6 +144,11 @@ type AdminCatalogResult struct {
 	Version *AdminCatalogVersion
 	// The catalog file (YAML or JSON) as saved
 	Source string
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published bool
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogForm
 }
 
 type AdminCatalogVersion struct {
@@ -74,6 +163,43 @@ type AdminCatalogVersion struct {
 	CreatedAt string
 }
 
+// CheckPayload is the payload type of the adminCatalog service check method.
+type CheckPayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// The csrfToken of POST /admin/session; required on every change
+	CsrfToken *string
+	// The catalog file, YAML or JSON
+	Source string
+}
+
+// CheckResult is the result type of the adminCatalog service check method.
+type CheckResult struct {
+	OK bool
+}
+
+// DraftPayload is the payload type of the adminCatalog service draft method.
+type DraftPayload struct {
+	// Console session (the streamcart_admin cookie)
+	Session *string
+	// The csrfToken of POST /admin/session; required on every change
+	CsrfToken *string
+	// The source to start from; empty: the catalog in force
+	Source *string
+	// The form's values; absent: only the diff of source
+	Form *AdminCatalogForm
+}
+
+// DraftResult is the result type of the adminCatalog service draft method.
+type DraftResult struct {
+	// The catalog file with the form's values
+	Source string
+	// Unified diff of the version in force → source; empty when equal
+	Diff string
+	// sha256 of the version in force, for PUT's base
+	Base string
+}
+
 // GetPayload is the payload type of the adminCatalog service get method.
 type GetPayload struct {
 	// Console session (the streamcart_admin cookie)
@@ -83,8 +209,12 @@ type GetPayload struct {
 // The catalog does not pass `streamcart catalog check`; nothing was changed.
 type InvalidCatalog struct {
 	// invalid_catalog
-	Name     string
-	Message  string
+	Name    string
+	Message string
+	// The first problem's line (1-based; 0 when unknown)
+	Line int
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    string
 	Problems []*AdminCatalogProblem
 }
 
@@ -97,6 +227,10 @@ type PutPayload struct {
 	// The catalog file, YAML or JSON (the request body is at most 64 KB)
 	Source  string
 	Comment *string
+	// The sha256 of the version in force the draft was made from: when another is
+	// in force now, 409 conflict and nothing changes (of 40 publishes of one
+	// draft, one makes the version)
+	Base *string
 }
 
 // VersionPayload is the payload type of the adminCatalog service version
@@ -172,6 +306,11 @@ func MakeInvalidCsrfToken(err error) *goa.ServiceError {
 // MakeConflict builds a goa.ServiceError from an error.
 func MakeConflict(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "conflict", false, false, false)
+}
+
+// MakeBadRequest builds a goa.ServiceError from an error.
+func MakeBadRequest(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "bad_request", false, false, false)
 }
 
 // MakeNotFound builds a goa.ServiceError from an error.

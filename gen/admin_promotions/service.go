@@ -46,7 +46,9 @@ type AdminCatalogProblem struct {
 	// 1-based line of the source; 0 when unknown
 	Line int
 	// The field, e.g. products[2].pricing.EUR.monthly
-	Path    string
+	Path string
+	// The field again (the same as path)
+	Field   string
 	Message string
 }
 
@@ -71,6 +73,12 @@ type AdminPromotion struct {
 	Disabled bool
 	// Orders placed with the code
 	Uses int
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status string
 }
 
 // CreatePayload is the payload type of the adminPromotions service create
@@ -96,8 +104,12 @@ type CreatePayload struct {
 // The catalog does not pass `streamcart catalog check`; nothing was changed.
 type InvalidCatalog struct {
 	// invalid_catalog
-	Name     string
-	Message  string
+	Name    string
+	Message string
+	// The first problem's line (1-based; 0 when unknown)
+	Line int
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    string
 	Problems []*AdminCatalogProblem
 }
 

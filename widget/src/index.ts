@@ -1,10 +1,10 @@
 // The only public surface of @streamcart/widget: importing it defines <streamcart-checkout>.
 import { define } from './element/element';
 import type { StreamcartCheckoutElement } from './element/element';
-import type { StreamcartEventMap } from './element/events';
+import type { StreamcartEventMap } from './core/events';
 
 export { StreamcartCheckoutElement, define, TAG } from './element/element';
-export type { StreamcartEventMap, StreamcartEventName, StreamcartEvent } from './element/events';
+export type { StreamcartEventMap, StreamcartEventName, StreamcartEvent } from './core/events';
 export type { LocaleCode } from './i18n/locale';
 export { LOCALES } from './i18n/locale';
 export type { Money } from './api/schemas';

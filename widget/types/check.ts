@@ -4,7 +4,7 @@
 import type * as Public from './index';
 import type { ATTRIBUTES } from '../src/element/attributes';
 import type * as Element from '../src/element/element';
-import type * as Events from '../src/element/events';
+import type * as Events from '../src/core/events';
 import type * as Locale from '../src/i18n/locale';
 import type { Money } from '../src/api/schemas';
 

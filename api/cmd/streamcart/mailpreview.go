@@ -9,9 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/config"
 	"github.com/streamcart/streamcart/api/mail"
+	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/paylink"
+	"github.com/streamcart/streamcart/api/pricing"
+	"github.com/streamcart/streamcart/api/provision"
 	"github.com/streamcart/streamcart/api/shoplink"
 )
 
@@ -68,20 +73,41 @@ func mailPreview(args []string, out io.Writer) error {
 	return err
 }
 
+// sampleOrder is a made-up quarterly plan with two extra connections, proxy protection and a
+// promo code, totalling the sample's €12.99.
+func sampleOrder(locale string) order.Order {
+	eur := func(minor int64) money.Money { return money.Money{Amount: minor, Currency: "EUR"} }
+	return order.Order{Locale: locale, Quote: pricing.Quote{Cycle: catalog.Quarterly, Currency: "EUR", ExtraConnections: 2,
+		Lines: []pricing.Line{
+			{Key: pricing.LinePlan, Label: "Premium — Quarterly", Amount: eur(999)},
+			{Key: pricing.LineExtraConnections, Label: "2 extra connections", Amount: eur(200)},
+			{Key: pricing.LineProxyProtection, Label: "Proxy protection", Amount: eur(250)},
+		},
+		Discount: &pricing.Discount{Code: "WELCOME", Type: "Percentage", Value: "10", Amount: eur(150)},
+		Total:    eur(1299)}}
+}
+
 // sampleData is a made-up order and link, shaped as the shop's own.
 func sampleData(kind mail.Kind, locale, base, store string) mail.Data {
 	due := time.Date(2026, 12, 24, 15, 4, 5, 0, time.UTC)
 	d := mail.Data{Store: store, OrderID: "ord_7QxS4mPz", Total: mail.FormatMoney(1299, "EUR", locale), Minutes: 15,
 		Due: mail.FormatDate(due, locale), Suspend: mail.FormatDate(due.AddDate(0, 0, 3), locale)}
 	page := func(route string, query url.Values) string { return shoplink.Page(base, locale, route, query) }
+	receipt := strings.TrimRight(base, "/") + "/checkout/api/invoices/inv_7QxS4mPz.pdf?t=sample-token"
 	switch kind {
 	case mail.KindSigninLink:
 		d.Link = page("", url.Values{"signin": {"sample-token"}})
 	case mail.KindOrderReceived:
 		d.Link = page("waiting", url.Values{"order": {d.OrderID}})
-		d.Receipt, d.Invoice = strings.TrimRight(base, "/")+"/checkout/api/invoices/inv_7QxS4mPz.pdf?t=sample-token", "SC-2026-000042"
+		d.Receipt, d.Invoice = receipt, "SC-2026-000042"
+		d.Items = provision.Items(sampleOrder(locale))
 	case mail.KindRenewalInvoice, mail.KindRenewalReminder, mail.KindRenewalDue, mail.KindRenewalOverdue, mail.KindLineChange:
 		d.Link = paylink.URL(base, locale, "inv_7QxS4mPz", "sample-token")
+		d.Items = provision.Items(sampleOrder(locale))
+	case mail.KindRenewalPaid:
+		d.Link = page("", url.Values{"view": {"services"}})
+		d.Receipt, d.Invoice = receipt, "SC-2026-000043"
+		d.Items = provision.Items(sampleOrder(locale))
 	case mail.KindTrialEnding:
 		d.Link = page("", url.Values{"view": {"services"}})
 	case mail.KindRefund:

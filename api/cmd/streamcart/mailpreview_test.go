@@ -37,7 +37,7 @@ func TestMailPreview(t *testing.T) {
 		{args: []string{"trial-ending", "--locale", "pt-pt"}, want: []string{"termina a 24 de dezembro de 2026", "/checkout/pt-pt/?view=services"}},
 		{args: []string{"refund", "--locale", "de-de"}, want: []string{"Wir haben 12,99", "erstattet", "/checkout/api/credit-notes/cn_7QxS4mPz.pdf?t=", "CN-2026-000007"}},
 		{args: []string{"payment-request", "--locale", "es-es"}, want: []string{"Ya puedes pagar tu pedido ord_7QxS4mPz", "Pagar 12,99", "24 de diciembre de 2026"}},
-		{args: []string{"renewal-receipt"}, wantErr: `no message "renewal-receipt" (one of signin-link, order-received, line-ready, renewal-invoice, renewal-reminder, renewal-due, renewal-overdue, trial-ending, line-change, refund, payment-request)`},
+		{args: []string{"renewal-receipt"}, wantErr: `no message "renewal-receipt" (one of signin-link, order-received, line-ready, renewal-invoice, renewal-reminder, renewal-due, renewal-overdue, renewal-paid, trial-ending, line-change, refund, payment-request)`},
 		{args: []string{"signin-link", "--locale", "fr-fr"}, wantErr: `no locale "fr-fr"`},
 		{args: []string{}, wantErr: "mail preview KIND"},
 	}

@@ -14,6 +14,8 @@ import {
   normalizeLocale,
   localeHref,
   currencyLabel,
+  currencySymbol,
+  shownLocale,
   parseCurrencies,
   safeHttpURL,
   offShop,
@@ -107,15 +109,17 @@ function renderSwitcherCurrent(info, code) {
   if (!switcher) return;
   const flag = switcher.querySelector('[data-lang-flag]');
   const name = switcher.querySelector('[data-lang-name]');
-  // An unknown locale shows a globe and its raw code.
-  flag?.setAttribute('src', flagURL(info ? info.flag : 'globe'));
+  // The button shows the menu's entry for the locale (en-us: the menu's English); an unknown
+  // locale shows a globe and its raw code.
+  const shown = info ? (shownLocale(i18n.locales, info.code) ?? info) : null;
+  flag?.setAttribute('src', flagURL(shown ? shown.flag : 'globe'));
   if (name) {
-    name.textContent = info ? info.name : code;
-    name.setAttribute('lang', info ? info.iso : code);
+    name.textContent = shown ? shown.name : code;
+    name.setAttribute('lang', shown ? shown.iso : code);
   }
   switcher.dataset.locale = code;
   switcher.querySelectorAll('[data-testid="language-option"]').forEach((a) => {
-    a.setAttribute('aria-checked', String(a.dataset.locale === code));
+    a.setAttribute('aria-checked', String(a.dataset.locale === (shown ? shown.code : code)));
   });
 }
 
@@ -201,6 +205,9 @@ function showCurrency(code) {
   if (!currencySelect) return;
   if (![...currencySelect.options].some((o) => o.value === code)) currencySelect.add(new Option(code, code));
   currencySelect.value = code;
+  // The button's sign is the chosen currency's (£ for GBP), not a fixed €.
+  const sign = document.querySelector('[data-currency-symbol]');
+  if (sign) sign.textContent = currencySymbol(code, state.currencies ?? [], state.locale);
 }
 
 async function loadCurrencies() {

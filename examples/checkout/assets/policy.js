@@ -77,6 +77,34 @@ export function currencyLabel({ code, prefix = '', suffix = '' }) {
   return symbol && symbol.toUpperCase() !== String(code).toUpperCase() ? `${code} (${symbol})` : String(code);
 }
 
+/**
+ * currencySymbol is the sign the currency button shows for code: its prefix or suffix from GET
+ * /currencies when it has one, else the sign the browser writes for it ("£" for GBP), else the code.
+ */
+export function currencySymbol(code, currencies = [], locale = 'en') {
+  const c = currencies.find((x) => x.code === code);
+  const own = String(c?.prefix || c?.suffix || '').trim();
+  if (own) return own;
+  try {
+    const parts = new Intl.NumberFormat(locale, { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' }).formatToParts(0);
+    return parts.find((p) => p.type === 'currency')?.value ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/**
+ * shownLocale is the switcher's entry for a locale: its own when the menu lists it, else the listed
+ * one of its language (en-us and en-gb are not listed: the button shows the menu's English), else
+ * none (an unknown locale: a globe and its raw code).
+ */
+export function shownLocale(locales, code) {
+  const own = locales.find((l) => l.code === code);
+  if (own?.listed) return own;
+  const lang = String(code).split('-')[0];
+  return locales.find((l) => l.listed && l.code.split('-')[0] === lang) ?? own ?? null;
+}
+
 /** parseCurrencies checks a GET /currencies answer and returns its codes and default. */
 export function parseCurrencies(data) {
   if (!data || typeof data !== 'object' || !Array.isArray(data.currencies)) {

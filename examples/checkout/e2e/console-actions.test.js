@@ -111,16 +111,22 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
   };
   assert.equal(await price(), 1299);
 
+  // Issue 26: the price edited in the form, the draft reviewed as a diff, then published.
   await page.goto(`${server.url}/checkout/admin/catalog`);
   await page.getByRole('heading', { level: 1, name: 'Catalog' }).waitFor();
-  const source = page.getByLabel('Catalog (YAML or JSON)');
-  const text = await source.inputValue();
-  const line = 'monthly:      {EUR: "12.99", GBP: "10.99"}';
-  assert.equal(text.split(line).length, 2, "the Standard plan's monthly line is unique");
-  await source.fill(text.replace(line, 'monthly:      {EUR: "13.49", GBP: "10.99"}'));
-  await page.getByLabel('Comment (optional)').fill('Standard monthly up, e2e');
-  await page.getByRole('button', { name: 'Save the catalog' }).click();
-  await page.getByText(/Saved as version \d+; the shop serves it now\./).waitFor();
+  const cell = page.getByLabel('Standard Monthly EUR');
+  assert.equal(await cell.inputValue(), '12.99');
+  await cell.fill('13.49');
+  await page.getByRole('button', { name: 'Review changes' }).click();
+  const review = page.getByTestId('catalog-review');
+  await review.getByText('The draft passes the catalog check.').waitFor();
+  const diff = await page.getByTestId('catalog-diff').innerText();
+  assert.ok(diff.includes('+      monthly:      {EUR: "13.49", GBP: "10.99"}'), diff);
+  assert.ok(diff.includes('-      monthly:      {EUR: "12.99", GBP: "10.99"}'), diff);
+  await review.getByLabel('Comment (optional)').fill('Standard monthly up, e2e');
+  await visit(page, 'catalog-review');
+  await review.getByRole('button', { name: 'Publish' }).click();
+  await page.getByText(/Published as version \d+; the storefront shows it now\./).waitFor();
   await visit(page, 'catalog-saved');
   await eventually('new price in GET /products', async () => ({ ok: (await price()) === 1349 }), 10_000);
   // A buyer's storefront, loaded afresh, offers the new price.
@@ -142,6 +148,18 @@ test('a price changed in the catalog and a disabled promotion reach the shop', a
     10_000,
   );
   await shop.context().close();
+
+  // One click back to the version before (after a confirmation): the old price again.
+  await page
+    .getByRole('button', { name: /^Roll back to version \d+$/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('alertdialog');
+  await dialog.waitFor();
+  await visit(page, 'catalog-rollback-confirm');
+  await dialog.getByRole('button', { name: /^Roll back to version \d+$/ }).click();
+  await page.getByText(/Rolled back to version \d+ \(now version \d+\)\./).waitFor();
+  await eventually('old price in GET /products', async () => ({ ok: (await price()) === 1299 }), 10_000);
 
   const promo = async () => (await api(server, '/promotions/WELCOME10?pid=2')).status;
   assert.equal(await promo(), 200);

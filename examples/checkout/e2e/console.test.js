@@ -35,7 +35,7 @@ const SCREENS = [
   { path: 'subscriptions', heading: 'Subscriptions', ready: 'table tbody tr', name: 'subscriptions-all' },
   { path: 'webhooks', heading: 'Webhooks', ready: 'main', name: 'webhooks' },
   { path: 'mail', heading: 'Mail', ready: 'table tbody tr', name: 'mail' },
-  { path: 'catalog', heading: 'Catalog', ready: '[data-testid="catalog-form"]', name: 'catalog' },
+  { path: 'catalog', heading: 'Catalog', ready: '[data-testid="catalog-form-editor"]', name: 'catalog' },
   { path: 'promotions', heading: 'Promotions', ready: 'table tbody tr', name: 'promotions' },
   { path: 'audit', heading: 'Audit log', ready: 'table tbody tr', name: 'audit' },
   { path: 'operators', heading: 'Operators', ready: 'table tbody tr', name: 'operators' },

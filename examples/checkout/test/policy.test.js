@@ -12,6 +12,8 @@ import {
   normalizeLocale,
   localeHref,
   currencyLabel,
+  currencySymbol,
+  shownLocale,
   parseCurrencies,
   safeHttpURL,
   offShop,
@@ -166,4 +168,23 @@ test('every locale has every host string, and translations are not English', asy
   assert.equal(en.errorPageFailed, 'An error occurred while showing the error page');
   assert.equal(en.goHome, 'Go back to home');
   assert.equal(en.tagline, 'Premium IPTV Experience');
+});
+
+test('currencySymbol is the chosen currency’s sign: its own, else the browser’s, else the code', () => {
+  const list = [{ code: 'EUR', prefix: '€' }, { code: 'GBP', prefix: '£' }, { code: 'CHF', suffix: ' CHF' }, { code: 'JPY' }];
+  assert.equal(currencySymbol('GBP', list), '£');
+  assert.equal(currencySymbol('EUR', list), '€');
+  assert.equal(currencySymbol('CHF', list), 'CHF');
+  assert.equal(currencySymbol('JPY', list), '¥');
+  assert.equal(currencySymbol('USD', []), '$');
+  assert.equal(currencySymbol('XYZ1', []), 'XYZ1');
+});
+
+test('shownLocale: the menu’s entry for a locale, its language’s when it is not listed', async () => {
+  const cat = JSON.parse(await readFile(new URL('../assets/i18n.json', import.meta.url), 'utf8'));
+  assert.equal(shownLocale(cat.locales, 'en-us').code, 'en');
+  assert.equal(shownLocale(cat.locales, 'en-us').flag, 'gb');
+  assert.equal(shownLocale(cat.locales, 'en-gb').code, 'en');
+  assert.equal(shownLocale(cat.locales, 'de-de').code, 'de-de');
+  assert.equal(shownLocale(cat.locales, 'zz'), null);
 });

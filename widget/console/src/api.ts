@@ -183,7 +183,9 @@ export function createApi(opts: ApiOptions = {}) {
     webhooks: (q: Query) => call('GET', '/webhooks', s.WebhookListSchema, { query: q }),
     catalog: {
       get: () => call('GET', '/catalog', s.CatalogSchema),
-      put: (body: { source: string; comment?: string }) => call('PUT', '/catalog', s.CatalogSchema, { body }),
+      put: (body: { source: string; comment?: string; base?: string }) => call('PUT', '/catalog', s.CatalogSchema, { body }),
+      check: (source: string) => call('POST', '/catalog/check', s.CatalogCheckSchema, { body: { source } }),
+      draft: (body: { source?: string; form?: s.CatalogForm }) => call('POST', '/catalog/draft', s.CatalogDraftSchema, { body }),
       versions: () => call('GET', '/catalog/versions', s.CatalogVersionsSchema),
       version: (n: number) => call('GET', `/catalog/versions/${n}`, s.CatalogSchema),
     },

@@ -312,7 +312,59 @@ export const CatalogVersionSchema = v.object({
   sha256: v.string(),
   createdAt: v.string(),
 });
-export const CatalogSchema = v.object({ version: CatalogVersionSchema, source: v.string() });
+const PricesSchema = v.record(v.string(), v.record(v.string(), v.string()));
+export const FormPlanSchema = v.object({
+  pid: int,
+  group: v.string(),
+  name: v.string(),
+  trial: v.boolean(),
+  extras: v.boolean(),
+  proxy: v.boolean(),
+  prices: PricesSchema,
+});
+export const FormOptionSchema = v.object({ id: int, name: v.string(), maxQty: int, prices: PricesSchema });
+export const FormPromotionSchema = v.object({
+  code: v.string(),
+  type: v.string(),
+  value: v.string(),
+  appliesTo: v.array(int),
+  products: v.optional(v.array(v.string())),
+  startDate: v.string(),
+  expirationDate: v.string(),
+  maxUses: int,
+  recurring: v.boolean(),
+  disabled: v.boolean(),
+  status: v.optional(v.string()),
+});
+export const FormStorefrontSchema = v.object({
+  key: v.string(),
+  name: v.string(),
+  default: v.optional(v.boolean()),
+  defaultCurrency: v.string(),
+  defaultLocale: v.string(),
+  allowedOrigins: v.array(v.string()),
+});
+/** The catalog as the form edits it (GET /admin/catalog's form); POST /admin/catalog/draft takes it back. */
+export const CatalogFormSchema = v.object({
+  defaultCurrency: v.string(),
+  currencies: v.array(v.string()),
+  cycles: v.array(v.string()),
+  plans: v.array(FormPlanSchema),
+  extras: v.optional(FormOptionSchema),
+  proxy: v.optional(FormOptionSchema),
+  promotions: v.array(FormPromotionSchema),
+  storefronts: v.array(FormStorefrontSchema),
+});
+export type CatalogForm = v.InferOutput<typeof CatalogFormSchema>;
+export type FormOption = v.InferOutput<typeof FormOptionSchema>;
+export const CatalogSchema = v.object({
+  version: CatalogVersionSchema,
+  source: v.string(),
+  published: v.optional(v.boolean(), true),
+  form: v.optional(CatalogFormSchema),
+});
+export const CatalogDraftSchema = v.object({ source: v.string(), diff: v.string(), base: v.string() });
+export const CatalogCheckSchema = v.object({ ok: v.boolean() });
 export const CatalogVersionsSchema = v.object({ versions: v.array(CatalogVersionSchema) });
 
 export const PROMO_TYPES = ['Percentage', 'Fixed Amount'] as const;
@@ -327,6 +379,8 @@ export const PromotionSchema = v.object({
   recurring: v.boolean(),
   disabled: v.boolean(),
   uses: int,
+  products: v.optional(v.array(v.string()), []),
+  status: v.optional(v.string(), 'active'),
 });
 export type Promotion = v.InferOutput<typeof PromotionSchema>;
 export const PromotionListSchema = v.object({ promotions: v.array(PromotionSchema) });

@@ -301,7 +301,7 @@ export function Field({
 export function Status({ value }: { value: string }) {
   const tone = /^(active|ok|sent|done|paid)$/i.test(value)
     ? 'good'
-    : /^(failed|dead|fraud|cancelled|needs_review|refunded|terminated|disabled|suspended)/i.test(value)
+    : /^(failed|dead|fraud|cancelled|needs_review|refunded|terminated|disabled|suspended|expired)/i.test(value)
       ? 'bad'
       : 'neutral';
   return <span className={`status status-${tone}`}>{(t.statuses as Record<string, string>)[value] ?? value}</span>;

@@ -59,7 +59,8 @@ export const OrderSchema = v.object({
   paymentState: v.optional(v.picklist(PAYMENT_STATES)),
   // The receipt (issue 25): absent from an older server; invoiceNumber and receiptUrl are null until paid.
   createdAt: v.optional(v.string(), ''),
-  quote: v.optional(QuoteSchema),
+  // The cycle names the plan line's period in the buyer's words ("Orders and invoices").
+  quote: v.optional(v.object({ ...QuoteSchema.entries, billingCycle: v.optional(v.string(), '') })),
   recurring: v.nullish(v.object({ amount: int, currency: v.string(), billingCycle: v.string() })),
   invoiceNumber: v.nullish(v.string()),
   receiptUrl: v.nullish(v.string()),
@@ -140,6 +141,12 @@ export async function downloadPlaylist(c: Client, s: { serviceId: string; userna
 export async function downloadInvoice(c: Client, o: { invoiceId: string; invoiceNumber?: string | null }, into: ParentNode | null) {
   const res = await c.send('GET', `/invoices/${path(o.invoiceId)}.pdf`, { auth: true, headers: { Accept: 'application/pdf' } });
   saveBlob(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }), `${o.invoiceNumber || 'invoice'}.pdf`, into);
+}
+
+/** Saves a credit note's PDF as "<number>.pdf", like downloadInvoice. */
+export async function downloadCreditNote(c: Client, n: { id: string; number: string }, into: ParentNode | null) {
+  const res = await c.send('GET', `/credit-notes/${path(n.id)}.pdf`, { auth: true, headers: { Accept: 'application/pdf' } });
+  saveBlob(new Blob([await res.arrayBuffer()], { type: 'application/pdf' }), `${n.number || 'credit-note'}.pdf`, into);
 }
 
 function saveBlob(blob: Blob, name: string, into: ParentNode | null) {

@@ -1,5 +1,5 @@
 // valibot schemas for the catalog answers the plan page reads (an order's, a service's and a
-// session's are in api/orders.ts, the after-sale screens' own in screens/aftersale/api.ts). Unknown
+// session's are in api/orders.ts, the after-sale screens' in api/aftersale.ts). Unknown
 // fields are dropped; fields the widget can live without get defaults so that an older or newer
 // server still works.
 import * as v from 'valibot';

@@ -3,7 +3,7 @@
 // announces what changed with the element's events. React subscribes with useSyncExternalStore.
 import { createClient, type Client } from '../api/client';
 import type { CurrencyList } from '../api/schemas';
-import { emit, type StreamcartEventMap, type StreamcartEventName } from '../element/events';
+import { emit, type StreamcartEventMap, type StreamcartEventName } from './events';
 import { resolveLocale } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
 import { rememberAffiliate } from './affiliate';

@@ -9,6 +9,7 @@ import { createOrder, createSession, geo, getPromotion } from '../api/orders';
 import { startSession } from './signin';
 import { returnUrl } from './returns';
 import { affiliateId } from './affiliate';
+import { rememberCart } from './cart';
 
 export type Group = 'plan' | 'reseller';
 
@@ -82,6 +83,8 @@ export async function placeOrder(c: Controller, input: OrderInput, opts: { silen
       c.update((p) => ({ ...p, payment: { gateway: input.gateway, url: paymentUrl, deadline } }));
       c.setAttempt({ status: 'redirecting', paymentUrl });
       c.emit('streamcart:payment-started', { orderId: o.orderId, gateway: input.gateway, paymentUrl });
+      // A failed or cancelled payment brings the buyer back to this cart, not to an empty one.
+      if (input.group === 'plan') rememberCart(c, o.orderId);
       browser.assign(paymentUrl);
       return true;
     }

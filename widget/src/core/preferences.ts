@@ -4,7 +4,7 @@
 // spoken). The controller forwards the element's calls here; this patches the state and announces
 // each change with the element's events.
 import type { Storefront } from '../api/schemas';
-import type { StreamcartEventMap, StreamcartEventName } from '../element/events';
+import type { StreamcartEventMap, StreamcartEventName } from './events';
 import { normalizeLocale } from '../i18n/locale';
 import { loadMessages } from '../i18n/messages';
 import { writeBrowserLang } from './cookie';

@@ -39,12 +39,21 @@ describe('text tables', () => {
     for (const [key, text] of strings(table(code, area))) expect(text.trim(), `${code} ${area} ${key}`).not.toBe('');
   });
 
+  it('keeps every shared error in the checkout’s errors, which replace them on its screens', () => {
+    for (const code of LOCALES) {
+      const plans = table(code, 'plans').errors as Record<string, string>;
+      const checkout = table(code, 'checkout').errors as Record<string, string>;
+      for (const [name, text] of Object.entries(plans)) expect(checkout[name], `${code} ${name}`).toBe(text);
+    }
+  });
+
   it('splits the areas without a key in two of them (a screen merges plans with its own)', () => {
     const seen = new Map<string, Area>();
     for (const area of AREAS)
       for (const key of Object.keys(table('en', area))) {
-        // The after-sale table is apart (a), its errors are those of its own API calls.
-        if (area !== 'aftersale') expect(seen.get(key), key).toBeUndefined();
+        // The after-sale table is apart (a), its errors are those of its own API calls; the
+        // checkout's errors are the plan page's with the checkout's own added (and replace them).
+        if (area !== 'aftersale' && !(area === 'checkout' && key === 'errors')) expect(seen.get(key), key).toBeUndefined();
         seen.set(key, area);
       }
   });
@@ -74,13 +83,14 @@ describe('text tables', () => {
 
   it('keeps the exact messages of the spec in English', () => {
     const en = tableOf('en', 'plans');
-    expect(en.errors.invalid_email).toBe('Please enter a Valid Email.');
-    expect(en.errors.not_applicable).toBe('This Coupon is not available for this product.');
+    // The checkout's own errors load with the checkout, not in the first paint.
+    expect(tableOf('en', 'checkout').errors.invalid_email).toBe('Please enter a Valid Email.');
+    expect(tableOf('en', 'checkout').errors.not_applicable).toBe('This Coupon is not available for this product.');
     expect(tableOf('en', 'order').copied).toBe('Copied!');
     expect(en.notFound).toBe('This page could not be found');
     expect(en.backHome).toBe('Back to the home page');
     for (const code of ['en', 'en-us', 'en-gb'] as const)
-      expect(tableOf(code, 'plans').errors.invalid_email).toBe('Please enter a Valid Email.');
+      expect(tableOf(code, 'checkout').errors.invalid_email).toBe('Please enter a Valid Email.');
     expect(tableOf('en', 'aftersale').errors.password_mismatch).toBe('Not the same password');
   });
 

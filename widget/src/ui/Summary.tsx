@@ -33,7 +33,7 @@ export function Summary(props: Props) {
   useSheet(componentsCss);
   const { product, cycle, extra, quote, quoteLoading, quoteError, currencies, attempt } = props;
   const { t, locale, money } = useTexts('checkout');
-  const errorText = useErrorText();
+  const errorText = useErrorText(t.errors);
   const busy = attempt.status === 'creating' || attempt.status === 'redirecting';
   const free = !!quote && quote.total.amount === 0;
   const off = !props.canPay || busy || attempt.status === 'priceChanged';

@@ -19,15 +19,20 @@ export function useAfterSaleTexts() {
   return { ...i, t, a: tableOf(i.locale, 'aftersale') };
 }
 
-/** Text for an API failure: translated by its stable name, else the server's message. */
-export function useErrorText() {
+/**
+ * Text for an API failure: translated by its stable name, else the server's message. errors is the
+ * table to name it from: the plan page's shared errors unless a screen passes its area's (the
+ * checkout's adds its own, which stay out of the first paint).
+ */
+export function useErrorText(errors?: { internal: string }) {
   const { t } = useI18n();
+  const table: Record<string, string> = errors ?? t.errors;
   return useCallback(
     (err: unknown): string => {
-      if (!isApiError(err)) return t.errors.internal;
-      const known = (t.errors as Record<string, string>)[err.code];
-      return known ?? (err.message || t.errors.internal);
+      if (!isApiError(err)) return table.internal!;
+      const known = table[err.code];
+      return known ?? (err.message || table.internal!);
     },
-    [t],
+    [table],
   );
 }

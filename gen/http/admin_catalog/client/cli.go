@@ -47,7 +47,7 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 	{
 		err = json.Unmarshal([]byte(adminCatalogPutBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"comment\": \"sbn\",\n      \"source\": \"c\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"base\": \"ssy\",\n      \"comment\": \"7g5\",\n      \"source\": \"p0k\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Source) < 1 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 1, true))
@@ -58,6 +58,11 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 		if body.Comment != nil {
 			if utf8.RuneCountInString(*body.Comment) > 500 {
 				err = goa.MergeErrors(err, goa.InvalidLengthError("body.comment", *body.Comment, utf8.RuneCountInString(*body.Comment), 500, false))
+			}
+		}
+		if body.Base != nil {
+			if utf8.RuneCountInString(*body.Base) > 64 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("body.base", *body.Base, utf8.RuneCountInString(*body.Base), 64, false))
 			}
 		}
 		if err != nil {
@@ -85,6 +90,95 @@ func BuildPutPayload(adminCatalogPutBody string, adminCatalogPutCsrfToken string
 	v := &admincatalog.PutPayload{
 		Source:  body.Source,
 		Comment: body.Comment,
+		Base:    body.Base,
+	}
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildCheckPayload builds the payload for the adminCatalog check endpoint
+// from CLI flags.
+func BuildCheckPayload(adminCatalogCheckBody string, adminCatalogCheckCsrfToken string, adminCatalogCheckSession string) (*admincatalog.CheckPayload, error) {
+	var err error
+	var body CheckRequestBody
+	{
+		err = json.Unmarshal([]byte(adminCatalogCheckBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"source\": \"x\"\n   }'")
+		}
+		if utf8.RuneCountInString(body.Source) < 1 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 1, true))
+		}
+		if utf8.RuneCountInString(body.Source) > 65536 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", body.Source, utf8.RuneCountInString(body.Source), 65536, false))
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var csrfToken *string
+	{
+		if adminCatalogCheckCsrfToken != "" {
+			csrfToken = &adminCatalogCheckCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminCatalogCheckSession != "" {
+			session = &adminCatalogCheckSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &admincatalog.CheckPayload{
+		Source: body.Source,
+	}
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v, nil
+}
+
+// BuildDraftPayload builds the payload for the adminCatalog draft endpoint
+// from CLI flags.
+func BuildDraftPayload(adminCatalogDraftBody string, adminCatalogDraftCsrfToken string, adminCatalogDraftSession string) (*admincatalog.DraftPayload, error) {
+	var err error
+	var body DraftRequestBody
+	{
+		err = json.Unmarshal([]byte(adminCatalogDraftBody), &body)
+		if err != nil {
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"form\": {\n         \"currencies\": [\n            \"Soluta cupiditate quo quae inventore.\",\n            \"Quis sed nostrum officia quos.\"\n         ],\n         \"cycles\": [\n            \"Facere eos.\",\n            \"Incidunt sint aut.\"\n         ],\n         \"defaultCurrency\": \"Explicabo asperiores ex.\",\n         \"extras\": {\n            \"id\": 3016647861880129846,\n            \"maxQty\": 1194152358575930803,\n            \"name\": \"Eaque itaque nemo dolores eos dolores.\",\n            \"prices\": {\n               \"Aut provident.\": {\n                  \"Et quia consequatur omnis ipsum.\": \"Culpa nihil.\"\n               },\n               \"Vel reprehenderit quos mollitia.\": {\n                  \"Dolore doloribus ratione rerum sed.\": \"Voluptatem cumque beatae doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\": \"Animi deserunt dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Quia dolorum.\",\n               \"name\": \"Recusandae nemo quasi.\",\n               \"pid\": 4109995768268719195,\n               \"prices\": {\n                  \"Praesentium sint facilis.\": {\n                     \"Corrupti accusamus laborum est.\": \"Labore dolorum.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Quia dolorum.\",\n               \"name\": \"Recusandae nemo quasi.\",\n               \"pid\": 4109995768268719195,\n               \"prices\": {\n                  \"Praesentium sint facilis.\": {\n                     \"Corrupti accusamus laborum est.\": \"Labore dolorum.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            },\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            },\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 3016647861880129846,\n            \"maxQty\": 1194152358575930803,\n            \"name\": \"Eaque itaque nemo dolores eos dolores.\",\n            \"prices\": {\n               \"Aut provident.\": {\n                  \"Et quia consequatur omnis ipsum.\": \"Culpa nihil.\"\n               },\n               \"Vel reprehenderit quos mollitia.\": {\n                  \"Dolore doloribus ratione rerum sed.\": \"Voluptatem cumque beatae doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\": \"Animi deserunt dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            }\n         ]\n      },\n      \"source\": \"78h\"\n   }'")
+		}
+	}
+	var csrfToken *string
+	{
+		if adminCatalogDraftCsrfToken != "" {
+			csrfToken = &adminCatalogDraftCsrfToken
+		}
+	}
+	var session *string
+	{
+		if adminCatalogDraftSession != "" {
+			session = &adminCatalogDraftSession
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &admincatalog.DraftPayload{
+		Source: body.Source,
+	}
+	if body.Form != nil {
+		v.Form = marshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm(body.Form)
 	}
 	v.CsrfToken = csrfToken
 	v.Session = session

@@ -23,6 +23,12 @@ type Client struct {
 	// Put Doer is the HTTP client used to make requests to the put endpoint.
 	PutDoer goahttp.Doer
 
+	// Check Doer is the HTTP client used to make requests to the check endpoint.
+	CheckDoer goahttp.Doer
+
+	// Draft Doer is the HTTP client used to make requests to the draft endpoint.
+	DraftDoer goahttp.Doer
+
 	// Versions Doer is the HTTP client used to make requests to the versions
 	// endpoint.
 	VersionsDoer goahttp.Doer
@@ -53,6 +59,8 @@ func NewClient(
 	return &Client{
 		GetDoer:             doer,
 		PutDoer:             doer,
+		CheckDoer:           doer,
+		DraftDoer:           doer,
 		VersionsDoer:        doer,
 		VersionDoer:         doer,
 		RestoreResponseBody: restoreBody,
@@ -106,6 +114,54 @@ func (c *Client) Put() goa.Endpoint {
 		resp, err := c.PutDoer.Do(req)
 		if err != nil {
 			return nil, goahttp.ErrRequestError("adminCatalog", "put", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Check returns an endpoint that makes HTTP requests to the adminCatalog
+// service check server.
+func (c *Client) Check() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeCheckRequest(c.encoder)
+		decodeResponse = DecodeCheckResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildCheckRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.CheckDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminCatalog", "check", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Draft returns an endpoint that makes HTTP requests to the adminCatalog
+// service draft server.
+func (c *Client) Draft() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeDraftRequest(c.encoder)
+		decodeResponse = DecodeDraftResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildDraftRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.DraftDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("adminCatalog", "draft", err)
 		}
 		return decodeResponse(resp)
 	}

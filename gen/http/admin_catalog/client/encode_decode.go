@@ -290,6 +290,308 @@ func DecodePutResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody
 	}
 }
 
+// BuildCheckRequest instantiates a HTTP request object with method and path
+// set to call the "adminCatalog" service "check" endpoint
+func (c *Client) BuildCheckRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: CheckAdminCatalogPath()}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminCatalog", "check", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeCheckRequest returns an encoder for requests sent to the adminCatalog
+// check server.
+func EncodeCheckRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*admincatalog.CheckPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminCatalog", "check", "*admincatalog.CheckPayload", v)
+		}
+		if p.CsrfToken != nil {
+			head := *p.CsrfToken
+			req.Header.Set("X-CSRF-Token", head)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		body := NewCheckRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("adminCatalog", "check", err)
+		}
+		return nil
+	}
+}
+
+// DecodeCheckResponse returns a decoder for responses returned by the
+// adminCatalog check endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeCheckResponse may return the following errors:
+//   - "invalid_catalog" (type *admincatalog.InvalidCatalog): http.StatusBadRequest
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeCheckResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body CheckResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminCatalog", "check", err)
+			}
+			err = ValidateCheckResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminCatalog", "check", err)
+			}
+			res := NewCheckResultOK(&body)
+			return res, nil
+		case http.StatusBadRequest:
+			var (
+				body CheckInvalidCatalogResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminCatalog", "check", err)
+			}
+			err = ValidateCheckInvalidCatalogResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminCatalog", "check", err)
+			}
+			return nil, NewCheckInvalidCatalog(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_csrf_token":
+				var (
+					body CheckInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminCatalog", "check", err)
+				}
+				err = ValidateCheckInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminCatalog", "check", err)
+				}
+				return nil, NewCheckInvalidCsrfToken(&body)
+			case "forbidden":
+				var (
+					body CheckForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminCatalog", "check", err)
+				}
+				err = ValidateCheckForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminCatalog", "check", err)
+				}
+				return nil, NewCheckForbidden(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminCatalog", "check", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			var (
+				body CheckUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminCatalog", "check", err)
+			}
+			err = ValidateCheckUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminCatalog", "check", err)
+			}
+			return nil, NewCheckUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminCatalog", "check", resp.StatusCode, string(body))
+		}
+	}
+}
+
+// BuildDraftRequest instantiates a HTTP request object with method and path
+// set to call the "adminCatalog" service "draft" endpoint
+func (c *Client) BuildDraftRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: DraftAdminCatalogPath()}
+	req, err := http.NewRequest("POST", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("adminCatalog", "draft", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeDraftRequest returns an encoder for requests sent to the adminCatalog
+// draft server.
+func EncodeDraftRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*admincatalog.DraftPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("adminCatalog", "draft", "*admincatalog.DraftPayload", v)
+		}
+		if p.CsrfToken != nil {
+			head := *p.CsrfToken
+			req.Header.Set("X-CSRF-Token", head)
+		}
+		if p.Session != nil {
+			v := *p.Session
+			req.AddCookie(&http.Cookie{
+				Name:  "streamcart_admin",
+				Value: v,
+			})
+		}
+		body := NewDraftRequestBody(p)
+		if err := encoder(req).Encode(&body); err != nil {
+			return goahttp.ErrEncodingError("adminCatalog", "draft", err)
+		}
+		return nil
+	}
+}
+
+// DecodeDraftResponse returns a decoder for responses returned by the
+// adminCatalog draft endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+// DecodeDraftResponse may return the following errors:
+//   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
+//   - "invalid_csrf_token" (type *goa.ServiceError): http.StatusForbidden
+//   - "forbidden" (type *goa.ServiceError): http.StatusForbidden
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeDraftResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body DraftResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminCatalog", "draft", err)
+			}
+			err = ValidateDraftResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminCatalog", "draft", err)
+			}
+			res := NewDraftResultOK(&body)
+			return res, nil
+		case http.StatusBadRequest:
+			var (
+				body DraftBadRequestResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminCatalog", "draft", err)
+			}
+			err = ValidateDraftBadRequestResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminCatalog", "draft", err)
+			}
+			return nil, NewDraftBadRequest(&body)
+		case http.StatusForbidden:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "invalid_csrf_token":
+				var (
+					body DraftInvalidCsrfTokenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminCatalog", "draft", err)
+				}
+				err = ValidateDraftInvalidCsrfTokenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminCatalog", "draft", err)
+				}
+				return nil, NewDraftInvalidCsrfToken(&body)
+			case "forbidden":
+				var (
+					body DraftForbiddenResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("adminCatalog", "draft", err)
+				}
+				err = ValidateDraftForbiddenResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("adminCatalog", "draft", err)
+				}
+				return nil, NewDraftForbidden(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("adminCatalog", "draft", resp.StatusCode, string(body))
+			}
+		case http.StatusUnauthorized:
+			var (
+				body DraftUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("adminCatalog", "draft", err)
+			}
+			err = ValidateDraftUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("adminCatalog", "draft", err)
+			}
+			return nil, NewDraftUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("adminCatalog", "draft", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // BuildVersionsRequest instantiates a HTTP request object with method and path
 // set to call the "adminCatalog" service "versions" endpoint
 func (c *Client) BuildVersionsRequest(ctx context.Context, v any) (*http.Request, error) {
@@ -542,6 +844,160 @@ func unmarshalAdminCatalogVersionResponseBodyToAdmincatalogAdminCatalogVersion(v
 	return res
 }
 
+// unmarshalAdminCatalogFormResponseBodyToAdmincatalogAdminCatalogForm builds a
+// value of type *admincatalog.AdminCatalogForm from a value of type
+// *AdminCatalogFormResponseBody.
+func unmarshalAdminCatalogFormResponseBodyToAdmincatalogAdminCatalogForm(v *AdminCatalogFormResponseBody) *admincatalog.AdminCatalogForm {
+	if v == nil {
+		return nil
+	}
+	res := &admincatalog.AdminCatalogForm{
+		DefaultCurrency: *v.DefaultCurrency,
+	}
+	res.Currencies = make([]string, len(v.Currencies))
+	for i, val := range v.Currencies {
+		res.Currencies[i] = val
+	}
+	res.Cycles = make([]string, len(v.Cycles))
+	for i, val := range v.Cycles {
+		res.Cycles[i] = val
+	}
+	res.Plans = make([]*admincatalog.AdminCatalogFormPlan, len(v.Plans))
+	for i, val := range v.Plans {
+		if val == nil {
+			res.Plans[i] = nil
+			continue
+		}
+		res.Plans[i] = unmarshalAdminCatalogFormPlanResponseBodyToAdmincatalogAdminCatalogFormPlan(val)
+	}
+	if v.Extras != nil {
+		res.Extras = unmarshalAdminCatalogFormOptionResponseBodyToAdmincatalogAdminCatalogFormOption(v.Extras)
+	}
+	if v.Proxy != nil {
+		res.Proxy = unmarshalAdminCatalogFormOptionResponseBodyToAdmincatalogAdminCatalogFormOption(v.Proxy)
+	}
+	res.Promotions = make([]*admincatalog.AdminCatalogFormPromotion, len(v.Promotions))
+	for i, val := range v.Promotions {
+		if val == nil {
+			res.Promotions[i] = nil
+			continue
+		}
+		res.Promotions[i] = unmarshalAdminCatalogFormPromotionResponseBodyToAdmincatalogAdminCatalogFormPromotion(val)
+	}
+	res.Storefronts = make([]*admincatalog.AdminCatalogFormStorefront, len(v.Storefronts))
+	for i, val := range v.Storefronts {
+		if val == nil {
+			res.Storefronts[i] = nil
+			continue
+		}
+		res.Storefronts[i] = unmarshalAdminCatalogFormStorefrontResponseBodyToAdmincatalogAdminCatalogFormStorefront(val)
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormPlanResponseBodyToAdmincatalogAdminCatalogFormPlan
+// builds a value of type *admincatalog.AdminCatalogFormPlan from a value of
+// type *AdminCatalogFormPlanResponseBody.
+func unmarshalAdminCatalogFormPlanResponseBodyToAdmincatalogAdminCatalogFormPlan(v *AdminCatalogFormPlanResponseBody) *admincatalog.AdminCatalogFormPlan {
+	res := &admincatalog.AdminCatalogFormPlan{
+		Pid:    *v.Pid,
+		Group:  *v.Group,
+		Name:   *v.Name,
+		Trial:  *v.Trial,
+		Extras: *v.Extras,
+		Proxy:  *v.Proxy,
+	}
+	res.Prices = make(map[string]map[string]string, len(v.Prices))
+	for key, val := range v.Prices {
+		tk := key
+		tvb := make(map[string]string, len(val))
+		for key, val := range val {
+			tk := key
+			tv := val
+			tvb[tk] = tv
+		}
+		res.Prices[tk] = tvb
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormOptionResponseBodyToAdmincatalogAdminCatalogFormOption
+// builds a value of type *admincatalog.AdminCatalogFormOption from a value of
+// type *AdminCatalogFormOptionResponseBody.
+func unmarshalAdminCatalogFormOptionResponseBodyToAdmincatalogAdminCatalogFormOption(v *AdminCatalogFormOptionResponseBody) *admincatalog.AdminCatalogFormOption {
+	if v == nil {
+		return nil
+	}
+	res := &admincatalog.AdminCatalogFormOption{
+		ID:     *v.ID,
+		Name:   *v.Name,
+		MaxQty: *v.MaxQty,
+	}
+	res.Prices = make(map[string]map[string]string, len(v.Prices))
+	for key, val := range v.Prices {
+		tk := key
+		tvb := make(map[string]string, len(val))
+		for key, val := range val {
+			tk := key
+			tv := val
+			tvb[tk] = tv
+		}
+		res.Prices[tk] = tvb
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormPromotionResponseBodyToAdmincatalogAdminCatalogFormPromotion
+// builds a value of type *admincatalog.AdminCatalogFormPromotion from a value
+// of type *AdminCatalogFormPromotionResponseBody.
+func unmarshalAdminCatalogFormPromotionResponseBodyToAdmincatalogAdminCatalogFormPromotion(v *AdminCatalogFormPromotionResponseBody) *admincatalog.AdminCatalogFormPromotion {
+	res := &admincatalog.AdminCatalogFormPromotion{
+		Code:           *v.Code,
+		Type:           *v.Type,
+		Value:          *v.Value,
+		StartDate:      *v.StartDate,
+		ExpirationDate: *v.ExpirationDate,
+		MaxUses:        *v.MaxUses,
+		Recurring:      *v.Recurring,
+		Disabled:       *v.Disabled,
+		Status:         v.Status,
+	}
+	res.AppliesTo = make([]int, len(v.AppliesTo))
+	for i, val := range v.AppliesTo {
+		res.AppliesTo[i] = val
+	}
+	if v.Products != nil {
+		res.Products = make([]string, len(v.Products))
+		for i, val := range v.Products {
+			res.Products[i] = val
+		}
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormStorefrontResponseBodyToAdmincatalogAdminCatalogFormStorefront
+// builds a value of type *admincatalog.AdminCatalogFormStorefront from a value
+// of type *AdminCatalogFormStorefrontResponseBody.
+func unmarshalAdminCatalogFormStorefrontResponseBodyToAdmincatalogAdminCatalogFormStorefront(v *AdminCatalogFormStorefrontResponseBody) *admincatalog.AdminCatalogFormStorefront {
+	res := &admincatalog.AdminCatalogFormStorefront{
+		Key:             *v.Key,
+		Name:            *v.Name,
+		Default:         v.Default,
+		DefaultCurrency: *v.DefaultCurrency,
+		DefaultLocale:   *v.DefaultLocale,
+	}
+	res.AllowedOrigins = make([]string, len(v.AllowedOrigins))
+	for i, val := range v.AllowedOrigins {
+		res.AllowedOrigins[i] = val
+	}
+
+	return res
+}
+
 // unmarshalAdminCatalogProblemResponseBodyToAdmincatalogAdminCatalogProblem
 // builds a value of type *admincatalog.AdminCatalogProblem from a value of
 // type *AdminCatalogProblemResponseBody.
@@ -549,7 +1005,380 @@ func unmarshalAdminCatalogProblemResponseBodyToAdmincatalogAdminCatalogProblem(v
 	res := &admincatalog.AdminCatalogProblem{
 		Line:    *v.Line,
 		Path:    *v.Path,
+		Field:   *v.Field,
 		Message: *v.Message,
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormToAdminCatalogFormRequestBody builds a
+// value of type *AdminCatalogFormRequestBody from a value of type
+// *admincatalog.AdminCatalogForm.
+func marshalAdmincatalogAdminCatalogFormToAdminCatalogFormRequestBody(v *admincatalog.AdminCatalogForm) *AdminCatalogFormRequestBody {
+	if v == nil {
+		return nil
+	}
+	res := &AdminCatalogFormRequestBody{
+		DefaultCurrency: v.DefaultCurrency,
+	}
+	if v.Currencies != nil {
+		res.Currencies = make([]string, len(v.Currencies))
+		for i, val := range v.Currencies {
+			res.Currencies[i] = val
+		}
+	} else {
+		res.Currencies = []string{}
+	}
+	if v.Cycles != nil {
+		res.Cycles = make([]string, len(v.Cycles))
+		for i, val := range v.Cycles {
+			res.Cycles[i] = val
+		}
+	} else {
+		res.Cycles = []string{}
+	}
+	if v.Plans != nil {
+		res.Plans = make([]*AdminCatalogFormPlanRequestBody, len(v.Plans))
+		for i, val := range v.Plans {
+			if val == nil {
+				res.Plans[i] = nil
+				continue
+			}
+			res.Plans[i] = marshalAdmincatalogAdminCatalogFormPlanToAdminCatalogFormPlanRequestBody(val)
+		}
+	} else {
+		res.Plans = []*AdminCatalogFormPlanRequestBody{}
+	}
+	if v.Extras != nil {
+		res.Extras = marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionRequestBody(v.Extras)
+	}
+	if v.Proxy != nil {
+		res.Proxy = marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionRequestBody(v.Proxy)
+	}
+	if v.Promotions != nil {
+		res.Promotions = make([]*AdminCatalogFormPromotionRequestBody, len(v.Promotions))
+		for i, val := range v.Promotions {
+			if val == nil {
+				res.Promotions[i] = nil
+				continue
+			}
+			res.Promotions[i] = marshalAdmincatalogAdminCatalogFormPromotionToAdminCatalogFormPromotionRequestBody(val)
+		}
+	} else {
+		res.Promotions = []*AdminCatalogFormPromotionRequestBody{}
+	}
+	if v.Storefronts != nil {
+		res.Storefronts = make([]*AdminCatalogFormStorefrontRequestBody, len(v.Storefronts))
+		for i, val := range v.Storefronts {
+			if val == nil {
+				res.Storefronts[i] = nil
+				continue
+			}
+			res.Storefronts[i] = marshalAdmincatalogAdminCatalogFormStorefrontToAdminCatalogFormStorefrontRequestBody(val)
+		}
+	} else {
+		res.Storefronts = []*AdminCatalogFormStorefrontRequestBody{}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormPlanToAdminCatalogFormPlanRequestBody
+// builds a value of type *AdminCatalogFormPlanRequestBody from a value of type
+// *admincatalog.AdminCatalogFormPlan.
+func marshalAdmincatalogAdminCatalogFormPlanToAdminCatalogFormPlanRequestBody(v *admincatalog.AdminCatalogFormPlan) *AdminCatalogFormPlanRequestBody {
+	res := &AdminCatalogFormPlanRequestBody{
+		Pid:    v.Pid,
+		Group:  v.Group,
+		Name:   v.Name,
+		Trial:  v.Trial,
+		Extras: v.Extras,
+		Proxy:  v.Proxy,
+	}
+	if v.Prices != nil {
+		res.Prices = make(map[string]map[string]string, len(v.Prices))
+		for key, val := range v.Prices {
+			tk := key
+			tvb := make(map[string]string, len(val))
+			for key, val := range val {
+				tk := key
+				tv := val
+				tvb[tk] = tv
+			}
+			res.Prices[tk] = tvb
+		}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionRequestBody
+// builds a value of type *AdminCatalogFormOptionRequestBody from a value of
+// type *admincatalog.AdminCatalogFormOption.
+func marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionRequestBody(v *admincatalog.AdminCatalogFormOption) *AdminCatalogFormOptionRequestBody {
+	if v == nil {
+		return nil
+	}
+	res := &AdminCatalogFormOptionRequestBody{
+		ID:     v.ID,
+		Name:   v.Name,
+		MaxQty: v.MaxQty,
+	}
+	if v.Prices != nil {
+		res.Prices = make(map[string]map[string]string, len(v.Prices))
+		for key, val := range v.Prices {
+			tk := key
+			tvb := make(map[string]string, len(val))
+			for key, val := range val {
+				tk := key
+				tv := val
+				tvb[tk] = tv
+			}
+			res.Prices[tk] = tvb
+		}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormPromotionToAdminCatalogFormPromotionRequestBody
+// builds a value of type *AdminCatalogFormPromotionRequestBody from a value of
+// type *admincatalog.AdminCatalogFormPromotion.
+func marshalAdmincatalogAdminCatalogFormPromotionToAdminCatalogFormPromotionRequestBody(v *admincatalog.AdminCatalogFormPromotion) *AdminCatalogFormPromotionRequestBody {
+	res := &AdminCatalogFormPromotionRequestBody{
+		Code:           v.Code,
+		Type:           v.Type,
+		Value:          v.Value,
+		StartDate:      v.StartDate,
+		ExpirationDate: v.ExpirationDate,
+		MaxUses:        v.MaxUses,
+		Recurring:      v.Recurring,
+		Disabled:       v.Disabled,
+		Status:         v.Status,
+	}
+	if v.AppliesTo != nil {
+		res.AppliesTo = make([]int, len(v.AppliesTo))
+		for i, val := range v.AppliesTo {
+			res.AppliesTo[i] = val
+		}
+	} else {
+		res.AppliesTo = []int{}
+	}
+	if v.Products != nil {
+		res.Products = make([]string, len(v.Products))
+		for i, val := range v.Products {
+			res.Products[i] = val
+		}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormStorefrontToAdminCatalogFormStorefrontRequestBody
+// builds a value of type *AdminCatalogFormStorefrontRequestBody from a value
+// of type *admincatalog.AdminCatalogFormStorefront.
+func marshalAdmincatalogAdminCatalogFormStorefrontToAdminCatalogFormStorefrontRequestBody(v *admincatalog.AdminCatalogFormStorefront) *AdminCatalogFormStorefrontRequestBody {
+	res := &AdminCatalogFormStorefrontRequestBody{
+		Key:             v.Key,
+		Name:            v.Name,
+		Default:         v.Default,
+		DefaultCurrency: v.DefaultCurrency,
+		DefaultLocale:   v.DefaultLocale,
+	}
+	if v.AllowedOrigins != nil {
+		res.AllowedOrigins = make([]string, len(v.AllowedOrigins))
+		for i, val := range v.AllowedOrigins {
+			res.AllowedOrigins[i] = val
+		}
+	} else {
+		res.AllowedOrigins = []string{}
+	}
+
+	return res
+}
+
+// marshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm builds a
+// value of type *admincatalog.AdminCatalogForm from a value of type
+// *AdminCatalogFormRequestBody.
+func marshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm(v *AdminCatalogFormRequestBody) *admincatalog.AdminCatalogForm {
+	if v == nil {
+		return nil
+	}
+	res := &admincatalog.AdminCatalogForm{
+		DefaultCurrency: v.DefaultCurrency,
+	}
+	if v.Currencies != nil {
+		res.Currencies = make([]string, len(v.Currencies))
+		for i, val := range v.Currencies {
+			res.Currencies[i] = val
+		}
+	} else {
+		res.Currencies = []string{}
+	}
+	if v.Cycles != nil {
+		res.Cycles = make([]string, len(v.Cycles))
+		for i, val := range v.Cycles {
+			res.Cycles[i] = val
+		}
+	} else {
+		res.Cycles = []string{}
+	}
+	if v.Plans != nil {
+		res.Plans = make([]*admincatalog.AdminCatalogFormPlan, len(v.Plans))
+		for i, val := range v.Plans {
+			if val == nil {
+				res.Plans[i] = nil
+				continue
+			}
+			res.Plans[i] = marshalAdminCatalogFormPlanRequestBodyToAdmincatalogAdminCatalogFormPlan(val)
+		}
+	} else {
+		res.Plans = []*admincatalog.AdminCatalogFormPlan{}
+	}
+	if v.Extras != nil {
+		res.Extras = marshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption(v.Extras)
+	}
+	if v.Proxy != nil {
+		res.Proxy = marshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption(v.Proxy)
+	}
+	if v.Promotions != nil {
+		res.Promotions = make([]*admincatalog.AdminCatalogFormPromotion, len(v.Promotions))
+		for i, val := range v.Promotions {
+			if val == nil {
+				res.Promotions[i] = nil
+				continue
+			}
+			res.Promotions[i] = marshalAdminCatalogFormPromotionRequestBodyToAdmincatalogAdminCatalogFormPromotion(val)
+		}
+	} else {
+		res.Promotions = []*admincatalog.AdminCatalogFormPromotion{}
+	}
+	if v.Storefronts != nil {
+		res.Storefronts = make([]*admincatalog.AdminCatalogFormStorefront, len(v.Storefronts))
+		for i, val := range v.Storefronts {
+			if val == nil {
+				res.Storefronts[i] = nil
+				continue
+			}
+			res.Storefronts[i] = marshalAdminCatalogFormStorefrontRequestBodyToAdmincatalogAdminCatalogFormStorefront(val)
+		}
+	} else {
+		res.Storefronts = []*admincatalog.AdminCatalogFormStorefront{}
+	}
+
+	return res
+}
+
+// marshalAdminCatalogFormPlanRequestBodyToAdmincatalogAdminCatalogFormPlan
+// builds a value of type *admincatalog.AdminCatalogFormPlan from a value of
+// type *AdminCatalogFormPlanRequestBody.
+func marshalAdminCatalogFormPlanRequestBodyToAdmincatalogAdminCatalogFormPlan(v *AdminCatalogFormPlanRequestBody) *admincatalog.AdminCatalogFormPlan {
+	res := &admincatalog.AdminCatalogFormPlan{
+		Pid:    v.Pid,
+		Group:  v.Group,
+		Name:   v.Name,
+		Trial:  v.Trial,
+		Extras: v.Extras,
+		Proxy:  v.Proxy,
+	}
+	if v.Prices != nil {
+		res.Prices = make(map[string]map[string]string, len(v.Prices))
+		for key, val := range v.Prices {
+			tk := key
+			tvb := make(map[string]string, len(val))
+			for key, val := range val {
+				tk := key
+				tv := val
+				tvb[tk] = tv
+			}
+			res.Prices[tk] = tvb
+		}
+	}
+
+	return res
+}
+
+// marshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption
+// builds a value of type *admincatalog.AdminCatalogFormOption from a value of
+// type *AdminCatalogFormOptionRequestBody.
+func marshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption(v *AdminCatalogFormOptionRequestBody) *admincatalog.AdminCatalogFormOption {
+	if v == nil {
+		return nil
+	}
+	res := &admincatalog.AdminCatalogFormOption{
+		ID:     v.ID,
+		Name:   v.Name,
+		MaxQty: v.MaxQty,
+	}
+	if v.Prices != nil {
+		res.Prices = make(map[string]map[string]string, len(v.Prices))
+		for key, val := range v.Prices {
+			tk := key
+			tvb := make(map[string]string, len(val))
+			for key, val := range val {
+				tk := key
+				tv := val
+				tvb[tk] = tv
+			}
+			res.Prices[tk] = tvb
+		}
+	}
+
+	return res
+}
+
+// marshalAdminCatalogFormPromotionRequestBodyToAdmincatalogAdminCatalogFormPromotion
+// builds a value of type *admincatalog.AdminCatalogFormPromotion from a value
+// of type *AdminCatalogFormPromotionRequestBody.
+func marshalAdminCatalogFormPromotionRequestBodyToAdmincatalogAdminCatalogFormPromotion(v *AdminCatalogFormPromotionRequestBody) *admincatalog.AdminCatalogFormPromotion {
+	res := &admincatalog.AdminCatalogFormPromotion{
+		Code:           v.Code,
+		Type:           v.Type,
+		Value:          v.Value,
+		StartDate:      v.StartDate,
+		ExpirationDate: v.ExpirationDate,
+		MaxUses:        v.MaxUses,
+		Recurring:      v.Recurring,
+		Disabled:       v.Disabled,
+		Status:         v.Status,
+	}
+	if v.AppliesTo != nil {
+		res.AppliesTo = make([]int, len(v.AppliesTo))
+		for i, val := range v.AppliesTo {
+			res.AppliesTo[i] = val
+		}
+	} else {
+		res.AppliesTo = []int{}
+	}
+	if v.Products != nil {
+		res.Products = make([]string, len(v.Products))
+		for i, val := range v.Products {
+			res.Products[i] = val
+		}
+	}
+
+	return res
+}
+
+// marshalAdminCatalogFormStorefrontRequestBodyToAdmincatalogAdminCatalogFormStorefront
+// builds a value of type *admincatalog.AdminCatalogFormStorefront from a value
+// of type *AdminCatalogFormStorefrontRequestBody.
+func marshalAdminCatalogFormStorefrontRequestBodyToAdmincatalogAdminCatalogFormStorefront(v *AdminCatalogFormStorefrontRequestBody) *admincatalog.AdminCatalogFormStorefront {
+	res := &admincatalog.AdminCatalogFormStorefront{
+		Key:             v.Key,
+		Name:            v.Name,
+		Default:         v.Default,
+		DefaultCurrency: v.DefaultCurrency,
+		DefaultLocale:   v.DefaultLocale,
+	}
+	if v.AllowedOrigins != nil {
+		res.AllowedOrigins = make([]string, len(v.AllowedOrigins))
+		for i, val := range v.AllowedOrigins {
+			res.AllowedOrigins[i] = val
+		}
+	} else {
+		res.AllowedOrigins = []string{}
 	}
 
 	return res

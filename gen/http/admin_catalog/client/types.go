@@ -18,6 +18,26 @@ type PutRequestBody struct {
 	// The catalog file, YAML or JSON (the request body is at most 64 KB)
 	Source  string  `form:"source" json:"source" xml:"source"`
 	Comment *string `form:"comment,omitempty" json:"comment,omitempty" xml:"comment,omitempty"`
+	// The sha256 of the version in force the draft was made from: when another is
+	// in force now, 409 conflict and nothing changes (of 40 publishes of one
+	// draft, one makes the version)
+	Base *string `form:"base,omitempty" json:"base,omitempty" xml:"base,omitempty"`
+}
+
+// CheckRequestBody is the type of the "adminCatalog" service "check" endpoint
+// HTTP request body.
+type CheckRequestBody struct {
+	// The catalog file, YAML or JSON
+	Source string `form:"source" json:"source" xml:"source"`
+}
+
+// DraftRequestBody is the type of the "adminCatalog" service "draft" endpoint
+// HTTP request body.
+type DraftRequestBody struct {
+	// The source to start from; empty: the catalog in force
+	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+	// The form's values; absent: only the diff of source
+	Form *AdminCatalogFormRequestBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
 }
 
 // GetResponseBody is the type of the "adminCatalog" service "get" endpoint
@@ -27,6 +47,11 @@ type GetResponseBody struct {
 	Version *AdminCatalogVersionResponseBody `form:"version,omitempty" json:"version,omitempty" xml:"version,omitempty"`
 	// The catalog file (YAML or JSON) as saved
 	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published *bool `form:"published,omitempty" json:"published,omitempty" xml:"published,omitempty"`
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogFormResponseBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
 }
 
 // PutResponseBody is the type of the "adminCatalog" service "put" endpoint
@@ -36,6 +61,28 @@ type PutResponseBody struct {
 	Version *AdminCatalogVersionResponseBody `form:"version,omitempty" json:"version,omitempty" xml:"version,omitempty"`
 	// The catalog file (YAML or JSON) as saved
 	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published *bool `form:"published,omitempty" json:"published,omitempty" xml:"published,omitempty"`
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogFormResponseBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
+}
+
+// CheckResponseBody is the type of the "adminCatalog" service "check" endpoint
+// HTTP response body.
+type CheckResponseBody struct {
+	OK *bool `form:"ok,omitempty" json:"ok,omitempty" xml:"ok,omitempty"`
+}
+
+// DraftResponseBody is the type of the "adminCatalog" service "draft" endpoint
+// HTTP response body.
+type DraftResponseBody struct {
+	// The catalog file with the form's values
+	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+	// Unified diff of the version in force → source; empty when equal
+	Diff *string `form:"diff,omitempty" json:"diff,omitempty" xml:"diff,omitempty"`
+	// sha256 of the version in force, for PUT's base
+	Base *string `form:"base,omitempty" json:"base,omitempty" xml:"base,omitempty"`
 }
 
 // VersionsResponseBody is the type of the "adminCatalog" service "versions"
@@ -51,6 +98,11 @@ type VersionResponseBody struct {
 	Version *AdminCatalogVersionResponseBody `form:"version,omitempty" json:"version,omitempty" xml:"version,omitempty"`
 	// The catalog file (YAML or JSON) as saved
 	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published *bool `form:"published,omitempty" json:"published,omitempty" xml:"published,omitempty"`
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogFormResponseBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
 }
 
 // GetUnauthorizedResponseBody is the type of the "adminCatalog" service "get"
@@ -93,8 +145,12 @@ type GetForbiddenResponseBody struct {
 // "put" endpoint HTTP response body for the "invalid_catalog" error.
 type PutInvalidCatalogResponseBody struct {
 	// invalid_catalog
-	Name     *string                            `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message  *string                            `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line *int `form:"line,omitempty" json:"line,omitempty" xml:"line,omitempty"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    *string                            `form:"field,omitempty" json:"field,omitempty" xml:"field,omitempty"`
 	Problems []*AdminCatalogProblemResponseBody `form:"problems,omitempty" json:"problems,omitempty" xml:"problems,omitempty"`
 }
 
@@ -155,6 +211,145 @@ type PutConflictResponseBody struct {
 // PutUnauthorizedResponseBody is the type of the "adminCatalog" service "put"
 // endpoint HTTP response body for the "unauthorized" error.
 type PutUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CheckInvalidCatalogResponseBody is the type of the "adminCatalog" service
+// "check" endpoint HTTP response body for the "invalid_catalog" error.
+type CheckInvalidCatalogResponseBody struct {
+	// invalid_catalog
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line *int `form:"line,omitempty" json:"line,omitempty" xml:"line,omitempty"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    *string                            `form:"field,omitempty" json:"field,omitempty" xml:"field,omitempty"`
+	Problems []*AdminCatalogProblemResponseBody `form:"problems,omitempty" json:"problems,omitempty" xml:"problems,omitempty"`
+}
+
+// CheckInvalidCsrfTokenResponseBody is the type of the "adminCatalog" service
+// "check" endpoint HTTP response body for the "invalid_csrf_token" error.
+type CheckInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CheckForbiddenResponseBody is the type of the "adminCatalog" service "check"
+// endpoint HTTP response body for the "forbidden" error.
+type CheckForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// CheckUnauthorizedResponseBody is the type of the "adminCatalog" service
+// "check" endpoint HTTP response body for the "unauthorized" error.
+type CheckUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// DraftBadRequestResponseBody is the type of the "adminCatalog" service
+// "draft" endpoint HTTP response body for the "bad_request" error.
+type DraftBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// DraftInvalidCsrfTokenResponseBody is the type of the "adminCatalog" service
+// "draft" endpoint HTTP response body for the "invalid_csrf_token" error.
+type DraftInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// DraftForbiddenResponseBody is the type of the "adminCatalog" service "draft"
+// endpoint HTTP response body for the "forbidden" error.
+type DraftForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID *string `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// Is the error temporary?
+	Temporary *bool `form:"temporary,omitempty" json:"temporary,omitempty" xml:"temporary,omitempty"`
+	// Is the error a timeout?
+	Timeout *bool `form:"timeout,omitempty" json:"timeout,omitempty" xml:"timeout,omitempty"`
+	// Is the error a server-side fault?
+	Fault *bool `form:"fault,omitempty" json:"fault,omitempty" xml:"fault,omitempty"`
+}
+
+// DraftUnauthorizedResponseBody is the type of the "adminCatalog" service
+// "draft" endpoint HTTP response body for the "unauthorized" error.
+type DraftUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -274,14 +469,176 @@ type AdminCatalogVersionResponseBody struct {
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
 }
 
+// AdminCatalogFormResponseBody is used to define fields on response body types.
+type AdminCatalogFormResponseBody struct {
+	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
+	// Codes, in the file's order
+	Currencies []string `form:"currencies,omitempty" json:"currencies,omitempty" xml:"currencies,omitempty"`
+	// Every billing cycle, in display order
+	Cycles []string                            `form:"cycles,omitempty" json:"cycles,omitempty" xml:"cycles,omitempty"`
+	Plans  []*AdminCatalogFormPlanResponseBody `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
+	// Config option 2, when the catalog has it
+	Extras *AdminCatalogFormOptionResponseBody `form:"extras,omitempty" json:"extras,omitempty" xml:"extras,omitempty"`
+	// Config option 4, when the catalog has it
+	Proxy       *AdminCatalogFormOptionResponseBody       `form:"proxy,omitempty" json:"proxy,omitempty" xml:"proxy,omitempty"`
+	Promotions  []*AdminCatalogFormPromotionResponseBody  `form:"promotions,omitempty" json:"promotions,omitempty" xml:"promotions,omitempty"`
+	Storefronts []*AdminCatalogFormStorefrontResponseBody `form:"storefronts,omitempty" json:"storefronts,omitempty" xml:"storefronts,omitempty"`
+}
+
+// AdminCatalogFormPlanResponseBody is used to define fields on response body
+// types.
+type AdminCatalogFormPlanResponseBody struct {
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// plan or reseller
+	Group *string `form:"group,omitempty" json:"group,omitempty" xml:"group,omitempty"`
+	Name  *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Trial *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
+	// Offers extra connections (config option 2)
+	Extras *bool `form:"extras,omitempty" json:"extras,omitempty" xml:"extras,omitempty"`
+	// Offers proxy protection (config option 4)
+	Proxy *bool `form:"proxy,omitempty" json:"proxy,omitempty" xml:"proxy,omitempty"`
+	// Cycle → currency → price as written ("12.99"); a disabled cycle or a
+	// converted currency is absent
+	Prices map[string]map[string]string `form:"prices,omitempty" json:"prices,omitempty" xml:"prices,omitempty"`
+}
+
+// AdminCatalogFormOptionResponseBody is used to define fields on response body
+// types.
+type AdminCatalogFormOptionResponseBody struct {
+	// 2: extra connections, 4: proxy protection
+	ID   *int    `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Extra connections: the most a buyer may add; 0 for proxy
+	MaxQty *int `form:"maxQty,omitempty" json:"maxQty,omitempty" xml:"maxQty,omitempty"`
+	// Cycle → currency → price per unit
+	Prices map[string]map[string]string `form:"prices,omitempty" json:"prices,omitempty" xml:"prices,omitempty"`
+}
+
+// AdminCatalogFormPromotionResponseBody is used to define fields on response
+// body types.
+type AdminCatalogFormPromotionResponseBody struct {
+	Code      *string `form:"code,omitempty" json:"code,omitempty" xml:"code,omitempty"`
+	Type      *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
+	Value     *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	AppliesTo []int   `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
+	// Names of the products in appliesTo (read only)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// YYYY-MM-DD or empty
+	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
+	// YYYY-MM-DD or empty
+	ExpirationDate *string `form:"expirationDate,omitempty" json:"expirationDate,omitempty" xml:"expirationDate,omitempty"`
+	MaxUses        *int    `form:"maxUses,omitempty" json:"maxUses,omitempty" xml:"maxUses,omitempty"`
+	Recurring      *bool   `form:"recurring,omitempty" json:"recurring,omitempty" xml:"recurring,omitempty"`
+	Disabled       *bool   `form:"disabled,omitempty" json:"disabled,omitempty" xml:"disabled,omitempty"`
+	// active, scheduled, expired or disabled today (read only)
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+}
+
+// AdminCatalogFormStorefrontResponseBody is used to define fields on response
+// body types.
+type AdminCatalogFormStorefrontResponseBody struct {
+	// pk_…: identifies the storefront (not editable here)
+	Key  *string `form:"key,omitempty" json:"key,omitempty" xml:"key,omitempty"`
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Serves requests without a key (read only)
+	Default *bool `form:"default,omitempty" json:"default,omitempty" xml:"default,omitempty"`
+	// A code from currencies, or empty
+	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
+	// Empty: the buyer's
+	DefaultLocale  *string  `form:"defaultLocale,omitempty" json:"defaultLocale,omitempty" xml:"defaultLocale,omitempty"`
+	AllowedOrigins []string `form:"allowedOrigins,omitempty" json:"allowedOrigins,omitempty" xml:"allowedOrigins,omitempty"`
+}
+
 // AdminCatalogProblemResponseBody is used to define fields on response body
 // types.
 type AdminCatalogProblemResponseBody struct {
 	// 1-based line of the source; 0 when unknown
 	Line *int `form:"line,omitempty" json:"line,omitempty" xml:"line,omitempty"`
 	// The field, e.g. products[2].pricing.EUR.monthly
-	Path    *string `form:"path,omitempty" json:"path,omitempty" xml:"path,omitempty"`
+	Path *string `form:"path,omitempty" json:"path,omitempty" xml:"path,omitempty"`
+	// The field again (the same as path)
+	Field   *string `form:"field,omitempty" json:"field,omitempty" xml:"field,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+}
+
+// AdminCatalogFormRequestBody is used to define fields on request body types.
+type AdminCatalogFormRequestBody struct {
+	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
+	// Codes, in the file's order
+	Currencies []string `form:"currencies" json:"currencies" xml:"currencies"`
+	// Every billing cycle, in display order
+	Cycles []string                           `form:"cycles" json:"cycles" xml:"cycles"`
+	Plans  []*AdminCatalogFormPlanRequestBody `form:"plans" json:"plans" xml:"plans"`
+	// Config option 2, when the catalog has it
+	Extras *AdminCatalogFormOptionRequestBody `form:"extras,omitempty" json:"extras,omitempty" xml:"extras,omitempty"`
+	// Config option 4, when the catalog has it
+	Proxy       *AdminCatalogFormOptionRequestBody       `form:"proxy,omitempty" json:"proxy,omitempty" xml:"proxy,omitempty"`
+	Promotions  []*AdminCatalogFormPromotionRequestBody  `form:"promotions" json:"promotions" xml:"promotions"`
+	Storefronts []*AdminCatalogFormStorefrontRequestBody `form:"storefronts" json:"storefronts" xml:"storefronts"`
+}
+
+// AdminCatalogFormPlanRequestBody is used to define fields on request body
+// types.
+type AdminCatalogFormPlanRequestBody struct {
+	Pid int `form:"pid" json:"pid" xml:"pid"`
+	// plan or reseller
+	Group string `form:"group" json:"group" xml:"group"`
+	Name  string `form:"name" json:"name" xml:"name"`
+	Trial bool   `form:"trial" json:"trial" xml:"trial"`
+	// Offers extra connections (config option 2)
+	Extras bool `form:"extras" json:"extras" xml:"extras"`
+	// Offers proxy protection (config option 4)
+	Proxy bool `form:"proxy" json:"proxy" xml:"proxy"`
+	// Cycle → currency → price as written ("12.99"); a disabled cycle or a
+	// converted currency is absent
+	Prices map[string]map[string]string `form:"prices" json:"prices" xml:"prices"`
+}
+
+// AdminCatalogFormOptionRequestBody is used to define fields on request body
+// types.
+type AdminCatalogFormOptionRequestBody struct {
+	// 2: extra connections, 4: proxy protection
+	ID   int    `form:"id" json:"id" xml:"id"`
+	Name string `form:"name" json:"name" xml:"name"`
+	// Extra connections: the most a buyer may add; 0 for proxy
+	MaxQty int `form:"maxQty" json:"maxQty" xml:"maxQty"`
+	// Cycle → currency → price per unit
+	Prices map[string]map[string]string `form:"prices" json:"prices" xml:"prices"`
+}
+
+// AdminCatalogFormPromotionRequestBody is used to define fields on request
+// body types.
+type AdminCatalogFormPromotionRequestBody struct {
+	Code      string `form:"code" json:"code" xml:"code"`
+	Type      string `form:"type" json:"type" xml:"type"`
+	Value     string `form:"value" json:"value" xml:"value"`
+	AppliesTo []int  `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
+	// Names of the products in appliesTo (read only)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// YYYY-MM-DD or empty
+	StartDate string `form:"startDate" json:"startDate" xml:"startDate"`
+	// YYYY-MM-DD or empty
+	ExpirationDate string `form:"expirationDate" json:"expirationDate" xml:"expirationDate"`
+	MaxUses        int    `form:"maxUses" json:"maxUses" xml:"maxUses"`
+	Recurring      bool   `form:"recurring" json:"recurring" xml:"recurring"`
+	Disabled       bool   `form:"disabled" json:"disabled" xml:"disabled"`
+	// active, scheduled, expired or disabled today (read only)
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+}
+
+// AdminCatalogFormStorefrontRequestBody is used to define fields on request
+// body types.
+type AdminCatalogFormStorefrontRequestBody struct {
+	// pk_…: identifies the storefront (not editable here)
+	Key  string `form:"key" json:"key" xml:"key"`
+	Name string `form:"name" json:"name" xml:"name"`
+	// Serves requests without a key (read only)
+	Default *bool `form:"default,omitempty" json:"default,omitempty" xml:"default,omitempty"`
+	// A code from currencies, or empty
+	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
+	// Empty: the buyer's
+	DefaultLocale  string   `form:"defaultLocale" json:"defaultLocale" xml:"defaultLocale"`
+	AllowedOrigins []string `form:"allowedOrigins" json:"allowedOrigins" xml:"allowedOrigins"`
 }
 
 // NewPutRequestBody builds the HTTP request body from the payload of the "put"
@@ -290,6 +647,28 @@ func NewPutRequestBody(p *admincatalog.PutPayload) *PutRequestBody {
 	body := &PutRequestBody{
 		Source:  p.Source,
 		Comment: p.Comment,
+		Base:    p.Base,
+	}
+	return body
+}
+
+// NewCheckRequestBody builds the HTTP request body from the payload of the
+// "check" endpoint of the "adminCatalog" service.
+func NewCheckRequestBody(p *admincatalog.CheckPayload) *CheckRequestBody {
+	body := &CheckRequestBody{
+		Source: p.Source,
+	}
+	return body
+}
+
+// NewDraftRequestBody builds the HTTP request body from the payload of the
+// "draft" endpoint of the "adminCatalog" service.
+func NewDraftRequestBody(p *admincatalog.DraftPayload) *DraftRequestBody {
+	body := &DraftRequestBody{
+		Source: p.Source,
+	}
+	if p.Form != nil {
+		body.Form = marshalAdmincatalogAdminCatalogFormToAdminCatalogFormRequestBody(p.Form)
 	}
 	return body
 }
@@ -298,9 +677,13 @@ func NewPutRequestBody(p *admincatalog.PutPayload) *PutRequestBody {
 // result from a HTTP "OK" response.
 func NewGetAdminCatalogResultOK(body *GetResponseBody) *admincatalog.AdminCatalogResult {
 	v := &admincatalog.AdminCatalogResult{
-		Source: *body.Source,
+		Source:    *body.Source,
+		Published: *body.Published,
 	}
 	v.Version = unmarshalAdminCatalogVersionResponseBodyToAdmincatalogAdminCatalogVersion(body.Version)
+	if body.Form != nil {
+		v.Form = unmarshalAdminCatalogFormResponseBodyToAdmincatalogAdminCatalogForm(body.Form)
+	}
 
 	return v
 }
@@ -338,9 +721,13 @@ func NewGetForbidden(body *GetForbiddenResponseBody) *goa.ServiceError {
 // result from a HTTP "OK" response.
 func NewPutAdminCatalogResultOK(body *PutResponseBody) *admincatalog.AdminCatalogResult {
 	v := &admincatalog.AdminCatalogResult{
-		Source: *body.Source,
+		Source:    *body.Source,
+		Published: *body.Published,
 	}
 	v.Version = unmarshalAdminCatalogVersionResponseBodyToAdmincatalogAdminCatalogVersion(body.Version)
+	if body.Form != nil {
+		v.Form = unmarshalAdminCatalogFormResponseBodyToAdmincatalogAdminCatalogForm(body.Form)
+	}
 
 	return v
 }
@@ -351,6 +738,8 @@ func NewPutInvalidCatalog(body *PutInvalidCatalogResponseBody) *admincatalog.Inv
 	v := &admincatalog.InvalidCatalog{
 		Name:    *body.Name,
 		Message: *body.Message,
+		Line:    *body.Line,
+		Field:   *body.Field,
 	}
 	v.Problems = make([]*admincatalog.AdminCatalogProblem, len(body.Problems))
 	for i, val := range body.Problems {
@@ -422,6 +811,154 @@ func NewPutUnauthorized(body *PutUnauthorizedResponseBody) *goa.ServiceError {
 	return v
 }
 
+// NewCheckResultOK builds a "adminCatalog" service "check" endpoint result
+// from a HTTP "OK" response.
+func NewCheckResultOK(body *CheckResponseBody) *admincatalog.CheckResult {
+	v := &admincatalog.CheckResult{
+		OK: *body.OK,
+	}
+
+	return v
+}
+
+// NewCheckInvalidCatalog builds a adminCatalog service check endpoint
+// invalid_catalog error.
+func NewCheckInvalidCatalog(body *CheckInvalidCatalogResponseBody) *admincatalog.InvalidCatalog {
+	v := &admincatalog.InvalidCatalog{
+		Name:    *body.Name,
+		Message: *body.Message,
+		Line:    *body.Line,
+		Field:   *body.Field,
+	}
+	v.Problems = make([]*admincatalog.AdminCatalogProblem, len(body.Problems))
+	for i, val := range body.Problems {
+		if val == nil {
+			v.Problems[i] = nil
+			continue
+		}
+		v.Problems[i] = unmarshalAdminCatalogProblemResponseBodyToAdmincatalogAdminCatalogProblem(val)
+	}
+
+	return v
+}
+
+// NewCheckInvalidCsrfToken builds a adminCatalog service check endpoint
+// invalid_csrf_token error.
+func NewCheckInvalidCsrfToken(body *CheckInvalidCsrfTokenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCheckForbidden builds a adminCatalog service check endpoint forbidden
+// error.
+func NewCheckForbidden(body *CheckForbiddenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewCheckUnauthorized builds a adminCatalog service check endpoint
+// unauthorized error.
+func NewCheckUnauthorized(body *CheckUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewDraftResultOK builds a "adminCatalog" service "draft" endpoint result
+// from a HTTP "OK" response.
+func NewDraftResultOK(body *DraftResponseBody) *admincatalog.DraftResult {
+	v := &admincatalog.DraftResult{
+		Source: *body.Source,
+		Diff:   *body.Diff,
+		Base:   *body.Base,
+	}
+
+	return v
+}
+
+// NewDraftBadRequest builds a adminCatalog service draft endpoint bad_request
+// error.
+func NewDraftBadRequest(body *DraftBadRequestResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewDraftInvalidCsrfToken builds a adminCatalog service draft endpoint
+// invalid_csrf_token error.
+func NewDraftInvalidCsrfToken(body *DraftInvalidCsrfTokenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewDraftForbidden builds a adminCatalog service draft endpoint forbidden
+// error.
+func NewDraftForbidden(body *DraftForbiddenResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
+// NewDraftUnauthorized builds a adminCatalog service draft endpoint
+// unauthorized error.
+func NewDraftUnauthorized(body *DraftUnauthorizedResponseBody) *goa.ServiceError {
+	v := &goa.ServiceError{
+		Name:      *body.Name,
+		ID:        *body.ID,
+		Message:   *body.Message,
+		Temporary: *body.Temporary,
+		Timeout:   *body.Timeout,
+		Fault:     *body.Fault,
+	}
+
+	return v
+}
+
 // NewVersionsResultOK builds a "adminCatalog" service "versions" endpoint
 // result from a HTTP "OK" response.
 func NewVersionsResultOK(body *VersionsResponseBody) *admincatalog.VersionsResult {
@@ -472,9 +1009,13 @@ func NewVersionsForbidden(body *VersionsForbiddenResponseBody) *goa.ServiceError
 // endpoint result from a HTTP "OK" response.
 func NewVersionAdminCatalogResultOK(body *VersionResponseBody) *admincatalog.AdminCatalogResult {
 	v := &admincatalog.AdminCatalogResult{
-		Source: *body.Source,
+		Source:    *body.Source,
+		Published: *body.Published,
 	}
 	v.Version = unmarshalAdminCatalogVersionResponseBodyToAdmincatalogAdminCatalogVersion(body.Version)
+	if body.Form != nil {
+		v.Form = unmarshalAdminCatalogFormResponseBodyToAdmincatalogAdminCatalogForm(body.Form)
+	}
 
 	return v
 }
@@ -532,8 +1073,16 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	if body.Source == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("source", "body"))
 	}
+	if body.Published == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("published", "body"))
+	}
 	if body.Version != nil {
 		if err2 := ValidateAdminCatalogVersionResponseBody(body.Version); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Form != nil {
+		if err2 := ValidateAdminCatalogFormResponseBody(body.Form); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -548,10 +1097,40 @@ func ValidatePutResponseBody(body *PutResponseBody) (err error) {
 	if body.Source == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("source", "body"))
 	}
+	if body.Published == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("published", "body"))
+	}
 	if body.Version != nil {
 		if err2 := ValidateAdminCatalogVersionResponseBody(body.Version); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
+	}
+	if body.Form != nil {
+		if err2 := ValidateAdminCatalogFormResponseBody(body.Form); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateCheckResponseBody runs the validations defined on CheckResponseBody
+func ValidateCheckResponseBody(body *CheckResponseBody) (err error) {
+	if body.OK == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ok", "body"))
+	}
+	return
+}
+
+// ValidateDraftResponseBody runs the validations defined on DraftResponseBody
+func ValidateDraftResponseBody(body *DraftResponseBody) (err error) {
+	if body.Source == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("source", "body"))
+	}
+	if body.Diff == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("diff", "body"))
+	}
+	if body.Base == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("base", "body"))
 	}
 	return
 }
@@ -581,8 +1160,16 @@ func ValidateVersionResponseBody(body *VersionResponseBody) (err error) {
 	if body.Source == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("source", "body"))
 	}
+	if body.Published == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("published", "body"))
+	}
 	if body.Version != nil {
 		if err2 := ValidateAdminCatalogVersionResponseBody(body.Version); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Form != nil {
+		if err2 := ValidateAdminCatalogFormResponseBody(body.Form); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -645,6 +1232,12 @@ func ValidatePutInvalidCatalogResponseBody(body *PutInvalidCatalogResponseBody) 
 	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Line == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("line", "body"))
+	}
+	if body.Field == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("field", "body"))
 	}
 	if body.Problems == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("problems", "body"))
@@ -734,6 +1327,202 @@ func ValidatePutConflictResponseBody(body *PutConflictResponseBody) (err error) 
 // ValidatePutUnauthorizedResponseBody runs the validations defined on
 // put_unauthorized_response_body
 func ValidatePutUnauthorizedResponseBody(body *PutUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCheckInvalidCatalogResponseBody runs the validations defined on
+// check_invalid_catalog_response_body
+func ValidateCheckInvalidCatalogResponseBody(body *CheckInvalidCatalogResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Line == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("line", "body"))
+	}
+	if body.Field == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("field", "body"))
+	}
+	if body.Problems == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("problems", "body"))
+	}
+	for _, e := range body.Problems {
+		if e != nil {
+			if err2 := ValidateAdminCatalogProblemResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	return
+}
+
+// ValidateCheckInvalidCsrfTokenResponseBody runs the validations defined on
+// check_invalid_csrf_token_response_body
+func ValidateCheckInvalidCsrfTokenResponseBody(body *CheckInvalidCsrfTokenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCheckForbiddenResponseBody runs the validations defined on
+// check_forbidden_response_body
+func ValidateCheckForbiddenResponseBody(body *CheckForbiddenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateCheckUnauthorizedResponseBody runs the validations defined on
+// check_unauthorized_response_body
+func ValidateCheckUnauthorizedResponseBody(body *CheckUnauthorizedResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateDraftBadRequestResponseBody runs the validations defined on
+// draft_bad_request_response_body
+func ValidateDraftBadRequestResponseBody(body *DraftBadRequestResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateDraftInvalidCsrfTokenResponseBody runs the validations defined on
+// draft_invalid_csrf_token_response_body
+func ValidateDraftInvalidCsrfTokenResponseBody(body *DraftInvalidCsrfTokenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateDraftForbiddenResponseBody runs the validations defined on
+// draft_forbidden_response_body
+func ValidateDraftForbiddenResponseBody(body *DraftForbiddenResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Message == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Temporary == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("temporary", "body"))
+	}
+	if body.Timeout == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("timeout", "body"))
+	}
+	if body.Fault == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("fault", "body"))
+	}
+	return
+}
+
+// ValidateDraftUnauthorizedResponseBody runs the validations defined on
+// draft_unauthorized_response_body
+func ValidateDraftUnauthorizedResponseBody(body *DraftUnauthorizedResponseBody) (err error) {
 	if body.Name == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
 	}
@@ -896,6 +1685,160 @@ func ValidateAdminCatalogVersionResponseBody(body *AdminCatalogVersionResponseBo
 	return
 }
 
+// ValidateAdminCatalogFormResponseBody runs the validations defined on
+// AdminCatalogFormResponseBody
+func ValidateAdminCatalogFormResponseBody(body *AdminCatalogFormResponseBody) (err error) {
+	if body.DefaultCurrency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultCurrency", "body"))
+	}
+	if body.Currencies == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currencies", "body"))
+	}
+	if body.Cycles == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("cycles", "body"))
+	}
+	if body.Plans == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("plans", "body"))
+	}
+	if body.Promotions == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("promotions", "body"))
+	}
+	if body.Storefronts == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("storefronts", "body"))
+	}
+	for _, e := range body.Plans {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormPlanResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if body.Extras != nil {
+		if err2 := ValidateAdminCatalogFormOptionResponseBody(body.Extras); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Proxy != nil {
+		if err2 := ValidateAdminCatalogFormOptionResponseBody(body.Proxy); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	for _, e := range body.Promotions {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormPromotionResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Storefronts {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormStorefrontResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	return
+}
+
+// ValidateAdminCatalogFormPlanResponseBody runs the validations defined on
+// AdminCatalogFormPlanResponseBody
+func ValidateAdminCatalogFormPlanResponseBody(body *AdminCatalogFormPlanResponseBody) (err error) {
+	if body.Pid == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pid", "body"))
+	}
+	if body.Group == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("group", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Trial == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("trial", "body"))
+	}
+	if body.Extras == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("extras", "body"))
+	}
+	if body.Proxy == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("proxy", "body"))
+	}
+	if body.Prices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("prices", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormOptionResponseBody runs the validations defined on
+// AdminCatalogFormOptionResponseBody
+func ValidateAdminCatalogFormOptionResponseBody(body *AdminCatalogFormOptionResponseBody) (err error) {
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.MaxQty == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("maxQty", "body"))
+	}
+	if body.Prices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("prices", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormPromotionResponseBody runs the validations defined
+// on AdminCatalogFormPromotionResponseBody
+func ValidateAdminCatalogFormPromotionResponseBody(body *AdminCatalogFormPromotionResponseBody) (err error) {
+	if body.Code == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("code", "body"))
+	}
+	if body.Type == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("type", "body"))
+	}
+	if body.Value == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("value", "body"))
+	}
+	if body.AppliesTo == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
+	}
+	if body.StartDate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("startDate", "body"))
+	}
+	if body.ExpirationDate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("expirationDate", "body"))
+	}
+	if body.MaxUses == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("maxUses", "body"))
+	}
+	if body.Recurring == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("recurring", "body"))
+	}
+	if body.Disabled == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("disabled", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormStorefrontResponseBody runs the validations defined
+// on AdminCatalogFormStorefrontResponseBody
+func ValidateAdminCatalogFormStorefrontResponseBody(body *AdminCatalogFormStorefrontResponseBody) (err error) {
+	if body.Key == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("key", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.DefaultCurrency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultCurrency", "body"))
+	}
+	if body.DefaultLocale == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultLocale", "body"))
+	}
+	if body.AllowedOrigins == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("allowedOrigins", "body"))
+	}
+	return
+}
+
 // ValidateAdminCatalogProblemResponseBody runs the validations defined on
 // AdminCatalogProblemResponseBody
 func ValidateAdminCatalogProblemResponseBody(body *AdminCatalogProblemResponseBody) (err error) {
@@ -905,8 +1848,99 @@ func ValidateAdminCatalogProblemResponseBody(body *AdminCatalogProblemResponseBo
 	if body.Path == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("path", "body"))
 	}
+	if body.Field == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("field", "body"))
+	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormRequestBody runs the validations defined on
+// AdminCatalogFormRequestBody
+func ValidateAdminCatalogFormRequestBody(body *AdminCatalogFormRequestBody) (err error) {
+	if body.Currencies == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currencies", "body"))
+	}
+	if body.Cycles == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("cycles", "body"))
+	}
+	if body.Plans == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("plans", "body"))
+	}
+	if body.Promotions == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("promotions", "body"))
+	}
+	if body.Storefronts == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("storefronts", "body"))
+	}
+	for _, e := range body.Plans {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormPlanRequestBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if body.Extras != nil {
+		if err2 := ValidateAdminCatalogFormOptionRequestBody(body.Extras); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Proxy != nil {
+		if err2 := ValidateAdminCatalogFormOptionRequestBody(body.Proxy); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	for _, e := range body.Promotions {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormPromotionRequestBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Storefronts {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormStorefrontRequestBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	return
+}
+
+// ValidateAdminCatalogFormPlanRequestBody runs the validations defined on
+// AdminCatalogFormPlanRequestBody
+func ValidateAdminCatalogFormPlanRequestBody(body *AdminCatalogFormPlanRequestBody) (err error) {
+	if body.Prices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("prices", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormOptionRequestBody runs the validations defined on
+// AdminCatalogFormOptionRequestBody
+func ValidateAdminCatalogFormOptionRequestBody(body *AdminCatalogFormOptionRequestBody) (err error) {
+	if body.Prices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("prices", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormPromotionRequestBody runs the validations defined on
+// AdminCatalogFormPromotionRequestBody
+func ValidateAdminCatalogFormPromotionRequestBody(body *AdminCatalogFormPromotionRequestBody) (err error) {
+	if body.AppliesTo == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormStorefrontRequestBody runs the validations defined
+// on AdminCatalogFormStorefrontRequestBody
+func ValidateAdminCatalogFormStorefrontRequestBody(body *AdminCatalogFormStorefrontRequestBody) (err error) {
+	if body.AllowedOrigins == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("allowedOrigins", "body"))
 	}
 	return
 }

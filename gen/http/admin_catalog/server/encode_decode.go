@@ -255,6 +255,278 @@ func EncodePutError(encoder func(context.Context, http.ResponseWriter) goahttp.E
 	}
 }
 
+// EncodeCheckResponse returns an encoder for responses returned by the
+// adminCatalog check endpoint.
+func EncodeCheckResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*admincatalog.CheckResult)
+		enc := encoder(ctx, w)
+		body := NewCheckResponseBody(res)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeCheckRequest returns a decoder for requests sent to the adminCatalog
+// check endpoint.
+func DecodeCheckRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*admincatalog.CheckPayload, error) {
+	return func(r *http.Request) (*admincatalog.CheckPayload, error) {
+		var payload *admincatalog.CheckPayload
+		var (
+			body CheckRequestBody
+			err  error
+		)
+		err = decoder(r).Decode(&body)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return payload, goa.MissingPayloadError()
+			}
+			var gerr *goa.ServiceError
+			if errors.As(err, &gerr) {
+				return payload, gerr
+			}
+			return payload, goa.DecodePayloadError(err.Error())
+		}
+		err = ValidateCheckRequestBody(&body)
+		if err != nil {
+			return payload, err
+		}
+
+		var (
+			csrfToken *string
+			session   *string
+			c         *http.Cookie
+		)
+		csrfTokenRaw := r.Header.Get("X-CSRF-Token")
+		if csrfTokenRaw != "" {
+			csrfToken = &csrfTokenRaw
+		}
+		c, _ = r.Cookie("streamcart_admin")
+		var sessionRaw string
+		if c != nil {
+			sessionRaw = c.Value
+		}
+		if sessionRaw != "" {
+			session = &sessionRaw
+		}
+		if session != nil {
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewCheckPayload(&body, csrfToken, session)
+
+		return payload, nil
+	}
+}
+
+// EncodeCheckError returns an encoder for errors returned by the check
+// adminCatalog endpoint.
+func EncodeCheckError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "invalid_catalog":
+			var res *admincatalog.InvalidCatalog
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCheckInvalidCatalogResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "invalid_csrf_token":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCheckInvalidCsrfTokenResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusForbidden)
+			return enc.Encode(body)
+		case "forbidden":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCheckForbiddenResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusForbidden)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewCheckUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
+// EncodeDraftResponse returns an encoder for responses returned by the
+// adminCatalog draft endpoint.
+func EncodeDraftResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*admincatalog.DraftResult)
+		enc := encoder(ctx, w)
+		body := NewDraftResponseBody(res)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeDraftRequest returns a decoder for requests sent to the adminCatalog
+// draft endpoint.
+func DecodeDraftRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*admincatalog.DraftPayload, error) {
+	return func(r *http.Request) (*admincatalog.DraftPayload, error) {
+		var payload *admincatalog.DraftPayload
+		var (
+			body DraftRequestBody
+			err  error
+		)
+		err = decoder(r).Decode(&body)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return payload, goa.MissingPayloadError()
+			}
+			var gerr *goa.ServiceError
+			if errors.As(err, &gerr) {
+				return payload, gerr
+			}
+			return payload, goa.DecodePayloadError(err.Error())
+		}
+		err = ValidateDraftRequestBody(&body)
+		if err != nil {
+			return payload, err
+		}
+
+		var (
+			csrfToken *string
+			session   *string
+			c         *http.Cookie
+		)
+		csrfTokenRaw := r.Header.Get("X-CSRF-Token")
+		if csrfTokenRaw != "" {
+			csrfToken = &csrfTokenRaw
+		}
+		c, _ = r.Cookie("streamcart_admin")
+		var sessionRaw string
+		if c != nil {
+			sessionRaw = c.Value
+		}
+		if sessionRaw != "" {
+			session = &sessionRaw
+		}
+		if session != nil {
+			if utf8.RuneCountInString(*session) > 128 {
+				err = goa.MergeErrors(err, goa.InvalidLengthError("session", *session, utf8.RuneCountInString(*session), 128, false))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewDraftPayload(&body, csrfToken, session)
+
+		return payload, nil
+	}
+}
+
+// EncodeDraftError returns an encoder for errors returned by the draft
+// adminCatalog endpoint.
+func EncodeDraftError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "bad_request":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewDraftBadRequestResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusBadRequest)
+			return enc.Encode(body)
+		case "invalid_csrf_token":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewDraftInvalidCsrfTokenResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusForbidden)
+			return enc.Encode(body)
+		case "forbidden":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewDraftForbiddenResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusForbidden)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewDraftUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
 // EncodeVersionsResponse returns an encoder for responses returned by the
 // adminCatalog versions endpoint.
 func EncodeVersionsResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
@@ -466,6 +738,192 @@ func marshalAdmincatalogAdminCatalogVersionToAdminCatalogVersionResponseBody(v *
 	return res
 }
 
+// marshalAdmincatalogAdminCatalogFormToAdminCatalogFormResponseBody builds a
+// value of type *AdminCatalogFormResponseBody from a value of type
+// *admincatalog.AdminCatalogForm.
+func marshalAdmincatalogAdminCatalogFormToAdminCatalogFormResponseBody(v *admincatalog.AdminCatalogForm) *AdminCatalogFormResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &AdminCatalogFormResponseBody{
+		DefaultCurrency: v.DefaultCurrency,
+	}
+	if v.Currencies != nil {
+		res.Currencies = make([]string, len(v.Currencies))
+		for i, val := range v.Currencies {
+			res.Currencies[i] = val
+		}
+	} else {
+		res.Currencies = []string{}
+	}
+	if v.Cycles != nil {
+		res.Cycles = make([]string, len(v.Cycles))
+		for i, val := range v.Cycles {
+			res.Cycles[i] = val
+		}
+	} else {
+		res.Cycles = []string{}
+	}
+	if v.Plans != nil {
+		res.Plans = make([]*AdminCatalogFormPlanResponseBody, len(v.Plans))
+		for i, val := range v.Plans {
+			if val == nil {
+				res.Plans[i] = nil
+				continue
+			}
+			res.Plans[i] = marshalAdmincatalogAdminCatalogFormPlanToAdminCatalogFormPlanResponseBody(val)
+		}
+	} else {
+		res.Plans = []*AdminCatalogFormPlanResponseBody{}
+	}
+	if v.Extras != nil {
+		res.Extras = marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionResponseBody(v.Extras)
+	}
+	if v.Proxy != nil {
+		res.Proxy = marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionResponseBody(v.Proxy)
+	}
+	if v.Promotions != nil {
+		res.Promotions = make([]*AdminCatalogFormPromotionResponseBody, len(v.Promotions))
+		for i, val := range v.Promotions {
+			if val == nil {
+				res.Promotions[i] = nil
+				continue
+			}
+			res.Promotions[i] = marshalAdmincatalogAdminCatalogFormPromotionToAdminCatalogFormPromotionResponseBody(val)
+		}
+	} else {
+		res.Promotions = []*AdminCatalogFormPromotionResponseBody{}
+	}
+	if v.Storefronts != nil {
+		res.Storefronts = make([]*AdminCatalogFormStorefrontResponseBody, len(v.Storefronts))
+		for i, val := range v.Storefronts {
+			if val == nil {
+				res.Storefronts[i] = nil
+				continue
+			}
+			res.Storefronts[i] = marshalAdmincatalogAdminCatalogFormStorefrontToAdminCatalogFormStorefrontResponseBody(val)
+		}
+	} else {
+		res.Storefronts = []*AdminCatalogFormStorefrontResponseBody{}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormPlanToAdminCatalogFormPlanResponseBody
+// builds a value of type *AdminCatalogFormPlanResponseBody from a value of
+// type *admincatalog.AdminCatalogFormPlan.
+func marshalAdmincatalogAdminCatalogFormPlanToAdminCatalogFormPlanResponseBody(v *admincatalog.AdminCatalogFormPlan) *AdminCatalogFormPlanResponseBody {
+	res := &AdminCatalogFormPlanResponseBody{
+		Pid:    v.Pid,
+		Group:  v.Group,
+		Name:   v.Name,
+		Trial:  v.Trial,
+		Extras: v.Extras,
+		Proxy:  v.Proxy,
+	}
+	if v.Prices != nil {
+		res.Prices = make(map[string]map[string]string, len(v.Prices))
+		for key, val := range v.Prices {
+			tk := key
+			tvb := make(map[string]string, len(val))
+			for key, val := range val {
+				tk := key
+				tv := val
+				tvb[tk] = tv
+			}
+			res.Prices[tk] = tvb
+		}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionResponseBody
+// builds a value of type *AdminCatalogFormOptionResponseBody from a value of
+// type *admincatalog.AdminCatalogFormOption.
+func marshalAdmincatalogAdminCatalogFormOptionToAdminCatalogFormOptionResponseBody(v *admincatalog.AdminCatalogFormOption) *AdminCatalogFormOptionResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &AdminCatalogFormOptionResponseBody{
+		ID:     v.ID,
+		Name:   v.Name,
+		MaxQty: v.MaxQty,
+	}
+	if v.Prices != nil {
+		res.Prices = make(map[string]map[string]string, len(v.Prices))
+		for key, val := range v.Prices {
+			tk := key
+			tvb := make(map[string]string, len(val))
+			for key, val := range val {
+				tk := key
+				tv := val
+				tvb[tk] = tv
+			}
+			res.Prices[tk] = tvb
+		}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormPromotionToAdminCatalogFormPromotionResponseBody
+// builds a value of type *AdminCatalogFormPromotionResponseBody from a value
+// of type *admincatalog.AdminCatalogFormPromotion.
+func marshalAdmincatalogAdminCatalogFormPromotionToAdminCatalogFormPromotionResponseBody(v *admincatalog.AdminCatalogFormPromotion) *AdminCatalogFormPromotionResponseBody {
+	res := &AdminCatalogFormPromotionResponseBody{
+		Code:           v.Code,
+		Type:           v.Type,
+		Value:          v.Value,
+		StartDate:      v.StartDate,
+		ExpirationDate: v.ExpirationDate,
+		MaxUses:        v.MaxUses,
+		Recurring:      v.Recurring,
+		Disabled:       v.Disabled,
+		Status:         v.Status,
+	}
+	if v.AppliesTo != nil {
+		res.AppliesTo = make([]int, len(v.AppliesTo))
+		for i, val := range v.AppliesTo {
+			res.AppliesTo[i] = val
+		}
+	} else {
+		res.AppliesTo = []int{}
+	}
+	if v.Products != nil {
+		res.Products = make([]string, len(v.Products))
+		for i, val := range v.Products {
+			res.Products[i] = val
+		}
+	}
+
+	return res
+}
+
+// marshalAdmincatalogAdminCatalogFormStorefrontToAdminCatalogFormStorefrontResponseBody
+// builds a value of type *AdminCatalogFormStorefrontResponseBody from a value
+// of type *admincatalog.AdminCatalogFormStorefront.
+func marshalAdmincatalogAdminCatalogFormStorefrontToAdminCatalogFormStorefrontResponseBody(v *admincatalog.AdminCatalogFormStorefront) *AdminCatalogFormStorefrontResponseBody {
+	res := &AdminCatalogFormStorefrontResponseBody{
+		Key:             v.Key,
+		Name:            v.Name,
+		Default:         v.Default,
+		DefaultCurrency: v.DefaultCurrency,
+		DefaultLocale:   v.DefaultLocale,
+	}
+	if v.AllowedOrigins != nil {
+		res.AllowedOrigins = make([]string, len(v.AllowedOrigins))
+		for i, val := range v.AllowedOrigins {
+			res.AllowedOrigins[i] = val
+		}
+	} else {
+		res.AllowedOrigins = []string{}
+	}
+
+	return res
+}
+
 // marshalAdmincatalogAdminCatalogProblemToAdminCatalogProblemResponseBody
 // builds a value of type *AdminCatalogProblemResponseBody from a value of type
 // *admincatalog.AdminCatalogProblem.
@@ -473,7 +931,162 @@ func marshalAdmincatalogAdminCatalogProblemToAdminCatalogProblemResponseBody(v *
 	res := &AdminCatalogProblemResponseBody{
 		Line:    v.Line,
 		Path:    v.Path,
+		Field:   v.Field,
 		Message: v.Message,
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm builds a
+// value of type *admincatalog.AdminCatalogForm from a value of type
+// *AdminCatalogFormRequestBody.
+func unmarshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm(v *AdminCatalogFormRequestBody) *admincatalog.AdminCatalogForm {
+	if v == nil {
+		return nil
+	}
+	res := &admincatalog.AdminCatalogForm{
+		DefaultCurrency: *v.DefaultCurrency,
+	}
+	res.Currencies = make([]string, len(v.Currencies))
+	for i, val := range v.Currencies {
+		res.Currencies[i] = val
+	}
+	res.Cycles = make([]string, len(v.Cycles))
+	for i, val := range v.Cycles {
+		res.Cycles[i] = val
+	}
+	res.Plans = make([]*admincatalog.AdminCatalogFormPlan, len(v.Plans))
+	for i, val := range v.Plans {
+		if val == nil {
+			res.Plans[i] = nil
+			continue
+		}
+		res.Plans[i] = unmarshalAdminCatalogFormPlanRequestBodyToAdmincatalogAdminCatalogFormPlan(val)
+	}
+	if v.Extras != nil {
+		res.Extras = unmarshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption(v.Extras)
+	}
+	if v.Proxy != nil {
+		res.Proxy = unmarshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption(v.Proxy)
+	}
+	res.Promotions = make([]*admincatalog.AdminCatalogFormPromotion, len(v.Promotions))
+	for i, val := range v.Promotions {
+		if val == nil {
+			res.Promotions[i] = nil
+			continue
+		}
+		res.Promotions[i] = unmarshalAdminCatalogFormPromotionRequestBodyToAdmincatalogAdminCatalogFormPromotion(val)
+	}
+	res.Storefronts = make([]*admincatalog.AdminCatalogFormStorefront, len(v.Storefronts))
+	for i, val := range v.Storefronts {
+		if val == nil {
+			res.Storefronts[i] = nil
+			continue
+		}
+		res.Storefronts[i] = unmarshalAdminCatalogFormStorefrontRequestBodyToAdmincatalogAdminCatalogFormStorefront(val)
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormPlanRequestBodyToAdmincatalogAdminCatalogFormPlan
+// builds a value of type *admincatalog.AdminCatalogFormPlan from a value of
+// type *AdminCatalogFormPlanRequestBody.
+func unmarshalAdminCatalogFormPlanRequestBodyToAdmincatalogAdminCatalogFormPlan(v *AdminCatalogFormPlanRequestBody) *admincatalog.AdminCatalogFormPlan {
+	res := &admincatalog.AdminCatalogFormPlan{
+		Pid:    *v.Pid,
+		Group:  *v.Group,
+		Name:   *v.Name,
+		Trial:  *v.Trial,
+		Extras: *v.Extras,
+		Proxy:  *v.Proxy,
+	}
+	res.Prices = make(map[string]map[string]string, len(v.Prices))
+	for key, val := range v.Prices {
+		tk := key
+		tvb := make(map[string]string, len(val))
+		for key, val := range val {
+			tk := key
+			tv := val
+			tvb[tk] = tv
+		}
+		res.Prices[tk] = tvb
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption
+// builds a value of type *admincatalog.AdminCatalogFormOption from a value of
+// type *AdminCatalogFormOptionRequestBody.
+func unmarshalAdminCatalogFormOptionRequestBodyToAdmincatalogAdminCatalogFormOption(v *AdminCatalogFormOptionRequestBody) *admincatalog.AdminCatalogFormOption {
+	if v == nil {
+		return nil
+	}
+	res := &admincatalog.AdminCatalogFormOption{
+		ID:     *v.ID,
+		Name:   *v.Name,
+		MaxQty: *v.MaxQty,
+	}
+	res.Prices = make(map[string]map[string]string, len(v.Prices))
+	for key, val := range v.Prices {
+		tk := key
+		tvb := make(map[string]string, len(val))
+		for key, val := range val {
+			tk := key
+			tv := val
+			tvb[tk] = tv
+		}
+		res.Prices[tk] = tvb
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormPromotionRequestBodyToAdmincatalogAdminCatalogFormPromotion
+// builds a value of type *admincatalog.AdminCatalogFormPromotion from a value
+// of type *AdminCatalogFormPromotionRequestBody.
+func unmarshalAdminCatalogFormPromotionRequestBodyToAdmincatalogAdminCatalogFormPromotion(v *AdminCatalogFormPromotionRequestBody) *admincatalog.AdminCatalogFormPromotion {
+	res := &admincatalog.AdminCatalogFormPromotion{
+		Code:           *v.Code,
+		Type:           *v.Type,
+		Value:          *v.Value,
+		StartDate:      *v.StartDate,
+		ExpirationDate: *v.ExpirationDate,
+		MaxUses:        *v.MaxUses,
+		Recurring:      *v.Recurring,
+		Disabled:       *v.Disabled,
+		Status:         v.Status,
+	}
+	res.AppliesTo = make([]int, len(v.AppliesTo))
+	for i, val := range v.AppliesTo {
+		res.AppliesTo[i] = val
+	}
+	if v.Products != nil {
+		res.Products = make([]string, len(v.Products))
+		for i, val := range v.Products {
+			res.Products[i] = val
+		}
+	}
+
+	return res
+}
+
+// unmarshalAdminCatalogFormStorefrontRequestBodyToAdmincatalogAdminCatalogFormStorefront
+// builds a value of type *admincatalog.AdminCatalogFormStorefront from a value
+// of type *AdminCatalogFormStorefrontRequestBody.
+func unmarshalAdminCatalogFormStorefrontRequestBodyToAdmincatalogAdminCatalogFormStorefront(v *AdminCatalogFormStorefrontRequestBody) *admincatalog.AdminCatalogFormStorefront {
+	res := &admincatalog.AdminCatalogFormStorefront{
+		Key:             *v.Key,
+		Name:            *v.Name,
+		Default:         v.Default,
+		DefaultCurrency: *v.DefaultCurrency,
+		DefaultLocale:   *v.DefaultLocale,
+	}
+	res.AllowedOrigins = make([]string, len(v.AllowedOrigins))
+	for i, val := range v.AllowedOrigins {
+		res.AllowedOrigins[i] = val
 	}
 
 	return res

@@ -21,6 +21,16 @@ func PutAdminCatalogPath() string {
 	return "/checkout/api/admin/catalog"
 }
 
+// CheckAdminCatalogPath returns the URL path to the adminCatalog service check HTTP endpoint.
+func CheckAdminCatalogPath() string {
+	return "/checkout/api/admin/catalog/check"
+}
+
+// DraftAdminCatalogPath returns the URL path to the adminCatalog service draft HTTP endpoint.
+func DraftAdminCatalogPath() string {
+	return "/checkout/api/admin/catalog/draft"
+}
+
 // VersionsAdminCatalogPath returns the URL path to the adminCatalog service versions HTTP endpoint.
 func VersionsAdminCatalogPath() string {
 	return "/checkout/api/admin/catalog/versions"

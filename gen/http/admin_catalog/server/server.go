@@ -21,6 +21,8 @@ type Server struct {
 	Mounts   []*MountPoint
 	Get      http.Handler
 	Put      http.Handler
+	Check    http.Handler
+	Draft    http.Handler
 	Versions http.Handler
 	Version  http.Handler
 }
@@ -54,11 +56,15 @@ func New(
 		Mounts: []*MountPoint{
 			{"Get", "GET", "/checkout/api/admin/catalog"},
 			{"Put", "PUT", "/checkout/api/admin/catalog"},
+			{"Check", "POST", "/checkout/api/admin/catalog/check"},
+			{"Draft", "POST", "/checkout/api/admin/catalog/draft"},
 			{"Versions", "GET", "/checkout/api/admin/catalog/versions"},
 			{"Version", "GET", "/checkout/api/admin/catalog/versions/{version}"},
 		},
 		Get:      NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
 		Put:      NewPutHandler(e.Put, mux, decoder, encoder, errhandler, formatter),
+		Check:    NewCheckHandler(e.Check, mux, decoder, encoder, errhandler, formatter),
+		Draft:    NewDraftHandler(e.Draft, mux, decoder, encoder, errhandler, formatter),
 		Versions: NewVersionsHandler(e.Versions, mux, decoder, encoder, errhandler, formatter),
 		Version:  NewVersionHandler(e.Version, mux, decoder, encoder, errhandler, formatter),
 	}
@@ -71,6 +77,8 @@ func (s *Server) Service() string { return "adminCatalog" }
 func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Get = m(s.Get)
 	s.Put = m(s.Put)
+	s.Check = m(s.Check)
+	s.Draft = m(s.Draft)
 	s.Versions = m(s.Versions)
 	s.Version = m(s.Version)
 }
@@ -82,6 +90,8 @@ func (s *Server) MethodNames() []string { return admincatalog.MethodNames[:] }
 func Mount(mux goahttp.Muxer, h *Server) {
 	MountGetHandler(mux, h.Get)
 	MountPutHandler(mux, h.Put)
+	MountCheckHandler(mux, h.Check)
+	MountDraftHandler(mux, h.Draft)
 	MountVersionsHandler(mux, h.Versions)
 	MountVersionHandler(mux, h.Version)
 }
@@ -174,6 +184,112 @@ func NewPutHandler(
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "put")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminCatalog")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountCheckHandler configures the mux to serve the "adminCatalog" service
+// "check" endpoint.
+func MountCheckHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/admin/catalog/check", f)
+}
+
+// NewCheckHandler creates a HTTP handler which loads the HTTP request and
+// calls the "adminCatalog" service "check" endpoint.
+func NewCheckHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeCheckRequest(mux, decoder)
+		encodeResponse = EncodeCheckResponse(encoder)
+		encodeError    = EncodeCheckError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "check")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "adminCatalog")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountDraftHandler configures the mux to serve the "adminCatalog" service
+// "draft" endpoint.
+func MountDraftHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("POST", "/checkout/api/admin/catalog/draft", f)
+}
+
+// NewDraftHandler creates a HTTP handler which loads the HTTP request and
+// calls the "adminCatalog" service "draft" endpoint.
+func NewDraftHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeDraftRequest(mux, decoder)
+		encodeResponse = EncodeDraftResponse(encoder)
+		encodeError    = EncodeDraftError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "draft")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "adminCatalog")
 		payload, err := decodeRequest(r)
 		if err != nil {

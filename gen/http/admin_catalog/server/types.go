@@ -20,6 +20,26 @@ type PutRequestBody struct {
 	// The catalog file, YAML or JSON (the request body is at most 64 KB)
 	Source  *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
 	Comment *string `form:"comment,omitempty" json:"comment,omitempty" xml:"comment,omitempty"`
+	// The sha256 of the version in force the draft was made from: when another is
+	// in force now, 409 conflict and nothing changes (of 40 publishes of one
+	// draft, one makes the version)
+	Base *string `form:"base,omitempty" json:"base,omitempty" xml:"base,omitempty"`
+}
+
+// CheckRequestBody is the type of the "adminCatalog" service "check" endpoint
+// HTTP request body.
+type CheckRequestBody struct {
+	// The catalog file, YAML or JSON
+	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+}
+
+// DraftRequestBody is the type of the "adminCatalog" service "draft" endpoint
+// HTTP request body.
+type DraftRequestBody struct {
+	// The source to start from; empty: the catalog in force
+	Source *string `form:"source,omitempty" json:"source,omitempty" xml:"source,omitempty"`
+	// The form's values; absent: only the diff of source
+	Form *AdminCatalogFormRequestBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
 }
 
 // GetResponseBody is the type of the "adminCatalog" service "get" endpoint
@@ -29,6 +49,11 @@ type GetResponseBody struct {
 	Version *AdminCatalogVersionResponseBody `form:"version" json:"version" xml:"version"`
 	// The catalog file (YAML or JSON) as saved
 	Source string `form:"source" json:"source" xml:"source"`
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published bool `form:"published" json:"published" xml:"published"`
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogFormResponseBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
 }
 
 // PutResponseBody is the type of the "adminCatalog" service "put" endpoint
@@ -38,6 +63,28 @@ type PutResponseBody struct {
 	Version *AdminCatalogVersionResponseBody `form:"version" json:"version" xml:"version"`
 	// The catalog file (YAML or JSON) as saved
 	Source string `form:"source" json:"source" xml:"source"`
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published bool `form:"published" json:"published" xml:"published"`
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogFormResponseBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
+}
+
+// CheckResponseBody is the type of the "adminCatalog" service "check" endpoint
+// HTTP response body.
+type CheckResponseBody struct {
+	OK bool `form:"ok" json:"ok" xml:"ok"`
+}
+
+// DraftResponseBody is the type of the "adminCatalog" service "draft" endpoint
+// HTTP response body.
+type DraftResponseBody struct {
+	// The catalog file with the form's values
+	Source string `form:"source" json:"source" xml:"source"`
+	// Unified diff of the version in force → source; empty when equal
+	Diff string `form:"diff" json:"diff" xml:"diff"`
+	// sha256 of the version in force, for PUT's base
+	Base string `form:"base" json:"base" xml:"base"`
 }
 
 // VersionsResponseBody is the type of the "adminCatalog" service "versions"
@@ -53,6 +100,11 @@ type VersionResponseBody struct {
 	Version *AdminCatalogVersionResponseBody `form:"version" json:"version" xml:"version"`
 	// The catalog file (YAML or JSON) as saved
 	Source string `form:"source" json:"source" xml:"source"`
+	// false: the catalog in force is the file the shop was started or imported
+	// with, never published here (version 0)
+	Published bool `form:"published" json:"published" xml:"published"`
+	// GET /admin/catalog only: the catalog in force as the form edits it
+	Form *AdminCatalogFormResponseBody `form:"form,omitempty" json:"form,omitempty" xml:"form,omitempty"`
 }
 
 // GetUnauthorizedResponseBody is the type of the "adminCatalog" service "get"
@@ -95,8 +147,12 @@ type GetForbiddenResponseBody struct {
 // "put" endpoint HTTP response body for the "invalid_catalog" error.
 type PutInvalidCatalogResponseBody struct {
 	// invalid_catalog
-	Name     string                             `form:"name" json:"name" xml:"name"`
-	Message  string                             `form:"message" json:"message" xml:"message"`
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line int `form:"line" json:"line" xml:"line"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    string                             `form:"field" json:"field" xml:"field"`
 	Problems []*AdminCatalogProblemResponseBody `form:"problems" json:"problems" xml:"problems"`
 }
 
@@ -157,6 +213,145 @@ type PutConflictResponseBody struct {
 // PutUnauthorizedResponseBody is the type of the "adminCatalog" service "put"
 // endpoint HTTP response body for the "unauthorized" error.
 type PutUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CheckInvalidCatalogResponseBody is the type of the "adminCatalog" service
+// "check" endpoint HTTP response body for the "invalid_catalog" error.
+type CheckInvalidCatalogResponseBody struct {
+	// invalid_catalog
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line int `form:"line" json:"line" xml:"line"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    string                             `form:"field" json:"field" xml:"field"`
+	Problems []*AdminCatalogProblemResponseBody `form:"problems" json:"problems" xml:"problems"`
+}
+
+// CheckInvalidCsrfTokenResponseBody is the type of the "adminCatalog" service
+// "check" endpoint HTTP response body for the "invalid_csrf_token" error.
+type CheckInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CheckForbiddenResponseBody is the type of the "adminCatalog" service "check"
+// endpoint HTTP response body for the "forbidden" error.
+type CheckForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// CheckUnauthorizedResponseBody is the type of the "adminCatalog" service
+// "check" endpoint HTTP response body for the "unauthorized" error.
+type CheckUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// DraftBadRequestResponseBody is the type of the "adminCatalog" service
+// "draft" endpoint HTTP response body for the "bad_request" error.
+type DraftBadRequestResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// DraftInvalidCsrfTokenResponseBody is the type of the "adminCatalog" service
+// "draft" endpoint HTTP response body for the "invalid_csrf_token" error.
+type DraftInvalidCsrfTokenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// DraftForbiddenResponseBody is the type of the "adminCatalog" service "draft"
+// endpoint HTTP response body for the "forbidden" error.
+type DraftForbiddenResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// DraftUnauthorizedResponseBody is the type of the "adminCatalog" service
+// "draft" endpoint HTTP response body for the "unauthorized" error.
+type DraftUnauthorizedResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -276,24 +471,190 @@ type AdminCatalogVersionResponseBody struct {
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
 }
 
+// AdminCatalogFormResponseBody is used to define fields on response body types.
+type AdminCatalogFormResponseBody struct {
+	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
+	// Codes, in the file's order
+	Currencies []string `form:"currencies" json:"currencies" xml:"currencies"`
+	// Every billing cycle, in display order
+	Cycles []string                            `form:"cycles" json:"cycles" xml:"cycles"`
+	Plans  []*AdminCatalogFormPlanResponseBody `form:"plans" json:"plans" xml:"plans"`
+	// Config option 2, when the catalog has it
+	Extras *AdminCatalogFormOptionResponseBody `form:"extras,omitempty" json:"extras,omitempty" xml:"extras,omitempty"`
+	// Config option 4, when the catalog has it
+	Proxy       *AdminCatalogFormOptionResponseBody       `form:"proxy,omitempty" json:"proxy,omitempty" xml:"proxy,omitempty"`
+	Promotions  []*AdminCatalogFormPromotionResponseBody  `form:"promotions" json:"promotions" xml:"promotions"`
+	Storefronts []*AdminCatalogFormStorefrontResponseBody `form:"storefronts" json:"storefronts" xml:"storefronts"`
+}
+
+// AdminCatalogFormPlanResponseBody is used to define fields on response body
+// types.
+type AdminCatalogFormPlanResponseBody struct {
+	Pid int `form:"pid" json:"pid" xml:"pid"`
+	// plan or reseller
+	Group string `form:"group" json:"group" xml:"group"`
+	Name  string `form:"name" json:"name" xml:"name"`
+	Trial bool   `form:"trial" json:"trial" xml:"trial"`
+	// Offers extra connections (config option 2)
+	Extras bool `form:"extras" json:"extras" xml:"extras"`
+	// Offers proxy protection (config option 4)
+	Proxy bool `form:"proxy" json:"proxy" xml:"proxy"`
+	// Cycle → currency → price as written ("12.99"); a disabled cycle or a
+	// converted currency is absent
+	Prices map[string]map[string]string `form:"prices" json:"prices" xml:"prices"`
+}
+
+// AdminCatalogFormOptionResponseBody is used to define fields on response body
+// types.
+type AdminCatalogFormOptionResponseBody struct {
+	// 2: extra connections, 4: proxy protection
+	ID   int    `form:"id" json:"id" xml:"id"`
+	Name string `form:"name" json:"name" xml:"name"`
+	// Extra connections: the most a buyer may add; 0 for proxy
+	MaxQty int `form:"maxQty" json:"maxQty" xml:"maxQty"`
+	// Cycle → currency → price per unit
+	Prices map[string]map[string]string `form:"prices" json:"prices" xml:"prices"`
+}
+
+// AdminCatalogFormPromotionResponseBody is used to define fields on response
+// body types.
+type AdminCatalogFormPromotionResponseBody struct {
+	Code      string `form:"code" json:"code" xml:"code"`
+	Type      string `form:"type" json:"type" xml:"type"`
+	Value     string `form:"value" json:"value" xml:"value"`
+	AppliesTo []int  `form:"appliesTo" json:"appliesTo" xml:"appliesTo"`
+	// Names of the products in appliesTo (read only)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// YYYY-MM-DD or empty
+	StartDate string `form:"startDate" json:"startDate" xml:"startDate"`
+	// YYYY-MM-DD or empty
+	ExpirationDate string `form:"expirationDate" json:"expirationDate" xml:"expirationDate"`
+	MaxUses        int    `form:"maxUses" json:"maxUses" xml:"maxUses"`
+	Recurring      bool   `form:"recurring" json:"recurring" xml:"recurring"`
+	Disabled       bool   `form:"disabled" json:"disabled" xml:"disabled"`
+	// active, scheduled, expired or disabled today (read only)
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+}
+
+// AdminCatalogFormStorefrontResponseBody is used to define fields on response
+// body types.
+type AdminCatalogFormStorefrontResponseBody struct {
+	// pk_…: identifies the storefront (not editable here)
+	Key  string `form:"key" json:"key" xml:"key"`
+	Name string `form:"name" json:"name" xml:"name"`
+	// Serves requests without a key (read only)
+	Default *bool `form:"default,omitempty" json:"default,omitempty" xml:"default,omitempty"`
+	// A code from currencies, or empty
+	DefaultCurrency string `form:"defaultCurrency" json:"defaultCurrency" xml:"defaultCurrency"`
+	// Empty: the buyer's
+	DefaultLocale  string   `form:"defaultLocale" json:"defaultLocale" xml:"defaultLocale"`
+	AllowedOrigins []string `form:"allowedOrigins" json:"allowedOrigins" xml:"allowedOrigins"`
+}
+
 // AdminCatalogProblemResponseBody is used to define fields on response body
 // types.
 type AdminCatalogProblemResponseBody struct {
 	// 1-based line of the source; 0 when unknown
 	Line int `form:"line" json:"line" xml:"line"`
 	// The field, e.g. products[2].pricing.EUR.monthly
-	Path    string `form:"path" json:"path" xml:"path"`
+	Path string `form:"path" json:"path" xml:"path"`
+	// The field again (the same as path)
+	Field   string `form:"field" json:"field" xml:"field"`
 	Message string `form:"message" json:"message" xml:"message"`
+}
+
+// AdminCatalogFormRequestBody is used to define fields on request body types.
+type AdminCatalogFormRequestBody struct {
+	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
+	// Codes, in the file's order
+	Currencies []string `form:"currencies,omitempty" json:"currencies,omitempty" xml:"currencies,omitempty"`
+	// Every billing cycle, in display order
+	Cycles []string                           `form:"cycles,omitempty" json:"cycles,omitempty" xml:"cycles,omitempty"`
+	Plans  []*AdminCatalogFormPlanRequestBody `form:"plans,omitempty" json:"plans,omitempty" xml:"plans,omitempty"`
+	// Config option 2, when the catalog has it
+	Extras *AdminCatalogFormOptionRequestBody `form:"extras,omitempty" json:"extras,omitempty" xml:"extras,omitempty"`
+	// Config option 4, when the catalog has it
+	Proxy       *AdminCatalogFormOptionRequestBody       `form:"proxy,omitempty" json:"proxy,omitempty" xml:"proxy,omitempty"`
+	Promotions  []*AdminCatalogFormPromotionRequestBody  `form:"promotions,omitempty" json:"promotions,omitempty" xml:"promotions,omitempty"`
+	Storefronts []*AdminCatalogFormStorefrontRequestBody `form:"storefronts,omitempty" json:"storefronts,omitempty" xml:"storefronts,omitempty"`
+}
+
+// AdminCatalogFormPlanRequestBody is used to define fields on request body
+// types.
+type AdminCatalogFormPlanRequestBody struct {
+	Pid *int `form:"pid,omitempty" json:"pid,omitempty" xml:"pid,omitempty"`
+	// plan or reseller
+	Group *string `form:"group,omitempty" json:"group,omitempty" xml:"group,omitempty"`
+	Name  *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Trial *bool   `form:"trial,omitempty" json:"trial,omitempty" xml:"trial,omitempty"`
+	// Offers extra connections (config option 2)
+	Extras *bool `form:"extras,omitempty" json:"extras,omitempty" xml:"extras,omitempty"`
+	// Offers proxy protection (config option 4)
+	Proxy *bool `form:"proxy,omitempty" json:"proxy,omitempty" xml:"proxy,omitempty"`
+	// Cycle → currency → price as written ("12.99"); a disabled cycle or a
+	// converted currency is absent
+	Prices map[string]map[string]string `form:"prices,omitempty" json:"prices,omitempty" xml:"prices,omitempty"`
+}
+
+// AdminCatalogFormOptionRequestBody is used to define fields on request body
+// types.
+type AdminCatalogFormOptionRequestBody struct {
+	// 2: extra connections, 4: proxy protection
+	ID   *int    `form:"id,omitempty" json:"id,omitempty" xml:"id,omitempty"`
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Extra connections: the most a buyer may add; 0 for proxy
+	MaxQty *int `form:"maxQty,omitempty" json:"maxQty,omitempty" xml:"maxQty,omitempty"`
+	// Cycle → currency → price per unit
+	Prices map[string]map[string]string `form:"prices,omitempty" json:"prices,omitempty" xml:"prices,omitempty"`
+}
+
+// AdminCatalogFormPromotionRequestBody is used to define fields on request
+// body types.
+type AdminCatalogFormPromotionRequestBody struct {
+	Code      *string `form:"code,omitempty" json:"code,omitempty" xml:"code,omitempty"`
+	Type      *string `form:"type,omitempty" json:"type,omitempty" xml:"type,omitempty"`
+	Value     *string `form:"value,omitempty" json:"value,omitempty" xml:"value,omitempty"`
+	AppliesTo []int   `form:"appliesTo,omitempty" json:"appliesTo,omitempty" xml:"appliesTo,omitempty"`
+	// Names of the products in appliesTo (read only)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// YYYY-MM-DD or empty
+	StartDate *string `form:"startDate,omitempty" json:"startDate,omitempty" xml:"startDate,omitempty"`
+	// YYYY-MM-DD or empty
+	ExpirationDate *string `form:"expirationDate,omitempty" json:"expirationDate,omitempty" xml:"expirationDate,omitempty"`
+	MaxUses        *int    `form:"maxUses,omitempty" json:"maxUses,omitempty" xml:"maxUses,omitempty"`
+	Recurring      *bool   `form:"recurring,omitempty" json:"recurring,omitempty" xml:"recurring,omitempty"`
+	Disabled       *bool   `form:"disabled,omitempty" json:"disabled,omitempty" xml:"disabled,omitempty"`
+	// active, scheduled, expired or disabled today (read only)
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
+}
+
+// AdminCatalogFormStorefrontRequestBody is used to define fields on request
+// body types.
+type AdminCatalogFormStorefrontRequestBody struct {
+	// pk_…: identifies the storefront (not editable here)
+	Key  *string `form:"key,omitempty" json:"key,omitempty" xml:"key,omitempty"`
+	Name *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// Serves requests without a key (read only)
+	Default *bool `form:"default,omitempty" json:"default,omitempty" xml:"default,omitempty"`
+	// A code from currencies, or empty
+	DefaultCurrency *string `form:"defaultCurrency,omitempty" json:"defaultCurrency,omitempty" xml:"defaultCurrency,omitempty"`
+	// Empty: the buyer's
+	DefaultLocale  *string  `form:"defaultLocale,omitempty" json:"defaultLocale,omitempty" xml:"defaultLocale,omitempty"`
+	AllowedOrigins []string `form:"allowedOrigins,omitempty" json:"allowedOrigins,omitempty" xml:"allowedOrigins,omitempty"`
 }
 
 // NewGetResponseBody builds the HTTP response body from the result of the
 // "get" endpoint of the "adminCatalog" service.
 func NewGetResponseBody(res *admincatalog.AdminCatalogResult) *GetResponseBody {
 	body := &GetResponseBody{
-		Source: res.Source,
+		Source:    res.Source,
+		Published: res.Published,
 	}
 	if res.Version != nil {
 		body.Version = marshalAdmincatalogAdminCatalogVersionToAdminCatalogVersionResponseBody(res.Version)
+	}
+	if res.Form != nil {
+		body.Form = marshalAdmincatalogAdminCatalogFormToAdminCatalogFormResponseBody(res.Form)
 	}
 	return body
 }
@@ -302,10 +663,34 @@ func NewGetResponseBody(res *admincatalog.AdminCatalogResult) *GetResponseBody {
 // "put" endpoint of the "adminCatalog" service.
 func NewPutResponseBody(res *admincatalog.AdminCatalogResult) *PutResponseBody {
 	body := &PutResponseBody{
-		Source: res.Source,
+		Source:    res.Source,
+		Published: res.Published,
 	}
 	if res.Version != nil {
 		body.Version = marshalAdmincatalogAdminCatalogVersionToAdminCatalogVersionResponseBody(res.Version)
+	}
+	if res.Form != nil {
+		body.Form = marshalAdmincatalogAdminCatalogFormToAdminCatalogFormResponseBody(res.Form)
+	}
+	return body
+}
+
+// NewCheckResponseBody builds the HTTP response body from the result of the
+// "check" endpoint of the "adminCatalog" service.
+func NewCheckResponseBody(res *admincatalog.CheckResult) *CheckResponseBody {
+	body := &CheckResponseBody{
+		OK: res.OK,
+	}
+	return body
+}
+
+// NewDraftResponseBody builds the HTTP response body from the result of the
+// "draft" endpoint of the "adminCatalog" service.
+func NewDraftResponseBody(res *admincatalog.DraftResult) *DraftResponseBody {
+	body := &DraftResponseBody{
+		Source: res.Source,
+		Diff:   res.Diff,
+		Base:   res.Base,
 	}
 	return body
 }
@@ -333,10 +718,14 @@ func NewVersionsResponseBody(res *admincatalog.VersionsResult) *VersionsResponse
 // "version" endpoint of the "adminCatalog" service.
 func NewVersionResponseBody(res *admincatalog.AdminCatalogResult) *VersionResponseBody {
 	body := &VersionResponseBody{
-		Source: res.Source,
+		Source:    res.Source,
+		Published: res.Published,
 	}
 	if res.Version != nil {
 		body.Version = marshalAdmincatalogAdminCatalogVersionToAdminCatalogVersionResponseBody(res.Version)
+	}
+	if res.Form != nil {
+		body.Form = marshalAdmincatalogAdminCatalogFormToAdminCatalogFormResponseBody(res.Form)
 	}
 	return body
 }
@@ -375,6 +764,8 @@ func NewPutInvalidCatalogResponseBody(res *admincatalog.InvalidCatalog) *PutInva
 	body := &PutInvalidCatalogResponseBody{
 		Name:    res.Name,
 		Message: res.Message,
+		Line:    res.Line,
+		Field:   res.Field,
 	}
 	if res.Problems != nil {
 		body.Problems = make([]*AdminCatalogProblemResponseBody, len(res.Problems))
@@ -437,6 +828,128 @@ func NewPutConflictResponseBody(res *goa.ServiceError) *PutConflictResponseBody 
 // of the "put" endpoint of the "adminCatalog" service.
 func NewPutUnauthorizedResponseBody(res *goa.ServiceError) *PutUnauthorizedResponseBody {
 	body := &PutUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCheckInvalidCatalogResponseBody builds the HTTP response body from the
+// result of the "check" endpoint of the "adminCatalog" service.
+func NewCheckInvalidCatalogResponseBody(res *admincatalog.InvalidCatalog) *CheckInvalidCatalogResponseBody {
+	body := &CheckInvalidCatalogResponseBody{
+		Name:    res.Name,
+		Message: res.Message,
+		Line:    res.Line,
+		Field:   res.Field,
+	}
+	if res.Problems != nil {
+		body.Problems = make([]*AdminCatalogProblemResponseBody, len(res.Problems))
+		for i, val := range res.Problems {
+			if val == nil {
+				body.Problems[i] = nil
+				continue
+			}
+			body.Problems[i] = marshalAdmincatalogAdminCatalogProblemToAdminCatalogProblemResponseBody(val)
+		}
+	} else {
+		body.Problems = []*AdminCatalogProblemResponseBody{}
+	}
+	return body
+}
+
+// NewCheckInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "check" endpoint of the "adminCatalog" service.
+func NewCheckInvalidCsrfTokenResponseBody(res *goa.ServiceError) *CheckInvalidCsrfTokenResponseBody {
+	body := &CheckInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCheckForbiddenResponseBody builds the HTTP response body from the result
+// of the "check" endpoint of the "adminCatalog" service.
+func NewCheckForbiddenResponseBody(res *goa.ServiceError) *CheckForbiddenResponseBody {
+	body := &CheckForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewCheckUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "check" endpoint of the "adminCatalog" service.
+func NewCheckUnauthorizedResponseBody(res *goa.ServiceError) *CheckUnauthorizedResponseBody {
+	body := &CheckUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewDraftBadRequestResponseBody builds the HTTP response body from the result
+// of the "draft" endpoint of the "adminCatalog" service.
+func NewDraftBadRequestResponseBody(res *goa.ServiceError) *DraftBadRequestResponseBody {
+	body := &DraftBadRequestResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewDraftInvalidCsrfTokenResponseBody builds the HTTP response body from the
+// result of the "draft" endpoint of the "adminCatalog" service.
+func NewDraftInvalidCsrfTokenResponseBody(res *goa.ServiceError) *DraftInvalidCsrfTokenResponseBody {
+	body := &DraftInvalidCsrfTokenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewDraftForbiddenResponseBody builds the HTTP response body from the result
+// of the "draft" endpoint of the "adminCatalog" service.
+func NewDraftForbiddenResponseBody(res *goa.ServiceError) *DraftForbiddenResponseBody {
+	body := &DraftForbiddenResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewDraftUnauthorizedResponseBody builds the HTTP response body from the
+// result of the "draft" endpoint of the "adminCatalog" service.
+func NewDraftUnauthorizedResponseBody(res *goa.ServiceError) *DraftUnauthorizedResponseBody {
+	body := &DraftUnauthorizedResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,
@@ -530,6 +1043,32 @@ func NewPutPayload(body *PutRequestBody, csrfToken *string, session *string) *ad
 	v := &admincatalog.PutPayload{
 		Source:  *body.Source,
 		Comment: body.Comment,
+		Base:    body.Base,
+	}
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v
+}
+
+// NewCheckPayload builds a adminCatalog service check endpoint payload.
+func NewCheckPayload(body *CheckRequestBody, csrfToken *string, session *string) *admincatalog.CheckPayload {
+	v := &admincatalog.CheckPayload{
+		Source: *body.Source,
+	}
+	v.CsrfToken = csrfToken
+	v.Session = session
+
+	return v
+}
+
+// NewDraftPayload builds a adminCatalog service draft endpoint payload.
+func NewDraftPayload(body *DraftRequestBody, csrfToken *string, session *string) *admincatalog.DraftPayload {
+	v := &admincatalog.DraftPayload{
+		Source: body.Source,
+	}
+	if body.Form != nil {
+		v.Form = unmarshalAdminCatalogFormRequestBodyToAdmincatalogAdminCatalogForm(body.Form)
 	}
 	v.CsrfToken = csrfToken
 	v.Session = session
@@ -573,6 +1112,198 @@ func ValidatePutRequestBody(body *PutRequestBody) (err error) {
 		if utf8.RuneCountInString(*body.Comment) > 500 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.comment", *body.Comment, utf8.RuneCountInString(*body.Comment), 500, false))
 		}
+	}
+	if body.Base != nil {
+		if utf8.RuneCountInString(*body.Base) > 64 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.base", *body.Base, utf8.RuneCountInString(*body.Base), 64, false))
+		}
+	}
+	return
+}
+
+// ValidateCheckRequestBody runs the validations defined on CheckRequestBody
+func ValidateCheckRequestBody(body *CheckRequestBody) (err error) {
+	if body.Source == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("source", "body"))
+	}
+	if body.Source != nil {
+		if utf8.RuneCountInString(*body.Source) < 1 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", *body.Source, utf8.RuneCountInString(*body.Source), 1, true))
+		}
+	}
+	if body.Source != nil {
+		if utf8.RuneCountInString(*body.Source) > 65536 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", *body.Source, utf8.RuneCountInString(*body.Source), 65536, false))
+		}
+	}
+	return
+}
+
+// ValidateDraftRequestBody runs the validations defined on DraftRequestBody
+func ValidateDraftRequestBody(body *DraftRequestBody) (err error) {
+	if body.Source != nil {
+		if utf8.RuneCountInString(*body.Source) > 65536 {
+			err = goa.MergeErrors(err, goa.InvalidLengthError("body.source", *body.Source, utf8.RuneCountInString(*body.Source), 65536, false))
+		}
+	}
+	if body.Form != nil {
+		if err2 := ValidateAdminCatalogFormRequestBody(body.Form); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateAdminCatalogFormRequestBody runs the validations defined on
+// AdminCatalogFormRequestBody
+func ValidateAdminCatalogFormRequestBody(body *AdminCatalogFormRequestBody) (err error) {
+	if body.DefaultCurrency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultCurrency", "body"))
+	}
+	if body.Currencies == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currencies", "body"))
+	}
+	if body.Cycles == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("cycles", "body"))
+	}
+	if body.Plans == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("plans", "body"))
+	}
+	if body.Promotions == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("promotions", "body"))
+	}
+	if body.Storefronts == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("storefronts", "body"))
+	}
+	for _, e := range body.Plans {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormPlanRequestBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	if body.Extras != nil {
+		if err2 := ValidateAdminCatalogFormOptionRequestBody(body.Extras); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Proxy != nil {
+		if err2 := ValidateAdminCatalogFormOptionRequestBody(body.Proxy); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	for _, e := range body.Promotions {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormPromotionRequestBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Storefronts {
+		if e != nil {
+			if err2 := ValidateAdminCatalogFormStorefrontRequestBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	return
+}
+
+// ValidateAdminCatalogFormPlanRequestBody runs the validations defined on
+// AdminCatalogFormPlanRequestBody
+func ValidateAdminCatalogFormPlanRequestBody(body *AdminCatalogFormPlanRequestBody) (err error) {
+	if body.Pid == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pid", "body"))
+	}
+	if body.Group == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("group", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Trial == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("trial", "body"))
+	}
+	if body.Extras == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("extras", "body"))
+	}
+	if body.Proxy == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("proxy", "body"))
+	}
+	if body.Prices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("prices", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormOptionRequestBody runs the validations defined on
+// AdminCatalogFormOptionRequestBody
+func ValidateAdminCatalogFormOptionRequestBody(body *AdminCatalogFormOptionRequestBody) (err error) {
+	if body.ID == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("id", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.MaxQty == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("maxQty", "body"))
+	}
+	if body.Prices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("prices", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormPromotionRequestBody runs the validations defined on
+// AdminCatalogFormPromotionRequestBody
+func ValidateAdminCatalogFormPromotionRequestBody(body *AdminCatalogFormPromotionRequestBody) (err error) {
+	if body.Code == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("code", "body"))
+	}
+	if body.Type == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("type", "body"))
+	}
+	if body.Value == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("value", "body"))
+	}
+	if body.AppliesTo == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
+	}
+	if body.StartDate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("startDate", "body"))
+	}
+	if body.ExpirationDate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("expirationDate", "body"))
+	}
+	if body.MaxUses == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("maxUses", "body"))
+	}
+	if body.Recurring == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("recurring", "body"))
+	}
+	if body.Disabled == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("disabled", "body"))
+	}
+	return
+}
+
+// ValidateAdminCatalogFormStorefrontRequestBody runs the validations defined
+// on AdminCatalogFormStorefrontRequestBody
+func ValidateAdminCatalogFormStorefrontRequestBody(body *AdminCatalogFormStorefrontRequestBody) (err error) {
+	if body.Key == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("key", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.DefaultCurrency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultCurrency", "body"))
+	}
+	if body.DefaultLocale == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("defaultLocale", "body"))
+	}
+	if body.AllowedOrigins == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("allowedOrigins", "body"))
 	}
 	return
 }

@@ -480,10 +480,15 @@ func unmarshalAdminPromotionResponseBodyToAdminpromotionsAdminPromotion(v *Admin
 		Recurring:      *v.Recurring,
 		Disabled:       *v.Disabled,
 		Uses:           *v.Uses,
+		Status:         *v.Status,
 	}
 	res.AppliesTo = make([]int, len(v.AppliesTo))
 	for i, val := range v.AppliesTo {
 		res.AppliesTo[i] = val
+	}
+	res.Products = make([]string, len(v.Products))
+	for i, val := range v.Products {
+		res.Products[i] = val
 	}
 
 	return res
@@ -496,6 +501,7 @@ func unmarshalAdminCatalogProblemResponseBodyToAdminpromotionsAdminCatalogProble
 	res := &adminpromotions.AdminCatalogProblem{
 		Line:    *v.Line,
 		Path:    *v.Path,
+		Field:   *v.Field,
 		Message: *v.Message,
 	}
 

@@ -67,6 +67,12 @@ type CreateResponseBody struct {
 	Disabled *bool `form:"disabled,omitempty" json:"disabled,omitempty" xml:"disabled,omitempty"`
 	// Orders placed with the code
 	Uses *int `form:"uses,omitempty" json:"uses,omitempty" xml:"uses,omitempty"`
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 }
 
 // UpdateResponseBody is the type of the "adminPromotions" service "update"
@@ -90,6 +96,12 @@ type UpdateResponseBody struct {
 	Disabled *bool `form:"disabled,omitempty" json:"disabled,omitempty" xml:"disabled,omitempty"`
 	// Orders placed with the code
 	Uses *int `form:"uses,omitempty" json:"uses,omitempty" xml:"uses,omitempty"`
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 }
 
 // ListUnauthorizedResponseBody is the type of the "adminPromotions" service
@@ -132,8 +144,12 @@ type ListForbiddenResponseBody struct {
 // service "create" endpoint HTTP response body for the "invalid_catalog" error.
 type CreateInvalidCatalogResponseBody struct {
 	// invalid_catalog
-	Name     *string                            `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message  *string                            `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line *int `form:"line,omitempty" json:"line,omitempty" xml:"line,omitempty"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    *string                            `form:"field,omitempty" json:"field,omitempty" xml:"field,omitempty"`
 	Problems []*AdminCatalogProblemResponseBody `form:"problems,omitempty" json:"problems,omitempty" xml:"problems,omitempty"`
 }
 
@@ -214,8 +230,12 @@ type CreateUnauthorizedResponseBody struct {
 // service "update" endpoint HTTP response body for the "invalid_catalog" error.
 type UpdateInvalidCatalogResponseBody struct {
 	// invalid_catalog
-	Name     *string                            `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
-	Message  *string                            `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	Name    *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line *int `form:"line,omitempty" json:"line,omitempty" xml:"line,omitempty"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    *string                            `form:"field,omitempty" json:"field,omitempty" xml:"field,omitempty"`
 	Problems []*AdminCatalogProblemResponseBody `form:"problems,omitempty" json:"problems,omitempty" xml:"problems,omitempty"`
 }
 
@@ -312,6 +332,12 @@ type AdminPromotionResponseBody struct {
 	Disabled *bool `form:"disabled,omitempty" json:"disabled,omitempty" xml:"disabled,omitempty"`
 	// Orders placed with the code
 	Uses *int `form:"uses,omitempty" json:"uses,omitempty" xml:"uses,omitempty"`
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string `form:"products,omitempty" json:"products,omitempty" xml:"products,omitempty"`
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status *string `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 }
 
 // AdminCatalogProblemResponseBody is used to define fields on response body
@@ -320,7 +346,9 @@ type AdminCatalogProblemResponseBody struct {
 	// 1-based line of the source; 0 when unknown
 	Line *int `form:"line,omitempty" json:"line,omitempty" xml:"line,omitempty"`
 	// The field, e.g. products[2].pricing.EUR.monthly
-	Path    *string `form:"path,omitempty" json:"path,omitempty" xml:"path,omitempty"`
+	Path *string `form:"path,omitempty" json:"path,omitempty" xml:"path,omitempty"`
+	// The field again (the same as path)
+	Field   *string `form:"field,omitempty" json:"field,omitempty" xml:"field,omitempty"`
 	Message *string `form:"message,omitempty" json:"message,omitempty" xml:"message,omitempty"`
 }
 
@@ -424,10 +452,15 @@ func NewCreateAdminPromotionCreated(body *CreateResponseBody) *adminpromotions.A
 		Recurring:      *body.Recurring,
 		Disabled:       *body.Disabled,
 		Uses:           *body.Uses,
+		Status:         *body.Status,
 	}
 	v.AppliesTo = make([]int, len(body.AppliesTo))
 	for i, val := range body.AppliesTo {
 		v.AppliesTo[i] = val
+	}
+	v.Products = make([]string, len(body.Products))
+	for i, val := range body.Products {
+		v.Products[i] = val
 	}
 
 	return v
@@ -439,6 +472,8 @@ func NewCreateInvalidCatalog(body *CreateInvalidCatalogResponseBody) *adminpromo
 	v := &adminpromotions.InvalidCatalog{
 		Name:    *body.Name,
 		Message: *body.Message,
+		Line:    *body.Line,
+		Field:   *body.Field,
 	}
 	v.Problems = make([]*adminpromotions.AdminCatalogProblem, len(body.Problems))
 	for i, val := range body.Problems {
@@ -525,10 +560,15 @@ func NewUpdateAdminPromotionOK(body *UpdateResponseBody) *adminpromotions.AdminP
 		Recurring:      *body.Recurring,
 		Disabled:       *body.Disabled,
 		Uses:           *body.Uses,
+		Status:         *body.Status,
 	}
 	v.AppliesTo = make([]int, len(body.AppliesTo))
 	for i, val := range body.AppliesTo {
 		v.AppliesTo[i] = val
+	}
+	v.Products = make([]string, len(body.Products))
+	for i, val := range body.Products {
+		v.Products[i] = val
 	}
 
 	return v
@@ -540,6 +580,8 @@ func NewUpdateInvalidCatalog(body *UpdateInvalidCatalogResponseBody) *adminpromo
 	v := &adminpromotions.InvalidCatalog{
 		Name:    *body.Name,
 		Message: *body.Message,
+		Line:    *body.Line,
+		Field:   *body.Field,
 	}
 	v.Problems = make([]*adminpromotions.AdminCatalogProblem, len(body.Problems))
 	for i, val := range body.Problems {
@@ -660,9 +702,20 @@ func ValidateCreateResponseBody(body *CreateResponseBody) (err error) {
 	if body.Uses == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("uses", "body"))
 	}
+	if body.Products == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("products", "body"))
+	}
+	if body.Status == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
+	}
 	if body.Type != nil {
 		if !(*body.Type == "Percentage" || *body.Type == "Fixed Amount") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.type", *body.Type, []any{"Percentage", "Fixed Amount"}))
+		}
+	}
+	if body.Status != nil {
+		if !(*body.Status == "active" || *body.Status == "scheduled" || *body.Status == "expired" || *body.Status == "disabled") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"active", "scheduled", "expired", "disabled"}))
 		}
 	}
 	return
@@ -700,9 +753,20 @@ func ValidateUpdateResponseBody(body *UpdateResponseBody) (err error) {
 	if body.Uses == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("uses", "body"))
 	}
+	if body.Products == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("products", "body"))
+	}
+	if body.Status == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
+	}
 	if body.Type != nil {
 		if !(*body.Type == "Percentage" || *body.Type == "Fixed Amount") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.type", *body.Type, []any{"Percentage", "Fixed Amount"}))
+		}
+	}
+	if body.Status != nil {
+		if !(*body.Status == "active" || *body.Status == "scheduled" || *body.Status == "expired" || *body.Status == "disabled") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"active", "scheduled", "expired", "disabled"}))
 		}
 	}
 	return
@@ -764,6 +828,12 @@ func ValidateCreateInvalidCatalogResponseBody(body *CreateInvalidCatalogResponse
 	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Line == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("line", "body"))
+	}
+	if body.Field == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("field", "body"))
 	}
 	if body.Problems == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("problems", "body"))
@@ -882,6 +952,12 @@ func ValidateUpdateInvalidCatalogResponseBody(body *UpdateInvalidCatalogResponse
 	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))
+	}
+	if body.Line == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("line", "body"))
+	}
+	if body.Field == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("field", "body"))
 	}
 	if body.Problems == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("problems", "body"))
@@ -1025,9 +1101,20 @@ func ValidateAdminPromotionResponseBody(body *AdminPromotionResponseBody) (err e
 	if body.Uses == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("uses", "body"))
 	}
+	if body.Products == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("products", "body"))
+	}
+	if body.Status == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("status", "body"))
+	}
 	if body.Type != nil {
 		if !(*body.Type == "Percentage" || *body.Type == "Fixed Amount") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.type", *body.Type, []any{"Percentage", "Fixed Amount"}))
+		}
+	}
+	if body.Status != nil {
+		if !(*body.Status == "active" || *body.Status == "scheduled" || *body.Status == "expired" || *body.Status == "disabled") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.status", *body.Status, []any{"active", "scheduled", "expired", "disabled"}))
 		}
 	}
 	return
@@ -1041,6 +1128,9 @@ func ValidateAdminCatalogProblemResponseBody(body *AdminCatalogProblemResponseBo
 	}
 	if body.Path == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("path", "body"))
+	}
+	if body.Field == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("field", "body"))
 	}
 	if body.Message == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("message", "body"))

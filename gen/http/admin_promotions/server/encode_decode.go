@@ -424,6 +424,7 @@ func marshalAdminpromotionsAdminPromotionToAdminPromotionResponseBody(v *adminpr
 		Recurring:      v.Recurring,
 		Disabled:       v.Disabled,
 		Uses:           v.Uses,
+		Status:         v.Status,
 	}
 	if v.AppliesTo != nil {
 		res.AppliesTo = make([]int, len(v.AppliesTo))
@@ -432,6 +433,14 @@ func marshalAdminpromotionsAdminPromotionToAdminPromotionResponseBody(v *adminpr
 		}
 	} else {
 		res.AppliesTo = []int{}
+	}
+	if v.Products != nil {
+		res.Products = make([]string, len(v.Products))
+		for i, val := range v.Products {
+			res.Products[i] = val
+		}
+	} else {
+		res.Products = []string{}
 	}
 
 	return res
@@ -444,6 +453,7 @@ func marshalAdminpromotionsAdminCatalogProblemToAdminCatalogProblemResponseBody(
 	res := &AdminCatalogProblemResponseBody{
 		Line:    v.Line,
 		Path:    v.Path,
+		Field:   v.Field,
 		Message: v.Message,
 	}
 

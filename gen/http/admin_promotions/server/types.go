@@ -69,6 +69,12 @@ type CreateResponseBody struct {
 	Disabled bool `form:"disabled" json:"disabled" xml:"disabled"`
 	// Orders placed with the code
 	Uses int `form:"uses" json:"uses" xml:"uses"`
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string `form:"products" json:"products" xml:"products"`
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status string `form:"status" json:"status" xml:"status"`
 }
 
 // UpdateResponseBody is the type of the "adminPromotions" service "update"
@@ -92,6 +98,12 @@ type UpdateResponseBody struct {
 	Disabled bool `form:"disabled" json:"disabled" xml:"disabled"`
 	// Orders placed with the code
 	Uses int `form:"uses" json:"uses" xml:"uses"`
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string `form:"products" json:"products" xml:"products"`
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status string `form:"status" json:"status" xml:"status"`
 }
 
 // ListUnauthorizedResponseBody is the type of the "adminPromotions" service
@@ -134,8 +146,12 @@ type ListForbiddenResponseBody struct {
 // service "create" endpoint HTTP response body for the "invalid_catalog" error.
 type CreateInvalidCatalogResponseBody struct {
 	// invalid_catalog
-	Name     string                             `form:"name" json:"name" xml:"name"`
-	Message  string                             `form:"message" json:"message" xml:"message"`
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line int `form:"line" json:"line" xml:"line"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    string                             `form:"field" json:"field" xml:"field"`
 	Problems []*AdminCatalogProblemResponseBody `form:"problems" json:"problems" xml:"problems"`
 }
 
@@ -216,8 +232,12 @@ type CreateUnauthorizedResponseBody struct {
 // service "update" endpoint HTTP response body for the "invalid_catalog" error.
 type UpdateInvalidCatalogResponseBody struct {
 	// invalid_catalog
-	Name     string                             `form:"name" json:"name" xml:"name"`
-	Message  string                             `form:"message" json:"message" xml:"message"`
+	Name    string `form:"name" json:"name" xml:"name"`
+	Message string `form:"message" json:"message" xml:"message"`
+	// The first problem's line (1-based; 0 when unknown)
+	Line int `form:"line" json:"line" xml:"line"`
+	// The first problem's field path, e.g. products[1].cycles.monthly.EUR
+	Field    string                             `form:"field" json:"field" xml:"field"`
 	Problems []*AdminCatalogProblemResponseBody `form:"problems" json:"problems" xml:"problems"`
 }
 
@@ -314,6 +334,12 @@ type AdminPromotionResponseBody struct {
 	Disabled bool `form:"disabled" json:"disabled" xml:"disabled"`
 	// Orders placed with the code
 	Uses int `form:"uses" json:"uses" xml:"uses"`
+	// The names of the products in appliesTo, in its order ("#9" for a pid the
+	// catalog does not have)
+	Products []string `form:"products" json:"products" xml:"products"`
+	// Today on the shop's clock: disabled, scheduled (before startDate), expired
+	// (after expirationDate), or active
+	Status string `form:"status" json:"status" xml:"status"`
 }
 
 // AdminCatalogProblemResponseBody is used to define fields on response body
@@ -322,7 +348,9 @@ type AdminCatalogProblemResponseBody struct {
 	// 1-based line of the source; 0 when unknown
 	Line int `form:"line" json:"line" xml:"line"`
 	// The field, e.g. products[2].pricing.EUR.monthly
-	Path    string `form:"path" json:"path" xml:"path"`
+	Path string `form:"path" json:"path" xml:"path"`
+	// The field again (the same as path)
+	Field   string `form:"field" json:"field" xml:"field"`
 	Message string `form:"message" json:"message" xml:"message"`
 }
 
@@ -358,6 +386,7 @@ func NewCreateResponseBody(res *adminpromotions.AdminPromotion) *CreateResponseB
 		Recurring:      res.Recurring,
 		Disabled:       res.Disabled,
 		Uses:           res.Uses,
+		Status:         res.Status,
 	}
 	if res.AppliesTo != nil {
 		body.AppliesTo = make([]int, len(res.AppliesTo))
@@ -366,6 +395,14 @@ func NewCreateResponseBody(res *adminpromotions.AdminPromotion) *CreateResponseB
 		}
 	} else {
 		body.AppliesTo = []int{}
+	}
+	if res.Products != nil {
+		body.Products = make([]string, len(res.Products))
+		for i, val := range res.Products {
+			body.Products[i] = val
+		}
+	} else {
+		body.Products = []string{}
 	}
 	return body
 }
@@ -383,6 +420,7 @@ func NewUpdateResponseBody(res *adminpromotions.AdminPromotion) *UpdateResponseB
 		Recurring:      res.Recurring,
 		Disabled:       res.Disabled,
 		Uses:           res.Uses,
+		Status:         res.Status,
 	}
 	if res.AppliesTo != nil {
 		body.AppliesTo = make([]int, len(res.AppliesTo))
@@ -391,6 +429,14 @@ func NewUpdateResponseBody(res *adminpromotions.AdminPromotion) *UpdateResponseB
 		}
 	} else {
 		body.AppliesTo = []int{}
+	}
+	if res.Products != nil {
+		body.Products = make([]string, len(res.Products))
+		for i, val := range res.Products {
+			body.Products[i] = val
+		}
+	} else {
+		body.Products = []string{}
 	}
 	return body
 }
@@ -429,6 +475,8 @@ func NewCreateInvalidCatalogResponseBody(res *adminpromotions.InvalidCatalog) *C
 	body := &CreateInvalidCatalogResponseBody{
 		Name:    res.Name,
 		Message: res.Message,
+		Line:    res.Line,
+		Field:   res.Field,
 	}
 	if res.Problems != nil {
 		body.Problems = make([]*AdminCatalogProblemResponseBody, len(res.Problems))
@@ -507,6 +555,8 @@ func NewUpdateInvalidCatalogResponseBody(res *adminpromotions.InvalidCatalog) *U
 	body := &UpdateInvalidCatalogResponseBody{
 		Name:    res.Name,
 		Message: res.Message,
+		Line:    res.Line,
+		Field:   res.Field,
 	}
 	if res.Problems != nil {
 		body.Problems = make([]*AdminCatalogProblemResponseBody, len(res.Problems))

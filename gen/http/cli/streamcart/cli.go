@@ -50,7 +50,7 @@ import (
 func UsageCommands() []string {
 	return []string{
 		"admin-audit list",
-		"admin-catalog (get|put|versions|version)",
+		"admin-catalog (get|put|check|draft|versions|version)",
 		"admin-jobs (list|retry|cancel)",
 		"admin-mail (list|resend)",
 		"admin-operators (list|invite|disable)",
@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"xov\" --action \"1ab\" --target \"f1m\" --ip \"c6r\" --limit 27 --cursor \"i6t\" --session \"4ro\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"g9h\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 342 --session \"gfc\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"uxy\" --q \"yok\" --limit 25 --cursor \"q9s\" --session \"5w8\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"l5u\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"uxy\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 246 --session \"a61\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"rsw\"" + "\n" +
 		""
 }
 
@@ -119,6 +119,16 @@ func ParseEndpoint(
 		adminCatalogPutBodyFlag      = adminCatalogPutFlags.String("body", "REQUIRED", "")
 		adminCatalogPutCsrfTokenFlag = adminCatalogPutFlags.String("csrf-token", "", "")
 		adminCatalogPutSessionFlag   = adminCatalogPutFlags.String("session", "", "")
+
+		adminCatalogCheckFlags         = flag.NewFlagSet("check", flag.ExitOnError)
+		adminCatalogCheckBodyFlag      = adminCatalogCheckFlags.String("body", "REQUIRED", "")
+		adminCatalogCheckCsrfTokenFlag = adminCatalogCheckFlags.String("csrf-token", "", "")
+		adminCatalogCheckSessionFlag   = adminCatalogCheckFlags.String("session", "", "")
+
+		adminCatalogDraftFlags         = flag.NewFlagSet("draft", flag.ExitOnError)
+		adminCatalogDraftBodyFlag      = adminCatalogDraftFlags.String("body", "REQUIRED", "")
+		adminCatalogDraftCsrfTokenFlag = adminCatalogDraftFlags.String("csrf-token", "", "")
+		adminCatalogDraftSessionFlag   = adminCatalogDraftFlags.String("session", "", "")
 
 		adminCatalogVersionsFlags       = flag.NewFlagSet("versions", flag.ExitOnError)
 		adminCatalogVersionsSessionFlag = adminCatalogVersionsFlags.String("session", "", "")
@@ -593,6 +603,8 @@ func ParseEndpoint(
 	adminCatalogFlags.Usage = adminCatalogUsage
 	adminCatalogGetFlags.Usage = adminCatalogGetUsage
 	adminCatalogPutFlags.Usage = adminCatalogPutUsage
+	adminCatalogCheckFlags.Usage = adminCatalogCheckUsage
+	adminCatalogDraftFlags.Usage = adminCatalogDraftUsage
 	adminCatalogVersionsFlags.Usage = adminCatalogVersionsUsage
 	adminCatalogVersionFlags.Usage = adminCatalogVersionUsage
 
@@ -831,6 +843,12 @@ func ParseEndpoint(
 
 			case "put":
 				epf = adminCatalogPutFlags
+
+			case "check":
+				epf = adminCatalogCheckFlags
+
+			case "draft":
+				epf = adminCatalogDraftFlags
 
 			case "versions":
 				epf = adminCatalogVersionsFlags
@@ -1237,6 +1255,12 @@ func ParseEndpoint(
 			case "put":
 				endpoint = c.Put()
 				data, err = admincatalogc.BuildPutPayload(*adminCatalogPutBodyFlag, *adminCatalogPutCsrfTokenFlag, *adminCatalogPutSessionFlag)
+			case "check":
+				endpoint = c.Check()
+				data, err = admincatalogc.BuildCheckPayload(*adminCatalogCheckBodyFlag, *adminCatalogCheckCsrfTokenFlag, *adminCatalogCheckSessionFlag)
+			case "draft":
+				endpoint = c.Draft()
+				data, err = admincatalogc.BuildDraftPayload(*adminCatalogDraftBodyFlag, *adminCatalogDraftCsrfTokenFlag, *adminCatalogDraftSessionFlag)
 			case "versions":
 				endpoint = c.Versions()
 				data, err = admincatalogc.BuildVersionsPayload(*adminCatalogVersionsSessionFlag)
@@ -1650,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"xov\" --action \"1ab\" --target \"f1m\" --ip \"c6r\" --limit 27 --cursor \"i6t\" --session \"4ro\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1661,6 +1685,8 @@ func adminCatalogUsage() {
 	fmt.Fprintln(os.Stderr, "COMMAND:")
 	fmt.Fprintln(os.Stderr, `    get: The catalog in force and its source.`)
 	fmt.Fprintln(os.Stderr, `    put: Saves a new catalog (owner): the YAML or JSON source is validated exactly as `+"`"+`streamcart catalog check`+"`"+` and import do; a bad one answers 400 invalid_catalog with each problem's line and field path, and nothing changes. The running shop serves the new version at once here and within its catalog poll on other replicas.`)
+	fmt.Fprintln(os.Stderr, `    check: Checks a catalog source exactly as `+"`"+`streamcart catalog check`+"`"+` and PUT do, changing nothing: 200 {ok: true}, or 400 invalid_catalog with the first problem's line and field and every problem.`)
+	fmt.Fprintln(os.Stderr, `    draft: Writes the form into a catalog source (owner), changing nothing stored: the YAML node tree of source (else the catalog in force) gets the form's values, keeping every field the form does not know and the comments; answers the new source and a unified diff against the version in force.`)
 	fmt.Fprintln(os.Stderr, `    versions: Every saved catalog version, newest first.`)
 	fmt.Fprintln(os.Stderr, `    version: One saved version with its source.`)
 	fmt.Fprintln(os.Stderr)
@@ -1682,7 +1708,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"g9h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"uxy\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1704,7 +1730,51 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"comment\": \"sbn\",\n      \"source\": \"c\"\n   }' --csrf-token \"Ipsum voluptates quis velit dolore.\" --session \"043\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"ssy\",\n      \"comment\": \"7g5\",\n      \"source\": \"p0k\"\n   }' --csrf-token \"Porro ut temporibus minima necessitatibus.\" --session \"j56\"")
+}
+
+func adminCatalogCheckUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog check", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Checks a catalog source exactly as `+"`"+`streamcart catalog check`+"`"+` and PUT do, changing nothing: 200 {ok: true}, or 400 invalid_catalog with the first problem's line and field and every problem.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"x\"\n   }' --csrf-token \"Sint libero id ad eum.\" --session \"olt\"")
+}
+
+func adminCatalogDraftUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] admin-catalog draft", os.Args[0])
+	fmt.Fprint(os.Stderr, " -body JSON")
+	fmt.Fprint(os.Stderr, " -csrf-token STRING")
+	fmt.Fprint(os.Stderr, " -session STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `Writes the form into a catalog source (owner), changing nothing stored: the YAML node tree of source (else the catalog in force) gets the form's values, keeping every field the form does not know and the comments; answers the new source and a unified diff against the version in force.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -body JSON: `)
+	fmt.Fprintln(os.Stderr, `    -csrf-token STRING: `)
+	fmt.Fprintln(os.Stderr, `    -session STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Soluta cupiditate quo quae inventore.\",\n            \"Quis sed nostrum officia quos.\"\n         ],\n         \"cycles\": [\n            \"Facere eos.\",\n            \"Incidunt sint aut.\"\n         ],\n         \"defaultCurrency\": \"Explicabo asperiores ex.\",\n         \"extras\": {\n            \"id\": 3016647861880129846,\n            \"maxQty\": 1194152358575930803,\n            \"name\": \"Eaque itaque nemo dolores eos dolores.\",\n            \"prices\": {\n               \"Aut provident.\": {\n                  \"Et quia consequatur omnis ipsum.\": \"Culpa nihil.\"\n               },\n               \"Vel reprehenderit quos mollitia.\": {\n                  \"Dolore doloribus ratione rerum sed.\": \"Voluptatem cumque beatae doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\": \"Animi deserunt dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Quia dolorum.\",\n               \"name\": \"Recusandae nemo quasi.\",\n               \"pid\": 4109995768268719195,\n               \"prices\": {\n                  \"Praesentium sint facilis.\": {\n                     \"Corrupti accusamus laborum est.\": \"Labore dolorum.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Quia dolorum.\",\n               \"name\": \"Recusandae nemo quasi.\",\n               \"pid\": 4109995768268719195,\n               \"prices\": {\n                  \"Praesentium sint facilis.\": {\n                     \"Corrupti accusamus laborum est.\": \"Labore dolorum.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            },\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            },\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 3016647861880129846,\n            \"maxQty\": 1194152358575930803,\n            \"name\": \"Eaque itaque nemo dolores eos dolores.\",\n            \"prices\": {\n               \"Aut provident.\": {\n                  \"Et quia consequatur omnis ipsum.\": \"Culpa nihil.\"\n               },\n               \"Vel reprehenderit quos mollitia.\": {\n                  \"Dolore doloribus ratione rerum sed.\": \"Voluptatem cumque beatae doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\": \"Animi deserunt dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            }\n         ]\n      },\n      \"source\": \"78h\"\n   }' --csrf-token \"Temporibus quaerat.\" --session \"5s7\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1722,7 +1792,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"66b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"f4e\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1742,7 +1812,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2788326410090979640 --session \"f1n\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2758089304206967706 --session \"4kx\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1777,7 +1847,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 342 --session \"gfc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 246 --session \"a61\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1799,7 +1869,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 4812474377103069376 --csrf-token \"Officiis quis culpa.\" --session \"l8i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6529754167575308604 --csrf-token \"Natus vel reprehenderit non et.\" --session \"i97\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1821,7 +1891,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 1889915203701350791 --csrf-token \"Dolor qui eius aliquam alias eos et.\" --session \"03x\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 5301297274783835179 --csrf-token \"Nam aut consequatur quas dolore qui voluptates.\" --session \"0so\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1859,7 +1929,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"uxy\" --q \"yok\" --limit 25 --cursor \"q9s\" --session \"5w8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"")
 }
 
 func adminMailResendUsage() {
@@ -1881,7 +1951,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 5006224840815529901 --csrf-token \"Mollitia voluptatem sit consequatur consectetur sunt quia.\" --session \"vqg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 857731416696074676 --csrf-token \"Corporis odio dicta non vitae repellendus ut.\" --session \"wez\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1912,7 +1982,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"l5u\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"rsw\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1934,7 +2004,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"7k0\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Ea quia omnis.\" --session \"3ut\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"el5\",\n      \"role\": \"support\"\n   }' --csrf-token \"Veritatis delectus deserunt non aut voluptas.\" --session \"gjs\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -1956,7 +2026,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"ok2\" --csrf-token \"Distinctio eaque itaque nostrum.\" --session \"pzj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"02n\" --csrf-token \"Cumque repellendus minima velit suscipit minima.\" --session \"z61\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -1990,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 124 --cursor \"e8d\" --session \"bnw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 391 --cursor \"xdf\" --session \"t6q\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2008,7 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"2k8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"s7m\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2039,7 +2109,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"fa3\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"ej8\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2061,7 +2131,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         7480881076342358968,\n         2952469157130860660,\n         7496932948502793009\n      ],\n      \"code\": \"o6\",\n      \"expirationDate\": \"c0n\",\n      \"maxUses\": 105658503287893237,\n      \"recurring\": true,\n      \"startDate\": \"k1m\",\n      \"type\": \"Percentage\",\n      \"value\": \"33\"\n   }' --csrf-token \"Debitis rerum dolorem unde.\" --session \"qfp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         6277842268168125761,\n         2470491493054543438\n      ],\n      \"code\": \"tk\",\n      \"expirationDate\": \"vke\",\n      \"maxUses\": 5087760548733669340,\n      \"recurring\": false,\n      \"startDate\": \"gxm\",\n      \"type\": \"Percentage\",\n      \"value\": \"d\"\n   }' --csrf-token \"Eius labore labore et.\" --session \"ops\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2085,7 +2155,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"ffa\",\n      \"maxUses\": 5944000377425537094,\n      \"startDate\": \"3ss\"\n   }' --code \"vfj\" --csrf-token \"Quaerat magnam dicta.\" --session \"vqw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"k07\",\n      \"maxUses\": 1284595356435624597,\n      \"startDate\": \"29b\"\n   }' --code \"dyl\" --csrf-token \"Aliquid est nam et quas repellendus.\" --session \"917\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2114,7 +2184,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"a5e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"mwd\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2151,7 +2221,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"ceh\" --outcome \"bvh\" --limit 124 --cursor \"x9b\" --session \"hjn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"91w\" --outcome \"4st\" --limit 113 --cursor \"r9s\" --session \"3wy\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2180,7 +2250,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"n0i\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jd0\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2216,7 +2286,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"lqo\" --limit 179 --session \"t71\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"tnq\" --limit 178 --session \"91p\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2236,7 +2306,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"i9g\" --session \"mhc\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"zmr\" --session \"mag\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2258,7 +2328,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"9ku\" --csrf-token \"Sunt distinctio.\" --session \"rjg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mw8\" --csrf-token \"Asperiores omnis molestias repudiandae.\" --session \"07h\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2280,7 +2350,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"dnd\" --csrf-token \"Ut nostrum.\" --session \"x52\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"yoz\" --csrf-token \"Dolores assumenda.\" --session \"4cg\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2318,7 +2388,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"zr1\" --csrf-token \"Nobis pariatur explicabo.\" --session \"g5o\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"m3i\" --csrf-token \"Ut pariatur et.\" --session \"f7i\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2342,7 +2412,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"szy\"\n   }' --id \"y06\" --csrf-token \"Dolorem molestiae quae.\" --session \"tq4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"30a\"\n   }' --id \"xop\" --csrf-token \"Sint adipisci sint et fugit quisquam.\" --session \"7yx\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2368,7 +2438,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7679658047899890535,\n      \"keepLine\": false,\n      \"reason\": \"u5\"\n   }' --id \"2wx\" --csrf-token \"Recusandae id.\" --idempotency-key \"bh\" --session \"hjv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7758144561125150309,\n      \"keepLine\": false,\n      \"reason\": \"s\"\n   }' --id \"jb5\" --csrf-token \"Dolores tempore occaecati corporis magnam.\" --idempotency-key \"q\" --session \"9z4\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2388,7 +2458,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"7p3\" --session \"pxr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"27s\" --session \"xfv\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2423,7 +2493,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 247 --session \"rra\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 3 --session \"k5e\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2447,7 +2517,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"agj\"\n   }' --id \"mjv\" --csrf-token \"Voluptas facilis explicabo in pariatur sunt.\" --session \"ol6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"wra\"\n   }' --id \"2on\" --csrf-token \"Cumque rerum.\" --session \"pfa\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2469,7 +2539,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"7o4\" --csrf-token \"Accusamus est cum autem dolorem.\" --session \"r7j\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"p2e\" --csrf-token \"Facere exercitationem odio consequatur sed nulla.\" --session \"ks2\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2521,7 +2591,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"gyh\" --q \"5i7\" --due-within \"2am\" --auto-renew false --pid 1045980093889837781 --limit 179 --cursor \"8qb\" --session \"vrg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"cps\" --q \"ilb\" --due-within \"9yq\" --auto-renew true --pid 7379155900493620052 --limit 15 --cursor \"7ft\" --session \"v0m\"")
 }
 
 func adminServicesExportUsage() {
@@ -2549,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"zy9\" --q \"js6\" --due-within \"777\" --auto-renew false --pid 3742358789444511838 --session \"1ap\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"5bt\" --q \"udc\" --due-within \"3jq\" --auto-renew true --pid 6598613184302240475 --session \"ihx\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2571,7 +2641,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"3lu\" --csrf-token \"Aliquam eos.\" --session \"382\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"kuc\" --csrf-token \"Optio doloremque omnis tempore.\" --session \"fat\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2593,7 +2663,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"17s\" --csrf-token \"Error commodi repellendus nihil.\" --session \"ius\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"0vn\" --csrf-token \"Itaque est aut et.\" --session \"jsn\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2615,7 +2685,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"22a\" --csrf-token \"Dolor maiores totam suscipit enim tempore.\" --session \"0hf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"232\" --csrf-token \"Dolorem quo.\" --session \"467\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2637,7 +2707,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"6j9\" --csrf-token \"Dignissimos dolorem est commodi iste autem.\" --session \"g5m\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"jno\" --csrf-token \"Sed ipsa quae quas molestiae.\" --session \"7tf\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2659,7 +2729,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"mcz\" --csrf-token \"Minima dicta omnis eveniet.\" --session \"ztd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"s08\" --csrf-token \"Repellat debitis ducimus.\" --session \"dsb\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2683,7 +2753,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 549\n   }' --id \"6u3\" --csrf-token \"Qui saepe magnam maxime est corporis et.\" --session \"hyj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1272\n   }' --id \"i6t\" --csrf-token \"Magnam non.\" --session \"u7p\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2709,7 +2779,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"xo1\",\n      \"charge\": \"now\",\n      \"maxConnections\": 4983790788333040934,\n      \"nextDueDate\": \"4to\",\n      \"pid\": 2754460641849252876,\n      \"preview\": true,\n      \"reason\": \"m3i\"\n   }' --id \"ija\" --csrf-token \"Rerum repudiandae occaecati.\" --idempotency-key \"v6o\" --session \"mr8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"9ep\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1225845043263091398,\n      \"nextDueDate\": \"g04\",\n      \"pid\": 2590833157338226962,\n      \"preview\": false,\n      \"reason\": \"pyy\"\n   }' --id \"cf0\" --csrf-token \"Quos delectus omnis quia mollitia qui nostrum.\" --idempotency-key \"8gx\" --session \"e76\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2731,7 +2801,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"go9\" --csrf-token \"Quisquam consequuntur qui.\" --session \"xdi\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"70g\" --csrf-token \"Voluptate ad quos.\" --session \"foh\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2762,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 236 --session \"hxj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 304 --session \"0c5\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2799,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"XCM\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"PiW\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2821,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 7775562188220065664 --currency \"aZP\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8139794073809077473 --currency \"Pnr\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2841,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"NQs\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"ujQ\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2879,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 12040735745876448 --from \"Tempore quia aliquid mollitia.\" --to \"Laborum magni laborum voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2007230023351226550 --from \"Et laboriosam qui voluptas quaerat.\" --to \"Tempore placeat.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2897,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-us\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2915,7 +2985,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
 }
 
 func catalogDevicesUsage() {
@@ -2933,7 +3003,7 @@ func catalogDevicesUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -2994,7 +3064,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Earum non qui commodi dolorem.\" --t \"86l\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Dolores ut minima ipsa.\" --t \"t3v\" --locale \"es-es\"")
 }
 
 func invoicesPdfUsage() {
@@ -3016,7 +3086,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"pq1\" --t \"dye\" --token \"Id eos nulla quo praesentium aut nisi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r30\" --t \"mja\" --token \"Qui commodi omnis aut.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3038,7 +3108,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"jnu\" --t \"r1i\" --token \"Repellat perspiciatis in delectus culpa.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"ion\" --t \"x1o\" --token \"Fugit perspiciatis doloribus.\"")
 }
 
 func invoicesPayUsage() {
@@ -3062,7 +3132,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"h4e\",\n      \"returnUrl\": \"fcr\"\n   }' --invoice-id \"Dolorem dolorum.\" --t \"jqy\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"5a4\",\n      \"returnUrl\": \"zk5\"\n   }' --invoice-id \"Eum distinctio commodi numquam velit.\" --t \"n99\" --locale \"en-us\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3108,7 +3178,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"paid\" --q \"jb5\" --gateway \"0w7\" --kind \"trial\" --from \"0qq\" --to \"z46\" --limit 12 --cursor \"b4k\" --session \"639\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"partially_refunded\" --q \"7r8\" --gateway \"6am\" --kind \"trial\" --from \"kfu\" --to \"hsc\" --limit 40 --cursor \"6s8\" --session \"mfh\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3128,7 +3198,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"s31\" --session \"ane\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"e0a\" --session \"rz4\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3159,7 +3229,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"p\" --pid 6685996834599644535")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"c42\" --pid 1441848883621006238")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3195,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"vhg\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"Klj\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 4,\n      \"gateway\": \"Quos quia suscipit ut voluptatum deleniti.\",\n      \"pid\": 2,\n      \"promoCode\": \"eqq\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"i5v\"\n   }' --token \"Earum nihil quasi quos inventore voluptates vel.\" --idempotency-key \"r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"tb9\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tyL\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 91,\n      \"gateway\": \"Quis quis pariatur dolor ipsum quaerat suscipit.\",\n      \"pid\": 2,\n      \"promoCode\": \"jpy\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"x9v\"\n   }' --token \"Debitis porro est voluptatem perferendis numquam accusamus.\" --idempotency-key \"1\"")
 }
 
 func orderGetUsage() {
@@ -3215,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Alias vel.\" --token \"Ut ad.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Itaque eos.\" --token \"Et quia eos voluptatibus iste assumenda facilis.\"")
 }
 
 func orderEventsUsage() {
@@ -3237,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"4bf\" --token \"Eligendi adipisci perspiciatis laborum enim accusamus beatae.\" --last-event-id \"93\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"ke1\" --token \"Nulla minima enim ut rerum ut.\" --last-event-id \"57\"")
 }
 
 func orderListUsage() {
@@ -3255,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Pariatur consequuntur sed cumque molestiae qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Molestias laborum sint doloremque.\"")
 }
 
 func orderCancelUsage() {
@@ -3275,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"In sint facere similique molestiae sint.\" --token \"Fuga sequi dolorem soluta corrupti.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quod quo.\" --token \"Qui amet et.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3303,7 +3373,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"Hal\",\n      \"extraConnections\": 90,\n      \"pid\": 2,\n      \"promoCode\": \"bt2\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wUP\",\n      \"extraConnections\": 47,\n      \"pid\": 2,\n      \"promoCode\": \"ac5\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3343,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Id quia deserunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Explicabo rem eos et.\"")
 }
 
 func servicesGetUsage() {
@@ -3365,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Soluta qui repellendus.\" --locale \"en\" --token \"Saepe et et at deserunt iste.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Saepe recusandae ipsam voluptate.\" --locale \"en-us\" --token \"Repudiandae rerum id culpa tempore.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3387,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Vitae velit nobis amet ab voluptatem.\" --locale \"en-us\" --token \"Quis ut dolores et inventore neque nisi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Consequuntur consectetur illum dolorem quis ad quia.\" --locale \"en\" --token \"Eius voluptatem repellat molestiae.\"")
 }
 
 func servicesQrUsage() {
@@ -3411,7 +3481,7 @@ func servicesQrUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Velit rerum dolore.\" --kind \"xtream\" --locale \"pt-pt\" --token \"Illo quaerat modi veritatis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Modi ipsa nihil.\" --kind \"xtream\" --locale \"de-de\" --token \"At veniam quasi.\"")
 }
 
 func servicesRestartUsage() {
@@ -3433,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Omnis minus assumenda qui fugiat ratione soluta.\" --locale \"de-de\" --token \"Rerum aut et illum sed fuga quisquam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Facilis id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3455,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Molestiae rerum tempore quis vel.\" --locale \"en-gb\" --token \"Delectus et voluptatem id et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolores aspernatur aut quis tenetur eius.\" --locale \"en-us\" --token \"Sequi et quas natus sed.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3479,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": false\n   }' --service-id \"Voluptatem praesentium id et voluptate.\" --locale \"nl-nl\" --token \"Dolorem quod.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Ipsa velit voluptatem sunt numquam sed.\" --locale \"de-de\" --token \"Placeat non consequatur tenetur provident optio et.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3503,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Laudantium qui fugiat eum.\" --locale \"de-de\" --token \"Numquam velit eveniet aut ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nihil vel.\" --locale \"pt-pt\" --token \"Autem aut sit.\"")
 }
 
 func servicesRenewUsage() {
@@ -3527,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"h9o\",\n      \"pid\": 3643131802675636538,\n      \"returnUrl\": \"jl4\"\n   }' --service-id \"Ea sit ab sapiente est et dolore.\" --locale \"en-gb\" --token \"Dolor explicabo commodi aut ea iste.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"hpg\",\n      \"pid\": 2270837702906783154,\n      \"returnUrl\": \"2c1\"\n   }' --service-id \"A aut illum voluptas.\" --locale \"en-gb\" --token \"Porro ut placeat excepturi excepturi.\"")
 }
 
 func servicesCancelUsage() {
@@ -3549,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Ab error aperiam.\" --locale \"es-es\" --token \"Quia ullam autem est facere rem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Cum eos reiciendis temporibus quasi quia alias.\" --locale \"en-gb\" --token \"Voluptas magni.\"")
 }
 
 func servicesResumeUsage() {
@@ -3571,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Itaque et unde.\" --locale \"pt-pt\" --token \"Molestiae quia dicta et minus quos sapiente.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Aut minus voluptatem quaerat aspernatur in non.\" --locale \"pt-pt\" --token \"Voluptatem ea et similique qui nemo.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3602,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Minima perspiciatis accusantium voluptate optio soluta et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Aut velit consectetur quos minus in.\"")
 }
 
 func resellersOrderUsage() {
@@ -3624,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"xr0\",\n      \"currency\": \"9sx\",\n      \"existingReseller\": false,\n      \"gateway\": \"Ut in ducimus placeat placeat quisquam.\",\n      \"password\": \"bkf\",\n      \"pid\": 134439004968109632,\n      \"returnUrl\": \"tyj\"\n   }' --token \"Laborum ut incidunt et eveniet non velit.\" --idempotency-key \"u\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"mxl\",\n      \"currency\": \"x\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sit voluptatem laborum in ratione aut dolor.\",\n      \"password\": \"bo8\",\n      \"pid\": 4213433651245454851,\n      \"returnUrl\": \"lv1\"\n   }' --token \"Aut aut nobis voluptatem sed libero.\" --idempotency-key \"0kt\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3646,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Et perspiciatis ipsam.\" --locale \"nl-nl\" --token \"Reprehenderit reprehenderit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dolorem voluptatem enim blanditiis.\" --locale \"en-us\" --token \"Facilis tempore ad.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3679,7 +3749,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"v57\",\n      \"token\": \"s2p\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"egk\",\n      \"token\": \"mnl\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3697,7 +3767,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"pi7\",\n      \"token\": \"yqw\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"man\",\n      \"token\": \"hr1\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3715,7 +3785,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"qi9\",\n      \"otp\": \"gzi\",\n      \"password\": \"272\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"5as\",\n      \"otp\": \"tqn\",\n      \"password\": \"7xm\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3733,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"ujj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"edm\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3753,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Placeat et.\" --session \"3jq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Sunt odio amet dolorem aut.\" --session \"ahf\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3785,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"zsj\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"j37\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3803,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Enim saepe quasi est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Fugit quaerat.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3821,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"0w6\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"wt8\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3839,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"oz8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"4uk\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3859,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"c25\"\n   }' --token \"Ullam dolores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"8fm\"\n   }' --token \"Nihil qui doloremque voluptas magni sit ut.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3893,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"p\" --locale \"es-es\" --token \"Distinctio rerum quos reiciendis ab.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"ehk\" --locale \"nl-nl\" --token \"Architecto voluptatem modi qui non.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3913,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"wi\",\n      \"extraQuantity\": 7382054174733537655,\n      \"serviceId\": \"n9h\"\n   }' --token \"Quidem asperiores.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"3j\",\n      \"extraQuantity\": 5782926215970698127,\n      \"serviceId\": \"fmz\"\n   }' --token \"Qui sit commodi et illo mollitia sint.\"")
 }
 
 func upsellOrderUsage() {
@@ -3935,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"tf\",\n      \"extraQuantity\": 1130851313204345848,\n      \"gateway\": \"Quibusdam eos enim ut fugiat id voluptatem.\",\n      \"returnUrl\": \"1g7\",\n      \"serviceId\": \"xo6\"\n   }' --token \"Ipsa nihil repudiandae.\" --idempotency-key \"rl9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"7\",\n      \"extraQuantity\": 7453634480380759577,\n      \"gateway\": \"Sit vel consequuntur et.\",\n      \"returnUrl\": \"wh9\",\n      \"serviceId\": \"d36\"\n   }' --token \"Dignissimos suscipit sint voluptas magni eum.\" --idempotency-key \"p\"")
 }

@@ -153,17 +153,21 @@ export function Promotions() {
         <Table
           caption={t.promotionsCaption}
           hideCaption
+          cards
           rows={list.data.promotions}
           rowKey={(p) => p.code}
           columns={[
             { header: t.colCode, cell: (p) => <code>{p.code}</code> },
             { header: t.colType, cell: (p) => (t.promoTypes as Record<string, string>)[p.type] ?? p.type },
             { header: t.colValue, cell: (p) => p.value, numeric: true },
-            { header: t.colProducts, cell: (p) => (p.appliesTo.length ? p.appliesTo.join(', ') : t.allProducts) },
+            {
+              header: t.colProducts,
+              cell: (p) => (p.appliesTo.length ? (p.products.length ? p.products : p.appliesTo).join(', ') : t.allProducts),
+            },
             { header: t.colDates, cell: (p) => `${p.startDate || '…'} – ${p.expirationDate || '…'}` },
             { header: t.colUses, cell: (p) => (p.maxUses ? `${p.uses} / ${p.maxUses}` : String(p.uses)), numeric: true },
             { header: t.colRecurring, cell: (p) => (p.recurring ? t.yes : t.no) },
-            { header: t.colStatus, cell: (p) => <Status value={p.disabled ? 'disabled' : 'active'} /> },
+            { header: t.colStatus, cell: (p) => <Status value={p.disabled ? 'disabled' : p.status} /> },
             {
               header: t.colActions,
               cell: (p) => (

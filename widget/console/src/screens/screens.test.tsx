@@ -264,32 +264,41 @@ describe('order detail', () => {
 });
 
 describe('catalog', () => {
-  it('lists each problem with its line and path, and a problem moves the caret to its line', async () => {
+  it('lists each problem of a draft with its line and path, and a problem moves the caret to its line', async () => {
     const source = 'products:\n  - pid: 1\n    name: ""\n';
     const fake = new FakeApi('owner')
       .on('GET', '/catalog', () => ({
         version: { version: 3, operator: 'me@example.com', comment: '', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' },
         source,
+        published: true,
       }))
       .on('GET', '/catalog/versions', () => ({
         versions: [
           { version: 3, operator: 'me@example.com', comment: 'prices', sha256: 'ab'.repeat(32), createdAt: '2026-11-20T10:00:00Z' },
         ],
       }))
-      .on('PUT', '/catalog', () => ({
+      .on('POST', '/catalog/draft', (c) => ({ source: (c.body as { source: string }).source, diff: '', base: 'ab'.repeat(32) }))
+      .on('POST', '/catalog/check', () => ({
         status: 400,
-        body: { name: 'invalid_catalog', message: 'invalid', problems: [{ line: 3, path: 'products[0].name', message: 'is empty' }] },
+        body: {
+          name: 'invalid_catalog',
+          message: 'invalid',
+          line: 3,
+          field: 'products[0].name',
+          problems: [{ line: 3, path: 'products[0].name', field: 'products[0].name', message: 'is empty' }],
+        },
       }));
     await renderConsole(fake, '/checkout/admin/catalog');
     const area = await screen.findByLabelText<HTMLTextAreaElement>('Catalog (YAML or JSON)');
     expect(area.value).toBe(source);
     const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: 'Save the catalog' }));
+    await user.click(screen.getByRole('button', { name: 'Review changes' }));
     const problems = await screen.findByTestId('catalog-problems');
     expect(problems.textContent).toContain('products[0].name: is empty');
-    expect(fake.calledWith('PUT', '/catalog')[0]!.body).toEqual({ source });
+    expect(fake.calledWith('POST', '/catalog/check')[0]!.body).toEqual({ source });
+    expect(screen.getByRole('button', { name: 'Publish' })).toHaveProperty('disabled', true);
     await user.click(within(problems).getByRole('button', { name: 'Line 3' }));
-    expect(document.activeElement).toBe(area);
+    await waitFor(() => expect(document.activeElement).toBe(area));
     expect(area.selectionStart).toBe(source.indexOf('    name'));
   });
 });
@@ -323,6 +332,8 @@ describe('other screens', () => {
             recurring: false,
             disabled: false,
             uses: 7,
+            products: [],
+            status: 'active',
           },
         ],
       }))
@@ -337,6 +348,8 @@ describe('other screens', () => {
         recurring: false,
         disabled: (c.body as { disabled: boolean }).disabled,
         uses: 7,
+        products: [],
+        status: (c.body as { disabled: boolean }).disabled ? 'disabled' : 'active',
       }))
       .on('GET', '/operators', () => ({
         operators: [{ email: 'me@example.com', role: 'owner', status: 'active', createdAt: '2026-11-20T10:00:00Z', disabledAt: '' }],

@@ -81,6 +81,25 @@ export const texts: AfterSaleTexts = {
   linkInvalidLead:
     'Die Rechnung ist vielleicht schon bezahlt oder geschlossen. Melden Sie sich an, um Ihre Dienste zu sehen und dort zu verlängern.',
 
+  // Orders and invoices (in "My services"), order statuses by the API's name
+  ordersTitle: 'Bestellungen und Rechnungen',
+  noOrders: 'Noch keine Bestellungen.',
+  invoicePdf: 'Rechnung (PDF)',
+  invoicePdfFor: (n: string) => `Rechnung ${n} herunterladen (PDF)`,
+  creditNotePdfFor: (n: string) => `Gutschrift ${n} herunterladen (PDF)`,
+  orderStatuses: {
+    pending: 'Zahlung ausstehend',
+    paid: 'Bezahlt',
+    provisioning: 'Wird eingerichtet',
+    active: 'Abgeschlossen',
+    fraud: 'Angehalten',
+    cancelled: 'Storniert',
+    failed: 'Fehlgeschlagen',
+    needs_review: 'In Prüfung',
+    partially_refunded: 'Teilweise erstattet',
+    refunded: 'Erstattet',
+  },
+
   upsellTitle: 'Verbindungen hinzufügen',
   upsellLead: 'Schauen Sie auf mehr Geräten gleichzeitig. Der Preis richtet sich nach dem Abrechnungszeitraum Ihres Abos.',
   noOffers: 'Keiner Ihrer aktiven Dienste kann derzeit weitere Verbindungen erhalten.',

@@ -1,4 +1,5 @@
 import type { CheckoutTexts } from '../en/checkout';
+import { texts as plans } from './plans';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Abrechnungszeitraum',
@@ -82,5 +83,19 @@ export const texts: CheckoutTexts = {
     biennially: 'alle 2 Jahre',
     triennially: 'alle 3 Jahre',
     onetime: 'einmalig',
+  },
+  // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
+  errors: {
+    ...plans.errors,
+    bad_request: 'Diese Option ist nicht verfügbar. Bitte ändern Sie Ihre Auswahl.',
+    conflict: 'Diese Bestellung kann nicht mehr geändert werden.',
+    not_applicable: 'Dieser Gutschein gilt nicht für dieses Produkt.',
+    invalid_email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+    price_changed: 'Der Preis hat sich geändert. Bitte prüfen Sie Ihre Bestellung.',
+    idempotency_mismatch: 'Diese Bestellung wurde bereits mit anderen Angaben abgeschickt. Bitte versuchen Sie es erneut.',
+    trial_used: 'Sie haben Ihren Gratis-Test bereits genutzt. Bitte wählen Sie ein Abo, um fortzufahren.',
+    trial_unavailable:
+      'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
+    out_of_stock: 'Dieses Paket ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut oder wählen Sie ein anderes Paket.',
   },
 };

@@ -9,6 +9,7 @@ export const texts: OrderTexts = {
   statusPending: 'Wir warten auf die Bestätigung Ihrer Zahlung …',
   statusPaid: 'Zahlung erhalten. Ihr Abonnement wird eingerichtet …',
   statusProvisioning: 'Ihr Abonnement wird eingerichtet …',
+  statusDetails: 'Ihre Zugangsdaten werden geladen …',
   statusActive: 'Ihr Abonnement ist bereit.',
   statusCancelled: 'Diese Bestellung wurde storniert.',
   statusFailed: 'Die Zahlung ist nicht durchgegangen.',

@@ -43,17 +43,7 @@ export const texts: PlansTexts = {
   alreadyCustomer: 'Bereits Kunde?',
   errors: {
     not_found: 'Das Gesuchte konnte nicht gefunden werden.',
-    not_applicable: 'Dieser Gutschein gilt nicht für dieses Produkt.',
-    invalid_email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
-    price_changed: 'Der Preis hat sich geändert. Bitte prüfen Sie Ihre Bestellung.',
-    bad_request: 'Diese Option ist nicht verfügbar. Bitte ändern Sie Ihre Auswahl.',
     unauthorized: 'Ihre Sitzung ist abgelaufen. Bitte versuchen Sie es erneut.',
-    conflict: 'Diese Bestellung kann nicht mehr geändert werden.',
-    idempotency_mismatch: 'Diese Bestellung wurde bereits mit anderen Angaben abgeschickt. Bitte versuchen Sie es erneut.',
-    trial_used: 'Sie haben Ihren Gratis-Test bereits genutzt. Bitte wählen Sie ein Abo, um fortzufahren.',
-    trial_unavailable:
-      'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
-    out_of_stock: 'Dieses Paket ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut oder wählen Sie ein anderes Paket.',
     unknown_currency: 'Diese Währung wird nicht unterstützt.',
     unavailable: 'Der Dienst ist gerade ausgelastet. Bitte versuchen Sie es gleich noch einmal.',
     internal: 'Bei uns ist ein Fehler aufgetreten. Bitte versuchen Sie es erneut.',

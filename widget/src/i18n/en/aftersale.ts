@@ -82,6 +82,25 @@ export const texts = {
   linkInvalidTitle: 'This payment link is no longer valid',
   linkInvalidLead: 'The invoice may already be paid or closed. Sign in to see your services and renew from there.',
 
+  // Orders and invoices (in "My services"), order statuses by the API's name
+  ordersTitle: 'Orders and invoices',
+  noOrders: 'No orders yet.',
+  invoicePdf: 'Invoice (PDF)',
+  invoicePdfFor: (n: string) => `Download invoice ${n} (PDF)`,
+  creditNotePdfFor: (n: string) => `Download credit note ${n} (PDF)`,
+  orderStatuses: {
+    pending: 'Awaiting payment',
+    paid: 'Paid',
+    provisioning: 'Being set up',
+    active: 'Completed',
+    fraud: 'On hold',
+    cancelled: 'Cancelled',
+    failed: 'Failed',
+    needs_review: 'Under review',
+    partially_refunded: 'Partly refunded',
+    refunded: 'Refunded',
+  },
+
   // Upsell
   upsellTitle: 'Add connections',
   upsellLead: 'Watch on more devices at the same time. The price follows the billing cycle of your subscription.',

@@ -1,6 +1,8 @@
 // The checkout form: options, details, promo code, summary and payment.
 // The reference table of its area: every locale is typed against it, so a missing key fails `tsc`.
 
+import { texts as plans } from './plans';
+
 export const texts = {
   // Billing cycle (the plan grid of the form)
   billingCycle: 'Billing cycle',
@@ -92,6 +94,19 @@ export const texts = {
     biennially: 'every 2 years',
     triennially: 'every 3 years',
     onetime: 'once',
+  },
+  // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
+  errors: {
+    ...plans.errors,
+    bad_request: 'This option is not available. Please change your selection.',
+    conflict: 'This order can no longer be changed.',
+    not_applicable: 'This Coupon is not available for this product.',
+    invalid_email: 'Please enter a Valid Email.',
+    price_changed: 'The price has changed. Please review your order.',
+    idempotency_mismatch: 'This order was already submitted with different details. Please try again.',
+    trial_used: 'You have already used your free trial. Please choose a plan to continue.',
+    trial_unavailable: 'Free trials are not available for this email address. Please use your own email address or choose a plan.',
+    out_of_stock: 'This plan is temporarily unavailable. Please try again later or choose another plan.',
   },
 };
 

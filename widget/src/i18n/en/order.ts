@@ -13,6 +13,7 @@ export const texts = {
   statusPending: 'Waiting for your payment to be confirmed…',
   statusPaid: 'Payment received. Setting up your subscription…',
   statusProvisioning: 'Setting up your subscription…',
+  statusDetails: 'Getting your login details…',
   statusActive: 'Your subscription is ready.',
   statusCancelled: 'This order was cancelled.',
   statusFailed: 'The payment did not go through.',

@@ -42,16 +42,7 @@ export const texts = {
   // API error names double as keys.
   errors: {
     not_found: 'We could not find what you were looking for.',
-    not_applicable: 'This Coupon is not available for this product.',
-    invalid_email: 'Please enter a Valid Email.',
-    price_changed: 'The price has changed. Please review your order.',
-    bad_request: 'This option is not available. Please change your selection.',
     unauthorized: 'Your session has expired. Please try again.',
-    conflict: 'This order can no longer be changed.',
-    idempotency_mismatch: 'This order was already submitted with different details. Please try again.',
-    trial_used: 'You have already used your free trial. Please choose a plan to continue.',
-    trial_unavailable: 'Free trials are not available for this email address. Please use your own email address or choose a plan.',
-    out_of_stock: 'This plan is temporarily unavailable. Please try again later or choose another plan.',
     unknown_currency: 'This currency is not supported.',
     unavailable: 'The service is busy right now. Please try again in a moment.',
     internal: 'Something went wrong on our side. Please try again.',

@@ -79,6 +79,25 @@ export const texts: AfterSaleTexts = {
   linkInvalidTitle: 'Este enlace de pago ya no es válido',
   linkInvalidLead: 'Puede que la factura ya esté pagada o cerrada. Inicia sesión para ver tus servicios y renovar desde allí.',
 
+  // Orders and invoices (in "My services"), order statuses by the API's name
+  ordersTitle: 'Pedidos y facturas',
+  noOrders: 'Todavía no hay pedidos.',
+  invoicePdf: 'Factura (PDF)',
+  invoicePdfFor: (n: string) => `Descargar la factura ${n} (PDF)`,
+  creditNotePdfFor: (n: string) => `Descargar la factura rectificativa ${n} (PDF)`,
+  orderStatuses: {
+    pending: 'Pendiente de pago',
+    paid: 'Pagado',
+    provisioning: 'En preparación',
+    active: 'Completado',
+    fraud: 'Retenido',
+    cancelled: 'Cancelado',
+    failed: 'Fallido',
+    needs_review: 'En revisión',
+    partially_refunded: 'Reembolsado en parte',
+    refunded: 'Reembolsado',
+  },
+
   upsellTitle: 'Añadir conexiones',
   upsellLead: 'Mira en más dispositivos a la vez. El precio sigue el ciclo de facturación de tu suscripción.',
   noOffers: 'Ahora mismo ninguno de tus servicios activos admite más conexiones.',

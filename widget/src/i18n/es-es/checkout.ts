@@ -1,4 +1,5 @@
 import type { CheckoutTexts } from '../en/checkout';
+import { texts as plans } from './plans';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Periodo de facturación',
@@ -78,5 +79,18 @@ export const texts: CheckoutTexts = {
     biennially: 'cada 2 años',
     triennially: 'cada 3 años',
     onetime: 'una vez',
+  },
+  // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
+  errors: {
+    ...plans.errors,
+    bad_request: 'Esta opción no está disponible. Cambia tu selección.',
+    conflict: 'Este pedido ya no se puede modificar.',
+    not_applicable: 'Este cupón no está disponible para este producto.',
+    invalid_email: 'Introduce un correo electrónico válido.',
+    price_changed: 'El precio ha cambiado. Revisa tu pedido.',
+    idempotency_mismatch: 'Este pedido ya se envió con otros datos. Inténtalo de nuevo.',
+    trial_used: 'Ya has usado tu prueba gratuita. Elige un plan para continuar.',
+    trial_unavailable: 'La prueba gratuita no está disponible para esta dirección de correo. Usa tu propio correo o elige un plan.',
+    out_of_stock: 'Este plan no está disponible temporalmente. Inténtalo de nuevo más tarde o elige otro plan.',
   },
 };

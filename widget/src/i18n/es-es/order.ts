@@ -9,6 +9,7 @@ export const texts: OrderTexts = {
   statusPending: 'Esperando la confirmación de tu pago…',
   statusPaid: 'Pago recibido. Estamos preparando tu suscripción…',
   statusProvisioning: 'Estamos preparando tu suscripción…',
+  statusDetails: 'Obteniendo tus datos de acceso…',
   statusActive: 'Tu suscripción está lista.',
   statusCancelled: 'Este pedido se ha cancelado.',
   statusFailed: 'El pago no se ha completado.',

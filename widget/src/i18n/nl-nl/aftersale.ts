@@ -79,6 +79,25 @@ export const texts: AfterSaleTexts = {
   linkInvalidTitle: 'Deze betaallink is niet meer geldig',
   linkInvalidLead: 'De factuur is misschien al betaald of gesloten. Log in om je diensten te zien en daar te verlengen.',
 
+  // Orders and invoices (in "My services"), order statuses by the API's name
+  ordersTitle: 'Bestellingen en facturen',
+  noOrders: 'Nog geen bestellingen.',
+  invoicePdf: 'Factuur (pdf)',
+  invoicePdfFor: (n: string) => `Factuur ${n} downloaden (pdf)`,
+  creditNotePdfFor: (n: string) => `Creditnota ${n} downloaden (pdf)`,
+  orderStatuses: {
+    pending: 'Wacht op betaling',
+    paid: 'Betaald',
+    provisioning: 'Wordt ingericht',
+    active: 'Afgerond',
+    fraud: 'Vastgehouden',
+    cancelled: 'Geannuleerd',
+    failed: 'Mislukt',
+    needs_review: 'In behandeling',
+    partially_refunded: 'Deels terugbetaald',
+    refunded: 'Terugbetaald',
+  },
+
   upsellTitle: 'Verbindingen toevoegen',
   upsellLead: 'Kijk op meer apparaten tegelijk. De prijs volgt de factuurperiode van je abonnement.',
   noOffers: 'Geen van je actieve diensten kan op dit moment meer verbindingen krijgen.',

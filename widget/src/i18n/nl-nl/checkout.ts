@@ -1,4 +1,5 @@
 import type { CheckoutTexts } from '../en/checkout';
+import { texts as plans } from './plans';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Factuurperiode',
@@ -82,5 +83,18 @@ export const texts: CheckoutTexts = {
     biennially: 'elke 2 jaar',
     triennially: 'elke 3 jaar',
     onetime: 'eenmalig',
+  },
+  // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
+  errors: {
+    ...plans.errors,
+    bad_request: 'Deze optie is niet beschikbaar. Pas je keuze aan.',
+    conflict: 'Deze bestelling kan niet meer worden gewijzigd.',
+    not_applicable: 'Deze kortingscode geldt niet voor dit product.',
+    invalid_email: 'Vul een geldig e-mailadres in.',
+    price_changed: 'De prijs is gewijzigd. Controleer je bestelling.',
+    idempotency_mismatch: 'Deze bestelling is al met andere gegevens verstuurd. Probeer het opnieuw.',
+    trial_used: 'Je hebt je gratis proefperiode al gebruikt. Kies een abonnement om verder te gaan.',
+    trial_unavailable: 'Voor dit e-mailadres is geen gratis proefperiode beschikbaar. Gebruik je eigen e-mailadres of kies een abonnement.',
+    out_of_stock: 'Dit abonnement is tijdelijk niet beschikbaar. Probeer het later opnieuw of kies een ander abonnement.',
   },
 };

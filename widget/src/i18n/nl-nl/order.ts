@@ -9,6 +9,7 @@ export const texts: OrderTexts = {
   statusPending: 'We wachten op de bevestiging van je betaling…',
   statusPaid: 'Betaling ontvangen. Je abonnement wordt ingericht…',
   statusProvisioning: 'Je abonnement wordt ingericht…',
+  statusDetails: 'Je inloggegevens worden opgehaald…',
   statusActive: 'Je abonnement staat klaar.',
   statusCancelled: 'Deze bestelling is geannuleerd.',
   statusFailed: 'De betaling is niet gelukt.',

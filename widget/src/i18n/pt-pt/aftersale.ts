@@ -79,6 +79,25 @@ export const texts: AfterSaleTexts = {
   linkInvalidTitle: 'Esta ligação de pagamento já não é válida',
   linkInvalidLead: 'A fatura pode já estar paga ou fechada. Inicie sessão para ver os seus serviços e renovar a partir daí.',
 
+  // Orders and invoices (in "My services"), order statuses by the API's name
+  ordersTitle: 'Encomendas e faturas',
+  noOrders: 'Ainda não há encomendas.',
+  invoicePdf: 'Fatura (PDF)',
+  invoicePdfFor: (n: string) => `Descarregar a fatura ${n} (PDF)`,
+  creditNotePdfFor: (n: string) => `Descarregar a nota de crédito ${n} (PDF)`,
+  orderStatuses: {
+    pending: 'A aguardar pagamento',
+    paid: 'Pago',
+    provisioning: 'Em preparação',
+    active: 'Concluída',
+    fraud: 'Retida',
+    cancelled: 'Cancelada',
+    failed: 'Falhou',
+    needs_review: 'Em análise',
+    partially_refunded: 'Reembolsada em parte',
+    refunded: 'Reembolsada',
+  },
+
   upsellTitle: 'Adicionar ligações',
   upsellLead: 'Veja em mais dispositivos ao mesmo tempo. O preço segue o ciclo de faturação da sua subscrição.',
   noOffers: 'Neste momento, nenhum dos seus serviços ativos pode receber mais ligações.',

@@ -1,4 +1,5 @@
 import type { CheckoutTexts } from '../en/checkout';
+import { texts as plans } from './plans';
 
 export const texts: CheckoutTexts = {
   billingCycle: 'Período de faturação',
@@ -78,5 +79,18 @@ export const texts: CheckoutTexts = {
     biennially: 'a cada 2 anos',
     triennially: 'a cada 3 anos',
     onetime: 'uma vez',
+  },
+  // The checkout's API errors (names double as keys) beside the shared ones of the plan page.
+  errors: {
+    ...plans.errors,
+    bad_request: 'Esta opção não está disponível. Altere a sua escolha.',
+    conflict: 'Esta encomenda já não pode ser alterada.',
+    not_applicable: 'Este cupão não está disponível para este produto.',
+    invalid_email: 'Introduza um e-mail válido.',
+    price_changed: 'O preço mudou. Reveja a sua encomenda.',
+    idempotency_mismatch: 'Esta encomenda já foi enviada com outros dados. Tente novamente.',
+    trial_used: 'Já utilizou o seu teste gratuito. Escolha um plano para continuar.',
+    trial_unavailable: 'O teste gratuito não está disponível para este endereço de email. Utilize o seu próprio email ou escolha um plano.',
+    out_of_stock: 'Este plano está temporariamente indisponível. Tente novamente mais tarde ou escolha outro plano.',
   },
 };

@@ -9,6 +9,7 @@ export const texts: OrderTexts = {
   statusPending: 'A aguardar a confirmação do seu pagamento…',
   statusPaid: 'Pagamento recebido. A preparar a sua subscrição…',
   statusProvisioning: 'A preparar a sua subscrição…',
+  statusDetails: 'A obter os seus dados de acesso…',
   statusActive: 'A sua subscrição está pronta.',
   statusCancelled: 'Esta encomenda foi cancelada.',
   statusFailed: 'O pagamento não foi concluído.',

@@ -3,7 +3,8 @@
 // payment page (&return=1) it waits for the payment, then shows the renewal paid.
 import { useEffect, useState } from 'react';
 import type { Cycle } from '../../api/schemas';
-import { GatewayChoice, useAfterSaleError, useApi } from './common';
+import { useAfterSaleError, useApi } from './hooks';
+import { GatewayChoice } from './Gateways';
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { timing } from '../../core/timing';

@@ -5,7 +5,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { getService, type Service } from '../../api/orders';
 import { watchOrder } from '../../core/orderWatch';
 import type { Cycle } from '../../api/schemas';
-import { useAfterSaleError, useApi, useGateways } from './common';
+import { useAfterSaleError, useApi } from './hooks';
+import { useGateways } from './Gateways';
 import {
   ENDED_STATUSES,
   forgetRenewal,
@@ -23,6 +24,8 @@ import { useCheckout, useController, useResource } from '../../ui/context';
 import { useAfterSaleTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { BusyButton } from '../../ui/BusyButton';
+import { Alert, StatusNote } from '../../ui/Notice';
 import { viewReturnUrl } from '../../core/returns';
 
 /** How long the renewal order is followed after the return, in polls at the Waiting view's pace, before giving up quietly. */
@@ -182,23 +185,22 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
             <strong>{a.renewalOpen}</strong>{' '}
             <span data-testid="renewal-due">{s.recurringAmount ? a.renewalDue(money(s.recurringAmount), due) : a.renewalDueDate(due)}</span>
           </p>
-          <button
-            type="button"
+          <BusyButton
             className="sc-btn sc-btn-primary sc-btn-small"
-            data-testid="renewal-pay"
-            aria-disabled={busy !== null || undefined}
-            aria-busy={busy === 'pay' || undefined}
+            testId="renewal-pay"
+            busy={busy === 'pay'}
+            blocked={busy !== null}
+            busyLabel={a.working}
             onClick={() => void renew('pay', s.billingCycle ? { billingCycle: s.billingCycle } : {})}
           >
-            {busy === 'pay' ? a.working : a.payRenewal}
-          </button>
+            {a.payRenewal}
+          </BusyButton>
         </div>
       )}
       {(s.status === 'Overdue' || s.status === 'Suspended') && (
-        <p className="sc-alert sc-alert-warn" data-testid="renewal-warning">
-          <Icon name="alert" />
+        <Alert tone="warn" quiet testId="renewal-warning">
           {s.status === 'Suspended' ? a.suspendedNote : a.overdueNote}
-        </p>
+        </Alert>
       )}
       {s.renewsWithCard && s.autoRenew && (
         <p className="sc-muted" data-testid="renews-with-card">
@@ -226,16 +228,16 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
         <div className="sc-confirm" role="alertdialog" aria-labelledby={`${idBase}-cancel-q`} data-testid="cancel-renew-confirm">
           <p id={`${idBase}-cancel-q`}>{a.cancelAutoRenewConfirm(s.name)}</p>
           <div className="sc-actions">
-            <button
-              type="button"
+            <BusyButton
               className="sc-btn sc-btn-danger"
-              data-testid="cancel-renew-yes"
-              aria-disabled={busy !== null || undefined}
-              aria-busy={busy === 'cancel' || undefined}
+              testId="cancel-renew-yes"
+              busy={busy === 'cancel'}
+              blocked={busy !== null}
+              busyLabel={a.working}
               onClick={() => void toggle('cancel')}
             >
-              {busy === 'cancel' ? a.working : a.cancelAutoRenewYes}
-            </button>
+              {a.cancelAutoRenewYes}
+            </BusyButton>
             <button
               ref={keepRef}
               type="button"
@@ -251,62 +253,48 @@ export function RenewalPanel({ service: s, onChange }: { service: Service; onCha
         (canRenew || canConvert || canCancel || canResume) && (
           <div className="sc-service-actions">
             {(canRenew || canConvert) && (
-              <button
-                ref={renewRef}
-                type="button"
+              <BusyButton
+                buttonRef={renewRef}
                 className="sc-btn sc-btn-secondary sc-btn-small"
-                data-testid={canConvert ? 'service-convert' : 'service-renew'}
-                aria-disabled={busy !== null || undefined}
+                testId={canConvert ? 'service-convert' : 'service-renew'}
+                blocked={busy !== null}
                 onClick={() => {
-                  if (busy !== null) return;
                   setForm(true);
                   setMessage(null);
                 }}
               >
                 {canConvert ? a.convertTrial : a.renewNow}
-              </button>
+              </BusyButton>
             )}
             {canCancel && (
-              <button
-                ref={cancelRef}
-                type="button"
+              <BusyButton
+                buttonRef={cancelRef}
                 className="sc-btn sc-btn-ghost sc-btn-small"
-                data-testid="service-cancel-renew"
-                aria-disabled={busy !== null || undefined}
-                onClick={() => busy === null && setConfirming(true)}
+                testId="service-cancel-renew"
+                blocked={busy !== null}
+                onClick={() => setConfirming(true)}
               >
                 {a.cancelAutoRenew}
-              </button>
+              </BusyButton>
             )}
             {canResume && (
-              <button
-                type="button"
+              <BusyButton
                 className="sc-btn sc-btn-ghost sc-btn-small"
-                data-testid="service-resume"
-                aria-disabled={busy !== null || undefined}
-                aria-busy={busy === 'resume' || undefined}
+                testId="service-resume"
+                busy={busy === 'resume'}
+                blocked={busy !== null}
+                busyLabel={a.working}
                 onClick={() => void toggle('resume')}
               >
-                {busy === 'resume' ? a.working : a.resumeAutoRenew}
-              </button>
+                {a.resumeAutoRenew}
+              </BusyButton>
             )}
           </div>
         )
       )}
 
-      <div role="status">
-        {message && (
-          <p className="sc-note" data-testid="renewal-message">
-            {message}
-          </p>
-        )}
-      </div>
-      {error && (
-        <p className="sc-alert" role="alert" data-testid="renewal-error">
-          <Icon name="alert" />
-          {error}
-        </p>
-      )}
+      <StatusNote message={message} testId="renewal-message" />
+      {error && <Alert testId="renewal-error">{error}</Alert>}
     </div>
   );
 }
@@ -430,15 +418,16 @@ function RenewForm({
         </div>
       )}
       <div className="sc-actions">
-        <button
+        <BusyButton
           type="submit"
           className="sc-btn sc-btn-primary"
-          data-testid="renew-submit"
-          aria-disabled={busy || !ready || undefined}
-          aria-busy={busy || undefined}
+          testId="renew-submit"
+          busy={busy}
+          blocked={!ready}
+          busyLabel={a.working}
         >
-          {busy ? a.working : a.payNow}
-        </button>
+          {a.payNow}
+        </BusyButton>
         <button type="button" className="sc-btn sc-btn-ghost" data-testid="renew-close" onClick={onClose}>
           {a.close}
         </button>

@@ -1,7 +1,8 @@
 // /resellers: credit plans (the second pre-selected, spec §9), the existing-reseller choice, a
 // password with its confirmation, payment; /resellers/success with the guard of spec §4.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { GatewayChoice, useAfterSaleError, useApi, useGateways } from './common';
+import { useAfterSaleError, useApi } from './hooks';
+import { GatewayChoice, useGateways } from './Gateways';
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { catalogKey } from '../../core/catalog';

@@ -3,9 +3,11 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { signedIn } from '../../core/session';
 import { type Service, downloadPlaylist } from '../../api/orders';
-import { normalizeMac } from './api';
-import { SignIn, SigningIn, useAfterSaleError, useApi, useProven, useSigninLanding } from './common';
+import { normalizeMac } from './mac';
+import { useAfterSaleError, useApi, useProven } from './hooks';
+import { SignIn, SigningIn, useSigninLanding } from './SignIn';
 import { RenewalPanel, useRenewalReturn } from './Renewal';
+import { OrdersSection } from './Orders';
 import { isApiError } from '../../api/client';
 import { Credential } from '../../ui/Credential';
 import { Centered, HomeLink } from '../../ui/Views';
@@ -13,6 +15,8 @@ import { useCheckout, useController, useResource } from '../../ui/context';
 import { useAfterSaleTexts } from '../../ui/texts';
 import { refocus, useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
+import { BusyButton } from '../../ui/BusyButton';
+import { Alert, StatusNote } from '../../ui/Notice';
 import { viewUrl } from '../../core/returns';
 import { DeviceSetup } from '../devices/DeviceSetup';
 
@@ -118,11 +122,14 @@ function ServiceList({ proven, onSignIn }: { proven: boolean; onSignIn: () => vo
           </a>
         </p>
       )}
+      <OrdersSection />
     </div>
   );
 }
 
 type Action = 'restart' | 'recreate' | 'terminate' | 'mac' | 'playlist';
+
+const SMALL = 'sc-btn sc-btn-ghost sc-btn-small';
 
 function ServiceCard({ initial, manage }: { initial: Service; manage: boolean }) {
   const c = useController();
@@ -264,17 +271,22 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
       )}
 
       {ready && active && (
-        <button
-          type="button"
+        <BusyButton
           className="sc-btn sc-btn-secondary sc-download"
-          data-testid="m3u-download"
+          testId="m3u-download"
+          busy={busy === 'playlist'}
+          blocked={busy !== null}
           onClick={() => void download()}
-          aria-disabled={busy !== null || undefined}
-          aria-busy={busy === 'playlist' || undefined}
+          busyLabel={
+            <>
+              <Icon name="spinner" className="sc-spin" />
+              {t.downloading}
+            </>
+          }
         >
-          <Icon name={busy === 'playlist' ? 'spinner' : 'download'} className={busy === 'playlist' ? 'sc-spin' : undefined} />
-          {busy === 'playlist' ? t.downloading : t.downloadM3u}
-        </button>
+          <Icon name="download" />
+          {t.downloadM3u}
+        </BusyButton>
       )}
 
       {ready && (active || s.status === 'Overdue') && <DeviceSetup line={s} macHere={manage} embedded />}
@@ -307,15 +319,9 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
                 setMacError(null);
               }}
             />
-            <button
-              type="submit"
-              className="sc-btn sc-btn-secondary"
-              data-testid="mac-save"
-              aria-disabled={busy !== null || undefined}
-              aria-busy={busy === 'mac' || undefined}
-            >
-              {busy === 'mac' ? a.working : a.saveMac}
-            </button>
+            <BusyButton type="submit" testId="mac-save" busy={busy === 'mac'} blocked={busy !== null} busyLabel={a.working}>
+              {a.saveMac}
+            </BusyButton>
           </div>
           <p className="sc-hint" id={`${idBase}-mac-hint`}>
             {a.macHint}
@@ -325,14 +331,13 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
 
       {manage && active && !confirming && (
         <div className="sc-service-actions">
-          <button
-            type="button"
-            className="sc-btn sc-btn-ghost sc-btn-small"
-            data-testid="service-restart"
-            aria-disabled={busy !== null || undefined}
-            aria-busy={busy === 'restart' || undefined}
+          <BusyButton
+            className={SMALL}
+            testId="service-restart"
+            busy={busy === 'restart'}
+            blocked={busy !== null}
+            busyLabel={a.working}
             onClick={() =>
-              busy === null &&
               void run(
                 'restart',
                 () => api.restart(s.serviceId),
@@ -340,16 +345,15 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
               )
             }
           >
-            {busy === 'restart' ? a.working : a.restart}
-          </button>
-          <button
-            type="button"
-            className="sc-btn sc-btn-ghost sc-btn-small"
-            data-testid="service-recreate"
-            aria-disabled={busy !== null || undefined}
-            aria-busy={busy === 'recreate' || undefined}
+            {a.restart}
+          </BusyButton>
+          <BusyButton
+            className={SMALL}
+            testId="service-recreate"
+            busy={busy === 'recreate'}
+            blocked={busy !== null}
+            busyLabel={a.working}
             onClick={() =>
-              busy === null &&
               void run(
                 'recreate',
                 () => api.recreate(s.serviceId),
@@ -357,32 +361,30 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
               )
             }
           >
-            {busy === 'recreate' ? a.working : a.recreate}
-          </button>
-          <button
-            ref={terminateRef}
-            type="button"
-            className="sc-btn sc-btn-ghost sc-btn-small"
-            data-testid="service-terminate"
-            aria-disabled={busy !== null || undefined}
-            onClick={() => busy === null && setConfirming(true)}
+            {a.recreate}
+          </BusyButton>
+          <BusyButton
+            buttonRef={terminateRef}
+            className={SMALL}
+            testId="service-terminate"
+            blocked={busy !== null}
+            onClick={() => setConfirming(true)}
           >
             {a.terminate}
-          </button>
+          </BusyButton>
         </div>
       )}
       {active && confirming && (
         <div className="sc-confirm" role="alertdialog" aria-labelledby={`${idBase}-terminate-q`} data-testid="terminate-confirm">
           <p id={`${idBase}-terminate-q`}>{a.terminateConfirm(s.name)}</p>
           <div className="sc-actions">
-            <button
-              type="button"
+            <BusyButton
               className="sc-btn sc-btn-danger"
-              data-testid="terminate-yes"
-              aria-disabled={busy !== null || undefined}
-              aria-busy={busy === 'terminate' || undefined}
+              testId="terminate-yes"
+              busy={busy === 'terminate'}
+              blocked={busy !== null}
+              busyLabel={a.working}
               onClick={() =>
-                busy === null &&
                 void run(
                   'terminate',
                   () => api.terminate(s.serviceId),
@@ -390,35 +392,23 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
                 )
               }
             >
-              {busy === 'terminate' ? a.working : a.terminateYes}
-            </button>
-            <button
-              ref={keepRef}
-              type="button"
+              {a.terminateYes}
+            </BusyButton>
+            <BusyButton
+              buttonRef={keepRef}
               className="sc-btn sc-btn-ghost"
-              data-testid="terminate-no"
-              aria-disabled={busy !== null || undefined}
-              onClick={() => busy === null && setConfirming(false)}
+              testId="terminate-no"
+              blocked={busy !== null}
+              onClick={() => setConfirming(false)}
             >
               {a.keep}
-            </button>
+            </BusyButton>
           </div>
         </div>
       )}
 
-      <div role="status">
-        {message && (
-          <p className="sc-note" data-testid="service-message">
-            {message}
-          </p>
-        )}
-      </div>
-      {error && (
-        <p className="sc-alert" role="alert" data-testid="service-error">
-          <Icon name="alert" />
-          {error}
-        </p>
-      )}
+      <StatusNote message={message} testId="service-message" />
+      {error && <Alert testId="service-error">{error}</Alert>}
     </section>
   );
 }

@@ -2,8 +2,10 @@
 // the service's billing cycle; paid through its own invoice, then back to /waiting and /success.
 import { useEffect, useState } from 'react';
 import type { Cycle } from '../../api/schemas';
-import type { UpsellQuote } from './api';
-import { GatewayChoice, SignIn, SigningIn, useAfterSaleError, useApi, useGateways, useProven, useSigninLanding } from './common';
+import type { UpsellQuote } from '../../api/aftersale';
+import { useAfterSaleError, useApi, useProven } from './hooks';
+import { SignIn, SigningIn, useSigninLanding } from './SignIn';
+import { GatewayChoice, useGateways } from './Gateways';
 import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { Centered, HomeLink } from '../../ui/Views';
@@ -205,7 +207,7 @@ function UpsellOffers() {
 
       <GatewayChoice {...gateways} title={t.paymentMethod} />
 
-      <section className="sc-card sc-summary" aria-label={t.summary}>
+      <section className="sc-card sc-summary sc-upsell-summary" aria-label={t.summary}>
         <div className="sc-line sc-total">
           <span>{t.total}</span>
           <strong data-testid="upsell-total" aria-live="polite">

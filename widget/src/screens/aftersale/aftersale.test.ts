@@ -8,7 +8,7 @@ import { apiError, installApi } from '../../test/api/vitest';
 import { body } from '../../test/api/fixtures';
 import { LINK_TOKEN, PASSWORD, THROTTLED_EMAIL } from '../../test/api/mock';
 import { mount, mountIndex } from '../../test/mount';
-import { normalizeMac } from './api';
+import { normalizeMac } from './mac';
 
 /** The session tokens of the fixtures: by email only, and proven (a password or a link). */
 const EMAIL_TOKEN = body<{ token: string }>('session.create', '201').token;

@@ -13,6 +13,7 @@ import { Summary } from '../../ui/Summary';
 import { PromoField, usePromoValue, type PromoMessage } from './PromoField';
 import { BillingCountry, countryDiffers } from './BillingCountry';
 import { useQuote } from './useQuote';
+import { PayBar } from './PayBar';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import checkoutCss from './checkout.css?inline';
@@ -426,6 +427,12 @@ export function CheckoutForm({ group, product, cycle, continued }: CheckoutFormP
               }
             : null
         }
+      />
+      <PayBar
+        total={shownQuote?.total ?? null}
+        free={free}
+        off={!canPay || attempt.status === 'creating' || attempt.status === 'redirecting' || attempt.status === 'priceChanged'}
+        onPay={() => pay()}
       />
     </div>
   );

@@ -262,7 +262,8 @@ describe('paying', () => {
     window.dispatchEvent(e);
     const status = await ui().findByTestId('waiting-status');
     await waitFor(() => expect(status.textContent).toBe('Waiting for your payment to be confirmed…'));
-    expect(ui().getByText('Complete your payment').getAttribute('href')).toBe(
+    // (the status says what it waits for before the order's answer: the link comes with the answer)
+    expect((await ui().findByText('Complete your payment')).getAttribute('href')).toBe(
       'http://localhost:3000/checkout/api/payments/sandbox/inv_storybook01',
     );
   });

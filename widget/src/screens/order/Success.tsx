@@ -10,6 +10,7 @@ import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { CardIcon, PlatformIcon } from './appIcons';
 import { Centered, HomeLink, ManageLink } from '../../ui/Views';
+import { viewUrl } from '../../core/returns';
 import { orderIdFrom } from './Waiting';
 import { Receipt } from './Receipt';
 import { DeviceSetup } from '../devices/DeviceSetup';
@@ -20,6 +21,19 @@ import orderCss from './order.css?inline';
 interface Bought {
   order: Order | null;
   services: Service[];
+}
+
+/**
+ * Whether the seller's dashboard leads out of the storefront (as the server decides for the
+ * header's Login): an absolute http(s) URL, or a path outside /checkout/. The default, /checkout/
+ * itself, is the shop: "Go to your dashboard" then opens My services instead of reloading it.
+ */
+export function offShop(dashboard: string): boolean {
+  const d = dashboard.trim();
+  if (/^https?:\/\//i.test(d)) return true;
+  if (!d.startsWith('/') || d.startsWith('//')) return false;
+  const path = d.split(/[?#]/)[0]!;
+  return !(path + '/').startsWith('/checkout/');
 }
 
 function isUrl(s: string): boolean {
@@ -64,7 +78,7 @@ export function Success() {
   }, [services.status, services.data, c]);
 
   if (services.status === 'loading') {
-    return <Centered icon="spinner" tone="busy" title={t.loading} />;
+    return <Centered icon="spinner" tone="busy" title={t.statusDetails} />;
   }
   if (services.status === 'error') {
     return (
@@ -190,9 +204,24 @@ export function Success() {
       <ManageLink lead={false} />
       {sf?.dashboardUrl && (
         <p className="sc-center-row">
-          <a className="sc-btn sc-btn-primary" href={sf.dashboardUrl} target="_blank" rel="noopener">
-            {t.dashboard}
-          </a>
+          {offShop(sf.dashboardUrl) ? (
+            <a className="sc-btn sc-btn-primary" href={sf.dashboardUrl} target="_blank" rel="noopener" data-testid="dashboard-link">
+              {t.dashboard}
+            </a>
+          ) : (
+            <a
+              className="sc-btn sc-btn-primary"
+              href={viewUrl(c.place(), 'services')}
+              data-testid="dashboard-link"
+              onClick={(e) => {
+                if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+                e.preventDefault();
+                c.navigate('', { view: 'services' });
+              }}
+            >
+              {t.dashboard}
+            </a>
+          )}
         </p>
       )}
     </div>

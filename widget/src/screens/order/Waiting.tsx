@@ -7,6 +7,7 @@ import { useErrorText, useTexts } from '../../ui/texts';
 import { refocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
 import { catalogKey } from '../../core/catalog';
+import { forgetCart, restoreCart } from '../../core/cart';
 import { Centered, HomeLink } from '../../ui/Views';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
@@ -75,6 +76,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         }));
         if (PAID.has(o.status)) c.emitOnce(`paid:${o.orderId}`, 'streamcart:order-paid', { orderId: o.orderId });
         if (o.status === 'active') {
+          forgetCart();
           c.emitOnce(`ready:${o.orderId}`, 'streamcart:service-ready', { orderId: o.orderId, serviceIds: o.serviceIds });
           // The reseller success page reads the plan's service (spec §4 guard: ?serviceid=); an
           // extra-connection order shows its service's new connections (?upsell=).
@@ -126,8 +128,9 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
   // Seen by the provider and being confirmed: paid already, so neither paying nor cancelling again.
   const seen = order?.status === 'pending' && order.paymentState ? order.paymentState : undefined;
   const awaiting = order?.status === 'pending' && !seen;
+  // Before the first answer it says what it waits for, not "Loading…".
   const status = !order
-    ? t.loading
+    ? t.statusPending
     : seen
       ? t.paymentStates[seen]
       : order.status === 'pending'
@@ -228,7 +231,7 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
             {t.cancelOrder}
           </button>
         )}
-        {ended && <HomeLink>{t.backToPlans}</HomeLink>}
+        {ended && <BackToPlans orderId={orderId} />}
       </div>
       {awaiting && confirming && (
         <div className="sc-confirm" role="alertdialog" aria-labelledby="sc-cancel-q" data-testid="cancel-order-confirm">
@@ -257,6 +260,28 @@ export function Waiting({ reseller }: { reseller?: boolean }) {
         </div>
       )}
     </Centered>
+  );
+}
+
+/** "Back to plans" after a failed or cancelled payment: the plans with the cart of that order. */
+function BackToPlans({ orderId }: { orderId: string }) {
+  const c = useController();
+  const { t } = useTexts('order');
+  const href = useCheckout(() => c.homeHref());
+  return (
+    <a
+      className="sc-btn sc-btn-primary"
+      href={href}
+      data-testid="back-to-plans"
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        restoreCart(c, orderId);
+        c.navigate('');
+      }}
+    >
+      {t.backToPlans}
+    </a>
   );
 }
 

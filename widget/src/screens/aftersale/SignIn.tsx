@@ -1,42 +1,15 @@
-// Pieces every after-sale screen uses: the API, the session's proof, sign-in (link or password).
-import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { tokenScope } from '../../core/signin';
-import { afterSaleApi } from './api';
-import { isApiError } from '../../api/client';
-import { catalogKey } from '../../core/catalog';
-import { EmailField, isValidEmail } from '../../ui/EmailField';
-import { Centered } from '../../ui/Views';
-import { useCheckout, useController, useI18n } from '../../ui/context';
-import { useAfterSaleTexts, useErrorText } from '../../ui/texts';
-import { useStepFocus } from '../../ui/focus';
-import { Icon } from '../../ui/icons';
+// Signing in to manage: the form (an emailed link or a password), the view while a link is
+// redeemed, and the landing of a ?signin= link.
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { startSession } from '../../core/signin';
 import { viewUrl } from '../../core/returns';
-
-export function useApi() {
-  const c = useController();
-  const client = useCheckout(() => c.client);
-  const { locale } = useI18n();
-  return useMemo(() => afterSaleApi(client, locale), [client, locale]);
-}
-
-/** Signed in with a password or a link (the scope the token carries); the server has the last word. */
-export function useProven(): boolean {
-  return useCheckout((s) => s.persisted.auth.loggedIn && tokenScope(s.persisted.token) === 'proven');
-}
-
-/** Error text: this module's names first, then the main table's, then the server's message. */
-export function useAfterSaleError() {
-  const { a } = useAfterSaleTexts();
-  const main = useErrorText();
-  return (e: unknown): string => {
-    if (isApiError(e)) {
-      const own = (a.errors as Record<string, string>)[e.code];
-      if (own) return own;
-    }
-    return main(e);
-  };
-}
+import { EmailField, isValidEmail } from '../../ui/EmailField';
+import { Centered } from '../../ui/Views';
+import { useCheckout, useController } from '../../ui/context';
+import { useAfterSaleTexts } from '../../ui/texts';
+import { useStepFocus } from '../../ui/focus';
+import { Icon } from '../../ui/icons';
+import { useAfterSaleError, useApi } from './hooks';
 
 const redeemed = new Map<string, Promise<unknown>>();
 
@@ -242,64 +215,5 @@ export function SignIn({ view, lead, notice }: { view: 'services' | 'upsell'; le
         </div>
       </form>
     </div>
-  );
-}
-
-/** The gateway list and the chosen one (the default until the buyer picks). */
-export function useGateways() {
-  const c = useController();
-  const { locale } = useAfterSaleTexts();
-  const [list, setList] = useState<{ module: string; displayName: string }[]>([]);
-  const [chosen, setChosen] = useState<string | null>(null);
-  const [fallback, setFallback] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    c.cached(catalogKey.gateways(locale), () => c.client.gateways(locale)).then(
-      (g) => {
-        if (!live) return;
-        setList(g.gateways);
-        setFallback(g.default || g.gateways[0]?.module || null);
-      },
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [c, locale]);
-  const gateway = chosen && list.some((g) => g.module === chosen) ? chosen : fallback;
-  return { list, gateway, choose: setChosen };
-}
-
-export function GatewayChoice({
-  list,
-  gateway,
-  choose,
-  title,
-}: {
-  list: { module: string; displayName: string }[];
-  gateway: string | null;
-  choose: (m: string) => void;
-  title: string;
-}) {
-  if (!list.length) return null;
-  return (
-    <section className="sc-card" aria-labelledby="sc-as-gateway-title">
-      <h3 className="sc-card-title" id="sc-as-gateway-title">
-        {title}
-      </h3>
-      <div className="sc-gateways" role="radiogroup" aria-labelledby="sc-as-gateway-title">
-        {list.map((g) => (
-          <label
-            key={g.module}
-            className={`sc-gateway${g.module === gateway ? ' is-selected' : ''}`}
-            data-testid="gateway-option"
-            data-module={g.module}
-          >
-            <input type="radio" name="sc-as-gateway" value={g.module} checked={g.module === gateway} onChange={() => choose(g.module)} />
-            <span>{g.displayName}</span>
-          </label>
-        ))}
-      </div>
-    </section>
   );
 }

@@ -1,10 +1,11 @@
-// The after-sale calls of the contract (issue 4), each answer parsed with its valibot schema
-// through the main client's request(): a malformed answer is an ApiError "malformed".
+// The after-sale calls of the contract (issue 4) and their schemas, beside the other schemas of
+// api/: each answer parsed with its valibot schema through the main client's request() (a
+// malformed answer is an ApiError "malformed"). Only the after-sale screens import this file, so
+// it loads with their chunk.
 import * as v from 'valibot';
-import type { Client } from '../../api/client';
-import { id, int, MoneySchema } from '../../api/primitives';
-import { OrderSchema, ServiceSchema, SessionSchema } from '../../api/orders';
-import { browser } from '../../core/browser';
+import type { Client } from './client';
+import { id, int, MoneySchema } from './primitives';
+import { OrderSchema, ServiceSchema, SessionSchema } from './orders';
 
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
 
@@ -101,8 +102,12 @@ export type ResellerService = v.InferOutput<typeof ResellerServiceSchema>;
 
 const path = (s: string) => encodeURIComponent(s);
 
-/** The after-sale calls; service names come back in `locale` where the catalog translates them. */
-export function afterSaleApi(client: Client, locale?: string) {
+/**
+ * The after-sale calls; service names come back in `locale` where the catalog translates them.
+ * `newKey` makes an order's Idempotency-Key (a UUID: core/browser.ts's, passed in by the screens,
+ * so that api/ keeps to the network and imports nothing above it).
+ */
+export function afterSaleApi(client: Client, locale: string | undefined, newKey: () => string) {
   const { request, send } = client;
   const query = { locale };
   // One Idempotency-Key per order body until it succeeds: a retry after a lost answer gets the
@@ -110,7 +115,7 @@ export function afterSaleApi(client: Client, locale?: string) {
   const keys = new Map<string, string>();
   async function once<T>(body: object, place: (headers: Record<string, string>) => Promise<T>): Promise<T> {
     const b = JSON.stringify(body);
-    const key = keys.get(b) ?? browser.uuid();
+    const key = keys.get(b) ?? newKey();
     keys.set(b, key);
     const res = await place({ 'Idempotency-Key': key });
     keys.delete(b);
@@ -159,10 +164,3 @@ export function afterSaleApi(client: Client, locale?: string) {
 }
 
 export type AfterSaleApi = ReturnType<typeof afterSaleApi>;
-
-/** Mirrors the server's rule: six hex pairs separated by ':' or '-'; stored upper-case with ':'. */
-export function normalizeMac(raw: string): string | null {
-  const s = raw.trim();
-  if (!/^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/.test(s)) return null;
-  return s.replace(/-/g, ':').toUpperCase();
-}

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createClient } from '../../api/client';
-import { afterSaleApi } from './api';
+import { createClient } from './client';
+import { afterSaleApi } from './aftersale';
 
 const upsellAnswer = { orderId: 'o1', serviceId: 's1', extraQuantity: 1, status: 'pending', total: { amount: 300, currency: 'EUR' } };
 const body = { serviceId: 's1', extraQuantity: 1, currency: 'EUR', gateway: 'sandbox', returnUrl: '/checkout/waiting' };
@@ -8,7 +8,7 @@ const body = { serviceId: 's1', extraQuantity: 1, currency: 'EUR', gateway: 'san
 function api(fetchImpl: (url: string, init: RequestInit) => Promise<Response>) {
   const f = vi.fn(fetchImpl);
   const client = createClient({ base: 'https://shop.example/checkout/api', fetch: f as unknown as typeof fetch, token: () => 'tok' });
-  return { f, a: afterSaleApi(client, 'de-de') };
+  return { f, a: afterSaleApi(client, 'de-de', () => crypto.randomUUID()) };
 }
 
 const keyOf = (init: RequestInit) => (init.headers as Record<string, string>)['Idempotency-Key'];
