@@ -72,6 +72,23 @@ var AppResult = Type("AppResult", func() {
 	Required("name", "platform", "url", "icon")
 })
 
+var SetupAppResult = Type("SetupAppResult", func() {
+	Description("An app of the catalog as the device panel shows it: its name and how it takes a line.")
+	Attribute("name", String)
+	Attribute("platform", String)
+	Attribute("setup", String, "How the app takes a line: the Xtream codes (server, username, password) or the m3u playlist URL", func() { Enum("xtream", "m3u") })
+	Required("name", "platform", "setup")
+})
+
+var DeviceResult = Type("DeviceResult", func() {
+	Description("A set-top box family the success page explains. portal and command are templates: {server} (the line's host:port), {username} and {password} are the line's.")
+	Attribute("family", String, func() { Enum("mag", "enigma2") })
+	Attribute("name", String)
+	Attribute("portal", String, "mag: the portal URL given to the box (the box's MAC is registered on the line); empty otherwise")
+	Attribute("command", String, "enigma2: the one-line install command run on the receiver; empty otherwise")
+	Required("family", "name", "portal", "command")
+})
+
 var SellerResult = Type("SellerResult", func() {
 	Description("Who sells (the catalog's seller); a field the catalog leaves out is left out here too (the answer is on the widget's first paint).")
 	Attribute("name", String, "Legal name")
@@ -224,6 +241,19 @@ var _ = Service("catalog", func() {
 		})
 		HTTP(func() {
 			GET("/storefront")
+			Param("locale")
+		})
+	})
+	Method("devices", func() {
+		Description("What the 'Set up your device' panel shows (the success page, the services view): the catalog's apps with how each takes a line, and its set-top box families with their templates. Apart from /storefront, which is on the widget's first paint.")
+		Payload(func() { localeParam() })
+		Result(func() {
+			Attribute("apps", ArrayOf(SetupAppResult), "The catalog's apps, in its order, names in the asked locale")
+			Attribute("devices", ArrayOf(DeviceResult), "The catalog's set-top box families, in its order")
+			Required("apps", "devices")
+		})
+		HTTP(func() {
+			GET("/devices")
 			Param("locale")
 		})
 	})

@@ -105,6 +105,31 @@ var _ = Service("services", func() {
 			})
 		})
 	})
+	Method("qr", func() {
+		Description("A QR code of the line for a phone or TV app to scan, as SVG: kind xtream encodes the Xtream codes as JSON {\"server\":\"http://host:port\",\"username\":…,\"password\":…}, kind m3u the playlistUrl. The playlist's rules: the sessions that may read the service; not_found for any other and until the line works. Never cached (credentials inside).")
+		Payload(func() {
+			serviceIDPayload()
+			Attribute("kind", String, "What the code holds", func() { Enum("xtream", "m3u"); Default("xtream") })
+		})
+		Result(func() {
+			Attribute("contentType", String)
+			Attribute("cacheControl", String)
+			Required("contentType", "cacheControl")
+		})
+		Error("not_found") // also: not active yet
+		HTTP(func() {
+			GET("/services/{serviceId}/qr.svg")
+			Param("kind")
+			Param("locale")
+			bearer()
+			SkipResponseBodyEncodeDecode()
+			Response(StatusOK, func() {
+				ContentType("image/svg+xml")
+				Header("contentType:Content-Type")
+				Header("cacheControl:Cache-Control")
+			})
+		})
+	})
 	Method("restart", func() {
 		Description("Restarts the line on the panel (drops its open connections). Proven sessions only.")
 		Payload(serviceIDPayload)

@@ -171,7 +171,7 @@ func (s *shop) clients(doer goahttp.Doer) {
 	enc, dec := goahttp.RequestEncoder, goahttp.ResponseDecoder
 	cc := catalogcli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.catalog = gencatalog.NewClient(cc.ListProducts(), cc.GetProduct(), cc.ListResellerProducts(), cc.ListCurrencies(),
-		cc.Convert(), cc.ListGateways(), cc.Storefront())
+		cc.Convert(), cc.ListGateways(), cc.Storefront(), cc.Devices())
 	pc := promotioncli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.promotion = genpromotion.NewClient(pc.Get())
 	qc := pricingcli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
@@ -181,7 +181,7 @@ func (s *shop) clients(doer goahttp.Doer) {
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.order = genorder.NewClient(oc.Create(), oc.Get(), oc.Events(), oc.List(), oc.Cancel())
 	vc := servicescli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	s.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac(), vc.Renew(), vc.Cancel(), vc.Resume())
+	s.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Qr(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac(), vc.Renew(), vc.Cancel(), vc.Resume())
 	gc := geocli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	s.geo = gengeo.NewClient(gc.Lookup())
 	s.after = newAfterClients(u, doer)

@@ -266,7 +266,7 @@ func startServe(t *testing.T, bin, dir, db string, env ...string) *process {
 	oc := ordercli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
 	p.order = genorder.NewClient(oc.Create(), oc.Get(), oc.Events(), oc.List(), oc.Cancel())
 	vc := servicescli.NewClient(u.Scheme, u.Host, doer, enc, dec, false)
-	p.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac(), vc.Renew(), vc.Cancel(), vc.Resume())
+	p.services = genservices.NewClient(vc.List(), vc.Get(), vc.Playlist(), vc.Qr(), vc.Restart(), vc.Recreate(), vc.Terminate(), vc.SetMac(), vc.Renew(), vc.Cancel(), vc.Resume())
 	return p
 }
 

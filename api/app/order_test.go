@@ -360,8 +360,13 @@ func TestOwnership(t *testing.T) {
 				if pbody != nil {
 					pbody.Close()
 				}
+				// The line's QR code follows the playlist's rules.
+				_, qbody, qerr := s.services.Qr(t.Context(), &genservices.QrPayload{Token: ptr(tc.token), ServiceID: tc.service, Kind: "xtream"})
+				if qbody != nil {
+					qbody.Close()
+				}
 				if tc.allowed {
-					if err := errors.Join(oerr, serr, perr); err != nil {
+					if err := errors.Join(oerr, serr, perr, qerr); err != nil {
 						t.Fatal(err)
 					}
 					if o.OrderID != tc.order || svc.ServiceID != tc.service {
@@ -373,6 +378,7 @@ func TestOwnership(t *testing.T) {
 				wantErr(t, oerr, "not_found", "Order not found.")
 				wantErr(t, serr, "not_found", "Service not found.")
 				wantErr(t, perr, "not_found", "")
+				wantErr(t, qerr, "not_found", "")
 				_, cerr := s.order.Cancel(t.Context(), &genorder.CancelPayload{Token: ptr(tc.token), OrderID: tc.order})
 				wantErr(t, cerr, "not_found", "Order not found.")
 			})

@@ -241,8 +241,41 @@ type App struct {
 	Platform string `json:"platform"`
 	URL      string `json:"url"`
 	Icon     string `json:"icon"`
+	// Setup is how the app takes a line (the widget's steps for it): SetupXtream (the default) or
+	// SetupM3U.
+	Setup string `json:"setup"`
 	// I18n holds the translations by locale; see Localized.
 	I18n map[string]AppText `json:"-"`
+}
+
+// How an app takes a line: the Xtream codes (server, username, password; a QR code of them) or
+// the m3u playlist URL.
+const (
+	SetupXtream = "xtream"
+	SetupM3U    = "m3u"
+)
+
+// Device families of the catalog's devices entries.
+const (
+	FamilyMAG     = "mag"     // MAG and Stalker middleware boxes: a portal URL and the line's MAC
+	FamilyEnigma2 = "enigma2" // Enigma2 receivers: a one-line install command
+)
+
+// Device is a set-top box family and what the success page gives it. Portal and Command are
+// templates: {server} (host:port of the line), {username} and {password} are the line's.
+type Device struct {
+	Family  string `json:"family"`
+	Name    string `json:"name"`
+	Portal  string `json:"portal"`  // FamilyMAG: the portal URL the box is given
+	Command string `json:"command"` // FamilyEnigma2: the shell line run on the receiver
+}
+
+// Placeholders are the names a device template may use.
+var Placeholders = []string{"{server}", "{username}", "{password}"}
+
+// Expand fills a device template with a line's server (host:port), username and password.
+func Expand(template, server, username, password string) string {
+	return strings.NewReplacer("{server}", server, "{username}", username, "{password}", password).Replace(template)
 }
 
 // Card is a utility card on the success page.
@@ -268,7 +301,9 @@ type Catalog struct {
 	// GatewayNamesI18n translates GatewayNames: locale → module → name.
 	GatewayNamesI18n map[string]map[string]string
 	Apps             []App
-	Cards            []Card
+	// Devices are the set-top box families the success page explains, in file order.
+	Devices []Device
+	Cards   []Card
 	// Storefronts are the sites the checkout is embedded in, by publishable key.
 	Storefronts []Storefront
 	// Seller is the legal entity selling; zero when the catalog names none.

@@ -303,7 +303,7 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 		return func(n *yaml.Node, _ string) { nodes[key] = n }
 	}
 	keys := []string{"defaultCurrency", "currencies", "configOptions", "customFields", "products",
-		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "cards", "storefronts",
+		"promotions", "gateways", "gatewayNames", "gatewayNamesI18n", "apps", "devices", "cards", "storefronts",
 		"seller", "legal", "consent", "invoiceNumber", "creditNoteNumber", "tax"}
 	var fields []field
 	for _, k := range keys {
@@ -345,6 +345,9 @@ func (p *parser) catalog(root *yaml.Node) *Catalog {
 	}
 	if n := nodes["apps"]; n != nil {
 		p.list(n, "apps", p.app)
+	}
+	if n := nodes["devices"]; n != nil {
+		p.list(n, "devices", p.device)
 	}
 	if n := nodes["cards"]; n != nil {
 		p.list(n, "cards", p.card)
@@ -881,6 +884,12 @@ func (p *parser) app(_ int, n *yaml.Node, path string) {
 		{"platform", false, p.str(&a.Platform)},
 		{"url", true, func(n *yaml.Node, path string) { urlNode = n; p.str(&a.URL)(n, path) }},
 		{"icon", false, p.str(&a.Icon)},
+		{"setup", false, func(n *yaml.Node, path string) {
+			p.str(&a.Setup)(n, path)
+			if a.Setup != SetupXtream && a.Setup != SetupM3U {
+				p.bad(n, path, "setup %q must be %s or %s", a.Setup, SetupXtream, SetupM3U)
+			}
+		}},
 		{"i18n", false, func(n *yaml.Node, path string) {
 			a.I18n = translations(p, n, path, func(t *AppText, tr *translator) []field {
 				return []field{tr.text("name", &a.Name, &t.Name), tr.text("platform", &a.Platform, &t.Platform)}
@@ -890,7 +899,63 @@ func (p *parser) app(_ int, n *yaml.Node, path string) {
 	if urlNode != nil && !validURL(a.URL) {
 		p.bad(urlNode, join(path, "url"), "url %q must start with https://, http://, mailto: or /", a.URL)
 	}
+	if a.Setup == "" {
+		a.Setup = SetupXtream
+	}
 	p.cat.Apps = append(p.cat.Apps, a)
+}
+
+// placeholder is one {name} in a device template.
+var placeholder = regexp.MustCompile(`\{[^{}]*\}`)
+
+func (p *parser) device(_ int, n *yaml.Node, path string) {
+	var d Device
+	var familyNode, portalNode, commandNode *yaml.Node
+	if !p.object(n, path, []field{
+		{"family", true, func(n *yaml.Node, path string) { familyNode = n; p.str(&d.Family)(n, path) }},
+		{"name", true, p.str(&d.Name)},
+		{"portal", false, func(n *yaml.Node, path string) { portalNode = n; p.str(&d.Portal)(n, path) }},
+		{"command", false, func(n *yaml.Node, path string) { commandNode = n; p.str(&d.Command)(n, path) }},
+	}) {
+		return
+	}
+	for _, t := range []struct {
+		node *yaml.Node
+		key  string
+		text string
+	}{{portalNode, "portal", d.Portal}, {commandNode, "command", d.Command}} {
+		if t.node == nil {
+			continue
+		}
+		for _, name := range placeholder.FindAllString(t.text, -1) {
+			if !slices.Contains(Placeholders, name) {
+				p.bad(t.node, join(path, t.key), "unknown placeholder %s (use %s)", name, strings.Join(Placeholders, ", "))
+			}
+		}
+	}
+	switch d.Family {
+	case FamilyMAG:
+		if portalNode == nil {
+			p.bad(n, path, "missing required field %q", "portal")
+		} else if !strings.HasPrefix(d.Portal, "http://") && !strings.HasPrefix(d.Portal, "https://") {
+			p.bad(portalNode, join(path, "portal"), "portal %q must start with http:// or https://", d.Portal)
+		}
+		if commandNode != nil {
+			p.bad(commandNode, join(path, "command"), "%s devices take a portal, not a command", FamilyMAG)
+		}
+	case FamilyEnigma2:
+		if commandNode == nil || d.Command == "" {
+			p.bad(n, path, "missing required field %q", "command")
+		}
+		if portalNode != nil {
+			p.bad(portalNode, join(path, "portal"), "%s devices take a command, not a portal", FamilyEnigma2)
+		}
+	default:
+		if familyNode != nil {
+			p.bad(familyNode, join(path, "family"), "family %q must be %s or %s", d.Family, FamilyMAG, FamilyEnigma2)
+		}
+	}
+	p.cat.Devices = append(p.cat.Devices, d)
 }
 
 func (p *parser) card(_ int, n *yaml.Node, path string) {

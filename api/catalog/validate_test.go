@@ -36,6 +36,29 @@ func TestParseValid(t *testing.T) {
 				t.Errorf("catalog = %+v", c)
 			}
 		}},
+		{"apps and devices", head + plan + `gateways: sandbox
+apps:
+  - {name: Smarters, url: "https://x"}
+  - {name: VLC, url: "https://y", setup: m3u}
+devices:
+  - {family: mag, name: MAG, portal: "http://{server}/c/"}
+  - {family: enigma2, name: E2, command: "wget -O /tmp/i.sh 'http://{server}/get.php?username={username}&password={password}'"}
+`, func(t *testing.T, c *catalog.Catalog) {
+			if c.Apps[0].Setup != catalog.SetupXtream || c.Apps[1].Setup != catalog.SetupM3U {
+				t.Errorf("apps = %+v, want setup xtream (the default) and m3u", c.Apps)
+			}
+			want := []catalog.Device{
+				{Family: catalog.FamilyMAG, Name: "MAG", Portal: "http://{server}/c/"},
+				{Family: catalog.FamilyEnigma2, Name: "E2", Command: "wget -O /tmp/i.sh 'http://{server}/get.php?username={username}&password={password}'"},
+			}
+			if !reflect.DeepEqual(c.Devices, want) {
+				t.Errorf("devices = %+v, want %+v", c.Devices, want)
+			}
+			got := catalog.Expand(c.Devices[1].Command, "line.example:8000", "u1", "p1")
+			if got != "wget -O /tmp/i.sh 'http://line.example:8000/get.php?username=u1&password=p1'" {
+				t.Errorf("Expand = %q", got)
+			}
+		}},
 		{"disabled cycles and converted currencies", head + `products:
   - pid: 1
     group: plan
@@ -367,6 +390,27 @@ cards:
 			`catalog.yaml:17: apps[1]: missing required field "url"`,
 			`catalog.yaml:19: cards[0].url: url "javascript:alert(1)" must start with https://, http://, mailto: or /`,
 			`catalog.yaml:20: cards[1]: missing required field "title"`,
+		}},
+		{"device problems", head + plan + `gateways: sandbox
+apps:
+  - {name: VLC, url: "https://x", setup: hls}
+devices:
+  - {family: roku, name: Roku}
+  - {family: mag, name: MAG}
+  - {family: mag, name: MAG, portal: "ftp://{server}/c/", command: x}
+  - {family: enigma2, name: E2, command: "wget http://{host}/{username}"}
+  - {family: enigma2, name: E2, portal: "http://{server}/c/"}
+  - {name: nameless}
+`, []string{
+			`catalog.yaml:13: apps[0].setup: setup "hls" must be xtream or m3u`,
+			`catalog.yaml:15: devices[0].family: family "roku" must be mag or enigma2`,
+			`catalog.yaml:16: devices[1]: missing required field "portal"`,
+			`catalog.yaml:17: devices[2].portal: portal "ftp://{server}/c/" must start with http:// or https://`,
+			`catalog.yaml:17: devices[2].command: mag devices take a portal, not a command`,
+			`catalog.yaml:18: devices[3].command: unknown placeholder {host} (use {server}, {username}, {password})`,
+			`catalog.yaml:19: devices[4]: missing required field "command"`,
+			`catalog.yaml:19: devices[4].portal: enigma2 devices take a command, not a portal`,
+			`catalog.yaml:20: devices[5]: missing required field "family"`,
 		}},
 		{"repeated keys", head + plan + "gateways: sandbox\ngateways: stripe\n", []string{
 			`catalog.yaml:12: field "gateways" repeated`,

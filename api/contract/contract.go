@@ -32,11 +32,12 @@ type Checker struct {
 // ErrDocument means the document cannot be loaded or is not valid OpenAPI.
 var ErrDocument = errors.New("contract: bad document")
 
-// playlist and eventStream are the media types the API sends that openapi3filter does not
-// decode by itself: both are text.
+// playlist, eventStream and svg are the media types the API sends that openapi3filter does not
+// decode by itself: all are text.
 const (
 	playlist    = "audio/x-mpegurl"
 	eventStream = "text/event-stream"
+	svg         = "image/svg+xml"
 )
 
 var register sync.Once
@@ -49,6 +50,7 @@ func New(doc []byte) (*Checker, error) {
 	register.Do(func() {
 		openapi3filter.RegisterBodyDecoder(playlist, openapi3filter.RegisteredBodyDecoder("text/plain"))
 		openapi3filter.RegisterBodyDecoder(eventStream, openapi3filter.RegisteredBodyDecoder("text/plain"))
+		openapi3filter.RegisterBodyDecoder(svg, openapi3filter.RegisteredBodyDecoder("text/plain"))
 	})
 	t, err := openapi3.NewLoader().LoadFromData(doc)
 	if err != nil {

@@ -451,6 +451,24 @@ func (s *catalogService) Storefront(ctx context.Context, p *gencatalog.Storefron
 	return res, nil
 }
 
+// Devices answers the device panel: the apps and how each takes a line, the set-top box families.
+func (s *catalogService) Devices(_ context.Context, p *gencatalog.DevicesPayload) (*gencatalog.DevicesResult, error) {
+	cat := s.catalog()
+	loc := locale(p.Locale)
+	res := &gencatalog.DevicesResult{Apps: []*gencatalog.SetupAppResult{}, Devices: []*gencatalog.DeviceResult{}}
+	for _, a := range cat.Apps {
+		a = a.Localized(loc)
+		if a.Setup == "" { // a catalog built in code rather than parsed
+			a.Setup = catalog.SetupXtream
+		}
+		res.Apps = append(res.Apps, &gencatalog.SetupAppResult{Name: a.Name, Platform: a.Platform, Setup: a.Setup})
+	}
+	for _, d := range cat.Devices {
+		res.Devices = append(res.Devices, &gencatalog.DeviceResult{Family: d.Family, Name: d.Name, Portal: d.Portal, Command: d.Command})
+	}
+	return res, nil
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}

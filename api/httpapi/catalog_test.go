@@ -76,6 +76,31 @@ func TestCatalogLocale(t *testing.T) {
 	}
 }
 
+// GET /devices: the demo catalog's apps with how each takes a line, and its set-top box families.
+func TestCatalogDevices(t *testing.T) {
+	svc := httpapi.NewCatalog(func() *catalog.Catalog { return catalog.Demo() }, httpapi.Storefront{})
+	res, err := svc.Devices(t.Context(), &gencatalog.DevicesPayload{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setups []string
+	for _, a := range res.Apps {
+		setups = append(setups, a.Name+":"+a.Setup)
+	}
+	want := []string{"IPTV Smarters Pro:xtream", "IPTV Smarters Player:xtream", "TiviMate:xtream", "VLC media player:m3u", "Kodi:m3u"}
+	if !slices.Equal(setups, want) {
+		t.Errorf("apps = %v, want %v", setups, want)
+	}
+	if len(res.Devices) != 2 || res.Devices[0].Family != "mag" || res.Devices[0].Portal != "http://{server}/c/" ||
+		res.Devices[1].Family != "enigma2" || res.Devices[1].Portal != "" {
+		t.Fatalf("devices = %+v %+v", res.Devices[0], res.Devices[1])
+	}
+	cmd := catalog.Expand(res.Devices[1].Command, "line.example:8000", "u1", "p1")
+	if want := `wget -O /etc/enigma2/iptv.sh "http://line.example:8000/get.php?username=u1&password=p1&type=enigma22_script&output=mpegts" && chmod 755 /etc/enigma2/iptv.sh && /etc/enigma2/iptv.sh`; cmd != want {
+		t.Errorf("enigma2 command = %s, want %s", cmd, want)
+	}
+}
+
 // Over HTTP: the locale reaches every catalog read, and one outside the enum is refused.
 func TestCatalogLocaleHTTP(t *testing.T) {
 	h := httpapi.New(httpapi.Deps{Catalog: func() *catalog.Catalog { return catalog.Demo() }, Logger: slog.New(slog.DiscardHandler)})
@@ -88,10 +113,12 @@ func TestCatalogLocaleHTTP(t *testing.T) {
 		{"/checkout/api/products/2?locale=de-de", http.StatusOK, "30 Tage Geld-zurück-Garantie"},
 		{"/checkout/api/resellers/products?locale=de-de", http.StatusOK, "Reseller-Profi"},
 		{"/checkout/api/storefront?locale=de-de", http.StatusOK, "Geschwindigkeitstest"},
+		{"/checkout/api/devices?locale=de-de", http.StatusOK, "Fire TV, Android, Computer"},
 		{"/checkout/api/products?locale=fr-fr", http.StatusBadRequest, ""},
 		{"/checkout/api/products/2?locale=de", http.StatusBadRequest, ""},
 		{"/checkout/api/resellers/products?locale=DE-DE", http.StatusBadRequest, ""},
 		{"/checkout/api/storefront?locale=xx", http.StatusBadRequest, ""},
+		{"/checkout/api/devices?locale=xx", http.StatusBadRequest, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

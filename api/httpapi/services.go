@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/lineqr"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
@@ -100,8 +101,8 @@ func (s *servicesService) result(ctx context.Context, svc order.Service, loc *st
 	if !svc.ExpiresAt.IsZero() {
 		r.ExpiresAt = svc.ExpiresAt.Format(time.RFC3339)
 	}
-	if working(svc) && svc.ServerHostname != "" {
-		r.PlaylistURL = "http://" + svc.ServerHostname + "/get.php?username=" + svc.Username + "&password=" + svc.Password + "&type=m3u_plus&output=ts"
+	if working(svc) {
+		r.PlaylistURL = playlistURL(svc)
 	}
 	if err := s.renewalOf(ctx, r, svc); err != nil {
 		return nil, err
@@ -135,6 +136,35 @@ func (s *servicesService) renewalOf(ctx context.Context, r *genservices.ServiceR
 		r.RecurringAmount = &genservices.Money{Amount: amount.Amount, Currency: amount.Currency}
 	}
 	return nil
+}
+
+// playlistURL is the line's m3u_plus playlist on the panel; empty without a server.
+func playlistURL(svc order.Service) string {
+	if svc.ServerHostname == "" {
+		return ""
+	}
+	return "http://" + svc.ServerHostname + "/get.php?username=" + svc.Username + "&password=" + svc.Password + "&type=m3u_plus&output=ts"
+}
+
+// Qr draws a QR code of the line's Xtream codes or of its playlist URL, under the playlist's rules.
+func (s *servicesService) Qr(ctx context.Context, p *genservices.QrPayload) (*genservices.QrResult, io.ReadCloser, error) {
+	svc, err := s.service(ctx, p.ServiceID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !working(svc) || svc.ServerHostname == "" {
+		return nil, nil, genservices.MakeNotFound(errors.New("This service is not active yet."))
+	}
+	text := playlistURL(svc)
+	if p.Kind == "xtream" {
+		text = lineqr.Xtream{Server: "http://" + svc.ServerHostname, Username: svc.Username, Password: svc.Password}.Text()
+	}
+	svg, err := lineqr.SVG(text)
+	if err != nil {
+		return nil, nil, fmt.Errorf("service %s: qr: %w", svc.ID, err)
+	}
+	return &genservices.QrResult{ContentType: "image/svg+xml", CacheControl: "private, no-store"},
+		io.NopCloser(bytes.NewReader(svg)), nil
 }
 
 // Playlist returns the service's m3u_plus playlist.

@@ -22,10 +22,11 @@ type Client struct {
 	ConvertEndpoint              goa.Endpoint
 	ListGatewaysEndpoint         goa.Endpoint
 	StorefrontEndpoint           goa.Endpoint
+	DevicesEndpoint              goa.Endpoint
 }
 
 // NewClient initializes a "catalog" service client given the endpoints.
-func NewClient(listProducts, getProduct, listResellerProducts, listCurrencies, convert, listGateways, storefront goa.Endpoint) *Client {
+func NewClient(listProducts, getProduct, listResellerProducts, listCurrencies, convert, listGateways, storefront, devices goa.Endpoint) *Client {
 	return &Client{
 		ListProductsEndpoint:         listProducts,
 		GetProductEndpoint:           getProduct,
@@ -34,6 +35,7 @@ func NewClient(listProducts, getProduct, listResellerProducts, listCurrencies, c
 		ConvertEndpoint:              convert,
 		ListGatewaysEndpoint:         listGateways,
 		StorefrontEndpoint:           storefront,
+		DevicesEndpoint:              devices,
 	}
 }
 
@@ -119,4 +121,14 @@ func (c *Client) Storefront(ctx context.Context, p *StorefrontPayload) (res *Sto
 		return
 	}
 	return ires.(*StorefrontResult), nil
+}
+
+// Devices calls the "devices" endpoint of the "catalog" service.
+func (c *Client) Devices(ctx context.Context, p *DevicesPayload) (res *DevicesResult, err error) {
+	var ires any
+	ires, err = c.DevicesEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	return ires.(*DevicesResult), nil
 }

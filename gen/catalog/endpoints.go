@@ -22,6 +22,7 @@ type Endpoints struct {
 	Convert              goa.Endpoint
 	ListGateways         goa.Endpoint
 	Storefront           goa.Endpoint
+	Devices              goa.Endpoint
 }
 
 // NewEndpoints wraps the methods of the "catalog" service with endpoints.
@@ -34,6 +35,7 @@ func NewEndpoints(s Service) *Endpoints {
 		Convert:              NewConvertEndpoint(s),
 		ListGateways:         NewListGatewaysEndpoint(s),
 		Storefront:           NewStorefrontEndpoint(s),
+		Devices:              NewDevicesEndpoint(s),
 	}
 }
 
@@ -46,6 +48,7 @@ func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.Convert = m(e.Convert)
 	e.ListGateways = m(e.ListGateways)
 	e.Storefront = m(e.Storefront)
+	e.Devices = m(e.Devices)
 }
 
 // NewListProductsEndpoint returns an endpoint function that calls the method
@@ -112,5 +115,14 @@ func NewStorefrontEndpoint(s Service) goa.Endpoint {
 	return func(ctx context.Context, req any) (any, error) {
 		p := req.(*StorefrontPayload)
 		return s.Storefront(ctx, p)
+	}
+}
+
+// NewDevicesEndpoint returns an endpoint function that calls the method
+// "devices" of service "catalog".
+func NewDevicesEndpoint(s Service) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*DevicesPayload)
+		return s.Devices(ctx, p)
 	}
 }

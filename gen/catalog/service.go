@@ -32,6 +32,11 @@ type Service interface {
 	// Storefront settings (the Streamcart-Store key's name, logo, theme, defaults
 	// and plans) and the success page's app buttons and utility cards.
 	Storefront(context.Context, *StorefrontPayload) (res *StorefrontResult, err error)
+	// What the 'Set up your device' panel shows (the success page, the services
+	// view): the catalog's apps with how each takes a line, and its set-top box
+	// families with their templates. Apart from /storefront, which is on the
+	// widget's first paint.
+	Devices(context.Context, *DevicesPayload) (res *DevicesResult, err error)
 }
 
 // APIName is the name of the API as defined in the design.
@@ -48,7 +53,7 @@ const ServiceName = "catalog"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [7]string{"listProducts", "getProduct", "listResellerProducts", "listCurrencies", "convert", "listGateways", "storefront"}
+var MethodNames = [8]string{"listProducts", "getProduct", "listResellerProducts", "listCurrencies", "convert", "listGateways", "storefront", "devices"}
 
 type AppResult struct {
 	Name     string
@@ -114,6 +119,34 @@ type CustomFieldResult struct {
 	Type        string
 	Description *string
 	Required    bool
+}
+
+// A set-top box family the success page explains. portal and command are
+// templates: {server} (the line's host:port), {username} and {password} are
+// the line's.
+type DeviceResult struct {
+	Family string
+	Name   string
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal string
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command string
+}
+
+// DevicesPayload is the payload type of the catalog service devices method.
+type DevicesPayload struct {
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
+}
+
+// DevicesResult is the result type of the catalog service devices method.
+type DevicesResult struct {
+	// The catalog's apps, in its order, names in the asked locale
+	Apps []*SetupAppResult
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResult
 }
 
 type GatewayResult struct {
@@ -235,6 +268,16 @@ type SellerResult struct {
 	Email *string
 	// The seller's support site
 	SupportURL *string
+}
+
+// An app of the catalog as the device panel shows it: its name and how it
+// takes a line.
+type SetupAppResult struct {
+	Name     string
+	Platform string
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup string
 }
 
 // StorefrontPayload is the payload type of the catalog service storefront

@@ -19,6 +19,7 @@ type Client struct {
 	ListEndpoint      goa.Endpoint
 	GetEndpoint       goa.Endpoint
 	PlaylistEndpoint  goa.Endpoint
+	QrEndpoint        goa.Endpoint
 	RestartEndpoint   goa.Endpoint
 	RecreateEndpoint  goa.Endpoint
 	TerminateEndpoint goa.Endpoint
@@ -29,11 +30,12 @@ type Client struct {
 }
 
 // NewClient initializes a "services" service client given the endpoints.
-func NewClient(list, get, playlist, restart, recreate, terminate, setMac, renew, cancel, resume goa.Endpoint) *Client {
+func NewClient(list, get, playlist, qr, restart, recreate, terminate, setMac, renew, cancel, resume goa.Endpoint) *Client {
 	return &Client{
 		ListEndpoint:      list,
 		GetEndpoint:       get,
 		PlaylistEndpoint:  playlist,
+		QrEndpoint:        qr,
 		RestartEndpoint:   restart,
 		RecreateEndpoint:  recreate,
 		TerminateEndpoint: terminate,
@@ -83,6 +85,21 @@ func (c *Client) Playlist(ctx context.Context, p *PlaylistPayload) (res *Playlis
 		return
 	}
 	o := ires.(*PlaylistResponseData)
+	return o.Result, o.Body, nil
+}
+
+// Qr calls the "qr" endpoint of the "services" service.
+// Qr may return the following errors:
+//   - "not_found" (type *goa.ServiceError)
+//   - "unauthorized" (type *goa.ServiceError)
+//   - error: internal error
+func (c *Client) Qr(ctx context.Context, p *QrPayload) (res *QrResult, resp io.ReadCloser, err error) {
+	var ires any
+	ires, err = c.QrEndpoint(ctx, p)
+	if err != nil {
+		return
+	}
+	o := ires.(*QrResponseData)
 	return o.Result, o.Body, nil
 }
 

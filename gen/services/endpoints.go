@@ -20,6 +20,7 @@ type Endpoints struct {
 	List      goa.Endpoint
 	Get       goa.Endpoint
 	Playlist  goa.Endpoint
+	Qr        goa.Endpoint
 	Restart   goa.Endpoint
 	Recreate  goa.Endpoint
 	Terminate goa.Endpoint
@@ -38,6 +39,15 @@ type PlaylistResponseData struct {
 	Body io.ReadCloser
 }
 
+// QrResponseData holds both the result and the HTTP response body reader of
+// the "qr" method.
+type QrResponseData struct {
+	// Result is the method result.
+	Result *QrResult
+	// Body streams the HTTP response body.
+	Body io.ReadCloser
+}
+
 // NewEndpoints wraps the methods of the "services" service with endpoints.
 func NewEndpoints(s Service) *Endpoints {
 	// Casting service to Auther interface
@@ -46,6 +56,7 @@ func NewEndpoints(s Service) *Endpoints {
 		List:      NewListEndpoint(s, a.JWTAuth),
 		Get:       NewGetEndpoint(s, a.JWTAuth),
 		Playlist:  NewPlaylistEndpoint(s, a.JWTAuth),
+		Qr:        NewQrEndpoint(s, a.JWTAuth),
 		Restart:   NewRestartEndpoint(s, a.JWTAuth),
 		Recreate:  NewRecreateEndpoint(s, a.JWTAuth),
 		Terminate: NewTerminateEndpoint(s, a.JWTAuth),
@@ -61,6 +72,7 @@ func (e *Endpoints) Use(m func(goa.Endpoint) goa.Endpoint) {
 	e.List = m(e.List)
 	e.Get = m(e.Get)
 	e.Playlist = m(e.Playlist)
+	e.Qr = m(e.Qr)
 	e.Restart = m(e.Restart)
 	e.Recreate = m(e.Recreate)
 	e.Terminate = m(e.Terminate)
@@ -145,6 +157,33 @@ func NewPlaylistEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint
 			return nil, err
 		}
 		return &PlaylistResponseData{Result: res, Body: body}, nil
+	}
+}
+
+// NewQrEndpoint returns an endpoint function that calls the method "qr" of
+// service "services".
+func NewQrEndpoint(s Service, authJWTFn security.AuthJWTFunc) goa.Endpoint {
+	return func(ctx context.Context, req any) (any, error) {
+		p := req.(*QrPayload)
+		var err error
+		sc := security.JWTScheme{
+			Name:           "session",
+			Scopes:         []string{},
+			RequiredScopes: []string{},
+		}
+		var token string
+		if p.Token != nil {
+			token = *p.Token
+		}
+		ctx, err = authJWTFn(ctx, token, &sc)
+		if err != nil {
+			return nil, err
+		}
+		res, body, err := s.Qr(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &QrResponseData{Result: res, Body: body}, nil
 	}
 }
 

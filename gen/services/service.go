@@ -30,6 +30,17 @@ type Service interface {
 	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
 	// implementations.
 	Playlist(context.Context, *PlaylistPayload) (res *PlaylistResult, body io.ReadCloser, err error)
+	// A QR code of the line for a phone or TV app to scan, as SVG: kind xtream
+	// encodes the Xtream codes as JSON
+	// {"server":"http://host:port","username":…,"password":…}, kind m3u the
+	// playlistUrl. The playlist's rules: the sessions that may read the service;
+	// not_found for any other and until the line works. Never cached (credentials
+	// inside).
+
+	// If body implements [io.WriterTo], that implementation will be used instead.
+	// Consider [goa.design/goa/v3/pkg.SkipResponseWriter] to adapt existing
+	// implementations.
+	Qr(context.Context, *QrPayload) (res *QrResult, body io.ReadCloser, err error)
 	// Restarts the line on the panel (drops its open connections). Proven sessions
 	// only.
 	Restart(context.Context, *RestartPayload) (res *ServiceResult, err error)
@@ -78,7 +89,7 @@ const ServiceName = "services"
 // MethodNames lists the service method names as defined in the design. These
 // are the same values that are set in the endpoint request contexts under the
 // MethodKey key.
-var MethodNames = [10]string{"list", "get", "playlist", "restart", "recreate", "terminate", "setMac", "renew", "cancel", "resume"}
+var MethodNames = [11]string{"list", "get", "playlist", "qr", "restart", "recreate", "terminate", "setMac", "renew", "cancel", "resume"}
 
 // CancelPayload is the payload type of the services service cancel method.
 type CancelPayload struct {
@@ -214,6 +225,24 @@ type PlaylistPayload struct {
 type PlaylistResult struct {
 	ContentType        string
 	ContentDisposition string
+}
+
+// QrPayload is the payload type of the services service qr method.
+type QrPayload struct {
+	// Session token
+	Token     *string
+	ServiceID string
+	// Language of the catalog texts (names, descriptions, badges); the catalog's
+	// own when absent or untranslated
+	Locale *string
+	// What the code holds
+	Kind string
+}
+
+// QrResult is the result type of the services service qr method.
+type QrResult struct {
+	ContentType  string
+	CacheControl string
 }
 
 type QuoteLine struct {

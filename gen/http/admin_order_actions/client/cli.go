@@ -85,7 +85,7 @@ func BuildRejectPayload(adminOrderActionsRejectBody string, adminOrderActionsRej
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRejectBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"gdx\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"reason\": \"30a\"\n   }'")
 		}
 		if body.Reason != nil {
 			if utf8.RuneCountInString(*body.Reason) > 500 {
@@ -142,7 +142,7 @@ func BuildRefundPayload(adminOrderActionsRefundBody string, adminOrderActionsRef
 	{
 		err = json.Unmarshal([]byte(adminOrderActionsRefundBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 8375562290055453021,\n      \"keepLine\": true,\n      \"reason\": \"3ef\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"amount\": 7758144561125150309,\n      \"keepLine\": false,\n      \"reason\": \"s\"\n   }'")
 		}
 		if body.Amount != nil {
 			if *body.Amount < 1 {

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         1733925057607666610,\n         5377735292032380179,\n         3037225662359933839\n      ],\n      \"code\": \"amb\",\n      \"expirationDate\": \"2n3\",\n      \"maxUses\": 7222190331332867268,\n      \"recurring\": false,\n      \"startDate\": \"rgi\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"8\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         6277842268168125761,\n         2470491493054543438\n      ],\n      \"code\": \"tk\",\n      \"expirationDate\": \"vke\",\n      \"maxUses\": 5087760548733669340,\n      \"recurring\": false,\n      \"startDate\": \"gxm\",\n      \"type\": \"Percentage\",\n      \"value\": \"d\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"m31\",\n      \"maxUses\": 222785889578737858,\n      \"startDate\": \"777\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"k07\",\n      \"maxUses\": 1284595356435624597,\n      \"startDate\": \"29b\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -431,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 3542\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1272\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))
@@ -489,7 +489,7 @@ func BuildChangePayload(adminServicesChangeBody string, adminServicesChangeID st
 	{
 		err = json.Unmarshal([]byte(adminServicesChangeBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"5az\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1523268953673268764,\n      \"nextDueDate\": \"297\",\n      \"pid\": 1464865218442069026,\n      \"preview\": true,\n      \"reason\": \"357\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"9ep\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1225845043263091398,\n      \"nextDueDate\": \"g04\",\n      \"pid\": 2590833157338226962,\n      \"preview\": false,\n      \"reason\": \"pyy\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if utf8.RuneCountInString(*body.BillingCycle) > 32 {

@@ -194,3 +194,25 @@ func BuildStorefrontPayload(catalogStorefrontLocale string) (*catalog.Storefront
 
 	return v, nil
 }
+
+// BuildDevicesPayload builds the payload for the catalog devices endpoint from
+// CLI flags.
+func BuildDevicesPayload(catalogDevicesLocale string) (*catalog.DevicesPayload, error) {
+	var err error
+	var locale *string
+	{
+		if catalogDevicesLocale != "" {
+			locale = &catalogDevicesLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	v := &catalog.DevicesPayload{}
+	v.Locale = locale
+
+	return v, nil
+}

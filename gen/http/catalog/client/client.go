@@ -45,6 +45,10 @@ type Client struct {
 	// endpoint.
 	StorefrontDoer goahttp.Doer
 
+	// Devices Doer is the HTTP client used to make requests to the devices
+	// endpoint.
+	DevicesDoer goahttp.Doer
+
 	// RestoreResponseBody controls whether the response bodies are reset after
 	// decoding so they can be read again.
 	RestoreResponseBody bool
@@ -72,6 +76,7 @@ func NewClient(
 		ConvertDoer:              doer,
 		ListGatewaysDoer:         doer,
 		StorefrontDoer:           doer,
+		DevicesDoer:              doer,
 		RestoreResponseBody:      restoreBody,
 		scheme:                   scheme,
 		host:                     host,
@@ -238,6 +243,30 @@ func (c *Client) Storefront() goa.Endpoint {
 		resp, err := c.StorefrontDoer.Do(req)
 		if err != nil {
 			return nil, goahttp.ErrRequestError("catalog", "storefront", err)
+		}
+		return decodeResponse(resp)
+	}
+}
+
+// Devices returns an endpoint that makes HTTP requests to the catalog service
+// devices server.
+func (c *Client) Devices() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeDevicesRequest(c.encoder)
+		decodeResponse = DecodeDevicesResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildDevicesRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.DevicesDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("catalog", "devices", err)
 		}
 		return decodeResponse(resp)
 	}

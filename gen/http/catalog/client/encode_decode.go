@@ -612,6 +612,78 @@ func DecodeStorefrontResponse(decoder func(*http.Response) goahttp.Decoder, rest
 	}
 }
 
+// BuildDevicesRequest instantiates a HTTP request object with method and path
+// set to call the "catalog" service "devices" endpoint
+func (c *Client) BuildDevicesRequest(ctx context.Context, v any) (*http.Request, error) {
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: DevicesCatalogPath()}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("catalog", "devices", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeDevicesRequest returns an encoder for requests sent to the catalog
+// devices server.
+func EncodeDevicesRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*catalog.DevicesPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("catalog", "devices", "*catalog.DevicesPayload", v)
+		}
+		values := req.URL.Query()
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeDevicesResponse returns a decoder for responses returned by the
+// catalog devices endpoint. restoreBody controls whether the response body
+// should be restored after having been read.
+func DecodeDevicesResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		} else {
+			defer resp.Body.Close()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				body DevicesResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("catalog", "devices", err)
+			}
+			err = ValidateDevicesResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("catalog", "devices", err)
+			}
+			res := NewDevicesResultOK(&body)
+			return res, nil
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("catalog", "devices", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // unmarshalProductResultResponseBodyToCatalogProductResult builds a value of
 // type *catalog.ProductResult from a value of type *ProductResultResponseBody.
 func unmarshalProductResultResponseBodyToCatalogProductResult(v *ProductResultResponseBody) *catalog.ProductResult {
@@ -834,6 +906,32 @@ func unmarshalSellerResultResponseBodyToCatalogSellerResult(v *SellerResultRespo
 func unmarshalConsentResultResponseBodyToCatalogConsentResult(v *ConsentResultResponseBody) *catalog.ConsentResult {
 	res := &catalog.ConsentResult{
 		Checkbox: *v.Checkbox,
+	}
+
+	return res
+}
+
+// unmarshalSetupAppResultResponseBodyToCatalogSetupAppResult builds a value of
+// type *catalog.SetupAppResult from a value of type
+// *SetupAppResultResponseBody.
+func unmarshalSetupAppResultResponseBodyToCatalogSetupAppResult(v *SetupAppResultResponseBody) *catalog.SetupAppResult {
+	res := &catalog.SetupAppResult{
+		Name:     *v.Name,
+		Platform: *v.Platform,
+		Setup:    *v.Setup,
+	}
+
+	return res
+}
+
+// unmarshalDeviceResultResponseBodyToCatalogDeviceResult builds a value of
+// type *catalog.DeviceResult from a value of type *DeviceResultResponseBody.
+func unmarshalDeviceResultResponseBodyToCatalogDeviceResult(v *DeviceResultResponseBody) *catalog.DeviceResult {
+	res := &catalog.DeviceResult{
+		Family:  *v.Family,
+		Name:    *v.Name,
+		Portal:  *v.Portal,
+		Command: *v.Command,
 	}
 
 	return res

@@ -45,3 +45,8 @@ func ListGatewaysCatalogPath() string {
 func StorefrontCatalogPath() string {
 	return "/checkout/api/storefront"
 }
+
+// DevicesCatalogPath returns the URL path to the catalog service devices HTTP endpoint.
+func DevicesCatalogPath() string {
+	return "/checkout/api/devices"
+}

@@ -112,6 +112,15 @@ type StorefrontResponseBody struct {
 	Consent *ConsentResultResponseBody `form:"consent,omitempty" json:"consent,omitempty" xml:"consent,omitempty"`
 }
 
+// DevicesResponseBody is the type of the "catalog" service "devices" endpoint
+// HTTP response body.
+type DevicesResponseBody struct {
+	// The catalog's apps, in its order, names in the asked locale
+	Apps []*SetupAppResultResponseBody `form:"apps,omitempty" json:"apps,omitempty" xml:"apps,omitempty"`
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResultResponseBody `form:"devices,omitempty" json:"devices,omitempty" xml:"devices,omitempty"`
+}
+
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
 // "listProducts" endpoint HTTP response body for the "bad_request" error.
 type ListProductsBadRequestResponseBody struct {
@@ -325,6 +334,26 @@ type SellerResultResponseBody struct {
 type ConsentResultResponseBody struct {
 	// Ask for a ticked box besides the consent line
 	Checkbox *bool `form:"checkbox,omitempty" json:"checkbox,omitempty" xml:"checkbox,omitempty"`
+}
+
+// SetupAppResultResponseBody is used to define fields on response body types.
+type SetupAppResultResponseBody struct {
+	Name     *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	Platform *string `form:"platform,omitempty" json:"platform,omitempty" xml:"platform,omitempty"`
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup *string `form:"setup,omitempty" json:"setup,omitempty" xml:"setup,omitempty"`
+}
+
+// DeviceResultResponseBody is used to define fields on response body types.
+type DeviceResultResponseBody struct {
+	Family *string `form:"family,omitempty" json:"family,omitempty" xml:"family,omitempty"`
+	Name   *string `form:"name,omitempty" json:"name,omitempty" xml:"name,omitempty"`
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal *string `form:"portal,omitempty" json:"portal,omitempty" xml:"portal,omitempty"`
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command *string `form:"command,omitempty" json:"command,omitempty" xml:"command,omitempty"`
 }
 
 // NewListProductsProductListOK builds a "catalog" service "listProducts"
@@ -585,6 +614,30 @@ func NewStorefrontResultOK(body *StorefrontResponseBody) *catalog.StorefrontResu
 	return v
 }
 
+// NewDevicesResultOK builds a "catalog" service "devices" endpoint result from
+// a HTTP "OK" response.
+func NewDevicesResultOK(body *DevicesResponseBody) *catalog.DevicesResult {
+	v := &catalog.DevicesResult{}
+	v.Apps = make([]*catalog.SetupAppResult, len(body.Apps))
+	for i, val := range body.Apps {
+		if val == nil {
+			v.Apps[i] = nil
+			continue
+		}
+		v.Apps[i] = unmarshalSetupAppResultResponseBodyToCatalogSetupAppResult(val)
+	}
+	v.Devices = make([]*catalog.DeviceResult, len(body.Devices))
+	for i, val := range body.Devices {
+		if val == nil {
+			v.Devices[i] = nil
+			continue
+		}
+		v.Devices[i] = unmarshalDeviceResultResponseBodyToCatalogDeviceResult(val)
+	}
+
+	return v
+}
+
 // ValidateListProductsResponseBody runs the validations defined on
 // ListProductsResponseBody
 func ValidateListProductsResponseBody(body *ListProductsResponseBody) (err error) {
@@ -728,6 +781,32 @@ func ValidateStorefrontResponseBody(body *StorefrontResponseBody) (err error) {
 	if body.Consent != nil {
 		if err2 := ValidateConsentResultResponseBody(body.Consent); err2 != nil {
 			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateDevicesResponseBody runs the validations defined on
+// DevicesResponseBody
+func ValidateDevicesResponseBody(body *DevicesResponseBody) (err error) {
+	if body.Apps == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("apps", "body"))
+	}
+	if body.Devices == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("devices", "body"))
+	}
+	for _, e := range body.Apps {
+		if e != nil {
+			if err2 := ValidateSetupAppResultResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
+		}
+	}
+	for _, e := range body.Devices {
+		if e != nil {
+			if err2 := ValidateDeviceResultResponseBody(e); err2 != nil {
+				err = goa.MergeErrors(err, err2)
+			}
 		}
 	}
 	return
@@ -1076,6 +1155,49 @@ func ValidateCardResultResponseBody(body *CardResultResponseBody) (err error) {
 func ValidateConsentResultResponseBody(body *ConsentResultResponseBody) (err error) {
 	if body.Checkbox == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("checkbox", "body"))
+	}
+	return
+}
+
+// ValidateSetupAppResultResponseBody runs the validations defined on
+// SetupAppResultResponseBody
+func ValidateSetupAppResultResponseBody(body *SetupAppResultResponseBody) (err error) {
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Platform == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("platform", "body"))
+	}
+	if body.Setup == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("setup", "body"))
+	}
+	if body.Setup != nil {
+		if !(*body.Setup == "xtream" || *body.Setup == "m3u") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.setup", *body.Setup, []any{"xtream", "m3u"}))
+		}
+	}
+	return
+}
+
+// ValidateDeviceResultResponseBody runs the validations defined on
+// DeviceResultResponseBody
+func ValidateDeviceResultResponseBody(body *DeviceResultResponseBody) (err error) {
+	if body.Family == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("family", "body"))
+	}
+	if body.Name == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("name", "body"))
+	}
+	if body.Portal == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("portal", "body"))
+	}
+	if body.Command == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("command", "body"))
+	}
+	if body.Family != nil {
+		if !(*body.Family == "mag" || *body.Family == "enigma2") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.family", *body.Family, []any{"mag", "enigma2"}))
+		}
 	}
 	return
 }

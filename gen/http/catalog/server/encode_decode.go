@@ -445,6 +445,45 @@ func DecodeStorefrontRequest(mux goahttp.Muxer, decoder func(*http.Request) goah
 	}
 }
 
+// EncodeDevicesResponse returns an encoder for responses returned by the
+// catalog devices endpoint.
+func EncodeDevicesResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*catalog.DevicesResult)
+		enc := encoder(ctx, w)
+		body := NewDevicesResponseBody(res)
+		w.WriteHeader(http.StatusOK)
+		return enc.Encode(body)
+	}
+}
+
+// DecodeDevicesRequest returns a decoder for requests sent to the catalog
+// devices endpoint.
+func DecodeDevicesRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*catalog.DevicesPayload, error) {
+	return func(r *http.Request) (*catalog.DevicesPayload, error) {
+		var payload *catalog.DevicesPayload
+		var (
+			locale *string
+			err    error
+		)
+		localeRaw := r.URL.Query().Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewDevicesPayload(locale)
+
+		return payload, nil
+	}
+}
+
 // marshalCatalogProductResultToProductResultResponseBody builds a value of
 // type *ProductResultResponseBody from a value of type *catalog.ProductResult.
 func marshalCatalogProductResultToProductResultResponseBody(v *catalog.ProductResult) *ProductResultResponseBody {
@@ -689,6 +728,32 @@ func marshalCatalogSellerResultToSellerResultResponseBody(v *catalog.SellerResul
 func marshalCatalogConsentResultToConsentResultResponseBody(v *catalog.ConsentResult) *ConsentResultResponseBody {
 	res := &ConsentResultResponseBody{
 		Checkbox: v.Checkbox,
+	}
+
+	return res
+}
+
+// marshalCatalogSetupAppResultToSetupAppResultResponseBody builds a value of
+// type *SetupAppResultResponseBody from a value of type
+// *catalog.SetupAppResult.
+func marshalCatalogSetupAppResultToSetupAppResultResponseBody(v *catalog.SetupAppResult) *SetupAppResultResponseBody {
+	res := &SetupAppResultResponseBody{
+		Name:     v.Name,
+		Platform: v.Platform,
+		Setup:    v.Setup,
+	}
+
+	return res
+}
+
+// marshalCatalogDeviceResultToDeviceResultResponseBody builds a value of type
+// *DeviceResultResponseBody from a value of type *catalog.DeviceResult.
+func marshalCatalogDeviceResultToDeviceResultResponseBody(v *catalog.DeviceResult) *DeviceResultResponseBody {
+	res := &DeviceResultResponseBody{
+		Family:  v.Family,
+		Name:    v.Name,
+		Portal:  v.Portal,
+		Command: v.Command,
 	}
 
 	return res

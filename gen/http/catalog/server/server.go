@@ -26,6 +26,7 @@ type Server struct {
 	Convert              http.Handler
 	ListGateways         http.Handler
 	Storefront           http.Handler
+	Devices              http.Handler
 }
 
 // MountPoint holds information about the mounted endpoints.
@@ -62,6 +63,7 @@ func New(
 			{"Convert", "GET", "/checkout/api/convert"},
 			{"ListGateways", "GET", "/checkout/api/gateways"},
 			{"Storefront", "GET", "/checkout/api/storefront"},
+			{"Devices", "GET", "/checkout/api/devices"},
 		},
 		ListProducts:         NewListProductsHandler(e.ListProducts, mux, decoder, encoder, errhandler, formatter),
 		GetProduct:           NewGetProductHandler(e.GetProduct, mux, decoder, encoder, errhandler, formatter),
@@ -70,6 +72,7 @@ func New(
 		Convert:              NewConvertHandler(e.Convert, mux, decoder, encoder, errhandler, formatter),
 		ListGateways:         NewListGatewaysHandler(e.ListGateways, mux, decoder, encoder, errhandler, formatter),
 		Storefront:           NewStorefrontHandler(e.Storefront, mux, decoder, encoder, errhandler, formatter),
+		Devices:              NewDevicesHandler(e.Devices, mux, decoder, encoder, errhandler, formatter),
 	}
 }
 
@@ -85,6 +88,7 @@ func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.Convert = m(s.Convert)
 	s.ListGateways = m(s.ListGateways)
 	s.Storefront = m(s.Storefront)
+	s.Devices = m(s.Devices)
 }
 
 // MethodNames returns the methods served.
@@ -99,6 +103,7 @@ func Mount(mux goahttp.Muxer, h *Server) {
 	MountConvertHandler(mux, h.Convert)
 	MountListGatewaysHandler(mux, h.ListGateways)
 	MountStorefrontHandler(mux, h.Storefront)
+	MountDevicesHandler(mux, h.Devices)
 }
 
 // Mount configures the mux to serve the catalog endpoints.
@@ -447,6 +452,59 @@ func NewStorefrontHandler(
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
 		ctx = context.WithValue(ctx, goa.MethodKey, "storefront")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "catalog")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, res); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+		}
+	})
+}
+
+// MountDevicesHandler configures the mux to serve the "catalog" service
+// "devices" endpoint.
+func MountDevicesHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/devices", f)
+}
+
+// NewDevicesHandler creates a HTTP handler which loads the HTTP request and
+// calls the "catalog" service "devices" endpoint.
+func NewDevicesHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeDevicesRequest(mux, decoder)
+		encodeResponse = EncodeDevicesResponse(encoder)
+		encodeError    = goahttp.ErrorEncoder(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "devices")
 		ctx = context.WithValue(ctx, goa.ServiceKey, "catalog")
 		payload, err := decodeRequest(r)
 		if err != nil {

@@ -112,6 +112,15 @@ type StorefrontResponseBody struct {
 	Consent *ConsentResultResponseBody `form:"consent" json:"consent" xml:"consent"`
 }
 
+// DevicesResponseBody is the type of the "catalog" service "devices" endpoint
+// HTTP response body.
+type DevicesResponseBody struct {
+	// The catalog's apps, in its order, names in the asked locale
+	Apps []*SetupAppResultResponseBody `form:"apps" json:"apps" xml:"apps"`
+	// The catalog's set-top box families, in its order
+	Devices []*DeviceResultResponseBody `form:"devices" json:"devices" xml:"devices"`
+}
+
 // ListProductsBadRequestResponseBody is the type of the "catalog" service
 // "listProducts" endpoint HTTP response body for the "bad_request" error.
 type ListProductsBadRequestResponseBody struct {
@@ -329,6 +338,26 @@ type SellerResultResponseBody struct {
 type ConsentResultResponseBody struct {
 	// Ask for a ticked box besides the consent line
 	Checkbox bool `form:"checkbox" json:"checkbox" xml:"checkbox"`
+}
+
+// SetupAppResultResponseBody is used to define fields on response body types.
+type SetupAppResultResponseBody struct {
+	Name     string `form:"name" json:"name" xml:"name"`
+	Platform string `form:"platform" json:"platform" xml:"platform"`
+	// How the app takes a line: the Xtream codes (server, username, password) or
+	// the m3u playlist URL
+	Setup string `form:"setup" json:"setup" xml:"setup"`
+}
+
+// DeviceResultResponseBody is used to define fields on response body types.
+type DeviceResultResponseBody struct {
+	Family string `form:"family" json:"family" xml:"family"`
+	Name   string `form:"name" json:"name" xml:"name"`
+	// mag: the portal URL given to the box (the box's MAC is registered on the
+	// line); empty otherwise
+	Portal string `form:"portal" json:"portal" xml:"portal"`
+	// enigma2: the one-line install command run on the receiver; empty otherwise
+	Command string `form:"command" json:"command" xml:"command"`
 }
 
 // NewListProductsResponseBody builds the HTTP response body from the result of
@@ -561,6 +590,37 @@ func NewStorefrontResponseBody(res *catalog.StorefrontResult) *StorefrontRespons
 	return body
 }
 
+// NewDevicesResponseBody builds the HTTP response body from the result of the
+// "devices" endpoint of the "catalog" service.
+func NewDevicesResponseBody(res *catalog.DevicesResult) *DevicesResponseBody {
+	body := &DevicesResponseBody{}
+	if res.Apps != nil {
+		body.Apps = make([]*SetupAppResultResponseBody, len(res.Apps))
+		for i, val := range res.Apps {
+			if val == nil {
+				body.Apps[i] = nil
+				continue
+			}
+			body.Apps[i] = marshalCatalogSetupAppResultToSetupAppResultResponseBody(val)
+		}
+	} else {
+		body.Apps = []*SetupAppResultResponseBody{}
+	}
+	if res.Devices != nil {
+		body.Devices = make([]*DeviceResultResponseBody, len(res.Devices))
+		for i, val := range res.Devices {
+			if val == nil {
+				body.Devices[i] = nil
+				continue
+			}
+			body.Devices[i] = marshalCatalogDeviceResultToDeviceResultResponseBody(val)
+		}
+	} else {
+		body.Devices = []*DeviceResultResponseBody{}
+	}
+	return body
+}
+
 // NewListProductsBadRequestResponseBody builds the HTTP response body from the
 // result of the "listProducts" endpoint of the "catalog" service.
 func NewListProductsBadRequestResponseBody(res *goa.ServiceError) *ListProductsBadRequestResponseBody {
@@ -684,6 +744,14 @@ func NewListGatewaysPayload(locale *string) *catalog.ListGatewaysPayload {
 // NewStorefrontPayload builds a catalog service storefront endpoint payload.
 func NewStorefrontPayload(locale *string) *catalog.StorefrontPayload {
 	v := &catalog.StorefrontPayload{}
+	v.Locale = locale
+
+	return v
+}
+
+// NewDevicesPayload builds a catalog service devices endpoint payload.
+func NewDevicesPayload(locale *string) *catalog.DevicesPayload {
+	v := &catalog.DevicesPayload{}
 	v.Locale = locale
 
 	return v

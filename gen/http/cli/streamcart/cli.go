@@ -64,14 +64,14 @@ func UsageCommands() []string {
 		"admin-payments (list|refund|accept)",
 		"admin-services (list|export|cancel|resume|renewal-link|suspend|unsuspend|extend|change|terminate)",
 		"admin-summary get",
-		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront)",
+		"catalog (list-products|get-product|list-reseller-products|list-currencies|convert|list-gateways|storefront|devices)",
 		"geo lookup",
 		"invoices (get|pdf|credit-note-pdf|pay)",
 		"admin-orders (list|get)",
 		"promotion get",
 		"order (create|get|events|list|cancel)",
 		"pricing quote",
-		"services (list|get|playlist|restart|recreate|terminate|set-mac|renew|cancel|resume)",
+		"services (list|get|playlist|qr|restart|recreate|terminate|set-mac|renew|cancel|resume)",
 		"resellers (me|order|get-service)",
 		"admin-session (setup|confirm-setup|create|get|delete)",
 		"session (create|delete|request-link|redeem-link|set-password)",
@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"4od\" --action \"9sj\" --target \"uhr\" --ip \"ima\" --limit 129 --cursor \"mwg\" --session \"son\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"c93\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"dead\" --limit 380 --session \"69i\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"5xe\" --q \"dzp\" --limit 135 --cursor \"7qs\" --session \"0iw\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"q2w\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"uxy\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 246 --session \"a61\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"rsw\"" + "\n" +
 		""
 }
 
@@ -389,6 +389,9 @@ func ParseEndpoint(
 		catalogStorefrontFlags      = flag.NewFlagSet("storefront", flag.ExitOnError)
 		catalogStorefrontLocaleFlag = catalogStorefrontFlags.String("locale", "", "")
 
+		catalogDevicesFlags      = flag.NewFlagSet("devices", flag.ExitOnError)
+		catalogDevicesLocaleFlag = catalogDevicesFlags.String("locale", "", "")
+
 		geoFlags = flag.NewFlagSet("geo", flag.ContinueOnError)
 
 		geoLookupFlags = flag.NewFlagSet("lookup", flag.ExitOnError)
@@ -482,6 +485,12 @@ func ParseEndpoint(
 		servicesPlaylistServiceIDFlag = servicesPlaylistFlags.String("service-id", "REQUIRED", "")
 		servicesPlaylistLocaleFlag    = servicesPlaylistFlags.String("locale", "", "")
 		servicesPlaylistTokenFlag     = servicesPlaylistFlags.String("token", "", "")
+
+		servicesQrFlags         = flag.NewFlagSet("qr", flag.ExitOnError)
+		servicesQrServiceIDFlag = servicesQrFlags.String("service-id", "REQUIRED", "")
+		servicesQrKindFlag      = servicesQrFlags.String("kind", "xtream", "")
+		servicesQrLocaleFlag    = servicesQrFlags.String("locale", "", "")
+		servicesQrTokenFlag     = servicesQrFlags.String("token", "", "")
 
 		servicesRestartFlags         = flag.NewFlagSet("restart", flag.ExitOnError)
 		servicesRestartServiceIDFlag = servicesRestartFlags.String("service-id", "REQUIRED", "")
@@ -671,6 +680,7 @@ func ParseEndpoint(
 	catalogConvertFlags.Usage = catalogConvertUsage
 	catalogListGatewaysFlags.Usage = catalogListGatewaysUsage
 	catalogStorefrontFlags.Usage = catalogStorefrontUsage
+	catalogDevicesFlags.Usage = catalogDevicesUsage
 
 	geoFlags.Usage = geoUsage
 	geoLookupFlags.Usage = geoLookupUsage
@@ -702,6 +712,7 @@ func ParseEndpoint(
 	servicesListFlags.Usage = servicesListUsage
 	servicesGetFlags.Usage = servicesGetUsage
 	servicesPlaylistFlags.Usage = servicesPlaylistUsage
+	servicesQrFlags.Usage = servicesQrUsage
 	servicesRestartFlags.Usage = servicesRestartUsage
 	servicesRecreateFlags.Usage = servicesRecreateUsage
 	servicesTerminateFlags.Usage = servicesTerminateUsage
@@ -1036,6 +1047,9 @@ func ParseEndpoint(
 			case "storefront":
 				epf = catalogStorefrontFlags
 
+			case "devices":
+				epf = catalogDevicesFlags
+
 			}
 
 		case "geo":
@@ -1114,6 +1128,9 @@ func ParseEndpoint(
 
 			case "playlist":
 				epf = servicesPlaylistFlags
+
+			case "qr":
+				epf = servicesQrFlags
 
 			case "restart":
 				epf = servicesRestartFlags
@@ -1440,6 +1457,9 @@ func ParseEndpoint(
 			case "storefront":
 				endpoint = c.Storefront()
 				data, err = catalogc.BuildStorefrontPayload(*catalogStorefrontLocaleFlag)
+			case "devices":
+				endpoint = c.Devices()
+				data, err = catalogc.BuildDevicesPayload(*catalogDevicesLocaleFlag)
 			}
 		case "geo":
 			c := geoc.NewClient(scheme, host, doer, enc, dec, restore)
@@ -1518,6 +1538,9 @@ func ParseEndpoint(
 			case "playlist":
 				endpoint = c.Playlist()
 				data, err = servicesc.BuildPlaylistPayload(*servicesPlaylistServiceIDFlag, *servicesPlaylistLocaleFlag, *servicesPlaylistTokenFlag)
+			case "qr":
+				endpoint = c.Qr()
+				data, err = servicesc.BuildQrPayload(*servicesQrServiceIDFlag, *servicesQrKindFlag, *servicesQrLocaleFlag, *servicesQrTokenFlag)
 			case "restart":
 				endpoint = c.Restart()
 				data, err = servicesc.BuildRestartPayload(*servicesRestartServiceIDFlag, *servicesRestartLocaleFlag, *servicesRestartTokenFlag)
@@ -1651,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"4od\" --action \"9sj\" --target \"uhr\" --ip \"ima\" --limit 129 --cursor \"mwg\" --session \"son\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1685,7 +1708,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"c93\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"uxy\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1707,7 +1730,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"mqp\",\n      \"comment\": \"9t7\",\n      \"source\": \"43\"\n   }' --csrf-token \"Ea harum eius.\" --session \"vwg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"ssy\",\n      \"comment\": \"7g5\",\n      \"source\": \"p0k\"\n   }' --csrf-token \"Porro ut temporibus minima necessitatibus.\" --session \"j56\"")
 }
 
 func adminCatalogCheckUsage() {
@@ -1729,7 +1752,7 @@ func adminCatalogCheckUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"a\"\n   }' --csrf-token \"Reprehenderit eligendi nostrum vel.\" --session \"2j9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"x\"\n   }' --csrf-token \"Sint libero id ad eum.\" --session \"olt\"")
 }
 
 func adminCatalogDraftUsage() {
@@ -1751,7 +1774,7 @@ func adminCatalogDraftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Molestiae saepe porro ut temporibus.\",\n            \"Necessitatibus quibusdam.\",\n            \"Eligendi quaerat magnam.\"\n         ],\n         \"cycles\": [\n            \"Sed sed labore esse eaque.\",\n            \"Sed minima enim omnis commodi reiciendis aliquid.\"\n         ],\n         \"defaultCurrency\": \"Totam sed voluptatem reiciendis.\",\n         \"extras\": {\n            \"id\": 6367966706388177589,\n            \"maxQty\": 5608260108579858948,\n            \"name\": \"Quas illum tempore ex.\",\n            \"prices\": {\n               \"Rem incidunt dolores rerum commodi sint libero.\": {\n                  \"Eum rerum consequatur officia.\": \"Et velit accusamus fugit dolores alias.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": true,\n               \"group\": \"Facere et molestiae.\",\n               \"name\": \"Sit quam.\",\n               \"pid\": 8617956204185193365,\n               \"prices\": {\n                  \"Saepe inventore sunt veritatis in temporibus.\": {\n                     \"Et ut.\": \"Enim possimus quia iure.\",\n                     \"Odit ut laborum culpa consequuntur.\": \"At perspiciatis quo eligendi.\"\n                  },\n                  \"Velit impedit voluptas.\": {\n                     \"Corrupti reiciendis.\": \"Provident qui a.\",\n                     \"Qui nam voluptatem.\": \"Veritatis quia veniam.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": true,\n               \"group\": \"Facere et molestiae.\",\n               \"name\": \"Sit quam.\",\n               \"pid\": 8617956204185193365,\n               \"prices\": {\n                  \"Saepe inventore sunt veritatis in temporibus.\": {\n                     \"Et ut.\": \"Enim possimus quia iure.\",\n                     \"Odit ut laborum culpa consequuntur.\": \"At perspiciatis quo eligendi.\"\n                  },\n                  \"Velit impedit voluptas.\": {\n                     \"Corrupti reiciendis.\": \"Provident qui a.\",\n                     \"Qui nam voluptatem.\": \"Veritatis quia veniam.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            },\n            {\n               \"appliesTo\": [\n                  4429809391461039646,\n                  3000412850420624658,\n                  2178877493943290360\n               ],\n               \"code\": \"Alias et.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Quia dolorum.\",\n               \"maxUses\": 622272554216472691,\n               \"products\": [\n                  \"Ex id laboriosam consequatur.\",\n                  \"Fugit voluptatibus explicabo asperiores ex.\",\n                  \"Voluptas soluta cupiditate quo quae inventore rem.\",\n                  \"Sed nostrum officia quos odio saepe facere.\"\n               ],\n               \"recurring\": true,\n               \"startDate\": \"Et incidunt sint aut eius quaerat.\",\n               \"status\": \"Fugiat adipisci voluptatem quam est praesentium sint.\",\n               \"type\": \"Et est earum autem.\",\n               \"value\": \"Minima debitis non voluptas.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 6367966706388177589,\n            \"maxQty\": 5608260108579858948,\n            \"name\": \"Quas illum tempore ex.\",\n            \"prices\": {\n               \"Rem incidunt dolores rerum commodi sint libero.\": {\n                  \"Eum rerum consequatur officia.\": \"Et velit accusamus fugit dolores alias.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Rerum sed voluptates voluptatem cumque.\",\n                  \"Doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Deleniti soluta quas vel reprehenderit.\",\n               \"defaultLocale\": \"Mollitia consequatur quo dolore.\",\n               \"key\": \"Et corrupti accusamus laborum est id labore.\",\n               \"name\": \"Ad ea eaque itaque nemo dolores.\"\n            }\n         ]\n      },\n      \"source\": \"p0k\"\n   }' --csrf-token \"Animi deserunt dolorem placeat culpa iusto nam.\" --session \"wg7\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Soluta cupiditate quo quae inventore.\",\n            \"Quis sed nostrum officia quos.\"\n         ],\n         \"cycles\": [\n            \"Facere eos.\",\n            \"Incidunt sint aut.\"\n         ],\n         \"defaultCurrency\": \"Explicabo asperiores ex.\",\n         \"extras\": {\n            \"id\": 3016647861880129846,\n            \"maxQty\": 1194152358575930803,\n            \"name\": \"Eaque itaque nemo dolores eos dolores.\",\n            \"prices\": {\n               \"Aut provident.\": {\n                  \"Et quia consequatur omnis ipsum.\": \"Culpa nihil.\"\n               },\n               \"Vel reprehenderit quos mollitia.\": {\n                  \"Dolore doloribus ratione rerum sed.\": \"Voluptatem cumque beatae doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\": \"Animi deserunt dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Quia dolorum.\",\n               \"name\": \"Recusandae nemo quasi.\",\n               \"pid\": 4109995768268719195,\n               \"prices\": {\n                  \"Praesentium sint facilis.\": {\n                     \"Corrupti accusamus laborum est.\": \"Labore dolorum.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Quia dolorum.\",\n               \"name\": \"Recusandae nemo quasi.\",\n               \"pid\": 4109995768268719195,\n               \"prices\": {\n                  \"Praesentium sint facilis.\": {\n                     \"Corrupti accusamus laborum est.\": \"Labore dolorum.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            },\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            },\n            {\n               \"appliesTo\": [\n                  5268822923842233262,\n                  7649147819547006126\n               ],\n               \"code\": \"Aut qui.\",\n               \"disabled\": false,\n               \"expirationDate\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"maxUses\": 6770821757545107013,\n               \"products\": [\n                  \"Quia ut quia aliquam necessitatibus adipisci temporibus.\",\n                  \"Vero eos nulla sunt distinctio.\",\n                  \"Impedit maiores molestias.\",\n                  \"Magnam illo sint non molestiae.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Eum et dolores a sapiente tempora.\",\n               \"status\": \"Ex iste.\",\n               \"type\": \"Aut quos blanditiis voluptatem ea ab ipsa.\",\n               \"value\": \"Minima temporibus.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 3016647861880129846,\n            \"maxQty\": 1194152358575930803,\n            \"name\": \"Eaque itaque nemo dolores eos dolores.\",\n            \"prices\": {\n               \"Aut provident.\": {\n                  \"Et quia consequatur omnis ipsum.\": \"Culpa nihil.\"\n               },\n               \"Vel reprehenderit quos mollitia.\": {\n                  \"Dolore doloribus ratione rerum sed.\": \"Voluptatem cumque beatae doloribus velit ea.\",\n                  \"Ratione est adipisci est harum neque porro.\": \"Animi deserunt dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Velit quaerat accusantium quos vitae.\",\n                  \"Nobis voluptates eum sunt.\",\n                  \"Pariatur explicabo voluptas et.\"\n               ],\n               \"default\": false,\n               \"defaultCurrency\": \"Possimus placeat.\",\n               \"defaultLocale\": \"Tempora sit aut ipsa.\",\n               \"key\": \"Et vero aut culpa ipsam.\",\n               \"name\": \"Esse quis aspernatur quaerat ut atque.\"\n            }\n         ]\n      },\n      \"source\": \"78h\"\n   }' --csrf-token \"Temporibus quaerat.\" --session \"5s7\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1769,7 +1792,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"me2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"f4e\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1789,7 +1812,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2302049491782095990 --session \"izw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 2758089304206967706 --session \"4kx\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1824,7 +1847,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"dead\" --limit 380 --session \"69i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 246 --session \"a61\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1846,7 +1869,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 2684237845835019844 --csrf-token \"Vitae quisquam nobis voluptates eum sunt nobis.\" --session \"72g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6529754167575308604 --csrf-token \"Natus vel reprehenderit non et.\" --session \"i97\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1868,7 +1891,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 7097268022637840321 --csrf-token \"Sed omnis voluptatem reiciendis impedit et voluptas.\" --session \"2wj\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 5301297274783835179 --csrf-token \"Nam aut consequatur quas dolore qui voluptates.\" --session \"0so\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1906,7 +1929,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"5xe\" --q \"dzp\" --limit 135 --cursor \"7qs\" --session \"0iw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"")
 }
 
 func adminMailResendUsage() {
@@ -1928,7 +1951,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 7816196869674158008 --csrf-token \"Perspiciatis aut eum aut quo reiciendis.\" --session \"xpk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 857731416696074676 --csrf-token \"Corporis odio dicta non vitae repellendus ut.\" --session \"wez\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1959,7 +1982,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"q2w\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"rsw\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -1981,7 +2004,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"e9y\",\n      \"role\": \"support\"\n   }' --csrf-token \"Ea ea perspiciatis repudiandae eum assumenda quibusdam.\" --session \"mjv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"el5\",\n      \"role\": \"support\"\n   }' --csrf-token \"Veritatis delectus deserunt non aut voluptas.\" --session \"gjs\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -2003,7 +2026,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"0kf\" --csrf-token \"Laboriosam aut consequatur.\" --session \"n1s\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"02n\" --csrf-token \"Cumque repellendus minima velit suscipit minima.\" --session \"z61\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -2037,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 498 --cursor \"hze\" --session \"m7d\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 391 --cursor \"xdf\" --session \"t6q\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2055,7 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"jv2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"s7m\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2086,7 +2109,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"1ie\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"ej8\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2108,7 +2131,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         1733925057607666610,\n         5377735292032380179,\n         3037225662359933839\n      ],\n      \"code\": \"amb\",\n      \"expirationDate\": \"2n3\",\n      \"maxUses\": 7222190331332867268,\n      \"recurring\": false,\n      \"startDate\": \"rgi\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"8\"\n   }' --csrf-token \"Velit suscipit.\" --session \"gz6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         6277842268168125761,\n         2470491493054543438\n      ],\n      \"code\": \"tk\",\n      \"expirationDate\": \"vke\",\n      \"maxUses\": 5087760548733669340,\n      \"recurring\": false,\n      \"startDate\": \"gxm\",\n      \"type\": \"Percentage\",\n      \"value\": \"d\"\n   }' --csrf-token \"Eius labore labore et.\" --session \"ops\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2132,7 +2155,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"m31\",\n      \"maxUses\": 222785889578737858,\n      \"startDate\": \"777\"\n   }' --code \"tk0\" --csrf-token \"Voluptatem aperiam recusandae possimus vero eum laborum.\" --session \"cvk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"k07\",\n      \"maxUses\": 1284595356435624597,\n      \"startDate\": \"29b\"\n   }' --code \"dyl\" --csrf-token \"Aliquid est nam et quas repellendus.\" --session \"917\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2161,7 +2184,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"qx8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"mwd\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2198,7 +2221,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"mw5\" --outcome \"odc\" --limit 60 --cursor \"crt\" --session \"t49\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"91w\" --outcome \"4st\" --limit 113 --cursor \"r9s\" --session \"3wy\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2227,7 +2250,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"020\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jd0\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2263,7 +2286,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"4iu\" --limit 169 --session \"gqn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"tnq\" --limit 178 --session \"91p\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2283,7 +2306,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"3tn\" --session \"4ot\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"zmr\" --session \"mag\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2305,7 +2328,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"jr0\" --csrf-token \"Et quos dolores soluta tenetur quia aut.\" --session \"6g8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mw8\" --csrf-token \"Asperiores omnis molestias repudiandae.\" --session \"07h\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2327,7 +2350,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"rt8\" --csrf-token \"Eos architecto laborum quo soluta consectetur itaque.\" --session \"2v9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"yoz\" --csrf-token \"Dolores assumenda.\" --session \"4cg\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2365,7 +2388,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"axx\" --csrf-token \"Necessitatibus tempore doloremque dolorem qui possimus.\" --session \"rkh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"m3i\" --csrf-token \"Ut pariatur et.\" --session \"f7i\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2389,7 +2412,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"gdx\"\n   }' --id \"uw3\" --csrf-token \"Atque voluptatem rerum et alias facilis.\" --session \"riy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"30a\"\n   }' --id \"xop\" --csrf-token \"Sint adipisci sint et fugit quisquam.\" --session \"7yx\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2415,7 +2438,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 8375562290055453021,\n      \"keepLine\": true,\n      \"reason\": \"3ef\"\n   }' --id \"ca8\" --csrf-token \"Quo et distinctio optio perspiciatis.\" --idempotency-key \"0\" --session \"3oq\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7758144561125150309,\n      \"keepLine\": false,\n      \"reason\": \"s\"\n   }' --id \"jb5\" --csrf-token \"Dolores tempore occaecati corporis magnam.\" --idempotency-key \"q\" --session \"9z4\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2435,7 +2458,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"f87\" --session \"iia\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"27s\" --session \"xfv\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2470,7 +2493,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"review\" --limit 441 --session \"7yx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 3 --session \"k5e\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2494,7 +2517,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"qq9\"\n   }' --id \"468\" --csrf-token \"Omnis qui sunt et.\" --session \"39f\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"wra\"\n   }' --id \"2on\" --csrf-token \"Cumque rerum.\" --session \"pfa\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2516,7 +2539,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"3ze\" --csrf-token \"Quae distinctio voluptas nulla nam aut.\" --session \"q8b\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"p2e\" --csrf-token \"Facere exercitationem odio consequatur sed nulla.\" --session \"ks2\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2568,7 +2591,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"8wr\" --q \"02o\" --due-within \"264\" --auto-renew false --pid 1935154438174079269 --limit 30 --cursor \"esu\" --session \"pxh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"cps\" --q \"ilb\" --due-within \"9yq\" --auto-renew true --pid 7379155900493620052 --limit 15 --cursor \"7ft\" --session \"v0m\"")
 }
 
 func adminServicesExportUsage() {
@@ -2596,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"ks2\" --q \"7v5\" --due-within \"60c\" --auto-renew false --pid 7658391316539304623 --session \"wu1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"5bt\" --q \"udc\" --due-within \"3jq\" --auto-renew true --pid 6598613184302240475 --session \"ihx\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2618,7 +2641,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"zir\" --csrf-token \"Sed iusto possimus non hic consectetur.\" --session \"y5z\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"kuc\" --csrf-token \"Optio doloremque omnis tempore.\" --session \"fat\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2640,7 +2663,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"vw1\" --csrf-token \"Maxime voluptatem tempora.\" --session \"m1c\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"0vn\" --csrf-token \"Itaque est aut et.\" --session \"jsn\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2662,7 +2685,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"zkl\" --csrf-token \"Sit ipsa cupiditate.\" --session \"ztb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"232\" --csrf-token \"Dolorem quo.\" --session \"467\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2684,7 +2707,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"n6g\" --csrf-token \"Illum animi possimus saepe cum voluptatem.\" --session \"t2k\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"jno\" --csrf-token \"Sed ipsa quae quas molestiae.\" --session \"7tf\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2706,7 +2729,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"467\" --csrf-token \"Quis harum quidem.\" --session \"cw0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"s08\" --csrf-token \"Repellat debitis ducimus.\" --session \"dsb\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2730,7 +2753,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 3542\n   }' --id \"u1r\" --csrf-token \"Laudantium quia et beatae laboriosam voluptas.\" --session \"wyz\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1272\n   }' --id \"i6t\" --csrf-token \"Magnam non.\" --session \"u7p\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2756,7 +2779,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"5az\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1523268953673268764,\n      \"nextDueDate\": \"297\",\n      \"pid\": 1464865218442069026,\n      \"preview\": true,\n      \"reason\": \"357\"\n   }' --id \"xcu\" --csrf-token \"Voluptatem ut minus vitae tenetur voluptas.\" --idempotency-key \"66y\" --session \"xya\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"9ep\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1225845043263091398,\n      \"nextDueDate\": \"g04\",\n      \"pid\": 2590833157338226962,\n      \"preview\": false,\n      \"reason\": \"pyy\"\n   }' --id \"cf0\" --csrf-token \"Quos delectus omnis quia mollitia qui nostrum.\" --idempotency-key \"8gx\" --session \"e76\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2778,7 +2801,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"fep\" --csrf-token \"Voluptas fugiat.\" --session \"cf0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"70g\" --csrf-token \"Voluptate ad quos.\" --session \"foh\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2809,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 163 --session \"tur\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 304 --session \"0c5\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2824,6 +2847,7 @@ func catalogUsage() {
 	fmt.Fprintln(os.Stderr, `    convert: Converts an amount between currencies with the catalog's rates.`)
 	fmt.Fprintln(os.Stderr, `    list-gateways: ListGateways implements listGateways.`)
 	fmt.Fprintln(os.Stderr, `    storefront: Storefront settings (the Streamcart-Store key's name, logo, theme, defaults and plans) and the success page's app buttons and utility cards.`)
+	fmt.Fprintln(os.Stderr, `    devices: What the 'Set up your device' panel shows (the success page, the services view): the catalog's apps with how each takes a line, and its set-top box families with their templates. Apart from /storefront, which is on the widget's first paint.`)
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Additional help:")
 	fmt.Fprintf(os.Stderr, "    %s catalog COMMAND --help\n", os.Args[0])
@@ -2845,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"WlB\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"PiW\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2867,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 4874663121617117019 --currency \"HnY\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8139794073809077473 --currency \"Pnr\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2887,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"Sre\" --locale \"de-de\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"ujQ\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2925,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2155893599696749883 --from \"Rerum illo nisi qui soluta qui repellendus.\" --to \"Amet saepe et et at deserunt iste.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2007230023351226550 --from \"Et laboriosam qui voluptas quaerat.\" --to \"Tempore placeat.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2943,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-us\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2961,7 +2985,25 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+}
+
+func catalogDevicesUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] catalog devices", os.Args[0])
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `What the 'Set up your device' panel shows (the success page, the services view): the catalog's apps with how each takes a line, and its set-top box families with their templates. Apart from /storefront, which is on the widget's first paint.`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -3022,7 +3064,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Quos sint ea delectus similique similique.\" --t \"4yo\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Dolores ut minima ipsa.\" --t \"t3v\" --locale \"es-es\"")
 }
 
 func invoicesPdfUsage() {
@@ -3044,7 +3086,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"sox\" --t \"x76\" --token \"Omnis eos perspiciatis iste sunt incidunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r30\" --t \"mja\" --token \"Qui commodi omnis aut.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3066,7 +3108,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"kjm\" --t \"nle\" --token \"Asperiores accusantium eveniet et dolor.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"ion\" --t \"x1o\" --token \"Fugit perspiciatis doloribus.\"")
 }
 
 func invoicesPayUsage() {
@@ -3090,7 +3132,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"pks\",\n      \"returnUrl\": \"mnf\"\n   }' --invoice-id \"Cum laudantium illum.\" --t \"si3\" --locale \"pt-pt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"5a4\",\n      \"returnUrl\": \"zk5\"\n   }' --invoice-id \"Eum distinctio commodi numquam velit.\" --t \"n99\" --locale \"en-us\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3136,7 +3178,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"1xn\" --gateway \"gdu\" --kind \"upsell\" --from \"jnh\" --to \"9n1\" --limit 26 --cursor \"buu\" --session \"wap\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"partially_refunded\" --q \"7r8\" --gateway \"6am\" --kind \"trial\" --from \"kfu\" --to \"hsc\" --limit 40 --cursor \"6s8\" --session \"mfh\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3156,7 +3198,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"vng\" --session \"xov\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"e0a\" --session \"rz4\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3187,7 +3229,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"26s\" --pid 1552982038941903416")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"c42\" --pid 1441848883621006238")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3223,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"7q4\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"cAt\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 92,\n      \"gateway\": \"Sit minima molestiae.\",\n      \"pid\": 2,\n      \"promoCode\": \"9qu\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": false,\n      \"returnUrl\": \"f4v\"\n   }' --token \"Incidunt dolorem quod.\" --idempotency-key \"5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"tb9\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tyL\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 91,\n      \"gateway\": \"Quis quis pariatur dolor ipsum quaerat suscipit.\",\n      \"pid\": 2,\n      \"promoCode\": \"jpy\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"x9v\"\n   }' --token \"Debitis porro est voluptatem perferendis numquam accusamus.\" --idempotency-key \"1\"")
 }
 
 func orderGetUsage() {
@@ -3243,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quia occaecati sit atque.\" --token \"Est nesciunt.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Itaque eos.\" --token \"Et quia eos voluptatibus iste assumenda facilis.\"")
 }
 
 func orderEventsUsage() {
@@ -3265,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"x7s\" --token \"Officiis dolore pariatur doloribus hic iusto.\" --last-event-id \"3738\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"ke1\" --token \"Nulla minima enim ut rerum ut.\" --last-event-id \"57\"")
 }
 
 func orderListUsage() {
@@ -3283,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Temporibus exercitationem corporis et est quia.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Molestias laborum sint doloremque.\"")
 }
 
 func orderCancelUsage() {
@@ -3303,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Laudantium saepe itaque.\" --token \"Dolor et quia eos voluptatibus iste.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quod quo.\" --token \"Qui amet et.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3331,7 +3373,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wrP\",\n      \"extraConnections\": 36,\n      \"pid\": 2,\n      \"promoCode\": \"ygw\",\n      \"proxyProtection\": false\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wUP\",\n      \"extraConnections\": 47,\n      \"pid\": 2,\n      \"promoCode\": \"ac5\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3342,6 +3384,7 @@ func servicesUsage() {
 	fmt.Fprintln(os.Stderr, `    list: The services the session may read: a proven session's are all of its client's, an email-only session's those it bought.`)
 	fmt.Fprintln(os.Stderr, `    get: Get implements get.`)
 	fmt.Fprintln(os.Stderr, `    playlist: The service's m3u_plus playlist file.`)
+	fmt.Fprintln(os.Stderr, `    qr: A QR code of the line for a phone or TV app to scan, as SVG: kind xtream encodes the Xtream codes as JSON {"server":"http://host:port","username":…,"password":…}, kind m3u the playlistUrl. The playlist's rules: the sessions that may read the service; not_found for any other and until the line works. Never cached (credentials inside).`)
 	fmt.Fprintln(os.Stderr, `    restart: Restarts the line on the panel (drops its open connections). Proven sessions only.`)
 	fmt.Fprintln(os.Stderr, `    recreate: Builds the line again on the panel with the same credentials and limits. Proven sessions only.`)
 	fmt.Fprintln(os.Stderr, `    terminate: Deletes the line from the panel for good; the body must confirm it. Proven sessions only.`)
@@ -3370,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"nl-nl\" --token \"Explicabo asperiores est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Explicabo rem eos et.\"")
 }
 
 func servicesGetUsage() {
@@ -3392,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Distinctio ipsam dolore nulla minima enim.\" --locale \"en-gb\" --token \"Ut quos.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Saepe recusandae ipsam voluptate.\" --locale \"en-us\" --token \"Repudiandae rerum id culpa tempore.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3414,7 +3457,31 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Vero temporibus est dolor.\" --locale \"en-us\" --token \"Fugit consequatur alias doloremque voluptatibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Consequuntur consectetur illum dolorem quis ad quia.\" --locale \"en\" --token \"Eius voluptatem repellat molestiae.\"")
+}
+
+func servicesQrUsage() {
+	// Header with flags
+	fmt.Fprintf(os.Stderr, "%s [flags] services qr", os.Args[0])
+	fmt.Fprint(os.Stderr, " -service-id STRING")
+	fmt.Fprint(os.Stderr, " -kind STRING")
+	fmt.Fprint(os.Stderr, " -locale STRING")
+	fmt.Fprint(os.Stderr, " -token STRING")
+	fmt.Fprintln(os.Stderr)
+
+	// Description
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, `A QR code of the line for a phone or TV app to scan, as SVG: kind xtream encodes the Xtream codes as JSON {"server":"http://host:port","username":…,"password":…}, kind m3u the playlistUrl. The playlist's rules: the sessions that may read the service; not_found for any other and until the line works. Never cached (credentials inside).`)
+
+	// Flags list
+	fmt.Fprintln(os.Stderr, `    -service-id STRING: `)
+	fmt.Fprintln(os.Stderr, `    -kind STRING: `)
+	fmt.Fprintln(os.Stderr, `    -locale STRING: `)
+	fmt.Fprintln(os.Stderr, `    -token STRING: `)
+
+	fmt.Fprintln(os.Stderr)
+	fmt.Fprintln(os.Stderr, "Example:")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Modi ipsa nihil.\" --kind \"xtream\" --locale \"de-de\" --token \"At veniam quasi.\"")
 }
 
 func servicesRestartUsage() {
@@ -3436,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Sit quidem vero.\" --locale \"es-es\" --token \"Harum quia et labore non sequi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Facilis id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3458,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Est ea laborum dolorem qui vel.\" --locale \"en\" --token \"Fuga sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolores aspernatur aut quis tenetur eius.\" --locale \"en-us\" --token \"Sequi et quas natus sed.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3482,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Voluptatum ut dignissimos.\" --locale \"nl-nl\" --token \"Pariatur et sit in sunt autem omnis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Ipsa velit voluptatem sunt numquam sed.\" --locale \"de-de\" --token \"Placeat non consequatur tenetur provident optio et.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3506,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Sequi et quas natus sed.\" --locale \"en-gb\" --token \"Eius consequatur laudantium et sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nihil vel.\" --locale \"pt-pt\" --token \"Autem aut sit.\"")
 }
 
 func servicesRenewUsage() {
@@ -3530,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"5q1\",\n      \"pid\": 662037288375204780,\n      \"returnUrl\": \"mpf\"\n   }' --service-id \"Quia consequatur quidem minima.\" --locale \"en\" --token \"Voluptatem et laboriosam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"hpg\",\n      \"pid\": 2270837702906783154,\n      \"returnUrl\": \"2c1\"\n   }' --service-id \"A aut illum voluptas.\" --locale \"en-gb\" --token \"Porro ut placeat excepturi excepturi.\"")
 }
 
 func servicesCancelUsage() {
@@ -3552,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Maxime labore cupiditate aut officiis voluptas perspiciatis.\" --locale \"en-us\" --token \"Eaque aut qui temporibus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Cum eos reiciendis temporibus quasi quia alias.\" --locale \"en-gb\" --token \"Voluptas magni.\"")
 }
 
 func servicesResumeUsage() {
@@ -3574,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Reprehenderit ab porro.\" --locale \"en\" --token \"Excepturi excepturi qui quam et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Aut minus voluptatem quaerat aspernatur in non.\" --locale \"pt-pt\" --token \"Voluptatem ea et similique qui nemo.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3605,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Voluptas magni.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Aut velit consectetur quos minus in.\"")
 }
 
 func resellersOrderUsage() {
@@ -3627,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"ub7\",\n      \"currency\": \"7a\",\n      \"existingReseller\": false,\n      \"gateway\": \"In voluptates iste at nemo.\",\n      \"password\": \"2gs\",\n      \"pid\": 6807499482400818797,\n      \"returnUrl\": \"y1r\"\n   }' --token \"Praesentium ut sint.\" --idempotency-key \"g\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"mxl\",\n      \"currency\": \"x\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sit voluptatem laborum in ratione aut dolor.\",\n      \"password\": \"bo8\",\n      \"pid\": 4213433651245454851,\n      \"returnUrl\": \"lv1\"\n   }' --token \"Aut aut nobis voluptatem sed libero.\" --idempotency-key \"0kt\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3649,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Et voluptatem ea et similique.\" --locale \"en-us\" --token \"Aspernatur dignissimos neque cumque eveniet voluptas.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dolorem voluptatem enim blanditiis.\" --locale \"en-us\" --token \"Facilis tempore ad.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3682,7 +3749,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"gtv\",\n      \"token\": \"1zs\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"egk\",\n      \"token\": \"mnl\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3700,7 +3767,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"son\",\n      \"token\": \"bb3\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"man\",\n      \"token\": \"hr1\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3718,7 +3785,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"4ii\",\n      \"otp\": \"p0a\",\n      \"password\": \"1ir\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"5as\",\n      \"otp\": \"tqn\",\n      \"password\": \"7xm\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3736,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"6vy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"edm\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3756,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Perspiciatis debitis omnis quisquam harum.\" --session \"lme\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Sunt odio amet dolorem aut.\" --session \"ahf\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3788,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"83p\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"j37\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3806,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Aliquid rem eligendi quaerat qui aspernatur nam.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Fugit quaerat.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3824,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"7vz\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"wt8\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3842,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"jf9\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"4uk\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3862,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"fdv\"\n   }' --token \"Ratione aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"8fm\"\n   }' --token \"Nihil qui doloremque voluptas magni sit ut.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3896,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"exu\" --locale \"en\" --token \"Dolorem quo aut aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"ehk\" --locale \"nl-nl\" --token \"Architecto voluptatem modi qui non.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3916,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"4\",\n      \"extraQuantity\": 6119672603084599947,\n      \"serviceId\": \"92b\"\n   }' --token \"Sed non ipsa ut pariatur ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"3j\",\n      \"extraQuantity\": 5782926215970698127,\n      \"serviceId\": \"fmz\"\n   }' --token \"Qui sit commodi et illo mollitia sint.\"")
 }
 
 func upsellOrderUsage() {
@@ -3938,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"90p\",\n      \"extraQuantity\": 5488720309066125233,\n      \"gateway\": \"Earum nemo facilis tempore ad minus aliquam.\",\n      \"returnUrl\": \"pot\",\n      \"serviceId\": \"oj6\"\n   }' --token \"Libero aperiam aut.\" --idempotency-key \"v\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"7\",\n      \"extraQuantity\": 7453634480380759577,\n      \"gateway\": \"Sit vel consequuntur et.\",\n      \"returnUrl\": \"wh9\",\n      \"serviceId\": \"d36\"\n   }' --token \"Dignissimos suscipit sint voluptas magni eum.\" --idempotency-key \"p\"")
 }

@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"ub7\",\n      \"currency\": \"7a\",\n      \"existingReseller\": false,\n      \"gateway\": \"In voluptates iste at nemo.\",\n      \"password\": \"2gs\",\n      \"pid\": 6807499482400818797,\n      \"returnUrl\": \"y1r\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"mxl\",\n      \"currency\": \"x\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sit voluptatem laborum in ratione aut dolor.\",\n      \"password\": \"bo8\",\n      \"pid\": 4213433651245454851,\n      \"returnUrl\": \"lv1\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

@@ -113,6 +113,53 @@ func BuildPlaylistPayload(servicesPlaylistServiceID string, servicesPlaylistLoca
 	return v, nil
 }
 
+// BuildQrPayload builds the payload for the services qr endpoint from CLI
+// flags.
+func BuildQrPayload(servicesQrServiceID string, servicesQrKind string, servicesQrLocale string, servicesQrToken string) (*services.QrPayload, error) {
+	var err error
+	var serviceID string
+	{
+		serviceID = servicesQrServiceID
+	}
+	var kind string
+	{
+		if servicesQrKind != "" {
+			kind = servicesQrKind
+			if !(kind == "xtream" || kind == "m3u") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("kind", kind, []any{"xtream", "m3u"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var locale *string
+	{
+		if servicesQrLocale != "" {
+			locale = &servicesQrLocale
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	var token *string
+	{
+		if servicesQrToken != "" {
+			token = &servicesQrToken
+		}
+	}
+	v := &services.QrPayload{}
+	v.ServiceID = serviceID
+	v.Kind = kind
+	v.Locale = locale
+	v.Token = token
+
+	return v, nil
+}
+
 // BuildRestartPayload builds the payload for the services restart endpoint
 // from CLI flags.
 func BuildRestartPayload(servicesRestartServiceID string, servicesRestartLocale string, servicesRestartToken string) (*services.RestartPayload, error) {
@@ -281,7 +328,7 @@ func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, 
 	{
 		err = json.Unmarshal([]byte(servicesRenewBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"biennially\",\n      \"gateway\": \"5q1\",\n      \"pid\": 662037288375204780,\n      \"returnUrl\": \"mpf\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"hpg\",\n      \"pid\": 2270837702906783154,\n      \"returnUrl\": \"2c1\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {

@@ -28,6 +28,9 @@ type Client struct {
 	// endpoint.
 	PlaylistDoer goahttp.Doer
 
+	// Qr Doer is the HTTP client used to make requests to the qr endpoint.
+	QrDoer goahttp.Doer
+
 	// Restart Doer is the HTTP client used to make requests to the restart
 	// endpoint.
 	RestartDoer goahttp.Doer
@@ -75,6 +78,7 @@ func NewClient(
 		ListDoer:            doer,
 		GetDoer:             doer,
 		PlaylistDoer:        doer,
+		QrDoer:              doer,
 		RestartDoer:         doer,
 		RecreateDoer:        doer,
 		TerminateDoer:       doer,
@@ -164,6 +168,35 @@ func (c *Client) Playlist() goa.Endpoint {
 			return nil, err
 		}
 		return &services.PlaylistResponseData{Result: res.(*services.PlaylistResult), Body: resp.Body}, nil
+	}
+}
+
+// Qr returns an endpoint that makes HTTP requests to the services service qr
+// server.
+func (c *Client) Qr() goa.Endpoint {
+	var (
+		encodeRequest  = EncodeQrRequest(c.encoder)
+		decodeResponse = DecodeQrResponse(c.decoder, c.RestoreResponseBody)
+	)
+	return func(ctx context.Context, v any) (any, error) {
+		req, err := c.BuildQrRequest(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		err = encodeRequest(req, v)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.QrDoer.Do(req)
+		if err != nil {
+			return nil, goahttp.ErrRequestError("services", "qr", err)
+		}
+		res, err := decodeResponse(resp)
+		if err != nil {
+			resp.Body.Close()
+			return nil, err
+		}
+		return &services.QrResponseData{Result: res.(*services.QrResult), Body: resp.Body}, nil
 	}
 }
 

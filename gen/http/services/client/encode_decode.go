@@ -368,6 +368,133 @@ func DecodePlaylistResponse(decoder func(*http.Response) goahttp.Decoder, restor
 	}
 }
 
+// BuildQrRequest instantiates a HTTP request object with method and path set
+// to call the "services" service "qr" endpoint
+func (c *Client) BuildQrRequest(ctx context.Context, v any) (*http.Request, error) {
+	var (
+		serviceID string
+	)
+	{
+		p, ok := v.(*services.QrPayload)
+		if !ok {
+			return nil, goahttp.ErrInvalidType("services", "qr", "*services.QrPayload", v)
+		}
+		serviceID = p.ServiceID
+	}
+	u := &url.URL{Scheme: c.scheme, Host: c.host, Path: QrServicesPath(serviceID)}
+	req, err := http.NewRequest("GET", u.String(), nil)
+	if err != nil {
+		return nil, goahttp.ErrInvalidURL("services", "qr", u.String(), err)
+	}
+	if ctx != nil {
+		req = req.WithContext(ctx)
+	}
+
+	return req, nil
+}
+
+// EncodeQrRequest returns an encoder for requests sent to the services qr
+// server.
+func EncodeQrRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.Request, any) error {
+	return func(req *http.Request, v any) error {
+		p, ok := v.(*services.QrPayload)
+		if !ok {
+			return goahttp.ErrInvalidType("services", "qr", "*services.QrPayload", v)
+		}
+		if p.Token != nil {
+			head := *p.Token
+			if !strings.Contains(head, " ") {
+				req.Header.Set("Authorization", "Bearer "+head)
+			} else {
+				req.Header.Set("Authorization", head)
+			}
+		}
+		values := req.URL.Query()
+		values.Add("kind", p.Kind)
+		if p.Locale != nil {
+			values.Add("locale", *p.Locale)
+		}
+		req.URL.RawQuery = values.Encode()
+		return nil
+	}
+}
+
+// DecodeQrResponse returns a decoder for responses returned by the services qr
+// endpoint. restoreBody controls whether the response body should be restored
+// after having been read.
+// DecodeQrResponse may return the following errors:
+//   - "not_found" (type *goa.ServiceError): http.StatusNotFound
+//   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
+//   - error: internal error
+func DecodeQrResponse(decoder func(*http.Response) goahttp.Decoder, restoreBody bool) func(*http.Response) (any, error) {
+	return func(resp *http.Response) (any, error) {
+		if restoreBody {
+			b, err := io.ReadAll(resp.Body)
+			if err != nil {
+				return nil, err
+			}
+			resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			defer func() {
+				resp.Body = io.NopCloser(bytes.NewBuffer(b))
+			}()
+		}
+		switch resp.StatusCode {
+		case http.StatusOK:
+			var (
+				contentType  string
+				cacheControl string
+				err          error
+			)
+			contentTypeRaw := resp.Header.Get("Content-Type")
+			if contentTypeRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("contentType", "header"))
+			}
+			contentType = contentTypeRaw
+			cacheControlRaw := resp.Header.Get("Cache-Control")
+			if cacheControlRaw == "" {
+				err = goa.MergeErrors(err, goa.MissingFieldError("cacheControl", "header"))
+			}
+			cacheControl = cacheControlRaw
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "qr", err)
+			}
+			res := NewQrResultOK(contentType, cacheControl)
+			return res, nil
+		case http.StatusNotFound:
+			var (
+				body QrNotFoundResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "qr", err)
+			}
+			err = ValidateQrNotFoundResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "qr", err)
+			}
+			return nil, NewQrNotFound(&body)
+		case http.StatusUnauthorized:
+			var (
+				body QrUnauthorizedResponseBody
+				err  error
+			)
+			err = decoder(resp).Decode(&body)
+			if err != nil {
+				return nil, goahttp.ErrDecodingError("services", "qr", err)
+			}
+			err = ValidateQrUnauthorizedResponseBody(&body)
+			if err != nil {
+				return nil, goahttp.ErrValidationError("services", "qr", err)
+			}
+			return nil, NewQrUnauthorized(&body)
+		default:
+			body, _ := io.ReadAll(resp.Body)
+			return nil, goahttp.ErrInvalidResponse("services", "qr", resp.StatusCode, string(body))
+		}
+	}
+}
+
 // BuildRestartRequest instantiates a HTTP request object with method and path
 // set to call the "services" service "restart" endpoint
 func (c *Client) BuildRestartRequest(ctx context.Context, v any) (*http.Request, error) {

@@ -26,6 +26,11 @@ func PlaylistServicesPath(serviceID string) string {
 	return fmt.Sprintf("/checkout/api/services/%v/playlist.m3u", serviceID)
 }
 
+// QrServicesPath returns the URL path to the services service qr HTTP endpoint.
+func QrServicesPath(serviceID string) string {
+	return fmt.Sprintf("/checkout/api/services/%v/qr.svg", serviceID)
+}
+
 // RestartServicesPath returns the URL path to the services service restart HTTP endpoint.
 func RestartServicesPath(serviceID string) string {
 	return fmt.Sprintf("/checkout/api/services/%v/restart", serviceID)

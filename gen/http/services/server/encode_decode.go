@@ -295,6 +295,115 @@ func EncodePlaylistError(encoder func(context.Context, http.ResponseWriter) goah
 	}
 }
 
+// EncodeQrResponse returns an encoder for responses returned by the services
+// qr endpoint.
+func EncodeQrResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {
+	return func(ctx context.Context, w http.ResponseWriter, v any) error {
+		res, _ := v.(*services.QrResult)
+		ctx = context.WithValue(ctx, goahttp.ContentTypeKey, "image/svg+xml")
+		w.Header().Set("Content-Type", res.ContentType)
+		w.Header().Set("Cache-Control", res.CacheControl)
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+}
+
+// DecodeQrRequest returns a decoder for requests sent to the services qr
+// endpoint.
+func DecodeQrRequest(mux goahttp.Muxer, decoder func(*http.Request) goahttp.Decoder) func(*http.Request) (*services.QrPayload, error) {
+	return func(r *http.Request) (*services.QrPayload, error) {
+		var payload *services.QrPayload
+		var (
+			serviceID string
+			kind      string
+			locale    *string
+			token     *string
+			err       error
+
+			params = mux.Vars(r)
+		)
+		serviceID = params["serviceId"]
+		qp := r.URL.Query()
+		kindRaw := qp.Get("kind")
+		if kindRaw != "" {
+			kind = kindRaw
+		} else {
+			kind = "xtream"
+		}
+		if !(kind == "xtream" || kind == "m3u") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("kind", kind, []any{"xtream", "m3u"}))
+		}
+		localeRaw := qp.Get("locale")
+		if localeRaw != "" {
+			locale = &localeRaw
+		}
+		if locale != nil {
+			if !(*locale == "en" || *locale == "en-us" || *locale == "en-gb" || *locale == "de-de" || *locale == "es-es" || *locale == "nl-nl" || *locale == "pt-pt") {
+				err = goa.MergeErrors(err, goa.InvalidEnumValueError("locale", *locale, []any{"en", "en-us", "en-gb", "de-de", "es-es", "nl-nl", "pt-pt"}))
+			}
+		}
+		tokenRaw := r.Header.Get("Authorization")
+		if tokenRaw != "" {
+			token = &tokenRaw
+		}
+		if err != nil {
+			return payload, err
+		}
+		payload = NewQrPayload(serviceID, kind, locale, token)
+		if payload.Token != nil {
+			if strings.Contains(*payload.Token, " ") {
+				// Remove authorization scheme prefix (e.g. "Bearer")
+				cred := strings.SplitN(*payload.Token, " ", 2)[1]
+				payload.Token = &cred
+			}
+		}
+
+		return payload, nil
+	}
+}
+
+// EncodeQrError returns an encoder for errors returned by the qr services
+// endpoint.
+func EncodeQrError(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder, formatter func(ctx context.Context, err error) goahttp.Statuser) func(context.Context, http.ResponseWriter, error) error {
+	encodeError := goahttp.ErrorEncoder(encoder, formatter)
+	return func(ctx context.Context, w http.ResponseWriter, v error) error {
+		var en goa.GoaErrorNamer
+		if !errors.As(v, &en) {
+			return encodeError(ctx, w, v)
+		}
+		switch en.GoaErrorName() {
+		case "not_found":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewQrNotFoundResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusNotFound)
+			return enc.Encode(body)
+		case "unauthorized":
+			var res *goa.ServiceError
+			errors.As(v, &res)
+			enc := encoder(ctx, w)
+			var body any
+			if formatter != nil {
+				body = formatter(ctx, res)
+			} else {
+				body = NewQrUnauthorizedResponseBody(res)
+			}
+			w.Header().Set("goa-error", res.GoaErrorName())
+			w.WriteHeader(http.StatusUnauthorized)
+			return enc.Encode(body)
+		default:
+			return encodeError(ctx, w, v)
+		}
+	}
+}
+
 // EncodeRestartResponse returns an encoder for responses returned by the
 // services restart endpoint.
 func EncodeRestartResponse(encoder func(context.Context, http.ResponseWriter) goahttp.Encoder) func(context.Context, http.ResponseWriter, any) error {

@@ -24,6 +24,7 @@ type Server struct {
 	List      http.Handler
 	Get       http.Handler
 	Playlist  http.Handler
+	Qr        http.Handler
 	Restart   http.Handler
 	Recreate  http.Handler
 	Terminate http.Handler
@@ -63,6 +64,7 @@ func New(
 			{"List", "GET", "/checkout/api/services"},
 			{"Get", "GET", "/checkout/api/services/{serviceId}"},
 			{"Playlist", "GET", "/checkout/api/services/{serviceId}/playlist.m3u"},
+			{"Qr", "GET", "/checkout/api/services/{serviceId}/qr.svg"},
 			{"Restart", "POST", "/checkout/api/services/{serviceId}/restart"},
 			{"Recreate", "POST", "/checkout/api/services/{serviceId}/recreate"},
 			{"Terminate", "POST", "/checkout/api/services/{serviceId}/terminate"},
@@ -74,6 +76,7 @@ func New(
 		List:      NewListHandler(e.List, mux, decoder, encoder, errhandler, formatter),
 		Get:       NewGetHandler(e.Get, mux, decoder, encoder, errhandler, formatter),
 		Playlist:  NewPlaylistHandler(e.Playlist, mux, decoder, encoder, errhandler, formatter),
+		Qr:        NewQrHandler(e.Qr, mux, decoder, encoder, errhandler, formatter),
 		Restart:   NewRestartHandler(e.Restart, mux, decoder, encoder, errhandler, formatter),
 		Recreate:  NewRecreateHandler(e.Recreate, mux, decoder, encoder, errhandler, formatter),
 		Terminate: NewTerminateHandler(e.Terminate, mux, decoder, encoder, errhandler, formatter),
@@ -92,6 +95,7 @@ func (s *Server) Use(m func(http.Handler) http.Handler) {
 	s.List = m(s.List)
 	s.Get = m(s.Get)
 	s.Playlist = m(s.Playlist)
+	s.Qr = m(s.Qr)
 	s.Restart = m(s.Restart)
 	s.Recreate = m(s.Recreate)
 	s.Terminate = m(s.Terminate)
@@ -109,6 +113,7 @@ func Mount(mux goahttp.Muxer, h *Server) {
 	MountListHandler(mux, h.List)
 	MountGetHandler(mux, h.Get)
 	MountPlaylistHandler(mux, h.Playlist)
+	MountQrHandler(mux, h.Qr)
 	MountRestartHandler(mux, h.Restart)
 	MountRecreateHandler(mux, h.Recreate)
 	MountTerminateHandler(mux, h.Terminate)
@@ -275,6 +280,94 @@ func NewPlaylistHandler(
 			return
 		}
 		o := res.(*services.PlaylistResponseData)
+		defer o.Body.Close()
+		if wt, ok := o.Body.(io.WriterTo); ok {
+			if err := encodeResponse(ctx, w, o.Result); err != nil {
+				if errhandler != nil {
+					errhandler(ctx, w, err)
+				}
+				return
+			}
+			n, err := wt.WriteTo(w)
+			if err != nil {
+				if n == 0 {
+					if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+						errhandler(ctx, w, err)
+					}
+				} else {
+					http.NewResponseController(w).Flush()
+					panic(http.ErrAbortHandler) // too late to write an error
+				}
+			}
+			return
+		}
+		// handle immediate read error like a returned error
+		buf := bufio.NewReader(o.Body)
+		if _, err := buf.Peek(1); err != nil && err != io.EOF {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if err := encodeResponse(ctx, w, o.Result); err != nil {
+			if errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		if _, err := io.Copy(w, buf); err != nil {
+			http.NewResponseController(w).Flush()
+			panic(http.ErrAbortHandler) // too late to write an error
+		}
+	})
+}
+
+// MountQrHandler configures the mux to serve the "services" service "qr"
+// endpoint.
+func MountQrHandler(mux goahttp.Muxer, h http.Handler) {
+	f, ok := h.(http.HandlerFunc)
+	if !ok {
+		f = func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+		}
+	}
+	mux.Handle("GET", "/checkout/api/services/{serviceId}/qr.svg", f)
+}
+
+// NewQrHandler creates a HTTP handler which loads the HTTP request and calls
+// the "services" service "qr" endpoint.
+func NewQrHandler(
+	endpoint goa.Endpoint,
+	mux goahttp.Muxer,
+	decoder func(*http.Request) goahttp.Decoder,
+	encoder func(context.Context, http.ResponseWriter) goahttp.Encoder,
+	errhandler func(context.Context, http.ResponseWriter, error),
+	formatter func(ctx context.Context, err error) goahttp.Statuser,
+) http.Handler {
+	var (
+		decodeRequest  = DecodeQrRequest(mux, decoder)
+		encodeResponse = EncodeQrResponse(encoder)
+		encodeError    = EncodeQrError(encoder, formatter)
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := context.WithValue(r.Context(), goahttp.AcceptTypeKey, r.Header.Get("Accept"))
+		ctx = context.WithValue(ctx, goa.MethodKey, "qr")
+		ctx = context.WithValue(ctx, goa.ServiceKey, "services")
+		payload, err := decodeRequest(r)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		res, err := endpoint(ctx, payload)
+		if err != nil {
+			if err := encodeError(ctx, w, err); err != nil && errhandler != nil {
+				errhandler(ctx, w, err)
+			}
+			return
+		}
+		o := res.(*services.QrResponseData)
 		defer o.Body.Close()
 		if wt, ok := o.Body.(io.WriterTo); ok {
 			if err := encodeResponse(ctx, w, o.Result); err != nil {

@@ -465,6 +465,42 @@ type PlaylistUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// QrNotFoundResponseBody is the type of the "services" service "qr" endpoint
+// HTTP response body for the "not_found" error.
+type QrNotFoundResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// QrUnauthorizedResponseBody is the type of the "services" service "qr"
+// endpoint HTTP response body for the "unauthorized" error.
+type QrUnauthorizedResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // RestartNotFoundResponseBody is the type of the "services" service "restart"
 // endpoint HTTP response body for the "not_found" error.
 type RestartNotFoundResponseBody struct {
@@ -1487,6 +1523,34 @@ func NewPlaylistUnauthorizedResponseBody(res *goa.ServiceError) *PlaylistUnautho
 	return body
 }
 
+// NewQrNotFoundResponseBody builds the HTTP response body from the result of
+// the "qr" endpoint of the "services" service.
+func NewQrNotFoundResponseBody(res *goa.ServiceError) *QrNotFoundResponseBody {
+	body := &QrNotFoundResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewQrUnauthorizedResponseBody builds the HTTP response body from the result
+// of the "qr" endpoint of the "services" service.
+func NewQrUnauthorizedResponseBody(res *goa.ServiceError) *QrUnauthorizedResponseBody {
+	body := &QrUnauthorizedResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewRestartNotFoundResponseBody builds the HTTP response body from the result
 // of the "restart" endpoint of the "services" service.
 func NewRestartNotFoundResponseBody(res *goa.ServiceError) *RestartNotFoundResponseBody {
@@ -1916,6 +1980,17 @@ func NewGetPayload(serviceID string, locale *string, token *string) *services.Ge
 func NewPlaylistPayload(serviceID string, locale *string, token *string) *services.PlaylistPayload {
 	v := &services.PlaylistPayload{}
 	v.ServiceID = serviceID
+	v.Locale = locale
+	v.Token = token
+
+	return v
+}
+
+// NewQrPayload builds a services service qr endpoint payload.
+func NewQrPayload(serviceID string, kind string, locale *string, token *string) *services.QrPayload {
+	v := &services.QrPayload{}
+	v.ServiceID = serviceID
+	v.Kind = kind
 	v.Locale = locale
 	v.Token = token
 

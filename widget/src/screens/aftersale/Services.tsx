@@ -18,6 +18,7 @@ import { Icon } from '../../ui/icons';
 import { BusyButton } from '../../ui/BusyButton';
 import { Alert, StatusNote } from '../../ui/Notice';
 import { viewUrl } from '../../core/returns';
+import { DeviceSetup } from '../devices/DeviceSetup';
 
 export function ServicesPage() {
   const landing = useSigninLanding();
@@ -287,6 +288,8 @@ function ServiceCard({ initial, manage }: { initial: Service; manage: boolean })
           {t.downloadM3u}
         </BusyButton>
       )}
+
+      {ready && (active || s.status === 'Overdue') && <DeviceSetup line={s} macHere={manage} embedded />}
 
       {manage && (active || s.status === 'Suspended') && (
         <form className="sc-field" noValidate onSubmit={saveMac}>

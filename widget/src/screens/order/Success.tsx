@@ -13,6 +13,7 @@ import { Centered, HomeLink, ManageLink } from '../../ui/Views';
 import { viewUrl } from '../../core/returns';
 import { orderIdFrom } from './Waiting';
 import { Receipt } from './Receipt';
+import { DeviceSetup } from '../devices/DeviceSetup';
 import { useSheet } from '../../element/styles';
 import componentsCss from '../../ui/components.css?inline';
 import orderCss from './order.css?inline';
@@ -119,6 +120,7 @@ export function Success() {
       {services.data.map((s) => (
         <ServiceCard key={s.serviceId} service={s} />
       ))}
+      {services.data.map((s) => s.username && s.password && <DeviceSetup key={s.serviceId} line={s} open />)}
 
       {order && <Receipt order={order} gateway={gateway} />}
 

@@ -1,4 +1,4 @@
-import { fireEvent, waitFor } from '@testing-library/dom';
+import { fireEvent, waitFor, within } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { installApi } from '../../test/api/vitest';
 import { body } from '../../test/api/fixtures';
@@ -205,8 +205,8 @@ describe('success', () => {
     history.replaceState(null, '', '/?sc_order=ord_storybook01');
     timing.copiedMs = 300;
     const { ui } = mount();
-    await ui_(ui).findByTestId('success-credentials');
-    const buttons = ui_(ui).getAllByTestId('copy-button');
+    // The credentials card's own buttons (the device setup panel below has more).
+    const buttons = within(await ui_(ui).findByTestId('success-credentials')).getAllByTestId('copy-button');
     expect(buttons).toHaveLength(3);
     expect(buttons[1]!.textContent).toBe('Copy');
     fireEvent.click(buttons[1]!);

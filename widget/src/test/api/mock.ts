@@ -245,6 +245,7 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
   'catalog.listCurrencies': () => fromFixture('catalog.listCurrencies', '200'),
   'catalog.listGateways': (r) => ({ status: 200, body: localized('catalog.listGateways', 200, r.query.get('locale')).body }),
   'catalog.storefront': (r) => ({ status: 200, body: localized('catalog.storefront', 200, r.query.get('locale')).body }),
+  'catalog.devices': (r) => ({ status: 200, body: localized('catalog.devices', 200, r.query.get('locale')).body }),
   'geo.lookup': () => fromFixture('geo.lookup', '200'),
   'affiliates.click': () => ({ status: 204 }),
   'promotion.get': (r) => {
@@ -337,6 +338,18 @@ const DEFAULTS: Record<string, (req: MockRequest) => Reply> = {
       : {
           status: 404,
           body: { name: 'not_found', message: 'Credit note not found.', id: 'x', temporary: false, timeout: false, fault: false },
+        },
+  // The line's QR code, for its session only (the server draws the real one; this one is a square).
+  'services.qr': (r) =>
+    BEARER.test(r.headers.get('Authorization') ?? '')
+      ? {
+          status: 200,
+          headers: { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'private, no-store' },
+          text: `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><title>${r.query.get('kind') ?? 'xtream'} ${r.params.serviceId}</title><rect width="29" height="29" fill="#fff"/><path d="M4 4h7v7h-7z"/></svg>`,
+        }
+      : {
+          status: 404,
+          body: { name: 'not_found', message: 'Service not found.', id: 'x', temporary: false, timeout: false, fault: false },
         },
   'services.playlist': (r) => ({
     status: 200,

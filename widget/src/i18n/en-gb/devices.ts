@@ -1,0 +1,4 @@
+import { texts as en, type DevicesTexts } from '../en/devices';
+
+/** The device setup in British English: en (no spelling differs). */
+export const texts: DevicesTexts = { ...en };
