@@ -24,7 +24,7 @@ import type {
   ServiceListSchema,
   UpsellOrderSchema,
   UpsellQuoteSchema,
-} from '../src/screens/aftersale/api';
+} from '../src/api/aftersale';
 
 type Path = keyof paths;
 type Method = 'get' | 'post' | 'put' | 'delete';
