@@ -138,7 +138,9 @@ lighthouse: build
 # The npm package as users get it: custom-elements.json is what the Custom Elements Manifest
 # analyzer makes of the element's JSDoc (committed, so it must be current), then publint and
 # @arethetypeswrong/cli on the packed tarball (ESM only: the CommonJS resolutions are not offered).
+# The package is built first: publint reads lib/, which only the React host's build made before.
 lint-package: node_modules/.installed
+	$(NPM) run build:package -w widget
 	cd widget && ../node_modules/.bin/cem analyze
 	@git diff --exit-code --stat -- widget/custom-elements.json || { echo "widget/custom-elements.json is stale: run npm run analyze -w widget and commit"; exit 1; }
 	cd widget && ../node_modules/.bin/publint --strict && ../node_modules/.bin/attw --pack . --profile esm-only
