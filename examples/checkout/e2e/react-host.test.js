@@ -108,6 +108,8 @@ test('the package keeps React a peer and ships its lazy pieces as chunks', async
   // English has tables only for the areas it spells differently.
   const tables = ['de-de', 'es-es', 'nl-nl', 'pt-pt'].flatMap((c) => ['plans', 'checkout', 'order', 'aftersale'].map((a) => `${c}-${a}`));
   tables.push('en-checkout', 'en-order', 'en-aftersale', 'en-gb-checkout', 'en-gb-order', 'en-us-checkout', 'en-us-order');
+  // The device set-up panel's texts, one table per locale (regional English names en's).
+  tables.push(...['de-de', 'es-es', 'nl-nl', 'pt-pt', 'en', 'en-gb', 'en-us'].map((c) => `${c}-devices`));
   assert.deepEqual(lazy, ['aftersale', 'checkout', 'order', ...tables].map((n) => `chunks/${n}.js`).sort());
   assert.match(await readFile(join(LIB, 'index.d.ts'), 'utf8'), /'streamcart-checkout': StreamcartCheckoutProps;/);
 

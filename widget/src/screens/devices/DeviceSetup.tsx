@@ -10,7 +10,7 @@ import { useController, useI18n, useResource } from '../../ui/context';
 import { Icon } from '../../ui/icons';
 import { useSheet } from '../../element/styles';
 import devicesCss from './devices.css?inline';
-import { fill, getSetup, qrImage, type QrKind, type SetupApp, type SetupDevice } from './api';
+import { fill, getSetup, qrImage, type QrKind, type QrPicture, type SetupApp, type SetupDevice } from './api';
 import { loadDevicesTexts, type DevicesTexts } from './texts';
 
 /** The line as the panel needs it (a Service of api/orders). */
@@ -201,33 +201,38 @@ function Apps({ d, line, apps }: { d: DevicesTexts; line: Line; apps: SetupApp[]
   );
 }
 
-/** One QR code, fetched with the session (blob → object URL), revoked when it goes. */
+/** One QR code, fetched with the session and drawn as inline SVG (no blob: image for the host's CSP). */
 function Qr({ d, line, kind, title, hint }: { d: DevicesTexts; line: Line; kind: QrKind; title: string; hint: string }) {
   const c = useController();
-  const [src, setSrc] = useState<string | null>(null);
+  const [picture, setPicture] = useState<QrPicture | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     let live = true;
-    let url: string | null = null;
     setFailed(false);
     qrImage(c.client, line.serviceId, kind).then(
-      (u) => {
-        url = u;
-        if (live) setSrc(u);
-        else URL.revokeObjectURL(u);
-      },
+      (p) => live && setPicture(p),
       () => live && setFailed(true),
     );
     return () => {
       live = false;
-      if (url) URL.revokeObjectURL(url);
     };
   }, [c, line.serviceId, line.username, line.password, kind, attempt]);
   return (
     <figure className="sc-qr" data-testid={`device-qr-${kind}`}>
-      {src ? (
-        <img src={src} alt={d.qrAlt(title)} width={200} height={200} />
+      {picture ? (
+        <svg
+          className="sc-qr-img"
+          role="img"
+          aria-label={d.qrAlt(title)}
+          viewBox={picture.viewBox}
+          width={200}
+          height={200}
+          shapeRendering="crispEdges"
+        >
+          <rect width="100%" height="100%" fill="#fff" />
+          <path fill="#000" d={picture.d} />
+        </svg>
       ) : failed ? (
         <p className="sc-qr-box sc-muted" role="alert">
           {d.qrError}

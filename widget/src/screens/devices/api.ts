@@ -27,14 +27,27 @@ export type QrKind = 'xtream' | 'm3u';
 
 export const getSetup = (c: Client, locale: string) => c.request(SetupSchema, 'GET', '/devices', { query: { locale } });
 
-/** The line's QR code as an object URL of its SVG; the caller revokes it. */
-export async function qrImage(c: Client, serviceId: string, kind: QrKind): Promise<string> {
+/** A QR code as the server drew it: its square (viewBox) and its dark modules as one path. */
+export interface QrPicture {
+  viewBox: string;
+  d: string;
+}
+
+/**
+ * The line's QR code, read out of the SVG the server sends and drawn by the widget itself: no
+ * blob: or data: image, which a host page's strict CSP (img-src 'self') would refuse.
+ */
+export async function qrImage(c: Client, serviceId: string, kind: QrKind): Promise<QrPicture> {
   const res = await c.send('GET', `/services/${encodeURIComponent(serviceId)}/qr.svg`, {
     auth: true,
     query: { kind },
     headers: { Accept: 'image/svg+xml' },
   });
-  return URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: 'image/svg+xml' }));
+  const svg = new DOMParser().parseFromString(await res.text(), 'image/svg+xml').documentElement;
+  const viewBox = svg.getAttribute('viewBox') ?? '';
+  const d = [...svg.querySelectorAll('path')].map((p) => p.getAttribute('d') ?? '').join(' ');
+  if (svg.localName !== 'svg' || !/^0 0 \d+ \d+$/.test(viewBox) || !d.trim()) throw new Error('not a QR code');
+  return { viewBox, d };
 }
 
 /** A device template with the line's values: {server} is host:port, as the catalog documents. */

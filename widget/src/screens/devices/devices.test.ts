@@ -30,31 +30,32 @@ async function success(attrs: Record<string, string> = {}, line: Record<string, 
       .then((s: Record<string, unknown>) => ({ ...s, ...line })),
   );
   signedIn('tok-buyer');
-  const blobs: Blob[] = [];
-  Object.assign(URL, { createObjectURL: vi.fn((b: Blob) => (blobs.push(b), `blob:qr${blobs.length}`)), revokeObjectURL: vi.fn() });
   const writeText = vi.fn().mockResolvedValue(undefined);
   Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
   history.replaceState(null, '', '/?sc_order=ord_storybook01');
   const m = mount(attrs);
   await waitFor(() => m.ui());
   const panel = await m.ui().findByTestId('device-setup');
-  return { api, ...m, panel, blobs, writeText };
+  return { api, ...m, panel, writeText };
 }
 
 describe('device setup', () => {
   it('shows the line’s QR codes on the success page, fetched with the session, and each app’s steps', async () => {
-    const { api, panel, blobs, writeText } = await success();
+    const { api, panel, writeText } = await success();
     const p = within(panel);
-    const xtream = await p.findByAltText(en.qrAlt(en.qrXtream));
-    expect(xtream.getAttribute('src')).toMatch(/^blob:qr/);
-    expect(await p.findByAltText(en.qrAlt(en.qrM3u))).toBeTruthy();
+    // Drawn inline from the served SVG's path: no blob: or data: image for a strict host CSP.
+    const xtream = await p.findByRole('img', { name: en.qrAlt(en.qrXtream) });
+    expect(xtream.tagName.toLowerCase()).toBe('svg');
+    expect(xtream.getAttribute('viewBox')).toBe('0 0 29 29');
+    expect(xtream.querySelector('path')!.getAttribute('d')).toBe('M4 4h7v7h-7z');
+    expect(await p.findByRole('img', { name: en.qrAlt(en.qrM3u) })).toBeTruthy();
+    expect(panel.querySelector('img[src^="blob:"], img[src^="data:"]')).toBeNull();
     const calls = api.callsTo('services.qr');
     expect(calls.map((c) => c.query.get('kind')).sort()).toEqual(['m3u', 'xtream']);
     for (const c of calls) {
       expect(c.path).toBe('/services/svc_storybook01/qr.svg');
       expect(c.headers.get('authorization')).toBe('Bearer tok-buyer');
     }
-    expect(blobs.every((b) => b.type === 'image/svg+xml')).toBe(true);
 
     // The first app takes the Xtream codes: its steps, and the codes to copy.
     expect(p.getByTestId('device-steps').textContent).toContain('Install IPTV Smarters Pro from its store');
@@ -109,7 +110,10 @@ describe('device setup', () => {
     api.on('services.qr', () =>
       refused
         ? apiError(404, 'not_found', 'Service not found.')
-        : new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { status: 200, headers: { 'Content-Type': 'image/svg+xml' } }),
+        : new Response('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 29 29"><path d="M4 4h7v7h-7z"/></svg>', {
+            status: 200,
+            headers: { 'Content-Type': 'image/svg+xml' },
+          }),
     );
     // The first answers may have come already: hide and show the panel to ask again.
     const toggle = within(panel).getByTestId('device-setup-toggle');
@@ -120,7 +124,7 @@ describe('device setup', () => {
     expect((await within(qr).findByRole('alert')).textContent).toContain(en.qrError);
     refused = false;
     fireEvent.click(within(qr).getByRole('button'));
-    expect(await within(panel).findByAltText(en.qrAlt(en.qrXtream))).toBeTruthy();
+    expect(await within(panel).findByRole('img', { name: en.qrAlt(en.qrXtream) })).toBeTruthy();
   });
 
   it('is a button in each line of the services view, opened on demand', async () => {
@@ -131,7 +135,6 @@ describe('device setup', () => {
         .then((b: { services: Record<string, unknown>[] }) => ({ services: b.services.map((s) => ({ ...s, macAddress: '' })) })),
     );
     signedIn(body<{ token: string }>('session.create', '201.proven').token);
-    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:qr'), revokeObjectURL: vi.fn() });
     history.replaceState(null, '', '/shop/?sc_view=services');
     const m = mount();
     await waitFor(() => m.ui());
@@ -140,7 +143,7 @@ describe('device setup', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(api.callsTo('services.qr')).toHaveLength(0);
     fireEvent.click(toggle);
-    expect(await within(card).findByAltText(en.qrAlt(en.qrXtream))).toBeTruthy();
+    expect(await within(card).findByRole('img', { name: en.qrAlt(en.qrXtream) })).toBeTruthy();
     fireEvent.click(within(card).getByTestId('device-tab-mag'));
     // A proven session sets the MAC right below.
     expect((await within(card).findByTestId('device-set-mac')).textContent).toContain(en.setMacHere);
