@@ -46,7 +46,8 @@ async function fits(p) {
 /** settled waits for the screen's heading and the end of its loading. */
 async function settled(p) {
   await p.getByRole('heading', { level: 1 }).waitFor();
-  await p.getByText('Loading…', { exact: true }).waitFor({ state: 'detached' });
+  // A screen may load more than one part at once (the catalog: its form and its versions).
+  await p.waitForFunction(() => ![...document.querySelectorAll('[role="status"]')].some((e) => e.textContent.trim() === 'Loading…'));
 }
 
 async function check(p, name, problems) {
