@@ -10,28 +10,12 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/console"
-	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/httpapi"
 	"github.com/streamcart/streamcart/api/operator"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/revenue"
 	"github.com/streamcart/streamcart/api/web"
 )
-
-// country names the country of a stored client address from the offline database; "" when it
-// is unknown (no database, a private address, not in it).
-func (a *App) country(ip string) string {
-	addr, err := netip.ParseAddr(ip)
-	if err != nil || a.geo == nil {
-		return ""
-	}
-	switch c := a.geo.Country(addr); c {
-	case geo.Unknown, geo.Failed:
-		return ""
-	default:
-		return c
-	}
-}
 
 // OperatorPasswordCost is the bcrypt cost of operator passwords (tests lower it).
 var OperatorPasswordCost = 10
@@ -45,7 +29,14 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 		// Security time: TOTP, setup links and operator sessions read real time, never the test
 		// clock (an authenticator app knows nothing of `streamcart clock advance`).
 		a.log, a.clock.Base)
-	c := console.New(a.store, now, a.country)
+	// A stored client address is text; one that does not parse has no country.
+	c := console.New(a.store, now, func(ip string) string {
+		addr, err := netip.ParseAddr(ip)
+		if err != nil {
+			return ""
+		}
+		return a.geo.Locate(addr)
+	})
 	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now
 	// Security time: support's extension cap counts real days, never the test clock's.

@@ -338,7 +338,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.whmcsClient != nil {
 		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
 		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
-			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf}, log, now)
+			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.geo.Locate}, log, now)
 	}
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer, now)
@@ -971,15 +971,6 @@ func (a *App) startWHMCS(ctx context.Context) error {
 	a.log.Info("WHMCS back end: the catalog comes from WHMCS", "plans_group", a.cfg.WHMCS.PlansGroup,
 		"reseller_group", a.cfg.WHMCS.ResellerGroup, "products", len(a.Catalog().Products))
 	return nil
-}
-
-// countryOf is the country of a buyer's address for WHMCS's client record; "" when unknown (no
-// country database, a private or loopback address).
-func (a *App) countryOf(ip netip.Addr) string {
-	if a.geo == nil || geo.Skipped(ip) {
-		return ""
-	}
-	return a.geo.Country(ip)
 }
 
 // refreshWHMCS reads the catalog from WHMCS again when it is due (STREAMCART_WHMCS_CATALOG_REFRESH),

@@ -51,11 +51,21 @@ func taxShop(t *testing.T) *console {
 	if err := catalog.WriteDemoLegal(dir); err != nil {
 		t.Fatal(err)
 	}
+	mmdb := countryDB(t, map[string]string{"2.16.0.0/13": "DE", "81.2.69.0/24": "FR", "8.8.8.0/24": "US"})
+	return newConsole(t, func(c *app.Config) {
+		c.CatalogFile, c.GeoDB, c.TrustedProxies = file, mmdb, prefixes("127.0.0.0/8")
+	})
+}
+
+// countryDB writes an offline country database placing each CIDR in its country and answers its
+// path.
+func countryDB(t *testing.T, places map[string]string) string {
+	t.Helper()
 	w, err := mmdbwriter.New(mmdbwriter.Options{DatabaseType: "streamcart-test-country", RecordSize: 24})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for cidr, code := range map[string]string{"2.16.0.0/13": "DE", "81.2.69.0/24": "FR", "8.8.8.0/24": "US"} {
+	for cidr, code := range places {
 		_, n, _ := net.ParseCIDR(cidr)
 		if err := w.Insert(n, mmdbtype.Map{"country_code": mmdbtype.String(code)}); err != nil {
 			t.Fatal(err)
@@ -65,13 +75,11 @@ func taxShop(t *testing.T) *console {
 	if _, err := w.WriteTo(&db); err != nil {
 		t.Fatal(err)
 	}
-	mmdb := filepath.Join(dir, "country.mmdb")
+	mmdb := filepath.Join(t.TempDir(), "country.mmdb")
 	if err := os.WriteFile(mmdb, db.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return newConsole(t, func(c *app.Config) {
-		c.CatalogFile, c.GeoDB, c.TrustedProxies = file, mmdb, prefixes("127.0.0.0/8")
-	})
+	return mmdb
 }
 
 // premium is the purchase: Premium quarterly 39.99 + 2 extra connections 16.00 + proxy

@@ -78,7 +78,7 @@ type Config struct {
 	// ExtraOption and ProxyOption are the WHMCS config option ids of extra connections and proxy
 	// protection (STREAMCART_WHMCS_EXTRA_OPTION, _PROXY_OPTION); 0: none.
 	ExtraOption, ProxyOption int
-	// Country is the ISO country of a buyer's address ("" or XX when unknown), for AddClient.
+	// Country is the ISO country of a buyer's address ("" when unknown), for AddClient.
 	Country func(ip netip.Addr) string
 	// Claim is how long a placing claim lasts (a dead claimant's order is taken over after it);
 	// Wait is how long a replay of an order waits for another request placing it. Zero: defaults.
@@ -375,7 +375,7 @@ func (pl *Placer) addClient(ctx context.Context, o order.Order) (whmcs.ClientDet
 		}
 	}
 	if ip, err := netip.ParseAddr(o.IP); err == nil && pl.cfg.Country != nil {
-		if cc := pl.cfg.Country(ip); len(cc) == 2 && cc != "XX" {
+		if cc := pl.cfg.Country(ip); len(cc) == 2 {
 			n.Country = cc
 		}
 	}
