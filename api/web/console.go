@@ -1,6 +1,8 @@
 package web
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -19,10 +21,23 @@ const consoleNotBuilt = "console not built: run make build\n"
 
 // consoleCSP is stricter than the storefront's: the console loads nothing but
 // its own script and style sheet and talks to its own API. No images from
-// elsewhere, no frames (the console is never embedded), no <base>.
-const consoleCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
-	"font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'; " +
-	"frame-ancestors 'none'"
+// elsewhere, no frames (the console is never embedded), no <base>. The one
+// inline style allowed, by its hash, is react-aria's: on iOS a modal dialog
+// prepends a <style> that stops the page behind it from scrolling.
+var consoleCSP = "default-src 'none'; script-src 'self'; style-src 'self' " + styleHash(reactAriaIOSStyle) +
+	"; img-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; base-uri 'none'; " +
+	"form-action 'self'; frame-ancestors 'none'"
+
+// reactAriaIOSStyle is the text of that <style> (react-aria's usePreventScroll,
+// preventScrollMobileWebKit); e2e/console-375.test.js opens a dialog as an
+// iPhone and fails on the CSP violation if react-aria changes it.
+const reactAriaIOSStyle = "@layer {\n  * {\n    overscroll-behavior: contain;\n  }\n}"
+
+// styleHash is the CSP source allowing an inline <style> whose text is s.
+func styleHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
 
 type consoleHandler struct {
 	files map[string]*asset

@@ -137,3 +137,43 @@ test('every console screen at 375 px: no sideways scroll, actions in view, navig
   await phone.context().close();
   assert.deepEqual(problems, []);
 });
+
+// On iOS, react-aria's modal prepends a <style> (overscroll-behavior: contain) so the page behind a
+// dialog does not scroll; the console's CSP allows exactly that text by its hash. An iPhone (its
+// platform is what react-aria reads) opens the refund dialog: no CSP violation, and the style holds.
+test('a dialog on an iPhone: react-aria’s scroll lock is allowed by the console’s CSP', async () => {
+  const placed = await placeOrder(server, uniqueEmail('iphone'));
+  await payOnSandbox(browser, server, placed);
+  await eventually('the order paid', async () => {
+    const r = await adminGet(page, `/orders/${encodeURIComponent(placed.orderId)}`);
+    return { ok: r.status === 200 && r.json.order?.status === 'active', r };
+  });
+  const phone = await newPage(browser, {
+    ...PHONE,
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+  });
+  await phone.addInitScript(() => {
+    // react-aria asks userAgentData first, which Chromium keeps as Linux whatever the user agent.
+    Object.defineProperty(Navigator.prototype, 'userAgentData', { get: () => undefined });
+    Object.defineProperty(Navigator.prototype, 'platform', { get: () => 'iPhone' });
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective}: ${e.sample}`));
+  });
+  await phone.context().addCookies(await page.context().cookies());
+  await phone.goto(`${server.url}/checkout/admin/orders/${encodeURIComponent(placed.orderId)}`);
+  await settled(phone);
+  const form = phone.getByTestId('refund-form');
+  await form.getByLabel('Reason').fill('asked on an iPhone');
+  await form.getByRole('button', { name: 'Refund…' }).click();
+  const dialog = phone.getByRole('alertdialog', { name: `Refund order ${placed.orderId}?` });
+  await dialog.waitFor();
+  const seen = await phone.evaluate(() => ({
+    styles: document.querySelectorAll('head > style').length,
+    overscroll: getComputedStyle(document.body).overscrollBehaviorY,
+    violations: window.__violations,
+  }));
+  assert.deepEqual(seen, { styles: 1, overscroll: 'contain', violations: [] });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.deepEqual(phone.problems, [], 'console errors or CSP violations');
+  await phone.context().close();
+});
