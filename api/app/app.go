@@ -335,10 +335,13 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	// WHMCS mode: plan orders are placed in WHMCS before they are paid (nil: the built-in back end).
 	var upstream order.Upstream
 	stock := a.stock
+	// The worker is built last, from every service's handler; what enqueues a job rings its
+	// bell, made first.
+	bell := job.NewBell()
 	if a.whmcsClient != nil {
 		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
 		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
-			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf}, log, now)
+			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf, Wake: bell.Ring}, log, now)
 	}
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer, now)
@@ -355,9 +358,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	default:
 		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
 	}
-	// The worker is built last, from every service's handler; what enqueues a job rings its
-	// bell, made first.
-	bell := job.NewBell()
 	creditMail := &laterMailer{}
 	a.balance = a.newBalance(lines, builtin, creditMail)
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
@@ -401,16 +401,11 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	var whmcsJobs map[string]job.Handler
 	if a.whmcsClient != nil {
 		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
-		// recorded there; an order expired here is cancelled there.
+		// recorded there; an order cancelled or expired here is cancelled there
+		// (order.JobUpstreamCancel), a refunded one's services ended there.
 		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
 		homes[order.KindPlan], homes[order.KindTrial] = home, home
 		whmcsJobs = home.Jobs()
-		expire = func(ctx context.Context, j job.Job) error {
-			if err := orders.Expire(ctx, j.Ref); err != nil {
-				return err
-			}
-			return home.Expired(ctx, j.Ref)
-		}
 	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })

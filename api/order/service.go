@@ -31,6 +31,10 @@ const (
 	JobExpire    = "expire"
 	// JobRefund gives back a payment under review (its ref is the Review's id).
 	JobRefund = "refund"
+	// JobUpstreamCancel cancels in the Upstream billing system an order that will not be paid
+	// (cancelled by its buyer, or not placed after all; its ref is the order id): a durable job,
+	// so the billing system being down only delays it.
+	JobUpstreamCancel = "upstream-cancel"
 )
 
 // Store is the persistence the order service needs.
@@ -168,7 +172,7 @@ type Config struct {
 	Fraud fraud.Rules
 	// ReturnOrigins are the absolute origins a returnUrl may point to (besides a plain path).
 	ReturnOrigins []string
-	// OnPaid is called after a settlement commits, to wake the job worker.
+	// OnPaid is called after a settlement (or a job-queuing change) commits, to wake the job worker.
 	OnPaid func()
 	// Observe, when set, hears of each order placed (EventCreated) and paid (EventPaid) once
 	// committed (metrics); it must not block.
@@ -558,11 +562,20 @@ func (s *Orders) cancel(ctx context.Context, o Order) (Order, error) {
 		if !moved {
 			return ErrNotPending
 		}
-		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
-		return err
+		if _, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now()); err != nil {
+			return err
+		}
+		if s.cfg.Upstream != nil && o.Kind == KindPlan {
+			// Placed upstream too: cancelled there once, however many cancels raced here.
+			return tx.Enqueue(ctx, JobUpstreamCancel, id, JobUpstreamCancel+":"+id, s.now())
+		}
+		return nil
 	})
 	if err != nil {
 		return Order{}, fmt.Errorf("cancel order: %w", err)
+	}
+	if s.cfg.Upstream != nil {
+		s.cfg.OnPaid() // wakes the job worker
 	}
 	s.closeCheckout(ctx, o)
 	return s.store.Order(ctx, id)
@@ -693,14 +706,23 @@ func (s *Orders) Expire(ctx context.Context, id string) error {
 		if o.Status != StatusPending || s.now().Before(o.Invoice.Deadline) {
 			return nil
 		}
-		if _, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending); err != nil {
+		moved, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending)
+		if err != nil || !moved {
 			return err
 		}
-		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
-		return err
+		if _, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now()); err != nil {
+			return err
+		}
+		if s.cfg.Upstream != nil && o.Kind == KindPlan {
+			return tx.Enqueue(ctx, JobUpstreamCancel, id, JobUpstreamCancel+":"+id, s.now())
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("expire order %s: %w", id, err)
+	}
+	if s.cfg.Upstream != nil {
+		s.cfg.OnPaid()
 	}
 	return nil
 }

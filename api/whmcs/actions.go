@@ -323,8 +323,11 @@ func (c *Client) ValidateLogin(ctx context.Context, email, password string) (use
 // OrderItem is one product of an order. ConfigOptions are option id → quantity (1 for a yes/no
 // chosen); CustomFields field id → value.
 type OrderItem struct {
-	PID           int
-	Cycle         string // monthly … triennially, onetime, free
+	PID   int
+	Cycle string // monthly … triennially, onetime, free
+	// Domain is the service's domain field: free text on a product that needs no domain, where
+	// Streamcart writes its reference of the order so GetClientsProducts(domain) finds it again.
+	Domain        string
 	ConfigOptions map[int]int
 	CustomFields  map[int]string
 }
@@ -357,6 +360,9 @@ func (c *Client) AddOrder(ctx context.Context, o Order) (Placed, error) {
 		k := func(name string) string { return fmt.Sprintf("%s[%d]", name, i) }
 		p.Set(k("pid"), strconv.Itoa(it.PID))
 		p.Set(k("billingcycle"), it.Cycle)
+		if it.Domain != "" {
+			p.Set(k("domain"), it.Domain)
+		}
 		if len(it.ConfigOptions) > 0 {
 			p.Set(k("configoptions"), SerializeInts(it.ConfigOptions))
 		}
@@ -417,6 +423,7 @@ type Transaction struct {
 	Gateway   string  `json:"gateway"`
 	Date      Date    `json:"date"`
 	AmountIn  Decimal `json:"amountin"`
+	AmountOut Decimal `json:"amountout"`
 	Fees      Decimal `json:"fees"`
 }
 
@@ -506,6 +513,7 @@ type Service struct {
 	BillingCycle     string              `json:"billingcycle"` // Monthly, Semi-Annually, One Time, Free Account
 	RecurringAmount  Decimal             `json:"recurringamount"`
 	PaymentMethod    string              `json:"paymentmethod"`
+	Domain           string              `json:"domain"`
 	Username         string              `json:"username"`
 	Password         string              `json:"password"`
 	ServerHostname   string              `json:"serverhostname"`
@@ -530,6 +538,86 @@ func (c *Client) GetClientService(ctx context.Context, clientID, serviceID int) 
 		}
 	}
 	return Service{}, &Error{Action: "GetClientsProducts", Kind: ErrNotFound, Message: "no such service for this client"}
+}
+
+// GetClientServices lists client clientID's services whose domain field is domain (all of
+// them when ""), at most 100.
+func (c *Client) GetClientServices(ctx context.Context, clientID int, domain string) ([]Service, error) {
+	var v struct {
+		Products List[Service] `json:"products"`
+	}
+	p := url.Values{"clientid": {strconv.Itoa(clientID)}, "limitnum": {"100"}}
+	set(p, "domain", domain)
+	if err := c.Call(ctx, "GetClientsProducts", p, &v); err != nil {
+		return nil, err
+	}
+	out := v.Products[:0]
+	for _, s := range v.Products {
+		if int(s.ClientID) == clientID && (domain == "" || s.Domain == domain) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// OrderLine is one item of an order (GetOrders lineitems): RelID is the service's id for a
+// product.
+type OrderLine struct {
+	Type   string `json:"type"`
+	RelID  Int    `json:"relid"`
+	Status string `json:"status"`
+}
+
+// OrderRecord is an order as GetOrders lists it.
+type OrderRecord struct {
+	ID        Int             `json:"id"`
+	ClientID  Int             `json:"userid"`
+	Status    string          `json:"status"` // Pending, Active, Cancelled, Fraud
+	InvoiceID Int             `json:"invoiceid"`
+	Amount    Decimal         `json:"amount"`
+	Lines     List[OrderLine] `json:"lineitems"`
+}
+
+// GetOrder reads order id; ErrNotFound when there is none.
+func (c *Client) GetOrder(ctx context.Context, id int) (OrderRecord, error) {
+	var v struct {
+		Orders List[OrderRecord] `json:"orders"`
+	}
+	if err := c.Call(ctx, "GetOrders", url.Values{"id": {strconv.Itoa(id)}}, &v); err != nil {
+		return OrderRecord{}, err
+	}
+	for _, o := range v.Orders {
+		if int(o.ID) == id {
+			return o, nil
+		}
+	}
+	return OrderRecord{}, &Error{Action: "GetOrders", Kind: ErrNotFound, Message: "Order ID Not Found"}
+}
+
+// SetServiceStatus sets a service's status without running the module (UpdateClientProduct
+// status): a service that never had a line (Pending) is Cancelled so.
+func (c *Client) SetServiceStatus(ctx context.Context, serviceID int, status string) error {
+	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "status": {status}}, nil)
+}
+
+// Refund is money given back on an invoice, recorded as a transaction paying out (AddTransaction
+// amountout), the way WHMCS records its own refunds.
+type Refund struct {
+	ClientID    int
+	InvoiceID   int
+	Gateway     string // the WHMCS module the payment came through
+	TransID     string // ours, unique: GetTransactions finds it again
+	Amount      string // decimal, the invoice's currency
+	Description string
+}
+
+// AddRefund records r (AddTransaction; WHMCS refuses a transid it holds already). Not
+// idempotent by itself: check GetTransactions first.
+func (c *Client) AddRefund(ctx context.Context, r Refund) error {
+	p := url.Values{"paymentmethod": {r.Gateway}, "userid": {strconv.Itoa(r.ClientID)}, "invoiceid": {strconv.Itoa(r.InvoiceID)},
+		"transid": {r.TransID}, "amountout": {r.Amount}, "amountin": {"0"}}
+	set(p, "description", r.Description)
+	return c.Call(ctx, "AddTransaction", p, nil)
 }
 
 // Module runs a module command (ModuleCreate, ModuleSuspend, ModuleUnsuspend, ModuleTerminate,
