@@ -1,0 +1,310 @@
+package app_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/store"
+	"github.com/streamcart/streamcart/api/store/storetest"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
+	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genorder "github.com/streamcart/streamcart/gen/order"
+)
+
+// dropAnswer wraps the fake so that, while armed for an action, the fake runs the call but its
+// answer never reaches the shop (a 502 in its place): WHMCS did it, the shop cannot know.
+type dropAnswer struct {
+	next   http.Handler
+	action atomic.Value // string; "" disarmed
+}
+
+func (d *dropAnswer) arm(action string) { d.action.Store(action) }
+
+func (d *dropAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if a, _ := d.action.Load().(string); a != "" && r.ParseForm() == nil && r.PostForm.Get("action") == a {
+		d.next.ServeHTTP(httptest.NewRecorder(), r)
+		w.WriteHeader(http.StatusBadGateway)
+		return
+	}
+	d.next.ServeHTTP(w, r)
+}
+
+// whmcsConsole is a console on a test clock in WHMCS mode, in front of a fake WHMCS reached
+// through a dropAnswer.
+func whmcsConsole(t *testing.T) (*console, *whmcsfake.Fake, *dropAnswer) {
+	t.Helper()
+	f := whmcsfake.New(whmcsfake.Demo())
+	drop := &dropAnswer{next: f.Handler()}
+	drop.arm("")
+	srv := httptest.NewServer(drop)
+	t.Cleanup(srv.Close)
+	c := newConsole(t, func(cfg *app.Config) { cfg.Backend, cfg.WHMCS = app.BackendWHMCS, whmcsSettings(srv.URL) })
+	return c, f, drop
+}
+
+// jobState is the state and attempts of the job with unique key key.
+func jobState(t *testing.T, s *shop, key string) (string, int) {
+	t.Helper()
+	j, err := storetest.Inspect(s.app.Store()).JobByKey(t.Context(), key)
+	if err != nil {
+		t.Fatalf("job %s: %v", key, err)
+	}
+	return j.State, j.Attempts
+}
+
+// TestWHMCSBuyerCancel: a buyer cancelling an unpaid WHMCS-placed order cancels the WHMCS order
+// once, through a durable job: 40 cancels at once are one cancel here and one CancelOrder there;
+// with WHMCS down the cancel still answers (ours) and the job retries until WHMCS takes it.
+func TestWHMCSBuyerCancel(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		buyer := c.identify("cancel@example.com", "")
+		o := c.buy(buyer.Token, whmcsBuy())
+		var wg sync.WaitGroup
+		statuses := make([]int, 40)
+		for i := range statuses {
+			wg.Go(func() {
+				statuses[i], _, _ = c.raw(http.MethodPost, "/checkout/api/orders/"+o.OrderID+"/cancel", buyer.Token, nil)
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for _, st := range statuses {
+			switch st {
+			case http.StatusOK:
+				ok++
+			case http.StatusConflict:
+			default:
+				t.Fatalf("cancel answered %d", st)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("%d cancels succeeded, want 1", ok)
+		}
+		c.drain()
+		st := f.State()
+		if n := f.CallCount("CancelOrder"); n != 1 || st.Orders[0].Status != "Cancelled" || st.Invoices[0].Status != "Cancelled" {
+			t.Fatalf("CancelOrder %d, WHMCS %+v: want its order cancelled once", n, st)
+		}
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "cancelled" {
+			t.Fatalf("order %s", got.Status)
+		}
+
+		// WHMCS down: the buyer's cancel is ours; WHMCS hears of it once it is back.
+		o2 := c.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", Currency: ptr("EUR")})
+		f.SetStatus(http.StatusServiceUnavailable)
+		if status, _, body := c.raw(http.MethodPost, "/checkout/api/orders/"+o2.OrderID+"/cancel", buyer.Token, nil); status != http.StatusOK {
+			t.Fatalf("cancel with WHMCS down = %d %s", status, body)
+		}
+		c.drain()
+		if state, attempts := jobState(t, c.shop, order.JobUpstreamCancel+":"+o2.OrderID); state != store.JobQueued || attempts != 1 {
+			t.Fatalf("cancel job %s after %d attempts, want queued again", state, attempts)
+		}
+		if st := f.State(); st.Orders[1].Status != "Pending" {
+			t.Fatalf("WHMCS order %+v while down", st.Orders[1])
+		}
+		f.SetStatus(0)
+		c.clock.Add(time.Hour)
+		c.drain()
+		if st := f.State(); st.Orders[1].Status != "Cancelled" || f.CallCount("CancelOrder") != 2 {
+			t.Fatalf("WHMCS order %+v after WHMCS is back (CancelOrder %d)", st.Orders[1], f.CallCount("CancelOrder"))
+		}
+	})
+}
+
+// TestWHMCSExpiredCancelled: an order its deadline cancels is cancelled in WHMCS by the same job.
+func TestWHMCSExpiredCancelled(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		buyer := c.identify("late@example.com", "")
+		o := c.buy(buyer.Token, whmcsBuy())
+		c.clock.Add(order.PaymentDeadline + time.Minute)
+		c.drain()
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "cancelled" {
+			t.Fatalf("order %s after its deadline", got.Status)
+		}
+		if st := f.State(); st.Orders[0].Status != "Cancelled" || f.CallCount("CancelOrder") != 1 {
+			t.Fatalf("WHMCS %+v, CancelOrder %d", st.Orders, f.CallCount("CancelOrder"))
+		}
+	})
+}
+
+// paidWHMCSOrder buys whmcsBuy, pays it and runs the jobs: the order is active with WHMCS's line.
+func paidWHMCSOrder(t *testing.T, c *console, email string) (orderID, token string) {
+	t.Helper()
+	buyer := c.identify(email, "")
+	o := c.buy(buyer.Token, whmcsBuy())
+	if resp := c.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("pay: %d", resp.StatusCode)
+	}
+	c.drain()
+	if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
+		t.Fatalf("order %s, want active", got.Status)
+	}
+	return o.OrderID, buyer.Token
+}
+
+// TestWHMCSRefund: a full refund of a WHMCS-backed order from the console terminates the WHMCS
+// service (the module's TerminateAccount) and records the refund on the WHMCS invoice once:
+// 40 refunds at once are one refund, one termination and one refund transaction; a lost answer
+// to AddTransaction is not posted again (GetTransactions first); WHMCS down: retried.
+func TestWHMCSRefund(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		id, token := paidWHMCSOrder(t, c, "refund@example.com")
+		f.SetStatus(http.StatusServiceUnavailable)
+		var wg sync.WaitGroup
+		errs := make([]error, 40)
+		for i := range errs {
+			wg.Go(func() {
+				_, errs[i] = cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+					ID: id, Reason: "requested by the buyer"})
+			})
+		}
+		wg.Wait()
+		done := 0
+		for _, err := range errs {
+			if err == nil {
+				done++
+			}
+		}
+		if done != 1 {
+			t.Fatalf("%d refunds succeeded, want 1 (errors %v)", done, errs)
+		}
+		if got := c.getOrder(token, id); got.Status != "refunded" {
+			t.Fatalf("order %s, want refunded", got.Status)
+		}
+		// WHMCS down: the take-back waits, visible as a queued job.
+		c.drain()
+		if state, attempts := jobState(t, c.shop, whmcsorder.JobTakeBack+":"+id); state != store.JobQueued || attempts != 1 {
+			t.Fatalf("take-back job %s after %d attempts", state, attempts)
+		}
+		// Back, but AddTransaction's answer is lost: the retry finds it and posts nothing more.
+		f.SetStatus(0)
+		drop.arm("AddTransaction")
+		c.clock.Add(time.Hour)
+		c.drain()
+		drop.arm("")
+		c.clock.Add(2 * time.Hour)
+		c.drain()
+		if state, _ := jobState(t, c.shop, whmcsorder.JobTakeBack+":"+id); state != store.JobDone {
+			t.Fatalf("take-back job %s, want done", state)
+		}
+		st := f.State()
+		var refunds []whmcsfake.TransactionState
+		for _, tx := range st.Transactions {
+			if tx.Refunded != "0.00" {
+				refunds = append(refunds, tx)
+			}
+		}
+		if len(refunds) != 1 || refunds[0].Refunded != "21.59" || refunds[0].InvoiceID != st.Invoices[0].ID ||
+			!strings.HasPrefix(refunds[0].TransID, "refund:ref_") || refunds[0].Gateway != "banktransfer" || f.CallCount("AddTransaction") != 1 {
+			t.Fatalf("WHMCS transactions %+v (AddTransaction %d): want one refund of 21.59 on the invoice", st.Transactions, f.CallCount("AddTransaction"))
+		}
+		terminated := 0
+		for _, m := range st.Module {
+			if m.Function == "TerminateAccount" {
+				terminated++
+			}
+		}
+		if st.Services[0].Status != "Terminated" || terminated != 1 || st.Invoices[0].Status != "Refunded" {
+			t.Fatalf("WHMCS service %+v, module %+v, invoice %+v: want terminated once, invoice refunded", st.Services[0], st.Module, st.Invoices[0])
+		}
+		if svc := c.getService(token, c.getOrder(token, id).ServiceIds[0]); svc.Status != "Cancelled" {
+			t.Fatalf("our service %s, want Cancelled", svc.Status)
+		}
+	})
+}
+
+// TestWHMCSLostAddOrder: WHMCS makes the order but AddOrder's answer is lost. The buyer gets 503
+// unavailable with nothing stored; the replay with the same Idempotency-Key finds that WHMCS
+// order by the reference written in its service's domain and takes it over: one WHMCS order,
+// paid and made active once. An order whose answer was lost and that nobody replays is
+// cancelled in WHMCS after a while: no pending order left behind.
+func TestWHMCSLostAddOrder(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		buyer := c.identify("lost@example.com", "")
+		body := `{"pid":3,"billingCycle":"monthly","currency":"EUR","extraConnections":2,"proxyProtection":true,"promoCode":"WELCOME10"}`
+		post := func(key string) (int, []byte) {
+			status, _, answer := c.rawWith(http.MethodPost, "/checkout/api/orders", buyer.Token, strings.NewReader(body),
+				http.Header{"Idempotency-Key": {key}})
+			return status, answer
+		}
+		drop.arm("AddOrder")
+		status, answer := post("k-lost")
+		drop.arm("")
+		if status != http.StatusServiceUnavailable || !strings.Contains(string(answer), `"name":"unavailable"`) {
+			t.Fatalf("POST /orders with AddOrder's answer lost = %d %s", status, answer)
+		}
+		for _, table := range []string{"orders", "invoices", "services"} {
+			if n := c.count("SELECT COUNT(*) FROM " + table); n != 0 {
+				t.Fatalf("%d rows in %s after a lost answer", n, table)
+			}
+		}
+		if st := f.State(); len(st.Orders) != 1 || st.Orders[0].Status != "Pending" || !strings.HasPrefix(st.Services[0].Domain, "streamcart-") {
+			t.Fatalf("WHMCS %+v: want the order it made, with our reference", st)
+		}
+		// 40 replays at once: one order here, WHMCS's one taken over, no second AddOrder.
+		var wg sync.WaitGroup
+		ids := make([]string, 40)
+		for i := range ids {
+			wg.Go(func() {
+				p := whmcsBuy()
+				p.Token, p.IdempotencyKey = ptr(buyer.Token), ptr("k-lost")
+				if o, err := c.order.Create(t.Context(), &p); err == nil {
+					ids[i] = o.OrderID
+				} else {
+					t.Errorf("replay %d: %v", i, err)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range ids {
+			if ids[i] != ids[0] {
+				t.Fatalf("replay %d made order %q, want %q", i, ids[i], ids[0])
+			}
+		}
+		if n := f.CallCount("AddOrder"); n != 1 || len(f.State().Orders) != 1 {
+			t.Fatalf("%d AddOrder calls, WHMCS orders %+v: want the first one taken over", n, f.State().Orders)
+		}
+		o := c.getOrder(buyer.Token, ids[0])
+		if resp := c.sandbox(o.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.clock.Add(time.Hour) // past the lost order's wait: its cancel job must leave it alone
+		c.drain()
+		st := f.State()
+		if got := c.getOrder(buyer.Token, ids[0]); got.Status != "active" || len(st.Orders) != 1 || st.Orders[0].Status != "Active" ||
+			len(st.Transactions) != 1 || f.CallCount("CancelOrder") != 0 {
+			t.Fatalf("order %s, WHMCS %+v, CancelOrder %d: want the taken-over order paid once and active", got.Status, st, f.CallCount("CancelOrder"))
+		}
+
+		// Nobody replays: the WHMCS order is cancelled once the wait is over, not before.
+		drop.arm("AddOrder")
+		status, _ = post("k-gone")
+		drop.arm("")
+		if status != http.StatusServiceUnavailable {
+			t.Fatalf("second lost answer: %d", status)
+		}
+		c.drain()
+		if st := f.State(); len(st.Orders) != 2 || st.Orders[1].Status != "Pending" {
+			t.Fatalf("WHMCS orders %+v: want the lost one pending while a replay may come", st.Orders)
+		}
+		c.clock.Add(16 * time.Minute)
+		c.drain()
+		if st := f.State(); st.Orders[1].Status != "Cancelled" || st.Orders[0].Status != "Active" || f.CallCount("CancelOrder") != 1 {
+			t.Fatalf("WHMCS orders %+v (CancelOrder %d): want the unclaimed one cancelled, the paid one kept", st.Orders, f.CallCount("CancelOrder"))
+		}
+	})
+}
