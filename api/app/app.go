@@ -371,6 +371,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
 		Stock:           stock,
 		Upstream:        upstream,
+		Promotions:      a.livePromotions(),
 	}, log, now)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
@@ -966,6 +967,27 @@ func (a *App) startWHMCS(ctx context.Context) error {
 	a.log.Info("WHMCS back end: the catalog comes from WHMCS", "plans_group", a.cfg.WHMCS.PlansGroup,
 		"reseller_group", a.cfg.WHMCS.ResellerGroup, "products", len(a.Catalog().Products))
 	return nil
+}
+
+// livePromotions reads a promo code from WHMCS when it is applied (nil: the built-in back end,
+// whose catalog is the truth). WHMCS unreachable: the catalog read last decides, and WHMCS's
+// invoice checks the order anyway (price_changed).
+func (a *App) livePromotions() func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog {
+	if a.whmcsClient == nil {
+		return nil
+	}
+	return func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog {
+		canon, ok := catalog.CanonicalPromoCode(code)
+		if !ok {
+			return cat // no such code can exist: pricing says not found
+		}
+		live, err := a.whmcsClient.GetPromotions(ctx, canon)
+		if err != nil {
+			a.log.Warn("WHMCS promotion unread: the catalog's is used", "action", "GetPromotions", "err", err)
+			return cat
+		}
+		return whmcs.WithPromotion(cat, code, live)
+	}
 }
 
 // countryOf is the country of a buyer's address for WHMCS's client record; "" when unknown (no

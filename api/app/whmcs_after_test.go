@@ -17,6 +17,7 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genorder "github.com/streamcart/streamcart/gen/order"
+	genpricing "github.com/streamcart/streamcart/gen/pricing"
 )
 
 // dropAnswer wraps the fake so that, while armed for an action, the fake runs the call but its
@@ -305,6 +306,67 @@ func TestWHMCSLostAddOrder(t *testing.T) {
 		c.drain()
 		if st := f.State(); st.Orders[1].Status != "Cancelled" || st.Orders[0].Status != "Active" || f.CallCount("CancelOrder") != 1 {
 			t.Fatalf("WHMCS orders %+v (CancelOrder %d): want the unclaimed one cancelled, the paid one kept", st.Orders, f.CallCount("CancelOrder"))
+		}
+	})
+}
+
+// TestWHMCSPromotionsLive: a promo code is checked against WHMCS (GetPromotions) when a buyer
+// applies it, not against the catalog read earlier: a code WHMCS added since is taken (and
+// ordered at WHMCS's price), one used up, expired or no longer for the product is refused at
+// once; with WHMCS unreachable the catalog read last decides.
+func TestWHMCSPromotionsLive(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s, f := whmcsShop(t)
+		get := func(code string) (int, string) {
+			status, _, body := s.raw(http.MethodGet, "/checkout/api/promotions/"+code+"?pid=3", "", nil)
+			return status, string(body)
+		}
+		f.SetPromotion(whmcsfake.Promotion{Code: "FLASH20", Type: "Percentage", Value: "20.00", AppliesTo: "3"})
+		if status, body := get("flash20"); status != http.StatusOK || !strings.Contains(body, `"code":"FLASH20"`) {
+			t.Fatalf("a code WHMCS added since the catalog read: %d %s", status, body)
+		}
+		buyer := s.identify("promo@example.com", "")
+		p := whmcsBuy()
+		p.PromoCode = ptr("FLASH20")
+		// 15.99 + 2 × 3.00 + 2.00 = 23.99, less 20 %: 19.19 — WHMCS's invoice agrees.
+		if o := s.buy(buyer.Token, p); o.Status != "pending" || o.Total.Amount != 1919 {
+			t.Fatalf("order with FLASH20 %+v", o)
+		}
+		if st := f.State(); len(st.Orders) != 1 || st.Orders[0].PromoCode != "FLASH20" || st.Orders[0].Amount != "19.19" {
+			t.Fatalf("WHMCS orders %+v", st.Orders)
+		}
+		cached := s.app.Catalog()
+		for _, tc := range []struct {
+			name   string
+			promo  whmcsfake.Promotion
+			status int
+			want   string
+		}{
+			{"used up", whmcsfake.Promotion{Code: "WELCOME10", Type: "Percentage", Value: "10.00", AppliesTo: "2,3,4", MaxUses: 5, Uses: 5},
+				http.StatusNotFound, `"name":"not_found"`},
+			{"expired", whmcsfake.Promotion{Code: "WELCOME10", Type: "Percentage", Value: "10.00", AppliesTo: "2,3,4", ExpirationDate: "2020-01-01"},
+				http.StatusNotFound, `"name":"not_found"`},
+			{"not for this product", whmcsfake.Promotion{Code: "WELCOME10", Type: "Percentage", Value: "10.00", AppliesTo: "2"},
+				http.StatusUnprocessableEntity, `"name":"not_applicable"`},
+			{"a type the storefront cannot apply", whmcsfake.Promotion{Code: "WELCOME10", Type: "Price Override", Value: "1.00", AppliesTo: "3"},
+				http.StatusNotFound, `"name":"not_found"`},
+		} {
+			f.SetPromotion(tc.promo)
+			if status, body := get("WELCOME10"); status != tc.status || !strings.Contains(body, tc.want) {
+				t.Fatalf("%s: GET /promotions/WELCOME10 = %d %s, want %d %s", tc.name, status, body, tc.status, tc.want)
+			}
+			q := &genpricing.QuoteRequest{Pid: 3, BillingCycle: "monthly", Currency: ptr("EUR"), PromoCode: ptr("WELCOME10")}
+			if _, err := s.pricing.Quote(t.Context(), q); err == nil {
+				t.Fatalf("%s: POST /quote took WELCOME10", tc.name)
+			}
+		}
+		if _, ok := cached.Promotion("WELCOME10"); !ok {
+			t.Fatal("the cached catalog lost WELCOME10: the live check must not change it")
+		}
+		// WHMCS unreachable: the catalog read last decides.
+		f.SetStatus(http.StatusServiceUnavailable)
+		if status, body := get("WELCOME10"); status != http.StatusOK {
+			t.Fatalf("WHMCS down: %d %s, want the cached promotion", status, body)
 		}
 	})
 }

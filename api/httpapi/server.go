@@ -141,7 +141,7 @@ func New(d Deps) http.Handler {
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))
 
-	pe := genpromotion.NewEndpoints(NewPromotion(d.Catalog, d.Orders, d.Now))
+	pe := genpromotion.NewEndpoints(NewPromotion(d.Orders, d.Now))
 	pe.Use(hide)
 	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 

@@ -174,6 +174,10 @@ type Config struct {
 	ReturnOrigins []string
 	// OnPaid is called after a settlement (or a job-queuing change) commits, to wake the job worker.
 	OnPaid func()
+	// Promotions, when set, is the catalog with a promo code's promotion as the billing system
+	// that owns promotions has it now (WHMCS's GetPromotions): a code is checked at the time it
+	// is applied (quoted, ordered), not as the cached catalog read it.
+	Promotions func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog
 	// Observe, when set, hears of each order placed (EventCreated) and paid (EventPaid) once
 	// committed (metrics); it must not block.
 	Observe func(event string, o Order)
@@ -315,7 +319,7 @@ type promoCounter interface {
 }
 
 func (s *Orders) quote(ctx context.Context, uses promoCounter, r pricing.Request) (pricing.Quote, error) {
-	cat := s.catalog()
+	cat := s.PromoCatalog(ctx, r.PromoCode)
 	now := s.now()
 	// Only a promotion with a use limit costs a count, made under its canonical code.
 	if p, ok := cat.Promotion(r.PromoCode); ok && p.MaxUses > 0 {
@@ -326,6 +330,16 @@ func (s *Orders) quote(ctx context.Context, uses promoCounter, r pricing.Request
 		r.PromoUses = uses
 	}
 	return pricing.QuoteFor(cat, r, now)
+}
+
+// PromoCatalog is the catalog in force, with code's promotion read again where
+// Config.Promotions says so (the promotion a buyer applies is checked as it is now).
+func (s *Orders) PromoCatalog(ctx context.Context, code string) *catalog.Catalog {
+	cat := s.catalog()
+	if s.cfg.Promotions == nil || strings.TrimSpace(code) == "" {
+		return cat
+	}
+	return s.cfg.Promotions(ctx, cat, code)
 }
 
 // canonicalPromo is the code in the form it is counted in, for comparing requests: every
@@ -344,7 +358,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if err := r.Quote.Sold(); err != nil {
 		return Order{}, fmt.Errorf("create: %w", err)
 	}
-	cat := s.catalog()
+	cat := s.PromoCatalog(ctx, r.Quote.PromoCode)
 	p := Placement{Kind: KindPlan, Gateway: r.Gateway, ReturnURL: r.ReturnURL, IP: r.IP, Origin: r.Origin,
 		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale,
 		RenewWithCard: r.RenewWithCard}

@@ -192,3 +192,19 @@ func (f *Fake) EditProduct(pid int, edit func(*Product)) bool {
 	}
 	return false
 }
+
+// SetPromotion adds promotion p, or replaces the one with its code, as a WHMCS admin would
+// (Setup → Promotions); its id is kept, or the next one for a new code.
+func (f *Fake) SetPromotion(p Promotion) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, old := range f.promotions {
+		if strings.EqualFold(old.Code, p.Code) {
+			p.ID = old.ID
+			f.promotions[i] = &p
+			return
+		}
+	}
+	p.ID = len(f.promotions) + 1
+	f.promotions = append(f.promotions, &p)
+}
