@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"net/http"
+	"strconv"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -13,11 +14,13 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/store/storetest"
+	"github.com/streamcart/streamcart/api/whmcs"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
+	genservices "github.com/streamcart/streamcart/gen/services"
 )
 
 // dropAnswer wraps the fake so that, while armed for an action, the fake runs the call but its
@@ -221,8 +224,13 @@ func TestWHMCSRefund(t *testing.T) {
 		if st.Services[0].Status != "Terminated" || terminated != 1 || st.Invoices[0].Status != "Refunded" {
 			t.Fatalf("WHMCS service %+v, module %+v, invoice %+v: want terminated once, invoice refunded", st.Services[0], st.Module, st.Invoices[0])
 		}
-		if svc := c.getService(token, c.getOrder(token, id).ServiceIds[0]); svc.Status != "Cancelled" {
-			t.Fatalf("our service %s, want Cancelled", svc.Status)
+		// Cancelled here, Terminated in WHMCS: the buyer is shown WHMCS's.
+		svcID := c.getOrder(token, id).ServiceIds[0]
+		if n := c.count(`SELECT COUNT(*) FROM services WHERE id = ? AND status = 'Cancelled'`, svcID); n != 1 {
+			t.Fatalf("our service not cancelled here")
+		}
+		if svc := c.getService(token, svcID); svc.Status != "Terminated" || svc.Username != "" {
+			t.Fatalf("the buyer's view of the refunded service %+v, want WHMCS's Terminated without credentials", svc)
 		}
 	})
 }
@@ -367,6 +375,87 @@ func TestWHMCSPromotionsLive(t *testing.T) {
 		f.SetStatus(http.StatusServiceUnavailable)
 		if status, body := get("WELCOME10"); status != http.StatusOK {
 			t.Fatalf("WHMCS down: %d %s, want the cached promotion", status, body)
+		}
+	})
+}
+
+// TestWHMCSServicesAfterSale: after the sale the buyer's services are read from WHMCS
+// (GetClientsProducts, for the session's client only): status, next due date, credentials,
+// connections and MAC as WHMCS has them, a suspension WHMCS made shown at once, the credentials
+// hidden while suspended. The MAC change is the service's custom field (UpdateClientProduct),
+// restart the module's custom function, terminate ModuleTerminate. Another client's service is
+// 404 and reaches no WHMCS call; WHMCS down is 503 unavailable for an action and the stored view
+// for a read.
+func TestWHMCSServicesAfterSale(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "after@example.com")
+		owner := c.proven("after@example.com")
+		svcID := c.getOrder(owner.Token, id).ServiceIds[0]
+		admin, err := whmcs.New(whmcs.Config{URL: c.cfg.WHMCS.URL, Identifier: c.cfg.WHMCS.Identifier, Secret: c.cfg.WHMCS.Secret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := f.State().Services[0]
+		svc := c.getService(owner.Token, svcID)
+		if svc.Status != "Active" || svc.Username != ws.Username || svc.NextDueDate != ws.NextDueDate || svc.NextDueDate == "" || svc.MaxConnections != 3 {
+			t.Fatalf("service %+v, WHMCS %+v: want WHMCS's status, due date, credentials and 1 + 2 connections", svc, ws)
+		}
+		// WHMCS suspends it (its cron, an admin): the view says so at once, without the credentials.
+		if err := admin.Module(t.Context(), "ModuleSuspend", ws.ID); err != nil {
+			t.Fatal(err)
+		}
+		list, err := c.services.List(t.Context(), &genservices.ListPayload{Token: ptr(owner.Token)})
+		if err != nil || len(list.Services) != 1 || list.Services[0].Status != "Suspended" || list.Services[0].Username != "" {
+			t.Fatalf("GET /services while WHMCS suspended it: %+v %v", list, err)
+		}
+		if err := admin.Module(t.Context(), "ModuleUnsuspend", ws.ID); err != nil {
+			t.Fatal(err)
+		}
+		// The MAC address: the service's custom field in WHMCS.
+		res, err := c.services.SetMac(t.Context(), &genservices.SetMacPayload{Token: ptr(owner.Token), ServiceID: svcID, MacAddress: "00-1a-79-aa-bb-cc"})
+		if err != nil || res.MacAddress != "00:1A:79:AA:BB:CC" {
+			t.Fatalf("POST /services/%s/mac: %+v %v", svcID, res, err)
+		}
+		if got := f.State().Services[0].CustomFields[5]; got != "00:1A:79:AA:BB:CC" {
+			t.Fatalf("WHMCS's MAC Address field = %q", got)
+		}
+		if u := lastCall(t, f, "UpdateClientProduct").Params; u.Get("serviceid") != strconv.Itoa(ws.ID) || u.Get("status") != "" {
+			t.Fatalf("UpdateClientProduct %v", u)
+		}
+		// Restart: the module's restart function, no suspension.
+		if _, err := c.services.Restart(t.Context(), &genservices.RestartPayload{Token: ptr(owner.Token), ServiceID: svcID}); err != nil {
+			t.Fatalf("restart: %v", err)
+		}
+		if m := f.State().Module; m[len(m)-1].Function != "restart" || f.CallCount("ModuleSuspend") != 1 {
+			t.Fatalf("module calls %+v: want the restart function", m)
+		}
+		// Another client's session: 404, WHMCS not asked.
+		c.identify("other@example.com", "")
+		other := c.proven("other@example.com")
+		calls := len(f.Calls())
+		_, err = c.services.SetMac(t.Context(), &genservices.SetMacPayload{Token: ptr(other.Token), ServiceID: svcID, MacAddress: "00:1A:79:00:00:01"})
+		wantErr(t, err, "not_found", "")
+		if len(f.Calls()) != calls {
+			t.Fatalf("a foreign session's MAC change reached WHMCS: %+v", f.Calls()[calls:])
+		}
+		// WHMCS down: an action is 503 unavailable, a read shows the service as stored.
+		f.SetStatus(http.StatusServiceUnavailable)
+		_, err = c.services.Restart(t.Context(), &genservices.RestartPayload{Token: ptr(owner.Token), ServiceID: svcID})
+		wantErr(t, err, "unavailable", "")
+		if svc := c.getService(owner.Token, svcID); svc.Status != "Active" || svc.Username != ws.Username {
+			t.Fatalf("service while WHMCS is down %+v", svc)
+		}
+		f.SetStatus(0)
+		// Terminate: ModuleTerminate, once confirmed.
+		if _, err := c.services.Terminate(t.Context(), &genservices.TerminatePayload{Token: ptr(owner.Token), ServiceID: svcID, Confirm: ptr(true)}); err != nil {
+			t.Fatalf("terminate: %v", err)
+		}
+		if st := f.State(); st.Services[0].Status != "Terminated" || f.CallCount("ModuleTerminate") != 1 {
+			t.Fatalf("WHMCS service %+v after terminate", st.Services[0])
+		}
+		if svc := c.getService(owner.Token, svcID); svc.Status != "Terminated" {
+			t.Fatalf("service %s after terminate", svc.Status)
 		}
 	})
 }

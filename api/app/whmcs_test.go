@@ -25,7 +25,8 @@ func whmcsShop(t *testing.T, opts ...func(*app.Config)) (*shop, *whmcsfake.Fake)
 func whmcsSettings(url string) whmcs.Settings {
 	return whmcs.Settings{URL: url + whmcsfake.Path, Identifier: "demo-identifier", Secret: "demo-secret",
 		PlansGroup: 1, ResellerGroup: 2, Gateways: map[string]string{"sandbox": "banktransfer"},
-		ExtraOption: whmcs.DefaultExtraOption, ProxyOption: whmcs.DefaultProxyOption, MACField: whmcs.DefaultMACField}
+		ExtraOption: whmcs.DefaultExtraOption, ProxyOption: whmcs.DefaultProxyOption, MACField: whmcs.DefaultMACField,
+		RestartFunction: whmcs.DefaultRestartFunction}
 }
 
 // TestWHMCSCatalog: in WHMCS mode the storefront's plans are WHMCS's (names and prices, read

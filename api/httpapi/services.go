@@ -85,6 +85,7 @@ func renewsWithCard(svc order.Service) bool {
 // result shows a service to a session allowed to read it, with its renewal: whether it renews,
 // its open renewal invoice and what the next period costs.
 func (s *servicesService) result(ctx context.Context, svc order.Service, loc *string) (*genservices.ServiceResult, error) {
+	svc = s.manage.Shown(ctx, svc)
 	r := &genservices.ServiceResult{
 		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: serviceName(s.catalog(), svc.PID, svc.Name, loc), Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,

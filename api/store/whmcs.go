@@ -15,6 +15,7 @@ import (
 var (
 	_ whmcsorder.Store     = (*SQLite)(nil)
 	_ whmcsorder.HomeStore = (*SQLite)(nil)
+	_ whmcsorder.LinesStore = (*SQLite)(nil)
 )
 
 // ClaimPlacement claims the placing of an existing order in WHMCS (whmcsorder.Store): one
@@ -108,6 +109,21 @@ func (s *db) WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error) 
 		return false, fmt.Errorf("whmcs order taken: %w", err)
 	}
 	return n > 0, nil
+}
+
+// ServiceRef is the WHMCS client and service our service id maps to (whmcsorder.LinesStore);
+// order.ErrNotFound for a service not placed in WHMCS.
+func (s *db) ServiceRef(ctx context.Context, serviceID string) (int, int, error) {
+	var client, service int
+	err := s.r.QueryRowContext(ctx, `SELECT o.whmcs_client, v.whmcs_id FROM whmcs_services v
+		JOIN whmcs_orders o ON o.order_id = v.order_id WHERE v.service_id = ? AND o.state = ?`, serviceID, whmcsorder.StatePlaced).Scan(&client, &service)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, fmt.Errorf("whmcs service %s: %w", serviceID, order.ErrNotFound)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("whmcs service %s: %w", serviceID, err)
+	}
+	return client, service, nil
 }
 
 // PutWHMCSClient records the WHMCS client one of our clients is.

@@ -620,6 +620,18 @@ func (c *Client) AddRefund(ctx context.Context, r Refund) error {
 	return c.Call(ctx, "AddTransaction", p, nil)
 }
 
+// SetServiceFields sets custom field values of a service (UpdateClientProduct customfields:
+// base64 of a PHP-serialised field id → value array).
+func (c *Client) SetServiceFields(ctx context.Context, serviceID int, fields map[int]string) error {
+	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)},
+		"customfields": {SerializeStrings(fields)}}, nil)
+}
+
+// ModuleCustom runs one of the service's module's own functions (a line restart).
+func (c *Client) ModuleCustom(ctx context.Context, serviceID int, function string) error {
+	return c.Call(ctx, "ModuleCustom", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "func_name": {function}}, nil)
+}
+
 // Module runs a module command (ModuleCreate, ModuleSuspend, ModuleUnsuspend, ModuleTerminate,
 // ModuleChangePackage) on a service.
 func (c *Client) Module(ctx context.Context, action string, serviceID int) error {
