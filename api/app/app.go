@@ -179,6 +179,11 @@ const (
 // are placed in WHMCS so far (docs/whmcs.md).
 const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, where Streamcart places plans and free trials only for now. Nothing was charged or stored."
 
+// msgResellersOff answers a reseller order in WHMCS mode: a reseller plan gives panel credits,
+// which WHMCS's API can neither give nor read (they live in the seller's module and panel), so
+// it is refused rather than paid for and not delivered (docs/whmcs.md, Not yet).
+const msgResellersOff = "Ordering is not available yet for reseller plans here: this shop's billing system (WHMCS) keeps reseller credits in its panel module, which this checkout cannot credit. Please order reseller plans in the shop's WHMCS client area. Nothing was charged or stored."
+
 // App is an assembled shop.
 type App struct {
 	cfg     Config
@@ -455,15 +460,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
-	ordersOff := ""
+	ordersOff, resellersOff := "", ""
 	if a.whmcs != nil {
-		ordersOff = msgOrderingOff
+		ordersOff, resellersOff = msgOrderingOff, msgResellersOff
 	}
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
 	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
-		OrderingOff: ordersOff,
-		Catalog:     cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		OrderingOff: ordersOff, ResellersOff: resellersOff,
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,

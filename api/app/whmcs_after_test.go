@@ -2,8 +2,8 @@ package app_test
 
 import (
 	"net/http"
-	"strconv"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"

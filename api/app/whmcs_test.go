@@ -77,7 +77,8 @@ func TestWHMCSCatalog(t *testing.T) {
 		} {
 			status, _, body := s.raw(http.MethodPost, path, token, strings.NewReader(req))
 			if status != http.StatusServiceUnavailable || !strings.Contains(string(body), `"name":"unavailable"`) ||
-				!strings.Contains(string(body), "Ordering is not available yet") {
+				!strings.Contains(string(body), "Ordering is not available yet") ||
+				(strings.Contains(path, "resellers") != strings.Contains(string(body), "reseller credits")) {
 				t.Fatalf("POST %s: %d %s", path, status, body)
 			}
 		}

@@ -25,8 +25,8 @@ type PromoUses interface {
 }
 
 type promotionService struct {
-	uses    PromoUses
-	now     func() time.Time
+	uses PromoUses
+	now  func() time.Time
 }
 
 // NewPromotion returns the promotion service, checking codes against uses.PromoCatalog; now is the business clock promotion dates are

@@ -3,6 +3,7 @@
 package httpapi
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -116,6 +117,9 @@ type Deps struct {
 	// /resellers/orders) are refused with, 503 unavailable, before anything is stored: the WHMCS
 	// back end places plans and trials in WHMCS (order.Upstream), not those kinds yet.
 	OrderingOff string
+	// ResellersOff, when set, is the message reseller orders are refused with instead (their own
+	// reason); "": OrderingOff's.
+	ResellersOff string
 }
 
 // refuse is an endpoint answering err, whatever the request.
@@ -182,8 +186,8 @@ func New(d Deps) http.Handler {
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
-	if d.OrderingOff != "" {
-		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.OrderingOff)))
+	if off := cmp.Or(d.ResellersOff, d.OrderingOff); off != "" {
+		re.Order = refuse(genresellers.MakeUnavailable(errors.New(off)))
 	}
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))

@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	_ whmcsorder.Store     = (*SQLite)(nil)
-	_ whmcsorder.HomeStore = (*SQLite)(nil)
+	_ whmcsorder.Store      = (*SQLite)(nil)
+	_ whmcsorder.HomeStore  = (*SQLite)(nil)
 	_ whmcsorder.LinesStore = (*SQLite)(nil)
 )
 
