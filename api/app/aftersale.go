@@ -70,7 +70,7 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		outbox:      outbox,
 		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
 		manage:      a.manageServices(cfg, mgr, az, auditLog),
-		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now, a.upsellUpstream()),
 		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
@@ -146,4 +146,12 @@ func (a *App) manageServices(cfg Config, mgr panel.Manager, az *authz.Authorizer
 	}
 	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction, cfg.WHMCS.ExtraOption, a.log)
 	return manage.New(a.store, lines, a.Catalog, az, auditLog, lines.View)
+}
+
+// upsellUpstream prices extra connections in WHMCS mode (nil: the catalog's prices).
+func (a *App) upsellUpstream() upsell.Upstream {
+	if a.upgrades == nil {
+		return nil
+	}
+	return a.upgrades
 }

@@ -175,10 +175,6 @@ const (
 	BackendWHMCS   = "whmcs"
 )
 
-// msgOrderingOff answers an upsell or reseller order in WHMCS mode: only plans and free trials
-// are placed in WHMCS so far (docs/whmcs.md).
-const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, where Streamcart places plans and free trials only for now. Nothing was charged or stored."
-
 // msgResellersOff answers a reseller order in WHMCS mode: a reseller plan gives panel credits,
 // which WHMCS's API can neither give nor read (they live in the seller's module and panel), so
 // it is refused rather than paid for and not delivered (docs/whmcs.md, Not yet).
@@ -225,6 +221,7 @@ type App struct {
 	// whmcsNotes the last notes logged.
 	whmcs        *whmcs.CatalogSync
 	whmcsClient  *whmcs.Client
+	upgrades     *whmcsorder.Upgrades // WHMCS mode: extra connections priced and placed as WHMCS upgrades
 	whmcsVersion int
 	whmcsBusy    atomic.Bool
 	whmcsNotes   string
@@ -345,8 +342,11 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	bell := job.NewBell()
 	if a.whmcsClient != nil {
 		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
+		// Extra connections are WHMCS upgrades: priced and placed by WHMCS (UpgradeProduct).
+		a.upgrades = whmcsorder.NewUpgrades(a.whmcsClient, st, cfg.WHMCS.Gateways, cfg.WHMCS.ExtraOption)
 		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
-			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf, Wake: bell.Ring}, log, now)
+			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.countryOf, Wake: bell.Ring,
+			Upgrades: a.upgrades}, log, now)
 	}
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer, now)
@@ -410,7 +410,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		// recorded there; an order cancelled or expired here is cancelled there
 		// (order.JobUpstreamCancel), a refunded one's services ended there.
 		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
-		homes[order.KindPlan], homes[order.KindTrial] = home, home
+		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell] = home, home, home
 		whmcsJobs = home.Jobs()
 	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
@@ -460,15 +460,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
-	ordersOff, resellersOff := "", ""
+	resellersOff := ""
 	if a.whmcs != nil {
-		ordersOff, resellersOff = msgOrderingOff, msgResellersOff
+		resellersOff = msgResellersOff
 	}
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
 	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
-		OrderingOff: ordersOff, ResellersOff: resellersOff,
-		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		ResellersOff: resellersOff,
+		Catalog:      cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/store/storetest"
@@ -21,6 +22,7 @@ import (
 	genorder "github.com/streamcart/streamcart/gen/order"
 	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genservices "github.com/streamcart/streamcart/gen/services"
+	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
 
 // dropAnswer wraps the fake so that, while armed for an action, the fake runs the call but its
@@ -456,6 +458,115 @@ func TestWHMCSServicesAfterSale(t *testing.T) {
 		}
 		if svc := c.getService(owner.Token, svcID); svc.Status != "Terminated" {
 			t.Fatalf("service %s after terminate", svc.Status)
+		}
+	})
+}
+
+// upgrades counts the UpgradeProduct calls that ordered (not calconly).
+func upgrades(f *whmcsfake.Fake) int {
+	n := 0
+	for _, c := range f.Calls() {
+		if c.Action == "UpgradeProduct" && c.Params.Get("calconly") != "true" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWHMCSUpsell: extra connections on a WHMCS-made line are a WHMCS upgrade: priced by WHMCS
+// (UpgradeProduct calconly, prorated), ordered once however many requests carry one
+// Idempotency-Key (one UpgradeProduct), the upgrade invoice paid through Streamcart's gateway and
+// recorded with AddInvoicePayment, so WHMCS runs the module's ChangePackage; the buyer then sees
+// the connections WHMCS has. WHMCS down when ordering: 503 unavailable, nothing stored.
+func TestWHMCSUpsell(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "more@example.com")
+		owner := c.proven("more@example.com")
+		svcID := c.getOrder(owner.Token, id).ServiceIds[0]
+		admin, err := whmcs.New(whmcs.Config{URL: c.cfg.WHMCS.URL, Identifier: c.cfg.WHMCS.Identifier, Secret: c.cfg.WHMCS.Secret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := f.State().Services[0]
+		calc, err := admin.UpgradeOptions(t.Context(), ws.ID, map[int]int{2: 3}, "banktransfer", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := whmcsorder.PriceOf(calc.Price, "EUR")
+		if err != nil || want <= 0 {
+			t.Fatalf("WHMCS's price %q: %v", calc.Price, err)
+		}
+		q, err := c.after.upsell.Quote(t.Context(), &genupsell.QuotePayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: 1})
+		if err != nil || q.Total.Amount != want || q.Total.Currency != "EUR" {
+			t.Fatalf("quote %+v %v, want WHMCS's %d EUR", q, err, want)
+		}
+		// WHMCS down: the order is refused, nothing stored or sent.
+		orders := c.count("SELECT COUNT(*) FROM orders")
+		f.SetStatus(http.StatusServiceUnavailable)
+		_, err = c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: 1})
+		f.SetStatus(0)
+		wantErr(t, err, "unavailable", "")
+		if n := c.count("SELECT COUNT(*) FROM orders"); n != orders || c.count("SELECT COUNT(*) FROM upsells") != 0 || upgrades(f) != 0 {
+			t.Fatalf("after a refused upsell: %d orders (had %d), %d upsells, %d upgrades ordered", n, orders, c.count("SELECT COUNT(*) FROM upsells"), upgrades(f))
+		}
+		// Ordered, then replayed 40 times at once with its key: one order, one WHMCS upgrade. (40
+		// first submissions at once are not all one order in either back end: the connections are
+		// reserved before the key is checked, so the plan's cap may refuse some: the upsell's own limit.)
+		first, err := c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: 1,
+			IdempotencyKey: ptr("more-1")})
+		if err != nil {
+			t.Fatalf("upsell order: %v", err)
+		}
+		var wg sync.WaitGroup
+		ids := make([]string, 40)
+		var results [40]*genupsell.UpsellOrderResult
+		for i := range ids {
+			wg.Go(func() {
+				r, err := c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(owner.Token), ServiceID: svcID, ExtraQuantity: 1,
+					IdempotencyKey: ptr("more-1")})
+				if err != nil {
+					t.Errorf("upsell %d: %v", i, err)
+					return
+				}
+				ids[i], results[i] = r.OrderID, r
+			})
+		}
+		wg.Wait()
+		for i := range ids {
+			if ids[i] != first.OrderID {
+				t.Fatalf("replay %d answered %q, want %q", i, ids[i], first.OrderID)
+			}
+		}
+		up := results[0]
+		st := f.State()
+		if up.Total.Amount != want || upgrades(f) != 1 || len(st.Orders) != 2 || !st.Orders[1].Upgrade ||
+			len(st.Invoices) != 2 || st.Invoices[1].Total != money.Format(want, "EUR") {
+			t.Fatalf("upsell %+v, WHMCS orders %+v, upgrades ordered %d: want one upgrade at WHMCS's price", up, st.Orders, upgrades(f))
+		}
+		if resp := c.sandbox(up.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		st = f.State()
+		changes := 0
+		for _, m := range st.Module {
+			if m.Function == "ChangePackage" {
+				changes++
+			}
+		}
+		if st.Services[0].ConfigOptions[2] != 3 || changes != 1 || st.Invoices[1].Status != "Paid" || len(st.Transactions) != 2 ||
+			st.Transactions[1].InvoiceID != st.Invoices[1].ID || f.CallCount("AddInvoicePayment") != 2 {
+			t.Fatalf("WHMCS %+v: want the upgrade invoice paid once and the package changed once", st)
+		}
+		if got := c.getOrder(owner.Token, up.OrderID); got.Status != "active" {
+			t.Fatalf("upsell order %s, want active", got.Status)
+		}
+		if svc := c.getService(owner.Token, svcID); svc.MaxConnections != 4 {
+			t.Fatalf("service connections %d, want 4 (1 + 3 in WHMCS)", svc.MaxConnections)
+		}
+		if n := c.count("SELECT COUNT(*) FROM services WHERE id = ? AND max_connections = 4", svcID); n != 1 {
+			t.Fatal("our copy of the line did not follow the upgrade")
 		}
 	})
 }

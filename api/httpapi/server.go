@@ -3,7 +3,6 @@
 package httpapi
 
 import (
-	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -113,12 +112,9 @@ type Deps struct {
 	// nil: every plan.
 	Stock Stock
 
-	// OrderingOff, when set, is the message upsell and reseller orders (POST /upsell/orders,
-	// /resellers/orders) are refused with, 503 unavailable, before anything is stored: the WHMCS
-	// back end places plans and trials in WHMCS (order.Upstream), not those kinds yet.
-	OrderingOff string
-	// ResellersOff, when set, is the message reseller orders are refused with instead (their own
-	// reason); "": OrderingOff's.
+	// ResellersOff, when set, is the message reseller orders (POST /resellers/orders) are refused
+	// with, 503 unavailable, before anything is stored: the WHMCS back end cannot sell reseller
+	// credits (docs/whmcs.md).
 	ResellersOff string
 }
 
@@ -179,15 +175,12 @@ func New(d Deps) http.Handler {
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
-	if d.OrderingOff != "" {
-		ue.Order = refuse(genupsell.MakeUnavailable(errors.New(d.OrderingOff)))
-	}
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
-	if off := cmp.Or(d.ResellersOff, d.OrderingOff); off != "" {
-		re.Order = refuse(genresellers.MakeUnavailable(errors.New(off)))
+	if d.ResellersOff != "" {
+		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.ResellersOff)))
 	}
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))

@@ -579,7 +579,7 @@ func (s *Orders) cancel(ctx context.Context, o Order) (Order, error) {
 		if _, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now()); err != nil {
 			return err
 		}
-		if s.cfg.Upstream != nil && o.Kind == KindPlan {
+		if s.cfg.Upstream != nil && upstreamKind(o.Kind) {
 			// Placed upstream too: cancelled there once, however many cancels raced here.
 			return tx.Enqueue(ctx, JobUpstreamCancel, id, JobUpstreamCancel+":"+id, s.now())
 		}
@@ -727,7 +727,7 @@ func (s *Orders) Expire(ctx context.Context, id string) error {
 		if _, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now()); err != nil {
 			return err
 		}
-		if s.cfg.Upstream != nil && o.Kind == KindPlan {
+		if s.cfg.Upstream != nil && upstreamKind(o.Kind) {
 			return tx.Enqueue(ctx, JobUpstreamCancel, id, JobUpstreamCancel+":"+id, s.now())
 		}
 		return nil

@@ -632,6 +632,35 @@ func (c *Client) ModuleCustom(ctx context.Context, serviceID int, function strin
 	return c.Call(ctx, "ModuleCustom", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "func_name": {function}}, nil)
 }
 
+// Upgrade is UpgradeProduct's answer: Price is WHMCS's formatted amount ("$8.67 USD"; prorated
+// over the days left of the period); OrderID and InvoiceID are 0 for a calculation only, and
+// InvoiceID is 0 when there is nothing to pay.
+type Upgrade struct {
+	Price     string
+	OrderID   int
+	InvoiceID int
+}
+
+// UpgradeOptions upgrades a service's config options (option id → new quantity) through
+// UpgradeProduct type=configoptions: calcOnly prices it without ordering; otherwise WHMCS makes
+// an upgrade order and its invoice, and runs the module's ChangePackage once it is paid.
+func (c *Client) UpgradeOptions(ctx context.Context, serviceID int, options map[int]int, paymentMethod string, calcOnly bool) (Upgrade, error) {
+	p := url.Values{"serviceid": {strconv.Itoa(serviceID)}, "type": {"configoptions"}, "paymentmethod": {paymentMethod}}
+	for id, q := range options {
+		p.Set(fmt.Sprintf("configoptions[%d]", id), strconv.Itoa(q))
+	}
+	if calcOnly {
+		p.Set("calconly", "true")
+	}
+	var v struct {
+		Price     string `json:"price"`
+		OrderID   Int    `json:"orderid"`
+		InvoiceID Int    `json:"invoiceid"`
+	}
+	err := c.Call(ctx, "UpgradeProduct", p, &v)
+	return Upgrade{Price: v.Price, OrderID: int(v.OrderID), InvoiceID: int(v.InvoiceID)}, err
+}
+
 // Module runs a module command (ModuleCreate, ModuleSuspend, ModuleUnsuspend, ModuleTerminate,
 // ModuleChangePackage) on a service.
 func (c *Client) Module(ctx context.Context, action string, serviceID int) error {

@@ -52,6 +52,7 @@ type HomeStore interface {
 	SavePlacement(ctx context.Context, p Placement) error
 	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
 	OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error)
+	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 }
 
 // HomeAPI is what fulfilling a WHMCS order asks of WHMCS (whmcs.Client).
@@ -296,6 +297,12 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 		// What the success page shows; due dates and renewals stay WHMCS's (its cron).
 		svc.Username, svc.Password, svc.ServerHostname, svc.Status = ws.Username, ws.Password, ws.ServerHostname, order.ServiceActive
 		if err := h.store.UpdateService(ctx, svc); err != nil {
+			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
+		}
+	}
+	if o.Kind == order.KindUpsell {
+		// WHMCS ran ChangePackage on the paid upgrade: our copy of the line follows (once).
+		if _, err := h.store.ApplyUpsell(ctx, o.ID, h.now().UTC()); err != nil {
 			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 		}
 	}

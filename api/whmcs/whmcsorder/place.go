@@ -101,16 +101,19 @@ type Config struct {
 	LostAfter time.Duration
 	// Wake rings the job worker (nil: nothing).
 	Wake func()
+	// Upgrades places upsell orders as WHMCS upgrades (nil: upsells are not placed in WHMCS).
+	Upgrades *Upgrades
 }
 
 // Placer places plan orders in WHMCS: order.Upstream.
 type Placer struct {
-	api     API
-	store   Store
-	catalog func() *catalog.Catalog
-	cfg     Config
-	log     *slog.Logger
-	now     func() time.Time
+	api      API
+	store    Store
+	catalog  func() *catalog.Catalog
+	cfg      Config
+	upgrades *Upgrades
+	log      *slog.Logger
+	now      func() time.Time
 
 	mu     sync.Mutex
 	flight map[string]*placing // the placings running in this process, by order
@@ -138,7 +141,7 @@ func NewPlacer(api API, store Store, cat func() *catalog.Catalog, cfg Config, lo
 	if cfg.Wake == nil {
 		cfg.Wake = func() {}
 	}
-	return &Placer{api: api, store: store, catalog: cat, cfg: cfg, log: log, now: clock.OrReal(now), flight: map[string]*placing{}}
+	return &Placer{api: api, store: store, catalog: cat, cfg: cfg, upgrades: cfg.Upgrades, log: log, now: clock.OrReal(now), flight: map[string]*placing{}}
 }
 
 // Place places o in WHMCS once (order.Upstream): the client found by e-mail or made, AddOrder
@@ -196,6 +199,13 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 	if !claimed {
 		return pl.wait(ctx, p)
 	}
+	if o.Kind == order.KindUpsell {
+		if pl.upgrades == nil || p.OrderRef != 0 {
+			// A claim taken over after an upgrade was sent: WHMCS may hold it, so no second one.
+			return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
+		}
+		return pl.placeUpgrade(ctx, o, p)
+	}
 	currency := strings.ToUpper(o.Quote.Total.Currency)
 	if p.OrderRef == 0 {
 		client, err := pl.client(ctx, o)
@@ -248,6 +258,12 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 			return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
 		}
 	}
+	return pl.checkInvoice(ctx, o, p, currency)
+}
+
+// checkInvoice reads p's WHMCS invoice, whose total must be o's quote, and marks p placed; else
+// the WHMCS order is cancelled and o dropped (price_changed with WHMCS's total).
+func (pl *Placer) checkInvoice(ctx context.Context, o order.Order, p Placement, currency string) error {
 	total := int64(0)
 	if p.InvoiceRef > 0 {
 		inv, err := pl.api.GetInvoice(ctx, p.InvoiceRef)
