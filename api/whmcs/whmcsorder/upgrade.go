@@ -104,10 +104,16 @@ func PriceOf(shown, currency string) (int64, error) {
 	} else {
 		s = strings.NewReplacer(".", "", ",", "").Replace(s)
 	}
-	if s == "" || s == "-" {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
 		return 0, errors.New("no amount")
 	}
-	return money.Parse(s, currency)
+	n, err := money.Parse(s, currency)
+	if neg {
+		n = -n // a downgrade's credit
+	}
+	return n, err
 }
 
 // placeUpgrade places upsell o in WHMCS as an upgrade of its line (UpgradeProduct, never a
