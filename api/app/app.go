@@ -405,13 +405,16 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	var whmcsJobs map[string]job.Handler
+	var upstreamRenew httpapi.UpstreamRenewer // nil: the shop's own renewals
 	if a.whmcsClient != nil {
 		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
 		// recorded there; an order cancelled or expired here is cancelled there
 		// (order.JobUpstreamCancel), a refunded one's services ended there.
 		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
-		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell] = home, home, home
+		// A renewal is WHMCS's renewal invoice paid here (its cron made it; its module renews).
+		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell], homes[order.KindRenewal] = home, home, home, home
 		whmcsJobs = home.Jobs()
+		upstreamRenew = whmcsorder.NewRenewals(a.whmcsClient, st, orders, now)
 	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
@@ -467,8 +470,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
 	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
-		ResellersOff: resellersOff,
-		Catalog:      cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		ResellersOff: resellersOff, UpstreamRenew: upstreamRenew,
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,

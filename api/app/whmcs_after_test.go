@@ -47,12 +47,20 @@ func (d *dropAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // through a dropAnswer.
 func whmcsConsole(t *testing.T) (*console, *whmcsfake.Fake, *dropAnswer) {
 	t.Helper()
-	f := whmcsfake.New(whmcsfake.Demo())
+	// The fake's dates (due dates, its cron) follow the console's business clock.
+	var clk atomic.Pointer[clock]
+	f := whmcsfake.New(whmcsfake.Demo(), whmcsfake.WithClock(func() time.Time {
+		if c := clk.Load(); c != nil {
+			return c.Now()
+		}
+		return time.Now()
+	}))
 	drop := &dropAnswer{next: f.Handler()}
 	drop.arm("")
 	srv := httptest.NewServer(drop)
 	t.Cleanup(srv.Close)
 	c := newConsole(t, func(cfg *app.Config) { cfg.Backend, cfg.WHMCS = app.BackendWHMCS, whmcsSettings(srv.URL) })
+	clk.Store(c.clock)
 	return c, f, drop
 }
 
@@ -567,6 +575,88 @@ func TestWHMCSUpsell(t *testing.T) {
 		}
 		if n := c.count("SELECT COUNT(*) FROM services WHERE id = ? AND max_connections = 4", svcID); n != 1 {
 			t.Fatal("our copy of the line did not follow the upgrade")
+		}
+	})
+}
+
+// TestWHMCSRenewalInvoicePaid: WHMCS's cron makes the renewal invoice; POST /services/{id}/renew
+// answers an order of ours for its balance (one however many calls: 40 at once), paid through
+// Streamcart's gateway and recorded on that invoice once, so WHMCS's module renews the line and
+// its due date moves a period. Before WHMCS invoices, there is nothing to renew (409); WHMCS
+// down: 503 unavailable.
+func TestWHMCSRenewalInvoicePaid(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "renew@example.com")
+		owner := c.proven("renew@example.com")
+		svcID := c.getOrder(owner.Token, id).ServiceIds[0]
+		renew := func() (*genservices.OrderResult, error) {
+			return c.services.Renew(t.Context(), &genservices.RenewPayload{Token: ptr(owner.Token), ServiceID: svcID})
+		}
+		_, err := renew()
+		wantErr(t, err, "conflict", "")
+		due := f.State().Services[0].NextDueDate
+		c.clock.Add(20 * 24 * time.Hour)
+		if res := f.RunCron(); len(res.Invoices) != 1 {
+			t.Fatalf("WHMCS's cron made %+v, want one renewal invoice", res)
+		}
+		st := f.State()
+		inv := st.Invoices[len(st.Invoices)-1]
+		f.SetStatus(http.StatusServiceUnavailable)
+		_, err = renew()
+		f.SetStatus(0)
+		wantErr(t, err, "unavailable", "")
+		var wg sync.WaitGroup
+		ids := make([]string, 40)
+		var first *genservices.OrderResult
+		var mu sync.Mutex
+		for i := range ids {
+			wg.Go(func() {
+				r, err := renew()
+				if err != nil {
+					t.Errorf("renew %d: %v", i, err)
+					return
+				}
+				mu.Lock()
+				ids[i], first = r.OrderID, r
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		for i := range ids {
+			if ids[i] != ids[0] {
+				t.Fatalf("renew %d answered %q, want %q", i, ids[i], ids[0])
+			}
+		}
+		if money.Format(first.Total.Amount, first.Total.Currency) != inv.Total || first.Total.Currency != "EUR" || first.PaymentURL == "" {
+			t.Fatalf("renewal order %+v, want WHMCS's invoice %+v", first, inv)
+		}
+		if resp := c.sandbox(first.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		st = f.State()
+		renewed := 0
+		for _, m := range st.Module {
+			if m.Function == "Renew" {
+				renewed++
+			}
+		}
+		paid := st.Invoices[len(st.Invoices)-1]
+		var txns []whmcsfake.TransactionState
+		for _, tx := range st.Transactions {
+			if tx.InvoiceID == paid.ID {
+				txns = append(txns, tx)
+			}
+		}
+		if paid.Status != "Paid" || len(txns) != 1 || txns[0].TransID != "sandbox:"+first.InvoiceID || renewed != 1 || st.Services[0].NextDueDate == due {
+			t.Fatalf("WHMCS %+v: want the renewal invoice paid once with our transaction, the line renewed once, its due date moved", st)
+		}
+		if got := c.getOrder(owner.Token, first.OrderID); got.Status != "active" {
+			t.Fatalf("renewal order %s, want active", got.Status)
+		}
+		if svc := c.getService(owner.Token, svcID); svc.NextDueDate != st.Services[0].NextDueDate {
+			t.Fatalf("service due %s, WHMCS's %s", svc.NextDueDate, st.Services[0].NextDueDate)
 		}
 	})
 }

@@ -116,6 +116,9 @@ type Deps struct {
 	// with, 503 unavailable, before anything is stored: the WHMCS back end cannot sell reseller
 	// credits (docs/whmcs.md).
 	ResellersOff string
+	// UpstreamRenew, when set, renews services through the billing system that invoices them
+	// (WHMCS mode); nil: the shop's renewals.
+	UpstreamRenew UpstreamRenewer
 }
 
 // refuse is an endpoint answering err, whatever the request.
@@ -161,7 +164,7 @@ func New(d Deps) http.Handler {
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
-	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage, d.Renewals, d.PayQuotes))
+	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage, d.Renewals, d.PayQuotes, d.UpstreamRenew))
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 

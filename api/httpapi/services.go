@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/lineqr"
 	"github.com/streamcart/streamcart/api/manage"
@@ -28,13 +29,22 @@ type servicesService struct {
 	// renewals bills the next periods; orderResults shows the renewal orders as POST /orders does.
 	renewals     *renewal.Renewals
 	orderResults *orderService
+	// upstreamRenew, when set, renews through the billing system that owns the services (WHMCS:
+	// its open renewal invoice paid here) instead of renewals.
+	upstreamRenew UpstreamRenewer
+}
+
+// UpstreamRenewer answers the order paying a service's renewal the billing system invoiced.
+type UpstreamRenewer interface {
+	Renew(ctx context.Context, claims authz.Claims, svc order.Service, req renewal.Request) (order.Order, error)
 }
 
 // NewServices returns the service (IPTV line) service.
 func NewServices(cat func() *catalog.Catalog, accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services,
-	r *renewal.Renewals, quotes payment.Quotes) genservices.Service {
+	r *renewal.Renewals, quotes payment.Quotes, up UpstreamRenewer) genservices.Service {
 	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)},
-		catalog: cat, orders: orders, panel: p, manage: m, renewals: r, orderResults: &orderService{orders: orders, quotes: quotes}}
+		catalog: cat, orders: orders, panel: p, manage: m, renewals: r, orderResults: &orderService{orders: orders, quotes: quotes},
+		upstreamRenew: up}
 }
 
 func (s *servicesService) service(ctx context.Context, id string) (order.Service, error) {

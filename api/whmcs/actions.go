@@ -453,6 +453,27 @@ func (c *Client) GetInvoice(ctx context.Context, id int) (Invoice, error) {
 	return v, err
 }
 
+// InvoiceSummary is an invoice as GetInvoices lists it.
+type InvoiceSummary struct {
+	ID       Int     `json:"id"`
+	ClientID Int     `json:"userid"`
+	Status   string  `json:"status"`
+	DueDate  Date    `json:"duedate"`
+	Total    Decimal `json:"total"`
+	Currency string  `json:"currencycode"`
+}
+
+// GetInvoices lists client clientID's invoices in status ("" any), at most 100.
+func (c *Client) GetInvoices(ctx context.Context, clientID int, status string) ([]InvoiceSummary, error) {
+	var v struct {
+		Invoices List[InvoiceSummary] `json:"invoices"`
+	}
+	p := url.Values{"userid": {strconv.Itoa(clientID)}, "limitnum": {"100"}}
+	set(p, "status", status)
+	err := c.Call(ctx, "GetInvoices", p, &v)
+	return v.Invoices, err
+}
+
 // Payment is what AddInvoicePayment records. Amount "" is the invoice's whole balance.
 type Payment struct {
 	InvoiceID int

@@ -246,6 +246,9 @@ func (h *Home) AcceptOrder(ctx context.Context, j job.Job) error {
 	if !ok {
 		return err
 	}
+	if p.OrderRef == 0 {
+		return h.next(ctx, JobAwaitLine, o.ID) // a renewal invoice's: no order to accept
+	}
 	setup := false
 	for _, ref := range p.ServiceRefs {
 		s, err := h.api.GetClientService(ctx, p.ClientRef, ref)
