@@ -414,7 +414,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		// A renewal is WHMCS's renewal invoice paid here (its cron made it; its module renews).
 		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell], homes[order.KindRenewal] = home, home, home, home
 		whmcsJobs = home.Jobs()
-		upstreamRenew = whmcsorder.NewRenewals(a.whmcsClient, st, orders, now)
+		upstreamRenew = whmcsorder.NewRenewals(a.whmcsClient, st, orders, log, now)
 	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })

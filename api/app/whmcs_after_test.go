@@ -631,6 +631,10 @@ func TestWHMCSRenewalInvoicePaid(t *testing.T) {
 		if money.Format(first.Total.Amount, first.Total.Currency) != inv.Total || first.Total.Currency != "EUR" || first.PaymentURL == "" {
 			t.Fatalf("renewal order %+v, want WHMCS's invoice %+v", first, inv)
 		}
+		if svc := c.getService(owner.Token, svcID); svc.RenewalOrderID == nil || *svc.RenewalOrderID != first.OrderID ||
+			svc.RenewalInvoiceID == nil || *svc.RenewalInvoiceID != first.InvoiceID {
+			t.Fatalf("service %+v: want its open renewal (our order for WHMCS's invoice)", svc)
+		}
 		if resp := c.sandbox(first.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
 			t.Fatalf("pay: %d", resp.StatusCode)
 		}
@@ -655,8 +659,8 @@ func TestWHMCSRenewalInvoicePaid(t *testing.T) {
 		if got := c.getOrder(owner.Token, first.OrderID); got.Status != "active" {
 			t.Fatalf("renewal order %s, want active", got.Status)
 		}
-		if svc := c.getService(owner.Token, svcID); svc.NextDueDate != st.Services[0].NextDueDate {
-			t.Fatalf("service due %s, WHMCS's %s", svc.NextDueDate, st.Services[0].NextDueDate)
+		if svc := c.getService(owner.Token, svcID); svc.NextDueDate != st.Services[0].NextDueDate || svc.RenewalOrderID != nil {
+			t.Fatalf("service %+v, WHMCS's due date %s: want it, and no open renewal", svc, st.Services[0].NextDueDate)
 		}
 	})
 }

@@ -37,6 +37,8 @@ type servicesService struct {
 // UpstreamRenewer answers the order paying a service's renewal the billing system invoiced.
 type UpstreamRenewer interface {
 	Renew(ctx context.Context, claims authz.Claims, svc order.Service, req renewal.Request) (order.Order, error)
+	// Open is the order paying the service's open renewal invoice, when one was made.
+	Open(ctx context.Context, svc order.Service) (order.Order, bool, error)
 }
 
 // NewServices returns the service (IPTV line) service.
@@ -129,7 +131,14 @@ func (s *servicesService) renewalOf(ctx context.Context, r *genservices.ServiceR
 	if !renewing && !svc.Trial {
 		return nil
 	}
-	_, o, open, err := s.renewals.Open(ctx, svc.ID)
+	var o order.Order
+	var open bool
+	var err error
+	if s.upstreamRenew != nil {
+		o, open, err = s.upstreamRenew.Open(ctx, svc)
+	} else {
+		_, o, open, err = s.renewals.Open(ctx, svc.ID)
+	}
 	if err != nil {
 		return fmt.Errorf("service %s: %w", svc.ID, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ type RenewStore interface {
 	Order(ctx context.Context, id string) (order.Order, error)
 	ClaimPlacement(ctx context.Context, orderID string, now, until time.Time) (Placement, bool, error)
 	SavePlacement(ctx context.Context, p Placement) error
+	ClientOrderByKey(ctx context.Context, clientID int64, key string) (order.Order, error)
 }
 
 // RenewAPI is what paying a WHMCS renewal invoice asks of WHMCS (whmcs.Client).
@@ -46,12 +48,51 @@ type Renewals struct {
 	api    RenewAPI
 	store  RenewStore
 	orders OrderPlacer
+	log    *slog.Logger
 	now    func() time.Time
 }
 
 // NewRenewals returns the renewals; now is the business clock (nil: real time).
-func NewRenewals(api RenewAPI, store RenewStore, orders OrderPlacer, now func() time.Time) *Renewals {
-	return &Renewals{api: api, store: store, orders: orders, now: clock.OrReal(now)}
+func NewRenewals(api RenewAPI, store RenewStore, orders OrderPlacer, log *slog.Logger, now func() time.Time) *Renewals {
+	return &Renewals{api: api, store: store, orders: orders, log: log, now: clock.OrReal(now)}
+}
+
+// invoiceKey is the Idempotency-Key of our order for WHMCS invoice id.
+func invoiceKey(id int) string { return "whmcs-invoice-" + strconv.Itoa(id) }
+
+// Open is our order for svc's open WHMCS renewal invoice, when one was made and is still to pay
+// (the services view's renewalInvoiceId); open false otherwise, and when WHMCS cannot say
+// (logged: a read never fails on it).
+func (r *Renewals) Open(ctx context.Context, svc order.Service) (order.Order, bool, error) {
+	client, id, err := r.store.ServiceRef(ctx, svc.ID)
+	if errors.Is(err, order.ErrNotFound) {
+		return order.Order{}, false, nil
+	}
+	if err != nil {
+		return order.Order{}, false, err
+	}
+	inv, found, err := r.openInvoice(ctx, client, id)
+	if err != nil {
+		r.log.Warn("WHMCS renewal invoice unread: none shown", "service", svc.ID, "action", action(err), "err", err)
+		return order.Order{}, false, nil
+	}
+	if !found {
+		return order.Order{}, false, nil
+	}
+	key := invoiceKey(int(inv.ID))
+	for _, k := range []string{key, key + "-" + r.now().UTC().Format("20060102")} {
+		o, err := r.store.ClientOrderByKey(ctx, svc.ClientID, k)
+		if errors.Is(err, order.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return order.Order{}, false, err
+		}
+		if o.Status == order.StatusPending {
+			return o, true, nil
+		}
+	}
+	return order.Order{}, false, nil
 }
 
 // openInvoice is WHMCS's unpaid invoice renewing WHMCS service id of client: a Hosting line of
@@ -112,7 +153,7 @@ func (r *Renewals) Renew(ctx context.Context, claims authz.Claims, svc order.Ser
 		Lines: []pricing.Line{{Key: pricing.LinePlan, Label: label, Amount: total}}, Subtotal: total, Total: total}
 	// One order per WHMCS invoice and client: the key makes 40 calls one order; an order of ours
 	// that expired unpaid leaves the next day's key free for a new one.
-	key := "whmcs-invoice-" + strconv.Itoa(int(inv.ID))
+	key := invoiceKey(int(inv.ID))
 	origin, others := "", []string(nil)
 	if len(req.Origins) > 0 {
 		origin, others = req.Origins[0], req.Origins[1:]
@@ -122,7 +163,7 @@ func (r *Renewals) Renew(ctx context.Context, claims authz.Claims, svc order.Ser
 		o, err = r.orders.Place(ctx, claims, order.Placement{Kind: order.KindRenewal, Quote: q, Gateway: req.Gateway,
 			ReturnURL: req.ReturnURL, Origin: origin, ReturnOrigins: others, IdempotencyKey: k,
 			RequestHash: order.CustomHash("whmcs-renewal", int(inv.ID), total.Amount, currency),
-			Deadline: r.deadline(inv)})
+			Deadline:    r.deadline(inv)})
 		if err != nil || (o.Status != order.StatusCancelled && o.Status != order.StatusFailed) {
 			break
 		}
