@@ -664,3 +664,30 @@ func TestWHMCSRenewalInvoicePaid(t *testing.T) {
 		}
 	})
 }
+
+// TestWHMCSPlacingDiedAfterAddOrder: the process placing an order died after WHMCS made it and
+// before its ids were kept (the claim's reference was kept before AddOrder was sent): the replay
+// that takes the claim over finds that WHMCS order by its reference instead of adding a second.
+func TestWHMCSPlacingDiedAfterAddOrder(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s, f := whmcsShop(t)
+		buyer := s.identify("died@example.com", "")
+		p := whmcsBuy()
+		p.IdempotencyKey = ptr("k-died")
+		o := s.buy(buyer.Token, p)
+		// As the dead process left it: claimed (the claim run out), its reference kept, no ids.
+		storetest.Exec(t, s.cfg.DB, `UPDATE whmcs_orders SET state = 'placing', claimed_until = '', whmcs_order = 0, whmcs_invoice = 0
+			WHERE order_id = ?`, o.OrderID)
+		storetest.Exec(t, s.cfg.DB, `DELETE FROM whmcs_services WHERE order_id = ?`, o.OrderID)
+		again := s.buy(buyer.Token, p)
+		if again.OrderID != o.OrderID || f.CallCount("AddOrder") != 1 || len(f.State().Orders) != 1 {
+			t.Fatalf("replay %+v, AddOrder %d, WHMCS orders %+v: want the first WHMCS order taken over", again, f.CallCount("AddOrder"), f.State().Orders)
+		}
+		if n := s.count(`SELECT COUNT(*) FROM whmcs_orders WHERE order_id = ? AND state = 'placed' AND whmcs_order = 1 AND whmcs_invoice = 1`, o.OrderID); n != 1 {
+			t.Fatal("the placement does not hold WHMCS's order again")
+		}
+		if n := s.count(`SELECT COUNT(*) FROM whmcs_services WHERE order_id = ? AND whmcs_id = 1`, o.OrderID); n != 1 {
+			t.Fatal("the service's WHMCS id is not kept again")
+		}
+	})
+}

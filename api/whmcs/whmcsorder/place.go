@@ -107,13 +107,12 @@ type Config struct {
 
 // Placer places plan orders in WHMCS: order.Upstream.
 type Placer struct {
-	api      API
-	store    Store
-	catalog  func() *catalog.Catalog
-	cfg      Config
-	upgrades *Upgrades
-	log      *slog.Logger
-	now      func() time.Time
+	api     API
+	store   Store
+	catalog func() *catalog.Catalog
+	cfg     Config
+	log     *slog.Logger
+	now     func() time.Time
 
 	mu     sync.Mutex
 	flight map[string]*placing // the placings running in this process, by order
@@ -141,7 +140,7 @@ func NewPlacer(api API, store Store, cat func() *catalog.Catalog, cfg Config, lo
 	if cfg.Wake == nil {
 		cfg.Wake = func() {}
 	}
-	return &Placer{api: api, store: store, catalog: cat, cfg: cfg, upgrades: cfg.Upgrades, log: log, now: clock.OrReal(now), flight: map[string]*placing{}}
+	return &Placer{api: api, store: store, catalog: cat, cfg: cfg, log: log, now: clock.OrReal(now), flight: map[string]*placing{}}
 }
 
 // Place places o in WHMCS once (order.Upstream): the client found by e-mail or made, AddOrder
@@ -200,7 +199,7 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 		return pl.wait(ctx, p)
 	}
 	if o.Kind == order.KindUpsell {
-		if pl.upgrades == nil || p.OrderRef != 0 {
+		if pl.cfg.Upgrades == nil || p.OrderRef != 0 {
 			// A claim taken over after an upgrade was sent: WHMCS may hold it, so no second one.
 			return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
 		}
@@ -222,9 +221,15 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 		if err != nil {
 			return pl.drop(ctx, p, err)
 		}
+		// A claim taken over from a placing that died may have sent AddOrder already: its
+		// reference, kept before AddOrder is sent, says so.
+		sent := p.Ref != ""
 		p.Ref = refOf(o)
 		item.Domain = p.Ref
-		placed, found, err := pl.takeOver(ctx, o, p)
+		if err := pl.store.SavePlacement(ctx, p); err != nil {
+			return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
+		}
+		placed, found, err := pl.takeOver(ctx, o, p, sent)
 		if err != nil {
 			return pl.drop(ctx, p, pl.failed(o, err))
 		}
@@ -367,11 +372,12 @@ func (pl *Placer) lost(ctx context.Context, o order.Order, p Placement, why erro
 }
 
 // takeOver finds the WHMCS order an earlier placing of o (the same reference) made when its
-// AddOrder answer was lost: still pending, held by none of our orders, with as many services.
-// found is false when there is none (or no placing under the reference lost its answer).
-func (pl *Placer) takeOver(ctx context.Context, o order.Order, p Placement) (whmcs.Placed, bool, error) {
+// AddOrder answer was lost, or its process died after sending it (sent): still pending, held by
+// none of our orders, with as many services. found is false when there is none (or no placing
+// under the reference can have made one).
+func (pl *Placer) takeOver(ctx context.Context, o order.Order, p Placement, sent bool) (whmcs.Placed, bool, error) {
 	n, err := pl.store.LostPlacements(ctx, p.Ref)
-	if err != nil || n == 0 {
+	if err != nil || (n == 0 && !sent) {
 		return whmcs.Placed{}, false, err
 	}
 	services, err := pl.api.GetClientServices(ctx, p.ClientRef, p.Ref)

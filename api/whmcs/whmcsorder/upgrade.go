@@ -120,20 +120,20 @@ func PriceOf(shown, currency string) (int64, error) {
 // price of ours): WHMCS makes an upgrade order and its invoice, whose total must be o's; once
 // the invoice is paid (JobRecordPayment) WHMCS runs the module's ChangePackage.
 func (pl *Placer) placeUpgrade(ctx context.Context, o order.Order, p Placement) error {
-	up, err := pl.upgrades.store.Upsell(ctx, o.ID)
+	up, err := pl.cfg.Upgrades.store.Upsell(ctx, o.ID)
 	if err != nil {
 		return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
 	}
-	svc, err := pl.upgrades.store.Service(ctx, up.ServiceID)
+	svc, err := pl.cfg.Upgrades.store.Service(ctx, up.ServiceID)
 	if err != nil {
 		return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
 	}
-	client, service, qty, _, currency, err := pl.upgrades.target(ctx, svc, up.ExtraQuantity)
+	client, service, qty, _, currency, err := pl.cfg.Upgrades.target(ctx, svc, up.ExtraQuantity)
 	if err != nil {
 		return pl.drop(ctx, p, pl.failed(o, err))
 	}
 	p.ClientRef = client
-	placed, err := pl.upgrades.api.UpgradeOptions(ctx, service, map[int]int{pl.upgrades.extra: qty}, pl.cfg.Gateways[o.Invoice.Gateway], false)
+	placed, err := pl.cfg.Upgrades.api.UpgradeOptions(ctx, service, map[int]int{pl.cfg.Upgrades.extra: qty}, pl.cfg.Gateways[o.Invoice.Gateway], false)
 	if err != nil {
 		// An unanswered upgrade may have made a pending upgrade order in WHMCS: unpaid, it
 		// changes nothing; logged for the seller.
