@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/signin"
 	"github.com/streamcart/streamcart/api/upsell"
 	"github.com/streamcart/streamcart/api/whmcs"
+	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 )
 
 // afterSale holds what the shop does after the first sale: sign-in links and passwords, service
@@ -68,8 +69,8 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 		changes:     changes,
 		outbox:      outbox,
 		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
-		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
-		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
+		manage:      a.manageServices(cfg, mgr, az, auditLog),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now, a.upsellUpstream()),
 		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
@@ -135,4 +136,22 @@ func (p whmcsPasswords) CheckPassword(ctx context.Context, email, password strin
 		return fmt.Errorf("whmcs: %s: %w", "ValidateLogin", err)
 	}
 	return nil
+}
+
+// manageServices is the buyers' service management: through the panel, or in WHMCS mode through
+// WHMCS (its module acts on the panel) with the services shown as WHMCS has them.
+func (a *App) manageServices(cfg Config, mgr panel.Manager, az *authz.Authorizer, auditLog *audit.Log) *manage.Services {
+	if a.whmcsClient == nil {
+		return manage.New(a.store, mgr, a.Catalog, az, auditLog, nil)
+	}
+	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction, cfg.WHMCS.ExtraOption, a.log)
+	return manage.New(a.store, lines, a.Catalog, az, auditLog, lines.View)
+}
+
+// upsellUpstream prices extra connections in WHMCS mode (nil: the catalog's prices).
+func (a *App) upsellUpstream() upsell.Upstream {
+	if a.upgrades == nil {
+		return nil
+	}
+	return a.upgrades
 }

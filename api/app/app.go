@@ -175,9 +175,10 @@ const (
 	BackendWHMCS   = "whmcs"
 )
 
-// msgOrderingOff answers an upsell or reseller order in WHMCS mode: only plans and free trials
-// are placed in WHMCS so far (docs/whmcs.md).
-const msgOrderingOff = "Ordering is not available yet: this shop's orders go through its WHMCS billing system, where Streamcart places plans and free trials only for now. Nothing was charged or stored."
+// msgResellersOff answers a reseller order in WHMCS mode: a reseller plan gives panel credits,
+// which WHMCS's API can neither give nor read (they live in the seller's module and panel), so
+// it is refused rather than paid for and not delivered (docs/whmcs.md, Not yet).
+const msgResellersOff = "Ordering is not available yet for reseller plans here: this shop's billing system (WHMCS) keeps reseller credits in its panel module, which this checkout cannot credit. Please order reseller plans in the shop's WHMCS client area. Nothing was charged or stored."
 
 // App is an assembled shop.
 type App struct {
@@ -220,6 +221,7 @@ type App struct {
 	// whmcsNotes the last notes logged.
 	whmcs        *whmcs.CatalogSync
 	whmcsClient  *whmcs.Client
+	upgrades     *whmcsorder.Upgrades // WHMCS mode: extra connections priced and placed as WHMCS upgrades
 	whmcsVersion int
 	whmcsBusy    atomic.Bool
 	whmcsNotes   string
@@ -335,10 +337,16 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	// WHMCS mode: plan orders are placed in WHMCS before they are paid (nil: the built-in back end).
 	var upstream order.Upstream
 	stock := a.stock
+	// The worker is built last, from every service's handler; what enqueues a job rings its
+	// bell, made first.
+	bell := job.NewBell()
 	if a.whmcsClient != nil {
 		stock = nil // WHMCS's module makes the lines: the built-in panel's credits say nothing
+		// Extra connections are WHMCS upgrades: priced and placed by WHMCS (UpgradeProduct).
+		a.upgrades = whmcsorder.NewUpgrades(a.whmcsClient, st, cfg.WHMCS.Gateways, cfg.WHMCS.ExtraOption)
 		upstream = whmcsorder.NewPlacer(a.whmcsClient, st, cat, whmcsorder.Config{Gateways: cfg.WHMCS.Gateways,
-			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.geo.Locate}, log, now)
+			ExtraOption: cfg.WHMCS.ExtraOption, ProxyOption: cfg.WHMCS.ProxyOption, Country: a.geo.Locate, Wake: bell.Ring,
+			Upgrades: a.upgrades}, log, now)
 	}
 	a.sessions = sessioncache.New(st, log, sessioncache.WithClock(now))
 	accounts := account.New(a.sessions, signer, now)
@@ -355,9 +363,6 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	default:
 		return nil, fmt.Errorf("STREAMCART_PANEL=%q: want builtin, xui or xtream", cfg.Panel)
 	}
-	// The worker is built last, from every service's handler; what enqueues a job rings its
-	// bell, made first.
-	bell := job.NewBell()
 	creditMail := &laterMailer{}
 	a.balance = a.newBalance(lines, builtin, creditMail)
 	orders := order.New(st, cat, gateways, authorizer, order.Config{
@@ -371,6 +376,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		TrialBlocked:    disposable.New(!cfg.TrialAllowDisposable, cfg.TrialBlockedDomains).Blocked,
 		Stock:           stock,
 		Upstream:        upstream,
+		Promotions:      a.livePromotions(),
 	}, log, now)
 	webhooks := payment.NewWebhooks(st, orders, payment.Providers(gateways), bell.Ring, log)
 	webhooks.Observe(a.metrics)
@@ -399,18 +405,16 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	homes := after.homes(provision.NewPlans(prov, lines.(panel.Manager)))
 	expire := func(ctx context.Context, j job.Job) error { return orders.Expire(ctx, j.Ref) }
 	var whmcsJobs map[string]job.Handler
+	var upstreamRenew httpapi.UpstreamRenewer // nil: the shop's own renewals
 	if a.whmcsClient != nil {
 		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
-		// recorded there; an order expired here is cancelled there.
+		// recorded there; an order cancelled or expired here is cancelled there
+		// (order.JobUpstreamCancel), a refunded one's services ended there.
 		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
-		homes[order.KindPlan], homes[order.KindTrial] = home, home
+		// A renewal is WHMCS's renewal invoice paid here (its cron made it; its module renews).
+		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell], homes[order.KindRenewal] = home, home, home, home
 		whmcsJobs = home.Jobs()
-		expire = func(ctx context.Context, j job.Job) error {
-			if err := orders.Expire(ctx, j.Ref); err != nil {
-				return err
-			}
-			return home.Expired(ctx, j.Ref)
-		}
+		upstreamRenew = whmcsorder.NewRenewals(a.whmcsClient, st, orders, log, now)
 	}
 	refunds := refund.New(st, gateways, orders, homes, bell.Ring, now)
 	refunds.NumberCreditNotes(func() string { return cat().CreditNoteNumber })
@@ -459,15 +463,15 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 	if a.limiter, err = httpapi.NewLimiter(cfg.RateLimits, cfg.TrustedProxies, log); err != nil {
 		return nil, err
 	}
-	ordersOff := ""
+	resellersOff := ""
 	if a.whmcs != nil {
-		ordersOff = msgOrderingOff
+		resellersOff = msgResellersOff
 	}
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
 	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
-		OrderingOff: ordersOff,
-		Catalog:     cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
+		ResellersOff: resellersOff, UpstreamRenew: upstreamRenew,
+		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,
 		PublicURL:  base,
 		Storefront: httpapi.Storefront{Name: cfg.StoreName, DashboardURL: cfg.DashboardURL, SupportURL: cfg.SupportURL},
 		Signin:     after.signin, Manage: after.manage, Upsells: after.upsells, Resellers: after.resellers, Affiliates: after.affiliates,
@@ -971,6 +975,27 @@ func (a *App) startWHMCS(ctx context.Context) error {
 	a.log.Info("WHMCS back end: the catalog comes from WHMCS", "plans_group", a.cfg.WHMCS.PlansGroup,
 		"reseller_group", a.cfg.WHMCS.ResellerGroup, "products", len(a.Catalog().Products))
 	return nil
+}
+
+// livePromotions reads a promo code from WHMCS when it is applied (nil: the built-in back end,
+// whose catalog is the truth). WHMCS unreachable: the catalog read last decides, and WHMCS's
+// invoice checks the order anyway (price_changed).
+func (a *App) livePromotions() func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog {
+	if a.whmcsClient == nil {
+		return nil
+	}
+	return func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog {
+		canon, ok := catalog.CanonicalPromoCode(code)
+		if !ok {
+			return cat // no such code can exist: pricing says not found
+		}
+		live, err := a.whmcsClient.GetPromotions(ctx, canon)
+		if err != nil {
+			a.log.Warn("WHMCS promotion unread: the catalog's is used", "action", "GetPromotions", "err", err)
+			return cat
+		}
+		return whmcs.WithPromotion(cat, code, live)
+	}
 }
 
 // refreshWHMCS reads the catalog from WHMCS again when it is due (STREAMCART_WHMCS_CATALOG_REFRESH),

@@ -25,7 +25,8 @@ func whmcsShop(t *testing.T, opts ...func(*app.Config)) (*shop, *whmcsfake.Fake)
 func whmcsSettings(url string) whmcs.Settings {
 	return whmcs.Settings{URL: url + whmcsfake.Path, Identifier: "demo-identifier", Secret: "demo-secret",
 		PlansGroup: 1, ResellerGroup: 2, Gateways: map[string]string{"sandbox": "banktransfer"},
-		ExtraOption: whmcs.DefaultExtraOption, ProxyOption: whmcs.DefaultProxyOption, MACField: whmcs.DefaultMACField}
+		ExtraOption: whmcs.DefaultExtraOption, ProxyOption: whmcs.DefaultProxyOption, MACField: whmcs.DefaultMACField,
+		RestartFunction: whmcs.DefaultRestartFunction}
 }
 
 // TestWHMCSCatalog: in WHMCS mode the storefront's plans are WHMCS's (names and prices, read
@@ -71,12 +72,11 @@ func TestWHMCSCatalog(t *testing.T) {
 
 		token := s.identify("buyer@example.com", "").Token
 		for path, req := range map[string]string{
-			"/checkout/api/upsell/orders":    `{"serviceId":"svc_1","extraQuantity":1}`,
 			"/checkout/api/resellers/orders": `{"pid":10,"password":"long enough 1","confirmPassword":"long enough 1"}`,
 		} {
 			status, _, body := s.raw(http.MethodPost, path, token, strings.NewReader(req))
 			if status != http.StatusServiceUnavailable || !strings.Contains(string(body), `"name":"unavailable"`) ||
-				!strings.Contains(string(body), "Ordering is not available yet") {
+				!strings.Contains(string(body), "Ordering is not available yet") || !strings.Contains(string(body), "reseller credits") {
 				t.Fatalf("POST %s: %d %s", path, status, body)
 			}
 		}

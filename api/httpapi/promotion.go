@@ -17,26 +17,27 @@ const (
 	msgPromoNotFound      = "This promo code does not exist or has expired."
 )
 
-// PromoUses counts how often a promotion was used.
+// PromoUses counts how often a promotion was used, and reads the catalog a code is checked
+// against (order.Orders: in WHMCS mode with the code's promotion as WHMCS has it now).
 type PromoUses interface {
 	PromoUses(ctx context.Context, code string) (int, error)
+	PromoCatalog(ctx context.Context, code string) *catalog.Catalog
 }
 
 type promotionService struct {
-	catalog func() *catalog.Catalog
-	uses    PromoUses
-	now     func() time.Time
+	uses PromoUses
+	now  func() time.Time
 }
 
-// NewPromotion returns the promotion service; now is the business clock promotion dates are
+// NewPromotion returns the promotion service, checking codes against uses.PromoCatalog; now is the business clock promotion dates are
 // checked on (the orders' clock), time.Now when nil.
-func NewPromotion(cat func() *catalog.Catalog, uses PromoUses, now func() time.Time) genpromotion.Service {
-	return &promotionService{catalog: cat, uses: uses, now: clock.OrReal(now)}
+func NewPromotion(uses PromoUses, now func() time.Time) genpromotion.Service {
+	return &promotionService{uses: uses, now: clock.OrReal(now)}
 }
 
 // Get looks a promo code up.
 func (s *promotionService) Get(ctx context.Context, p *genpromotion.GetPayload) (*genpromotion.PromotionResult, error) {
-	cat := s.catalog()
+	cat := s.uses.PromoCatalog(ctx, p.Code)
 	promo, ok := cat.Promotion(p.Code)
 	if !ok {
 		return nil, genpromotion.MakeNotFound(errors.New(msgPromoNotFound))

@@ -31,7 +31,11 @@ func (s *servicesService) Renew(ctx context.Context, p *genservices.RenewPayload
 	}
 	req := renewal.Request{Cycle: catalog.Cycle(deref(p.BillingCycle)), PID: deref(p.Pid), Gateway: deref(p.Gateway),
 		ReturnURL: deref(p.ReturnURL), Origins: append([]string{origin(ctx)}, storefrontOrigins(ctx)...)}
-	o, err := s.renewals.Renew(ctx, claims, svc, req)
+	renew := s.renewals.Renew
+	if s.upstreamRenew != nil {
+		renew = s.upstreamRenew.Renew
+	}
+	o, err := renew(ctx, claims, svc, req)
 	if err != nil {
 		return nil, renewError(err)
 	}
@@ -61,6 +65,8 @@ func renewError(err error) error {
 		return genservices.MakeBadRequest(errors.New(msgReturnURL))
 	case errors.Is(err, order.ErrGatewayUnavailable):
 		return genservices.MakeUnavailable(errors.New(msgGatewayUnavailable))
+	case errors.Is(err, order.ErrUpstreamUnavailable):
+		return genservices.MakeUnavailable(errors.New(msgBillingUnavailable))
 	}
 	return err
 }

@@ -112,10 +112,13 @@ type Deps struct {
 	// nil: every plan.
 	Stock Stock
 
-	// OrderingOff, when set, is the message upsell and reseller orders (POST /upsell/orders,
-	// /resellers/orders) are refused with, 503 unavailable, before anything is stored: the WHMCS
-	// back end places plans and trials in WHMCS (order.Upstream), not those kinds yet.
-	OrderingOff string
+	// ResellersOff, when set, is the message reseller orders (POST /resellers/orders) are refused
+	// with, 503 unavailable, before anything is stored: the WHMCS back end cannot sell reseller
+	// credits (docs/whmcs.md).
+	ResellersOff string
+	// UpstreamRenew, when set, renews services through the billing system that invoices them
+	// (WHMCS mode); nil: the shop's renewals.
+	UpstreamRenew UpstreamRenewer
 }
 
 // refuse is an endpoint answering err, whatever the request.
@@ -141,7 +144,7 @@ func New(d Deps) http.Handler {
 	ce.Use(hide)
 	catalogsrv.Mount(mux, catalogsrv.New(ce, mux, dec, enc, errh, formatError))
 
-	pe := genpromotion.NewEndpoints(NewPromotion(d.Catalog, d.Orders, d.Now))
+	pe := genpromotion.NewEndpoints(NewPromotion(d.Orders, d.Now))
 	pe.Use(hide)
 	promotionsrv.Mount(mux, promotionsrv.New(pe, mux, dec, enc, errh, formatError))
 
@@ -161,7 +164,7 @@ func New(d Deps) http.Handler {
 	oe.Use(hide)
 	ordersrv.Mount(mux, ordersrv.New(oe, mux, dec, enc, errh, formatError))
 
-	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage, d.Renewals, d.PayQuotes))
+	ve := genservices.NewEndpoints(NewServices(d.Catalog, d.Accounts, d.Orders, d.Panel, d.Manage, d.Renewals, d.PayQuotes, d.UpstreamRenew))
 	ve.Use(hide)
 	servicessrv.Mount(mux, servicessrv.New(ve, mux, emptyAsObject(dec), enc, errh, formatError))
 
@@ -175,15 +178,12 @@ func New(d Deps) http.Handler {
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
 	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
-	if d.OrderingOff != "" {
-		ue.Order = refuse(genupsell.MakeUnavailable(errors.New(d.OrderingOff)))
-	}
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 
 	re := genresellers.NewEndpoints(NewResellers(d.Catalog, d.Accounts, d.Resellers))
-	if d.OrderingOff != "" {
-		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.OrderingOff)))
+	if d.ResellersOff != "" {
+		re.Order = refuse(genresellers.MakeUnavailable(errors.New(d.ResellersOff)))
 	}
 	re.Use(hide)
 	resellerssrv.Mount(mux, resellerssrv.New(re, mux, dec, enc, errh, formatError))

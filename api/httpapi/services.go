@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/streamcart/streamcart/api/account"
+	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/lineqr"
 	"github.com/streamcart/streamcart/api/manage"
@@ -28,13 +29,24 @@ type servicesService struct {
 	// renewals bills the next periods; orderResults shows the renewal orders as POST /orders does.
 	renewals     *renewal.Renewals
 	orderResults *orderService
+	// upstreamRenew, when set, renews through the billing system that owns the services (WHMCS:
+	// its open renewal invoice paid here) instead of renewals.
+	upstreamRenew UpstreamRenewer
+}
+
+// UpstreamRenewer answers the order paying a service's renewal the billing system invoiced.
+type UpstreamRenewer interface {
+	Renew(ctx context.Context, claims authz.Claims, svc order.Service, req renewal.Request) (order.Order, error)
+	// Open is the order paying the service's open renewal invoice, when one was made.
+	Open(ctx context.Context, svc order.Service) (order.Order, bool, error)
 }
 
 // NewServices returns the service (IPTV line) service.
 func NewServices(cat func() *catalog.Catalog, accounts *account.Service, orders *order.Orders, p panel.Panel, m *manage.Services,
-	r *renewal.Renewals, quotes payment.Quotes) genservices.Service {
+	r *renewal.Renewals, quotes payment.Quotes, up UpstreamRenewer) genservices.Service {
 	return &servicesService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genservices.MakeUnauthorized)},
-		catalog: cat, orders: orders, panel: p, manage: m, renewals: r, orderResults: &orderService{orders: orders, quotes: quotes}}
+		catalog: cat, orders: orders, panel: p, manage: m, renewals: r, orderResults: &orderService{orders: orders, quotes: quotes},
+		upstreamRenew: up}
 }
 
 func (s *servicesService) service(ctx context.Context, id string) (order.Service, error) {
@@ -85,6 +97,7 @@ func renewsWithCard(svc order.Service) bool {
 // result shows a service to a session allowed to read it, with its renewal: whether it renews,
 // its open renewal invoice and what the next period costs.
 func (s *servicesService) result(ctx context.Context, svc order.Service, loc *string) (*genservices.ServiceResult, error) {
+	svc = s.manage.Shown(ctx, svc)
 	r := &genservices.ServiceResult{
 		ServiceID: svc.ID, OrderID: svc.OrderID, Pid: svc.PID, Name: serviceName(s.catalog(), svc.PID, svc.Name, loc), Status: string(svc.Status),
 		Username: svc.Username, Password: svc.Password, ServerHostname: svc.ServerHostname,
@@ -118,7 +131,14 @@ func (s *servicesService) renewalOf(ctx context.Context, r *genservices.ServiceR
 	if !renewing && !svc.Trial {
 		return nil
 	}
-	_, o, open, err := s.renewals.Open(ctx, svc.ID)
+	var o order.Order
+	var open bool
+	var err error
+	if s.upstreamRenew != nil {
+		o, open, err = s.upstreamRenew.Open(ctx, svc)
+	} else {
+		_, o, open, err = s.renewals.Open(ctx, svc.ID)
+	}
 	if err != nil {
 		return fmt.Errorf("service %s: %w", svc.ID, err)
 	}

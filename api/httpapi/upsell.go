@@ -57,9 +57,17 @@ func upsellError(err error) error {
 		return genupsell.MakeUnavailable(errors.New(msgGatewayUnavailable))
 	case errors.Is(err, order.ErrIdempotencyMismatch):
 		return genupsell.MakeIdempotencyMismatch(errors.New(msgIdempotencyMismatch))
+	case errors.As(err, new(*order.PriceChangedError)):
+		// The billing system (WHMCS) prices the upgrade otherwise than it quoted: nothing stored.
+		return genupsell.MakeConflict(errors.New(msgUpsellPriceChanged))
+	case errors.Is(err, order.ErrUpstreamUnavailable):
+		return genupsell.MakeUnavailable(errors.New(msgBillingUnavailable))
 	}
 	return err
 }
+
+// msgUpsellPriceChanged answers an upsell the billing system prices otherwise than quoted.
+const msgUpsellPriceChanged = "The price of these connections has just changed. Please look at the new price and order again. Nothing was charged."
 
 // Offers lists the session's services that can take more connections.
 func (s *upsellService) Offers(ctx context.Context, p *genupsell.OffersPayload) (*genupsell.OffersResult, error) {

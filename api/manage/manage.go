@@ -36,6 +36,10 @@ type Authorizer interface {
 	Allowed(c authz.Claims, action string, r authz.Resource) bool
 }
 
+// View is a service as the billing system that owns it has it now, for display only (WHMCS
+// mode: whmcsorder.Lines.View); the service as stored when it cannot say.
+type View func(ctx context.Context, s order.Service) order.Service
+
 // Services manages buyers' services.
 type Services struct {
 	store   Store
@@ -43,11 +47,20 @@ type Services struct {
 	catalog func() *catalog.Catalog
 	authz   Authorizer
 	audit   *audit.Log
+	view    View
 }
 
-// New returns the service manager.
-func New(store Store, lines panel.Manager, cat func() *catalog.Catalog, az Authorizer, log *audit.Log) *Services {
-	return &Services{store: store, lines: lines, catalog: cat, authz: az, audit: log}
+// New returns the service manager; view (nil: the services as stored) is what a buyer is shown.
+func New(store Store, lines panel.Manager, cat func() *catalog.Catalog, az Authorizer, log *audit.Log, view View) *Services {
+	return &Services{store: store, lines: lines, catalog: cat, authz: az, audit: log, view: view}
+}
+
+// Shown is s as the buyer is shown it (View), after its ownership was checked.
+func (m *Services) Shown(ctx context.Context, s order.Service) order.Service {
+	if m.view == nil {
+		return s
+	}
+	return m.view(ctx, s)
 }
 
 // Resource is the policy resource of a service.

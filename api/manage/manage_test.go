@@ -41,7 +41,7 @@ func newFixture(t *testing.T, b storetest.Backend) fixture {
 	log := slog.New(slog.DiscardHandler)
 	f := fixture{st: st, lines: panel.NewBuiltin(st, "tv.example", nil)}
 	f.orders = order.New(st, catalog.Demo, []order.Gateway{payment.Sandbox{}}, az, order.Config{Fraud: fraud.Rules{}}, log, nil)
-	f.m = manage.New(st, f.lines, catalog.Demo, az, audit.New(st, log, nil))
+	f.m = manage.New(st, f.lines, catalog.Demo, az, audit.New(st, log, nil), nil)
 	return f
 }
 

@@ -31,6 +31,10 @@ const (
 	JobExpire    = "expire"
 	// JobRefund gives back a payment under review (its ref is the Review's id).
 	JobRefund = "refund"
+	// JobUpstreamCancel cancels in the Upstream billing system an order that will not be paid
+	// (cancelled by its buyer, or not placed after all; its ref is the order id): a durable job,
+	// so the billing system being down only delays it.
+	JobUpstreamCancel = "upstream-cancel"
 )
 
 // Store is the persistence the order service needs.
@@ -168,8 +172,12 @@ type Config struct {
 	Fraud fraud.Rules
 	// ReturnOrigins are the absolute origins a returnUrl may point to (besides a plain path).
 	ReturnOrigins []string
-	// OnPaid is called after a settlement commits, to wake the job worker.
+	// OnPaid is called after a settlement (or a job-queuing change) commits, to wake the job worker.
 	OnPaid func()
+	// Promotions, when set, is the catalog with a promo code's promotion as the billing system
+	// that owns promotions has it now (WHMCS's GetPromotions): a code is checked at the time it
+	// is applied (quoted, ordered), not as the cached catalog read it.
+	Promotions func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog
 	// Observe, when set, hears of each order placed (EventCreated) and paid (EventPaid) once
 	// committed (metrics); it must not block.
 	Observe func(event string, o Order)
@@ -311,7 +319,7 @@ type promoCounter interface {
 }
 
 func (s *Orders) quote(ctx context.Context, uses promoCounter, r pricing.Request) (pricing.Quote, error) {
-	cat := s.catalog()
+	cat := s.PromoCatalog(ctx, r.PromoCode)
 	now := s.now()
 	// Only a promotion with a use limit costs a count, made under its canonical code.
 	if p, ok := cat.Promotion(r.PromoCode); ok && p.MaxUses > 0 {
@@ -322,6 +330,16 @@ func (s *Orders) quote(ctx context.Context, uses promoCounter, r pricing.Request
 		r.PromoUses = uses
 	}
 	return pricing.QuoteFor(cat, r, now)
+}
+
+// PromoCatalog is the catalog in force, with code's promotion read again where
+// Config.Promotions says so (the promotion a buyer applies is checked as it is now).
+func (s *Orders) PromoCatalog(ctx context.Context, code string) *catalog.Catalog {
+	cat := s.catalog()
+	if s.cfg.Promotions == nil || strings.TrimSpace(code) == "" {
+		return cat
+	}
+	return s.cfg.Promotions(ctx, cat, code)
 }
 
 // canonicalPromo is the code in the form it is counted in, for comparing requests: every
@@ -340,7 +358,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if err := r.Quote.Sold(); err != nil {
 		return Order{}, fmt.Errorf("create: %w", err)
 	}
-	cat := s.catalog()
+	cat := s.PromoCatalog(ctx, r.Quote.PromoCode)
 	p := Placement{Kind: KindPlan, Gateway: r.Gateway, ReturnURL: r.ReturnURL, IP: r.IP, Origin: r.Origin,
 		ReturnOrigins: r.ReturnOrigins, IdempotencyKey: r.IdempotencyKey, AffiliateID: r.AffiliateID, Locale: r.Locale,
 		RenewWithCard: r.RenewWithCard}
@@ -558,11 +576,20 @@ func (s *Orders) cancel(ctx context.Context, o Order) (Order, error) {
 		if !moved {
 			return ErrNotPending
 		}
-		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
-		return err
+		if _, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now()); err != nil {
+			return err
+		}
+		if s.cfg.Upstream != nil && upstreamKind(o.Kind) {
+			// Placed upstream too: cancelled there once, however many cancels raced here.
+			return tx.Enqueue(ctx, JobUpstreamCancel, id, JobUpstreamCancel+":"+id, s.now())
+		}
+		return nil
 	})
 	if err != nil {
 		return Order{}, fmt.Errorf("cancel order: %w", err)
+	}
+	if s.cfg.Upstream != nil {
+		s.cfg.OnPaid() // wakes the job worker
 	}
 	s.closeCheckout(ctx, o)
 	return s.store.Order(ctx, id)
@@ -693,14 +720,23 @@ func (s *Orders) Expire(ctx context.Context, id string) error {
 		if o.Status != StatusPending || s.now().Before(o.Invoice.Deadline) {
 			return nil
 		}
-		if _, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending); err != nil {
+		moved, err := tx.SetOrderStatus(ctx, id, StatusCancelled, StatusPending)
+		if err != nil || !moved {
 			return err
 		}
-		_, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now())
-		return err
+		if _, err = tx.SetInvoiceStatus(ctx, o.Invoice.ID, InvoiceCancelled, "", s.now()); err != nil {
+			return err
+		}
+		if s.cfg.Upstream != nil && upstreamKind(o.Kind) {
+			return tx.Enqueue(ctx, JobUpstreamCancel, id, JobUpstreamCancel+":"+id, s.now())
+		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("expire order %s: %w", id, err)
+	}
+	if s.cfg.Upstream != nil {
+		s.cfg.OnPaid()
 	}
 	return nil
 }

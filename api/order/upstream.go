@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Upstream is a billing system a plan order is placed in as well (the seller's WHMCS,
+// Upstream is a billing system a plan or upsell order is placed in as well (the seller's WHMCS,
 // STREAMCART_BACKEND=whmcs): it keeps the order, its invoice and its lines, and prices the order
 // itself. Place is called once the order is stored and before its payment link is made, for a
 // replay of the order too (the first request may have died before placing it): an Upstream places
@@ -29,7 +29,7 @@ var (
 // placeUpstream places the just stored (or replayed) o in the configured Upstream, and drops o
 // when the Upstream refuses it for good.
 func (s *Orders) placeUpstream(ctx context.Context, o Order) error {
-	if s.cfg.Upstream == nil || o.Kind != KindPlan || (o.Status != StatusPending && o.Status != StatusPaid) {
+	if s.cfg.Upstream == nil || !upstreamKind(o.Kind) || (o.Status != StatusPending && o.Status != StatusPaid) {
 		return nil // a held order is never provisioned: upstream need not know it
 	}
 	err := s.cfg.Upstream.Place(ctx, o)
@@ -44,3 +44,7 @@ func (s *Orders) placeUpstream(ctx context.Context, o Order) error {
 	}
 	return err
 }
+
+// upstreamKind reports whether an Upstream places orders of kind k: plans (trials are plans) and
+// upsells (an upgrade of a line the billing system keeps).
+func upstreamKind(k Kind) bool { return k == KindPlan || k == KindUpsell }

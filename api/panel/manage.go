@@ -24,9 +24,17 @@ type Manager interface {
 	Recreate(ctx context.Context, l Line) (Line, error)
 }
 
-// Restart drops a line's open connections: neither panel has a restart, so the line is
-// switched off and on again.
+// Restarter is a Manager with a restart of its own (a WHMCS module's custom function).
+type Restarter interface {
+	Restart(ctx context.Context, ref string) error
+}
+
+// Restart drops a line's open connections: through m's own restart when it has one, else (neither
+// panel has a restart) the line is switched off and on again.
 func Restart(ctx context.Context, m Manager, ref string) error {
+	if r, ok := m.(Restarter); ok {
+		return r.Restart(ctx, ref)
+	}
 	if err := m.SetEnabled(ctx, ref, false); err != nil {
 		return fmt.Errorf("restart %s: %w", ref, err)
 	}

@@ -95,6 +95,7 @@ type Backend interface {
 	orderwatch.Source
 	whmcsorder.Store
 	whmcsorder.HomeStore
+	whmcsorder.LinesStore
 
 	// RevokedSince lists the sessions signed out at or after since (api/sessioncache polls it).
 	RevokedSince(ctx context.Context, since time.Time) ([]string, error)

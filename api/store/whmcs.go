@@ -13,8 +13,9 @@ import (
 )
 
 var (
-	_ whmcsorder.Store     = (*SQLite)(nil)
-	_ whmcsorder.HomeStore = (*SQLite)(nil)
+	_ whmcsorder.Store      = (*SQLite)(nil)
+	_ whmcsorder.HomeStore  = (*SQLite)(nil)
+	_ whmcsorder.LinesStore = (*SQLite)(nil)
 )
 
 // ClaimPlacement claims the placing of an existing order in WHMCS (whmcsorder.Store): one
@@ -43,8 +44,8 @@ func (s *db) ClaimPlacement(ctx context.Context, orderID string, now, until time
 // SavePlacement writes a placement's state and ids, and its services' ids.
 func (s *db) SavePlacement(ctx context.Context, p whmcsorder.Placement) error {
 	err := s.tx(ctx, func(tx querier) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE whmcs_orders SET state = ?, whmcs_client = ?, whmcs_order = ?, whmcs_invoice = ?,
-			updated_at = ? WHERE order_id = ?`, p.State, p.ClientRef, p.OrderRef, p.InvoiceRef, fmtTime(s.now()), p.OrderID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE whmcs_orders SET state = ?, ref = ?, whmcs_client = ?, whmcs_order = ?, whmcs_invoice = ?,
+			updated_at = ? WHERE order_id = ?`, p.State, p.Ref, p.ClientRef, p.OrderRef, p.InvoiceRef, fmtTime(s.now()), p.OrderID); err != nil {
 			return err
 		}
 		for id, ref := range p.ServiceRefs {
@@ -64,8 +65,8 @@ func (s *db) SavePlacement(ctx context.Context, p whmcsorder.Placement) error {
 // Placement reads an order's placement in WHMCS; order.ErrNotFound when there is none.
 func (s *db) Placement(ctx context.Context, orderID string) (whmcsorder.Placement, error) {
 	p := whmcsorder.Placement{OrderID: orderID, ServiceRefs: map[string]int{}}
-	err := s.r.QueryRowContext(ctx, `SELECT state, whmcs_client, whmcs_order, whmcs_invoice FROM whmcs_orders WHERE order_id = ?`, orderID).
-		Scan(&p.State, &p.ClientRef, &p.OrderRef, &p.InvoiceRef)
+	err := s.r.QueryRowContext(ctx, `SELECT state, ref, whmcs_client, whmcs_order, whmcs_invoice FROM whmcs_orders WHERE order_id = ?`, orderID).
+		Scan(&p.State, &p.Ref, &p.ClientRef, &p.OrderRef, &p.InvoiceRef)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("placement %s: %w", orderID, order.ErrNotFound)
 	}
@@ -86,6 +87,43 @@ func (s *db) Placement(ctx context.Context, orderID string) (whmcsorder.Placemen
 		p.ServiceRefs[id] = ref
 	}
 	return p, rows.Err()
+}
+
+// LostPlacements counts the placements under ref whose AddOrder's outcome is unknown (state
+// lost): a WHMCS order may exist for them.
+func (s *db) LostPlacements(ctx context.Context, ref string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM whmcs_orders WHERE ref = ? AND state = ?`, ref, whmcsorder.StateLost).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("lost placements: %w", err)
+	}
+	return n, nil
+}
+
+// WHMCSOrderTaken reports whether one of our orders being placed or placed holds WHMCS order id.
+func (s *db) WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM whmcs_orders WHERE whmcs_order = ? AND state IN (?, ?)`,
+		whmcsOrder, whmcsorder.StatePlacing, whmcsorder.StatePlaced).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("whmcs order taken: %w", err)
+	}
+	return n > 0, nil
+}
+
+// ServiceRef is the WHMCS client and service our service id maps to (whmcsorder.LinesStore);
+// order.ErrNotFound for a service not placed in WHMCS.
+func (s *db) ServiceRef(ctx context.Context, serviceID string) (int, int, error) {
+	var client, service int
+	err := s.r.QueryRowContext(ctx, `SELECT o.whmcs_client, v.whmcs_id FROM whmcs_services v
+		JOIN whmcs_orders o ON o.order_id = v.order_id WHERE v.service_id = ? AND o.state = ?`, serviceID, whmcsorder.StatePlaced).Scan(&client, &service)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, fmt.Errorf("whmcs service %s: %w", serviceID, order.ErrNotFound)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("whmcs service %s: %w", serviceID, err)
+	}
+	return client, service, nil
 }
 
 // PutWHMCSClient records the WHMCS client one of our clients is.

@@ -78,20 +78,29 @@ type Authorizer interface {
 
 // Upsells sells extra connections.
 type Upsells struct {
-	store   Store
-	catalog func() *catalog.Catalog
-	orders  *order.Orders
-	lines   panel.Manager
-	authz   Authorizer
-	audit   *audit.Log
-	log     *slog.Logger
-	now     func() time.Time
+	store    Store
+	catalog  func() *catalog.Catalog
+	orders   *order.Orders
+	lines    panel.Manager
+	authz    Authorizer
+	audit    *audit.Log
+	log      *slog.Logger
+	now      func() time.Time
+	upstream Upstream
 }
 
-// New returns the upsell service; now is the business clock (reservations and prices), nil:
-// real time.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger, now func() time.Time) *Upsells {
-	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now)}
+// Upstream prices extra connections where a billing system owns the service and prices its
+// upgrades itself (WHMCS: UpgradeProduct with calconly, prorated over the days left).
+type Upstream interface {
+	// PriceExtra is what extra more connections on s cost now, in the service's currency; an
+	// error wrapping order.ErrUpstreamUnavailable when the billing system cannot say.
+	PriceExtra(ctx context.Context, s order.Service, extra int) (money.Money, error)
+}
+
+// New returns the upsell service; upstream (nil: the catalog's price per connection) prices
+// the extra connections; now is the business clock (reservations and prices), nil: real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger, now func() time.Time, upstream Upstream) *Upsells {
+	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now), upstream: upstream}
 }
 
 // PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
@@ -197,7 +206,18 @@ func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (
 }
 
 // Quote prices extra connections on a service claims may manage (order.ErrNotFound otherwise).
+// An Upstream that cannot price them now leaves the catalog's price: a quote only shows; the
+// order asks again and fails when the billing system cannot place it.
 func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, serviceID string, extra int, currency string) (Quote, error) {
+	q, err := u.quote(ctx, claims, serviceID, extra, currency)
+	if errors.Is(err, order.ErrUpstreamUnavailable) {
+		u.log.Warn("extra connections priced from the catalog: the billing system did not answer", "service", serviceID, "err", err)
+		return q, nil
+	}
+	return q, err
+}
+
+func (u *Upsells) quote(ctx context.Context, claims authz.Claims, serviceID string, extra int, currency string) (Quote, error) {
 	s, err := u.store.Service(ctx, serviceID)
 	if err != nil {
 		return Quote{}, err
@@ -212,7 +232,15 @@ func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, serviceID stri
 	if extra < 1 || extra > o.MaxExtra {
 		return Quote{Offer: o}, fmt.Errorf("%d extra connections, allowed 1 to %d: %w", extra, o.MaxExtra, ErrQuantity)
 	}
-	return Quote{Offer: o, ExtraQuantity: extra, Total: money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}, nil
+	q := Quote{Offer: o, ExtraQuantity: extra, Total: money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}
+	if u.upstream != nil {
+		total, err := u.upstream.PriceExtra(ctx, s, extra)
+		if err != nil {
+			return q, fmt.Errorf("upsell quote %s: %w", s.ID, err)
+		}
+		q.Total = total
+	}
+	return q, nil
 }
 
 // Request is an upsell order to place.
@@ -243,7 +271,7 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		}
 		return prev, Quote{Offer: Offer{Service: order.Service{ID: up.ServiceID}}, ExtraQuantity: up.ExtraQuantity, Total: prev.Quote.Total}, nil
 	}
-	q, err := u.Quote(ctx, claims, r.ServiceID, r.ExtraQuantity, r.Currency)
+	q, err := u.quote(ctx, claims, r.ServiceID, r.ExtraQuantity, r.Currency)
 	if err != nil {
 		return order.Order{}, q, err
 	}

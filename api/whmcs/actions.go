@@ -323,8 +323,11 @@ func (c *Client) ValidateLogin(ctx context.Context, email, password string) (use
 // OrderItem is one product of an order. ConfigOptions are option id → quantity (1 for a yes/no
 // chosen); CustomFields field id → value.
 type OrderItem struct {
-	PID           int
-	Cycle         string // monthly … triennially, onetime, free
+	PID   int
+	Cycle string // monthly … triennially, onetime, free
+	// Domain is the service's domain field: free text on a product that needs no domain, where
+	// Streamcart writes its reference of the order so GetClientsProducts(domain) finds it again.
+	Domain        string
 	ConfigOptions map[int]int
 	CustomFields  map[int]string
 }
@@ -357,6 +360,9 @@ func (c *Client) AddOrder(ctx context.Context, o Order) (Placed, error) {
 		k := func(name string) string { return fmt.Sprintf("%s[%d]", name, i) }
 		p.Set(k("pid"), strconv.Itoa(it.PID))
 		p.Set(k("billingcycle"), it.Cycle)
+		if it.Domain != "" {
+			p.Set(k("domain"), it.Domain)
+		}
 		if len(it.ConfigOptions) > 0 {
 			p.Set(k("configoptions"), SerializeInts(it.ConfigOptions))
 		}
@@ -417,6 +423,7 @@ type Transaction struct {
 	Gateway   string  `json:"gateway"`
 	Date      Date    `json:"date"`
 	AmountIn  Decimal `json:"amountin"`
+	AmountOut Decimal `json:"amountout"`
 	Fees      Decimal `json:"fees"`
 }
 
@@ -444,6 +451,27 @@ func (c *Client) GetInvoice(ctx context.Context, id int) (Invoice, error) {
 	var v Invoice
 	err := c.Call(ctx, "GetInvoice", url.Values{"invoiceid": {strconv.Itoa(id)}}, &v)
 	return v, err
+}
+
+// InvoiceSummary is an invoice as GetInvoices lists it.
+type InvoiceSummary struct {
+	ID       Int     `json:"id"`
+	ClientID Int     `json:"userid"`
+	Status   string  `json:"status"`
+	DueDate  Date    `json:"duedate"`
+	Total    Decimal `json:"total"`
+	Currency string  `json:"currencycode"`
+}
+
+// GetInvoices lists client clientID's invoices in status ("" any), at most 100.
+func (c *Client) GetInvoices(ctx context.Context, clientID int, status string) ([]InvoiceSummary, error) {
+	var v struct {
+		Invoices List[InvoiceSummary] `json:"invoices"`
+	}
+	p := url.Values{"userid": {strconv.Itoa(clientID)}, "limitnum": {"100"}}
+	set(p, "status", status)
+	err := c.Call(ctx, "GetInvoices", p, &v)
+	return v.Invoices, err
 }
 
 // Payment is what AddInvoicePayment records. Amount "" is the invoice's whole balance.
@@ -506,6 +534,7 @@ type Service struct {
 	BillingCycle     string              `json:"billingcycle"` // Monthly, Semi-Annually, One Time, Free Account
 	RecurringAmount  Decimal             `json:"recurringamount"`
 	PaymentMethod    string              `json:"paymentmethod"`
+	Domain           string              `json:"domain"`
 	Username         string              `json:"username"`
 	Password         string              `json:"password"`
 	ServerHostname   string              `json:"serverhostname"`
@@ -530,6 +559,127 @@ func (c *Client) GetClientService(ctx context.Context, clientID, serviceID int) 
 		}
 	}
 	return Service{}, &Error{Action: "GetClientsProducts", Kind: ErrNotFound, Message: "no such service for this client"}
+}
+
+// GetClientServices lists client clientID's services whose domain field is domain (all of
+// them when ""), at most 100.
+func (c *Client) GetClientServices(ctx context.Context, clientID int, domain string) ([]Service, error) {
+	var v struct {
+		Products List[Service] `json:"products"`
+	}
+	p := url.Values{"clientid": {strconv.Itoa(clientID)}, "limitnum": {"100"}}
+	set(p, "domain", domain)
+	if err := c.Call(ctx, "GetClientsProducts", p, &v); err != nil {
+		return nil, err
+	}
+	out := v.Products[:0]
+	for _, s := range v.Products {
+		if int(s.ClientID) == clientID && (domain == "" || s.Domain == domain) {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// OrderLine is one item of an order (GetOrders lineitems): RelID is the service's id for a
+// product.
+type OrderLine struct {
+	Type   string `json:"type"`
+	RelID  Int    `json:"relid"`
+	Status string `json:"status"`
+}
+
+// OrderRecord is an order as GetOrders lists it.
+type OrderRecord struct {
+	ID        Int             `json:"id"`
+	ClientID  Int             `json:"userid"`
+	Status    string          `json:"status"` // Pending, Active, Cancelled, Fraud
+	InvoiceID Int             `json:"invoiceid"`
+	Amount    Decimal         `json:"amount"`
+	Lines     List[OrderLine] `json:"lineitems"`
+}
+
+// GetOrder reads order id; ErrNotFound when there is none.
+func (c *Client) GetOrder(ctx context.Context, id int) (OrderRecord, error) {
+	var v struct {
+		Orders List[OrderRecord] `json:"orders"`
+	}
+	if err := c.Call(ctx, "GetOrders", url.Values{"id": {strconv.Itoa(id)}}, &v); err != nil {
+		return OrderRecord{}, err
+	}
+	for _, o := range v.Orders {
+		if int(o.ID) == id {
+			return o, nil
+		}
+	}
+	return OrderRecord{}, &Error{Action: "GetOrders", Kind: ErrNotFound, Message: "Order ID Not Found"}
+}
+
+// SetServiceStatus sets a service's status without running the module (UpdateClientProduct
+// status): a service that never had a line (Pending) is Cancelled so.
+func (c *Client) SetServiceStatus(ctx context.Context, serviceID int, status string) error {
+	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "status": {status}}, nil)
+}
+
+// Refund is money given back on an invoice, recorded as a transaction paying out (AddTransaction
+// amountout), the way WHMCS records its own refunds.
+type Refund struct {
+	ClientID    int
+	InvoiceID   int
+	Gateway     string // the WHMCS module the payment came through
+	TransID     string // ours, unique: GetTransactions finds it again
+	Amount      string // decimal, the invoice's currency
+	Description string
+}
+
+// AddRefund records r (AddTransaction; WHMCS refuses a transid it holds already). Not
+// idempotent by itself: check GetTransactions first.
+func (c *Client) AddRefund(ctx context.Context, r Refund) error {
+	p := url.Values{"paymentmethod": {r.Gateway}, "userid": {strconv.Itoa(r.ClientID)}, "invoiceid": {strconv.Itoa(r.InvoiceID)},
+		"transid": {r.TransID}, "amountout": {r.Amount}, "amountin": {"0"}}
+	set(p, "description", r.Description)
+	return c.Call(ctx, "AddTransaction", p, nil)
+}
+
+// SetServiceFields sets custom field values of a service (UpdateClientProduct customfields:
+// base64 of a PHP-serialised field id → value array).
+func (c *Client) SetServiceFields(ctx context.Context, serviceID int, fields map[int]string) error {
+	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)},
+		"customfields": {SerializeStrings(fields)}}, nil)
+}
+
+// ModuleCustom runs one of the service's module's own functions (a line restart).
+func (c *Client) ModuleCustom(ctx context.Context, serviceID int, function string) error {
+	return c.Call(ctx, "ModuleCustom", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "func_name": {function}}, nil)
+}
+
+// Upgrade is UpgradeProduct's answer: Price is WHMCS's formatted amount ("$8.67 USD"; prorated
+// over the days left of the period); OrderID and InvoiceID are 0 for a calculation only, and
+// InvoiceID is 0 when there is nothing to pay.
+type Upgrade struct {
+	Price     string
+	OrderID   int
+	InvoiceID int
+}
+
+// UpgradeOptions upgrades a service's config options (option id → new quantity) through
+// UpgradeProduct type=configoptions: calcOnly prices it without ordering; otherwise WHMCS makes
+// an upgrade order and its invoice, and runs the module's ChangePackage once it is paid.
+func (c *Client) UpgradeOptions(ctx context.Context, serviceID int, options map[int]int, paymentMethod string, calcOnly bool) (Upgrade, error) {
+	p := url.Values{"serviceid": {strconv.Itoa(serviceID)}, "type": {"configoptions"}, "paymentmethod": {paymentMethod}}
+	for id, q := range options {
+		p.Set(fmt.Sprintf("configoptions[%d]", id), strconv.Itoa(q))
+	}
+	if calcOnly {
+		p.Set("calconly", "true")
+	}
+	var v struct {
+		Price     string `json:"price"`
+		OrderID   Int    `json:"orderid"`
+		InvoiceID Int    `json:"invoiceid"`
+	}
+	err := c.Call(ctx, "UpgradeProduct", p, &v)
+	return Upgrade{Price: v.Price, OrderID: int(v.OrderID), InvoiceID: int(v.InvoiceID)}, err
 }
 
 // Module runs a module command (ModuleCreate, ModuleSuspend, ModuleUnsuspend, ModuleTerminate,

@@ -270,6 +270,28 @@ func (s *Sold) promotion(p Promotion, note func(string, ...any)) (catalog.Promot
 	return pr, true
 }
 
+// WithPromotion is cat with code's promotion as WHMCS answered it just now (GetPromotions at
+// apply time, live) in place of the one read with the catalog: added when WHMCS has it since,
+// left out when WHMCS no longer has it or the storefront cannot apply it, off when used up.
+func WithPromotion(cat *catalog.Catalog, code string, live []Promotion) *catalog.Catalog {
+	canon, ok := catalog.CanonicalPromoCode(code)
+	if !ok {
+		return cat
+	}
+	c := *cat
+	c.Promotions = slices.DeleteFunc(slices.Clone(cat.Promotions), func(p catalog.Promotion) bool { return p.Code == canon })
+	sold := Sold{DefaultCurrency: cat.DefaultCurrency, Products: cat.Products}
+	for _, p := range live {
+		if got, ok := catalog.CanonicalPromoCode(p.Code); ok && got == canon {
+			if pr, ok := sold.promotion(p, func(string, ...any) {}); ok {
+				c.Promotions = append(c.Promotions, pr)
+			}
+			break
+		}
+	}
+	return &c
+}
+
 func day(d Date) string {
 	if d.IsZero() {
 		return catalog.NoDate

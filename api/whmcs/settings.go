@@ -30,6 +30,9 @@ type Settings struct {
 	// MACField is the name of the custom field holding a MAG device's MAC address
 	// (STREAMCART_WHMCS_MAC_FIELD).
 	MACField string
+	// RestartFunction is the module's custom function restarting a line (ModuleCustom func_name,
+	// STREAMCART_WHMCS_RESTART_FUNCTION): restart is no WHMCS core function, only a module's.
+	RestartFunction string
 	// CatalogRefresh is how often the catalog is read again from WHMCS
 	// (STREAMCART_WHMCS_CATALOG_REFRESH).
 	CatalogRefresh time.Duration
@@ -39,10 +42,11 @@ type Settings struct {
 
 // Defaults of the settings that have one.
 const (
-	DefaultExtraOption    = 2
-	DefaultProxyOption    = 4
-	DefaultMACField       = "MAC Address"
-	DefaultCatalogRefresh = time.Minute
+	DefaultExtraOption     = 2
+	DefaultProxyOption     = 4
+	DefaultMACField        = "MAC Address"
+	DefaultRestartFunction = "restart"
+	DefaultCatalogRefresh  = time.Minute
 )
 
 // String hides the credentials from any %v of Settings.

@@ -456,6 +456,7 @@ func whmcsSettings(s *config.Set, cfg *app.Config) {
 	s.Int(&w.ExtraOption, "whmcs-extra-option", whmcs.DefaultExtraOption, "id of the WHMCS config option (a quantity) sold as extra connections; 0: none")
 	s.Int(&w.ProxyOption, "whmcs-proxy-option", whmcs.DefaultProxyOption, "id of the WHMCS config option (a yes/no) sold as proxy protection; 0: none")
 	s.String(&w.MACField, "whmcs-mac-field", whmcs.DefaultMACField, "name of the WHMCS product custom field holding a MAG device's MAC address")
+	s.String(&w.RestartFunction, "whmcs-restart-function", whmcs.DefaultRestartFunction, "the WHMCS module's custom function (ModuleCustom func_name) that restarts a line; the buyer's restart runs it")
 	s.Duration(&w.CatalogRefresh, "whmcs-catalog-refresh", whmcs.DefaultCatalogRefresh, "how often the catalog is read again from WHMCS (in the background; the storefront serves the last one read)")
 }
 

@@ -33,6 +33,7 @@ var actions = map[string]func(f *Fake, p url.Values) map[string]any{
 	"GetInvoices":         (*Fake).getInvoices,
 	"AddInvoicePayment":   (*Fake).addInvoicePayment,
 	"GetTransactions":     (*Fake).getTransactions,
+	"AddTransaction":      (*Fake).addTransaction,
 	"GetClientsProducts":  (*Fake).getClientsProducts,
 	"UpdateClientProduct": (*Fake).updateClientProduct,
 	"UpgradeProduct":      (*Fake).upgradeProduct,
@@ -360,6 +361,7 @@ func (f *Fake) addOrder(p url.Values) map[string]any {
 		return errorAnswer("No items added to cart so order cannot proceed")
 	}
 	cyclesIn, optsIn, fieldsIn, overrides := list(p, "billingcycle"), list(p, "configoptions"), list(p, "customfields"), list(p, "priceoverride")
+	domains := list(p, "domain")
 	cur := f.currencyByID(c.CurrencyID).Code
 	o := &order{ID: len(f.orders) + 1, ClientID: c.ID, Date: f.stamp(), PaymentMethod: method, Status: "Pending",
 		IP: p.Get("clientip"), AffID: p.Get("affid"), PriceOverride: len(overrides) > 0}
@@ -437,7 +439,11 @@ func (f *Fake) addOrder(p url.Values) map[string]any {
 			}
 		}
 		recurring := amount
-		s := &service{ID: len(f.services) + len(services) + 1, ClientID: c.ID, OrderID: o.ID, PID: prod.PID,
+		domain := ""
+		if i < len(domains) {
+			domain = domains[i]
+		}
+		s := &service{Domain: domain, ID: len(f.services) + len(services) + 1, ClientID: c.ID, OrderID: o.ID, PID: prod.PID,
 			RegDate: f.today(), Cycle: cycle, NextDueDate: f.today(), Status: "Pending", PaymentMethod: method,
 			FirstPayment: amount + setup, CustomFields: fields, ConfigOptions: opts}
 		if cycleMonths(cycle) == 0 {
@@ -610,7 +616,7 @@ func (f *Fake) getOrders(p url.Values) map[string]any {
 func (f *Fake) transactionAnswer(t *transaction) map[string]any {
 	return map[string]any{"id": strconv.Itoa(t.ID), "userid": strconv.Itoa(t.ClientID), "currency": "0",
 		"gateway": t.Gateway, "date": t.Date, "description": t.Description, "amountin": formatAmount(t.AmountIn),
-		"fees": formatAmount(t.Fees), "amountout": "0.00", "rate": "1.00000", "transid": t.TransID,
+		"fees": formatAmount(t.Fees), "amountout": formatAmount(t.AmountOut), "rate": "1.00000", "transid": t.TransID,
 		"invoiceid": strconv.Itoa(t.InvoiceID), "refundid": "0"}
 }
 
@@ -706,6 +712,66 @@ func (f *Fake) addInvoicePayment(p url.Values) map[string]any {
 	return success()
 }
 
+// addTransaction records a transaction: money in (amountin), or out (amountout: a refund,
+// which marks a paid invoice Refunded once all it took was paid back). A transaction id WHMCS
+// holds already is refused unless allowduplicatetransid.
+func (f *Fake) addTransaction(p url.Values) map[string]any {
+	method := p.Get("paymentmethod")
+	if !slices.ContainsFunc(f.seed.PaymentMethods, func(m PaymentMethod) bool { return m.Module == method }) {
+		return errorAnswer("Invalid Payment Method")
+	}
+	clientID := atoi(p.Get("userid"))
+	if clientID != 0 && f.clientByID(clientID) == nil {
+		return errorAnswer("Client ID Not Found")
+	}
+	var inv *invoice
+	if id := atoi(p.Get("invoiceid")); id != 0 {
+		if inv = f.invoiceByID(id); inv == nil {
+			return errorAnswer("Invoice ID Not Found")
+		}
+		if truthy(p.Get("credit")) {
+			return errorAnswer("Invoice ID must not be provided when adding credit")
+		}
+		clientID = inv.ClientID
+	}
+	transID := p.Get("transid")
+	if transID != "" && !truthy(p.Get("allowduplicatetransid")) &&
+		slices.ContainsFunc(f.transactions, func(t *transaction) bool { return t.TransID == transID }) {
+		return errorAnswer("Transaction ID must be unique")
+	}
+	amount := func(k string) (int64, bool) {
+		if p.Get(k) == "" {
+			return 0, true
+		}
+		a, err := parseAmount(p.Get(k))
+		return a, err == nil && a >= 0
+	}
+	in, ok1 := amount("amountin")
+	out, ok2 := amount("amountout")
+	fees, _ := parseAmount(p.Get("fees"))
+	if !ok1 || !ok2 || in+out == 0 {
+		return errorAnswer("Invalid amount")
+	}
+	t := &transaction{ID: len(f.transactions) + 1, ClientID: clientID, Gateway: method, Date: f.stamp(),
+		Description: p.Get("description"), AmountIn: in, AmountOut: out, Fees: fees, TransID: transID}
+	if inv != nil {
+		t.InvoiceID = inv.ID
+	}
+	f.transactions = append(f.transactions, t)
+	if inv != nil && inv.Status == "Paid" && out > 0 {
+		var back int64
+		for _, x := range f.transactions {
+			if x.InvoiceID == inv.ID {
+				back += x.AmountOut
+			}
+		}
+		if back >= inv.Total {
+			inv.Status = "Refunded"
+		}
+	}
+	return success()
+}
+
 func (f *Fake) getTransactions(p url.Values) map[string]any {
 	txs, n := f.transactionsOf(func(t *transaction) bool {
 		return (p.Get("invoiceid") == "" || atoi(p.Get("invoiceid")) == t.InvoiceID) &&
@@ -748,7 +814,7 @@ func (f *Fake) serviceAnswer(s *service) map[string]any {
 	return map[string]any{"id": strconv.Itoa(s.ID), "qty": "1", "clientid": strconv.Itoa(s.ClientID),
 		"orderid": strconv.Itoa(s.OrderID), "ordernumber": fmt.Sprintf("%010d", 7000000000+s.OrderID),
 		"pid": strconv.Itoa(s.PID), "regdate": s.RegDate, "name": prod.Name, "translated_name": prod.Name,
-		"groupname": f.groupName(prod.GID), "translated_groupname": f.groupName(prod.GID), "domain": "",
+		"groupname": f.groupName(prod.GID), "translated_groupname": f.groupName(prod.GID), "domain": s.Domain,
 		"dedicatedip": "", "serverid": "1", "servername": "Fake panel", "serverip": "192.0.2.10",
 		"serverhostname": hostname, "suspensionreason": s.SuspensionReason,
 		"firstpaymentamount": formatAmount(s.FirstPayment), "recurringamount": formatAmount(s.Recurring),
@@ -773,7 +839,8 @@ func (f *Fake) getClientsProducts(p url.Values) map[string]any {
 	var sel []*service
 	for _, s := range f.services {
 		if (p.Get("clientid") != "" && atoi(p.Get("clientid")) != s.ClientID) || (p.Get("serviceid") != "" && atoi(p.Get("serviceid")) != s.ID) ||
-			(p.Get("pid") != "" && atoi(p.Get("pid")) != s.PID) || (p.Get("username2") != "" && p.Get("username2") != s.Username) {
+			(p.Get("pid") != "" && atoi(p.Get("pid")) != s.PID) || (p.Get("username2") != "" && p.Get("username2") != s.Username) ||
+			(p.Get("domain") != "" && p.Get("domain") != s.Domain) {
 			continue
 		}
 		sel = append(sel, s)

@@ -206,3 +206,66 @@ paymentmethods: [{module: banktransfer}]
 		}
 	}
 }
+
+// TestRefundTransaction: AddTransaction records money paid out on an invoice (a refund): it
+// refuses what WHMCS refuses (an unknown module, invoice or client, credit with an invoice, no
+// amount, a transaction id it holds unless allowduplicatetransid), and a paid invoice all of
+// whose money went back is Refunded. GetClientsProducts finds a service by the domain AddOrder
+// wrote.
+func TestRefundTransaction(t *testing.T) {
+	f, srv := start(t)
+	post(t, srv, "AddClient", url.Values{"email": {"r@example.com"}, "password2": {"pw"}, "skipvalidation": {"true"}, "currency": {"1"}})
+	post(t, srv, "AddOrder", url.Values{"clientid": {"1"}, "paymentmethod": {"banktransfer"}, "pid[0]": {"2"},
+		"billingcycle[0]": {"monthly"}, "domain[0]": {"streamcart-ref-1"}})
+	if _, body := post(t, srv, "GetClientsProducts", url.Values{"clientid": {"1"}, "domain": {"streamcart-ref-1"}}); !strings.Contains(body, `"totalresults":"1"`) ||
+		!strings.Contains(body, `"domain":"streamcart-ref-1"`) {
+		t.Fatalf("GetClientsProducts by domain: %s", body)
+	}
+	if _, body := post(t, srv, "GetClientsProducts", url.Values{"clientid": {"1"}, "domain": {"other"}}); !strings.Contains(body, `"totalresults":"0"`) {
+		t.Fatalf("GetClientsProducts by another domain: %s", body)
+	}
+	total := f.State().Invoices[0].Total
+	post(t, srv, "AddInvoicePayment", url.Values{"invoiceid": {"1"}, "transid": {"pay-1"}, "gateway": {"banktransfer"}, "date": {"2026-11-28 10:00:00"}})
+	refund := url.Values{"paymentmethod": {"banktransfer"}, "userid": {"1"}, "invoiceid": {"1"}, "transid": {"refund-1"}, "amountout": {total}}
+	with := func(k, v string) url.Values {
+		p := url.Values{}
+		for key, vs := range refund {
+			p[key] = vs
+		}
+		if v == "" {
+			p.Del(k)
+		} else {
+			p.Set(k, v)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name   string
+		params url.Values
+		want   string
+	}{
+		{"unknown module", with("paymentmethod", "nope"), "Invalid Payment Method"},
+		{"unknown invoice", with("invoiceid", "99"), "Invoice ID Not Found"},
+		{"unknown client", with("userid", "99"), "Client ID Not Found"},
+		{"credit with an invoice", with("credit", "true"), "Invoice ID must not be provided"},
+		{"no amount", with("amountout", ""), "Invalid amount"},
+		{"the payment's transaction id", with("transid", "pay-1"), "Transaction ID must be unique"},
+	} {
+		if _, body := post(t, srv, "AddTransaction", tc.params); !strings.Contains(body, `"result":"error"`) || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %s, want %q", tc.name, body, tc.want)
+		}
+	}
+	if _, body := post(t, srv, "AddTransaction", refund); !strings.Contains(body, `"result":"success"`) {
+		t.Fatalf("AddTransaction: %s", body)
+	}
+	if _, body := post(t, srv, "AddTransaction", refund); !strings.Contains(body, "Transaction ID must be unique") {
+		t.Fatalf("a repeated refund: %s", body)
+	}
+	if _, body := post(t, srv, "GetTransactions", url.Values{"transid": {"refund-1"}}); !strings.Contains(body, `"amountout":"`+total+`"`) {
+		t.Fatalf("GetTransactions: %s", body)
+	}
+	st := f.State()
+	if st.Invoices[0].Status != "Refunded" || len(st.Transactions) != 2 || st.Transactions[1].Refunded != total {
+		t.Fatalf("state %+v: want the invoice Refunded, the refund recorded once", st)
+	}
+}

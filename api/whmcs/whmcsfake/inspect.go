@@ -62,6 +62,7 @@ type TransactionState struct {
 	TransID   string `json:"transId"`
 	Gateway   string `json:"gateway"`
 	Amount    string `json:"amount"`
+	Refunded  string `json:"refunded"` // amountout: money paid back
 }
 
 // ServiceState is a service (a line).
@@ -77,6 +78,7 @@ type ServiceState struct {
 	Recurring     string         `json:"recurring"`
 	ConfigOptions map[int]int    `json:"configOptions"`
 	CustomFields  map[int]string `json:"customFields"`
+	Domain        string         `json:"domain"`
 }
 
 // PromotionUses is a promotion's use count.
@@ -102,7 +104,7 @@ func (f *Fake) State() State {
 			formatAmount(max(inv.Total-f.paid(inv), 0)), inv.DueDate, inv.Currency})
 	}
 	for _, t := range f.transactions {
-		st.Transactions = append(st.Transactions, TransactionState{t.ID, t.InvoiceID, t.TransID, t.Gateway, formatAmount(t.AmountIn)})
+		st.Transactions = append(st.Transactions, TransactionState{t.ID, t.InvoiceID, t.TransID, t.Gateway, formatAmount(t.AmountIn), formatAmount(t.AmountOut)})
 	}
 	for _, s := range f.services {
 		opts, fields := map[int]int{}, map[int]string{}
@@ -113,7 +115,7 @@ func (f *Fake) State() State {
 			fields[k] = v
 		}
 		st.Services = append(st.Services, ServiceState{s.ID, s.ClientID, s.OrderID, s.PID, s.Status, s.Cycle,
-			s.NextDueDate, s.Username, formatAmount(s.Recurring), opts, fields})
+			s.NextDueDate, s.Username, formatAmount(s.Recurring), opts, fields, s.Domain})
 	}
 	for _, p := range f.promotions {
 		st.Promotions = append(st.Promotions, PromotionUses{p.Code, p.Uses})
@@ -189,4 +191,20 @@ func (f *Fake) EditProduct(pid int, edit func(*Product)) bool {
 		}
 	}
 	return false
+}
+
+// SetPromotion adds promotion p, or replaces the one with its code, as a WHMCS admin would
+// (Setup → Promotions); its id is kept, or the next one for a new code.
+func (f *Fake) SetPromotion(p Promotion) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, old := range f.promotions {
+		if strings.EqualFold(old.Code, p.Code) {
+			p.ID = old.ID
+			f.promotions[i] = &p
+			return
+		}
+	}
+	p.ID = len(f.promotions) + 1
+	f.promotions = append(f.promotions, &p)
 }

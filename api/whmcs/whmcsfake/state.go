@@ -70,6 +70,7 @@ type transaction struct {
 	Date        string
 	Description string
 	AmountIn    int64
+	AmountOut   int64 // a refund: money paid back out
 	Fees        int64
 	TransID     string
 	InvoiceID   int
@@ -78,6 +79,7 @@ type transaction struct {
 type service struct {
 	ID, ClientID, OrderID, PID int
 	RegDate                    string
+	Domain                     string // free text on a product needing no domain (AddOrder domain[])
 	Cycle                      string // monthly … triennially, onetime, free
 	NextDueDate                string
 	Status                     string // Pending, Active, Suspended, Terminated, Cancelled, Fraud

@@ -12,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/job"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/refund"
 	"github.com/streamcart/streamcart/api/whmcs"
 )
 
@@ -27,10 +28,14 @@ const (
 	// JobAwaitLine reads the WHMCS services (GetClientsProducts) until each is Active with its
 	// credentials, copies them to our services and makes the order active.
 	JobAwaitLine = "whmcs-await-line"
+	// JobTakeBack ends a fully refunded order's WHMCS services (ModuleTerminate; a service
+	// without a line is set Cancelled) and records each of its refunds on the WHMCS invoice
+	// (AddTransaction paying out, after GetTransactions shows it is not there).
+	JobTakeBack = "whmcs-take-back"
 )
 
-// Kinds are the job kinds of this package.
-var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine}
+// Kinds are the job kinds of this package (order.JobUpstreamCancel is order's).
+var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine, JobTakeBack}
 
 // ErrLineNotReady retries JobAwaitLine: WHMCS's module has not made the line yet.
 var ErrLineNotReady = errors.New("whmcs: line not ready yet")
@@ -44,6 +49,10 @@ type HomeStore interface {
 	CancelOrderLines(ctx context.Context, orderID string, at time.Time) (int, error)
 	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 	Placement(ctx context.Context, orderID string) (Placement, error)
+	SavePlacement(ctx context.Context, p Placement) error
+	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
+	OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error)
+	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
 }
 
 // HomeAPI is what fulfilling a WHMCS order asks of WHMCS (whmcs.Client).
@@ -54,6 +63,10 @@ type HomeAPI interface {
 	AcceptOrder(ctx context.Context, orderID int, autosetup *bool, sendEmail bool) error
 	CancelOrder(ctx context.Context, orderID int) error
 	GetClientService(ctx context.Context, clientID, serviceID int) (whmcs.Service, error)
+	GetClientServices(ctx context.Context, clientID int, domain string) ([]whmcs.Service, error)
+	Module(ctx context.Context, action string, serviceID int) error
+	SetServiceStatus(ctx context.Context, serviceID int, status string) error
+	AddRefund(ctx context.Context, r whmcs.Refund) error
 }
 
 // Reviewer sets aside a paid order that cannot be delivered (order.Orders.ReviewPaid): its
@@ -87,7 +100,8 @@ func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]
 
 // Jobs are the handlers of the package's job kinds.
 func (h *Home) Jobs() map[string]job.Handler {
-	return map[string]job.Handler{JobRecordPayment: h.RecordPayment, JobAcceptOrder: h.AcceptOrder, JobAwaitLine: h.AwaitLine}
+	return map[string]job.Handler{JobRecordPayment: h.RecordPayment, JobAcceptOrder: h.AcceptOrder, JobAwaitLine: h.AwaitLine,
+		JobTakeBack: h.TakeBackJob, order.JobUpstreamCancel: h.CancelUpstream}
 }
 
 // next queues the next step of the order's fulfilment.
@@ -127,7 +141,7 @@ func (h *Home) placed(ctx context.Context, orderID string) (Placement, error) {
 		return p, fmt.Errorf("whmcs order %s: not placed in WHMCS yet", orderID)
 	case err != nil:
 		return p, fmt.Errorf("whmcs order %s: %w", orderID, err)
-	case p.State == StateDropped:
+	case p.State == StateDropped || p.State == StateLost:
 		return p, job.Permanent(fmt.Errorf("whmcs order %s: dropped", orderID))
 	case p.State != StatePlaced:
 		return p, fmt.Errorf("whmcs order %s: still being placed in WHMCS", orderID)
@@ -232,6 +246,9 @@ func (h *Home) AcceptOrder(ctx context.Context, j job.Job) error {
 	if !ok {
 		return err
 	}
+	if p.OrderRef == 0 {
+		return h.next(ctx, JobAwaitLine, o.ID) // a renewal invoice's: no order to accept
+	}
 	setup := false
 	for _, ref := range p.ServiceRefs {
 		s, err := h.api.GetClientService(ctx, p.ClientRef, ref)
@@ -286,6 +303,12 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 		}
 	}
+	if o.Kind == order.KindUpsell {
+		// WHMCS ran ChangePackage on the paid upgrade: our copy of the line follows (once).
+		if _, err := h.store.ApplyUpsell(ctx, o.ID, h.now().UTC()); err != nil {
+			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
+		}
+	}
 	if _, err := h.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
 		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 	}
@@ -293,46 +316,150 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 	return nil
 }
 
-// TakeBack cancels a fully refunded order's services here; WHMCS keeps its service until the
-// seller terminates it there (docs/whmcs.md): Streamcart never ends a WHMCS-managed line.
+// TakeBack cancels a fully refunded order's services here and queues JobTakeBack, which ends
+// them in WHMCS and records the refunds there (once, however many refunds raced).
 func (h *Home) TakeBack(ctx context.Context, o order.Order) (bool, error) {
-	n, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC())
-	if n > 0 {
-		h.log.Warn("refunded order's services cancelled here; terminate them in WHMCS", "order", o.ID, "services", n)
+	if _, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC()); err != nil {
+		return false, err
 	}
-	return n > 0, err
+	if err := h.store.Enqueue(ctx, JobTakeBack, o.ID, JobTakeBack+":"+o.ID, h.now()); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// TakeBackJob ends the refunded order's WHMCS services and records its refunds on its WHMCS
+// invoice. Each step reads before it writes, so a retry after a lost answer repeats nothing: a
+// service WHMCS shows ended is left, a refund WHMCS holds (by our transaction id) is not posted.
+func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
+	o, err := h.store.Order(ctx, j.Ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return job.Permanent(fmt.Errorf("%s %s: %w", JobTakeBack, j.Ref, err))
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobTakeBack, j.Ref, err)
+	}
+	if o.Status != order.StatusRefunded {
+		h.log.Warn("WHMCS take-back skipped: order not refunded", "order", o.ID, "status", o.Status)
+		return nil
+	}
+	p, err := h.placed(ctx, o.ID)
+	if err != nil {
+		return err
+	}
+	for _, ref := range p.ServiceRefs {
+		s, err := h.api.GetClientService(ctx, p.ClientRef, ref)
+		if err != nil {
+			return h.callFailed(o, err)
+		}
+		switch s.Status {
+		case "Active", "Suspended":
+			err = h.api.Module(ctx, "ModuleTerminate", ref) // the module deletes the line
+		case "Pending":
+			err = h.api.SetServiceStatus(ctx, ref, "Cancelled") // no line to delete
+		}
+		if err != nil {
+			return h.callFailed(o, err)
+		}
+	}
+	if p.InvoiceRef == 0 {
+		return nil // free: no payment to give back
+	}
+	refunds, err := h.store.OrderRefunds(ctx, o.ID)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobTakeBack, o.ID, err)
+	}
+	for _, r := range refunds {
+		if err := h.recordRefund(ctx, o, p, r); err != nil {
+			return err
+		}
+	}
+	h.log.Info("refunded WHMCS order ended there", "order", o.ID, "services", len(p.ServiceRefs), "refunds", len(refunds))
+	return nil
+}
+
+// recordRefund records refund r on p's WHMCS invoice unless WHMCS holds it already.
+func (h *Home) recordRefund(ctx context.Context, o order.Order, p Placement, r refund.Refund) error {
+	transID := "refund:" + r.ID
+	txns, err := h.api.GetTransactions(ctx, transID)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	for _, t := range txns {
+		if int(t.InvoiceID) == p.InvoiceRef {
+			return nil
+		}
+	}
+	err = h.api.AddRefund(ctx, whmcs.Refund{ClientID: p.ClientRef, InvoiceID: p.InvoiceRef, Gateway: h.gateways[o.Invoice.Gateway],
+		TransID: transID, Amount: money.Format(r.Amount.Amount, r.Amount.Currency),
+		Description: fmt.Sprintf("Refund %s (%s)", r.ID, r.Method)})
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	return nil
 }
 
 // SyncLine does nothing: WHMCS's module keeps the line in step with the WHMCS service.
 func (h *Home) SyncLine(context.Context, order.Service) error { return nil }
 
-// Expired cancels in WHMCS the order of ours its payment deadline cancelled (order.JobExpire's
-// work after order.Orders.Expire): nothing is paid for it any more. A WHMCS order no longer
-// pending (paid or cancelled there) is left as it is.
-func (h *Home) Expired(ctx context.Context, orderID string) error {
-	o, err := h.store.Order(ctx, orderID)
+// CancelUpstream is order.JobUpstreamCancel's handler: it cancels in WHMCS the order of ours
+// that will not be paid: cancelled by its buyer or its deadline, dropped after WHMCS made it (a
+// price changed), or whose AddOrder answer was lost (found by its reference, unless a replay
+// took it over). An order paid meanwhile is never cancelled; a WHMCS order no longer pending is
+// left as it is.
+func (h *Home) CancelUpstream(ctx context.Context, j job.Job) error {
+	p, err := h.store.Placement(ctx, j.Ref)
 	if errors.Is(err, order.ErrNotFound) {
-		return nil
+		return nil // never placed there
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s %s: %w", order.JobUpstreamCancel, j.Ref, err)
 	}
-	if o.Status != order.StatusCancelled {
+	o := order.Order{ID: j.Ref}
+	switch p.State {
+	case StatePlaced:
+		if o, err = h.store.Order(ctx, j.Ref); err != nil {
+			return fmt.Errorf("%s %s: %w", order.JobUpstreamCancel, j.Ref, err)
+		}
+		if o.Status != order.StatusCancelled {
+			return nil // paid after all: WHMCS keeps it
+		}
+		return h.cancelOrder(ctx, o, p.OrderRef)
+	case StateDropped:
+		return h.cancelOrder(ctx, o, p.OrderRef)
+	case StateLost:
+		services, err := h.api.GetClientServices(ctx, p.ClientRef, p.Ref)
+		if err != nil {
+			return h.callFailed(o, err)
+		}
+		for _, s := range services {
+			taken, err := h.store.WHMCSOrderTaken(ctx, int(s.OrderID))
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", order.JobUpstreamCancel, j.Ref, err)
+			}
+			if !taken {
+				if err := h.cancelOrder(ctx, o, int(s.OrderID)); err != nil {
+					return err
+				}
+			}
+		}
+		p.State = StateDropped // nothing left to take over
+		return h.store.SavePlacement(ctx, p)
+	}
+	return fmt.Errorf("%s %s: still being placed in WHMCS", order.JobUpstreamCancel, j.Ref)
+}
+
+func (h *Home) cancelOrder(ctx context.Context, o order.Order, whmcsOrder int) error {
+	if whmcsOrder == 0 {
 		return nil
 	}
-	p, err := h.store.Placement(ctx, orderID)
-	if errors.Is(err, order.ErrNotFound) || (err == nil && (p.State != StatePlaced || p.OrderRef == 0)) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	err = h.api.CancelOrder(ctx, p.OrderRef)
+	err := h.api.CancelOrder(ctx, whmcsOrder)
 	if errors.Is(err, whmcs.ErrRefused) {
 		return nil // not pending there any more
 	}
 	if err != nil {
 		return h.callFailed(o, err)
 	}
+	h.log.Info("WHMCS order cancelled", "order", o.ID)
 	return nil
 }

@@ -12,6 +12,7 @@ package whmcsorder
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -34,6 +35,10 @@ const (
 	StatePlacing = "placing" // claimed: being placed in WHMCS (or its claimant died)
 	StatePlaced  = "placed"  // WHMCS holds the order at our price
 	StateDropped = "dropped" // WHMCS could not take it: the order was dropped
+	// StateLost: AddOrder's answer never came (a timeout, WHMCS down mid-call): the order was
+	// dropped here, and WHMCS may hold it. A replay of the order (same reference) takes that WHMCS
+	// order over; else the order.JobUpstreamCancel job cancels it there.
+	StateLost = "lost"
 )
 
 // Placement is what one of our plan orders is in WHMCS: the client, order and invoice ids, and
@@ -41,6 +46,7 @@ const (
 type Placement struct {
 	OrderID     string
 	State       string
+	Ref         string // what AddOrder wrote in the services' domain field: refOf
 	ClientRef   int
 	OrderRef    int
 	InvoiceRef  int
@@ -59,6 +65,11 @@ type Store interface {
 	Placement(ctx context.Context, orderID string) (Placement, error)
 	// PutWHMCSClient records the WHMCS client one of our clients is.
 	PutWHMCSClient(ctx context.Context, clientID int64, whmcsID int) error
+	// LostPlacements counts the placements under ref in state lost.
+	LostPlacements(ctx context.Context, ref string) (int, error)
+	// WHMCSOrderTaken reports whether a placement being placed or placed holds WHMCS order id.
+	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
+	Enqueue(ctx context.Context, kind, ref, uniqueKey string, runAt time.Time) error
 }
 
 // API is what placing an order asks of WHMCS (whmcs.Client).
@@ -69,6 +80,8 @@ type API interface {
 	AddOrder(ctx context.Context, o whmcs.Order) (whmcs.Placed, error)
 	GetInvoice(ctx context.Context, id int) (whmcs.Invoice, error)
 	CancelOrder(ctx context.Context, orderID int) error
+	GetClientServices(ctx context.Context, clientID int, domain string) ([]whmcs.Service, error)
+	GetOrder(ctx context.Context, id int) (whmcs.OrderRecord, error)
 }
 
 // Config is how orders map to WHMCS.
@@ -83,6 +96,13 @@ type Config struct {
 	// Claim is how long a placing claim lasts (a dead claimant's order is taken over after it);
 	// Wait is how long a replay of an order waits for another request placing it. Zero: defaults.
 	Claim, Wait time.Duration
+	// LostAfter is how long a WHMCS order whose AddOrder answer was lost waits for a replay of
+	// the order to take it over before it is cancelled in WHMCS. Zero: 15 minutes.
+	LostAfter time.Duration
+	// Wake rings the job worker (nil: nothing).
+	Wake func()
+	// Upgrades places upsell orders as WHMCS upgrades (nil: upsells are not placed in WHMCS).
+	Upgrades *Upgrades
 }
 
 // Placer places plan orders in WHMCS: order.Upstream.
@@ -114,6 +134,12 @@ func NewPlacer(api API, store Store, cat func() *catalog.Catalog, cfg Config, lo
 	if cfg.Wait <= 0 {
 		cfg.Wait = 45 * time.Second
 	}
+	if cfg.LostAfter <= 0 {
+		cfg.LostAfter = 15 * time.Minute
+	}
+	if cfg.Wake == nil {
+		cfg.Wake = func() {}
+	}
 	return &Placer{api: api, store: store, catalog: cat, cfg: cfg, log: log, now: clock.OrReal(now), flight: map[string]*placing{}}
 }
 
@@ -124,7 +150,7 @@ func (pl *Placer) Place(ctx context.Context, o order.Order) error {
 	switch {
 	case err == nil && p.State == StatePlaced:
 		return nil // a replay of a placed order: one read
-	case err == nil && p.State == StateDropped:
+	case err == nil && (p.State == StateDropped || p.State == StateLost):
 		return fmt.Errorf("whmcs place %s: dropped: %w", o.ID, order.ErrUpstreamUnavailable)
 	case err != nil && !errors.Is(err, order.ErrNotFound):
 		return fmt.Errorf("whmcs place %s: %w", o.ID, err)
@@ -172,6 +198,13 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 	if !claimed {
 		return pl.wait(ctx, p)
 	}
+	if o.Kind == order.KindUpsell {
+		if pl.cfg.Upgrades == nil || p.OrderRef != 0 {
+			// A claim taken over after an upgrade was sent: WHMCS may hold it, so no second one.
+			return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
+		}
+		return pl.placeUpgrade(ctx, o, p)
+	}
 	currency := strings.ToUpper(o.Quote.Total.Currency)
 	if p.OrderRef == 0 {
 		client, err := pl.client(ctx, o)
@@ -188,10 +221,28 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 		if err != nil {
 			return pl.drop(ctx, p, err)
 		}
-		placed, err := pl.api.AddOrder(ctx, whmcs.Order{ClientID: p.ClientRef, PaymentMethod: pl.cfg.Gateways[o.Invoice.Gateway],
-			Items: []whmcs.OrderItem{item}, PromoCode: o.PromoCode, ClientIP: o.IP, NoInvoiceEmail: true})
+		// A claim taken over from a placing that died may have sent AddOrder already: its
+		// reference, kept before AddOrder is sent, says so.
+		sent := p.Ref != ""
+		p.Ref = refOf(o)
+		item.Domain = p.Ref
+		if err := pl.store.SavePlacement(ctx, p); err != nil {
+			return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
+		}
+		placed, found, err := pl.takeOver(ctx, o, p, sent)
 		if err != nil {
-			// A lost answer may have left an order in WHMCS: pending and unpaid, it costs nothing.
+			return pl.drop(ctx, p, pl.failed(o, err))
+		}
+		if !found {
+			placed, err = pl.api.AddOrder(ctx, whmcs.Order{ClientID: p.ClientRef, PaymentMethod: pl.cfg.Gateways[o.Invoice.Gateway],
+				Items: []whmcs.OrderItem{item}, PromoCode: o.PromoCode, ClientIP: o.IP, NoInvoiceEmail: true})
+		}
+		if errors.Is(err, whmcs.ErrUnavailable) {
+			// No answer: WHMCS may have made the order. A replay finds it by its reference; a job
+			// cancels it there if none comes.
+			return pl.lost(ctx, o, p, err)
+		}
+		if err != nil {
 			return pl.drop(ctx, p, pl.failed(o, err))
 		}
 		p.OrderRef, p.InvoiceRef = placed.OrderID, placed.InvoiceID
@@ -212,6 +263,12 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 			return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
 		}
 	}
+	return pl.checkInvoice(ctx, o, p, currency)
+}
+
+// checkInvoice reads p's WHMCS invoice, whose total must be o's quote, and marks p placed; else
+// the WHMCS order is cancelled and o dropped (price_changed with WHMCS's total).
+func (pl *Placer) checkInvoice(ctx context.Context, o order.Order, p Placement, currency string) error {
 	total := int64(0)
 	if p.InvoiceRef > 0 {
 		inv, err := pl.api.GetInvoice(ctx, p.InvoiceRef)
@@ -249,7 +306,7 @@ func (pl *Placer) wait(ctx context.Context, p Placement) error {
 		switch p.State {
 		case StatePlaced:
 			return nil
-		case StateDropped:
+		case StateDropped, StateLost:
 			return fmt.Errorf("whmcs place %s: dropped: %w", p.OrderID, order.ErrUpstreamUnavailable)
 		}
 		if time.Now().After(deadline) {
@@ -276,15 +333,101 @@ func (pl *Placer) drop(ctx context.Context, p Placement, why error) error {
 	return notPlaced(p.OrderID, why)
 }
 
-// cancel cancels the WHMCS order of p, which will not be paid; a failure is only logged (WHMCS's
-// own pending-order cleanup, or the seller, ends it: unpaid, it costs nothing).
+// cancel cancels the WHMCS order of p, which will not be paid; when WHMCS cannot be asked now,
+// the order.JobUpstreamCancel job asks it until it answers (the placement, dropped, keeps the
+// WHMCS order's id).
 func (pl *Placer) cancel(ctx context.Context, o order.Order, p Placement) {
 	if p.OrderRef == 0 {
 		return
 	}
-	if err := pl.api.CancelOrder(ctx, p.OrderRef); err != nil {
-		pl.log.Error("WHMCS order left pending: cancel it in WHMCS", "order", o.ID, "action", action(err), "err", err)
+	err := pl.api.CancelOrder(ctx, p.OrderRef)
+	if err == nil || errors.Is(err, whmcs.ErrRefused) { // refused: not pending there any more
+		return
 	}
+	pl.log.Warn("WHMCS order not cancelled yet: a job retries", "order", o.ID, "action", action(err), "err", err)
+	pl.later(ctx, o.ID, pl.now())
+}
+
+// later queues the cancelling in WHMCS of our order id's WHMCS order at runAt.
+func (pl *Placer) later(ctx context.Context, orderID string, runAt time.Time) {
+	if err := pl.store.Enqueue(ctx, order.JobUpstreamCancel, orderID, order.JobUpstreamCancel+":"+orderID, runAt); err != nil {
+		pl.log.Error("WHMCS order left pending: cancel it in WHMCS", "order", orderID, "err", err)
+		return
+	}
+	pl.cfg.Wake()
+}
+
+// lost drops o, whose AddOrder got no answer: its placement (state lost, its reference kept) tells
+// a replay of o to look for the WHMCS order first, and a job cancels that order in WHMCS once
+// LostAfter passed without a replay taking it.
+func (pl *Placer) lost(ctx context.Context, o order.Order, p Placement, why error) error {
+	pl.log.Warn("WHMCS AddOrder unanswered: the order may exist there; a replay takes it over, else it is cancelled",
+		"order", o.ID, "action", action(why), "err", why)
+	p.State = StateLost
+	if err := pl.store.SavePlacement(ctx, p); err != nil {
+		return fmt.Errorf("whmcs place %s: %w", o.ID, err)
+	}
+	pl.later(ctx, o.ID, pl.now().Add(pl.cfg.LostAfter))
+	return notPlaced(o.ID, pl.failed(o, why))
+}
+
+// takeOver finds the WHMCS order an earlier placing of o (the same reference) made when its
+// AddOrder answer was lost, or its process died after sending it (sent): still pending, held by
+// none of our orders, with as many services. found is false when there is none (or no placing
+// under the reference can have made one).
+func (pl *Placer) takeOver(ctx context.Context, o order.Order, p Placement, sent bool) (whmcs.Placed, bool, error) {
+	n, err := pl.store.LostPlacements(ctx, p.Ref)
+	if err != nil || (n == 0 && !sent) {
+		return whmcs.Placed{}, false, err
+	}
+	services, err := pl.api.GetClientServices(ctx, p.ClientRef, p.Ref)
+	if err != nil {
+		return whmcs.Placed{}, false, err
+	}
+	seen := map[int]bool{}
+	for _, s := range services {
+		id := int(s.OrderID)
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		taken, err := pl.store.WHMCSOrderTaken(ctx, id)
+		if err != nil {
+			return whmcs.Placed{}, false, err
+		}
+		if taken {
+			continue
+		}
+		wo, err := pl.api.GetOrder(ctx, id)
+		if errors.Is(err, whmcs.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return whmcs.Placed{}, false, err
+		}
+		placed := whmcs.Placed{OrderID: id, InvoiceID: int(wo.InvoiceID)}
+		for _, l := range wo.Lines {
+			if l.Type == "product" {
+				placed.ServiceIDs = append(placed.ServiceIDs, int(l.RelID))
+			}
+		}
+		if wo.Status != "Pending" || len(placed.ServiceIDs) != len(o.ServiceIDs) {
+			continue
+		}
+		pl.log.Info("WHMCS order of an unanswered AddOrder taken over", "order", o.ID)
+		return placed, true, nil
+	}
+	return whmcs.Placed{}, false, nil
+}
+
+// refOf is o's reference in WHMCS: the same for every replay of o (a digest of the client and
+// the Idempotency-Key), else o's id; no WHMCS id, nothing of the buyer's readable.
+func refOf(o order.Order) string {
+	if o.IdempotencyKey == "" {
+		return "streamcart-" + o.ID
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d\x00%s", o.ClientID, o.IdempotencyKey))
+	return "streamcart-" + hex.EncodeToString(sum[:12])
 }
 
 // failed logs a failed WHMCS call and answers what the buyer is told: unavailable, whatever

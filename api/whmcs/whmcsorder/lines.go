@@ -1,0 +1,171 @@
+package whmcsorder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/panel"
+	"github.com/streamcart/streamcart/api/whmcs"
+)
+
+// LinesStore maps one of our services to the WHMCS service it stands for.
+type LinesStore interface {
+	// ServiceRef is the WHMCS client and service of our service id; order.ErrNotFound when it
+	// is not a WHMCS-placed one.
+	ServiceRef(ctx context.Context, serviceID string) (clientRef, serviceRef int, err error)
+}
+
+// LinesAPI is what the after-sale side asks of WHMCS (whmcs.Client).
+type LinesAPI interface {
+	GetClientService(ctx context.Context, clientID, serviceID int) (whmcs.Service, error)
+	SetServiceFields(ctx context.Context, serviceID int, fields map[int]string) error
+	Module(ctx context.Context, action string, serviceID int) error
+	ModuleCustom(ctx context.Context, serviceID int, function string) error
+}
+
+// Lines is the after sale of a WHMCS-made line (a panel.Manager for api/manage, and the source of
+// the services view): each call reads or writes the WHMCS service our svc_ id maps to, for the
+// session's client only (the mapping is ours, never an id from the browser). WHMCS's module
+// acts on the panel: the MAC address is the service's custom field (UpdateClientProduct),
+// restart the module's custom function, terminate ModuleTerminate. What WHMCS's cron owns
+// (expiry, connections, suspension) is refused with ErrUnsupported.
+type Lines struct {
+	api      LinesAPI
+	store    LinesStore
+	macField string // the custom field's name (STREAMCART_WHMCS_MAC_FIELD)
+	restart  string // the module's custom function that restarts a line
+	extra    int    // the extra connections' config option id
+	log      *slog.Logger
+}
+
+// ErrUnsupported answers what a WHMCS-made line does not do from Streamcart (its cron or
+// module owns it).
+var ErrUnsupported = fmt.Errorf("whmcs line: %w", panel.ErrUnavailable)
+
+var _ panel.Manager = (*Lines)(nil)
+
+// NewLines returns the lines; macField names the MAC custom field, restart the module's restart
+// function, extra the extra connections' config option id.
+func NewLines(api LinesAPI, store LinesStore, macField, restart string, extra int, log *slog.Logger) *Lines {
+	return &Lines{api: api, store: store, macField: macField, restart: restart, extra: extra, log: log}
+}
+
+// lineErr maps a WHMCS failure to the panel's errors (the buyer sees unavailable or conflict,
+// never WHMCS's words; the log has them).
+func (l *Lines) lineErr(ref string, err error) error {
+	if err == nil {
+		return nil
+	}
+	l.log.Warn("WHMCS service call failed", "service", ref, "action", action(err), "err", err)
+	if errors.Is(err, whmcs.ErrNotFound) {
+		return fmt.Errorf("whmcs service %s: %w", ref, panel.ErrNotFound)
+	}
+	return fmt.Errorf("whmcs service %s: %w", ref, panel.ErrUnavailable)
+}
+
+func (l *Lines) service(ctx context.Context, ref string) (int, whmcs.Service, error) {
+	client, id, err := l.store.ServiceRef(ctx, ref)
+	if errors.Is(err, order.ErrNotFound) {
+		return 0, whmcs.Service{}, fmt.Errorf("whmcs service %s: not placed in WHMCS: %w", ref, panel.ErrNotFound)
+	}
+	if err != nil {
+		return 0, whmcs.Service{}, err
+	}
+	s, err := l.api.GetClientService(ctx, client, id)
+	return id, s, l.lineErr(ref, err)
+}
+
+// SetMAC writes the MAC address in the service's MAC custom field (UpdateClientProduct), where
+// WHMCS's module reads it.
+func (l *Lines) SetMAC(ctx context.Context, ref, mac string) error {
+	id, s, err := l.service(ctx, ref)
+	if err != nil {
+		return err
+	}
+	for _, f := range s.CustomFields {
+		if strings.EqualFold(strings.TrimSpace(f.Name), l.macField) {
+			return l.lineErr(ref, l.api.SetServiceFields(ctx, id, map[int]string{int(f.ID): mac}))
+		}
+	}
+	l.log.Warn("WHMCS product has no MAC custom field", "service", ref, "field", l.macField)
+	return fmt.Errorf("whmcs service %s: no custom field %q: %w", ref, l.macField, panel.ErrNotFound)
+}
+
+// Restart runs the module's restart function (ModuleCustom): panel.Restart's Restarter.
+func (l *Lines) Restart(ctx context.Context, ref string) error {
+	id, _, err := l.service(ctx, ref)
+	if err != nil {
+		return err
+	}
+	return l.lineErr(ref, l.api.ModuleCustom(ctx, id, l.restart))
+}
+
+// Delete ends the line: ModuleTerminate (the module deletes it); one WHMCS shows ended already
+// is left.
+func (l *Lines) Delete(ctx context.Context, ref string) error {
+	id, s, err := l.service(ctx, ref)
+	if err != nil || s.Status == "Terminated" || s.Status == "Cancelled" {
+		return err
+	}
+	return l.lineErr(ref, l.api.Module(ctx, "ModuleTerminate", id))
+}
+
+// Extend is WHMCS's cron's (renewals).
+func (l *Lines) Extend(context.Context, string, time.Time) error { return ErrUnsupported }
+
+// SetMaxConnections is WHMCS's (an upgrade's ChangePackage).
+func (l *Lines) SetMaxConnections(context.Context, string, int) error { return ErrUnsupported }
+
+// SetEnabled is WHMCS's (suspension by its cron).
+func (l *Lines) SetEnabled(context.Context, string, bool) error { return ErrUnsupported }
+
+// Recreate is not a WHMCS module function.
+func (l *Lines) Recreate(context.Context, panel.Line) (panel.Line, error) {
+	return panel.Line{}, ErrUnsupported
+}
+
+// statuses maps WHMCS's service statuses to ours.
+var statuses = map[string]order.ServiceStatus{
+	"Pending": order.ServicePending, "Active": order.ServiceActive, "Suspended": order.ServiceSuspended,
+	"Terminated": order.ServiceTerminated, "Cancelled": order.ServiceCancelled, "Fraud": order.ServiceCancelled,
+	"Completed": order.ServiceExpired,
+}
+
+// View is s as WHMCS has it now (GetClientsProducts): its status, next due date, credentials,
+// connections (1 + the extra connections option) and MAC address over what we stored. Only for
+// display: none of it is stored, WHMCS's cron owns the dates (our renewal sweep must not see
+// them). A service not placed in WHMCS, or WHMCS unreachable (logged), is s as stored.
+func (l *Lines) View(ctx context.Context, s order.Service) order.Service {
+	client, id, err := l.store.ServiceRef(ctx, s.ID)
+	if err != nil {
+		return s
+	}
+	ws, err := l.api.GetClientService(ctx, client, id)
+	if err != nil {
+		l.log.Warn("WHMCS service unread: shown as stored", "service", s.ID, "action", action(err), "err", err)
+		return s
+	}
+	if st, ok := statuses[ws.Status]; ok {
+		s.Status = st
+	}
+	s.Username, s.Password, s.ServerHostname = ws.Username, ws.Password, ws.ServerHostname
+	s.NextDueDate = ws.NextDueDate.Time
+	for _, o := range ws.ConfigOptions {
+		if int(o.ID) == l.extra {
+			var n int
+			fmt.Sscan(o.Value, &n)
+			s.MaxConnections = 1 + n
+		}
+	}
+	for _, f := range ws.CustomFields {
+		if strings.EqualFold(strings.TrimSpace(f.Name), l.macField) {
+			s.MACAddress = f.Value
+		}
+	}
+	return s
+}
