@@ -8,7 +8,7 @@ import { bcp47, LOCALES, matchBrowserLanguage, normalizeLocale, type LocaleCode 
 import { texts as en, type Messages } from './i18n/en';
 
 export type { Messages, LocaleCode };
-export { LOCALES };
+export { LOCALES, normalizeLocale };
 
 /** Every locale names its table: a locale left out is a `tsc` error. */
 const TABLES: Record<LocaleCode, () => Promise<Messages>> = {

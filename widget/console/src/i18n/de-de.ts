@@ -617,6 +617,7 @@ export const texts: Messages = {
 
   errors: {
     forbidden: 'Ihre Rolle erlaubt das nicht (403 forbidden).',
+    fault: 'Der Shop ist beim Antworten intern gescheitert; sein Protokoll nennt die Einzelheiten. Versuchen Sie es gleich noch einmal.',
     unauthorized: 'Ihre Sitzung ist beendet. Melden Sie sich erneut an.',
     invalid_status: 'Wählen Sie einen Status aus der Liste.',
     invalid_due_within: '„Fällig innerhalb“ ist eine Zahl von Tagen oder Stunden, etwa 14d oder 12h.',

@@ -634,6 +634,7 @@ export const texts = {
   // The API's error names (design/*.go); anything else shows errorUnknown.
   errors: {
     forbidden: 'Your role does not allow this (403 forbidden).',
+    fault: 'The shop failed inside while answering; its log has the details. Try again in a moment.',
     unauthorized: 'Your session has ended. Sign in again.',
     invalid_status: 'Pick a status from the list.',
     invalid_due_within: 'Due within is a number of days or hours, such as 14d or 12h.',

@@ -616,6 +616,7 @@ export const texts: Messages = {
 
   errors: {
     forbidden: 'Su rol no permite esto (403 forbidden).',
+    fault: 'La tienda falló internamente al responder; su registro tiene los detalles. Vuelva a intentarlo en un momento.',
     unauthorized: 'Su sesión ha terminado. Vuelva a iniciar sesión.',
     invalid_status: 'Elija un estado de la lista.',
     invalid_due_within: '«Vence en» es un número de días u horas, como 14d o 12h.',

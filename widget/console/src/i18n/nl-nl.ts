@@ -615,6 +615,7 @@ export const texts: Messages = {
 
   errors: {
     forbidden: 'Uw rol staat dit niet toe (403 forbidden).',
+    fault: 'De winkel liep intern vast bij het antwoorden; zijn logboek bevat de details. Probeer het zo opnieuw.',
     unauthorized: 'Uw sessie is beëindigd. Meld u opnieuw aan.',
     invalid_status: 'Kies een toestand uit de lijst.',
     invalid_due_within: '„Vervalt binnen” is een aantal dagen of uren, zoals 14d of 12h.',

@@ -617,6 +617,7 @@ export const texts: Messages = {
 
   errors: {
     forbidden: 'A sua função não permite isto (403 forbidden).',
+    fault: 'A loja falhou internamente ao responder; o seu registo tem os detalhes. Tente de novo daqui a pouco.',
     unauthorized: 'A sua sessão terminou. Inicie sessão de novo.',
     invalid_status: 'Escolha um estado da lista.',
     invalid_due_within: '«Vence dentro de» é um número de dias ou horas, como 14d ou 12h.',
