@@ -629,6 +629,14 @@ export const texts = {
     accepted: 'accepted',
     expired: 'expired',
     scheduled: 'scheduled',
+    // A line's statuses (GET /admin/services, an order's lines) are capitalised by the API.
+    Pending: 'Pending',
+    Active: 'Active',
+    Overdue: 'Overdue',
+    Suspended: 'Suspended',
+    Cancelled: 'Cancelled',
+    Terminated: 'Terminated',
+    Expired: 'Expired',
   },
 
   // The API's error names (design/*.go); anything else shows errorUnknown.

@@ -612,6 +612,13 @@ export const texts: Messages = {
     accepted: 'aceptado',
     expired: 'caducado',
     scheduled: 'programado',
+    Pending: 'Pendiente',
+    Active: 'Activa',
+    Overdue: 'Vencida',
+    Suspended: 'Suspendida',
+    Cancelled: 'Cancelada',
+    Terminated: 'Eliminada',
+    Expired: 'Caducada',
   },
 
   errors: {

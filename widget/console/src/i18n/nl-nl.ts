@@ -611,6 +611,13 @@ export const texts: Messages = {
     accepted: 'aanvaard',
     expired: 'verlopen',
     scheduled: 'gepland',
+    Pending: 'Openstaand',
+    Active: 'Actief',
+    Overdue: 'Achterstallig',
+    Suspended: 'Geblokkeerd',
+    Cancelled: 'Opgezegd',
+    Terminated: 'Verwijderd',
+    Expired: 'Verlopen',
   },
 
   errors: {

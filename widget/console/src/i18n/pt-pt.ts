@@ -613,6 +613,13 @@ export const texts: Messages = {
     accepted: 'aceite',
     expired: 'expirada',
     scheduled: 'agendada',
+    Pending: 'Pendente',
+    Active: 'Ativa',
+    Overdue: 'Em atraso',
+    Suspended: 'Suspensa',
+    Cancelled: 'Cancelada',
+    Terminated: 'Eliminada',
+    Expired: 'Expirada',
   },
 
   errors: {

@@ -157,7 +157,7 @@ export function Subscriptions() {
               <option value="">{t.anyStatus}</option>
               {SERVICE_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {t.statuses[s]}
                 </option>
               ))}
             </select>
