@@ -146,6 +146,71 @@ const EXPECT = {
   'console-subscriptions--default': ['Subscriptions', 'svc_1', 'svc_2', '00:1A:79:AA:BB:CC', 'Cancel auto-renew', 'Change…'],
   'console-subscriptions--viewer': ['Your role may look here but not change anything.'],
   'console-settings--default': ['Settings', 'STREAMCART_ADDR', 'STREAMCART_SECRET_KEY', '••••'],
+  'console-settings--loading': ['Loading…'],
+  'console-settings--forbidden': ['Your role does not allow this (403 forbidden).'],
+  'console-dashboard--loading': ['Loading…'],
+  'console-dashboard--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-orders--loading': ['Loading…'],
+  'console-orders--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-order-detail--loading': ['Loading…'],
+  'console-order-detail--not-found': ['Order ord_404', 'Not found.'],
+  'console-subscriptions--empty': ['Nothing to show.'],
+  'console-subscriptions--loading': ['Loading…'],
+  'console-subscriptions--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-customers--default': ['Customers', 'buyer.two@example.com', 'usr_3'],
+  'console-customers--empty': ['Nothing to show.'],
+  'console-customers--loading': ['Loading…'],
+  'console-customers--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-customer--default': ['Customer', 'buyer@example.com', 'ord_2', 'svc_2', 'Sign out everywhere'],
+  'console-customer--empty': ['new@example.com', 'Nothing to show.'],
+  'console-customer--loading': ['Loading…'],
+  'console-customer--not-found': ['Not found.'],
+  'console-held-orders--default': ['Held orders', 'ord_7', 'many@mailinator.com', 'Approve', 'Reject'],
+  'console-held-orders--viewer': ['Your role may look here but not change anything.'],
+  'console-held-orders--empty': ['Nothing to show.'],
+  'console-held-orders--loading': ['Loading…'],
+  'console-held-orders--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-payments-to-review--default': ['Money to review', 'ord_2', 'Accept'],
+  'console-payments-to-review--viewer': ['Money to review', 'ord_1'],
+  'console-payments-to-review--empty': ['Nothing to show.'],
+  'console-payments-to-review--loading': ['Loading…'],
+  'console-payments-to-review--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-jobs--default': ['Jobs', 'panel: connection refused', 'Retry'],
+  'console-jobs--empty': ['Nothing to show.'],
+  'console-jobs--loading': ['Loading…'],
+  'console-jobs--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-line-drift--default': ['Line drift', 'Line missing on the panel', 'Panel line without an order', 'panel unavailable'],
+  'console-line-drift--empty': ['No line drift recorded'],
+  'console-line-drift--loading': ['Loading…'],
+  'console-line-drift--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-webhooks--default': ['Webhooks', 'evt_1', 'signature mismatch'],
+  'console-webhooks--empty': ['Nothing to show.'],
+  'console-webhooks--loading': ['Loading…'],
+  'console-webhooks--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-mail--default': ['Mail', 'Your renewal invoice', '550 mailbox unavailable', 'Send again'],
+  'console-mail--empty': ['Nothing to show.'],
+  'console-mail--loading': ['Loading…'],
+  'console-mail--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-promotions--default': ['Promotions', 'WELCOME10', 'SUMMER2020', 'New promotion'],
+  'console-promotions--empty': ['Nothing to show.'],
+  'console-promotions--loading': ['Loading…'],
+  'console-promotions--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-audit--default': ['Audit log', 'order:ord_1', '203.0.113.7', 'Failed sign-ins'],
+  'console-audit--empty': ['Nothing to show.'],
+  'console-audit--loading': ['Loading…'],
+  'console-audit--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-operators--default': ['Operators', 'help@example.com', 'Invite an operator'],
+  'console-operators--owner-alone': ['me@example.com', 'Invite an operator'],
+  'console-operators--loading': ['Loading…'],
+  'console-operators--forbidden': ['Your role does not allow this (403 forbidden).'],
+  'console-catalog--default': ['Catalog', 'Version 2 in force since', 'Standard', 'Premium', 'Review changes'],
+  'console-catalog--not-published': ['In force: the catalog file the shop was started with'],
+  'console-catalog--viewer': ['Your role may look here but not change anything.'],
+  'console-catalog--loading': ['Loading…'],
+  'console-catalog--failed': ['The shop failed inside while answering; its log has the details.'],
+  'console-sign-in--default': ['Sign in', 'Authenticator code'],
+  'console-sign-in--setup': ['Set up your console account', 'New password'],
+  'console-sign-in--setup-without-token': ['This setup link has no token.'],
   'ui-app-icons--all': ['Android TV', 'Speed test'],
 };
 
@@ -257,6 +322,18 @@ async function check(page, id, { globals = '', expect = EXPECT[id] ?? [] } = {})
   // widget/src/test/story/Frame.tsx), not the whole element; a Console/ story the seller's console
   // (widget/console/src/test/story.tsx) in the page itself, no shadow root.
   const host = id.startsWith('console-') ? '[data-console-story]' : id.startsWith('ui-') ? '[data-component-frame]' : 'streamcart-checkout';
+  // The console asks for its session (and, in another language, loads that language's table)
+  // before its first screen: give the page a moment to appear, then judge it.
+  await page
+    .waitForFunction(
+      (host) => {
+        const el = document.querySelector(`#storybook-root ${host}`);
+        return !!(el?.shadowRoot ? el.shadowRoot.querySelector('.sc-root') : el?.querySelector('main'));
+      },
+      host,
+      { timeout: 5000, polling: 50 },
+    )
+    .catch(() => undefined);
   const shown = await page.evaluate((host) => {
     const error = document.body.classList.contains('sb-show-errordisplay')
       ? (document.querySelector('#error-message')?.textContent ?? 'error display')
@@ -336,6 +413,24 @@ test('the toolbar globals switch locale and currency for a story', async () => {
     ]) {
       assert.deepEqual(await check(page, 'checkout-plans--default', { globals: `locale:${code};currency:GBP`, expect: [/11[.,]17/] }), []);
       assert.equal(await page.evaluate(() => document.querySelector('streamcart-checkout').shadowRoot.querySelector('.sc-root').lang), tag);
+    }
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('the toolbar locale shows the console in that language, English left nowhere', async () => {
+  const page = await newPage();
+  try {
+    for (const [id, expect] of [
+      ['console-dashboard--default', ['Übersicht', 'Monatlich wiederkehrender Umsatz', 'Umsatz pro Tag', 'Bitte ansehen']],
+      ['console-customers--default', ['Kunden', 'Aktive Leitungen', 'E-Mail oder Kunden-ID']],
+      ['console-subscriptions--default', ['Abonnements', 'Verlängerung beenden', 'Monatlich']],
+      ['console-sign-in--default', ['Anmelden', 'Authenticator-Code']],
+    ]) {
+      assert.deepEqual(await check(page, id, { globals: 'locale:de-de', expect }), []);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'de-DE');
+      assert.equal(await page.getByRole('button', { name: 'Menu', exact: true }).count(), 0, `${id}: the English menu button is left`);
     }
   } finally {
     await page.context().close();

@@ -4,7 +4,8 @@
 // customer's page, and the refund dialog. On each: no sideways page scroll
 // (document.scrollingElement.scrollWidth <= innerWidth), every visible button inside the screen's
 // width (a row's actions never behind a horizontal scroll), no inline <style>, the folded
-// navigation short, and axe-core with zero violations. CONSOLE_SCREENSHOTS=<dir> photographs each state.
+// navigation short, and axe-core with zero violations; then every screen again in German, whose
+// words are longer. CONSOLE_SCREENSHOTS=<dir> photographs each state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser, newPage, startServer, uniqueEmail } from './helpers.js';
@@ -47,7 +48,9 @@ async function fits(p) {
 async function settled(p) {
   await p.getByRole('heading', { level: 1 }).waitFor();
   // A screen may load more than one part at once (the catalog: its form and its versions).
-  await p.waitForFunction(() => ![...document.querySelectorAll('[role="status"]')].some((e) => e.textContent.trim() === 'Loading…'));
+  await p.waitForFunction(
+    () => ![...document.querySelectorAll('[role="status"]')].some((e) => /^(Loading|Wird geladen)…$/.test(e.textContent.trim())),
+  );
 }
 
 async function check(p, name, problems) {
@@ -135,6 +138,24 @@ test('every console screen at 375 px: no sideways scroll, actions in view, navig
 
   assert.deepEqual(phone.problems, [], 'console errors or CSP violations');
   await phone.context().close();
+
+  // The same screens in German, the operator's remembered choice: German words are long, and
+  // none of them may push the page sideways or a button out of view.
+  const german = await newPage(browser, PHONE);
+  await german.context().addCookies(await page.context().cookies());
+  await german.addInitScript(() => localStorage.setItem('streamcart-console-locale', 'de-de'));
+  for (const path of paths) {
+    await german.goto(`${server.url}${path}`);
+    const name = path.replace('/checkout/admin/', '').replace(/\/.*/, '-detail') || 'dashboard';
+    if (name === 'dashboard') await german.locator('.chart-plot canvas').first().waitFor();
+    await check(german, `de-${name}`, problems);
+  }
+  assert.equal(await german.evaluate(() => document.documentElement.lang), 'de-DE');
+  assert.equal(await german.getByRole('button', { name: 'Menü', exact: true }).count(), 1);
+  const germanHeader = await german.locator('header.top').boundingBox();
+  assert.ok(germanHeader.height <= 110, `the folded German header takes ${germanHeader.height} px of height`);
+  assert.deepEqual(german.problems, [], 'console errors or CSP violations in German');
+  await german.context().close();
   assert.deepEqual(problems, []);
 });
 

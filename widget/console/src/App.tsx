@@ -5,7 +5,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNod
 import { createApi } from './api';
 import { CreditsBanner } from './CreditsBanner';
 import { Ctx } from './context';
-import { t } from './messages';
+import { locale, rememberLocale, switchLocale, t, type LocaleCode } from './messages';
 import { href, Link, useRoute, type Route } from './router';
 import type { Session } from './schemas';
 import { Audit } from './screens/Audit';
@@ -26,6 +26,7 @@ import { Subscriptions } from './screens/Subscriptions';
 import { SignIn } from './screens/SignIn';
 import { Webhooks } from './screens/Webhooks';
 import { ErrorNote } from './ui';
+import { LanguageMenu } from './ui/LanguageMenu';
 
 /** NAV lists the screens in the navigation, by their path below /checkout/admin/. */
 export const NAV = [
@@ -114,8 +115,25 @@ function Page({ title, children, nav }: { title: string; children: ReactNode; na
   );
 }
 
+/** PublicHeader tops the pages before sign-in: the console's name and the language menu. */
+function PublicHeader({ language }: { language: ReactNode }) {
+  return (
+    <header className="top">
+      <p className="brand">{t.appName}</p>
+      <div className="who">{language}</div>
+    </header>
+  );
+}
+
 /** App is the whole console; fetch is replaced in tests only. */
 export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
+  // The language in use (messages.ts); main.tsx loaded the operator's choice before the first render.
+  const [lang, setLang] = useState<LocaleCode>(locale);
+  const changeLanguage = useCallback((code: LocaleCode) => {
+    rememberLocale(code);
+    void switchLocale(code).then(() => setLang(code));
+  }, []);
+  const language = <LanguageMenu value={lang} onChange={changeLanguage} />;
   const [session, setSession] = useState<Session | null | 'loading'>('loading');
   const [bootError, setBootError] = useState<unknown>(null);
   const onUnauthorized = useCallback(() => setSession(null), []);
@@ -137,7 +155,7 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
 
   if (setup) {
     return (
-      <Page title={t.setupTitle}>
+      <Page title={t.setupTitle} nav={<PublicHeader language={language} />}>
         <Setup api={api} token={route.query.get('token') ?? ''} />
       </Page>
     );
@@ -156,7 +174,7 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
     );
   if (!session)
     return (
-      <Page title={t.signInTitle}>
+      <Page title={t.signInTitle} nav={<PublicHeader language={language} />}>
         <SignIn api={api} onSignedIn={setSession} />
       </Page>
     );
@@ -188,6 +206,7 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
       </nav>
       <div className="who">
         <span data-testid="operator">{session.operator}</span> <span className="role">{t.roles[session.role]}</span>
+        {language}
         <button type="button" onClick={signOut}>
           {t.signOut}
         </button>
@@ -196,7 +215,9 @@ export function App({ fetch: doFetch }: { fetch?: typeof fetch }) {
   );
   return (
     <Ctx.Provider value={{ api, session }}>
+      {/* Keyed on the language: every screen, its columns and its forms, built again in it. */}
       <Page
+        key={lang}
         title={s.title}
         nav={
           <>

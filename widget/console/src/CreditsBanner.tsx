@@ -5,10 +5,9 @@
 // banner must never break the page it sits on).
 import { useEffect, useState } from 'react';
 import type { Api } from './api';
+import { formatNumber } from './format';
 import { t } from './messages';
 import type { PanelCredits } from './schemas';
-
-const number = (n: number) => new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(n);
 
 export function CreditsBanner({ api, path }: { api: Api; path: string }) {
   const [credits, setCredits] = useState<PanelCredits | null>(null);
@@ -26,7 +25,7 @@ export function CreditsBanner({ api, path }: { api: Api; path: string }) {
   if (!credits?.known || !credits.low) return null;
   return (
     <div className="note note-forbidden credits-banner" role="status" data-testid="credits-banner">
-      <strong>{t.creditsLow(number(credits.balance), number(credits.alert))}</strong>{' '}
+      <strong>{t.creditsLow(formatNumber(credits.balance, 2), formatNumber(credits.alert, 2))}</strong>{' '}
       {credits.unavailable.length ? t.creditsUnavailable(credits.unavailable.join(', ')) : t.creditsNoneUnavailable}{' '}
       <a href={t.creditsHelpUrl} target="_blank" rel="noreferrer">
         {t.creditsHelp}

@@ -1,667 +1,80 @@
-// Every text of the console, in one typed table. English first; a locale is another complete
-// `Messages` record (a missing key is a compile error), texts with values are functions. Keys by
-// pattern: *Label (form fields), *Hint, *Heading, *Caption (tables), col* (table columns), nav*,
-// and `errors` keyed by the API's stable error names.
+// The console's texts in the operator's language. `t` is the table in use: a live binding every
+// screen reads while it renders, so switching the language is loading a table, assigning it and
+// rendering again (App keys the signed-in page on the locale). English ships with the console; the
+// other languages are each their own chunk, fetched when chosen. The seven locales are the
+// checkout's (widget/src/i18n/locale.ts): the console's English is one table, en-us and en-gb
+// differ from it only in their Intl formats (dates, numbers).
+import { bcp47, LOCALES, matchBrowserLanguage, normalizeLocale, type LocaleCode } from '../../src/i18n/locale';
+import { texts as en, type Messages } from './i18n/en';
 
-const en = {
-  appName: 'Streamcart console',
-  loading: 'Loading…',
-  skipToContent: 'Skip to content',
-  mainNavLabel: 'Console',
-  menu: 'Menu',
-  signOut: 'Sign out',
-  notFoundTitle: 'Page not found',
-  notFoundText: 'There is no console page at this address.',
-  emptyTable: 'Nothing to show.',
-  yes: 'yes',
-  no: 'no',
-  keep: 'Keep',
-  save: 'Save',
-  close: 'Close',
-  edit: 'Edit',
-  enable: 'Enable',
-  disable: 'Disable',
-  search: 'Search',
-  applyFilters: 'Apply filters',
-  clearFilters: 'Clear filters',
-  anyStatus: 'Any',
-  pagerLabel: 'Pages',
-  previousPage: 'Previous page',
-  nextPage: 'Next page',
-  pageN: (n: number) => `Page ${n}`,
-  roleCannot: 'Your role may look here but not change anything.',
+export type { Messages, LocaleCode };
+export { LOCALES, normalizeLocale };
 
-  navDashboard: 'Dashboard',
-  navOrders: 'Orders',
-  navHeld: 'Held orders',
-  navPayments: 'Money to review',
-  navCustomers: 'Customers',
-  navSubscriptions: 'Subscriptions',
-  navJobs: 'Jobs',
-  navLineDrift: 'Line drift',
-  navWebhooks: 'Webhooks',
-  navMail: 'Mail',
-  navCatalog: 'Catalog',
-  navPromotions: 'Promotions',
-  navAudit: 'Audit log',
-  navOperators: 'Operators',
-
-  roles: { owner: 'owner', support: 'support', viewer: 'viewer' },
-
-  // Setup and sign-in
-  setupTitle: 'Set up your console account',
-  setupIntro: 'Choose a password, then connect an authenticator app: every sign-in asks for its 6-digit code.',
-  setupNoToken: 'This setup link has no token. Ask the shop owner for a new link.',
-  newPasswordLabel: 'New password',
-  repeatPasswordLabel: 'Repeat the password',
-  passwordHint: (n: number) => `At least ${n} characters.`,
-  passwordTooShort: (n: number) => `The password needs at least ${n} characters.`,
-  passwordsDiffer: 'The two passwords differ.',
-  continueButton: 'Continue',
-  totpIntro: 'Scan the QR code with your authenticator app, or type the secret into it, then enter the code it shows.',
-  qrLabel: 'QR code of the authenticator link',
-  totpSecretLabel: 'Secret',
-  otpauthUrlLabel: 'Authenticator link',
-  otpLabel: 'Authenticator code',
-  otpHint: '6 digits from your authenticator app.',
-  confirmSetupButton: 'Finish setup',
-  setupDone: 'Your account is ready. Sign in with your email, password and a code.',
-  goToSignIn: 'Go to sign-in',
-  signInTitle: 'Sign in',
-  emailLabel: 'Email',
-  passwordLabel: 'Password',
-  signInButton: 'Sign in',
-
-  // Dashboard
-  rangeLabel: 'Period',
-  lastDays: (n: number) => `Last ${n} days`,
-  alertsHeading: 'Needs a look',
-  noAlerts: 'Nothing needs a look right now.',
-  alertPaidNotActive: (n: number) => `${n} paid ${n === 1 ? 'order is' : 'orders are'} not active after 10 minutes`,
-  alertHeld: (n: number) => `${n} ${n === 1 ? 'order is' : 'orders are'} held by the fraud check`,
-  alertDeadJobs: (n: number) => `${n} dead ${n === 1 ? 'job' : 'jobs'}`,
-  alertFailedJobs: (n: number) => `${n} ${n === 1 ? 'job waits' : 'jobs wait'} for a retry after a failure`,
-  alertMoneyToReview: (n: number) => `${n} ${n === 1 ? 'payment needs' : 'payments need'} review`,
-  alertFailedMail: (n: number) => `${n} failed ${n === 1 ? 'message' : 'messages'}`,
-  alertStoredMail: (n: number) =>
-    `${n} ${n === 1 ? 'message was' : 'messages were'} never sent: no mail server is configured (set STREAMCART_SMTP_URL)`,
-  countsHeading: (n: number) => `Last ${n} days`,
-  summaryOrders: 'Orders',
-  summaryRevenue: 'Revenue (net of refunds)',
-  summaryPaid: 'Paid before refunds',
-  summaryRefunded: 'Refunded',
-  summaryNewCustomers: 'New customers',
-  summaryFailedPayments: 'Failed payments',
-  summaryActiveLines: 'Active lines',
-  summaryRenewalsDue: 'Renewals due in 7 days',
-  subscriptionsHeading: 'Subscriptions',
-  figureMrr: 'Monthly recurring revenue',
-  figureActiveSubscriptions: 'Active subscriptions',
-  figureChurn: 'Churn, last 30 days',
-  figureDue7: 'Renewing within 7 days',
-  figureDue30: 'Renewing within 30 days',
-  figureFailedRenewals: 'Failed renewals',
-  figureRefunds: 'Refunds',
-  countAndAmount: (n: number, amount: string) => `${n} · ${amount}`,
-  revenueHeading: 'Revenue per day',
-  currencyLabel: 'Currency',
-  chartLabel: (days: number, total: string) => `Revenue net of refunds per day over ${days} days, ${total} in all`,
-  chartCaption: (currency: string) => `Invoices paid less refunds made, per UTC day, in ${currency}.`,
-  chartBarTitle: (date: string, net: string, paid: string, refunded: string, orders: string) =>
-    `${date}: ${net} net (${paid} paid, ${refunded} refunded), ${orders}`,
-  chartHoverHint: 'Point at a bar for that day’s amounts and orders, or show the days as a table.',
-  chartShowTable: 'Show the days as a table',
-  chartTableCaption: (currency: string) => `Revenue per day in ${currency}`,
-  colDay: 'Day',
-  ordersCount: (n: number) => `${n} ${n === 1 ? 'order' : 'orders'}`,
-
-  // Orders
-  orderFiltersLabel: 'Filter orders',
-  filterStatus: 'Status',
-  filterQuery: 'Search',
-  filterQueryHint: 'Email or its beginning, order id, invoice id or line username.',
-  filterGateway: 'Gateway',
-  filterFrom: 'Created from',
-  filterTo: 'Created before',
-  ordersCaption: 'Orders',
-  exportPage: 'Export this page (CSV)',
-  exportAll: 'Export all matching (CSV)',
-  exported: (n: number) => `Exported ${n} orders.`,
-  exportedCapped: (n: number) => `Exported the first ${n} orders; narrow the filters for the rest.`,
-  orderTitle: (id: string) => `Order ${id}`,
-  ordersHeading: 'Orders',
-  heldIntro:
-    'These orders were held by the fraud check. Approve to ask the buyer to pay (or, as the owner, to provision them unpaid); reject to cancel them and refund what was paid.',
-  heldCaption: 'Held orders',
-  heldHeading: 'Held by the fraud check',
-  rejectReasonLabel: 'Reason for a rejection (optional)',
-  approve: 'Approve',
-  reject: 'Reject',
-  confirmReject: 'Reject and refund',
-  approved: (id: string) => `Order ${id} approved: its lines are being provisioned.`,
-  rejected: (id: string) => `Order ${id} rejected.`,
-  rejectReasonFor: (id: string) => `Reason to reject ${id} (optional)`,
-  paymentRequested: (id: string, email: string) => `Order ${id} is pending again: ${email} was mailed the link to pay.`,
-  provisionedUnpaid: (id: string) => `Order ${id} approved without payment: its lines are being provisioned.`,
-  approveTitle: (id: string) => `Approve order ${id}?`,
-  approveModeLabel: 'How to release it',
-  modeRequestPayment: 'Ask the buyer to pay',
-  modeRequestPaymentEffect: (email: string, amount: string) =>
-    `The order goes back to pending with a new 24-hour deadline, and ${email} is mailed a link to pay ${amount}. Nothing is set up until it is paid.`,
-  modeProvision: 'Provision without payment (owner)',
-  modeProvisionEffect: (amount: string) =>
-    `The lines are set up now and nothing is charged: the ${amount} stays unpaid. The audit log records it as “provisioned unpaid”.`,
-  modeProvisionForbidden: 'Only an owner may provision an order without payment.',
-  confirmApprove: 'Approve',
-  cancel: 'Cancel',
-  holdHeading: 'Why it was held',
-  holdRules: { 'banned-email-domain': 'Banned email domain', 'orders-per-ip': 'Orders from one address in 24 h' } as Record<string, string>,
-  holdRule: (name: string, value: string, limit: string) => `${name}: ${value} (limit ${limit})`,
-  holdIp: 'Address',
-  holdCountry: 'Country',
-  holdOrdersFromIp: 'Orders from this address in the 24 h before',
-  holdNoRules: 'Held before the shop kept which check fired.',
-  unknownCountry: 'unknown',
-  itemsHeading: 'Items',
-  itemsCaption: 'What the order billed',
-  colDescription: 'Description',
-  colQuantity: 'Quantity',
-  colUnit: 'Unit price',
-  itemKinds: { plan: 'Plan', extra: 'Extra connections', proxy: 'Proxy protection', discount: 'Discount', tax: 'Tax' } as Record<
-    string,
-    string
-  >,
-  colRefunded: 'Refunded',
-  colNet: 'Net',
-  kinds: { plan: 'plan', trial: 'trial', renewal: 'renewal', upsell: 'upsell', reseller: 'reseller' } as Record<string, string>,
-  filterKind: 'Kind',
-  anyKind: 'Any',
-  anyGateway: 'Any',
-  linesHeading: 'Lines',
-  linesCaption: 'Lines',
-  timelineHeading: 'Timeline',
-  timelineKinds: {
-    created: 'Created',
-    invoice: 'Invoice',
-    payment: 'Payment',
-    review: 'Review',
-    webhook: 'Webhook',
-    job: 'Job',
-    mail: 'Mail',
-    audit: 'Action',
-  },
-  refundsHeading: 'Refunds',
-  refundHeading: 'Refund',
-  refundAmountLabel: (currency: string) => `Amount (${currency})`,
-  refundAmountHint: 'Leave empty to refund everything that is left.',
-  reasonLabel: 'Reason',
-  keepLineLabel: 'Keep the line running after a full refund',
-  keepRenewalLabel: 'Keep the renewed period on the line after a full refund',
-  keepUpsellLabel: 'Keep the extra connections on the line after a full refund',
-  keepResellerLabel: 'Keep the credits on the reseller account after a full refund',
-  refundButton: 'Refund…',
-  refundTitle: (id: string) => `Refund order ${id}?`,
-  refundEffectPartial: (amount: string, total: string, gateway: string) =>
-    `${amount} of the ${total} paid goes back to the buyer through ${gateway}. The order becomes partially refunded; its lines keep running.`,
-  refundEffectFull: (amount: string, gateway: string) =>
-    `${amount}, all that is left, goes back to the buyer through ${gateway}. The order becomes refunded.`,
-  refundEffectManual: 'This gateway cannot refund by API: the refund is recorded and you pay the buyer back by hand.',
-  refundTakesBack: (kind: string) =>
-    kind === 'renewal'
-      ? 'The renewed period comes off the line.'
-      : kind === 'upsell'
-        ? 'The extra connections come off the line.'
-        : kind === 'reseller'
-          ? 'The unspent credits come off the reseller account and its service is cancelled.'
-          : 'The order’s lines are switched off and cancelled.',
-  refundKeeps: 'The lines keep running (you chose to keep them).',
-  refundMailed: 'The buyer is mailed the refund and its credit note in their language.',
-  confirmRefund: (amount: string) => `Refund ${amount}`,
-  refundReplayed: (amount: string) => `This refund was made already (${amount}): nothing more was refunded.`,
-  badAmount: 'Enter an amount such as 12.50.',
-  refundTooMuch: (left: string) => `At most ${left} is left to refund on this order.`,
-  reasonRequired: 'Say why you refund.',
-  refundedText: (amount: string, total: string) => `Refunded ${amount} (${total} refunded on this order in all).`,
-
-  // Lines
-  suspend: 'Suspend',
-  unsuspend: 'Unsuspend',
-  extend: 'Extend',
-  terminate: 'Terminate',
-  confirmTerminate: 'Terminate for good',
-  extendDaysLabel: (id: string) => `Days to extend line ${id} by`,
-  extended: (id: string, days: number) => `Line ${id} extended by ${days} days.`,
-  lineDone: (action: 'suspend' | 'unsuspend' | 'terminate', id: string) =>
-    `Line ${id} ${{ suspend: 'suspended', unsuspend: 'unsuspended', terminate: 'terminated' }[action]}.`,
-
-  // Customers
-  customerSearchLabel: 'Find customers',
-  customerQueryLabel: 'Email or customer id',
-  customerQueryHint: 'A whole email or its beginning, or usr_…',
-  customersCaption: 'Customers',
-  customerTitle: 'Customer',
-  sessionsHeading: 'Sessions',
-  signOutCustomer: 'Sign out everywhere',
-  sendSigninLink: 'Send a sign-in link',
-  signedOut: (n: number) => `${n} ${n === 1 ? 'session' : 'sessions'} ended.`,
-  linkSent: (to: string) => `Sign-in link sent to ${to}.`,
-
-  // Jobs
-  jobStateLabel: 'State',
-  allJobs: 'All',
-  jobStates: { queued: 'Queued', failed: 'Failed (waiting for a retry)', dead: 'Dead' },
-  jobsCaption: 'Jobs',
-  retry: 'Retry',
-  cancelJob: 'Cancel',
-  confirmCancelJob: 'Cancel the job',
-  jobRetried: (id: number) => `Job ${id} queued to run now.`,
-  jobCancelled: (id: number) => `Job ${id} cancelled.`,
-
-  // Payments to review
-  paymentStateLabel: 'State',
-  paymentStates: { review: 'to review', refunded: 'refunded', accepted: 'accepted' } as Record<string, string>,
-  paymentsCaption: 'Payments to review',
-  paymentsIntro:
-    'Money that arrived but could not settle its order: short, over, in another currency, or for an order that could not take it. Refund it or accept it as payment of the order.',
-  colExpected: 'Expected',
-  referenceLabel: 'Refund reference',
-  referenceHint: 'The transaction of the refund you made by hand',
-  refundPayment: 'Refund',
-  confirmRefundPayment: (amount: string) => `Give back ${amount} in full`,
-  acceptPayment: 'Accept',
-  confirmAcceptPayment: (amount: string, expected: string) => `Take ${amount} as payment of ${expected}`,
-  paymentRefunded: (amount: string) => `Refunded ${amount}.`,
-  paymentAccepted: (orderId: string) => `Accepted as payment of order ${orderId}: its lines are being provisioned.`,
-  referenceRequired: 'This provider cannot refund through its API: refund the buyer by hand, then give that refund’s reference.',
-
-  // Webhooks
-  webhookFiltersLabel: 'Filter webhooks',
-  filterProvider: 'Provider',
-  filterOutcome: 'Outcome',
-  filterOutcomeHint: 'ok, failed, ignored, pending, …',
-  webhooksCaption: 'Webhooks',
-  showBody: 'Body',
-
-  // Mail
-  mailFiltersLabel: 'Filter mail',
-  filterMailStatus: 'Status',
-  filterRecipient: 'Recipient',
-  mailCaption: 'Mail',
-  resend: 'Send again',
-  mailResent: (to: string) => `The message to ${to} is queued again.`,
-
-  // Catalog
-  catalogInForce: (v: number, at: string, by: string) => `Version ${v} in force since ${at}${by ? `, saved by ${by}` : ''}.`,
-  catalogSourceLabel: 'Catalog (YAML or JSON)',
-  catalogSourceHint: 'Checked as `streamcart catalog check` does before it is saved; every version is kept.',
-  commentLabel: 'Comment (optional)',
-  saveCatalog: 'Save the catalog',
-  discardChanges: 'Discard changes',
-  catalogSaved: (v: number) => `Saved as version ${v}; the shop serves it now.`,
-  catalogInvalid: (n: number) => `The catalog was not saved: ${n} ${n === 1 ? 'problem' : 'problems'}.`,
-  lineN: (n: number) => `Line ${n}`,
-  versionsHeading: 'Versions',
-  loadVersion: (v: number) => `Load version ${v}`,
-  catalogNotPublished:
-    'In force: the catalog file the shop was started with, not yet published here. Publishing keeps it as a version first.',
-  catalogModeForm: 'Form',
-  catalogModeAdvanced: 'Advanced (YAML)',
-  catalogModeLabel: 'Edit the catalog with',
-  plansHeading: 'Plans',
-  planHeading: (name: string, pid: number) => `${name} (pid ${pid})`,
-  planNameLabel: 'Name',
-  planTrialLabel: 'Free trial (every price 0)',
-  planExtrasLabel: 'Offers extra connections',
-  planProxyLabel: 'Offers proxy protection',
-  pricesCaption: (what: string) => `Prices of ${what}, per cycle and currency`,
-  pricesHint: (def: string) =>
-    `Empty in ${def}: the cycle is not sold. Empty in another currency: converted from ${def} at the catalog's rate.`,
-  priceLabel: (cycle: string, currency: string) => `${cycle} ${currency}`,
-  addonsHeading: 'Add-ons',
-  extrasHeading: 'Extra connections (per connection)',
-  proxyHeading: 'Proxy protection',
-  maxQtyLabel: 'Most a buyer may add',
-  storefrontsHeading: 'Storefronts',
-  storefrontHeading: (name: string, key: string) => `${name} (${key})`,
-  storefrontDefaultNote: 'Serves the shop’s own pages (requests without a key).',
-  defaultCurrencyLabel: 'Default currency',
-  defaultLocaleLabel: 'Default language',
-  sameAsBuyer: '(the buyer’s)',
-  allowedOriginsLabel: 'Allowed origins',
-  allowedOriginsHint: 'One per line: https://shop.example',
-  promoProductsLabel: 'Products',
-  promoDisabledLabel: 'Switched off',
-  reviewChanges: 'Review changes',
-  reviewHeading: 'Changes against the version in force',
-  noChanges: 'No changes against the version in force.',
-  catalogChecked: 'The draft passes the catalog check.',
-  catalogDraftInvalid: (n: number) =>
-    `The draft does not pass the catalog check: ${n} ${n === 1 ? 'problem' : 'problems'}. Nothing can be published until it does.`,
-  publish: 'Publish',
-  catalogPublished: (v: number) => `Published as version ${v}; the storefront shows it now.`,
-  rollBack: (v: number) => `Roll back to version ${v}`,
-  inForce: 'in force',
-  rollBackTitle: (v: number) => `Roll back to version ${v}?`,
-  rollBackEffect: (v: number, current: number) =>
-    `Version ${v}'s catalog becomes the one in force, kept as a new version; version ${current} stays in the list. The storefront shows it at once.`,
-  rolledBack: (v: number, n: number) => `Rolled back to version ${v} (now version ${n}).`,
-
-  // Promotions
-  promotionsCaption: 'Promotions',
-  newPromotionHeading: 'New promotion',
-  editPromotionHeading: (code: string) => `Edit ${code}`,
-  promoCodeLabel: 'Code',
-  promoTypeLabel: 'Type',
-  promoTypes: { Percentage: 'Percentage', 'Fixed Amount': 'Fixed amount' },
-  promoValueLabel: 'Value',
-  promoValueHint: 'Percent, or an amount in the catalog’s default currency (5.00).',
-  promoAppliesLabel: 'Product ids',
-  promoAppliesHint: 'Separated by commas; empty for every product.',
-  promoStartLabel: 'Starts on',
-  promoEndLabel: 'Expires on',
-  promoMaxUsesLabel: 'Use limit',
-  promoMaxUsesHint: '0 or empty: unlimited.',
-  promoRecurringLabel: 'Also on renewals',
-  createPromotion: 'Create the promotion',
-  allProducts: 'all',
-  promotionCreated: (code: string) => `Promotion ${code} created.`,
-  promotionSaved: (code: string) => `Promotion ${code} saved.`,
-  promotionEnabled: (code: string) => `Promotion ${code} enabled.`,
-  promotionDisabled: (code: string) => `Promotion ${code} disabled.`,
-
-  // Audit
-  auditFiltersLabel: 'Filter the audit log',
-  filterOperator: 'Operator',
-  filterAction: 'Action',
-  filterTarget: 'Target',
-  filterIp: 'Address',
-  failedSignIns: 'Failed sign-ins',
-  auditCaption: 'Audit log',
-
-  // Operators
-  operatorsCaption: 'Operators',
-  inviteHeading: 'Invite an operator',
-  invite: 'Invite',
-  invited: (email: string) => `${email} invited.`,
-  setupLinkIs: (expires: string) => `Send this one-time setup link (valid until ${expires}):`,
-  confirmDisableOperator: (email: string) => `Disable ${email}`,
-  operatorDisabled: (email: string) => `${email} disabled; its sessions ended.`,
-
-  // Line drift (GET /admin/line-drift) and the panel's credits (GET /admin/panel/credits)
-  driftIntro:
-    'The reconciliation compares every line with the panel (every STREAMCART_RECONCILE_EVERY, or now with streamcart lines reconcile) and repairs it toward what was paid. Each difference it found is listed here, newest first.',
-  driftCaption: 'Line drift',
-  driftEmpty: 'No line drift recorded: every line matched the panel whenever the reconciliation looked.',
-  colDriftCustomer: 'Customer',
-  driftCustomerLink: 'Look up',
-  driftCustomerLabel: (serviceId: string) => `The customer of line ${serviceId}, in Subscriptions`,
-  driftNoService: 'no order',
-  driftFailed: (error: string) => `Repair failed${error ? `: ${error}` : ''}. The next run tries again.`,
-  driftKinds: {
-    missing: 'Line missing on the panel',
-    disabled: 'Disabled on the panel, though paid',
-    enabled: 'Enabled on the panel, though not paid',
-    expiry: 'Other expiry',
-    connections: 'Other connection limit',
-    mac: 'Other MAC address',
-    unexplained: 'Panel line without an order',
-  } as Record<string, string>,
-  driftActions: {
-    recreated: 'Recreated with the same credentials',
-    'new-credentials': 'Recreated with new credentials; the buyer was mailed',
-    enabled: 'Enabled',
-    disabled: 'Disabled',
-    'expiry-set': 'Expiry set',
-    'connections-set': 'Connection limit set',
-    'mac-set': 'MAC address set',
-    listed: 'Not explained by any order — kept',
-  } as Record<string, string>,
-  colDriftKind: 'Drift',
-  colDriftWant: 'Paid',
-  colDriftFound: 'Found on the panel',
-  colDriftAction: 'Done',
-  creditsLow: (balance: string, alert: string) => `Panel credits low: ${balance} left (alert at ${alert}).`,
-  creditsUnavailable: (plans: string) => `Plans unavailable: ${plans}.`,
-  creditsNoneUnavailable: 'Every plan can still be sold.',
-  creditsHelp: 'How to top up',
-  creditsHelpUrl: 'https://github.com/streamcart/streamcart/blob/main/docs/operations.md#panel-credits',
-
-  // Table columns
-  colOrder: 'Order',
-  colCreated: 'Created',
-  colEmail: 'Email',
-  colStatus: 'Status',
-  colTotal: 'Total',
-  colGateway: 'Gateway',
-  colInvoice: 'Invoice',
-  colKind: 'Kind',
-  colPromo: 'Promo code',
-  colPaid: 'Paid',
-  colActions: 'Actions',
-  colService: 'Line',
-  colProduct: 'Product',
-  colUsername: 'Username',
-  colPassword: 'Password',
-  colExpires: 'Expires',
-  colNextDue: 'Next due',
-  colWhen: 'When',
-  colAmount: 'Amount',
-  colMethod: 'Method',
-  colReference: 'Reference',
-  colReason: 'Reason',
-  colNote: 'Note',
-  colOperator: 'Operator',
-  colCustomer: 'Customer id',
-  colOrders: 'Orders',
-  colActiveLines: 'Active lines',
-  colSession: 'Session',
-  colScope: 'Scope',
-  colJob: 'Job',
-  colRef: 'Works on',
-  colState: 'State',
-  colAttempts: 'Attempts',
-  colRunAt: 'Runs at',
-  colLastError: 'Last error',
-  colReceived: 'Received',
-  colProvider: 'Provider',
-  colEvent: 'Event',
-  colOutcome: 'Outcome',
-  colDetail: 'Detail',
-  colAddress: 'Address',
-  colBody: 'Body',
-  colTo: 'To',
-  colSubject: 'Subject',
-  colSent: 'Sent',
-  colVersion: 'Version',
-  colComment: 'Comment',
-  colSha: 'SHA-256',
-  colCode: 'Code',
-  colType: 'Type',
-  colValue: 'Value',
-  colProducts: 'Products',
-  colDates: 'Dates',
-  colUses: 'Uses',
-  colRecurring: 'Renewals',
-  colWho: 'Who',
-  colAction: 'Action',
-  colTarget: 'Target',
-  colResult: 'Result',
-  colRole: 'Role',
-  colDisabled: 'Disabled',
-
-  // Subscriptions (GET /admin/services)
-  subscriptionFiltersLabel: 'Filter subscriptions',
-  subscriptionsCaption: 'Subscriptions',
-  subQueryLabel: 'Search',
-  subQueryHint: 'An email (or its beginning), a username, a MAC address or a line id.',
-  subDueLabel: 'Due within',
-  subDueAny: 'Any time',
-  subDueOverdue: 'Due now or overdue',
-  subDueDays: (n: number) => `${n} days`,
-  subAutoRenewLabel: 'Auto-renew',
-  subAutoRenewAny: 'Any',
-  subAutoRenewOn: 'On',
-  subAutoRenewOff: 'Off',
-  subPlanLabel: 'Plan (product id)',
-  subExportCsv: 'Download CSV',
-  colPlan: 'Plan',
-  colCycle: 'Cycle',
-  cycleNames: {
-    monthly: 'Monthly',
-    quarterly: 'Quarterly',
-    semiannually: 'Semi-annually',
-    annually: 'Annually',
-    biennially: 'Biennially',
-    triennially: 'Triennially',
-    onetime: 'One time',
-  } as Record<string, string>,
-  colConnections: 'Connections',
-  colOverdue: 'Overdue',
-  colAutoRenew: 'Auto-renew',
-  colRenewalInvoice: 'Renewal invoice',
-  colRenewsAt: 'Renews at',
-  colMac: 'MAC',
-  overdueDays: (n: number) => (n === 0 ? '—' : n === 1 ? '1 day' : `${n} days`),
-  autoRenewOn: 'on',
-  autoRenewCard: 'on, card',
-  autoRenewOff: 'off',
-  cancelAutoRenew: 'Cancel auto-renew',
-  confirmCancelAutoRenew: (due: string) => (due ? `Confirm: no more renewals, the line ends on ${due}` : 'Confirm: no more renewals'),
-  resumeAutoRenew: 'Resume auto-renew',
-  confirmResumeAutoRenew: (due: string) => (due ? `Confirm: renew again from ${due}` : 'Confirm: renew again'),
-  sendRenewalLink: 'Send renewal link',
-  confirmRenewalLink: (email: string) => `Confirm: mail the pay link to ${email}`,
-  manageLine: 'Suspend, extend, terminate…',
-  manageLineWhere: (id: string) => `(line ${id}, on its customer’s page)`,
-  autoRenewCancelled: (id: string) => `Auto-renew of ${id} cancelled: it ends at its due date.`,
-  autoRenewResumed: (id: string) => `Auto-renew of ${id} resumed.`,
-  renewalLinkSent: (to: string, invoice: string) => `Pay link of invoice ${invoice} mailed to ${to}.`,
-
-  // Changing a line's terms, and the panel actions, each in a dialog naming its effect.
-  changeLine: 'Change…',
-  changeLineWhere: (id: string) => `(line ${id})`,
-  changeTitle: (id: string) => `Change line ${id}`,
-  changeIntro: (plan: string, cycle: string, conns: number, due: string) =>
-    `Now: ${plan}, ${cycle}, ${conns} ${conns === 1 ? 'connection' : 'connections'}, due ${due}. Change any of these, then preview what it costs.`,
-  changePidLabel: 'Plan (product id)',
-  changeCycleLabel: 'Billing cycle',
-  changeConnectionsLabel: 'Connections',
-  changeDueLabel: 'Next due date',
-  changeChargeLegend: 'Charge',
-  chargeNow: 'Now: mail the buyer a pay link for the rest of the period; the line changes once paid',
-  chargeNextRenewal: 'From the next renewal: the line changes now, the new price from the next period',
-  chargeFree: 'Free: the line changes now, nobody pays for it',
-  chargeOwnerOnly: '(owner only)',
-  changeReasonLabel: 'Reason (for the audit log)',
-  changePreview: 'Preview',
-  changePreviewHeading: 'What this change does',
-  changeAmountNow: 'Charged now',
-  changeDaysLeft: (left: number, period: number) => `${left} of ${period} days left in the period`,
-  changeRecurring: 'Each period',
-  changeRecurringFromTo: (from: string, to: string) => `${from} now, ${to} from the next renewal`,
-  changeEffect: (charge: string, amount: string, email: string, to: string) =>
-    charge === 'now'
-      ? `${email} is mailed a pay link for ${amount}; once paid the line becomes ${to}.`
-      : charge === 'free'
-        ? `The line becomes ${to} now, free of charge.`
-        : `The line becomes ${to} now; the new price applies from the next renewal.`,
-  changeTerms: (plan: string, cycle: string, conns: number, due: string) =>
-    `${plan}, ${cycle}, ${conns} ${conns === 1 ? 'connection' : 'connections'}, due ${due}`,
-  changePreviewFirst: 'Preview the change to see its cost before confirming.',
-  changePreviewStale: 'The form changed since the preview: preview again.',
-  confirmChange: (charge: string, amount: string) =>
-    charge === 'now'
-      ? `Confirm: mail a pay link for ${amount}`
-      : charge === 'free'
-        ? 'Confirm: change free'
-        : 'Confirm: change from the next renewal',
-  changeDone: (id: string, charge: string, sentTo: string) =>
-    charge === 'now' ? `Pay link for the change of ${id} mailed to ${sentTo}.` : `Line ${id} changed.`,
-  suspendTitle: (id: string) => `Suspend line ${id}?`,
-  suspendEffect: (email: string) =>
-    `The line is switched off on the panel at once: ${email} cannot watch until it is unsuspended. Its due date does not move.`,
-  confirmSuspend: 'Confirm: suspend',
-  unsuspendTitle: (id: string) => `Unsuspend line ${id}?`,
-  unsuspendEffect: (email: string) => `The line is switched on again on the panel: ${email} can watch again.`,
-  confirmUnsuspend: 'Confirm: unsuspend',
-  extendTitle: (id: string) => `Extend line ${id}?`,
-  extendEffect: (due: string) => `The line’s expiry and its next due date (${due || '—'}) move on by the days below, free of charge.`,
-  extendDays: 'Days',
-  confirmExtend: (days: number) => `Confirm: ${days} ${days === 1 ? 'day' : 'days'} more, free`,
-  terminateTitle: (id: string) => `Terminate line ${id}?`,
-  terminateEffect: (email: string) =>
-    `The line is deleted from the panel for good: ${email} loses it, with its user name and password. This cannot be undone.`,
-
-  navSettings: 'Settings',
-  settingsIntro:
-    'Every setting in force on this replica and where it comes from. Secrets are masked; change them in the environment and restart.',
-  settingsCaption: 'Settings in force',
-  colSetting: 'Setting',
-  colVariable: 'Variable',
-  colFlag: 'Flag',
-  colSource: 'Source',
-  colMeaning: 'Meaning',
-  sources: { default: 'default', environment: 'environment', flag: 'flag' },
-  secretNote: '(secret)',
-
-  statuses: {
-    pending: 'pending',
-    stored: 'stored, not sent',
-    paid: 'paid',
-    provisioning: 'provisioning',
-    active: 'active',
-    fraud: 'held',
-    cancelled: 'cancelled',
-    failed: 'failed',
-    needs_review: 'needs review',
-    partially_refunded: 'partially refunded',
-    refunded: 'refunded',
-    unpaid: 'unpaid',
-    queued: 'queued',
-    running: 'running',
-    done: 'done',
-    dead: 'dead',
-    sent: 'sent',
-    ok: 'ok',
-    disabled: 'disabled',
-    review: 'to review',
-    accepted: 'accepted',
-    expired: 'expired',
-    scheduled: 'scheduled',
-  },
-
-  // The API's error names (design/*.go); anything else shows errorUnknown.
-  errors: {
-    forbidden: 'Your role does not allow this (403 forbidden).',
-    unauthorized: 'Your session has ended. Sign in again.',
-    invalid_status: 'Pick a status from the list.',
-    invalid_due_within: 'Due within is a number of days or hours, such as 14d or 12h.',
-    no_open_renewal: 'This line has no open renewal invoice: there is no pay link to send.',
-    invalid_credentials: 'Wrong email, password or code.',
-    too_many_attempts: 'Too many sign-in attempts from this address. Wait a few minutes and try again.',
-    invalid_setup_token: 'This setup link is unknown, used or expired. Ask the shop owner for a new one.',
-    weak_password: 'The password needs at least 12 characters.',
-    invalid_otp: 'That code is not the authenticator’s current one. Check the time on your phone and try the next code.',
-    invalid_csrf_token: 'The request was refused (CSRF check). Reload the page and try again.',
-    not_found: 'Not found.',
-    conflict: 'This is not possible in its current state.',
-    unavailable: 'A service this needs is unavailable right now. Try again later.',
-    bad_request: 'The request was refused as malformed.',
-    invalid_catalog: 'The catalog does not pass validation; nothing was changed.',
-    catalog_stale: 'Another version was published since this draft was made: nothing was changed. Review the changes again.',
-    reference_required: 'Give the reference of the refund you made by hand.',
-    invalid_change: 'This change cannot be made as asked.',
-    nothing_to_charge: 'This change costs nothing more over the rest of the period: charge it from the next renewal, or give it free.',
-    nothing_to_change: 'The line has these terms already.',
-    change_pending: 'This line has a change waiting for the buyer’s payment.',
-    idempotency_mismatch: 'This dialog already refunded another amount. Close it and start again.',
-    network: 'The shop cannot be reached. Check the connection and try again.',
-    malformed: 'The shop answered something the console does not understand.',
-  },
-  errorUnknown: (code: string, message: string) => `Failed (${code})${message && message !== code ? `: ${message}` : ''}.`,
+/** Every locale names its table: a locale left out is a `tsc` error. */
+const TABLES: Record<LocaleCode, () => Promise<Messages>> = {
+  en: () => Promise.resolve(en),
+  'en-us': () => Promise.resolve(en),
+  'en-gb': () => Promise.resolve(en),
+  'de-de': () => import('./i18n/de-de').then((m) => m.texts),
+  'es-es': () => import('./i18n/es-es').then((m) => m.texts),
+  'nl-nl': () => import('./i18n/nl-nl').then((m) => m.texts),
+  'pt-pt': () => import('./i18n/pt-pt').then((m) => m.texts),
 };
 
-export type Messages = typeof en;
+/** Each language by its own name, as the checkout's switcher shows them (spec §3), for the menu. */
+export const LOCALE_NAMES: Record<LocaleCode, string> = {
+  en: 'English',
+  'en-us': 'English - US',
+  'en-gb': 'English - UK',
+  'de-de': 'Deutsch',
+  'es-es': 'Español',
+  'nl-nl': 'Nederlands',
+  'pt-pt': 'Português',
+};
 
-/** t is the table in use (English; a locale switch would assign another complete Messages). */
-export const t: Messages = en;
+/** t is the table in use. */
+export let t: Messages = en;
+/** locale is the code of the table in use; its BCP 47 tag (`tag()`) formats dates, numbers and money. */
+export let locale: LocaleCode = 'en';
+
+export const tag = (): string => bcp47(locale);
+
+/** tableOf loads a locale's table without switching to it (tests compare the tables). */
+export const tableOf = (code: LocaleCode): Promise<Messages> => TABLES[code]();
+
+/** switchLocale loads code's table and makes it the one in use; the page's lang follows. */
+export async function switchLocale(code: LocaleCode): Promise<void> {
+  const table = await TABLES[code]();
+  t = table;
+  locale = code;
+  if (typeof document !== 'undefined') document.documentElement.lang = bcp47(code);
+}
+
+/** The operator's choice, kept in this browser (the console's own origin). */
+export const STORAGE_KEY = 'streamcart-console-locale';
+
+/** preferredLocale is the language the operator chose here, else the browser's closest, else English. */
+export function preferredLocale(): LocaleCode {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    // Storage refused (a privacy setting): the browser's language decides.
+  }
+  const chosen = normalizeLocale(stored);
+  if (chosen) return chosen;
+  for (const lang of typeof navigator === 'undefined' ? [] : navigator.languages) {
+    const match = matchBrowserLanguage(lang);
+    if (match) return match;
+  }
+  return 'en';
+}
+
+/** rememberLocale keeps the operator's choice for the next visit. */
+export function rememberLocale(code: LocaleCode): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, code);
+  } catch {
+    // Not kept: the choice lasts this page's life.
+  }
+}

@@ -1,10 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { summary } from '../test/fakeApi';
-import { ConsoleStory, type ConsoleStoryProps } from '../test/story';
+import { fault, summary } from '../test/fakeApi';
+import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const meta = {
   title: 'Console/Dashboard',
-  render: (args) => <ConsoleStory {...args} />,
+  render: renderConsoleStory,
   args: { path: '', routes: (f) => f.on('GET', '/summary', () => summary()) },
 } satisfies Meta<ConsoleStoryProps>;
 export default meta;
@@ -19,3 +19,5 @@ export const Quiet: Story = {
       ),
   },
 };
+export const Loading: Story = { args: { pending: '/summary' } };
+export const Failed: Story = { args: { routes: (f) => f.on('GET', '/summary', fault) } };

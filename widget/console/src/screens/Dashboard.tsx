@@ -3,7 +3,7 @@
 // with axes and the hovered day's amounts (ui/RevenueChart.tsx, uPlot).
 import { useState } from 'react';
 import { useConsole } from '../context';
-import { formatMoney } from '../format';
+import { formatMoney, formatNumber, formatPercent } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
 import type { Money, Summary } from '../schemas';
@@ -19,7 +19,7 @@ function amounts(list: Money[]): string {
 
 function counts(s: Summary): [string, string | number][] {
   return [
-    [t.summaryOrders, s.orders],
+    [t.summaryOrders, formatNumber(s.orders)],
     [t.summaryRevenue, amounts(s.netRevenue)],
     [t.summaryPaid, amounts(s.paidRevenue)],
     [t.summaryRefunded, amounts(s.refundedRevenue)],
@@ -32,11 +32,10 @@ function counts(s: Summary): [string, string | number][] {
 
 /** figures are the subscription business at a glance: MRR, churn, what renews soon, what went back. */
 function figures(s: Summary): [string, string | number][] {
-  const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
   return [
     [t.figureMrr, formatMoney(s.mrr)],
-    [t.figureActiveSubscriptions, s.activeSubscriptions],
-    [t.figureChurn, percent.format(s.churn30d)],
+    [t.figureActiveSubscriptions, formatNumber(s.activeSubscriptions)],
+    [t.figureChurn, formatPercent(s.churn30d)],
     [t.figureDue7, t.countAndAmount(s.renewalsDue.days7.count, formatMoney(s.renewalsDue.days7.amount))],
     [t.figureDue30, t.countAndAmount(s.renewalsDue.days30.count, formatMoney(s.renewalsDue.days30.amount))],
     [t.figureFailedRenewals, s.failedRenewals],

@@ -1,12 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { order, orderDetail } from '../test/fakeApi';
-import { ConsoleStory, type ConsoleStoryProps } from '../test/story';
+import { errorBody, order, orderDetail } from '../test/fakeApi';
+import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const refunds = { refunds: [], refunded: { amount: 0, currency: 'EUR' } };
 
 const meta = {
   title: 'Console/Order detail',
-  render: (args) => <ConsoleStory {...args} />,
+  render: renderConsoleStory,
   args: {
     path: 'orders/ord_1',
     routes: (f) => f.on('GET', '/orders/:id', () => orderDetail()).on('GET', '/orders/:id/refunds', () => refunds),
@@ -38,5 +38,12 @@ export const Refunded: Story = {
           refunded: { amount: 1299, currency: 'EUR' },
         }));
     },
+  },
+};
+export const Loading: Story = { args: { pending: '/orders/ord_1' } };
+export const NotFound: Story = {
+  args: {
+    path: 'orders/ord_404',
+    routes: (f) => f.on('GET', '/orders/:id', () => ({ status: 404, body: errorBody('not_found', 'no order ord_404') })),
   },
 };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { order } from '../test/fakeApi';
-import { ConsoleStory, type ConsoleStoryProps } from '../test/story';
+import { fault, order } from '../test/fakeApi';
+import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const orders = [
   order(),
@@ -10,7 +10,7 @@ const orders = [
 
 const meta = {
   title: 'Console/Orders',
-  render: (args) => <ConsoleStory {...args} />,
+  render: renderConsoleStory,
   args: {
     path: 'orders',
     routes: (f) => f.on('GET', '/orders', () => ({ orders, nextCursor: 'c2', gateways: ['sandbox', 'stripe'] })),
@@ -26,3 +26,5 @@ export const Empty: Story = {
     routes: (f) => f.on('GET', '/orders', () => ({ orders: [], nextCursor: '', gateways: ['sandbox'] })),
   },
 };
+export const Loading: Story = { args: { pending: '/orders' } };
+export const Failed: Story = { args: { routes: (f) => f.on('GET', '/orders', fault) } };

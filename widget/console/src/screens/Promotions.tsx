@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { PromotionPatch } from '../api';
 import { useConsole } from '../context';
+import { formatDay } from '../format';
 import { t } from '../messages';
 import { PROMO_TYPES, type Promotion } from '../schemas';
 import { ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
@@ -164,7 +165,10 @@ export function Promotions() {
               header: t.colProducts,
               cell: (p) => (p.appliesTo.length ? (p.products.length ? p.products : p.appliesTo).join(', ') : t.allProducts),
             },
-            { header: t.colDates, cell: (p) => `${p.startDate || '…'} – ${p.expirationDate || '…'}` },
+            {
+              header: t.colDates,
+              cell: (p) => `${p.startDate ? formatDay(p.startDate) : '…'} – ${p.expirationDate ? formatDay(p.expirationDate) : '…'}`,
+            },
             { header: t.colUses, cell: (p) => (p.maxUses ? `${p.uses} / ${p.maxUses}` : String(p.uses)), numeric: true },
             { header: t.colRecurring, cell: (p) => (p.recurring ? t.yes : t.no) },
             { header: t.colStatus, cell: (p) => <Status value={p.disabled ? 'disabled' : p.status} /> },

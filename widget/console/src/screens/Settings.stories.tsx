@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { ConsoleStory, type ConsoleStoryProps } from '../test/story';
+import { errorBody } from '../test/fakeApi';
+import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const setting = (name: string, env: string, flag: string, value: string, source: string, secret = false) => ({
   name,
@@ -13,7 +14,7 @@ const setting = (name: string, env: string, flag: string, value: string, source:
 
 const meta = {
   title: 'Console/Settings',
-  render: (args) => <ConsoleStory {...args} />,
+  render: renderConsoleStory,
   args: {
     path: 'settings',
     routes: (f) =>
@@ -30,3 +31,8 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Default: Story = {};
+export const Loading: Story = { args: { pending: '/settings' } };
+/** Settings are the owner's: another role is told so. */
+export const Forbidden: Story = {
+  args: { role: 'support', routes: (f) => f.on('GET', '/settings', () => ({ status: 403, body: errorBody('forbidden') })) },
+};

@@ -45,7 +45,13 @@ export function Setup({ api, token }: { api: Api; token: string }) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
 
-  if (!token) return <ErrorNote error={new Error(t.setupNoToken)} />;
+  // Said as it is: not wrapped as an unknown failure ("Failed (error): …").
+  if (!token)
+    return (
+      <div role="alert" className="note note-error" data-testid="error">
+        {t.setupNoToken}
+      </div>
+    );
 
   const choose = async (e: FormEvent) => {
     e.preventDefault();

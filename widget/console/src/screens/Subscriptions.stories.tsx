@@ -1,10 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { subscription } from '../test/fakeApi';
-import { ConsoleStory, type ConsoleStoryProps } from '../test/story';
+import { fault, subscription } from '../test/fakeApi';
+import { renderConsoleStory, type ConsoleStoryProps } from '../test/story';
 
 const meta = {
   title: 'Console/Subscriptions',
-  render: (args) => <ConsoleStory {...args} />,
+  render: renderConsoleStory,
   args: {
     path: 'subscriptions',
     routes: (f) =>
@@ -23,3 +23,8 @@ type Story = StoryObj<typeof meta>;
 
 export const Default: Story = {};
 export const Viewer: Story = { args: { role: 'viewer' } };
+export const Empty: Story = {
+  args: { path: 'subscriptions?status=Overdue', routes: (f) => f.on('GET', '/services', () => ({ services: [], nextCursor: '' })) },
+};
+export const Loading: Story = { args: { pending: '/services' } };
+export const Failed: Story = { args: { routes: (f) => f.on('GET', '/services', fault) } };

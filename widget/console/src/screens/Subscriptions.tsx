@@ -8,7 +8,7 @@
 // (ui/LineDialogs.tsx).
 import { useState, type FormEvent } from 'react';
 import { useConsole } from '../context';
-import { formatMoney } from '../format';
+import { formatDay, formatMoney } from '../format';
 import { t } from '../messages';
 import { href, Link, navigate, useRoute } from '../router';
 import { SERVICE_STATUSES, type Subscription } from '../schemas';
@@ -62,7 +62,7 @@ export function Subscriptions() {
         {s.autoRenew && (
           <ConfirmButton
             label={t.cancelAutoRenew}
-            confirmLabel={t.confirmCancelAutoRenew(s.nextDueDate)}
+            confirmLabel={t.confirmCancelAutoRenew(s.nextDueDate && formatDay(s.nextDueDate))}
             disabled={!can('autoRenew') || action.busy}
             onConfirm={() =>
               action.run(async () => {
@@ -75,7 +75,7 @@ export function Subscriptions() {
         {!s.autoRenew && running && s.nextDueDate !== '' && s.recurringAmount !== null && (
           <ConfirmButton
             label={t.resumeAutoRenew}
-            confirmLabel={t.confirmResumeAutoRenew(s.nextDueDate)}
+            confirmLabel={t.confirmResumeAutoRenew(s.nextDueDate && formatDay(s.nextDueDate))}
             danger={false}
             disabled={!can('autoRenew') || action.busy}
             onConfirm={() =>
@@ -135,13 +135,13 @@ export function Subscriptions() {
     { header: t.colService, cell: (s) => <code>{s.serviceId}</code> },
     { header: t.colEmail, cell: (s) => <Link href={href(`customers/${encodeURIComponent(s.customer.id)}`)}>{s.customer.email}</Link> },
     { header: t.colStatus, cell: (s) => <Status value={s.status} /> },
-    { header: t.colNextDue, cell: (s) => <span className="nowrap">{s.nextDueDate || '—'}</span> },
+    { header: t.colNextDue, cell: (s) => <span className="nowrap">{formatDay(s.nextDueDate)}</span> },
     { header: t.colOverdue, cell: (s) => t.overdueDays(s.overdueDays), numeric: true },
     { header: t.colAutoRenew, cell: autoRenewText },
     { header: t.colActions, cell: actions },
     { header: t.colRenewsAt, cell: (s) => (s.recurringAmount ? formatMoney(s.recurringAmount) : '—'), numeric: true },
     { header: t.colPlan, cell: (s) => `${s.plan} (${s.pid})` },
-    { header: t.colCycle, cell: (s) => s.billingCycle },
+    { header: t.colCycle, cell: (s) => t.cycleNames[s.billingCycle] ?? s.billingCycle },
     { header: t.colConnections, cell: (s) => s.maxConnections, numeric: true },
     { header: t.colRenewalInvoice, cell: (s) => s.renewalInvoiceId ?? '—' },
     { header: t.colUsername, cell: (s) => <code>{s.username}</code> },
@@ -157,7 +157,7 @@ export function Subscriptions() {
               <option value="">{t.anyStatus}</option>
               {SERVICE_STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {t.statuses[s]}
                 </option>
               ))}
             </select>

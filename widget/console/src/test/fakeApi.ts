@@ -254,3 +254,197 @@ export const subscription = (over: Record<string, unknown> = {}) => ({
   macAddress: '00:1A:79:AA:BB:CC',
   ...over,
 });
+
+/** fault is the answer of a call that failed inside the shop (500 fault), for the error states. */
+export const fault = (): Reply => ({
+  status: 500,
+  body: { ...errorBody('fault', 'internal error, logged with id e1'), fault: true },
+});
+
+/** customer is one row of GET /admin/customers. */
+export const customer = (over: Record<string, unknown> = {}) => ({
+  id: 'usr_1',
+  email: 'buyer@example.com',
+  createdAt: '2026-11-20T10:00:00Z',
+  orders: 1,
+  activeLines: 1,
+  ...over,
+});
+
+/** customerDetail is GET /admin/customers/{id}'s answer: one order, its line, one session. */
+export const customerDetail = (over: Record<string, unknown> = {}) => ({
+  customer: customer(),
+  orders: [order()],
+  services: [line()],
+  sessions: [{ id: 'ses_1', scope: 'proven', createdAt: '2026-11-20T10:00:00Z', expiresAt: '2026-12-20T10:00:00Z' }],
+  ...over,
+});
+
+/** payment is one row of GET /admin/payments: money that arrived short. */
+export const payment = (over: Record<string, unknown> = {}) => ({
+  id: 'pay_1',
+  orderId: 'ord_1',
+  provider: 'stripe',
+  transactionId: 'stripe:cs_1',
+  amount: 1000,
+  currency: 'EUR',
+  expected: { amount: 1299, currency: 'EUR' },
+  reason: 'short',
+  state: 'review',
+  refundable: true,
+  refundId: '',
+  reference: '',
+  refundError: '',
+  decidedBy: '',
+  createdAt: '2026-11-20T10:00:00Z',
+  ...over,
+});
+
+/** webhook is one row of GET /admin/webhooks. */
+export const webhook = (over: Record<string, unknown> = {}) => ({
+  id: 4,
+  provider: 'stripe',
+  eventId: 'evt_1',
+  receivedAt: '2026-11-20T10:01:00Z',
+  processedAt: '2026-11-20T10:01:01Z',
+  outcome: 'ok',
+  detail: 'checkout.session.completed for ord_1',
+  body: '{"id":"evt_1","type":"checkout.session.completed"}',
+  ...over,
+});
+
+/** mail is one row of GET /admin/mail. */
+export const mail = (over: Record<string, unknown> = {}) => ({
+  id: 9,
+  to: 'buyer@example.com',
+  subject: 'Your line is ready',
+  status: 'sent',
+  attempts: 1,
+  lastError: '',
+  createdAt: '2026-11-20T10:00:00Z',
+  sentAt: '2026-11-20T10:00:05Z',
+  ...over,
+});
+
+/** promotion is one row of GET /admin/promotions. */
+export const promotion = (over: Record<string, unknown> = {}) => ({
+  code: 'WELCOME10',
+  type: 'Percentage',
+  value: '10',
+  appliesTo: [2],
+  startDate: '',
+  expirationDate: '',
+  maxUses: 100,
+  recurring: false,
+  disabled: false,
+  uses: 7,
+  products: ['Standard'],
+  status: 'active',
+  ...over,
+});
+
+/** auditEntry is one row of GET /admin/audit. */
+export const auditEntry = (over: Record<string, unknown> = {}) => ({
+  id: 7,
+  at: '2026-11-26T10:00:00Z',
+  operator: 'me@example.com',
+  customerId: '',
+  action: 'order-refund',
+  target: 'order:ord_1',
+  result: 'ok',
+  detail: '€12.99, asked by phone',
+  ip: '203.0.113.7',
+  ...over,
+});
+
+/** operator is one row of GET /admin/operators. */
+export const operator = (over: Record<string, unknown> = {}) => ({
+  email: 'me@example.com',
+  role: 'owner',
+  status: 'active',
+  createdAt: '2026-11-20T10:00:00Z',
+  disabledAt: '',
+  ...over,
+});
+
+/** drift is one row of GET /admin/line-drift. */
+export const drift = (over: Record<string, unknown> = {}) => ({
+  id: 9,
+  at: '2026-11-27T10:15:00Z',
+  runId: 'run_1',
+  serviceId: 'svc_1',
+  username: 'sc12345678',
+  kind: 'missing',
+  want: 'line sc12345678',
+  found: 'none',
+  action: 'recreated',
+  error: '',
+  ...over,
+});
+
+/** CATALOG_YAML is a small catalog in force: two plans, their monthly prices, one promotion. */
+export const CATALOG_YAML = [
+  'defaultCurrency: EUR',
+  'products:',
+  '  - pid: 2',
+  '    name: Standard',
+  '    cycles:',
+  '      monthly:      {EUR: "12.99", GBP: "10.99"}',
+  '  - pid: 3',
+  '    name: Premium',
+  '    cycles:',
+  '      monthly:      {EUR: "15.99"}',
+  'promotions:',
+  '  - code: WELCOME10',
+  '    appliesTo: [2]',
+  '',
+].join('\n');
+
+/** catalogForm is CATALOG_YAML as the catalog editor's form: plans, extras, promotions (one expired), storefronts. */
+export const catalogForm = () => ({
+  defaultCurrency: 'EUR',
+  currencies: ['EUR', 'USD', 'GBP'],
+  cycles: ['monthly', 'quarterly', 'semiannually', 'annually', 'biennially', 'triennially', 'onetime'],
+  plans: [
+    {
+      pid: 2,
+      group: 'plan',
+      name: 'Standard',
+      trial: false,
+      extras: true,
+      proxy: true,
+      prices: { monthly: { EUR: '12.99', GBP: '10.99' }, annually: { EUR: '119.99' } },
+    },
+    { pid: 3, group: 'plan', name: 'Premium', trial: false, extras: true, proxy: true, prices: { monthly: { EUR: '15.99' } } },
+  ],
+  extras: { id: 2, name: 'Extra connections', maxQty: 4, prices: { monthly: { EUR: '3.00' } } },
+  promotions: [
+    promotionForm({
+      code: 'SUMMER2020',
+      value: '20',
+      appliesTo: [2, 3],
+      products: ['Standard', 'Premium'],
+      startDate: '2020-06-01',
+      expirationDate: '2020-08-31',
+      status: 'expired',
+    }),
+    promotionForm(),
+  ],
+  storefronts: [
+    { key: 'pk_test_default', name: 'Streamcart demo', default: true, defaultCurrency: '', defaultLocale: '', allowedOrigins: [] },
+  ],
+});
+
+function promotionForm(over: Record<string, unknown> = {}) {
+  const { uses: _uses, ...p } = promotion(over);
+  return { ...p, maxUses: 0 };
+}
+
+/** catalogVersion is one version of the catalog, published by an owner (version 0: the file the shop started with). */
+export const catalogVersion = (n: number, comment = '') => ({
+  version: n,
+  operator: n ? 'owner@example.com' : '',
+  comment,
+  sha256: (n % 2 ? 'cd' : 'ab').repeat(32),
+  createdAt: '2026-11-20T10:00:00Z',
+});

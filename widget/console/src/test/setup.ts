@@ -1,6 +1,7 @@
 import { cleanup } from '@testing-library/react';
 import { configure } from '@testing-library/dom';
 import { afterEach, beforeEach, expect } from 'vitest';
+import { switchLocale } from '../messages';
 import { takeBreaches } from './fakeApi';
 
 /** Fails the running test if the fake answered or was asked off the contract. */
@@ -22,8 +23,11 @@ beforeEach(() => {
   history.replaceState(null, '', '/checkout/admin/');
 });
 
-afterEach(() => {
+afterEach(async () => {
   // Unmounted first, so a failing check cannot leave this test's app running into the next test.
   cleanup();
   expectNoBreaches();
+  // A test that switched the language leaves the next one in English, with no choice remembered.
+  localStorage.clear();
+  await switchLocale('en');
 });

@@ -5,8 +5,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import type { ChangeBody } from '../api';
 import { useConsole } from '../context';
-import { formatMoney } from '../format';
-import { t } from '../messages';
+import { formatDay, formatMoney } from '../format';
+import { t, tag } from '../messages';
 import type { Charge, LineChange, Subscription } from '../schemas';
 import { ErrorNote, Field } from './index';
 import { ConfirmDialog, Dialog } from './Dialog';
@@ -37,8 +37,11 @@ function body(s: Subscription, d: Draft): ChangeBody {
   return b;
 }
 
+/** cycleInText is a billing cycle inside a sentence ("monthly", "monatlich"). */
+const cycleInText = (c: string) => (t.cycleNames[c] ?? c).toLocaleLowerCase(tag());
+
 function terms(x: LineChange['to']): string {
-  return t.changeTerms(x.plan, x.billingCycle, x.maxConnections, x.nextDueDate);
+  return t.changeTerms(x.plan, cycleInText(x.billingCycle), x.maxConnections, formatDay(x.nextDueDate));
 }
 
 /** ChangeDialog changes a line's terms: the form, its preview (the cost), then the confirmation. */
@@ -89,7 +92,7 @@ export function ChangeDialog({ sub, onClose, onDone }: { sub: Subscription; onCl
   return (
     <Dialog
       title={t.changeTitle(sub.serviceId)}
-      description={t.changeIntro(sub.plan, sub.billingCycle, sub.maxConnections, sub.nextDueDate)}
+      description={t.changeIntro(sub.plan, cycleInText(sub.billingCycle), sub.maxConnections, formatDay(sub.nextDueDate))}
       onClose={onClose}
       dismissable={false}
     >
@@ -102,7 +105,7 @@ export function ChangeDialog({ sub, onClose, onDone }: { sub: Subscription; onCl
             <select id={id} value={draft.billingCycle} onChange={set('billingCycle')}>
               {CYCLES.map((c) => (
                 <option key={c} value={c}>
-                  {c}
+                  {t.cycleNames[c] ?? c}
                 </option>
               ))}
             </select>
@@ -237,7 +240,7 @@ export function LineDialog({
       return (
         <ConfirmDialog
           title={t.extendTitle(id)}
-          effect={t.extendEffect(sub.nextDueDate)}
+          effect={t.extendEffect(sub.nextDueDate && formatDay(sub.nextDueDate))}
           confirmLabel={t.confirmExtend(Number.isInteger(n) && n > 0 ? n : 0)}
           danger={false}
           cancelLabel={t.keep}

@@ -2,7 +2,7 @@
 // and terminate (owner). Used on the order and the customer pages.
 import { useState } from 'react';
 import { useConsole } from '../context';
-import { formatTime } from '../format';
+import { formatDay, formatTime } from '../format';
 import { t } from '../messages';
 import { href, Link } from '../router';
 import type { Line } from '../schemas';
@@ -65,7 +65,7 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
           { header: t.colUsername, cell: (l) => <code>{l.username}</code> },
           { header: t.colPassword, cell: (l) => <code>{l.password}</code> },
           { header: t.colExpires, cell: (l) => formatTime(l.expiresAt) },
-          { header: t.colNextDue, cell: (l) => l.nextDueDate || '—' },
+          { header: t.colNextDue, cell: (l) => formatDay(l.nextDueDate) },
           {
             header: t.colActions,
             // The panel acts on provisioned lines only: pending, cancelled or terminated ones have nothing to act on.

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlotType from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatMoney } from '../format';
+import { formatDay, formatMoney, formatNumber, formatShortDay } from '../format';
 import { t } from '../messages';
 import type { Day, Money } from '../schemas';
 import { Table } from './index';
@@ -20,7 +20,7 @@ const inCurrency = (list: Money[], currency: string): Money => list.find((m) => 
 /** dayTitle is a day's amounts in words: the hover readout and the table's meaning in one line. */
 function dayTitle(d: Day, currency: string): string {
   return t.chartBarTitle(
-    d.date,
+    formatDay(d.date),
     formatMoney(inCurrency(d.netRevenue, currency)),
     formatMoney(inCurrency(d.paidRevenue, currency)),
     formatMoney(inCurrency(d.refunded, currency)),
@@ -62,7 +62,15 @@ export function RevenueChart({ series, currency }: { series: Day[]; currency: st
             y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 100] },
           },
           axes: [
-            { stroke: muted, font, grid: { show: false }, ticks: { stroke: grid } },
+            {
+              stroke: muted,
+              font,
+              grid: { show: false },
+              ticks: { stroke: grid },
+              // Whole days only, labelled in the console's language ("Nov 23", "23. Nov.").
+              incrs: [1, 2, 7, 14, 28].map((n) => n * DAY),
+              values: (_u, splits) => splits.map(formatShortDay),
+            },
             {
               stroke: muted,
               font,
@@ -121,11 +129,11 @@ export function RevenueChart({ series, currency }: { series: Day[]; currency: st
           rows={series}
           rowKey={(d) => d.date}
           columns={[
-            { header: t.colDay, cell: (d) => <span className="nowrap">{d.date}</span> },
+            { header: t.colDay, cell: (d) => <span className="nowrap">{formatDay(d.date)}</span> },
             { header: t.colNet, cell: (d) => formatMoney(inCurrency(d.netRevenue, currency)), numeric: true },
             { header: t.colPaid, cell: (d) => formatMoney(inCurrency(d.paidRevenue, currency)), numeric: true },
             { header: t.colRefunded, cell: (d) => formatMoney(inCurrency(d.refunded, currency)), numeric: true },
-            { header: t.colOrders, cell: (d) => d.orders, numeric: true },
+            { header: t.colOrders, cell: (d) => formatNumber(d.orders), numeric: true },
           ]}
         />
       </details>
