@@ -208,8 +208,8 @@ func TestSoakChaoticPanel(t *testing.T) {
 			len(orders), refused, renewed, len(refunded), chaos.Faults(), len(havoc))
 
 		// Nothing stuck.
-		if n := c.count(`SELECT COUNT(*) FROM jobs WHERE state = 'dead'`); n != 0 {
-			t.Errorf("%d dead jobs", n)
+		for _, j := range c.ids(`SELECT kind || ' ' || ref || ': ' || last_error FROM jobs WHERE state = 'dead'`) {
+			t.Errorf("dead job %s", j)
 		}
 		if n := c.count(`SELECT COUNT(*) FROM jobs WHERE state IN ('queued', 'running') AND kind IN ('provision', 'line-sync')`); n != 0 {
 			t.Errorf("%d provisioning or line-sync jobs left", n)

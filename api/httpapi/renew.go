@@ -61,6 +61,8 @@ func renewError(err error) error {
 		return genservices.MakeBadRequest(errors.New(msgReturnURL))
 	case errors.Is(err, order.ErrGatewayUnavailable):
 		return genservices.MakeUnavailable(errors.New(msgGatewayUnavailable))
+	case errors.Is(err, order.ErrOutOfStock):
+		return genservices.MakeOutOfStock(errors.New(msgOutOfStock))
 	}
 	return err
 }

@@ -66,6 +66,14 @@ type CreditReader interface {
 	Credits(ctx context.Context) (float64, error)
 }
 
+// PaidExtender is a panel that charges reseller credits for extending a line (the built-in
+// panel): a renewal spends its plan's cost as a new line does. Extending to an expiry the line
+// has already, or to an earlier one, spends nothing, so a renewal's repeat is free.
+// ErrNoCredits when the balance cannot cover it; the expiry is then left as it was.
+type PaidExtender interface {
+	ExtendPaid(ctx context.Context, ref string, until time.Time, credits int) error
+}
+
 // Lister lists every line on the panel, whoever made it: the reconciliation lists the lines no
 // order explains. A listed line's Ref is "" when the panel cannot say which service made it
 // (the lines are then matched by username).

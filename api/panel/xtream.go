@@ -191,12 +191,19 @@ func orEmpty(b []int) []int {
 	return b
 }
 
-// failure turns a panel's refusal into our errors: a taken username is ErrUsernameTaken.
+// failure turns a panel's refusal into our errors: a taken username is ErrUsernameTaken, a line
+// the panel no longer has ErrNotFound, an empty reseller balance ErrNoCredits.
 func failure(action string, msg any) error {
 	text := fmt.Sprint(msg)
 	low := strings.ToLower(text)
-	if strings.Contains(low, "exist") || strings.Contains(low, "taken") || strings.Contains(low, "duplicate") {
+	switch {
+	case strings.Contains(low, "not found") || strings.Contains(low, "does not exist"):
+		// Checked before "exist": the line an edit names is gone (deleted on the panel by hand).
+		return fmt.Errorf("panel %s: %w: %s", action, ErrNotFound, text)
+	case strings.Contains(low, "exist") || strings.Contains(low, "taken") || strings.Contains(low, "duplicate"):
 		return fmt.Errorf("panel %s: %w: %s", action, ErrUsernameTaken, text)
+	case strings.Contains(low, "credit"):
+		return fmt.Errorf("panel %s: %w: %s", action, ErrNoCredits, text)
 	}
 	return fmt.Errorf("panel %s: refused: %s", action, text)
 }

@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/streamcart/streamcart/api/order"
@@ -19,7 +20,8 @@ func SyncLine(ctx context.Context, lines panel.Manager, s order.Service) error {
 	switch s.Status {
 	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended, order.ServiceExpired:
 	case order.ServiceCancelled:
-		if err := lines.SetEnabled(ctx, s.ID, false); err != nil {
+		// A line the panel no longer has is as off as it gets.
+		if err := lines.SetEnabled(ctx, s.ID, false); err != nil && !errors.Is(err, panel.ErrNotFound) {
 			return fmt.Errorf("line sync %s: off: %w", s.ID, err)
 		}
 		return nil
