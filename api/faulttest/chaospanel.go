@@ -264,6 +264,17 @@ func (l *ChaosLine) wire() map[string]any {
 		"bouquet": "[" + l.Bouquets + "]"}
 }
 
+// BouquetIDs is the line's bouquets as numbers, in the order sent.
+func (l ChaosLine) BouquetIDs() []int {
+	var out []int
+	for _, f := range strings.Split(l.Bouquets, ",") {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Expires is the line's expiry as a time (zero when never).
 func (l ChaosLine) Expires() time.Time {
 	if l.ExpDate == 0 {

@@ -394,6 +394,30 @@ func (x *Xtream) SetMaxConnections(ctx context.Context, ref string, n int) error
 	return x.edit(ctx, ref, map[string]string{"max_connections": strconv.Itoa(n)})
 }
 
+var _ BouquetSetter = (*Xtream)(nil)
+
+// SetBouquets sets the bouquets a line plays (a plan change): XUI.one's edit_line takes them as
+// bouquets_selected[] entries, Xtream UI's user edit as user_data[bouquet], a JSON array string,
+// as their create actions do.
+func (x *Xtream) SetBouquets(ctx context.Context, ref string, bouquets []int) error {
+	id, err := x.id(ctx, ref)
+	if err != nil {
+		return err
+	}
+	form := url.Values{}
+	if x.cfg.Flavor == FlavorXUI {
+		form.Set("id", id)
+		for _, b := range bouquets {
+			form.Add("bouquets_selected[]", strconv.Itoa(b))
+		}
+		return x.xuiOK(ctx, "edit_line", form)
+	}
+	list, _ := json.Marshal(orEmpty(bouquets))
+	form.Set("user_id", id)
+	form.Set("user_data[bouquet]", string(list))
+	return x.xtreamOK(ctx, "user", "edit", form)
+}
+
 // SetEnabled enables or disables a line (suspend / unsuspend).
 func (x *Xtream) SetEnabled(ctx context.Context, ref string, enabled bool) error {
 	id, err := x.id(ctx, ref)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 )
@@ -37,6 +38,32 @@ func SyncLine(ctx context.Context, lines panel.Manager, s order.Service) error {
 	on := s.Status != order.ServiceSuspended && s.Status != order.ServiceExpired
 	if err := lines.SetEnabled(ctx, s.ID, on); err != nil {
 		return fmt.Errorf("line sync %s: on/off: %w", s.ID, err)
+	}
+	return nil
+}
+
+// SyncPlan is SyncLine for a change that may have moved the service to another plan (a plan
+// change, a trial converting): the line also plays the plan's bouquets, on a panel that can change
+// them (panel.BouquetSetter).
+func SyncPlan(ctx context.Context, lines panel.Manager, s order.Service, cat *catalog.Catalog) error {
+	if err := SyncLine(ctx, lines, s); err != nil {
+		return err
+	}
+	bs, ok := lines.(panel.BouquetSetter)
+	if !ok || cat == nil {
+		return nil
+	}
+	switch s.Status {
+	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended, order.ServiceExpired:
+	default:
+		return nil
+	}
+	p, ok := cat.Product(s.PID)
+	if !ok {
+		return nil
+	}
+	if err := bs.SetBouquets(ctx, s.ID, p.Bouquets); err != nil {
+		return fmt.Errorf("line sync %s: bouquets: %w", s.ID, err)
 	}
 	return nil
 }

@@ -106,8 +106,13 @@ func (s *db) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
 
 // UpdateLine rewrites a built-in panel line; panel.ErrNotFound when none.
 func (s *db) UpdateLine(ctx context.Context, l panel.Line) error {
+	bouquets, err := json.Marshal(l.Bouquets)
+	if err != nil || l.Bouquets == nil {
+		bouquets = []byte("[]")
+	}
 	res, err := s.w.ExecContext(ctx, `UPDATE panel_lines SET username = ?, password = ?, max_connections = ?, expires_at = ?, trial = ?,
-		enabled = ?, mac = ? WHERE ref = ?`, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, l.MAC, l.Ref)
+		enabled = ?, mac = ?, bouquets = ? WHERE ref = ?`, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, l.MAC,
+		string(bouquets), l.Ref)
 	if err != nil {
 		return fmt.Errorf("update line %s: %w", l.Ref, err)
 	}
