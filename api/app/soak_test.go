@@ -107,7 +107,13 @@ func TestSoakChaoticPanel(t *testing.T) {
 				chaos.SetCredits(1000)
 			}
 			if round%2 == 0 {
-				c.app.RefreshCredits(ctx) // a panel failing this read keeps the last balance
+				// Read until the faulty panel answers, as the minutely refresh would; on the
+				// other rounds the shop goes on with the balance it read before.
+				for try := 0; try < 20; try++ {
+					if _, err := c.app.RefreshCredits(ctx); err == nil {
+						break
+					}
+				}
 			}
 			for i := range buyers {
 				tok := token(i)
@@ -183,6 +189,9 @@ func TestSoakChaoticPanel(t *testing.T) {
 			c.clock.Add(6 * 24 * time.Hour)
 		}
 
+		// The seller's own line, made by hand: listed as unexplained, never touched.
+		chaos.AddForeign("sellers-friend")
+
 		// Healed: no more faults, credits back. The queue drains, the reconciliation converges.
 		chaos.SetFailRate(0)
 		chaos.SetCredits(1000)
@@ -190,15 +199,23 @@ func TestSoakChaoticPanel(t *testing.T) {
 			t.Fatal(err)
 		}
 		work(72)
-		var last linedrift.Report
+		// Converged: a run finds nothing to repair (the seller's own line is reported by every
+		// run, and recorded once).
+		var left []linedrift.Drift
 		for range 3 {
-			if last = reconcile(); len(last.Drifts) == 0 {
+			left = left[:0]
+			for _, d := range reconcile().Drifts {
+				if d.Kind != linedrift.KindUnexplained {
+					left = append(left, d)
+				}
+			}
+			if len(left) == 0 {
 				break
 			}
 			work(72)
 		}
-		if len(last.Drifts) != 0 {
-			t.Fatalf("the reconciliation did not converge: its last run found %+v", last.Drifts)
+		if len(left) != 0 {
+			t.Fatalf("the reconciliation did not converge: its last run found %+v", left)
 		}
 		if chaos.Faults() == 0 || len(havoc) == 0 || refused == 0 || renewed == 0 || len(refunded) == 0 {
 			t.Fatalf("the soak exercised too little: %d faults, %d havoc, %d refused, %d renewed, %d refunded",
@@ -240,6 +257,9 @@ func TestSoakChaoticPanel(t *testing.T) {
 		services := c.count(`SELECT COUNT(*) FROM services`)
 		checked := 0
 		for ref, l := range lines {
+			if l.Username == "sellers-friend" {
+				continue
+			}
 			svc, err := st.Service(ctx, ref)
 			if err != nil {
 				t.Errorf("panel line %s (%q) is explained by no order: %v", l.Username, ref, err)
@@ -303,8 +323,10 @@ func TestSoakChaoticPanel(t *testing.T) {
 				t.Errorf("service %s: %d × %s on the panel, repaired %d times", k[0], n, k[1], repaired)
 			}
 		}
-		if n := c.count(`SELECT COUNT(*) FROM line_drift WHERE kind = ?`, linedrift.KindUnexplained); n != 0 {
-			t.Errorf("%d panel lines listed as unexplained: the shop made a line no order explains", n)
+		// Listed through XUI.one's get_lines: only the seller's own line is unexplained, recorded
+		// once however many runs saw it.
+		if got := c.ids(`SELECT username FROM line_drift WHERE kind = ?`, linedrift.KindUnexplained); len(got) != 1 || got[0] != "sellers-friend" {
+			t.Errorf("lines listed as unexplained: %v, want only the seller's own sellers-friend (any other: the shop made a line no order explains)", got)
 		}
 		t.Logf("%d services, %d panel lines checked", services, checked)
 	})

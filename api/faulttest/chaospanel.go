@@ -104,6 +104,15 @@ func (p *ChaosPanel) Lines() []ChaosLine {
 	return out
 }
 
+// AddForeign makes a line by hand, as the seller would for a friend: no order explains it.
+func (p *ChaosPanel) AddForeign(username string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.nextID++
+	id := strconv.Itoa(p.nextID)
+	p.lines[id] = &ChaosLine{ID: id, Username: username, Password: "by-hand", MaxConnections: 1, Enabled: true, Notes: "friend of the seller"}
+}
+
 // Havoc kinds: what a hand on the panel did to a line (named as the reconciliation's drift kinds).
 const (
 	HavocLost        = "missing"
@@ -212,6 +221,12 @@ func (p *ChaosPanel) serve(w http.ResponseWriter, r *http.Request) {
 		p.lines[n.ID] = n
 		p.credits--
 		ok(map[string]any{"id": n.ID})
+	case "get_lines":
+		all := make([]map[string]any, 0, len(p.lines))
+		for _, l := range p.lines {
+			all = append(all, l.wire())
+		}
+		ok(all)
 	case "get_line":
 		if l == nil {
 			fail("Line not found")
@@ -260,7 +275,7 @@ func (l *ChaosLine) wire() map[string]any {
 	}
 	return map[string]any{"id": l.ID, "username": l.Username, "password": l.Password,
 		"max_connections": strconv.Itoa(l.MaxConnections), "exp_date": strconv.FormatInt(l.ExpDate, 10),
-		"is_trial": "0", "enabled": enabled, "admin_enabled": "1", "admin_notes": l.Notes,
+		"is_trial": "0", "enabled": enabled, "admin_enabled": "1", "notes": l.Notes,
 		"bouquet": "[" + l.Bouquets + "]"}
 }
 

@@ -330,6 +330,9 @@ func (r *Reconciler) unexplained(ctx context.Context, rep *Report, refs, users m
 		return nil
 	}
 	lines, err := lister.Lines(ctx)
+	if errors.Is(err, panel.ErrCannotList) {
+		return nil // nothing to look through (Xtream UI)
+	}
 	if err != nil {
 		return fmt.Errorf("line reconcile: list the panel's lines: %w", err)
 	}

@@ -55,6 +55,9 @@ var (
 	ErrDisabled = errors.New("panel: line disabled")
 	// ErrNoCredits means the reseller's credit balance cannot pay for the line.
 	ErrNoCredits = errors.New("panel: not enough credits")
+	// ErrCannotList means the panel has no way to list its lines (Xtream UI's admin API, as far
+	// as its documentation goes): the lines no order explains cannot be looked for there.
+	ErrCannotList = errors.New("panel: cannot list lines")
 	// ErrNoBalance means the panel reports no credit balance (an admin account that spends
 	// none, or a panel without a way to read it): nothing limits what the shop sells.
 	ErrNoBalance = errors.New("panel: no credit balance")

@@ -128,6 +128,7 @@ type xtreamAnswer struct {
 // remoteLine is a line as either panel describes it.
 type remoteLine struct {
 	ID             json.Number `json:"id"`
+	Notes          string      `json:"notes"`
 	Username       string      `json:"username"`
 	Password       string      `json:"password"`
 	MaxConnections flexInt     `json:"max_connections"`
@@ -167,7 +168,7 @@ func lineForm(l Line, flavor string) url.Values {
 		v.Set("max_connections", strconv.Itoa(l.MaxConnections))
 		v.Set("exp_date", exp)
 		v.Set("is_trial", trial)
-		v.Set("notes", "streamcart "+l.Ref)
+		v.Set("notes", notesPrefix+l.Ref)
 		for _, b := range l.Bouquets {
 			v.Add("bouquets_selected[]", strconv.Itoa(b))
 		}
@@ -179,7 +180,7 @@ func lineForm(l Line, flavor string) url.Values {
 	v.Set("user_data[max_connections]", strconv.Itoa(l.MaxConnections))
 	v.Set("user_data[exp_date]", exp)
 	v.Set("user_data[is_trial]", trial)
-	v.Set("user_data[admin_notes]", "streamcart "+l.Ref)
+	v.Set("user_data[admin_notes]", notesPrefix+l.Ref)
 	v.Set("user_data[bouquet]", string(bouquets))
 	return v
 }
@@ -325,6 +326,11 @@ func (x *Xtream) Line(ctx context.Context, ref string) (Line, error) {
 			return Line{}, fmt.Errorf("line %s: %w: unreadable", ref, ErrUnavailable)
 		}
 	}
+	return rl.line(ref), nil
+}
+
+// line is rl as a Line of ref.
+func (rl remoteLine) line(ref string) Line {
 	l := Line{Ref: ref, Username: rl.Username, Password: rl.Password, MaxConnections: int(rl.MaxConnections),
 		Trial: rl.IsTrial == 1, Enabled: true}
 	if rl.ExpDate > 0 {
@@ -335,7 +341,7 @@ func (x *Xtream) Line(ctx context.Context, ref string) (Line, error) {
 			l.Enabled = false
 		}
 	}
-	return l, nil
+	return l
 }
 
 // edit changes some fields of a line (edit_line / user edit).
@@ -512,7 +518,43 @@ func (x *Xtream) SetMAC(ctx context.Context, ref, mac string) error {
 	return x.xtreamOK(ctx, "stb", "edit", url.Values{"user_id": {id}, "user_data[mac]": {mac}})
 }
 
-var _ Manager = (*Xtream)(nil)
+var (
+	_ Manager = (*Xtream)(nil)
+	_ Lister  = (*Xtream)(nil)
+)
+
+// notesPrefix starts the notes of every line the adapter makes ("streamcart svc_…").
+const notesPrefix = "streamcart "
+
+// Lines lists every line on the panel (XUI.one's get_lines, as its community API documentation
+// gives it: the data array of line objects), so the reconciliation finds the lines no order
+// explains there too. A line whose notes are ours names its service (Ref); any other is matched by
+// username. Xtream UI's admin API documents no listing: ErrCannotList.
+func (x *Xtream) Lines(ctx context.Context) ([]Line, error) {
+	if x.cfg.Flavor != FlavorXUI {
+		return nil, fmt.Errorf("list lines: %w: Xtream UI's admin API has no listing", ErrCannotList)
+	}
+	var a xuiAnswer
+	if err := x.call(ctx, "get_lines", "", url.Values{}, &a); err != nil {
+		return nil, fmt.Errorf("list lines: %w", err)
+	}
+	if a.Status != "STATUS_SUCCESS" {
+		return nil, fmt.Errorf("list lines: %w", failure("get_lines", a.Error))
+	}
+	var rls []remoteLine
+	if err := json.Unmarshal(a.Data, &rls); err != nil {
+		return nil, fmt.Errorf("list lines: %w: unreadable get_lines", ErrUnavailable)
+	}
+	out := make([]Line, 0, len(rls))
+	for _, rl := range rls {
+		l := rl.line("")
+		if ref, ok := strings.CutPrefix(rl.Notes, notesPrefix); ok && ref != "" && !strings.ContainsAny(ref, " \t\n") {
+			l.Ref = ref
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
 
 var _ CreditReader = (*Xtream)(nil)
 

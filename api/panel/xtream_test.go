@@ -123,6 +123,12 @@ func (f *fakePanel) xui(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		ok(l)
+	case "get_lines":
+		all := []map[string]string{}
+		for _, l := range f.lines {
+			all = append(all, l)
+		}
+		ok(all)
 	case "edit_line":
 		for _, k := range []string{"exp_date", "max_connections"} {
 			if v := r.PostForm.Get(k); v != "" && l != nil {
@@ -426,6 +432,47 @@ func TestXtreamSetBouquets(t *testing.T) {
 				}
 				if err := x.SetBouquets(ctx, "svc_unknown", []int{1}); !errors.Is(err, panel.ErrNotFound) {
 					t.Fatalf("a line never made: %v, want ErrNotFound", err)
+				}
+			})
+		}
+	})
+}
+
+// Listing the panel's lines: XUI.one's get_lines gives every line, ours named by the service in
+// their notes, a hand-made one by its username only; Xtream UI documents no listing
+// (ErrCannotList), which the reconciliation skips.
+func TestXtreamLines(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		for _, flavor := range []string{panel.FlavorXUI, panel.FlavorXtream} {
+			t.Run(flavor, func(t *testing.T) {
+				f := newFakePanel(t)
+				x, _ := newXtream(t, b, f, flavor)
+				ctx := t.Context()
+				if _, err := x.CreateLine(ctx, panel.Line{Ref: "svc_l", Username: "sc11112222", Password: "333344445555", MaxConnections: 2,
+					ExpiresAt: time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC), Enabled: true}); err != nil {
+					t.Fatal(err)
+				}
+				f.mu.Lock()
+				f.create(map[string]string{"username": "by-hand", "password": "x", "max_connections": "1", "notes": "a friend"})
+				f.mu.Unlock()
+				lines, err := x.Lines(ctx)
+				if flavor == panel.FlavorXtream {
+					if !errors.Is(err, panel.ErrCannotList) {
+						t.Fatalf("Xtream UI listing: %v, want ErrCannotList", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				byUser := map[string]panel.Line{}
+				for _, l := range lines {
+					byUser[l.Username] = l
+				}
+				ours, hand := byUser["sc11112222"], byUser["by-hand"]
+				if len(lines) != 2 || ours.Ref != "svc_l" || ours.MaxConnections != 2 || !ours.ExpiresAt.Equal(time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)) ||
+					hand.Ref != "" || hand.Username != "by-hand" {
+					t.Fatalf("lines = %+v, want ours named svc_l and the hand-made one by username", lines)
 				}
 			})
 		}
