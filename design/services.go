@@ -199,11 +199,13 @@ var _ = Service("services", func() {
 		Error("bad_request") // a cycle or plan not sold, an unknown gateway
 		Error("conflict")    // terminated, cancelled, pending, a one-time or reseller service
 		Error("unavailable") // the gateway did not answer
+		Error("out_of_stock", ErrorResult, "The panel's reseller credits cannot cover extending the line for this period (the plan's credits in the catalog), as a new order's 409 out_of_stock: nothing was placed or charged.")
 		HTTP(func() {
 			POST("/services/{serviceId}/renew")
 			Param("locale")
 			bearer()
 			Response(StatusCreated)
+			Response("out_of_stock", StatusConflict)
 		})
 	})
 	Method("cancel", func() {

@@ -57,7 +57,8 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	}
 	auditLog := audit.New(a.store, a.log, now)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
-	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
+	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays,
+		Stock: a.stock}
 	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base,
 		Receipt: a.ReceiptLink}
 	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)

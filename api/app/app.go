@@ -468,7 +468,7 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		resellersOff = msgResellersOff
 	}
 	a.watch = orderwatch.New(st, cfg.OrderSafetyTick, log)
-	a.streams = httpapi.NewOrderStreams(a.watch, cfg.OrderStreams, log)
+	a.streams = httpapi.NewOrderStreams(a.watch, st, cfg.OrderStreams, log)
 	api := httpapi.New(httpapi.Deps{
 		ResellersOff: resellersOff, UpstreamRenew: upstreamRenew,
 		Catalog: cat, Accounts: accounts, Orders: orders, Panel: lines, Geo: a.geo, Webhooks: webhooks, TrustedProxies: cfg.TrustedProxies, Logger: log,

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,7 +10,10 @@ import (
 	gencatalog "github.com/streamcart/streamcart/gen/catalog"
 
 	"github.com/streamcart/streamcart/api/app"
+	"github.com/streamcart/streamcart/api/linedrift"
 	"github.com/streamcart/streamcart/api/operator"
+	"github.com/streamcart/streamcart/api/panel"
+	genservices "github.com/streamcart/streamcart/gen/services"
 )
 
 // productAvailable reads a plan's available flag from GET /products (the pre-encoded fast path)
@@ -110,6 +114,127 @@ func TestCreditsBeforeTheSale(t *testing.T) {
 		code, _, body := s.raw(http.MethodGet, "/metrics", "", nil)
 		if code != http.StatusOK || !strings.Contains(string(body), "streamcart_panel_credits 3") || !strings.Contains(string(body), `streamcart_line_drift_total{kind="missing"} 0`) {
 			t.Fatalf("/metrics %d lacks the credit balance or the drift counter:\n%s", code, body)
+		}
+	})
+}
+
+// The idempotent replay of an order placed before the credits ran out answers that order, not
+// 409: the stock check only refuses new orders. A new key is still refused, with nothing stored.
+func TestCreditsReplayWhileOutOfStock(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		ctx, st := t.Context(), s.app.Store()
+		token := s.identify("replay@example.com", "").Token
+		p := standard()
+		p.Token, p.IdempotencyKey = &token, ptr("replay-1")
+		first, err := s.order.Create(ctx, &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.SetPanelCredits(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		again, err := s.order.Create(ctx, &p)
+		if err != nil || again.OrderID != first.OrderID || again.InvoiceID != first.InvoiceID {
+			t.Fatalf("replay out of stock: %+v %v, want order %s again", again, err, first.OrderID)
+		}
+		p.IdempotencyKey = ptr("replay-2")
+		_, err = s.order.Create(ctx, &p)
+		wantErr(t, err, "out_of_stock", "")
+		if n := s.count(`SELECT COUNT(*) FROM orders`); n != 1 {
+			t.Fatalf("%d orders, want the one replayed", n)
+		}
+	})
+}
+
+// A renewal checks and spends the panel's credits as a new order does: with the balance unable to
+// cover the plan's cost for the cycle, POST /services/{id}/renew answers 409 out_of_stock before
+// any payment; once covered, paying it extends the built-in line and spends the cost once (the
+// job's repeat spends nothing). A line made again by the reconciliation costs a new line's price
+// too: with no credits the repair fails (recorded) and the next run, after a top-up, makes it.
+func TestCreditsRenewalAndRecreatedLine(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		s := newShop(t)
+		ctx, st := t.Context(), s.app.Store()
+		owner := s.register("renewer@example.com", "renewer-password")
+		_, svcID := s.activeService(owner.Token, standard()) // monthly: 1 credit
+		balance := func() int64 {
+			t.Helper()
+			n, err := st.PanelCredits(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if n := balance(); n != 999 {
+			t.Fatalf("after the first line the balance is %d, want 999", n)
+		}
+		if err := st.SetPanelCredits(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.renew(owner.Token, svcID, genservices.RenewPayload{})
+		wantErr(t, err, "out_of_stock", "")
+		if n := s.count(`SELECT COUNT(*) FROM renewals`) + s.count(`SELECT COUNT(*) FROM invoices WHERE status = 'paid'`); n != 1 {
+			t.Fatalf("a refused renewal left %d renewal and paid invoice rows, want only the first payment", n-1)
+		}
+		// Quarterly costs 3: 2 credits cover monthly only.
+		if err := st.SetPanelCredits(ctx, 2); err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.renew(owner.Token, svcID, genservices.RenewPayload{BillingCycle: ptr("quarterly")})
+		wantErr(t, err, "out_of_stock", "")
+		before, err := st.Service(ctx, svcID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.renew(owner.Token, svcID, genservices.RenewPayload{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp := s.sandbox(r.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		s.drain()
+		line, err := st.LineByRef(ctx, svcID)
+		if err != nil || !line.ExpiresAt.Equal(before.ExpiresAt.AddDate(0, 1, 0)) {
+			t.Fatalf("renewed line %+v %v, want expiring %s", line, err, before.ExpiresAt.AddDate(0, 1, 0))
+		}
+		if n := balance(); n != 1 {
+			t.Fatalf("after the renewal the balance is %d, want 1 (2 less the monthly cost)", n)
+		}
+		// The job's repeat (same expiry) spends nothing.
+		var pe panel.PaidExtender = panel.NewBuiltin(st, "", nil)
+		if err := pe.ExtendPaid(ctx, svcID, line.ExpiresAt, 1); err != nil || balance() != 1 {
+			t.Fatalf("repeated extension: %v, balance %d, want 1", err, balance())
+		}
+		// Past the balance: refused, the expiry left as it was.
+		if err := pe.ExtendPaid(ctx, svcID, line.ExpiresAt.AddDate(0, 1, 0), 2); !errors.Is(err, panel.ErrNoCredits) {
+			t.Fatalf("extension past the balance: %v, want ErrNoCredits", err)
+		}
+		if l, _ := st.LineByRef(ctx, svcID); !l.ExpiresAt.Equal(line.ExpiresAt) {
+			t.Fatalf("a refused extension moved the expiry to %s", l.ExpiresAt)
+		}
+
+		// Lost on the panel with no credits: the repair fails and is recorded; topped up, made again.
+		if err := st.SetPanelCredits(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.DeleteLine(ctx, svcID); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := s.app.ReconcileLines(ctx, false)
+		if err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].Action != linedrift.ActionFailed || !strings.Contains(rep.Drifts[0].Error, "credits") {
+			t.Fatalf("reconcile with no credits: %+v %v, want one failed repair for want of credits", rep.Drifts, err)
+		}
+		if err := st.SetPanelCredits(ctx, 5); err != nil {
+			t.Fatal(err)
+		}
+		rep, err = s.app.ReconcileLines(ctx, false)
+		if err != nil || len(rep.Drifts) != 1 || rep.Drifts[0].Action != linedrift.ActionRecreated {
+			t.Fatalf("reconcile after the top-up: %+v %v, want the line made again", rep.Drifts, err)
+		}
+		if n := balance(); n != 4 {
+			t.Fatalf("after the line was made again the balance is %d, want 4", n)
 		}
 	})
 }

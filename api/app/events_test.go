@@ -14,6 +14,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/httpapi"
+	"github.com/streamcart/streamcart/api/store/storetest"
 	genorder "github.com/streamcart/streamcart/gen/order"
 	gensession "github.com/streamcart/streamcart/gen/session"
 )
@@ -497,5 +498,94 @@ func TestOrderEventsEndWithTheSession(t *testing.T) {
 			t.Fatalf("DELETE /session: %v", err)
 		}
 		es.ends()
+	})
+}
+
+// TestOrderEventsSessionCapAcrossReplicas: the per-session cap holds across replicas on one
+// database: a session's streams on two replicas count together (429 on either past the cap, 20
+// asked for at once through both get exactly the cap), a closed stream gives its place back to
+// the other replica, and the places of a replica that died with its streams open run out after
+// four heartbeats of the streams' clock.
+func TestOrderEventsSessionCapAcrossReplicas(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c := newClock()
+		cfg := func(cf *app.Config) { cf.OrderStreams = httpapi.StreamSettings{PerSession: 2, Now: c.Now} }
+		a := newShop(t, cfg)
+		b := openShop(t, a.cfg)
+		buyer := a.identify("tabs@example.com", "")
+		o := a.buy(buyer.Token, standard())
+		code := func(s *shop) int {
+			t.Helper()
+			resp := s.eventsRequest(buyer.Token, o.OrderID, "")
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		first := a.openEvents(buyer.Token, o.OrderID, "")
+		first.next()
+		second := b.openEvents(buyer.Token, o.OrderID, "")
+		second.next()
+		for name, s := range map[string]*shop{"a": a, "b": b} {
+			if got := code(s); got != http.StatusTooManyRequests {
+				t.Fatalf("a third stream through replica %s: %d, want 429", name, got)
+			}
+		}
+		first.close()
+		eventually(t, "replica a to give the closed stream's place back", func() bool { return a.app.OrderStreams().Open() == 0 })
+		third := b.openEvents(buyer.Token, o.OrderID, "")
+		third.next()
+		second.close()
+		third.close()
+		eventually(t, "replica b's streams to end", func() bool { return b.app.OrderStreams().Open() == 0 })
+
+		// 20 at once, half through each replica: exactly the cap opens.
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		codes, resps := make(chan int, 20), make(chan *http.Response, 20)
+		for i := range 20 {
+			s := []*shop{a, b}[i%2]
+			go func() {
+				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/checkout/api/orders/"+o.OrderID+"/events", nil)
+				req.Header.Set("Authorization", "Bearer "+buyer.Token)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					codes <- 0
+					return
+				}
+				codes <- resp.StatusCode
+				resps <- resp
+			}()
+		}
+		got := map[int]int{}
+		for range 20 {
+			got[<-codes]++
+		}
+		for range got[http.StatusOK] + got[http.StatusTooManyRequests] {
+			(<-resps).Body.Close()
+		}
+		if got[http.StatusOK] != 2 || got[http.StatusTooManyRequests] != 18 {
+			t.Fatalf("20 streams through two replicas: %v, want 2 × 200 and 18 × 429", got)
+		}
+		eventually(t, "the streams to end", func() bool { return a.app.OrderStreams().Open()+b.app.OrderStreams().Open() == 0 })
+
+		// A replica killed with two streams open: their places (as it left them) block the
+		// session until they run out, four heartbeats (15 s) after their last renewal.
+		if held := a.count(`SELECT COUNT(*) FROM stream_leases`); held != 0 {
+			t.Fatalf("%d places held after every stream ended, want 0", held)
+		}
+		sid := a.ids(`SELECT id FROM sessions ORDER BY created_at DESC LIMIT 1`)
+		if len(sid) != 1 {
+			t.Fatal("no session row")
+		}
+		until := c.Now().Add(time.Minute).UTC().Format("2006-01-02T15:04:05.000000Z")
+		for _, id := range []string{"dead-1", "dead-2"} {
+			storetest.Exec(t, a.cfg.DB, `INSERT INTO stream_leases (id, session, until) VALUES (?, ?, ?)`, id, sid[0], until)
+		}
+		if got := code(b); got != http.StatusTooManyRequests {
+			t.Fatalf("with a dead replica's two places held: %d, want 429", got)
+		}
+		c.Add(61 * time.Second)
+		alive := b.openEvents(buyer.Token, o.OrderID, "")
+		alive.next()
+		alive.close()
 	})
 }

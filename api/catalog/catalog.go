@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -276,6 +277,58 @@ var Placeholders = []string{"{server}", "{username}", "{password}"}
 // Expand fills a device template with a line's server (host:port), username and password.
 func Expand(template, server, username, password string) string {
 	return strings.NewReplacer("{server}", server, "{username}", username, "{password}", password).Replace(template)
+}
+
+// ExpandCommand fills an Enigma2 command template, whose placeholders stand inside a single-quoted
+// URL (the catalog check, SingleQuoted, refuses any other): each value is encoded for a URL's
+// query (a password with & or # stays one value) and then for the single quotes, ' as '\” — so a
+// username or password with ", $, `, \ or ' is data on the receiver's shell, never code. The
+// widget's fillCommand does the same.
+func ExpandCommand(template, server, username, password string) string {
+	// A space as %20, not +: the widget's encodeURIComponent writes the same bytes.
+	q := func(v string) string { return shellSingle(strings.ReplaceAll(url.QueryEscape(v), "+", "%20")) }
+	return strings.NewReplacer("{server}", shellSingle(server), "{username}", q(username), "{password}", q(password)).Replace(template)
+}
+
+// shellSingle escapes v for the inside of a single-quoted shell word: a ' closes the quotes,
+// adds an escaped quote and opens them again.
+func shellSingle(v string) string { return strings.ReplaceAll(v, "'", `'\''`) }
+
+// SingleQuoted reports whether every placeholder of a shell command template stands inside
+// single quotes (sh: no expansion there, and nothing but ' ends them); a double-quoted or bare
+// placeholder would let a value run code (ExpandCommand).
+func SingleQuoted(template string) bool {
+	const bare, single, double = 0, 1, 2
+	state, esc := bare, false
+	for i := 0; i < len(template); i++ {
+		c := template[i]
+		if c == '{' && state != single {
+			for _, p := range Placeholders {
+				if strings.HasPrefix(template[i:], p) {
+					return false
+				}
+			}
+		}
+		switch {
+		case esc:
+			esc = false
+		case state == single:
+			if c == '\'' {
+				state = bare
+			}
+		case c == '\\':
+			esc = true
+		case state == double:
+			if c == '"' {
+				state = bare
+			}
+		case c == '\'':
+			state = single
+		case c == '"':
+			state = double
+		}
+	}
+	return state == bare
 }
 
 // Card is a utility card on the success page.

@@ -4,6 +4,9 @@
 // check the database itself: one order per idempotency key, one provisioning per payment, every
 // paid order active exactly once, nothing half-written.
 //
+// ChaosPanel, the package's one non-test part, is a misbehaving XUI.one panel for soaks in other
+// packages (api/app's TestSoakChaoticPanel drives a whole shop on it on the business clock).
+//
 // The short trials run in `go test ./...`; `make soak` runs the kill trial for minutes
 // (STREAMCART_SOAK=<duration>) and prints the counts. PostgreSQL (STREAMCART_TEST_POSTGRES,
 // default postgres://postgres@127.0.0.1:5432/test) and nginx are part of every machine and of

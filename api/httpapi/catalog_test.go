@@ -95,8 +95,8 @@ func TestCatalogDevices(t *testing.T) {
 		res.Devices[1].Family != "enigma2" || res.Devices[1].Portal != "" {
 		t.Fatalf("devices = %+v %+v", res.Devices[0], res.Devices[1])
 	}
-	cmd := catalog.Expand(res.Devices[1].Command, "line.example:8000", "u1", "p1")
-	if want := `wget -O /etc/enigma2/iptv.sh "http://line.example:8000/get.php?username=u1&password=p1&type=enigma22_script&output=mpegts" && chmod 755 /etc/enigma2/iptv.sh && /etc/enigma2/iptv.sh`; cmd != want {
+	cmd := catalog.ExpandCommand(res.Devices[1].Command, "line.example:8000", "u1", "p1")
+	if want := `wget -O /etc/enigma2/iptv.sh 'http://line.example:8000/get.php?username=u1&password=p1&type=enigma22_script&output=mpegts' && chmod 755 /etc/enigma2/iptv.sh && /etc/enigma2/iptv.sh`; cmd != want {
 		t.Errorf("enigma2 command = %s, want %s", cmd, want)
 	}
 }

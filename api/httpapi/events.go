@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"io"
@@ -53,14 +54,32 @@ type StreamSettings struct {
 	WriteWait  time.Duration
 	// SafetyTick is how often a stream re-reads its order when no hub tells it of changes.
 	SafetyTick time.Duration
+	// Now is the clock of the shared cap's places (real time, as job leases: nil); tests move it.
+	Now func() time.Time
 }
+
+// StreamLeases share the per-session cap between replicas (store: a row per open stream in the
+// shop's database, the coordinator of the replicas): a stream takes a place, renews it at its
+// heartbeats and gives it back when it ends; a dead replica's places run out.
+type StreamLeases interface {
+	// TakeStreamLease holds a place of session for stream id until until unless max places not
+	// run out by now are held; it reports whether it did.
+	TakeStreamLease(ctx context.Context, session, id string, max int, now, until time.Time) (bool, error)
+	RenewStreamLease(ctx context.Context, id string, until time.Time) error
+	DropStreamLease(ctx context.Context, id string) error
+}
+
+// streamLeaseBeats is how many heartbeats a stream's place outlives its last renewal: a replica
+// killed with its streams open gives their places back this long after (a minute by default).
+const streamLeaseBeats = 4
 
 // OrderStreams are a replica's open order streams: their caps, and the hub that tells them of
 // changes (nil: each re-reads its order every SafetyTick).
 type OrderStreams struct {
-	hub *orderwatch.Hub
-	cfg StreamSettings
-	log *slog.Logger
+	hub    *orderwatch.Hub
+	leases StreamLeases // nil: the per-session cap counts this replica's streams only
+	cfg    StreamSettings
+	log    *slog.Logger
 
 	mu        sync.Mutex
 	open      int
@@ -69,8 +88,9 @@ type OrderStreams struct {
 	closed    bool
 }
 
-// NewOrderStreams returns the streams of a replica told of changes by hub.
-func NewOrderStreams(hub *orderwatch.Hub, cfg StreamSettings, log *slog.Logger) *OrderStreams {
+// NewOrderStreams returns the streams of a replica told of changes by hub, whose per-session cap
+// leases count across replicas (nil: on this replica only).
+func NewOrderStreams(hub *orderwatch.Hub, leases StreamLeases, cfg StreamSettings, log *slog.Logger) *OrderStreams {
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
@@ -87,10 +107,13 @@ func NewOrderStreams(hub *orderwatch.Hub, cfg StreamSettings, log *slog.Logger) 
 	defD(&cfg.Heartbeat, DefaultHeartbeat)
 	defD(&cfg.WriteWait, DefaultWriteWait)
 	defD(&cfg.SafetyTick, orderwatch.DefaultSafetyTick)
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	if log == nil {
 		log = slog.Default()
 	}
-	return &OrderStreams{hub: hub, cfg: cfg, log: log, bySession: map[string]int{}, done: make(chan struct{})}
+	return &OrderStreams{hub: hub, leases: leases, cfg: cfg, log: log, bySession: map[string]int{}, done: make(chan struct{})}
 }
 
 // Open is how many streams are open on this replica.
@@ -111,26 +134,59 @@ func (s *OrderStreams) Close() {
 	}
 }
 
-// acquire counts one more stream of session, or reports false past a cap (or once closed).
-func (s *OrderStreams) acquire(session string) (release func(), ok bool) {
+// acquire counts one more stream of session, or reports false past a cap (or once closed). With
+// leases the session's streams on every replica count; renew keeps the place while it streams. A
+// database that cannot be asked leaves this replica's own count to decide: a blip must not stop
+// the waiting pages, which poll otherwise anyway.
+func (s *OrderStreams) acquire(ctx context.Context, session string) (renew func(context.Context), release func(), ok bool) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.closed || s.open >= s.cfg.PerReplica || s.bySession[session] >= s.cfg.PerSession {
-		return nil, false
+		s.mu.Unlock()
+		return nil, nil, false
 	}
 	s.open++
 	s.bySession[session]++
+	s.mu.Unlock()
+	local := func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.open--
+		if s.bySession[session]--; s.bySession[session] <= 0 {
+			delete(s.bySession, session)
+		}
+	}
+	renew = func(context.Context) {}
 	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.open--
-			if s.bySession[session]--; s.bySession[session] <= 0 {
-				delete(s.bySession, session)
+	if s.leases != nil {
+		id := rand.Text()
+		life := streamLeaseBeats * s.cfg.Heartbeat
+		now := s.cfg.Now()
+		held, err := s.leases.TakeStreamLease(ctx, session, id, s.cfg.PerSession, now, now.Add(life))
+		switch {
+		case err != nil:
+			s.log.WarnContext(ctx, "order streams: the shared cap is unreadable; this replica's count decides", "err", err)
+		case !held:
+			local()
+			return nil, nil, false
+		default:
+			renew = func(ctx context.Context) {
+				if err := s.leases.RenewStreamLease(ctx, id, s.cfg.Now().Add(life)); err != nil && ctx.Err() == nil {
+					s.log.WarnContext(ctx, "order streams: lease not renewed", "err", err)
+				}
 			}
-		})
-	}, true
+			return renew, func() {
+				once.Do(func() {
+					local()
+					ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+					defer cancel()
+					if err := s.leases.DropStreamLease(ctx, id); err != nil {
+						s.log.WarnContext(ctx, "order streams: lease not given back; it runs out", "err", err)
+					}
+				})
+			}, true
+		}
+	}
+	return renew, func() { once.Do(local) }, true
 }
 
 // sessionKey is what the per-session cap counts by: the session, else its client.
@@ -166,7 +222,7 @@ func (s *orderService) Events(ctx context.Context, p *genorder.EventsPayload) (*
 	if p.LastEventID != nil {
 		last, _ = strconv.ParseInt(*p.LastEventID, 10, 64) // the design's pattern: digits only
 	}
-	release, ok := s.streams.acquire(sessionKey(claims))
+	renew, release, ok := s.streams.acquire(ctx, sessionKey(claims))
 	if !ok {
 		return nil, nil, &genorder.RateLimited{Name: "rate_limited", Message: msgStreamsBusy, RetryAfter: streamsRetryAfter}
 	}
@@ -174,7 +230,7 @@ func (s *orderService) Events(ctx context.Context, p *genorder.EventsPayload) (*
 	if p.Token != nil {
 		token = *p.Token
 	}
-	body := &orderStream{svc: s, ctx: ctx, claims: claims, token: token, order: o, last: last, release: release}
+	body := &orderStream{svc: s, ctx: ctx, claims: claims, token: token, order: o, last: last, renew: renew, release: release}
 	return &genorder.EventsResult{ContentType: "text/event-stream", CacheControl: "no-cache", AccelBuffering: "no"}, body, nil
 }
 
@@ -185,8 +241,9 @@ type orderStream struct {
 	ctx     context.Context
 	claims  authz.Claims
 	token   string
-	order   order.Order // as read when the request was accepted
-	last    int64       // the version the client has (Last-Event-ID), then the last one sent
+	order   order.Order           // as read when the request was accepted
+	last    int64                 // the version the client has (Last-Event-ID), then the last one sent
+	renew   func(context.Context) // keeps the stream's place in the shared cap
 	release func()
 }
 
@@ -313,6 +370,7 @@ func (st *orderStream) WriteTo(w io.Writer) (int64, error) {
 			if err := write([]byte(": heartbeat\n\n")); err != nil {
 				return end(err)
 			}
+			st.renew(ctx)
 		case <-wake:
 			if _, err := st.svc.accounts.Authenticate(ctx, st.token); err != nil {
 				return end(err)

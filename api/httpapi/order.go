@@ -48,7 +48,7 @@ type orderService struct {
 func NewOrder(accounts *account.Service, orders *order.Orders, quotes payment.Quotes, progress payment.Progress, notes refund.CreditNotes,
 	l *geo.Lookup, streams *OrderStreams) genorder.Service {
 	if streams == nil {
-		streams = NewOrderStreams(nil, StreamSettings{}, nil)
+		streams = NewOrderStreams(nil, nil, StreamSettings{}, nil)
 	}
 	return &orderService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genorder.MakeUnauthorized)}, orders: orders,
 		quotes: quotes, progress: progress, notes: notes, geo: l, streams: streams}

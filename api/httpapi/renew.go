@@ -67,6 +67,8 @@ func renewError(err error) error {
 		return genservices.MakeUnavailable(errors.New(msgGatewayUnavailable))
 	case errors.Is(err, order.ErrUpstreamUnavailable):
 		return genservices.MakeUnavailable(errors.New(msgBillingUnavailable))
+	case errors.Is(err, order.ErrOutOfStock):
+		return genservices.MakeOutOfStock(errors.New(msgOutOfStock))
 	}
 	return err
 }

@@ -287,7 +287,9 @@ func (r *Reconciler) recreate(ctx context.Context, s order.Service, on bool) (st
 		ExpiresAt: s.ExpiresAt, Trial: s.Trial, Enabled: true, MAC: s.MACAddress}
 	if r.c.Catalog != nil {
 		if p, ok := r.c.Catalog().Product(s.PID); ok {
-			l.Bouquets = p.Bouquets
+			// A line made again costs what a new one does: a panel out of credits refuses it
+			// (panel.ErrNoCredits), recorded as failed and tried again by the next run.
+			l.Bouquets, l.Credits = p.Bouquets, p.CreditCost(catalog.Cycle(s.BillingCycle))
 		}
 	}
 	action := ActionRecreated
@@ -328,6 +330,9 @@ func (r *Reconciler) unexplained(ctx context.Context, rep *Report, refs, users m
 		return nil
 	}
 	lines, err := lister.Lines(ctx)
+	if errors.Is(err, panel.ErrCannotList) {
+		return nil // nothing to look through (Xtream UI)
+	}
 	if err != nil {
 		return fmt.Errorf("line reconcile: list the panel's lines: %w", err)
 	}

@@ -376,6 +376,9 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 	if err := s.taxEvidence(cat, r, &p); err != nil {
 		return Order{}, fmt.Errorf("create: %w", err)
 	}
+	// The panel's stock is read here, outside the transaction, but answered only for a new order
+	// (below): a replay of an order placed before the credits ran out is still that order.
+	var stockErr error
 	if s.cfg.Stock != nil {
 		cycle := r.Quote.Cycle
 		if product, ok := cat.Product(r.Quote.PID); ok && cycle == "" {
@@ -383,9 +386,7 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 				cycle = cs[0]
 			}
 		}
-		if err := s.cfg.Stock(ctx, r.Quote.PID, cycle); err != nil {
-			return Order{}, fmt.Errorf("create: %w", err)
-		}
+		stockErr = s.cfg.Stock(ctx, r.Quote.PID, cycle)
 	}
 	r.Gateway = p.Gateway
 	p.RequestHash = r.hash()
@@ -410,6 +411,9 @@ func (s *Orders) Create(ctx context.Context, claims authz.Claims, r Request) (Or
 		// After the idempotency check, so a replay of a trial placed before is still its order.
 		if s.cfg.TrialBlocked != nil && isTrial(cat, r.Quote.PID) && s.cfg.TrialBlocked(claims.Email) {
 			return pricing.Quote{}, nil, ErrTrialUnavailable
+		}
+		if stockErr != nil {
+			return pricing.Quote{}, nil, stockErr
 		}
 		q, err := pre, preErr
 		if limited != "" {

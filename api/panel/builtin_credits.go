@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // CreditStore keeps the built-in panel's reseller credit balance (store.PanelCredits).
@@ -12,6 +13,13 @@ type CreditStore interface {
 	PanelCredits(ctx context.Context) (int64, error)
 	// SetPanelCredits sets the balance (the panel's CLI: streamcart panel credits N).
 	SetPanelCredits(ctx context.Context, n int64) error
+}
+
+// PaidLineStore extends a built-in line and spends credits in one transaction.
+type PaidLineStore interface {
+	// ExtendLinePaid sets the line's expiry to until, spending credits from the balance when
+	// until is later than its expiry; ErrNotFound, ErrNoCredits.
+	ExtendLinePaid(ctx context.Context, ref string, until time.Time, credits int) error
 }
 
 // LineCatalog is what the built-in panel's listing and its CLI read beyond LineStore.
@@ -23,6 +31,7 @@ type LineCatalog interface {
 }
 
 var (
+	_ PaidExtender = (*Builtin)(nil)
 	_ CreditReader = (*Builtin)(nil)
 	_ Lister       = (*Builtin)(nil)
 	_ MACReporter  = (*Builtin)(nil)
@@ -42,6 +51,19 @@ func (b *Builtin) Credits(ctx context.Context) (float64, error) {
 		return 0, fmt.Errorf("credits: %w", err)
 	}
 	return float64(n), nil
+}
+
+// ExtendPaid sets the line's expiry for a renewal, spending credits when it moves the expiry
+// later (PaidExtender). A store without a balance extends for free.
+func (b *Builtin) ExtendPaid(ctx context.Context, ref string, until time.Time, credits int) error {
+	ps, ok := b.store.(PaidLineStore)
+	if !ok || credits <= 0 {
+		return b.Extend(ctx, ref, until)
+	}
+	if err := ps.ExtendLinePaid(ctx, ref, until.UTC(), credits); err != nil {
+		return fmt.Errorf("extend %s: %w", ref, err)
+	}
+	return nil
 }
 
 // SetCredits sets the built-in panel's credit balance (n >= 0).

@@ -46,6 +46,13 @@ func (b *Builtin) SetMaxConnections(ctx context.Context, ref string, n int) erro
 	return b.edit(ctx, "set max connections", ref, func(l *Line) { l.MaxConnections = n })
 }
 
+var _ BouquetSetter = (*Builtin)(nil)
+
+// SetBouquets sets the bouquets the line plays.
+func (b *Builtin) SetBouquets(ctx context.Context, ref string, bouquets []int) error {
+	return b.edit(ctx, "set bouquets", ref, func(l *Line) { l.Bouquets = append([]int(nil), bouquets...) })
+}
+
 // SetEnabled switches the line on or off.
 func (b *Builtin) SetEnabled(ctx context.Context, ref string, enabled bool) error {
 	return b.edit(ctx, "set enabled", ref, func(l *Line) { l.Enabled = enabled })

@@ -29,6 +29,13 @@ type Restarter interface {
 	Restart(ctx context.Context, ref string) error
 }
 
+// BouquetSetter changes which bouquets (channel packages) a line plays: a plan change moves the
+// line to the new plan's (the built-in panel, XUI.one edit_line bouquets_selected[], Xtream UI
+// user edit user_data[bouquet]).
+type BouquetSetter interface {
+	SetBouquets(ctx context.Context, ref string, bouquets []int) error
+}
+
 // Restart drops a line's open connections: through m's own restart when it has one, else (neither
 // panel has a restart) the line is switched off and on again.
 func Restart(ctx context.Context, m Manager, ref string) error {

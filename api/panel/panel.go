@@ -55,6 +55,9 @@ var (
 	ErrDisabled = errors.New("panel: line disabled")
 	// ErrNoCredits means the reseller's credit balance cannot pay for the line.
 	ErrNoCredits = errors.New("panel: not enough credits")
+	// ErrCannotList means the panel has no way to list its lines (Xtream UI's admin API, as far
+	// as its documentation goes): the lines no order explains cannot be looked for there.
+	ErrCannotList = errors.New("panel: cannot list lines")
 	// ErrNoBalance means the panel reports no credit balance (an admin account that spends
 	// none, or a panel without a way to read it): nothing limits what the shop sells.
 	ErrNoBalance = errors.New("panel: no credit balance")
@@ -64,6 +67,14 @@ var (
 // (XUI.one and Xtream UI resellers, the built-in panel). ErrNoBalance when it has none.
 type CreditReader interface {
 	Credits(ctx context.Context) (float64, error)
+}
+
+// PaidExtender is a panel that charges reseller credits for extending a line (the built-in
+// panel): a renewal spends its plan's cost as a new line does. Extending to an expiry the line
+// has already, or to an earlier one, spends nothing, so a renewal's repeat is free.
+// ErrNoCredits when the balance cannot cover it; the expiry is then left as it was.
+type PaidExtender interface {
+	ExtendPaid(ctx context.Context, ref string, until time.Time, credits int) error
 }
 
 // Lister lists every line on the panel, whoever made it: the reconciliation lists the lines no

@@ -128,6 +128,7 @@ type xtreamAnswer struct {
 // remoteLine is a line as either panel describes it.
 type remoteLine struct {
 	ID             json.Number `json:"id"`
+	Notes          string      `json:"notes"`
 	Username       string      `json:"username"`
 	Password       string      `json:"password"`
 	MaxConnections flexInt     `json:"max_connections"`
@@ -167,7 +168,7 @@ func lineForm(l Line, flavor string) url.Values {
 		v.Set("max_connections", strconv.Itoa(l.MaxConnections))
 		v.Set("exp_date", exp)
 		v.Set("is_trial", trial)
-		v.Set("notes", "streamcart "+l.Ref)
+		v.Set("notes", notesPrefix+l.Ref)
 		for _, b := range l.Bouquets {
 			v.Add("bouquets_selected[]", strconv.Itoa(b))
 		}
@@ -179,7 +180,7 @@ func lineForm(l Line, flavor string) url.Values {
 	v.Set("user_data[max_connections]", strconv.Itoa(l.MaxConnections))
 	v.Set("user_data[exp_date]", exp)
 	v.Set("user_data[is_trial]", trial)
-	v.Set("user_data[admin_notes]", "streamcart "+l.Ref)
+	v.Set("user_data[admin_notes]", notesPrefix+l.Ref)
 	v.Set("user_data[bouquet]", string(bouquets))
 	return v
 }
@@ -191,12 +192,19 @@ func orEmpty(b []int) []int {
 	return b
 }
 
-// failure turns a panel's refusal into our errors: a taken username is ErrUsernameTaken.
+// failure turns a panel's refusal into our errors: a taken username is ErrUsernameTaken, a line
+// the panel no longer has ErrNotFound, an empty reseller balance ErrNoCredits.
 func failure(action string, msg any) error {
 	text := fmt.Sprint(msg)
 	low := strings.ToLower(text)
-	if strings.Contains(low, "exist") || strings.Contains(low, "taken") || strings.Contains(low, "duplicate") {
+	switch {
+	case strings.Contains(low, "not found") || strings.Contains(low, "does not exist"):
+		// Checked before "exist": the line an edit names is gone (deleted on the panel by hand).
+		return fmt.Errorf("panel %s: %w: %s", action, ErrNotFound, text)
+	case strings.Contains(low, "exist") || strings.Contains(low, "taken") || strings.Contains(low, "duplicate"):
 		return fmt.Errorf("panel %s: %w: %s", action, ErrUsernameTaken, text)
+	case strings.Contains(low, "credit"):
+		return fmt.Errorf("panel %s: %w: %s", action, ErrNoCredits, text)
 	}
 	return fmt.Errorf("panel %s: refused: %s", action, text)
 }
@@ -318,6 +326,11 @@ func (x *Xtream) Line(ctx context.Context, ref string) (Line, error) {
 			return Line{}, fmt.Errorf("line %s: %w: unreadable", ref, ErrUnavailable)
 		}
 	}
+	return rl.line(ref), nil
+}
+
+// line is rl as a Line of ref.
+func (rl remoteLine) line(ref string) Line {
 	l := Line{Ref: ref, Username: rl.Username, Password: rl.Password, MaxConnections: int(rl.MaxConnections),
 		Trial: rl.IsTrial == 1, Enabled: true}
 	if rl.ExpDate > 0 {
@@ -328,7 +341,7 @@ func (x *Xtream) Line(ctx context.Context, ref string) (Line, error) {
 			l.Enabled = false
 		}
 	}
-	return l, nil
+	return l
 }
 
 // edit changes some fields of a line (edit_line / user edit).
@@ -385,6 +398,30 @@ func (x *Xtream) SetMaxConnections(ctx context.Context, ref string, n int) error
 		return fmt.Errorf("max connections %d: %w", n, ErrInvalidLine)
 	}
 	return x.edit(ctx, ref, map[string]string{"max_connections": strconv.Itoa(n)})
+}
+
+var _ BouquetSetter = (*Xtream)(nil)
+
+// SetBouquets sets the bouquets a line plays (a plan change): XUI.one's edit_line takes them as
+// bouquets_selected[] entries, Xtream UI's user edit as user_data[bouquet], a JSON array string,
+// as their create actions do.
+func (x *Xtream) SetBouquets(ctx context.Context, ref string, bouquets []int) error {
+	id, err := x.id(ctx, ref)
+	if err != nil {
+		return err
+	}
+	form := url.Values{}
+	if x.cfg.Flavor == FlavorXUI {
+		form.Set("id", id)
+		for _, b := range bouquets {
+			form.Add("bouquets_selected[]", strconv.Itoa(b))
+		}
+		return x.xuiOK(ctx, "edit_line", form)
+	}
+	list, _ := json.Marshal(orEmpty(bouquets))
+	form.Set("user_id", id)
+	form.Set("user_data[bouquet]", string(list))
+	return x.xtreamOK(ctx, "user", "edit", form)
 }
 
 // SetEnabled enables or disables a line (suspend / unsuspend).
@@ -481,7 +518,43 @@ func (x *Xtream) SetMAC(ctx context.Context, ref, mac string) error {
 	return x.xtreamOK(ctx, "stb", "edit", url.Values{"user_id": {id}, "user_data[mac]": {mac}})
 }
 
-var _ Manager = (*Xtream)(nil)
+var (
+	_ Manager = (*Xtream)(nil)
+	_ Lister  = (*Xtream)(nil)
+)
+
+// notesPrefix starts the notes of every line the adapter makes ("streamcart svc_…").
+const notesPrefix = "streamcart "
+
+// Lines lists every line on the panel (XUI.one's get_lines, as its community API documentation
+// gives it: the data array of line objects), so the reconciliation finds the lines no order
+// explains there too. A line whose notes are ours names its service (Ref); any other is matched by
+// username. Xtream UI's admin API documents no listing: ErrCannotList.
+func (x *Xtream) Lines(ctx context.Context) ([]Line, error) {
+	if x.cfg.Flavor != FlavorXUI {
+		return nil, fmt.Errorf("list lines: %w: Xtream UI's admin API has no listing", ErrCannotList)
+	}
+	var a xuiAnswer
+	if err := x.call(ctx, "get_lines", "", url.Values{}, &a); err != nil {
+		return nil, fmt.Errorf("list lines: %w", err)
+	}
+	if a.Status != "STATUS_SUCCESS" {
+		return nil, fmt.Errorf("list lines: %w", failure("get_lines", a.Error))
+	}
+	var rls []remoteLine
+	if err := json.Unmarshal(a.Data, &rls); err != nil {
+		return nil, fmt.Errorf("list lines: %w: unreadable get_lines", ErrUnavailable)
+	}
+	out := make([]Line, 0, len(rls))
+	for _, rl := range rls {
+		l := rl.line("")
+		if ref, ok := strings.CutPrefix(rl.Notes, notesPrefix); ok && ref != "" && !strings.ContainsAny(ref, " \t\n") {
+			l.Ref = ref
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
 
 var _ CreditReader = (*Xtream)(nil)
 

@@ -123,11 +123,20 @@ func (f *fakePanel) xui(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		ok(l)
+	case "get_lines":
+		all := []map[string]string{}
+		for _, l := range f.lines {
+			all = append(all, l)
+		}
+		ok(all)
 	case "edit_line":
 		for _, k := range []string{"exp_date", "max_connections"} {
 			if v := r.PostForm.Get(k); v != "" && l != nil {
 				l[k] = v
 			}
+		}
+		if b, set := r.PostForm["bouquets_selected[]"]; set && l != nil {
+			l["bouquets"] = strings.Join(b, ",")
 		}
 		ok(nil)
 	case "enable_line", "disable_line":
@@ -177,7 +186,7 @@ func (f *fakePanel) xtream(w http.ResponseWriter, r *http.Request) {
 		delete(info, "enabled")
 		answer(map[string]any{"result": true, "user_info": info})
 	case "user/edit":
-		for _, k := range []string{"exp_date", "max_connections"} {
+		for _, k := range []string{"exp_date", "max_connections", "bouquet"} {
 			if v := r.PostForm.Get("user_data[" + k + "]"); v != "" {
 				l[k] = v
 			}
@@ -395,6 +404,77 @@ func TestXtreamProvisioningRetriesUntilPanelIsBack(t *testing.T) {
 		svc, _ := st.Service(ctx, got.ServiceIDs[0])
 		if got.Status != order.StatusActive || svc.Username == "" || len(f.lines) != 1 {
 			t.Fatalf("order %s, service %+v, panel lines %d", got.Status, svc, len(f.lines))
+		}
+	})
+}
+
+// A plan change moves a line's bouquets: XUI.one's edit_line with bouquets_selected[] entries,
+// Xtream UI's user edit with user_data[bouquet] as a JSON array; a line the panel lost is
+// ErrNotFound.
+func TestXtreamSetBouquets(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		for _, flavor := range []string{panel.FlavorXUI, panel.FlavorXtream} {
+			t.Run(flavor, func(t *testing.T) {
+				f := newFakePanel(t)
+				x, st := newXtream(t, b, f, flavor)
+				ctx := t.Context()
+				if _, err := x.CreateLine(ctx, panel.Line{Ref: "svc_b", Username: "sc87654321", Password: "210987654321", MaxConnections: 1,
+					Bouquets: []int{1, 2, 3}, Enabled: true}); err != nil {
+					t.Fatal(err)
+				}
+				if err := x.SetBouquets(ctx, "svc_b", []int{1, 2, 3, 4, 5}); err != nil {
+					t.Fatal(err)
+				}
+				id, _ := st.Ref(ctx, "panel:"+flavor, "svc_b")
+				want := map[string]string{panel.FlavorXUI: "1,2,3,4,5", panel.FlavorXtream: "[1,2,3,4,5]"}[flavor]
+				if got := f.line(id)["bouquets"] + f.line(id)["bouquet"]; got != want {
+					t.Fatalf("bouquets on the panel %q, want %q", got, want)
+				}
+				if err := x.SetBouquets(ctx, "svc_unknown", []int{1}); !errors.Is(err, panel.ErrNotFound) {
+					t.Fatalf("a line never made: %v, want ErrNotFound", err)
+				}
+			})
+		}
+	})
+}
+
+// Listing the panel's lines: XUI.one's get_lines gives every line, ours named by the service in
+// their notes, a hand-made one by its username only; Xtream UI documents no listing
+// (ErrCannotList), which the reconciliation skips.
+func TestXtreamLines(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		for _, flavor := range []string{panel.FlavorXUI, panel.FlavorXtream} {
+			t.Run(flavor, func(t *testing.T) {
+				f := newFakePanel(t)
+				x, _ := newXtream(t, b, f, flavor)
+				ctx := t.Context()
+				if _, err := x.CreateLine(ctx, panel.Line{Ref: "svc_l", Username: "sc11112222", Password: "333344445555", MaxConnections: 2,
+					ExpiresAt: time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC), Enabled: true}); err != nil {
+					t.Fatal(err)
+				}
+				f.mu.Lock()
+				f.create(map[string]string{"username": "by-hand", "password": "x", "max_connections": "1", "notes": "a friend"})
+				f.mu.Unlock()
+				lines, err := x.Lines(ctx)
+				if flavor == panel.FlavorXtream {
+					if !errors.Is(err, panel.ErrCannotList) {
+						t.Fatalf("Xtream UI listing: %v, want ErrCannotList", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				byUser := map[string]panel.Line{}
+				for _, l := range lines {
+					byUser[l.Username] = l
+				}
+				ours, hand := byUser["sc11112222"], byUser["by-hand"]
+				if len(lines) != 2 || ours.Ref != "svc_l" || ours.MaxConnections != 2 || !ours.ExpiresAt.Equal(time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)) ||
+					hand.Ref != "" || hand.Username != "by-hand" {
+					t.Fatalf("lines = %+v, want ours named svc_l and the hand-made one by username", lines)
+				}
+			})
 		}
 	})
 }

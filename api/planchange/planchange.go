@@ -538,7 +538,8 @@ func (c *Changes) TakeBack(ctx context.Context, o order.Order) (bool, error) {
 	return moved, err
 }
 
-// SyncLine brings the line a change moved in step with its service (provision.SyncLine).
+// SyncLine brings the line a change moved in step with its service, the new plan's bouquets
+// included (provision.SyncPlan).
 func (c *Changes) SyncLine(ctx context.Context, s order.Service) error {
-	return provision.SyncLine(ctx, c.d.Lines, s)
+	return provision.SyncPlan(ctx, c.d.Lines, s, c.d.Catalog())
 }

@@ -33,8 +33,14 @@ func (h Plans) TakeBack(ctx context.Context, o order.Order) (bool, error) {
 	return n > 0, err
 }
 
-// SyncLine brings the line of s in step with it (SyncLine).
-func (h Plans) SyncLine(ctx context.Context, s order.Service) error { return SyncLine(ctx, h.lines, s) }
+// SyncLine brings the line of s in step with it, its plan's bouquets included: a plan change
+// moves a line to another plan (SyncPlan).
+func (h Plans) SyncLine(ctx context.Context, s order.Service) error {
+	if h.p == nil {
+		return SyncLine(ctx, h.lines, s)
+	}
+	return SyncPlan(ctx, h.lines, s, h.p.catalog())
+}
 
 // Trials is the home of the free-trial kind: a trial's lines are made, taken back and kept in
 // step as a plan's (a trial order is stored as a plan order). What is a trial's own lives around

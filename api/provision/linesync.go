@@ -2,8 +2,10 @@ package provision
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/streamcart/streamcart/api/catalog"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/panel"
 )
@@ -19,7 +21,8 @@ func SyncLine(ctx context.Context, lines panel.Manager, s order.Service) error {
 	switch s.Status {
 	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended, order.ServiceExpired:
 	case order.ServiceCancelled:
-		if err := lines.SetEnabled(ctx, s.ID, false); err != nil {
+		// A line the panel no longer has is as off as it gets.
+		if err := lines.SetEnabled(ctx, s.ID, false); err != nil && !errors.Is(err, panel.ErrNotFound) {
 			return fmt.Errorf("line sync %s: off: %w", s.ID, err)
 		}
 		return nil
@@ -35,6 +38,32 @@ func SyncLine(ctx context.Context, lines panel.Manager, s order.Service) error {
 	on := s.Status != order.ServiceSuspended && s.Status != order.ServiceExpired
 	if err := lines.SetEnabled(ctx, s.ID, on); err != nil {
 		return fmt.Errorf("line sync %s: on/off: %w", s.ID, err)
+	}
+	return nil
+}
+
+// SyncPlan is SyncLine for a change that may have moved the service to another plan (a plan
+// change, a trial converting): the line also plays the plan's bouquets, on a panel that can change
+// them (panel.BouquetSetter).
+func SyncPlan(ctx context.Context, lines panel.Manager, s order.Service, cat *catalog.Catalog) error {
+	if err := SyncLine(ctx, lines, s); err != nil {
+		return err
+	}
+	bs, ok := lines.(panel.BouquetSetter)
+	if !ok || cat == nil {
+		return nil
+	}
+	switch s.Status {
+	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended, order.ServiceExpired:
+	default:
+		return nil
+	}
+	p, ok := cat.Product(s.PID)
+	if !ok {
+		return nil
+	}
+	if err := bs.SetBouquets(ctx, s.ID, p.Bouquets); err != nil {
+		return fmt.Errorf("line sync %s: bouquets: %w", s.ID, err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/streamcart/streamcart/api/catalog"
 	"time"
 
 	"github.com/streamcart/streamcart/api/order"
@@ -127,6 +128,12 @@ func (r *Renewals) Charge(ctx context.Context) (int, error) {
 		if n == 0 {
 			continue
 		}
+		if err := r.coverable(ctx, d.Renewal); err != nil {
+			// No card is charged for a line the panel cannot extend: the point is tried again by
+			// the next sweep, and the owners were mailed at the balance's low-water mark.
+			r.log.Warn("renewal charge held: the panel's credits cannot cover it", "order", d.Renewal.OrderID, "service", d.Renewal.ServiceID, "err", err)
+			continue
+		}
 		out, err := r.chargeAt(ctx, d, n, now)
 		if err != nil {
 			r.log.Error("renewal charge failed", "order", d.Renewal.OrderID, "service", d.Renewal.ServiceID, "attempt", n, "err", err)
@@ -137,6 +144,18 @@ func (r *Renewals) Charge(ctx context.Context) (int, error) {
 		}
 	}
 	return paid, errors.Join(errs...)
+}
+
+// coverable answers order.ErrOutOfStock when the panel's credits cannot cover rn's period.
+func (r *Renewals) coverable(ctx context.Context, rn Renewal) error {
+	if r.cfg.Stock == nil {
+		return nil
+	}
+	svc, err := r.store.Service(ctx, rn.ServiceID)
+	if err != nil {
+		return err
+	}
+	return r.inStock(ctx, svc, rn.PID, catalog.Cycle(rn.BillingCycle))
 }
 
 // chargeAt makes attempt n of d's renewal unless it was made; it answers the outcome ("" when

@@ -49,6 +49,10 @@ func (r *Renewals) Renew(ctx context.Context, claims authz.Claims, svc order.Ser
 	if err != nil {
 		return order.Order{}, fmt.Errorf("renew %s: %w", svc.ID, err)
 	}
+	// Before any payment, as a new order: a period the panel cannot extend the line for is not sold.
+	if err := r.inStock(ctx, svc, p.pid, p.cycle); err != nil {
+		return order.Order{}, fmt.Errorf("renew %s: %w", svc.ID, err)
+	}
 	how := placing{claims: &claims, gateway: req.Gateway, returnURL: req.ReturnURL, origins: req.Origins}
 	// Another request may be placing the period's renewal at this moment (a double click): its
 	// reservation stops this one, and a moment later its order is the open one to answer.

@@ -134,6 +134,10 @@ type Config struct {
 	// TerminateAfterDays is how long after its due date an unpaid line is deleted and its
 	// service Terminated; 0: never.
 	TerminateAfterDays int
+	// Stock answers order.ErrOutOfStock when the panel's reseller credits cannot cover extending
+	// a line of the plan for the cycle (as a new order's check): a renewal is then refused before
+	// any payment, and a saved card is not charged. nil: nothing is checked.
+	Stock func(ctx context.Context, pid int, cycle catalog.Cycle) error
 }
 
 // grace is how long after its due date an unpaid line is suspended.
@@ -432,7 +436,15 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 	if err != nil {
 		return fmt.Errorf("renewal %s: %w", o.ID, err)
 	}
-	if err := r.lines.Extend(ctx, svc.ID, svc.ExpiresAt); err != nil {
+	if err := r.extend(ctx, svc); err != nil {
+		if errors.Is(err, panel.ErrNotFound) && r.lineGone(ctx, svc.ID) {
+			// The line was lost on the panel and its service ended meanwhile (the plan refunded):
+			// nothing can be delivered, and no reconciliation makes that line again.
+			if err := r.orders.ReviewPaid(ctx, o.ID, order.ReasonLineGone); err != nil {
+				return fmt.Errorf("renewal %s: %w", o.ID, err)
+			}
+			return nil
+		}
 		return fmt.Errorf("renewal %s: extend line: %w", o.ID, err)
 	}
 	// Always, not only when the line was suspended: safe to repeat, so a retry after a failure
@@ -448,6 +460,47 @@ func (r *Renewals) Fulfil(ctx context.Context, j job.Job) error {
 		r.remind.paid(ctx, o, svc)
 	}
 	return nil
+}
+
+// extend moves the panel line of a renewed service to its new expiry, spending the plan's cost in
+// reseller credits on a panel that charges for it (panel.PaidExtender), as a new line would. A
+// panel out of credits fails the job (panel.ErrNoCredits): it retries while the owners, mailed at
+// the balance's low-water mark, top the account up.
+func (r *Renewals) extend(ctx context.Context, svc order.Service) error {
+	pe, ok := r.lines.(panel.PaidExtender)
+	if !ok {
+		return r.lines.Extend(ctx, svc.ID, svc.ExpiresAt)
+	}
+	cost := 0
+	if p, found := r.catalog().Product(svc.PID); found {
+		cost = p.CreditCost(upsell.PricingCycle(svc.BillingCycle))
+	}
+	return pe.ExtendPaid(ctx, svc.ID, svc.ExpiresAt, cost)
+}
+
+// lineGone reports whether service id is in a state whose line nobody keeps (cancelled,
+// terminated): a missing line of a running service is made again by the reconciliation instead.
+func (r *Renewals) lineGone(ctx context.Context, id string) bool {
+	svc, err := r.store.Service(ctx, id)
+	if err != nil {
+		return false
+	}
+	return svc.Status == order.ServiceCancelled || svc.Status == order.ServiceTerminated
+}
+
+// inStock answers order.ErrOutOfStock when the panel cannot cover the renewal of svc in cycle of
+// plan pid (0: the service's).
+func (r *Renewals) inStock(ctx context.Context, svc order.Service, pid int, cycle catalog.Cycle) error {
+	if r.cfg.Stock == nil {
+		return nil
+	}
+	if pid == 0 {
+		pid = svc.PID
+	}
+	if cycle == "" {
+		cycle = upsell.PricingCycle(svc.BillingCycle)
+	}
+	return r.cfg.Stock(ctx, pid, cycle)
 }
 
 // TakeBack undoes a renewal whose payment was refunded in full (order.Home): the service loses

@@ -12,9 +12,10 @@ import (
 )
 
 var (
-	_ panel.LineStore   = (*SQLite)(nil)
-	_ panel.CreditStore = (*SQLite)(nil)
-	_ panel.LineCatalog = (*SQLite)(nil)
+	_ panel.LineStore     = (*SQLite)(nil)
+	_ panel.CreditStore   = (*SQLite)(nil)
+	_ panel.LineCatalog   = (*SQLite)(nil)
+	_ panel.PaidLineStore = (*SQLite)(nil)
 )
 
 const lineColumns = `ref, username, password, max_connections, expires_at, trial, enabled, bouquets, mac`
@@ -105,13 +106,50 @@ func (s *db) LineByRef(ctx context.Context, ref string) (panel.Line, error) {
 
 // UpdateLine rewrites a built-in panel line; panel.ErrNotFound when none.
 func (s *db) UpdateLine(ctx context.Context, l panel.Line) error {
+	bouquets, err := json.Marshal(l.Bouquets)
+	if err != nil || l.Bouquets == nil {
+		bouquets = []byte("[]")
+	}
 	res, err := s.w.ExecContext(ctx, `UPDATE panel_lines SET username = ?, password = ?, max_connections = ?, expires_at = ?, trial = ?,
-		enabled = ?, mac = ? WHERE ref = ?`, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, l.MAC, l.Ref)
+		enabled = ?, mac = ?, bouquets = ? WHERE ref = ?`, l.Username, l.Password, l.MaxConnections, fmtTime(l.ExpiresAt), l.Trial, l.Enabled, l.MAC,
+		string(bouquets), l.Ref)
 	if err != nil {
 		return fmt.Errorf("update line %s: %w", l.Ref, err)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return fmt.Errorf("update line %s: %w", l.Ref, panel.ErrNotFound)
+	}
+	return nil
+}
+
+// ExtendLinePaid sets a built-in line's expiry, spending credits in the same transaction when
+// until is later than the stored expiry (a repeat to the same expiry spends nothing).
+func (s *db) ExtendLinePaid(ctx context.Context, ref string, until time.Time, credits int) error {
+	err := s.tx(ctx, func(tx querier) error {
+		if err := s.d.lock(ctx, tx, "line:"+ref); err != nil {
+			return err
+		}
+		l, err := scanLine(tx.QueryRowContext(ctx, `SELECT `+lineColumns+` FROM panel_lines WHERE ref = ?`, ref))
+		if err != nil {
+			return err
+		}
+		if credits > 0 && until.Truncate(time.Second).After(l.ExpiresAt.Truncate(time.Second)) {
+			res, err := tx.ExecContext(ctx, `UPDATE panel_credits SET balance = balance - ? WHERE name = 'builtin' AND balance >= ?`,
+				credits, credits)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				return panel.ErrNoCredits
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE panel_lines SET expires_at = ? WHERE ref = ?`, fmtTime(until), ref)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("extend line %s: %w", ref, err)
 	}
 	return nil
 }

@@ -93,6 +93,10 @@ type Backend interface {
 	tax.Store
 	// The order streams' changes (listen.go): versions and the listener.
 	orderwatch.Source
+	// The order streams' places across replicas (streams.go; httpapi.StreamLeases).
+	TakeStreamLease(ctx context.Context, session, id string, max int, now, until time.Time) (bool, error)
+	RenewStreamLease(ctx context.Context, id string, until time.Time) error
+	DropStreamLease(ctx context.Context, id string) error
 	whmcsorder.Store
 	whmcsorder.HomeStore
 	whmcsorder.LinesStore

@@ -175,6 +175,7 @@ func (c *Client) SetMac(ctx context.Context, p *SetMacPayload) (res *ServiceResu
 //   - "bad_request" (type *goa.ServiceError)
 //   - "conflict" (type *goa.ServiceError)
 //   - "unavailable" (type *goa.ServiceError)
+//   - "out_of_stock" (type *goa.ServiceError): The panel's reseller credits cannot cover extending the line for this period (the plan's credits in the catalog), as a new order's 409 out_of_stock: nothing was placed or charged.
 //   - "unauthorized" (type *goa.ServiceError)
 //   - error: internal error
 func (c *Client) Renew(ctx context.Context, p *RenewPayload) (res *OrderResult, err error) {

@@ -445,6 +445,11 @@ func MakeInvalidMac(err error) *goa.ServiceError {
 	return goa.NewServiceError(err, "invalid_mac", false, false, false)
 }
 
+// MakeOutOfStock builds a goa.ServiceError from an error.
+func MakeOutOfStock(err error) *goa.ServiceError {
+	return goa.NewServiceError(err, "out_of_stock", false, false, false)
+}
+
 // NewServiceResult initializes result type ServiceResult from viewed result
 // type ServiceResult.
 func NewServiceResult(vres *servicesviews.ServiceResult) *ServiceResult {

@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Cum eos reiciendis temporibus quasi quia alias.\" --locale \"en-gb\" --token \"Voluptas magni.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eos reiciendis temporibus quasi quia.\" --locale \"pt-pt\" --token \"Cumque voluptas magni nesciunt sit maiores alias.\"")
 }
 
 func servicesResumeUsage() {
@@ -3641,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Aut minus voluptatem quaerat aspernatur in non.\" --locale \"pt-pt\" --token \"Voluptatem ea et similique qui nemo.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Et similique qui nemo aspernatur dignissimos.\" --locale \"de-de\" --token \"Eveniet voluptas nemo deserunt ipsum.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3672,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Aut velit consectetur quos minus in.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Dolor explicabo aperiam dolor voluptas quae voluptatem.\"")
 }
 
 func resellersOrderUsage() {
@@ -3694,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"mxl\",\n      \"currency\": \"x\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sit voluptatem laborum in ratione aut dolor.\",\n      \"password\": \"bo8\",\n      \"pid\": 4213433651245454851,\n      \"returnUrl\": \"lv1\"\n   }' --token \"Aut aut nobis voluptatem sed libero.\" --idempotency-key \"0kt\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"50k\",\n      \"currency\": \"m\",\n      \"existingReseller\": false,\n      \"gateway\": \"Molestiae dolorem quo.\",\n      \"password\": \"55e\",\n      \"pid\": 1834528593612098838,\n      \"returnUrl\": \"ldz\"\n   }' --token \"Eveniet fugiat veniam.\" --idempotency-key \"hlr\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Dolorem voluptatem enim blanditiis.\" --locale \"en-us\" --token \"Facilis tempore ad.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Consequuntur quod ipsa quas.\" --locale \"pt-pt\" --token \"Dolores delectus hic sit.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"j37\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"mjx\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Fugit quaerat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ab quam illum nihil.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"wt8\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"lqa\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"4uk\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"kq0\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"8fm\"\n   }' --token \"Nihil qui doloremque voluptas magni sit ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ks7\"\n   }' --token \"Laborum rerum inventore vel est.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"ehk\" --locale \"nl-nl\" --token \"Architecto voluptatem modi qui non.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"l\" --locale \"en-gb\" --token \"Facere molestias rerum qui.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"3j\",\n      \"extraQuantity\": 5782926215970698127,\n      \"serviceId\": \"fmz\"\n   }' --token \"Qui sit commodi et illo mollitia sint.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"y5\",\n      \"extraQuantity\": 8961397196606048652,\n      \"serviceId\": \"iu8\"\n   }' --token \"Soluta libero nulla.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"7\",\n      \"extraQuantity\": 7453634480380759577,\n      \"gateway\": \"Sit vel consequuntur et.\",\n      \"returnUrl\": \"wh9\",\n      \"serviceId\": \"d36\"\n   }' --token \"Dignissimos suscipit sint voluptas magni eum.\" --idempotency-key \"p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"udz\",\n      \"extraQuantity\": 6537165192525013012,\n      \"gateway\": \"Ut expedita modi veniam.\",\n      \"returnUrl\": \"yg3\",\n      \"serviceId\": \"1a5\"\n   }' --token \"Velit est.\" --idempotency-key \"6\"")
 }

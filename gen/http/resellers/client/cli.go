@@ -39,7 +39,7 @@ func BuildOrderPayload(resellersOrderBody string, resellersOrderToken string, re
 	{
 		err = json.Unmarshal([]byte(resellersOrderBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"mxl\",\n      \"currency\": \"x\",\n      \"existingReseller\": true,\n      \"gateway\": \"Sit voluptatem laborum in ratione aut dolor.\",\n      \"password\": \"bo8\",\n      \"pid\": 4213433651245454851,\n      \"returnUrl\": \"lv1\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"confirmPassword\": \"50k\",\n      \"currency\": \"m\",\n      \"existingReseller\": false,\n      \"gateway\": \"Molestiae dolorem quo.\",\n      \"password\": \"55e\",\n      \"pid\": 1834528593612098838,\n      \"returnUrl\": \"ldz\"\n   }'")
 		}
 		if utf8.RuneCountInString(body.Password) > 256 {
 			err = goa.MergeErrors(err, goa.InvalidLengthError("body.password", body.Password, utf8.RuneCountInString(body.Password), 256, false))

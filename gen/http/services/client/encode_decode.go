@@ -1207,9 +1207,10 @@ func EncodeRenewRequest(encoder func(*http.Request) goahttp.Encoder) func(*http.
 // renew endpoint. restoreBody controls whether the response body should be
 // restored after having been read.
 // DecodeRenewResponse may return the following errors:
+//   - "out_of_stock" (type *goa.ServiceError): http.StatusConflict
+//   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "not_found" (type *goa.ServiceError): http.StatusNotFound
 //   - "bad_request" (type *goa.ServiceError): http.StatusBadRequest
-//   - "conflict" (type *goa.ServiceError): http.StatusConflict
 //   - "unavailable" (type *goa.ServiceError): http.StatusServiceUnavailable
 //   - "unauthorized" (type *goa.ServiceError): http.StatusUnauthorized
 //   - error: internal error
@@ -1245,6 +1246,41 @@ func DecodeRenewResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 			}
 			res := services.NewOrderResult(vres)
 			return res, nil
+		case http.StatusConflict:
+			en := resp.Header.Get("goa-error")
+			switch en {
+			case "out_of_stock":
+				var (
+					body RenewOutOfStockResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "renew", err)
+				}
+				err = ValidateRenewOutOfStockResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "renew", err)
+				}
+				return nil, NewRenewOutOfStock(&body)
+			case "conflict":
+				var (
+					body RenewConflictResponseBody
+					err  error
+				)
+				err = decoder(resp).Decode(&body)
+				if err != nil {
+					return nil, goahttp.ErrDecodingError("services", "renew", err)
+				}
+				err = ValidateRenewConflictResponseBody(&body)
+				if err != nil {
+					return nil, goahttp.ErrValidationError("services", "renew", err)
+				}
+				return nil, NewRenewConflict(&body)
+			default:
+				body, _ := io.ReadAll(resp.Body)
+				return nil, goahttp.ErrInvalidResponse("services", "renew", resp.StatusCode, string(body))
+			}
 		case http.StatusNotFound:
 			var (
 				body RenewNotFoundResponseBody
@@ -1273,20 +1309,6 @@ func DecodeRenewResponse(decoder func(*http.Response) goahttp.Decoder, restoreBo
 				return nil, goahttp.ErrValidationError("services", "renew", err)
 			}
 			return nil, NewRenewBadRequest(&body)
-		case http.StatusConflict:
-			var (
-				body RenewConflictResponseBody
-				err  error
-			)
-			err = decoder(resp).Decode(&body)
-			if err != nil {
-				return nil, goahttp.ErrDecodingError("services", "renew", err)
-			}
-			err = ValidateRenewConflictResponseBody(&body)
-			if err != nil {
-				return nil, goahttp.ErrValidationError("services", "renew", err)
-			}
-			return nil, NewRenewConflict(&body)
 		case http.StatusServiceUnavailable:
 			var (
 				body RenewUnavailableResponseBody

@@ -825,6 +825,42 @@ type SetMacUnauthorizedResponseBody struct {
 	Fault bool `form:"fault" json:"fault" xml:"fault"`
 }
 
+// RenewOutOfStockResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "out_of_stock" error.
+type RenewOutOfStockResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
+// RenewConflictResponseBody is the type of the "services" service "renew"
+// endpoint HTTP response body for the "conflict" error.
+type RenewConflictResponseBody struct {
+	// Name is the name of this class of errors.
+	Name string `form:"name" json:"name" xml:"name"`
+	// ID is a unique identifier for this particular occurrence of the problem.
+	ID string `form:"id" json:"id" xml:"id"`
+	// Message is a human-readable explanation specific to this occurrence of the
+	// problem.
+	Message string `form:"message" json:"message" xml:"message"`
+	// Is the error temporary?
+	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
+	// Is the error a timeout?
+	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
+	// Is the error a server-side fault?
+	Fault bool `form:"fault" json:"fault" xml:"fault"`
+}
+
 // RenewNotFoundResponseBody is the type of the "services" service "renew"
 // endpoint HTTP response body for the "not_found" error.
 type RenewNotFoundResponseBody struct {
@@ -846,24 +882,6 @@ type RenewNotFoundResponseBody struct {
 // RenewBadRequestResponseBody is the type of the "services" service "renew"
 // endpoint HTTP response body for the "bad_request" error.
 type RenewBadRequestResponseBody struct {
-	// Name is the name of this class of errors.
-	Name string `form:"name" json:"name" xml:"name"`
-	// ID is a unique identifier for this particular occurrence of the problem.
-	ID string `form:"id" json:"id" xml:"id"`
-	// Message is a human-readable explanation specific to this occurrence of the
-	// problem.
-	Message string `form:"message" json:"message" xml:"message"`
-	// Is the error temporary?
-	Temporary bool `form:"temporary" json:"temporary" xml:"temporary"`
-	// Is the error a timeout?
-	Timeout bool `form:"timeout" json:"timeout" xml:"timeout"`
-	// Is the error a server-side fault?
-	Fault bool `form:"fault" json:"fault" xml:"fault"`
-}
-
-// RenewConflictResponseBody is the type of the "services" service "renew"
-// endpoint HTTP response body for the "conflict" error.
-type RenewConflictResponseBody struct {
 	// Name is the name of this class of errors.
 	Name string `form:"name" json:"name" xml:"name"`
 	// ID is a unique identifier for this particular occurrence of the problem.
@@ -1803,6 +1821,34 @@ func NewSetMacUnauthorizedResponseBody(res *goa.ServiceError) *SetMacUnauthorize
 	return body
 }
 
+// NewRenewOutOfStockResponseBody builds the HTTP response body from the result
+// of the "renew" endpoint of the "services" service.
+func NewRenewOutOfStockResponseBody(res *goa.ServiceError) *RenewOutOfStockResponseBody {
+	body := &RenewOutOfStockResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
+// NewRenewConflictResponseBody builds the HTTP response body from the result
+// of the "renew" endpoint of the "services" service.
+func NewRenewConflictResponseBody(res *goa.ServiceError) *RenewConflictResponseBody {
+	body := &RenewConflictResponseBody{
+		Name:      res.Name,
+		ID:        res.ID,
+		Message:   res.Message,
+		Temporary: res.Temporary,
+		Timeout:   res.Timeout,
+		Fault:     res.Fault,
+	}
+	return body
+}
+
 // NewRenewNotFoundResponseBody builds the HTTP response body from the result
 // of the "renew" endpoint of the "services" service.
 func NewRenewNotFoundResponseBody(res *goa.ServiceError) *RenewNotFoundResponseBody {
@@ -1821,20 +1867,6 @@ func NewRenewNotFoundResponseBody(res *goa.ServiceError) *RenewNotFoundResponseB
 // of the "renew" endpoint of the "services" service.
 func NewRenewBadRequestResponseBody(res *goa.ServiceError) *RenewBadRequestResponseBody {
 	body := &RenewBadRequestResponseBody{
-		Name:      res.Name,
-		ID:        res.ID,
-		Message:   res.Message,
-		Temporary: res.Temporary,
-		Timeout:   res.Timeout,
-		Fault:     res.Fault,
-	}
-	return body
-}
-
-// NewRenewConflictResponseBody builds the HTTP response body from the result
-// of the "renew" endpoint of the "services" service.
-func NewRenewConflictResponseBody(res *goa.ServiceError) *RenewConflictResponseBody {
-	body := &RenewConflictResponseBody{
 		Name:      res.Name,
 		ID:        res.ID,
 		Message:   res.Message,

@@ -10,7 +10,7 @@ import { useController, useI18n, useResource } from '../../ui/context';
 import { Icon } from '../../ui/icons';
 import { useSheet } from '../../element/styles';
 import devicesCss from './devices.css?inline';
-import { fill, getSetup, qrImage, type QrKind, type QrPicture, type SetupApp, type SetupDevice } from './api';
+import { fill, fillCommand, getSetup, qrImage, type QrKind, type QrPicture, type SetupApp, type SetupDevice } from './api';
 import { loadDevicesTexts, type DevicesTexts } from './texts';
 
 /** The line as the panel needs it (a Service of api/orders). */
@@ -278,7 +278,7 @@ function Mag({ d, line, device, macHere }: { d: DevicesTexts; line: Line; device
 }
 
 function Enigma2({ d, line, device }: { d: DevicesTexts; line: Line; device: SetupDevice }) {
-  const command = fill(device.command, line);
+  const command = fillCommand(device.command, line);
   return (
     <>
       <ol className="sc-dev-steps" data-testid="device-steps">

@@ -50,6 +50,21 @@ export async function qrImage(c: Client, serviceId: string, kind: QrKind): Promi
   return { viewBox, d };
 }
 
+/**
+ * An Enigma2 command with the line's values. The catalog keeps its placeholders inside a
+ * single-quoted URL; each value is encoded for the URL's query (every byte but A–Z a–z 0–9 - _ . ~,
+ * as the server's catalog.ExpandCommand) and then for the single quotes (' as '\''), so a username
+ * or password with ", $, `, \ or ' is data on the receiver's shell, never code.
+ */
+export function fillCommand(template: string, line: { serverHostname: string; username: string; password: string }): string {
+  const quoted = (v: string) => v.replaceAll("'", "'\\''");
+  const value = (v: string) => quoted(encodeURIComponent(v).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()));
+  return template
+    .replaceAll('{server}', quoted(line.serverHostname))
+    .replaceAll('{username}', value(line.username))
+    .replaceAll('{password}', value(line.password));
+}
+
 /** A device template with the line's values: {server} is host:port, as the catalog documents. */
 export function fill(template: string, line: { serverHostname: string; username: string; password: string }): string {
   return template

@@ -82,7 +82,7 @@ describe('device setup', () => {
     fireEvent.click(p.getByTestId('device-tab-enigma2'));
     const command = (await p.findByTestId('device-command')).textContent;
     expect(command).toBe(
-      'wget -O /etc/enigma2/iptv.sh "http://line.streamcart.local:8000/get.php?username=sc91692420&password=865762160918&type=enigma22_script&output=mpegts" && chmod 755 /etc/enigma2/iptv.sh && /etc/enigma2/iptv.sh',
+      "wget -O /etc/enigma2/iptv.sh 'http://line.streamcart.local:8000/get.php?username=sc91692420&password=865762160918&type=enigma22_script&output=mpegts' && chmod 755 /etc/enigma2/iptv.sh && /etc/enigma2/iptv.sh",
     );
     fireEvent.click(within(p.getByTestId('device-panel')).getByTestId('copy-button'));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(command));
