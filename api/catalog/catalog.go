@@ -280,7 +280,7 @@ func Expand(template, server, username, password string) string {
 }
 
 // ExpandCommand fills an Enigma2 command template, whose placeholders stand inside a single-quoted
-// URL (the catalog check, SingleQuoted, refuses any other): each value is encoded for a URL's
+// or double-quoted URL (the catalog check, Quoted, refuses a bare one): each value is encoded for a URL's
 // query (a password with & or # stays one value) and then for the single quotes, ' as '\” — so a
 // username or password with ", $, `, \ or ' is data on the receiver's shell, never code. The
 // widget's fillCommand does the same.
@@ -294,15 +294,17 @@ func ExpandCommand(template, server, username, password string) string {
 // adds an escaped quote and opens them again.
 func shellSingle(v string) string { return strings.ReplaceAll(v, "'", `'\''`) }
 
-// SingleQuoted reports whether every placeholder of a shell command template stands inside
-// single quotes (sh: no expansion there, and nothing but ' ends them); a double-quoted or bare
-// placeholder would let a value run code (ExpandCommand).
-func SingleQuoted(template string) bool {
+// Quoted reports whether every placeholder of a shell command template stands inside quotes. In
+// single quotes nothing expands; in double quotes $, `, \ and " would, but ExpandCommand writes
+// the username and password URL-encoded (letters, digits, -_.~ and %), so none of them reaches
+// the shell. A bare placeholder is refused: the seller's own template would split there.
+// Double quotes stay allowed because catalogs saved before this check (the old demo's) use them.
+func Quoted(template string) bool {
 	const bare, single, double = 0, 1, 2
 	state, esc := bare, false
 	for i := 0; i < len(template); i++ {
 		c := template[i]
-		if c == '{' && state != single {
+		if c == '{' && state == bare {
 			for _, p := range Placeholders {
 				if strings.HasPrefix(template[i:], p) {
 					return false

@@ -946,9 +946,9 @@ func (p *parser) device(_ int, n *yaml.Node, path string) {
 	case FamilyEnigma2:
 		if commandNode == nil || d.Command == "" {
 			p.bad(n, path, "missing required field %q", "command")
-		} else if !SingleQuoted(d.Command) {
-			p.bad(commandNode, join(path, "command"), "put %s inside single quotes ('http://{server}/get.php?username={username}&…'): "+
-				"a username or password in double quotes or none could run code on the receiver", strings.Join(Placeholders, ", "))
+		} else if !Quoted(d.Command) {
+			p.bad(commandNode, join(path, "command"), "put %s inside quotes ('http://{server}/get.php?username={username}&…'): "+
+				"outside them the command splits at the URL's & on the receiver", strings.Join(Placeholders, ", "))
 		}
 		if portalNode != nil {
 			p.bad(portalNode, join(path, "portal"), "%s devices take a command, not a portal", FamilyEnigma2)

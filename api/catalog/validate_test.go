@@ -401,7 +401,7 @@ devices:
   - {family: enigma2, name: E2, command: "wget 'http://{host}/{username}'"}
   - {family: enigma2, name: E2, portal: "http://{server}/c/"}
   - {name: nameless}
-  - {family: enigma2, name: E2, command: "wget \"http://{server}/get.php?username={username}\""}
+  - {family: enigma2, name: E2, command: "echo '{server}' {username}"}
   - {family: enigma2, name: E2, command: "wget http://{server}/x"}
 `, []string{
 			`catalog.yaml:13: apps[0].setup: setup "hls" must be xtream or m3u`,
@@ -413,8 +413,8 @@ devices:
 			`catalog.yaml:19: devices[4]: missing required field "command"`,
 			`catalog.yaml:19: devices[4].portal: enigma2 devices take a command, not a portal`,
 			`catalog.yaml:20: devices[5]: missing required field "family"`,
-			`catalog.yaml:21: devices[6].command: put {server}, {username}, {password} inside single quotes ('http://{server}/get.php?username={username}&…'): a username or password in double quotes or none could run code on the receiver`,
-			`catalog.yaml:22: devices[7].command: put {server}, {username}, {password} inside single quotes ('http://{server}/get.php?username={username}&…'): a username or password in double quotes or none could run code on the receiver`,
+			`catalog.yaml:21: devices[6].command: put {server}, {username}, {password} inside quotes ('http://{server}/get.php?username={username}&…'): outside them the command splits at the URL's & on the receiver`,
+			`catalog.yaml:22: devices[7].command: put {server}, {username}, {password} inside quotes ('http://{server}/get.php?username={username}&…'): outside them the command splits at the URL's & on the receiver`,
 		}},
 		{"repeated keys", head + plan + "gateways: sandbox\ngateways: stripe\n", []string{
 			`catalog.yaml:12: field "gateways" repeated`,
