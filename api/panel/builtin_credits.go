@@ -14,6 +14,12 @@ type CreditStore interface {
 	SetPanelCredits(ctx context.Context, n int64) error
 }
 
+// creditCounter is a CreditStore that counts the writes this process made to the balance
+// (store.PanelCreditWrites).
+type creditCounter interface {
+	PanelCreditWrites() uint64
+}
+
 // LineCatalog is what the built-in panel's listing and its CLI read beyond LineStore.
 type LineCatalog interface {
 	// ListLines lists every stored line, oldest first.
@@ -24,6 +30,7 @@ type LineCatalog interface {
 
 var (
 	_ CreditReader = (*Builtin)(nil)
+	_ CreditWrites = (*Builtin)(nil)
 	_ Lister       = (*Builtin)(nil)
 	_ MACReporter  = (*Builtin)(nil)
 )
@@ -42,6 +49,16 @@ func (b *Builtin) Credits(ctx context.Context) (float64, error) {
 		return 0, fmt.Errorf("credits: %w", err)
 	}
 	return float64(n), nil
+}
+
+// CreditWrites counts the writes to the balance made through the shop's store in this process
+// (a line's spend, SetCredits): another process's (the CLI, another replica) are not counted.
+func (b *Builtin) CreditWrites() (uint64, bool) {
+	cc, ok := b.store.(creditCounter)
+	if !ok {
+		return 0, false
+	}
+	return cc.PanelCreditWrites(), true
 }
 
 // SetCredits sets the built-in panel's credit balance (n >= 0).
