@@ -25,3 +25,6 @@ func CoarseDeadlinesAt(ln net.Listener, now func() time.Time, near time.Duration
 	w := newWatchdog(now, near)
 	return &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}, w.check
 }
+
+// AppendRFC3339Nano is the access line's time stamp.
+var AppendRFC3339Nano = appendRFC3339Nano

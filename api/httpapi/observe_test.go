@@ -148,3 +148,36 @@ func TestObservedWritesAccessLineToJSON(t *testing.T) {
 		t.Errorf("access line time %v, duration %v", access["time"], access["duration"])
 	}
 }
+
+// The access line's time stamp is time.RFC3339Nano's text, whatever the fraction, the zone (one
+// crossing into summer time), the year and the order in which seconds and zones follow each other.
+func TestAccessTimeStamp(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		berlin = time.FixedZone("CET", 3600) // no zone database: a fixed zone still tests the offset
+	}
+	summer := time.Date(2026, 3, 29, 0, 59, 59, 999999999, time.UTC) // Berlin moves at 01:00 UTC
+	times := []time.Time{
+		time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.UTC),
+		time.Date(2026, 11, 27, 0, 11, 8, 480121100, time.UTC), // trailing zeros
+		time.Date(2026, 11, 27, 0, 11, 8, 5, time.UTC),
+		time.Date(2026, 11, 27, 0, 11, 8, 100000000, time.UTC),
+		time.Date(2026, 11, 27, 0, 11, 8, 0, time.UTC), // whole second: no fraction
+		time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.FixedZone("", -(9*3600+30*60))),
+		time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.FixedZone("", 5*3600+45*60)),
+		summer.In(berlin), summer.Add(time.Nanosecond).In(berlin), summer.Add(-time.Second).In(berlin),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(999, 12, 31, 23, 59, 59, 10, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Now(), time.Now().UTC(), time.Now().In(berlin),
+	}
+	// Each time after each other one: the cached second must never leak into another's text.
+	for _, first := range times {
+		for _, tm := range times {
+			httpapi.AppendRFC3339Nano(nil, first)
+			if got, want := string(httpapi.AppendRFC3339Nano([]byte("x"), tm)), "x"+tm.Format(time.RFC3339Nano); got != want {
+				t.Fatalf("after %v: %q, want %q", first, got, want)
+			}
+		}
+	}
+}
