@@ -25,12 +25,17 @@ func CoarseDeadlines(ln net.Listener, tick time.Duration) net.Listener {
 	go func() {
 		t := time.NewTicker(tick)
 		defer t.Stop()
+		stop := l.stop
 		for {
 			select {
 			case now := <-t.C:
-				w.check(now)
-			case <-l.stop:
-				return
+				// After the listener closes, until its last connection does (a graceful
+				// shutdown's requests keep their deadlines).
+				if w.check(now) == 0 && stop == nil {
+					return
+				}
+			case <-stop:
+				stop = nil
 			}
 		}
 	}()
@@ -49,13 +54,14 @@ func newWatchdog(now func() time.Time, near time.Duration) *watchdog {
 	return &watchdog{now: now, near: near, conns: map[*coarseConn]struct{}{}}
 }
 
-// check puts every noted deadline due at now on its socket.
-func (w *watchdog) check(now time.Time) {
+// check puts every noted deadline due at now on its socket and answers the connections open.
+func (w *watchdog) check(now time.Time) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for c := range w.conns {
 		c.expire(now)
 	}
+	return len(w.conns)
 }
 
 func (w *watchdog) wrap(tc *net.TCPConn) *coarseConn {
@@ -85,8 +91,7 @@ func (l *coarseListener) Accept() (net.Conn, error) {
 	return l.w.wrap(tc), nil
 }
 
-// Close closes the listener and stops the watchdog; the connections keep their deadlines
-// already on their sockets (a served connection is closed by the server's shutdown).
+// Close closes the listener; the watchdog stops once the last connection accepted is closed.
 func (l *coarseListener) Close() error {
 	l.stopOnce.Do(func() { close(l.stop) })
 	return l.Listener.Close()

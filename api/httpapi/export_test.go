@@ -23,7 +23,7 @@ const AccessMsg = accessMsg
 // enforces those due at at.
 func CoarseDeadlinesAt(ln net.Listener, now func() time.Time, near time.Duration) (net.Listener, func(at time.Time)) {
 	w := newWatchdog(now, near)
-	return &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}, w.check
+	return &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}, func(at time.Time) { w.check(at) }
 }
 
 // AppendRFC3339Nano is the access line's time stamp.
