@@ -50,8 +50,9 @@ func Observed(next http.Handler, o Observe) http.Handler {
 	now := clock.OrReal(o.Now)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := now()
-		outer := r.Context() // the access line names the id itself, not through LogRequestID
-		ex := &exchange{Context: outer, ResponseWriter: w, status: http.StatusOK, id: requestID(r, o.TrustedProxies)}
+		outer := r.Context()         // the access line names the id itself, not through LogRequestID
+		peer := geo.ClientIP(r, nil) // the connection's address, parsed once for both uses
+		ex := &exchange{Context: outer, ResponseWriter: w, status: http.StatusOK, id: requestID(r, peer, o.TrustedProxies)}
 		ex.idHeader[0] = ex.id
 		w.Header()[RequestIDHeader] = ex.idHeader[:]
 		r = r.WithContext(ex)
@@ -77,7 +78,10 @@ func Observed(next http.Handler, o Observe) http.Handler {
 			if sc := trace.SpanContextFromContext(r.Context()); sc.HasTraceID() {
 				traceID = sc.TraceID().String()
 			}
-			ip := geo.ClientIP(r, o.TrustedProxies)
+			ip := peer // ClientIP's answer for a peer that is not a trusted proxy
+			if geo.Trusted(o.TrustedProxies, peer) {
+				ip = geo.ClientIP(r, o.TrustedProxies)
+			}
 			if o.JSON != nil {
 				at := end // slog stamps its records with time.Now: so does the line, whatever the clock
 				if o.Now != nil {
@@ -356,8 +360,8 @@ func routeLabel(pattern string) string {
 // than these, are replaced: the id goes into every log line about the request.
 const maxRequestID = 128
 
-func requestID(r *http.Request, trusted []netip.Prefix) string {
-	if geo.Trusted(trusted, geo.ClientIP(r, nil)) {
+func requestID(r *http.Request, peer netip.Addr, trusted []netip.Prefix) string {
+	if geo.Trusted(trusted, peer) {
 		// The map itself, not Header.Get: the key is canonical already.
 		if v := r.Header[RequestIDHeader]; len(v) > 0 && v[0] != "" && validRequestID(v[0]) {
 			return v[0]

@@ -181,3 +181,48 @@ func TestAccessTimeStamp(t *testing.T) {
 		}
 	}
 }
+
+// The access line's address and the request id follow the proxies trusted: a trusted peer's
+// X-Forwarded-For and X-Request-Id are believed, anyone else's are not.
+func TestAccessLineAddressAndIDBehindProxies(t *testing.T) {
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	for _, tc := range []struct {
+		name             string
+		trusted          []netip.Prefix
+		peer, xff, rid   string
+		wantIP           string
+		wantForwardedRID bool
+	}{
+		{"no proxies trusted", nil, "10.1.2.3:4000", "203.0.113.9", "from-proxy-1", "10.1.2.3", false},
+		{"trusted proxy", proxies, "10.1.2.3:4000", "203.0.113.9", "from-proxy-1", "203.0.113.9", true},
+		{"trusted proxy, no forwarding header", proxies, "10.1.2.3:4000", "", "", "10.1.2.3", false},
+		{"untrusted peer forging both", proxies, "198.51.100.7:4000", "203.0.113.9", "forged-1", "198.51.100.7", false},
+		{"peer without a port", proxies, "garbage", "203.0.113.9", "forged-2", "invalid IP", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			log := slog.New(slog.NewJSONHandler(&out, nil))
+			h := httpapi.Observed(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), httpapi.Observe{Log: log, JSON: &out, TrustedProxies: tc.trusted})
+			r := httptest.NewRequest(http.MethodGet, "/x", nil)
+			r.RemoteAddr = tc.peer
+			if tc.xff != "" {
+				r.Header.Set("X-Forwarded-For", tc.xff)
+			}
+			if tc.rid != "" {
+				r.Header.Set("X-Request-Id", tc.rid)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			var access map[string]any
+			if err := json.Unmarshal(out.Bytes(), &access); err != nil {
+				t.Fatalf("access line %q: %v", out.String(), err)
+			}
+			if access["ip"] != tc.wantIP {
+				t.Errorf("ip %v, want %s", access["ip"], tc.wantIP)
+			}
+			if got := rec.Header().Get("X-Request-Id"); (got == tc.rid && tc.rid != "") != tc.wantForwardedRID || access["request_id"] != got {
+				t.Errorf("request id %q (line %v), forwarded %q believed: want %v", got, access["request_id"], tc.rid, tc.wantForwardedRID)
+			}
+		})
+	}
+}
