@@ -1134,7 +1134,19 @@ func (a *App) Run(ctx context.Context) error {
 	go a.sessions.Run(workerCtx)
 	go a.balance.Run(workerCtx)
 	serveErr := make(chan error, 2)
-	go func() { serveErr <- srv.ListenAndServe() }()
+	go func() {
+		addr := srv.Addr
+		if addr == "" {
+			addr = ":http" // as ListenAndServe
+		}
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			serveErr <- err
+			return
+		}
+		// The four timeouts above are per-request deadlines: noted, not timed (CoarseDeadlines).
+		serveErr <- srv.Serve(httpapi.CoarseDeadlines(ln, httpapi.DeadlineTick))
+	}()
 	a.log.Info("streamcart listening", "addr", a.cfg.Addr, "shop", a.base+"/checkout/")
 	msrv := a.metricsServer()
 	if msrv != nil {

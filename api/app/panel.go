@@ -28,8 +28,8 @@ func (m *laterMailer) Send(ctx context.Context, msg mail.Message) error {
 }
 
 // newBalance is the panel's cached credit balance: the built-in panel's is a row of the shop's
-// database, read every couple of seconds and afresh for each order; a remote panel's is read
-// every minute.
+// database, read every couple of seconds and again for an order after this process changed it
+// (a line's spend, a top-up through the store); a remote panel's is read every minute.
 func (a *App) newBalance(lines panel.Panel, builtin *panel.Builtin, mailer credits.Mailer) *credits.Balance {
 	c := credits.Config{Alert: a.cfg.PanelCreditsAlert, Store: a.store, Mail: mailer, Shop: storeName(a.cfg.StoreName),
 		Console: a.base + web.ConsolePath, Log: a.log, Every: credits.RemoteEvery}

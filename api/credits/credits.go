@@ -49,7 +49,10 @@ type Mailer interface {
 type Config struct {
 	Panel panel.CreditReader // nil: the panel spends no credits
 	Every time.Duration      // how often Run reads the balance; 0: RemoteEvery
-	// Fresh reads the balance again for every order check (a cheap reader: the built-in panel).
+	// Fresh makes an order check read the balance again unless the cached one is known to be
+	// current (a cheap reader: the built-in panel). A reader that counts this process's writes
+	// to the balance (panel.CreditWrites) is read again only when the count moved since the
+	// cached balance was read; changes made elsewhere are read every Every.
 	Fresh bool
 	// Alert is the low-water mark: a balance at or under it mails the owners once per crossing
 	// and shows the console's banner; negative: no alert.
@@ -69,6 +72,10 @@ type Balance struct {
 	value    float64
 	known    bool
 	lowSaved *bool // the low flag as last written to the store; nil: not yet
+	// writes is the panel's count of this process's writes when value was read (read: there
+	// is one; see Config.Fresh).
+	writes uint64
+	read   bool
 
 	listenMu sync.Mutex
 	listen   []func()
@@ -132,7 +139,7 @@ func (b *Balance) Check(ctx context.Context, cost int) error {
 	if b == nil || cost <= 0 {
 		return nil
 	}
-	if b.c.Fresh {
+	if b.c.Fresh && b.stale() {
 		if _, err := b.Refresh(ctx); err != nil {
 			b.c.Log.Warn("panel credits unreadable; the last balance read decides", "err", err)
 		}
@@ -143,6 +150,22 @@ func (b *Balance) Check(ctx context.Context, cost int) error {
 	return nil
 }
 
+// stale reports whether the cached balance may differ from the panel's: always, unless the
+// panel counts this process's writes and none was made since the cached balance was read.
+func (b *Balance) stale() bool {
+	w, ok := b.c.Panel.(panel.CreditWrites)
+	if !ok {
+		return true
+	}
+	n, ok := w.CreditWrites()
+	if !ok {
+		return true
+	}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return !b.read || b.writes != n
+}
+
 // Refresh reads the balance from the panel, tells the listeners when it changed, and mails the
 // owners when it crossed the low-water mark downwards. A panel that cannot be read keeps the last
 // balance (a blip must not close or open the shop); one that reports none (ErrNoBalance) makes
@@ -150,6 +173,11 @@ func (b *Balance) Check(ctx context.Context, cost int) error {
 func (b *Balance) Refresh(ctx context.Context) (bool, error) {
 	if b == nil || b.c.Panel == nil {
 		return false, nil
+	}
+	var writes uint64
+	counted := false
+	if w, ok := b.c.Panel.(panel.CreditWrites); ok {
+		writes, counted = w.CreditWrites() // before the read: a write after it moves the count
 	}
 	v, err := b.c.Panel.Credits(ctx)
 	known := true
@@ -162,6 +190,7 @@ func (b *Balance) Refresh(ctx context.Context) (bool, error) {
 	b.mu.Lock()
 	changed := b.value != v || b.known != known
 	b.value, b.known = v, known
+	b.writes, b.read = writes, counted
 	b.mu.Unlock()
 	if changed {
 		b.listenMu.Lock()

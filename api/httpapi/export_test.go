@@ -1,5 +1,10 @@
 package httpapi
 
+import (
+	"net"
+	"time"
+)
+
 // WithCompression is withCompression for the external tests of its cases no endpoint has (a
 // large error answer, 204, 304, a body already encoded).
 var WithCompression = withCompression
@@ -12,3 +17,14 @@ var (
 )
 
 const AccessMsg = accessMsg
+
+// CoarseDeadlinesAt is CoarseDeadlines with the watchdog's clock and its check given to the
+// test instead of a ticker: deadlines at least near away from now() are noted, check(at)
+// enforces those due at at.
+func CoarseDeadlinesAt(ln net.Listener, now func() time.Time, near time.Duration) (net.Listener, func(at time.Time)) {
+	w := newWatchdog(now, near)
+	return &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}, func(at time.Time) { w.check(at) }
+}
+
+// AppendRFC3339Nano is the access line's time stamp.
+var AppendRFC3339Nano = appendRFC3339Nano

@@ -148,3 +148,81 @@ func TestObservedWritesAccessLineToJSON(t *testing.T) {
 		t.Errorf("access line time %v, duration %v", access["time"], access["duration"])
 	}
 }
+
+// The access line's time stamp is time.RFC3339Nano's text, whatever the fraction, the zone (one
+// crossing into summer time), the year and the order in which seconds and zones follow each other.
+func TestAccessTimeStamp(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		berlin = time.FixedZone("CET", 3600) // no zone database: a fixed zone still tests the offset
+	}
+	summer := time.Date(2026, 3, 29, 0, 59, 59, 999999999, time.UTC) // Berlin moves at 01:00 UTC
+	times := []time.Time{
+		time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.UTC),
+		time.Date(2026, 11, 27, 0, 11, 8, 480121100, time.UTC), // trailing zeros
+		time.Date(2026, 11, 27, 0, 11, 8, 5, time.UTC),
+		time.Date(2026, 11, 27, 0, 11, 8, 100000000, time.UTC),
+		time.Date(2026, 11, 27, 0, 11, 8, 0, time.UTC), // whole second: no fraction
+		time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.FixedZone("", -(9*3600+30*60))),
+		time.Date(2026, 11, 27, 0, 11, 8, 480121106, time.FixedZone("", 5*3600+45*60)),
+		summer.In(berlin), summer.Add(time.Nanosecond).In(berlin), summer.Add(-time.Second).In(berlin),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(999, 12, 31, 23, 59, 59, 10, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Now(), time.Now().UTC(), time.Now().In(berlin),
+	}
+	// Each time after each other one: the cached second must never leak into another's text.
+	for _, first := range times {
+		for _, tm := range times {
+			httpapi.AppendRFC3339Nano(nil, first)
+			if got, want := string(httpapi.AppendRFC3339Nano([]byte("x"), tm)), "x"+tm.Format(time.RFC3339Nano); got != want {
+				t.Fatalf("after %v: %q, want %q", first, got, want)
+			}
+		}
+	}
+}
+
+// The access line's address and the request id follow the proxies trusted: a trusted peer's
+// X-Forwarded-For and X-Request-Id are believed, anyone else's are not.
+func TestAccessLineAddressAndIDBehindProxies(t *testing.T) {
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+	for _, tc := range []struct {
+		name             string
+		trusted          []netip.Prefix
+		peer, xff, rid   string
+		wantIP           string
+		wantForwardedRID bool
+	}{
+		{"no proxies trusted", nil, "10.1.2.3:4000", "203.0.113.9", "from-proxy-1", "10.1.2.3", false},
+		{"trusted proxy", proxies, "10.1.2.3:4000", "203.0.113.9", "from-proxy-1", "203.0.113.9", true},
+		{"trusted proxy, no forwarding header", proxies, "10.1.2.3:4000", "", "", "10.1.2.3", false},
+		{"untrusted peer forging both", proxies, "198.51.100.7:4000", "203.0.113.9", "forged-1", "198.51.100.7", false},
+		{"peer without a port", proxies, "garbage", "203.0.113.9", "forged-2", "invalid IP", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			log := slog.New(slog.NewJSONHandler(&out, nil))
+			h := httpapi.Observed(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}), httpapi.Observe{Log: log, JSON: &out, TrustedProxies: tc.trusted})
+			r := httptest.NewRequest(http.MethodGet, "/x", nil)
+			r.RemoteAddr = tc.peer
+			if tc.xff != "" {
+				r.Header.Set("X-Forwarded-For", tc.xff)
+			}
+			if tc.rid != "" {
+				r.Header.Set("X-Request-Id", tc.rid)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, r)
+			var access map[string]any
+			if err := json.Unmarshal(out.Bytes(), &access); err != nil {
+				t.Fatalf("access line %q: %v", out.String(), err)
+			}
+			if access["ip"] != tc.wantIP {
+				t.Errorf("ip %v, want %s", access["ip"], tc.wantIP)
+			}
+			if got := rec.Header().Get("X-Request-Id"); (got == tc.rid && tc.rid != "") != tc.wantForwardedRID || access["request_id"] != got {
+				t.Errorf("request id %q (line %v), forwarded %q believed: want %v", got, access["request_id"], tc.rid, tc.wantForwardedRID)
+			}
+		})
+	}
+}

@@ -22,6 +22,12 @@ type PaidLineStore interface {
 	ExtendLinePaid(ctx context.Context, ref string, until time.Time, credits int) error
 }
 
+// creditCounter is a CreditStore that counts the writes this process made to the balance
+// (store.PanelCreditWrites).
+type creditCounter interface {
+	PanelCreditWrites() uint64
+}
+
 // LineCatalog is what the built-in panel's listing and its CLI read beyond LineStore.
 type LineCatalog interface {
 	// ListLines lists every stored line, oldest first.
@@ -33,6 +39,7 @@ type LineCatalog interface {
 var (
 	_ PaidExtender = (*Builtin)(nil)
 	_ CreditReader = (*Builtin)(nil)
+	_ CreditWrites = (*Builtin)(nil)
 	_ Lister       = (*Builtin)(nil)
 	_ MACReporter  = (*Builtin)(nil)
 )
@@ -64,6 +71,16 @@ func (b *Builtin) ExtendPaid(ctx context.Context, ref string, until time.Time, c
 		return fmt.Errorf("extend %s: %w", ref, err)
 	}
 	return nil
+}
+
+// CreditWrites counts the writes to the balance made through the shop's store in this process
+// (a line's spend, SetCredits): another process's (the CLI, another replica) are not counted.
+func (b *Builtin) CreditWrites() (uint64, bool) {
+	cc, ok := b.store.(creditCounter)
+	if !ok {
+		return 0, false
+	}
+	return cc.PanelCreditWrites(), true
 }
 
 // SetCredits sets the built-in panel's credit balance (n >= 0).

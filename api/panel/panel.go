@@ -77,6 +77,14 @@ type PaidExtender interface {
 	ExtendPaid(ctx context.Context, ref string, until time.Time, credits int) error
 }
 
+// CreditWrites is a CreditReader whose balance this process writes itself (the built-in panel,
+// a row of the shop's database): CreditWrites counts those writes, so a cached balance read
+// before the last count is known to be stale without reading it again. ok is false when the
+// writes are not counted.
+type CreditWrites interface {
+	CreditWrites() (n uint64, ok bool)
+}
+
 // Lister lists every line on the panel, whoever made it: the reconciliation lists the lines no
 // order explains. A listed line's Ref is "" when the panel cannot say which service made it
 // (the lines are then matched by username).

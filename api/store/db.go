@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,9 @@ type db struct {
 	now      func() time.Time
 	// group, on SQLite, runs the write transactions (see groupCommit).
 	group *groupCommit
+	// creditWrites counts the writes to the built-in panel's balance made through this store
+	// (PanelCreditWrites).
+	creditWrites atomic.Uint64
 }
 
 // newDB wires the pools; prepare keeps prepared statements per pool (SQLite: its driver parses

@@ -54,6 +54,9 @@ func (s *db) InsertLine(ctx context.Context, l panel.Line, createdAt time.Time) 
 	}
 	var stored panel.Line
 	var created bool
+	if l.Credits > 0 {
+		defer s.creditWrites.Add(1) // after the commit (PanelCreditWrites)
+	}
 	err = s.tx(ctx, func(tx querier) error {
 		if err := s.d.lock(ctx, tx, "line:"+l.Ref); err != nil {
 			return err
@@ -125,6 +128,7 @@ func (s *db) UpdateLine(ctx context.Context, l panel.Line) error {
 // ExtendLinePaid sets a built-in line's expiry, spending credits in the same transaction when
 // until is later than the stored expiry (a repeat to the same expiry spends nothing).
 func (s *db) ExtendLinePaid(ctx context.Context, ref string, until time.Time, credits int) error {
+	defer s.creditWrites.Add(1) // after the commit (PanelCreditWrites)
 	err := s.tx(ctx, func(tx querier) error {
 		if err := s.d.lock(ctx, tx, "line:"+ref); err != nil {
 			return err
@@ -198,8 +202,16 @@ func (s *db) PanelCredits(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
+// PanelCreditWrites counts the writes to the built-in panel's balance made through this store
+// (SetPanelCredits, a line's spend), each counted once it is committed or failed, so a balance
+// read before the count moved may be stale and one read after it is not. The shop's cached
+// balance is read again after a change it made itself; another process's is read within
+// credits.LocalEvery.
+func (s *db) PanelCreditWrites() uint64 { return s.creditWrites.Load() }
+
 // SetPanelCredits sets the built-in panel's credit balance.
 func (s *db) SetPanelCredits(ctx context.Context, n int64) error {
+	defer s.creditWrites.Add(1)
 	if _, err := s.w.ExecContext(ctx, `UPDATE panel_credits SET balance = ? WHERE name = 'builtin'`, n); err != nil {
 		return fmt.Errorf("set panel credits: %w", err)
 	}

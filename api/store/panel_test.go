@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -192,6 +193,55 @@ func TestBuiltinLineSpendsCredits(t *testing.T) {
 		all, err := s.ListLines(ctx)
 		if err != nil || len(all) != 1 || all[0].Ref != "svc_1" {
 			t.Fatalf("ListLines = %+v, %v", all, err)
+		}
+	})
+}
+
+// The built-in panel counts the writes this process makes to its balance (a top-up, a line's
+// spend, even one refused), and nothing else, so the shop's cached balance is read again only
+// after one of them (credits.Config.Fresh).
+func TestBuiltinCountsCreditWrites(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, s store.Backend) {
+		ctx := t.Context()
+		b := panel.NewBuiltin(s, "line.test", time.Now)
+		count := func() uint64 {
+			t.Helper()
+			n, ok := b.CreditWrites()
+			if !ok {
+				t.Fatal("the store's built-in panel does not count its credit writes")
+			}
+			return n
+		}
+		for _, tc := range []struct {
+			name  string
+			do    func() error
+			moves bool
+		}{
+			{"read", func() error { _, err := b.Credits(ctx); return err }, false},
+			{"top-up", func() error { return b.SetCredits(ctx, 2) }, true},
+			{"free line", func() error {
+				_, _, err := s.InsertLine(ctx, panel.Line{Ref: "svc_f", Username: "scf", Password: "p", MaxConnections: 1}, time.Now())
+				return err
+			}, false},
+			{"line spending 2", func() error {
+				_, _, err := s.InsertLine(ctx, panel.Line{Ref: "svc_1", Username: "sc1", Password: "p", MaxConnections: 1, Credits: 2}, time.Now())
+				return err
+			}, true},
+			{"line refused for its credits", func() error {
+				_, _, err := s.InsertLine(ctx, panel.Line{Ref: "svc_2", Username: "sc2", Password: "p", MaxConnections: 1, Credits: 1}, time.Now())
+				if !errors.Is(err, panel.ErrNoCredits) {
+					return fmt.Errorf("want ErrNoCredits, got %v", err)
+				}
+				return nil
+			}, true},
+		} {
+			before := count()
+			if err := tc.do(); err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if moved := count() != before; moved != tc.moves {
+				t.Fatalf("%s: count moved %v, want %v", tc.name, moved, tc.moves)
+			}
 		}
 	})
 }

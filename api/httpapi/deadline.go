@@ -1,0 +1,178 @@
+package httpapi
+
+import (
+	"net"
+	"sync"
+	"time"
+)
+
+// DeadlineTick is how late CoarseDeadlines may enforce a far deadline.
+const DeadlineTick = 250 * time.Millisecond
+
+// CoarseDeadlines wraps a TCP listener so that its connections' far deadlines cost a field write
+// instead of a runtime timer. net/http sets four deadlines per keep-alive request (its
+// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout, seconds to minutes away), each a
+// timer change under the poller's lock: 4 % of the CPU of a product-list request, none of them
+// ever due in a healthy exchange. Here a deadline at least two ticks away is only noted; a
+// watchdog looks at the noted deadlines every tick and puts a due one on the socket itself, so
+// the blocked read or write fails exactly as with the deadline set directly (a timeout error,
+// os.ErrDeadlineExceeded), at most one tick late and never early. A deadline nearer than two
+// ticks, in the past (net/http's way of cancelling a read) or cleared goes to the socket at once.
+// Reads and writes are the socket's own (sendfile and splice included).
+func CoarseDeadlines(ln net.Listener, tick time.Duration) net.Listener {
+	w := newWatchdog(time.Now, 2*tick)
+	l := &coarseListener{Listener: ln, w: w, stop: make(chan struct{})}
+	go func() {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		stop := l.stop
+		for {
+			select {
+			case now := <-t.C:
+				// After the listener closes, until its last connection does (a graceful
+				// shutdown's requests keep their deadlines).
+				if w.check(now) == 0 && stop == nil {
+					return
+				}
+			case <-stop:
+				stop = nil
+			}
+		}
+	}()
+	return l
+}
+
+// watchdog holds the connections whose far deadlines it enforces.
+type watchdog struct {
+	now   func() time.Time
+	near  time.Duration // deadlines nearer than this go to the socket at once
+	mu    sync.Mutex
+	conns map[*coarseConn]struct{}
+}
+
+func newWatchdog(now func() time.Time, near time.Duration) *watchdog {
+	return &watchdog{now: now, near: near, conns: map[*coarseConn]struct{}{}}
+}
+
+// check puts every noted deadline due at now on its socket and answers the connections open.
+func (w *watchdog) check(now time.Time) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for c := range w.conns {
+		c.expire(now)
+	}
+	return len(w.conns)
+}
+
+func (w *watchdog) wrap(tc *net.TCPConn) *coarseConn {
+	c := &coarseConn{TCPConn: tc, w: w}
+	w.mu.Lock()
+	w.conns[c] = struct{}{}
+	w.mu.Unlock()
+	return c
+}
+
+type coarseListener struct {
+	net.Listener
+	w        *watchdog
+	stop     chan struct{}
+	stopOnce sync.Once
+}
+
+func (l *coarseListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	tc, ok := c.(*net.TCPConn)
+	if !ok {
+		return c, nil
+	}
+	return l.w.wrap(tc), nil
+}
+
+// Close closes the listener; the watchdog stops once the last connection accepted is closed.
+func (l *coarseListener) Close() error {
+	l.stopOnce.Do(func() { close(l.stop) })
+	return l.Listener.Close()
+}
+
+// coarseConn is a TCP connection whose far deadlines the watchdog enforces.
+type coarseConn struct {
+	*net.TCPConn
+	w *watchdog
+
+	mu     sync.Mutex
+	rd, wd time.Time // far deadlines noted, not on the socket; zero: none
+	// rSet, wSet: the socket carries a deadline in that direction (near, past or due).
+	rSet, wSet bool
+}
+
+// longAgo is the past a due deadline is put on the socket as (the noted one may be ahead of the
+// socket's clock when the watchdog's is a test's).
+var longAgo = time.Unix(1, 0)
+
+const (
+	dirRead = 1 << iota
+	dirWrite
+)
+
+func (c *coarseConn) SetDeadline(t time.Time) error      { return c.set(t, dirRead|dirWrite) }
+func (c *coarseConn) SetReadDeadline(t time.Time) error  { return c.set(t, dirRead) }
+func (c *coarseConn) SetWriteDeadline(t time.Time) error { return c.set(t, dirWrite) }
+
+func (c *coarseConn) set(t time.Time, dirs int) error {
+	far := !t.IsZero() && t.Sub(c.w.now()) >= c.w.near
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	if dirs&dirRead != 0 {
+		err = c.apply(t, far, &c.rd, &c.rSet, c.TCPConn.SetReadDeadline)
+	}
+	if dirs&dirWrite != 0 {
+		if werr := c.apply(t, far, &c.wd, &c.wSet, c.TCPConn.SetWriteDeadline); err == nil {
+			err = werr
+		}
+	}
+	return err
+}
+
+// apply sets one direction's deadline t: noted when far (clearing the socket's if it carries
+// one), else on the socket.
+func (c *coarseConn) apply(t time.Time, far bool, noted *time.Time, onSocket *bool, socket func(time.Time) error) error {
+	if far {
+		*noted = t
+		if !*onSocket {
+			return nil
+		}
+		*onSocket = false
+		return socket(time.Time{})
+	}
+	*noted = time.Time{}
+	if t.IsZero() && !*onSocket {
+		return nil // nothing to clear
+	}
+	*onSocket = !t.IsZero()
+	return socket(t)
+}
+
+// expire puts a noted deadline due at now on the socket: its pending read or write fails.
+func (c *coarseConn) expire(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.rd.IsZero() && !now.Before(c.rd) {
+		c.TCPConn.SetReadDeadline(longAgo)
+		c.rd, c.rSet = time.Time{}, true
+	}
+	if !c.wd.IsZero() && !now.Before(c.wd) {
+		c.TCPConn.SetWriteDeadline(longAgo)
+		c.wd, c.wSet = time.Time{}, true
+	}
+}
+
+func (c *coarseConn) Close() error {
+	c.w.mu.Lock()
+	delete(c.w.conns, c)
+	c.w.mu.Unlock()
+	return c.TCPConn.Close()
+}

@@ -1,0 +1,188 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/streamcart/streamcart/api/httpapi"
+)
+
+// fakeNow is the watchdog's clock in these tests: the sockets' deadlines follow the real clock,
+// the watchdog's notes the test's.
+type fakeNow struct{ at atomic.Int64 }
+
+func (f *fakeNow) now() time.Time      { return time.Unix(0, f.at.Load()) }
+func (f *fakeNow) set(t time.Time)     { f.at.Store(t.UnixNano()) }
+func (f *fakeNow) add(d time.Duration) { f.at.Add(int64(d)) }
+
+// coarsePair accepts one connection through CoarseDeadlinesAt and answers the server side (the
+// wrapped connection), the client side, the clock and the watchdog's check.
+func coarsePair(t *testing.T) (srv, cli net.Conn, clock *fakeNow, check func(time.Time)) {
+	t.Helper()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock = &fakeNow{}
+	clock.set(time.Now())
+	ln, check := httpapi.CoarseDeadlinesAt(inner, clock.now, time.Second)
+	t.Cleanup(func() { ln.Close() })
+	cli, err = net.Dial("tcp", inner.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	srv, err = ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv, cli, clock, check
+}
+
+// A far deadline is enforced by the watchdog when due by its clock, never before; a near, past
+// or cleared one is the socket's own at once. No test waits on time: a read that should still
+// be open is answered by a byte from the peer, one that should have failed fails.
+func TestCoarseDeadlines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// arm sets the deadlines on the server side of a fresh connection; then check runs at
+		// the watchdog time after (from the clock's start).
+		arm     func(c net.Conn, now time.Time)
+		after   time.Duration
+		read    bool // the read is the one tried (else a write until it blocks)
+		timeout bool // the tried read or write fails with the deadline
+	}{
+		{"far read deadline not yet due", func(c net.Conn, now time.Time) { c.SetReadDeadline(now.Add(30 * time.Second)) }, 29 * time.Second, true, false},
+		{"far read deadline due", func(c net.Conn, now time.Time) { c.SetReadDeadline(now.Add(30 * time.Second)) }, 30 * time.Second, true, true},
+		{"far read deadline moved later", func(c net.Conn, now time.Time) {
+			c.SetReadDeadline(now.Add(10 * time.Second))
+			c.SetReadDeadline(now.Add(120 * time.Second))
+		}, 60 * time.Second, true, false},
+		{"far read deadline cleared", func(c net.Conn, now time.Time) {
+			c.SetReadDeadline(now.Add(10 * time.Second))
+			c.SetReadDeadline(time.Time{})
+		}, time.Hour, true, false},
+		{"past read deadline (net/http's cancel)", func(c net.Conn, now time.Time) { c.SetReadDeadline(time.Unix(1, 0)) }, 0, true, true},
+		{"past read deadline then a far one", func(c net.Conn, now time.Time) {
+			c.SetReadDeadline(time.Unix(1, 0))
+			c.SetReadDeadline(now.Add(10 * time.Second))
+		}, 0, true, false},
+		{"near read deadline (socket's own)", func(c net.Conn, now time.Time) { c.SetReadDeadline(time.Now().Add(20 * time.Millisecond)) }, 0, true, true},
+		{"far write deadline due", func(c net.Conn, now time.Time) { c.SetWriteDeadline(now.Add(60 * time.Second)) }, 60 * time.Second, false, true},
+		{"far deadline on both, write not yet due", func(c net.Conn, now time.Time) { c.SetDeadline(now.Add(60 * time.Second)) }, 59 * time.Second, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, cli, clock, check := coarsePair(t)
+			start := clock.now()
+			tc.arm(srv, start)
+			check(start.Add(tc.after))
+			if tc.read {
+				got := make(chan error, 1)
+				go func() {
+					_, err := srv.Read(make([]byte, 1))
+					got <- err
+				}()
+				if !tc.timeout {
+					if _, err := cli.Write([]byte{1}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				err := <-got
+				if timedOut := errors.Is(err, os.ErrDeadlineExceeded); timedOut != tc.timeout || (!tc.timeout && err != nil) {
+					t.Fatalf("read: %v, want timeout %v", err, tc.timeout)
+				}
+				return
+			}
+			// Unread, a write blocks once the peer's receive window and the socket's buffers are
+			// full; read by the peer, 16 MB of writes outlast any buffer.
+			if !tc.timeout {
+				go io.Copy(io.Discard, cli)
+			}
+			chunk := make([]byte, 64<<10)
+			var err error
+			for i := 0; i < 256 || tc.timeout; i++ {
+				if _, err = srv.Write(chunk); err != nil {
+					break
+				}
+			}
+			if timedOut := errors.Is(err, os.ErrDeadlineExceeded); timedOut != tc.timeout {
+				t.Fatalf("write: %v, want timeout %v", err, tc.timeout)
+			}
+		})
+	}
+}
+
+// Served through net/http with its four timeouts: keep-alive requests are answered as before,
+// and a client that stops halfway through its header is cut off once the watchdog finds the
+// header deadline due.
+func TestCoarseDeadlinesServe(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeNow{}
+	clock.set(time.Now())
+	ln, check := httpapi.CoarseDeadlinesAt(inner, clock.now, time.Second)
+	srv := &http.Server{
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }),
+		ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second,
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	c, err := net.Dial("tcp", inner.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for i := range 3 {
+		if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK || string(body) != "ok" {
+			t.Fatalf("request %d: %d %q", i, res.StatusCode, body)
+		}
+		check(clock.now().Add(5 * time.Second)) // nothing due between requests
+	}
+	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost:"); err != nil {
+		t.Fatal(err)
+	}
+	check(clock.now().Add(9 * time.Second)) // the header has 10 s: not yet
+	// Still open: the rest of the header is answered.
+	if _, err := io.WriteString(c, " x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := http.ReadResponse(br, nil); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("after a slow but timely header: %v", err)
+	} else {
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost:"); err != nil {
+		t.Fatal(err)
+	}
+	check(clock.now().Add(time.Hour)) // every deadline due
+	rest, err := io.ReadAll(br)
+	if err != nil && !errors.Is(err, net.ErrClosed) && !strings.Contains(err.Error(), "reset") {
+		t.Fatalf("reading after the header deadline: %v", err)
+	}
+	if len(rest) != 0 && !strings.HasPrefix(string(rest), "HTTP/1.1 408") {
+		t.Fatalf("after the header deadline the server sent %q", rest)
+	}
+}
