@@ -56,25 +56,27 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	}
 	auditLog := audit.New(a.store, a.log, now)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
-	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays}
+	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays,
+		Locate: a.locate}
 	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base,
 		Receipt: a.ReceiptLink}
 	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
 	renewer := renewal.New(a.store, a.Catalog, orders, mgr, reminders, cards, renewals, a.log, now)
 	changes := planchange.New(planchange.Deps{Store: a.store, Catalog: a.Catalog, Orders: orders, Prices: renewer, Renewals: renewer,
 		Mail:  planchange.Mail{Outbox: outbox, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base},
-		Lines: mgr, Audit: auditLog, Log: a.log, Wake: wake, Now: now})
+		Lines: mgr, Audit: auditLog, Log: a.log, Wake: wake, Now: now, Locate: a.locate})
+	notices := provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base, Receipt: a.ReceiptLink}
 	return &afterSale{
 		changes:     changes,
 		outbox:      outbox,
 		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
 		manage:      manage.New(a.store, mgr, a.Catalog, az, auditLog),
-		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, notices, a.log, now),
 		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
 		affiliates:  affiliate.New(a.store, now),
-		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base, Receipt: a.ReceiptLink},
+		notices:     notices,
 		renewalMail: renewalMail,
 	}, nil
 }

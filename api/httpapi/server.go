@@ -174,7 +174,7 @@ func New(d Deps) http.Handler {
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
-	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
+	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells, d.Geo))
 	if d.OrderingOff != "" {
 		ue.Order = refuse(genupsell.MakeUnavailable(errors.New(d.OrderingOff)))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -18,12 +19,13 @@ type upsellService struct {
 	authenticator
 	catalog func() *catalog.Catalog
 	upsells *upsell.Upsells
+	geo     *geo.Lookup // the buyer's country, for a service whose first order kept none (nil: none)
 }
 
 // NewUpsell returns the extra-connection upsell service.
-func NewUpsell(cat func() *catalog.Catalog, accounts *account.Service, u *upsell.Upsells) genupsell.Service {
+func NewUpsell(cat func() *catalog.Catalog, accounts *account.Service, u *upsell.Upsells, g *geo.Lookup) genupsell.Service {
 	return &upsellService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genupsell.MakeUnauthorized)},
-		catalog: cat, upsells: u}
+		catalog: cat, upsells: u, geo: g}
 }
 
 func upsellMoney(m money.Money) *genupsell.Money {
@@ -76,7 +78,8 @@ func (s *upsellService) Offers(ctx context.Context, p *genupsell.OffersPayload) 
 
 // Quote prices extra connections.
 func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*genupsell.UpsellQuote, error) {
-	q, err := s.upsells.Quote(ctx, claimsFrom(ctx), p.ServiceID, p.ExtraQuantity, deref(p.Currency))
+	q, err := s.upsells.Quote(ctx, claimsFrom(ctx), upsell.Request{ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity,
+		Currency: deref(p.Currency), IPCountry: s.geo.Locate(clientIP(ctx))})
 	if err != nil {
 		return nil, upsellError(err)
 	}
@@ -90,7 +93,7 @@ func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*
 func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*genupsell.UpsellOrderResult, error) {
 	o, q, err := s.upsells.Order(ctx, claimsFrom(ctx), upsell.Request{
 		ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
-		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
+		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), IPCountry: s.geo.Locate(clientIP(ctx)), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
 		IdempotencyKey: deref(p.IdempotencyKey),
 	})
 	if err != nil {

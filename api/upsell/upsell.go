@@ -76,8 +76,15 @@ type Authorizer interface {
 	Allowed(c authz.Claims, action string, r authz.Resource) bool
 }
 
+// Notifier mails the buyer a paid order's receipt (provision.Mail: its items, net and tax,
+// total and invoice PDF).
+type Notifier interface {
+	OrderReceived(ctx context.Context, o order.Order) error
+}
+
 // Upsells sells extra connections.
 type Upsells struct {
+	notify  Notifier
 	store   Store
 	catalog func() *catalog.Catalog
 	orders  *order.Orders
@@ -88,10 +95,10 @@ type Upsells struct {
 	now     func() time.Time
 }
 
-// New returns the upsell service; now is the business clock (reservations and prices), nil:
-// real time.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger, now func() time.Time) *Upsells {
-	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now)}
+// New returns the upsell service; notify mails a paid upsell's receipt (nil: none); now is the
+// business clock (reservations and prices), nil: real time.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, notify Notifier, log *slog.Logger, now func() time.Time) *Upsells {
+	return &Upsells{notify: notify, store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now)}
 }
 
 // PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
@@ -113,11 +120,16 @@ type Offer struct {
 	PlanMaxExtra int // the plan's cap of extra connections on one line
 }
 
-// Quote is the server's price for extra connections.
+// Quote is the server's price for extra connections: Total what is charged, taxed as a first
+// order is (the catalog's tax block, at the rate of the buyer's country); Net is Total without
+// the tax, Tax nil without a tax block. Priced is the order's quote.
 type Quote struct {
 	Offer
 	ExtraQuantity int
 	Total         money.Money
+	Net           money.Money
+	Tax           *pricing.Tax
+	Priced        pricing.Quote
 }
 
 // Offers lists the services of claims' client that can take more connections; an email-only
@@ -196,30 +208,57 @@ func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (
 		PlanMaxExtra: opt.MaxQty}, nil
 }
 
-// Quote prices extra connections on a service claims may manage (order.ErrNotFound otherwise).
-func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, serviceID string, extra int, currency string) (Quote, error) {
-	s, err := u.store.Service(ctx, serviceID)
+// Quote prices r's extra connections on a service claims may manage (order.ErrNotFound
+// otherwise), taxed where the service's first order was (order.TaxEvidence), or, when it kept
+// no evidence, in r.IPCountry.
+func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, r Request) (Quote, error) {
+	s, err := u.store.Service(ctx, r.ServiceID)
 	if err != nil {
 		return Quote{}, err
 	}
 	if !u.authz.Allowed(claims, authz.ActionManage, resource(s)) {
 		return Quote{}, order.ErrNotFound
 	}
-	o, err := u.offer(ctx, s, currency)
+	o, err := u.offer(ctx, s, r.Currency)
 	if err != nil {
 		return Quote{}, err
 	}
+	extra := r.ExtraQuantity
 	if extra < 1 || extra > o.MaxExtra {
 		return Quote{Offer: o}, fmt.Errorf("%d extra connections, allowed 1 to %d: %w", extra, o.MaxExtra, ErrQuantity)
 	}
-	return Quote{Offer: o, ExtraQuantity: extra, Total: money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}, nil
+	first, err := u.store.Order(ctx, s.OrderID)
+	if err != nil {
+		return Quote{}, fmt.Errorf("upsell: %w", err)
+	}
+	total := money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}
+	label := fmt.Sprintf("%d extra connections", extra)
+	if extra == 1 {
+		label = "1 extra connection"
+	}
+	pq := pricing.Quote{
+		PID: s.PID, Cycle: o.PricingCycle, Currency: total.Currency, ExtraConnections: extra,
+		Lines:    []pricing.Line{{Key: pricing.LineExtraConnections, Label: label + " — " + s.Name, Amount: total}},
+		Subtotal: total, Total: total,
+	}
+	req := pricing.Request{IPCountry: r.IPCountry}
+	if billing, ip, _ := first.TaxEvidence(nil); billing != "" || ip != "" {
+		req.BillingCountry, req.IPCountry = billing, ip
+	}
+	if err := pricing.Taxed(u.catalog(), req, &pq); err != nil {
+		return Quote{}, fmt.Errorf("upsell: %w", err)
+	}
+	return Quote{Offer: o, ExtraQuantity: extra, Total: pq.Total, Net: pq.Net, Tax: pq.Tax, Priced: pq}, nil
 }
 
-// Request is an upsell order to place.
+// Request is an upsell quote or order.
 type Request struct {
 	ServiceID     string
 	ExtraQuantity int
 	Currency      string
+	// IPCountry is the country of the buyer's address now: the tax country of a service whose
+	// first order kept no evidence of where its buyer is.
+	IPCountry     string
 	Gateway       string
 	ReturnURL     string
 	IP, Origin    string
@@ -243,18 +282,9 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		}
 		return prev, Quote{Offer: Offer{Service: order.Service{ID: up.ServiceID}}, ExtraQuantity: up.ExtraQuantity, Total: prev.Quote.Total}, nil
 	}
-	q, err := u.Quote(ctx, claims, r.ServiceID, r.ExtraQuantity, r.Currency)
+	q, err := u.Quote(ctx, claims, r)
 	if err != nil {
 		return order.Order{}, q, err
-	}
-	label := fmt.Sprintf("%d extra connections", q.ExtraQuantity)
-	if q.ExtraQuantity == 1 {
-		label = "1 extra connection"
-	}
-	pq := pricing.Quote{
-		PID: q.Service.PID, Cycle: q.PricingCycle, Currency: q.Total.Currency, ExtraConnections: q.ExtraQuantity,
-		Lines:    []pricing.Line{{Key: pricing.LineExtraConnections, Label: label + " — " + q.Service.Name, Amount: q.Total}},
-		Subtotal: q.Total, Total: q.Total,
 	}
 	id := order.NewOrderID()
 	// The quote read the outstanding upsells without a lock: the reservation checks again under
@@ -267,10 +297,15 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	if ret == "" {
 		ret = "/checkout/waiting?order={orderId}&upsell=1"
 	}
-	o, err := u.orders.Place(ctx, claims, order.Placement{
-		Kind: order.KindUpsell, ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
+	pl := order.Placement{
+		Kind: order.KindUpsell, ID: id, Quote: q.Priced, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
 		IdempotencyKey: r.IdempotencyKey, RequestHash: hash,
-	})
+	}
+	if t := q.Tax; t != nil { // where the buyer is, kept with the order as with a first one
+		pl.BillingCountry, pl.IPCountry = t.Country, t.IPCountry
+		pl.CountryConfirmed = t.IPCountry != "" && t.IPCountry != t.Country
+	}
+	o, err := u.orders.Place(ctx, claims, pl)
 	if err != nil || o.ID != id {
 		// Not placed (or a concurrent retry placed the first one): the reservation goes.
 		if derr := u.store.DeleteUpsell(ctx, id); derr != nil {
@@ -321,6 +356,13 @@ func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 			u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
 		}
 		return nil
+	}
+	// StartFulfilment read the order before moving it: paid means this run started it, so the
+	// receipt goes once.
+	if o.Status == order.StatusPaid && o.Invoice.Amount.Amount > 0 && u.notify != nil {
+		if err := u.notify.OrderReceived(ctx, o); err != nil {
+			u.log.Error("upsell receipt mail not queued", "order", o.ID, "err", err)
+		}
 	}
 	line, err := u.store.Service(ctx, up.ServiceID)
 	if err != nil && !errors.Is(err, order.ErrNotFound) {
