@@ -46,6 +46,8 @@ export const texts: OrderTexts = {
   billing: 'Abrechnung',
   receiptTitle: 'Ihre Quittung',
   receiptDiscount: (code: string) => `Rabatt (${code})`,
+  receiptNet: 'Netto',
+  receiptTax: (rate: string, country: string) => `MwSt. ${rate} % (${country})`,
   receiptTotal: 'Bezahlt',
   paidWith: 'Zahlungsart',
   invoiceNumber: 'Rechnungsnummer',

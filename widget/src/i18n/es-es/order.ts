@@ -47,6 +47,8 @@ export const texts: OrderTexts = {
   billing: 'Facturación',
   receiptTitle: 'Su recibo',
   receiptDiscount: (code: string) => `Descuento (${code})`,
+  receiptNet: 'Base imponible',
+  receiptTax: (rate: string, country: string) => `IVA ${rate} % (${country})`,
   receiptTotal: 'Total pagado',
   paidWith: 'Método de pago',
   invoiceNumber: 'Número de factura',

@@ -46,6 +46,8 @@ export const texts: OrderTexts = {
   billing: 'Facturering',
   receiptTitle: 'Uw betaalbewijs',
   receiptDiscount: (code: string) => `Korting (${code})`,
+  receiptNet: 'Netto',
+  receiptTax: (rate: string, country: string) => `Btw ${rate}% (${country})`,
   receiptTotal: 'Totaal betaald',
   paidWith: 'Betaalmethode',
   invoiceNumber: 'Factuurnummer',

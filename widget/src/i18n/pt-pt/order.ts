@@ -46,6 +46,8 @@ export const texts: OrderTexts = {
   billing: 'Faturação',
   receiptTitle: 'O seu recibo',
   receiptDiscount: (code: string) => `Desconto (${code})`,
+  receiptNet: 'Valor líquido',
+  receiptTax: (rate: string, country: string) => `IVA ${rate}% (${country})`,
   receiptTotal: 'Total pago',
   paidWith: 'Método de pagamento',
   invoiceNumber: 'Número da fatura',

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type Order, downloadInvoice } from '../../api/orders';
 import { catalogKey } from '../../core/catalog';
+import { formatDecimal } from '../../i18n/amounts';
 import { useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
@@ -54,6 +55,19 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
               <dd>−{money(q.discount.amount)}</dd>
             </div>
           )}
+        </dl>
+      )}
+      {q?.tax && q.net && (
+        // A taxed order (the catalog's tax block): its net and its VAT at the buyer's country's rate.
+        <dl className="sc-lines" data-testid="receipt-tax-lines">
+          <div className="sc-line sc-line-sub" data-testid="receipt-net">
+            <dt>{t.receiptNet}</dt>
+            <dd>{money(q.net)}</dd>
+          </div>
+          <div className="sc-line sc-line-sub" data-testid="receipt-tax">
+            <dt>{t.receiptTax(formatDecimal(Number(q.tax.rate), locale), q.tax.country)}</dt>
+            <dd>{money({ amount: q.tax.amount, currency: q.tax.currency })}</dd>
+          </div>
         </dl>
       )}
       <div className="sc-total" data-testid="receipt-total">
