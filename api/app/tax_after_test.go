@@ -15,6 +15,7 @@ import (
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/tax"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genadminorders "github.com/streamcart/streamcart/gen/admin_orders"
 	genservices "github.com/streamcart/streamcart/gen/admin_services"
 	geninvoices "github.com/streamcart/streamcart/gen/invoices"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
@@ -100,6 +101,16 @@ func TestTaxAfterTheSale(t *testing.T) {
 			t.Fatalf("credit notes %+v", got.CreditNotes)
 		}
 		c.pdfShows(t, "credit note", got.CreditNotes[0].PdfURL, token, "Credit note", "€2.52", "VAT 19% (DE)", "€0.48", "€3.00")
+		// The console's order: net, VAT and total; its refund with the VAT it gave back.
+		detail, err := c.orders.Get(ctx, &genadminorders.GetPayload{Session: &owner.cookie, ID: up.OrderID})
+		if err != nil || detail.Tax == nil || detail.Tax.Country != "DE" || detail.Tax.Rate != "19" || detail.Tax.Amount.Amount != 96 ||
+			!detail.Tax.PricesIncludeTax || detail.BeforeTax == nil || detail.BeforeTax.Amount != 504 || detail.Order.Total.Amount != 600 {
+			t.Fatalf("GET /admin/orders/%s: tax %+v before tax %+v, %v", up.OrderID, detail.Tax, detail.BeforeTax, err)
+		}
+		refunds, err := cl.actions.Refunds(ctx, &genactions.RefundsPayload{Session: &owner.cookie, ID: up.OrderID})
+		if err != nil || len(refunds.Refunds) != 1 || refunds.Refunds[0].Tax == nil || refunds.Refunds[0].Tax.Amount != 48 {
+			t.Fatalf("refunds: %+v %v", refunds, err)
+		}
 
 		// A plan change charged now (one more connection for the rest of the period): the
 		// prorated amount with its German VAT taken out, kept, on the pay page and the PDF.
@@ -215,6 +226,10 @@ func TestRenewalTaxedWhereTheBuyerIs(t *testing.T) {
 		first, svcID := de.activeService(token, standard())
 		if o, err := st.Order(ctx, first); err != nil || o.Quote.Tax != nil || o.BillingCountry != "" || o.IPCountry != "" {
 			t.Fatalf("the first order, without a tax block: tax %+v evidence %q %q, %v", o.Quote.Tax, o.BillingCountry, o.IPCountry, err)
+		}
+		owner := c.roles()["owner"]
+		if d, err := c.orders.Get(ctx, &genadminorders.GetPayload{Session: &owner.cookie, ID: first}); err != nil || d.Tax != nil || d.BeforeTax != nil {
+			t.Fatalf("the console's untaxed order: %+v %+v, %v", d.Tax, d.BeforeTax, err)
 		}
 
 		// The seller adds the EU VAT block.
