@@ -46,6 +46,8 @@ export const texts: OrderTexts = {
   billing: 'Abrechnung',
   receiptTitle: 'Ihre Quittung',
   receiptDiscount: (code: string) => `Rabatt (${code})`,
+  receiptExtra: (n: number) => (n === 1 ? '1 zusätzliche Verbindung' : `${n} zusätzliche Verbindungen`),
+  receiptProxy: 'Proxy-Schutz',
   receiptNet: 'Netto',
   receiptTax: (rate: string, country: string) => `MwSt. ${rate} % (${country})`,
   receiptTotal: 'Bezahlt',

@@ -47,6 +47,8 @@ export const texts: OrderTexts = {
   billing: 'Facturación',
   receiptTitle: 'Su recibo',
   receiptDiscount: (code: string) => `Descuento (${code})`,
+  receiptExtra: (n: number) => (n === 1 ? '1 conexión adicional' : `${n} conexiones adicionales`),
+  receiptProxy: 'Protección proxy',
   receiptNet: 'Base imponible',
   receiptTax: (rate: string, country: string) => `IVA ${rate} % (${country})`,
   receiptTotal: 'Total pagado',

@@ -46,6 +46,8 @@ export const texts: OrderTexts = {
   billing: 'Facturering',
   receiptTitle: 'Uw betaalbewijs',
   receiptDiscount: (code: string) => `Korting (${code})`,
+  receiptExtra: (n: number) => (n === 1 ? '1 extra verbinding' : `${n} extra verbindingen`),
+  receiptProxy: 'Proxybescherming',
   receiptNet: 'Netto',
   receiptTax: (rate: string, country: string) => `Btw ${rate}% (${country})`,
   receiptTotal: 'Totaal betaald',

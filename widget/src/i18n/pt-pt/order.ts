@@ -46,6 +46,8 @@ export const texts: OrderTexts = {
   billing: 'Faturação',
   receiptTitle: 'O seu recibo',
   receiptDiscount: (code: string) => `Desconto (${code})`,
+  receiptExtra: (n: number) => (n === 1 ? '1 ligação adicional' : `${n} ligações adicionais`),
+  receiptProxy: 'Proteção proxy',
   receiptNet: 'Valor líquido',
   receiptTax: (rate: string, country: string) => `IVA ${rate}% (${country})`,
   receiptTotal: 'Total pago',

@@ -80,6 +80,9 @@ describe('the receipt on the success page', () => {
     const r = within(await receipt(ui));
     expect(r.getByRole('heading', { name: 'Ihre Quittung' })).toBeTruthy();
     expect(r.getByTestId('receipt-lines').textContent).toContain('Rabatt (SAVE10)');
+    // The items in German too, not the server's English labels.
+    expect(r.getByTestId('receipt-lines').textContent).toContain('1 zusätzliche Verbindung');
+    expect(r.getByTestId('receipt-lines').textContent).not.toContain('extra connection');
     expect(r.getByTestId('receipt-total').textContent).toMatch(/^Bezahlt11,69\s€$/);
     expect(r.getByText('Rechnungsnummer')).toBeTruthy();
     expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Karte (Sandbox)');
