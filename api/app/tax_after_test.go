@@ -53,11 +53,12 @@ func TestTaxAfterTheSale(t *testing.T) {
 		// Two extra connections, bought from a US address: 2 × 3.00 = 6.00 with German VAT
 		// included (6.00 / 1.19 = 5.042 → 5.04 net, 0.96 VAT), not the US's none.
 		q, err := us.after.upsell.Quote(ctx, &genupsell.QuotePayload{Token: ptr(token), ServiceID: svcID, ExtraQuantity: 2})
-		if err != nil || q.Total.Amount != 600 {
-			t.Fatalf("upsell quote: %+v %v", q, err)
+		if err != nil || q.Total.Amount != 600 || q.Net == nil || q.Net.Amount != 504 || q.Tax == nil || q.Tax.Country != "DE" ||
+			q.Tax.Rate != "19" || q.Tax.Amount != 96 || q.Tax.IPCountry != "DE" {
+			t.Fatalf("upsell quote: %+v tax %+v, %v", q, q.Tax, err)
 		}
 		up, err := us.after.upsell.Order(ctx, &genupsell.OrderPayload{Token: ptr(token), ServiceID: svcID, ExtraQuantity: 2})
-		if err != nil || up.Total.Amount != 600 {
+		if err != nil || up.Total.Amount != 600 || up.Net == nil || up.Net.Amount != 504 || up.Tax == nil || up.Tax.Amount != 96 {
 			t.Fatalf("upsell order: %+v %v", up, err)
 		}
 		got := c.getOrder(token, up.OrderID)

@@ -32,6 +32,13 @@ func upsellMoney(m money.Money) *genupsell.Money {
 	return &genupsell.Money{Amount: m.Amount, Currency: m.Currency}
 }
 
+func upsellTax(t *pricing.Tax) *genupsell.TaxResult {
+	if t == nil {
+		return nil
+	}
+	return &genupsell.TaxResult{Country: t.Country, Rate: t.Rate, Amount: t.Amount, Currency: t.Currency, PricesIncludeTax: t.Included, IPCountry: t.IPCountry}
+}
+
 func upsellOffer(o upsell.Offer, name string) *genupsell.UpsellOffer {
 	return &genupsell.UpsellOffer{
 		ServiceID: o.Service.ID, Name: name, Pid: o.Service.PID, BillingCycle: o.Service.BillingCycle,
@@ -86,6 +93,7 @@ func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*
 	return &genupsell.UpsellQuote{
 		ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity, PricingCycle: string(q.PricingCycle),
 		UnitPrice: upsellMoney(q.UnitPrice), Total: upsellMoney(q.Total), MaxConnections: q.Service.MaxConnections + q.ExtraQuantity,
+		Net: upsellMoney(q.Priced.NetAmount()), Tax: upsellTax(q.Tax),
 	}, nil
 }
 
@@ -101,7 +109,7 @@ func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*
 	}
 	r := &genupsell.UpsellOrderResult{
 		OrderID: o.ID, InvoiceID: o.Invoice.ID, ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity,
-		Status: string(o.Status), Fraud: o.Fraud, Total: upsellMoney(o.Quote.Total),
+		Status: string(o.Status), Fraud: o.Fraud, Total: upsellMoney(o.Quote.Total), Net: upsellMoney(o.Quote.NetAmount()), Tax: upsellTax(o.Quote.Tax),
 	}
 	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
 		r.PaymentURL, r.PaymentDeadline = o.Invoice.PaymentURL, o.Invoice.Deadline.Format(time.RFC3339)
