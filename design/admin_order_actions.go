@@ -13,6 +13,7 @@ var AdminRefund = Type("AdminRefund", func() {
 	Attribute("note", String, "For a manual refund: what the operator still has to do")
 	Attribute("operator", String, "Who refunded")
 	Attribute("createdAt", String, "RFC 3339")
+	Attribute("tax", Money, "The tax it gave back: its credit note's, in proportion to the order's (listed refunds of a taxed order only)")
 	Required("orderId", "amount", "method", "reference", "reason", "note", "operator", "createdAt")
 })
 

@@ -38,6 +38,15 @@ var AdminOrderItem = Type("AdminOrderItem", func() {
 	Required("kind", "description", "quantity", "unitAmount", "amount")
 })
 
+var AdminOrderTax = Type("AdminOrderTax", func() {
+	Description("The tax in an order's total (a catalog with a tax block): the billing country taxed, its rate, the amount.")
+	Attribute("country", String, "ISO 3166-1 alpha-2; empty when none was known")
+	Attribute("rate", String, "A percentage, as the catalog writes it (\"19\")")
+	Attribute("amount", Money, "The tax in the total")
+	Attribute("pricesIncludeTax", Boolean, "The catalog's prices included it (else it was added on top)")
+	Required("country", "rate", "amount", "pricesIncludeTax")
+})
+
 var AdminHoldRule = Type("AdminHoldRule", func() {
 	Attribute("rule", String, "Which check fired", func() { Enum("banned-email-domain", "orders-per-ip") })
 	Attribute("value", String, "What it saw: the email's domain, the orders from the address in the 24 h before")
@@ -132,6 +141,8 @@ var _ = Service("adminOrders", func() {
 			Attribute("items", ArrayOf(AdminOrderItem), "What the order billed; the amounts sum to order.total")
 			Attribute("refunded", Money, "All refunded on the order so far")
 			Attribute("net", Money, "What the order kept: its total when paid, less what was refunded")
+			Attribute("tax", AdminOrderTax, "The tax in its total; absent for an order without tax")
+			Attribute("beforeTax", Money, "Its total without the tax; absent for an order without tax")
 			Attribute("hold", AdminHold, "Why the fraud check held it; absent when it was never held")
 			Attribute("lines", ArrayOf(AdminLine))
 			Attribute("timeline", ArrayOf(AdminTimelineEvent))

@@ -22,6 +22,8 @@ var UpsellQuote = Type("UpsellQuote", func() {
 	Attribute("unitPrice", Money)
 	Attribute("total", Money)
 	Attribute("maxConnections", Int, "Connections the service will have once paid")
+	Attribute("net", Money, "The total without tax (the total without a tax block)")
+	Attribute("tax", TaxResult, "The tax in the total, in the country the line's first order was taxed in; absent without a tax block")
 	Required("serviceId", "extraQuantity", "pricingCycle", "unitPrice", "total", "maxConnections")
 })
 
@@ -33,6 +35,8 @@ var UpsellOrderResult = Type("UpsellOrderResult", func() {
 	Attribute("status", String, func() { Enum(OrderStatuses...) })
 	Attribute("fraud", Boolean)
 	Attribute("total", Money)
+	Attribute("net", Money, "The total without tax (the total without a tax block)")
+	Attribute("tax", TaxResult, "The tax in the total, in the country the line's first order was taxed in; absent without a tax block")
 	Attribute("paymentUrl", String, "Where the buyer pays; empty when nothing is due")
 	Attribute("paymentDeadline", String, "RFC 3339; empty when nothing is due")
 	Required("orderId", "invoiceId", "serviceId", "extraQuantity", "status", "fraud", "total", "paymentUrl", "paymentDeadline")

@@ -58,25 +58,26 @@ func (a *App) afterSale(cfg Config, accounts *account.Service, orders *order.Ord
 	auditLog := audit.New(a.store, a.log, now)
 	outbox := mail.NewOutbox(countedMail{a.store, a.metrics}, smtp, wake)
 	renewals := renewal.Config{LeadDays: cfg.RenewalLeadDays, GraceDays: cfg.RenewalGraceDays, TerminateAfterDays: cfg.TerminateAfterDays,
-		Stock: a.stock}
+		Stock: a.stock, Locate: a.locate}
 	renewalMail := renewal.Mail{Outbox: outbox, Store: countedReminders{a.store, a.metrics}, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base,
 		Receipt: a.ReceiptLink}
 	reminders := renewal.NewReminders(a.store, renewalMail, a.store.Enqueue, renewals, a.log, now)
 	renewer := renewal.New(a.store, a.Catalog, orders, mgr, reminders, cards, renewals, a.log, now)
 	changes := planchange.New(planchange.Deps{Store: a.store, Catalog: a.Catalog, Orders: orders, Prices: renewer, Renewals: renewer,
 		Mail:  planchange.Mail{Outbox: outbox, Links: a.payLinks, Shop: storeName(cfg.StoreName), Base: a.base},
-		Lines: mgr, Audit: auditLog, Log: a.log, Wake: wake, Now: now})
+		Lines: mgr, Audit: auditLog, Log: a.log, Wake: wake, Now: now, Locate: a.locate})
+	notices := provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base, Receipt: a.ReceiptLink}
 	return &afterSale{
 		changes:     changes,
 		outbox:      outbox,
 		signin:      signin.New(a.store, accounts, outbox, signin.Config{StoreName: cfg.StoreName, PublicURL: a.base, Passwords: a.passwords()}, a.log, now),
 		manage:      a.manageServices(cfg, mgr, az, auditLog),
-		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, a.log, now, a.upsellUpstream()),
+		upsells:     upsell.New(a.store, a.Catalog, orders, mgr, az, auditLog, notices, a.log, now, a.upsellUpstream()),
 		resellers:   reseller.New(a.store, a.Catalog, orders, reseller.NewLedger(a.store), az, auditLog, reseller.Config{NewResellerPID: cfg.NewResellerPID}, a.log, now),
 		renewals:    renewer,
 		reminders:   reminders,
 		affiliates:  affiliate.New(a.store, now),
-		notices:     provision.Mail{Outbox: outbox, Shop: storeName(cfg.StoreName), Base: a.base, Receipt: a.ReceiptLink},
+		notices:     notices,
 		renewalMail: renewalMail,
 	}, nil
 }

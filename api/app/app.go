@@ -998,6 +998,16 @@ func (a *App) livePromotions() func(ctx context.Context, cat *catalog.Catalog, c
 	}
 }
 
+// locate is the country of a stored address, as tax evidence (geo.Lookup.Locate): "" when it
+// cannot be placed or is no address.
+func (a *App) locate(ip string) string {
+	addr, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ""
+	}
+	return a.geo.Locate(addr)
+}
+
 // refreshWHMCS reads the catalog from WHMCS again when it is due (STREAMCART_WHMCS_CATALOG_REFRESH),
 // in the background: the catalog poll merges it once read, and nothing waits on WHMCS.
 func (a *App) refreshWHMCS(ctx context.Context) {

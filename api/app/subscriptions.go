@@ -13,7 +13,8 @@ import (
 // business time.
 func (a *App) withSubscriptions(adm *httpapi.Admin, after *afterSale, now func() time.Time) *httpapi.Admin {
 	links := renewal.PayLinkMail{Renewals: after.renewals, Mail: after.renewalMail,
-		Config: renewal.Config{LeadDays: a.cfg.RenewalLeadDays, GraceDays: a.cfg.RenewalGraceDays, TerminateAfterDays: a.cfg.TerminateAfterDays}}
+		Config: renewal.Config{LeadDays: a.cfg.RenewalLeadDays, GraceDays: a.cfg.RenewalGraceDays, TerminateAfterDays: a.cfg.TerminateAfterDays,
+			Locate: a.locate}}
 	adm.Subscriptions = console.NewSubscriptions(a.store, after.renewals, links, now)
 	adm.Changes = after.changes
 	adm.Settings = a.cfg.Settings

@@ -37,24 +37,36 @@ const (
 // taxShop is a console shop whose catalog is the demo's with the documented EU VAT block
 // (docs/tax-eu-vat.yaml: prices include tax, DE 19 %, FR 20 %), a country database placing the
 // addresses above, and loopback trusted as a proxy so a test buys "from" them.
-func taxShop(t *testing.T) *console {
+func taxShop(t *testing.T, opts ...func(*app.Config)) *console {
+	t.Helper()
+	return taxShopOf(t, euCatalog(t), opts...)
+}
+
+// euCatalog is the demo catalog with the documented EU VAT block.
+func euCatalog(t *testing.T) []byte {
 	t.Helper()
 	block, err := os.ReadFile(filepath.Join("..", "..", "docs", "tax-eu-vat.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return append(catalog.DemoYAML(), append([]byte("\n"), block...)...)
+}
+
+// taxShopOf is taxShop selling the catalog src (YAML).
+func taxShopOf(t *testing.T, src []byte, opts ...func(*app.Config)) *console {
+	t.Helper()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "catalog.yaml")
-	if err := os.WriteFile(file, append(catalog.DemoYAML(), append([]byte("\n"), block...)...), 0o600); err != nil {
+	if err := os.WriteFile(file, src, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := catalog.WriteDemoLegal(dir); err != nil {
 		t.Fatal(err)
 	}
 	mmdb := countryDB(t, map[string]string{"2.16.0.0/13": "DE", "81.2.69.0/24": "FR", "8.8.8.0/24": "US"})
-	return newConsole(t, func(c *app.Config) {
+	return newConsole(t, append([]func(*app.Config){func(c *app.Config) {
 		c.CatalogFile, c.GeoDB, c.TrustedProxies = file, mmdb, prefixes("127.0.0.0/8")
-	})
+	}}, opts...)...)
 }
 
 // countryDB writes an offline country database placing each CIDR in its country and answers its

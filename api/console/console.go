@@ -21,6 +21,7 @@ import (
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
+	"github.com/streamcart/streamcart/api/pricing"
 )
 
 var (
@@ -248,11 +249,15 @@ type Event struct {
 
 // Detail is one order, what it billed, why it was held, its lines and its timeline.
 type Detail struct {
-	Order    OrderRow
-	Items    []Item
-	Hold     *Hold
-	Lines    []order.Service
-	Timeline []Event
+	Order OrderRow
+	// Tax is the tax in the order's total and BeforeTax its total without it; nil and zero for an
+	// order without tax.
+	Tax       *pricing.Tax
+	BeforeTax money.Money
+	Items     []Item
+	Hold      *Hold
+	Lines     []order.Service
+	Timeline  []Event
 }
 
 // Hold is why the fraud check held an order, with its address's country ("" unknown).
@@ -284,7 +289,10 @@ func (c *Console) Order(ctx context.Context, id string) (Detail, error) {
 	if err != nil {
 		return Detail{}, err
 	}
-	d := Detail{Order: o, Lines: lines, Items: Items(full.Quote, o.Total)}
+	d := Detail{Order: o, Lines: lines, Items: Items(full.Quote, o.Total), Tax: full.Quote.Tax}
+	if d.Tax != nil {
+		d.BeforeTax = full.Quote.NetAmount()
+	}
 	h, err := c.store.OrderHold(ctx, id)
 	if err != nil {
 		return Detail{}, err

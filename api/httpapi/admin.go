@@ -374,6 +374,11 @@ func (s adminOrders) Get(ctx context.Context, p *genadminorders.GetPayload) (*ge
 		res.Items = append(res.Items, &genadminorders.AdminOrderItem{Kind: it.Kind, Description: it.Description, Quantity: it.Quantity,
 			UnitAmount: ordersMoney(it.Unit), Amount: ordersMoney(it.Amount)})
 	}
+	if t := d.Tax; t != nil {
+		res.Tax = &genadminorders.AdminOrderTax{Country: t.Country, Rate: t.Rate, Amount: ordersMoney(money.Money{Amount: t.Amount, Currency: t.Currency}),
+			PricesIncludeTax: t.Included}
+		res.BeforeTax = ordersMoney(d.BeforeTax)
+	}
 	if h := d.Hold; h != nil {
 		res.Hold = &genadminorders.AdminHold{Rules: []*genadminorders.AdminHoldRule{}, IP: h.IP, Country: h.Country, OrdersFromIP: h.OrdersFromIP}
 		for _, r := range h.Rules {

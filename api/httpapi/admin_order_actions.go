@@ -71,8 +71,12 @@ func (s adminOrderActions) row(ctx context.Context, id string) (*gen.AdminOrder,
 }
 
 func adminRefund(r refund.Refund) *gen.AdminRefund {
-	return &gen.AdminRefund{OrderID: r.OrderID, Amount: &gen.Money{Amount: r.Amount.Amount, Currency: r.Amount.Currency}, Method: r.Method,
+	a := &gen.AdminRefund{OrderID: r.OrderID, Amount: &gen.Money{Amount: r.Amount.Amount, Currency: r.Amount.Currency}, Method: r.Method,
 		Reference: r.Reference, Reason: r.Reason, Note: r.Note, Operator: r.Operator, CreatedAt: r.CreatedAt.UTC().Format(time.RFC3339)}
+	if t := r.Tax; t != nil {
+		a.Tax = &gen.Money{Amount: t.Amount, Currency: t.Currency}
+	}
+	return a
 }
 
 // Approve releases a held order: asking its buyer to pay (support and owner), or provisioning it

@@ -177,7 +177,7 @@ func New(d Deps) http.Handler {
 	ie.Use(hide)
 	invoicessrv.Mount(mux, invoicessrv.New(ie, mux, emptyAsObject(dec), enc, errh, formatError))
 
-	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells))
+	ue := genupsell.NewEndpoints(NewUpsell(d.Catalog, d.Accounts, d.Upsells, d.Geo))
 	ue.Use(hide)
 	upsellsrv.Mount(mux, upsellsrv.New(ue, mux, dec, enc, errh, formatError))
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/account"
 	"github.com/streamcart/streamcart/api/catalog"
+	"github.com/streamcart/streamcart/api/geo"
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/pricing"
@@ -18,16 +19,24 @@ type upsellService struct {
 	authenticator
 	catalog func() *catalog.Catalog
 	upsells *upsell.Upsells
+	geo     *geo.Lookup // the buyer's country, for a service whose first order kept none (nil: none)
 }
 
 // NewUpsell returns the extra-connection upsell service.
-func NewUpsell(cat func() *catalog.Catalog, accounts *account.Service, u *upsell.Upsells) genupsell.Service {
+func NewUpsell(cat func() *catalog.Catalog, accounts *account.Service, u *upsell.Upsells, g *geo.Lookup) genupsell.Service {
 	return &upsellService{authenticator: authenticator{accounts: accounts, unauthorized: unauthorizedAs(genupsell.MakeUnauthorized)},
-		catalog: cat, upsells: u}
+		catalog: cat, upsells: u, geo: g}
 }
 
 func upsellMoney(m money.Money) *genupsell.Money {
 	return &genupsell.Money{Amount: m.Amount, Currency: m.Currency}
+}
+
+func upsellTax(t *pricing.Tax) *genupsell.TaxResult {
+	if t == nil {
+		return nil
+	}
+	return &genupsell.TaxResult{Country: t.Country, Rate: t.Rate, Amount: t.Amount, Currency: t.Currency, PricesIncludeTax: t.Included, IPCountry: t.IPCountry}
 }
 
 func upsellOffer(o upsell.Offer, name string) *genupsell.UpsellOffer {
@@ -84,13 +93,15 @@ func (s *upsellService) Offers(ctx context.Context, p *genupsell.OffersPayload) 
 
 // Quote prices extra connections.
 func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*genupsell.UpsellQuote, error) {
-	q, err := s.upsells.Quote(ctx, claimsFrom(ctx), p.ServiceID, p.ExtraQuantity, deref(p.Currency))
+	q, err := s.upsells.Quote(ctx, claimsFrom(ctx), upsell.Request{ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity,
+		Currency: deref(p.Currency), IPCountry: s.geo.Locate(clientIP(ctx))})
 	if err != nil {
 		return nil, upsellError(err)
 	}
 	return &genupsell.UpsellQuote{
 		ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity, PricingCycle: string(q.PricingCycle),
 		UnitPrice: upsellMoney(q.UnitPrice), Total: upsellMoney(q.Total), MaxConnections: q.Service.MaxConnections + q.ExtraQuantity,
+		Net: upsellMoney(q.Priced.NetAmount()), Tax: upsellTax(q.Tax),
 	}, nil
 }
 
@@ -98,7 +109,7 @@ func (s *upsellService) Quote(ctx context.Context, p *genupsell.QuotePayload) (*
 func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*genupsell.UpsellOrderResult, error) {
 	o, q, err := s.upsells.Order(ctx, claimsFrom(ctx), upsell.Request{
 		ServiceID: p.ServiceID, ExtraQuantity: p.ExtraQuantity, Currency: deref(p.Currency), Gateway: deref(p.Gateway),
-		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
+		ReturnURL: deref(p.ReturnURL), IP: clientIP(ctx).String(), IPCountry: s.geo.Locate(clientIP(ctx)), Origin: origin(ctx), ReturnOrigins: storefrontOrigins(ctx),
 		IdempotencyKey: deref(p.IdempotencyKey),
 	})
 	if err != nil {
@@ -106,7 +117,7 @@ func (s *upsellService) Order(ctx context.Context, p *genupsell.OrderPayload) (*
 	}
 	r := &genupsell.UpsellOrderResult{
 		OrderID: o.ID, InvoiceID: o.Invoice.ID, ServiceID: q.Service.ID, ExtraQuantity: q.ExtraQuantity,
-		Status: string(o.Status), Fraud: o.Fraud, Total: upsellMoney(o.Quote.Total),
+		Status: string(o.Status), Fraud: o.Fraud, Total: upsellMoney(o.Quote.Total), Net: upsellMoney(o.Quote.NetAmount()), Tax: upsellTax(o.Quote.Tax),
 	}
 	if o.Status == order.StatusPending && o.Invoice.Status == order.InvoiceUnpaid {
 		r.PaymentURL, r.PaymentDeadline = o.Invoice.PaymentURL, o.Invoice.Deadline.Format(time.RFC3339)

@@ -1,6 +1,7 @@
 package invoice
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/streamcart/streamcart/api/money"
@@ -116,4 +117,16 @@ func Items(o order.Order) []Line {
 		out = append(out, Line{Description: l.Discount + " (" + q.Code + ")", Amount: money.Money{Amount: -q.Amount.Amount, Currency: q.Amount.Currency}})
 	}
 	return out
+}
+
+// TaxItems are the net and the tax of a taxed order in its buyer's words, as a receipt lists them
+// under its items, the invoice's way ("Net", "VAT 19% (DE)"); none for an order without tax.
+func TaxItems(o order.Order) []Line {
+	t := o.Quote.Tax
+	if t == nil {
+		return nil
+	}
+	l := texts[normLocale(o.Locale)]
+	return []Line{{Description: l.Net, Amount: o.Quote.NetAmount()},
+		{Description: fmt.Sprintf("%s %s%% (%s)", l.Tax, t.Rate, t.Country), Amount: money.Money{Amount: t.Amount, Currency: t.Currency}}}
 }

@@ -259,3 +259,20 @@ type PriceChangedError struct{ Quote pricing.Quote }
 func (e *PriceChangedError) Error() string {
 	return "price changed"
 }
+
+// TaxEvidence is where o's buyer is, for an order that follows o on the same line (a renewal, an
+// upsell, a plan change), which is taxed as o was: the billing country o was taxed in and the
+// address's country kept with it. An order placed before the shop had a tax block kept no
+// evidence; then its stored countries, else the country of the address it was placed from
+// (locate; nil or "" when unknown) stand in, and with none known the caller's own evidence
+// or the seller's country (pricing.TaxCountry) decides.
+func (o Order) TaxEvidence(locate func(ip string) string) (billing, ip string, confirmed bool) {
+	if t := o.Quote.Tax; t != nil {
+		return t.Country, o.IPCountry, o.CountryConfirmed
+	}
+	billing, ip = o.BillingCountry, o.IPCountry
+	if billing == "" && ip == "" && locate != nil && o.IP != "" {
+		ip = locate(o.IP)
+	}
+	return billing, ip, o.CountryConfirmed
+}

@@ -164,6 +164,9 @@ type Deps struct {
 	Wake func()
 	// Now is the business clock (nil: real time).
 	Now func() time.Time
+	// Locate is the country of an IP address ("" unknown; nil: none), for a line whose first
+	// order kept no tax evidence (order.Order.TaxEvidence), as the renewals use it.
+	Locate func(ip string) string
 }
 
 // Changes changes lines' terms.
@@ -464,7 +467,16 @@ func (c *Changes) place(ctx context.Context, q Quote, ch Change) (order.Order, e
 	pq := pricing.Quote{PID: q.To.PID, Cycle: catalog.Cycle(q.To.BillingCycle), Currency: q.Amount.Currency,
 		ExtraConnections: max(q.To.MaxConnections-1, 0),
 		Lines:            []pricing.Line{{Key: "change", Label: label, Amount: q.Amount}}, Subtotal: q.Amount, Total: q.Amount}
+	// The amount is the difference of two periods priced as the renewals price them, tax
+	// included: its tax is taken out at the rate of the country they are taxed in.
+	billing, ip, confirmed := first.TaxEvidence(c.d.Locate)
+	if err := pricing.TaxedGross(c.d.Catalog(), pricing.Request{BillingCountry: billing, IPCountry: ip}, &pq); err != nil {
+		return order.Order{}, fmt.Errorf("change %s: tax: %w", ch.ID, err)
+	}
 	pl := order.Placement{Kind: order.KindChange, ID: ch.OrderID, Quote: pq, Gateway: first.Gateway, Locale: first.Locale}
+	if t := pq.Tax; t != nil { // the first order's evidence of where the buyer is, kept with the change
+		pl.BillingCountry, pl.IPCountry, pl.CountryConfirmed = t.Country, t.IPCountry, confirmed
+	}
 	if err := c.d.Orders.CheckPlacement(pl); err != nil {
 		pl.Gateway = "" // the first order's gateway is no longer offered: the shop's default
 	}

@@ -376,6 +376,43 @@ func TaxCountry(c *catalog.Catalog, r Request) (string, error) {
 	return "", nil
 }
 
+// Taxed taxes a quote priced outside QuoteFor (an upsell, a plan change) as QuoteFor taxes a
+// first order: q's Total at catalog prices (tax included or not, as the catalog says), at the
+// rate of r's country (BillingCountry, IPCountry: the buyer's evidence), setting its Net and Tax.
+func Taxed(c *catalog.Catalog, r Request, q *Quote) error { return applyTax(c, r, q) }
+
+// TaxedGross taxes a quote whose Total already includes the tax whatever the catalog says (a
+// plan change's proration of two taxed periods): its tax is taken out at the rate of r's country;
+// when the catalog's prices exclude tax, its lines and subtotal become net so that, as on a first
+// order, the lines plus the tax make the total.
+func TaxedGross(c *catalog.Catalog, r Request, q *Quote) error {
+	where, err := TaxCountry(c, r)
+	if err != nil {
+		return err
+	}
+	q.Net = q.Total
+	if c.Tax == nil || r.Untaxed {
+		return nil
+	}
+	rate := c.Tax.RateFor(where)
+	split, err := tax.Apply(q.Total.Amount, rate, true)
+	if err != nil {
+		return err
+	}
+	if !c.Tax.PricesIncludeTax && len(q.Lines) == 1 && q.Discount == nil {
+		q.Lines[0].Amount.Amount = split.Net
+		q.Subtotal.Amount = split.Net
+	}
+	ip, _ := country.Normalize(r.IPCountry)
+	if !country.Valid(ip) {
+		ip = ""
+	}
+	q.Net = money.Money{Amount: split.Net, Currency: q.Currency}
+	q.Tax = &Tax{Country: where, Rate: rate, Amount: split.Tax, Currency: q.Currency,
+		Included: c.Tax.PricesIncludeTax || len(q.Lines) != 1 || q.Discount != nil, IPCountry: ip}
+	return nil
+}
+
 // applyTax splits q's total at the rate of r's country when the catalog has a tax block (prices
 // with tax: the total stays, its tax is taken out; without: the tax is added on top); without
 // one, the net is the total and there is no tax.

@@ -108,3 +108,53 @@ func TestQuoteBadCountry(t *testing.T) {
 		t.Errorf("no tax block: %+v, %v", q, err)
 	}
 }
+
+// A sale priced outside QuoteFor is taxed as a first order: Taxed on catalog prices (tax inside
+// or on top, as the catalog says), TaxedGross on an amount that holds the tax already (a plan
+// change's difference of two taxed periods): its line becomes net where the catalog's prices are.
+func TestTaxedOutsideQuoteFor(t *testing.T) {
+	eur := func(a int64) money.Money { return money.Money{Amount: a, Currency: "EUR"} }
+	one := func(a int64) pricing.Quote {
+		return pricing.Quote{Currency: "EUR", Lines: []pricing.Line{{Key: "x", Amount: eur(a)}}, Subtotal: eur(a), Total: eur(a)}
+	}
+	de := pricing.Request{IPCountry: "DE"}
+	for _, tc := range []struct {
+		name               string
+		included, gross    bool
+		amount             int64
+		line, net, tx, tot int64
+		taxIncludedInLines bool
+	}{
+		// 6.00 / 1.19 = 5.042 → 5.04 net, 0.96 VAT.
+		{"included", true, false, 600, 600, 504, 96, 600, true},
+		// 6.00 + 19 % = 7.14.
+		{"excluded", false, false, 600, 600, 600, 114, 714, false},
+		{"gross, included", true, true, 714, 714, 600, 114, 714, true},
+		// The gross holds the tax: the line shows the net, the VAT is added to it.
+		{"gross, excluded", false, true, 714, 600, 600, 114, 714, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := one(tc.amount)
+			f := pricing.Taxed
+			if tc.gross {
+				f = pricing.TaxedGross
+			}
+			if err := f(taxed(t, tc.included, false), de, &q); err != nil {
+				t.Fatal(err)
+			}
+			if q.Lines[0].Amount != eur(tc.line) || q.Net != eur(tc.net) || q.Total != eur(tc.tot) || q.Tax == nil ||
+				q.Tax.Amount != tc.tx || q.Tax.Country != "DE" || q.Tax.Included != tc.taxIncludedInLines {
+				t.Fatalf("quote %+v tax %+v", q, q.Tax)
+			}
+		})
+	}
+	// Without a tax block: untouched, the net is the total.
+	plain, err := catalog.Parse("demo.yaml", catalog.DemoYAML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := one(714)
+	if err := pricing.TaxedGross(plain, de, &q); err != nil || q.Tax != nil || q.Net != eur(714) || q.Total != eur(714) {
+		t.Fatalf("no tax block: %+v %v", q, err)
+	}
+}

@@ -54,10 +54,11 @@ func (m Mail) page(o order.Order, route string) string {
 	return shoplink.Page(m.Base, o.Locale, route, url.Values{"order": {o.ID}})
 }
 
-// Items are what o bills, in its buyer's words and amounts (invoice.Items), as a mail lists them.
+// Items are what o bills, in its buyer's words and amounts (invoice.Items), with its net and tax
+// when taxed (invoice.TaxItems), as a mail lists them.
 func Items(o order.Order) []mail.Item {
 	var out []mail.Item
-	for _, l := range invoice.Items(o) {
+	for _, l := range append(invoice.Items(o), invoice.TaxItems(o)...) {
 		amount := mail.FormatMoney(l.Amount.Amount, l.Amount.Currency, o.Locale)
 		if l.Amount.Amount < 0 {
 			amount = "−" + mail.FormatMoney(-l.Amount.Amount, l.Amount.Currency, o.Locale)

@@ -65,10 +65,14 @@ type Refund struct {
 	Operator                        string
 	IdempotencyKey                  string
 	CreatedAt                       time.Time
+	// Tax is the tax it gave back (its credit note's, in proportion: CreditNote.Tax); nil for an
+	// order without tax. Set by Refunds.
+	Tax *money.Money
 }
 
 // Store keeps the refunds of orders.
 type Store interface {
+	CreditNotes
 	SetOrderStatusFrom(ctx context.Context, id string, to order.Status, from ...order.Status) (bool, error)
 	OrderRefunds(ctx context.Context, orderID string) ([]Refund, error)
 	// ReserveRefund records r under the order's lock unless it takes more than paid minus what
@@ -313,5 +317,19 @@ func (s *Service) Refunds(ctx context.Context, o order.Order) ([]Refund, money.M
 	for _, r := range rs {
 		total.Amount += r.Amount.Amount
 	}
-	return rs, total, err
+	if err != nil || o.Quote.Tax == nil {
+		return rs, total, err
+	}
+	notes, err := s.store.OrderCreditNotes(ctx, o.ID)
+	if err != nil {
+		return nil, money.Money{}, err
+	}
+	for i := range rs {
+		for _, n := range notes {
+			if n.RefundID == rs[i].ID {
+				rs[i].Tax = &n.Tax
+			}
+		}
+	}
+	return rs, total, nil
 }

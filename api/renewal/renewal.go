@@ -138,6 +138,10 @@ type Config struct {
 	// a line of the plan for the cycle (as a new order's check): a renewal is then refused before
 	// any payment, and a saved card is not charged. nil: nothing is checked.
 	Stock func(ctx context.Context, pid int, cycle catalog.Cycle) error
+	// Locate is the country of an IP address ("" when unknown; nil: none is located): a line
+	// whose first order kept no tax evidence (placed before the shop had a tax block) renews
+	// taxed in the country of the address that order came from, not the seller's.
+	Locate func(ip string) string
 }
 
 // grace is how long after its due date an unpaid line is suspended.
@@ -247,10 +251,9 @@ func (r *Renewals) quote(first order.Order, s order.Service, pid int, cycle cata
 		req.ExtraConnections, req.ProxyProtection = 0, false
 	}
 	// A renewal is taxed where its first order was (the billing country taxed then, with the
-	// address's country as evidence); a first order placed without tax leaves the catalog's default.
-	if t := first.Quote.Tax; t != nil {
-		req.BillingCountry, req.IPCountry = t.Country, first.IPCountry
-	}
+	// address's country as evidence); a first order placed without tax by the country of its
+	// address; only with none known, the seller's.
+	req.BillingCountry, req.IPCountry, _ = first.TaxEvidence(r.cfg.Locate)
 	if promo, ok := cat.Promotion(first.PromoCode); ok && promo.Recurring && pid == s.PID && !s.Trial {
 		promoted := req
 		promoted.PromoCode = promo.Code
@@ -328,7 +331,7 @@ func (r *Renewals) place(ctx context.Context, p period, how placing, now time.Ti
 	pl := order.Placement{Kind: order.KindRenewal, ID: rn.OrderID, Quote: q, Gateway: gateway, Locale: first.Locale,
 		Deadline: deadline, ReturnURL: how.returnURL}
 	if q.Tax != nil { // the first order's evidence of where the buyer is, kept with the renewal
-		pl.BillingCountry, pl.IPCountry, pl.CountryConfirmed = first.BillingCountry, first.IPCountry, first.CountryConfirmed
+		pl.BillingCountry, pl.IPCountry, pl.CountryConfirmed = q.Tax.Country, q.Tax.IPCountry, first.CountryConfirmed
 	}
 	if len(how.origins) > 0 {
 		pl.Origin, pl.ReturnOrigins = how.origins[0], how.origins[1:]

@@ -76,8 +76,15 @@ type Authorizer interface {
 	Allowed(c authz.Claims, action string, r authz.Resource) bool
 }
 
+// Notifier mails the buyer a paid order's receipt (provision.Mail: its items, net and tax,
+// total and invoice PDF).
+type Notifier interface {
+	OrderReceived(ctx context.Context, o order.Order) error
+}
+
 // Upsells sells extra connections.
 type Upsells struct {
+	notify   Notifier
 	store    Store
 	catalog  func() *catalog.Catalog
 	orders   *order.Orders
@@ -97,10 +104,11 @@ type Upstream interface {
 	PriceExtra(ctx context.Context, s order.Service, extra int) (money.Money, error)
 }
 
-// New returns the upsell service; upstream (nil: the catalog's price per connection) prices
-// the extra connections; now is the business clock (reservations and prices), nil: real time.
-func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, log *slog.Logger, now func() time.Time, upstream Upstream) *Upsells {
-	return &Upsells{store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now), upstream: upstream}
+// New returns the upsell service; notify mails a paid upsell's receipt (nil: none); now is the
+// business clock (reservations and prices), nil: real time; upstream (nil: the catalog's price
+// per connection) prices the extra connections.
+func New(store Store, cat func() *catalog.Catalog, orders *order.Orders, lines panel.Manager, az Authorizer, al *audit.Log, notify Notifier, log *slog.Logger, now func() time.Time, upstream Upstream) *Upsells {
+	return &Upsells{notify: notify, store: store, catalog: cat, orders: orders, lines: lines, authz: az, audit: al, log: log, now: clock.OrReal(now), upstream: upstream}
 }
 
 // PricingCycle is the cycle extra connections are priced at for a service's billing cycle (spec
@@ -122,11 +130,16 @@ type Offer struct {
 	PlanMaxExtra int // the plan's cap of extra connections on one line
 }
 
-// Quote is the server's price for extra connections.
+// Quote is the server's price for extra connections: Total what is charged, taxed as a first
+// order is (the catalog's tax block, at the rate of the buyer's country); Net is Total without
+// the tax, Tax nil without a tax block. Priced is the order's quote.
 type Quote struct {
 	Offer
 	ExtraQuantity int
 	Total         money.Money
+	Net           money.Money
+	Tax           *pricing.Tax
+	Priced        pricing.Quote
 }
 
 // Offers lists the services of claims' client that can take more connections; an email-only
@@ -205,49 +218,76 @@ func (u *Upsells) offer(ctx context.Context, s order.Service, currency string) (
 		PlanMaxExtra: opt.MaxQty}, nil
 }
 
-// Quote prices extra connections on a service claims may manage (order.ErrNotFound otherwise).
-// An Upstream that cannot price them now leaves the catalog's price: a quote only shows; the
-// order asks again and fails when the billing system cannot place it.
-func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, serviceID string, extra int, currency string) (Quote, error) {
-	q, err := u.quote(ctx, claims, serviceID, extra, currency)
+// Quote prices r's extra connections on a service claims may manage (order.ErrNotFound
+// otherwise), taxed where the service's first order was (order.TaxEvidence), or, when it kept
+// no evidence, in r.IPCountry. An Upstream that cannot price them now leaves the catalog's
+// price: a quote only shows; the order asks again and fails when the billing system cannot
+// place it.
+func (u *Upsells) Quote(ctx context.Context, claims authz.Claims, r Request) (Quote, error) {
+	q, err := u.quote(ctx, claims, r)
 	if errors.Is(err, order.ErrUpstreamUnavailable) {
-		u.log.Warn("extra connections priced from the catalog: the billing system did not answer", "service", serviceID, "err", err)
+		u.log.Warn("extra connections priced from the catalog: the billing system did not answer", "service", r.ServiceID, "err", err)
 		return q, nil
 	}
 	return q, err
 }
 
-func (u *Upsells) quote(ctx context.Context, claims authz.Claims, serviceID string, extra int, currency string) (Quote, error) {
-	s, err := u.store.Service(ctx, serviceID)
+func (u *Upsells) quote(ctx context.Context, claims authz.Claims, r Request) (Quote, error) {
+	s, err := u.store.Service(ctx, r.ServiceID)
 	if err != nil {
 		return Quote{}, err
 	}
 	if !u.authz.Allowed(claims, authz.ActionManage, resource(s)) {
 		return Quote{}, order.ErrNotFound
 	}
-	o, err := u.offer(ctx, s, currency)
+	o, err := u.offer(ctx, s, r.Currency)
 	if err != nil {
 		return Quote{}, err
 	}
+	extra := r.ExtraQuantity
 	if extra < 1 || extra > o.MaxExtra {
 		return Quote{Offer: o}, fmt.Errorf("%d extra connections, allowed 1 to %d: %w", extra, o.MaxExtra, ErrQuantity)
 	}
-	q := Quote{Offer: o, ExtraQuantity: extra, Total: money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}}
-	if u.upstream != nil {
-		total, err := u.upstream.PriceExtra(ctx, s, extra)
-		if err != nil {
-			return q, fmt.Errorf("upsell quote %s: %w", s.ID, err)
-		}
-		q.Total = total
+	first, err := u.store.Order(ctx, s.OrderID)
+	if err != nil {
+		return Quote{}, fmt.Errorf("upsell: %w", err)
 	}
-	return q, nil
+	total := money.Money{Amount: o.UnitPrice.Amount * int64(extra), Currency: o.UnitPrice.Currency}
+	var upstreamErr error // the catalog's price stands in (Quote)
+	if u.upstream != nil {
+		if t, err := u.upstream.PriceExtra(ctx, s, extra); err != nil {
+			upstreamErr = fmt.Errorf("upsell quote %s: %w", s.ID, err)
+		} else {
+			total = t
+		}
+	}
+	label := fmt.Sprintf("%d extra connections", extra)
+	if extra == 1 {
+		label = "1 extra connection"
+	}
+	pq := pricing.Quote{
+		PID: s.PID, Cycle: o.PricingCycle, Currency: total.Currency, ExtraConnections: extra,
+		Lines:    []pricing.Line{{Key: pricing.LineExtraConnections, Label: label + " — " + s.Name, Amount: total}},
+		Subtotal: total, Total: total,
+	}
+	req := pricing.Request{IPCountry: r.IPCountry}
+	if billing, ip, _ := first.TaxEvidence(nil); billing != "" || ip != "" {
+		req.BillingCountry, req.IPCountry = billing, ip
+	}
+	if err := pricing.Taxed(u.catalog(), req, &pq); err != nil {
+		return Quote{}, fmt.Errorf("upsell: %w", err)
+	}
+	return Quote{Offer: o, ExtraQuantity: extra, Total: pq.Total, Net: pq.Net, Tax: pq.Tax, Priced: pq}, upstreamErr
 }
 
-// Request is an upsell order to place.
+// Request is an upsell quote or order.
 type Request struct {
 	ServiceID     string
 	ExtraQuantity int
 	Currency      string
+	// IPCountry is the country of the buyer's address now: the tax country of a service whose
+	// first order kept no evidence of where its buyer is.
+	IPCountry     string
 	Gateway       string
 	ReturnURL     string
 	IP, Origin    string
@@ -271,18 +311,9 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 		}
 		return prev, Quote{Offer: Offer{Service: order.Service{ID: up.ServiceID}}, ExtraQuantity: up.ExtraQuantity, Total: prev.Quote.Total}, nil
 	}
-	q, err := u.quote(ctx, claims, r.ServiceID, r.ExtraQuantity, r.Currency)
+	q, err := u.quote(ctx, claims, r)
 	if err != nil {
 		return order.Order{}, q, err
-	}
-	label := fmt.Sprintf("%d extra connections", q.ExtraQuantity)
-	if q.ExtraQuantity == 1 {
-		label = "1 extra connection"
-	}
-	pq := pricing.Quote{
-		PID: q.Service.PID, Cycle: q.PricingCycle, Currency: q.Total.Currency, ExtraConnections: q.ExtraQuantity,
-		Lines:    []pricing.Line{{Key: pricing.LineExtraConnections, Label: label + " — " + q.Service.Name, Amount: q.Total}},
-		Subtotal: q.Total, Total: q.Total,
 	}
 	id := order.NewOrderID()
 	// The quote read the outstanding upsells without a lock: the reservation checks again under
@@ -295,10 +326,15 @@ func (u *Upsells) Order(ctx context.Context, claims authz.Claims, r Request) (or
 	if ret == "" {
 		ret = "/checkout/waiting?order={orderId}&upsell=1"
 	}
-	o, err := u.orders.Place(ctx, claims, order.Placement{
-		Kind: order.KindUpsell, ID: id, Quote: pq, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
+	pl := order.Placement{
+		Kind: order.KindUpsell, ID: id, Quote: q.Priced, Gateway: r.Gateway, ReturnURL: ret, IP: r.IP, Origin: r.Origin, ReturnOrigins: r.ReturnOrigins,
 		IdempotencyKey: r.IdempotencyKey, RequestHash: hash,
-	})
+	}
+	if t := q.Tax; t != nil { // where the buyer is, kept with the order as with a first one
+		pl.BillingCountry, pl.IPCountry = t.Country, t.IPCountry
+		pl.CountryConfirmed = t.IPCountry != "" && t.IPCountry != t.Country
+	}
+	o, err := u.orders.Place(ctx, claims, pl)
 	if err != nil || o.ID != id {
 		// Not placed (or a concurrent retry placed the first one): the reservation goes.
 		if derr := u.store.DeleteUpsell(ctx, id); derr != nil {
@@ -349,6 +385,13 @@ func (u *Upsells) Fulfil(ctx context.Context, j job.Job) error {
 			u.log.Warn("upsell skipped", "order", o.ID, "status", o.Status)
 		}
 		return nil
+	}
+	// StartFulfilment read the order before moving it: paid means this run started it, so the
+	// receipt goes once.
+	if o.Status == order.StatusPaid && o.Invoice.Amount.Amount > 0 && u.notify != nil {
+		if err := u.notify.OrderReceived(ctx, o); err != nil {
+			u.log.Error("upsell receipt mail not queued", "order", o.ID, "err", err)
+		}
 	}
 	line, err := u.store.Service(ctx, up.ServiceID)
 	if err != nil && !errors.Is(err, order.ErrNotFound) {

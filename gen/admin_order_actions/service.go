@@ -104,6 +104,9 @@ type AdminRefund struct {
 	Operator string
 	// RFC 3339
 	CreatedAt string
+	// The tax it gave back: its credit note's, in proportion to the order's
+	// (listed refunds of a taxed order only)
+	Tax *Money
 }
 
 // ApprovePayload is the payload type of the adminOrderActions service approve

@@ -127,6 +127,19 @@ type AdminOrderItem struct {
 	Amount *Money
 }
 
+// The tax in an order's total (a catalog with a tax block): the billing
+// country taxed, its rate, the amount.
+type AdminOrderTax struct {
+	// ISO 3166-1 alpha-2; empty when none was known
+	Country string
+	// A percentage, as the catalog writes it ("19")
+	Rate string
+	// The tax in the total
+	Amount *Money
+	// The catalog's prices included it (else it was added on top)
+	PricesIncludeTax bool
+}
+
 type AdminTimelineEvent struct {
 	// RFC 3339
 	At   string
@@ -157,6 +170,10 @@ type GetResult struct {
 	Refunded *Money
 	// What the order kept: its total when paid, less what was refunded
 	Net *Money
+	// The tax in its total; absent for an order without tax
+	Tax *AdminOrderTax
+	// Its total without the tax; absent for an order without tax
+	BeforeTax *Money
 	// Why the fraud check held it; absent when it was never held
 	Hold     *AdminHold
 	Lines    []*AdminLine

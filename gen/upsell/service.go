@@ -98,6 +98,25 @@ type QuotePayload struct {
 	Currency *string
 }
 
+type TaxResult struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string
+	// Minor units of currency: the tax in total
+	Amount   int64
+	Currency string
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string
+}
+
 // An active service that can take more connections.
 type UpsellOffer struct {
 	ServiceID string
@@ -124,6 +143,11 @@ type UpsellOrderResult struct {
 	Status        string
 	Fraud         bool
 	Total         *Money
+	// The total without tax (the total without a tax block)
+	Net *Money
+	// The tax in the total, in the country the line's first order was taxed in;
+	// absent without a tax block
+	Tax *TaxResult
 	// Where the buyer pays; empty when nothing is due
 	PaymentURL string
 	// RFC 3339; empty when nothing is due
@@ -139,6 +163,11 @@ type UpsellQuote struct {
 	Total         *Money
 	// Connections the service will have once paid
 	MaxConnections int
+	// The total without tax (the total without a tax block)
+	Net *Money
+	// The tax in the total, in the country the line's first order was taxed in;
+	// absent without a tax block
+	Tax *TaxResult
 }
 
 // MakeUnauthorized builds a goa.ServiceError from an error.

@@ -7,8 +7,7 @@ import { isLoaded, loadMessages } from './i18n/messages';
 import { AfterSale, CreatingOrder, runLanding, ScreenLoadError, Success, Waiting } from './screens';
 import { PlansPage } from './screens/plans/PlansPage';
 import { ControllerContext, LocaleContext, useCheckout, useController, useI18n } from './ui/context';
-import { Icon } from './ui/icons';
-import { Centered, ErrorView, NotFound } from './ui/Views';
+import { ErrorView, NotFound } from './ui/Views';
 
 /** A render error anywhere in the flow becomes the generic error view, never a blank widget. */
 class Boundary extends Component<{ controller: Controller; children: ReactNode }, { failed: boolean }> {
@@ -60,10 +59,22 @@ function Routes() {
   }
 }
 
-/** What a screen shows while its chunk loads. */
-function Loading() {
-  const { t } = useI18n();
-  return <Centered icon="spinner" tone="busy" title={t.loading} />;
+/**
+ * What shows while a screen's chunk or the locale's texts load: the head of a centred screen (the
+ * waiting, success and error views) as shimmering blocks of its size, so the screen takes their
+ * place without a shift; a status that says "loading" once the texts are there.
+ */
+function Loading({ label = '\u00a0' }: { label?: string }) {
+  return (
+    <div className="sc-page sc-center sc-loading" role="status">
+      <div className="sc-hero-icon sc-skeleton" />
+      <p className="sc-title sc-skeleton">{label}</p>
+    </div>
+  );
+}
+
+function ScreenLoading() {
+  return <Loading label={useI18n().t.loading} />;
 }
 
 /** Entry effects run once per element: ready event, popstate, auto-login, automatic order. */
@@ -117,19 +128,15 @@ export function App({ controller }: { controller: Controller }) {
   return (
     <ControllerContext.Provider value={controller}>
       {locale === null ? (
-        <div className="sc-root" aria-busy="true">
-          <div className="sc-page sc-center">
-            <div className="sc-hero-icon">
-              <Icon name="spinner" className="sc-spin" />
-            </div>
-          </div>
+        <div className="sc-root">
+          <Loading />
         </div>
       ) : (
         <LocaleContext.Provider value={locale}>
           <div className="sc-root" lang={bcp47(locale)}>
             <Lifecycle />
             <Boundary controller={controller}>
-              <Suspense fallback={<Loading />}>
+              <Suspense fallback={<ScreenLoading />}>
                 <Routes />
               </Suspense>
             </Boundary>

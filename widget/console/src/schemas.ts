@@ -168,6 +168,9 @@ export const OrderDetailSchema = v.object({
   items: v.array(OrderItemSchema),
   refunded: MoneySchema,
   net: MoneySchema,
+  // A taxed order: the tax in its total and the total without it (absent without tax).
+  tax: v.optional(v.object({ country: v.string(), rate: v.string(), amount: MoneySchema, pricesIncludeTax: v.boolean() })),
+  beforeTax: v.optional(MoneySchema),
   hold: v.optional(HoldSchema),
   lines: v.array(LineSchema),
   timeline: v.array(TimelineEventSchema),
@@ -183,7 +186,10 @@ export const RefundSchema = v.object({
   note: v.string(),
   operator: v.string(),
   createdAt: v.string(),
+  // The tax it gave back (a taxed order's listed refunds).
+  tax: v.optional(MoneySchema),
 });
+export type Refund = v.InferOutput<typeof RefundSchema>;
 export const RefundsSchema = v.object({ refunds: v.array(RefundSchema), refunded: MoneySchema });
 export const RefundResultSchema = v.object({ order: OrderSchema, refund: RefundSchema, refunded: MoneySchema, replayed: v.boolean() });
 export const RejectResultSchema = v.object({ order: OrderSchema, refund: v.optional(RefundSchema) });

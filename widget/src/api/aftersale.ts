@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import type { Client } from './client';
 import { id, int, MoneySchema } from './primitives';
-import { OrderSchema, ServiceSchema, SessionSchema } from './orders';
+import { OrderSchema, ServiceSchema, SessionSchema, TaxSchema } from './orders';
 
 export const ServiceListSchema = v.object({ services: v.array(ServiceSchema) });
 
@@ -28,6 +28,9 @@ export const UpsellQuoteSchema = v.object({
   unitPrice: MoneySchema,
   total: MoneySchema,
   maxConnections: int,
+  // The total without tax and the tax in it, in the line's first order's country (absent without a tax block).
+  net: v.optional(MoneySchema),
+  tax: v.nullish(TaxSchema),
 });
 
 export const UpsellOrderSchema = v.object({

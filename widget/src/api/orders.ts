@@ -42,6 +42,17 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_STATES = ['processing'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
+/** The tax in a quote's or an order's total (a catalog with a tax block): the billing country taxed, its rate, and the address's country. */
+export const TaxSchema = v.object({
+  country: v.string(),
+  rate: v.string(),
+  amount: int,
+  currency: v.string(),
+  pricesIncludeTax: v.optional(v.boolean(), true),
+  ipCountry: v.optional(v.string(), ''),
+});
+export type Tax = v.InferOutput<typeof TaxSchema>;
+
 export const OrderSchema = v.object({
   orderId: id,
   invoiceId: v.optional(id, ''),
@@ -60,7 +71,10 @@ export const OrderSchema = v.object({
   // The receipt (issue 25): absent from an older server; invoiceNumber and receiptUrl are null until paid.
   createdAt: v.optional(v.string(), ''),
   // The cycle names the plan line's period in the buyer's words ("Orders and invoices").
-  quote: v.optional(v.object({ ...QuoteSchema.entries, billingCycle: v.optional(v.string(), '') })),
+  // net and tax: the total without tax and the tax in it (tax null without a tax block).
+  quote: v.optional(
+    v.object({ ...QuoteSchema.entries, billingCycle: v.optional(v.string(), ''), net: v.optional(MoneySchema), tax: v.nullish(TaxSchema) }),
+  ),
   recurring: v.nullish(v.object({ amount: int, currency: v.string(), billingCycle: v.string() })),
   invoiceNumber: v.nullish(v.string()),
   receiptUrl: v.nullish(v.string()),

@@ -7,22 +7,14 @@ import type { ReactNode } from 'react';
 import * as v from 'valibot';
 import { int, isCycle, MoneySchema, QuoteSchema, type Cycle, type Money, type Product } from '../api/schemas';
 import { useMemo } from 'react';
+import { TaxSchema, type Tax } from '../api/orders';
 import { useCheckout } from './context';
 import { useTexts } from './texts';
 
 // The fields of the checkout's disclosure, read here rather than by the first script's schemas
 // (api/schemas.ts), whose every byte is on the first paint.
 
-/** The tax in a quote's total (a catalog with a tax block): the billing country taxed, its rate, and the address's country. */
-export const TaxSchema = v.object({
-  country: v.string(),
-  rate: v.string(),
-  amount: int,
-  currency: v.string(),
-  pricesIncludeTax: v.optional(v.boolean(), true),
-  ipCountry: v.optional(v.string(), ''),
-});
-export type Tax = v.InferOutput<typeof TaxSchema>;
+export type { Tax };
 
 /**
  * POST /quote with `recurring`: each next period's price, null when nothing renews (absent from an

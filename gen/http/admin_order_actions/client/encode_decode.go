@@ -831,6 +831,9 @@ func unmarshalAdminRefundResponseBodyToAdminorderactionsAdminRefund(v *AdminRefu
 		CreatedAt: *v.CreatedAt,
 	}
 	res.Amount = unmarshalMoneyResponseBodyToAdminorderactionsMoney(v.Amount)
+	if v.Tax != nil {
+		res.Tax = unmarshalMoneyResponseBodyToAdminorderactionsMoney(v.Tax)
+	}
 
 	return res
 }

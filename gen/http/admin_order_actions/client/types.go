@@ -581,6 +581,9 @@ type AdminRefundResponseBody struct {
 	Operator *string `form:"operator,omitempty" json:"operator,omitempty" xml:"operator,omitempty"`
 	// RFC 3339
 	CreatedAt *string `form:"createdAt,omitempty" json:"createdAt,omitempty" xml:"createdAt,omitempty"`
+	// The tax it gave back: its credit note's, in proportion to the order's
+	// (listed refunds of a taxed order only)
+	Tax *MoneyResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 }
 
 // NewApproveRequestBody builds the HTTP request body from the payload of the
@@ -1898,6 +1901,11 @@ func ValidateAdminRefundResponseBody(body *AdminRefundResponseBody) (err error) 
 	if body.Method != nil {
 		if !(*body.Method == "stripe" || *body.Method == "sandbox" || *body.Method == "manual") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.method", *body.Method, []any{"stripe", "sandbox", "manual"}))
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateMoneyResponseBody(body.Tax); err2 != nil {
+			err = goa.MergeErrors(err, err2)
 		}
 	}
 	return

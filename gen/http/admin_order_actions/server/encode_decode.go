@@ -747,6 +747,9 @@ func marshalAdminorderactionsAdminRefundToAdminRefundResponseBody(v *adminordera
 	if v.Amount != nil {
 		res.Amount = marshalAdminorderactionsMoneyToMoneyResponseBody(v.Amount)
 	}
+	if v.Tax != nil {
+		res.Tax = marshalAdminorderactionsMoneyToMoneyResponseBody(v.Tax)
+	}
 
 	return res
 }

@@ -583,6 +583,9 @@ type AdminRefundResponseBody struct {
 	Operator string `form:"operator" json:"operator" xml:"operator"`
 	// RFC 3339
 	CreatedAt string `form:"createdAt" json:"createdAt" xml:"createdAt"`
+	// The tax it gave back: its credit note's, in proportion to the order's
+	// (listed refunds of a taxed order only)
+	Tax *MoneyResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 }
 
 // NewApproveResponseBody builds the HTTP response body from the result of the

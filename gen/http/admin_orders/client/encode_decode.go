@@ -345,6 +345,23 @@ func unmarshalAdminOrderItemResponseBodyToAdminordersAdminOrderItem(v *AdminOrde
 	return res
 }
 
+// unmarshalAdminOrderTaxResponseBodyToAdminordersAdminOrderTax builds a value
+// of type *adminorders.AdminOrderTax from a value of type
+// *AdminOrderTaxResponseBody.
+func unmarshalAdminOrderTaxResponseBodyToAdminordersAdminOrderTax(v *AdminOrderTaxResponseBody) *adminorders.AdminOrderTax {
+	if v == nil {
+		return nil
+	}
+	res := &adminorders.AdminOrderTax{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		PricesIncludeTax: *v.PricesIncludeTax,
+	}
+	res.Amount = unmarshalMoneyResponseBodyToAdminordersMoney(v.Amount)
+
+	return res
+}
+
 // unmarshalAdminHoldResponseBodyToAdminordersAdminHold builds a value of type
 // *adminorders.AdminHold from a value of type *AdminHoldResponseBody.
 func unmarshalAdminHoldResponseBodyToAdminordersAdminHold(v *AdminHoldResponseBody) *adminorders.AdminHold {

@@ -34,6 +34,10 @@ type GetResponseBody struct {
 	Refunded *MoneyResponseBody `form:"refunded,omitempty" json:"refunded,omitempty" xml:"refunded,omitempty"`
 	// What the order kept: its total when paid, less what was refunded
 	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in its total; absent for an order without tax
+	Tax *AdminOrderTaxResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
+	// Its total without the tax; absent for an order without tax
+	BeforeTax *MoneyResponseBody `form:"beforeTax,omitempty" json:"beforeTax,omitempty" xml:"beforeTax,omitempty"`
 	// Why the fraud check held it; absent when it was never held
 	Hold     *AdminHoldResponseBody            `form:"hold,omitempty" json:"hold,omitempty" xml:"hold,omitempty"`
 	Lines    []*AdminLineResponseBody          `form:"lines,omitempty" json:"lines,omitempty" xml:"lines,omitempty"`
@@ -198,6 +202,18 @@ type AdminOrderItemResponseBody struct {
 	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
 }
 
+// AdminOrderTaxResponseBody is used to define fields on response body types.
+type AdminOrderTaxResponseBody struct {
+	// ISO 3166-1 alpha-2; empty when none was known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// A percentage, as the catalog writes it ("19")
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// The tax in the total
+	Amount *MoneyResponseBody `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	// The catalog's prices included it (else it was added on top)
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+}
+
 // AdminHoldResponseBody is used to define fields on response body types.
 type AdminHoldResponseBody struct {
 	// The checks that fired, with their values
@@ -337,6 +353,12 @@ func NewGetResultOK(body *GetResponseBody) *adminorders.GetResult {
 	}
 	v.Refunded = unmarshalMoneyResponseBodyToAdminordersMoney(body.Refunded)
 	v.Net = unmarshalMoneyResponseBodyToAdminordersMoney(body.Net)
+	if body.Tax != nil {
+		v.Tax = unmarshalAdminOrderTaxResponseBodyToAdminordersAdminOrderTax(body.Tax)
+	}
+	if body.BeforeTax != nil {
+		v.BeforeTax = unmarshalMoneyResponseBodyToAdminordersMoney(body.BeforeTax)
+	}
 	if body.Hold != nil {
 		v.Hold = unmarshalAdminHoldResponseBodyToAdminordersAdminHold(body.Hold)
 	}
@@ -471,6 +493,16 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	}
 	if body.Net != nil {
 		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateAdminOrderTaxResponseBody(body.Tax); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.BeforeTax != nil {
+		if err2 := ValidateMoneyResponseBody(body.BeforeTax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -754,6 +786,29 @@ func ValidateAdminOrderItemResponseBody(body *AdminOrderItemResponseBody) (err e
 		if err2 := ValidateMoneyResponseBody(body.UnitAmount); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
+	}
+	if body.Amount != nil {
+		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	return
+}
+
+// ValidateAdminOrderTaxResponseBody runs the validations defined on
+// AdminOrderTaxResponseBody
+func ValidateAdminOrderTaxResponseBody(body *AdminOrderTaxResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
 	}
 	if body.Amount != nil {
 		if err2 := ValidateMoneyResponseBody(body.Amount); err2 != nil {

@@ -374,6 +374,25 @@ func marshalAdminordersAdminOrderItemToAdminOrderItemResponseBody(v *adminorders
 	return res
 }
 
+// marshalAdminordersAdminOrderTaxToAdminOrderTaxResponseBody builds a value of
+// type *AdminOrderTaxResponseBody from a value of type
+// *adminorders.AdminOrderTax.
+func marshalAdminordersAdminOrderTaxToAdminOrderTaxResponseBody(v *adminorders.AdminOrderTax) *AdminOrderTaxResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &AdminOrderTaxResponseBody{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		PricesIncludeTax: v.PricesIncludeTax,
+	}
+	if v.Amount != nil {
+		res.Amount = marshalAdminordersMoneyToMoneyResponseBody(v.Amount)
+	}
+
+	return res
+}
+
 // marshalAdminordersAdminHoldToAdminHoldResponseBody builds a value of type
 // *AdminHoldResponseBody from a value of type *adminorders.AdminHold.
 func marshalAdminordersAdminHoldToAdminHoldResponseBody(v *adminorders.AdminHold) *AdminHoldResponseBody {

@@ -34,6 +34,10 @@ type GetResponseBody struct {
 	Refunded *MoneyResponseBody `form:"refunded" json:"refunded" xml:"refunded"`
 	// What the order kept: its total when paid, less what was refunded
 	Net *MoneyResponseBody `form:"net" json:"net" xml:"net"`
+	// The tax in its total; absent for an order without tax
+	Tax *AdminOrderTaxResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
+	// Its total without the tax; absent for an order without tax
+	BeforeTax *MoneyResponseBody `form:"beforeTax,omitempty" json:"beforeTax,omitempty" xml:"beforeTax,omitempty"`
 	// Why the fraud check held it; absent when it was never held
 	Hold     *AdminHoldResponseBody            `form:"hold,omitempty" json:"hold,omitempty" xml:"hold,omitempty"`
 	Lines    []*AdminLineResponseBody          `form:"lines" json:"lines" xml:"lines"`
@@ -198,6 +202,18 @@ type AdminOrderItemResponseBody struct {
 	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
 }
 
+// AdminOrderTaxResponseBody is used to define fields on response body types.
+type AdminOrderTaxResponseBody struct {
+	// ISO 3166-1 alpha-2; empty when none was known
+	Country string `form:"country" json:"country" xml:"country"`
+	// A percentage, as the catalog writes it ("19")
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// The tax in the total
+	Amount *MoneyResponseBody `form:"amount" json:"amount" xml:"amount"`
+	// The catalog's prices included it (else it was added on top)
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+}
+
 // AdminHoldResponseBody is used to define fields on response body types.
 type AdminHoldResponseBody struct {
 	// The checks that fired, with their values
@@ -309,6 +325,12 @@ func NewGetResponseBody(res *adminorders.GetResult) *GetResponseBody {
 	}
 	if res.Net != nil {
 		body.Net = marshalAdminordersMoneyToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalAdminordersAdminOrderTaxToAdminOrderTaxResponseBody(res.Tax)
+	}
+	if res.BeforeTax != nil {
+		body.BeforeTax = marshalAdminordersMoneyToMoneyResponseBody(res.BeforeTax)
 	}
 	if res.Hold != nil {
 		body.Hold = marshalAdminordersAdminHoldToAdminHoldResponseBody(res.Hold)

@@ -521,3 +521,21 @@ func unmarshalMoneyResponseBodyToUpsellMoney(v *MoneyResponseBody) *upsell.Money
 
 	return res
 }
+
+// unmarshalTaxResultResponseBodyToUpsellTaxResult builds a value of type
+// *upsell.TaxResult from a value of type *TaxResultResponseBody.
+func unmarshalTaxResultResponseBodyToUpsellTaxResult(v *TaxResultResponseBody) *upsell.TaxResult {
+	if v == nil {
+		return nil
+	}
+	res := &upsell.TaxResult{
+		Country:          *v.Country,
+		Rate:             *v.Rate,
+		Amount:           *v.Amount,
+		Currency:         *v.Currency,
+		PricesIncludeTax: *v.PricesIncludeTax,
+		IPCountry:        *v.IPCountry,
+	}
+
+	return res
+}

@@ -52,6 +52,11 @@ type QuoteResponseBody struct {
 	Total         *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
 	// Connections the service will have once paid
 	MaxConnections *int `form:"maxConnections,omitempty" json:"maxConnections,omitempty" xml:"maxConnections,omitempty"`
+	// The total without tax (the total without a tax block)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total, in the country the line's first order was taxed in;
+	// absent without a tax block
+	Tax *TaxResultResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 }
 
 // OrderResponseBody is the type of the "upsell" service "order" endpoint HTTP
@@ -64,6 +69,11 @@ type OrderResponseBody struct {
 	Status        *string            `form:"status,omitempty" json:"status,omitempty" xml:"status,omitempty"`
 	Fraud         *bool              `form:"fraud,omitempty" json:"fraud,omitempty" xml:"fraud,omitempty"`
 	Total         *MoneyResponseBody `form:"total,omitempty" json:"total,omitempty" xml:"total,omitempty"`
+	// The total without tax (the total without a tax block)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total, in the country the line's first order was taxed in;
+	// absent without a tax block
+	Tax *TaxResultResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// Where the buyer pays; empty when nothing is due
 	PaymentURL *string `form:"paymentUrl,omitempty" json:"paymentUrl,omitempty" xml:"paymentUrl,omitempty"`
 	// RFC 3339; empty when nothing is due
@@ -347,6 +357,26 @@ type MoneyResponseBody struct {
 	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country *string `form:"country,omitempty" json:"country,omitempty" xml:"country,omitempty"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate *string `form:"rate,omitempty" json:"rate,omitempty" xml:"rate,omitempty"`
+	// Minor units of currency: the tax in total
+	Amount   *int64  `form:"amount,omitempty" json:"amount,omitempty" xml:"amount,omitempty"`
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty" xml:"currency,omitempty"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax *bool `form:"pricesIncludeTax,omitempty" json:"pricesIncludeTax,omitempty" xml:"pricesIncludeTax,omitempty"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry *string `form:"ipCountry,omitempty" json:"ipCountry,omitempty" xml:"ipCountry,omitempty"`
+}
+
 // NewQuoteRequestBody builds the HTTP request body from the payload of the
 // "quote" endpoint of the "upsell" service.
 func NewQuoteRequestBody(p *upsell.QuotePayload) *QuoteRequestBody {
@@ -428,6 +458,12 @@ func NewQuoteUpsellQuoteOK(body *QuoteResponseBody) *upsell.UpsellQuote {
 	}
 	v.UnitPrice = unmarshalMoneyResponseBodyToUpsellMoney(body.UnitPrice)
 	v.Total = unmarshalMoneyResponseBodyToUpsellMoney(body.Total)
+	if body.Net != nil {
+		v.Net = unmarshalMoneyResponseBodyToUpsellMoney(body.Net)
+	}
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToUpsellTaxResult(body.Tax)
+	}
 
 	return v
 }
@@ -518,6 +554,12 @@ func NewOrderUpsellOrderResultCreated(body *OrderResponseBody) *upsell.UpsellOrd
 		PaymentDeadline: *body.PaymentDeadline,
 	}
 	v.Total = unmarshalMoneyResponseBodyToUpsellMoney(body.Total)
+	if body.Net != nil {
+		v.Net = unmarshalMoneyResponseBodyToUpsellMoney(body.Net)
+	}
+	if body.Tax != nil {
+		v.Tax = unmarshalTaxResultResponseBodyToUpsellTaxResult(body.Tax)
+	}
 
 	return v
 }
@@ -668,6 +710,16 @@ func ValidateQuoteResponseBody(body *QuoteResponseBody) (err error) {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
 	return
 }
 
@@ -707,6 +759,16 @@ func ValidateOrderResponseBody(body *OrderResponseBody) (err error) {
 	}
 	if body.Total != nil {
 		if err2 := ValidateMoneyResponseBody(body.Total); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Net != nil {
+		if err2 := ValidateMoneyResponseBody(body.Net); err2 != nil {
+			err = goa.MergeErrors(err, err2)
+		}
+	}
+	if body.Tax != nil {
+		if err2 := ValidateTaxResultResponseBody(body.Tax); err2 != nil {
 			err = goa.MergeErrors(err, err2)
 		}
 	}
@@ -1091,6 +1153,30 @@ func ValidateMoneyResponseBody(body *MoneyResponseBody) (err error) {
 	}
 	if body.Currency == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	return
+}
+
+// ValidateTaxResultResponseBody runs the validations defined on
+// TaxResultResponseBody
+func ValidateTaxResultResponseBody(body *TaxResultResponseBody) (err error) {
+	if body.Country == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("country", "body"))
+	}
+	if body.Rate == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("rate", "body"))
+	}
+	if body.Amount == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("amount", "body"))
+	}
+	if body.Currency == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("currency", "body"))
+	}
+	if body.PricesIncludeTax == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("pricesIncludeTax", "body"))
+	}
+	if body.IPCountry == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("ipCountry", "body"))
 	}
 	return
 }

@@ -473,3 +473,21 @@ func marshalUpsellMoneyToMoneyResponseBody(v *upsell.Money) *MoneyResponseBody {
 
 	return res
 }
+
+// marshalUpsellTaxResultToTaxResultResponseBody builds a value of type
+// *TaxResultResponseBody from a value of type *upsell.TaxResult.
+func marshalUpsellTaxResultToTaxResultResponseBody(v *upsell.TaxResult) *TaxResultResponseBody {
+	if v == nil {
+		return nil
+	}
+	res := &TaxResultResponseBody{
+		Country:          v.Country,
+		Rate:             v.Rate,
+		Amount:           v.Amount,
+		Currency:         v.Currency,
+		PricesIncludeTax: v.PricesIncludeTax,
+		IPCountry:        v.IPCountry,
+	}
+
+	return res
+}

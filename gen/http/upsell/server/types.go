@@ -54,6 +54,11 @@ type QuoteResponseBody struct {
 	Total         *MoneyResponseBody `form:"total" json:"total" xml:"total"`
 	// Connections the service will have once paid
 	MaxConnections int `form:"maxConnections" json:"maxConnections" xml:"maxConnections"`
+	// The total without tax (the total without a tax block)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total, in the country the line's first order was taxed in;
+	// absent without a tax block
+	Tax *TaxResultResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 }
 
 // OrderResponseBody is the type of the "upsell" service "order" endpoint HTTP
@@ -66,6 +71,11 @@ type OrderResponseBody struct {
 	Status        string             `form:"status" json:"status" xml:"status"`
 	Fraud         bool               `form:"fraud" json:"fraud" xml:"fraud"`
 	Total         *MoneyResponseBody `form:"total" json:"total" xml:"total"`
+	// The total without tax (the total without a tax block)
+	Net *MoneyResponseBody `form:"net,omitempty" json:"net,omitempty" xml:"net,omitempty"`
+	// The tax in the total, in the country the line's first order was taxed in;
+	// absent without a tax block
+	Tax *TaxResultResponseBody `form:"tax,omitempty" json:"tax,omitempty" xml:"tax,omitempty"`
 	// Where the buyer pays; empty when nothing is due
 	PaymentURL string `form:"paymentUrl" json:"paymentUrl" xml:"paymentUrl"`
 	// RFC 3339; empty when nothing is due
@@ -349,6 +359,26 @@ type MoneyResponseBody struct {
 	Currency string `form:"currency" json:"currency" xml:"currency"`
 }
 
+// TaxResultResponseBody is used to define fields on response body types.
+type TaxResultResponseBody struct {
+	// The billing country taxed (ISO 3166-1 alpha-2): the buyer's, else the IP's,
+	// else the seller's; empty when none is known
+	Country string `form:"country" json:"country" xml:"country"`
+	// Percent, as the catalog's tax block writes it; "0" for a country it names no
+	// rate for
+	Rate string `form:"rate" json:"rate" xml:"rate"`
+	// Minor units of currency: the tax in total
+	Amount   int64  `form:"amount" json:"amount" xml:"amount"`
+	Currency string `form:"currency" json:"currency" xml:"currency"`
+	// true: the catalog's prices include the tax (the total is the prices');
+	// false: it is added on top
+	PricesIncludeTax bool `form:"pricesIncludeTax" json:"pricesIncludeTax" xml:"pricesIncludeTax"`
+	// The country of the buyer's IP address, the default billing country; empty
+	// when it is not known. When the billing country differs, POST /orders asks
+	// for confirmCountry
+	IPCountry string `form:"ipCountry" json:"ipCountry" xml:"ipCountry"`
+}
+
 // NewOffersResponseBody builds the HTTP response body from the result of the
 // "offers" endpoint of the "upsell" service.
 func NewOffersResponseBody(res *upsell.OffersResult) *OffersResponseBody {
@@ -383,6 +413,12 @@ func NewQuoteResponseBody(res *upsell.UpsellQuote) *QuoteResponseBody {
 	if res.Total != nil {
 		body.Total = marshalUpsellMoneyToMoneyResponseBody(res.Total)
 	}
+	if res.Net != nil {
+		body.Net = marshalUpsellMoneyToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalUpsellTaxResultToTaxResultResponseBody(res.Tax)
+	}
 	return body
 }
 
@@ -401,6 +437,12 @@ func NewOrderResponseBody(res *upsell.UpsellOrderResult) *OrderResponseBody {
 	}
 	if res.Total != nil {
 		body.Total = marshalUpsellMoneyToMoneyResponseBody(res.Total)
+	}
+	if res.Net != nil {
+		body.Net = marshalUpsellMoneyToMoneyResponseBody(res.Net)
+	}
+	if res.Tax != nil {
+		body.Tax = marshalUpsellTaxResultToTaxResultResponseBody(res.Tax)
 	}
 	return body
 }

@@ -168,6 +168,10 @@ export const texts: Messages = {
   itemKinds: { plan: 'Paket', extra: 'Zusätzliche Verbindungen', proxy: 'Proxy-Schutz', discount: 'Rabatt', tax: 'Steuer' },
   colRefunded: 'Erstattet',
   colNet: 'Netto',
+  colBeforeTax: 'Vor Steuern',
+  taxLine: (rate: string, country: string, included: boolean) =>
+    `MwSt. ${rate}%${country ? ` (${country})` : ''}${included ? ', enthalten' : ', zuzüglich'}`,
+  colTax: 'MwSt.',
   kinds: { plan: 'Paket', trial: 'Test', renewal: 'Verlängerung', upsell: 'Zukauf', reseller: 'Wiederverkäufer' },
   filterKind: 'Art',
   anyKind: 'Alle',

@@ -174,6 +174,11 @@ export const texts = {
   >,
   colRefunded: 'Refunded',
   colNet: 'Net',
+  // A taxed order (the catalog's tax block): its total without tax and the tax in it.
+  colBeforeTax: 'Before tax',
+  taxLine: (rate: string, country: string, included: boolean) =>
+    `VAT ${rate}%${country ? ` (${country})` : ''}${included ? ', included' : ', added'}`,
+  colTax: 'VAT',
   kinds: { plan: 'plan', trial: 'trial', renewal: 'renewal', upsell: 'upsell', reseller: 'reseller' } as Record<string, string>,
   filterKind: 'Kind',
   anyKind: 'Any',

@@ -168,6 +168,10 @@ export const texts: Messages = {
   itemKinds: { plan: 'Plan', extra: 'Conexiones adicionales', proxy: 'Protección proxy', discount: 'Descuento', tax: 'Impuesto' },
   colRefunded: 'Reembolsado',
   colNet: 'Neto',
+  colBeforeTax: 'Antes de impuestos',
+  taxLine: (rate: string, country: string, included: boolean) =>
+    `IVA ${rate}%${country ? ` (${country})` : ''}${included ? ', incluido' : ', añadido'}`,
+  colTax: 'IVA',
   kinds: { plan: 'plan', trial: 'prueba', renewal: 'renovación', upsell: 'ampliación', reseller: 'revendedor' },
   filterKind: 'Tipo',
   anyKind: 'Todos',

@@ -166,6 +166,10 @@ export const texts: Messages = {
   itemKinds: { plan: 'Pakket', extra: 'Extra verbindingen', proxy: 'Proxybescherming', discount: 'Korting', tax: 'Belasting' },
   colRefunded: 'Terugbetaald',
   colNet: 'Netto',
+  colBeforeTax: 'Vóór btw',
+  taxLine: (rate: string, country: string, included: boolean) =>
+    `btw ${rate}%${country ? ` (${country})` : ''}${included ? ', inbegrepen' : ', toegevoegd'}`,
+  colTax: 'btw',
   kinds: { plan: 'pakket', trial: 'proefperiode', renewal: 'verlenging', upsell: 'uitbreiding', reseller: 'wederverkoper' },
   filterKind: 'Soort',
   anyKind: 'Alle',

@@ -169,6 +169,10 @@ export const texts: Messages = {
   itemKinds: { plan: 'Plano', extra: 'Ligações extra', proxy: 'Proteção proxy', discount: 'Desconto', tax: 'Imposto' },
   colRefunded: 'Reembolsado',
   colNet: 'Líquido',
+  colBeforeTax: 'Antes de impostos',
+  taxLine: (rate: string, country: string, included: boolean) =>
+    `IVA ${rate}%${country ? ` (${country})` : ''}${included ? ', incluído' : ', acrescido'}`,
+  colTax: 'IVA',
   kinds: { plan: 'plano', trial: 'teste', renewal: 'renovação', upsell: 'ampliação', reseller: 'revendedor' },
   filterKind: 'Tipo',
   anyKind: 'Todos',

@@ -9,12 +9,12 @@ import { t } from '../messages';
 import { ApproveButton } from '../money/ApproveButton';
 import { RefundForm } from '../money/RefundForm';
 import { href, Link } from '../router';
-import type { Hold, OrderDetail as Detail } from '../schemas';
+import type { Hold, OrderDetail as Detail, Refund } from '../schemas';
 import { ConfirmButton, ErrorNote, Field, Loading, Outcome, Status, Table, useAction, useLoad } from '../ui';
 import { LinesTable } from '../ui/LinesTable';
 
 // version changes after each refund made on the page, so the list shows it.
-function Refunds({ id, version }: { id: string; version: number }) {
+function Refunds({ id, version, taxed }: { id: string; version: number; taxed: boolean }) {
   const { api } = useConsole();
   const refunds = useLoad(() => api.orders.refunds(id), `${id}:${version}`);
   return (
@@ -30,6 +30,7 @@ function Refunds({ id, version }: { id: string; version: number }) {
           columns={[
             { header: t.colWhen, cell: (r) => formatTime(r.createdAt) },
             { header: t.colAmount, cell: (r) => formatMoney(r.amount), numeric: true },
+            ...(taxed ? [{ header: t.colTax, cell: (r: Refund) => (r.tax ? formatMoney(r.tax) : '—'), numeric: true }] : []),
             { header: t.colMethod, cell: (r) => r.method },
             { header: t.colReference, cell: (r) => r.reference || '—' },
             { header: t.colReason, cell: (r) => r.reason },
@@ -113,6 +114,14 @@ export function OrderDetail({ id }: { id: string }) {
         <dd>{t.kinds[d.kind] ?? d.kind}</dd>
         <dt>{t.colProduct}</dt>
         <dd>{o.product || '—'}</dd>
+        {d.tax && d.beforeTax && (
+          <>
+            <dt>{t.colBeforeTax}</dt>
+            <dd data-testid="order-before-tax">{formatMoney(d.beforeTax)}</dd>
+            <dt>{t.taxLine(d.tax.rate, d.tax.country, d.tax.pricesIncludeTax)}</dt>
+            <dd data-testid="order-tax">{formatMoney(d.tax.amount)}</dd>
+          </>
+        )}
         <dt>{t.colTotal}</dt>
         <dd>{formatMoney(o.total)}</dd>
         <dt>{t.colRefunded}</dt>
@@ -174,7 +183,7 @@ export function OrderDetail({ id }: { id: string }) {
         <h2 id="lines-h">{t.linesHeading}</h2>
         <LinesTable lines={d.lines} onChanged={detail.reload} />
       </section>
-      {paid && <Refunds id={o.id} version={refunded} />}
+      {paid && <Refunds id={o.id} version={refunded} taxed={!!d.tax} />}
       {paid && can('refund') && o.status !== 'refunded' && (
         <RefundForm
           order={o}

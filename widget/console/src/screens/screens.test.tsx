@@ -218,6 +218,57 @@ describe('order detail', () => {
     expect(await within(list).findByText('re_1')).toBeTruthy();
   });
 
+  it('shows a taxed order’s total before tax, its VAT and total, and the VAT each refund gave back', async () => {
+    const taxed = order({ total: { amount: 600, currency: 'EUR' }, status: 'partially_refunded' });
+    const fake = new FakeApi('owner')
+      .on('GET', '/orders/:id', () =>
+        orderDetail(taxed, {
+          tax: { country: 'DE', rate: '19', amount: { amount: 96, currency: 'EUR' }, pricesIncludeTax: true },
+          beforeTax: { amount: 504, currency: 'EUR' },
+        }),
+      )
+      .on('GET', '/orders/:id/refunds', () => ({
+        refunds: [
+          {
+            orderId: 'ord_1',
+            amount: { amount: 300, currency: 'EUR' },
+            tax: { amount: 48, currency: 'EUR' },
+            method: 'sandbox',
+            reference: 're_9',
+            reason: 'goodwill',
+            note: '',
+            operator: 'owner@example.com',
+            createdAt: '2026-11-21T00:00:00Z',
+          },
+        ],
+        refunded: { amount: 300, currency: 'EUR' },
+      }));
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const facts = await screen.findByTestId('order-facts');
+    expect(within(facts).getByTestId('order-before-tax').textContent).toBe('€5.04');
+    const vat = within(facts).getByTestId('order-tax');
+    expect(vat.textContent).toBe('€0.96');
+    expect(vat.previousSibling!.textContent).toBe('VAT 19% (DE), included');
+    expect(within(facts).getByText('Total').nextSibling!.textContent).toBe('€6.00');
+    const list = screen.getByRole('heading', { name: 'Refunds', level: 2 }).closest('section')!;
+    const row = (await within(list).findByText('re_9')).closest('tr')!;
+    expect(within(list).getByRole('columnheader', { name: 'VAT' })).toBeTruthy();
+    expect(within(row).getByText('€0.48')).toBeTruthy();
+  });
+
+  it('shows no tax for an order without tax', async () => {
+    const fake = new FakeApi('owner')
+      .on('GET', '/orders/:id', () => orderDetail())
+      .on('GET', '/orders/:id/refunds', () => ({
+        refunds: [],
+        refunded: { amount: 0, currency: 'EUR' },
+      }));
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const facts = await screen.findByTestId('order-facts');
+    expect(within(facts).queryByTestId('order-tax')).toBeNull();
+    expect(within(facts).queryByTestId('order-before-tax')).toBeNull();
+  });
+
   it('names what a full refund of a renewal or an upsell takes back, and keeps it when ticked', async () => {
     for (const [kind, label] of [
       ['renewal', 'Keep the renewed period on the line after a full refund'],

@@ -97,5 +97,7 @@ export const texts: CheckoutTexts = {
     trial_unavailable:
       'Für diese E-Mail-Adresse gibt es keinen Gratis-Test. Bitte verwenden Sie Ihre eigene E-Mail-Adresse oder wählen Sie ein Abo.',
     out_of_stock: 'Dieses Paket ist vorübergehend nicht verfügbar. Bitte versuchen Sie es später erneut oder wählen Sie ein anderes Paket.',
+    invalid_country: 'Bitte wählen Sie das Land Ihrer Rechnungsadresse aus der Liste.',
+    country_unconfirmed: 'Das Land Ihrer Rechnungsadresse weicht von dem Land ab, aus dem Sie sich verbinden. Bitte bestätigen Sie es.',
   },
 };

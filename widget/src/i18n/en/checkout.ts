@@ -107,6 +107,8 @@ export const texts = {
     trial_used: 'You have already used your free trial. Please choose a plan to continue.',
     trial_unavailable: 'Free trials are not available for this email address. Please use your own email address or choose a plan.',
     out_of_stock: 'This plan is temporarily unavailable. Please try again later or choose another plan.',
+    invalid_country: 'Please choose the country of your billing address from the list.',
+    country_unconfirmed: 'Your billing country differs from where you are connecting from. Please confirm your billing country.',
   },
 };
 

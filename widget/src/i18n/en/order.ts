@@ -52,6 +52,10 @@ export const texts = {
   // The receipt on the success page (issue 25).
   receiptTitle: 'Your receipt',
   receiptDiscount: (code: string) => `Discount (${code})`,
+  receiptExtra: (n: number) => (n === 1 ? '1 extra connection' : `${n} extra connections`),
+  receiptProxy: 'Proxy protection',
+  receiptNet: 'Net',
+  receiptTax: (rate: string, country: string) => `VAT ${rate}% (${country})`,
   receiptTotal: 'Total paid',
   paidWith: 'Payment method',
   invoiceNumber: 'Invoice number',

@@ -92,5 +92,7 @@ export const texts: CheckoutTexts = {
     trial_used: 'Ya has usado tu prueba gratuita. Elige un plan para continuar.',
     trial_unavailable: 'La prueba gratuita no está disponible para esta dirección de correo. Usa tu propio correo o elige un plan.',
     out_of_stock: 'Este plan no está disponible temporalmente. Inténtalo de nuevo más tarde o elige otro plan.',
+    invalid_country: 'Elija de la lista el país de su dirección de facturación.',
+    country_unconfirmed: 'El país de facturación no coincide con el país desde el que se conecta. Confírmelo, por favor.',
   },
 };

@@ -96,5 +96,7 @@ export const texts: CheckoutTexts = {
     trial_used: 'Je hebt je gratis proefperiode al gebruikt. Kies een abonnement om verder te gaan.',
     trial_unavailable: 'Voor dit e-mailadres is geen gratis proefperiode beschikbaar. Gebruik je eigen e-mailadres of kies een abonnement.',
     out_of_stock: 'Dit abonnement is tijdelijk niet beschikbaar. Probeer het later opnieuw of kies een ander abonnement.',
+    invalid_country: 'Kies het land van uw factuuradres uit de lijst.',
+    country_unconfirmed: 'Uw factuurland wijkt af van het land waarvandaan u verbinding maakt. Bevestig uw factuurland.',
   },
 };

@@ -92,5 +92,7 @@ export const texts: CheckoutTexts = {
     trial_used: 'Já utilizou o seu teste gratuito. Escolha um plano para continuar.',
     trial_unavailable: 'O teste gratuito não está disponível para este endereço de email. Utilize o seu próprio email ou escolha um plano.',
     out_of_stock: 'Este plano está temporariamente indisponível. Tente novamente mais tarde ou escolha outro plano.',
+    invalid_country: 'Escolha na lista o país do seu endereço de faturação.',
+    country_unconfirmed: 'O país de faturação é diferente do país a partir do qual se liga. Confirme o seu país de faturação.',
   },
 };

@@ -10,6 +10,7 @@ import { isApiError } from '../../api/client';
 import { browser } from '../../core/browser';
 import { Centered, HomeLink } from '../../ui/Views';
 import { useCheckout, useController, useResource } from '../../ui/context';
+import { formatDecimal } from '../../i18n/amounts';
 import { useAfterSaleTexts } from '../../ui/texts';
 import { useStepFocus } from '../../ui/focus';
 import { Icon } from '../../ui/icons';
@@ -29,7 +30,7 @@ export function UpsellPage() {
 function UpsellOffers() {
   const c = useController();
   const api = useApi();
-  const { a, t, money } = useAfterSaleTexts();
+  const { a, t, money, locale } = useAfterSaleTexts();
   const errText = useAfterSaleError();
   const token = useCheckout((s) => s.persisted.token);
   const currency = useCheckout((s) => s.currency);
@@ -208,6 +209,19 @@ function UpsellOffers() {
       <GatewayChoice {...gateways} title={t.paymentMethod} />
 
       <section className="sc-card sc-summary sc-upsell-summary" aria-label={t.summary}>
+        {shown?.tax && shown.net && (
+          // A taxed shop: the net and the VAT (rate, country) in the total, as at the checkout.
+          <>
+            <div className="sc-line" data-testid="upsell-net">
+              <span>{t.net}</span>
+              <span>{money(shown.net)}</span>
+            </div>
+            <div className="sc-line" data-testid="upsell-tax">
+              <span>{t.taxLine(formatDecimal(Number(shown.tax.rate), locale), shown.tax.country)}</span>
+              <span>{money({ amount: shown.tax.amount, currency: shown.tax.currency })}</span>
+            </div>
+          </>
+        )}
         <div className="sc-line sc-total">
           <span>{t.total}</span>
           <strong data-testid="upsell-total" aria-live="polite">

@@ -6,7 +6,7 @@ import { tokenScope } from '../../core/signin';
 import { texts as en } from '../../i18n/en/aftersale';
 import { apiError, installApi } from '../../test/api/vitest';
 import { body } from '../../test/api/fixtures';
-import { LINK_TOKEN, PASSWORD, THROTTLED_EMAIL } from '../../test/api/mock';
+import { defaultReply, LINK_TOKEN, PASSWORD, THROTTLED_EMAIL, type MockRequest } from '../../test/api/mock';
 import { mount, mountIndex } from '../../test/mount';
 import { normalizeMac } from './mac';
 
@@ -240,6 +240,22 @@ describe('services', () => {
 });
 
 describe('upsell', () => {
+  it('shows the net and the VAT of a taxed shop above the total', async () => {
+    const api = installApi();
+    api.on('upsell.quote', (req: MockRequest) => ({
+      ...(defaultReply(req).body as object),
+      total: { amount: 300, currency: 'EUR' },
+      net: { amount: 252, currency: 'EUR' },
+      tax: { country: 'DE', rate: '19', amount: 48, currency: 'EUR', pricesIncludeTax: true, ipCountry: 'DE' },
+    }));
+    signIn('buyer@example.com', 'proven');
+    history.replaceState(null, '', '/checkout/upsell');
+    const { ui } = await open(HISTORY);
+    await waitFor(() => expect(ui().getByTestId('upsell-tax').textContent).toBe('VAT 19% (DE)€0.48'));
+    expect(ui().getByTestId('upsell-net').textContent).toBe('Net€2.52');
+    expect(ui().getByTestId('upsell-total').textContent).toBe('€3.00');
+  });
+
   it('prices the slider choice on the server and pays through its own invoice', async () => {
     const api = installApi();
     const assign = vi.spyOn(browser, 'assign').mockImplementation(() => undefined);

@@ -1,7 +1,7 @@
 import { fireEvent, waitFor } from '@testing-library/dom';
 import { describe, expect, it, vi } from 'vitest';
 import { browser } from '../../core/browser';
-import { installApi, type Api } from '../../test/api/vitest';
+import { apiError, installApi, type Api } from '../../test/api/vitest';
 import { defaultReply, type MockRequest } from '../../test/api/mock';
 import { mountIndex } from '../../test/mount';
 
@@ -88,5 +88,37 @@ describe('tax', () => {
     await waitFor(() => expect(ui().getByTestId('price-tax').textContent).toContain('MwSt. 19 % (DE)'));
     expect(ui().getByTestId('price-net').textContent).toContain('Netto');
     expect(ui().getByTestId<HTMLSelectElement>('billing-country').selectedOptions[0]!.textContent).toBe('Deutschland');
+  });
+
+  // The form prevents both, but the API decides: a buyer who reaches either answer reads it in
+  // their language, not the server's English (the names double as keys of the checkout's errors).
+  it.each([
+    ['en', 'country_unconfirmed', 'Your billing country differs from where you are connecting from. Please confirm your billing country.'],
+    ['en-gb', 'invalid_country', 'Please choose the country of your billing address from the list.'],
+    [
+      'en-us',
+      'country_unconfirmed',
+      'Your billing country differs from where you are connecting from. Please confirm your billing country.',
+    ],
+    [
+      'de-de',
+      'country_unconfirmed',
+      'Das Land Ihrer Rechnungsadresse weicht von dem Land ab, aus dem Sie sich verbinden. Bitte bestätigen Sie es.',
+    ],
+    ['de-de', 'invalid_country', 'Bitte wählen Sie das Land Ihrer Rechnungsadresse aus der Liste.'],
+    ['es-es', 'invalid_country', 'Elija de la lista el país de su dirección de facturación.'],
+    ['nl-nl', 'country_unconfirmed', 'Uw factuurland wijkt af van het land waarvandaan u verbinding maakt. Bevestig uw factuurland.'],
+    ['pt-pt', 'invalid_country', 'Escolha na lista o país do seu endereço de faturação.'],
+  ])('shows %s %s in the buyer’s words', async (locale, name, text) => {
+    const api = installApi();
+    taxedQuotes(api);
+    const server = 'Server English that must not be shown.';
+    api.on('order.create', () => apiError(name === 'invalid_country' ? 400 : 409, name, server));
+    const { ui } = await mountIndex({ locale });
+    fireEvent.change(await ui().findByTestId('email-input'), { target: { value: 'buyer@example.com' } });
+    await waitFor(() => expect(ui().getByTestId<HTMLButtonElement>('pay-button').disabled).toBe(false));
+    fireEvent.click(ui().getByTestId('pay-button'));
+    expect(await ui().findByText(text)).toBeTruthy();
+    expect(ui().queryByText(server)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type Order, downloadInvoice } from '../../api/orders';
 import { catalogKey } from '../../core/catalog';
+import { formatDecimal } from '../../i18n/amounts';
 import { useController, useResource } from '../../ui/context';
 import { useErrorText, useTexts } from '../../ui/texts';
 import { Icon } from '../../ui/icons';
@@ -23,6 +24,22 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
   const q = o.quote;
   const perCycle = o.recurring ? ((t.perCycle as Record<string, string>)[o.recurring.billingCycle] ?? o.recurring.billingCycle) : '';
 
+  /** A quote line in the buyer's words (the server's are English): the plan and its cycle, the extras, proxy protection. */
+  function lineText(line: NonNullable<typeof q>['lines'][number]): string {
+    switch (line.key) {
+      case 'plan': {
+        const cycle = (t.cycles as Record<string, string>)[q?.billingCycle ?? ''];
+        return cycle ? `${line.label.split(' — ')[0]} — ${cycle}` : line.label;
+      }
+      case 'extraConnections':
+        return q?.extraConnections ? t.receiptExtra(q.extraConnections) : line.label;
+      case 'proxyProtection':
+        return t.receiptProxy;
+      default:
+        return line.label;
+    }
+  }
+
   async function download() {
     setDownloading(true);
     setDownloadError(null);
@@ -44,7 +61,7 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
         <dl className="sc-lines" data-testid="receipt-lines">
           {q.lines.map((line, i) => (
             <div className="sc-line" key={`${line.key}-${i}`}>
-              <dt>{line.label}</dt>
+              <dt>{lineText(line)}</dt>
               <dd>{money(line.amount)}</dd>
             </div>
           ))}
@@ -54,6 +71,19 @@ export function Receipt({ order: o, gateway }: { order: Order; gateway: string }
               <dd>−{money(q.discount.amount)}</dd>
             </div>
           )}
+        </dl>
+      )}
+      {q?.tax && q.net && (
+        // A taxed order (the catalog's tax block): its net and its VAT at the buyer's country's rate.
+        <dl className="sc-lines sc-receipt-tax" data-testid="receipt-tax-lines">
+          <div className="sc-line sc-line-sub" data-testid="receipt-net">
+            <dt>{t.receiptNet}</dt>
+            <dd>{money(q.net)}</dd>
+          </div>
+          <div className="sc-line sc-line-sub" data-testid="receipt-tax">
+            <dt>{t.receiptTax(formatDecimal(Number(q.tax.rate), locale), q.tax.country)}</dt>
+            <dd>{money({ amount: q.tax.amount, currency: q.tax.currency })}</dd>
+          </div>
         </dl>
       )}
       <div className="sc-total" data-testid="receipt-total">

@@ -80,6 +80,9 @@ describe('the receipt on the success page', () => {
     const r = within(await receipt(ui));
     expect(r.getByRole('heading', { name: 'Ihre Quittung' })).toBeTruthy();
     expect(r.getByTestId('receipt-lines').textContent).toContain('Rabatt (SAVE10)');
+    // The items in German too, not the server's English labels.
+    expect(r.getByTestId('receipt-lines').textContent).toContain('1 zusätzliche Verbindung');
+    expect(r.getByTestId('receipt-lines').textContent).not.toContain('extra connection');
     expect(r.getByTestId('receipt-total').textContent).toMatch(/^Bezahlt11,69\s€$/);
     expect(r.getByText('Rechnungsnummer')).toBeTruthy();
     expect(await r.findByTestId('receipt-method')).toHaveProperty('textContent', 'Karte (Sandbox)');
@@ -127,5 +130,39 @@ describe('the receipt on the success page', () => {
     const r2 = within(await receipt(second.ui));
     expect(r2.queryByTestId('invoice-download')).toBeNull();
     expect(r2.queryByTestId('receipt-number')).toBeNull();
+  });
+
+  // A shop with a tax block (prices including VAT): the order's net and its VAT at the buyer's
+  // country's rate, above the total, in the buyer's words.
+  function taxed() {
+    const o = discounted();
+    const tax = { country: 'DE', rate: '19', amount: 187, currency: 'EUR', pricesIncludeTax: true, ipCountry: 'DE' };
+    return { ...o, quote: { ...o.quote, net: { amount: 982, currency: 'EUR' }, tax }, net: { amount: 982, currency: 'EUR' }, tax };
+  }
+
+  it.each([
+    ['en', 'Net€9.82', 'VAT 19% (DE)€1.87', /^Total paid€11\.69$/],
+    ['de-de', /^Netto9,82\s€$/, /^MwSt\. 19 % \(DE\)1,87\s€$/, /^Bezahlt11,69\s€$/],
+  ])('shows the net, the VAT and the total of a taxed order (%s)', async (locale, net, vat, total) => {
+    const api = installApi();
+    api.on('order.get', taxed);
+    paidWith('sandbox');
+    const { ui } = mount({ locale });
+    const r = within(await receipt(ui));
+    const match = (el: HTMLElement, want: string | RegExp) =>
+      typeof want === 'string' ? expect(el.textContent).toBe(want) : expect(el.textContent).toMatch(want);
+    match(r.getByTestId('receipt-net'), net);
+    match(r.getByTestId('receipt-tax'), vat);
+    match(r.getByTestId('receipt-total'), total);
+  });
+
+  it('shows no tax line for an order without tax', async () => {
+    const api = installApi();
+    api.on('order.get', discounted);
+    paidWith('sandbox');
+    const { ui } = mount();
+    const r = within(await receipt(ui));
+    expect(r.queryByTestId('receipt-tax')).toBeNull();
+    expect(r.queryByTestId('receipt-net')).toBeNull();
   });
 });

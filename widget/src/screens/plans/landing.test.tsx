@@ -39,7 +39,11 @@ describe('an automatic order from the landing URL', () => {
     vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
     history.replaceState(null, '', '/?email=auto%40example.com&pid=2&auto_redirect=true');
     const { el, ui, of } = mount();
-    await waitFor(() => ui().getByRole('heading', { name: 'Loading…' }));
+    // While the order's chunk loads: the skeleton of a centred screen's head, announced, no heading.
+    const status = await waitFor(() => ui().getByRole('status'));
+    expect(status.textContent).toBe('Loading…');
+    expect(status.querySelectorAll('.sc-skeleton')).toHaveLength(2);
+    expect(ui().queryByRole('heading')).toBeNull();
     await waitFor(() => expect(chunks.order).toHaveLength(1));
     expect(cards(el)).toHaveLength(0);
     expect(api.callsTo('catalog.listProducts')).toHaveLength(0);
@@ -47,5 +51,14 @@ describe('an automatic order from the landing URL', () => {
     await waitFor(() => ui().getByTestId('error-view'));
     // (vitest wraps the failed import's error in its own message)
     expect(of('error')).toEqual([{ name: 'network', message: expect.any(String) }]);
+  });
+
+  it('says "loading" in the buyer’s language while a chunk loads', async () => {
+    installApi();
+    vi.spyOn(browser, 'assign').mockImplementation(() => undefined);
+    history.replaceState(null, '', '/?email=auto%40example.com&pid=2&auto_redirect=true');
+    const { ui } = mount({ locale: 'de-de' });
+    const status = await waitFor(() => ui().getByRole('status'));
+    expect(status.textContent).toBe('Wird geladen …');
   });
 });
