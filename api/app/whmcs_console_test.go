@@ -7,6 +7,7 @@ import (
 
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genservices "github.com/streamcart/streamcart/gen/admin_services"
+	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
 )
 
 // TestWHMCSConsoleLines: in WHMCS mode the console's line actions act on the WHMCS service (its
@@ -37,6 +38,10 @@ func TestWHMCSConsoleLines(t *testing.T) {
 			}
 		}
 		sup := s["support"]
+		// The console reads who bills the lines from its session, to offer extend and change or not.
+		if me, err := c.session.Get(ctx, &genadminsession.GetPayload{Session: &sup.cookie}); err != nil || me.Billing != "whmcs" {
+			t.Fatalf("GET /admin/session: %+v %v", me, err)
+		}
 
 		// 40 suspends at once: one applies, one ModuleSuspend with our reason.
 		errs := make([]error, 40)

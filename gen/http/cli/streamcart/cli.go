@@ -81,7 +81,7 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"8n1\" --action \"wyv\" --target \"fc8\" --ip \"stn\" --limit 77 --cursor \"3pv\" --session \"v22\"" + "\n" +
 		os.Args[0] + " " + "admin-catalog get --session \"uxy\"" + "\n" +
 		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 246 --session \"a61\"" + "\n" +
 		os.Args[0] + " " + "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"" + "\n" +
@@ -1674,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"8n1\" --action \"wyv\" --target \"fc8\" --ip \"stn\" --limit 77 --cursor \"3pv\" --session \"v22\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -2060,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 391 --cursor \"xdf\" --session \"t6q\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 56 --cursor \"ct6\" --session \"l4m\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2078,7 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"s7m\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"x8u\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2221,7 +2221,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"91w\" --outcome \"4st\" --limit 113 --cursor \"r9s\" --session \"3wy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"4ez\" --outcome \"15q\" --limit 137 --cursor \"wz4\" --session \"t9l\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2250,7 +2250,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jd0\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"l5e\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2832,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 304 --session \"0c5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 236 --session \"c1h\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2869,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"PiW\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"ENw\" --locale \"nl-nl\"")
 }
 
 func catalogGetProductUsage() {
@@ -2891,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8139794073809077473 --currency \"Pnr\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 3186916908814593555 --currency \"jDd\" --locale \"es-es\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2911,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"ujQ\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"HzA\" --locale \"en-gb\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2949,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2007230023351226550 --from \"Et laboriosam qui voluptas quaerat.\" --to \"Tempore placeat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 8311350681425865279 --from \"Tempore ut enim omnis doloribus.\" --to \"Ullam rerum dolore.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2967,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-gb\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2985,7 +2985,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"pt-pt\"")
 }
 
 func catalogDevicesUsage() {
@@ -3003,7 +3003,7 @@ func catalogDevicesUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en-us\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -3064,7 +3064,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Dolores ut minima ipsa.\" --t \"t3v\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Ut delectus.\" --t \"nle\" --locale \"pt-pt\"")
 }
 
 func invoicesPdfUsage() {
@@ -3086,7 +3086,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r30\" --t \"mja\" --token \"Qui commodi omnis aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"bla\" --t \"h3p\" --token \"Laboriosam magnam numquam aut vero magnam temporibus.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3108,7 +3108,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"ion\" --t \"x1o\" --token \"Fugit perspiciatis doloribus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"uxh\" --t \"686\" --token \"Qui suscipit eos non ullam.\"")
 }
 
 func invoicesPayUsage() {
@@ -3132,7 +3132,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"5a4\",\n      \"returnUrl\": \"zk5\"\n   }' --invoice-id \"Eum distinctio commodi numquam velit.\" --t \"n99\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"gcw\",\n      \"returnUrl\": \"xk1\"\n   }' --invoice-id \"Sit ab.\" --t \"lqb\" --locale \"nl-nl\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3265,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"tb9\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tyL\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 91,\n      \"gateway\": \"Quis quis pariatur dolor ipsum quaerat suscipit.\",\n      \"pid\": 2,\n      \"promoCode\": \"jpy\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"x9v\"\n   }' --token \"Debitis porro est voluptatem perferendis numquam accusamus.\" --idempotency-key \"1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"pwo\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": false,\n      \"currency\": \"KqO\",\n      \"emailSubscription\": true,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 39,\n      \"gateway\": \"Ut perspiciatis culpa autem est tempora debitis.\",\n      \"pid\": 2,\n      \"promoCode\": \"1dw\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"l11\"\n   }' --token \"Facilis sed ab est.\" --idempotency-key \"mis\"")
 }
 
 func orderGetUsage() {
@@ -3285,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Itaque eos.\" --token \"Et quia eos voluptatibus iste assumenda facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quia dicta et.\" --token \"Quos sapiente excepturi non reiciendis consequuntur iusto.\"")
 }
 
 func orderEventsUsage() {
@@ -3307,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"ke1\" --token \"Nulla minima enim ut rerum ut.\" --last-event-id \"57\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"lrv\" --token \"Molestiae dolor minima perspiciatis accusantium.\" --last-event-id \"39\"")
 }
 
 func orderListUsage() {
@@ -3325,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Molestias laborum sint doloremque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Quos et eius sed.\"")
 }
 
 func orderCancelUsage() {
@@ -3345,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quod quo.\" --token \"Qui amet et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Alias hic blanditiis laboriosam accusamus.\" --token \"Nobis quia qui quia itaque.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3413,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Explicabo rem eos et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Ut aperiam repellat.\"")
 }
 
 func servicesGetUsage() {
@@ -3435,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Saepe recusandae ipsam voluptate.\" --locale \"en-us\" --token \"Repudiandae rerum id culpa tempore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Temporibus et fugit sed architecto ipsum ad.\" --locale \"de-de\" --token \"Quidem vero et voluptatem harum quia.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3457,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Consequuntur consectetur illum dolorem quis ad quia.\" --locale \"en\" --token \"Eius voluptatem repellat molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
 }
 
 func servicesQrUsage() {
@@ -3481,7 +3481,7 @@ func servicesQrUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Modi ipsa nihil.\" --kind \"xtream\" --locale \"de-de\" --token \"At veniam quasi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Est illo ea consectetur et ut.\" --kind \"xtream\" --locale \"pt-pt\" --token \"Rerum sapiente unde.\"")
 }
 
 func servicesRestartUsage() {
@@ -3503,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Facilis id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Doloremque eius reprehenderit est est nemo.\" --locale \"en\" --token \"Voluptatibus velit molestiae eum necessitatibus.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3525,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolores aspernatur aut quis tenetur eius.\" --locale \"en-us\" --token \"Sequi et quas natus sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Deserunt consectetur et pariatur.\" --locale \"es-es\" --token \"Explicabo fugit error voluptas blanditiis commodi aliquid.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3549,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Ipsa velit voluptatem sunt numquam sed.\" --locale \"de-de\" --token \"Placeat non consequatur tenetur provident optio et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Delectus officiis voluptatibus.\" --locale \"nl-nl\" --token \"Enim quia est dolor enim sunt.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3573,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nihil vel.\" --locale \"pt-pt\" --token \"Autem aut sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Omnis laborum sunt et.\" --locale \"de-de\" --token \"Velit vel delectus.\"")
 }
 
 func servicesRenewUsage() {
@@ -3597,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"hpg\",\n      \"pid\": 2270837702906783154,\n      \"returnUrl\": \"2c1\"\n   }' --service-id \"A aut illum voluptas.\" --locale \"en-gb\" --token \"Porro ut placeat excepturi excepturi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"c44\",\n      \"pid\": 5685237343462270560,\n      \"returnUrl\": \"evj\"\n   }' --service-id \"Cum natus aut hic.\" --locale \"nl-nl\" --token \"Corporis ea qui.\"")
 }
 
 func servicesCancelUsage() {
@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eos reiciendis temporibus quasi quia.\" --locale \"pt-pt\" --token \"Cumque voluptas magni nesciunt sit maiores alias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Aperiam sint doloribus.\" --locale \"en-gb\" --token \"Praesentium molestiae quos explicabo.\"")
 }
 
 func servicesResumeUsage() {
@@ -3641,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Et similique qui nemo aspernatur dignissimos.\" --locale \"de-de\" --token \"Eveniet voluptas nemo deserunt ipsum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Quaerat qui aspernatur.\" --locale \"pt-pt\" --token \"Quia consequuntur dolor.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3672,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Dolor explicabo aperiam dolor voluptas quae voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Sed non ipsa ut pariatur ut.\"")
 }
 
 func resellersOrderUsage() {
@@ -3694,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"50k\",\n      \"currency\": \"m\",\n      \"existingReseller\": false,\n      \"gateway\": \"Molestiae dolorem quo.\",\n      \"password\": \"55e\",\n      \"pid\": 1834528593612098838,\n      \"returnUrl\": \"ldz\"\n   }' --token \"Eveniet fugiat veniam.\" --idempotency-key \"hlr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0fs\",\n      \"currency\": \"r\",\n      \"existingReseller\": true,\n      \"gateway\": \"Et non.\",\n      \"password\": \"ems\",\n      \"pid\": 5029777892905789771,\n      \"returnUrl\": \"0om\"\n   }' --token \"Dolores minus molestias sapiente dolores corporis ex.\" --idempotency-key \"l9\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Consequuntur quod ipsa quas.\" --locale \"pt-pt\" --token \"Dolores delectus hic sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Atque hic ut.\" --locale \"de-de\" --token \"Et minima facere delectus tenetur dolor ducimus.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3803,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"edm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"m7d\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3823,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Sunt odio amet dolorem aut.\" --session \"ahf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Amet dolorem aut ut qui nemo.\" --session \"4ow\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"mjx\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"t2x\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ab quam illum nihil.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Assumenda cum et excepturi molestiae.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"lqa\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uyn\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"kq0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"zja\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ks7\"\n   }' --token \"Laborum rerum inventore vel est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5ny\"\n   }' --token \"Omnis nulla omnis impedit qui.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"l\" --locale \"en-gb\" --token \"Facere molestias rerum qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"5d\" --locale \"nl-nl\" --token \"Nulla laboriosam et perferendis autem quidem.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"y5\",\n      \"extraQuantity\": 8961397196606048652,\n      \"serviceId\": \"iu8\"\n   }' --token \"Soluta libero nulla.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c\",\n      \"extraQuantity\": 529092422752305096,\n      \"serviceId\": \"zdz\"\n   }' --token \"Cumque nulla explicabo aliquid velit.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"udz\",\n      \"extraQuantity\": 6537165192525013012,\n      \"gateway\": \"Ut expedita modi veniam.\",\n      \"returnUrl\": \"yg3\",\n      \"serviceId\": \"1a5\"\n   }' --token \"Velit est.\" --idempotency-key \"6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"y3y\",\n      \"extraQuantity\": 6729339908078010860,\n      \"gateway\": \"Ratione quae adipisci quis consequuntur consectetur maxime.\",\n      \"returnUrl\": \"sge\",\n      \"serviceId\": \"ze2\"\n   }' --token \"Hic culpa molestias sunt neque.\" --idempotency-key \"i\"")
 }
