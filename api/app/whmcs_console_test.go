@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/streamcart/streamcart/api/store/storetest"
+	"github.com/streamcart/streamcart/api/whmcs"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genservices "github.com/streamcart/streamcart/gen/admin_services"
 	genadminsession "github.com/streamcart/streamcart/gen/admin_session"
@@ -13,7 +15,9 @@ import (
 // TestWHMCSConsoleLines: in WHMCS mode the console's line actions act on the WHMCS service (its
 // module acts on the panel), never on the built-in panel where a WHMCS-made line does not exist:
 // 40 suspends at once are one suspension here and one ModuleSuspend (with our reason) there;
-// unsuspend is one ModuleUnsuspend, terminate one ModuleTerminate; WHMCS down is 503
+// unsuspend is one ModuleUnsuspend, terminate one ModuleTerminate; a line WHMCS suspended
+// already is suspended here without asking WHMCS again; WHMCS down, or a line not placed in
+// WHMCS, is 503
 // unavailable with our status as it was. Extend and change are WHMCS's (its cron owns due dates
 // and prices): 409 conflict, audited as failed, with nothing stored or sent to WHMCS.
 func TestWHMCSConsoleLines(t *testing.T) {
@@ -84,6 +88,16 @@ func TestWHMCSConsoleLines(t *testing.T) {
 		status("Active")
 		whmcsStatus("Active")
 
+		// A line not placed in WHMCS (no mapping): 503, WHMCS not asked to act, our line as it was.
+		storetest.Exec(t, c.cfg.DB, `UPDATE whmcs_services SET service_id = 'svc_elsewhere' WHERE service_id = ?`, svc)
+		_, err = cl.Suspend(ctx, &genservices.SuspendPayload{Session: &sup.cookie, CsrfToken: &sup.csrf, ID: svc})
+		wantErr(t, err, "unavailable", "")
+		storetest.Exec(t, c.cfg.DB, `UPDATE whmcs_services SET service_id = ? WHERE service_id = 'svc_elsewhere'`, svc)
+		if f.CallCount("ModuleSuspend") != 1 {
+			t.Fatalf("ModuleSuspend %d for a line not placed in WHMCS", f.CallCount("ModuleSuspend"))
+		}
+		status("Active")
+
 		// Extend and change: refused before anything is stored.
 		before, err := st.Service(ctx, svc)
 		if err != nil {
@@ -122,6 +136,19 @@ func TestWHMCSConsoleLines(t *testing.T) {
 		}
 		if got := f.Calls()[calls:]; len(got) != 0 {
 			t.Fatalf("a refused extend or change reached WHMCS: %+v", got)
+		}
+
+		// Suspended in WHMCS already (its cron, an admin there): our suspend follows, WHMCS is not asked again.
+		admin, err := whmcs.New(whmcs.Config{URL: c.cfg.WHMCS.URL, Identifier: c.cfg.WHMCS.Identifier, Secret: c.cfg.WHMCS.Secret})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := admin.Module(ctx, "ModuleSuspend", f.State().Services[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := cl.Suspend(ctx, &genservices.SuspendPayload{Session: &sup.cookie, CsrfToken: &sup.csrf, ID: svc}); err != nil ||
+			l.Status != "Suspended" || f.CallCount("ModuleSuspend") != 2 {
+			t.Fatalf("suspend of a line WHMCS suspended: %+v %v (ModuleSuspend %d)", l, err, f.CallCount("ModuleSuspend"))
 		}
 
 		// Terminate: one ModuleTerminate.
