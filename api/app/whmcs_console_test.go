@@ -17,9 +17,9 @@ import (
 // 40 suspends at once are one suspension here and one ModuleSuspend (with our reason) there;
 // unsuspend is one ModuleUnsuspend, terminate one ModuleTerminate; a line WHMCS suspended
 // already is suspended here without asking WHMCS again; WHMCS down, or a line not placed in
-// WHMCS, is 503
-// unavailable with our status as it was. Extend and change are WHMCS's (its cron owns due dates
-// and prices): 409 conflict, audited as failed, with nothing stored or sent to WHMCS.
+// WHMCS, is 503 unavailable with our status as it was. Extend and change are WHMCS's (its cron
+// owns due dates and prices): 409 conflict, audited as failed, with nothing stored or sent to
+// WHMCS.
 func TestWHMCSConsoleLines(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
 		c, f, _ := whmcsConsole(t)
