@@ -7,7 +7,10 @@ var AdminSessionResult = Type("AdminSessionResult", func() {
 	Attribute("role", String, func() { Enum("owner", "support", "viewer") })
 	Attribute("csrfToken", String, "Send it as X-CSRF-Token on every change")
 	Attribute("expiresAt", String, "RFC 3339")
-	Required("operator", "role", "csrfToken", "expiresAt")
+	Attribute("billing", String, "Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are extended and changed here), or whmcs, the seller's WHMCS (its cron owns due dates and prices: extend and change answer 409 conflict)", func() {
+		Enum("builtin", "whmcs")
+	})
+	Required("operator", "role", "csrfToken", "expiresAt", "billing")
 })
 
 var _ = Service("adminSession", func() {

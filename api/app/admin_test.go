@@ -109,7 +109,7 @@ func TestAdminSessionAndOrders(t *testing.T) {
 		owner := c.signIn("owner@example.com", c.enrol("owner@example.com", operator.RoleOwner))
 
 		me, err := c.session.Get(ctx, &genadminsession.GetPayload{Session: &owner.cookie})
-		if err != nil || me.Operator != "owner@example.com" || me.Role != "owner" || me.CsrfToken != owner.csrf {
+		if err != nil || me.Operator != "owner@example.com" || me.Role != "owner" || me.CsrfToken != owner.csrf || me.Billing != "builtin" {
 			t.Fatalf("GET /admin/session: %+v %v", me, err)
 		}
 

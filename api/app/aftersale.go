@@ -10,6 +10,7 @@ import (
 	"github.com/streamcart/streamcart/api/affiliate"
 	"github.com/streamcart/streamcart/api/audit"
 	"github.com/streamcart/streamcart/api/authz"
+	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/mail"
 	"github.com/streamcart/streamcart/api/manage"
 	"github.com/streamcart/streamcart/api/order"
@@ -156,4 +157,15 @@ func (a *App) upsellUpstream() upsell.Upstream {
 		return nil
 	}
 	return a.upgrades
+}
+
+// consoleLines is who the seller console's line actions act through, and the billing system
+// that owns the lines' due dates ("": the shop): in WHMCS mode WHMCS's module commands (the
+// lines are WHMCS's; the built-in panel has none of them) and WHMCS, else the panel.
+func (a *App) consoleLines(cfg Config, mgr panel.Manager) (console.Lines, string) {
+	if a.whmcsClient == nil {
+		return mgr, ""
+	}
+	return whmcsorder.SellerLines{Lines: whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction,
+		cfg.WHMCS.ExtraOption, a.log)}, "WHMCS"
 }

@@ -29,6 +29,9 @@ var (
 	ErrPayLink = errors.New("console: payment link failed")
 	// ErrMode means an approval's mode is neither request-payment nor provision.
 	ErrMode = errors.New("console: no such approval mode")
+	// ErrBilledElsewhere means another billing system (Deps.BilledIn) owns the line's due
+	// dates and prices: the console does not extend or change it.
+	ErrBilledElsewhere = errors.New("console: line billed in another system")
 )
 
 // How an operator releases a held order.
@@ -130,6 +133,9 @@ type Deps struct {
 	Now  func() time.Time
 	// RealNow is real time, which caps are counted on (never the test clock); nil: time.Now.
 	RealNow func() time.Time
+	// BilledIn names the billing system that owns the lines' due dates and prices ("WHMCS"),
+	// whose cron renews them; "": the shop does.
+	BilledIn string
 	// SupportMaxExtendDays caps the days a capped role may extend one line by within
 	// ExtendCapWindow; 0: DefaultSupportMaxExtendDays.
 	SupportMaxExtendDays int
@@ -353,13 +359,21 @@ type Extension struct {
 	Since    time.Time
 }
 
+// BilledIn is the billing system that owns the lines' due dates and prices; "": the shop.
+func (a *Actions) BilledIn() string { return a.d.BilledIn }
+
 // Extend gives a provisioned line days more: its expiry (and next due date) move, and the
 // panel's line with them. A capped operator (support) may give one line at most
-// SupportMaxExtendDays within ExtendCapWindow (*ExtendLimitError beyond, nothing moved).
+// SupportMaxExtendDays within ExtendCapWindow (*ExtendLimitError beyond, nothing moved). A
+// line billed elsewhere is ErrBilledElsewhere, nothing moved: its billing system's renewal
+// owns the due date, and moving ours would not move its (nor its line's).
 func (a *Actions) Extend(ctx context.Context, id string, days int, operator string, capped bool) (order.Service, error) {
 	v, err := a.service(ctx, id)
 	if err != nil {
 		return v, err
+	}
+	if a.d.BilledIn != "" {
+		return v, ErrBilledElsewhere
 	}
 	switch v.Status {
 	case order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended:

@@ -264,7 +264,7 @@ func (s adminSession) Create(ctx context.Context, p *genadminsession.CreatePaylo
 	}
 	s.Audit.RecordOperator(ctx, in.Principal.Email, "console-signin", "operator:"+in.Principal.Email, clientIP(ctx).String(), nil)
 	return &genadminsession.CreateResult{Session: in.Token, Operator: in.Principal.Email, Role: string(in.Principal.Role),
-		CsrfToken: in.CSRF, ExpiresAt: in.ExpiresAt.UTC().Format(time.RFC3339)}, nil
+		CsrfToken: in.CSRF, ExpiresAt: in.ExpiresAt.UTC().Format(time.RFC3339), Billing: s.billing()}, nil
 }
 
 func (s adminSession) Get(ctx context.Context, p *genadminsession.GetPayload) (*genadminsession.AdminSessionResult, error) {
@@ -274,7 +274,16 @@ func (s adminSession) Get(ctx context.Context, p *genadminsession.GetPayload) (*
 	}
 	token := deref(p.Session)
 	return &genadminsession.AdminSessionResult{Operator: pr.Email, Role: string(pr.Role), CsrfToken: operator.CSRFToken(token),
-		ExpiresAt: rfc3339(pr.ExpiresAt)}, nil
+		ExpiresAt: rfc3339(pr.ExpiresAt), Billing: s.billing()}, nil
+}
+
+// billing is who bills the lines, as the design names it: the console offers extend and change
+// only when it is this shop.
+func (s adminSession) billing() string {
+	if s.Actions != nil && s.Actions.BilledIn() != "" {
+		return strings.ToLower(s.Actions.BilledIn())
+	}
+	return "builtin"
 }
 
 func (s adminSession) Delete(ctx context.Context, p *genadminsession.DeletePayload) (*genadminsession.DeleteResult, error) {

@@ -39,6 +39,14 @@ func (s adminServices) Change(ctx context.Context, p *gen.ChangePayload) (*gen.A
 	if s.Changes == nil {
 		return nil, gen.MakeUnavailable(errors.New(msgNoChanges))
 	}
+	if in := s.Actions.BilledIn(); in != "" {
+		// Its billing system owns the line's plan, price and due date (WHMCS: an upgrade there).
+		err := fmt.Errorf("This line is billed in %s: change it there.", in)
+		if !p.Preview {
+			s.Audit.RecordOperator(ctx, pr.Email, "line-change", p.ID, "refused", err)
+		}
+		return nil, gen.MakeConflict(err)
+	}
 	r := planchange.Request{ServiceID: p.ID, PID: p.Pid, BillingCycle: p.BillingCycle, MaxConnections: p.MaxConnections,
 		NextDueDate: p.NextDueDate, Charge: planchange.Charge(p.Charge), Reason: p.Reason, Operator: pr.Email, IdempotencyKey: deref(p.IdempotencyKey)}
 	if p.Preview {

@@ -27,6 +27,8 @@ func (s adminServices) act(ctx context.Context, cookie *string, action, name, id
 	switch {
 	case errors.Is(err, console.ErrNotFound):
 		return nil, gen.MakeNotFound(errors.New(msgNoLine))
+	case errors.Is(err, console.ErrBilledElsewhere):
+		return nil, gen.MakeConflict(fmt.Errorf("This line is billed in %s: %s it there.", s.Actions.BilledIn(), name[len("line-"):]))
 	case errors.Is(err, console.ErrLineState):
 		return nil, gen.MakeConflict(errors.New(msgLineState + " (" + string(v.Status) + ")"))
 	case errors.As(err, &limit):

@@ -691,6 +691,14 @@ func (c *Client) Module(ctx context.Context, action string, serviceID int) error
 	return c.Call(ctx, action, url.Values{"serviceid": {strconv.Itoa(serviceID)}}, nil)
 }
 
+// ModuleSuspend suspends a service through its module (SuspendAccount), with the reason WHMCS
+// shows on it (its suspendreason).
+func (c *Client) ModuleSuspend(ctx context.Context, serviceID int, reason string) error {
+	p := url.Values{"serviceid": {strconv.Itoa(serviceID)}}
+	set(p, "suspendreason", reason)
+	return c.Call(ctx, "ModuleSuspend", p, nil)
+}
+
 func set(p url.Values, k, v string) {
 	if v != "" {
 		p.Set(k, v)

@@ -68,6 +68,10 @@ type AdminSessionResult struct {
 	CsrfToken string
 	// RFC 3339
 	ExpiresAt string
+	// Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are
+	// extended and changed here), or whmcs, the seller's WHMCS (its cron owns due
+	// dates and prices: extend and change answer 409 conflict)
+	Billing string
 }
 
 // ConfirmSetupPayload is the payload type of the adminSession service
@@ -96,6 +100,10 @@ type CreateResult struct {
 	CsrfToken string
 	// RFC 3339
 	ExpiresAt string
+	// Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are
+	// extended and changed here), or whmcs, the seller's WHMCS (its cron owns due
+	// dates and prices: extend and change answer 409 conflict)
+	Billing string
 }
 
 // DeletePayload is the payload type of the adminSession service delete method.

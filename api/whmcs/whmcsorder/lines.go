@@ -25,6 +25,7 @@ type LinesAPI interface {
 	GetClientService(ctx context.Context, clientID, serviceID int) (whmcs.Service, error)
 	SetServiceFields(ctx context.Context, serviceID int, fields map[int]string) error
 	Module(ctx context.Context, action string, serviceID int) error
+	ModuleSuspend(ctx context.Context, serviceID int, reason string) error
 	ModuleCustom(ctx context.Context, serviceID int, function string) error
 }
 
@@ -123,6 +124,30 @@ func (l *Lines) SetMaxConnections(context.Context, string, int) error { return E
 
 // SetEnabled is WHMCS's (suspension by its cron).
 func (l *Lines) SetEnabled(context.Context, string, bool) error { return ErrUnsupported }
+
+// SellerLines is the seller console's hold on WHMCS-made lines (console.Lines): suspend and
+// unsuspend are WHMCS's module commands, as an admin's in WHMCS (the buyer's Lines refuses them),
+// terminate is ModuleTerminate; extend stays WHMCS's cron's (ErrUnsupported).
+type SellerLines struct{ *Lines }
+
+// SuspendReason is the reason WHMCS shows on a line the seller suspended from the console.
+const SuspendReason = "Suspended from the Streamcart console"
+
+// SetEnabled unsuspends (ModuleUnsuspend) or suspends (ModuleSuspend, SuspendReason) the WHMCS
+// service; one WHMCS shows in that state already is left.
+func (l SellerLines) SetEnabled(ctx context.Context, ref string, enabled bool) error {
+	id, s, err := l.service(ctx, ref)
+	if err != nil {
+		return err
+	}
+	switch {
+	case enabled && s.Status == "Active", !enabled && s.Status == "Suspended":
+		return nil
+	case enabled:
+		return l.lineErr(ref, l.api.Module(ctx, "ModuleUnsuspend", id))
+	}
+	return l.lineErr(ref, l.api.ModuleSuspend(ctx, id, SuspendReason))
+}
 
 // Recreate is not a WHMCS module function.
 func (l *Lines) Recreate(context.Context, panel.Line) (panel.Line, error) {

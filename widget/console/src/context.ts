@@ -14,5 +14,5 @@ export const Ctx = createContext<ConsoleContext | null>(null);
 export function useConsole() {
   const c = useContext(Ctx);
   if (!c) throw new Error('useConsole outside a signed-in console');
-  return { ...c, can: (a: Action) => can(c.session.role, a) };
+  return { ...c, can: (a: Action) => can(c.session.role, a), billedHere: c.session.billing !== 'whmcs' };
 }

@@ -22,6 +22,9 @@ export const SessionSchema = v.object({
   role: v.picklist(ROLES),
   csrfToken: v.string(),
   expiresAt: v.string(),
+  // Who bills the lines: in WHMCS mode WHMCS's cron owns due dates and prices, so the console
+  // offers no extend or change (the server refuses them with 409 conflict).
+  billing: v.optional(v.picklist(['builtin', 'whmcs']), 'builtin'),
 });
 export type Session = v.InferOutput<typeof SessionSchema>;
 

@@ -46,7 +46,7 @@ func BuildCreatePayload(adminPromotionsCreateBody string, adminPromotionsCreateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         6277842268168125761,\n         2470491493054543438\n      ],\n      \"code\": \"tk\",\n      \"expirationDate\": \"vke\",\n      \"maxUses\": 5087760548733669340,\n      \"recurring\": false,\n      \"startDate\": \"gxm\",\n      \"type\": \"Percentage\",\n      \"value\": \"d\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"appliesTo\": [\n         7953513385747229234\n      ],\n      \"code\": \"5\",\n      \"expirationDate\": \"5r7\",\n      \"maxUses\": 6605369282858868190,\n      \"recurring\": false,\n      \"startDate\": \"8yq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"rs\"\n   }'")
 		}
 		if body.AppliesTo == nil {
 			err = goa.MergeErrors(err, goa.MissingFieldError("appliesTo", "body"))
@@ -143,7 +143,7 @@ func BuildUpdatePayload(adminPromotionsUpdateBody string, adminPromotionsUpdateC
 	{
 		err = json.Unmarshal([]byte(adminPromotionsUpdateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": true,\n      \"expirationDate\": \"k07\",\n      \"maxUses\": 1284595356435624597,\n      \"startDate\": \"29b\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"disabled\": false,\n      \"expirationDate\": \"a22\",\n      \"maxUses\": 6666392595447983746,\n      \"startDate\": \"79r\"\n   }'")
 		}
 		if body.StartDate != nil {
 			if utf8.RuneCountInString(*body.StartDate) > 10 {

@@ -431,7 +431,7 @@ func BuildExtendPayload(adminServicesExtendBody string, adminServicesExtendID st
 	{
 		err = json.Unmarshal([]byte(adminServicesExtendBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1272\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"days\": 1862\n   }'")
 		}
 		if body.Days < 1 {
 			err = goa.MergeErrors(err, goa.InvalidRangeError("body.days", body.Days, 1, true))
@@ -489,7 +489,7 @@ func BuildChangePayload(adminServicesChangeBody string, adminServicesChangeID st
 	{
 		err = json.Unmarshal([]byte(adminServicesChangeBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"9ep\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1225845043263091398,\n      \"nextDueDate\": \"g04\",\n      \"pid\": 2590833157338226962,\n      \"preview\": false,\n      \"reason\": \"pyy\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"xn3\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 3976796363863285420,\n      \"nextDueDate\": \"ui9\",\n      \"pid\": 101705615704351199,\n      \"preview\": false,\n      \"reason\": \"hg9\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if utf8.RuneCountInString(*body.BillingCycle) > 32 {

@@ -55,6 +55,10 @@ type CreateResponseBody struct {
 	CsrfToken *string `form:"csrfToken,omitempty" json:"csrfToken,omitempty" xml:"csrfToken,omitempty"`
 	// RFC 3339
 	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
+	// Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are
+	// extended and changed here), or whmcs, the seller's WHMCS (its cron owns due
+	// dates and prices: extend and change answer 409 conflict)
+	Billing *string `form:"billing,omitempty" json:"billing,omitempty" xml:"billing,omitempty"`
 }
 
 // GetResponseBody is the type of the "adminSession" service "get" endpoint
@@ -67,6 +71,10 @@ type GetResponseBody struct {
 	CsrfToken *string `form:"csrfToken,omitempty" json:"csrfToken,omitempty" xml:"csrfToken,omitempty"`
 	// RFC 3339
 	ExpiresAt *string `form:"expiresAt,omitempty" json:"expiresAt,omitempty" xml:"expiresAt,omitempty"`
+	// Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are
+	// extended and changed here), or whmcs, the seller's WHMCS (its cron owns due
+	// dates and prices: extend and change answer 409 conflict)
+	Billing *string `form:"billing,omitempty" json:"billing,omitempty" xml:"billing,omitempty"`
 }
 
 // SetupInvalidSetupTokenResponseBody is the type of the "adminSession" service
@@ -417,6 +425,7 @@ func NewCreateResultCreated(body *CreateResponseBody, session string) *adminsess
 		Role:      *body.Role,
 		CsrfToken: *body.CsrfToken,
 		ExpiresAt: *body.ExpiresAt,
+		Billing:   *body.Billing,
 	}
 	v.Session = session
 
@@ -473,6 +482,7 @@ func NewGetAdminSessionResultOK(body *GetResponseBody) *adminsession.AdminSessio
 		Role:      *body.Role,
 		CsrfToken: *body.CsrfToken,
 		ExpiresAt: *body.ExpiresAt,
+		Billing:   *body.Billing,
 	}
 
 	return v
@@ -557,9 +567,17 @@ func ValidateCreateResponseBody(body *CreateResponseBody) (err error) {
 	if body.ExpiresAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("expiresAt", "body"))
 	}
+	if body.Billing == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billing", "body"))
+	}
 	if body.Role != nil {
 		if !(*body.Role == "owner" || *body.Role == "support" || *body.Role == "viewer") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.role", *body.Role, []any{"owner", "support", "viewer"}))
+		}
+	}
+	if body.Billing != nil {
+		if !(*body.Billing == "builtin" || *body.Billing == "whmcs") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billing", *body.Billing, []any{"builtin", "whmcs"}))
 		}
 	}
 	return
@@ -579,9 +597,17 @@ func ValidateGetResponseBody(body *GetResponseBody) (err error) {
 	if body.ExpiresAt == nil {
 		err = goa.MergeErrors(err, goa.MissingFieldError("expiresAt", "body"))
 	}
+	if body.Billing == nil {
+		err = goa.MergeErrors(err, goa.MissingFieldError("billing", "body"))
+	}
 	if body.Role != nil {
 		if !(*body.Role == "owner" || *body.Role == "support" || *body.Role == "viewer") {
 			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.role", *body.Role, []any{"owner", "support", "viewer"}))
+		}
+	}
+	if body.Billing != nil {
+		if !(*body.Billing == "builtin" || *body.Billing == "whmcs") {
+			err = goa.MergeErrors(err, goa.InvalidEnumValueError("body.billing", *body.Billing, []any{"builtin", "whmcs"}))
 		}
 	}
 	return

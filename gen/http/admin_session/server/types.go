@@ -57,6 +57,10 @@ type CreateResponseBody struct {
 	CsrfToken string `form:"csrfToken" json:"csrfToken" xml:"csrfToken"`
 	// RFC 3339
 	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	// Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are
+	// extended and changed here), or whmcs, the seller's WHMCS (its cron owns due
+	// dates and prices: extend and change answer 409 conflict)
+	Billing string `form:"billing" json:"billing" xml:"billing"`
 }
 
 // GetResponseBody is the type of the "adminSession" service "get" endpoint
@@ -69,6 +73,10 @@ type GetResponseBody struct {
 	CsrfToken string `form:"csrfToken" json:"csrfToken" xml:"csrfToken"`
 	// RFC 3339
 	ExpiresAt string `form:"expiresAt" json:"expiresAt" xml:"expiresAt"`
+	// Who bills the lines (STREAMCART_BACKEND): builtin, this shop (lines are
+	// extended and changed here), or whmcs, the seller's WHMCS (its cron owns due
+	// dates and prices: extend and change answer 409 conflict)
+	Billing string `form:"billing" json:"billing" xml:"billing"`
 }
 
 // SetupInvalidSetupTokenResponseBody is the type of the "adminSession" service
@@ -297,6 +305,7 @@ func NewCreateResponseBody(res *adminsession.CreateResult) *CreateResponseBody {
 		Role:      res.Role,
 		CsrfToken: res.CsrfToken,
 		ExpiresAt: res.ExpiresAt,
+		Billing:   res.Billing,
 	}
 	return body
 }
@@ -309,6 +318,7 @@ func NewGetResponseBody(res *adminsession.AdminSessionResult) *GetResponseBody {
 		Role:      res.Role,
 		CsrfToken: res.CsrfToken,
 		ExpiresAt: res.ExpiresAt,
+		Billing:   res.Billing,
 	}
 	return body
 }

@@ -81,11 +81,11 @@ func UsageCommands() []string {
 
 // UsageExamples produces an example of a valid invocation of the CLI tool.
 func UsageExamples() string {
-	return os.Args[0] + " " + "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"" + "\n" +
-		os.Args[0] + " " + "admin-catalog get --session \"5n5\"" + "\n" +
-		os.Args[0] + " " + "admin-jobs list --state \"queued\" --limit 479 --session \"jxe\"" + "\n" +
-		os.Args[0] + " " + "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"" + "\n" +
-		os.Args[0] + " " + "admin-operators list --session \"rsw\"" + "\n" +
+	return os.Args[0] + " " + "admin-audit list --operator \"gmd\" --action \"kao\" --target \"rfm\" --ip \"6z6\" --limit 187 --cursor \"bky\" --session \"mdb\"" + "\n" +
+		os.Args[0] + " " + "admin-catalog get --session \"ihq\"" + "\n" +
+		os.Args[0] + " " + "admin-jobs list --state \"failed\" --limit 272 --session \"1jd\"" + "\n" +
+		os.Args[0] + " " + "admin-mail list --status \"zkp\" --q \"k0k\" --limit 77 --cursor \"tei\" --session \"n1s\"" + "\n" +
+		os.Args[0] + " " + "admin-operators list --session \"03d\"" + "\n" +
 		""
 }
 
@@ -1674,7 +1674,7 @@ func adminAuditListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"gpc\" --action \"8n1\" --target \"wyv\" --ip \"fc8\" --limit 7 --cursor \"tn4\" --session \"3pv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-audit list --operator \"gmd\" --action \"kao\" --target \"rfm\" --ip \"6z6\" --limit 187 --cursor \"bky\" --session \"mdb\"")
 }
 
 // adminCatalogUsage displays the usage of the admin-catalog command and its
@@ -1708,7 +1708,7 @@ func adminCatalogGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"5n5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog get --session \"ihq\"")
 }
 
 func adminCatalogPutUsage() {
@@ -1730,7 +1730,7 @@ func adminCatalogPutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"0rm\",\n      \"comment\": \"fpa\",\n      \"source\": \"vi\"\n   }' --csrf-token \"Dolorem ipsa sint reprehenderit.\" --session \"sjp\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog put --body '{\n      \"base\": \"dt0\",\n      \"comment\": \"b1z\",\n      \"source\": \"0\"\n   }' --csrf-token \"Illo facere.\" --session \"hbr\"")
 }
 
 func adminCatalogCheckUsage() {
@@ -1752,7 +1752,7 @@ func adminCatalogCheckUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"5\"\n   }' --csrf-token \"A velit impedit voluptas.\" --session \"yzw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog check --body '{\n      \"source\": \"n\"\n   }' --csrf-token \"Quis veritatis.\" --session \"9w3\"")
 }
 
 func adminCatalogDraftUsage() {
@@ -1774,7 +1774,7 @@ func adminCatalogDraftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Consequuntur assumenda.\",\n            \"Perspiciatis quo eligendi rerum quis quas illum.\"\n         ],\n         \"cycles\": [\n            \"Perspiciatis cum quam rem incidunt dolores.\",\n            \"Commodi sint libero id ad eum.\"\n         ],\n         \"defaultCurrency\": \"Iure est odit ut.\",\n         \"extras\": {\n            \"id\": 3165212151912695574,\n            \"maxQty\": 1583361064386309831,\n            \"name\": \"Quia quia dolorum recusandae recusandae nemo.\",\n            \"prices\": {\n               \"Quo dolore doloribus ratione rerum sed.\": {\n                  \"Cumque beatae doloribus.\": \"Ea fuga ratione est adipisci.\",\n                  \"Harum neque porro laborum animi.\": \"Dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               },\n               \"Voluptatem quam est praesentium sint.\": {\n                  \"Dolores deleniti soluta.\": \"Vel reprehenderit quos mollitia.\",\n                  \"Et corrupti accusamus laborum est id labore.\": \"Ad ea eaque itaque nemo dolores.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Omnis et velit accusamus.\",\n               \"name\": \"Dolores alias quis veritatis alias et.\",\n               \"pid\": 3877569406803402456,\n               \"prices\": {\n                  \"Dignissimos minima debitis non.\": {\n                     \"Dicta occaecati.\": \"Dolore ut ex id laboriosam consequatur reiciendis.\",\n                     \"Voluptatibus explicabo asperiores ex in voluptas.\": \"Cupiditate quo quae.\"\n                  },\n                  \"Rem quis sed nostrum.\": {\n                     \"Odio saepe facere eos.\": \"Incidunt sint aut.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Omnis et velit accusamus.\",\n               \"name\": \"Dolores alias quis veritatis alias et.\",\n               \"pid\": 3877569406803402456,\n               \"prices\": {\n                  \"Dignissimos minima debitis non.\": {\n                     \"Dicta occaecati.\": \"Dolore ut ex id laboriosam consequatur reiciendis.\",\n                     \"Voluptatibus explicabo asperiores ex in voluptas.\": \"Cupiditate quo quae.\"\n                  },\n                  \"Rem quis sed nostrum.\": {\n                     \"Odio saepe facere eos.\": \"Incidunt sint aut.\"\n                  }\n               },\n               \"proxy\": false,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  7135561208322104571,\n                  4800539258633362492,\n                  335387969333103805\n               ],\n               \"code\": \"Provident dignissimos praesentium et quia.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Necessitatibus adipisci temporibus nesciunt vero.\",\n               \"maxUses\": 5395357104259803258,\n               \"products\": [\n                  \"Quos blanditiis voluptatem ea ab ipsa doloribus.\",\n                  \"Temporibus amet.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Omnis ducimus sint quia ut quia.\",\n               \"status\": \"Temporibus impedit maiores molestias quia magnam illo.\",\n               \"type\": \"Omnis ipsum.\",\n               \"value\": \"Culpa nihil.\"\n            },\n            {\n               \"appliesTo\": [\n                  7135561208322104571,\n                  4800539258633362492,\n                  335387969333103805\n               ],\n               \"code\": \"Provident dignissimos praesentium et quia.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Necessitatibus adipisci temporibus nesciunt vero.\",\n               \"maxUses\": 5395357104259803258,\n               \"products\": [\n                  \"Quos blanditiis voluptatem ea ab ipsa doloribus.\",\n                  \"Temporibus amet.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Omnis ducimus sint quia ut quia.\",\n               \"status\": \"Temporibus impedit maiores molestias quia magnam illo.\",\n               \"type\": \"Omnis ipsum.\",\n               \"value\": \"Culpa nihil.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 3165212151912695574,\n            \"maxQty\": 1583361064386309831,\n            \"name\": \"Quia quia dolorum recusandae recusandae nemo.\",\n            \"prices\": {\n               \"Quo dolore doloribus ratione rerum sed.\": {\n                  \"Cumque beatae doloribus.\": \"Ea fuga ratione est adipisci.\",\n                  \"Harum neque porro laborum animi.\": \"Dolorem placeat culpa iusto nam.\",\n                  \"Voluptatibus quasi et veritatis saepe.\": \"Quas quia.\"\n               },\n               \"Voluptatem quam est praesentium sint.\": {\n                  \"Dolores deleniti soluta.\": \"Vel reprehenderit quos mollitia.\",\n                  \"Et corrupti accusamus laborum est id labore.\": \"Ad ea eaque itaque nemo dolores.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Et vero aut culpa ipsam.\",\n                  \"Esse quis aspernatur quaerat ut atque.\",\n                  \"Fugiat possimus placeat odit tempora sit aut.\",\n                  \"Iure cum velit quaerat accusantium quos.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"defaultLocale\": \"Dolores ut nostrum ex iste.\",\n               \"key\": \"Molestiae consequatur eum et.\",\n               \"name\": \"A sapiente.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Et vero aut culpa ipsam.\",\n                  \"Esse quis aspernatur quaerat ut atque.\",\n                  \"Fugiat possimus placeat odit tempora sit aut.\",\n                  \"Iure cum velit quaerat accusantium quos.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Consequatur in odit fugiat voluptas consequatur.\",\n               \"defaultLocale\": \"Dolores ut nostrum ex iste.\",\n               \"key\": \"Molestiae consequatur eum et.\",\n               \"name\": \"A sapiente.\"\n            }\n         ]\n      },\n      \"source\": \"x1h\"\n   }' --csrf-token \"Quisquam nobis voluptates eum sunt nobis pariatur.\" --session \"2g5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog draft --body '{\n      \"form\": {\n         \"currencies\": [\n            \"Odio saepe facere eos.\",\n            \"Incidunt sint aut.\"\n         ],\n         \"cycles\": [\n            \"Quia quia dolorum recusandae recusandae nemo.\",\n            \"Fugiat adipisci voluptatem quam est praesentium sint.\"\n         ],\n         \"defaultCurrency\": \"Rem quis sed nostrum.\",\n         \"extras\": {\n            \"id\": 7294275197780514030,\n            \"maxQty\": 3541628861943359618,\n            \"name\": \"Soluta accusantium aut qui omnis aut.\",\n            \"prices\": {\n               \"Ea ab ipsa doloribus minima temporibus.\": {\n                  \"Omnis ducimus sint quia ut quia.\": \"Necessitatibus adipisci temporibus nesciunt vero.\"\n               },\n               \"Illo esse quis aspernatur quaerat.\": {\n                  \"Quidem fugiat possimus placeat odit.\": \"Sit aut ipsa iure cum velit quaerat.\"\n               },\n               \"Nulla sunt distinctio.\": {\n                  \"Dolores ut nostrum ex iste.\": \"Deserunt et vero aut culpa.\",\n                  \"Eum et dolores a sapiente tempora.\": \"Consequatur in odit fugiat voluptas consequatur.\",\n                  \"Maiores molestias quia magnam.\": \"Sint non molestiae.\"\n               }\n            }\n         },\n         \"plans\": [\n            {\n               \"extras\": false,\n               \"group\": \"Corrupti accusamus laborum est.\",\n               \"name\": \"Labore dolorum.\",\n               \"pid\": 5482115006026893462,\n               \"prices\": {\n                  \"Animi deserunt dolorem placeat culpa iusto nam.\": {\n                     \"Accusamus aut provident dignissimos praesentium.\": \"Quia consequatur omnis ipsum dolores.\",\n                     \"Quasi et veritatis.\": \"Iure quas.\"\n                  },\n                  \"Dolores eos dolores deleniti soluta quas.\": {\n                     \"Doloribus velit ea.\": \"Ratione est adipisci est harum neque porro.\",\n                     \"Quos mollitia consequatur quo dolore doloribus.\": \"Rerum sed voluptates voluptatem cumque.\"\n                  }\n               },\n               \"proxy\": true,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Corrupti accusamus laborum est.\",\n               \"name\": \"Labore dolorum.\",\n               \"pid\": 5482115006026893462,\n               \"prices\": {\n                  \"Animi deserunt dolorem placeat culpa iusto nam.\": {\n                     \"Accusamus aut provident dignissimos praesentium.\": \"Quia consequatur omnis ipsum dolores.\",\n                     \"Quasi et veritatis.\": \"Iure quas.\"\n                  },\n                  \"Dolores eos dolores deleniti soluta quas.\": {\n                     \"Doloribus velit ea.\": \"Ratione est adipisci est harum neque porro.\",\n                     \"Quos mollitia consequatur quo dolore doloribus.\": \"Rerum sed voluptates voluptatem cumque.\"\n                  }\n               },\n               \"proxy\": true,\n               \"trial\": true\n            },\n            {\n               \"extras\": false,\n               \"group\": \"Corrupti accusamus laborum est.\",\n               \"name\": \"Labore dolorum.\",\n               \"pid\": 5482115006026893462,\n               \"prices\": {\n                  \"Animi deserunt dolorem placeat culpa iusto nam.\": {\n                     \"Accusamus aut provident dignissimos praesentium.\": \"Quia consequatur omnis ipsum dolores.\",\n                     \"Quasi et veritatis.\": \"Iure quas.\"\n                  },\n                  \"Dolores eos dolores deleniti soluta quas.\": {\n                     \"Doloribus velit ea.\": \"Ratione est adipisci est harum neque porro.\",\n                     \"Quos mollitia consequatur quo dolore doloribus.\": \"Rerum sed voluptates voluptatem cumque.\"\n                  }\n               },\n               \"proxy\": true,\n               \"trial\": true\n            }\n         ],\n         \"promotions\": [\n            {\n               \"appliesTo\": [\n                  3936226141501953034,\n                  1489894938417490635,\n                  2991668748985143743,\n                  1194854882894039716\n               ],\n               \"code\": \"Vitae quisquam nobis voluptates eum sunt nobis.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Molestiae architecto alias velit.\",\n               \"maxUses\": 7094027734041537929,\n               \"products\": [\n                  \"Ea blanditiis eum occaecati est.\",\n                  \"Nemo repudiandae.\",\n                  \"Illum facilis iure omnis voluptatem quia consequatur.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Exercitationem ea eveniet.\",\n               \"status\": \"Perferendis quos.\",\n               \"type\": \"Explicabo voluptas et corporis temporibus quaerat.\",\n               \"value\": \"Error dolor omnis non quo.\"\n            },\n            {\n               \"appliesTo\": [\n                  3936226141501953034,\n                  1489894938417490635,\n                  2991668748985143743,\n                  1194854882894039716\n               ],\n               \"code\": \"Vitae quisquam nobis voluptates eum sunt nobis.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Molestiae architecto alias velit.\",\n               \"maxUses\": 7094027734041537929,\n               \"products\": [\n                  \"Ea blanditiis eum occaecati est.\",\n                  \"Nemo repudiandae.\",\n                  \"Illum facilis iure omnis voluptatem quia consequatur.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Exercitationem ea eveniet.\",\n               \"status\": \"Perferendis quos.\",\n               \"type\": \"Explicabo voluptas et corporis temporibus quaerat.\",\n               \"value\": \"Error dolor omnis non quo.\"\n            },\n            {\n               \"appliesTo\": [\n                  3936226141501953034,\n                  1489894938417490635,\n                  2991668748985143743,\n                  1194854882894039716\n               ],\n               \"code\": \"Vitae quisquam nobis voluptates eum sunt nobis.\",\n               \"disabled\": true,\n               \"expirationDate\": \"Molestiae architecto alias velit.\",\n               \"maxUses\": 7094027734041537929,\n               \"products\": [\n                  \"Ea blanditiis eum occaecati est.\",\n                  \"Nemo repudiandae.\",\n                  \"Illum facilis iure omnis voluptatem quia consequatur.\"\n               ],\n               \"recurring\": false,\n               \"startDate\": \"Exercitationem ea eveniet.\",\n               \"status\": \"Perferendis quos.\",\n               \"type\": \"Explicabo voluptas et corporis temporibus quaerat.\",\n               \"value\": \"Error dolor omnis non quo.\"\n            }\n         ],\n         \"proxy\": {\n            \"id\": 7294275197780514030,\n            \"maxQty\": 3541628861943359618,\n            \"name\": \"Soluta accusantium aut qui omnis aut.\",\n            \"prices\": {\n               \"Ea ab ipsa doloribus minima temporibus.\": {\n                  \"Omnis ducimus sint quia ut quia.\": \"Necessitatibus adipisci temporibus nesciunt vero.\"\n               },\n               \"Illo esse quis aspernatur quaerat.\": {\n                  \"Quidem fugiat possimus placeat odit.\": \"Sit aut ipsa iure cum velit quaerat.\"\n               },\n               \"Nulla sunt distinctio.\": {\n                  \"Dolores ut nostrum ex iste.\": \"Deserunt et vero aut culpa.\",\n                  \"Eum et dolores a sapiente tempora.\": \"Consequatur in odit fugiat voluptas consequatur.\",\n                  \"Maiores molestias quia magnam.\": \"Sint non molestiae.\"\n               }\n            }\n         },\n         \"storefronts\": [\n            {\n               \"allowedOrigins\": [\n                  \"Pariatur dolorem.\",\n                  \"Quae et consequuntur esse id vel consequatur.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Nam rem ea magnam provident illo sit.\",\n               \"defaultLocale\": \"Temporibus at eos voluptatem et ipsum et.\",\n               \"key\": \"Omnis voluptatem reiciendis impedit et voluptas mollitia.\",\n               \"name\": \"Molestias delectus et consequatur cupiditate.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Pariatur dolorem.\",\n                  \"Quae et consequuntur esse id vel consequatur.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Nam rem ea magnam provident illo sit.\",\n               \"defaultLocale\": \"Temporibus at eos voluptatem et ipsum et.\",\n               \"key\": \"Omnis voluptatem reiciendis impedit et voluptas mollitia.\",\n               \"name\": \"Molestias delectus et consequatur cupiditate.\"\n            },\n            {\n               \"allowedOrigins\": [\n                  \"Pariatur dolorem.\",\n                  \"Quae et consequuntur esse id vel consequatur.\"\n               ],\n               \"default\": true,\n               \"defaultCurrency\": \"Nam rem ea magnam provident illo sit.\",\n               \"defaultLocale\": \"Temporibus at eos voluptatem et ipsum et.\",\n               \"key\": \"Omnis voluptatem reiciendis impedit et voluptas mollitia.\",\n               \"name\": \"Molestias delectus et consequatur cupiditate.\"\n            }\n         ]\n      },\n      \"source\": \"kmh\"\n   }' --csrf-token \"Corrupti deserunt aliquid.\" --session \"x68\"")
 }
 
 func adminCatalogVersionsUsage() {
@@ -1792,7 +1792,7 @@ func adminCatalogVersionsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"rps\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog versions --session \"o38\"")
 }
 
 func adminCatalogVersionUsage() {
@@ -1812,7 +1812,7 @@ func adminCatalogVersionUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 7094027734041537929 --session \"e7r\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-catalog version --version 8233793281013255767 --session \"2wx\"")
 }
 
 // adminJobsUsage displays the usage of the admin-jobs command and its
@@ -1847,7 +1847,7 @@ func adminJobsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"queued\" --limit 479 --session \"jxe\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs list --state \"failed\" --limit 272 --session \"1jd\"")
 }
 
 func adminJobsRetryUsage() {
@@ -1869,7 +1869,7 @@ func adminJobsRetryUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 6529754167575308604 --csrf-token \"Natus vel reprehenderit non et.\" --session \"i97\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs retry --id 910404722763364626 --csrf-token \"Et aliquam porro corporis dolor et.\" --session \"ygd\"")
 }
 
 func adminJobsCancelUsage() {
@@ -1891,7 +1891,7 @@ func adminJobsCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 5301297274783835179 --csrf-token \"Nam aut consequatur quas dolore qui voluptates.\" --session \"0so\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-jobs cancel --id 3269963677229862337 --csrf-token \"Id inventore voluptatem et et autem.\" --session \"u2e\"")
 }
 
 // adminMailUsage displays the usage of the admin-mail command and its
@@ -1929,7 +1929,7 @@ func adminMailListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"0kb\" --q \"j87\" --limit 76 --cursor \"q2w\" --session \"j4l\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail list --status \"zkp\" --q \"k0k\" --limit 77 --cursor \"tei\" --session \"n1s\"")
 }
 
 func adminMailResendUsage() {
@@ -1951,7 +1951,7 @@ func adminMailResendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 857731416696074676 --csrf-token \"Corporis odio dicta non vitae repellendus ut.\" --session \"wez\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-mail resend --id 486195296033256479 --csrf-token \"Est cum.\" --session \"51r\"")
 }
 
 // adminOperatorsUsage displays the usage of the admin-operators command and
@@ -1982,7 +1982,7 @@ func adminOperatorsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"rsw\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators list --session \"03d\"")
 }
 
 func adminOperatorsInviteUsage() {
@@ -2004,7 +2004,7 @@ func adminOperatorsInviteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"el5\",\n      \"role\": \"support\"\n   }' --csrf-token \"Veritatis delectus deserunt non aut voluptas.\" --session \"gjs\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators invite --body '{\n      \"email\": \"945\",\n      \"role\": \"viewer\"\n   }' --csrf-token \"Mollitia adipisci et laudantium vel.\" --session \"zqm\"")
 }
 
 func adminOperatorsDisableUsage() {
@@ -2026,7 +2026,7 @@ func adminOperatorsDisableUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"02n\" --csrf-token \"Cumque repellendus minima velit suscipit minima.\" --session \"z61\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-operators disable --email \"98j\" --csrf-token \"Temporibus qui.\" --session \"77p\"")
 }
 
 // adminPanelUsage displays the usage of the admin-panel command and its
@@ -2060,7 +2060,7 @@ func adminPanelDriftUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 391 --cursor \"xdf\" --session \"t6q\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel drift --limit 449 --cursor \"ez0\" --session \"5q9\"")
 }
 
 func adminPanelCreditsUsage() {
@@ -2078,7 +2078,7 @@ func adminPanelCreditsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"s7m\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-panel credits --session \"4xg\"")
 }
 
 // adminPromotionsUsage displays the usage of the admin-promotions command and
@@ -2109,7 +2109,7 @@ func adminPromotionsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"ej8\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions list --session \"u5d\"")
 }
 
 func adminPromotionsCreateUsage() {
@@ -2131,7 +2131,7 @@ func adminPromotionsCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         6277842268168125761,\n         2470491493054543438\n      ],\n      \"code\": \"tk\",\n      \"expirationDate\": \"vke\",\n      \"maxUses\": 5087760548733669340,\n      \"recurring\": false,\n      \"startDate\": \"gxm\",\n      \"type\": \"Percentage\",\n      \"value\": \"d\"\n   }' --csrf-token \"Eius labore labore et.\" --session \"ops\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions create --body '{\n      \"appliesTo\": [\n         7953513385747229234\n      ],\n      \"code\": \"5\",\n      \"expirationDate\": \"5r7\",\n      \"maxUses\": 6605369282858868190,\n      \"recurring\": false,\n      \"startDate\": \"8yq\",\n      \"type\": \"Fixed Amount\",\n      \"value\": \"rs\"\n   }' --csrf-token \"Nobis est et et.\" --session \"7lb\"")
 }
 
 func adminPromotionsUpdateUsage() {
@@ -2155,7 +2155,7 @@ func adminPromotionsUpdateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": true,\n      \"expirationDate\": \"k07\",\n      \"maxUses\": 1284595356435624597,\n      \"startDate\": \"29b\"\n   }' --code \"dyl\" --csrf-token \"Aliquid est nam et quas repellendus.\" --session \"917\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-promotions update --body '{\n      \"disabled\": false,\n      \"expirationDate\": \"a22\",\n      \"maxUses\": 6666392595447983746,\n      \"startDate\": \"79r\"\n   }' --code \"8mw\" --csrf-token \"Enim tempore magnam qui at in dolorem.\" --session \"4fm\"")
 }
 
 // adminSettingsUsage displays the usage of the admin-settings command and its
@@ -2184,7 +2184,7 @@ func adminSettingsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"mwd\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-settings list --session \"sjr\"")
 }
 
 // adminWebhooksUsage displays the usage of the admin-webhooks command and its
@@ -2221,7 +2221,7 @@ func adminWebhooksListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"91w\" --outcome \"4st\" --limit 113 --cursor \"r9s\" --session \"3wy\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-webhooks list --provider \"n0d\" --outcome \"r4b\" --limit 186 --cursor \"5ta\" --session \"m51\"")
 }
 
 // affiliatesUsage displays the usage of the affiliates command and its
@@ -2250,7 +2250,7 @@ func affiliatesClickUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"jd0\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "affiliates click --body '{\n      \"affId\": \"42\",\n      \"referer\": \"5po\"\n   }'")
 }
 
 // adminCustomersUsage displays the usage of the admin-customers command and
@@ -2286,7 +2286,7 @@ func adminCustomersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"tnq\" --limit 178 --session \"91p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers list --q \"q2a\" --limit 118 --session \"v9k\"")
 }
 
 func adminCustomersGetUsage() {
@@ -2306,7 +2306,7 @@ func adminCustomersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"zmr\" --session \"mag\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers get --id \"rkh\" --session \"w6a\"")
 }
 
 func adminCustomersSignoutUsage() {
@@ -2328,7 +2328,7 @@ func adminCustomersSignoutUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"mw8\" --csrf-token \"Asperiores omnis molestias repudiandae.\" --session \"07h\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signout --id \"4ef\" --csrf-token \"Sapiente et blanditiis omnis.\" --session \"pqq\"")
 }
 
 func adminCustomersSigninLinkUsage() {
@@ -2350,7 +2350,7 @@ func adminCustomersSigninLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"yoz\" --csrf-token \"Dolores assumenda.\" --session \"4cg\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-customers signin-link --id \"naz\" --csrf-token \"Voluptatem beatae dolorum.\" --session \"q5b\"")
 }
 
 // adminOrderActionsUsage displays the usage of the admin-order-actions command
@@ -2388,7 +2388,7 @@ func adminOrderActionsApproveUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"request-payment\"\n   }' --id \"m3i\" --csrf-token \"Ut pariatur et.\" --session \"f7i\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions approve --body '{\n      \"mode\": \"provision\"\n   }' --id \"f87\" --csrf-token \"Facere aut sit aliquam.\" --session \"0ax\"")
 }
 
 func adminOrderActionsRejectUsage() {
@@ -2412,7 +2412,7 @@ func adminOrderActionsRejectUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"30a\"\n   }' --id \"xop\" --csrf-token \"Sint adipisci sint et fugit quisquam.\" --session \"7yx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions reject --body '{\n      \"reason\": \"usn\"\n   }' --id \"jb5\" --csrf-token \"Dolores tempore occaecati corporis magnam.\" --session \"qq9\"")
 }
 
 func adminOrderActionsRefundUsage() {
@@ -2438,7 +2438,7 @@ func adminOrderActionsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 7758144561125150309,\n      \"keepLine\": false,\n      \"reason\": \"s\"\n   }' --id \"jb5\" --csrf-token \"Dolores tempore occaecati corporis magnam.\" --idempotency-key \"q\" --session \"9z4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refund --body '{\n      \"amount\": 3670302754312378409,\n      \"keepLine\": true,\n      \"reason\": \"1\"\n   }' --id \"nes\" --csrf-token \"Minus dolore itaque.\" --idempotency-key \"mlg\" --session \"0aq\"")
 }
 
 func adminOrderActionsRefundsUsage() {
@@ -2458,7 +2458,7 @@ func adminOrderActionsRefundsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"27s\" --session \"xfv\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-order-actions refunds --id \"yq8\" --session \"sxf\"")
 }
 
 // adminPaymentsUsage displays the usage of the admin-payments command and its
@@ -2493,7 +2493,7 @@ func adminPaymentsListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 3 --session \"k5e\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments list --state \"accepted\" --limit 129 --session \"a02\"")
 }
 
 func adminPaymentsRefundUsage() {
@@ -2517,7 +2517,7 @@ func adminPaymentsRefundUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"wra\"\n   }' --id \"2on\" --csrf-token \"Cumque rerum.\" --session \"pfa\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments refund --body '{\n      \"reference\": \"t06\"\n   }' --id \"lbv\" --csrf-token \"Reprehenderit rerum pariatur voluptatem.\" --session \"xh1\"")
 }
 
 func adminPaymentsAcceptUsage() {
@@ -2539,7 +2539,7 @@ func adminPaymentsAcceptUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"p2e\" --csrf-token \"Facere exercitationem odio consequatur sed nulla.\" --session \"ks2\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-payments accept --id \"rrk\" --csrf-token \"Voluptatem velit illum.\" --session \"9tc\"")
 }
 
 // adminServicesUsage displays the usage of the admin-services command and its
@@ -2591,7 +2591,7 @@ func adminServicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"cps\" --q \"ilb\" --due-within \"9yq\" --auto-renew true --pid 7379155900493620052 --limit 15 --cursor \"7ft\" --session \"v0m\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services list --status \"xlt\" --q \"gey\" --due-within \"8wj\" --auto-renew true --pid 5849424393463818833 --limit 73 --cursor \"2ud\" --session \"33j\"")
 }
 
 func adminServicesExportUsage() {
@@ -2619,7 +2619,7 @@ func adminServicesExportUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"5bt\" --q \"udc\" --due-within \"3jq\" --auto-renew true --pid 6598613184302240475 --session \"ihx\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services export --status \"lpp\" --q \"mqj\" --due-within \"kcp\" --auto-renew false --pid 5293015531005819146 --session \"dwb\"")
 }
 
 func adminServicesCancelUsage() {
@@ -2641,7 +2641,7 @@ func adminServicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"kuc\" --csrf-token \"Optio doloremque omnis tempore.\" --session \"fat\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services cancel --id \"0vn\" --csrf-token \"Itaque est aut et.\" --session \"jsn\"")
 }
 
 func adminServicesResumeUsage() {
@@ -2663,7 +2663,7 @@ func adminServicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"0vn\" --csrf-token \"Itaque est aut et.\" --session \"jsn\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services resume --id \"232\" --csrf-token \"Dolorem quo.\" --session \"467\"")
 }
 
 func adminServicesRenewalLinkUsage() {
@@ -2685,7 +2685,7 @@ func adminServicesRenewalLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"232\" --csrf-token \"Dolorem quo.\" --session \"467\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services renewal-link --id \"7u1\" --csrf-token \"Consequuntur laudantium quia et beatae laboriosam.\" --session \"iwy\"")
 }
 
 func adminServicesSuspendUsage() {
@@ -2707,7 +2707,7 @@ func adminServicesSuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"jno\" --csrf-token \"Sed ipsa quae quas molestiae.\" --session \"7tf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services suspend --id \"bh0\" --csrf-token \"Eaque id.\" --session \"z23\"")
 }
 
 func adminServicesUnsuspendUsage() {
@@ -2729,7 +2729,7 @@ func adminServicesUnsuspendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"s08\" --csrf-token \"Repellat debitis ducimus.\" --session \"dsb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services unsuspend --id \"9u7\" --csrf-token \"Ex est voluptatem nobis voluptate.\" --session \"pe0\"")
 }
 
 func adminServicesExtendUsage() {
@@ -2753,7 +2753,7 @@ func adminServicesExtendUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1272\n   }' --id \"i6t\" --csrf-token \"Magnam non.\" --session \"u7p\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services extend --body '{\n      \"days\": 1862\n   }' --id \"pu5\" --csrf-token \"Numquam earum in ipsum.\" --session \"yyv\"")
 }
 
 func adminServicesChangeUsage() {
@@ -2779,7 +2779,7 @@ func adminServicesChangeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"9ep\",\n      \"charge\": \"now\",\n      \"maxConnections\": 1225845043263091398,\n      \"nextDueDate\": \"g04\",\n      \"pid\": 2590833157338226962,\n      \"preview\": false,\n      \"reason\": \"pyy\"\n   }' --id \"cf0\" --csrf-token \"Quos delectus omnis quia mollitia qui nostrum.\" --idempotency-key \"8gx\" --session \"e76\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services change --body '{\n      \"billingCycle\": \"xn3\",\n      \"charge\": \"next-renewal\",\n      \"maxConnections\": 3976796363863285420,\n      \"nextDueDate\": \"ui9\",\n      \"pid\": 101705615704351199,\n      \"preview\": false,\n      \"reason\": \"hg9\"\n   }' --id \"ufb\" --csrf-token \"Explicabo magni nostrum.\" --idempotency-key \"ptm\" --session \"90j\"")
 }
 
 func adminServicesTerminateUsage() {
@@ -2801,7 +2801,7 @@ func adminServicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"70g\" --csrf-token \"Voluptate ad quos.\" --session \"foh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-services terminate --id \"amk\" --csrf-token \"Laborum quas.\" --session \"nhs\"")
 }
 
 // adminSummaryUsage displays the usage of the admin-summary command and its
@@ -2832,7 +2832,7 @@ func adminSummaryGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 304 --session \"0c5\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-summary get --days 95 --session \"lgh\"")
 }
 
 // catalogUsage displays the usage of the catalog command and its subcommands.
@@ -2869,7 +2869,7 @@ func catalogListProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"PiW\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-products --currency \"UVI\" --locale \"en-gb\"")
 }
 
 func catalogGetProductUsage() {
@@ -2891,7 +2891,7 @@ func catalogGetProductUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 8139794073809077473 --currency \"Pnr\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog get-product --pid 4573844751649706324 --currency \"jbS\" --locale \"en\"")
 }
 
 func catalogListResellerProductsUsage() {
@@ -2911,7 +2911,7 @@ func catalogListResellerProductsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"ujQ\" --locale \"en-gb\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-reseller-products --currency \"muu\" --locale \"es-es\"")
 }
 
 func catalogListCurrenciesUsage() {
@@ -2949,7 +2949,7 @@ func catalogConvertUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2007230023351226550 --from \"Et laboriosam qui voluptas quaerat.\" --to \"Tempore placeat.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog convert --amount 2073383077471261103 --from \"Ut quia.\" --to \"Vitae velit nobis amet ab voluptatem.\"")
 }
 
 func catalogListGatewaysUsage() {
@@ -2967,7 +2967,7 @@ func catalogListGatewaysUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog list-gateways --locale \"nl-nl\"")
 }
 
 func catalogStorefrontUsage() {
@@ -2985,7 +2985,7 @@ func catalogStorefrontUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog storefront --locale \"en-us\"")
 }
 
 func catalogDevicesUsage() {
@@ -3003,7 +3003,7 @@ func catalogDevicesUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"en\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "catalog devices --locale \"de-de\"")
 }
 
 // geoUsage displays the usage of the geo command and its subcommands.
@@ -3064,7 +3064,7 @@ func invoicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Dolores ut minima ipsa.\" --t \"t3v\" --locale \"es-es\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices get --invoice-id \"Est ullam aut.\" --t \"jzs\" --locale \"en-gb\"")
 }
 
 func invoicesPdfUsage() {
@@ -3086,7 +3086,7 @@ func invoicesPdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"r30\" --t \"mja\" --token \"Qui commodi omnis aut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pdf --invoice-id \"cfz\" --t \"put\" --token \"Sed provident qui reiciendis.\"")
 }
 
 func invoicesCreditNotePdfUsage() {
@@ -3108,7 +3108,7 @@ func invoicesCreditNotePdfUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"ion\" --t \"x1o\" --token \"Fugit perspiciatis doloribus.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices credit-note-pdf --credit-note-id \"1b4\" --t \"qlq\" --token \"Necessitatibus et iusto.\"")
 }
 
 func invoicesPayUsage() {
@@ -3132,7 +3132,7 @@ func invoicesPayUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"5a4\",\n      \"returnUrl\": \"zk5\"\n   }' --invoice-id \"Eum distinctio commodi numquam velit.\" --t \"n99\" --locale \"en-us\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "invoices pay --body '{\n      \"gateway\": \"ly3\",\n      \"returnUrl\": \"8zj\"\n   }' --invoice-id \"Est tempora debitis porro est voluptatem perferendis.\" --t \"9l1\" --locale \"nl-nl\"")
 }
 
 // adminOrdersUsage displays the usage of the admin-orders command and its
@@ -3178,7 +3178,7 @@ func adminOrdersListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"partially_refunded\" --q \"7r8\" --gateway \"6am\" --kind \"trial\" --from \"kfu\" --to \"hsc\" --limit 40 --cursor \"6s8\" --session \"mfh\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders list --status \"active\" --q \"i37\" --gateway \"6yl\" --kind \"reseller\" --from \"sl2\" --to \"xxs\" --limit 8 --cursor \"rl3\" --session \"s3o\"")
 }
 
 func adminOrdersGetUsage() {
@@ -3198,7 +3198,7 @@ func adminOrdersGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"e0a\" --session \"rz4\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-orders get --id \"0dg\" --session \"0ib\"")
 }
 
 // promotionUsage displays the usage of the promotion command and its
@@ -3229,7 +3229,7 @@ func promotionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"c42\" --pid 1441848883621006238")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "promotion get --code \"dye\" --pid 8364248178484380011")
 }
 
 // orderUsage displays the usage of the order command and its subcommands.
@@ -3265,7 +3265,7 @@ func orderCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"tb9\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tyL\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 91,\n      \"gateway\": \"Quis quis pariatur dolor ipsum quaerat suscipit.\",\n      \"pid\": 2,\n      \"promoCode\": \"jpy\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"x9v\"\n   }' --token \"Debitis porro est voluptatem perferendis numquam accusamus.\" --idempotency-key \"1\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order create --body '{\n      \"affiliateId\": \"q7h\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"StB\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 35,\n      \"gateway\": \"Quae corporis expedita.\",\n      \"pid\": 2,\n      \"promoCode\": \"odz\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"0jl\"\n   }' --token \"Explicabo commodi aut ea iste eaque voluptatem.\" --idempotency-key \"png\"")
 }
 
 func orderGetUsage() {
@@ -3285,7 +3285,7 @@ func orderGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Itaque eos.\" --token \"Et quia eos voluptatibus iste assumenda facilis.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order get --order-id \"Quos sapiente excepturi non reiciendis consequuntur iusto.\" --token \"Ipsa et ut quia.\"")
 }
 
 func orderEventsUsage() {
@@ -3307,7 +3307,7 @@ func orderEventsUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"ke1\" --token \"Nulla minima enim ut rerum ut.\" --last-event-id \"57\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order events --order-id \"lrv\" --token \"Molestiae dolor minima perspiciatis accusantium.\" --last-event-id \"39\"")
 }
 
 func orderListUsage() {
@@ -3325,7 +3325,7 @@ func orderListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Molestias laborum sint doloremque.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order list --token \"Quos et eius sed.\"")
 }
 
 func orderCancelUsage() {
@@ -3345,7 +3345,7 @@ func orderCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Quod quo.\" --token \"Qui amet et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "order cancel --order-id \"Alias hic blanditiis laboriosam accusamus.\" --token \"Nobis quia qui quia itaque.\"")
 }
 
 // pricingUsage displays the usage of the pricing command and its subcommands.
@@ -3373,7 +3373,7 @@ func pricingQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"wUP\",\n      \"extraConnections\": 47,\n      \"pid\": 2,\n      \"promoCode\": \"ac5\",\n      \"proxyProtection\": true\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "pricing quote --body '{\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"currency\": \"HZm\",\n      \"extraConnections\": 26,\n      \"pid\": 2,\n      \"promoCode\": \"tmw\",\n      \"proxyProtection\": true\n   }'")
 }
 
 // servicesUsage displays the usage of the services command and its subcommands.
@@ -3413,7 +3413,7 @@ func servicesListUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"de-de\" --token \"Explicabo rem eos et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services list --locale \"en-gb\" --token \"Ut aperiam repellat.\"")
 }
 
 func servicesGetUsage() {
@@ -3435,7 +3435,7 @@ func servicesGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Saepe recusandae ipsam voluptate.\" --locale \"en-us\" --token \"Repudiandae rerum id culpa tempore.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services get --service-id \"Temporibus et fugit sed architecto ipsum ad.\" --locale \"de-de\" --token \"Quidem vero et voluptatem harum quia.\"")
 }
 
 func servicesPlaylistUsage() {
@@ -3457,7 +3457,7 @@ func servicesPlaylistUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Consequuntur consectetur illum dolorem quis ad quia.\" --locale \"en\" --token \"Eius voluptatem repellat molestiae.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services playlist --service-id \"Id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
 }
 
 func servicesQrUsage() {
@@ -3481,7 +3481,7 @@ func servicesQrUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Modi ipsa nihil.\" --kind \"xtream\" --locale \"de-de\" --token \"At veniam quasi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services qr --service-id \"Est illo ea consectetur et ut.\" --kind \"xtream\" --locale \"pt-pt\" --token \"Rerum sapiente unde.\"")
 }
 
 func servicesRestartUsage() {
@@ -3503,7 +3503,7 @@ func servicesRestartUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Facilis id sint magnam magnam ratione illum.\" --locale \"nl-nl\" --token \"Sint qui voluptatem at consequuntur voluptatum ut.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services restart --service-id \"Doloremque eius reprehenderit est est nemo.\" --locale \"en\" --token \"Voluptatibus velit molestiae eum necessitatibus.\"")
 }
 
 func servicesRecreateUsage() {
@@ -3525,7 +3525,7 @@ func servicesRecreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Dolores aspernatur aut quis tenetur eius.\" --locale \"en-us\" --token \"Sequi et quas natus sed.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services recreate --service-id \"Deserunt consectetur et pariatur.\" --locale \"es-es\" --token \"Explicabo fugit error voluptas blanditiis commodi aliquid.\"")
 }
 
 func servicesTerminateUsage() {
@@ -3549,7 +3549,7 @@ func servicesTerminateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Ipsa velit voluptatem sunt numquam sed.\" --locale \"de-de\" --token \"Placeat non consequatur tenetur provident optio et.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services terminate --body '{\n      \"confirm\": true\n   }' --service-id \"Delectus officiis voluptatibus.\" --locale \"nl-nl\" --token \"Enim quia est dolor enim sunt.\"")
 }
 
 func servicesSetMacUsage() {
@@ -3573,7 +3573,7 @@ func servicesSetMacUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Nihil vel.\" --locale \"pt-pt\" --token \"Autem aut sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services set-mac --body '{\n      \"macAddress\": \"00:1A:79:12:34:56\"\n   }' --service-id \"Omnis laborum sunt et.\" --locale \"de-de\" --token \"Velit vel delectus.\"")
 }
 
 func servicesRenewUsage() {
@@ -3597,7 +3597,7 @@ func servicesRenewUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"hpg\",\n      \"pid\": 2270837702906783154,\n      \"returnUrl\": \"2c1\"\n   }' --service-id \"A aut illum voluptas.\" --locale \"en-gb\" --token \"Porro ut placeat excepturi excepturi.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services renew --body '{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"c44\",\n      \"pid\": 5685237343462270560,\n      \"returnUrl\": \"evj\"\n   }' --service-id \"Cum natus aut hic.\" --locale \"nl-nl\" --token \"Corporis ea qui.\"")
 }
 
 func servicesCancelUsage() {
@@ -3619,7 +3619,7 @@ func servicesCancelUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Eos reiciendis temporibus quasi quia.\" --locale \"pt-pt\" --token \"Cumque voluptas magni nesciunt sit maiores alias.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services cancel --service-id \"Aperiam sint doloribus.\" --locale \"en-gb\" --token \"Praesentium molestiae quos explicabo.\"")
 }
 
 func servicesResumeUsage() {
@@ -3641,7 +3641,7 @@ func servicesResumeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Et similique qui nemo aspernatur dignissimos.\" --locale \"de-de\" --token \"Eveniet voluptas nemo deserunt ipsum.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "services resume --service-id \"Quaerat qui aspernatur.\" --locale \"pt-pt\" --token \"Quia consequuntur dolor.\"")
 }
 
 // resellersUsage displays the usage of the resellers command and its
@@ -3672,7 +3672,7 @@ func resellersMeUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Dolor explicabo aperiam dolor voluptas quae voluptatem.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers me --token \"Sed non ipsa ut pariatur ut.\"")
 }
 
 func resellersOrderUsage() {
@@ -3694,7 +3694,7 @@ func resellersOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"50k\",\n      \"currency\": \"m\",\n      \"existingReseller\": false,\n      \"gateway\": \"Molestiae dolorem quo.\",\n      \"password\": \"55e\",\n      \"pid\": 1834528593612098838,\n      \"returnUrl\": \"ldz\"\n   }' --token \"Eveniet fugiat veniam.\" --idempotency-key \"hlr\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers order --body '{\n      \"confirmPassword\": \"0fs\",\n      \"currency\": \"r\",\n      \"existingReseller\": true,\n      \"gateway\": \"Et non.\",\n      \"password\": \"ems\",\n      \"pid\": 5029777892905789771,\n      \"returnUrl\": \"0om\"\n   }' --token \"Dolores minus molestias sapiente dolores corporis ex.\" --idempotency-key \"l9\"")
 }
 
 func resellersGetServiceUsage() {
@@ -3716,7 +3716,7 @@ func resellersGetServiceUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Consequuntur quod ipsa quas.\" --locale \"pt-pt\" --token \"Dolores delectus hic sit.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "resellers get-service --service-id \"Atque hic ut.\" --locale \"de-de\" --token \"Et minima facere delectus tenetur dolor ducimus.\"")
 }
 
 // adminSessionUsage displays the usage of the admin-session command and its
@@ -3749,7 +3749,7 @@ func adminSessionSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"egk\",\n      \"token\": \"mnl\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session setup --body '{\n      \"password\": \"khz\",\n      \"token\": \"r4m\"\n   }'")
 }
 
 func adminSessionConfirmSetupUsage() {
@@ -3767,7 +3767,7 @@ func adminSessionConfirmSetupUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"man\",\n      \"token\": \"hr1\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session confirm-setup --body '{\n      \"otp\": \"v0v\",\n      \"token\": \"5ai\"\n   }'")
 }
 
 func adminSessionCreateUsage() {
@@ -3785,7 +3785,7 @@ func adminSessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"5as\",\n      \"otp\": \"tqn\",\n      \"password\": \"7xm\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session create --body '{\n      \"email\": \"u1x\",\n      \"otp\": \"r8n\",\n      \"password\": \"wgp\"\n   }'")
 }
 
 func adminSessionGetUsage() {
@@ -3803,7 +3803,7 @@ func adminSessionGetUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"edm\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session get --session \"jma\"")
 }
 
 func adminSessionDeleteUsage() {
@@ -3823,7 +3823,7 @@ func adminSessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Sunt odio amet dolorem aut.\" --session \"ahf\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "admin-session delete --csrf-token \"Totam et velit cumque ut id.\" --session \"zxd\"")
 }
 
 // sessionUsage displays the usage of the session command and its subcommands.
@@ -3855,7 +3855,7 @@ func sessionCreateUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"mjx\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session create --body '{\n      \"email\": \"buyer@example.com\",\n      \"password\": \"t2x\"\n   }'")
 }
 
 func sessionDeleteUsage() {
@@ -3873,7 +3873,7 @@ func sessionDeleteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Ab quam illum nihil.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session delete --token \"Assumenda cum et excepturi molestiae.\"")
 }
 
 func sessionRequestLinkUsage() {
@@ -3891,7 +3891,7 @@ func sessionRequestLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"lqa\"\n   }'")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session request-link --body '{\n      \"email\": \"buyer@example.com\",\n      \"returnUrl\": \"uyn\"\n   }'")
 }
 
 func sessionRedeemLinkUsage() {
@@ -3909,7 +3909,7 @@ func sessionRedeemLinkUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"kq0\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session redeem-link --token \"zja\"")
 }
 
 func sessionSetPasswordUsage() {
@@ -3929,7 +3929,7 @@ func sessionSetPasswordUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"ks7\"\n   }' --token \"Laborum rerum inventore vel est.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "session set-password --body '{\n      \"password\": \"5ny\"\n   }' --token \"Omnis nulla omnis impedit qui.\"")
 }
 
 // upsellUsage displays the usage of the upsell command and its subcommands.
@@ -3963,7 +3963,7 @@ func upsellOffersUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"l\" --locale \"en-gb\" --token \"Facere molestias rerum qui.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell offers --currency \"5d\" --locale \"nl-nl\" --token \"Nulla laboriosam et perferendis autem quidem.\"")
 }
 
 func upsellQuoteUsage() {
@@ -3983,7 +3983,7 @@ func upsellQuoteUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"y5\",\n      \"extraQuantity\": 8961397196606048652,\n      \"serviceId\": \"iu8\"\n   }' --token \"Soluta libero nulla.\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell quote --body '{\n      \"currency\": \"c\",\n      \"extraQuantity\": 529092422752305096,\n      \"serviceId\": \"zdz\"\n   }' --token \"Cumque nulla explicabo aliquid velit.\"")
 }
 
 func upsellOrderUsage() {
@@ -4005,5 +4005,5 @@ func upsellOrderUsage() {
 
 	fmt.Fprintln(os.Stderr)
 	fmt.Fprintln(os.Stderr, "Example:")
-	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"udz\",\n      \"extraQuantity\": 6537165192525013012,\n      \"gateway\": \"Ut expedita modi veniam.\",\n      \"returnUrl\": \"yg3\",\n      \"serviceId\": \"1a5\"\n   }' --token \"Velit est.\" --idempotency-key \"6\"")
+	fmt.Fprintf(os.Stderr, "    %s %s\n", os.Args[0], "upsell order --body '{\n      \"currency\": \"y3y\",\n      \"extraQuantity\": 6729339908078010860,\n      \"gateway\": \"Ratione quae adipisci quis consequuntur consectetur maxime.\",\n      \"returnUrl\": \"sge\",\n      \"serviceId\": \"ze2\"\n   }' --token \"Hic culpa molestias sunt neque.\" --idempotency-key \"i\"")
 }

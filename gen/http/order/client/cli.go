@@ -24,7 +24,7 @@ func BuildCreatePayload(orderCreateBody string, orderCreateToken string, orderCr
 	{
 		err = json.Unmarshal([]byte(orderCreateBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"tb9\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"tyL\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 91,\n      \"gateway\": \"Quis quis pariatur dolor ipsum quaerat suscipit.\",\n      \"pid\": 2,\n      \"promoCode\": \"jpy\",\n      \"proxyProtection\": true,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"x9v\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"affiliateId\": \"q7h\",\n      \"billingCountry\": \"DE\",\n      \"billingCycle\": \"monthly\",\n      \"confirmCountry\": true,\n      \"currency\": \"StB\",\n      \"emailSubscription\": false,\n      \"expectedTotal\": {\n         \"amount\": 1299,\n         \"currency\": \"EUR\"\n      },\n      \"extraConnections\": 35,\n      \"gateway\": \"Quae corporis expedita.\",\n      \"pid\": 2,\n      \"promoCode\": \"odz\",\n      \"proxyProtection\": false,\n      \"renewWithCard\": true,\n      \"returnUrl\": \"0jl\"\n   }'")
 		}
 		if body.AffiliateID != nil {
 			if utf8.RuneCountInString(*body.AffiliateID) > 64 {

@@ -328,7 +328,7 @@ func BuildRenewPayload(servicesRenewBody string, servicesRenewServiceID string, 
 	{
 		err = json.Unmarshal([]byte(servicesRenewBody), &body)
 		if err != nil {
-			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"hpg\",\n      \"pid\": 2270837702906783154,\n      \"returnUrl\": \"2c1\"\n   }'")
+			return nil, fmt.Errorf("invalid JSON for body, \nerror: %s, \nexample of valid JSON:\n%s", err, "'{\n      \"billingCycle\": \"quarterly\",\n      \"gateway\": \"c44\",\n      \"pid\": 5685237343462270560,\n      \"returnUrl\": \"evj\"\n   }'")
 		}
 		if body.BillingCycle != nil {
 			if !(*body.BillingCycle == "monthly" || *body.BillingCycle == "quarterly" || *body.BillingCycle == "semiannually" || *body.BillingCycle == "annually" || *body.BillingCycle == "biennially" || *body.BillingCycle == "triennially" || *body.BillingCycle == "onetime") {

@@ -16,6 +16,15 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 export const Paid: Story = {};
+/** WHMCS bills the lines: no extend (WHMCS's cron owns due dates). */
+export const WHMCSBilled: Story = {
+  args: {
+    routes: (f) => {
+      f.billing = 'whmcs';
+      return meta.args.routes(f);
+    },
+  },
+};
 export const Refunded: Story = {
   args: {
     routes: (f) => {

@@ -23,6 +23,15 @@ type Story = StoryObj<typeof meta>;
 
 export const Default: Story = {};
 export const Viewer: Story = { args: { role: 'viewer' } };
+/** WHMCS bills the lines: no change or extend (WHMCS owns prices and due dates). */
+export const WHMCSBilled: Story = {
+  args: {
+    routes: (f) => {
+      f.billing = 'whmcs';
+      return meta.args.routes(f);
+    },
+  },
+};
 export const Empty: Story = {
   args: { path: 'subscriptions?status=Overdue', routes: (f) => f.on('GET', '/services', () => ({ services: [], nextCursor: '' })) },
 };

@@ -300,4 +300,15 @@ describe('settings', () => {
     await renderConsole(fake, '/checkout/admin/settings');
     expect((await screen.findByTestId('forbidden')).textContent).toBe('Your role does not allow this (403 forbidden).');
   });
+
+  it('when WHMCS bills the lines, offers no change or extend (WHMCS owns prices and due dates) but keeps suspend and terminate', async () => {
+    const fake = new FakeApi('owner').on('GET', '/services', () => ({ services: [sub()], nextCursor: '' }));
+    fake.billing = 'whmcs';
+    await renderConsole(fake, '/checkout/admin/subscriptions');
+    const row = within(await screen.findByRole('table')).getAllByRole('row')[1]!;
+    expect(within(row).getByRole('button', { name: /^Suspend/ })).toBeTruthy();
+    expect(within(row).getByRole('button', { name: /^Terminate/ })).toBeTruthy();
+    expect(within(row).queryByRole('button', { name: /^Extend/ })).toBeNull();
+    expect(within(row).queryByRole('button', { name: /^Change/ })).toBeNull();
+  });
 });

@@ -33,7 +33,7 @@ function autoRenewText(s: Subscription): string {
 }
 
 export function Subscriptions() {
-  const { api, can } = useConsole();
+  const { api, can, billedHere } = useConsole();
   const route = useRoute();
   const applied = readFilters(route.query);
   const key = JSON.stringify(applied);
@@ -100,7 +100,7 @@ export function Subscriptions() {
             }
           />
         )}
-        {running && s.nextDueDate !== '' && s.recurringAmount !== null && (
+        {billedHere && running && s.nextDueDate !== '' && s.recurringAmount !== null && (
           <button type="button" disabled={!can('changeAtRenewal') || action.busy} onClick={open(s, 'change')}>
             {t.changeLine} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
           </button>
@@ -115,7 +115,7 @@ export function Subscriptions() {
             {t.unsuspend} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
           </button>
         )}
-        {running && (
+        {billedHere && running && (
           <button type="button" disabled={!can('extend') || action.busy} onClick={open(s, 'extend')}>
             {t.extend} <span className="visually-hidden">{t.changeLineWhere(s.serviceId)}</span>
           </button>

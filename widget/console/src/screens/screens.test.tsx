@@ -513,6 +513,19 @@ describe('audit and line caps (issue 24)', () => {
     await userEvent.click(within(row).getByRole('button', { name: 'Extend' }));
     expect(await screen.findByText(message)).toBeTruthy();
   });
+
+  it('when WHMCS bills the lines, the order page offers no extend (WHMCS owns due dates) but keeps suspend and terminate', async () => {
+    const fake = new FakeApi('owner')
+      .on('GET', '/orders/:id', () => orderDetail())
+      .on('GET', '/orders/:id/refunds', () => ({ refunds: [], refunded: { amount: 0, currency: 'EUR' } }));
+    fake.billing = 'whmcs';
+    await renderConsole(fake, '/checkout/admin/orders/ord_1');
+    const row = (await screen.findByText('svc_1')).closest('tr')!;
+    expect(within(row).queryByRole('button', { name: 'Extend' })).toBeNull();
+    expect(within(row).queryByRole('spinbutton')).toBeNull();
+    expect(within(row).getByRole('button', { name: 'Suspend' })).toBeTruthy();
+    expect(within(row).getByRole('button', { name: 'Terminate' })).toBeTruthy();
+  });
 });
 
 describe('payments to review', () => {

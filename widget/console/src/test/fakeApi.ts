@@ -151,6 +151,8 @@ export const summary = (over: Record<string, unknown> = {}) => ({
 export class FakeApi {
   calls: Call[] = [];
   signedIn: { operator: string; role: Role } | null;
+  /** billing is who bills the lines (GET /admin/session): whmcs leaves out extend and change. */
+  billing: 'builtin' | 'whmcs' = 'builtin';
   private routes: Route[] = [];
 
   constructor(role: Role | null = 'owner') {
@@ -171,7 +173,7 @@ export class FakeApi {
   }
 
   private sessionBody() {
-    return { ...this.signedIn!, csrfToken: CSRF, expiresAt: '2026-11-23T22:00:00Z' };
+    return { ...this.signedIn!, csrfToken: CSRF, expiresAt: '2026-11-23T22:00:00Z', billing: this.billing };
   }
 
   /**

@@ -1,5 +1,5 @@
-// A customer's lines (services) with the panel actions: suspend, unsuspend, extend (support, owner)
-// and terminate (owner). Used on the order and the customer pages.
+// A customer's lines (services) with the panel actions: suspend, unsuspend, extend (support, owner;
+// not when WHMCS bills the lines) and terminate (owner). Used on the order and the customer pages.
 import { useState } from 'react';
 import { useConsole } from '../context';
 import { formatDay, formatTime } from '../format';
@@ -41,7 +41,7 @@ function ExtendForm({ line, disabled, onExtend }: { line: Line; disabled: boolea
 }
 
 export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () => void }) {
-  const { api, can } = useConsole();
+  const { api, can, billedHere } = useConsole();
   const action = useAction(onChanged);
   const status = (l: Line) => l.status.toLowerCase();
   const act = (l: Line, what: 'suspend' | 'unsuspend' | 'terminate') =>
@@ -83,16 +83,18 @@ export function LinesTable({ lines, onChanged }: { lines: Line[]; onChanged: () 
                       {t.suspend}
                     </button>
                   )}
-                  <ExtendForm
-                    line={l}
-                    disabled={!can('extend') || action.busy}
-                    onExtend={(days) =>
-                      action.run(async () => {
-                        await api.services.extend(l.serviceId, days);
-                        return t.extended(l.serviceId, days);
-                      })
-                    }
-                  />
+                  {billedHere && (
+                    <ExtendForm
+                      line={l}
+                      disabled={!can('extend') || action.busy}
+                      onExtend={(days) =>
+                        action.run(async () => {
+                          await api.services.extend(l.serviceId, days);
+                          return t.extended(l.serviceId, days);
+                        })
+                      }
+                    />
+                  )}
                   <ConfirmButton
                     label={t.terminate}
                     confirmLabel={t.confirmTerminate}
