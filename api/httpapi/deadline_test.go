@@ -19,9 +19,8 @@ import (
 // the watchdog's notes the test's.
 type fakeNow struct{ at atomic.Int64 }
 
-func (f *fakeNow) now() time.Time      { return time.Unix(0, f.at.Load()) }
-func (f *fakeNow) set(t time.Time)     { f.at.Store(t.UnixNano()) }
-func (f *fakeNow) add(d time.Duration) { f.at.Add(int64(d)) }
+func (f *fakeNow) now() time.Time  { return time.Unix(0, f.at.Load()) }
+func (f *fakeNow) set(t time.Time) { f.at.Store(t.UnixNano()) }
 
 // coarsePair accepts one connection through CoarseDeadlinesAt and answers the server side (the
 // wrapped connection), the client side, the clock and the watchdog's check.

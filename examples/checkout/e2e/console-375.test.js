@@ -171,7 +171,8 @@ test('a dialog on an iPhone: react-aria’s scroll lock is allowed by the consol
   });
   const phone = await newPage(browser, {
     ...PHONE,
-    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
   });
   await phone.addInitScript(() => {
     // react-aria asks userAgentData first, which Chromium keeps as Linux whatever the user agent.
