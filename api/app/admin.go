@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"net/netip"
 	"strings"
 	"time"
 
@@ -29,14 +28,7 @@ func (a *App) admin(az *authz.Authorizer, now func() time.Time, d console.Deps, 
 		// Security time: TOTP, setup links and operator sessions read real time, never the test
 		// clock (an authenticator app knows nothing of `streamcart clock advance`).
 		a.log, a.clock.Base)
-	// A stored client address is text; one that does not parse has no country.
-	c := console.New(a.store, now, func(ip string) string {
-		addr, err := netip.ParseAddr(ip)
-		if err != nil {
-			return ""
-		}
-		return a.geo.Locate(addr)
-	})
+	c := console.New(a.store, now, a.locate)
 	log := audit.New(a.store, a.log, now)
 	d.Store, d.Now = a.store, now
 	// Security time: support's extension cap counts real days, never the test clock's.

@@ -999,8 +999,8 @@ func (a *App) livePromotions() func(ctx context.Context, cat *catalog.Catalog, c
 	}
 }
 
-// locate is the country of a stored address, as tax evidence (geo.Lookup.Locate): "" when it
-// cannot be placed or is no address.
+// locate is the country of a stored address (geo.Lookup.Locate), as tax evidence and in the
+// console: "" when it cannot be placed or is no address.
 func (a *App) locate(ip string) string {
 	addr, err := netip.ParseAddr(ip)
 	if err != nil {
