@@ -1,7 +1,8 @@
 // The console's building blocks: data loading, error notes, plain tables, paging, buttons that run
 // an action and say how it went. Plain HTML elements throughout, so the keyboard and screen
 // readers get what browsers give them.
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { tableFeatures, useTable, type CellContext, type ColumnDef, type RowData } from '@tanstack/react-table';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api';
 import { t } from '../messages';
 
@@ -76,8 +77,20 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
-/** Table is a plain table with a caption; an empty list says so in a row. */
-export function Table<T>({
+// No table state is registered (no sorting, filtering or paging: the screens page on the server),
+// so the library only builds the rows and cells; stable at module scope as it asks.
+const tableCore = tableFeatures({});
+
+type CellDef<T extends RowData> = ColumnDef<typeof tableCore, T> & { render: Column<T>['cell'] };
+
+// One cell component for every column: FlexRender mounts a function as a component, and a new
+// function each render would remount the cell and lose what is typed into it.
+function ColumnCell<T extends RowData>({ row, column }: CellContext<typeof tableCore, T, unknown>) {
+  return (column.columnDef as CellDef<T>).render(row.original);
+}
+
+/** Table is a plain table with a caption, its rows and cells from @tanstack/react-table; an empty list says so in a row. */
+export function Table<T extends RowData>({
   caption,
   columns,
   rows,
@@ -93,18 +106,26 @@ export function Table<T>({
   /** On a narrow screen each row shows as a card, every cell labelled by its column (styles.css); false keeps a scrolling table. */
   cards?: boolean;
 }) {
+  const defs = useMemo(
+    () => columns.map((c): CellDef<T> => ({ id: c.header, header: c.header, cell: ColumnCell, render: c.cell })),
+    [columns],
+  );
+  const table = useTable({ features: tableCore, columns: defs, data: rows, getRowId: (r) => String(rowKey(r)) });
+  const numeric = (i: number) => (columns[i]?.numeric ? 'num' : undefined);
   return (
     <div className={cards ? 'table-wrap cards' : 'table-wrap'}>
       <table>
         <caption className={hideCaption ? 'visually-hidden' : undefined}>{caption}</caption>
         <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.header} scope="col" className={c.numeric ? 'num' : undefined}>
-                {c.header}
-              </th>
-            ))}
-          </tr>
+          {table.getHeaderGroups().map((g) => (
+            <tr key={g.id}>
+              {g.headers.map((h) => (
+                <th key={h.id} scope="col" className={numeric(h.index)}>
+                  <table.FlexRender header={h} />
+                </th>
+              ))}
+            </tr>
+          ))}
         </thead>
         <tbody>
           {rows.length === 0 ? (
@@ -114,11 +135,11 @@ export function Table<T>({
               </td>
             </tr>
           ) : (
-            rows.map((r) => (
-              <tr key={rowKey(r)}>
-                {columns.map((c) => (
-                  <td key={c.header} className={c.numeric ? 'num' : undefined} data-label={c.header}>
-                    {c.cell(r)}
+            table.getRowModel().rows.map((r) => (
+              <tr key={r.id}>
+                {r.getAllCells().map((c, i) => (
+                  <td key={c.id} className={numeric(i)} data-label={c.column.id}>
+                    <table.FlexRender cell={c} />
                   </td>
                 ))}
               </tr>
