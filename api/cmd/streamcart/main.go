@@ -426,7 +426,7 @@ func shopSettings(s *config.Set, cfg *app.Config) {
 	s.URL(&cfg.SMTPURL, "smtp-url", "", "SMTP server for outgoing mail, smtp://user:password@host:587?from=shop@example.com (STARTTLS required), smtps://… or port 465 for implicit TLS, ?tls=none for a local relay in plain text; empty: mail stays in the database (streamcart mail list)", "smtp", "smtps").MarkSecret()
 	rateLimitSettings(s, &cfg.RateLimits)
 	s.Int(&cfg.OrderStreams.PerReplica, "order-streams", httpapi.DefaultStreamsPerReplica, "open order status streams (GET /orders/{id}/events) a replica serves at once; beyond: 429 rate_limited, and the pages poll")
-	s.Int(&cfg.OrderStreams.PerSession, "order-streams-per-session", httpapi.DefaultStreamsPerSession, "open order status streams one session may hold on a replica (a buyer's tabs); beyond: 429 rate_limited")
+	s.Int(&cfg.OrderStreams.PerSession, "order-streams-per-session", httpapi.DefaultStreamsPerSession, "open order status streams one session may hold, all replicas together (a buyer's tabs); beyond: 429 rate_limited")
 	s.Duration(&cfg.OrderStreams.Idle, "order-stream-idle", httpapi.DefaultStreamIdle, "an order status stream that sent no event for this long is closed (the page reconnects with Last-Event-ID)")
 	s.Addr(&cfg.MetricsAddr, "metrics-addr", "", "serve /metrics on a listener of its own, e.g. 127.0.0.1:9090; empty: on the main listener, to bearers of STREAMCART_METRICS_TOKEN or, without one, to direct loopback callers only")
 	s.Secret(&cfg.MetricsToken, "metrics-token", "Bearer token /metrics asks for on the main listener")
