@@ -147,7 +147,7 @@ func (a *App) manageServices(cfg Config, mgr panel.Manager, az *authz.Authorizer
 	if a.whmcsClient == nil {
 		return manage.New(a.store, mgr, a.Catalog, az, auditLog, nil)
 	}
-	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction, cfg.WHMCS.ExtraOption, a.log)
+	lines := whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction, cfg.WHMCS.ExtraOption, a.whmcsServices, a.log)
 	return manage.New(a.store, lines, a.Catalog, az, auditLog, lines.View)
 }
 
@@ -167,5 +167,5 @@ func (a *App) consoleLines(cfg Config, mgr panel.Manager) (console.Lines, string
 		return mgr, ""
 	}
 	return whmcsorder.SellerLines{Lines: whmcsorder.NewLines(a.whmcsClient, a.store, cfg.WHMCS.MACField, cfg.WHMCS.RestartFunction,
-		cfg.WHMCS.ExtraOption, a.log)}, "WHMCS"
+		cfg.WHMCS.ExtraOption, a.whmcsServices, a.log)}, "WHMCS"
 }

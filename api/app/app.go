@@ -221,6 +221,11 @@ type App struct {
 	// whmcsNotes the last notes logged.
 	whmcs        *whmcs.CatalogSync
 	whmcsClient  *whmcs.Client
+	// whmcsPromos keeps WHMCS's answer for a promo code a few seconds (whmcs.ReadFor): quotes
+	// carrying one code at once are one GetPromotions. whmcsServices keeps a client's WHMCS
+	// services for the services view the same way (one GetClientsProducts per client).
+	whmcsPromos   *whmcs.Memo[string, []whmcs.Promotion]
+	whmcsServices *whmcsorder.ServiceCache
 	upgrades     *whmcsorder.Upgrades // WHMCS mode: extra connections priced and placed as WHMCS upgrades
 	whmcsVersion int
 	whmcsBusy    atomic.Bool
@@ -410,7 +415,8 @@ func Open(ctx context.Context, cfg Config, log *slog.Logger) (_ *App, err error)
 		// WHMCS mode: WHMCS's module makes the plans' and trials' lines, once the payment is
 		// recorded there; an order cancelled or expired here is cancelled there
 		// (order.JobUpstreamCancel), a refunded one's services ended there.
-		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, bell.Ring, log, now)
+		home := whmcsorder.NewHome(a.whmcsClient, st, orders, cfg.WHMCS.Gateways, cfg.WHMCS.ExtraOption, a.whmcsServices,
+			bell.Ring, log, now)
 		// A renewal is WHMCS's renewal invoice paid here (its cron made it; its module renews).
 		homes[order.KindPlan], homes[order.KindTrial], homes[order.KindUpsell], homes[order.KindRenewal] = home, home, home, home
 		whmcsJobs = home.Jobs()
@@ -969,6 +975,8 @@ func (a *App) startWHMCS(ctx context.Context) error {
 		return err
 	}
 	a.whmcs, a.whmcsClient = started.Catalog, started.Client
+	a.whmcsPromos = whmcs.NewMemo[string, []whmcs.Promotion](whmcs.ReadFor, a.clock.Now)
+	a.whmcsServices = whmcsorder.NewServiceCache(a.whmcsClient, a.clock.Now)
 	a.logWHMCSNotes()
 	if _, err := a.RefreshCatalog(ctx); err != nil {
 		return err
@@ -979,7 +987,8 @@ func (a *App) startWHMCS(ctx context.Context) error {
 }
 
 // livePromotions reads a promo code from WHMCS when it is applied (nil: the built-in back end,
-// whose catalog is the truth). WHMCS unreachable: the catalog read last decides, and WHMCS's
+// whose catalog is the truth), kept a few seconds by code (whmcs.ReadFor) with one call in
+// flight shared by the quotes asking meanwhile. WHMCS unreachable: the catalog read last decides, and WHMCS's
 // invoice checks the order anyway (price_changed).
 func (a *App) livePromotions() func(ctx context.Context, cat *catalog.Catalog, code string) *catalog.Catalog {
 	if a.whmcsClient == nil {
@@ -990,7 +999,9 @@ func (a *App) livePromotions() func(ctx context.Context, cat *catalog.Catalog, c
 		if !ok {
 			return cat // no such code can exist: pricing says not found
 		}
-		live, err := a.whmcsClient.GetPromotions(ctx, canon)
+		live, err := a.whmcsPromos.Do(ctx, canon, func(ctx context.Context) ([]whmcs.Promotion, error) {
+			return a.whmcsClient.GetPromotions(ctx, canon)
+		})
 		if err != nil {
 			a.log.Warn("WHMCS promotion unread: the catalog's is used", "action", "GetPromotions", "err", err)
 			return cat

@@ -330,11 +330,13 @@ func TestWHMCSLostAddOrder(t *testing.T) {
 
 // TestWHMCSPromotionsLive: a promo code is checked against WHMCS (GetPromotions) when a buyer
 // applies it, not against the catalog read earlier: a code WHMCS added since is taken (and
-// ordered at WHMCS's price), one used up, expired or no longer for the product is refused at
-// once; with WHMCS unreachable the catalog read last decides.
+// ordered at WHMCS's price), one used up, expired or no longer for the product is refused once
+// WHMCS's answer kept for the code (whmcs.ReadFor) is over; with WHMCS unreachable the catalog
+// read last decides.
 func TestWHMCSPromotionsLive(t *testing.T) {
 	forEachBackend(t, func(t *testing.T) {
-		s, f := whmcsShop(t)
+		clk := newClock()
+		s, f := whmcsShop(t, func(c *app.Config) { c.Now = clk.Now })
 		get := func(code string) (int, string) {
 			status, _, body := s.raw(http.MethodGet, "/checkout/api/promotions/"+code+"?pid=3", "", nil)
 			return status, string(body)
@@ -370,6 +372,7 @@ func TestWHMCSPromotionsLive(t *testing.T) {
 				http.StatusNotFound, `"name":"not_found"`},
 		} {
 			f.SetPromotion(tc.promo)
+			clk.Add(whmcs.ReadFor) // WHMCS's answer for the code is kept that long
 			if status, body := get("WELCOME10"); status != tc.status || !strings.Contains(body, tc.want) {
 				t.Fatalf("%s: GET /promotions/WELCOME10 = %d %s, want %d %s", tc.name, status, body, tc.status, tc.want)
 			}
@@ -381,8 +384,9 @@ func TestWHMCSPromotionsLive(t *testing.T) {
 		if _, ok := cached.Promotion("WELCOME10"); !ok {
 			t.Fatal("the cached catalog lost WELCOME10: the live check must not change it")
 		}
-		// WHMCS unreachable: the catalog read last decides.
+		// WHMCS unreachable (once the last answer kept is over): the catalog read last decides.
 		f.SetStatus(http.StatusServiceUnavailable)
+		clk.Add(whmcs.ReadFor)
 		if status, body := get("WELCOME10"); status != http.StatusOK {
 			t.Fatalf("WHMCS down: %d %s, want the cached promotion", status, body)
 		}
@@ -411,10 +415,12 @@ func TestWHMCSServicesAfterSale(t *testing.T) {
 		if svc.Status != "Active" || svc.Username != ws.Username || svc.NextDueDate != ws.NextDueDate || svc.NextDueDate == "" || svc.MaxConnections != 3 {
 			t.Fatalf("service %+v, WHMCS %+v: want WHMCS's status, due date, credentials and 1 + 2 connections", svc, ws)
 		}
-		// WHMCS suspends it (its cron, an admin): the view says so at once, without the credentials.
+		// WHMCS suspends it (its cron, an admin): the view says so once the client's services read
+		// for the view (kept whmcs.ReadFor) is over, without the credentials.
 		if err := admin.Module(t.Context(), "ModuleSuspend", ws.ID); err != nil {
 			t.Fatal(err)
 		}
+		c.clock.Add(whmcs.ReadFor)
 		list, err := c.services.List(t.Context(), &genservices.ListPayload{Token: ptr(owner.Token)})
 		if err != nil || len(list.Services) != 1 || list.Services[0].Status != "Suspended" || list.Services[0].Username != "" {
 			t.Fatalf("GET /services while WHMCS suspended it: %+v %v", list, err)

@@ -82,6 +82,8 @@ type Home struct {
 	store    HomeStore
 	review   Reviewer
 	gateways map[string]string
+	extra    int // the extra connections' config option id
+	cache    *ServiceCache
 	wake     func()
 	log      *slog.Logger
 	now      func() time.Time
@@ -89,13 +91,17 @@ type Home struct {
 
 var _ order.Home = (*Home)(nil)
 
-// NewHome returns the home; gateways maps a Streamcart gateway to its WHMCS payment module, wake
-// rings the job worker, now is the business clock (nil: real time).
-func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]string, wake func(), log *slog.Logger, now func() time.Time) *Home {
+// NewHome returns the home; gateways maps a Streamcart gateway to its WHMCS payment module, extra
+// is the extra connections' config option id, cache the services view's reads (forgotten for a
+// client whose services a job changed; nil: none), wake rings the job worker, now is the business
+// clock (nil: real time).
+func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]string, extra int, cache *ServiceCache, wake func(),
+	log *slog.Logger, now func() time.Time) *Home {
 	if wake == nil {
 		wake = func() {}
 	}
-	return &Home{api: api, store: store, review: review, gateways: gateways, wake: wake, log: log, now: clock.OrReal(now)}
+	return &Home{api: api, store: store, review: review, gateways: gateways, extra: extra, cache: cache, wake: wake, log: log,
+		now: clock.OrReal(now)}
 }
 
 // Jobs are the handlers of the package's job kinds.
@@ -309,6 +315,7 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 			return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 		}
 	}
+	h.cache.Forget(p.ClientRef)
 	if _, err := h.store.SetOrderStatus(ctx, o.ID, order.StatusActive, order.StatusProvisioning); err != nil {
 		return fmt.Errorf("%s %s: %w", JobAwaitLine, o.ID, err)
 	}

@@ -41,6 +41,7 @@ type Lines struct {
 	macField string // the custom field's name (STREAMCART_WHMCS_MAC_FIELD)
 	restart  string // the module's custom function that restarts a line
 	extra    int    // the extra connections' config option id
+	cache    *ServiceCache
 	log      *slog.Logger
 }
 
@@ -51,9 +52,10 @@ var ErrUnsupported = fmt.Errorf("whmcs line: %w", panel.ErrUnavailable)
 var _ panel.Manager = (*Lines)(nil)
 
 // NewLines returns the lines; macField names the MAC custom field, restart the module's restart
-// function, extra the extra connections' config option id.
-func NewLines(api LinesAPI, store LinesStore, macField, restart string, extra int, log *slog.Logger) *Lines {
-	return &Lines{api: api, store: store, macField: macField, restart: restart, extra: extra, log: log}
+// function, extra the extra connections' config option id, cache the services view's reads (nil:
+// WHMCS is read for each service shown); each write forgets its client's there.
+func NewLines(api LinesAPI, store LinesStore, macField, restart string, extra int, cache *ServiceCache, log *slog.Logger) *Lines {
+	return &Lines{api: api, store: store, macField: macField, restart: restart, extra: extra, cache: cache, log: log}
 }
 
 // lineErr maps a WHMCS failure to the panel's errors (the buyer sees unavailable or conflict,
@@ -69,6 +71,8 @@ func (l *Lines) lineErr(ref string, err error) error {
 	return fmt.Errorf("whmcs service %s: %w", ref, panel.ErrUnavailable)
 }
 
+// service reads the WHMCS service of our service ref fresh, for an action on it; the services
+// view's read of its client is forgotten, since the action is about to change it.
 func (l *Lines) service(ctx context.Context, ref string) (int, whmcs.Service, error) {
 	client, id, err := l.store.ServiceRef(ctx, ref)
 	if errors.Is(err, order.ErrNotFound) {
@@ -77,6 +81,7 @@ func (l *Lines) service(ctx context.Context, ref string) (int, whmcs.Service, er
 	if err != nil {
 		return 0, whmcs.Service{}, err
 	}
+	l.cache.Forget(client)
 	s, err := l.api.GetClientService(ctx, client, id)
 	return id, s, l.lineErr(ref, err)
 }
@@ -164,13 +169,21 @@ var statuses = map[string]order.ServiceStatus{
 // View is s as WHMCS has it now (GetClientsProducts): its status, next due date, credentials,
 // connections (1 + the extra connections option) and MAC address over what we stored. Only for
 // display: none of it is stored, WHMCS's cron owns the dates (our renewal sweep must not see
-// them). A service not placed in WHMCS, or WHMCS unreachable (logged), is s as stored.
+// them). A service not placed in WHMCS, or WHMCS unreachable (logged), is s as stored. The
+// client's services are read once for all of them (the cache, a few seconds).
 func (l *Lines) View(ctx context.Context, s order.Service) order.Service {
 	client, id, err := l.store.ServiceRef(ctx, s.ID)
 	if err != nil {
 		return s
 	}
-	ws, err := l.api.GetClientService(ctx, client, id)
+	var ws whmcs.Service
+	found := false
+	if l.cache != nil {
+		ws, found, err = l.cache.Service(ctx, client, id)
+	}
+	if err == nil && !found {
+		ws, err = l.api.GetClientService(ctx, client, id)
+	}
 	if err != nil {
 		l.log.Warn("WHMCS service unread: shown as stored", "service", s.ID, "action", action(err), "err", err)
 		return s
