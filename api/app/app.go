@@ -219,17 +219,17 @@ type App struct {
 	// whmcs keeps what a WHMCS back end sells (nil: the built-in back end); whmcsVersion is the
 	// version merged into the catalog in force, whmcsBusy is true while a read runs and
 	// whmcsNotes the last notes logged.
-	whmcs        *whmcs.CatalogSync
-	whmcsClient  *whmcs.Client
+	whmcs       *whmcs.CatalogSync
+	whmcsClient *whmcs.Client
 	// whmcsPromos keeps WHMCS's answer for a promo code a few seconds (whmcs.ReadFor): quotes
 	// carrying one code at once are one GetPromotions. whmcsServices keeps a client's WHMCS
 	// services for the services view the same way (one GetClientsProducts per client).
 	whmcsPromos   *whmcs.Memo[string, []whmcs.Promotion]
 	whmcsServices *whmcsorder.ServiceCache
-	upgrades     *whmcsorder.Upgrades // WHMCS mode: extra connections priced and placed as WHMCS upgrades
-	whmcsVersion int
-	whmcsBusy    atomic.Bool
-	whmcsNotes   string
+	upgrades      *whmcsorder.Upgrades // WHMCS mode: extra connections priced and placed as WHMCS upgrades
+	whmcsVersion  int
+	whmcsBusy     atomic.Bool
+	whmcsNotes    string
 
 	// base is the origin links are built on: the public URL, else the listen address.
 	base string

@@ -455,10 +455,11 @@ func TestWHMCSServicesAfterSale(t *testing.T) {
 		if len(f.Calls()) != calls {
 			t.Fatalf("a foreign session's MAC change reached WHMCS: %+v", f.Calls()[calls:])
 		}
-		// WHMCS down: an action is 503 unavailable, a read shows the service as stored.
+		// WHMCS down: an action is 503 unavailable naming WHMCS (not the panel), a read shows the
+		// service as stored.
 		f.SetStatus(http.StatusServiceUnavailable)
 		_, err = c.services.Restart(t.Context(), &genservices.RestartPayload{Token: ptr(owner.Token), ServiceID: svcID})
-		wantErr(t, err, "unavailable", "")
+		wantErr(t, err, "unavailable", "The shop's billing system (WHMCS) did not answer: nothing was changed. Please try again in a few minutes.")
 		if svc := c.getService(owner.Token, svcID); svc.Status != "Active" || svc.Username != ws.Username {
 			t.Fatalf("service while WHMCS is down %+v", svc)
 		}

@@ -80,10 +80,10 @@ func TestWHMCSConsoleLines(t *testing.T) {
 		status("Active")
 		whmcsStatus("Active")
 
-		// WHMCS down: 503, our line as it was.
+		// WHMCS down: 503 naming WHMCS (not the panel), our line as it was.
 		f.SetStatus(http.StatusServiceUnavailable)
 		_, err = cl.Suspend(ctx, &genservices.SuspendPayload{Session: &sup.cookie, CsrfToken: &sup.csrf, ID: svc})
-		wantErr(t, err, "unavailable", "")
+		wantErr(t, err, "unavailable", "WHMCS did not answer or refused: the line is as it was. Try again later.")
 		f.SetStatus(0)
 		status("Active")
 		whmcsStatus("Active")

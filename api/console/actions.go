@@ -22,7 +22,8 @@ var (
 	ErrNotHeld = errors.New("console: order not held")
 	// ErrLineState means the line's status does not allow the action.
 	ErrLineState = errors.New("console: line status does not allow it")
-	// ErrPanel means the panel refused or could not be reached; the line is as it was.
+	// ErrPanel means the panel refused or could not be reached; the line is as it was. It wraps
+	// the panel's error: in WHMCS mode order.ErrUpstreamUnavailable when WHMCS failed.
 	ErrPanel = errors.New("console: panel failed")
 	// ErrPayLink means the gateway could not make the payment link of an order released to be
 	// paid: it is pending without one, and the buyer was not mailed.
@@ -309,7 +310,7 @@ func (a *Actions) move(ctx context.Context, id string, to order.ServiceStatus, f
 		if _, rerr := a.d.Store.SetServiceStatus(ctx, id, v.Status, to); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
-		return v, fmt.Errorf("%w: %v", ErrPanel, err)
+		return v, fmt.Errorf("%w: %w", ErrPanel, err)
 	}
 	return a.service(ctx, id)
 }
@@ -389,7 +390,7 @@ func (a *Actions) Extend(ctx context.Context, id string, days int, operator stri
 		return v, err
 	}
 	if err := a.d.Lines.Extend(ctx, id, w.ExpiresAt); err != nil {
-		return w, fmt.Errorf("%w: %v", ErrPanel, err)
+		return w, fmt.Errorf("%w: %w", ErrPanel, err)
 	}
 	return w, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/streamcart/streamcart/api/authz"
 	"github.com/streamcart/streamcart/api/console"
 	"github.com/streamcart/streamcart/api/money"
+	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/refund"
 	gen "github.com/streamcart/streamcart/gen/admin_order_actions"
 )
@@ -19,6 +20,7 @@ const (
 	msgRefundTooMuch   = "This is more than is left to refund on this order."
 	msgRefundFailed    = "The payment gateway did not refund: nothing was recorded. Try again later."
 	msgPanelFailed     = "The panel did not answer or refused: the line is as it was. Try again later."
+	msgWHMCSFailed     = "WHMCS did not answer or refused: the line is as it was. Try again later."
 	msgLineState       = "This line's status does not allow that."
 	msgNoLine          = "No such line."
 	msgNoCustomer      = "No such customer."
@@ -49,6 +51,8 @@ func orderActionError(err error) error {
 		return gen.MakeBadRequest(errors.New(msgRefundTooMuch))
 	case errors.Is(err, refund.ErrFailed):
 		return gen.MakeUnavailable(errors.New(msgRefundFailed))
+	case errors.Is(err, console.ErrPanel) && errors.Is(err, order.ErrUpstreamUnavailable):
+		return gen.MakeUnavailable(errors.New(msgWHMCSFailed))
 	case errors.Is(err, console.ErrPanel):
 		return gen.MakeUnavailable(errors.New(msgPanelFailed))
 	case errors.Is(err, console.ErrPayLink):

@@ -33,6 +33,8 @@ func (s adminServices) act(ctx context.Context, cookie *string, action, name, id
 		return nil, gen.MakeConflict(errors.New(msgLineState + " (" + string(v.Status) + ")"))
 	case errors.As(err, &limit):
 		return nil, gen.MakeExtendLimit(fmt.Errorf("Support may extend a line by at most %d days within 30 days: %d days remain for this line.", limit.Cap, limit.Left))
+	case errors.Is(err, console.ErrPanel) && errors.Is(err, order.ErrUpstreamUnavailable):
+		return nil, gen.MakeUnavailable(errors.New(msgWHMCSFailed))
 	case errors.Is(err, console.ErrPanel):
 		return nil, gen.MakeUnavailable(errors.New(msgPanelFailed))
 	case err != nil:

@@ -17,10 +17,12 @@ import (
 
 // Buyer-facing messages of the service actions.
 const (
-	msgServiceNotFound   = "Service not found."
-	msgInvalidMAC        = "Please enter a valid MAC address: six pairs of hex digits separated by ':' or '-', e.g. 00:1A:79:12:34:56."
-	msgConfirmTerminate  = "Please confirm that you want to terminate this service: send {\"confirm\": true}."
-	msgPanelUnavailable  = "The streaming panel is unavailable. Please try again in a few minutes."
+	msgServiceNotFound  = "Service not found."
+	msgInvalidMAC       = "Please enter a valid MAC address: six pairs of hex digits separated by ':' or '-', e.g. 00:1A:79:12:34:56."
+	msgConfirmTerminate = "Please confirm that you want to terminate this service: send {\"confirm\": true}."
+	msgPanelUnavailable = "The streaming panel is unavailable. Please try again in a few minutes."
+	// msgWHMCSUnavailable: WHMCS mode, the seller's WHMCS (whose module acts on the line) failed.
+	msgWHMCSUnavailable  = "The shop's billing system (WHMCS) did not answer: nothing was changed. Please try again in a few minutes."
 	msgServiceNotActive  = "This service is not active, so this action is not available."
 	msgServiceNotManaged = "This action is not available for this service right now."
 )
@@ -51,6 +53,8 @@ func manageError(err error) error {
 		return genservices.MakeInvalidMac(errors.New(msgInvalidMAC))
 	case errors.Is(err, manage.ErrState):
 		return genservices.MakeConflict(errors.New(msgServiceNotActive))
+	case errors.Is(err, order.ErrUpstreamUnavailable):
+		return genservices.MakeUnavailable(errors.New(msgWHMCSUnavailable))
 	case errors.Is(err, panel.ErrUnavailable):
 		return genservices.MakeUnavailable(errors.New(msgPanelUnavailable))
 	case errors.Is(err, panel.ErrNotFound):

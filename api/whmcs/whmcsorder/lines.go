@@ -59,7 +59,8 @@ func NewLines(api LinesAPI, store LinesStore, macField, restart string, extra in
 }
 
 // lineErr maps a WHMCS failure to the panel's errors (the buyer sees unavailable or conflict,
-// never WHMCS's words; the log has them).
+// never WHMCS's words; the log has them). Unavailable is also order.ErrUpstreamUnavailable: the
+// answer names the billing system (WHMCS) that failed, not the panel.
 func (l *Lines) lineErr(ref string, err error) error {
 	if err == nil {
 		return nil
@@ -68,7 +69,7 @@ func (l *Lines) lineErr(ref string, err error) error {
 	if errors.Is(err, whmcs.ErrNotFound) {
 		return fmt.Errorf("whmcs service %s: %w", ref, panel.ErrNotFound)
 	}
-	return fmt.Errorf("whmcs service %s: %w", ref, panel.ErrUnavailable)
+	return fmt.Errorf("whmcs service %s: %w: %w", ref, panel.ErrUnavailable, order.ErrUpstreamUnavailable)
 }
 
 // service reads the WHMCS service of our service ref fresh, for an action on it; the services
