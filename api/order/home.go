@@ -30,6 +30,13 @@ type Home interface {
 	SyncLine(ctx context.Context, s Service) error
 }
 
+// RefundRecorder is a home that tells the billing system owning its orders of each refund made,
+// partial or full (WHMCS mode: the refund recorded on the WHMCS invoice), through a durable job
+// queued once per refund; queued reports that one was queued: wake the worker.
+type RefundRecorder interface {
+	RecordRefund(ctx context.Context, o Order, refundID string) (queued bool, err error)
+}
+
 // Homes is the table of the kinds' homes, by kind: the one place a kind is registered.
 type Homes map[Kind]Home
 
@@ -53,6 +60,16 @@ func (h Homes) TakeBack(ctx context.Context, o Order) (queued bool, err error) {
 		return false, fmt.Errorf("take back order %s: no home for kind %q", o.ID, o.Kind)
 	}
 	return home.TakeBack(ctx, o)
+}
+
+// RecordRefund tells the billing system of refund refundID of o, when o's kind's home records
+// refunds there (RefundRecorder); nothing otherwise (the built-in back end: the shop's books are
+// the refund's record).
+func (h Homes) RecordRefund(ctx context.Context, o Order, refundID string) (queued bool, err error) {
+	if r, ok := h[o.Kind].(RefundRecorder); ok {
+		return r.RecordRefund(ctx, o, refundID)
+	}
+	return false, nil
 }
 
 // LineSync is the JobLineSync handler: it reads the service the job names when it runs (so

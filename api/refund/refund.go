@@ -162,8 +162,9 @@ type Request struct {
 
 // Order gives back req.Amount (0: all that is left) of the paid order o: through the gateway's
 // refund API where it has one, else recorded as a manual refund with a note (crypto). The order
-// becomes partially_refunded or refunded; a full refund takes back what the order gave unless
-// req.KeepLine (its kind's home, order.Home.TakeBack). A request whose idempotency key made a
+// becomes partially_refunded or refunded; each refund is told to the billing system owning the
+// order where it keeps its own books (order.RefundRecorder: WHMCS); a full refund takes back what
+// the order gave unless req.KeepLine (its kind's home, order.Home.TakeBack). A request whose idempotency key made a
 // refund of o already answers that refund, Replayed, and changes nothing.
 func (s *Service) Order(ctx context.Context, o order.Order, req Request) (Result, error) {
 	if o.Invoice.Status != order.InvoicePaid {
@@ -175,6 +176,11 @@ func (s *Service) Order(ctx context.Context, o order.Order, req Request) (Result
 	}
 	_, done, err := s.Refunds(ctx, o)
 	if err != nil {
+		return Result{}, err
+	}
+	// The billing system owning the order hears of every refund (WHMCS mode), once: asked again
+	// on a replay, so a request whose job was not queued (a crash) is healed by its retry.
+	if err := s.record(ctx, o, r); err != nil {
 		return Result{}, err
 	}
 	if replayed {
@@ -199,6 +205,15 @@ func (s *Service) Order(ctx context.Context, o order.Order, req Request) (Result
 		}
 	}
 	return Result{Refund: r, Refunded: done}, nil
+}
+
+// record queues the recording of refund r of o where o's billing system wants it.
+func (s *Service) record(ctx context.Context, o order.Order, r Refund) error {
+	queued, err := s.homes.RecordRefund(ctx, o, r.ID)
+	if queued {
+		s.wake()
+	}
+	return err
 }
 
 // Rejected gives back all that the rejected order o took: its invoice's payment when it was

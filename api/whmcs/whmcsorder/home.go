@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,13 +30,21 @@ const (
 	// credentials, copies them to our services and makes the order active.
 	JobAwaitLine = "whmcs-await-line"
 	// JobTakeBack ends a fully refunded order's WHMCS services (ModuleTerminate; a service
-	// without a line is set Cancelled) and records each of its refunds on the WHMCS invoice
-	// (AddTransaction paying out, after GetTransactions shows it is not there).
+	// without a line is set Cancelled) and makes sure each of its refunds is recorded
+	// (JobRecordRefund).
 	JobTakeBack = "whmcs-take-back"
+	// JobRecordRefund records one refund, partial or full, on its order's WHMCS invoice
+	// (AddTransaction paying out, after GetTransactions shows it is not there), once per refund;
+	// its ref is "<order id>/<refund id>".
+	JobRecordRefund = "whmcs-record-refund"
 )
 
 // Kinds are the job kinds of this package (order.JobUpstreamCancel is order's).
-var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine, JobTakeBack}
+var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine, JobTakeBack, JobRecordRefund}
+
+// ErrPaymentNotRecorded retries JobRecordRefund: the payment the refund gives back is not on the
+// WHMCS invoice yet (JobRecordPayment has not run): a refund recorded before it would stand alone.
+var ErrPaymentNotRecorded = errors.New("whmcs: payment not recorded in WHMCS yet")
 
 // ErrLineNotReady retries JobAwaitLine: WHMCS's module has not made the line yet.
 var ErrLineNotReady = errors.New("whmcs: line not ready yet")
@@ -89,7 +98,10 @@ type Home struct {
 	now      func() time.Time
 }
 
-var _ order.Home = (*Home)(nil)
+var (
+	_ order.Home           = (*Home)(nil)
+	_ order.RefundRecorder = (*Home)(nil)
+)
 
 // NewHome returns the home; gateways maps a Streamcart gateway to its WHMCS payment module, extra
 // is the extra connections' config option id, cache the services view's reads (forgotten for a
@@ -107,7 +119,7 @@ func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]
 // Jobs are the handlers of the package's job kinds.
 func (h *Home) Jobs() map[string]job.Handler {
 	return map[string]job.Handler{JobRecordPayment: h.RecordPayment, JobAcceptOrder: h.AcceptOrder, JobAwaitLine: h.AwaitLine,
-		JobTakeBack: h.TakeBackJob, order.JobUpstreamCancel: h.CancelUpstream}
+		JobTakeBack: h.TakeBackJob, JobRecordRefund: h.RecordRefundJob, order.JobUpstreamCancel: h.CancelUpstream}
 }
 
 // next queues the next step of the order's fulfilment.
@@ -369,23 +381,90 @@ func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
 			return h.callFailed(o, err)
 		}
 	}
+	h.cache.Forget(p.ClientRef)
 	if p.InvoiceRef == 0 {
 		return nil // free: no payment to give back
 	}
+	// Each refund is recorded by its own job, once (queued when it was made; queued again here
+	// for refunds made before those jobs existed: the same key, so never twice).
 	refunds, err := h.store.OrderRefunds(ctx, o.ID)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", JobTakeBack, o.ID, err)
 	}
 	for _, r := range refunds {
-		if err := h.recordRefund(ctx, o, p, r); err != nil {
-			return err
+		if _, err := h.RecordRefund(ctx, o, r.ID); err != nil {
+			return fmt.Errorf("%s %s: %w", JobTakeBack, o.ID, err)
 		}
 	}
+	h.wake()
 	h.log.Info("refunded WHMCS order ended there", "order", o.ID, "services", len(p.ServiceRefs), "refunds", len(refunds))
 	return nil
 }
 
-// recordRefund records refund r on p's WHMCS invoice unless WHMCS holds it already.
+// RecordRefund queues the recording of refund refundID of o on its WHMCS invoice
+// (order.RefundRecorder): one job per refund, however often asked.
+func (h *Home) RecordRefund(ctx context.Context, o order.Order, refundID string) (bool, error) {
+	if err := h.store.Enqueue(ctx, JobRecordRefund, o.ID+"/"+refundID, JobRecordRefund+":"+refundID, h.now()); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// RecordRefundJob records the refund its job names on its order's WHMCS invoice, partial or
+// full, without touching the order's services (a full refund's JobTakeBack ends them). It waits
+// for the payment to be on the invoice (ErrPaymentNotRecorded), and reads before it writes: a
+// refund WHMCS holds (by our transaction id "refund:<refund id>") is not posted again.
+func (h *Home) RecordRefundJob(ctx context.Context, j job.Job) error {
+	orderID, refundID, ok := strings.Cut(j.Ref, "/")
+	if !ok {
+		return job.Permanent(fmt.Errorf("%s %q: want <order>/<refund>", JobRecordRefund, j.Ref))
+	}
+	o, err := h.store.Order(ctx, orderID)
+	if errors.Is(err, order.ErrNotFound) {
+		return job.Permanent(fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, err))
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, err)
+	}
+	p, err := h.store.Placement(ctx, orderID)
+	if errors.Is(err, order.ErrNotFound) {
+		h.log.Warn("refund of an order not placed in WHMCS: nothing to record there", "order", orderID, "refund", refundID)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, err)
+	}
+	if p.State != StatePlaced {
+		return job.Permanent(fmt.Errorf("%s %s: order not placed in WHMCS (%s)", JobRecordRefund, j.Ref, p.State))
+	}
+	if p.InvoiceRef == 0 {
+		return nil // free: no payment to give back
+	}
+	refunds, err := h.store.OrderRefunds(ctx, orderID)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, err)
+	}
+	i := slices.IndexFunc(refunds, func(r refund.Refund) bool { return r.ID == refundID })
+	if i < 0 {
+		return job.Permanent(fmt.Errorf("%s %s: no such refund", JobRecordRefund, j.Ref))
+	}
+	paid, err := h.api.GetTransactions(ctx, o.Invoice.TransactionID)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	if !slices.ContainsFunc(paid, func(t whmcs.Transaction) bool { return int(t.InvoiceID) == p.InvoiceRef }) {
+		return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, ErrPaymentNotRecorded)
+	}
+	if err := h.recordRefund(ctx, o, p, refunds[i]); err != nil {
+		return err
+	}
+	h.log.Info("refund recorded in WHMCS", "order", orderID, "refund", refundID)
+	return nil
+}
+
+// recordRefund records refund r on p's WHMCS invoice unless WHMCS holds it already: found by its
+// transaction id first; a refusal of the id as not unique (a lost answer raced by another run)
+// means it is there.
 func (h *Home) recordRefund(ctx context.Context, o order.Order, p Placement, r refund.Refund) error {
 	transID := "refund:" + r.ID
 	txns, err := h.api.GetTransactions(ctx, transID)
@@ -400,6 +479,10 @@ func (h *Home) recordRefund(ctx context.Context, o order.Order, p Placement, r r
 	err = h.api.AddRefund(ctx, whmcs.Refund{ClientID: p.ClientRef, InvoiceID: p.InvoiceRef, Gateway: h.gateways[o.Invoice.Gateway],
 		TransID: transID, Amount: money.Format(r.Amount.Amount, r.Amount.Currency),
 		Description: fmt.Sprintf("Refund %s (%s)", r.ID, r.Method)})
+	var we *whmcs.Error
+	if errors.As(err, &we) && errors.Is(err, whmcs.ErrRefused) && strings.Contains(strings.ToLower(we.Message), "unique") {
+		return nil
+	}
 	if err != nil {
 		return h.callFailed(o, err)
 	}
