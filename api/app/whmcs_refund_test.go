@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
 
 // refundsOut are the fake's transactions paying money out (refunds), in order.
@@ -110,6 +112,79 @@ func TestWHMCSPartialRefund(t *testing.T) {
 		}
 		if !strings.HasPrefix(out[1].TransID, "refund:ref_") {
 			t.Fatalf("refund transaction id %q", out[1].TransID)
+		}
+	})
+}
+
+// TestWHMCSUpsellRefund: a fully refunded upsell takes its connections back in WHMCS too: the
+// extra connections option of the WHMCS service is set back (UpdateClientProduct configoptions,
+// its recurring amount recalculated) once, and the module's ChangePackage pushes it to the line
+// once; the line itself keeps running. 40 refunds at once are one; WHMCS down, the job waits;
+// the answer to UpdateClientProduct lost, the retry reads WHMCS's value and sends nothing more.
+func TestWHMCSUpsellRefund(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		cl := c.clientsOf()
+		owner := c.roles()["owner"]
+		id, _ := paidWHMCSOrder(t, c, "undo@example.com")
+		buyer := c.proven("undo@example.com")
+		svcID := c.getOrder(buyer.Token, id).ServiceIds[0]
+		recurring := f.State().Services[0].Recurring
+		up, err := c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(buyer.Token), ServiceID: svcID, ExtraQuantity: 1})
+		if err != nil {
+			t.Fatalf("upsell: %v", err)
+		}
+		if resp := c.sandbox(up.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.drain()
+		if st := f.State(); st.Services[0].ConfigOptions[2] != 3 || moduleCalls(st, "ChangePackage") != 1 || st.Services[0].Recurring == recurring {
+			t.Fatalf("WHMCS service after the upsell %+v", st.Services[0])
+		}
+
+		f.SetStatus(http.StatusServiceUnavailable)
+		var wg sync.WaitGroup
+		done := make([]bool, 40)
+		for i := range done {
+			wg.Go(func() {
+				_, err := cl.actions.Refund(t.Context(), &genactions.RefundPayload{Session: &owner.cookie, CsrfToken: &owner.csrf,
+					ID: up.OrderID, Reason: "connections not wanted"})
+				done[i] = err == nil
+			})
+		}
+		wg.Wait()
+		if n := len(slices.DeleteFunc(done, func(b bool) bool { return !b })); n != 1 {
+			t.Fatalf("%d refunds of the upsell succeeded, want 1", n)
+		}
+		if n := c.count("SELECT COUNT(*) FROM services WHERE id = ? AND max_connections = 3", svcID); n != 1 {
+			t.Fatal("our service still has the refunded connections")
+		}
+		c.drain()
+		if state, attempts := jobState(t, c.shop, whmcsorder.JobTakeBack+":"+up.OrderID); state != store.JobQueued || attempts != 1 {
+			t.Fatalf("take-back job %s after %d attempts, want queued again", state, attempts)
+		}
+		f.SetStatus(0)
+		drop.arm("UpdateClientProduct")
+		c.clock.Add(time.Hour)
+		c.drain()
+		drop.arm("")
+		c.clock.Add(2 * time.Hour)
+		c.drain()
+		st := f.State()
+		if n := callsWith(f, "UpdateClientProduct", "autorecalc", "true"); n != 1 {
+			t.Fatalf("%d UpdateClientProduct calls setting the option, want 1", n)
+		}
+		if ws := st.Services[0]; ws.ConfigOptions[2] != 2 || ws.Recurring != recurring || ws.Status != "Active" ||
+			moduleCalls(st, "ChangePackage") != 2 || moduleCalls(st, "TerminateAccount") != 0 {
+			t.Fatalf("WHMCS service %+v, module %+v: want 2 extra connections again at the old price, one more ChangePackage, the line running",
+				ws, st.Module)
+		}
+		out := refundsOut(st)
+		if len(out) != 1 || out[0].InvoiceID != st.Invoices[1].ID || f.CallCount("AddTransaction") != 1 {
+			t.Fatalf("WHMCS refunds %+v: want the upgrade invoice's refund once", out)
+		}
+		if svc := c.getService(buyer.Token, svcID); svc.MaxConnections != 3 || svc.Status != "Active" {
+			t.Fatalf("service after the upsell's refund %+v, want 3 connections, active", svc)
 		}
 	})
 }

@@ -648,6 +648,15 @@ func (c *Client) SetServiceFields(ctx context.Context, serviceID int, fields map
 		"customfields": {SerializeStrings(fields)}}, nil)
 }
 
+// SetServiceOptions sets quantity config options of a service (UpdateClientProduct
+// configoptions, an absolute value: safe to send again) and has WHMCS recalculate its recurring
+// amount from them (autorecalc), so the next renewal invoice follows. It does not run the
+// module: ModuleChangePackage pushes the change to the line.
+func (c *Client) SetServiceOptions(ctx context.Context, serviceID int, options map[int]OptionQty) error {
+	return c.Call(ctx, "UpdateClientProduct", url.Values{"serviceid": {strconv.Itoa(serviceID)},
+		"configoptions": {SerializeOptionQtys(options)}, "autorecalc": {"true"}}, nil)
+}
+
 // ModuleCustom runs one of the service's module's own functions (a line restart).
 func (c *Client) ModuleCustom(ctx context.Context, serviceID int, function string) error {
 	return c.Call(ctx, "ModuleCustom", url.Values{"serviceid": {strconv.Itoa(serviceID)}, "func_name": {function}}, nil)

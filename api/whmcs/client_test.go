@@ -269,7 +269,7 @@ func TestOrderFlow(t *testing.T) {
 	}
 }
 
-// TestSerialize: PHP's serialize() of the arrays AddOrder takes (golden strings).
+// TestSerialize: PHP's serialize() of the arrays AddOrder and UpdateClientProduct take (golden strings).
 func TestSerialize(t *testing.T) {
 	dec := func(s string) string { b, _ := base64.StdEncoding.DecodeString(s); return string(b) }
 	cases := []struct{ got, want string }{
@@ -277,6 +277,8 @@ func TestSerialize(t *testing.T) {
 		{dec(whmcs.SerializeInts(map[int]int{})), `a:0:{}`},
 		{dec(whmcs.SerializeStrings(map[int]string{1: "00:1A:79:12:34:56"})), `a:1:{i:1;s:17:"00:1A:79:12:34:56";}`},
 		{dec(whmcs.SerializeStrings(map[int]string{7: `é"x`})), `a:1:{i:7;s:4:"é"x";}`},
+		{dec(whmcs.SerializeOptionQtys(map[int]whmcs.OptionQty{4: {Choice: 9, Qty: 1}, 2: {Choice: 7, Qty: 3}})),
+			`a:2:{i:2;a:2:{s:8:"optionid";i:7;s:3:"qty";i:3;}i:4;a:2:{s:8:"optionid";i:9;s:3:"qty";i:1;}}`},
 	}
 	for _, c := range cases {
 		if c.got != c.want {

@@ -33,6 +33,23 @@ func SerializeStrings(m map[int]string) string {
 	return base64.StdEncoding.EncodeToString([]byte(b.String()))
 }
 
+// OptionQty is a quantity config option's value on a service: its choice id (GetProducts'
+// options.option[].id, WHMCS's tblhostingconfigoption.optionid) and the quantity.
+type OptionQty struct{ Choice, Qty int }
+
+// SerializeOptionQtys encodes config option id → choice and quantity as UpdateClientProduct's
+// configoptions takes it: base64 of PHP's serialize() of array(id => array('optionid' => choice,
+// 'qty' => qty)) ({2: {7, 3}} → base64 of a:1:{i:2;a:2:{s:8:"optionid";i:7;s:3:"qty";i:3;}}).
+func SerializeOptionQtys(m map[int]OptionQty) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "a:%d:{", len(m))
+	for _, k := range sortedKeys(m) {
+		fmt.Fprintf(&b, `i:%d;a:2:{s:8:"optionid";i:%d;s:3:"qty";i:%d;}`, k, m[k].Choice, m[k].Qty)
+	}
+	b.WriteString("}")
+	return base64.StdEncoding.EncodeToString([]byte(b.String()))
+}
+
 func sortedKeys[V any](m map[int]V) []int {
 	keys := make([]int, 0, len(m))
 	for k := range m {

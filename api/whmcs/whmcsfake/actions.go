@@ -881,6 +881,35 @@ func (f *Fake) updateClientProduct(p url.Values) map[string]any {
 			s.CustomFields[id] = val
 		}
 	}
+	if v := p.Get("configoptions"); v != "" {
+		m, err := unserializeOptions(v)
+		if err != nil {
+			return errorAnswer("Invalid configoptions: " + err.Error())
+		}
+		prod, _ := f.product(s.PID)
+		cur := f.currencyByID(f.clientByID(s.ClientID).CurrencyID)
+		var before, after int64
+		for id, val := range m {
+			o, ok := f.option(id)
+			if !ok || !slices.Contains(prod.ConfigOptions, id) {
+				return errorAnswer(fmt.Sprintf("Invalid Configurable Option ID %d", id))
+			}
+			q := val.Choice
+			if o.Type == OptionQuantity || o.Type == OptionYesNo {
+				// The documented form for these: array('optionid' => its choice, 'qty' => N).
+				if val.Qty < 0 || len(o.Options) == 0 || val.Choice != o.Options[0].ID || (o.Type == OptionQuantity && (val.Qty < o.MinQty || val.Qty > o.MaxQty)) {
+					return errorAnswer(fmt.Sprintf("Invalid value for configurable option %d", id))
+				}
+				q = val.Qty
+			}
+			before += f.optionPrice(prod, o, s.ConfigOptions[id], s.Cycle, cur.Code)
+			after += f.optionPrice(prod, o, q, s.Cycle, cur.Code)
+			s.ConfigOptions[id] = q
+		}
+		if truthy(p.Get("autorecalc")) && cycleMonths(s.Cycle) > 0 {
+			s.Recurring += after - before // the options' prices follow; a recurring promotion stays
+		}
+	}
 	set := map[string]*string{"notes": &s.Notes, "status": &s.Status, "nextduedate": &s.NextDueDate,
 		"serviceusername": &s.Username, "servicepassword": &s.Password}
 	for k, dst := range set {

@@ -2,6 +2,7 @@ package whmcsfake
 
 import (
 	"encoding/base64"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -61,6 +62,50 @@ func unserialize(b64 string) (map[int]string, error) {
 			return nil, errBadSerialized
 		}
 		out[key] = v
+	}
+	if body != "" {
+		return nil, errBadSerialized
+	}
+	return out, nil
+}
+
+// optionEntry is one entry of UpdateClientProduct's configoptions: i:ID; then a choice (i:N;) or
+// array('optionid' => choice, 'qty' => qty).
+var optionEntry = regexp.MustCompile(`^i:(\d+);(?:i:(\d+);|a:2:\{s:8:"optionid";i:(\d+);s:3:"qty";i:(\d+);\})`)
+
+// optionValue is a service's config option as UpdateClientProduct sets it: a choice id, or a
+// quantity option's choice and quantity (Qty -1: a plain choice).
+type optionValue struct{ Choice, Qty int }
+
+// unserializeOptions decodes UpdateClientProduct's configoptions: base64 of a PHP-serialised
+// array(configoptionid => choiceid, configoptionid => array('optionid' => choice, 'qty' => qty)).
+func unserializeOptions(b64 string) (map[int]optionValue, error) {
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return nil, errBadSerialized
+	}
+	head, body, ok := strings.Cut(string(raw), ":{")
+	n, err := strconv.Atoi(strings.TrimPrefix(head, "a:"))
+	if !ok || !strings.HasPrefix(head, "a:") || err != nil || !strings.HasSuffix(body, "}") {
+		return nil, errBadSerialized
+	}
+	body = strings.TrimSuffix(body, "}")
+	out := map[int]optionValue{}
+	for range n {
+		m := optionEntry.FindStringSubmatch(body)
+		if m == nil {
+			return nil, errBadSerialized
+		}
+		id, _ := strconv.Atoi(m[1])
+		if m[2] != "" {
+			c, _ := strconv.Atoi(m[2])
+			out[id] = optionValue{Choice: c, Qty: -1}
+		} else {
+			c, _ := strconv.Atoi(m[3])
+			q, _ := strconv.Atoi(m[4])
+			out[id] = optionValue{Choice: c, Qty: q}
+		}
+		body = body[len(m[0]):]
 	}
 	if body != "" {
 		return nil, errBadSerialized

@@ -14,6 +14,7 @@ import (
 	"github.com/streamcart/streamcart/api/money"
 	"github.com/streamcart/streamcart/api/order"
 	"github.com/streamcart/streamcart/api/refund"
+	"github.com/streamcart/streamcart/api/upsell"
 	"github.com/streamcart/streamcart/api/whmcs"
 )
 
@@ -33,6 +34,10 @@ const (
 	// without a line is set Cancelled) and makes sure each of its refunds is recorded
 	// (JobRecordRefund).
 	JobTakeBack = "whmcs-take-back"
+	// JobChangePackage runs the module's ChangePackage on the WHMCS service a refunded upsell
+	// added connections to, once its extra connections option was set back (JobTakeBack): the
+	// panel line follows. Its ref is the upsell's order id.
+	JobChangePackage = "whmcs-change-package"
 	// JobRecordRefund records one refund, partial or full, on its order's WHMCS invoice
 	// (AddTransaction paying out, after GetTransactions shows it is not there), once per refund;
 	// its ref is "<order id>/<refund id>".
@@ -40,7 +45,7 @@ const (
 )
 
 // Kinds are the job kinds of this package (order.JobUpstreamCancel is order's).
-var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine, JobTakeBack, JobRecordRefund}
+var Kinds = []string{JobRecordPayment, JobAcceptOrder, JobAwaitLine, JobTakeBack, JobRecordRefund, JobChangePackage}
 
 // ErrPaymentNotRecorded retries JobRecordRefund: the payment the refund gives back is not on the
 // WHMCS invoice yet (JobRecordPayment has not run): a refund recorded before it would stand alone.
@@ -62,6 +67,11 @@ type HomeStore interface {
 	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
 	OrderRefunds(ctx context.Context, orderID string) ([]refund.Refund, error)
 	ApplyUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, error)
+	// ReverseUpsell takes a refunded upsell's connections off our service, once.
+	ReverseUpsell(ctx context.Context, orderID string, at time.Time) (order.Service, bool, error)
+	Upsell(ctx context.Context, orderID string) (upsell.Upsell, error)
+	Service(ctx context.Context, id string) (order.Service, error)
+	LinesStore
 }
 
 // HomeAPI is what fulfilling a WHMCS order asks of WHMCS (whmcs.Client).
@@ -76,6 +86,8 @@ type HomeAPI interface {
 	Module(ctx context.Context, action string, serviceID int) error
 	SetServiceStatus(ctx context.Context, serviceID int, status string) error
 	AddRefund(ctx context.Context, r whmcs.Refund) error
+	GetProducts(ctx context.Context, q whmcs.ProductQuery) ([]whmcs.Product, error)
+	SetServiceOptions(ctx context.Context, serviceID int, options map[int]whmcs.OptionQty) error
 }
 
 // Reviewer sets aside a paid order that cannot be delivered (order.Orders.ReviewPaid): its
@@ -119,7 +131,7 @@ func NewHome(api HomeAPI, store HomeStore, review Reviewer, gateways map[string]
 // Jobs are the handlers of the package's job kinds.
 func (h *Home) Jobs() map[string]job.Handler {
 	return map[string]job.Handler{JobRecordPayment: h.RecordPayment, JobAcceptOrder: h.AcceptOrder, JobAwaitLine: h.AwaitLine,
-		JobTakeBack: h.TakeBackJob, JobRecordRefund: h.RecordRefundJob, order.JobUpstreamCancel: h.CancelUpstream}
+		JobTakeBack: h.TakeBackJob, JobRecordRefund: h.RecordRefundJob, JobChangePackage: h.ChangePackage, order.JobUpstreamCancel: h.CancelUpstream}
 }
 
 // next queues the next step of the order's fulfilment.
@@ -335,10 +347,15 @@ func (h *Home) AwaitLine(ctx context.Context, j job.Job) error {
 	return nil
 }
 
-// TakeBack cancels a fully refunded order's services here and queues JobTakeBack, which ends
-// them in WHMCS and records the refunds there (once, however many refunds raced).
+// TakeBack cancels a fully refunded order's services here, or takes a refunded upsell's
+// connections off our service (once), and queues JobTakeBack, which does the same in WHMCS and
+// records the refunds there (once, however many refunds raced).
 func (h *Home) TakeBack(ctx context.Context, o order.Order) (bool, error) {
-	if _, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC()); err != nil {
+	if o.Kind == order.KindUpsell {
+		if _, _, err := h.store.ReverseUpsell(ctx, o.ID, h.now().UTC()); err != nil {
+			return false, err
+		}
+	} else if _, err := h.store.CancelOrderLines(ctx, o.ID, h.now().UTC()); err != nil {
 		return false, err
 	}
 	if err := h.store.Enqueue(ctx, JobTakeBack, o.ID, JobTakeBack+":"+o.ID, h.now()); err != nil {
@@ -365,6 +382,11 @@ func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
 	p, err := h.placed(ctx, o.ID)
 	if err != nil {
 		return err
+	}
+	if o.Kind == order.KindUpsell {
+		if err := h.takeBackUpsell(ctx, o); err != nil {
+			return err
+		}
 	}
 	for _, ref := range p.ServiceRefs {
 		s, err := h.api.GetClientService(ctx, p.ClientRef, ref)
@@ -398,6 +420,91 @@ func (h *Home) TakeBackJob(ctx context.Context, j job.Job) error {
 	}
 	h.wake()
 	h.log.Info("refunded WHMCS order ended there", "order", o.ID, "services", len(p.ServiceRefs), "refunds", len(refunds))
+	return nil
+}
+
+// running are the WHMCS service statuses of a line that still runs.
+var running = []string{"Active", "Suspended"}
+
+// takeBackUpsell sets the extra connections option of the WHMCS service refunded upsell o added
+// to back to our service's (ReverseUpsell took them off it, once: 1 + the option, as the order
+// made it), so WHMCS bills and the module serves no more than we do: UpdateClientProduct with
+// the option's absolute value and autorecalc (its recurring amount follows), sent only while
+// WHMCS's differs, so a retry after a lost answer sends nothing more; then JobChangePackage,
+// queued once, has the module push it to the panel. A line ended here or in WHMCS is left.
+func (h *Home) takeBackUpsell(ctx context.Context, o order.Order) error {
+	up, err := h.store.Upsell(ctx, o.ID)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobTakeBack, o.ID, err)
+	}
+	svc, err := h.store.Service(ctx, up.ServiceID)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobTakeBack, o.ID, err)
+	}
+	client, sid, err := h.store.ServiceRef(ctx, svc.ID)
+	if errors.Is(err, order.ErrNotFound) {
+		return job.Permanent(fmt.Errorf("%s %s: service %s not placed in WHMCS", JobTakeBack, o.ID, svc.ID))
+	}
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", JobTakeBack, o.ID, err)
+	}
+	if h.extra == 0 || !slices.Contains([]order.ServiceStatus{order.ServiceActive, order.ServiceOverdue, order.ServiceSuspended}, svc.Status) {
+		return nil
+	}
+	ws, err := h.api.GetClientService(ctx, client, sid)
+	if err != nil {
+		return h.callFailed(o, err)
+	}
+	if !slices.Contains(running, ws.Status) {
+		return nil
+	}
+	want, have := max(svc.MaxConnections-1, 0), 0
+	for _, opt := range ws.ConfigOptions {
+		if int(opt.ID) == h.extra {
+			fmt.Sscan(opt.Value, &have)
+		}
+	}
+	if have != want {
+		products, err := h.api.GetProducts(ctx, whmcs.ProductQuery{PIDs: []int{int(ws.PID)}})
+		if err != nil {
+			return h.callFailed(o, err)
+		}
+		choice := 0
+		for _, p := range products {
+			for _, opt := range p.ConfigOptions {
+				if int(p.PID) == int(ws.PID) && int(opt.ID) == h.extra && len(opt.Options) > 0 {
+					choice = int(opt.Options[0].ID)
+				}
+			}
+		}
+		if choice == 0 {
+			return job.Permanent(fmt.Errorf("%s %s: WHMCS product %d has no config option %d", JobTakeBack, o.ID, ws.PID, h.extra))
+		}
+		h.cache.Forget(client)
+		if err := h.api.SetServiceOptions(ctx, sid, map[int]whmcs.OptionQty{h.extra: {Choice: choice, Qty: want}}); err != nil {
+			return h.callFailed(o, err) // unknown whether it was set: the retry reads it first
+		}
+		h.log.Info("refunded upsell's connections taken back in WHMCS", "order", o.ID, "service", svc.ID, "extra", want)
+	}
+	return h.next(ctx, JobChangePackage, o.ID)
+}
+
+// ChangePackage is JobChangePackage's handler: the module's ChangePackage on the WHMCS service a
+// refunded upsell added to, so the panel line has the connections WHMCS now has. Queued once;
+// run again only after a lost answer, when it pushes the same package again (harmless).
+func (h *Home) ChangePackage(ctx context.Context, j job.Job) error {
+	up, err := h.store.Upsell(ctx, j.Ref)
+	if err != nil {
+		return job.Permanent(fmt.Errorf("%s %s: %w", JobChangePackage, j.Ref, err))
+	}
+	client, sid, err := h.store.ServiceRef(ctx, up.ServiceID)
+	if err != nil {
+		return job.Permanent(fmt.Errorf("%s %s: %w", JobChangePackage, j.Ref, err))
+	}
+	h.cache.Forget(client)
+	if err := h.api.Module(ctx, "ModuleChangePackage", sid); err != nil {
+		return h.callFailed(order.Order{ID: j.Ref}, err)
+	}
 	return nil
 }
 
