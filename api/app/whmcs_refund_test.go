@@ -12,6 +12,7 @@ import (
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genservices "github.com/streamcart/streamcart/gen/services"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
 
@@ -185,6 +186,34 @@ func TestWHMCSUpsellRefund(t *testing.T) {
 		}
 		if svc := c.getService(buyer.Token, svcID); svc.MaxConnections != 3 || svc.Status != "Active" {
 			t.Fatalf("service after the upsell's refund %+v, want 3 connections, active", svc)
+		}
+	})
+}
+
+// TestWHMCSTrialConversionRefused: in WHMCS mode POST /services/{id}/renew {"pid": …} on a free
+// trial is 409 conflict with a message saying what to do (order the plan), with nothing stored
+// and nothing asked of WHMCS: WHMCS does not document converting a free product in place.
+func TestWHMCSTrialConversionRefused(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, _ := whmcsConsole(t)
+		buyer := c.identify("convert@example.com", "")
+		o := c.buy(buyer.Token, trial())
+		c.drain()
+		if got := c.getOrder(buyer.Token, o.OrderID); got.Status != "active" {
+			t.Fatalf("trial %s, want active", got.Status)
+		}
+		owner := c.proven("convert@example.com")
+		orders, calls := c.count("SELECT COUNT(*) FROM orders"), len(f.Calls())
+		_, err := c.services.Renew(t.Context(), &genservices.RenewPayload{Token: ptr(owner.Token), ServiceID: o.ServiceIds[0],
+			Pid: ptr(2), BillingCycle: ptr("monthly")})
+		wantErr(t, err, "conflict", "This free trial cannot be turned into a paid plan here. Please order the plan you want: it comes with its own line, and your trial keeps running until it ends. Nothing was charged.")
+		if n := c.count("SELECT COUNT(*) FROM orders"); n != orders {
+			t.Fatalf("%d orders after a refused conversion, had %d", n, orders)
+		}
+		for _, call := range f.Calls()[calls:] {
+			if call.Action != "GetClientsProducts" && call.Action != "GetInvoices" {
+				t.Fatalf("a refused conversion asked WHMCS %s", call.Action)
+			}
 		}
 	})
 }

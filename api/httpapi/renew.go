@@ -20,6 +20,8 @@ const (
 	msgNotCancellable = "Auto-renew cannot be cancelled for this service: it is already cancelled, or the service does not renew."
 	msgNotResumable   = "Auto-renew cannot be resumed: it was not cancelled, or the service has already ended."
 	msgReturnURL      = "The return URL must be a path or a URL on this site."
+	// msgTrialConversion: WHMCS mode, where a free trial is not turned into a paid plan in place.
+	msgTrialConversion = "This free trial cannot be turned into a paid plan here. Please order the plan you want: it comes with its own line, and your trial keeps running until it ends. Nothing was charged."
 )
 
 // Renew answers the order paying the service's next period.
@@ -53,6 +55,8 @@ func (s *servicesService) Renew(ctx context.Context, p *genservices.RenewPayload
 // renewError maps a renewal's failure to a design error.
 func renewError(err error) error {
 	switch {
+	case errors.Is(err, renewal.ErrTrialConversion):
+		return genservices.MakeConflict(errors.New(msgTrialConversion))
 	case errors.Is(err, renewal.ErrNotRenewable):
 		return genservices.MakeConflict(errors.New(msgNotRenewable))
 	case errors.Is(err, renewal.ErrBeingApplied), errors.Is(err, order.ErrNotPending):

@@ -23,6 +23,9 @@ var (
 	ErrNotSold = errors.New("renewal: billing cycle or plan not sold")
 	// ErrBeingApplied means the period's renewal is paid and its due date about to move.
 	ErrBeingApplied = errors.New("renewal: this period's renewal is paid and being applied")
+	// ErrTrialConversion means the billing system that owns the service cannot turn a free trial
+	// into a paid plan on the same line (WHMCS mode, docs/whmcs.md): the buyer orders the plan.
+	ErrTrialConversion = errors.New("renewal: trial conversion not available")
 )
 
 // Request is a buyer's renewal: the period starting at the service's due date, in Cycle (the

@@ -120,7 +120,15 @@ func (r *Renewals) openInvoice(ctx context.Context, client, id int) (whmcs.Invoi
 // of svc's first order, WHMCS's client currency), made once per invoice for the session's
 // client; renewal.ErrNotRenewable when WHMCS has none open; order.ErrUpstreamUnavailable when
 // WHMCS cannot say.
+//
+// A free trial is not converted to a paid plan in place (renewal.ErrTrialConversion, 409): that
+// would be UpgradeProduct type=product from WHMCS's free product, which needs the paid plan
+// among the trial product's "Upgrade Packages" in WHMCS and whose price from a free account
+// (no due date to prorate over) WHMCS does not document; the buyer orders the plan instead.
 func (r *Renewals) Renew(ctx context.Context, claims authz.Claims, svc order.Service, req renewal.Request) (order.Order, error) {
+	if svc.Trial {
+		return order.Order{}, fmt.Errorf("whmcs renew %s: %w", svc.ID, renewal.ErrTrialConversion)
+	}
 	client, id, err := r.store.ServiceRef(ctx, svc.ID)
 	if errors.Is(err, order.ErrNotFound) {
 		return order.Order{}, renewal.ErrNotRenewable
