@@ -3,6 +3,7 @@ package app_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,12 +31,20 @@ import (
 type dropAnswer struct {
 	next   http.Handler
 	action atomic.Value // string; "" disarmed
+	when   atomic.Pointer[func(url.Values) bool]
 }
 
-func (d *dropAnswer) arm(action string) { d.action.Store(action) }
+func (d *dropAnswer) arm(action string) { d.when.Store(nil); d.action.Store(action) }
+
+// armWhen drops the answers of the calls of action whose parameters when accepts.
+func (d *dropAnswer) armWhen(action string, when func(url.Values) bool) {
+	d.when.Store(&when)
+	d.action.Store(action)
+}
 
 func (d *dropAnswer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if a, _ := d.action.Load().(string); a != "" && r.ParseForm() == nil && r.PostForm.Get("action") == a {
+	if a, _ := d.action.Load().(string); a != "" && r.ParseForm() == nil && r.PostForm.Get("action") == a &&
+		(d.when.Load() == nil || (*d.when.Load())(r.PostForm)) {
 		d.next.ServeHTTP(httptest.NewRecorder(), r)
 		w.WriteHeader(http.StatusBadGateway)
 		return

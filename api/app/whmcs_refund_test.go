@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -214,6 +215,98 @@ func TestWHMCSTrialConversionRefused(t *testing.T) {
 			if call.Action != "GetClientsProducts" && call.Action != "GetInvoices" {
 				t.Fatalf("a refused conversion asked WHMCS %s", call.Action)
 			}
+		}
+	})
+}
+
+// TestWHMCSLostUpgrade: WHMCS makes the upgrade but UpgradeProduct's answer is lost. The buyer
+// gets 503 unavailable with nothing stored; the replay with the same Idempotency-Key (then 40 at
+// once) finds that pending upgrade again (GetOrders: the client's pending upgrade of the service, held by
+// none of our orders) and take it over: one upgrade in WHMCS, paid once, the connections raised
+// once. One whose answer was lost and that nobody replays is cancelled in WHMCS after a while,
+// after which a new upsell goes through.
+func TestWHMCSLostUpgrade(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		c, f, drop := whmcsConsole(t)
+		id, _ := paidWHMCSOrder(t, c, "lostup@example.com")
+		buyer := c.proven("lostup@example.com")
+		svcID := c.getOrder(buyer.Token, id).ServiceIds[0]
+		ordering := func(p url.Values) bool { return p.Get("calconly") != "true" }
+		buy := func(key string) (*genupsell.UpsellOrderResult, error) {
+			return c.after.upsell.Order(t.Context(), &genupsell.OrderPayload{Token: ptr(buyer.Token), ServiceID: svcID, ExtraQuantity: 1,
+				IdempotencyKey: ptr(key)})
+		}
+		orders := c.count("SELECT COUNT(*) FROM orders")
+		drop.armWhen("UpgradeProduct", ordering)
+		_, err := buy("up-lost")
+		drop.arm("")
+		wantErr(t, err, "unavailable", "")
+		if n := c.count("SELECT COUNT(*) FROM orders"); n != orders || c.count("SELECT COUNT(*) FROM upsells") != 0 {
+			t.Fatalf("after a lost answer: %d orders (had %d), %d upsells", n, orders, c.count("SELECT COUNT(*) FROM upsells"))
+		}
+		if st := f.State(); len(st.Orders) != 2 || !st.Orders[1].Upgrade || st.Orders[1].Status != "Pending" {
+			t.Fatalf("WHMCS orders %+v: want the upgrade it made, pending", st.Orders)
+		}
+		// The replay takes it over; 40 more at once answer that order. (40 first replays at once are
+		// not all one order in either back end: the connections are reserved before the key is
+		// checked, as TestWHMCSUpsell says.)
+		first, err := buy("up-lost")
+		if err != nil {
+			t.Fatalf("replay: %v", err)
+		}
+		var wg sync.WaitGroup
+		ids := make([]string, 40)
+		for i := range ids {
+			wg.Go(func() {
+				if r, err := buy("up-lost"); err != nil {
+					t.Errorf("replay %d: %v", i, err)
+				} else {
+					ids[i] = r.OrderID
+				}
+			})
+		}
+		wg.Wait()
+		for i := range ids {
+			if ids[i] != first.OrderID {
+				t.Fatalf("replay %d answered %q, want %q", i, ids[i], first.OrderID)
+			}
+		}
+		if st := f.State(); upgrades(f) != 1 || len(st.Orders) != 2 || len(st.Invoices) != 2 || first.Total.Amount <= 0 {
+			t.Fatalf("UpgradeProduct %d, WHMCS orders %+v: want the lost upgrade taken over", upgrades(f), st.Orders)
+		}
+		if resp := c.sandbox(first.PaymentURL, "pay"); resp.StatusCode != http.StatusSeeOther {
+			t.Fatalf("pay: %d", resp.StatusCode)
+		}
+		c.clock.Add(time.Hour) // past the lost placement's wait: its cancel job must leave it alone
+		c.drain()
+		st := f.State()
+		if st.Services[0].ConfigOptions[2] != 3 || st.Orders[1].Status != "Active" || st.Invoices[1].Status != "Paid" ||
+			f.CallCount("AddInvoicePayment") != 2 || f.CallCount("CancelOrder") != 0 || moduleCalls(st, "ChangePackage") != 1 {
+			t.Fatalf("WHMCS %+v (CancelOrder %d): want the taken-over upgrade paid once and applied once", st, f.CallCount("CancelOrder"))
+		}
+		if got := c.getOrder(buyer.Token, first.OrderID); got.Status != "active" {
+			t.Fatalf("upsell %s, want active", got.Status)
+		}
+
+		// Nobody replays: WHMCS refuses another upgrade meanwhile (503), then the lost one is
+		// cancelled there, and a new upsell goes through.
+		drop.armWhen("UpgradeProduct", ordering)
+		_, err = buy("up-gone")
+		drop.arm("")
+		wantErr(t, err, "unavailable", "")
+		_, err = buy("up-other")
+		wantErr(t, err, "unavailable", "")
+		c.drain()
+		if st := f.State(); len(st.Orders) != 3 || st.Orders[2].Status != "Pending" {
+			t.Fatalf("WHMCS orders %+v: want the lost upgrade pending while a replay may come", st.Orders)
+		}
+		c.clock.Add(16 * time.Minute)
+		c.drain()
+		if st := f.State(); st.Orders[2].Status != "Cancelled" || st.Orders[1].Status != "Active" || f.CallCount("CancelOrder") != 1 {
+			t.Fatalf("WHMCS orders %+v (CancelOrder %d): want the unclaimed upgrade cancelled, the paid one kept", st.Orders, f.CallCount("CancelOrder"))
+		}
+		if r, err := buy("up-new"); err != nil || r.Total.Amount <= 0 {
+			t.Fatalf("a new upsell once the lost upgrade is cancelled: %+v %v", r, err)
 		}
 	})
 }

@@ -615,6 +615,25 @@ func (c *Client) GetOrder(ctx context.Context, id int) (OrderRecord, error) {
 	return OrderRecord{}, &Error{Action: "GetOrders", Kind: ErrNotFound, Message: "Order ID Not Found"}
 }
 
+// GetOrders lists client clientID's orders in status ("" any), at most 100, newest last.
+func (c *Client) GetOrders(ctx context.Context, clientID int, status string) ([]OrderRecord, error) {
+	var v struct {
+		Orders List[OrderRecord] `json:"orders"`
+	}
+	p := url.Values{"userid": {strconv.Itoa(clientID)}, "limitnum": {"100"}}
+	set(p, "status", status)
+	if err := c.Call(ctx, "GetOrders", p, &v); err != nil {
+		return nil, err
+	}
+	out := v.Orders[:0]
+	for _, o := range v.Orders {
+		if int(o.ClientID) == clientID && (status == "" || o.Status == status) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
 // SetServiceStatus sets a service's status without running the module (UpdateClientProduct
 // status): a service that never had a line (Pending) is Cancelled so.
 func (c *Client) SetServiceStatus(ctx context.Context, serviceID int, status string) error {

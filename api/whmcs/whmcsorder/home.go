@@ -84,6 +84,7 @@ type HomeAPI interface {
 	GetClientService(ctx context.Context, clientID, serviceID int) (whmcs.Service, error)
 	GetClientServices(ctx context.Context, clientID int, domain string) ([]whmcs.Service, error)
 	Module(ctx context.Context, action string, serviceID int) error
+	GetOrders(ctx context.Context, clientID int, status string) ([]whmcs.OrderRecord, error)
 	SetServiceStatus(ctx context.Context, serviceID int, status string) error
 	AddRefund(ctx context.Context, r whmcs.Refund) error
 	GetProducts(ctx context.Context, q whmcs.ProductQuery) ([]whmcs.Product, error)
@@ -625,6 +626,21 @@ func (h *Home) CancelUpstream(ctx context.Context, j job.Job) error {
 	case StateDropped:
 		return h.cancelOrder(ctx, o, p.OrderRef)
 	case StateLost:
+		if service, ok := upgradeService(p.Ref); ok {
+			// An upsell's UpgradeProduct unanswered: its pending upgrade of the service, unless
+			// a replay took it over.
+			pending, err := pendingUpgrades(ctx, h.api, h.store, p.ClientRef, service)
+			if err != nil {
+				return h.callFailed(o, err)
+			}
+			for _, wo := range pending {
+				if err := h.cancelOrder(ctx, o, int(wo.ID)); err != nil {
+					return err
+				}
+			}
+			p.State = StateDropped
+			return h.store.SavePlacement(ctx, p)
+		}
 		services, err := h.api.GetClientServices(ctx, p.ClientRef, p.Ref)
 		if err != nil {
 			return h.callFailed(o, err)

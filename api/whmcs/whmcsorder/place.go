@@ -82,6 +82,7 @@ type API interface {
 	CancelOrder(ctx context.Context, orderID int) error
 	GetClientServices(ctx context.Context, clientID int, domain string) ([]whmcs.Service, error)
 	GetOrder(ctx context.Context, id int) (whmcs.OrderRecord, error)
+	GetOrders(ctx context.Context, clientID int, status string) ([]whmcs.OrderRecord, error)
 }
 
 // Config is how orders map to WHMCS.
@@ -199,8 +200,7 @@ func (pl *Placer) place(ctx context.Context, o order.Order) error {
 		return pl.wait(ctx, p)
 	}
 	if o.Kind == order.KindUpsell {
-		if pl.cfg.Upgrades == nil || p.OrderRef != 0 {
-			// A claim taken over after an upgrade was sent: WHMCS may hold it, so no second one.
+		if pl.cfg.Upgrades == nil {
 			return pl.drop(ctx, p, order.ErrUpstreamUnavailable)
 		}
 		return pl.placeUpgrade(ctx, o, p)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/streamcart/streamcart/api/money"
@@ -119,6 +121,15 @@ func PriceOf(shown, currency string) (int64, error) {
 // placeUpgrade places upsell o in WHMCS as an upgrade of its line (UpgradeProduct, never a
 // price of ours): WHMCS makes an upgrade order and its invoice, whose total must be o's; once
 // the invoice is paid (JobRecordPayment) WHMCS runs the module's ChangePackage.
+//
+// UpgradeProduct takes no reference of ours, and WHMCS keeps one unpaid upgrade per service
+// ("Previous upgrade invoice for service is still unpaid"). So, as for AddOrder, the placement's
+// reference (upgradeRef: the service and the order's Idempotency-Key) is kept before the call;
+// an answer lost leaves the placement lost, and a replay (or a claim taken over from a placing
+// that died after sending) finds the upgrade WHMCS made by the service it upgrades: a pending
+// upgrade order of the client for that service, held by none of our orders (GetOrders), instead
+// of placing a second one. One nobody takes over is cancelled in WHMCS after Config.LostAfter
+// (CancelUpstream); until then WHMCS refuses another upgrade of the service (503 unavailable).
 func (pl *Placer) placeUpgrade(ctx context.Context, o order.Order, p Placement) error {
 	up, err := pl.cfg.Upgrades.store.Upsell(ctx, o.ID)
 	if err != nil {
@@ -133,10 +144,24 @@ func (pl *Placer) placeUpgrade(ctx context.Context, o order.Order, p Placement) 
 		return pl.drop(ctx, p, pl.failed(o, err))
 	}
 	p.ClientRef = client
-	placed, err := pl.cfg.Upgrades.api.UpgradeOptions(ctx, service, map[int]int{pl.cfg.Upgrades.extra: qty}, pl.cfg.Gateways[o.Invoice.Gateway], false)
+	sent := p.Ref != "" // a claim taken over from a placing that may have sent it
+	p.Ref = upgradeRef(service, o)
+	if err := pl.store.SavePlacement(ctx, p); err != nil {
+		return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
+	}
+	placed, found, err := pl.takeOverUpgrade(ctx, o, p, service, sent)
 	if err != nil {
-		// An unanswered upgrade may have made a pending upgrade order in WHMCS: unpaid, it
-		// changes nothing; logged for the seller.
+		return pl.drop(ctx, p, pl.failed(o, err))
+	}
+	if !found {
+		placed, err = pl.cfg.Upgrades.api.UpgradeOptions(ctx, service, map[int]int{pl.cfg.Upgrades.extra: qty}, pl.cfg.Gateways[o.Invoice.Gateway], false)
+	}
+	if errors.Is(err, whmcs.ErrUnavailable) {
+		// No answer: WHMCS may have made the upgrade. A replay finds it by the service; a job
+		// cancels it there if none comes.
+		return pl.lost(ctx, o, p, err)
+	}
+	if err != nil {
 		return pl.drop(ctx, p, pl.failed(o, err))
 	}
 	p.OrderRef, p.InvoiceRef, p.ServiceRefs = placed.OrderID, placed.InvoiceID, map[string]int{}
@@ -145,4 +170,72 @@ func (pl *Placer) placeUpgrade(ctx context.Context, o order.Order, p Placement) 
 		return pl.drop(ctx, p, fmt.Errorf("%w: %w", order.ErrUpstreamUnavailable, err))
 	}
 	return pl.checkInvoice(ctx, o, p, currency)
+}
+
+// upgradePrefix starts the reference of an upsell's placement: upgradePrefix + the WHMCS service
+// id + "-" + refOf(o).
+const upgradePrefix = "streamcart-upgrade-"
+
+func upgradeRef(service int, o order.Order) string {
+	return upgradePrefix + strconv.Itoa(service) + "-" + strings.TrimPrefix(refOf(o), "streamcart-")
+}
+
+// upgradeService is the WHMCS service an upgrade placement's reference names; ok false for
+// another reference.
+func upgradeService(ref string) (int, bool) {
+	rest, ok := strings.CutPrefix(ref, upgradePrefix)
+	if !ok {
+		return 0, false
+	}
+	id, _, _ := strings.Cut(rest, "-")
+	n, err := strconv.Atoi(id)
+	return n, err == nil && n > 0
+}
+
+// takeOverUpgrade finds the upgrade an earlier placing under p's reference made when its answer
+// was lost (or that died after sending it: sent): a pending upgrade order of p's client for WHMCS
+// service service held by none of our orders. found is false when there is none, or when no
+// placing under the reference can have made one.
+func (pl *Placer) takeOverUpgrade(ctx context.Context, o order.Order, p Placement, service int, sent bool) (whmcs.Upgrade, bool, error) {
+	n, err := pl.store.LostPlacements(ctx, p.Ref)
+	if err != nil || (n == 0 && !sent) {
+		return whmcs.Upgrade{}, false, err
+	}
+	pending, err := pl.pendingUpgrades(ctx, p.ClientRef, service)
+	if err != nil || len(pending) == 0 {
+		return whmcs.Upgrade{}, false, err
+	}
+	pl.log.Info("WHMCS upgrade of an unanswered UpgradeProduct taken over", "order", o.ID)
+	return whmcs.Upgrade{OrderID: int(pending[0].ID), InvoiceID: int(pending[0].InvoiceID)}, true, nil
+}
+
+// pendingUpgrades are client's pending WHMCS upgrade orders for service that none of our
+// placements holds, oldest first.
+func (pl *Placer) pendingUpgrades(ctx context.Context, client, service int) ([]whmcs.OrderRecord, error) {
+	return pendingUpgrades(ctx, pl.api, pl.store, client, service)
+}
+
+func pendingUpgrades(ctx context.Context, api interface {
+	GetOrders(ctx context.Context, clientID int, status string) ([]whmcs.OrderRecord, error)
+}, store interface {
+	WHMCSOrderTaken(ctx context.Context, whmcsOrder int) (bool, error)
+}, client, service int) ([]whmcs.OrderRecord, error) {
+	orders, err := api.GetOrders(ctx, client, "Pending")
+	if err != nil {
+		return nil, err
+	}
+	var out []whmcs.OrderRecord
+	for _, wo := range orders {
+		if !slices.ContainsFunc(wo.Lines, func(l whmcs.OrderLine) bool { return l.Type == "upgrade" && int(l.RelID) == service }) {
+			continue
+		}
+		taken, err := store.WHMCSOrderTaken(ctx, int(wo.ID))
+		if err != nil {
+			return nil, err
+		}
+		if !taken {
+			out = append(out, wo)
+		}
+	}
+	return out, nil
 }
