@@ -826,7 +826,11 @@ func (a *App) RefreshCatalog(ctx context.Context) (bool, error) {
 		a.log.Warn("legal pages without their files in the database: left out", "err", err)
 	}
 	if sold != nil {
-		// WHMCS mode: WHMCS sells; the file keeps the storefront's own settings and dress.
+		// WHMCS mode: WHMCS sells; the file keeps the storefront's own settings and dress. Its
+		// tax block is not applied: WHMCS's invoice carries the tax.
+		if c.Tax != nil {
+			a.log.Warn("WHMCS mode: the catalog's tax block is not applied; WHMCS's invoices carry the tax (set its prices to include tax: docs/whmcs.md, Tax)")
+		}
 		c = whmcs.Merge(c, *sold)
 	}
 	if mods := a.cfg.Payment.Modules; len(mods) > 0 {

@@ -1,7 +1,9 @@
 package app_test
 
 import (
+	"bytes"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -9,10 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamcart/streamcart/api/app"
 	"github.com/streamcart/streamcart/api/store"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsfake"
 	"github.com/streamcart/streamcart/api/whmcs/whmcsorder"
 	genactions "github.com/streamcart/streamcart/gen/admin_order_actions"
+	genorder "github.com/streamcart/streamcart/gen/order"
+	genpricing "github.com/streamcart/streamcart/gen/pricing"
 	genservices "github.com/streamcart/streamcart/gen/services"
 	genupsell "github.com/streamcart/streamcart/gen/upsell"
 )
@@ -307,6 +312,29 @@ func TestWHMCSLostUpgrade(t *testing.T) {
 		}
 		if r, err := buy("up-new"); err != nil || r.Total.Amount <= 0 {
 			t.Fatalf("a new upsell once the lost upgrade is cancelled: %+v %v", r, err)
+		}
+	})
+}
+
+// TestWHMCSTaxIsWHMCSs: in WHMCS mode WHMCS owns tax: a catalog file whose tax block says its
+// prices exclude tax (DE 19 %) adds nothing on top of WHMCS's prices, so a German buyer's quote
+// and order are WHMCS's price and WHMCS's invoice total, not 19 % more refused as price_changed.
+func TestWHMCSTaxIsWHMCSs(t *testing.T) {
+	forEachBackend(t, func(t *testing.T) {
+		f := whmcsfake.New(whmcsfake.Demo())
+		srv := httptest.NewServer(f.Handler())
+		t.Cleanup(srv.Close)
+		src := bytes.Replace(euCatalog(t), []byte("pricesIncludeTax: true"), []byte("pricesIncludeTax: false"), 1)
+		c := taxShopOf(t, src, func(cfg *app.Config) { cfg.Backend, cfg.WHMCS = app.BackendWHMCS, whmcsSettings(srv.URL) })
+		de := c.shop.from(ipDE)
+		q, err := de.pricing.Quote(t.Context(), &genpricing.QuoteRequest{Pid: 2, BillingCycle: "monthly", Currency: ptr("EUR")})
+		if err != nil || q.Total.Amount != 1299 || q.Tax != nil {
+			t.Fatalf("quote from Germany %+v (tax %+v) %v: want WHMCS's 12.99 and no tax of ours", q, q.Tax, err)
+		}
+		buyer := de.identify("steuer@example.com", "")
+		o := de.buy(buyer.Token, genorder.CreatePayload{Pid: 2, BillingCycle: "monthly", Currency: ptr("EUR")})
+		if st := f.State(); o.Total.Amount != 1299 || len(st.Invoices) != 1 || st.Invoices[0].Total != "12.99" || st.Invoices[0].Status != "Unpaid" {
+			t.Fatalf("order %+v, WHMCS invoices %+v: want WHMCS's invoice total, nothing added", o, st.Invoices)
 		}
 	})
 }

@@ -304,9 +304,14 @@ func day(d Date) string {
 // file still dresses a product WHMCS sells under the same pid: features, badges, guarantee,
 // bouquets, hidden, reseller credits and translations; its options' and custom fields'
 // translations apply to the options (by catalog id) and fields (by name) WHMCS sells.
+//
+// The file's tax block is left out: in WHMCS mode WHMCS owns tax (its invoice is the price the
+// buyer pays and its tax rules decide), so Streamcart adds no tax of its own on top of WHMCS's
+// prices nor carves any out of them (docs/whmcs.md, Tax).
 func Merge(file *catalog.Catalog, s Sold) *catalog.Catalog {
 	c := *file
 	c.DefaultCurrency, c.Currencies, c.Promotions = s.DefaultCurrency, s.Currencies, s.Promotions
+	c.Tax = nil
 	c.Products = make([]catalog.Product, 0, len(s.Products))
 	for _, p := range s.Products {
 		// The slices are Sold's, shared with the cache: dressed on copies.
