@@ -178,12 +178,12 @@ func (s *Service) Order(ctx context.Context, o order.Order, req Request) (Result
 	if err != nil {
 		return Result{}, err
 	}
-	// The billing system owning the order hears of every refund (WHMCS mode), once: asked again
-	// on a replay, so a request whose job was not queued (a crash) is healed by its retry.
-	if err := s.record(ctx, o, r); err != nil {
-		return Result{}, err
-	}
 	if replayed {
+		// Asked again on a replay, so a request whose recording was not queued (a crash) is
+		// healed by its retry: one job per refund whatever the asking.
+		if err := s.record(ctx, o, r); err != nil {
+			return Result{}, err
+		}
 		return Result{Refund: r, Refunded: done, Replayed: true}, nil
 	}
 	full := done.Amount >= o.Invoice.Amount.Amount
@@ -203,6 +203,10 @@ func (s *Service) Order(ctx context.Context, o order.Order, req Request) (Result
 		if err != nil {
 			return Result{}, err
 		}
+	}
+	// The billing system owning the order hears of every refund (WHMCS mode), once.
+	if err := s.record(ctx, o, r); err != nil {
+		return Result{}, err
 	}
 	return Result{Refund: r, Refunded: done}, nil
 }

@@ -561,7 +561,13 @@ func (h *Home) RecordRefundJob(ctx context.Context, j job.Job) error {
 		return h.callFailed(o, err)
 	}
 	if !slices.ContainsFunc(paid, func(t whmcs.Transaction) bool { return int(t.InvoiceID) == p.InvoiceRef }) {
-		return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, ErrPaymentNotRecorded)
+		if o.Status == order.StatusPaid || o.Status == order.StatusProvisioning {
+			return fmt.Errorf("%s %s: %w", JobRecordRefund, j.Ref, ErrPaymentNotRecorded) // being recorded
+		}
+		// Refunded before its payment was recorded there (the fulfilment stops once an order is
+		// refunded): WHMCS holds neither, and its invoice stays as it is.
+		h.log.Warn("refund of a payment WHMCS never recorded: nothing recorded there", "order", orderID, "refund", refundID, "status", o.Status)
+		return nil
 	}
 	if err := h.recordRefund(ctx, o, p, refunds[i]); err != nil {
 		return err
