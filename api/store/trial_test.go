@@ -1,6 +1,8 @@
 package store_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/streamcart/streamcart/api/catalog"
@@ -60,6 +62,72 @@ func TestTrialStartsBackfilledFromOlderOrders(t *testing.T) {
 		}
 		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM trial_starts`); n != 2 {
 			t.Fatalf("%d trial starts, want 2 (the paid plan is none)", n)
+		}
+	})
+}
+
+// Migration 0047 makes the unique indexes of invoices' number (both back ends) and transaction
+// id (PostgreSQL; SQLite keeps its column constraint) partial, leaving out the NULLs of unpaid
+// invoices, on a shop with orders, paid and unpaid: undone on such a shop and applied again, the
+// indexes are partial, and a second invoice with a number or a transaction id already given is
+// still refused while any number of unpaid ones have neither.
+func TestInvoiceUniquesPartialAfterMigration(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, b storetest.Backend) {
+		ctx, db := t.Context(), b.NewDB(t)
+		s, err := store.OpenURL(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		orders := newOrders(t, s, catalog.Demo(), fraud.Rules{})
+		var invoices []string
+		for i := range 3 {
+			o, err := orders.Create(ctx, buyer(t, s, fmt.Sprintf("inv%d@example.com", i)), standardMonthly("203.0.113.60"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			invoices = append(invoices, o.Invoice.ID)
+		}
+		storetest.Exec(t, db, `UPDATE invoices SET status = 'paid', number = 'INV-1', transaction_id = 'txn-1' WHERE id = ?`, invoices[0])
+		pg := b.Name == "postgres"
+		// Back to before 0047.
+		storetest.Exec(t, db, `DROP INDEX invoices_number`)
+		storetest.Exec(t, db, `CREATE UNIQUE INDEX invoices_number ON invoices (number)`)
+		if pg {
+			storetest.Exec(t, db, `DROP INDEX invoices_transaction_id`)
+			storetest.Exec(t, db, `ALTER TABLE invoices ADD CONSTRAINT invoices_transaction_id_key UNIQUE (transaction_id)`)
+		}
+		storetest.Exec(t, db, `DELETE FROM schema_migrations WHERE version = 47`)
+		if err := storetest.Inspect(s).Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		partial := map[string]bool{"invoices_number": true, "invoices_transaction_id": pg}
+		for name, want := range partial {
+			q := `SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = ? AND sql LIKE '% WHERE % IS NOT NULL'`
+			if pg {
+				q = `SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ?
+					AND indexdef LIKE '%UNIQUE%WHERE%IS NOT NULL%'`
+			}
+			if got := storetest.Count(t, db, q, name) == 1; got != want {
+				t.Errorf("%s partial unique: %v, want %v", name, got, want)
+			}
+		}
+		if pg {
+			if n := storetest.Count(t, db, `SELECT COUNT(*) FROM pg_constraint WHERE conname = 'invoices_transaction_id_key'
+				AND connamespace = current_schema()::regnamespace`); n != 0 {
+				t.Errorf("invoices_transaction_id_key still there")
+			}
+		}
+		for _, dup := range []string{`number = 'INV-1'`, `transaction_id = 'txn-1'`} {
+			conn := storetest.Open(t, db)
+			_, err := conn.ExecContext(ctx, `UPDATE invoices SET `+dup+` WHERE id = '`+invoices[1]+`'`)
+			conn.Close()
+			if err == nil || !strings.Contains(strings.ToLower(err.Error()), "unique") {
+				t.Errorf("second invoice with %s: %v, want a unique violation", dup, err)
+			}
+		}
+		if n := storetest.Count(t, db, `SELECT COUNT(*) FROM invoices WHERE number IS NULL AND transaction_id IS NULL`); n != 2 {
+			t.Fatalf("%d unpaid invoices without number and transaction id, want 2", n)
 		}
 	})
 }
