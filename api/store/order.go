@@ -167,19 +167,20 @@ func (s *db) SetOrderStatus(ctx context.Context, id string, to order.Status, fro
 // Check takes its locks, then reads under them: on PostgreSQL in the same round trip, one
 // statement taking the locks in Check's order and one reading everything Check names (a
 // statement sees what was committed when it started, so what the previous holders wrote). The
-// read is one statement of a few shapes (checkQuery): every count a scalar subquery, the key's
-// order a LEFT JOIN from one row, so PostgreSQL parses, plans and answers one statement, and
-// SQLite steps one, instead of one per thing read (issue 24: two of the order's six statements
-// were these reads).
+// read is one statement of a few shapes (checkQuery), each thing read a scalar subquery, so
+// PostgreSQL parses, plans and answers one statement, and SQLite steps one, instead of one per
+// thing read (issue 24: two of the order's six statements were these reads). The key's order
+// is read whole only when there is one (a replay).
 func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, error) {
 	var got order.Checked
 	var keys []string
 	var shape checkShape
 	var args []any
-	// The locks in this order (the key's, the promotion's, the IP's, the trials'), the counts'
-	// arguments in the query's order (checkQuery), the key's last.
+	// The locks in this order (the key's, the promotion's, the IP's, the trials'), the reads'
+	// arguments in the query's order (checkQuery).
 	if c.IdempotencyKey != "" {
 		keys, shape = append(keys, "order-key:"+strconv.FormatInt(c.ClientID, 10)+":"+c.IdempotencyKey), shape|checkKey
+		args = append(args, c.ClientID, c.IdempotencyKey)
 	}
 	if c.PromoCode != "" {
 		keys, shape = append(keys, "promo:"+c.PromoCode), shape|checkPromo
@@ -194,45 +195,32 @@ func (t *orderTx) Check(ctx context.Context, c order.Check) (order.Checked, erro
 		args = append(args, c.ClientID, c.IP, fmtTime(c.TrialSince), c.TrialEmail)
 	}
 	steps := t.d.lockSteps(keys...)
-	var prev order.Order
-	var readErr error
+	var prevID string
 	if shape != 0 {
-		if shape&checkKey != 0 {
-			args = append(args, c.ClientID, c.IdempotencyKey)
-		}
 		steps = append(steps, step{query: checkQuery(shape), args: args, row: func(row rowScanner) error {
-			counts := make([]any, 0, 5)
+			dest := make([]any, 0, 6)
+			if shape&checkKey != 0 {
+				dest = append(dest, &prevID)
+			}
 			if shape&checkPromo != 0 {
-				counts = append(counts, &got.PromoUses)
+				dest = append(dest, &got.PromoUses)
 			}
 			if shape&checkIP != 0 {
-				counts = append(counts, &got.FromIP)
+				dest = append(dest, &got.FromIP)
 			}
 			if shape&checkTrial != 0 {
-				counts = append(counts, &got.Trials, &got.TrialsFromIP, &got.TrialsOfEmail)
+				dest = append(dest, &got.Trials, &got.TrialsFromIP, &got.TrialsOfEmail)
 			}
-			if shape&checkKey == 0 {
-				return row.Scan(counts...)
-			}
-			prev, readErr = scanOrder(countsThen{row, counts})
-			if readErr == nil && prev.ID == "" {
-				readErr = order.ErrNotFound
-			}
-			if errors.Is(readErr, order.ErrNotFound) {
-				return nil // an answer, not a failure of the round trip
-			}
-			return readErr
+			return row.Scan(dest...)
 		}})
 	}
 	if err := t.tx.pipeline(ctx, steps...); err != nil {
 		return order.Checked{}, fmt.Errorf("order checks: %w", err)
 	}
-	switch {
-	case c.IdempotencyKey == "" || errors.Is(readErr, order.ErrNotFound):
-	case readErr != nil:
-		return order.Checked{}, readErr
-	default:
-		if err := readServiceIDs(ctx, t.tx, &prev); err != nil {
+	if prevID != "" {
+		// Under the key's lock: no other transaction changes what the key names meanwhile.
+		prev, err := readOrder(ctx, t.tx, `o.id = ?`, prevID)
+		if err != nil {
 			return order.Checked{}, err
 		}
 		got.Prev = &prev
@@ -257,15 +245,17 @@ var checkQueries [checkShapes]struct {
 	text string
 }
 
-// checkQuery is the statement reading a Check's shape: the promotion's uses (args: code, now),
-// the orders from the IP (ip, since), the trials started by the client, from the IP and by the
-// e-mail (client, ip, since, e-mail key), each a scalar subquery in this order; then, with
-// checkKey, the key's order (client, key) in orderColumns' order, every column empty (o.id too)
-// when there is none.
+// checkQuery is the statement reading a Check's shape, each a scalar subquery in this order:
+// the id of the client's order under the key, empty when none (args: client, key); the
+// promotion's uses (code, now); the orders from the IP (ip, since); the trials started by the
+// client, from the IP and by the e-mail (client, ip, since, e-mail key).
 func checkQuery(shape checkShape) string {
 	q := &checkQueries[shape]
 	q.once.Do(func() {
 		var cols []string
+		if shape&checkKey != 0 {
+			cols = append(cols, `COALESCE((SELECT id FROM orders WHERE client_id = ? AND idempotency_key = ?), '')`)
+		}
 		if shape&checkPromo != 0 {
 			cols = append(cols, `(`+promoUsesQuery+`)`)
 		}
@@ -276,33 +266,10 @@ func checkQuery(shape checkShape) string {
 			cols = append(cols, `(`+trialStarts+`t.client_id = ?)`, `(`+trialStarts+`t.ip = ? AND t.created_at >= ?)`,
 				`(`+trialStarts+`t.email_key = ?)`)
 		}
-		if shape&checkKey != 0 {
-			cols = append(cols, orderColumnsOrEmpty+` FROM (SELECT 1 AS one) one
-	LEFT JOIN orders o ON o.client_id = ? AND o.idempotency_key = ? LEFT JOIN invoices i ON i.order_id = o.id`)
-		}
 		q.text = `SELECT ` + strings.Join(cols, ", ")
 	})
 	return q.text
 }
-
-// orderColumnsOrEmpty is orderColumns with a row of a LEFT JOIN that found no order read as
-// empty values instead of NULLs (scanOrder reads no NULL).
-const orderColumnsOrEmpty = `COALESCE(o.id, ''), COALESCE(o.client_id, 0), COALESCE(o.session_id, ''), COALESCE(o.email, ''),
-	COALESCE(o.quote, '{}'), COALESCE(o.status, ''), COALESCE(o.fraud, FALSE), COALESCE(o.ip, ''), COALESCE(o.gateway, ''),
-	COALESCE(o.affiliate_id, ''), COALESCE(o.return_url, ''), COALESCE(o.promo_code, ''), COALESCE(o.idempotency_key, ''),
-	COALESCE(o.request_hash, ''), COALESCE(o.created_at, ''), COALESCE(o.updated_at, ''), COALESCE(o.locale, ''),
-	COALESCE(o.kind, ''), COALESCE(o.renew_with_card, FALSE), COALESCE(o.billing_country, ''), COALESCE(o.ip_country, ''),
-	COALESCE(o.country_confirmed, FALSE), COALESCE(o.version, 0), COALESCE(i.id, ''), COALESCE(i.amount, 0),
-	COALESCE(i.currency, ''), COALESCE(i.status, ''), COALESCE(i.gateway, ''), COALESCE(i.payment_url, ''),
-	COALESCE(i.deadline, ''), COALESCE(i.transaction_id, ''), COALESCE(i.paid_at, ''), COALESCE(i.number, '')`
-
-// countsThen scans a row whose first columns are counts, then what the caller scans.
-type countsThen struct {
-	row    rowScanner
-	counts []any
-}
-
-func (c countsThen) Scan(dest ...any) error { return c.row.Scan(append(c.counts, dest...)...) }
 
 // promoRead is the lock of a promotion's canonical code and the count of its uses at now.
 func promoRead(code string, now time.Time, n *int) (string, step) {
