@@ -250,3 +250,23 @@ func TestGroupClosedStoreRefusesTransactions(t *testing.T) {
 		t.Fatalf("transaction on a closed store: %v, want errStoreClosed", err)
 	}
 }
+
+// A member's SAVEPOINT, ROLLBACK TO and RELEASE are prepared once on the writer, not parsed
+// for every member (issue 24); a group with a failing member still keeps the others' writes.
+func TestGroupMemberStatementsPrepared(t *testing.T) {
+	s := openGroupSQLite(t)
+	g := s.group
+	if g.savepoint == nil || g.rollbackTo == nil || g.release == nil {
+		t.Fatalf("member statements prepared: savepoint %v, rollback %v, release %v", g.savepoint != nil, g.rollbackTo != nil, g.release != nil)
+	}
+	var a, b int
+	fail := member(func(querier) error { return errors.New("refused") })
+	ok1, ok2 := put("prep-a", &a), put("prep-b", &b)
+	g.run([]*groupTx{ok1, fail, ok2})
+	if err := outcome(t, fail); err == nil || outcome(t, ok1) != nil || outcome(t, ok2) != nil {
+		t.Fatalf("outcomes: %v, %v, %v", outcome(t, ok1), outcome(t, fail), outcome(t, ok2))
+	}
+	if settingCount(t, s, "prep-a") != 1 || settingCount(t, s, "prep-b") != 1 || a != 1 || b != 1 {
+		t.Fatalf("kept writes: %d, %d (ran %d, %d times)", settingCount(t, s, "prep-a"), settingCount(t, s, "prep-b"), a, b)
+	}
+}
