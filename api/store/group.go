@@ -252,7 +252,7 @@ func (g *groupCommit) alone(m *groupTx) {
 }
 
 func (g *groupCommit) querier(tx *sql.Tx) querier {
-	return querier{q: tx, d: g.d, st: g.st, tx: tx, detached: true}
+	return querier{q: tx, d: g.d, st: g.st, tx: tx, detached: true, txStmts: map[*sql.Stmt]*sql.Stmt{}}
 }
 
 // call runs m's fn, turning a panic into an error for the group and a panic for the caller.

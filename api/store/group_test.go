@@ -6,6 +6,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -268,5 +269,36 @@ func TestGroupMemberStatementsPrepared(t *testing.T) {
 	}
 	if settingCount(t, s, "prep-a") != 1 || settingCount(t, s, "prep-b") != 1 || a != 1 || b != 1 {
 		t.Fatalf("kept writes: %d, %d (ran %d, %d times)", settingCount(t, s, "prep-a"), settingCount(t, s, "prep-b"), a, b)
+	}
+}
+
+// The members of a group share their transaction's statements: a query the writer has prepared
+// is bound to the group's transaction once, whichever member runs it first (issue 24).
+func TestGroupMembersShareTransactionStatements(t *testing.T) {
+	s := openGroupSQLite(t)
+	const query = `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, '')`
+	var calls int
+	s.group.run([]*groupTx{put("share-0", &calls)})
+	s.group.st.preparePending(t.Context()) // as the loop does after a group
+	if s.group.st.lookup(query) == nil {
+		t.Fatal("the members' insert was not prepared after its first group")
+	}
+	var seen []*sql.Stmt
+	share := func(key string) *groupTx {
+		return member(func(q querier) error {
+			seen = append(seen, q.stmt(t.Context(), query))
+			_, err := q.ExecContext(t.Context(), query, key, []byte(key))
+			return err
+		})
+	}
+	ms := []*groupTx{share("share-1"), share("share-2"), share("share-3")}
+	s.group.run(ms)
+	for _, m := range ms {
+		if err := outcome(t, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(seen) != 3 || seen[0] == nil || seen[1] != seen[0] || seen[2] != seen[0] {
+		t.Fatalf("members' statements %v, want one shared", seen)
 	}
 }
